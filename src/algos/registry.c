@@ -1,0 +1,107 @@
+/* registry.c - every algorithm, grouped by collective, from the family
+ * tables (linear.c, ring.c, tree.c, recursive.c). */
+#include "algo.h"
+
+#include <string.h>
+#include <strings.h>
+
+static const AlgoInfo *const *const families[] = {
+    algos_linear, algos_ring, algos_tree, algos_recursive,
+};
+
+#define NFAMILIES (sizeof families / sizeof families[0])
+
+/* Default algorithm per collective: what a user gets without -a. */
+static const char *const default_names[COLL_COUNT] = {
+    [COLL_BROADCAST] = "binomial",   [COLL_REDUCE] = "binomial",
+    [COLL_SCATTER] = "binomial",     [COLL_GATHER] = "binomial",
+    [COLL_ALLGATHER] = "ring",       [COLL_REDUCESCATTER] = "ring",
+    [COLL_ALLREDUCE] = "ring",       [COLL_ALLTOALL] = "pairwise",
+};
+
+/* Visit the entries grouped by collective, then in family order; stop and
+ * return the entry when `want` is reached (SIZE_MAX: count them all). */
+static const AlgoInfo *walk(size_t want, size_t *seen)
+{
+    size_t n = 0;
+    for (int k = 0; k < COLL_COUNT; k++)
+        for (size_t f = 0; f < NFAMILIES; f++)
+            for (const AlgoInfo *const *a = families[f]; *a; a++)
+                if ((*a)->coll == (CollKind)k && n++ == want)
+                    return *a;
+    *seen = n;
+    return NULL;
+}
+
+size_t algo_count(void)
+{
+    size_t n = 0;
+    walk(SIZE_MAX, &n);
+    return n;
+}
+
+const AlgoInfo *algo_at(size_t i)
+{
+    size_t n;
+    return walk(i, &n);
+}
+
+/* Whether `name` is a's name or one of its space-separated aliases. */
+static int matches(const AlgoInfo *a, const char *name)
+{
+    if (!strcasecmp(a->name, name))
+        return 1;
+    size_t len = strlen(name);
+    for (const char *p = a->aliases; p && *p;) {
+        size_t w = strcspn(p, " ");
+        if (w == len && !strncasecmp(p, name, len))
+            return 1;
+        p += w;
+        p += strspn(p, " ");
+    }
+    return 0;
+}
+
+const AlgoInfo *algo_find(CollKind k, const char *name)
+{
+    for (size_t f = 0; name && f < NFAMILIES; f++)
+        for (const AlgoInfo *const *a = families[f]; *a; a++)
+            if ((*a)->coll == k && matches(*a, name))
+                return *a;
+    return NULL;
+}
+
+const AlgoInfo *algo_find_any(const char *name)
+{
+    for (int k = 0; k < COLL_COUNT; k++) {
+        const AlgoInfo *a = algo_find((CollKind)k, name);
+        if (a)
+            return a;
+    }
+    return NULL;
+}
+
+const AlgoInfo *algo_default(CollKind k)
+{
+    if ((unsigned)k >= COLL_COUNT)
+        return NULL;
+    const AlgoInfo *a = algo_find(k, default_names[k]);
+    if (!a) { /* fall back to the first registered one */
+        for (size_t i = 0, n = algo_count(); i < n; i++)
+            if (algo_at(i)->coll == k)
+                return algo_at(i);
+    }
+    return a;
+}
+
+CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!a || !call || a->coll != call->kind)
+        return CV_ERR_ALGO;
+    if (call->nranks < 1 || call->nranks > COLL_MAX_RANKS)
+        return CV_ERR_RANKS;
+    if (call->root < 0 || call->root >= call->nranks)
+        return CV_ERR_ROOT;
+    return a->generate(call, out);
+}

@@ -1,0 +1,401 @@
+/* sched.c - building, validating and measuring schedules. */
+#include "sched.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------- building */
+
+CvError sched_init(Schedule *s, const CollCall *call, const char *algo)
+{
+    memset(s, 0, sizeof *s);
+    s->call = *call;
+    s->algo = algo;
+    if (call->nranks < 1 || call->nranks > COLL_MAX_RANKS)
+        return s->err = CV_ERR_RANKS;
+    if (call->root < 0 || call->root >= call->nranks)
+        return s->err = CV_ERR_ROOT;
+    s->bufsize = calloc((size_t)call->nranks * BUF_COUNT, sizeof *s->bufsize);
+    if (!s->bufsize)
+        return s->err = CV_ERR_NOMEM;
+    for (int r = 0; r < call->nranks; r++) {
+        CollLayout l;
+        coll_layout(call, r, &l);
+        s->bufsize[(size_t)r * BUF_COUNT + BUF_SEND] = l.send_count;
+        s->bufsize[(size_t)r * BUF_COUNT + BUF_RECV] = l.recv_count;
+    }
+    return CV_OK;
+}
+
+void sched_fini(Schedule *s)
+{
+    free(s->bufsize);
+    free(s->xfers);
+    free(s->steps);
+    memset(s, 0, sizeof *s);
+}
+
+void sched_tmp(Schedule *s, int r, size_t n)
+{
+    if (r < 0 || r >= s->call.nranks || !s->bufsize) {
+        if (!s->err)
+            s->err = CV_ERR_ARG;
+        return;
+    }
+    size_t *t = &s->bufsize[(size_t)r * BUF_COUNT + BUF_TMP];
+    if (*t < n)
+        *t = n;
+}
+
+void sched_tmp_all(Schedule *s, size_t n)
+{
+    for (int r = 0; r < s->call.nranks; r++)
+        sched_tmp(s, r, n);
+}
+
+/* Grow an array to hold at least `need` items of `size` bytes. */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+void sched_step(Schedule *s, const char *phase)
+{
+    if (s->err)
+        return;
+    if (s->nsteps && s->steps[s->nsteps - 1].n == 0) { /* reuse empty */
+        s->steps[s->nsteps - 1].phase = phase;
+        return;
+    }
+    if (grow((void **)&s->steps, &s->cap_steps, s->nsteps + 1, sizeof *s->steps)) {
+        s->err = CV_ERR_NOMEM;
+        return;
+    }
+    s->steps[s->nsteps++] = (Step){.first = s->nxfers, .n = 0, .phase = phase};
+}
+
+void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
+                int dst, BufId dbuf, size_t doff, size_t count)
+{
+    if (s->err || count == 0)
+        return;
+    int p = s->call.nranks;
+    if (!s->nsteps) {
+        s->err = CV_ERR_STEP;
+        return;
+    }
+    if (src < 0 || src >= p || dst < 0 || dst >= p || sbuf >= BUF_COUNT ||
+        dbuf >= BUF_COUNT || op >= XFER_OP_COUNT) {
+        s->err = CV_ERR_ARG;
+        return;
+    }
+    if (grow((void **)&s->xfers, &s->cap_xfers, s->nxfers + 1, sizeof *s->xfers)) {
+        s->err = CV_ERR_NOMEM;
+        return;
+    }
+    s->xfers[s->nxfers++] = (Transfer){
+        .src = src, .dst = dst, .src_buf = (uint8_t)sbuf,
+        .dst_buf = (uint8_t)dbuf, .op = (uint8_t)op, .src_off = soff,
+        .dst_off = doff, .count = count,
+    };
+    s->steps[s->nsteps - 1].n++;
+}
+
+void sched_copy(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
+                BufId dbuf, size_t doff, size_t count)
+{
+    sched_xfer(s, XFER_COPY, src, sbuf, soff, dst, dbuf, doff, count);
+}
+
+void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
+                  BufId dbuf, size_t doff, size_t count)
+{
+    sched_xfer(s, XFER_REDUCE, src, sbuf, soff, dst, dbuf, doff, count);
+}
+
+CvError sched_end(Schedule *s)
+{
+    if (s->nsteps && s->steps[s->nsteps - 1].n == 0)
+        s->nsteps--;
+    return s->err;
+}
+
+/* ----------------------------------------------------------- validation */
+
+/* An element range [lo, hi) of one rank's buffer, tagged with its transfer. */
+typedef struct {
+    uint64_t key; /* rank * BUF_COUNT + buf */
+    size_t lo;    /* first element */
+    size_t hi;    /* one past the last element */
+    size_t xfer;  /* transfer index */
+    int write;    /* 1 for a write, 0 for a read */
+} Span;
+
+static int span_cmp(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return (x->write < y->write) - (x->write > y->write); /* writes first */
+}
+
+static int xfer_in_bounds(const Schedule *s, const Transfer *t)
+{
+    size_t sn = sched_bufsize(s, t->src, (BufId)t->src_buf);
+    size_t dn = sched_bufsize(s, t->dst, (BufId)t->dst_buf);
+    return t->src_off <= sn && t->count <= sn - t->src_off &&
+           t->dst_off <= dn && t->count <= dn - t->dst_off;
+}
+
+/* Check one step's spans (sorted): two writes may not overlap; reads that
+ * overlap a write are flagged as needing staging. Returns CV_OK or the
+ * error, with the offending transfer in *bad. */
+static CvError check_spans(Span *sp, size_t n, uint8_t *staged,
+                           size_t *overlaps, size_t *bad)
+{
+    qsort(sp, n, sizeof *sp, span_cmp);
+    for (size_t i = 0; i < n; i++) {
+        /* Compare with the following spans that start before this ends. */
+        for (size_t j = i + 1; j < n && sp[j].key == sp[i].key &&
+                               sp[j].lo < sp[i].hi; j++) {
+            if (sp[i].write && sp[j].write) {
+                *bad = sp[j].xfer;
+                return CV_ERR_ARG;
+            }
+            if (sp[i].write != sp[j].write) {
+                size_t rd = sp[i].write ? sp[j].xfer : sp[i].xfer;
+                if (!staged[rd]) {
+                    staged[rd] = 1;
+                    (*overlaps)++;
+                }
+            }
+        }
+    }
+    return CV_OK;
+}
+
+/* Covered length of [lo, hi) by sorted spans sp[0..n) (all of one key). */
+static size_t covered(const Span *sp, size_t n, size_t lo, size_t hi)
+{
+    size_t got = 0, at = lo;
+    for (size_t i = 0; i < n && at < hi; i++) {
+        size_t a = sp[i].lo > at ? sp[i].lo : at;
+        size_t b = sp[i].hi < hi ? sp[i].hi : hi;
+        if (b > a) {
+            got += b - a;
+            at = b;
+        }
+    }
+    return got;
+}
+
+/* Output elements that neither a transfer writes nor the input (in place)
+ * already holds; (size_t)-1 when out of memory. */
+static size_t count_missing(const Schedule *s)
+{
+    const CollCall *c = &s->call;
+    int p = c->nranks;
+    Span *sp = malloc((s->nxfers + (size_t)p + 1) * sizeof *sp);
+    if (!sp)
+        return (size_t)-1;
+    size_t n = 0, missing = 0;
+    CollLayout *l = malloc((size_t)p * sizeof *l);
+    if (!l) {
+        free(sp);
+        return (size_t)-1;
+    }
+    for (int r = 0; r < p; r++) {
+        coll_layout(c, r, &l[r]);
+        if (l[r].in_buf == l[r].out_buf && l[r].in_count)
+            sp[n++] = (Span){(uint64_t)r, l[r].in_off, l[r].in_off + l[r].in_count, 0, 1};
+    }
+    for (size_t x = 0; x < s->nxfers; x++) {
+        const Transfer *t = &s->xfers[x];
+        if (t->dst_buf == l[t->dst].out_buf)
+            sp[n++] = (Span){(uint64_t)t->dst, t->dst_off, t->dst_off + t->count, x, 1};
+    }
+    qsort(sp, n, sizeof *sp, span_cmp);
+    size_t i = 0;
+    for (int r = 0; r < p; r++) {
+        size_t j = i;
+        while (j < n && sp[j].key == (uint64_t)r)
+            j++;
+        size_t lo = l[r].out_off, hi = lo + l[r].out_count;
+        missing += l[r].out_count - covered(sp + i, j - i, lo, hi);
+        i = j;
+    }
+    free(l);
+    free(sp);
+    return missing;
+}
+
+CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
+{
+    memset(chk, 0, sizeof *chk);
+    if (s->err)
+        return chk->err = s->err;
+    uint8_t *own = staged ? NULL : malloc(s->nxfers + 1);
+    if (!staged && !own)
+        return chk->err = CV_ERR_NOMEM;
+    staged = staged ? staged : own;
+    memset(staged, 0, s->nxfers);
+    size_t maxn = 0;
+    for (size_t k = 0; k < s->nsteps; k++)
+        if (s->steps[k].n > maxn)
+            maxn = s->steps[k].n;
+    Span *sp = malloc((2 * maxn + 1) * sizeof *sp);
+    if (!sp) {
+        free(own);
+        return chk->err = CV_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < s->nsteps && !chk->err; k++) {
+        const Step *st = &s->steps[k];
+        for (size_t i = 0; i < st->n; i++) {
+            size_t x = st->first + i;
+            const Transfer *t = &s->xfers[x];
+            CvError e = !xfer_in_bounds(s, t) ? CV_ERR_BOUNDS
+                        : t->dst_buf == BUF_SEND ? CV_ERR_SENDWRITE : CV_OK;
+            if (e) {
+                chk->err = e, chk->step = k, chk->xfer = x;
+                break;
+            }
+            sp[2 * i] = (Span){(uint64_t)t->src * BUF_COUNT + t->src_buf,
+                               t->src_off, t->src_off + t->count, x, 0};
+            sp[2 * i + 1] = (Span){(uint64_t)t->dst * BUF_COUNT + t->dst_buf,
+                                   t->dst_off, t->dst_off + t->count, x, 1};
+        }
+        size_t bad = 0;
+        if (!chk->err && check_spans(sp, 2 * st->n, staged, &chk->overlaps, &bad)) {
+            chk->err = CV_ERR_ARG, chk->step = k, chk->xfer = bad;
+        }
+    }
+    free(sp);
+    free(own);
+    if (!chk->err) {
+        chk->missing = count_missing(s);
+        if (chk->missing == (size_t)-1)
+            chk->err = CV_ERR_NOMEM, chk->missing = 0;
+        else if (chk->missing)
+            chk->err = CV_ERR_MISSING;
+    }
+    return chk->err;
+}
+
+/* ----------------------------------------------------------- statistics */
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Count distinct (src, dst) pairs of remote transfers as messages. */
+static CvError count_msgs(const Schedule *s, const Step *st, RankStepStats *out)
+{
+    uint64_t p = (uint64_t)s->call.nranks, *key = malloc((st->n + 1) * sizeof *key);
+    size_t n = 0;
+    if (!key)
+        return CV_ERR_NOMEM;
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &s->xfers[st->first + i];
+        if (t->src != t->dst)
+            key[n++] = (uint64_t)t->src * p + (uint64_t)t->dst;
+    }
+    qsort(key, n, sizeof *key, u64_cmp);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || key[i] != key[i - 1]) {
+            out[key[i] / p].msgs_out++;
+            out[key[i] % p].msgs_in++;
+        }
+    free(key);
+    return CV_OK;
+}
+
+CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out)
+{
+    size_t ts = dtype_size(s->call.dtype);
+    const Step *st = &s->steps[k];
+    memset(out, 0, (size_t)s->call.nranks * sizeof *out);
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &s->xfers[st->first + i];
+        size_t bytes = t->count * ts;
+        if (t->op == XFER_REDUCE)
+            out[t->dst].reduced += bytes;
+        if (t->src == t->dst) {
+            if (t->op == XFER_COPY)
+                out[t->dst].copied += bytes;
+            continue;
+        }
+        out[t->src].sent += bytes;
+        out[t->dst].recvd += bytes;
+    }
+    return count_msgs(s, st, out);
+}
+
+CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
+                     size_t *recvd)
+{
+    int p = s->call.nranks;
+    size_t ts = dtype_size(s->call.dtype);
+    memset(t, 0, sizeof *t);
+    size_t *snt = calloc((size_t)p * 3, sizeof *snt);
+    if (!snt)
+        return CV_ERR_NOMEM;
+    size_t *rcv = snt + p, *red = snt + 2 * p;
+    for (size_t x = 0; x < s->nxfers; x++) {
+        const Transfer *tr = &s->xfers[x];
+        size_t bytes = tr->count * ts;
+        if (tr->op == XFER_REDUCE)
+            red[tr->dst] += bytes;
+        if (tr->src == tr->dst)
+            continue;
+        snt[tr->src] += bytes;
+        rcv[tr->dst] += bytes;
+        t->total_bytes += bytes;
+    }
+    for (int r = 0; r < p; r++) {
+        if (snt[r] > t->max_sent) t->max_sent = snt[r];
+        if (rcv[r] > t->max_recvd) t->max_recvd = rcv[r];
+        if (red[r] > t->max_reduced) t->max_reduced = red[r];
+        if (sent) sent[r] = snt[r];
+        if (recvd) recvd[r] = rcv[r];
+    }
+    t->steps = s->nsteps;
+    t->xfers = s->nxfers;
+    free(snt);
+    return CV_OK;
+}
+
+/* ---------------------------------------------------------------- names */
+
+const char *xfer_op_name(XferOp op)
+{
+    return op == XFER_COPY ? "copy" : op == XFER_REDUCE ? "reduce" : "?";
+}
+
+static const char *const buf_names[BUF_COUNT] = {
+    [BUF_SEND] = "send", [BUF_RECV] = "recv", [BUF_TMP] = "tmp",
+};
+
+const char *buf_name(BufId b) { return b < BUF_COUNT ? buf_names[b] : "?"; }
+
+int buf_parse(const char *s)
+{
+    for (int b = 0; s && b < BUF_COUNT; b++)
+        if (!strcasecmp(s, buf_names[b]))
+            return b;
+    return -1;
+}

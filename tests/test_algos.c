@@ -1,0 +1,231 @@
+/* test_algos.c - every registered algorithm, swept over rank counts, counts,
+ * roots and in-place: the schedule validates, the symbolic final state is
+ * the collective's definition, the cost equals the closed form where the
+ * closed form is exact, and nothing beats the lower bound. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+
+#include "algo.h"
+#include "sim.h"
+
+/* Describe a case for failure messages. */
+static const char *describe(const AlgoInfo *a, const CollCall *c)
+{
+    static char buf[160];
+    snprintf(buf, sizeof buf, "%s/%s p=%d count=%zu root=%d %s",
+             coll_name(a->coll), a->name, c->nranks, c->count, c->root,
+             c->in_place ? "in-place" : "out-of-place");
+    return buf;
+}
+
+/* Generate, validate and execute one case; fail loudly on any problem. */
+static void check_case(const AlgoInfo *a, const CollCall *c)
+{
+    Schedule s;
+    CvError e = algo_generate(a, c, &s);
+    if (e)
+        fail_msg("%s: generate: %s", describe(a, c), cv_strerror(e));
+    SchedCheck chk;
+    e = sched_validate(&s, &chk, NULL);
+    if (e)
+        fail_msg("%s: validate: %s at step %zu transfer %zu (%zu missing)",
+                 describe(a, c), cv_strerror(e), chk.step, chk.xfer, chk.missing);
+    Sim sim;
+    e = sim_init(&sim, &s);
+    if (e)
+        fail_msg("%s: sim_init: %s", describe(a, c), cv_strerror(e));
+    e = sim_run(&sim);
+    if (e)
+        fail_msg("%s: step %zu transfer %zu: %s", describe(a, c), sim.err_step,
+                 sim.err_xfer, cv_strerror(e));
+    int br = 0;
+    size_t bj = 0, nwrong = 0;
+    e = sim_check(&sim, &br, &bj, &nwrong);
+    if (e)
+        fail_msg("%s: %zu wrong elements, first rank %d element %zu",
+                 describe(a, c), nwrong, br, bj);
+    sim_fini(&sim);
+    sched_fini(&s);
+}
+
+/* Roots worth trying for p ranks. */
+static int roots_for(const AlgoInfo *a, int p, int *roots)
+{
+    if (!coll_is_rooted(a->coll) || p == 1) {
+        roots[0] = 0;
+        return 1;
+    }
+    roots[0] = 0, roots[1] = p - 1;
+    if (p > 2) {
+        roots[2] = p / 2 + (p > 4);
+        return 3;
+    }
+    return 2;
+}
+
+/* Every algorithm x p in 1..64 x counts x roots x in-place. */
+static void test_sweep(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        for (int p = 1; p <= 64; p++) {
+            size_t counts[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 97};
+            int roots[3], nr = roots_for(a, p, roots);
+            for (size_t ci = 0; ci < sizeof counts / sizeof *counts; ci++)
+                for (int ri = 0; ri < nr; ri++)
+                    for (int ip = 0; ip < 2; ip++) {
+                        CollCall c = {.kind = a->coll, .nranks = p,
+                                      .count = counts[ci], .dtype = DT_INT32,
+                                      .op = OP_SUM, .root = roots[ri],
+                                      .in_place = ip};
+                        check_case(a, &c);
+                    }
+        }
+    }
+}
+
+/* p = 1000 once per algorithm, with a count 1000 does not divide for the
+ * vector collectives and one element per block for the others. */
+static void test_p1000(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        int vec = a->coll == COLL_ALLREDUCE || a->coll == COLL_BROADCAST ||
+                  a->coll == COLL_REDUCE;
+        CollCall c = {.kind = a->coll, .nranks = 1000, .count = vec ? 1001 : 1,
+                      .dtype = DT_FLOAT, .op = OP_SUM, .root = 999 * coll_is_rooted(a->coll),
+                      .in_place = false};
+        check_case(a, &c);
+    }
+}
+
+static int near(double x, double y)
+{
+    return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-9;
+}
+
+/* For power-of-two p and counts p divides, the p2p cost of the generated
+ * schedule equals the closed form, term by term. */
+static void test_closed_forms(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        for (int p = 1; p <= 256; p *= 2) {
+            size_t counts[] = {(size_t)p, 3 * (size_t)p, 16 * (size_t)p};
+            for (size_t ci = 0; ci < 3; ci++)
+                for (int ip = 0; ip < 2; ip++) {
+                    CollCall c = {.kind = a->coll, .nranks = p, .count = counts[ci],
+                                  .dtype = DT_DOUBLE, .op = OP_SUM,
+                                  .root = coll_is_rooted(a->coll) ? p - 1 : 0,
+                                  .in_place = ip};
+                    Schedule s;
+                    assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                    CostTerms got, want;
+                    assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+                    a->cost(&c, &want);
+                    if (!near(got.a, want.a) || !near(got.b, want.b) ||
+                        !near(got.g, want.g) || !near(got.steps, want.steps))
+                        fail_msg("%s: schedule a=%g b=%g g=%g steps=%g, closed form "
+                                 "a=%g b=%g g=%g steps=%g", describe(a, &c), got.a,
+                                 got.b, got.g, got.steps, want.a, want.b, want.g,
+                                 want.steps);
+                    sched_fini(&s);
+                }
+        }
+    }
+}
+
+/* No algorithm beats the lower bound in any term, for any p and count. */
+static void test_lower_bound(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        for (int p = 1; p <= 40; p++) {
+            size_t counts[] = {1, (size_t)p + 1, 5 * (size_t)p};
+            for (size_t ci = 0; ci < 3; ci++) {
+                CollCall c = {.kind = a->coll, .nranks = p, .count = counts[ci],
+                              .dtype = DT_FLOAT, .op = OP_SUM, .root = 0};
+                Schedule s;
+                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                CostTerms got, lb;
+                assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+                model_lower_bound(&c, &lb);
+                if (got.a < lb.a - 1e-9 || got.b < lb.b * (1 - 1e-12) - 1e-9 ||
+                    got.g < lb.g * (1 - 1e-12) - 1e-9)
+                    fail_msg("%s: a=%g b=%g g=%g below the bound a=%g b=%g g=%g",
+                             describe(a, &c), got.a, got.b, got.g, lb.a, lb.b, lb.g);
+                sched_fini(&s);
+            }
+        }
+    }
+}
+
+/* The registry itself: every collective has algorithms and a default, every
+ * entry is complete, names are unique within a collective and findable. */
+static void test_registry(void **state)
+{
+    (void)state;
+    assert_true(algo_count() > 0);
+    for (int k = 0; k < COLL_COUNT; k++) {
+        const AlgoInfo *d = algo_default((CollKind)k);
+        assert_non_null(d);
+        assert_int_equal(d->coll, k);
+    }
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        assert_non_null(a->name);
+        assert_non_null(a->summary);
+        assert_non_null(a->formula);
+        assert_non_null(a->constraints);
+        assert_non_null(a->aliases);
+        assert_non_null(a->generate);
+        assert_non_null(a->cost);
+        assert_true(a->topo < TOPO_COUNT);
+        assert_ptr_equal(algo_find(a->coll, a->name), a);
+        if (i > 0)
+            assert_true(algo_at(i - 1)->coll <= a->coll);
+    }
+    assert_null(algo_find(COLL_ALLREDUCE, "no-such-algorithm"));
+    assert_null(algo_at(algo_count()));
+}
+
+/* Calls the registry must refuse before generating anything. */
+static void test_bad_calls(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_default(COLL_BROADCAST);
+    Schedule s;
+    CollCall c = {.kind = COLL_BROADCAST, .nranks = 0, .count = 4};
+    assert_int_equal(algo_generate(a, &c, &s), CV_ERR_RANKS);
+    c.nranks = COLL_MAX_RANKS + 1;
+    assert_int_equal(algo_generate(a, &c, &s), CV_ERR_RANKS);
+    c.nranks = 4, c.root = 4;
+    assert_int_equal(algo_generate(a, &c, &s), CV_ERR_ROOT);
+    c.root = -1;
+    assert_int_equal(algo_generate(a, &c, &s), CV_ERR_ROOT);
+    c.root = 0, c.kind = COLL_ALLREDUCE;
+    assert_int_equal(algo_generate(a, &c, &s), CV_ERR_ALGO);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_bad_calls),
+        cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_lower_bound),
+        cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_p1000),
+    };
+    return cmocka_run_group_tests_name("algos", tests, NULL, NULL);
+}
