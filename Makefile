@@ -49,19 +49,22 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 # TESTS="test_a test_b" runs only those test programs.
 TESTS     ?=
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-BENCH_SRCS := $(wildcard bench/*.c)
+# bench/mpi_*.c need mpicc and are built by bench/run.sh.
+BENCH_SRCS := $(filter-out bench/mpi_%,$(wildcard bench/*.c))
+BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 BIN       := $(BUILD)/collviz
 LIB       := $(BUILD)/libcollviz.a
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all run test tests check install uninstall clean help deps
+.PHONY: all run test tests check bench install uninstall clean help deps
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
 help:
 	@echo 'make            build $(BIN)'
 	@echo 'make run        build and start collviz'
-	@echo 'make test       build and run every test'
+	@echo 'make test       build and run every test (TESTS="test_x ..." for some)'
+	@echo 'make bench      build and run the benchmarks in bench/'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
@@ -92,6 +95,10 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
+
+# Benchmarks print ratios and figures; they are not tests.
+bench: $(BIN) $(BENCH_BINS)
+	$(Q)for b in $(BENCH_BINS); do echo "== $${b##*/}"; $$b || exit 1; done
 
 run: $(BIN)
 	$(Q)./$(BIN) $(ARGS)

@@ -152,6 +152,40 @@ static int span_cmp(const void *a, const void *b)
     return (x->write < y->write) - (x->write > y->write); /* writes first */
 }
 
+/* Sort a run of spans of one key by lo, writes first. */
+static void sort_run(Span *r, size_t n)
+{
+    if (n > 16) {
+        qsort(r, n, sizeof *r, span_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: runs are tiny */
+        for (size_t j = i; j > 0 && span_cmp(&r[j - 1], &r[j]) > 0; j--) {
+            Span t = r[j];
+            r[j] = r[j - 1], r[j - 1] = t;
+        }
+}
+
+/* Sort sp[0..n) into out by (key, lo, writes first): a counting sort on the
+ * key (< nkeys), then each key's run by lo. cnt has nkeys + 1 entries. This
+ * keeps validation linear in practice (qsort alone was the bottleneck). */
+static void sort_spans(const Span *sp, size_t n, Span *out, size_t *cnt,
+                       size_t nkeys)
+{
+    memset(cnt, 0, (nkeys + 1) * sizeof *cnt);
+    for (size_t i = 0; i < n; i++)
+        cnt[sp[i].key + 1]++;
+    for (size_t k = 0; k < nkeys; k++)
+        cnt[k + 1] += cnt[k];
+    for (size_t i = 0; i < n; i++)
+        out[cnt[sp[i].key]++] = sp[i];
+    for (size_t start = 0, i = 1; i <= n; i++)
+        if (i == n || out[i].key != out[start].key) {
+            sort_run(out + start, i - start);
+            start = i;
+        }
+}
+
 static int xfer_in_bounds(const Schedule *s, const Transfer *t)
 {
     size_t sn = sched_bufsize(s, t->src, (BufId)t->src_buf);
@@ -163,10 +197,9 @@ static int xfer_in_bounds(const Schedule *s, const Transfer *t)
 /* Check one step's spans (sorted): two writes may not overlap; reads that
  * overlap a write are flagged as needing staging. Returns CV_OK or the
  * error, with the offending transfer in *bad. */
-static CvError check_spans(Span *sp, size_t n, uint8_t *staged,
+static CvError check_spans(const Span *sp, size_t n, uint8_t *staged,
                            size_t *overlaps, size_t *bad)
 {
-    qsort(sp, n, sizeof *sp, span_cmp);
     for (size_t i = 0; i < n; i++) {
         /* Compare with the following spans that start before this ends. */
         for (size_t j = i + 1; j < n && sp[j].key == sp[i].key &&
@@ -187,58 +220,68 @@ static CvError check_spans(Span *sp, size_t n, uint8_t *staged,
     return CV_OK;
 }
 
-/* Covered length of [lo, hi) by sorted spans sp[0..n) (all of one key). */
-static size_t covered(const Span *sp, size_t n, size_t lo, size_t hi)
+/* Set bits [lo, hi) of a bitmap. */
+static void set_bits(uint64_t *bm, size_t lo, size_t hi)
 {
-    size_t got = 0, at = lo;
-    for (size_t i = 0; i < n && at < hi; i++) {
-        size_t a = sp[i].lo > at ? sp[i].lo : at;
-        size_t b = sp[i].hi < hi ? sp[i].hi : hi;
-        if (b > a) {
-            got += b - a;
-            at = b;
-        }
+    while (lo < hi && lo % 64) {
+        bm[lo / 64] |= 1ull << (lo % 64);
+        lo++;
     }
-    return got;
+    for (; lo + 64 <= hi; lo += 64)
+        bm[lo / 64] = ~0ull;
+    for (; lo < hi; lo++)
+        bm[lo / 64] |= 1ull << (lo % 64);
+}
+
+/* Mark rank r's output elements that [lo, hi) of buffer b covers; the
+ * rank's outputs start at bit first[r]. */
+static void mark_output(uint64_t *bm, const size_t *first, const CollLayout *l,
+                        int r, BufId b, size_t lo, size_t hi)
+{
+    const CollLayout *o = &l[r];
+    size_t olo = o->out_off, ohi = o->out_off + o->out_count;
+    if (b != o->out_buf || hi <= olo || lo >= ohi)
+        return;
+    lo = lo > olo ? lo : olo;
+    hi = hi < ohi ? hi : ohi;
+    set_bits(bm, first[r] + lo - olo, first[r] + hi - olo);
 }
 
 /* Output elements that neither a transfer writes nor the input (in place)
- * already holds; (size_t)-1 when out of memory. */
+ * already holds; (size_t)-1 when out of memory. One bitmap over every
+ * rank's output: linear in transfers plus outputs / 64. */
 static size_t count_missing(const Schedule *s)
 {
-    const CollCall *c = &s->call;
-    int p = c->nranks;
-    Span *sp = malloc((s->nxfers + (size_t)p + 1) * sizeof *sp);
-    if (!sp)
-        return (size_t)-1;
-    size_t n = 0, missing = 0;
+    int p = s->call.nranks;
     CollLayout *l = malloc((size_t)p * sizeof *l);
-    if (!l) {
-        free(sp);
+    size_t *first = malloc(((size_t)p + 1) * sizeof *first);
+    if (!l || !first) {
+        free(l), free(first);
         return (size_t)-1;
     }
+    first[0] = 0;
     for (int r = 0; r < p; r++) {
-        coll_layout(c, r, &l[r]);
-        if (l[r].in_buf == l[r].out_buf && l[r].in_count)
-            sp[n++] = (Span){(uint64_t)r, l[r].in_off, l[r].in_off + l[r].in_count, 0, 1};
+        coll_layout(&s->call, r, &l[r]);
+        first[r + 1] = first[r] + l[r].out_count;
     }
+    uint64_t *bm = calloc(first[p] / 64 + 1, sizeof *bm);
+    if (!bm) {
+        free(l), free(first);
+        return (size_t)-1;
+    }
+    for (int r = 0; r < p; r++)
+        mark_output(bm, first, l, r, l[r].in_buf, l[r].in_off,
+                    l[r].in_off + l[r].in_count);
     for (size_t x = 0; x < s->nxfers; x++) {
         const Transfer *t = &s->xfers[x];
-        if (t->dst_buf == l[t->dst].out_buf)
-            sp[n++] = (Span){(uint64_t)t->dst, t->dst_off, t->dst_off + t->count, x, 1};
+        mark_output(bm, first, l, t->dst, (BufId)t->dst_buf, t->dst_off,
+                    t->dst_off + t->count);
     }
-    qsort(sp, n, sizeof *sp, span_cmp);
-    size_t i = 0;
-    for (int r = 0; r < p; r++) {
-        size_t j = i;
-        while (j < n && sp[j].key == (uint64_t)r)
-            j++;
-        size_t lo = l[r].out_off, hi = lo + l[r].out_count;
-        missing += l[r].out_count - covered(sp + i, j - i, lo, hi);
-        i = j;
-    }
-    free(l);
-    free(sp);
+    size_t have = 0;
+    for (size_t w = 0; w < first[p] / 64 + 1; w++)
+        have += (size_t)__builtin_popcountll(bm[w]);
+    size_t missing = first[p] - have;
+    free(bm), free(l), free(first);
     return missing;
 }
 
@@ -256,9 +299,11 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
     for (size_t k = 0; k < s->nsteps; k++)
         if (s->steps[k].n > maxn)
             maxn = s->steps[k].n;
-    Span *sp = malloc((2 * maxn + 1) * sizeof *sp);
-    if (!sp) {
-        free(own);
+    size_t nkeys = (size_t)s->call.nranks * BUF_COUNT;
+    Span *sp = malloc((4 * maxn + 1) * sizeof *sp), *sorted = sp + 2 * maxn;
+    size_t *cnt = malloc((nkeys + 1) * sizeof *cnt);
+    if (!sp || !cnt) {
+        free(own), free(sp), free(cnt);
         return chk->err = CV_ERR_NOMEM;
     }
     for (size_t k = 0; k < s->nsteps && !chk->err; k++) {
@@ -278,11 +323,14 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
                                    t->dst_off, t->dst_off + t->count, x, 1};
         }
         size_t bad = 0;
-        if (!chk->err && check_spans(sp, 2 * st->n, staged, &chk->overlaps, &bad)) {
+        if (chk->err)
+            break;
+        sort_spans(sp, 2 * st->n, sorted, cnt, nkeys);
+        if (check_spans(sorted, 2 * st->n, staged, &chk->overlaps, &bad))
             chk->err = CV_ERR_ARG, chk->step = k, chk->xfer = bad;
-        }
     }
     free(sp);
+    free(cnt);
     free(own);
     if (!chk->err) {
         chk->missing = count_missing(s);

@@ -16,7 +16,8 @@ static void sim_free_arrays(Sim *sim)
     }
     free(sim->stage_pos);
     free(sim->stage_set);
-    sim->stage_pos = NULL, sim->stage_set = NULL;
+    free(sim->single);
+    sim->stage_pos = NULL, sim->stage_set = NULL, sim->single = NULL;
 }
 
 /* Allocate buffer b of every rank; base[b][r] is rank r's first element. */
@@ -33,8 +34,11 @@ static CvError alloc_buf(Sim *sim, BufId b)
         total += sched_bufsize(s, r, b);
     }
     sim->base[b][p] = total;
+    if (b == BUF_SEND) /* implied by the inputs */
+        return CV_OK;
     sim->pos[b] = malloc((total + 1) * sizeof(int32_t));
-    sim->set[b] = malloc((total * sim->words + 1) * sizeof(uint64_t));
+    /* calloc: large zeroed blocks come from the kernel already zeroed */
+    sim->set[b] = calloc(total * sim->words + 1, sizeof(uint64_t));
     return sim->pos[b] && sim->set[b] ? CV_OK : CV_ERR_NOMEM;
 }
 
@@ -66,6 +70,13 @@ CvError sim_init(Sim *sim, const Schedule *s)
     for (int b = 0; b < BUF_COUNT && !e; b++)
         e = alloc_buf(sim, (BufId)b);
     if (!e) {
+        sim->single = calloc((size_t)sim->nranks * sim->words, sizeof(uint64_t));
+        if (!sim->single)
+            e = CV_ERR_NOMEM;
+        for (int r = 0; r < sim->nranks && !e; r++)
+            sim->single[(size_t)r * sim->words + (size_t)r / 64] = 1ull << (r % 64);
+    }
+    if (!e) {
         sim->stage_cap = max_step_elems(s);
         sim->stage_pos = malloc((sim->stage_cap + 1) * sizeof(int32_t));
         sim->stage_set = malloc((sim->stage_cap * sim->words + 1) * sizeof(uint64_t));
@@ -76,6 +87,7 @@ CvError sim_init(Sim *sim, const Schedule *s)
         sim_free_arrays(sim);
         return e;
     }
+    sim->fresh = 1;
     sim_reset(sim);
     return CV_OK;
 }
@@ -90,15 +102,19 @@ void sim_reset(Sim *sim)
 {
     const CollCall *c = &sim->sched->call;
     size_t w = sim->words;
-    for (int b = 0; b < BUF_COUNT; b++) {
+    for (int b = BUF_RECV; b < BUF_COUNT; b++) {
         size_t total = sim->base[b][sim->nranks];
         for (size_t i = 0; i < total; i++)
             sim->pos[b][i] = SIM_EMPTY;
-        memset(sim->set[b], 0, total * w * sizeof(uint64_t));
+        if (!sim->fresh)
+            memset(sim->set[b], 0, total * w * sizeof(uint64_t));
     }
+    sim->fresh = 0;
     for (int r = 0; r < sim->nranks; r++) {
         CollLayout l;
         coll_layout(c, r, &l);
+        if (l.in_buf == BUF_SEND)
+            continue; /* implied */
         size_t at = sim->base[l.in_buf][r] + l.in_off;
         for (size_t j = 0; j < l.in_count; j++) {
             sim->pos[l.in_buf][at + j] = (int32_t)j;
@@ -171,10 +187,29 @@ static int in_bounds(const Sim *sim, const Transfer *t)
            t->dst_off <= dn && t->count <= dn - t->dst_off;
 }
 
+/* Copy transfer t's source elements to stage index at. */
+static void stage(Sim *sim, const Transfer *t, size_t at)
+{
+    size_t w = sim->words;
+    if (t->src_buf == BUF_SEND) { /* implied: input elements of src */
+        const uint64_t *one = sim->single + (size_t)t->src * w;
+        for (size_t i = 0; i < t->count; i++) {
+            sim->stage_pos[at + i] = (int32_t)(t->src_off + i);
+            memcpy(sim->stage_set + (at + i) * w, one, w * sizeof *one);
+        }
+        return;
+    }
+    size_t src = sim->base[t->src_buf][t->src] + t->src_off;
+    memcpy(sim->stage_pos + at, sim->pos[t->src_buf] + src,
+           t->count * sizeof(int32_t));
+    memcpy(sim->stage_set + at * w, sim->set[t->src_buf] + src * w,
+           t->count * w * sizeof(uint64_t));
+}
+
 CvError sim_step(Sim *sim)
 {
     const Schedule *s = sim->sched;
-    size_t k = sim->next_step, w = sim->words;
+    size_t k = sim->next_step;
     if (k >= s->nsteps)
         return CV_ERR_ARG;
     const Step *st = &s->steps[k];
@@ -187,11 +222,12 @@ CvError sim_step(Sim *sim)
             sim->next_step++;
             return sim->err;
         }
-        size_t src = sim->base[t->src_buf][t->src] + t->src_off;
-        memcpy(sim->stage_pos + at, sim->pos[t->src_buf] + src,
-               t->count * sizeof(int32_t));
-        memcpy(sim->stage_set + at * w, sim->set[t->src_buf] + src * w,
-               t->count * w * sizeof(uint64_t));
+        if (t->dst_buf == BUF_SEND) {
+            fail(sim, CV_ERR_SENDWRITE, k, st->first + i);
+            sim->next_step++;
+            return sim->err;
+        }
+        stage(sim, t, at);
         at += t->count;
     }
     at = 0;

@@ -7,8 +7,10 @@
  * elements, of mismatched positions, and of a rank counted twice, and it
  * checks the final state against the collective's definition.
  *
- * Memory: per element 4 bytes of position plus ceil(p/64) words of rank
- * set. No I/O, no globals. */
+ * Memory: per element of recv and tmp, 4 bytes of position plus
+ * ceil(p/64) words of rank set. Send buffers are read-only (a write is an
+ * error), so their state is implied: element i of rank r's send buffer is
+ * input i of rank r, and costs no memory. No I/O, no globals. */
 #ifndef COLLVIZ_SIM_H
 #define COLLVIZ_SIM_H
 
@@ -21,9 +23,14 @@ typedef struct {
     const Schedule *sched; /* the schedule being executed (borrowed) */
     int nranks;            /* p */
     size_t words;          /* uint64 words per rank set: ceil(p / 64) */
-    int32_t *pos[BUF_COUNT];   /* [buf][elem_base(r,buf) + i]: origin pos */
-    uint64_t *set[BUF_COUNT];  /* [buf][(elem_base + i) * words]: ranks */
-    size_t *base[BUF_COUNT];   /* [buf][r]: first element of rank r */
+    int32_t *pos[BUF_COUNT];   /* [buf][base[buf][r] + i]: origin pos
+                                  (NULL for BUF_SEND: implied) */
+    uint64_t *set[BUF_COUNT];  /* [buf][(base[buf][r] + i) * words]: ranks
+                                  (NULL for BUF_SEND: implied) */
+    size_t *base[BUF_COUNT];   /* [buf][r]: first element of rank r; [p]:
+                                  elements of all ranks */
+    uint64_t *single;      /* [r * words]: the set {r}, for send buffers */
+    int fresh;             /* state is as allocated (zeroed) */
     size_t next_step;      /* steps executed so far */
     int32_t *stage_pos;    /* scratch for a step's source values */
     uint64_t *stage_set;   /* scratch for a step's source rank sets */
@@ -50,12 +57,14 @@ CvError sim_run(Sim *sim);
 /* Element i of rank r's buffer b: origin position (or SIM_EMPTY/MIXED). */
 static inline int32_t sim_pos(const Sim *sim, int r, BufId b, size_t i)
 {
-    return sim->pos[b][sim->base[b][r] + i];
+    return b == BUF_SEND ? (int32_t)i : sim->pos[b][sim->base[b][r] + i];
 }
 /* Its rank set (sim->words words). */
 static inline const uint64_t *sim_set(const Sim *sim, int r, BufId b,
                                       size_t i)
 {
+    if (b == BUF_SEND)
+        return sim->single + (size_t)r * sim->words;
     return sim->set[b] + (sim->base[b][r] + i) * sim->words;
 }
 /* How many ranks contributed to it. */

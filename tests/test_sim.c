@@ -38,6 +38,36 @@ static void ring_allreduce(Schedule *s, int p, size_t n)
     assert_int_equal(sched_end(s), CV_OK);
 }
 
+/* Send buffers cost no memory and read as the rank's own input. */
+static void test_send_implied(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 70; p += 23) {
+        Schedule s;
+        CollCall c = call(COLL_ALLGATHER, p, 3, false);
+        assert_int_equal(sched_init(&s, &c, "copy-in"), CV_OK);
+        sched_step(&s, "copy-in");
+        for (int r = 0; r < p; r++)
+            sched_copy(&s, r, BUF_SEND, 1, r, BUF_RECV, (size_t)r * 3 + 1, 2);
+        assert_int_equal(sched_end(&s), CV_OK);
+        Sim sim;
+        assert_int_equal(sim_init(&sim, &s), CV_OK);
+        assert_null(sim.set[BUF_SEND]);
+        assert_int_equal(sim_run(&sim), CV_OK);
+        for (int r = 0; r < p; r++) {
+            assert_int_equal(sim_pos(&sim, r, BUF_SEND, 2), 2);
+            assert_int_equal(sim_nranks_in(&sim, r, BUF_SEND, 2), 1);
+            assert_true(sim_has(&sim, r, BUF_SEND, 0, r));
+            assert_int_equal(sim_pos(&sim, r, BUF_RECV, (size_t)r * 3), SIM_EMPTY);
+            assert_int_equal(sim_pos(&sim, r, BUF_RECV, (size_t)r * 3 + 2), 2);
+            assert_true(sim_has(&sim, r, BUF_RECV, (size_t)r * 3 + 2, r));
+            assert_int_equal(sim_nranks_in(&sim, r, BUF_RECV, (size_t)r * 3 + 2), 1);
+        }
+        sim_fini(&sim);
+        sched_fini(&s);
+    }
+}
+
 static void test_ring_allreduce(void **state)
 {
     (void)state;
@@ -130,6 +160,9 @@ static void test_errors(void **state)
     /* reading tmp that holds nothing */
     assert_int_equal(run_one(XFER_COPY, 0, BUF_TMP, 0, 1, BUF_RECV, 0, 4, true),
                      CV_ERR_UNINIT);
+    /* send buffers are read-only */
+    assert_int_equal(run_one(XFER_COPY, 0, BUF_SEND, 0, 1, BUF_SEND, 0, 4, false),
+                     CV_ERR_SENDWRITE);
     /* out of bounds is caught even without the validator */
     assert_int_equal(run_one(XFER_COPY, 0, BUF_TMP, 2, 1, BUF_RECV, 0, 4, true),
                      CV_ERR_BOUNDS);
@@ -168,6 +201,7 @@ static void test_check_wrong(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_send_implied),
         cmocka_unit_test(test_ring_allreduce),
         cmocka_unit_test(test_step_semantics),
         cmocka_unit_test(test_errors),

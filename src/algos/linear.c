@@ -1,7 +1,340 @@
-/* linear.c - the linear family of algorithms. */
+/* linear.c - the linear family: flat (star) algorithms in which one rank
+ * talks to everybody, and pairwise exchanges in which every rank talks to
+ * every other rank, one partner per step. */
 #include "algo.h"
 #include "algos/common.h"
 
+/* ------------------------------------------------------------- helpers */
+
+/* A place in one rank's buffers. */
+typedef struct {
+    BufId buf;  /* which buffer */
+    size_t off; /* first element */
+} Loc;
+
+/* Where rank r's input (or output, when !input) starts. */
+static Loc loc_of(const CollCall *c, int r, int input)
+{
+    CollLayout l;
+    coll_layout(c, r, &l);
+    return input ? (Loc){l.in_buf, l.in_off} : (Loc){l.out_buf, l.out_off};
+}
+
+/* Copy n elements from rank src at a to rank dst at b, unless they are
+ * the same elements (a root's own block in place). */
+static void move(Schedule *s, int src, Loc a, int dst, Loc b, size_t n)
+{
+    if (src == dst && a.buf == b.buf && a.off == b.off)
+        return;
+    sched_copy(s, src, a.buf, a.off, dst, b.buf, b.off, n);
+}
+
+/* Cost terms shared by the whole family: `a` messages and `b` and `g`
+ * blocks of count elements on the critical path, over `steps` steps;
+ * nothing moves when p == 1 or count == 0. */
+static void lin_cost(const CollCall *c, double steps, double a, double b,
+                     double g, CostTerms *out)
+{
+    double blk = (double)c->count * (double)dtype_size(c->dtype);
+    *out = (CostTerms){0};
+    if (c->nranks < 2 || c->count == 0)
+        return;
+    *out = (CostTerms){.a = a, .b = b * blk, .g = g * blk, .steps = steps};
+}
+
+/* ---------------------------------------------------- star: one step */
+
+/* One step between the root and every rank r: count elements from the
+ * root's input (at r * stride) to r's output, or, when `inward`, from r's
+ * input to the root's output (at r * stride). */
+static CvError star(const CollCall *c, Schedule *s, const char *phase,
+                    int inward, size_t stride)
+{
+    CvError e = sched_init(s, c, "linear");
+    if (e)
+        return e;
+    int root = c->root;
+    sched_step(s, phase);
+    for (int r = 0; r < c->nranks; r++) {
+        Loc at = loc_of(c, root, !inward), far = loc_of(c, r, inward);
+        at.off += (size_t)r * stride;
+        if (inward)
+            move(s, r, far, root, at, c->count);
+        else
+            move(s, root, at, r, far, c->count);
+    }
+    return sched_end(s);
+}
+
+static CvError gen_broadcast_linear(const CollCall *c, Schedule *s)
+{
+    return star(c, s, "broadcast", 0, 0);
+}
+
+static CvError gen_scatter_linear(const CollCall *c, Schedule *s)
+{
+    return star(c, s, "scatter", 0, c->count);
+}
+
+static CvError gen_gather_linear(const CollCall *c, Schedule *s)
+{
+    return star(c, s, "gather", 1, c->count);
+}
+
+/* One step, the root sends p - 1 messages of a block each. */
+static void cost_star(const CollCall *c, CostTerms *out)
+{
+    double p1 = c->nranks - 1;
+    lin_cost(c, 1, p1, p1, 0, out);
+}
+
+static const AlgoInfo broadcast_linear = {
+    .coll = COLL_BROADCAST,
+    .name = "linear",
+    .aliases = "flat",
+    .summary = "the root sends the whole vector to every other rank in one "
+               "step",
+    .formula = "(p-1)a + (p-1)nb",
+    .constraints = "any p, any count",
+    .topo = TOPO_STAR,
+    .generate = gen_broadcast_linear,
+    .cost = cost_star,
+};
+
+static const AlgoInfo scatter_linear = {
+    .coll = COLL_SCATTER,
+    .name = "linear",
+    .aliases = "flat",
+    .summary = "the root sends every rank its block in one step",
+    .formula = "(p-1)a + (p-1)/p nb",
+    .constraints = "any p, any count",
+    .topo = TOPO_STAR,
+    .generate = gen_scatter_linear,
+    .cost = cost_star,
+};
+
+static const AlgoInfo gather_linear = {
+    .coll = COLL_GATHER,
+    .name = "linear",
+    .aliases = "flat",
+    .summary = "every rank sends its block to the root in one step",
+    .formula = "(p-1)a + (p-1)/p nb",
+    .constraints = "any p, any count",
+    .topo = TOPO_STAR,
+    .generate = gen_gather_linear,
+    .cost = cost_star,
+};
+
+/* ------------------------------------------------- fan-in and fan-out */
+
+/* Reduce every rank's input into the root's output, one rank per step (a
+ * step may not write an element twice), after copying the root's own
+ * input there. */
+static void fan_in(Schedule *s, int root)
+{
+    const CollCall *c = &s->call;
+    int p = c->nranks;
+    Loc out = loc_of(c, root, 0);
+    sched_step(s, "copy-in");
+    move(s, root, loc_of(c, root, 1), root, out, c->count);
+    for (int v = 1; v < p; v++) {
+        int r = rrank(v, root, p);
+        Loc in = loc_of(c, r, 1);
+        sched_step(s, "reduce");
+        sched_reduce(s, r, in.buf, in.off, root, out.buf, out.off, c->count);
+    }
+}
+
+static CvError gen_reduce_linear(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "linear");
+    if (e)
+        return e;
+    fan_in(s, c->root);
+    return sched_end(s);
+}
+
+static void cost_reduce_linear(const CollCall *c, CostTerms *out)
+{
+    double p1 = c->nranks - 1;
+    lin_cost(c, p1, p1, p1, p1, out);
+}
+
+static const AlgoInfo reduce_linear = {
+    .coll = COLL_REDUCE,
+    .name = "linear",
+    .aliases = "flat",
+    .summary = "the root receives and reduces the other ranks' vectors, one "
+               "per step",
+    .formula = "(p-1)a + (p-1)nb + (p-1)ng",
+    .constraints = "any p, any count",
+    .topo = TOPO_STAR,
+    .generate = gen_reduce_linear,
+    .cost = cost_reduce_linear,
+};
+
+/* Rank 0, the parameter server, reduces everybody's vector and sends the
+ * sum back to everybody in one step. */
+static CvError gen_allreduce_direct(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "direct");
+    if (e)
+        return e;
+    fan_in(s, 0);
+    sched_step(s, "broadcast");
+    for (int r = 1; r < c->nranks; r++)
+        sched_copy(s, 0, BUF_RECV, 0, r, BUF_RECV, 0, c->count);
+    return sched_end(s);
+}
+
+static void cost_allreduce_direct(const CollCall *c, CostTerms *out)
+{
+    double p1 = c->nranks - 1;
+    lin_cost(c, p1 + 1, 2 * p1, 2 * p1, p1, out);
+}
+
+static const AlgoInfo allreduce_direct = {
+    .coll = COLL_ALLREDUCE,
+    .name = "direct",
+    .aliases = "parameter-server ps",
+    .summary = "rank 0 reduces the vectors one per step, then sends the sum "
+               "to everybody at once",
+    .formula = "2(p-1)a + 2(p-1)nb + (p-1)ng",
+    .constraints = "any p, any count",
+    .topo = TOPO_STAR,
+    .generate = gen_allreduce_direct,
+    .cost = cost_allreduce_direct,
+};
+
+/* ------------------------------------------------------------ pairwise */
+
+/* Out of place, copy each rank's own block of its input (block r of the
+ * send buffer) to recv at 0, or at r * count when `blockwise`: free. */
+static void copy_own_block(Schedule *s, int blockwise)
+{
+    const CollCall *c = &s->call;
+    if (c->in_place)
+        return;
+    sched_step(s, "copy-in");
+    for (int r = 0; r < c->nranks; r++) {
+        size_t own = (size_t)r * c->count;
+        sched_copy(s, r, BUF_SEND, own, r, BUF_RECV, blockwise ? own : 0, c->count);
+    }
+}
+
+/* In step k rank r reduces block r of rank r - k's input into its result:
+ * every rank sends one block and reduces one block per step. */
+static CvError gen_reducescatter_pairwise(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "pairwise");
+    if (e)
+        return e;
+    int p = c->nranks;
+    copy_own_block(s, 0);
+    for (int k = 1; k < p; k++) {
+        sched_step(s, "exchange");
+        for (int r = 0; r < p; r++) {
+            int src = (r - k + p) % p;
+            Loc in = loc_of(c, src, 1), out = loc_of(c, r, 0);
+            sched_reduce(s, src, in.buf, in.off + (size_t)r * c->count, r,
+                         out.buf, out.off, c->count);
+        }
+    }
+    return sched_end(s);
+}
+
+/* p - 1 steps of one block out and one block in per rank. */
+static void cost_pairwise(const CollCall *c, CostTerms *out)
+{
+    double p1 = c->nranks - 1;
+    lin_cost(c, p1, p1, p1, c->kind == COLL_REDUCESCATTER ? p1 : 0, out);
+}
+
+static const AlgoInfo reducescatter_pairwise = {
+    .coll = COLL_REDUCESCATTER,
+    .name = "pairwise",
+    .aliases = "pairwise-exchange",
+    .summary = "in step k rank r sends block r+k to rank r+k, which adds it "
+               "to its result",
+    .formula = "(p-1)a + (p-1)/p nb + (p-1)/p ng",
+    .constraints = "any p, any count",
+    .topo = TOPO_FULL,
+    .generate = gen_reducescatter_pairwise,
+    .cost = cost_pairwise,
+};
+
+/* In place, block r + k of rank r is overwritten in step p - k; when that
+ * comes before step k (2k > p) it is saved to tmp first. Where rank r
+ * reads the block it sends in step k from. */
+static Loc alltoall_src(const CollCall *c, int r, int k)
+{
+    int p = c->nranks, h = p / 2;
+    size_t d = (size_t)((r + k) % p) * c->count;
+    if (!c->in_place)
+        return (Loc){BUF_SEND, d};
+    if (2 * k <= p)
+        return (Loc){BUF_RECV, d};
+    return (Loc){BUF_TMP, (size_t)(k - h - 1) * c->count};
+}
+
+/* In place, save the blocks alltoall_src reads from tmp: a free step. */
+static void alltoall_save(Schedule *s)
+{
+    const CollCall *c = &s->call;
+    int p = c->nranks, h = p / 2;
+    if (!c->in_place || p - 1 - h <= 0)
+        return;
+    sched_tmp_all(s, (size_t)(p - 1 - h) * c->count);
+    sched_step(s, "save");
+    for (int r = 0; r < p; r++)
+        for (int k = h + 1; k < p; k++)
+            sched_copy(s, r, BUF_RECV, (size_t)((r + k) % p) * c->count, r,
+                       BUF_TMP, (size_t)(k - h - 1) * c->count, c->count);
+}
+
+/* In step k rank r sends block r + k to rank r + k and receives block r
+ * from rank r - k. */
+static CvError gen_alltoall_pairwise(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "pairwise");
+    if (e)
+        return e;
+    int p = c->nranks;
+    copy_own_block(s, 1);
+    alltoall_save(s);
+    for (int k = 1; k < p; k++) {
+        sched_step(s, "exchange");
+        for (int r = 0; r < p; r++) {
+            Loc a = alltoall_src(c, r, k);
+            sched_copy(s, r, a.buf, a.off, (r + k) % p, BUF_RECV,
+                       (size_t)r * c->count, c->count);
+        }
+    }
+    return sched_end(s);
+}
+
+static const AlgoInfo alltoall_pairwise = {
+    .coll = COLL_ALLTOALL,
+    .name = "pairwise",
+    .aliases = "pairwise-exchange",
+    .summary = "in step k rank r sends block r+k to rank r+k and receives "
+               "from rank r-k",
+    .formula = "(p-1)a + (p-1)/p nb",
+    .constraints = "any p, any count; in place keeps up to p/2 blocks in tmp",
+    .topo = TOPO_FULL,
+    .generate = gen_alltoall_pairwise,
+    .cost = cost_pairwise,
+};
+
+/* ------------------------------------------------------------- tables */
+
 const AlgoInfo *const algos_linear[] = {
+    &broadcast_linear,
+    &reduce_linear,
+    &scatter_linear,
+    &gather_linear,
+    &allreduce_direct,
+    &reducescatter_pairwise,
+    &alltoall_pairwise,
     NULL,
 };

@@ -1,7 +1,606 @@
-/* recursive.c - the recursive family of algorithms. */
+/* recursive.c - the recursive family: partners at distance 2^k.
+ *
+ * Recursive halving (reduce-scatter) and doubling (all-gather) run on a
+ * power-of-two group of p' ranks, the largest power of two <= p. With
+ * rem = p - p' extra ranks, ranks 2i and 2i + 1 (i < rem) pair up as MPICH
+ * does: the even one folds its data into the odd one before the hypercube
+ * phase and gets its result back after it; the odd one takes part as
+ * virtual rank i, and rank r >= 2 rem as virtual rank r - rem.
+ *
+ * On top of the shared emitters: recursive-doubling and Bruck allgather,
+ * recursive-halving reducescatter, butterfly and halving-doubling
+ * (Rabenseifner) allreduce, reduce-scatter-gather (Rabenseifner) reduce and
+ * Bruck alltoall. Every closed form is computed from the same block
+ * partition the generator uses, so it is exact for any p and count. */
 #include "algo.h"
 #include "algos/common.h"
 
+/* ------------------------------------------------------------ the cube */
+
+/* A vector of n elements every rank keeps at (buf, off), and the
+ * power-of-two group that works on it. Virtual rank v owns the element
+ * range [cube_bound(v), cube_bound(v + 1)). */
+typedef struct {
+    int p;        /* ranks */
+    int pp;       /* ranks in the hypercube phase: largest power of 2 <= p */
+    int rem;      /* p - pp: ranks 2i (i < rem) fold into rank 2i + 1 */
+    size_t n;     /* elements of the vector */
+    bool by_rank; /* ranges are the real ranks' blocks of p (the odd rank
+                     of a pair owns both blocks); else pp equal blocks */
+    BufId buf;    /* buffer holding the vector on every rank */
+    size_t off;   /* offset of the vector in buf */
+} Cube;
+
+static Cube cube_make(int p, size_t n, bool by_rank, BufId buf, size_t off)
+{
+    int pp = pow2_floor(p);
+    return (Cube){.p = p, .pp = pp, .rem = p - pp, .n = n,
+                  .by_rank = by_rank, .buf = buf, .off = off};
+}
+
+/* The real rank playing virtual rank v. */
+static int cube_real(const Cube *c, int v)
+{
+    return v < c->rem ? 2 * v + 1 : v + c->rem;
+}
+
+/* First element of virtual rank v's range; cube_bound(pp) == n. */
+static size_t cube_bound(const Cube *c, int v)
+{
+    if (!c->by_rank)
+        return blk_off(c->n, c->pp, v);
+    return blk_off(c->n, c->p, v < c->rem ? 2 * v : v + c->rem);
+}
+
+/* Elements [lo, hi) of the vector move from rank src to the same place at
+ * rank dst. */
+static void cube_move(Schedule *s, const Cube *c, XferOp op, int src, int dst,
+                      size_t lo, size_t hi)
+{
+    sched_xfer(s, op, src, c->buf, c->off + lo, dst, c->buf, c->off + lo,
+               hi - lo);
+}
+
+/* What a fold step moves between the ranks of a pair. */
+typedef enum {
+    FOLD_ALL,  /* the whole vector */
+    FOLD_OWN,  /* the even rank's block */
+    FOLD_REST, /* everything but the even rank's block */
+    FOLD_COUNT
+} FoldPart;
+
+/* One step between the pairs (2i, 2i + 1), i < rem: into the odd rank
+ * (fold-in) or back to the even rank (fold-out). */
+static void cube_fold(Schedule *s, const Cube *c, XferOp op, bool out,
+                      FoldPart part, const char *phase)
+{
+    if (!c->rem)
+        return;
+    sched_step(s, phase);
+    for (int even = 0; even < 2 * c->rem; even += 2) {
+        int src = out ? even + 1 : even, dst = out ? even : even + 1;
+        size_t lo = blk_off(c->n, c->p, even);
+        size_t hi = lo + blk_len(c->n, c->p, even);
+        if (part == FOLD_OWN) {
+            cube_move(s, c, op, src, dst, lo, hi);
+        } else if (part == FOLD_ALL) {
+            cube_move(s, c, op, src, dst, 0, c->n);
+        } else {
+            cube_move(s, c, op, src, dst, 0, lo);
+            cube_move(s, c, op, src, dst, hi, c->n);
+        }
+    }
+}
+
+/* Recursive halving: at distance mask, v keeps the half of its window of
+ * 2 mask virtual ranks that holds its own range and adds the other half
+ * into its partner's copy. Afterwards v holds its range, fully reduced. */
+static void cube_halving(Schedule *s, const Cube *c, const char *phase)
+{
+    for (int mask = c->pp / 2; mask >= 1; mask /= 2) {
+        sched_step(s, phase);
+        for (int v = 0; v < c->pp; v++) {
+            int give = (v & ~(2 * mask - 1)) + (v & mask ? 0 : mask);
+            cube_move(s, c, XFER_REDUCE, cube_real(c, v),
+                      cube_real(c, v ^ mask), cube_bound(c, give),
+                      cube_bound(c, give + mask));
+        }
+    }
+}
+
+/* Recursive doubling: at distance mask, v sends the ranges of its window
+ * of mask virtual ranks to its partner, doubling what both hold. */
+static void cube_doubling(Schedule *s, const Cube *c, const char *phase)
+{
+    for (int mask = 1; mask < c->pp; mask *= 2) {
+        sched_step(s, phase);
+        for (int v = 0; v < c->pp; v++) {
+            int first = v & ~(mask - 1);
+            cube_move(s, c, XFER_COPY, cube_real(c, v), cube_real(c, v ^ mask),
+                      cube_bound(c, first), cube_bound(c, first + mask));
+        }
+    }
+}
+
+/* ------------------------------------------------------------ emitters */
+
+void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
+                                size_t off, const char *phase)
+{
+    Cube c = cube_make(s->call.nranks, n, true, buf, off);
+    cube_fold(s, &c, XFER_REDUCE, false, FOLD_ALL, "fold-in");
+    cube_halving(s, &c, phase);
+    cube_fold(s, &c, XFER_COPY, true, FOLD_OWN, "fold-out");
+}
+
+void emit_doubling_allgather(Schedule *s, size_t n, BufId buf, size_t off,
+                             const char *phase)
+{
+    Cube c = cube_make(s->call.nranks, n, true, buf, off);
+    cube_fold(s, &c, XFER_COPY, false, FOLD_OWN, "fold-in");
+    cube_doubling(s, &c, phase);
+    cube_fold(s, &c, XFER_COPY, true, FOLD_REST, "fold-out");
+}
+
+/* ------------------------------------------------------------- costs */
+
+/* Add one step whose busiest rank moves b bytes and reduces g bytes; a
+ * step that moves nothing is no step. */
+static void cost_step(CostTerms *t, size_t b, size_t g)
+{
+    if (!b)
+        return;
+    t->a += 1;
+    t->b += (double)b;
+    t->g += (double)g;
+    t->steps += 1;
+}
+
+/* Elements the busiest pair moves in a fold step. Blocks never grow with
+ * the index, so the first pair moves the most of its own block and the
+ * last pair the most of the rest. */
+static size_t fold_elems(const Cube *c, FoldPart part)
+{
+    if (!c->rem)
+        return 0;
+    if (part == FOLD_OWN)
+        return blk_len(c->n, c->p, 0);
+    if (part == FOLD_REST)
+        return c->n - blk_len(c->n, c->p, 2 * (c->rem - 1));
+    return c->n;
+}
+
+static void cost_fold(CostTerms *t, const Cube *c, FoldPart part, bool reduce,
+                      size_t ts)
+{
+    size_t b = fold_elems(c, part) * ts;
+    cost_step(t, b, reduce ? b : 0);
+}
+
+/* Halving or doubling: at distance mask every rank exchanges one window of
+ * mask virtual ranks; the first window is the largest. */
+static void cost_cube(CostTerms *t, const Cube *c, bool reduce, size_t ts)
+{
+    for (int mask = 1; mask < c->pp; mask *= 2) {
+        size_t b = cube_bound(c, mask) * ts;
+        cost_step(t, b, reduce ? b : 0);
+    }
+}
+
+/* ---------------------------------------------------- local helpers */
+
+/* A local step: every rank copies its input (where coll_layout puts it)
+ * to (buf, r * stride) unless it is there already. */
+static void copy_input(Schedule *s, BufId buf, size_t stride)
+{
+    sched_step(s, "copy-in");
+    for (int r = 0; r < s->call.nranks; r++) {
+        CollLayout l;
+        coll_layout(&s->call, r, &l);
+        size_t at = (size_t)r * stride;
+        if (l.in_buf != buf || l.in_off != at)
+            sched_copy(s, r, l.in_buf, l.in_off, r, buf, at, l.in_count);
+    }
+}
+
+/* A local step: every rank copies its result from (buf, r * stride) to
+ * where coll_layout wants it, unless it is there already. */
+static void copy_output(Schedule *s, BufId buf, size_t stride)
+{
+    sched_step(s, "copy-out");
+    for (int r = 0; r < s->call.nranks; r++) {
+        CollLayout l;
+        coll_layout(&s->call, r, &l);
+        size_t at = (size_t)r * stride;
+        if (l.out_buf != buf || l.out_off != at)
+            sched_copy(s, r, buf, at, r, l.out_buf, l.out_off, l.out_count);
+    }
+}
+
+/* Rank r copies p blocks of m elements from (sb, so) to (db, dof), block
+ * j going to block (j + shift) mod p. */
+static void rotate(Schedule *s, int r, BufId sb, size_t so, BufId db,
+                   size_t dof, size_t m, int shift)
+{
+    int p = s->call.nranks;
+    size_t sh = (size_t)(shift % p), head = ((size_t)p - sh) * m;
+    sched_copy(s, r, sb, so, r, db, dof + sh * m, head);
+    sched_copy(s, r, sb, so + head, r, db, dof, sh * m);
+}
+
+/* A call's vector in elements (all p blocks for the block-wise kinds). */
+static size_t vec_elems(const CollCall *c)
+{
+    bool blockwise = c->kind == COLL_ALLGATHER ||
+                     c->kind == COLL_REDUCESCATTER || c->kind == COLL_ALLTOALL;
+    return blockwise ? (size_t)c->nranks * c->count : c->count;
+}
+
+/* What the algorithms built on the cube need. */
+#define FOLD_CONSTRAINTS                                                      \
+    "any p (2(p-p') extra ranks fold in and out: 2 more steps, p' the "      \
+    "largest power of two <= p), any count"
+
+/* ---------------------------------------------------------- allgather */
+
+static CvError gen_ag_doubling(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "recursive-doubling");
+    if (e)
+        return e;
+    copy_input(s, BUF_RECV, c->count);
+    emit_doubling_allgather(s, vec_elems(c), BUF_RECV, 0, "all-gather");
+    return sched_end(s);
+}
+
+static void cost_ag_doubling(const CollCall *c, CostTerms *out)
+{
+    Cube cb = cube_make(c->nranks, vec_elems(c), true, BUF_RECV, 0);
+    size_t ts = dtype_size(c->dtype);
+    *out = (CostTerms){0};
+    cost_fold(out, &cb, FOLD_OWN, false, ts);
+    cost_cube(out, &cb, false, ts);
+    cost_fold(out, &cb, FOLD_REST, false, ts);
+}
+
+static const AlgoInfo ag_doubling = {
+    .coll = COLL_ALLGATHER,
+    .name = "recursive-doubling",
+    .aliases = "rd doubling",
+    .summary = "partners at distance 1, 2, 4, ... swap all they have",
+    .formula = "log2(p)a + (p-1)/p nb",
+    .constraints = FOLD_CONSTRAINTS,
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_ag_doubling,
+    .cost = cost_ag_doubling,
+};
+
+/* Bruck: rank r keeps blocks r, r + 1, ... at the start of tmp; at
+ * distance d it gets the d blocks after its own from rank r + d. */
+static CvError gen_ag_bruck(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "bruck");
+    if (e)
+        return e;
+    int p = c->nranks;
+    size_t m = c->count;
+    sched_tmp_all(s, (size_t)p * m);
+    copy_input(s, BUF_TMP, 0);
+    for (int d = 1; d < p; d *= 2) {
+        size_t nb = (size_t)(d < p - d ? d : p - d);
+        sched_step(s, "all-gather");
+        for (int r = 0; r < p; r++)
+            sched_copy(s, r, BUF_TMP, 0, (r - d + p) % p, BUF_TMP,
+                       (size_t)d * m, nb * m);
+    }
+    sched_step(s, "rotate");
+    for (int r = 0; r < p; r++)
+        rotate(s, r, BUF_TMP, 0, BUF_RECV, 0, m, r);
+    return sched_end(s);
+}
+
+static void cost_ag_bruck(const CollCall *c, CostTerms *out)
+{
+    int p = c->nranks;
+    size_t blk = c->count * dtype_size(c->dtype);
+    *out = (CostTerms){0};
+    for (int d = 1; d < p; d *= 2)
+        cost_step(out, (size_t)(d < p - d ? d : p - d) * blk, 0);
+}
+
+static const AlgoInfo ag_bruck = {
+    .coll = COLL_ALLGATHER,
+    .name = "bruck",
+    .aliases = "",
+    .summary = "ceil(log2 p) steps for any p, then a local rotation",
+    .formula = "ceil(log2 p)a + (p-1)/p nb",
+    .constraints = "any p, any count; tmp of p blocks",
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_ag_bruck,
+    .cost = cost_ag_bruck,
+};
+
+/* ------------------------------------------------------ reducescatter */
+
+static CvError gen_rs_halving(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "recursive-halving");
+    if (e)
+        return e;
+    BufId work = c->in_place ? BUF_RECV : BUF_TMP;
+    if (work == BUF_TMP)
+        sched_tmp_all(s, vec_elems(c));
+    copy_input(s, work, 0);
+    emit_halving_reducescatter(s, vec_elems(c), work, 0, "reduce-scatter");
+    copy_output(s, work, c->count);
+    return sched_end(s);
+}
+
+/* Recursive halving of a vector of n elements with its folds. */
+static void cost_halving(const CollCall *c, size_t n, CostTerms *out)
+{
+    Cube cb = cube_make(c->nranks, n, true, BUF_RECV, 0);
+    size_t ts = dtype_size(c->dtype);
+    cost_fold(out, &cb, FOLD_ALL, true, ts);
+    cost_cube(out, &cb, true, ts);
+    cost_fold(out, &cb, FOLD_OWN, false, ts);
+}
+
+static void cost_rs_halving(const CollCall *c, CostTerms *out)
+{
+    *out = (CostTerms){0};
+    cost_halving(c, vec_elems(c), out);
+}
+
+static const AlgoInfo rs_halving = {
+    .coll = COLL_REDUCESCATTER,
+    .name = "recursive-halving",
+    .aliases = "rh halving",
+    .summary = "partners at distance p/2, p/4, ... swap and reduce halves",
+    .formula = "log2(p)a + (p-1)/p nb + (p-1)/p ng",
+    .constraints = FOLD_CONSTRAINTS,
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_rs_halving,
+    .cost = cost_rs_halving,
+};
+
+/* ------------------------------------------------------------- reduce */
+
+/* Rabenseifner's reduce: recursive halving leaves block r at rank r, a
+ * binomial gather brings the blocks to the root. Every rank works in tmp,
+ * so the inputs of ranks other than the root stay as they were. */
+static CvError gen_reduce_rsg(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "rabenseifner");
+    if (e)
+        return e;
+    sched_tmp_all(s, c->count);
+    copy_input(s, BUF_TMP, 0);
+    emit_halving_reducescatter(s, c->count, BUF_TMP, 0, "reduce-scatter");
+    emit_binomial_gather(s, c->root, c->count, BUF_TMP, 0, "gather");
+    copy_output(s, BUF_TMP, 0);
+    return sched_end(s);
+}
+
+/* Elements of the blocks of root-relative ranks [lo, hi) of n elements;
+ * the range wraps around at rank p - 1. */
+static size_t vrange_elems(size_t n, int p, int root, int lo, int hi)
+{
+    size_t e = 0;
+    while (lo < hi) {
+        int r = rrank(lo, root, p), k = hi - lo < p - r ? hi - lo : p - r;
+        e += blk_off(n, p, r + k) - blk_off(n, p, r);
+        lo += k;
+    }
+    return e;
+}
+
+/* A binomial gather of n elements: at distance m vrank v (an odd multiple
+ * of m) sends its subtree's blocks [v, v + m) to v - m. */
+static void cost_gather(const CollCall *c, size_t n, CostTerms *t)
+{
+    int p = c->nranks;
+    for (int m = 1; m < p; m *= 2) {
+        size_t most = 0;
+        for (int v = m; v < p; v += 2 * m) {
+            size_t e = vrange_elems(n, p, c->root, v, v + m < p ? v + m : p);
+            most = e > most ? e : most;
+        }
+        cost_step(t, most * dtype_size(c->dtype), 0);
+    }
+}
+
+static void cost_reduce_rsg(const CollCall *c, CostTerms *out)
+{
+    *out = (CostTerms){0};
+    cost_halving(c, c->count, out);
+    cost_gather(c, c->count, out);
+}
+
+static const AlgoInfo reduce_rsg = {
+    .coll = COLL_REDUCE,
+    .name = "rabenseifner",
+    .aliases = "reduce-scatter-gather rsg",
+    .summary = "recursive-halving reduce-scatter, binomial gather to the "
+               "root",
+    .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
+    .constraints = FOLD_CONSTRAINTS ", any root",
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_reduce_rsg,
+    .cost = cost_reduce_rsg,
+};
+
+/* ---------------------------------------------------------- allreduce */
+
+/* An allreduce over pp equal blocks: extra ranks fold their whole vector
+ * in, `middle` runs on the power-of-two group, the result folds out. */
+static CvError gen_ar_cube(const CollCall *c, Schedule *s, const char *name,
+                           void (*middle)(Schedule *, const Cube *))
+{
+    CvError e = sched_init(s, c, name);
+    if (e)
+        return e;
+    Cube cb = cube_make(c->nranks, c->count, false, BUF_RECV, 0);
+    copy_input(s, BUF_RECV, 0);
+    cube_fold(s, &cb, XFER_REDUCE, false, FOLD_ALL, "fold-in");
+    middle(s, &cb);
+    cube_fold(s, &cb, XFER_COPY, true, FOLD_ALL, "fold-out");
+    return sched_end(s);
+}
+
+/* The closed form of gen_ar_cube, `middle` giving the group's terms. */
+static void cost_ar_cube(const CollCall *c, CostTerms *out,
+                         void (*middle)(CostTerms *, const Cube *, size_t))
+{
+    Cube cb = cube_make(c->nranks, c->count, false, BUF_RECV, 0);
+    size_t ts = dtype_size(c->dtype);
+    *out = (CostTerms){0};
+    cost_fold(out, &cb, FOLD_ALL, true, ts);
+    middle(out, &cb, ts);
+    cost_fold(out, &cb, FOLD_ALL, false, ts);
+}
+
+/* Butterfly: at distance 1, 2, 4, ... partners add their whole vectors
+ * into each other's (the executor stages what a step reads and writes). */
+static void butterfly(Schedule *s, const Cube *c)
+{
+    for (int mask = 1; mask < c->pp; mask *= 2) {
+        sched_step(s, "exchange");
+        for (int v = 0; v < c->pp; v++)
+            cube_move(s, c, XFER_REDUCE, cube_real(c, v),
+                      cube_real(c, v ^ mask), 0, c->n);
+    }
+}
+
+static void cost_butterfly(CostTerms *t, const Cube *c, size_t ts)
+{
+    for (int mask = 1; mask < c->pp; mask *= 2)
+        cost_step(t, c->n * ts, c->n * ts);
+}
+
+static CvError gen_ar_butterfly(const CollCall *c, Schedule *s)
+{
+    return gen_ar_cube(c, s, "butterfly", butterfly);
+}
+
+static void cost_ar_butterfly(const CollCall *c, CostTerms *out)
+{
+    cost_ar_cube(c, out, cost_butterfly);
+}
+
+static const AlgoInfo ar_butterfly = {
+    .coll = COLL_ALLREDUCE,
+    .name = "butterfly",
+    .aliases = "recursive-doubling rd",
+    .summary = "partners at distance 1, 2, 4, ... swap and reduce it all",
+    .formula = "log2(p)a + log2(p) nb + log2(p) ng",
+    .constraints = FOLD_CONSTRAINTS,
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_ar_butterfly,
+    .cost = cost_ar_butterfly,
+};
+
+/* Rabenseifner: recursive halving over pp equal blocks, then recursive
+ * doubling. */
+static void halving_doubling(Schedule *s, const Cube *c)
+{
+    cube_halving(s, c, "reduce-scatter");
+    cube_doubling(s, c, "all-gather");
+}
+
+static void cost_halving_doubling(CostTerms *t, const Cube *c, size_t ts)
+{
+    cost_cube(t, c, true, ts);
+    cost_cube(t, c, false, ts);
+}
+
+static CvError gen_ar_hd(const CollCall *c, Schedule *s)
+{
+    return gen_ar_cube(c, s, "halving-doubling", halving_doubling);
+}
+
+static void cost_ar_hd(const CollCall *c, CostTerms *out)
+{
+    cost_ar_cube(c, out, cost_halving_doubling);
+}
+
+static const AlgoInfo ar_hd = {
+    .coll = COLL_ALLREDUCE,
+    .name = "halving-doubling",
+    .aliases = "rabenseifner hd",
+    .summary = "recursive-halving reduce-scatter, recursive-doubling "
+               "all-gather",
+    .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
+    .constraints = FOLD_CONSTRAINTS,
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_ar_hd,
+    .cost = cost_ar_hd,
+};
+
+/* ----------------------------------------------------------- alltoall */
+
+/* Bruck: tmp block j of rank r holds what goes to rank r + j; at distance
+ * 2^k every block whose index has bit k set moves on to rank r + 2^k (same
+ * slot: the executor stages what a step both reads and writes). At the
+ * end tmp block j of rank r came from rank r - j. */
+static CvError gen_a2a_bruck(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "bruck");
+    if (e)
+        return e;
+    int p = c->nranks;
+    size_t m = c->count;
+    sched_tmp_all(s, (size_t)p * m);
+    sched_step(s, "rotate");
+    for (int r = 0; r < p; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        rotate(s, r, l.in_buf, l.in_off, BUF_TMP, 0, m, p - r);
+    }
+    for (int d = 1; d < p; d *= 2) {
+        sched_step(s, "exchange");
+        for (int r = 0; r < p; r++)
+            for (int j = d; j < p; j += 2 * d)
+                sched_copy(s, r, BUF_TMP, (size_t)j * m, (r + d) % p, BUF_TMP,
+                           (size_t)j * m, (size_t)(j + d < p ? d : p - j) * m);
+    }
+    sched_step(s, "rotate");
+    for (int r = 0; r < p; r++)
+        for (int i = 0; i < p; i++)
+            sched_copy(s, r, BUF_TMP, (size_t)((r - i + p) % p) * m, r,
+                       BUF_RECV, (size_t)i * m, m);
+    return sched_end(s);
+}
+
+static void cost_a2a_bruck(const CollCall *c, CostTerms *out)
+{
+    int p = c->nranks;
+    size_t blk = c->count * dtype_size(c->dtype);
+    *out = (CostTerms){0};
+    for (int d = 1; d < p; d *= 2) {
+        size_t nb = 0; /* block indices below p with this bit set */
+        for (int j = d; j < p; j += 2 * d)
+            nb += (size_t)(j + d < p ? d : p - j);
+        cost_step(out, nb * blk, 0);
+    }
+}
+
+static const AlgoInfo a2a_bruck = {
+    .coll = COLL_ALLTOALL,
+    .name = "bruck",
+    .aliases = "",
+    .summary = "rotate, ceil(log2 p) steps of the blocks with bit k set, "
+               "rotate back",
+    .formula = "ceil(log2 p)a + log2(p) n/2 b",
+    .constraints = "any p, any count; tmp of p blocks",
+    .topo = TOPO_HYPERCUBE,
+    .generate = gen_a2a_bruck,
+    .cost = cost_a2a_bruck,
+};
+
+/* ------------------------------------------------------------ registry */
+
 const AlgoInfo *const algos_recursive[] = {
-    NULL,
+    &reduce_rsg, &ag_doubling, &ag_bruck, &rs_halving, &ar_butterfly,
+    &ar_hd, &a2a_bruck, NULL,
 };

@@ -1,7 +1,323 @@
-/* ring.c - the ring family of algorithms. */
+/* ring.c - the ring family: ranks pass blocks to their right neighbour.
+ *
+ * The ring emitters (all-gather, reduce-scatter) are shared with the other
+ * families; on top of them: ring allgather, reducescatter and allreduce, the
+ * pipelined chain broadcast and the scatter-allgather broadcast. */
 #include "algo.h"
 #include "algos/common.h"
 
+/* ------------------------------------------------------------ emitters */
+
+void emit_ring_allgather(Schedule *s, size_t n, BufId buf, size_t off,
+                         const char *phase)
+{
+    int p = s->call.nranks;
+    /* In step k rank r forwards block r - k, the one it got last step. */
+    for (int k = 0; k < p - 1; k++) {
+        sched_step(s, phase);
+        for (int r = 0; r < p; r++) {
+            int b = (r - k + p) % p;
+            size_t at = off + blk_off(n, p, b);
+            sched_copy(s, r, buf, at, (r + 1) % p, buf, at, blk_len(n, p, b));
+        }
+    }
+}
+
+void emit_ring_reducescatter(Schedule *s, size_t n, BufId buf, size_t off,
+                             const char *phase)
+{
+    int p = s->call.nranks;
+    /* In step k rank r passes its partial sum of block r - k - 1 on; the
+     * right neighbour adds its own share, so after p - 1 steps block r
+     * lands complete at rank r. */
+    for (int k = 0; k < p - 1; k++) {
+        sched_step(s, phase);
+        for (int r = 0; r < p; r++) {
+            int b = ((r - k - 1) % p + p) % p;
+            size_t at = off + blk_off(n, p, b);
+            sched_reduce(s, r, buf, at, (r + 1) % p, buf, at, blk_len(n, p, b));
+        }
+    }
+}
+
+/* ------------------------------------------------------------- helpers */
+
+/* Bytes of one element of the call. */
+static double elem_bytes(const CollCall *c) { return (double)dtype_size(c->dtype); }
+
+/* Ceiling of a / b for b > 0. */
+static size_t ceil_div(size_t a, size_t b) { return (a + b - 1) / b; }
+
+/* Cost of `rounds` ring passes over a vector of n elements, `red` of them
+ * reducing: every step moves one block per rank, the largest ceil(n / p). */
+static void ring_cost(const CollCall *c, size_t n, int rounds, int red,
+                      CostTerms *out)
+{
+    int p = c->nranks;
+    *out = (CostTerms){0};
+    if (p < 2 || n == 0)
+        return;
+    double steps = (double)rounds * (p - 1);
+    double blk = (double)ceil_div(n, (size_t)p) * elem_bytes(c);
+    out->a = steps;
+    out->steps = steps;
+    out->b = steps * blk;
+    out->g = (double)red * (p - 1) * blk;
+}
+
+/* Out of place, copy each rank's whole input (its send buffer) to `buf`
+ * at `off` + (blockwise ? r * count : 0): a free local step. */
+static void copy_in(Schedule *s, BufId buf, size_t off, int blockwise)
+{
+    const CollCall *c = &s->call;
+    if (c->in_place)
+        return;
+    sched_step(s, "copy-in");
+    for (int r = 0; r < c->nranks; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        size_t at = off + (blockwise ? (size_t)r * c->count : 0);
+        sched_copy(s, r, BUF_SEND, 0, r, buf, at, l.in_count);
+    }
+}
+
+/* ----------------------------------------------------------- allgather */
+
+static CvError gen_allgather_ring(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "ring");
+    if (e)
+        return e;
+    copy_in(s, BUF_RECV, 0, 1);
+    emit_ring_allgather(s, (size_t)c->nranks * c->count, BUF_RECV, 0, "all-gather");
+    return sched_end(s);
+}
+
+static void cost_allgather_ring(const CollCall *c, CostTerms *out)
+{
+    ring_cost(c, (size_t)c->nranks * c->count, 1, 0, out);
+}
+
+static const AlgoInfo allgather_ring = {
+    .coll = COLL_ALLGATHER,
+    .name = "ring",
+    .aliases = "",
+    .summary = "each rank passes the block it got last to its right "
+               "neighbour, p-1 steps",
+    .formula = "(p-1)a + (p-1)/p nb",
+    .constraints = "any p, any count",
+    .topo = TOPO_RING,
+    .generate = gen_allgather_ring,
+    .cost = cost_allgather_ring,
+};
+
+/* ------------------------------------------------------- reducescatter */
+
+/* Out of place the send buffer is read-only, so the partial sums run in a
+ * whole copy of it in tmp, and each rank's block is copied out at the end. */
+static CvError gen_reducescatter_ring(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "ring");
+    if (e)
+        return e;
+    int p = c->nranks;
+    size_t n = c->count, pn = (size_t)p * n;
+    BufId work = c->in_place ? BUF_RECV : BUF_TMP;
+    if (!c->in_place)
+        sched_tmp_all(s, pn);
+    copy_in(s, BUF_TMP, 0, 0);
+    emit_ring_reducescatter(s, pn, work, 0, "reduce-scatter");
+    if (!c->in_place) {
+        sched_step(s, "copy-out");
+        for (int r = 0; r < p; r++)
+            sched_copy(s, r, BUF_TMP, (size_t)r * n, r, BUF_RECV, 0, n);
+    }
+    return sched_end(s);
+}
+
+static void cost_reducescatter_ring(const CollCall *c, CostTerms *out)
+{
+    ring_cost(c, (size_t)c->nranks * c->count, 1, 1, out);
+}
+
+static const AlgoInfo reducescatter_ring = {
+    .coll = COLL_REDUCESCATTER,
+    .name = "ring",
+    .aliases = "",
+    .summary = "partial sums of each block travel once around the ring, "
+               "p-1 steps",
+    .formula = "(p-1)a + (p-1)/p nb + (p-1)/p ng",
+    .constraints = "any p, any count",
+    .topo = TOPO_RING,
+    .generate = gen_reducescatter_ring,
+    .cost = cost_reducescatter_ring,
+};
+
+/* ----------------------------------------------------------- allreduce */
+
+static CvError gen_allreduce_ring(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "ring");
+    if (e)
+        return e;
+    copy_in(s, BUF_RECV, 0, 0);
+    emit_ring_reducescatter(s, c->count, BUF_RECV, 0, "reduce-scatter");
+    emit_ring_allgather(s, c->count, BUF_RECV, 0, "all-gather");
+    return sched_end(s);
+}
+
+static void cost_allreduce_ring(const CollCall *c, CostTerms *out)
+{
+    ring_cost(c, c->count, 2, 1, out);
+}
+
+static const AlgoInfo allreduce_ring = {
+    .coll = COLL_ALLREDUCE,
+    .name = "ring",
+    .aliases = "",
+    .summary = "ring reduce-scatter of the vector's p blocks, then ring "
+               "all-gather of the reduced blocks",
+    .formula = "2(p-1)a + 2(p-1)/p nb + (p-1)/p ng",
+    .constraints = "any p, any count (blocks of ceil(count/p) set the pace)",
+    .topo = TOPO_RING,
+    .generate = gen_allreduce_ring,
+    .cost = cost_allreduce_ring,
+};
+
+/* ----------------------------------------------------------- broadcast */
+
+/* Target bytes per chain segment for large vectors. */
+#define CHAIN_SEG_BYTES ((size_t)64 * 1024)
+
+/* Segments of the chain broadcast: p - 1 fill the pipe once (every link
+ * busy in step p - 2); large vectors use segments of about
+ * CHAIN_SEG_BYTES; never more segments than elements. */
+static size_t chain_segments(const CollCall *c)
+{
+    size_t bytes = c->count * dtype_size(c->dtype);
+    size_t segs = ceil_div(bytes, CHAIN_SEG_BYTES);
+    if (segs < (size_t)c->nranks - 1)
+        segs = (size_t)c->nranks - 1;
+    return segs < c->count ? segs : c->count;
+}
+
+/* Segment i of n elements cut into k: the first n % k are one longer. */
+static size_t seg_off(size_t n, size_t k, size_t i)
+{
+    return i * (n / k) + (i < n % k ? i : n % k);
+}
+static size_t seg_len(size_t n, size_t k, size_t i)
+{
+    return n / k + (i < n % k ? 1 : 0);
+}
+
+/* In step t the i-th link of the chain (root + i -> root + i + 1) carries
+ * segment t - i: segments enter at the root one per step and move one
+ * rank further each step. */
+static CvError gen_broadcast_chain(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "chain");
+    if (e)
+        return e;
+    int p = c->nranks, root = c->root;
+    size_t n = c->count, segs = chain_segments(c);
+    CollLayout l;
+    coll_layout(c, root, &l);
+    sched_step(s, "copy-in");
+    if (!c->in_place)
+        sched_copy(s, root, BUF_SEND, 0, root, BUF_RECV, 0, n);
+    for (size_t t = 0; segs && t + 2 < segs + (size_t)p; t++) {
+        sched_step(s, "pipeline");
+        for (int i = 0; i < p - 1 && (size_t)i <= t; i++) {
+            size_t g = t - (size_t)i;
+            if (g >= segs)
+                continue;
+            size_t at = seg_off(n, segs, g);
+            sched_copy(s, rrank(i, root, p), i ? BUF_RECV : l.in_buf, at,
+                       rrank(i + 1, root, p), BUF_RECV, at, seg_len(n, segs, g));
+        }
+    }
+    return sched_end(s);
+}
+
+/* S + p - 2 steps, each as long as its longest segment in flight: the
+ * n % S long segments are in flight in the first n % S + p - 2 steps. */
+static void cost_broadcast_chain(const CollCall *c, CostTerms *out)
+{
+    int p = c->nranks;
+    size_t segs = chain_segments(c);
+    *out = (CostTerms){0};
+    if (p < 2 || segs == 0)
+        return;
+    double steps = (double)segs + p - 2;
+    size_t rem = c->count % segs;
+    double longer = rem ? (double)rem + p - 2 : 0;
+    out->a = steps;
+    out->steps = steps;
+    out->b = (steps * (double)(c->count / segs) + longer) * elem_bytes(c);
+}
+
+static const AlgoInfo broadcast_chain = {
+    .coll = COLL_BROADCAST,
+    .name = "chain",
+    .aliases = "pipeline pipelined-chain",
+    .summary = "the vector cut into S segments flows down the chain root, "
+               "root+1, ... one rank per step",
+    .formula = "(S+p-2)a + (S+p-2)/S nb, S = max(p-1, n/64KiB) segments, "
+               "at most count",
+    .constraints = "any p, any count",
+    .topo = TOPO_CHAIN,
+    .generate = gen_broadcast_chain,
+    .cost = cost_broadcast_chain,
+};
+
+/* The root scatters the vector's p blocks down a binomial tree, then a
+ * ring all-gather completes everybody's copy (van de Geijn). */
+static CvError gen_broadcast_scag(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "scatter-allgather");
+    if (e)
+        return e;
+    copy_in(s, BUF_RECV, 0, 0);
+    emit_binomial_scatter(s, c->root, c->count, BUF_RECV, 0, "scatter");
+    emit_ring_allgather(s, c->count, BUF_RECV, 0, "all-gather");
+    return sched_end(s);
+}
+
+/* The root's edge carries the most blocks in every scatter step, p - 1
+ * blocks in all; exact when p divides count (the scatter moves less when
+ * blocks differ in length). */
+static void cost_broadcast_scag(const CollCall *c, CostTerms *out)
+{
+    ring_cost(c, c->count, 1, 0, out);
+    if (out->steps == 0)
+        return;
+    double lg = model_log2_ceil(c->nranks);
+    out->a += lg;
+    out->steps += lg;
+    out->b *= 2;
+}
+
+static const AlgoInfo broadcast_scag = {
+    .coll = COLL_BROADCAST,
+    .name = "scatter-allgather",
+    .aliases = "vandegeijn scag",
+    .summary = "binomial scatter of the vector's p blocks from the root, "
+               "then ring all-gather",
+    .formula = "(ceil(log2 p)+p-1)a + 2(p-1)/p nb",
+    .constraints = "any p, any count (closed form exact when p divides count)",
+    .topo = TOPO_RING,
+    .generate = gen_broadcast_scag,
+    .cost = cost_broadcast_scag,
+};
+
+/* ------------------------------------------------------------- tables */
+
 const AlgoInfo *const algos_ring[] = {
+    &broadcast_chain,
+    &broadcast_scag,
+    &allgather_ring,
+    &reducescatter_ring,
+    &allreduce_ring,
     NULL,
 };

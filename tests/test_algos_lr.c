@@ -1,0 +1,521 @@
+/* test_algos_lr.c - the linear and ring families: the shapes of their
+ * schedules (who talks to whom in which step), the shared ring emitters at
+ * any place in any buffer, final states over a sweep, and closed forms that
+ * equal the schedules' cost for every p and count where they claim to. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+
+#include "algo.h"
+#include "algos/common.h"
+#include "sim.h"
+
+/* ------------------------------------------------------------ helpers */
+
+/* The family's algorithms, by collective and name. */
+typedef struct {
+    CollKind coll;    /* collective */
+    const char *name; /* canonical name */
+    int exact;        /* closed form exact: 1 for every p and count, 2 for
+                         counts p divides */
+} Entry;
+
+static const Entry entries[] = {
+    {COLL_BROADCAST, "linear", 1},      {COLL_REDUCE, "linear", 1},
+    {COLL_SCATTER, "linear", 1},        {COLL_GATHER, "linear", 1},
+    {COLL_ALLREDUCE, "direct", 1},      {COLL_REDUCESCATTER, "pairwise", 1},
+    {COLL_ALLTOALL, "pairwise", 1},     {COLL_ALLGATHER, "ring", 1},
+    {COLL_REDUCESCATTER, "ring", 1},    {COLL_ALLREDUCE, "ring", 1},
+    {COLL_BROADCAST, "chain", 1},       {COLL_BROADCAST, "scatter-allgather", 2},
+};
+#define NENTRIES (sizeof entries / sizeof entries[0])
+
+static const AlgoInfo *entry_algo(size_t i)
+{
+    const AlgoInfo *a = algo_find(entries[i].coll, entries[i].name);
+    if (!a)
+        fail_msg("%s/%s is not registered", coll_name(entries[i].coll),
+                 entries[i].name);
+    return a;
+}
+
+static CollCall make_call(CollKind k, int p, size_t count, int root, int ip)
+{
+    return (CollCall){.kind = k, .nranks = p, .count = count,
+                      .dtype = DT_INT32, .op = OP_SUM, .root = root,
+                      .in_place = ip};
+}
+
+/* One line naming a case, datatype included (the cost sweeps vary it). */
+static const char *describe(const AlgoInfo *a, const CollCall *c)
+{
+    static char line[192];
+    snprintf(line, sizeof line, "%s %s, %d ranks, %zu x %s, root %d%s",
+             a->name, coll_name(a->coll), c->nranks, c->count,
+             dtype_name(c->dtype), c->root, c->in_place ? ", in place" : "");
+    return line;
+}
+
+/* Execute a schedule symbolically and check it against the definition. */
+static void check_sched(const Schedule *s, const char *what)
+{
+    SchedCheck chk;
+    if (sched_validate(s, &chk, NULL))
+        fail_msg("%s: validate: %s at step %zu", what, cv_strerror(chk.err),
+                 chk.step);
+    Sim sim;
+    assert_int_equal(sim_init(&sim, s), CV_OK);
+    if (sim_run(&sim))
+        fail_msg("%s: step %zu: %s", what, sim.err_step, cv_strerror(sim.err));
+    int br = 0;
+    size_t bj = 0, nwrong = 0;
+    if (sim_check(&sim, &br, &bj, &nwrong))
+        fail_msg("%s: %zu wrong, first rank %d element %zu", what, nwrong, br, bj);
+    sim_fini(&sim);
+}
+
+/* Generate, validate, execute and check one call. */
+static void run_case(const AlgoInfo *a, const CollCall *c)
+{
+    Schedule s;
+    CvError e = algo_generate(a, c, &s);
+    if (e)
+        fail_msg("%s: generate: %s", describe(a, c), cv_strerror(e));
+    check_sched(&s, describe(a, c));
+    sched_fini(&s);
+}
+
+/* Steps that move data between ranks. */
+static size_t comm_steps(const Schedule *s)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < s->nsteps; k++)
+        for (size_t i = 0; i < s->steps[k].n; i++)
+            if (s->xfers[s->steps[k].first + i].src !=
+                s->xfers[s->steps[k].first + i].dst) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+static int near(double x, double y)
+{
+    return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-9;
+}
+
+/* The schedule's p2p cost equals the closed form, term by term. */
+static void check_cost(const AlgoInfo *a, const CollCall *c)
+{
+    Schedule s;
+    assert_int_equal(algo_generate(a, c, &s), CV_OK);
+    CostTerms got, want;
+    assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+    a->cost(c, &want);
+    if (!near(got.a, want.a) || !near(got.b, want.b) || !near(got.g, want.g) ||
+        !near(got.steps, want.steps))
+        fail_msg("%s: schedule a=%g b=%g g=%g steps=%g, closed form a=%g "
+                 "b=%g g=%g steps=%g", describe(a, c), got.a, got.b, got.g,
+                 got.steps, want.a, want.b, want.g, want.steps);
+    if ((double)comm_steps(&s) != got.steps)
+        fail_msg("%s: %zu communication steps, model says %g", describe(a, c),
+                 comm_steps(&s), got.steps);
+    sched_fini(&s);
+}
+
+/* -------------------------------------------------------- the registry */
+
+static void test_registry(void **state)
+{
+    (void)state;
+    static const struct { CollKind k; const char *alias, *name; } al[] = {
+        {COLL_BROADCAST, "flat", "linear"}, {COLL_REDUCE, "FLAT", "linear"},
+        {COLL_SCATTER, "flat", "linear"}, {COLL_GATHER, "flat", "linear"},
+        {COLL_ALLREDUCE, "ps", "direct"},
+        {COLL_ALLREDUCE, "parameter-server", "direct"},
+        {COLL_REDUCESCATTER, "pairwise-exchange", "pairwise"},
+        {COLL_ALLTOALL, "pairwise-exchange", "pairwise"},
+        {COLL_BROADCAST, "pipeline", "chain"},
+        {COLL_BROADCAST, "pipelined-chain", "chain"},
+        {COLL_BROADCAST, "vandegeijn", "scatter-allgather"},
+        {COLL_BROADCAST, "scag", "scatter-allgather"},
+    };
+    for (size_t i = 0; i < sizeof al / sizeof *al; i++) {
+        const AlgoInfo *a = algo_find(al[i].k, al[i].alias);
+        assert_non_null(a);
+        assert_string_equal(a->name, al[i].name);
+    }
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        assert_true(a->summary[0] && a->formula[0] && a->constraints[0]);
+    }
+    assert_int_equal(algo_find(COLL_BROADCAST, "chain")->topo, TOPO_CHAIN);
+    assert_int_equal(algo_find(COLL_ALLREDUCE, "ring")->topo, TOPO_RING);
+    assert_int_equal(algo_find(COLL_GATHER, "linear")->topo, TOPO_STAR);
+    assert_int_equal(algo_find(COLL_ALLTOALL, "pairwise")->topo, TOPO_FULL);
+}
+
+/* ------------------------------------------------------------- shapes */
+
+/* Every remote transfer of the ring algorithms goes to the right
+ * neighbour, one per rank and step; allreduce takes 2(p-1) steps. */
+static void test_ring_shape(void **state)
+{
+    (void)state;
+    static const CollKind kinds[] = {COLL_ALLGATHER, COLL_REDUCESCATTER,
+                                     COLL_ALLREDUCE};
+    for (size_t ki = 0; ki < 3; ki++)
+        for (int p = 2; p <= 9; p++) {
+            CollCall c = make_call(kinds[ki], p, 2 * (size_t)p, 0, 0);
+            Schedule s;
+            assert_int_equal(algo_generate(algo_find(kinds[ki], "ring"), &c, &s), CV_OK);
+            size_t want = (size_t)(p - 1) * (kinds[ki] == COLL_ALLREDUCE ? 2 : 1);
+            assert_int_equal(comm_steps(&s), want);
+            for (size_t x = 0; x < s.nxfers; x++) {
+                const Transfer *t = &s.xfers[x];
+                if (t->src != t->dst)
+                    assert_int_equal(t->dst, (t->src + 1) % p);
+            }
+            sched_fini(&s);
+        }
+}
+
+/* Flat algorithms: one step of p - 1 messages at the root (broadcast,
+ * scatter, gather); reduce takes one rank per step. */
+static void test_linear_shape(void **state)
+{
+    (void)state;
+    static const CollKind one[] = {COLL_BROADCAST, COLL_SCATTER, COLL_GATHER};
+    for (int p = 1; p <= 12; p++)
+        for (int root = 0; root < p; root++) {
+            for (size_t ki = 0; ki < 3; ki++) {
+                CollCall c = make_call(one[ki], p, 3, root, root % 2);
+                Schedule s;
+                assert_int_equal(algo_generate(algo_find(one[ki], "linear"), &c, &s), CV_OK);
+                assert_int_equal(comm_steps(&s), p > 1);
+                for (size_t x = 0; x < s.nxfers; x++)
+                    assert_int_equal(one[ki] == COLL_GATHER ? s.xfers[x].dst
+                                                            : s.xfers[x].src, root);
+                sched_fini(&s);
+            }
+            CollCall c = make_call(COLL_REDUCE, p, 3, root, root % 2);
+            Schedule s;
+            assert_int_equal(algo_generate(algo_find(COLL_REDUCE, "linear"), &c, &s), CV_OK);
+            assert_int_equal(comm_steps(&s), p - 1);
+            for (size_t x = 0; x < s.nxfers; x++)
+                assert_int_equal(s.xfers[x].dst, root);
+            sched_fini(&s);
+        }
+}
+
+/* Pairwise: in step k rank r talks to r + k only (reducescatter: its
+ * block goes to r + k; alltoall: block r + k to rank r + k). */
+static void test_pairwise_shape(void **state)
+{
+    (void)state;
+    static const CollKind kinds[] = {COLL_REDUCESCATTER, COLL_ALLTOALL};
+    for (size_t ki = 0; ki < 2; ki++)
+        for (int p = 2; p <= 11; p++)
+            for (int ip = 0; ip < 2; ip++) {
+                CollCall c = make_call(kinds[ki], p, 2, 0, ip);
+                Schedule s;
+                assert_int_equal(algo_generate(algo_find(kinds[ki], "pairwise"), &c, &s), CV_OK);
+                int k = 0;
+                for (size_t st = 0; st < s.nsteps; st++) {
+                    const Step *sp = &s.steps[st];
+                    if (s.xfers[sp->first].src == s.xfers[sp->first].dst)
+                        continue; /* local copy-in or save */
+                    k++;
+                    assert_int_equal(sp->n, p);
+                    for (size_t i = 0; i < sp->n; i++) {
+                        const Transfer *t = &s.xfers[sp->first + i];
+                        assert_int_equal(t->dst, (t->src + k) % p);
+                    }
+                }
+                assert_int_equal(k, p - 1);
+                size_t tmp = sched_bufsize(&s, 0, BUF_TMP);
+                size_t want = kinds[ki] == COLL_ALLTOALL && ip
+                                  ? (size_t)(p - 1 - p / 2) * 2 : 0;
+                assert_int_equal(tmp, want);
+                sched_fini(&s);
+            }
+}
+
+/* Transfers from the root of a chain broadcast = its segments. */
+static size_t chain_segs_sent(const Schedule *s)
+{
+    size_t n = 0;
+    for (size_t x = 0; x < s->nxfers; x++)
+        n += s->xfers[x].src == s->call.root && s->xfers[x].dst != s->call.root;
+    return n;
+}
+
+/* Chain: link i carries segment t - i in step t; S = max(p - 1, bytes /
+ * 64 KiB) but never more than count, and S + p - 2 steps. */
+static void test_chain_shape(void **state)
+{
+    (void)state;
+    static const struct { int p; size_t count, segs; } cases[] = {
+        {2, 100, 1},  {8, 5, 5},      {8, 100, 7},     {5, 4, 4},
+        {4, 1 << 20, 64},  /* 4 MiB of int32: 64 segments of 64 KiB */
+        {4, (1 << 20) + 1, 65},  {64, 1 << 16, 63},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        int p = cases[i].p;
+        CollCall c = make_call(COLL_BROADCAST, p, cases[i].count, p - 1, 0);
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_BROADCAST, "chain"), &c, &s), CV_OK);
+        assert_int_equal(chain_segs_sent(&s), cases[i].segs);
+        assert_int_equal(comm_steps(&s), cases[i].segs + (size_t)p - 2);
+        for (size_t x = 0; x < s.nxfers; x++) {
+            const Transfer *t = &s.xfers[x];
+            assert_true(t->src == t->dst || t->dst == (t->src + 1) % p);
+            assert_int_equal(t->src_off, t->dst_off);
+        }
+        sched_fini(&s);
+    }
+}
+
+/* Scatter-allgather: ceil(log2 p) scatter steps (the root sends in each),
+ * then p - 1 ring steps to the right neighbour. */
+static void test_scag_shape(void **state)
+{
+    (void)state;
+    for (int p = 2; p <= 17; p++) {
+        CollCall c = make_call(COLL_BROADCAST, p, 3 * (size_t)p, p / 2, p % 2);
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_BROADCAST, "scag"), &c, &s), CV_OK);
+        size_t lg = (size_t)model_log2_ceil(p), k = 0;
+        assert_int_equal(comm_steps(&s), lg + (size_t)p - 1);
+        for (size_t st = 0; st < s.nsteps; st++) {
+            const Step *sp = &s.steps[st];
+            if (s.xfers[sp->first].src == s.xfers[sp->first].dst)
+                continue;
+            int root_sends = 0, ring = 1;
+            for (size_t i = 0; i < sp->n; i++) {
+                const Transfer *t = &s.xfers[sp->first + i];
+                root_sends |= t->src == c.root;
+                ring &= t->dst == (t->src + 1) % p;
+            }
+            assert_true(k < lg ? root_sends : ring);
+            k++;
+        }
+        sched_fini(&s);
+    }
+}
+
+/* count == 0 schedules move nothing; p == 1 schedules only copy locally. */
+static void test_trivial(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        for (int ip = 0; ip < 2; ip++) {
+            CollCall c = make_call(a->coll, 6, 0, 5, ip);
+            Schedule s;
+            assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+            assert_int_equal(s.nxfers, 0);
+            assert_int_equal(s.nsteps, 0);
+            sched_fini(&s);
+            c = make_call(a->coll, 1, 7, 0, ip);
+            assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+            assert_int_equal(comm_steps(&s), 0);
+            if (ip)
+                assert_int_equal(s.nxfers, 0);
+            check_sched(&s, describe(a, &c));
+            sched_fini(&s);
+        }
+    }
+}
+
+/* ----------------------------------------------------------- emitters */
+
+/* The ring emitters work on any buffer at any offset: an allreduce done
+ * in tmp at offset `off`, then copied to recv, is correct. */
+static void test_emitters_anywhere(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 13; p++)
+        for (size_t n = 0; n <= 2 * (size_t)p + 1; n += (size_t)p / 2 + 1) {
+            CollCall c = make_call(COLL_ALLREDUCE, p, n, 0, 0);
+            Schedule s;
+            size_t off = 3;
+            assert_int_equal(sched_init(&s, &c, "test"), CV_OK);
+            sched_tmp_all(&s, off + n);
+            sched_step(&s, "in");
+            for (int r = 0; r < p; r++)
+                sched_copy(&s, r, BUF_SEND, 0, r, BUF_TMP, off, n);
+            emit_ring_reducescatter(&s, n, BUF_TMP, off, "reduce-scatter");
+            emit_ring_allgather(&s, n, BUF_TMP, off, "all-gather");
+            sched_step(&s, "out");
+            for (int r = 0; r < p; r++)
+                sched_copy(&s, r, BUF_TMP, off, r, BUF_RECV, 0, n);
+            assert_int_equal(sched_end(&s), CV_OK);
+            assert_int_equal(comm_steps(&s), n ? 2 * (size_t)(p - 1) : 0);
+            check_sched(&s, "emitters in tmp");
+            sched_fini(&s);
+        }
+}
+
+/* After emit_ring_reducescatter alone, rank r's block r holds the sum
+ * over every rank (checked through the reducescatter definition: the
+ * vector of p * count elements has blocks of exactly count). */
+static void test_reducescatter_blocks(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 10; p++) {
+        CollCall c = make_call(COLL_REDUCESCATTER, p, 3, 0, 1);
+        Schedule s;
+        assert_int_equal(sched_init(&s, &c, "test"), CV_OK);
+        emit_ring_reducescatter(&s, (size_t)p * 3, BUF_RECV, 0, "rs");
+        assert_int_equal(sched_end(&s), CV_OK);
+        assert_int_equal(s.nsteps, (size_t)p - 1);
+        check_sched(&s, "emit_ring_reducescatter");
+        sched_fini(&s);
+    }
+}
+
+/* -------------------------------------------------------------- sweeps */
+
+/* Every algorithm of the families, p 1..33, counts around p, every kind
+ * of root, in place and not. */
+static void test_sweep(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        for (int p = 1; p <= 33; p++) {
+            size_t counts[] = {1, (size_t)p - 1, (size_t)p + 1, 2 * (size_t)p + 3};
+            int roots[] = {0, p - 1, p / 2};
+            for (size_t ci = 0; ci < 4; ci++)
+                for (int ri = 0; ri < (coll_is_rooted(a->coll) ? 3 : 1); ri++)
+                    for (int ip = 0; ip < 2; ip++) {
+                        CollCall c = make_call(a->coll, p, counts[ci], roots[ri], ip);
+                        run_case(a, &c);
+                    }
+        }
+    }
+}
+
+/* The closed forms are exact for every p and count (not only powers of
+ * two and counts p divides; some only for counts p divides), in place or
+ * not, for any root and datatype. */
+static void test_cost_exact(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        for (int p = 1; p <= 64; p++) {
+            size_t q = (size_t)p;
+            size_t any[] = {0, 1, q - 1, q, q + 1, 3 * q + 2, 97};
+            size_t div[] = {0, q, 2 * q, 3 * q, 5 * q, 16 * q, 97 * q};
+            const size_t *counts = entries[i].exact == 1 ? any : div;
+            for (size_t ci = 0; ci < 7; ci++)
+                for (int ip = 0; ip < 2; ip++) {
+                    CollCall c = make_call(a->coll, p, counts[ci], p / 3, ip);
+                    c.dtype = (DataType)((ci + (size_t)p) % DT_COUNT);
+                    check_cost(a, &c);
+                }
+        }
+    }
+}
+
+/* Large vectors: the allreduce, allgather and chain closed forms hold at
+ * sizes where blocks and segments are long. */
+static void test_cost_large(void **state)
+{
+    (void)state;
+    static const struct { CollKind k; const char *name; } big[] = {
+        {COLL_ALLREDUCE, "ring"}, {COLL_BROADCAST, "chain"},
+        {COLL_BROADCAST, "linear"}, {COLL_ALLREDUCE, "direct"},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof *big; i++)
+        for (int p = 2; p <= 24; p += 7) {
+            CollCall c = make_call(big[i].k, p, (3u << 16) + (size_t)p + 5, 1, 0);
+            c.dtype = DT_DOUBLE;
+            check_cost(algo_find(big[i].k, big[i].name), &c);
+        }
+}
+
+/* The schedules meet the textbook numbers for a power of two. */
+static void test_textbook(void **state)
+{
+    (void)state;
+    CollCall c = make_call(COLL_ALLREDUCE, 8, 64, 0, 0); /* n = 256 B */
+    CostTerms t;
+    algo_find(COLL_ALLREDUCE, "ring")->cost(&c, &t);
+    assert_true(near(t.a, 14) && near(t.b, 2 * 7 * 256 / 8.0) && near(t.g, 7 * 256 / 8.0));
+    algo_find(COLL_ALLREDUCE, "direct")->cost(&c, &t);
+    assert_true(near(t.a, 14) && near(t.b, 14 * 256) && near(t.g, 7 * 256));
+    c.kind = COLL_ALLTOALL; /* n = 8 * 64 * 4 */
+    algo_find(COLL_ALLTOALL, "pairwise")->cost(&c, &t);
+    assert_true(near(t.a, 7) && near(t.b, 7 * 2048 / 8.0) && near(t.g, 0));
+}
+
+/* Nothing beats the lower bound. */
+static void test_lower_bound(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        for (int p = 1; p <= 64; p++) {
+            CollCall c = make_call(a->coll, p, 2 * (size_t)p + 1, 0, 0);
+            CostTerms got, lb;
+            a->cost(&c, &got);
+            model_lower_bound(&c, &lb);
+            if (got.a < lb.a || got.b < lb.b * (1 - 1e-12) || got.g < lb.g * (1 - 1e-12))
+                fail_msg("%s: below the lower bound", describe(a, &c));
+        }
+    }
+}
+
+/* Large p in place (the registry sweep runs p = 1000 out of place), with
+ * counts p does not divide: every algorithm executed at p = 257 (the
+ * symbolic state of the block collectives grows as p^3), and its closed
+ * form checked at p = 1000. */
+static void test_large_p(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        int vec = a->coll == COLL_ALLREDUCE || a->coll == COLL_BROADCAST ||
+                  a->coll == COLL_REDUCE;
+        int rooted = coll_is_rooted(a->coll);
+        CollCall c = make_call(a->coll, 257, vec ? 1000 : 3, 200 * rooted, 1);
+        run_case(a, &c);
+        c = make_call(a->coll, 1000, vec ? 1003 : 1, 999 * rooted, 1);
+        if (entries[i].exact == 2)
+            c.count = 3000; /* a count 1000 divides */
+        check_cost(a, &c);
+    }
+}
+
+/* An optional argument runs only the tests matching it (e.g. "*sweep"). */
+int main(int argc, char **argv)
+{
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_ring_shape),
+        cmocka_unit_test(test_linear_shape),
+        cmocka_unit_test(test_pairwise_shape),
+        cmocka_unit_test(test_chain_shape),
+        cmocka_unit_test(test_scag_shape),
+        cmocka_unit_test(test_trivial),
+        cmocka_unit_test(test_emitters_anywhere),
+        cmocka_unit_test(test_reducescatter_blocks),
+        cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_cost_exact),
+        cmocka_unit_test(test_cost_large),
+        cmocka_unit_test(test_textbook),
+        cmocka_unit_test(test_lower_bound),
+        cmocka_unit_test(test_large_p),
+    };
+    return cmocka_run_group_tests_name("algos_lr", tests, NULL, NULL);
+}
