@@ -1,0 +1,96 @@
+/* main.c - the collviz binary: finds the subcommand and hands it the rest
+ * of the command line. No command, a collective name or an option first
+ * open the TUI. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "coll.h"
+
+/* One subcommand. */
+typedef struct {
+    const char *name;                  /* what the user types */
+    int (*run)(int argc, char **argv); /* its entry point (cmd.h) */
+    const char *summary;               /* one line for collviz --help */
+} Command;
+
+static const Command commands[] = {
+    {"list", cmd_list, "every collective and algorithm: constraints, cost formula"},
+    {"trace", cmd_trace, "one schedule step by step: transfers and what each cell holds"},
+    {"model", cmd_model, "predicted time of every algorithm over a size sweep"},
+    {"perf", cmd_perf, "run and time algorithms on a backend, nccl-tests style"},
+    {"calibrate", cmd_calibrate, "measure alpha, beta and gamma of a backend"},
+    {"tui", cmd_tui, "the interactive visualizer (also: no command, or a collective first)"},
+};
+
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+static const Command *find_command(const char *name)
+{
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+static int usage(void)
+{
+    printf("usage: collviz [COMMAND] [ARGS...]\n"
+           "       collviz [tui] [COLL] [-a ALGO] [-p RANKS] [-s SIZE] [-B BACKEND]\n\n"
+           "A terminal visualizer, tutorial and measuring tool for collective\n"
+           "communication algorithms.\n\ncommands:\n");
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        printf("  %-10s %s\n", commands[i].name, commands[i].summary);
+    printf("  %-10s %s\n\n", "help CMD", "the help of one command (or: collviz CMD --help)");
+    printf("With no command, or a collective name first, collviz opens the TUI.\n"
+           "options: -h, --help  this help;  -V, --version  the version.\n"
+           "Exit status: 0 success, 1 a run failed or found wrong results, 2 bad input.\n"
+           "See collviz(1) for the details.\n");
+    return CLI_EXIT_OK;
+}
+
+static int unknown_command(const char *name)
+{
+    fprintf(stderr, "collviz: unknown command '%s'; commands:", name);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
+    fprintf(stderr, ", help (a collective name opens the TUI)\n");
+    return CLI_EXIT_USAGE;
+}
+
+/* collviz help [CMD] */
+static int help(int argc, char **argv)
+{
+    if (argc < 2)
+        return usage();
+    const Command *c = find_command(argv[1]);
+    if (!c)
+        return unknown_command(argv[1]);
+    char name[16], flag[] = "--help";
+    snprintf(name, sizeof name, "%s", c->name);
+    char *args[] = {name, flag, NULL};
+    return c->run(2, args);
+}
+
+int main(int argc, char **argv)
+{
+    static char tui[] = "tui";
+    const char *a = argc > 1 ? argv[1] : NULL;
+    if (a && (!strcmp(a, "-h") || !strcmp(a, "--help")))
+        return usage();
+    if (a && (!strcmp(a, "-V") || !strcmp(a, "--version"))) {
+        printf("collviz %s\n", COLLVIZ_VERSION);
+        return CLI_EXIT_OK;
+    }
+    if (a && !strcmp(a, "help"))
+        return help(argc - 1, argv + 1);
+    const Command *c = a ? find_command(a) : NULL;
+    if (c)
+        return c->run(argc - 1, argv + 1);
+    if (a && a[0] != '-' && coll_parse(a) < 0)
+        return unknown_command(a);
+    /* The TUI's argv[0] is its name; the rest is passed on unchanged. */
+    argv[0] = tui;
+    return cmd_tui(argc, argv);
+}
