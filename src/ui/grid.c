@@ -1,0 +1,366 @@
+/* grid.c - the in-memory screen: cells, clipped drawing, text dumps. */
+#include "ui/grid.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ tables */
+
+static const uint32_t glyph_uni[GL_COUNT] = {
+#define X(id, uni, ascii) [id] = uni,
+    GRID_GLYPHS(X)
+#undef X
+};
+
+static const char glyph_ascii[GL_COUNT] = {
+#define X(id, uni, ascii) [id] = ascii,
+    GRID_GLYPHS(X)
+#undef X
+};
+
+static const char role_codes[ROLE_COUNT] = {
+#define X(id, code, what) [id] = code,
+    GRID_ROLES(X)
+#undef X
+};
+
+static const char *const role_whats[ROLE_COUNT] = {
+#define X(id, code, what) [id] = what,
+    GRID_ROLES(X)
+#undef X
+};
+
+char grid_role_code(Role r) { return r < ROLE_COUNT ? role_codes[r] : '?'; }
+const char *grid_role_what(Role r)
+{
+    return r < ROLE_COUNT ? role_whats[r] : "?";
+}
+
+uint32_t grid_glyph(const Grid *g, Glyph gl)
+{
+    if (gl >= GL_COUNT)
+        return '?';
+    return g->ascii ? (uint32_t)(unsigned char)glyph_ascii[gl] : glyph_uni[gl];
+}
+
+/* ------------------------------------------------------------ lifetime */
+
+static const Cell blank = {.ch = ' ', .role = ROLE_NORMAL, .attr = 0};
+
+CvError grid_init(Grid *g, int w, int h, bool ascii)
+{
+    *g = (Grid){.ascii = ascii};
+    return grid_resize(g, w, h);
+}
+
+void grid_fini(Grid *g)
+{
+    free(g->cells);
+    g->cells = NULL;
+    g->w = g->h = 0;
+}
+
+CvError grid_resize(Grid *g, int w, int h)
+{
+    if (w < 0 || h < 0 || (w > 0 && h > 100000 / w * 100))
+        return CV_ERR_ARG;
+    Cell *c = malloc(((size_t)w * (size_t)h + 1) * sizeof *c);
+    if (!c)
+        return CV_ERR_NOMEM;
+    free(g->cells);
+    g->cells = c;
+    g->w = w;
+    g->h = h;
+    grid_clear(g);
+    return CV_OK;
+}
+
+void grid_clear(Grid *g)
+{
+    size_t n = (size_t)g->w * (size_t)g->h;
+    for (size_t i = 0; i < n; i++)
+        g->cells[i] = blank;
+}
+
+/* ------------------------------------------------------------ access */
+
+Cell *grid_at(Grid *g, int x, int y)
+{
+    if (x < 0 || y < 0 || x >= g->w || y >= g->h)
+        return NULL;
+    return &g->cells[(size_t)y * (size_t)g->w + (size_t)x];
+}
+
+const Cell *grid_cat(const Grid *g, int x, int y)
+{
+    return grid_at((Grid *)g, x, y);
+}
+
+Rect grid_rect(const Grid *g) { return (Rect){0, 0, g->w, g->h}; }
+
+/* ------------------------------------------------------------ rectangles */
+
+Rect rect_inset(Rect r, int d)
+{
+    Rect o = {r.x + d, r.y + d, r.w - 2 * d, r.h - 2 * d};
+    if (o.w < 0)
+        o.w = 0;
+    if (o.h < 0)
+        o.h = 0;
+    return o;
+}
+
+static int imax(int a, int b) { return a > b ? a : b; }
+static int imin(int a, int b) { return a < b ? a : b; }
+
+Rect rect_clip(Rect a, Rect b)
+{
+    int x0 = imax(a.x, b.x), y0 = imax(a.y, b.y);
+    int x1 = imin(a.x + a.w, b.x + b.w), y1 = imin(a.y + a.h, b.y + b.h);
+    return (Rect){x0, y0, imax(0, x1 - x0), imax(0, y1 - y0)};
+}
+
+bool rect_has(Rect r, int x, int y)
+{
+    return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h;
+}
+
+void rect_cut_top(Rect r, int n, Rect *a, Rect *b)
+{
+    n = imax(0, imin(n, r.h));
+    *a = (Rect){r.x, r.y, r.w, n};
+    *b = (Rect){r.x, r.y + n, r.w, r.h - n};
+}
+
+void rect_cut_left(Rect r, int n, Rect *a, Rect *b)
+{
+    n = imax(0, imin(n, r.w));
+    *a = (Rect){r.x, r.y, n, r.h};
+    *b = (Rect){r.x + n, r.y, r.w - n, r.h};
+}
+
+/* ------------------------------------------------------------ UTF-8 */
+
+/* Decode one code point from *s, advancing it; invalid bytes give '?'. */
+static uint32_t utf8_next(const char **s)
+{
+    const unsigned char *p = (const unsigned char *)*s;
+    uint32_t c = p[0];
+    int n = c < 0x80 ? 0 : c < 0xC2 ? -1 : c < 0xE0 ? 1 : c < 0xF0 ? 2
+                                                  : c < 0xF5 ? 3 : -1;
+    if (n < 0) {
+        *s += 1;
+        return '?';
+    }
+    c &= n == 0 ? 0x7F : (0x3F >> n);
+    for (int i = 1; i <= n; i++) {
+        if ((p[i] & 0xC0) != 0x80) {
+            *s += i;
+            return '?';
+        }
+        c = (c << 6) | (p[i] & 0x3F);
+    }
+    *s += n + 1;
+    if ((n == 2 && c < 0x800) || (n == 3 && c < 0x10000) ||
+        (c >= 0xD800 && c < 0xE000))
+        return '?';
+    return c < 0x20 || c == 0x7F ? '?' : c;
+}
+
+/* Append code point c to out as UTF-8; returns bytes written. */
+static int utf8_put(char *out, uint32_t c)
+{
+    if (c < 0x80) {
+        out[0] = (char)c;
+        return 1;
+    }
+    if (c < 0x800) {
+        out[0] = (char)(0xC0 | (c >> 6));
+        out[1] = (char)(0x80 | (c & 0x3F));
+        return 2;
+    }
+    if (c < 0x10000) {
+        out[0] = (char)(0xE0 | (c >> 12));
+        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        out[2] = (char)(0x80 | (c & 0x3F));
+        return 3;
+    }
+    out[0] = (char)(0xF0 | (c >> 18));
+    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
+    out[3] = (char)(0x80 | (c & 0x3F));
+    return 4;
+}
+
+/* Columns code point c takes: 2 for East Asian wide characters. */
+static int cp_width(uint32_t c)
+{
+    static const uint32_t wide[][2] = {
+        {0x1100, 0x115F}, {0x2E80, 0x303E}, {0x3041, 0x33FF},
+        {0x3400, 0x4DBF}, {0x4E00, 0x9FFF}, {0xA000, 0xA4CF},
+        {0xAC00, 0xD7A3}, {0xF900, 0xFAFF}, {0xFE30, 0xFE4F},
+        {0xFF00, 0xFF60}, {0xFFE0, 0xFFE6}, {0x20000, 0x3FFFD},
+    };
+    for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++)
+        if (c >= wide[i][0] && c <= wide[i][1])
+            return 2;
+    return 1;
+}
+
+int grid_text_width(const char *s)
+{
+    int w = 0;
+    while (s && *s)
+        w += cp_width(utf8_next(&s));
+    return w;
+}
+
+/* ------------------------------------------------------------ drawing */
+
+void grid_put(Grid *g, Rect clip, int x, int y, uint32_t ch, Role role,
+              unsigned attr)
+{
+    Cell *c = rect_has(clip, x, y) ? grid_at(g, x, y) : NULL;
+    if (c)
+        *c = (Cell){.ch = ch, .role = (uint8_t)role, .attr = (uint8_t)attr};
+}
+
+void grid_putg(Grid *g, Rect clip, int x, int y, Glyph gl, Role role)
+{
+    grid_put(g, clip, x, y, grid_glyph(g, gl), role, 0);
+}
+
+int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
+              unsigned attr, const char *s)
+{
+    int used = 0;
+    while (s && *s) {
+        uint32_t c = utf8_next(&s);
+        int cw = cp_width(c);
+        if (maxw >= 0 && used + cw > maxw)
+            break;
+        if (cw == 2 && !rect_has(clip, x + used + 1, y))
+            c = ' ', cw = 1; /* half a wide character never shows */
+        grid_put(g, clip, x + used, y, c, role, attr);
+        if (cw == 2)
+            grid_put(g, clip, x + used + 1, y, GRID_CONT, role, attr);
+        used += cw;
+    }
+    return used;
+}
+
+int grid_printf(Grid *g, Rect clip, int x, int y, int maxw, Role role,
+                unsigned attr, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return grid_text(g, clip, x, y, maxw, role, attr, buf);
+}
+
+void grid_fill(Grid *g, Rect r, uint32_t ch, Role role, unsigned attr)
+{
+    r = rect_clip(r, grid_rect(g));
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++)
+            grid_put(g, r, x, y, ch, role, attr);
+}
+
+void grid_paint(Grid *g, Rect r, Role role, unsigned attr)
+{
+    r = rect_clip(r, grid_rect(g));
+    for (int y = r.y; y < r.y + r.h; y++)
+        for (int x = r.x; x < r.x + r.w; x++) {
+            Cell *c = grid_at(g, x, y);
+            c->role = (uint8_t)role;
+            c->attr = (uint8_t)attr;
+        }
+}
+
+void grid_hline(Grid *g, Rect clip, int x, int y, int n, Glyph gl,
+                Role role)
+{
+    for (int i = 0; i < n; i++)
+        grid_putg(g, clip, x + i, y, gl, role);
+}
+
+void grid_vline(Grid *g, Rect clip, int x, int y, int n, Glyph gl,
+                Role role)
+{
+    for (int i = 0; i < n; i++)
+        grid_putg(g, clip, x, y + i, gl, role);
+}
+
+Rect grid_box(Grid *g, Rect r, Role border, const char *title, Role trole)
+{
+    if (r.w < 2 || r.h < 2)
+        return (Rect){r.x, r.y, 0, 0};
+    int x1 = r.x + r.w - 1, y1 = r.y + r.h - 1;
+    grid_hline(g, r, r.x + 1, r.y, r.w - 2, GL_HLINE, border);
+    grid_hline(g, r, r.x + 1, y1, r.w - 2, GL_HLINE, border);
+    grid_vline(g, r, r.x, r.y + 1, r.h - 2, GL_VLINE, border);
+    grid_vline(g, r, x1, r.y + 1, r.h - 2, GL_VLINE, border);
+    grid_putg(g, r, r.x, r.y, GL_TL, border);
+    grid_putg(g, r, x1, r.y, GL_TR, border);
+    grid_putg(g, r, r.x, y1, GL_BL, border);
+    grid_putg(g, r, x1, y1, GL_BR, border);
+    if (title && *title && r.w > 4) {
+        Rect tr = {r.x + 1, r.y, r.w - 2, 1};
+        int n = grid_text(g, tr, r.x + 2, r.y, r.w - 4, trole, 0, title);
+        grid_put(g, tr, r.x + 1, r.y, ' ', trole, 0);
+        grid_put(g, tr, r.x + 2 + n, r.y, ' ', trole, 0);
+    }
+    return rect_inset(r, 1);
+}
+
+/* ------------------------------------------------------------ dumping */
+
+/* Whether any cell carries attribute bits. */
+static bool any_attr(const Grid *g)
+{
+    for (size_t i = 0; i < (size_t)g->w * (size_t)g->h; i++)
+        if (g->cells[i].attr)
+            return true;
+    return false;
+}
+
+/* Append one layer (0 text, 1 roles, 2 attrs) to out at *n. */
+static void dump_layer(const Grid *g, int layer, char *out, size_t *n)
+{
+    for (int y = 0; y < g->h; y++) {
+        for (int x = 0; x < g->w; x++) {
+            const Cell *c = grid_cat(g, x, y);
+            if (layer == 0 && c->ch != GRID_CONT)
+                *n += (size_t)utf8_put(out + *n, c->ch);
+            else if (layer == 1)
+                out[(*n)++] = grid_role_code((Role)c->role);
+            else if (layer == 2)
+                out[(*n)++] = c->attr ? (char)('0' + (c->attr & 7)) : '.';
+        }
+        out[(*n)++] = '\n';
+    }
+}
+
+char *grid_dump(const Grid *g, bool roles)
+{
+    size_t cells = (size_t)g->w * (size_t)g->h;
+    size_t cap = cells * 4 + cells * 2 + (size_t)g->h * 3 + 32;
+    char *out = malloc(cap);
+    if (!out)
+        return NULL;
+    size_t n = 0;
+    dump_layer(g, 0, out, &n);
+    if (roles) {
+        n += (size_t)sprintf(out + n, "-- roles\n");
+        dump_layer(g, 1, out, &n);
+        if (any_attr(g)) {
+            n += (size_t)sprintf(out + n, "-- attrs\n");
+            dump_layer(g, 2, out, &n);
+        }
+    }
+    out[n] = '\0';
+    return out;
+}

@@ -1,0 +1,31 @@
+/* keys.h - the key bindings: one table (keys.c) maps keys to actions and
+ * gives each key the name that help, hints and scripts use, so help is
+ * always generated from the bindings themselves. */
+#ifndef COLLVIZ_UI_KEYS_H
+#define COLLVIZ_UI_KEYS_H
+
+#include <stddef.h>
+
+#include "ui/app.h"
+
+/* One binding. */
+typedef struct {
+    int key;          /* curses key code or character */
+    const char *name; /* its name in help and scripts: "Right", "q" */
+    Action act;       /* what it asks for */
+} KeyBinding;
+
+/* Number of bindings and the i-th, in table order. */
+size_t keys_count(void);
+const KeyBinding *keys_at(size_t i);
+
+/* The action of a key; ACT_NONE when unbound. */
+Action keys_action(int key);
+/* The key code of a name ("Right", "PgDn", "q", "Space", "Enter"), or of a
+ * single printable character; -1 when unknown. */
+int keys_parse(const char *name);
+/* The names of every key bound to a, separated by sep, into out ("" when
+ * none). Returns out. */
+const char *keys_names(Action a, const char *sep, char *out, size_t len);
+
+#endif

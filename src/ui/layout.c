@@ -1,0 +1,115 @@
+/* layout.c - terminal size to panel rectangles.
+ *
+ *   +------------------------- header (2 rows) --------------------------+
+ *   | buffers (the picture)               | counters                     |
+ *   |                                     +------------------------------+
+ *   +-------------------------------------+ topology                     |
+ *   | transfers (the step in words)       +------------------------------+
+ *   +-------------------------------------+ chart                        |
+ *   | timeline                            |                              |
+ *   +------------------------- status (1 row) --------------------------+
+ * Help and menus are overlays on top of the body. */
+#include "ui/layout.h"
+
+#define HEADER_ROWS 2
+#define STATUS_ROWS 1
+#define COUNTER_ROWS 14 /* frame + the counters' lines */
+#define MIN_PANEL 4     /* a framed panel needs a frame and two lines */
+
+static int imin(int a, int b) { return a < b ? a : b; }
+static int imax(int a, int b) { return a > b ? a : b; }
+
+/* Width of the right column for a terminal w columns wide. */
+static int right_width(int w)
+{
+    if (w >= 120)
+        return imin(w * 2 / 5, 72);
+    return 32;
+}
+
+/* Stack panels ids[0..n) top to bottom in col with heights h[]; a panel
+ * with h == 0 is off. The last panel on takes what is left. */
+static void stack(Rect col, const int *ids, int *h, int n, Layout *out)
+{
+    int last = -1;
+    for (int i = 0; i < n; i++)
+        if (h[i] > 0)
+            last = i;
+    int y = col.y;
+    for (int i = 0; i < n; i++) {
+        if (h[i] <= 0)
+            continue;
+        int hh = i == last ? col.y + col.h - y : h[i];
+        out->r[ids[i]] = (Rect){col.x, y, col.w, hh};
+        y += hh;
+    }
+}
+
+/* Left column: the picture gets the rows it wants first, then the
+ * transfer list, then the timeline; the timeline appears only when the
+ * picture has all its rows, the transfers when they get MIN_PANEL rows
+ * and the picture twice that; rows of a dropped panel go to the one above. */
+static void left_column(const LayoutIn *in, Rect col, Layout *out)
+{
+    int ids[3] = {VIEW_BUFFERS, VIEW_TRANSFERS, VIEW_TIMELINE};
+    int want[3] = {in->buffer_rows + 2, in->transfer_rows + 2,
+                   in->timeline_rows + 2};
+    bool on1 = in->show[VIEW_TRANSFERS], on2 = in->show[VIEW_TIMELINE];
+    int keep1 = on1 ? MIN_PANEL : 0, keep2 = on2 ? MIN_PANEL + 1 : 0;
+    if (col.h - imax(want[0], 2 * MIN_PANEL) - keep1 < keep2)
+        keep2 = 0, on2 = false; /* the timeline only beside a whole picture */
+    if (col.h - keep1 < 2 * MIN_PANEL)
+        keep1 = 0, on1 = false;
+    int h[3];
+    h[0] = imin(imax(want[0], MIN_PANEL), col.h - keep1 - keep2);
+    int rest = col.h - h[0];
+    h[1] = on1 ? imin(imax(want[1], MIN_PANEL), rest - keep2) : 0;
+    h[2] = on2 ? rest - h[1] : 0;
+    stack(col, ids, h, 3, out);
+}
+
+/* Right column: counters, then topology and chart sharing the rest. */
+static void right_column(const LayoutIn *in, Rect col, Layout *out)
+{
+    int ids[3] = {VIEW_COUNTERS, VIEW_TOPOLOGY, VIEW_CHART};
+    int h[3] = {imin(COUNTER_ROWS, col.h), 0, 0};
+    int rest = col.h - h[0];
+    bool topo = in->show[VIEW_TOPOLOGY], chart = in->show[VIEW_CHART];
+    if (topo && chart && rest >= 2 * MIN_PANEL) {
+        h[1] = rest / 2;
+        h[2] = rest - h[1];
+    } else if (rest >= MIN_PANEL) {
+        h[topo ? 1 : 2] = topo || chart ? rest : 0;
+    }
+    if (!h[1] && !h[2])
+        h[0] = col.h;
+    stack(col, ids, h, 3, out);
+}
+
+/* Menu: a box at the top left of the body, as tall as its items. */
+static Rect menu_rect(const LayoutIn *in, Rect body)
+{
+    int w = imin(imax(in->menu_width + 6, 24), body.w - 4);
+    int h = imin(in->menu_items + 2, body.h - 2);
+    return (Rect){body.x + 2, body.y + 1, w, h};
+}
+
+void layout_compute(const LayoutIn *in, Layout *out)
+{
+    *out = (Layout){0};
+    if (in->w < LAYOUT_MIN_W || in->h < LAYOUT_MIN_H) {
+        out->too_small = true;
+        return;
+    }
+    Rect all = {0, 0, in->w, in->h}, body, status, left, right;
+    rect_cut_top(all, HEADER_ROWS, &out->r[VIEW_HEADER], &body);
+    rect_cut_top(body, body.h - STATUS_ROWS, &body, &status);
+    out->r[VIEW_STATUS] = status;
+    rect_cut_left(body, in->w - right_width(in->w), &left, &right);
+    left_column(in, left, out);
+    right_column(in, right, out);
+    if (in->show[VIEW_HELP])
+        out->r[VIEW_HELP] = rect_inset(body, 1);
+    if (in->show[VIEW_MENU] && in->menu_items > 0)
+        out->r[VIEW_MENU] = menu_rect(in, body);
+}

@@ -1,0 +1,35 @@
+/* layout.h - where each panel goes: a pure function from the terminal size
+ * (and which panels are on) to rectangles. No drawing, no App: unit-tested
+ * over many sizes. */
+#ifndef COLLVIZ_UI_LAYOUT_H
+#define COLLVIZ_UI_LAYOUT_H
+
+#include <stdbool.h>
+
+#include "ui/app.h"
+#include "ui/grid.h"
+
+/* The smallest terminal the TUI draws in; smaller shows a message. */
+#define LAYOUT_MIN_W 80
+#define LAYOUT_MIN_H 24
+
+/* What the layout needs to know. */
+typedef struct {
+    int w;                 /* terminal columns */
+    int h;                 /* terminal rows */
+    bool show[VIEW_COUNT]; /* panels switched on (help, menu: overlays) */
+    int buffer_rows;       /* rows the picture would like (inside) */
+    int transfer_rows;     /* rows the transfer list would like */
+    int timeline_rows;     /* rows the timeline would like */
+    int menu_items;        /* items of the open menu (when shown) */
+    int menu_width;        /* columns its widest item takes */
+} LayoutIn;
+
+typedef struct {
+    bool too_small;        /* below LAYOUT_MIN_W x LAYOUT_MIN_H */
+    Rect r[VIEW_COUNT];    /* each panel's outer rectangle; w == 0: off */
+} Layout;
+
+void layout_compute(const LayoutIn *in, Layout *out);
+
+#endif

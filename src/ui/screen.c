@@ -1,0 +1,143 @@
+/* screen.c - layout + views + overlays = one frame in the grid. */
+#include "ui/screen.h"
+
+#include <stdio.h>
+
+#include "ui/view.h"
+
+static const char *const menu_titles[MENU_COUNT] = {
+#define X(id, title) [id] = title,
+    APP_MENUS(X)
+#undef X
+};
+
+/* Rows the transfer list would like: the busiest step, plus its heading. */
+static int transfer_rows(const App *app)
+{
+    size_t m = 0;
+    for (size_t k = 0; k < app->sched.nsteps; k++)
+        if (app->sched.steps[k].n > m)
+            m = app->sched.steps[k].n;
+    return (int)(m < 64 ? m : 64) + 1;
+}
+
+/* Columns of the open menu's widest item. */
+static int menu_width(const App *app)
+{
+    int w = grid_text_width(menu_titles[app->menu.kind]) + 4;
+    for (int i = 0; i < app->menu.n; i++) {
+        int t = grid_text_width(app->menu.label[i]);
+        w = t > w ? t : w;
+    }
+    return w;
+}
+
+void screen_layout(const App *app, Layout *out)
+{
+    LayoutIn in = {
+        .w = app->term_w,
+        .h = app->term_h,
+        .buffer_rows = app->call.nranks + 3,
+        .transfer_rows = transfer_rows(app),
+        .timeline_rows = app->call.nranks + 2,
+        .menu_items = app->menu.n,
+        .menu_width = menu_width(app),
+    };
+    for (int v = 0; v < VIEW_COUNT; v++)
+        in.show[v] = app->show[v];
+    in.show[VIEW_HELP] = app->help;
+    in.show[VIEW_MENU] = app->menu.kind != MENU_NONE;
+    layout_compute(&in, out);
+}
+
+/* The title of panel v (menus are titled by their kind). */
+static const char *title_of(const App *app, ViewId v)
+{
+    if (v == VIEW_MENU)
+        return menu_titles[app->menu.kind];
+    return view_get(v)->title;
+}
+
+/* The rectangle a view draws into: inside its frame when framed. */
+static Rect inner(const ViewOps *ops, Rect r)
+{
+    return ops->framed ? rect_inset(r, 1) : r;
+}
+
+static void draw_panel(const App *app, Grid *g, ViewId v, Rect r)
+{
+    const ViewOps *ops = view_get(v);
+    if (r.w <= 0 || r.h <= 0)
+        return;
+    if (v == VIEW_HELP || v == VIEW_MENU)
+        grid_fill(g, r, ' ', ROLE_NORMAL, 0);
+    if (ops->framed)
+        grid_box(g, r, ROLE_BORDER, title_of(app, v), ROLE_TITLE);
+    Rect in = inner(ops, r);
+    if (in.w > 0 && in.h > 0)
+        ops->draw(app, g, in);
+}
+
+static void draw_too_small(const App *app, Grid *g)
+{
+    char a[96], b[96];
+    snprintf(a, sizeof a, "The terminal is %dx%d; collviz needs at least "
+             "%dx%d.", app->term_w, app->term_h, LAYOUT_MIN_W, LAYOUT_MIN_H);
+    snprintf(b, sizeof b, "Make it larger, or press q to quit.");
+    Rect r = grid_rect(g);
+    int y = r.h / 2 - 1;
+    for (int i = 0; i < 2; i++) {
+        const char *t = i ? b : a;
+        int w = grid_text_width(t), x = (r.w - w) / 2;
+        grid_text(g, r, x < 0 ? 0 : x, y + i, r.w, i ? ROLE_DIM : ROLE_WARN,
+                  0, t);
+    }
+}
+
+void screen_draw(const App *app, Grid *g)
+{
+    Layout lay;
+    g->ascii = app->ascii;
+    grid_clear(g);
+    screen_layout(app, &lay);
+    if (lay.too_small) {
+        draw_too_small(app, g);
+        return;
+    }
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (v != VIEW_HELP && v != VIEW_MENU)
+            draw_panel(app, g, (ViewId)v, lay.r[v]);
+    draw_panel(app, g, VIEW_MENU, lay.r[VIEW_MENU]);
+    draw_panel(app, g, VIEW_HELP, lay.r[VIEW_HELP]);
+}
+
+/* A click inside panel v's rectangle. */
+static bool click_panel(const App *app, ViewId v, Rect r, int x, int y,
+                        Request *req)
+{
+    const ViewOps *ops = view_get(v);
+    Rect in = inner(ops, r);
+    if (!ops->click || !rect_has(in, x, y))
+        return false;
+    return ops->click(app, in, x, y, req);
+}
+
+bool screen_click(const App *app, int x, int y, Request *req)
+{
+    Layout lay;
+    screen_layout(app, &lay);
+    if (lay.too_small)
+        return false;
+    /* Overlays take every click; outside them a click closes them. */
+    if (app->help || app->menu.kind != MENU_NONE) {
+        ViewId v = app->help ? VIEW_HELP : VIEW_MENU;
+        if (rect_has(lay.r[v], x, y))
+            return click_panel(app, v, lay.r[v], x, y, req);
+        *req = (Request){.act = ACT_CANCEL};
+        return true;
+    }
+    for (int v = 0; v < VIEW_COUNT; v++)
+        if (rect_has(lay.r[v], x, y))
+            return click_panel(app, (ViewId)v, lay.r[v], x, y, req);
+    return false;
+}

@@ -1,0 +1,312 @@
+/* term.c - the terminal: curses set-up and restore, themes, drawing a Grid,
+ * input. The only file that includes curses (with keys.c for key codes).
+ *
+ * Terminal state is process-wide by nature, so this module keeps it in a
+ * few file-scope variables; the signal handlers touch only `stop_signal`
+ * (SIGINT/SIGTERM/SIGHUP) or restore the tty with write() and tcsetattr()
+ * (fatal signals), both async-signal-safe. */
+#ifndef NCURSES_WIDECHAR
+#define NCURSES_WIDECHAR 1
+#endif
+#include "ui/term.h"
+
+#include <curses.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <unistd.h>
+#include <wchar.h>
+
+/* ------------------------------------------------------------ themes */
+
+/* How one role looks: colours (-1: the terminal's default) and attributes. */
+typedef struct {
+    short fg;       /* foreground colour */
+    short bg;       /* background colour */
+    unsigned attr;  /* A_BOLD, A_DIM, A_REVERSE, A_UNDERLINE */
+} Style;
+
+enum { THEME_COLOUR, THEME_DEEP, THEME_MONO, THEME_COUNT };
+
+static const char *const theme_names[THEME_COUNT] = {"colour", "deep", "mono"};
+
+#define D (-1)
+/* Roles shared by the two colour themes; the deep one overrides levels. */
+#define COLOUR_BASE                                                           \
+    [ROLE_NORMAL] = {D, D, 0},                                                \
+    [ROLE_BORDER] = {COLOR_BLUE, D, 0},                                       \
+    [ROLE_TITLE] = {COLOR_CYAN, D, A_BOLD},                                   \
+    [ROLE_FOCUS] = {COLOR_YELLOW, D, A_BOLD},                                 \
+    [ROLE_HEADER] = {COLOR_CYAN, D, 0},                                       \
+    [ROLE_VALUE] = {D, D, A_BOLD},                                            \
+    [ROLE_DIM] = {D, D, A_DIM},                                               \
+    [ROLE_KEY] = {COLOR_YELLOW, D, A_BOLD},                                   \
+    [ROLE_STATUS] = {COLOR_BLACK, COLOR_WHITE, 0},                            \
+    [ROLE_OK] = {COLOR_GREEN, D, A_BOLD},                                     \
+    [ROLE_WARN] = {COLOR_YELLOW, D, A_BOLD},                                  \
+    [ROLE_ERROR] = {COLOR_RED, D, A_BOLD},                                    \
+    [ROLE_MENU] = {COLOR_BLACK, COLOR_WHITE, 0},                              \
+    [ROLE_MENU_SEL] = {COLOR_WHITE, COLOR_BLUE, A_BOLD},                      \
+    [ROLE_SELECT] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD},                      \
+    [ROLE_EMPTY] = {D, D, A_DIM},                                             \
+    [ROLE_WRONG] = {COLOR_WHITE, COLOR_RED, A_BOLD | A_BLINK},                \
+    [ROLE_COPY] = {COLOR_CYAN, D, 0},                                         \
+    [ROLE_REDUCE] = {COLOR_YELLOW, D, 0},                                     \
+    [ROLE_NODE] = {D, D, A_BOLD},                                             \
+    [ROLE_LINK] = {COLOR_BLUE, D, A_DIM},                                     \
+    [ROLE_LINK_ACTIVE] = {COLOR_YELLOW, D, A_BOLD},                           \
+    [ROLE_AXIS] = {D, D, A_DIM},                                              \
+    [ROLE_MEASURED] = {COLOR_GREEN, D, A_BOLD},                               \
+    [ROLE_MODEL] = {COLOR_YELLOW, D, 0},                                      \
+    [ROLE_OTHER] = {COLOR_CYAN, D, 0}
+
+static const Style themes[THEME_COUNT][ROLE_COUNT] = {
+    [THEME_COLOUR] = {
+        COLOUR_BASE,
+        [ROLE_LEVEL1] = {COLOR_WHITE, COLOR_BLUE, 0},
+        [ROLE_LEVEL2] = {COLOR_BLACK, COLOR_CYAN, 0},
+        [ROLE_LEVEL3] = {COLOR_BLACK, COLOR_GREEN, 0},
+        [ROLE_LEVEL4] = {COLOR_BLACK, COLOR_YELLOW, 0},
+        [ROLE_FINAL] = {COLOR_WHITE, COLOR_MAGENTA, A_BOLD},
+    },
+    [THEME_DEEP] = {
+        COLOUR_BASE,
+        [ROLE_LEVEL1] = {255, 24, 0},
+        [ROLE_LEVEL2] = {255, 25, 0},
+        [ROLE_LEVEL3] = {255, 31, 0},
+        [ROLE_LEVEL4] = {16, 37, 0},
+        [ROLE_FINAL] = {16, 214, A_BOLD},
+    },
+    [THEME_MONO] = {
+        [ROLE_TITLE] = {D, D, A_BOLD},   [ROLE_FOCUS] = {D, D, A_BOLD | A_UNDERLINE},
+        [ROLE_HEADER] = {D, D, A_BOLD},  [ROLE_VALUE] = {D, D, A_BOLD},
+        [ROLE_DIM] = {D, D, A_DIM},      [ROLE_KEY] = {D, D, A_BOLD},
+        [ROLE_STATUS] = {D, D, A_REVERSE}, [ROLE_OK] = {D, D, A_BOLD},
+        [ROLE_WARN] = {D, D, A_BOLD | A_UNDERLINE},
+        [ROLE_ERROR] = {D, D, A_BOLD | A_REVERSE},
+        [ROLE_MENU] = {D, D, 0},         [ROLE_MENU_SEL] = {D, D, A_REVERSE},
+        [ROLE_SELECT] = {D, D, A_REVERSE}, [ROLE_EMPTY] = {D, D, A_DIM},
+        [ROLE_LEVEL3] = {D, D, A_BOLD},  [ROLE_LEVEL4] = {D, D, A_BOLD},
+        [ROLE_FINAL] = {D, D, A_BOLD | A_UNDERLINE},
+        [ROLE_WRONG] = {D, D, A_REVERSE | A_BLINK},
+        [ROLE_NODE] = {D, D, A_BOLD},    [ROLE_LINK] = {D, D, A_DIM},
+        [ROLE_LINK_ACTIVE] = {D, D, A_BOLD}, [ROLE_AXIS] = {D, D, A_DIM},
+        [ROLE_MEASURED] = {D, D, A_BOLD},
+    },
+};
+#undef D
+
+/* ------------------------------------------------------------ state */
+
+static bool active;               /* curses is running */
+static SCREEN *screen;            /* the curses screen on our tty */
+static bool have_tty_state;       /* saved_tty holds the tty's settings */
+static struct termios saved_tty;  /* the tty before we started */
+static bool colours_ok;           /* colours may be used (not NO_COLOR) */
+static int loaded_theme = -1;     /* theme whose colour pairs are set */
+static volatile sig_atomic_t stop_signal; /* SIGINT/TERM/HUP received */
+
+int term_theme_count(void) { return colours_ok ? THEME_COUNT : 1; }
+
+const char *term_theme_name(int theme)
+{
+    return colours_ok ? theme_names[theme % THEME_COUNT] : "mono";
+}
+
+int term_default_theme(void)
+{
+    return colours_ok ? (COLORS >= 256 ? THEME_DEEP : THEME_COLOUR)
+                      : THEME_MONO;
+}
+
+/* The theme actually used for index t. */
+static int effective_theme(int t)
+{
+    if (!colours_ok)
+        return THEME_MONO;
+    t = ((t % THEME_COUNT) + THEME_COUNT) % THEME_COUNT;
+    return t == THEME_DEEP && COLORS < 256 ? THEME_COLOUR : t;
+}
+
+static void load_theme(int t)
+{
+    if (t == loaded_theme)
+        return;
+    loaded_theme = t;
+    for (int r = 0; colours_ok && r < ROLE_COUNT; r++)
+        init_pair((short)(r + 1), themes[t][r].fg, themes[t][r].bg);
+}
+
+/* ------------------------------------------------------------ signals */
+
+/* What the terminal needs back, written without stdio: mouse reporting
+ * off, cursor visible, attributes reset, the normal screen. */
+static const char restore_seq[] =
+    "\033[?1000l\033[?1002l\033[?1006l\033[?25h\033[0m\033[?1049l\r\n";
+
+static void on_stop(int sig) { stop_signal = sig; }
+
+static void on_fatal(int sig)
+{
+    if (active) {
+        ssize_t n = write(STDOUT_FILENO, restore_seq, sizeof restore_seq - 1);
+        (void)n;
+        if (have_tty_state)
+            tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void install_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sigemptyset(&sa.sa_mask);
+    sa.sa_handler = on_stop; /* no SA_RESTART: a wait for input returns */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    sa.sa_handler = on_fatal;
+    sa.sa_flags = SA_RESETHAND;
+    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+        sigaction(fatal[i], &sa, NULL);
+}
+
+/* ------------------------------------------------------------ life */
+
+CvError term_init(bool *utf8, char *why, size_t len)
+{
+    setlocale(LC_ALL, "");
+    *utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+    have_tty_state = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
+    install_signals();
+    atexit(term_fini);
+    /* newterm, unlike initscr, returns NULL instead of exiting */
+    if (!(screen = newterm(NULL, stdout, stdin))) {
+        snprintf(why, len, "The terminal type '%s' is unknown here; set TERM "
+                 "(e.g. xterm-256color).", getenv("TERM") ? getenv("TERM")
+                                                           : "(unset)");
+        return CV_ERR_IO;
+    }
+    set_term(screen);
+    active = true;
+    cbreak();
+    noecho();
+    nonl();
+    keypad(stdscr, TRUE);
+    curs_set(0);
+    set_escdelay(25);
+    mousemask(BUTTON1_PRESSED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+    mouseinterval(0);
+    const char *nc = getenv("NO_COLOR");
+    colours_ok = has_colors() && !(nc && *nc);
+    if (colours_ok && start_color() == OK)
+        use_default_colors();
+    else
+        colours_ok = false;
+    return CV_OK;
+}
+
+void term_fini(void)
+{
+    if (!active)
+        return;
+    active = false;
+    mousemask(0, NULL);
+    curs_set(1);
+    endwin();
+    delscreen(screen);
+    screen = NULL;
+    if (have_tty_state)
+        tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
+}
+
+void term_size(int *w, int *h)
+{
+    getmaxyx(stdscr, *h, *w);
+}
+
+/* ------------------------------------------------------------ output */
+
+static attr_t cell_attrs(const Cell *c, const Style *st)
+{
+    attr_t a = st->attr;
+    if (c->attr & GRID_BOLD)
+        a |= A_BOLD;
+    if (c->attr & GRID_REVERSE)
+        a |= A_REVERSE;
+    if (c->attr & GRID_UNDER)
+        a |= A_UNDERLINE;
+    return a;
+}
+
+static void put_cell(int x, int y, const Cell *c, int theme, bool utf8)
+{
+    const Style *st = &themes[theme][c->role < ROLE_COUNT ? c->role : 0];
+    wchar_t wc[2] = {(wchar_t)c->ch, 0};
+    if (!utf8 && c->ch > 0x7e)
+        wc[0] = L'?';
+    cchar_t cc;
+    short pair = colours_ok ? (short)(c->role + 1) : 0;
+    setcchar(&cc, wc, cell_attrs(c, st), pair, NULL);
+    mvadd_wch(y, x, &cc);
+}
+
+void term_present(const Grid *g, int theme, bool all)
+{
+    int t = effective_theme(theme);
+    bool utf8 = !g->ascii;
+    load_theme(t);
+    if (all)
+        clearok(stdscr, TRUE);
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            const Cell *c = grid_cat(g, x, y);
+            if (c->ch != GRID_CONT && !(y == g->h - 1 && x == g->w - 1))
+                put_cell(x, y, c, t, utf8);
+        }
+    wnoutrefresh(stdscr);
+    doupdate();
+}
+
+/* ------------------------------------------------------------ input */
+
+static TermEvent mouse_event(void)
+{
+    MEVENT m;
+    TermEvent ev = {.kind = TERM_NONE};
+    if (getmouse(&m) != OK)
+        return ev;
+    if (m.bstate & BUTTON4_PRESSED)
+        return (TermEvent){.kind = TERM_WHEEL, .key = -1};
+    if (m.bstate & BUTTON5_PRESSED)
+        return (TermEvent){.kind = TERM_WHEEL, .key = 1};
+    if (m.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+        return (TermEvent){.kind = TERM_CLICK, .x = m.x, .y = m.y};
+    return ev;
+}
+
+TermEvent term_read(int timeout_ms)
+{
+    if (stop_signal)
+        return (TermEvent){.kind = TERM_STOP, .key = stop_signal};
+    timeout(timeout_ms);
+    int k = getch();
+    if (stop_signal)
+        return (TermEvent){.kind = TERM_STOP, .key = stop_signal};
+    if (k == ERR)
+        return (TermEvent){.kind = TERM_NONE};
+    if (k == KEY_MOUSE)
+        return mouse_event();
+    if (k == KEY_RESIZE) {
+        TermEvent ev = {.kind = TERM_RESIZE};
+        term_size(&ev.x, &ev.y);
+        return ev;
+    }
+    return (TermEvent){.kind = TERM_KEY, .key = k};
+}

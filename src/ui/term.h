@@ -1,0 +1,55 @@
+/* term.h - the one module that owns the terminal: start and restore it,
+ * colours by role under a theme, copy a Grid to the screen, read keys,
+ * clicks and resizes. The terminal is restored on every exit path: normal
+ * return, exit() (atexit), SIGINT/SIGTERM/SIGHUP (a flag the loop sees) and
+ * fatal signals (restored from the handler with async-signal-safe calls,
+ * then the signal's default action). */
+#ifndef COLLVIZ_UI_TERM_H
+#define COLLVIZ_UI_TERM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "ui/grid.h"
+
+/* What term_read returns. */
+typedef enum {
+    TERM_NONE,   /* the timeout passed */
+    TERM_KEY,    /* a key: key */
+    TERM_CLICK,  /* a mouse click at (x, y) */
+    TERM_WHEEL,  /* the wheel turned: key is -1 (up) or 1 (down) */
+    TERM_RESIZE, /* the terminal is now x columns by y rows */
+    TERM_STOP,   /* a signal asked us to stop: key is its number */
+    TERM_EV_COUNT
+} TermEvKind;
+
+typedef struct {
+    TermEvKind kind; /* what happened */
+    int key;         /* key code, wheel direction or signal number */
+    int x;           /* column of a click; columns after a resize */
+    int y;           /* row of a click; rows after a resize */
+} TermEvent;
+
+/* Start the terminal (the caller checked it is one). *utf8 tells whether
+ * the locale can show Unicode line drawing. On failure *why says why. */
+CvError term_init(bool *utf8, char *why, size_t len);
+/* Restore the terminal; safe to call twice and before term_init. */
+void term_fini(void);
+
+/* The terminal's size. */
+void term_size(int *w, int *h);
+/* Copy g to the screen with colours of theme (taken modulo the themes);
+ * all: repaint everything (after ^L). */
+void term_present(const Grid *g, int theme, bool all);
+/* Wait up to timeout_ms for input. */
+TermEvent term_read(int timeout_ms);
+
+/* Themes: "colour" (8 colours), "deep" (256 colours), "mono"; a terminal
+ * without colours or NO_COLOR set only gets "mono". */
+int term_theme_count(void);
+const char *term_theme_name(int theme);
+/* The theme to start with under the current terminal and environment. */
+int term_default_theme(void);
+
+#endif

@@ -1,0 +1,329 @@
+/* tui.c - `collviz [tui] [COLL] [options]`: the interactive visualizer, or
+ * with --script the same screens driven from a file without a terminal. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd.h"
+#include "ui/app.h"
+#include "ui/keys.h"
+#include "ui/scene.h"
+#include "ui/screen.h"
+#include "ui/script.h"
+#include "ui/term.h"
+
+/* ------------------------------------------------------------ options */
+
+enum {
+    O_ALGO, O_RANKS, O_SIZE, O_DTYPE, O_OP, O_ROOT, O_INPLACE, O_BACKEND,
+    O_CELLS, O_ASCII, O_SCRIPT, O_FRAMES, O_SCREEN, O_DUMP, O_ROLES, O_HELP,
+    O_COUNT
+};
+
+static const CliOpt opts[O_COUNT] = {
+    [O_ALGO] = CLI_OPT_ALGO,
+    [O_RANKS] = {'p', "ranks", "RANKS", "number of ranks, 1 to 64 (default 8)"},
+    [O_SIZE] = {'s', "size", "SIZE", "size measured by the counters and timed "
+                "runs (default 64M); with --script, WxH is the screen size"},
+    [O_DTYPE] = CLI_OPT_DTYPE,
+    [O_OP] = CLI_OPT_OP,
+    [O_ROOT] = CLI_OPT_ROOT,
+    [O_INPLACE] = CLI_OPT_INPLACE,
+    [O_BACKEND] = {'B', "backend", "BACKEND", "where steps run: threads "
+                   "(default), cuda, mpi"},
+    [O_CELLS] = {0, "cells", "N", "picture cells per block, 1 to 8 (default 1)"},
+    [O_ASCII] = {0, "ascii", NULL, "ASCII line drawing instead of Unicode"},
+    [O_SCRIPT] = {0, "script", "FILE", "run without a terminal: keys and "
+                  "commands from FILE (- for stdin)"},
+    [O_FRAMES] = {0, "frames", "N", "with --script: frames to run (default: "
+                  "one per key or command)"},
+    [O_SCREEN] = {0, "screen", "WxH", "with --script: the screen size "
+                  "(default 100x30)"},
+    [O_DUMP] = {0, "dump", NULL, "with --script: print the last frame"},
+    [O_ROLES] = {0, "roles", NULL, "with --dump: add the colour roles"},
+    [O_HELP] = CLI_OPT_HELP,
+};
+
+static const CliCmd tui_cmd = {
+    .name = "tui",
+    .usage = "[tui] [COLL] [-a ALGO] [-p RANKS] [-s SIZE] [-B BACKEND] ...",
+    .about = "Step through a collective on 1 to 64 ranks, executed for real "
+             "on the backend,\nwith live counters checked against the "
+             "model. Press ? inside for the keys.\n\nWith --script the same "
+             "screens run without a terminal. Script words:\nkey names as "
+             "help shows them (Right, PgDn, a, Enter, Esc, Space, ...),\n"
+             "click X Y, wheel up|down, resize WxH, tick [N], wait, dump, "
+             "act NAME,\nseek K, select RANK BUF ELEM; '#' starts a comment.",
+    .opts = opts,
+    .nopts = O_COUNT,
+    .max_pos = 1,
+};
+
+/* What the command line asked for. */
+typedef struct {
+    AppOptions app;     /* the first scene */
+    const char *script; /* --script FILE, or NULL */
+    int frames;         /* --frames */
+    int w;              /* screen columns (scripted) */
+    int h;              /* screen rows (scripted) */
+    bool dump;          /* --dump */
+    bool roles;         /* --roles */
+    bool ascii;         /* --ascii */
+} TuiArgs;
+
+/* "WxH" into *w, *h; false when it is not one. */
+static bool parse_wxh(const char *s, int *w, int *h)
+{
+    char tail;
+    return s && sscanf(s, "%dx%d%c", w, h, &tail) == 2 && *w > 0 && *h > 0 &&
+           *w <= 1000 && *h <= 1000;
+}
+
+static int parse_int_opt(const char *name, const char *s, int lo, int hi,
+                         int *out, CliErr *e)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(s, &end, 10);
+    if (errno || *end || end == s || v < lo || v > hi)
+        return cli_fail(e, "%s must be a whole number from %d to %d, not '%s'",
+                        name, lo, hi, s);
+    *out = (int)v;
+    return 0;
+}
+
+/* The scene options after the call was resolved. */
+static int scene_options(const CliArgs *a, TuiArgs *t, CliErr *e)
+{
+    const char *size = a->val[O_SIZE];
+    unsigned long long bytes;
+    if (size && t->script && parse_wxh(size, &t->w, &t->h))
+        size = NULL; /* the scripted mode's screen size */
+    if (size) {
+        if (cli_parse_size("size", size, &bytes, e))
+            return -1;
+        t->app.bytes = bytes;
+    }
+    if (a->val[O_SCREEN] && !parse_wxh(a->val[O_SCREEN], &t->w, &t->h))
+        return cli_fail(e, "--screen wants COLUMNSxROWS, e.g. 100x30, not '%s'",
+                        a->val[O_SCREEN]);
+    if (a->val[O_CELLS] &&
+        parse_int_opt("--cells", a->val[O_CELLS], 1, SCENE_MAX_CELLS,
+                      &t->app.cells, e))
+        return -1;
+    if (a->val[O_FRAMES] &&
+        parse_int_opt("--frames", a->val[O_FRAMES], 1, 1000000, &t->frames, e))
+        return -1;
+    return 0;
+}
+
+static int parse_tui_args(int argc, char **argv, TuiArgs *t, CliErr *e)
+{
+    CliArgs a;
+    if (cli_parse_args(&tui_cmd, argc, argv, &a, e))
+        return -1;
+    if (cli_has(&a, O_HELP))
+        return 1;
+    CliCallArgs ca = {
+        .coll = a.npos ? a.pos[0] : "allreduce", .algo = a.val[O_ALGO],
+        .ranks = a.val[O_RANKS], .dtype = a.val[O_DTYPE], .op = a.val[O_OP],
+        .root = a.val[O_ROOT], .in_place = cli_has(&a, O_INPLACE),
+        .def_ranks = 8,
+    };
+    CollCall c;
+    const AlgoInfo *algo;
+    if (cli_resolve_call(&ca, &c, &algo, e))
+        return -1;
+    if (c.nranks > SCENE_MAX_RANKS)
+        return cli_fail(e, "the TUI shows 1 to %d ranks, not %d; 'collviz "
+                        "trace' prints larger schedules", SCENE_MAX_RANKS,
+                        c.nranks);
+    t->app.kind = c.kind;
+    t->app.algo = algo->name;
+    t->app.nranks = c.nranks;
+    t->app.dtype = c.dtype;
+    t->app.op = c.op;
+    t->app.root = c.root;
+    t->app.in_place = c.in_place;
+    t->app.backend = a.val[O_BACKEND];
+    t->script = a.val[O_SCRIPT];
+    t->dump = cli_has(&a, O_DUMP);
+    t->roles = cli_has(&a, O_ROLES);
+    t->ascii = cli_has(&a, O_ASCII);
+    return scene_options(&a, t, e);
+}
+
+/* "collviz: " and the sentence, starting in lower case as every command's
+ * errors do. */
+static void say(const char *sentence)
+{
+    char first = sentence[0];
+    if (first >= 'A' && first <= 'Z' && sentence[1] != ' ')
+        first = (char)(first - 'A' + 'a');
+    fprintf(stderr, "collviz: %c%s\n", first, first ? sentence + 1 : "");
+}
+
+/* ------------------------------------------------------------ scripted */
+
+/* The whole of a file (or stdin for "-"), NUL-terminated; NULL on error. */
+static char *read_all(const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f)
+        return NULL;
+    size_t n = 0, cap = 4096;
+    char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n - 1, f);
+        if (n < cap - 1)
+            break;
+        char *b = realloc(buf, cap *= 2);
+        if (!b)
+            free(buf);
+        buf = b;
+    }
+    bool err = ferror(f);
+    if (f != stdin)
+        fclose(f);
+    if (buf && err) {
+        free(buf);
+        return NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    return buf;
+}
+
+static int run_script(App *app, const TuiArgs *t)
+{
+    char why[200];
+    char *text = read_all(t->script);
+    if (!text) {
+        fprintf(stderr, "collviz: cannot read the script '%s': %s\n",
+                t->script, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    Script s;
+    CvError e = script_parse(text, &s, why, sizeof why);
+    free(text);
+    if (e) {
+        fprintf(stderr, "collviz: %s: %s\n", t->script, why);
+        return CLI_EXIT_USAGE;
+    }
+    Grid g;
+    app->term_w = t->w;
+    app->term_h = t->h;
+    app->ascii = t->ascii;
+    ScriptRun run = {.frames = t->frames, .dump = t->dump, .roles = t->roles,
+                     .out = stdout};
+    grid_init(&g, t->w, t->h, t->ascii);
+    script_run(app, &s, &run, &g);
+    grid_fini(&g);
+    script_fini(&s);
+    if (app->exit_status)
+        say(app->msg);
+    return app->exit_status;
+}
+
+/* ------------------------------------------------------------ terminal */
+
+/* One input event into the App; returns a stop signal's number or 0. */
+static int handle_event(App *app, const TermEvent *ev)
+{
+    ScriptItem it = {.kind = SCRIPT_KEY, .key = ev->key};
+    switch (ev->kind) {
+    case TERM_KEY: break;
+    case TERM_CLICK: it = (ScriptItem){.kind = SCRIPT_CLICK, .a = ev->x, .b = ev->y}; break;
+    case TERM_WHEEL: it = (ScriptItem){.kind = SCRIPT_WHEEL, .a = ev->key}; break;
+    case TERM_RESIZE: it = (ScriptItem){.kind = SCRIPT_RESIZE, .a = ev->x, .b = ev->y}; break;
+    case TERM_STOP: app->quit = true; return ev->key;
+    default: return 0;
+    }
+    script_apply(app, &it);
+    return 0;
+}
+
+/* Draw, wait for input or a timer, apply; until quit. */
+static int main_loop(App *app, Grid *g)
+{
+    bool dirty = true;
+    int sig = 0;
+    while (!app->quit) {
+        if (dirty) {
+            if (g->w != app->term_w || g->h != app->term_h)
+                grid_resize(g, app->term_w, app->term_h);
+            screen_draw(app, g);
+            term_present(g, app->theme, app->redraw);
+            app->redraw = false;
+        }
+        TermEvent ev = term_read(app->playing || app->bg ? 30 : 250);
+        sig = handle_event(app, &ev);
+        dirty = app_poll(app, app_now()) || ev.kind != TERM_NONE;
+    }
+    return sig;
+}
+
+static int run_terminal(App *app, const TuiArgs *t)
+{
+    char why[200];
+    bool utf8;
+    if (term_init(&utf8, why, sizeof why)) {
+        term_fini();
+        say(why);
+        return CLI_EXIT_FAIL;
+    }
+    Grid g;
+    term_size(&app->term_w, &app->term_h);
+    app->ascii = t->ascii || !utf8;
+    app->theme = term_default_theme();
+    grid_init(&g, app->term_w, app->term_h, app->ascii);
+    int sig = main_loop(app, &g);
+    term_fini();
+    grid_fini(&g);
+    if (sig) {
+        fprintf(stderr, "collviz: stopped by %s; the terminal is restored.\n",
+                strsignal(sig));
+        return 128 + sig;
+    }
+    if (app->exit_status)
+        say(app->msg);
+    return app->exit_status;
+}
+
+int cmd_tui(int argc, char **argv)
+{
+    CliErr e = {{0}};
+    TuiArgs t = {.w = 100, .h = 30};
+    app_options_default(&t.app);
+    int rc = parse_tui_args(argc, argv, &t, &e);
+    if (rc > 0)
+        return cli_help(&tui_cmd);
+    if (rc < 0)
+        return cli_error(&e);
+    char why[200] = "";
+    if (t.app.backend && !exec_find(t.app.backend, why, sizeof why)) {
+        fprintf(stderr, "collviz: -B %s: %s\n",
+                t.app.backend, why);
+        return CLI_EXIT_USAGE;
+    }
+    if (!t.script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+        fprintf(stderr, "collviz: the TUI needs a terminal on stdin and "
+                "stdout; 'collviz trace %s' prints the same steps as text.\n",
+                coll_name(t.app.kind));
+        return CLI_EXIT_USAGE;
+    }
+    App app;
+    t.app.no_worker = false;
+    if (app_init(&app, &t.app, why, sizeof why)) {
+        app_fini(&app);
+        say(why);
+        return CLI_EXIT_USAGE;
+    }
+    rc = t.script ? run_script(&app, &t) : run_terminal(&app, &t);
+    app_fini(&app);
+    return rc;
+}

@@ -1,0 +1,430 @@
+/* view_buffers.c - the main picture: one row per rank, its buffers split
+ * into cells, each cell coloured by how many ranks' inputs it holds (from
+ * the symbolic state), checked against the real buffers read back from the
+ * backend, the cells of the shown step emphasised, and the selected cell's
+ * contributions and history spelled out underneath.
+ *
+ * Wide cells show who contributed ("3": rank 3's input, "+5": five inputs
+ * combined); when the cells do not fit they become one column each (a
+ * shade per level) and scroll sideways. Ranks scroll vertically. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/check.h"
+#include "ui/view.h"
+
+/* What one screen column of a rank row shows. */
+typedef enum { COL_NONE, COL_CELL, COL_PAD, COL_SEP } ColKind;
+
+typedef struct {
+    uint8_t kind; /* ColKind */
+    uint8_t buf;  /* BufId of a cell column */
+    size_t elem;  /* element of a cell column */
+} Col;
+
+#define MAX_COLS 1024
+
+/* Where everything of the picture goes inside the panel. */
+typedef struct {
+    int label_w;             /* columns of the rank labels */
+    int cell_w;              /* columns of a wide cell's text */
+    bool wide;               /* cells show text; else one column each */
+    bool show[BUF_COUNT];    /* buffers drawn (send goes first when the
+                                others only fit without it) */
+    int ncols;               /* columns of cols[] in use */
+    Col cols[MAX_COLS];      /* the row's columns after the label */
+    size_t first_cell;       /* cells scrolled off to the left */
+    size_t cells_shown;      /* cells that fit */
+    size_t cells_total;      /* cells of a whole row */
+    int first_rank;          /* first rank row shown */
+    int rows;                /* rank rows that fit */
+    bool details;            /* two detail lines fit under the ranks */
+} Geom;
+
+static int digits(int v)
+{
+    int d = 1;
+    while (v >= 10) {
+        v /= 10;
+        d++;
+    }
+    return d;
+}
+
+/* Most cells any rank has in buffer b. */
+static size_t max_cells(const App *app, BufId b)
+{
+    size_t m = 0;
+    for (int r = 0; r < app->call.nranks; r++)
+        if (app_buf_cells(app, r, b) > m)
+            m = app_buf_cells(app, r, b);
+    return m;
+}
+
+/* Columns a whole row would take with slots of `slot` columns. */
+static size_t row_width(const App *app, const bool *show, int slot, int sep)
+{
+    size_t w = 0;
+    int nb = 0;
+    for (int b = 0; b < BUF_COUNT; b++)
+        if (show[b]) {
+            w += max_cells(app, (BufId)b) * (size_t)slot;
+            nb++;
+        }
+    return w + (size_t)(nb > 1 ? (nb - 1) * sep : 0);
+}
+
+static void add_col(Geom *g, int avail, ColKind k, int buf, size_t e)
+{
+    if (g->ncols < avail && g->ncols < MAX_COLS)
+        g->cols[g->ncols++] = (Col){(uint8_t)k, (uint8_t)buf, e};
+}
+
+/* Lay the row's columns out from the first shown cell. */
+static void map_columns(const App *app, Geom *g, int avail)
+{
+    size_t skip = g->first_cell;
+    int slot = g->wide ? g->cell_w + 1 : 1;
+    bool any = false;
+    for (int b = 0; b < BUF_COUNT; b++) {
+        if (!g->show[b])
+            continue;
+        if (any && !skip) {
+            add_col(g, avail, COL_SEP, b, 0);
+            if (g->wide)
+                add_col(g, avail, COL_PAD, b, 0);
+        }
+        any = true;
+        for (size_t e = 0; e < max_cells(app, (BufId)b); e++) {
+            if (skip) {
+                skip--;
+                continue;
+            }
+            if (g->ncols + slot > avail)
+                return;
+            for (int i = 0; i < slot; i++)
+                add_col(g, avail, i < g->cell_w || !g->wide ? COL_CELL
+                                                            : COL_PAD, b, e);
+            g->cells_shown++;
+        }
+    }
+}
+
+/* The first of these that fits: every buffer with text in its cells, the
+ * same without the send buffer (inputs only, never written), every buffer
+ * one column per cell, the same without send (scrolling if need be). */
+static void choose_mode(const App *app, Geom *g, size_t avail)
+{
+    bool other = g->show[BUF_RECV] || g->show[BUF_TMP];
+    for (int mode = 0; mode < 4; mode++) {
+        bool wide = mode < 2, nosend = mode % 2 == 1;
+        if (nosend && (!other || !g->show[BUF_SEND]))
+            continue;
+        bool save = g->show[BUF_SEND];
+        g->show[BUF_SEND] = save && !nosend;
+        g->wide = wide;
+        if (mode == 3 || row_width(app, g->show, wide ? g->cell_w + 1 : 1,
+                                   wide ? 2 : 1) <= avail)
+            return;
+        g->show[BUF_SEND] = save;
+    }
+}
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static void geometry(const App *app, Rect r, Geom *g)
+{
+    int p = app->call.nranks;
+    memset(g, 0, sizeof *g);
+    g->label_w = 2 + digits(p - 1);
+    g->cell_w = 1 + digits(p);
+    int avail = r.w - g->label_w;
+    for (int b = 0; b < BUF_COUNT; b++)
+        g->show[b] = app_buf_shown(app, (BufId)b);
+    choose_mode(app, g, (size_t)(avail > 0 ? avail : 0));
+    g->cells_total = row_width(app, g->show, 1, 0);
+    size_t fit = (size_t)(avail > 0 ? avail : 0);
+    size_t seps = row_width(app, g->show, 1, 1) - g->cells_total;
+    size_t max_first = g->wide || g->cells_total + seps <= fit
+                           ? 0 : g->cells_total + seps - fit;
+    g->first_cell = (size_t)app->scroll_cell < max_first
+                        ? (size_t)app->scroll_cell : max_first;
+    map_columns(app, g, avail);
+    g->details = r.h >= 6;
+    g->rows = clampi(r.h - 1 - (g->details ? 2 : 0), 0, p);
+    g->first_rank = clampi(app->scroll_rank, 0, p - g->rows);
+}
+
+/* ------------------------------------------------------------ a cell */
+
+/* Whether element e of rank r's buffer b is part of its output and holds
+ * its final value. */
+static bool is_final(const App *app, int r, BufId b, size_t e)
+{
+    CollLayout l;
+    coll_layout(&app->call, r, &l);
+    if (b != l.out_buf || e < l.out_off || e >= l.out_off + l.out_count)
+        return false;
+    return sim_is_final(&app->sim, r, e - l.out_off) != 0;
+}
+
+/* The single contributor of a cell holding one rank's input. */
+static int only_rank(const App *app, int r, BufId b, size_t e)
+{
+    for (int q = 0; q < app->call.nranks; q++)
+        if (sim_has(&app->sim, r, b, e, q))
+            return q;
+    return -1;
+}
+
+static size_t elem_index(const App *app, int r, BufId b, size_t e)
+{
+    return app->sim.base[b][r] + e;
+}
+
+/* Role and attributes of a cell. */
+static Role cell_role(const App *app, int r, BufId b, size_t e, int n,
+                      unsigned *attr)
+{
+    size_t i = elem_index(app, r, b, e);
+    *attr = 0;
+    if (app->written[b] && app->written[b][i])
+        *attr |= GRID_BOLD | GRID_UNDER;
+    if (app->sel_rank == r && app->sel_buf == (int)b && app->sel_elem == e)
+        *attr |= GRID_REVERSE;
+    if (app->real_ok && app->bad[b][i])
+        return ROLE_WRONG;
+    return view_level_role(n, app->call.nranks, is_final(app, r, b, e));
+}
+
+/* Draw cell e of rank r's buffer b at (x, y). */
+static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
+                      int x, int y, int r, BufId b, size_t e)
+{
+    int n = sim_nranks_in(&app->sim, r, b, e);
+    unsigned attr;
+    Role role = cell_role(app, r, b, e, n, &attr);
+    if (!gm->wide) {
+        static const Glyph shade[] = {GL_DOT, GL_SHADE1, GL_SHADE2, GL_SHADE3,
+                                      GL_SHADE3, GL_BLOCK};
+        int lvl = role == ROLE_FINAL ? 5 : role == ROLE_WRONG ? 5
+                : role == ROLE_EMPTY ? 0 : (int)(role - ROLE_LEVEL1) + 1;
+        grid_put(g, clip, x, y, grid_glyph(g, shade[lvl]), role, attr);
+        return;
+    }
+    char t[16];
+    if (n == 0)
+        snprintf(t, sizeof t, "%*s", gm->cell_w, g->ascii ? "." : "\u00B7");
+    else if (n == 1)
+        snprintf(t, sizeof t, "%*d", gm->cell_w, only_rank(app, r, b, e));
+    else
+        snprintf(t, sizeof t, "%*s%d", gm->cell_w - digits(n), "+", n);
+    grid_fill(g, rect_clip((Rect){x, y, gm->cell_w, 1}, clip), ' ', role,
+              attr);
+    grid_text(g, clip, x, y, gm->cell_w, role, attr, t);
+}
+
+/* ------------------------------------------------------------ rows */
+
+static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
+                     int rank)
+{
+    Role lr = app->sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
+    grid_printf(g, r, r.x, y, gm->label_w, lr, 0, "r%d", rank);
+    int x0 = r.x + gm->label_w;
+    for (int c = 0; c < gm->ncols; c++) {
+        const Col *col = &gm->cols[c];
+        bool start = c == 0 || col->kind != gm->cols[c - 1].kind ||
+                     col->elem != gm->cols[c - 1].elem ||
+                     col->buf != gm->cols[c - 1].buf;
+        if (col->kind == COL_SEP)
+            grid_putg(g, r, x0 + c, y, GL_VLINE, ROLE_BORDER);
+        else if (col->kind == COL_CELL && start &&
+                 col->elem < app_buf_cells(app, rank, (BufId)col->buf))
+            draw_cell(app, gm, g, r, x0 + c, y, rank, (BufId)col->buf,
+                      col->elem);
+    }
+}
+
+/* The line above the ranks: buffer names and what is scrolled away. */
+static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
+{
+    int x0 = r.x + gm->label_w, last = -1;
+    for (int c = 0; c < gm->ncols; c++) {
+        const Col *col = &gm->cols[c];
+        if (col->kind != COL_CELL || col->buf == last)
+            continue;
+        last = col->buf;
+        grid_text(g, r, x0 + c, r.y, -1, ROLE_HEADER, 0,
+                  buf_name((BufId)col->buf));
+    }
+    /* what is out of sight, most important first, as far as it fits */
+    char part[3][40] = {"", "", ""}, info[128] = "";
+    int p = app->call.nranks, room = r.w - gm->label_w - 6;
+    if (gm->rows < p)
+        snprintf(part[0], sizeof part[0], "ranks %d-%d/%d", gm->first_rank,
+                 gm->first_rank + gm->rows - 1, p);
+    if (gm->cells_shown < gm->cells_total)
+        snprintf(part[1], sizeof part[1], "cells %zu-%zu/%zu", gm->first_cell,
+                 gm->first_cell + gm->cells_shown - 1, gm->cells_total);
+    if (!gm->show[BUF_SEND] && app_buf_shown(app, BUF_SEND))
+        snprintf(part[2], sizeof part[2], "send hidden");
+    for (int i = 0; i < 3; i++) {
+        size_t n = strlen(info);
+        if (part[i][0] && (int)(n + strlen(part[i]) + 2) <= room)
+            snprintf(info + n, sizeof info - n, "%s%s", n ? "  " : "", part[i]);
+    }
+    int w = grid_text_width(info);
+    if (w)
+        grid_text(g, r, r.x + r.w - w, r.y, -1, ROLE_DIM, 0, info);
+}
+
+/* ------------------------------------------------------------ details */
+
+/* "0-3,5" for the ranks whose inputs element e holds. */
+static void rank_list(const App *app, int r, BufId b, size_t e, char *out,
+                      size_t len)
+{
+    size_t n = 0;
+    int p = app->call.nranks;
+    out[0] = '\0';
+    for (int q = 0; q < p && n + 12 < len; q++) {
+        if (!sim_has(&app->sim, r, b, e, q))
+            continue;
+        int end = q;
+        while (end + 1 < p && sim_has(&app->sim, r, b, e, end + 1))
+            end++;
+        n += (size_t)snprintf(out + n, len - n, n ? ",%d" : "%d", q);
+        if (end > q)
+            n += (size_t)snprintf(out + n, len - n, "-%d", end);
+        q = end;
+    }
+}
+
+/* First line: what the selected cell holds, real and expected. */
+static void draw_selected(const App *app, Grid *g, Rect r, int y)
+{
+    int rk = app->sel_rank;
+    BufId b = (BufId)app->sel_buf;
+    size_t e = app->sel_elem;
+    char ranks[160];
+    rank_list(app, rk, b, e, ranks, sizeof ranks);
+    int32_t pos = sim_pos(&app->sim, rk, b, e);
+    int x = r.x + grid_printf(g, r, r.x, y, -1, ROLE_SELECT, 0, "r%d %s[%zu]",
+                              rk, buf_name(b), e);
+    if (pos == SIM_EMPTY) {
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, ": holds no data yet");
+        return;
+    }
+    x += grid_printf(g, r, x, y, -1, ROLE_NORMAL, 0, ": rank%s %s at %d",
+                     ranks[1] || strchr(ranks, ',') ? "s" : "", ranks, (int)pos);
+    if (!app->real_ok)
+        return;
+    size_t i = elem_index(app, rk, b, e);
+    double real = app_real_value(app, rk, b, e);
+    double want = check_expected(app, rk, b, e);
+    grid_printf(g, r, x, y, -1, app->bad[b][i] ? ROLE_ERROR : ROLE_OK, 0,
+                "; real %g, want %g %s", real, want,
+                app->bad[b][i] ? "WRONG" : "ok");
+}
+
+/* Second line: the steps so far that wrote the selected cell. */
+static void draw_history(const App *app, Grid *g, Rect r, int y)
+{
+    const Schedule *s = &app->sched;
+    int rk = app->sel_rank, x = r.x;
+    size_t e = app->sel_elem, hits = 0;
+    x += grid_text(g, r, x, y, -1, ROLE_DIM, 0, "history:");
+    for (size_t k = 0; k < app->step; k++) {
+        const Step *st = &s->steps[k];
+        for (size_t t = st->first; t < st->first + st->n; t++) {
+            const Transfer *tr = &s->xfers[t];
+            if (tr->dst != rk || tr->dst_buf != app->sel_buf ||
+                e < tr->dst_off || e >= tr->dst_off + tr->count)
+                continue;
+            x += grid_printf(g, r, x, y, -1, tr->op == XFER_REDUCE
+                             ? ROLE_REDUCE : ROLE_COPY, 0,
+                             "%s step %zu %s from r%d %s[%zu]",
+                             hits ? ";" : "", k + 1,
+                             xfer_op_name((XferOp)tr->op), tr->src,
+                             buf_name((BufId)tr->src_buf),
+                             tr->src_off + (e - tr->dst_off));
+            hits++;
+        }
+    }
+    if (!hits)
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, " not written yet (input)");
+}
+
+/* Without a selection: what the cells mean. */
+static void draw_legend(const App *app, Grid *g, Rect r, int y)
+{
+    static const struct { Role role; const char *text; } items[] = {
+        {ROLE_EMPTY, "empty"}, {ROLE_LEVEL1, "one input"},
+        {ROLE_LEVEL2, "few"}, {ROLE_LEVEL3, "half"}, {ROLE_LEVEL4, "most"},
+        {ROLE_FINAL, "final"}, {ROLE_WRONG, "wrong"},
+    };
+    int x = r.x;
+    for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
+        int w = 3 + grid_text_width(items[i].text);
+        if (x + w > r.x + r.w)
+            break;
+        grid_putg(g, r, x, y, GL_BLOCK, items[i].role);
+        grid_printf(g, r, x + 1, y, -1, ROLE_DIM, 0, " %s ", items[i].text);
+        x += w;
+    }
+    grid_text(g, r, r.x, y + 1, -1, ROLE_DIM, 0,
+              "3=rank 3's input +4=4 combined _=just written");
+}
+
+static void buffers_draw(const App *app, Grid *g, Rect r)
+{
+    Geom gm;
+    geometry(app, r, &gm);
+    if (r.h < 2 || r.w < gm.label_w + 2)
+        return;
+    draw_heading(app, &gm, g, r);
+    for (int i = 0; i < gm.rows; i++)
+        draw_row(app, &gm, g, r, r.y + 1 + i, gm.first_rank + i);
+    if (!gm.details)
+        return;
+    int y = r.y + r.h - 2;
+    if (app->sel_rank >= 0 && app->sel_buf >= 0) {
+        draw_selected(app, g, r, y);
+        draw_history(app, g, r, y + 1);
+    } else {
+        draw_legend(app, g, r, y);
+    }
+}
+
+static bool buffers_click(const App *app, Rect r, int x, int y, Request *req)
+{
+    Geom gm;
+    geometry(app, r, &gm);
+    int row = y - r.y - 1;
+    if (row < 0 || row >= gm.rows)
+        return false;
+    int rank = gm.first_rank + row, c = x - r.x - gm.label_w;
+    if (c < 0) {
+        *req = (Request){.act = ACT_SELECT_RANK, .a = rank};
+        return true;
+    }
+    if (c >= gm.ncols || gm.cols[c].kind == COL_SEP ||
+        gm.cols[c].kind == COL_NONE)
+        return false;
+    const Col *col = &gm.cols[c];
+    if (col->elem >= app_buf_cells(app, rank, (BufId)col->buf))
+        return false;
+    *req = (Request){.act = ACT_SELECT_CELL, .a = rank, .b = col->buf,
+                     .c = (long long)col->elem};
+    return true;
+}
+
+const ViewOps view_buffers = {
+    .name = "buffers",
+    .title = "Buffers",
+    .framed = true,
+    .draw = buffers_draw,
+    .click = buffers_click,
+};

@@ -1,0 +1,169 @@
+/* view_counters.c - live counters: bytes of the shown step, so far and in
+ * total at the measured size; measured and predicted times; bandwidths;
+ * the check of the real buffers; background progress. Values not measured
+ * yet show as N/A. */
+#include <math.h>
+#include <stdio.h>
+
+#include "ui/view.h"
+
+#define LABEL_W 9 /* columns of the row labels */
+#define COL_W 10  /* columns of each value column */
+
+/* A row of a label and two right-aligned values. */
+static void row(Grid *g, Rect r, int y, const char *label, const char *a,
+                const char *b, Role vrole)
+{
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, label);
+    grid_printf(g, r, r.x + LABEL_W, y, COL_W, vrole, 0, "%*s", COL_W - 1, a);
+    grid_printf(g, r, r.x + LABEL_W + COL_W, y, COL_W, vrole, 0, "%*s",
+                COL_W - 1, b);
+}
+
+static void bytes_row(Grid *g, Rect r, int y, const char *label, bool ok,
+                      size_t sent, size_t recvd)
+{
+    char a[24] = "-", b[24] = "-";
+    if (ok) {
+        view_fmt_bytes(a, sizeof a, (double)sent);
+        view_fmt_bytes(b, sizeof b, (double)recvd);
+    }
+    row(g, r, y, label, a, b, ok ? ROLE_VALUE : ROLE_DIM);
+}
+
+static void time_row(Grid *g, Rect r, int y, const char *label, AppValue m,
+                     AppValue p)
+{
+    char a[24], b[24];
+    view_fmt_value(a, sizeof a, m, view_fmt_time);
+    view_fmt_value(b, sizeof b, p, view_fmt_time);
+    row(g, r, y, label, a, b, m.valid || p.valid ? ROLE_VALUE : ROLE_DIM);
+}
+
+/* Measured time of the shown step, when a timed run measured it. */
+static AppValue measured_step(const App *app)
+{
+    size_t k;
+    if (!app->meas_steps_ok || !app->big_ok || !app_shown(app, &k))
+        return (AppValue){0, false};
+    return (AppValue){app->meas_step_s[k], true};
+}
+
+static void draw_bytes(const App *app, Grid *g, Rect r, int y)
+{
+    size_t k;
+    bool shown = app->big_ok && app_shown(app, &k);
+    row(g, r, y, "bytes", "sent", "received", ROLE_HEADER);
+    if (app->big_ok) {
+        bytes_row(g, r, y + 1, " step", shown, app->step_sent,
+                  app->step_recvd);
+        bytes_row(g, r, y + 2, " so far", shown, app->sofar_sent,
+                  app->sofar_recvd);
+    } else { /* a pipeline: the measured size has other steps */
+        grid_text(g, r, r.x, y + 1, LABEL_W, ROLE_HEADER, 0, " step");
+        grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
+                    "%zu steps at this size", app->big_sched.nsteps);
+    }
+    bytes_row(g, r, y + 3, " whole", true, app->totals.max_sent,
+              app->totals.max_recvd);
+}
+
+static void draw_times(const App *app, Grid *g, Rect r, int y)
+{
+    row(g, r, y, "time", "measured", "model", ROLE_HEADER);
+    time_row(g, r, y + 1, " step", measured_step(app), app->pred_step_s);
+    time_row(g, r, y + 2, " whole", app->meas_total_s, app->pred_total_s);
+    grid_text(g, r, r.x, y + 3, LABEL_W, ROLE_HEADER, 0, " dev");
+    if (app->meas_total_s.valid && app->pred_total_s.valid &&
+        app->pred_total_s.v > 0) {
+        double d = app->meas_total_s.v / app->pred_total_s.v - 1;
+        grid_printf(g, r, r.x + LABEL_W, y + 3, -1,
+                    fabs(d) > 0.5 ? ROLE_WARN : ROLE_VALUE, 0,
+                    "%+*.1f %% vs model", COL_W - 3, d * 100);
+    } else {
+        grid_printf(g, r, r.x + LABEL_W, y + 3, -1, ROLE_DIM, 0, "%*s",
+                    COL_W - 1, "N/A");
+    }
+}
+
+static void draw_bandwidth(const App *app, Grid *g, Rect r, int y)
+{
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "GB/s");
+    if (!app->meas_total_s.valid || app->meas_total_s.v <= 0) {
+        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0,
+                  "algbw N/A  busbw N/A");
+        return;
+    }
+    double alg = (double)app->meas_bytes / app->meas_total_s.v / 1e9;
+    double bus = alg * coll_busbw_factor(app->call.kind, app->call.nranks);
+    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
+                "algbw %.2f  busbw %.2f", alg, bus);
+}
+
+/* Where the model's parameters come from. */
+static void draw_model(const App *app, Grid *g, Rect r, int y)
+{
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "model");
+    if (app->params_calibrated)
+        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
+                    "calibrated, %s", link_name(app->link));
+    else
+        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0,
+                    "defaults, %s", link_name(app->link));
+}
+
+/* Whether the real buffers matched the symbolic state. */
+static void draw_check(const App *app, Grid *g, Rect r, int y)
+{
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "check");
+    int x = r.x + LABEL_W;
+    if (!app->ex) {
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, "N/A (no backend)");
+    } else if (!app->real_ok) {
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, "N/A (not read)");
+    } else if (app->nwrong == 0) {
+        grid_putg(g, r, x, y, GL_CHECK, ROLE_OK);
+        grid_printf(g, r, x + 2, y, -1, ROLE_OK, 0, "real = expected");
+    } else {
+        grid_putg(g, r, x, y, GL_CROSSMARK, ROLE_ERROR);
+        grid_printf(g, r, x + 2, y, -1, ROLE_ERROR, 0, "%zu cells wrong",
+                    app->nwrong);
+    }
+}
+
+/* Background job and its progress bar. */
+static void draw_background(const App *app, Grid *g, Rect r, int y)
+{
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "running");
+    int x = r.x + LABEL_W;
+    if (app->bg == BG_IDLE) {
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, "nothing (m: time it)");
+        return;
+    }
+    const char *what = app->bg == BG_BENCH ? "timed run" : "sweep";
+    x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "%s ", what);
+    int bar = r.x + r.w - x - 5, fill = (int)(app->bg_progress * bar + 0.5);
+    for (int i = 0; i < bar; i++)
+        grid_putg(g, r, x + i, y, i < fill ? GL_BLOCK : GL_SHADE1,
+                  ROLE_MEASURED);
+    grid_printf(g, r, x + (bar > 0 ? bar : 0), y, -1, ROLE_VALUE, 0, "%4.0f%%",
+                app->bg_progress * 100);
+}
+
+static void counters_draw(const App *app, Grid *g, Rect r)
+{
+    draw_bytes(app, g, r, r.y);
+    draw_times(app, g, r, r.y + 4);
+    draw_bandwidth(app, g, r, r.y + 8);
+    draw_model(app, g, r, r.y + 9);
+    draw_check(app, g, r, r.y + 10);
+    draw_background(app, g, r, r.y + 11);
+}
+
+const ViewOps view_counters = {
+    .name = "counters",
+    .title = "Counters",
+    .framed = true,
+    .draw = counters_draw,
+    .click = NULL,
+};

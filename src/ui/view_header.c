@@ -1,0 +1,134 @@
+/* view_header.c - two lines on top: the scene (each field opens its menu
+ * when clicked) and where the stepping stands. */
+#include <stdio.h>
+
+#include "ui/view.h"
+
+/* One clickable field of the scene line. */
+typedef struct {
+    char text[40]; /* what it shows */
+    Action act;    /* what a click asks for */
+} Field;
+
+#define MAX_FIELDS 10
+
+/* The scene line's fields, in order. */
+static int scene_fields(const App *app, Field *f)
+{
+    const CollCall *c = &app->call;
+    int n = 0;
+    char size[24];
+    view_fmt_bytes(size, sizeof size, (double)coll_size_bytes(&app->big));
+#define ADD(act_, ...)                                                        \
+    do {                                                                      \
+        snprintf(f[n].text, sizeof f[n].text, __VA_ARGS__);                   \
+        f[n++].act = act_;                                                    \
+    } while (0)
+    ADD(ACT_MENU_COLL, "%s", coll_name(c->kind));
+    ADD(ACT_MENU_ALGO, "%s", app->algo->name);
+    ADD(ACT_MENU_RANKS, "%d ranks", c->nranks);
+    ADD(ACT_MENU_SIZE, "%s", size);
+    ADD(ACT_MENU_DTYPE, "%s", dtype_name(c->dtype));
+    if (coll_is_reducing(c->kind))
+        ADD(ACT_MENU_OP, "%s", redop_name(c->op));
+    if (coll_is_rooted(c->kind))
+        ADD(ACT_MENU_ROOT, "root %d", c->root);
+    ADD(ACT_INPLACE, "%s", c->in_place ? "in place" : "out of place");
+    ADD(ACT_MENU_BACKEND, "%s", app->backend ? app->backend->name : "no backend");
+#undef ADD
+    return n;
+}
+
+#define PREFIX "collviz "
+#define SEP " | "
+
+/* Columns all fields take, with separators. */
+static int fields_width(const Field *f, int n)
+{
+    int w = 0;
+    for (int i = 0; i < n; i++)
+        w += grid_text_width(f[i].text) + (i ? (int)sizeof SEP - 1 : 0);
+    return w;
+}
+
+/* Column where field i starts; the prefix goes when space is short. */
+static int field_x(const Rect r, const Field *f, int n, int i)
+{
+    int x = r.x;
+    if (fields_width(f, n) + (int)sizeof PREFIX - 1 <= r.w)
+        x += (int)sizeof PREFIX - 1;
+    for (int k = 0; k < i; k++)
+        x += grid_text_width(f[k].text) + (int)sizeof SEP - 1;
+    return x;
+}
+
+static void draw_scene(const App *app, Grid *g, Rect r)
+{
+    Field f[MAX_FIELDS];
+    int n = scene_fields(app, f);
+    if (field_x(r, f, n, 0) > r.x)
+        grid_text(g, r, r.x, r.y, -1, ROLE_TITLE, GRID_BOLD, PREFIX);
+    for (int i = 0; i < n; i++) {
+        int x = field_x(r, f, n, i);
+        if (i)
+            grid_text(g, r, x - 3, r.y, -1, ROLE_DIM, 0, SEP);
+        grid_text(g, r, x, r.y, -1, ROLE_VALUE, 0, f[i].text);
+    }
+}
+
+/* The stepping line: step k of N, its phase, play state, findings. */
+static void draw_step(const App *app, Grid *g, Rect r)
+{
+    size_t k, n = app->sched.nsteps;
+    int y = r.y + 1, x = r.x;
+    if (app_shown(app, &k)) {
+        x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0, "step %zu of %zu",
+                         k + 1, n);
+        x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "  %s",
+                         app->sched.steps[k].phase);
+    } else {
+        x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0,
+                         "step 0 of %zu  initial state", n);
+    }
+    if (app->step == n && n > 0)
+        x += grid_text(g, r, x, y, -1, ROLE_OK, 0, "  (done)");
+    if (app->playing)
+        x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, "  %s playing, %d ms/step",
+                         app->ascii ? ">" : "\u25B6", app->play_ms);
+    if (app->sim.err)
+        grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, "  schedule error at step %zu: %s",
+                    app->sim.err_step + 1, cv_strerror(app->sim.err));
+    else
+        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s", app->algo->summary);
+}
+
+static void header_draw(const App *app, Grid *g, Rect r)
+{
+    grid_fill(g, (Rect){r.x, r.y, r.w, 1}, ' ', ROLE_HEADER, 0);
+    draw_scene(app, g, r);
+    draw_step(app, g, r);
+}
+
+static bool header_click(const App *app, Rect r, int x, int y, Request *req)
+{
+    Field f[MAX_FIELDS];
+    int n = scene_fields(app, f);
+    if (y != r.y)
+        return false;
+    for (int i = 0; i < n; i++) {
+        int x0 = field_x(r, f, n, i);
+        if (x >= x0 && x < x0 + grid_text_width(f[i].text)) {
+            *req = (Request){.act = f[i].act};
+            return true;
+        }
+    }
+    return false;
+}
+
+const ViewOps view_header = {
+    .name = "header",
+    .title = "",
+    .framed = false,
+    .draw = header_draw,
+    .click = header_click,
+};

@@ -1,0 +1,346 @@
+/* view_timeline.c - the space-time diagram: one row per rank, one column
+ * per step, so the shape of the whole algorithm shows at once. Each cell
+ * says what the rank does in that step (send, receive, exchange, reduce,
+ * local work or nothing) and, where the columns are wide enough, with whom.
+ * The shown step's column is highlighted; steps scroll to keep it in view,
+ * ranks scroll with the picture (App.scroll_rank). A click on a column
+ * seeks to that step, a click on a rank label selects the rank. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ui/view.h"
+
+/* ------------------------------------------------------------ marks */
+
+/* What one rank does in one step. */
+typedef enum {
+    MK_IDLE,     /* nothing */
+    MK_LOCAL,    /* only local copies */
+    MK_SEND,     /* sends to other ranks, receives nothing */
+    MK_RECV,     /* receives copies, sends nothing */
+    MK_EXCHANGE, /* sends and receives copies */
+    MK_REDUCE,   /* reduces what it receives (or local data) */
+    MK_SENDRED,  /* sends and reduces */
+    MK_COUNT
+} Mark;
+
+/* Each mark's characters, role and legend word. */
+static const struct {
+    uint32_t uni;     /* Unicode character */
+    char ascii;       /* ASCII character */
+    Role role;        /* colour role */
+    const char *word; /* legend text */
+} marks[MK_COUNT] = {
+    [MK_IDLE] = {0x00B7, '.', ROLE_DIM, "idle"},
+    [MK_LOCAL] = {0x2218, 'o', ROLE_COPY, "local"},
+    [MK_SEND] = {0x2192, '>', ROLE_COPY, "send"},
+    [MK_RECV] = {0x2190, '<', ROLE_COPY, "recv"},
+    [MK_EXCHANGE] = {0x21C4, 'x', ROLE_COPY, "both"},
+    [MK_REDUCE] = {'+', '+', ROLE_REDUCE, "reduce"},
+    [MK_SENDRED] = {0x00B1, '#', ROLE_REDUCE, "send+reduce"},
+};
+
+#define PEER_NONE (-1) /* no peer */
+#define PEER_MANY (-2) /* several peers */
+
+/* What one rank does in one step, gathered from the step's transfers. */
+typedef struct {
+    uint8_t in;   /* 0, or 1 + XferOp of what it receives (reduce wins) */
+    bool out;     /* sends to another rank */
+    bool local;   /* copies locally */
+    int in_peer;  /* the rank it receives from, or PEER_NONE/PEER_MANY */
+    int out_peer; /* the rank it sends to, or PEER_NONE/PEER_MANY */
+} Act;
+
+static void add_peer(int *peer, int q)
+{
+    *peer = *peer == PEER_NONE || *peer == q ? q : PEER_MANY;
+}
+
+/* What ranks [r0, r0 + n) do in step k, into act[0 .. n). */
+static void step_acts(const Schedule *s, size_t k, int r0, int n, Act *act)
+{
+    for (int i = 0; i < n; i++)
+        act[i] = (Act){.in_peer = PEER_NONE, .out_peer = PEER_NONE};
+    const Step *st = &s->steps[k];
+    for (size_t x = st->first; x < st->first + st->n; x++) {
+        const Transfer *t = &s->xfers[x];
+        int si = t->src - r0, di = t->dst - r0;
+        uint8_t op = (uint8_t)(1 + t->op);
+        bool dst_in = di >= 0 && di < n;
+        if (t->src == t->dst) {
+            if (dst_in && t->op == XFER_REDUCE)
+                act[di].in = op;
+            else if (dst_in)
+                act[di].local = true;
+            continue;
+        }
+        if (si >= 0 && si < n) {
+            act[si].out = true;
+            add_peer(&act[si].out_peer, t->dst);
+        }
+        if (dst_in) {
+            if (op > act[di].in)
+                act[di].in = op;
+            add_peer(&act[di].in_peer, t->src);
+        }
+    }
+}
+
+static Mark act_mark(const Act *a)
+{
+    if (a->in == 1 + XFER_REDUCE)
+        return a->out ? MK_SENDRED : MK_REDUCE;
+    if (a->in)
+        return a->out ? MK_EXCHANGE : MK_RECV;
+    if (a->out)
+        return MK_SEND;
+    return a->local ? MK_LOCAL : MK_IDLE;
+}
+
+/* The peer a cell names: whom it receives from, else whom it sends to. */
+static int act_peer(const Act *a)
+{
+    return a->in_peer != PEER_NONE ? a->in_peer : a->out_peer;
+}
+
+/* ------------------------------------------------------------ geometry */
+
+/* Where everything goes inside the panel. */
+typedef struct {
+    int label_w;       /* columns of the rank labels ("r12 ") */
+    int cell_w;        /* columns per step */
+    bool peers;        /* cells name the peer */
+    bool phases;       /* a row of phase names on top */
+    bool foot;         /* a legend / scroll line at the bottom */
+    int top;           /* row of the first rank */
+    int rows;          /* rank rows shown */
+    int first_rank;    /* first rank shown */
+    int cols;          /* step columns shown */
+    size_t first_step; /* first step shown */
+} Geom;
+
+/* Columns of v in decimal. */
+static int digits(int v) { return snprintf(NULL, 0, "%d", v); }
+
+static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+/* Column width: peers when every step fits with them, else marks with a
+ * space, else bare marks (and the steps scroll). */
+static void pick_width(Geom *gm, int avail, size_t nsteps, int p)
+{
+    size_t wide = 2 + (size_t)digits(p - 1), room = avail > 0 ? (size_t)avail : 0;
+    gm->peers = room >= nsteps * wide;
+    gm->cell_w = gm->peers ? (int)wide : room >= nsteps * 2 ? 2 : 1;
+    gm->cols = (int)(room / (size_t)gm->cell_w);
+    if ((size_t)gm->cols > nsteps)
+        gm->cols = (int)nsteps;
+}
+
+static void geometry(const App *app, Rect r, Geom *gm)
+{
+    int p = app->call.nranks;
+    size_t n = app->sched.nsteps, k;
+    memset(gm, 0, sizeof *gm);
+    gm->label_w = 2 + digits(p - 1);
+    pick_width(gm, r.w - gm->label_w, n, p);
+    /* Every rank first; the legend and phase rows where room is left, or
+     * when the ranks scroll anyway and the panel is tall enough. */
+    int need = p + 1;
+    gm->foot = r.h >= need + 1 || (r.h >= 5 && r.h < need);
+    gm->phases = r.h >= need + gm->foot + 1 ||
+                 (r.h < need + gm->foot && r.h >= 10);
+    gm->top = r.y + 1 + gm->phases;
+    gm->rows = clampi(r.h - 1 - gm->phases - gm->foot, 0, p);
+    gm->first_rank = clampi(app->scroll_rank, 0, p - gm->rows);
+    if (gm->cols > 0 && (size_t)gm->cols < n && app_shown(app, &k)) {
+        size_t half = (size_t)gm->cols / 2;
+        gm->first_step = k > half ? k - half : 0;
+        if (gm->first_step > n - (size_t)gm->cols)
+            gm->first_step = n - (size_t)gm->cols;
+    }
+}
+
+static int step_x(const Geom *gm, Rect r, size_t s)
+{
+    return r.x + gm->label_w + (int)(s - gm->first_step) * gm->cell_w;
+}
+
+/* ------------------------------------------------------------ drawing */
+
+/* Whether step s is the shown one. */
+static bool is_shown(const App *app, size_t s)
+{
+    size_t k;
+    return app_shown(app, &k) && k == s;
+}
+
+static uint32_t mark_char(const Grid *g, Mark m)
+{
+    return g->ascii ? (uint32_t)marks[m].ascii : marks[m].uni;
+}
+
+/* One cell: the mark, then the peer when there is room. Returns the
+ * mark. */
+static Mark draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
+                      const Act *a, bool cur)
+{
+    Mark m = act_mark(a);
+    unsigned attr = cur ? GRID_REVERSE : 0;
+    int w = gm->cell_w > 1 ? gm->cell_w - 1 : 1;
+    if (cur)
+        grid_fill(g, rect_clip((Rect){x, y, w, 1}, r), ' ', marks[m].role,
+                  attr);
+    grid_put(g, r, x, y, mark_char(g, m), marks[m].role, attr);
+    int peer = act_peer(a);
+    if (!gm->peers || m == MK_IDLE || m == MK_LOCAL || peer == PEER_NONE)
+        return m;
+    if (peer == PEER_MANY)
+        grid_text(g, r, x + 1, y, w - 1, marks[m].role, attr, "*");
+    else
+        grid_printf(g, r, x + 1, y, w - 1, marks[m].role, attr, "%d", peer);
+    return m;
+}
+
+/* Rank rows gathered at once (more are drawn chunk by chunk). */
+#define CHUNK 64
+
+/* The rank rows, step column by step column. Returns the marks drawn
+ * (bit 1 << Mark). */
+static unsigned draw_rows(const App *app, const Geom *gm, Grid *g, Rect r)
+{
+    Act act[CHUNK];
+    unsigned seen = 0;
+    for (int i = 0; i < gm->rows; i++) {
+        int rank = gm->first_rank + i;
+        Role lr = app->sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
+        grid_printf(g, r, r.x, gm->top + i, gm->label_w - 1, lr, 0, "r%d",
+                    rank);
+    }
+    for (int i0 = 0; i0 < gm->rows; i0 += CHUNK) {
+        int n = gm->rows - i0 < CHUNK ? gm->rows - i0 : CHUNK;
+        for (int c = 0; c < gm->cols; c++) {
+            size_t s = gm->first_step + (size_t)c;
+            step_acts(&app->sched, s, gm->first_rank + i0, n, act);
+            for (int i = 0; i < n; i++)
+                seen |= 1u << draw_cell(gm, g, r, step_x(gm, r, s),
+                                        gm->top + i0 + i, &act[i],
+                                        is_shown(app, s));
+        }
+    }
+    return seen;
+}
+
+/* Step numbers on the heading row: the shown step always, others where
+ * they do not crowd it. */
+static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
+                         int y)
+{
+    size_t k;
+    int cur0 = -1, cur1 = -1, next = r.x + gm->label_w;
+    grid_text(g, r, r.x, y, gm->label_w, ROLE_HEADER, 0,
+              gm->label_w > 4 ? "step" : "#");
+    if (app_shown(app, &k) && k >= gm->first_step &&
+        k < gm->first_step + (size_t)gm->cols) {
+        cur0 = step_x(gm, r, k);
+        cur1 = cur0 + grid_printf(g, r, cur0, y, -1, ROLE_HEADER,
+                                  GRID_REVERSE, "%zu", k + 1);
+    }
+    for (int c = 0; c < gm->cols; c++) {
+        size_t s = gm->first_step + (size_t)c;
+        int x = step_x(gm, r, s), w = digits((int)s + 1);
+        if (x < next || (x + w >= cur0 && x <= cur1))
+            continue;
+        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "%zu", s + 1);
+        next = x + w + 1;
+    }
+}
+
+/* Phase names over the runs of steps that share one. */
+static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
+                        int y)
+{
+    const Schedule *s = &app->sched;
+    size_t end = gm->first_step + (size_t)gm->cols;
+    for (size_t a = gm->first_step; a < end;) {
+        size_t b = a + 1;
+        while (b < end && strcmp(s->steps[b].phase, s->steps[a].phase) == 0)
+            b++;
+        int x = step_x(gm, r, a), w = (int)(b - a) * gm->cell_w - 1;
+        if (w >= 4 || w >= grid_text_width(s->steps[a].phase))
+            grid_text(g, r, x, y, w, ROLE_TITLE, 0, s->steps[a].phase);
+        a = b;
+    }
+}
+
+/* Bottom line: what scrolled away, then the legend of the marks drawn
+ * (`seen`) where it fits. */
+static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
+                      unsigned seen)
+{
+    int y = r.y + r.h - 1, p = app->call.nranks, x = r.x;
+    size_t n = app->sched.nsteps;
+    if (gm->rows < p)
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "ranks %d-%d/%d ",
+                         gm->first_rank, gm->first_rank + gm->rows - 1, p);
+    if ((size_t)gm->cols < n && gm->cols > 0)
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "steps %zu-%zu/%zu ",
+                         gm->first_step + 1,
+                         gm->first_step + (size_t)gm->cols, n);
+    for (int m = 0; m < MK_COUNT; m++) {
+        const char *w = marks[m].word;
+        if (!(seen & 1u << m))
+            continue;
+        if (x + 3 + grid_text_width(w) > r.x + r.w)
+            break;
+        grid_put(g, r, x, y, mark_char(g, (Mark)m), marks[m].role, 0);
+        x += 3 + grid_text(g, r, x + 2, y, -1, ROLE_DIM, 0, w);
+    }
+}
+
+static void timeline_draw(const App *app, Grid *g, Rect r)
+{
+    Geom gm;
+    if (r.w < 4 || r.h < 2)
+        return;
+    if (app->sched.nsteps == 0) {
+        grid_text(g, r, r.x, r.y, r.w, ROLE_DIM, 0,
+                  "no steps: nothing to move");
+        return;
+    }
+    geometry(app, r, &gm);
+    draw_numbers(app, &gm, g, r, r.y);
+    if (gm.phases)
+        draw_phases(app, &gm, g, r, r.y + 1);
+    unsigned seen = draw_rows(app, &gm, g, r);
+    if (gm.foot)
+        draw_foot(app, &gm, g, r, seen);
+}
+
+static bool timeline_click(const App *app, Rect r, int x, int y,
+                           Request *req)
+{
+    Geom gm;
+    if (app->sched.nsteps == 0 || r.w < 4 || r.h < 2)
+        return false;
+    geometry(app, r, &gm);
+    int row = y - gm.top, c = x - r.x - gm.label_w;
+    bool on_rows = row >= 0 && row < gm.rows; /* else headings (seek too) */
+    if (on_rows && c < 0) {
+        *req = (Request){.act = ACT_SELECT_RANK, .a = gm.first_rank + row};
+        return true;
+    }
+    if ((!on_rows && y >= gm.top) || c < 0 || c / gm.cell_w >= gm.cols)
+        return false;
+    *req = (Request){.act = ACT_SEEK,
+                     .a = (int)gm.first_step + c / gm.cell_w + 1};
+    return true;
+}
+
+const ViewOps view_timeline = {
+    .name = "timeline",
+    .title = "Timeline",
+    .framed = true,
+    .draw = timeline_draw,
+    .click = timeline_click,
+};

@@ -1,0 +1,119 @@
+/* view_transfers.c - the shown step in words: who sends which cells to
+ * whom, copied or reduced, and how many bytes that is at the measured
+ * size. In the initial state it previews step 1. */
+#include <stdio.h>
+
+#include "ui/view.h"
+
+/* The step the list describes: the shown one, or step 0 as a preview. */
+static bool listed_step(const App *app, size_t *k, bool *preview)
+{
+    *preview = !app_shown(app, k);
+    if (*preview)
+        *k = 0;
+    return *k < app->sched.nsteps;
+}
+
+/* "recv[2]" or "recv[2..5]". */
+static void range(char *out, size_t len, uint8_t buf, size_t off, size_t n)
+{
+    if (n == 1)
+        snprintf(out, len, "%s[%zu]", buf_name((BufId)buf), off);
+    else
+        snprintf(out, len, "%s[%zu..%zu]", buf_name((BufId)buf), off,
+                 off + n - 1);
+}
+
+/* Bytes of transfer x at the measured size, when the schedules match. */
+static bool big_bytes(const App *app, size_t k, size_t x, double *bytes)
+{
+    if (!app->big_ok)
+        return false;
+    const Step *a = &app->sched.steps[k], *b = &app->big_sched.steps[k];
+    if (a->n != b->n)
+        return false;
+    const Transfer *t = &app->big_sched.xfers[b->first + (x - a->first)];
+    *bytes = (double)t->count * (double)dtype_size(app->big.dtype);
+    return true;
+}
+
+/* One transfer as a sentence. */
+static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
+                      size_t x)
+{
+    const Transfer *t = &app->sched.xfers[x];
+    char src[40], dst[40], sz[24], size[32] = "";
+    range(src, sizeof src, t->src_buf, t->src_off, t->count);
+    range(dst, sizeof dst, t->dst_buf, t->dst_off, t->count);
+    double bytes;
+    if (big_bytes(app, k, x, &bytes)) {
+        view_fmt_bytes(sz, sizeof sz, bytes);
+        snprintf(size, sizeof size, " (%s)", sz);
+    }
+    bool red = t->op == XFER_REDUCE;
+    char line[200];
+    if (t->src == t->dst)
+        snprintf(line, sizeof line, "r%d %s %s into its %s%s", t->src,
+                 red ? "reduces" : "copies", src, dst, size);
+    else if (red)
+        snprintf(line, sizeof line, "r%d sends %s to r%d, reduced into %s%s",
+                 t->src, src, t->dst, dst, size);
+    else
+        snprintf(line, sizeof line, "r%d sends %s to r%d %s%s", t->src, src,
+                 t->dst, dst, size);
+    if (grid_text_width(line) > r.w) /* the short form */
+        snprintf(line, sizeof line, "r%d>r%d %s %s>%s%s", t->src, t->dst,
+                 red ? "reduce" : "copy", src, dst, size);
+    grid_text(g, r, r.x, y, -1, red ? ROLE_REDUCE : ROLE_COPY, 0, line);
+    grid_paint(g, rect_clip((Rect){r.x, y, 1 + snprintf(NULL, 0, "%d", t->src),
+                                   1}, r), ROLE_NODE, 0);
+}
+
+static void transfers_draw(const App *app, Grid *g, Rect r)
+{
+    size_t k;
+    bool preview;
+    if (!listed_step(app, &k, &preview)) {
+        grid_text(g, r, r.x, r.y, -1, ROLE_DIM, 0,
+                  app->sched.nsteps ? "all steps done"
+                                    : "this call moves no data (no steps)");
+        return;
+    }
+    const Step *st = &app->sched.steps[k];
+    grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0, "%s %zu (%s): %zu transfer%s",
+                preview ? "next: step" : "step", k + 1, st->phase, st->n,
+                st->n == 1 ? "" : "s");
+    int rows = r.h - 1;
+    for (size_t i = 0; i < st->n && (int)i < rows; i++) {
+        if ((int)i == rows - 1 && rows > 1 && st->n > (size_t)rows) {
+            grid_printf(g, r, r.x, r.y + 1 + (int)i, -1, ROLE_DIM, 0,
+                        "... and %zu more", st->n - i);
+            break;
+        }
+        draw_xfer(app, g, r, r.y + 1 + (int)i, k, st->first + i);
+    }
+}
+
+/* A click on a transfer selects the first cell it writes. */
+static bool transfers_click(const App *app, Rect r, int x, int y,
+                            Request *req)
+{
+    size_t k;
+    bool preview;
+    int i = y - r.y - 1;
+    if (!listed_step(app, &k, &preview) || i < 0 ||
+        (size_t)i >= app->sched.steps[k].n)
+        return false;
+    const Transfer *t = &app->sched.xfers[app->sched.steps[k].first + (size_t)i];
+    *req = (Request){.act = ACT_SELECT_CELL, .a = t->dst, .b = t->dst_buf,
+                     .c = (long long)t->dst_off};
+    return true;
+}
+
+const ViewOps view_transfers = {
+    .name = "transfers",
+    .title = "Transfers",
+    .framed = true,
+    .draw = transfers_draw,
+    .click = transfers_click,
+};

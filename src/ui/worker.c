@@ -1,0 +1,524 @@
+/* worker.c - the background thread: timed runs and bandwidth sweeps.
+ *
+ * The thread owns its executor; the main thread only queues jobs, asks for
+ * cancellation and copies results (worker_sync), all under one mutex. */
+#include "ui/worker.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ui/scene.h"
+#include "verify.h"
+
+/* Results of the job being run or last run, guarded by Worker.mu. */
+typedef struct {
+    unsigned id;                    /* job these results belong to */
+    BgKind running;                 /* BG_IDLE once the job ended */
+    double progress;                /* 0..1 */
+    bool changed;                   /* something new since the last sync */
+    char msg[200];                  /* sentence when the job ended */
+    bool msg_error;                 /* the sentence reports a failure */
+    AppValue total_s;               /* bench: seconds per iteration */
+    double *step_s;                 /* bench: [nsteps] seconds per step */
+    size_t nsteps;                  /* entries of step_s */
+    bool steps_ok;                  /* step_s holds a measurement */
+    bool verified;                  /* bench: the outputs checked right */
+    uint64_t bytes;                 /* bench: the size measured */
+    SweepPoint pts[APP_SWEEP_MAX];  /* sweep: points so far */
+    size_t npts;                    /* points in pts */
+    size_t planned;                 /* points the sweep will make */
+} Results;
+
+struct Worker {
+    pthread_t thread;     /* the background thread */
+    pthread_mutex_t mu;   /* guards everything below except ex, ops */
+    pthread_cond_t cv;    /* signals a queued job, a stop, a job's end */
+    bool stop;            /* the thread must exit */
+    bool queued;          /* job holds a job not yet started */
+    bool busy;            /* a job is running */
+    bool cancel;          /* the running job should stop */
+    unsigned next_id;     /* id of the next job submitted */
+    WorkerJob job;        /* the queued job */
+    unsigned job_id;      /* its id */
+    Results res;          /* results of the latest job */
+    Executor *ex;         /* the thread's executor (thread only) */
+    const ExecOps *ops;   /* its backend (thread only) */
+};
+
+/* ------------------------------------------------------------ locking */
+
+static void lock(Worker *w) { pthread_mutex_lock(&w->mu); }
+static void unlock(Worker *w) { pthread_mutex_unlock(&w->mu); }
+
+static bool cancelled(Worker *w)
+{
+    lock(w);
+    bool c = w->cancel || w->stop || w->queued;
+    unlock(w);
+    return c;
+}
+
+static void set_progress(Worker *w, double f)
+{
+    lock(w);
+    w->res.progress = f;
+    w->res.changed = true;
+    unlock(w);
+}
+
+/* End the job with a sentence. */
+static void finish_job(Worker *w, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void finish_job(Worker *w, bool error, const char *fmt, ...)
+{
+    va_list ap;
+    lock(w);
+    va_start(ap, fmt);
+    vsnprintf(w->res.msg, sizeof w->res.msg, fmt, ap);
+    va_end(ap);
+    w->res.msg_error = error;
+    w->res.running = BG_IDLE;
+    w->res.changed = true;
+    unlock(w);
+}
+
+/* ------------------------------------------------------------ measuring */
+
+/* A measurement of one schedule. */
+typedef struct {
+    double iter_s;  /* mean seconds per iteration */
+    double *step_s; /* [nsteps] mean seconds per step, or NULL */
+    bool verified;  /* outputs matched the definition */
+    size_t nwrong;  /* elements that did not */
+} Measure;
+
+/* The executor for job j, reopened when the backend or ranks changed. */
+static CvError need_executor(Worker *w, const WorkerJob *j, char *why,
+                             size_t len)
+{
+    int p = j->call.nranks;
+    if (w->ex && (w->ops != j->backend || w->ex->nranks != p)) {
+        w->ops->close(w->ex);
+        w->ex = NULL;
+    }
+    if (w->ex)
+        return CV_OK;
+    ExecOptions opt = {.check_steps = 1};
+    why[0] = '\0';
+    w->ops = j->backend;
+    CvError e = w->ops->open(&w->ex, p, &opt, why, len);
+    if (e) {
+        w->ex = NULL;
+        if (!why[0])
+            snprintf(why, len, "%s.", cv_strerror(e));
+    }
+    return e;
+}
+
+/* Memory a schedule's buffers need, against what this machine has. */
+static bool fits_memory(const Schedule *s)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    double have = pages > 0 && psize > 0 ? (double)pages * (double)psize
+                                         : 4e9;
+    return calib_footprint(s) <= have / 2;
+}
+
+/* Execute every step and finish, then check the outputs. */
+static CvError verify_once(Worker *w, const Schedule *s, Measure *m)
+{
+    const ExecOps *ops = w->ops;
+    CvError e = ops->reset(w->ex);
+    for (size_t k = 0; !e && k < s->nsteps; k++)
+        e = ops->step(w->ex, k);
+    if (!e)
+        e = ops->finish(w->ex);
+    VerifyReport rep = {.wrong = 0};
+    if (!e)
+        e = verify_output(w->ex, true, &rep);
+    m->nwrong = rep.wrong;
+    m->verified = !e && rep.wrong == 0;
+    return e == CV_ERR_WRONG ? CV_OK : e; /* wrong results: said, timed */
+}
+
+/* Timed iterations for about budget seconds, in chunks so a cancel is seen
+ * within a chunk; progress goes from p0 to p1. */
+static CvError time_runs(Worker *w, const Schedule *s, double budget,
+                         Measure *m, double p0, double p1)
+{
+    ExecTiming t = {.step_s = m->step_s};
+    CvError e = w->ops->run(w->ex, 1, 1, &t);
+    if (e)
+        return e;
+    double est = fmax(t.iter_s, 1e-7), sum = 0;
+    int iters = (int)fmin(fmax(budget / est, 1), 100000), done = 0;
+    int chunk = iters / 10 > 1 ? iters / 10 : 1;
+    double *acc = calloc(s->nsteps + 1, sizeof *acc);
+    while (!e && acc && done < iters && !cancelled(w)) {
+        int n = chunk < iters - done ? chunk : iters - done;
+        if ((e = w->ops->run(w->ex, 0, n, &t)))
+            break;
+        sum += t.iter_s * n;
+        for (size_t k = 0; m->step_s && k < s->nsteps; k++)
+            acc[k] += t.step_s[k] * n;
+        done += n;
+        set_progress(w, p0 + (p1 - p0) * done / iters);
+    }
+    if (!acc)
+        e = CV_ERR_NOMEM;
+    m->iter_s = done ? sum / done : 0;
+    for (size_t k = 0; acc && done && m->step_s && k < s->nsteps; k++)
+        m->step_s[k] = acc[k] / done;
+    free(acc);
+    return e ? e : done < iters ? CV_ERR_CANCELLED : CV_OK;
+}
+
+/* Load, verify and time schedule s. */
+static CvError measure(Worker *w, const Schedule *s, double budget,
+                       Measure *m, double p0, double p1)
+{
+    CvError e = w->ops->load(w->ex, s);
+    if (!e)
+        e = verify_once(w, s, m);
+    if (!e && !cancelled(w))
+        e = time_runs(w, s, budget, m, p0, p1);
+    return e ? e : cancelled(w) ? CV_ERR_CANCELLED : CV_OK;
+}
+
+/* The model's seconds for s. */
+static double predict(const WorkerJob *j, const Schedule *s)
+{
+    double sec = 0;
+    if (j->calibrated) {
+        if (calib_predict(&j->calib, s, j->link, &sec))
+            return 0;
+        return sec;
+    }
+    CostTerms t;
+    if (model_schedule_cost(s, j->link, &j->params, &t))
+        return 0;
+    return cost_time(&t, &j->params);
+}
+
+/* A job's failure as a sentence. */
+static void job_failed(Worker *w, CvError e, const char *what)
+{
+    if (e == CV_ERR_CANCELLED) {
+        finish_job(w, false, "The %s was cancelled.", what);
+        return;
+    }
+    const char *why = w->ex ? w->ops->last_error(w->ex) : "";
+    finish_job(w, true, "The %s failed: %s", what,
+               why && *why ? why : cv_strerror(e));
+}
+
+/* ------------------------------------------------------------ jobs */
+
+/* Build the schedule of algo for j's call at `bytes`; a sentence on
+ * failure. */
+static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
+                            uint64_t bytes, Schedule *s, char *why,
+                            size_t len)
+{
+    CollCall c = j->call;
+    c.count = scene_count_for_bytes(&c, bytes);
+    CvError e = algo_generate(a, &c, s);
+    if (e) {
+        snprintf(why, len, "%s cannot be built: %s.", a->name,
+                 cv_strerror(e));
+        return e;
+    }
+    if (!fits_memory(s)) {
+        snprintf(why, len, "%d ranks at this size need more memory than "
+                 "half of this machine's.", c.nranks);
+        sched_fini(s);
+        return CV_ERR_NOMEM;
+    }
+    return CV_OK;
+}
+
+/* Copy a finished bench measurement into the results. */
+static void post_bench(Worker *w, const Schedule *s, const Measure *m)
+{
+    lock(w);
+    Results *r = &w->res;
+    r->total_s = (AppValue){m->iter_s, true};
+    free(r->step_s);
+    r->step_s = m->step_s;
+    r->nsteps = s->nsteps;
+    r->steps_ok = m->step_s != NULL;
+    r->verified = m->verified;
+    r->bytes = coll_size_bytes(&s->call);
+    unlock(w);
+}
+
+static void run_bench(Worker *w, const WorkerJob *j)
+{
+    char why[200];
+    Schedule s;
+    CvError e = need_executor(w, j, why, sizeof why);
+    if (e || (e = job_schedule(j, j->algo, j->bytes, &s, why, sizeof why))) {
+        finish_job(w, true, "The timed run cannot start: %s", why);
+        return;
+    }
+    Measure m = {.step_s = calloc(s.nsteps + 1, sizeof(double))};
+    e = measure(w, &s, j->budget_s, &m, 0, 1);
+    if (!e) {
+        post_bench(w, &s, &m);
+        m.step_s = NULL;
+        char t[32];
+        snprintf(t, sizeof t, "%.3f ms", m.iter_s * 1e3);
+        finish_job(w, !m.verified, "Timed run: %s per iteration, results %s.",
+                   t, m.verified ? "verified" : "WRONG");
+    } else {
+        job_failed(w, e, "timed run");
+    }
+    free(m.step_s);
+    sched_fini(&s);
+}
+
+/* Measure one sweep point; false when the sweep should stop. */
+static bool sweep_point(Worker *w, const WorkerJob *j, const AlgoInfo *a,
+                        uint64_t bytes, double p0, double p1)
+{
+    char why[200];
+    Schedule s;
+    CvError e = job_schedule(j, a, bytes, &s, why, sizeof why);
+    if (e) {
+        finish_job(w, true, "The sweep stopped: %s", why);
+        return false;
+    }
+    Measure m = {0};
+    e = measure(w, &s, j->budget_s, &m, p0, p1);
+    SweepPoint pt = {.algo = a, .bytes = coll_size_bytes(&s.call),
+                     .time_s = m.iter_s, .model_s = predict(j, &s),
+                     .ok = !e && m.verified};
+    double f = coll_busbw_factor(s.call.kind, s.call.nranks);
+    pt.algbw = pt.time_s > 0 ? (double)pt.bytes / pt.time_s / 1e9 : 0;
+    pt.busbw = pt.algbw * f;
+    pt.model_busbw =
+        pt.model_s > 0 ? (double)pt.bytes / pt.model_s / 1e9 * f : 0;
+    sched_fini(&s);
+    if (e) {
+        job_failed(w, e, "sweep");
+        return false;
+    }
+    lock(w);
+    if (w->res.npts < APP_SWEEP_MAX)
+        w->res.pts[w->res.npts++] = pt;
+    w->res.changed = true;
+    unlock(w);
+    return true;
+}
+
+/* The algorithms a sweep measures. */
+static size_t sweep_algos(const WorkerJob *j, const AlgoInfo **out,
+                          size_t cap)
+{
+    if (!j->compare) {
+        out[0] = j->algo;
+        return 1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < algo_count() && n < cap; i++)
+        if (algo_at(i)->coll == j->call.kind)
+            out[n++] = algo_at(i);
+    return n;
+}
+
+static void run_sweep(Worker *w, const WorkerJob *j)
+{
+    char why[200];
+    if (need_executor(w, j, why, sizeof why)) {
+        finish_job(w, true, "The sweep cannot start: %s", why);
+        return;
+    }
+    uint64_t sizes[40];
+    const AlgoInfo *algos[32];
+    size_t ns = worker_sweep_sizes(&j->call, j->min_bytes, j->bytes, sizes,
+                                   40);
+    size_t na = sweep_algos(j, algos, 32), total = ns * na, done = 0;
+    lock(w);
+    w->res.planned = total < APP_SWEEP_MAX ? total : APP_SWEEP_MAX;
+    unlock(w);
+    for (size_t i = 0; i < ns; i++)
+        for (size_t a = 0; a < na; a++, done++)
+            if (done >= APP_SWEEP_MAX ||
+                !sweep_point(w, j, algos[a], sizes[i],
+                             (double)done / (double)total,
+                             (double)(done + 1) / (double)total))
+                return;
+    finish_job(w, false, "Sweep done: %zu measurements.", done);
+}
+
+/* ------------------------------------------------------------ thread */
+
+/* Take the queued job and reset the results for it. */
+static void start_job(Worker *w, WorkerJob *j, unsigned *id)
+{
+    *j = w->job;
+    *id = w->job_id;
+    w->queued = false;
+    w->busy = true;
+    w->cancel = false;
+    free(w->res.step_s);
+    w->res = (Results){.id = *id, .running = j->kind, .changed = true};
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *w = arg;
+    WorkerJob j;
+    unsigned id;
+    lock(w);
+    for (;;) {
+        while (!w->stop && !w->queued)
+            pthread_cond_wait(&w->cv, &w->mu);
+        if (w->stop)
+            break;
+        start_job(w, &j, &id);
+        unlock(w);
+        if (j.kind == BG_BENCH)
+            run_bench(w, &j);
+        else
+            run_sweep(w, &j);
+        lock(w);
+        w->busy = false;
+        pthread_cond_broadcast(&w->cv);
+    }
+    unlock(w);
+    if (w->ex)
+        w->ops->close(w->ex);
+    return NULL;
+}
+
+Worker *worker_new(void)
+{
+    Worker *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->next_id = 1;
+    pthread_mutex_init(&w->mu, NULL);
+    pthread_cond_init(&w->cv, NULL);
+    if (pthread_create(&w->thread, NULL, worker_main, w)) {
+        pthread_cond_destroy(&w->cv);
+        pthread_mutex_destroy(&w->mu);
+        free(w);
+        return NULL;
+    }
+    return w;
+}
+
+void worker_free(Worker *w)
+{
+    if (!w)
+        return;
+    lock(w);
+    w->stop = true;
+    w->cancel = true;
+    pthread_cond_broadcast(&w->cv);
+    unlock(w);
+    pthread_join(w->thread, NULL);
+    free(w->res.step_s);
+    pthread_cond_destroy(&w->cv);
+    pthread_mutex_destroy(&w->mu);
+    free(w);
+}
+
+unsigned worker_submit(Worker *w, const WorkerJob *j)
+{
+    lock(w);
+    w->job = *j;
+    w->job_id = w->next_id++;
+    w->queued = true;
+    w->cancel = true;
+    pthread_cond_broadcast(&w->cv);
+    unsigned id = w->job_id;
+    unlock(w);
+    return id;
+}
+
+void worker_cancel(Worker *w)
+{
+    lock(w);
+    w->cancel = true;
+    if (w->queued) { /* never started: it ends here, cancelled */
+        w->queued = false;
+        free(w->res.step_s);
+        w->res = (Results){.id = w->job_id, .running = BG_IDLE,
+                           .changed = true};
+        snprintf(w->res.msg, sizeof w->res.msg, "The %s was cancelled.",
+                 w->job.kind == BG_BENCH ? "timed run" : "sweep");
+        pthread_cond_broadcast(&w->cv);
+    }
+    unlock(w);
+}
+
+void worker_wait(Worker *w)
+{
+    lock(w);
+    while (w->busy || w->queued)
+        pthread_cond_wait(&w->cv, &w->mu);
+    unlock(w);
+}
+
+/* ------------------------------------------------------------ results */
+
+/* Copy the bench results (under the lock). */
+static void sync_bench(const Results *r, App *app)
+{
+    app->meas_total_s = r->total_s;
+    app->meas_bytes = r->bytes;
+    app->meas_verified = r->verified;
+    app->meas_steps_ok = false;
+    if (r->steps_ok && r->nsteps == app->big_sched.nsteps &&
+        app->meas_step_s) {
+        memcpy(app->meas_step_s, r->step_s, r->nsteps * sizeof(double));
+        app->meas_steps_ok = true;
+    }
+}
+
+bool worker_sync(Worker *w, unsigned id, App *app)
+{
+    lock(w);
+    Results *r = &w->res;
+    bool changed = r->id == id && r->changed;
+    if (changed) {
+        r->changed = false;
+        app->bg = r->running;
+        app->bg_progress = r->progress;
+        if (r->total_s.valid)
+            sync_bench(r, app);
+        memcpy(app->sweep, r->pts, r->npts * sizeof r->pts[0]);
+        app->nsweep = r->npts;
+        app->sweep_planned = r->planned;
+        if (r->running == BG_IDLE && r->msg[0]) {
+            app_message(app, r->msg_error, "%s", r->msg);
+        }
+    }
+    unlock(w);
+    return changed;
+}
+
+size_t worker_sweep_sizes(const CollCall *c, uint64_t min, uint64_t max,
+                          uint64_t *out, size_t cap)
+{
+    CollCall one = *c;
+    one.count = 1;
+    uint64_t unit = coll_size_bytes(&one), n = 0;
+    if (!unit)
+        return 0;
+    uint64_t s = min > unit ? min / unit * unit : unit;
+    while (s <= max && n < cap) {
+        out[n++] = s;
+        if (s > UINT64_MAX / 4)
+            break;
+        s = s * 4 / unit * unit;
+    }
+    return (size_t)n;
+}

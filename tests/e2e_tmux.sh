@@ -1,0 +1,122 @@
+#!/bin/sh
+# e2e_tmux.sh - the real collviz binary in a real terminal (tmux): start,
+# step (arrow and PgDn), change the algorithm from its menu, resize below
+# the minimum and back, quit; then Ctrl-C, SIGTERM and a fatal signal. After each run the
+# terminal must be sane again (stty: icanon and echo back on).
+#
+# usage: sh tests/e2e_tmux.sh PATH/TO/collviz
+# exit: 0 passed, 1 failed, 77 skipped (no tmux).
+set -u
+bin=${1:?usage: e2e_tmux.sh PATH/TO/collviz}
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "e2e: SKIP: tmux is not installed (apt-get install tmux)"
+    exit 77
+fi
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+work=$(mktemp -d)
+sock="collviz-e2e-$$"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+export XDG_CACHE_HOME="$work/cache"
+
+fail() {
+    echo "e2e: FAIL: $1"
+    echo "---- screen ----"
+    cat "$work/screen" 2>/dev/null
+    exit 1
+}
+
+# Wait until the pane shows text (grep -E pattern), up to 15 seconds.
+wait_for() {
+    i=0
+    while [ $i -lt 150 ]; do
+        tm capture-pane -p -t e2e > "$work/screen" 2>/dev/null
+        grep -Eq -- "$1" "$work/screen" && return 0
+        sleep 0.1
+        i=$((i + 1))
+    done
+    fail "'$1' never appeared ($2)"
+}
+
+# Start collviz in a new session; after it exits the shell prints its
+# status and the terminal settings, and stays for capture.
+start() {
+    tm kill-session -t e2e >/dev/null 2>&1
+    cat > "$work/run.sh" <<EOF
+trap : INT
+${2:-} sh -c 'echo \$\$ > "$work/pid"; exec "$bin" $1'
+echo "exit=\$?"
+stty -a | tr ';' '\n' | tr ' ' '\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '
+echo "<stty"
+sleep 60
+EOF
+    tm new-session -d -s e2e -x 100 -y 30 "sh $work/run.sh"
+}
+
+# After collviz exits: its status and a sane terminal.
+check_exit() {
+    wait_for "exit=$1" "$2"
+    wait_for "<stty" "stty output"
+    grep -q -- "-icanon" "$work/screen" && fail "terminal left without icanon ($2)"
+    grep -q -- "-echo " "$work/screen" && fail "terminal left without echo ($2)"
+    grep -Eq "(^| )icanon( |$)" "$work/screen" || fail "no icanon in stty ($2)"
+    echo "e2e: ok: $2"
+}
+
+# 1. start, step, change the algorithm, resize, quit
+utf8=
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' && utf8="LC_ALL=C.UTF-8"
+start "allreduce -p 8 -a ring" "$utf8"
+wait_for "step 0 of 15" "start"
+[ -z "$utf8" ] || wait_for "┌ Buffers ─+┐" "Unicode line drawing (UTF-8)"
+wait_for "allreduce \| ring \| 8 ranks" "header"
+tm send-keys -t e2e Right
+wait_for "step 1 of 15" "Right steps"
+tm send-keys -t e2e NPage
+wait_for "step 2 of 15" "PgDn steps"
+tm send-keys -t e2e Left
+wait_for "step 1 of 15" "Left steps back"
+tm send-keys -t e2e a
+wait_for "Algorithm" "the algorithm menu"
+tm send-keys -t e2e Down Enter
+wait_for "step 0 of" "a new algorithm starts at step 0"
+grep -q "| ring |" "$work/screen" && fail "the algorithm did not change"
+tm resize-window -t e2e -x 70 -y 20
+wait_for "needs at least 80x24" "too small"
+tm resize-window -t e2e -x 120 -y 40
+wait_for "step 0 of" "resized back"
+grep -q "needs at least" "$work/screen" && fail "the too-small message stayed"
+tm send-keys -t e2e q
+check_exit 0 "start, step, algorithm, resize, quit"
+
+# 2. no UTF-8 locale and NO_COLOR: ASCII frames, monochrome; Ctrl-C
+#    restores the terminal and says so
+start "broadcast -p 4" "LC_ALL=C NO_COLOR=1"
+wait_for "step 0 of" "start for Ctrl-C"
+wait_for "\+ Buffers -+\+" "ASCII line drawing without a UTF-8 locale"
+tm send-keys -t e2e C-c
+check_exit 130 "Ctrl-C"
+grep -q "stopped by Interrupt" "$work/screen" || fail "no sentence after Ctrl-C"
+
+# 3. SIGTERM likewise
+start "alltoall -p 5"
+wait_for "step 0 of" "start for SIGTERM"
+kill -TERM "$(cat "$work/pid")"
+check_exit 143 "SIGTERM"
+grep -q "stopped by Terminated" "$work/screen" || fail "no sentence after SIGTERM"
+
+# 4. a fatal signal: the handler restores the tty, then the default action
+start "reduce -p 3"
+wait_for "step 0 of" "start for SIGSEGV"
+kill -SEGV "$(cat "$work/pid")"
+check_exit 139 "fatal signal (SIGSEGV)"
+
+# 5. not a terminal: one sentence pointing to trace, status 2
+"$bin" allgather < /dev/null > "$work/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || { cat "$work/out"; fail "status $rc without a terminal"; }
+grep -q "collviz trace allgather" "$work/out" || fail "no pointer to trace"
+echo "e2e: ok: not a terminal"
+echo "e2e: all passed"
+exit 0

@@ -1,0 +1,430 @@
+/* test_ui_app.c - the App: stepping every algorithm for real on the threads
+ * backend with the real buffers checked against the symbolic state after
+ * every step, stepping back restoring the exact state, counters against
+ * the schedule, menus, selection, play, and a failing or missing backend. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/app.h"
+#include "ui/scene.h"
+
+#include "test_ui_fakes.h"
+
+static int setup(void **state)
+{
+    /* no calibration from this machine's cache: predictions use defaults */
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    return 0;
+}
+
+static void open_app(App *app, CollKind k, const char *algo, int p,
+                     bool in_place)
+{
+    AppOptions o = app_options(k, algo, p, true);
+    char why[200] = "";
+    o.in_place = in_place;
+    o.root = coll_is_rooted(k) ? p - 1 : 0;
+    CvError e = app_init(app, &o, why, sizeof why);
+    if (e)
+        print_error("%s %s p=%d: %s\n", coll_name(k), algo, p, why);
+    assert_int_equal(e, CV_OK);
+}
+
+static void act(App *app, Action a)
+{
+    Request r = {.act = a};
+    app_apply(app, &r);
+}
+
+/* ------------------------------------------------------------ stepping */
+
+/* A copy of everything stepping changes: real bytes and symbolic state. */
+typedef struct {
+    uint8_t *bytes; /* real[] of every buffer, then sim pos of every buffer */
+    size_t n;       /* bytes */
+} Snap;
+
+static Snap snap(const App *app)
+{
+    size_t ts = dtype_size(app->call.dtype), n = 0;
+    for (int b = 0; b < BUF_COUNT; b++)
+        n += app->sim.base[b][app->call.nranks] * (ts + sizeof(int32_t));
+    Snap s = {malloc(n + 1), n};
+    size_t at = 0;
+    for (int b = 0; b < BUF_COUNT; b++) {
+        size_t e = app->sim.base[b][app->call.nranks];
+        memcpy(s.bytes + at, app->real[b], e * ts);
+        at += e * ts;
+        for (int r = 0; r < app->call.nranks; r++)
+            for (size_t i = 0; i < app_buf_cells(app, r, (BufId)b); i++) {
+                int32_t pos = sim_pos(&app->sim, r, (BufId)b, i);
+                memcpy(s.bytes + at, &pos, sizeof pos);
+                at += sizeof pos;
+            }
+    }
+    return s;
+}
+
+/* Forward through every step (real = symbolic after each), then back one
+ * step at a time: every state is restored exactly. */
+static void step_there_and_back(const AlgoInfo *a, int p, bool in_place)
+{
+    App app;
+    open_app(&app, a->coll, a->name, p, in_place);
+    size_t n = app.sched.nsteps;
+    Snap *fwd = calloc(n + 1, sizeof *fwd);
+    for (size_t k = 0; k <= n; k++) {
+        if (k)
+            act(&app, ACT_NEXT);
+        assert_int_equal(app.step, k);
+        assert_true(app.real_ok);
+        if (app.nwrong)
+            print_error("%s %s p=%d step %zu: %zu wrong\n", coll_name(a->coll),
+                        a->name, p, k, app.nwrong);
+        assert_int_equal(app.nwrong, 0);
+        fwd[k] = snap(&app);
+    }
+    assert_int_equal(app.sim.err, CV_OK);
+    for (size_t k = n + 1; k-- > 0;) {
+        if (k < n)
+            act(&app, ACT_PREV);
+        assert_int_equal(app.step, k);
+        Snap s = snap(&app);
+        assert_int_equal(s.n, fwd[k].n);
+        assert_memory_equal(s.bytes, fwd[k].bytes, s.n);
+        assert_int_equal(app.nwrong, 0);
+        free(s.bytes);
+    }
+    act(&app, ACT_LAST);
+    assert_int_equal(app.step, n);
+    Snap s = snap(&app);
+    assert_memory_equal(s.bytes, fwd[n].bytes, s.n);
+    free(s.bytes);
+    for (size_t k = 0; k <= n; k++)
+        free(fwd[k].bytes);
+    free(fwd);
+    app_fini(&app);
+}
+
+static void test_every_algorithm_steps(void **state)
+{
+    static const int ps[] = {1, 2, 3, 5, 8};
+    for (size_t i = 0; i < algo_count(); i++)
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++)
+            for (int ip = 0; ip < 2; ip++)
+                step_there_and_back(algo_at(i), ps[j], ip);
+}
+
+/* Jumps in any order (ACT_SEEK), with avg so that reaching and leaving the
+ * end changes the outputs: the state after each jump equals the one
+ * reached by stepping, and the real buffers always match. */
+static void test_random_seeks(void **state)
+{
+    unsigned seed = 12345;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        App app;
+        open_app(&app, a->coll, a->name, 6, false);
+        CollCall c = app.call;
+        c.op = OP_AVG;
+        char why[200];
+        assert_int_equal(scene_build(&app, &c, a, why, sizeof why), CV_OK);
+        size_t n = app.sched.nsteps;
+        Snap *fwd = calloc(n + 1, sizeof *fwd);
+        for (size_t k = 0; k <= n; k++) {
+            Request r = {.act = ACT_SEEK, .a = (int)k};
+            app_apply(&app, &r);
+            fwd[k] = snap(&app);
+        }
+        for (int j = 0; j < 40; j++) {
+            seed = seed * 1103515245u + 12345u;
+            size_t k = (seed >> 8) % (n + 1);
+            Request r = {.act = ACT_SEEK, .a = (int)k};
+            app_apply(&app, &r);
+            assert_int_equal(app.step, k);
+            assert_int_equal(app.nwrong, 0);
+            Snap s2 = snap(&app);
+            assert_memory_equal(s2.bytes, fwd[k].bytes, s2.n);
+            free(s2.bytes);
+        }
+        for (size_t k = 0; k <= n; k++)
+            free(fwd[k].bytes);
+        free(fwd);
+        app_fini(&app);
+    }
+}
+
+/* Avg's final division and non-float types go through the same check. */
+static void test_types_and_ops(void **state)
+{
+    for (int t = 0; t < DT_COUNT; t++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            App app;
+            open_app(&app, COLL_ALLREDUCE, "ring", 5, false);
+            CollCall c = app.call;
+            c.dtype = (DataType)t;
+            c.op = (RedOp)op;
+            char why[200];
+            assert_int_equal(scene_build(&app, &c, app.algo, why, sizeof why),
+                             CV_OK);
+            act(&app, ACT_LAST);
+            assert_true(app.real_ok);
+            assert_int_equal(app.nwrong, 0);
+            for (int r = 0; r < 5; r++)
+                for (size_t e = 0; e < app_buf_cells(&app, r, BUF_RECV); e++)
+                    assert_true(app_real_value(&app, r, BUF_RECV, e) ==
+                                app_real_value(&app, r, BUF_RECV, e));
+            app_fini(&app);
+        }
+}
+
+/* ------------------------------------------------------------ counters */
+
+static void test_counters_match_schedule(void **state)
+{
+    static const int ps[] = {2, 5, 8, 16};
+    for (size_t i = 0; i < algo_count(); i++)
+        for (size_t j = 0; j < 4; j++) {
+            App app;
+            open_app(&app, algo_at(i)->coll, algo_at(i)->name, ps[j], false);
+            if (!app.big_ok) { /* pipelines: steps depend on the size */
+                act(&app, ACT_LAST);
+                assert_int_not_equal(app.sched.nsteps, app.big_sched.nsteps);
+                assert_int_equal(app.step_sent, 0);
+                assert_false(app.pred_step_s.valid);
+                app_fini(&app);
+                continue;
+            }
+            RankStepStats *st = calloc((size_t)ps[j], sizeof *st);
+            for (size_t k = 0; k < app.sched.nsteps; k++) {
+                act(&app, ACT_NEXT);
+                sched_step_stats(&app.big_sched, k, st);
+                size_t ms = 0;
+                for (int r = 0; r < ps[j]; r++)
+                    ms = st[r].sent > ms ? st[r].sent : ms;
+                assert_int_equal(app.step_sent, ms);
+                assert_true(app.pred_step_s.valid);
+                assert_true(app.pred_step_s.v > 0 || ms == 0);
+            }
+            assert_int_equal(app.sofar_sent, app.totals.max_sent);
+            assert_int_equal(app.sofar_recvd, app.totals.max_recvd);
+            CostTerms t;
+            model_schedule_cost(&app.big_sched, app.link, &app.params, &t);
+            assert_true(app.pred_total_s.valid);
+            assert_true(app.pred_total_s.v == cost_time(&t, &app.params));
+            assert_false(app.params_calibrated);
+            assert_false(app.meas_total_s.valid);
+            free(st);
+            app_fini(&app);
+        }
+}
+
+/* ------------------------------------------------------------ menus */
+
+static void pick(App *app, Action menu, const char *label)
+{
+    act(app, menu);
+    assert_int_not_equal(app->menu.kind, MENU_NONE);
+    for (int i = 0; i < app->menu.n; i++)
+        if (!strncmp(app->menu.label[i], label, strlen(label))) {
+            Request r = {.act = ACT_MENU_PICK, .a = i};
+            app_apply(app, &r);
+            assert_int_equal(app->menu.kind, MENU_NONE);
+            return;
+        }
+    fail_msg("no item '%s'", label);
+}
+
+static void test_menus(void **state)
+{
+    App app;
+    open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
+    act(&app, ACT_MENU_COLL);
+    assert_int_equal(app.menu.n, COLL_COUNT);
+    assert_true(app.menu.current[COLL_ALLREDUCE]);
+    act(&app, ACT_CANCEL);
+    assert_int_equal(app.menu.kind, MENU_NONE);
+    pick(&app, ACT_MENU_COLL, "alltoall");
+    assert_int_equal(app.call.kind, COLL_ALLTOALL);
+    assert_ptr_equal(app.algo, algo_default(COLL_ALLTOALL));
+    act(&app, ACT_MENU_ALGO);
+    for (int i = 0; i < app.menu.n; i++)
+        assert_int_equal(algo_at((size_t)app.menu.value[i])->coll, COLL_ALLTOALL);
+    act(&app, ACT_CANCEL);
+    act(&app, ACT_MENU_OP); /* alltoall does not reduce */
+    assert_int_equal(app.menu.kind, MENU_NONE);
+    assert_non_null(strstr(app.msg, "no op"));
+    pick(&app, ACT_MENU_COLL, "broadcast");
+    pick(&app, ACT_MENU_ROOT, "rank 5");
+    assert_int_equal(app.call.root, 5);
+    pick(&app, ACT_MENU_RANKS, "64");
+    assert_int_equal(app.call.nranks, 64);
+    act(&app, ACT_NEXT);
+    act(&app, ACT_NEXT);
+    pick(&app, ACT_MENU_SIZE, "1 MiB");
+    assert_int_equal(app.bytes, 1u << 20);
+    assert_int_equal(app.step, 2); /* a new size keeps the step */
+    assert_int_equal(app.nwrong, 0);
+    pick(&app, ACT_MENU_DTYPE, "int8");
+    assert_int_equal(app.call.dtype, DT_INT8);
+    /* keys move the highlight; Enter picks it */
+    act(&app, ACT_MENU_RANKS);
+    int cur = app.menu.cur;
+    act(&app, ACT_SCROLL_UP);
+    assert_int_equal(app.menu.cur, cur - 1);
+    act(&app, ACT_ENTER);
+    assert_int_equal(app.call.nranks, 48);
+    app_fini(&app);
+}
+
+static void test_backend_choice(void **state)
+{
+    App app;
+    char why[200];
+    open_app(&app, COLL_ALLGATHER, NULL, 4, false);
+    const ExecOps *before = app.backend;
+    for (size_t i = 0; exec_name_at(i); i++) {
+        if (exec_find(exec_name_at(i), why, sizeof why))
+            continue;
+        act(&app, ACT_MENU_BACKEND);
+        Request r = {.act = ACT_MENU_PICK, .a = (int)i};
+        app_apply(&app, &r);
+        assert_ptr_equal(app.backend, before);
+        assert_true(app.msg_error);
+        assert_non_null(strstr(app.msg, "keeping threads"));
+    }
+    app_fini(&app);
+}
+
+/* ------------------------------------------------------------ failures */
+
+static void test_failing_backend(void **state)
+{
+    App app;
+    char why[200];
+    open_app(&app, COLL_ALLREDUCE, "ring", 4, false);
+    fake_mode.fail_step = 2;
+    assert_int_equal(scene_backend(&app, &fake_ops, why, sizeof why), CV_OK);
+    assert_string_equal(app.backend->name, "fake");
+    act(&app, ACT_NEXT);
+    act(&app, ACT_NEXT);
+    assert_false(app.quit);
+    act(&app, ACT_NEXT);
+    assert_true(app.quit);
+    assert_int_equal(app.exit_status, 1);
+    assert_string_equal(app.msg, "The fake backend failed: the device went "
+                                 "away at step 3");
+    fake_mode.fail_step = SIZE_MAX;
+    app_fini(&app);
+}
+
+/* A machine that computes one element wrong is caught after every step,
+ * and the cell is marked. */
+static void test_wrong_results_caught(void **state)
+{
+    App app;
+    char why[200];
+    open_app(&app, COLL_ALLGATHER, "ring", 3, false);
+    fake_mode.corrupt_read = true;
+    assert_int_equal(scene_backend(&app, &fake_ops, why, sizeof why), CV_OK);
+    for (size_t k = 0; k <= app.sched.nsteps; k++) {
+        assert_int_equal(app.step, k);
+        assert_true(app.real_ok);
+        /* rank 1's first send and recv elements read back wrong */
+        assert_int_equal(app.nwrong, 1 + (sim_pos(&app.sim, 1, BUF_RECV, 0) >= 0));
+        assert_int_equal(app.bad[BUF_SEND][app.sim.base[BUF_SEND][1]], 1);
+        act(&app, ACT_NEXT);
+    }
+    fake_mode.corrupt_read = false;
+    app_fini(&app);
+}
+
+/* ------------------------------------------------------------ the rest */
+
+static void test_play_and_select(void **state)
+{
+    App app;
+    open_app(&app, COLL_REDUCE, NULL, 6, false);
+    act(&app, ACT_PLAY);
+    assert_true(app.playing);
+    size_t n = app.sched.nsteps;
+    for (size_t k = 1; k <= n + 2; k++) {
+        act(&app, ACT_TICK);
+        assert_int_equal(app.step, k < n ? k : n);
+    }
+    assert_false(app.playing);
+    act(&app, ACT_PLAY); /* at the end, play starts over */
+    assert_int_equal(app.step, 0);
+    act(&app, ACT_SLOWER);
+    assert_true(app.play_ms > 700);
+    for (int i = 0; i < 30; i++)
+        act(&app, ACT_FASTER);
+    assert_int_equal(app.play_ms, 50);
+    Request r = {.act = ACT_SELECT_CELL, .a = 2, .b = BUF_RECV, .c = 999};
+    app_apply(&app, &r);
+    assert_int_equal(app.sel_rank, 2);
+    assert_int_equal(app.sel_buf, -1);
+    r.c = 1;
+    r.b = BUF_SEND;
+    app_apply(&app, &r);
+    assert_int_equal(app.sel_buf, BUF_SEND);
+    assert_int_equal(app.sel_elem, 1);
+    r.a = 6;
+    app_apply(&app, &r);
+    assert_int_equal(app.sel_rank, 2);
+    act(&app, ACT_CANCEL);
+    act(&app, ACT_CANCEL);
+    assert_int_equal(app.sel_rank, -1);
+    act(&app, ACT_NEXT);
+    act(&app, ACT_NEXT);
+    act(&app, ACT_INPLACE); /* a new scene starts at step 0 */
+    assert_true(app.call.in_place);
+    assert_int_equal(app.step, 0);
+    act(&app, ACT_CELLS_MORE);
+    assert_int_equal(app.cells, 2);
+    assert_int_equal(app.call.count, 2 * 6);
+    act(&app, ACT_QUIT);
+    assert_true(app.quit);
+    app_fini(&app);
+}
+
+static void test_bad_options(void **state)
+{
+    App app;
+    AppOptions o = app_options(COLL_ALLREDUCE, NULL, SCENE_MAX_RANKS + 1, true);
+    char why[200];
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_ERR_RANKS);
+    assert_non_null(strstr(why, "collviz trace"));
+    app_fini(&app);
+    o = app_options(COLL_ALLREDUCE, NULL, 8, true);
+    o.backend = "nosuch";
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_ERR_UNAVAILABLE);
+    assert_non_null(strstr(why, "nosuch"));
+    app_fini(&app);
+    o = app_options(COLL_ALLREDUCE, "nosuch", 8, true);
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_ERR_ALGO);
+    app_fini(&app);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_algorithm_steps),
+        cmocka_unit_test(test_random_seeks),
+        cmocka_unit_test(test_types_and_ops),
+        cmocka_unit_test(test_counters_match_schedule),
+        cmocka_unit_test(test_menus),
+        cmocka_unit_test(test_backend_choice),
+        cmocka_unit_test(test_failing_backend),
+        cmocka_unit_test(test_wrong_results_caught),
+        cmocka_unit_test(test_play_and_select),
+        cmocka_unit_test(test_bad_options),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

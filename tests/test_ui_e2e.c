@@ -1,0 +1,39 @@
+/* test_ui_e2e.c - the real binary in a real terminal: runs
+ * tests/e2e_tmux.sh on $COLLVIZ (set by `make test`), which drives collviz
+ * in tmux (start, step, change algorithm, resize, quit, Ctrl-C, SIGTERM,
+ * no terminal) and checks the terminal is left sane. Skipped, with the
+ * reason, when tmux is not installed. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static void test_tmux(void **state)
+{
+    const char *bin = getenv("COLLVIZ");
+    if (!bin || !*bin)
+        bin = "build/collviz";
+    if (access(bin, X_OK)) {
+        print_message("e2e: SKIP: %s is not built (make sets COLLVIZ)\n", bin);
+        skip();
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "sh tests/e2e_tmux.sh '%s'", bin);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) == 77)
+        skip();
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_tmux)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,98 @@
+/* test_ui_fakes.h - a backend for the UI tests that works like the threads
+ * backend, except where told to misbehave: fail at one step, or report one
+ * element wrong when read back (so the checks that must catch a lying
+ * machine are seen to catch it). Static: each test program has its own. */
+#ifndef COLLVIZ_TEST_UI_FAKES_H
+#define COLLVIZ_TEST_UI_FAKES_H
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec_threads.h"
+
+/* How the fake misbehaves (set before opening it). */
+static struct {
+    size_t fail_step;  /* step that fails (SIZE_MAX: none) */
+    bool corrupt_read; /* flip the first byte of every read of rank 1 */
+} fake_mode = {SIZE_MAX, false};
+
+typedef struct {
+    Executor base;   /* what every executor starts with */
+    Executor *inner; /* the threads executor doing the work */
+} Fake;
+
+static Executor *inner_of(Executor *ex) { return ((Fake *)ex)->inner; }
+
+static CvError fake_load(Executor *ex, const Schedule *s)
+{
+    ex->sched = s;
+    return inner_of(ex)->ops->load(inner_of(ex), s);
+}
+static CvError fake_reset(Executor *ex)
+{
+    return inner_of(ex)->ops->reset(inner_of(ex));
+}
+static CvError fake_step(Executor *ex, size_t k)
+{
+    if (k == fake_mode.fail_step)
+        return CV_ERR_BACKEND;
+    return inner_of(ex)->ops->step(inner_of(ex), k);
+}
+static CvError fake_finish(Executor *ex)
+{
+    return inner_of(ex)->ops->finish(inner_of(ex));
+}
+static CvError fake_run(Executor *ex, int warmup, int iters, ExecTiming *t)
+{
+    return inner_of(ex)->ops->run(inner_of(ex), warmup, iters, t);
+}
+static CvError fake_read(Executor *ex, int r, BufId b, size_t off, size_t n,
+                         void *dst)
+{
+    CvError e = inner_of(ex)->ops->read(inner_of(ex), r, b, off, n, dst);
+    if (!e && fake_mode.corrupt_read && r == 1 && n > 0)
+        ((uint8_t *)dst)[0] ^= 0x5a;
+    return e;
+}
+static const char *fake_error(const Executor *ex)
+{
+    return "the device went away at step 3";
+}
+static void fake_close(Executor *ex)
+{
+    inner_of(ex)->ops->close(inner_of(ex));
+    free(ex);
+}
+static CvError fake_open(Executor **out, int p, const ExecOptions *o,
+                         char *why, size_t len);
+
+static const ExecOps fake_ops = {
+    .name = "fake",
+    .summary = "threads, misbehaving on request",
+    .open = fake_open,
+    .load = fake_load,
+    .reset = fake_reset,
+    .step = fake_step,
+    .finish = fake_finish,
+    .run = fake_run,
+    .read = fake_read,
+    .last_error = fake_error,
+    .close = fake_close,
+};
+
+static CvError fake_open(Executor **out, int p, const ExecOptions *o,
+                         char *why, size_t len)
+{
+    Fake *f = calloc(1, sizeof *f);
+    CvError e = exec_threads_ops.open(&f->inner, p, o, why, len);
+    if (e) {
+        free(f);
+        return e;
+    }
+    f->base = (Executor){.ops = &fake_ops, .nranks = p};
+    *out = &f->base;
+    return CV_OK;
+}
+
+#endif

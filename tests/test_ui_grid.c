@@ -1,0 +1,225 @@
+/* test_ui_grid.c - the in-memory screen: clipping, UTF-8, wide characters,
+ * boxes, glyph fallbacks and the text dump the golden files use. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/grid.h"
+
+/* The text of row y (UTF-8, wide characters once). */
+static char *row_text(const Grid *g, int y)
+{
+    char *all = grid_dump(g, false);
+    assert_non_null(all);
+    char *line = all;
+    for (int i = 0; i < y; i++)
+        line = strchr(line, '\n') + 1;
+    *strchr(line, '\n') = '\0';
+    char *out = strdup(line);
+    free(all);
+    return out;
+}
+
+static void test_init_clear(void **state)
+{
+    Grid g;
+    assert_int_equal(grid_init(&g, 7, 3, false), CV_OK);
+    for (int y = 0; y < 3; y++)
+        for (int x = 0; x < 7; x++) {
+            const Cell *c = grid_cat(&g, x, y);
+            assert_int_equal(c->ch, ' ');
+            assert_int_equal(c->role, ROLE_NORMAL);
+            assert_int_equal(c->attr, 0);
+        }
+    assert_null(grid_at(&g, 7, 0));
+    assert_null(grid_at(&g, 0, 3));
+    assert_null(grid_at(&g, -1, 0));
+    assert_int_equal(grid_resize(&g, -1, 2), CV_ERR_ARG);
+    assert_int_equal(grid_resize(&g, 0, 0), CV_OK);
+    assert_int_equal(grid_resize(&g, 3, 2), CV_OK);
+    grid_fini(&g);
+}
+
+/* Text is clipped to the rectangle and to maxw, at every offset. */
+static void test_text_clip(void **state)
+{
+    Grid g;
+    grid_init(&g, 20, 3, false);
+    for (int x0 = -5; x0 < 25; x0++)
+        for (int cw = 0; cw < 12; cw++) {
+            grid_clear(&g);
+            Rect clip = {4, 1, cw, 1};
+            grid_text(&g, clip, x0, 1, 6, ROLE_VALUE, 0, "abcdefghij");
+            for (int x = 0; x < 20; x++) {
+                const Cell *c = grid_cat(&g, x, 1);
+                bool inside = x >= 4 && x < 4 + cw && x >= x0 && x < x0 + 6;
+                assert_int_equal(c->ch, inside ? (uint32_t)('a' + x - x0)
+                                               : (uint32_t)' ');
+                assert_int_equal(c->role, inside ? ROLE_VALUE : ROLE_NORMAL);
+            }
+            for (int x = 0; x < 20; x++) {
+                assert_int_equal(grid_cat(&g, x, 0)->ch, ' ');
+                assert_int_equal(grid_cat(&g, x, 2)->ch, ' ');
+            }
+        }
+    grid_fini(&g);
+}
+
+static void test_utf8(void **state)
+{
+    Grid g;
+    grid_init(&g, 12, 1, false);
+    Rect all = grid_rect(&g);
+    /* two-, three- and four-byte sequences, then invalid bytes */
+    int n = grid_text(&g, all, 0, 0, -1, ROLE_NORMAL, 0,
+                      "\xc3\xa9\xe2\x94\x80\xf0\x9f\x98\x80\xff\xc3x\x01");
+    assert_int_equal(n, 7);
+    assert_int_equal(grid_cat(&g, 0, 0)->ch, 0xE9);
+    assert_int_equal(grid_cat(&g, 1, 0)->ch, 0x2500);
+    assert_int_equal(grid_cat(&g, 2, 0)->ch, 0x1F600);
+    assert_int_equal(grid_cat(&g, 3, 0)->ch, '?');
+    assert_int_equal(grid_cat(&g, 4, 0)->ch, '?');
+    assert_int_equal(grid_cat(&g, 5, 0)->ch, 'x');
+    assert_int_equal(grid_cat(&g, 6, 0)->ch, '?');
+    /* overlong encodings and surrogates are not characters */
+    grid_clear(&g);
+    grid_text(&g, all, 0, 0, -1, ROLE_NORMAL, 0, "\xe0\x80\xaf\xed\xa0\x80");
+    assert_int_equal(grid_cat(&g, 0, 0)->ch, '?');
+    assert_int_equal(grid_cat(&g, 1, 0)->ch, '?');
+    grid_fini(&g);
+}
+
+/* Wide characters take two cells and are never cut in half. */
+static void test_wide(void **state)
+{
+    Grid g;
+    grid_init(&g, 6, 1, false);
+    const char *zh = "\xe4\xb8\xad\xe6\x96\x87"; /* two CJK characters */
+    assert_int_equal(grid_text_width(zh), 4);
+    assert_int_equal(grid_text(&g, grid_rect(&g), 1, 0, -1, ROLE_NORMAL, 0, zh), 4);
+    assert_int_equal(grid_cat(&g, 1, 0)->ch, 0x4E2D);
+    assert_int_equal(grid_cat(&g, 2, 0)->ch, GRID_CONT);
+    assert_int_equal(grid_cat(&g, 3, 0)->ch, 0x6587);
+    char *t = row_text(&g, 0);
+    assert_string_equal(t, " \xe4\xb8\xad\xe6\x96\x87 ");
+    free(t);
+    /* maxw 3 fits one wide character, not a half of the second */
+    grid_clear(&g);
+    assert_int_equal(grid_text(&g, grid_rect(&g), 0, 0, 3, ROLE_NORMAL, 0, zh), 2);
+    assert_int_equal(grid_cat(&g, 2, 0)->ch, ' ');
+    /* at the clip edge a wide character becomes a space */
+    grid_clear(&g);
+    grid_text(&g, (Rect){0, 0, 2, 1}, 1, 0, -1, ROLE_NORMAL, 0, zh);
+    assert_int_equal(grid_cat(&g, 1, 0)->ch, ' ');
+    assert_int_equal(grid_cat(&g, 2, 0)->ch, ' ');
+    grid_fini(&g);
+}
+
+/* A box in both modes: corners, edges, title, inside. */
+static void test_box(void **state)
+{
+    for (int ascii = 0; ascii < 2; ascii++) {
+        Grid g;
+        grid_init(&g, 10, 4, ascii);
+        Rect in = grid_box(&g, (Rect){1, 0, 8, 4}, ROLE_BORDER, "Title!!",
+                           ROLE_TITLE);
+        assert_int_equal(in.x, 2);
+        assert_int_equal(in.y, 1);
+        assert_int_equal(in.w, 6);
+        assert_int_equal(in.h, 2);
+        char *t = grid_dump(&g, false);
+        if (ascii)
+            assert_string_equal(t, " + Titl + \n |      | \n |      | \n +------+ \n");
+        else
+            assert_string_equal(t, " ┌ Titl ┐ \n │      │ \n │      │ \n └──────┘ \n");
+        free(t);
+        assert_int_equal(grid_cat(&g, 3, 0)->role, ROLE_TITLE);
+        assert_int_equal(grid_cat(&g, 1, 1)->role, ROLE_BORDER);
+        Rect none = grid_box(&g, (Rect){0, 0, 1, 5}, ROLE_BORDER, NULL, ROLE_TITLE);
+        assert_int_equal(none.w, 0);
+        grid_fini(&g);
+    }
+}
+
+/* Every glyph has an ASCII form that is printable ASCII. */
+static void test_glyphs(void **state)
+{
+    Grid u, a;
+    grid_init(&u, 1, 1, false);
+    grid_init(&a, 1, 1, true);
+    for (int gl = 0; gl < GL_COUNT; gl++) {
+        uint32_t c = grid_glyph(&a, (Glyph)gl);
+        assert_true(c > ' ' && c < 0x7f);
+        assert_true(grid_glyph(&u, (Glyph)gl) > 0x7f);
+    }
+    assert_int_equal(grid_glyph(&a, GL_COUNT), '?');
+    grid_fini(&u);
+    grid_fini(&a);
+}
+
+/* Role codes are distinct, so the role layer of a golden file is exact. */
+static void test_role_codes(void **state)
+{
+    for (int a = 0; a < ROLE_COUNT; a++) {
+        assert_true(grid_role_code((Role)a) > ' ');
+        assert_true(strlen(grid_role_what((Role)a)) > 0);
+        for (int b = a + 1; b < ROLE_COUNT; b++)
+            assert_int_not_equal(grid_role_code((Role)a), grid_role_code((Role)b));
+    }
+}
+
+static void test_dump_layers(void **state)
+{
+    Grid g;
+    grid_init(&g, 3, 2, false);
+    grid_put(&g, grid_rect(&g), 1, 0, 'x', ROLE_FINAL, GRID_BOLD | GRID_UNDER);
+    grid_paint(&g, (Rect){0, 1, 9, 9}, ROLE_ERROR, 0);
+    char *t = grid_dump(&g, true);
+    assert_string_equal(t, " x \n   \n-- roles\n.F.\neee\n-- attrs\n.5.\n...\n");
+    free(t);
+    grid_put(&g, grid_rect(&g), 1, 0, 'x', ROLE_FINAL, 0);
+    t = grid_dump(&g, true);
+    assert_null(strstr(t, "-- attrs"));
+    free(t);
+    grid_fini(&g);
+}
+
+static void test_rects(void **state)
+{
+    Rect a = {2, 3, 10, 5}, t, b;
+    for (int n = -2; n < 9; n++) {
+        rect_cut_top(a, n, &t, &b);
+        assert_int_equal(t.h + b.h, a.h);
+        assert_true(t.h >= 0 && b.h >= 0);
+        assert_int_equal(b.y, t.y + t.h);
+        rect_cut_left(a, n + 3, &t, &b);
+        assert_int_equal(t.w + b.w, a.w);
+        assert_int_equal(b.x, t.x + t.w);
+    }
+    Rect c = rect_clip(a, (Rect){0, 0, 5, 5});
+    assert_int_equal(c.x, 2);
+    assert_int_equal(c.w, 3);
+    assert_int_equal(c.h, 2);
+    Rect e = rect_clip(a, (Rect){50, 50, 5, 5});
+    assert_int_equal(e.w * e.h, 0);
+    assert_true(rect_has(a, 2, 3));
+    assert_false(rect_has(a, 12, 3));
+    assert_int_equal(rect_inset((Rect){0, 0, 1, 1}, 1).w, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_init_clear), cmocka_unit_test(test_text_clip),
+        cmocka_unit_test(test_utf8),       cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_box),        cmocka_unit_test(test_glyphs),
+        cmocka_unit_test(test_role_codes), cmocka_unit_test(test_dump_layers),
+        cmocka_unit_test(test_rects),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

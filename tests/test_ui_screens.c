@@ -1,0 +1,158 @@
+/* test_ui_screens.c - whole screens compared with golden files: text, colour
+ * roles and attributes of several scenes at several terminal sizes, in
+ * Unicode and ASCII. Every scene is driven by a script, as `collviz tui
+ * --script` would. To accept new screens after a deliberate change, run
+ * with COLLVIZ_UPDATE_GOLDEN=1 and review the diff of tests/golden/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/screen.h"
+#include "ui/script.h"
+
+#define GOLDEN_DIR "tests/golden/"
+
+static int setup(void **state)
+{
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    return 0;
+}
+
+/* One golden scene. */
+typedef struct {
+    const char *name;   /* file name under tests/golden/, without .txt */
+    CollKind kind;      /* collective */
+    const char *algo;   /* algorithm, NULL for the default */
+    int nranks;         /* ranks */
+    int root;           /* root */
+    bool in_place;      /* in place */
+    int w, h;           /* terminal size */
+    bool ascii;         /* ASCII line drawing */
+    bool all_panels;    /* topology, timeline and chart on too */
+    const char *script; /* what happens before the frame is taken */
+} Scene;
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    buf[got] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Report the first line where got and want differ. */
+static void show_difference(const char *name, const char *got,
+                            const char *want)
+{
+    int line = 1;
+    const char *a = got, *b = want;
+    while (*a && *a == *b) {
+        line += *a == '\n';
+        a++, b++;
+    }
+    const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
+    print_error("%s: line %d differs\n  got:  %.*s\n  want: %.*s\n"
+                "(COLLVIZ_UPDATE_GOLDEN=1 accepts the new screen)\n", name,
+                line, ea ? (int)(ea - a) : (int)strlen(a), a,
+                eb ? (int)(eb - b) : (int)strlen(b), b);
+}
+
+static char *render(const Scene *sc)
+{
+    AppOptions o = app_options(sc->kind, sc->algo, sc->nranks, true);
+    App app;
+    char why[200];
+    o.root = sc->root;
+    o.in_place = sc->in_place;
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    app.term_w = sc->w;
+    app.term_h = sc->h;
+    app.ascii = sc->ascii;
+    if (!sc->all_panels)
+        app.show[VIEW_TOPOLOGY] = app.show[VIEW_TIMELINE] = false;
+    Script s;
+    assert_int_equal(script_parse(sc->script, &s, why, sizeof why), CV_OK);
+    Grid g;
+    grid_init(&g, sc->w, sc->h, sc->ascii);
+    ScriptRun run = {0};
+    script_run(&app, &s, &run, &g);
+    char *text = grid_dump(&g, true);
+    grid_fini(&g);
+    script_fini(&s);
+    app_fini(&app);
+    return text;
+}
+
+static void check_scene(const Scene *sc)
+{
+    char path[256];
+    snprintf(path, sizeof path, GOLDEN_DIR "%s.txt", sc->name);
+    char *got = render(sc);
+    const char *upd = getenv("COLLVIZ_UPDATE_GOLDEN");
+    if (upd && *upd && strcmp(upd, "0")) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        fclose(f);
+    }
+    char *want = read_file(path);
+    if (!want)
+        fail_msg("%s is missing (COLLVIZ_UPDATE_GOLDEN=1 writes it)", path);
+    if (strcmp(got, want))
+        show_difference(sc->name, got, want);
+    assert_string_equal(got, want);
+    free(got);
+    free(want);
+}
+
+static const Scene scenes[] = {
+    {"ring8_step2_80x24", COLL_ALLREDUCE, "ring", 8, 0, false, 80, 24, false,
+     false, "Right Right"},
+    {"ring8_select_120x40_ascii", COLL_ALLREDUCE, "ring", 8, 0, false, 120,
+     40, true, false, "Right Right Right select 1 recv 7"},
+    {"bcast_binomial16_last_100x30", COLL_BROADCAST, "binomial", 16, 3,
+     false, 100, 30, false, false, "End Right"},
+    {"alltoall64_step1_100x30", COLL_ALLTOALL, "pairwise", 64, 0, false, 100,
+     30, false, false, "Right Down Down >"},
+    {"reducescatter64_200x70", COLL_REDUCESCATTER, "recursive-halving", 64,
+     0, false, 200, 70, false, false, "Right Right Right"},
+    {"allgather4_inplace_80x24_ascii", COLL_ALLGATHER, "ring", 4, 0, true, 80,
+     24, true, false, "Right"},
+    {"too_small_79x30", COLL_ALLREDUCE, NULL, 8, 0, false, 100, 30, false,
+     false, "resize 79x30"},
+    {"help_100x30", COLL_ALLREDUCE, NULL, 8, 0, false, 100, 30, false, false,
+     "?"},
+    {"help_160x50", COLL_ALLREDUCE, NULL, 8, 0, false, 160, 50, true, false,
+     "?"},
+    {"menu_algo_100x30", COLL_ALLREDUCE, NULL, 8, 0, false, 100, 30, false,
+     false, "a Down Down"},
+    {"reduce_op_message_80x24", COLL_ALLGATHER, NULL, 3, 0, false, 80, 24,
+     false, false, "o"},
+    {"full_120x40", COLL_ALLREDUCE, "ring", 8, 0, false, 120, 40, false, true,
+     "Right Right Right Right"},
+};
+
+static void test_scene(void **state) { check_scene(*state); }
+
+int main(void)
+{
+    struct CMUnitTest tests[sizeof scenes / sizeof scenes[0]];
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
+        tests[i] = (struct CMUnitTest){.name = scenes[i].name,
+                                       .test_func = test_scene,
+                                       .initial_state = (void *)&scenes[i]};
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,218 @@
+/* test_ui_script.c - the scripted mode: parsing (and its errors), keys,
+ * clicks on header fields, hints, menu items and cells, resizing, play
+ * ticks and quitting, all drawn into a grid without a terminal. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/keys.h"
+#include "ui/screen.h"
+#include "ui/script.h"
+
+static int setup(void **state)
+{
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    return 0;
+}
+
+static void test_parse(void **state)
+{
+    Script s;
+    char why[200];
+    assert_int_equal(script_parse("Right PgDn # comment q\n  a Enter tick 3 "
+                                  "click 4 5 resize 90x30 wheel up act help "
+                                  "seek 2 wait dump tick",
+                                  &s, why, sizeof why), CV_OK);
+    assert_int_equal(s.n, 15);
+    assert_int_equal(s.items[0].key, keys_parse("Right"));
+    assert_int_equal(s.items[1].key, keys_parse("PgDn"));
+    assert_int_equal(s.items[2].key, 'a');
+    for (int i = 4; i < 7; i++)
+        assert_int_equal(s.items[i].kind, SCRIPT_TICK);
+    assert_int_equal(s.items[7].kind, SCRIPT_CLICK);
+    assert_int_equal(s.items[7].a, 4);
+    assert_int_equal(s.items[7].b, 5);
+    assert_int_equal(s.items[8].kind, SCRIPT_RESIZE);
+    assert_int_equal(s.items[8].a, 90);
+    assert_int_equal(s.items[9].a, -1);
+    assert_int_equal(s.items[10].req.act, ACT_HELP);
+    assert_int_equal(s.items[11].req.act, ACT_SEEK);
+    assert_int_equal(s.items[11].req.a, 2);
+    assert_int_equal(s.items[12].kind, SCRIPT_WAIT);
+    assert_int_equal(s.items[13].kind, SCRIPT_DUMP);
+    assert_int_equal(s.items[14].kind, SCRIPT_TICK);
+    script_fini(&s);
+    assert_int_equal(script_parse("", &s, why, sizeof why), CV_OK);
+    assert_int_equal(s.n, 0);
+    script_fini(&s);
+}
+
+static void test_parse_errors(void **state)
+{
+    static const char *const bad[] = {
+        "Right\nBogus", "click 1", "click x 2", "resize 10", "resize 0x5",
+        "wheel sideways", "act nosuch", "seek -1", "act none",
+        "select 1 bogus 2", "select 1 recv",
+    };
+    Script s;
+    char why[200];
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        why[0] = '\0';
+        assert_int_equal(script_parse(bad[i], &s, why, sizeof why), CV_ERR_ARG);
+        assert_non_null(strstr(why, "line "));
+        assert_null(s.items);
+    }
+    script_parse("Right\n\nBogus", &s, why, sizeof why);
+    assert_non_null(strstr(why, "line 3: 'Bogus'"));
+}
+
+/* An App and a grid for a script. */
+typedef struct {
+    App app;  /* the state */
+    Grid g;   /* the last frame */
+    int drawn;/* frames drawn by the last run */
+} Run;
+
+static void start(Run *r, CollKind k, int p, int w, int h)
+{
+    AppOptions o = app_options(k, NULL, p, true);
+    char why[200];
+    assert_int_equal(app_init(&r->app, &o, why, sizeof why), CV_OK);
+    r->app.term_w = w;
+    r->app.term_h = h;
+    /* these panels are tested on their own; text here is the picture's */
+    r->app.show[VIEW_TOPOLOGY] = r->app.show[VIEW_TIMELINE] = false;
+    grid_init(&r->g, w, h, false);
+}
+
+static void play(Run *r, const char *text, int frames)
+{
+    Script s;
+    char why[200];
+    assert_int_equal(script_parse(text, &s, why, sizeof why), CV_OK);
+    ScriptRun run = {.frames = frames};
+    r->drawn = script_run(&r->app, &s, &run, &r->g);
+    script_fini(&s);
+}
+
+static void stop(Run *r)
+{
+    grid_fini(&r->g);
+    app_fini(&r->app);
+}
+
+/* Where text first appears on the screen; false when it does not. */
+static bool find(const Grid *g, const char *text, int *x, int *y)
+{
+    size_t n = strlen(text);
+    for (*y = 0; *y < g->h; (*y)++)
+        for (*x = 0; *x + (int)n <= g->w; (*x)++) {
+            size_t i = 0;
+            while (i < n && grid_cat(g, *x + (int)i, *y)->ch ==
+                                (uint32_t)(unsigned char)text[i])
+                i++;
+            if (i == n)
+                return true;
+        }
+    return false;
+}
+
+static void test_keys_and_frames(void **state)
+{
+    Run r;
+    start(&r, COLL_ALLREDUCE, 8, 100, 30);
+    play(&r, "Right Right PgDn Left", 0);
+    assert_int_equal(r.drawn, 4);
+    assert_int_equal(r.app.step, 2);
+    int x, y;
+    assert_true(find(&r.g, "step 2 of 15", &x, &y));
+    assert_int_equal(y, 1);
+    play(&r, "Space", 6); /* one key, then five ticks of play */
+    assert_int_equal(r.drawn, 6);
+    assert_int_equal(r.app.step, 7);
+    play(&r, "End Right", 0);
+    assert_true(find(&r.g, "That was the last step", &x, &y));
+    assert_int_equal(y, r.g.h - 1);
+    play(&r, "Home q Right Right", 0);
+    assert_int_equal(r.drawn, 2); /* q ends the run */
+    assert_int_equal(r.app.step, 0);
+    stop(&r);
+}
+
+/* Clicks: a header field opens its menu, a menu item is picked, a status
+ * hint acts, a buffer cell is selected, a click elsewhere closes menus. */
+static void test_clicks(void **state)
+{
+    Run r;
+    char cmd[64];
+    int x, y;
+    start(&r, COLL_ALLREDUCE, 8, 120, 40);
+    play(&r, "Right", 0);
+    assert_true(find(&r.g, "ring", &x, &y));
+    snprintf(cmd, sizeof cmd, "click %d %d", x + 1, y);
+    play(&r, cmd, 0);
+    assert_int_equal(r.app.menu.kind, MENU_ALGO);
+    assert_true(find(&r.g, "butterfly", &x, &y));
+    snprintf(cmd, sizeof cmd, "click %d %d", x, y);
+    play(&r, cmd, 0);
+    assert_int_equal(r.app.menu.kind, MENU_NONE);
+    assert_string_equal(r.app.algo->name, "butterfly");
+    assert_true(find(&r.g, "c collective", &x, &y));
+    snprintf(cmd, sizeof cmd, "click %d %d", x + 3, y);
+    play(&r, cmd, 0);
+    assert_int_equal(r.app.menu.kind, MENU_COLL);
+    play(&r, "click 119 38", 0); /* outside the menu */
+    assert_int_equal(r.app.menu.kind, MENU_NONE);
+    play(&r, "Right", 0);
+    assert_true(find(&r.g, "r2 ", &x, &y));
+    snprintf(cmd, sizeof cmd, "click %d %d", x + 4, y);
+    play(&r, cmd, 0);
+    assert_int_equal(r.app.sel_rank, 2);
+    assert_int_equal(r.app.sel_buf, BUF_SEND);
+    assert_int_equal(r.app.sel_elem, 0);
+    assert_true(find(&r.g, "r2 send[0]: rank 2 at 0", &x, &y));
+    assert_true(find(&r.g, "history: not written yet (input)", &x, &y));
+    stop(&r);
+}
+
+static void test_resize_and_help(void **state)
+{
+    Run r;
+    int x, y;
+    start(&r, COLL_GATHER, 5, 100, 30);
+    play(&r, "resize 79x30", 0);
+    assert_true(r.app.term_w == 79 && r.g.w == 79);
+    assert_true(find(&r.g, "needs at least 80x24", &x, &y));
+    play(&r, "Right resize 80x24", 0);
+    assert_false(find(&r.g, "needs at least", &x, &y));
+    assert_true(find(&r.g, "step 1 of", &x, &y));
+    play(&r, "?", 0);
+    assert_true(find(&r.g, "Help", &x, &y));
+    assert_true(find(&r.g, action_help(ACT_NEXT), &x, &y));
+    play(&r, "Down Down", 0);
+    assert_true(r.app.help);
+    assert_int_equal(r.app.help_top, 2);
+    play(&r, "n", 0); /* any other key closes help, and does nothing else */
+    assert_false(r.app.help);
+    assert_int_equal(r.app.step, 1);
+    play(&r, "wheel down wheel down wheel up", 0);
+    assert_int_equal(r.app.scroll_rank, 1);
+    stop(&r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse),
+        cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_keys_and_frames),
+        cmocka_unit_test(test_clicks),
+        cmocka_unit_test(test_resize_and_help),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}

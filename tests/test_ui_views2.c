@@ -1,0 +1,667 @@
+/* test_ui_views2.c - the topology, timeline and chart views: golden screens
+ * (text, colour roles and attributes) for scenes of every topology at
+ * several panel sizes, what they mark checked against the schedule, clicks,
+ * clipping to the panel over every algorithm and many sizes, and the time
+ * a 64-rank frame takes.
+ *
+ * Golden files live in tests/golden/; COLLVIZ_UPDATE_GOLDEN=1 rewrites them
+ * from what the views draw now (then read the diff before committing). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "ui/app.h"
+#include "ui/screen.h"
+#include "ui/view.h"
+
+#define GOLDEN_DIR "tests/golden"
+
+static int setup(void **state)
+{
+    /* no calibration from this machine's cache: predictions use defaults */
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    return 0;
+}
+
+/* ------------------------------------------------------------ scenes */
+
+/* A scene: a collective by an algorithm on p ranks, shown after `step`
+ * steps. */
+typedef struct {
+    const char *name; /* golden file part */
+    CollKind kind;    /* collective */
+    const char *algo; /* algorithm */
+    int p;            /* ranks */
+    int root;         /* root (rooted kinds) */
+    size_t step;      /* steps executed */
+} Scene;
+
+static const Scene scenes[] = {
+    {"ring8", COLL_ALLREDUCE, "ring", 8, 0, 3},
+    {"binomial5", COLL_BROADCAST, "binomial", 5, 2, 2},
+    {"butterfly16", COLL_ALLREDUCE, "butterfly", 16, 0, 2},
+    {"bruck7", COLL_ALLTOALL, "bruck", 7, 0, 2},
+    {"dbt12", COLL_ALLREDUCE, "double-binary-tree", 12, 0, 2},
+    {"chain4", COLL_BROADCAST, "chain", 4, 0, 3},
+    {"linear64", COLL_REDUCE, "linear", 64, 0, 3},
+};
+#define NSCENES (sizeof scenes / sizeof scenes[0])
+
+/* Go to step k, as the script command "seek K" does. */
+static void seek_to(App *app, size_t k)
+{
+    Request r = {.act = ACT_SEEK, .a = (int)k};
+    app_apply(app, &r);
+    assert_int_equal(app->step, k);
+}
+
+/* An App for (kind, algo, p, root) on the threads backend, no worker,
+ * stepped to `step`. */
+static void open_app(App *app, CollKind k, const char *algo, int p, int root,
+                     size_t step)
+{
+    AppOptions o;
+    char why[200] = "";
+    app_options_default(&o);
+    o.kind = k, o.algo = algo, o.nranks = p, o.root = root;
+    o.no_worker = true;
+    if (app_init(app, &o, why, sizeof why) != CV_OK)
+        fail_msg("%s %s p=%d: %s", coll_name(k), algo, p, why);
+    app->sel_rank = -1;
+    app->scroll_rank = 0;
+    seek_to(app, step);
+}
+
+static void open_scene(App *app, const Scene *s)
+{
+    open_app(app, s->kind, s->algo, s->p, s->root, s->step);
+}
+
+/* ------------------------------------------------------------ sweeps */
+
+/* The model's busbw of algo a for the App's call at `bytes` (what the
+ * worker computes with the same parameters). */
+static double model_busbw(const App *app, const AlgoInfo *a, uint64_t bytes,
+                          double *seconds)
+{
+    CollCall c = app->call;
+    c.count = (size_t)coll_count_for_size(c.kind, c.nranks, c.dtype, bytes);
+    Schedule s;
+    CostTerms t;
+    assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+    assert_int_equal(model_schedule_cost(&s, app->link, &app->params, &t),
+                     CV_OK);
+    sched_fini(&s);
+    *seconds = cost_time(&t, &app->params);
+    return *seconds > 0 ? (double)bytes / *seconds / 1e9 *
+                              coll_busbw_factor(c.kind, c.nranks)
+                        : 0;
+}
+
+/* Fill the App's sweep table as the worker would after measuring n sizes
+ * (from 4 KiB, factor 4) of the current algorithm, or of every algorithm
+ * of the collective when compare: the model columns are the model's, the
+ * measured times are test inputs (the model's times stretched by a fixed
+ * pattern), and every seventh point of another algorithm failed. */
+static void fill_sweep(App *app, int n, bool compare)
+{
+    app->nsweep = 0;
+    app->compare = compare;
+    size_t blocks = coll_size_bytes(&(CollCall){.kind = app->call.kind,
+                                                .nranks = app->call.nranks,
+                                                .count = 1,
+                                                .dtype = DT_INT8});
+    for (int i = 0; i < n; i++)
+        for (size_t k = 0; k < algo_count(); k++) {
+            const AlgoInfo *a = algo_at(k);
+            if (a->coll != app->call.kind || (!compare && a != app->algo))
+                continue;
+            uint64_t bytes = ((uint64_t)4096 << (2 * i)) / (blocks * 4) *
+                             (blocks * 4);
+            SweepPoint *pt = &app->sweep[app->nsweep];
+            pt->algo = a;
+            pt->bytes = bytes;
+            pt->model_busbw = model_busbw(app, a, bytes, &pt->model_s);
+            pt->time_s = pt->model_s * (1.1 + 0.15 * (double)((i + k) % 4));
+            pt->algbw = pt->time_s > 0 ? (double)bytes / pt->time_s / 1e9 : 0;
+            pt->busbw = pt->algbw * coll_busbw_factor(app->call.kind,
+                                                      app->call.nranks);
+            pt->ok = a == app->algo || (app->nsweep % 7) != 6;
+            app->nsweep++;
+        }
+    app->sweep_planned = app->nsweep;
+}
+
+/* The sweep state each scene's chart golden shows: none, one point, a
+ * running sweep, all algorithms. */
+static void scene_sweep(App *app, size_t i)
+{
+    switch (i % 4) {
+    case 0: fill_sweep(app, 6, false); break;
+    case 1: fill_sweep(app, 0, false); break;
+    case 2:
+        fill_sweep(app, 1, false);
+        app->bg = BG_SWEEP;
+        app->sweep_planned = 6;
+        break;
+    default: fill_sweep(app, 6, true); break;
+    }
+}
+
+/* ------------------------------------------------------------ drawing */
+
+/* Draw view v into a w x h grid as a panel (framed when the view is). */
+static void draw_panel(const App *app, const ViewOps *v, Grid *g, int w,
+                       int h)
+{
+    assert_int_equal(grid_init(g, w, h, app->ascii), CV_OK);
+    Rect r = grid_rect(g);
+    if (v->framed)
+        r = grid_box(g, r, ROLE_BORDER, v->title, ROLE_TITLE);
+    v->draw(app, g, r);
+}
+
+/* Write text to the golden file at path. */
+static void write_golden(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "wb");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* Compare the grid's dump with golden file `name` line by line, naming
+ * the first line that differs; COLLVIZ_UPDATE_GOLDEN=1 rewrites it. */
+static void check_golden(const Grid *g, const char *name)
+{
+    char path[256], line[4096];
+    snprintf(path, sizeof path, "%s/%s.txt", GOLDEN_DIR, name);
+    char *got = grid_dump(g, true);
+    assert_non_null(got);
+    const char *upd = getenv("COLLVIZ_UPDATE_GOLDEN");
+    if (upd && *upd && strcmp(upd, "0"))
+        write_golden(path, got);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("%s is missing (COLLVIZ_UPDATE_GOLDEN=1 writes it)", path);
+    const char *at = got;
+    for (int n = 1; fgets(line, sizeof line, f); n++) {
+        size_t len = strlen(line);
+        if (strncmp(at, line, len) != 0) {
+            const char *end = strchr(at, '\n');
+            print_error("%s line %d differs\n  want: %s  got:  %.*s\n%s",
+                        path, n, line, end ? (int)(end - at) : 0, at, got);
+            fail();
+        }
+        at += len;
+    }
+    fclose(f);
+    if (*at)
+        fail_msg("%s ends before the drawing does:\n%s", path, at);
+    free(got);
+}
+
+/* ------------------------------------------------------------ goldens */
+
+static const struct {
+    int w, h; /* panel size, frame included */
+} sizes[] = {{40, 12}, {80, 20}, {30, 8}};
+
+static const struct {
+    const char *name; /* golden file prefix */
+    const ViewOps *ops; /* the view */
+} views[] = {
+    {"topology", &view_topology},
+    {"timeline", &view_timeline},
+    {"chart", &view_chart},
+};
+
+static void test_goldens(void **state)
+{
+    for (size_t s = 0; s < NSCENES; s++) {
+        App app;
+        open_scene(&app, &scenes[s]);
+        scene_sweep(&app, s);
+        for (size_t v = 0; v < sizeof views / sizeof views[0]; v++)
+            for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++) {
+                Grid g;
+                char name[96];
+                draw_panel(&app, views[v].ops, &g, sizes[z].w, sizes[z].h);
+                snprintf(name, sizeof name, "%s_%s_%dx%d", views[v].name,
+                         scenes[s].name, sizes[z].w, sizes[z].h);
+                check_golden(&g, name);
+                grid_fini(&g);
+            }
+        app_fini(&app);
+    }
+}
+
+/* The same scenes in ASCII line drawing, and the initial state. */
+static void test_goldens_ascii_initial(void **state)
+{
+    for (size_t s = 0; s < NSCENES; s++) {
+        App app;
+        open_scene(&app, &scenes[s]);
+        for (int pass = 0; pass < 2; pass++) {
+            Grid g;
+            char name[96];
+            app.ascii = pass == 0;
+            if (pass == 1)
+                seek_to(&app, 0);
+            draw_panel(&app, &view_topology, &g, 40, 12);
+            snprintf(name, sizeof name, "topology_%s_%s_40x12",
+                     scenes[s].name, pass == 0 ? "ascii" : "initial");
+            check_golden(&g, name);
+            grid_fini(&g);
+        }
+        app_fini(&app);
+    }
+}
+
+/* ------------------------------------------------------------ marks */
+
+/* How many link directions a cell's glyph stands for: an arrow head one,
+ * a two-way glyph two, anything else none. */
+static int head_weight(uint32_t ch)
+{
+    static const uint32_t one[] = {0x2190, 0x2191, 0x2192, 0x2193, 0x21D0,
+                                   0x21D1, 0x21D2, 0x21D3};
+    static const uint32_t two[] = {0x2194, 0x2195, 0x21C4, 0x21D4, 0x21D5};
+    for (size_t i = 0; i < sizeof one / sizeof one[0]; i++)
+        if (ch == one[i])
+            return 1;
+    for (size_t i = 0; i < sizeof two / sizeof two[0]; i++)
+        if (ch == two[i])
+            return 2;
+    return 0;
+}
+
+/* Active link directions (a -> b, a != b) of the shown step. */
+static int step_links(const App *app)
+{
+    size_t k;
+    int p = app->call.nranks, n = 0;
+    if (!app_shown(app, &k))
+        return 0;
+    uint8_t *seen = calloc((size_t)p * (size_t)p, 1);
+    const Step *st = &app->sched.steps[k];
+    for (size_t x = st->first; x < st->first + st->n; x++) {
+        const Transfer *t = &app->sched.xfers[x];
+        uint8_t *s = &seen[(size_t)t->src * (size_t)p + (size_t)t->dst];
+        n += t->src != t->dst && !*s;
+        *s = 1;
+    }
+    free(seen);
+    return n;
+}
+
+/* Arrow heads drawn in an active link's colour, weighted. */
+static int drawn_links(const Grid *g)
+{
+    int n = 0;
+    for (int y = 0; y < g->h; y++)
+        for (int x = 0; x < g->w; x++) {
+            const Cell *c = grid_cat(g, x, y);
+            if ((c->role == ROLE_COPY || c->role == ROLE_REDUCE) &&
+                (c->attr & GRID_BOLD))
+                n += head_weight(c->ch);
+        }
+    return n;
+}
+
+/* Every algorithm, ranks 2..16, every step: in a panel where nothing has
+ * to be folded, each active link direction of the step has exactly one
+ * arrow (two-way glyphs count twice), whatever the shape. */
+static void test_topology_draws_every_link(void **state)
+{
+    static const int ps[] = {2, 3, 5, 8, 12, 16, 31};
+    for (size_t i = 0; i < algo_count(); i++)
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+            const AlgoInfo *a = algo_at(i);
+            App app;
+            open_app(&app, a->coll, a->name, ps[j], ps[j] / 2, 0);
+            for (size_t k = 0; k <= app.sched.nsteps; k++) {
+                Grid g;
+                seek_to(&app, k);
+                draw_panel(&app, &view_topology, &g, 200, 60);
+                int want = step_links(&app), got = drawn_links(&g);
+                if (want != got) {
+                    char *d = grid_dump(&g, false);
+                    print_error("%s %s p=%d step %zu: %d links, %d drawn\n%s",
+                                coll_name(a->coll), a->name, ps[j], k, want,
+                                got, d);
+                    free(d);
+                }
+                assert_int_equal(want, got);
+                grid_fini(&g);
+            }
+            app_fini(&app);
+        }
+}
+
+/* ------------------------------------------------------------ clipping */
+
+#define SENTINEL 0x2593u /* a character no view draws */
+
+/* Draw view v into rectangle r of a larger grid filled with a sentinel;
+ * nothing outside r may change, nothing inside may be unreadable. */
+static void check_clipped(const App *app, const ViewOps *v, Rect r)
+{
+    Grid g;
+    assert_int_equal(grid_init(&g, r.x + r.w + 3, r.y + r.h + 2, app->ascii),
+                     CV_OK);
+    grid_fill(&g, grid_rect(&g), SENTINEL, ROLE_WRONG, GRID_UNDER);
+    grid_fill(&g, r, ' ', ROLE_NORMAL, 0);
+    v->draw(app, &g, r);
+    for (int y = 0; y < g.h; y++)
+        for (int x = 0; x < g.w; x++) {
+            const Cell *c = grid_cat(&g, x, y);
+            if (rect_has(r, x, y)) {
+                assert_true(c->ch != SENTINEL && c->ch != '?');
+                continue;
+            }
+            if (c->ch != SENTINEL || c->role != ROLE_WRONG)
+                print_error("%s drew at (%d, %d) outside %dx%d+%d+%d\n",
+                            v->name, x, y, r.w, r.h, r.x, r.y);
+            assert_int_equal(c->ch, SENTINEL);
+            assert_int_equal(c->role, ROLE_WRONG);
+        }
+    char *d = grid_dump(&g, false);
+    if (strstr(d, "nan") || strstr(d, "inf"))
+        print_error("%s %dx%d:\n%s", v->name, r.w, r.h, d);
+    assert_null(strstr(d, "nan"));
+    assert_null(strstr(d, "inf"));
+    free(d);
+    grid_fini(&g);
+}
+
+/* Every algorithm at rank counts from 1 to 64, at its first, a middle and
+ * its last step, in panels from one cell to a wide one, with a sweep:
+ * every view stays inside its rectangle. */
+static void test_views_clip(void **state)
+{
+    static const int ps[] = {1, 2, 3, 7, 16, 33, 64};
+    static const Rect rects[] = {{1, 1, 1, 1},  {2, 1, 3, 2},   {1, 2, 7, 3},
+                                 {3, 2, 12, 5}, {1, 1, 28, 6},  {2, 3, 38, 10},
+                                 {0, 0, 17, 40}, {4, 1, 78, 18}, {1, 1, 150, 4}};
+    for (size_t i = 0; i < algo_count(); i++)
+        for (size_t j = 0; j < sizeof ps / sizeof ps[0]; j++) {
+            const AlgoInfo *a = algo_at(i);
+            App app;
+            open_app(&app, a->coll, a->name, ps[j], ps[j] - 1, 0);
+            fill_sweep(&app, (int)(i + j) % 3 * 2, (i + j) % 2 == 1);
+            size_t n = app.sched.nsteps, at[3] = {0, n / 2, n};
+            for (int s = 0; s < 3; s++) {
+                seek_to(&app, at[s]);
+                app.ascii = s == 1;
+                for (size_t k = 0; k < sizeof rects / sizeof rects[0]; k++)
+                    for (size_t v = 0; v < sizeof views / sizeof views[0]; v++)
+                        check_clipped(&app, views[v].ops, rects[k]);
+            }
+            app_fini(&app);
+        }
+}
+
+/* ------------------------------------------------------------ clicks */
+
+/* The number whose digits cover (x, y) on the grid, or -1. */
+static int number_at(const Grid *g, int x, int y)
+{
+    const Cell *c = grid_cat(g, x, y);
+    if (!c || c->ch < '0' || c->ch > '9')
+        return -1;
+    while (x > 0 && grid_cat(g, x - 1, y)->ch >= '0' &&
+           grid_cat(g, x - 1, y)->ch <= '9')
+        x--;
+    int v = 0;
+    for (; x < g->w && grid_cat(g, x, y)->ch >= '0' &&
+           grid_cat(g, x, y)->ch <= '9'; x++)
+        v = v * 10 + (int)(grid_cat(g, x, y)->ch - '0');
+    return v;
+}
+
+/* A click on a rank's label in the topology selects that rank; every rank
+ * drawn can be clicked. */
+static void test_topology_click(void **state)
+{
+    for (size_t s = 0; s < NSCENES; s++) {
+        App app;
+        Grid g;
+        open_scene(&app, &scenes[s]);
+        draw_panel(&app, &view_topology, &g, 80, 20);
+        Rect in = rect_inset(grid_rect(&g), 1);
+        bool *hit = calloc((size_t)app.call.nranks, 1);
+        for (int y = in.y; y < in.y + in.h; y++)
+            for (int x = in.x; x < in.x + in.w; x++) {
+                Request req = {0};
+                const Cell *c = grid_cat(&g, x, y);
+                if (!view_topology.click(&app, in, x, y, &req))
+                    continue;
+                assert_int_equal(req.act, ACT_SELECT_RANK);
+                if (c->ch != 'r')
+                    assert_int_equal(number_at(&g, x, y), req.a);
+                hit[req.a] = true;
+            }
+        for (int r = 0; r < app.call.nranks && scenes[s].p <= 16; r++)
+            assert_true(hit[r]);
+        free(hit);
+        grid_fini(&g);
+        app_fini(&app);
+    }
+}
+
+/* A click on a step column seeks there, on a rank label selects it; rows
+ * follow the App's scroll and selection. */
+static void test_timeline_click_scroll(void **state)
+{
+    App app;
+    Grid g;
+    open_app(&app, COLL_ALLREDUCE, "ring", 8, 0, 3);
+    draw_panel(&app, &view_timeline, &g, 80, 20);
+    Rect in = rect_inset(grid_rect(&g), 1);
+    int hits = 0;
+    for (int x = in.x; x < in.x + in.w; x++) {
+        int k = number_at(&g, x, in.y);
+        Request req = {0};
+        if (k < 0 || number_at(&g, x - 1, in.y) >= 0)
+            continue;
+        for (int y = in.y; y < in.y + 3; y++) {
+            assert_true(view_timeline.click(&app, in, x, y, &req));
+            assert_int_equal(req.act, ACT_SEEK);
+            assert_int_equal(req.a, k);
+        }
+        hits++;
+    }
+    assert_int_equal(hits, (int)app.sched.nsteps);
+    Request req = {0};
+    assert_true(view_timeline.click(&app, in, in.x, in.y + 3, &req));
+    assert_int_equal(req.act, ACT_SELECT_RANK);
+    assert_int_equal(req.a, 1);
+    grid_fini(&g);
+    app_fini(&app);
+
+    open_app(&app, COLL_REDUCE, "linear", 64, 0, 3);
+    app.scroll_rank = 10;
+    app.sel_rank = 12;
+    draw_panel(&app, &view_timeline, &g, 40, 12);
+    assert_int_equal(number_at(&g, 2, 3), 10); /* first row: r10 */
+    assert_int_equal(grid_cat(&g, 1, 5)->role, ROLE_SELECT);
+    assert_int_equal(number_at(&g, 2, 5), 12);
+    grid_fini(&g);
+    app_fini(&app);
+}
+
+/* ------------------------------------------------------------ chart */
+
+/* Numbers of the value axis (column 1 .. label width, plot rows). */
+static double axis_top(const Grid *g)
+{
+    double top = -1;
+    for (int y = 2; y < g->h - 3; y++) {
+        char buf[16] = {0};
+        int n = 0;
+        for (int x = 1; x < g->w && n < 15; x++) {
+            uint32_t ch = grid_cat(g, x, y)->ch;
+            if (ch == 0x2524 || ch == 0x2502 || ch == '|' || ch == '+')
+                break;
+            buf[n++] = (char)ch;
+        }
+        double v;
+        if (sscanf(buf, "%lf", &v) == 1 && v > top)
+            top = v;
+    }
+    return top;
+}
+
+/* Cells of a role below the legend line. */
+static int count_role(const Grid *g, Role role)
+{
+    int n = 0;
+    for (int y = 2; y < g->h; y++)
+        for (int x = 0; x < g->w; x++)
+            n += grid_cat(g, x, y)->role == role;
+    return n;
+}
+
+/* The value axis covers the largest value with a 1-2-5 top less than
+ * 2.5 times it; measured points and the model are drawn; N/A without
+ * measurements; every compared algorithm has its legend entry. */
+static void test_chart_scale(void **state)
+{
+    for (size_t s = 0; s < NSCENES; s++) {
+        App app;
+        open_scene(&app, &scenes[s]);
+        for (int mode = 0; mode < 3; mode++) {
+            Grid g;
+            fill_sweep(&app, mode == 0 ? 0 : 6, mode == 2);
+            draw_panel(&app, &view_chart, &g, 80, 20);
+            double most = 0;
+            for (size_t i = 0; i < app.nsweep; i++)
+                most = fmax(most, fmax(app.sweep[i].ok ? app.sweep[i].busbw
+                                                       : 0,
+                                       app.sweep[i].algo == app.algo
+                                           ? app.sweep[i].model_busbw : 0));
+            if (mode == 0)
+                most = (double)coll_size_bytes(&app.big) /
+                       app.pred_total_s.v / 1e9 *
+                       coll_busbw_factor(app.call.kind, app.call.nranks);
+            double top = axis_top(&g);
+            if (!(top >= most * 0.999 && top < most * 2.5)) {
+                char *t = grid_dump(&g, false);
+                print_error("%s mode %d: top %g, largest %g\n%s",
+                            scenes[s].name, mode, top, most, t);
+                free(t);
+            }
+            assert_true(top >= most * 0.999 && top < most * 2.5);
+            assert_true(count_role(&g, ROLE_MODEL) > 0);
+            char *d = grid_dump(&g, false);
+            if (mode == 0) {
+                assert_non_null(strstr(d, "N/A"));
+                assert_int_equal(count_role(&g, ROLE_MEASURED), 0);
+            } else {
+                assert_null(strstr(d, "N/A"));
+                assert_true(count_role(&g, ROLE_MEASURED) > 1);
+            }
+            for (size_t k = 0; mode == 2 && k < algo_count(); k++)
+                if (algo_at(k)->coll == app.call.kind)
+                    assert_non_null(strstr(d, algo_at(k)->name));
+            free(d);
+            grid_fini(&g);
+        }
+        app_fini(&app);
+    }
+}
+
+/* ------------------------------------------------------------ speed */
+
+static double seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* Seconds per frame of these three views of a 64-rank scene drawn into
+ * one screen (whole = false), or of the whole screen with every panel on. */
+static double frame_seconds(App *app, Grid *g, int frames, bool whole)
+{
+    Rect topo = {0, 0, 60, 25}, tl = {60, 0, 100, 25}, ch = {0, 25, 160, 25};
+    for (int v = 0; v < VIEW_COUNT; v++)
+        app->show[v] = v != VIEW_HELP && v != VIEW_MENU;
+    app->term_w = g->w;
+    app->term_h = g->h;
+    double t0 = seconds();
+    for (int i = 0; i < frames; i++) {
+        grid_clear(g);
+        if (whole) {
+            screen_draw(app, g);
+            continue;
+        }
+        view_topology.draw(app, g, topo);
+        view_timeline.draw(app, g, tl);
+        view_chart.draw(app, g, ch);
+    }
+    return (seconds() - t0) / frames;
+}
+
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define FRAME_LIMIT_S 20e-3 /* sanitizers slow everything down */
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define FRAME_LIMIT_S 20e-3
+#endif
+#endif
+#ifndef FRAME_LIMIT_S
+#define FRAME_LIMIT_S 2e-3
+#endif
+
+static void test_speed_64_ranks(void **state)
+{
+    static const struct {
+        CollKind k;
+        const char *algo;
+    } s[] = {{COLL_ALLREDUCE, "ring"},      {COLL_REDUCE, "linear"},
+             {COLL_BROADCAST, "binomial"},  {COLL_ALLREDUCE, "butterfly"},
+             {COLL_ALLREDUCE, "double-binary-tree"},
+             {COLL_ALLTOALL, "pairwise"}};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        App app;
+        Grid g;
+        open_app(&app, s[i].k, s[i].algo, 64, 0, 0);
+        seek_to(&app, app.sched.nsteps / 2 + 1);
+        fill_sweep(&app, 6, true);
+        assert_int_equal(grid_init(&g, 160, 50, false), CV_OK);
+        double mine = frame_seconds(&app, &g, 50, false);
+        double all = frame_seconds(&app, &g, 50, true);
+        print_message("%s %s, 64 ranks: %.3f ms per frame for topology, "
+                      "timeline and chart; %.3f ms for the whole screen\n",
+                      coll_name(s[i].k), s[i].algo, mine * 1e3, all * 1e3);
+        assert_true(mine < FRAME_LIMIT_S / 2);
+        assert_true(all < FRAME_LIMIT_S);
+        grid_fini(&g);
+        app_fini(&app);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_goldens),
+        cmocka_unit_test(test_goldens_ascii_initial),
+        cmocka_unit_test(test_topology_draws_every_link),
+        cmocka_unit_test(test_views_clip),
+        cmocka_unit_test(test_topology_click),
+        cmocka_unit_test(test_timeline_click_scroll),
+        cmocka_unit_test(test_chart_scale),
+        cmocka_unit_test(test_speed_64_ranks),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
