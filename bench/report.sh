@@ -1,0 +1,99 @@
+# report.sh - the report functions of bench/run.sh (sourced, POSIX sh+awk).
+
+# The machine, the software, and how busy the machine is.
+report_machine() {
+    echo "# collviz bench: collviz perf beside Open MPI's own collectives"
+    echo "# date: $(date '+%Y-%m-%d %H:%M %Z'), host: $host"
+    echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
+         "$(nproc) cores; memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
+    echo "# $(mpirun --version 2>/dev/null | head -1); $(${CC:-cc} --version | head -1)"
+    echo "# sweep: $sweep, float sum; timing: warmup, then the iterations timed"
+    echo "#   as a whole, mean per iteration (collviz: start of the first rank to"
+    echo "#   end of the last; Open MPI: per-rank means averaged over ranks)"
+    echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+    echo
+}
+
+# report_pair COLL P MPI_TXT CV_CSV: the side-by-side table, then lines
+# starting with "target" for report_targets.
+report_pair() {
+    awk -v coll="$1" -v p="$2" -F'[ ,]+' '
+    FNR == 1 { file++ }
+    file == 1 && $0 !~ /^#/ {          # mpi_ref: size count type op root time algbw busbw wrong
+        sub(/^ +/, ""); split($0, f, / +/)
+        n++; size[n] = f[1]; cnt[f[1]] = f[2]; mt[f[1]] = f[6]; mb[f[1]] = f[8]
+        if (f[9] != 0) mwrong += f[9]
+        next
+    }
+    file == 2 && FNR > 1 {             # collviz perf --csv
+        s = $2; a = $1
+        if (!(s in bt) || $7 < bt[s]) { bt[s] = $7; bb[s] = $9; ba[s] = a }
+        if ($10 != 0 || $14 != 0) cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
+        if (s >= 1048576 && $16 > 0) {
+            if (!(a in lo) || $16 < lo[a]) lo[a] = $16
+            if (!(a in hi) || $16 > hi[a]) hi[a] = $16
+        }
+        if (!(a in seen)) { seen[a] = 1; algos[++na] = a }
+    }
+    END {
+        printf "## %s, %d ranks: Open MPI against the fastest collviz algorithm per size\n", coll, p
+        printf "# %10s %10s %9s  %-18s %10s %9s %8s %8s\n", "size(B)", "MPI(us)", "MPI busbw",
+               "collviz best", "time(us)", "busbw", "speedup", "busbw x"
+        small = 0
+        for (i = 1; i <= n; i++) {
+            s = size[i]; if (!(s in bt)) continue
+            sp = bt[s] > 0 ? mt[s] / bt[s] : 0
+            bx = mb[s] > 0 ? bb[s] / mb[s] : 0
+            printf "  %10d %10.2f %9.3f  %-18s %10.2f %9.3f %8.2f %8.2f\n", s, mt[s], mb[s],
+                   ba[s], bt[s], bb[s], sp, bx
+            if (!small && cnt[s] > 0) { small = s
+                printf "target small %s %d %d %.3f %.3f %s\n", coll, p, s, mt[s], bt[s], ba[s] }
+            last = s
+        }
+        printf "target large %s %d %d %.4f %.4f %s\n", coll, p, last, mb[last], bb[last], ba[last]
+        for (i = 1; i <= na; i++) { a = algos[i]
+            if (a in lo) printf "target model %s %d %s %.3f %.3f\n", coll, p, a, lo[a], hi[a] }
+        printf "target wrong %s %d %d %d\n", coll, p, mwrong, cwrong
+        print ""
+    }' "$3" "$4"
+}
+
+# report_targets FILE: the targets against the "target" lines.
+report_targets() {
+    awk '
+    $2 == "small" {
+        ok = $7 <= $6; bad_small += !ok
+        small[++ns] = sprintf("  %-14s %2d %8d %10.2f %10.2f  %-18s %6.2f  %s", $3, $4, $5, $6,
+                              $7, $8, $7 > 0 ? $6 / $7 : 0, ok ? "ok" : "MISSED")
+    }
+    $2 == "large" {
+        want = ($3 == "allreduce" || $3 == "reducescatter") ? 3 : 2
+        r = $6 > 0 ? $7 / $6 : 0; ok = r >= want; bad_large += !ok
+        large[++nl] = sprintf("  %-14s %2d %10d %9.3f %9.3f  %-18s %6.2f %4dx  %s", $3, $4, $5,
+                              $6, $7, $8, r, want, ok ? "ok" : "MISSED")
+    }
+    $2 == "model" {
+        ok = $6 >= 0.75 && $7 <= 1.25; bad_model += !ok
+        model[++nm] = sprintf("  %-14s %2d  %-18s %6.2f %6.2f  %s", $3, $4, $5, $6, $7,
+                              ok ? "ok" : "MISSED")
+    }
+    $2 == "wrong" && ($5 != 0 || $6 != 0) { wrong = wrong sprintf(" %s/%d(mpi %d, collviz %d)", $3, $4, $5, $6) }
+    END {
+        print "## targets"
+        print "# 1. the best algorithm no slower than Open MPI at the smallest size with count >= 1"
+        printf "# %-14s %2s %8s %10s %10s  %-18s %6s\n", "collective", "p", "size(B)", "MPI(us)",
+               "collviz", "algorithm", "ratio"
+        for (i = 1; i <= ns; i++) print small[i]
+        print "# 2. busbw at the largest size: at least 3x Open MPI (allreduce, reducescatter), 2x others"
+        printf "# %-14s %2s %10s %9s %9s  %-18s %6s %5s\n", "collective", "p", "size(B)", "MPI",
+               "collviz", "algorithm", "ratio", "want"
+        for (i = 1; i <= nl; i++) print large[i]
+        print "# 3. every algorithm within 25% of the calibrated model at sizes >= 1 MiB"
+        printf "# %-14s %2s  %-18s %6s %6s\n", "collective", "p", "algorithm", "min", "max"
+        print "#   (measured / model, out of place)"
+        for (i = 1; i <= nm; i++) print model[i]
+        printf "# missed: %d of %d small-size, %d of %d bandwidth, %d of %d model targets\n",
+               bad_small, ns, bad_large, nl, bad_model, nm
+        print "# wrong elements:" (wrong == "" ? " none" : wrong)
+    }' "$1"
+}

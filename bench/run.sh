@@ -1,0 +1,76 @@
+#!/bin/sh
+# run.sh - collviz perf beside Open MPI's own collectives, on the same rank
+# counts, sizes and datatype, in one run; the ratios against the targets.
+#
+# usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
+#                     [-e 64M] [-n ITERS] [-w WARMUP] [-q] [-o FILE]
+#   -q: quick (fewer sizes: factor 8, 10 iterations) for a smoke run.
+# Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, calibrates
+# collviz (collviz calibrate, once per rank count), then for every
+# collective and rank count runs mpi_ref under mpirun and `collviz perf -a
+# all --csv`, and prints the two side by side. The report goes to stdout
+# and to bench/results/YYYY-MM-DD-HOST.txt (or -o FILE).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+ranks="2 4 8"
+colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
+min=8 max=64M factor=2 iters=20 warmup=5 out=
+while getopts p:c:b:e:n:w:qo: f; do
+    case $f in
+    p) ranks=$OPTARG ;;
+    c) colls=$OPTARG ;;
+    b) min=$OPTARG ;;
+    e) max=$OPTARG ;;
+    n) iters=$OPTARG ;;
+    w) warmup=$OPTARG ;;
+    q) factor=8 iters=10 warmup=2 ;;
+    o) out=$OPTARG ;;
+    *) sed -n '4,6p' "$0" >&2; exit 2 ;;
+    esac
+done
+
+host=$(hostname -s 2>/dev/null || hostname)
+[ -n "$out" ] || out=$here/results/$(date +%Y-%m-%d)-$host.txt
+build=$root/build-bench
+tmp=$(mktemp -d /tmp/collviz-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+command -v mpicc >/dev/null && command -v mpirun >/dev/null || {
+    echo "run.sh: needs mpicc and mpirun (Debian: openmpi-bin libopenmpi-dev)" >&2
+    exit 2
+}
+make -C "$root" BUILD=build-bench "build-bench/collviz" > "$tmp/make.log" 2>&1 || {
+    cat "$tmp/make.log" >&2
+    exit 1
+}
+mpicc -O2 -std=c11 -o "$build/mpi_ref" "$here/mpi_ref.c"
+
+# Keep the calibrations of this run apart from the user's.
+export XDG_CACHE_HOME="$tmp/cache"
+cv=$build/collviz
+mpirun="mpirun --oversubscribe --allow-run-as-root --bind-to none"
+sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
+
+. "$here/report.sh"
+
+{
+    report_machine
+    for p in $ranks; do
+        echo "## collviz calibrate -p $p"
+        "$cv" calibrate -p "$p"
+        echo
+    done
+    for c in $colls; do
+        for p in $ranks; do
+            $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep > "$tmp/mpi.txt"
+            "$cv" perf "$c" -a all -p "$p" $sweep --csv > "$tmp/cv.csv"
+            report_pair "$c" "$p" "$tmp/mpi.txt" "$tmp/cv.csv" |
+                tee -a "$tmp/targets.txt" | grep -v '^target'
+        done
+    done
+    report_targets "$tmp/targets.txt"
+    echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
+} | tee "$out"
+echo "run.sh: report written to $out" >&2

@@ -1,0 +1,113 @@
+/* calib.h - calibration of the alpha-beta-gamma model for one executor:
+ * micro-benchmarks run through the executor, predictions for schedules,
+ * and the results saved per backend and rank count under the XDG cache
+ * directory ($XDG_CACHE_HOME or ~/.cache)/collviz/.
+ *
+ * What is measured (with all ranks of the executor started):
+ *  - alpha: the time per step of a schedule of one-element steps in which
+ *    every rank sends to its right neighbour;
+ *  - the shared bandwidth 1/beta: every rank copies n elements to its
+ *    right neighbour in one step, all bytes together over the step's time;
+ *  - the point-to-point bandwidth: rank 0 copies n elements to rank 1
+ *    while the others wait;
+ *  - gamma: what a reducing step costs beyond the same step copying, per
+ *    byte reduced (all ranks at once for the shared model, a lone pair for
+ *    the point-to-point one).
+ * Bandwidths depend on whether the buffers fit the caches, so they are
+ * measured at several working-set sizes ("footprints": the bytes of every
+ * rank's buffers together) and interpolated for a schedule's footprint.
+ *
+ * Predictions (calib_predict) under the two link models:
+ *  - LINK_P2P: model_schedule_cost as model.h defines it (full duplex
+ *    links, local copies free), with the lone pair's parameters;
+ *  - LINK_SHARED: one memory system carries everything, as the ranks of
+ *    one machine share it: a step costs the most messages of one rank
+ *    times alpha, plus every byte any transfer of the step moves (local
+ *    ones too: a rank copying its input into place uses the same memory)
+ *    times beta, plus every byte reduced anywhere times gamma. (model.h's
+ *    shared model leaves local transfers free and charges only the
+ *    largest reduction of one rank, which a machine whose cores share the
+ *    memory does not do.)
+ * Which link model fits is decided by measurement: schedules of the
+ * registry (a tree broadcast and a ring allreduce) are timed and each
+ * model's prediction compared with them; the smaller worst error wins.
+ *
+ * File I/O lives here (and nowhere else in the library): this is the
+ * persistence module. Nothing is printed. */
+#ifndef COLLVIZ_CALIB_H
+#define COLLVIZ_CALIB_H
+
+#include "error.h"
+#include "exec.h"
+#include "model.h"
+
+#define CALIB_MAX_POINTS 12 /* working-set sizes measured at most */
+#define CALIB_NAME_LEN 32   /* bytes for a backend name */
+
+/* Bandwidths and reduce costs measured at one working-set size. */
+typedef struct {
+    double footprint;   /* bytes of all ranks' buffers the benchmark used */
+    double beta_shared; /* s/B: all ranks' bytes through one bandwidth */
+    double beta_p2p;    /* s/B: one rank sending to one other alone */
+    double gamma_shared;/* s/B: extra per byte reduced, all ranks busy */
+    double gamma_p2p;   /* s/B: extra per byte reduced by a lone pair */
+} CalibPoint;
+
+/* A calibration of one backend at one rank count. */
+typedef struct {
+    char backend[CALIB_NAME_LEN]; /* executor name, e.g. "threads" */
+    int nranks;                   /* ranks it was measured with */
+    long long when;               /* seconds since the epoch */
+    int quick;                    /* nonzero: the short calibration */
+    double alpha;                 /* s per step of tiny messages */
+    LinkModel link;               /* the link model that fitted best */
+    double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
+    int npoints;                  /* points used in pt[] */
+    CalibPoint pt[CALIB_MAX_POINTS]; /* by increasing footprint */
+} Calib;
+
+/* How long to measure. */
+typedef struct {
+    int quick;        /* nonzero: fewer sizes and repetitions (~1 s) */
+    double max_bytes; /* largest footprint to measure (0: default) */
+} CalibOptions;
+
+/* Called between measurements (done of total); may be NULL. Returning
+ * nonzero cancels the calibration (CV_ERR_CANCELLED). */
+typedef int (*CalibProgress)(void *ctx, int done, int total);
+
+/* Measure on an open executor (any schedule it had loaded is dropped).
+ * On an executor error, `why` gets its sentence. */
+CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
+                      CalibProgress progress, void *ctx, char *why,
+                      size_t whylen);
+
+/* The model parameters for link model l at a working set of `footprint`
+ * bytes: bandwidths interpolated (log-log) between the measured points,
+ * clamped at the ends. */
+ModelParams calib_params(const Calib *c, LinkModel l, double footprint);
+
+/* Bytes of every rank's buffers of schedule s together. */
+double calib_footprint(const Schedule *s);
+
+/* Predicted seconds of schedule s under c with link model l (see above),
+ * with calib_params at the schedule's footprint. */
+CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
+                      double *seconds);
+
+/* ---------------------------------------------------------- persistence */
+
+/* The file of (backend, nranks): $XDG_CACHE_HOME/collviz/calib-B-pN.txt,
+ * or ~/.cache/... when XDG_CACHE_HOME is unset or empty. CV_ERR_IO when
+ * neither variable gives a directory; CV_ERR_ARG when len is too small. */
+CvError calib_path(const char *backend, int nranks, char *out, size_t len);
+
+/* Write c to its file atomically (temporary file, then rename), creating
+ * the directories. */
+CvError calib_save(const Calib *c);
+
+/* Read the calibration of (backend, nranks). CV_ERR_IO when there is none
+ * or it cannot be read; CV_ERR_ARG when the file is malformed. */
+CvError calib_load(const char *backend, int nranks, Calib *out);
+
+#endif

@@ -1,0 +1,244 @@
+/* perf.c - the measurement engine: schedules timed on an executor, checked,
+ * and set beside the calibrated model. */
+#include "perf.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "data.h"
+
+/* ------------------------------------------------------------- checking */
+
+#define CHECK_CHUNK 16384 /* elements compared at a time */
+
+/* Scratch for comparing one rank's output with its definition. */
+typedef struct {
+    Executor *ex;     /* where the results are read */
+    const CollCall *call; /* the call (in place or not) */
+    uint64_t *set;    /* rank set of the chunk, `words` words */
+    size_t words;     /* uint64 words per rank set */
+    unsigned char *got, *want, *scratch; /* CHECK_CHUNK elements each */
+} Checker;
+
+/* Wrong elements among n output elements of rank r from j, which share one
+ * expectation (e: its first element) and consecutive positions. */
+static CvError check_chunk(Checker *k, int r, const CollLayout *l, size_t j,
+                           size_t n, const CollExpect *e, long long *wrong)
+{
+    const CollCall *c = k->call;
+    bool final = coll_is_reducing(c->kind);
+    memset(k->set, e->all_ranks ? 0xff : 0, k->words * sizeof *k->set);
+    if (!e->all_ranks)
+        k->set[e->rank / 64] = (uint64_t)1 << (e->rank % 64);
+    else if (c->nranks % 64)
+        k->set[k->words - 1] = ((uint64_t)1 << (c->nranks % 64)) - 1;
+    CvError err = k->ex->ops->read(k->ex, r, l->out_buf, l->out_off + j, n,
+                                   k->got);
+    if (err)
+        return err;
+    data_fill_expect(c, e->pos, n, k->set, k->words, final, k->want,
+                     k->scratch);
+    if (!memcmp(k->got, k->want, n * dtype_size(c->dtype)))
+        return CV_OK;
+    for (size_t i = 0; i < n; i++)
+        *wrong += !data_equal(c, data_load(c->dtype, k->got, i),
+                              data_load(c->dtype, k->want, i), final);
+    return CV_OK;
+}
+
+/* Wrong elements of rank r's output. Within a block of `count` elements
+ * every kind's expectation has one rank set and consecutive positions. */
+static CvError check_rank(Checker *k, int r, long long *wrong)
+{
+    CollLayout l;
+    coll_layout(k->call, r, &l);
+    size_t blk = k->call->count ? k->call->count : 1;
+    CvError err = CV_OK;
+    for (size_t j = 0; !err && j < l.out_count;) {
+        CollExpect e;
+        coll_expect(k->call, r, j, &e);
+        size_t n = blk - j % blk;
+        n = n < l.out_count - j ? n : l.out_count - j;
+        n = n < CHECK_CHUNK ? n : CHECK_CHUNK;
+        err = check_chunk(k, r, &l, j, n, &e, wrong);
+        j += n;
+    }
+    return err;
+}
+
+/* Count the wrong output elements of the executor's loaded schedule. */
+static CvError count_wrong(Executor *ex, const Schedule *s, long long *wrong)
+{
+    Checker k = {.ex = ex, .call = &s->call,
+                 .words = ((size_t)s->call.nranks + 63) / 64};
+    k.set = malloc(k.words * sizeof *k.set);
+    k.got = malloc(3 * CHECK_CHUNK * sizeof(uint64_t));
+    CvError err = k.set && k.got ? CV_OK : CV_ERR_NOMEM;
+    if (!err) {
+        k.want = k.got + CHECK_CHUNK * sizeof(uint64_t);
+        k.scratch = k.want + CHECK_CHUNK * sizeof(uint64_t);
+    }
+    *wrong = 0;
+    for (int r = 0; !err && r < s->call.nranks; r++)
+        err = check_rank(&k, r, wrong);
+    free(k.set);
+    free(k.got);
+    return err;
+}
+
+/* Run the loaded schedule once from a fresh start, step by step, and count
+ * the output elements that differ from the collective's definition. */
+static CvError check_once(Executor *ex, const Schedule *s, long long *wrong)
+{
+    const ExecOps *ops = ex->ops;
+    CvError e = ops->reset(ex);
+    for (size_t k = 0; !e && k < s->nsteps; k++)
+        e = ops->step(ex, k);
+    if (!e)
+        e = ops->finish(ex);
+    if (!e)
+        e = count_wrong(ex, s, wrong);
+    return e;
+}
+
+/* nccl-tests' -c: up to `checks` checked runs, stopping at the first with
+ * wrong elements. */
+static CvError check_runs(Executor *ex, const Schedule *s, int checks,
+                          long long *wrong)
+{
+    CvError e = CV_OK;
+    *wrong = 0;
+    for (int c = 0; !e && c < checks && *wrong == 0; c++)
+        e = check_once(ex, s, wrong);
+    return e;
+}
+
+/* ------------------------------------------------------------ measuring */
+
+static CvError exec_fail(Executor *ex, CvError e, char *why, size_t whylen)
+{
+    if (why && whylen)
+        snprintf(why, whylen, "%s", ex->ops->last_error(ex));
+    return e;
+}
+
+/* Time, check and model the loaded schedule s into *out. */
+static CvError measure_loaded(Executor *ex, const PerfConfig *cfg,
+                              const Calib *cal, const Schedule *s,
+                              PerfSide *out)
+{
+    ExecTiming t = {0};
+    CvError e = ex->ops->run(ex, cfg->warmup, cfg->iters, &t);
+    if (e)
+        return e;
+    double bytes = (double)coll_size_bytes(&s->call);
+    out->time_s = t.iter_s;
+    out->algbw = t.iter_s > 0 ? bytes / t.iter_s / 1e9 : 0;
+    out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
+    out->wrong = -1;
+    if (cfg->check > 0 && (e = check_runs(ex, s, cfg->check, &out->wrong)))
+        return e;
+    for (int l = 0; l < LINK_COUNT && !e; l++)
+        e = cal ? calib_predict(cal, s, (LinkModel)l, &out->model_s[l]) : CV_OK;
+    return e;
+}
+
+/* Generate the schedule of `call`, load it, measure it. */
+static CvError measure_side(Executor *ex, const PerfConfig *cfg,
+                            const Calib *cal, const AlgoInfo *a,
+                            const CollCall *call, PerfSide *out, char *why,
+                            size_t whylen)
+{
+    Schedule s;
+    *out = (PerfSide){.wrong = -1};
+    CvError e = algo_generate(a, call, &s);
+    if (e)
+        return e;
+    e = ex->ops->load(ex, &s);
+    if (!e)
+        e = measure_loaded(ex, cfg, cal, &s, out);
+    if (e && e != CV_ERR_NOMEM)
+        exec_fail(ex, e, why, whylen);
+    sched_fini(&s);
+    return e;
+}
+
+CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                     const AlgoInfo *a, unsigned long long bytes,
+                     PerfRow *row, char *why, size_t whylen)
+{
+    CollCall call = cfg->call;
+    call.count = cli_count_floor(&call, bytes);
+    *row = (PerfRow){.algo = a, .count = call.count,
+                     .bytes = coll_size_bytes(&call)};
+    CvError e = CV_OK;
+    for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
+        call.in_place = pl == PERF_IN_PLACE;
+        e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why, whylen);
+    }
+    return e;
+}
+
+size_t perf_sweep_len(const CliSweep *sw)
+{
+    size_t n = 1;
+    for (unsigned long long s = sw->min; cli_sweep_next(sw, &s);)
+        n++;
+    return n;
+}
+
+CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                   const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
+                   void *ctx, char *why, size_t whylen)
+{
+    size_t n = perf_sweep_len(&cfg->sweep), i = 0;
+    unsigned long long size = cfg->sweep.min;
+    do {
+        CvError e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
+        if (e)
+            return e;
+        i++;
+        if (progress && progress(ctx, &rows[i - 1], i, n))
+            return CV_ERR_CANCELLED;
+    } while (i < n && cli_sweep_next(&cfg->sweep, &size));
+    return CV_OK;
+}
+
+/* ------------------------------------------------------------ summaries */
+
+long long perf_wrong_total(const PerfRow *rows, size_t n)
+{
+    long long w = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+            w += rows[i].side[pl].wrong > 0 ? rows[i].side[pl].wrong : 0;
+    return w;
+}
+
+double perf_avg_busbw(const PerfRow *rows, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+            sum += rows[i].side[pl].busbw;
+    return n ? sum / (double)(n * PERF_PLACE_COUNT) : 0;
+}
+
+double perf_ratio(const PerfSide *s, LinkModel l)
+{
+    return s->model_s[l] > 0 ? s->time_s / s->model_s[l] : 0;
+}
+
+void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
+               size_t *measured, size_t *model)
+{
+    *measured = *model = 0;
+    for (size_t i = 1; i < nalgo; i++) {
+        const PerfSide *s = &rows[i * stride].side[PERF_OUT_OF_PLACE];
+        if (s->time_s < rows[*measured * stride].side[0].time_s)
+            *measured = i;
+        if (s->model_s[l] < rows[*model * stride].side[0].model_s[l])
+            *model = i;
+    }
+}

@@ -1,0 +1,85 @@
+/* perf.h - the measurement engine behind `collviz perf`: for each size of a
+ * sweep it builds the schedule (out of place, then in place), loads it into
+ * an executor, times it the way nccl-tests does (warmup, then the timed
+ * iterations as a whole, the mean per iteration), checks the results
+ * element by element against the collective's definition, and sets beside
+ * each measurement the time the calibrated model predicts.
+ *
+ * Rows come back as structs; nothing is printed. */
+#ifndef COLLVIZ_PERF_H
+#define COLLVIZ_PERF_H
+
+#include "algo.h"
+#include "calib.h"
+#include "cli.h"
+#include "exec.h"
+
+/* What to measure. */
+typedef struct {
+    CollCall call; /* kind, nranks, dtype, op, root; count and in_place are
+                      set per measurement */
+    CliSweep sweep;/* the sizes, in bytes (nccl-tests meaning) */
+    int iters;     /* timed iterations per measurement, >= 1 */
+    int warmup;    /* untimed iterations before them, >= 0 */
+    int check;     /* checked runs per measurement (0: no check) */
+} PerfConfig;
+
+/* Out of place or in place. */
+typedef enum { PERF_OUT_OF_PLACE, PERF_IN_PLACE, PERF_PLACE_COUNT } PerfPlace;
+
+/* One measurement. */
+typedef struct {
+    double time_s;              /* mean seconds per iteration */
+    double algbw;               /* size / time, GB/s (1e9 B/s) */
+    double busbw;               /* algbw * coll_busbw_factor, GB/s */
+    long long wrong;            /* wrong elements; -1 when not checked */
+    double model_s[LINK_COUNT]; /* the calibrated model's time per link
+                                   model, s; 0 when no cost is predicted */
+} PerfSide;
+
+/* One size of one algorithm. */
+typedef struct {
+    const AlgoInfo *algo;             /* the algorithm measured */
+    unsigned long long bytes;         /* size column: coll_size_bytes */
+    size_t count;                     /* elements per block */
+    PerfSide side[PERF_PLACE_COUNT];  /* out of place, in place */
+} PerfRow;
+
+/* Told after each row (done of total rows); may be NULL. Returning
+ * nonzero stops the sweep with CV_ERR_CANCELLED. */
+typedef int (*PerfProgress)(void *ctx, const PerfRow *row, size_t done,
+                            size_t total);
+
+/* Number of sizes in the sweep. */
+size_t perf_sweep_len(const CliSweep *sw);
+
+/* Measure algorithm a at one size (bytes, rounded down to whole blocks) in
+ * both places. On an executor error, `why` gets its sentence. */
+CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                     const AlgoInfo *a, unsigned long long bytes,
+                     PerfRow *row, char *why, size_t whylen);
+
+/* Measure every size of the sweep into rows[0 .. perf_sweep_len). */
+CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                   const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
+                   void *ctx, char *why, size_t whylen);
+
+/* ------------------------------------------------------------ summaries */
+
+/* Wrong elements over n rows (both places); unchecked sides count 0. */
+long long perf_wrong_total(const PerfRow *rows, size_t n);
+
+/* Mean busbw over every side of n rows, as nccl-tests' footer. */
+double perf_avg_busbw(const PerfRow *rows, size_t n);
+
+/* measured / model time for one side under link model l; 0 when the model
+ * predicts no time. */
+double perf_ratio(const PerfSide *s, LinkModel l);
+
+/* Among rows[0], rows[stride], ... (nalgo rows of the same size), the index
+ * of the fastest measured out of place, and of the one the model (link l)
+ * predicts fastest. */
+void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
+               size_t *measured, size_t *model);
+
+#endif

@@ -1,0 +1,347 @@
+/* test_calib.c - the calibration module: where files go, save and load
+ * round trips in a temporary XDG_CACHE_HOME, rejection of damaged files,
+ * interpolation of the parameters, footprints, and a real (short)
+ * measurement on the threads backend. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "algo.h"
+#include "calib.h"
+
+/* ------------------------------------------------------------- fixtures */
+
+/* A fresh temporary cache directory per test, in XDG_CACHE_HOME. */
+typedef struct {
+    char dir[256]; /* the temporary directory */
+} TmpCache;
+
+static int cache_setup(void **state)
+{
+    TmpCache *t = calloc(1, sizeof *t);
+    snprintf(t->dir, sizeof t->dir, "/tmp/collviz-test-calib-XXXXXX");
+    if (!t || !mkdtemp(t->dir))
+        return -1;
+    setenv("XDG_CACHE_HOME", t->dir, 1);
+    *state = t;
+    return 0;
+}
+
+static void remove_tree(const char *dir)
+{
+    char sub[512], path[1024];
+    snprintf(sub, sizeof sub, "%s/collviz", dir);
+    DIR *d = opendir(sub);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(sub);
+    rmdir(dir);
+}
+
+static int cache_teardown(void **state)
+{
+    TmpCache *t = *state;
+    remove_tree(t->dir);
+    free(t);
+    return 0;
+}
+
+/* Files in the cache's collviz directory. */
+static int files_in_cache(const TmpCache *t)
+{
+    char sub[512];
+    snprintf(sub, sizeof sub, "%s/collviz", t->dir);
+    DIR *d = opendir(sub);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* A calibration with distinct values in every field. */
+static Calib sample(const char *backend, int p, int npoints, unsigned seed)
+{
+    Calib c = {.nranks = p, .when = 1700000000 + seed, .quick = (int)(seed & 1),
+               .alpha = 1e-6 * (1 + seed % 7), .npoints = npoints,
+               .link = seed % 2 ? LINK_P2P : LINK_SHARED,
+               .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
+    snprintf(c.backend, sizeof c.backend, "%s", backend);
+    for (int i = 0; i < npoints; i++)
+        c.pt[i] = (CalibPoint){
+            .footprint = 1e5 * pow(3.0, i), .beta_shared = 1e-10 * (i + 1),
+            .beta_p2p = 2e-10 / (i + 1), .gamma_shared = 3e-11 * (seed % 3) * i,
+            .gamma_p2p = 7e-12 * (i + seed % 4)};
+    return c;
+}
+
+static void assert_close(double a, double b)
+{
+    if (fabs(a - b) > 1e-8 * fabs(b) + 1e-300)
+        fail_msg("%.12g differs from %.12g", a, b);
+}
+
+static void assert_same(const Calib *a, const Calib *b)
+{
+    assert_string_equal(a->backend, b->backend);
+    assert_int_equal(a->nranks, b->nranks);
+    assert_int_equal(a->when, b->when);
+    assert_int_equal(a->quick, b->quick);
+    assert_int_equal(a->link, b->link);
+    assert_int_equal(a->npoints, b->npoints);
+    assert_close(a->alpha, b->alpha);
+    for (int l = 0; l < LINK_COUNT; l++)
+        assert_close(a->fit_err[l], b->fit_err[l]);
+    for (int i = 0; i < a->npoints; i++) {
+        assert_close(a->pt[i].footprint, b->pt[i].footprint);
+        assert_close(a->pt[i].beta_shared, b->pt[i].beta_shared);
+        assert_close(a->pt[i].beta_p2p, b->pt[i].beta_p2p);
+        assert_close(a->pt[i].gamma_shared, b->pt[i].gamma_shared);
+        assert_close(a->pt[i].gamma_p2p, b->pt[i].gamma_p2p);
+    }
+}
+
+/* ---------------------------------------------------------------- paths */
+
+static void test_path_xdg(void **state)
+{
+    char path[512];
+    assert_int_equal(calib_path("threads", 8, path, sizeof path), CV_OK);
+    char want[512];
+    snprintf(want, sizeof want, "%s/collviz/calib-threads-p8.txt",
+             ((TmpCache *)*state)->dir);
+    assert_string_equal(path, want);
+}
+
+static void test_path_home(void **state)
+{
+    (void)state;
+    char path[512], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    /* An unset, empty or relative XDG_CACHE_HOME falls back to HOME. */
+    const char *xdgs[] = {NULL, "", "relative/dir"};
+    setenv("HOME", "/home/someone", 1);
+    for (size_t i = 0; i < 3; i++) {
+        if (xdgs[i])
+            setenv("XDG_CACHE_HOME", xdgs[i], 1);
+        else
+            unsetenv("XDG_CACHE_HOME");
+        assert_int_equal(calib_path("mpi", 3, path, sizeof path), CV_OK);
+        assert_string_equal(path, "/home/someone/.cache/collviz/calib-mpi-p3.txt");
+    }
+    unsetenv("HOME");
+    assert_int_equal(calib_path("mpi", 3, path, sizeof path), CV_ERR_IO);
+    assert_int_equal(calib_load("mpi", 3, &(Calib){0}), CV_ERR_IO);
+    setenv("HOME", "/h", 1);
+    assert_int_equal(calib_path("threads", 1, path, 10), CV_ERR_ARG);
+    if (home)
+        setenv("HOME", home, 1);
+    free(home);
+}
+
+/* ------------------------------------------------------------ round trip */
+
+static void test_roundtrip(void **state)
+{
+    static const int ranks[] = {1, 2, 3, 8, 64, 1024};
+    unsigned seed = 0;
+    for (size_t r = 0; r < sizeof ranks / sizeof ranks[0]; r++)
+        for (int np = 1; np <= CALIB_MAX_POINTS; np += 3) {
+            Calib c = sample(r % 2 ? "threads" : "cuda", ranks[r], np, seed++), got;
+            assert_int_equal(calib_save(&c), CV_OK);
+            memset(&got, 0x5a, sizeof got);
+            assert_int_equal(calib_load(c.backend, c.nranks, &got), CV_OK);
+            assert_same(&got, &c);
+        }
+    /* One file per (backend, ranks) pair, no temporary left behind. */
+    assert_int_equal(files_in_cache(*state), 6);
+    /* Another rank count or backend has no calibration. */
+    Calib got;
+    assert_int_equal(calib_load("threads", 5, &got), CV_ERR_IO);
+    assert_int_equal(calib_load("mpi", 8, &got), CV_ERR_IO);
+}
+
+static void test_overwrite(void **state)
+{
+    Calib a = sample("threads", 4, 5, 1), b = sample("threads", 4, 2, 2), got;
+    assert_int_equal(calib_save(&a), CV_OK);
+    assert_int_equal(calib_save(&b), CV_OK);
+    assert_int_equal(calib_load("threads", 4, &got), CV_OK);
+    assert_same(&got, &b);
+    assert_int_equal(files_in_cache(*state), 1);
+}
+
+/* Write `text` as the calibration file of threads at 4 ranks. */
+static void write_file(const char *text)
+{
+    char path[512];
+    assert_int_equal(calib_path("threads", 4, path, sizeof path), CV_OK);
+    Calib c = sample("threads", 4, 1, 0);
+    assert_int_equal(calib_save(&c), CV_OK); /* creates the directories */
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_damaged(void **state)
+{
+    (void)state;
+    static const char *const bad[] = {
+        "",                                                  /* empty */
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\n", /* no points */
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
+        "version 1\nbackend threads\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1\n",
+        "version 1\nbackend cuda\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha -1\npoint 1 1 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha nan\npoint 1 1 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 0 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 -1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1\npoint 2 1 1 1 1\n",
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\ngarbage\n",
+    };
+    Calib got;
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_file(bad[i]);
+        if (calib_load("threads", 4, &got) != CV_ERR_ARG)
+            fail_msg("damaged file %zu was accepted:\n%s", i, bad[i]);
+    }
+    write_file("version 1\nbackend threads\nnranks 4\nalpha 2e-6\nlink p2p\n"
+               "point 1e6 1e-10 2e-10 0 0\n");
+    assert_int_equal(calib_load("threads", 4, &got), CV_OK);
+    assert_int_equal(got.link, LINK_P2P);
+    assert_close(got.alpha, 2e-6);
+}
+
+static void test_unwritable(void **state)
+{
+    TmpCache *t = *state;
+    char file[512];
+    /* The cache directory's place is taken by a plain file. */
+    snprintf(file, sizeof file, "%s/collviz", t->dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fclose(f);
+    Calib c = sample("threads", 2, 3, 0);
+    assert_int_equal(calib_save(&c), CV_ERR_IO);
+    unlink(file);
+}
+
+/* ------------------------------------------------------------ the model */
+
+static void test_params_interpolate(void **state)
+{
+    (void)state;
+    Calib c = {.alpha = 3e-6, .npoints = 3};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11};
+    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11};
+    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11};
+    struct { double f, shared, p2p; } cases[] = {
+        {1e3, 1e-10, 4e-10}, {1e6, 1e-10, 4e-10}, {1e7, 2e-10, 3e-10},
+        {1e8, 3e-10, 2e-10}, {pow(10, 8.5), 4e-10, 1.5e-10},
+        {1e9, 5e-10, 1e-10}, {1e12, 5e-10, 1e-10},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        ModelParams s = calib_params(&c, LINK_SHARED, cases[i].f);
+        ModelParams p = calib_params(&c, LINK_P2P, cases[i].f);
+        assert_close(s.alpha, 3e-6);
+        assert_close(p.alpha, 3e-6);
+        assert_close(s.beta, cases[i].shared);
+        assert_close(p.beta, cases[i].p2p);
+        assert_close(s.gamma, cases[i].shared / 10);
+        assert_close(p.gamma, cases[i].p2p / 5);
+    }
+}
+
+/* Step k's time on one shared memory system, from the transfers. */
+static double memory_time(const Schedule *s, size_t k, const ModelParams *m)
+{
+    const Step *st = &s->steps[k];
+    int p = s->call.nranks, most = 0;
+    double bytes = 0, red = 0;
+    int *link = calloc((size_t)p * p, sizeof *link); /* [src * p + dst] */
+    assert_non_null(link);
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        bytes += 8.0 * t->count;
+        red += t->op == XFER_REDUCE ? 8.0 * t->count : 0;
+        if (t->src != t->dst)
+            link[t->src * p + t->dst] = 1; /* a message from src to dst */
+    }
+    for (int r = 0; r < p; r++) {
+        int o = 0, i = 0;
+        for (int q = 0; q < p; q++)
+            o += link[r * p + q], i += link[q * p + r];
+        most = o > most ? o : most;
+        most = i > most ? i : most;
+    }
+    free(link);
+    return most * m->alpha + bytes * m->beta + red * m->gamma;
+}
+
+static void test_footprint_and_predict(void **state)
+{
+    (void)state;
+    Calib c = {.alpha = 1e-6, .npoints = 1};
+    c.pt[0] = (CalibPoint){1e6, 1e-9, 1e-9, 2e-9, 2e-9};
+    for (int p = 1; p <= 9; p++)
+        for (size_t n = 0; n <= 130; n += 13) {
+            CollCall call = {.kind = COLL_ALLREDUCE, .nranks = p, .count = n,
+                             .dtype = DT_DOUBLE, .in_place = n % 2};
+            Schedule s;
+            assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"),
+                                           &call, &s), CV_OK);
+            double want = 0;
+            for (int r = 0; r < p; r++)
+                for (int b = 0; b < BUF_COUNT; b++)
+                    want += 8.0 * (double)sched_bufsize(&s, r, (BufId)b);
+            assert_close(calib_footprint(&s), want);
+            assert_true(want >= 8.0 * (double)(p * n)); /* recv at least */
+            for (int l = 0; l < LINK_COUNT; l++) {
+                double t = -1;
+                CostTerms ct;
+                ModelParams m = calib_params(&c, (LinkModel)l, want);
+                assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
+                assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct),
+                                 CV_OK);
+                double shared = 0; /* every step on one memory system */
+                for (size_t k = 0; k < s.nsteps; k++)
+                    shared += memory_time(&s, k, &m);
+                assert_close(t, l == LINK_P2P ? cost_time(&ct, &m) : shared);
+                assert_true(p == 1 || n == 0 || t > 0);
+            }
+            sched_fini(&s);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_path_xdg, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_path_home, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_roundtrip, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_overwrite, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_damaged, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_unwritable, cache_setup, cache_teardown),
+        cmocka_unit_test(test_params_interpolate),
+        cmocka_unit_test(test_footprint_and_predict),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,481 @@
+/* test_exec_threads.c - the threads backend: every registered algorithm on
+ * p in {1, 2, 3, 4, 5, 7, 8, 16} ranks, every datatype and op, in place and
+ * not, checked against the symbolic executor after every step and against
+ * the collective's definition after timed runs (where the point-to-point
+ * synchronisation, not the per-command barrier, orders the ranks); staging
+ * of overwritten sources; bad input (rank limits, sizes beyond memory,
+ * unknown and missing backends, calls out of order). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <string.h>
+
+#include "algo.h"
+#include "data.h"
+#include "exec.h"
+#include "verify.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+
+static const int rank_counts[] = {1, 2, 3, 4, 5, 7, 8, 16};
+#define NRANKCOUNTS (sizeof rank_counts / sizeof *rank_counts)
+
+static const ExecOps *threads(void)
+{
+    char why[200];
+    const ExecOps *ops = exec_find("threads", why, sizeof why);
+    assert_non_null(ops);
+    return ops;
+}
+
+static Executor *open_threads(int p, const ExecOptions *opt)
+{
+    char why[200] = "";
+    Executor *ex = NULL;
+    CvError e = threads()->open(&ex, p, opt, why, sizeof why);
+    if (e)
+        fail_msg("open %d ranks: %s: %s", p, cv_strerror(e), why);
+    return ex;
+}
+
+static const char *describe(const AlgoInfo *a, const CollCall *c)
+{
+    static char buf[200];
+    snprintf(buf, sizeof buf, "%s/%s p=%d count=%zu %s %s root=%d %s",
+             coll_name(a->coll), a->name, c->nranks, c->count,
+             dtype_name(c->dtype), redop_name(c->op), c->root,
+             c->in_place ? "in-place" : "out-of-place");
+    return buf;
+}
+
+static void expect_right(CvError e, const VerifyReport *rep, const char *what,
+                         const char *when)
+{
+    if (e)
+        fail_msg("%s, %s: %s: %zu of %zu elements wrong; first: rank %d %s[%zu] "
+                 "= %#llx, want %#llx", what, when, cv_strerror(e), rep->wrong,
+                 rep->checked, rep->bad_rank, buf_name(rep->bad_buf),
+                 rep->bad_elem, (unsigned long long)rep->got,
+                 (unsigned long long)rep->want);
+}
+
+/* ------------------------------------------------------------ backends */
+
+static void test_find_backends(void **state)
+{
+    (void)state;
+    char why[200];
+    assert_non_null(exec_find("threads", why, sizeof why));
+    assert_string_equal(threads()->name, "threads");
+    assert_null(exec_find("cuda", why, sizeof why));
+    assert_string_equal(why, "the cuda backend is not built into this collviz; "
+                             "rebuild with CUDA=1 on a machine with the CUDA toolkit");
+    assert_null(exec_find("mpi", why, sizeof why));
+    assert_non_null(strstr(why, "MPI=1"));
+    assert_null(exec_find("carrier-pigeon", why, sizeof why));
+    assert_non_null(strstr(why, "carrier-pigeon"));
+    assert_non_null(strstr(why, "threads, cuda, mpi"));
+    assert_null(exec_find(NULL, why, sizeof why));
+    size_t n = 0;
+    while (exec_name_at(n))
+        n++;
+    assert_int_equal(n, 3);
+    assert_string_equal(exec_name_at(0), "threads");
+}
+
+/* Beyond COLL_MAX_RANKS (1024) threads, or below one, open refuses with a
+ * sentence; the limit itself works. */
+static void test_rank_limits(void **state)
+{
+    (void)state;
+    int bad[] = {0, -1, COLL_MAX_RANKS + 1, 1 << 30};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char why[200] = "";
+        Executor dummy, *ex = &dummy; /* must be reset to NULL */
+        assert_int_equal(threads()->open(&ex, bad[i], NULL, why, sizeof why),
+                         CV_ERR_RANKS);
+        assert_null(ex);
+        assert_non_null(strstr(why, "1 to 1024 ranks"));
+    }
+    Executor *ex = open_threads(COLL_MAX_RANKS, NULL);
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = COLL_MAX_RANKS, .count = 3,
+                  .dtype = DT_INT32, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+    assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+    ExecTiming t = {0};
+    assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
+    VerifyReport rep;
+    expect_right(verify_output(ex, true, &rep), &rep, "ring 1024 ranks", "run");
+    ex->ops->close(ex);
+    sched_fini(&s);
+}
+
+/* ----------------------------------------------------------- bad input */
+
+static void test_calls_before_load(void **state)
+{
+    (void)state;
+    Executor *ex = open_threads(3, NULL);
+    const ExecOps *o = ex->ops;
+    ExecTiming t = {0};
+    int v;
+    assert_string_equal(o->last_error(ex), "");
+    assert_int_equal(o->step(ex, 0), CV_ERR_ARG);
+    assert_true(strlen(o->last_error(ex)) > 0);
+    assert_int_equal(o->finish(ex), CV_ERR_ARG);
+    assert_int_equal(o->reset(ex), CV_ERR_ARG);
+    assert_int_equal(o->run(ex, 0, 1, &t), CV_ERR_ARG);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 0, 1, &v), CV_ERR_ARG);
+    o->close(ex);
+}
+
+static void test_bad_loads_and_reads(void **state)
+{
+    (void)state;
+    Executor *ex = open_threads(4, NULL);
+    const ExecOps *o = ex->ops;
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 3, .count = 5,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLGATHER, "ring"), &c, &s), CV_OK);
+    assert_int_equal(o->load(ex, &s), CV_ERR_ARG); /* 3 ranks into 4 */
+    assert_non_null(strstr(o->last_error(ex), "3 ranks"));
+    sched_fini(&s);
+    /* Two transfers writing the same elements in one step. */
+    c.nranks = 4;
+    assert_int_equal(sched_init(&s, &c, "bad"), CV_OK);
+    sched_step(&s, "clash");
+    sched_copy(&s, 0, BUF_SEND, 0, 1, BUF_RECV, 0, 5);
+    sched_copy(&s, 2, BUF_SEND, 0, 1, BUF_RECV, 2, 5);
+    sched_end(&s);
+    assert_int_not_equal(o->load(ex, &s), CV_OK);
+    assert_non_null(strstr(o->last_error(ex), "not valid"));
+    sched_fini(&s);
+    /* A good one, then steps, reads and runs out of range. */
+    assert_int_equal(algo_generate(algo_find(COLL_ALLGATHER, "ring"), &c, &s), CV_OK);
+    assert_int_equal(o->load(ex, &s), CV_OK);
+    float f[20];
+    ExecTiming t = {0};
+    assert_int_equal(o->step(ex, s.nsteps), CV_ERR_ARG);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 0, 20, f), CV_OK);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 1, 20, f), CV_ERR_BOUNDS);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 21, 0, f), CV_ERR_BOUNDS);
+    assert_int_equal(o->read(ex, 4, BUF_RECV, 0, 1, f), CV_ERR_ARG);
+    assert_int_equal(o->read(ex, 0, BUF_COUNT, 0, 1, f), CV_ERR_ARG);
+    assert_int_equal(o->run(ex, 0, 0, &t), CV_ERR_ARG);
+    assert_int_equal(o->run(ex, -1, 1, &t), CV_ERR_ARG);
+    o->close(ex);
+    sched_fini(&s);
+}
+
+/* Sizes beyond memory (and beyond size_t) fail cleanly with NOMEM and a
+ * sentence; the executor stays usable. */
+static void test_too_big(void **state)
+{
+    (void)state;
+    Executor *ex = open_threads(4, NULL);
+    const ExecOps *o = ex->ops;
+    size_t counts[] = {(size_t)1 << 40, SIZE_MAX / 8};
+    for (size_t i = 0; i < 2; i++) {
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = counts[i],
+                      .dtype = DT_DOUBLE, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                         CV_OK);
+        assert_int_equal(o->load(ex, &s), CV_ERR_NOMEM);
+        assert_non_null(strstr(o->last_error(ex), "memory"));
+        assert_int_equal(o->step(ex, 0), CV_ERR_ARG); /* nothing loaded */
+        sched_fini(&s);
+    }
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 9,
+                  .dtype = DT_DOUBLE, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+    assert_int_equal(o->load(ex, &s), CV_OK);
+    ExecTiming t = {0};
+    assert_int_equal(o->run(ex, 1, 2, &t), CV_OK);
+    o->close(ex);
+    sched_fini(&s);
+}
+
+/* -------------------------------------------------------------- staging */
+
+/* p = 2 in place: each rank reduces the other's buffer into its own in
+ * the same step, so both sources are overwritten while being read. */
+static void test_staging_between_ranks(void **state)
+{
+    (void)state;
+    for (int dt = 0; dt < DT_COUNT; dt++) {
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1000,
+                      .dtype = dt, .op = OP_SUM, .in_place = true};
+        Schedule s;
+        assert_int_equal(sched_init(&s, &c, "swap"), CV_OK);
+        sched_step(&s, "exchange");
+        sched_reduce(&s, 1, BUF_RECV, 0, 0, BUF_RECV, 0, 1000);
+        sched_reduce(&s, 0, BUF_RECV, 0, 1, BUF_RECV, 0, 1000);
+        assert_int_equal(sched_end(&s), CV_OK);
+        uint8_t staged[2];
+        SchedCheck chk;
+        assert_int_equal(sched_validate(&s, &chk, staged), CV_OK);
+        assert_true(staged[0] && staged[1]);
+        Executor *ex = open_threads(2, NULL);
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        for (int rep = 0; rep < 50; rep++) {
+            VerifyReport vr;
+            assert_int_equal(ex->ops->reset(ex), CV_OK);
+            assert_int_equal(ex->ops->step(ex, 0), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, "swap", "step");
+            ExecTiming t = {0};
+            assert_int_equal(ex->ops->reset(ex), CV_OK);
+            assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, "swap", "run");
+        }
+        ex->ops->close(ex);
+        sched_fini(&s);
+    }
+}
+
+/* One rank shifts its own buffer by one element in place: a local copy
+ * whose source the same copy overwrites. Checked against the sim. */
+static void test_staging_within_rank(void **state)
+{
+    (void)state;
+    CollCall c = {.kind = COLL_BROADCAST, .nranks = 1, .count = 100,
+                  .dtype = DT_INT32, .in_place = true};
+    Schedule s;
+    assert_int_equal(sched_init(&s, &c, "shift"), CV_OK);
+    sched_step(&s, "shift");
+    sched_copy(&s, 0, BUF_RECV, 0, 0, BUF_RECV, 1, 99);
+    sched_step(&s, "shift back");
+    sched_copy(&s, 0, BUF_RECV, 1, 0, BUF_RECV, 0, 99);
+    assert_int_equal(sched_end(&s), CV_OK);
+    Sim sim;
+    assert_int_equal(sim_init(&sim, &s), CV_OK);
+    Executor *ex = open_threads(1, NULL);
+    assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+    VerifyReport vr;
+    for (size_t k = 0; k < s.nsteps; k++) {
+        assert_int_equal(ex->ops->step(ex, k), CV_OK);
+        sim_step(&sim);
+        expect_right(verify_state(ex, &sim, false, &vr), &vr, "shift", "step");
+    }
+    int32_t v[100];
+    ex->ops->read(ex, 0, BUF_RECV, 0, 100, v);
+    assert_true((uint32_t)v[5] == data_input(&c, 0, 5));
+    ex->ops->close(ex);
+    sim_fini(&sim);
+    sched_fini(&s);
+}
+
+/* ------------------------------------------------------ registry sweep */
+
+/* Reset, then every step with a check against the sim after each, then
+ * the finish (checked too). */
+static void check_steps(Executor *ex, const AlgoInfo *a, const Schedule *s)
+{
+    Sim sim;
+    VerifyReport vr;
+    assert_int_equal(sim_init(&sim, s), CV_OK);
+    assert_int_equal(ex->ops->reset(ex), CV_OK);
+    expect_right(verify_state(ex, &sim, false, &vr), &vr, describe(a, &s->call),
+                 "after reset");
+    for (size_t k = 0; k < s->nsteps; k++) {
+        assert_int_equal(ex->ops->step(ex, k), CV_OK);
+        assert_int_equal(sim_step(&sim), CV_OK);
+        CvError e = verify_state(ex, &sim, false, &vr);
+        if (e)
+            fail_msg("%s, after step %zu: %zu of %zu wrong, first rank %d %s[%zu]",
+                     describe(a, &s->call), k, vr.wrong, vr.checked,
+                     vr.bad_rank, buf_name(vr.bad_buf), vr.bad_elem);
+    }
+    assert_int_equal(ex->ops->finish(ex), CV_OK);
+    expect_right(verify_state(ex, &sim, true, &vr), &vr, describe(a, &s->call),
+                 "after finish");
+    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
+                 "output after finish");
+    sim_fini(&sim);
+}
+
+/* Whether running the schedule again from its own output state gives the
+ * same output: out of place always; in place only where the input stays
+ * where it was (not reductions, which consume it, nor alltoall, which
+ * transposes it). */
+static bool repeatable(const CollCall *c)
+{
+    return !c->in_place ||
+           (!coll_is_reducing(c->kind) && c->kind != COLL_ALLTOALL);
+}
+
+/* Timed runs: the point-to-point synchronisation alone orders the ranks
+ * (one iteration after a reset; several back to back when repeatable). */
+static void check_runs(Executor *ex, const AlgoInfo *a, const Schedule *s)
+{
+    VerifyReport vr;
+    ExecTiming t = {0};
+    assert_int_equal(ex->ops->reset(ex), CV_OK);
+    assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
+    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call), "run");
+    if (!repeatable(&s->call))
+        return;
+    assert_int_equal(ex->ops->run(ex, 2, 3, &t), CV_OK);
+    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
+                 "repeated runs");
+}
+
+typedef enum { SWEEP_STEPS, SWEEP_RUNS } SweepKind;
+
+/* Which datatype x op pairs a case covers: all of them for the runs; for
+ * the step-by-step checks under ThreadSanitizer (slow), a rotating one. */
+static bool pair_wanted(SweepKind kind, int dt, int op, size_t cases)
+{
+#ifdef UNDER_TSAN
+    if (kind == SWEEP_STEPS)
+        return (size_t)(dt * OP_COUNT + op) % 7 == cases % 7;
+#endif
+    (void)kind, (void)dt, (void)op, (void)cases;
+    return true;
+}
+
+static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c,
+                       SweepKind kind, size_t *cases)
+{
+    for (int dt = 0; dt < DT_COUNT; dt++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            if ((!coll_is_reducing(a->coll) && op) ||
+                !pair_wanted(kind, dt, op, *cases))
+                continue;
+            c.dtype = dt, c.op = op;
+            Schedule s;
+            CvError e = algo_generate(a, &c, &s);
+            if (e)
+                fail_msg("%s: generate: %s", describe(a, &c), cv_strerror(e));
+            e = ex->ops->load(ex, &s);
+            if (e)
+                fail_msg("%s: load: %s", describe(a, &c), ex->ops->last_error(ex));
+            if (kind == SWEEP_STEPS)
+                check_steps(ex, a, &s);
+            else
+                check_runs(ex, a, &s);
+            sched_fini(&s);
+            (*cases)++;
+        }
+}
+
+/* Every algorithm x p x in-place x counts (p + 1, which p > 1 does not
+ * divide, and 2p - 1) x every datatype and op. */
+static void sweep(SweepKind kind)
+{
+    size_t cases = 0;
+    for (size_t pi = 0; pi < NRANKCOUNTS; pi++) {
+        int p = rank_counts[pi];
+        Executor *ex = open_threads(p, NULL);
+        for (size_t i = 0; i < algo_count(); i++) {
+            const AlgoInfo *a = algo_at(i);
+            size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
+            for (int ip = 0; ip < 2; ip++)
+                for (int ci = 0; ci < 2; ci++) {
+                    CollCall c = {.kind = a->coll, .nranks = p,
+                                  .count = counts[ci], .in_place = ip,
+                                  .root = coll_is_rooted(a->coll) ? p / 2 : 0};
+                    sweep_case(ex, a, c, kind, &cases);
+                }
+        }
+        ex->ops->close(ex);
+    }
+    assert_true(cases > 0);
+}
+
+static void test_registry_step_by_step(void **state)
+{
+    (void)state;
+    sweep(SWEEP_STEPS);
+}
+
+static void test_registry_timed_runs(void **state)
+{
+    (void)state;
+    sweep(SWEEP_RUNS);
+}
+
+/* ------------------------------------------------------------- timings */
+
+/* Many ranks on few cores, many iterations, larger buffers: stresses the
+ * waits (spin, yield, sleep) and the write-after-read ordering. */
+static void test_oversubscribed_runs(void **state)
+{
+    (void)state;
+    const char *names[] = {"ring", "rabenseifner", "butterfly"};
+    for (size_t i = 0; i < 3; i++) {
+        const AlgoInfo *a = algo_find(COLL_ALLREDUCE, names[i]);
+        if (!a)
+            continue;
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 16, .count = 4099,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+        Executor *ex = open_threads(16, &(ExecOptions){.spin_us = 1});
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        ExecTiming t = {0};
+        assert_int_equal(ex->ops->run(ex, 5, 50, &t), CV_OK);
+        VerifyReport vr;
+        expect_right(verify_output(ex, true, &vr), &vr, names[i], "50 iterations");
+        ex->ops->close(ex);
+        sched_fini(&s);
+    }
+}
+
+static void test_step_times(void **state)
+{
+    (void)state;
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 1 << 14,
+                  .dtype = DT_FLOAT, .op = OP_AVG};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+    Executor *ex = open_threads(4, &(ExecOptions){.check_steps = 1});
+    assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+    double step_s[64];
+    assert_true(s.nsteps <= 64);
+    ExecTiming t = {.step_s = step_s};
+    assert_int_equal(ex->ops->run(ex, 2, 20, &t), CV_OK);
+    double sum = 0;
+    for (size_t k = 0; k < s.nsteps; k++) {
+        assert_true(step_s[k] > 0);
+        sum += step_s[k];
+    }
+    assert_true(t.iter_s > 0);
+    assert_true(sum <= t.iter_s * 1.0001); /* the finish is the rest */
+    ExecTiming t2 = {0};                      /* no step_s: only iter_s */
+    assert_int_equal(ex->ops->run(ex, 0, 3, &t2), CV_OK);
+    assert_true(t2.iter_s > 0);
+    ex->ops->close(ex);
+    sched_fini(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_find_backends),
+        cmocka_unit_test(test_rank_limits),
+        cmocka_unit_test(test_calls_before_load),
+        cmocka_unit_test(test_bad_loads_and_reads),
+        cmocka_unit_test(test_too_big),
+        cmocka_unit_test(test_staging_between_ranks),
+        cmocka_unit_test(test_staging_within_rank),
+        cmocka_unit_test(test_registry_step_by_step),
+        cmocka_unit_test(test_registry_timed_runs),
+        cmocka_unit_test(test_oversubscribed_runs),
+        cmocka_unit_test(test_step_times),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,553 @@
+/* test_perf.c - the measurement engine on the threads backend (every
+ * algorithm, rank counts, counts p does and does not divide, both places:
+ * no wrong element, sizes, counts, busbw factors and model times as they
+ * must be; a broken schedule is caught), its summaries, and the perf and
+ * calibrate commands driven as programs (COLLVIZ, default build/collviz):
+ * tables, CSV, JSON, exit statuses and the sentences for bad input. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "perf.h"
+
+/* ------------------------------------------------------------- helpers */
+
+/* A calibration made up for the engine tests: the values are arbitrary
+ * (the engine only has to carry them into the model column). */
+static Calib test_calib(int p)
+{
+    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED};
+    snprintf(c.backend, sizeof c.backend, "threads");
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11};
+    return c;
+}
+
+static Executor *open_threads(int p)
+{
+    char why[256] = "";
+    const ExecOps *ops = exec_find("threads", why, sizeof why);
+    if (!ops)
+        fail_msg("no threads backend: %s", why);
+    Executor *ex = NULL;
+    ExecOptions o = {0};
+    if (ops->open(&ex, p, &o, why, sizeof why))
+        fail_msg("cannot open threads at %d ranks: %s", p, why);
+    return ex;
+}
+
+static void assert_rel(double got, double want, double tol)
+{
+    if (fabs(got - want) > tol * fabs(want) + 1e-300)
+        fail_msg("%.9g is not %.9g", got, want);
+}
+
+/* Whether a's schedule for c has any transfer, and any between ranks. */
+static void schedule_moves(const AlgoInfo *a, const CollCall *c, int *any,
+                           int *remote)
+{
+    Schedule s;
+    assert_int_equal(algo_generate(a, c, &s), CV_OK);
+    *any = *remote = 0;
+    for (size_t x = 0; x < s.nxfers; x++)
+        *any = 1, *remote |= s.xfers[x].src != s.xfers[x].dst;
+    sched_fini(&s);
+}
+
+/* Every property of one measured row. */
+static void check_row(const PerfConfig *cfg, const Calib *cal, const PerfRow *r,
+                      size_t count)
+{
+    CollCall c = cfg->call;
+    c.count = count;
+    assert_int_equal(r->count, count);
+    assert_int_equal(r->bytes, coll_size_bytes(&c));
+    for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
+        const PerfSide *s = &r->side[pl];
+        if (s->wrong != 0)
+            fail_msg("%s/%s p=%d count=%zu %s: %lld wrong", coll_name(c.kind),
+                     r->algo->name, c.nranks, count,
+                     pl ? "in place" : "out of place", s->wrong);
+        assert_true(s->time_s > 0);
+        assert_rel(s->algbw, (double)r->bytes / s->time_s / 1e9, 1e-9);
+        assert_rel(s->busbw, s->algbw * coll_busbw_factor(c.kind, c.nranks), 1e-9);
+        int any, remote;
+        c.in_place = pl == PERF_IN_PLACE;
+        schedule_moves(r->algo, &c, &any, &remote);
+        for (int l = 0; l < LINK_COUNT; l++) {
+            /* p2p: only messages cost; shared: local transfers too. */
+            int moves = l == LINK_P2P ? remote : any;
+            if (moves != (s->model_s[l] > 0))
+                fail_msg("%s/%s p=%d count=%zu: model %g", coll_name(c.kind),
+                         r->algo->name, c.nranks, count, s->model_s[l]);
+            assert_true(s->model_s[l] == 0 || s->model_s[l] >= cal->alpha ||
+                        !remote);
+        }
+    }
+}
+
+/* ------------------------------------------------------- engine sweeps */
+
+/* Every algorithm of the registry at p ranks, counts {0, 1, p-1, p, p+1,
+ * an odd larger one}, a root that is not 0 where there is one. */
+static void sweep_ranks(int p, DataType t, RedOp op)
+{
+    Executor *ex = open_threads(p);
+    Calib cal = test_calib(p);
+    const size_t counts[] = {0, 1, (size_t)p - 1, (size_t)p, (size_t)p + 1, 1237};
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        PerfConfig cfg = {.call = {.kind = a->coll, .nranks = p, .dtype = t,
+                                   .op = op, .root = coll_is_rooted(a->coll) ? p / 2 : 0},
+                          .iters = 2, .warmup = 1, .check = 1};
+        for (size_t k = 0; k < sizeof counts / sizeof counts[0]; k++) {
+            CollCall one = cfg.call;
+            one.count = 1;
+            unsigned long long bytes = counts[k] * coll_size_bytes(&one);
+            PerfRow row;
+            char why[256] = "";
+            CvError e = perf_measure(ex, &cfg, &cal, a, bytes, &row, why, sizeof why);
+            if (e)
+                fail_msg("%s/%s p=%d: %s (%s)", coll_name(a->coll), a->name, p,
+                         cv_strerror(e), why);
+            assert_ptr_equal(row.algo, a);
+            check_row(&cfg, &cal, &row, counts[k]);
+        }
+    }
+    ex->ops->close(ex);
+}
+
+static void test_every_algorithm(void **state)
+{
+    (void)state;
+    static const int ranks[] = {1, 2, 3, 5, 8};
+    for (size_t i = 0; i < sizeof ranks / sizeof ranks[0]; i++)
+        sweep_ranks(ranks[i], DT_FLOAT, OP_SUM);
+}
+
+static void test_types_and_ops(void **state)
+{
+    (void)state;
+    sweep_ranks(4, DT_INT32, OP_MAX);
+    sweep_ranks(3, DT_HALF, OP_AVG);
+    sweep_ranks(6, DT_DOUBLE, OP_PROD);
+    sweep_ranks(2, DT_UINT8, OP_MIN);
+}
+
+/* An allreduce that only copies each rank's input to its output: every
+ * element that other ranks should have added to is wrong. */
+static CvError broken_generate(const CollCall *call, Schedule *s)
+{
+    CvError e = sched_init(s, call, "broken");
+    if (e)
+        return e;
+    sched_step(s, "copy");
+    for (int r = 0; r < call->nranks && !call->in_place; r++)
+        sched_copy(s, r, BUF_SEND, 0, r, BUF_RECV, 0, call->count);
+    return sched_end(s);
+}
+
+static void broken_cost(const CollCall *call, CostTerms *out)
+{
+    (void)call;
+    *out = (CostTerms){0};
+}
+
+static void test_wrong_is_caught(void **state)
+{
+    (void)state;
+    const AlgoInfo broken = {.coll = COLL_ALLREDUCE, .name = "broken",
+                             .generate = broken_generate, .cost = broken_cost};
+    for (int p = 2; p <= 4; p++) {
+        Executor *ex = open_threads(p);
+        Calib cal = test_calib(p);
+        PerfConfig cfg = {.call = {.kind = COLL_ALLREDUCE, .nranks = p,
+                                   .dtype = DT_INT32, .op = OP_SUM},
+                          .iters = 1, .warmup = 0, .check = 2};
+        PerfRow row;
+        assert_int_equal(perf_measure(ex, &cfg, &cal, &broken, 4000, &row, NULL, 0),
+                         CV_OK);
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
+            assert_true(row.side[pl].wrong > 0);
+            assert_true(row.side[pl].wrong <= (long long)(p * 1000));
+        }
+        assert_true(perf_wrong_total(&row, 1) > 0);
+        cfg.check = 0; /* -c 0: nothing is checked */
+        assert_int_equal(perf_measure(ex, &cfg, &cal, &broken, 4000, &row, NULL, 0),
+                         CV_OK);
+        assert_int_equal(row.side[0].wrong, -1);
+        assert_int_equal(row.side[1].wrong, -1);
+        assert_int_equal(perf_wrong_total(&row, 1), 0);
+        ex->ops->close(ex);
+    }
+}
+
+/* Progress calls seen, and the row after which to cancel (0: never). */
+typedef struct {
+    size_t calls;     /* rows reported */
+    size_t cancel_at; /* cancel after this many (0: never) */
+    size_t total;     /* the total the engine announced */
+} Seen;
+
+static int count_rows(void *ctx, const PerfRow *row, size_t done, size_t total)
+{
+    Seen *s = ctx;
+    (void)row;
+    assert_int_equal(done, ++s->calls);
+    s->total = total;
+    return s->cancel_at && done == s->cancel_at;
+}
+
+static void test_sweep(void **state)
+{
+    (void)state;
+    Executor *ex = open_threads(3);
+    Calib cal = test_calib(3);
+    PerfConfig cfg = {.call = {.kind = COLL_ALLGATHER, .nranks = 3, .dtype = DT_FLOAT},
+                      .sweep = {.min = 8, .max = 1000, .factor = 3},
+                      .iters = 1, .warmup = 0, .check = 1};
+    /* 8 24 72 216 648: floored to whole blocks of 3 floats (12 bytes). */
+    const unsigned long long want[] = {0, 24, 72, 216, 648};
+    size_t n = perf_sweep_len(&cfg.sweep);
+    assert_int_equal(n, 5);
+    PerfRow rows[5];
+    Seen seen = {0};
+    assert_int_equal(perf_sweep(ex, &cfg, &cal, algo_default(COLL_ALLGATHER), rows,
+                                count_rows, &seen, NULL, 0), CV_OK);
+    assert_int_equal(seen.calls, n);
+    assert_int_equal(seen.total, n);
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(rows[i].bytes, want[i]);
+        check_row(&cfg, &cal, &rows[i], (size_t)want[i] / 12);
+    }
+    cfg.sweep = (CliSweep){.min = 4, .max = 40, .step = 4};
+    assert_int_equal(perf_sweep_len(&cfg.sweep), 10);
+    Seen stop = {.cancel_at = 3};
+    PerfRow more[10];
+    assert_int_equal(perf_sweep(ex, &cfg, &cal, algo_default(COLL_ALLGATHER), more,
+                                count_rows, &stop, NULL, 0), CV_ERR_CANCELLED);
+    assert_int_equal(stop.calls, 3);
+    ex->ops->close(ex);
+}
+
+static void test_summaries(void **state)
+{
+    (void)state;
+    static const AlgoInfo algos[3] = {{.name = "a"}, {.name = "b"}, {.name = "c"}};
+    /* rows[algo * 2 + size]: two sizes, three algorithms. */
+    const double meas[3][2] = {{3, 1}, {2, 5}, {4, 2}};
+    const double model[3][2] = {{5, 2}, {6, 1}, {1, 3}};
+    PerfRow rows[6] = {0};
+    for (int a = 0; a < 3; a++)
+        for (int s = 0; s < 2; s++) {
+            PerfRow *r = &rows[a * 2 + s];
+            r->algo = &algos[a];
+            for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
+                r->side[pl] = (PerfSide){.time_s = meas[a][s], .busbw = a + s + pl,
+                                         .wrong = a == 1 && pl ? 2 : (s ? -1 : 0)};
+                r->side[pl].model_s[LINK_SHARED] = model[a][s];
+                r->side[pl].model_s[LINK_P2P] = meas[a][s];
+            }
+        }
+    size_t m, p;
+    perf_best(rows, 3, 2, LINK_SHARED, &m, &p);
+    assert_int_equal(m, 1);
+    assert_int_equal(p, 2);
+    perf_best(rows + 1, 3, 2, LINK_SHARED, &m, &p);
+    assert_int_equal(m, 0);
+    assert_int_equal(p, 1);
+    perf_best(rows + 1, 3, 2, LINK_P2P, &m, &p);
+    assert_int_equal(m, p);
+    assert_int_equal(perf_wrong_total(rows, 6), 4);
+    /* busbw sums to 2 * (0+1+1+2+2+3) + 6 * 1 = 24 over 12 sides. */
+    assert_rel(perf_avg_busbw(rows, 6), 2.0, 1e-12);
+    assert_rel(perf_ratio(&rows[0].side[0], LINK_SHARED), 3.0 / 5.0, 1e-12);
+    PerfSide none = {.time_s = 1};
+    assert_true(perf_ratio(&none, LINK_SHARED) == 0);
+}
+
+/* ------------------------------------------------------------ programs */
+
+/* What a run of the binary gave. */
+typedef struct {
+    int status;  /* exit status, or -1 when killed */
+    char *out;   /* stdout */
+    char *err;   /* stderr */
+} Ran;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 1 << 20);
+    if (f && buf)
+        fread(buf, 1, (1 << 20) - 1, f);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static const char *binary(void)
+{
+    const char *b = getenv("COLLVIZ");
+    return b && *b ? b : "build/collviz";
+}
+
+/* Run the binary with args (NULL-terminated), at most `limit` seconds. */
+static Ran run(const char *const *args, int limit)
+{
+    char *argv[48], outp[] = "/tmp/collviz-perf-outXXXXXX",
+                    errp[] = "/tmp/collviz-perf-errXXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp), n = 0;
+    argv[n++] = (char *)binary();
+    for (; args[n - 1] && n < 47; n++)
+        argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    Ran r = {.status = -1};
+    if (pid == 0) {
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0)
+        fail_msg("cannot fork to run %s", argv[0]);
+    int st = 0;
+    for (int ms = 0; waitpid(pid, &st, WNOHANG) == 0; ms += 10) {
+        if (ms > limit * 1000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            fail_msg("%s %s did not finish in %d s", argv[0], argv[1], limit);
+        }
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (r.status == 127)
+        fail_msg("cannot run %s (set COLLVIZ to the binary)", argv[0]);
+    r.out = slurp(outp), r.err = slurp(errp);
+    close(fo), close(fe);
+    unlink(outp), unlink(errp);
+    return r;
+}
+
+static void ran_free(Ran *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static int count_lines(const char *s, const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        n += !strncmp(l, prefix, len);
+    return n;
+}
+
+/* A temporary XDG_CACHE_HOME holding a calibration of threads at p ranks
+ * (so that perf does not calibrate first), or none when p == 0. */
+static void fresh_cache(char *dir, size_t len, int p)
+{
+    snprintf(dir, len, "/tmp/collviz-test-perf-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_CACHE_HOME", dir, 1);
+    if (p) {
+        Calib c = test_calib(p);
+        assert_int_equal(calib_save(&c), CV_OK);
+    }
+}
+
+static void drop_cache(const char *dir)
+{
+    char path[512];
+    for (int p = 1; p <= 8; p++) {
+        snprintf(path, sizeof path, "%s/collviz/calib-threads-p%d.txt", dir, p);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/collviz", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
+/* The first columns of a table row, as nccl-tests prints them. */
+static const char *row_start(unsigned long long size, size_t count, int root)
+{
+    static char buf[128];
+    snprintf(buf, sizeof buf, "%12llu  %12zu  %8s  %6s  %6d", size, count,
+             "float", "sum", root);
+    return buf;
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[12]; /* the command line after the binary */
+        const char *says;     /* part of the sentence on stderr */
+    } cases[] = {
+        {{"perf"}, "missing collective"},
+        {{"perf", "allsum"}, "unknown collective 'allsum'"},
+        {{"perf", "allreduce", "-a", "chain"}, "algorithm 'chain' is for broadcast"},
+        {{"perf", "allreduce", "-a", "nosuch"}, "unknown algorithm 'nosuch'"},
+        {{"perf", "allreduce", "-p", "0"}, "rank count 0 is out of range"},
+        {{"perf", "allreduce", "-p", "two"}, "rank count 'two'"},
+        {{"perf", "allreduce", "-p", "2", "-b", "1M", "-e", "1K"}, "larger than -e"},
+        {{"perf", "allreduce", "-p", "2", "-b", "7"}, "not a multiple of the datatype"},
+        {{"perf", "allreduce", "-p", "2", "-e", "12Q"}, "is not a size"},
+        {{"perf", "allreduce", "-p", "2", "-f", "1"}, "-f '1' must be"},
+        {{"perf", "allreduce", "-p", "2", "-f", "2", "-i", "8"}, "not both"},
+        {{"perf", "allreduce", "-p", "2", "-n", "0"}, "-n '0' must be a whole number"},
+        {{"perf", "allreduce", "-p", "2", "-w", "-1"}, "-w '-1' must be"},
+        {{"perf", "allreduce", "-p", "2", "-c", "x"}, "-c 'x' must be"},
+        {{"perf", "allreduce", "-p", "2", "-d", "float128"}, "unknown datatype 'float128'"},
+        {{"perf", "allreduce", "-p", "2", "-o", "xor"}, "unknown reduction op 'xor'"},
+        {{"perf", "broadcast", "-p", "2", "-r", "2"}, "root 2 is out of range"},
+        {{"perf", "allreduce", "-p", "2", "-r", "1"}, "allreduce has no root"},
+        {{"perf", "allreduce", "-p", "2", "-B", "nosuch"}, "nosuch"},
+        {{"perf", "allreduce", "-p", "2", "--bogus"}, "unknown option '--bogus'"},
+        {{"perf", "allreduce", "gather"}, "unexpected argument 'gather'"},
+        {{"perf", "allreduce", "-p", "2", "--json", "/nonexistent/dir/x.json"},
+         "cannot write the --json file"},
+        {{"calibrate", "-p", "0"}, "rank count 0 is out of range"},
+        {{"calibrate", "--quick", "--show"}, "not both"},
+        {{"calibrate", "-B", "nosuch"}, "nosuch"},
+        {{"calibrate", "extra"}, "unexpected argument 'extra'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Ran r = run(cases[i].args, 30);
+        if (r.status != 2 || !strstr(r.err, cases[i].says) || r.out[0] ||
+            strncmp(r.err, "collviz: ", 9) || count_lines(r.err, "") != 1)
+            fail_msg("case %zu (%s %s ...): status %d, stderr '%s', stdout '%s'",
+                     i, cases[i].args[0], cases[i].args[1], r.status, r.err, r.out);
+        ran_free(&r);
+    }
+}
+
+static void test_csv_and_json(void **state)
+{
+    (void)state;
+    char dir[64], json[128];
+    fresh_cache(dir, sizeof dir, 2);
+    snprintf(json, sizeof json, "%s/out.json", dir);
+    const char *args[] = {"perf", "reducescatter", "-p", "2", "-b", "8", "-e", "8K",
+                          "-f", "4", "-n", "3", "-w", "1", "--csv", "--json", json,
+                          NULL};
+    Ran r = run(args, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "algorithm,size,count,"), 1);
+    assert_int_equal(count_lines(r.out, "ring,"), 6); /* 8 32 ... 8192 */
+    for (const char *l = strchr(r.out, '\n') + 1; *l; l = strchr(l, '\n') + 1) {
+        int commas = 0;
+        for (const char *c = l; *c && *c != '\n'; c++)
+            commas += *c == ',';
+        assert_int_equal(commas, 15);
+        long long size, wrong, wrong_ip;
+        char rest[256];
+        assert_int_equal(sscanf(l, "ring,%lld,%*d,float,sum,-1,%*f,%*f,%*f,%lld,"
+                                   "%*f,%*f,%*f,%lld,%255s", &size, &wrong, &wrong_ip,
+                                rest), 4);
+        assert_int_equal(size % 8, 0);
+        assert_int_equal(wrong, 0);
+        assert_int_equal(wrong_ip, 0);
+    }
+    assert_string_equal(r.err, ""); /* calibrated already: nothing to say */
+    char *j = slurp(json);
+    assert_non_null(strstr(j, "\"collective\": \"reducescatter\""));
+    assert_int_equal(count_lines(j, "    {\"algorithm\": \"ring\""), 6);
+    assert_non_null(strstr(j, "\"out_of_bounds\": 0"));
+    free(j);
+    unlink(json);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+static void test_table_all(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 3);
+    const char *args[] = {"perf", "broadcast", "-a", "all", "-p", "3", "-r", "2",
+                          "-b", "12", "-e", "1200", "-f", "10", "-n", "2", "-w",
+                          "0", NULL};
+    Ran r = run(args, 60);
+    int nalgo = 0;
+    for (size_t i = 0; i < algo_count(); i++)
+        nalgo += algo_at(i)->coll == COLL_BROADCAST;
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "# collviz perf: broadcast, algorithm "), nalgo);
+    assert_int_equal(count_lines(r.out, "# Out of bounds values : 0 OK"), nalgo);
+    assert_int_equal(count_lines(r.out, "# Avg bus bandwidth    : "), nalgo);
+    assert_int_equal(count_lines(r.out, row_start(12, 3, 2)), nalgo);
+    assert_int_equal(count_lines(r.out, row_start(1200, 300, 2)), nalgo);
+    assert_int_equal(count_lines(r.out, "# Summary, out of place"), nalgo > 1);
+    if (nalgo > 1) /* one summary line per size: 12, 120, 1200 */
+        assert_non_null(strstr(r.out, "# the model chose the fastest algorithm at "));
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+static void test_calibrate_and_first_perf(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 0);
+    const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
+    Ran r = run(show, 30);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no usable calibration of threads at 2 ranks"));
+    ran_free(&r);
+    /* perf without a calibration calibrates quickly and says so. */
+    const char *perf[] = {"perf", "alltoall", "-p", "2", "-b", "64", "-e", "64",
+                          "-n", "2", NULL};
+    r = run(perf, 120);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.err, "calibrating quickly"));
+    assert_int_equal(count_lines(r.out, row_start(64, 8, -1)), 1);
+    ran_free(&r);
+    r = run(show, 30);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# calibration of backend threads at 2 ranks"));
+    assert_non_null(strstr(r.out, "quick"));
+    assert_non_null(strstr(r.out, "# link model that fits: "));
+    ran_free(&r);
+    const char *quick[] = {"calibrate", "-p", "2", "--quick", NULL};
+    r = run(quick, 120);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# alpha (one step of one-element messages): "));
+    Calib c;
+    assert_int_equal(calib_load("threads", 2, &c), CV_OK);
+    assert_true(c.quick && c.npoints >= 2 && c.alpha > 0);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_algorithm),
+        cmocka_unit_test(test_types_and_ops),
+        cmocka_unit_test(test_wrong_is_caught),
+        cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_summaries),
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_csv_and_json),
+        cmocka_unit_test(test_table_all),
+        cmocka_unit_test(test_calibrate_and_first_perf),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
