@@ -112,7 +112,7 @@ test: $(BIN) $(RUN_TESTS)
 	    else fail=$$((fail+1)); failed="$$failed $${t##*/}"; fi; \
 	done; \
 	[ -z "$$failed" ] || echo "failed:$$failed"; \
-	echo "test programs: $$pass passed, $$fail failed"; \
+	echo "programs: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ]
 check: test
 
