@@ -1,9 +1,8 @@
-/* exec.c - the backends this build knows, by name.
+/* exec.c - the backends collviz knows, by name.
  *
- * threads is always built in. cuda (src/gpu/) and mpi are built in by
- * CUDA=1 and MPI=1, which define COLLVIZ_CUDA and COLLVIZ_MPI; without them
- * they are still known by name, so that asking for one gets a sentence
- * saying how to get it rather than "unknown". */
+ * threads is built in. cuda (src/gpu/) and mpi are known by name but not
+ * part of this version, so that asking for one gets a sentence saying so
+ * rather than "unknown". */
 #include "exec.h"
 
 #include <stdio.h>
@@ -11,14 +10,7 @@
 
 #include "exec_threads.h"
 
-#ifdef COLLVIZ_CUDA
-extern const ExecOps exec_cuda_ops;
-#endif
-#ifdef COLLVIZ_MPI
-extern const ExecOps exec_mpi_ops;
-#endif
-
-/* A backend by name: its table when built in, else how to build it. */
+/* A backend by name: its table when built in, else why it is missing. */
 typedef struct {
     const char *name;     /* what users type */
     const ExecOps *ops;   /* the table, or NULL when not built in */
@@ -27,18 +19,10 @@ typedef struct {
 
 static const Backend backends[] = {
     {"threads", &exec_threads_ops, NULL},
-#ifdef COLLVIZ_CUDA
-    {"cuda", &exec_cuda_ops, NULL},
-#else
-    {"cuda", NULL, "the cuda backend is not built into this collviz; rebuild "
-                   "with CUDA=1 on a machine with the CUDA toolkit"},
-#endif
-#ifdef COLLVIZ_MPI
-    {"mpi", &exec_mpi_ops, NULL},
-#else
-    {"mpi", NULL, "the mpi backend is not built into this collviz; rebuild "
-                  "with MPI=1 on a machine with Open MPI (mpicc)"},
-#endif
+    {"cuda", NULL, "the cuda backend is not part of this version of "
+                   "collviz; -B threads runs on this machine's cores"},
+    {"mpi", NULL, "the mpi backend is not part of this version of collviz; "
+                  "-B threads runs on this machine's cores"},
 };
 
 #define NBACKENDS (sizeof backends / sizeof backends[0])

@@ -326,6 +326,46 @@ static const AlgoInfo alltoall_pairwise = {
     .cost = cost_pairwise,
 };
 
+/* One step: every rank takes its block from every other rank at once. In
+ * place, each block a rank sends is one its partner overwrites in the same
+ * step, which the step semantics allow (executors stage those reads). */
+static CvError gen_alltoall_linear(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "linear");
+    if (e)
+        return e;
+    sched_step(s, "exchange");
+    for (int r = 0; r < c->nranks; r++)
+        for (int q = 0; q < c->nranks; q++) {
+            Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
+            from.off += (size_t)r * c->count;
+            to.off += (size_t)q * c->count;
+            move(s, q, from, r, to, c->count);
+        }
+    return sched_end(s);
+}
+
+/* One step; p - 1 messages and blocks out and in per rank. */
+static void cost_alltoall_linear(const CollCall *c, CostTerms *out)
+{
+    double p1 = c->nranks - 1;
+    lin_cost(c, 1, p1, p1, 0, out);
+}
+
+static const AlgoInfo alltoall_linear = {
+    .coll = COLL_ALLTOALL,
+    .name = "linear",
+    .aliases = "flat direct",
+    .summary = "one step: every rank takes its block from every other rank "
+               "at once",
+    .formula = "(p-1)a + (p-1)/p nb",
+    .constraints = "any p, any count; in place, every block is read and "
+                   "overwritten in the same step",
+    .topo = TOPO_FULL,
+    .generate = gen_alltoall_linear,
+    .cost = cost_alltoall_linear,
+};
+
 /* ------------------------------------------------------------- tables */
 
 const AlgoInfo *const algos_linear[] = {
@@ -336,5 +376,6 @@ const AlgoInfo *const algos_linear[] = {
     &allreduce_direct,
     &reducescatter_pairwise,
     &alltoall_pairwise,
+    &alltoall_linear,
     NULL,
 };
