@@ -122,6 +122,8 @@ typedef struct {
     uint64_t mask;  /* GEN_SUM, GEN_WIDE: random bits kept */
     uint64_t every; /* GEN_SUM sparse, GEN_PROD: stride mask (2^k - 1);
                        GEN_SUM dense: 0 */
+    uint64_t bits[17]; /* GEN_SUM: bits of the values 0 .. 16; GEN_PROD:
+                          bits of 1, -1, 2, -2 */
 } Gen;
 
 static uint64_t pow2_ceil(uint64_t x)
@@ -169,10 +171,14 @@ static void gen_init(const CollCall *c, Gen *g)
     uint64_t room = 1ull << sig_bits(c->dtype);
     if (red && (c->op == OP_SUM || c->op == OP_AVG)) {
         gen_sum(g, p, room);
+        for (int v = 0; v <= 16; v++)
+            g->bits[v] = data_from_double(c->dtype, v);
     } else if (red && c->op == OP_PROD) {
         uint64_t e = (uint64_t)max_exp(c->dtype), s = (p + e - 1) / e;
         g->kind = GEN_PROD;
         g->every = pow2_ceil(s < 2 ? 2 : s) - 1;
+        for (int v = 0; v < 4; v++)
+            g->bits[v] = data_from_double(c->dtype, (v / 2 + 1) * (v % 2 ? -1 : 1));
     } else {
         uint64_t half = room / 2 < (1u << 20) ? room / 2 : (1u << 20);
         g->mask = 2 * half - 1;
@@ -190,16 +196,14 @@ static uint64_t mix(int q, size_t j)
     return x;
 }
 
-static uint64_t gen_value(const Gen *g, int q, size_t j)
+static inline uint64_t gen_value(const Gen *g, int q, size_t j)
 {
     uint64_t h = mix(q, j);
     bool hit = (((uint64_t)q + j) & g->every) == 0;
     switch (g->kind) {
     case GEN_INT: return h | g->orbit;
-    case GEN_SUM:
-        return data_from_double(g->t, g->every ? hit : (double)(1 + (h & g->mask)));
-    case GEN_PROD:
-        return data_from_double(g->t, (hit ? 2 : 1) * ((h >> 40) & 1 ? -1 : 1));
+    case GEN_SUM: return g->bits[g->every ? hit : 1 + (h & g->mask)];
+    case GEN_PROD: return g->bits[2 * hit + ((h >> 40) & 1)];
     default:
         return data_from_double(g->t, (double)(int64_t)(h & g->mask) -
                                           (double)(g->mask / 2) - 1);
@@ -213,13 +217,25 @@ uint64_t data_input(const CollCall *c, int q, size_t j)
     return low_bits(c->dtype, gen_value(&g, q, j));
 }
 
+/* dst[i] = gen_value(j0 + i) as elements of type T. */
+#define FILL(T, g, q, j0, n, dst)                                             \
+    do {                                                                      \
+        T *d_ = (dst);                                                        \
+        for (size_t i_ = 0; i_ < (n); i_++)                                   \
+            d_[i_] = (T)gen_value((g), (q), (j0) + i_);                       \
+    } while (0)
+
 void data_fill_input(const CollCall *c, int q, size_t j0, size_t n,
                      void *dst)
 {
     Gen g;
     gen_init(c, &g);
-    for (size_t i = 0; i < n; i++)
-        data_store(c->dtype, dst, i, gen_value(&g, q, j0 + i));
+    switch (dtype_size(c->dtype)) {
+    case 1: FILL(uint8_t, &g, q, j0, n, dst); break;
+    case 2: FILL(uint16_t, &g, q, j0, n, dst); break;
+    case 4: FILL(uint32_t, &g, q, j0, n, dst); break;
+    default: FILL(uint64_t, &g, q, j0, n, dst); break;
+    }
 }
 
 /* ------------------------------------------------------------- poison */

@@ -16,6 +16,10 @@ typedef struct Executor Executor;
 typedef struct {
     int spin_us;     /* microseconds a waiting rank spins before yielding */
     int check_steps; /* nonzero: keep per-step, per-rank end timestamps */
+    int eager_bytes; /* transfers up to this many bytes are copied
+                        through a channel instead of read in place
+                        (threads: 4096 when ranks outnumber cores, else
+                        none); negative: none are */
 } ExecOptions;
 
 /* Timings of a timed run. */

@@ -1,21 +1,32 @@
 /* exec_threads.h - the threads backend: one POSIX thread per rank, all in
  * one address space.
  *
- * A rank's buffers are allocated and first touched by its own thread. The
- * destination of a transfer performs it: it reads the source rank's buffer
- * in place (no copies through a mailbox) and writes only its own buffers,
- * so a buffer has exactly one writer. Ranks synchronise point to point
- * through per-rank phase counters (C11 atomics): before step k a rank waits
- * only for the ranks it reads from (their last writes before k) and, before
- * writing, for the ranks that read its buffers since its previous write
- * (write-after-read across steps). Sources that a step overwrites (the
+ * A rank's buffers are allocated and first touched by its own thread
+ * (large ones on transparent huge pages). The destination of a transfer
+ * performs it and writes only its own buffers, so every buffer has one
+ * writer. Two ways to move data:
+ *  - pulled (transfers above ExecOptions.eager_bytes, 4 KiB by default):
+ *    the destination reads the source's buffer in place, zero copy;
+ *  - eager (smaller ones): the source copies the data into a ring of slots
+ *    towards the destination at its own pace, as MPI does with small
+ *    messages, so ranks sharing a core run several iterations per time
+ *    slice instead of switching threads at every step.
+ * Ranks synchronise point to point through per-rank phase counters (C11
+ * atomics), never with a global barrier: before step k a rank waits only
+ * for the ranks it pulls from (their last writes before k); before writing,
+ * for the ranks that pulled from its buffers since its previous write
+ * (write-after-read across steps); sources that a step overwrites (the
  * validator's `staged` flags) are copied to a per-rank stage first and the
- * writer waits for that copy. A waiting rank spins briefly, then yields,
- * then sleeps on a futex, so 16 ranks on 2 cores stay fast.
+ * writer waits for that copy. Timed iterations end with a return phase in
+ * which a rank waits for the readers of its buffers, as a real collective
+ * returns only when its buffers may be reused. A waiting thread spins
+ * (adaptively, and only while the thread it waits for may be running on
+ * another core), then yields, then sleeps on a futex, so 16 ranks on 2
+ * cores stay fast.
  *
  * Rank limit: 1 .. COLL_MAX_RANKS (1024) threads. Buffers larger than the
  * machine's physical memory are refused with CV_ERR_NOMEM before anything
- * is allocated. */
+ * is allocated. A failed load leaves no schedule loaded. */
 #ifndef COLLVIZ_EXEC_THREADS_H
 #define COLLVIZ_EXEC_THREADS_H
 
