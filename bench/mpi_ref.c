@@ -7,10 +7,12 @@
  *
  * Sizes mean what they mean in collviz and nccl-tests: the bytes of the
  * largest buffer (p blocks for allgather, gather, scatter, reducescatter,
- * alltoall), so count = size / typesize / blocks. Timing: warmup untimed,
- * a barrier, then ITERS calls timed as a whole; each rank's mean per call
- * is averaged over the ranks (nccl-tests' default). After timing, one more
- * call on freshly filled buffers is checked element by element. */
+ * alltoall), so count = size / typesize / blocks. Timing as nccl-tests:
+ * before the sweep, WARMUP calls at the largest size and at the smallest;
+ * per size, WARMUP untimed calls, a barrier, then ITERS calls timed as a
+ * whole; each rank's mean per call is averaged over the ranks. After
+ * timing, one more call on freshly filled buffers is checked element by
+ * element. */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
 #include <stdint.h>
@@ -282,6 +284,15 @@ static double time_calls(const Bufs *b, const Opts *o)
     return sum / b->p;
 }
 
+/* Untimed calls at one size. */
+static void warm_up(Bufs *b, const Opts *o, unsigned long long bytes)
+{
+    size_bufs(b, o, bytes);
+    for (int k = 0; k < o->warmup; k++)
+        call(b, o);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 static double busbw_factor(Coll c, int p)
 {
     if (c == ALLRED)
@@ -337,6 +348,11 @@ int main(int argc, char **argv)
                coll_names[o.coll], b.p, "size(B)", "count", "type", "redop",
                "root", "time(us)", "algbw", "busbw", "#wrong");
     long long wrong = 0;
+    unsigned long long last = o.b;
+    while (o.f ? last * o.f <= o.e : last + o.i <= o.e)
+        last = o.f ? last * o.f : last + o.i;
+    warm_up(&b, &o, last); /* as nccl-tests: the largest size, then the */
+    warm_up(&b, &o, o.b);  /* smallest, before the first timed row */
     for (unsigned long long s = o.b; s <= o.e; s = o.f ? s * o.f : s + o.i)
         wrong += one_size(&b, &o, s);
     free(b.send);

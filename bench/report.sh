@@ -7,35 +7,47 @@ report_machine() {
     echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
          "$(nproc) cores; memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
     echo "# $(mpirun --version 2>/dev/null | head -1); $(${CC:-cc} --version | head -1)"
-    echo "# sweep: $sweep, float sum; timing: warmup, then the iterations timed"
-    echo "#   as a whole, mean per iteration (collviz: start of the first rank to"
-    echo "#   end of the last; Open MPI: per-rank means averaged over ranks)"
+    echo "# sweep: $sweep, float sum, best of $rounds rounds per row"
+    echo "# timing: warmup, then the iterations timed as a whole, mean per iteration"
+    echo "#   (collviz: start of the first rank to end of the last; Open MPI: each"
+    echo "#   rank's mean averaged over the ranks, as nccl-tests does)"
     echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo
 }
 
 # report_pair COLL P MPI_TXT CV_CSV: the side-by-side table, then lines
-# starting with "target" for report_targets.
+# starting with "target" for report_targets. The files may hold several
+# rounds of the same sweep: each row keeps its fastest round (other
+# programs on the machine only ever slow a round down), for both sides.
 report_pair() {
     awk -v coll="$1" -v p="$2" -F'[ ,]+' '
+    function keep(t, b, key, T, B) {
+        if (!(key in T) || t < T[key]) { T[key] = t; B[key] = b }
+    }
     FNR == 1 { file++ }
     file == 1 && $0 !~ /^#/ {          # mpi_ref: size count type op root time algbw busbw wrong
         sub(/^ +/, ""); split($0, f, / +/)
-        n++; size[n] = f[1]; cnt[f[1]] = f[2]; mt[f[1]] = f[6]; mb[f[1]] = f[8]
+        if (!(f[1] in cnt)) size[++n] = f[1]
+        cnt[f[1]] = f[2]; keep(f[6], f[8], f[1], mt, mb)
         if (f[9] != 0) mwrong += f[9]
         next
     }
-    file == 2 && FNR > 1 {             # collviz perf --csv
-        s = $2; a = $1
-        if (!(s in bt) || $7 < bt[s]) { bt[s] = $7; bb[s] = $9; ba[s] = a }
-        if ($10 != 0 || $14 != 0) cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
-        if (s >= 1048576 && $16 > 0) {
-            if (!(a in lo) || $16 < lo[a]) lo[a] = $16
-            if (!(a in hi) || $16 > hi[a]) hi[a] = $16
-        }
-        if (!(a in seen)) { seen[a] = 1; algos[++na] = a }
+    file == 2 && FNR > 1 && $1 != "algorithm" {   # collviz perf --csv
+        k = $1 SUBSEP $2
+        keep($7, $9, k, ct, cb); model[k] = $15
+        if (!($1 in seen)) { seen[$1] = 1; algos[++na] = $1 }
+        cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
     }
     END {
+        for (k in ct) {
+            split(k, ks, SUBSEP); a = ks[1]; s = ks[2]
+            if (!(s in bt) || ct[k] < bt[s]) { bt[s] = ct[k]; bb[s] = cb[k]; ba[s] = a }
+            if (s >= 1048576 && model[k] > 0) {
+                r = ct[k] / model[k]
+                if (!(a in lo) || r < lo[a]) lo[a] = r
+                if (!(a in hi) || r > hi[a]) hi[a] = r
+            }
+        }
         printf "## %s, %d ranks: Open MPI against the fastest collviz algorithm per size\n", coll, p
         printf "# %10s %10s %9s  %-18s %10s %9s %8s %8s\n", "size(B)", "MPI(us)", "MPI busbw",
                "collviz best", "time(us)", "busbw", "speedup", "busbw x"

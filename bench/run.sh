@@ -3,8 +3,11 @@
 # counts, sizes and datatype, in one run; the ratios against the targets.
 #
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
-#                     [-e 64M] [-n ITERS] [-w WARMUP] [-q] [-o FILE]
-#   -q: quick (fewer sizes: factor 8, 10 iterations) for a smoke run.
+#                     [-e 64M] [-n ITERS] [-w WARMUP] [-r ROUNDS] [-q] [-o FILE]
+#   -r: rounds of every sweep, both sides, interleaved; each row keeps its
+#       fastest round (default 3), so that other programs that share the
+#       machine for a while do not decide the figures.
+#   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round) for a smoke run.
 # Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, calibrates
 # collviz (collviz calibrate, once per rank count), then for every
 # collective and rank count runs mpi_ref under mpirun and `collviz perf -a
@@ -16,8 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
-min=8 max=64M factor=2 iters=20 warmup=5 out=
-while getopts p:c:b:e:n:w:qo: f; do
+min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 out=
+while getopts p:c:b:e:n:w:r:qo: f; do
     case $f in
     p) ranks=$OPTARG ;;
     c) colls=$OPTARG ;;
@@ -25,9 +28,10 @@ while getopts p:c:b:e:n:w:qo: f; do
     e) max=$OPTARG ;;
     n) iters=$OPTARG ;;
     w) warmup=$OPTARG ;;
-    q) factor=8 iters=10 warmup=2 ;;
+    r) rounds=$OPTARG ;;
+    q) factor=8 iters=10 warmup=2 rounds=1 ;;
     o) out=$OPTARG ;;
-    *) sed -n '4,6p' "$0" >&2; exit 2 ;;
+    *) sed -n '4,9p' "$0" >&2; exit 2 ;;
     esac
 done
 
@@ -64,8 +68,14 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
     done
     for c in $colls; do
         for p in $ranks; do
-            $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep > "$tmp/mpi.txt"
-            "$cv" perf "$c" -a all -p "$p" $sweep --csv > "$tmp/cv.csv"
+            : > "$tmp/mpi.txt"
+            : > "$tmp/cv.csv"
+            r=0
+            while [ $r -lt "$rounds" ]; do
+                $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep >> "$tmp/mpi.txt"
+                "$cv" perf "$c" -a all -p "$p" $sweep --csv >> "$tmp/cv.csv"
+                r=$((r + 1))
+            done
             report_pair "$c" "$p" "$tmp/mpi.txt" "$tmp/cv.csv" |
                 tee -a "$tmp/targets.txt" | grep -v '^target'
         done

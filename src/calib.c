@@ -26,28 +26,27 @@ static CvError bench_init(Schedule *s, int p, size_t n, const char *name)
     return sched_init(s, &c, name);
 }
 
-/* One step: every rank (or only rank 0, when `pair`) sends n elements to
- * its right neighbour, copying or reducing. */
-static void bench_step(Schedule *s, XferOp op, int pair)
+/* One step: ranks 0 .. senders - 1 each send n elements to their right
+ * neighbour in a ring of `ring` ranks, copying or reducing. */
+static void bench_step(Schedule *s, XferOp op, int senders, int ring)
 {
-    int p = s->call.nranks;
     size_t n = s->call.count / 2;
     sched_step(s, op == XFER_COPY ? "copy" : "reduce");
-    for (int r = 0; r < (pair ? 1 : p); r++)
-        sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % p, BUF_RECV, n, n);
+    for (int r = 0; r < senders; r++)
+        sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % ring, BUF_RECV, n, n);
 }
 
 /* The kinds of benchmark schedules. */
 typedef enum {
-    BENCH_SHIFT,     /* every rank copies to its neighbour */
+    BENCH_SHIFT,     /* every rank copies to its right neighbour */
     BENCH_SHIFT_RED, /* ... then reduces into it */
     BENCH_PAIR,      /* rank 0 copies to rank 1 */
     BENCH_PAIR_RED,  /* ... then reduces into it */
     BENCH_KIND_COUNT
 } BenchKind;
 
-/* Build benchmark `k` with n elements per rank, or `steps` tiny steps when
- * k is BENCH_SHIFT and n == 1. */
+/* Build benchmark `k` on p ranks with n elements per rank and `steps`
+ * copying steps. */
 static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
                            int steps)
 {
@@ -55,10 +54,11 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
     if (e)
         return e;
     int pair = k == BENCH_PAIR || k == BENCH_PAIR_RED;
+    int senders = pair ? 1 : p, ring = pair ? 2 : p;
     for (int i = 0; i < steps; i++)
-        bench_step(s, XFER_COPY, pair);
+        bench_step(s, XFER_COPY, senders, ring);
     if (k == BENCH_SHIFT_RED || k == BENCH_PAIR_RED)
-        bench_step(s, XFER_REDUCE, pair);
+        bench_step(s, XFER_REDUCE, senders, ring);
     e = sched_end(s);
     if (e)
         sched_fini(s);
@@ -130,11 +130,12 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
 
 /* ------------------------------------------------------------ measuring */
 
-#define ALPHA_STEPS 16 /* tiny steps in the alpha benchmark */
+#define ALPHA_STEPS 16 /* tiny steps in the latency benchmarks */
 
-/* alpha: the slope between schedules of 1 and ALPHA_STEPS + 1 tiny steps
- * would leave out the fixed cost of starting a run; the model has no such
- * term, so alpha is the whole time per step of the longer schedule. */
+/* alpha: the time per step of ALPHA_STEPS steps in which every rank sends
+ * one element to its neighbour. The slope between schedules of 1 and many
+ * steps would leave out the fixed cost of starting a run; the model has
+ * no such term, so this is the whole time per step. */
 static CvError measure_alpha(Bench *b, double *alpha)
 {
     double t = 0;
@@ -151,7 +152,7 @@ static double per_byte(double t, double alpha, double bytes)
     return moved > 0.25 * t ? moved / bytes : 0;
 }
 
-/* One point: the four benchmarks with n elements per rank. */
+/* One point: the four bandwidth benchmarks with n elements per rank. */
 static CvError measure_point(Bench *b, double alpha, size_t n, CalibPoint *pt)
 {
     int p = b->ex->nranks;
@@ -201,7 +202,7 @@ static int footprints(const CalibOptions *o, double *out)
     int n = o->quick ? 4 : 10, m = 0;
     double max = o->max_bytes > 0 ? o->max_bytes : 1e300;
     for (int i = 0; i < n && m < CALIB_MAX_POINTS; i++)
-        if (f[i] <= max)
+        if (f[i] <= max || i == 0)
             out[m++] = f[i];
     return m;
 }
@@ -265,11 +266,13 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
 {
     double fp[CALIB_MAX_POINTS];
     int n = footprints(o, fp), p = ex->nranks;
-    Bench b = {.ex = ex, .target_s = o->quick ? 0.002 : 0.003,
-               .reps = o->quick ? 5 : 11, .why = why, .whylen = whylen,
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    Bench b = {.ex = ex, .target_s = 0.0005,
+               .reps = o->quick ? 7 : 15, .why = why, .whylen = whylen,
                .progress = progress, .ctx = ctx, .total = 1 + 4 * n + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
-                   .quick = o->quick, .link = LINK_SHARED};
+                   .quick = o->quick, .link = LINK_SHARED,
+                   .cores = cores > 0 ? (int)cores : 0};
     snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
     CvError e = measure_alpha(&b, &out->alpha);
     for (int i = 0; !e && i < n; i++) {
@@ -285,6 +288,8 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
 }
 
 /* ------------------------------------------------------------ the model */
+
+static int imax(int a, int b) { return a > b ? a : b; }
 
 double calib_footprint(const Schedule *s)
 {
@@ -326,27 +331,265 @@ ModelParams calib_params(const Calib *c, LinkModel l, double footprint)
     return m;
 }
 
-/* Time of step k when one memory system carries everything: the most
- * messages one rank sends or receives (alpha each), every byte any
- * transfer moves, local ones included (beta each), and every byte reduced
- * anywhere (gamma each). */
-static double memory_step_time(const Schedule *s, size_t k,
-                               const ModelParams *m, RankStepStats *st)
+/* ------------------------------------------------- the shared memory */
+
+/* How a byte's cost depends on the cache. The shift benchmark touches
+ * every byte of its footprint F once per iteration, so each byte comes
+ * back after F other bytes: its reuse distance is F. The calibrated
+ * bandwidth at F is therefore a mix, w(F) of the cache's speed (the
+ * fastest small working set) and 1 - w(F) of memory's (the largest):
+ * w = (beta_mem - beta(F)) / (beta_mem - beta_cache). A schedule's bytes
+ * are then charged by their own reuse distance, which is what lets a ring
+ * that keeps revisiting its recv buffer run at cache speed while a single
+ * pass over the same footprint does not.
+ *
+ * Memory is one bandwidth for the whole machine (one core nearly fills
+ * it), but caches are per core: the cache share of a byte is work for the
+ * core of the rank that moves it (in the threads backend the destination,
+ * which also stages). So a step whose bytes fall on fewer ranks than
+ * there are cores takes longer than its bytes over the whole machine's
+ * cache bandwidth. */
+typedef struct {
+    double beta_cache; /* s/B, all cores busy, data in cache */
+    double beta_mem;   /* s/B, data in memory */
+    int cores;         /* cores the ranks run on: min(p, online cores) */
+    int n;             /* points of the weight curve */
+    double dist[CALIB_MAX_POINTS]; /* reuse distances, increasing */
+    double w[CALIB_MAX_POINTS];    /* cache share at dist[i], decreasing */
+} CacheCurve;
+
+/* Replace w[0..n) by the closest non-increasing sequence (least squares:
+ * pool adjacent violators): a farther working set is never faster, so a
+ * share that rises with distance is noise, averaged out with its
+ * neighbours. */
+static void monotone_down(double *w, int n)
 {
+    double sum[CALIB_MAX_POINTS];
+    int len[CALIB_MAX_POINTS], blocks = 0;
+    for (int i = 0; i < n; i++) {
+        sum[blocks] = w[i], len[blocks++] = 1;
+        while (blocks > 1 && sum[blocks - 1] / len[blocks - 1] >
+                                 sum[blocks - 2] / len[blocks - 2]) {
+            sum[blocks - 2] += sum[blocks - 1];
+            len[blocks - 2] += len[blocks - 1];
+            blocks--;
+        }
+    }
+    for (int b = 0, i = 0; b < blocks; b++)
+        for (int k = 0; k < len[b]; k++)
+            w[i++] = sum[b] / len[b];
+}
+
+static void curve_init(const Calib *c, CacheCurve *cv)
+{
+    int n = c->npoints;
+    cv->beta_cache = c->pt[0].beta_shared;
+    for (int i = 1; i < (n + 1) / 2; i++) /* fastest of the small half */
+        cv->beta_cache = fmin(cv->beta_cache, c->pt[i].beta_shared);
+    cv->beta_mem = fmax(c->pt[n - 1].beta_shared, cv->beta_cache);
+    cv->cores = c->cores > 0 && c->cores < c->nranks ? c->cores : c->nranks;
+    cv->cores = cv->cores > 0 ? cv->cores : 1;
+    double span = cv->beta_mem - cv->beta_cache;
+    cv->n = n;
+    for (int i = 0; i < n; i++) {
+        /* One bandwidth at every size: nothing to tell the cache by. */
+        double w = span > 0 ? (cv->beta_mem - c->pt[i].beta_shared) / span : 0;
+        cv->w[i] = fmin(fmax(w, 0), 1);
+        cv->dist[i] = c->pt[i].footprint;
+    }
+    monotone_down(cv->w, n);
+}
+
+/* The cache share of a byte that comes back after d bytes. */
+static double curve_weight(const CacheCurve *cv, double d)
+{
+    if (d <= cv->dist[0])
+        return cv->w[0];
+    for (int i = 1; i < cv->n; i++)
+        if (d <= cv->dist[i]) {
+            double f = log(d / cv->dist[i - 1]) / log(cv->dist[i] / cv->dist[i - 1]);
+            return cv->w[i - 1] + f * (cv->w[i] - cv->w[i - 1]);
+        }
+    return cv->w[cv->n - 1];
+}
+
+/* Every rank's buffers, and the stage where the executor copies sources
+ * that a step overwrites, as one address space cut into chunks, each with
+ * the byte clock of its last touch. */
+#define MEM_STAGE BUF_COUNT     /* the stage's slot after a rank's buffers */
+#define MEM_SLOTS (BUF_COUNT + 1)
+
+typedef struct {
+    const Schedule *s;     /* the schedule */
+    const uint8_t *staged; /* the validator's flags: source staged first */
+    const CacheCurve *cv;  /* the costs */
+    size_t ts;             /* bytes per element */
+    size_t chunk;          /* bytes per chunk */
+    size_t *base;          /* [r * MEM_SLOTS + slot]: first byte of region */
+    double *last;          /* [chunk]: clock of its last touch, < 0: never */
+    double clock;          /* bytes touched so far */
+    size_t *at;            /* [rank]: elements of its stage used this step */
+    double *core;          /* [rank]: cache seconds of this step's bytes */
+    double mem;            /* memory seconds of this step's bytes */
+} MemMap;
+
+/* Elements of rank r's stage: the most any step stages into it. */
+static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
+{
+    size_t most = 0;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        size_t n = 0, end = s->steps[k].first + s->steps[k].n;
+        for (size_t i = s->steps[k].first; i < end; i++)
+            n += staged[i] && s->xfers[i].dst == r ? s->xfers[i].count : 0;
+        most = n > most ? n : most;
+    }
+    return most;
+}
+
+static CvError memmap_init(MemMap *mm, const Schedule *s,
+                           const uint8_t *staged, const CacheCurve *cv)
+{
+    size_t total = 0, p = (size_t)s->call.nranks;
+    *mm = (MemMap){.s = s, .staged = staged, .cv = cv,
+                   .ts = dtype_size(s->call.dtype)};
+    mm->base = malloc(p * MEM_SLOTS * sizeof *mm->base);
+    for (size_t r = 0; mm->base && r < p; r++)
+        for (size_t b = 0; b < MEM_SLOTS; b++) {
+            mm->base[r * MEM_SLOTS + b] = total;
+            total += mm->ts * (b == MEM_STAGE ? stage_elems(s, staged, (int)r)
+                                              : s->bufsize[r * BUF_COUNT + b]);
+        }
+    mm->chunk = total / 262144 > 4096 ? total / 262144 : 4096;
+    size_t chunks = total / mm->chunk + 1;
+    mm->last = mm->base ? malloc(chunks * sizeof *mm->last) : NULL;
+    mm->at = malloc(p * sizeof *mm->at);
+    mm->core = malloc(p * sizeof *mm->core);
+    for (size_t i = 0; mm->last && i < chunks; i++)
+        mm->last[i] = -1;
+    return mm->last && mm->at && mm->core ? CV_OK : CV_ERR_NOMEM;
+}
+
+static void memmap_fini(MemMap *mm)
+{
+    free(mm->base);
+    free(mm->last);
+    free(mm->at);
+    free(mm->core);
+}
+
+/* Rank `who` touches n elements of rank r's region `slot` from off, as
+ * one side (half the cost) of a copy. A byte never touched before comes
+ * from memory. */
+static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
+                         size_t n)
+{
+    const CacheCurve *cv = mm->cv;
+    size_t lo = mm->base[(size_t)r * MEM_SLOTS + (size_t)slot] + off * mm->ts;
+    size_t hi = lo + n * mm->ts;
+    for (size_t c = lo / mm->chunk; c * mm->chunk < hi; c++) {
+        size_t a = c * mm->chunk > lo ? c * mm->chunk : lo;
+        size_t e = (c + 1) * mm->chunk < hi ? (c + 1) * mm->chunk : hi;
+        double d = mm->last[c] < 0 ? INFINITY : mm->clock - mm->last[c];
+        double w = curve_weight(cv, d), half = 0.5 * (double)(e - a);
+        mm->core[who] += half * w * cv->beta_cache;
+        mm->mem += half * (1 - w) * cv->beta_mem;
+        mm->clock += (double)(e - a);
+        mm->last[c] = mm->clock;
+    }
+}
+
+/* Rank `who` copies n elements from (sr, ss, so) to (dr, ds, dof). */
+static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
+                        int dr, int ds, size_t dof, size_t n)
+{
+    memmap_touch(mm, who, sr, ss, so, n);
+    memmap_touch(mm, who, dr, ds, dof, n);
+}
+
+/* Transfer i of a step, pass 0 (staging: the destination copies a source
+ * the step overwrites into its stage) or pass 1 (the transfer itself). */
+static void memmap_xfer(MemMap *mm, size_t i, int pass)
+{
+    const Transfer *x = &mm->s->xfers[i];
+    int d = x->dst;
+    if (!mm->staged[i]) {
+        if (pass)
+            memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, x->dst_buf,
+                        x->dst_off, x->count);
+        return;
+    }
+    if (pass)
+        memmap_copy(mm, d, d, MEM_STAGE, mm->at[d], d, x->dst_buf, x->dst_off,
+                    x->count);
+    else
+        memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, MEM_STAGE,
+                    mm->at[d], x->count);
+    mm->at[d] += x->count;
+}
+
+/* Seconds of step k's bytes: the cache part spread over the cores but no
+ * faster than its busiest rank on one core, plus the memory part. */
+static double memory_step_bytes(MemMap *mm, size_t k)
+{
+    const Step *step = &mm->s->steps[k];
+    int p = mm->s->call.nranks;
+    double sum = 0, most = 0;
+    mm->mem = 0;
+    memset(mm->core, 0, (size_t)p * sizeof *mm->core);
+    for (int pass = 0; pass < 2; pass++) {
+        memset(mm->at, 0, (size_t)p * sizeof *mm->at);
+        for (size_t i = step->first; i < step->first + step->n; i++)
+            memmap_xfer(mm, i, pass);
+    }
+    for (int r = 0; r < p; r++)
+        sum += mm->core[r], most = fmax(most, mm->core[r]);
+    return fmax(sum, most * mm->cv->cores) + mm->mem;
+}
+
+/* Seconds of step k on one shared memory system: the most messages one
+ * rank sends or receives (alpha each), its bytes (memory_step_bytes), and
+ * every byte reduced anywhere (gamma each). */
+static double memory_step_time(MemMap *mm, const ModelParams *m, size_t k,
+                               RankStepStats *st)
+{
+    const Schedule *s = mm->s;
     const Step *step = &s->steps[k];
-    double ts = (double)dtype_size(s->call.dtype), moved = 0, red = 0;
+    double red = 0;
     int msgs = 0;
     if (sched_step_stats(s, k, st))
         return 0;
-    for (int r = 0; r < s->call.nranks; r++) {
-        msgs = st[r].msgs_out > msgs ? st[r].msgs_out : msgs;
-        msgs = st[r].msgs_in > msgs ? st[r].msgs_in : msgs;
+    for (int r = 0; r < s->call.nranks; r++)
+        msgs = imax(msgs, imax(st[r].msgs_out, st[r].msgs_in));
+    for (size_t i = step->first; i < step->first + step->n; i++)
+        if (s->xfers[i].op == XFER_REDUCE)
+            red += (double)(s->xfers[i].count * mm->ts);
+    return msgs * m->alpha + memory_step_bytes(mm, k) + red * m->gamma;
+}
+
+/* The shared-memory prediction: the schedule run twice through the cache
+ * curve, the second run timed (a timed run follows warm-up runs). */
+static CvError predict_shared(const Calib *c, const Schedule *s,
+                              const ModelParams *m, double *seconds)
+{
+    CacheCurve cv;
+    MemMap mm = {0};
+    curve_init(c, &cv);
+    uint8_t *staged = malloc(s->nxfers + 1);
+    RankStepStats *st = malloc((size_t)s->call.nranks * sizeof *st);
+    CvError e = staged && st ? CV_OK : CV_ERR_NOMEM;
+    if (!e)
+        e = sched_validate(s, &(SchedCheck){0}, staged);
+    if (!e)
+        e = memmap_init(&mm, s, staged, &cv);
+    for (int run = 0; run < 2 && !e; run++) {
+        *seconds = 0;
+        for (size_t k = 0; k < s->nsteps; k++)
+            *seconds += memory_step_time(&mm, m, k, st);
     }
-    for (size_t i = step->first; i < step->first + step->n; i++) {
-        moved += (double)s->xfers[i].count * ts;
-        red += s->xfers[i].op == XFER_REDUCE ? (double)s->xfers[i].count * ts : 0;
-    }
-    return msgs * m->alpha + moved * m->beta + red * m->gamma;
+    memmap_fini(&mm);
+    free(staged);
+    free(st);
+    return e;
 }
 
 CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
@@ -354,19 +597,12 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
 {
     ModelParams m = calib_params(c, l, calib_footprint(s));
     *seconds = 0;
-    if (l == LINK_P2P) {
-        CostTerms t;
-        CvError e = model_schedule_cost(s, l, &m, &t);
-        *seconds = e ? 0 : cost_time(&t, &m);
-        return e;
-    }
-    RankStepStats *st = malloc((size_t)s->call.nranks * sizeof *st);
-    if (!st)
-        return CV_ERR_NOMEM;
-    for (size_t k = 0; k < s->nsteps; k++)
-        *seconds += memory_step_time(s, k, &m, st);
-    free(st);
-    return CV_OK;
+    if (l == LINK_SHARED)
+        return c->npoints ? predict_shared(c, s, &m, seconds) : CV_ERR_ARG;
+    CostTerms t;
+    CvError e = model_schedule_cost(s, l, &m, &t);
+    *seconds = e ? 0 : cost_time(&t, &m);
+    return e;
 }
 
 /* ---------------------------------------------------------- persistence */
@@ -407,8 +643,9 @@ static CvError make_dirs(const char *path)
 static void write_calib(FILE *f, const Calib *c)
 {
     fprintf(f, "# collviz calibration (alpha s, beta and gamma s/B)\n");
-    fprintf(f, "version %d\nbackend %s\nnranks %d\nwhen %lld\nquick %d\n",
-            CALIB_VERSION, c->backend, c->nranks, c->when, c->quick);
+    fprintf(f, "version %d\nbackend %s\nnranks %d\ncores %d\nwhen %lld\n"
+            "quick %d\n", CALIB_VERSION, c->backend, c->nranks, c->cores,
+            c->when, c->quick);
     fprintf(f, "alpha %.9g\nlink %s\nfit %.6g %.6g\n", c->alpha,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
     for (int i = 0; i < c->npoints; i++) {
@@ -450,6 +687,7 @@ static int parse_line(Calib *c, const char *line)
         return v == CALIB_VERSION ? 0 : -1;
     if (sscanf(line, "backend %31s", c->backend) == 1 ||
         sscanf(line, "nranks %d", &c->nranks) == 1 ||
+        sscanf(line, "cores %d", &c->cores) == 1 ||
         sscanf(line, "when %lld", &c->when) == 1 ||
         sscanf(line, "quick %d", &c->quick) == 1 ||
         sscanf(line, "alpha %lf", &c->alpha) == 1 ||
@@ -474,7 +712,7 @@ static int parse_line(Calib *c, const char *line)
 /* Whether a loaded calibration is usable for (backend, nranks). */
 static int calib_sane(const Calib *c, const char *backend, int nranks)
 {
-    if (strcmp(c->backend, backend) || c->nranks != nranks ||
+    if (strcmp(c->backend, backend) || c->nranks != nranks || c->cores < 0 ||
         c->npoints < 1 || !(c->alpha >= 0) || !isfinite(c->alpha))
         return 0;
     for (int i = 0; i < c->npoints; i++) {

@@ -15,19 +15,27 @@
  *    the point-to-point one).
  * Bandwidths depend on whether the buffers fit the caches, so they are
  * measured at several working-set sizes ("footprints": the bytes of every
- * rank's buffers together) and interpolated for a schedule's footprint.
+ * rank's buffers together); the predictions below read them as a curve.
  *
  * Predictions (calib_predict) under the two link models:
  *  - LINK_P2P: model_schedule_cost as model.h defines it (full duplex
  *    links, local copies free), with the lone pair's parameters;
  *  - LINK_SHARED: one memory system carries everything, as the ranks of
- *    one machine share it: a step costs the most messages of one rank
- *    times alpha, plus every byte any transfer of the step moves (local
- *    ones too: a rank copying its input into place uses the same memory)
- *    times beta, plus every byte reduced anywhere times gamma. (model.h's
- *    shared model leaves local transfers free and charges only the
- *    largest reduction of one rank, which a machine whose cores share the
- *    memory does not do.)
+ *    one machine share it. A step costs the most messages of one rank
+ *    times alpha, plus every byte any transfer moves (local ones too: a
+ *    rank copying its input into place uses the same memory; sources the
+ *    step overwrites are copied aside first, as the executor does), plus
+ *    every byte reduced anywhere times gamma. A byte's beta depends on
+ *    where it is: the schedule is walked twice over one address space of
+ *    every rank's buffers, and each byte is charged by its reuse distance
+ *    (the bytes touched since it was last touched) on the curve the
+ *    footprint ladder measured, between the cache's speed and memory's.
+ *    The cached part of a step's bytes is work for the cores of the ranks
+ *    that move them, so a step only one rank works in is not spread over
+ *    the others' cores. (model.h's shared model leaves local transfers
+ *    free, charges only the largest reduction of one rank, and has one
+ *    beta for every byte: none of that holds for cores that share caches
+ *    and memory.)
  * Which link model fits is decided by measurement: schedules of the
  * registry (a tree broadcast and a ring allreduce) are timed and each
  * model's prediction compared with them; the smaller worst error wins.
@@ -57,6 +65,7 @@ typedef struct {
 typedef struct {
     char backend[CALIB_NAME_LEN]; /* executor name, e.g. "threads" */
     int nranks;                   /* ranks it was measured with */
+    int cores;                    /* online cores then (0: unknown) */
     long long when;               /* seconds since the epoch */
     int quick;                    /* nonzero: the short calibration */
     double alpha;                 /* s per step of tiny messages */
@@ -68,23 +77,26 @@ typedef struct {
 
 /* How long to measure. */
 typedef struct {
-    int quick;        /* nonzero: fewer sizes and repetitions (~1 s) */
-    double max_bytes; /* largest footprint to measure (0: default) */
+    int quick;        /* nonzero: fewer sizes and repetitions */
+    double max_bytes; /* largest footprint to measure beyond the first
+                         (0: no limit) */
 } CalibOptions;
 
 /* Called between measurements (done of total); may be NULL. Returning
  * nonzero cancels the calibration (CV_ERR_CANCELLED). */
 typedef int (*CalibProgress)(void *ctx, int done, int total);
 
-/* Measure on an open executor (any schedule it had loaded is dropped).
- * On an executor error, `why` gets its sentence. */
+/* Measure on an open executor. Its schedules are the calibration's own,
+ * gone afterwards: load another before stepping or running it. On an
+ * executor error, `why` gets its sentence. */
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen);
 
 /* The model parameters for link model l at a working set of `footprint`
- * bytes: bandwidths interpolated (log-log) between the measured points,
- * clamped at the ends. */
+ * bytes: beta and gamma interpolated linearly in log(footprint) between
+ * the measured points, clamped at the ends (what a caller that only has
+ * model.h's cost, such as the TUI, can use). */
 ModelParams calib_params(const Calib *c, LinkModel l, double footprint);
 
 /* Bytes of every rank's buffers of schedule s together. */
@@ -98,7 +110,8 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
 /* ---------------------------------------------------------- persistence */
 
 /* The file of (backend, nranks): $XDG_CACHE_HOME/collviz/calib-B-pN.txt,
- * or ~/.cache/... when XDG_CACHE_HOME is unset or empty. CV_ERR_IO when
+ * or $HOME/.cache/... when XDG_CACHE_HOME is unset, empty or not an
+ * absolute path (the XDG rule). CV_ERR_IO when
  * neither variable gives a directory; CV_ERR_ARG when len is too small. */
 CvError calib_path(const char *backend, int nranks, char *out, size_t len);
 

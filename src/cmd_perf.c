@@ -129,9 +129,13 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "iters: %d validation: %d\n", c->sweep.min, c->sweep.max,
            c->sweep.factor ? c->sweep.factor : c->sweep.step,
            c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters, c->check);
-    printf("# model: the calibrated alpha-beta-gamma time of the out-of-place "
-           "schedule, link %s;\n# ratio = measured / model (out of place)\n#\n",
-           link_name(cal->link));
+    char when[32];
+    time_t t = (time_t)cal->when;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+    printf("# model: the time the calibration of %s at %d ranks (%s, %s) "
+           "predicts\n#   for the out-of-place schedule, link %s; ratio = "
+           "measured / model\n#\n", cal->backend, cal->nranks, when,
+           cal->quick ? "quick" : "full", link_name(cal->link));
     printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
            "         in-place                 model\n", "", "", "", "", "");
     printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s"

@@ -188,14 +188,43 @@ size_t perf_sweep_len(const CliSweep *sw)
     return n;
 }
 
+/* Run a's schedule for `bytes` out of place, untimed, warmup times. */
+static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
+                       unsigned long long bytes, char *why, size_t whylen)
+{
+    CollCall call = cfg->call;
+    call.count = cli_count_floor(&call, bytes);
+    Schedule s;
+    ExecTiming t = {0};
+    CvError e = algo_generate(a, &call, &s);
+    if (e)
+        return e;
+    e = ex->ops->load(ex, &s);
+    if (!e)
+        e = ex->ops->run(ex, cfg->warmup > 0 ? cfg->warmup - 1 : 0, 1, &t);
+    if (e)
+        exec_fail(ex, e, why, whylen);
+    sched_fini(&s);
+    return e;
+}
+
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen)
 {
     size_t n = perf_sweep_len(&cfg->sweep), i = 0;
-    unsigned long long size = cfg->sweep.min;
+    unsigned long long size = cfg->sweep.min, last = size;
+    for (size_t k = 1; k < n; k++)
+        cli_sweep_next(&cfg->sweep, &last);
+    /* As nccl-tests: warm up at the largest size and at the smallest
+     * before the first timed row. */
+    CvError e = cfg->warmup ? warm_up(ex, cfg, a, last, why, whylen) : CV_OK;
+    if (!e && cfg->warmup)
+        e = warm_up(ex, cfg, a, size, why, whylen);
+    if (e)
+        return e;
     do {
-        CvError e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
+        e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
         if (e)
             return e;
         i++;

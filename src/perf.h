@@ -59,7 +59,9 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                      const AlgoInfo *a, unsigned long long bytes,
                      PerfRow *row, char *why, size_t whylen);
 
-/* Measure every size of the sweep into rows[0 .. perf_sweep_len). */
+/* Measure every size of the sweep into rows[0 .. perf_sweep_len), after
+ * warming up (cfg->warmup runs at the largest size, then the smallest) as
+ * nccl-tests does, so that the first row is not the executor's first. */
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen);

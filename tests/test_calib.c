@@ -78,7 +78,8 @@ static int files_in_cache(const TmpCache *t)
 /* A calibration with distinct values in every field. */
 static Calib sample(const char *backend, int p, int npoints, unsigned seed)
 {
-    Calib c = {.nranks = p, .when = 1700000000 + seed, .quick = (int)(seed & 1),
+    Calib c = {.nranks = p, .cores = (int)(seed % 5), .when = 1700000000 + seed,
+               .quick = (int)(seed & 1),
                .alpha = 1e-6 * (1 + seed % 7), .npoints = npoints,
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
@@ -101,6 +102,7 @@ static void assert_same(const Calib *a, const Calib *b)
 {
     assert_string_equal(a->backend, b->backend);
     assert_int_equal(a->nranks, b->nranks);
+    assert_int_equal(a->cores, b->cores);
     assert_int_equal(a->when, b->when);
     assert_int_equal(a->quick, b->quick);
     assert_int_equal(a->link, b->link);
@@ -216,6 +218,7 @@ static void test_damaged(void **state)
         "version 1\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1\n",
         "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1\npoint 2 1 1 1 1\n",
         "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\ngarbage\n",
+        "version 1\nbackend threads\nnranks 4\ncores -2\nalpha 1e-6\npoint 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -270,18 +273,21 @@ static void test_params_interpolate(void **state)
     }
 }
 
-/* Step k's time on one shared memory system, from the transfers. */
-static double memory_time(const Schedule *s, size_t k, const ModelParams *m)
+/* Step k's time on one shared memory system with one bandwidth (no cache
+ * effects), from the transfers: the most messages of one rank, every byte
+ * moved and every staged byte at beta, every byte reduced at gamma. */
+static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
+                             const uint8_t *staged)
 {
     const Step *st = &s->steps[k];
     int p = s->call.nranks, most = 0;
-    double bytes = 0, red = 0;
+    double bytes = 0, red = 0, ts = (double)dtype_size(s->call.dtype);
     int *link = calloc((size_t)p * p, sizeof *link); /* [src * p + dst] */
     assert_non_null(link);
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
-        bytes += 8.0 * t->count;
-        red += t->op == XFER_REDUCE ? 8.0 * t->count : 0;
+        bytes += ts * (double)t->count * (staged[i] ? 2 : 1);
+        red += t->op == XFER_REDUCE ? ts * (double)t->count : 0;
         if (t->src != t->dst)
             link[t->src * p + t->dst] = 1; /* a message from src to dst */
     }
@@ -296,39 +302,119 @@ static double memory_time(const Schedule *s, size_t k, const ModelParams *m)
     return most * m->alpha + bytes * m->beta + red * m->gamma;
 }
 
-static void test_footprint_and_predict(void **state)
+/* The flat shared-memory time of a whole schedule. */
+static double flat_time(const Schedule *s, const ModelParams *m)
+{
+    uint8_t *staged = malloc(s->nxfers + 1);
+    assert_non_null(staged);
+    assert_int_equal(sched_validate(s, &(SchedCheck){0}, staged), CV_OK);
+    double t = 0;
+    for (size_t k = 0; k < s->nsteps; k++)
+        t += flat_step_time(s, k, m, staged);
+    free(staged);
+    return t;
+}
+
+/* One algorithm at p ranks and count n: footprint, and both predictions
+ * with a calibration of one point (one bandwidth at every size). */
+static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
+{
+    Calib c = {.alpha = 1e-6, .npoints = 1};
+    c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9};
+    CollCall call = {.kind = a->coll, .nranks = p, .count = n, .dtype = DT_DOUBLE,
+                     .op = OP_SUM, .root = p - 1, .in_place = in_place};
+    Schedule s;
+    assert_int_equal(algo_generate(a, &call, &s), CV_OK);
+    double fp = 0;
+    for (int r = 0; r < p; r++)
+        for (int b = 0; b < BUF_COUNT; b++)
+            fp += 8.0 * (double)sched_bufsize(&s, r, (BufId)b);
+    assert_close(calib_footprint(&s), fp);
+    for (int l = 0; l < LINK_COUNT; l++) {
+        double t = -1;
+        CostTerms ct;
+        ModelParams m = calib_params(&c, (LinkModel)l, fp);
+        assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct), CV_OK);
+        double want = l == LINK_P2P ? cost_time(&ct, &m) : flat_time(&s, &m);
+        if (fabs(t - want) > 1e-9 * want + 1e-300)
+            fail_msg("%s/%s p=%d n=%zu %s: %s predicts %g, not %g",
+                     coll_name(a->coll), a->name, p, n, in_place ? "in" : "out",
+                     link_name((LinkModel)l), t, want);
+    }
+    sched_fini(&s);
+}
+
+static void test_predict_flat(void **state)
 {
     (void)state;
-    Calib c = {.alpha = 1e-6, .npoints = 1};
-    c.pt[0] = (CalibPoint){1e6, 1e-9, 1e-9, 2e-9, 2e-9};
-    for (int p = 1; p <= 9; p++)
-        for (size_t n = 0; n <= 130; n += 13) {
-            CollCall call = {.kind = COLL_ALLREDUCE, .nranks = p, .count = n,
-                             .dtype = DT_DOUBLE, .in_place = n % 2};
-            Schedule s;
-            assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"),
-                                           &call, &s), CV_OK);
-            double want = 0;
-            for (int r = 0; r < p; r++)
-                for (int b = 0; b < BUF_COUNT; b++)
-                    want += 8.0 * (double)sched_bufsize(&s, r, (BufId)b);
-            assert_close(calib_footprint(&s), want);
-            assert_true(want >= 8.0 * (double)(p * n)); /* recv at least */
-            for (int l = 0; l < LINK_COUNT; l++) {
-                double t = -1;
-                CostTerms ct;
-                ModelParams m = calib_params(&c, (LinkModel)l, want);
-                assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
-                assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct),
-                                 CV_OK);
-                double shared = 0; /* every step on one memory system */
-                for (size_t k = 0; k < s.nsteps; k++)
-                    shared += memory_time(&s, k, &m);
-                assert_close(t, l == LINK_P2P ? cost_time(&ct, &m) : shared);
-                assert_true(p == 1 || n == 0 || t > 0);
-            }
-            sched_fini(&s);
+    for (size_t i = 0; i < algo_count(); i++)
+        for (int p = 1; p <= 9; p += 2)
+            for (size_t n = 0; n <= 130; n += 26)
+                check_flat(algo_at(i), p, n, (n / 26) % 2);
+}
+
+/* Prediction of algorithm `name` of collective k, p ranks, n doubles. */
+static double predict(const Calib *c, CollKind k, const char *name, int p,
+                      size_t n)
+{
+    CollCall call = {.kind = k, .nranks = p, .count = n, .dtype = DT_DOUBLE};
+    Schedule s;
+    double t = -1;
+    assert_int_equal(algo_generate(algo_find(k, name), &call, &s), CV_OK);
+    assert_int_equal(calib_predict(c, &s, LINK_SHARED, &t), CV_OK);
+    sched_fini(&s);
+    return t;
+}
+
+/* With a cache (fast below 1 MB of reuse distance, slow beyond 100 MB), a
+ * small schedule runs at cache speed, a huge single pass at memory speed,
+ * and everything lies between. */
+static void test_predict_cache(void **state)
+{
+    (void)state;
+    Calib two = {.alpha = 1e-6, .npoints = 2}, fast = two, slow = two;
+    two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11};
+    two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11};
+    fast.pt[0] = fast.pt[1] = two.pt[0];
+    slow.pt[0] = slow.pt[1] = two.pt[1];
+    fast.pt[1].footprint = slow.pt[0].footprint = 1e6;
+    fast.pt[0].footprint = slow.pt[0].footprint = 1e5;
+    for (int p = 2; p <= 8; p *= 2) {
+        assert_close(predict(&two, COLL_ALLREDUCE, "ring", p, 1000),
+                     predict(&fast, COLL_ALLREDUCE, "ring", p, 1000));
+        /* 400 MB once per iteration from the root: nothing comes back
+         * (but for a few bytes where two buffers share a chunk). */
+        double big = predict(&two, COLL_BROADCAST, "linear", p, 50000000);
+        assert_true(fabs(big / predict(&slow, COLL_BROADCAST, "linear", p,
+                                       50000000) - 1) < 1e-4);
+        for (size_t n = 1000; n <= 10000000; n *= 10) {
+            double t = predict(&two, COLL_ALLREDUCE, "ring", p, n);
+            assert_true(t >= predict(&fast, COLL_ALLREDUCE, "ring", p, n) * (1 - 1e-12));
+            assert_true(t <= predict(&slow, COLL_ALLREDUCE, "ring", p, n) * (1 + 1e-12));
         }
+    }
+}
+
+/* Cached bytes are work for the core of the rank that moves them: with
+ * two cores, a step only the root works in (a linear reduce) takes twice
+ * as long as with one, a ring whose ranks share the work evenly the same. */
+static void test_predict_cores(void **state)
+{
+    (void)state;
+    Calib one = {.npoints = 2, .nranks = 4, .cores = 1}, two = one;
+    one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0};
+    one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0};
+    two.pt[0] = one.pt[0], two.pt[1] = one.pt[1];
+    two.cores = 2;
+    for (size_t n = 100; n <= 1000; n += 300) {
+        double lin1 = predict(&one, COLL_REDUCE, "linear", 4, n);
+        double lin2 = predict(&two, COLL_REDUCE, "linear", 4, n);
+        assert_true(lin1 > 0);
+        assert_close(lin2, 2 * lin1);
+        assert_close(predict(&two, COLL_ALLREDUCE, "ring", 4, 4 * n),
+                     predict(&one, COLL_ALLREDUCE, "ring", 4, 4 * n));
+    }
 }
 
 int main(void)
@@ -341,7 +427,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_damaged, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_unwritable, cache_setup, cache_teardown),
         cmocka_unit_test(test_params_interpolate),
-        cmocka_unit_test(test_footprint_and_predict),
+        cmocka_unit_test(test_predict_flat),
+        cmocka_unit_test(test_predict_cache),
+        cmocka_unit_test(test_predict_cores),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
