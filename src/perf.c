@@ -6,85 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "verify.h"
 
 /* ------------------------------------------------------------- checking */
 
-#define CHECK_CHUNK 16384 /* elements compared at a time */
-
-/* Scratch for comparing one rank's output with its definition. */
-typedef struct {
-    Executor *ex;     /* where the results are read */
-    const CollCall *call; /* the call (in place or not) */
-    uint64_t *set;    /* rank set of the chunk, `words` words */
-    size_t words;     /* uint64 words per rank set */
-    unsigned char *got, *want, *scratch; /* CHECK_CHUNK elements each */
-} Checker;
-
-/* Wrong elements among n output elements of rank r from j, which share one
- * expectation (e: its first element) and consecutive positions. */
-static CvError check_chunk(Checker *k, int r, const CollLayout *l, size_t j,
-                           size_t n, const CollExpect *e, long long *wrong)
+/* Count the wrong output elements of the executor's loaded schedule (after
+ * its finish), with verify.h's check against the collective's definition. */
+static CvError count_wrong(Executor *ex, long long *wrong)
 {
-    const CollCall *c = k->call;
-    bool final = coll_is_reducing(c->kind);
-    memset(k->set, e->all_ranks ? 0xff : 0, k->words * sizeof *k->set);
-    if (!e->all_ranks)
-        k->set[e->rank / 64] = (uint64_t)1 << (e->rank % 64);
-    else if (c->nranks % 64)
-        k->set[k->words - 1] = ((uint64_t)1 << (c->nranks % 64)) - 1;
-    CvError err = k->ex->ops->read(k->ex, r, l->out_buf, l->out_off + j, n,
-                                   k->got);
-    if (err)
-        return err;
-    data_fill_expect(c, e->pos, n, k->set, k->words, final, k->want,
-                     k->scratch);
-    if (!memcmp(k->got, k->want, n * dtype_size(c->dtype)))
-        return CV_OK;
-    for (size_t i = 0; i < n; i++)
-        *wrong += !data_equal(c, data_load(c->dtype, k->got, i),
-                              data_load(c->dtype, k->want, i), final);
-    return CV_OK;
-}
-
-/* Wrong elements of rank r's output. Within a block of `count` elements
- * every kind's expectation has one rank set and consecutive positions. */
-static CvError check_rank(Checker *k, int r, long long *wrong)
-{
-    CollLayout l;
-    coll_layout(k->call, r, &l);
-    size_t blk = k->call->count ? k->call->count : 1;
-    CvError err = CV_OK;
-    for (size_t j = 0; !err && j < l.out_count;) {
-        CollExpect e;
-        coll_expect(k->call, r, j, &e);
-        size_t n = blk - j % blk;
-        n = n < l.out_count - j ? n : l.out_count - j;
-        n = n < CHECK_CHUNK ? n : CHECK_CHUNK;
-        err = check_chunk(k, r, &l, j, n, &e, wrong);
-        j += n;
-    }
-    return err;
-}
-
-/* Count the wrong output elements of the executor's loaded schedule. */
-static CvError count_wrong(Executor *ex, const Schedule *s, long long *wrong)
-{
-    Checker k = {.ex = ex, .call = &s->call,
-                 .words = ((size_t)s->call.nranks + 63) / 64};
-    k.set = malloc(k.words * sizeof *k.set);
-    k.got = malloc(3 * CHECK_CHUNK * sizeof(uint64_t));
-    CvError err = k.set && k.got ? CV_OK : CV_ERR_NOMEM;
-    if (!err) {
-        k.want = k.got + CHECK_CHUNK * sizeof(uint64_t);
-        k.scratch = k.want + CHECK_CHUNK * sizeof(uint64_t);
-    }
-    *wrong = 0;
-    for (int r = 0; !err && r < s->call.nranks; r++)
-        err = check_rank(&k, r, wrong);
-    free(k.set);
-    free(k.got);
-    return err;
+    VerifyReport rep;
+    CvError e = verify_output(ex, true, &rep);
+    *wrong = (long long)rep.wrong;
+    return e == CV_ERR_WRONG ? CV_OK : e;
 }
 
 /* Run the loaded schedule once from a fresh start, step by step, and count
@@ -98,7 +31,7 @@ static CvError check_once(Executor *ex, const Schedule *s, long long *wrong)
     if (!e)
         e = ops->finish(ex);
     if (!e)
-        e = count_wrong(ex, s, wrong);
+        e = count_wrong(ex, wrong);
     return e;
 }
 
