@@ -19,6 +19,10 @@ report_machine() {
 # starting with "target" for report_targets. The files may hold several
 # rounds of the same sweep: each row keeps its fastest round (other
 # programs on the machine only ever slow a round down), for both sides.
+# MPI_Bcast has one buffer (the root's data stays where it is), so
+# broadcast is compared with collviz's in-place columns; mpi_ref calls the
+# other collectives with separate send and receive buffers, so they are
+# compared out of place.
 report_pair() {
     awk -v coll="$1" -v p="$2" -F'[ ,]+' '
     function keep(t, b, key, T, B) {
@@ -34,7 +38,10 @@ report_pair() {
     }
     file == 2 && FNR > 1 && $1 != "algorithm" {   # collviz perf --csv
         k = $1 SUBSEP $2
-        keep($7, $9, k, ct, cb); model[k] = $15
+        if (coll == "broadcast") keep($11, $13, k, ct, cb)
+        else keep($7, $9, k, ct, cb)
+        model[k] = $15
+        if (!(k in mt_out) || $7 < mt_out[k]) mt_out[k] = $7
         if (!($1 in seen)) { seen[$1] = 1; algos[++na] = $1 }
         cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
     }
@@ -43,7 +50,7 @@ report_pair() {
             split(k, ks, SUBSEP); a = ks[1]; s = ks[2]
             if (!(s in bt) || ct[k] < bt[s]) { bt[s] = ct[k]; bb[s] = cb[k]; ba[s] = a }
             if (s >= 1048576 && model[k] > 0) {
-                r = ct[k] / model[k]
+                r = mt_out[k] / model[k]
                 if (!(a in lo) || r < lo[a]) lo[a] = r
                 if (!(a in hi) || r > hi[a]) hi[a] = r
             }

@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "copy.h"
 #include "data.h"
 #include "reduce.h"
 
@@ -711,6 +712,8 @@ struct ThreadsExec {
     Waiter main_wait;      /* how the caller waits for the workers */
     int check_steps;       /* ExecOptions.check_steps */
     size_t eager_bytes;    /* largest eager transfer (0: none) */
+    size_t stream_bytes;   /* copies of at least this many bytes stream
+                              (copy.h); SIZE_MAX: none do */
     Plan plan;             /* of the loaded schedule */
     Channel *chans;        /* [plan.nchans] */
     unsigned char *rings;  /* the channels' slots, one allocation */
@@ -806,7 +809,9 @@ static void phase_xfers(Rank *me, const RankPhase *ph)
             src = x->ranks[t->src].buf[t->src_buf] + t->src_off * es;
         }
         unsigned char *dst = me->buf[t->dst_buf] + t->dst_off * es;
-        if (t->op == XFER_COPY)
+        if (t->op == XFER_COPY && t->count * es >= x->stream_bytes)
+            copy_stream(dst, src, t->count * es);
+        else if (t->op == XFER_COPY)
             memcpy(dst, src, t->count * es);
         else
             red(dst, src, t->count);
@@ -1125,6 +1130,11 @@ static size_t bytes_needed(const Schedule *s, const Plan *pl)
     return total;
 }
 
+/* When the buffers of all ranks together are larger than the last-level
+ * cache, copies of at least STREAM_BYTES stream past the caches (copy.h):
+ * what they write is not read again before it would be evicted anyway. */
+#define STREAM_BYTES ((size_t)256 << 10)
+
 static size_t phys_bytes(void)
 {
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
@@ -1207,6 +1217,8 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     }
     plan_free(&x->plan);
     x->plan = pl;
+    x->stream_bytes = bytes_needed(s, &pl) > copy_cache_bytes() ? STREAM_BYTES
+                                                                : SIZE_MAX;
     return CV_OK;
 }
 

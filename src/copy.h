@@ -1,0 +1,25 @@
+/* copy.h - the bulk copy of the executors: memcpy for data that is read
+ * again soon, and a streaming copy for transfers larger than the caches.
+ *
+ * A normal store first reads the destination's line into the cache (to own
+ * it), so copying n bytes moves 3n through the memory bus, and the copy
+ * evicts data that is still to be used. Streaming (non-temporal) stores
+ * write whole lines straight to memory: 2n. On this project's 2-core
+ * machine two threads copying 64 MiB each reach 18 GB/s together with
+ * glibc's memcpy and 23-26 GB/s streaming; at 4 MiB (in the 32 MiB L3)
+ * memcpy reaches 49 GB/s and streaming 30. So the executor streams only
+ * when its working set is larger than the last-level cache. No I/O. */
+#ifndef COLLVIZ_COPY_H
+#define COLLVIZ_COPY_H
+
+#include <stddef.h>
+
+/* Copy n bytes with streaming stores where the processor has them (x86:
+ * SSE2), else memcpy; dst and src must not overlap. */
+void copy_stream(void *restrict dst, const void *restrict src, size_t n);
+
+/* Bytes of the largest cache (the last level), or 32 MiB when the system
+ * does not say. */
+size_t copy_cache_bytes(void);
+
+#endif
