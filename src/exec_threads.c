@@ -50,7 +50,7 @@ typedef struct {
 
 /* How one thread waits: spin, then yield, then sleep on a futex. The spin
  * adapts: it doubles (up to max_ns) when it ends in success and halves
- * (down to max_ns / 64) when it runs out, because it only helps while the
+ * (down to max_ns / 4) when it runs out, because it only helps while the
  * thread that will publish is running on another core, which other load
  * on the machine, or more ranks than cores, make rare. */
 typedef struct {
@@ -128,7 +128,7 @@ static int flag_spin(Flag *f, uint32_t target, Waiter *w)
         if (i % 64 == 0 && now_ns() - start > w->spin_ns)
             break;
     }
-    w->spin_ns = w->spin_ns / 2 > w->max_ns / 64 ? w->spin_ns / 2 : w->max_ns / 64;
+    w->spin_ns = w->spin_ns / 2 > w->max_ns / 4 ? w->spin_ns / 2 : w->max_ns / 4;
     return 0;
 }
 
