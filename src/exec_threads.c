@@ -236,6 +236,12 @@ typedef struct {
     const Transfer **xf;    /* transfers grouped by (destination, phase) */
     uint8_t *xstaged;       /* parallel to xf: stage the source first */
     int32_t *xchan;         /* parallel to xf: its channel, -1: pulled */
+    const Transfer **xinit; /* parallel to xf: in timed runs, a reduce
+                               whose destination a local copy of the
+                               previous step filled starts from that
+                               copy's source instead (NULL: no such) */
+    uint8_t *xskip;         /* parallel to xf: a copy the next step's
+                               reduce takes over in timed runs */
     Send *sends;            /* eager transfers grouped by (source, phase) */
     size_t nchans;          /* channels */
     size_t *chan_slot;      /* [channel]: bytes per slot */
@@ -267,6 +273,8 @@ static void plan_free(Plan *pl)
     free(pl->xf);
     free(pl->xstaged);
     free(pl->xchan);
+    free(pl->xinit);
+    free(pl->xskip);
     free(pl->sends);
     free(pl->chan_slot);
     free(pl->chan_depth);
@@ -586,7 +594,10 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     pl->xstaged = malloc(s->nxfers + 1);
     pl->xchan = malloc((s->nxfers + 1) * sizeof *pl->xchan);
     pl->sends = malloc((s->nxfers + 1) * sizeof *pl->sends);
-    if (!pl->xf || !pl->xstaged || !pl->xchan || !pl->sends)
+    pl->xinit = calloc(s->nxfers + 1, sizeof *pl->xinit);
+    pl->xskip = calloc(s->nxfers + 1, 1);
+    if (!pl->xf || !pl->xstaged || !pl->xchan || !pl->sends || !pl->xinit ||
+        !pl->xskip)
         return -1;
     plan_place(pl, s, stg, chan, 0);
     size_t at = 0, et = 0;
@@ -597,6 +608,68 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     }
     plan_place(pl, s, stg, chan, 1);
     return 0;
+}
+
+/* Copy-in fusion. Many schedules start with a local step that copies a
+ * rank's input from its send buffer into the buffer that the next step
+ * reduces into (out-of-place reduce and allreduce). A reduce updates its
+ * destination in place, so the copy is needed for the step-by-step
+ * semantics, but in a timed run it costs a whole pass over memory: the
+ * copy reads the input and writes the destination, the reduce reads both
+ * again. There, the reduce instead combines the input with its source,
+ * block by block while the blocks are in the cache, and the copy is
+ * skipped. The results are the same, bit for bit (the same operands in the
+ * same order). Fused when: x is a local copy from BUF_SEND (read-only, so
+ * it reads the same in the next step) in step k; y in step k + 1 reduces
+ * into exactly x's destination range; no other transfer of step k + 1
+ * reads or writes that range. Steps run one at a time (the TUI) never
+ * fuse: after each of them the buffers hold what the schedule says. */
+static int overlaps(size_t a, size_t an, size_t b, size_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+/* The reduce of step k + 1 that takes over local copy x, or NULL. */
+static const Transfer *fuse_partner(const Schedule *s, size_t k,
+                                    const Transfer *x)
+{
+    const Step *st = &s->steps[k + 1];
+    const Transfer *y = NULL;
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        int reads = t->src == x->dst && t->src_buf == x->dst_buf &&
+                    overlaps(t->src_off, t->count, x->dst_off, x->count);
+        int writes = t->dst == x->dst && t->dst_buf == x->dst_buf &&
+                     overlaps(t->dst_off, t->count, x->dst_off, x->count);
+        if (writes && !reads && !y && t->op == XFER_REDUCE &&
+            t->dst_off == x->dst_off && t->count == x->count)
+            y = t;
+        else if (reads || writes)
+            return NULL;
+    }
+    return y;
+}
+
+/* Mark the fused pairs in the plan (xf entries are grouped by destination
+ * and phase; x and its partner have the same destination). */
+static void plan_fuse(Plan *pl, const Schedule *s)
+{
+    for (size_t k = 0; k + 1 < s->nsteps; k++) {
+        const Step *st = &s->steps[k];
+        for (size_t i = st->first; i < st->first + st->n; i++) {
+            const Transfer *x = &s->xfers[i], *y;
+            if (x->src != x->dst || x->op != XFER_COPY ||
+                x->src_buf != BUF_SEND || !(y = fuse_partner(s, k, x)))
+                continue;
+            const RankPhase *a = &pl->rp[(size_t)x->dst * pl->nphases + k];
+            const RankPhase *b = &pl->rp[(size_t)x->dst * pl->nphases + k + 1];
+            for (size_t j = a->x0; j < a->x0 + a->nx; j++)
+                pl->xskip[j] |= pl->xf[j] == x;
+            for (size_t j = b->x0; j < b->x0 + b->nx; j++)
+                if (pl->xf[j] == y)
+                    pl->xinit[j] = x;
+        }
+    }
 }
 
 /* Record the waits of every pulled transfer. */
@@ -631,8 +704,10 @@ static int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg,
     WaitList done = {0}, staging = {0};
     int bad = !chan || plan_group_xfers(pl, s, stg, chan) ||
               writemap_build(&m, s, L);
-    if (!bad)
+    if (!bad) {
+        plan_fuse(pl, s);
         plan_waits(&done, &staging, &m, s, stg, chan);
+    }
     bad = bad || done.oom || staging.oom ||
           plan_store_waits(pl, &done, 0) || plan_store_waits(pl, &staging, 1);
     writemap_free(&m);
@@ -789,8 +864,33 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
         flag_wait(&x->ranks[sw[i]].staged, e + 1, &me->wait);
 }
 
-/* Perform the phase's transfers (this rank is their destination). */
-static void phase_xfers(Rank *me, const RankPhase *ph)
+/* dst = init op src over n elements of es bytes, a block at a time
+ * (see plan_fuse). stream: the destination is larger than the caches;
+ * each block is combined in a buffer that stays in the core's cache and
+ * streamed out (copy.h), so memory sees two reads and one write per
+ * element instead of the copy's read and write and the reduce's two reads
+ * and write. Else the block is combined in place while it is cached. */
+#define FUSE_BLOCK ((size_t)8 << 10)
+
+static void reduce_from(ReduceFn red, unsigned char *dst,
+                        const unsigned char *init, const unsigned char *src,
+                        size_t n, size_t es, bool stream)
+{
+    alignas(CACHE_LINE) unsigned char blk[FUSE_BLOCK];
+    size_t per = FUSE_BLOCK / es;
+    for (size_t i = 0; i < n; i += per) {
+        size_t m = n - i < per ? n - i : per;
+        unsigned char *to = stream ? blk : dst + i * es;
+        memcpy(to, init + i * es, m * es);
+        red(to, src + i * es, m);
+        if (stream)
+            copy_stream(dst + i * es, blk, m * es);
+    }
+}
+
+/* Perform the phase's transfers (this rank is their destination); fused:
+ * a timed run, where copy-in fusion applies (plan_fuse). */
+static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
 {
     ThreadsExec *x = me->ex;
     const CollCall *c = &x->base.sched->call;
@@ -799,7 +899,10 @@ static void phase_xfers(Rank *me, const RankPhase *ph)
     for (size_t i = 0; i < ph->nx; i++) {
         const Transfer *t = x->plan.xf[ph->x0 + i];
         int32_t ch = x->plan.xchan[ph->x0 + i];
+        const Transfer *init = fused ? x->plan.xinit[ph->x0 + i] : NULL;
         const unsigned char *src;
+        if (fused && x->plan.xskip[ph->x0 + i])
+            continue; /* a local copy, never eager or staged */
         if (ch >= 0) {
             src = chan_take(me, &x->chans[ch]);
         } else if (x->plan.xstaged[ph->x0 + i]) {
@@ -813,6 +916,9 @@ static void phase_xfers(Rank *me, const RankPhase *ph)
             copy_stream(dst, src, t->count * es);
         else if (t->op == XFER_COPY)
             memcpy(dst, src, t->count * es);
+        else if (init)
+            reduce_from(red, dst, me->buf[init->src_buf] + init->src_off * es,
+                        src, t->count, es, t->count * es >= x->stream_bytes);
         else
             red(dst, src, t->count);
         if (ch >= 0) /* the slot may be reused */
@@ -832,15 +938,16 @@ static void phase_finish(Rank *me)
                   l.out_count, c->nranks);
 }
 
-/* Execute phase k as the epoch-th phase since open. */
-static void rank_phase(Rank *me, size_t k, uint32_t e)
+/* Execute phase k as the epoch-th phase since open; fused: in a timed
+ * run (plan_fuse). */
+static void rank_phase(Rank *me, size_t k, uint32_t e, bool fused)
 {
     const RankPhase *ph = phase_of(me, k);
     phase_sends(me, ph);
     phase_waits(me, ph, e);
     if (k < me->ex->plan.nsteps) {
         phase_stage(me, ph, e);
-        phase_xfers(me, ph);
+        phase_xfers(me, ph, fused);
     } else if (k == me->ex->plan.nsteps && me->ex->plan.finish) {
         phase_finish(me);
     }
@@ -926,7 +1033,7 @@ static uint32_t rank_iteration(Rank *me, uint32_t e, long *row)
 {
     size_t n = me->ex->plan.nphases;
     for (size_t k = 0; k < n; k++) {
-        rank_phase(me, k, e++);
+        rank_phase(me, k, e++, true);
         if (row)
             row[k] = now_ns();
     }
@@ -980,7 +1087,7 @@ static void rank_command(Rank *me, const Cmd *c)
     switch (c->kind) {
     case CMD_LOAD: rank_load(me); break;
     case CMD_RESET: rank_reset(me); break;
-    case CMD_PHASE: rank_phase(me, c->phase, c->epoch); break;
+    case CMD_PHASE: rank_phase(me, c->phase, c->epoch, false); break;
     case CMD_RUN: rank_run(me, c); break;
     default: break;
     }
