@@ -40,8 +40,9 @@
  * registry (a tree broadcast and a ring allreduce) are timed and each
  * model's prediction compared with them; the smaller worst error wins.
  *
- * File I/O lives here (and nowhere else in the library): this is the
- * persistence module. Nothing is printed. */
+ * File I/O lives here (the library's only other is copy.c reading the
+ * cache size from sysfs): this is the persistence module. Nothing is
+ * printed. */
 #ifndef COLLVIZ_CALIB_H
 #define COLLVIZ_CALIB_H
 
