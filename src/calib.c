@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "algo.h"
+#include "copy.h"
 
 /* ------------------------------------------------------------ schedules */
 
@@ -36,12 +37,29 @@ static void bench_step(Schedule *s, XferOp op, int senders, int ring)
         sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % ring, BUF_RECV, n, n);
 }
 
+/* Two steps: every rank copies the first half of its buffer into the
+ * second half of its right neighbour's, then the second half into the
+ * first half of its right neighbour's. Each step reads what the step
+ * before wrote on another rank (the whole buffer changes hands). */
+static void bench_cross_steps(Schedule *s, int p)
+{
+    size_t n = s->call.count / 2;
+    for (int half = 0; half < 2; half++) {
+        sched_step(s, "cross");
+        for (int r = 0; r < p; r++)
+            sched_xfer(s, XFER_COPY, r, BUF_RECV, half ? n : 0, (r + 1) % p,
+                       BUF_RECV, half ? 0 : n, n);
+    }
+}
+
 /* The kinds of benchmark schedules. */
 typedef enum {
     BENCH_SHIFT,     /* every rank copies to its right neighbour */
     BENCH_SHIFT_RED, /* ... then reduces into it */
     BENCH_PAIR,      /* rank 0 copies to rank 1 */
     BENCH_PAIR_RED,  /* ... then reduces into it */
+    BENCH_CROSS,     /* every rank copies to its right neighbour what its
+                        left neighbour wrote the step before */
     BENCH_KIND_COUNT
 } BenchKind;
 
@@ -55,7 +73,9 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
         return e;
     int pair = k == BENCH_PAIR || k == BENCH_PAIR_RED;
     int senders = pair ? 1 : p, ring = pair ? 2 : p;
-    for (int i = 0; i < steps; i++)
+    for (int i = 0; i < steps && k == BENCH_CROSS; i++)
+        bench_cross_steps(s, p);
+    for (int i = 0; i < steps && k != BENCH_CROSS; i++)
         bench_step(s, XFER_COPY, senders, ring);
     if (k == BENCH_SHIFT_RED || k == BENCH_PAIR_RED)
         bench_step(s, XFER_REDUCE, senders, ring);
@@ -172,9 +192,12 @@ static CvError measure_point(Bench *b, double alpha, size_t n, CalibPoint *pt)
     pt->gamma_shared = fmax(0, (t[BENCH_SHIFT_RED] - 2 * t[BENCH_SHIFT]) /
                                    (p * bytes));
     pt->gamma_p2p = fmax(0, (t[BENCH_PAIR_RED] - 2 * t[BENCH_PAIR]) / bytes);
+    pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, alpha, p * bytes);
     if (!(pt->beta_shared > 0) && !(pt->beta_p2p > 0) && b->last)
         pt->beta_shared = t[BENCH_SHIFT] / (p * bytes),
         pt->beta_p2p = t[BENCH_PAIR] / bytes;
+    if (!(pt->beta_cross > 0) && b->last)
+        pt->beta_cross = t[BENCH_CROSS] / 2 / (p * bytes);
     return CV_OK;
 }
 
@@ -185,10 +208,13 @@ static void fill_undetermined(Calib *c)
     for (int i = c->npoints - 1; i >= 0; i--) {
         CalibPoint *p = &c->pt[i], *next = i + 1 < c->npoints ? p + 1 : NULL;
         double sh = next ? next->beta_shared : 1e-15, pp = next ? next->beta_p2p : 1e-15;
+        double cr = next ? next->beta_cross : 1e-15;
         if (!(p->beta_shared > 0))
             p->beta_shared = sh;
         if (!(p->beta_p2p > 0))
             p->beta_p2p = pp;
+        if (!(p->beta_cross > 0))
+            p->beta_cross = cr;
     }
 }
 
@@ -269,7 +295,7 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     Bench b = {.ex = ex, .target_s = 0.0005,
                .reps = o->quick ? 7 : 15, .why = why, .whylen = whylen,
-               .progress = progress, .ctx = ctx, .total = 1 + 4 * n + 2};
+               .progress = progress, .ctx = ctx, .total = 1 + BENCH_KIND_COUNT * n + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .link = LINK_SHARED,
                    .cores = cores > 0 ? (int)cores : 0};
@@ -352,6 +378,7 @@ ModelParams calib_params(const Calib *c, LinkModel l, double footprint)
 typedef struct {
     double beta_cache; /* s/B, all cores busy, data in cache */
     double beta_mem;   /* s/B, data in memory */
+    double beta_one;   /* s/B, data in memory, moved by one core alone */
     int cores;         /* cores the ranks run on: min(p, online cores) */
     int n;             /* points of the weight curve */
     double dist[CALIB_MAX_POINTS]; /* reuse distances, increasing */
@@ -380,23 +407,37 @@ static void monotone_down(double *w, int n)
             w[i++] = sum[b] / len[b];
 }
 
-static void curve_init(const Calib *c, CacheCurve *cv)
+/* Whether every point has a cross bandwidth (files older than it do
+ * not: there the shared curve stands in). */
+static int has_cross(const Calib *c)
+{
+    for (int i = 0; i < c->npoints; i++)
+        if (!(c->pt[i].beta_cross > 0))
+            return 0;
+    return c->npoints > 0;
+}
+
+/* The curve of the shared bandwidths (cross: the cross ones). */
+static void curve_init(const Calib *c, CacheCurve *cv, int cross)
 {
     int n = c->npoints;
-    cv->beta_cache = c->pt[0].beta_shared;
+#define BETA(i) (cross ? c->pt[i].beta_cross : c->pt[i].beta_shared)
+    cv->beta_cache = BETA(0);
     for (int i = 1; i < (n + 1) / 2; i++) /* fastest of the small half */
-        cv->beta_cache = fmin(cv->beta_cache, c->pt[i].beta_shared);
-    cv->beta_mem = fmax(c->pt[n - 1].beta_shared, cv->beta_cache);
+        cv->beta_cache = fmin(cv->beta_cache, BETA(i));
+    cv->beta_mem = fmax(BETA(n - 1), cv->beta_cache);
+    cv->beta_one = fmax(c->pt[n - 1].beta_p2p, cv->beta_mem);
     cv->cores = c->cores > 0 && c->cores < c->nranks ? c->cores : c->nranks;
     cv->cores = cv->cores > 0 ? cv->cores : 1;
     double span = cv->beta_mem - cv->beta_cache;
     cv->n = n;
     for (int i = 0; i < n; i++) {
         /* One bandwidth at every size: nothing to tell the cache by. */
-        double w = span > 0 ? (cv->beta_mem - c->pt[i].beta_shared) / span : 0;
+        double w = span > 0 ? (cv->beta_mem - BETA(i)) / span : 0;
         cv->w[i] = fmin(fmax(w, 0), 1);
         cv->dist[i] = c->pt[i].footprint;
     }
+#undef BETA
     monotone_down(cv->w, n);
 }
 
@@ -422,15 +463,19 @@ static double curve_weight(const CacheCurve *cv, double d)
 typedef struct {
     const Schedule *s;     /* the schedule */
     const uint8_t *staged; /* the validator's flags: source staged first */
-    const CacheCurve *cv;  /* the costs */
+    const CacheCurve *cv;  /* the costs of bytes the toucher touched last */
+    const CacheCurve *cx;  /* ... and of bytes another rank touched last */
     size_t ts;             /* bytes per element */
     size_t chunk;          /* bytes per chunk */
     size_t *base;          /* [r * MEM_SLOTS + slot]: first byte of region */
     double *last;          /* [chunk]: clock of its last touch, < 0: never */
+    int32_t *owner;        /* [chunk]: the rank that touched it last */
     double clock;          /* bytes touched so far */
+    int stream;            /* large copies stream (copy_streams) */
     size_t *at;            /* [rank]: elements of its stage used this step */
     double *core;          /* [rank]: cache seconds of this step's bytes */
     double mem;            /* memory seconds of this step's bytes */
+    double *memr;          /* [rank]: ... of its bytes, at one core's rate */
 } MemMap;
 
 /* Elements of rank r's stage: the most any step stages into it. */
@@ -447,10 +492,11 @@ static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
 }
 
 static CvError memmap_init(MemMap *mm, const Schedule *s,
-                           const uint8_t *staged, const CacheCurve *cv)
+                           const uint8_t *staged, const CacheCurve *cv,
+                           const CacheCurve *cx)
 {
     size_t total = 0, p = (size_t)s->call.nranks;
-    *mm = (MemMap){.s = s, .staged = staged, .cv = cv,
+    *mm = (MemMap){.s = s, .staged = staged, .cv = cv, .cx = cx,
                    .ts = dtype_size(s->call.dtype)};
     mm->base = malloc(p * MEM_SLOTS * sizeof *mm->base);
     for (size_t r = 0; mm->base && r < p; r++)
@@ -460,50 +506,61 @@ static CvError memmap_init(MemMap *mm, const Schedule *s,
                                               : s->bufsize[r * BUF_COUNT + b]);
         }
     mm->chunk = total / 262144 > 4096 ? total / 262144 : 4096;
+    mm->stream = copy_streams(total, SIZE_MAX);
     size_t chunks = total / mm->chunk + 1;
     mm->last = mm->base ? malloc(chunks * sizeof *mm->last) : NULL;
+    mm->owner = calloc(chunks, sizeof *mm->owner);
     mm->at = malloc(p * sizeof *mm->at);
     mm->core = malloc(p * sizeof *mm->core);
+    mm->memr = malloc(p * sizeof *mm->memr);
     for (size_t i = 0; mm->last && i < chunks; i++)
         mm->last[i] = -1;
-    return mm->last && mm->at && mm->core ? CV_OK : CV_ERR_NOMEM;
+    return mm->last && mm->owner && mm->at && mm->core && mm->memr
+               ? CV_OK : CV_ERR_NOMEM;
 }
 
 static void memmap_fini(MemMap *mm)
 {
     free(mm->base);
     free(mm->last);
+    free(mm->owner);
     free(mm->at);
     free(mm->core);
+    free(mm->memr);
 }
 
 /* Rank `who` touches n elements of rank r's region `slot` from off, as
  * one side (half the cost) of a copy. A byte never touched before comes
- * from memory. */
+ * from memory; one another rank touched last costs what the cross curve
+ * says. Streamed (the destination of a streaming copy, copy.h): written
+ * to memory, and gone from the caches. */
 static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
-                         size_t n)
+                         size_t n, int streamed)
 {
-    const CacheCurve *cv = mm->cv;
     size_t lo = mm->base[(size_t)r * MEM_SLOTS + (size_t)slot] + off * mm->ts;
     size_t hi = lo + n * mm->ts;
     for (size_t c = lo / mm->chunk; c * mm->chunk < hi; c++) {
         size_t a = c * mm->chunk > lo ? c * mm->chunk : lo;
         size_t e = (c + 1) * mm->chunk < hi ? (c + 1) * mm->chunk : hi;
         double d = mm->last[c] < 0 ? INFINITY : mm->clock - mm->last[c];
-        double w = curve_weight(cv, d), half = 0.5 * (double)(e - a);
+        const CacheCurve *cv = mm->owner[c] == who ? mm->cv : mm->cx;
+        double w = streamed ? 0 : curve_weight(cv, d);
+        double half = 0.5 * (double)(e - a);
+        mm->owner[c] = who;
         mm->core[who] += half * w * cv->beta_cache;
         mm->mem += half * (1 - w) * cv->beta_mem;
+        mm->memr[who] += half * (1 - w) * cv->beta_one;
         mm->clock += (double)(e - a);
-        mm->last[c] = mm->clock;
+        mm->last[c] = streamed ? -1 : mm->clock;
     }
 }
 
 /* Rank `who` copies n elements from (sr, ss, so) to (dr, ds, dof). */
 static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
-                        int dr, int ds, size_t dof, size_t n)
+                        int dr, int ds, size_t dof, size_t n, int streamed)
 {
-    memmap_touch(mm, who, sr, ss, so, n);
-    memmap_touch(mm, who, dr, ds, dof, n);
+    memmap_touch(mm, who, sr, ss, so, n, 0);
+    memmap_touch(mm, who, dr, ds, dof, n, streamed);
 }
 
 /* Transfer i of a step, pass 0 (staging: the destination copies a source
@@ -512,18 +569,20 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
 {
     const Transfer *x = &mm->s->xfers[i];
     int d = x->dst;
+    int streamed = mm->stream && x->op == XFER_COPY &&
+                   x->count * mm->ts >= COPY_STREAM_MIN;
     if (!mm->staged[i]) {
         if (pass)
             memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, x->dst_buf,
-                        x->dst_off, x->count);
+                        x->dst_off, x->count, streamed);
         return;
     }
     if (pass)
         memmap_copy(mm, d, d, MEM_STAGE, mm->at[d], d, x->dst_buf, x->dst_off,
-                    x->count);
+                    x->count, streamed);
     else
         memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, MEM_STAGE,
-                    mm->at[d], x->count);
+                    mm->at[d], x->count, 0);
     mm->at[d] += x->count;
 }
 
@@ -536,14 +595,18 @@ static double memory_step_bytes(MemMap *mm, size_t k)
     double sum = 0, most = 0;
     mm->mem = 0;
     memset(mm->core, 0, (size_t)p * sizeof *mm->core);
+    memset(mm->memr, 0, (size_t)p * sizeof *mm->memr);
     for (int pass = 0; pass < 2; pass++) {
         memset(mm->at, 0, (size_t)p * sizeof *mm->at);
         for (size_t i = step->first; i < step->first + step->n; i++)
             memmap_xfer(mm, i, pass);
     }
-    for (int r = 0; r < p; r++)
+    double mem = mm->mem;
+    for (int r = 0; r < p; r++) {
         sum += mm->core[r], most = fmax(most, mm->core[r]);
-    return fmax(sum, most * mm->cv->cores) + mm->mem;
+        mem = fmax(mem, mm->memr[r]);
+    }
+    return fmax(sum, most * mm->cv->cores) + mem;
 }
 
 /* Seconds of step k on one shared memory system: the most messages one
@@ -571,16 +634,17 @@ static double memory_step_time(MemMap *mm, const ModelParams *m, size_t k,
 static CvError predict_shared(const Calib *c, const Schedule *s,
                               const ModelParams *m, double *seconds)
 {
-    CacheCurve cv;
+    CacheCurve cv, cx;
     MemMap mm = {0};
-    curve_init(c, &cv);
+    curve_init(c, &cv, 0);
+    curve_init(c, &cx, has_cross(c));
     uint8_t *staged = malloc(s->nxfers + 1);
     RankStepStats *st = malloc((size_t)s->call.nranks * sizeof *st);
     CvError e = staged && st ? CV_OK : CV_ERR_NOMEM;
     if (!e)
         e = sched_validate(s, &(SchedCheck){0}, staged);
     if (!e)
-        e = memmap_init(&mm, s, staged, &cv);
+        e = memmap_init(&mm, s, staged, &cv, &cx);
     for (int run = 0; run < 2 && !e; run++) {
         *seconds = 0;
         for (size_t k = 0; k < s->nsteps; k++)
@@ -607,7 +671,7 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
 
 /* ---------------------------------------------------------- persistence */
 
-#define CALIB_VERSION 1 /* format of the saved file */
+#define CALIB_VERSION 2 /* format of the saved file */
 
 CvError calib_path(const char *backend, int nranks, char *out, size_t len)
 {
@@ -650,8 +714,9 @@ static void write_calib(FILE *f, const Calib *c)
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
-        fprintf(f, "point %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
-                p->beta_shared, p->beta_p2p, p->gamma_shared, p->gamma_p2p);
+        fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
+                p->beta_shared, p->beta_p2p, p->gamma_shared, p->gamma_p2p,
+                p->beta_cross);
     }
 }
 
@@ -701,9 +766,9 @@ static int parse_line(Calib *c, const char *line)
     }
     if (c->npoints < CALIB_MAX_POINTS) {
         CalibPoint *p = &c->pt[c->npoints];
-        if (sscanf(line, "point %lf %lf %lf %lf %lf", &p->footprint,
+        if (sscanf(line, "point %lf %lf %lf %lf %lf %lf", &p->footprint,
                    &p->beta_shared, &p->beta_p2p, &p->gamma_shared,
-                   &p->gamma_p2p) == 5)
+                   &p->gamma_p2p, &p->beta_cross) == 6)
             return c->npoints++, 0;
     }
     return -1;
@@ -719,6 +784,7 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
         const CalibPoint *p = &c->pt[i];
         if (!(p->footprint > 0) || !(p->beta_shared > 0) || !(p->beta_p2p > 0) ||
             !(p->gamma_shared >= 0) || !(p->gamma_p2p >= 0) ||
+            !(p->beta_cross >= 0) ||
             (i && p->footprint <= p[-1].footprint))
             return 0;
     }

@@ -8,6 +8,12 @@
  *    every rank sends to its right neighbour;
  *  - the shared bandwidth 1/beta: every rank copies n elements to its
  *    right neighbour in one step, all bytes together over the step's time;
+ *    repeated, the readers find the data in their own caches (nobody
+ *    writes it in between), so this is the speed of data a core holds;
+ *  - the cross bandwidth: the same, but the ranks copy back and forth
+ *    between two halves, so every step reads what another core has just
+ *    written (its lines come from that core's cache or from memory, as in
+ *    a ring or a tree, where a rank forwards what it has just received);
  *  - the point-to-point bandwidth: rank 0 copies n elements to rank 1
  *    while the others wait;
  *  - gamma: what a reducing step costs beyond the same step copying, per
@@ -29,10 +35,16 @@
  *    where it is: the schedule is walked twice over one address space of
  *    every rank's buffers, and each byte is charged by its reuse distance
  *    (the bytes touched since it was last touched) on the curve the
- *    footprint ladder measured, between the cache's speed and memory's.
+ *    footprint ladder measured, between the cache's speed and memory's:
+ *    the shared curve when the rank touching it touched it last, the
+ *    cross curve when another rank did.
  *    The cached part of a step's bytes is work for the cores of the ranks
  *    that move them, so a step only one rank works in is not spread over
- *    the others' cores. (model.h's shared model leaves local transfers
+ *    the others' cores; likewise its memory part takes at least the
+ *    busiest rank's memory bytes at one core's rate (the point-to-point
+ *    bandwidth of the largest working set: one core cannot keep as many
+ *    lines in flight as all of them). Copies the executor streams
+ *    (copy.h's rule) write to memory and leave the caches. (model.h's shared model leaves local transfers
  *    free, charges only the largest reduction of one rank, and has one
  *    beta for every byte: none of that holds for cores that share caches
  *    and memory.)
@@ -60,6 +72,9 @@ typedef struct {
     double beta_p2p;    /* s/B: one rank sending to one other alone */
     double gamma_shared;/* s/B: extra per byte reduced, all ranks busy */
     double gamma_p2p;   /* s/B: extra per byte reduced by a lone pair */
+    double beta_cross;  /* s/B: all ranks' bytes when each reads what
+                           another rank wrote the step before (0: not
+                           measured; beta_shared stands in) */
 } CalibPoint;
 
 /* A calibration of one backend at one rank count. */

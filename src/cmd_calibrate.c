@@ -107,14 +107,15 @@ static void print_calib(const Calib *c)
            c->nranks, when, c->quick ? "quick" : "full");
     printf("# alpha (one step of one-element messages): %.3f us\n",
            c->alpha * 1e6);
-    printf("# %12s  %12s  %12s  %12s  %12s\n", "footprint", "shared bw",
-           "p2p bw", "reduce", "pair reduce");
-    printf("# %12s  %12s  %12s  %12s  %12s\n", "(B)", "(GB/s)", "(GB/s)",
-           "(GB/s)", "(GB/s)");
+    printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "footprint", "shared bw",
+           "cross bw", "p2p bw", "reduce", "pair reduce");
+    printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "(B)", "(GB/s)", "(GB/s)",
+           "(GB/s)", "(GB/s)", "(GB/s)");
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         printf("  %12.0f", p->footprint);
         print_bw(p->beta_shared);
+        print_bw(p->beta_cross);
         print_bw(p->beta_p2p);
         print_bw(p->gamma_shared);
         print_bw(p->gamma_p2p);

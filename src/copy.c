@@ -1,6 +1,7 @@
 /* copy.c - see copy.h. */
 #include "copy.h"
 
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,4 +73,16 @@ size_t copy_cache_bytes(void)
         n = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
     return n > 0 ? (size_t)n : (size_t)32 << 20;
+}
+
+int copy_streams(size_t working, size_t bytes)
+{
+    /* Looked up once; threads that race to it store the same value. */
+    static _Atomic size_t cache;
+    size_t c = atomic_load_explicit(&cache, memory_order_relaxed);
+    if (!c) {
+        c = copy_cache_bytes();
+        atomic_store_explicit(&cache, c, memory_order_relaxed);
+    }
+    return bytes >= COPY_STREAM_MIN && working > c;
 }

@@ -88,7 +88,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
         c.pt[i] = (CalibPoint){
             .footprint = 1e5 * pow(3.0, i), .beta_shared = 1e-10 * (i + 1),
             .beta_p2p = 2e-10 / (i + 1), .gamma_shared = 3e-11 * (seed % 3) * i,
-            .gamma_p2p = 7e-12 * (i + seed % 4)};
+            .gamma_p2p = 7e-12 * (i + seed % 4), .beta_cross = 4e-10 * (i + 2)};
     return c;
 }
 
@@ -116,6 +116,7 @@ static void assert_same(const Calib *a, const Calib *b)
         assert_close(a->pt[i].beta_p2p, b->pt[i].beta_p2p);
         assert_close(a->pt[i].gamma_shared, b->pt[i].gamma_shared);
         assert_close(a->pt[i].gamma_p2p, b->pt[i].gamma_p2p);
+        assert_close(a->pt[i].beta_cross, b->pt[i].beta_cross);
     }
 }
 
@@ -206,19 +207,22 @@ static void test_damaged(void **state)
     (void)state;
     static const char *const bad[] = {
         "",                                                  /* empty */
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\n", /* no points */
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\n", /* no points */
+        /* the format before the cross bandwidth */
+        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
         "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
-        "version 1\nbackend threads\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1\n",
-        "version 1\nbackend cuda\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha -1\npoint 1 1 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha nan\npoint 1 1 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 0 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 -1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1\npoint 2 1 1 1 1\n",
-        "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\ngarbage\n",
-        "version 1\nbackend threads\nnranks 4\ncores -2\nalpha 1e-6\npoint 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 2\nbackend cuda\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha -1\npoint 1 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha nan\npoint 1 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 0 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 -1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 -1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1 1\npoint 2 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\ngarbage\n",
+        "version 2\nbackend threads\nnranks 4\ncores -2\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -226,8 +230,8 @@ static void test_damaged(void **state)
         if (calib_load("threads", 4, &got) != CV_ERR_ARG)
             fail_msg("damaged file %zu was accepted:\n%s", i, bad[i]);
     }
-    write_file("version 1\nbackend threads\nnranks 4\nalpha 2e-6\nlink p2p\n"
-               "point 1e6 1e-10 2e-10 0 0\n");
+    write_file("version 2\nbackend threads\nnranks 4\nalpha 2e-6\nlink p2p\n"
+               "point 1e6 1e-10 2e-10 0 0 3e-10\n");
     assert_int_equal(calib_load("threads", 4, &got), CV_OK);
     assert_int_equal(got.link, LINK_P2P);
     assert_close(got.alpha, 2e-6);
@@ -275,18 +279,24 @@ static void test_params_interpolate(void **state)
 
 /* Step k's time on one shared memory system with one bandwidth (no cache
  * effects), from the transfers: the most messages of one rank, every byte
- * moved and every staged byte at beta, every byte reduced at gamma. */
+ * moved and every staged byte at beta (but no faster than the busiest
+ * destination's bytes at one core's rate, beta_one), every byte reduced at
+ * gamma. */
 static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
-                             const uint8_t *staged)
+                             const uint8_t *staged, double beta_one)
 {
     const Step *st = &s->steps[k];
     int p = s->call.nranks, most = 0;
     double bytes = 0, red = 0, ts = (double)dtype_size(s->call.dtype);
     int *link = calloc((size_t)p * p, sizeof *link); /* [src * p + dst] */
+    double *mine = calloc((size_t)p, sizeof *mine), busiest = 0;
     assert_non_null(link);
+    assert_non_null(mine);
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
         bytes += ts * (double)t->count * (staged[i] ? 2 : 1);
+        mine[t->dst] += ts * (double)t->count * (staged[i] ? 2 : 1);
+        busiest = mine[t->dst] > busiest ? mine[t->dst] : busiest;
         red += t->op == XFER_REDUCE ? ts * (double)t->count : 0;
         if (t->src != t->dst)
             link[t->src * p + t->dst] = 1; /* a message from src to dst */
@@ -299,18 +309,22 @@ static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
         most = i > most ? i : most;
     }
     free(link);
-    return most * m->alpha + bytes * m->beta + red * m->gamma;
+    free(mine);
+    double moved = bytes * m->beta > busiest * beta_one ? bytes * m->beta
+                                                         : busiest * beta_one;
+    return most * m->alpha + moved + red * m->gamma;
 }
 
 /* The flat shared-memory time of a whole schedule. */
-static double flat_time(const Schedule *s, const ModelParams *m)
+static double flat_time(const Schedule *s, const ModelParams *m,
+                        double beta_one)
 {
     uint8_t *staged = malloc(s->nxfers + 1);
     assert_non_null(staged);
     assert_int_equal(sched_validate(s, &(SchedCheck){0}, staged), CV_OK);
     double t = 0;
     for (size_t k = 0; k < s->nsteps; k++)
-        t += flat_step_time(s, k, m, staged);
+        t += flat_step_time(s, k, m, staged, beta_one);
     free(staged);
     return t;
 }
@@ -336,7 +350,8 @@ static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
         ModelParams m = calib_params(&c, (LinkModel)l, fp);
         assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
         assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct), CV_OK);
-        double want = l == LINK_P2P ? cost_time(&ct, &m) : flat_time(&s, &m);
+        /* one core alone moves bytes at the p2p rate (3e-9 s/B) */
+        double want = l == LINK_P2P ? cost_time(&ct, &m) : flat_time(&s, &m, 3e-9);
         if (fabs(t - want) > 1e-9 * want + 1e-300)
             fail_msg("%s/%s p=%d n=%zu %s: %s predicts %g, not %g",
                      coll_name(a->coll), a->name, p, n, in_place ? "in" : "out",
@@ -417,6 +432,36 @@ static void test_predict_cores(void **state)
     }
 }
 
+/* Bytes a rank reads after another rank wrote them cost what the cross
+ * bandwidth says, bytes it touched itself what the shared one says: a
+ * slower cross bandwidth slows a ring allreduce down (its ranks forward
+ * what they receive), but not one rank alone (all its bytes are its own);
+ * a calibration without cross bandwidths predicts as if they were the
+ * shared ones. */
+static void test_predict_cross(void **state)
+{
+    (void)state;
+    Calib none = {.alpha = 1e-6, .npoints = 2}, same = none, slow = none;
+    none.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
+    none.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
+    for (int i = 0; i < 2; i++) {
+        same.pt[i] = slow.pt[i] = none.pt[i];
+        same.pt[i].beta_cross = none.pt[i].beta_shared;
+        slow.pt[i].beta_cross = 4 * none.pt[i].beta_shared;
+    }
+    for (int p = 1; p <= 8; p *= 2)
+        for (size_t n = 1000; n <= 1000000; n *= 10) {
+            double t0 = predict(&none, COLL_ALLREDUCE, "ring", p, n);
+            assert_close(predict(&same, COLL_ALLREDUCE, "ring", p, n), t0);
+            double t1 = predict(&slow, COLL_ALLREDUCE, "ring", p, n);
+            if (p == 1)
+                assert_close(t1, t0);
+            else if (!(t1 > 1.5 * t0))
+                fail_msg("p=%d n=%zu: %g with a slow cross bandwidth, %g "
+                         "without", p, n, t1, t0);
+        }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -430,6 +475,7 @@ int main(void)
         cmocka_unit_test(test_predict_flat),
         cmocka_unit_test(test_predict_cache),
         cmocka_unit_test(test_predict_cores),
+        cmocka_unit_test(test_predict_cross),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
