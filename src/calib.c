@@ -463,6 +463,9 @@ static double curve_weight(const CacheCurve *cv, double d)
 typedef struct {
     const Schedule *s;     /* the schedule */
     const uint8_t *staged; /* the validator's flags: source staged first */
+    const Transfer **init; /* [transfer]: a fused reduce's copy (executors
+                              fuse copy-ins in timed runs: sched.h) */
+    uint8_t *skip;         /* [transfer]: a copy a fused reduce replaces */
     const CacheCurve *cv;  /* the costs of bytes the toucher touched last */
     const CacheCurve *cx;  /* ... and of bytes another rank touched last */
     size_t ts;             /* bytes per element */
@@ -491,6 +494,24 @@ static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
     return most;
 }
 
+/* The fused pairs of s (sched_fuse_partner), as the executors run them. */
+static CvError memmap_fuse(MemMap *mm, const Schedule *s)
+{
+    mm->init = calloc(s->nxfers + 1, sizeof *mm->init);
+    mm->skip = calloc(s->nxfers + 1, 1);
+    if (!mm->init || !mm->skip)
+        return CV_ERR_NOMEM;
+    for (size_t k = 0; k + 1 < s->nsteps; k++)
+        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
+            const Transfer *y = sched_fuse_partner(s, k, &s->xfers[i]);
+            if (y) {
+                mm->skip[i] = 1;
+                mm->init[y - s->xfers] = &s->xfers[i];
+            }
+        }
+    return CV_OK;
+}
+
 static CvError memmap_init(MemMap *mm, const Schedule *s,
                            const uint8_t *staged, const CacheCurve *cv,
                            const CacheCurve *cx)
@@ -498,6 +519,8 @@ static CvError memmap_init(MemMap *mm, const Schedule *s,
     size_t total = 0, p = (size_t)s->call.nranks;
     *mm = (MemMap){.s = s, .staged = staged, .cv = cv, .cx = cx,
                    .ts = dtype_size(s->call.dtype)};
+    if (memmap_fuse(mm, s))
+        return CV_ERR_NOMEM;
     mm->base = malloc(p * MEM_SLOTS * sizeof *mm->base);
     for (size_t r = 0; mm->base && r < p; r++)
         for (size_t b = 0; b < MEM_SLOTS; b++) {
@@ -524,6 +547,8 @@ static void memmap_fini(MemMap *mm)
     free(mm->base);
     free(mm->last);
     free(mm->owner);
+    free(mm->init);
+    free(mm->skip);
     free(mm->at);
     free(mm->core);
     free(mm->memr);
@@ -567,10 +592,14 @@ static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
  * the step overwrites into its stage) or pass 1 (the transfer itself). */
 static void memmap_xfer(MemMap *mm, size_t i, int pass)
 {
-    const Transfer *x = &mm->s->xfers[i];
+    const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
     int d = x->dst;
-    int streamed = mm->stream && x->op == XFER_COPY &&
-                   x->count * mm->ts >= COPY_STREAM_MIN;
+    int big = mm->stream && x->count * mm->ts >= COPY_STREAM_MIN;
+    int streamed = big && x->op == XFER_COPY;
+    if (mm->skip[i])
+        return;
+    if (in && pass) /* the fused reduce also reads the copy's source */
+        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, 0);
     if (!mm->staged[i]) {
         if (pass)
             memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, x->dst_buf,

@@ -610,56 +610,22 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     return 0;
 }
 
-/* Copy-in fusion. Many schedules start with a local step that copies a
- * rank's input from its send buffer into the buffer that the next step
- * reduces into (out-of-place reduce and allreduce). A reduce updates its
- * destination in place, so the copy is needed for the step-by-step
- * semantics, but in a timed run it costs a whole pass over memory: the
- * copy reads the input and writes the destination, the reduce reads both
- * again. There, the reduce instead combines the input with its source,
- * block by block while the blocks are in the cache, and the copy is
- * skipped. The results are the same, bit for bit (the same operands in the
- * same order). Fused when: x is a local copy from BUF_SEND (read-only, so
- * it reads the same in the next step) in step k; y in step k + 1 reduces
- * into exactly x's destination range; no other transfer of step k + 1
- * reads or writes that range. Steps run one at a time (the TUI) never
- * fuse: after each of them the buffers hold what the schedule says. */
-static int overlaps(size_t a, size_t an, size_t b, size_t bn)
-{
-    return a < b + bn && b < a + an;
-}
-
-/* The reduce of step k + 1 that takes over local copy x, or NULL. */
-static const Transfer *fuse_partner(const Schedule *s, size_t k,
-                                    const Transfer *x)
-{
-    const Step *st = &s->steps[k + 1];
-    const Transfer *y = NULL;
-    for (size_t i = st->first; i < st->first + st->n; i++) {
-        const Transfer *t = &s->xfers[i];
-        int reads = t->src == x->dst && t->src_buf == x->dst_buf &&
-                    overlaps(t->src_off, t->count, x->dst_off, x->count);
-        int writes = t->dst == x->dst && t->dst_buf == x->dst_buf &&
-                     overlaps(t->dst_off, t->count, x->dst_off, x->count);
-        if (writes && !reads && !y && t->op == XFER_REDUCE &&
-            t->dst_off == x->dst_off && t->count == x->count)
-            y = t;
-        else if (reads || writes)
-            return NULL;
-    }
-    return y;
-}
-
-/* Mark the fused pairs in the plan (xf entries are grouped by destination
- * and phase; x and its partner have the same destination). */
+/* Copy-in fusion (sched_fuse_partner): in a timed run, a reduce whose
+ * destination the previous step filled by a local copy from the send
+ * buffer combines that input with its source, block by block while the
+ * blocks are in the cache, and the copy is skipped: one pass over memory
+ * instead of two, with the same operands in the same order, so the
+ * results are the same bit for bit. Steps run one at a time (the TUI)
+ * never fuse: after each of them the buffers hold what the schedule says.
+ * Here: mark the fused pairs in the plan (xf entries are grouped by
+ * destination and phase; x and its partner have the same destination). */
 static void plan_fuse(Plan *pl, const Schedule *s)
 {
     for (size_t k = 0; k + 1 < s->nsteps; k++) {
         const Step *st = &s->steps[k];
         for (size_t i = st->first; i < st->first + st->n; i++) {
             const Transfer *x = &s->xfers[i], *y;
-            if (x->src != x->dst || x->op != XFER_COPY ||
-                x->src_buf != BUF_SEND || !(y = fuse_partner(s, k, x)))
+            if (!(y = sched_fuse_partner(s, k, x)))
                 continue;
             const RankPhase *a = &pl->rp[(size_t)x->dst * pl->nphases + k];
             const RankPhase *b = &pl->rp[(size_t)x->dst * pl->nphases + k + 1];
@@ -864,27 +830,26 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
         flag_wait(&x->ranks[sw[i]].staged, e + 1, &me->wait);
 }
 
-/* dst = init op src over n elements of es bytes, a block at a time
- * (see plan_fuse). stream: the destination is larger than the caches;
- * each block is combined in a buffer that stays in the core's cache and
- * streamed out (copy.h), so memory sees two reads and one write per
- * element instead of the copy's read and write and the reduce's two reads
- * and write. Else the block is combined in place while it is cached. */
+/* dst = init op src over n elements of es bytes (see plan_fuse): with
+ * the three-operand kernel in one pass where there is one, else a block
+ * at a time, copied and reduced while it is in the cache. */
 #define FUSE_BLOCK ((size_t)8 << 10)
 
-static void reduce_from(ReduceFn red, unsigned char *dst,
+static void reduce_from(const CollCall *c, unsigned char *dst,
                         const unsigned char *init, const unsigned char *src,
-                        size_t n, size_t es, bool stream)
+                        size_t n, size_t es)
 {
-    alignas(CACHE_LINE) unsigned char blk[FUSE_BLOCK];
+    Reduce3Fn red3 = reduce3_fn(c->dtype, c->op);
+    if (red3) {
+        red3(dst, init, src, n);
+        return;
+    }
+    ReduceFn red = reduce_fn(c->dtype, c->op);
     size_t per = FUSE_BLOCK / es;
     for (size_t i = 0; i < n; i += per) {
         size_t m = n - i < per ? n - i : per;
-        unsigned char *to = stream ? blk : dst + i * es;
-        memcpy(to, init + i * es, m * es);
-        red(to, src + i * es, m);
-        if (stream)
-            copy_stream(dst + i * es, blk, m * es);
+        memcpy(dst + i * es, init + i * es, m * es);
+        red(dst + i * es, src + i * es, m);
     }
 }
 
@@ -917,8 +882,8 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
         else if (t->op == XFER_COPY)
             memcpy(dst, src, t->count * es);
         else if (init)
-            reduce_from(red, dst, me->buf[init->src_buf] + init->src_off * es,
-                        src, t->count, es, t->count * es >= x->stream_bytes);
+            reduce_from(c, dst, me->buf[init->src_buf] + init->src_off * es,
+                        src, t->count, es);
         else
             red(dst, src, t->count);
         if (ch >= 0) /* the slot may be reused */

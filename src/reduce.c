@@ -90,7 +90,8 @@ uint16_t reduce_float_to_bf16(float f) { return f2b(f); }
 #define VBLOCK 32
 
 /* A kernel over elements of type T: d[i] = EXPR(a = d[i], b = s[i]),
- * compiled with the function attributes ATTR (empty: the baseline ISA). */
+ * compiled with the function attributes ATTR (empty: the baseline ISA),
+ * and its three-operand twin name##3: d[i] = EXPR(a = x[i], b = s[i]). */
 #define KERNEL_ATTR(name, ATTR, T, EXPR)                                      \
     ATTR static void name##_at(T *restrict d, const T *restrict s, size_t n)  \
     {                                                                         \
@@ -108,6 +109,24 @@ uint16_t reduce_float_to_bf16(float f) { return f2b(f); }
         for (; n - i >= VBLOCK; i += VBLOCK)                                  \
             name##_at(d + i, s + i, VBLOCK);                                  \
         name##_at(d + i, s + i, n - i);                                       \
+    }                                                                         \
+    ATTR static void name##_at3(T *restrict d, const T *restrict x,           \
+                                const T *restrict s, size_t n)                \
+    {                                                                         \
+        for (size_t i = 0; i < n; i++) {                                      \
+            T a = x[i], b = s[i];                                             \
+            d[i] = (EXPR);                                                    \
+        }                                                                     \
+    }                                                                         \
+    ATTR static void name##3(void *restrict dv, const void *restrict xv,      \
+                             const void *restrict sv, size_t n)               \
+    {                                                                         \
+        T *restrict d = dv;                                                   \
+        const T *restrict x = xv, *restrict s = sv;                           \
+        size_t i = 0;                                                         \
+        for (; n - i >= VBLOCK; i += VBLOCK)                                  \
+            name##_at3(d + i, x + i, s + i, VBLOCK);                          \
+        name##_at3(d + i, x + i, s + i, n - i);                               \
     }
 
 #define KERNEL(name, T, EXPR) KERNEL_ATTR(name, , T, EXPR)
@@ -159,6 +178,19 @@ static const ReduceFn kernels[DT_COUNT][OP_COUNT] = {
     [DT_FLOAT] = ROW(f32),   [DT_DOUBLE] = ROW(f64),
 };
 
+#define ROW3(tag)                                                             \
+    {                                                                         \
+        [OP_SUM] = tag##_sum3, [OP_PROD] = tag##_prod3,                       \
+        [OP_MIN] = tag##_min3, [OP_MAX] = tag##_max3, [OP_AVG] = tag##_sum3,  \
+    }
+
+static const Reduce3Fn kernels3[DT_COUNT][OP_COUNT] = {
+    [DT_INT8] = ROW3(i8),    [DT_UINT8] = ROW3(u8),  [DT_INT32] = ROW3(i32),
+    [DT_UINT32] = ROW3(u32), [DT_INT64] = ROW3(i64), [DT_UINT64] = ROW3(u64),
+    [DT_HALF] = ROW3(f16),   [DT_BFLOAT16] = ROW3(bf16),
+    [DT_FLOAT] = ROW3(f32),  [DT_DOUBLE] = ROW3(f64),
+};
+
 /* ------------------------------------------------- x86 fast paths */
 
 /* The 16-bit float kernels are bound by their conversions (about 1 GB/s
@@ -202,14 +234,34 @@ static const ReduceFn x86_kernels[DT_COUNT][OP_COUNT] = {
     [DT_BFLOAT16] = ROW(bf16_avx2),
 };
 
+/* No three-operand half kernel: reduce3_fn says so (NULL), and callers
+ * use the two-operand F16C one, which is faster than the portable. */
+static const Reduce3Fn x86_kernels3[DT_COUNT][OP_COUNT] = {
+    [DT_BFLOAT16] = ROW3(bf16_avx2),
+};
+
 static ReduceFn x86_fn(DataType t, RedOp op)
 {
     return __builtin_cpu_supports("avx2") ? x86_kernels[t][op] : NULL;
+}
+
+static Reduce3Fn x86_fn3(DataType t, RedOp op, int *none)
+{
+    if (!__builtin_cpu_supports("avx2"))
+        return NULL;
+    *none = t == DT_HALF;
+    return x86_kernels3[t][op];
 }
 #else
 static ReduceFn x86_fn(DataType t, RedOp op)
 {
     (void)t, (void)op;
+    return NULL;
+}
+
+static Reduce3Fn x86_fn3(DataType t, RedOp op, int *none)
+{
+    (void)t, (void)op, (void)none;
     return NULL;
 }
 #endif
@@ -226,6 +278,21 @@ ReduceFn reduce_fn(DataType t, RedOp op)
         return NULL;
     ReduceFn fast = x86_fn(t, op);
     return fast ? fast : kernels[t][op];
+}
+
+Reduce3Fn reduce3_fn_portable(DataType t, RedOp op)
+{
+    return (unsigned)t < DT_COUNT && (unsigned)op < OP_COUNT ? kernels3[t][op]
+                                                             : NULL;
+}
+
+Reduce3Fn reduce3_fn(DataType t, RedOp op)
+{
+    if ((unsigned)t >= DT_COUNT || (unsigned)op >= OP_COUNT)
+        return NULL;
+    int none = 0;
+    Reduce3Fn fast = x86_fn3(t, op, &none);
+    return none ? NULL : fast ? fast : kernels3[t][op];
 }
 
 CvError reduce_apply(DataType t, RedOp op, void *dst, const void *src,

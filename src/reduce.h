@@ -23,6 +23,19 @@ typedef void (*ReduceFn)(void *restrict dst, const void *restrict src,
 ReduceFn reduce_fn(DataType t, RedOp op);
 ReduceFn reduce_fn_portable(DataType t, RedOp op);
 
+/* dst[i] = a[i] op b[i] for i < n, the same value the two-operand kernel
+ * leaves in dst after dst = a (a copy-in fused with the reduce that
+ * follows it); no two of them may overlap. */
+typedef void (*Reduce3Fn)(void *restrict dst, const void *restrict a,
+                          const void *restrict b, size_t n);
+
+/* The three-operand kernel of (t, op), or NULL when (t, op) is out of
+ * range or this processor's fastest kernel for it has no three-operand
+ * twin (half on x86 with F16C: copy, then reduce_fn's kernel, is faster
+ * than the portable three-operand one). */
+Reduce3Fn reduce3_fn(DataType t, RedOp op);
+Reduce3Fn reduce3_fn_portable(DataType t, RedOp op);
+
 /* Apply the kernel of (t, op); CV_ERR_ARG when either is out of range. */
 CvError reduce_apply(DataType t, RedOp op, void *dst, const void *src,
                      size_t n);

@@ -447,3 +447,33 @@ int buf_parse(const char *s)
             return b;
     return -1;
 }
+
+/* ------------------------------------------------------ copy-in fusion */
+
+static int ranges_overlap(size_t a, size_t an, size_t b, size_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
+                                   const Transfer *x)
+{
+    if (k + 1 >= s->nsteps || x->src != x->dst || x->op != XFER_COPY ||
+        x->src_buf != BUF_SEND)
+        return NULL;
+    const Step *st = &s->steps[k + 1];
+    const Transfer *y = NULL;
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        int reads = t->src == x->dst && t->src_buf == x->dst_buf &&
+                    ranges_overlap(t->src_off, t->count, x->dst_off, x->count);
+        int writes = t->dst == x->dst && t->dst_buf == x->dst_buf &&
+                     ranges_overlap(t->dst_off, t->count, x->dst_off, x->count);
+        if (writes && !reads && !y && t->op == XFER_REDUCE &&
+            t->dst_off == x->dst_off && t->count == x->count)
+            y = t;
+        else if (reads || writes)
+            return NULL;
+    }
+    return y;
+}

@@ -115,6 +115,21 @@ typedef struct {
 /* Fill out[r] for every rank r (array of call.nranks) for step k. */
 CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out);
 
+/* Copy-in fusion. Many schedules start with a local step that copies a
+ * rank's input from its send buffer into the buffer the next step reduces
+ * into (out-of-place reduce and allreduce). A reduce updates its
+ * destination in place, so the copy is what the step semantics need, but
+ * an executor that runs the schedule as a whole may instead have the
+ * reduce combine the input with its source and skip the copy (one pass
+ * over memory instead of two; the same operands in the same order, so the
+ * same results bit for bit). The reduce of step k + 1 that can take over
+ * transfer x of step k, or NULL: x is a local copy from BUF_SEND (read
+ * only, so it reads the same a step later); the reduce writes exactly x's
+ * destination range; no other transfer of step k + 1 reads or writes any
+ * of that range. */
+const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
+                                   const Transfer *x);
+
 /* Totals over the whole schedule. */
 typedef struct {
     size_t steps;        /* steps */

@@ -243,9 +243,44 @@ static void check_kernel(ReduceFn f, DataType t, RedOp op, const char *which)
     }
 }
 
+/* The three-operand kernel f3 of (t, op): d = a op b for the first n
+ * elements, d untouched beyond, a and b unchanged. */
+static void check_kernel3(Reduce3Fn f3, DataType t, RedOp op, const char *which)
+{
+    enum { N = 200 };
+    static unsigned char a[N * 8], b[N * 8], d[N * 8], a0[N * 8], b0[N * 8];
+    size_t lens[] = {0, 1, 2, 7, 8, 9, 31, 32, 33, 63, 64, 65, 100, N};
+    for (size_t li = 0; li < sizeof lens / sizeof *lens; li++) {
+        size_t n = lens[li];
+        for (size_t i = 0; i < N; i++) {
+            store(t, a, i, random_elem(t));
+            store(t, b, i, random_elem(t));
+            store(t, d, i, random_elem(t));
+        }
+        memcpy(a0, a, sizeof a);
+        memcpy(b0, b, sizeof b);
+        unsigned char before[N * 8];
+        memcpy(before, d, sizeof d);
+        f3(d, a, b, n);
+        assert_memory_equal(a, a0, sizeof a);
+        assert_memory_equal(b, b0, sizeof b);
+        for (size_t i = 0; i < N; i++) {
+            uint64_t want = i < n ? ref_combine(t, op == OP_AVG ? OP_SUM : op,
+                                                load(t, a, i), load(t, b, i))
+                                  : load(t, before, i);
+            if (load(t, d, i) != want)
+                fail_msg("%s three-operand %s %s n=%zu elem %zu: %#llx, "
+                         "want %#llx", which, dtype_name(t), redop_name(op),
+                         n, i, (unsigned long long)load(t, d, i),
+                         (unsigned long long)want);
+        }
+    }
+}
+
 /* Every datatype x op x length (the vector body and every tail length):
  * the kernel this processor runs and the portable one equal the scalar
- * reference element for element. */
+ * reference element for element, and so do the three-operand kernels
+ * (where this processor has none, the portable one still exists). */
 static void test_kernels(void **state)
 {
     (void)state;
@@ -253,6 +288,13 @@ static void test_kernels(void **state)
         for (int op = 0; op < OP_COUNT; op++) {
             check_kernel(reduce_fn(t, op), t, op, "fastest");
             check_kernel(reduce_fn_portable(t, op), t, op, "portable");
+            Reduce3Fn f3 = reduce3_fn(t, op);
+            if (f3)
+                check_kernel3(f3, t, op, "fastest");
+            else
+                assert_int_equal(t, DT_HALF); /* F16C's two-operand wins */
+            assert_non_null(reduce3_fn_portable(t, op));
+            check_kernel3(reduce3_fn_portable(t, op), t, op, "portable");
         }
 }
 
@@ -364,6 +406,9 @@ static void test_bad_arguments(void **state)
     assert_null(reduce_fn(DT_COUNT, OP_SUM));
     assert_null(reduce_fn(DT_INT32, OP_COUNT));
     assert_null(reduce_fn_portable(DT_COUNT, OP_SUM));
+    assert_null(reduce3_fn(DT_COUNT, OP_SUM));
+    assert_null(reduce3_fn(DT_INT32, OP_COUNT));
+    assert_null(reduce3_fn_portable(DT_INT32, OP_COUNT));
     assert_non_null(reduce_fn(DT_INT32, OP_AVG));
     assert_int_equal(reduce_apply(DT_COUNT, OP_SUM, x, x, 1), CV_ERR_ARG);
     assert_int_equal(reduce_finish(DT_INT32, OP_AVG, x, 1, 0), CV_ERR_ARG);
