@@ -278,7 +278,8 @@ static void test_params_interpolate(void **state)
 }
 
 /* Step k's time on one shared memory system with one bandwidth (no cache
- * effects), from the transfers: the most messages of one rank, every byte
+ * effects), from the transfers as the executors run them (copy-ins fused
+ * into the reduce that follows): the most messages of one rank, every byte
  * moved and every staged byte at beta (but no faster than the busiest
  * destination's bytes at one core's rate, beta_one), every byte reduced at
  * gamma. */
@@ -294,8 +295,16 @@ static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
     assert_non_null(mine);
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
-        bytes += ts * (double)t->count * (staged[i] ? 2 : 1);
-        mine[t->dst] += ts * (double)t->count * (staged[i] ? 2 : 1);
+        /* copy-in fusion (sched.h): the copy is skipped, its reduce reads
+         * the copy's source too (half a copy's bytes) */
+        if (sched_fuse_partner(s, k, t))
+            continue;
+        double extra = 0;
+        for (size_t j = k ? s->steps[k - 1].first : 0; k && j < st->first; j++)
+            if (sched_fuse_partner(s, k - 1, &s->xfers[j]) == t)
+                extra = 0.5 * ts * (double)t->count;
+        bytes += ts * (double)t->count * (staged[i] ? 2 : 1) + extra;
+        mine[t->dst] += ts * (double)t->count * (staged[i] ? 2 : 1) + extra;
         busiest = mine[t->dst] > busiest ? mine[t->dst] : busiest;
         red += t->op == XFER_REDUCE ? ts * (double)t->count : 0;
         if (t->src != t->dst)
