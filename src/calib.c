@@ -97,6 +97,8 @@ typedef struct {
     CalibProgress progress; /* called after each measurement, or NULL */
     void *ctx;         /* progress's argument */
     int last;          /* measuring the largest working set */
+    double lat[BENCH_KIND_COUNT]; /* s per step of each copying benchmark
+                                     with small messages (measure_lat) */
     int done;          /* measurements done */
     int total;         /* measurements planned */
 } Bench;
@@ -151,6 +153,7 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
 /* ------------------------------------------------------------ measuring */
 
 #define ALPHA_STEPS 16 /* tiny steps in the latency benchmarks */
+#define LAT_ELEMS 2048 /* elements per message when timing latency parts */
 
 /* alpha: the time per step of ALPHA_STEPS steps in which every rank sends
  * one element to its neighbour. The slope between schedules of 1 and many
@@ -173,7 +176,29 @@ static double per_byte(double t, double alpha, double bytes)
 }
 
 /* One point: the four bandwidth benchmarks with n elements per rank. */
-static CvError measure_point(Bench *b, double alpha, size_t n, CalibPoint *pt)
+/* The latency part of each copying benchmark: its time per step with
+ * messages of n elements (a few KiB: too small for their bytes to count,
+ * large enough to travel as the large ones do; a backend may send tiny
+ * messages another way, as the threads backend's eager channels do when
+ * ranks outnumber cores, which alpha measures). The bandwidths are the
+ * rest of a step's time. */
+static CvError measure_lat(Bench *b, size_t n)
+{
+    static const BenchKind kinds[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+        BenchKind k = kinds[i];
+        CvError e = b->ex->nranks < 2 && k == BENCH_PAIR
+                        ? CV_OK : time_bench(b, k, n, 1, &b->lat[k]);
+        if (e)
+            return e;
+        b->lat[k] /= k == BENCH_CROSS ? 2 : 1;
+    }
+    if (b->ex->nranks < 2)
+        b->lat[BENCH_PAIR] = b->lat[BENCH_SHIFT];
+    return CV_OK;
+}
+
+static CvError measure_point(Bench *b, size_t n, CalibPoint *pt)
 {
     int p = b->ex->nranks;
     double t[BENCH_KIND_COUNT] = {0}, bytes = (double)n * sizeof(float);
@@ -187,12 +212,12 @@ static CvError measure_point(Bench *b, double alpha, size_t n, CalibPoint *pt)
         }
     }
     pt->footprint = 2.0 * p * bytes;
-    pt->beta_shared = per_byte(t[BENCH_SHIFT], alpha, p * bytes);
-    pt->beta_p2p = per_byte(t[BENCH_PAIR], alpha, bytes);
+    pt->beta_shared = per_byte(t[BENCH_SHIFT], b->lat[BENCH_SHIFT], p * bytes);
+    pt->beta_p2p = per_byte(t[BENCH_PAIR], b->lat[BENCH_PAIR], bytes);
     pt->gamma_shared = fmax(0, (t[BENCH_SHIFT_RED] - 2 * t[BENCH_SHIFT]) /
                                    (p * bytes));
     pt->gamma_p2p = fmax(0, (t[BENCH_PAIR_RED] - 2 * t[BENCH_PAIR]) / bytes);
-    pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, alpha, p * bytes);
+    pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, b->lat[BENCH_CROSS], p * bytes);
     if (!(pt->beta_shared > 0) && !(pt->beta_p2p > 0) && b->last)
         pt->beta_shared = t[BENCH_SHIFT] / (p * bytes),
         pt->beta_p2p = t[BENCH_PAIR] / bytes;
@@ -295,16 +320,20 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     Bench b = {.ex = ex, .target_s = 0.0005,
                .reps = o->quick ? 7 : 15, .why = why, .whylen = whylen,
-               .progress = progress, .ctx = ctx, .total = 1 + BENCH_KIND_COUNT * n + 2};
+               .progress = progress, .ctx = ctx, .total = 4 + BENCH_KIND_COUNT * n + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .link = LINK_SHARED,
                    .cores = cores > 0 ? (int)cores : 0};
     snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
     CvError e = measure_alpha(&b, &out->alpha);
+    size_t first = (size_t)(fp[0] / (2.0 * p * sizeof(float)));
+    if (!e)
+        e = measure_lat(&b, first / 4 < LAT_ELEMS ? (first / 4 ? first / 4 : 1)
+                                                  : LAT_ELEMS);
     for (int i = 0; !e && i < n; i++) {
         size_t cnt = (size_t)(fp[i] / (2.0 * p * sizeof(float)));
         b.last = i == n - 1;
-        e = measure_point(&b, out->alpha, cnt ? cnt : 1, &out->pt[i]);
+        e = measure_point(&b, cnt ? cnt : 1, &out->pt[i]);
         out->npoints = i + 1;
     }
     fill_undetermined(out);
@@ -425,8 +454,14 @@ static void curve_init(const Calib *c, CacheCurve *cv, int cross)
     cv->beta_cache = BETA(0);
     for (int i = 1; i < (n + 1) / 2; i++) /* fastest of the small half */
         cv->beta_cache = fmin(cv->beta_cache, BETA(i));
-    cv->beta_mem = fmax(BETA(n - 1), cv->beta_cache);
-    cv->beta_one = fmax(c->pt[n - 1].beta_p2p, cv->beta_mem);
+    /* Memory: the slowest of the largest three working sets (one run of
+     * the largest can be lucky). */
+    cv->beta_mem = cv->beta_cache;
+    for (int i = n > 3 ? n - 3 : 0; i < n; i++)
+        cv->beta_mem = fmax(cv->beta_mem, BETA(i));
+    cv->beta_one = cv->beta_mem;
+    for (int i = n > 3 ? n - 3 : 0; i < n; i++)
+        cv->beta_one = fmax(cv->beta_one, c->pt[i].beta_p2p);
     cv->cores = c->cores > 0 && c->cores < c->nranks ? c->cores : c->nranks;
     cv->cores = cv->cores > 0 ? cv->cores : 1;
     double span = cv->beta_mem - cv->beta_cache;
@@ -472,7 +507,8 @@ typedef struct {
     size_t chunk;          /* bytes per chunk */
     size_t *base;          /* [r * MEM_SLOTS + slot]: first byte of region */
     double *last;          /* [chunk]: clock of its last touch, < 0: never */
-    int32_t *owner;        /* [chunk]: the rank that touched it last */
+    int32_t *owner;        /* [chunk]: the rank whose write is in its lines
+                              (in its core's cache), -1: clean (shared) */
     double clock;          /* bytes touched so far */
     int stream;            /* large copies stream (copy_streams) */
     size_t *at;            /* [rank]: elements of its stage used this step */
@@ -532,12 +568,12 @@ static CvError memmap_init(MemMap *mm, const Schedule *s,
     mm->stream = copy_streams(total, SIZE_MAX);
     size_t chunks = total / mm->chunk + 1;
     mm->last = mm->base ? malloc(chunks * sizeof *mm->last) : NULL;
-    mm->owner = calloc(chunks, sizeof *mm->owner);
+    mm->owner = malloc(chunks * sizeof *mm->owner);
     mm->at = malloc(p * sizeof *mm->at);
     mm->core = malloc(p * sizeof *mm->core);
     mm->memr = malloc(p * sizeof *mm->memr);
-    for (size_t i = 0; mm->last && i < chunks; i++)
-        mm->last[i] = -1;
+    for (size_t i = 0; mm->last && mm->owner && i < chunks; i++)
+        mm->last[i] = -1, mm->owner[i] = -1;
     return mm->last && mm->owner && mm->at && mm->core && mm->memr
                ? CV_OK : CV_ERR_NOMEM;
 }
@@ -554,13 +590,15 @@ static void memmap_fini(MemMap *mm)
     free(mm->memr);
 }
 
-/* Rank `who` touches n elements of rank r's region `slot` from off, as
- * one side (half the cost) of a copy. A byte never touched before comes
- * from memory; one another rank touched last costs what the cross curve
- * says. Streamed (the destination of a streaming copy, copy.h): written
- * to memory, and gone from the caches. */
+/* Rank `who` reads (or writes, with `write`) n elements of rank r's
+ * region `slot` from off, as one side (half the cost) of a copy. A byte
+ * never touched before comes from memory; one that another rank wrote
+ * last, and nobody has read since, costs what the cross curve says (its
+ * lines come from that rank's core; once read they are shared, and
+ * further readers find them as a core's own). Streamed (the destination
+ * of a streaming copy, copy.h): written to memory, gone from the caches. */
 static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
-                         size_t n, int streamed)
+                         size_t n, int write, int streamed)
 {
     size_t lo = mm->base[(size_t)r * MEM_SLOTS + (size_t)slot] + off * mm->ts;
     size_t hi = lo + n * mm->ts;
@@ -568,10 +606,11 @@ static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
         size_t a = c * mm->chunk > lo ? c * mm->chunk : lo;
         size_t e = (c + 1) * mm->chunk < hi ? (c + 1) * mm->chunk : hi;
         double d = mm->last[c] < 0 ? INFINITY : mm->clock - mm->last[c];
-        const CacheCurve *cv = mm->owner[c] == who ? mm->cv : mm->cx;
+        int cross = mm->owner[c] >= 0 && mm->owner[c] != who;
+        const CacheCurve *cv = cross ? mm->cx : mm->cv;
         double w = streamed ? 0 : curve_weight(cv, d);
         double half = 0.5 * (double)(e - a);
-        mm->owner[c] = who;
+        mm->owner[c] = write && !streamed ? who : cross ? -1 : mm->owner[c];
         mm->core[who] += half * w * cv->beta_cache;
         mm->mem += half * (1 - w) * cv->beta_mem;
         mm->memr[who] += half * (1 - w) * cv->beta_one;
@@ -584,8 +623,8 @@ static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
 static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
                         int dr, int ds, size_t dof, size_t n, int streamed)
 {
-    memmap_touch(mm, who, sr, ss, so, n, 0);
-    memmap_touch(mm, who, dr, ds, dof, n, streamed);
+    memmap_touch(mm, who, sr, ss, so, n, 0, 0);
+    memmap_touch(mm, who, dr, ds, dof, n, 1, streamed);
 }
 
 /* Transfer i of a step, pass 0 (staging: the destination copies a source
@@ -599,7 +638,7 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
     if (mm->skip[i])
         return;
     if (in && pass) /* the fused reduce also reads the copy's source */
-        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, 0);
+        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, 0, 0);
     if (!mm->staged[i]) {
         if (pass)
             memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, x->dst_buf,

@@ -345,8 +345,9 @@ static CvError gen_alltoall_linear(const CollCall *c, Schedule *s)
     return sched_end(s);
 }
 
-/* One step; p - 1 messages and blocks out and in per rank. */
-static void cost_alltoall_linear(const CollCall *c, CostTerms *out)
+/* One step; p - 1 messages and blocks out and in per rank (alltoall and
+ * allgather, linear). */
+static void cost_one_step_all(const CollCall *c, CostTerms *out)
 {
     double p1 = c->nranks - 1;
     lin_cost(c, 1, p1, p1, 0, out);
@@ -363,7 +364,40 @@ static const AlgoInfo alltoall_linear = {
                    "overwritten in the same step",
     .topo = TOPO_FULL,
     .generate = gen_alltoall_linear,
-    .cost = cost_alltoall_linear,
+    .cost = cost_one_step_all,
+};
+
+/* ------------------------------------------------------------ allgather */
+
+/* One step: every rank takes every block from its owner at once, all in
+ * the same order (block 0 first), so that on one machine the ranks that
+ * run together read the same block while it is in the shared cache. */
+static CvError gen_allgather_linear(const CollCall *c, Schedule *s)
+{
+    CvError e = sched_init(s, c, "linear");
+    if (e)
+        return e;
+    sched_step(s, "gather-all");
+    for (int r = 0; r < c->nranks; r++)
+        for (int q = 0; q < c->nranks; q++) {
+            Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
+            to.off += (size_t)q * c->count;
+            move(s, q, from, r, to, c->count);
+        }
+    return sched_end(s);
+}
+
+static const AlgoInfo allgather_linear = {
+    .coll = COLL_ALLGATHER,
+    .name = "linear",
+    .aliases = "flat direct",
+    .summary = "one step: every rank takes every block from its owner at "
+               "once",
+    .formula = "(p-1)a + (p-1)/p nb",
+    .constraints = "any p, any count",
+    .topo = TOPO_FULL,
+    .generate = gen_allgather_linear,
+    .cost = cost_one_step_all,
 };
 
 /* ------------------------------------------------------------- tables */
@@ -375,6 +409,7 @@ const AlgoInfo *const algos_linear[] = {
     &gather_linear,
     &allreduce_direct,
     &reducescatter_pairwise,
+    &allgather_linear,
     &alltoall_pairwise,
     &alltoall_linear,
     NULL,
