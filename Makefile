@@ -56,7 +56,7 @@ BIN       := $(BUILD)/collviz
 LIB       := $(BUILD)/libcollviz.a
 DEPS_OK   := $(BUILD)/.deps-ok
 
-.PHONY: all run test tests check bench install uninstall clean help deps
+.PHONY: all run test tests check bench bench-mpi install uninstall clean help deps
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
@@ -65,6 +65,7 @@ help:
 	@echo 'make run        build and start collviz'
 	@echo 'make test       build and run every test (TESTS="test_x ..." for some)'
 	@echo 'make bench      build and run the benchmarks in bench/'
+	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
@@ -99,6 +100,11 @@ $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 # Benchmarks print ratios and figures; they are not tests.
 bench: $(BIN) $(BENCH_BINS)
 	$(Q)for b in $(BENCH_BINS); do echo "== $${b##*/}"; $$b || exit 1; done
+
+# collviz perf beside Open MPI's own collectives (needs mpicc and mpirun);
+# BENCH_ARGS are run.sh's options, e.g. BENCH_ARGS="-q".
+bench-mpi:
+	$(Q)sh bench/run.sh $(BENCH_ARGS)
 
 run: $(BIN)
 	$(Q)./$(BIN) $(ARGS)

@@ -3,7 +3,8 @@
 # counts, sizes and datatype, in one run; the ratios against the targets.
 #
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
-#                     [-e 64M] [-n ITERS] [-w WARMUP] [-r ROUNDS] [-q] [-o FILE]
+#                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
+#                     [-q] [-o FILE]
 #   -r: rounds of every sweep, both sides, interleaved; each row keeps its
 #       fastest round (default 3), so that other programs that share the
 #       machine for a while do not decide the figures.
@@ -20,18 +21,19 @@ root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
 min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 out=
-while getopts p:c:b:e:n:w:r:qo: f; do
+while getopts p:c:b:e:f:n:w:r:qo: f; do
     case $f in
     p) ranks=$OPTARG ;;
     c) colls=$OPTARG ;;
     b) min=$OPTARG ;;
     e) max=$OPTARG ;;
+    f) factor=$OPTARG ;;
     n) iters=$OPTARG ;;
     w) warmup=$OPTARG ;;
     r) rounds=$OPTARG ;;
     q) factor=8 iters=10 warmup=2 rounds=1 ;;
     o) out=$OPTARG ;;
-    *) sed -n '4,9p' "$0" >&2; exit 2 ;;
+    *) sed -n '4,10p' "$0" >&2; exit 2 ;;
     esac
 done
 
