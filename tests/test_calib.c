@@ -257,9 +257,9 @@ static void test_params_interpolate(void **state)
 {
     (void)state;
     Calib c = {.alpha = 3e-6, .npoints = 3};
-    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11};
-    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11};
-    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0};
+    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0};
+    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0};
     struct { double f, shared, p2p; } cases[] = {
         {1e3, 1e-10, 4e-10}, {1e6, 1e-10, 4e-10}, {1e7, 2e-10, 3e-10},
         {1e8, 3e-10, 2e-10}, {pow(10, 8.5), 4e-10, 1.5e-10},
@@ -343,7 +343,7 @@ static double flat_time(const Schedule *s, const ModelParams *m,
 static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
 {
     Calib c = {.alpha = 1e-6, .npoints = 1};
-    c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9};
+    c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9, 0};
     CollCall call = {.kind = a->coll, .nranks = p, .count = n, .dtype = DT_DOUBLE,
                      .op = OP_SUM, .root = p - 1, .in_place = in_place};
     Schedule s;
@@ -398,8 +398,8 @@ static void test_predict_cache(void **state)
 {
     (void)state;
     Calib two = {.alpha = 1e-6, .npoints = 2}, fast = two, slow = two;
-    two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11};
-    two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11};
+    two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
+    two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
     fast.pt[0] = fast.pt[1] = two.pt[0];
     slow.pt[0] = slow.pt[1] = two.pt[1];
     fast.pt[1].footprint = slow.pt[0].footprint = 1e6;
@@ -427,8 +427,8 @@ static void test_predict_cores(void **state)
 {
     (void)state;
     Calib one = {.npoints = 2, .nranks = 4, .cores = 1}, two = one;
-    one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0};
-    one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0};
+    one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0, 0};
+    one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0, 0};
     two.pt[0] = one.pt[0], two.pt[1] = one.pt[1];
     two.cores = 2;
     for (size_t n = 100; n <= 1000; n += 300) {

@@ -22,6 +22,8 @@ static void fill(unsigned char *p, size_t n, unsigned seed)
 
 static void check_one(size_t doff, size_t soff, size_t n)
 {
+    if (n > ((size_t)1 << 30) || doff > 32 || soff > 32)
+        return; /* not a case of this file (and gcc then knows n is small) */
     size_t room = n + 2 * GUARD + 32;
     unsigned char *src = malloc(room), *dst = malloc(room), *want = malloc(room);
     assert_non_null(src);

@@ -31,8 +31,8 @@ static Calib test_calib(int p)
 {
     Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED};
     snprintf(c.backend, sizeof c.backend, "threads");
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11};
-    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
     return c;
 }
 
