@@ -510,7 +510,8 @@ typedef struct {
     int32_t *owner;        /* [chunk]: the rank whose write is in its lines
                               (in its core's cache), -1: clean (shared) */
     double clock;          /* bytes touched so far */
-    int stream;            /* large copies stream (copy_streams) */
+    size_t stream_min;     /* copies of this many bytes and more stream
+                              (copy_stream_min) */
     size_t *at;            /* [rank]: elements of its stage used this step */
     double *core;          /* [rank]: cache seconds of this step's bytes */
     double mem;            /* memory seconds of this step's bytes */
@@ -537,14 +538,7 @@ static CvError memmap_fuse(MemMap *mm, const Schedule *s)
     mm->skip = calloc(s->nxfers + 1, 1);
     if (!mm->init || !mm->skip)
         return CV_ERR_NOMEM;
-    for (size_t k = 0; k + 1 < s->nsteps; k++)
-        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
-            const Transfer *y = sched_fuse_partner(s, k, &s->xfers[i]);
-            if (y) {
-                mm->skip[i] = 1;
-                mm->init[y - s->xfers] = &s->xfers[i];
-            }
-        }
+    sched_fuse_all(s, mm->init, mm->skip);
     return CV_OK;
 }
 
@@ -565,7 +559,7 @@ static CvError memmap_init(MemMap *mm, const Schedule *s,
                                               : s->bufsize[r * BUF_COUNT + b]);
         }
     mm->chunk = total / 262144 > 4096 ? total / 262144 : 4096;
-    mm->stream = copy_streams(total, SIZE_MAX);
+    mm->stream_min = copy_stream_min(total);
     size_t chunks = total / mm->chunk + 1;
     mm->last = mm->base ? malloc(chunks * sizeof *mm->last) : NULL;
     mm->owner = malloc(chunks * sizeof *mm->owner);
@@ -633,8 +627,7 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
 {
     const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
     int d = x->dst;
-    int big = mm->stream && x->count * mm->ts >= COPY_STREAM_MIN;
-    int streamed = big && x->op == XFER_COPY;
+    int streamed = x->op == XFER_COPY && x->count * mm->ts >= mm->stream_min;
     if (mm->skip[i])
         return;
     if (in && pass) /* the fused reduce also reads the copy's source */

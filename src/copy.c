@@ -75,7 +75,7 @@ size_t copy_cache_bytes(void)
     return n > 0 ? (size_t)n : (size_t)32 << 20;
 }
 
-int copy_streams(size_t working, size_t bytes)
+size_t copy_stream_min(size_t working)
 {
     /* Looked up once; threads that race to it store the same value. */
     static _Atomic size_t cache;
@@ -84,5 +84,5 @@ int copy_streams(size_t working, size_t bytes)
         c = copy_cache_bytes();
         atomic_store_explicit(&cache, c, memory_order_relaxed);
     }
-    return bytes >= COPY_STREAM_MIN && working > c;
+    return working > c ? (size_t)256 << 10 : SIZE_MAX;
 }

@@ -14,14 +14,12 @@
 
 #include <stddef.h>
 
-/* Copies of at least this many bytes stream when the working set (every
- * rank's buffers together) is larger than the last-level cache: what they
- * write is not read again before it would be evicted anyway. */
-#define COPY_STREAM_MIN ((size_t)256 << 10)
-
-/* Whether a copy of `bytes` streams in a working set of `working` bytes
- * (the executors' rule, which the cost model mirrors). */
-int copy_streams(size_t working, size_t bytes);
+/* The smallest copy, in bytes, that streams in a working set of `working`
+ * bytes (every rank's buffers together): 256 KiB when the working set is
+ * larger than the last-level cache (what those copies write is not read
+ * again before it would be evicted anyway), else SIZE_MAX (none). The
+ * executors' rule, which the cost model mirrors. */
+size_t copy_stream_min(size_t working);
 
 /* Copy n bytes with streaming stores where the processor has them (x86:
  * SSE2), else memcpy; dst and src must not overlap. */

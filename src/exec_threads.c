@@ -236,12 +236,12 @@ typedef struct {
     const Transfer **xf;    /* transfers grouped by (destination, phase) */
     uint8_t *xstaged;       /* parallel to xf: stage the source first */
     int32_t *xchan;         /* parallel to xf: its channel, -1: pulled */
-    const Transfer **xinit; /* parallel to xf: in timed runs, a reduce
-                               whose destination a local copy of the
-                               previous step filled starts from that
-                               copy's source instead (NULL: no such) */
-    uint8_t *xskip;         /* parallel to xf: a copy the next step's
-                               reduce takes over in timed runs */
+    const Transfer **xinit; /* [transfer]: in timed runs, a reduce whose
+                               destination a local copy of the previous
+                               step filled starts from that copy's source
+                               instead (NULL: no such; sched_fuse_all) */
+    uint8_t *xskip;         /* [transfer]: a copy the next step's reduce
+                               takes over in timed runs */
     Send *sends;            /* eager transfers grouped by (source, phase) */
     size_t nchans;          /* channels */
     size_t *chan_slot;      /* [channel]: bytes per slot */
@@ -610,33 +610,6 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     return 0;
 }
 
-/* Copy-in fusion (sched_fuse_partner): in a timed run, a reduce whose
- * destination the previous step filled by a local copy from the send
- * buffer combines that input with its source, block by block while the
- * blocks are in the cache, and the copy is skipped: one pass over memory
- * instead of two, with the same operands in the same order, so the
- * results are the same bit for bit. Steps run one at a time (the TUI)
- * never fuse: after each of them the buffers hold what the schedule says.
- * Here: mark the fused pairs in the plan (xf entries are grouped by
- * destination and phase; x and its partner have the same destination). */
-static void plan_fuse(Plan *pl, const Schedule *s)
-{
-    for (size_t k = 0; k + 1 < s->nsteps; k++) {
-        const Step *st = &s->steps[k];
-        for (size_t i = st->first; i < st->first + st->n; i++) {
-            const Transfer *x = &s->xfers[i], *y;
-            if (!(y = sched_fuse_partner(s, k, x)))
-                continue;
-            const RankPhase *a = &pl->rp[(size_t)x->dst * pl->nphases + k];
-            const RankPhase *b = &pl->rp[(size_t)x->dst * pl->nphases + k + 1];
-            for (size_t j = a->x0; j < a->x0 + a->nx; j++)
-                pl->xskip[j] |= pl->xf[j] == x;
-            for (size_t j = b->x0; j < b->x0 + b->nx; j++)
-                if (pl->xf[j] == y)
-                    pl->xinit[j] = x;
-        }
-    }
-}
 
 /* Record the waits of every pulled transfer. */
 static void plan_waits(WaitList *done, WaitList *stg, const WriteMap *m,
@@ -671,7 +644,7 @@ static int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg,
     int bad = !chan || plan_group_xfers(pl, s, stg, chan) ||
               writemap_build(&m, s, L);
     if (!bad) {
-        plan_fuse(pl, s);
+        sched_fuse_all(s, pl->xinit, pl->xskip);
         plan_waits(&done, &staging, &m, s, stg, chan);
     }
     bad = bad || done.oom || staging.oom ||
@@ -830,21 +803,24 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
         flag_wait(&x->ranks[sw[i]].staged, e + 1, &me->wait);
 }
 
-/* dst = init op src over n elements of es bytes (see plan_fuse): with
- * the three-operand kernel in one pass where there is one, else a block
- * at a time, copied and reduced while it is in the cache. */
+/* Copy-in fusion (sched_fuse_all): in a timed run, a reduce whose
+ * destination the previous step filled by a local copy from the send
+ * buffer computes dst = init op src and the copy is skipped: one pass
+ * over memory instead of two, the same operands in the same order, so the
+ * results are the same bit for bit. Steps run one at a time (the TUI)
+ * never fuse: after each of them the buffers hold what the schedule says.
+ * With the three-operand kernel in one pass where there is one (red3),
+ * else a block at a time, copied and reduced while it is in the cache. */
 #define FUSE_BLOCK ((size_t)8 << 10)
 
-static void reduce_from(const CollCall *c, unsigned char *dst,
+static void reduce_from(ReduceFn red, Reduce3Fn red3, unsigned char *dst,
                         const unsigned char *init, const unsigned char *src,
                         size_t n, size_t es)
 {
-    Reduce3Fn red3 = reduce3_fn(c->dtype, c->op);
     if (red3) {
         red3(dst, init, src, n);
         return;
     }
-    ReduceFn red = reduce_fn(c->dtype, c->op);
     size_t per = FUSE_BLOCK / es;
     for (size_t i = 0; i < n; i += per) {
         size_t m = n - i < per ? n - i : per;
@@ -854,19 +830,21 @@ static void reduce_from(const CollCall *c, unsigned char *dst,
 }
 
 /* Perform the phase's transfers (this rank is their destination); fused:
- * a timed run, where copy-in fusion applies (plan_fuse). */
+ * a timed run, where copy-in fusion applies (reduce_from). */
 static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
 {
     ThreadsExec *x = me->ex;
-    const CollCall *c = &x->base.sched->call;
+    const Schedule *s = x->base.sched;
     size_t es = es_of(x), at = 0;
-    ReduceFn red = reduce_fn(c->dtype, c->op);
+    ReduceFn red = reduce_fn(s->call.dtype, s->call.op);
+    Reduce3Fn red3 = reduce3_fn(s->call.dtype, s->call.op);
     for (size_t i = 0; i < ph->nx; i++) {
         const Transfer *t = x->plan.xf[ph->x0 + i];
+        size_t ti = (size_t)(t - s->xfers);
         int32_t ch = x->plan.xchan[ph->x0 + i];
-        const Transfer *init = fused ? x->plan.xinit[ph->x0 + i] : NULL;
+        const Transfer *init = fused ? x->plan.xinit[ti] : NULL;
         const unsigned char *src;
-        if (fused && x->plan.xskip[ph->x0 + i])
+        if (fused && x->plan.xskip[ti])
             continue; /* a local copy, never eager or staged */
         if (ch >= 0) {
             src = chan_take(me, &x->chans[ch]);
@@ -882,8 +860,9 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
         else if (t->op == XFER_COPY)
             memcpy(dst, src, t->count * es);
         else if (init)
-            reduce_from(c, dst, me->buf[init->src_buf] + init->src_off * es,
-                        src, t->count, es);
+            reduce_from(red, red3, dst,
+                        me->buf[init->src_buf] + init->src_off * es, src,
+                        t->count, es);
         else
             red(dst, src, t->count);
         if (ch >= 0) /* the slot may be reused */
@@ -904,7 +883,7 @@ static void phase_finish(Rank *me)
 }
 
 /* Execute phase k as the epoch-th phase since open; fused: in a timed
- * run (plan_fuse). */
+ * run (copy-in fusion, reduce_from). */
 static void rank_phase(Rank *me, size_t k, uint32_t e, bool fused)
 {
     const RankPhase *ph = phase_of(me, k);
@@ -1334,8 +1313,7 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     }
     plan_free(&x->plan);
     x->plan = pl;
-    x->stream_bytes = copy_streams(bytes_needed(s, &pl), SIZE_MAX)
-                          ? COPY_STREAM_MIN : SIZE_MAX;
+    x->stream_bytes = copy_stream_min(bytes_needed(s, &pl));
     return CV_OK;
 }
 

@@ -245,11 +245,9 @@ static ReduceFn x86_fn(DataType t, RedOp op)
     return __builtin_cpu_supports("avx2") ? x86_kernels[t][op] : NULL;
 }
 
-static Reduce3Fn x86_fn3(DataType t, RedOp op, int *none)
+/* The three-operand twin of x86_fn's kernel (call only when it has one). */
+static Reduce3Fn x86_fn3(DataType t, RedOp op)
 {
-    if (!__builtin_cpu_supports("avx2"))
-        return NULL;
-    *none = t == DT_HALF;
     return x86_kernels3[t][op];
 }
 #else
@@ -259,9 +257,9 @@ static ReduceFn x86_fn(DataType t, RedOp op)
     return NULL;
 }
 
-static Reduce3Fn x86_fn3(DataType t, RedOp op, int *none)
+static Reduce3Fn x86_fn3(DataType t, RedOp op)
 {
-    (void)t, (void)op, (void)none;
+    (void)t, (void)op;
     return NULL;
 }
 #endif
@@ -290,9 +288,8 @@ Reduce3Fn reduce3_fn(DataType t, RedOp op)
 {
     if ((unsigned)t >= DT_COUNT || (unsigned)op >= OP_COUNT)
         return NULL;
-    int none = 0;
-    Reduce3Fn fast = x86_fn3(t, op, &none);
-    return none ? NULL : fast ? fast : kernels3[t][op];
+    /* Where a faster two-operand kernel runs, its twin or none. */
+    return x86_fn(t, op) ? x86_fn3(t, op) : kernels3[t][op];
 }
 
 CvError reduce_apply(DataType t, RedOp op, void *dst, const void *src,

@@ -477,3 +477,15 @@ const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
     }
     return y;
 }
+
+void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip)
+{
+    for (size_t k = 0; k + 1 < s->nsteps; k++)
+        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
+            const Transfer *y = sched_fuse_partner(s, k, &s->xfers[i]);
+            if (y) {
+                skip[i] = 1;
+                init[y - s->xfers] = &s->xfers[i];
+            }
+        }
+}

@@ -130,6 +130,11 @@ CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out);
 const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
                                    const Transfer *x);
 
+/* Every fused pair of s, indexed like s->xfers (arrays of s->nxfers the
+ * caller zeroed): init[y] = &x for each reduce y that takes over copy x,
+ * skip[x] = 1 for that copy. */
+void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip);
+
 /* Totals over the whole schedule. */
 typedef struct {
     size_t steps;        /* steps */

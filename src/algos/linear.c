@@ -326,23 +326,32 @@ static const AlgoInfo alltoall_pairwise = {
     .cost = cost_pairwise,
 };
 
+/* One step: every rank r takes block q of its output from rank q at once,
+ * all ranks in the same order (q = 0 first): from block r of q's input
+ * when blockwise (alltoall), else q's whole input (allgather). */
+static CvError one_step_all(const CollCall *c, Schedule *s, const char *phase,
+                            bool blockwise)
+{
+    CvError e = sched_init(s, c, "linear");
+    if (e)
+        return e;
+    sched_step(s, phase);
+    for (int r = 0; r < c->nranks; r++)
+        for (int q = 0; q < c->nranks; q++) {
+            Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
+            from.off += blockwise ? (size_t)r * c->count : 0;
+            to.off += (size_t)q * c->count;
+            move(s, q, from, r, to, c->count);
+        }
+    return sched_end(s);
+}
+
 /* One step: every rank takes its block from every other rank at once. In
  * place, each block a rank sends is one its partner overwrites in the same
  * step, which the step semantics allow (executors stage those reads). */
 static CvError gen_alltoall_linear(const CollCall *c, Schedule *s)
 {
-    CvError e = sched_init(s, c, "linear");
-    if (e)
-        return e;
-    sched_step(s, "exchange");
-    for (int r = 0; r < c->nranks; r++)
-        for (int q = 0; q < c->nranks; q++) {
-            Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
-            from.off += (size_t)r * c->count;
-            to.off += (size_t)q * c->count;
-            move(s, q, from, r, to, c->count);
-        }
-    return sched_end(s);
+    return one_step_all(c, s, "exchange", true);
 }
 
 /* One step; p - 1 messages and blocks out and in per rank (alltoall and
@@ -374,17 +383,7 @@ static const AlgoInfo alltoall_linear = {
  * run together read the same block while it is in the shared cache. */
 static CvError gen_allgather_linear(const CollCall *c, Schedule *s)
 {
-    CvError e = sched_init(s, c, "linear");
-    if (e)
-        return e;
-    sched_step(s, "gather-all");
-    for (int r = 0; r < c->nranks; r++)
-        for (int q = 0; q < c->nranks; q++) {
-            Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
-            to.off += (size_t)q * c->count;
-            move(s, q, from, r, to, c->count);
-        }
-    return sched_end(s);
+    return one_step_all(c, s, "gather-all", false);
 }
 
 static const AlgoInfo allgather_linear = {
