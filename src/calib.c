@@ -96,9 +96,6 @@ typedef struct {
     size_t whylen;     /* bytes of why */
     CalibProgress progress; /* called after each measurement, or NULL */
     void *ctx;         /* progress's argument */
-    int last;          /* measuring the largest working set */
-    double lat[BENCH_KIND_COUNT]; /* s per step of each copying benchmark
-                                     with small messages (measure_lat) */
     int done;          /* measurements done */
     int total;         /* measurements planned */
 } Bench;
@@ -152,18 +149,82 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
 
 /* ------------------------------------------------------------ measuring */
 
-#define ALPHA_STEPS 16 /* tiny steps in the latency benchmarks */
-#define LAT_ELEMS 2048 /* elements per message when timing latency parts */
+#define ALPHA_STEPS 16 /* tiny steps in the alpha benchmark */
+#define LAT_ELEMS (CALIB_LAT_BYTES / sizeof(float)) /* per latency message */
+#define LAT_PAIRS 3    /* pairs of cross steps in the step latency's slope */
+#define CALIB_ROUNDS 3 /* rounds of every measurement (Timings) */
 
-/* alpha: the time per step of ALPHA_STEPS steps in which every rank sends
- * one element to its neighbour. The slope between schedules of 1 and many
- * steps would leave out the fixed cost of starting a run; the model has
- * no such term, so this is the whole time per step. */
-static CvError measure_alpha(Bench *b, double *alpha)
+/* Every timing of a calibration. The measurements are taken in rounds,
+ * each round all of them once, and each timing is the median of its
+ * rounds: a machine that is slow for a second or two (a virtual machine
+ * whose host is busy) then spoils one round's timings, not every timing
+ * of one benchmark, and a lucky moment (the host's memory less busy than
+ * usual) does not become the model's idea of this machine either. */
+typedef struct {
+    double alpha_t;                 /* ALPHA_STEPS tiny steps */
+    double lat[BENCH_KIND_COUNT];   /* copying benchmarks, LAT_ELEMS, one
+                                       step (cross: two) */
+    double lat_many;                /* cross, LAT_ELEMS, LAT_PAIRS pairs */
+    double t[CALIB_MAX_POINTS][BENCH_KIND_COUNT]; /* each benchmark at
+                                                     each footprint */
+} Timings;
+
+/* The median of n values (n <= CALIB_ROUNDS). */
+static double median(const double *v, int n)
 {
-    double t = 0;
-    CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &t);
-    *alpha = t / ALPHA_STEPS;
+    double s[CALIB_ROUNDS];
+    for (int i = 0; i < n; i++) { /* insertion sort */
+        int j = i;
+        for (; j > 0 && s[j - 1] > v[i]; j--)
+            s[j] = s[j - 1];
+        s[j] = v[i];
+    }
+    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+}
+
+/* Each timing of tm the median of its values in r[0 .. n). */
+static void timings_median(const Timings *r, int n, Timings *tm)
+{
+    double v[CALIB_ROUNDS];
+#define MEDIAN(field)                                                       \
+    do {                                                                    \
+        for (int i = 0; i < n; i++)                                         \
+            v[i] = r[i].field;                                              \
+        tm->field = median(v, n);                                           \
+    } while (0)
+    MEDIAN(alpha_t);
+    MEDIAN(lat_many);
+    for (int k = 0; k < BENCH_KIND_COUNT; k++) {
+        MEDIAN(lat[k]);
+        for (int p = 0; p < CALIB_MAX_POINTS; p++)
+            MEDIAN(t[p][k]);
+    }
+#undef MEDIAN
+}
+
+/* One round of every measurement: alpha (one-element steps), the latency
+ * parts (messages of nlat elements: a few KiB, too small for their bytes
+ * to count, large enough to travel as large ones do; a backend may send
+ * tiny messages another way, as the threads backend's eager channels do
+ * when ranks outnumber cores, which alpha measures), and the benchmarks
+ * at each of the npts counts cnt[]. Without a pair (one rank) the pair
+ * benchmarks are the shift ones. */
+static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
+                             int npts, Timings *tm)
+{
+    int p = b->ex->nranks;
+    *tm = (Timings){0};
+    CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t);
+    static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
+    for (size_t i = 0; !e && i < sizeof lat / sizeof lat[0]; i++)
+        if (p > 1 || lat[i] != BENCH_PAIR)
+            e = time_bench(b, lat[i], nlat, 1, &tm->lat[lat[i]]);
+    if (!e)
+        e = time_bench(b, BENCH_CROSS, nlat, LAT_PAIRS, &tm->lat_many);
+    for (int i = 0; !e && i < npts; i++)
+        for (int k = 0; !e && k < BENCH_KIND_COUNT; k++)
+            if (p > 1 || (k != BENCH_PAIR && k != BENCH_PAIR_RED))
+                e = time_bench(b, (BenchKind)k, cnt[i], 1, &tm->t[i][k]);
     return e;
 }
 
@@ -173,57 +234,6 @@ static double per_byte(double t, double alpha, double bytes)
 {
     double moved = t - alpha;
     return moved > 0.25 * t ? moved / bytes : 0;
-}
-
-/* One point: the four bandwidth benchmarks with n elements per rank. */
-/* The latency part of each copying benchmark: its time per step with
- * messages of n elements (a few KiB: too small for their bytes to count,
- * large enough to travel as the large ones do; a backend may send tiny
- * messages another way, as the threads backend's eager channels do when
- * ranks outnumber cores, which alpha measures). The bandwidths are the
- * rest of a step's time. */
-static CvError measure_lat(Bench *b, size_t n)
-{
-    static const BenchKind kinds[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
-    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
-        BenchKind k = kinds[i];
-        CvError e = b->ex->nranks < 2 && k == BENCH_PAIR
-                        ? CV_OK : time_bench(b, k, n, 1, &b->lat[k]);
-        if (e)
-            return e;
-        b->lat[k] /= k == BENCH_CROSS ? 2 : 1;
-    }
-    if (b->ex->nranks < 2)
-        b->lat[BENCH_PAIR] = b->lat[BENCH_SHIFT];
-    return CV_OK;
-}
-
-static CvError measure_point(Bench *b, size_t n, CalibPoint *pt)
-{
-    int p = b->ex->nranks;
-    double t[BENCH_KIND_COUNT] = {0}, bytes = (double)n * sizeof(float);
-    for (int k = 0; k < BENCH_KIND_COUNT; k++) {
-        if (p < 2 && (k == BENCH_PAIR || k == BENCH_PAIR_RED))
-            t[k] = t[k - BENCH_PAIR];
-        else {
-            CvError e = time_bench(b, (BenchKind)k, n, 1, &t[k]);
-            if (e)
-                return e;
-        }
-    }
-    pt->footprint = 2.0 * p * bytes;
-    pt->beta_shared = per_byte(t[BENCH_SHIFT], b->lat[BENCH_SHIFT], p * bytes);
-    pt->beta_p2p = per_byte(t[BENCH_PAIR], b->lat[BENCH_PAIR], bytes);
-    pt->gamma_shared = fmax(0, (t[BENCH_SHIFT_RED] - 2 * t[BENCH_SHIFT]) /
-                                   (p * bytes));
-    pt->gamma_p2p = fmax(0, (t[BENCH_PAIR_RED] - 2 * t[BENCH_PAIR]) / bytes);
-    pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, b->lat[BENCH_CROSS], p * bytes);
-    if (!(pt->beta_shared > 0) && !(pt->beta_p2p > 0) && b->last)
-        pt->beta_shared = t[BENCH_SHIFT] / (p * bytes),
-        pt->beta_p2p = t[BENCH_PAIR] / bytes;
-    if (!(pt->beta_cross > 0) && b->last)
-        pt->beta_cross = t[BENCH_CROSS] / 2 / (p * bytes);
-    return CV_OK;
 }
 
 /* Points whose bandwidth drowned in the latency take the bandwidth of the
@@ -241,6 +251,57 @@ static void fill_undetermined(Calib *c)
         if (!(p->beta_cross > 0))
             p->beta_cross = cr;
     }
+}
+
+/* The parameters from the timings. alpha: the whole time per step of the
+ * tiny benchmark (the slope between 1 and many steps would leave out the
+ * fixed cost of starting a run, which the model has no other term for).
+ * Step latency: the slope of the cross benchmark (each step reads what
+ * the step before wrote on another rank, as in a ring) over its steps,
+ * less its messages' bytes at the smallest working set's cross bandwidth;
+ * the rest of its time is the iteration's (where more ranks than cores
+ * share them, a step waits for the one before on another rank, and a rank
+ * returns only once its readers are done). Bandwidths: what is left of a
+ * benchmark's step beyond its latency part; gamma: what a reducing step
+ * costs beyond copying. The largest point always gets bandwidths (its
+ * bytes cannot drown in the latency). */
+static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
+                   int npts, int p, Calib *c)
+{
+    double lat[BENCH_KIND_COUNT];
+    memcpy(lat, tm->lat, sizeof lat);
+    if (p < 2)
+        lat[BENCH_PAIR] = lat[BENCH_SHIFT];
+    lat[BENCH_CROSS] /= 2;
+    c->alpha = tm->alpha_t / ALPHA_STEPS;
+    c->npoints = npts;
+    for (int i = 0; i < npts; i++) {
+        double t[BENCH_KIND_COUNT], bytes = (double)cnt[i] * sizeof(float);
+        memcpy(t, tm->t[i], sizeof t);
+        if (p < 2)
+            t[BENCH_PAIR] = t[BENCH_SHIFT], t[BENCH_PAIR_RED] = t[BENCH_SHIFT_RED];
+        CalibPoint *pt = &c->pt[i];
+        pt->footprint = 2.0 * p * bytes;
+        pt->beta_shared = per_byte(t[BENCH_SHIFT], lat[BENCH_SHIFT], p * bytes);
+        pt->beta_p2p = per_byte(t[BENCH_PAIR], lat[BENCH_PAIR], bytes);
+        pt->gamma_shared = fmax(0, (t[BENCH_SHIFT_RED] - 2 * t[BENCH_SHIFT]) /
+                                       (p * bytes));
+        pt->gamma_p2p = fmax(0, (t[BENCH_PAIR_RED] - 2 * t[BENCH_PAIR]) / bytes);
+        pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, lat[BENCH_CROSS], p * bytes);
+        if (i < npts - 1)
+            continue;
+        if (!(pt->beta_shared > 0) && !(pt->beta_p2p > 0))
+            pt->beta_shared = t[BENCH_SHIFT] / (p * bytes),
+            pt->beta_p2p = t[BENCH_PAIR] / bytes;
+        if (!(pt->beta_cross > 0))
+            pt->beta_cross = t[BENCH_CROSS] / 2 / (p * bytes);
+    }
+    fill_undetermined(c);
+    /* The slope includes the latency messages' own bytes: not latency. */
+    double one = tm->lat[BENCH_CROSS], lat_bytes = (double)p * nlat * sizeof(float);
+    double slope = (tm->lat_many - one) / (2 * (LAT_PAIRS - 1));
+    c->lat_step = fmax(slope - lat_bytes * c->pt[0].beta_cross, 0.1 * slope);
+    c->lat_iter = fmax(one - 2 * slope, 0);
 }
 
 /* Footprints measured: a ladder from inside the caches to well beyond. */
@@ -316,30 +377,34 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       size_t whylen)
 {
     double fp[CALIB_MAX_POINTS];
-    int n = footprints(o, fp), p = ex->nranks;
+    size_t cnt[CALIB_MAX_POINTS];
+    int n = footprints(o, fp), p = ex->nranks, rounds = CALIB_ROUNDS;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    Bench b = {.ex = ex, .target_s = 0.0005,
-               .reps = o->quick ? 7 : 15, .why = why, .whylen = whylen,
-               .progress = progress, .ctx = ctx, .total = 4 + BENCH_KIND_COUNT * n + 2};
+    int per_round = 5 + BENCH_KIND_COUNT * n;
+    Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
+               .why = why, .whylen = whylen, .progress = progress,
+               .ctx = ctx, .total = rounds * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .link = LINK_SHARED,
                    .cores = cores > 0 ? (int)cores : 0};
     snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
-    CvError e = measure_alpha(&b, &out->alpha);
-    size_t first = (size_t)(fp[0] / (2.0 * p * sizeof(float)));
-    if (!e)
-        e = measure_lat(&b, first / 4 < LAT_ELEMS ? (first / 4 ? first / 4 : 1)
-                                                  : LAT_ELEMS);
-    for (int i = 0; !e && i < n; i++) {
-        size_t cnt = (size_t)(fp[i] / (2.0 * p * sizeof(float)));
-        b.last = i == n - 1;
-        e = measure_point(&b, cnt ? cnt : 1, &out->pt[i]);
-        out->npoints = i + 1;
+    for (int i = 0; i < n; i++) {
+        cnt[i] = (size_t)(fp[i] / (2.0 * p * sizeof(float)));
+        cnt[i] = cnt[i] ? cnt[i] : 1;
     }
-    fill_undetermined(out);
+    size_t nlat = cnt[0] / 4 < LAT_ELEMS ? (cnt[0] / 4 ? cnt[0] / 4 : 1)
+                                         : LAT_ELEMS;
+    Timings *r = malloc(CALIB_ROUNDS * sizeof *r), tm;
+    CvError e = r ? CV_OK : CV_ERR_NOMEM;
+    for (int i = 0; !e && i < rounds; i++)
+        e = measure_round(&b, nlat, cnt, n, &r[i]);
     if (!e)
-        e = fit_link(&b, out, fp[n - 1] / 2);
-    return e;
+        timings_median(r, rounds, &tm);
+    free(r);
+    if (e)
+        return e;
+    derive(&tm, nlat, cnt, n, p, out);
+    return fit_link(&b, out, fp[n - 1] / 2);
 }
 
 /* ------------------------------------------------------------ the model */
@@ -446,7 +511,12 @@ static int has_cross(const Calib *c)
     return c->npoints > 0;
 }
 
-/* The curve of the shared bandwidths (cross: the cross ones). */
+/* The curve of the shared bandwidths (cross: the cross ones). The shared
+ * curve only falls with distance (monotone_down). The cross one need not:
+ * a line another core wrote a short while ago is still in that core's
+ * own cache and comes from there, slower than from the shared cache (even
+ * slower than from memory: a share below 0, down to -1, and the extra is
+ * the cores' work); once evicted to the shared cache it comes fast. */
 static void curve_init(const Calib *c, CacheCurve *cv, int cross)
 {
     int n = c->npoints;
@@ -469,11 +539,12 @@ static void curve_init(const Calib *c, CacheCurve *cv, int cross)
     for (int i = 0; i < n; i++) {
         /* One bandwidth at every size: nothing to tell the cache by. */
         double w = span > 0 ? (cv->beta_mem - BETA(i)) / span : 0;
-        cv->w[i] = fmin(fmax(w, 0), 1);
+        cv->w[i] = fmin(fmax(w, cross ? -1.0 : 0.0), 1.0);
         cv->dist[i] = c->pt[i].footprint;
     }
 #undef BETA
-    monotone_down(cv->w, n);
+    if (!cross)
+        monotone_down(cv->w, n);
 }
 
 /* The cache share of a byte that comes back after d bytes. */
@@ -507,8 +578,9 @@ typedef struct {
     size_t chunk;          /* bytes per chunk */
     size_t *base;          /* [r * MEM_SLOTS + slot]: first byte of region */
     double *last;          /* [chunk]: clock of its last touch, < 0: never */
-    int32_t *owner;        /* [chunk]: the rank whose write is in its lines
-                              (in its core's cache), -1: clean (shared) */
+    int32_t *owner;        /* [chunk]: r >= 0: written by rank r (dirty in
+                              its core's cache); -2 - r: read last by rank
+                              r (a clean copy there); -1: in no core */
     double clock;          /* bytes touched so far */
     size_t stream_min;     /* copies of this many bytes and more stream
                               (copy_stream_min) */
@@ -586,11 +658,14 @@ static void memmap_fini(MemMap *mm)
 
 /* Rank `who` reads (or writes, with `write`) n elements of rank r's
  * region `slot` from off, as one side (half the cost) of a copy. A byte
- * never touched before comes from memory; one that another rank wrote
- * last, and nobody has read since, costs what the cross curve says (its
- * lines come from that rank's core; once read they are shared, and
- * further readers find them as a core's own). Streamed (the destination
- * of a streaming copy, copy.h): written to memory, gone from the caches. */
+ * never touched before comes from memory. A byte is cross (costs what the
+ * cross curve says) when another rank's core holds its line and the touch
+ * needs that core: a read of a line that core wrote (the line comes from
+ * there), a write to a line that core has (its copy must go first, as
+ * when a rank overwrites what its neighbour read the step before). Lines
+ * a rank reads are then in its core's cache, clean. Streamed (the
+ * destination of a streaming copy, copy.h): written to memory, gone from
+ * the caches. */
 static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
                          size_t n, int write, int streamed)
 {
@@ -600,14 +675,19 @@ static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
         size_t a = c * mm->chunk > lo ? c * mm->chunk : lo;
         size_t e = (c + 1) * mm->chunk < hi ? (c + 1) * mm->chunk : hi;
         double d = mm->last[c] < 0 ? INFINITY : mm->clock - mm->last[c];
-        int cross = mm->owner[c] >= 0 && mm->owner[c] != who;
+        int32_t o = mm->owner[c], held = o >= 0 ? o : o <= -2 ? -2 - o : -1;
+        int cross = held >= 0 && held != who && (write || o >= 0);
         const CacheCurve *cv = cross ? mm->cx : mm->cv;
         double w = streamed ? 0 : curve_weight(cv, d);
         double half = 0.5 * (double)(e - a);
-        mm->owner[c] = write && !streamed ? who : cross ? -1 : mm->owner[c];
-        mm->core[who] += half * w * cv->beta_cache;
-        mm->mem += half * (1 - w) * cv->beta_mem;
-        mm->memr[who] += half * (1 - w) * cv->beta_one;
+        mm->owner[c] = streamed ? -1 : write ? who : o == who ? o : -2 - who;
+        /* w < 0 (cross, slower than memory): memory's cost, and the
+         * rest is the core's */
+        double wm = fmax(w, 0);
+        mm->core[who] += half * (w >= 0 ? w * cv->beta_cache
+                                        : w * (cv->beta_cache - cv->beta_mem));
+        mm->mem += half * (1 - wm) * cv->beta_mem;
+        mm->memr[who] += half * (1 - wm) * cv->beta_one;
         mm->clock += (double)(e - a);
         mm->last[c] = streamed ? -1 : mm->clock;
     }
@@ -670,28 +750,58 @@ static double memory_step_bytes(MemMap *mm, size_t k)
     return fmax(sum, most * mm->cv->cores) + mem;
 }
 
-/* Seconds of step k on one shared memory system: the most messages one
- * rank sends or receives (alpha each), its bytes (memory_step_bytes), and
- * every byte reduced anywhere (gamma each). */
-static double memory_step_time(MemMap *mm, const ModelParams *m, size_t k,
-                               RankStepStats *st)
+/* Latency of step k: the most messages one rank sends or receives, alpha
+ * each; with messages like those the step latency was measured with (more
+ * than half CALIB_LAT_BYTES), at least that latency for every round of
+ * receiving ranks the cores take turns at (a step every rank receives in
+ * was measured). *pulled: such a step. */
+static double step_latency(const MemMap *mm, const Calib *c, double alpha,
+                           size_t k, const RankStepStats *st, int *pulled)
+{
+    const Schedule *s = mm->s;
+    const Step *step = &s->steps[k];
+    int p = s->call.nranks, msgs = 0, receivers = 0;
+    size_t largest = 0;
+    for (int r = 0; r < p; r++) {
+        msgs = imax(msgs, imax(st[r].msgs_out, st[r].msgs_in));
+        receivers += st[r].msgs_in > 0;
+    }
+    for (size_t i = step->first; i < step->first + step->n; i++) {
+        const Transfer *x = &s->xfers[i];
+        if (x->src != x->dst && x->count * mm->ts > largest)
+            largest = x->count * mm->ts;
+    }
+    double lat = msgs * alpha;
+    if (!(c->lat_step > 0) || largest <= CALIB_LAT_BYTES / 2 || !receivers)
+        return lat;
+    int cores = mm->cv->cores;
+    *pulled = 1;
+    double rounds = ceil((double)receivers / cores) / ceil((double)p / cores);
+    return fmax(lat, c->lat_step * rounds);
+}
+
+/* Seconds of step k on one shared memory system: its latency
+ * (step_latency), its bytes (memory_step_bytes), and every byte reduced
+ * anywhere (gamma each). */
+static double memory_step_time(MemMap *mm, const Calib *c,
+                               const ModelParams *m, size_t k,
+                               RankStepStats *st, int *pulled)
 {
     const Schedule *s = mm->s;
     const Step *step = &s->steps[k];
     double red = 0;
-    int msgs = 0;
     if (sched_step_stats(s, k, st))
         return 0;
-    for (int r = 0; r < s->call.nranks; r++)
-        msgs = imax(msgs, imax(st[r].msgs_out, st[r].msgs_in));
     for (size_t i = step->first; i < step->first + step->n; i++)
         if (s->xfers[i].op == XFER_REDUCE)
             red += (double)(s->xfers[i].count * mm->ts);
-    return msgs * m->alpha + memory_step_bytes(mm, k) + red * m->gamma;
+    return step_latency(mm, c, m->alpha, k, st, pulled) +
+           memory_step_bytes(mm, k) + red * m->gamma;
 }
 
 /* The shared-memory prediction: the schedule run twice through the cache
- * curve, the second run timed (a timed run follows warm-up runs). */
+ * curve, the second run timed (a timed run follows warm-up runs), plus
+ * the iteration's latency when its messages are large enough. */
 static CvError predict_shared(const Calib *c, const Schedule *s,
                               const ModelParams *m, double *seconds)
 {
@@ -707,9 +817,11 @@ static CvError predict_shared(const Calib *c, const Schedule *s,
     if (!e)
         e = memmap_init(&mm, s, staged, &cv, &cx);
     for (int run = 0; run < 2 && !e; run++) {
+        int pulled = 0;
         *seconds = 0;
         for (size_t k = 0; k < s->nsteps; k++)
-            *seconds += memory_step_time(&mm, m, k, st);
+            *seconds += memory_step_time(&mm, c, m, k, st, &pulled);
+        *seconds += pulled ? c->lat_iter : 0;
     }
     memmap_fini(&mm);
     free(staged);
@@ -732,7 +844,7 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
 
 /* ---------------------------------------------------------- persistence */
 
-#define CALIB_VERSION 2 /* format of the saved file */
+#define CALIB_VERSION 3 /* format of the saved file */
 
 CvError calib_path(const char *backend, int nranks, char *out, size_t len)
 {
@@ -771,7 +883,8 @@ static void write_calib(FILE *f, const Calib *c)
     fprintf(f, "version %d\nbackend %s\nnranks %d\ncores %d\nwhen %lld\n"
             "quick %d\n", CALIB_VERSION, c->backend, c->nranks, c->cores,
             c->when, c->quick);
-    fprintf(f, "alpha %.9g\nlink %s\nfit %.6g %.6g\n", c->alpha,
+    fprintf(f, "alpha %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
+            c->alpha, c->lat_step, c->lat_iter,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
@@ -817,6 +930,7 @@ static int parse_line(Calib *c, const char *line)
         sscanf(line, "when %lld", &c->when) == 1 ||
         sscanf(line, "quick %d", &c->quick) == 1 ||
         sscanf(line, "alpha %lf", &c->alpha) == 1 ||
+        sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
         sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
                &c->fit_err[LINK_SHARED]) == 2)
         return 0;
@@ -839,7 +953,9 @@ static int parse_line(Calib *c, const char *line)
 static int calib_sane(const Calib *c, const char *backend, int nranks)
 {
     if (strcmp(c->backend, backend) || c->nranks != nranks || c->cores < 0 ||
-        c->npoints < 1 || !(c->alpha >= 0) || !isfinite(c->alpha))
+        c->npoints < 1 || !(c->alpha >= 0) || !isfinite(c->alpha) ||
+        !(c->lat_step >= 0) || !isfinite(c->lat_step) ||
+        !(c->lat_iter >= 0) || !isfinite(c->lat_iter))
         return 0;
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];

@@ -6,6 +6,10 @@
  * What is measured (with all ranks of the executor started):
  *  - alpha: the time per step of a schedule of one-element steps in which
  *    every rank sends to its right neighbour;
+ *  - the step latency: the same with messages of CALIB_LAT_BYTES, each
+ *    step reading what the step before wrote on another rank, as the
+ *    slope over the steps of a chain of them (less the messages' bytes);
+ *    the rest of such a chain's time is the iteration's latency;
  *  - the shared bandwidth 1/beta: every rank copies n elements to its
  *    right neighbour in one step, all bytes together over the step's time;
  *    repeated, the readers find the data in their own caches (nobody
@@ -22,13 +26,19 @@
  * Bandwidths depend on whether the buffers fit the caches, so they are
  * measured at several working-set sizes ("footprints": the bytes of every
  * rank's buffers together); the predictions below read them as a curve.
+ * Every measurement is taken in each of a few rounds and the median
+ * kept: a machine slowed for a second or two spoils one round, and a
+ * lucky moment does not become the model's idea of the machine.
  *
  * Predictions (calib_predict) under the two link models:
  *  - LINK_P2P: model_schedule_cost as model.h defines it (full duplex
  *    links, local copies free), with the lone pair's parameters;
  *  - LINK_SHARED: one memory system carries everything, as the ranks of
  *    one machine share it. A step costs the most messages of one rank
- *    times alpha, plus every byte any transfer moves (local ones too: a
+ *    times alpha (with messages of more than half CALIB_LAT_BYTES: at
+ *    least the step latency for each round of receiving ranks the cores
+ *    take turns at, and the iteration its latency once), plus every byte
+ *    any transfer moves (local ones too: a
  *    rank copying its input into place uses the same memory; sources the
  *    step overwrites are copied aside first, as the executor does), plus
  *    every byte reduced anywhere times gamma. A byte's beta depends on
@@ -36,8 +46,9 @@
  *    every rank's buffers, and each byte is charged by its reuse distance
  *    (the bytes touched since it was last touched) on the curve the
  *    footprint ladder measured, between the cache's speed and memory's:
- *    the shared curve when the rank touching it touched it last, the
- *    cross curve when another rank did.
+ *    the cross curve when another rank's core holds its line and the
+ *    touch needs that core (a read of what that rank wrote, a write over
+ *    what it read), the shared curve otherwise.
  *    The cached part of a step's bytes is work for the cores of the ranks
  *    that move them, so a step only one rank works in is not spread over
  *    the others' cores; likewise its memory part takes at least the
@@ -64,6 +75,7 @@
 
 #define CALIB_MAX_POINTS 12 /* working-set sizes measured at most */
 #define CALIB_NAME_LEN 32   /* bytes for a backend name */
+#define CALIB_LAT_BYTES 8192 /* message size of the step latencies */
 
 /* Bandwidths and reduce costs measured at one working-set size. */
 typedef struct {
@@ -85,6 +97,12 @@ typedef struct {
     long long when;               /* seconds since the epoch */
     int quick;                    /* nonzero: the short calibration */
     double alpha;                 /* s per step of tiny messages */
+    double lat_step;              /* s per step in which every rank gets
+                                     one message of CALIB_LAT_BYTES (0: not
+                                     measured; alpha stands in) */
+    double lat_iter;              /* s per iteration beyond its steps with
+                                     such messages (returning: a rank waits
+                                     for the readers of its buffers) */
     LinkModel link;               /* the link model that fitted best */
     double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
     int npoints;                  /* points used in pt[] */

@@ -107,6 +107,9 @@ static void print_calib(const Calib *c)
            c->nranks, when, c->quick ? "quick" : "full");
     printf("# alpha (one step of one-element messages): %.3f us\n",
            c->alpha * 1e6);
+    printf("# step latency (messages of %d KiB, each step after another "
+           "rank's): %.3f us; iteration: %.3f us\n", CALIB_LAT_BYTES / 1024,
+           c->lat_step * 1e6, c->lat_iter * 1e6);
     printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "footprint", "shared bw",
            "cross bw", "p2p bw", "reduce", "pair reduce");
     printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "(B)", "(GB/s)", "(GB/s)",

@@ -81,6 +81,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
     Calib c = {.nranks = p, .cores = (int)(seed % 5), .when = 1700000000 + seed,
                .quick = (int)(seed & 1),
                .alpha = 1e-6 * (1 + seed % 7), .npoints = npoints,
+               .lat_step = 3e-6 * (1 + seed % 5), .lat_iter = 1e-7 * (seed % 3),
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
     snprintf(c.backend, sizeof c.backend, "%s", backend);
@@ -108,6 +109,8 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_int_equal(a->link, b->link);
     assert_int_equal(a->npoints, b->npoints);
     assert_close(a->alpha, b->alpha);
+    assert_close(a->lat_step, b->lat_step);
+    assert_close(a->lat_iter, b->lat_iter);
     for (int l = 0; l < LINK_COUNT; l++)
         assert_close(a->fit_err[l], b->fit_err[l]);
     for (int i = 0; i < a->npoints; i++) {
@@ -207,22 +210,26 @@ static void test_damaged(void **state)
     (void)state;
     static const char *const bad[] = {
         "",                                                  /* empty */
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\n", /* no points */
-        /* the format before the cross bandwidth */
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\n", /* no points */
+        /* the formats before the cross bandwidth and the step latency */
         "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 2\nbackend cuda\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha -1\npoint 1 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha nan\npoint 1 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 0 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 -1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 -1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1 1\npoint 2 1 1 1 1 1\n",
-        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\ngarbage\n",
-        "version 2\nbackend threads\nnranks 4\ncores -2\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend cuda\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha -1\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha nan\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 0 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 -1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 -1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1 1\npoint 2 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\ngarbage\n",
+        "version 3\nbackend threads\nnranks 4\ncores -2\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat -1 0\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat 1e-6 nan\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat 1e-6\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -230,11 +237,12 @@ static void test_damaged(void **state)
         if (calib_load("threads", 4, &got) != CV_ERR_ARG)
             fail_msg("damaged file %zu was accepted:\n%s", i, bad[i]);
     }
-    write_file("version 2\nbackend threads\nnranks 4\nalpha 2e-6\nlink p2p\n"
+    write_file("version 3\nbackend threads\nnranks 4\nalpha 2e-6\nlink p2p\n"
                "point 1e6 1e-10 2e-10 0 0 3e-10\n");
     assert_int_equal(calib_load("threads", 4, &got), CV_OK);
     assert_int_equal(got.link, LINK_P2P);
     assert_close(got.alpha, 2e-6);
+    assert_true(got.lat_step == 0 && got.lat_iter == 0); /* not measured */
 }
 
 static void test_unwritable(void **state)
@@ -471,6 +479,70 @@ static void test_predict_cross(void **state)
         }
 }
 
+/* A write to lines another rank's core holds (it read them) is cross too:
+ * with a slow cross bandwidth an out-of-place ring allgather at p = 2 (its
+ * copy-in overwrites what the partner read the iteration before) slows
+ * down; the in-place one and a linear broadcast (every rank writes only
+ * lines of its own, and reads lines nobody wrote) do not. */
+static void test_predict_cross_write(void **state)
+{
+    (void)state;
+    Calib same = {.alpha = 1e-6, .npoints = 2, .nranks = 2, .cores = 2}, slow = same;
+    same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
+    same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
+    for (int i = 0; i < 2; i++)
+        slow.pt[i] = same.pt[i], slow.pt[i].beta_cross *= 4;
+    /* Blocks of whole 4 KiB chunks (the model's unit of address space),
+     * so that no chunk holds parts of two ranks' blocks. */
+    for (size_t n = 1024; n <= 65536; n *= 8) {
+        CollCall call = {.kind = COLL_ALLGATHER, .nranks = 2, .count = n,
+                         .dtype = DT_DOUBLE};
+        for (int in_place = 0; in_place < 2; in_place++) {
+            call.in_place = in_place;
+            Schedule s;
+            double t0 = 0, t1 = 0;
+            assert_int_equal(algo_generate(algo_find(COLL_ALLGATHER, "ring"), &call, &s), CV_OK);
+            assert_int_equal(calib_predict(&same, &s, LINK_SHARED, &t0), CV_OK);
+            assert_int_equal(calib_predict(&slow, &s, LINK_SHARED, &t1), CV_OK);
+            sched_fini(&s);
+            if (in_place)
+                assert_close(t1, t0);
+            else if (!(t1 > 1.2 * t0))
+                fail_msg("n=%zu: %g with a slow cross bandwidth, %g without", n, t1, t0);
+        }
+        assert_close(predict(&slow, COLL_BROADCAST, "linear", 2, n),
+                     predict(&same, COLL_BROADCAST, "linear", 2, n));
+    }
+}
+
+/* Steps with messages like the step latency's cost at least lat_step for
+ * every round of receiving ranks the cores take turns at, and the
+ * iteration lat_iter more; steps of small messages cost alpha per
+ * message. With bytes free, 4 ranks on 2 cores: a ring allgather's three
+ * exchange steps (every rank receives) cost lat_step each, a binomial
+ * broadcast's two steps (1 and 2 receivers: one round of the two a full
+ * step takes) half of it each. */
+static void test_predict_latency(void **state)
+{
+    (void)state;
+    Calib c = {.alpha = 1e-9, .lat_step = 1e-3, .lat_iter = 5e-4,
+               .npoints = 1, .nranks = 4, .cores = 2};
+    c.pt[0] = (CalibPoint){1e6, 1e-18, 1e-18, 0, 0, 1e-18};
+    size_t big = 2 * CALIB_LAT_BYTES / sizeof(double), small = 16;
+    double t = predict(&c, COLL_ALLGATHER, "ring", 4, big);
+    assert_true(fabs(t - 3.5e-3) < 1e-5);
+    t = predict(&c, COLL_BROADCAST, "binomial", 4, big);
+    assert_true(fabs(t - 1.5e-3) < 1e-5);
+    assert_true(predict(&c, COLL_ALLGATHER, "ring", 4, small) < 1e-7);
+    /* Ranks no more than cores: one round per step. */
+    c.cores = 4;
+    t = predict(&c, COLL_BROADCAST, "binomial", 4, big);
+    assert_true(fabs(t - 2.5e-3) < 1e-5);
+    /* Not measured (older files, made-up calibrations): alpha alone. */
+    c.lat_step = c.lat_iter = 0;
+    assert_true(predict(&c, COLL_ALLGATHER, "ring", 4, big) < 1e-7);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -485,6 +557,8 @@ int main(void)
         cmocka_unit_test(test_predict_cache),
         cmocka_unit_test(test_predict_cores),
         cmocka_unit_test(test_predict_cross),
+        cmocka_unit_test(test_predict_cross_write),
+        cmocka_unit_test(test_predict_latency),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
