@@ -229,11 +229,13 @@ static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
 }
 
 /* Per-byte time of a step that took t, alpha of it latency; 0 when the
- * bytes took too small a share of t to be told apart from the latency. */
+ * bytes took less than half of t: then they cannot be told apart from the
+ * latency's noise (with more ranks than cores, the latency of a small
+ * step is thread switching, which varies from run to run). */
 static double per_byte(double t, double alpha, double bytes)
 {
     double moved = t - alpha;
-    return moved > 0.25 * t ? moved / bytes : 0;
+    return moved > 0.5 * t ? moved / bytes : 0;
 }
 
 /* Points whose bandwidth drowned in the latency take the bandwidth of the
