@@ -63,6 +63,12 @@ typedef enum {
     BENCH_KIND_COUNT
 } BenchKind;
 
+/* Whether benchmark k runs on a lone pair (it needs two ranks). */
+static int is_pair(BenchKind k)
+{
+    return k == BENCH_PAIR || k == BENCH_PAIR_RED;
+}
+
 /* Build benchmark `k` on p ranks with n elements per rank and `steps`
  * copying steps. */
 static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
@@ -71,8 +77,7 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
     CvError e = bench_init(s, p, n, "calibration");
     if (e)
         return e;
-    int pair = k == BENCH_PAIR || k == BENCH_PAIR_RED;
-    int senders = pair ? 1 : p, ring = pair ? 2 : p;
+    int senders = is_pair(k) ? 1 : p, ring = is_pair(k) ? 2 : p;
     for (int i = 0; i < steps && k == BENCH_CROSS; i++)
         bench_cross_steps(s, p);
     for (int i = 0; i < steps && k != BENCH_CROSS; i++)
@@ -212,18 +217,18 @@ static void timings_median(const Timings *r, int n, Timings *tm)
 static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
                              int npts, Timings *tm)
 {
-    int p = b->ex->nranks;
+    int pairs = b->ex->nranks > 1;
     *tm = (Timings){0};
     CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t);
     static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
     for (size_t i = 0; !e && i < sizeof lat / sizeof lat[0]; i++)
-        if (p > 1 || lat[i] != BENCH_PAIR)
+        if (pairs || !is_pair(lat[i]))
             e = time_bench(b, lat[i], nlat, 1, &tm->lat[lat[i]]);
     if (!e)
         e = time_bench(b, BENCH_CROSS, nlat, LAT_PAIRS, &tm->lat_many);
     for (int i = 0; !e && i < npts; i++)
         for (int k = 0; !e && k < BENCH_KIND_COUNT; k++)
-            if (p > 1 || (k != BENCH_PAIR && k != BENCH_PAIR_RED))
+            if (pairs || !is_pair((BenchKind)k))
                 e = time_bench(b, (BenchKind)k, cnt[i], 1, &tm->t[i][k]);
     return e;
 }
@@ -380,12 +385,12 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
 {
     double fp[CALIB_MAX_POINTS];
     size_t cnt[CALIB_MAX_POINTS];
-    int n = footprints(o, fp), p = ex->nranks, rounds = CALIB_ROUNDS;
+    int n = footprints(o, fp), p = ex->nranks;
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     int per_round = 5 + BENCH_KIND_COUNT * n;
     Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
                .why = why, .whylen = whylen, .progress = progress,
-               .ctx = ctx, .total = rounds * per_round + 2};
+               .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .link = LINK_SHARED,
                    .cores = cores > 0 ? (int)cores : 0};
@@ -396,15 +401,13 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     }
     size_t nlat = cnt[0] / 4 < LAT_ELEMS ? (cnt[0] / 4 ? cnt[0] / 4 : 1)
                                          : LAT_ELEMS;
-    Timings *r = malloc(CALIB_ROUNDS * sizeof *r), tm;
-    CvError e = r ? CV_OK : CV_ERR_NOMEM;
-    for (int i = 0; !e && i < rounds; i++)
+    Timings r[CALIB_ROUNDS], tm;
+    CvError e = CV_OK;
+    for (int i = 0; !e && i < CALIB_ROUNDS; i++)
         e = measure_round(&b, nlat, cnt, n, &r[i]);
-    if (!e)
-        timings_median(r, rounds, &tm);
-    free(r);
     if (e)
         return e;
+    timings_median(r, CALIB_ROUNDS, &tm);
     derive(&tm, nlat, cnt, n, p, out);
     return fit_link(&b, out, fp[n - 1] / 2);
 }

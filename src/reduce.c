@@ -264,15 +264,20 @@ static Reduce3Fn x86_fn3(DataType t, RedOp op)
 }
 #endif
 
+/* Whether (t, op) names a type and an op (the tables' bounds). */
+static bool known(DataType t, RedOp op)
+{
+    return (unsigned)t < DT_COUNT && (unsigned)op < OP_COUNT;
+}
+
 ReduceFn reduce_fn_portable(DataType t, RedOp op)
 {
-    return (unsigned)t < DT_COUNT && (unsigned)op < OP_COUNT ? kernels[t][op]
-                                                             : NULL;
+    return known(t, op) ? kernels[t][op] : NULL;
 }
 
 ReduceFn reduce_fn(DataType t, RedOp op)
 {
-    if ((unsigned)t >= DT_COUNT || (unsigned)op >= OP_COUNT)
+    if (!known(t, op))
         return NULL;
     ReduceFn fast = x86_fn(t, op);
     return fast ? fast : kernels[t][op];
@@ -280,13 +285,12 @@ ReduceFn reduce_fn(DataType t, RedOp op)
 
 Reduce3Fn reduce3_fn_portable(DataType t, RedOp op)
 {
-    return (unsigned)t < DT_COUNT && (unsigned)op < OP_COUNT ? kernels3[t][op]
-                                                             : NULL;
+    return known(t, op) ? kernels3[t][op] : NULL;
 }
 
 Reduce3Fn reduce3_fn(DataType t, RedOp op)
 {
-    if ((unsigned)t >= DT_COUNT || (unsigned)op >= OP_COUNT)
+    if (!known(t, op))
         return NULL;
     /* Where a faster two-operand kernel runs, its twin or none. */
     return x86_fn(t, op) ? x86_fn3(t, op) : kernels3[t][op];
@@ -349,7 +353,7 @@ static const ScaleFn avg_scalers[DT_COUNT] = {
 
 CvError reduce_finish(DataType t, RedOp op, void *buf, size_t n, int nranks)
 {
-    if ((unsigned)t >= DT_COUNT || (unsigned)op >= OP_COUNT || nranks < 1 ||
+    if (!known(t, op) || nranks < 1 ||
         nranks > COLL_MAX_RANKS)
         return CV_ERR_ARG;
     if (op == OP_AVG && n)
