@@ -28,13 +28,19 @@ static CvError bench_init(Schedule *s, int p, size_t n, const char *name)
 }
 
 /* One step: ranks 0 .. senders - 1 each send n elements to their right
- * neighbour in a ring of `ring` ranks, copying or reducing. */
+ * neighbour in a ring of `ring` ranks, copying or reducing. A rank that
+ * only sends also copies one element of its own, so that it is not idle
+ * in the step: an idle source would push part of the transfer
+ * (sched_push_all), and these steps measure one core moving data. */
 static void bench_step(Schedule *s, XferOp op, int senders, int ring)
 {
     size_t n = s->call.count / 2;
     sched_step(s, op == XFER_COPY ? "copy" : "reduce");
     for (int r = 0; r < senders; r++)
         sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % ring, BUF_RECV, n, n);
+    for (int r = 0; r < ring; r++)
+        if (r < senders && (r + ring - 1) % ring >= senders)
+            sched_copy(s, r, BUF_RECV, 0, r, BUF_RECV, n, 1);
 }
 
 /* Two steps: every rank copies the first half of its buffer into the
@@ -577,6 +583,8 @@ typedef struct {
     const Transfer **init; /* [transfer]: a fused reduce's copy (executors
                               fuse copy-ins in timed runs: sched.h) */
     uint8_t *skip;         /* [transfer]: a copy a fused reduce replaces */
+    size_t *push;          /* [transfer]: elements at its end its source
+                              performs (sched_push_all) */
     const CacheCurve *cv;  /* the costs of bytes the toucher touched last */
     const CacheCurve *cx;  /* ... and of bytes another rank touched last */
     size_t ts;             /* bytes per element */
@@ -608,25 +616,27 @@ static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
     return most;
 }
 
-/* The fused pairs of s (sched_fuse_partner), as the executors run them. */
-static CvError memmap_fuse(MemMap *mm, const Schedule *s)
+/* The fused pairs of s (sched_fuse_partner) and its pushes
+ * (sched_push_all) on `cores` cores, as the executors run them. */
+static CvError memmap_fuse(MemMap *mm, const Schedule *s, int cores)
 {
     mm->init = calloc(s->nxfers + 1, sizeof *mm->init);
     mm->skip = calloc(s->nxfers + 1, 1);
-    if (!mm->init || !mm->skip)
+    mm->push = calloc(s->nxfers + 1, sizeof *mm->push);
+    if (!mm->init || !mm->skip || !mm->push)
         return CV_ERR_NOMEM;
     sched_fuse_all(s, mm->init, mm->skip);
-    return CV_OK;
+    return sched_push_all(s, cores, SCHED_PUSH_BYTES, mm->push);
 }
 
 static CvError memmap_init(MemMap *mm, const Schedule *s,
                            const uint8_t *staged, const CacheCurve *cv,
-                           const CacheCurve *cx)
+                           const CacheCurve *cx, int cores)
 {
     size_t total = 0, p = (size_t)s->call.nranks;
     *mm = (MemMap){.s = s, .staged = staged, .cv = cv, .cx = cx,
                    .ts = dtype_size(s->call.dtype)};
-    if (memmap_fuse(mm, s))
+    if (memmap_fuse(mm, s, cores))
         return CV_ERR_NOMEM;
     mm->base = malloc(p * MEM_SLOTS * sizeof *mm->base);
     for (size_t r = 0; mm->base && r < p; r++)
@@ -656,6 +666,7 @@ static void memmap_fini(MemMap *mm)
     free(mm->owner);
     free(mm->init);
     free(mm->skip);
+    free(mm->push);
     free(mm->at);
     free(mm->core);
     free(mm->memr);
@@ -706,6 +717,19 @@ static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
     memmap_touch(mm, who, dr, ds, dof, n, 1, streamed);
 }
 
+/* Elements [from, from + n) of transfer x, not staged, moved by rank
+ * `who` (its destination, or its source for a pushed tail). */
+static void memmap_part(MemMap *mm, const Transfer *x, const Transfer *in,
+                        int who, size_t from, size_t n, int streamed)
+{
+    if (!n)
+        return;
+    if (in) /* the fused reduce also reads the copy's source */
+        memmap_touch(mm, who, x->dst, in->src_buf, in->src_off + from, n, 0, 0);
+    memmap_copy(mm, who, x->src, x->src_buf, x->src_off + from, x->dst,
+                x->dst_buf, x->dst_off + from, n, streamed);
+}
+
 /* Transfer i of a step, pass 0 (staging: the destination copies a source
  * the step overwrites into its stage) or pass 1 (the transfer itself). */
 static void memmap_xfer(MemMap *mm, size_t i, int pass)
@@ -715,14 +739,16 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
     int streamed = x->op == XFER_COPY && x->count * mm->ts >= mm->stream_min;
     if (mm->skip[i])
         return;
-    if (in && pass) /* the fused reduce also reads the copy's source */
-        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, 0, 0);
     if (!mm->staged[i]) {
-        if (pass)
-            memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, x->dst_buf,
-                        x->dst_off, x->count, streamed);
+        size_t pushed = mm->push[i];
+        if (pass) {
+            memmap_part(mm, x, in, d, 0, x->count - pushed, streamed);
+            memmap_part(mm, x, in, x->src, x->count - pushed, pushed, streamed);
+        }
         return;
     }
+    if (in && pass) /* the fused reduce also reads the copy's source */
+        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, 0, 0);
     if (pass)
         memmap_copy(mm, d, d, MEM_STAGE, mm->at[d], d, x->dst_buf, x->dst_off,
                     x->count, streamed);
@@ -820,7 +846,7 @@ static CvError predict_shared(const Calib *c, const Schedule *s,
     if (!e)
         e = sched_validate(s, &(SchedCheck){0}, staged);
     if (!e)
-        e = memmap_init(&mm, s, staged, &cv, &cx);
+        e = memmap_init(&mm, s, staged, &cv, &cx, c->cores);
     for (int run = 0; run < 2 && !e; run++) {
         int pulled = 0;
         *seconds = 0;

@@ -19,7 +19,8 @@
  *    written (its lines come from that core's cache or from memory, as in
  *    a ring or a tree, where a rank forwards what it has just received);
  *  - the point-to-point bandwidth: rank 0 copies n elements to rank 1
- *    while the others wait;
+ *    while the others wait (rank 0 copies one element of its own, so
+ *    that it does not push part of the transfer: sched_push_all);
  *  - gamma: what a reducing step costs beyond the same step copying, per
  *    byte reduced (all ranks at once for the shared model, a lone pair for
  *    the point-to-point one).
@@ -50,13 +51,14 @@
  *    touch needs that core (a read of what that rank wrote, a write over
  *    what it read), the shared curve otherwise.
  *    The cached part of a step's bytes is work for the cores of the ranks
- *    that move them, so a step only one rank works in is not spread over
+ *    that move them (the destination, or for a pushed tail the source:
+ *    sched_push_all), so a step only one rank works in is not spread over
  *    the others' cores; likewise its memory part takes at least the
  *    busiest rank's memory bytes at one core's rate (the point-to-point
  *    bandwidth of the largest working set: one core cannot keep as many
  *    lines in flight as all of them). Copies the executor streams
- *    (copy.h's rule) write to memory and leave the caches. (model.h's shared model leaves local transfers
- *    free, charges only the largest reduction of one rank, and has one
+ *    (copy.h's rule) write to memory and leave the caches. (model.h's
+ *    shared model leaves local transfers free, charges only the largest reduction of one rank, and has one
  *    beta for every byte: none of that holds for cores that share caches
  *    and memory.)
  * Which link model fits is decided by measurement: schedules of the

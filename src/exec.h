@@ -20,6 +20,10 @@ typedef struct {
                         through a channel instead of read in place
                         (threads: 4096 when ranks outnumber cores, else
                         none); negative: none are */
+    long push_bytes; /* an idle source may perform the tail of its
+                        transfers of at least this many bytes
+                        (sched_push_all; threads: SCHED_PUSH_BYTES);
+                        negative: never */
 } ExecOptions;
 
 /* Timings of a timed run. */

@@ -217,6 +217,10 @@ typedef struct {
     size_t s0;     /* ranks whose staging it waits for: plan.swaits[s0..] */
     size_t ns;     /* number of those ranks */
     size_t nstage; /* elements of sources it stages first */
+    size_t p0;     /* its pushes (it is their source): plan.pushes[p0..] */
+    size_t np;     /* number of those */
+    size_t q0;     /* ranks pushing into it: plan.pushers[q0 .. q0 + nq) */
+    size_t nq;     /* number of those (one per pushed transfer) */
 } RankPhase;
 
 /* Everything the workers need about a schedule, built by the caller's
@@ -242,6 +246,10 @@ typedef struct {
                                instead (NULL: no such; sched_fuse_all) */
     uint8_t *xskip;         /* [transfer]: a copy the next step's reduce
                                takes over in timed runs */
+    size_t *xpush;          /* [transfer]: elements at its end that its
+                               source performs (sched_push_all) */
+    const Transfer **pushes; /* pushed transfers by (source, phase) */
+    int32_t *pushers;       /* their sources by (destination, phase) */
     Send *sends;            /* eager transfers grouped by (source, phase) */
     size_t nchans;          /* channels */
     size_t *chan_slot;      /* [channel]: bytes per slot */
@@ -275,6 +283,9 @@ static void plan_free(Plan *pl)
     free(pl->xchan);
     free(pl->xinit);
     free(pl->xskip);
+    free(pl->xpush);
+    free(pl->pushes);
+    free(pl->pushers);
     free(pl->sends);
     free(pl->chan_slot);
     free(pl->chan_depth);
@@ -610,6 +621,45 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     return 0;
 }
 
+/* The pushes (sched_push_all) of pulled transfers that are not staged:
+ * at the source (pl->pushes, by (source, phase)) and at the destination,
+ * which waits for the pushing ranks (pl->pushers). min_bytes 0: none. */
+static int plan_pushes(Plan *pl, const Schedule *s, const uint8_t *stg,
+                       const int32_t *chan, size_t min_bytes, int cores)
+{
+    size_t L = pl->nphases;
+    pl->xpush = calloc(s->nxfers + 1, sizeof *pl->xpush);
+    pl->pushes = malloc((s->nxfers + 1) * sizeof *pl->pushes);
+    pl->pushers = malloc((s->nxfers + 1) * sizeof *pl->pushers);
+    if (!pl->xpush || !pl->pushes || !pl->pushers ||
+        (min_bytes && sched_push_all(s, cores, min_bytes, pl->xpush)))
+        return -1;
+    for (size_t x = 0; x < s->nxfers; x++)
+        if (chan[x] >= 0 || stg[x])
+            pl->xpush[x] = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t i = 0; pass && i < (size_t)s->call.nranks * L; i++) {
+            pl->rp[i].p0 = i ? pl->rp[i - 1].p0 + pl->rp[i - 1].np : 0;
+            pl->rp[i].q0 = i ? pl->rp[i - 1].q0 + pl->rp[i - 1].nq : 0;
+        }
+        for (size_t i = 0; pass && i < (size_t)s->call.nranks * L; i++)
+            pl->rp[i].np = pl->rp[i].nq = 0;
+        for (size_t k = 0; k < s->nsteps; k++)
+            for (size_t x = s->steps[k].first; x < s->steps[k].first + s->steps[k].n; x++) {
+                const Transfer *t = &s->xfers[x];
+                RankPhase *sph = &pl->rp[(size_t)t->src * L + k];
+                RankPhase *dph = &pl->rp[(size_t)t->dst * L + k];
+                if (!pl->xpush[x])
+                    continue;
+                if (pass) {
+                    pl->pushes[sph->p0 + sph->np] = t;
+                    pl->pushers[dph->q0 + dph->nq] = t->src;
+                }
+                sph->np++, dph->nq++;
+            }
+    }
+    return 0;
+}
 
 /* Record the waits of every pulled transfer. */
 static void plan_waits(WaitList *done, WaitList *stg, const WriteMap *m,
@@ -625,9 +675,10 @@ static void plan_waits(WaitList *done, WaitList *stg, const WriteMap *m,
 }
 
 /* Build the plan of schedule s with the validator's staged flags; eager:
- * the largest eager transfer in bytes (0: none). */
+ * the largest eager transfer in bytes (0: none); push: the smallest
+ * transfer an idle source may push in part (0: none), on `cores` cores. */
 static int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg,
-                      size_t eager)
+                      size_t eager, size_t push, int cores)
 {
     int p = s->call.nranks;
     bool fin = s->call.op == OP_AVG && coll_is_reducing(s->call.kind);
@@ -642,6 +693,7 @@ static int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg,
     WriteMap m = {0};
     WaitList done = {0}, staging = {0};
     int bad = !chan || plan_group_xfers(pl, s, stg, chan) ||
+              plan_pushes(pl, s, stg, chan, push, cores) ||
               writemap_build(&m, s, L);
     if (!bad) {
         sched_fuse_all(s, pl->xinit, pl->xskip);
@@ -695,6 +747,9 @@ typedef struct {
 typedef struct {
     Flag done;   /* phases this rank completed (since open) */
     Flag staged; /* phases whose staging copies it completed */
+    Flag entered; /* phases whose waits and staging it completed, so that
+                     ranks pushing into its buffers may write (published
+                     only in phases with pushes into it) */
     alignas(CACHE_LINE) unsigned char *buf[BUF_COUNT]; /* its buffers */
     size_t cap[BUF_COUNT]; /* bytes allocated per buffer */
     unsigned char *stage;  /* copies of sources a step overwrites */
@@ -726,6 +781,7 @@ struct ThreadsExec {
     Waiter main_wait;      /* how the caller waits for the workers */
     int check_steps;       /* ExecOptions.check_steps */
     size_t eager_bytes;    /* largest eager transfer (0: none) */
+    size_t push_bytes;     /* smallest pushed transfer (0: none) */
     size_t stream_bytes;   /* copies of at least this many bytes stream
                               (copy.h); SIZE_MAX: none do */
     Plan plan;             /* of the loaded schedule */
@@ -829,20 +885,44 @@ static void reduce_from(ReduceFn red, Reduce3Fn red3, unsigned char *dst,
     }
 }
 
-/* Perform the phase's transfers (this rank is their destination); fused:
- * a timed run, where copy-in fusion applies (reduce_from). */
+/* Elements [from, from + n) of transfer t, its source's elements at src
+ * (the transfer's first), into its destination's buffer; fused: a timed
+ * run (reduce_from). Performed by the destination, or for a pushed tail
+ * by the source. */
+static void xfer_part(ThreadsExec *x, const Transfer *t,
+                      const unsigned char *src, size_t from, size_t n,
+                      bool fused)
+{
+    const Schedule *s = x->base.sched;
+    size_t es = es_of(x);
+    const Transfer *init = fused ? x->plan.xinit[t - s->xfers] : NULL;
+    unsigned char *const *db = x->ranks[t->dst].buf;
+    unsigned char *dst = db[t->dst_buf] + (t->dst_off + from) * es;
+    src += from * es;
+    if (t->op == XFER_COPY && t->count * es >= x->stream_bytes)
+        copy_stream(dst, src, n * es);
+    else if (t->op == XFER_COPY)
+        memcpy(dst, src, n * es);
+    else if (init)
+        reduce_from(reduce_fn(s->call.dtype, s->call.op),
+                    reduce3_fn(s->call.dtype, s->call.op), dst,
+                    db[init->src_buf] + (init->src_off + from) * es, src, n,
+                    es);
+    else
+        reduce_fn(s->call.dtype, s->call.op)(dst, src, n);
+}
+
+/* Perform the phase's transfers (this rank is their destination), all
+ * but the tails their sources push; fused: a timed run (reduce_from). */
 static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
 {
     ThreadsExec *x = me->ex;
     const Schedule *s = x->base.sched;
     size_t es = es_of(x), at = 0;
-    ReduceFn red = reduce_fn(s->call.dtype, s->call.op);
-    Reduce3Fn red3 = reduce3_fn(s->call.dtype, s->call.op);
     for (size_t i = 0; i < ph->nx; i++) {
         const Transfer *t = x->plan.xf[ph->x0 + i];
         size_t ti = (size_t)(t - s->xfers);
         int32_t ch = x->plan.xchan[ph->x0 + i];
-        const Transfer *init = fused ? x->plan.xinit[ti] : NULL;
         const unsigned char *src;
         if (fused && x->plan.xskip[ti])
             continue; /* a local copy, never eager or staged */
@@ -854,22 +934,37 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
         } else {
             src = x->ranks[t->src].buf[t->src_buf] + t->src_off * es;
         }
-        unsigned char *dst = me->buf[t->dst_buf] + t->dst_off * es;
-        if (t->op == XFER_COPY && t->count * es >= x->stream_bytes)
-            copy_stream(dst, src, t->count * es);
-        else if (t->op == XFER_COPY)
-            memcpy(dst, src, t->count * es);
-        else if (init)
-            reduce_from(red, red3, dst,
-                        me->buf[init->src_buf] + init->src_off * es, src,
-                        t->count, es);
-        else
-            red(dst, src, t->count);
+        xfer_part(x, t, src, 0, t->count - x->plan.xpush[ti], fused);
         if (ch >= 0) /* the slot may be reused */
             flag_publish(&x->chans[ch].consumed,
                          atomic_load_explicit(&x->chans[ch].consumed.value,
                                               memory_order_relaxed) + 1);
     }
+}
+
+/* Push the tails of this phase's pushed transfers (this rank is their
+ * source and receives nothing in the phase, so its buffers hold the state
+ * before the step), each once its destination may be written. */
+static void phase_pushes(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
+{
+    ThreadsExec *x = me->ex;
+    size_t es = es_of(x);
+    for (size_t i = 0; i < ph->np; i++) {
+        const Transfer *t = x->plan.pushes[ph->p0 + i];
+        size_t n = x->plan.xpush[t - x->base.sched->xfers];
+        flag_wait(&x->ranks[t->dst].entered, e + 1, &me->wait);
+        xfer_part(x, t, me->buf[t->src_buf] + t->src_off * es, t->count - n,
+                  n, fused);
+    }
+}
+
+/* Wait for the ranks pushing into this rank's buffers in this phase. */
+static void phase_pushed(Rank *me, const RankPhase *ph, uint32_t e)
+{
+    ThreadsExec *x = me->ex;
+    for (size_t i = 0; i < ph->nq; i++)
+        flag_wait(&x->ranks[x->plan.pushers[ph->q0 + i]].done, e + 1,
+                  &me->wait);
 }
 
 /* avg: divide this rank's outputs by p. */
@@ -891,7 +986,11 @@ static void rank_phase(Rank *me, size_t k, uint32_t e, bool fused)
     phase_waits(me, ph, e);
     if (k < me->ex->plan.nsteps) {
         phase_stage(me, ph, e);
+        if (ph->nq)
+            flag_publish(&me->entered, e + 1);
+        phase_pushes(me, ph, e, fused);
         phase_xfers(me, ph, fused);
+        phase_pushed(me, ph, e);
     } else if (k == me->ex->plan.nsteps && me->ex->plan.finish) {
         phase_finish(me);
     }
@@ -1202,6 +1301,9 @@ static CvError threads_open(Executor **out, int nranks,
     int dflt = nranks > online_cpus() ? EAGER_BYTES : 0;
     int eager = opt && opt->eager_bytes ? opt->eager_bytes : dflt;
     x->eager_bytes = eager < 0 ? 0 : (size_t)eager;
+    long push = opt && opt->push_bytes ? opt->push_bytes
+                                       : (long)SCHED_PUSH_BYTES;
+    x->push_bytes = push < 0 ? 0 : (size_t)push;
     CvError e = start_workers(x, why, whylen);
     if (e) {
         threads_close(&x->base);
@@ -1303,7 +1405,8 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
                     "%zu)", cv_strerror(e), chk.step, chk.xfer);
     }
     Plan pl;
-    int bad = plan_build(&pl, s, stg, x->eager_bytes);
+    int bad = plan_build(&pl, s, stg, x->eager_bytes, x->push_bytes,
+                         online_cpus());
     free(stg);
     if (bad)
         return fail(x, CV_ERR_NOMEM, "out of memory planning the schedule");

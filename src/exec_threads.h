@@ -3,10 +3,16 @@
  *
  * A rank's buffers are allocated and first touched by its own thread
  * (large ones on transparent huge pages). The destination of a transfer
- * performs it and writes only its own buffers, so every buffer has one
- * writer. Two ways to move data:
+ * performs it. Three ways to move data:
  *  - pulled (transfers above ExecOptions.eager_bytes, 4 KiB by default):
  *    the destination reads the source's buffer in place, zero copy;
+ *  - pushed in part (pulled transfers of ExecOptions.push_bytes, 512 KiB
+ *    by default, and more, in steps where fewer ranks receive than there
+ *    are cores, from a source that receives nothing in the step:
+ *    sched_push_all): the source writes the transfer's tail into the
+ *    destination's buffer once the destination has done its waits for the
+ *    step, while the destination performs the rest; the destination ends
+ *    the step when its sources have, so both cores work;
  *  - eager (smaller ones): the source copies the data into a ring of slots
  *    towards the destination at its own pace, as MPI does with small
  *    messages, so ranks sharing a core run several iterations per time

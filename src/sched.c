@@ -1,6 +1,7 @@
 /* sched.c - building, validating and measuring schedules. */
 #include "sched.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -488,4 +489,62 @@ void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip)
                 init[y - s->xfers] = &s->xfers[i];
             }
         }
+}
+
+/* Pushes of step k (sched_push_all); load[r] = elements rank r performs
+ * and recv[r] = it receives, both zero on entry and on return. */
+static void push_step(const Schedule *s, size_t k, int cores, size_t min_bytes,
+                      double *load, uint8_t *recv, size_t *push)
+{
+    size_t first = s->steps[k].first, end = first + s->steps[k].n;
+    size_t es = dtype_size(s->call.dtype);
+    size_t line = (min_bytes < 64 ? min_bytes : 64) / es;
+    line = line ? line : 1;
+    int busy = 0;
+    for (size_t i = first; i < end; i++) {
+        const Transfer *t = &s->xfers[i];
+        busy += !recv[t->dst];
+        recv[t->dst] = 1;
+        load[t->dst] += (double)t->count;
+    }
+    for (size_t i = first; busy < cores && i < end; i++) {
+        const Transfer *t = &s->xfers[i];
+        if (t->src == t->dst || recv[t->src] || t->count * es < min_bytes)
+            continue;
+        double half = (load[t->dst] - load[t->src]) / 2;
+        size_t n = half < (double)t->count ? (size_t)fmax(half, 0) : t->count;
+        /* the destination's part ends on a line boundary */
+        size_t cut = t->dst_off + t->count - n;
+        cut = (cut + line - 1) / line * line;
+        n = cut < t->dst_off + t->count ? t->dst_off + t->count - cut : 0;
+        if (!n || n * es < min_bytes / 2)
+            continue;
+        push[i] = n;
+        load[t->dst] -= (double)n;
+        load[t->src] += (double)n;
+    }
+    for (size_t i = first; i < end; i++) {
+        const Transfer *t = &s->xfers[i];
+        load[t->src] = load[t->dst] = 0;
+        recv[t->dst] = 0;
+    }
+}
+
+CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
+                       size_t *push)
+{
+    size_t p = (size_t)s->call.nranks;
+    if (cores < 2 || p < 2)
+        return CV_OK;
+    double *load = calloc(p, sizeof *load);
+    uint8_t *recv = calloc(p, 1);
+    if (!load || !recv) {
+        free(load), free(recv);
+        return CV_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < s->nsteps; k++)
+        push_step(s, k, cores, min_bytes ? min_bytes : 1, load, recv, push);
+    free(load);
+    free(recv);
+    return CV_OK;
 }

@@ -515,6 +515,40 @@ static void test_predict_cross_write(void **state)
     }
 }
 
+/* Pushes (sched_push_all): on two cores the idle rank of a 2-rank gather
+ * moves its own block into the root's buffer, so with a memory that one
+ * core alone fills half (beta_p2p twice beta_shared, everything from
+ * memory) a large gather takes half the time it takes on one core, where
+ * the root moves both blocks; blocks below SCHED_PUSH_BYTES are not
+ * pushed and take the same time on either. */
+static void test_predict_push(void **state)
+{
+    (void)state;
+    Calib one = {.alpha = 1e-12, .npoints = 1, .nranks = 2, .cores = 1}, two;
+    one.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 0, 0, 1e-10};
+    two = one;
+    two.cores = 2;
+    size_t big = 2 * SCHED_PUSH_BYTES / sizeof(double), small = big / 8;
+    for (int in_place = 0; in_place < 2; in_place++) {
+        CollCall call = {.kind = COLL_GATHER, .nranks = 2, .count = big,
+                         .dtype = DT_DOUBLE, .in_place = in_place};
+        double t1 = 0, t2 = 0;
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_GATHER, "linear"), &call, &s), CV_OK);
+        assert_int_equal(calib_predict(&one, &s, LINK_SHARED, &t1), CV_OK);
+        assert_int_equal(calib_predict(&two, &s, LINK_SHARED, &t2), CV_OK);
+        sched_fini(&s);
+        if (!(t2 < 0.6 * t1))
+            fail_msg("in place %d: %g on two cores, %g on one", in_place, t2, t1);
+        call.count = small;
+        assert_int_equal(algo_generate(algo_find(COLL_GATHER, "linear"), &call, &s), CV_OK);
+        assert_int_equal(calib_predict(&one, &s, LINK_SHARED, &t1), CV_OK);
+        assert_int_equal(calib_predict(&two, &s, LINK_SHARED, &t2), CV_OK);
+        sched_fini(&s);
+        assert_close(t2, t1);
+    }
+}
+
 /* Steps with messages like the step latency's cost at least lat_step for
  * every round of receiving ranks the cores take turns at, and the
  * iteration lat_iter more; steps of small messages cost alpha per
@@ -556,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_predict_flat),
         cmocka_unit_test(test_predict_cache),
         cmocka_unit_test(test_predict_cores),
+        cmocka_unit_test(test_predict_push),
         cmocka_unit_test(test_predict_cross),
         cmocka_unit_test(test_predict_cross_write),
         cmocka_unit_test(test_predict_latency),

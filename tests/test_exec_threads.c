@@ -388,8 +388,10 @@ static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c,
  * go through channels; -1: every transfer is read in place by its
  * destination, with the write-after-read waits and staging that needs;
  * MIXED: both kinds in one schedule). The default is EAGER with more
- * ranks than cores, -1 otherwise. */
-static void sweep(SweepKind kind, int eager)
+ * ranks than cores, -1 otherwise. push: ExecOptions.push_bytes (1: every
+ * pulled transfer whose source is idle in its step pushes a part, as
+ * large ones do by default; -1: none). */
+static void sweep(SweepKind kind, int eager, long push)
 {
     size_t cases = 0;
 #ifdef UNDER_TSAN
@@ -400,7 +402,8 @@ static void sweep(SweepKind kind, int eager)
 #endif
     for (size_t pi = 0; pi < NRANKCOUNTS; pi++) {
         int p = rank_counts[pi];
-        Executor *ex = open_threads(p, &(ExecOptions){.eager_bytes = eager});
+        Executor *ex = open_threads(p, &(ExecOptions){.eager_bytes = eager,
+                                                      .push_bytes = push});
         for (size_t i = 0; i < algo_count(); i++) {
             const AlgoInfo *a = algo_at(i);
             size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
@@ -417,23 +420,24 @@ static void sweep(SweepKind kind, int eager)
     assert_true(cases > 0);
 }
 
-/* One sweep: what is checked, and the eager threshold. */
+/* One sweep: what is checked, the eager threshold and the pushes. */
 typedef struct {
     SweepKind kind; /* step by step against the sim, or timed runs */
     int eager;      /* ExecOptions.eager_bytes */
+    long push;      /* ExecOptions.push_bytes */
 } SweepConfig;
 
-static const SweepConfig sweep_steps_eager = {SWEEP_STEPS, EAGER};
-static const SweepConfig sweep_steps_pulled = {SWEEP_STEPS, -1};
-static const SweepConfig sweep_steps_mixed = {SWEEP_STEPS, MIXED};
-static const SweepConfig sweep_runs_eager = {SWEEP_RUNS, EAGER};
-static const SweepConfig sweep_runs_pulled = {SWEEP_RUNS, -1};
-static const SweepConfig sweep_runs_mixed = {SWEEP_RUNS, MIXED};
+static const SweepConfig sweep_steps_eager = {SWEEP_STEPS, EAGER, 1};
+static const SweepConfig sweep_steps_pulled = {SWEEP_STEPS, -1, 1};
+static const SweepConfig sweep_steps_mixed = {SWEEP_STEPS, MIXED, -1};
+static const SweepConfig sweep_runs_eager = {SWEEP_RUNS, EAGER, 1};
+static const SweepConfig sweep_runs_pulled = {SWEEP_RUNS, -1, 1};
+static const SweepConfig sweep_runs_mixed = {SWEEP_RUNS, MIXED, -1};
 
 static void test_registry(void **state)
 {
     const SweepConfig *cfg = *state;
-    sweep(cfg->kind, cfg->eager);
+    sweep(cfg->kind, cfg->eager, cfg->push);
 }
 
 /* ------------------------------------------------------------- timings */
@@ -460,8 +464,10 @@ static void test_oversubscribed_runs(void **state)
         Schedule s;
         assert_int_equal(algo_generate(a, &c, &s), CV_OK);
         for (int eager = -1; eager <= EAGER; eager += EAGER + 1) {
+            /* pulled: every idle source pushes (push_bytes 1) */
             Executor *ex = open_threads(16, &(ExecOptions){.spin_us = 1,
-                                                           .eager_bytes = eager});
+                                                           .eager_bytes = eager,
+                                                           .push_bytes = 1});
             assert_int_equal(ex->ops->load(ex, &s), CV_OK);
             ExecTiming t = {0};
             assert_int_equal(ex->ops->run(ex, 5, 50, &t), CV_OK);
