@@ -18,8 +18,9 @@ typedef struct {
     int check_steps; /* nonzero: keep per-step, per-rank end timestamps */
     int eager_bytes; /* transfers up to this many bytes are copied
                         through a channel instead of read in place
-                        (threads: 4096 when ranks outnumber cores, else
-                        none); negative: none are */
+                        (threads: 4096 when ranks outnumber cores or
+                        data flows one way, sched_one_way; else none);
+                        negative: none are */
     long push_bytes; /* an idle source may perform the tail of its
                         transfers of at least this many bytes
                         (sched_push_all; threads: SCHED_PUSH_BYTES);

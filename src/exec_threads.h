@@ -4,8 +4,9 @@
  * A rank's buffers are allocated and first touched by its own thread
  * (large ones on transparent huge pages). The destination of a transfer
  * performs it. Three ways to move data:
- *  - pulled (transfers above ExecOptions.eager_bytes, 4 KiB by default):
- *    the destination reads the source's buffer in place, zero copy;
+ *  - pulled (transfers above ExecOptions.eager_bytes: by default 4 KiB,
+ *    or 0 where ranks wait for each other anyway): the destination reads
+ *    the source's buffer in place, zero copy;
  *  - pushed in part (pulled transfers of ExecOptions.push_bytes, 512 KiB
  *    by default, and more, in steps where fewer ranks receive than there
  *    are cores, from a source that receives nothing in the step:
@@ -13,10 +14,12 @@
  *    destination's buffer once the destination has done its waits for the
  *    step, while the destination performs the rest; the destination ends
  *    the step when its sources have, so both cores work;
- *  - eager (smaller ones): the source copies the data into a ring of slots
- *    towards the destination at its own pace, as MPI does with small
- *    messages, so ranks sharing a core run several iterations per time
- *    slice instead of switching threads at every step.
+ *  - eager (smaller ones, when ranks outnumber cores or data flows one
+ *    way): the source copies the data into a ring of slots towards the
+ *    destination at its own pace, as MPI does with small messages, so
+ *    ranks sharing a core run several iterations per time slice instead
+ *    of switching threads at every step, and a broadcast's root runs
+ *    ahead of its receivers.
  * Ranks synchronise point to point through per-rank phase counters (C11
  * atomics), never with a global barrier: before step k a rank waits only
  * for the ranks it pulls from (their last writes before k); before writing,

@@ -548,3 +548,47 @@ CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
     free(recv);
     return CV_OK;
 }
+
+static int edge_cmp(const void *a, const void *b)
+{
+    const int32_t *x = a, *y = b;
+    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0])
+                        : (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* Kahn's algorithm: take ranks nobody left sends to, one at a time; a
+ * cycle is what is left. */
+int sched_one_way(const Schedule *s)
+{
+    size_t p = (size_t)s->call.nranks, ne = 0;
+    int32_t *edge = malloc((2 * s->nxfers + 1) * sizeof *edge);
+    size_t *first = calloc(p + 1, sizeof *first), *indeg = calloc(p, sizeof *indeg);
+    size_t *queue = malloc((p + 1) * sizeof *queue);
+    int ok = edge && first && indeg && queue;
+    for (size_t i = 0; ok && i < s->nxfers; i++)
+        if (s->xfers[i].src != s->xfers[i].dst) {
+            edge[2 * ne] = s->xfers[i].src, edge[2 * ne + 1] = s->xfers[i].dst;
+            ne++;
+        }
+    if (ok && ne)
+        qsort(edge, ne, 2 * sizeof *edge, edge_cmp);
+    for (size_t i = 0; ok && i < ne; i++) {
+        first[edge[2 * i] + 1]++;
+        indeg[edge[2 * i + 1]]++;
+    }
+    for (size_t r = 0; ok && r < p; r++)
+        first[r + 1] += first[r];
+    size_t head = 0, tail = 0, seen = 0;
+    for (size_t r = 0; ok && r < p; r++)
+        if (!indeg[r])
+            queue[tail++] = r;
+    while (ok && head < tail) {
+        size_t r = queue[head++];
+        seen++;
+        for (size_t i = first[r]; i < first[r + 1]; i++)
+            if (--indeg[edge[2 * i + 1]] == 0)
+                queue[tail++] = (size_t)edge[2 * i + 1];
+    }
+    free(edge), free(first), free(indeg), free(queue);
+    return ok ? seen == p : -1;
+}

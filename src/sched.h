@@ -159,6 +159,15 @@ void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip);
 CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
                        size_t *push);
 
+/* Whether data flows one way in s: no rank receives, directly or
+ * through other ranks, from a rank it sends to (the graph of its
+ * transfers between ranks has no cycle), as in trees and chains towards
+ * or from a root. There a source never needs to hear from its
+ * destinations, so an executor may let it run ahead (the threads
+ * backend's eager channels, as MPI's eager sends let a broadcast's root
+ * return at once). -1 when out of memory. */
+int sched_one_way(const Schedule *s);
+
 /* Totals over the whole schedule. */
 typedef struct {
     size_t steps;        /* steps */

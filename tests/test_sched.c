@@ -378,6 +378,35 @@ static void test_push(void **state)
     sched_fini(&s);
 }
 
+/* Data flows one way in trees and chains, not in a ring or in a pair
+ * that sends both ways (however far apart the two directions are). */
+static void test_one_way(void **state)
+{
+    (void)state;
+    for (int p = 1; p <= 64; p++) {
+        Schedule s;
+        ring_allgather(&s, p, 3);
+        assert_int_equal(sched_one_way(&s), p == 1);
+        sched_fini(&s);
+        CollCall c = call(COLL_BROADCAST, p, 4, true);
+        assert_int_equal(sched_init(&s, &c, "hand-tree"), CV_OK);
+        for (int span = 1; span < p; span *= 2) { /* binomial, root 0 */
+            sched_step(&s, "tree");
+            for (int r = 0; r < span && r + span < p; r++)
+                sched_copy(&s, r, BUF_RECV, 0, r + span, BUF_RECV, 0, 4);
+        }
+        assert_int_equal(sched_end(&s), CV_OK);
+        assert_int_equal(sched_one_way(&s), 1);
+        if (p > 2) { /* the last rank answers the root, steps later */
+            sched_step(&s, "back");
+            sched_copy(&s, p - 1, BUF_RECV, 0, 0, BUF_RECV, 1, 1);
+            assert_int_equal(sched_end(&s), CV_OK);
+            assert_int_equal(sched_one_way(&s), 0);
+        }
+        sched_fini(&s);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -391,6 +420,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_fuse_partner),
         cmocka_unit_test(test_push),
+        cmocka_unit_test(test_one_way),
     };
     return cmocka_run_group_tests_name("sched", tests, NULL, NULL);
 }
