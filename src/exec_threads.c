@@ -792,6 +792,9 @@ struct ThreadsExec {
     size_t eager_bytes;    /* largest eager transfer of the schedule
                               loaded (0: none) */
     size_t push_bytes;     /* smallest pushed transfer (0: none) */
+    int cpus;              /* online CPUs, read at open */
+    ReduceFn red;          /* the loaded schedule's kernels (reduce.h) */
+    Reduce3Fn red3;
     size_t stream_bytes;   /* copies of at least this many bytes stream
                               (copy.h); SIZE_MAX: none do */
     Plan plan;             /* of the loaded schedule */
@@ -922,12 +925,11 @@ static void xfer_part(ThreadsExec *x, const Transfer *t,
     else if (t->op == XFER_COPY)
         memcpy(dst, src, n * es);
     else if (init)
-        reduce_from(reduce_fn(s->call.dtype, s->call.op),
-                    reduce3_fn(s->call.dtype, s->call.op), dst,
+        reduce_from(x->red, x->red3, dst,
                     db[init->src_buf] + (init->src_off + from) * es, src, n,
                     es);
     else
-        reduce_fn(s->call.dtype, s->call.op)(dst, src, n);
+        x->red(dst, src, n);
 }
 
 /* Perform the phase's transfers (this rank is their destination), all
@@ -1259,7 +1261,7 @@ static int online_cpus(void)
  * published; 121 us per call with a 20 us spin, 101 us with 300 us). */
 static void set_policies(ThreadsExec *x, const ExecOptions *opt)
 {
-    int cpus = online_cpus(), p = x->base.nranks;
+    int cpus = x->cpus, p = x->base.nranks;
     long spin = opt && opt->spin_us > 0 ? opt->spin_us * 1000L
                 : p <= cpus ? 200000L : 0;
     Waiter rank = {.spin_ns = spin, .max_ns = spin, .yields = 100};
@@ -1314,6 +1316,7 @@ static CvError threads_open(Executor **out, int nranks,
     memset(ranks, 0, (size_t)nranks * sizeof *ranks);
     x->base = (Executor){.ops = &exec_threads_ops, .nranks = nranks};
     x->ranks = ranks;
+    x->cpus = online_cpus();
     set_policies(x, opt);
     x->check_steps = opt ? opt->check_steps : 0;
     x->eager_opt = opt ? opt->eager_bytes : 0;
@@ -1408,7 +1411,7 @@ static size_t eager_for(const ThreadsExec *x, const Schedule *s)
 {
     if (x->eager_opt)
         return x->eager_opt < 0 ? 0 : (size_t)x->eager_opt;
-    if (x->base.nranks > online_cpus() || sched_one_way(s) > 0)
+    if (x->base.nranks > x->cpus || sched_one_way(s) > 0)
         return EAGER_BYTES;
     return 0;
 }
@@ -1433,7 +1436,7 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     Plan pl;
     x->eager_bytes = eager_for(x, s);
     int bad = plan_build(&pl, s, stg, x->eager_bytes, x->push_bytes,
-                         online_cpus());
+                         x->cpus);
     free(stg);
     if (bad)
         return fail(x, CV_ERR_NOMEM, "out of memory planning the schedule");
@@ -1444,6 +1447,8 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     plan_free(&x->plan);
     x->plan = pl;
     x->stream_bytes = copy_stream_min(bytes_needed(s, &pl));
+    x->red = reduce_fn(s->call.dtype, s->call.op);
+    x->red3 = reduce3_fn(s->call.dtype, s->call.op);
     return CV_OK;
 }
 

@@ -549,46 +549,36 @@ CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
     return CV_OK;
 }
 
-static int edge_cmp(const void *a, const void *b)
-{
-    const int32_t *x = a, *y = b;
-    return x[0] != y[0] ? (x[0] > y[0]) - (x[0] < y[0])
-                        : (x[1] > y[1]) - (x[1] < y[1]);
-}
-
 /* Kahn's algorithm: take ranks nobody left sends to, one at a time; a
- * cycle is what is left. */
+ * cycle is what is left. The edges (one per transfer between ranks) are
+ * grouped by source: first[r] .. first[r + 1] in dst[]. */
 int sched_one_way(const Schedule *s)
 {
-    size_t p = (size_t)s->call.nranks, ne = 0;
-    int32_t *edge = malloc((2 * s->nxfers + 1) * sizeof *edge);
-    size_t *first = calloc(p + 1, sizeof *first), *indeg = calloc(p, sizeof *indeg);
+    size_t p = (size_t)s->call.nranks;
+    size_t *first = calloc(p + 2, sizeof *first), *indeg = calloc(p, sizeof *indeg);
     size_t *queue = malloc((p + 1) * sizeof *queue);
-    int ok = edge && first && indeg && queue;
+    int32_t *dst = malloc((s->nxfers + 1) * sizeof *dst);
+    int ok = first && indeg && queue && dst;
     for (size_t i = 0; ok && i < s->nxfers; i++)
         if (s->xfers[i].src != s->xfers[i].dst) {
-            edge[2 * ne] = s->xfers[i].src, edge[2 * ne + 1] = s->xfers[i].dst;
-            ne++;
+            first[s->xfers[i].src + 2]++;
+            indeg[s->xfers[i].dst]++;
         }
-    if (ok && ne)
-        qsort(edge, ne, 2 * sizeof *edge, edge_cmp);
-    for (size_t i = 0; ok && i < ne; i++) {
-        first[edge[2 * i] + 1]++;
-        indeg[edge[2 * i + 1]]++;
-    }
-    for (size_t r = 0; ok && r < p; r++)
-        first[r + 1] += first[r];
-    size_t head = 0, tail = 0, seen = 0;
+    for (size_t r = 2; ok && r <= p; r++)
+        first[r] += first[r - 1];
+    for (size_t i = 0; ok && i < s->nxfers; i++) /* first[r + 1]: filling */
+        if (s->xfers[i].src != s->xfers[i].dst)
+            dst[first[s->xfers[i].src + 1]++] = s->xfers[i].dst;
+    size_t head = 0, tail = 0;
     for (size_t r = 0; ok && r < p; r++)
         if (!indeg[r])
             queue[tail++] = r;
     while (ok && head < tail) {
         size_t r = queue[head++];
-        seen++;
         for (size_t i = first[r]; i < first[r + 1]; i++)
-            if (--indeg[edge[2 * i + 1]] == 0)
-                queue[tail++] = (size_t)edge[2 * i + 1];
+            if (--indeg[dst[i]] == 0)
+                queue[tail++] = (size_t)dst[i];
     }
-    free(edge), free(first), free(indeg), free(queue);
-    return ok ? seen == p : -1;
+    free(first), free(indeg), free(queue), free(dst);
+    return ok ? tail == p : -1;
 }
