@@ -19,6 +19,9 @@ report_machine() {
 # starting with "target" for report_targets. The files may hold several
 # rounds of the same sweep: each row keeps its fastest round (other
 # programs on the machine only ever slow a round down), for both sides.
+# The model check takes the median of the rounds instead, as the
+# calibration does with its own rounds (calib.c): the machine's state in
+# a typical minute, against the model of its state in a typical minute.
 # MPI_Bcast has one buffer (the root's data stays where it is), so
 # broadcast is compared with collviz's in-place columns; mpi_ref calls the
 # other collectives with separate send and receive buffers, so they are
@@ -27,6 +30,16 @@ report_pair() {
     awk -v coll="$1" -v p="$2" -F'[ ,]+' '
     function keep(t, b, key, T, B) {
         if (!(key in T) || t < T[key]) { T[key] = t; B[key] = b }
+    }
+    function median(k,    i, j, n, v, x) {
+        n = nout[k]
+        for (i = 1; i <= n; i++) v[i] = tout[k, i]
+        for (i = 2; i <= n; i++) {         # insertion sort
+            x = v[i]
+            for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]
+            v[j + 1] = x
+        }
+        return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
     }
     FNR == 1 { file++ }
     file == 1 && $0 !~ /^#/ {          # mpi_ref: size count type op root time algbw busbw wrong
@@ -41,7 +54,7 @@ report_pair() {
         if (coll == "broadcast") keep($11, $13, k, ct, cb)
         else keep($7, $9, k, ct, cb)
         model[k] = $15
-        if (!(k in mt_out) || $7 < mt_out[k]) mt_out[k] = $7
+        tout[k, ++nout[k]] = $7
         if (!($1 in seen)) { seen[$1] = 1; algos[++na] = $1 }
         cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
     }
@@ -50,7 +63,7 @@ report_pair() {
             split(k, ks, SUBSEP); a = ks[1]; s = ks[2]
             if (!(s in bt) || ct[k] < bt[s]) { bt[s] = ct[k]; bb[s] = cb[k]; ba[s] = a }
             if (s >= 1048576 && model[k] > 0) {
-                r = mt_out[k] / model[k]
+                r = median(k) / model[k]
                 if (!(a in lo) || r < lo[a]) lo[a] = r
                 if (!(a in hi) || r > hi[a]) hi[a] = r
             }
@@ -109,7 +122,7 @@ report_targets() {
         for (i = 1; i <= nl; i++) print large[i]
         print "# 3. every algorithm within 25% of the calibrated model at sizes >= 1 MiB"
         printf "# %-14s %2s  %-18s %6s %6s\n", "collective", "p", "algorithm", "min", "max"
-        print "#   (measured / model, out of place)"
+        print "#   (median of the rounds / model, out of place)"
         for (i = 1; i <= nm; i++) print model[i]
         printf "# missed: %d of %d small-size, %d of %d bandwidth, %d of %d model targets\n",
                bad_small, ns, bad_large, nl, bad_model, nm

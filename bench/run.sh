@@ -4,11 +4,16 @@
 #
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
 #                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
-#                     [-q] [-o FILE]
-#   -r: rounds of every sweep, both sides, interleaved; each row keeps its
-#       fastest round (default 3), so that other programs that share the
-#       machine for a while do not decide the figures.
+#                     [-q] [-o FILE] [-k DIR]
+#   -r: rounds of every sweep, both sides (default 3). A round runs every
+#       collective and rank count once, so a row's rounds are minutes
+#       apart. The comparisons with Open MPI keep each row's fastest round,
+#       so that other programs that share the machine for a while do not
+#       decide them; the model check takes the median (report.sh).
 #   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round) for a smoke run.
+#   -k: keep the raw outputs in DIR (mpi_ref's tables and collviz perf's CSV
+#       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, and collviz's
+#       calibrations, cache/collviz/).
 # Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, calibrates
 # collviz (collviz calibrate, once per rank count), then for every
 # collective and rank count runs mpi_ref under mpirun and `collviz perf -a
@@ -20,8 +25,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
-min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 out=
-while getopts p:c:b:e:f:n:w:r:qo: f; do
+min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 out= keep=
+while getopts p:c:b:e:f:n:w:r:qo:k: f; do
     case $f in
     p) ranks=$OPTARG ;;
     c) colls=$OPTARG ;;
@@ -33,7 +38,8 @@ while getopts p:c:b:e:f:n:w:r:qo: f; do
     r) rounds=$OPTARG ;;
     q) factor=8 iters=10 warmup=2 rounds=1 ;;
     o) out=$OPTARG ;;
-    *) sed -n '4,10p' "$0" >&2; exit 2 ;;
+    k) keep=$OPTARG ;;
+    *) sed -n '4,14p' "$0" >&2; exit 2 ;;
     esac
 done
 
@@ -68,21 +74,30 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
         "$cv" calibrate -p "$p"
         echo
     done
+    # Rounds outermost: the rounds of one row lie minutes apart, so that
+    # a slow spell of the machine (a busy host) spoils at most one of them.
+    r=1
+    while [ $r -le "$rounds" ]; do
+        for c in $colls; do
+            for p in $ranks; do
+                echo "run.sh: round $r of $rounds: $c, $p ranks" >&2
+                $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep >> "$tmp/mpi-$c-$p.txt"
+                "$cv" perf "$c" -a all -p "$p" $sweep --csv >> "$tmp/cv-$c-$p.csv"
+            done
+        done
+        r=$((r + 1))
+    done
     for c in $colls; do
         for p in $ranks; do
-            : > "$tmp/mpi.txt"
-            : > "$tmp/cv.csv"
-            r=0
-            while [ $r -lt "$rounds" ]; do
-                $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep >> "$tmp/mpi.txt"
-                "$cv" perf "$c" -a all -p "$p" $sweep --csv >> "$tmp/cv.csv"
-                r=$((r + 1))
-            done
-            report_pair "$c" "$p" "$tmp/mpi.txt" "$tmp/cv.csv" |
+            report_pair "$c" "$p" "$tmp/mpi-$c-$p.txt" "$tmp/cv-$c-$p.csv" |
                 tee -a "$tmp/targets.txt" | grep -v '^target'
         done
     done
     report_targets "$tmp/targets.txt"
     echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out"
+if [ -n "$keep" ]; then
+    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp/cache" "$keep"/ &&
+        echo "run.sh: raw outputs kept in $keep" >&2
+fi
 echo "run.sh: report written to $out" >&2

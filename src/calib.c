@@ -310,11 +310,31 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
             pt->beta_cross = t[BENCH_CROSS] / 2 / (p * bytes);
     }
     fill_undetermined(c);
+    calib_smooth(c);
     /* The slope includes the latency messages' own bytes: not latency. */
     double one = tm->lat[BENCH_CROSS], lat_bytes = (double)p * nlat * sizeof(float);
     double slope = (tm->lat_many - one) / (2 * (LAT_PAIRS - 1));
     c->lat_step = fmax(slope - lat_bytes * c->pt[0].beta_cross, 0.1 * slope);
     c->lat_iter = fmax(one - 2 * slope, 0);
+}
+
+static void monotone_down(double *w, int n);
+
+void calib_smooth(Calib *c)
+{
+    static const size_t field[] = {offsetof(CalibPoint, gamma_shared),
+                                   offsetof(CalibPoint, gamma_p2p)};
+    double v[CALIB_MAX_POINTS];
+    int n = c->npoints < CALIB_MAX_POINTS ? c->npoints : CALIB_MAX_POINTS;
+    for (size_t f = 0; f < sizeof field / sizeof field[0]; f++) {
+#define GAMMA(i) (*(double *)((char *)&c->pt[i] + field[f]))
+        for (int i = 0; i < n; i++) /* rising = falling, negated */
+            v[i] = -GAMMA(i);
+        monotone_down(v, n);
+        for (int i = 0; i < n; i++)
+            GAMMA(i) = -v[i];
+#undef GAMMA
+    }
 }
 
 /* Footprints measured: a ladder from inside the caches to well beyond. */
@@ -392,14 +412,14 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     double fp[CALIB_MAX_POINTS];
     size_t cnt[CALIB_MAX_POINTS];
     int n = footprints(o, fp), p = ex->nranks;
-    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int cores = exec_cpus();
     int per_round = 5 + BENCH_KIND_COUNT * n;
     Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
                .why = why, .whylen = whylen, .progress = progress,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .link = LINK_SHARED,
-                   .cores = cores > 0 ? (int)cores : 0};
+                   .cores = cores};
     snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
     for (int i = 0; i < n; i++) {
         cnt[i] = (size_t)(fp[i] / (2.0 * p * sizeof(float)));
@@ -484,7 +504,7 @@ typedef struct {
     double beta_cache; /* s/B, all cores busy, data in cache */
     double beta_mem;   /* s/B, data in memory */
     double beta_one;   /* s/B, data in memory, moved by one core alone */
-    int cores;         /* cores the ranks run on: min(p, online cores) */
+    int cores;         /* cores the ranks run on: min(p, exec_cpus) */
     int n;             /* points of the weight curve */
     double dist[CALIB_MAX_POINTS]; /* reuse distances, increasing */
     double w[CALIB_MAX_POINTS];    /* cache share at dist[i], decreasing */

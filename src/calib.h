@@ -29,7 +29,8 @@
  * rank's buffers together); the predictions below read them as a curve.
  * Every measurement is taken in each of a few rounds and the median
  * kept: a machine slowed for a second or two spoils one round, and a
- * lucky moment does not become the model's idea of the machine.
+ * lucky moment does not become the model's idea of the machine. gamma is
+ * then made non-decreasing in footprint (calib_smooth).
  *
  * Predictions (calib_predict) under the two link models:
  *  - LINK_P2P: model_schedule_cost as model.h defines it (full duplex
@@ -95,7 +96,8 @@ typedef struct {
 typedef struct {
     char backend[CALIB_NAME_LEN]; /* executor name, e.g. "threads" */
     int nranks;                   /* ranks it was measured with */
-    int cores;                    /* online cores then (0: unknown) */
+    int cores;                    /* CPUs the ranks could use then
+                                     (exec_cpus; 0: unknown) */
     long long when;               /* seconds since the epoch */
     int quick;                    /* nonzero: the short calibration */
     double alpha;                 /* s per step of tiny messages */
@@ -128,6 +130,13 @@ typedef int (*CalibProgress)(void *ctx, int done, int total);
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen);
+
+/* Make each gamma curve of c non-decreasing in footprint, the closest
+ * such curve in least squares: reducing a larger working set never costs
+ * less per byte, and gamma is the difference of two timings, so a point
+ * below a smaller footprint's is noise, averaged with its neighbours.
+ * calib_measure applies it. */
+void calib_smooth(Calib *c);
 
 /* The model parameters for link model l at a working set of `footprint`
  * bytes: beta and gamma interpolated linearly in log(footprint) between

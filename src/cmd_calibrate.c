@@ -16,10 +16,10 @@
 
 int cmd_default_ranks(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = exec_cpus();
     if (n < 2)
         return 2;
-    return n > COLL_MAX_RANKS ? COLL_MAX_RANKS : (int)n;
+    return n > COLL_MAX_RANKS ? COLL_MAX_RANKS : n;
 }
 
 Executor *cmd_exec_open(const char *backend, int nranks)

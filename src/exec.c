@@ -6,7 +6,14 @@
 #include "exec.h"
 
 #include <stdio.h>
+#include <string.h>
 #include <strings.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/syscall.h> /* the include path finds the project's sched.h
+                            before POSIX <sched.h>, and cpu_set_t with it */
+#endif
 
 #include "exec_threads.h"
 
@@ -62,4 +69,30 @@ const ExecOps *exec_find(const char *name, char *why, size_t whylen)
                  "are %s", name ? name : "", names);
     }
     return NULL;
+}
+
+int exec_cpu_mask(unsigned long mask[EXEC_CPU_WORDS])
+{
+    memset(mask, 0, EXEC_CPU_WORDS * sizeof *mask);
+#ifdef __linux__
+    const size_t bits = 8 * sizeof *mask;
+    long got = syscall(SYS_sched_getaffinity, 0, EXEC_CPU_WORDS * sizeof *mask,
+                       mask);
+    int n = 0;
+    for (long c = 0; got > 0 && c < got * 8; c++)
+        n += (int)(mask[(size_t)c / bits] >> ((size_t)c % bits) & 1);
+    return n;
+#else
+    return 0;
+#endif
+}
+
+int exec_cpus(void)
+{
+    unsigned long mask[EXEC_CPU_WORDS];
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = exec_cpu_mask(mask);
+    if (n <= 0 || (online > 0 && n > online))
+        n = online > 0 ? (int)online : 1;
+    return n;
 }

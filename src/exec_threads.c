@@ -792,7 +792,7 @@ struct ThreadsExec {
     size_t eager_bytes;    /* largest eager transfer of the schedule
                               loaded (0: none) */
     size_t push_bytes;     /* smallest pushed transfer (0: none) */
-    int cpus;              /* online CPUs, read at open */
+    int cpus;              /* CPUs it may use (exec_cpus), at open */
     ReduceFn red;          /* the loaded schedule's kernels (reduce.h) */
     Reduce3Fn red3;
     size_t stream_bytes;   /* copies of at least this many bytes stream
@@ -1156,28 +1156,6 @@ static void rank_command(Rank *me, const Cmd *c)
     }
 }
 
-/* CPU affinity, through the system calls (the project's sched.h shadows
- * the C library's, and with it cpu_set_t). A mask of up to 4096 CPUs. */
-#define CPU_WORDS (4096 / (8 * sizeof(unsigned long)))
-#define WORD_BITS (8 * sizeof(unsigned long))
-
-/* The CPUs this thread may run on: how many, and the mask (Linux; 0
- * elsewhere or when the system does not say). */
-static int allowed_cpus(unsigned long *mask)
-{
-#ifdef __linux__
-    memset(mask, 0, CPU_WORDS * sizeof *mask);
-    long got = syscall(SYS_sched_getaffinity, 0, CPU_WORDS * sizeof *mask, mask);
-    int n = 0;
-    for (long c = 0; got > 0 && c < got * 8; c++)
-        n += (int)(mask[c / WORD_BITS] >> (c % WORD_BITS) & 1);
-    return n;
-#else
-    (void)mask;
-    return 0;
-#endif
-}
-
 /* While every rank can have a CPU of its own, rank r stays on the r-th
  * CPU it may use. Left to the scheduler, two ranks woken together were
  * sometimes put on the same CPU and stayed there, taking turns through
@@ -1187,12 +1165,13 @@ static int allowed_cpus(unsigned long *mask)
 static void pin_rank(int r, int nranks)
 {
 #ifdef __linux__
-    unsigned long mask[CPU_WORDS], one[CPU_WORDS] = {0};
-    if (allowed_cpus(mask) < nranks)
+    enum { WORDS = EXEC_CPU_WORDS, BITS = 8 * sizeof(unsigned long) };
+    unsigned long mask[WORDS], one[WORDS] = {0};
+    if (exec_cpu_mask(mask) < nranks)
         return;
-    for (size_t c = 0, k = 0; c < CPU_WORDS * WORD_BITS; c++)
-        if (mask[c / WORD_BITS] >> (c % WORD_BITS) & 1 && k++ == (size_t)r) {
-            one[c / WORD_BITS] = 1UL << (c % WORD_BITS);
+    for (size_t c = 0, k = 0; c < WORDS * BITS; c++)
+        if (mask[c / BITS] >> (c % BITS) & 1 && k++ == (size_t)r) {
+            one[c / BITS] = 1UL << (c % BITS);
             syscall(SYS_sched_setaffinity, 0, sizeof one, one); /* a hint */
             return;
         }
@@ -1244,12 +1223,6 @@ static CvError fail(ThreadsExec *x, CvError e, const char *fmt, ...)
     vsnprintf(x->err, sizeof x->err, fmt, ap);
     va_end(ap);
     return e;
-}
-
-static int online_cpus(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 ? (int)n : 1;
 }
 
 /* Spin only while every rank can have a core: with more ranks than cores
@@ -1316,7 +1289,7 @@ static CvError threads_open(Executor **out, int nranks,
     memset(ranks, 0, (size_t)nranks * sizeof *ranks);
     x->base = (Executor){.ops = &exec_threads_ops, .nranks = nranks};
     x->ranks = ranks;
-    x->cpus = online_cpus();
+    x->cpus = exec_cpus();
     set_policies(x, opt);
     x->check_steps = opt ? opt->check_steps : 0;
     x->eager_opt = opt ? opt->eager_bytes : 0;

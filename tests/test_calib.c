@@ -261,6 +261,54 @@ static void test_unwritable(void **state)
 
 /* ------------------------------------------------------------ the model */
 
+/* calib_smooth: each gamma curve becomes the closest non-decreasing one
+ * (least squares), every point count and both curves; rising curves stay
+ * as they are; other fields are untouched. */
+static void test_smooth(void **state)
+{
+    (void)state;
+    /* A known case: 5 then 2, 3 pool into their mean. */
+    Calib k = {.npoints = 5};
+    const double in[] = {0, 1, 5, 2, 3}, want[] = {0, 1, 10.0 / 3, 10.0 / 3, 10.0 / 3};
+    for (int i = 0; i < 5; i++)
+        k.pt[i].gamma_shared = in[i] * 1e-12, k.pt[i].gamma_p2p = in[4 - i] * 1e-12;
+    calib_smooth(&k);
+    for (int i = 0; i < 5; i++) {
+        assert_close(k.pt[i].gamma_shared, want[i] * 1e-12);
+        assert_close(k.pt[i].gamma_p2p, 2.2e-12); /* 3 2 5 1 0: all one block */
+    }
+    unsigned rng = 12345;
+    for (int n = 1; n <= CALIB_MAX_POINTS; n++)
+        for (int trial = 0; trial < 50; trial++) {
+            Calib c = sample("threads", 4, n, (unsigned)trial), orig;
+            double sum[2] = {0, 0};
+            for (int i = 0; i < n; i++) {
+                rng = rng * 1103515245u + 12345u;
+                c.pt[i].gamma_shared = (rng >> 8) % 1000 * 1e-13;
+                rng = rng * 1103515245u + 12345u;
+                c.pt[i].gamma_p2p = trial % 2 ? (rng >> 8) % 1000 * 1e-13 : i * 1e-12;
+                sum[0] += c.pt[i].gamma_shared, sum[1] += c.pt[i].gamma_p2p;
+            }
+            orig = c;
+            calib_smooth(&c);
+            double got[2] = {0, 0};
+            for (int i = 0; i < n; i++) {
+                got[0] += c.pt[i].gamma_shared, got[1] += c.pt[i].gamma_p2p;
+                assert_true(c.pt[i].footprint == orig.pt[i].footprint);
+                assert_true(c.pt[i].beta_shared == orig.pt[i].beta_shared);
+                assert_true(c.pt[i].beta_cross == orig.pt[i].beta_cross);
+                if (trial % 2 == 0) /* already rising: unchanged */
+                    assert_close(c.pt[i].gamma_p2p, orig.pt[i].gamma_p2p);
+                if (i == 0)
+                    continue;
+                assert_true(c.pt[i].gamma_shared >= c.pt[i - 1].gamma_shared * (1 - 1e-12));
+                assert_true(c.pt[i].gamma_p2p >= c.pt[i - 1].gamma_p2p * (1 - 1e-12));
+            }
+            assert_close(got[0], sum[0]); /* pooling keeps the total */
+            assert_close(got[1], sum[1]);
+        }
+}
+
 static void test_params_interpolate(void **state)
 {
     (void)state;
@@ -586,6 +634,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_overwrite, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_damaged, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_unwritable, cache_setup, cache_teardown),
+        cmocka_unit_test(test_smooth),
         cmocka_unit_test(test_params_interpolate),
         cmocka_unit_test(test_predict_flat),
         cmocka_unit_test(test_predict_cache),
