@@ -3,14 +3,18 @@
  *
  * Build: mpicc -O2 -std=c11 -o mpi_ref bench/mpi_ref.c
  * Run:   mpirun -np P ./mpi_ref COLL [-b MIN] [-e MAX] [-f FACTOR] [-n ITERS]
- *                              [-w WARMUP] [-d TYPE] [-o OP] [-r ROOT]
+ *                              [-w WARMUP] [-T SECONDS] [-d TYPE] [-o OP]
+ *                              [-r ROOT]
  *
  * Sizes mean what they mean in collviz and nccl-tests: the bytes of the
  * largest buffer (p blocks for allgather, gather, scatter, reducescatter,
  * alltoall), so count = size / typesize / blocks. Timing as nccl-tests:
  * before the sweep, WARMUP calls at the largest size and at the smallest;
  * per size, WARMUP untimed calls, a barrier, then ITERS calls timed as a
- * whole; each rank's mean per call is averaged over the ranks. After
+ * whole; each rank's mean per call is averaged over the ranks. With -T
+ * (collviz perf --min-time), one timed call after the warmup sizes the
+ * run: more calls where ITERS would take less than SECONDS (the slowest
+ * rank's call decides, so that all ranks agree). After
  * timing, one more call on freshly filled buffers is checked element by
  * element. */
 #define _POSIX_C_SOURCE 200809L
@@ -39,6 +43,7 @@ typedef struct {
     unsigned long long i; /* additive step, bytes */
     int iters;            /* timed calls per size */
     int warmup;           /* untimed calls per size */
+    double min_time;      /* > 0: timed runs of at least this many s */
     int dtype;            /* index into types[] */
     int op;               /* index into ops[] */
     int root;             /* root of rooted collectives */
@@ -92,6 +97,7 @@ static int parse_flag(Opts *o, char f, const char *v)
     case 'i': o->i = parse_size(v), o->f = 0; return o->i ? 0 : -1;
     case 'n': o->iters = atoi(v); return o->iters > 0 ? 0 : -1;
     case 'w': o->warmup = atoi(v); return o->warmup >= 0 ? 0 : -1;
+    case 'T': o->min_time = atof(v); return o->min_time >= 0 && o->min_time <= 60 ? 0 : -1;
     case 'd': o->dtype = find(v, tn, NTYPES); return o->dtype;
     case 'o': o->op = find(v, op_names, NOPS); return o->op;
     case 'r': o->root = atoi(v); return o->root >= 0 ? 0 : -1;
@@ -273,13 +279,24 @@ static void size_bufs(Bufs *b, const Opts *o, unsigned long long bytes)
 /* Mean seconds per call, averaged over ranks. */
 static double time_calls(const Bufs *b, const Opts *o)
 {
+    int iters = o->iters;
     for (int k = 0; k < o->warmup; k++)
         call(b, o);
+    if (o->min_time > 0) {
+        double one, slowest = 0;
+        MPI_Barrier(MPI_COMM_WORLD);
+        one = MPI_Wtime();
+        call(b, o);
+        one = MPI_Wtime() - one;
+        MPI_Allreduce(&one, &slowest, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+        double want = slowest > 0 ? o->min_time / slowest + 1 : 1;
+        iters = want > iters ? (want < 1e6 ? (int)want : 1000000) : iters;
+    }
     MPI_Barrier(MPI_COMM_WORLD);
     double t0 = MPI_Wtime();
-    for (int k = 0; k < o->iters; k++)
+    for (int k = 0; k < iters; k++)
         call(b, o);
-    double mine = (MPI_Wtime() - t0) / o->iters, sum = 0;
+    double mine = (MPI_Wtime() - t0) / iters, sum = 0;
     MPI_Allreduce(&mine, &sum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     return sum / b->p;
 }
@@ -332,7 +349,7 @@ int main(int argc, char **argv)
     if (parse_opts(&o, argc, argv) || o.root >= b.p) {
         if (b.rank == 0)
             fprintf(stderr, "usage: mpi_ref COLL [-b MIN] [-e MAX] [-f FACTOR | "
-                            "-i STEP] [-n ITERS] [-w WARMUP] [-d float|double|"
+                            "-i STEP] [-n ITERS] [-w WARMUP] [-T SECONDS] [-d float|double|"
                             "int32|int64] [-o sum|max|min] [-r ROOT]\n");
         MPI_Finalize();
         return 2;

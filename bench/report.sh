@@ -7,7 +7,8 @@ report_machine() {
     echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
          "$(nproc) cores; memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
     echo "# $(mpirun --version 2>/dev/null | head -1); $(${CC:-cc} --version | head -1)"
-    echo "# sweep: $sweep, float sum, best of $rounds rounds per row"
+    echo "# sweep: $sweep, at least $mintime s per size (more iterations where"
+    echo "#   ITERS take less), float sum, $rounds rounds"
     echo "# timing: warmup, then the iterations timed as a whole, mean per iteration"
     echo "#   (collviz: start of the first rank to end of the last; Open MPI: each"
     echo "#   rank's mean averaged over the ranks, as nccl-tests does)"

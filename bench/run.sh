@@ -4,12 +4,16 @@
 #
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
 #                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
-#                     [-q] [-o FILE] [-k DIR]
+#                     [-t SECONDS] [-q] [-o FILE] [-k DIR]
 #   -r: rounds of every sweep, both sides (default 3). A round runs every
 #       collective and rank count once, so a row's rounds are minutes
 #       apart. The comparisons with Open MPI keep each row's fastest round,
 #       so that other programs that share the machine for a while do not
 #       decide them; the model check takes the median (report.sh).
+#   -t: time every size for at least SECONDS, both sides (collviz perf
+#       --min-time, mpi_ref -T): more iterations than ITERS where those
+#       would be quicker, so that one scheduling hiccup of a run lasting
+#       a fraction of a millisecond does not decide a row (default 0.02).
 #   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round) for a smoke run.
 #   -k: keep the raw outputs in DIR (mpi_ref's tables and collviz perf's CSV
 #       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, and collviz's
@@ -25,8 +29,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
-min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 out= keep=
-while getopts p:c:b:e:f:n:w:r:qo:k: f; do
+min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 mintime=0.02 out= keep=
+while getopts p:c:b:e:f:n:w:r:t:qo:k: f; do
     case $f in
     p) ranks=$OPTARG ;;
     c) colls=$OPTARG ;;
@@ -36,10 +40,11 @@ while getopts p:c:b:e:f:n:w:r:qo:k: f; do
     n) iters=$OPTARG ;;
     w) warmup=$OPTARG ;;
     r) rounds=$OPTARG ;;
+    t) mintime=$OPTARG ;;
     q) factor=8 iters=10 warmup=2 rounds=1 ;;
     o) out=$OPTARG ;;
     k) keep=$OPTARG ;;
-    *) sed -n '4,14p' "$0" >&2; exit 2 ;;
+    *) sed -n '4,18p' "$0" >&2; exit 2 ;;
     esac
 done
 
@@ -81,8 +86,8 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
         for c in $colls; do
             for p in $ranks; do
                 echo "run.sh: round $r of $rounds: $c, $p ranks" >&2
-                $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep >> "$tmp/mpi-$c-$p.txt"
-                "$cv" perf "$c" -a all -p "$p" $sweep --csv >> "$tmp/cv-$c-$p.csv"
+                $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep -T "$mintime" >> "$tmp/mpi-$c-$p.txt"
+                "$cv" perf "$c" -a all -p "$p" $sweep --min-time "$mintime" --csv >> "$tmp/cv-$c-$p.csv"
             done
         done
         r=$((r + 1))

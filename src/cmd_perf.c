@@ -26,6 +26,7 @@ static const CliOpt opts[] = {
     CLI_OPT_STEP,
     {'n', "iters", "ITERS", "timed iterations per size (default 20)"},
     {'w', "warmup", "WARMUP", "untimed iterations before them (default 5)"},
+    {0, "min-time", "SECONDS", "time runs of at least SECONDS: more iterations where ITERS take less (default 0)"},
     {'c', "check", "CHECK", "checked runs per size, 0 for none (default 1)"},
     CLI_OPT_DTYPE,
     CLI_OPT_OP,
@@ -35,13 +36,13 @@ static const CliOpt opts[] = {
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
-       O_WARMUP, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_JSON, O_CSV, O_HELP };
+       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_JSON, O_CSV, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B BACKEND] -b MIN -e MAX "
-             "[-f FACTOR | -i STEP]\n       [-n ITERS] [-w WARMUP] [-c CHECK] "
-             "[-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]",
+             "[-f FACTOR | -i STEP]\n       [-n ITERS] [-w WARMUP] [--min-time SECONDS] "
+             "[-c CHECK] [-d TYPE] [-o OP] [-r ROOT]\n       [--json FILE] [--csv]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -76,13 +77,28 @@ static int parse_int(const char *what, const char *s, int min, int max,
     return 0;
 }
 
+/* Seconds from 0 to PERF_MAX_MIN_TIME for --min-time. */
+static int parse_seconds(const char *s, double *out, CliErr *e)
+{
+    char *end;
+    errno = 0;
+    double v = s && *s ? strtod(s, &end) : -1;
+    if (!s || !*s || *end || errno || !(v >= 0 && v <= PERF_MAX_MIN_TIME))
+        return cli_fail(e, "--min-time '%s' must be a number of seconds from 0 "
+                        "to %g", s ? s : "", PERF_MAX_MIN_TIME);
+    *out = v;
+    return 0;
+}
+
 static int parse_counts(const CliArgs *a, PerfConfig *c, CliErr *e)
 {
     c->iters = 20, c->warmup = 5, c->check = 1;
     return (a->val[O_ITERS] &&
-            parse_int("-n", a->val[O_ITERS], 1, 1000000, &c->iters, e)) ||
+            parse_int("-n", a->val[O_ITERS], 1, PERF_MAX_ITERS, &c->iters, e)) ||
            (a->val[O_WARMUP] &&
-            parse_int("-w", a->val[O_WARMUP], 0, 1000000, &c->warmup, e)) ||
+            parse_int("-w", a->val[O_WARMUP], 0, PERF_MAX_ITERS, &c->warmup, e)) ||
+           (a->val[O_MIN_TIME] &&
+            parse_seconds(a->val[O_MIN_TIME], &c->min_time_s, e)) ||
            (a->val[O_CHECK] &&
             parse_int("-c", a->val[O_CHECK], 0, 1000, &c->check, e));
 }
@@ -129,6 +145,9 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "iters: %d validation: %d\n", c->sweep.min, c->sweep.max,
            c->sweep.factor ? c->sweep.factor : c->sweep.step,
            c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters, c->check);
+    if (c->min_time_s > 0)
+        printf("# min time: %g s per size and place (more iterations where "
+               "%d take less)\n", c->min_time_s, c->iters);
     char when[32];
     time_t t = (time_t)cal->when;
     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
@@ -177,7 +196,8 @@ static void print_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
 static void print_csv_head(void)
 {
     printf("algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,"
-           "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio\n");
+           "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio,iters,"
+           "iters_ip\n");
 }
 
 static void print_csv_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
@@ -191,7 +211,8 @@ static void print_csv_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
                s->wrong);
     }
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
-    printf(",%.3f,%.4f\n", o->model_s[l] * 1e6, perf_ratio(o, l));
+    printf(",%.3f,%.4f,%d,%d\n", o->model_s[l] * 1e6, perf_ratio(o, l),
+           o->iters, r->side[PERF_IN_PLACE].iters);
 }
 
 static void print_table_foot(const PerfRow *rows, size_t n)
@@ -280,9 +301,10 @@ static void json_side(FILE *f, const char *key, const PerfSide *s)
     char wrong[32] = "null";
     if (s->wrong >= 0)
         snprintf(wrong, sizeof wrong, "%lld", s->wrong);
-    fprintf(f, "\"%s\": {\"time_us\": %.4f, \"algbw\": %.6f, \"busbw\": %.6f, "
-            "\"nwrong\": %s, \"model_us\": {\"%s\": %.4f, \"%s\": %.4f}}",
-            key, s->time_s * 1e6, s->algbw, s->busbw, wrong,
+    fprintf(f, "\"%s\": {\"time_us\": %.4f, \"iters\": %d, \"algbw\": %.6f, "
+            "\"busbw\": %.6f, \"nwrong\": %s, \"model_us\": {\"%s\": %.4f, "
+            "\"%s\": %.4f}}",
+            key, s->time_s * 1e6, s->iters, s->algbw, s->busbw, wrong,
             link_name(LINK_P2P), s->model_s[LINK_P2P] * 1e6,
             link_name(LINK_SHARED), s->model_s[LINK_SHARED] * 1e6);
 }
@@ -293,10 +315,11 @@ static void json_head(FILE *f, const Run *r)
     const Calib *k = r->cal;
     fprintf(f, "{\n  \"collective\": \"%s\", \"backend\": \"%s\", "
             "\"nranks\": %d,\n  \"type\": \"%s\", \"redop\": \"%s\", "
-            "\"root\": %d, \"iters\": %d, \"warmup\": %d, \"check\": %d,\n",
+            "\"root\": %d, \"iters\": %d, \"warmup\": %d, \"check\": %d,\n"
+            "  \"min_time_s\": %g,\n",
             coll_name(c->call.kind), r->pa->backend, c->call.nranks,
             dtype_name(c->call.dtype), redop_name(c->call.op), c->call.root,
-            c->iters, c->warmup, c->check);
+            c->iters, c->warmup, c->check, c->min_time_s);
     fprintf(f, "  \"calibration\": {\"when\": %lld, \"quick\": %s, "
             "\"alpha_us\": %.4f, \"step_latency_us\": %.4f, "
             "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "

@@ -2,6 +2,7 @@
  * and set beside the calibrated model. */
 #include "perf.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,11 +63,20 @@ static CvError measure_loaded(Executor *ex, const PerfConfig *cfg,
                               PerfSide *out)
 {
     ExecTiming t = {0};
-    CvError e = ex->ops->run(ex, cfg->warmup, cfg->iters, &t);
+    int iters = cfg->iters;
+    CvError e = CV_OK;
+    if (cfg->min_time_s > 0) { /* one timed iteration sizes the run */
+        e = ex->ops->run(ex, cfg->warmup, 1, &t);
+        double want = t.iter_s > 0 ? ceil(cfg->min_time_s / t.iter_s) : 1;
+        iters = want > iters ? (int)fmin(want, PERF_MAX_ITERS) : iters;
+    }
+    if (!e)
+        e = ex->ops->run(ex, cfg->min_time_s > 0 ? 0 : cfg->warmup, iters, &t);
     if (e)
         return e;
     double bytes = (double)coll_size_bytes(&s->call);
     out->time_s = t.iter_s;
+    out->iters = iters;
     out->algbw = t.iter_s > 0 ? bytes / t.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = -1;

@@ -14,12 +14,19 @@
 #include "cli.h"
 #include "exec.h"
 
+#define PERF_MAX_ITERS 1000000 /* timed iterations of one measurement */
+#define PERF_MAX_MIN_TIME 60.0 /* seconds: the largest min_time_s */
+
 /* What to measure. */
 typedef struct {
     CollCall call; /* kind, nranks, dtype, op, root; count and in_place are
                       set per measurement */
     CliSweep sweep;/* the sizes, in bytes (nccl-tests meaning) */
     int iters;     /* timed iterations per measurement, >= 1 */
+    double min_time_s; /* > 0: more iterations where iters would take
+                          less than this (measured on one timed iteration
+                          after the warmup), so that a short run's time is
+                          not one scheduling hiccup; 0: exactly iters */
     int warmup;    /* untimed iterations before them, >= 0 */
     int check;     /* checked runs per measurement (0: no check) */
 } PerfConfig;
@@ -30,6 +37,7 @@ typedef enum { PERF_OUT_OF_PLACE, PERF_IN_PLACE, PERF_PLACE_COUNT } PerfPlace;
 /* One measurement. */
 typedef struct {
     double time_s;              /* mean seconds per iteration */
+    int iters;                  /* iterations timed (min_time_s) */
     double algbw;               /* size / time, GB/s (1e9 B/s) */
     double busbw;               /* algbw * coll_busbw_factor, GB/s */
     long long wrong;            /* wrong elements; -1 when not checked */

@@ -243,6 +243,39 @@ static void test_sweep(void **state)
     ex->ops->close(ex);
 }
 
+/* --min-time: exactly `iters` timed iterations without it; with it, more
+ * where they would take less (a 2-rank allreduce of 8 bytes takes
+ * microseconds, far from 20 ms even under a sanitizer), every algorithm,
+ * both places, and the results still right. */
+static void test_min_time(void **state)
+{
+    (void)state;
+    Executor *ex = open_threads(2);
+    Calib cal = test_calib(2);
+    PerfConfig cfg = {.call = {.kind = COLL_ALLREDUCE, .nranks = 2, .dtype = DT_FLOAT},
+                      .sweep = {.min = 8, .max = 8, .factor = 2},
+                      .iters = 1, .warmup = 1, .check = 1};
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        if (a->coll != COLL_ALLREDUCE)
+            continue;
+        PerfRow row;
+        cfg.min_time_s = 0;
+        assert_int_equal(perf_measure(ex, &cfg, &cal, a, 8, &row, NULL, 0), CV_OK);
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+            assert_int_equal(row.side[pl].iters, 1);
+        cfg.min_time_s = 0.02;
+        assert_int_equal(perf_measure(ex, &cfg, &cal, a, 8, &row, NULL, 0), CV_OK);
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
+            assert_true(row.side[pl].iters > 1);
+            assert_true(row.side[pl].iters <= PERF_MAX_ITERS);
+            assert_int_equal(row.side[pl].wrong, 0);
+            assert_true(row.side[pl].time_s > 0);
+        }
+    }
+    ex->ops->close(ex);
+}
+
 static void test_summaries(void **state)
 {
     (void)state;
@@ -414,6 +447,10 @@ static void test_bad_input(void **state)
         {{"perf", "allreduce", "-p", "2", "-n", "0"}, "-n '0' must be a whole number"},
         {{"perf", "allreduce", "-p", "2", "-w", "-1"}, "-w '-1' must be"},
         {{"perf", "allreduce", "-p", "2", "-c", "x"}, "-c 'x' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "-1"}, "--min-time '-1' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "61"}, "--min-time '61' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "1s"}, "--min-time '1s' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "nan"}, "--min-time 'nan' must be"},
         {{"perf", "allreduce", "-p", "2", "-d", "float128"}, "unknown datatype 'float128'"},
         {{"perf", "allreduce", "-p", "2", "-o", "xor"}, "unknown reduction op 'xor'"},
         {{"perf", "broadcast", "-p", "2", "-r", "2"}, "root 2 is out of range"},
@@ -455,12 +492,14 @@ static void test_csv_and_json(void **state)
         int commas = 0;
         for (const char *c = l; *c && *c != '\n'; c++)
             commas += *c == ',';
-        assert_int_equal(commas, 15);
+        assert_int_equal(commas, 17);
         long long size, wrong, wrong_ip;
-        char rest[256];
+        int iters, iters_ip;
         assert_int_equal(sscanf(l, "ring,%lld,%*d,float,sum,-1,%*f,%*f,%*f,%lld,"
-                                   "%*f,%*f,%*f,%lld,%255s", &size, &wrong, &wrong_ip,
-                                rest), 4);
+                                   "%*f,%*f,%*f,%lld,%*f,%*f,%d,%d", &size, &wrong,
+                                &wrong_ip, &iters, &iters_ip), 5);
+        assert_int_equal(iters, 3); /* -n 3, no --min-time */
+        assert_int_equal(iters_ip, 3);
         assert_int_equal(size % 8, 0);
         assert_int_equal(wrong, 0);
         assert_int_equal(wrong_ip, 0);
@@ -543,6 +582,7 @@ int main(void)
         cmocka_unit_test(test_types_and_ops),
         cmocka_unit_test(test_wrong_is_caught),
         cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_min_time),
         cmocka_unit_test(test_summaries),
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_csv_and_json),
