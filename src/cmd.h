@@ -13,7 +13,8 @@ int cmd_tui(int argc, char **argv);       /* ui/tui.c */
 
 /* Helpers the perf and calibrate commands share (cmd_calibrate.c). */
 #include "calib.h"
-/* Ranks when none is given: the number of online cores, at least 2. */
+/* Ranks when none is given: the CPUs collviz may run on (exec_cpus), at
+ * least 2. */
 int cmd_default_ranks(void);
 /* Open backend `backend` (NULL: threads) for nranks ranks; on failure the
  * sentence is printed and NULL returned. */

@@ -47,7 +47,7 @@ static const CliCmd cmd = {
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
              "time the calibrated model predicts and the\nratio measured/model "
-             "(out of place). Ranks default to the number of cores.\nExit "
+             "(out of place). Ranks default to the CPUs collviz may run on.\nExit "
              "status 1 when any element is wrong.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
