@@ -38,8 +38,8 @@ static void bench_step(Schedule *s, XferOp op, int senders, int ring)
     sched_step(s, op == XFER_COPY ? "copy" : "reduce");
     for (int r = 0; r < senders; r++)
         sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % ring, BUF_RECV, n, n);
-    for (int r = 0; r < ring; r++)
-        if (r < senders && (r + ring - 1) % ring >= senders)
+    for (int r = 0; r < senders; r++)
+        if ((r + ring - 1) % ring >= senders) /* its left neighbour is idle */
             sched_copy(s, r, BUF_RECV, 0, r, BUF_RECV, n, 1);
 }
 

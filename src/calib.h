@@ -59,9 +59,9 @@
  *    bandwidth of the largest working set: one core cannot keep as many
  *    lines in flight as all of them). Copies the executor streams
  *    (copy.h's rule) write to memory and leave the caches. (model.h's
- *    shared model leaves local transfers free, charges only the largest reduction of one rank, and has one
- *    beta for every byte: none of that holds for cores that share caches
- *    and memory.)
+ *    shared model leaves local transfers free, charges only the largest
+ *    reduction of one rank, and has one beta for every byte: none of that
+ *    holds for cores that share caches and memory.)
  * Which link model fits is decided by measurement: schedules of the
  * registry (a tree broadcast and a ring allreduce) are timed and each
  * model's prediction compared with them; the smaller worst error wins.

@@ -450,6 +450,19 @@ static bool parse_double(const char *s, double *v, char **end)
     return !errno && *end != s && isfinite(*v);
 }
 
+int cli_parse_seconds(const char *what, const char *s, double max,
+                      double *out, CliErr *e)
+{
+    double v;
+    char *end;
+    if (parse_double(s, &v, &end) && !*end && v >= 0 && v <= max) {
+        *out = v;
+        return 0;
+    }
+    return cli_fail(e, "%s '%s' must be a number of seconds from 0 to %g",
+                    what, s ? s : "", max);
+}
+
 static int parse_alpha(const char *s, double *out, CliErr *e)
 {
     static const struct { const char *unit; double scale; } units[] = {

@@ -158,6 +158,9 @@ typedef struct {
 /* Parse --alpha, --beta, --gamma, --link (each may be NULL). */
 int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
                     const char *link, CliModel *out, CliErr *e);
+/* Option `what`'s value s: plain seconds (no unit) from 0 to max. */
+int cli_parse_seconds(const char *what, const char *s, double max,
+                      double *out, CliErr *e);
 /* One line describing the parameters and their sources, e.g.
  * "link p2p, alpha 1 us (default), beta 10 GB/s (--beta), ...". */
 size_t cli_model_text(const CliModel *cm, char *buf, size_t n);

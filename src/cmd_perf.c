@@ -77,19 +77,6 @@ static int parse_int(const char *what, const char *s, int min, int max,
     return 0;
 }
 
-/* Seconds from 0 to PERF_MAX_MIN_TIME for --min-time. */
-static int parse_seconds(const char *s, double *out, CliErr *e)
-{
-    char *end;
-    errno = 0;
-    double v = s && *s ? strtod(s, &end) : -1;
-    if (!s || !*s || *end || errno || !(v >= 0 && v <= PERF_MAX_MIN_TIME))
-        return cli_fail(e, "--min-time '%s' must be a number of seconds from 0 "
-                        "to %g", s ? s : "", PERF_MAX_MIN_TIME);
-    *out = v;
-    return 0;
-}
-
 static int parse_counts(const CliArgs *a, PerfConfig *c, CliErr *e)
 {
     c->iters = 20, c->warmup = 5, c->check = 1;
@@ -98,7 +85,8 @@ static int parse_counts(const CliArgs *a, PerfConfig *c, CliErr *e)
            (a->val[O_WARMUP] &&
             parse_int("-w", a->val[O_WARMUP], 0, PERF_MAX_ITERS, &c->warmup, e)) ||
            (a->val[O_MIN_TIME] &&
-            parse_seconds(a->val[O_MIN_TIME], &c->min_time_s, e)) ||
+            cli_parse_seconds("--min-time", a->val[O_MIN_TIME],
+                              PERF_MAX_MIN_TIME, &c->min_time_s, e)) ||
            (a->val[O_CHECK] &&
             parse_int("-c", a->val[O_CHECK], 0, 1000, &c->check, e));
 }

@@ -71,16 +71,20 @@ const ExecOps *exec_find(const char *name, char *why, size_t whylen)
     return NULL;
 }
 
-int exec_cpu_mask(unsigned long mask[EXEC_CPU_WORDS])
+/* CPU affinity through the system calls, in masks of up to 4096 CPUs. */
+#define CPU_WORDS (4096 / (8 * sizeof(unsigned long)))
+#define WORD_BITS (8 * sizeof(unsigned long))
+
+/* The CPUs the calling thread may run on: the mask, and how many (0 where
+ * the system does not say). */
+static int cpu_mask(unsigned long mask[CPU_WORDS])
 {
-    memset(mask, 0, EXEC_CPU_WORDS * sizeof *mask);
+    memset(mask, 0, CPU_WORDS * sizeof *mask);
 #ifdef __linux__
-    const size_t bits = 8 * sizeof *mask;
-    long got = syscall(SYS_sched_getaffinity, 0, EXEC_CPU_WORDS * sizeof *mask,
-                       mask);
+    long got = syscall(SYS_sched_getaffinity, 0, CPU_WORDS * sizeof *mask, mask);
     int n = 0;
-    for (long c = 0; got > 0 && c < got * 8; c++)
-        n += (int)(mask[(size_t)c / bits] >> ((size_t)c % bits) & 1);
+    for (size_t c = 0; got > 0 && c < (size_t)got * 8; c++)
+        n += (int)(mask[c / WORD_BITS] >> (c % WORD_BITS) & 1);
     return n;
 #else
     return 0;
@@ -89,10 +93,26 @@ int exec_cpu_mask(unsigned long mask[EXEC_CPU_WORDS])
 
 int exec_cpus(void)
 {
-    unsigned long mask[EXEC_CPU_WORDS];
+    unsigned long mask[CPU_WORDS];
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    int n = exec_cpu_mask(mask);
+    int n = cpu_mask(mask);
     if (n <= 0 || (online > 0 && n > online))
         n = online > 0 ? (int)online : 1;
     return n;
+}
+
+bool exec_pin(int k)
+{
+#ifdef __linux__
+    unsigned long mask[CPU_WORDS], one[CPU_WORDS] = {0};
+    cpu_mask(mask);
+    for (size_t c = 0, seen = 0; c < CPU_WORDS * WORD_BITS; c++)
+        if (mask[c / WORD_BITS] >> (c % WORD_BITS) & 1 && seen++ == (size_t)k) {
+            one[c / WORD_BITS] = 1UL << (c % WORD_BITS);
+            return syscall(SYS_sched_setaffinity, 0, sizeof one, one) == 0;
+        }
+#else
+    (void)k;
+#endif
+    return false;
 }

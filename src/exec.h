@@ -75,15 +75,13 @@ struct Executor {
 /* Backends known to this build, by name; NULL (and a sentence in why)
  * when the name is unknown or the backend is not built in. */
 const ExecOps *exec_find(const char *name, char *why, size_t whylen);
-/* Words of a CPU mask (up to 4096 CPUs). */
-#define EXEC_CPU_WORDS (4096 / (8 * sizeof(unsigned long)))
-/* The CPUs this thread may run on (its affinity): the mask, and how many
- * (0 where the system does not say; Linux only). */
-int exec_cpu_mask(unsigned long mask[EXEC_CPU_WORDS]);
 /* How many CPUs this process's ranks can run on at once: those it may
- * use (taskset, cgroups' cpusets), else those online; at least 1. Push
- * and eager decisions and the model's cores come from it. */
+ * use (its affinity: taskset, cgroups' cpusets), else those online; at
+ * least 1. Push and eager decisions and the model's cores come from it. */
 int exec_cpus(void);
+/* Keep the calling thread on the k-th CPU (from 0) it may use now; false
+ * when it may use fewer or the system does not say (Linux only). */
+bool exec_pin(int k);
 /* The i-th backend known by name (built in or not); NULL past the end. */
 const char *exec_name_at(size_t i);
 

@@ -1162,29 +1162,17 @@ static void rank_command(Rank *me, const Cmd *c)
  * sched_yield (measured on 2 cores, p = 2: a step's latency 1.5 us
  * instead of 0.06 us in some runs). More ranks than CPUs: no pinning, the
  * scheduler balances them. */
-static void pin_rank(int r, int nranks)
+static void pin_rank(const ThreadsExec *x, int r)
 {
-#ifdef __linux__
-    enum { WORDS = EXEC_CPU_WORDS, BITS = 8 * sizeof(unsigned long) };
-    unsigned long mask[WORDS], one[WORDS] = {0};
-    if (exec_cpu_mask(mask) < nranks)
-        return;
-    for (size_t c = 0, k = 0; c < WORDS * BITS; c++)
-        if (mask[c / BITS] >> (c % BITS) & 1 && k++ == (size_t)r) {
-            one[c / BITS] = 1UL << (c % BITS);
-            syscall(SYS_sched_setaffinity, 0, sizeof one, one); /* a hint */
-            return;
-        }
-#else
-    (void)r, (void)nranks;
-#endif
+    if (x->cpus >= x->base.nranks)
+        exec_pin(r); /* a hint: a failure leaves the rank to the scheduler */
 }
 
 static void *rank_main(void *arg)
 {
     Rank *me = arg;
     ThreadsExec *x = me->ex;
-    pin_rank(me->id, x->base.nranks);
+    pin_rank(x, me->id);
     for (uint32_t seen = 1;; seen++) {
         flag_wait(&x->cmd, seen, &me->idle);
         Cmd c = x->c;

@@ -63,15 +63,16 @@ static CvError measure_loaded(Executor *ex, const PerfConfig *cfg,
                               PerfSide *out)
 {
     ExecTiming t = {0};
-    int iters = cfg->iters;
+    int warmup = cfg->warmup, iters = cfg->iters;
     CvError e = CV_OK;
-    if (cfg->min_time_s > 0) { /* one timed iteration sizes the run */
-        e = ex->ops->run(ex, cfg->warmup, 1, &t);
+    if (cfg->min_time_s > 0) { /* one timed iteration, after the warmup */
+        e = ex->ops->run(ex, warmup, 1, &t);
         double want = t.iter_s > 0 ? ceil(cfg->min_time_s / t.iter_s) : 1;
         iters = want > iters ? (int)fmin(want, PERF_MAX_ITERS) : iters;
+        warmup = 0;
     }
     if (!e)
-        e = ex->ops->run(ex, cfg->min_time_s > 0 ? 0 : cfg->warmup, iters, &t);
+        e = ex->ops->run(ex, warmup, iters, &t);
     if (e)
         return e;
     double bytes = (double)coll_size_bytes(&s->call);
