@@ -91,6 +91,43 @@ static void test_sweep(void **state)
     }
 }
 
+/* Broadcast, scatter and gather never idle every rank but one for a local
+ * copy: with p > 1 each step moves data between ranks (the root copies
+ * its own data beside its first message, inner tree ranks take their own
+ * block straight to or from their layout). */
+static void test_no_local_steps(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        if (a->coll != COLL_BROADCAST && a->coll != COLL_SCATTER &&
+            a->coll != COLL_GATHER)
+            continue;
+        for (int p = 2; p <= 64; p++) {
+            int roots[3], nr = roots_for(a, p, roots);
+            for (int ri = 0; ri < nr; ri++)
+                for (int ip = 0; ip < 2; ip++) {
+                    CollCall c = {.kind = a->coll, .nranks = p, .count = 97,
+                                  .dtype = DT_INT32, .op = OP_SUM,
+                                  .root = roots[ri], .in_place = ip};
+                    Schedule s;
+                    assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                    for (size_t k = 0; k < s.nsteps; k++) {
+                        size_t remote = 0;
+                        for (size_t x = 0; x < s.steps[k].n; x++) {
+                            const Transfer *t = &s.xfers[s.steps[k].first + x];
+                            remote += t->src != t->dst;
+                        }
+                        if (!remote)
+                            fail_msg("%s: step %zu is local only",
+                                     describe(a, &c), k + 1);
+                    }
+                    sched_fini(&s);
+                }
+        }
+    }
+}
+
 /* p = 1000 once per algorithm, with a count 1000 does not divide for the
  * vector collectives and one element per block for the others. */
 static void test_p1000(void **state)
@@ -225,6 +262,7 @@ int main(void)
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_lower_bound),
         cmocka_unit_test(test_sweep),
+        cmocka_unit_test(test_no_local_steps),
         cmocka_unit_test(test_p1000),
     };
     return cmocka_run_group_tests_name("algos", tests, NULL, NULL);

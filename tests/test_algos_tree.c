@@ -71,7 +71,7 @@ static void emit_both(Schedule *s, int p, size_t n, int a, int b)
     CollCall c = {.kind = COLL_BROADCAST, .nranks = p, .count = n,
                   .dtype = DT_INT32, .root = a, .in_place = true};
     assert_int_equal(sched_init(s, &c, "test"), CV_OK);
-    emit_binomial_scatter(s, a, n, BUF_RECV, 0, "scatter");
+    emit_binomial_scatter(s, a, n, BUF_RECV, 0, false, "scatter");
     if (b >= 0)
         emit_binomial_gather(s, b, n, BUF_RECV, 0, "gather");
     assert_int_equal(sched_end(s), CV_OK);
@@ -131,7 +131,7 @@ static void test_emitter_cost(void **state)
                       .dtype = DT_DOUBLE, .root = p / 2, .in_place = true};
         Schedule s;
         assert_int_equal(sched_init(&s, &c, "test"), CV_OK);
-        emit_binomial_scatter(&s, c.root, n, BUF_RECV, 0, "scatter");
+        emit_binomial_scatter(&s, c.root, n, BUF_RECV, 0, false, "scatter");
         assert_int_equal(sched_end(&s), CV_OK);
         CostTerms got;
         assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
@@ -162,8 +162,9 @@ static void test_bcast_shape(void **state)
 }
 
 /* Scatter on 8 ranks from root 5, second step: the root sends vranks 2
- * and 3 (ranks 7 and 0) to rank 7. The blocks wrap around the end of the
- * root's buffer: two transfers, one message. */
+ * and 3 (ranks 7 and 0) to rank 7, its own block straight to its output
+ * and rank 0's to its tmp. The blocks wrap around the end of the root's
+ * buffer: two transfers, one message. No step follows the remote ones. */
 static void test_scatter_wrap(void **state)
 {
     (void)state;
@@ -171,7 +172,7 @@ static void test_scatter_wrap(void **state)
                   .dtype = DT_INT32, .root = 5, .in_place = true};
     Schedule s;
     gen(member(2), &c, &s);
-    assert_int_equal(s.nsteps, 4); /* three remote steps and a copy-out */
+    assert_int_equal(s.nsteps, 3);
     const Step *st = &s.steps[1];
     int from_root = 0;
     for (size_t i = 0; i < st->n; i++) {
@@ -179,8 +180,9 @@ static void test_scatter_wrap(void **state)
         if (x->src != 5)
             continue;
         assert_int_equal(x->dst, 7);
-        assert_int_equal(x->dst_buf, BUF_TMP);
-        assert_int_equal(x->dst_off, x->src_off == 14 ? 0 : 2);
+        assert_int_equal(x->dst_buf, x->src_off == 14 ? BUF_RECV : BUF_TMP);
+        assert_int_equal(x->dst_off, 0);
+        assert_int_equal(x->src_off, x->dst_buf == BUF_RECV ? 14 : 0);
         from_root++;
     }
     assert_int_equal(from_root, 2);
@@ -191,9 +193,11 @@ static void test_scatter_wrap(void **state)
     sched_fini(&s);
 }
 
-/* Scatter and gather: ceil(log2 p) steps; a rank whose subtree (vranks
- * [v, v + lowbit(v)) cut at p) has more than itself keeps exactly that
- * subtree's blocks in tmp, leaves and the root need no scratch. */
+/* Scatter and gather: ceil(log2 p) steps, none local (the root's own
+ * block moves in the first); a rank whose subtree (vranks [v, v +
+ * lowbit(v)) cut at p) has more than itself keeps exactly the subtree's
+ * other blocks in tmp (its own goes straight to or from its layout),
+ * leaves and the root need no scratch. */
 static void test_blocks_tmp(void **state)
 {
     (void)state;
@@ -205,10 +209,11 @@ static void test_blocks_tmp(void **state)
             Schedule s;
             gen(member(i < 2 ? 2 : 3), &c, &s);
             assert_true(remote_steps(&s) == model_log2_ceil(p));
+            assert_int_equal(s.nsteps, p > 1 || c.in_place ? (size_t)model_log2_ceil(p) : 1);
             for (int v = 1; v < p; v++) {
                 int r = rrank(v, c.root, p);
                 int end = v + (v & -v) < p ? v + (v & -v) : p;
-                size_t want = end - v > 1 ? (size_t)(end - v) * c.count : 0;
+                size_t want = (size_t)(end - v - 1) * c.count;
                 assert_int_equal(sched_bufsize(&s, r, BUF_TMP), want);
             }
             assert_int_equal(sched_bufsize(&s, c.root, BUF_TMP), 0);

@@ -46,7 +46,7 @@ typedef struct {
 
 static const Scene scenes[] = {
     {"ring8", COLL_ALLREDUCE, "ring", 8, 0, 3},
-    {"binomial5", COLL_BROADCAST, "binomial", 5, 2, 2},
+    {"binomial5", COLL_BROADCAST, "binomial", 5, 2, 1},
     {"butterfly16", COLL_ALLREDUCE, "butterfly", 16, 0, 2},
     {"bruck7", COLL_ALLTOALL, "bruck", 7, 0, 2},
     {"dbt12", COLL_ALLREDUCE, "double-binary-tree", 12, 0, 2},

@@ -10,6 +10,8 @@
 
 #include "algo.h"
 
+#include <stdbool.h>
+
 /* Block b of n elements split into p blocks; the first n % p blocks are one
  * element longer, so any n and p work. */
 static inline size_t blk_off(size_t n, int p, int b)
@@ -54,9 +56,11 @@ void emit_ring_reducescatter(Schedule *s, size_t n, BufId buf, size_t off,
                              const char *phase);
 /* tree.c: the root holds every block; afterwards rank r holds block r
  * (inner ranks of the tree also pass through their subtree's blocks at
- * their places in the vector). ceil(log2 p) steps. */
+ * their places in the vector). ceil(log2 p) steps. With root_in the root
+ * holds them in its input instead (the collective's layout) and copies
+ * the whole vector to (buf, off) in the first step. */
 void emit_binomial_scatter(Schedule *s, int root, size_t n, BufId buf,
-                           size_t off, const char *phase);
+                           size_t off, bool root_in, const char *phase);
 /* tree.c: rank r holds block r; afterwards the root holds every block. */
 void emit_binomial_gather(Schedule *s, int root, size_t n, BufId buf,
                           size_t off, const char *phase);

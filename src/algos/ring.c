@@ -213,7 +213,8 @@ static size_t seg_len(size_t n, size_t k, size_t i)
 
 /* In step t the i-th link of the chain (root + i -> root + i + 1) carries
  * segment t - i: segments enter at the root one per step and move one
- * rank further each step. */
+ * rank further each step. The root sends from its input and copies each
+ * segment to its recv as it sends it, so no step waits for that copy. */
 static CvError gen_broadcast_chain(const CollCall *c, Schedule *s)
 {
     CvError e = sched_init(s, c, "chain");
@@ -223,11 +224,15 @@ static CvError gen_broadcast_chain(const CollCall *c, Schedule *s)
     size_t n = c->count, segs = chain_segments(c);
     CollLayout l;
     coll_layout(c, root, &l);
-    sched_step(s, "copy-in");
-    if (!c->in_place)
+    if (p == 1 && !c->in_place) {
+        sched_step(s, "copy");
         sched_copy(s, root, BUF_SEND, 0, root, BUF_RECV, 0, n);
-    for (size_t t = 0; segs && t + 2 < segs + (size_t)p; t++) {
+    }
+    for (size_t t = 0; p > 1 && segs && t + 2 < segs + (size_t)p; t++) {
         sched_step(s, "pipeline");
+        if (t < segs && !c->in_place) /* the root keeps what it sends */
+            sched_copy(s, root, BUF_SEND, seg_off(n, segs, t), root, BUF_RECV,
+                       seg_off(n, segs, t), seg_len(n, segs, t));
         for (int i = 0; i < p - 1 && (size_t)i <= t; i++) {
             size_t g = t - (size_t)i;
             if (g >= segs)
@@ -271,15 +276,15 @@ static const AlgoInfo broadcast_chain = {
     .cost = cost_broadcast_chain,
 };
 
-/* The root scatters the vector's p blocks down a binomial tree, then a
- * ring all-gather completes everybody's copy (van de Geijn). */
+/* The root scatters the vector's p blocks down a binomial tree from its
+ * input (copying it to its recv in the first step), then a ring
+ * all-gather completes everybody's copy (van de Geijn). */
 static CvError gen_broadcast_scag(const CollCall *c, Schedule *s)
 {
     CvError e = sched_init(s, c, "scatter-allgather");
     if (e)
         return e;
-    copy_in(s, BUF_RECV, 0, 0);
-    emit_binomial_scatter(s, c->root, c->count, BUF_RECV, 0, "scatter");
+    emit_binomial_scatter(s, c->root, c->count, BUF_RECV, 0, true, "scatter");
     emit_ring_allgather(s, c->count, BUF_RECV, 0, "all-gather");
     return sched_end(s);
 }

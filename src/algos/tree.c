@@ -59,6 +59,9 @@ typedef struct {
     bool coll;  /* collective placement (see holder) instead of (buf, off) */
     BufId buf;  /* where every rank keeps the vector when !coll */
     size_t off; /* its offset in buf when !coll */
+    bool root_in; /* !coll going down: the root sends from its input (the
+                     send buffer out of place) and copies it to (buf, off)
+                     in the first step, so no step waits for that copy */
 } Walk;
 
 /* Where one rank keeps the blocks (or the vector) a walk moves. */
@@ -70,18 +73,24 @@ typedef struct {
                    order starting with vrank vbase's (equal-length blocks) */
 } Holder;
 
-/* Holder of vrank v: with !coll the shared vector; with coll the root
- * works at its layout (input going down, output going up), ranks with a
- * subtree keep it in tmp in vrank order, leaves use their layout (output
- * going down, input going up). */
+/* Holder of vrank v: with !coll the shared vector (or going down with
+ * root_in, the root's input); with coll the root works at its layout
+ * (input going down, output going up), ranks with a subtree keep it in tmp
+ * in vrank order (with blocks, all but their own, which goes straight
+ * between the walk and their layout: walk_edge), leaves use their layout
+ * (output going down, input going up). */
 static Holder holder(const Schedule *s, const Walk *w, bool up, int v)
 {
     int p = s->call.nranks, r = rrank(v, w->root, p);
-    if (!w->coll)
-        return (Holder){r, w->buf, w->off, -1};
-    if (v != 0 && subtree(v, p) > 1)
-        return (Holder){r, BUF_TMP, 0, v};
     CollLayout l;
+    if (!w->coll && !(w->root_in && !up && v == 0))
+        return (Holder){r, w->buf, w->off, -1};
+    if (!w->coll) {
+        coll_layout(&s->call, r, &l);
+        return (Holder){r, l.in_buf, l.in_off, -1};
+    }
+    if (v != 0 && subtree(v, p) > 1)
+        return (Holder){r, BUF_TMP, 0, w->whole ? v : v + 1};
     coll_layout(&s->call, r, &l);
     bool in = up != (v == 0);
     return (Holder){r, in ? l.in_buf : l.out_buf, in ? l.in_off : l.out_off,
@@ -108,6 +117,20 @@ static void walk_edge(Schedule *s, const Walk *w, bool up, int from, int to,
         sched_xfer(s, w->op, a.rank, a.buf, a.off, b.rank, b.buf, b.off, w->n);
         return;
     }
+    int v = up ? from : to; /* the inner rank of the edge */
+    if (w->coll && v == lo && v != 0 && subtree(v, p) > 1) {
+        /* Its own block: to its output going down, from its input up. */
+        int r = rrank(v, w->root, p);
+        CollLayout l;
+        coll_layout(&s->call, r, &l);
+        if (up)
+            sched_xfer(s, w->op, r, l.in_buf, l.in_off, b.rank, b.buf,
+                       holder_at(&b, w, p, r, v), l.in_count);
+        else
+            sched_xfer(s, w->op, a.rank, a.buf, holder_at(&a, w, p, r, v), r,
+                       l.out_buf, l.out_off, l.out_count);
+        lo++;
+    }
     while (lo < hi) {
         int r = rrank(lo, w->root, p), k = imin(hi - lo, p - r);
         size_t len = blk_off(w->n, p, r + k) - blk_off(w->n, p, r);
@@ -117,14 +140,40 @@ static void walk_edge(Schedule *s, const Walk *w, bool up, int from, int to,
     }
 }
 
-/* Root to leaves: ceil(log2 p) steps, biggest subtree first. */
+/* The root's local work, done in the walk's first step beside its first
+ * message (it reads only the root's input, which no step writes): with
+ * root_in its input vector copied to (buf, off); with blocks its own
+ * block between its input and its output. */
+static void root_local(Schedule *s, const Walk *w, bool up)
+{
+    int p = s->call.nranks, r = w->root;
+    CollLayout l;
+    coll_layout(&s->call, r, &l);
+    if (!w->coll && w->root_in && !up) {
+        local_copy(s, r, l.in_buf, l.in_off, w->buf, w->off, w->n);
+    } else if (w->coll && !w->whole) {
+        Holder h = holder(s, w, up, 0);
+        if (up)
+            local_copy(s, r, l.in_buf, l.in_off, h.buf,
+                       holder_at(&h, w, p, r, 0), l.in_count);
+        else
+            local_copy(s, r, h.buf, holder_at(&h, w, p, r, 0), l.out_buf,
+                       l.out_off, l.out_count);
+    }
+}
+
+/* Root to leaves: ceil(log2 p) steps, biggest subtree first (one local
+ * step when p = 1 and the root has a copy to make). */
 static void walk_down(Schedule *s, const Walk *w, const char *phase)
 {
     int p = s->call.nranks;
+    sched_step(s, phase);
+    root_local(s, w, false);
     for (int m = p > 1 ? pow2_floor(p - 1) : 0; m >= 1; m /= 2) {
-        sched_step(s, phase);
         for (int v = 0; v + m < p; v += 2 * m)
             walk_edge(s, w, false, v, v + m, v + m, imin(v + 2 * m, p));
+        if (m > 1)
+            sched_step(s, phase);
     }
 }
 
@@ -133,56 +182,53 @@ static void walk_down(Schedule *s, const Walk *w, const char *phase)
 static void walk_up(Schedule *s, const Walk *w, const char *phase)
 {
     int p = s->call.nranks;
+    sched_step(s, phase);
+    root_local(s, w, true);
     for (int m = 1; m < p; m *= 2) {
-        sched_step(s, phase);
         for (int v = m; v < p; v += 2 * m)
             walk_edge(s, w, true, v, v - m, v, imin(v + m, p));
+        if (2 * m < p)
+            sched_step(s, phase);
     }
 }
 
-/* Size tmp for the ranks that keep a subtree there, and (local step) move
- * inputs where the walk expects them: the whole input vector to the
- * holder, or going up a rank's input block to its place in the holder. */
-static void walk_prepare(Schedule *s, const Walk *w, bool up)
+/* Size tmp for the ranks that keep a subtree there: the whole vector, or
+ * the blocks of their subtree but their own. */
+static void walk_tmp(Schedule *s, const Walk *w, bool up)
 {
     int p = s->call.nranks;
-    sched_step(s, "copy-in");
     for (int v = 0; v < p; v++) {
         Holder h = holder(s, w, up, v);
-        CollLayout l;
-        coll_layout(&s->call, h.rank, &l);
-        size_t keep = (size_t)subtree(v, p) * (w->n / (size_t)p);
+        size_t keep = (size_t)(subtree(v, p) - 1) * (w->n / (size_t)p);
         if (h.buf == BUF_TMP)
             sched_tmp(s, h.rank, w->whole ? w->n : keep);
-        if (l.in_count && w->whole)
-            local_copy(s, h.rank, l.in_buf, l.in_off, h.buf, h.off, w->n);
-        else if (l.in_count && up)
-            local_copy(s, h.rank, l.in_buf, l.in_off, h.buf,
-                       holder_at(&h, w, p, h.rank, v), l.in_count);
     }
 }
 
-/* Going down with blocks: (local step) every rank moves its own block from
- * its holder to its output. */
-static void walk_finish(Schedule *s, const Walk *w)
+/* Whole vectors going up (reduce): size tmp, and (local step) copy every
+ * rank's input to its holder, where its children's partials are folded in
+ * (executors fuse the copy with the first fold: sched_fuse_all). */
+static void walk_prepare(Schedule *s, const Walk *w)
 {
     int p = s->call.nranks;
-    sched_step(s, "copy-out");
+    walk_tmp(s, w, true);
+    sched_step(s, "copy-in");
     for (int v = 0; v < p; v++) {
-        Holder h = holder(s, w, false, v);
+        Holder h = holder(s, w, true, v);
         CollLayout l;
         coll_layout(&s->call, h.rank, &l);
-        local_copy(s, h.rank, h.buf, holder_at(&h, w, p, h.rank, v), l.out_buf,
-                   l.out_off, l.out_count);
+        if (l.in_count)
+            local_copy(s, h.rank, l.in_buf, l.in_off, h.buf, h.off, w->n);
     }
 }
 
 /* ====================================================== shared emitters */
 
 void emit_binomial_scatter(Schedule *s, int root, size_t n, BufId buf,
-                           size_t off, const char *phase)
+                           size_t off, bool root_in, const char *phase)
 {
-    Walk w = {.root = root, .n = n, .op = XFER_COPY, .buf = buf, .off = off};
+    Walk w = {.root = root, .n = n, .op = XFER_COPY, .buf = buf, .off = off,
+              .root_in = root_in};
     walk_down(s, &w, phase);
 }
 
@@ -195,29 +241,31 @@ void emit_binomial_gather(Schedule *s, int root, size_t n, BufId buf,
 
 /* ================================================ binomial collectives */
 
-/* A collective made of one binomial walk: inputs moved in place, the
- * walk, and going down with blocks each rank's own block moved out. */
+/* A collective made of one binomial walk (a reduce's inputs first copied
+ * to where the partial results grow). */
 static CvError binomial(const CollCall *c, Schedule *s, Walk w, bool up,
                         const char *phase)
 {
     CvError e = sched_init(s, c, "binomial");
     if (e)
         return e;
-    walk_prepare(s, &w, up);
+    if (w.whole && up)
+        walk_prepare(s, &w);
+    else
+        walk_tmp(s, &w, up);
     if (up)
         walk_up(s, &w, phase);
     else
         walk_down(s, &w, phase);
-    if (!up && !w.whole)
-        walk_finish(s, &w);
     return sched_end(s);
 }
 
-/* Broadcast: the root copies its input to recv; the vector goes down. */
+/* Broadcast: the vector goes down from the root's input; the root copies
+ * it to its recv meanwhile. */
 static CvError gen_bcast(const CollCall *c, Schedule *s)
 {
     Walk w = {.root = c->root, .n = c->count, .op = XFER_COPY, .whole = true,
-              .buf = BUF_RECV};
+              .buf = BUF_RECV, .root_in = true};
     return binomial(c, s, w, false, "broadcast");
 }
 
@@ -279,7 +327,7 @@ static CvError gen_allreduce_tree(const CollCall *c, Schedule *s)
         return e;
     Walk w = {.root = 0, .n = c->count, .op = XFER_REDUCE, .whole = true,
               .buf = BUF_RECV};
-    walk_prepare(s, &w, true);
+    walk_prepare(s, &w);
     walk_up(s, &w, "reduce");
     w.op = XFER_COPY;
     walk_down(s, &w, "broadcast");
@@ -428,7 +476,7 @@ static CvError gen_allreduce_dbt(const CollCall *c, Schedule *s)
     if (dbt_init(&d, c->nranks))
         return CV_ERR_NOMEM;
     Walk w = {.n = c->count, .whole = true, .buf = BUF_RECV};
-    walk_prepare(s, &w, true);
+    walk_prepare(s, &w);
     for (int k = 0; k < d.levels; k++)
         dbt_reduce_step(s, &d, k);
     for (int k = 0; k < d.levels; k++)
