@@ -20,9 +20,10 @@ report_machine() {
 # starting with "target" for report_targets. The files may hold several
 # rounds of the same sweep: each row keeps its fastest round (other
 # programs on the machine only ever slow a round down), for both sides.
-# The model check takes the median of the rounds instead, as the
-# calibration does with its own rounds (calib.c): the machine's state in
-# a typical minute, against the model of its state in a typical minute.
+# The model check takes the median of the rounds' measured/model instead
+# (each round's row against the model of that round's calibration: run.sh),
+# as the calibration does with its own rounds (calib.c): the machine in a
+# typical minute against the model of the same minutes.
 # MPI_Bcast has one buffer (the root's data stays where it is), so
 # broadcast is compared with collviz's in-place columns; mpi_ref calls the
 # other collectives with separate send and receive buffers, so they are
@@ -34,7 +35,7 @@ report_pair() {
     }
     function median(k,    i, j, n, v, x) {
         n = nout[k]
-        for (i = 1; i <= n; i++) v[i] = tout[k, i]
+        for (i = 1; i <= n; i++) v[i] = rout[k, i]
         for (i = 2; i <= n; i++) {         # insertion sort
             x = v[i]
             for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]
@@ -54,8 +55,7 @@ report_pair() {
         k = $1 SUBSEP $2
         if (coll == "broadcast") keep($11, $13, k, ct, cb)
         else keep($7, $9, k, ct, cb)
-        model[k] = $15
-        tout[k, ++nout[k]] = $7
+        if ($15 > 0) rout[k, ++nout[k]] = $7 / $15
         if (!($1 in seen)) { seen[$1] = 1; algos[++na] = $1 }
         cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
     }
@@ -63,8 +63,8 @@ report_pair() {
         for (k in ct) {
             split(k, ks, SUBSEP); a = ks[1]; s = ks[2]
             if (!(s in bt) || ct[k] < bt[s]) { bt[s] = ct[k]; bb[s] = cb[k]; ba[s] = a }
-            if (s >= 1048576 && model[k] > 0) {
-                r = median(k) / model[k]
+            if (s >= 1048576 && nout[k] > 0) {
+                r = median(k)
                 if (!(a in lo) || r < lo[a]) lo[a] = r
                 if (!(a in hi) || r > hi[a]) hi[a] = r
             }
@@ -128,7 +128,7 @@ report_targets() {
         for (i = 1; i <= nl; i++) print large[i]
         print "# 3. every algorithm within 25% of the calibrated model at sizes >= 1 MiB"
         printf "# %-14s %2s  %-18s %6s %6s\n", "collective", "p", "algorithm", "min", "max"
-        print "#   (median of the rounds / model, out of place)"
+        print "#   (median over the rounds of measured / the model of the round, out of place)"
         for (i = 1; i <= nm; i++) print model[i]
         printf "# missed: %d of %d small-size, %d of %d bandwidth, %d of %d model targets\n",
                bad_small, ns_at, bad_large, nl_at, bad_model, nm

@@ -5,11 +5,13 @@
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
 #                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
 #                     [-t SECONDS] [-q] [-o FILE] [-k DIR]
-#   -r: rounds of every sweep, both sides (default 3). A round runs every
-#       collective and rank count once, so a row's rounds are minutes
-#       apart. The comparisons with Open MPI keep each row's fastest round,
-#       so that other programs that share the machine for a while do not
-#       decide them; the model check takes the median (report.sh).
+#   -r: rounds of every sweep, both sides (default 3). A round calibrates
+#       collviz at each rank count and runs every collective at that count
+#       right after, so a row's rounds are minutes apart and each is
+#       compared with a calibration of the same minutes. The comparisons
+#       with Open MPI keep each row's fastest round, so that other programs
+#       that share the machine for a while do not decide them; the model
+#       check takes the median of the rounds' measured/model (report.sh).
 #   -t: time every size for at least SECONDS, both sides (collviz perf
 #       --min-time, mpi_ref -T): more iterations than ITERS where those
 #       would be quicker, so that one scheduling hiccup of a run lasting
@@ -17,11 +19,11 @@
 #   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round) for a smoke run.
 #   -k: keep the raw outputs in DIR (mpi_ref's tables and collviz perf's CSV
 #       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, and collviz's
-#       calibrations, cache/collviz/).
-# Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, calibrates
-# collviz (collviz calibrate, once per rank count), then for every
-# collective and rank count runs mpi_ref under mpirun and `collviz perf -a
-# all --csv`, and prints the two side by side. The report goes to stdout
+#       calibrations of every round, cache-rR/collviz/).
+# Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, then in
+# every round and for every rank count calibrates collviz (collviz
+# calibrate) and for every collective runs mpi_ref under mpirun and
+# `collviz perf -a all --csv`, and prints the two side by side. The report goes to stdout
 # and to bench/results/YYYY-MM-DD-HOST.txt (or -o FILE).
 set -eu
 
@@ -74,22 +76,26 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
 
 {
     report_machine
-    for p in $ranks; do
-        echo "## collviz calibrate -p $p"
-        "$cv" calibrate -p "$p"
-        echo
-    done
     # Rounds outermost: the rounds of one row lie minutes apart, so that
     # a slow spell of the machine (a busy host) spoils at most one of them.
+    # Each rank count of a round starts with a calibration, which the
+    # model column of that round's rows uses: the machine's speed drifts
+    # by a third over minutes here, and a model calibrated at the start of
+    # a long run would be checked against a different machine.
     r=1
     while [ $r -le "$rounds" ]; do
-        for c in $colls; do
-            for p in $ranks; do
+        for p in $ranks; do
+            echo "run.sh: round $r of $rounds: calibrate, $p ranks" >&2
+            echo "## collviz calibrate -p $p (round $r)"
+            "$cv" calibrate -p "$p"
+            echo
+            for c in $colls; do
                 echo "run.sh: round $r of $rounds: $c, $p ranks" >&2
                 $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep -T "$mintime" >> "$tmp/mpi-$c-$p.txt"
                 "$cv" perf "$c" -a all -p "$p" $sweep --min-time "$mintime" --csv >> "$tmp/cv-$c-$p.csv"
             done
         done
+        cp -R "$tmp/cache" "$tmp/cache-r$r"
         r=$((r + 1))
     done
     for c in $colls; do
@@ -102,7 +108,7 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
     echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out"
 if [ -n "$keep" ]; then
-    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp/cache" "$keep"/ &&
+    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp"/cache-r* "$keep"/ &&
         echo "run.sh: raw outputs kept in $keep" >&2
 fi
 echo "run.sh: report written to $out" >&2

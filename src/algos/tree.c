@@ -106,8 +106,9 @@ static size_t holder_at(const Holder *h, const Walk *w, int p, int r, int v)
 }
 
 /* One edge: vrank `from` hands vrank `to` the blocks of vranks [lo, hi)
- * (or the whole vector). Blocks in natural order wrap around at rank p-1,
- * so a range goes as at most two transfers (one message). */
+ * (or the whole vector), as one message of up to three transfers: an
+ * inner rank's own block, and the rest cut where blocks in natural order
+ * wrap around at rank p-1. */
 static void walk_edge(Schedule *s, const Walk *w, bool up, int from, int to,
                       int lo, int hi)
 {
