@@ -95,7 +95,7 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
                 "$cv" perf "$c" -a all -p "$p" $sweep --min-time "$mintime" --csv >> "$tmp/cv-$c-$p.csv"
             done
         done
-        cp -R "$tmp/cache" "$tmp/cache-r$r"
+        [ -z "$keep" ] || cp -R "$tmp/cache" "$tmp/cache-r$r"
         r=$((r + 1))
     done
     for c in $colls; do

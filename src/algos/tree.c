@@ -83,15 +83,13 @@ static Holder holder(const Schedule *s, const Walk *w, bool up, int v)
 {
     int p = s->call.nranks, r = rrank(v, w->root, p);
     CollLayout l;
-    if (!w->coll && !(w->root_in && !up && v == 0))
-        return (Holder){r, w->buf, w->off, -1};
-    if (!w->coll) {
-        coll_layout(&s->call, r, &l);
+    coll_layout(&s->call, r, &l);
+    if (!w->coll && w->root_in && !up && v == 0)
         return (Holder){r, l.in_buf, l.in_off, -1};
-    }
+    if (!w->coll)
+        return (Holder){r, w->buf, w->off, -1};
     if (v != 0 && subtree(v, p) > 1)
         return (Holder){r, BUF_TMP, 0, w->whole ? v : v + 1};
-    coll_layout(&s->call, r, &l);
     bool in = up != (v == 0);
     return (Holder){r, in ? l.in_buf : l.out_buf, in ? l.in_off : l.out_off,
                     v == 0 ? -1 : v};
@@ -118,18 +116,18 @@ static void walk_edge(Schedule *s, const Walk *w, bool up, int from, int to,
         sched_xfer(s, w->op, a.rank, a.buf, a.off, b.rank, b.buf, b.off, w->n);
         return;
     }
-    int v = up ? from : to; /* the inner rank of the edge */
-    if (w->coll && v == lo && v != 0 && subtree(v, p) > 1) {
-        /* Its own block: to its output going down, from its input up. */
-        int r = rrank(v, w->root, p);
+    const Holder *in = up ? &a : &b; /* the lower rank of the edge */
+    if (w->coll && in->buf == BUF_TMP && lo == (up ? from : to)) {
+        /* Its own block, kept out of tmp: to its output going down, from
+         * its input going up. */
         CollLayout l;
-        coll_layout(&s->call, r, &l);
+        coll_layout(&s->call, in->rank, &l);
         if (up)
-            sched_xfer(s, w->op, r, l.in_buf, l.in_off, b.rank, b.buf,
-                       holder_at(&b, w, p, r, v), l.in_count);
+            sched_xfer(s, w->op, a.rank, l.in_buf, l.in_off, b.rank, b.buf,
+                       holder_at(&b, w, p, a.rank, lo), l.in_count);
         else
-            sched_xfer(s, w->op, a.rank, a.buf, holder_at(&a, w, p, r, v), r,
-                       l.out_buf, l.out_off, l.out_count);
+            sched_xfer(s, w->op, a.rank, a.buf, holder_at(&a, w, p, b.rank, lo),
+                       b.rank, l.out_buf, l.out_off, l.out_count);
         lo++;
     }
     while (lo < hi) {
