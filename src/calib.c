@@ -58,6 +58,23 @@ static void bench_cross_steps(Schedule *s, int p)
     }
 }
 
+/* `steps` steps in which every rank sends one element to every other. */
+static CvError bench_exchange(Schedule *s, int p, int steps)
+{
+    CvError e = bench_init(s, p, (size_t)p, "calibration");
+    for (int i = 0; !e && i < steps; i++) {
+        sched_step(s, "exchange");
+        for (int r = 0; r < p; r++)
+            for (int q = 0; q < p; q++)
+                if (q != r)
+                    sched_copy(s, r, BUF_RECV, (size_t)r, q, BUF_RECV,
+                               (size_t)(p + r), 1);
+    }
+    if (!e && (e = sched_end(s)))
+        sched_fini(s);
+    return e;
+}
+
 /* The kinds of benchmark schedules. */
 typedef enum {
     BENCH_SHIFT,     /* every rank copies to its right neighbour */
@@ -173,6 +190,7 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
  * usual) does not become the model's idea of this machine either. */
 typedef struct {
     double alpha_t;                 /* ALPHA_STEPS tiny steps */
+    double exch_t;                  /* ALPHA_STEPS tiny exchanges (p > 2) */
     double lat[BENCH_KIND_COUNT];   /* copying benchmarks, LAT_ELEMS, one
                                        step (cross: two) */
     double lat_many;                /* cross, LAT_ELEMS, LAT_PAIRS pairs */
@@ -204,6 +222,7 @@ static void timings_median(const Timings *r, int n, Timings *tm)
         tm->field = median(v, n);                                           \
     } while (0)
     MEDIAN(alpha_t);
+    MEDIAN(exch_t);
     MEDIAN(lat_many);
     for (int k = 0; k < BENCH_KIND_COUNT; k++) {
         MEDIAN(lat[k]);
@@ -226,6 +245,13 @@ static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
     int pairs = b->ex->nranks > 1;
     *tm = (Timings){0};
     CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t);
+    if (!e && b->ex->nranks > 2) {
+        Schedule s;
+        if (!(e = bench_exchange(&s, b->ex->nranks, ALPHA_STEPS))) {
+            e = time_sched(b, &s, &tm->exch_t);
+            sched_fini(&s);
+        }
+    }
     static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
     for (size_t i = 0; !e && i < sizeof lat / sizeof lat[0]; i++)
         if (pairs || !is_pair(lat[i]))
@@ -287,6 +313,10 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
         lat[BENCH_PAIR] = lat[BENCH_SHIFT];
     lat[BENCH_CROSS] /= 2;
     c->alpha = tm->alpha_t / ALPHA_STEPS;
+    /* between free (a message only a flag) and a whole alpha each */
+    c->alpha_msg = p > 2 ? fmin(fmax((tm->exch_t / ALPHA_STEPS - c->alpha) /
+                                         (p - 2), 0), c->alpha)
+                         : c->alpha;
     c->npoints = npts;
     for (int i = 0; i < npts; i++) {
         double t[BENCH_KIND_COUNT], bytes = (double)cnt[i] * sizeof(float);
@@ -413,7 +443,7 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     size_t cnt[CALIB_MAX_POINTS];
     int n = footprints(o, fp), p = ex->nranks;
     int cores = exec_cpus();
-    int per_round = 5 + BENCH_KIND_COUNT * n;
+    int per_round = 5 + (p > 2) + BENCH_KIND_COUNT * n;
     Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
                .why = why, .whylen = whylen, .progress = progress,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
@@ -692,19 +722,34 @@ static void memmap_fini(MemMap *mm)
     free(mm->memr);
 }
 
-/* Rank `who` reads (or writes, with `write`) n elements of rank r's
- * region `slot` from off, as one side (half the cost) of a copy. A byte
- * never touched before comes from memory. A byte is cross (costs what the
- * cross curve says) when another rank's core holds its line and the touch
- * needs that core: a read of a line that core wrote (the line comes from
- * there), a write to a line that core has (its copy must go first, as
- * when a rank overwrites what its neighbour read the step before). Lines
- * a rank reads are then in its core's cache, clean. Streamed (the
- * destination of a streaming copy, copy.h): written to memory, gone from
- * the caches. */
+/* How a transfer touches bytes. */
+typedef enum {
+    TOUCH_READ,   /* a read */
+    TOUCH_WRITE,  /* a write: a store into a line not in the cache first
+                     reads the line (copy.h), in a working set larger than
+                     the last-level cache a read from memory more */
+    TOUCH_RESULT, /* a reduction's write (the calibrated gamma holds what
+                     it costs beyond a copy's) */
+    TOUCH_STREAM  /* a streaming copy's write (copy.h): to memory, and
+                     gone from the caches */
+} Touch;
+
+/* Rank `who` touches n elements of rank r's region `slot` from off, as
+ * one side (half the cost) of a copy. A byte never touched before comes
+ * from memory. A byte is cross (costs what the cross curve says) when
+ * another rank's core holds its line and the touch needs that core: a
+ * read of a line that core wrote (the line comes from there), a write to
+ * a line that core has (its copy must go first, as when a rank overwrites
+ * what its neighbour read the step before). Lines a rank reads are then
+ * in its core's cache, clean. The calibration's copies stream in working
+ * sets beyond the last-level cache (copy.h's rule), so there memory's
+ * beta is a streamed copy's: a copy's ordinary write that misses the
+ * caches costs a second half, the line's read. */
 static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
-                         size_t n, int write, int streamed)
+                         size_t n, Touch how)
 {
+    int write = how != TOUCH_READ, streamed = how == TOUCH_STREAM;
+    double own = how == TOUCH_WRITE && mm->stream_min != SIZE_MAX ? 2 : 1;
     size_t lo = mm->base[(size_t)r * MEM_SLOTS + (size_t)slot] + off * mm->ts;
     size_t hi = lo + n * mm->ts;
     for (size_t c = lo / mm->chunk; c * mm->chunk < hi; c++) {
@@ -722,32 +767,34 @@ static void memmap_touch(MemMap *mm, int who, int r, int slot, size_t off,
         double wm = fmax(w, 0);
         mm->core[who] += half * (w >= 0 ? w * cv->beta_cache
                                         : w * (cv->beta_cache - cv->beta_mem));
-        mm->mem += half * (1 - wm) * cv->beta_mem;
-        mm->memr[who] += half * (1 - wm) * cv->beta_one;
+        mm->mem += own * half * (1 - wm) * cv->beta_mem;
+        mm->memr[who] += own * half * (1 - wm) * cv->beta_one;
         mm->clock += (double)(e - a);
         mm->last[c] = streamed ? -1 : mm->clock;
     }
 }
 
-/* Rank `who` copies n elements from (sr, ss, so) to (dr, ds, dof). */
+/* Rank `who` copies (or reduces: how) n elements from (sr, ss, so) to
+ * (dr, ds, dof). */
 static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
-                        int dr, int ds, size_t dof, size_t n, int streamed)
+                        int dr, int ds, size_t dof, size_t n, Touch how)
 {
-    memmap_touch(mm, who, sr, ss, so, n, 0, 0);
-    memmap_touch(mm, who, dr, ds, dof, n, 1, streamed);
+    memmap_touch(mm, who, sr, ss, so, n, TOUCH_READ);
+    memmap_touch(mm, who, dr, ds, dof, n, how);
 }
 
 /* Elements [from, from + n) of transfer x, not staged, moved by rank
  * `who` (its destination, or its source for a pushed tail). */
 static void memmap_part(MemMap *mm, const Transfer *x, const Transfer *in,
-                        int who, size_t from, size_t n, int streamed)
+                        int who, size_t from, size_t n, Touch how)
 {
     if (!n)
         return;
     if (in) /* the fused reduce also reads the copy's source */
-        memmap_touch(mm, who, x->dst, in->src_buf, in->src_off + from, n, 0, 0);
+        memmap_touch(mm, who, x->dst, in->src_buf, in->src_off + from, n,
+                     TOUCH_READ);
     memmap_copy(mm, who, x->src, x->src_buf, x->src_off + from, x->dst,
-                x->dst_buf, x->dst_off + from, n, streamed);
+                x->dst_buf, x->dst_off + from, n, how);
 }
 
 /* Transfer i of a step, pass 0 (staging: the destination copies a source
@@ -756,25 +803,27 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
 {
     const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
     int d = x->dst;
-    int streamed = x->op == XFER_COPY && x->count * mm->ts >= mm->stream_min;
+    Touch how = x->op != XFER_COPY                     ? TOUCH_RESULT
+                : x->count * mm->ts >= mm->stream_min ? TOUCH_STREAM
+                                                      : TOUCH_WRITE;
     if (mm->skip[i])
         return;
     if (!mm->staged[i]) {
         size_t pushed = mm->push[i];
         if (pass) {
-            memmap_part(mm, x, in, d, 0, x->count - pushed, streamed);
-            memmap_part(mm, x, in, x->src, x->count - pushed, pushed, streamed);
+            memmap_part(mm, x, in, d, 0, x->count - pushed, how);
+            memmap_part(mm, x, in, x->src, x->count - pushed, pushed, how);
         }
         return;
     }
     if (in && pass) /* the fused reduce also reads the copy's source */
-        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, 0, 0);
+        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, TOUCH_READ);
     if (pass)
         memmap_copy(mm, d, d, MEM_STAGE, mm->at[d], d, x->dst_buf, x->dst_off,
-                    x->count, streamed);
-    else
+                    x->count, how);
+    else /* memcpy (exec_threads.c) */
         memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, MEM_STAGE,
-                    mm->at[d], x->count, 0);
+                    mm->at[d], x->count, TOUCH_WRITE);
     mm->at[d] += x->count;
 }
 
@@ -801,8 +850,8 @@ static double memory_step_bytes(MemMap *mm, size_t k)
     return fmax(sum, most * mm->cv->cores) + mem;
 }
 
-/* Latency of step k: the most messages one rank sends or receives, alpha
- * each; with messages like those the step latency was measured with (more
+/* Latency of step k: alpha, and the message latency for every message
+ * beyond the first of the rank that sends or receives the most; with messages like those the step latency was measured with (more
  * than half CALIB_LAT_BYTES), at least that latency for every round of
  * receiving ranks the cores take turns at (a step every rank receives in
  * was measured). *pulled: such a step. */
@@ -822,7 +871,7 @@ static double step_latency(const MemMap *mm, const Calib *c, double alpha,
         if (x->src != x->dst && x->count * mm->ts > largest)
             largest = x->count * mm->ts;
     }
-    double lat = msgs * alpha;
+    double lat = msgs ? alpha + (msgs - 1) * c->alpha_msg : 0;
     if (!(c->lat_step > 0) || largest <= CALIB_LAT_BYTES / 2 || !receivers)
         return lat;
     int cores = mm->cv->cores;
@@ -934,8 +983,8 @@ static void write_calib(FILE *f, const Calib *c)
     fprintf(f, "version %d\nbackend %s\nnranks %d\ncores %d\nwhen %lld\n"
             "quick %d\n", CALIB_VERSION, c->backend, c->nranks, c->cores,
             c->when, c->quick);
-    fprintf(f, "alpha %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
-            c->alpha, c->lat_step, c->lat_iter,
+    fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
+            c->alpha, c->alpha_msg, c->lat_step, c->lat_iter,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
@@ -981,6 +1030,7 @@ static int parse_line(Calib *c, const char *line)
         sscanf(line, "when %lld", &c->when) == 1 ||
         sscanf(line, "quick %d", &c->quick) == 1 ||
         sscanf(line, "alpha %lf", &c->alpha) == 1 ||
+        sscanf(line, "msg %lf", &c->alpha_msg) == 1 ||
         sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
         sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
                &c->fit_err[LINK_SHARED]) == 2)
@@ -1005,6 +1055,7 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
 {
     if (strcmp(c->backend, backend) || c->nranks != nranks || c->cores < 0 ||
         c->npoints < 1 || !(c->alpha >= 0) || !isfinite(c->alpha) ||
+        !(c->alpha_msg >= 0) || !isfinite(c->alpha_msg) ||
         !(c->lat_step >= 0) || !isfinite(c->lat_step) ||
         !(c->lat_iter >= 0) || !isfinite(c->lat_iter))
         return 0;
@@ -1029,9 +1080,13 @@ CvError calib_load(const char *backend, int nranks, Calib *out)
     if (!f)
         return CV_ERR_IO;
     *out = (Calib){.link = LINK_SHARED};
-    int bad = 0;
-    while (!bad && fgets(line, sizeof line, f))
+    int bad = 0, msg = 0;
+    while (!bad && fgets(line, sizeof line, f)) {
         bad = parse_line(out, line);
+        msg |= !strncmp(line, "msg ", 4);
+    }
+    if (!msg) /* saved before it was measured: a latency per message */
+        out->alpha_msg = out->alpha;
     bad |= ferror(f);
     fclose(f);
     return bad || !calib_sane(out, backend, nranks) ? CV_ERR_ARG : CV_OK;

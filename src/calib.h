@@ -6,6 +6,12 @@
  * What is measured (with all ranks of the executor started):
  *  - alpha: the time per step of a schedule of one-element steps in which
  *    every rank sends to its right neighbour;
+ *  - the message latency: what one more message of a rank adds to a step,
+ *    from steps in which every rank sends one element to every other
+ *    (p - 1 messages each, p > 2), beyond alpha: (t - alpha) / (p - 2).
+ *    Threads take turns at the cores, so a step costs about one turn of
+ *    every thread whatever its messages, and a message more only its
+ *    flag; a process backend pays a whole latency per message;
  *  - the step latency: the same with messages of CALIB_LAT_BYTES, each
  *    step reading what the step before wrote on another rank, as the
  *    slope over the steps of a chain of them (less the messages' bytes);
@@ -36,8 +42,9 @@
  *  - LINK_P2P: model_schedule_cost as model.h defines it (full duplex
  *    links, local copies free), with the lone pair's parameters;
  *  - LINK_SHARED: one memory system carries everything, as the ranks of
- *    one machine share it. A step costs the most messages of one rank
- *    times alpha (with messages of more than half CALIB_LAT_BYTES: at
+ *    one machine share it. A step costs alpha, and the message latency for
+ *    each message beyond the first of the rank with the most (with
+ *    messages of more than half CALIB_LAT_BYTES: at
  *    least the step latency for each round of receiving ranks the cores
  *    take turns at, and the iteration its latency once), plus every byte
  *    any transfer moves (local ones too: a
@@ -58,7 +65,12 @@
  *    busiest rank's memory bytes at one core's rate (the point-to-point
  *    bandwidth of the largest working set: one core cannot keep as many
  *    lines in flight as all of them). Copies the executor streams
- *    (copy.h's rule) write to memory and leave the caches. (model.h's
+ *    (copy.h's rule) write to memory and leave the caches; where it
+ *    streams (a working set beyond the last-level cache) the memory beta
+ *    is a streamed copy's, and a copy it does not stream that writes to
+ *    memory pays its destination twice, as the store reads the line
+ *    first (measured: a 2-rank chain broadcast at 64 MiB, 64 KiB copies,
+ *    ran 1.4x the model without it). (model.h's
  *    shared model leaves local transfers free, charges only the largest
  *    reduction of one rank, and has one beta for every byte: none of that
  *    holds for cores that share caches and memory.)
@@ -101,6 +113,8 @@ typedef struct {
     long long when;               /* seconds since the epoch */
     int quick;                    /* nonzero: the short calibration */
     double alpha;                 /* s per step of tiny messages */
+    double alpha_msg;             /* s per message beyond a rank's first in
+                                     a step (files without it: alpha) */
     double lat_step;              /* s per step in which every rank gets
                                      one message of CALIB_LAT_BYTES (0: not
                                      measured; alpha stands in) */

@@ -105,8 +105,8 @@ static void print_calib(const Calib *c)
     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
     printf("# calibration of backend %s at %d ranks (%s, %s)\n", c->backend,
            c->nranks, when, c->quick ? "quick" : "full");
-    printf("# alpha (one step of one-element messages): %.3f us\n",
-           c->alpha * 1e6);
+    printf("# alpha (one step of one-element messages): %.3f us; each message "
+           "more of a rank: %.3f us\n", c->alpha * 1e6, c->alpha_msg * 1e6);
     printf("# step latency (messages of %d KiB, each step after another "
            "rank's): %.3f us; iteration: %.3f us\n", CALIB_LAT_BYTES / 1024,
            c->lat_step * 1e6, c->lat_iter * 1e6);

@@ -309,10 +309,12 @@ static void json_head(FILE *f, const Run *r)
             dtype_name(c->call.dtype), redop_name(c->call.op), c->call.root,
             c->iters, c->warmup, c->check, c->min_time_s);
     fprintf(f, "  \"calibration\": {\"when\": %lld, \"quick\": %s, "
-            "\"alpha_us\": %.4f, \"step_latency_us\": %.4f, "
+            "\"alpha_us\": %.4f, \"message_latency_us\": %.4f, "
+            "\"step_latency_us\": %.4f, "
             "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "
             "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}},\n", k->when,
-            k->quick ? "true" : "false", k->alpha * 1e6, k->lat_step * 1e6,
+            k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
+            k->lat_step * 1e6,
             k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
             k->fit_err[LINK_P2P], link_name(LINK_SHARED),
             k->fit_err[LINK_SHARED]);

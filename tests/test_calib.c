@@ -17,6 +17,7 @@
 
 #include "algo.h"
 #include "calib.h"
+#include "copy.h"
 
 /* ------------------------------------------------------------- fixtures */
 
@@ -81,6 +82,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
     Calib c = {.nranks = p, .cores = (int)(seed % 5), .when = 1700000000 + seed,
                .quick = (int)(seed & 1),
                .alpha = 1e-6 * (1 + seed % 7), .npoints = npoints,
+               .alpha_msg = 1e-7 * (1 + seed % 11),
                .lat_step = 3e-6 * (1 + seed % 5), .lat_iter = 1e-7 * (seed % 3),
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
@@ -109,6 +111,7 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_int_equal(a->link, b->link);
     assert_int_equal(a->npoints, b->npoints);
     assert_close(a->alpha, b->alpha);
+    assert_close(a->alpha_msg, b->alpha_msg);
     assert_close(a->lat_step, b->lat_step);
     assert_close(a->lat_iter, b->lat_iter);
     for (int l = 0; l < LINK_COUNT; l++)
@@ -230,6 +233,9 @@ static void test_damaged(void **state)
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat -1 0\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat 1e-6 nan\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg -1\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg nan\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -242,6 +248,7 @@ static void test_damaged(void **state)
     assert_int_equal(calib_load("threads", 4, &got), CV_OK);
     assert_int_equal(got.link, LINK_P2P);
     assert_close(got.alpha, 2e-6);
+    assert_close(got.alpha_msg, 2e-6); /* not measured: alpha per message */
     assert_true(got.lat_step == 0 && got.lat_iter == 0); /* not measured */
 }
 
@@ -335,12 +342,14 @@ static void test_params_interpolate(void **state)
 
 /* Step k's time on one shared memory system with one bandwidth (no cache
  * effects), from the transfers as the executors run them (copy-ins fused
- * into the reduce that follows): the most messages of one rank, every byte
+ * into the reduce that follows): alpha, the message latency for each message
+ * beyond the first of the rank with the most, every byte
  * moved and every staged byte at beta (but no faster than the busiest
  * destination's bytes at one core's rate, beta_one), every byte reduced at
  * gamma. */
 static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
-                             const uint8_t *staged, double beta_one)
+                             double alpha_msg, const uint8_t *staged,
+                             double beta_one)
 {
     const Step *st = &s->steps[k];
     int p = s->call.nranks, most = 0;
@@ -377,19 +386,20 @@ static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
     free(mine);
     double moved = bytes * m->beta > busiest * beta_one ? bytes * m->beta
                                                          : busiest * beta_one;
-    return most * m->alpha + moved + red * m->gamma;
+    double lat = most ? m->alpha + (most - 1) * alpha_msg : 0;
+    return lat + moved + red * m->gamma;
 }
 
 /* The flat shared-memory time of a whole schedule. */
 static double flat_time(const Schedule *s, const ModelParams *m,
-                        double beta_one)
+                        double alpha_msg, double beta_one)
 {
     uint8_t *staged = malloc(s->nxfers + 1);
     assert_non_null(staged);
     assert_int_equal(sched_validate(s, &(SchedCheck){0}, staged), CV_OK);
     double t = 0;
     for (size_t k = 0; k < s->nsteps; k++)
-        t += flat_step_time(s, k, m, staged, beta_one);
+        t += flat_step_time(s, k, m, alpha_msg, staged, beta_one);
     free(staged);
     return t;
 }
@@ -398,7 +408,7 @@ static double flat_time(const Schedule *s, const ModelParams *m,
  * with a calibration of one point (one bandwidth at every size). */
 static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
 {
-    Calib c = {.alpha = 1e-6, .npoints = 1};
+    Calib c = {.alpha = 1e-6, .alpha_msg = 3e-7, .npoints = 1};
     c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9, 0};
     CollCall call = {.kind = a->coll, .nranks = p, .count = n, .dtype = DT_DOUBLE,
                      .op = OP_SUM, .root = p - 1, .in_place = in_place};
@@ -416,7 +426,7 @@ static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
         assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
         assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct), CV_OK);
         /* one core alone moves bytes at the p2p rate (3e-9 s/B) */
-        double want = l == LINK_P2P ? cost_time(&ct, &m) : flat_time(&s, &m, 3e-9);
+        double want = l == LINK_P2P ? cost_time(&ct, &m) : flat_time(&s, &m, c.alpha_msg, 3e-9);
         if (fabs(t - want) > 1e-9 * want + 1e-300)
             fail_msg("%s/%s p=%d n=%zu %s: %s predicts %g, not %g",
                      coll_name(a->coll), a->name, p, n, in_place ? "in" : "out",
@@ -599,8 +609,9 @@ static void test_predict_push(void **state)
 
 /* Steps with messages like the step latency's cost at least lat_step for
  * every round of receiving ranks the cores take turns at, and the
- * iteration lat_iter more; steps of small messages cost alpha per
- * message. With bytes free, 4 ranks on 2 cores: a ring allgather's three
+ * iteration lat_iter more; steps of small messages cost alpha, and
+ * alpha_msg for each message beyond the first of the rank with the most.
+ * With bytes free, 4 ranks on 2 cores: a ring allgather's three
  * exchange steps (every rank receives) cost lat_step each, a binomial
  * broadcast's two steps (1 and 2 receivers: one round of the two a full
  * step takes) half of it each. */
@@ -623,6 +634,39 @@ static void test_predict_latency(void **state)
     /* Not measured (older files, made-up calibrations): alpha alone. */
     c.lat_step = c.lat_iter = 0;
     assert_true(predict(&c, COLL_ALLGATHER, "ring", 4, big) < 1e-7);
+    /* Small messages: a gather's root takes 3 of them in one step, and so
+     * does every rank of a linear allgather; a ring moves one per step. */
+    c.alpha = 1e-3, c.alpha_msg = 1e-4;
+    for (int p = 2; p <= 9; p++) {
+        double one = 1e-3 + (p - 2) * 1e-4;
+        assert_true(fabs(predict(&c, COLL_GATHER, "linear", p, small) - one) < 1e-6);
+        assert_true(fabs(predict(&c, COLL_ALLGATHER, "linear", p, small) - one) < 1e-6);
+        assert_true(fabs(predict(&c, COLL_ALLGATHER, "ring", p, small) -
+                         (p - 1) * 1e-3) < 1e-6);
+    }
+}
+
+/* A copy the executor does not stream, in a working set larger than the
+ * last-level cache, writes to memory after reading the line it stores to
+ * (copy.h), while the calibration's memory bandwidth is a streamed copy's:
+ * with every byte in memory and nothing else to pay, a 2-rank chain
+ * broadcast (segments of 64 KiB, not streamed) takes 1.5 times a linear
+ * one (one streamed copy each of the root and the other rank). In a
+ * working set the cache holds, nothing streams and both take the same. */
+static void test_predict_write_miss(void **state)
+{
+    (void)state;
+    Calib c = {.npoints = 1, .nranks = 2, .cores = 2};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 1.5e-10, 0, 0, 0};
+    size_t big = 4 * copy_cache_bytes() / sizeof(double);
+    size_t small = copy_cache_bytes() / 16 / sizeof(double);
+    for (int i = 0; i < 2; i++) {
+        size_t n = i ? small : big;
+        double chain = predict(&c, COLL_BROADCAST, "chain", 2, n);
+        double linear = predict(&c, COLL_BROADCAST, "linear", 2, n);
+        if (fabs(chain / linear - (i ? 1.0 : 1.5)) > 1e-6)
+            fail_msg("%zu doubles: chain %g s, linear %g s", n, chain, linear);
+    }
 }
 
 int main(void)
@@ -643,6 +687,7 @@ int main(void)
         cmocka_unit_test(test_predict_cross),
         cmocka_unit_test(test_predict_cross_write),
         cmocka_unit_test(test_predict_latency),
+        cmocka_unit_test(test_predict_write_miss),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
