@@ -58,21 +58,18 @@ static void bench_cross_steps(Schedule *s, int p)
     }
 }
 
-/* `steps` steps in which every rank sends one element to every other. */
-static CvError bench_exchange(Schedule *s, int p, int steps)
+/* One step: every rank sends one element to every other (n >= p: rank r
+ * sends element r of its first half into element r of the second half of
+ * every other rank). */
+static void bench_exchange_step(Schedule *s, int p)
 {
-    CvError e = bench_init(s, p, (size_t)p, "calibration");
-    for (int i = 0; !e && i < steps; i++) {
-        sched_step(s, "exchange");
-        for (int r = 0; r < p; r++)
-            for (int q = 0; q < p; q++)
-                if (q != r)
-                    sched_copy(s, r, BUF_RECV, (size_t)r, q, BUF_RECV,
-                               (size_t)(p + r), 1);
-    }
-    if (!e && (e = sched_end(s)))
-        sched_fini(s);
-    return e;
+    size_t n = s->call.count / 2;
+    sched_step(s, "exchange");
+    for (int r = 0; r < p; r++)
+        for (int q = 0; q < p; q++)
+            if (q != r)
+                sched_copy(s, r, BUF_RECV, (size_t)r, q, BUF_RECV,
+                           n + (size_t)r, 1);
 }
 
 /* The kinds of benchmark schedules. */
@@ -83,7 +80,9 @@ typedef enum {
     BENCH_PAIR_RED,  /* ... then reduces into it */
     BENCH_CROSS,     /* every rank copies to its right neighbour what its
                         left neighbour wrote the step before */
-    BENCH_KIND_COUNT
+    BENCH_KIND_COUNT,  /* the kinds above are measured at every footprint */
+    BENCH_EXCHANGE = BENCH_KIND_COUNT /* every rank sends to every other
+                                         (p elements: the message latency) */
 } BenchKind;
 
 /* Whether benchmark k runs on a lone pair (it needs two ranks). */
@@ -103,7 +102,9 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
     int senders = is_pair(k) ? 1 : p, ring = is_pair(k) ? 2 : p;
     for (int i = 0; i < steps && k == BENCH_CROSS; i++)
         bench_cross_steps(s, p);
-    for (int i = 0; i < steps && k != BENCH_CROSS; i++)
+    for (int i = 0; i < steps && k == BENCH_EXCHANGE; i++)
+        bench_exchange_step(s, p);
+    for (int i = 0; i < steps && k != BENCH_CROSS && k != BENCH_EXCHANGE; i++)
         bench_step(s, XFER_COPY, senders, ring);
     if (k == BENCH_SHIFT_RED || k == BENCH_PAIR_RED)
         bench_step(s, XFER_REDUCE, senders, ring);
@@ -245,13 +246,9 @@ static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
     int pairs = b->ex->nranks > 1;
     *tm = (Timings){0};
     CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t);
-    if (!e && b->ex->nranks > 2) {
-        Schedule s;
-        if (!(e = bench_exchange(&s, b->ex->nranks, ALPHA_STEPS))) {
-            e = time_sched(b, &s, &tm->exch_t);
-            sched_fini(&s);
-        }
-    }
+    if (!e && b->ex->nranks > 2)
+        e = time_bench(b, BENCH_EXCHANGE, (size_t)b->ex->nranks, ALPHA_STEPS,
+                       &tm->exch_t);
     static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
     for (size_t i = 0; !e && i < sizeof lat / sizeof lat[0]; i++)
         if (pairs || !is_pair(lat[i]))
@@ -851,10 +848,11 @@ static double memory_step_bytes(MemMap *mm, size_t k)
 }
 
 /* Latency of step k: alpha, and the message latency for every message
- * beyond the first of the rank that sends or receives the most; with messages like those the step latency was measured with (more
- * than half CALIB_LAT_BYTES), at least that latency for every round of
- * receiving ranks the cores take turns at (a step every rank receives in
- * was measured). *pulled: such a step. */
+ * beyond the first of the rank that sends or receives the most; with
+ * messages like those the step latency was measured with (more than half
+ * CALIB_LAT_BYTES), at least that latency for every round of receiving
+ * ranks the cores take turns at (a step every rank receives in was
+ * measured). *pulled: such a step. */
 static double step_latency(const MemMap *mm, const Calib *c, double alpha,
                            size_t k, const RankStepStats *st, int *pulled)
 {

@@ -342,11 +342,10 @@ static void test_params_interpolate(void **state)
 
 /* Step k's time on one shared memory system with one bandwidth (no cache
  * effects), from the transfers as the executors run them (copy-ins fused
- * into the reduce that follows): alpha, the message latency for each message
- * beyond the first of the rank with the most, every byte
- * moved and every staged byte at beta (but no faster than the busiest
- * destination's bytes at one core's rate, beta_one), every byte reduced at
- * gamma. */
+ * into the reduce that follows): alpha and the message latency for each
+ * message beyond the first of the rank with the most, every byte moved and
+ * every staged byte at beta (but no faster than the busiest destination's
+ * bytes at one core's rate, beta_one), every byte reduced at gamma. */
 static double flat_step_time(const Schedule *s, size_t k, const ModelParams *m,
                              double alpha_msg, const uint8_t *staged,
                              double beta_one)
@@ -426,7 +425,8 @@ static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
         assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
         assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct), CV_OK);
         /* one core alone moves bytes at the p2p rate (3e-9 s/B) */
-        double want = l == LINK_P2P ? cost_time(&ct, &m) : flat_time(&s, &m, c.alpha_msg, 3e-9);
+        double want = l == LINK_P2P ? cost_time(&ct, &m)
+                                    : flat_time(&s, &m, c.alpha_msg, 3e-9);
         if (fabs(t - want) > 1e-9 * want + 1e-300)
             fail_msg("%s/%s p=%d n=%zu %s: %s predicts %g, not %g",
                      coll_name(a->coll), a->name, p, n, in_place ? "in" : "out",
