@@ -65,12 +65,14 @@
  *    busiest rank's memory bytes at one core's rate (the point-to-point
  *    bandwidth of the largest working set: one core cannot keep as many
  *    lines in flight as all of them). Copies the executor streams
- *    (copy.h's rule) write to memory and leave the caches; where it
- *    streams (a working set beyond the last-level cache) the memory beta
- *    is a streamed copy's, and a copy it does not stream that writes to
- *    memory pays its destination twice, as the store reads the line
- *    first (measured: a 2-rank chain broadcast at 64 MiB, 64 KiB copies,
- *    ran 1.4x the model without it). (model.h's
+ *    (copy.h's rule) write to memory and leave the caches; the memory
+ *    beta is a streamed copy's, and where the working set does not fit
+ *    the last-level cache (as large as it or larger) a copy that is not
+ *    streamed and writes to memory pays its destination twice, as the
+ *    store reads the line first (measured: a 2-rank chain broadcast at
+ *    64 MiB, 64 KiB copies, ran 1.4x the model without it; 4-rank
+ *    collectives whose buffers come to exactly the cache's 32 MiB,
+ *    1.3-1.8x). (model.h's
  *    shared model leaves local transfers free, charges only the largest
  *    reduction of one rank, and has one beta for every byte: none of that
  *    holds for cores that share caches and memory.)

@@ -646,20 +646,24 @@ static void test_predict_latency(void **state)
     }
 }
 
-/* A copy the executor does not stream, in a working set larger than the
- * last-level cache, writes to memory after reading the line it stores to
- * (copy.h), while the calibration's memory bandwidth is a streamed copy's:
- * with every byte in memory and nothing else to pay, a 2-rank chain
- * broadcast (segments of 64 KiB, not streamed) takes 1.5 times a linear
- * one (one streamed copy each of the root and the other rank). In a
- * working set the cache holds, nothing streams and both take the same. */
+/* A copy the executor does not stream, in a working set that does not
+ * fit the last-level cache, writes to memory after reading the line it
+ * stores to (copy.h), while the calibration's memory bandwidth is a
+ * streamed copy's: with every byte in memory and nothing else to pay, a
+ * 2-rank chain broadcast (segments of 64 KiB, not streamed) takes 1.5
+ * times a linear one (one streamed copy each of the root and the other
+ * rank). In a working set the cache holds, nothing streams and both take
+ * the same. A working set exactly as large as the cache does not fit it
+ * either (though nothing streams there yet): an in-place chain whose
+ * buffers come to the cache's size pays 1.5 times per element what one
+ * element less pays. */
 static void test_predict_write_miss(void **state)
 {
     (void)state;
     Calib c = {.npoints = 1, .nranks = 2, .cores = 2};
     c.pt[0] = (CalibPoint){1e6, 1e-10, 1.5e-10, 0, 0, 0};
-    size_t big = 4 * copy_cache_bytes() / sizeof(double);
-    size_t small = copy_cache_bytes() / 16 / sizeof(double);
+    size_t cache = copy_cache_bytes(), small = cache / 16 / sizeof(double);
+    size_t big = 4 * cache / sizeof(double);
     for (int i = 0; i < 2; i++) {
         size_t n = i ? small : big;
         double chain = predict(&c, COLL_BROADCAST, "chain", 2, n);
@@ -667,6 +671,28 @@ static void test_predict_write_miss(void **state)
         if (fabs(chain / linear - (i ? 1.0 : 1.5)) > 1e-6)
             fail_msg("%zu doubles: chain %g s, linear %g s", n, chain, linear);
     }
+    /* In place, every rank has one buffer: 16 bytes per element of the
+     * two ranks, which a cache of whole KiB is a multiple of. */
+    double at = 0, below = 0;
+    size_t fits = cache / 16;
+    assert_int_equal(cache % 16, 0);
+    for (int i = 0; i < 2; i++) {
+        CollCall call = {.kind = COLL_BROADCAST, .nranks = 2,
+                         .count = fits - (size_t)i, .dtype = DT_DOUBLE,
+                         .in_place = 1};
+        Schedule s;
+        double t = 0;
+        assert_int_equal(algo_generate(algo_find(COLL_BROADCAST, "chain"), &call, &s),
+                         CV_OK);
+        if (!i)
+            assert_true(calib_footprint(&s) == (double)cache);
+        assert_int_equal(calib_predict(&c, &s, LINK_SHARED, &t), CV_OK);
+        sched_fini(&s);
+        *(i ? &below : &at) = t / (double)call.count;
+    }
+    if (fabs(at / below - 1.5) > 1e-6)
+        fail_msg("cache %zu B: %zu doubles %g s each, one less %g s each", cache,
+                 fits, at, below);
 }
 
 int main(void)
