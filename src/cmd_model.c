@@ -1,19 +1,22 @@
 /* cmd_model.c - `collviz model`: the predicted time of every algorithm of a
  * collective over a size sweep, computed from each generated schedule
- * under the alpha-beta-gamma model; the best per size and the exact sizes
- * where the best algorithm changes. */
+ * under the alpha-beta-gamma model (or, with -B, under a backend's saved
+ * calibration: calib.h); the best per size and the exact sizes where the
+ * best algorithm changes. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algo.h"
+#include "calib.h"
 #include "cli.h"
 #include "cmd.h"
+#include "exec.h"
 #include "model.h"
 
 enum {
-    M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_ALPHA,
-    M_BETA, M_GAMMA, M_LINK, M_HELP, M_NOPTS
+    M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_BACKEND,
+    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_HELP, M_NOPTS
 };
 
 #define MODEL_DEF_MIN 8ull
@@ -27,6 +30,7 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_MAX] = {'e', "maxbytes", "MAX", "largest size (default 128M)"},
     [M_FACTOR] = {'f', "stepfactor", "FACTOR", "multiply the size by FACTOR, an integer >= 2 (default 2)"},
     [M_STEP] = CLI_OPT_STEP,
+    [M_BACKEND] = {'B', "backend", "NAME", "predict with NAME's saved calibration (collviz calibrate), not --alpha etc."},
     [M_ALPHA] = CLI_OPT_ALPHA,
     [M_BETA] = CLI_OPT_BETA,
     [M_GAMMA] = CLI_OPT_GAMMA,
@@ -37,15 +41,18 @@ static const CliOpt model_opts[M_NOPTS] = {
 static const CliCmd model_cmd = {
     .name = "model",
     .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
-             "               [-f FACTOR | -i STEP] [--alpha T] [--beta GB/s]\n"
-             "               [--gamma GB/s] [--link p2p|shared]",
+             "               [-f FACTOR | -i STEP] [-B BACKEND | [--alpha T]\n"
+             "               [--beta GB/s] [--gamma GB/s] [--link p2p|shared]]",
     .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
              "from the schedule each one generates (alpha-beta-gamma model), mark\n"
              "the best per size with '*', and list the crossovers: the exact sizes\n"
              "where the best algorithm changes. Sizes mean what nccl-tests means\n"
              "(see 'collviz trace --help') and are rounded down to whole blocks.\n"
              "Times are in microseconds. Without --alpha, --beta, --gamma the\n"
-             "defaults are 1 us, 10 GB/s and 20 GB/s; the header says which are used.",
+             "defaults are 1 us, 10 GB/s and 20 GB/s; the header says which are used.\n"
+             "With -B the times are the calibrated model of that backend on this\n"
+             "machine (what perf's model column shows), and the closed forms and\n"
+             "the bound use the alpha, beta and gamma it gives at each working set.",
     .opts = model_opts,
     .nopts = M_NOPTS,
     .max_pos = 1,
@@ -56,7 +63,10 @@ typedef struct {
     CollCall call;               /* the call; count changes per size */
     const AlgoInfo **algos;      /* the collective's algorithms */
     size_t nalgos;               /* how many */
-    CliModel model;              /* parameters */
+    CliModel model;              /* parameters (without a calibration) */
+    const Calib *cal;            /* -B: the saved calibration, or NULL */
+    double footprint;            /* smallest working set of the schedules
+                                    of the last model_eval (bytes) */
     CliSweep sweep;              /* sizes */
     double *t;                   /* [nalgos] times of the current count */
     CvError err;                 /* first generator or model failure */
@@ -79,6 +89,11 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
         cli_parse_model(a->val[M_ALPHA], a->val[M_BETA], a->val[M_GAMMA],
                         a->val[M_LINK], &m->model, e))
         return -1;
+    if (cli_has(a, M_BACKEND) &&
+        (cli_has(a, M_ALPHA) || cli_has(a, M_BETA) || cli_has(a, M_GAMMA) ||
+         cli_has(a, M_LINK)))
+        return cli_fail(e, "-B predicts with the saved calibration: give it or "
+                           "--alpha, --beta, --gamma and --link, not both");
     if (m->sweep.min > 0 && cli_count_floor(&m->call, m->sweep.max) == 0) {
         CollCall one = m->call;
         one.count = 1;
@@ -87,6 +102,29 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
                         m->sweep.min, m->sweep.max, coll_name(one.kind),
                         one.nranks, dtype_name(one.dtype), coll_size_bytes(&one));
     }
+    return 0;
+}
+
+/* The saved calibration of backend `name` at the call's rank count. */
+static int model_calib(Model *m, const char *name, Calib *cal, CliErr *e)
+{
+    char why[256] = "", path[4096];
+    int known = 0;
+    for (size_t i = 0; exec_name_at(i); i++)
+        known |= !strcmp(exec_name_at(i), name);
+    if (!known) {
+        exec_find(name, why, sizeof why);
+        return cli_fail(e, "%s", why);
+    }
+    int p = m->call.nranks;
+    if (calib_load(name, p, cal) != CV_OK) {
+        if (calib_path(name, p, path, sizeof path) != CV_OK)
+            snprintf(path, sizeof path, "the cache directory");
+        return cli_fail(e, "no usable calibration of %s at %d rank%s in %s; run "
+                        "'collviz calibrate -B %s -p %d'", name, p,
+                        p == 1 ? "" : "s", path, name, p);
+    }
+    m->cal = cal;
     return 0;
 }
 
@@ -106,16 +144,33 @@ static CvError model_algos(Model *m)
 
 /* ---------------------------------------------------------------- costs */
 
-/* Cost terms of algorithm a at `count`; records the first failure. */
+/* The alpha-beta-gamma parameters for a working set of `footprint` bytes:
+ * the command line's, or those the calibration gives there. */
+static ModelParams model_params(const Model *m, double footprint)
+{
+    return m->cal ? calib_params(m->cal, m->cal->link, footprint) : m->model.m;
+}
+
+/* Cost terms and predicted seconds (*sec, may be NULL) of algorithm a at
+ * `count`; records the first failure. */
 static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
-                       CostTerms *c, size_t *steps)
+                       CostTerms *c, size_t *steps, double *sec)
 {
     Schedule s;
     CollCall call = m->call;
     call.count = count;
+    LinkModel link = m->cal ? m->cal->link : m->model.link;
     CvError e = algo_generate(a, &call, &s);
+    double fp = e ? 0 : calib_footprint(&s);
+    ModelParams mp = model_params(m, fp);
     if (!e)
-        e = model_schedule_cost(&s, m->model.link, &m->model.m, c);
+        e = model_schedule_cost(&s, link, &mp, c);
+    if (!e && sec && m->cal)
+        e = calib_predict(m->cal, &s, link, sec);
+    else if (!e && sec)
+        *sec = cost_time(c, &mp);
+    if (!e && (m->footprint == 0 || fp < m->footprint))
+        m->footprint = fp;
     if (steps)
         *steps = s.nsteps;
     sched_fini(&s);
@@ -129,10 +184,11 @@ static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
 static int model_eval(Model *m, size_t count)
 {
     int best = -1;
+    m->footprint = 0;
     for (size_t i = 0; i < m->nalgos; i++) {
         CostTerms c;
-        m->t[i] = algo_terms(m, m->algos[i], count, &c, NULL)
-                      ? cost_time(&c, &m->model.m) : -1;
+        if (!algo_terms(m, m->algos[i], count, &c, NULL, &m->t[i]))
+            m->t[i] = -1;
         if (m->t[i] >= 0 && (best < 0 || m->t[i] < m->t[best]))
             best = (int)i;
     }
@@ -158,7 +214,14 @@ static void model_header(const Model *m, size_t last_count)
     char model[256];
     CollCall one = *c;
     one.count = 1;
-    cli_model_text(&m->model, model, sizeof model);
+    if (m->cal)
+        snprintf(model, sizeof model, "the calibration of %s at %d ranks (-B), "
+                 "link %s, alpha %.3f us, beta and gamma by working set "
+                 "('collviz calibrate -B %s -p %d --show')", m->cal->backend,
+                 m->cal->nranks, link_name(m->cal->link), m->cal->alpha * 1e6,
+                 m->cal->backend, m->cal->nranks);
+    else
+        cli_model_text(&m->model, model, sizeof model);
     printf("# collviz model %s: %d rank%s, %s", coll_name(c->kind), c->nranks,
            c->nranks == 1 ? "" : "s", dtype_name(c->dtype));
     if (coll_is_rooted(c->kind))
@@ -177,9 +240,12 @@ static void model_header(const Model *m, size_t last_count)
         CollCall big = *c;
         big.count = last_count;
         m->algos[i]->cost(&big, &closed);
-        if (algo_terms(&probe, m->algos[i], last_count, &ct, &steps))
+        probe.footprint = 0;
+        if (algo_terms(&probe, m->algos[i], last_count, &ct, &steps, NULL)) {
+            ModelParams mp = model_params(m, probe.footprint);
             printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name, steps,
-                   cost_time(&closed, &m->model.m) * 1e6, m->algos[i]->formula);
+                   cost_time(&closed, &mp) * 1e6, m->algos[i]->formula);
+        }
     }
     printf("# %12s %12s", "size", "count");
     for (size_t i = 0; i < m->nalgos; i++)
@@ -187,7 +253,8 @@ static void model_header(const Model *m, size_t last_count)
     printf(" %12s  %s\n", "bound", "best");
 }
 
-/* One row of the table: the times of m->t at `count`, best marked. */
+/* One row of the table: the times of m->t at `count` (model_eval's, whose
+ * working set the bound's parameters take), best marked. */
 static void model_row(const Model *m, size_t count, int best)
 {
     CollCall c = m->call;
@@ -204,7 +271,8 @@ static void model_row(const Model *m, size_t count, int best)
                      (int)i == best ? "*" : "");
         printf(" %*s", col_width(m->algos[i]), cell);
     }
-    printf(" %12.3f  %s\n", cost_time(&lb, &m->model.m) * 1e6, algo_label(m, best));
+    ModelParams mp = model_params(m, m->footprint);
+    printf(" %12.3f  %s\n", cost_time(&lb, &mp) * 1e6, algo_label(m, best));
 }
 
 /* ------------------------------------------------------------ crossovers */
@@ -289,12 +357,14 @@ static int model_table(Model *m)
 int cmd_model(int argc, char **argv)
 {
     Model m = {0};
+    Calib cal;
     CliArgs a;
     CliErr e;
     int rc = cli_start(&model_cmd, M_HELP, argc, argv, &a);
     if (rc >= 0)
         return rc;
-    if (model_options(&m, &a, &e))
+    if (model_options(&m, &a, &e) ||
+        (cli_has(&a, M_BACKEND) && model_calib(&m, a.val[M_BACKEND], &cal, &e)))
         return cli_error(&e);
     rc = CLI_EXIT_FAIL;
     if (model_algos(&m) == CV_OK) {

@@ -540,6 +540,72 @@ static void test_table_all(void **state)
     drop_cache(dir);
 }
 
+/* `model -B threads` prints for every algorithm and size what calib_predict
+ * gives under the saved calibration (perf's model column), and says in one
+ * sentence when there is none, when the backend is unknown, and when
+ * model parameters are given beside it. */
+static void test_model_calibrated(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 4);
+    Calib cal = test_calib(4);
+    const char *args[] = {"model", "allreduce", "-p", "4", "-B", "threads", "-b",
+                          "1M", "-e", "16M", "-f", "4", NULL};
+    Ran r = run(args, 30);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# model: the calibration of threads at 4 ranks"));
+    const AlgoInfo *algos[32];
+    size_t na = 0;
+    for (size_t i = 0; i < algo_count() && na < 32; i++)
+        if (algo_at(i)->coll == COLL_ALLREDUCE)
+            algos[na++] = algo_at(i);
+    int rows = 0;
+    for (const char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        unsigned long long size;
+        size_t count;
+        int at;
+        if (*l == '#' || sscanf(l, "%llu %zu%n", &size, &count, &at) != 2)
+            continue;
+        const char *cell = l + at;
+        for (size_t i = 0; i < na; i++) {
+            CollCall call = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = count,
+                             .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            double want = 0, got = 0;
+            int used = 0;
+            assert_int_equal(algo_generate(algos[i], &call, &s), CV_OK);
+            assert_int_equal(calib_predict(&cal, &s, cal.link, &want), CV_OK);
+            sched_fini(&s);
+            assert_int_equal(sscanf(cell, "%lf%n", &got, &used), 1);
+            cell += used + (cell[used] == '*');
+            assert_rel(got, want * 1e6, 1e-5);
+        }
+        assert_non_null(strstr(l, "*"));
+        rows++;
+    }
+    assert_int_equal(rows, 3); /* 1M 4M 16M */
+    ran_free(&r);
+    static const struct {
+        const char *args[12];
+        const char *says;
+    } bad[] = {
+        {{"model", "allreduce", "-p", "3", "-B", "threads"},
+         "no usable calibration of threads at 3 ranks"},
+        {{"model", "allreduce", "-p", "4", "-B", "nosuch"}, "no backend called 'nosuch'"},
+        {{"model", "allreduce", "-p", "4", "-B", "threads", "--alpha", "2"}, "not both"},
+        {{"model", "allreduce", "-p", "4", "-B", "threads", "--link", "p2p"}, "not both"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = run(bad[i].args, 30);
+        if (r.status != 2 || !strstr(r.err, bad[i].says) || r.out[0] ||
+            count_lines(r.err, "") != 1)
+            fail_msg("case %zu: status %d, stderr '%s'", i, r.status, r.err);
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
 static void test_calibrate_and_first_perf(void **state)
 {
     (void)state;
@@ -588,6 +654,7 @@ int main(void)
         cmocka_unit_test(test_csv_and_json),
         cmocka_unit_test(test_table_all),
         cmocka_unit_test(test_calibrate_and_first_perf),
+        cmocka_unit_test(test_model_calibrated),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
