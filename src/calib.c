@@ -100,12 +100,13 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
     if (e)
         return e;
     int senders = is_pair(k) ? 1 : p, ring = is_pair(k) ? 2 : p;
-    for (int i = 0; i < steps && k == BENCH_CROSS; i++)
-        bench_cross_steps(s, p);
-    for (int i = 0; i < steps && k == BENCH_EXCHANGE; i++)
-        bench_exchange_step(s, p);
-    for (int i = 0; i < steps && k != BENCH_CROSS && k != BENCH_EXCHANGE; i++)
-        bench_step(s, XFER_COPY, senders, ring);
+    for (int i = 0; i < steps; i++)
+        if (k == BENCH_CROSS)
+            bench_cross_steps(s, p);
+        else if (k == BENCH_EXCHANGE)
+            bench_exchange_step(s, p);
+        else
+            bench_step(s, XFER_COPY, senders, ring);
     if (k == BENCH_SHIFT_RED || k == BENCH_PAIR_RED)
         bench_step(s, XFER_REDUCE, senders, ring);
     e = sched_end(s);
@@ -710,7 +711,7 @@ static CvError memmap_init(MemMap *mm, const Schedule *s,
      * 16 MiB and a pairwise alltoall of 4 MiB ran 1.40x and 1.82x a model
      * that had their writes hit, and run 1.06x and 1.38x this one (medians
      * of ten rounds in two bench runs). */
-    mm->misses = mm->stream_min != SIZE_MAX || total >= copy_cache_bytes();
+    mm->misses = total >= copy_cache_bytes();
     size_t chunks = total / mm->chunk + 1;
     mm->last = mm->base ? malloc(chunks * sizeof *mm->last) : NULL;
     mm->owner = malloc(chunks * sizeof *mm->owner);

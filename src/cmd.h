@@ -22,5 +22,9 @@ Executor *cmd_exec_open(const char *backend, int nranks);
 /* The saved calibration of ex's backend and rank count, or a quick one
  * measured and saved now (said on stderr). Returns an exit status. */
 int cmd_calib_for(Executor *ex, Calib *cal);
+/* The saved calibration of backend at nranks into *cal; CV_OK, or the
+ * sentence saying where none was found and what to run in why. */
+CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
+                        char *why, size_t whylen);
 
 #endif

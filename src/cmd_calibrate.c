@@ -154,16 +154,27 @@ static const CliCmd cmd = {
     .max_pos = 0,
 };
 
+CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
+                        char *why, size_t whylen)
+{
+    char path[4096];
+    CvError e = calib_load(backend, nranks, cal);
+    if (e == CV_OK)
+        return e;
+    if (calib_path(backend, nranks, path, sizeof path) != CV_OK)
+        snprintf(path, sizeof path, "the cache directory");
+    snprintf(why, whylen, "no usable calibration of %s at %d rank%s in %s; "
+             "run 'collviz calibrate -B %s -p %d'", backend, nranks,
+             nranks == 1 ? "" : "s", path, backend, nranks);
+    return e;
+}
+
 static int show_saved(const char *backend, int nranks)
 {
     Calib c;
-    char path[4096];
-    if (calib_load(backend, nranks, &c) != CV_OK) {
-        if (calib_path(backend, nranks, path, sizeof path) != CV_OK)
-            snprintf(path, sizeof path, "the cache directory");
-        fprintf(stderr, "collviz: no usable calibration of %s at %d ranks in "
-                        "%s; run 'collviz calibrate -B %s -p %d'\n",
-                backend, nranks, path, backend, nranks);
+    char why[4400];
+    if (cmd_calib_saved(backend, nranks, &c, why, sizeof why) != CV_OK) {
+        fprintf(stderr, "collviz: %s\n", why);
         return CLI_EXIT_FAIL;
     }
     print_calib(&c);

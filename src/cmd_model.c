@@ -108,22 +108,14 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
 /* The saved calibration of backend `name` at the call's rank count. */
 static int model_calib(Model *m, const char *name, Calib *cal, CliErr *e)
 {
-    char why[256] = "", path[4096];
+    char why[4400] = "";
     int known = 0;
     for (size_t i = 0; exec_name_at(i); i++)
         known |= !strcmp(exec_name_at(i), name);
-    if (!known) {
+    if (!known)
         exec_find(name, why, sizeof why);
+    if (!known || cmd_calib_saved(name, m->call.nranks, cal, why, sizeof why))
         return cli_fail(e, "%s", why);
-    }
-    int p = m->call.nranks;
-    if (calib_load(name, p, cal) != CV_OK) {
-        if (calib_path(name, p, path, sizeof path) != CV_OK)
-            snprintf(path, sizeof path, "the cache directory");
-        return cli_fail(e, "no usable calibration of %s at %d rank%s in %s; run "
-                        "'collviz calibrate -B %s -p %d'", name, p,
-                        p == 1 ? "" : "s", path, name, p);
-    }
     m->cal = cal;
     return 0;
 }

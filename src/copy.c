@@ -67,22 +67,22 @@ static long sysfs_cache_bytes(void)
 
 size_t copy_cache_bytes(void)
 {
+    /* Looked up once; threads that race to it store the same value. */
+    static _Atomic size_t cache;
+    size_t c = atomic_load_explicit(&cache, memory_order_relaxed);
+    if (c)
+        return c;
     long n = sysfs_cache_bytes();
 #ifdef _SC_LEVEL3_CACHE_SIZE
     if (n <= 0)
         n = sysconf(_SC_LEVEL3_CACHE_SIZE);
 #endif
-    return n > 0 ? (size_t)n : (size_t)32 << 20;
+    c = n > 0 ? (size_t)n : (size_t)32 << 20;
+    atomic_store_explicit(&cache, c, memory_order_relaxed);
+    return c;
 }
 
 size_t copy_stream_min(size_t working)
 {
-    /* Looked up once; threads that race to it store the same value. */
-    static _Atomic size_t cache;
-    size_t c = atomic_load_explicit(&cache, memory_order_relaxed);
-    if (!c) {
-        c = copy_cache_bytes();
-        atomic_store_explicit(&cache, c, memory_order_relaxed);
-    }
-    return working > c ? (size_t)256 << 10 : SIZE_MAX;
+    return working > copy_cache_bytes() ? (size_t)256 << 10 : SIZE_MAX;
 }

@@ -26,7 +26,7 @@ size_t copy_stream_min(size_t working);
 void copy_stream(void *restrict dst, const void *restrict src, size_t n);
 
 /* Bytes of the largest cache (the last level), or 32 MiB when the system
- * does not say. */
+ * does not say; looked up once. */
 size_t copy_cache_bytes(void);
 
 #endif
