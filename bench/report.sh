@@ -151,3 +151,29 @@ report_targets() {
         print "# wrong elements:" (wrong == "" ? " none" : wrong)
     }' "$1"
 }
+
+# report_state FILE: how often bench/hoststate found the machine's
+# cross-core data path slow (lines "round R p P STEP fast|slow RATIO").
+report_state() {
+    [ -s "$1" ] || return 0
+    awk '
+    { n++; k = $2 SUBSEP $4; probes[k]++; if (!($4 in seenp)) { seenp[$4] = 1; ps[++np] = $4 }
+      if (!($2 in seenr)) { seenr[$2] = 1; rs[++nr] = $2 }
+      if ($6 == "slow") { slow++; slows[k]++; which = which sprintf(" r%s/p%s/%s(%.1f)", $2, $4, $5, $7) } }
+    END {
+        print "## host state: bench/hoststate for 0.1 s before each calibration and each"
+        print "#   collviz perf run; slow: reading what another core has just written took"
+        print "#   more than 3 times as long as reading data written once (about 11 times"
+        print "#   in that state, which the machine enters and leaves on its own)"
+        printf "# %5s", "round"
+        for (j = 1; j <= np; j++) printf "  %9s", "p=" ps[j]
+        printf "\n"
+        for (i = 1; i <= nr; i++) {
+            printf "  %5s", rs[i]
+            for (j = 1; j <= np; j++) { k = rs[i] SUBSEP ps[j]
+                printf "  %9s", (k in probes) ? sprintf("%d of %d", slows[k] + 0, probes[k]) : "-" }
+            printf "\n"
+        }
+        printf "# slow: %d of %d probes%s\n", slow, n, slow ? ":" which : ""
+    }' "$1"
+}

@@ -18,12 +18,16 @@
 #       a fraction of a millisecond does not decide a row (default 0.02).
 #   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round) for a smoke run.
 #   -k: keep the raw outputs in DIR (mpi_ref's tables and collviz perf's CSV
-#       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, and collviz's
-#       calibrations of every round, cache-rR/collviz/).
+#       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, collviz's
+#       calibrations of every round, cache-rR/collviz/, and the host state
+#       probes, state.txt).
 # Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, then in
 # every round and for every rank count calibrates collviz (collviz
 # calibrate) and for every collective runs mpi_ref under mpirun and
-# `collviz perf -a all --csv`, and prints the two side by side. The report goes to stdout
+# `collviz perf -a all --csv`, and prints the two side by side. Before each
+# calibration and each collviz perf run, bench/hoststate probes for 0.1 s
+# which state the machine's cross-core data path is in (the report ends
+# with how often it was slow). The report goes to stdout
 # and to bench/results/YYYY-MM-DD-HOST.txt (or -o FILE).
 set -eu
 
@@ -46,7 +50,7 @@ while getopts p:c:b:e:f:n:w:r:t:qo:k: f; do
     q) factor=8 iters=10 warmup=2 rounds=1 ;;
     o) out=$OPTARG ;;
     k) keep=$OPTARG ;;
-    *) sed -n '4,18p' "$0" >&2; exit 2 ;;
+    *) sed -n '5,23p' "$0" >&2; exit 2 ;;
     esac
 done
 
@@ -60,7 +64,7 @@ command -v mpicc >/dev/null && command -v mpirun >/dev/null || {
     echo "run.sh: needs mpicc and mpirun (Debian: openmpi-bin libopenmpi-dev)" >&2
     exit 2
 }
-make -C "$root" BUILD=build-bench "build-bench/collviz" > "$tmp/make.log" 2>&1 || {
+make -C "$root" BUILD=build-bench "build-bench/collviz" "build-bench/bench/hoststate" > "$tmp/make.log" 2>&1 || {
     cat "$tmp/make.log" >&2
     exit 1
 }
@@ -69,6 +73,12 @@ mpicc -O2 -std=c11 -o "$build/mpi_ref" "$here/mpi_ref.c"
 # Keep the calibrations of this run apart from the user's.
 export XDG_CACHE_HOME="$tmp/cache"
 cv=$build/collviz
+# probe STEP: the state of the machine's cross-core data path right before
+# STEP (bench/hoststate.c: fast, or slow where reading what another core
+# has just written takes about 11 times as long), into $tmp/state.txt.
+probe() {
+    echo "$1 $("$build/bench/hoststate" -q -t 0.1)" >> "$tmp/state.txt"
+}
 mpirun="mpirun --oversubscribe --allow-run-as-root --bind-to none"
 sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
 
@@ -87,11 +97,13 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
         for p in $ranks; do
             echo "run.sh: round $r of $rounds: calibrate, $p ranks" >&2
             echo "## collviz calibrate -p $p (round $r)"
+            probe "round $r p $p calibrate"
             "$cv" calibrate -p "$p"
             echo
             for c in $colls; do
                 echo "run.sh: round $r of $rounds: $c, $p ranks" >&2
                 $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep -T "$mintime" >> "$tmp/mpi-$c-$p.txt"
+                probe "round $r p $p $c"
                 "$cv" perf "$c" -a all -p "$p" $sweep --min-time "$mintime" --csv >> "$tmp/cv-$c-$p.csv"
             done
         done
@@ -105,10 +117,11 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
         done
     done
     report_targets "$tmp/targets.txt"
+    report_state "$tmp/state.txt"
     echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out"
 if [ -n "$keep" ]; then
-    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp"/cache-r* "$keep"/ &&
+    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp"/cache-r* "$tmp"/state.txt "$keep"/ &&
         echo "run.sh: raw outputs kept in $keep" >&2
 fi
 echo "run.sh: report written to $out" >&2
