@@ -4,7 +4,7 @@
 #
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
 #                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
-#                     [-t SECONDS] [-q] [-o FILE] [-k DIR]
+#                     [-t SECONDS] [-q] [-o FILE] [-k DIR] [-R DIR]
 #   -r: rounds of every sweep, both sides (default 3). A round calibrates
 #       collviz at each rank count and runs every collective at that count
 #       right after, so a row's rounds are minutes apart and each is
@@ -20,7 +20,9 @@
 #   -k: keep the raw outputs in DIR (mpi_ref's tables and collviz perf's CSV
 #       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, collviz's
 #       calibrations of every round, cache-rR/collviz/, and the host state
-#       probes, state.txt).
+#       probes, state.txt, and the report's header, header.txt).
+#   -R: measure nothing; report again from the raw outputs that -k kept in
+#       DIR, with this report.sh (to stdout, and to FILE with -o).
 # Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, then in
 # every round and for every rank count calibrates collviz (collviz
 # calibrate) and for every collective runs mpi_ref under mpirun and
@@ -35,8 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
-min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 mintime=0.02 out= keep=
-while getopts p:c:b:e:f:n:w:r:t:qo:k: f; do
+min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 mintime=0.02 out= keep= again=
+while getopts p:c:b:e:f:n:w:r:t:qo:k:R: f; do
     case $f in
     p) ranks=$OPTARG ;;
     c) colls=$OPTARG ;;
@@ -50,15 +52,48 @@ while getopts p:c:b:e:f:n:w:r:t:qo:k: f; do
     q) factor=8 iters=10 warmup=2 rounds=1 ;;
     o) out=$OPTARG ;;
     k) keep=$OPTARG ;;
-    *) sed -n '5,23p' "$0" >&2; exit 2 ;;
+    R) again=$OPTARG ;;
+    *) sed -n '5,25p' "$0" >&2; exit 2 ;;
     esac
 done
+
+. "$here/report.sh"
+tmp=$(mktemp -d /tmp/collviz-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# report_all DIR: the tables and the targets from the raw outputs in DIR.
+report_all() {
+    for c in $colls; do
+        for p in $ranks; do
+            report_pair "$c" "$p" "$1/mpi-$c-$p.txt" "$1/cv-$c-$p.csv" |
+                tee -a "$tmp/targets.txt" | grep -v '^target'
+        done
+    done
+    report_targets "$tmp/targets.txt"
+    report_state "$1/state.txt"
+}
+
+if [ -n "$again" ]; then
+    for c in $colls; do
+        for p in $ranks; do
+            [ -f "$again/cv-$c-$p.csv" ] || {
+                echo "run.sh: $again/cv-$c-$p.csv is missing: -R reads the raw outputs that -k kept" >&2
+                exit 2
+            }
+        done
+    done
+    {
+        if [ -f "$again/header.txt" ]; then cat "$again/header.txt"; fi
+        echo "# reported again from the kept raw outputs on $(date '+%Y-%m-%d %H:%M %Z')"
+        echo
+        report_all "$again"
+    } | tee ${out:+"$out"}
+    exit 0
+fi
 
 host=$(hostname -s 2>/dev/null || hostname)
 [ -n "$out" ] || out=$here/results/$(date +%Y-%m-%d)-$host.txt
 build=$root/build-bench
-tmp=$(mktemp -d /tmp/collviz-bench.XXXXXX)
-trap 'rm -rf "$tmp"' EXIT INT TERM
 
 command -v mpicc >/dev/null && command -v mpirun >/dev/null || {
     echo "run.sh: needs mpicc and mpirun (Debian: openmpi-bin libopenmpi-dev)" >&2
@@ -82,10 +117,8 @@ probe() {
 mpirun="mpirun --oversubscribe --allow-run-as-root --bind-to none"
 sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
 
-. "$here/report.sh"
-
 {
-    report_machine
+    report_machine | tee "$tmp/header.txt"
     # Rounds outermost: the rounds of one row lie minutes apart, so that
     # a slow spell of the machine (a busy host) spoils at most one of them.
     # Each rank count of a round starts with a calibration, which the
@@ -110,18 +143,11 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
         [ -z "$keep" ] || cp -R "$tmp/cache" "$tmp/cache-r$r"
         r=$((r + 1))
     done
-    for c in $colls; do
-        for p in $ranks; do
-            report_pair "$c" "$p" "$tmp/mpi-$c-$p.txt" "$tmp/cv-$c-$p.csv" |
-                tee -a "$tmp/targets.txt" | grep -v '^target'
-        done
-    done
-    report_targets "$tmp/targets.txt"
-    report_state "$tmp/state.txt"
+    report_all "$tmp"
     echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 } | tee "$out"
 if [ -n "$keep" ]; then
-    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp"/cache-r* "$tmp"/state.txt "$keep"/ &&
+    mkdir -p "$keep" && cp -R "$tmp"/mpi-* "$tmp"/cv-* "$tmp"/cache-r* "$tmp"/state.txt "$tmp"/header.txt "$keep"/ &&
         echo "run.sh: raw outputs kept in $keep" >&2
 fi
 echo "run.sh: report written to $out" >&2
