@@ -439,6 +439,17 @@ static CvError fit_link(Bench *b, Calib *c, double bytes)
     return CV_OK;
 }
 
+double calib_spread(const double *v, int n)
+{
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < n; i++) {
+        if (!(v[i] > 0))
+            return 0;
+        lo = fmin(lo, v[i]), hi = fmax(hi, v[i]);
+    }
+    return n > 0 ? hi / lo : 0;
+}
+
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen)
@@ -469,6 +480,12 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
         return e;
     timings_median(r, CALIB_ROUNDS, &tm);
     derive(&tm, nlat, cnt, n, p, out);
+    for (int i = 0; i < n; i++) {
+        double v[CALIB_ROUNDS];
+        for (int k = 0; k < CALIB_ROUNDS; k++)
+            v[k] = r[k].t[i][BENCH_CROSS];
+        out->unsteady = fmax(out->unsteady, calib_spread(v, CALIB_ROUNDS));
+    }
     return fit_link(&b, out, fp[n - 1] / 2);
 }
 
@@ -1002,6 +1019,7 @@ static void write_calib(FILE *f, const Calib *c)
     fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
             c->alpha, c->alpha_msg, c->lat_step, c->lat_iter,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
+    fprintf(f, "unsteady %.6g\n", c->unsteady);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
@@ -1048,6 +1066,7 @@ static int parse_line(Calib *c, const char *line)
         sscanf(line, "alpha %lf", &c->alpha) == 1 ||
         sscanf(line, "msg %lf", &c->alpha_msg) == 1 ||
         sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
+        sscanf(line, "unsteady %lf", &c->unsteady) == 1 ||
         sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
                &c->fit_err[LINK_SHARED]) == 2)
         return 0;
@@ -1073,7 +1092,8 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
         c->npoints < 1 || !(c->alpha >= 0) || !isfinite(c->alpha) ||
         !(c->alpha_msg >= 0) || !isfinite(c->alpha_msg) ||
         !(c->lat_step >= 0) || !isfinite(c->lat_step) ||
-        !(c->lat_iter >= 0) || !isfinite(c->lat_iter))
+        !(c->lat_iter >= 0) || !isfinite(c->lat_iter) ||
+        !(c->unsteady >= 0) || !isfinite(c->unsteady))
         return 0;
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];

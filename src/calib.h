@@ -91,6 +91,8 @@
 #include "model.h"
 
 #define CALIB_MAX_POINTS 12 /* working-set sizes measured at most */
+#define CALIB_UNSTEADY 3.0  /* Calib.unsteady above this: the machine's
+                               speed moved during the calibration */
 #define CALIB_NAME_LEN 32   /* bytes for a backend name */
 #define CALIB_LAT_BYTES 8192 /* message size of the step latencies */
 
@@ -123,6 +125,13 @@ typedef struct {
     double lat_iter;              /* s per iteration beyond its steps with
                                      such messages (returning: a rank waits
                                      for the readers of its buffers) */
+    double unsteady;              /* the largest ratio, slowest to fastest,
+                                     of one cross benchmark's rounds: how
+                                     far the speed of reading what another
+                                     rank has just written moved during the
+                                     calibration (some virtual machines
+                                     switch it 10x on their own; 0: not
+                                     known) */
     LinkModel link;               /* the link model that fitted best */
     double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
     int npoints;                  /* points used in pt[] */
@@ -153,6 +162,10 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
  * below a smaller footprint's is noise, averaged with its neighbours.
  * calib_measure applies it. */
 void calib_smooth(Calib *c);
+
+/* The ratio of the largest to the smallest of v[0 .. n): 1 for one value,
+ * 0 when n < 1 or a value is not positive (a timing that failed). */
+double calib_spread(const double *v, int n);
 
 /* The model parameters for link model l at a working set of `footprint`
  * bytes: beta and gamma interpolated linearly in log(footprint) between

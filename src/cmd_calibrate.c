@@ -128,6 +128,12 @@ static void print_calib(const Calib *c)
            "ring allreduce: shared %.1f%%, p2p %.1f%%)\n",
            link_name(c->link), 100 * c->fit_err[LINK_SHARED],
            100 * c->fit_err[LINK_P2P]);
+    if (c->unsteady > CALIB_UNSTEADY)
+        printf("# unsteady: reading what another rank had just written took "
+               "%.1f times as long in one round as in another; this machine "
+               "changes that speed on its own (a virtual machine's host "
+               "moving its CPUs), and the model fits only while it holds\n",
+               c->unsteady);
 }
 
 /* -------------------------------------------------------------- command */

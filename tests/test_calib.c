@@ -84,6 +84,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
                .alpha = 1e-6 * (1 + seed % 7), .npoints = npoints,
                .alpha_msg = 1e-7 * (1 + seed % 11),
                .lat_step = 3e-6 * (1 + seed % 5), .lat_iter = 1e-7 * (seed % 3),
+               .unsteady = seed % 4 ? 1 + 0.37 * seed : 0,
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
     snprintf(c.backend, sizeof c.backend, "%s", backend);
@@ -114,6 +115,7 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_close(a->alpha_msg, b->alpha_msg);
     assert_close(a->lat_step, b->lat_step);
     assert_close(a->lat_iter, b->lat_iter);
+    assert_close(a->unsteady, b->unsteady);
     for (int l = 0; l < LINK_COUNT; l++)
         assert_close(a->fit_err[l], b->fit_err[l]);
     for (int i = 0; i < a->npoints; i++) {
@@ -236,6 +238,9 @@ static void test_damaged(void **state)
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg -1\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg nan\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady -2\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady inf\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -250,6 +255,31 @@ static void test_damaged(void **state)
     assert_close(got.alpha, 2e-6);
     assert_close(got.alpha_msg, 2e-6); /* not measured: alpha per message */
     assert_true(got.lat_step == 0 && got.lat_iter == 0); /* not measured */
+    assert_true(got.unsteady == 0);                      /* not known */
+}
+
+/* calib_spread: the largest over the smallest, whatever the order; 0 for
+ * no values or a failed (non-positive, NaN) timing among them. */
+static void test_spread(void **state)
+{
+    (void)state;
+    static const struct {
+        double v[4];
+        int n;
+        double want;
+    } cases[] = {
+        {{2e-4, 1e-4, 11e-4}, 3, 11},  {{11e-4, 2e-4, 1e-4}, 3, 11},
+        {{1e-4, 11e-4, 2e-4}, 3, 11},  {{3e-5, 3e-5, 3e-5}, 3, 1},
+        {{5e-3}, 1, 1},                {{4, 1, 2, 8}, 4, 8},
+        {{1e-4, 2e-4}, 2, 2},          {{1e-4, 0, 2e-4}, 3, 0},
+        {{1e-4, -1e-4, 2e-4}, 3, 0},   {{1e-4, NAN, 2e-4}, 3, 0},
+        {{1e-4}, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        double got = calib_spread(cases[i].v, cases[i].n);
+        if (fabs(got - cases[i].want) > 1e-12 * cases[i].want)
+            fail_msg("case %zu: %.15g, want %.15g", i, got, cases[i].want);
+    }
 }
 
 static void test_unwritable(void **state)
@@ -704,6 +734,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_overwrite, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_damaged, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_unwritable, cache_setup, cache_teardown),
+        cmocka_unit_test(test_spread),
         cmocka_unit_test(test_smooth),
         cmocka_unit_test(test_params_interpolate),
         cmocka_unit_test(test_predict_flat),

@@ -641,6 +641,37 @@ static void test_calibrate_and_first_perf(void **state)
     drop_cache(dir);
 }
 
+/* calibrate --show says that a calibration is unsteady exactly when its
+ * cross benchmark's rounds moved by more than CALIB_UNSTEADY, with the
+ * ratio, in one comment line. */
+static void test_show_unsteady(void **state)
+{
+    (void)state;
+    static const struct {
+        double unsteady;
+        const char *says; /* NULL: no such line */
+    } cases[] = {
+        {0, NULL}, {1.7, NULL}, {CALIB_UNSTEADY, NULL},
+        {3.2, "took 3.2 times as long"}, {14.04, "took 14.0 times as long"},
+    };
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 0);
+    const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Calib c = test_calib(2);
+        c.unsteady = cases[i].unsteady;
+        assert_int_equal(calib_save(&c), CV_OK);
+        Ran r = run(show, 30);
+        assert_int_equal(r.status, 0);
+        int lines = count_lines(r.out, "# unsteady: ");
+        if (lines != (cases[i].says != NULL) ||
+            (cases[i].says && !strstr(r.out, cases[i].says)))
+            fail_msg("case %zu: %d unsteady lines in:\n%s", i, lines, r.out);
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -655,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_table_all),
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
+        cmocka_unit_test(test_show_unsteady),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
