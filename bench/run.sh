@@ -32,6 +32,9 @@
 # with how often it was slow). The report goes to stdout
 # and to bench/results/YYYY-MM-DD-HOST.txt (or -o FILE).
 set -eu
+# The whole script is one compound command, read before any of it runs, so
+# that editing this file while a bench is under way cannot change its end.
+{
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -151,3 +154,5 @@ if [ -n "$keep" ]; then
         echo "run.sh: raw outputs kept in $keep" >&2
 fi
 echo "run.sh: report written to $out" >&2
+exit
+}
