@@ -189,6 +189,7 @@ int main(int argc, char **argv)
     run(0, 4);
     double it = run(0, 16), span = quick ? total : interval;
     int nclean = (int)(span * 0.1 / it) + 1;
+    int chunk = nclean / 10 + 1; /* dirty runs short, so a slow state ends them */
     if (!quick)
         printf("# hoststate: two threads on the first two CPUs, %zu-byte "
                "blocks; ratio = time per iteration pulling freshly written "
@@ -201,19 +202,19 @@ int main(int argc, char **argv)
         double clean = run(0, nclean), d = 0;
         int nd = 0;
         double until = now_s() + span * 0.9;
-        int chunk = nclean / 10 + 1; /* short, so a slow state ends it */
         while (now_s() < until) {
             d += run(1, chunk) * chunk;
             nd += chunk;
         }
         double dirty_s = nd ? d / nd : run(1, 1), r = dirty_s / clean;
+        const char *state = r > SLOW_RATIO ? "slow" : "fast";
         slow += r > SLOW_RATIO;
         lines++;
         if (quick)
-            printf("%s %.2f\n", r > SLOW_RATIO ? "slow" : "fast", r);
+            printf("%s %.2f\n", state, r);
         else
             printf("  %6.1f %10.1f %10.1f %7.2f  %s\n", now_s() - start,
-                   dirty_s * 1e6, clean * 1e6, r, r > SLOW_RATIO ? "slow" : "fast");
+                   dirty_s * 1e6, clean * 1e6, r, state);
         fflush(stdout);
     } while (!quick && now_s() - start < total);
     if (!quick)
