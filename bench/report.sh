@@ -36,9 +36,8 @@ report_pair() {
     function keep(t, b, key, T, B) {
         if (!(key in T) || t < T[key]) { T[key] = t; B[key] = b }
     }
-    function median(k,    i, j, n, v, x) {
-        n = nout[k]
-        for (i = 1; i <= n; i++) v[i] = rout[k, i]
+    function median(a, n, k,    i, j, v, x) {
+        for (i = 1; i <= n; i++) v[i] = a[k, i]
         for (i = 2; i <= n; i++) {         # insertion sort
             x = v[i]
             for (j = i - 1; j >= 1 && v[j] > x; j--) v[j + 1] = v[j]
@@ -58,7 +57,12 @@ report_pair() {
         k = $1 SUBSEP $2
         if (coll == "broadcast") keep($11, $13, k, ct, cb)
         else keep($7, $9, k, ct, cb)
-        if ($15 > 0) rout[k, ++nout[k]] = $7 / $15
+        if ($15 > 0) {
+            rout[k, ++nout[k]] = $7 / $15
+            if ($21 == 1) dropped[$1]++         # host_moved (collviz perf)
+            else rsame[k, ++nsame[k]] = $7 / $15
+            rounds[$1]++
+        }
         if (!($1 in seen)) { seen[$1] = 1; algos[++na] = $1 }
         cwrong += ($10 > 0 ? $10 : 0) + ($14 > 0 ? $14 : 0)
     }
@@ -66,8 +70,14 @@ report_pair() {
         for (k in ct) {
             split(k, ks, SUBSEP); a = ks[1]; s = ks[2]
             if (!(s in bt) || ct[k] < bt[s]) { bt[s] = ct[k]; bb[s] = cb[k]; ba[s] = a }
+            if (s >= 1048576 && nsame[k] > 0) {
+                r = median(rsame, nsame[k], k)
+                if (!(a in slo) || r < slo[a]) slo[a] = r
+                if (!(a in shi) || r > shi[a]) shi[a] = r
+                if (r < 0.75 || r > 1.25) smiss[a]++
+            } else if (s >= 1048576 && nout[k] > 0) snone[a]++
             if (s >= 1048576 && nout[k] > 0) {
-                r = median(k)
+                r = median(rout, nout[k], k)
                 if (!(a in lo) || r < lo[a]) lo[a] = r
                 if (!(a in hi) || r > hi[a]) hi[a] = r
                 if (r >= 0.75 && r <= 1.25) continue
@@ -96,7 +106,10 @@ report_pair() {
         printf "target large %s %d %d %.4f %.4f %s\n", coll, p, last, mb[last], bb[last], ba[last]
         for (i = 1; i <= na; i++) { a = algos[i]
             if (a in lo) printf "target model %s %d %s %.3f %.3f %d %d\n", coll, p, a, lo[a],
-                                hi[a], steady[a], unsteady[a] }
+                                hi[a], steady[a], unsteady[a]
+            if (a in lo) printf "target same %s %d %s %.3f %.3f %d %d %d %d\n", coll, p, a,
+                                (a in slo) ? slo[a] : 0, (a in shi) ? shi[a] : 0, smiss[a],
+                                snone[a], dropped[a], rounds[a] }
         printf "target wrong %s %d %d %d\n", coll, p, mwrong, cwrong
         print ""
     }' "$3" "$4"
@@ -125,6 +138,13 @@ report_targets() {
         model[++nm] = sprintf("  %-14s %2d  %-18s %6.2f %6.2f  %s", $3, $4, $5, $6, $7,
                               ok ? "ok" : "MISSED" why)
     }
+    $2 == "same" {
+        ok = $8 == 0; bad_same += !ok; ns_sizes += $9; drop += $10; all += $11
+        same[++nsm] = sprintf("  %-14s %2d  %-18s %6s %6s  %s", $3, $4, $5,
+                              $6 > 0 ? sprintf("%.2f", $6) : "-", $7 > 0 ? sprintf("%.2f", $7) : "-",
+                              (ok ? "ok" : sprintf("MISSED at %d size%s", $8, $8 > 1 ? "s" : "")) \
+                              ($9 ? sprintf(" (%d size%s no round)", $9, $9 > 1 ? "s" : "") : ""))
+    }
     $2 == "wrong" && ($5 != 0 || $6 != 0) { wrong = wrong sprintf(" %s/%d(mpi %d, collviz %d)", $3, $4, $5, $6) }
     END {
         print "## targets"
@@ -144,6 +164,15 @@ report_targets() {
         print "#   a size missed steadily: every round but one beyond the band on the same side,"
         print "#   unsteadily: the rounds scatter across it)"
         for (i = 1; i <= nm; i++) print model[i]
+        if (nsm) {
+            print "# 3b. the same, over the rounds in which the machine read what another core had"
+            print "#   just written as fast as during the calibration (collviz perf: host_moved 0;"
+            printf "#   %d of %d measurements at all sizes were not, and are left out here)\n", drop, all
+            printf "# %-14s %2s  %-18s %6s %6s\n", "collective", "p", "algorithm", "min", "max"
+            for (i = 1; i <= nsm; i++) print same[i]
+            printf "# model in the calibrated state: %d of %d algorithms missed", bad_same, nsm
+            printf "%s\n", ns_sizes ? sprintf("; %d sizes had no such round", ns_sizes) : ""
+        }
         printf "# missed: %d of %d small-size, %d of %d bandwidth, %d of %d model targets\n",
                bad_small, ns_at, bad_large, nl_at, bad_model, nm
         printf "#   (model: %d with a steady miss, %d only where the rounds scatter)\n",

@@ -450,6 +450,15 @@ double calib_spread(const double *v, int n)
     return n > 0 ? hi / lo : 0;
 }
 
+/* The backend's cross-core probe into *ratio, 0 where it has none or
+ * cannot take it (the calibration does not need it). */
+static void probe(Executor *ex, double *ratio)
+{
+    *ratio = 0;
+    if (ex->ops->probe && ex->ops->probe(ex, ratio))
+        *ratio = 0;
+}
+
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen)
@@ -474,10 +483,12 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                                          : LAT_ELEMS;
     Timings r[CALIB_ROUNDS], tm;
     CvError e = CV_OK;
+    probe(ex, &out->probe[0]);
     for (int i = 0; !e && i < CALIB_ROUNDS; i++)
         e = measure_round(&b, nlat, cnt, n, &r[i]);
     if (e)
         return e;
+    probe(ex, &out->probe[1]);
     timings_median(r, CALIB_ROUNDS, &tm);
     derive(&tm, nlat, cnt, n, p, out);
     for (int i = 0; i < n; i++) {
@@ -1019,7 +1030,8 @@ static void write_calib(FILE *f, const Calib *c)
     fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
             c->alpha, c->alpha_msg, c->lat_step, c->lat_iter,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
-    fprintf(f, "unsteady %.6g\n", c->unsteady);
+    fprintf(f, "unsteady %.6g\nprobe %.6g %.6g\n", c->unsteady, c->probe[0],
+            c->probe[1]);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
@@ -1067,6 +1079,7 @@ static int parse_line(Calib *c, const char *line)
         sscanf(line, "msg %lf", &c->alpha_msg) == 1 ||
         sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
         sscanf(line, "unsteady %lf", &c->unsteady) == 1 ||
+        sscanf(line, "probe %lf %lf", &c->probe[0], &c->probe[1]) == 2 ||
         sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
                &c->fit_err[LINK_SHARED]) == 2)
         return 0;
@@ -1093,7 +1106,9 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
         !(c->alpha_msg >= 0) || !isfinite(c->alpha_msg) ||
         !(c->lat_step >= 0) || !isfinite(c->lat_step) ||
         !(c->lat_iter >= 0) || !isfinite(c->lat_iter) ||
-        !(c->unsteady >= 0) || !isfinite(c->unsteady))
+        !(c->unsteady >= 0) || !isfinite(c->unsteady) ||
+        !(c->probe[0] >= 0) || !isfinite(c->probe[0]) ||
+        !(c->probe[1] >= 0) || !isfinite(c->probe[1]))
         return 0;
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];

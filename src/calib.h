@@ -132,6 +132,10 @@ typedef struct {
                                      calibration (some virtual machines
                                      switch it 10x on their own; 0: not
                                      known) */
+    double probe[2];              /* the cross-core probe (ExecOps.probe:
+                                     fresh data's time over data written
+                                     once) at the start and the end of the
+                                     calibration; 0: not measured */
     LinkModel link;               /* the link model that fitted best */
     double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
     int npoints;                  /* points used in pt[] */

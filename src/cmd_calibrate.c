@@ -128,6 +128,11 @@ static void print_calib(const Calib *c)
            "ring allreduce: shared %.1f%%, p2p %.1f%%)\n",
            link_name(c->link), 100 * c->fit_err[LINK_SHARED],
            100 * c->fit_err[LINK_P2P]);
+    if (c->probe[0] > 0 || c->probe[1] > 0)
+        printf("# host: reading what another core had just written took %.2f "
+               "times as long as data\n#   written once at the start, %.2f at "
+               "the end (perf flags sizes run at other ratios)\n",
+               c->probe[0], c->probe[1]);
     if (c->unsteady > CALIB_UNSTEADY)
         printf("# unsteady: reading what another rank had just written took "
                "%.1f times as long in one round as in another; this machine "

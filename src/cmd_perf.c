@@ -185,11 +185,13 @@ static void print_csv_head(void)
 {
     printf("algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,"
            "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio,iters,"
-           "iters_ip\n");
+           "iters_ip,probe_before,probe_after,host_moved\n");
 }
 
-static void print_csv_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
+static void print_csv_row(const PerfConfig *c, const Calib *cal,
+                          const PerfRow *r)
 {
+    LinkModel l = cal->link;
     printf("%s,%llu,%zu,%s,%s,%d", r->algo->name, r->bytes, r->count,
            dtype_name(c->call.dtype), redop_name(c->call.op),
            root_column(&c->call));
@@ -199,15 +201,48 @@ static void print_csv_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
                s->wrong);
     }
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
-    printf(",%.3f,%.4f,%d,%d\n", o->model_s[l] * 1e6, perf_ratio(o, l),
-           o->iters, r->side[PERF_IN_PLACE].iters);
+    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d\n", o->model_s[l] * 1e6,
+           perf_ratio(o, l), o->iters, r->side[PERF_IN_PLACE].iters,
+           r->probe[0], r->probe[1], perf_host_moved(cal, r));
 }
 
-static void print_table_foot(const PerfRow *rows, size_t n)
+/* When the machine's cross-core state moved away from the calibration's
+ * around some rows, which ones and how far: the model column does not
+ * describe them. */
+static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
+{
+    size_t moved = 0;
+    double lo = 0, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!perf_host_moved(cal, &rows[i]))
+            continue;
+        for (int k = 0; k < 2; k++) {
+            double v = rows[i].probe[k];
+            lo = v > 0 && (lo <= 0 || v < lo) ? v : lo;
+            hi = v > hi ? v : hi;
+        }
+        moved++;
+    }
+    if (!moved)
+        return;
+    printf("# Host moved           : %zu of %zu sizes:", moved, n);
+    for (size_t i = 0, shown = 0; i < n && shown < 8; i++)
+        if (perf_host_moved(cal, &rows[i]))
+            printf(" %llu", rows[i].bytes), shown++;
+    printf("%s\n#   (reading what another core had just written took %.2f to "
+           "%.2f times as long\n#   as data written once around them, %.2f "
+           "and %.2f during the calibration:\n#   the model describes the "
+           "machine as calibrated, not these sizes)\n", moved > 8 ? " ..." : "",
+           lo, hi, cal->probe[0], cal->probe[1]);
+}
+
+static void print_table_foot(const Calib *cal, const PerfRow *rows, size_t n)
 {
     long long w = perf_wrong_total(rows, n);
     printf("# Out of bounds values : %lld %s\n", w, w ? "FAILED" : "OK");
-    printf("# Avg bus bandwidth    : %g\n#\n", perf_avg_busbw(rows, n));
+    printf("# Avg bus bandwidth    : %g\n", perf_avg_busbw(rows, n));
+    print_host_moved(cal, rows, n);
+    printf("#\n");
 }
 
 /* ------------------------------------------------------------- progress */
@@ -244,7 +279,7 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
     Run *r = ctx;
     clear_progress(r);
     if (r->pa->csv)
-        print_csv_row(&r->pa->cfg, row, r->cal->link);
+        print_csv_row(&r->pa->cfg, r->cal, row);
     else
         print_row(&r->pa->cfg, row, r->cal->link);
     fflush(stdout);
@@ -312,12 +347,13 @@ static void json_head(FILE *f, const Run *r)
             "\"alpha_us\": %.4f, \"message_latency_us\": %.4f, "
             "\"step_latency_us\": %.4f, "
             "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "
-            "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}},\n", k->when,
+            "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}, "
+            "\"probe\": [%.4f, %.4f]},\n", k->when,
             k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
             k->lat_step * 1e6,
             k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
             k->fit_err[LINK_P2P], link_name(LINK_SHARED),
-            k->fit_err[LINK_SHARED]);
+            k->fit_err[LINK_SHARED], k->probe[0], k->probe[1]);
 }
 
 static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
@@ -331,7 +367,10 @@ static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
         json_side(f, "out_of_place", &w->side[PERF_OUT_OF_PLACE]);
         fputs(", ", f);
         json_side(f, "in_place", &w->side[PERF_IN_PLACE]);
-        fprintf(f, "}%s\n", i + 1 < n ? "," : "");
+        fprintf(f, ", \"probe\": [%.4f, %.4f], \"host_moved\": %s}%s\n",
+                w->probe[0], w->probe[1],
+                perf_host_moved(r->cal, w) ? "true" : "false",
+                i + 1 < n ? "," : "");
     }
     fprintf(f, "  ],\n  \"out_of_bounds\": %lld,\n  \"avg_busbw\": %.6f\n}\n",
             perf_wrong_total(rows, n), perf_avg_busbw(rows, n));
@@ -376,7 +415,7 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
             return CLI_EXIT_FAIL;
         }
         if (!r->pa->csv)
-            print_table_foot(rows + i * nsizes, nsizes);
+            print_table_foot(r->cal, rows + i * nsizes, nsizes);
     }
     if (!r->pa->csv && nalgo > 1)
         print_summary(r, rows, nalgo, nsizes);

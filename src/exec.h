@@ -59,6 +59,13 @@ typedef struct ExecOps {
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);
+    /* How the ranks' cores read each other's fresh data now (probe.h):
+     * the time pulling what another core has just written over the time
+     * pulling data written once, measured for a few milliseconds between
+     * runs, so that perf and calibrate can tell when the machine changed
+     * that speed under them. NULL when the backend has no such measure;
+     * CV_ERR_UNAVAILABLE when it cannot take it here. */
+    CvError (*probe)(Executor *ex, double *ratio);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);
     /* Stop the workers and free everything. */

@@ -21,6 +21,7 @@
 
 #include "copy.h"
 #include "data.h"
+#include "probe.h"
 #include "reduce.h"
 
 /* POSIX <sched.h>; the include path finds the project's sched.h first. */
@@ -1567,6 +1568,18 @@ static void threads_close(Executor *ex)
     free(x);
 }
 
+/* The machine's cross-core state, by probe.h's two pinned threads: the
+ * ranks' own threads are idle between runs, and they are pinned to the
+ * same CPUs. */
+static CvError threads_probe(Executor *ex, double *ratio)
+{
+    ProbeResult r;
+    CvError e = probe_cross(PROBE_BLOCK, PROBE_SECONDS, &r);
+    (void)ex;
+    *ratio = e ? 0 : r.ratio;
+    return e;
+}
+
 const ExecOps exec_threads_ops = {
     .name = "threads",
     .summary = "one thread per rank on this machine's cores",
@@ -1577,6 +1590,7 @@ const ExecOps exec_threads_ops = {
     .finish = threads_finish,
     .run = threads_run,
     .read = threads_read,
+    .probe = threads_probe,
     .last_error = threads_last_error,
     .close = threads_close,
 };

@@ -1,6 +1,7 @@
 /* perf.c - the measurement engine: schedules timed on an executor, checked,
  * and set beside the calibrated model. */
 #include "perf.h"
+#include "probe.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -152,6 +153,13 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
     return e;
 }
 
+/* The backend's cross-core probe, 0 where it has none or cannot take it. */
+static double probe(Executor *ex)
+{
+    double r = 0;
+    return ex->ops->probe && !ex->ops->probe(ex, &r) ? r : 0;
+}
+
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen)
@@ -167,10 +175,13 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
         e = warm_up(ex, cfg, a, size, why, whylen);
     if (e)
         return e;
+    double before = probe(ex);
     do {
         e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
         if (e)
             return e;
+        rows[i].probe[0] = before;
+        rows[i].probe[1] = before = probe(ex);
         i++;
         if (progress && progress(ctx, &rows[i - 1], i, n))
             return CV_ERR_CANCELLED;
@@ -201,6 +212,15 @@ double perf_avg_busbw(const PerfRow *rows, size_t n)
 double perf_ratio(const PerfSide *s, LinkModel l)
 {
     return s->model_s[l] > 0 ? s->time_s / s->model_s[l] : 0;
+}
+
+int perf_host_moved(const Calib *cal, const PerfRow *row)
+{
+    double v[4] = {cal->probe[0], cal->probe[1], row->probe[0], row->probe[1]};
+    if (!(row->probe[0] > 0 || row->probe[1] > 0) ||
+        !(cal->probe[0] > 0 || cal->probe[1] > 0))
+        return 0;
+    return !probe_same_state(v, 4);
 }
 
 void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,

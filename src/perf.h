@@ -51,6 +51,10 @@ typedef struct {
     unsigned long long bytes;         /* size column: coll_size_bytes */
     size_t count;                     /* elements per block */
     PerfSide side[PERF_PLACE_COUNT];  /* out of place, in place */
+    double probe[2];                  /* the backend's cross-core probe
+                                         (ExecOps.probe) just before and
+                                         just after the row (perf_sweep);
+                                         0: not measured */
 } PerfRow;
 
 /* Told after each row (done of total rows); may be NULL. Returning
@@ -69,7 +73,8 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
 
 /* Measure every size of the sweep into rows[0 .. perf_sweep_len), after
  * warming up (cfg->warmup runs at the largest size, then the smallest) as
- * nccl-tests does, so that the first row is not the executor's first. */
+ * nccl-tests does, so that the first row is not the executor's first.
+ * The backend's probe runs before the first row and after each. */
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen);
@@ -85,6 +90,13 @@ double perf_avg_busbw(const PerfRow *rows, size_t n);
 /* measured / model time for one side under link model l; 0 when the model
  * predicts no time. */
 double perf_ratio(const PerfSide *s, LinkModel l);
+
+/* Whether the machine's cross-core state around the row differed from the
+ * calibration's: its probes and the calibration's are not one state
+ * (probe_same_state); 0 when either side was not probed. The model
+ * describes the machine as calibrated, so its time does not apply to such
+ * a row. */
+int perf_host_moved(const Calib *cal, const PerfRow *row);
 
 /* Among rows[0], rows[stride], ... (nalgo rows of the same size), the index
  * of the fastest measured out of place, and of the one the model (link l)

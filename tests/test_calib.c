@@ -85,6 +85,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
                .alpha_msg = 1e-7 * (1 + seed % 11),
                .lat_step = 3e-6 * (1 + seed % 5), .lat_iter = 1e-7 * (seed % 3),
                .unsteady = seed % 4 ? 1 + 0.37 * seed : 0,
+               .probe = {seed % 3 ? 0.9 + 0.11 * seed : 0, 1.3 * (seed % 5)},
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
     snprintf(c.backend, sizeof c.backend, "%s", backend);
@@ -116,6 +117,8 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_close(a->lat_step, b->lat_step);
     assert_close(a->lat_iter, b->lat_iter);
     assert_close(a->unsteady, b->unsteady);
+    assert_close(a->probe[0], b->probe[0]);
+    assert_close(a->probe[1], b->probe[1]);
     for (int l = 0; l < LINK_COUNT; l++)
         assert_close(a->fit_err[l], b->fit_err[l]);
     for (int i = 0; i < a->npoints; i++) {
@@ -241,6 +244,9 @@ static void test_damaged(void **state)
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady -2\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady inf\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe -1 1\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 nan\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -256,6 +262,7 @@ static void test_damaged(void **state)
     assert_close(got.alpha_msg, 2e-6); /* not measured: alpha per message */
     assert_true(got.lat_step == 0 && got.lat_iter == 0); /* not measured */
     assert_true(got.unsteady == 0);                      /* not known */
+    assert_true(got.probe[0] == 0 && got.probe[1] == 0); /* not probed */
 }
 
 /* calib_spread: the largest over the smallest, whatever the order; 0 for

@@ -492,12 +492,19 @@ static void test_csv_and_json(void **state)
         int commas = 0;
         for (const char *c = l; *c && *c != '\n'; c++)
             commas += *c == ',';
-        assert_int_equal(commas, 17);
+        assert_int_equal(commas, 20);
         long long size, wrong, wrong_ip;
-        int iters, iters_ip;
+        int iters, iters_ip, moved;
+        double before, after;
         assert_int_equal(sscanf(l, "ring,%lld,%*d,float,sum,-1,%*f,%*f,%*f,%lld,"
-                                   "%*f,%*f,%*f,%lld,%*f,%*f,%d,%d", &size, &wrong,
-                                &wrong_ip, &iters, &iters_ip), 5);
+                                   "%*f,%*f,%*f,%lld,%*f,%*f,%d,%d,%lf,%lf,%d",
+                                &size, &wrong, &wrong_ip, &iters, &iters_ip,
+                                &before, &after, &moved), 8);
+        /* probed where two CPUs can be pinned; the saved calibration was
+         * not probed, so no row is flagged */
+        assert_true(exec_cpus() < 2 ? before == 0 && after == 0
+                                    : before > 0 && after > 0);
+        assert_int_equal(moved, 0);
         assert_int_equal(iters, 3); /* -n 3, no --min-time */
         assert_int_equal(iters_ip, 3);
         assert_int_equal(size % 8, 0);
@@ -509,6 +516,9 @@ static void test_csv_and_json(void **state)
     assert_non_null(strstr(j, "\"collective\": \"reducescatter\""));
     assert_int_equal(count_lines(j, "    {\"algorithm\": \"ring\""), 6);
     assert_non_null(strstr(j, "\"out_of_bounds\": 0"));
+    assert_int_equal(count_lines(j, "    {\"algorithm\": \"ring\""), 6);
+    assert_null(strstr(j, "\"host_moved\": true"));
+    assert_non_null(strstr(j, "\"probe\": [0.0000, 0.0000]}")); /* calibration */
     free(j);
     unlink(json);
     ran_free(&r);
@@ -672,6 +682,76 @@ static void test_show_unsteady(void **state)
     drop_cache(dir);
 }
 
+/* perf_host_moved: a row is flagged exactly when its probes and the
+ * calibration's are more than PROBE_MOVED apart, and never when either was
+ * not probed. */
+static void test_host_moved(void **state)
+{
+    (void)state;
+    static const struct {
+        double cal[2], row[2];
+        int moved;
+    } cases[] = {
+        {{0, 0}, {11, 11}, 0},         /* calibration not probed */
+        {{1.1, 1.0}, {0, 0}, 0},       /* row not probed */
+        {{1.1, 1.0}, {1.2, 0.9}, 0},   /* one state */
+        {{1.0, 1.0}, {2.0, 1.5}, 0},   /* exactly PROBE_MOVED */
+        {{1.0, 1.0}, {2.01, 1.5}, 1},
+        {{1.1, 1.0}, {1.2, 11.0}, 1},  /* moved during the row */
+        {{1.1, 1.0}, {10.5, 11.0}, 1}, /* slow throughout the row */
+        {{11, 10.2}, {10.5, 11.0}, 0}, /* calibrated slow, ran slow */
+        {{11, 10.2}, {1.0, 1.1}, 1},
+        {{1.1, 11}, {1.0, 1.1}, 1},    /* the calibration straddled */
+        {{0, 1.1}, {0, 1.0}, 0},       /* one probe each */
+        {{0, 1.1}, {11, 0}, 1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Calib c = test_calib(2);
+        PerfRow r = {.probe = {cases[i].row[0], cases[i].row[1]}};
+        c.probe[0] = cases[i].cal[0], c.probe[1] = cases[i].cal[1];
+        if (perf_host_moved(&c, &r) != cases[i].moved)
+            fail_msg("case %zu: moved %d, want %d", i, perf_host_moved(&c, &r),
+                     cases[i].moved);
+    }
+}
+
+/* A calibration whose probes are far from anything this machine shows
+ * (where two CPUs can be pinned): every row is flagged, in the CSV
+ * column and in the table's footer, which names the sizes. */
+static void test_host_moved_shown(void **state)
+{
+    (void)state;
+    if (exec_cpus() < 2)
+        skip();
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 0);
+    Calib c = test_calib(2);
+    c.probe[0] = c.probe[1] = 1000;
+    assert_int_equal(calib_save(&c), CV_OK);
+    const char *csv[] = {"perf", "allgather", "-p", "2", "-b", "64", "-e", "1K",
+                         "-f", "4", "-n", "2", "-w", "0", "--csv", NULL};
+    Ran r = run(csv, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "ring,"), 3); /* 64 256 1024 */
+    for (const char *l = strstr(r.out, "\nring,"); l; l = strstr(l + 1, "\nring,"))
+        if (strncmp(strchr(l + 1, '\n') - 2, ",1", 2))
+            fail_msg("a row is not flagged:\n%s", r.out);
+    ran_free(&r);
+    const char *table[] = {"perf", "allgather", "-p", "2", "-b", "64", "-e", "1K",
+                           "-f", "4", "-n", "2", "-w", "0", NULL};
+    r = run(table, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "# Host moved           : 3 of 3 sizes: 64 256 1024"), 1);
+    assert_non_null(strstr(r.out, "1000.00 and 1000.00 during the calibration"));
+    ran_free(&r);
+    c.probe[0] = c.probe[1] = 0; /* not probed: nothing is said */
+    assert_int_equal(calib_save(&c), CV_OK);
+    r = run(table, 60);
+    assert_int_equal(count_lines(r.out, "# Host moved"), 0);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -687,6 +767,8 @@ int main(void)
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),
+        cmocka_unit_test(test_host_moved),
+        cmocka_unit_test(test_host_moved_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
