@@ -63,22 +63,61 @@ static void fail(Probe *p, CvError e)
     atomic_compare_exchange_strong(&p->failed, &none, (int)e);
 }
 
-/* Thread 0 chooses each iteration's kind and times it: clean iterations
- * for the first fifth of `seconds`, then dirty ones to the end, each kind
- * at least twice after one to warm up. The dirty ones run back to back:
- * on the development virtual machine the slow state shows in a run of
- * them, and hardly in dirty iterations taken one or two at a time between
- * clean ones. */
-static int next_mode(double now, double t, int last, double *acc, int *cnt,
-                     double start, double seconds)
+enum {
+    WARM = 3,     /* iterations of each kind not counted: the first pulls
+                     after a change of kind run between the two speeds */
+    MIN_KEPT = 3, /* counted iterations of each kind at least */
+    MAX_KEPT = 1 << 14 /* counted iterations of each kind at most */
+};
+
+/* Thread 0's record of the iterations' times. */
+typedef struct {
+    double *t[2]; /* [kind][MAX_KEPT] seconds per counted iteration */
+    int n[2];     /* iterations of each kind run, warm-up included */
+    double start, seconds;
+} Clock;
+
+static int kept(const Clock *c, int kind)
 {
-    if (last >= 0 && cnt[last]++ >= 0)
-        acc[last] += t;
-    if (cnt[MODE_CLEAN] < 2 || (cnt[MODE_DIRTY] < 0 && now < start + 0.2 * seconds))
+    int k = c->n[kind] - WARM;
+    return k < 0 ? 0 : k < MAX_KEPT ? k : MAX_KEPT;
+}
+
+/* Record the last iteration (of kind `last`, t seconds) and choose the
+ * next: clean iterations for the first fifth of the time, then dirty ones
+ * to the end, each kind at least WARM + MIN_KEPT times. The dirty ones run
+ * back to back: on the development virtual machine the slow state shows
+ * in a run of them, and hardly in dirty iterations taken one or two at a
+ * time between clean ones. */
+static int next_mode(Clock *c, double now, double t, int last)
+{
+    if (last >= 0) {
+        int i = c->n[last]++ - WARM;
+        if (i >= 0 && i < MAX_KEPT)
+            c->t[last][i] = t;
+    }
+    if (kept(c, MODE_CLEAN) < MIN_KEPT ||
+        (c->n[MODE_DIRTY] == 0 && now < c->start + 0.2 * c->seconds))
         return MODE_CLEAN;
-    if (cnt[MODE_DIRTY] < 2 || now < start + seconds)
+    if (kept(c, MODE_DIRTY) < MIN_KEPT || now < c->start + c->seconds)
         return MODE_DIRTY;
     return MODE_STOP;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of the counted iterations of one kind: robust to a thread
+ * preempted for an iteration or two, in either state. */
+static double median(Clock *c, int kind)
+{
+    int n = kept(c, kind);
+    qsort(c->t[kind], (size_t)n, sizeof(double), cmp_double);
+    return n % 2 ? c->t[kind][n / 2]
+                 : (c->t[kind][n / 2 - 1] + c->t[kind][n / 2]) / 2;
 }
 
 static void *side_main(void *arg)
@@ -88,45 +127,53 @@ static void *side_main(void *arg)
     Side *s = &p->side[me], *o = &p->side[1 - me];
     size_t b = p->block;
     unsigned n = 0;
+    Clock c = {.seconds = p->seconds};
     if (!exec_pin(me)) {
         fail(p, CV_ERR_UNAVAILABLE);
         return NULL;
     }
     s->src = aligned_alloc(4096, (b + 4095) / 4096 * 4096);
     s->dst = aligned_alloc(4096, (2 * b + 4095) / 4096 * 4096);
-    if (!s->src || !s->dst) {
+    if (me == 0) {
+        c.t[0] = malloc(MAX_KEPT * sizeof(double));
+        c.t[1] = malloc(MAX_KEPT * sizeof(double));
+    }
+    if (!s->src || !s->dst || (me == 0 && (!c.t[0] || !c.t[1]))) {
         fail(p, CV_ERR_NOMEM);
-        return NULL;
+        goto out;
     }
     memset(s->src, 1 + me, b); /* first touched by the core that uses it */
     memset(s->dst, 0, 2 * b);
-    double acc[2] = {0, 0}, start = 0, t0 = 0;
-    int cnt[2] = {-1, -1}, last = -1;
+    double t0 = 0;
+    int last = -1;
     for (;;) {
         if (me == 0) {
             double t = now_s();
             if (last < 0)
-                start = t;
-            int m = next_mode(t, t - t0, last, acc, cnt, start, p->seconds);
+                c.start = t;
+            int m = next_mode(&c, t, t - t0, last);
             atomic_store_explicit(&p->mode, m, memory_order_relaxed);
             last = m, t0 = t;
         }
         if (!meet(p, me, &n))
-            return NULL;
+            goto out;
         int m = atomic_load_explicit(&p->mode, memory_order_relaxed);
         if (m == MODE_STOP)
             break;
         memcpy(s->dst + (size_t)me * b, s->src, b);
         if (!meet(p, me, &n))
-            return NULL;
+            goto out;
         memcpy(s->dst + (size_t)(1 - me) * b,
                m == MODE_DIRTY ? o->dst + (size_t)(1 - me) * b : o->src, b);
     }
     if (me == 0) {
-        p->res.clean_s = acc[MODE_CLEAN] / cnt[MODE_CLEAN];
-        p->res.dirty_s = acc[MODE_DIRTY] / cnt[MODE_DIRTY];
+        p->res.clean_s = median(&c, MODE_CLEAN);
+        p->res.dirty_s = median(&c, MODE_DIRTY);
         p->res.ratio = p->res.dirty_s / p->res.clean_s;
     }
+out:
+    free(c.t[0]);
+    free(c.t[1]);
     return NULL;
 }
 

@@ -30,18 +30,18 @@
 
 #define PROBE_BLOCK ((size_t)1 << 20) /* bytes per block by default */
 #define PROBE_SECONDS 0.01            /* a quick probe's measuring time */
-#define PROBE_MOVED 2.0 /* ratios further apart than this factor: the
+#define PROBE_MOVED 3.0 /* ratios further apart than this factor: the
                            machine was not in the same state */
 
 /* One measurement. */
 typedef struct {
-    double dirty_s; /* mean seconds per iteration pulling fresh data */
+    double dirty_s; /* median seconds per iteration pulling fresh data */
     double clean_s; /* the same pulling data written once */
     double ratio;   /* dirty_s / clean_s */
 } ProbeResult;
 
-/* Measure for about `seconds` (at least two iterations of each kind, after
- * one of each to warm up) with blocks of `block` bytes (rounded down to
+/* Measure for about `seconds` (at least three counted iterations of each
+ * kind, after three of each to warm up) with blocks of `block` bytes (rounded down to
  * whole 64-byte lines, at least one). CV_ERR_UNAVAILABLE when the process
  * may use fewer than two CPUs or a thread cannot be pinned; CV_ERR_NOMEM;
  * CV_ERR_BACKEND when a thread cannot be started. */

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "perf.h"
+#include "probe.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -695,8 +696,9 @@ static void test_host_moved(void **state)
         {{0, 0}, {11, 11}, 0},         /* calibration not probed */
         {{1.1, 1.0}, {0, 0}, 0},       /* row not probed */
         {{1.1, 1.0}, {1.2, 0.9}, 0},   /* one state */
-        {{1.0, 1.0}, {2.0, 1.5}, 0},   /* exactly PROBE_MOVED */
-        {{1.0, 1.0}, {2.01, 1.5}, 1},
+        {{1.0, 1.0}, {PROBE_MOVED, 1.5}, 0}, /* exactly PROBE_MOVED */
+        {{1.0, 1.0}, {PROBE_MOVED + 0.01, 1.5}, 1},
+        {{1.1, 1.0}, {0.62, 1.2}, 0},  /* the fast state's spread here */
         {{1.1, 1.0}, {1.2, 11.0}, 1},  /* moved during the row */
         {{1.1, 1.0}, {10.5, 11.0}, 1}, /* slow throughout the row */
         {{11, 10.2}, {10.5, 11.0}, 0}, /* calibrated slow, ran slow */

@@ -89,10 +89,10 @@ static void test_same_state(void **state)
     } cases[] = {
         {{0}, 0, 1},
         {{5}, 1, 1},
-        {{1, 2}, 2, 1},            /* exactly PROBE_MOVED apart */
-        {{1, 2.001}, 2, 0},
-        {{2.001, 1}, 2, 0},        /* in any order */
-        {{1.1, 0.9, 1.3, 1.0}, 4, 1},
+        {{1, PROBE_MOVED}, 2, 1},  /* exactly PROBE_MOVED apart */
+        {{1, PROBE_MOVED + 0.001}, 2, 0},
+        {{PROBE_MOVED + 0.001, 1}, 2, 0}, /* in any order */
+        {{1.1, 0.62, 1.3, 1.0}, 4, 1}, /* the fast state's spread here */
         {{1.1, 0.9, 11, 1.0}, 4, 0},
         {{11, 10, 12, 9}, 4, 1},   /* slow throughout: one state too */
         {{0, 1, 0, 11}, 4, 0},     /* unmeasured values are skipped */
