@@ -450,15 +450,6 @@ double calib_spread(const double *v, int n)
     return n > 0 ? hi / lo : 0;
 }
 
-/* The backend's cross-core probe into *ratio, 0 where it has none or
- * cannot take it (the calibration does not need it). */
-static void probe(Executor *ex, double *ratio)
-{
-    *ratio = 0;
-    if (ex->ops->probe && ex->ops->probe(ex, ratio))
-        *ratio = 0;
-}
-
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen)
@@ -483,12 +474,12 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                                          : LAT_ELEMS;
     Timings r[CALIB_ROUNDS], tm;
     CvError e = CV_OK;
-    probe(ex, &out->probe[0]);
+    out->probe[0] = exec_probe(ex);
     for (int i = 0; !e && i < CALIB_ROUNDS; i++)
         e = measure_round(&b, nlat, cnt, n, &r[i]);
     if (e)
         return e;
-    probe(ex, &out->probe[1]);
+    out->probe[1] = exec_probe(ex);
     timings_median(r, CALIB_ROUNDS, &tm);
     derive(&tm, nlat, cnt, n, p, out);
     for (int i = 0; i < n; i++) {

@@ -116,3 +116,9 @@ bool exec_pin(int k)
 #endif
     return false;
 }
+
+double exec_probe(Executor *ex)
+{
+    double r = 0;
+    return ex->ops->probe && !ex->ops->probe(ex, &r) && r > 0 ? r : 0;
+}

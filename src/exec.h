@@ -89,6 +89,9 @@ int exec_cpus(void);
 /* Keep the calling thread on the k-th CPU (from 0) it may use now; false
  * when it may use fewer or the system does not say (Linux only). */
 bool exec_pin(int k);
+/* ex's probe (ExecOps.probe), or 0 where its backend has none or cannot
+ * take it here: perf and calibrate record it, neither needs it. */
+double exec_probe(Executor *ex);
 /* The i-th backend known by name (built in or not); NULL past the end. */
 const char *exec_name_at(size_t i);
 

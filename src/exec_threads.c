@@ -1568,9 +1568,9 @@ static void threads_close(Executor *ex)
     free(x);
 }
 
-/* The machine's cross-core state, by probe.h's two pinned threads: the
- * ranks' own threads are idle between runs, and they are pinned to the
- * same CPUs. */
+/* The machine's cross-core state, by probe.h's two threads pinned to the
+ * first two CPUs (where ranks 0 and 1 run while every rank has a CPU of
+ * its own): called between runs, while the ranks' threads wait idle. */
 static CvError threads_probe(Executor *ex, double *ratio)
 {
     ProbeResult r;

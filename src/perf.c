@@ -153,13 +153,6 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
     return e;
 }
 
-/* The backend's cross-core probe, 0 where it has none or cannot take it. */
-static double probe(Executor *ex)
-{
-    double r = 0;
-    return ex->ops->probe && !ex->ops->probe(ex, &r) ? r : 0;
-}
-
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen)
@@ -175,13 +168,13 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
         e = warm_up(ex, cfg, a, size, why, whylen);
     if (e)
         return e;
-    double before = probe(ex);
+    double before = exec_probe(ex);
     do {
         e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
         if (e)
             return e;
         rows[i].probe[0] = before;
-        rows[i].probe[1] = before = probe(ex);
+        rows[i].probe[1] = before = exec_probe(ex);
         i++;
         if (progress && progress(ctx, &rows[i - 1], i, n))
             return CV_ERR_CANCELLED;
