@@ -59,8 +59,11 @@ report_pair() {
         else keep($7, $9, k, ct, cb)
         if ($15 > 0) {
             rout[k, ++nout[k]] = $7 / $15
-            if ($21 == 1) dropped[$1]++         # host_moved (collviz perf)
-            else rsame[k, ++nsame[k]] = $7 / $15
+            if ($21 != 0) {                     # host_moved (collviz perf):
+                dropped[$1]++                   #   1 cross-core reads, 2 speed
+                if ($21 % 2) dropx[$1]++
+                if ($21 >= 2) drops[$1]++
+            } else rsame[k, ++nsame[k]] = $7 / $15
             rounds[$1]++
         }
         if (!($1 in seen)) { seen[$1] = 1; algos[++na] = $1 }
@@ -107,9 +110,9 @@ report_pair() {
         for (i = 1; i <= na; i++) { a = algos[i]
             if (a in lo) printf "target model %s %d %s %.3f %.3f %d %d\n", coll, p, a, lo[a],
                                 hi[a], steady[a], unsteady[a]
-            if (a in lo) printf "target same %s %d %s %.3f %.3f %d %d %d %d\n", coll, p, a,
-                                (a in slo) ? slo[a] : 0, (a in shi) ? shi[a] : 0, smiss[a],
-                                snone[a], dropped[a], rounds[a] }
+            if (a in lo) printf "target same %s %d %s %.3f %.3f %d %d %d %d %d %d\n", coll, p,
+                                a, (a in slo) ? slo[a] : 0, (a in shi) ? shi[a] : 0, smiss[a],
+                                snone[a], dropped[a], rounds[a], dropx[a], drops[a] }
         printf "target wrong %s %d %d %d\n", coll, p, mwrong, cwrong
         print ""
     }' "$3" "$4"
@@ -140,6 +143,7 @@ report_targets() {
     }
     $2 == "same" {
         ok = $8 == 0; bad_same += !ok; ns_sizes += $9; drop += $10; all += $11
+        dropx += $12; drops += $13
         same[++nsm] = sprintf("  %-14s %2d  %-18s %6s %6s  %s", $3, $4, $5,
                               $6 > 0 ? sprintf("%.2f", $6) : "-", $7 > 0 ? sprintf("%.2f", $7) : "-",
                               (ok ? "ok" : sprintf("MISSED at %d size%s", $8, $8 > 1 ? "s" : "")) \
@@ -165,9 +169,11 @@ report_targets() {
         print "#   unsteadily: the rounds scatter across it)"
         for (i = 1; i <= nm; i++) print model[i]
         if (nsm) {
-            print "# 3b. the same, over the rounds in which the machine read what another core had"
-            print "#   just written as fast as during the calibration (collviz perf: host_moved 0;"
-            printf "#   %d of %d measurements at all sizes were not, and are left out here)\n", drop, all
+            print "# 3b. the same, over the rounds in which the machine ran as during the calibration:"
+            print "#   read what another core had just written as fast, and ran at the same speed"
+            print "#   (collviz perf: host_moved 0; its probes between the sizes tell both)"
+            printf "#   %d of %d measurements at all sizes did not, and are left out here\n", drop, all
+            printf "#   (cross-core reads moved around %d, speed around %d; some both)\n", dropx, drops
             printf "# %-14s %2s  %-18s %6s %6s\n", "collective", "p", "algorithm", "min", "max"
             for (i = 1; i <= nsm; i++) print same[i]
             printf "# model in the calibrated state: %d of %d algorithms missed", bad_same, nsm

@@ -13,6 +13,7 @@
 
 #include "algo.h"
 #include "copy.h"
+#include "probe.h"
 
 /* ------------------------------------------------------------ schedules */
 
@@ -117,6 +118,8 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
 
 /* ---------------------------------------------------------------- timing */
 
+#define CALIB_RETAKES 4 /* a timing taken again at most (time_sched) */
+
 /* A measurement in progress: the executor and where errors go. */
 typedef struct {
     Executor *ex;      /* the executor measured */
@@ -128,6 +131,9 @@ typedef struct {
     void *ctx;         /* progress's argument */
     int done;          /* measurements done */
     int total;         /* measurements planned */
+    double clean;      /* the fastest clean time of the probes so far, s
+                          (the machine's usual speed; 0: no probe) */
+    int retaken;       /* timings taken again (time_sched) */
 } Bench;
 
 static CvError bench_fail(Bench *b, CvError e)
@@ -137,10 +143,28 @@ static CvError bench_fail(Bench *b, CvError e)
     return e;
 }
 
+/* Probe the machine (exec_probe); *clean_s: its clean time (0 when the
+ * backend cannot probe). Returns whether it ran slower than the fastest
+ * probe so far by more than probe.h's PROBE_SLOWER. */
+static int bench_slow(Bench *b, double *clean_s)
+{
+    double c = exec_probe(b->ex).clean_s;
+    if (clean_s)
+        *clean_s = c;
+    if (!(c > 0))
+        return 0;
+    b->clean = b->clean > 0 && b->clean < c ? b->clean : c;
+    return !probe_same_speed((const double[]){b->clean, c}, 2);
+}
+
 /* Seconds per iteration of schedule s on b's executor: the fastest of
  * b->reps timed runs. The fastest, not the median: other programs on the
  * machine only ever slow a run down, and the model describes the machine,
- * not its neighbours. */
+ * not its neighbours. The machine slows itself down too: a virtual
+ * machine runs for spells of tens of milliseconds to seconds at half its
+ * speed (probe.h), longer than all b->reps runs together. So the runs
+ * are probed before and after, and taken again, up to CALIB_RETAKES
+ * times, while a probe says the machine was in such a spell. */
 static CvError time_sched(Bench *b, const Schedule *s, double *sec)
 {
     const ExecOps *ops = b->ex->ops;
@@ -153,10 +177,16 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
     double est = t.iter_s > 1e-9 ? t.iter_s : 1e-9;
     int iters = (int)fmin(fmax(b->target_s / est, 2), 20000);
     *sec = INFINITY;
-    for (int i = 0; i < b->reps; i++) {
-        if ((e = ops->run(b->ex, 1, iters, &t)))
-            return bench_fail(b, e);
-        *sec = fmin(*sec, t.iter_s);
+    for (int take = 0;; take++) {
+        int slow = bench_slow(b, NULL);
+        for (int i = 0; i < b->reps; i++) {
+            if ((e = ops->run(b->ex, 1, iters, &t)))
+                return bench_fail(b, e);
+            *sec = fmin(*sec, t.iter_s);
+        }
+        if (!(slow | bench_slow(b, NULL)) || take == CALIB_RETAKES)
+            break;
+        b->retaken++;
     }
     b->done++;
     if (b->progress && b->progress(b->ctx, b->done, b->total))
@@ -183,6 +213,7 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
 #define LAT_ELEMS (CALIB_LAT_BYTES / sizeof(float)) /* per latency message */
 #define LAT_PAIRS 3    /* pairs of cross steps in the step latency's slope */
 #define CALIB_ROUNDS 3 /* rounds of every measurement (Timings) */
+#define CALIB_PROBES 3 /* probes at each end of a calibration */
 
 /* Every timing of a calibration. The measurements are taken in rounds,
  * each round all of them once, and each timing is the median of its
@@ -450,6 +481,19 @@ double calib_spread(const double *v, int n)
     return n > 0 ? hi / lo : 0;
 }
 
+/* The state at one end of the calibration: of CALIB_PROBES probes, the
+ * one that ran fastest (a single probe may fall into a spell). */
+static void probe_end(Bench *b, double *ratio, double *clean_s)
+{
+    *ratio = *clean_s = 0;
+    for (int i = 0; i < CALIB_PROBES; i++) {
+        ProbeResult r = exec_probe(b->ex);
+        if (r.clean_s > 0 && (!(*clean_s > 0) || r.clean_s < *clean_s))
+            *ratio = r.ratio, *clean_s = r.clean_s;
+    }
+    b->clean = b->clean > 0 && b->clean < *clean_s ? b->clean : *clean_s;
+}
+
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen)
@@ -474,12 +518,13 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                                          : LAT_ELEMS;
     Timings r[CALIB_ROUNDS], tm;
     CvError e = CV_OK;
-    out->probe[0] = exec_probe(ex);
+    probe_end(&b, &out->probe[0], &out->probe_clean[0]);
     for (int i = 0; !e && i < CALIB_ROUNDS; i++)
         e = measure_round(&b, nlat, cnt, n, &r[i]);
     if (e)
         return e;
-    out->probe[1] = exec_probe(ex);
+    probe_end(&b, &out->probe[1], &out->probe_clean[1]);
+    out->retaken = b.retaken;
     timings_median(r, CALIB_ROUNDS, &tm);
     derive(&tm, nlat, cnt, n, p, out);
     for (int i = 0; i < n; i++) {
@@ -1021,8 +1066,8 @@ static void write_calib(FILE *f, const Calib *c)
     fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
             c->alpha, c->alpha_msg, c->lat_step, c->lat_iter,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
-    fprintf(f, "unsteady %.6g\nprobe %.6g %.6g\n", c->unsteady, c->probe[0],
-            c->probe[1]);
+    fprintf(f, "unsteady %.6g\nprobe %.6g %.6g %.6g %.6g\n", c->unsteady,
+            c->probe[0], c->probe[1], c->probe_clean[0], c->probe_clean[1]);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
@@ -1052,6 +1097,21 @@ CvError calib_save(const Calib *c)
     return CV_OK;
 }
 
+/* A "probe" line: the ratios at the start and the end, then their clean
+ * times (files before those have only the ratios). */
+static int probe_line(Calib *c, const char *line)
+{
+    char end;
+    double v[4] = {0};
+    int n = sscanf(line, "probe %lf %lf %lf %lf %c", &v[0], &v[1], &v[2],
+                   &v[3], &end);
+    if (n != 2 && n != 4)
+        return 0;
+    c->probe[0] = v[0], c->probe[1] = v[1];
+    c->probe_clean[0] = v[2], c->probe_clean[1] = v[3];
+    return 1;
+}
+
 /* Parse one "key values" line into c; -1 on a malformed line. */
 static int parse_line(Calib *c, const char *line)
 {
@@ -1070,7 +1130,7 @@ static int parse_line(Calib *c, const char *line)
         sscanf(line, "msg %lf", &c->alpha_msg) == 1 ||
         sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
         sscanf(line, "unsteady %lf", &c->unsteady) == 1 ||
-        sscanf(line, "probe %lf %lf", &c->probe[0], &c->probe[1]) == 2 ||
+        probe_line(c, line) ||
         sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
                &c->fit_err[LINK_SHARED]) == 2)
         return 0;
@@ -1099,7 +1159,9 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
         !(c->lat_iter >= 0) || !isfinite(c->lat_iter) ||
         !(c->unsteady >= 0) || !isfinite(c->unsteady) ||
         !(c->probe[0] >= 0) || !isfinite(c->probe[0]) ||
-        !(c->probe[1] >= 0) || !isfinite(c->probe[1]))
+        !(c->probe[1] >= 0) || !isfinite(c->probe[1]) ||
+        !(c->probe_clean[0] >= 0) || !isfinite(c->probe_clean[0]) ||
+        !(c->probe_clean[1] >= 0) || !isfinite(c->probe_clean[1]))
         return 0;
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];

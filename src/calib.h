@@ -35,7 +35,11 @@
  * rank's buffers together); the predictions below read them as a curve.
  * Every measurement is taken in each of a few rounds and the median
  * kept: a machine slowed for a second or two spoils one round, and a
- * lucky moment does not become the model's idea of the machine. gamma is
+ * lucky moment does not become the model's idea of the machine. Each
+ * timing is also probed before and after (ExecOps.probe) and taken again
+ * while a probe ran more than PROBE_SLOWER times slower than the fastest
+ * so far (Calib.retaken): a spell of the machine at half its speed lasts
+ * longer than one timing's runs. gamma is
  * then made non-decreasing in footprint (calib_smooth).
  *
  * Predictions (calib_predict) under the two link models:
@@ -136,6 +140,13 @@ typedef struct {
                                      fresh data's time over data written
                                      once) at the start and the end of the
                                      calibration; 0: not measured */
+    double probe_clean[2];        /* the probe's time for data written
+                                     once (ProbeResult.clean_s, seconds)
+                                     then: the machine's speed; 0: not
+                                     measured (files without it) */
+    int retaken;                  /* timings taken again because a probe
+                                     around them ran slower than the
+                                     machine's usual speed (not saved) */
     LinkModel link;               /* the link model that fitted best */
     double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
     int npoints;                  /* points used in pt[] */

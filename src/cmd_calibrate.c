@@ -11,6 +11,7 @@
 #include "calib.h"
 #include "cli.h"
 #include "cmd.h"
+#include "probe.h"
 
 /* -------------------------------------------------------------- helpers */
 
@@ -133,6 +134,17 @@ static void print_calib(const Calib *c)
                "times as long as data\n#   written once at the start, %.2f at "
                "the end (perf flags sizes run at other ratios)\n",
                c->probe[0], c->probe[1]);
+    if (c->probe_clean[0] > 0 || c->probe_clean[1] > 0)
+        printf("# host: copying %zu KiB another core had written once took "
+               "%.1f us at the start, %.1f at the end\n#   (the machine's "
+               "speed; perf flags sizes run more than %.1f times slower or "
+               "faster)\n", PROBE_BLOCK >> 10, c->probe_clean[0] * 1e6,
+               c->probe_clean[1] * 1e6, PROBE_SLOWER);
+    if (c->retaken > 0)
+        printf("# host: %d timings were taken again: a probe around them ran "
+               "more than %.1f times slower\n#   than the fastest (this "
+               "machine slows down for spells on its own)\n", c->retaken,
+               PROBE_SLOWER);
     if (c->unsteady > CALIB_UNSTEADY)
         printf("# unsteady: reading what another rank had just written took "
                "%.1f times as long in one round as in another; this machine "

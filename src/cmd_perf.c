@@ -4,6 +4,7 @@
  * fastest against the model's choice. */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,7 +186,8 @@ static void print_csv_head(void)
 {
     printf("algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,"
            "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio,iters,"
-           "iters_ip,probe_before,probe_after,host_moved\n");
+           "iters_ip,probe_before,probe_after,host_moved,clean_before_us,"
+           "clean_after_us\n");
 }
 
 static void print_csv_row(const PerfConfig *c, const Calib *cal,
@@ -201,39 +203,66 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
                s->wrong);
     }
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
-    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d\n", o->model_s[l] * 1e6,
+    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d,%.2f,%.2f\n", o->model_s[l] * 1e6,
            perf_ratio(o, l), o->iters, r->side[PERF_IN_PLACE].iters,
-           r->probe[0], r->probe[1], perf_host_moved(cal, r));
+           r->probe[0], r->probe[1], perf_host_moved(cal, r),
+           r->probe_clean[0] * 1e6, r->probe_clean[1] * 1e6);
 }
 
-/* When the machine's cross-core state moved away from the calibration's
- * around some rows, which ones and how far: the model column does not
- * describe them. */
-static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
+/* The smallest and the largest measured (> 0) of the rows' values
+ * v[2] (at offset off in PerfRow) over the rows flagged with `bit`;
+ * returns how many rows that is. */
+static size_t moved_range(const Calib *cal, const PerfRow *rows, size_t n,
+                          int bit, size_t off, double *lo, double *hi)
 {
     size_t moved = 0;
-    double lo = 0, hi = 0;
+    *lo = *hi = 0;
     for (size_t i = 0; i < n; i++) {
-        if (!perf_host_moved(cal, &rows[i]))
+        if (!(perf_host_moved(cal, &rows[i]) & bit))
             continue;
+        const double *v = (const double *)((const char *)&rows[i] + off);
         for (int k = 0; k < 2; k++) {
-            double v = rows[i].probe[k];
-            lo = v > 0 && (lo <= 0 || v < lo) ? v : lo;
-            hi = v > hi ? v : hi;
+            *lo = v[k] > 0 && (*lo <= 0 || v[k] < *lo) ? v[k] : *lo;
+            *hi = v[k] > *hi ? v[k] : *hi;
         }
         moved++;
     }
+    return moved;
+}
+
+/* When the machine moved away from the calibration's state around some
+ * rows (its cross-core reads or its speed), which ones and how far: the
+ * model column does not describe them. */
+static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < n; i++)
+        moved += perf_host_moved(cal, &rows[i]) != 0;
     if (!moved)
         return;
     printf("# Host moved           : %zu of %zu sizes:", moved, n);
     for (size_t i = 0, shown = 0; i < n && shown < 8; i++)
         if (perf_host_moved(cal, &rows[i]))
             printf(" %llu", rows[i].bytes), shown++;
-    printf("%s\n#   (reading what another core had just written took %.2f to "
-           "%.2f times as long\n#   as data written once around them, %.2f "
-           "and %.2f during the calibration:\n#   the model describes the "
-           "machine as calibrated, not these sizes)\n", moved > 8 ? " ..." : "",
-           lo, hi, cal->probe[0], cal->probe[1]);
+    printf("%s\n", moved > 8 ? " ..." : "");
+    double lo, hi;
+    size_t k = moved_range(cal, rows, n, PERF_HOST_CROSS,
+                           offsetof(PerfRow, probe), &lo, &hi);
+    if (k)
+        printf("#   (%zu: reading what another core had just written took %.2f "
+               "to %.2f times\n#   as long as data written once around them, "
+               "%.2f and %.2f during the calibration)\n", k, lo, hi,
+               cal->probe[0], cal->probe[1]);
+    k = moved_range(cal, rows, n, PERF_HOST_SPEED,
+                    offsetof(PerfRow, probe_clean), &lo, &hi);
+    if (k)
+        printf("#   (%zu: the probe's copy of data written once took %.1f to "
+               "%.1f us around them,\n#   %.1f and %.1f during the "
+               "calibration: the machine ran at another speed)\n", k,
+               lo * 1e6, hi * 1e6, cal->probe_clean[0] * 1e6,
+               cal->probe_clean[1] * 1e6);
+    printf("#   (the model describes the machine as calibrated, not these "
+           "sizes)\n");
 }
 
 static void print_table_foot(const Calib *cal, const PerfRow *rows, size_t n)
@@ -348,12 +377,14 @@ static void json_head(FILE *f, const Run *r)
             "\"step_latency_us\": %.4f, "
             "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "
             "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}, "
-            "\"probe\": [%.4f, %.4f]},\n", k->when,
+            "\"probe\": [%.4f, %.4f], \"probe_clean_us\": [%.3f, %.3f]},\n",
+            k->when,
             k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
             k->lat_step * 1e6,
             k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
             k->fit_err[LINK_P2P], link_name(LINK_SHARED),
-            k->fit_err[LINK_SHARED], k->probe[0], k->probe[1]);
+            k->fit_err[LINK_SHARED], k->probe[0], k->probe[1],
+            k->probe_clean[0] * 1e6, k->probe_clean[1] * 1e6);
 }
 
 static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
@@ -367,9 +398,14 @@ static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
         json_side(f, "out_of_place", &w->side[PERF_OUT_OF_PLACE]);
         fputs(", ", f);
         json_side(f, "in_place", &w->side[PERF_IN_PLACE]);
-        fprintf(f, ", \"probe\": [%.4f, %.4f], \"host_moved\": %s}%s\n",
-                w->probe[0], w->probe[1],
-                perf_host_moved(r->cal, w) ? "true" : "false",
+        int moved = perf_host_moved(r->cal, w);
+        fprintf(f, ", \"probe\": [%.4f, %.4f], \"probe_clean_us\": "
+                "[%.3f, %.3f], \"host_moved\": %s, \"host_moved_by\": [%s%s%s]}%s\n",
+                w->probe[0], w->probe[1], w->probe_clean[0] * 1e6,
+                w->probe_clean[1] * 1e6, moved ? "true" : "false",
+                moved & PERF_HOST_CROSS ? "\"cross\"" : "",
+                moved == (PERF_HOST_CROSS | PERF_HOST_SPEED) ? ", " : "",
+                moved & PERF_HOST_SPEED ? "\"speed\"" : "",
                 i + 1 < n ? "," : "");
     }
     fprintf(f, "  ],\n  \"out_of_bounds\": %lld,\n  \"avg_busbw\": %.6f\n}\n",

@@ -117,8 +117,11 @@ bool exec_pin(int k)
     return false;
 }
 
-double exec_probe(Executor *ex)
+ProbeResult exec_probe(Executor *ex)
 {
-    double r = 0;
-    return ex->ops->probe && !ex->ops->probe(ex, &r) && r > 0 ? r : 0;
+    ProbeResult r = {0};
+    if (!ex->ops->probe || ex->ops->probe(ex, &r) || !(r.ratio > 0) ||
+        !(r.clean_s > 0))
+        r = (ProbeResult){0};
+    return r;
 }

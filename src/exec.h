@@ -8,6 +8,7 @@
 #ifndef COLLVIZ_EXEC_H
 #define COLLVIZ_EXEC_H
 
+#include "probe.h"
 #include "sched.h"
 
 typedef struct Executor Executor;
@@ -59,13 +60,14 @@ typedef struct ExecOps {
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);
-    /* How the ranks' cores read each other's fresh data now (probe.h):
-     * the time pulling what another core has just written over the time
-     * pulling data written once, measured for a few milliseconds between
-     * runs, so that perf and calibrate can tell when the machine changed
-     * that speed under them. NULL when the backend has no such measure;
-     * CV_ERR_UNAVAILABLE when it cannot take it here. */
-    CvError (*probe)(Executor *ex, double *ratio);
+    /* How the ranks' cores read each other's data now (probe.h): the
+     * time pulling data written once (clean_s), and pulling what another
+     * core has just written over it (ratio), measured for a few
+     * milliseconds between runs, so that perf and calibrate can tell
+     * when the machine changed either speed under them. NULL when the
+     * backend has no such measure; CV_ERR_UNAVAILABLE when it cannot take
+     * it here. */
+    CvError (*probe)(Executor *ex, ProbeResult *out);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);
     /* Stop the workers and free everything. */
@@ -89,9 +91,9 @@ int exec_cpus(void);
 /* Keep the calling thread on the k-th CPU (from 0) it may use now; false
  * when it may use fewer or the system does not say (Linux only). */
 bool exec_pin(int k);
-/* ex's probe (ExecOps.probe), or 0 where its backend has none or cannot
- * take it here: perf and calibrate record it, neither needs it. */
-double exec_probe(Executor *ex);
+/* ex's probe (ExecOps.probe), or all zeros where its backend has none or
+ * cannot take it here: perf and calibrate record it, neither needs it. */
+ProbeResult exec_probe(Executor *ex);
 /* The i-th backend known by name (built in or not); NULL past the end. */
 const char *exec_name_at(size_t i);
 

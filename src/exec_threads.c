@@ -1571,13 +1571,10 @@ static void threads_close(Executor *ex)
 /* The machine's cross-core state, by probe.h's two threads pinned to the
  * first two CPUs (where ranks 0 and 1 run while every rank has a CPU of
  * its own): called between runs, while the ranks' threads wait idle. */
-static CvError threads_probe(Executor *ex, double *ratio)
+static CvError threads_probe(Executor *ex, ProbeResult *out)
 {
-    ProbeResult r;
-    CvError e = probe_cross(PROBE_BLOCK, PROBE_SECONDS, &r);
     (void)ex;
-    *ratio = e ? 0 : r.ratio;
-    return e;
+    return probe_cross(PROBE_BLOCK, PROBE_SECONDS, out);
 }
 
 const ExecOps exec_threads_ops = {

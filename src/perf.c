@@ -168,13 +168,16 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
         e = warm_up(ex, cfg, a, size, why, whylen);
     if (e)
         return e;
-    double before = exec_probe(ex);
+    ProbeResult before = exec_probe(ex), after;
     do {
         e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
         if (e)
             return e;
-        rows[i].probe[0] = before;
-        rows[i].probe[1] = before = exec_probe(ex);
+        after = exec_probe(ex);
+        rows[i].probe[0] = before.ratio, rows[i].probe[1] = after.ratio;
+        rows[i].probe_clean[0] = before.clean_s;
+        rows[i].probe_clean[1] = after.clean_s;
+        before = after;
         i++;
         if (progress && progress(ctx, &rows[i - 1], i, n))
             return CV_ERR_CANCELLED;
@@ -207,13 +210,24 @@ double perf_ratio(const PerfSide *s, LinkModel l)
     return s->model_s[l] > 0 ? s->time_s / s->model_s[l] : 0;
 }
 
+/* Whether both a[0..2) and b[0..2) hold a measured value. */
+static int both_probed(const double *a, const double *b)
+{
+    return (a[0] > 0 || a[1] > 0) && (b[0] > 0 || b[1] > 0);
+}
+
 int perf_host_moved(const Calib *cal, const PerfRow *row)
 {
-    double v[4] = {cal->probe[0], cal->probe[1], row->probe[0], row->probe[1]};
-    if (!(row->probe[0] > 0 || row->probe[1] > 0) ||
-        !(cal->probe[0] > 0 || cal->probe[1] > 0))
-        return 0;
-    return !probe_same_state(v, 4);
+    const double *cr = cal->probe, *rr = row->probe;
+    const double *cc = cal->probe_clean, *rc = row->probe_clean;
+    double v[4] = {cr[0], cr[1], rr[0], rr[1]};
+    double c[4] = {cc[0], cc[1], rc[0], rc[1]};
+    int moved = 0;
+    if (both_probed(cr, rr) && !probe_same_state(v, 4))
+        moved |= PERF_HOST_CROSS;
+    if (both_probed(cc, rc) && !probe_same_speed(c, 4))
+        moved |= PERF_HOST_SPEED;
+    return moved;
 }
 
 void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,

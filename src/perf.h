@@ -55,6 +55,8 @@ typedef struct {
                                          (ExecOps.probe) just before and
                                          just after the row (perf_sweep);
                                          0: not measured */
+    double probe_clean[2];            /* the same probes' clean times, s:
+                                         the machine's speed */
 } PerfRow;
 
 /* Told after each row (done of total rows); may be NULL. Returning
@@ -91,9 +93,19 @@ double perf_avg_busbw(const PerfRow *rows, size_t n);
  * predicts no time. */
 double perf_ratio(const PerfSide *s, LinkModel l);
 
-/* Whether the machine's cross-core state around the row differed from the
- * calibration's: its probes and the calibration's are not one state
- * (probe_same_state); 0 when either side was not probed. The model
+/* How the machine around a row differed from the calibration's. */
+typedef enum {
+    PERF_HOST_SAME = 0,  /* as calibrated, or not known */
+    PERF_HOST_CROSS = 1, /* the cross-core state: the row's probe ratios
+                            and the calibration's are not one state
+                            (probe_same_state) */
+    PERF_HOST_SPEED = 2  /* the speed: the row's clean times and the
+                            calibration's are not one speed
+                            (probe_same_speed) */
+} PerfHostMoved;
+
+/* How the machine around the row differed from the calibration's, a set
+ * of PerfHostMoved bits; 0 when either side was not probed. The model
  * describes the machine as calibrated, so its time does not apply to such
  * a row. */
 int perf_host_moved(const Calib *cal, const PerfRow *row);

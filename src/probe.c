@@ -209,7 +209,9 @@ CvError probe_cross(size_t block, double seconds, ProbeResult *out)
     return e;
 }
 
-int probe_same_state(const double *v, int n)
+/* Whether the measured values of v[0 .. n) lie within `factor` of each
+ * other. */
+static int within(const double *v, int n, double factor)
 {
     double lo = 0, hi = 0;
     for (int i = 0; i < n; i++) {
@@ -218,5 +220,9 @@ int probe_same_state(const double *v, int n)
         lo = lo > 0 && lo < v[i] ? lo : v[i];
         hi = hi > v[i] ? hi : v[i];
     }
-    return lo <= 0 || hi <= PROBE_MOVED * lo;
+    return lo <= 0 || hi <= factor * lo;
 }
+
+int probe_same_state(const double *v, int n) { return within(v, n, PROBE_MOVED); }
+
+int probe_same_speed(const double *v, int n) { return within(v, n, PROBE_SLOWER); }

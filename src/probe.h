@@ -20,7 +20,14 @@
  * the half the other has just written; "clean" ones a block the other
  * wrote once, at the start. ratio = dirty / clean time per iteration:
  * near 1 where cores share their fresh data fast, about 11 in the slow
- * state of the development virtual machine. No I/O. */
+ * state of the development virtual machine.
+ *
+ * The clean time itself tells a second change apart: the same virtual
+ * machine also runs for spells of a few tens of milliseconds to seconds
+ * at about half its speed (a 1 MiB copy between two cores' caches took
+ * 88 us in them instead of 45; a 1 MiB reduce on two ranks 37 us instead
+ * of 20, in the same spells: bench/results/README.md), while the ratio
+ * stays near 1. No I/O. */
 #ifndef COLLVIZ_PROBE_H
 #define COLLVIZ_PROBE_H
 
@@ -32,6 +39,8 @@
 #define PROBE_SECONDS 0.01            /* a quick probe's measuring time */
 #define PROBE_MOVED 3.0 /* ratios further apart than this factor: the
                            machine was not in the same state */
+#define PROBE_SLOWER 1.5 /* clean times further apart than this factor:
+                            the machine did not run at the same speed */
 
 /* One measurement. */
 typedef struct {
@@ -51,5 +60,9 @@ CvError probe_cross(size_t block, double seconds, ProbeResult *out);
  * PROBE_MOVED times the smallest. Values <= 0 (not measured) are skipped;
  * fewer than two measured values count as one state. */
 int probe_same_state(const double *v, int n);
+
+/* Whether the clean times v[0 .. n) describe one speed: the largest at
+ * most PROBE_SLOWER times the smallest, skipping values <= 0 as above. */
+int probe_same_speed(const double *v, int n);
 
 #endif

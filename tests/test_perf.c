@@ -493,18 +493,21 @@ static void test_csv_and_json(void **state)
         int commas = 0;
         for (const char *c = l; *c && *c != '\n'; c++)
             commas += *c == ',';
-        assert_int_equal(commas, 20);
+        assert_int_equal(commas, 22);
         long long size, wrong, wrong_ip;
         int iters, iters_ip, moved;
-        double before, after;
+        double before, after, clean0, clean1;
         assert_int_equal(sscanf(l, "ring,%lld,%*d,float,sum,-1,%*f,%*f,%*f,%lld,"
-                                   "%*f,%*f,%*f,%lld,%*f,%*f,%d,%d,%lf,%lf,%d",
+                                   "%*f,%*f,%*f,%lld,%*f,%*f,%d,%d,%lf,%lf,%d,"
+                                   "%lf,%lf",
                                 &size, &wrong, &wrong_ip, &iters, &iters_ip,
-                                &before, &after, &moved), 8);
+                                &before, &after, &moved, &clean0, &clean1), 10);
         /* probed where two CPUs can be pinned; the saved calibration was
          * not probed, so no row is flagged */
         assert_true(exec_cpus() < 2 ? before == 0 && after == 0
                                     : before > 0 && after > 0);
+        assert_true(exec_cpus() < 2 ? clean0 == 0 && clean1 == 0
+                                    : clean0 > 0 && clean1 > 0);
         assert_int_equal(moved, 0);
         assert_int_equal(iters, 3); /* -n 3, no --min-time */
         assert_int_equal(iters_ip, 3);
@@ -519,7 +522,13 @@ static void test_csv_and_json(void **state)
     assert_non_null(strstr(j, "\"out_of_bounds\": 0"));
     assert_int_equal(count_lines(j, "    {\"algorithm\": \"ring\""), 6);
     assert_null(strstr(j, "\"host_moved\": true"));
-    assert_non_null(strstr(j, "\"probe\": [0.0000, 0.0000]}")); /* calibration */
+    assert_non_null(strstr(j, "\"probe\": [0.0000, 0.0000], "
+                              "\"probe_clean_us\": [0.000, 0.000]}")); /* calibration */
+    int unmoved = 0;
+    for (const char *m = j; (m = strstr(m, "\"host_moved\": false, "
+                                         "\"host_moved_by\": []}")); m++)
+        unmoved++;
+    assert_int_equal(unmoved, 6);
     free(j);
     unlink(json);
     ran_free(&r);
@@ -683,43 +692,89 @@ static void test_show_unsteady(void **state)
     drop_cache(dir);
 }
 
-/* perf_host_moved: a row is flagged exactly when its probes and the
- * calibration's are more than PROBE_MOVED apart, and never when either was
- * not probed. */
+/* perf_host_moved: a row is flagged PERF_HOST_CROSS exactly when its
+ * probe ratios and the calibration's are more than PROBE_MOVED apart,
+ * PERF_HOST_SPEED when its clean times and the calibration's are more
+ * than PROBE_SLOWER apart, and neither when that side was not probed. */
 static void test_host_moved(void **state)
 {
     (void)state;
+    enum { C = PERF_HOST_CROSS, S = PERF_HOST_SPEED };
     static const struct {
         double cal[2], row[2];
         int moved;
-    } cases[] = {
+    } ratios[] = {
         {{0, 0}, {11, 11}, 0},         /* calibration not probed */
         {{1.1, 1.0}, {0, 0}, 0},       /* row not probed */
         {{1.1, 1.0}, {1.2, 0.9}, 0},   /* one state */
         {{1.0, 1.0}, {PROBE_MOVED, 1.5}, 0}, /* exactly PROBE_MOVED */
-        {{1.0, 1.0}, {PROBE_MOVED + 0.01, 1.5}, 1},
+        {{1.0, 1.0}, {PROBE_MOVED + 0.01, 1.5}, C},
         {{1.1, 1.0}, {0.62, 1.2}, 0},  /* the fast state's spread here */
-        {{1.1, 1.0}, {1.2, 11.0}, 1},  /* moved during the row */
-        {{1.1, 1.0}, {10.5, 11.0}, 1}, /* slow throughout the row */
+        {{1.1, 1.0}, {1.2, 11.0}, C},  /* moved during the row */
+        {{1.1, 1.0}, {10.5, 11.0}, C}, /* slow throughout the row */
         {{11, 10.2}, {10.5, 11.0}, 0}, /* calibrated slow, ran slow */
-        {{11, 10.2}, {1.0, 1.1}, 1},
-        {{1.1, 11}, {1.0, 1.1}, 1},    /* the calibration straddled */
+        {{11, 10.2}, {1.0, 1.1}, C},
+        {{1.1, 11}, {1.0, 1.1}, C},    /* the calibration straddled */
         {{0, 1.1}, {0, 1.0}, 0},       /* one probe each */
-        {{0, 1.1}, {11, 0}, 1},
+        {{0, 1.1}, {11, 0}, C},
+    }, cleans[] = { /* microseconds */
+        {{0, 0}, {88, 88}, 0},         /* calibration without clean times */
+        {{45, 46}, {0, 0}, 0},
+        {{45, 46}, {43, 52}, 0},       /* the usual spread here */
+        {{40, 40}, {40 * PROBE_SLOWER, 41}, 0}, /* exactly PROBE_SLOWER */
+        {{40, 40}, {40 * PROBE_SLOWER + 0.1, 41}, S},
+        {{45, 46}, {45, 88}, S},       /* a spell began during the row */
+        {{45, 46}, {88, 87}, S},
+        {{88, 87}, {45, 46}, S},       /* calibrated in a spell */
+        {{88, 87}, {89, 86}, 0},
+        {{30, 0}, {0, 44}, 0},         /* one probe each */
+        {{30, 0}, {0, 46}, S},
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    for (size_t i = 0; i < sizeof ratios / sizeof ratios[0]; i++) {
         Calib c = test_calib(2);
-        PerfRow r = {.probe = {cases[i].row[0], cases[i].row[1]}};
-        c.probe[0] = cases[i].cal[0], c.probe[1] = cases[i].cal[1];
-        if (perf_host_moved(&c, &r) != cases[i].moved)
-            fail_msg("case %zu: moved %d, want %d", i, perf_host_moved(&c, &r),
-                     cases[i].moved);
+        PerfRow r = {.probe = {ratios[i].row[0], ratios[i].row[1]}};
+        c.probe[0] = ratios[i].cal[0], c.probe[1] = ratios[i].cal[1];
+        if (perf_host_moved(&c, &r) != ratios[i].moved)
+            fail_msg("ratio case %zu: moved %d, want %d", i,
+                     perf_host_moved(&c, &r), ratios[i].moved);
     }
+    for (size_t i = 0; i < sizeof cleans / sizeof cleans[0]; i++) {
+        Calib c = test_calib(2);
+        PerfRow r = {.probe_clean = {cleans[i].row[0] * 1e-6,
+                                     cleans[i].row[1] * 1e-6}};
+        c.probe_clean[0] = cleans[i].cal[0] * 1e-6;
+        c.probe_clean[1] = cleans[i].cal[1] * 1e-6;
+        for (int both = 0; both < 2; both++) { /* alone, and with a ratio */
+            int want = cleans[i].moved | (both ? C : 0);
+            c.probe[0] = both ? 1 : 0, r.probe[0] = both ? 11 : 0;
+            if (perf_host_moved(&c, &r) != want)
+                fail_msg("clean case %zu (%d): moved %d, want %d", i, both,
+                         perf_host_moved(&c, &r), want);
+        }
+    }
+}
+
+/* The host_moved column (the 21st) of every CSV row of algorithm `algo`
+ * in out equals want. */
+static void assert_moved_column(const char *out, const char *algo, int want)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n%s,", algo);
+    int rows = 0;
+    for (const char *l = strstr(out, key); l; l = strstr(l + 1, key), rows++) {
+        const char *f = l + 1;
+        for (int k = 0; k < 20 && f; k++)
+            f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+        if (!f || atoi(f) != want)
+            fail_msg("a row's host_moved is not %d:\n%s", want, out);
+    }
+    assert_true(rows > 0);
 }
 
 /* A calibration whose probes are far from anything this machine shows
  * (where two CPUs can be pinned): every row is flagged, in the CSV
- * column and in the table's footer, which names the sizes. */
+ * column and in the table's footer, which names the sizes and says how
+ * the machine moved: its cross-core reads, its speed, or both. */
 static void test_host_moved_shown(void **state)
 {
     (void)state;
@@ -727,30 +782,43 @@ static void test_host_moved_shown(void **state)
         skip();
     char dir[64];
     fresh_cache(dir, sizeof dir, 0);
-    Calib c = test_calib(2);
-    c.probe[0] = c.probe[1] = 1000;
-    assert_int_equal(calib_save(&c), CV_OK);
     const char *csv[] = {"perf", "allgather", "-p", "2", "-b", "64", "-e", "1K",
                          "-f", "4", "-n", "2", "-w", "0", "--csv", NULL};
-    Ran r = run(csv, 60);
-    assert_int_equal(r.status, 0);
-    assert_int_equal(count_lines(r.out, "ring,"), 3); /* 64 256 1024 */
-    for (const char *l = strstr(r.out, "\nring,"); l; l = strstr(l + 1, "\nring,"))
-        if (strncmp(strchr(l + 1, '\n') - 2, ",1", 2))
-            fail_msg("a row is not flagged:\n%s", r.out);
-    ran_free(&r);
     const char *table[] = {"perf", "allgather", "-p", "2", "-b", "64", "-e", "1K",
                            "-f", "4", "-n", "2", "-w", "0", NULL};
-    r = run(table, 60);
-    assert_int_equal(r.status, 0);
-    assert_int_equal(count_lines(r.out, "# Host moved           : 3 of 3 sizes: 64 256 1024"), 1);
-    assert_non_null(strstr(r.out, "1000.00 and 1000.00 during the calibration"));
-    ran_free(&r);
-    c.probe[0] = c.probe[1] = 0; /* not probed: nothing is said */
-    assert_int_equal(calib_save(&c), CV_OK);
-    r = run(table, 60);
-    assert_int_equal(count_lines(r.out, "# Host moved"), 0);
-    ran_free(&r);
+    static const struct {
+        double ratio, clean; /* the calibration's probes */
+        int moved;
+    } cases[] = {
+        {1000, 0, PERF_HOST_CROSS},
+        {0, 1.0, PERF_HOST_SPEED}, /* a second to copy a block */
+        {1000, 1.0, PERF_HOST_CROSS | PERF_HOST_SPEED},
+        {0, 0, 0},                 /* not probed: nothing is said */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Calib c = test_calib(2);
+        c.probe[0] = c.probe[1] = cases[i].ratio;
+        c.probe_clean[0] = c.probe_clean[1] = cases[i].clean;
+        assert_int_equal(calib_save(&c), CV_OK);
+        Ran r = run(csv, 60);
+        assert_int_equal(r.status, 0);
+        assert_int_equal(count_lines(r.out, "ring,"), 3); /* 64 256 1024 */
+        assert_moved_column(r.out, "ring", cases[i].moved);
+        ran_free(&r);
+        r = run(table, 60);
+        assert_int_equal(r.status, 0);
+        int cross = cases[i].moved & PERF_HOST_CROSS;
+        int speed = cases[i].moved & PERF_HOST_SPEED;
+        assert_int_equal(count_lines(r.out, "# Host moved           : 3 of 3 "
+                                            "sizes: 64 256 1024"),
+                         cases[i].moved ? 1 : 0);
+        assert_int_equal(strstr(r.out, "1000.00 and 1000.00 during the "
+                                       "calibration") != NULL, cross != 0);
+        assert_int_equal(strstr(r.out, "1000000.0 and 1000000.0 during the "
+                                       "calibration") != NULL, speed != 0);
+        assert_int_equal(count_lines(r.out, "# Host moved"), cases[i].moved != 0);
+        ran_free(&r);
+    }
     drop_cache(dir);
 }
 

@@ -106,6 +106,33 @@ static void test_same_state(void **state)
                      probe_same_state(cases[i].v, cases[i].n), cases[i].same);
 }
 
+/* probe_same_speed: the same rule at PROBE_SLOWER, on clean times. */
+static void test_same_speed(void **state)
+{
+    (void)state;
+    static const struct {
+        double v[4];
+        int n, same;
+    } cases[] = {
+        {{0}, 0, 1},
+        {{45e-6}, 1, 1},
+        {{40e-6, 40e-6 * PROBE_SLOWER}, 2, 1}, /* exactly PROBE_SLOWER */
+        {{40e-6, 40e-6 * PROBE_SLOWER * 1.001}, 2, 0},
+        {{88e-6, 45e-6}, 2, 0},                /* a spell, in any order */
+        {{43e-6, 52e-6, 45e-6, 47e-6}, 4, 1},  /* the usual spread here */
+        {{45e-6, 46e-6, 88e-6, 44e-6}, 4, 0},
+        {{88e-6, 86e-6, 87e-6, 89e-6}, 4, 1},  /* slow throughout */
+        {{0, 45e-6, -1, 88e-6}, 4, 0},         /* unmeasured skipped */
+        {{0, 45e-6, NAN, 46e-6}, 4, 1},
+        {{0, 0, 0, 88e-6}, 4, 1},
+        {{1, PROBE_MOVED, 1, 1}, 4, 0}, /* a ratio's band is not a speed's */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (probe_same_speed(cases[i].v, cases[i].n) != cases[i].same)
+            fail_msg("case %zu: same %d, want %d", i,
+                     probe_same_speed(cases[i].v, cases[i].n), cases[i].same);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -113,6 +140,7 @@ int main(void)
         cmocka_unit_test(test_takes_its_time),
         cmocka_unit_test(test_one_cpu),
         cmocka_unit_test(test_same_state),
+        cmocka_unit_test(test_same_speed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
