@@ -119,6 +119,7 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
 /* ---------------------------------------------------------------- timing */
 
 #define CALIB_RETAKES 4 /* a timing taken again at most (time_sched) */
+#define CALIB_MAX_PROBES 8192 /* probes a calibration keeps at most */
 
 /* A measurement in progress: the executor and where errors go. */
 typedef struct {
@@ -134,6 +135,8 @@ typedef struct {
     double clean;      /* the fastest clean time of the probes so far, s
                           (the machine's usual speed; 0: no probe) */
     int retaken;       /* timings taken again (time_sched) */
+    ProbeResult *probes; /* every probe taken (NULL: none kept) */
+    int nprobes;       /* probes kept */
 } Bench;
 
 static CvError bench_fail(Bench *b, CvError e)
@@ -143,14 +146,15 @@ static CvError bench_fail(Bench *b, CvError e)
     return e;
 }
 
-/* Probe the machine (exec_probe); *clean_s: its clean time (0 when the
- * backend cannot probe). Returns whether it ran slower than the fastest
- * probe so far by more than probe.h's PROBE_SLOWER. */
-static int bench_slow(Bench *b, double *clean_s)
+/* Probe the machine (exec_probe): whether its clean time ran slower than
+ * the fastest probe's so far by more than probe.h's PROBE_SLOWER (never
+ * when the backend cannot probe). */
+static int bench_slow(Bench *b)
 {
-    double c = exec_probe(b->ex).clean_s;
-    if (clean_s)
-        *clean_s = c;
+    ProbeResult r = exec_probe(b->ex);
+    double c = r.clean_s;
+    if (b->probes && c > 0 && b->nprobes < CALIB_MAX_PROBES)
+        b->probes[b->nprobes++] = r;
     if (!(c > 0))
         return 0;
     b->clean = b->clean > 0 && b->clean < c ? b->clean : c;
@@ -176,16 +180,26 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
         return bench_fail(b, e);
     double est = t.iter_s > 1e-9 ? t.iter_s : 1e-9;
     int iters = (int)fmin(fmax(b->target_s / est, 2), 20000);
-    *sec = INFINITY;
+    double any = INFINITY; /* the fastest run of every take */
     for (int take = 0;; take++) {
-        int slow = bench_slow(b, NULL);
+        int slow = bench_slow(b);
+        *sec = INFINITY;
         for (int i = 0; i < b->reps; i++) {
             if ((e = ops->run(b->ex, 1, iters, &t)))
                 return bench_fail(b, e);
             *sec = fmin(*sec, t.iter_s);
         }
-        if (!(slow | bench_slow(b, NULL)) || take == CALIB_RETAKES)
+        any = fmin(any, *sec);
+        slow |= bench_slow(b);
+        if (!slow)
+            break; /* a take in a spell is dropped: every timing is the
+                      fastest of b->reps runs, so that a reducing
+                      benchmark and the copying one it is set against
+                      had as many chances */
+        if (take == CALIB_RETAKES) {
+            *sec = any;
             break;
+        }
         b->retaken++;
     }
     b->done++;
@@ -481,6 +495,44 @@ double calib_spread(const double *v, int n)
     return n > 0 ? hi / lo : 0;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The median of v[0 .. n), n > 0 (sorts v). */
+static double median_of(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* The state the calibration measured in, from every probe it took: the
+ * median ratio, and the median clean time of the probes at the machine's
+ * usual speed (within PROBE_SLOWER of the fastest: the timings taken in
+ * a spell were taken again). The probes at its two ends alone do not
+ * say it: one of them often falls into another state than most of the
+ * calibration's minutes (measured: 5 of 15 calibrations of a bench ended
+ * or began in the slow cross-core state, and then flagged every size of
+ * their round). */
+static void probe_state(const Bench *b, Calib *out)
+{
+    int n = b->nprobes, usual = 0;
+    double *v = n ? malloc((size_t)n * sizeof *v) : NULL;
+    if (!v)
+        return;
+    for (int i = 0; i < n; i++)
+        v[i] = b->probes[i].ratio;
+    out->state_ratio = median_of(v, n);
+    for (int i = 0; i < n; i++)
+        if (probe_same_speed((const double[]){b->clean, b->probes[i].clean_s}, 2))
+            v[usual++] = b->probes[i].clean_s;
+    out->state_clean = usual ? median_of(v, usual) : 0;
+    out->state_probes = n;
+    free(v);
+}
+
 /* The state at one end of the calibration: of CALIB_PROBES probes, the
  * one that ran fastest (a single probe may fall into a spell). */
 static void probe_end(Bench *b, double *ratio, double *clean_s)
@@ -488,6 +540,8 @@ static void probe_end(Bench *b, double *ratio, double *clean_s)
     *ratio = *clean_s = 0;
     for (int i = 0; i < CALIB_PROBES; i++) {
         ProbeResult r = exec_probe(b->ex);
+        if (b->probes && r.clean_s > 0 && b->nprobes < CALIB_MAX_PROBES)
+            b->probes[b->nprobes++] = r;
         if (r.clean_s > 0 && (!(*clean_s > 0) || r.clean_s < *clean_s))
             *ratio = r.ratio, *clean_s = r.clean_s;
     }
@@ -518,22 +572,28 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                                          : LAT_ELEMS;
     Timings r[CALIB_ROUNDS], tm;
     CvError e = CV_OK;
+    b.probes = malloc(CALIB_MAX_PROBES * sizeof *b.probes); /* NULL: the
+                                                    state is not kept */
     probe_end(&b, &out->probe[0], &out->probe_clean[0]);
     for (int i = 0; !e && i < CALIB_ROUNDS; i++)
         e = measure_round(&b, nlat, cnt, n, &r[i]);
-    if (e)
-        return e;
-    probe_end(&b, &out->probe[1], &out->probe_clean[1]);
-    out->retaken = b.retaken;
-    timings_median(r, CALIB_ROUNDS, &tm);
-    derive(&tm, nlat, cnt, n, p, out);
-    for (int i = 0; i < n; i++) {
-        double v[CALIB_ROUNDS];
-        for (int k = 0; k < CALIB_ROUNDS; k++)
-            v[k] = r[k].t[i][BENCH_CROSS];
-        out->unsteady = fmax(out->unsteady, calib_spread(v, CALIB_ROUNDS));
+    if (!e) {
+        probe_end(&b, &out->probe[1], &out->probe_clean[1]);
+        timings_median(r, CALIB_ROUNDS, &tm);
+        derive(&tm, nlat, cnt, n, p, out);
+        for (int i = 0; i < n; i++) {
+            double v[CALIB_ROUNDS];
+            for (int k = 0; k < CALIB_ROUNDS; k++)
+                v[k] = r[k].t[i][BENCH_CROSS];
+            out->unsteady = fmax(out->unsteady, calib_spread(v, CALIB_ROUNDS));
+        }
+        e = fit_link(&b, out, fp[n - 1] / 2);
     }
-    return fit_link(&b, out, fp[n - 1] / 2);
+    if (!e)
+        probe_state(&b, out);
+    out->retaken = b.retaken;
+    free(b.probes);
+    return e;
 }
 
 /* ------------------------------------------------------------ the model */
@@ -1068,6 +1128,8 @@ static void write_calib(FILE *f, const Calib *c)
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
     fprintf(f, "unsteady %.6g\nprobe %.6g %.6g %.6g %.6g\n", c->unsteady,
             c->probe[0], c->probe[1], c->probe_clean[0], c->probe_clean[1]);
+    fprintf(f, "state %.6g %.6g %d\n", c->state_ratio, c->state_clean,
+            c->state_probes);
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
@@ -1131,6 +1193,8 @@ static int parse_line(Calib *c, const char *line)
         sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
         sscanf(line, "unsteady %lf", &c->unsteady) == 1 ||
         probe_line(c, line) ||
+        sscanf(line, "state %lf %lf %d", &c->state_ratio, &c->state_clean,
+               &c->state_probes) == 3 ||
         sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
                &c->fit_err[LINK_SHARED]) == 2)
         return 0;
@@ -1161,7 +1225,10 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
         !(c->probe[0] >= 0) || !isfinite(c->probe[0]) ||
         !(c->probe[1] >= 0) || !isfinite(c->probe[1]) ||
         !(c->probe_clean[0] >= 0) || !isfinite(c->probe_clean[0]) ||
-        !(c->probe_clean[1] >= 0) || !isfinite(c->probe_clean[1]))
+        !(c->probe_clean[1] >= 0) || !isfinite(c->probe_clean[1]) ||
+        !(c->state_ratio >= 0) || !isfinite(c->state_ratio) ||
+        !(c->state_clean >= 0) || !isfinite(c->state_clean) ||
+        c->state_probes < 0)
         return 0;
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];

@@ -144,6 +144,13 @@ typedef struct {
                                      once (ProbeResult.clean_s, seconds)
                                      then: the machine's speed; 0: not
                                      measured (files without it) */
+    double state_ratio;           /* the state it measured in: the median
+                                     ratio of every probe it took ... */
+    double state_clean;           /* ... and the median clean time of
+                                     those at its usual speed (s) */
+    int state_probes;             /* how many probes (0: not known, as in
+                                     files without it: then probe[] and
+                                     probe_clean[] stand for the state) */
     int retaken;                  /* timings taken again because a probe
                                      around them ran slower than the
                                      machine's usual speed (not saved) */

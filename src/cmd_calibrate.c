@@ -129,17 +129,19 @@ static void print_calib(const Calib *c)
            "ring allreduce: shared %.1f%%, p2p %.1f%%)\n",
            link_name(c->link), 100 * c->fit_err[LINK_SHARED],
            100 * c->fit_err[LINK_P2P]);
-    if (c->probe[0] > 0 || c->probe[1] > 0)
+    if (c->state_probes > 0)
+        printf("# host: over its %d probes, reading what another core had "
+               "just written took %.2f times\n#   as long as data written "
+               "once, and copying %zu KiB written once %.1f us (medians;\n#   "
+               "perf flags sizes run more than %.0f times or %.1f times "
+               "apart from these)\n", c->state_probes, c->state_ratio,
+               PROBE_BLOCK >> 10, c->state_clean * 1e6, PROBE_MOVED,
+               PROBE_SLOWER);
+    else if (c->probe[0] > 0 || c->probe[1] > 0)
         printf("# host: reading what another core had just written took %.2f "
                "times as long as data\n#   written once at the start, %.2f at "
                "the end (perf flags sizes run at other ratios)\n",
                c->probe[0], c->probe[1]);
-    if (c->probe_clean[0] > 0 || c->probe_clean[1] > 0)
-        printf("# host: copying %zu KiB another core had written once took "
-               "%.1f us at the start, %.1f at the end\n#   (the machine's "
-               "speed; perf flags sizes run more than %.1f times slower or "
-               "faster)\n", PROBE_BLOCK >> 10, c->probe_clean[0] * 1e6,
-               c->probe_clean[1] * 1e6, PROBE_SLOWER);
     if (c->retaken > 0)
         printf("# host: %d timings were taken again: a probe around them ran "
                "more than %.1f times slower\n#   than the fastest (this "

@@ -248,19 +248,26 @@ static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
     double lo, hi;
     size_t k = moved_range(cal, rows, n, PERF_HOST_CROSS,
                            offsetof(PerfRow, probe), &lo, &hi);
-    if (k)
+    int state = cal->state_probes > 0;
+    char during[64];
+    if (k) {
+        snprintf(during, sizeof during, state ? "%.2f" : "%.2f and %.2f",
+                 state ? cal->state_ratio : cal->probe[0], cal->probe[1]);
         printf("#   (%zu: reading what another core had just written took %.2f "
                "to %.2f times\n#   as long as data written once around them, "
-               "%.2f and %.2f during the calibration)\n", k, lo, hi,
-               cal->probe[0], cal->probe[1]);
+               "%s during the calibration)\n", k, lo, hi, during);
+    }
     k = moved_range(cal, rows, n, PERF_HOST_SPEED,
                     offsetof(PerfRow, probe_clean), &lo, &hi);
-    if (k)
+    if (k) {
+        snprintf(during, sizeof during, state ? "%.1f" : "%.1f and %.1f",
+                 (state ? cal->state_clean : cal->probe_clean[0]) * 1e6,
+                 cal->probe_clean[1] * 1e6);
         printf("#   (%zu: the probe's copy of data written once took %.1f to "
-               "%.1f us around them,\n#   %.1f and %.1f during the "
-               "calibration: the machine ran at another speed)\n", k,
-               lo * 1e6, hi * 1e6, cal->probe_clean[0] * 1e6,
-               cal->probe_clean[1] * 1e6);
+               "%.1f us around them,\n#   %s during the calibration: the "
+               "machine ran at another speed)\n", k, lo * 1e6, hi * 1e6,
+               during);
+    }
     printf("#   (the model describes the machine as calibrated, not these "
            "sizes)\n");
 }
@@ -377,14 +384,16 @@ static void json_head(FILE *f, const Run *r)
             "\"step_latency_us\": %.4f, "
             "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "
             "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}, "
-            "\"probe\": [%.4f, %.4f], \"probe_clean_us\": [%.3f, %.3f]},\n",
-            k->when,
+            "\"probe\": [%.4f, %.4f], \"probe_clean_us\": [%.3f, %.3f], "
+            "\"state\": {\"ratio\": %.4f, \"clean_us\": %.3f, "
+            "\"probes\": %d}},\n", k->when,
             k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
             k->lat_step * 1e6,
             k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
             k->fit_err[LINK_P2P], link_name(LINK_SHARED),
             k->fit_err[LINK_SHARED], k->probe[0], k->probe[1],
-            k->probe_clean[0] * 1e6, k->probe_clean[1] * 1e6);
+            k->probe_clean[0] * 1e6, k->probe_clean[1] * 1e6, k->state_ratio,
+            k->state_clean * 1e6, k->state_probes);
 }
 
 static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)

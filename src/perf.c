@@ -218,8 +218,10 @@ static int both_probed(const double *a, const double *b)
 
 int perf_host_moved(const Calib *cal, const PerfRow *row)
 {
-    const double *cr = cal->probe, *rr = row->probe;
-    const double *cc = cal->probe_clean, *rc = row->probe_clean;
+    double ratio[2] = {cal->state_ratio, 0}, clean[2] = {cal->state_clean, 0};
+    int state = cal->state_probes > 0;
+    const double *cr = state ? ratio : cal->probe, *rr = row->probe;
+    const double *cc = state ? clean : cal->probe_clean, *rc = row->probe_clean;
     double v[4] = {cr[0], cr[1], rr[0], rr[1]};
     double c[4] = {cc[0], cc[1], rc[0], rc[1]};
     int moved = 0;

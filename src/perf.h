@@ -105,7 +105,9 @@ typedef enum {
 } PerfHostMoved;
 
 /* How the machine around the row differed from the calibration's, a set
- * of PerfHostMoved bits; 0 when either side was not probed. The model
+ * of PerfHostMoved bits; 0 when either side was not probed. The
+ * calibration's side is the state it measured in (Calib.state_ratio,
+ * state_clean), or in files without it its probes at both ends. The model
  * describes the machine as calibrated, so its time does not apply to such
  * a row. */
 int perf_host_moved(const Calib *cal, const PerfRow *row);

@@ -88,6 +88,9 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
                .probe = {seed % 3 ? 0.9 + 0.11 * seed : 0, 1.3 * (seed % 5)},
                .probe_clean = {seed % 3 ? 4.5e-5 + 1e-7 * seed : 0,
                                8.8e-5 * (seed % 4)},
+               .state_ratio = seed % 4 ? 1.05 + 0.01 * seed : 0,
+               .state_clean = seed % 4 ? 4.4e-5 + 1e-7 * seed : 0,
+               .state_probes = seed % 4 ? (int)(100 + seed) : 0,
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
     snprintf(c.backend, sizeof c.backend, "%s", backend);
@@ -123,6 +126,9 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_close(a->probe[1], b->probe[1]);
     assert_close(a->probe_clean[0], b->probe_clean[0]);
     assert_close(a->probe_clean[1], b->probe_clean[1]);
+    assert_close(a->state_ratio, b->state_ratio);
+    assert_close(a->state_clean, b->state_clean);
+    assert_int_equal(a->state_probes, b->state_probes);
     for (int l = 0; l < LINK_COUNT; l++)
         assert_close(a->fit_err[l], b->fit_err[l]);
     for (int i = 0; i < a->npoints; i++) {
@@ -255,6 +261,10 @@ static void test_damaged(void **state)
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 4e-5 -1\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 nan 4e-5\npoint 1 1 1 1 1 1\n",
         "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 4e-5 4e-5 9\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate -1 4e-5 9\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate 1 inf 9\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate 1 4e-5 -3\npoint 1 1 1 1 1 1\n",
+        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate 1 4e-5\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -272,6 +282,7 @@ static void test_damaged(void **state)
     assert_true(got.unsteady == 0);                      /* not known */
     assert_true(got.probe[0] == 0 && got.probe[1] == 0); /* not probed */
     assert_true(got.probe_clean[0] == 0 && got.probe_clean[1] == 0);
+    assert_int_equal(got.state_probes, 0);
     /* saved before the clean times were: the ratios alone */
     write_file("version 3\nbackend threads\nnranks 4\nalpha 2e-6\nprobe 1.1 1.2\n"
                "point 1e6 1e-10 2e-10 0 0 3e-10\n");

@@ -523,7 +523,9 @@ static void test_csv_and_json(void **state)
     assert_int_equal(count_lines(j, "    {\"algorithm\": \"ring\""), 6);
     assert_null(strstr(j, "\"host_moved\": true"));
     assert_non_null(strstr(j, "\"probe\": [0.0000, 0.0000], "
-                              "\"probe_clean_us\": [0.000, 0.000]}")); /* calibration */
+                              "\"probe_clean_us\": [0.000, 0.000], "
+                              "\"state\": {\"ratio\": 0.0000, \"clean_us\": 0.000, "
+                              "\"probes\": 0}}")); /* calibration */
     int unmoved = 0;
     for (const char *m = j; (m = strstr(m, "\"host_moved\": false, "
                                          "\"host_moved_by\": []}")); m++)
@@ -754,6 +756,42 @@ static void test_host_moved(void **state)
     }
 }
 
+/* A calibration that knows the state it measured in (Calib.state_*):
+ * rows are set against that, not against its probes at both ends, one of
+ * which may have fallen into another state. */
+static void test_host_moved_state(void **state)
+{
+    (void)state;
+    enum { C = PERF_HOST_CROSS, S = PERF_HOST_SPEED };
+    static const struct {
+        double ratio, clean_us;  /* the calibration's state */
+        double row[2], row_us[2];
+        int moved;
+    } cases[] = {
+        {1.1, 45, {1.0, 1.2}, {44, 50}, 0},
+        {1.1, 45, {12, 1.2}, {44, 50}, C},
+        {1.1, 45, {1.0, 1.2}, {44, 88}, S},
+        {11, 45, {1.0, 1.2}, {88, 50}, C | S},
+        {11, 88, {10, 12}, {89, 87}, 0},  /* calibrated slow, ran slow */
+        {1.1, 45, {0, 0}, {0, 0}, 0},     /* the row not probed */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Calib c = test_calib(2);
+        /* ends in another state than the calibration's minutes */
+        c.probe[0] = 1.0, c.probe[1] = 13;
+        c.probe_clean[0] = 45e-6, c.probe_clean[1] = 90e-6;
+        c.state_ratio = cases[i].ratio;
+        c.state_clean = cases[i].clean_us * 1e-6;
+        c.state_probes = 500;
+        PerfRow r = {.probe = {cases[i].row[0], cases[i].row[1]},
+                     .probe_clean = {cases[i].row_us[0] * 1e-6,
+                                     cases[i].row_us[1] * 1e-6}};
+        if (perf_host_moved(&c, &r) != cases[i].moved)
+            fail_msg("case %zu: moved %d, want %d", i, perf_host_moved(&c, &r),
+                     cases[i].moved);
+    }
+}
+
 /* The host_moved column (the 21st) of every CSV row of algorithm `algo`
  * in out equals want. */
 static void assert_moved_column(const char *out, const char *algo, int want)
@@ -838,6 +876,7 @@ int main(void)
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),
         cmocka_unit_test(test_host_moved),
+        cmocka_unit_test(test_host_moved_state),
         cmocka_unit_test(test_host_moved_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
