@@ -135,6 +135,9 @@ typedef struct {
     double clean;      /* the fastest clean time of the probes so far, s
                           (the machine's usual speed; 0: no probe) */
     int retaken;       /* timings taken again (time_sched) */
+    int watch;         /* nonzero: probe around every timing and take it
+                          again in a spell (full calibrations; a quick
+                          one probes only at its two ends) */
     ProbeResult *probes; /* every probe taken (NULL: none kept) */
     int nprobes;       /* probes kept */
 } Bench;
@@ -168,7 +171,9 @@ static int bench_slow(Bench *b)
  * machine runs for spells of tens of milliseconds to seconds at half its
  * speed (probe.h), longer than all b->reps runs together. So the runs
  * are probed before and after, and taken again, up to CALIB_RETAKES
- * times, while a probe says the machine was in such a spell. */
+ * times, while a probe says the machine was in such a spell (in a full
+ * calibration: each probe takes 10 ms, and a quick one is meant to be
+ * quick). */
 static CvError time_sched(Bench *b, const Schedule *s, double *sec)
 {
     const ExecOps *ops = b->ex->ops;
@@ -182,7 +187,7 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
     int iters = (int)fmin(fmax(b->target_s / est, 2), 20000);
     double any = INFINITY; /* the fastest run of every take */
     for (int take = 0;; take++) {
-        int slow = bench_slow(b);
+        int slow = b->watch && bench_slow(b);
         *sec = INFINITY;
         for (int i = 0; i < b->reps; i++) {
             if ((e = ops->run(b->ex, 1, iters, &t)))
@@ -190,7 +195,7 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
             *sec = fmin(*sec, t.iter_s);
         }
         any = fmin(any, *sec);
-        slow |= bench_slow(b);
+        slow |= b->watch && bench_slow(b);
         if (!slow)
             break; /* a take in a spell is dropped: every timing is the
                       fastest of b->reps runs, so that a reducing
@@ -558,6 +563,7 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     int cores = exec_cpus();
     int per_round = 5 + (p > 2) + BENCH_KIND_COUNT * n;
     Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
+               .watch = !o->quick,
                .why = why, .whylen = whylen, .progress = progress,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),

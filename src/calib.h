@@ -35,8 +35,9 @@
  * rank's buffers together); the predictions below read them as a curve.
  * Every measurement is taken in each of a few rounds and the median
  * kept: a machine slowed for a second or two spoils one round, and a
- * lucky moment does not become the model's idea of the machine. Each
- * timing is also probed before and after (ExecOps.probe) and taken again
+ * lucky moment does not become the model's idea of the machine. In a
+ * full calibration each timing is also probed before and after
+ * (ExecOps.probe; a quick one probes only at its ends) and taken again
  * while a probe ran more than PROBE_SLOWER times slower than the fastest
  * so far (Calib.retaken): a spell of the machine at half its speed lasts
  * longer than one timing's runs. gamma is
