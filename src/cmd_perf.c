@@ -48,7 +48,10 @@ static const CliCmd cmd = {
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
              "time the calibrated model predicts and the\nratio measured/model "
-             "(out of place). Ranks default to the CPUs collviz may run on.\nExit "
+             "(out of place). Ranks default to the CPUs collviz may run on.\nSizes "
+             "run while the machine was not as calibrated (a probe between sizes:\n"
+             "its cross-core reads or its speed) are flagged: '# Host moved' in "
+             "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nExit "
              "status 1 when any element is wrong.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
