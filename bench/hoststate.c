@@ -30,8 +30,6 @@
 
 #include "probe.h"
 
-#define SLOW_RATIO 3.0 /* dirty / clean above this: the slow state */
-
 static double now_s(void)
 {
     struct timespec ts;
@@ -84,7 +82,7 @@ int main(int argc, char **argv)
         printf("# hoststate: two threads on the first two CPUs, %zu-byte "
                "blocks; ratio = time per iteration pulling freshly written "
                "data / pulling data written once; slow above %.0f\n"
-               "# %6s %10s %10s %7s  %s\n", block, SLOW_RATIO, "t(s)",
+               "# %6s %10s %10s %7s  %s\n", block, PROBE_MOVED, "t(s)",
                "dirty(us)", "clean(us)", "ratio", "state");
     double start = now_s();
     int lines = 0, slow = 0;
@@ -100,8 +98,8 @@ int main(int argc, char **argv)
             fprintf(stderr, "hoststate: cannot measure: %s\n", cv_strerror(e));
             return 2;
         }
-        const char *state = r.ratio > SLOW_RATIO ? "slow" : "fast";
-        slow += r.ratio > SLOW_RATIO;
+        const char *state = r.ratio > PROBE_MOVED ? "slow" : "fast";
+        slow += r.ratio > PROBE_MOVED;
         lines++;
         if (quick)
             printf("%s %.2f\n", state, r.ratio);

@@ -51,21 +51,6 @@ static int usage(const char *why)
     return 2;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0 .. n) (sorts v); 0 for none. */
-static double median(double *v, size_t n)
-{
-    if (!n)
-        return 0;
-    qsort(v, n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* One run: the collective's seconds per iteration and the clean times of
  * the probes before and after it. */
 typedef struct {
@@ -192,7 +177,7 @@ int main(int argc, char **argv)
         pv[slow][pn[slow]++] = runs[i].before;
         pv[slow][pn[slow]++] = runs[i].after;
     }
-    double usual = median(tv[0], tn[0]);
+    double usual = probe_median(tv[0], tn[0]);
     size_t long_runs = 0, long_in_spell = 0, long_cross = 0;
     for (size_t i = 0; i < n; i++) {
         int slow = in_spell(&runs[i], fastest);
@@ -212,7 +197,8 @@ int main(int argc, char **argv)
     static const char *const name[2] = {"usual", "slow"};
     for (int g = 0; g < 2; g++)
         printf("  %-6s %6zu %16.2f %16.1f\n", name[g], tn[g],
-               median(tv[g], tn[g]) * 1e6, median(pv[g], pn[g]) * 1e6);
+               probe_median(tv[g], tn[g]) * 1e6,
+               probe_median(pv[g], pn[g]) * 1e6);
     printf("# runs beyond %.1f times the usual runs' median: %zu; %zu of them "
            "between slow probes,\n#   %zu more beside a probe in the slow "
            "cross-core state (ratio above %.0f)\n", PROBE_SLOWER, long_runs,

@@ -149,19 +149,27 @@ static CvError bench_fail(Bench *b, CvError e)
     return e;
 }
 
-/* Probe the machine (exec_probe): whether its clean time ran slower than
- * the fastest probe's so far by more than probe.h's PROBE_SLOWER (never
- * when the backend cannot probe). */
-static int bench_slow(Bench *b)
+/* Probe the machine (exec_probe), keep the probe for the calibration's
+ * state and the fastest clean time so far; all zeros when the backend
+ * cannot probe. */
+static ProbeResult bench_probe(Bench *b)
 {
     ProbeResult r = exec_probe(b->ex);
-    double c = r.clean_s;
-    if (b->probes && c > 0 && b->nprobes < CALIB_MAX_PROBES)
+    if (!(r.clean_s > 0))
+        return r;
+    if (b->probes && b->nprobes < CALIB_MAX_PROBES)
         b->probes[b->nprobes++] = r;
-    if (!(c > 0))
-        return 0;
-    b->clean = b->clean > 0 && b->clean < c ? b->clean : c;
-    return !probe_same_speed((const double[]){b->clean, c}, 2);
+    b->clean = b->clean > 0 && b->clean < r.clean_s ? b->clean : r.clean_s;
+    return r;
+}
+
+/* Probe the machine: whether its clean time ran slower than the fastest
+ * probe's so far by more than probe.h's PROBE_SLOWER (never when the
+ * backend cannot probe). */
+static int bench_slow(Bench *b)
+{
+    double c = bench_probe(b).clean_s;
+    return c > 0 && !probe_same_speed((const double[]){b->clean, c}, 2);
 }
 
 /* Seconds per iteration of schedule s on b's executor: the fastest of
@@ -254,13 +262,8 @@ typedef struct {
 static double median(const double *v, int n)
 {
     double s[CALIB_ROUNDS];
-    for (int i = 0; i < n; i++) { /* insertion sort */
-        int j = i;
-        for (; j > 0 && s[j - 1] > v[i]; j--)
-            s[j] = s[j - 1];
-        s[j] = v[i];
-    }
-    return n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+    memcpy(s, v, (size_t)n * sizeof *s);
+    return probe_median(s, (size_t)n);
 }
 
 /* Each timing of tm the median of its values in r[0 .. n). */
@@ -500,19 +503,6 @@ double calib_spread(const double *v, int n)
     return n > 0 ? hi / lo : 0;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* The median of v[0 .. n), n > 0 (sorts v). */
-static double median_of(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 /* The state the calibration measured in, from every probe it took: the
  * median ratio, and the median clean time of the probes at the machine's
  * usual speed (within PROBE_SLOWER of the fastest: the timings taken in
@@ -529,11 +519,11 @@ static void probe_state(const Bench *b, Calib *out)
         return;
     for (int i = 0; i < n; i++)
         v[i] = b->probes[i].ratio;
-    out->state_ratio = median_of(v, n);
+    out->state_ratio = probe_median(v, (size_t)n);
     for (int i = 0; i < n; i++)
         if (probe_same_speed((const double[]){b->clean, b->probes[i].clean_s}, 2))
             v[usual++] = b->probes[i].clean_s;
-    out->state_clean = usual ? median_of(v, usual) : 0;
+    out->state_clean = probe_median(v, (size_t)usual);
     out->state_probes = n;
     free(v);
 }
@@ -544,13 +534,10 @@ static void probe_end(Bench *b, double *ratio, double *clean_s)
 {
     *ratio = *clean_s = 0;
     for (int i = 0; i < CALIB_PROBES; i++) {
-        ProbeResult r = exec_probe(b->ex);
-        if (b->probes && r.clean_s > 0 && b->nprobes < CALIB_MAX_PROBES)
-            b->probes[b->nprobes++] = r;
+        ProbeResult r = bench_probe(b);
         if (r.clean_s > 0 && (!(*clean_s > 0) || r.clean_s < *clean_s))
             *ratio = r.ratio, *clean_s = r.clean_s;
     }
-    b->clean = b->clean > 0 && b->clean < *clean_s ? b->clean : *clean_s;
 }
 
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
@@ -1219,22 +1206,18 @@ static int parse_line(Calib *c, const char *line)
     return -1;
 }
 
+static int nonneg(double x) { return x >= 0 && isfinite(x); }
+
 /* Whether a loaded calibration is usable for (backend, nranks). */
 static int calib_sane(const Calib *c, const char *backend, int nranks)
 {
     if (strcmp(c->backend, backend) || c->nranks != nranks || c->cores < 0 ||
-        c->npoints < 1 || !(c->alpha >= 0) || !isfinite(c->alpha) ||
-        !(c->alpha_msg >= 0) || !isfinite(c->alpha_msg) ||
-        !(c->lat_step >= 0) || !isfinite(c->lat_step) ||
-        !(c->lat_iter >= 0) || !isfinite(c->lat_iter) ||
-        !(c->unsteady >= 0) || !isfinite(c->unsteady) ||
-        !(c->probe[0] >= 0) || !isfinite(c->probe[0]) ||
-        !(c->probe[1] >= 0) || !isfinite(c->probe[1]) ||
-        !(c->probe_clean[0] >= 0) || !isfinite(c->probe_clean[0]) ||
-        !(c->probe_clean[1] >= 0) || !isfinite(c->probe_clean[1]) ||
-        !(c->state_ratio >= 0) || !isfinite(c->state_ratio) ||
-        !(c->state_clean >= 0) || !isfinite(c->state_clean) ||
-        c->state_probes < 0)
+        c->npoints < 1 || !nonneg(c->alpha) || !nonneg(c->alpha_msg) ||
+        !nonneg(c->lat_step) || !nonneg(c->lat_iter) ||
+        !nonneg(c->unsteady) || !nonneg(c->probe[0]) ||
+        !nonneg(c->probe[1]) || !nonneg(c->probe_clean[0]) ||
+        !nonneg(c->probe_clean[1]) || !nonneg(c->state_ratio) ||
+        !nonneg(c->state_clean) || c->state_probes < 0)
         return 0;
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];

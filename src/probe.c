@@ -110,14 +110,19 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+double probe_median(double *v, size_t n)
+{
+    if (!n)
+        return 0;
+    qsort(v, n, sizeof *v, cmp_double);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
 /* The median of the counted iterations of one kind: robust to a thread
  * preempted for an iteration or two, in either state. */
 static double median(Clock *c, int kind)
 {
-    int n = kept(c, kind);
-    qsort(c->t[kind], (size_t)n, sizeof(double), cmp_double);
-    return n % 2 ? c->t[kind][n / 2]
-                 : (c->t[kind][n / 2 - 1] + c->t[kind][n / 2]) / 2;
+    return probe_median(c->t[kind], (size_t)kept(c, kind));
 }
 
 static void *side_main(void *arg)

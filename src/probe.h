@@ -56,6 +56,9 @@ typedef struct {
  * CV_ERR_BACKEND when a thread cannot be started. */
 CvError probe_cross(size_t block, double seconds, ProbeResult *out);
 
+/* The median of v[0 .. n) (sorts v in place); 0 when n is 0. */
+double probe_median(double *v, size_t n);
+
 /* Whether the ratios v[0 .. n) describe one state: the largest at most
  * PROBE_MOVED times the smallest. Values <= 0 (not measured) are skipped;
  * fewer than two measured values count as one state. */

@@ -80,13 +80,26 @@ static void test_one_cpu(void **state)
     assert_true(r.ratio == 0 && r.dirty_s == 0 && r.clean_s == 0);
 }
 
+/* A case of probe_same_state or probe_same_speed. */
+typedef struct {
+    double v[4];
+    int n, same;
+} SameCase;
+
+/* Every case of `cases` gives its answer under `same`. */
+static void check_same(int (*same)(const double *, int), const SameCase *cases,
+                       size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (same(cases[i].v, cases[i].n) != cases[i].same)
+            fail_msg("case %zu: same %d, want %d", i,
+                     same(cases[i].v, cases[i].n), cases[i].same);
+}
+
 static void test_same_state(void **state)
 {
     (void)state;
-    static const struct {
-        double v[4];
-        int n, same;
-    } cases[] = {
+    static const SameCase cases[] = {
         {{0}, 0, 1},
         {{5}, 1, 1},
         {{1, PROBE_MOVED}, 2, 1},  /* exactly PROBE_MOVED apart */
@@ -100,20 +113,14 @@ static void test_same_state(void **state)
         {{0, 0, 0, 11}, 4, 1},     /* one measured value */
         {{NAN, 1, 1.2, 1}, 4, 1},  /* a failed measure is not one */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (probe_same_state(cases[i].v, cases[i].n) != cases[i].same)
-            fail_msg("case %zu: same %d, want %d", i,
-                     probe_same_state(cases[i].v, cases[i].n), cases[i].same);
+    check_same(probe_same_state, cases, sizeof cases / sizeof cases[0]);
 }
 
 /* probe_same_speed: the same rule at PROBE_SLOWER, on clean times. */
 static void test_same_speed(void **state)
 {
     (void)state;
-    static const struct {
-        double v[4];
-        int n, same;
-    } cases[] = {
+    static const SameCase cases[] = {
         {{0}, 0, 1},
         {{45e-6}, 1, 1},
         {{40e-6, 40e-6 * PROBE_SLOWER}, 2, 1}, /* exactly PROBE_SLOWER */
@@ -127,10 +134,7 @@ static void test_same_speed(void **state)
         {{0, 0, 0, 88e-6}, 4, 1},
         {{1, PROBE_MOVED, 1, 1}, 4, 0}, /* a ratio's band is not a speed's */
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
-        if (probe_same_speed(cases[i].v, cases[i].n) != cases[i].same)
-            fail_msg("case %zu: same %d, want %d", i,
-                     probe_same_speed(cases[i].v, cases[i].n), cases[i].same);
+    check_same(probe_same_speed, cases, sizeof cases / sizeof cases[0]);
 }
 
 int main(void)
