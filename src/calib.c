@@ -92,6 +92,12 @@ static int is_pair(BenchKind k)
     return k == BENCH_PAIR || k == BENCH_PAIR_RED;
 }
 
+/* Whether benchmark k ends with a reducing step after its copying one. */
+static int is_reducing(BenchKind k)
+{
+    return k == BENCH_SHIFT_RED || k == BENCH_PAIR_RED;
+}
+
 /* Build benchmark `k` on p ranks with n elements per rank and `steps`
  * copying steps. */
 static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
@@ -172,6 +178,19 @@ static int bench_slow(Bench *b)
     return c > 0 && !probe_same_speed((const double[]){b->clean, c}, 2);
 }
 
+/* The median over runs of what the last step of s took beyond the one
+ * before it, from the runs' step times v[run * nsteps + step]; NAN when
+ * the backend gives no step times. */
+static double step_diff(const Schedule *s, double *v, int runs)
+{
+    size_t n = s->nsteps;
+    if (n < 2 || !(v[n - 1] > 0))
+        return NAN;
+    for (int i = 0; i < runs; i++)
+        v[i] = v[(size_t)i * n + n - 1] - v[(size_t)i * n + n - 2];
+    return probe_median(v, (size_t)runs);
+}
+
 /* Seconds per iteration of schedule s on b's executor: the fastest of
  * b->reps timed runs. The fastest, not the median: other programs on the
  * machine only ever slow a run down, and the model describes the machine,
@@ -181,16 +200,24 @@ static int bench_slow(Bench *b)
  * are probed before and after, and taken again, up to CALIB_RETAKES
  * times, while a probe says the machine was in such a spell (in a full
  * calibration: each probe takes 10 ms, and a quick one is meant to be
- * quick). */
-static CvError time_sched(Bench *b, const Schedule *s, double *sec)
+ * quick). With `diff`, also what its last step took beyond the one before
+ * in the same runs (step_diff; NAN without step times): a difference of
+ * two steps of one iteration, which a spell slows alike. */
+static CvError time_sched(Bench *b, const Schedule *s, double *sec,
+                          double *diff)
 {
     const ExecOps *ops = b->ex->ops;
     ExecTiming t = {0};
+    double *steps = NULL;
+    if (diff && !(steps = calloc((size_t)b->reps * s->nsteps + 1, sizeof *steps)))
+        return CV_ERR_NOMEM;
     CvError e = ops->load(b->ex, s);
     if (!e)
         e = ops->run(b->ex, 1, 1, &t);
-    if (e)
+    if (e) {
+        free(steps);
         return bench_fail(b, e);
+    }
     double est = t.iter_s > 1e-9 ? t.iter_s : 1e-9;
     int iters = (int)fmin(fmax(b->target_s / est, 2), 20000);
     double any = INFINITY; /* the fastest run of every take */
@@ -198,8 +225,11 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
         int slow = b->watch && bench_slow(b);
         *sec = INFINITY;
         for (int i = 0; i < b->reps; i++) {
-            if ((e = ops->run(b->ex, 1, iters, &t)))
+            t.step_s = steps ? steps + (size_t)i * s->nsteps : NULL;
+            if ((e = ops->run(b->ex, 1, iters, &t))) {
+                free(steps);
                 return bench_fail(b, e);
+            }
             *sec = fmin(*sec, t.iter_s);
         }
         any = fmin(any, *sec);
@@ -215,6 +245,9 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
         }
         b->retaken++;
     }
+    if (diff)
+        *diff = step_diff(s, steps, b->reps);
+    free(steps);
     b->done++;
     if (b->progress && b->progress(b->ctx, b->done, b->total))
         return CV_ERR_CANCELLED;
@@ -223,13 +256,13 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec)
 
 /* Build benchmark k and time it. */
 static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
-                          double *sec)
+                          double *sec, double *diff)
 {
     Schedule s;
     CvError e = bench_build(&s, k, b->ex->nranks, n, steps);
     if (e)
         return e;
-    e = time_sched(b, &s, sec);
+    e = time_sched(b, &s, sec, diff);
     sched_fini(&s);
     return e;
 }
@@ -256,6 +289,9 @@ typedef struct {
     double lat_many;                /* cross, LAT_ELEMS, LAT_PAIRS pairs */
     double t[CALIB_MAX_POINTS][BENCH_KIND_COUNT]; /* each benchmark at
                                                      each footprint */
+    double red[CALIB_MAX_POINTS][BENCH_KIND_COUNT]; /* of the reducing ones,
+                                      the reducing step less the copying
+                                      one in the same runs (step_diff) */
 } Timings;
 
 /* The median of n values (n <= CALIB_ROUNDS). */
@@ -281,8 +317,10 @@ static void timings_median(const Timings *r, int n, Timings *tm)
     MEDIAN(lat_many);
     for (int k = 0; k < BENCH_KIND_COUNT; k++) {
         MEDIAN(lat[k]);
-        for (int p = 0; p < CALIB_MAX_POINTS; p++)
+        for (int p = 0; p < CALIB_MAX_POINTS; p++) {
             MEDIAN(t[p][k]);
+            MEDIAN(red[p][k]);
+        }
     }
 #undef MEDIAN
 }
@@ -299,20 +337,22 @@ static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
 {
     int pairs = b->ex->nranks > 1;
     *tm = (Timings){0};
-    CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t);
+    CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t, NULL);
     if (!e && b->ex->nranks > 2)
         e = time_bench(b, BENCH_EXCHANGE, (size_t)b->ex->nranks, ALPHA_STEPS,
-                       &tm->exch_t);
+                       &tm->exch_t, NULL);
     static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
     for (size_t i = 0; !e && i < sizeof lat / sizeof lat[0]; i++)
         if (pairs || !is_pair(lat[i]))
-            e = time_bench(b, lat[i], nlat, 1, &tm->lat[lat[i]]);
+            e = time_bench(b, lat[i], nlat, 1, &tm->lat[lat[i]], NULL);
     if (!e)
-        e = time_bench(b, BENCH_CROSS, nlat, LAT_PAIRS, &tm->lat_many);
+        e = time_bench(b, BENCH_CROSS, nlat, LAT_PAIRS, &tm->lat_many, NULL);
     for (int i = 0; !e && i < npts; i++)
         for (int k = 0; !e && k < BENCH_KIND_COUNT; k++)
             if (pairs || !is_pair((BenchKind)k))
-                e = time_bench(b, (BenchKind)k, cnt[i], 1, &tm->t[i][k]);
+                e = time_bench(b, (BenchKind)k, cnt[i], 1, &tm->t[i][k],
+                               is_reducing((BenchKind)k) ? &tm->red[i][k]
+                                                         : NULL);
     return e;
 }
 
@@ -330,6 +370,26 @@ static double per_byte(double t, double alpha, double bytes)
 {
     double moved = t - alpha;
     return moved > 0.75 * t ? moved / bytes : 0;
+}
+
+/* What the reducing step of benchmark k (at point i) costs beyond the
+ * copying one. Where every rank has a core of its own (own), from the
+ * step times of the same runs (Timings.red): a spell of the machine at
+ * half its speed slows both steps alike, and the difference is taken
+ * once. Otherwise, and where the backend gives no step times, from the
+ * whole benchmarks (t: k's time less twice its copying one's), which
+ * counts the copying benchmark's noise twice and each from other runs:
+ * measured with 2 ranks at footprints of 1 and 4 MB, the step times gave
+ * 50-54 and 72 GB/s from run to run where the whole times gave 1-186 and
+ * 4-72 (2026-11-22). With ranks taking turns at the cores, the end of a
+ * step is only the last rank's turn. */
+static double reduce_extra(const Timings *tm, int i, BenchKind k, int own,
+                           const double *t)
+{
+    double d = tm->red[i][k];
+    if (own && isfinite(d))
+        return d;
+    return t[k] - 2 * t[k == BENCH_SHIFT_RED ? BENCH_SHIFT : BENCH_PAIR];
 }
 
 /* Points whose bandwidth drowned in the latency take the bandwidth of the
@@ -375,6 +435,7 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
                                          (p - 2), 0), c->alpha)
                          : c->alpha;
     c->npoints = npts;
+    int own = c->cores > 0 && p <= c->cores;
     for (int i = 0; i < npts; i++) {
         double t[BENCH_KIND_COUNT], bytes = (double)cnt[i] * sizeof(float);
         memcpy(t, tm->t[i], sizeof t);
@@ -384,9 +445,11 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
         pt->footprint = 2.0 * p * bytes;
         pt->beta_shared = per_byte(t[BENCH_SHIFT], lat[BENCH_SHIFT], p * bytes);
         pt->beta_p2p = per_byte(t[BENCH_PAIR], lat[BENCH_PAIR], bytes);
-        pt->gamma_shared = fmax(0, (t[BENCH_SHIFT_RED] - 2 * t[BENCH_SHIFT]) /
-                                       (p * bytes));
-        pt->gamma_p2p = fmax(0, (t[BENCH_PAIR_RED] - 2 * t[BENCH_PAIR]) / bytes);
+        pt->gamma_shared = fmax(0, reduce_extra(tm, i, BENCH_SHIFT_RED, own,
+                                                t) / (p * bytes));
+        pt->gamma_p2p = fmax(0, reduce_extra(tm, i, p < 2 ? BENCH_SHIFT_RED
+                                                          : BENCH_PAIR_RED,
+                                             own, t) / bytes);
         pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, lat[BENCH_CROSS], p * bytes);
         if (i < npts - 1)
             continue;
@@ -445,7 +508,7 @@ static int footprints(const CalibOptions *o, double *out)
 static CvError fit_one(Bench *b, Calib *c, const Schedule *s)
 {
     double meas = 0;
-    CvError e = time_sched(b, s, &meas);
+    CvError e = time_sched(b, s, &meas, NULL);
     for (int l = 0; !e && l < LINK_COUNT; l++) {
         double pred;
         e = calib_predict(c, s, (LinkModel)l, &pred);
@@ -685,8 +748,19 @@ static void monotone_down(double *w, int n)
 
 /* Whether every point has a cross bandwidth (files older than it do
  * not: there the shared curve stands in). */
+/* Whether the cross curve describes reads of what another rank wrote:
+ * every point measured, and every rank on a core of its own. Where ranks
+ * outnumber the cores they take turns at them, and the cross benchmark's
+ * small working sets time those turns (charged already as the steps'
+ * latency) more than the way lines travel between caches: measured over
+ * two bench runs of 4 and 8 ranks on 2 cores, 13 algorithms were within
+ * 25% of the model at every size with the shared curve alone that were
+ * not with the cross one, and 6 the other way round (at 2 ranks, one per
+ * core, the cross curve is what makes 23 of them fit). */
 static int has_cross(const Calib *c)
 {
+    if (c->cores > 0 && c->nranks > c->cores)
+        return 0;
     for (int i = 0; i < c->npoints; i++)
         if (!(c->pt[i].beta_cross > 0))
             return 0;

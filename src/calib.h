@@ -29,7 +29,9 @@
  *    that it does not push part of the transfer: sched_push_all);
  *  - gamma: what a reducing step costs beyond the same step copying, per
  *    byte reduced (all ranks at once for the shared model, a lone pair for
- *    the point-to-point one).
+ *    the point-to-point one): where every rank has a core of its own, the
+ *    difference of the two steps' times within the same runs (a spell of
+ *    the machine slows both alike), otherwise of two benchmarks' times.
  * Bandwidths depend on whether the buffers fit the caches, so they are
  * measured at several working-set sizes ("footprints": the bytes of every
  * rank's buffers together); the predictions below read them as a curve.
@@ -62,7 +64,9 @@
  *    footprint ladder measured, between the cache's speed and memory's:
  *    the cross curve when another rank's core holds its line and the
  *    touch needs that core (a read of what that rank wrote, a write over
- *    what it read), the shared curve otherwise.
+ *    what it read), the shared curve otherwise (and always where ranks
+ *    outnumber cores: the cross benchmark then times the ranks' turns at
+ *    the cores more than lines moving between caches).
  *    The cached part of a step's bytes is work for the cores of the ranks
  *    that move them (the destination, or for a pushed tail the source:
  *    sched_push_all), so a step only one rank works in is not spread over

@@ -601,6 +601,32 @@ static void test_predict_cross(void **state)
         }
 }
 
+/* Where ranks outnumber the cores the cross curve is not used (calib.h):
+ * a slow cross bandwidth slows a ring allreduce down only while every
+ * rank has a core of its own. */
+static void test_predict_cross_cores(void **state)
+{
+    (void)state;
+    for (int p = 2; p <= 8; p *= 2)
+        for (int cores = 1; cores <= 9; cores++) {
+            Calib same = {.alpha = 1e-6, .npoints = 2, .nranks = p,
+                          .cores = cores}, slow = same;
+            same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
+            same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
+            for (int i = 0; i < 2; i++)
+                slow.pt[i] = same.pt[i], slow.pt[i].beta_cross *= 4;
+            for (size_t n = 1000; n <= 1000000; n *= 100) {
+                double t0 = predict(&same, COLL_ALLREDUCE, "ring", p, n);
+                double t1 = predict(&slow, COLL_ALLREDUCE, "ring", p, n);
+                if (p > cores)
+                    assert_close(t1, t0);
+                else if (!(t1 > 1.2 * t0))
+                    fail_msg("p=%d on %d cores, n=%zu: %g with a slow cross "
+                             "bandwidth, %g without", p, cores, n, t1, t0);
+            }
+        }
+}
+
 /* A write to lines another rank's core holds (it read them) is cross too:
  * with a slow cross bandwidth an out-of-place ring allgather at p = 2 (its
  * copy-in overwrites what the partner read the iteration before) slows
@@ -774,6 +800,7 @@ int main(void)
         cmocka_unit_test(test_predict_flat),
         cmocka_unit_test(test_predict_cache),
         cmocka_unit_test(test_predict_cores),
+        cmocka_unit_test(test_predict_cross_cores),
         cmocka_unit_test(test_predict_push),
         cmocka_unit_test(test_predict_cross),
         cmocka_unit_test(test_predict_cross_write),
