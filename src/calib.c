@@ -372,6 +372,13 @@ static double per_byte(double t, double alpha, double bytes)
     return moved > 0.75 * t ? moved / bytes : 0;
 }
 
+/* Whether c's ranks outnumber the cores they ran on (when known): then
+ * they take turns at the cores. */
+static int crowded(const Calib *c)
+{
+    return c->cores > 0 && c->nranks > c->cores;
+}
+
 /* What the reducing step of benchmark k (at point i) costs beyond the
  * copying one. Where every rank has a core of its own (own), from the
  * step times of the same runs (Timings.red): a spell of the machine at
@@ -435,7 +442,7 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
                                          (p - 2), 0), c->alpha)
                          : c->alpha;
     c->npoints = npts;
-    int own = c->cores > 0 && p <= c->cores;
+    int own = c->cores > 0 && !crowded(c);
     for (int i = 0; i < npts; i++) {
         double t[BENCH_KIND_COUNT], bytes = (double)cnt[i] * sizeof(float);
         memcpy(t, tm->t[i], sizeof t);
@@ -746,10 +753,9 @@ static void monotone_down(double *w, int n)
             w[i++] = sum[b] / len[b];
 }
 
-/* Whether every point has a cross bandwidth (files older than it do
- * not: there the shared curve stands in). */
 /* Whether the cross curve describes reads of what another rank wrote:
- * every point measured, and every rank on a core of its own. Where ranks
+ * every point measured (files older than it have none: there the shared
+ * curve stands in), and every rank on a core of its own. Where ranks
  * outnumber the cores they take turns at them, and the cross benchmark's
  * small working sets time those turns (charged already as the steps'
  * latency) more than the way lines travel between caches: measured over
@@ -759,7 +765,7 @@ static void monotone_down(double *w, int n)
  * core, the cross curve is what makes 23 of them fit). */
 static int has_cross(const Calib *c)
 {
-    if (c->cores > 0 && c->nranks > c->cores)
+    if (crowded(c))
         return 0;
     for (int i = 0; i < c->npoints; i++)
         if (!(c->pt[i].beta_cross > 0))
