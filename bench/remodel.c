@@ -12,8 +12,16 @@
  * says whether it holds.
  *
  * usage: remodel [-v] DIR...
+ *        remodel -c DIR DIR...
  *   -v: a line for every algorithm (the medians at each size), not only
  *       the misses
+ *   -c: no model; how far the runs agree with one another instead. The
+ *       same check with one run's medians in place of the model, for
+ *       every pair of runs, and with the median over every round of all
+ *       the runs: the best a prediction of one time per algorithm and
+ *       size could do on these runs, fitted to them. A run that misses
+ *       that one leaves the model nothing to fit: the machine did not
+ *       repeat itself.
  * Each DIR's collectives and rank counts are those it has CSVs of; the
  * backend is threads (the one bench/run.sh measures). Prints one line per
  * DIR and one for all of them: algorithms within the band at every size,
@@ -34,7 +42,10 @@
 #define MIN_BYTES (1ull << 20) /* the check's smallest size */
 #define BAND 0.25      /* within 25% of the model */
 
-/* The ratios measured / model of one algorithm at one size. */
+#define MAX_RUNS 16    /* DIRs compared by -c at most */
+
+/* One algorithm at one size: the ratios measured / model, or (-c) the
+ * measured times, of its rounds. */
 typedef struct {
     char algo[32];
     unsigned long long size;
@@ -42,8 +53,17 @@ typedef struct {
     int n;
 } Row;
 
+/* One CSV line's fields that the checks read. */
 typedef struct {
-    int verbose;
+    char algo[32], type[16], op[16];
+    unsigned long long size;
+    long long count;
+    int root;
+    double us; /* out-of-place time */
+} CsvRow;
+
+typedef struct {
+    int verbose;  /* 1: a line for every algorithm; -1: none */
     int fit, all; /* algorithms within the band at every size, and all */
 } Tally;
 
@@ -85,9 +105,46 @@ static double model_of(const Calib *c, int kind, const char *algo, int p,
     return t;
 }
 
-/* Read one CSV into rows; -1 on a missing calibration. */
-static int read_csv(FILE *f, const char *dir, int kind, int p, Row *rows,
-                    int *nrows)
+/* Parse a CSV data line of a size the check covers; 0 otherwise. */
+static int parse_row(const char *line, CsvRow *x)
+{
+    return sscanf(line, "%31[^,],%llu,%lld,%15[^,],%15[^,],%d,%lf", x->algo,
+                  &x->size, &x->count, x->type, x->op, &x->root,
+                  &x->us) == 7 &&
+           x->size >= MIN_BYTES;
+}
+
+/* The row of algo at size in rows; NULL when there is none. */
+static Row *find_row(Row *rows, int nrows, const char *algo,
+                     unsigned long long size)
+{
+    for (int j = 0; j < nrows; j++)
+        if (rows[j].size == size && !strcmp(rows[j].algo, algo))
+            return &rows[j];
+    return NULL;
+}
+
+/* Add a round's value v of algo at size to rows. */
+static void add_row(Row *rows, int *nrows, const char *algo,
+                    unsigned long long size, double v)
+{
+    Row *r = find_row(rows, *nrows, algo, size);
+    if (!r) {
+        if (*nrows == MAX_ROWS)
+            return;
+        r = &rows[(*nrows)++];
+        *r = (Row){.size = size};
+        snprintf(r->algo, sizeof r->algo, "%s", algo);
+    }
+    if (r->n < MAX_ROUNDS)
+        r->ratio[r->n++] = v;
+}
+
+/* Read one CSV into rows: measured / model under each round's
+ * calibration, or (c_of 0) the measured times in seconds; -1 on a
+ * missing calibration. */
+static int read_csv(FILE *f, const char *dir, int kind, int p, int c_of,
+                    Row *rows, int *nrows)
 {
     char line[1024];
     int round = 0, have = 0;
@@ -96,35 +153,19 @@ static int read_csv(FILE *f, const char *dir, int kind, int p, Row *rows,
         if (!strncmp(line, "algorithm,", 10)) {
             if (++round > MAX_ROUNDS)
                 break;
-            if (load_round(dir, round, p, &c))
+            if (c_of && load_round(dir, round, p, &c))
                 return -1;
             have = 1;
             continue;
         }
-        char algo[32], type[16], op[16];
-        unsigned long long size;
-        long long count;
-        int root;
-        double us;
-        if (!have || sscanf(line, "%31[^,],%llu,%lld,%15[^,],%15[^,],%d,%lf",
-                            algo, &size, &count, type, op, &root, &us) != 7 ||
-            size < MIN_BYTES)
+        CsvRow x;
+        if (!have || !parse_row(line, &x))
             continue;
-        double m = model_of(&c, kind, algo, p, count, type, op, root);
-        if (!(m > 0))
-            continue;
-        int j = 0;
-        while (j < *nrows && (strcmp(rows[j].algo, algo) || rows[j].size != size))
-            j++;
-        if (j == *nrows) {
-            if (j == MAX_ROWS)
-                continue;
-            rows[j] = (Row){.size = size};
-            snprintf(rows[j].algo, sizeof rows[j].algo, "%s", algo);
-            (*nrows)++;
-        }
-        if (rows[j].n < MAX_ROUNDS)
-            rows[j].ratio[rows[j].n++] = us * 1e-6 / m;
+        double m = c_of ? model_of(&c, kind, x.algo, p, x.count, x.type,
+                                   x.op, x.root)
+                        : 1e-6; /* -c: the measured time itself */
+        if (m > 0)
+            add_row(rows, nrows, x.algo, x.size, x.us * 1e-6 / m);
     }
     return 0;
 }
@@ -152,7 +193,7 @@ static void check(const char *coll, int p, Row *rows, int nrows, Tally *t)
         }
         int ok = lo >= 1 - BAND && hi <= 1 + BAND;
         t->all++, t->fit += ok;
-        if (t->verbose || !ok)
+        if (t->verbose > 0 || (!ok && !t->verbose))
             printf("  %-14s %2d  %-20s %5.2f %5.2f  %-6s |%s\n", coll, p,
                    rows[j].algo, lo, hi, ok ? "ok" : "MISSED", sizes);
     }
@@ -173,7 +214,7 @@ static int remodel(const char *dir, Tally *t)
             if (!f)
                 continue;
             int nrows = 0;
-            int e = read_csv(f, dir, k, p, rows, &nrows);
+            int e = read_csv(f, dir, k, p, 1, rows, &nrows);
             fclose(f);
             if (e)
                 return -1;
@@ -186,16 +227,126 @@ static int remodel(const char *dir, Tally *t)
     return files ? 0 : -1;
 }
 
+/* The measured times of every round of cv-COLL-P.csv in each of the n
+ * dirs into runs[d] (nrun[d] rows); 0 when a dir lacks that CSV. */
+static Row runs[MAX_RUNS][MAX_ROWS];
+static int nrun[MAX_RUNS];
+
+static int load_runs(char **dirs, int n, int k, int p)
+{
+    for (int d = 0; d < n; d++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/cv-%s-%d.csv", dirs[d],
+                 coll_name((CollKind)k), p);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            return 0;
+        nrun[d] = 0;
+        read_csv(f, dirs[d], k, p, 0, runs[d], &nrun[d]);
+        fclose(f);
+    }
+    return 1;
+}
+
+/* The median of row (algo, size) over every round of all n runs. */
+static double pooled_median(int n, const char *algo, unsigned long long size)
+{
+    double v[MAX_RUNS * MAX_ROUNDS];
+    size_t m = 0;
+    for (int d = 0; d < n; d++) {
+        const Row *r = find_row(runs[d], nrun[d], algo, size);
+        for (int i = 0; r && i < r->n; i++)
+            v[m++] = r->ratio[i];
+    }
+    return m ? probe_median(v, m) : NAN;
+}
+
+/* Check run a against run b (b < 0: against the median of every round of
+ * all n runs), over every CSV they have. */
+static void agree_one(char **dirs, int n, int a, int b, Tally *t)
+{
+    static Row cmp[MAX_ROWS];
+    for (int k = 0; k < COLL_COUNT; k++)
+        for (int p = 1; p <= 1024; p++) {
+            if (!load_runs(dirs, n, k, p))
+                continue;
+            int m = 0;
+            for (int j = 0; j < nrun[a]; j++) {
+                Row *x = &runs[a][j], *y;
+                double ref = NAN;
+                if (b < 0)
+                    ref = pooled_median(n, x->algo, x->size);
+                else if ((y = find_row(runs[b], nrun[b], x->algo, x->size)))
+                    ref = probe_median(y->ratio, (size_t)y->n);
+                if (!(ref > 0))
+                    continue;
+                cmp[m] = (Row){.size = x->size, .n = 1};
+                memcpy(cmp[m].algo, x->algo, sizeof cmp[m].algo);
+                cmp[m++].ratio[0] = probe_median(x->ratio, (size_t)x->n) / ref;
+            }
+            check(coll_name((CollKind)k), p, cmp, m, t);
+        }
+}
+
+/* -c: how far the n runs agree with one another. */
+static int agree(char **dirs, int n, int verbose)
+{
+    Tally all = {0};
+    for (int d = 0; d < n; d++) {
+        Tally t = {.verbose = -1};
+        agree_one(dirs, n, d, d, &t);
+        if (!t.all) {
+            fprintf(stderr, "remodel: %s has no collviz perf CSV"
+                            " (cv-COLL-P.csv) that every run has\n", dirs[d]);
+            return 2;
+        }
+    }
+    printf("# how far kept bench runs agree with one another: the model check"
+           " with\n# another run's medians, or the median of every round of"
+           " all the runs, as the model\n"
+           "# (within %.0f%% at every size >= 1 MiB)\n", BAND * 100);
+    for (int a = 0; a < n; a++)
+        for (int b = a + 1; b < n; b++) {
+            Tally t = {.verbose = -1};
+            agree_one(dirs, n, a, b, &t);
+            printf("# %s against %s: %d of %d algorithms fit\n", dirs[a],
+                   dirs[b], t.fit, t.all);
+        }
+    printf("#   collective      p  algorithm              min   max         "
+           "| run / all rounds at each size\n");
+    for (int d = 0; d < n; d++) {
+        Tally t = {.verbose = verbose};
+        agree_one(dirs, n, d, -1, &t);
+        printf("# %s against the median of all %d runs' rounds: %d of %d"
+               " algorithms fit\n", dirs[d], n, t.fit, t.all);
+        all.fit += t.fit, all.all += t.all;
+    }
+    printf("# all: %d of %d algorithms fit the median of all rounds\n",
+           all.fit, all.all);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     Tally all = {0};
-    int i = 1;
-    if (i < argc && !strcmp(argv[i], "-v"))
-        all.verbose = 1, i++;
-    if (i >= argc || argv[i][0] == '-') {
-        fprintf(stderr, "usage: remodel [-v] DIR...\n");
+    int i = 1, runs_only = 0;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+        if (!strcmp(argv[i], "-v"))
+            all.verbose = 1;
+        else if (!strcmp(argv[i], "-c"))
+            runs_only = 1;
+        else
+            break;
+    }
+    if (i >= argc || argv[i][0] == '-' ||
+        (runs_only && (argc - i < 2 || argc - i > MAX_RUNS))) {
+        fprintf(stderr, "usage: remodel [-v] DIR...\n"
+                        "       remodel -c [-v] DIR DIR... (2 to %d)\n",
+                MAX_RUNS);
         return 2;
     }
+    if (runs_only)
+        return agree(argv + i, argc - i, all.verbose);
     printf("# the model check of kept bench runs, with this build's model:\n"
            "# median over the rounds of measured / model within %.0f%% at every"
            " size >= 1 MiB\n"
