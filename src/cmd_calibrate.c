@@ -53,6 +53,24 @@ static int calib_progress(void *ctx, int done, int total)
     return 0;
 }
 
+/* The calibration file of backend at nranks (calib_path), and once per
+ * run a sentence when XDG_CACHE_HOME is set but ignored: calib_path
+ * follows the XDG rule that a relative path is invalid, and a user who
+ * set one would otherwise look for calibrations in the wrong place. */
+static void cache_path(const char *backend, int nranks, char *path,
+                       size_t len)
+{
+    static int told;
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (calib_path(backend, nranks, path, len) != CV_OK)
+        snprintf(path, len, "the cache directory");
+    const char *slash = strrchr(path, '/');
+    if (xdg && *xdg && *xdg != '/' && slash && !told++)
+        fprintf(stderr, "collviz: XDG_CACHE_HOME is not an absolute path "
+                        "(%s), so it is ignored; calibrations are kept in "
+                        "%.*s\n", xdg, (int)(slash - path), path);
+}
+
 /* Measure on ex, save, and report failures; 0 or an exit status. */
 static int measure_and_save(Executor *ex, int quick, Calib *cal)
 {
@@ -68,17 +86,18 @@ static int measure_and_save(Executor *ex, int quick, Calib *cal)
         return CLI_EXIT_FAIL;
     }
     char path[4096];
-    if ((e = calib_save(cal)) != CV_OK) {
-        calib_path(cal->backend, cal->nranks, path, sizeof path);
+    cache_path(cal->backend, cal->nranks, path, sizeof path);
+    if ((e = calib_save(cal)) != CV_OK)
         fprintf(stderr, "collviz: could not save the calibration to %s: %s\n",
                 path, cv_strerror(e));
-    }
     return CLI_EXIT_OK;
 }
 
 int cmd_calib_for(Executor *ex, Calib *cal)
 {
     const char *name = ex->ops->name;
+    char path[4096];
+    cache_path(name, ex->nranks, path, sizeof path);
     if (calib_load(name, ex->nranks, cal) == CV_OK)
         return CLI_EXIT_OK;
     fprintf(stderr, "collviz: no calibration of %s at %d ranks yet; "
@@ -183,11 +202,10 @@ CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
                         char *why, size_t whylen)
 {
     char path[4096];
+    cache_path(backend, nranks, path, sizeof path);
     CvError e = calib_load(backend, nranks, cal);
     if (e == CV_OK)
         return e;
-    if (calib_path(backend, nranks, path, sizeof path) != CV_OK)
-        snprintf(path, sizeof path, "the cache directory");
     snprintf(why, whylen, "no usable calibration of %s at %d rank%s in %s; "
              "run 'collviz calibrate -B %s -p %d'", backend, nranks,
              nranks == 1 ? "" : "s", path, backend, nranks);

@@ -663,6 +663,55 @@ static void test_calibrate_and_first_perf(void **state)
     drop_cache(dir);
 }
 
+/* XDG_CACHE_HOME set to a relative path is ignored (the XDG rule), and
+ * calibrate and perf say so once, with the directory used instead
+ * ($HOME/.cache/collviz); an absolute or empty one draws no sentence. */
+static void test_relative_cache(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *xdg; /* NULL: the temporary directory itself */
+        int told;
+    } cases[] = {{"cache", 1}, {"./x/y", 1}, {"", 0}, {NULL, 0}};
+    char dir[64], home[512], kept[640], *old = getenv("HOME");
+    snprintf(home, sizeof home, "%s", old ? old : "");
+    fresh_cache(dir, sizeof dir, 0);
+    setenv("HOME", dir, 1);
+    Calib c = test_calib(2);
+    assert_int_equal(calib_save(&c), CV_OK); /* XDG_CACHE_HOME is dir */
+    snprintf(kept, sizeof kept, "%s/.cache/collviz", dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv("XDG_CACHE_HOME", cases[i].xdg ? cases[i].xdg : dir, 1);
+        assert_int_equal(calib_save(&c), CV_OK); /* where collviz looks */
+        const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
+        const char *perf[] = {"perf", "allgather", "-p", "2", "-b", "64",
+                              "-e", "64", "-n", "1", "-w", "0", NULL};
+        const char *const *cmds[] = {show, perf};
+        for (int k = 0; k < 2; k++) {
+            Ran r = run(cmds[k], 60);
+            const char *at = strstr(r.err, "XDG_CACHE_HOME is not an absolute");
+            int told = at != NULL;
+            if (r.status || told != cases[i].told ||
+                (told && (strstr(at + 1, "XDG_CACHE_HOME") ||
+                          !strstr(at, kept) ||
+                          !strstr(at, cases[i].xdg ? cases[i].xdg : dir))))
+                fail_msg("case %zu, %s: status %d, stderr '%s'", i,
+                         cmds[k][0], r.status, r.err);
+            ran_free(&r);
+        }
+    }
+    char path[700];
+    snprintf(path, sizeof path, "%s/calib-threads-p2.txt", kept);
+    unlink(path);
+    rmdir(kept);
+    snprintf(path, sizeof path, "%s/.cache", dir);
+    rmdir(path);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    drop_cache(dir);
+    if (old)
+        setenv("HOME", home, 1);
+}
+
 /* calibrate --show says that a calibration is unsteady exactly when its
  * cross benchmark's rounds moved by more than CALIB_UNSTEADY, with the
  * ratio, in one comment line. */
@@ -875,6 +924,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),
+        cmocka_unit_test(test_relative_cache),
         cmocka_unit_test(test_host_moved),
         cmocka_unit_test(test_host_moved_state),
         cmocka_unit_test(test_host_moved_shown),
