@@ -147,6 +147,12 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "predicts\n#   for the out-of-place schedule, link %s; ratio = "
            "measured / model\n#\n", cal->backend, cal->nranks, when,
            cal->quick ? "quick" : "full", link_name(cal->link));
+    if (cal->unsteady > CALIB_UNSTEADY)
+        printf("# unsteady calibration: reading what another rank had just "
+               "written took %.1f times as long\n#   in one of its rounds as "
+               "in another, so the model fits only while the machine is as\n"
+               "#   it then was; 'collviz calibrate -B %s -p %d' again when it "
+               "holds still\n#\n", cal->unsteady, cal->backend, cal->nranks);
     printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
            "         in-place                 model\n", "", "", "", "", "");
     printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s"
@@ -389,14 +395,15 @@ static void json_head(FILE *f, const Run *r)
             "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}, "
             "\"probe\": [%.4f, %.4f], \"probe_clean_us\": [%.3f, %.3f], "
             "\"state\": {\"ratio\": %.4f, \"clean_us\": %.3f, "
-            "\"probes\": %d}},\n", k->when,
+            "\"probes\": %d}, \"unsteady\": %.4f, \"retaken\": %d},\n",
+            k->when,
             k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
             k->lat_step * 1e6,
             k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
             k->fit_err[LINK_P2P], link_name(LINK_SHARED),
             k->fit_err[LINK_SHARED], k->probe[0], k->probe[1],
             k->probe_clean[0] * 1e6, k->probe_clean[1] * 1e6, k->state_ratio,
-            k->state_clean * 1e6, k->state_probes);
+            k->state_clean * 1e6, k->state_probes, k->unsteady, k->retaken);
 }
 
 static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
