@@ -108,9 +108,9 @@ report_pair() {
         }
         printf "target large %s %d %d %.4f %.4f %s\n", coll, p, last, mb[last], bb[last], ba[last]
         for (i = 1; i <= na; i++) { a = algos[i]
-            if (a in lo) printf "target model %s %d %s %.3f %.3f %d %d\n", coll, p, a, lo[a],
+            if (a in lo) printf "target model %s %d %s %.6f %.6f %d %d\n", coll, p, a, lo[a],
                                 hi[a], steady[a], unsteady[a]
-            if (a in lo) printf "target same %s %d %s %.3f %.3f %d %d %d %d %d %d\n", coll, p,
+            if (a in lo) printf "target same %s %d %s %.6f %.6f %d %d %d %d %d %d\n", coll, p,
                                 a, (a in slo) ? slo[a] : 0, (a in shi) ? shi[a] : 0, smiss[a],
                                 snone[a], dropped[a], rounds[a], dropx[a], drops[a] }
         printf "target wrong %s %d %d %d\n", coll, p, mwrong, cwrong

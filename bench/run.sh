@@ -99,7 +99,7 @@ host=$(hostname -s 2>/dev/null || hostname)
 build=$root/build-bench
 
 command -v mpicc >/dev/null && command -v mpirun >/dev/null || {
-    echo "run.sh: needs mpicc and mpirun (Debian: openmpi-bin libopenmpi-dev)" >&2
+    echo "run.sh: needs Open MPI's mpicc and mpirun; on Debian type: sudo apt-get install -y openmpi-bin libopenmpi-dev" >&2
     exit 2
 }
 make -C "$root" BUILD=build-bench "build-bench/collviz" "build-bench/bench/hoststate" > "$tmp/make.log" 2>&1 || {
