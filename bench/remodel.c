@@ -41,7 +41,6 @@
 #define MAX_ROWS 256   /* (algorithm, size) pairs of one CSV */
 #define MIN_BYTES (1ull << 20) /* the check's smallest size */
 #define BAND 0.25      /* within 25% of the model */
-
 #define MAX_RUNS 16    /* DIRs compared by -c at most */
 
 /* One algorithm at one size: the ratios measured / model, or (-c) the
@@ -49,7 +48,7 @@
 typedef struct {
     char algo[32];
     unsigned long long size;
-    double ratio[MAX_ROUNDS];
+    double val[MAX_ROUNDS];
     int n;
 } Row;
 
@@ -137,12 +136,12 @@ static void add_row(Row *rows, int *nrows, const char *algo,
         snprintf(r->algo, sizeof r->algo, "%s", algo);
     }
     if (r->n < MAX_ROUNDS)
-        r->ratio[r->n++] = v;
+        r->val[r->n++] = v;
 }
 
 /* Read one CSV into rows: measured / model under each round's
- * calibration, or (c_of 0) the measured times in seconds; -1 on a
- * missing calibration. */
+ * calibration, or (c_of 0) the measured times (us); -1 on a missing
+ * calibration. */
 static int read_csv(FILE *f, const char *dir, int kind, int p, int c_of,
                     Row *rows, int *nrows)
 {
@@ -161,9 +160,12 @@ static int read_csv(FILE *f, const char *dir, int kind, int p, int c_of,
         CsvRow x;
         if (!have || !parse_row(line, &x))
             continue;
-        double m = c_of ? model_of(&c, kind, x.algo, p, x.count, x.type,
-                                   x.op, x.root)
-                        : 1e-6; /* -c: the measured time itself */
+        if (!c_of) {
+            add_row(rows, nrows, x.algo, x.size, x.us);
+            continue;
+        }
+        double m = model_of(&c, kind, x.algo, p, x.count, x.type, x.op,
+                            x.root);
         if (m > 0)
             add_row(rows, nrows, x.algo, x.size, x.us * 1e-6 / m);
     }
@@ -185,7 +187,7 @@ static void check(const char *coll, int p, Row *rows, int nrows, Tally *t)
         for (int q = j; q < nrows; q++) {
             if (strcmp(rows[q].algo, rows[j].algo))
                 continue;
-            double m = probe_median(rows[q].ratio, (size_t)rows[q].n);
+            double m = probe_median(rows[q].val, (size_t)rows[q].n);
             lo = fmin(lo, m), hi = fmax(hi, m);
             if (used < sizeof sizes)
                 used += (size_t)snprintf(sizes + used, sizeof sizes - used,
@@ -199,6 +201,15 @@ static void check(const char *coll, int p, Row *rows, int nrows, Tally *t)
     }
 }
 
+/* dir's CSV of collective k at p ranks. */
+static FILE *open_csv(const char *dir, int k, int p)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/cv-%s-%d.csv", dir,
+             coll_name((CollKind)k), p);
+    return fopen(path, "r");
+}
+
 /* Check every CSV of dir; -1 when it has none or a calibration is
  * missing. */
 static int remodel(const char *dir, Tally *t)
@@ -207,10 +218,7 @@ static int remodel(const char *dir, Tally *t)
     static Row rows[MAX_ROWS];
     for (int k = 0; k < COLL_COUNT; k++)
         for (int p = 1; p <= 1024; p++) {
-            char path[4096];
-            snprintf(path, sizeof path, "%s/cv-%s-%d.csv", dir,
-                     coll_name((CollKind)k), p);
-            FILE *f = fopen(path, "r");
+            FILE *f = open_csv(dir, k, p);
             if (!f)
                 continue;
             int nrows = 0;
@@ -227,25 +235,45 @@ static int remodel(const char *dir, Tally *t)
     return files ? 0 : -1;
 }
 
-/* The measured times of every round of cv-COLL-P.csv in each of the n
- * dirs into runs[d] (nrun[d] rows); 0 when a dir lacks that CSV. */
+/* The CSVs (collective, ranks) that every run compared by -c has. */
+typedef struct {
+    int k, p;
+} Csv;
+
+static Csv common[COLL_COUNT * 1024];
+static int ncommon;
+
+static void find_common(char **dirs, int n)
+{
+    for (int k = 0; k < COLL_COUNT; k++)
+        for (int p = 1; p <= 1024; p++) {
+            int all = 1;
+            for (int d = 0; all && d < n; d++) {
+                FILE *f = open_csv(dirs[d], k, p);
+                all = f != NULL;
+                if (f)
+                    fclose(f);
+            }
+            if (all)
+                common[ncommon++] = (Csv){k, p};
+        }
+}
+
+/* The measured times of every round of one common CSV in each of the n
+ * dirs into runs[d] (nrun[d] rows). */
 static Row runs[MAX_RUNS][MAX_ROWS];
 static int nrun[MAX_RUNS];
 
-static int load_runs(char **dirs, int n, int k, int p)
+static void load_runs(char **dirs, int n, Csv c)
 {
     for (int d = 0; d < n; d++) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/cv-%s-%d.csv", dirs[d],
-                 coll_name((CollKind)k), p);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            return 0;
+        FILE *f = open_csv(dirs[d], c.k, c.p);
         nrun[d] = 0;
-        read_csv(f, dirs[d], k, p, 0, runs[d], &nrun[d]);
-        fclose(f);
+        if (f) {
+            read_csv(f, dirs[d], c.k, c.p, 0, runs[d], &nrun[d]);
+            fclose(f);
+        }
     }
-    return 1;
 }
 
 /* The median of row (algo, size) over every round of all n runs. */
@@ -256,50 +284,45 @@ static double pooled_median(int n, const char *algo, unsigned long long size)
     for (int d = 0; d < n; d++) {
         const Row *r = find_row(runs[d], nrun[d], algo, size);
         for (int i = 0; r && i < r->n; i++)
-            v[m++] = r->ratio[i];
+            v[m++] = r->val[i];
     }
     return m ? probe_median(v, m) : NAN;
 }
 
 /* Check run a against run b (b < 0: against the median of every round of
- * all n runs), over every CSV they have. */
+ * all n runs), over the common CSVs. */
 static void agree_one(char **dirs, int n, int a, int b, Tally *t)
 {
     static Row cmp[MAX_ROWS];
-    for (int k = 0; k < COLL_COUNT; k++)
-        for (int p = 1; p <= 1024; p++) {
-            if (!load_runs(dirs, n, k, p))
+    for (int i = 0; i < ncommon; i++) {
+        load_runs(dirs, n, common[i]);
+        int m = 0;
+        for (int j = 0; j < nrun[a]; j++) {
+            Row *x = &runs[a][j], *y;
+            double ref = NAN;
+            if (b < 0)
+                ref = pooled_median(n, x->algo, x->size);
+            else if ((y = find_row(runs[b], nrun[b], x->algo, x->size)))
+                ref = probe_median(y->val, (size_t)y->n);
+            if (!(ref > 0))
                 continue;
-            int m = 0;
-            for (int j = 0; j < nrun[a]; j++) {
-                Row *x = &runs[a][j], *y;
-                double ref = NAN;
-                if (b < 0)
-                    ref = pooled_median(n, x->algo, x->size);
-                else if ((y = find_row(runs[b], nrun[b], x->algo, x->size)))
-                    ref = probe_median(y->ratio, (size_t)y->n);
-                if (!(ref > 0))
-                    continue;
-                cmp[m] = (Row){.size = x->size, .n = 1};
-                memcpy(cmp[m].algo, x->algo, sizeof cmp[m].algo);
-                cmp[m++].ratio[0] = probe_median(x->ratio, (size_t)x->n) / ref;
-            }
-            check(coll_name((CollKind)k), p, cmp, m, t);
+            cmp[m] = (Row){.size = x->size, .n = 1};
+            memcpy(cmp[m].algo, x->algo, sizeof cmp[m].algo);
+            cmp[m++].val[0] = probe_median(x->val, (size_t)x->n) / ref;
         }
+        check(coll_name((CollKind)common[i].k), common[i].p, cmp, m, t);
+    }
 }
 
 /* -c: how far the n runs agree with one another. */
 static int agree(char **dirs, int n, int verbose)
 {
     Tally all = {0};
-    for (int d = 0; d < n; d++) {
-        Tally t = {.verbose = -1};
-        agree_one(dirs, n, d, d, &t);
-        if (!t.all) {
-            fprintf(stderr, "remodel: %s has no collviz perf CSV"
-                            " (cv-COLL-P.csv) that every run has\n", dirs[d]);
-            return 2;
-        }
+    find_common(dirs, n);
+    if (!ncommon) {
+        fprintf(stderr, "remodel: the runs have no collviz perf CSV"
+                        " (cv-COLL-P.csv) in common\n");
+        return 2;
     }
     printf("# how far kept bench runs agree with one another: the model check"
            " with\n# another run's medians, or the median of every round of"

@@ -678,7 +678,6 @@ static void test_relative_cache(void **state)
     fresh_cache(dir, sizeof dir, 0);
     setenv("HOME", dir, 1);
     Calib c = test_calib(2);
-    assert_int_equal(calib_save(&c), CV_OK); /* XDG_CACHE_HOME is dir */
     snprintf(kept, sizeof kept, "%s/.cache/collviz", dir);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv("XDG_CACHE_HOME", cases[i].xdg ? cases[i].xdg : dir, 1);
