@@ -483,6 +483,14 @@ static int perf_main(const PerfArgs *pa, FILE *json)
     const AlgoInfo *algos[64];
     size_t nalgo = algos_to_run(pa, algos, 64);
     size_t nsizes = perf_sweep_len(&pa->cfg.sweep);
+    for (size_t i = 0; i < nalgo; i++) {
+        char why[160];
+        if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
+            continue;
+        fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
+                coll_name(pa->cfg.call.kind), algos[i]->name, why);
+        return CLI_EXIT_USAGE;
+    }
     Executor *ex = cmd_exec_open(pa->backend, pa->cfg.call.nranks);
     if (!ex)
         return CLI_EXIT_USAGE;

@@ -5,6 +5,7 @@
  * rather than "unknown". */
 #include "exec.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -124,4 +125,42 @@ ProbeResult exec_probe(Executor *ex)
         !(r.clean_s > 0))
         r = (ProbeResult){0};
     return r;
+}
+
+size_t exec_bytes_needed(const Schedule *s, size_t extra)
+{
+    size_t es = dtype_size(s->call.dtype), total = extra;
+    for (int r = 0; r < s->call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(s, r, (BufId)b);
+            if (n > (SIZE_MAX - total) / es)
+                return SIZE_MAX;
+            total += n * es;
+        }
+    return total;
+}
+
+static size_t phys_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return SIZE_MAX;
+    return (size_t)pages > SIZE_MAX / (size_t)size ? SIZE_MAX
+                                                   : (size_t)pages * (size_t)size;
+}
+
+CvError exec_check_fits(const Schedule *s, size_t extra, char *why,
+                        size_t whylen)
+{
+    size_t need = exec_bytes_needed(s, extra), have = phys_bytes();
+    if (need <= have)
+        return CV_OK;
+    if (need == SIZE_MAX)
+        snprintf(why, whylen, "the buffers would be larger than this machine "
+                 "can address, let alone hold in memory");
+    else
+        snprintf(why, whylen, "the buffers need %.3g GiB but this machine has "
+                 "%.3g GiB of memory", need / 1073741824.0,
+                 have / 1073741824.0);
+    return CV_ERR_NOMEM;
 }

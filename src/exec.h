@@ -96,5 +96,13 @@ bool exec_pin(int k);
 ProbeResult exec_probe(Executor *ex);
 /* The i-th backend known by name (built in or not); NULL past the end. */
 const char *exec_name_at(size_t i);
+/* Bytes of every rank's buffers of s together, plus `extra` (a backend's
+ * own, such as stages); SIZE_MAX on overflow. */
+size_t exec_bytes_needed(const Schedule *s, size_t extra);
+/* CV_OK when exec_bytes_needed(s, extra) fits in this machine's physical
+ * memory; else CV_ERR_NOMEM and a sentence in why. Backends check it
+ * before allocating, and perf before it runs anything. */
+CvError exec_check_fits(const Schedule *s, size_t extra, char *why,
+                        size_t whylen);
 
 #endif

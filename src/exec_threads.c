@@ -1298,43 +1298,32 @@ static CvError threads_open(Executor **out, int nranks,
 
 static ThreadsExec *tx(Executor *ex) { return (ThreadsExec *)ex; }
 
+/* Bytes of pl's stages (none without pl), or SIZE_MAX on overflow. */
+static size_t stage_bytes(const Schedule *s, const Plan *pl)
+{
+    size_t es = dtype_size(s->call.dtype), total = 0;
+    for (int r = 0; pl && r < s->call.nranks; r++) {
+        if (pl->stage_elems[r] > (SIZE_MAX - total) / es)
+            return SIZE_MAX;
+        total += pl->stage_elems[r] * es;
+    }
+    return total;
+}
+
 /* Bytes the schedule's buffers (and, with pl, the stages) need in all, or
  * SIZE_MAX on overflow. */
 static size_t bytes_needed(const Schedule *s, const Plan *pl)
 {
-    size_t es = dtype_size(s->call.dtype), total = 0;
-    for (int r = 0; r < s->call.nranks; r++)
-        for (int b = 0; b <= BUF_COUNT; b++) {
-            size_t n = b < BUF_COUNT ? sched_bufsize(s, r, (BufId)b)
-                       : pl ? pl->stage_elems[r] : 0;
-            if (n > (SIZE_MAX - total) / es)
-                return SIZE_MAX;
-            total += n * es;
-        }
-    return total;
+    return exec_bytes_needed(s, stage_bytes(s, pl));
 }
 
-static size_t phys_bytes(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || size <= 0)
-        return SIZE_MAX;
-    return (size_t)pages > SIZE_MAX / (size_t)size ? SIZE_MAX
-                                                   : (size_t)pages * (size_t)size;
-}
-
-/* CV_OK when the buffers fit in the machine's memory. */
+/* CV_OK when the buffers (and, with pl, the stages) fit in the machine's
+ * memory (exec_check_fits). */
 static CvError check_fits(ThreadsExec *x, const Schedule *s, const Plan *pl)
 {
-    size_t need = bytes_needed(s, pl), have = phys_bytes();
-    if (need <= have)
-        return CV_OK;
-    if (need == SIZE_MAX)
-        return fail(x, CV_ERR_NOMEM, "the buffers would be larger than this "
-                    "machine can address, let alone hold in memory");
-    return fail(x, CV_ERR_NOMEM, "the buffers need %.3g GiB but this machine "
-                "has %.3g GiB of memory", need / 1073741824.0,
-                have / 1073741824.0);
+    char why[160];
+    CvError e = exec_check_fits(s, stage_bytes(s, pl), why, sizeof why);
+    return e ? fail(x, e, "%s", why) : CV_OK;
 }
 
 static void chans_free(ThreadsExec *x)

@@ -153,14 +153,41 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
     return e;
 }
 
+/* The sweep's largest size. */
+static unsigned long long sweep_last(const CliSweep *sw)
+{
+    unsigned long long last = sw->min;
+    while (cli_sweep_next(sw, &last))
+        ;
+    return last;
+}
+
+CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
+                        size_t whylen)
+{
+    unsigned long long last = sweep_last(&cfg->sweep);
+    CollCall call = cfg->call;
+    call.count = cli_count_floor(&call, last);
+    call.in_place = false; /* out of place needs the most */
+    Schedule s;
+    char fits[160] = "";
+    CvError e = algo_generate(a, &call, &s);
+    if (!e) {
+        e = exec_check_fits(&s, 0, fits, sizeof fits);
+        sched_fini(&s);
+    }
+    if (e)
+        snprintf(why, whylen, "at %llu bytes %s", last,
+                 fits[0] ? fits : cv_strerror(e));
+    return e;
+}
+
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen)
 {
     size_t n = perf_sweep_len(&cfg->sweep), i = 0;
-    unsigned long long size = cfg->sweep.min, last = size;
-    for (size_t k = 1; k < n; k++)
-        cli_sweep_next(&cfg->sweep, &last);
+    unsigned long long size = cfg->sweep.min, last = sweep_last(&cfg->sweep);
     /* As nccl-tests: warm up at the largest size and at the smallest
      * before the first timed row. */
     CvError e = cfg->warmup ? warm_up(ex, cfg, a, last, why, whylen) : CV_OK;

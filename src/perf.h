@@ -73,6 +73,13 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                      const AlgoInfo *a, unsigned long long bytes,
                      PerfRow *row, char *why, size_t whylen);
 
+/* CV_OK when a's buffers at the sweep's largest size fit in this
+ * machine's memory (exec_check_fits); else CV_ERR_NOMEM, or the error
+ * that generating the schedule gave, and a sentence in why (starting "at
+ * N bytes"). perf asks before it runs anything. */
+CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
+                        size_t whylen);
+
 /* Measure every size of the sweep into rows[0 .. perf_sweep_len), after
  * warming up (cfg->warmup runs at the largest size, then the smallest) as
  * nccl-tests does, so that the first row is not the executor's first.

@@ -465,6 +465,13 @@ static void test_bad_input(void **state)
         {{"calibrate", "--quick", "--show"}, "not both"},
         {{"calibrate", "-B", "nosuch"}, "nosuch"},
         {{"calibrate", "extra"}, "unexpected argument 'extra'"},
+        /* sizes that do not fit in memory: said before anything runs */
+        {{"perf", "allreduce", "-p", "2", "-b", "1000G", "-e", "1000G"},
+         "ring cannot run: at 1073741824000 bytes the buffers need"},
+        {{"perf", "alltoall", "-a", "all", "-p", "64", "-b", "1G", "-e", "1024G",
+          "-f", "1024"}, "at 1099511627776 bytes the buffers need"},
+        {{"perf", "broadcast", "-p", "3", "-b", "8", "-e", "1024G", "-f", "1024"},
+         "but this machine has"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Ran r = run(cases[i].args, 30);
