@@ -22,8 +22,16 @@ Q := @
 say = @printf '  %-6s %s\n' $(1) $(2)
 endif
 
-# Flags the build needs, kept apart from the user's CFLAGS.
-REQ_CPPFLAGS := -Isrc -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
+# Optional backends, each in its own folder: CUDA=1 builds src/gpu/ (the
+# default where nvcc or clang can compile CUDA), MPI=1 builds src/mpi/
+# (the default where mpicc exists). CUDA=0 / MPI=0 build without them.
+CUDA     ?= $(if $(shell command -v nvcc 2>/dev/null || command -v clang 2>/dev/null),1,0)
+MPI      ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
+
+# Flags the build needs, kept apart from the user's CFLAGS. -iquote: the
+# project's headers are named by folder ("core/sched.h") and never shadow
+# a system header (<sched.h>).
+REQ_CPPFLAGS := -iquote src -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE
 REQ_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
                 -Wmissing-prototypes -Wno-unused-parameter -pthread -MMD -MP
 REQ_LDLIBS   := -pthread -lm
@@ -42,9 +50,16 @@ CMOCKA_LIBS   := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
 ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 
 # ---------------------------------------------------------------- sources
+# Two libraries: libcollviz.a (everything but the terminal: core, algos,
+# executors, backends, measuring, store, commands) links no curses;
+# libcollviz-ui.a is src/ui/. Only src/ui/ is compiled with curses' flags.
 MAIN_SRC  := src/main.c
-LIB_SRCS  := $(filter-out $(MAIN_SRC),$(wildcard src/*.c src/algos/*.c src/ui/*.c))
-LIB_OBJS  := $(LIB_SRCS:%.c=$(BUILD)/%.o)
+CORE_DIRS := core algos exec threads measure store cli \
+             $(if $(filter 1,$(CUDA)),gpu) $(if $(filter 1,$(MPI)),mpi)
+CORE_SRCS := $(wildcard $(CORE_DIRS:%=src/%/*.c))
+UI_SRCS   := $(wildcard src/ui/*.c)
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+UI_OBJS   := $(UI_SRCS:%.c=$(BUILD)/%.o)
 TEST_SRCS := $(wildcard tests/test_*.c)
 # TESTS="test_a test_b" runs only those test programs.
 TESTS     ?=
@@ -57,48 +72,76 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 BENCH_RUNS := $(BUILD)/bench/core_bench $(BUILD)/bench/tui_bench
 BIN       := $(BUILD)/collviz
 LIB       := $(BUILD)/libcollviz.a
-DEPS_OK   := $(BUILD)/.deps-ok
+UI_LIB    := $(BUILD)/libcollviz-ui.a
 
-.PHONY: all run test tests check bench bench-mpi install uninstall clean help deps
+.PHONY: all run test tests check layers bench bench-mpi install uninstall \
+        clean help deps
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
 help:
 	@echo 'make            build $(BIN)'
-	@echo 'make run        build and start collviz'
-	@echo 'make test       build and run every test (TESTS="test_x ..." for some)'
+	@echo 'make run        install missing packages, build and start collviz'
+	@echo 'make test       install missing packages, build and run every test'
+	@echo '                (TESTS="test_x ..." for some; V=1 shows their output)'
+	@echo 'make deps       install the system packages collviz builds with'
+	@echo 'make check      build and run the tests (no package check)'
+	@echo 'make layers     check that includes run one way between the layers'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
 	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
+	@echo '         CUDA=0|1 MPI=0|1 (default: detected; now CUDA=$(CUDA) MPI=$(MPI))'
 
-# Missing system packages are installed (or the exact command is printed).
-$(DEPS_OK): scripts/deps.sh
+# The system packages (installed when missing, or the exact command said).
+deps:
 	$(Q)sh scripts/deps.sh
-	$(Q)mkdir -p $(@D) && touch $@
-deps: $(DEPS_OK)
 
-$(BUILD)/%.o: %.c | $(DEPS_OK)
+$(BUILD)/src/ui/%.o: src/ui/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
 
-$(LIB): $(LIB_OBJS)
+$(BUILD)/tests/test_ui_%.o: tests/test_ui_%.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
+
+$(BUILD)/%.o: %.c
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(LIB): $(CORE_OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(LIB)
+$(UI_LIB): $(UI_OBJS)
+	$(call say,AR,$@)
+	$(Q)rm -f $@ && $(AR) rcs $@ $^
+
+$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(UI_LIB) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+# Tests of the terminal interface link both libraries and curses; every
+# other test links the core library alone.
+$(BUILD)/tests/test_ui_%: $(BUILD)/tests/test_ui_%.o $(UI_LIB) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(CURSES_LIBS) $(REQ_LDLIBS)
 
-$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+$(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(REQ_LDLIBS)
+
+$(BUILD)/bench/tui_bench: $(BUILD)/bench/tui_bench.o $(UI_LIB) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
+
+$(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
+	$(call say,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(REQ_LDLIBS)
 
 # Benchmarks print ratios and figures; they are not tests.
 bench: $(BIN) $(BENCH_BINS)
@@ -109,21 +152,22 @@ bench: $(BIN) $(BENCH_BINS)
 bench-mpi:
 	$(Q)sh bench/run.sh $(BENCH_ARGS)
 
-run: $(BIN)
+# run and test see to the system packages once, first, then build.
+run: deps
+	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(Q)./$(BIN) $(ARGS)
 
-# Every test binary runs even when one fails; the last line sums them up.
+test: deps
+	$(Q)$(MAKE) --no-print-directory check
+
+layers:
+	$(Q)sh scripts/layers.sh
+
+# Every test program runs even when one fails; the last line sums up the
+# tests as cmocka counts them: N passed, N failed, N skipped.
 RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),$(TEST_BINS))
-test: $(BIN) $(RUN_TESTS)
-	$(Q)pass=0; fail=0; failed=; \
-	for t in $(RUN_TESTS); do \
-	    if COLLVIZ=$(BIN) $$t; then pass=$$((pass+1)); \
-	    else fail=$$((fail+1)); failed="$$failed $${t##*/}"; fi; \
-	done; \
-	[ -z "$$failed" ] || echo "failed:$$failed"; \
-	echo "programs: $$pass passed, $$fail failed"; \
-	[ $$fail -eq 0 ]
-check: test
+check: $(BIN) $(RUN_TESTS) layers
+	$(Q)COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh $(RUN_TESTS)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

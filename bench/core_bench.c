@@ -7,8 +7,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "algo.h"
-#include "sim.h"
+#include "algos/algo.h"
+#include "core/sim.h"
 
 static double now(void)
 {

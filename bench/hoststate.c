@@ -28,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "probe.h"
+#include "threads/probe_cross.h"
 
 static double now_s(void)
 {

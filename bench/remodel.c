@@ -33,9 +33,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo.h"
-#include "calib.h"
-#include "probe.h"
+#include "algos/algo.h"
+#include "measure/calib.h"
+#include "exec/probe.h"
 
 #define MAX_ROUNDS 16  /* rounds of one run read at most */
 #define MAX_ROWS 256   /* (algorithm, size) pairs of one CSV */

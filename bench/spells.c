@@ -29,9 +29,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "algo.h"
-#include "exec.h"
-#include "probe.h"
+#include "algos/algo.h"
+#include "exec/exec.h"
+#include "exec/probe.h"
 
 #define RUN_SECONDS 0.02 /* one timed run of the collective */
 

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli.h"
-#include "cmd.h"
-#include "coll.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "core/coll.h"
 
 /* One subcommand. */
 typedef struct {

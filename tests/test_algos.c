@@ -11,8 +11,8 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "algo.h"
-#include "sim.h"
+#include "algos/algo.h"
+#include "core/sim.h"
 
 /* Describe a case for failure messages. */
 static const char *describe(const AlgoInfo *a, const CollCall *c)

@@ -11,9 +11,9 @@
 #include <math.h>
 #include <stdio.h>
 
-#include "algo.h"
+#include "algos/algo.h"
 #include "algos/common.h"
-#include "sim.h"
+#include "core/sim.h"
 
 /* ------------------------------------------------------------ helpers */
 

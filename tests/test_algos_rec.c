@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo.h"
+#include "algos/algo.h"
 #include "algos/common.h"
-#include "sim.h"
+#include "core/sim.h"
 
 /* The family's entries, by collective and name. */
 typedef struct {

@@ -11,9 +11,9 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "algo.h"
+#include "algos/algo.h"
 #include "algos/common.h"
-#include "sim.h"
+#include "core/sim.h"
 
 /* Every algorithm of the family. */
 static const struct {

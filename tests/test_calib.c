@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "algo.h"
-#include "calib.h"
-#include "copy.h"
+#include "algos/algo.h"
+#include "measure/calib.h"
+#include "threads/copy.h"
 
 /* ------------------------------------------------------------- fixtures */
 

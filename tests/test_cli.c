@@ -17,10 +17,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "algo.h"
-#include "cli.h"
-#include "model.h"
-#include "sched.h"
+#include "algos/algo.h"
+#include "cli/cli.h"
+#include "core/model.h"
+#include "core/sched.h"
 
 /* ------------------------------------------------------------ running */
 

@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "coll.h"
+#include "core/coll.h"
 
 static void test_names(void **state)
 {

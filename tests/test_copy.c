@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy.h"
+#include "threads/copy.h"
 
 #define GUARD 64
 

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "core/data.h"
 
 static const int rank_counts[] = {1, 2, 3, 5, 8, 16, 31, 64, 100, 255, 256,
                                   257, 511, 512, 700, 1000, 1024};

@@ -14,10 +14,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "algo.h"
-#include "data.h"
-#include "exec.h"
-#include "verify.h"
+#include "algos/algo.h"
+#include "core/data.h"
+#include "exec/exec.h"
+#include "exec/verify.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define UNDER_TSAN 1

@@ -8,7 +8,7 @@
 
 #include <math.h>
 
-#include "model.h"
+#include "core/model.h"
 
 /* Linear broadcast from rank 0 in one step, then a local copy step. */
 static void star(Schedule *s, int p, size_t n)

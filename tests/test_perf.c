@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "perf.h"
-#include "probe.h"
+#include "measure/perf.h"
+#include "exec/probe.h"
 
 /* ------------------------------------------------------------- helpers */
 
@@ -222,7 +222,7 @@ static void test_sweep(void **state)
                       .iters = 1, .warmup = 0, .check = 1};
     /* 8 24 72 216 648: floored to whole blocks of 3 floats (12 bytes). */
     const unsigned long long want[] = {0, 24, 72, 216, 648};
-    size_t n = perf_sweep_len(&cfg.sweep);
+    size_t n = sweep_len(&cfg.sweep);
     assert_int_equal(n, 5);
     PerfRow rows[5];
     Seen seen = {0};
@@ -234,8 +234,8 @@ static void test_sweep(void **state)
         assert_int_equal(rows[i].bytes, want[i]);
         check_row(&cfg, &cal, &rows[i], (size_t)want[i] / 12);
     }
-    cfg.sweep = (CliSweep){.min = 4, .max = 40, .step = 4};
-    assert_int_equal(perf_sweep_len(&cfg.sweep), 10);
+    cfg.sweep = (Sweep){.min = 4, .max = 40, .step = 4};
+    assert_int_equal(sweep_len(&cfg.sweep), 10);
     Seen stop = {.cancel_at = 3};
     PerfRow more[10];
     assert_int_equal(perf_sweep(ex, &cfg, &cal, algo_default(COLL_ALLGATHER), more,

@@ -13,8 +13,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "exec.h"
-#include "probe.h"
+#include "exec/exec.h"
+#include "threads/probe_cross.h"
 
 /* Both timings positive and the ratio their quotient, whatever the block
  * size (rounded to whole lines, at least one) and the time asked for

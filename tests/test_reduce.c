@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "data.h"
-#include "reduce.h"
+#include "core/data.h"
+#include "core/reduce.h"
 
 /* ------------------------------------------------- 16-bit references */
 

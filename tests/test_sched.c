@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "sched.h"
+#include "core/sched.h"
 
 static CollCall call(CollKind k, int p, size_t n, bool in_place)
 {

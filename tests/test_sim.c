@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "sim.h"
+#include "core/sim.h"
 
 static CollCall call(CollKind k, int p, size_t n, bool in_place)
 {

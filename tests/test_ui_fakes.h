@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec_threads.h"
+#include "threads/exec_threads.h"
 
 /* How the fake misbehaves (set before opening it). */
 static struct {

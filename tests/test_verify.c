@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "algo.h"
-#include "data.h"
-#include "verify.h"
+#include "algos/algo.h"
+#include "core/data.h"
+#include "exec/verify.h"
 
 /* ------------------------------------------------- in-memory backend */
 

@@ -8,7 +8,7 @@
 #ifndef COLLVIZ_ALGOS_COMMON_H
 #define COLLVIZ_ALGOS_COMMON_H
 
-#include "algo.h"
+#include "algos/algo.h"
 
 #include <stdbool.h>
 

@@ -1,7 +1,7 @@
 /* linear.c - the linear family: flat (star) algorithms in which one rank
  * talks to everybody, and pairwise exchanges in which every rank talks to
  * every other rank, one partner per step. */
-#include "algo.h"
+#include "algos/algo.h"
 #include "algos/common.h"
 
 /* ------------------------------------------------------------- helpers */

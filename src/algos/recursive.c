@@ -12,7 +12,7 @@
  * (Rabenseifner) allreduce, reduce-scatter-gather (Rabenseifner) reduce and
  * Bruck alltoall. Every closed form is computed from the same block
  * partition the generator uses, so it is exact for any p and count. */
-#include "algo.h"
+#include "algos/algo.h"
 #include "algos/common.h"
 
 /* ------------------------------------------------------------ the cube */

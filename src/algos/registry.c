@@ -1,6 +1,6 @@
 /* registry.c - every algorithm, grouped by collective, from the family
  * tables (linear.c, ring.c, tree.c, recursive.c). */
-#include "algo.h"
+#include "algos/algo.h"
 
 #include <string.h>
 #include <strings.h>

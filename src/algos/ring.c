@@ -3,7 +3,7 @@
  * The ring emitters (all-gather, reduce-scatter) are shared with the other
  * families; on top of them: ring allgather, reducescatter and allreduce, the
  * pipelined chain broadcast and the scatter-allgather broadcast. */
-#include "algo.h"
+#include "algos/algo.h"
 #include "algos/common.h"
 
 /* ------------------------------------------------------------ emitters */

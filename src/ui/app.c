@@ -7,7 +7,7 @@
 #include <strings.h>
 #include <time.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "ui/menu.h"
 #include "ui/scene.h"
 #include "ui/worker.h"

@@ -19,13 +19,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "algo.h"
-#include "calib.h"
-#include "coll.h"
-#include "exec.h"
-#include "model.h"
-#include "sched.h"
-#include "sim.h"
+#include "algos/algo.h"
+#include "measure/calib.h"
+#include "core/coll.h"
+#include "exec/exec.h"
+#include "core/model.h"
+#include "core/sched.h"
+#include "core/sim.h"
 
 /* ------------------------------------------------------------ actions */
 

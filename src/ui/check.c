@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "data.h"
+#include "core/data.h"
 
 /* ------------------------------------------------------------ picture */
 

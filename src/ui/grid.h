@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
+#include "core/error.h"
 
 /* Colour roles: what a cell means, never which colour it is (themes in
  * term.c decide). Each role has a one-character code for golden files. */

@@ -8,29 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calib.h"
+#include "measure/calib.h"
 #include "ui/check.h"
 
 /* ------------------------------------------------------------ counts */
 
-/* Blocks of `count` elements that make up a call's nccl-tests size. */
-static size_t size_blocks(CollKind k, int p)
-{
-    CollCall one = {.kind = k, .nranks = p, .count = 1, .dtype = DT_INT8};
-    return coll_size_bytes(&one);
-}
-
 size_t scene_picture_count(CollKind k, int p, int cells)
 {
     size_t c = (size_t)(cells < 1 ? 1 : cells);
-    return size_blocks(k, p) == 1 ? c * (size_t)p : c;
+    return coll_size_blocks(k, p) == 1 ? c * (size_t)p : c;
 }
 
-size_t scene_count_for_bytes(const CollCall *c, uint64_t bytes)
-{
-    size_t unit = size_blocks(c->kind, c->nranks) * dtype_size(c->dtype);
-    return unit ? (size_t)(bytes / unit) : 0;
-}
 
 /* ------------------------------------------------------------ arrays */
 
@@ -97,7 +85,7 @@ static CvError make_schedules(const App *app, const CollCall *call,
 {
     CollCall pc = *call, bc = *call;
     pc.count = scene_picture_count(call->kind, call->nranks, app->cells);
-    bc.count = scene_count_for_bytes(call, app->bytes);
+    bc.count = coll_count_floor(call, app->bytes);
     CvError e = algo_generate(algo, &pc, ps);
     if (!e && (e = algo_generate(algo, &bc, bs)))
         sched_fini(ps);

@@ -18,9 +18,6 @@
  * an algorithm's partition is whole), per-block kinds get `cells`. */
 size_t scene_picture_count(CollKind k, int p, int cells);
 
-/* Elements per block for the largest whole number of blocks <= bytes. */
-size_t scene_count_for_bytes(const CollCall *c, uint64_t bytes);
-
 /* Replace the scene by (call, algo): the picture's count comes from
  * app->cells, the measured one from app->bytes. On error the old scene is
  * kept and *why says why in one sentence. */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sched.h"
+#include "core/sched.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
 #include "ui/worker.h"

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "error.h"
+#include "core/error.h"
 #include "ui/grid.h"
 
 /* What term_read returns. */

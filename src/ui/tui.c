@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cli.h"
-#include "cmd.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
 #include "ui/app.h"
 #include "ui/keys.h"
 #include "ui/scene.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ui/scene.h"
-#include "verify.h"
+#include "exec/verify.h"
 
 /* Results of the job being run or last run, guarded by Worker.mu. */
 typedef struct {
@@ -226,7 +226,7 @@ static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
                             size_t len)
 {
     CollCall c = j->call;
-    c.count = scene_count_for_bytes(&c, bytes);
+    c.count = coll_count_floor(&c, bytes);
     CvError e = algo_generate(a, &c, s);
     if (e) {
         snprintf(why, len, "%s cannot be built: %s.", a->name,

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "calib.h"
+#include "measure/calib.h"
 #include "ui/app.h"
 
 /* A job for the worker. */

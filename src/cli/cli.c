@@ -1,0 +1,568 @@
+/* cli.c - option parsing, name and size parsing, and the error sentences
+ * every command shares. Only cli_error, cli_help and cli_start print (for
+ * the commands); everything else writes into buffers, see cli.h. */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------- helpers */
+
+int cli_fail(CliErr *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* A growing text in a fixed buffer: `len` counts what the whole text needs
+ * even when the buffer is too small (as snprintf does). */
+typedef struct {
+    char *buf;  /* destination (may be NULL when n is 0) */
+    size_t n;   /* bytes available in buf */
+    size_t len; /* length of the whole text so far */
+} Text;
+
+static void text_add(Text *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void text_add(Text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = t->len < t->n ? t->n - t->len : 0;
+    int k = vsnprintf(room ? t->buf + t->len : NULL, room, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        t->len += (size_t)k;
+}
+
+/* Whether s is a whole decimal number (optional leading '-'); sets *v. */
+static bool parse_long(const char *s, long *v)
+{
+    if (!s || !*s || (!(*s >= '0' && *s <= '9') && *s != '-'))
+        return false;
+    char *end;
+    errno = 0;
+    *v = strtol(s, &end, 10);
+    return !errno && *end == '\0' && end != s;
+}
+
+/* ------------------------------------------------------------- options */
+
+static int find_long(const CliCmd *c, const char *name, size_t len)
+{
+    for (size_t i = 0; i < c->nopts; i++) {
+        const char *ln = c->opts[i].long_name;
+        if (ln && strlen(ln) == len && !strncmp(ln, name, len))
+            return (int)i;
+    }
+    return -1;
+}
+
+static int find_short(const CliCmd *c, char ch)
+{
+    for (size_t i = 0; i < c->nopts; i++)
+        if (c->opts[i].short_name && c->opts[i].short_name == ch)
+            return (int)i;
+    return -1;
+}
+
+static int add_positional(const CliCmd *cmd, const char *a, CliArgs *out,
+                          CliErr *e)
+{
+    if (out->npos >= cmd->max_pos || out->npos >= CLI_MAX_POS)
+        return cli_fail(e, "unexpected argument '%s' for %s; see 'collviz %s --help'",
+                        a, cmd->name, cmd->name);
+    out->pos[out->npos++] = a;
+    return 0;
+}
+
+/* Parse one option at argv[*i]; may consume the next argument. */
+static int parse_option(const CliCmd *cmd, int argc, char **argv, int *i,
+                        CliArgs *out, CliErr *e)
+{
+    const char *a = argv[*i], *val = NULL;
+    int o;
+    size_t shown; /* how much of `a` names the option */
+    if (a[1] == '-') {
+        const char *eq = strchr(a + 2, '=');
+        shown = eq ? (size_t)(eq - a) : strlen(a);
+        o = find_long(cmd, a + 2, shown - 2);
+        val = eq ? eq + 1 : NULL;
+    } else {
+        shown = 2;
+        o = find_short(cmd, a[1]);
+        val = a[2] ? a + 2 : NULL;
+    }
+    if (o < 0)
+        return cli_fail(e, "unknown option '%.*s' for %s; see 'collviz %s --help'",
+                        (int)shown, a, cmd->name, cmd->name);
+    const CliOpt *opt = &cmd->opts[o];
+    if (!opt->arg) {
+        if (val)
+            return cli_fail(e, "option '%.*s' takes no value", (int)shown, a);
+        out->val[o] = "";
+        return 0;
+    }
+    if (!val) {
+        if (*i + 1 >= argc)
+            return cli_fail(e, "option '%.*s' needs a value (%s)", (int)shown, a,
+                            opt->arg);
+        val = argv[++*i];
+    }
+    out->val[o] = val;
+    return 0;
+}
+
+int cli_parse_args(const CliCmd *cmd, int argc, char **argv, CliArgs *out,
+                   CliErr *e)
+{
+    memset(out, 0, sizeof *out);
+    e->msg[0] = '\0';
+    if (cmd->nopts > CLI_MAX_OPTS)
+        return cli_fail(e, "%s has too many options", cmd->name);
+    bool only_pos = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int rc;
+        if (only_pos || a[0] != '-' || a[1] == '\0')
+            rc = add_positional(cmd, a, out, e);
+        else if (!strcmp(a, "--"))
+            only_pos = true, rc = 0;
+        else
+            rc = parse_option(cmd, argc, argv, &i, out, e);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n)
+{
+    Text t = {buf, n, 0};
+    if (n)
+        buf[0] = '\0';
+    text_add(&t, "usage: collviz %s\n\n%s\n", cmd->usage, cmd->about);
+    if (cmd->nopts)
+        text_add(&t, "\noptions:\n");
+    for (size_t i = 0; i < cmd->nopts; i++) {
+        const CliOpt *o = &cmd->opts[i];
+        char head[64];
+        snprintf(head, sizeof head, "%c%c%s%s%s%s%s", o->short_name ? '-' : ' ',
+                 o->short_name ? o->short_name : ' ',
+                 o->short_name && o->long_name ? ", " : "  ",
+                 o->long_name ? "--" : "", o->long_name ? o->long_name : "",
+                 o->arg ? " " : "", o->arg ? o->arg : "");
+        text_add(&t, "  %-26s %s\n", head, o->help);
+    }
+    return t.len;
+}
+
+/* --------------------------------------------------------------- names */
+
+/* A family of names: collectives, datatypes, ops, link models. */
+typedef struct {
+    const char *what;           /* "collective", "datatype", ... */
+    int (*parse)(const char *); /* name to value, -1 when unknown */
+    const char *(*name)(int);   /* value to name */
+    int count;                  /* values are 0 .. count-1 */
+} NameSet;
+
+static const char *coll_name_of(int v) { return coll_name((CollKind)v); }
+static const char *dtype_name_of(int v) { return dtype_name((DataType)v); }
+static const char *redop_name_of(int v) { return redop_name((RedOp)v); }
+static const char *link_name_of(int v) { return link_name((LinkModel)v); }
+
+static const NameSet coll_names = {"collective", coll_parse, coll_name_of, COLL_COUNT};
+static const NameSet dtype_names = {"datatype", dtype_parse, dtype_name_of, DT_COUNT};
+static const NameSet redop_names = {"reduction op", redop_parse, redop_name_of, OP_COUNT};
+static const NameSet link_names = {"link model", link_parse, link_name_of, LINK_COUNT};
+
+/* Parse s; the sentence for an unknown (or missing) name lists them all. */
+static int parse_name(const NameSet *ns, const char *s, int *out, CliErr *e)
+{
+    int v = s ? ns->parse(s) : -1;
+    if (v >= 0) {
+        *out = v;
+        return 0;
+    }
+    char names[256];
+    Text t = {names, sizeof names, 0};
+    for (int i = 0; i < ns->count; i++)
+        text_add(&t, "%s%s", i ? ", " : "", ns->name(i));
+    if (!s)
+        return cli_fail(e, "missing %s; give one of: %s", ns->what, names);
+    return cli_fail(e, "unknown %s '%s'; valid: %s", ns->what, s, names);
+}
+
+int cli_parse_coll(const char *s, CollKind *out, CliErr *e)
+{
+    int v;
+    if (parse_name(&coll_names, s, &v, e))
+        return -1;
+    *out = (CollKind)v;
+    return 0;
+}
+
+/* The algorithms of collective k, ", " separated. */
+static void algo_list(CollKind k, Text *t)
+{
+    int n = 0;
+    for (size_t i = 0, m = algo_count(); i < m; i++)
+        if (algo_at(i)->coll == k)
+            text_add(t, "%s%s", n++ ? ", " : "", algo_at(i)->name);
+    if (!n)
+        text_add(t, "(none registered)");
+}
+
+/* The collectives other than k that have an algorithm called s. */
+static int algo_owners(CollKind k, const char *s, Text *t)
+{
+    int n = 0;
+    for (int o = 0; o < COLL_COUNT; o++)
+        if (o != (int)k && algo_find((CollKind)o, s))
+            text_add(t, "%s%s", n++ ? ", " : "", coll_name((CollKind)o));
+    return n;
+}
+
+int cli_parse_algo(CollKind k, const char *s, bool allow_all,
+                   const AlgoInfo **out, CliErr *e)
+{
+    *out = s ? algo_find(k, s) : algo_default(k);
+    if (*out)
+        return 0;
+    if (s && allow_all && !strcasecmp(s, "all"))
+        return 0;
+    char valid[512], owners[256];
+    Text tv = {valid, sizeof valid, 0}, to = {owners, sizeof owners, 0};
+    algo_list(k, &tv);
+    if (!s)
+        return cli_fail(e, "no algorithm is registered for %s", coll_name(k));
+    if (algo_owners(k, s, &to))
+        return cli_fail(e, "algorithm '%s' is for %s, not %s; valid for %s: %s%s",
+                        s, owners, coll_name(k), coll_name(k), valid,
+                        allow_all ? ", all" : "");
+    return cli_fail(e, "unknown algorithm '%s' for %s; valid: %s%s", s,
+                    coll_name(k), valid, allow_all ? ", all" : "");
+}
+
+int cli_parse_dtype(const char *s, DataType *out, CliErr *e)
+{
+    int v = DT_FLOAT;
+    if (s && parse_name(&dtype_names, s, &v, e))
+        return -1;
+    *out = (DataType)v;
+    return 0;
+}
+
+int cli_parse_op(const char *s, RedOp *out, CliErr *e)
+{
+    int v = OP_SUM;
+    if (s && parse_name(&redop_names, s, &v, e))
+        return -1;
+    *out = (RedOp)v;
+    return 0;
+}
+
+int cli_parse_ranks(const char *s, int *out, CliErr *e)
+{
+    long v;
+    if (!parse_long(s, &v))
+        return cli_fail(e, "rank count '%s' is not a whole number; give 1 to %d",
+                        s ? s : "", COLL_MAX_RANKS);
+    if (v < 1 || v > COLL_MAX_RANKS)
+        return cli_fail(e, "rank count %ld is out of range; valid: 1 to %d", v,
+                        COLL_MAX_RANKS);
+    *out = (int)v;
+    return 0;
+}
+
+int cli_parse_root(const char *s, CollKind k, int nranks, int *out, CliErr *e)
+{
+    long v = 0;
+    if (s && !parse_long(s, &v))
+        return cli_fail(e, "root '%s' is not a whole number", s);
+    if (v < 0 || v >= nranks)
+        return cli_fail(e, "root %ld is out of range for %d rank%s; valid: 0 to %d",
+                        v, nranks, nranks == 1 ? "" : "s", nranks - 1);
+    if (v != 0 && !coll_is_rooted(k))
+        return cli_fail(e, "%s has no root; -r applies to broadcast, reduce, "
+                        "scatter and gather", coll_name(k));
+    *out = (int)v;
+    return 0;
+}
+
+/* --------------------------------------------------------------- sizes */
+
+/* The power of 1024 a suffix stands for, or -1. */
+static int size_shift(const char *suf)
+{
+    int shift;
+    if (!*suf || !strcasecmp(suf, "B"))
+        return 0;
+    switch (suf[0]) {
+    case 'K': case 'k': shift = 10; break;
+    case 'M': case 'm': shift = 20; break;
+    case 'G': case 'g': shift = 30; break;
+    default: return -1;
+    }
+    const char *rest = suf + 1;
+    if (*rest && strcasecmp(rest, "B") && strcasecmp(rest, "iB"))
+        return -1;
+    return shift;
+}
+
+int cli_parse_size(const char *what, const char *s, unsigned long long *out,
+                   CliErr *e)
+{
+    if (!s || !*s)
+        return cli_fail(e, "%s is empty; give bytes, e.g. 1024 or 64K", what);
+    if (s[0] == '-')
+        return cli_fail(e, "%s '%s' is negative", what, s);
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    int shift = size_shift(end);
+    if (!(s[0] >= '0' && s[0] <= '9') || shift < 0)
+        return cli_fail(e, "%s '%s' is not a size; give bytes with an optional "
+                        "K, M or G suffix (powers of 1024), e.g. 64K", what, s);
+    if (errno || v > (CLI_MAX_SIZE >> shift))
+        return cli_fail(e, "%s '%s' is too large; the most is 1024G", what, s);
+    *out = v << shift;
+    return 0;
+}
+
+int cli_count_for_size(const CollCall *c, unsigned long long bytes,
+                       size_t *count, CliErr *e)
+{
+    size_t ts = dtype_size(c->dtype);
+    unsigned long long bb = coll_block_bytes(c);
+    if (bytes % ts)
+        return cli_fail(e, "size %llu bytes is not a multiple of the datatype "
+                        "%s (%zu bytes)", bytes, dtype_name(c->dtype), ts);
+    long long n = coll_count_for_size(c->kind, c->nranks, c->dtype, bytes);
+    CollCall got = *c;
+    got.count = n < 0 ? 0 : (size_t)n;
+    if (n < 0 || coll_size_bytes(&got) != bytes)
+        return cli_fail(e, "size %llu bytes is not a whole number of blocks: the "
+                        "size of %s on %d ranks is %llu equal blocks, so it must "
+                        "be a multiple of %llu bytes (%llu %s); the nearest are "
+                        "%llu and %llu", bytes, coll_name(c->kind), c->nranks,
+                        bb / ts, bb, bb / ts, dtype_name(c->dtype),
+                        bytes / bb * bb, (bytes / bb + 1) * bb);
+    *count = got.count;
+    return 0;
+}
+
+/* Parse the sweep's step rule: -f FACTOR or -i STEP. */
+static int parse_sweep_step(const char *factor, const char *step, Sweep *sw,
+                            CliErr *e)
+{
+    long f = 2;
+    if (factor && step)
+        return cli_fail(e, "give -f FACTOR or -i STEP, not both");
+    if (step) {
+        if (cli_parse_size("-i", step, &sw->step, e))
+            return -1;
+        if (sw->step == 0)
+            return cli_fail(e, "-i must be at least 1 byte");
+        return 0;
+    }
+    if (factor && (!parse_long(factor, &f) || f < 2))
+        return cli_fail(e, "-f '%s' must be a whole number of at least 2", factor);
+    sw->factor = (unsigned long long)f;
+    return 0;
+}
+
+int cli_parse_sweep(const char *min, const char *max, const char *factor,
+                    const char *step, DataType t, unsigned long long def_min,
+                    unsigned long long def_max, Sweep *out, CliErr *e)
+{
+    Sweep sw = {def_min, def_max, 0, 0};
+    size_t ts = dtype_size(t);
+    if ((min && cli_parse_size("-b", min, &sw.min, e)) ||
+        (max && cli_parse_size("-e", max, &sw.max, e)))
+        return -1;
+    if (sw.min % ts || sw.max % ts)
+        return cli_fail(e, "%s %llu bytes is not a multiple of the datatype %s "
+                        "(%zu bytes)", sw.min % ts ? "-b" : "-e",
+                        sw.min % ts ? sw.min : sw.max, dtype_name(t), ts);
+    if (sw.min > sw.max)
+        return cli_fail(e, "-b %llu bytes is larger than -e %llu bytes", sw.min,
+                        sw.max);
+    if (parse_sweep_step(factor, step, &sw, e))
+        return -1;
+    size_t points = 1;
+    for (unsigned long long s = sw.min; sweep_next(&sw, &s);)
+        if (++points > CLI_MAX_SWEEP)
+            return cli_fail(e, "the sweep from %llu to %llu bytes has more than "
+                            "%d sizes; use a larger -f or -i", sw.min, sw.max,
+                            CLI_MAX_SWEEP);
+    *out = sw;
+    return 0;
+}
+
+
+/* --------------------------------------------------------------- model */
+
+/* A non-negative finite number followed by the rest at *end. */
+static bool parse_double(const char *s, double *v, char **end)
+{
+    if (!s || !*s || s[0] == ' ')
+        return false;
+    errno = 0;
+    *v = strtod(s, end);
+    return !errno && *end != s && isfinite(*v);
+}
+
+int cli_parse_seconds(const char *what, const char *s, double max,
+                      double *out, CliErr *e)
+{
+    double v;
+    char *end;
+    if (parse_double(s, &v, &end) && !*end && v >= 0 && v <= max) {
+        *out = v;
+        return 0;
+    }
+    return cli_fail(e, "%s '%s' must be a number of seconds from 0 to %g",
+                    what, s ? s : "", max);
+}
+
+static int parse_alpha(const char *s, double *out, CliErr *e)
+{
+    static const struct { const char *unit; double scale; } units[] = {
+        {"", 1e-6}, {"us", 1e-6}, {"ns", 1e-9}, {"ms", 1e-3}, {"s", 1.0},
+    };
+    double v;
+    char *end;
+    if (parse_double(s, &v, &end) && v >= 0)
+        for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+            if (!strcasecmp(end, units[i].unit)) {
+                *out = v * units[i].scale;
+                return 0;
+            }
+    return cli_fail(e, "--alpha '%s' is not a time of at least 0; give "
+                    "microseconds or a unit, e.g. 1.5, 800ns, 2us", s);
+}
+
+/* A bandwidth in GB/s (1e9 bytes per second) into seconds per byte. */
+static int parse_bw(const char *what, const char *s, double *out, CliErr *e)
+{
+    double v;
+    char *end;
+    if (parse_double(s, &v, &end) && v > 0 &&
+        (!*end || !strcasecmp(end, "GB/s"))) {
+        *out = 1.0 / (v * 1e9);
+        return 0;
+    }
+    return cli_fail(e, "%s '%s' is not a bandwidth above 0; give GB/s, e.g. 12.5",
+                    what, s);
+}
+
+int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
+                    const char *link, CliModel *out, CliErr *e)
+{
+    CliModel cm = {
+        .m = {CLI_DEFAULT_ALPHA, 1.0 / CLI_DEFAULT_BW, 1.0 / CLI_DEFAULT_GAMMA_BW},
+        .link = LINK_P2P,
+        .given = {alpha != NULL, beta != NULL, gamma != NULL},
+    };
+    if ((alpha && parse_alpha(alpha, &cm.m.alpha, e)) ||
+        (beta && parse_bw("--beta", beta, &cm.m.beta, e)) ||
+        (gamma && parse_bw("--gamma", gamma, &cm.m.gamma, e)))
+        return -1;
+    int l = LINK_P2P;
+    if (link && parse_name(&link_names, link, &l, e))
+        return -1;
+    cm.link = (LinkModel)l;
+    *out = cm;
+    return 0;
+}
+
+size_t cli_model_text(const CliModel *cm, char *buf, size_t n)
+{
+    Text t = {buf, n, 0};
+    if (n)
+        buf[0] = '\0';
+    text_add(&t, "link %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
+             link_name(cm->link), cm->m.alpha * 1e6,
+             cm->given[0] ? "--alpha" : "default", 1e-9 / cm->m.beta,
+             cm->given[1] ? "--beta" : "default", 1e-9 / cm->m.gamma,
+             cm->given[2] ? "--gamma" : "default");
+    return t.len;
+}
+
+/* ---------------------------------------------------------- the call */
+
+int cli_resolve_call(const CliCallArgs *in, CollCall *call,
+                     const AlgoInfo **algo, CliErr *e)
+{
+    CollCall c = {0};
+    if (cli_parse_coll(in->coll, &c.kind, e) ||
+        cli_parse_algo(c.kind, in->algo, in->allow_all, algo, e))
+        return -1;
+    if (!in->ranks && in->def_ranks <= 0)
+        return cli_fail(e, "missing rank count; give -p RANKS (1 to %d)",
+                        COLL_MAX_RANKS);
+    c.nranks = in->def_ranks;
+    if ((in->ranks && cli_parse_ranks(in->ranks, &c.nranks, e)) ||
+        cli_parse_dtype(in->dtype, &c.dtype, e) ||
+        cli_parse_op(in->op, &c.op, e) ||
+        cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))
+        return -1;
+    c.in_place = in->in_place;
+    *call = c;
+    return 0;
+}
+
+/* ------------------------------------------------------------ printing */
+
+size_t cli_time_text(double seconds, char *buf, size_t n)
+{
+    static const struct { double scale; const char *unit; } units[] = {
+        {1e9, "ns"}, {1e6, "us"}, {1e3, "ms"}, {1.0, "s"},
+    };
+    size_t u = 0;
+    while (u + 1 < sizeof units / sizeof units[0] &&
+           fabs(seconds) * units[u].scale >= 999.5)
+        u++;
+    int k = snprintf(buf, n, "%.4g %s", seconds * units[u].scale, units[u].unit);
+    return k > 0 ? (size_t)k : 0;
+}
+
+int cli_error(const CliErr *e)
+{
+    fprintf(stderr, "collviz: %s\n", e->msg);
+    return CLI_EXIT_USAGE;
+}
+
+int cli_help(const CliCmd *cmd)
+{
+    size_t need = cli_help_text(cmd, NULL, 0) + 1;
+    char *buf = malloc(need);
+    if (!buf) {
+        fputs("collviz: out of memory\n", stderr);
+        return CLI_EXIT_FAIL;
+    }
+    cli_help_text(cmd, buf, need);
+    fputs(buf, stdout);
+    free(buf);
+    return CLI_EXIT_OK;
+}
+
+int cli_start(const CliCmd *cmd, int help_opt, int argc, char **argv,
+              CliArgs *a)
+{
+    CliErr e;
+    if (cli_parse_args(cmd, argc, argv, a, &e))
+        return cli_error(&e);
+    return cli_has(a, help_opt) ? cli_help(cmd) : -1;
+}

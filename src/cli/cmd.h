@@ -1,0 +1,30 @@
+/* cmd.h - the subcommands of the collviz binary. Each takes the arguments
+ * after its name (argv[0] is the subcommand's name) and returns the exit
+ * status: 0 success, 1 a run found wrong results or failed, 2 bad input. */
+#ifndef COLLVIZ_CMD_H
+#define COLLVIZ_CMD_H
+
+int cmd_list(int argc, char **argv);      /* cmd_list.c */
+int cmd_trace(int argc, char **argv);     /* cmd_trace.c */
+int cmd_model(int argc, char **argv);     /* cmd_model.c */
+int cmd_perf(int argc, char **argv);      /* cmd_perf.c */
+int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cmd_tui(int argc, char **argv);       /* ui/tui.c */
+
+/* Helpers the perf and calibrate commands share (cmd_calibrate.c). */
+#include "measure/calib.h"
+/* Ranks when none is given: the CPUs collviz may run on (exec_cpus), at
+ * least 2. */
+int cmd_default_ranks(void);
+/* Open backend `backend` (NULL: threads) for nranks ranks; on failure the
+ * sentence is printed and NULL returned. */
+Executor *cmd_exec_open(const char *backend, int nranks);
+/* The saved calibration of ex's backend and rank count, or a quick one
+ * measured and saved now (said on stderr). Returns an exit status. */
+int cmd_calib_for(Executor *ex, Calib *cal);
+/* The saved calibration of backend at nranks into *cal; CV_OK, or the
+ * sentence saying where none was found and what to run in why. */
+CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
+                        char *why, size_t whylen);
+
+#endif

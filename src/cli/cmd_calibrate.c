@@ -1,0 +1,250 @@
+/* cmd_calibrate.c - `collviz calibrate`: measure alpha, beta, gamma and the
+ * shared bandwidth of a backend at a rank count, show them, save them.
+ * Also the helpers perf shares: opening a backend, and getting a
+ * calibration (loaded, or measured quickly when there is none). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/calib.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "exec/probe.h"
+
+/* -------------------------------------------------------------- helpers */
+
+int cmd_default_ranks(void)
+{
+    int n = exec_cpus();
+    if (n < 2)
+        return 2;
+    return n > COLL_MAX_RANKS ? COLL_MAX_RANKS : n;
+}
+
+Executor *cmd_exec_open(const char *backend, int nranks)
+{
+    char why[256] = "";
+    const ExecOps *ops = exec_find(backend ? backend : "threads", why,
+                                   sizeof why);
+    Executor *ex = NULL;
+    if (ops) {
+        ExecOptions opt = {0};
+        CvError e = ops->open(&ex, nranks, &opt, why, sizeof why);
+        if (e) {
+            if (!why[0])
+                snprintf(why, sizeof why, "%s", cv_strerror(e));
+            ex = NULL;
+        }
+    }
+    if (!ex)
+        fprintf(stderr, "collviz: %s\n", why);
+    return ex;
+}
+
+/* Progress on a terminal's stderr: one line rewritten in place. */
+static int calib_progress(void *ctx, int done, int total)
+{
+    const char *what = ctx;
+    fprintf(stderr, "\r%s: %d/%d\033[K", what, done, total);
+    if (done == total)
+        fputs("\r\033[K", stderr);
+    return 0;
+}
+
+/* The calibration file of backend at nranks (calib_path), and once per
+ * run a sentence when XDG_CACHE_HOME is set but ignored: calib_path
+ * follows the XDG rule that a relative path is invalid, and a user who
+ * set one would otherwise look for calibrations in the wrong place. */
+static void cache_path(const char *backend, int nranks, char *path,
+                       size_t len)
+{
+    static int told;
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (calib_path(backend, nranks, path, len) != CV_OK)
+        snprintf(path, len, "the cache directory");
+    const char *slash = strrchr(path, '/');
+    if (xdg && *xdg && *xdg != '/' && slash && !told++)
+        fprintf(stderr, "collviz: XDG_CACHE_HOME is not an absolute path "
+                        "(%s), so it is ignored; calibrations are kept in "
+                        "%.*s\n", xdg, (int)(slash - path), path);
+}
+
+/* Measure on ex, save, and report failures; 0 or an exit status. */
+static int measure_and_save(Executor *ex, int quick, Calib *cal)
+{
+    char why[256] = "";
+    CalibOptions o = {.quick = quick};
+    int tty = isatty(STDERR_FILENO);
+    CvError e = calib_measure(ex, &o, cal, tty ? calib_progress : NULL,
+                              quick ? "calibrating quickly" : "calibrating",
+                              why, sizeof why);
+    if (e) {
+        fprintf(stderr, "collviz: calibration failed: %s\n",
+                why[0] ? why : cv_strerror(e));
+        return CLI_EXIT_FAIL;
+    }
+    char path[4096];
+    cache_path(cal->backend, cal->nranks, path, sizeof path);
+    if ((e = calib_save(cal)) != CV_OK)
+        fprintf(stderr, "collviz: could not save the calibration to %s: %s\n",
+                path, cv_strerror(e));
+    return CLI_EXIT_OK;
+}
+
+int cmd_calib_for(Executor *ex, Calib *cal)
+{
+    const char *name = ex->ops->name;
+    char path[4096];
+    cache_path(name, ex->nranks, path, sizeof path);
+    if (calib_load(name, ex->nranks, cal) == CV_OK)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "collviz: no calibration of %s at %d ranks yet; "
+                    "calibrating quickly (run 'collviz calibrate -B %s -p %d' "
+                    "for a thorough one)\n",
+            name, ex->nranks, name, ex->nranks);
+    return measure_and_save(ex, 1, cal);
+}
+
+/* ------------------------------------------------------------- printing */
+
+/* A bandwidth in GB/s for s/B, or "-" when not measured. */
+static void print_bw(double s_per_byte)
+{
+    if (s_per_byte > 0)
+        printf("  %12.2f", 1e-9 / s_per_byte);
+    else
+        printf("  %12s", "-");
+}
+
+static void print_calib(const Calib *c)
+{
+    char when[64];
+    time_t t = (time_t)c->when;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+    printf("# calibration of backend %s at %d ranks (%s, %s)\n", c->backend,
+           c->nranks, when, c->quick ? "quick" : "full");
+    printf("# alpha (one step of one-element messages): %.3f us; each message "
+           "more of a rank: %.3f us\n", c->alpha * 1e6, c->alpha_msg * 1e6);
+    printf("# step latency (messages of %d KiB, each step after another "
+           "rank's): %.3f us; iteration: %.3f us\n", CALIB_LAT_BYTES / 1024,
+           c->lat_step * 1e6, c->lat_iter * 1e6);
+    printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "footprint", "shared bw",
+           "cross bw", "p2p bw", "reduce", "pair reduce");
+    printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "(B)", "(GB/s)", "(GB/s)",
+           "(GB/s)", "(GB/s)", "(GB/s)");
+    for (int i = 0; i < c->npoints; i++) {
+        const CalibPoint *p = &c->pt[i];
+        printf("  %12.0f", p->footprint);
+        print_bw(p->beta_shared);
+        print_bw(p->beta_cross);
+        print_bw(p->beta_p2p);
+        print_bw(p->gamma_shared);
+        print_bw(p->gamma_p2p);
+        putchar('\n');
+    }
+    printf("# link model that fits: %s (worst error on a tree broadcast and a "
+           "ring allreduce: shared %.1f%%, p2p %.1f%%)\n",
+           link_name(c->link), 100 * c->fit_err[LINK_SHARED],
+           100 * c->fit_err[LINK_P2P]);
+    if (c->state_probes > 0)
+        printf("# host: over its %d probes, reading what another core had "
+               "just written took %.2f times\n#   as long as data written "
+               "once, and copying %zu KiB written once %.1f us (medians;\n#   "
+               "perf flags sizes run more than %.0f times or %.1f times "
+               "apart from these)\n", c->state_probes, c->state_ratio,
+               PROBE_BLOCK >> 10, c->state_clean * 1e6, PROBE_MOVED,
+               PROBE_SLOWER);
+    else if (c->probe[0] > 0 || c->probe[1] > 0)
+        printf("# host: reading what another core had just written took %.2f "
+               "times as long as data\n#   written once at the start, %.2f at "
+               "the end (perf flags sizes run at other ratios)\n",
+               c->probe[0], c->probe[1]);
+    if (c->retaken > 0)
+        printf("# host: %d timings were taken again: a probe around them ran "
+               "more than %.1f times slower\n#   than the fastest (this "
+               "machine slows down for spells on its own)\n", c->retaken,
+               PROBE_SLOWER);
+    if (c->unsteady > CALIB_UNSTEADY)
+        printf("# unsteady: reading what another rank had just written took "
+               "%.1f times as long in one round as in another; this machine "
+               "changes that speed on its own (a virtual machine's host "
+               "moving its CPUs), and the model fits only while it holds\n",
+               c->unsteady);
+}
+
+/* -------------------------------------------------------------- command */
+
+static const CliOpt opts[] = {
+    {'B', "backend", "NAME", "backend to calibrate (default threads)"},
+    CLI_OPT_RANKS,
+    {0, "quick", NULL, "the short calibration perf runs when none is saved"},
+    {0, "show", NULL, "show the saved calibration instead of measuring"},
+    CLI_OPT_HELP,
+};
+enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_HELP };
+
+static const CliCmd cmd = {
+    .name = "calibrate",
+    .usage = "calibrate [-B BACKEND] [-p RANKS] [--quick | --show]",
+    .about = "Measure the cost model's parameters on a backend: alpha (one "
+             "step of tiny\nmessages), the shared and point-to-point "
+             "bandwidths and the reduce rate, at\nworking sets from inside "
+             "the caches to main memory; find which link model\nfits; save "
+             "them for perf and the TUI under $XDG_CACHE_HOME/collviz/.",
+    .opts = opts,
+    .nopts = sizeof opts / sizeof opts[0],
+    .max_pos = 0,
+};
+
+CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
+                        char *why, size_t whylen)
+{
+    char path[4096];
+    cache_path(backend, nranks, path, sizeof path);
+    CvError e = calib_load(backend, nranks, cal);
+    if (e == CV_OK)
+        return e;
+    snprintf(why, whylen, "no usable calibration of %s at %d rank%s in %s; "
+             "run 'collviz calibrate -B %s -p %d'", backend, nranks,
+             nranks == 1 ? "" : "s", path, backend, nranks);
+    return e;
+}
+
+static int show_saved(const char *backend, int nranks)
+{
+    Calib c;
+    char why[4400];
+    if (cmd_calib_saved(backend, nranks, &c, why, sizeof why) != CV_OK) {
+        fprintf(stderr, "collviz: %s\n", why);
+        return CLI_EXIT_FAIL;
+    }
+    print_calib(&c);
+    return CLI_EXIT_OK;
+}
+
+int cmd_calibrate(int argc, char **argv)
+{
+    CliArgs a;
+    CliErr err;
+    int p = cmd_default_ranks(), rc = cli_start(&cmd, O_HELP, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if ((cli_has(&a, O_RANKS) && cli_parse_ranks(a.val[O_RANKS], &p, &err)) ||
+        (cli_has(&a, O_QUICK) && cli_has(&a, O_SHOW) &&
+         cli_fail(&err, "give --quick or --show, not both")))
+        return cli_error(&err);
+    const char *backend = a.val[O_BACKEND] ? a.val[O_BACKEND] : "threads";
+    if (cli_has(&a, O_SHOW))
+        return show_saved(backend, p);
+    Executor *ex = cmd_exec_open(backend, p);
+    if (!ex)
+        return CLI_EXIT_USAGE;
+    Calib c;
+    rc = measure_and_save(ex, cli_has(&a, O_QUICK), &c);
+    ex->ops->close(ex);
+    if (rc == CLI_EXIT_OK)
+        print_calib(&c);
+    return rc;
+}

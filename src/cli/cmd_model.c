@@ -1,0 +1,377 @@
+/* cmd_model.c - `collviz model`: the predicted time of every algorithm of a
+ * collective over a size sweep, computed from each generated schedule
+ * under the alpha-beta-gamma model (or, with -B, under a backend's saved
+ * calibration: calib.h); the best per size and the exact sizes where the
+ * best algorithm changes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos/algo.h"
+#include "measure/calib.h"
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "exec/exec.h"
+#include "core/model.h"
+
+enum {
+    M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_BACKEND,
+    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_HELP, M_NOPTS
+};
+
+#define MODEL_DEF_MIN 8ull
+#define MODEL_DEF_MAX (128ull << 20)
+
+static const CliOpt model_opts[M_NOPTS] = {
+    [M_RANKS] = CLI_OPT_RANKS,
+    [M_DTYPE] = CLI_OPT_DTYPE,
+    [M_ROOT] = CLI_OPT_ROOT,
+    [M_MIN] = {'b', "minbytes", "MIN", "smallest size (default 8)"},
+    [M_MAX] = {'e', "maxbytes", "MAX", "largest size (default 128M)"},
+    [M_FACTOR] = {'f', "stepfactor", "FACTOR", "multiply the size by FACTOR, an integer >= 2 (default 2)"},
+    [M_STEP] = CLI_OPT_STEP,
+    [M_BACKEND] = {'B', "backend", "NAME", "predict with NAME's saved calibration (collviz calibrate), not --alpha etc."},
+    [M_ALPHA] = CLI_OPT_ALPHA,
+    [M_BETA] = CLI_OPT_BETA,
+    [M_GAMMA] = CLI_OPT_GAMMA,
+    [M_LINK] = CLI_OPT_LINK,
+    [M_HELP] = CLI_OPT_HELP,
+};
+
+static const CliCmd model_cmd = {
+    .name = "model",
+    .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
+             "               [-f FACTOR | -i STEP] [-B BACKEND | [--alpha T]\n"
+             "               [--beta GB/s] [--gamma GB/s] [--link p2p|shared]]",
+    .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
+             "from the schedule each one generates (alpha-beta-gamma model), mark\n"
+             "the best per size with '*', and list the crossovers: the exact sizes\n"
+             "where the best algorithm changes. Sizes mean what nccl-tests means\n"
+             "(see 'collviz trace --help') and are rounded down to whole blocks.\n"
+             "Times are in microseconds. Without --alpha, --beta, --gamma the\n"
+             "defaults are 1 us, 10 GB/s and 20 GB/s; the header says which are used.\n"
+             "With -B the times are the calibrated model of that backend on this\n"
+             "machine (what perf's model column shows), and the closed forms and\n"
+             "the bound use the alpha, beta and gamma it gives at each working set.",
+    .opts = model_opts,
+    .nopts = M_NOPTS,
+    .max_pos = 1,
+};
+
+/* One model run: the call (count set per size), its algorithms, params. */
+typedef struct {
+    CollCall call;               /* the call; count changes per size */
+    const AlgoInfo **algos;      /* the collective's algorithms */
+    size_t nalgos;               /* how many */
+    CliModel model;              /* parameters (without a calibration) */
+    const Calib *cal;            /* -B: the saved calibration, or NULL */
+    double footprint;            /* smallest working set of the schedules
+                                    of the last model_eval (bytes) */
+    Sweep sweep;              /* sizes */
+    double *t;                   /* [nalgos] times of the current count */
+    CvError err;                 /* first generator or model failure */
+    const AlgoInfo *err_algo;    /* the algorithm that failed */
+} Model;
+
+/* ------------------------------------------------------------- options */
+
+static int model_options(Model *m, const CliArgs *a, CliErr *e)
+{
+    CliCallArgs ca = {
+        .coll = a->npos ? a->pos[0] : NULL, .ranks = a->val[M_RANKS],
+        .dtype = a->val[M_DTYPE], .root = a->val[M_ROOT],
+    };
+    const AlgoInfo *dflt;
+    if (cli_resolve_call(&ca, &m->call, &dflt, e) ||
+        cli_parse_sweep(a->val[M_MIN], a->val[M_MAX], a->val[M_FACTOR],
+                        a->val[M_STEP], m->call.dtype, MODEL_DEF_MIN,
+                        MODEL_DEF_MAX, &m->sweep, e) ||
+        cli_parse_model(a->val[M_ALPHA], a->val[M_BETA], a->val[M_GAMMA],
+                        a->val[M_LINK], &m->model, e))
+        return -1;
+    if (cli_has(a, M_BACKEND) &&
+        (cli_has(a, M_ALPHA) || cli_has(a, M_BETA) || cli_has(a, M_GAMMA) ||
+         cli_has(a, M_LINK)))
+        return cli_fail(e, "-B predicts with the saved calibration: give it or "
+                           "--alpha, --beta, --gamma and --link, not both");
+    if (m->sweep.min > 0 && coll_count_floor(&m->call, m->sweep.max) == 0) {
+        CollCall one = m->call;
+        one.count = 1;
+        return cli_fail(e, "no size from %llu to %llu bytes holds a whole block: "
+                        "%s on %d ranks of %s needs a multiple of %zu bytes",
+                        m->sweep.min, m->sweep.max, coll_name(one.kind),
+                        one.nranks, dtype_name(one.dtype), coll_size_bytes(&one));
+    }
+    return 0;
+}
+
+/* The saved calibration of backend `name` at the call's rank count. */
+static int model_calib(Model *m, const char *name, Calib *cal, CliErr *e)
+{
+    char why[4400] = "";
+    int known = 0;
+    for (size_t i = 0; exec_name_at(i); i++)
+        known |= !strcmp(exec_name_at(i), name);
+    if (!known)
+        exec_find(name, why, sizeof why);
+    if (!known || cmd_calib_saved(name, m->call.nranks, cal, why, sizeof why))
+        return cli_fail(e, "%s", why);
+    m->cal = cal;
+    return 0;
+}
+
+/* Collect the collective's algorithms. */
+static CvError model_algos(Model *m)
+{
+    size_t n = algo_count();
+    m->algos = malloc((n + 1) * sizeof *m->algos);
+    m->t = malloc((n + 1) * sizeof *m->t);
+    if (!m->algos || !m->t)
+        return CV_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        if (algo_at(i)->coll == m->call.kind)
+            m->algos[m->nalgos++] = algo_at(i);
+    return CV_OK;
+}
+
+/* ---------------------------------------------------------------- costs */
+
+/* The alpha-beta-gamma parameters for a working set of `footprint` bytes:
+ * the command line's, or those the calibration gives there. */
+static ModelParams model_params(const Model *m, double footprint)
+{
+    return m->cal ? calib_params(m->cal, m->cal->link, footprint) : m->model.m;
+}
+
+/* Cost terms and predicted seconds (*sec, may be NULL) of algorithm a at
+ * `count`; records the first failure. */
+static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
+                       CostTerms *c, size_t *steps, double *sec)
+{
+    Schedule s;
+    CollCall call = m->call;
+    call.count = count;
+    LinkModel link = m->cal ? m->cal->link : m->model.link;
+    CvError e = algo_generate(a, &call, &s);
+    double fp = e ? 0 : calib_footprint(&s);
+    ModelParams mp = model_params(m, fp);
+    if (!e)
+        e = model_schedule_cost(&s, link, &mp, c);
+    if (!e && sec && m->cal)
+        e = calib_predict(m->cal, &s, link, sec);
+    else if (!e && sec)
+        *sec = cost_time(c, &mp);
+    if (!e && (m->footprint == 0 || fp < m->footprint))
+        m->footprint = fp;
+    if (steps)
+        *steps = s.nsteps;
+    sched_fini(&s);
+    if (e && !m->err)
+        m->err = e, m->err_algo = a;
+    return !e;
+}
+
+/* Times of every algorithm at `count` into m->t (negative: failed);
+ * returns the index of the best (ties go to the first), or -1. */
+static int model_eval(Model *m, size_t count)
+{
+    int best = -1;
+    m->footprint = 0;
+    for (size_t i = 0; i < m->nalgos; i++) {
+        CostTerms c;
+        if (!algo_terms(m, m->algos[i], count, &c, NULL, &m->t[i]))
+            m->t[i] = -1;
+        if (m->t[i] >= 0 && (best < 0 || m->t[i] < m->t[best]))
+            best = (int)i;
+    }
+    return best;
+}
+
+static const char *algo_label(const Model *m, int i)
+{
+    return i >= 0 ? m->algos[i]->name : "n/a";
+}
+
+/* ----------------------------------------------------------------- table */
+
+static int col_width(const AlgoInfo *a)
+{
+    int n = (int)strlen(a->name) + 1;
+    return n > 14 ? n : 14;
+}
+
+static void model_header(const Model *m, size_t last_count)
+{
+    const CollCall *c = &m->call;
+    char model[256];
+    CollCall one = *c;
+    one.count = 1;
+    if (m->cal)
+        snprintf(model, sizeof model, "the calibration of %s at %d ranks (-B), "
+                 "link %s, alpha %.3f us, beta and gamma by working set "
+                 "('collviz calibrate -B %s -p %d --show')", m->cal->backend,
+                 m->cal->nranks, link_name(m->cal->link), m->cal->alpha * 1e6,
+                 m->cal->backend, m->cal->nranks);
+    else
+        cli_model_text(&m->model, model, sizeof model);
+    printf("# collviz model %s: %d rank%s, %s", coll_name(c->kind), c->nranks,
+           c->nranks == 1 ? "" : "s", dtype_name(c->dtype));
+    if (coll_is_rooted(c->kind))
+        printf(", root %d", c->root);
+    printf("\n# model: %s\n", model);
+    printf("# sizes in bytes (nccl-tests meaning, whole blocks of %zu bytes), count "
+           "in elements per block, times in us from each generated schedule;\n"
+           "# '*' marks the best (ties go to the first listed), bound is the lower "
+           "bound (Chan et al.)\n", coll_size_bytes(&one));
+    printf("# at the largest count, %zu: algorithm, steps, closed-form time (us), "
+           "closed form\n", last_count);
+    for (size_t i = 0; i < m->nalgos; i++) {
+        Model probe = *m;
+        size_t steps = 0;
+        CostTerms ct, closed;
+        CollCall big = *c;
+        big.count = last_count;
+        m->algos[i]->cost(&big, &closed);
+        probe.footprint = 0;
+        if (algo_terms(&probe, m->algos[i], last_count, &ct, &steps, NULL)) {
+            ModelParams mp = model_params(m, probe.footprint);
+            printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name, steps,
+                   cost_time(&closed, &mp) * 1e6, m->algos[i]->formula);
+        }
+    }
+    printf("# %12s %12s", "size", "count");
+    for (size_t i = 0; i < m->nalgos; i++)
+        printf(" %*s", col_width(m->algos[i]), m->algos[i]->name);
+    printf(" %12s  %s\n", "bound", "best");
+}
+
+/* One row of the table: the times of m->t at `count` (model_eval's, whose
+ * working set the bound's parameters take), best marked. */
+static void model_row(const Model *m, size_t count, int best)
+{
+    CollCall c = m->call;
+    c.count = count;
+    CostTerms lb;
+    model_lower_bound(&c, &lb);
+    printf("  %12zu %12zu", coll_size_bytes(&c), count);
+    for (size_t i = 0; i < m->nalgos; i++) {
+        char cell[40];
+        if (m->t[i] < 0)
+            snprintf(cell, sizeof cell, "n/a");
+        else
+            snprintf(cell, sizeof cell, "%.3f%s", m->t[i] * 1e6,
+                     (int)i == best ? "*" : "");
+        printf(" %*s", col_width(m->algos[i]), cell);
+    }
+    ModelParams mp = model_params(m, m->footprint);
+    printf(" %12.3f  %s\n", cost_time(&lb, &mp) * 1e6, algo_label(m, best));
+}
+
+/* ------------------------------------------------------------ crossovers */
+
+/* A change of the best algorithm between two counts of the sweep. */
+typedef struct {
+    size_t lo, hi; /* counts on either side */
+    int from, to;  /* best at lo, best at hi */
+} Cross;
+
+/* Narrow a change down to neighbouring counts by bisection: the best at
+ * x->lo stays x->from; the best at x->hi differs. */
+static void cross_narrow(Model *m, Cross *x)
+{
+    while (x->hi - x->lo > 1) {
+        size_t mid = x->lo + (x->hi - x->lo) / 2;
+        int b = model_eval(m, mid);
+        if (b == x->from)
+            x->lo = mid;
+        else
+            x->hi = mid, x->to = b;
+    }
+}
+
+static void cross_print(const Model *m, const Cross *x)
+{
+    CollCall lo = m->call, hi = m->call;
+    lo.count = x->lo, hi.count = x->hi;
+    printf("# crossover %s -> %s: %s is best at %zu bytes (count %zu), %s at %zu "
+           "bytes (count %zu)\n", algo_label(m, x->from), algo_label(m, x->to),
+           algo_label(m, x->from), coll_size_bytes(&lo), x->lo,
+           algo_label(m, x->to), coll_size_bytes(&hi), x->hi);
+}
+
+/* ---------------------------------------------------------------- sweep */
+
+/* The counts of the sweep, duplicates and empty roundings left out. */
+static size_t sweep_counts(const Model *m, size_t *out)
+{
+    size_t n = 0;
+    unsigned long long size = m->sweep.min;
+    do {
+        size_t c = coll_count_floor(&m->call, size);
+        if ((c > 0 || size == 0) && (n == 0 || c != out[n - 1]))
+            out[n++] = c;
+    } while (sweep_next(&m->sweep, &size));
+    return n;
+}
+
+static int model_table(Model *m)
+{
+    size_t *counts = malloc((CLI_MAX_SWEEP + 1) * sizeof *counts);
+    int *best = malloc((CLI_MAX_SWEEP + 1) * sizeof *best);
+    if (!counts || !best) {
+        free(counts);
+        free(best);
+        return CLI_EXIT_FAIL;
+    }
+    size_t n = sweep_counts(m, counts);
+    model_header(m, n ? counts[n - 1] : 0);
+    for (size_t i = 0; i < n; i++) {
+        best[i] = model_eval(m, counts[i]);
+        model_row(m, counts[i], best[i]);
+    }
+    size_t ncross = 0;
+    for (size_t i = 1; i < n; i++) {
+        if (best[i] == best[i - 1])
+            continue;
+        Cross x = {counts[i - 1], counts[i], best[i - 1], best[i]};
+        cross_narrow(m, &x);
+        cross_print(m, &x);
+        ncross++;
+    }
+    if (!ncross && n)
+        printf("# crossovers: none in this sweep (%s is best at every size)\n",
+               algo_label(m, best[0]));
+    free(counts);
+    free(best);
+    return CLI_EXIT_OK;
+}
+
+int cmd_model(int argc, char **argv)
+{
+    Model m = {0};
+    Calib cal;
+    CliArgs a;
+    CliErr e;
+    int rc = cli_start(&model_cmd, M_HELP, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (model_options(&m, &a, &e) ||
+        (cli_has(&a, M_BACKEND) && model_calib(&m, a.val[M_BACKEND], &cal, &e)))
+        return cli_error(&e);
+    rc = CLI_EXIT_FAIL;
+    if (model_algos(&m) == CV_OK) {
+        rc = model_table(&m);
+        if (m.err) {
+            fprintf(stderr, "collviz: the %s schedule could not be costed: %s\n",
+                    m.err_algo->name, cv_strerror(m.err));
+            rc = CLI_EXIT_FAIL;
+        }
+    } else {
+        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
+    }
+    if (fflush(stdout) || ferror(stdout))
+        rc = CLI_EXIT_FAIL;
+    free(m.algos);
+    free(m.t);
+    return rc;
+}

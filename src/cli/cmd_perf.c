@@ -1,0 +1,542 @@
+/* cmd_perf.c - `collviz perf`: nccl-tests' table for collviz's schedules
+ * on a backend, with the calibrated model's time beside each measurement,
+ * CSV or JSON on request, and with -a all a summary of which algorithm was
+ * fastest against the model's choice. */
+#include <errno.h>
+#include <limits.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/cmd.h"
+#include "measure/perf.h"
+
+/* ------------------------------------------------------------- options */
+
+static const CliOpt opts[] = {
+    {'a', "algo", "ALGO|all", "algorithm, or all of the collective's (default: its default)"},
+    CLI_OPT_RANKS,
+    {'B', "backend", "NAME", "backend (default threads)"},
+    CLI_OPT_MIN,
+    CLI_OPT_MAX,
+    CLI_OPT_FACTOR,
+    CLI_OPT_STEP,
+    {'n', "iters", "ITERS", "timed iterations per size (default 20)"},
+    {'w', "warmup", "WARMUP", "untimed iterations before them (default 5)"},
+    {0, "min-time", "SECONDS", "time runs of at least SECONDS: more iterations where ITERS take less (default 0)"},
+    {'c', "check", "CHECK", "checked runs per size, 0 for none (default 1)"},
+    CLI_OPT_DTYPE,
+    CLI_OPT_OP,
+    CLI_OPT_ROOT,
+    {0, "json", "FILE", "also write the results to FILE as JSON"},
+    {0, "csv", NULL, "print CSV instead of the table"},
+    CLI_OPT_HELP,
+};
+enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
+       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_JSON, O_CSV, O_HELP };
+
+static const CliCmd cmd = {
+    .name = "perf",
+    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B BACKEND] -b MIN -e MAX "
+             "[-f FACTOR | -i STEP]\n       [-n ITERS] [-w WARMUP] [--min-time SECONDS] "
+             "[-c CHECK] [-d TYPE] [-o OP] [-r ROOT]\n       [--json FILE] [--csv]",
+    .about = "Measure a collective's schedules on a backend the way nccl-tests "
+             "does: for every\nsize, out of place and in place, the time per "
+             "iteration, algbw, busbw and the\nwrong elements; beside them the "
+             "time the calibrated model predicts and the\nratio measured/model "
+             "(out of place). Ranks default to the CPUs collviz may run on.\nSizes "
+             "run while the machine was not as calibrated (a probe between sizes:\n"
+             "its cross-core reads or its speed) are flagged: '# Host moved' in "
+             "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nExit "
+             "status 1 when any element is wrong.",
+    .opts = opts,
+    .nopts = sizeof opts / sizeof opts[0],
+    .max_pos = 1,
+};
+
+/* Everything one run of the command needs. */
+typedef struct {
+    PerfConfig cfg;         /* what to measure */
+    const AlgoInfo *algo;   /* the algorithm, or NULL for all */
+    const char *backend;    /* backend name */
+    const char *json_path;  /* --json FILE, or NULL */
+    int csv;                /* --csv given */
+} PerfArgs;
+
+/* A whole number in [min, max] for option `what`. */
+static int parse_int(const char *what, const char *s, int min, int max,
+                     int *out, CliErr *e)
+{
+    char *end;
+    errno = 0;
+    long v = s && *s ? strtol(s, &end, 10) : 0;
+    if (!s || !*s || *end || errno || v < min || v > max)
+        return cli_fail(e, "%s '%s' must be a whole number from %d to %d", what,
+                        s ? s : "", min, max);
+    *out = (int)v;
+    return 0;
+}
+
+static int parse_counts(const CliArgs *a, PerfConfig *c, CliErr *e)
+{
+    c->iters = 20, c->warmup = 5, c->check = 1;
+    return (a->val[O_ITERS] &&
+            parse_int("-n", a->val[O_ITERS], 1, PERF_MAX_ITERS, &c->iters, e)) ||
+           (a->val[O_WARMUP] &&
+            parse_int("-w", a->val[O_WARMUP], 0, PERF_MAX_ITERS, &c->warmup, e)) ||
+           (a->val[O_MIN_TIME] &&
+            cli_parse_seconds("--min-time", a->val[O_MIN_TIME],
+                              PERF_MAX_MIN_TIME, &c->min_time_s, e)) ||
+           (a->val[O_CHECK] &&
+            parse_int("-c", a->val[O_CHECK], 0, 1000, &c->check, e));
+}
+
+static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
+{
+    CliCallArgs ca = {.coll = a->npos ? a->pos[0] : NULL,
+                      .algo = a->val[O_ALGO], .ranks = a->val[O_RANKS],
+                      .dtype = a->val[O_DTYPE], .op = a->val[O_OP],
+                      .root = a->val[O_ROOT], .allow_all = true,
+                      .def_ranks = cmd_default_ranks()};
+    *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND] : "threads",
+                     .json_path = a->val[O_JSON], .csv = cli_has(a, O_CSV)};
+    if (cli_resolve_call(&ca, &pa->cfg.call, &pa->algo, e) ||
+        cli_parse_sweep(a->val[O_MIN], a->val[O_MAX], a->val[O_FACTOR],
+                        a->val[O_STEP], pa->cfg.call.dtype, 8, 64ull << 20,
+                        &pa->cfg.sweep, e))
+        return -1;
+    if (pa->json_path && !*pa->json_path)
+        return cli_fail(e, "--json needs a file name");
+    return parse_counts(a, &pa->cfg, e);
+}
+
+/* ------------------------------------------------------------- the table */
+
+/* nccl-tests' time column: fewer decimals for longer times. */
+static void fmt_time(char *buf, size_t n, double us)
+{
+    snprintf(buf, n, us >= 10000 ? "%7.0f" : us >= 100 ? "%7.1f" : "%7.2f", us);
+}
+
+static int root_column(const CollCall *c)
+{
+    return coll_is_rooted(c->kind) ? c->root : -1;
+}
+
+static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
+                             const Calib *cal)
+{
+    const PerfConfig *c = &pa->cfg;
+    printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
+           coll_name(c->call.kind), a->name, pa->backend, c->call.nranks);
+    printf("# minBytes %llu maxBytes %llu step: %llu(%s) warmup iters: %d "
+           "iters: %d validation: %d\n", c->sweep.min, c->sweep.max,
+           c->sweep.factor ? c->sweep.factor : c->sweep.step,
+           c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters, c->check);
+    if (c->min_time_s > 0)
+        printf("# min time: %g s per size and place (more iterations where "
+               "%d take less)\n", c->min_time_s, c->iters);
+    char when[32];
+    time_t t = (time_t)cal->when;
+    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+    printf("# model: the time the calibration of %s at %d ranks (%s, %s) "
+           "predicts\n#   for the out-of-place schedule, link %s; ratio = "
+           "measured / model\n#\n", cal->backend, cal->nranks, when,
+           cal->quick ? "quick" : "full", link_name(cal->link));
+    if (cal->unsteady > CALIB_UNSTEADY)
+        printf("# unsteady calibration: reading what another rank had just "
+               "written took %.1f times as long\n#   in one of its rounds as "
+               "in another, so the model fits only while the machine is as\n"
+               "#   it then was; 'collviz calibrate -B %s -p %d' again when it "
+               "holds still\n#\n", cal->unsteady, cal->backend, cal->nranks);
+    printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
+           "         in-place                 model\n", "", "", "", "", "");
+    printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s"
+           "  %7s  %6s\n", "size", "count", "type", "redop", "root", "time",
+           "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong",
+           "time", "ratio");
+    printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s"
+           "  %7s  %6s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
+           "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "");
+}
+
+static void print_side(const PerfSide *s)
+{
+    char t[32];
+    fmt_time(t, sizeof t, s->time_s * 1e6);
+    printf("  %7s  %6.2f  %6.2f", t, s->algbw, s->busbw);
+    if (s->wrong < 0)
+        printf("    N/A");
+    else
+        printf("  %5lld", s->wrong);
+}
+
+static void print_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
+{
+    char t[32];
+    const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
+    printf("%12llu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
+           dtype_name(c->call.dtype), redop_name(c->call.op),
+           root_column(&c->call));
+    print_side(o);
+    print_side(&r->side[PERF_IN_PLACE]);
+    fmt_time(t, sizeof t, o->model_s[l] * 1e6);
+    if (o->model_s[l] > 0)
+        printf("  %7s  %6.2f\n", t, perf_ratio(o, l));
+    else
+        printf("  %7s  %6s\n", "-", "-");
+}
+
+static void print_csv_head(void)
+{
+    printf("algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,"
+           "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio,iters,"
+           "iters_ip,probe_before,probe_after,host_moved,clean_before_us,"
+           "clean_after_us\n");
+}
+
+static void print_csv_row(const PerfConfig *c, const Calib *cal,
+                          const PerfRow *r)
+{
+    LinkModel l = cal->link;
+    printf("%s,%llu,%zu,%s,%s,%d", r->algo->name, r->bytes, r->count,
+           dtype_name(c->call.dtype), redop_name(c->call.op),
+           root_column(&c->call));
+    for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
+        const PerfSide *s = &r->side[pl];
+        printf(",%.3f,%.4f,%.4f,%lld", s->time_s * 1e6, s->algbw, s->busbw,
+               s->wrong);
+    }
+    const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
+    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d,%.2f,%.2f\n", o->model_s[l] * 1e6,
+           perf_ratio(o, l), o->iters, r->side[PERF_IN_PLACE].iters,
+           r->probe[0], r->probe[1], perf_host_moved(cal, r),
+           r->probe_clean[0] * 1e6, r->probe_clean[1] * 1e6);
+}
+
+/* The smallest and the largest measured (> 0) of the rows' values
+ * v[2] (at offset off in PerfRow) over the rows flagged with `bit`;
+ * returns how many rows that is. */
+static size_t moved_range(const Calib *cal, const PerfRow *rows, size_t n,
+                          int bit, size_t off, double *lo, double *hi)
+{
+    size_t moved = 0;
+    *lo = *hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!(perf_host_moved(cal, &rows[i]) & bit))
+            continue;
+        const double *v = (const double *)((const char *)&rows[i] + off);
+        for (int k = 0; k < 2; k++) {
+            *lo = v[k] > 0 && (*lo <= 0 || v[k] < *lo) ? v[k] : *lo;
+            *hi = v[k] > *hi ? v[k] : *hi;
+        }
+        moved++;
+    }
+    return moved;
+}
+
+/* When the machine moved away from the calibration's state around some
+ * rows (its cross-core reads or its speed), which ones and how far: the
+ * model column does not describe them. */
+static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
+{
+    size_t moved = 0;
+    for (size_t i = 0; i < n; i++)
+        moved += perf_host_moved(cal, &rows[i]) != 0;
+    if (!moved)
+        return;
+    printf("# Host moved           : %zu of %zu sizes:", moved, n);
+    for (size_t i = 0, shown = 0; i < n && shown < 8; i++)
+        if (perf_host_moved(cal, &rows[i]))
+            printf(" %llu", rows[i].bytes), shown++;
+    printf("%s\n", moved > 8 ? " ..." : "");
+    double lo, hi;
+    size_t k = moved_range(cal, rows, n, PERF_HOST_CROSS,
+                           offsetof(PerfRow, probe), &lo, &hi);
+    int state = cal->state_probes > 0;
+    char during[64];
+    if (k) {
+        snprintf(during, sizeof during, state ? "%.2f" : "%.2f and %.2f",
+                 state ? cal->state_ratio : cal->probe[0], cal->probe[1]);
+        printf("#   (%zu: reading what another core had just written took %.2f "
+               "to %.2f times\n#   as long as data written once around them, "
+               "%s during the calibration)\n", k, lo, hi, during);
+    }
+    k = moved_range(cal, rows, n, PERF_HOST_SPEED,
+                    offsetof(PerfRow, probe_clean), &lo, &hi);
+    if (k) {
+        snprintf(during, sizeof during, state ? "%.1f" : "%.1f and %.1f",
+                 (state ? cal->state_clean : cal->probe_clean[0]) * 1e6,
+                 cal->probe_clean[1] * 1e6);
+        printf("#   (%zu: the probe's copy of data written once took %.1f to "
+               "%.1f us around them,\n#   %s during the calibration: the "
+               "machine ran at another speed)\n", k, lo * 1e6, hi * 1e6,
+               during);
+    }
+    printf("#   (the model describes the machine as calibrated, not these "
+           "sizes)\n");
+}
+
+static void print_table_foot(const Calib *cal, const PerfRow *rows, size_t n)
+{
+    long long w = perf_wrong_total(rows, n);
+    printf("# Out of bounds values : %lld %s\n", w, w ? "FAILED" : "OK");
+    printf("# Avg bus bandwidth    : %g\n", perf_avg_busbw(rows, n));
+    print_host_moved(cal, rows, n);
+    printf("#\n");
+}
+
+/* ------------------------------------------------------------- progress */
+
+/* State of one run of the command, shared with the row callback. */
+typedef struct {
+    const PerfArgs *pa;   /* the options */
+    const Calib *cal;     /* the calibration in use */
+    int tty;              /* stderr is a terminal: show progress there */
+    int shown;            /* a progress line is on stderr now */
+    double start;         /* when measuring began, s */
+    size_t done;          /* rows done over all algorithms */
+    size_t total;         /* rows over all algorithms */
+} Run;
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void clear_progress(Run *r)
+{
+    if (r->shown)
+        fputs("\r\033[K", stderr);
+    r->shown = 0;
+}
+
+/* Print the row as soon as it is measured; on a terminal, after the first
+ * second, keep one line on stderr saying how far the run is. */
+static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
+{
+    Run *r = ctx;
+    clear_progress(r);
+    if (r->pa->csv)
+        print_csv_row(&r->pa->cfg, r->cal, row);
+    else
+        print_row(&r->pa->cfg, row, r->cal->link);
+    fflush(stdout);
+    r->done++;
+    if (r->tty && r->done < r->total && now_s() - r->start > 1.0) {
+        fprintf(stderr, "perf %s %s: %llu bytes done, %zu/%zu sizes, "
+                "%zu/%zu in all\033[K", coll_name(r->pa->cfg.call.kind),
+                row->algo->name, row->bytes, done, total, r->done, r->total);
+        r->shown = 1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------- summary */
+
+static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
+                          size_t nsizes)
+{
+    LinkModel l = r->cal->link;
+    size_t agree = 0;
+    printf("# Summary, out of place: the fastest measured algorithm and the "
+           "model's choice (link %s)\n", link_name(l));
+    printf("# %10s  %-16s %9s  %-16s %9s  %s\n", "size(B)", "fastest",
+           "time(us)", "model's choice", "time(us)", "same");
+    for (size_t s = 0; s < nsizes; s++) {
+        size_t m, p;
+        perf_best(rows + s, nalgo, nsizes, l, &m, &p);
+        const PerfRow *rm = &rows[m * nsizes + s], *rp = &rows[p * nsizes + s];
+        agree += m == p;
+        printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %s\n", rm->bytes,
+               rm->algo->name, rm->side[0].time_s * 1e6, rp->algo->name,
+               rp->side[0].time_s * 1e6, m == p ? "yes" : "no");
+    }
+    printf("# the model chose the fastest algorithm at %zu of %zu sizes\n",
+           agree, nsizes);
+}
+
+/* ---------------------------------------------------------------- JSON */
+
+static void json_side(FILE *f, const char *key, const PerfSide *s)
+{
+    char wrong[32] = "null";
+    if (s->wrong >= 0)
+        snprintf(wrong, sizeof wrong, "%lld", s->wrong);
+    fprintf(f, "\"%s\": {\"time_us\": %.4f, \"iters\": %d, \"algbw\": %.6f, "
+            "\"busbw\": %.6f, \"nwrong\": %s, \"model_us\": {\"%s\": %.4f, "
+            "\"%s\": %.4f}}",
+            key, s->time_s * 1e6, s->iters, s->algbw, s->busbw, wrong,
+            link_name(LINK_P2P), s->model_s[LINK_P2P] * 1e6,
+            link_name(LINK_SHARED), s->model_s[LINK_SHARED] * 1e6);
+}
+
+static void json_head(FILE *f, const Run *r)
+{
+    const PerfConfig *c = &r->pa->cfg;
+    const Calib *k = r->cal;
+    fprintf(f, "{\n  \"collective\": \"%s\", \"backend\": \"%s\", "
+            "\"nranks\": %d,\n  \"type\": \"%s\", \"redop\": \"%s\", "
+            "\"root\": %d, \"iters\": %d, \"warmup\": %d, \"check\": %d,\n"
+            "  \"min_time_s\": %g,\n",
+            coll_name(c->call.kind), r->pa->backend, c->call.nranks,
+            dtype_name(c->call.dtype), redop_name(c->call.op), c->call.root,
+            c->iters, c->warmup, c->check, c->min_time_s);
+    fprintf(f, "  \"calibration\": {\"when\": %lld, \"quick\": %s, "
+            "\"alpha_us\": %.4f, \"message_latency_us\": %.4f, "
+            "\"step_latency_us\": %.4f, "
+            "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "
+            "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}, "
+            "\"probe\": [%.4f, %.4f], \"probe_clean_us\": [%.3f, %.3f], "
+            "\"state\": {\"ratio\": %.4f, \"clean_us\": %.3f, "
+            "\"probes\": %d}, \"unsteady\": %.4f, \"retaken\": %d},\n",
+            k->when,
+            k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
+            k->lat_step * 1e6,
+            k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
+            k->fit_err[LINK_P2P], link_name(LINK_SHARED),
+            k->fit_err[LINK_SHARED], k->probe[0], k->probe[1],
+            k->probe_clean[0] * 1e6, k->probe_clean[1] * 1e6, k->state_ratio,
+            k->state_clean * 1e6, k->state_probes, k->unsteady, k->retaken);
+}
+
+static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
+{
+    json_head(f, r);
+    fprintf(f, "  \"results\": [\n");
+    for (size_t i = 0; i < n; i++) {
+        const PerfRow *w = &rows[i];
+        fprintf(f, "    {\"algorithm\": \"%s\", \"size\": %llu, \"count\": %zu, ",
+                w->algo->name, w->bytes, w->count);
+        json_side(f, "out_of_place", &w->side[PERF_OUT_OF_PLACE]);
+        fputs(", ", f);
+        json_side(f, "in_place", &w->side[PERF_IN_PLACE]);
+        int moved = perf_host_moved(r->cal, w);
+        fprintf(f, ", \"probe\": [%.4f, %.4f], \"probe_clean_us\": "
+                "[%.3f, %.3f], \"host_moved\": %s, \"host_moved_by\": [%s%s%s]}%s\n",
+                w->probe[0], w->probe[1], w->probe_clean[0] * 1e6,
+                w->probe_clean[1] * 1e6, moved ? "true" : "false",
+                moved & PERF_HOST_CROSS ? "\"cross\"" : "",
+                moved == (PERF_HOST_CROSS | PERF_HOST_SPEED) ? ", " : "",
+                moved & PERF_HOST_SPEED ? "\"speed\"" : "",
+                i + 1 < n ? "," : "");
+    }
+    fprintf(f, "  ],\n  \"out_of_bounds\": %lld,\n  \"avg_busbw\": %.6f\n}\n",
+            perf_wrong_total(rows, n), perf_avg_busbw(rows, n));
+    return fflush(f) || ferror(f);
+}
+
+/* ---------------------------------------------------------------- run */
+
+/* The algorithms to run: the one asked for, or all of the collective. */
+static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
+                           size_t max)
+{
+    size_t n = 0;
+    if (pa->algo) {
+        out[n++] = pa->algo;
+        return n;
+    }
+    for (size_t i = 0; i < algo_count() && n < max; i++)
+        if (algo_at(i)->coll == pa->cfg.call.kind)
+            out[n++] = algo_at(i);
+    return n;
+}
+
+/* Measure every algorithm's sweep into rows; 0 or an exit status. */
+static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
+                   PerfRow *rows, size_t nsizes)
+{
+    char why[256] = "";
+    if (r->pa->csv)
+        print_csv_head();
+    for (size_t i = 0; i < nalgo; i++) {
+        if (!r->pa->csv)
+            print_table_head(r->pa, algos[i], r->cal);
+        CvError e = perf_sweep(ex, &r->pa->cfg, r->cal, algos[i],
+                               rows + i * nsizes, on_row, r, why, sizeof why);
+        clear_progress(r);
+        if (e) {
+            fflush(stdout);
+            fprintf(stderr, "collviz: perf %s %s failed: %s\n",
+                    coll_name(r->pa->cfg.call.kind), algos[i]->name,
+                    why[0] ? why : cv_strerror(e));
+            return CLI_EXIT_FAIL;
+        }
+        if (!r->pa->csv)
+            print_table_foot(r->cal, rows + i * nsizes, nsizes);
+    }
+    if (!r->pa->csv && nalgo > 1)
+        print_summary(r, rows, nalgo, nsizes);
+    return CLI_EXIT_OK;
+}
+
+/* Open the backend, get the calibration, measure, report. */
+static int perf_main(const PerfArgs *pa, FILE *json)
+{
+    const AlgoInfo *algos[64];
+    size_t nalgo = algos_to_run(pa, algos, 64);
+    size_t nsizes = sweep_len(&pa->cfg.sweep);
+    for (size_t i = 0; i < nalgo; i++) {
+        char why[160];
+        if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
+            continue;
+        fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
+                coll_name(pa->cfg.call.kind), algos[i]->name, why);
+        return CLI_EXIT_USAGE;
+    }
+    Executor *ex = cmd_exec_open(pa->backend, pa->cfg.call.nranks);
+    if (!ex)
+        return CLI_EXIT_USAGE;
+    Calib cal;
+    Run r = {.pa = pa, .cal = &cal, .tty = isatty(STDERR_FILENO),
+             .total = nalgo * nsizes};
+    PerfRow *rows = calloc(nalgo * nsizes, sizeof *rows);
+    int rc = rows ? cmd_calib_for(ex, &cal) : CLI_EXIT_FAIL;
+    if (!rows)
+        fprintf(stderr, "collviz: out of memory\n");
+    r.start = now_s();
+    if (rc == CLI_EXIT_OK)
+        rc = run_all(ex, &r, algos, nalgo, rows, nsizes);
+    ex->ops->close(ex);
+    if (rc == CLI_EXIT_OK && json && write_json(json, &r, rows, nalgo * nsizes)) {
+        fprintf(stderr, "collviz: could not write the --json file %s\n",
+                pa->json_path);
+        rc = CLI_EXIT_FAIL;
+    }
+    if (rc == CLI_EXIT_OK && perf_wrong_total(rows, nalgo * nsizes))
+        rc = CLI_EXIT_FAIL;
+    free(rows);
+    return rc;
+}
+
+int cmd_perf(int argc, char **argv)
+{
+    CliArgs a;
+    CliErr err;
+    PerfArgs pa;
+    int rc = cli_start(&cmd, O_HELP, argc, argv, &a);
+    if (rc >= 0)
+        return rc;
+    if (parse_perf(&a, &pa, &err))
+        return cli_error(&err);
+    FILE *json = pa.json_path ? fopen(pa.json_path, "w") : NULL;
+    if (pa.json_path && !json) {
+        fprintf(stderr, "collviz: cannot write the --json file %s: %s\n",
+                pa.json_path, strerror(errno));
+        return CLI_EXIT_USAGE;
+    }
+    rc = perf_main(&pa, json);
+    if (json && fclose(json) && rc == CLI_EXIT_OK) {
+        fprintf(stderr, "collviz: could not write the --json file %s\n",
+                pa.json_path);
+        rc = CLI_EXIT_FAIL;
+    }
+    return rc;
+}

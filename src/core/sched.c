@@ -1,0 +1,584 @@
+/* sched.c - building, validating and measuring schedules. */
+#include "core/sched.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ------------------------------------------------------------- building */
+
+CvError sched_init(Schedule *s, const CollCall *call, const char *algo)
+{
+    memset(s, 0, sizeof *s);
+    s->call = *call;
+    s->algo = algo;
+    if (call->nranks < 1 || call->nranks > COLL_MAX_RANKS)
+        return s->err = CV_ERR_RANKS;
+    if (call->root < 0 || call->root >= call->nranks)
+        return s->err = CV_ERR_ROOT;
+    s->bufsize = calloc((size_t)call->nranks * BUF_COUNT, sizeof *s->bufsize);
+    if (!s->bufsize)
+        return s->err = CV_ERR_NOMEM;
+    for (int r = 0; r < call->nranks; r++) {
+        CollLayout l;
+        coll_layout(call, r, &l);
+        s->bufsize[(size_t)r * BUF_COUNT + BUF_SEND] = l.send_count;
+        s->bufsize[(size_t)r * BUF_COUNT + BUF_RECV] = l.recv_count;
+    }
+    return CV_OK;
+}
+
+void sched_fini(Schedule *s)
+{
+    free(s->bufsize);
+    free(s->xfers);
+    free(s->steps);
+    memset(s, 0, sizeof *s);
+}
+
+void sched_tmp(Schedule *s, int r, size_t n)
+{
+    if (r < 0 || r >= s->call.nranks || !s->bufsize) {
+        if (!s->err)
+            s->err = CV_ERR_ARG;
+        return;
+    }
+    size_t *t = &s->bufsize[(size_t)r * BUF_COUNT + BUF_TMP];
+    if (*t < n)
+        *t = n;
+}
+
+void sched_tmp_all(Schedule *s, size_t n)
+{
+    for (int r = 0; r < s->call.nranks; r++)
+        sched_tmp(s, r, n);
+}
+
+/* Grow an array to hold at least `need` items of `size` bytes. */
+static int grow(void **p, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t n = *cap ? *cap : 64;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(*p, n * size);
+    if (!q)
+        return -1;
+    *p = q;
+    *cap = n;
+    return 0;
+}
+
+void sched_step(Schedule *s, const char *phase)
+{
+    if (s->err)
+        return;
+    if (s->nsteps && s->steps[s->nsteps - 1].n == 0) { /* reuse empty */
+        s->steps[s->nsteps - 1].phase = phase;
+        return;
+    }
+    if (grow((void **)&s->steps, &s->cap_steps, s->nsteps + 1, sizeof *s->steps)) {
+        s->err = CV_ERR_NOMEM;
+        return;
+    }
+    s->steps[s->nsteps++] = (Step){.first = s->nxfers, .n = 0, .phase = phase};
+}
+
+void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
+                int dst, BufId dbuf, size_t doff, size_t count)
+{
+    if (s->err || count == 0)
+        return;
+    int p = s->call.nranks;
+    if (!s->nsteps) {
+        s->err = CV_ERR_STEP;
+        return;
+    }
+    if (src < 0 || src >= p || dst < 0 || dst >= p || sbuf >= BUF_COUNT ||
+        dbuf >= BUF_COUNT || op >= XFER_OP_COUNT) {
+        s->err = CV_ERR_ARG;
+        return;
+    }
+    if (grow((void **)&s->xfers, &s->cap_xfers, s->nxfers + 1, sizeof *s->xfers)) {
+        s->err = CV_ERR_NOMEM;
+        return;
+    }
+    s->xfers[s->nxfers++] = (Transfer){
+        .src = src, .dst = dst, .src_buf = (uint8_t)sbuf,
+        .dst_buf = (uint8_t)dbuf, .op = (uint8_t)op, .src_off = soff,
+        .dst_off = doff, .count = count,
+    };
+    s->steps[s->nsteps - 1].n++;
+}
+
+void sched_copy(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
+                BufId dbuf, size_t doff, size_t count)
+{
+    sched_xfer(s, XFER_COPY, src, sbuf, soff, dst, dbuf, doff, count);
+}
+
+void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
+                  BufId dbuf, size_t doff, size_t count)
+{
+    sched_xfer(s, XFER_REDUCE, src, sbuf, soff, dst, dbuf, doff, count);
+}
+
+CvError sched_end(Schedule *s)
+{
+    if (s->nsteps && s->steps[s->nsteps - 1].n == 0)
+        s->nsteps--;
+    return s->err;
+}
+
+/* ----------------------------------------------------------- validation */
+
+/* An element range [lo, hi) of one rank's buffer, tagged with its transfer. */
+typedef struct {
+    uint64_t key; /* rank * BUF_COUNT + buf */
+    size_t lo;    /* first element */
+    size_t hi;    /* one past the last element */
+    size_t xfer;  /* transfer index */
+    int write;    /* 1 for a write, 0 for a read */
+} Span;
+
+static int span_cmp(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
+    return (x->write < y->write) - (x->write > y->write); /* writes first */
+}
+
+/* Sort a run of spans of one key by lo, writes first. */
+static void sort_run(Span *r, size_t n)
+{
+    if (n > 16) {
+        qsort(r, n, sizeof *r, span_cmp);
+        return;
+    }
+    for (size_t i = 1; i < n; i++) /* insertion sort: runs are tiny */
+        for (size_t j = i; j > 0 && span_cmp(&r[j - 1], &r[j]) > 0; j--) {
+            Span t = r[j];
+            r[j] = r[j - 1], r[j - 1] = t;
+        }
+}
+
+/* Sort sp[0..n) into out by (key, lo, writes first): a counting sort on the
+ * key (< nkeys), then each key's run by lo. cnt has nkeys + 1 entries. This
+ * keeps validation linear in practice (qsort alone was the bottleneck). */
+static void sort_spans(const Span *sp, size_t n, Span *out, size_t *cnt,
+                       size_t nkeys)
+{
+    memset(cnt, 0, (nkeys + 1) * sizeof *cnt);
+    for (size_t i = 0; i < n; i++)
+        cnt[sp[i].key + 1]++;
+    for (size_t k = 0; k < nkeys; k++)
+        cnt[k + 1] += cnt[k];
+    for (size_t i = 0; i < n; i++)
+        out[cnt[sp[i].key]++] = sp[i];
+    for (size_t start = 0, i = 1; i <= n; i++)
+        if (i == n || out[i].key != out[start].key) {
+            sort_run(out + start, i - start);
+            start = i;
+        }
+}
+
+static int xfer_in_bounds(const Schedule *s, const Transfer *t)
+{
+    size_t sn = sched_bufsize(s, t->src, (BufId)t->src_buf);
+    size_t dn = sched_bufsize(s, t->dst, (BufId)t->dst_buf);
+    return t->src_off <= sn && t->count <= sn - t->src_off &&
+           t->dst_off <= dn && t->count <= dn - t->dst_off;
+}
+
+/* Check one step's spans (sorted): two writes may not overlap; reads that
+ * overlap a write are flagged as needing staging. Returns CV_OK or the
+ * error, with the offending transfer in *bad. */
+static CvError check_spans(const Span *sp, size_t n, uint8_t *staged,
+                           size_t *overlaps, size_t *bad)
+{
+    for (size_t i = 0; i < n; i++) {
+        /* Compare with the following spans that start before this ends. */
+        for (size_t j = i + 1; j < n && sp[j].key == sp[i].key &&
+                               sp[j].lo < sp[i].hi; j++) {
+            if (sp[i].write && sp[j].write) {
+                *bad = sp[j].xfer;
+                return CV_ERR_ARG;
+            }
+            if (sp[i].write != sp[j].write) {
+                size_t rd = sp[i].write ? sp[j].xfer : sp[i].xfer;
+                if (!staged[rd]) {
+                    staged[rd] = 1;
+                    (*overlaps)++;
+                }
+            }
+        }
+    }
+    return CV_OK;
+}
+
+/* Set bits [lo, hi) of a bitmap. */
+static void set_bits(uint64_t *bm, size_t lo, size_t hi)
+{
+    while (lo < hi && lo % 64) {
+        bm[lo / 64] |= 1ull << (lo % 64);
+        lo++;
+    }
+    for (; lo + 64 <= hi; lo += 64)
+        bm[lo / 64] = ~0ull;
+    for (; lo < hi; lo++)
+        bm[lo / 64] |= 1ull << (lo % 64);
+}
+
+/* Mark rank r's output elements that [lo, hi) of buffer b covers; the
+ * rank's outputs start at bit first[r]. */
+static void mark_output(uint64_t *bm, const size_t *first, const CollLayout *l,
+                        int r, BufId b, size_t lo, size_t hi)
+{
+    const CollLayout *o = &l[r];
+    size_t olo = o->out_off, ohi = o->out_off + o->out_count;
+    if (b != o->out_buf || hi <= olo || lo >= ohi)
+        return;
+    lo = lo > olo ? lo : olo;
+    hi = hi < ohi ? hi : ohi;
+    set_bits(bm, first[r] + lo - olo, first[r] + hi - olo);
+}
+
+/* Output elements that neither a transfer writes nor the input (in place)
+ * already holds; (size_t)-1 when out of memory. One bitmap over every
+ * rank's output: linear in transfers plus outputs / 64. */
+static size_t count_missing(const Schedule *s)
+{
+    int p = s->call.nranks;
+    CollLayout *l = malloc((size_t)p * sizeof *l);
+    size_t *first = malloc(((size_t)p + 1) * sizeof *first);
+    if (!l || !first) {
+        free(l), free(first);
+        return (size_t)-1;
+    }
+    first[0] = 0;
+    for (int r = 0; r < p; r++) {
+        coll_layout(&s->call, r, &l[r]);
+        first[r + 1] = first[r] + l[r].out_count;
+    }
+    uint64_t *bm = calloc(first[p] / 64 + 1, sizeof *bm);
+    if (!bm) {
+        free(l), free(first);
+        return (size_t)-1;
+    }
+    for (int r = 0; r < p; r++)
+        mark_output(bm, first, l, r, l[r].in_buf, l[r].in_off,
+                    l[r].in_off + l[r].in_count);
+    for (size_t x = 0; x < s->nxfers; x++) {
+        const Transfer *t = &s->xfers[x];
+        mark_output(bm, first, l, t->dst, (BufId)t->dst_buf, t->dst_off,
+                    t->dst_off + t->count);
+    }
+    size_t have = 0;
+    for (size_t w = 0; w < first[p] / 64 + 1; w++)
+        have += (size_t)__builtin_popcountll(bm[w]);
+    size_t missing = first[p] - have;
+    free(bm), free(l), free(first);
+    return missing;
+}
+
+CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
+{
+    memset(chk, 0, sizeof *chk);
+    if (s->err)
+        return chk->err = s->err;
+    uint8_t *own = staged ? NULL : malloc(s->nxfers + 1);
+    if (!staged && !own)
+        return chk->err = CV_ERR_NOMEM;
+    staged = staged ? staged : own;
+    memset(staged, 0, s->nxfers);
+    size_t maxn = 0;
+    for (size_t k = 0; k < s->nsteps; k++)
+        if (s->steps[k].n > maxn)
+            maxn = s->steps[k].n;
+    size_t nkeys = (size_t)s->call.nranks * BUF_COUNT;
+    Span *sp = malloc((4 * maxn + 1) * sizeof *sp), *sorted = sp + 2 * maxn;
+    size_t *cnt = malloc((nkeys + 1) * sizeof *cnt);
+    if (!sp || !cnt) {
+        free(own), free(sp), free(cnt);
+        return chk->err = CV_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < s->nsteps && !chk->err; k++) {
+        const Step *st = &s->steps[k];
+        for (size_t i = 0; i < st->n; i++) {
+            size_t x = st->first + i;
+            const Transfer *t = &s->xfers[x];
+            CvError e = !xfer_in_bounds(s, t) ? CV_ERR_BOUNDS
+                        : t->dst_buf == BUF_SEND ? CV_ERR_SENDWRITE : CV_OK;
+            if (e) {
+                chk->err = e, chk->step = k, chk->xfer = x;
+                break;
+            }
+            sp[2 * i] = (Span){(uint64_t)t->src * BUF_COUNT + t->src_buf,
+                               t->src_off, t->src_off + t->count, x, 0};
+            sp[2 * i + 1] = (Span){(uint64_t)t->dst * BUF_COUNT + t->dst_buf,
+                                   t->dst_off, t->dst_off + t->count, x, 1};
+        }
+        size_t bad = 0;
+        if (chk->err)
+            break;
+        sort_spans(sp, 2 * st->n, sorted, cnt, nkeys);
+        if (check_spans(sorted, 2 * st->n, staged, &chk->overlaps, &bad))
+            chk->err = CV_ERR_ARG, chk->step = k, chk->xfer = bad;
+    }
+    free(sp);
+    free(cnt);
+    free(own);
+    if (!chk->err) {
+        chk->missing = count_missing(s);
+        if (chk->missing == (size_t)-1)
+            chk->err = CV_ERR_NOMEM, chk->missing = 0;
+        else if (chk->missing)
+            chk->err = CV_ERR_MISSING;
+    }
+    return chk->err;
+}
+
+/* ----------------------------------------------------------- statistics */
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* Count distinct (src, dst) pairs of remote transfers as messages. */
+static CvError count_msgs(const Schedule *s, const Step *st, RankStepStats *out)
+{
+    uint64_t p = (uint64_t)s->call.nranks, *key = malloc((st->n + 1) * sizeof *key);
+    size_t n = 0;
+    if (!key)
+        return CV_ERR_NOMEM;
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &s->xfers[st->first + i];
+        if (t->src != t->dst)
+            key[n++] = (uint64_t)t->src * p + (uint64_t)t->dst;
+    }
+    qsort(key, n, sizeof *key, u64_cmp);
+    for (size_t i = 0; i < n; i++)
+        if (i == 0 || key[i] != key[i - 1]) {
+            out[key[i] / p].msgs_out++;
+            out[key[i] % p].msgs_in++;
+        }
+    free(key);
+    return CV_OK;
+}
+
+CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out)
+{
+    size_t ts = dtype_size(s->call.dtype);
+    const Step *st = &s->steps[k];
+    memset(out, 0, (size_t)s->call.nranks * sizeof *out);
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &s->xfers[st->first + i];
+        size_t bytes = t->count * ts;
+        if (t->op == XFER_REDUCE)
+            out[t->dst].reduced += bytes;
+        if (t->src == t->dst) {
+            if (t->op == XFER_COPY)
+                out[t->dst].copied += bytes;
+            continue;
+        }
+        out[t->src].sent += bytes;
+        out[t->dst].recvd += bytes;
+    }
+    return count_msgs(s, st, out);
+}
+
+CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
+                     size_t *recvd)
+{
+    int p = s->call.nranks;
+    size_t ts = dtype_size(s->call.dtype);
+    memset(t, 0, sizeof *t);
+    size_t *snt = calloc((size_t)p * 3, sizeof *snt);
+    if (!snt)
+        return CV_ERR_NOMEM;
+    size_t *rcv = snt + p, *red = snt + 2 * p;
+    for (size_t x = 0; x < s->nxfers; x++) {
+        const Transfer *tr = &s->xfers[x];
+        size_t bytes = tr->count * ts;
+        if (tr->op == XFER_REDUCE)
+            red[tr->dst] += bytes;
+        if (tr->src == tr->dst)
+            continue;
+        snt[tr->src] += bytes;
+        rcv[tr->dst] += bytes;
+        t->total_bytes += bytes;
+    }
+    for (int r = 0; r < p; r++) {
+        if (snt[r] > t->max_sent) t->max_sent = snt[r];
+        if (rcv[r] > t->max_recvd) t->max_recvd = rcv[r];
+        if (red[r] > t->max_reduced) t->max_reduced = red[r];
+        if (sent) sent[r] = snt[r];
+        if (recvd) recvd[r] = rcv[r];
+    }
+    t->steps = s->nsteps;
+    t->xfers = s->nxfers;
+    free(snt);
+    return CV_OK;
+}
+
+/* ---------------------------------------------------------------- names */
+
+const char *xfer_op_name(XferOp op)
+{
+    return op == XFER_COPY ? "copy" : op == XFER_REDUCE ? "reduce" : "?";
+}
+
+static const char *const buf_names[BUF_COUNT] = {
+    [BUF_SEND] = "send", [BUF_RECV] = "recv", [BUF_TMP] = "tmp",
+};
+
+const char *buf_name(BufId b) { return b < BUF_COUNT ? buf_names[b] : "?"; }
+
+int buf_parse(const char *s)
+{
+    for (int b = 0; s && b < BUF_COUNT; b++)
+        if (!strcasecmp(s, buf_names[b]))
+            return b;
+    return -1;
+}
+
+/* ------------------------------------------------------ copy-in fusion */
+
+static int ranges_overlap(size_t a, size_t an, size_t b, size_t bn)
+{
+    return a < b + bn && b < a + an;
+}
+
+const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
+                                   const Transfer *x)
+{
+    if (k + 1 >= s->nsteps || x->src != x->dst || x->op != XFER_COPY ||
+        x->src_buf != BUF_SEND)
+        return NULL;
+    const Step *st = &s->steps[k + 1];
+    const Transfer *y = NULL;
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        int reads = t->src == x->dst && t->src_buf == x->dst_buf &&
+                    ranges_overlap(t->src_off, t->count, x->dst_off, x->count);
+        int writes = t->dst == x->dst && t->dst_buf == x->dst_buf &&
+                     ranges_overlap(t->dst_off, t->count, x->dst_off, x->count);
+        if (writes && !reads && !y && t->op == XFER_REDUCE &&
+            t->dst_off == x->dst_off && t->count == x->count)
+            y = t;
+        else if (reads || writes)
+            return NULL;
+    }
+    return y;
+}
+
+void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip)
+{
+    for (size_t k = 0; k + 1 < s->nsteps; k++)
+        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
+            const Transfer *y = sched_fuse_partner(s, k, &s->xfers[i]);
+            if (y) {
+                skip[i] = 1;
+                init[y - s->xfers] = &s->xfers[i];
+            }
+        }
+}
+
+/* Pushes of step k (sched_push_all); load[r] = elements rank r performs
+ * and recv[r] = it receives, both zero on entry and on return. */
+static void push_step(const Schedule *s, size_t k, int cores, size_t min_bytes,
+                      double *load, uint8_t *recv, size_t *push)
+{
+    size_t first = s->steps[k].first, end = first + s->steps[k].n;
+    size_t es = dtype_size(s->call.dtype);
+    size_t line = (min_bytes < 64 ? min_bytes : 64) / es;
+    line = line ? line : 1;
+    int busy = 0;
+    for (size_t i = first; i < end; i++) {
+        const Transfer *t = &s->xfers[i];
+        busy += !recv[t->dst];
+        recv[t->dst] = 1;
+        load[t->dst] += (double)t->count;
+    }
+    for (size_t i = first; busy < cores && i < end; i++) {
+        const Transfer *t = &s->xfers[i];
+        if (t->src == t->dst || recv[t->src] || t->count * es < min_bytes)
+            continue;
+        double half = (load[t->dst] - load[t->src]) / 2;
+        size_t n = half < (double)t->count ? (size_t)fmax(half, 0) : t->count;
+        /* the destination's part ends on a line boundary */
+        size_t cut = t->dst_off + t->count - n;
+        cut = (cut + line - 1) / line * line;
+        n = cut < t->dst_off + t->count ? t->dst_off + t->count - cut : 0;
+        if (!n || n * es < min_bytes / 2)
+            continue;
+        push[i] = n;
+        load[t->dst] -= (double)n;
+        load[t->src] += (double)n;
+    }
+    for (size_t i = first; i < end; i++) {
+        const Transfer *t = &s->xfers[i];
+        load[t->src] = load[t->dst] = 0;
+        recv[t->dst] = 0;
+    }
+}
+
+CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
+                       size_t *push)
+{
+    size_t p = (size_t)s->call.nranks;
+    if (cores < 2 || p < 2)
+        return CV_OK;
+    double *load = calloc(p, sizeof *load);
+    uint8_t *recv = calloc(p, 1);
+    if (!load || !recv) {
+        free(load), free(recv);
+        return CV_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < s->nsteps; k++)
+        push_step(s, k, cores, min_bytes ? min_bytes : 1, load, recv, push);
+    free(load);
+    free(recv);
+    return CV_OK;
+}
+
+/* Kahn's algorithm: take ranks nobody left sends to, one at a time; a
+ * cycle is what is left. The edges (one per transfer between ranks) are
+ * grouped by source: first[r] .. first[r + 1] in dst[]. */
+int sched_one_way(const Schedule *s)
+{
+    size_t p = (size_t)s->call.nranks;
+    size_t *first = calloc(p + 2, sizeof *first), *indeg = calloc(p, sizeof *indeg);
+    size_t *queue = malloc((p + 1) * sizeof *queue);
+    int32_t *dst = malloc((s->nxfers + 1) * sizeof *dst);
+    int ok = first && indeg && queue && dst;
+    for (size_t i = 0; ok && i < s->nxfers; i++)
+        if (s->xfers[i].src != s->xfers[i].dst) {
+            first[s->xfers[i].src + 2]++;
+            indeg[s->xfers[i].dst]++;
+        }
+    for (size_t r = 2; ok && r <= p; r++)
+        first[r] += first[r - 1];
+    for (size_t i = 0; ok && i < s->nxfers; i++) /* first[r + 1]: filling */
+        if (s->xfers[i].src != s->xfers[i].dst)
+            dst[first[s->xfers[i].src + 1]++] = s->xfers[i].dst;
+    size_t head = 0, tail = 0;
+    for (size_t r = 0; ok && r < p; r++)
+        if (!indeg[r])
+            queue[tail++] = r;
+    while (ok && head < tail) {
+        size_t r = queue[head++];
+        for (size_t i = first[r]; i < first[r + 1]; i++)
+            if (--indeg[dst[i]] == 0)
+                queue[tail++] = (size_t)dst[i];
+    }
+    free(first), free(indeg), free(queue), free(dst);
+    return ok ? tail == p : -1;
+}

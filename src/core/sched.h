@@ -1,0 +1,189 @@
+/* sched.h - the Schedule IR: steps of simultaneous transfers between ranks'
+ * buffers, a builder for algorithm generators, a validator and statistics.
+ *
+ * Step semantics: every read in a step sees the values from before the
+ * step. A transfer with src == dst is local work (a copy or a local reduce).
+ * Offsets and counts are in elements. No I/O, no globals. */
+#ifndef COLLVIZ_SCHED_H
+#define COLLVIZ_SCHED_H
+
+#include "core/coll.h"
+#include "core/error.h"
+
+typedef enum {
+    XFER_COPY,   /* dst = src */
+    XFER_REDUCE, /* dst = dst op src */
+    XFER_OP_COUNT
+} XferOp;
+
+/* One transfer of `count` consecutive elements. */
+typedef struct {
+    int32_t src;     /* source rank */
+    int32_t dst;     /* destination rank */
+    uint8_t src_buf; /* BufId read at the source */
+    uint8_t dst_buf; /* BufId written at the destination */
+    uint8_t op;      /* XferOp */
+    size_t src_off;  /* first element read */
+    size_t dst_off;  /* first element written */
+    size_t count;    /* elements, > 0 */
+} Transfer;
+
+/* A step: xfers[first .. first + n) of the schedule happen at once. */
+typedef struct {
+    size_t first;      /* index of the step's first transfer */
+    size_t n;          /* number of transfers */
+    const char *phase; /* static label, e.g. "reduce-scatter" */
+} Step;
+
+typedef struct {
+    CollCall call;      /* the call this schedule implements */
+    const char *algo;   /* algorithm name (static string) */
+    size_t *bufsize;    /* [rank * BUF_COUNT + buf]: elements per buffer */
+    Transfer *xfers;    /* all transfers, step after step */
+    size_t nxfers;      /* transfers used */
+    size_t cap_xfers;   /* transfers allocated */
+    Step *steps;        /* all steps */
+    size_t nsteps;      /* steps used */
+    size_t cap_steps;   /* steps allocated */
+    CvError err;        /* sticky builder error (allocation, bad argument) */
+} Schedule;
+
+/* ------------------------------------------------------------- building */
+
+/* Start an empty schedule for `call`: send and recv sized by coll_layout,
+ * tmp empty. Returns CV_OK or CV_ERR_NOMEM. */
+CvError sched_init(Schedule *s, const CollCall *call, const char *algo);
+void sched_fini(Schedule *s);
+
+/* Grow rank r's tmp buffer to at least n elements (never shrinks). */
+void sched_tmp(Schedule *s, int r, size_t n);
+/* Grow every rank's tmp buffer to at least n elements. */
+void sched_tmp_all(Schedule *s, size_t n);
+
+/* Open a new step; following transfers belong to it. An empty step is
+ * dropped when the next one opens or the schedule ends. */
+void sched_step(Schedule *s, const char *phase);
+
+/* Append a transfer to the open step; count == 0 is a no-op. Errors (no
+ * open step, ranks out of range) are recorded in s->err. */
+void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
+                int dst, BufId dbuf, size_t doff, size_t count);
+void sched_copy(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
+                BufId dbuf, size_t doff, size_t count);
+void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
+                  BufId dbuf, size_t doff, size_t count);
+
+/* Close the schedule: drop a trailing empty step. Returns s->err. */
+CvError sched_end(Schedule *s);
+
+/* Elements of rank r's buffer b. */
+static inline size_t sched_bufsize(const Schedule *s, int r, BufId b)
+{
+    return s->bufsize[(size_t)r * BUF_COUNT + b];
+}
+
+/* ----------------------------------------------------------- validation */
+
+/* What the validator found; the first problem is described in detail. */
+typedef struct {
+    CvError err;           /* CV_OK or the first problem's kind */
+    size_t step;           /* step of the first problem */
+    size_t xfer;           /* transfer index of the first problem */
+    size_t overlaps;       /* transfers whose source some write of the same
+                              step overwrites (executors must stage them) */
+    size_t missing;        /* output elements no transfer ever wrote */
+} SchedCheck;
+
+/* Bounds, send buffers never written, every output element written by some
+ * transfer (or already holding the input), overlaps counted. `staged` (may
+ * be NULL) gets one flag per transfer: 1 when its source is overwritten in
+ * its step. */
+CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged);
+
+/* ----------------------------------------------------------- statistics */
+
+/* Bytes and messages of one rank in one step. */
+typedef struct {
+    size_t sent;     /* bytes sent to other ranks */
+    size_t recvd;    /* bytes received from other ranks */
+    size_t reduced;  /* bytes combined by a reduction at this rank */
+    size_t copied;   /* bytes copied locally (src == dst) */
+    int msgs_out;    /* distinct peers sent to */
+    int msgs_in;     /* distinct peers received from */
+} RankStepStats;
+
+/* Fill out[r] for every rank r (array of call.nranks) for step k. */
+CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out);
+
+/* Copy-in fusion. Many schedules start with a local step that copies a
+ * rank's input from its send buffer into the buffer the next step reduces
+ * into (out-of-place reduce and allreduce). A reduce updates its
+ * destination in place, so the copy is what the step semantics need, but
+ * an executor that runs the schedule as a whole may instead have the
+ * reduce combine the input with its source and skip the copy (one pass
+ * over memory instead of two; the same operands in the same order, so the
+ * same results bit for bit). The reduce of step k + 1 that can take over
+ * transfer x of step k, or NULL: x is a local copy from BUF_SEND (read
+ * only, so it reads the same a step later); the reduce writes exactly x's
+ * destination range; no other transfer of step k + 1 reads or writes any
+ * of that range. */
+const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
+                                   const Transfer *x);
+
+/* Every fused pair of s, indexed like s->xfers (arrays of s->nxfers the
+ * caller zeroed): init[y] = &x for each reduce y that takes over copy x,
+ * skip[x] = 1 for that copy. */
+void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip);
+
+/* Pushes. An executor whose ranks pull (the destination performs a
+ * transfer) leaves a rank that receives nothing in a step idle, and with
+ * it a core, while its destination copies alone: a gather's root, a
+ * reduce's root, a broadcast's first receiver. In a step where fewer
+ * ranks receive than there are cores, such an idle source may perform the
+ * tail of its transfer itself, writing into the destination's buffer, so
+ * that both cores work (measured on 2 cores: 64 MiB streamed as two 32 MiB
+ * halves in parallel 1.2-1.7 times faster than one thread alone). The
+ * step's semantics do not change, only who moves which bytes.
+ *
+ * push[x] (an array of s->nxfers the caller zeroed) = the elements at the
+ * end of transfer x that its source performs: transfers of at least
+ * min_bytes between two ranks whose source receives nothing in the step,
+ * sized so that the source's and the destination's elements balance
+ * (taken in transfer order), the pushed part at least min_bytes / 2 and
+ * starting on a boundary of min(64, min_bytes) bytes of the destination
+ * buffer (no cache line written by both). No pushes when
+ * cores < 2 or the step's receivers are as many as the cores. The
+ * threads backend's rule, which the cost model mirrors. */
+#define SCHED_PUSH_BYTES ((size_t)512 << 10)
+
+CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
+                       size_t *push);
+
+/* Whether data flows one way in s: no rank receives, directly or
+ * through other ranks, from a rank it sends to (the graph of its
+ * transfers between ranks has no cycle), as in trees and chains towards
+ * or from a root. There a source never needs to hear from its
+ * destinations, so an executor may let it run ahead (the threads
+ * backend's eager channels, as MPI's eager sends let a broadcast's root
+ * return at once). -1 when out of memory. */
+int sched_one_way(const Schedule *s);
+
+/* Totals over the whole schedule. */
+typedef struct {
+    size_t steps;        /* steps */
+    size_t xfers;        /* transfers */
+    size_t max_sent;     /* largest bytes sent by one rank in total */
+    size_t max_recvd;    /* largest bytes received by one rank in total */
+    size_t total_bytes;  /* bytes moved between ranks, all ranks */
+    size_t max_reduced;  /* largest bytes reduced by one rank in total */
+} SchedTotals;
+
+/* Per-rank totals go to sent/recvd (arrays of nranks, may be NULL). */
+CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
+                     size_t *recvd);
+
+const char *xfer_op_name(XferOp op);
+const char *buf_name(BufId b);
+int buf_parse(const char *s);
+
+#endif

@@ -1,0 +1,167 @@
+/* exec.c - the backends collviz knows, by name.
+ *
+ * threads is built in. cuda (src/gpu/) and mpi are known by name but not
+ * part of this version, so that asking for one gets a sentence saying so
+ * rather than "unknown". */
+#include "exec/exec.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#ifdef __linux__
+#include <sys/syscall.h>
+#endif
+
+/* Each backend's table, defined in its own folder (only that folder
+ * includes the backend's headers). */
+extern const ExecOps exec_threads_ops;
+
+/* A backend by name: its table when built in, else why it is missing. */
+typedef struct {
+    const char *name;     /* what users type */
+    const ExecOps *ops;   /* the table, or NULL when not built in */
+    const char *missing;  /* the sentence when not built in */
+} Backend;
+
+static const Backend backends[] = {
+    {"threads", &exec_threads_ops, NULL},
+    {"cuda", NULL, "the cuda backend is not part of this version of "
+                   "collviz; -B threads runs on this machine's cores"},
+    {"mpi", NULL, "the mpi backend is not part of this version of collviz; "
+                  "-B threads runs on this machine's cores"},
+};
+
+#define NBACKENDS (sizeof backends / sizeof backends[0])
+
+const char *exec_name_at(size_t i)
+{
+    return i < NBACKENDS ? backends[i].name : NULL;
+}
+
+/* "threads, cuda, mpi" */
+static void list_names(char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < NBACKENDS && at < len; i++) {
+        int n = snprintf(out + at, len - at, "%s%s", i ? ", " : "",
+                         backends[i].name);
+        if (n < 0)
+            break;
+        at += (size_t)n;
+    }
+}
+
+const ExecOps *exec_find(const char *name, char *why, size_t whylen)
+{
+    for (size_t i = 0; name && i < NBACKENDS; i++) {
+        if (strcasecmp(name, backends[i].name))
+            continue;
+        if (!backends[i].ops && why && whylen)
+            snprintf(why, whylen, "%s", backends[i].missing);
+        return backends[i].ops;
+    }
+    if (why && whylen) {
+        char names[64];
+        list_names(names, sizeof names);
+        snprintf(why, whylen, "there is no backend called '%s'; the backends "
+                 "are %s", name ? name : "", names);
+    }
+    return NULL;
+}
+
+/* CPU affinity through the system calls, in masks of up to 4096 CPUs. */
+#define CPU_WORDS (4096 / (8 * sizeof(unsigned long)))
+#define WORD_BITS (8 * sizeof(unsigned long))
+
+/* The CPUs the calling thread may run on: the mask, and how many (0 where
+ * the system does not say). */
+static int cpu_mask(unsigned long mask[CPU_WORDS])
+{
+    memset(mask, 0, CPU_WORDS * sizeof *mask);
+#ifdef __linux__
+    long got = syscall(SYS_sched_getaffinity, 0, CPU_WORDS * sizeof *mask, mask);
+    int n = 0;
+    for (size_t c = 0; got > 0 && c < (size_t)got * 8; c++)
+        n += (int)(mask[c / WORD_BITS] >> (c % WORD_BITS) & 1);
+    return n;
+#else
+    return 0;
+#endif
+}
+
+int exec_cpus(void)
+{
+    unsigned long mask[CPU_WORDS];
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    int n = cpu_mask(mask);
+    if (n <= 0 || (online > 0 && n > online))
+        n = online > 0 ? (int)online : 1;
+    return n;
+}
+
+bool exec_pin(int k)
+{
+#ifdef __linux__
+    unsigned long mask[CPU_WORDS], one[CPU_WORDS] = {0};
+    cpu_mask(mask);
+    for (size_t c = 0, seen = 0; c < CPU_WORDS * WORD_BITS; c++)
+        if (mask[c / WORD_BITS] >> (c % WORD_BITS) & 1 && seen++ == (size_t)k) {
+            one[c / WORD_BITS] = 1UL << (c % WORD_BITS);
+            return syscall(SYS_sched_setaffinity, 0, sizeof one, one) == 0;
+        }
+#else
+    (void)k;
+#endif
+    return false;
+}
+
+ProbeResult exec_probe(Executor *ex)
+{
+    ProbeResult r = {0};
+    if (!ex->ops->probe || ex->ops->probe(ex, &r) || !(r.ratio > 0) ||
+        !(r.clean_s > 0))
+        r = (ProbeResult){0};
+    return r;
+}
+
+size_t exec_bytes_needed(const Schedule *s, size_t extra)
+{
+    size_t es = dtype_size(s->call.dtype), total = extra;
+    for (int r = 0; r < s->call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(s, r, (BufId)b);
+            if (n > (SIZE_MAX - total) / es)
+                return SIZE_MAX;
+            total += n * es;
+        }
+    return total;
+}
+
+static size_t phys_bytes(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || size <= 0)
+        return SIZE_MAX;
+    return (size_t)pages > SIZE_MAX / (size_t)size ? SIZE_MAX
+                                                   : (size_t)pages * (size_t)size;
+}
+
+CvError exec_check_fits(const Schedule *s, size_t extra, char *why,
+                        size_t whylen)
+{
+    size_t need = exec_bytes_needed(s, extra), have = phys_bytes();
+    if (need <= have)
+        return CV_OK;
+    if (need == SIZE_MAX)
+        snprintf(why, whylen, "the buffers would be larger than this machine "
+                 "can address, let alone hold in memory");
+    else
+        snprintf(why, whylen, "the buffers need %.3g GiB but this machine has "
+                 "%.3g GiB of memory", need / 1073741824.0,
+                 have / 1073741824.0);
+    return CV_ERR_NOMEM;
+}

@@ -1,0 +1,108 @@
+/* exec.h - the executor interface: one small table of operations that every
+ * backend (threads, and later cuda and mpi) implements, so callers (perf,
+ * calibrate, the TUI) never know which one runs.
+ *
+ * Life cycle: open (workers started, once) -> load (a schedule; buffers
+ * sized for it and first touched by their owners; inputs filled) -> step /
+ * run / read, any number of times, reset in between -> close. */
+#ifndef COLLVIZ_EXEC_H
+#define COLLVIZ_EXEC_H
+
+#include "exec/probe.h"
+#include "core/sched.h"
+
+typedef struct Executor Executor;
+
+/* Options a caller may set; zero means the backend's default. */
+typedef struct {
+    int spin_us;     /* microseconds a waiting rank spins before yielding */
+    int check_steps; /* nonzero: keep per-step, per-rank end timestamps */
+    int eager_bytes; /* transfers up to this many bytes are copied
+                        through a channel instead of read in place
+                        (threads: 4096 when ranks outnumber cores or
+                        data flows one way, sched_one_way; else none);
+                        negative: none are */
+    long push_bytes; /* an idle source may perform the tail of its
+                        transfers of at least this many bytes
+                        (sched_push_all; threads: SCHED_PUSH_BYTES);
+                        negative: never */
+} ExecOptions;
+
+/* Timings of a timed run. */
+typedef struct {
+    double iter_s;    /* mean seconds per iteration (slowest rank) */
+    double *step_s;   /* [nsteps] or NULL: mean seconds of each step, from
+                         the slowest rank's end of step k-1 to its end of k */
+} ExecTiming;
+
+typedef struct ExecOps {
+    const char *name;    /* "threads", "cuda", "mpi" */
+    const char *summary; /* one line for lists and menus */
+    /* Start a backend for nranks ranks. On CV_ERR_UNAVAILABLE or another
+     * error, `why` gets one clear sentence (why it cannot run here). */
+    CvError (*open)(Executor **out, int nranks, const ExecOptions *opt,
+                    char *why, size_t whylen);
+    /* Bind schedule s (borrowed; must outlive the executor or the next
+     * load), size the buffers for it and fill the inputs (data.h). */
+    CvError (*load)(Executor *ex, const Schedule *s);
+    /* Back to the state before step 0: inputs refilled, other elements
+     * poisoned. */
+    CvError (*reset)(Executor *ex);
+    /* Execute step k on every rank and return when all are done. Steps
+     * must be executed in order after a reset for results to be right. */
+    CvError (*step)(Executor *ex, size_t k);
+    /* Apply the op's final scaling (avg) to the outputs after the last
+     * step; a no-op for other ops. */
+    CvError (*finish)(Executor *ex);
+    /* Run the whole schedule (steps and finish) `warmup` times untimed,
+     * then `iters` times timed. Buffers end in an unspecified state. */
+    CvError (*run)(Executor *ex, int warmup, int iters, ExecTiming *t);
+    /* Copy elements [off, off + n) of rank r's buffer b into dst. */
+    CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
+                    void *dst);
+    /* How the ranks' cores read each other's data now (probe.h): the
+     * time pulling data written once (clean_s), and pulling what another
+     * core has just written over it (ratio), measured for a few
+     * milliseconds between runs, so that perf and calibrate can tell
+     * when the machine changed either speed under them. NULL when the
+     * backend has no such measure; CV_ERR_UNAVAILABLE when it cannot take
+     * it here. */
+    CvError (*probe)(Executor *ex, ProbeResult *out);
+    /* A sentence about the last error, or "" when there was none. */
+    const char *(*last_error)(const Executor *ex);
+    /* Stop the workers and free everything. */
+    void (*close)(Executor *ex);
+} ExecOps;
+
+/* The part every backend's executor starts with. */
+struct Executor {
+    const ExecOps *ops;    /* the backend's table */
+    const Schedule *sched; /* the loaded schedule, or NULL */
+    int nranks;            /* ranks the backend was opened for */
+};
+
+/* Backends known to this build, by name; NULL (and a sentence in why)
+ * when the name is unknown or the backend is not built in. */
+const ExecOps *exec_find(const char *name, char *why, size_t whylen);
+/* How many CPUs this process's ranks can run on at once: those it may
+ * use (its affinity: taskset, cgroups' cpusets), else those online; at
+ * least 1. Push and eager decisions and the model's cores come from it. */
+int exec_cpus(void);
+/* Keep the calling thread on the k-th CPU (from 0) it may use now; false
+ * when it may use fewer or the system does not say (Linux only). */
+bool exec_pin(int k);
+/* ex's probe (ExecOps.probe), or all zeros where its backend has none or
+ * cannot take it here: perf and calibrate record it, neither needs it. */
+ProbeResult exec_probe(Executor *ex);
+/* The i-th backend known by name (built in or not); NULL past the end. */
+const char *exec_name_at(size_t i);
+/* Bytes of every rank's buffers of s together, plus `extra` (a backend's
+ * own, such as stages); SIZE_MAX on overflow. */
+size_t exec_bytes_needed(const Schedule *s, size_t extra);
+/* CV_OK when exec_bytes_needed(s, extra) fits in this machine's physical
+ * memory; else CV_ERR_NOMEM and a sentence in why. Backends check it
+ * before allocating, and perf before it runs anything. */
+CvError exec_check_fits(const Schedule *s, size_t extra, char *why,
+                        size_t whylen);
+
+#endif

@@ -1,0 +1,265 @@
+/* perf.c - the measurement engine: schedules timed on an executor, checked,
+ * and set beside the calibrated model. */
+#include "measure/perf.h"
+#include "exec/probe.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/verify.h"
+
+/* ------------------------------------------------------------- checking */
+
+/* Count the wrong output elements of the executor's loaded schedule (after
+ * its finish), with verify.h's check against the collective's definition. */
+static CvError count_wrong(Executor *ex, long long *wrong)
+{
+    VerifyReport rep;
+    CvError e = verify_output(ex, true, &rep);
+    *wrong = (long long)rep.wrong;
+    return e == CV_ERR_WRONG ? CV_OK : e;
+}
+
+/* Run the loaded schedule once from a fresh start, step by step, and count
+ * the output elements that differ from the collective's definition. */
+static CvError check_once(Executor *ex, const Schedule *s, long long *wrong)
+{
+    const ExecOps *ops = ex->ops;
+    CvError e = ops->reset(ex);
+    for (size_t k = 0; !e && k < s->nsteps; k++)
+        e = ops->step(ex, k);
+    if (!e)
+        e = ops->finish(ex);
+    if (!e)
+        e = count_wrong(ex, wrong);
+    return e;
+}
+
+/* nccl-tests' -c: up to `checks` checked runs, stopping at the first with
+ * wrong elements. */
+static CvError check_runs(Executor *ex, const Schedule *s, int checks,
+                          long long *wrong)
+{
+    CvError e = CV_OK;
+    *wrong = 0;
+    for (int c = 0; !e && c < checks && *wrong == 0; c++)
+        e = check_once(ex, s, wrong);
+    return e;
+}
+
+/* ------------------------------------------------------------ measuring */
+
+static CvError exec_fail(Executor *ex, CvError e, char *why, size_t whylen)
+{
+    if (why && whylen)
+        snprintf(why, whylen, "%s", ex->ops->last_error(ex));
+    return e;
+}
+
+/* Time, check and model the loaded schedule s into *out. */
+static CvError measure_loaded(Executor *ex, const PerfConfig *cfg,
+                              const Calib *cal, const Schedule *s,
+                              PerfSide *out)
+{
+    ExecTiming t = {0};
+    int warmup = cfg->warmup, iters = cfg->iters;
+    CvError e = CV_OK;
+    if (cfg->min_time_s > 0) { /* one timed iteration, after the warmup */
+        e = ex->ops->run(ex, warmup, 1, &t);
+        double want = t.iter_s > 0 ? ceil(cfg->min_time_s / t.iter_s) : 1;
+        iters = want > iters ? (int)fmin(want, PERF_MAX_ITERS) : iters;
+        warmup = 0;
+    }
+    if (!e)
+        e = ex->ops->run(ex, warmup, iters, &t);
+    if (e)
+        return e;
+    double bytes = (double)coll_size_bytes(&s->call);
+    out->time_s = t.iter_s;
+    out->iters = iters;
+    out->algbw = t.iter_s > 0 ? bytes / t.iter_s / 1e9 : 0;
+    out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
+    out->wrong = -1;
+    if (cfg->check > 0 && (e = check_runs(ex, s, cfg->check, &out->wrong)))
+        return e;
+    for (int l = 0; l < LINK_COUNT && !e; l++)
+        e = cal ? calib_predict(cal, s, (LinkModel)l, &out->model_s[l]) : CV_OK;
+    return e;
+}
+
+/* Generate the schedule of `call`, load it, measure it. */
+static CvError measure_side(Executor *ex, const PerfConfig *cfg,
+                            const Calib *cal, const AlgoInfo *a,
+                            const CollCall *call, PerfSide *out, char *why,
+                            size_t whylen)
+{
+    Schedule s;
+    *out = (PerfSide){.wrong = -1};
+    CvError e = algo_generate(a, call, &s);
+    if (e)
+        return e;
+    e = ex->ops->load(ex, &s);
+    if (!e)
+        e = measure_loaded(ex, cfg, cal, &s, out);
+    if (e && e != CV_ERR_NOMEM)
+        exec_fail(ex, e, why, whylen);
+    sched_fini(&s);
+    return e;
+}
+
+CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                     const AlgoInfo *a, unsigned long long bytes,
+                     PerfRow *row, char *why, size_t whylen)
+{
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, bytes);
+    *row = (PerfRow){.algo = a, .count = call.count,
+                     .bytes = coll_size_bytes(&call)};
+    CvError e = CV_OK;
+    for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
+        call.in_place = pl == PERF_IN_PLACE;
+        e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why, whylen);
+    }
+    return e;
+}
+
+/* Run a's schedule for `bytes` out of place, untimed, warmup times. */
+static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
+                       unsigned long long bytes, char *why, size_t whylen)
+{
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, bytes);
+    Schedule s;
+    ExecTiming t = {0};
+    CvError e = algo_generate(a, &call, &s);
+    if (e)
+        return e;
+    e = ex->ops->load(ex, &s);
+    if (!e)
+        e = ex->ops->run(ex, cfg->warmup > 0 ? cfg->warmup - 1 : 0, 1, &t);
+    if (e)
+        exec_fail(ex, e, why, whylen);
+    sched_fini(&s);
+    return e;
+}
+
+/* The sweep's largest size. */
+static unsigned long long sweep_last(const Sweep *sw)
+{
+    unsigned long long last = sw->min;
+    while (sweep_next(sw, &last))
+        ;
+    return last;
+}
+
+CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
+                        size_t whylen)
+{
+    unsigned long long last = sweep_last(&cfg->sweep);
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, last);
+    call.in_place = false; /* out of place needs the most */
+    Schedule s;
+    char fits[160] = "";
+    CvError e = algo_generate(a, &call, &s);
+    if (!e) {
+        e = exec_check_fits(&s, 0, fits, sizeof fits);
+        sched_fini(&s);
+    }
+    if (e)
+        snprintf(why, whylen, "at %llu bytes %s", last,
+                 fits[0] ? fits : cv_strerror(e));
+    return e;
+}
+
+CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                   const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
+                   void *ctx, char *why, size_t whylen)
+{
+    size_t n = sweep_len(&cfg->sweep), i = 0;
+    unsigned long long size = cfg->sweep.min, last = sweep_last(&cfg->sweep);
+    /* As nccl-tests: warm up at the largest size and at the smallest
+     * before the first timed row. */
+    CvError e = cfg->warmup ? warm_up(ex, cfg, a, last, why, whylen) : CV_OK;
+    if (!e && cfg->warmup)
+        e = warm_up(ex, cfg, a, size, why, whylen);
+    if (e)
+        return e;
+    ProbeResult before = exec_probe(ex), after;
+    do {
+        e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
+        if (e)
+            return e;
+        after = exec_probe(ex);
+        rows[i].probe[0] = before.ratio, rows[i].probe[1] = after.ratio;
+        rows[i].probe_clean[0] = before.clean_s;
+        rows[i].probe_clean[1] = after.clean_s;
+        before = after;
+        i++;
+        if (progress && progress(ctx, &rows[i - 1], i, n))
+            return CV_ERR_CANCELLED;
+    } while (i < n && sweep_next(&cfg->sweep, &size));
+    return CV_OK;
+}
+
+/* ------------------------------------------------------------ summaries */
+
+long long perf_wrong_total(const PerfRow *rows, size_t n)
+{
+    long long w = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+            w += rows[i].side[pl].wrong > 0 ? rows[i].side[pl].wrong : 0;
+    return w;
+}
+
+double perf_avg_busbw(const PerfRow *rows, size_t n)
+{
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+            sum += rows[i].side[pl].busbw;
+    return n ? sum / (double)(n * PERF_PLACE_COUNT) : 0;
+}
+
+double perf_ratio(const PerfSide *s, LinkModel l)
+{
+    return s->model_s[l] > 0 ? s->time_s / s->model_s[l] : 0;
+}
+
+/* Whether both a[0..2) and b[0..2) hold a measured value. */
+static int both_probed(const double *a, const double *b)
+{
+    return (a[0] > 0 || a[1] > 0) && (b[0] > 0 || b[1] > 0);
+}
+
+int perf_host_moved(const Calib *cal, const PerfRow *row)
+{
+    double ratio[2] = {cal->state_ratio, 0}, clean[2] = {cal->state_clean, 0};
+    int state = cal->state_probes > 0;
+    const double *cr = state ? ratio : cal->probe, *rr = row->probe;
+    const double *cc = state ? clean : cal->probe_clean, *rc = row->probe_clean;
+    double v[4] = {cr[0], cr[1], rr[0], rr[1]};
+    double c[4] = {cc[0], cc[1], rc[0], rc[1]};
+    int moved = 0;
+    if (both_probed(cr, rr) && !probe_same_state(v, 4))
+        moved |= PERF_HOST_CROSS;
+    if (both_probed(cc, rc) && !probe_same_speed(c, 4))
+        moved |= PERF_HOST_SPEED;
+    return moved;
+}
+
+void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
+               size_t *measured, size_t *model)
+{
+    *measured = *model = 0;
+    for (size_t i = 1; i < nalgo; i++) {
+        const PerfSide *s = &rows[i * stride].side[PERF_OUT_OF_PLACE];
+        if (s->time_s < rows[*measured * stride].side[0].time_s)
+            *measured = i;
+        if (s->model_s[l] < rows[*model * stride].side[0].model_s[l])
+            *model = i;
+    }
+}

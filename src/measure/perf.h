@@ -1,0 +1,126 @@
+/* perf.h - the measurement engine behind `collviz perf`: for each size of a
+ * sweep it builds the schedule (out of place, then in place), loads it into
+ * an executor, times it the way nccl-tests does (warmup, then the timed
+ * iterations as a whole, the mean per iteration), checks the results
+ * element by element against the collective's definition, and sets beside
+ * each measurement the time the calibrated model predicts.
+ *
+ * Rows come back as structs; nothing is printed. */
+#ifndef COLLVIZ_PERF_H
+#define COLLVIZ_PERF_H
+
+#include "algos/algo.h"
+#include "measure/calib.h"
+#include "core/sweep.h"
+#include "exec/exec.h"
+
+#define PERF_MAX_ITERS 1000000 /* timed iterations of one measurement */
+#define PERF_MAX_MIN_TIME 60.0 /* seconds: the largest min_time_s */
+
+/* What to measure. */
+typedef struct {
+    CollCall call; /* kind, nranks, dtype, op, root; count and in_place are
+                      set per measurement */
+    Sweep sweep;   /* the sizes, in bytes (nccl-tests meaning) */
+    int iters;     /* timed iterations per measurement, >= 1 */
+    double min_time_s; /* > 0: more iterations where iters would take
+                          less than this (measured on one timed iteration
+                          after the warmup), so that a short run's time is
+                          not one scheduling hiccup; 0: exactly iters */
+    int warmup;    /* untimed iterations before them, >= 0 */
+    int check;     /* checked runs per measurement (0: no check) */
+} PerfConfig;
+
+/* Out of place or in place. */
+typedef enum { PERF_OUT_OF_PLACE, PERF_IN_PLACE, PERF_PLACE_COUNT } PerfPlace;
+
+/* One measurement. */
+typedef struct {
+    double time_s;              /* mean seconds per iteration */
+    int iters;                  /* iterations timed (min_time_s) */
+    double algbw;               /* size / time, GB/s (1e9 B/s) */
+    double busbw;               /* algbw * coll_busbw_factor, GB/s */
+    long long wrong;            /* wrong elements; -1 when not checked */
+    double model_s[LINK_COUNT]; /* the calibrated model's time per link
+                                   model, s; 0 when no cost is predicted */
+} PerfSide;
+
+/* One size of one algorithm. */
+typedef struct {
+    const AlgoInfo *algo;             /* the algorithm measured */
+    unsigned long long bytes;         /* size column: coll_size_bytes */
+    size_t count;                     /* elements per block */
+    PerfSide side[PERF_PLACE_COUNT];  /* out of place, in place */
+    double probe[2];                  /* the backend's cross-core probe
+                                         (ExecOps.probe) just before and
+                                         just after the row (perf_sweep);
+                                         0: not measured */
+    double probe_clean[2];            /* the same probes' clean times, s:
+                                         the machine's speed */
+} PerfRow;
+
+/* Told after each row (done of total rows); may be NULL. Returning
+ * nonzero stops the sweep with CV_ERR_CANCELLED. */
+typedef int (*PerfProgress)(void *ctx, const PerfRow *row, size_t done,
+                            size_t total);
+
+
+/* Measure algorithm a at one size (bytes, rounded down to whole blocks) in
+ * both places. On an executor error, `why` gets its sentence. */
+CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                     const AlgoInfo *a, unsigned long long bytes,
+                     PerfRow *row, char *why, size_t whylen);
+
+/* CV_OK when a's buffers at the sweep's largest size fit in this
+ * machine's memory (exec_check_fits); else CV_ERR_NOMEM, or the error
+ * that generating the schedule gave, and a sentence in why (starting "at
+ * N bytes"). perf asks before it runs anything. */
+CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
+                        size_t whylen);
+
+/* Measure every size of the sweep into rows[0 .. sweep_len), after
+ * warming up (cfg->warmup runs at the largest size, then the smallest) as
+ * nccl-tests does, so that the first row is not the executor's first.
+ * The backend's probe runs before the first row and after each. */
+CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                   const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
+                   void *ctx, char *why, size_t whylen);
+
+/* ------------------------------------------------------------ summaries */
+
+/* Wrong elements over n rows (both places); unchecked sides count 0. */
+long long perf_wrong_total(const PerfRow *rows, size_t n);
+
+/* Mean busbw over every side of n rows, as nccl-tests' footer. */
+double perf_avg_busbw(const PerfRow *rows, size_t n);
+
+/* measured / model time for one side under link model l; 0 when the model
+ * predicts no time. */
+double perf_ratio(const PerfSide *s, LinkModel l);
+
+/* How the machine around a row differed from the calibration's. */
+typedef enum {
+    PERF_HOST_SAME = 0,  /* as calibrated, or not known */
+    PERF_HOST_CROSS = 1, /* the cross-core state: the row's probe ratios
+                            and the calibration's are not one state
+                            (probe_same_state) */
+    PERF_HOST_SPEED = 2  /* the speed: the row's clean times and the
+                            calibration's are not one speed
+                            (probe_same_speed) */
+} PerfHostMoved;
+
+/* How the machine around the row differed from the calibration's, a set
+ * of PerfHostMoved bits; 0 when either side was not probed. The
+ * calibration's side is the state it measured in (Calib.state_ratio,
+ * state_clean), or in files without it its probes at both ends. The model
+ * describes the machine as calibrated, so its time does not apply to such
+ * a row. */
+int perf_host_moved(const Calib *cal, const PerfRow *row);
+
+/* Among rows[0], rows[stride], ... (nalgo rows of the same size), the index
+ * of the fastest measured out of place, and of the one the model (link l)
+ * predicts fastest. */
+void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
+               size_t *measured, size_t *model);
+
+#endif

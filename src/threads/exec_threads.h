@@ -1,0 +1,46 @@
+/* exec_threads.h - the threads backend: one POSIX thread per rank, all in
+ * one address space.
+ *
+ * A rank's buffers are allocated and first touched by its own thread
+ * (large ones on transparent huge pages). The destination of a transfer
+ * performs it. Three ways to move data:
+ *  - pulled (transfers above ExecOptions.eager_bytes: by default 4 KiB,
+ *    or 0 where ranks wait for each other anyway): the destination reads
+ *    the source's buffer in place, zero copy;
+ *  - pushed in part (pulled transfers of ExecOptions.push_bytes, 512 KiB
+ *    by default, and more, in steps where fewer ranks receive than there
+ *    are cores, from a source that receives nothing in the step:
+ *    sched_push_all): the source writes the transfer's tail into the
+ *    destination's buffer once the destination has done its waits for the
+ *    step, while the destination performs the rest; the destination ends
+ *    the step when its sources have, so both cores work;
+ *  - eager (smaller ones, when ranks outnumber cores or data flows one
+ *    way): the source copies the data into a ring of slots towards the
+ *    destination at its own pace, as MPI does with small messages, so
+ *    ranks sharing a core run several iterations per time slice instead
+ *    of switching threads at every step, and a broadcast's root runs
+ *    ahead of its receivers.
+ * Ranks synchronise point to point through per-rank phase counters (C11
+ * atomics), never with a global barrier: before step k a rank waits only
+ * for the ranks it pulls from (their last writes before k); before writing,
+ * for the ranks that pulled from its buffers since its previous write
+ * (write-after-read across steps); sources that a step overwrites (the
+ * validator's `staged` flags) are copied to a per-rank stage first and the
+ * writer waits for that copy. Timed iterations end with a return phase in
+ * which a rank waits for the readers of its buffers, as a real collective
+ * returns only when its buffers may be reused. A waiting thread spins
+ * (adaptively, and only while the thread it waits for may be running on
+ * another core), then yields, then sleeps on a futex, so 16 ranks on 2
+ * cores stay fast.
+ *
+ * Rank limit: 1 .. COLL_MAX_RANKS (1024) threads. Buffers larger than the
+ * machine's physical memory are refused with CV_ERR_NOMEM before anything
+ * is allocated. A failed load leaves no schedule loaded. */
+#ifndef COLLVIZ_EXEC_THREADS_H
+#define COLLVIZ_EXEC_THREADS_H
+
+#include "exec/exec.h"
+
+extern const ExecOps exec_threads_ops;
+
+#endif
