@@ -1,0 +1,195 @@
+/* store.c - per-user files (see store.h). */
+#include "store/store.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define STORE_TMP ".tmp." /* NAME.tmp.PID: a write in progress */
+
+/* Each kind's XDG variable and its default under HOME. */
+static const struct {
+    const char *var;  /* the XDG variable */
+    const char *home; /* the default under $HOME */
+} kinds[STORE_COUNT] = {
+    [STORE_CACHE] = {"XDG_CACHE_HOME", ".cache"},
+    [STORE_STATE] = {"XDG_STATE_HOME", ".local/state"},
+};
+
+const char *store_ignored(StoreKind k)
+{
+    const char *v = k < STORE_COUNT ? getenv(kinds[k].var) : NULL;
+    return v && *v && *v != '/' ? kinds[k].var : NULL;
+}
+
+CvError store_path(StoreKind k, const char *name, char *out, size_t len,
+                   char *why, size_t whylen)
+{
+    if (k >= STORE_COUNT || !name || !*name || strchr(name, '/') ||
+        !strcmp(name, ".") || !strcmp(name, "..")) {
+        snprintf(why, whylen, "'%s' cannot be the name of a file of collviz's",
+                 name ? name : "");
+        return CV_ERR_ARG;
+    }
+    const char *xdg = getenv(kinds[k].var), *home = getenv("HOME");
+    int n;
+    if (xdg && *xdg == '/')
+        n = snprintf(out, len, "%s/collviz/%s", xdg, name);
+    else if (home && *home)
+        n = snprintf(out, len, "%s/%s/collviz/%s", home, kinds[k].home, name);
+    else {
+        snprintf(why, whylen, "neither %s (as an absolute path) nor HOME is "
+                 "set, so collviz has no directory for its files", kinds[k].var);
+        return CV_ERR_IO;
+    }
+    if (n < 0 || (size_t)n >= len) {
+        snprintf(why, whylen, "the path of collviz's file %s is too long", name);
+        return CV_ERR_ARG;
+    }
+    return CV_OK;
+}
+
+/* mkdir -p of the directory part of path. */
+static CvError make_dirs(const char *path, char *why, size_t whylen)
+{
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir) {
+        snprintf(why, whylen, "the path %s is too long", path);
+        return CV_ERR_ARG;
+    }
+    for (char *q = dir + 1; *q; q++) {
+        if (*q != '/')
+            continue;
+        *q = '\0';
+        if (mkdir(dir, 0755) && errno != EEXIST) {
+            snprintf(why, whylen, "cannot create the directory %s: %s", dir,
+                     strerror(errno));
+            return CV_ERR_IO;
+        }
+        *q = '/';
+    }
+    return CV_OK;
+}
+
+/* Flush f to disk and close it; 0, or errno of the first failure. */
+static int finish_file(FILE *f)
+{
+    int err = ferror(f) ? (errno ? errno : EIO) : 0;
+    if (fflush(f) && !err)
+        err = errno;
+    if (fsync(fileno(f)) && !err)
+        err = errno;
+    if (fclose(f) && !err)
+        err = errno;
+    return err;
+}
+
+CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
+                    size_t whylen)
+{
+    char tmp[4200];
+    CvError e = make_dirs(path, why, whylen);
+    if (e)
+        return e;
+    snprintf(tmp, sizeof tmp, "%s" STORE_TMP "%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
+        return CV_ERR_IO;
+    }
+    errno = 0;
+    int abandoned = fn(f, ctx);
+    int err = finish_file(f);
+    if (!abandoned && !err && rename(tmp, path))
+        err = errno;
+    if (abandoned || err) {
+        remove(tmp);
+        if (abandoned)
+            snprintf(why, whylen, "the contents of %s could not be written",
+                     path);
+        else
+            snprintf(why, whylen, "cannot write %s: %s", path, strerror(err));
+        return CV_ERR_IO;
+    }
+    return CV_OK;
+}
+
+CvError store_open(const char *path, FILE **out, int *missing, char *why,
+                   size_t whylen)
+{
+    struct stat st;
+    *out = NULL;
+    *missing = 0;
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *missing = errno == ENOENT;
+        snprintf(why, whylen, "cannot read %s: %s", path, strerror(errno));
+        return CV_ERR_IO;
+    }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        snprintf(why, whylen, "cannot read %s: it is not a regular file", path);
+        close(fd);
+        return CV_ERR_IO;
+    }
+    int fl = fcntl(fd, F_GETFL);
+    if (fl != -1)
+        fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+    if (!(*out = fdopen(fd, "r"))) {
+        snprintf(why, whylen, "cannot read %s: %s", path, strerror(errno));
+        close(fd);
+        return CV_ERR_IO;
+    }
+    return CV_OK;
+}
+
+CvError store_set_aside(const char *path, char *aside, size_t len)
+{
+    char to[4200];
+    snprintf(to, sizeof to, "%s.bad", path);
+    if (rename(path, to))
+        return CV_ERR_IO;
+    if (aside && len)
+        snprintf(aside, len, "%s", to);
+    return CV_OK;
+}
+
+/* Whether `name` is base's temporary file of a process that has ended. */
+static int stale(const char *name, const char *base)
+{
+    size_t n = strlen(base), t = strlen(STORE_TMP);
+    if (strncmp(name, base, n) || strncmp(name + n, STORE_TMP, t))
+        return 0;
+    char *end;
+    long pid = strtol(name + n + t, &end, 10);
+    if (*end || pid <= 0 || pid == (long)getpid())
+        return 0;
+    return kill((pid_t)pid, 0) && errno == ESRCH;
+}
+
+void store_clean_stale(const char *path)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (!slash)
+        return;
+    *slash = '\0';
+    const char *base = slash + 1;
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    for (struct dirent *de; (de = readdir(d));) {
+        if (!stale(de->d_name, base))
+            continue;
+        char full[4400];
+        snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
+        remove(full);
+    }
+    closedir(d);
+}

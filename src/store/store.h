@@ -1,0 +1,68 @@
+/* store.h - the per-user files collviz keeps: where they live (the XDG
+ * base directories), writing them atomically, and reading them safely.
+ *
+ *  - cache (STORE_CACHE): $XDG_CACHE_HOME/collviz/, else ~/.cache/collviz/:
+ *    calibrations, which can be measured again;
+ *  - state (STORE_STATE): $XDG_STATE_HOME/collviz/, else
+ *    ~/.local/state/collviz/: what cannot, such as lesson progress.
+ * A variable that is set but not an absolute path is ignored (the XDG
+ * rule); store_ignored() names it so that a command can say so once.
+ *
+ * Writes go to a temporary file beside the target, are flushed to disk and
+ * renamed over it, so a reader sees the old file or the new one, never a
+ * part. Reads open regular files only (a FIFO or a device at the path is
+ * refused, not waited on). A file that cannot be parsed is set aside
+ * (renamed to NAME.bad) by its reader, so the next write starts clean and
+ * the user can still look at it. Errors come back as CvError plus one
+ * sentence with the real cause; nothing is printed. */
+#ifndef COLLVIZ_STORE_H
+#define COLLVIZ_STORE_H
+
+#include <stdio.h>
+
+#include "core/error.h"
+
+typedef enum {
+    STORE_CACHE, /* things collviz can measure again (calibrations) */
+    STORE_STATE, /* things it cannot (lesson progress) */
+    STORE_COUNT
+} StoreKind;
+
+/* The file `name` (a plain name, no '/') of kind k: its full path in out.
+ * CV_ERR_IO when neither the XDG variable nor HOME gives a directory,
+ * CV_ERR_ARG when name is not a plain name or out is too small; a
+ * sentence in why either way. */
+CvError store_path(StoreKind k, const char *name, char *out, size_t len,
+                   char *why, size_t whylen);
+
+/* The XDG variable of kind k when it is set but ignored (not an absolute
+ * path), else NULL. */
+const char *store_ignored(StoreKind k);
+
+/* Writes a file's contents to f; returns nonzero to abandon the write. */
+typedef int (*StoreWriteFn)(FILE *f, void *ctx);
+
+/* Write path atomically: creates its directories, writes a temporary file
+ * in the same directory with fn, flushes it to disk and renames it over
+ * path. On failure the old file (if any) is untouched, the temporary file
+ * removed, and why says what failed and why (strerror). */
+CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
+                    size_t whylen);
+
+/* Open path for reading when it is a regular file. CV_ERR_IO with
+ * *missing = 1 when there is no such file (not an error for a cache);
+ * CV_ERR_IO and a sentence for anything else (a directory, a FIFO, no
+ * permission). */
+CvError store_open(const char *path, FILE **out, int *missing, char *why,
+                   size_t whylen);
+
+/* Rename a file that could not be read to path.bad (replacing an older
+ * one) so that the next write starts clean; the new name in aside (may be
+ * NULL). CV_ERR_IO when it cannot be renamed. */
+CvError store_set_aside(const char *path, char *aside, size_t len);
+
+/* Remove temporary files that writers left in path's directory when they
+ * were killed (those of processes that no longer run). */
+void store_clean_stale(const char *path);
+
+#endif
