@@ -8,46 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "exec/verify.h"
-
-/* ------------------------------------------------------------- checking */
-
-/* Count the wrong output elements of the executor's loaded schedule (after
- * its finish), with verify.h's check against the collective's definition. */
-static CvError count_wrong(Executor *ex, long long *wrong)
-{
-    VerifyReport rep;
-    CvError e = verify_output(ex, true, &rep);
-    *wrong = (long long)rep.wrong;
-    return e == CV_ERR_WRONG ? CV_OK : e;
-}
-
-/* Run the loaded schedule once from a fresh start, step by step, and count
- * the output elements that differ from the collective's definition. */
-static CvError check_once(Executor *ex, const Schedule *s, long long *wrong)
-{
-    const ExecOps *ops = ex->ops;
-    CvError e = ops->reset(ex);
-    for (size_t k = 0; !e && k < s->nsteps; k++)
-        e = ops->step(ex, k);
-    if (!e)
-        e = ops->finish(ex);
-    if (!e)
-        e = count_wrong(ex, wrong);
-    return e;
-}
-
-/* nccl-tests' -c: up to `checks` checked runs, stopping at the first with
- * wrong elements. */
-static CvError check_runs(Executor *ex, const Schedule *s, int checks,
-                          long long *wrong)
-{
-    CvError e = CV_OK;
-    *wrong = 0;
-    for (int c = 0; !e && c < checks && *wrong == 0; c++)
-        e = check_once(ex, s, wrong);
-    return e;
-}
+#include "measure/measure.h"
 
 /* ------------------------------------------------------------ measuring */
 
@@ -58,32 +19,23 @@ static CvError exec_fail(Executor *ex, CvError e, char *why, size_t whylen)
     return e;
 }
 
-/* Time, check and model the loaded schedule s into *out. */
-static CvError measure_loaded(Executor *ex, const PerfConfig *cfg,
-                              const Calib *cal, const Schedule *s,
-                              PerfSide *out)
+/* Check, time (measure.h) and model the loaded schedule s into *out. */
+static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
+                                   const Calib *cal, const Schedule *s,
+                                   PerfSide *out)
 {
-    ExecTiming t = {0};
-    int warmup = cfg->warmup, iters = cfg->iters;
-    CvError e = CV_OK;
-    if (cfg->min_time_s > 0) { /* one timed iteration, after the warmup */
-        e = ex->ops->run(ex, warmup, 1, &t);
-        double want = t.iter_s > 0 ? ceil(cfg->min_time_s / t.iter_s) : 1;
-        iters = want > iters ? (int)fmin(want, PERF_MAX_ITERS) : iters;
-        warmup = 0;
-    }
-    if (!e)
-        e = ex->ops->run(ex, warmup, iters, &t);
+    MeasureOptions o = {.checks = cfg->check, .warmup = cfg->warmup,
+                        .iters = cfg->iters, .min_time_s = cfg->min_time_s};
+    MeasureResult r = {0};
+    CvError e = measure_loaded(ex, s, &o, &r);
     if (e)
         return e;
     double bytes = (double)coll_size_bytes(&s->call);
-    out->time_s = t.iter_s;
-    out->iters = iters;
-    out->algbw = t.iter_s > 0 ? bytes / t.iter_s / 1e9 : 0;
+    out->time_s = r.iter_s;
+    out->iters = r.iters;
+    out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
-    out->wrong = -1;
-    if (cfg->check > 0 && (e = check_runs(ex, s, cfg->check, &out->wrong)))
-        return e;
+    out->wrong = r.wrong;
     for (int l = 0; l < LINK_COUNT && !e; l++)
         e = cal ? calib_predict(cal, s, (LinkModel)l, &out->model_s[l]) : CV_OK;
     return e;
@@ -102,7 +54,7 @@ static CvError measure_side(Executor *ex, const PerfConfig *cfg,
         return e;
     e = ex->ops->load(ex, &s);
     if (!e)
-        e = measure_loaded(ex, cfg, cal, &s, out);
+        e = measure_side_loaded(ex, cfg, cal, &s, out);
     if (e && e != CV_ERR_NOMEM)
         exec_fail(ex, e, why, whylen);
     sched_fini(&s);

@@ -13,8 +13,9 @@
 #include "measure/calib.h"
 #include "core/sweep.h"
 #include "exec/exec.h"
+#include "measure/measure.h"
 
-#define PERF_MAX_ITERS 1000000 /* timed iterations of one measurement */
+#define PERF_MAX_ITERS MEASURE_MAX_ITERS /* timed iterations of one row */
 #define PERF_MAX_MIN_TIME 60.0 /* seconds: the largest min_time_s */
 
 /* What to measure. */

@@ -1,0 +1,98 @@
+/* measure.c - the measuring engine (see measure.h). */
+#include "measure/measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "exec/verify.h"
+
+CvError measure_check(Executor *ex, const Schedule *s, long long *wrong)
+{
+    const ExecOps *ops = ex->ops;
+    VerifyReport rep = {.wrong = 0};
+    CvError e = ops->reset(ex);
+    for (size_t k = 0; !e && k < s->nsteps; k++)
+        e = ops->step(ex, k);
+    if (!e)
+        e = ops->finish(ex);
+    if (!e)
+        e = verify_output(ex, true, &rep);
+    *wrong = (long long)rep.wrong;
+    return e == CV_ERR_WRONG ? CV_OK : e;
+}
+
+/* Up to o->checks checked runs, stopping at the first with wrong
+ * elements. */
+static CvError check_runs(Executor *ex, const Schedule *s,
+                          const MeasureOptions *o, MeasureResult *r)
+{
+    CvError e = CV_OK;
+    r->wrong = o->checks > 0 ? 0 : -1;
+    for (int c = 0; !e && c < o->checks && r->wrong == 0; c++)
+        e = measure_check(ex, s, &r->wrong);
+    return e;
+}
+
+/* Timed iterations for o: iters, or as many as last min_time_s by one
+ * timed iteration after the warmup (which that iteration then took). */
+static CvError size_loop(Executor *ex, const MeasureOptions *o, int *iters,
+                         int *warmup)
+{
+    *iters = o->iters > 0 ? o->iters : 1;
+    *warmup = o->warmup > 0 ? o->warmup : 0;
+    if (!(o->min_time_s > 0))
+        return CV_OK;
+    ExecTiming t = {0};
+    CvError e = ex->ops->run(ex, *warmup, 1, &t);
+    double want = t.iter_s > 0 ? ceil(o->min_time_s / t.iter_s) : 1;
+    if (want > *iters)
+        *iters = (int)fmin(want, MEASURE_MAX_ITERS);
+    *warmup = 0;
+    return e;
+}
+
+/* Time n iterations in `chunks` parts of near equal size (fewer when n is
+ * smaller), summing per-iteration and per-step time (weighted by each
+ * part's iterations) into r. */
+static CvError timed_loop(Executor *ex, const Schedule *s,
+                          const MeasureOptions *o, int warmup, int n,
+                          MeasureResult *r)
+{
+    long parts = o->chunks > 1 ? o->chunks : 1;
+    parts = parts < MEASURE_MAX_CHUNKS ? parts : MEASURE_MAX_CHUNKS;
+    parts = parts < n ? parts : n;
+    int done = 0;
+    double sum = 0, *step = r->step_s ? calloc(s->nsteps + 1, sizeof *step) : NULL;
+    CvError e = r->step_s && !step ? CV_ERR_NOMEM : CV_OK;
+    for (long i = 0; !e && i < parts; i++) {
+        int k = (int)((long long)n * (i + 1) / parts) - done;
+        ExecTiming t = {.step_s = r->step_s};
+        if ((e = ex->ops->run(ex, i ? 0 : warmup, k, &t)))
+            break;
+        sum += t.iter_s * k;
+        for (size_t j = 0; step && j < s->nsteps; j++)
+            step[j] += t.step_s[j] * k;
+        done += k;
+        if (o->progress && done < n && o->progress(o->ctx, (double)done / n))
+            e = CV_ERR_CANCELLED;
+    }
+    r->iters = done;
+    r->iter_s = done ? sum / done : 0;
+    for (size_t j = 0; step && done && j < s->nsteps; j++)
+        r->step_s[j] = step[j] / done;
+    free(step);
+    return e;
+}
+
+CvError measure_loaded(Executor *ex, const Schedule *s,
+                       const MeasureOptions *o, MeasureResult *r)
+{
+    int iters, warmup;
+    r->iter_s = 0, r->iters = 0;
+    CvError e = check_runs(ex, s, o, r);
+    if (!e)
+        e = size_loop(ex, o, &iters, &warmup);
+    if (!e)
+        e = timed_loop(ex, s, o, warmup, iters, r);
+    return e;
+}

@@ -1,0 +1,64 @@
+/* measure.h - the one measuring engine: perf's rows, the calibration's
+ * benchmarks and the TUI's timed runs and sweeps all time a loaded
+ * schedule here, by one set of rules.
+ *
+ *  1. Check: up to `checks` runs from a fresh start, step by step, each
+ *     compared with the collective's definition (verify_output), stopping
+ *     at the first with wrong elements (nccl-tests' -c). Wrong results are
+ *     a finding, not an error: they are counted and the timing goes on.
+ *  2. Size: with min_time_s, one timed iteration after the warmup
+ *     estimates the iteration's time, and the loop gets as many
+ *     iterations as make it last min_time_s (never fewer than `iters`,
+ *     never more than MEASURE_MAX_ITERS), so a short collective's time is
+ *     not one scheduling hiccup.
+ *  3. Time: the executor's own timed loop (ExecOps.run), in `chunks`
+ *     parts when a caller wants progress and a way to cancel between them
+ *     (the TUI); the mean per iteration, and per step where asked.
+ * Nothing is printed; no globals. */
+#ifndef COLLVIZ_MEASURE_H
+#define COLLVIZ_MEASURE_H
+
+#include "exec/exec.h"
+
+#define MEASURE_MAX_ITERS 1000000 /* timed iterations of one measurement */
+#define MEASURE_MAX_CHUNKS 100    /* parts a timed loop is split into */
+
+/* Told between chunks with the fraction of the timed loop done; returning
+ * nonzero cancels it (CV_ERR_CANCELLED). */
+typedef int (*MeasureProgress)(void *ctx, double done);
+
+/* How to measure. */
+typedef struct {
+    int checks;        /* checked runs before timing (0: none) */
+    int warmup;        /* untimed iterations before timing, >= 0 */
+    int iters;         /* timed iterations at least, >= 1 */
+    double min_time_s; /* > 0: more iterations, so that the timed loop
+                          lasts at least this long; 0: exactly iters */
+    int chunks;        /* > 1: time in this many parts (at most
+                          MEASURE_MAX_CHUNKS), with progress between */
+    MeasureProgress progress; /* may be NULL */
+    void *ctx;         /* progress's first argument */
+} MeasureOptions;
+
+/* What was measured. */
+typedef struct {
+    double iter_s;   /* mean seconds per timed iteration (slowest rank) */
+    int iters;       /* timed iterations run */
+    long long wrong; /* wrong output elements of the checked runs; -1:
+                        not checked */
+    double *step_s;  /* [nsteps] or NULL, the caller's: mean seconds of
+                        each step over the timed iterations */
+} MeasureResult;
+
+/* Check, size and time the schedule s loaded in ex (ExecOps.load) by the
+ * rules above. r->step_s is filled when it is not NULL. On an executor
+ * error r holds what was measured before it. */
+CvError measure_loaded(Executor *ex, const Schedule *s,
+                       const MeasureOptions *o, MeasureResult *r);
+
+/* Run s once from a fresh start, step by step, apply the finish, and
+ * count the output elements that differ from the collective's
+ * definition. */
+CvError measure_check(Executor *ex, const Schedule *s, long long *wrong);
+
+#endif

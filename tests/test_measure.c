@@ -1,0 +1,213 @@
+/* test_measure.c - the measuring engine's rules, on a recording backend
+ * (which run calls it makes, with which warmup and iterations; how it
+ * sizes a loop by the minimum time, caps it, splits it into chunks and
+ * cancels between them; per-step means) and on the threads backend (the
+ * checked runs count wrong elements, and none on a correct run). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <string.h>
+
+#include "algos/algo.h"
+#include "exec/exec.h"
+#include "measure/measure.h"
+
+/* ------------------------------------------------- recording backend */
+
+#define MAX_CALLS 256
+
+/* An executor that does no work: each timed iteration "takes" iter_s, and
+ * step k of it step_s0 * (k + 1); every run call is recorded. */
+typedef struct {
+    Executor base;          /* ops, schedule, ranks */
+    double iter_s;          /* seconds each iteration reports */
+    double step_s0;         /* step k reports step_s0 * (k + 1) */
+    int ncalls;             /* run calls made */
+    int warmup[MAX_CALLS];  /* each call's warmup */
+    int iters[MAX_CALLS];   /* each call's iterations */
+    int stop_after;         /* progress cancels at this call (0: never) */
+    int progress_calls;     /* times progress was told */
+    double last_done;       /* the fraction it was last told */
+} RecExec;
+
+static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
+{
+    RecExec *x = (RecExec *)ex;
+    if (x->ncalls < MAX_CALLS) {
+        x->warmup[x->ncalls] = warmup;
+        x->iters[x->ncalls] = iters;
+    }
+    x->ncalls++;
+    t->iter_s = x->iter_s;
+    for (size_t k = 0; t->step_s && k < ex->sched->nsteps; k++)
+        t->step_s[k] = x->step_s0 * (double)(k + 1);
+    return CV_OK;
+}
+
+static const ExecOps rec_ops = {.name = "rec", .run = rec_run};
+
+static int rec_progress(void *ctx, double done)
+{
+    RecExec *x = ctx;
+    x->progress_calls++;
+    assert_true(done > x->last_done && done < 1);
+    x->last_done = done;
+    return x->stop_after && x->progress_calls >= x->stop_after;
+}
+
+/* A schedule with a few steps for the recording backend to "run". */
+static void rec_init(RecExec *x, Schedule *s, double iter_s)
+{
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 8,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    assert_int_equal(algo_generate(algo_find(c.kind, "ring"), &c, s), CV_OK);
+    memset(x, 0, sizeof *x);
+    x->base = (Executor){.ops = &rec_ops, .sched = s, .nranks = 4};
+    x->iter_s = iter_s;
+    x->step_s0 = 1e-6;
+}
+
+/* Without a minimum time: one call, with the warmup and exactly iters. */
+static void test_exact_iters(void **state)
+{
+    RecExec x;
+    Schedule s;
+    for (int iters = 1; iters <= 1000; iters *= 7) {
+        rec_init(&x, &s, 2e-6);
+        MeasureOptions o = {.warmup = 3, .iters = iters};
+        MeasureResult r = {0};
+        assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+        assert_int_equal(x.ncalls, 1);
+        assert_int_equal(x.warmup[0], 3);
+        assert_int_equal(x.iters[0], iters);
+        assert_int_equal(r.iters, iters);
+        assert_true(fabs(r.iter_s - 2e-6) < 1e-15);
+        assert_int_equal(r.wrong, -1); /* not checked */
+        sched_fini(&s);
+    }
+}
+
+/* With a minimum time: one sizing iteration after the warmup, then enough
+ * iterations (never fewer than iters, never more than the cap), no second
+ * warmup. */
+static void test_min_time_sizes_the_loop(void **state)
+{
+    static const struct {
+        double iter_s, min_time;
+        int iters, want;
+    } cases[] = {
+        {1e-3, 0.1, 1, 100},     /* 100 iterations make 0.1 s */
+        {1e-3, 0.1, 500, 500},   /* never fewer than asked */
+        {3e-3, 0.01, 1, 4},      /* rounded up */
+        {1e-9, 60, 1, MEASURE_MAX_ITERS}, /* capped */
+        {0, 1, 7, 7},            /* a backend that reports no time */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        RecExec x;
+        Schedule s;
+        rec_init(&x, &s, cases[i].iter_s);
+        MeasureOptions o = {.warmup = 2, .iters = cases[i].iters,
+                            .min_time_s = cases[i].min_time};
+        MeasureResult r = {0};
+        assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+        assert_int_equal(x.ncalls, 2);
+        assert_int_equal(x.warmup[0], 2);
+        assert_int_equal(x.iters[0], 1);
+        assert_int_equal(x.warmup[1], 0);
+        assert_int_equal(x.iters[1], cases[i].want);
+        assert_int_equal(r.iters, cases[i].want);
+        sched_fini(&s);
+    }
+}
+
+/* Chunks: the iterations are split, progress is told between parts with
+ * a growing fraction, the warmup goes with the first part only, and the
+ * per-step means come back. */
+static void test_chunks_and_steps(void **state)
+{
+    for (int chunks = 2; chunks <= 12; chunks += 5) {
+        RecExec x;
+        Schedule s;
+        rec_init(&x, &s, 5e-6);
+        double step[64] = {0};
+        MeasureOptions o = {.warmup = 1, .iters = 100, .chunks = chunks,
+                            .progress = rec_progress, .ctx = &x};
+        MeasureResult r = {.step_s = step};
+        assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+        int total = 0;
+        for (int c = 0; c < x.ncalls; c++) {
+            total += x.iters[c];
+            assert_int_equal(x.warmup[c], c == 0 ? 1 : 0);
+        }
+        assert_int_equal(total, 100);
+        assert_int_equal(x.ncalls, chunks);
+        assert_int_equal(x.progress_calls, chunks - 1);
+        assert_int_equal(r.iters, 100);
+        for (size_t k = 0; k < s.nsteps; k++)
+            assert_true(fabs(step[k] - 1e-6 * (double)(k + 1)) < 1e-15);
+        sched_fini(&s);
+    }
+}
+
+/* Cancelling from progress stops the loop with CV_ERR_CANCELLED and the
+ * iterations done so far. */
+static void test_cancel(void **state)
+{
+    RecExec x;
+    Schedule s;
+    rec_init(&x, &s, 5e-6);
+    x.stop_after = 3;
+    MeasureOptions o = {.iters = 100, .chunks = 10, .progress = rec_progress,
+                        .ctx = &x};
+    MeasureResult r = {0};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_ERR_CANCELLED);
+    assert_int_equal(x.ncalls, 3);
+    assert_int_equal(r.iters, 30);
+    sched_fini(&s);
+}
+
+/* ---------------------------------------------------- threads backend */
+
+/* Checked runs on the real backend: no wrong element in a correct run,
+ * for every datatype, with p not a power of two and a count p does not
+ * divide. */
+static void test_checks_on_threads(void **state)
+{
+    char why[256] = "";
+    const ExecOps *ops = exec_find("threads", why, sizeof why);
+    assert_non_null(ops);
+    for (int t = 0; t < DT_COUNT; t++) {
+        Executor *ex = NULL;
+        Schedule s;
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 3, .count = 7,
+                      .dtype = (DataType)t, .op = OP_SUM};
+        assert_int_equal(ops->open(&ex, 3, &(ExecOptions){0}, why, sizeof why),
+                         CV_OK);
+        assert_int_equal(algo_generate(algo_find(c.kind, "ring"), &c, &s), CV_OK);
+        assert_int_equal(ops->load(ex, &s), CV_OK);
+        MeasureOptions o = {.checks = 2, .iters = 3};
+        MeasureResult r = {0};
+        assert_int_equal(measure_loaded(ex, &s, &o, &r), CV_OK);
+        assert_int_equal(r.wrong, 0);
+        assert_int_equal(r.iters, 3);
+        assert_true(r.iter_s > 0);
+        ops->close(ex);
+        sched_fini(&s);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_iters),
+        cmocka_unit_test(test_min_time_sizes_the_loop),
+        cmocka_unit_test(test_chunks_and_steps),
+        cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_checks_on_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
