@@ -54,10 +54,13 @@ EOF
     tm new-session -d -s e2e -x 100 -y 30 "sh $work/run.sh"
 }
 
-# After collviz exits: its status and a sane terminal.
+# After collviz exits: its status and a sane terminal (the normal screen,
+# canonical input with echo).
 check_exit() {
     wait_for "exit=$1" "$2"
     wait_for "<stty" "stty output"
+    [ "$(tm display-message -p -t e2e '#{alternate_on}')" = 0 ] ||
+        fail "terminal left in the alternate screen ($2)"
     grep -q -- "-icanon" "$work/screen" && fail "terminal left without icanon ($2)"
     grep -q -- "-echo " "$work/screen" && fail "terminal left without echo ($2)"
     grep -Eq "(^| )icanon( |$)" "$work/screen" || fail "no icanon in stty ($2)"
@@ -112,7 +115,16 @@ wait_for "step 0 of" "start for SIGSEGV"
 kill -SEGV "$(cat "$work/pid")"
 check_exit 139 "fatal signal (SIGSEGV)"
 
-# 5. not a terminal: one sentence pointing to trace, status 2
+# 5. every other signal whose default action ends the process: the tty
+#    comes back first (status 128 + the signal's number)
+for sig in QUIT:131 USR1:138 USR2:140 ALRM:142 PIPE:141; do
+    start "allgather -p 3"
+    wait_for "step 0 of" "start for SIG${sig%%:*}"
+    kill -"${sig%%:*}" "$(cat "$work/pid")"
+    check_exit "${sig#*:}" "SIG${sig%%:*}"
+done
+
+# 6. not a terminal: one sentence pointing to trace, status 2
 "$bin" allgather < /dev/null > "$work/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] || { cat "$work/out"; fail "status $rc without a terminal"; }

@@ -161,20 +161,39 @@ static void on_fatal(int sig)
     raise(sig);
 }
 
+/* Whether sig's default action ends the process (POSIX: terminate, or
+ * terminate with a core dump); the others stop, continue or are ignored. */
+static bool ends_process(int sig)
+{
+    switch (sig) {
+    case SIGCHLD: case SIGCONT: case SIGSTOP: case SIGTSTP: case SIGTTIN:
+    case SIGTTOU: case SIGURG: case SIGWINCH: case SIGKILL:
+        return false;
+    default:
+        return true;
+    }
+}
+
+/* SIGINT, SIGTERM and SIGHUP ask the loop to stop (it restores the
+ * terminal and says which signal); every other signal that would end the
+ * process (SIGQUIT, SIGPIPE, SIGALRM, SIGUSR1, real-time signals, the
+ * crashes) restores the terminal first, then takes its default action.
+ * A signal the process was started with ignored (nohup) stays ignored. */
 static void install_signals(void)
 {
-    struct sigaction sa;
+    struct sigaction sa, old;
     memset(&sa, 0, sizeof sa);
     sigemptyset(&sa.sa_mask);
-    sa.sa_handler = on_stop; /* no SA_RESTART: a wait for input returns */
-    sigaction(SIGINT, &sa, NULL);
-    sigaction(SIGTERM, &sa, NULL);
-    sigaction(SIGHUP, &sa, NULL);
-    sa.sa_handler = on_fatal;
-    sa.sa_flags = SA_RESETHAND;
-    static const int fatal[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
-    for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-        sigaction(fatal[i], &sa, NULL);
+    for (int sig = 1; sig <= SIGRTMAX; sig++) {
+        bool stop = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+        if (!ends_process(sig) || sigaction(sig, NULL, &old) ||
+            old.sa_handler != SIG_DFL)
+            continue;
+        sa.sa_handler = stop ? on_stop : on_fatal;
+        /* no SA_RESTART for a stop: a wait for input returns */
+        sa.sa_flags = stop ? 0 : SA_RESETHAND;
+        sigaction(sig, &sa, NULL);
+    }
 }
 
 /* ------------------------------------------------------------ life */
