@@ -306,6 +306,10 @@ static void test_bad_names(void **state)
         {"allreduce", " --link bus", "unknown link model 'bus'; valid: p2p, shared"},
         {"allreduce", " --beta 0", "--beta"},
         {"allreduce", " --alpha -1us", "--alpha"},
+        {"allreduce", " --alpha 1e308s", "longer than any message takes"},
+        {"allreduce", " --alpha 2s", "is more than 1 s"},
+        {"allreduce", " --beta 1e-300", "the bandwidths collviz can model"},
+        {"allreduce", " --gamma 1e300", "the bandwidths collviz can model"},
         {"allreduce extra", "", "unexpected argument 'extra'"},
     };
     for (size_t i = 0; i < 2; i++)

@@ -446,6 +446,10 @@ static int parse_alpha(const char *s, double *out, CliErr *e)
     if (parse_double(s, &v, &end) && v >= 0)
         for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
             if (!strcasecmp(end, units[i].unit)) {
+                if (!(v * units[i].scale <= CLI_MAX_ALPHA))
+                    return cli_fail(e, "--alpha '%s' is more than %g s, "
+                                    "longer than any message takes to start",
+                                    s, CLI_MAX_ALPHA);
                 *out = v * units[i].scale;
                 return 0;
             }
@@ -460,6 +464,10 @@ static int parse_bw(const char *what, const char *s, double *out, CliErr *e)
     char *end;
     if (parse_double(s, &v, &end) && v > 0 &&
         (!*end || !strcasecmp(end, "GB/s"))) {
+        if (!(v >= CLI_MIN_BW && v <= CLI_MAX_BW))
+            return cli_fail(e, "%s '%s' is outside %g to %g GB/s, the "
+                            "bandwidths collviz can model", what, s,
+                            CLI_MIN_BW, CLI_MAX_BW);
         *out = 1.0 / (v * 1e9);
         return 0;
     }

@@ -144,6 +144,13 @@ typedef struct {
 #define CLI_DEFAULT_BW 10e9
 #define CLI_DEFAULT_GAMMA_BW 20e9
 
+/* The range of model parameters an option may give, so that every time
+ * the model computes from them is finite: alpha in seconds, bandwidths in
+ * GB/s. */
+#define CLI_MAX_ALPHA 1.0
+#define CLI_MIN_BW 1e-6
+#define CLI_MAX_BW 1e6
+
 /* Parse --alpha, --beta, --gamma, --link (each may be NULL). */
 int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
                     const char *link, CliModel *out, CliErr *e);
