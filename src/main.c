@@ -1,6 +1,7 @@
 /* main.c - the collviz binary: finds the subcommand and hands it the rest
  * of the command line. No command, a collective name or an option first
  * open the TUI. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -73,7 +74,32 @@ static int help(int argc, char **argv)
     return c->run(2, args);
 }
 
-int main(int argc, char **argv)
+/* Whether e is what a failed write of standard output sets. */
+static int write_error(int e)
+{
+    return e == ENOSPC || e == EPIPE || e == EIO || e == EFBIG ||
+           e == EBADF || e == EDQUOT || e == EAGAIN;
+}
+
+/* As coreutils do at exit: the command's output must have reached its
+ * file. A failed write (a full disk, /dev/full, a closed descriptor) is
+ * said with its cause and makes the status 1, even for --help. */
+static int finish_output(int rc)
+{
+    int seen = errno;
+    errno = 0;
+    int flush_failed = fflush(stdout) != 0;
+    if (!flush_failed && !ferror(stdout))
+        return rc;
+    int e = flush_failed ? errno : write_error(seen) ? seen : 0;
+    if (e)
+        fprintf(stderr, "collviz: cannot write the output: %s\n", strerror(e));
+    else
+        fprintf(stderr, "collviz: cannot write the output\n");
+    return rc == CLI_EXIT_OK ? CLI_EXIT_FAIL : rc;
+}
+
+static int run(int argc, char **argv)
 {
     static char tui[] = "tui";
     const char *a = argc > 1 ? argv[1] : NULL;
@@ -93,4 +119,9 @@ int main(int argc, char **argv)
     /* The TUI's argv[0] is its name; the rest is passed on unchanged. */
     argv[0] = tui;
     return cmd_tui(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+    return finish_output(run(argc, argv));
 }

@@ -857,10 +857,12 @@ static int trace_run(Trace *t, const TraceWriter *w)
     free(to.sent);
     sink_flush(&sink);
     free(sink.buf);
-    if (fflush(stdout) || ferror(stdout) || sink.err || e) {
+    if (e) {
         fprintf(stderr, "collviz: the trace could not be finished: %s\n",
-                cv_strerror(e ? e : CV_ERR_IO));
+                cv_strerror(e));
         rc = CLI_EXIT_FAIL;
+    } else if (sink.err || ferror(stdout)) {
+        rc = CLI_EXIT_FAIL; /* main says why the output failed */
     }
     return rc;
 }
