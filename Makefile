@@ -75,7 +75,7 @@ LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi install uninstall \
-        clean help deps
+        clean help deps fuzz fuzz-run
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
@@ -87,6 +87,7 @@ help:
 	@echo 'make deps       install the system packages collviz builds with'
 	@echo 'make check      build and run the tests (no package check)'
 	@echo 'make layers     check that includes run one way between the layers'
+	@echo 'make fuzz       fuzz the parsers of user files (FUZZ_SECONDS=$(FUZZ_SECONDS) each)'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
 	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
@@ -168,6 +169,32 @@ layers:
 RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),$(TEST_BINS))
 check: $(BIN) $(RUN_TESTS) layers
 	$(Q)COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh $(RUN_TESTS)
+
+# The parsers of files users write or keep (TUI scripts, calibrations),
+# each fuzzed for FUZZ_SECONDS with libFuzzer under ASan and UBSan (clang;
+# Debian's libclang-rt-14-dev). Corpora grow under $(BUILD)/fuzz/.
+FUZZ_SECONDS ?= 20
+FUZZ_SRCS := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BINS  = $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
+fuzz:
+	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
+	    SAN=address,undefined CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-run
+
+fuzz-run: $(FUZZ_BINS)
+	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; \
+	    mkdir -p $(BUILD)/fuzz/corpus-$$n; \
+	    echo "== fuzz $$n ($(FUZZ_SECONDS) s)"; \
+	    $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+	        -timeout=10 -print_final_stats=0 $(BUILD)/fuzz/corpus-$$n \
+	        tests/fuzz/seeds/$$n 2>$(BUILD)/fuzz/$$n.log || \
+	        { tail -n 40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
+	    tail -n 1 $(BUILD)/fuzz/$$n.log; done
+
+$(BUILD)/fuzz/%: tests/fuzz/%.c $(UI_LIB) $(LIB)
+	$(call say,LINK,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -fsanitize=fuzzer -o $@ $^ \
+	    $(CURSES_LIBS) $(REQ_LDLIBS)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
