@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/scene.h"
 #include "ui/screen.h"
 #include "ui/script.h"
 
@@ -128,19 +129,19 @@ static void test_keys_and_frames(void **state)
     start(&r, COLL_ALLREDUCE, 8, 100, 30);
     play(&r, "Right Right PgDn Left", 0);
     assert_int_equal(r.drawn, 4);
-    assert_int_equal(r.app.step, 2);
+    assert_int_equal(r.app.scene->step, 2);
     int x, y;
     assert_true(find(&r.g, "step 2 of 15", &x, &y));
     assert_int_equal(y, 1);
     play(&r, "Space", 6); /* one key, then five ticks of play */
     assert_int_equal(r.drawn, 6);
-    assert_int_equal(r.app.step, 7);
+    assert_int_equal(r.app.scene->step, 7);
     play(&r, "End Right", 0);
     assert_true(find(&r.g, "That was the last step", &x, &y));
     assert_int_equal(y, r.g.h - 1);
     play(&r, "Home q Right Right", 0);
     assert_int_equal(r.drawn, 2); /* q ends the run */
-    assert_int_equal(r.app.step, 0);
+    assert_int_equal(r.app.scene->step, 0);
     stop(&r);
 }
 
@@ -161,7 +162,7 @@ static void test_clicks(void **state)
     snprintf(cmd, sizeof cmd, "click %d %d", x, y);
     play(&r, cmd, 0);
     assert_int_equal(r.app.menu.kind, MENU_NONE);
-    assert_string_equal(r.app.algo->name, "butterfly");
+    assert_string_equal(r.app.scene->algo->name, "butterfly");
     assert_true(find(&r.g, "c collective", &x, &y));
     snprintf(cmd, sizeof cmd, "click %d %d", x + 3, y);
     play(&r, cmd, 0);
@@ -199,7 +200,7 @@ static void test_resize_and_help(void **state)
     assert_int_equal(r.app.help_top, 2);
     play(&r, "n", 0); /* any other key closes help, and does nothing else */
     assert_false(r.app.help);
-    assert_int_equal(r.app.step, 1);
+    assert_int_equal(r.app.scene->step, 1);
     play(&r, "wheel down wheel down wheel up", 0);
     assert_int_equal(r.app.scroll_rank, 1);
     stop(&r);

@@ -59,7 +59,7 @@ static void test_bench(void **state)
     assert_int_equal(app.meas_bytes, 256 << 10);
     assert_true(app.meas_steps_ok);
     double sum = 0;
-    for (size_t k = 0; k < app.big_sched.nsteps; k++) {
+    for (size_t k = 0; k < app.scene->big_sched.nsteps; k++) {
         assert_true(app.meas_step_s[k] >= 0);
         sum += app.meas_step_s[k];
     }
@@ -75,7 +75,7 @@ static void test_bench_wrong(void **state)
     App app;
     char why[200];
     open_app(&app, COLL_REDUCESCATTER, 3, 3 << 10);
-    assert_int_equal(scene_backend(&app, &fake_ops, why, sizeof why), CV_OK);
+    assert_int_equal(scene_set_backend(app.scene, &fake_ops, why, sizeof why), CV_OK);
     fake_mode.corrupt_read = true;
     act(&app, ACT_BENCH);
     settle(&app);
@@ -92,7 +92,7 @@ static void test_sweep_compare(void **state)
     App app;
     uint64_t sizes[40];
     open_app(&app, COLL_ALLREDUCE, 4, 16 << 10);
-    size_t ns = worker_sweep_sizes(&app.call, 1024, app.bytes, sizes, 40);
+    size_t ns = worker_sweep_sizes(&app.scene->call, 1024, app.scene->bytes, sizes, 40);
     assert_int_equal(ns, 3); /* 1K, 4K, 16K */
     size_t na = 0;
     for (size_t i = 0; i < algo_count(); i++)

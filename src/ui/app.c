@@ -3,6 +3,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <time.h>
@@ -42,14 +43,6 @@ double app_now(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-bool app_buf_shown(const App *app, BufId b)
-{
-    for (int r = 0; r < app->call.nranks; r++)
-        if (app_buf_cells(app, r, b))
-            return true;
-    return false;
 }
 
 void app_message(App *app, bool error, const char *fmt, ...)
@@ -94,16 +87,10 @@ static void app_defaults(App *app, const AppOptions *o)
                                 VIEW_STATUS};
     for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
         app->show[on[i]] = true;
-    app->cells = o->cells > 0 ? o->cells : 1;
-    app->bytes = o->bytes;
     app->play_ms = 700;
     app->sel_rank = -1;
     app->term_w = 100;
     app->term_h = 30;
-    app->link = LINK_P2P;
-    app->params = (ModelParams){.alpha = CLI_DEFAULT_ALPHA,
-                                .beta = 1 / CLI_DEFAULT_BW,
-                                .gamma = 1 / CLI_DEFAULT_GAMMA_BW};
 }
 
 CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
@@ -112,44 +99,68 @@ CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
     app_defaults(app, o);
     const char *bname = o->backend ? o->backend : "threads";
     char bwhy[160] = "";
-    app->backend = exec_find(bname, bwhy, sizeof bwhy);
-    if (!app->backend) {
+    SceneSetup set = {.bytes = o->bytes, .cells = o->cells > 0 ? o->cells : 1};
+    set.backend = exec_find(bname, bwhy, sizeof bwhy);
+    if (!set.backend) {
         snprintf(why, whylen, "The %s backend cannot be used: %s.", bname,
                  bwhy);
         return CV_ERR_UNAVAILABLE;
     }
-    const AlgoInfo *a = o->algo ? algo_find(o->kind, o->algo)
-                                : algo_default(o->kind);
-    if (!a) {
+    set.algo = o->algo ? algo_find(o->kind, o->algo) : algo_default(o->kind);
+    if (!set.algo) {
         snprintf(why, whylen, "%s has no algorithm called '%s'.",
                  coll_name(o->kind), o->algo);
         return CV_ERR_ALGO;
     }
-    CollCall c = {.kind = o->kind, .nranks = o->nranks, .dtype = o->dtype,
-                  .op = o->op, .root = o->root, .in_place = o->in_place};
-    CvError e = scene_build(app, &c, a, why, whylen);
-    if (!e && !o->no_worker && !(app->worker = worker_new())) {
+    set.call = (CollCall){.kind = o->kind, .nranks = o->nranks,
+                          .dtype = o->dtype, .op = o->op, .root = o->root,
+                          .in_place = o->in_place};
+    CvError e = scene_new(&app->scene, &set, why, whylen);
+    if (e)
+        return e;
+    if (why[0]) /* the backend could not load the picture */
+        app_message(app, true, "%s", why);
+    if (!o->no_worker && !(app->worker = worker_new())) {
         snprintf(why, whylen, "The background thread cannot start.");
-        e = CV_ERR_NOMEM;
+        return CV_ERR_NOMEM;
     }
-    return e;
+    return CV_OK;
 }
 
 void app_fini(App *app)
 {
     worker_free(app->worker);
     app->worker = NULL;
-    scene_fini(app);
+    scene_free(app->scene);
+    app->scene = NULL;
+    free(app->meas_step_s);
+    app->meas_step_s = NULL;
+}
+
+void app_scene_said(App *app, const char *why)
+{
+    if (app->scene->broken) {
+        app_message(app, true, "%s", why);
+        app->exit_status = 1;
+        app->quit = true;
+    } else if (why[0]) {
+        app_message(app, true, "%s", why);
+    }
 }
 
 /* ------------------------------------------------------------ stepping */
 
-static void seek(App *app, size_t k) { scene_seek(app, k); }
+static void seek(App *app, size_t k)
+{
+    char why[200];
+    scene_seek(app->scene, k, why, sizeof why);
+    app_scene_said(app, why);
+}
 
 static void do_next(App *app, const Request *r)
 {
-    if (app->step < app->sched.nsteps) {
-        seek(app, app->step + 1);
+    if (app->scene->step < app->scene->sched.nsteps) {
+        seek(app, app->scene->step + 1);
         return;
     }
     app->playing = false;
@@ -159,12 +170,15 @@ static void do_next(App *app, const Request *r)
 
 static void do_prev(App *app, const Request *r)
 {
-    if (app->step > 0)
-        seek(app, app->step - 1);
+    if (app->scene->step > 0)
+        seek(app, app->scene->step - 1);
 }
 
 static void do_first(App *app, const Request *r) { seek(app, 0); }
-static void do_last(App *app, const Request *r) { seek(app, app->sched.nsteps); }
+static void do_last(App *app, const Request *r)
+{
+    seek(app, app->scene->sched.nsteps);
+}
 static void do_seek(App *app, const Request *r)
 {
     if (r->a >= 0)
@@ -174,7 +188,7 @@ static void do_seek(App *app, const Request *r)
 static void do_play(App *app, const Request *r)
 {
     app->playing = !app->playing;
-    if (app->playing && app->step >= app->sched.nsteps)
+    if (app->playing && app->scene->step >= app->scene->sched.nsteps)
         seek(app, 0);
     app->play_due = app_now() + app->play_ms / 1e3;
 }
@@ -192,9 +206,10 @@ static void do_tick(App *app, const Request *r)
 {
     if (!app->playing)
         return;
-    if (app->step < app->sched.nsteps)
-        seek(app, app->step + 1);
-    if (app->step >= app->sched.nsteps)
+    const Scene *sc = app->scene;
+    if (sc->step < sc->sched.nsteps)
+        seek(app, sc->step + 1);
+    if (sc->step >= sc->sched.nsteps)
         app->playing = false;
 }
 
@@ -209,31 +224,31 @@ static void do_menu(App *app, const Request *r)
         [ACT_MENU_ROOT] = MENU_ROOT,   [ACT_MENU_BACKEND] = MENU_BACKEND,
     };
     MenuKind k = menus[r->act];
-    if (k == MENU_OP && !coll_is_reducing(app->call.kind))
+    CollKind kind = app->scene->call.kind;
+    if (k == MENU_OP && !coll_is_reducing(kind))
         app_message(app, false, "%s does not reduce; it has no op.",
-                    coll_name(app->call.kind));
-    else if (k == MENU_ROOT && !coll_is_rooted(app->call.kind))
-        app_message(app, false, "%s has no root.",
-                    coll_name(app->call.kind));
+                    coll_name(kind));
+    else if (k == MENU_ROOT && !coll_is_rooted(kind))
+        app_message(app, false, "%s has no root.", coll_name(kind));
     else
         menu_open(app, k);
 }
 
 static void do_inplace(App *app, const Request *r)
 {
-    CollCall c = app->call;
-    c.in_place = !c.in_place;
-    menu_rebuild(app, &c, app->algo, false);
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    set.call.in_place = !set.call.in_place;
+    menu_rebuild(app, &set, false);
 }
 
 static void do_cells(App *app, const Request *r)
 {
-    int old = app->cells, n = old + (r->act == ACT_CELLS_MORE ? 1 : -1);
-    if (n < 1 || n > SCENE_MAX_CELLS)
-        return;
-    app->cells = n;
-    if (!menu_rebuild(app, &app->call, app->algo, false))
-        app->cells = old;
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    set.cells += r->act == ACT_CELLS_MORE ? 1 : -1;
+    if (set.cells >= 1 && set.cells <= SCENE_MAX_CELLS)
+        menu_rebuild(app, &set, false);
 }
 
 /* ------------------------------------------------------------ background */
@@ -241,19 +256,20 @@ static void do_cells(App *app, const Request *r)
 /* A job for the worker from the current scene. */
 static void make_job(const App *app, BgKind kind, WorkerJob *j)
 {
-    *j = (WorkerJob){.kind = kind, .call = app->call, .algo = app->algo,
-                     .compare = app->compare, .backend = app->backend,
-                     .bytes = app->bytes, .min_bytes = 1024,
-                     .link = app->link, .params = app->params,
-                     .calibrated = app->params_calibrated,
-                     .calib = app->calib,
+    const Scene *sc = app->scene;
+    *j = (WorkerJob){.kind = kind, .call = sc->call, .algo = sc->algo,
+                     .compare = app->compare, .backend = sc->backend,
+                     .bytes = sc->bytes, .min_bytes = 1024,
+                     .link = sc->link, .params = sc->params,
+                     .calibrated = sc->params_calibrated,
+                     .calib = sc->calib,
                      .budget_s = kind == BG_BENCH ? 1.0 : 0.05};
 }
 
 static void start_job(App *app, BgKind kind)
 {
     WorkerJob j;
-    if (!app->worker || !app->backend) {
+    if (!app->worker || !app->scene->backend) {
         app_message(app, true,
                     "Timed runs need a backend and the background thread.");
         return;
@@ -308,14 +324,14 @@ static void do_toggle(App *app, const Request *r)
 }
 
 /* Cells of one picture row (every shown buffer). */
-static int row_cells(const App *app)
+static int row_cells(const Scene *sc)
 {
     size_t n = 0;
     for (int b = 0; b < BUF_COUNT; b++)
-        for (int r = 0, m = 0; r < app->call.nranks; r++)
-            if ((int)app_buf_cells(app, r, (BufId)b) > m) {
-                n += app_buf_cells(app, r, (BufId)b) - (size_t)m;
-                m = (int)app_buf_cells(app, r, (BufId)b);
+        for (int r = 0, m = 0; r < sc->call.nranks; r++)
+            if ((int)scene_buf_cells(sc, r, (BufId)b) > m) {
+                n += scene_buf_cells(sc, r, (BufId)b) - (size_t)m;
+                m = (int)scene_buf_cells(sc, r, (BufId)b);
             }
     return (int)n;
 }
@@ -330,8 +346,10 @@ static void do_scroll(App *app, const Request *r)
         menu_move(app, dy);
         return;
     }
-    app->scroll_rank = clampi(app->scroll_rank + dy, 0, app->call.nranks - 1);
-    app->scroll_cell = clampi(app->scroll_cell + dx, 0, row_cells(app));
+    app->scroll_rank = clampi(app->scroll_rank + dy, 0,
+                              app->scene->call.nranks - 1);
+    app->scroll_cell = clampi(app->scroll_cell + dx, 0,
+                              row_cells(app->scene));
 }
 
 static void do_enter(App *app, const Request *r)
@@ -350,12 +368,13 @@ static void do_pick(App *app, const Request *r)
 
 static void do_select(App *app, const Request *r)
 {
-    if (r->a < 0 || r->a >= app->call.nranks)
+    if (r->a < 0 || r->a >= app->scene->call.nranks)
         return;
     app->sel_rank = r->a;
     app->sel_buf = -1;
     if (r->act == ACT_SELECT_CELL && r->b >= 0 && r->b < BUF_COUNT &&
-        r->c >= 0 && (size_t)r->c < app_buf_cells(app, r->a, (BufId)r->b)) {
+        r->c >= 0 &&
+        (size_t)r->c < scene_buf_cells(app->scene, r->a, (BufId)r->b)) {
         app->sel_buf = r->b;
         app->sel_elem = (size_t)r->c;
     }

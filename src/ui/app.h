@@ -6,12 +6,9 @@
  * runs, the bandwidth sweep) runs in a worker thread; app_poll() copies its
  * results into plain App fields, so views never lock anything.
  *
- * Two versions of the same scene exist side by side:
- *  - the picture: `call` with a small count (a few cells per rank), executed
- *    step by step on the backend and symbolically (`sim`);
- *  - the measurement: `big` at the chosen size (default 64 MiB), whose
- *    schedule gives the byte counters and the model's prediction, and which
- *    the worker times on the backend. */
+ * The scene (scene.h: the picture, the measured size, the model) is a
+ * Scene of its own that the App holds; the App adds what the user sees,
+ * selects and runs in the background. */
 #ifndef COLLVIZ_UI_APP_H
 #define COLLVIZ_UI_APP_H
 
@@ -20,12 +17,9 @@
 #include <stdint.h>
 
 #include "algos/algo.h"
-#include "measure/calib.h"
 #include "core/coll.h"
-#include "exec/exec.h"
-#include "core/model.h"
-#include "core/sched.h"
-#include "core/sim.h"
+#include "core/error.h"
+#include "ui/value.h"
 
 /* ------------------------------------------------------------ actions */
 
@@ -155,13 +149,6 @@ typedef struct {
 
 /* ------------------------------------------------------------ results */
 
-/* A value measured or computed later, or not at all: shown as N/A when
- * !valid (never a made-up number). */
-typedef struct {
-    double v;   /* the value */
-    bool valid; /* v holds a real result */
-} AppValue;
-
 /* One point of the bandwidth sweep (the chart's data). */
 typedef struct {
     const AlgoInfo *algo; /* algorithm measured */
@@ -186,56 +173,20 @@ typedef enum {
 } BgKind;
 
 typedef struct Worker Worker; /* worker.h: thread, queue, locked results */
-typedef struct CheckCache CheckCache; /* check.h: expected values */
+typedef struct Scene Scene;   /* scene.h: the picture and the measured size */
 
 /* ------------------------------------------------------------ the state */
 
 typedef struct App {
-    /* ---- the scene */
-    CollCall call;            /* the picture's call (small count) */
-    const AlgoInfo *algo;     /* its algorithm */
-    Schedule sched;           /* schedule of call by algo */
-    Sim sim;                  /* symbolic state after `step` steps */
-    size_t step;              /* steps executed: 0 .. sched.nsteps */
-    int cells;                /* picture cells per block (count knob) */
-    uint64_t bytes;           /* chosen size for counters and timed runs */
-    CollCall big;             /* the call at the chosen size */
-    Schedule big_sched;       /* its schedule (counters, model) */
-    bool big_ok;              /* big_sched built with the picture's steps */
-    /* ---- counters of the shown step (from big_sched; see app_shown) */
-    RankStepStats *stats;     /* [nranks] bytes of the shown step */
-    size_t step_sent;         /* max bytes one rank sent in the step */
-    size_t step_recvd;        /* max bytes one rank received in the step */
-    size_t sofar_sent;        /* max over ranks of bytes sent up to now */
-    size_t sofar_recvd;       /* max over ranks of bytes received so far */
-    SchedTotals totals;       /* totals of the whole big schedule */
-    /* ---- the model */
-    ModelParams params;       /* alpha, beta, gamma in use */
-    bool params_calibrated;   /* measured on this machine (calib.h) */
-    Calib calib;              /* the calibration, when params_calibrated */
-    LinkModel link;           /* link model for predictions */
-    AppValue pred_step_s;     /* model time of the shown step */
-    AppValue pred_total_s;    /* model time of the whole collective */
-    /* ---- real execution of the picture */
-    const ExecOps *backend;   /* backend in use */
-    Executor *ex;             /* its executor, loaded with sched */
-    uint8_t *real[BUF_COUNT]; /* bytes read back, element i of rank r of
-                                 buffer b at (sim.base[b][r] + i) * size */
-    bool real_ok;             /* real[] holds the state after `step` */
-    uint8_t *bad[BUF_COUNT];  /* per element: 1 when real differs from sim */
-    size_t nwrong;            /* elements differing after the shown step */
-    CheckCache *check;        /* expected values, kept between steps */
-    uint8_t *written[BUF_COUNT]; /* per element: 0, 1 + XferOp written in
-                                    the shown step */
-    double last_step_ms;      /* wall time of the last step (execute,
-                                 read back, check) on this machine */
+    Scene *scene;             /* the scene shown and measured (scene.h) */
     /* ---- timed runs and the sweep (copied from the worker by app_poll) */
     Worker *worker;           /* background thread, owns its executor */
     unsigned bg_job;          /* id of the job whose results we take */
     BgKind bg;                /* what runs in the background */
     double bg_progress;       /* 0..1 of the background job */
-    AppValue meas_total_s;    /* measured seconds of the whole collective */
-    double *meas_step_s;      /* [big_sched.nsteps] measured step times */
+    Value meas_total_s;       /* measured seconds of the whole collective */
+    double *meas_step_s;      /* [meas_nsteps] measured step times */
+    size_t meas_nsteps;       /* entries of meas_step_s */
     bool meas_steps_ok;       /* meas_step_s holds a real result */
     uint64_t meas_bytes;      /* size the measurement was taken at */
     bool meas_verified;       /* the timed run's results checked right */
@@ -302,34 +253,14 @@ void app_apply(App *app, const Request *req);
 void app_message(App *app, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* After a scene operation that said `why`: a broken scene ends the
+ * session with its sentence (exit status 1); otherwise a sentence is shown
+ * as an error. For the modules app_apply() calls. */
+void app_scene_said(App *app, const char *why);
+
 /* Copy background results into the App and advance play; `now` is a
  * monotonic time in seconds. Returns true when something changed. */
 bool app_poll(App *app, double now);
-
-/* ------------------------------------------------------------ reading */
-
-/* The step the screen shows: the last executed one. Returns false in the
- * initial state (step 0), when nothing has been executed yet. */
-static inline bool app_shown(const App *app, size_t *k)
-{
-    if (app->step == 0)
-        return false;
-    *k = app->step - 1;
-    return true;
-}
-
-/* Real value of element i of rank r's buffer b as a double (NAN when the
- * real buffers are not available). */
-double app_real_value(const App *app, int r, BufId b, size_t i);
-
-/* Cells of rank r's buffer b in the picture (0 when the buffer is empty). */
-static inline size_t app_buf_cells(const App *app, int r, BufId b)
-{
-    return sched_bufsize(&app->sched, r, b);
-}
-
-/* Whether buffer b is drawn (send only out of place, tmp when used). */
-bool app_buf_shown(const App *app, BufId b);
 
 /* Monotonic seconds (for play and timing). */
 double app_now(void);

@@ -34,7 +34,7 @@ static void add_item(AppMenu *m, long long value, bool current,
 /* The items of menus whose values are small enumerations. */
 static void fill_enums(const App *app, AppMenu *m)
 {
-    const CollCall *c = &app->call;
+    const CollCall *c = &app->scene->call;
     switch (m->kind) {
     case MENU_COLL:
         for (int k = 0; k < COLL_COUNT; k++)
@@ -59,12 +59,13 @@ static void fill_enums(const App *app, AppMenu *m)
 
 static void fill_items(const App *app, AppMenu *m)
 {
-    const CollCall *c = &app->call;
+    const Scene *sc = app->scene;
+    const CollCall *c = &sc->call;
     switch (m->kind) {
     case MENU_ALGO:
         for (size_t i = 0; i < algo_count(); i++)
             if (algo_at(i)->coll == c->kind)
-                add_item(m, (long long)i, algo_at(i) == app->algo,
+                add_item(m, (long long)i, algo_at(i) == sc->algo,
                          "%-16s %s", algo_at(i)->name, algo_at(i)->summary);
         break;
     case MENU_RANKS:
@@ -74,7 +75,7 @@ static void fill_items(const App *app, AppMenu *m)
         break;
     case MENU_SIZE:
         for (uint64_t b = 1024; b <= (1ull << 30); b *= 4)
-            add_item(m, (long long)b, b == app->bytes, "%llu %s",
+            add_item(m, (long long)b, b == sc->bytes, "%llu %s",
                      (unsigned long long)(b >= (1u << 30) ? b >> 30
                                           : b >= (1u << 20) ? b >> 20 : b >> 10),
                      b >= (1u << 30) ? "GiB" : b >= (1u << 20) ? "MiB" : "KiB");
@@ -82,7 +83,7 @@ static void fill_items(const App *app, AppMenu *m)
     case MENU_BACKEND:
         for (size_t i = 0; exec_name_at(i); i++)
             add_item(m, (long long)i,
-                     app->backend && !strcmp(app->backend->name, exec_name_at(i)),
+                     sc->backend && !strcmp(sc->backend->name, exec_name_at(i)),
                      "%s", exec_name_at(i));
         break;
     default:
@@ -113,51 +114,59 @@ void menu_move(App *app, int delta)
 
 /* ------------------------------------------------------------ picking */
 
-bool menu_rebuild(App *app, const CollCall *call, const AlgoInfo *algo,
-                  bool keep_step)
+bool menu_rebuild(App *app, const SceneSetup *set, bool keep_step)
 {
     char why[200];
-    size_t old = app->step;
+    size_t old = app->scene->step;
     if (app->worker)
         worker_cancel(app->worker);
-    if (scene_build(app, call, algo, why, sizeof why)) {
+    if (scene_remake(&app->scene, set, why, sizeof why)) {
         app_message(app, true, "%s", why);
         return false;
     }
+    app->meas_total_s.valid = false;
+    app->meas_steps_ok = false;
+    app->sel_rank = -1;
     app->bg = BG_IDLE;
     app->bg_job = 0; /* results of the old scene's job are not ours */
     app->nsweep = 0;
     app->sweep_planned = 0;
     app->playing = false;
-    if (keep_step && old)
-        scene_seek(app, old);
+    char seek_why[200] = "";
+    if (!app->scene->broken && keep_step && old)
+        scene_seek(app->scene, old, seek_why, sizeof seek_why);
+    app_scene_said(app, seek_why[0] ? seek_why : why);
     return true;
 }
 
 /* A new collective: its default algorithm, root 0. */
 static void pick_coll(App *app, CollKind k)
 {
-    CollCall c = app->call;
-    c.kind = k;
-    c.root = 0;
-    menu_rebuild(app, &c, algo_default(k), false);
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    set.call.kind = k;
+    set.call.root = 0;
+    set.algo = algo_default(k);
+    menu_rebuild(app, &set, false);
 }
 
 static void pick_backend(App *app, const char *name)
 {
     char why[200] = "";
+    const Scene *sc = app->scene;
     const ExecOps *ops = exec_find(name, why, sizeof why);
     if (!ops) {
         app_message(app, true, "The %s backend cannot be used: %s; keeping "
-                    "%s.", name, why, app->backend ? app->backend->name : "none");
+                    "%s.", name, why, sc->backend ? sc->backend->name : "none");
         return;
     }
     if (app->worker)
         worker_cancel(app->worker);
-    if (scene_backend(app, ops, why, sizeof why)) {
+    if (scene_set_backend(app->scene, ops, why, sizeof why))
         app_message(app, true, "%s Keeping %s.", why,
-                    app->backend ? app->backend->name : "none");
-    }
+                    sc->backend ? sc->backend->name : "none");
+    else
+        app_scene_said(app, why);
 }
 
 void menu_pick(App *app, int i)
@@ -168,27 +177,26 @@ void menu_pick(App *app, int i)
     MenuKind k = m->kind;
     long long v = m->value[i];
     m->kind = MENU_NONE;
-    CollCall c = app->call;
+    SceneSetup set;
+    CollCall *c = &set.call;
+    scene_setup(app->scene, &set);
     switch (k) {
     case MENU_COLL: pick_coll(app, (CollKind)v); return;
-    case MENU_ALGO: menu_rebuild(app, &c, algo_at((size_t)v), false); return;
+    case MENU_ALGO:
+        set.algo = algo_at((size_t)v);
+        menu_rebuild(app, &set, false);
+        return;
     case MENU_RANKS:
-        c.nranks = (int)v;
-        c.root = c.root < c.nranks ? c.root : 0;
-        menu_rebuild(app, &c, app->algo, false);
+        c->nranks = (int)v;
+        c->root = c->root < c->nranks ? c->root : 0;
+        menu_rebuild(app, &set, false);
         return;
-    case MENU_SIZE: {
-        uint64_t old = app->bytes;
-        app->bytes = (uint64_t)v;
-        if (!menu_rebuild(app, &c, app->algo, true))
-            app->bytes = old;
-        return;
-    }
-    case MENU_DTYPE: c.dtype = (DataType)v; break;
-    case MENU_OP: c.op = (RedOp)v; break;
-    case MENU_ROOT: c.root = (int)v; break;
+    case MENU_SIZE: set.bytes = (uint64_t)v; break;
+    case MENU_DTYPE: c->dtype = (DataType)v; break;
+    case MENU_OP: c->op = (RedOp)v; break;
+    case MENU_ROOT: c->root = (int)v; break;
     case MENU_BACKEND: pick_backend(app, exec_name_at((size_t)v)); return;
     default: return;
     }
-    menu_rebuild(app, &c, app->algo, true);
+    menu_rebuild(app, &set, true);
 }

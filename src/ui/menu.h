@@ -4,6 +4,7 @@
 #define COLLVIZ_UI_MENU_H
 
 #include "ui/app.h"
+#include "ui/scene.h"
 
 /* Open menu k with its items computed from the scene. */
 void menu_open(App *app, MenuKind k);
@@ -13,9 +14,8 @@ void menu_move(App *app, int delta);
  * made leaves the scene as it was and says why in app->msg. */
 void menu_pick(App *app, int i);
 
-/* Rebuild the scene for call and algo; on failure the old scene stays and
- * app->msg says why. keep_step: return to the step shown before. */
-bool menu_rebuild(App *app, const CollCall *call, const AlgoInfo *algo,
-                  bool keep_step);
+/* Remake the scene from set; on failure the old scene stays and app->msg
+ * says why. keep_step: return to the step shown before. */
+bool menu_rebuild(App *app, const SceneSetup *set, bool keep_step);
 
 #endif

@@ -14,10 +14,11 @@ static const char *const menu_titles[MENU_COUNT] = {
 /* Rows the transfer list would like: the busiest step, plus its heading. */
 static int transfer_rows(const App *app)
 {
+    const Scene *sc = app->scene;
     size_t m = 0;
-    for (size_t k = 0; k < app->sched.nsteps; k++)
-        if (app->sched.steps[k].n > m)
-            m = app->sched.steps[k].n;
+    for (size_t k = 0; k < sc->sched.nsteps; k++)
+        if (sc->sched.steps[k].n > m)
+            m = sc->sched.steps[k].n;
     return (int)(m < 64 ? m : 64) + 1;
 }
 
@@ -34,12 +35,13 @@ static int menu_width(const App *app)
 
 void screen_layout(const App *app, Layout *out)
 {
+    const Scene *sc = app->scene;
     LayoutIn in = {
         .w = app->term_w,
         .h = app->term_h,
-        .buffer_rows = app->call.nranks + 3,
+        .buffer_rows = sc->call.nranks + 3,
         .transfer_rows = transfer_rows(app),
-        .timeline_rows = app->call.nranks + 2,
+        .timeline_rows = sc->call.nranks + 2,
         .menu_items = app->menu.n,
         .menu_width = menu_width(app),
     };

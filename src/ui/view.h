@@ -12,6 +12,7 @@
 
 #include "ui/app.h"
 #include "ui/grid.h"
+#include "ui/scene.h"
 
 typedef struct ViewOps {
     const char *name;  /* short name, as in APP_VIEWS and scripts */
@@ -52,7 +53,7 @@ void view_fmt_bytes(char *out, size_t len, double bytes);
 /* Format seconds with a unit: "12.3 us", "4.56 ms", "1.23 s". */
 void view_fmt_time(char *out, size_t len, double s);
 /* Format a value, or "N/A" when !v.valid, with fmt for the value. */
-void view_fmt_value(char *out, size_t len, AppValue v,
+void view_fmt_value(char *out, size_t len, Value v,
                     void (*fmt)(char *, size_t, double));
 
 #endif

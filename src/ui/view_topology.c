@@ -36,14 +36,15 @@ typedef struct {
 
 static void links_init(const App *app, Links *lk)
 {
+    const Scene *sc = app->scene;
     memset(lk, 0, sizeof *lk);
-    lk->p = app->call.nranks;
-    lk->shown = app_shown(app, &lk->k);
+    lk->p = sc->call.nranks;
+    lk->shown = scene_shown(sc, &lk->k);
     if (!lk->shown)
         return;
-    const Step *st = &app->sched.steps[lk->k];
+    const Step *st = &sc->sched.steps[lk->k];
     for (size_t x = st->first; x < st->first + st->n; x++) {
-        const Transfer *t = &app->sched.xfers[x];
+        const Transfer *t = &sc->sched.xfers[x];
         if (t->src >= MAXR || t->dst >= MAXR)
             continue;
         lk->busy[t->src] = lk->busy[t->dst] = true;
@@ -197,7 +198,7 @@ static Role node_role(const Ctx *c, int q, unsigned *attr)
         return ROLE_DIM;
     if (q < MAXR && c->lk.busy[q])
         *attr |= GRID_BOLD;
-    if (coll_is_rooted(c->app->call.kind) && q == c->root)
+    if (coll_is_rooted(c->app->scene->call.kind) && q == c->root)
         *attr |= GRID_UNDER;
     return c->app->sel_rank == q ? ROLE_SELECT : ROLE_NODE;
 }
@@ -942,7 +943,7 @@ static int draw_forest(Ctx *c, Rect area)
     int p = imin(c->lk.p, MAXR);
     Forest f;
     TreeLay tl;
-    forest_build(&c->app->sched, p, &f);
+    forest_build(&c->app->scene->sched, p, &f);
     tree_measure(&f, p, &tl);
     for (tl.fold = tl.height; tl.fold >= 0; tl.fold--) {
         int w[MAX_TREES], h[MAX_TREES], sw = 0, sh = 0, tw = 0, th = 0;
@@ -971,7 +972,7 @@ static int draw_forest(Ctx *c, Rect area)
 /* The star's centre: the root, else the rank with the most peers. */
 static int star_centre(const Ctx *c)
 {
-    const Schedule *s = &c->app->sched;
+    const Schedule *s = &c->app->scene->sched;
     int p = imin(c->lk.p, MAXR), best = 0, most = -1;
     if (coll_is_rooted(s->call.kind))
         return c->root;
@@ -1095,7 +1096,7 @@ static int signed_off(int off, int p) { return 2 * off > p ? off - p : off; }
  * state. */
 static void draw_pattern(Ctx *c, Rect area)
 {
-    const Schedule *s = &c->app->sched;
+    const Schedule *s = &c->app->scene->sched;
     int x = area.x, xd, off, seen[16], n = 0;
     if (c->lk.shown) {
         step_pattern(s, c->lk.k, &xd, &off);
@@ -1200,7 +1201,7 @@ static int draw_matrix(Ctx *c, Rect area)
 static void draw_shape(Ctx *c, Rect area)
 {
     int used = -1;
-    switch (c->app->algo->topo) {
+    switch (c->app->scene->algo->topo) {
     case TOPO_RING:
         used = draw_serp(c, area, true);
         break;
@@ -1248,11 +1249,12 @@ static void topo_render(Ctx *c)
 
 static void ctx_init(Ctx *c, const App *app, Grid *g, Rect r)
 {
+    const Scene *sc = app->scene;
     c->app = app;
     c->g = g;
     c->r = r;
     c->nhits = 0;
-    c->root = coll_is_rooted(app->call.kind) ? app->call.root : 0;
+    c->root = coll_is_rooted(sc->call.kind) ? sc->call.root : 0;
     links_init(app, &c->lk);
 }
 

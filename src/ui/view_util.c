@@ -73,7 +73,7 @@ void view_fmt_time(char *out, size_t len, double s)
         snprintf(out, len, "%.2f s", s);
 }
 
-void view_fmt_value(char *out, size_t len, AppValue v,
+void view_fmt_value(char *out, size_t len, Value v,
                     void (*fmt)(char *, size_t, double))
 {
     if (!v.valid)

@@ -12,7 +12,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/scene.h"
 #include "exec/verify.h"
 
 /* Results of the job being run or last run, guarded by Worker.mu. */
@@ -23,7 +22,7 @@ typedef struct {
     bool changed;                   /* something new since the last sync */
     char msg[200];                  /* sentence when the job ended */
     bool msg_error;                 /* the sentence reports a failure */
-    AppValue total_s;               /* bench: seconds per iteration */
+    Value total_s;               /* bench: seconds per iteration */
     double *step_s;                 /* bench: [nsteps] seconds per step */
     size_t nsteps;                  /* entries of step_s */
     bool steps_ok;                  /* step_s holds a measurement */
@@ -247,7 +246,7 @@ static void post_bench(Worker *w, const Schedule *s, const Measure *m)
 {
     lock(w);
     Results *r = &w->res;
-    r->total_s = (AppValue){m->iter_s, true};
+    r->total_s = (Value){m->iter_s, true};
     free(r->step_s);
     r->step_s = m->step_s;
     r->nsteps = s->nsteps;
@@ -476,9 +475,12 @@ static void sync_bench(const Results *r, App *app)
     app->meas_bytes = r->bytes;
     app->meas_verified = r->verified;
     app->meas_steps_ok = false;
-    if (r->steps_ok && r->nsteps == app->big_sched.nsteps &&
-        app->meas_step_s) {
-        memcpy(app->meas_step_s, r->step_s, r->nsteps * sizeof(double));
+    double *s = r->steps_ok ? realloc(app->meas_step_s,
+                                      (r->nsteps + 1) * sizeof *s) : NULL;
+    if (s) {
+        memcpy(s, r->step_s, r->nsteps * sizeof(double));
+        app->meas_step_s = s;
+        app->meas_nsteps = r->nsteps;
         app->meas_steps_ok = true;
     }
 }
