@@ -149,7 +149,7 @@ static void scene_sweep(App *app, size_t i)
     case 1: fill_sweep(app, 0, false); break;
     case 2:
         fill_sweep(app, 1, false);
-        app->bg = BG_SWEEP;
+        app->bg = WORKER_SWEEP;
         app->sweep_planned = 6;
         break;
     default: fill_sweep(app, 6, true); break;

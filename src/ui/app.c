@@ -254,7 +254,7 @@ static void do_cells(App *app, const Request *r)
 /* ------------------------------------------------------------ background */
 
 /* A job for the worker from the current scene. */
-static void make_job(const App *app, BgKind kind, WorkerJob *j)
+static void make_job(const App *app, WorkerKind kind, WorkerJob *j)
 {
     const Scene *sc = app->scene;
     *j = (WorkerJob){.kind = kind, .call = sc->call, .algo = sc->algo,
@@ -263,10 +263,10 @@ static void make_job(const App *app, BgKind kind, WorkerJob *j)
                      .link = sc->link, .params = sc->params,
                      .calibrated = sc->params_calibrated,
                      .calib = sc->calib,
-                     .budget_s = kind == BG_BENCH ? 1.0 : 0.05};
+                     .budget_s = kind == WORKER_BENCH ? 1.0 : 0.05};
 }
 
-static void start_job(App *app, BgKind kind)
+static void start_job(App *app, WorkerKind kind)
 {
     WorkerJob j;
     if (!app->worker || !app->scene->backend) {
@@ -278,23 +278,24 @@ static void start_job(App *app, BgKind kind)
     app->bg_job = worker_submit(app->worker, &j);
     app->bg = kind;
     app->bg_progress = 0;
-    if (kind == BG_SWEEP) {
+    app->sweep_planned = 0;
+    if (kind == WORKER_SWEEP) {
         app->nsweep = 0;
         app->show[VIEW_CHART] = true;
     }
 }
 
-static void do_bench(App *app, const Request *r) { start_job(app, BG_BENCH); }
+static void do_bench(App *app, const Request *r) { start_job(app, WORKER_BENCH); }
 
 static void do_sweep(App *app, const Request *r)
 {
     if (r->act == ACT_COMPARE)
         app->compare = !app->compare;
-    else if (app->bg == BG_SWEEP && app->worker) {
+    else if (app->bg == WORKER_SWEEP && app->worker) {
         worker_cancel(app->worker);
         return;
     }
-    start_job(app, BG_SWEEP);
+    start_job(app, WORKER_SWEEP);
 }
 
 static void do_cancel(App *app, const Request *r)
@@ -302,11 +303,47 @@ static void do_cancel(App *app, const Request *r)
     if (app->menu.kind != MENU_NONE || app->help) {
         app->menu.kind = MENU_NONE;
         app->help = false;
-    } else if (app->bg != BG_IDLE && app->worker) {
+    } else if (app->bg != WORKER_IDLE && app->worker) {
         worker_cancel(app->worker);
     } else {
         app->sel_rank = -1;
         app->playing = false;
+    }
+}
+
+/* A timed run's measurement; its step times become the App's. */
+static void take_timed(App *app, WorkerResult *res)
+{
+    free(app->meas_step_s);
+    app->meas_step_s = res->step_s;
+    app->meas_nsteps = res->nsteps;
+    app->meas_steps_ok = res->step_s != NULL;
+    res->step_s = NULL;
+    app->meas_total_s = (Value){res->iter_s, true};
+    app->meas_bytes = res->bytes;
+    app->meas_verified = res->verified;
+}
+
+/* A result of the job in the background (another job's are stale). */
+static void do_result(App *app, const Request *r)
+{
+    WorkerResult *res = r->result;
+    if (!res || !app->bg_job || res->job != app->bg_job)
+        return;
+    app->bg_progress = res->progress;
+    app->sweep_planned = res->planned;
+    switch (res->kind) {
+    case WORKER_TIMED: take_timed(app, res); break;
+    case WORKER_POINT:
+        if (app->nsweep < WORKER_SWEEP_MAX)
+            app->sweep[app->nsweep++] = res->point;
+        break;
+    case WORKER_ERROR:
+    case WORKER_DONE:
+        app->bg = WORKER_IDLE;
+        app_message(app, res->error, "%s", res->msg);
+        break;
+    default: break;
     }
 }
 
@@ -425,21 +462,21 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_SELECT_CELL] = do_select,  [ACT_SELECT_RANK] = do_select,
     [ACT_SEEK] = do_seek,           [ACT_MENU_PICK] = do_pick,
     [ACT_MENU_HOVER] = do_pick,     [ACT_RESIZE] = do_misc,
-    [ACT_TICK] = do_tick,
+    [ACT_TICK] = do_tick,           [ACT_RESULT] = do_result,
 };
 
 /* Whether act is what a user did (it clears the last message). */
 static bool is_user(Action act)
 {
     return act != ACT_TICK && act != ACT_RESIZE && act != ACT_NONE &&
-           act != ACT_REDRAW;
+           act != ACT_REDRAW && act != ACT_RESULT;
 }
 
 /* With a menu or help open, keys mean something else. */
 static bool overlay_eats(App *app, const Request *r)
 {
     Action a = r->act;
-    if (a == ACT_QUIT || a == ACT_TICK || a == ACT_RESIZE || a == ACT_REDRAW)
+    if (a == ACT_QUIT || !is_user(a))
         return false;
     if (app->help) {
         if (a == ACT_SCROLL_UP || a == ACT_SCROLL_DOWN) {
@@ -481,8 +518,14 @@ void app_apply(App *app, const Request *req)
 
 bool app_poll(App *app, double now)
 {
-    bool changed = app->worker && app->bg_job &&
-                   worker_sync(app->worker, app->bg_job, app);
+    bool changed = false;
+    WorkerResult res;
+    while (app->worker && worker_take(app->worker, &res)) {
+        Request r = {.act = ACT_RESULT, .result = &res};
+        app_apply(app, &r);
+        worker_result_fini(&res);
+        changed = true;
+    }
     if (app->playing && now >= app->play_due) {
         Request t = {.act = ACT_TICK};
         app_apply(app, &t);

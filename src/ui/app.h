@@ -3,8 +3,9 @@
  * Views only read an App (const App *); input (keys, mouse, script lines,
  * timers, background results) becomes a Request, and app_apply() is the only
  * function that turns requests into state changes. Background work (timed
- * runs, the bandwidth sweep) runs in a worker thread; app_poll() copies its
- * results into plain App fields, so views never lock anything.
+ * runs, the bandwidth sweep) runs in a worker thread that knows no App;
+ * app_poll() takes its results and applies them as requests, so views
+ * never lock anything.
  *
  * The scene (scene.h: the picture, the measured size, the model) is a
  * Scene of its own that the App holds; the App adds what the user sees,
@@ -20,6 +21,7 @@
 #include "core/coll.h"
 #include "core/error.h"
 #include "ui/value.h"
+#include "ui/worker.h"
 
 /* ------------------------------------------------------------ actions */
 
@@ -70,7 +72,8 @@
     X(ACT_MENU_PICK, "pick", "pick menu item a")                              \
     X(ACT_MENU_HOVER, "hover", "highlight menu item a")                       \
     X(ACT_RESIZE, "resize", "the terminal is now a columns by b rows")        \
-    X(ACT_TICK, "tick", "time passes (play, background results)")
+    X(ACT_TICK, "tick", "time passes (play, background results)")           \
+    X(ACT_RESULT, "result", "a background result arrives (result)")
 
 typedef enum {
 #define X(id, name, help) id,
@@ -81,10 +84,12 @@ typedef enum {
 
 /* One request: an action and its arguments (unused ones are 0). */
 typedef struct {
-    Action act;  /* what to do */
-    int a;       /* first argument (rank, item, step, columns) */
-    int b;       /* second argument (buffer, rows) */
-    long long c; /* third argument (element index) */
+    Action act;           /* what to do */
+    int a;                /* first argument (rank, item, step, columns) */
+    int b;                /* second argument (buffer, rows) */
+    long long c;          /* third argument (element index) */
+    WorkerResult *result; /* ACT_RESULT: what the worker posted (applying
+                             it may take its step_s) */
 } Request;
 
 const char *action_name(Action a);
@@ -149,40 +154,16 @@ typedef struct {
 
 /* ------------------------------------------------------------ results */
 
-/* One point of the bandwidth sweep (the chart's data). */
-typedef struct {
-    const AlgoInfo *algo; /* algorithm measured */
-    uint64_t bytes;       /* message size (nccl-tests meaning) */
-    double time_s;        /* measured seconds per iteration */
-    double algbw;         /* measured GB/s: bytes / time */
-    double busbw;         /* measured algbw * busbw factor */
-    double model_s;       /* model's prediction in seconds */
-    double model_busbw;   /* busbw the model predicts */
-    bool ok;              /* measured and verified; else failed */
-} SweepPoint;
-
-/* Most sweep points kept (sizes x algorithms). */
-#define APP_SWEEP_MAX 512
-
-/* What the background worker is doing, as the main thread last saw it. */
-typedef enum {
-    BG_IDLE,  /* nothing running */
-    BG_BENCH, /* timed run at the chosen size */
-    BG_SWEEP, /* bandwidth sweep over sizes (and algorithms) */
-    BG_COUNT
-} BgKind;
-
-typedef struct Worker Worker; /* worker.h: thread, queue, locked results */
 typedef struct Scene Scene;   /* scene.h: the picture and the measured size */
 
 /* ------------------------------------------------------------ the state */
 
 typedef struct App {
     Scene *scene;             /* the scene shown and measured (scene.h) */
-    /* ---- timed runs and the sweep (copied from the worker by app_poll) */
+    /* ---- timed runs and the sweep (the worker's results, applied) */
     Worker *worker;           /* background thread, owns its executor */
     unsigned bg_job;          /* id of the job whose results we take */
-    BgKind bg;                /* what runs in the background */
+    WorkerKind bg;                /* what runs in the background */
     double bg_progress;       /* 0..1 of the background job */
     Value meas_total_s;       /* measured seconds of the whole collective */
     double *meas_step_s;      /* [meas_nsteps] measured step times */
@@ -190,7 +171,7 @@ typedef struct App {
     bool meas_steps_ok;       /* meas_step_s holds a real result */
     uint64_t meas_bytes;      /* size the measurement was taken at */
     bool meas_verified;       /* the timed run's results checked right */
-    SweepPoint sweep[APP_SWEEP_MAX]; /* sweep results so far */
+    SweepPoint sweep[WORKER_SWEEP_MAX]; /* sweep results so far */
     size_t nsweep;            /* points in sweep[] */
     size_t sweep_planned;     /* points the running sweep will make */
     bool compare;             /* sweep every algorithm of the collective */
@@ -258,8 +239,9 @@ void app_message(App *app, bool error, const char *fmt, ...)
  * as an error. For the modules app_apply() calls. */
 void app_scene_said(App *app, const char *why);
 
-/* Copy background results into the App and advance play; `now` is a
- * monotonic time in seconds. Returns true when something changed. */
+/* Take the worker's results and apply them (ACT_RESULT), and advance
+ * play; `now` is a monotonic time in seconds. Returns true when something
+ * changed. */
 bool app_poll(App *app, double now);
 
 /* Monotonic seconds (for play and timing). */

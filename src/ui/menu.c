@@ -127,7 +127,7 @@ bool menu_rebuild(App *app, const SceneSetup *set, bool keep_step)
     app->meas_total_s.valid = false;
     app->meas_steps_ok = false;
     app->sel_rank = -1;
-    app->bg = BG_IDLE;
+    app->bg = WORKER_IDLE;
     app->bg_job = 0; /* results of the old scene's job are not ours */
     app->nsweep = 0;
     app->sweep_planned = 0;

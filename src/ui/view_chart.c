@@ -17,7 +17,7 @@
 
 /* Most series (algorithms) and model points the chart keeps. */
 #define MAX_SERIES 12
-#define MAX_MODEL (APP_SWEEP_MAX + 1)
+#define MAX_MODEL (WORKER_SWEEP_MAX + 1)
 
 /* Glyphs of the other algorithms' series, in order. */
 static const char other_glyphs[] = "x+*#%&@=$?~^";
@@ -341,7 +341,7 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
     if (d->failed)
         x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, " %d failed",
                          d->failed);
-    if (app->bg == BG_SWEEP)
+    if (app->bg == WORKER_SWEEP)
         grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " sweep %zu/%zu",
                     app->nsweep, app->sweep_planned);
 }
@@ -356,7 +356,7 @@ static void draw_empty(const App *app, Grid *g, const Frame *f)
     Rect pl = f->plot;
     int y = pl.y + (pl.h > 2 ? pl.h - 2 : 0); /* low: the model is high */
     grid_text(g, pl, pl.x + 1, y, -1, ROLE_DIM, 0,
-              app->bg == BG_SWEEP ? "measuring..." : "measured: N/A");
+              app->bg == WORKER_SWEEP ? "measuring..." : "measured: N/A");
     grid_printf(g, pl, pl.x + 1, y + 1, -1, ROLE_DIM, 0,
                 "%s: sweep sizes, %s: all algorithms", keys, cmp);
 }

@@ -143,11 +143,11 @@ static void draw_background(const App *app, Grid *g, Rect r, int y)
 {
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "running");
     int x = r.x + LABEL_W;
-    if (app->bg == BG_IDLE) {
+    if (app->bg == WORKER_IDLE) {
         grid_text(g, r, x, y, -1, ROLE_DIM, 0, "nothing (m: time it)");
         return;
     }
-    const char *what = app->bg == BG_BENCH ? "timed run" : "sweep";
+    const char *what = app->bg == WORKER_BENCH ? "timed run" : "sweep";
     x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "%s ", what);
     int bar = r.x + r.w - x - 5, fill = (int)(app->bg_progress * bar + 0.5);
     for (int i = 0; i < bar; i++)
