@@ -57,7 +57,7 @@ static int open_scene(App *app, CollKind k, const char *algo, int p)
         return -1;
     }
     for (int v = 0; v < VIEW_COUNT; v++)
-        app->show[v] = v != VIEW_HELP && v != VIEW_MENU;
+        app->view.show[v] = v != VIEW_HELP && v != VIEW_MENU;
     return 0;
 }
 
@@ -68,8 +68,8 @@ static int bench_frames(int w, int h, int iters)
     Grid g;
     if (open_scene(&app, COLL_ALLREDUCE, "ring", 64))
         return -1;
-    app.term_w = w;
-    app.term_h = h;
+    app.view.term_w = w;
+    app.view.term_h = h;
     Request r = {.act = ACT_SEEK, .a = (int)app.scene->sched.nsteps / 2};
     app_apply(&app, &r);
     grid_init(&g, w, h, false);
@@ -95,8 +95,8 @@ static int bench_steps(CollKind k, const char *algo, int p)
     Grid g;
     if (open_scene(&app, k, algo, p))
         return -1;
-    app.term_w = 200;
-    app.term_h = 60;
+    app.view.term_w = 200;
+    app.view.term_h = 60;
     grid_init(&g, 200, 60, false);
     size_t n = app.scene->sched.nsteps, wrong = 0;
     double *fwd = malloc((n + 1) * sizeof *fwd), *back = malloc((n + 1) * sizeof *back);

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/scene_opts.h"
 #include "ui/app.h"
+#include "ui/keys.h"
 #include "ui/scene.h"
 
 #include "test_ui_fakes.h"
@@ -226,7 +228,7 @@ static void test_counters_match_schedule(void **state)
             assert_true(app.scene->pred_total_s.valid);
             assert_true(app.scene->pred_total_s.v == cost_time(&t, &app.scene->params));
             assert_false(app.scene->params_calibrated);
-            assert_false(app.meas_total_s.valid);
+            assert_false(app.bg.total_s.valid);
             free(st);
             app_fini(&app);
         }
@@ -237,12 +239,12 @@ static void test_counters_match_schedule(void **state)
 static void pick(App *app, Action menu, const char *label)
 {
     act(app, menu);
-    assert_int_not_equal(app->menu.kind, MENU_NONE);
-    for (int i = 0; i < app->menu.n; i++)
-        if (!strncmp(app->menu.label[i], label, strlen(label))) {
+    assert_int_not_equal(app->mode.menu.kind, MENU_NONE);
+    for (int i = 0; i < app->mode.menu.n; i++)
+        if (!strncmp(app->mode.menu.label[i], label, strlen(label))) {
             Request r = {.act = ACT_MENU_PICK, .a = i};
             app_apply(app, &r);
-            assert_int_equal(app->menu.kind, MENU_NONE);
+            assert_int_equal(app->mode.menu.kind, MENU_NONE);
             return;
         }
     fail_msg("no item '%s'", label);
@@ -253,20 +255,20 @@ static void test_menus(void **state)
     App app;
     open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
     act(&app, ACT_MENU_COLL);
-    assert_int_equal(app.menu.n, COLL_COUNT);
-    assert_true(app.menu.current[COLL_ALLREDUCE]);
+    assert_int_equal(app.mode.menu.n, COLL_COUNT);
+    assert_true(app.mode.menu.current[COLL_ALLREDUCE]);
     act(&app, ACT_CANCEL);
-    assert_int_equal(app.menu.kind, MENU_NONE);
+    assert_int_equal(app.mode.menu.kind, MENU_NONE);
     pick(&app, ACT_MENU_COLL, "alltoall");
     assert_int_equal(app.scene->call.kind, COLL_ALLTOALL);
     assert_ptr_equal(app.scene->algo, algo_default(COLL_ALLTOALL));
     act(&app, ACT_MENU_ALGO);
-    for (int i = 0; i < app.menu.n; i++)
-        assert_int_equal(algo_at((size_t)app.menu.value[i])->coll, COLL_ALLTOALL);
+    for (int i = 0; i < app.mode.menu.n; i++)
+        assert_int_equal(algo_at((size_t)app.mode.menu.value[i])->coll, COLL_ALLTOALL);
     act(&app, ACT_CANCEL);
     act(&app, ACT_MENU_OP); /* alltoall does not reduce */
-    assert_int_equal(app.menu.kind, MENU_NONE);
-    assert_non_null(strstr(app.msg, "no op"));
+    assert_int_equal(app.mode.menu.kind, MENU_NONE);
+    assert_non_null(strstr(app.status.msg, "no op"));
     pick(&app, ACT_MENU_COLL, "broadcast");
     pick(&app, ACT_MENU_ROOT, "rank 5");
     assert_int_equal(app.scene->call.root, 5);
@@ -282,9 +284,9 @@ static void test_menus(void **state)
     assert_int_equal(app.scene->call.dtype, DT_INT8);
     /* keys move the highlight; Enter picks it */
     act(&app, ACT_MENU_RANKS);
-    int cur = app.menu.cur;
+    int cur = app.mode.menu.cur;
     act(&app, ACT_SCROLL_UP);
-    assert_int_equal(app.menu.cur, cur - 1);
+    assert_int_equal(app.mode.menu.cur, cur - 1);
     act(&app, ACT_ENTER);
     assert_int_equal(app.scene->call.nranks, 48);
     app_fini(&app);
@@ -303,8 +305,8 @@ static void test_backend_choice(void **state)
         Request r = {.act = ACT_MENU_PICK, .a = (int)i};
         app_apply(&app, &r);
         assert_ptr_equal(app.scene->backend, before);
-        assert_true(app.msg_error);
-        assert_non_null(strstr(app.msg, "keeping threads"));
+        assert_true(app.status.error);
+        assert_non_null(strstr(app.status.msg, "keeping threads"));
     }
     app_fini(&app);
 }
@@ -321,11 +323,11 @@ static void test_failing_backend(void **state)
     assert_string_equal(app.scene->backend->name, "fake");
     act(&app, ACT_NEXT);
     act(&app, ACT_NEXT);
-    assert_false(app.quit);
+    assert_false(app.status.quit);
     act(&app, ACT_NEXT);
-    assert_true(app.quit);
-    assert_int_equal(app.exit_status, 1);
-    assert_string_equal(app.msg, "The fake backend failed: the device went "
+    assert_true(app.status.quit);
+    assert_int_equal(app.status.exit_status, 1);
+    assert_string_equal(app.status.msg, "The fake backend failed: the device went "
                                  "away at step 3");
     fake_mode.fail_step = SIZE_MAX;
     app_fini(&app);
@@ -359,35 +361,35 @@ static void test_play_and_select(void **state)
     App app;
     open_app(&app, COLL_REDUCE, NULL, 6, false);
     act(&app, ACT_PLAY);
-    assert_true(app.playing);
+    assert_true(app.play.on);
     size_t n = app.scene->sched.nsteps;
     for (size_t k = 1; k <= n + 2; k++) {
         act(&app, ACT_TICK);
         assert_int_equal(app.scene->step, k < n ? k : n);
     }
-    assert_false(app.playing);
+    assert_false(app.play.on);
     act(&app, ACT_PLAY); /* at the end, play starts over */
     assert_int_equal(app.scene->step, 0);
     act(&app, ACT_SLOWER);
-    assert_true(app.play_ms > 700);
+    assert_true(app.play.ms > 700);
     for (int i = 0; i < 30; i++)
         act(&app, ACT_FASTER);
-    assert_int_equal(app.play_ms, 50);
+    assert_int_equal(app.play.ms, 50);
     Request r = {.act = ACT_SELECT_CELL, .a = 2, .b = BUF_RECV, .c = 999};
     app_apply(&app, &r);
-    assert_int_equal(app.sel_rank, 2);
-    assert_int_equal(app.sel_buf, -1);
+    assert_int_equal(app.view.sel_rank, 2);
+    assert_int_equal(app.view.sel_buf, -1);
     r.c = 1;
     r.b = BUF_SEND;
     app_apply(&app, &r);
-    assert_int_equal(app.sel_buf, BUF_SEND);
-    assert_int_equal(app.sel_elem, 1);
+    assert_int_equal(app.view.sel_buf, BUF_SEND);
+    assert_int_equal(app.view.sel_elem, 1);
     r.a = 6;
     app_apply(&app, &r);
-    assert_int_equal(app.sel_rank, 2);
+    assert_int_equal(app.view.sel_rank, 2);
     act(&app, ACT_CANCEL);
     act(&app, ACT_CANCEL);
-    assert_int_equal(app.sel_rank, -1);
+    assert_int_equal(app.view.sel_rank, -1);
     act(&app, ACT_NEXT);
     act(&app, ACT_NEXT);
     act(&app, ACT_INPLACE); /* a new scene starts at step 0 */
@@ -397,13 +399,96 @@ static void test_play_and_select(void **state)
     assert_int_equal(app.scene->cells, 2);
     assert_int_equal(app.scene->call.count, 2 * 6);
     act(&app, ACT_QUIT);
-    assert_true(app.quit);
+    assert_true(app.status.quit);
     app_fini(&app);
+}
+
+/* ------------------------------------------------------------ modes */
+
+static Request key(const App *app, const char *name)
+{
+    return app_key(app, keys_parse(name));
+}
+
+/* One table of modes; the open mode decides what a key means. */
+static void test_modes(void **state)
+{
+    App app;
+    open_app(&app, COLL_ALLREDUCE, "ring", 4, false);
+    bool used[VIEW_COUNT + 1] = {false};
+    for (int k = 0; k < MODE_COUNT; k++) {
+        const ModeOps *m = app_mode_ops((ModeKind)k);
+        assert_non_null(m->name);
+        assert_non_null(m->key);
+        assert_false(used[m->panel]); /* a panel of its own each */
+        used[m->panel] = true;
+        assert_true(k == MODE_NONE ? m->panel == VIEW_COUNT && !m->apply
+                                   : m->panel < VIEW_COUNT && m->apply);
+    }
+    assert_int_equal(app_mode_panel(&app), VIEW_COUNT);
+    assert_int_equal(key(&app, "q").act, ACT_QUIT);
+    assert_int_equal(key(&app, "5").act, ACT_NONE);
+    act(&app, ACT_MENU_COLL);
+    assert_int_equal(app_mode_panel(&app), VIEW_MENU);
+    assert_int_equal(key(&app, "5").act, ACT_NONE); /* digits: sizes only */
+    act(&app, ACT_MENU_SIZE); /* another menu's key closes it and acts */
+    assert_int_equal(app.mode.kind, MODE_MENU);
+    assert_int_equal(app.mode.menu.kind, MENU_SIZE);
+    Request r = key(&app, "5");
+    assert_int_equal(r.act, ACT_TYPE);
+    assert_int_equal(key(&app, "q").act, ACT_QUIT);
+    app_apply(&app, &r);
+    assert_int_equal(app.mode.kind, MODE_TEXT);
+    assert_int_equal(app.mode.menu.kind, MENU_NONE);
+    assert_int_equal(app_mode_panel(&app), VIEW_PROMPT);
+    assert_string_equal(app.mode.text.text, "5");
+    r = key(&app, "q");
+    assert_int_equal(r.act, ACT_TYPE);
+    assert_int_equal(r.a, 'q');
+    assert_int_equal(key(&app, "Space").act, ACT_TYPE);
+    assert_int_equal(key(&app, "Backspace").act, ACT_ERASE);
+    assert_int_equal(app_key(&app, 127).act, ACT_ERASE);
+    assert_int_equal(key(&app, "Enter").act, ACT_ENTER);
+    assert_int_equal(key(&app, "Esc").act, ACT_CANCEL);
+    act(&app, ACT_NEXT); /* the prompt has the keys */
+    assert_int_equal(app.scene->step, 0);
+    assert_int_equal(app.mode.kind, MODE_TEXT);
+    act(&app, ACT_CANCEL);
+    assert_int_equal(app.mode.kind, MODE_NONE);
+    act(&app, ACT_HELP);
+    assert_int_equal(app_mode_panel(&app), VIEW_HELP);
+    act(&app, ACT_SCROLL_DOWN);
+    assert_int_equal(app.mode.help_top, 1);
+    act(&app, ACT_QUIT); /* quitting passes every mode */
+    assert_true(app.status.quit);
+    app_fini(&app);
+}
+
+/* The text entry on its own: printable characters up to TEXT_MAX. */
+static void test_text_entry(void **state)
+{
+    TextEntry t;
+    text_open(&t, "Your answer: ", "4");
+    assert_string_equal(t.prompt, "Your answer: ");
+    assert_string_equal(t.text, "4");
+    assert_true(text_type(&t, '2'));
+    assert_false(text_type(&t, '\n'));
+    assert_false(text_type(&t, 0x80));
+    assert_string_equal(t.text, "42");
+    assert_true(text_erase(&t));
+    assert_true(text_erase(&t));
+    assert_false(text_erase(&t));
+    assert_int_equal(t.len, 0);
+    for (int i = 0; i < TEXT_MAX; i++)
+        assert_true(text_type(&t, 'a' + i % 26));
+    assert_false(text_type(&t, 'z'));
+    assert_int_equal(strlen(t.text), TEXT_MAX);
 }
 
 static void test_bad_options(void **state)
 {
     App app;
+    assert_int_equal(scene_limits_tui.max_ranks, SCENE_MAX_RANKS);
     AppOptions o = app_options(COLL_ALLREDUCE, NULL, SCENE_MAX_RANKS + 1, true);
     char why[200];
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_ERR_RANKS);
@@ -432,6 +517,8 @@ int main(void)
         cmocka_unit_test(test_wrong_results_caught),
         cmocka_unit_test(test_play_and_select),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_text_entry),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

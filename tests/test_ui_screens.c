@@ -78,11 +78,11 @@ static char *render(const Golden *sc)
     o.root = sc->root;
     o.in_place = sc->in_place;
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-    app.term_w = sc->w;
-    app.term_h = sc->h;
-    app.ascii = sc->ascii;
+    app.view.term_w = sc->w;
+    app.view.term_h = sc->h;
+    app.view.ascii = sc->ascii;
     if (!sc->all_panels)
-        app.show[VIEW_TOPOLOGY] = app.show[VIEW_TIMELINE] = false;
+        app.view.show[VIEW_TOPOLOGY] = app.view.show[VIEW_TIMELINE] = false;
     Script s;
     assert_int_equal(script_parse(sc->script, &s, why, sizeof why), CV_OK);
     Grid g;

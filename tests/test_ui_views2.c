@@ -75,8 +75,8 @@ static void open_app(App *app, CollKind k, const char *algo, int p, int root,
     o.no_worker = true;
     if (app_init(app, &o, why, sizeof why) != CV_OK)
         fail_msg("%s %s p=%d: %s", coll_name(k), algo, p, why);
-    app->sel_rank = -1;
-    app->scroll_rank = 0;
+    app->view.sel_rank = -1;
+    app->view.scroll_rank = 0;
     seek_to(app, step);
 }
 
@@ -113,8 +113,8 @@ static double model_busbw(const App *app, const AlgoInfo *a, uint64_t bytes,
  * pattern), and every seventh point of another algorithm failed. */
 static void fill_sweep(App *app, int n, bool compare)
 {
-    app->nsweep = 0;
-    app->compare = compare;
+    app->bg.nsweep = 0;
+    app->bg.compare = compare;
     size_t blocks = coll_size_bytes(&(CollCall){.kind = app->scene->call.kind,
                                                 .nranks = app->scene->call.nranks,
                                                 .count = 1,
@@ -126,7 +126,7 @@ static void fill_sweep(App *app, int n, bool compare)
                 continue;
             uint64_t bytes = ((uint64_t)4096 << (2 * i)) / (blocks * 4) *
                              (blocks * 4);
-            SweepPoint *pt = &app->sweep[app->nsweep];
+            SweepPoint *pt = &app->bg.sweep[app->bg.nsweep];
             pt->algo = a;
             pt->bytes = bytes;
             pt->model_busbw = model_busbw(app, a, bytes, &pt->model_s);
@@ -134,10 +134,10 @@ static void fill_sweep(App *app, int n, bool compare)
             pt->algbw = pt->time_s > 0 ? (double)bytes / pt->time_s / 1e9 : 0;
             pt->busbw = pt->algbw * coll_busbw_factor(app->scene->call.kind,
                                                       app->scene->call.nranks);
-            pt->ok = a == app->scene->algo || (app->nsweep % 7) != 6;
-            app->nsweep++;
+            pt->ok = a == app->scene->algo || (app->bg.nsweep % 7) != 6;
+            app->bg.nsweep++;
         }
-    app->sweep_planned = app->nsweep;
+    app->bg.planned = app->bg.nsweep;
 }
 
 /* The sweep state each scene's chart golden shows: none, one point, a
@@ -149,8 +149,8 @@ static void scene_sweep(App *app, size_t i)
     case 1: fill_sweep(app, 0, false); break;
     case 2:
         fill_sweep(app, 1, false);
-        app->bg = WORKER_SWEEP;
-        app->sweep_planned = 6;
+        app->bg.kind = WORKER_SWEEP;
+        app->bg.planned = 6;
         break;
     default: fill_sweep(app, 6, true); break;
     }
@@ -162,7 +162,7 @@ static void scene_sweep(App *app, size_t i)
 static void draw_panel(const App *app, const ViewOps *v, Grid *g, int w,
                        int h)
 {
-    assert_int_equal(grid_init(g, w, h, app->ascii), CV_OK);
+    assert_int_equal(grid_init(g, w, h, app->view.ascii), CV_OK);
     Rect r = grid_rect(g);
     if (v->framed)
         r = grid_box(g, r, ROLE_BORDER, v->title, ROLE_TITLE);
@@ -253,7 +253,7 @@ static void test_goldens_ascii_initial(void **state)
         for (int pass = 0; pass < 2; pass++) {
             Grid g;
             char name[96];
-            app.ascii = pass == 0;
+            app.view.ascii = pass == 0;
             if (pass == 1)
                 seek_to(&app, 0);
             draw_panel(&app, &view_topology, &g, 40, 12);
@@ -356,7 +356,7 @@ static void test_topology_draws_every_link(void **state)
 static void check_clipped(const App *app, const ViewOps *v, Rect r)
 {
     Grid g;
-    assert_int_equal(grid_init(&g, r.x + r.w + 3, r.y + r.h + 2, app->ascii),
+    assert_int_equal(grid_init(&g, r.x + r.w + 3, r.y + r.h + 2, app->view.ascii),
                      CV_OK);
     grid_fill(&g, grid_rect(&g), SENTINEL, ROLE_WRONG, GRID_UNDER);
     grid_fill(&g, r, ' ', ROLE_NORMAL, 0);
@@ -401,7 +401,7 @@ static void test_views_clip(void **state)
             size_t n = app.scene->sched.nsteps, at[3] = {0, n / 2, n};
             for (int s = 0; s < 3; s++) {
                 seek_to(&app, at[s]);
-                app.ascii = s == 1;
+                app.view.ascii = s == 1;
                 for (size_t k = 0; k < sizeof rects / sizeof rects[0]; k++)
                     for (size_t v = 0; v < sizeof views / sizeof views[0]; v++)
                         check_clipped(&app, views[v].ops, rects[k]);
@@ -489,8 +489,8 @@ static void test_timeline_click_scroll(void **state)
     app_fini(&app);
 
     open_app(&app, COLL_REDUCE, "linear", 64, 0, 3);
-    app.scroll_rank = 10;
-    app.sel_rank = 12;
+    app.view.scroll_rank = 10;
+    app.view.sel_rank = 12;
     draw_panel(&app, &view_timeline, &g, 40, 12);
     assert_int_equal(number_at(&g, 2, 3), 10); /* first row: r10 */
     assert_int_equal(grid_cat(&g, 1, 5)->role, ROLE_SELECT);
@@ -544,11 +544,11 @@ static void test_chart_scale(void **state)
             fill_sweep(&app, mode == 0 ? 0 : 6, mode == 2);
             draw_panel(&app, &view_chart, &g, 80, 20);
             double most = 0;
-            for (size_t i = 0; i < app.nsweep; i++)
-                most = fmax(most, fmax(app.sweep[i].ok ? app.sweep[i].busbw
+            for (size_t i = 0; i < app.bg.nsweep; i++)
+                most = fmax(most, fmax(app.bg.sweep[i].ok ? app.bg.sweep[i].busbw
                                                        : 0,
-                                       app.sweep[i].algo == app.scene->algo
-                                           ? app.sweep[i].model_busbw : 0));
+                                       app.bg.sweep[i].algo == app.scene->algo
+                                           ? app.bg.sweep[i].model_busbw : 0));
             if (mode == 0)
                 most = (double)coll_size_bytes(&app.scene->big) /
                        app.scene->pred_total_s.v / 1e9 *
@@ -595,9 +595,9 @@ static double frame_seconds(App *app, Grid *g, int frames, bool whole)
 {
     Rect topo = {0, 0, 60, 25}, tl = {60, 0, 100, 25}, ch = {0, 25, 160, 25};
     for (int v = 0; v < VIEW_COUNT; v++)
-        app->show[v] = v != VIEW_HELP && v != VIEW_MENU;
-    app->term_w = g->w;
-    app->term_h = g->h;
+        app->view.show[v] = v != VIEW_HELP && v != VIEW_MENU;
+    app->view.term_w = g->w;
+    app->view.term_h = g->h;
     double t0 = seconds();
     for (int i = 0; i < frames; i++) {
         grid_clear(g);

@@ -32,7 +32,7 @@ static void open_app(App *app, CollKind k, int p, uint64_t bytes)
     char why[200];
     o.bytes = bytes;
     assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
-    assert_non_null(app->worker);
+    assert_non_null(app->bg.worker);
 }
 
 static void act(App *app, Action a)
@@ -44,7 +44,7 @@ static void act(App *app, Action a)
 /* Wait for the worker, then take its results as the main loop does. */
 static void settle(App *app)
 {
-    worker_wait(app->worker);
+    worker_wait(app->bg.worker);
     app_poll(app, app_now());
 }
 
@@ -53,22 +53,22 @@ static void test_bench(void **state)
     App app;
     open_app(&app, COLL_ALLREDUCE, 4, 256 << 10);
     act(&app, ACT_BENCH);
-    assert_int_equal(app.bg, WORKER_BENCH);
+    assert_int_equal(app.bg.kind, WORKER_BENCH);
     settle(&app);
-    assert_int_equal(app.bg, WORKER_IDLE);
-    assert_true(app.meas_total_s.valid);
-    assert_true(app.meas_total_s.v > 0);
-    assert_true(app.meas_verified);
-    assert_int_equal(app.meas_bytes, 256 << 10);
-    assert_true(app.meas_steps_ok);
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    assert_true(app.bg.total_s.valid);
+    assert_true(app.bg.total_s.v > 0);
+    assert_true(app.bg.verified);
+    assert_int_equal(app.bg.bytes, 256 << 10);
+    assert_true(app.bg.steps_ok);
     double sum = 0;
     for (size_t k = 0; k < app.scene->big_sched.nsteps; k++) {
-        assert_true(app.meas_step_s[k] >= 0);
-        sum += app.meas_step_s[k];
+        assert_true(app.bg.step_s[k] >= 0);
+        sum += app.bg.step_s[k];
     }
-    assert_true(sum > 0 && sum < 3 * app.meas_total_s.v);
-    assert_non_null(strstr(app.msg, "verified"));
-    assert_false(app.msg_error);
+    assert_true(sum > 0 && sum < 3 * app.bg.total_s.v);
+    assert_non_null(strstr(app.status.msg, "verified"));
+    assert_false(app.status.error);
     app_fini(&app);
 }
 
@@ -83,10 +83,10 @@ static void test_bench_wrong(void **state)
     act(&app, ACT_BENCH);
     settle(&app);
     fake_mode.corrupt_read = false;
-    assert_true(app.meas_total_s.valid);
-    assert_false(app.meas_verified);
-    assert_true(app.msg_error);
-    assert_non_null(strstr(app.msg, "WRONG"));
+    assert_true(app.bg.total_s.valid);
+    assert_false(app.bg.verified);
+    assert_true(app.status.error);
+    assert_non_null(strstr(app.status.msg, "WRONG"));
     app_fini(&app);
 }
 
@@ -101,14 +101,14 @@ static void test_sweep_compare(void **state)
     for (size_t i = 0; i < algo_count(); i++)
         na += algo_at(i)->coll == COLL_ALLREDUCE;
     act(&app, ACT_COMPARE);
-    assert_true(app.compare);
-    assert_true(app.show[VIEW_CHART]);
+    assert_true(app.bg.compare);
+    assert_true(app.view.show[VIEW_CHART]);
     settle(&app);
-    assert_int_equal(app.bg, WORKER_IDLE);
-    assert_int_equal(app.nsweep, ns * na);
-    assert_int_equal(app.sweep_planned, ns * na);
-    for (size_t i = 0; i < app.nsweep; i++) {
-        const SweepPoint *p = &app.sweep[i];
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    assert_int_equal(app.bg.nsweep, ns * na);
+    assert_int_equal(app.bg.planned, ns * na);
+    for (size_t i = 0; i < app.bg.nsweep; i++) {
+        const SweepPoint *p = &app.bg.sweep[i];
         assert_true(p->ok);
         assert_int_equal(p->algo->coll, COLL_ALLREDUCE);
         assert_int_equal(p->bytes, sizes[i / na]);
@@ -123,18 +123,18 @@ static void test_cancel(void **state)
     App app;
     open_app(&app, COLL_ALLGATHER, 8, 64ull << 20);
     act(&app, ACT_SWEEP);
-    assert_int_equal(app.bg, WORKER_SWEEP);
+    assert_int_equal(app.bg.kind, WORKER_SWEEP);
     act(&app, ACT_CANCEL);
     settle(&app);
-    assert_int_equal(app.bg, WORKER_IDLE);
-    assert_true(app.nsweep == 0 || app.nsweep < app.sweep_planned);
-    assert_non_null(strstr(app.msg, "cancelled"));
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    assert_true(app.bg.nsweep == 0 || app.bg.nsweep < app.bg.planned);
+    assert_non_null(strstr(app.status.msg, "cancelled"));
     /* a scene change while a job runs: its results are not this scene's */
     act(&app, ACT_BENCH);
     act(&app, ACT_INPLACE);
     settle(&app);
-    assert_false(app.meas_total_s.valid);
-    assert_int_equal(app.bg, WORKER_IDLE);
+    assert_false(app.bg.total_s.valid);
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
     app_fini(&app);
 }
 

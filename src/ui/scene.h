@@ -36,7 +36,7 @@
 #define SCENE_MAX_CELLS 8
 
 /* What a scene is made from. */
-typedef struct {
+typedef struct SceneSetup {
     CollCall call;          /* the collective (its count is not used) */
     const AlgoInfo *algo;   /* its algorithm */
     uint64_t bytes;         /* the measured size (nccl-tests meaning) */

@@ -11,7 +11,7 @@
  *   tick [N]      N frames of time passing (play advances one step each)
  *   wait          wait until the background work is done
  *   dump          write the current frame to the output
- *   act NAME      an action by its name (see APP_ACTIONS)
+ *   act NAME      an action by its name (see action.h)
  *   seek K        go to step K
  *   select R B E  select element E of rank R's buffer B (send, recv, tmp)
  * Each key or command is one frame. */

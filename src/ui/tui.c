@@ -204,18 +204,18 @@ static int run_script(App *app, const TuiArgs *t)
         return CLI_EXIT_USAGE;
     }
     Grid g;
-    app->term_w = t->w;
-    app->term_h = t->h;
-    app->ascii = t->ascii;
+    app->view.term_w = t->w;
+    app->view.term_h = t->h;
+    app->view.ascii = t->ascii;
     ScriptRun run = {.frames = t->frames, .dump = t->dump, .roles = t->roles,
                      .out = stdout};
     grid_init(&g, t->w, t->h, t->ascii);
     script_run(app, &s, &run, &g);
     grid_fini(&g);
     script_fini(&s);
-    if (app->exit_status)
-        say(app->msg);
-    return app->exit_status;
+    if (app->status.exit_status)
+        say(app->status.msg);
+    return app->status.exit_status;
 }
 
 /* ------------------------------------------------------------ terminal */
@@ -229,7 +229,7 @@ static int handle_event(App *app, const TermEvent *ev)
     case TERM_CLICK: it = (ScriptItem){.kind = SCRIPT_CLICK, .a = ev->x, .b = ev->y}; break;
     case TERM_WHEEL: it = (ScriptItem){.kind = SCRIPT_WHEEL, .a = ev->key}; break;
     case TERM_RESIZE: it = (ScriptItem){.kind = SCRIPT_RESIZE, .a = ev->x, .b = ev->y}; break;
-    case TERM_STOP: app->quit = true; return ev->key;
+    case TERM_STOP: app->status.quit = true; return ev->key;
     default: return 0;
     }
     script_apply(app, &it);
@@ -241,15 +241,15 @@ static int main_loop(App *app, Grid *g)
 {
     bool dirty = true;
     int sig = 0;
-    while (!app->quit) {
+    while (!app->status.quit) {
         if (dirty) {
-            if (g->w != app->term_w || g->h != app->term_h)
-                grid_resize(g, app->term_w, app->term_h);
+            if (g->w != app->view.term_w || g->h != app->view.term_h)
+                grid_resize(g, app->view.term_w, app->view.term_h);
             screen_draw(app, g);
-            term_present(g, app->theme, app->redraw);
-            app->redraw = false;
+            term_present(g, app->view.theme, app->view.redraw);
+            app->view.redraw = false;
         }
-        TermEvent ev = term_read(app->playing || app->bg ? 30 : 250);
+        TermEvent ev = term_read(app->play.on || app->bg.kind ? 30 : 250);
         sig = handle_event(app, &ev);
         dirty = app_poll(app, app_now()) || ev.kind != TERM_NONE;
     }
@@ -266,10 +266,10 @@ static int run_terminal(App *app, const TuiArgs *t)
         return CLI_EXIT_FAIL;
     }
     Grid g;
-    term_size(&app->term_w, &app->term_h);
-    app->ascii = t->ascii || !utf8;
-    app->theme = term_default_theme();
-    grid_init(&g, app->term_w, app->term_h, app->ascii);
+    term_size(&app->view.term_w, &app->view.term_h);
+    app->view.ascii = t->ascii || !utf8;
+    app->view.theme = term_default_theme();
+    grid_init(&g, app->view.term_w, app->view.term_h, app->view.ascii);
     int sig = main_loop(app, &g);
     term_fini();
     grid_fini(&g);
@@ -278,9 +278,9 @@ static int run_terminal(App *app, const TuiArgs *t)
                 strsignal(sig));
         return 128 + sig;
     }
-    if (app->exit_status)
-        say(app->msg);
-    return app->exit_status;
+    if (app->status.exit_status)
+        say(app->status.msg);
+    return app->status.exit_status;
 }
 
 int cmd_tui(int argc, char **argv)

@@ -39,6 +39,7 @@ extern const ViewOps view_chart;     /* view_chart.c: busbw vs size */
 extern const ViewOps view_status;    /* view_status.c: message, hints */
 extern const ViewOps view_help;      /* view_help.c: key bindings */
 extern const ViewOps view_menu;      /* view_menu.c: the open menu */
+extern const ViewOps view_prompt;    /* view_prompt.c: text entry */
 
 /* The view of a panel. */
 const ViewOps *view_get(ViewId id);

@@ -149,12 +149,12 @@ static void geometry(const App *app, Rect r, Geom *g)
     size_t seps = row_width(app, g->show, 1, 1) - g->cells_total;
     size_t max_first = g->wide || g->cells_total + seps <= fit
                            ? 0 : g->cells_total + seps - fit;
-    g->first_cell = (size_t)app->scroll_cell < max_first
-                        ? (size_t)app->scroll_cell : max_first;
+    g->first_cell = (size_t)app->view.scroll_cell < max_first
+                        ? (size_t)app->view.scroll_cell : max_first;
     map_columns(app, g, avail);
     g->details = r.h >= 6;
     g->rows = clampi(r.h - 1 - (g->details ? 2 : 0), 0, p);
-    g->first_rank = clampi(app->scroll_rank, 0, p - g->rows);
+    g->first_rank = clampi(app->view.scroll_rank, 0, p - g->rows);
 }
 
 /* ------------------------------------------------------------ a cell */
@@ -195,7 +195,8 @@ static Role cell_role(const App *app, int r, BufId b, size_t e, int n,
     *attr = 0;
     if (sc->written[b] && sc->written[b][i])
         *attr |= GRID_BOLD | GRID_UNDER;
-    if (app->sel_rank == r && app->sel_buf == (int)b && app->sel_elem == e)
+    const AppView *v = &app->view;
+    if (v->sel_rank == r && v->sel_buf == (int)b && v->sel_elem == e)
         *attr |= GRID_REVERSE;
     if (sc->check.real_ok && sc->check.bad[b][i])
         return ROLE_WRONG;
@@ -234,7 +235,7 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
 static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
                      int rank)
 {
-    Role lr = app->sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
+    Role lr = app->view.sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
     grid_printf(g, r, r.x, y, gm->label_w, lr, 0, "r%d", rank);
     int x0 = r.x + gm->label_w;
     for (int c = 0; c < gm->ncols; c++) {
@@ -312,9 +313,9 @@ static void rank_list(const App *app, int r, BufId b, size_t e, char *out,
 static void draw_selected(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
-    int rk = app->sel_rank;
-    BufId b = (BufId)app->sel_buf;
-    size_t e = app->sel_elem;
+    int rk = app->view.sel_rank;
+    BufId b = (BufId)app->view.sel_buf;
+    size_t e = app->view.sel_elem;
     char ranks[160];
     rank_list(app, rk, b, e, ranks, sizeof ranks);
     int32_t pos = sim_pos(&sc->sim, rk, b, e);
@@ -341,14 +342,14 @@ static void draw_history(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
     const Schedule *s = &sc->sched;
-    int rk = app->sel_rank, x = r.x;
-    size_t e = app->sel_elem, hits = 0;
+    int rk = app->view.sel_rank, x = r.x;
+    size_t e = app->view.sel_elem, hits = 0;
     x += grid_text(g, r, x, y, -1, ROLE_DIM, 0, "history:");
     for (size_t k = 0; k < sc->step; k++) {
         const Step *st = &s->steps[k];
         for (size_t t = st->first; t < st->first + st->n; t++) {
             const Transfer *tr = &s->xfers[t];
-            if (tr->dst != rk || tr->dst_buf != app->sel_buf ||
+            if (tr->dst != rk || tr->dst_buf != app->view.sel_buf ||
                 e < tr->dst_off || e >= tr->dst_off + tr->count)
                 continue;
             x += grid_printf(g, r, x, y, -1, tr->op == XFER_REDUCE
@@ -398,7 +399,7 @@ static void buffers_draw(const App *app, Grid *g, Rect r)
     if (!gm.details)
         return;
     int y = r.y + r.h - 2;
-    if (app->sel_rank >= 0 && app->sel_buf >= 0) {
+    if (app->view.sel_rank >= 0 && app->view.sel_buf >= 0) {
         draw_selected(app, g, r, y);
         draw_history(app, g, r, y + 1);
     } else {

@@ -106,8 +106,8 @@ static void gather(const App *app, const Grid *g, Data *d)
     d->lx0 = INFINITY;
     d->lx1 = -INFINITY;
     series_of(d, app, sc->algo, g);
-    for (size_t i = 0; i < app->nsweep; i++) {
-        const SweepPoint *p = &app->sweep[i];
+    for (size_t i = 0; i < app->bg.nsweep; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
         if (p->algo == sc->algo)
             model_add(d, (double)p->bytes, p->model_busbw);
         Series *s = measured(p) ? series_of(d, app, p->algo, g) : NULL;
@@ -274,8 +274,8 @@ static void draw_points(const App *app, Grid *g, const Frame *f,
                         const Data *d)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < app->nsweep; i++) {
-            const SweepPoint *p = &app->sweep[i];
+        for (size_t i = 0; i < app->bg.nsweep; i++) {
+            const SweepPoint *p = &app->bg.sweep[i];
             if (!measured(p) || (p->algo == app->scene->algo) != pass)
                 continue;
             for (int s = 0; s < d->nseries; s++)
@@ -341,9 +341,9 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
     if (d->failed)
         x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, " %d failed",
                          d->failed);
-    if (app->bg == WORKER_SWEEP)
+    if (app->bg.kind == WORKER_SWEEP)
         grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " sweep %zu/%zu",
-                    app->nsweep, app->sweep_planned);
+                    app->bg.nsweep, app->bg.planned);
 }
 
 /* Inside an empty plot: N/A, and the keys that start a sweep, near the
@@ -356,7 +356,7 @@ static void draw_empty(const App *app, Grid *g, const Frame *f)
     Rect pl = f->plot;
     int y = pl.y + (pl.h > 2 ? pl.h - 2 : 0); /* low: the model is high */
     grid_text(g, pl, pl.x + 1, y, -1, ROLE_DIM, 0,
-              app->bg == WORKER_SWEEP ? "measuring..." : "measured: N/A");
+              app->bg.kind == WORKER_SWEEP ? "measuring..." : "measured: N/A");
     grid_printf(g, pl, pl.x + 1, y + 1, -1, ROLE_DIM, 0,
                 "%s: sweep sizes, %s: all algorithms", keys, cmp);
 }
@@ -365,8 +365,8 @@ static void draw_empty(const App *app, Grid *g, const Frame *f)
 static void draw_line(const App *app, Grid *g, Rect r, const Data *d)
 {
     const SweepPoint *best = NULL;
-    for (size_t i = 0; i < app->nsweep; i++) {
-        const SweepPoint *p = &app->sweep[i];
+    for (size_t i = 0; i < app->bg.nsweep; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
         if (measured(p) && p->algo == app->scene->algo &&
             (!best || p->bytes > best->bytes))
             best = p;

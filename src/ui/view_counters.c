@@ -45,10 +45,10 @@ static Value measured_step(const App *app)
 {
     const Scene *sc = app->scene;
     size_t k;
-    if (!app->meas_steps_ok || !sc->big_ok || !scene_shown(sc, &k) ||
-        app->meas_nsteps != sc->big_sched.nsteps)
+    if (!app->bg.steps_ok || !sc->big_ok || !scene_shown(sc, &k) ||
+        app->bg.nsteps != sc->big_sched.nsteps)
         return (Value){0, false};
-    return (Value){app->meas_step_s[k], true};
+    return (Value){app->bg.step_s[k], true};
 }
 
 static void draw_bytes(const App *app, Grid *g, Rect r, int y)
@@ -76,11 +76,11 @@ static void draw_times(const App *app, Grid *g, Rect r, int y)
     const Scene *sc = app->scene;
     row(g, r, y, "time", "measured", "model", ROLE_HEADER);
     time_row(g, r, y + 1, " step", measured_step(app), sc->pred_step_s);
-    time_row(g, r, y + 2, " whole", app->meas_total_s, sc->pred_total_s);
+    time_row(g, r, y + 2, " whole", app->bg.total_s, sc->pred_total_s);
     grid_text(g, r, r.x, y + 3, LABEL_W, ROLE_HEADER, 0, " dev");
-    if (app->meas_total_s.valid && sc->pred_total_s.valid &&
+    if (app->bg.total_s.valid && sc->pred_total_s.valid &&
         sc->pred_total_s.v > 0) {
-        double d = app->meas_total_s.v / sc->pred_total_s.v - 1;
+        double d = app->bg.total_s.v / sc->pred_total_s.v - 1;
         grid_printf(g, r, r.x + LABEL_W, y + 3, -1,
                     fabs(d) > 0.5 ? ROLE_WARN : ROLE_VALUE, 0,
                     "%+*.1f %% vs model", COL_W - 3, d * 100);
@@ -94,12 +94,12 @@ static void draw_bandwidth(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "GB/s");
-    if (!app->meas_total_s.valid || app->meas_total_s.v <= 0) {
+    if (!app->bg.total_s.valid || app->bg.total_s.v <= 0) {
         grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0,
                   "algbw N/A  busbw N/A");
         return;
     }
-    double alg = (double)app->meas_bytes / app->meas_total_s.v / 1e9;
+    double alg = (double)app->bg.bytes / app->bg.total_s.v / 1e9;
     double bus = alg * coll_busbw_factor(sc->call.kind, sc->call.nranks);
     grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
                 "algbw %.2f  busbw %.2f", alg, bus);
@@ -143,18 +143,18 @@ static void draw_background(const App *app, Grid *g, Rect r, int y)
 {
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "running");
     int x = r.x + LABEL_W;
-    if (app->bg == WORKER_IDLE) {
+    if (app->bg.kind == WORKER_IDLE) {
         grid_text(g, r, x, y, -1, ROLE_DIM, 0, "nothing (m: time it)");
         return;
     }
-    const char *what = app->bg == WORKER_BENCH ? "timed run" : "sweep";
+    const char *what = app->bg.kind == WORKER_BENCH ? "timed run" : "sweep";
     x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "%s ", what);
-    int bar = r.x + r.w - x - 5, fill = (int)(app->bg_progress * bar + 0.5);
+    int bar = r.x + r.w - x - 5, fill = (int)(app->bg.progress * bar + 0.5);
     for (int i = 0; i < bar; i++)
         grid_putg(g, r, x + i, y, i < fill ? GL_BLOCK : GL_SHADE1,
                   ROLE_MEASURED);
     grid_printf(g, r, x + (bar > 0 ? bar : 0), y, -1, ROLE_VALUE, 0, "%4.0f%%",
-                app->bg_progress * 100);
+                app->bg.progress * 100);
 }
 
 static void counters_draw(const App *app, Grid *g, Rect r)

@@ -94,9 +94,9 @@ static void draw_step(const App *app, Grid *g, Rect r)
     }
     if (sc->step == n && n > 0)
         x += grid_text(g, r, x, y, -1, ROLE_OK, 0, "  (done)");
-    if (app->playing)
+    if (app->play.on)
         x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, "  %s playing, %d ms/step",
-                         app->ascii ? ">" : "\u25B6", app->play_ms);
+                         app->view.ascii ? ">" : "\u25B6", app->play.ms);
     if (sc->sim.err)
         grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, "  schedule error at step %zu: %s",
                     sc->sim.err_step + 1, cv_strerror(sc->sim.err));

@@ -153,7 +153,7 @@ static void geometry(const App *app, Rect r, Geom *gm)
                  (r.h < need + gm->foot && r.h >= 10);
     gm->top = r.y + 1 + gm->phases;
     gm->rows = clampi(r.h - 1 - gm->phases - gm->foot, 0, p);
-    gm->first_rank = clampi(app->scroll_rank, 0, p - gm->rows);
+    gm->first_rank = clampi(app->view.scroll_rank, 0, p - gm->rows);
     if (gm->cols > 0 && (size_t)gm->cols < n && scene_shown(sc, &k)) {
         size_t half = (size_t)gm->cols / 2;
         gm->first_step = k > half ? k - half : 0;
@@ -214,7 +214,7 @@ static unsigned draw_rows(const App *app, const Geom *gm, Grid *g, Rect r)
     unsigned seen = 0;
     for (int i = 0; i < gm->rows; i++) {
         int rank = gm->first_rank + i;
-        Role lr = app->sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
+        Role lr = app->view.sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
         grid_printf(g, r, r.x, gm->top + i, gm->label_w - 1, lr, 0, "r%d",
                     rank);
     }

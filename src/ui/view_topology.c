@@ -200,7 +200,7 @@ static Role node_role(const Ctx *c, int q, unsigned *attr)
         *attr |= GRID_BOLD;
     if (coll_is_rooted(c->app->scene->call.kind) && q == c->root)
         *attr |= GRID_UNDER;
-    return c->app->sel_rank == q ? ROLE_SELECT : ROLE_NODE;
+    return c->app->view.sel_rank == q ? ROLE_SELECT : ROLE_NODE;
 }
 
 /* Rank q's label (or text) at (x, y); returns its width. */
@@ -1272,7 +1272,7 @@ static bool topology_click(const App *app, Rect r, int x, int y,
 {
     Grid g;
     Ctx c;
-    if (grid_init(&g, r.x + r.w, r.y + r.h, app->ascii) != CV_OK)
+    if (grid_init(&g, r.x + r.w, r.y + r.h, app->view.ascii) != CV_OK)
         return false;
     ctx_init(&c, app, &g, r);
     topo_render(&c);

@@ -16,6 +16,7 @@ static const ViewOps *const views[VIEW_COUNT] = {
     [VIEW_STATUS] = &view_status,
     [VIEW_HELP] = &view_help,
     [VIEW_MENU] = &view_menu,
+    [VIEW_PROMPT] = &view_prompt,
 };
 
 const ViewOps *view_get(ViewId id)

@@ -70,7 +70,7 @@ typedef enum {
 } WorkerResultKind;
 
 /* One result of a job. */
-typedef struct {
+typedef struct WorkerResult {
     WorkerResultKind kind; /* what it says */
     unsigned job;          /* id of the job it belongs to */
     double progress;       /* 0..1: how far the job is */
