@@ -4,7 +4,7 @@
  *
  * A script is whitespace-separated words; '#' starts a comment to the end
  * of the line. Words are key names as help shows them (Right, PgDn, a,
- * Enter, Esc, Space, ...) or commands:
+ * Enter, Esc, Space, Backspace, ...) or commands:
  *   click X Y     a mouse click at column X, row Y
  *   wheel up|down the mouse wheel
  *   resize WxH    the terminal changes size
