@@ -148,10 +148,13 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
                  COLL_MAX_RANKS);
         return CV_ERR_RANKS;
     }
+    Executor *ex = NULL;
     CvError e = make_schedules(sc, set, why, whylen);
     if (!e && set->backend &&
-        !(e = open_executor(old, set->backend, p, &sc->ex, why, whylen)))
+        !(e = open_executor(old, set->backend, p, &ex, why, whylen))) {
+        sc->ex = ex;
         sc->backend = set->backend;
+    }
     if (e)
         return e;
     sc->call = set->call;
