@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ui/app.h"
+#include "ui/scene.h"
 #include "ui/screen.h"
 
 /* Mean, largest and 99th percentile of n samples (sorted in place). */
@@ -56,7 +57,7 @@ static int open_scene(App *app, CollKind k, const char *algo, int p)
         return -1;
     }
     for (int v = 0; v < VIEW_COUNT; v++)
-        app->show[v] = v != VIEW_HELP && v != VIEW_MENU;
+        app->view.show[v] = v != VIEW_HELP && v != VIEW_MENU;
     return 0;
 }
 
@@ -67,9 +68,9 @@ static int bench_frames(int w, int h, int iters)
     Grid g;
     if (open_scene(&app, COLL_ALLREDUCE, "ring", 64))
         return -1;
-    app.term_w = w;
-    app.term_h = h;
-    Request r = {.act = ACT_SEEK, .a = (int)app.sched.nsteps / 2};
+    app.view.term_w = w;
+    app.view.term_h = h;
+    Request r = {.act = ACT_SEEK, .a = (int)app.scene->sched.nsteps / 2};
     app_apply(&app, &r);
     grid_init(&g, w, h, false);
     double *t = malloc((size_t)iters * sizeof *t);
@@ -94,10 +95,10 @@ static int bench_steps(CollKind k, const char *algo, int p)
     Grid g;
     if (open_scene(&app, k, algo, p))
         return -1;
-    app.term_w = 200;
-    app.term_h = 60;
+    app.view.term_w = 200;
+    app.view.term_h = 60;
     grid_init(&g, 200, 60, false);
-    size_t n = app.sched.nsteps, wrong = 0;
+    size_t n = app.scene->sched.nsteps, wrong = 0;
     double *fwd = malloc((n + 1) * sizeof *fwd), *back = malloc((n + 1) * sizeof *back);
     for (size_t i = 0; i < n; i++) {
         double t0 = app_now();
@@ -105,7 +106,7 @@ static int bench_steps(CollKind k, const char *algo, int p)
         app_apply(&app, &r);
         screen_draw(&app, &g);
         fwd[i] = app_now() - t0;
-        wrong += app.nwrong;
+        wrong += app.scene->check.nwrong;
     }
     for (size_t i = 0; i < n; i++) {
         double t0 = app_now();
@@ -113,16 +114,16 @@ static int bench_steps(CollKind k, const char *algo, int p)
         app_apply(&app, &r);
         screen_draw(&app, &g);
         back[i] = app_now() - t0;
-        wrong += app.nwrong;
+        wrong += app.scene->check.nwrong;
     }
     char what[96];
     snprintf(what, sizeof what, "step fwd %s %s p=%d (%zu steps)",
-             coll_name(k), app.algo->name, p, n);
+             coll_name(k), app.scene->algo->name, p, n);
     report(what, stats(fwd, n), 16.0);
     snprintf(what, sizeof what, "step back %s %s p=%d (replay)", coll_name(k),
-             app.algo->name, p);
+             app.scene->algo->name, p);
     report(what, stats(back, n), 16.0);
-    if (wrong || !app.real_ok)
+    if (wrong || !app.scene->check.real_ok)
         printf("  WARNING: %zu wrong elements seen\n", wrong);
     free(fwd);
     free(back);

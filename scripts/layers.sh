@@ -5,12 +5,14 @@
 #
 # usage: sh scripts/layers.sh [ROOT]   (ROOT: the tree to check, default .)
 # Reads every #include of src/; prints each include that breaks a rule,
-# as FILE:LINE: why, and exits 1 when there is one.
+# as FILE:LINE: why, and exits 1 when there is one. Within a folder, the
+# files must include one another without a circle (include_cycles.sh).
 #
 # The layers, each folder with the folders it may include (besides its
 # own). tests/ and bench/ may include any layer: they test each one.
 set -u
 root=${1:-.}
+here=$(cd "$(dirname "$0")" && pwd)
 cd "$root" || exit 2
 
 allowed() { # $1 = folder -> the folders it may include
@@ -79,4 +81,5 @@ for f in $(find src -name '*.[ch]' | sort); do
     done
 done
 [ $bad -eq 0 ] || echo "layers: includes must run one way (see docs/ARCHITECTURE.md)" >&2
+sh "$here/include_cycles.sh" . || bad=1
 exit $bad

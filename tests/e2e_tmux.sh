@@ -1,8 +1,9 @@
 #!/bin/sh
 # e2e_tmux.sh - the real collviz binary in a real terminal (tmux): start,
 # step (arrow and PgDn), change the algorithm from its menu, resize below
-# the minimum and back, quit; then Ctrl-C, SIGTERM and a fatal signal. After each run the
-# terminal must be sane again (stty: icanon and echo back on).
+# the minimum and back, type a size in the size menu, quit; then Ctrl-C,
+# SIGTERM and a fatal signal. After each run the terminal must be sane
+# again (stty: icanon and echo back on).
 #
 # usage: sh tests/e2e_tmux.sh PATH/TO/collviz
 # exit: 0 passed, 1 failed, 77 skipped (no tmux).
@@ -90,8 +91,10 @@ wait_for "needs at least 80x24" "too small"
 tm resize-window -t e2e -x 120 -y 40
 wait_for "step 0 of" "resized back"
 grep -q "needs at least" "$work/screen" && fail "the too-small message stayed"
+tm send-keys -t e2e s 3 X BSpace M Enter
+wait_for "\| 3 MiB \|" "a size typed in the size menu, Backspace erasing"
 tm send-keys -t e2e q
-check_exit 0 "start, step, algorithm, resize, quit"
+check_exit 0 "start, step, algorithm, resize, size, quit"
 
 # 2. no UTF-8 locale and NO_COLOR: ASCII frames, monochrome; Ctrl-C
 #    restores the terminal and says so

@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/scene_opts.h"
 #include "ui/app.h"
+#include "ui/keys.h"
 #include "ui/scene.h"
 
 #include "test_ui_fakes.h"
@@ -42,6 +44,16 @@ static void act(App *app, Action a)
     app_apply(app, &r);
 }
 
+/* The App's scene remade for call c (as a test's shortcut past menus). */
+static void remake(App *app, const CollCall *c)
+{
+    SceneSetup set;
+    char why[200];
+    scene_setup(app->scene, &set);
+    set.call = *c;
+    assert_int_equal(scene_remake(&app->scene, &set, why, sizeof why), CV_OK);
+}
+
 /* ------------------------------------------------------------ stepping */
 
 /* A copy of everything stepping changes: real bytes and symbolic state. */
@@ -52,18 +64,18 @@ typedef struct {
 
 static Snap snap(const App *app)
 {
-    size_t ts = dtype_size(app->call.dtype), n = 0;
+    size_t ts = dtype_size(app->scene->call.dtype), n = 0;
     for (int b = 0; b < BUF_COUNT; b++)
-        n += app->sim.base[b][app->call.nranks] * (ts + sizeof(int32_t));
+        n += app->scene->sim.base[b][app->scene->call.nranks] * (ts + sizeof(int32_t));
     Snap s = {malloc(n + 1), n};
     size_t at = 0;
     for (int b = 0; b < BUF_COUNT; b++) {
-        size_t e = app->sim.base[b][app->call.nranks];
-        memcpy(s.bytes + at, app->real[b], e * ts);
+        size_t e = app->scene->sim.base[b][app->scene->call.nranks];
+        memcpy(s.bytes + at, app->scene->check.real[b], e * ts);
         at += e * ts;
-        for (int r = 0; r < app->call.nranks; r++)
-            for (size_t i = 0; i < app_buf_cells(app, r, (BufId)b); i++) {
-                int32_t pos = sim_pos(&app->sim, r, (BufId)b, i);
+        for (int r = 0; r < app->scene->call.nranks; r++)
+            for (size_t i = 0; i < scene_buf_cells(app->scene, r, (BufId)b); i++) {
+                int32_t pos = sim_pos(&app->scene->sim, r, (BufId)b, i);
                 memcpy(s.bytes + at, &pos, sizeof pos);
                 at += sizeof pos;
             }
@@ -77,32 +89,32 @@ static void step_there_and_back(const AlgoInfo *a, int p, bool in_place)
 {
     App app;
     open_app(&app, a->coll, a->name, p, in_place);
-    size_t n = app.sched.nsteps;
+    size_t n = app.scene->sched.nsteps;
     Snap *fwd = calloc(n + 1, sizeof *fwd);
     for (size_t k = 0; k <= n; k++) {
         if (k)
             act(&app, ACT_NEXT);
-        assert_int_equal(app.step, k);
-        assert_true(app.real_ok);
-        if (app.nwrong)
+        assert_int_equal(app.scene->step, k);
+        assert_true(app.scene->check.real_ok);
+        if (app.scene->check.nwrong)
             print_error("%s %s p=%d step %zu: %zu wrong\n", coll_name(a->coll),
-                        a->name, p, k, app.nwrong);
-        assert_int_equal(app.nwrong, 0);
+                        a->name, p, k, app.scene->check.nwrong);
+        assert_int_equal(app.scene->check.nwrong, 0);
         fwd[k] = snap(&app);
     }
-    assert_int_equal(app.sim.err, CV_OK);
+    assert_int_equal(app.scene->sim.err, CV_OK);
     for (size_t k = n + 1; k-- > 0;) {
         if (k < n)
             act(&app, ACT_PREV);
-        assert_int_equal(app.step, k);
+        assert_int_equal(app.scene->step, k);
         Snap s = snap(&app);
         assert_int_equal(s.n, fwd[k].n);
         assert_memory_equal(s.bytes, fwd[k].bytes, s.n);
-        assert_int_equal(app.nwrong, 0);
+        assert_int_equal(app.scene->check.nwrong, 0);
         free(s.bytes);
     }
     act(&app, ACT_LAST);
-    assert_int_equal(app.step, n);
+    assert_int_equal(app.scene->step, n);
     Snap s = snap(&app);
     assert_memory_equal(s.bytes, fwd[n].bytes, s.n);
     free(s.bytes);
@@ -131,11 +143,10 @@ static void test_random_seeks(void **state)
         const AlgoInfo *a = algo_at(i);
         App app;
         open_app(&app, a->coll, a->name, 6, false);
-        CollCall c = app.call;
+        CollCall c = app.scene->call;
         c.op = OP_AVG;
-        char why[200];
-        assert_int_equal(scene_build(&app, &c, a, why, sizeof why), CV_OK);
-        size_t n = app.sched.nsteps;
+        remake(&app, &c);
+        size_t n = app.scene->sched.nsteps;
         Snap *fwd = calloc(n + 1, sizeof *fwd);
         for (size_t k = 0; k <= n; k++) {
             Request r = {.act = ACT_SEEK, .a = (int)k};
@@ -147,8 +158,8 @@ static void test_random_seeks(void **state)
             size_t k = (seed >> 8) % (n + 1);
             Request r = {.act = ACT_SEEK, .a = (int)k};
             app_apply(&app, &r);
-            assert_int_equal(app.step, k);
-            assert_int_equal(app.nwrong, 0);
+            assert_int_equal(app.scene->step, k);
+            assert_int_equal(app.scene->check.nwrong, 0);
             Snap s2 = snap(&app);
             assert_memory_equal(s2.bytes, fwd[k].bytes, s2.n);
             free(s2.bytes);
@@ -167,19 +178,17 @@ static void test_types_and_ops(void **state)
         for (int op = 0; op < OP_COUNT; op++) {
             App app;
             open_app(&app, COLL_ALLREDUCE, "ring", 5, false);
-            CollCall c = app.call;
+            CollCall c = app.scene->call;
             c.dtype = (DataType)t;
             c.op = (RedOp)op;
-            char why[200];
-            assert_int_equal(scene_build(&app, &c, app.algo, why, sizeof why),
-                             CV_OK);
+            remake(&app, &c);
             act(&app, ACT_LAST);
-            assert_true(app.real_ok);
-            assert_int_equal(app.nwrong, 0);
+            assert_true(app.scene->check.real_ok);
+            assert_int_equal(app.scene->check.nwrong, 0);
             for (int r = 0; r < 5; r++)
-                for (size_t e = 0; e < app_buf_cells(&app, r, BUF_RECV); e++)
-                    assert_true(app_real_value(&app, r, BUF_RECV, e) ==
-                                app_real_value(&app, r, BUF_RECV, e));
+                for (size_t e = 0; e < scene_buf_cells(app.scene, r, BUF_RECV); e++)
+                    assert_true(scene_real_value(app.scene, r, BUF_RECV, e) ==
+                                scene_real_value(app.scene, r, BUF_RECV, e));
             app_fini(&app);
         }
 }
@@ -193,33 +202,33 @@ static void test_counters_match_schedule(void **state)
         for (size_t j = 0; j < 4; j++) {
             App app;
             open_app(&app, algo_at(i)->coll, algo_at(i)->name, ps[j], false);
-            if (!app.big_ok) { /* pipelines: steps depend on the size */
+            if (!app.scene->big_ok) { /* pipelines: steps depend on the size */
                 act(&app, ACT_LAST);
-                assert_int_not_equal(app.sched.nsteps, app.big_sched.nsteps);
-                assert_int_equal(app.step_sent, 0);
-                assert_false(app.pred_step_s.valid);
+                assert_int_not_equal(app.scene->sched.nsteps, app.scene->big_sched.nsteps);
+                assert_int_equal(app.scene->step_sent, 0);
+                assert_false(app.scene->pred_step_s.valid);
                 app_fini(&app);
                 continue;
             }
             RankStepStats *st = calloc((size_t)ps[j], sizeof *st);
-            for (size_t k = 0; k < app.sched.nsteps; k++) {
+            for (size_t k = 0; k < app.scene->sched.nsteps; k++) {
                 act(&app, ACT_NEXT);
-                sched_step_stats(&app.big_sched, k, st);
+                sched_step_stats(&app.scene->big_sched, k, st);
                 size_t ms = 0;
                 for (int r = 0; r < ps[j]; r++)
                     ms = st[r].sent > ms ? st[r].sent : ms;
-                assert_int_equal(app.step_sent, ms);
-                assert_true(app.pred_step_s.valid);
-                assert_true(app.pred_step_s.v > 0 || ms == 0);
+                assert_int_equal(app.scene->step_sent, ms);
+                assert_true(app.scene->pred_step_s.valid);
+                assert_true(app.scene->pred_step_s.v > 0 || ms == 0);
             }
-            assert_int_equal(app.sofar_sent, app.totals.max_sent);
-            assert_int_equal(app.sofar_recvd, app.totals.max_recvd);
+            assert_int_equal(app.scene->sofar_sent, app.scene->totals.max_sent);
+            assert_int_equal(app.scene->sofar_recvd, app.scene->totals.max_recvd);
             CostTerms t;
-            model_schedule_cost(&app.big_sched, app.link, &app.params, &t);
-            assert_true(app.pred_total_s.valid);
-            assert_true(app.pred_total_s.v == cost_time(&t, &app.params));
-            assert_false(app.params_calibrated);
-            assert_false(app.meas_total_s.valid);
+            model_schedule_cost(&app.scene->big_sched, app.scene->link, &app.scene->params, &t);
+            assert_true(app.scene->pred_total_s.valid);
+            assert_true(app.scene->pred_total_s.v == cost_time(&t, &app.scene->params));
+            assert_false(app.scene->params_calibrated);
+            assert_false(app.bg.total_s.valid);
             free(st);
             app_fini(&app);
         }
@@ -230,12 +239,12 @@ static void test_counters_match_schedule(void **state)
 static void pick(App *app, Action menu, const char *label)
 {
     act(app, menu);
-    assert_int_not_equal(app->menu.kind, MENU_NONE);
-    for (int i = 0; i < app->menu.n; i++)
-        if (!strncmp(app->menu.label[i], label, strlen(label))) {
+    assert_int_not_equal(app->mode.menu.kind, MENU_NONE);
+    for (int i = 0; i < app->mode.menu.n; i++)
+        if (!strncmp(app->mode.menu.label[i], label, strlen(label))) {
             Request r = {.act = ACT_MENU_PICK, .a = i};
             app_apply(app, &r);
-            assert_int_equal(app->menu.kind, MENU_NONE);
+            assert_int_equal(app->mode.menu.kind, MENU_NONE);
             return;
         }
     fail_msg("no item '%s'", label);
@@ -246,40 +255,40 @@ static void test_menus(void **state)
     App app;
     open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
     act(&app, ACT_MENU_COLL);
-    assert_int_equal(app.menu.n, COLL_COUNT);
-    assert_true(app.menu.current[COLL_ALLREDUCE]);
+    assert_int_equal(app.mode.menu.n, COLL_COUNT);
+    assert_true(app.mode.menu.current[COLL_ALLREDUCE]);
     act(&app, ACT_CANCEL);
-    assert_int_equal(app.menu.kind, MENU_NONE);
+    assert_int_equal(app.mode.menu.kind, MENU_NONE);
     pick(&app, ACT_MENU_COLL, "alltoall");
-    assert_int_equal(app.call.kind, COLL_ALLTOALL);
-    assert_ptr_equal(app.algo, algo_default(COLL_ALLTOALL));
+    assert_int_equal(app.scene->call.kind, COLL_ALLTOALL);
+    assert_ptr_equal(app.scene->algo, algo_default(COLL_ALLTOALL));
     act(&app, ACT_MENU_ALGO);
-    for (int i = 0; i < app.menu.n; i++)
-        assert_int_equal(algo_at((size_t)app.menu.value[i])->coll, COLL_ALLTOALL);
+    for (int i = 0; i < app.mode.menu.n; i++)
+        assert_int_equal(algo_at((size_t)app.mode.menu.value[i])->coll, COLL_ALLTOALL);
     act(&app, ACT_CANCEL);
     act(&app, ACT_MENU_OP); /* alltoall does not reduce */
-    assert_int_equal(app.menu.kind, MENU_NONE);
-    assert_non_null(strstr(app.msg, "no op"));
+    assert_int_equal(app.mode.menu.kind, MENU_NONE);
+    assert_non_null(strstr(app.status.msg, "no op"));
     pick(&app, ACT_MENU_COLL, "broadcast");
     pick(&app, ACT_MENU_ROOT, "rank 5");
-    assert_int_equal(app.call.root, 5);
+    assert_int_equal(app.scene->call.root, 5);
     pick(&app, ACT_MENU_RANKS, "64");
-    assert_int_equal(app.call.nranks, 64);
+    assert_int_equal(app.scene->call.nranks, 64);
     act(&app, ACT_NEXT);
     act(&app, ACT_NEXT);
     pick(&app, ACT_MENU_SIZE, "1 MiB");
-    assert_int_equal(app.bytes, 1u << 20);
-    assert_int_equal(app.step, 2); /* a new size keeps the step */
-    assert_int_equal(app.nwrong, 0);
+    assert_int_equal(app.scene->bytes, 1u << 20);
+    assert_int_equal(app.scene->step, 2); /* a new size keeps the step */
+    assert_int_equal(app.scene->check.nwrong, 0);
     pick(&app, ACT_MENU_DTYPE, "int8");
-    assert_int_equal(app.call.dtype, DT_INT8);
+    assert_int_equal(app.scene->call.dtype, DT_INT8);
     /* keys move the highlight; Enter picks it */
     act(&app, ACT_MENU_RANKS);
-    int cur = app.menu.cur;
+    int cur = app.mode.menu.cur;
     act(&app, ACT_SCROLL_UP);
-    assert_int_equal(app.menu.cur, cur - 1);
+    assert_int_equal(app.mode.menu.cur, cur - 1);
     act(&app, ACT_ENTER);
-    assert_int_equal(app.call.nranks, 48);
+    assert_int_equal(app.scene->call.nranks, 48);
     app_fini(&app);
 }
 
@@ -288,16 +297,16 @@ static void test_backend_choice(void **state)
     App app;
     char why[200];
     open_app(&app, COLL_ALLGATHER, NULL, 4, false);
-    const ExecOps *before = app.backend;
+    const ExecOps *before = app.scene->backend;
     for (size_t i = 0; exec_name_at(i); i++) {
         if (exec_find(exec_name_at(i), why, sizeof why))
             continue;
         act(&app, ACT_MENU_BACKEND);
         Request r = {.act = ACT_MENU_PICK, .a = (int)i};
         app_apply(&app, &r);
-        assert_ptr_equal(app.backend, before);
-        assert_true(app.msg_error);
-        assert_non_null(strstr(app.msg, "keeping threads"));
+        assert_ptr_equal(app.scene->backend, before);
+        assert_true(app.status.error);
+        assert_non_null(strstr(app.status.msg, "keeping threads"));
     }
     app_fini(&app);
 }
@@ -310,15 +319,15 @@ static void test_failing_backend(void **state)
     char why[200];
     open_app(&app, COLL_ALLREDUCE, "ring", 4, false);
     fake_mode.fail_step = 2;
-    assert_int_equal(scene_backend(&app, &fake_ops, why, sizeof why), CV_OK);
-    assert_string_equal(app.backend->name, "fake");
+    assert_int_equal(scene_set_backend(app.scene, &fake_ops, why, sizeof why), CV_OK);
+    assert_string_equal(app.scene->backend->name, "fake");
     act(&app, ACT_NEXT);
     act(&app, ACT_NEXT);
-    assert_false(app.quit);
+    assert_false(app.status.quit);
     act(&app, ACT_NEXT);
-    assert_true(app.quit);
-    assert_int_equal(app.exit_status, 1);
-    assert_string_equal(app.msg, "The fake backend failed: the device went "
+    assert_true(app.status.quit);
+    assert_int_equal(app.status.exit_status, 1);
+    assert_string_equal(app.status.msg, "The fake backend failed: the device went "
                                  "away at step 3");
     fake_mode.fail_step = SIZE_MAX;
     app_fini(&app);
@@ -332,13 +341,13 @@ static void test_wrong_results_caught(void **state)
     char why[200];
     open_app(&app, COLL_ALLGATHER, "ring", 3, false);
     fake_mode.corrupt_read = true;
-    assert_int_equal(scene_backend(&app, &fake_ops, why, sizeof why), CV_OK);
-    for (size_t k = 0; k <= app.sched.nsteps; k++) {
-        assert_int_equal(app.step, k);
-        assert_true(app.real_ok);
+    assert_int_equal(scene_set_backend(app.scene, &fake_ops, why, sizeof why), CV_OK);
+    for (size_t k = 0; k <= app.scene->sched.nsteps; k++) {
+        assert_int_equal(app.scene->step, k);
+        assert_true(app.scene->check.real_ok);
         /* rank 1's first send and recv elements read back wrong */
-        assert_int_equal(app.nwrong, 1 + (sim_pos(&app.sim, 1, BUF_RECV, 0) >= 0));
-        assert_int_equal(app.bad[BUF_SEND][app.sim.base[BUF_SEND][1]], 1);
+        assert_int_equal(app.scene->check.nwrong, 1 + (sim_pos(&app.scene->sim, 1, BUF_RECV, 0) >= 0));
+        assert_int_equal(app.scene->check.bad[BUF_SEND][app.scene->sim.base[BUF_SEND][1]], 1);
         act(&app, ACT_NEXT);
     }
     fake_mode.corrupt_read = false;
@@ -352,51 +361,134 @@ static void test_play_and_select(void **state)
     App app;
     open_app(&app, COLL_REDUCE, NULL, 6, false);
     act(&app, ACT_PLAY);
-    assert_true(app.playing);
-    size_t n = app.sched.nsteps;
+    assert_true(app.play.on);
+    size_t n = app.scene->sched.nsteps;
     for (size_t k = 1; k <= n + 2; k++) {
         act(&app, ACT_TICK);
-        assert_int_equal(app.step, k < n ? k : n);
+        assert_int_equal(app.scene->step, k < n ? k : n);
     }
-    assert_false(app.playing);
+    assert_false(app.play.on);
     act(&app, ACT_PLAY); /* at the end, play starts over */
-    assert_int_equal(app.step, 0);
+    assert_int_equal(app.scene->step, 0);
     act(&app, ACT_SLOWER);
-    assert_true(app.play_ms > 700);
+    assert_true(app.play.ms > 700);
     for (int i = 0; i < 30; i++)
         act(&app, ACT_FASTER);
-    assert_int_equal(app.play_ms, 50);
+    assert_int_equal(app.play.ms, 50);
     Request r = {.act = ACT_SELECT_CELL, .a = 2, .b = BUF_RECV, .c = 999};
     app_apply(&app, &r);
-    assert_int_equal(app.sel_rank, 2);
-    assert_int_equal(app.sel_buf, -1);
+    assert_int_equal(app.view.sel_rank, 2);
+    assert_int_equal(app.view.sel_buf, -1);
     r.c = 1;
     r.b = BUF_SEND;
     app_apply(&app, &r);
-    assert_int_equal(app.sel_buf, BUF_SEND);
-    assert_int_equal(app.sel_elem, 1);
+    assert_int_equal(app.view.sel_buf, BUF_SEND);
+    assert_int_equal(app.view.sel_elem, 1);
     r.a = 6;
     app_apply(&app, &r);
-    assert_int_equal(app.sel_rank, 2);
+    assert_int_equal(app.view.sel_rank, 2);
     act(&app, ACT_CANCEL);
     act(&app, ACT_CANCEL);
-    assert_int_equal(app.sel_rank, -1);
+    assert_int_equal(app.view.sel_rank, -1);
     act(&app, ACT_NEXT);
     act(&app, ACT_NEXT);
     act(&app, ACT_INPLACE); /* a new scene starts at step 0 */
-    assert_true(app.call.in_place);
-    assert_int_equal(app.step, 0);
+    assert_true(app.scene->call.in_place);
+    assert_int_equal(app.scene->step, 0);
     act(&app, ACT_CELLS_MORE);
-    assert_int_equal(app.cells, 2);
-    assert_int_equal(app.call.count, 2 * 6);
+    assert_int_equal(app.scene->cells, 2);
+    assert_int_equal(app.scene->call.count, 2 * 6);
     act(&app, ACT_QUIT);
-    assert_true(app.quit);
+    assert_true(app.status.quit);
     app_fini(&app);
+}
+
+/* ------------------------------------------------------------ modes */
+
+static Request key(const App *app, const char *name)
+{
+    return app_key(app, keys_parse(name));
+}
+
+/* One table of modes; the open mode decides what a key means. */
+static void test_modes(void **state)
+{
+    App app;
+    open_app(&app, COLL_ALLREDUCE, "ring", 4, false);
+    bool used[VIEW_COUNT + 1] = {false};
+    for (int k = 0; k < MODE_COUNT; k++) {
+        const ModeOps *m = app_mode_ops((ModeKind)k);
+        assert_non_null(m->name);
+        assert_non_null(m->key);
+        assert_false(used[m->panel]); /* a panel of its own each */
+        used[m->panel] = true;
+        assert_true(k == MODE_NONE ? m->panel == VIEW_COUNT && !m->apply
+                                   : m->panel < VIEW_COUNT && m->apply);
+    }
+    assert_int_equal(app_mode_panel(&app), VIEW_COUNT);
+    assert_int_equal(key(&app, "q").act, ACT_QUIT);
+    assert_int_equal(key(&app, "5").act, ACT_NONE);
+    act(&app, ACT_MENU_COLL);
+    assert_int_equal(app_mode_panel(&app), VIEW_MENU);
+    assert_int_equal(key(&app, "5").act, ACT_NONE); /* digits: sizes only */
+    act(&app, ACT_MENU_SIZE); /* another menu's key closes it and acts */
+    assert_int_equal(app.mode.kind, MODE_MENU);
+    assert_int_equal(app.mode.menu.kind, MENU_SIZE);
+    Request r = key(&app, "5");
+    assert_int_equal(r.act, ACT_TYPE);
+    assert_int_equal(key(&app, "q").act, ACT_QUIT);
+    app_apply(&app, &r);
+    assert_int_equal(app.mode.kind, MODE_TEXT);
+    assert_int_equal(app.mode.menu.kind, MENU_NONE);
+    assert_int_equal(app_mode_panel(&app), VIEW_PROMPT);
+    assert_string_equal(app.mode.text.text, "5");
+    r = key(&app, "q");
+    assert_int_equal(r.act, ACT_TYPE);
+    assert_int_equal(r.a, 'q');
+    assert_int_equal(key(&app, "Space").act, ACT_TYPE);
+    assert_int_equal(key(&app, "Backspace").act, ACT_ERASE);
+    assert_int_equal(app_key(&app, 127).act, ACT_ERASE);
+    assert_int_equal(key(&app, "Enter").act, ACT_ENTER);
+    assert_int_equal(key(&app, "Esc").act, ACT_CANCEL);
+    act(&app, ACT_NEXT); /* the prompt has the keys */
+    assert_int_equal(app.scene->step, 0);
+    assert_int_equal(app.mode.kind, MODE_TEXT);
+    act(&app, ACT_CANCEL);
+    assert_int_equal(app.mode.kind, MODE_NONE);
+    act(&app, ACT_HELP);
+    assert_int_equal(app_mode_panel(&app), VIEW_HELP);
+    act(&app, ACT_SCROLL_DOWN);
+    assert_int_equal(app.mode.help_top, 1);
+    act(&app, ACT_QUIT); /* quitting passes every mode */
+    assert_true(app.status.quit);
+    app_fini(&app);
+}
+
+/* The text entry on its own: printable characters up to TEXT_MAX. */
+static void test_text_entry(void **state)
+{
+    TextEntry t;
+    text_open(&t, "Your answer: ", "4");
+    assert_string_equal(t.prompt, "Your answer: ");
+    assert_string_equal(t.text, "4");
+    assert_true(text_type(&t, '2'));
+    assert_false(text_type(&t, '\n'));
+    assert_false(text_type(&t, 0x80));
+    assert_string_equal(t.text, "42");
+    assert_true(text_erase(&t));
+    assert_true(text_erase(&t));
+    assert_false(text_erase(&t));
+    assert_int_equal(t.len, 0);
+    for (int i = 0; i < TEXT_MAX; i++)
+        assert_true(text_type(&t, 'a' + i % 26));
+    assert_false(text_type(&t, 'z'));
+    assert_int_equal(strlen(t.text), TEXT_MAX);
 }
 
 static void test_bad_options(void **state)
 {
     App app;
+    assert_int_equal(scene_limits_tui.max_ranks, SCENE_MAX_RANKS);
     AppOptions o = app_options(COLL_ALLREDUCE, NULL, SCENE_MAX_RANKS + 1, true);
     char why[200];
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_ERR_RANKS);
@@ -425,6 +517,8 @@ int main(void)
         cmocka_unit_test(test_wrong_results_caught),
         cmocka_unit_test(test_play_and_select),
         cmocka_unit_test(test_bad_options),
+        cmocka_unit_test(test_modes),
+        cmocka_unit_test(test_text_entry),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

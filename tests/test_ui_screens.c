@@ -36,7 +36,7 @@ typedef struct {
     bool ascii;         /* ASCII line drawing */
     bool all_panels;    /* topology, timeline and chart on too */
     const char *script; /* what happens before the frame is taken */
-} Scene;
+} Golden;
 
 static char *read_file(const char *path)
 {
@@ -70,7 +70,7 @@ static void show_difference(const char *name, const char *got,
                 eb ? (int)(eb - b) : (int)strlen(b), b);
 }
 
-static char *render(const Scene *sc)
+static char *render(const Golden *sc)
 {
     AppOptions o = app_options(sc->kind, sc->algo, sc->nranks, true);
     App app;
@@ -78,11 +78,11 @@ static char *render(const Scene *sc)
     o.root = sc->root;
     o.in_place = sc->in_place;
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-    app.term_w = sc->w;
-    app.term_h = sc->h;
-    app.ascii = sc->ascii;
+    app.view.term_w = sc->w;
+    app.view.term_h = sc->h;
+    app.view.ascii = sc->ascii;
     if (!sc->all_panels)
-        app.show[VIEW_TOPOLOGY] = app.show[VIEW_TIMELINE] = false;
+        app.view.show[VIEW_TOPOLOGY] = app.view.show[VIEW_TIMELINE] = false;
     Script s;
     assert_int_equal(script_parse(sc->script, &s, why, sizeof why), CV_OK);
     Grid g;
@@ -96,7 +96,7 @@ static char *render(const Scene *sc)
     return text;
 }
 
-static void check_scene(const Scene *sc)
+static void check_scene(const Golden *sc)
 {
     char path[256];
     snprintf(path, sizeof path, GOLDEN_DIR "%s.txt", sc->name);
@@ -118,7 +118,7 @@ static void check_scene(const Scene *sc)
     free(want);
 }
 
-static const Scene scenes[] = {
+static const Golden scenes[] = {
     {"ring8_step2_80x24", COLL_ALLREDUCE, "ring", 8, 0, false, 80, 24, false,
      false, "Right Right"},
     {"ring8_select_120x40_ascii", COLL_ALLREDUCE, "ring", 8, 0, false, 120,

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "ui/keys.h"
+#include "ui/scene.h"
 #include "ui/screen.h"
 #include "ui/script.h"
 
@@ -83,10 +84,10 @@ static void start(Run *r, CollKind k, int p, int w, int h)
     AppOptions o = app_options(k, NULL, p, true);
     char why[200];
     assert_int_equal(app_init(&r->app, &o, why, sizeof why), CV_OK);
-    r->app.term_w = w;
-    r->app.term_h = h;
+    r->app.view.term_w = w;
+    r->app.view.term_h = h;
     /* these panels are tested on their own; text here is the picture's */
-    r->app.show[VIEW_TOPOLOGY] = r->app.show[VIEW_TIMELINE] = false;
+    r->app.view.show[VIEW_TOPOLOGY] = r->app.view.show[VIEW_TIMELINE] = false;
     grid_init(&r->g, w, h, false);
 }
 
@@ -128,19 +129,19 @@ static void test_keys_and_frames(void **state)
     start(&r, COLL_ALLREDUCE, 8, 100, 30);
     play(&r, "Right Right PgDn Left", 0);
     assert_int_equal(r.drawn, 4);
-    assert_int_equal(r.app.step, 2);
+    assert_int_equal(r.app.scene->step, 2);
     int x, y;
     assert_true(find(&r.g, "step 2 of 15", &x, &y));
     assert_int_equal(y, 1);
     play(&r, "Space", 6); /* one key, then five ticks of play */
     assert_int_equal(r.drawn, 6);
-    assert_int_equal(r.app.step, 7);
+    assert_int_equal(r.app.scene->step, 7);
     play(&r, "End Right", 0);
     assert_true(find(&r.g, "That was the last step", &x, &y));
     assert_int_equal(y, r.g.h - 1);
     play(&r, "Home q Right Right", 0);
     assert_int_equal(r.drawn, 2); /* q ends the run */
-    assert_int_equal(r.app.step, 0);
+    assert_int_equal(r.app.scene->step, 0);
     stop(&r);
 }
 
@@ -156,25 +157,25 @@ static void test_clicks(void **state)
     assert_true(find(&r.g, "ring", &x, &y));
     snprintf(cmd, sizeof cmd, "click %d %d", x + 1, y);
     play(&r, cmd, 0);
-    assert_int_equal(r.app.menu.kind, MENU_ALGO);
+    assert_int_equal(r.app.mode.menu.kind, MENU_ALGO);
     assert_true(find(&r.g, "butterfly", &x, &y));
     snprintf(cmd, sizeof cmd, "click %d %d", x, y);
     play(&r, cmd, 0);
-    assert_int_equal(r.app.menu.kind, MENU_NONE);
-    assert_string_equal(r.app.algo->name, "butterfly");
+    assert_int_equal(r.app.mode.menu.kind, MENU_NONE);
+    assert_string_equal(r.app.scene->algo->name, "butterfly");
     assert_true(find(&r.g, "c collective", &x, &y));
     snprintf(cmd, sizeof cmd, "click %d %d", x + 3, y);
     play(&r, cmd, 0);
-    assert_int_equal(r.app.menu.kind, MENU_COLL);
+    assert_int_equal(r.app.mode.menu.kind, MENU_COLL);
     play(&r, "click 119 38", 0); /* outside the menu */
-    assert_int_equal(r.app.menu.kind, MENU_NONE);
+    assert_int_equal(r.app.mode.menu.kind, MENU_NONE);
     play(&r, "Right", 0);
     assert_true(find(&r.g, "r2 ", &x, &y));
     snprintf(cmd, sizeof cmd, "click %d %d", x + 4, y);
     play(&r, cmd, 0);
-    assert_int_equal(r.app.sel_rank, 2);
-    assert_int_equal(r.app.sel_buf, BUF_SEND);
-    assert_int_equal(r.app.sel_elem, 0);
+    assert_int_equal(r.app.view.sel_rank, 2);
+    assert_int_equal(r.app.view.sel_buf, BUF_SEND);
+    assert_int_equal(r.app.view.sel_elem, 0);
     assert_true(find(&r.g, "r2 send[0]: rank 2 at 0", &x, &y));
     assert_true(find(&r.g, "history: not written yet (input)", &x, &y));
     stop(&r);
@@ -186,7 +187,7 @@ static void test_resize_and_help(void **state)
     int x, y;
     start(&r, COLL_GATHER, 5, 100, 30);
     play(&r, "resize 79x30", 0);
-    assert_true(r.app.term_w == 79 && r.g.w == 79);
+    assert_true(r.app.view.term_w == 79 && r.g.w == 79);
     assert_true(find(&r.g, "needs at least 80x24", &x, &y));
     play(&r, "Right resize 80x24", 0);
     assert_false(find(&r.g, "needs at least", &x, &y));
@@ -195,13 +196,63 @@ static void test_resize_and_help(void **state)
     assert_true(find(&r.g, "Help", &x, &y));
     assert_true(find(&r.g, action_help(ACT_NEXT), &x, &y));
     play(&r, "Down Down", 0);
-    assert_true(r.app.help);
-    assert_int_equal(r.app.help_top, 2);
+    assert_int_equal(r.app.mode.kind, MODE_HELP);
+    assert_int_equal(r.app.mode.help_top, 2);
     play(&r, "n", 0); /* any other key closes help, and does nothing else */
-    assert_false(r.app.help);
-    assert_int_equal(r.app.step, 1);
+    assert_int_equal(r.app.mode.kind, MODE_NONE);
+    assert_int_equal(r.app.scene->step, 1);
     play(&r, "wheel down wheel down wheel up", 0);
-    assert_int_equal(r.app.scroll_rank, 1);
+    assert_int_equal(r.app.view.scroll_rank, 1);
+    stop(&r);
+}
+
+/* Text entry in the size menu: a digit starts the prompt on the status
+ * line, Backspace erases, Enter sets the size (the step stays); a size
+ * the scene cannot take is refused with the command line's sentence;
+ * Esc drops the text; "other..." opens an empty prompt. */
+static void test_type_a_size(void **state)
+{
+    Run r;
+    int x, y;
+    start(&r, COLL_ALLGATHER, 3, 100, 30);
+    play(&r, "Right s 6 4 X", 0);
+    assert_int_equal(r.app.mode.kind, MODE_TEXT);
+    assert_true(find(&r.g, "Size in bytes, e.g. 64K or 3M", &x, &y));
+    assert_int_equal(y, r.g.h - 1);
+    assert_true(find(&r.g, "64X", &x, &y));
+    play(&r, "Backspace K q Enter", 0); /* q is typed, not quit */
+    assert_false(r.app.status.quit);
+    assert_true(r.app.status.error);
+    assert_non_null(strstr(r.app.status.msg, "Size '64Kq' is not a size"));
+    play(&r, "s 9 6 K Enter", 0);
+    assert_int_equal(r.app.mode.kind, MODE_NONE);
+    assert_int_equal(r.app.scene->bytes, 96 << 10);
+    assert_int_equal(r.app.scene->step, 1);
+    assert_true(find(&r.g, "| 96 KiB |", &x, &y));
+    play(&r, "s 6 4 Enter", 0); /* 64 bytes: not 3 blocks of floats */
+    assert_int_equal(r.app.scene->bytes, 96 << 10);
+    assert_string_equal(r.app.status.msg,
+                        "Size 64 bytes is not a whole number of blocks: the "
+                        "size of allgather on 3 ranks is 3 equal blocks, so "
+                        "it must be a multiple of 12 bytes (3 float); the "
+                        "nearest are 60 and 72.");
+    assert_true(find(&r.g, "Size 64 bytes is not", &x, &y));
+    play(&r, "s 1 Esc", 0);
+    assert_int_equal(r.app.mode.kind, MODE_NONE);
+    assert_int_equal(r.app.scene->bytes, 96 << 10);
+    assert_false(find(&r.g, "Size in bytes", &x, &y));
+    play(&r, "s", 0);
+    assert_string_equal(r.app.mode.menu.label[r.app.mode.menu.n - 1],
+                        "other... (or type a size)");
+    char click[32];
+    assert_true(find(&r.g, "other...", &x, &y));
+    snprintf(click, sizeof click, "click %d %d", x, y);
+    play(&r, click, 0);
+    assert_int_equal(r.app.mode.kind, MODE_TEXT);
+    assert_string_equal(r.app.mode.text.text, "");
+    play(&r, "2 4 0 Enter", 0);
+    assert_int_equal(r.app.scene->bytes, 240);
+    assert_false(r.app.status.error);
     stop(&r);
 }
 
@@ -213,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_keys_and_frames),
         cmocka_unit_test(test_clicks),
         cmocka_unit_test(test_resize_and_help),
+        cmocka_unit_test(test_type_a_size),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

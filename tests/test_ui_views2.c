@@ -42,9 +42,9 @@ typedef struct {
     int p;            /* ranks */
     int root;         /* root (rooted kinds) */
     size_t step;      /* steps executed */
-} Scene;
+} Shot;
 
-static const Scene scenes[] = {
+static const Shot scenes[] = {
     {"ring8", COLL_ALLREDUCE, "ring", 8, 0, 3},
     {"binomial5", COLL_BROADCAST, "binomial", 5, 2, 1},
     {"butterfly16", COLL_ALLREDUCE, "butterfly", 16, 0, 2},
@@ -60,7 +60,7 @@ static void seek_to(App *app, size_t k)
 {
     Request r = {.act = ACT_SEEK, .a = (int)k};
     app_apply(app, &r);
-    assert_int_equal(app->step, k);
+    assert_int_equal(app->scene->step, k);
 }
 
 /* An App for (kind, algo, p, root) on the threads backend, no worker,
@@ -75,12 +75,12 @@ static void open_app(App *app, CollKind k, const char *algo, int p, int root,
     o.no_worker = true;
     if (app_init(app, &o, why, sizeof why) != CV_OK)
         fail_msg("%s %s p=%d: %s", coll_name(k), algo, p, why);
-    app->sel_rank = -1;
-    app->scroll_rank = 0;
+    app->view.sel_rank = -1;
+    app->view.scroll_rank = 0;
     seek_to(app, step);
 }
 
-static void open_scene(App *app, const Scene *s)
+static void open_scene(App *app, const Shot *s)
 {
     open_app(app, s->kind, s->algo, s->p, s->root, s->step);
 }
@@ -92,15 +92,15 @@ static void open_scene(App *app, const Scene *s)
 static double model_busbw(const App *app, const AlgoInfo *a, uint64_t bytes,
                           double *seconds)
 {
-    CollCall c = app->call;
+    CollCall c = app->scene->call;
     c.count = (size_t)coll_count_for_size(c.kind, c.nranks, c.dtype, bytes);
     Schedule s;
     CostTerms t;
     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-    assert_int_equal(model_schedule_cost(&s, app->link, &app->params, &t),
+    assert_int_equal(model_schedule_cost(&s, app->scene->link, &app->scene->params, &t),
                      CV_OK);
     sched_fini(&s);
-    *seconds = cost_time(&t, &app->params);
+    *seconds = cost_time(&t, &app->scene->params);
     return *seconds > 0 ? (double)bytes / *seconds / 1e9 *
                               coll_busbw_factor(c.kind, c.nranks)
                         : 0;
@@ -113,31 +113,31 @@ static double model_busbw(const App *app, const AlgoInfo *a, uint64_t bytes,
  * pattern), and every seventh point of another algorithm failed. */
 static void fill_sweep(App *app, int n, bool compare)
 {
-    app->nsweep = 0;
-    app->compare = compare;
-    size_t blocks = coll_size_bytes(&(CollCall){.kind = app->call.kind,
-                                                .nranks = app->call.nranks,
+    app->bg.nsweep = 0;
+    app->bg.compare = compare;
+    size_t blocks = coll_size_bytes(&(CollCall){.kind = app->scene->call.kind,
+                                                .nranks = app->scene->call.nranks,
                                                 .count = 1,
                                                 .dtype = DT_INT8});
     for (int i = 0; i < n; i++)
         for (size_t k = 0; k < algo_count(); k++) {
             const AlgoInfo *a = algo_at(k);
-            if (a->coll != app->call.kind || (!compare && a != app->algo))
+            if (a->coll != app->scene->call.kind || (!compare && a != app->scene->algo))
                 continue;
             uint64_t bytes = ((uint64_t)4096 << (2 * i)) / (blocks * 4) *
                              (blocks * 4);
-            SweepPoint *pt = &app->sweep[app->nsweep];
+            SweepPoint *pt = &app->bg.sweep[app->bg.nsweep];
             pt->algo = a;
             pt->bytes = bytes;
             pt->model_busbw = model_busbw(app, a, bytes, &pt->model_s);
             pt->time_s = pt->model_s * (1.1 + 0.15 * (double)((i + k) % 4));
             pt->algbw = pt->time_s > 0 ? (double)bytes / pt->time_s / 1e9 : 0;
-            pt->busbw = pt->algbw * coll_busbw_factor(app->call.kind,
-                                                      app->call.nranks);
-            pt->ok = a == app->algo || (app->nsweep % 7) != 6;
-            app->nsweep++;
+            pt->busbw = pt->algbw * coll_busbw_factor(app->scene->call.kind,
+                                                      app->scene->call.nranks);
+            pt->ok = a == app->scene->algo || (app->bg.nsweep % 7) != 6;
+            app->bg.nsweep++;
         }
-    app->sweep_planned = app->nsweep;
+    app->bg.planned = app->bg.nsweep;
 }
 
 /* The sweep state each scene's chart golden shows: none, one point, a
@@ -149,8 +149,8 @@ static void scene_sweep(App *app, size_t i)
     case 1: fill_sweep(app, 0, false); break;
     case 2:
         fill_sweep(app, 1, false);
-        app->bg = BG_SWEEP;
-        app->sweep_planned = 6;
+        app->bg.kind = WORKER_SWEEP;
+        app->bg.planned = 6;
         break;
     default: fill_sweep(app, 6, true); break;
     }
@@ -162,7 +162,7 @@ static void scene_sweep(App *app, size_t i)
 static void draw_panel(const App *app, const ViewOps *v, Grid *g, int w,
                        int h)
 {
-    assert_int_equal(grid_init(g, w, h, app->ascii), CV_OK);
+    assert_int_equal(grid_init(g, w, h, app->view.ascii), CV_OK);
     Rect r = grid_rect(g);
     if (v->framed)
         r = grid_box(g, r, ROLE_BORDER, v->title, ROLE_TITLE);
@@ -253,7 +253,7 @@ static void test_goldens_ascii_initial(void **state)
         for (int pass = 0; pass < 2; pass++) {
             Grid g;
             char name[96];
-            app.ascii = pass == 0;
+            app.view.ascii = pass == 0;
             if (pass == 1)
                 seek_to(&app, 0);
             draw_panel(&app, &view_topology, &g, 40, 12);
@@ -288,13 +288,13 @@ static int head_weight(uint32_t ch)
 static int step_links(const App *app)
 {
     size_t k;
-    int p = app->call.nranks, n = 0;
-    if (!app_shown(app, &k))
+    int p = app->scene->call.nranks, n = 0;
+    if (!scene_shown(app->scene, &k))
         return 0;
     uint8_t *seen = calloc((size_t)p * (size_t)p, 1);
-    const Step *st = &app->sched.steps[k];
+    const Step *st = &app->scene->sched.steps[k];
     for (size_t x = st->first; x < st->first + st->n; x++) {
-        const Transfer *t = &app->sched.xfers[x];
+        const Transfer *t = &app->scene->sched.xfers[x];
         uint8_t *s = &seen[(size_t)t->src * (size_t)p + (size_t)t->dst];
         n += t->src != t->dst && !*s;
         *s = 1;
@@ -328,7 +328,7 @@ static void test_topology_draws_every_link(void **state)
             const AlgoInfo *a = algo_at(i);
             App app;
             open_app(&app, a->coll, a->name, ps[j], ps[j] / 2, 0);
-            for (size_t k = 0; k <= app.sched.nsteps; k++) {
+            for (size_t k = 0; k <= app.scene->sched.nsteps; k++) {
                 Grid g;
                 seek_to(&app, k);
                 draw_panel(&app, &view_topology, &g, 200, 60);
@@ -356,7 +356,7 @@ static void test_topology_draws_every_link(void **state)
 static void check_clipped(const App *app, const ViewOps *v, Rect r)
 {
     Grid g;
-    assert_int_equal(grid_init(&g, r.x + r.w + 3, r.y + r.h + 2, app->ascii),
+    assert_int_equal(grid_init(&g, r.x + r.w + 3, r.y + r.h + 2, app->view.ascii),
                      CV_OK);
     grid_fill(&g, grid_rect(&g), SENTINEL, ROLE_WRONG, GRID_UNDER);
     grid_fill(&g, r, ' ', ROLE_NORMAL, 0);
@@ -398,10 +398,10 @@ static void test_views_clip(void **state)
             App app;
             open_app(&app, a->coll, a->name, ps[j], ps[j] - 1, 0);
             fill_sweep(&app, (int)(i + j) % 3 * 2, (i + j) % 2 == 1);
-            size_t n = app.sched.nsteps, at[3] = {0, n / 2, n};
+            size_t n = app.scene->sched.nsteps, at[3] = {0, n / 2, n};
             for (int s = 0; s < 3; s++) {
                 seek_to(&app, at[s]);
-                app.ascii = s == 1;
+                app.view.ascii = s == 1;
                 for (size_t k = 0; k < sizeof rects / sizeof rects[0]; k++)
                     for (size_t v = 0; v < sizeof views / sizeof views[0]; v++)
                         check_clipped(&app, views[v].ops, rects[k]);
@@ -438,7 +438,7 @@ static void test_topology_click(void **state)
         open_scene(&app, &scenes[s]);
         draw_panel(&app, &view_topology, &g, 80, 20);
         Rect in = rect_inset(grid_rect(&g), 1);
-        bool *hit = calloc((size_t)app.call.nranks, 1);
+        bool *hit = calloc((size_t)app.scene->call.nranks, 1);
         for (int y = in.y; y < in.y + in.h; y++)
             for (int x = in.x; x < in.x + in.w; x++) {
                 Request req = {0};
@@ -450,7 +450,7 @@ static void test_topology_click(void **state)
                     assert_int_equal(number_at(&g, x, y), req.a);
                 hit[req.a] = true;
             }
-        for (int r = 0; r < app.call.nranks && scenes[s].p <= 16; r++)
+        for (int r = 0; r < app.scene->call.nranks && scenes[s].p <= 16; r++)
             assert_true(hit[r]);
         free(hit);
         grid_fini(&g);
@@ -480,7 +480,7 @@ static void test_timeline_click_scroll(void **state)
         }
         hits++;
     }
-    assert_int_equal(hits, (int)app.sched.nsteps);
+    assert_int_equal(hits, (int)app.scene->sched.nsteps);
     Request req = {0};
     assert_true(view_timeline.click(&app, in, in.x, in.y + 3, &req));
     assert_int_equal(req.act, ACT_SELECT_RANK);
@@ -489,8 +489,8 @@ static void test_timeline_click_scroll(void **state)
     app_fini(&app);
 
     open_app(&app, COLL_REDUCE, "linear", 64, 0, 3);
-    app.scroll_rank = 10;
-    app.sel_rank = 12;
+    app.view.scroll_rank = 10;
+    app.view.sel_rank = 12;
     draw_panel(&app, &view_timeline, &g, 40, 12);
     assert_int_equal(number_at(&g, 2, 3), 10); /* first row: r10 */
     assert_int_equal(grid_cat(&g, 1, 5)->role, ROLE_SELECT);
@@ -544,15 +544,15 @@ static void test_chart_scale(void **state)
             fill_sweep(&app, mode == 0 ? 0 : 6, mode == 2);
             draw_panel(&app, &view_chart, &g, 80, 20);
             double most = 0;
-            for (size_t i = 0; i < app.nsweep; i++)
-                most = fmax(most, fmax(app.sweep[i].ok ? app.sweep[i].busbw
+            for (size_t i = 0; i < app.bg.nsweep; i++)
+                most = fmax(most, fmax(app.bg.sweep[i].ok ? app.bg.sweep[i].busbw
                                                        : 0,
-                                       app.sweep[i].algo == app.algo
-                                           ? app.sweep[i].model_busbw : 0));
+                                       app.bg.sweep[i].algo == app.scene->algo
+                                           ? app.bg.sweep[i].model_busbw : 0));
             if (mode == 0)
-                most = (double)coll_size_bytes(&app.big) /
-                       app.pred_total_s.v / 1e9 *
-                       coll_busbw_factor(app.call.kind, app.call.nranks);
+                most = (double)coll_size_bytes(&app.scene->big) /
+                       app.scene->pred_total_s.v / 1e9 *
+                       coll_busbw_factor(app.scene->call.kind, app.scene->call.nranks);
             double top = axis_top(&g);
             if (!(top >= most * 0.999 && top < most * 2.5)) {
                 char *t = grid_dump(&g, false);
@@ -571,7 +571,7 @@ static void test_chart_scale(void **state)
                 assert_true(count_role(&g, ROLE_MEASURED) > 1);
             }
             for (size_t k = 0; mode == 2 && k < algo_count(); k++)
-                if (algo_at(k)->coll == app.call.kind)
+                if (algo_at(k)->coll == app.scene->call.kind)
                     assert_non_null(strstr(d, algo_at(k)->name));
             free(d);
             grid_fini(&g);
@@ -595,9 +595,9 @@ static double frame_seconds(App *app, Grid *g, int frames, bool whole)
 {
     Rect topo = {0, 0, 60, 25}, tl = {60, 0, 100, 25}, ch = {0, 25, 160, 25};
     for (int v = 0; v < VIEW_COUNT; v++)
-        app->show[v] = v != VIEW_HELP && v != VIEW_MENU;
-    app->term_w = g->w;
-    app->term_h = g->h;
+        app->view.show[v] = v != VIEW_HELP && v != VIEW_MENU;
+    app->view.term_w = g->w;
+    app->view.term_h = g->h;
     double t0 = seconds();
     for (int i = 0; i < frames; i++) {
         grid_clear(g);
@@ -636,7 +636,7 @@ static void test_speed_64_ranks(void **state)
         App app;
         Grid g;
         open_app(&app, s[i].k, s[i].algo, 64, 0, 0);
-        seek_to(&app, app.sched.nsteps / 2 + 1);
+        seek_to(&app, app.scene->sched.nsteps / 2 + 1);
         fill_sweep(&app, 6, true);
         assert_int_equal(grid_init(&g, 160, 50, false), CV_OK);
         double mine = frame_seconds(&app, &g, 50, false);

@@ -1,7 +1,9 @@
 /* test_ui_worker.c - background work: a timed run gives verified, measured
  * times per step and in total; a sweep fills the chart's table (every
  * algorithm when comparing); cancelling stops it; a scene change drops the
- * old job's results. Run under SAN=thread as well. */
+ * old job's results. The worker alone (no App) posts its results in order,
+ * each with its job's id, and drops a finished job's untaken results when
+ * the next is queued. Run under SAN=thread as well. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threads/exec_threads.h"
 #include "ui/app.h"
 #include "ui/scene.h"
 #include "ui/worker.h"
@@ -29,7 +32,7 @@ static void open_app(App *app, CollKind k, int p, uint64_t bytes)
     char why[200];
     o.bytes = bytes;
     assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
-    assert_non_null(app->worker);
+    assert_non_null(app->bg.worker);
 }
 
 static void act(App *app, Action a)
@@ -41,7 +44,7 @@ static void act(App *app, Action a)
 /* Wait for the worker, then take its results as the main loop does. */
 static void settle(App *app)
 {
-    worker_wait(app->worker);
+    worker_wait(app->bg.worker);
     app_poll(app, app_now());
 }
 
@@ -50,22 +53,22 @@ static void test_bench(void **state)
     App app;
     open_app(&app, COLL_ALLREDUCE, 4, 256 << 10);
     act(&app, ACT_BENCH);
-    assert_int_equal(app.bg, BG_BENCH);
+    assert_int_equal(app.bg.kind, WORKER_BENCH);
     settle(&app);
-    assert_int_equal(app.bg, BG_IDLE);
-    assert_true(app.meas_total_s.valid);
-    assert_true(app.meas_total_s.v > 0);
-    assert_true(app.meas_verified);
-    assert_int_equal(app.meas_bytes, 256 << 10);
-    assert_true(app.meas_steps_ok);
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    assert_true(app.bg.total_s.valid);
+    assert_true(app.bg.total_s.v > 0);
+    assert_true(app.bg.verified);
+    assert_int_equal(app.bg.bytes, 256 << 10);
+    assert_true(app.bg.steps_ok);
     double sum = 0;
-    for (size_t k = 0; k < app.big_sched.nsteps; k++) {
-        assert_true(app.meas_step_s[k] >= 0);
-        sum += app.meas_step_s[k];
+    for (size_t k = 0; k < app.scene->big_sched.nsteps; k++) {
+        assert_true(app.bg.step_s[k] >= 0);
+        sum += app.bg.step_s[k];
     }
-    assert_true(sum > 0 && sum < 3 * app.meas_total_s.v);
-    assert_non_null(strstr(app.msg, "verified"));
-    assert_false(app.msg_error);
+    assert_true(sum > 0 && sum < 3 * app.bg.total_s.v);
+    assert_non_null(strstr(app.status.msg, "verified"));
+    assert_false(app.status.error);
     app_fini(&app);
 }
 
@@ -75,15 +78,15 @@ static void test_bench_wrong(void **state)
     App app;
     char why[200];
     open_app(&app, COLL_REDUCESCATTER, 3, 3 << 10);
-    assert_int_equal(scene_backend(&app, &fake_ops, why, sizeof why), CV_OK);
+    assert_int_equal(scene_set_backend(app.scene, &fake_ops, why, sizeof why), CV_OK);
     fake_mode.corrupt_read = true;
     act(&app, ACT_BENCH);
     settle(&app);
     fake_mode.corrupt_read = false;
-    assert_true(app.meas_total_s.valid);
-    assert_false(app.meas_verified);
-    assert_true(app.msg_error);
-    assert_non_null(strstr(app.msg, "WRONG"));
+    assert_true(app.bg.total_s.valid);
+    assert_false(app.bg.verified);
+    assert_true(app.status.error);
+    assert_non_null(strstr(app.status.msg, "WRONG"));
     app_fini(&app);
 }
 
@@ -92,20 +95,20 @@ static void test_sweep_compare(void **state)
     App app;
     uint64_t sizes[40];
     open_app(&app, COLL_ALLREDUCE, 4, 16 << 10);
-    size_t ns = worker_sweep_sizes(&app.call, 1024, app.bytes, sizes, 40);
+    size_t ns = worker_sweep_sizes(&app.scene->call, 1024, app.scene->bytes, sizes, 40);
     assert_int_equal(ns, 3); /* 1K, 4K, 16K */
     size_t na = 0;
     for (size_t i = 0; i < algo_count(); i++)
         na += algo_at(i)->coll == COLL_ALLREDUCE;
     act(&app, ACT_COMPARE);
-    assert_true(app.compare);
-    assert_true(app.show[VIEW_CHART]);
+    assert_true(app.bg.compare);
+    assert_true(app.view.show[VIEW_CHART]);
     settle(&app);
-    assert_int_equal(app.bg, BG_IDLE);
-    assert_int_equal(app.nsweep, ns * na);
-    assert_int_equal(app.sweep_planned, ns * na);
-    for (size_t i = 0; i < app.nsweep; i++) {
-        const SweepPoint *p = &app.sweep[i];
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    assert_int_equal(app.bg.nsweep, ns * na);
+    assert_int_equal(app.bg.planned, ns * na);
+    for (size_t i = 0; i < app.bg.nsweep; i++) {
+        const SweepPoint *p = &app.bg.sweep[i];
         assert_true(p->ok);
         assert_int_equal(p->algo->coll, COLL_ALLREDUCE);
         assert_int_equal(p->bytes, sizes[i / na]);
@@ -120,19 +123,125 @@ static void test_cancel(void **state)
     App app;
     open_app(&app, COLL_ALLGATHER, 8, 64ull << 20);
     act(&app, ACT_SWEEP);
-    assert_int_equal(app.bg, BG_SWEEP);
+    assert_int_equal(app.bg.kind, WORKER_SWEEP);
     act(&app, ACT_CANCEL);
     settle(&app);
-    assert_int_equal(app.bg, BG_IDLE);
-    assert_true(app.nsweep == 0 || app.nsweep < app.sweep_planned);
-    assert_non_null(strstr(app.msg, "cancelled"));
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    assert_true(app.bg.nsweep == 0 || app.bg.nsweep < app.bg.planned);
+    assert_non_null(strstr(app.status.msg, "cancelled"));
     /* a scene change while a job runs: its results are not this scene's */
     act(&app, ACT_BENCH);
     act(&app, ACT_INPLACE);
     settle(&app);
-    assert_false(app.meas_total_s.valid);
-    assert_int_equal(app.bg, BG_IDLE);
+    assert_false(app.bg.total_s.valid);
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
     app_fini(&app);
+}
+
+/* ------------------------------------------------------------ no App */
+
+/* A job as the App would make it, for p ranks of kind k at `bytes`. */
+static WorkerJob job_of(WorkerKind kind, CollKind k, int p, uint64_t bytes)
+{
+    return (WorkerJob){
+        .kind = kind, .call = {.kind = k, .nranks = p, .dtype = DT_FLOAT},
+        .algo = algo_default(k), .backend = &exec_threads_ops,
+        .bytes = bytes, .min_bytes = 1024, .link = LINK_P2P,
+        .params = {.alpha = 1e-6, .beta = 1e-10, .gamma = 5e-11},
+        .budget_s = 0.01,
+    };
+}
+
+/* Every result waiting, in order, into out (at most cap); how many. */
+static size_t take_all(Worker *w, WorkerResult *out, size_t cap)
+{
+    size_t n = 0;
+    while (n < cap && worker_take(w, &out[n]))
+        n++;
+    return n;
+}
+
+static void fini_all(WorkerResult *r, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        worker_result_fini(&r[i]);
+}
+
+/* A timed run posts its measurement, then its end; nothing else is left. */
+static void test_results_of_a_run(void **state)
+{
+    Worker *w = worker_new();
+    WorkerJob j = job_of(WORKER_BENCH, COLL_ALLREDUCE, 3, 3 << 10);
+    unsigned id = worker_submit(w, &j);
+    worker_wait(w);
+    WorkerResult r[8];
+    size_t n = take_all(w, r, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal(r[0].kind, WORKER_TIMED);
+    assert_int_equal(r[0].job, id);
+    assert_true(r[0].iter_s > 0 && r[0].verified);
+    assert_int_equal(r[0].bytes, 3 << 10);
+    assert_non_null(r[0].step_s);
+    assert_true(r[0].nsteps > 0);
+    assert_int_equal(r[1].kind, WORKER_DONE);
+    assert_int_equal(r[1].job, id);
+    assert_false(r[1].error);
+    assert_true(r[1].progress == 1);
+    assert_non_null(strstr(r[1].msg, "verified"));
+    assert_false(worker_take(w, &r[2]));
+    fini_all(r, n);
+    worker_free(w);
+}
+
+/* A sweep posts as many points as it planned, in size order, then its end;
+ * a new job drops what the last one left untaken. */
+static void test_results_of_a_sweep(void **state)
+{
+    Worker *w = worker_new();
+    WorkerJob j = job_of(WORKER_SWEEP, COLL_ALLGATHER, 4, 64 << 10);
+    unsigned first = worker_submit(w, &j);
+    worker_wait(w);
+    unsigned id = worker_submit(w, &j);
+    assert_true(id > first);
+    worker_wait(w);
+    WorkerResult r[16];
+    size_t n = take_all(w, r, 16);
+    assert_int_equal(n, 5); /* 1K, 4K, 16K, 64K, and the end */
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(r[i].job, id);
+        assert_int_equal(r[i].planned, 4);
+        assert_int_equal(r[i].kind, i < 4 ? WORKER_POINT : WORKER_DONE);
+        if (i < 4) {
+            assert_true(r[i].point.ok);
+            assert_int_equal(r[i].point.bytes, 1024u << (2 * i));
+        }
+    }
+    fini_all(r, n);
+    worker_free(w);
+}
+
+/* Cancelling stops a sweep between measurements and says so; a job
+ * cancelled before it starts ends there. */
+static void test_cancel_results(void **state)
+{
+    Worker *w = worker_new();
+    WorkerJob j = job_of(WORKER_SWEEP, COLL_ALLREDUCE, 8, 256ull << 20);
+    j.budget_s = 0.5;
+    unsigned id = worker_submit(w, &j);
+    worker_cancel(w);
+    worker_wait(w);
+    WorkerResult r[64];
+    size_t n = take_all(w, r, 64), done = 0;
+    for (size_t i = 0; i < n; i++)
+        if (r[i].job == id && r[i].kind == WORKER_DONE) {
+            done++;
+            assert_non_null(strstr(r[i].msg, "cancelled"));
+            assert_int_equal(i, n - 1);
+        }
+    assert_int_equal(done, 1);
+    assert_true(n < 1 + 10); /* far fewer than the sweep's 10 sizes */
+    fini_all(r, n);
+    worker_free(w);
 }
 
 static void test_sweep_sizes(void **state)
@@ -159,6 +268,9 @@ int main(void)
         cmocka_unit_test(test_sweep_compare),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_sweep_sizes),
+        cmocka_unit_test(test_results_of_a_run),
+        cmocka_unit_test(test_results_of_a_sweep),
+        cmocka_unit_test(test_cancel_results),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

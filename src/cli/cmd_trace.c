@@ -10,6 +10,7 @@
 #include "algos/algo.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/scene_opts.h"
 #include "core/model.h"
 #include "core/sim.h"
 
@@ -21,19 +22,16 @@
 /* Cell runs shown per transfer in text (JSON shows all). */
 #define TRACE_RUNS_PER_LINE 16
 
+/* The scene options (scene_opts.h) first, then trace's own. */
 enum {
-    T_ALGO, T_RANKS, T_SIZE, T_DTYPE, T_OP, T_ROOT, T_INPLACE, T_JSON,
-    T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK, T_HELP, T_NOPTS
+    T_JSON = SCENE_OPT_COUNT, T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK,
+    T_HELP, T_NOPTS
 };
 
 static const CliOpt trace_opts[T_NOPTS] = {
-    [T_ALGO] = CLI_OPT_ALGO,
-    [T_RANKS] = CLI_OPT_RANKS,
-    [T_SIZE] = CLI_OPT_SIZE,
-    [T_DTYPE] = CLI_OPT_DTYPE,
-    [T_OP] = CLI_OPT_OP,
-    [T_ROOT] = CLI_OPT_ROOT,
-    [T_INPLACE] = CLI_OPT_INPLACE,
+    SCENE_OPTS("number of ranks, 1 to 1024",
+               "size in bytes, K/M/G suffixes are powers of 1024 (nccl-tests "
+               "meaning)"),
     [T_JSON] = {0, "json", NULL, "write JSON (docs/trace-json.md) instead of text"},
     [T_FULL] = {0, "full", NULL, "every rank's cells after every step, however many"},
     [T_ALPHA] = CLI_OPT_ALPHA,
@@ -293,19 +291,12 @@ static bool sim_too_long(const Schedule *s)
 /* Check the whole command line; fills t->call, algo, model. */
 static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
 {
-    CliCallArgs ca = {
-        .coll = a->npos ? a->pos[0] : NULL, .algo = a->val[T_ALGO],
-        .ranks = a->val[T_RANKS], .dtype = a->val[T_DTYPE], .op = a->val[T_OP],
-        .root = a->val[T_ROOT], .in_place = cli_has(a, T_INPLACE),
-    };
-    unsigned long long bytes;
-    if (cli_resolve_call(&ca, &t->call, &t->algo, e))
+    SceneSpec sc;
+    if (scene_opts_parse(a, &scene_limits_trace, &sc, e))
         return -1;
-    if (!a->val[T_SIZE])
-        return cli_fail(e, "missing size; give -s SIZE in bytes, e.g. -s 1K");
-    if (cli_parse_size("size", a->val[T_SIZE], &bytes, e) ||
-        cli_count_for_size(&t->call, bytes, &t->call.count, e) ||
-        cli_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
+    t->call = sc.call;
+    t->algo = sc.algo;
+    if (cli_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
                         a->val[T_LINK], &t->model, e))
         return -1;
     t->json = cli_has(a, T_JSON);

@@ -1,41 +1,15 @@
-/* app.c - the TUI's state and the one function that changes it. */
+/* app.c - the TUI's state and the one function that changes it: life,
+ * stepping, the scene's knobs, background work and its results, what is
+ * shown, and the dispatch of requests (modes first, see app_mode.c). */
 #include "ui/app.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <time.h>
 
-#include "cli/cli.h"
-#include "ui/menu.h"
 #include "ui/scene.h"
-#include "ui/worker.h"
-
-/* ------------------------------------------------------------ actions */
-
-static const char *const action_names[ACT_COUNT] = {
-#define X(id, name, help) [id] = name,
-    APP_ACTIONS(X)
-#undef X
-};
-
-static const char *const action_helps[ACT_COUNT] = {
-#define X(id, name, help) [id] = help,
-    APP_ACTIONS(X)
-#undef X
-};
-
-const char *action_name(Action a) { return a < ACT_COUNT ? action_names[a] : "?"; }
-const char *action_help(Action a) { return a < ACT_COUNT ? action_helps[a] : "?"; }
-
-int action_parse(const char *s)
-{
-    for (int a = 0; s && a < ACT_COUNT; a++)
-        if (!strcasecmp(s, action_names[a]))
-            return a;
-    return -1;
-}
 
 double app_now(void)
 {
@@ -44,21 +18,13 @@ double app_now(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-bool app_buf_shown(const App *app, BufId b)
-{
-    for (int r = 0; r < app->call.nranks; r++)
-        if (app_buf_cells(app, r, b))
-            return true;
-    return false;
-}
-
 void app_message(App *app, bool error, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(app->msg, sizeof app->msg, fmt, ap);
+    vsnprintf(app->status.msg, sizeof app->status.msg, fmt, ap);
     va_end(ap);
-    app->msg_error = error;
+    app->status.error = error;
 }
 
 /* ------------------------------------------------------------ life */
@@ -86,85 +52,151 @@ AppOptions app_options(CollKind k, const char *algo, int nranks,
     return o;
 }
 
-/* Panels on at the start, play speed, model defaults. */
-static void app_defaults(App *app, const AppOptions *o)
+/* Panels on at the start, play speed, terminal size until told. */
+static void app_defaults(App *app)
 {
     static const ViewId on[] = {VIEW_HEADER,   VIEW_BUFFERS, VIEW_TRANSFERS,
                                 VIEW_TOPOLOGY, VIEW_TIMELINE, VIEW_COUNTERS,
                                 VIEW_STATUS};
     for (size_t i = 0; i < sizeof on / sizeof on[0]; i++)
-        app->show[on[i]] = true;
-    app->cells = o->cells > 0 ? o->cells : 1;
-    app->bytes = o->bytes;
-    app->play_ms = 700;
-    app->sel_rank = -1;
-    app->term_w = 100;
-    app->term_h = 30;
-    app->link = LINK_P2P;
-    app->params = (ModelParams){.alpha = CLI_DEFAULT_ALPHA,
-                                .beta = 1 / CLI_DEFAULT_BW,
-                                .gamma = 1 / CLI_DEFAULT_GAMMA_BW};
+        app->view.show[on[i]] = true;
+    app->view.sel_rank = -1;
+    app->view.term_w = 100;
+    app->view.term_h = 30;
+    app->play.ms = 700;
 }
 
-CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
+/* The first scene's setup from the options; a sentence when it has none. */
+static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
+                           size_t whylen)
 {
-    memset(app, 0, sizeof *app);
-    app_defaults(app, o);
     const char *bname = o->backend ? o->backend : "threads";
     char bwhy[160] = "";
-    app->backend = exec_find(bname, bwhy, sizeof bwhy);
-    if (!app->backend) {
+    *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
+                                                                 : 1};
+    if (!(set->backend = exec_find(bname, bwhy, sizeof bwhy))) {
         snprintf(why, whylen, "The %s backend cannot be used: %s.", bname,
                  bwhy);
         return CV_ERR_UNAVAILABLE;
     }
-    const AlgoInfo *a = o->algo ? algo_find(o->kind, o->algo)
-                                : algo_default(o->kind);
-    if (!a) {
+    set->algo = o->algo ? algo_find(o->kind, o->algo) : algo_default(o->kind);
+    if (!set->algo) {
         snprintf(why, whylen, "%s has no algorithm called '%s'.",
                  coll_name(o->kind), o->algo);
         return CV_ERR_ALGO;
     }
-    CollCall c = {.kind = o->kind, .nranks = o->nranks, .dtype = o->dtype,
-                  .op = o->op, .root = o->root, .in_place = o->in_place};
-    CvError e = scene_build(app, &c, a, why, whylen);
-    if (!e && !o->no_worker && !(app->worker = worker_new())) {
+    set->call = (CollCall){.kind = o->kind, .nranks = o->nranks,
+                           .dtype = o->dtype, .op = o->op, .root = o->root,
+                           .in_place = o->in_place};
+    return CV_OK;
+}
+
+CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
+{
+    SceneSetup set;
+    memset(app, 0, sizeof *app);
+    app_defaults(app);
+    CvError e = first_setup(o, &set, why, whylen);
+    if (!e)
+        e = scene_new(&app->scene, &set, why, whylen);
+    if (e)
+        return e;
+    if (why[0]) /* the backend could not load the picture */
+        app_message(app, true, "%s", why);
+    if (!o->no_worker && !(app->bg.worker = worker_new())) {
         snprintf(why, whylen, "The background thread cannot start.");
-        e = CV_ERR_NOMEM;
+        return CV_ERR_NOMEM;
     }
-    return e;
+    return CV_OK;
 }
 
 void app_fini(App *app)
 {
-    worker_free(app->worker);
-    app->worker = NULL;
-    scene_fini(app);
+    worker_free(app->bg.worker);
+    app->bg.worker = NULL;
+    scene_free(app->scene);
+    app->scene = NULL;
+    free(app->bg.step_s);
+    app->bg.step_s = NULL;
+}
+
+/* ------------------------------------------------------------ the scene */
+
+void app_scene_said(App *app, const char *why)
+{
+    if (app->scene->broken) {
+        app_message(app, true, "%s", why);
+        app->status.exit_status = 1;
+        app->status.quit = true;
+    } else if (why[0]) {
+        app_message(app, true, "%s", why);
+    }
+}
+
+/* Forget background results: they belong to the scene before. */
+static void forget_results(App *app)
+{
+    AppBg *bg = &app->bg;
+    bg->total_s.valid = false;
+    bg->steps_ok = false;
+    bg->kind = WORKER_IDLE;
+    bg->job = 0; /* a job still running posts results that are not ours */
+    bg->nsweep = 0;
+    bg->planned = 0;
+}
+
+bool app_remake(App *app, const SceneSetup *set, bool keep_step)
+{
+    char why[200], seek_why[200] = "";
+    size_t old = app->scene->step;
+    if (app->bg.worker)
+        worker_cancel(app->bg.worker);
+    if (scene_remake(&app->scene, set, why, sizeof why)) {
+        app_message(app, true, "%s", why);
+        return false;
+    }
+    forget_results(app);
+    app->view.sel_rank = -1;
+    app->play.on = false;
+    if (!app->scene->broken && keep_step && old)
+        scene_seek(app->scene, old, seek_why, sizeof seek_why);
+    app_scene_said(app, seek_why[0] ? seek_why : why);
+    return true;
 }
 
 /* ------------------------------------------------------------ stepping */
 
-static void seek(App *app, size_t k) { scene_seek(app, k); }
+static void seek(App *app, size_t k)
+{
+    char why[200];
+    scene_seek(app->scene, k, why, sizeof why);
+    app_scene_said(app, why);
+}
 
 static void do_next(App *app, const Request *r)
 {
-    if (app->step < app->sched.nsteps) {
-        seek(app, app->step + 1);
+    if (app->scene->step < app->scene->sched.nsteps) {
+        seek(app, app->scene->step + 1);
         return;
     }
-    app->playing = false;
+    app->play.on = false;
     app_message(app, false,
                 "That was the last step; Home goes back to the start.");
 }
 
 static void do_prev(App *app, const Request *r)
 {
-    if (app->step > 0)
-        seek(app, app->step - 1);
+    if (app->scene->step > 0)
+        seek(app, app->scene->step - 1);
 }
 
 static void do_first(App *app, const Request *r) { seek(app, 0); }
-static void do_last(App *app, const Request *r) { seek(app, app->sched.nsteps); }
+
+static void do_last(App *app, const Request *r)
+{
+    seek(app, app->scene->sched.nsteps);
+}
+
 static void do_seek(App *app, const Request *r)
 {
     if (r->a >= 0)
@@ -173,32 +205,33 @@ static void do_seek(App *app, const Request *r)
 
 static void do_play(App *app, const Request *r)
 {
-    app->playing = !app->playing;
-    if (app->playing && app->step >= app->sched.nsteps)
+    app->play.on = !app->play.on;
+    if (app->play.on && app->scene->step >= app->scene->sched.nsteps)
         seek(app, 0);
-    app->play_due = app_now() + app->play_ms / 1e3;
+    app->play.due = app_now() + app->play.ms / 1e3;
 }
 
 static void do_speed(App *app, const Request *r)
 {
-    int ms = r->act == ACT_FASTER ? app->play_ms * 2 / 3
-                                  : app->play_ms * 3 / 2;
-    app->play_ms = ms < 50 ? 50 : ms > 5000 ? 5000 : ms;
+    int ms = r->act == ACT_FASTER ? app->play.ms * 2 / 3
+                                  : app->play.ms * 3 / 2;
+    app->play.ms = ms < 50 ? 50 : ms > 5000 ? 5000 : ms;
 }
 
 /* A tick while playing is one step (scripts send ticks; app_poll sends
  * them when a step is due). */
 static void do_tick(App *app, const Request *r)
 {
-    if (!app->playing)
+    if (!app->play.on)
         return;
-    if (app->step < app->sched.nsteps)
-        seek(app, app->step + 1);
-    if (app->step >= app->sched.nsteps)
-        app->playing = false;
+    const Scene *sc = app->scene;
+    if (sc->step < sc->sched.nsteps)
+        seek(app, sc->step + 1);
+    if (sc->step >= sc->sched.nsteps)
+        app->play.on = false;
 }
 
-/* ------------------------------------------------------------ scene */
+/* ------------------------------------------------------------ knobs */
 
 static void do_menu(App *app, const Request *r)
 {
@@ -209,88 +242,130 @@ static void do_menu(App *app, const Request *r)
         [ACT_MENU_ROOT] = MENU_ROOT,   [ACT_MENU_BACKEND] = MENU_BACKEND,
     };
     MenuKind k = menus[r->act];
-    if (k == MENU_OP && !coll_is_reducing(app->call.kind))
+    CollKind kind = app->scene->call.kind;
+    if (k == MENU_OP && !coll_is_reducing(kind))
         app_message(app, false, "%s does not reduce; it has no op.",
-                    coll_name(app->call.kind));
-    else if (k == MENU_ROOT && !coll_is_rooted(app->call.kind))
-        app_message(app, false, "%s has no root.",
-                    coll_name(app->call.kind));
-    else
-        menu_open(app, k);
+                    coll_name(kind));
+    else if (k == MENU_ROOT && !coll_is_rooted(kind))
+        app_message(app, false, "%s has no root.", coll_name(kind));
+    else if (menu_open(&app->mode.menu, k, app->scene))
+        app_mode_set(app, MODE_MENU);
 }
 
 static void do_inplace(App *app, const Request *r)
 {
-    CollCall c = app->call;
-    c.in_place = !c.in_place;
-    menu_rebuild(app, &c, app->algo, false);
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    set.call.in_place = !set.call.in_place;
+    app_remake(app, &set, false);
 }
 
 static void do_cells(App *app, const Request *r)
 {
-    int old = app->cells, n = old + (r->act == ACT_CELLS_MORE ? 1 : -1);
-    if (n < 1 || n > SCENE_MAX_CELLS)
-        return;
-    app->cells = n;
-    if (!menu_rebuild(app, &app->call, app->algo, false))
-        app->cells = old;
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    set.cells += r->act == ACT_CELLS_MORE ? 1 : -1;
+    if (set.cells >= 1 && set.cells <= SCENE_MAX_CELLS)
+        app_remake(app, &set, false);
 }
 
 /* ------------------------------------------------------------ background */
 
 /* A job for the worker from the current scene. */
-static void make_job(const App *app, BgKind kind, WorkerJob *j)
+static void make_job(const App *app, WorkerKind kind, WorkerJob *j)
 {
-    *j = (WorkerJob){.kind = kind, .call = app->call, .algo = app->algo,
-                     .compare = app->compare, .backend = app->backend,
-                     .bytes = app->bytes, .min_bytes = 1024,
-                     .link = app->link, .params = app->params,
-                     .calibrated = app->params_calibrated,
-                     .calib = app->calib,
-                     .budget_s = kind == BG_BENCH ? 1.0 : 0.05};
+    const Scene *sc = app->scene;
+    *j = (WorkerJob){.kind = kind, .call = sc->call, .algo = sc->algo,
+                     .compare = app->bg.compare, .backend = sc->backend,
+                     .bytes = sc->bytes, .min_bytes = 1024,
+                     .link = sc->link, .params = sc->params,
+                     .calibrated = sc->params_calibrated,
+                     .calib = sc->calib,
+                     .budget_s = kind == WORKER_BENCH ? 1.0 : 0.05};
 }
 
-static void start_job(App *app, BgKind kind)
+static void start_job(App *app, WorkerKind kind)
 {
+    AppBg *bg = &app->bg;
     WorkerJob j;
-    if (!app->worker || !app->backend) {
+    if (!bg->worker || !app->scene->backend) {
         app_message(app, true,
                     "Timed runs need a backend and the background thread.");
         return;
     }
     make_job(app, kind, &j);
-    app->bg_job = worker_submit(app->worker, &j);
-    app->bg = kind;
-    app->bg_progress = 0;
-    if (kind == BG_SWEEP) {
-        app->nsweep = 0;
-        app->show[VIEW_CHART] = true;
+    bg->job = worker_submit(bg->worker, &j);
+    bg->kind = kind;
+    bg->progress = 0;
+    bg->planned = 0;
+    if (kind == WORKER_SWEEP) {
+        bg->nsweep = 0;
+        app->view.show[VIEW_CHART] = true;
     }
 }
 
-static void do_bench(App *app, const Request *r) { start_job(app, BG_BENCH); }
+static void do_bench(App *app, const Request *r)
+{
+    start_job(app, WORKER_BENCH);
+}
 
 static void do_sweep(App *app, const Request *r)
 {
     if (r->act == ACT_COMPARE)
-        app->compare = !app->compare;
-    else if (app->bg == BG_SWEEP && app->worker) {
-        worker_cancel(app->worker);
+        app->bg.compare = !app->bg.compare;
+    else if (app->bg.kind == WORKER_SWEEP && app->bg.worker) {
+        worker_cancel(app->bg.worker);
         return;
     }
-    start_job(app, BG_SWEEP);
+    start_job(app, WORKER_SWEEP);
 }
 
+/* Esc without a mode: cancel background work, else the selection and
+ * play. */
 static void do_cancel(App *app, const Request *r)
 {
-    if (app->menu.kind != MENU_NONE || app->help) {
-        app->menu.kind = MENU_NONE;
-        app->help = false;
-    } else if (app->bg != BG_IDLE && app->worker) {
-        worker_cancel(app->worker);
+    if (app->bg.kind != WORKER_IDLE && app->bg.worker) {
+        worker_cancel(app->bg.worker);
     } else {
-        app->sel_rank = -1;
-        app->playing = false;
+        app->view.sel_rank = -1;
+        app->play.on = false;
+    }
+}
+
+/* A timed run's measurement; its step times become the App's. */
+static void take_timed(AppBg *bg, WorkerResult *res)
+{
+    free(bg->step_s);
+    bg->step_s = res->step_s;
+    bg->nsteps = res->nsteps;
+    bg->steps_ok = res->step_s != NULL;
+    res->step_s = NULL;
+    bg->total_s = (Value){res->iter_s, true};
+    bg->bytes = res->bytes;
+    bg->verified = res->verified;
+}
+
+/* A result of the job in the background (another job's are stale). */
+static void do_result(App *app, const Request *r)
+{
+    AppBg *bg = &app->bg;
+    WorkerResult *res = r->result;
+    if (!res || !bg->job || res->job != bg->job)
+        return;
+    bg->progress = res->progress;
+    bg->planned = res->planned;
+    switch (res->kind) {
+    case WORKER_TIMED: take_timed(bg, res); break;
+    case WORKER_POINT:
+        if (bg->nsweep < WORKER_SWEEP_MAX)
+            bg->sweep[bg->nsweep++] = res->point;
+        break;
+    case WORKER_ERROR:
+    case WORKER_DONE:
+        bg->kind = WORKER_IDLE;
+        app_message(app, res->error, "%s", res->msg);
+        break;
+    default: break;
     }
 }
 
@@ -304,18 +379,18 @@ static void do_toggle(App *app, const Request *r)
         [ACT_TOGGLE_CHART] = VIEW_CHART,
         [ACT_TOGGLE_XFERS] = VIEW_TRANSFERS,
     };
-    app->show[panel[r->act]] = !app->show[panel[r->act]];
+    app->view.show[panel[r->act]] = !app->view.show[panel[r->act]];
 }
 
 /* Cells of one picture row (every shown buffer). */
-static int row_cells(const App *app)
+static int row_cells(const Scene *sc)
 {
     size_t n = 0;
     for (int b = 0; b < BUF_COUNT; b++)
-        for (int r = 0, m = 0; r < app->call.nranks; r++)
-            if ((int)app_buf_cells(app, r, (BufId)b) > m) {
-                n += app_buf_cells(app, r, (BufId)b) - (size_t)m;
-                m = (int)app_buf_cells(app, r, (BufId)b);
+        for (int r = 0, m = 0; r < sc->call.nranks; r++)
+            if ((int)scene_buf_cells(sc, r, (BufId)b) > m) {
+                n += scene_buf_cells(sc, r, (BufId)b) - (size_t)m;
+                m = (int)scene_buf_cells(sc, r, (BufId)b);
             }
     return (int)n;
 }
@@ -326,55 +401,41 @@ static void do_scroll(App *app, const Request *r)
 {
     int dy = r->act == ACT_SCROLL_UP ? -1 : r->act == ACT_SCROLL_DOWN ? 1 : 0;
     int dx = r->act == ACT_SCROLL_LEFT ? -8 : r->act == ACT_SCROLL_RIGHT ? 8 : 0;
-    if (app->menu.kind != MENU_NONE) {
-        menu_move(app, dy);
-        return;
-    }
-    app->scroll_rank = clampi(app->scroll_rank + dy, 0, app->call.nranks - 1);
-    app->scroll_cell = clampi(app->scroll_cell + dx, 0, row_cells(app));
-}
-
-static void do_enter(App *app, const Request *r)
-{
-    if (app->menu.kind != MENU_NONE)
-        menu_pick(app, app->menu.cur);
-}
-
-static void do_pick(App *app, const Request *r)
-{
-    if (r->act == ACT_MENU_HOVER && r->a >= 0 && r->a < app->menu.n)
-        app->menu.cur = r->a;
-    else if (r->act == ACT_MENU_PICK)
-        menu_pick(app, r->a);
+    AppView *v = &app->view;
+    v->scroll_rank = clampi(v->scroll_rank + dy, 0,
+                            app->scene->call.nranks - 1);
+    v->scroll_cell = clampi(v->scroll_cell + dx, 0, row_cells(app->scene));
 }
 
 static void do_select(App *app, const Request *r)
 {
-    if (r->a < 0 || r->a >= app->call.nranks)
+    AppView *v = &app->view;
+    if (r->a < 0 || r->a >= app->scene->call.nranks)
         return;
-    app->sel_rank = r->a;
-    app->sel_buf = -1;
+    v->sel_rank = r->a;
+    v->sel_buf = -1;
     if (r->act == ACT_SELECT_CELL && r->b >= 0 && r->b < BUF_COUNT &&
-        r->c >= 0 && (size_t)r->c < app_buf_cells(app, r->a, (BufId)r->b)) {
-        app->sel_buf = r->b;
-        app->sel_elem = (size_t)r->c;
+        r->c >= 0 &&
+        (size_t)r->c < scene_buf_cells(app->scene, r->a, (BufId)r->b)) {
+        v->sel_buf = r->b;
+        v->sel_elem = (size_t)r->c;
     }
 }
 
 static void do_misc(App *app, const Request *r)
 {
     switch (r->act) {
-    case ACT_ASCII: app->ascii = !app->ascii; break;
-    case ACT_THEME: app->theme++; break;
+    case ACT_ASCII: app->view.ascii = !app->view.ascii; break;
+    case ACT_THEME: app->view.theme++; break;
     case ACT_HELP:
-        app->help = !app->help;
-        app->help_top = 0;
+        app->mode.help_top = 0;
+        app_mode_set(app, MODE_HELP);
         break;
-    case ACT_REDRAW: app->redraw = true; break;
-    case ACT_QUIT: app->quit = true; break;
+    case ACT_REDRAW: app->view.redraw = true; break;
+    case ACT_QUIT: app->status.quit = true; break;
     case ACT_RESIZE:
-        app->term_w = r->a;
-        app->term_h = r->b;
+        app->view.term_w = r->a;
+        app->view.term_h = r->b;
         break;
     default: break;
     }
@@ -384,6 +445,8 @@ static void do_misc(App *app, const Request *r)
 
 typedef void (*Handler)(App *app, const Request *r);
 
+/* What each request does when no mode took it. Requests only a mode
+ * understands (picking, typing) have none. */
 static const Handler handlers[ACT_COUNT] = {
     [ACT_NEXT] = do_next,           [ACT_PREV] = do_prev,
     [ACT_FIRST] = do_first,         [ACT_LAST] = do_last,
@@ -400,44 +463,20 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_TOGGLE_CHART] = do_toggle, [ACT_TOGGLE_XFERS] = do_toggle,
     [ACT_SCROLL_UP] = do_scroll,    [ACT_SCROLL_DOWN] = do_scroll,
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
-    [ACT_ENTER] = do_enter,         [ACT_ASCII] = do_misc,
-    [ACT_THEME] = do_misc,          [ACT_HELP] = do_misc,
-    [ACT_REDRAW] = do_misc,         [ACT_QUIT] = do_misc,
-    [ACT_SELECT_CELL] = do_select,  [ACT_SELECT_RANK] = do_select,
-    [ACT_SEEK] = do_seek,           [ACT_MENU_PICK] = do_pick,
-    [ACT_MENU_HOVER] = do_pick,     [ACT_RESIZE] = do_misc,
-    [ACT_TICK] = do_tick,
+    [ACT_ASCII] = do_misc,          [ACT_THEME] = do_misc,
+    [ACT_HELP] = do_misc,           [ACT_REDRAW] = do_misc,
+    [ACT_QUIT] = do_misc,           [ACT_SELECT_CELL] = do_select,
+    [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,
+    [ACT_RESIZE] = do_misc,         [ACT_TICK] = do_tick,
+    [ACT_RESULT] = do_result,
 };
 
-/* Whether act is what a user did (it clears the last message). */
+/* Whether act is what a user did: it clears the last message, and the
+ * open mode sees it first. */
 static bool is_user(Action act)
 {
     return act != ACT_TICK && act != ACT_RESIZE && act != ACT_NONE &&
-           act != ACT_REDRAW;
-}
-
-/* With a menu or help open, keys mean something else. */
-static bool overlay_eats(App *app, const Request *r)
-{
-    Action a = r->act;
-    if (a == ACT_QUIT || a == ACT_TICK || a == ACT_RESIZE || a == ACT_REDRAW)
-        return false;
-    if (app->help) {
-        if (a == ACT_SCROLL_UP || a == ACT_SCROLL_DOWN) {
-            int top = app->help_top + (a == ACT_SCROLL_UP ? -1 : 1);
-            app->help_top = top < 0 ? 0 : top > ACT_COUNT ? ACT_COUNT : top;
-        } else {
-            app->help = false; /* any other key closes help */
-        }
-        return true;
-    }
-    if (app->menu.kind == MENU_NONE)
-        return false;
-    if (a == ACT_PREV || a == ACT_NEXT) {
-        menu_move(app, a == ACT_PREV ? -1 : 1);
-        return true;
-    }
-    return false;
+           act != ACT_REDRAW && act != ACT_RESULT;
 }
 
 void app_apply(App *app, const Request *req)
@@ -445,29 +484,30 @@ void app_apply(App *app, const Request *req)
     if (req->act >= ACT_COUNT || req->act == ACT_NONE)
         return;
     if (is_user(req->act)) {
-        app->msg[0] = '\0';
-        app->msg_error = false;
+        app->status.msg[0] = '\0';
+        app->status.error = false;
+        const ModeOps *m = app_mode_ops(app->mode.kind);
+        if (m->apply && m->apply(app, req))
+            return;
     }
-    if (overlay_eats(app, req))
-        return;
-    bool menu_action = req->act == ACT_SCROLL_UP ||
-                       req->act == ACT_SCROLL_DOWN || req->act == ACT_ENTER ||
-                       req->act == ACT_CANCEL || req->act == ACT_MENU_PICK ||
-                       req->act == ACT_MENU_HOVER;
-    if (app->menu.kind != MENU_NONE && !menu_action && is_user(req->act))
-        app->menu.kind = MENU_NONE;
     if (handlers[req->act])
         handlers[req->act](app, req);
 }
 
 bool app_poll(App *app, double now)
 {
-    bool changed = app->worker && app->bg_job &&
-                   worker_sync(app->worker, app->bg_job, app);
-    if (app->playing && now >= app->play_due) {
+    bool changed = false;
+    WorkerResult res;
+    while (app->bg.worker && worker_take(app->bg.worker, &res)) {
+        Request r = {.act = ACT_RESULT, .result = &res};
+        app_apply(app, &r);
+        worker_result_fini(&res);
+        changed = true;
+    }
+    if (app->play.on && now >= app->play.due) {
         Request t = {.act = ACT_TICK};
         app_apply(app, &t);
-        app->play_due = now + app->play_ms / 1e3;
+        app->play.due = now + app->play.ms / 1e3;
         changed = true;
     }
     return changed;

@@ -3,15 +3,16 @@
  * Views only read an App (const App *); input (keys, mouse, script lines,
  * timers, background results) becomes a Request, and app_apply() is the only
  * function that turns requests into state changes. Background work (timed
- * runs, the bandwidth sweep) runs in a worker thread; app_poll() copies its
- * results into plain App fields, so views never lock anything.
+ * runs, the bandwidth sweep) runs in a worker thread that knows no App;
+ * app_poll() takes its results and applies them as requests, so views
+ * never lock anything.
  *
- * Two versions of the same scene exist side by side:
- *  - the picture: `call` with a small count (a few cells per rank), executed
- *    step by step on the backend and symbolically (`sim`);
- *  - the measurement: `big` at the chosen size (default 64 MiB), whose
- *    schedule gives the byte counters and the model's prediction, and which
- *    the worker times on the backend. */
+ * The scene (scene.h: the picture, the measured size, the model) is a
+ * Scene of its own that the App holds; the App adds what the user sees and
+ * selects, play, background results, and modes. A mode (help, a menu, text
+ * entry) takes the keys while it is open: one table (app_mode.c) says for
+ * each how keys become requests, which requests it takes, and which panel
+ * draws it. */
 #ifndef COLLVIZ_UI_APP_H
 #define COLLVIZ_UI_APP_H
 
@@ -20,87 +21,18 @@
 #include <stdint.h>
 
 #include "algos/algo.h"
-#include "measure/calib.h"
 #include "core/coll.h"
-#include "exec/exec.h"
-#include "core/model.h"
-#include "core/sched.h"
-#include "core/sim.h"
-
-/* ------------------------------------------------------------ actions */
-
-/* Everything a user can ask for. The key table (keys.c) binds keys to
- * these; help is generated from that table and the texts below. */
-#define APP_ACTIONS(X)                                                        \
-    X(ACT_NONE, "none", "")                                                   \
-    X(ACT_NEXT, "next", "execute the next step")                              \
-    X(ACT_PREV, "prev", "go back one step (reset and replay)")                \
-    X(ACT_FIRST, "first", "back to the initial state")                        \
-    X(ACT_LAST, "last", "execute every remaining step")                       \
-    X(ACT_PLAY, "play", "play / pause stepping")                              \
-    X(ACT_FASTER, "faster", "play faster")                                    \
-    X(ACT_SLOWER, "slower", "play slower")                                    \
-    X(ACT_MENU_COLL, "collective", "choose the collective")                   \
-    X(ACT_MENU_ALGO, "algorithm", "choose the algorithm")                     \
-    X(ACT_MENU_RANKS, "ranks", "choose the number of ranks")                  \
-    X(ACT_MENU_SIZE, "size", "choose the measured message size")              \
-    X(ACT_MENU_DTYPE, "datatype", "choose the datatype")                      \
-    X(ACT_MENU_OP, "op", "choose the reduction op")                           \
-    X(ACT_MENU_ROOT, "root", "choose the root rank")                          \
-    X(ACT_MENU_BACKEND, "backend", "choose the backend")                      \
-    X(ACT_INPLACE, "inplace", "toggle in-place / out-of-place")               \
-    X(ACT_CELLS_MORE, "cells+", "more cells per rank in the picture")         \
-    X(ACT_CELLS_LESS, "cells-", "fewer cells per rank in the picture")        \
-    X(ACT_BENCH, "bench", "timed run at the chosen size")                     \
-    X(ACT_SWEEP, "sweep", "start / stop the bandwidth sweep")                 \
-    X(ACT_COMPARE, "compare", "sweep all algorithms of the collective")       \
-    X(ACT_CANCEL, "cancel", "cancel background work, close menus")            \
-    X(ACT_TOGGLE_TOPO, "topology", "show / hide the topology")                \
-    X(ACT_TOGGLE_TIMELINE, "timeline", "show / hide the step timeline")       \
-    X(ACT_TOGGLE_CHART, "chart", "show / hide the bandwidth chart")           \
-    X(ACT_TOGGLE_XFERS, "transfers", "show / hide the transfer list")         \
-    X(ACT_SCROLL_UP, "up", "scroll the ranks up / menu up")                   \
-    X(ACT_SCROLL_DOWN, "down", "scroll the ranks down / menu down")           \
-    X(ACT_SCROLL_LEFT, "left", "scroll the cells left")                       \
-    X(ACT_SCROLL_RIGHT, "right", "scroll the cells right")                    \
-    X(ACT_ENTER, "enter", "pick the highlighted menu item")                   \
-    X(ACT_ASCII, "ascii", "toggle ASCII / Unicode line drawing")              \
-    X(ACT_THEME, "theme", "next colour theme")                                \
-    X(ACT_HELP, "help", "show / hide this help")                              \
-    X(ACT_REDRAW, "redraw", "redraw the screen")                              \
-    X(ACT_QUIT, "quit", "quit collviz")                                       \
-    /* requests with arguments, made by mouse clicks and the script */        \
-    X(ACT_SELECT_CELL, "select", "select cell (rank a, buffer b, elem c)")    \
-    X(ACT_SELECT_RANK, "rank", "select rank a")                               \
-    X(ACT_SEEK, "seek", "go to step a (steps executed)")                      \
-    X(ACT_MENU_PICK, "pick", "pick menu item a")                              \
-    X(ACT_MENU_HOVER, "hover", "highlight menu item a")                       \
-    X(ACT_RESIZE, "resize", "the terminal is now a columns by b rows")        \
-    X(ACT_TICK, "tick", "time passes (play, background results)")
-
-typedef enum {
-#define X(id, name, help) id,
-    APP_ACTIONS(X)
-#undef X
-    ACT_COUNT
-} Action;
-
-/* One request: an action and its arguments (unused ones are 0). */
-typedef struct {
-    Action act;  /* what to do */
-    int a;       /* first argument (rank, item, step, columns) */
-    int b;       /* second argument (buffer, rows) */
-    long long c; /* third argument (element index) */
-} Request;
-
-const char *action_name(Action a);
-const char *action_help(Action a);
-/* Action by name (as in scripts); -1 when unknown. */
-int action_parse(const char *s);
+#include "core/error.h"
+#include "ui/action.h"
+#include "ui/menu.h"
+#include "ui/text.h"
+#include "ui/value.h"
+#include "ui/worker.h"
 
 /* ------------------------------------------------------------ panels */
 
-/* Every panel of the screen; view.h maps each to its drawing code. */
+/* Every panel of the screen; view.h maps each to its drawing code. The
+ * last three draw the modes (see ModeOps). */
 #define APP_VIEWS(X)                                                          \
     X(VIEW_HEADER, "header")                                                  \
     X(VIEW_BUFFERS, "buffers")                                                \
@@ -111,7 +43,8 @@ int action_parse(const char *s);
     X(VIEW_CHART, "chart")                                                    \
     X(VIEW_STATUS, "status")                                                  \
     X(VIEW_HELP, "help")                                                      \
-    X(VIEW_MENU, "menu")
+    X(VIEW_MENU, "menu")                                                      \
+    X(VIEW_PROMPT, "prompt")
 
 typedef enum {
 #define X(id, name) id,
@@ -120,139 +53,33 @@ typedef enum {
     VIEW_COUNT
 } ViewId;
 
-/* Menus the user can open. */
-#define APP_MENUS(X)                                                          \
-    X(MENU_NONE, "")                                                          \
-    X(MENU_COLL, "Collective")                                                \
-    X(MENU_ALGO, "Algorithm")                                                 \
-    X(MENU_RANKS, "Ranks")                                                    \
-    X(MENU_SIZE, "Size")                                                      \
-    X(MENU_DTYPE, "Datatype")                                                 \
-    X(MENU_OP, "Reduction op")                                                \
-    X(MENU_ROOT, "Root")                                                      \
-    X(MENU_BACKEND, "Backend")
+/* ------------------------------------------------------------ modes */
 
+/* What takes the keys: the picture itself, or a mode on top of it. */
 typedef enum {
-#define X(id, title) id,
-    APP_MENUS(X)
-#undef X
-    MENU_COUNT
-} MenuKind;
+    MODE_NONE, /* the picture: keys are the key table's actions */
+    MODE_HELP, /* the help panel: Up/Down scroll, any other key closes */
+    MODE_MENU, /* a menu: keys move and pick; others close it and act */
+    MODE_TEXT, /* a one-line prompt: keys type; Enter, Escape end it */
+    MODE_COUNT
+} ModeKind;
 
-/* The most items a menu shows (ranks and sizes lists are the longest). */
-#define APP_MENU_MAX 64
-
-/* An open menu: its items are computed when it opens. */
-typedef struct {
-    MenuKind kind;                  /* MENU_NONE when closed */
-    int n;                          /* items */
-    int cur;                        /* highlighted item */
-    int top;                        /* first item shown (scrolling) */
-    char label[APP_MENU_MAX][48];   /* item texts */
-    long long value[APP_MENU_MAX];  /* what picking each item sets */
-    bool current[APP_MENU_MAX];     /* item is the scene's current value */
-} AppMenu;
-
-/* ------------------------------------------------------------ results */
-
-/* A value measured or computed later, or not at all: shown as N/A when
- * !valid (never a made-up number). */
-typedef struct {
-    double v;   /* the value */
-    bool valid; /* v holds a real result */
-} AppValue;
-
-/* One point of the bandwidth sweep (the chart's data). */
-typedef struct {
-    const AlgoInfo *algo; /* algorithm measured */
-    uint64_t bytes;       /* message size (nccl-tests meaning) */
-    double time_s;        /* measured seconds per iteration */
-    double algbw;         /* measured GB/s: bytes / time */
-    double busbw;         /* measured algbw * busbw factor */
-    double model_s;       /* model's prediction in seconds */
-    double model_busbw;   /* busbw the model predicts */
-    bool ok;              /* measured and verified; else failed */
-} SweepPoint;
-
-/* Most sweep points kept (sizes x algorithms). */
-#define APP_SWEEP_MAX 512
-
-/* What the background worker is doing, as the main thread last saw it. */
+/* What Enter does with the text typed in MODE_TEXT. */
 typedef enum {
-    BG_IDLE,  /* nothing running */
-    BG_BENCH, /* timed run at the chosen size */
-    BG_SWEEP, /* bandwidth sweep over sizes (and algorithms) */
-    BG_COUNT
-} BgKind;
-
-typedef struct Worker Worker; /* worker.h: thread, queue, locked results */
-typedef struct CheckCache CheckCache; /* check.h: expected values */
+    TEXT_FOR_SIZE, /* the measured size, parsed as -s is */
+    TEXT_FOR_COUNT
+} TextFor;
 
 /* ------------------------------------------------------------ the state */
 
-typedef struct App {
-    /* ---- the scene */
-    CollCall call;            /* the picture's call (small count) */
-    const AlgoInfo *algo;     /* its algorithm */
-    Schedule sched;           /* schedule of call by algo */
-    Sim sim;                  /* symbolic state after `step` steps */
-    size_t step;              /* steps executed: 0 .. sched.nsteps */
-    int cells;                /* picture cells per block (count knob) */
-    uint64_t bytes;           /* chosen size for counters and timed runs */
-    CollCall big;             /* the call at the chosen size */
-    Schedule big_sched;       /* its schedule (counters, model) */
-    bool big_ok;              /* big_sched built with the picture's steps */
-    /* ---- counters of the shown step (from big_sched; see app_shown) */
-    RankStepStats *stats;     /* [nranks] bytes of the shown step */
-    size_t step_sent;         /* max bytes one rank sent in the step */
-    size_t step_recvd;        /* max bytes one rank received in the step */
-    size_t sofar_sent;        /* max over ranks of bytes sent up to now */
-    size_t sofar_recvd;       /* max over ranks of bytes received so far */
-    SchedTotals totals;       /* totals of the whole big schedule */
-    /* ---- the model */
-    ModelParams params;       /* alpha, beta, gamma in use */
-    bool params_calibrated;   /* measured on this machine (calib.h) */
-    Calib calib;              /* the calibration, when params_calibrated */
-    LinkModel link;           /* link model for predictions */
-    AppValue pred_step_s;     /* model time of the shown step */
-    AppValue pred_total_s;    /* model time of the whole collective */
-    /* ---- real execution of the picture */
-    const ExecOps *backend;   /* backend in use */
-    Executor *ex;             /* its executor, loaded with sched */
-    uint8_t *real[BUF_COUNT]; /* bytes read back, element i of rank r of
-                                 buffer b at (sim.base[b][r] + i) * size */
-    bool real_ok;             /* real[] holds the state after `step` */
-    uint8_t *bad[BUF_COUNT];  /* per element: 1 when real differs from sim */
-    size_t nwrong;            /* elements differing after the shown step */
-    CheckCache *check;        /* expected values, kept between steps */
-    uint8_t *written[BUF_COUNT]; /* per element: 0, 1 + XferOp written in
-                                    the shown step */
-    double last_step_ms;      /* wall time of the last step (execute,
-                                 read back, check) on this machine */
-    /* ---- timed runs and the sweep (copied from the worker by app_poll) */
-    Worker *worker;           /* background thread, owns its executor */
-    unsigned bg_job;          /* id of the job whose results we take */
-    BgKind bg;                /* what runs in the background */
-    double bg_progress;       /* 0..1 of the background job */
-    AppValue meas_total_s;    /* measured seconds of the whole collective */
-    double *meas_step_s;      /* [big_sched.nsteps] measured step times */
-    bool meas_steps_ok;       /* meas_step_s holds a real result */
-    uint64_t meas_bytes;      /* size the measurement was taken at */
-    bool meas_verified;       /* the timed run's results checked right */
-    SweepPoint sweep[APP_SWEEP_MAX]; /* sweep results so far */
-    size_t nsweep;            /* points in sweep[] */
-    size_t sweep_planned;     /* points the running sweep will make */
-    bool compare;             /* sweep every algorithm of the collective */
-    /* ---- what the user sees and selects */
-    bool show[VIEW_COUNT];    /* panels switched on */
-    AppMenu menu;             /* the open menu (kind MENU_NONE: none) */
-    bool help;                /* the help panel is open */
-    int help_top;             /* first help line shown (scrolling) */
-    bool playing;             /* stepping by itself */
-    int play_ms;              /* milliseconds between steps when playing */
-    double play_due;          /* monotonic time of the next played step */
+typedef struct Scene Scene;           /* scene.h: picture and measurement */
+typedef struct SceneSetup SceneSetup; /* scene.h: what a scene is made of */
+
+/* What the user sees: panels, scrolling, the selection, the terminal. */
+typedef struct {
+    bool show[VIEW_COUNT];    /* panels switched on (not the modes') */
     int sel_rank;             /* selected cell: rank, or -1 */
-    int sel_buf;              /* its BufId */
+    int sel_buf;              /* its BufId, or -1 (a rank selected) */
     size_t sel_elem;          /* its element */
     int scroll_rank;          /* first rank row shown in the picture */
     int scroll_cell;          /* first cell column shown in the picture */
@@ -261,10 +88,58 @@ typedef struct App {
     bool ascii;               /* ASCII line drawing instead of Unicode */
     int theme;                /* colour theme index (term.c) */
     bool redraw;              /* repaint the whole terminal next frame */
-    char msg[200];            /* one-sentence status message, or "" */
-    bool msg_error;           /* the message reports an error */
+} AppView;
+
+/* Stepping by itself. */
+typedef struct {
+    bool on;                  /* playing */
+    int ms;                   /* milliseconds between steps */
+    double due;               /* monotonic time of the next step */
+} AppPlay;
+
+/* Timed runs and the sweep: the worker's results as applied so far. */
+typedef struct {
+    Worker *worker;           /* background thread, owns its executor
+                                 (NULL: none, as in scripted tests) */
+    unsigned job;             /* id of the job whose results we take */
+    WorkerKind kind;          /* what runs (WORKER_IDLE: nothing) */
+    double progress;          /* 0..1 of the job */
+    Value total_s;            /* measured seconds of the whole collective */
+    double *step_s;           /* [nsteps] measured step times */
+    size_t nsteps;            /* entries of step_s */
+    bool steps_ok;            /* step_s holds a real result */
+    uint64_t bytes;           /* size the measurement was taken at */
+    bool verified;            /* the timed run's results checked right */
+    SweepPoint sweep[WORKER_SWEEP_MAX]; /* sweep results so far */
+    size_t nsweep;            /* points in sweep[] */
+    size_t planned;           /* points the sweep will make (0: unknown) */
+    bool compare;             /* sweep every algorithm of the collective */
+} AppBg;
+
+/* The open mode and each mode's own state. */
+typedef struct {
+    ModeKind kind;            /* the open mode (MODE_NONE: none) */
+    int help_top;             /* help: first line shown */
+    Menu menu;                /* menu: the open menu */
+    TextEntry text;           /* text: the prompt and what was typed */
+    TextFor text_for;         /* text: what Enter does with it */
+} AppModes;
+
+/* The status line's sentence, and how the session ends. */
+typedef struct {
+    char msg[200];            /* one sentence, or "" (hints show) */
+    bool error;               /* msg reports a failure */
     bool quit;                /* leave the main loop */
     int exit_status;          /* what cmd_tui returns (1: backend failed) */
+} AppStatus;
+
+typedef struct App {
+    Scene *scene;             /* the scene shown and measured (scene.h) */
+    AppView view;             /* what is shown and selected */
+    AppPlay play;             /* stepping by itself */
+    AppBg bg;                 /* background work and its results */
+    AppModes mode;            /* help, menus, text entry */
+    AppStatus status;         /* message and exit */
 } App;
 
 /* Options that choose the first scene (from the command line). */
@@ -294,44 +169,60 @@ AppOptions app_options(CollKind k, const char *algo, int nranks,
 CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen);
 void app_fini(App *app);
 
+/* The request key `key` makes in the App's current mode (ACT_NONE when it
+ * means nothing there): the one place keys are read. */
+Request app_key(const App *app, int key);
+
 /* The one function that changes state. */
 void app_apply(App *app, const Request *req);
 
-/* Set the status message (one sentence); error marks it as a failure.
- * For the modules app_apply() calls. */
-void app_message(App *app, bool error, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Copy background results into the App and advance play; `now` is a
- * monotonic time in seconds. Returns true when something changed. */
+/* Take the worker's results and apply them (ACT_RESULT), and advance
+ * play; `now` is a monotonic time in seconds. Returns true when something
+ * changed. */
 bool app_poll(App *app, double now);
 
-/* ------------------------------------------------------------ reading */
-
-/* The step the screen shows: the last executed one. Returns false in the
- * initial state (step 0), when nothing has been executed yet. */
-static inline bool app_shown(const App *app, size_t *k)
-{
-    if (app->step == 0)
-        return false;
-    *k = app->step - 1;
-    return true;
-}
-
-/* Real value of element i of rank r's buffer b as a double (NAN when the
- * real buffers are not available). */
-double app_real_value(const App *app, int r, BufId b, size_t i);
-
-/* Cells of rank r's buffer b in the picture (0 when the buffer is empty). */
-static inline size_t app_buf_cells(const App *app, int r, BufId b)
-{
-    return sched_bufsize(&app->sched, r, b);
-}
-
-/* Whether buffer b is drawn (send only out of place, tmp when used). */
-bool app_buf_shown(const App *app, BufId b);
+/* The panel the open mode draws in, or VIEW_COUNT when no mode is open. */
+ViewId app_mode_panel(const App *app);
 
 /* Monotonic seconds (for play and timing). */
 double app_now(void);
+
+/* ------------------------------------------------------------ modes */
+
+/* One mode: how it takes keys and requests, and where it draws. The table
+ * (app_mode.c) has one entry per ModeKind; app_key() and app_apply() ask
+ * the open mode first. */
+typedef struct {
+    const char *name;   /* "help", "menu", "text" */
+    ViewId panel;       /* the panel whose view draws it (VIEW_COUNT:
+                           none) */
+    /* The request a key makes while the mode is open. */
+    Request (*key)(const App *app, int key);
+    /* Apply a user's request; false passes it on to the App's own
+     * handlers (after the mode closed itself when it had to). NULL: the
+     * mode takes nothing. */
+    bool (*apply)(App *app, const Request *req);
+} ModeOps;
+
+/* ---- for the App's files (app.c, app_mode.c) only */
+
+/* The ops of mode k (app_mode.c). */
+const ModeOps *app_mode_ops(ModeKind k);
+/* Open mode k (its state set up by the caller), or close (MODE_NONE). */
+void app_mode_set(App *app, ModeKind k);
+
+/* Set the status message (one sentence); error marks it as a failure. */
+void app_message(App *app, bool error, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* After a scene operation that said `why`: a broken scene ends the
+ * session with its sentence (exit status 1); otherwise a sentence is shown
+ * as an error. */
+void app_scene_said(App *app, const char *why);
+
+/* Remake the scene from set (scene.h), cancelling background work whose
+ * results would be another scene's; on failure the old scene stays and
+ * the status says why. keep_step: go back to the step shown before. */
+bool app_remake(App *app, const SceneSetup *set, bool keep_step);
 
 #endif

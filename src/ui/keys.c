@@ -83,10 +83,26 @@ Action keys_action(int key)
     return ACT_NONE;
 }
 
+/* Keys with a name but no action: they mean something in a mode only. */
+static const struct {
+    int key;          /* curses key code */
+    const char *name; /* its name in scripts */
+} unbound[] = {
+    {KEY_BACKSPACE, "Backspace"},
+};
+
+bool keys_is_erase(int key)
+{
+    return key == KEY_BACKSPACE || key == 127 || key == CTRL_KEY('h');
+}
+
 int keys_parse(const char *name)
 {
     if (!name || !*name)
         return -1;
+    for (size_t i = 0; i < sizeof unbound / sizeof unbound[0]; i++)
+        if (!strcasecmp(unbound[i].name, name))
+            return unbound[i].key;
     for (size_t i = 0; i < NBINDINGS; i++)
         if (!strcmp(bindings[i].name, name))
             return bindings[i].key;

@@ -8,7 +8,8 @@
  *   +-------------------------------------+ chart                        |
  *   | timeline                            |                              |
  *   +------------------------- status (1 row) --------------------------+
- * Help and menus are overlays on top of the body. */
+ * Help and menus are overlays on top of the body; the prompt of text
+ * entry takes the status line. */
 #include "ui/layout.h"
 
 #define HEADER_ROWS 2
@@ -112,4 +113,6 @@ void layout_compute(const LayoutIn *in, Layout *out)
         out->r[VIEW_HELP] = rect_inset(body, 1);
     if (in->show[VIEW_MENU] && in->menu_items > 0)
         out->r[VIEW_MENU] = menu_rect(in, body);
+    if (in->show[VIEW_PROMPT])
+        out->r[VIEW_PROMPT] = status;
 }

@@ -1,4 +1,4 @@
-/* menu.c - menu items and what picking them does. */
+/* menu.c - menu items. */
 #include "ui/menu.h"
 
 #include <stdarg.h>
@@ -6,19 +6,26 @@
 #include <string.h>
 
 #include "ui/scene.h"
-#include "ui/worker.h"
+
+static const char *const titles[MENU_COUNT] = {
+#define X(id, title) [id] = title,
+    MENU_KINDS(X)
+#undef X
+};
+
+const char *menu_title(MenuKind k) { return k < MENU_COUNT ? titles[k] : ""; }
 
 /* Rank counts offered: every count to 16, then a few larger ones. */
 static const int rank_choices[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,
                                    10, 11, 12, 13, 14, 15, 16, 20, 24,
                                    32, 48, 64};
 
-static void add_item(AppMenu *m, long long value, bool current,
+static void add_item(Menu *m, long long value, bool current,
                      const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static void add_item(AppMenu *m, long long value, bool current,
+static void add_item(Menu *m, long long value, bool current,
                      const char *fmt, ...)
 {
-    if (m->n >= APP_MENU_MAX)
+    if (m->n >= MENU_MAX)
         return;
     va_list ap;
     va_start(ap, fmt);
@@ -32,9 +39,9 @@ static void add_item(AppMenu *m, long long value, bool current,
 }
 
 /* The items of menus whose values are small enumerations. */
-static void fill_enums(const App *app, AppMenu *m)
+static void fill_enums(const Scene *sc, Menu *m)
 {
-    const CollCall *c = &app->call;
+    const CollCall *c = &sc->call;
     switch (m->kind) {
     case MENU_COLL:
         for (int k = 0; k < COLL_COUNT; k++)
@@ -57,14 +64,25 @@ static void fill_enums(const App *app, AppMenu *m)
     }
 }
 
-static void fill_items(const App *app, AppMenu *m)
+/* The sizes offered: 1 KiB to 1 GiB by factors of 4, then "other...". */
+static void fill_sizes(const Scene *sc, Menu *m)
 {
-    const CollCall *c = &app->call;
+    for (uint64_t b = 1024; b <= (1ull << 30); b *= 4)
+        add_item(m, (long long)b, b == sc->bytes, "%llu %s",
+                 (unsigned long long)(b >= (1u << 30) ? b >> 30
+                                      : b >= (1u << 20) ? b >> 20 : b >> 10),
+                 b >= (1u << 30) ? "GiB" : b >= (1u << 20) ? "MiB" : "KiB");
+    add_item(m, MENU_OTHER, false, "other... (or type a size)");
+}
+
+static void fill_items(const Scene *sc, Menu *m)
+{
+    const CollCall *c = &sc->call;
     switch (m->kind) {
     case MENU_ALGO:
         for (size_t i = 0; i < algo_count(); i++)
             if (algo_at(i)->coll == c->kind)
-                add_item(m, (long long)i, algo_at(i) == app->algo,
+                add_item(m, (long long)i, algo_at(i) == sc->algo,
                          "%-16s %s", algo_at(i)->name, algo_at(i)->summary);
         break;
     case MENU_RANKS:
@@ -72,123 +90,34 @@ static void fill_items(const App *app, AppMenu *m)
             add_item(m, rank_choices[i], rank_choices[i] == c->nranks, "%d",
                      rank_choices[i]);
         break;
-    case MENU_SIZE:
-        for (uint64_t b = 1024; b <= (1ull << 30); b *= 4)
-            add_item(m, (long long)b, b == app->bytes, "%llu %s",
-                     (unsigned long long)(b >= (1u << 30) ? b >> 30
-                                          : b >= (1u << 20) ? b >> 20 : b >> 10),
-                     b >= (1u << 30) ? "GiB" : b >= (1u << 20) ? "MiB" : "KiB");
-        break;
+    case MENU_SIZE: fill_sizes(sc, m); break;
     case MENU_BACKEND:
         for (size_t i = 0; exec_name_at(i); i++)
             add_item(m, (long long)i,
-                     app->backend && !strcmp(app->backend->name, exec_name_at(i)),
+                     sc->backend && !strcmp(sc->backend->name, exec_name_at(i)),
                      "%s", exec_name_at(i));
         break;
     default:
-        fill_enums(app, m);
+        fill_enums(sc, m);
         break;
     }
 }
 
-void menu_open(App *app, MenuKind k)
+bool menu_open(Menu *m, MenuKind k, const Scene *sc)
 {
-    AppMenu *m = &app->menu;
     memset(m, 0, sizeof *m);
     m->kind = k;
-    fill_items(app, m);
+    fill_items(sc, m);
     if (m->n == 0)
         m->kind = MENU_NONE;
+    return m->n > 0;
 }
 
-void menu_move(App *app, int delta)
+void menu_move(Menu *m, int delta)
 {
-    AppMenu *m = &app->menu;
     m->cur += delta;
     if (m->cur < 0)
         m->cur = 0;
     if (m->cur >= m->n)
         m->cur = m->n - 1;
-}
-
-/* ------------------------------------------------------------ picking */
-
-bool menu_rebuild(App *app, const CollCall *call, const AlgoInfo *algo,
-                  bool keep_step)
-{
-    char why[200];
-    size_t old = app->step;
-    if (app->worker)
-        worker_cancel(app->worker);
-    if (scene_build(app, call, algo, why, sizeof why)) {
-        app_message(app, true, "%s", why);
-        return false;
-    }
-    app->bg = BG_IDLE;
-    app->bg_job = 0; /* results of the old scene's job are not ours */
-    app->nsweep = 0;
-    app->sweep_planned = 0;
-    app->playing = false;
-    if (keep_step && old)
-        scene_seek(app, old);
-    return true;
-}
-
-/* A new collective: its default algorithm, root 0. */
-static void pick_coll(App *app, CollKind k)
-{
-    CollCall c = app->call;
-    c.kind = k;
-    c.root = 0;
-    menu_rebuild(app, &c, algo_default(k), false);
-}
-
-static void pick_backend(App *app, const char *name)
-{
-    char why[200] = "";
-    const ExecOps *ops = exec_find(name, why, sizeof why);
-    if (!ops) {
-        app_message(app, true, "The %s backend cannot be used: %s; keeping "
-                    "%s.", name, why, app->backend ? app->backend->name : "none");
-        return;
-    }
-    if (app->worker)
-        worker_cancel(app->worker);
-    if (scene_backend(app, ops, why, sizeof why)) {
-        app_message(app, true, "%s Keeping %s.", why,
-                    app->backend ? app->backend->name : "none");
-    }
-}
-
-void menu_pick(App *app, int i)
-{
-    AppMenu *m = &app->menu;
-    if (i < 0 || i >= m->n)
-        return;
-    MenuKind k = m->kind;
-    long long v = m->value[i];
-    m->kind = MENU_NONE;
-    CollCall c = app->call;
-    switch (k) {
-    case MENU_COLL: pick_coll(app, (CollKind)v); return;
-    case MENU_ALGO: menu_rebuild(app, &c, algo_at((size_t)v), false); return;
-    case MENU_RANKS:
-        c.nranks = (int)v;
-        c.root = c.root < c.nranks ? c.root : 0;
-        menu_rebuild(app, &c, app->algo, false);
-        return;
-    case MENU_SIZE: {
-        uint64_t old = app->bytes;
-        app->bytes = (uint64_t)v;
-        if (!menu_rebuild(app, &c, app->algo, true))
-            app->bytes = old;
-        return;
-    }
-    case MENU_DTYPE: c.dtype = (DataType)v; break;
-    case MENU_OP: c.op = (RedOp)v; break;
-    case MENU_ROOT: c.root = (int)v; break;
-    case MENU_BACKEND: pick_backend(app, exec_name_at((size_t)v)); return;
-    default: return;
-    }
-    menu_rebuild(app, &c, app->algo, true);
 }

@@ -1,21 +1,56 @@
-/* menu.h - the menus of the App: their items, moving through them, and
- * what picking an item changes. Only app.c calls these. */
+/* menu.h - a menu: its items, computed from a scene when it opens (every
+ * choice, the scene's current one marked and highlighted), and moving
+ * through them. What picking an item does is the App's (app_mode.c); a
+ * menu knows no App. */
 #ifndef COLLVIZ_UI_MENU_H
 #define COLLVIZ_UI_MENU_H
 
-#include "ui/app.h"
+#include <stdbool.h>
 
-/* Open menu k with its items computed from the scene. */
-void menu_open(App *app, MenuKind k);
+/* The menus, each with its title. */
+#define MENU_KINDS(X)                                                         \
+    X(MENU_NONE, "")                                                          \
+    X(MENU_COLL, "Collective")                                                \
+    X(MENU_ALGO, "Algorithm")                                                 \
+    X(MENU_RANKS, "Ranks")                                                    \
+    X(MENU_SIZE, "Size")                                                      \
+    X(MENU_DTYPE, "Datatype")                                                 \
+    X(MENU_OP, "Reduction op")                                                \
+    X(MENU_ROOT, "Root")                                                      \
+    X(MENU_BACKEND, "Backend")
+
+typedef enum {
+#define X(id, title) id,
+    MENU_KINDS(X)
+#undef X
+    MENU_COUNT
+} MenuKind;
+
+/* The most items a menu shows (ranks and sizes lists are the longest). */
+#define MENU_MAX 64
+
+/* The value of the size menu's last item, "other...": type a size. */
+#define MENU_OTHER (-1LL)
+
+/* A menu; its items are computed when it opens. */
+typedef struct {
+    MenuKind kind;              /* which menu (MENU_NONE: none) */
+    int n;                      /* items */
+    int cur;                    /* highlighted item */
+    int top;                    /* first item shown (scrolling) */
+    char label[MENU_MAX][48];   /* item texts */
+    long long value[MENU_MAX];  /* what picking each item sets */
+    bool current[MENU_MAX];     /* item is the scene's current value */
+} Menu;
+
+typedef struct Scene Scene; /* scene.h */
+
+/* Fill m as menu k for scene sc; false (and m->kind MENU_NONE) when k has
+ * no items. */
+bool menu_open(Menu *m, MenuKind k, const Scene *sc);
 /* Move the highlight by delta items (clamped). */
-void menu_move(App *app, int delta);
-/* Apply item i of the open menu and close it; a choice that cannot be
- * made leaves the scene as it was and says why in app->msg. */
-void menu_pick(App *app, int i);
-
-/* Rebuild the scene for call and algo; on failure the old scene stays and
- * app->msg says why. keep_step: return to the step shown before. */
-bool menu_rebuild(App *app, const CollCall *call, const AlgoInfo *algo,
-                  bool keep_step);
+void menu_move(Menu *m, int delta);
+/* The title of menu k. */
+const char *menu_title(MenuKind k);
 
 #endif

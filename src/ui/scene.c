@@ -1,17 +1,21 @@
-/* scene.c - the scene of the TUI: the picture's schedule executed step by
- * step symbolically and on the backend, the measured size's schedule for the
+/* scene.c - a scene: the picture's schedule executed step by step
+ * symbolically and on the backend, the measured size's schedule for the
  * counters, and the model's predictions. */
 #include "ui/scene.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "measure/calib.h"
-#include "ui/check.h"
+#include "cli/cli.h"
 
-/* ------------------------------------------------------------ counts */
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
 
 size_t scene_picture_count(CollKind k, int p, int cells)
 {
@@ -19,89 +23,68 @@ size_t scene_picture_count(CollKind k, int p, int cells)
     return coll_size_blocks(k, p) == 1 ? c * (size_t)p : c;
 }
 
+/* ------------------------------------------------------------ life */
 
-/* ------------------------------------------------------------ arrays */
-
-static void free_arrays(App *app)
+/* Everything but the executor. */
+static void free_parts(Scene *sc)
 {
-    for (int b = 0; b < BUF_COUNT; b++) {
-        free(app->real[b]);
-        free(app->bad[b]);
-        free(app->written[b]);
-        app->real[b] = app->bad[b] = app->written[b] = NULL;
-    }
-    free(app->stats);
-    free(app->meas_step_s);
-    check_cache_free(app->check);
-    app->check = NULL;
-    app->stats = NULL;
-    app->meas_step_s = NULL;
+    sim_fini(&sc->sim);
+    sched_fini(&sc->sched);
+    sched_fini(&sc->big_sched);
+    check_fini(&sc->check);
+    for (int b = 0; b < BUF_COUNT; b++)
+        free(sc->written[b]);
+    free(sc->stats);
 }
 
-/* Read-back, check and mark arrays sized by the symbolic state. */
-static CvError alloc_arrays(App *app)
+void scene_free(Scene *sc)
 {
-    size_t ts = dtype_size(app->call.dtype);
-    for (int b = 0; b < BUF_COUNT; b++) {
-        size_t n = app->sim.base[b][app->call.nranks] + 1;
-        app->real[b] = calloc(n, ts);
-        app->bad[b] = calloc(n, 1);
-        app->written[b] = calloc(n, 1);
-        if (!app->real[b] || !app->bad[b] || !app->written[b])
-            return CV_ERR_NOMEM;
-    }
-    app->stats = calloc((size_t)app->call.nranks, sizeof *app->stats);
-    app->meas_step_s = calloc(app->big_sched.nsteps + 1, sizeof(double));
-    app->check = check_cache_new(app);
-    return app->stats && app->meas_step_s && app->check ? CV_OK
-                                                        : CV_ERR_NOMEM;
+    if (!sc)
+        return;
+    if (sc->ex)
+        sc->backend->close(sc->ex);
+    free_parts(sc);
+    free(sc);
 }
 
-/* Drop the scene's schedules, state and arrays (the executor stays). */
-static void drop_scene(App *app)
+/* The symbolic state and the arrays sized by it. */
+static CvError alloc_state(Scene *sc)
 {
-    sim_fini(&app->sim);
-    sched_fini(&app->sched);
-    sched_fini(&app->big_sched);
-    free_arrays(app);
-    app->step = 0;
-    app->real_ok = false;
+    CvError e = sim_init(&sc->sim, &sc->sched);
+    if (!e)
+        e = check_init(&sc->check, &sc->sim);
+    for (int b = 0; !e && b < BUF_COUNT; b++)
+        if (!(sc->written[b] = calloc(sc->sim.base[b][sc->call.nranks] + 1, 1)))
+            e = CV_ERR_NOMEM;
+    if (!e && !(sc->stats = calloc((size_t)sc->call.nranks, sizeof *sc->stats)))
+        e = CV_ERR_NOMEM;
+    return e;
 }
-
-void scene_fini(App *app)
-{
-    drop_scene(app);
-    if (app->ex)
-        app->backend->close(app->ex);
-    app->ex = NULL;
-}
-
-/* ------------------------------------------------------------ building */
 
 /* Generate the picture's and the measured size's schedules. */
-static CvError make_schedules(const App *app, const CollCall *call,
-                              const AlgoInfo *algo, Schedule *ps,
-                              Schedule *bs, char *why, size_t whylen)
+static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
+                              size_t whylen)
 {
+    const CollCall *call = &set->call;
     CollCall pc = *call, bc = *call;
-    pc.count = scene_picture_count(call->kind, call->nranks, app->cells);
-    bc.count = coll_count_floor(call, app->bytes);
-    CvError e = algo_generate(algo, &pc, ps);
-    if (!e && (e = algo_generate(algo, &bc, bs)))
-        sched_fini(ps);
+    pc.count = scene_picture_count(call->kind, call->nranks, set->cells);
+    bc.count = coll_count_floor(call, set->bytes);
+    CvError e = algo_generate(set->algo, &pc, &sc->sched);
+    if (!e)
+        e = algo_generate(set->algo, &bc, &sc->big_sched);
     if (e)
         snprintf(why, whylen, "%s %s on %d ranks cannot be built: %s.",
-                 algo->name, coll_name(call->kind), call->nranks,
+                 set->algo->name, coll_name(call->kind), call->nranks,
                  cv_strerror(e));
     return e;
 }
 
-/* An executor of ops for p ranks: the current one when it fits. */
-static CvError open_executor(App *app, const ExecOps *ops, int p,
+/* An executor of ops for p ranks: have's when it fits. */
+static CvError open_executor(const Scene *have, const ExecOps *ops, int p,
                              Executor **ex, char *why, size_t whylen)
 {
-    if (app->ex && app->backend == ops && app->ex->nranks == p) {
-        *ex = app->ex;
+    if (have && have->ex && have->backend == ops && have->ex->nranks == p) {
+        *ex = have->ex;
         return CV_OK;
     }
     ExecOptions opt = {0};
@@ -113,216 +96,305 @@ static CvError open_executor(App *app, const ExecOps *ops, int p,
     return e;
 }
 
-/* Take the new executor (closing the old one when it differs). */
-static void adopt_executor(App *app, const ExecOps *ops, Executor *ex)
-{
-    if (app->ex && app->ex != ex)
-        app->backend->close(app->ex);
-    app->ex = ex;
-    app->backend = ops;
-}
-
 /* Load the picture's schedule on the executor; a failure leaves the scene
- * without real buffers and says why. */
-static void load_executor(App *app)
+ * without one (it runs symbolically) and says why. */
+static void load_executor(Scene *sc, char *why, size_t whylen)
 {
-    if (!app->ex)
+    if (!sc->ex || !sc->backend->load(sc->ex, &sc->sched))
         return;
-    CvError e = app->backend->load(app->ex, &app->sched);
-    if (e) {
-        app_message(app, true, "The %s backend failed: %s",
-                    app->backend->name, app->backend->last_error(app->ex));
-        app->backend->close(app->ex);
-        app->ex = NULL;
-    }
+    snprintf(why, whylen, "The %s backend failed: %s", sc->backend->name,
+             sc->backend->last_error(sc->ex));
+    sc->backend->close(sc->ex);
+    sc->ex = NULL;
 }
 
-CvError scene_build(App *app, const CollCall *call, const AlgoInfo *algo,
-                    char *why, size_t whylen)
+/* ------------------------------------------------------------ the model */
+
+/* The model's parameters (the backend's calibration for these ranks when
+ * one is saved, else the documented defaults) and the whole prediction. */
+static void model(Scene *sc)
 {
-    if (call->nranks < 1 || call->nranks > SCENE_MAX_RANKS) {
+    Calib c;
+    const char *name = sc->backend ? sc->backend->name : "threads";
+    sc->params_calibrated = calib_load(name, sc->call.nranks, &c) == CV_OK;
+    if (sc->params_calibrated) {
+        sc->calib = c;
+        sc->link = c.link;
+        sc->params = calib_params(&c, c.link, calib_footprint(&sc->big_sched));
+    } else {
+        sc->link = LINK_P2P;
+        sc->params = (ModelParams){.alpha = CLI_DEFAULT_ALPHA,
+                                   .beta = 1 / CLI_DEFAULT_BW,
+                                   .gamma = 1 / CLI_DEFAULT_GAMMA_BW};
+    }
+    CostTerms t;
+    CvError e = model_schedule_cost(&sc->big_sched, sc->link, &sc->params,
+                                    &t);
+    sc->pred_total_s = (Value){e ? 0 : cost_time(&t, &sc->params), !e};
+}
+
+/* ------------------------------------------------------------ building */
+
+static CvError seek(Scene *sc, size_t k, char *why, size_t whylen);
+
+/* Build sc from set (taking old's executor when it fits), at step 0. */
+static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
+                     char *why, size_t whylen)
+{
+    int p = set->call.nranks;
+    if (p < 1 || p > SCENE_MAX_RANKS) {
         snprintf(why, whylen, "The picture shows 1 to %d ranks; 'collviz "
                  "trace' prints schedules of up to %d.", SCENE_MAX_RANKS,
                  COLL_MAX_RANKS);
         return CV_ERR_RANKS;
     }
-    Schedule ps, bs;
     Executor *ex = NULL;
-    CvError e = make_schedules(app, call, algo, &ps, &bs, why, whylen);
+    CvError e = make_schedules(sc, set, why, whylen);
+    if (!e && set->backend &&
+        !(e = open_executor(old, set->backend, p, &ex, why, whylen))) {
+        sc->ex = ex;
+        sc->backend = set->backend;
+    }
     if (e)
         return e;
-    if (app->backend &&
-        (e = open_executor(app, app->backend, call->nranks, &ex, why,
-                           whylen))) {
-        sched_fini(&ps);
-        sched_fini(&bs);
-        return e;
-    }
-    drop_scene(app);
-    adopt_executor(app, app->backend, ex);
-    app->call = *call;
-    app->call.count = ps.call.count;
-    app->big = bs.call;
-    app->algo = algo;
-    app->sched = ps;
-    app->big_sched = bs;
-    if ((e = sim_init(&app->sim, &app->sched)) || (e = alloc_arrays(app))) {
+    sc->call = set->call;
+    sc->call.count = sc->sched.call.count;
+    sc->big = sc->big_sched.call;
+    sc->algo = set->algo;
+    sc->cells = set->cells;
+    sc->bytes = set->bytes;
+    if ((e = alloc_state(sc))) {
         snprintf(why, whylen, "The scene needs more memory than there is.");
         return e;
     }
-    app->big_ok = bs.nsteps == ps.nsteps;
-    sched_totals(&app->big_sched, &app->totals, NULL, NULL);
-    load_executor(app);
-    app->meas_total_s.valid = false;
-    app->meas_steps_ok = false;
-    app->sel_rank = -1;
-    scene_model(app);
-    return scene_seek(app, 0);
+    if (old && old->ex == sc->ex)
+        old->ex = NULL; /* ours now */
+    sc->big_ok = sc->big_sched.nsteps == sc->sched.nsteps;
+    sched_totals(&sc->big_sched, &sc->totals, NULL, NULL);
+    load_executor(sc, why, whylen);
+    model(sc);
+    return seek(sc, 0, why, whylen);
 }
 
-CvError scene_backend(App *app, const ExecOps *ops, char *why, size_t whylen)
+/* Build a scene; on failure free it (but not old's executor). */
+static Scene *make(const SceneSetup *set, Scene *old, CvError *err,
+                   char *why, size_t whylen)
+{
+    Scene *sc = calloc(1, sizeof *sc);
+    why[0] = '\0';
+    *err = sc ? build(sc, set, old, why, whylen) : CV_ERR_NOMEM;
+    if (!sc)
+        snprintf(why, whylen, "The scene needs more memory than there is.");
+    if (sc && *err && !sc->broken) {
+        if (old && sc->ex == old->ex)
+            sc->ex = NULL;
+        scene_free(sc);
+        return NULL;
+    }
+    return sc;
+}
+
+CvError scene_new(Scene **out, const SceneSetup *set, char *why,
+                  size_t whylen)
+{
+    CvError e;
+    *out = make(set, NULL, &e, why, whylen);
+    if (*out && (*out)->broken) { /* a new scene has no one to stop */
+        scene_free(*out);
+        *out = NULL;
+    }
+    return e;
+}
+
+CvError scene_remake(Scene **sc, const SceneSetup *set, char *why,
+                     size_t whylen)
+{
+    CvError e;
+    Scene *n = make(set, *sc, &e, why, whylen);
+    if (!n)
+        return e;
+    scene_free(*sc);
+    *sc = n;
+    return CV_OK;
+}
+
+void scene_setup(const Scene *sc, SceneSetup *out)
+{
+    *out = (SceneSetup){.call = sc->call, .algo = sc->algo,
+                        .bytes = sc->bytes, .cells = sc->cells,
+                        .backend = sc->backend};
+}
+
+CvError scene_set_backend(Scene *sc, const ExecOps *ops, char *why,
+                          size_t whylen)
 {
     Executor *ex = NULL;
-    CvError e = open_executor(app, ops, app->call.nranks, &ex, why, whylen);
+    CvError e = open_executor(sc, ops, sc->call.nranks, &ex, why, whylen);
     if (e)
         return e;
-    adopt_executor(app, ops, ex);
-    load_executor(app);
-    scene_model(app);
-    return scene_seek(app, app->step);
+    if (sc->ex && sc->ex != ex)
+        sc->backend->close(sc->ex);
+    sc->ex = ex;
+    sc->backend = ops;
+    why[0] = '\0';
+    load_executor(sc, why, whylen);
+    model(sc);
+    return seek(sc, sc->step, why, whylen);
 }
 
-/* ------------------------------------------------------------ the model */
+/* ------------------------------------------------------------ reading */
 
-void scene_model(App *app)
+bool scene_buf_shown(const Scene *sc, BufId b)
 {
-    Calib c;
-    const char *name = app->backend ? app->backend->name : "threads";
-    app->params_calibrated =
-        calib_load(name, app->call.nranks, &c) == CV_OK;
-    if (app->params_calibrated) {
-        app->calib = c;
-        app->link = c.link;
-        app->params = calib_params(&c, c.link,
-                                   calib_footprint(&app->big_sched));
-    }
-    CostTerms t;
-    CvError e = model_schedule_cost(&app->big_sched, app->link, &app->params,
-                                    &t);
-    app->pred_total_s = (AppValue){e ? 0 : cost_time(&t, &app->params), !e};
+    for (int r = 0; r < sc->call.nranks; r++)
+        if (scene_buf_cells(sc, r, b))
+            return true;
+    return false;
+}
+
+double scene_real_value(const Scene *sc, int r, BufId b, size_t i)
+{
+    return check_real(&sc->check, &sc->sim, r, b, i);
+}
+
+double scene_expected(const Scene *sc, int r, BufId b, size_t i)
+{
+    return check_want(&sc->sim, sc->step, r, b, i);
 }
 
 /* ------------------------------------------------------------ stepping */
 
 /* Which elements the shown step wrote, and how (1 + XferOp). */
-static void mark_written(App *app)
+static void mark_written(Scene *sc)
 {
     for (int b = 0; b < BUF_COUNT; b++)
-        memset(app->written[b], 0, app->sim.base[b][app->call.nranks]);
+        memset(sc->written[b], 0, sc->sim.base[b][sc->call.nranks]);
     size_t k;
-    if (!app_shown(app, &k))
+    if (!scene_shown(sc, &k))
         return;
-    const Step *st = &app->sched.steps[k];
+    const Step *st = &sc->sched.steps[k];
     for (size_t x = st->first; x < st->first + st->n; x++) {
-        const Transfer *t = &app->sched.xfers[x];
-        uint8_t *w = app->written[t->dst_buf] +
-                     app->sim.base[t->dst_buf][t->dst] + t->dst_off;
+        const Transfer *t = &sc->sched.xfers[x];
+        uint8_t *w = sc->written[t->dst_buf] +
+                     sc->sim.base[t->dst_buf][t->dst] + t->dst_off;
         memset(w, 1 + t->op, t->count);
     }
 }
 
-/* Byte counters and the model's step time for the shown step. */
-static void count_bytes(App *app)
+/* The largest bytes one rank sent and received in the shown step and in
+ * all steps up to it (stats[] of the shown step). */
+static void max_bytes(Scene *sc, size_t k)
 {
-    int p = app->call.nranks;
-    size_t k;
-    app->step_sent = app->step_recvd = 0;
-    app->sofar_sent = app->sofar_recvd = 0;
-    app->pred_step_s.valid = false;
-    if (!app->big_ok || !app_shown(app, &k))
-        return;
+    int p = sc->call.nranks;
     size_t *acc = calloc(2 * (size_t)p, sizeof *acc);
     for (size_t s = 0; acc && s <= k; s++) {
-        sched_step_stats(&app->big_sched, s, app->stats);
+        sched_step_stats(&sc->big_sched, s, sc->stats);
         for (int r = 0; r < p; r++) {
-            acc[r] += app->stats[r].sent;
-            acc[p + r] += app->stats[r].recvd;
+            acc[r] += sc->stats[r].sent;
+            acc[p + r] += sc->stats[r].recvd;
         }
     }
     for (int r = 0; r < p && acc; r++) {
-        if (app->stats[r].sent > app->step_sent)
-            app->step_sent = app->stats[r].sent;
-        if (app->stats[r].recvd > app->step_recvd)
-            app->step_recvd = app->stats[r].recvd;
-        if (acc[r] > app->sofar_sent)
-            app->sofar_sent = acc[r];
-        if (acc[p + r] > app->sofar_recvd)
-            app->sofar_recvd = acc[p + r];
+        if (sc->stats[r].sent > sc->step_sent)
+            sc->step_sent = sc->stats[r].sent;
+        if (sc->stats[r].recvd > sc->step_recvd)
+            sc->step_recvd = sc->stats[r].recvd;
+        if (acc[r] > sc->sofar_sent)
+            sc->sofar_sent = acc[r];
+        if (acc[p + r] > sc->sofar_recvd)
+            sc->sofar_recvd = acc[p + r];
     }
     free(acc);
-    app->pred_step_s = (AppValue){
-        model_step_time(&app->big_sched, k, app->link, &app->params), true};
 }
 
-/* Execute steps until app->step == k on the sim and the executor. The
+/* Byte counters and the model's step time for the shown step. */
+static void count_bytes(Scene *sc)
+{
+    size_t k;
+    sc->step_sent = sc->step_recvd = 0;
+    sc->sofar_sent = sc->sofar_recvd = 0;
+    sc->pred_step_s.valid = false;
+    if (!sc->big_ok || !scene_shown(sc, &k))
+        return;
+    max_bytes(sc, k);
+    sc->pred_step_s = (Value){
+        model_step_time(&sc->big_sched, k, sc->link, &sc->params), true};
+}
+
+/* Execute steps until sc->step == k on the sim and the executor. The
  * symbolic executor's findings stay in sim.err (the header shows them);
  * only a backend error is returned. */
-static CvError advance(App *app, size_t k)
+static CvError advance(Scene *sc, size_t k)
 {
-    const ExecOps *ops = app->backend;
+    const ExecOps *ops = sc->backend;
     CvError e = CV_OK;
-    while (app->step < k && !e) {
-        sim_step(&app->sim);
-        if (app->sim.next_step != app->step + 1)
+    while (sc->step < k && !e) {
+        sim_step(&sc->sim);
+        if (sc->sim.next_step != sc->step + 1)
             break; /* a transfer out of bounds: the schedule stops here */
-        if (app->ex && (e = ops->step(app->ex, app->step)))
+        if (sc->ex && (e = ops->step(sc->ex, sc->step)))
             break;
-        app->step++;
-        if (app->ex && app->step == app->sched.nsteps)
-            e = ops->finish(app->ex);
+        sc->step++;
+        if (sc->ex && sc->step == sc->sched.nsteps)
+            e = ops->finish(sc->ex);
     }
     return e;
 }
 
 /* Restart from the initial state on both executors. */
-static CvError rewind_all(App *app)
+static CvError rewind_all(Scene *sc)
 {
-    sim_reset(&app->sim);
-    app->step = 0;
-    return app->ex ? app->backend->reset(app->ex) : CV_OK;
+    sim_reset(&sc->sim);
+    sc->step = 0;
+    return sc->ex ? sc->backend->reset(sc->ex) : CV_OK;
 }
 
-/* A backend failure while stepping ends the session with its sentence. */
-static CvError backend_failed(App *app, CvError e)
+/* A backend failure while stepping breaks the scene. */
+static CvError backend_failed(Scene *sc, CvError e, char *why, size_t whylen)
 {
-    const char *why = app->ex ? app->backend->last_error(app->ex) : "";
-    app_message(app, true, "The %s backend failed: %s",
-                app->backend ? app->backend->name : "?",
-                why && *why ? why : cv_strerror(e));
-    app->exit_status = 1;
-    app->quit = true;
+    const char *w = sc->ex ? sc->backend->last_error(sc->ex) : "";
+    snprintf(why, whylen, "The %s backend failed: %s",
+             sc->backend ? sc->backend->name : "?",
+             w && *w ? w : cv_strerror(e));
+    sc->broken = true;
     return e;
 }
 
-CvError scene_seek(App *app, size_t k)
+static CvError seek(Scene *sc, size_t k, char *why, size_t whylen)
 {
-    double t0 = app_now();
-    size_t from = app->step;
-    if (k > app->sched.nsteps)
-        k = app->sched.nsteps;
+    double t0 = now();
+    size_t from = sc->step;
+    if (k > sc->sched.nsteps)
+        k = sc->sched.nsteps;
     CvError e = CV_OK;
-    if (k < app->step || k == 0)
-        e = rewind_all(app);
+    if (k < sc->step || k == 0)
+        e = rewind_all(sc);
     if (!e)
-        e = advance(app, k);
+        e = advance(sc, k);
+    sc->check.real_ok = false;
+    if (!e && sc->ex)
+        e = check_read_back(&sc->check, &sc->sim, sc->backend, sc->ex);
     if (e)
-        return backend_failed(app, e);
-    app->real_ok = false;
-    if (app->ex && (e = check_read_back(app)))
-        return backend_failed(app, e);
-    check_compare(app, from);
-    mark_written(app);
-    count_bytes(app);
-    app->last_step_ms = (app_now() - t0) * 1e3;
+        return backend_failed(sc, e, why, whylen);
+    check_compare(&sc->check, &sc->sim, sc->step, from);
+    mark_written(sc);
+    count_bytes(sc);
+    sc->last_step_ms = (now() - t0) * 1e3;
     return CV_OK;
+}
+
+CvError scene_seek(Scene *sc, size_t k, char *why, size_t whylen)
+{
+    why[0] = '\0';
+    return seek(sc, k, why, whylen);
+}
+
+CvError scene_step(Scene *sc, int delta, char *why, size_t whylen)
+{
+    size_t k = sc->step;
+    if (delta < 0)
+        k = (size_t)-delta > k ? 0 : k - (size_t)-delta;
+    else
+        k += (size_t)delta;
+    return scene_seek(sc, k, why, whylen);
 }

@@ -1,44 +1,151 @@
-/* scene.h - building and stepping the scene of an App: schedules, the
- * symbolic state, the executor, the read-back buffers and the counters.
- * Only app.c calls these (they change the App). */
+/* scene.h - one scene: a collective call by an algorithm, shown as a
+ * picture and measured at a size. A Scene stands alone (no App, no
+ * terminal): the TUI holds one, a lesson player can hold one.
+ *
+ * Two versions of the same call exist side by side:
+ *  - the picture: `call` with a small count (a few cells per rank),
+ *    executed step by step symbolically (`sim`) and on the backend (`ex`),
+ *    whose buffers are read back and checked against the Sim after every
+ *    step (`check`);
+ *  - the measurement: `big` at the chosen size (`bytes`), whose schedule
+ *    gives the byte counters and the model's predictions.
+ *
+ * Every function that can fail says why in one sentence (why, whylen). A
+ * backend that fails while stepping leaves the scene `broken`: whoever
+ * holds it should stop with that sentence. */
 #ifndef COLLVIZ_UI_SCENE_H
 #define COLLVIZ_UI_SCENE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
-#include "ui/app.h"
+#include "algos/algo.h"
+#include "core/coll.h"
+#include "core/model.h"
+#include "core/sched.h"
+#include "core/sim.h"
+#include "exec/exec.h"
+#include "measure/calib.h"
+#include "ui/check.h"
+#include "ui/value.h"
 
 /* Most ranks the picture shows (one row each); more belong to `trace`. */
 #define SCENE_MAX_RANKS 64
 /* Most cells per block the picture's count knob allows. */
 #define SCENE_MAX_CELLS 8
 
+/* What a scene is made from. */
+typedef struct SceneSetup {
+    CollCall call;          /* the collective (its count is not used) */
+    const AlgoInfo *algo;   /* its algorithm */
+    uint64_t bytes;         /* the measured size (nccl-tests meaning) */
+    int cells;              /* picture cells per block, 1..SCENE_MAX_CELLS */
+    const ExecOps *backend; /* where the picture runs; NULL: only
+                               symbolically */
+} SceneSetup;
+
+typedef struct Scene {
+    /* ---- the picture */
+    CollCall call;            /* the picture's call (small count) */
+    const AlgoInfo *algo;     /* its algorithm */
+    int cells;                /* cells per block (the count knob) */
+    Schedule sched;           /* schedule of call by algo */
+    Sim sim;                  /* symbolic state after `step` steps */
+    size_t step;              /* steps executed: 0 .. sched.nsteps */
+    uint8_t *written[BUF_COUNT]; /* per element: 0, or 1 + XferOp when the
+                                    shown step wrote it */
+    /* ---- real execution of the picture */
+    const ExecOps *backend;   /* backend in use, or NULL */
+    Executor *ex;             /* its executor, loaded with sched; NULL
+                                 when there is none or it failed to load */
+    Check check;              /* real buffers read back and compared */
+    bool broken;              /* the backend failed while stepping */
+    double last_step_ms;      /* wall time of the last seek (execute, read
+                                 back, check) on this machine */
+    /* ---- the measured size */
+    uint64_t bytes;           /* chosen size for counters and timed runs */
+    CollCall big;             /* the call at that size */
+    Schedule big_sched;       /* its schedule (counters, model) */
+    bool big_ok;              /* big_sched has the picture's steps (a
+                                 pipeline's steps depend on the size) */
+    /* ---- counters of the shown step (from big_sched) */
+    RankStepStats *stats;     /* [nranks] bytes of the shown step */
+    size_t step_sent;         /* max bytes one rank sent in the step */
+    size_t step_recvd;        /* max bytes one rank received in the step */
+    size_t sofar_sent;        /* max over ranks of bytes sent up to now */
+    size_t sofar_recvd;       /* max over ranks of bytes received so far */
+    SchedTotals totals;       /* totals of the whole big schedule */
+    /* ---- the model */
+    ModelParams params;       /* alpha, beta, gamma in use */
+    bool params_calibrated;   /* measured on this machine (calib.h) */
+    Calib calib;              /* the calibration, when params_calibrated */
+    LinkModel link;           /* link model of the predictions */
+    Value pred_step_s;        /* model time of the shown step */
+    Value pred_total_s;       /* model time of the whole collective */
+} Scene;
+
 /* Elements per block of the picture for kind k on p ranks with `cells`
  * cells per block: vector kinds get cells * p elements (so every block of
  * an algorithm's partition is whole), per-block kinds get `cells`. */
 size_t scene_picture_count(CollKind k, int p, int cells);
 
-/* Replace the scene by (call, algo): the picture's count comes from
- * app->cells, the measured one from app->bytes. On error the old scene is
- * kept and *why says why in one sentence. */
-CvError scene_build(App *app, const CollCall *call, const AlgoInfo *algo,
-                    char *why, size_t whylen);
+/* A new scene at step 0 in *out; on failure *out is NULL and *why says
+ * why. A backend that opens but cannot load the picture leaves the scene
+ * without an executor (it runs symbolically) and *why saying so; otherwise
+ * *why is "" on success. */
+CvError scene_new(Scene **out, const SceneSetup *set, char *why,
+                  size_t whylen);
+void scene_free(Scene *sc);
 
-/* Go to step k (0 .. nsteps): forward by executing, backward by reset and
- * replay, on the symbolic executor and the backend; then read back, check
- * and recompute the counters. */
-CvError scene_seek(App *app, size_t k);
+/* Replace *sc by a scene made from set, at step 0, reusing *sc's executor
+ * when the backend and ranks are the same. Returns CV_OK once *sc is the
+ * new scene (look at broken and *why as after scene_new and scene_seek);
+ * otherwise *sc is unchanged and *why says why. */
+CvError scene_remake(Scene **sc, const SceneSetup *set, char *why,
+                     size_t whylen);
 
-/* Recompute the model's parameters and predictions (after a size, rank or
- * backend change). */
-void scene_model(App *app);
+/* The setup *sc was made from. */
+void scene_setup(const Scene *sc, SceneSetup *out);
 
-/* Switch to backend ops (opened for the scene's ranks); on failure the
- * current one stays and *why says why. */
-CvError scene_backend(App *app, const ExecOps *ops, char *why,
-                      size_t whylen);
+/* Go to step k (clamped to 0 .. nsteps): forward by executing, backward by
+ * reset and replay, symbolically and on the backend; then read back,
+ * check, and recompute the counters. A backend failure breaks the scene. */
+CvError scene_seek(Scene *sc, size_t k, char *why, size_t whylen);
+/* Move by delta steps (clamped), as scene_seek. */
+CvError scene_step(Scene *sc, int delta, char *why, size_t whylen);
 
-/* Free everything the scene holds. */
-void scene_fini(App *app);
+/* Run the picture on backend ops instead (opened for the scene's ranks);
+ * on failure the current one stays and *why says why. As with scene_new,
+ * *why may report a backend that opened but could not load. */
+CvError scene_set_backend(Scene *sc, const ExecOps *ops, char *why,
+                          size_t whylen);
+
+/* ------------------------------------------------------------ reading */
+
+/* The step the picture shows: the last executed one. Returns false in the
+ * initial state (step 0), when nothing has been executed yet. */
+static inline bool scene_shown(const Scene *sc, size_t *k)
+{
+    if (sc->step == 0)
+        return false;
+    *k = sc->step - 1;
+    return true;
+}
+
+/* Cells of rank r's buffer b in the picture (0 when the buffer is empty). */
+static inline size_t scene_buf_cells(const Scene *sc, int r, BufId b)
+{
+    return sched_bufsize(&sc->sched, r, b);
+}
+
+/* Whether buffer b is drawn (send only out of place, tmp when used). */
+bool scene_buf_shown(const Scene *sc, BufId b);
+
+/* Real value of element i of rank r's buffer b (NAN when the real buffers
+ * are not available), and the value the symbolic state says it holds
+ * (NAN for an empty or mixed element). */
+double scene_real_value(const Scene *sc, int r, BufId b, size_t i);
+double scene_expected(const Scene *sc, int r, BufId b, size_t i);
 
 #endif

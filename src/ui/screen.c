@@ -1,32 +1,38 @@
-/* screen.c - layout + views + overlays = one frame in the grid. */
+/* screen.c - layout + views + the open mode's panel = one frame in the
+ * grid. */
 #include "ui/screen.h"
 
 #include <stdio.h>
 
 #include "ui/view.h"
 
-static const char *const menu_titles[MENU_COUNT] = {
-#define X(id, title) [id] = title,
-    APP_MENUS(X)
-#undef X
-};
+/* Whether panel v belongs to a mode (drawn only while that mode is open,
+ * on top of the others). */
+static bool mode_panel(ViewId v)
+{
+    for (int k = 0; k < MODE_COUNT; k++)
+        if (app_mode_ops((ModeKind)k)->panel == v)
+            return true;
+    return false;
+}
 
 /* Rows the transfer list would like: the busiest step, plus its heading. */
 static int transfer_rows(const App *app)
 {
+    const Scene *sc = app->scene;
     size_t m = 0;
-    for (size_t k = 0; k < app->sched.nsteps; k++)
-        if (app->sched.steps[k].n > m)
-            m = app->sched.steps[k].n;
+    for (size_t k = 0; k < sc->sched.nsteps; k++)
+        if (sc->sched.steps[k].n > m)
+            m = sc->sched.steps[k].n;
     return (int)(m < 64 ? m : 64) + 1;
 }
 
 /* Columns of the open menu's widest item. */
 static int menu_width(const App *app)
 {
-    int w = grid_text_width(menu_titles[app->menu.kind]) + 4;
-    for (int i = 0; i < app->menu.n; i++) {
-        int t = grid_text_width(app->menu.label[i]);
+    int w = grid_text_width(menu_title(app->mode.menu.kind)) + 4;
+    for (int i = 0; i < app->mode.menu.n; i++) {
+        int t = grid_text_width(app->mode.menu.label[i]);
         w = t > w ? t : w;
     }
     return w;
@@ -34,19 +40,20 @@ static int menu_width(const App *app)
 
 void screen_layout(const App *app, Layout *out)
 {
+    const Scene *sc = app->scene;
     LayoutIn in = {
-        .w = app->term_w,
-        .h = app->term_h,
-        .buffer_rows = app->call.nranks + 3,
+        .w = app->view.term_w,
+        .h = app->view.term_h,
+        .buffer_rows = sc->call.nranks + 3,
         .transfer_rows = transfer_rows(app),
-        .timeline_rows = app->call.nranks + 2,
-        .menu_items = app->menu.n,
+        .timeline_rows = sc->call.nranks + 2,
+        .menu_items = app->mode.menu.n,
         .menu_width = menu_width(app),
     };
     for (int v = 0; v < VIEW_COUNT; v++)
-        in.show[v] = app->show[v];
-    in.show[VIEW_HELP] = app->help;
-    in.show[VIEW_MENU] = app->menu.kind != MENU_NONE;
+        in.show[v] = app->view.show[v] && !mode_panel((ViewId)v);
+    if (app_mode_panel(app) < VIEW_COUNT)
+        in.show[app_mode_panel(app)] = true;
     layout_compute(&in, out);
 }
 
@@ -54,7 +61,7 @@ void screen_layout(const App *app, Layout *out)
 static const char *title_of(const App *app, ViewId v)
 {
     if (v == VIEW_MENU)
-        return menu_titles[app->menu.kind];
+        return menu_title(app->mode.menu.kind);
     return view_get(v)->title;
 }
 
@@ -69,7 +76,7 @@ static void draw_panel(const App *app, Grid *g, ViewId v, Rect r)
     const ViewOps *ops = view_get(v);
     if (r.w <= 0 || r.h <= 0)
         return;
-    if (v == VIEW_HELP || v == VIEW_MENU)
+    if (mode_panel(v))
         grid_fill(g, r, ' ', ROLE_NORMAL, 0);
     if (ops->framed)
         grid_box(g, r, ROLE_BORDER, title_of(app, v), ROLE_TITLE);
@@ -82,7 +89,8 @@ static void draw_too_small(const App *app, Grid *g)
 {
     char a[96], b[96];
     snprintf(a, sizeof a, "The terminal is %dx%d; collviz needs at least "
-             "%dx%d.", app->term_w, app->term_h, LAYOUT_MIN_W, LAYOUT_MIN_H);
+             "%dx%d.", app->view.term_w, app->view.term_h, LAYOUT_MIN_W,
+             LAYOUT_MIN_H);
     snprintf(b, sizeof b, "Make it larger, or press q to quit.");
     Rect r = grid_rect(g);
     int y = r.h / 2 - 1;
@@ -97,7 +105,7 @@ static void draw_too_small(const App *app, Grid *g)
 void screen_draw(const App *app, Grid *g)
 {
     Layout lay;
-    g->ascii = app->ascii;
+    g->ascii = app->view.ascii;
     grid_clear(g);
     screen_layout(app, &lay);
     if (lay.too_small) {
@@ -105,10 +113,11 @@ void screen_draw(const App *app, Grid *g)
         return;
     }
     for (int v = 0; v < VIEW_COUNT; v++)
-        if (v != VIEW_HELP && v != VIEW_MENU)
+        if (!mode_panel((ViewId)v))
             draw_panel(app, g, (ViewId)v, lay.r[v]);
-    draw_panel(app, g, VIEW_MENU, lay.r[VIEW_MENU]);
-    draw_panel(app, g, VIEW_HELP, lay.r[VIEW_HELP]);
+    ViewId m = app_mode_panel(app);
+    if (m < VIEW_COUNT)
+        draw_panel(app, g, m, lay.r[m]);
 }
 
 /* A click inside panel v's rectangle. */
@@ -128,11 +137,11 @@ bool screen_click(const App *app, int x, int y, Request *req)
     screen_layout(app, &lay);
     if (lay.too_small)
         return false;
-    /* Overlays take every click; outside them a click closes them. */
-    if (app->help || app->menu.kind != MENU_NONE) {
-        ViewId v = app->help ? VIEW_HELP : VIEW_MENU;
-        if (rect_has(lay.r[v], x, y))
-            return click_panel(app, v, lay.r[v], x, y, req);
+    /* A mode's panel takes every click; outside it a click closes it. */
+    ViewId m = app_mode_panel(app);
+    if (m < VIEW_COUNT) {
+        if (rect_has(lay.r[m], x, y))
+            return click_panel(app, m, lay.r[m], x, y, req);
         *req = (Request){.act = ACT_CANCEL};
         return true;
     }

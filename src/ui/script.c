@@ -191,7 +191,7 @@ void script_apply(App *app, const ScriptItem *it)
 {
     Request r = {.act = ACT_NONE};
     switch (it->kind) {
-    case SCRIPT_KEY: r.act = keys_action(it->key); break;
+    case SCRIPT_KEY: r = app_key(app, it->key); break;
     case SCRIPT_CLICK:
         if (!screen_click(app, it->a, it->b, &r))
             r.act = ACT_NONE;
@@ -202,8 +202,8 @@ void script_apply(App *app, const ScriptItem *it)
     case SCRIPT_RESIZE: r = (Request){.act = ACT_RESIZE, .a = it->a, .b = it->b}; break;
     case SCRIPT_TICK: r.act = ACT_TICK; break;
     case SCRIPT_WAIT:
-        if (app->worker)
-            worker_wait(app->worker);
+        if (app->bg.worker)
+            worker_wait(app->bg.worker);
         break;
     case SCRIPT_ACT: r = it->req; break;
     default: break;
@@ -215,8 +215,8 @@ void script_apply(App *app, const ScriptItem *it)
 /* Draw a frame at the App's size and write it when asked. */
 static void frame(App *app, Grid *g, const ScriptRun *run, bool write)
 {
-    if (g->w != app->term_w || g->h != app->term_h)
-        grid_resize(g, app->term_w, app->term_h);
+    if (g->w != app->view.term_w || g->h != app->view.term_h)
+        grid_resize(g, app->view.term_w, app->view.term_h);
     screen_draw(app, g);
     if (!write || !run->out)
         return;
@@ -232,14 +232,14 @@ int script_run(App *app, const Script *s, const ScriptRun *run, Grid *g)
 {
     int frames = run->frames > 0 ? run->frames : (int)s->n;
     int drawn = 0;
-    for (int f = 0; f < frames && !app->quit; f++) {
+    for (int f = 0; f < frames && !app->status.quit; f++) {
         ScriptItem tick = {.kind = SCRIPT_TICK};
         const ScriptItem *it = (size_t)f < s->n ? &s->items[f] : &tick;
         script_apply(app, it);
         frame(app, g, run, it->kind == SCRIPT_DUMP);
         drawn++;
     }
-    if (!drawn || app->quit)
+    if (!drawn || app->status.quit)
         frame(app, g, run, false);
     if (run->dump)
         frame(app, g, run, true);

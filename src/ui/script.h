@@ -4,14 +4,14 @@
  *
  * A script is whitespace-separated words; '#' starts a comment to the end
  * of the line. Words are key names as help shows them (Right, PgDn, a,
- * Enter, Esc, Space, ...) or commands:
+ * Enter, Esc, Space, Backspace, ...) or commands:
  *   click X Y     a mouse click at column X, row Y
  *   wheel up|down the mouse wheel
  *   resize WxH    the terminal changes size
  *   tick [N]      N frames of time passing (play advances one step each)
  *   wait          wait until the background work is done
  *   dump          write the current frame to the output
- *   act NAME      an action by its name (see APP_ACTIONS)
+ *   act NAME      an action by its name (see action.h)
  *   seek K        go to step K
  *   select R B E  select element E of rank R's buffer B (send, recv, tmp)
  * Each key or command is one frame. */

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/scene_opts.h"
 #include "ui/app.h"
 #include "ui/keys.h"
 #include "ui/scene.h"
@@ -18,21 +19,16 @@
 
 /* ------------------------------------------------------------ options */
 
+/* The scene options (scene_opts.h) first, then the TUI's own. */
 enum {
-    O_ALGO, O_RANKS, O_SIZE, O_DTYPE, O_OP, O_ROOT, O_INPLACE, O_BACKEND,
-    O_CELLS, O_ASCII, O_SCRIPT, O_FRAMES, O_SCREEN, O_DUMP, O_ROLES, O_HELP,
-    O_COUNT
+    O_BACKEND = SCENE_OPT_COUNT, O_CELLS, O_ASCII, O_SCRIPT, O_FRAMES,
+    O_SCREEN, O_DUMP, O_ROLES, O_HELP, O_COUNT
 };
 
 static const CliOpt opts[O_COUNT] = {
-    [O_ALGO] = CLI_OPT_ALGO,
-    [O_RANKS] = {'p', "ranks", "RANKS", "number of ranks, 1 to 64 (default 8)"},
-    [O_SIZE] = {'s', "size", "SIZE", "size measured by the counters and timed "
-                "runs (default 64M); with --script, WxH is the screen size"},
-    [O_DTYPE] = CLI_OPT_DTYPE,
-    [O_OP] = CLI_OPT_OP,
-    [O_ROOT] = CLI_OPT_ROOT,
-    [O_INPLACE] = CLI_OPT_INPLACE,
+    SCENE_OPTS("number of ranks, 1 to 64 (default 8)",
+               "size measured by the counters and timed runs (default 64M); "
+               "with --script, WxH is the screen size"),
     [O_BACKEND] = {'B', "backend", "BACKEND", "where steps run: threads "
                    "(default), cuda, mpi"},
     [O_CELLS] = {0, "cells", "N", "picture cells per block, 1 to 8 (default 1)"},
@@ -96,18 +92,30 @@ static int parse_int_opt(const char *name, const char *s, int lo, int hi,
     return 0;
 }
 
-/* The scene options after the call was resolved. */
-static int scene_options(const CliArgs *a, TuiArgs *t, CliErr *e)
+/* The scene: the shared scene options (with --script, -s WxH is the
+ * screen size, not a scene option). */
+static int scene_options(CliArgs a, TuiArgs *t, CliErr *e)
 {
-    const char *size = a->val[O_SIZE];
-    unsigned long long bytes;
+    const char *size = a.val[SCENE_OPT_SIZE];
+    SceneSpec sc;
     if (size && t->script && parse_wxh(size, &t->w, &t->h))
-        size = NULL; /* the scripted mode's screen size */
-    if (size) {
-        if (cli_parse_size("size", size, &bytes, e))
-            return -1;
-        t->app.bytes = bytes;
-    }
+        a.val[SCENE_OPT_SIZE] = NULL;
+    if (scene_opts_parse(&a, &scene_limits_tui, &sc, e))
+        return -1;
+    t->app.kind = sc.call.kind;
+    t->app.algo = sc.algo->name;
+    t->app.nranks = sc.call.nranks;
+    t->app.bytes = sc.bytes;
+    t->app.dtype = sc.call.dtype;
+    t->app.op = sc.call.op;
+    t->app.root = sc.call.root;
+    t->app.in_place = sc.call.in_place;
+    return 0;
+}
+
+/* The TUI's own options. */
+static int tui_options(const CliArgs *a, TuiArgs *t, CliErr *e)
+{
     if (a->val[O_SCREEN] && !parse_wxh(a->val[O_SCREEN], &t->w, &t->h))
         return cli_fail(e, "--screen wants COLUMNSxROWS, e.g. 100x30, not '%s'",
                         a->val[O_SCREEN]);
@@ -128,33 +136,14 @@ static int parse_tui_args(int argc, char **argv, TuiArgs *t, CliErr *e)
         return -1;
     if (cli_has(&a, O_HELP))
         return 1;
-    CliCallArgs ca = {
-        .coll = a.npos ? a.pos[0] : "allreduce", .algo = a.val[O_ALGO],
-        .ranks = a.val[O_RANKS], .dtype = a.val[O_DTYPE], .op = a.val[O_OP],
-        .root = a.val[O_ROOT], .in_place = cli_has(&a, O_INPLACE),
-        .def_ranks = 8,
-    };
-    CollCall c;
-    const AlgoInfo *algo;
-    if (cli_resolve_call(&ca, &c, &algo, e))
-        return -1;
-    if (c.nranks > SCENE_MAX_RANKS)
-        return cli_fail(e, "the TUI shows 1 to %d ranks, not %d; 'collviz "
-                        "trace' prints larger schedules", SCENE_MAX_RANKS,
-                        c.nranks);
-    t->app.kind = c.kind;
-    t->app.algo = algo->name;
-    t->app.nranks = c.nranks;
-    t->app.dtype = c.dtype;
-    t->app.op = c.op;
-    t->app.root = c.root;
-    t->app.in_place = c.in_place;
     t->app.backend = a.val[O_BACKEND];
     t->script = a.val[O_SCRIPT];
     t->dump = cli_has(&a, O_DUMP);
     t->roles = cli_has(&a, O_ROLES);
     t->ascii = cli_has(&a, O_ASCII);
-    return scene_options(&a, t, e);
+    if (scene_options(a, t, e))
+        return -1;
+    return tui_options(&a, t, e);
 }
 
 /* "collviz: " and the sentence, starting in lower case as every command's
@@ -215,18 +204,18 @@ static int run_script(App *app, const TuiArgs *t)
         return CLI_EXIT_USAGE;
     }
     Grid g;
-    app->term_w = t->w;
-    app->term_h = t->h;
-    app->ascii = t->ascii;
+    app->view.term_w = t->w;
+    app->view.term_h = t->h;
+    app->view.ascii = t->ascii;
     ScriptRun run = {.frames = t->frames, .dump = t->dump, .roles = t->roles,
                      .out = stdout};
     grid_init(&g, t->w, t->h, t->ascii);
     script_run(app, &s, &run, &g);
     grid_fini(&g);
     script_fini(&s);
-    if (app->exit_status)
-        say(app->msg);
-    return app->exit_status;
+    if (app->status.exit_status)
+        say(app->status.msg);
+    return app->status.exit_status;
 }
 
 /* ------------------------------------------------------------ terminal */
@@ -240,7 +229,7 @@ static int handle_event(App *app, const TermEvent *ev)
     case TERM_CLICK: it = (ScriptItem){.kind = SCRIPT_CLICK, .a = ev->x, .b = ev->y}; break;
     case TERM_WHEEL: it = (ScriptItem){.kind = SCRIPT_WHEEL, .a = ev->key}; break;
     case TERM_RESIZE: it = (ScriptItem){.kind = SCRIPT_RESIZE, .a = ev->x, .b = ev->y}; break;
-    case TERM_STOP: app->quit = true; return ev->key;
+    case TERM_STOP: app->status.quit = true; return ev->key;
     default: return 0;
     }
     script_apply(app, &it);
@@ -252,15 +241,15 @@ static int main_loop(App *app, Grid *g)
 {
     bool dirty = true;
     int sig = 0;
-    while (!app->quit) {
+    while (!app->status.quit) {
         if (dirty) {
-            if (g->w != app->term_w || g->h != app->term_h)
-                grid_resize(g, app->term_w, app->term_h);
+            if (g->w != app->view.term_w || g->h != app->view.term_h)
+                grid_resize(g, app->view.term_w, app->view.term_h);
             screen_draw(app, g);
-            term_present(g, app->theme, app->redraw);
-            app->redraw = false;
+            term_present(g, app->view.theme, app->view.redraw);
+            app->view.redraw = false;
         }
-        TermEvent ev = term_read(app->playing || app->bg ? 30 : 250);
+        TermEvent ev = term_read(app->play.on || app->bg.kind ? 30 : 250);
         sig = handle_event(app, &ev);
         dirty = app_poll(app, app_now()) || ev.kind != TERM_NONE;
     }
@@ -277,10 +266,10 @@ static int run_terminal(App *app, const TuiArgs *t)
         return CLI_EXIT_FAIL;
     }
     Grid g;
-    term_size(&app->term_w, &app->term_h);
-    app->ascii = t->ascii || !utf8;
-    app->theme = term_default_theme();
-    grid_init(&g, app->term_w, app->term_h, app->ascii);
+    term_size(&app->view.term_w, &app->view.term_h);
+    app->view.ascii = t->ascii || !utf8;
+    app->view.theme = term_default_theme();
+    grid_init(&g, app->view.term_w, app->view.term_h, app->view.ascii);
     int sig = main_loop(app, &g);
     term_fini();
     grid_fini(&g);
@@ -289,9 +278,9 @@ static int run_terminal(App *app, const TuiArgs *t)
                 strsignal(sig));
         return 128 + sig;
     }
-    if (app->exit_status)
-        say(app->msg);
-    return app->exit_status;
+    if (app->status.exit_status)
+        say(app->status.msg);
+    return app->status.exit_status;
 }
 
 int cmd_tui(int argc, char **argv)

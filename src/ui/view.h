@@ -12,6 +12,7 @@
 
 #include "ui/app.h"
 #include "ui/grid.h"
+#include "ui/scene.h"
 
 typedef struct ViewOps {
     const char *name;  /* short name, as in APP_VIEWS and scripts */
@@ -38,6 +39,7 @@ extern const ViewOps view_chart;     /* view_chart.c: busbw vs size */
 extern const ViewOps view_status;    /* view_status.c: message, hints */
 extern const ViewOps view_help;      /* view_help.c: key bindings */
 extern const ViewOps view_menu;      /* view_menu.c: the open menu */
+extern const ViewOps view_prompt;    /* view_prompt.c: text entry */
 
 /* The view of a panel. */
 const ViewOps *view_get(ViewId id);
@@ -52,7 +54,7 @@ void view_fmt_bytes(char *out, size_t len, double bytes);
 /* Format seconds with a unit: "12.3 us", "4.56 ms", "1.23 s". */
 void view_fmt_time(char *out, size_t len, double s);
 /* Format a value, or "N/A" when !v.valid, with fmt for the value. */
-void view_fmt_value(char *out, size_t len, AppValue v,
+void view_fmt_value(char *out, size_t len, Value v,
                     void (*fmt)(char *, size_t, double));
 
 #endif

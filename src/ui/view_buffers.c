@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ui/check.h"
 #include "ui/view.h"
 
 /* What one screen column of a rank row shows. */
@@ -55,10 +54,11 @@ static int digits(int v)
 /* Most cells any rank has in buffer b. */
 static size_t max_cells(const App *app, BufId b)
 {
+    const Scene *sc = app->scene;
     size_t m = 0;
-    for (int r = 0; r < app->call.nranks; r++)
-        if (app_buf_cells(app, r, b) > m)
-            m = app_buf_cells(app, r, b);
+    for (int r = 0; r < sc->call.nranks; r++)
+        if (scene_buf_cells(sc, r, b) > m)
+            m = scene_buf_cells(sc, r, b);
     return m;
 }
 
@@ -135,25 +135,26 @@ static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v;
 
 static void geometry(const App *app, Rect r, Geom *g)
 {
-    int p = app->call.nranks;
+    const Scene *sc = app->scene;
+    int p = sc->call.nranks;
     memset(g, 0, sizeof *g);
     g->label_w = 2 + digits(p - 1);
     g->cell_w = 1 + digits(p);
     int avail = r.w - g->label_w;
     for (int b = 0; b < BUF_COUNT; b++)
-        g->show[b] = app_buf_shown(app, (BufId)b);
+        g->show[b] = scene_buf_shown(sc, (BufId)b);
     choose_mode(app, g, (size_t)(avail > 0 ? avail : 0));
     g->cells_total = row_width(app, g->show, 1, 0);
     size_t fit = (size_t)(avail > 0 ? avail : 0);
     size_t seps = row_width(app, g->show, 1, 1) - g->cells_total;
     size_t max_first = g->wide || g->cells_total + seps <= fit
                            ? 0 : g->cells_total + seps - fit;
-    g->first_cell = (size_t)app->scroll_cell < max_first
-                        ? (size_t)app->scroll_cell : max_first;
+    g->first_cell = (size_t)app->view.scroll_cell < max_first
+                        ? (size_t)app->view.scroll_cell : max_first;
     map_columns(app, g, avail);
     g->details = r.h >= 6;
     g->rows = clampi(r.h - 1 - (g->details ? 2 : 0), 0, p);
-    g->first_rank = clampi(app->scroll_rank, 0, p - g->rows);
+    g->first_rank = clampi(app->view.scroll_rank, 0, p - g->rows);
 }
 
 /* ------------------------------------------------------------ a cell */
@@ -162,47 +163,51 @@ static void geometry(const App *app, Rect r, Geom *g)
  * its final value. */
 static bool is_final(const App *app, int r, BufId b, size_t e)
 {
+    const Scene *sc = app->scene;
     CollLayout l;
-    coll_layout(&app->call, r, &l);
+    coll_layout(&sc->call, r, &l);
     if (b != l.out_buf || e < l.out_off || e >= l.out_off + l.out_count)
         return false;
-    return sim_is_final(&app->sim, r, e - l.out_off) != 0;
+    return sim_is_final(&sc->sim, r, e - l.out_off) != 0;
 }
 
 /* The single contributor of a cell holding one rank's input. */
 static int only_rank(const App *app, int r, BufId b, size_t e)
 {
-    for (int q = 0; q < app->call.nranks; q++)
-        if (sim_has(&app->sim, r, b, e, q))
+    const Scene *sc = app->scene;
+    for (int q = 0; q < sc->call.nranks; q++)
+        if (sim_has(&sc->sim, r, b, e, q))
             return q;
     return -1;
 }
 
 static size_t elem_index(const App *app, int r, BufId b, size_t e)
 {
-    return app->sim.base[b][r] + e;
+    return app->scene->sim.base[b][r] + e;
 }
 
 /* Role and attributes of a cell. */
 static Role cell_role(const App *app, int r, BufId b, size_t e, int n,
                       unsigned *attr)
 {
+    const Scene *sc = app->scene;
     size_t i = elem_index(app, r, b, e);
     *attr = 0;
-    if (app->written[b] && app->written[b][i])
+    if (sc->written[b] && sc->written[b][i])
         *attr |= GRID_BOLD | GRID_UNDER;
-    if (app->sel_rank == r && app->sel_buf == (int)b && app->sel_elem == e)
+    const AppView *v = &app->view;
+    if (v->sel_rank == r && v->sel_buf == (int)b && v->sel_elem == e)
         *attr |= GRID_REVERSE;
-    if (app->real_ok && app->bad[b][i])
+    if (sc->check.real_ok && sc->check.bad[b][i])
         return ROLE_WRONG;
-    return view_level_role(n, app->call.nranks, is_final(app, r, b, e));
+    return view_level_role(n, sc->call.nranks, is_final(app, r, b, e));
 }
 
 /* Draw cell e of rank r's buffer b at (x, y). */
 static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
                       int x, int y, int r, BufId b, size_t e)
 {
-    int n = sim_nranks_in(&app->sim, r, b, e);
+    int n = sim_nranks_in(&app->scene->sim, r, b, e);
     unsigned attr;
     Role role = cell_role(app, r, b, e, n, &attr);
     if (!gm->wide) {
@@ -230,7 +235,7 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
 static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
                      int rank)
 {
-    Role lr = app->sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
+    Role lr = app->view.sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
     grid_printf(g, r, r.x, y, gm->label_w, lr, 0, "r%d", rank);
     int x0 = r.x + gm->label_w;
     for (int c = 0; c < gm->ncols; c++) {
@@ -241,7 +246,7 @@ static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
         if (col->kind == COL_SEP)
             grid_putg(g, r, x0 + c, y, GL_VLINE, ROLE_BORDER);
         else if (col->kind == COL_CELL && start &&
-                 col->elem < app_buf_cells(app, rank, (BufId)col->buf))
+                 col->elem < scene_buf_cells(app->scene, rank, (BufId)col->buf))
             draw_cell(app, gm, g, r, x0 + c, y, rank, (BufId)col->buf,
                       col->elem);
     }
@@ -250,6 +255,7 @@ static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
 /* The line above the ranks: buffer names and what is scrolled away. */
 static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
 {
+    const Scene *sc = app->scene;
     int x0 = r.x + gm->label_w, last = -1;
     for (int c = 0; c < gm->ncols; c++) {
         const Col *col = &gm->cols[c];
@@ -261,14 +267,14 @@ static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
     }
     /* what is out of sight, most important first, as far as it fits */
     char part[3][40] = {"", "", ""}, info[128] = "";
-    int p = app->call.nranks, room = r.w - gm->label_w - 6;
+    int p = sc->call.nranks, room = r.w - gm->label_w - 6;
     if (gm->rows < p)
         snprintf(part[0], sizeof part[0], "ranks %d-%d/%d", gm->first_rank,
                  gm->first_rank + gm->rows - 1, p);
     if (gm->cells_shown < gm->cells_total)
         snprintf(part[1], sizeof part[1], "cells %zu-%zu/%zu", gm->first_cell,
                  gm->first_cell + gm->cells_shown - 1, gm->cells_total);
-    if (!gm->show[BUF_SEND] && app_buf_shown(app, BUF_SEND))
+    if (!gm->show[BUF_SEND] && scene_buf_shown(sc, BUF_SEND))
         snprintf(part[2], sizeof part[2], "send hidden");
     for (int i = 0; i < 3; i++) {
         size_t n = strlen(info);
@@ -286,14 +292,15 @@ static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
 static void rank_list(const App *app, int r, BufId b, size_t e, char *out,
                       size_t len)
 {
+    const Scene *sc = app->scene;
     size_t n = 0;
-    int p = app->call.nranks;
+    int p = sc->call.nranks;
     out[0] = '\0';
     for (int q = 0; q < p && n + 12 < len; q++) {
-        if (!sim_has(&app->sim, r, b, e, q))
+        if (!sim_has(&sc->sim, r, b, e, q))
             continue;
         int end = q;
-        while (end + 1 < p && sim_has(&app->sim, r, b, e, end + 1))
+        while (end + 1 < p && sim_has(&sc->sim, r, b, e, end + 1))
             end++;
         n += (size_t)snprintf(out + n, len - n, n ? ",%d" : "%d", q);
         if (end > q)
@@ -305,12 +312,13 @@ static void rank_list(const App *app, int r, BufId b, size_t e, char *out,
 /* First line: what the selected cell holds, real and expected. */
 static void draw_selected(const App *app, Grid *g, Rect r, int y)
 {
-    int rk = app->sel_rank;
-    BufId b = (BufId)app->sel_buf;
-    size_t e = app->sel_elem;
+    const Scene *sc = app->scene;
+    int rk = app->view.sel_rank;
+    BufId b = (BufId)app->view.sel_buf;
+    size_t e = app->view.sel_elem;
     char ranks[160];
     rank_list(app, rk, b, e, ranks, sizeof ranks);
-    int32_t pos = sim_pos(&app->sim, rk, b, e);
+    int32_t pos = sim_pos(&sc->sim, rk, b, e);
     int x = r.x + grid_printf(g, r, r.x, y, -1, ROLE_SELECT, 0, "r%d %s[%zu]",
                               rk, buf_name(b), e);
     if (pos == SIM_EMPTY) {
@@ -319,28 +327,29 @@ static void draw_selected(const App *app, Grid *g, Rect r, int y)
     }
     x += grid_printf(g, r, x, y, -1, ROLE_NORMAL, 0, ": rank%s %s at %d",
                      ranks[1] || strchr(ranks, ',') ? "s" : "", ranks, (int)pos);
-    if (!app->real_ok)
+    if (!sc->check.real_ok)
         return;
     size_t i = elem_index(app, rk, b, e);
-    double real = app_real_value(app, rk, b, e);
-    double want = check_expected(app, rk, b, e);
-    grid_printf(g, r, x, y, -1, app->bad[b][i] ? ROLE_ERROR : ROLE_OK, 0,
+    double real = scene_real_value(sc, rk, b, e);
+    double want = scene_expected(sc, rk, b, e);
+    grid_printf(g, r, x, y, -1, sc->check.bad[b][i] ? ROLE_ERROR : ROLE_OK, 0,
                 "; real %g, want %g %s", real, want,
-                app->bad[b][i] ? "WRONG" : "ok");
+                sc->check.bad[b][i] ? "WRONG" : "ok");
 }
 
 /* Second line: the steps so far that wrote the selected cell. */
 static void draw_history(const App *app, Grid *g, Rect r, int y)
 {
-    const Schedule *s = &app->sched;
-    int rk = app->sel_rank, x = r.x;
-    size_t e = app->sel_elem, hits = 0;
+    const Scene *sc = app->scene;
+    const Schedule *s = &sc->sched;
+    int rk = app->view.sel_rank, x = r.x;
+    size_t e = app->view.sel_elem, hits = 0;
     x += grid_text(g, r, x, y, -1, ROLE_DIM, 0, "history:");
-    for (size_t k = 0; k < app->step; k++) {
+    for (size_t k = 0; k < sc->step; k++) {
         const Step *st = &s->steps[k];
         for (size_t t = st->first; t < st->first + st->n; t++) {
             const Transfer *tr = &s->xfers[t];
-            if (tr->dst != rk || tr->dst_buf != app->sel_buf ||
+            if (tr->dst != rk || tr->dst_buf != app->view.sel_buf ||
                 e < tr->dst_off || e >= tr->dst_off + tr->count)
                 continue;
             x += grid_printf(g, r, x, y, -1, tr->op == XFER_REDUCE
@@ -390,7 +399,7 @@ static void buffers_draw(const App *app, Grid *g, Rect r)
     if (!gm.details)
         return;
     int y = r.y + r.h - 2;
-    if (app->sel_rank >= 0 && app->sel_buf >= 0) {
+    if (app->view.sel_rank >= 0 && app->view.sel_buf >= 0) {
         draw_selected(app, g, r, y);
         draw_history(app, g, r, y + 1);
     } else {
@@ -414,7 +423,7 @@ static bool buffers_click(const App *app, Rect r, int x, int y, Request *req)
         gm.cols[c].kind == COL_NONE)
         return false;
     const Col *col = &gm.cols[c];
-    if (col->elem >= app_buf_cells(app, rank, (BufId)col->buf))
+    if (col->elem >= scene_buf_cells(app->scene, rank, (BufId)col->buf))
         return false;
     *req = (Request){.act = ACT_SELECT_CELL, .a = rank, .b = col->buf,
                      .c = (long long)col->elem};

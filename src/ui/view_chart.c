@@ -17,7 +17,7 @@
 
 /* Most series (algorithms) and model points the chart keeps. */
 #define MAX_SERIES 12
-#define MAX_MODEL (APP_SWEEP_MAX + 1)
+#define MAX_MODEL (WORKER_SWEEP_MAX + 1)
 
 /* Glyphs of the other algorithms' series, in order. */
 static const char other_glyphs[] = "x+*#%&@=$?~^";
@@ -57,14 +57,15 @@ static bool measured(const SweepPoint *p)
 static Series *series_of(Data *d, const App *app, const AlgoInfo *a,
                          const Grid *g)
 {
+    const Scene *sc = app->scene;
     for (int i = 0; i < d->nseries; i++)
         if (d->series[i].algo == a)
             return &d->series[i];
     if (d->nseries == MAX_SERIES)
         return NULL;
     Series *s = &d->series[d->nseries++];
-    bool mine = a == app->algo;
-    int others = d->nseries - 1 - (d->series[0].algo == app->algo);
+    bool mine = a == sc->algo;
+    int others = d->nseries - 1 - (d->series[0].algo == sc->algo);
     *s = (Series){a, mine ? grid_glyph(g, GL_BULLET)
                           : (uint32_t)other_glyphs[others % 12],
                   mine ? ROLE_MEASURED : ROLE_OTHER, 0};
@@ -100,13 +101,14 @@ static void extend(Data *d, double lb, double v)
 
 static void gather(const App *app, const Grid *g, Data *d)
 {
+    const Scene *sc = app->scene;
     memset(d, 0, sizeof *d);
     d->lx0 = INFINITY;
     d->lx1 = -INFINITY;
-    series_of(d, app, app->algo, g);
-    for (size_t i = 0; i < app->nsweep; i++) {
-        const SweepPoint *p = &app->sweep[i];
-        if (p->algo == app->algo)
+    series_of(d, app, sc->algo, g);
+    for (size_t i = 0; i < app->bg.nsweep; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
+        if (p->algo == sc->algo)
             model_add(d, (double)p->bytes, p->model_busbw);
         Series *s = measured(p) ? series_of(d, app, p->algo, g) : NULL;
         d->failed += !p->ok;
@@ -115,10 +117,10 @@ static void gather(const App *app, const Grid *g, Data *d)
             extend(d, log2((double)p->bytes), p->busbw);
         }
     }
-    double b = (double)coll_size_bytes(&app->big);
-    if (app->pred_total_s.valid && app->pred_total_s.v > 0)
-        model_add(d, b, b / app->pred_total_s.v / 1e9 *
-                            coll_busbw_factor(app->call.kind, app->call.nranks));
+    double b = (double)coll_size_bytes(&sc->big);
+    if (sc->pred_total_s.valid && sc->pred_total_s.v > 0)
+        model_add(d, b, b / sc->pred_total_s.v / 1e9 *
+                            coll_busbw_factor(sc->call.kind, sc->call.nranks));
     for (int i = 0; i < d->nmodel; i++)
         extend(d, d->model[i].lb, d->model[i].busbw);
     if (d->lx1 - d->lx0 < 2) { /* one size: a little room either side */
@@ -272,9 +274,9 @@ static void draw_points(const App *app, Grid *g, const Frame *f,
                         const Data *d)
 {
     for (int pass = 0; pass < 2; pass++)
-        for (size_t i = 0; i < app->nsweep; i++) {
-            const SweepPoint *p = &app->sweep[i];
-            if (!measured(p) || (p->algo == app->algo) != pass)
+        for (size_t i = 0; i < app->bg.nsweep; i++) {
+            const SweepPoint *p = &app->bg.sweep[i];
+            if (!measured(p) || (p->algo == app->scene->algo) != pass)
                 continue;
             for (int s = 0; s < d->nseries; s++)
                 if (d->series[s].algo == p->algo)
@@ -339,9 +341,9 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
     if (d->failed)
         x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, " %d failed",
                          d->failed);
-    if (app->bg == BG_SWEEP)
+    if (app->bg.kind == WORKER_SWEEP)
         grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " sweep %zu/%zu",
-                    app->nsweep, app->sweep_planned);
+                    app->bg.nsweep, app->bg.planned);
 }
 
 /* Inside an empty plot: N/A, and the keys that start a sweep, near the
@@ -354,7 +356,7 @@ static void draw_empty(const App *app, Grid *g, const Frame *f)
     Rect pl = f->plot;
     int y = pl.y + (pl.h > 2 ? pl.h - 2 : 0); /* low: the model is high */
     grid_text(g, pl, pl.x + 1, y, -1, ROLE_DIM, 0,
-              app->bg == BG_SWEEP ? "measuring..." : "measured: N/A");
+              app->bg.kind == WORKER_SWEEP ? "measuring..." : "measured: N/A");
     grid_printf(g, pl, pl.x + 1, y + 1, -1, ROLE_DIM, 0,
                 "%s: sweep sizes, %s: all algorithms", keys, cmp);
 }
@@ -363,9 +365,9 @@ static void draw_empty(const App *app, Grid *g, const Frame *f)
 static void draw_line(const App *app, Grid *g, Rect r, const Data *d)
 {
     const SweepPoint *best = NULL;
-    for (size_t i = 0; i < app->nsweep; i++) {
-        const SweepPoint *p = &app->sweep[i];
-        if (measured(p) && p->algo == app->algo &&
+    for (size_t i = 0; i < app->bg.nsweep; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
+        if (measured(p) && p->algo == app->scene->algo &&
             (!best || p->bytes > best->bytes))
             best = p;
     }

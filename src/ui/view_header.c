@@ -15,17 +15,18 @@ typedef struct {
 /* The scene line's fields, in order. */
 static int scene_fields(const App *app, Field *f)
 {
-    const CollCall *c = &app->call;
+    const Scene *sc = app->scene;
+    const CollCall *c = &sc->call;
     int n = 0;
     char size[24];
-    view_fmt_bytes(size, sizeof size, (double)coll_size_bytes(&app->big));
+    view_fmt_bytes(size, sizeof size, (double)coll_size_bytes(&sc->big));
 #define ADD(act_, ...)                                                        \
     do {                                                                      \
         snprintf(f[n].text, sizeof f[n].text, __VA_ARGS__);                   \
         f[n++].act = act_;                                                    \
     } while (0)
     ADD(ACT_MENU_COLL, "%s", coll_name(c->kind));
-    ADD(ACT_MENU_ALGO, "%s", app->algo->name);
+    ADD(ACT_MENU_ALGO, "%s", sc->algo->name);
     ADD(ACT_MENU_RANKS, "%d ranks", c->nranks);
     ADD(ACT_MENU_SIZE, "%s", size);
     ADD(ACT_MENU_DTYPE, "%s", dtype_name(c->dtype));
@@ -34,7 +35,7 @@ static int scene_fields(const App *app, Field *f)
     if (coll_is_rooted(c->kind))
         ADD(ACT_MENU_ROOT, "root %d", c->root);
     ADD(ACT_INPLACE, "%s", c->in_place ? "in place" : "out of place");
-    ADD(ACT_MENU_BACKEND, "%s", app->backend ? app->backend->name : "no backend");
+    ADD(ACT_MENU_BACKEND, "%s", sc->backend ? sc->backend->name : "no backend");
 #undef ADD
     return n;
 }
@@ -79,27 +80,28 @@ static void draw_scene(const App *app, Grid *g, Rect r)
 /* The stepping line: step k of N, its phase, play state, findings. */
 static void draw_step(const App *app, Grid *g, Rect r)
 {
-    size_t k, n = app->sched.nsteps;
+    const Scene *sc = app->scene;
+    size_t k, n = sc->sched.nsteps;
     int y = r.y + 1, x = r.x;
-    if (app_shown(app, &k)) {
+    if (scene_shown(sc, &k)) {
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0, "step %zu of %zu",
                          k + 1, n);
         x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "  %s",
-                         app->sched.steps[k].phase);
+                         sc->sched.steps[k].phase);
     } else {
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0,
                          "step 0 of %zu  initial state", n);
     }
-    if (app->step == n && n > 0)
+    if (sc->step == n && n > 0)
         x += grid_text(g, r, x, y, -1, ROLE_OK, 0, "  (done)");
-    if (app->playing)
+    if (app->play.on)
         x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, "  %s playing, %d ms/step",
-                         app->ascii ? ">" : "\u25B6", app->play_ms);
-    if (app->sim.err)
+                         app->view.ascii ? ">" : "\u25B6", app->play.ms);
+    if (sc->sim.err)
         grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, "  schedule error at step %zu: %s",
-                    app->sim.err_step + 1, cv_strerror(app->sim.err));
+                    sc->sim.err_step + 1, cv_strerror(sc->sim.err));
     else
-        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s", app->algo->summary);
+        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s", sc->algo->summary);
 }
 
 static void header_draw(const App *app, Grid *g, Rect r)

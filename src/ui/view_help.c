@@ -26,7 +26,7 @@ static int bound_actions(Action *out)
 /* First line shown: the App's help scroll, clamped to the content. */
 static int first_line(const App *app, int lines, int h)
 {
-    int top = app->help_top, max = lines - h;
+    int top = app->mode.help_top, max = lines - h;
     return top > max ? (max > 0 ? max : 0) : top < 0 ? 0 : top;
 }
 

@@ -5,7 +5,7 @@
 #include "ui/view.h"
 
 /* First item shown so that the highlighted one is visible in h rows. */
-static int first_item(const AppMenu *m, int h)
+static int first_item(const Menu *m, int h)
 {
     int top = m->top;
     if (m->cur < top)
@@ -17,7 +17,7 @@ static int first_item(const AppMenu *m, int h)
 
 static void menu_draw(const App *app, Grid *g, Rect r)
 {
-    const AppMenu *m = &app->menu;
+    const Menu *m = &app->mode.menu;
     int top = first_item(m, r.h);
     grid_fill(g, r, ' ', ROLE_MENU, 0);
     for (int i = 0; i < r.h && top + i < m->n; i++) {
@@ -36,8 +36,8 @@ static void menu_draw(const App *app, Grid *g, Rect r)
 
 static bool menu_click(const App *app, Rect r, int x, int y, Request *req)
 {
-    int it = first_item(&app->menu, r.h) + (y - r.y);
-    if (it < 0 || it >= app->menu.n)
+    int it = first_item(&app->mode.menu, r.h) + (y - r.y);
+    if (it < 0 || it >= app->mode.menu.n)
         return false;
     *req = (Request){.act = ACT_MENU_PICK, .a = it};
     return true;

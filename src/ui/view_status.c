@@ -61,18 +61,18 @@ static void draw_hints(Grid *g, Rect r, int x0, int w)
 static void status_draw(const App *app, Grid *g, Rect r)
 {
     grid_fill(g, r, ' ', ROLE_STATUS, 0);
-    if (!app->msg[0]) {
+    if (!app->status.msg[0]) {
         draw_hints(g, r, r.x, r.w);
         return;
     }
-    grid_text(g, r, r.x, r.y, r.w, app->msg_error ? ROLE_ERROR : ROLE_STATUS,
-              app->msg_error ? GRID_BOLD : 0, app->msg);
+    grid_text(g, r, r.x, r.y, r.w, app->status.error ? ROLE_ERROR : ROLE_STATUS,
+              app->status.error ? GRID_BOLD : 0, app->status.msg);
 }
 
 static bool status_click(const App *app, Rect r, int x, int y, Request *req)
 {
     char t[80];
-    if (app->msg[0])
+    if (app->status.msg[0])
         return false;
     for (size_t i = 0; i < NHINTED; i++) {
         int x0 = hint_x(r.x, r.w, i);

@@ -139,8 +139,9 @@ static void pick_width(Geom *gm, int avail, size_t nsteps, int p)
 
 static void geometry(const App *app, Rect r, Geom *gm)
 {
-    int p = app->call.nranks;
-    size_t n = app->sched.nsteps, k;
+    const Scene *sc = app->scene;
+    int p = sc->call.nranks;
+    size_t n = sc->sched.nsteps, k;
     memset(gm, 0, sizeof *gm);
     gm->label_w = 2 + digits(p - 1);
     pick_width(gm, r.w - gm->label_w, n, p);
@@ -152,8 +153,8 @@ static void geometry(const App *app, Rect r, Geom *gm)
                  (r.h < need + gm->foot && r.h >= 10);
     gm->top = r.y + 1 + gm->phases;
     gm->rows = clampi(r.h - 1 - gm->phases - gm->foot, 0, p);
-    gm->first_rank = clampi(app->scroll_rank, 0, p - gm->rows);
-    if (gm->cols > 0 && (size_t)gm->cols < n && app_shown(app, &k)) {
+    gm->first_rank = clampi(app->view.scroll_rank, 0, p - gm->rows);
+    if (gm->cols > 0 && (size_t)gm->cols < n && scene_shown(sc, &k)) {
         size_t half = (size_t)gm->cols / 2;
         gm->first_step = k > half ? k - half : 0;
         if (gm->first_step > n - (size_t)gm->cols)
@@ -172,7 +173,7 @@ static int step_x(const Geom *gm, Rect r, size_t s)
 static bool is_shown(const App *app, size_t s)
 {
     size_t k;
-    return app_shown(app, &k) && k == s;
+    return scene_shown(app->scene, &k) && k == s;
 }
 
 static uint32_t mark_char(const Grid *g, Mark m)
@@ -213,7 +214,7 @@ static unsigned draw_rows(const App *app, const Geom *gm, Grid *g, Rect r)
     unsigned seen = 0;
     for (int i = 0; i < gm->rows; i++) {
         int rank = gm->first_rank + i;
-        Role lr = app->sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
+        Role lr = app->view.sel_rank == rank ? ROLE_SELECT : ROLE_NODE;
         grid_printf(g, r, r.x, gm->top + i, gm->label_w - 1, lr, 0, "r%d",
                     rank);
     }
@@ -221,7 +222,7 @@ static unsigned draw_rows(const App *app, const Geom *gm, Grid *g, Rect r)
         int n = gm->rows - i0 < CHUNK ? gm->rows - i0 : CHUNK;
         for (int c = 0; c < gm->cols; c++) {
             size_t s = gm->first_step + (size_t)c;
-            step_acts(&app->sched, s, gm->first_rank + i0, n, act);
+            step_acts(&app->scene->sched, s, gm->first_rank + i0, n, act);
             for (int i = 0; i < n; i++)
                 seen |= 1u << draw_cell(gm, g, r, step_x(gm, r, s),
                                         gm->top + i0 + i, &act[i],
@@ -240,7 +241,7 @@ static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
     int cur0 = -1, cur1 = -1, next = r.x + gm->label_w;
     grid_text(g, r, r.x, y, gm->label_w, ROLE_HEADER, 0,
               gm->label_w > 4 ? "step" : "#");
-    if (app_shown(app, &k) && k >= gm->first_step &&
+    if (scene_shown(app->scene, &k) && k >= gm->first_step &&
         k < gm->first_step + (size_t)gm->cols) {
         cur0 = step_x(gm, r, k);
         cur1 = cur0 + grid_printf(g, r, cur0, y, -1, ROLE_HEADER,
@@ -260,7 +261,7 @@ static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
 static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
                         int y)
 {
-    const Schedule *s = &app->sched;
+    const Schedule *s = &app->scene->sched;
     size_t end = gm->first_step + (size_t)gm->cols;
     for (size_t a = gm->first_step; a < end;) {
         size_t b = a + 1;
@@ -278,8 +279,9 @@ static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
 static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
                       unsigned seen)
 {
-    int y = r.y + r.h - 1, p = app->call.nranks, x = r.x;
-    size_t n = app->sched.nsteps;
+    const Scene *sc = app->scene;
+    int y = r.y + r.h - 1, p = sc->call.nranks, x = r.x;
+    size_t n = sc->sched.nsteps;
     if (gm->rows < p)
         x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "ranks %d-%d/%d ",
                          gm->first_rank, gm->first_rank + gm->rows - 1, p);
@@ -303,7 +305,7 @@ static void timeline_draw(const App *app, Grid *g, Rect r)
     Geom gm;
     if (r.w < 4 || r.h < 2)
         return;
-    if (app->sched.nsteps == 0) {
+    if (app->scene->sched.nsteps == 0) {
         grid_text(g, r, r.x, r.y, r.w, ROLE_DIM, 0,
                   "no steps: nothing to move");
         return;
@@ -321,7 +323,7 @@ static bool timeline_click(const App *app, Rect r, int x, int y,
                            Request *req)
 {
     Geom gm;
-    if (app->sched.nsteps == 0 || r.w < 4 || r.h < 2)
+    if (app->scene->sched.nsteps == 0 || r.w < 4 || r.h < 2)
         return false;
     geometry(app, r, &gm);
     int row = y - gm.top, c = x - r.x - gm.label_w;

@@ -8,10 +8,11 @@
 /* The step the list describes: the shown one, or step 0 as a preview. */
 static bool listed_step(const App *app, size_t *k, bool *preview)
 {
-    *preview = !app_shown(app, k);
+    const Scene *sc = app->scene;
+    *preview = !scene_shown(sc, k);
     if (*preview)
         *k = 0;
-    return *k < app->sched.nsteps;
+    return *k < sc->sched.nsteps;
 }
 
 /* "recv[2]" or "recv[2..5]". */
@@ -27,13 +28,14 @@ static void range(char *out, size_t len, uint8_t buf, size_t off, size_t n)
 /* Bytes of transfer x at the measured size, when the schedules match. */
 static bool big_bytes(const App *app, size_t k, size_t x, double *bytes)
 {
-    if (!app->big_ok)
+    const Scene *sc = app->scene;
+    if (!sc->big_ok)
         return false;
-    const Step *a = &app->sched.steps[k], *b = &app->big_sched.steps[k];
+    const Step *a = &sc->sched.steps[k], *b = &sc->big_sched.steps[k];
     if (a->n != b->n)
         return false;
-    const Transfer *t = &app->big_sched.xfers[b->first + (x - a->first)];
-    *bytes = (double)t->count * (double)dtype_size(app->big.dtype);
+    const Transfer *t = &sc->big_sched.xfers[b->first + (x - a->first)];
+    *bytes = (double)t->count * (double)dtype_size(sc->big.dtype);
     return true;
 }
 
@@ -41,7 +43,7 @@ static bool big_bytes(const App *app, size_t k, size_t x, double *bytes)
 static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
                       size_t x)
 {
-    const Transfer *t = &app->sched.xfers[x];
+    const Transfer *t = &app->scene->sched.xfers[x];
     char src[40], dst[40], sz[24], size[32] = "";
     range(src, sizeof src, t->src_buf, t->src_off, t->count);
     range(dst, sizeof dst, t->dst_buf, t->dst_off, t->count);
@@ -71,15 +73,16 @@ static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
 
 static void transfers_draw(const App *app, Grid *g, Rect r)
 {
+    const Scene *sc = app->scene;
     size_t k;
     bool preview;
     if (!listed_step(app, &k, &preview)) {
         grid_text(g, r, r.x, r.y, -1, ROLE_DIM, 0,
-                  app->sched.nsteps ? "all steps done"
+                  sc->sched.nsteps ? "all steps done"
                                     : "this call moves no data (no steps)");
         return;
     }
-    const Step *st = &app->sched.steps[k];
+    const Step *st = &sc->sched.steps[k];
     grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0, "%s %zu (%s): %zu transfer%s",
                 preview ? "next: step" : "step", k + 1, st->phase, st->n,
                 st->n == 1 ? "" : "s");
@@ -98,13 +101,14 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
 static bool transfers_click(const App *app, Rect r, int x, int y,
                             Request *req)
 {
+    const Scene *sc = app->scene;
     size_t k;
     bool preview;
     int i = y - r.y - 1;
     if (!listed_step(app, &k, &preview) || i < 0 ||
-        (size_t)i >= app->sched.steps[k].n)
+        (size_t)i >= sc->sched.steps[k].n)
         return false;
-    const Transfer *t = &app->sched.xfers[app->sched.steps[k].first + (size_t)i];
+    const Transfer *t = &sc->sched.xfers[sc->sched.steps[k].first + (size_t)i];
     *req = (Request){.act = ACT_SELECT_CELL, .a = t->dst, .b = t->dst_buf,
                      .c = (long long)t->dst_off};
     return true;

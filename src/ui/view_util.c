@@ -16,6 +16,7 @@ static const ViewOps *const views[VIEW_COUNT] = {
     [VIEW_STATUS] = &view_status,
     [VIEW_HELP] = &view_help,
     [VIEW_MENU] = &view_menu,
+    [VIEW_PROMPT] = &view_prompt,
 };
 
 const ViewOps *view_get(ViewId id)
@@ -73,7 +74,7 @@ void view_fmt_time(char *out, size_t len, double s)
         snprintf(out, len, "%.2f s", s);
 }
 
-void view_fmt_value(char *out, size_t len, AppValue v,
+void view_fmt_value(char *out, size_t len, Value v,
                     void (*fmt)(char *, size_t, double))
 {
     if (!v.valid)

@@ -1,7 +1,10 @@
 /* worker.c - the background thread: timed runs and bandwidth sweeps.
  *
  * The thread owns its executor; the main thread only queues jobs, asks for
- * cancellation and copies results (worker_sync), all under one mutex. */
+ * cancellation and takes results, all under one mutex. Results wait in a
+ * ring that one job cannot fill (at most WORKER_SWEEP_MAX points, a timed
+ * run and its end), and a new job drops what the last one left, so posting
+ * never blocks; how far a job is waits in one slot beside it. */
 #include "ui/worker.h"
 
 #include <math.h>
@@ -12,27 +15,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/scene.h"
 #include "exec/verify.h"
 
-/* Results of the job being run or last run, guarded by Worker.mu. */
-typedef struct {
-    unsigned id;                    /* job these results belong to */
-    BgKind running;                 /* BG_IDLE once the job ended */
-    double progress;                /* 0..1 */
-    bool changed;                   /* something new since the last sync */
-    char msg[200];                  /* sentence when the job ended */
-    bool msg_error;                 /* the sentence reports a failure */
-    AppValue total_s;               /* bench: seconds per iteration */
-    double *step_s;                 /* bench: [nsteps] seconds per step */
-    size_t nsteps;                  /* entries of step_s */
-    bool steps_ok;                  /* step_s holds a measurement */
-    bool verified;                  /* bench: the outputs checked right */
-    uint64_t bytes;                 /* bench: the size measured */
-    SweepPoint pts[APP_SWEEP_MAX];  /* sweep: points so far */
-    size_t npts;                    /* points in pts */
-    size_t planned;                 /* points the sweep will make */
-} Results;
+/* Results the ring holds: a whole job's, and a few of a cancelled job's
+ * that end after the next one was queued. */
+#define QUEUE_CAP (WORKER_SWEEP_MAX + 16)
 
 struct Worker {
     pthread_t thread;     /* the background thread */
@@ -45,7 +32,13 @@ struct Worker {
     unsigned next_id;     /* id of the next job submitted */
     WorkerJob job;        /* the queued job */
     unsigned job_id;      /* its id */
-    Results res;          /* results of the latest job */
+    unsigned run_id;      /* id of the job running or last run */
+    size_t planned;       /* the running sweep's points in all */
+    WorkerResult *ring;   /* [QUEUE_CAP] results not taken yet */
+    size_t head;          /* ring index of the oldest */
+    size_t count;         /* results in the ring */
+    double progress;      /* 0..1 of the running job */
+    bool progress_new;    /* progress changed since it was last taken */
     Executor *ex;         /* the thread's executor (thread only) */
     const ExecOps *ops;   /* its backend (thread only) */
 };
@@ -66,9 +59,50 @@ static bool cancelled(Worker *w)
 static void set_progress(Worker *w, double f)
 {
     lock(w);
-    w->res.progress = f;
-    w->res.changed = true;
+    w->progress = f;
+    w->progress_new = true;
     unlock(w);
+}
+
+/* ------------------------------------------------------------ results */
+
+void worker_result_fini(WorkerResult *r)
+{
+    free(r->step_s);
+    r->step_s = NULL;
+}
+
+/* Put r into the ring for job `id` (under the lock). Only a job's end is
+ * sure to fit; it also settles the progress slot. */
+static void push(Worker *w, WorkerResult *r, unsigned id)
+{
+    bool end = r->kind == WORKER_ERROR || r->kind == WORKER_DONE;
+    r->job = id;
+    r->progress = end ? 1 : w->progress;
+    r->planned = w->planned;
+    if (end)
+        w->progress_new = false;
+    if (w->count >= QUEUE_CAP - (end ? 0 : 1)) {
+        worker_result_fini(r);
+        return;
+    }
+    w->ring[(w->head + w->count++) % QUEUE_CAP] = *r;
+}
+
+/* Post a result of the running job. */
+static void post(Worker *w, WorkerResult *r)
+{
+    lock(w);
+    push(w, r, w->run_id);
+    unlock(w);
+}
+
+/* Drop every result not taken (under the lock). */
+static void drop_all(Worker *w)
+{
+    for (; w->count; w->count--, w->head = (w->head + 1) % QUEUE_CAP)
+        worker_result_fini(&w->ring[w->head]);
+    w->progress_new = false;
 }
 
 /* End the job with a sentence. */
@@ -76,15 +110,13 @@ static void finish_job(Worker *w, bool error, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 static void finish_job(Worker *w, bool error, const char *fmt, ...)
 {
+    WorkerResult r = {.kind = error ? WORKER_ERROR : WORKER_DONE,
+                      .error = error};
     va_list ap;
-    lock(w);
     va_start(ap, fmt);
-    vsnprintf(w->res.msg, sizeof w->res.msg, fmt, ap);
+    vsnprintf(r.msg, sizeof r.msg, fmt, ap);
     va_end(ap);
-    w->res.msg_error = error;
-    w->res.running = BG_IDLE;
-    w->res.changed = true;
-    unlock(w);
+    post(w, &r);
 }
 
 /* ------------------------------------------------------------ measuring */
@@ -242,19 +274,14 @@ static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
     return CV_OK;
 }
 
-/* Copy a finished bench measurement into the results. */
+/* Post a finished bench measurement (its step times go with it). */
 static void post_bench(Worker *w, const Schedule *s, const Measure *m)
 {
-    lock(w);
-    Results *r = &w->res;
-    r->total_s = (AppValue){m->iter_s, true};
-    free(r->step_s);
-    r->step_s = m->step_s;
-    r->nsteps = s->nsteps;
-    r->steps_ok = m->step_s != NULL;
-    r->verified = m->verified;
-    r->bytes = coll_size_bytes(&s->call);
-    unlock(w);
+    WorkerResult r = {.kind = WORKER_TIMED, .iter_s = m->iter_s,
+                      .step_s = m->step_s, .nsteps = s->nsteps,
+                      .verified = m->verified,
+                      .bytes = coll_size_bytes(&s->call)};
+    post(w, &r);
 }
 
 static void run_bench(Worker *w, const WorkerJob *j)
@@ -308,11 +335,8 @@ static bool sweep_point(Worker *w, const WorkerJob *j, const AlgoInfo *a,
         job_failed(w, e, "sweep");
         return false;
     }
-    lock(w);
-    if (w->res.npts < APP_SWEEP_MAX)
-        w->res.pts[w->res.npts++] = pt;
-    w->res.changed = true;
-    unlock(w);
+    WorkerResult r = {.kind = WORKER_POINT, .point = pt};
+    post(w, &r);
     return true;
 }
 
@@ -344,11 +368,11 @@ static void run_sweep(Worker *w, const WorkerJob *j)
                                    40);
     size_t na = sweep_algos(j, algos, 32), total = ns * na, done = 0;
     lock(w);
-    w->res.planned = total < APP_SWEEP_MAX ? total : APP_SWEEP_MAX;
+    w->planned = total < WORKER_SWEEP_MAX ? total : WORKER_SWEEP_MAX;
     unlock(w);
     for (size_t i = 0; i < ns; i++)
         for (size_t a = 0; a < na; a++, done++)
-            if (done >= APP_SWEEP_MAX ||
+            if (done >= WORKER_SWEEP_MAX ||
                 !sweep_point(w, j, algos[a], sizes[i],
                              (double)done / (double)total,
                              (double)(done + 1) / (double)total))
@@ -366,8 +390,9 @@ static void start_job(Worker *w, WorkerJob *j, unsigned *id)
     w->queued = false;
     w->busy = true;
     w->cancel = false;
-    free(w->res.step_s);
-    w->res = (Results){.id = *id, .running = j->kind, .changed = true};
+    w->run_id = *id;
+    w->planned = 0;
+    w->progress = 0;
 }
 
 static void *worker_main(void *arg)
@@ -383,7 +408,7 @@ static void *worker_main(void *arg)
             break;
         start_job(w, &j, &id);
         unlock(w);
-        if (j.kind == BG_BENCH)
+        if (j.kind == WORKER_BENCH)
             run_bench(w, &j);
         else
             run_sweep(w, &j);
@@ -400,14 +425,17 @@ static void *worker_main(void *arg)
 Worker *worker_new(void)
 {
     Worker *w = calloc(1, sizeof *w);
-    if (!w)
+    if (!w || !(w->ring = calloc(QUEUE_CAP, sizeof *w->ring))) {
+        free(w);
         return NULL;
+    }
     w->next_id = 1;
     pthread_mutex_init(&w->mu, NULL);
     pthread_cond_init(&w->cv, NULL);
     if (pthread_create(&w->thread, NULL, worker_main, w)) {
         pthread_cond_destroy(&w->cv);
         pthread_mutex_destroy(&w->mu);
+        free(w->ring);
         free(w);
         return NULL;
     }
@@ -424,7 +452,8 @@ void worker_free(Worker *w)
     pthread_cond_broadcast(&w->cv);
     unlock(w);
     pthread_join(w->thread, NULL);
-    free(w->res.step_s);
+    drop_all(w);
+    free(w->ring);
     pthread_cond_destroy(&w->cv);
     pthread_mutex_destroy(&w->mu);
     free(w);
@@ -433,6 +462,7 @@ void worker_free(Worker *w)
 unsigned worker_submit(Worker *w, const WorkerJob *j)
 {
     lock(w);
+    drop_all(w); /* results of older jobs: nobody wants them now */
     w->job = *j;
     w->job_id = w->next_id++;
     w->queued = true;
@@ -448,12 +478,12 @@ void worker_cancel(Worker *w)
     lock(w);
     w->cancel = true;
     if (w->queued) { /* never started: it ends here, cancelled */
+        WorkerResult r = {.kind = WORKER_DONE};
+        snprintf(r.msg, sizeof r.msg, "The %s was cancelled.",
+                 w->job.kind == WORKER_BENCH ? "timed run" : "sweep");
         w->queued = false;
-        free(w->res.step_s);
-        w->res = (Results){.id = w->job_id, .running = BG_IDLE,
-                           .changed = true};
-        snprintf(w->res.msg, sizeof w->res.msg, "The %s was cancelled.",
-                 w->job.kind == BG_BENCH ? "timed run" : "sweep");
+        w->planned = 0;
+        push(w, &r, w->job_id);
         pthread_cond_broadcast(&w->cv);
     }
     unlock(w);
@@ -467,42 +497,24 @@ void worker_wait(Worker *w)
     unlock(w);
 }
 
-/* ------------------------------------------------------------ results */
-
-/* Copy the bench results (under the lock). */
-static void sync_bench(const Results *r, App *app)
+bool worker_take(Worker *w, WorkerResult *out)
 {
-    app->meas_total_s = r->total_s;
-    app->meas_bytes = r->bytes;
-    app->meas_verified = r->verified;
-    app->meas_steps_ok = false;
-    if (r->steps_ok && r->nsteps == app->big_sched.nsteps &&
-        app->meas_step_s) {
-        memcpy(app->meas_step_s, r->step_s, r->nsteps * sizeof(double));
-        app->meas_steps_ok = true;
-    }
-}
-
-bool worker_sync(Worker *w, unsigned id, App *app)
-{
+    bool got = true;
     lock(w);
-    Results *r = &w->res;
-    bool changed = r->id == id && r->changed;
-    if (changed) {
-        r->changed = false;
-        app->bg = r->running;
-        app->bg_progress = r->progress;
-        if (r->total_s.valid)
-            sync_bench(r, app);
-        memcpy(app->sweep, r->pts, r->npts * sizeof r->pts[0]);
-        app->nsweep = r->npts;
-        app->sweep_planned = r->planned;
-        if (r->running == BG_IDLE && r->msg[0]) {
-            app_message(app, r->msg_error, "%s", r->msg);
-        }
+    if (w->count) {
+        *out = w->ring[w->head];
+        w->head = (w->head + 1) % QUEUE_CAP;
+        w->count--;
+    } else if (w->progress_new) {
+        *out = (WorkerResult){.kind = WORKER_PROGRESS, .job = w->run_id,
+                              .progress = w->progress,
+                              .planned = w->planned};
+        w->progress_new = false;
+    } else {
+        got = false;
     }
     unlock(w);
-    return changed;
+    return got;
 }
 
 size_t worker_sweep_sizes(const CollCall *c, uint64_t min, uint64_t max,

@@ -1,0 +1,107 @@
+/* scene_opts.c - the one parser of the options that choose a scene. */
+#include "cli/scene_opts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const SceneLimits scene_limits_trace = {
+    .cmd = "trace",
+    .who = "trace",
+    .max_ranks = COLL_MAX_RANKS,
+};
+
+const SceneLimits scene_limits_tui = {
+    .cmd = "tui",
+    .who = "the TUI",
+    .max_ranks = 64,
+    .def_coll = "allreduce",
+    .def_ranks = 8,
+    .def_bytes = 64ull << 20,
+};
+
+/* The size: -s checked against the call, or the default's whole blocks. */
+static int parse_bytes(const char *size, const SceneLimits *lim,
+                       SceneSpec *out, CliErr *e)
+{
+    CollCall *c = &out->call;
+    out->bytes_given = size != NULL;
+    if (!size && !lim->def_bytes)
+        return cli_fail(e, "missing size; give -s SIZE in bytes, e.g. -s 1K");
+    if (!size) {
+        out->bytes = lim->def_bytes;
+        c->count = coll_count_floor(c, out->bytes);
+        return 0;
+    }
+    if (cli_parse_size("size", size, &out->bytes, e) ||
+        cli_count_for_size(c, out->bytes, &c->count, e))
+        return -1;
+    return 0;
+}
+
+int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
+                     SceneSpec *out, CliErr *e)
+{
+    CliCallArgs ca = {
+        .coll = a->npos ? a->pos[0] : lim->def_coll,
+        .algo = a->val[SCENE_OPT_ALGO],
+        .ranks = a->val[SCENE_OPT_RANKS],
+        .dtype = a->val[SCENE_OPT_DTYPE],
+        .op = a->val[SCENE_OPT_OP],
+        .root = a->val[SCENE_OPT_ROOT],
+        .in_place = cli_has(a, SCENE_OPT_INPLACE),
+        .def_ranks = lim->def_ranks,
+    };
+    *out = (SceneSpec){.bytes = 0};
+    if (cli_resolve_call(&ca, &out->call, &out->algo, e))
+        return -1;
+    if (out->call.nranks > lim->max_ranks)
+        return cli_fail(e, "%s shows 1 to %d ranks, not %d; 'collviz trace' "
+                        "prints larger schedules", lim->who, lim->max_ranks,
+                        out->call.nranks);
+    return parse_bytes(a->val[SCENE_OPT_SIZE], lim, out, e);
+}
+
+/* ------------------------------------------------------------ one line */
+
+/* The most words a scene line may have. */
+#define LINE_MAX_WORDS 64
+
+static const CliOpt line_opts[SCENE_OPT_COUNT] = {
+    SCENE_OPTS("number of ranks", "size in bytes"),
+};
+
+/* Split `copy` at blanks into argv[1..]; argv[0] is the command's name.
+ * Returns argc, or -1 when there are too many words. */
+static int split_words(char *copy, const char *cmd, char **argv)
+{
+    int argc = 0;
+    char *save = NULL;
+    argv[argc++] = (char *)cmd;
+    for (char *w = strtok_r(copy, " \t\r\n", &save); w;
+         w = strtok_r(NULL, " \t\r\n", &save)) {
+        if (argc == LINE_MAX_WORDS)
+            return -1;
+        argv[argc++] = w;
+    }
+    return argc;
+}
+
+int scene_opts_parse_line(const char *line, const SceneLimits *lim,
+                          SceneSpec *out, CliErr *e)
+{
+    const CliCmd cmd = {.name = lim->cmd, .opts = line_opts,
+                        .nopts = SCENE_OPT_COUNT, .max_pos = 1};
+    char *copy = strdup(line ? line : ""), *argv[LINE_MAX_WORDS];
+    if (!copy)
+        return cli_fail(e, "%s", "there is not enough memory to read the "
+                        "scene");
+    CliArgs a;
+    int argc = split_words(copy, lim->cmd, argv), rc;
+    if (argc < 0)
+        rc = cli_fail(e, "the scene has more than %d words", LINE_MAX_WORDS - 1);
+    else
+        rc = cli_parse_args(&cmd, argc, argv, &a, e) ? -1
+             : scene_opts_parse(&a, lim, out, e);
+    free(copy);
+    return rc;
+}

@@ -1,0 +1,84 @@
+/* scene_opts.h - the options that choose a scene: collective, algorithm,
+ * ranks, size, datatype, op, root, in place. One table of them and one
+ * parser serve `collviz trace`, the TUI and a lesson's scene line, so each
+ * refuses the same input with the same sentence. Where the commands
+ * differ (the TUI shows at most 64 ranks and has defaults where trace
+ * wants the value given), the caller passes SceneLimits. */
+#ifndef COLLVIZ_CLI_SCENE_OPTS_H
+#define COLLVIZ_CLI_SCENE_OPTS_H
+
+#include <stdbool.h>
+
+#include "algos/algo.h"
+#include "cli/cli.h"
+#include "core/coll.h"
+
+/* The scene options' places at the start of a command's option table. A
+ * command numbers its own options from SCENE_OPT_COUNT on. */
+enum {
+    SCENE_OPT_ALGO,    /* -a ALGO */
+    SCENE_OPT_RANKS,   /* -p RANKS */
+    SCENE_OPT_SIZE,    /* -s SIZE */
+    SCENE_OPT_DTYPE,   /* -d TYPE */
+    SCENE_OPT_OP,      /* -o OP */
+    SCENE_OPT_ROOT,    /* -r ROOT */
+    SCENE_OPT_INPLACE, /* --in-place */
+    SCENE_OPT_COUNT
+};
+
+/* The table entries, for a command's `static const CliOpt opts[]`; the
+ * help lines of -p and -s are the command's own (its limits and
+ * defaults). */
+#define SCENE_OPTS(ranks_help, size_help)                                     \
+    [SCENE_OPT_ALGO] = CLI_OPT_ALGO,                                          \
+    [SCENE_OPT_RANKS] = {'p', "ranks", "RANKS", ranks_help},                  \
+    [SCENE_OPT_SIZE] = {'s', "size", "SIZE", size_help},                      \
+    [SCENE_OPT_DTYPE] = CLI_OPT_DTYPE,                                        \
+    [SCENE_OPT_OP] = CLI_OPT_OP,                                              \
+    [SCENE_OPT_ROOT] = CLI_OPT_ROOT,                                          \
+    [SCENE_OPT_INPLACE] = CLI_OPT_INPLACE
+
+/* What a command allows and assumes. */
+typedef struct {
+    const char *cmd;         /* the command whose words these are, named in
+                                sentences about unknown options: "trace" */
+    const char *who;         /* who shows the scene, for the sentence when
+                                ranks exceed max_ranks: "the TUI" */
+    int max_ranks;           /* most ranks (COLL_MAX_RANKS: no own limit) */
+    const char *def_coll;    /* collective when none is named, or NULL:
+                                one must be named */
+    int def_ranks;           /* ranks when -p is absent; 0: -p is needed */
+    unsigned long long def_bytes; /* size when -s is absent; 0: -s is
+                                     needed */
+} SceneLimits;
+
+/* trace's limits: every value given, up to COLL_MAX_RANKS ranks. */
+extern const SceneLimits scene_limits_trace;
+/* The TUI's: allreduce, 8 ranks, 64M by default; 1 to 64 ranks. */
+extern const SceneLimits scene_limits_tui;
+
+/* A scene as the options chose it. */
+typedef struct {
+    CollCall call;            /* the call; count from bytes (see below) */
+    const AlgoInfo *algo;     /* its algorithm */
+    unsigned long long bytes; /* the size (nccl-tests meaning) */
+    bool bytes_given;         /* -s was given: bytes is a whole number of
+                                 blocks; else bytes is def_bytes and count
+                                 the whole blocks it holds */
+} SceneSpec;
+
+/* Check the scene options of a: its first positional (the collective)
+ * and the values at SCENE_OPT_* (NULL: absent), in a fixed order:
+ * collective, algorithm, ranks, datatype, op, root, the limit on ranks,
+ * size. Returns 0 and *out, or -1 and the sentence in *e. */
+int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
+                     SceneSpec *out, CliErr *e);
+
+/* The same options from one line, split at blanks, as a lesson's scene
+ * gives them: "allreduce -a ring -p 8 -s 64". Any sentence is the one
+ * `collviz CMD` (lim->cmd) gives for the same words, except that options
+ * of CMD that do not choose the scene are unknown here. */
+int scene_opts_parse_line(const char *line, const SceneLimits *lim,
+                          SceneSpec *out, CliErr *e);
+
+#endif

@@ -1,0 +1,242 @@
+/* app_mode.c - the App's modes: help, the menus and text entry. Each says
+ * how keys become requests while it is open, which requests it takes and
+ * what they do, and which panel draws it (its view: view_help.c,
+ * view_menu.c, view_prompt.c). app_key() and app_apply() ask the open mode
+ * first; the table at the end is the one place that lists them. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "ui/app.h"
+#include "ui/keys.h"
+#include "ui/scene.h"
+
+/* Keys as the key table binds them. */
+static Request plain_key(const App *app, int key)
+{
+    return (Request){.act = keys_action(key)};
+}
+
+/* ------------------------------------------------------------ help */
+
+/* Up and Down scroll; any other key closes help (quitting still quits). */
+static bool help_apply(App *app, const Request *r)
+{
+    if (r->act == ACT_QUIT)
+        return false;
+    if (r->act == ACT_SCROLL_UP || r->act == ACT_SCROLL_DOWN) {
+        int top = app->mode.help_top + (r->act == ACT_SCROLL_UP ? -1 : 1);
+        app->mode.help_top = top < 0 ? 0 : top > ACT_COUNT ? ACT_COUNT : top;
+    } else {
+        app_mode_set(app, MODE_NONE);
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------ text */
+
+/* The prompt of the size entry. */
+#define SIZE_PROMPT "Size in bytes, e.g. 64K or 3M (Enter sets it, Esc " \
+                    "cancels): "
+
+/* Start typing a size, with its first character ch (0: none). */
+static void open_size_entry(App *app, int ch)
+{
+    char first[2] = {(char)ch, '\0'};
+    text_open(&app->mode.text, SIZE_PROMPT, ch ? first : NULL);
+    app->mode.text_for = TEXT_FOR_SIZE;
+    app_mode_set(app, MODE_TEXT);
+}
+
+/* The parser's sentence on the status line, capitalised and ended. */
+static void say_cli_error(App *app, const CliErr *e)
+{
+    char s[sizeof e->msg];
+    size_t n = strlen(e->msg);
+    snprintf(s, sizeof s, "%s", e->msg);
+    if (s[0] >= 'a' && s[0] <= 'z')
+        s[0] = (char)(s[0] - 'a' + 'A');
+    bool ended = n && strchr(".!?", s[n - 1]);
+    app_message(app, true, "%s%s", s, ended ? "" : ".");
+}
+
+/* The typed size, parsed and checked as -s is (whole elements and blocks
+ * of the scene's collective); the scene keeps its step. */
+static void set_size(App *app, const char *text)
+{
+    SceneSetup set;
+    CliErr e = {{0}};
+    unsigned long long bytes;
+    size_t count;
+    scene_setup(app->scene, &set);
+    if (cli_parse_size("size", text, &bytes, &e) ||
+        cli_count_for_size(&set.call, bytes, &count, &e)) {
+        say_cli_error(app, &e);
+        return;
+    }
+    set.bytes = bytes;
+    app_remake(app, &set, true);
+}
+
+/* Printable characters are typed, Backspace erases; other keys as bound
+ * (Enter, Escape). */
+static Request text_key(const App *app, int key)
+{
+    if (key >= 0x20 && key < 0x7f)
+        return (Request){.act = ACT_TYPE, .a = key};
+    if (keys_is_erase(key))
+        return (Request){.act = ACT_ERASE};
+    return plain_key(app, key);
+}
+
+/* The prompt takes every key: Enter hands the text over, Escape drops it
+ * (quitting still quits). */
+static bool text_apply(App *app, const Request *r)
+{
+    TextEntry *t = &app->mode.text;
+    switch (r->act) {
+    case ACT_TYPE: text_type(t, r->a); return true;
+    case ACT_ERASE: text_erase(t); return true;
+    case ACT_CANCEL: app_mode_set(app, MODE_NONE); return true;
+    case ACT_ENTER:
+        app_mode_set(app, MODE_NONE);
+        if (app->mode.text_for == TEXT_FOR_SIZE)
+            set_size(app, t->text);
+        return true;
+    case ACT_QUIT: return false;
+    default: return true;
+    }
+}
+
+/* ------------------------------------------------------------ menus */
+
+/* Set what value v of menu k chooses; true when the step shown stays
+ * (the schedule keeps its shape). */
+static bool pick_setup(SceneSetup *set, MenuKind k, long long v)
+{
+    CollCall *c = &set->call;
+    switch (k) {
+    case MENU_COLL: /* its default algorithm, root 0 */
+        c->kind = (CollKind)v;
+        c->root = 0;
+        set->algo = algo_default(c->kind);
+        return false;
+    case MENU_ALGO: set->algo = algo_at((size_t)v); return false;
+    case MENU_RANKS:
+        c->nranks = (int)v;
+        c->root = c->root < c->nranks ? c->root : 0;
+        return false;
+    case MENU_SIZE: set->bytes = (uint64_t)v; return true;
+    case MENU_DTYPE: c->dtype = (DataType)v; return true;
+    case MENU_OP: c->op = (RedOp)v; return true;
+    case MENU_ROOT: c->root = (int)v; return true;
+    default: return true;
+    }
+}
+
+static void pick_backend(App *app, const char *name)
+{
+    char why[200] = "";
+    const Scene *sc = app->scene;
+    const ExecOps *ops = exec_find(name, why, sizeof why);
+    const char *now = sc->backend ? sc->backend->name : "none";
+    if (!ops) {
+        app_message(app, true, "The %s backend cannot be used: %s; keeping "
+                    "%s.", name, why, now);
+        return;
+    }
+    if (app->bg.worker)
+        worker_cancel(app->bg.worker);
+    if (scene_set_backend(app->scene, ops, why, sizeof why))
+        app_message(app, true, "%s Keeping %s.", why, now);
+    else
+        app_scene_said(app, why);
+}
+
+/* Item i of the open menu: the menu closes and its choice is made; one
+ * that cannot be made leaves the scene as it was and says why. */
+static void pick(App *app, int i)
+{
+    const Menu *m = &app->mode.menu;
+    if (i < 0 || i >= m->n)
+        return;
+    MenuKind k = m->kind;
+    long long v = m->value[i];
+    app_mode_set(app, MODE_NONE);
+    if (k == MENU_SIZE && v == MENU_OTHER) {
+        open_size_entry(app, 0);
+    } else if (k == MENU_BACKEND) {
+        pick_backend(app, exec_name_at((size_t)v));
+    } else if (k != MENU_NONE) {
+        SceneSetup set;
+        scene_setup(app->scene, &set);
+        bool keep = pick_setup(&set, k, v);
+        app_remake(app, &set, keep);
+    }
+}
+
+/* In the size menu a digit starts typing a size. */
+static Request menu_key(const App *app, int key)
+{
+    if (app->mode.menu.kind == MENU_SIZE && key >= '0' && key <= '9')
+        return (Request){.act = ACT_TYPE, .a = key};
+    return plain_key(app, key);
+}
+
+/* Arrows move, Enter or a click picks, Escape closes; any other request
+ * closes the menu and goes on. */
+static bool menu_apply(App *app, const Request *r)
+{
+    Menu *m = &app->mode.menu;
+    switch (r->act) {
+    case ACT_PREV: case ACT_SCROLL_UP: menu_move(m, -1); return true;
+    case ACT_NEXT: case ACT_SCROLL_DOWN: menu_move(m, 1); return true;
+    case ACT_ENTER: pick(app, m->cur); return true;
+    case ACT_MENU_PICK: pick(app, r->a); return true;
+    case ACT_MENU_HOVER:
+        if (r->a >= 0 && r->a < m->n)
+            m->cur = r->a;
+        return true;
+    case ACT_CANCEL: app_mode_set(app, MODE_NONE); return true;
+    case ACT_TYPE:
+        if (m->kind == MENU_SIZE)
+            open_size_entry(app, r->a);
+        return true;
+    case ACT_ERASE: return true;
+    default: app_mode_set(app, MODE_NONE); return false;
+    }
+}
+
+/* ------------------------------------------------------------ the table */
+
+static const ModeOps modes[MODE_COUNT] = {
+    [MODE_NONE] = {.name = "none", .panel = VIEW_COUNT, .key = plain_key},
+    [MODE_HELP] = {.name = "help", .panel = VIEW_HELP, .key = plain_key,
+                   .apply = help_apply},
+    [MODE_MENU] = {.name = "menu", .panel = VIEW_MENU, .key = menu_key,
+                   .apply = menu_apply},
+    [MODE_TEXT] = {.name = "text", .panel = VIEW_PROMPT, .key = text_key,
+                   .apply = text_apply},
+};
+
+const ModeOps *app_mode_ops(ModeKind k)
+{
+    return &modes[k < MODE_COUNT ? k : MODE_NONE];
+}
+
+void app_mode_set(App *app, ModeKind k)
+{
+    if (k != MODE_MENU)
+        app->mode.menu.kind = MENU_NONE;
+    app->mode.kind = k;
+}
+
+Request app_key(const App *app, int key)
+{
+    return app_mode_ops(app->mode.kind)->key(app, key);
+}
+
+ViewId app_mode_panel(const App *app)
+{
+    return app_mode_ops(app->mode.kind)->panel;
+}

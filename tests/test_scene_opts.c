@@ -1,0 +1,204 @@
+/* test_scene_opts.c - the options that choose a scene, parsed from one line
+ * as a lesson gives them: good lines give the call, algorithm and size the
+ * words say, with each command's defaults and limits; every bad line gives
+ * exactly the sentence the command line gives for the same words (the
+ * binary is run: $COLLVIZ, default build/collviz). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/scene_opts.h"
+
+/* ------------------------------------------------------------ good lines */
+
+static SceneSpec parse_ok(const char *line, const SceneLimits *lim)
+{
+    SceneSpec sc;
+    CliErr e = {{0}};
+    if (scene_opts_parse_line(line, lim, &sc, &e))
+        fail_msg("'%s': %s", line, e.msg);
+    return sc;
+}
+
+static void test_good_lines(void **state)
+{
+    SceneSpec sc = parse_ok("allreduce -a ring -p 8 -s 64",
+                            &scene_limits_trace);
+    assert_int_equal(sc.call.kind, COLL_ALLREDUCE);
+    assert_string_equal(sc.algo->name, "ring");
+    assert_int_equal(sc.call.nranks, 8);
+    assert_int_equal(sc.call.count, 16);
+    assert_int_equal(sc.bytes, 64);
+    assert_true(sc.bytes_given);
+    assert_int_equal(sc.call.dtype, DT_FLOAT);
+    assert_int_equal(sc.call.op, OP_SUM);
+
+    sc = parse_ok("  broadcast\t-p 4 --size=1K -r 3 -d double --in-place ",
+                  &scene_limits_trace);
+    assert_int_equal(sc.call.kind, COLL_BROADCAST);
+    assert_ptr_equal(sc.algo, algo_default(COLL_BROADCAST));
+    assert_int_equal(sc.call.root, 3);
+    assert_int_equal(sc.call.dtype, DT_DOUBLE);
+    assert_int_equal(sc.call.count, 128);
+    assert_true(sc.call.in_place);
+
+    sc = parse_ok("reducescatter -p5 -s 60 -o max -d int32",
+                  &scene_limits_trace);
+    assert_int_equal(sc.call.count, 3); /* 60 bytes = 5 blocks of 3 int32 */
+    assert_int_equal(sc.call.op, OP_MAX);
+}
+
+/* The TUI's defaults: allreduce on 8 ranks at 64M; a default size that is
+ * not whole blocks is rounded down, a given one must be whole. */
+static void test_tui_defaults(void **state)
+{
+    SceneSpec sc = parse_ok("", &scene_limits_tui);
+    assert_int_equal(sc.call.kind, COLL_ALLREDUCE);
+    assert_int_equal(sc.call.nranks, 8);
+    assert_int_equal(sc.bytes, 64ull << 20);
+    assert_false(sc.bytes_given);
+    assert_int_equal(sc.call.count, (64u << 20) / 4);
+
+    sc = parse_ok("allgather -p 3", &scene_limits_tui);
+    assert_int_equal(sc.call.count, (64u << 20) / 12);
+    assert_int_equal(sc.bytes, 64ull << 20);
+
+    sc = parse_ok("alltoall -p 64 -s 64K", &scene_limits_tui);
+    assert_int_equal(sc.call.nranks, 64);
+    assert_true(sc.bytes_given);
+}
+
+/* ------------------------------------------------------------ bad lines */
+
+static char *slurp(FILE *f)
+{
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    rewind(f);
+    char *s = malloc((size_t)n + 1);
+    assert_non_null(s);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* What `collviz CMD LINE` writes on stderr (its status must be 2). */
+static char *command_line_error(const char *cmd, const char *line)
+{
+    const char *bin = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
+    char *copy = strdup(line), *argv[64] = {"collviz", (char *)cmd}, *save;
+    int argc = 2;
+    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    FILE *fe = tmpfile();
+    assert_non_null(fe);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fileno(fe), 2);
+        execv(bin, argv);
+        _exit(127);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    free(copy);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
+        fail_msg("could not run %s (set COLLVIZ to the binary)", bin);
+    assert_int_equal(WEXITSTATUS(st), 2);
+    return slurp(fe);
+}
+
+/* The line is refused with the command line's sentence. */
+static void check_same_sentence(const char *line, const SceneLimits *lim)
+{
+    SceneSpec sc;
+    CliErr e = {{0}};
+    assert_int_equal(scene_opts_parse_line(line, lim, &sc, &e), -1);
+    char want[600];
+    char *got = command_line_error(lim->cmd, line);
+    snprintf(want, sizeof want, "collviz: %s\n", e.msg);
+    if (strcmp(got, want)) {
+        got[strcspn(got, "\n")] = '\0';
+        fail_msg("'%s': the line says 'collviz: %s', the command line '%s'",
+                 line, e.msg, got);
+    }
+    free(got);
+}
+
+static void test_bad_lines_as_trace(void **state)
+{
+    static const char *const bad[] = {
+        "",                                  /* missing collective */
+        "allreduc -p 4 -s 64",               /* unknown collective */
+        "allreduce -a nosuch -p 4 -s 64",    /* unknown algorithm */
+        "allreduce -a bruck -p 4 -s 64",     /* another collective's */
+        "allreduce -s 64",                   /* missing rank count */
+        "allreduce -p 0 -s 64",              /* ranks out of range */
+        "allreduce -p 1025 -s 64",
+        "allreduce -p four -s 64",
+        "allreduce -p 4",                    /* missing size */
+        "allreduce -p 4 -s 64X",             /* not a size */
+        "allreduce -p 4 -s -64",             /* negative */
+        "allreduce -p 4 -s 2048G",           /* too large */
+        "allreduce -p 4 -s 7 -d int32",      /* not whole elements */
+        "allgather -p 3 -s 64",              /* not whole blocks */
+        "allreduce -p 4 -s 64 -d int128",    /* unknown datatype */
+        "allreduce -p 4 -s 64 -o xor",       /* unknown op */
+        "reduce -p 4 -s 64 -r 4",            /* root out of range */
+        "allreduce -p 4 -s 64 -r 1",         /* no root */
+        "allreduce -p 4 -s 64 -x",           /* unknown option */
+        "allreduce -p 4 -s 64 --in-place=1", /* a flag with a value */
+        "allreduce -p 4 -s",                 /* a value missing */
+        "allreduce ring -p 4 -s 64",         /* an extra word */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        check_same_sentence(bad[i], &scene_limits_trace);
+}
+
+/* The TUI's limits: 64 ranks, and the sizes it rounded before. */
+static void test_bad_lines_as_tui(void **state)
+{
+    static const char *const bad[] = {
+        "allreduce -p 65",
+        "allreduce -d int32 -s 7",
+        "allgather -p 3 -s 64",
+        "allreduce -p 4 --json",
+        "nosuch",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        check_same_sentence(bad[i], &scene_limits_tui);
+}
+
+static void test_too_many_words(void **state)
+{
+    char line[512] = "allreduce";
+    for (int i = 0; i < 40; i++)
+        strcat(line, " -p 4");
+    SceneSpec sc;
+    CliErr e = {{0}};
+    assert_int_equal(scene_opts_parse_line(line, &scene_limits_trace, &sc, &e),
+                     -1);
+    assert_non_null(strstr(e.msg, "more than 63 words"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_lines),
+        cmocka_unit_test(test_tui_defaults),
+        cmocka_unit_test(test_bad_lines_as_trace),
+        cmocka_unit_test(test_bad_lines_as_tui),
+        cmocka_unit_test(test_too_many_words),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
