@@ -72,6 +72,31 @@ static void test_parse_errors(void **state)
     assert_non_null(strstr(why, "line 3: 'Bogus'"));
 }
 
+/* A script is bounded: ticks and keys up to SCRIPT_MAX_FRAMES frames in
+ * all are taken, one more is refused with a sentence naming its line (the
+ * buffer filled with garbage first: the sentence must be written whole). */
+static void test_parse_limit(void **state)
+{
+    size_t n = SCRIPT_MAX_FRAMES / 100000 + 1, len = 16 * n + 16;
+    char *text = calloc(len, 1), why[200];
+    Script s;
+    assert_non_null(text);
+    for (size_t i = 0; i + 1 < n; i++)
+        strcat(text, "tick 100000\n");
+    memset(why, 'E', sizeof why);
+    assert_int_equal(script_parse(text, &s, why, sizeof why), CV_OK);
+    assert_int_equal(s.n, (size_t)SCRIPT_MAX_FRAMES);
+    script_fini(&s);
+    strcat(text, "Right\n");
+    memset(why, 'E', sizeof why);
+    assert_int_equal(script_parse(text, &s, why, sizeof why), CV_ERR_LIMIT);
+    assert_non_null(memchr(why, '\0', sizeof why));
+    assert_non_null(strstr(why, "more than"));
+    assert_true(!strncmp(why, "line ", 5));
+    assert_null(s.items);
+    free(text);
+}
+
 /* An App and a grid for a script. */
 typedef struct {
     App app;  /* the state */
@@ -261,6 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),
         cmocka_unit_test(test_parse_errors),
+        cmocka_unit_test(test_parse_limit),
         cmocka_unit_test(test_keys_and_frames),
         cmocka_unit_test(test_clicks),
         cmocka_unit_test(test_resize_and_help),

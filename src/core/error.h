@@ -21,7 +21,8 @@
     X(CV_ERR_BACKEND, "backend failure")                                      \
     X(CV_ERR_UNAVAILABLE, "backend not available")                            \
     X(CV_ERR_CANCELLED, "cancelled")                                          \
-    X(CV_ERR_IO, "input/output error")
+    X(CV_ERR_IO, "input/output error")                                       \
+    X(CV_ERR_LIMIT, "beyond the largest input collviz takes")
 
 typedef enum {
 #define X(id, msg) id,

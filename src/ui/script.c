@@ -54,6 +54,8 @@ static bool read_int(Lexer *lx, int *v)
 
 static CvError push(Script *s, const ScriptItem *it)
 {
+    if (s->n >= SCRIPT_MAX_FRAMES)
+        return CV_ERR_LIMIT;
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 64;
         ScriptItem *n = realloc(s->items, cap * sizeof *n);
@@ -172,8 +174,17 @@ CvError script_parse(const char *text, Script *out, char *why, size_t len)
     Lexer lx = {.p = text, .line = 1};
     CvError e = CV_OK;
     memset(out, 0, sizeof *out);
+    if (len)
+        why[0] = '\0';
     while (!e && next_word(&lx))
         e = parse_word(&lx, out, why, len);
+    if (e == CV_ERR_LIMIT)
+        snprintf(why, len, "line %d: the script would run more than %d "
+                 "frames, the most a script may run.", lx.line,
+                 SCRIPT_MAX_FRAMES);
+    else if (e == CV_ERR_NOMEM)
+        snprintf(why, len, "line %d: there is not enough memory to hold "
+                 "the script.", lx.line);
     if (e)
         script_fini(out);
     return e;

@@ -51,7 +51,13 @@ typedef struct {
     size_t cap;        /* items allocated */
 } Script;
 
-/* Parse text; on error *why names the word and line. */
+/* The most items (frames) one script may hold: "tick 100000" written 300
+ * times is refused, not 30 million frames long (about ten seconds of
+ * frames at most). */
+#define SCRIPT_MAX_FRAMES 100000
+
+/* Parse text; on error *why names the word and line (always a sentence:
+ * a bad word, too many frames, no memory). */
 CvError script_parse(const char *text, Script *out, char *why, size_t len);
 void script_fini(Script *s);
 

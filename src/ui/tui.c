@@ -124,7 +124,7 @@ static int tui_options(const CliArgs *a, TuiArgs *t, CliErr *e)
                       &t->app.cells, e))
         return -1;
     if (a->val[O_FRAMES] &&
-        parse_int_opt("--frames", a->val[O_FRAMES], 1, 1000000, &t->frames, e))
+        parse_int_opt("--frames", a->val[O_FRAMES], 1, SCRIPT_MAX_FRAMES, &t->frames, e))
         return -1;
     return 0;
 }
