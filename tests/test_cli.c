@@ -52,8 +52,9 @@ static void out_free(Out *o)
     free(o->err);
 }
 
-/* Run the binary with the space-separated words of `line`. */
-static void run(Out *o, const char *line)
+/* Run the binary with the space-separated words of `line`, its stdout
+ * into the file out_path (o->out then empty), or kept (NULL). */
+static void run_to(Out *o, const char *line, const char *out_path)
 {
     const char *bin = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
     char *copy = strdup(line), *argv[64] = {"collviz"}, *save = NULL;
@@ -63,7 +64,7 @@ static void run(Out *o, const char *line)
         assert_true(argc < 63);
         argv[argc++] = w;
     }
-    FILE *fo = tmpfile(), *fe = tmpfile();
+    FILE *fo = out_path ? fopen(out_path, "w") : tmpfile(), *fe = tmpfile();
     assert_true(fo && fe);
     fflush(NULL);
     pid_t pid = fork();
@@ -77,12 +78,19 @@ static void run(Out *o, const char *line)
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
     o->rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    o->out = slurp(fo);
+    if (out_path) {
+        fclose(fo);
+        o->out = strdup("");
+    } else {
+        o->out = slurp(fo);
+    }
     o->err = slurp(fe);
     free(copy);
     if (o->rc == 127)
         fail_msg("could not run %s (set COLLVIZ to the binary)", bin);
 }
+
+static void run(Out *o, const char *line) { run_to(o, line, NULL); }
 
 /* printf-style run. */
 static void runf(Out *o, const char *fmt, ...)
@@ -722,6 +730,51 @@ static void test_trace_untracked(void **state)
     out_free(&o);
 }
 
+/* Times that overflow a double are null in the JSON (JSON has no inf),
+ * the terms beside them numbers as ever. */
+static void test_trace_overflow(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -p 4 -s 64 --alpha 1e308s --json");
+    assert_int_equal(o.rc, 0);
+    Json j;
+    json_parse(o.out, &j);
+    const char *terms[] = {"model", "closed_form", "lower_bound"};
+    for (size_t i = 0; i < 3; i++) {
+        const Json *t = jget(jget(&j, "totals"), terms[i]);
+        assert_int_equal(jget(t, "time")->type, J_NULL);
+        assert_true(jnum(t, "a") > 0 && isfinite(jnum(t, "a")));
+    }
+    assert_true(jnum(jget(&j, "model"), "alpha") == 1e308);
+    json_free(&j);
+    out_free(&o);
+}
+
+/* A trace that cannot be written (a full disk) ends with exit status 1
+ * and one sentence, as text and as JSON, however large. */
+static void test_trace_write_fails(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    fclose(full);
+    static const char *const lines[] = {
+        "trace allreduce -p 4 -s 64", "trace allreduce -p 4 -s 64 --json",
+        "trace alltoall -p 32 -s 64K --json", "trace alltoall -p 32 -s 64K",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        Out o;
+        run_to(&o, lines[i], "/dev/full");
+        if (o.rc != 1 || count_lines(o.err) != 1 ||
+            strcmp(o.err, "collviz: cannot write the output: No space "
+                          "left on device\n"))
+            fail_msg("'%s' > /dev/full: rc %d, stderr '%s'", lines[i], o.rc, o.err);
+        out_free(&o);
+    }
+}
+
 /* ---------------------------------------------------------------- model */
 
 /* The time (us) of algorithm a at count under the default parameters. */
@@ -893,6 +946,8 @@ int main(void)
         cmocka_unit_test(test_trace_sweep),
         cmocka_unit_test(test_trace_caps),
         cmocka_unit_test(test_trace_untracked),
+        cmocka_unit_test(test_trace_overflow),
+        cmocka_unit_test(test_trace_write_fails),
         cmocka_unit_test(test_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

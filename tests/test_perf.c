@@ -769,6 +769,42 @@ static void test_show_unsteady(void **state)
     drop_cache(dir);
 }
 
+/* perf's --json file is JSON whatever the calibration holds: fit errors
+ * that are not finite (a calibration file may say inf or nan) are null,
+ * not inf or nan; a file that cannot be written is said, exit status 1. */
+static void test_json_nonfinite(void **state)
+{
+    (void)state;
+    char dir[64], json[128];
+    fresh_cache(dir, sizeof dir, 0);
+    Calib c = test_calib(2);
+    c.fit_err[LINK_P2P] = INFINITY;
+    c.fit_err[LINK_SHARED] = NAN;
+    assert_int_equal(calib_save(&c), CV_OK);
+    snprintf(json, sizeof json, "%s/perf.json", dir);
+    const char *args[] = {"perf", "broadcast", "-p", "2", "-b", "64", "-e", "64",
+                          "-n", "1", "-w", "0", "--json", json, NULL};
+    Ran r = run(args, 60);
+    assert_int_equal(r.status, 0);
+    ran_free(&r);
+    char *j = slurp(json);
+    if (!strstr(j, "\"fit_error\": {\"p2p\": null, \"shared\": null}, ") ||
+        strstr(j, "inf") || strstr(j, "nan"))
+        fail_msg("fit errors inf and nan written as:\n%s", j);
+    free(j);
+    unlink(json);
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        fclose(full);
+        args[13] = "/dev/full";
+        r = run(args, 60);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.err, "collviz: could not write the --json file /dev/full\n");
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
 /* perf_host_moved: a row is flagged PERF_HOST_CROSS exactly when its
  * probe ratios and the calibration's are more than PROBE_MOVED apart,
  * PERF_HOST_SPEED when its clean times and the calibration's are more
@@ -950,6 +986,7 @@ int main(void)
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),
+        cmocka_unit_test(test_json_nonfinite),
         cmocka_unit_test(test_relative_cache),
         cmocka_unit_test(test_host_moved),
         cmocka_unit_test(test_host_moved_state),

@@ -13,6 +13,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/json.h"
 #include "measure/perf.h"
 
 /* ------------------------------------------------------------- options */
@@ -364,72 +365,134 @@ static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
 
 /* ---------------------------------------------------------------- JSON */
 
-static void json_side(FILE *f, const char *key, const PerfSide *s)
+/* Two values times scale, `decimals` decimals each, as member key. */
+static void json_pair(JsonWriter *w, const char *key, const double v[2],
+                      double scale, int decimals)
 {
-    char wrong[32] = "null";
-    if (s->wrong >= 0)
-        snprintf(wrong, sizeof wrong, "%lld", s->wrong);
-    fprintf(f, "\"%s\": {\"time_us\": %.4f, \"iters\": %d, \"algbw\": %.6f, "
-            "\"busbw\": %.6f, \"nwrong\": %s, \"model_us\": {\"%s\": %.4f, "
-            "\"%s\": %.4f}}",
-            key, s->time_s * 1e6, s->iters, s->algbw, s->busbw, wrong,
-            link_name(LINK_P2P), s->model_s[LINK_P2P] * 1e6,
-            link_name(LINK_SHARED), s->model_s[LINK_SHARED] * 1e6);
+    json_array(w, key);
+    json_fixed(w, NULL, v[0] * scale, decimals);
+    json_fixed(w, NULL, v[1] * scale, decimals);
+    json_close(w);
 }
 
-static void json_head(FILE *f, const Run *r)
+/* A value per link model, `decimals` decimals each, as member key. */
+static void json_links(JsonWriter *w, const char *key,
+                       const double v[LINK_COUNT], double scale, int decimals)
+{
+    json_object(w, key);
+    for (int l = 0; l < LINK_COUNT; l++)
+        json_fixed(w, link_name((LinkModel)l), v[l] * scale, decimals);
+    json_close(w);
+}
+
+static void json_side(JsonWriter *w, const char *key, const PerfSide *s)
+{
+    json_object(w, key);
+    json_fixed(w, "time_us", s->time_s * 1e6, 4);
+    json_int(w, "iters", s->iters);
+    json_fixed(w, "algbw", s->algbw, 6);
+    json_fixed(w, "busbw", s->busbw, 6);
+    if (s->wrong >= 0)
+        json_int(w, "nwrong", s->wrong);
+    else
+        json_null(w, "nwrong");
+    json_links(w, "model_us", s->model_s, 1e6, 4);
+    json_close(w);
+}
+
+static void json_calib(JsonWriter *w, const Calib *k)
+{
+    json_object(w, "calibration");
+    json_int(w, "when", k->when);
+    json_bool(w, "quick", k->quick);
+    json_fixed(w, "alpha_us", k->alpha * 1e6, 4);
+    json_fixed(w, "message_latency_us", k->alpha_msg * 1e6, 4);
+    json_fixed(w, "step_latency_us", k->lat_step * 1e6, 4);
+    json_fixed(w, "iteration_latency_us", k->lat_iter * 1e6, 4);
+    json_str(w, "link", link_name(k->link));
+    json_links(w, "fit_error", k->fit_err, 1, 4);
+    json_pair(w, "probe", k->probe, 1, 4);
+    json_pair(w, "probe_clean_us", k->probe_clean, 1e6, 3);
+    json_object(w, "state");
+    json_fixed(w, "ratio", k->state_ratio, 4);
+    json_fixed(w, "clean_us", k->state_clean * 1e6, 3);
+    json_int(w, "probes", k->state_probes);
+    json_close(w);
+    json_fixed(w, "unsteady", k->unsteady, 4);
+    json_int(w, "retaken", k->retaken);
+    json_close(w);
+}
+
+/* The run's settings, three to a line, and the calibration. */
+static void json_head(JsonWriter *w, const Run *r)
 {
     const PerfConfig *c = &r->pa->cfg;
-    const Calib *k = r->cal;
-    fprintf(f, "{\n  \"collective\": \"%s\", \"backend\": \"%s\", "
-            "\"nranks\": %d,\n  \"type\": \"%s\", \"redop\": \"%s\", "
-            "\"root\": %d, \"iters\": %d, \"warmup\": %d, \"check\": %d,\n"
-            "  \"min_time_s\": %g,\n",
-            coll_name(c->call.kind), r->pa->backend, c->call.nranks,
-            dtype_name(c->call.dtype), redop_name(c->call.op), c->call.root,
-            c->iters, c->warmup, c->check, c->min_time_s);
-    fprintf(f, "  \"calibration\": {\"when\": %lld, \"quick\": %s, "
-            "\"alpha_us\": %.4f, \"message_latency_us\": %.4f, "
-            "\"step_latency_us\": %.4f, "
-            "\"iteration_latency_us\": %.4f, \"link\": \"%s\", "
-            "\"fit_error\": {\"%s\": %.4f, \"%s\": %.4f}, "
-            "\"probe\": [%.4f, %.4f], \"probe_clean_us\": [%.3f, %.3f], "
-            "\"state\": {\"ratio\": %.4f, \"clean_us\": %.3f, "
-            "\"probes\": %d}, \"unsteady\": %.4f, \"retaken\": %d},\n",
-            k->when,
-            k->quick ? "true" : "false", k->alpha * 1e6, k->alpha_msg * 1e6,
-            k->lat_step * 1e6,
-            k->lat_iter * 1e6, link_name(k->link), link_name(LINK_P2P),
-            k->fit_err[LINK_P2P], link_name(LINK_SHARED),
-            k->fit_err[LINK_SHARED], k->probe[0], k->probe[1],
-            k->probe_clean[0] * 1e6, k->probe_clean[1] * 1e6, k->state_ratio,
-            k->state_clean * 1e6, k->state_probes, k->unsteady, k->retaken);
+    json_break(w);
+    json_str(w, "collective", coll_name(c->call.kind));
+    json_str(w, "backend", r->pa->backend);
+    json_int(w, "nranks", c->call.nranks);
+    json_break(w);
+    json_str(w, "type", dtype_name(c->call.dtype));
+    json_str(w, "redop", redop_name(c->call.op));
+    json_int(w, "root", c->call.root);
+    json_int(w, "iters", c->iters);
+    json_int(w, "warmup", c->warmup);
+    json_int(w, "check", c->check);
+    json_break(w);
+    json_double(w, "min_time_s", c->min_time_s, 6);
+    json_break(w);
+    json_calib(w, r->cal);
 }
 
-static int write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
+/* One row, on a line of its own. */
+static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
 {
-    json_head(f, r);
-    fprintf(f, "  \"results\": [\n");
-    for (size_t i = 0; i < n; i++) {
-        const PerfRow *w = &rows[i];
-        fprintf(f, "    {\"algorithm\": \"%s\", \"size\": %llu, \"count\": %zu, ",
-                w->algo->name, w->bytes, w->count);
-        json_side(f, "out_of_place", &w->side[PERF_OUT_OF_PLACE]);
-        fputs(", ", f);
-        json_side(f, "in_place", &w->side[PERF_IN_PLACE]);
-        int moved = perf_host_moved(r->cal, w);
-        fprintf(f, ", \"probe\": [%.4f, %.4f], \"probe_clean_us\": "
-                "[%.3f, %.3f], \"host_moved\": %s, \"host_moved_by\": [%s%s%s]}%s\n",
-                w->probe[0], w->probe[1], w->probe_clean[0] * 1e6,
-                w->probe_clean[1] * 1e6, moved ? "true" : "false",
-                moved & PERF_HOST_CROSS ? "\"cross\"" : "",
-                moved == (PERF_HOST_CROSS | PERF_HOST_SPEED) ? ", " : "",
-                moved & PERF_HOST_SPEED ? "\"speed\"" : "",
-                i + 1 < n ? "," : "");
-    }
-    fprintf(f, "  ],\n  \"out_of_bounds\": %lld,\n  \"avg_busbw\": %.6f\n}\n",
-            perf_wrong_total(rows, n), perf_avg_busbw(rows, n));
-    return fflush(f) || ferror(f);
+    int moved = perf_host_moved(r->cal, row);
+    json_break(w);
+    json_object(w, NULL);
+    json_str(w, "algorithm", row->algo->name);
+    json_uint(w, "size", row->bytes);
+    json_uint(w, "count", row->count);
+    json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE]);
+    json_side(w, "in_place", &row->side[PERF_IN_PLACE]);
+    json_pair(w, "probe", row->probe, 1, 4);
+    json_pair(w, "probe_clean_us", row->probe_clean, 1e6, 3);
+    json_bool(w, "host_moved", moved);
+    json_array(w, "host_moved_by");
+    if (moved & PERF_HOST_CROSS)
+        json_str(w, NULL, "cross");
+    if (moved & PERF_HOST_SPEED)
+        json_str(w, NULL, "speed");
+    json_close(w);
+    json_close(w);
+}
+
+/* The whole --json file; CV_OK or why it could not be written. */
+static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
+{
+    Sink out;
+    JsonWriter w;
+    CvError e = sink_init(&out, f, 1 << 16);
+    if (e)
+        return e;
+    json_init(&w, &out, JSON_SPACED);
+    json_object(&w, NULL);
+    json_head(&w, r);
+    json_break(&w);
+    json_array(&w, "results");
+    for (size_t i = 0; i < n; i++)
+        json_row(&w, r, &rows[i]);
+    json_break(&w);
+    json_close(&w);
+    json_break(&w);
+    json_int(&w, "out_of_bounds", perf_wrong_total(rows, n));
+    json_break(&w);
+    json_fixed(&w, "avg_busbw", perf_avg_busbw(rows, n), 6);
+    json_break(&w);
+    json_close(&w);
+    e = json_finish(&w);
+    sink_fini(&out);
+    return e ? e : out.err ? CV_ERR_IO : CV_OK;
 }
 
 /* ---------------------------------------------------------------- run */

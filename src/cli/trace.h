@@ -1,0 +1,85 @@
+/* trace.h - what the parts of `collviz trace` share, private to src/cli:
+ * cmd_trace.c (options, the schedule and its symbolic state, totals, the
+ * driver), trace_text.c and trace_json.c (the two renderings). */
+#ifndef COLLVIZ_TRACE_H
+#define COLLVIZ_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algos/algo.h"
+#include "cli/cli.h"
+#include "cli/json.h"
+#include "cli/sink.h"
+#include "core/model.h"
+#include "core/sched.h"
+#include "core/sim.h"
+
+/* The symbolic state is tracked when it needs at most this many bytes. */
+#define TRACE_SIM_LIMIT (1ull << 30)
+
+/* Everything one trace needs. */
+typedef struct {
+    CollCall call;           /* the call traced */
+    const AlgoInfo *algo;    /* its algorithm */
+    CliModel model;          /* model parameters */
+    bool json;               /* JSON instead of text */
+    bool full;               /* every rank's cells after every step */
+    bool cells;              /* the symbolic state is tracked */
+    double sim_bytes;        /* bytes the symbolic state needs */
+    Schedule s;              /* the generated schedule */
+    SchedCheck chk;          /* what the validator found */
+    Sim sim;                 /* the symbolic state (when cells) */
+    Sink *out;               /* where the trace goes (stdout) */
+    JsonWriter js;           /* the JSON document on out (with json) */
+} Trace;
+
+/* A run of consecutive cells holding one rank set at consecutive origin
+ * positions (or all empty). */
+typedef struct {
+    size_t off;          /* first cell */
+    size_t n;            /* cells */
+    int32_t pos;         /* origin position of the first cell, or SIM_EMPTY,
+                            SIM_MIXED */
+    const uint64_t *set; /* the rank set all cells share */
+} CellRun;
+
+/* Totals of the whole schedule, for both renderings. */
+typedef struct {
+    SchedTotals st;     /* steps, transfers, bytes */
+    size_t *sent;       /* [rank] bytes sent */
+    size_t *recvd;      /* [rank] bytes received */
+    CostTerms cost;     /* model cost of the schedule under the params */
+    CostTerms closed;   /* the algorithm's closed form */
+    CostTerms bound;    /* the lower bound */
+    CvError sim_err;    /* first error of the symbolic run */
+    CvError check;      /* final state against the definition */
+    size_t nwrong;      /* wrong output elements */
+    int bad_rank;       /* first wrong rank */
+    size_t bad_elem;    /* its first wrong element */
+} Totals;
+
+/* What a rendering writes at each point of the trace, on t->out. */
+typedef struct {
+    void (*begin)(Trace *t);           /* the call, buffers, model, initial
+                                          cells */
+    void (*step)(Trace *t, size_t k);  /* step k, after it was executed */
+    CvError (*end)(Trace *t, const Totals *to); /* final cells, totals,
+                                          check; a write error of the
+                                          rendering's own (the sink's are
+                                          the driver's to check) */
+} TraceWriter;
+
+extern const TraceWriter trace_text; /* trace_text.c */
+extern const TraceWriter trace_json; /* trace_json.c (docs/trace-json.md) */
+
+/* The run starting at cell i of rank r's buffer b, ending before `end`. */
+CellRun trace_next_run(const Sim *sim, int r, BufId b, size_t i, size_t end);
+/* The next range [*lo, *hi] of ranks in a set at or after `from`. */
+bool trace_set_range(const uint64_t *set, size_t words, size_t from, int *lo,
+                     int *hi);
+/* The time of cost terms c under the trace's model parameters. */
+double trace_time_of(const Trace *t, const CostTerms *c);
+
+#endif

@@ -1,0 +1,245 @@
+/* trace_text.c - `collviz trace` as text: the call and its buffers, each
+ * step's transfers with what their destination cells hold after it, the
+ * state of every rank's cells where it is shown, and the totals. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli/trace.h"
+
+/* Cell runs shown per transfer (JSON shows all). */
+#define TRACE_RUNS_PER_LINE 16
+
+/* "lo" + sep + "hi", or just "lo" when they are equal. */
+static void put_pair(Sink *f, size_t lo, size_t hi, const char *sep)
+{
+    sink_uint(f, lo);
+    if (lo != hi) {
+        sink_str(f, sep);
+        sink_uint(f, hi);
+    }
+}
+
+/* A rank set as {0-3,5}. */
+static void put_set(Sink *f, const uint64_t *set, size_t words)
+{
+    int lo, hi, n = 0;
+    sink_c(f, '{');
+    for (size_t from = 0; trace_set_range(set, words, from, &lo, &hi);
+         from = (size_t)hi + 1) {
+        if (n++)
+            sink_c(f, ',');
+        put_pair(f, (size_t)lo, (size_t)hi, "-");
+    }
+    sink_c(f, '}');
+}
+
+static const char *time_text(double sec, char *buf, size_t n)
+{
+    cli_time_text(sec, buf, n);
+    return buf;
+}
+
+/* "4" when every rank's buffer b has the same size, else "0..16". */
+static void text_bufsizes(const Trace *t, BufId b)
+{
+    size_t lo = SIZE_MAX, hi = 0;
+    for (int r = 0; r < t->call.nranks; r++) {
+        size_t n = sched_bufsize(&t->s, r, b);
+        lo = n < lo ? n : lo;
+        hi = n > hi ? n : hi;
+    }
+    if (lo == hi)
+        sink_printf(t->out, "%s %zu", buf_name(b), lo);
+    else
+        sink_printf(t->out, "%s %zu..%zu", buf_name(b), lo, hi);
+}
+
+static void text_state(Trace *t, const char *label);
+
+static void text_begin(Trace *t)
+{
+    const CollCall *c = &t->call;
+    char model[256];
+    cli_model_text(&t->model, model, sizeof model);
+    sink_printf(t->out, "# collviz trace %s, algorithm %s, %d rank%s, size %zu bytes = "
+                "count %zu %s", coll_name(c->kind), t->algo->name, c->nranks,
+                c->nranks == 1 ? "" : "s", coll_size_bytes(c), c->count,
+                dtype_name(c->dtype));
+    if (coll_is_reducing(c->kind))
+        sink_printf(t->out, ", op %s", redop_name(c->op));
+    if (coll_is_rooted(c->kind))
+        sink_printf(t->out, ", root %d", c->root);
+    sink_printf(t->out, ", %s\n# buffers per rank, elements: ",
+                c->in_place ? "in place" : "out of place");
+    for (int b = 0; b < BUF_COUNT; b++) {
+        sink_str(t->out, b ? ", " : "");
+        text_bufsizes(t, (BufId)b);
+    }
+    sink_printf(t->out, "\n# model: %s\n", model);
+    if (!t->cells)
+        sink_printf(t->out, "# cells: not tracked: the symbolic state would need %.3g GiB "
+                    "(the limit is %.3g GiB); transfers and totals only\n",
+                    t->sim_bytes / (1 << 30), (double)TRACE_SIM_LIMIT / (1 << 30));
+    else if (coll_is_reducing(c->kind))
+        sink_printf(t->out, "# cells: {RANKS}@POS = the %s of the inputs of RANKS at "
+                    "position POS; [a..b] cells a to b, positions counting up; - empty\n",
+                    redop_name(c->op));
+    else
+        sink_printf(t->out, "# cells: {RANK}@POS = the input of RANK at position POS; "
+                    "[a..b] cells a to b, positions counting up; - empty\n");
+    if (t->cells)
+        text_state(t, "state at the start");
+}
+
+/* "[a..b]{S}@p..q" or "[a]{S}@p" or "[a..b]-"; the index is left out when
+ * `bare` (the run is the whole range the reader already knows). */
+static void text_run(Sink *f, const Sim *sim, const CellRun *run, bool bare)
+{
+    if (!bare) {
+        sink_c(f, '[');
+        put_pair(f, run->off, run->off + run->n - 1, "..");
+        sink_c(f, ']');
+    }
+    if (run->pos == SIM_EMPTY) {
+        sink_c(f, '-');
+        return;
+    }
+    put_set(f, run->set, sim->words);
+    if (run->pos == SIM_MIXED) {
+        sink_str(f, "@?");
+    } else {
+        sink_c(f, '@');
+        put_pair(f, (size_t)run->pos, (size_t)run->pos + run->n - 1, "..");
+    }
+}
+
+static void text_state(Trace *t, const char *label)
+{
+    sink_printf(t->out, "%s:\n", label);
+    for (int r = 0; r < t->call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(&t->s, r, (BufId)b);
+            if (!n)
+                continue;
+            sink_printf(t->out, "  r%d %s:", r, buf_name((BufId)b));
+            for (size_t i = 0; i < n;) {
+                CellRun run = trace_next_run(&t->sim, r, (BufId)b, i, n);
+                sink_c(t->out, ' ');
+                text_run(t->out, &t->sim, &run, false);
+                i += run.n;
+            }
+            sink_c(t->out, '\n');
+        }
+}
+
+/* "r2 recv[3]" or "r2 recv[3..5]" */
+static void text_range(Sink *f, int r, BufId b, size_t off, size_t n)
+{
+    sink_c(f, 'r');
+    sink_uint(f, (size_t)r);
+    sink_c(f, ' ');
+    sink_str(f, buf_name(b));
+    sink_c(f, '[');
+    put_pair(f, off, off + n - 1, "..");
+    sink_c(f, ']');
+}
+
+/* What the destination cells of x hold after the step, at most
+ * TRACE_RUNS_PER_LINE runs, then how many more there are. */
+static void text_written(Trace *t, const Transfer *x)
+{
+    size_t end = x->dst_off + x->count, shown = 0, more = 0;
+    sink_str(t->out, " =>");
+    for (size_t i = x->dst_off; i < end;) {
+        CellRun run = trace_next_run(&t->sim, x->dst, (BufId)x->dst_buf, i, end);
+        if (shown++ < TRACE_RUNS_PER_LINE) {
+            sink_c(t->out, ' ');
+            text_run(t->out, &t->sim, &run, run.n == x->count);
+        } else {
+            more++;
+        }
+        i += run.n;
+    }
+    if (more)
+        sink_printf(t->out, " ... and %zu more run%s (--json lists all)", more,
+                    more == 1 ? "" : "s");
+}
+
+static void text_step(Trace *t, size_t k)
+{
+    const Step *st = &t->s.steps[k];
+    char tm[32];
+    double sec = model_step_time(&t->s, k, t->model.link, &t->model.m);
+    sink_printf(t->out, "step %zu/%zu %s: %zu transfer%s, %s\n", k + 1, t->s.nsteps,
+                st->phase ? st->phase : "-", st->n, st->n == 1 ? "" : "s",
+                time_text(sec, tm, sizeof tm));
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *x = &t->s.xfers[st->first + i];
+        sink_str(t->out, "  ");
+        text_range(t->out, x->src, (BufId)x->src_buf, x->src_off, x->count);
+        sink_str(t->out, " -> ");
+        text_range(t->out, x->dst, (BufId)x->dst_buf, x->dst_off, x->count);
+        sink_c(t->out, ' ');
+        sink_str(t->out, xfer_op_name((XferOp)x->op));
+        if (t->cells)
+            text_written(t, x);
+        sink_c(t->out, '\n');
+    }
+    if (t->cells && t->sim.err && t->sim.err_step == k)
+        sink_printf(t->out, "# error in step %zu, transfer %zu: %s\n", k + 1,
+                    t->sim.err_xfer - st->first + 1, cv_strerror(t->sim.err));
+    if (t->full && k + 1 < t->s.nsteps) {
+        char label[48];
+        snprintf(label, sizeof label, "state after step %zu", k + 1);
+        text_state(t, label);
+    }
+}
+
+static void text_terms(Sink *f, const char *what, const CostTerms *c,
+                       double sec)
+{
+    char tm[32];
+    sink_printf(f, "# %s: %g a + %g b + %g g = %s\n", what, c->a, c->b, c->g,
+                time_text(sec, tm, sizeof tm));
+}
+
+static void text_check(Trace *t, const Totals *to)
+{
+    const char *kind = coll_name(t->call.kind);
+    if (!t->cells)
+        sink_printf(t->out, "# check: the final state was not computed (cells not tracked)\n");
+    else if (to->sim_err)
+        sink_printf(t->out, "# check: FAILED: %s\n", cv_strerror(to->sim_err));
+    else if (to->check)
+        sink_printf(t->out, "# check: FAILED: %zu output elements differ from %s, the "
+                    "first at rank %d element %zu\n", to->nwrong, kind, to->bad_rank,
+                    to->bad_elem);
+    else
+        sink_printf(t->out, "# check: every rank's output matches the definition of %s\n",
+                    kind);
+}
+
+static CvError text_end(Trace *t, const Totals *to)
+{
+    if (t->cells)
+        text_state(t, "state at the end");
+    sink_printf(t->out, "# totals: %zu steps, %zu transfers, %zu bytes between ranks, "
+                "%zu transfers read cells their step overwrites (staged)\n",
+                to->st.steps, to->st.xfers, to->st.total_bytes, t->chk.overlaps);
+    sink_printf(t->out, "# rank  bytes sent  bytes received\n");
+    for (int r = 0; r < t->call.nranks; r++)
+        sink_printf(t->out, "r%d %zu %zu\n", r, to->sent[r], to->recvd[r]);
+    sink_printf(t->out, "# most by one rank: sent %zu, received %zu, reduced %zu bytes\n",
+                to->st.max_sent, to->st.max_recvd, to->st.max_reduced);
+    text_terms(t->out, "model time (schedule, a = alpha, b = beta bytes, g = gamma bytes)",
+               &to->cost, trace_time_of(t, &to->cost));
+    text_terms(t->out, "closed form", &to->closed, trace_time_of(t, &to->closed));
+    sink_printf(t->out, "#   %s\n", t->algo->formula);
+    text_terms(t->out, "lower bound", &to->bound, trace_time_of(t, &to->bound));
+    text_check(t, to);
+    return CV_OK;
+}
+
+const TraceWriter trace_text = {
+    .begin = text_begin, .step = text_step, .end = text_end,
+};
