@@ -18,6 +18,7 @@
 #include "algos/algo.h"
 #include "measure/calib.h"
 #include "threads/copy.h"
+#include "threads/plan.h"
 
 /* ------------------------------------------------------------- fixtures */
 
@@ -663,11 +664,11 @@ static void test_predict_cross_write(void **state)
     }
 }
 
-/* Pushes (sched_push_all): on two cores the idle rank of a 2-rank gather
+/* Pushes (plan_push_all): on two cores the idle rank of a 2-rank gather
  * moves its own block into the root's buffer, so with a memory that one
  * core alone fills half (beta_p2p twice beta_shared, everything from
  * memory) a large gather takes half the time it takes on one core, where
- * the root moves both blocks; blocks below SCHED_PUSH_BYTES are not
+ * the root moves both blocks; blocks below PLAN_PUSH_BYTES are not
  * pushed and take the same time on either. */
 static void test_predict_push(void **state)
 {
@@ -676,7 +677,7 @@ static void test_predict_push(void **state)
     one.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 0, 0, 1e-10};
     two = one;
     two.cores = 2;
-    size_t big = 2 * SCHED_PUSH_BYTES / sizeof(double), small = big / 8;
+    size_t big = 2 * PLAN_PUSH_BYTES / sizeof(double), small = big / 8;
     for (int in_place = 0; in_place < 2; in_place++) {
         CollCall call = {.kind = COLL_GATHER, .nranks = 2, .count = big,
                          .dtype = DT_DOUBLE, .in_place = in_place};

@@ -13,6 +13,7 @@
 
 #include "algos/algo.h"
 #include "threads/copy.h"
+#include "threads/plan.h"
 #include "exec/probe.h"
 
 /* ------------------------------------------------------------ schedules */
@@ -32,7 +33,7 @@ static CvError bench_init(Schedule *s, int p, size_t n, const char *name)
  * neighbour in a ring of `ring` ranks, copying or reducing. A rank that
  * only sends also copies one element of its own, so that it is not idle
  * in the step: an idle source would push part of the transfer
- * (sched_push_all), and these steps measure one core moving data. */
+ * (plan_push_all), and these steps measure one core moving data. */
 static void bench_step(Schedule *s, XferOp op, int senders, int ring)
 {
     size_t n = s->call.count / 2;
@@ -835,7 +836,7 @@ typedef struct {
                               fuse copy-ins in timed runs: sched.h) */
     uint8_t *skip;         /* [transfer]: a copy a fused reduce replaces */
     size_t *push;          /* [transfer]: elements at its end its source
-                              performs (sched_push_all) */
+                              performs (plan_push_all) */
     const CacheCurve *cv;  /* the costs of bytes the toucher touched last */
     const CacheCurve *cx;  /* ... and of bytes another rank touched last */
     size_t ts;             /* bytes per element */
@@ -871,7 +872,7 @@ static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
 }
 
 /* The fused pairs of s (sched_fuse_partner) and its pushes
- * (sched_push_all) on `cores` cores, as the executors run them. */
+ * (plan_push_all) on `cores` cores, as the executors run them. */
 static CvError memmap_fuse(MemMap *mm, const Schedule *s, int cores)
 {
     mm->init = calloc(s->nxfers + 1, sizeof *mm->init);
@@ -879,8 +880,8 @@ static CvError memmap_fuse(MemMap *mm, const Schedule *s, int cores)
     mm->push = calloc(s->nxfers + 1, sizeof *mm->push);
     if (!mm->init || !mm->skip || !mm->push)
         return CV_ERR_NOMEM;
-    sched_fuse_all(s, mm->init, mm->skip);
-    return sched_push_all(s, cores, SCHED_PUSH_BYTES, mm->push);
+    plan_fuse_all(s, mm->init, mm->skip);
+    return plan_push_all(s, cores, PLAN_PUSH_BYTES, mm->push);
 }
 
 static CvError memmap_init(MemMap *mm, const Schedule *s,

@@ -26,7 +26,7 @@
  *    a ring or a tree, where a rank forwards what it has just received);
  *  - the point-to-point bandwidth: rank 0 copies n elements to rank 1
  *    while the others wait (rank 0 copies one element of its own, so
- *    that it does not push part of the transfer: sched_push_all);
+ *    that it does not push part of the transfer: plan_push_all);
  *  - gamma: what a reducing step costs beyond the same step copying, per
  *    byte reduced (all ranks at once for the shared model, a lone pair for
  *    the point-to-point one): where every rank has a core of its own, the
@@ -69,7 +69,7 @@
  *    the cores more than lines moving between caches).
  *    The cached part of a step's bytes is work for the cores of the ranks
  *    that move them (the destination, or for a pushed tail the source:
- *    sched_push_all), so a step only one rank works in is not spread over
+ *    plan_push_all), so a step only one rank works in is not spread over
  *    the others' cores; likewise its memory part takes at least the
  *    busiest rank's memory bytes at one core's rate (the point-to-point
  *    bandwidth of the largest working set: one core cannot keep as many

@@ -109,7 +109,7 @@ static CvError threads_open(Executor **out, int nranks,
     x->check_steps = opt ? opt->check_steps : 0;
     x->eager_opt = opt ? opt->eager_bytes : 0;
     long push = opt && opt->push_bytes ? opt->push_bytes
-                                       : (long)SCHED_PUSH_BYTES;
+                                       : (long)PLAN_PUSH_BYTES;
     x->push_bytes = push < 0 ? 0 : (size_t)push;
     CvError e = start_workers(x, why, whylen);
     if (e) {
@@ -188,7 +188,7 @@ static size_t eager_for(const ThreadsExec *x, const Schedule *s)
 {
     if (x->eager_opt)
         return x->eager_opt < 0 ? 0 : (size_t)x->eager_opt;
-    if (x->base.nranks > x->cpus || sched_one_way(s) > 0)
+    if (x->base.nranks > x->cpus || plan_one_way(s) > 0)
         return EAGER_BYTES;
     return 0;
 }

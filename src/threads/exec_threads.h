@@ -10,7 +10,7 @@
  *  - pushed in part (pulled transfers of ExecOptions.push_bytes, 512 KiB
  *    by default, and more, in steps where fewer ranks receive than there
  *    are cores, from a source that receives nothing in the step:
- *    sched_push_all): the source writes the transfer's tail into the
+ *    plan_push_all): the source writes the transfer's tail into the
  *    destination's buffer once the destination has done its waits for the
  *    step, while the destination performs the rest; the destination ends
  *    the step when its sources have, so both cores work;

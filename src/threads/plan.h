@@ -32,7 +32,7 @@ typedef struct {
  * step, so ranks that share a core run several iterations per time slice
  * instead of switching threads at every step. Larger transfers are pulled
  * in place (zero copy). By default transfers up to EAGER_BYTES are eager
- * when ranks outnumber cores, or when data flows one way (sched_one_way:
+ * when ranks outnumber cores, or when data flows one way (plan_one_way:
  * a source that never hears from its destinations runs ahead, iterations
  * overlap; measured on 2 cores, p = 2, 8 bytes: broadcast 80-100 ns eager
  * against 140-150 pulled); otherwise all are pulled, which costs one
@@ -87,11 +87,11 @@ typedef struct {
     const Transfer **xinit; /* [transfer]: in timed runs, a reduce whose
                                destination a local copy of the previous
                                step filled starts from that copy's source
-                               instead (NULL: no such; sched_fuse_all) */
+                               instead (NULL: no such; plan_fuse_all) */
     uint8_t *xskip;         /* [transfer]: a copy the next step's reduce
                                takes over in timed runs */
     size_t *xpush;          /* [transfer]: elements at its end that its
-                               source performs (sched_push_all) */
+                               source performs (plan_push_all) */
     const Transfer **pushes; /* pushed transfers by (source, phase) */
     int32_t *pushers;       /* their sources by (destination, phase) */
     Send *sends;            /* eager transfers grouped by (source, phase) */
@@ -112,5 +112,45 @@ int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg, size_t eager,
 
 /* Free what plan_build allocated and zero pl. */
 void plan_free(Plan *pl);
+
+/* ------------------------------------------- the schedule, as run here */
+
+/* Copy-in fusion (sched_fuse_partner): in timed runs the backend fuses
+ * every pair it can. Every fused pair of s, indexed like s->xfers (arrays
+ * of s->nxfers the caller zeroed): init[y] = &x for each reduce y that
+ * takes over copy x, skip[x] = 1 for that copy. */
+void plan_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip);
+
+/* Pushes. Ranks that pull (the destination performs a transfer) leave a rank that receives nothing in a step idle, and with
+ * it a core, while its destination copies alone: a gather's root, a
+ * reduce's root, a broadcast's first receiver. In a step where fewer
+ * ranks receive than there are cores, such an idle source may perform the
+ * tail of its transfer itself, writing into the destination's buffer, so
+ * that both cores work (measured on 2 cores: 64 MiB streamed as two 32 MiB
+ * halves in parallel 1.2-1.7 times faster than one thread alone). The
+ * step's semantics do not change, only who moves which bytes.
+ *
+ * push[x] (an array of s->nxfers the caller zeroed) = the elements at the
+ * end of transfer x that its source performs: transfers of at least
+ * min_bytes between two ranks whose source receives nothing in the step,
+ * sized so that the source's and the destination's elements balance
+ * (taken in transfer order), the pushed part at least min_bytes / 2 and
+ * starting on a boundary of min(64, min_bytes) bytes of the destination
+ * buffer (no cache line written by both). No pushes when
+ * cores < 2 or the step's receivers are as many as the cores. The
+ * backend's rule, which its predictor (predict.c) mirrors. */
+#define PLAN_PUSH_BYTES ((size_t)512 << 10)
+
+CvError plan_push_all(const Schedule *s, int cores, size_t min_bytes,
+                       size_t *push);
+
+/* Whether data flows one way in s: no rank receives, directly or
+ * through other ranks, from a rank it sends to (the graph of its
+ * transfers between ranks has no cycle), as in trees and chains towards
+ * or from a root. There a source never needs to hear from its
+ * destinations, so the backend lets it run ahead (the eager channels,
+ * as MPI's eager sends let a broadcast's root return at once). -1 when
+ * out of memory. */
+int plan_one_way(const Schedule *s);
 
 #endif

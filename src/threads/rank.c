@@ -81,7 +81,7 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
         flag_wait(&x->ranks[sw[i]].staged, e + 1, &me->wait);
 }
 
-/* Copy-in fusion (sched_fuse_all): in a timed run, a reduce whose
+/* Copy-in fusion (plan_fuse_all): in a timed run, a reduce whose
  * destination the previous step filled by a local copy from the send
  * buffer computes dst = init op src and the copy is skipped: one pass
  * over memory instead of two, the same operands in the same order, so the
