@@ -472,7 +472,8 @@ static double flat_time(const Schedule *s, const ModelParams *m,
  * with a calibration of one point (one bandwidth at every size). */
 static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
 {
-    Calib c = {.alpha = 1e-6, .alpha_msg = 3e-7, .npoints = 1};
+    Calib c = {.backend = "threads", .alpha = 1e-6, .alpha_msg = 3e-7,
+               .npoints = 1};
     c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9, 0};
     CollCall call = {.kind = a->coll, .nranks = p, .count = n, .dtype = DT_DOUBLE,
                      .op = OP_SUM, .root = p - 1, .in_place = in_place};
@@ -528,7 +529,8 @@ static double predict(const Calib *c, CollKind k, const char *name, int p,
 static void test_predict_cache(void **state)
 {
     (void)state;
-    Calib two = {.alpha = 1e-6, .npoints = 2}, fast = two, slow = two;
+    Calib two = {.backend = "threads", .alpha = 1e-6, .npoints = 2};
+    Calib fast = two, slow = two;
     two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
     two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
     fast.pt[0] = fast.pt[1] = two.pt[0];
@@ -557,7 +559,7 @@ static void test_predict_cache(void **state)
 static void test_predict_cores(void **state)
 {
     (void)state;
-    Calib one = {.npoints = 2, .nranks = 4, .cores = 1}, two = one;
+    Calib one = {.backend = "threads", .npoints = 2, .nranks = 4, .cores = 1}, two = one;
     one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0, 0};
     one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0, 0};
     two.pt[0] = one.pt[0], two.pt[1] = one.pt[1];
@@ -581,7 +583,8 @@ static void test_predict_cores(void **state)
 static void test_predict_cross(void **state)
 {
     (void)state;
-    Calib none = {.alpha = 1e-6, .npoints = 2}, same = none, slow = none;
+    Calib none = {.backend = "threads", .alpha = 1e-6, .npoints = 2};
+    Calib same = none, slow = none;
     none.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
     none.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
     for (int i = 0; i < 2; i++) {
@@ -610,7 +613,8 @@ static void test_predict_cross_cores(void **state)
     (void)state;
     for (int p = 2; p <= 8; p *= 2)
         for (int cores = 1; cores <= 9; cores++) {
-            Calib same = {.alpha = 1e-6, .npoints = 2, .nranks = p,
+            Calib same = {.backend = "threads", .alpha = 1e-6, .npoints = 2,
+                          .nranks = p,
                           .cores = cores}, slow = same;
             same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
             same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
@@ -636,7 +640,8 @@ static void test_predict_cross_cores(void **state)
 static void test_predict_cross_write(void **state)
 {
     (void)state;
-    Calib same = {.alpha = 1e-6, .npoints = 2, .nranks = 2, .cores = 2}, slow = same;
+    Calib same = {.backend = "threads", .alpha = 1e-6, .npoints = 2,
+                  .nranks = 2, .cores = 2}, slow = same;
     same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
     same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
     for (int i = 0; i < 2; i++)
@@ -673,7 +678,8 @@ static void test_predict_cross_write(void **state)
 static void test_predict_push(void **state)
 {
     (void)state;
-    Calib one = {.alpha = 1e-12, .npoints = 1, .nranks = 2, .cores = 1}, two;
+    Calib one = {.backend = "threads", .alpha = 1e-12, .npoints = 1,
+                 .nranks = 2, .cores = 1}, two;
     one.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 0, 0, 1e-10};
     two = one;
     two.cores = 2;
@@ -709,7 +715,7 @@ static void test_predict_push(void **state)
 static void test_predict_latency(void **state)
 {
     (void)state;
-    Calib c = {.alpha = 1e-9, .lat_step = 1e-3, .lat_iter = 5e-4,
+    Calib c = {.backend = "threads", .alpha = 1e-9, .lat_step = 1e-3, .lat_iter = 5e-4,
                .npoints = 1, .nranks = 4, .cores = 2};
     c.pt[0] = (CalibPoint){1e6, 1e-18, 1e-18, 0, 0, 1e-18};
     size_t big = 2 * CALIB_LAT_BYTES / sizeof(double), small = 16;
@@ -751,7 +757,7 @@ static void test_predict_latency(void **state)
 static void test_predict_write_miss(void **state)
 {
     (void)state;
-    Calib c = {.npoints = 1, .nranks = 2, .cores = 2};
+    Calib c = {.backend = "threads", .npoints = 1, .nranks = 2, .cores = 2};
     c.pt[0] = (CalibPoint){1e6, 1e-10, 1.5e-10, 0, 0, 0};
     size_t cache = copy_cache_bytes(), small = cache / 16 / sizeof(double);
     size_t big = 4 * cache / sizeof(double);
@@ -786,6 +792,56 @@ static void test_predict_write_miss(void **state)
                  fits, at, below);
 }
 
+/* calib_predict asks the calibration's backend for its prediction
+ * (ExecOps.predict: the threads backend walks the schedule as it runs
+ * it) and, for a backend without a predictor here (not built in, or not
+ * known), uses the plain model: model.h's cost with calib_params at the
+ * schedule's footprint (calib_model_cost). */
+static void test_predict_dispatch(void **state)
+{
+    (void)state;
+    char why[200];
+    const ExecOps *threads = exec_find("threads", why, sizeof why);
+    assert_non_null(threads);
+    assert_non_null(threads->predict);
+    Calib c = {.backend = "threads", .alpha = 1e-6, .alpha_msg = 1e-7,
+               .npoints = 2, .nranks = 4, .cores = 2};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 1e-11, 2e-11, 3e-10};
+    c.pt[1] = (CalibPoint){1e8, 1e-9, 2e-9, 1e-11, 2e-11, 3e-9};
+    CollCall call = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 100000,
+                     .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &call, &s),
+                     CV_OK);
+    static const char *const others[] = {"cuda", "mpi", "nosuch", ""};
+    for (int l = 0; l < LINK_COUNT; l++) {
+        double own = -1, plain = -1, got = -1;
+        CostTerms t;
+        ModelParams m = calib_params(&c, (LinkModel)l, calib_footprint(&s));
+        assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &t), CV_OK);
+        plain = cost_time(&t, &m);
+        assert_int_equal(threads->predict(&c, &s, (LinkModel)l, &own), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &got), CV_OK);
+        assert_true(got == own);
+        /* the walk is not the plain model (else this test could not
+         * tell the two apart) */
+        if (l == LINK_SHARED && !(fabs(own / plain - 1) > 0.01))
+            fail_msg("threads predicts %g, the plain model %g", own, plain);
+        assert_int_equal(calib_model_cost(&c, &s, (LinkModel)l, &got), CV_OK);
+        assert_true(got == plain);
+        for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+            Calib o = c;
+            snprintf(o.backend, sizeof o.backend, "%s", others[i]);
+            got = -1;
+            assert_int_equal(calib_predict(&o, &s, (LinkModel)l, &got), CV_OK);
+            if (got != plain)
+                fail_msg("backend '%s', %s: %g, not the plain model's %g",
+                         others[i], link_name((LinkModel)l), got, plain);
+        }
+    }
+    sched_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -807,6 +863,7 @@ int main(void)
         cmocka_unit_test(test_predict_cross_write),
         cmocka_unit_test(test_predict_latency),
         cmocka_unit_test(test_predict_write_miss),
+        cmocka_unit_test(test_predict_dispatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -448,6 +448,19 @@ int buf_parse(const char *s)
     return -1;
 }
 
+size_t sched_bytes(const Schedule *s)
+{
+    size_t es = dtype_size(s->call.dtype), total = 0;
+    for (int r = 0; r < s->call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(s, r, (BufId)b);
+            if (n > (SIZE_MAX - total) / es)
+                return SIZE_MAX;
+            total += n * es;
+        }
+    return total;
+}
+
 /* ------------------------------------------------------ copy-in fusion */
 
 static int ranges_overlap(size_t a, size_t an, size_t b, size_t bn)

@@ -82,6 +82,11 @@ static inline size_t sched_bufsize(const Schedule *s, int r, BufId b)
     return s->bufsize[(size_t)r * BUF_COUNT + b];
 }
 
+/* Bytes of every rank's buffers of s together (what executors allocate
+ * for it, and the working set the calibrated model reads its parameters
+ * at); SIZE_MAX when that does not fit a size_t. */
+size_t sched_bytes(const Schedule *s);
+
 /* ----------------------------------------------------------- validation */
 
 /* What the validator found; the first problem is described in detail. */

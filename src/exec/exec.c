@@ -130,15 +130,8 @@ ProbeResult exec_probe(Executor *ex)
 
 size_t exec_bytes_needed(const Schedule *s, size_t extra)
 {
-    size_t es = dtype_size(s->call.dtype), total = extra;
-    for (int r = 0; r < s->call.nranks; r++)
-        for (int b = 0; b < BUF_COUNT; b++) {
-            size_t n = sched_bufsize(s, r, (BufId)b);
-            if (n > (SIZE_MAX - total) / es)
-                return SIZE_MAX;
-            total += n * es;
-        }
-    return total;
+    size_t b = sched_bytes(s);
+    return b > SIZE_MAX - extra ? SIZE_MAX : b + extra;
 }
 
 static size_t phys_bytes(void)

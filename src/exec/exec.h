@@ -8,8 +8,9 @@
 #ifndef COLLVIZ_EXEC_H
 #define COLLVIZ_EXEC_H
 
-#include "exec/probe.h"
+#include "core/calib.h"
 #include "core/sched.h"
+#include "exec/probe.h"
 
 typedef struct Executor Executor;
 
@@ -68,6 +69,13 @@ typedef struct ExecOps {
      * backend has no such measure; CV_ERR_UNAVAILABLE when it cannot take
      * it here. */
     CvError (*probe)(Executor *ex, ProbeResult *out);
+    /* Optional (NULL: none). The seconds schedule s takes on this backend
+     * under calibration c (measured on it) and link model l, predicted
+     * from how the backend runs a schedule; called without an executor,
+     * so that a saved calibration predicts on its own. Backends without
+     * one get the plain model (calib_predict: calib_model_cost). */
+    CvError (*predict)(const Calib *c, const Schedule *s, LinkModel l,
+                       double *seconds);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);
     /* Stop the workers and free everything. */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "threads/copy.h"
+#include "threads/predict.h"
 #include "threads/probe_cross.h"
 #include "threads/threads_impl.h"
 
@@ -403,6 +404,7 @@ const ExecOps exec_threads_ops = {
     .run = threads_run,
     .read = threads_read,
     .probe = threads_probe,
+    .predict = threads_predict,
     .last_error = threads_last_error,
     .close = threads_close,
 };
