@@ -434,6 +434,19 @@ static void expect_help(const char *line, const char *usage)
     out_free(&o);
 }
 
+/* The TUI takes -B's backend options as perf does: an option the backend
+ * does not have is bad input, said before anything is drawn. */
+static void test_tui_backend_options(void **state)
+{
+    (void)state;
+    expect_usage_error("tui allreduce -p 2 -B threads:foo=1 --script /dev/null",
+                       "the threads backend has no option 'foo'");
+    expect_usage_error("tui allreduce -p 2 -B threads:spin_us=1x --script /dev/null",
+                       "spin_us takes a whole number");
+    expect_usage_error("tui allreduce -p 2 -B nosuch:spin_us=1 --script /dev/null",
+                       "no backend called 'nosuch'");
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -884,6 +897,7 @@ int main(void)
         cmocka_unit_test(test_bad_sizes),
         cmocka_unit_test(test_bad_root),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_tui_backend_options),
         cmocka_unit_test(test_dispatch),
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_trace_sweep),

@@ -465,6 +465,16 @@ static void test_bad_input(void **state)
         {{"calibrate", "--quick", "--show"}, "not both"},
         {{"calibrate", "-B", "nosuch"}, "nosuch"},
         {{"calibrate", "extra"}, "unexpected argument 'extra'"},
+        /* the backend's own options (-B NAME:key=value,...) */
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:foo=1"},
+         "the threads backend has no option 'foo'; its options are spin_us, "
+         "eager_bytes, push_bytes"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:spin_us=50,eager_bytes=x"},
+         "option eager_bytes takes a whole number of bytes"},
+        {{"perf", "allreduce", "-p", "2", "-B", "nosuch:spin_us=1"},
+         "there is no backend called 'nosuch'"},
+        {{"calibrate", "-p", "2", "-B", "threads:spin_us"}, "'spin_us' is not one"},
+        {{"calibrate", "-p", "2", "-B", "threads:push_bytes=-1"}, "not '-1'"},
         /* sizes that do not fit in memory: said before anything runs */
         {{"perf", "allreduce", "-p", "2", "-b", "1000G", "-e", "1000G"},
          "ring cannot run: at 1073741824000 bytes the buffers need"},
@@ -935,6 +945,27 @@ static void test_host_moved_shown(void **state)
     drop_cache(dir);
 }
 
+/* -B NAME:OPTS hands the options to the backend: perf runs with the
+ * threads backend's own (no spinning, nothing eager, nothing pushed) and
+ * says them in its header; the results are right. */
+static void test_backend_options(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 2);
+    const char *args[] = {"perf", "allgather", "-p", "2", "-B",
+                          "threads:spin_us=0,eager_bytes=0,push_bytes=0",
+                          "-b", "64", "-e", "1K", "-f", "4", "-n", "2", "-w",
+                          "1", NULL};
+    Ran r = run(args, 60);
+    if (r.status != 0 ||
+        !strstr(r.out, "backend threads:spin_us=0,eager_bytes=0,push_bytes=0, 2 ranks") ||
+        !strstr(r.out, "# Out of bounds values : 0 OK"))
+        fail_msg("status %d, stdout '%s', stderr '%s'", r.status, r.out, r.err);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -947,6 +978,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_csv_and_json),
         cmocka_unit_test(test_table_all),
+        cmocka_unit_test(test_backend_options),
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),

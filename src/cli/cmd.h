@@ -16,8 +16,9 @@ int cmd_tui(int argc, char **argv);       /* ui/tui.c */
 /* Ranks when none is given: the CPUs collviz may run on (exec_cpus), at
  * least 2. */
 int cmd_default_ranks(void);
-/* Open backend `backend` (NULL: threads) for nranks ranks; on failure the
- * sentence is printed and NULL returned. */
+/* Open backend `backend` (-B's NAME or NAME:PARAMS, exec_find_spec;
+ * NULL: threads) for nranks ranks; on failure (an unknown backend or
+ * option too) the sentence is printed and NULL returned. */
 Executor *cmd_exec_open(const char *backend, int nranks);
 /* The saved calibration of ex's backend and rank count, or a quick one
  * measured and saved now (said on stderr). Returns an exit status. */

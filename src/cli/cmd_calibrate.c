@@ -26,11 +26,12 @@ int cmd_default_ranks(void)
 Executor *cmd_exec_open(const char *backend, int nranks)
 {
     char why[256] = "";
-    const ExecOps *ops = exec_find(backend ? backend : "threads", why,
-                                   sizeof why);
+    const char *params;
+    const ExecOps *ops = exec_find_spec(backend ? backend : "threads",
+                                        &params, why, sizeof why);
     Executor *ex = NULL;
     if (ops) {
-        ExecOptions opt = {0};
+        ExecOptions opt = {.params = params};
         CvError e = ops->open(&ex, nranks, &opt, why, sizeof why);
         if (e) {
             if (!why[0])
@@ -177,7 +178,7 @@ static void print_calib(const Calib *c)
 /* -------------------------------------------------------------- command */
 
 static const CliOpt opts[] = {
-    {'B', "backend", "NAME", "backend to calibrate (default threads)"},
+    {'B', "backend", "NAME[:OPTS]", "backend to calibrate (default threads); OPTS: its options, key=value,... as perf's"},
     CLI_OPT_RANKS,
     {0, "quick", NULL, "the short calibration perf runs when none is saved"},
     {0, "show", NULL, "show the saved calibration instead of measuring"},
@@ -187,7 +188,7 @@ enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_HELP };
 
 static const CliCmd cmd = {
     .name = "calibrate",
-    .usage = "calibrate [-B BACKEND] [-p RANKS] [--quick | --show]",
+    .usage = "calibrate [-B NAME[:OPTS]] [-p RANKS] [--quick | --show]",
     .about = "Measure the cost model's parameters on a backend: alpha (one "
              "step of tiny\nmessages), the shared and point-to-point "
              "bandwidths and the reduce rate, at\nworking sets from inside "
@@ -212,11 +213,17 @@ CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
     return e;
 }
 
-static int show_saved(const char *backend, int nranks)
+/* calibrate --show: the saved calibration of backend `spec` (-B's). */
+static int show_saved(const char *spec, int nranks)
 {
     Calib c;
     char why[4400];
-    if (cmd_calib_saved(backend, nranks, &c, why, sizeof why) != CV_OK) {
+    const ExecOps *ops = exec_find_spec(spec, NULL, why, sizeof why);
+    if (!ops) {
+        fprintf(stderr, "collviz: %s\n", why);
+        return CLI_EXIT_USAGE;
+    }
+    if (cmd_calib_saved(ops->name, nranks, &c, why, sizeof why) != CV_OK) {
         fprintf(stderr, "collviz: %s\n", why);
         return CLI_EXIT_FAIL;
     }

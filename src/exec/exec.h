@@ -14,19 +14,12 @@
 
 typedef struct Executor Executor;
 
-/* Options a caller may set; zero means the backend's default. */
+/* Options a caller may set; zeros are the defaults. */
 typedef struct {
-    int spin_us;     /* microseconds a waiting rank spins before yielding */
-    int check_steps; /* nonzero: keep per-step, per-rank end timestamps */
-    int eager_bytes; /* transfers up to this many bytes are copied
-                        through a channel instead of read in place
-                        (threads: 4096 when ranks outnumber cores or
-                        data flows one way, sched_one_way; else none);
-                        negative: none are */
-    long push_bytes; /* an idle source may perform the tail of its
-                        transfers of at least this many bytes
-                        (sched_push_all; threads: SCHED_PUSH_BYTES);
-                        negative: never */
+    int check_steps;    /* nonzero: keep per-step, per-rank end timestamps */
+    const char *params; /* the backend's own options, "key=value,..." (what
+                           follows NAME: in -B NAME:key=value,...), which
+                           its open parses; NULL or "": its defaults */
 } ExecOptions;
 
 /* Timings of a timed run. */
@@ -40,7 +33,10 @@ typedef struct ExecOps {
     const char *name;    /* "threads", "cuda", "mpi" */
     const char *summary; /* one line for lists and menus */
     /* Start a backend for nranks ranks. On CV_ERR_UNAVAILABLE or another
-     * error, `why` gets one clear sentence (why it cannot run here). */
+     * error, `why` gets one clear sentence (why it cannot run here); an
+     * option in opt->params the backend does not have, or a value it
+     * cannot take, is CV_ERR_ARG and a sentence that names the options it
+     * has, before anything starts. */
     CvError (*open)(Executor **out, int nranks, const ExecOptions *opt,
                     char *why, size_t whylen);
     /* Bind schedule s (borrowed; must outlive the executor or the next
@@ -92,6 +88,18 @@ struct Executor {
 /* Backends known to this build, by name; NULL (and a sentence in why)
  * when the name is unknown or the backend is not built in. */
 const ExecOps *exec_find(const char *name, char *why, size_t whylen);
+/* The backend of a spec as users give it (-B): "NAME" or "NAME:PARAMS";
+ * *params (params may be NULL) points at PARAMS within spec, or is NULL
+ * without a ':'. NULL and a sentence in why as exec_find. */
+const ExecOps *exec_find_spec(const char *spec, const char **params,
+                              char *why, size_t whylen);
+/* The next option of a backend's options string (ExecOptions.params) at
+ * *at, which it advances past the option and its ','; empty options are
+ * skipped. 0 at the end; 1 with the option's key and value copied into
+ * key and val; -1 when it has no '=', or its key or value is longer than
+ * klen - 1 or vlen - 1 (key then holds the option as given, cut). */
+int exec_param_next(const char **at, char *key, size_t klen, char *val,
+                    size_t vlen);
 /* How many CPUs this process's ranks can run on at once: those it may
  * use (its affinity: taskset, cgroups' cpusets), else those online; at
  * least 1. Push and eager decisions and the model's cores come from it. */

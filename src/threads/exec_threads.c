@@ -5,8 +5,10 @@
  * a worker does in rank.c. */
 #include "threads/exec_threads.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +17,88 @@
 #include "threads/predict.h"
 #include "threads/probe_cross.h"
 #include "threads/threads_impl.h"
+
+/* =========================================================== options */
+
+/* The backend's options (-B threads:key=value,...): -1 is the default. */
+typedef struct {
+    long spin_us;     /* a waiting rank spins this long before yielding
+                         (default: 200 while every rank has a CPU of its
+                         own, else 0: set_policies) */
+    long eager_bytes; /* transfers up to this many bytes go through
+                         channels (default: EAGER_BYTES where ranks
+                         outnumber cores or data flows one way, else
+                         none: eager_for); 0: none */
+    long push_bytes;  /* an idle source pushes the tail of its pulled
+                         transfers of this many bytes and more (default
+                         PLAN_PUSH_BYTES); 0: never */
+} ThreadsOptions;
+
+/* Each option: its name, its largest value, its field, and its unit. */
+static const struct {
+    const char *key;  /* as users type it */
+    long max;         /* values are whole numbers from 0 to max */
+    size_t off;       /* offsetof its field in ThreadsOptions */
+    const char *unit; /* what the number counts */
+} threads_opts[] = {
+    {"spin_us", 1000000, offsetof(ThreadsOptions, spin_us), "microseconds"},
+    {"eager_bytes", (long)EAGER_BUDGET, offsetof(ThreadsOptions, eager_bytes),
+     "bytes"},
+    {"push_bytes", 1L << 30, offsetof(ThreadsOptions, push_bytes), "bytes"},
+};
+#define NOPTS (sizeof threads_opts / sizeof threads_opts[0])
+
+/* A whole number from 0 to max in s; -1 when it is not one. */
+static long parse_count(const char *s, long max)
+{
+    char *end;
+    errno = 0;
+    long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
+    return v < 0 || errno || *end || v > max ? -1 : v;
+}
+
+/* Set option `key` of o to `val`; CV_ERR_ARG and a sentence when there is
+ * no such option or val is not one of its values. */
+static CvError set_option(ThreadsOptions *o, const char *key, const char *val,
+                          char *why, size_t whylen)
+{
+    for (size_t i = 0; i < NOPTS; i++) {
+        if (strcmp(key, threads_opts[i].key))
+            continue;
+        long v = parse_count(val, threads_opts[i].max);
+        if (v < 0) {
+            snprintf(why, whylen, "the threads backend's option %s takes a "
+                     "whole number of %s from 0 to %ld, not '%s'", key,
+                     threads_opts[i].unit, threads_opts[i].max, val);
+            return CV_ERR_ARG;
+        }
+        *(long *)((char *)o + threads_opts[i].off) = v;
+        return CV_OK;
+    }
+    snprintf(why, whylen, "the threads backend has no option '%s'; its "
+             "options are spin_us, eager_bytes, push_bytes", key);
+    return CV_ERR_ARG;
+}
+
+/* Parse the backend's options (ExecOptions.params) into o. */
+static CvError parse_options(const char *params, ThreadsOptions *o, char *why,
+                             size_t whylen)
+{
+    char key[64], val[32];
+    int r;
+    *o = (ThreadsOptions){.spin_us = -1, .eager_bytes = -1, .push_bytes = -1};
+    while ((r = exec_param_next(&params, key, sizeof key, val, sizeof val))) {
+        CvError e = CV_ERR_ARG;
+        if (r < 0)
+            snprintf(why, whylen, "the threads backend's options are "
+                     "key=value, separated by commas; '%s' is not one", key);
+        else
+            e = set_option(o, key, val, why, whylen);
+        if (e)
+            return e;
+    }
+    return CV_OK;
+}
 
 /* ========================================================== commands */
 
@@ -48,10 +132,10 @@ static CvError fail(ThreadsExec *x, CvError e, const char *fmt, ...)
  * tens of microseconds on a virtual machine (measured on the 2-core one,
  * p = 2, allreduce of 1 MiB: a rank woke 30 us after its partner
  * published; 121 us per call with a 20 us spin, 101 us with 300 us). */
-static void set_policies(ThreadsExec *x, const ExecOptions *opt)
+static void set_policies(ThreadsExec *x, const ThreadsOptions *o)
 {
     int cpus = x->cpus, p = x->base.nranks;
-    long spin = opt && opt->spin_us > 0 ? opt->spin_us * 1000L
+    long spin = o->spin_us >= 0 ? o->spin_us * 1000L
                 : p <= cpus ? 200000L : 0;
     Waiter rank = {.spin_ns = spin, .max_ns = spin, .yields = 100};
     Waiter idle = {.spin_ns = p < cpus ? 20000L : 0, .max_ns = 20000L,
@@ -88,7 +172,11 @@ static CvError start_workers(ThreadsExec *x, char *why, size_t whylen)
 static CvError threads_open(Executor **out, int nranks,
                             const ExecOptions *opt, char *why, size_t whylen)
 {
+    ThreadsOptions o;
     *out = NULL;
+    CvError e = parse_options(opt ? opt->params : NULL, &o, why, whylen);
+    if (e)
+        return e;
     if (nranks < 1 || nranks > COLL_MAX_RANKS) {
         snprintf(why, whylen, "the threads backend runs 1 to %d ranks (one "
                  "thread each); %d were asked for", COLL_MAX_RANKS, nranks);
@@ -106,13 +194,11 @@ static CvError threads_open(Executor **out, int nranks,
     x->base = (Executor){.ops = &exec_threads_ops, .nranks = nranks};
     x->ranks = ranks;
     x->cpus = exec_cpus();
-    set_policies(x, opt);
+    set_policies(x, &o);
     x->check_steps = opt ? opt->check_steps : 0;
-    x->eager_opt = opt ? opt->eager_bytes : 0;
-    long push = opt && opt->push_bytes ? opt->push_bytes
-                                       : (long)PLAN_PUSH_BYTES;
-    x->push_bytes = push < 0 ? 0 : (size_t)push;
-    CvError e = start_workers(x, why, whylen);
+    x->eager_opt = o.eager_bytes;
+    x->push_bytes = o.push_bytes >= 0 ? (size_t)o.push_bytes : PLAN_PUSH_BYTES;
+    e = start_workers(x, why, whylen);
     if (e) {
         threads_close(&x->base);
         return e;
@@ -187,8 +273,8 @@ static CvError chans_alloc(ThreadsExec *x, const Plan *pl)
 /* The largest eager transfer of schedule s (the comment at EAGER_BYTES). */
 static size_t eager_for(const ThreadsExec *x, const Schedule *s)
 {
-    if (x->eager_opt)
-        return x->eager_opt < 0 ? 0 : (size_t)x->eager_opt;
+    if (x->eager_opt >= 0)
+        return (size_t)x->eager_opt;
     if (x->base.nranks > x->cpus || plan_one_way(s) > 0)
         return EAGER_BYTES;
     return 0;

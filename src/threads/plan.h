@@ -25,7 +25,7 @@ typedef struct {
     uint32_t lag; /* phases back */
 } Wait;
 
-/* Transfers of at most eager_bytes (ExecOptions) between two ranks are
+/* Transfers of at most eager_bytes (the option) between two ranks are
  * eager, as MPI's small messages are: the source copies the data into a
  * ring of slots (a channel from it to the destination) at its own pace,
  * and the destination takes it from there. Neither waits for the other's

@@ -96,7 +96,8 @@ struct ThreadsExec {
     uint32_t nruns;        /* CMD_RUN commands issued */
     Waiter main_wait;      /* how the caller waits for the workers */
     int check_steps;       /* ExecOptions.check_steps */
-    int eager_opt;         /* ExecOptions.eager_bytes */
+    long eager_opt;        /* the eager_bytes option; -1: the default
+                              (eager_for) */
     size_t eager_bytes;    /* largest eager transfer of the schedule
                               loaded (0: none) */
     size_t push_bytes;     /* smallest pushed transfer (0: none) */

@@ -112,7 +112,8 @@ CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
     app_defaults(app, o);
     const char *bname = o->backend ? o->backend : "threads";
     char bwhy[160] = "";
-    app->backend = exec_find(bname, bwhy, sizeof bwhy);
+    app->backend = exec_find_spec(bname, &app->backend_params, bwhy,
+                                  sizeof bwhy);
     if (!app->backend) {
         snprintf(why, whylen, "The %s backend cannot be used: %s.", bname,
                  bwhy);
@@ -243,6 +244,7 @@ static void make_job(const App *app, BgKind kind, WorkerJob *j)
 {
     *j = (WorkerJob){.kind = kind, .call = app->call, .algo = app->algo,
                      .compare = app->compare, .backend = app->backend,
+                     .backend_params = app->backend_params,
                      .bytes = app->bytes, .min_bytes = 1024,
                      .link = app->link, .params = app->params,
                      .calibrated = app->params_calibrated,

@@ -218,6 +218,8 @@ typedef struct App {
     AppValue pred_total_s;    /* model time of the whole collective */
     /* ---- real execution of the picture */
     const ExecOps *backend;   /* backend in use */
+    const char *backend_params; /* its options (-B NAME:PARAMS, borrowed
+                                   from the command line), or NULL */
     Executor *ex;             /* its executor, loaded with sched */
     uint8_t *real[BUF_COUNT]; /* bytes read back, element i of rank r of
                                  buffer b at (sim.base[b][r] + i) * size */
@@ -277,7 +279,8 @@ typedef struct {
     RedOp op;                /* reduction op */
     int root;                /* root rank */
     bool in_place;           /* in place */
-    const char *backend;     /* backend name, or NULL for "threads" */
+    const char *backend;     /* backend (-B NAME or NAME:PARAMS), or NULL
+                                for "threads" */
     int cells;               /* picture cells per block, 0 for default */
     bool no_worker;          /* no background thread (scripted tests) */
 } AppOptions;

@@ -104,7 +104,9 @@ static CvError open_executor(App *app, const ExecOps *ops, int p,
         *ex = app->ex;
         return CV_OK;
     }
-    ExecOptions opt = {0};
+    /* -B's options are the first backend's */
+    ExecOptions opt = {.params = ops == app->backend ? app->backend_params
+                                                     : NULL};
     why[0] = '\0';
     CvError e = ops->open(ex, p, &opt, why, whylen);
     if (e && !why[0])
@@ -119,6 +121,8 @@ static void adopt_executor(App *app, const ExecOps *ops, Executor *ex)
     if (app->ex && app->ex != ex)
         app->backend->close(app->ex);
     app->ex = ex;
+    if (app->backend != ops)
+        app->backend_params = NULL;
     app->backend = ops;
 }
 
