@@ -110,9 +110,7 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
 static int model_calib(Model *m, const char *spec, Calib *cal, CliErr *e)
 {
     char why[4400] = "";
-    const ExecOps *ops = exec_find_spec(spec, NULL, why, sizeof why);
-    if (!ops ||
-        cmd_calib_saved(ops->name, m->call.nranks, cal, why, sizeof why))
+    if (cmd_calib_saved(spec, m->call.nranks, cal, why, sizeof why))
         return cli_fail(e, "%s", why);
     m->cal = cal;
     return 0;

@@ -21,6 +21,7 @@
                                speed moved during the calibration */
 #define CALIB_NAME_LEN 32   /* bytes for a backend name */
 #define CALIB_LAT_BYTES 8192 /* message size of the step latencies */
+#define CALIB_HOST_LEN 128  /* bytes for a machine's fingerprint */
 
 /* Bandwidths and reduce costs measured at one working-set size. */
 typedef struct {
@@ -37,9 +38,12 @@ typedef struct {
 /* A calibration of one backend at one rank count. */
 typedef struct {
     char backend[CALIB_NAME_LEN]; /* executor name, e.g. "threads" */
+    char host[CALIB_HOST_LEN];    /* the machine it was measured on: its
+                                     backend's fingerprint (ExecHost) */
     int nranks;                   /* ranks it was measured with */
-    int cores;                    /* CPUs the ranks could use then
-                                     (exec_cpus; 0: unknown) */
+    int cores;                    /* units that could run ranks at once
+                                     then (ExecHost.cores: threads, the
+                                     CPUs it may use; 0: unknown) */
     long long when;               /* seconds since the epoch */
     int quick;                    /* nonzero: the short calibration */
     double alpha;                 /* s per step of tiny messages */

@@ -164,6 +164,35 @@ bool exec_pin(int k)
     return false;
 }
 
+ExecHost exec_host(Executor *ex)
+{
+    ExecHost h = {.cores = 0};
+    if (ex->ops->host)
+        ex->ops->host(ex, &h);
+    return h;
+}
+
+CvError exec_host_of(const char *spec, int nranks, ExecHost *out, char *why,
+                     size_t whylen)
+{
+    const char *params;
+    const ExecOps *ops = exec_find_spec(spec, &params, why, whylen);
+    Executor *ex = NULL;
+    if (!ops)
+        return CV_ERR_UNAVAILABLE;
+    why[0] = '\0';
+    CvError e = ops->open(&ex, nranks, &(ExecOptions){.params = params}, why,
+                          whylen);
+    if (e) {
+        if (!why[0])
+            snprintf(why, whylen, "%s", cv_strerror(e));
+        return e;
+    }
+    *out = exec_host(ex);
+    ops->close(ex);
+    return CV_OK;
+}
+
 ProbeResult exec_probe(Executor *ex)
 {
     ProbeResult r = {0};

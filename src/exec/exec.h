@@ -29,6 +29,17 @@ typedef struct {
                          the slowest rank's end of step k-1 to its end of k */
 } ExecTiming;
 
+/* Facts about the machine a backend runs on. */
+typedef struct {
+    char fingerprint[CALIB_HOST_LEN]; /* one line that tells this machine
+                                         from others for saved
+                                         calibrations (threads: the CPU's
+                                         model and the CPUs the process
+                                         may use, "... x2"); "": unknown */
+    int cores; /* units that run ranks at once (threads: the CPUs it may
+                  use, exec_cpus); 0: unknown */
+} ExecHost;
+
 typedef struct ExecOps {
     const char *name;    /* "threads", "cuda", "mpi" */
     const char *summary; /* one line for lists and menus */
@@ -72,6 +83,10 @@ typedef struct ExecOps {
      * one get the plain model (calib_predict: calib_model_cost). */
     CvError (*predict)(const Calib *c, const Schedule *s, LinkModel l,
                        double *seconds);
+    /* The machine ex runs on (ExecHost): calibrations take their cores
+     * from it and are kept by its fingerprint, which must not change
+     * while the machine does not. */
+    void (*host)(Executor *ex, ExecHost *out);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);
     /* Stop the workers and free everything. */
@@ -107,6 +122,15 @@ int exec_cpus(void);
 /* Keep the calling thread on the k-th CPU (from 0) it may use now; false
  * when it may use fewer or the system does not say (Linux only). */
 bool exec_pin(int k);
+/* ex's machine (ExecOps.host); an empty fingerprint and 0 cores where
+ * its backend does not say. */
+ExecHost exec_host(Executor *ex);
+/* The machine the backend of spec (-B NAME[:PARAMS]) runs on, without an
+ * executor at hand (model -B, calibrate --show): one is opened for nranks
+ * ranks with spec's options (which checks them) and closed again. As
+ * exec_find_spec and ExecOps.open on failure: an error and a sentence. */
+CvError exec_host_of(const char *spec, int nranks, ExecHost *out, char *why,
+                     size_t whylen);
 /* ex's probe (ExecOps.probe), or all zeros where its backend has none or
  * cannot take it here: perf and calibrate record it, neither needs it. */
 ProbeResult exec_probe(Executor *ex);

@@ -86,18 +86,42 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
 
 /* ---------------------------------------------------------- persistence */
 
-/* The file of (backend, nranks): $XDG_CACHE_HOME/collviz/calib-B-pN.txt,
- * or $HOME/.cache/... when XDG_CACHE_HOME is unset, empty or not an
- * absolute path (the XDG rule). CV_ERR_IO when
- * neither variable gives a directory; CV_ERR_ARG when len is too small. */
-CvError calib_path(const char *backend, int nranks, char *out, size_t len);
+/* Calibrations are kept per backend, machine and rank count in the XDG
+ * cache directory (store.h): calib-BACKEND-HASH-pRANKS.txt, HASH the eight
+ * hex digits of the FNV-1a hash of the machine's fingerprint
+ * (ExecHost.fingerprint, which the file records too: Calib.host), so that
+ * machines sharing a home directory keep theirs apart. Files of collviz
+ * before this format (calib-BACKEND-pRANKS.txt, version 3, no machine)
+ * are never taken for this machine's: calib_load says they are older. */
 
-/* Write c to its file atomically (temporary file, then rename), creating
- * the directories. */
-CvError calib_save(const Calib *c);
+/* The file of (backend, host, nranks), its full path in out. As
+ * store_path: CV_ERR_IO when there is no directory for it, CV_ERR_ARG
+ * when len is too small, a sentence in why either way. */
+CvError calib_path(const char *backend, const char *host, int nranks,
+                   char *out, size_t len, char *why, size_t whylen);
 
-/* Read the calibration of (backend, nranks). CV_ERR_IO when there is none
- * or it cannot be read; CV_ERR_ARG when the file is malformed. */
-CvError calib_load(const char *backend, int nranks, Calib *out);
+/* Write c to the file of (c->backend, c->host, c->nranks) atomically,
+ * creating the directories (store_write); on failure the sentence in why
+ * names the file and the cause. */
+CvError calib_save(const Calib *c, char *why, size_t whylen);
+
+/* Read the calibration of (backend, host, nranks) on this machine:
+ *  - CV_OK;
+ *  - CV_ERR_IO and why empty: there is none;
+ *  - CV_ERR_ARG and a sentence: there is an older collviz's file for the
+ *    backend and rank count (never read: it does not say which machine it
+ *    was measured on), or the file was saved by another version, on
+ *    another machine (a hash shared by two fingerprints), or cannot be
+ *    read (it is then set aside as FILE.bad: store_set_aside);
+ *  - CV_ERR_IO and a sentence: the file cannot be opened (store_open). */
+CvError calib_load(const char *backend, const char *host, int nranks,
+                   Calib *out, char *why, size_t whylen);
+
+/* Read the calibration file at path whatever its machine, in this format
+ * or version 3 (bench/remodel reads kept runs with it); *version gets the
+ * file's. CV_ERR_ARG and a sentence when it is malformed; CV_ERR_IO as
+ * store_open. */
+CvError calib_read(const char *path, Calib *out, int *version, char *why,
+                   size_t whylen);
 
 #endif

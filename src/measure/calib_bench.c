@@ -576,7 +576,7 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     double fp[CALIB_MAX_POINTS];
     size_t cnt[CALIB_MAX_POINTS];
     int n = footprints(o, fp), p = ex->nranks;
-    int cores = exec_cpus();
+    ExecHost host = exec_host(ex);
     int per_round = 5 + (p > 2) + BENCH_KIND_COUNT * n;
     Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
                .watch = !o->quick,
@@ -584,8 +584,9 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .link = LINK_SHARED,
-                   .cores = cores};
+                   .cores = host.cores};
     snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
+    snprintf(out->host, sizeof out->host, "%s", host.fingerprint);
     for (int i = 0; i < n; i++) {
         cnt[i] = (size_t)(fp[i] / (2.0 * p * sizeof(float)));
         cnt[i] = cnt[i] ? cnt[i] : 1;

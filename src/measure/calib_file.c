@@ -1,56 +1,44 @@
-/* calib_file.c - calibrations saved in the XDG cache directory, and read
- * back (calib.h). */
+/* calib_file.c - calibrations kept in the XDG cache directory (store.h),
+ * one file per backend, machine and rank count, and read back (calib.h). */
 #include "measure/calib.h"
 
-#include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
-/* ---------------------------------------------------------- persistence */
+#include "store/store.h"
 
-#define CALIB_VERSION 3 /* format of the saved file */
+#define CALIB_VERSION 4 /* format of the saved file: 4 records the machine */
 
-CvError calib_path(const char *backend, int nranks, char *out, size_t len)
+/* A short stable hash of a machine's fingerprint for file names:
+ * FNV-1a, 32 bits. */
+static uint32_t fnv1a(const char *s)
 {
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int n;
-    if (xdg && *xdg == '/')
-        n = snprintf(out, len, "%s/collviz/calib-%s-p%d.txt", xdg, backend,
-                     nranks);
-    else if (home && *home)
-        n = snprintf(out, len, "%s/.cache/collviz/calib-%s-p%d.txt", home,
-                     backend, nranks);
-    else
-        return CV_ERR_IO;
-    return n < 0 || (size_t)n >= len ? CV_ERR_ARG : CV_OK;
+    uint32_t h = 2166136261u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
+    return h;
 }
 
-/* mkdir -p of the directory part of path. */
-static CvError make_dirs(const char *path)
+CvError calib_path(const char *backend, const char *host, int nranks,
+                   char *out, size_t len, char *why, size_t whylen)
 {
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s", path);
-    for (char *q = dir + 1; *q; q++) {
-        if (*q != '/')
-            continue;
-        *q = '\0';
-        if (mkdir(dir, 0755) && errno != EEXIST)
-            return CV_ERR_IO;
-        *q = '/';
-    }
-    return CV_OK;
+    char name[CALIB_NAME_LEN + 40];
+    snprintf(name, sizeof name, "calib-%s-%08x-p%d.txt", backend,
+             (unsigned)fnv1a(host ? host : ""), nranks);
+    return store_path(STORE_CACHE, name, out, len, why, whylen);
 }
 
-static void write_calib(FILE *f, const Calib *c)
+/* The file's contents (a StoreWriteFn): nonzero when writing failed. */
+static int write_calib(FILE *f, void *ctx)
 {
+    const Calib *c = ctx;
     fprintf(f, "# collviz calibration (alpha s, beta and gamma s/B)\n");
-    fprintf(f, "version %d\nbackend %s\nnranks %d\ncores %d\nwhen %lld\n"
-            "quick %d\n", CALIB_VERSION, c->backend, c->nranks, c->cores,
-            c->when, c->quick);
+    fprintf(f, "version %d\nbackend %s\nhost %s\nnranks %d\ncores %d\n"
+            "when %lld\nquick %d\n", CALIB_VERSION, c->backend, c->host,
+            c->nranks, c->cores, c->when, c->quick);
     fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
             c->alpha, c->alpha_msg, c->lat_step, c->lat_iter,
             link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
@@ -64,27 +52,18 @@ static void write_calib(FILE *f, const Calib *c)
                 p->beta_shared, p->beta_p2p, p->gamma_shared, p->gamma_p2p,
                 p->beta_cross);
     }
+    return ferror(f);
 }
 
-CvError calib_save(const Calib *c)
+CvError calib_save(const Calib *c, char *why, size_t whylen)
 {
-    char path[4096], tmp[4200];
-    CvError e = calib_path(c->backend, c->nranks, path, sizeof path);
-    if (e || (e = make_dirs(path)))
+    char path[4096];
+    CvError e = calib_path(c->backend, c->host, c->nranks, path, sizeof path,
+                           why, whylen);
+    if (e)
         return e;
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return CV_ERR_IO;
-    write_calib(f, c);
-    int bad = ferror(f);
-    bad |= fflush(f) != 0 || fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path)) {
-        remove(tmp);
-        return CV_ERR_IO;
-    }
-    return CV_OK;
+    store_clean_stale(path);
+    return store_write(path, write_calib, (void *)c, why, whylen);
 }
 
 /* A "probe" line: the ratios at the start and the end, then their clean
@@ -102,16 +81,27 @@ static int probe_line(Calib *c, const char *line)
     return 1;
 }
 
-/* Parse one "key values" line into c; -1 on a malformed line. */
-static int parse_line(Calib *c, const char *line)
+/* A "host" line: the rest of the line, the machine's fingerprint. */
+static int host_line(Calib *c, const char *line)
+{
+    if (strncmp(line, "host ", 5))
+        return 0;
+    snprintf(c->host, sizeof c->host, "%.*s", (int)strcspn(line + 5, "\n"),
+             line + 5);
+    return 1;
+}
+
+/* Parse one "key values" line into c (the format's version into
+ * *version); -1 on a malformed line. */
+static int parse_line(Calib *c, const char *line, int *version)
 {
     char word[64];
-    int v;
     if (line[0] == '#' || line[0] == '\n')
         return 0;
-    if (sscanf(line, "version %d", &v) == 1)
-        return v == CALIB_VERSION ? 0 : -1;
-    if (sscanf(line, "backend %31s", c->backend) == 1 ||
+    if (sscanf(line, "version %d", version) == 1)
+        return *version > 0 ? 0 : -1;
+    if (host_line(c, line) ||
+        sscanf(line, "backend %31s", c->backend) == 1 ||
         sscanf(line, "nranks %d", &c->nranks) == 1 ||
         sscanf(line, "cores %d", &c->cores) == 1 ||
         sscanf(line, "when %lld", &c->when) == 1 ||
@@ -143,10 +133,10 @@ static int parse_line(Calib *c, const char *line)
 
 static int nonneg(double x) { return x >= 0 && isfinite(x); }
 
-/* Whether a loaded calibration is usable for (backend, nranks). */
-static int calib_sane(const Calib *c, const char *backend, int nranks)
+/* Whether the values of a calibration read from a file can be used. */
+static int calib_sane(const Calib *c)
 {
-    if (strcmp(c->backend, backend) || c->nranks != nranks || c->cores < 0 ||
+    if (!c->backend[0] || c->nranks < 1 || c->cores < 0 ||
         c->npoints < 1 || !nonneg(c->alpha) || !nonneg(c->alpha_msg) ||
         !nonneg(c->lat_step) || !nonneg(c->lat_iter) ||
         !nonneg(c->unsteady) || !nonneg(c->probe[0]) ||
@@ -165,24 +155,105 @@ static int calib_sane(const Calib *c, const char *backend, int nranks)
     return 1;
 }
 
-CvError calib_load(const char *backend, int nranks, Calib *out)
+/* Parse the open file f into out; the format's version into *version (0:
+ * none given; a newer one than this stops the reading). -1 when a line is
+ * malformed or it cannot be read. */
+static int read_lines(FILE *f, Calib *out, int *version)
 {
-    char path[4096], line[256];
-    CvError e = calib_path(backend, nranks, path, sizeof path);
-    if (e)
-        return e;
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return CV_ERR_IO;
-    *out = (Calib){.link = LINK_SHARED};
+    char line[256];
     int bad = 0, msg = 0;
-    while (!bad && fgets(line, sizeof line, f)) {
-        bad = parse_line(out, line);
+    *out = (Calib){.link = LINK_SHARED};
+    *version = 0;
+    while (!bad && *version <= CALIB_VERSION && fgets(line, sizeof line, f)) {
+        bad = parse_line(out, line, version);
         msg |= !strncmp(line, "msg ", 4);
     }
     if (!msg) /* saved before it was measured: a latency per message */
         out->alpha_msg = out->alpha;
-    bad |= ferror(f);
+    return bad || ferror(f) ? -1 : 0;
+}
+
+/* Read the file at path into out (calib_read); *missing: there is none. */
+static CvError read_file(const char *path, Calib *out, int *version,
+                         int *missing, char *why, size_t whylen)
+{
+    FILE *f;
+    CvError e = store_open(path, &f, missing, why, whylen);
+    if (e)
+        return e;
+    int bad = read_lines(f, out, version);
     fclose(f);
-    return bad || !calib_sane(out, backend, nranks) ? CV_ERR_ARG : CV_OK;
+    if (*version > CALIB_VERSION)
+        snprintf(why, whylen, "the calibration in %s was saved by a newer "
+                 "collviz", path);
+    else if (!bad && *version >= 3 && calib_sane(out))
+        return CV_OK;
+    else
+        snprintf(why, whylen, "the calibration in %s cannot be read", path);
+    return CV_ERR_ARG;
+}
+
+CvError calib_read(const char *path, Calib *out, int *version, char *why,
+                   size_t whylen)
+{
+    int missing;
+    return read_file(path, out, version, &missing, why, whylen);
+}
+
+/* No file at path: is there one of collviz's before version 4, which kept
+ * one file per backend and rank count whatever the machine? CV_ERR_ARG and
+ * a sentence when there is; else CV_ERR_IO and why empty. */
+static CvError older_file(const char *backend, int nranks, char *why,
+                          size_t whylen)
+{
+    char name[CALIB_NAME_LEN + 32], old[4096], unused[8];
+    snprintf(name, sizeof name, "calib-%s-p%d.txt", backend, nranks);
+    why[0] = '\0';
+    if (store_path(STORE_CACHE, name, old, sizeof old, unused, sizeof unused) ||
+        access(old, F_OK))
+        return CV_ERR_IO;
+    snprintf(why, whylen, "the calibration in %s was saved by an older "
+             "collviz", old);
+    return CV_ERR_ARG;
+}
+
+/* A file that reads but is not for (backend, host, nranks) in this
+ * format: CV_ERR_ARG and a sentence saying why. */
+static CvError check_key(const Calib *c, int version, const char *backend,
+                         const char *host, int nranks, const char *path,
+                         char *why, size_t whylen)
+{
+    if (version != CALIB_VERSION)
+        snprintf(why, whylen, "the calibration in %s was saved by an older "
+                 "collviz", path);
+    else if (strcmp(c->host, host))
+        snprintf(why, whylen, "the calibration in %s was measured on another "
+                 "machine (%s)", path, c->host);
+    else if (strcmp(c->backend, backend) || c->nranks != nranks)
+        snprintf(why, whylen, "the calibration in %s is of %s at %d ranks",
+                 path, c->backend, c->nranks);
+    else
+        return CV_OK;
+    return CV_ERR_ARG;
+}
+
+CvError calib_load(const char *backend, const char *host, int nranks,
+                   Calib *out, char *why, size_t whylen)
+{
+    char path[4096], aside[4200];
+    int missing = 0, version;
+    host = host ? host : "";
+    CvError e = calib_path(backend, host, nranks, path, sizeof path, why,
+                           whylen);
+    if (!e)
+        e = read_file(path, out, &version, &missing, why, whylen);
+    if (e && missing)
+        return older_file(backend, nranks, why, whylen);
+    if (e == CV_ERR_ARG && version <= CALIB_VERSION && /* damaged */
+        store_set_aside(path, aside, sizeof aside) == CV_OK)
+        snprintf(why, whylen, "the calibration in %s could not be read (it is "
+                 "kept as %s)", path, aside);
+    if (e)
+        return e;
+    return check_key(out, version, backend, host, nranks, path, why, whylen);
 }

@@ -5,6 +5,7 @@
  * a worker does in rank.c. */
 #include "threads/exec_threads.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "threads/copy.h"
 #include "threads/predict.h"
@@ -470,6 +472,49 @@ static void threads_close(Executor *ex)
     free(x);
 }
 
+/* The CPU's model, as the system names it: /proc/cpuinfo's first "model
+ * name" (x86, and others that have it), else its "Processor" or
+ * "Hardware" line (older ARM kernels), else the machine's architecture;
+ * runs of blanks as one space. */
+static void cpu_model(char *out, size_t len)
+{
+    static const char *const keys[] = {"model name", "Processor", "Hardware"};
+    char line[256], best[256] = "";
+    size_t rank = sizeof keys / sizeof keys[0];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    while (f && rank && fgets(line, sizeof line, f)) {
+        char *colon = strchr(line, ':');
+        for (size_t k = 0; colon && k < rank; k++)
+            if (!strncmp(line, keys[k], strlen(keys[k])) && colon[1]) {
+                snprintf(best, sizeof best, "%s", colon + 1);
+                rank = k;
+            }
+    }
+    if (f)
+        fclose(f);
+    struct utsname u;
+    if (!best[0] && !uname(&u))
+        snprintf(best, sizeof best, "%s CPU", u.machine);
+    size_t n = 0;
+    for (const char *c = best; *c && n + 1 < len; c++)
+        if (!isspace((unsigned char)*c))
+            out[n++] = *c;
+        else if (n && out[n - 1] != ' ' && c[1] && !isspace((unsigned char)c[1]))
+            out[n++] = ' ';
+    out[n] = '\0';
+}
+
+/* This machine: the CPU's model and the CPUs the ranks may use (those of
+ * the process when it was opened), "Intel(R) Xeon(R) ... x2". */
+static void threads_host(Executor *ex, ExecHost *out)
+{
+    char model[96];
+    cpu_model(model, sizeof model);
+    out->cores = tx(ex)->cpus;
+    snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
+             model[0] ? model : "unknown CPU", out->cores);
+}
+
 /* The machine's cross-core state, by probe.h's two threads pinned to the
  * first two CPUs (where ranks 0 and 1 run while every rank has a CPU of
  * its own): called between runs, while the ranks' threads wait idle. */
@@ -491,6 +536,7 @@ const ExecOps exec_threads_ops = {
     .read = threads_read,
     .probe = threads_probe,
     .predict = threads_predict,
+    .host = threads_host,
     .last_error = threads_last_error,
     .close = threads_close,
 };

@@ -201,9 +201,12 @@ CvError scene_backend(App *app, const ExecOps *ops, char *why, size_t whylen)
 void scene_model(App *app)
 {
     Calib c;
+    char why[4400];
     const char *name = app->backend ? app->backend->name : "threads";
+    ExecHost host = app->ex ? exec_host(app->ex) : (ExecHost){.cores = 0};
     app->params_calibrated =
-        calib_load(name, app->call.nranks, &c) == CV_OK;
+        app->ex && calib_load(name, host.fingerprint, app->call.nranks, &c,
+                              why, sizeof why) == CV_OK;
     if (app->params_calibrated) {
         app->calib = c;
         app->link = c.link;
