@@ -65,6 +65,22 @@ typedef struct ExecOps {
     /* Run the whole schedule (steps and finish) `warmup` times untimed,
      * then `iters` times timed. Buffers end in an unspecified state. */
     CvError (*run)(Executor *ex, int warmup, int iters, ExecTiming *t);
+    /* Optional (NULL: none; the threads backend has no library of its
+     * own). The library's own collective for the loaded schedule's call
+     * (ex->sched->call: kind, ranks, count, datatype, op, root, in place
+     * or not), on the same ranks' buffers, timed as run times the
+     * schedule: `warmup` untimed calls, then `iters` timed ones, t->iter_s
+     * the mean seconds per call of the slowest rank; t->step_s, where
+     * given, is left alone (a library call has no steps). As after run,
+     * the buffers end in an unspecified state, but after reset and one
+     * call (warmup 0, iters 1) the outputs hold the collective's result
+     * and verify_output checks them. CV_ERR_UNAVAILABLE and a sentence in
+     * why when the library cannot run this call here (a datatype or op it
+     * lacks, fewer devices than ranks); other errors as run's. The cuda
+     * backend's is NCCL's, the mpi backend's MPI's own collectives: perf's
+     * row beside the schedules'. */
+    CvError (*native)(Executor *ex, int warmup, int iters, ExecTiming *t,
+                      char *why, size_t whylen);
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);
@@ -85,7 +101,9 @@ typedef struct ExecOps {
                        double *seconds);
     /* The machine ex runs on (ExecHost): calibrations take their cores
      * from it and are kept by its fingerprint, which must not change
-     * while the machine does not. */
+     * while the machine does not, and must differ between machines whose
+     * calibrations differ. Every backend has one (exec_host reads an empty
+     * fingerprint where it has not). */
     void (*host)(Executor *ex, ExecHost *out);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);

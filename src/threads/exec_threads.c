@@ -533,6 +533,7 @@ const ExecOps exec_threads_ops = {
     .step = threads_step,
     .finish = threads_finish,
     .run = threads_run,
+    /* .native: none, this backend has no library beside its schedules */
     .read = threads_read,
     .probe = threads_probe,
     .predict = threads_predict,
