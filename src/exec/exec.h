@@ -4,7 +4,13 @@
  *
  * Life cycle: open (workers started, once) -> load (a schedule; buffers
  * sized for it and first touched by their owners; inputs filled) -> step /
- * run / read, any number of times, reset in between -> close. */
+ * run / read, any number of times, reset in between -> close.
+ *
+ * The interface is the same for every backend: what is particular to one
+ * (its options, its waiting and copying policies, how it runs a schedule
+ * and so how long one takes) stays behind it, in its folder: options come
+ * as a string it parses (ExecOptions.params), and its predictor, its
+ * machine's fingerprint and its library's own collectives are slots. */
 #ifndef COLLVIZ_EXEC_H
 #define COLLVIZ_EXEC_H
 
@@ -135,7 +141,8 @@ int exec_param_next(const char **at, char *key, size_t klen, char *val,
                     size_t vlen);
 /* How many CPUs this process's ranks can run on at once: those it may
  * use (its affinity: taskset, cgroups' cpusets), else those online; at
- * least 1. Push and eager decisions and the model's cores come from it. */
+ * least 1. The threads backend's pinning, push and eager decisions and
+ * its cores (ExecHost) come from it. */
 int exec_cpus(void);
 /* Keep the calling thread on the k-th CPU (from 0) it may use now; false
  * when it may use fewer or the system does not say (Linux only). */
