@@ -34,7 +34,7 @@ typedef struct {
     double beta_cache; /* s/B, all cores busy, data in cache */
     double beta_mem;   /* s/B, data in memory */
     double beta_one;   /* s/B, data in memory, moved by one core alone */
-    int cores;         /* cores the ranks run on: min(p, exec_cpus) */
+    int cores;         /* cores the ranks run on: min(p, Calib.cores) */
     int n;             /* points of the weight curve */
     double dist[CALIB_MAX_POINTS]; /* reuse distances, increasing */
     double w[CALIB_MAX_POINTS];    /* cache share at dist[i], decreasing */

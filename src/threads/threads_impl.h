@@ -2,9 +2,11 @@
  * commands the caller's thread gives the workers, a rank, a channel, the
  * executor (exec_threads.h).
  *
- * The backend's files: flag.h (waiting), plan.c (the plan of a schedule),
- * rank.c (what a worker thread does), exec_threads.c (the commands, the
- * operations and the ExecOps table). Private to src/threads/; a file that
+ * The backend's files: flag.h (waiting), plan.c (the plan of a schedule,
+ * and the policies it follows), rank.c (what a worker thread does),
+ * exec_threads.c (its options, the commands, the operations, its machine
+ * and the ExecOps table), predict.c (its predictor), probe_cross.c (its
+ * probe), copy.c (streaming copies). Private to src/threads/; a file that
  * includes it defines _GNU_SOURCE first (flag.h). */
 #ifndef COLLVIZ_THREADS_IMPL_H
 #define COLLVIZ_THREADS_IMPL_H
