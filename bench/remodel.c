@@ -27,6 +27,7 @@
  * DIR and one for all of them: algorithms within the band at every size,
  * out of all. Exit status 2 when a DIR has no CSV or a calibration is
  * missing or damaged. */
+#include <glob.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
@@ -66,19 +67,32 @@ typedef struct {
     int fit, all; /* algorithms within the band at every size, and all */
 } Tally;
 
-/* Load the calibration of round `round` of dir for p ranks. */
+/* Load the calibration of round `round` of dir for p ranks: the file of
+ * threads at p ranks in the round's cache (calib-threads-HASH-pP.txt, or
+ * calib-threads-pP.txt as collviz kept them before it named the machine),
+ * whatever machine it names (calib_read). */
 static int load_round(const char *dir, int round, int p, Calib *c)
 {
-    char env[PATH_MAX + 32], abs[PATH_MAX];
-    /* calib_path takes XDG_CACHE_HOME only when it is an absolute path */
-    snprintf(env, sizeof env, "%s/cache-r%d",
-             realpath(dir, abs) ? abs : dir, round);
-    if (setenv("XDG_CACHE_HOME", env, 1) || calib_load("threads", p, c)) {
-        fprintf(stderr, "remodel: no calibration of %d ranks in %s/collviz/\n",
-                p, env);
-        return -1;
+    char pat[PATH_MAX + 64], why[PATH_MAX + 128];
+    const char *forms[] = {"calib-threads-*-p%d.txt", "calib-threads-p%d.txt"};
+    int version, n = snprintf(pat, sizeof pat, "%s/cache-r%d/collviz/", dir,
+                              round);
+    for (size_t i = 0; i < 2; i++) {
+        glob_t g;
+        snprintf(pat + n, sizeof pat - (size_t)n, forms[i], p);
+        int found = !glob(pat, 0, NULL, &g) && g.gl_pathc > 0;
+        CvError e = found ? calib_read(g.gl_pathv[0], c, &version, why,
+                                       sizeof why)
+                          : CV_ERR_IO;
+        globfree(&g);
+        if (found && e)
+            fprintf(stderr, "remodel: %s\n", why);
+        if (found)
+            return e ? -1 : 0;
     }
-    return 0;
+    pat[n] = '\0';
+    fprintf(stderr, "remodel: no calibration of %d ranks in %s\n", p, pat);
+    return -1;
 }
 
 /* The model of one CSV row under c; 0 when it cannot be predicted. */

@@ -32,6 +32,7 @@
 #include "algos/algo.h"
 #include "exec/exec.h"
 #include "exec/probe.h"
+#include "threads/probe_cross.h" /* PROBE_SECONDS */
 
 #define RUN_SECONDS 0.02 /* one timed run of the collective */
 

@@ -13,13 +13,18 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "algos/algo.h"
 #include "measure/calib.h"
 #include "threads/copy.h"
+#include "threads/plan.h"
 
 /* ------------------------------------------------------------- fixtures */
+
+/* The machine the tests' calibrations name (ExecHost.fingerprint). */
+#define HOST "Test CPU x4"
 
 /* A fresh temporary cache directory per test, in XDG_CACHE_HOME. */
 typedef struct {
@@ -94,6 +99,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
                .link = seed % 2 ? LINK_P2P : LINK_SHARED,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
     snprintf(c.backend, sizeof c.backend, "%s", backend);
+    snprintf(c.host, sizeof c.host, "%s", HOST);
     for (int i = 0; i < npoints; i++)
         c.pt[i] = (CalibPoint){
             .footprint = 1e5 * pow(3.0, i), .beta_shared = 1e-10 * (i + 1),
@@ -111,6 +117,7 @@ static void assert_close(double a, double b)
 static void assert_same(const Calib *a, const Calib *b)
 {
     assert_string_equal(a->backend, b->backend);
+    assert_string_equal(a->host, b->host);
     assert_int_equal(a->nranks, b->nranks);
     assert_int_equal(a->cores, b->cores);
     assert_int_equal(a->when, b->when);
@@ -143,12 +150,14 @@ static void assert_same(const Calib *a, const Calib *b)
 
 /* ---------------------------------------------------------------- paths */
 
+/* File names: backend, the FNV-1a hash of the machine's fingerprint in
+ * eight hex digits ("" 811c9dc5, "a" e40c292c), rank count. */
 static void test_path_xdg(void **state)
 {
-    char path[512];
-    assert_int_equal(calib_path("threads", 8, path, sizeof path), CV_OK);
-    char want[512];
-    snprintf(want, sizeof want, "%s/collviz/calib-threads-p8.txt",
+    char path[512], want[512], why[256];
+    assert_int_equal(calib_path("threads", "a", 8, path, sizeof path, why,
+                                sizeof why), CV_OK);
+    snprintf(want, sizeof want, "%s/collviz/calib-threads-e40c292c-p8.txt",
              ((TmpCache *)*state)->dir);
     assert_string_equal(path, want);
 }
@@ -156,7 +165,7 @@ static void test_path_xdg(void **state)
 static void test_path_home(void **state)
 {
     (void)state;
-    char path[512], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    char path[512], why[256], *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
     /* An unset, empty or relative XDG_CACHE_HOME falls back to HOME. */
     const char *xdgs[] = {NULL, "", "relative/dir"};
     setenv("HOME", "/home/someone", 1);
@@ -165,14 +174,21 @@ static void test_path_home(void **state)
             setenv("XDG_CACHE_HOME", xdgs[i], 1);
         else
             unsetenv("XDG_CACHE_HOME");
-        assert_int_equal(calib_path("mpi", 3, path, sizeof path), CV_OK);
-        assert_string_equal(path, "/home/someone/.cache/collviz/calib-mpi-p3.txt");
+        assert_int_equal(calib_path("mpi", "", 3, path, sizeof path, why,
+                                    sizeof why), CV_OK);
+        assert_string_equal(path, "/home/someone/.cache/collviz/"
+                                  "calib-mpi-811c9dc5-p3.txt");
     }
     unsetenv("HOME");
-    assert_int_equal(calib_path("mpi", 3, path, sizeof path), CV_ERR_IO);
-    assert_int_equal(calib_load("mpi", 3, &(Calib){0}), CV_ERR_IO);
+    assert_int_equal(calib_path("mpi", "", 3, path, sizeof path, why,
+                                sizeof why), CV_ERR_IO);
+    why[0] = '\0';
+    assert_int_equal(calib_load("mpi", "", 3, &(Calib){0}, why, sizeof why),
+                     CV_ERR_IO);
+    assert_non_null(strstr(why, "HOME"));
     setenv("HOME", "/h", 1);
-    assert_int_equal(calib_path("threads", 1, path, 10), CV_ERR_ARG);
+    assert_int_equal(calib_path("threads", "", 1, path, 10, why, sizeof why),
+                     CV_ERR_ARG);
     if (home)
         setenv("HOME", home, 1);
     free(home);
@@ -184,97 +200,252 @@ static void test_roundtrip(void **state)
 {
     static const int ranks[] = {1, 2, 3, 8, 64, 1024};
     unsigned seed = 0;
+    char why[512] = "";
     for (size_t r = 0; r < sizeof ranks / sizeof ranks[0]; r++)
         for (int np = 1; np <= CALIB_MAX_POINTS; np += 3) {
             Calib c = sample(r % 2 ? "threads" : "cuda", ranks[r], np, seed++), got;
-            assert_int_equal(calib_save(&c), CV_OK);
+            assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
             memset(&got, 0x5a, sizeof got);
-            assert_int_equal(calib_load(c.backend, c.nranks, &got), CV_OK);
+            assert_int_equal(calib_load(c.backend, HOST, c.nranks, &got, why,
+                                        sizeof why), CV_OK);
             assert_same(&got, &c);
         }
     /* One file per (backend, ranks) pair, no temporary left behind. */
     assert_int_equal(files_in_cache(*state), 6);
-    /* Another rank count or backend has no calibration. */
+    /* Another rank count or backend has no calibration: nothing to say. */
     Calib got;
-    assert_int_equal(calib_load("threads", 5, &got), CV_ERR_IO);
-    assert_int_equal(calib_load("mpi", 8, &got), CV_ERR_IO);
+    assert_int_equal(calib_load("threads", HOST, 5, &got, why, sizeof why),
+                     CV_ERR_IO);
+    assert_string_equal(why, "");
+    assert_int_equal(calib_load("mpi", HOST, 8, &got, why, sizeof why),
+                     CV_ERR_IO);
+    assert_string_equal(why, "");
 }
 
 static void test_overwrite(void **state)
 {
     Calib a = sample("threads", 4, 5, 1), b = sample("threads", 4, 2, 2), got;
-    assert_int_equal(calib_save(&a), CV_OK);
-    assert_int_equal(calib_save(&b), CV_OK);
-    assert_int_equal(calib_load("threads", 4, &got), CV_OK);
+    char why[512];
+    assert_int_equal(calib_save(&a, why, sizeof why), CV_OK);
+    assert_int_equal(calib_save(&b, why, sizeof why), CV_OK);
+    assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
     assert_same(&got, &b);
     assert_int_equal(files_in_cache(*state), 1);
+}
+
+/* The whole text of the file at path. */
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *s = calloc(1, 65536);
+    assert_non_null(s);
+    size_t n = fread(s, 1, 65535, f);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+/* Calibrations are kept per machine: two machines sharing the cache (a
+ * home directory on NFS) have a file each, each loads its own, a third
+ * has none; the file records its machine, and a file whose machine is
+ * not the one asked for is not taken for its calibration. */
+static void test_fingerprints(void **state)
+{
+    static const char *const hosts[] = {"AMD EPYC x2", "AMD EPYC x4",
+                                        "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz x2"};
+    char why[512], path[512];
+    for (unsigned i = 0; i < 3; i++) {
+        Calib c = sample("threads", 8, 3, i);
+        snprintf(c.host, sizeof c.host, "%s", hosts[i]);
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    }
+    assert_int_equal(files_in_cache(*state), 3);
+    for (unsigned i = 0; i < 3; i++) {
+        Calib want = sample("threads", 8, 3, i), got;
+        snprintf(want.host, sizeof want.host, "%s", hosts[i]);
+        assert_int_equal(calib_load("threads", hosts[i], 8, &got, why,
+                                    sizeof why), CV_OK);
+        assert_same(&got, &want);
+        assert_string_equal(got.host, hosts[i]);
+        assert_int_equal(calib_path("threads", hosts[i], 8, path, sizeof path,
+                                    why, sizeof why), CV_OK);
+        char *text = slurp(path), line[256];
+        snprintf(line, sizeof line, "\nhost %s\n", hosts[i]);
+        assert_non_null(strstr(text, line));
+        free(text);
+    }
+    why[0] = 'x';
+    assert_int_equal(calib_load("threads", "AMD EPYC x8", 8, &(Calib){0}, why,
+                                sizeof why), CV_ERR_IO);
+    assert_string_equal(why, "");
+    /* hosts[0]'s file, copied to where hosts[1]'s is kept */
+    char from[512], to[512];
+    assert_int_equal(calib_path("threads", hosts[0], 8, from, sizeof from, why,
+                                sizeof why), CV_OK);
+    assert_int_equal(calib_path("threads", hosts[1], 8, to, sizeof to, why,
+                                sizeof why), CV_OK);
+    assert_int_equal(rename(from, to), 0);
+    assert_int_equal(calib_load("threads", hosts[1], 8, &(Calib){0}, why,
+                                sizeof why), CV_ERR_ARG);
+    assert_non_null(strstr(why, "was measured on another machine (AMD EPYC x2)"));
+}
+
+/* The file of collviz before it named machines (version 3,
+ * calib-BACKEND-pRANKS.txt) is never read: it may be another machine's.
+ * Loading says that there is an older file, leaves it as it is, and once
+ * this machine's calibration is saved, loads that. A version 3 file where
+ * this format's would be is older too, a version 5 one newer; neither is
+ * set aside (they are not damaged). */
+static void test_older_file(void **state)
+{
+    TmpCache *t = *state;
+    char old[512], why[512], path[512];
+    const char *v3 = "version 3\nbackend threads\nnranks 4\ncores 2\nalpha 2e-6\n"
+                     "link p2p\npoint 1e6 1e-10 2e-10 0 0 3e-10\n";
+    snprintf(old, sizeof old, "%s/collviz", t->dir);
+    mkdir(old, 0755);
+    snprintf(old, sizeof old, "%s/collviz/calib-threads-p4.txt", t->dir);
+    FILE *f = fopen(old, "w");
+    assert_non_null(f);
+    fputs(v3, f);
+    fclose(f);
+    Calib got;
+    assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why),
+                     CV_ERR_ARG);
+    char want[700];
+    snprintf(want, sizeof want, "the calibration in %s was saved by an older "
+             "collviz", old);
+    assert_string_equal(why, want);
+    assert_int_equal(access(old, F_OK), 0);
+    /* other rank counts and backends are not its */
+    assert_int_equal(calib_load("threads", HOST, 8, &got, why, sizeof why),
+                     CV_ERR_IO);
+    assert_int_equal(calib_load("cuda", HOST, 4, &got, why, sizeof why),
+                     CV_ERR_IO);
+    Calib c = sample("threads", 4, 2, 3);
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
+    assert_same(&got, &c);
+    /* older and newer formats where this machine's file is */
+    assert_int_equal(calib_path("threads", HOST, 4, path, sizeof path, why,
+                                sizeof why), CV_OK);
+    static const struct { const char *text, *says; } formats[] = {
+        {"version 3\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
+         "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by an older collviz"},
+        {"version 5\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
+         "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by a newer collviz"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        f = fopen(path, "w");
+        assert_non_null(f);
+        fputs(formats[i].text, f);
+        fclose(f);
+        assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why),
+                         CV_ERR_ARG);
+        assert_non_null(strstr(why, formats[i].says));
+        assert_non_null(strstr(why, path));
+        assert_int_equal(access(path, F_OK), 0);
+    }
+    /* calib_read reads version 3 files whatever their machine */
+    int version = 0;
+    assert_int_equal(calib_read(old, &got, &version, why, sizeof why), CV_OK);
+    assert_int_equal(version, 3);
+    assert_int_equal(got.nranks, 4);
+    assert_close(got.alpha, 2e-6);
+    assert_string_equal(got.host, "");
+    unlink(old);
 }
 
 /* Write `text` as the calibration file of threads at 4 ranks. */
 static void write_file(const char *text)
 {
-    char path[512];
-    assert_int_equal(calib_path("threads", 4, path, sizeof path), CV_OK);
+    char path[512], why[512];
+    assert_int_equal(calib_path("threads", HOST, 4, path, sizeof path, why,
+                                sizeof why), CV_OK);
     Calib c = sample("threads", 4, 1, 0);
-    assert_int_equal(calib_save(&c), CV_OK); /* creates the directories */
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK); /* the directories */
     FILE *f = fopen(path, "w");
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
 }
 
+/* "version 4\nbackend threads\nhost HOST\nnranks 4\n" and the rest. */
+#define V4 "version 4\nbackend threads\nhost " HOST "\nnranks 4\n"
+
 static void test_damaged(void **state)
 {
-    (void)state;
+    TmpCache *t = *state;
     static const char *const bad[] = {
         "",                                                  /* empty */
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\n", /* no points */
+        V4 "alpha 1e-6\n",                                   /* no points */
         /* the formats before the cross bandwidth and the step latency */
         "version 1\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
         "version 2\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend cuda\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha -1\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha nan\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 0 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 -1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 -1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlink ring\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 9 1 1 1 1 1\npoint 2 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\ngarbage\n",
-        "version 3\nbackend threads\nnranks 4\ncores -2\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat -1 0\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat 1e-6 nan\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nlat 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg -1\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg nan\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nmsg\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady -2\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady inf\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nunsteady\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe -1 1\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 nan\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 4e-5\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 4e-5 -1\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 nan 4e-5\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nprobe 1 1 4e-5 4e-5 9\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate -1 4e-5 9\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate 1 inf 9\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate 1 4e-5 -3\npoint 1 1 1 1 1 1\n",
-        "version 3\nbackend threads\nnranks 4\nalpha 1e-6\nstate 1 4e-5\npoint 1 1 1 1 1 1\n",
+        "backend threads\nhost " HOST "\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\npoint 1 1 1 1 1\n",
+        "version 4\nhost " HOST "\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\npoint 1 1 1\n",
+        V4 "alpha -1\npoint 1 1 1 1 1 1\n",
+        V4 "alpha nan\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\npoint 1 0 1 1 1 1\n",
+        V4 "alpha 1e-6\npoint 1 1 1 -1 1 1\n",
+        V4 "alpha 1e-6\npoint 1 1 1 1 1 -1\n",
+        V4 "alpha 1e-6\nlink ring\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\npoint 9 1 1 1 1 1\npoint 2 1 1 1 1 1\n",
+        V4 "alpha 1e-6\npoint 1 1 1 1 1 1\ngarbage\n",
+        V4 "cores -2\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nlat -1 0\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nlat 1e-6 nan\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nlat 1e-6\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nmsg -1\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nmsg nan\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nmsg\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nunsteady -2\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nunsteady inf\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nunsteady\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe -1 1\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe 1 nan\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe 1\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe 1 1 4e-5\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe 1 1 4e-5 -1\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe 1 1 nan 4e-5\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nprobe 1 1 4e-5 4e-5 9\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nstate -1 4e-5 9\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nstate 1 inf 9\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nstate 1 4e-5 -3\npoint 1 1 1 1 1 1\n",
+        V4 "alpha 1e-6\nstate 1 4e-5\npoint 1 1 1 1 1 1\n",
     };
     Calib got;
+    char why[1024], path[512], aside[600];
+    assert_int_equal(calib_path("threads", HOST, 4, path, sizeof path, why,
+                                sizeof why), CV_OK);
+    snprintf(aside, sizeof aside, "%s.bad", path);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_file(bad[i]);
-        if (calib_load("threads", 4, &got) != CV_ERR_ARG)
-            fail_msg("damaged file %zu was accepted:\n%s", i, bad[i]);
+        if (calib_load("threads", HOST, 4, &got, why, sizeof why) != CV_ERR_ARG ||
+            !strstr(why, "could not be read (it is kept as ") ||
+            !strstr(why, aside))
+            fail_msg("damaged file %zu was accepted (%s):\n%s", i, why, bad[i]);
+        /* set aside: the next write starts clean */
+        if (access(path, F_OK) == 0 || access(aside, F_OK))
+            fail_msg("damaged file %zu was not set aside", i);
     }
-    write_file("version 3\nbackend threads\nnranks 4\nalpha 2e-6\nlink p2p\n"
-               "point 1e6 1e-10 2e-10 0 0 3e-10\n");
-    assert_int_equal(calib_load("threads", 4, &got), CV_OK);
+    /* a file of another backend or rank count where this one's is kept */
+    static const char *const other[] = {
+        "version 4\nbackend cuda\nhost " HOST "\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 4\nbackend threads\nhost " HOST "\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        write_file(other[i]);
+        assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why),
+                         CV_ERR_ARG);
+        assert_non_null(strstr(why, i ? "is of threads at 5 ranks"
+                                      : "is of cuda at 4 ranks"));
+    }
+    write_file(V4 "alpha 2e-6\nlink p2p\npoint 1e6 1e-10 2e-10 0 0 3e-10\n");
+    assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
     assert_int_equal(got.link, LINK_P2P);
     assert_close(got.alpha, 2e-6);
     assert_close(got.alpha_msg, 2e-6); /* not measured: alpha per message */
@@ -284,12 +455,12 @@ static void test_damaged(void **state)
     assert_true(got.probe_clean[0] == 0 && got.probe_clean[1] == 0);
     assert_int_equal(got.state_probes, 0);
     /* saved before the clean times were: the ratios alone */
-    write_file("version 3\nbackend threads\nnranks 4\nalpha 2e-6\nprobe 1.1 1.2\n"
-               "point 1e6 1e-10 2e-10 0 0 3e-10\n");
-    assert_int_equal(calib_load("threads", 4, &got), CV_OK);
+    write_file(V4 "alpha 2e-6\nprobe 1.1 1.2\npoint 1e6 1e-10 2e-10 0 0 3e-10\n");
+    assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
     assert_close(got.probe[0], 1.1);
     assert_close(got.probe[1], 1.2);
     assert_true(got.probe_clean[0] == 0 && got.probe_clean[1] == 0);
+    (void)t;
 }
 
 /* calib_spread: the largest over the smallest, whatever the order; 0 for
@@ -326,7 +497,10 @@ static void test_unwritable(void **state)
     assert_non_null(f);
     fclose(f);
     Calib c = sample("threads", 2, 3, 0);
-    assert_int_equal(calib_save(&c), CV_ERR_IO);
+    char why[1024] = "";
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_ERR_IO);
+    if (!strstr(why, "cannot write ") || !strstr(why, t->dir))
+        fail_msg("why: '%s'", why);
     unlink(file);
 }
 
@@ -471,7 +645,8 @@ static double flat_time(const Schedule *s, const ModelParams *m,
  * with a calibration of one point (one bandwidth at every size). */
 static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
 {
-    Calib c = {.alpha = 1e-6, .alpha_msg = 3e-7, .npoints = 1};
+    Calib c = {.backend = "threads", .alpha = 1e-6, .alpha_msg = 3e-7,
+               .npoints = 1};
     c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9, 0};
     CollCall call = {.kind = a->coll, .nranks = p, .count = n, .dtype = DT_DOUBLE,
                      .op = OP_SUM, .root = p - 1, .in_place = in_place};
@@ -527,7 +702,8 @@ static double predict(const Calib *c, CollKind k, const char *name, int p,
 static void test_predict_cache(void **state)
 {
     (void)state;
-    Calib two = {.alpha = 1e-6, .npoints = 2}, fast = two, slow = two;
+    Calib two = {.backend = "threads", .alpha = 1e-6, .npoints = 2};
+    Calib fast = two, slow = two;
     two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
     two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
     fast.pt[0] = fast.pt[1] = two.pt[0];
@@ -556,7 +732,7 @@ static void test_predict_cache(void **state)
 static void test_predict_cores(void **state)
 {
     (void)state;
-    Calib one = {.npoints = 2, .nranks = 4, .cores = 1}, two = one;
+    Calib one = {.backend = "threads", .npoints = 2, .nranks = 4, .cores = 1}, two = one;
     one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0, 0};
     one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0, 0};
     two.pt[0] = one.pt[0], two.pt[1] = one.pt[1];
@@ -580,7 +756,8 @@ static void test_predict_cores(void **state)
 static void test_predict_cross(void **state)
 {
     (void)state;
-    Calib none = {.alpha = 1e-6, .npoints = 2}, same = none, slow = none;
+    Calib none = {.backend = "threads", .alpha = 1e-6, .npoints = 2};
+    Calib same = none, slow = none;
     none.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
     none.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
     for (int i = 0; i < 2; i++) {
@@ -609,7 +786,8 @@ static void test_predict_cross_cores(void **state)
     (void)state;
     for (int p = 2; p <= 8; p *= 2)
         for (int cores = 1; cores <= 9; cores++) {
-            Calib same = {.alpha = 1e-6, .npoints = 2, .nranks = p,
+            Calib same = {.backend = "threads", .alpha = 1e-6, .npoints = 2,
+                          .nranks = p,
                           .cores = cores}, slow = same;
             same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
             same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
@@ -635,7 +813,8 @@ static void test_predict_cross_cores(void **state)
 static void test_predict_cross_write(void **state)
 {
     (void)state;
-    Calib same = {.alpha = 1e-6, .npoints = 2, .nranks = 2, .cores = 2}, slow = same;
+    Calib same = {.backend = "threads", .alpha = 1e-6, .npoints = 2,
+                  .nranks = 2, .cores = 2}, slow = same;
     same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
     same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
     for (int i = 0; i < 2; i++)
@@ -663,20 +842,21 @@ static void test_predict_cross_write(void **state)
     }
 }
 
-/* Pushes (sched_push_all): on two cores the idle rank of a 2-rank gather
+/* Pushes (plan_push_all): on two cores the idle rank of a 2-rank gather
  * moves its own block into the root's buffer, so with a memory that one
  * core alone fills half (beta_p2p twice beta_shared, everything from
  * memory) a large gather takes half the time it takes on one core, where
- * the root moves both blocks; blocks below SCHED_PUSH_BYTES are not
+ * the root moves both blocks; blocks below PLAN_PUSH_BYTES are not
  * pushed and take the same time on either. */
 static void test_predict_push(void **state)
 {
     (void)state;
-    Calib one = {.alpha = 1e-12, .npoints = 1, .nranks = 2, .cores = 1}, two;
+    Calib one = {.backend = "threads", .alpha = 1e-12, .npoints = 1,
+                 .nranks = 2, .cores = 1}, two;
     one.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 0, 0, 1e-10};
     two = one;
     two.cores = 2;
-    size_t big = 2 * SCHED_PUSH_BYTES / sizeof(double), small = big / 8;
+    size_t big = 2 * PLAN_PUSH_BYTES / sizeof(double), small = big / 8;
     for (int in_place = 0; in_place < 2; in_place++) {
         CollCall call = {.kind = COLL_GATHER, .nranks = 2, .count = big,
                          .dtype = DT_DOUBLE, .in_place = in_place};
@@ -708,7 +888,7 @@ static void test_predict_push(void **state)
 static void test_predict_latency(void **state)
 {
     (void)state;
-    Calib c = {.alpha = 1e-9, .lat_step = 1e-3, .lat_iter = 5e-4,
+    Calib c = {.backend = "threads", .alpha = 1e-9, .lat_step = 1e-3, .lat_iter = 5e-4,
                .npoints = 1, .nranks = 4, .cores = 2};
     c.pt[0] = (CalibPoint){1e6, 1e-18, 1e-18, 0, 0, 1e-18};
     size_t big = 2 * CALIB_LAT_BYTES / sizeof(double), small = 16;
@@ -750,7 +930,7 @@ static void test_predict_latency(void **state)
 static void test_predict_write_miss(void **state)
 {
     (void)state;
-    Calib c = {.npoints = 1, .nranks = 2, .cores = 2};
+    Calib c = {.backend = "threads", .npoints = 1, .nranks = 2, .cores = 2};
     c.pt[0] = (CalibPoint){1e6, 1e-10, 1.5e-10, 0, 0, 0};
     size_t cache = copy_cache_bytes(), small = cache / 16 / sizeof(double);
     size_t big = 4 * cache / sizeof(double);
@@ -785,6 +965,56 @@ static void test_predict_write_miss(void **state)
                  fits, at, below);
 }
 
+/* calib_predict asks the calibration's backend for its prediction
+ * (ExecOps.predict: the threads backend walks the schedule as it runs
+ * it) and, for a backend without a predictor here (not built in, or not
+ * known), uses the plain model: model.h's cost with calib_params at the
+ * schedule's footprint (calib_model_cost). */
+static void test_predict_dispatch(void **state)
+{
+    (void)state;
+    char why[200];
+    const ExecOps *threads = exec_find("threads", why, sizeof why);
+    assert_non_null(threads);
+    assert_non_null(threads->predict);
+    Calib c = {.backend = "threads", .alpha = 1e-6, .alpha_msg = 1e-7,
+               .npoints = 2, .nranks = 4, .cores = 2};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 1e-11, 2e-11, 3e-10};
+    c.pt[1] = (CalibPoint){1e8, 1e-9, 2e-9, 1e-11, 2e-11, 3e-9};
+    CollCall call = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 100000,
+                     .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &call, &s),
+                     CV_OK);
+    static const char *const others[] = {"cuda", "mpi", "nosuch", ""};
+    for (int l = 0; l < LINK_COUNT; l++) {
+        double own = -1, plain = -1, got = -1;
+        CostTerms t;
+        ModelParams m = calib_params(&c, (LinkModel)l, calib_footprint(&s));
+        assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &t), CV_OK);
+        plain = cost_time(&t, &m);
+        assert_int_equal(threads->predict(&c, &s, (LinkModel)l, &own), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &got), CV_OK);
+        assert_true(got == own);
+        /* the walk is not the plain model (else this test could not
+         * tell the two apart) */
+        if (l == LINK_SHARED && !(fabs(own / plain - 1) > 0.01))
+            fail_msg("threads predicts %g, the plain model %g", own, plain);
+        assert_int_equal(calib_model_cost(&c, &s, (LinkModel)l, &got), CV_OK);
+        assert_true(got == plain);
+        for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+            Calib o = c;
+            snprintf(o.backend, sizeof o.backend, "%s", others[i]);
+            got = -1;
+            assert_int_equal(calib_predict(&o, &s, (LinkModel)l, &got), CV_OK);
+            if (got != plain)
+                fail_msg("backend '%s', %s: %g, not the plain model's %g",
+                         others[i], link_name((LinkModel)l), got, plain);
+        }
+    }
+    sched_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -792,6 +1022,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_path_home, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_roundtrip, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_overwrite, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_fingerprints, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_older_file, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_damaged, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_unwritable, cache_setup, cache_teardown),
         cmocka_unit_test(test_spread),
@@ -806,6 +1038,7 @@ int main(void)
         cmocka_unit_test(test_predict_cross_write),
         cmocka_unit_test(test_predict_latency),
         cmocka_unit_test(test_predict_write_miss),
+        cmocka_unit_test(test_predict_dispatch),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,20 @@ static Executor *open_threads(int p, const ExecOptions *opt)
     return ex;
 }
 
+/* Options for the threads backend (-B threads:...): eager_bytes, push_bytes
+ * (-1 for 0: none) and spin_us (-1: the default). */
+static const ExecOptions *params(int eager, long push, int spin_us)
+{
+    static char text[128];
+    static ExecOptions o;
+    int n = snprintf(text, sizeof text, "eager_bytes=%d,push_bytes=%ld",
+                     eager < 0 ? 0 : eager, push < 0 ? 0 : push);
+    if (spin_us >= 0)
+        snprintf(text + n, sizeof text - (size_t)n, ",spin_us=%d", spin_us);
+    o = (ExecOptions){.params = text};
+    return &o;
+}
+
 static const char *describe(const AlgoInfo *a, const CollCall *c)
 {
     static char buf[200];
@@ -91,6 +105,113 @@ static void test_find_backends(void **state)
         n++;
     assert_int_equal(n, 3);
     assert_string_equal(exec_name_at(0), "threads");
+}
+
+/* -B's spec: NAME, or NAME:PARAMS with PARAMS handed to the backend; the
+ * options string splits into key=value items (exec_param_next). */
+static void test_find_spec(void **state)
+{
+    (void)state;
+    char why[200];
+    const char *params = "unset";
+    assert_ptr_equal(exec_find_spec("threads", &params, why, sizeof why),
+                     threads());
+    assert_null(params);
+    assert_ptr_equal(exec_find_spec("THREADS:spin_us=1,eager_bytes=0", &params,
+                                    why, sizeof why), threads());
+    assert_string_equal(params, "spin_us=1,eager_bytes=0");
+    assert_ptr_equal(exec_find_spec("threads:", &params, why, sizeof why),
+                     threads());
+    assert_string_equal(params, "");
+    assert_null(exec_find_spec("nosuch:spin_us=1", &params, why, sizeof why));
+    assert_non_null(strstr(why, "there is no backend called 'nosuch'"));
+    assert_null(exec_find_spec("cuda:x=1", NULL, why, sizeof why));
+    assert_non_null(strstr(why, "the cuda backend is not part"));
+    assert_null(exec_find_spec(":spin_us=1", NULL, why, sizeof why));
+    assert_null(exec_find_spec("a-name-longer-than-any-backend-has:x=1", NULL,
+                               why, sizeof why));
+    assert_non_null(strstr(why, "a-name-longer-than-any-backend-has:x=1"));
+    /* the items of an options string */
+    const char *at = ",a=1,,bb=,c,d=4,a-long-key-here=1,e=a-long-value";
+    char key[8], val[6];
+    static const struct { int r; const char *key, *val; } want[] = {
+        {1, "a", "1"}, {1, "bb", ""}, {-1, "c", ""}, {1, "d", "4"},
+        {-1, "a-long-", ""}, {-1, "e=a-lon", ""}, {0, NULL, NULL},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        int r = exec_param_next(&at, key, sizeof key, val, sizeof val);
+        assert_int_equal(r, want[i].r);
+        if (r)
+            assert_string_equal(key, want[i].key);
+        if (r > 0)
+            assert_string_equal(val, want[i].val);
+    }
+    assert_int_equal(exec_param_next(&at, key, sizeof key, val, sizeof val), 0);
+    const char *none = NULL;
+    assert_int_equal(exec_param_next(&none, key, sizeof key, val, sizeof val), 0);
+}
+
+/* The backend's own options (ExecOptions.params, -B threads:key=value,...):
+ * its three, with whole numbers in range, open and run right; another
+ * key, a value out of range or not a whole number, or an item without
+ * '=' fail with CV_ERR_ARG and a sentence saying what is wrong. */
+static void test_options(void **state)
+{
+    (void)state;
+    static const char *const good[] = {
+        NULL, "", ",", "spin_us=50,eager_bytes=0", "push_bytes=0",
+        "push_bytes=1073741824,spin_us=1000000,", "eager_bytes=33554432",
+        ",,spin_us=0,eager_bytes=7,push_bytes=1",
+    };
+    static const struct {
+        const char *params; /* the options */
+        const char *says;   /* part of the sentence */
+    } bad[] = {
+        {"foo=1", "the threads backend has no option 'foo'; its options are "
+                  "spin_us, eager_bytes, push_bytes"},
+        {"spin_us=50,SPIN_US=1", "has no option 'SPIN_US'"},
+        {"=5", "has no option ''"},
+        {"spin_us=x", "the threads backend's option spin_us takes a whole "
+                      "number of microseconds from 0 to 1000000, not 'x'"},
+        {"spin_us=-1", "not '-1'"},
+        {"spin_us=1000001", "not '1000001'"},
+        {"eager_bytes=", "eager_bytes takes a whole number of bytes from 0 to "
+                         "33554432, not ''"},
+        {"eager_bytes=33554433", "not '33554433'"},
+        {"push_bytes=1e3", "not '1e3'"},
+        {"push_bytes=+5", "not '+5'"},
+        {"push_bytes= 5", "not ' 5'"},
+        {"push_bytes=1073741825", "from 0 to 1073741824"},
+        {"push_bytes=99999999999999999999", "not '99999999999999999999'"},
+        {"spin_us", "the threads backend's options are key=value, separated "
+                    "by commas; 'spin_us' is not one"},
+        {"push_bytes=123456789012345678901234567890123",
+         "'push_bytes=123456789012345678901234567890123' is not one"},
+    };
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1000,
+                  .dtype = DT_INT32, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                     CV_OK);
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        Executor *ex = open_threads(2, &(ExecOptions){.params = good[i]});
+        ExecTiming t = {0};
+        VerifyReport vr;
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        assert_int_equal(ex->ops->run(ex, 1, 3, &t), CV_OK);
+        expect_right(verify_output(ex, true, &vr), &vr, good[i] ? good[i] : "NULL",
+                     "a timed run");
+        ex->ops->close(ex);
+    }
+    sched_fini(&s);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char why[300] = "";
+        Executor *ex = NULL;
+        CvError e = threads()->open(&ex, 2, &(ExecOptions){.params = bad[i].params},
+                                    why, sizeof why);
+        if (e != CV_ERR_ARG || ex || !strstr(why, bad[i].says))
+            fail_msg("'%s': %s, '%s'", bad[i].params, cv_strerror(e), why);
+    }
 }
 
 /* Beyond COLL_MAX_RANKS (1024) threads, or below one, open refuses with a
@@ -388,7 +509,7 @@ static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c,
  * go through channels; -1: every transfer is read in place by its
  * destination, with the write-after-read waits and staging that needs;
  * MIXED: both kinds in one schedule). The default is EAGER with more
- * ranks than cores, -1 otherwise. push: ExecOptions.push_bytes (1: every
+ * ranks than cores, -1 otherwise. push: the push_bytes option (1: every
  * pulled transfer whose source is idle in its step pushes a part, as
  * large ones do by default; -1: none). */
 static void sweep(SweepKind kind, int eager, long push)
@@ -402,8 +523,7 @@ static void sweep(SweepKind kind, int eager, long push)
 #endif
     for (size_t pi = 0; pi < NRANKCOUNTS; pi++) {
         int p = rank_counts[pi];
-        Executor *ex = open_threads(p, &(ExecOptions){.eager_bytes = eager,
-                                                      .push_bytes = push});
+        Executor *ex = open_threads(p, params(eager, push, -1));
         for (size_t i = 0; i < algo_count(); i++) {
             const AlgoInfo *a = algo_at(i);
             size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
@@ -423,8 +543,8 @@ static void sweep(SweepKind kind, int eager, long push)
 /* One sweep: what is checked, the eager threshold and the pushes. */
 typedef struct {
     SweepKind kind; /* step by step against the sim, or timed runs */
-    int eager;      /* ExecOptions.eager_bytes */
-    long push;      /* ExecOptions.push_bytes */
+    int eager;      /* the eager_bytes option (-1: 0, none) */
+    long push;      /* the push_bytes option (-1: 0, none) */
 } SweepConfig;
 
 static const SweepConfig sweep_steps_eager = {SWEEP_STEPS, EAGER, 1};
@@ -465,9 +585,7 @@ static void test_oversubscribed_runs(void **state)
         assert_int_equal(algo_generate(a, &c, &s), CV_OK);
         for (int eager = -1; eager <= EAGER; eager += EAGER + 1) {
             /* pulled: every idle source pushes (push_bytes 1) */
-            Executor *ex = open_threads(16, &(ExecOptions){.spin_us = 1,
-                                                           .eager_bytes = eager,
-                                                           .push_bytes = 1});
+            Executor *ex = open_threads(16, params(eager, 1, 1));
             assert_int_equal(ex->ops->load(ex, &s), CV_OK);
             ExecTiming t = {0};
             assert_int_equal(ex->ops->run(ex, 5, 50, &t), CV_OK);
@@ -510,6 +628,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_backends),
+        cmocka_unit_test(test_find_spec),
+        cmocka_unit_test(test_options),
         cmocka_unit_test(test_rank_limits),
         cmocka_unit_test(test_calls_before_load),
         cmocka_unit_test(test_bad_loads_and_reads),

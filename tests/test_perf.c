@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,7 +32,12 @@
 static Calib test_calib(int p)
 {
     Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED};
+    char why[256];
+    ExecHost h;
+    if (exec_host_of("threads", p, &h, why, sizeof why))
+        fail_msg("the threads backend says nothing of this machine: %s", why);
     snprintf(c.backend, sizeof c.backend, "threads");
+    snprintf(c.host, sizeof c.host, "%s", h.fingerprint); /* this machine */
     c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
     c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
     return c;
@@ -402,19 +408,32 @@ static void fresh_cache(char *dir, size_t len, int p)
     setenv("XDG_CACHE_HOME", dir, 1);
     if (p) {
         Calib c = test_calib(p);
-        assert_int_equal(calib_save(&c), CV_OK);
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
     }
+}
+
+/* Remove every file of directory dir, and dir. */
+static void remove_dir(const char *dir)
+{
+    char path[1024];
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
 }
 
 static void drop_cache(const char *dir)
 {
     char path[512];
-    for (int p = 1; p <= 8; p++) {
-        snprintf(path, sizeof path, "%s/collviz/calib-threads-p%d.txt", dir, p);
-        unlink(path);
-    }
     snprintf(path, sizeof path, "%s/collviz", dir);
-    rmdir(path);
+    remove_dir(path);
     rmdir(dir);
 }
 
@@ -465,6 +484,16 @@ static void test_bad_input(void **state)
         {{"calibrate", "--quick", "--show"}, "not both"},
         {{"calibrate", "-B", "nosuch"}, "nosuch"},
         {{"calibrate", "extra"}, "unexpected argument 'extra'"},
+        /* the backend's own options (-B NAME:key=value,...) */
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:foo=1"},
+         "the threads backend has no option 'foo'; its options are spin_us, "
+         "eager_bytes, push_bytes"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:spin_us=50,eager_bytes=x"},
+         "option eager_bytes takes a whole number of bytes"},
+        {{"perf", "allreduce", "-p", "2", "-B", "nosuch:spin_us=1"},
+         "there is no backend called 'nosuch'"},
+        {{"calibrate", "-p", "2", "-B", "threads:spin_us"}, "'spin_us' is not one"},
+        {{"calibrate", "-p", "2", "-B", "threads:push_bytes=-1"}, "not '-1'"},
         /* sizes that do not fit in memory: said before anything runs */
         {{"perf", "allreduce", "-p", "2", "-b", "1000G", "-e", "1000G"},
          "ring cannot run: at 1073741824000 bytes the buffers need"},
@@ -569,6 +598,21 @@ static void test_table_all(void **state)
     drop_cache(dir);
 }
 
+/* A calibration file as collviz kept them before it named the machine
+ * (version 3, calib-threads-pP.txt) in the cache directory dir. */
+static void write_old(const char *dir, int p)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/collviz", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/collviz/calib-threads-p%d.txt", dir, p);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "version 3\nbackend threads\nnranks %d\ncores 2\nalpha 1e-6\n"
+               "point 1e6 1e-10 2e-10 0 0 3e-10\n", p);
+    fclose(f);
+}
+
 /* `model -B threads` prints for every algorithm and size what calib_predict
  * gives under the saved calibration (perf's model column), and says in one
  * sentence when there is none, when the backend is unknown, and when
@@ -624,7 +668,17 @@ static void test_model_calibrated(void **state)
         {{"model", "allreduce", "-p", "4", "-B", "nosuch"}, "no backend called 'nosuch'"},
         {{"model", "allreduce", "-p", "4", "-B", "threads", "--alpha", "2"}, "not both"},
         {{"model", "allreduce", "-p", "4", "-B", "threads", "--link", "p2p"}, "not both"},
+        {{"model", "allreduce", "-p", "4", "-B", "threads:foo=1"},
+         "the threads backend has no option 'foo'"},
+        {{"model", "allreduce", "-p", "4", "-B", "cuda"}, "the cuda backend is not part"},
+        /* collviz before 0.1's machine keys: never read, said */
+        {{"model", "allreduce", "-p", "5", "-B", "threads"},
+         "calib-threads-p5.txt was saved by an older collviz; run 'collviz "
+         "calibrate -B threads -p 5'"},
+        {{"calibrate", "-p", "5", "-B", "threads:foo=1", "--show"},
+         "the threads backend has no option 'foo'"},
     };
+    write_old(dir, 5);
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         r = run(bad[i].args, 30);
         if (r.status != 2 || !strstr(r.err, bad[i].says) || r.out[0] ||
@@ -645,17 +699,25 @@ static void test_calibrate_and_first_perf(void **state)
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "no usable calibration of threads at 2 ranks"));
     ran_free(&r);
-    /* perf without a calibration calibrates quickly and says so. */
+    /* perf without a calibration of this machine calibrates quickly and
+     * says so, and why: an older collviz's file is not this machine's */
+    write_old(dir, 2);
     const char *perf[] = {"perf", "alltoall", "-p", "2", "-b", "64", "-e", "64",
                           "-n", "2", NULL};
     r = run(perf, 120);
     assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.err, "calibrating quickly"));
+    if (!strstr(r.err, "calib-threads-p2.txt was saved by an older collviz; "
+                       "calibrating quickly (run 'collviz calibrate -B threads "
+                       "-p 2' for a thorough one)"))
+        fail_msg("stderr: %s", r.err);
     assert_int_equal(count_lines(r.out, row_start(64, 8, -1)), 1);
     ran_free(&r);
     r = run(show, 30);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "# calibration of backend threads at 2 ranks"));
+    char machine[200];
+    snprintf(machine, sizeof machine, "# machine: %s\n", test_calib(2).host);
+    assert_non_null(strstr(r.out, machine));
     assert_non_null(strstr(r.out, "quick"));
     assert_non_null(strstr(r.out, "# link model that fits: "));
     ran_free(&r);
@@ -663,8 +725,12 @@ static void test_calibrate_and_first_perf(void **state)
     r = run(quick, 120);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "# alpha (one step of one-element messages): "));
-    Calib c;
-    assert_int_equal(calib_load("threads", 2, &c), CV_OK);
+    Calib c, here = test_calib(2);
+    char why[512];
+    assert_int_equal(calib_load("threads", here.host, 2, &c, why, sizeof why),
+                     CV_OK);
+    assert_string_equal(c.host, here.host);
+    assert_int_equal(c.cores, exec_cpus());
     assert_true(c.quick && c.npoints >= 2 && c.alpha > 0);
     ran_free(&r);
     drop_cache(dir);
@@ -688,7 +754,9 @@ static void test_relative_cache(void **state)
     snprintf(kept, sizeof kept, "%s/.cache/collviz", dir);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         setenv("XDG_CACHE_HOME", cases[i].xdg ? cases[i].xdg : dir, 1);
-        assert_int_equal(calib_save(&c), CV_OK); /* where collviz looks */
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK); /* where
+                                                            collviz looks */
         const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
         const char *perf[] = {"perf", "allgather", "-p", "2", "-b", "64",
                               "-e", "64", "-n", "1", "-w", "0", NULL};
@@ -707,9 +775,7 @@ static void test_relative_cache(void **state)
         }
     }
     char path[700];
-    snprintf(path, sizeof path, "%s/calib-threads-p2.txt", kept);
-    unlink(path);
-    rmdir(kept);
+    remove_dir(kept);
     snprintf(path, sizeof path, "%s/.cache", dir);
     rmdir(path);
     setenv("XDG_CACHE_HOME", dir, 1);
@@ -737,7 +803,8 @@ static void test_show_unsteady(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         Calib c = test_calib(2);
         c.unsteady = cases[i].unsteady;
-        assert_int_equal(calib_save(&c), CV_OK);
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
         Ran r = run(show, 30);
         assert_int_equal(r.status, 0);
         int lines = count_lines(r.out, "# unsteady: ");
@@ -778,9 +845,10 @@ static void test_json_nonfinite(void **state)
     char dir[64], json[128];
     fresh_cache(dir, sizeof dir, 0);
     Calib c = test_calib(2);
+    char why[4400];
     c.fit_err[LINK_P2P] = INFINITY;
     c.fit_err[LINK_SHARED] = NAN;
-    assert_int_equal(calib_save(&c), CV_OK);
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
     snprintf(json, sizeof json, "%s/perf.json", dir);
     const char *args[] = {"perf", "broadcast", "-p", "2", "-b", "64", "-e", "64",
                           "-n", "1", "-w", "0", "--json", json, NULL};
@@ -948,7 +1016,8 @@ static void test_host_moved_shown(void **state)
         Calib c = test_calib(2);
         c.probe[0] = c.probe[1] = cases[i].ratio;
         c.probe_clean[0] = c.probe_clean[1] = cases[i].clean;
-        assert_int_equal(calib_save(&c), CV_OK);
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
         Ran r = run(csv, 60);
         assert_int_equal(r.status, 0);
         assert_int_equal(count_lines(r.out, "ring,"), 3); /* 64 256 1024 */
@@ -971,6 +1040,27 @@ static void test_host_moved_shown(void **state)
     drop_cache(dir);
 }
 
+/* -B NAME:OPTS hands the options to the backend: perf runs with the
+ * threads backend's own (no spinning, nothing eager, nothing pushed) and
+ * says them in its header; the results are right. */
+static void test_backend_options(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 2);
+    const char *args[] = {"perf", "allgather", "-p", "2", "-B",
+                          "threads:spin_us=0,eager_bytes=0,push_bytes=0",
+                          "-b", "64", "-e", "1K", "-f", "4", "-n", "2", "-w",
+                          "1", NULL};
+    Ran r = run(args, 60);
+    if (r.status != 0 ||
+        !strstr(r.out, "backend threads:spin_us=0,eager_bytes=0,push_bytes=0, 2 ranks") ||
+        !strstr(r.out, "# Out of bounds values : 0 OK"))
+        fail_msg("status %d, stdout '%s', stderr '%s'", r.status, r.out, r.err);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -983,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_csv_and_json),
         cmocka_unit_test(test_table_all),
+        cmocka_unit_test(test_backend_options),
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),

@@ -16,15 +16,21 @@ int cmd_tui(int argc, char **argv);       /* ui/tui.c */
 /* Ranks when none is given: the CPUs collviz may run on (exec_cpus), at
  * least 2. */
 int cmd_default_ranks(void);
-/* Open backend `backend` (NULL: threads) for nranks ranks; on failure the
- * sentence is printed and NULL returned. */
+/* Open backend `backend` (-B's NAME or NAME:PARAMS, exec_find_spec;
+ * NULL: threads) for nranks ranks; on failure (an unknown backend or
+ * option too) the sentence is printed and NULL returned. */
 Executor *cmd_exec_open(const char *backend, int nranks);
-/* The saved calibration of ex's backend and rank count, or a quick one
- * measured and saved now (said on stderr). Returns an exit status. */
+/* The saved calibration of ex's backend and rank count on this machine
+ * (ExecOps.host), or a quick one measured and saved now (said on stderr,
+ * with why there was none when there is more to say than that). Returns
+ * an exit status. */
 int cmd_calib_for(Executor *ex, Calib *cal);
-/* The saved calibration of backend at nranks into *cal; CV_OK, or the
- * sentence saying where none was found and what to run in why. */
-CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
-                        char *why, size_t whylen);
+/* The saved calibration of backend `spec` (-B NAME[:PARAMS]) at nranks on
+ * this machine into *cal, asking the backend which machine that is
+ * (exec_host_of, which checks the options): CLI_EXIT_OK; CLI_EXIT_USAGE
+ * when spec is bad input; CLI_EXIT_FAIL when there is no usable
+ * calibration. The sentence in why unless CLI_EXIT_OK. */
+int cmd_calib_saved(const char *spec, int nranks, Calib *cal, char *why,
+                    size_t whylen);
 
 #endif

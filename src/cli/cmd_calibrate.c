@@ -12,6 +12,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "exec/probe.h"
+#include "store/store.h"
 
 /* -------------------------------------------------------------- helpers */
 
@@ -26,11 +27,12 @@ int cmd_default_ranks(void)
 Executor *cmd_exec_open(const char *backend, int nranks)
 {
     char why[256] = "";
-    const ExecOps *ops = exec_find(backend ? backend : "threads", why,
-                                   sizeof why);
+    const char *params;
+    const ExecOps *ops = exec_find_spec(backend ? backend : "threads",
+                                        &params, why, sizeof why);
     Executor *ex = NULL;
     if (ops) {
-        ExecOptions opt = {0};
+        ExecOptions opt = {.params = params};
         CvError e = ops->open(&ex, nranks, &opt, why, sizeof why);
         if (e) {
             if (!why[0])
@@ -53,28 +55,29 @@ static int calib_progress(void *ctx, int done, int total)
     return 0;
 }
 
-/* The calibration file of backend at nranks (calib_path), and once per
- * run a sentence when XDG_CACHE_HOME is set but ignored: calib_path
- * follows the XDG rule that a relative path is invalid, and a user who
+/* The calibration file of (backend, host, nranks) (calib_path), and once
+ * per run a sentence when XDG_CACHE_HOME is set but ignored
+ * (store_ignored): the XDG rule has a relative path ignored, and a user who
  * set one would otherwise look for calibrations in the wrong place. */
-static void cache_path(const char *backend, int nranks, char *path,
-                       size_t len)
+static void cache_path(const char *backend, const char *host, int nranks,
+                       char *path, size_t len)
 {
     static int told;
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    if (calib_path(backend, nranks, path, len) != CV_OK)
+    char why[256];
+    const char *var = store_ignored(STORE_CACHE);
+    if (calib_path(backend, host, nranks, path, len, why, sizeof why) != CV_OK)
         snprintf(path, len, "the cache directory");
     const char *slash = strrchr(path, '/');
-    if (xdg && *xdg && *xdg != '/' && slash && !told++)
-        fprintf(stderr, "collviz: XDG_CACHE_HOME is not an absolute path "
-                        "(%s), so it is ignored; calibrations are kept in "
-                        "%.*s\n", xdg, (int)(slash - path), path);
+    if (var && slash && !told++)
+        fprintf(stderr, "collviz: %s is not an absolute path (%s), so it is "
+                        "ignored; calibrations are kept in %.*s\n", var,
+                getenv(var), (int)(slash - path), path);
 }
 
 /* Measure on ex, save, and report failures; 0 or an exit status. */
 static int measure_and_save(Executor *ex, int quick, Calib *cal)
 {
-    char why[256] = "";
+    char why[4400] = "";
     CalibOptions o = {.quick = quick};
     int tty = isatty(STDERR_FILENO);
     CvError e = calib_measure(ex, &o, cal, tty ? calib_progress : NULL,
@@ -86,24 +89,27 @@ static int measure_and_save(Executor *ex, int quick, Calib *cal)
         return CLI_EXIT_FAIL;
     }
     char path[4096];
-    cache_path(cal->backend, cal->nranks, path, sizeof path);
-    if ((e = calib_save(cal)) != CV_OK)
-        fprintf(stderr, "collviz: could not save the calibration to %s: %s\n",
-                path, cv_strerror(e));
+    cache_path(cal->backend, cal->host, cal->nranks, path, sizeof path);
+    if (calib_save(cal, why, sizeof why) != CV_OK)
+        fprintf(stderr, "collviz: could not save the calibration: %s\n", why);
     return CLI_EXIT_OK;
 }
 
 int cmd_calib_for(Executor *ex, Calib *cal)
 {
     const char *name = ex->ops->name;
-    char path[4096];
-    cache_path(name, ex->nranks, path, sizeof path);
-    if (calib_load(name, ex->nranks, cal) == CV_OK)
+    ExecHost host = exec_host(ex);
+    char path[4096], why[4400] = "";
+    cache_path(name, host.fingerprint, ex->nranks, path, sizeof path);
+    if (calib_load(name, host.fingerprint, ex->nranks, cal, why,
+                   sizeof why) == CV_OK)
         return CLI_EXIT_OK;
-    fprintf(stderr, "collviz: no calibration of %s at %d ranks yet; "
-                    "calibrating quickly (run 'collviz calibrate -B %s -p %d' "
-                    "for a thorough one)\n",
-            name, ex->nranks, name, ex->nranks);
+    if (!why[0])
+        snprintf(why, sizeof why, "no calibration of %s at %d ranks on this "
+                 "machine yet", name, ex->nranks);
+    fprintf(stderr, "collviz: %s; calibrating quickly (run 'collviz calibrate "
+                    "-B %s -p %d' for a thorough one)\n",
+            why, name, ex->nranks);
     return measure_and_save(ex, 1, cal);
 }
 
@@ -125,6 +131,7 @@ static void print_calib(const Calib *c)
     strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
     printf("# calibration of backend %s at %d ranks (%s, %s)\n", c->backend,
            c->nranks, when, c->quick ? "quick" : "full");
+    printf("# machine: %s\n", c->host);
     printf("# alpha (one step of one-element messages): %.3f us; each message "
            "more of a rank: %.3f us\n", c->alpha * 1e6, c->alpha_msg * 1e6);
     printf("# step latency (messages of %d KiB, each step after another "
@@ -177,7 +184,7 @@ static void print_calib(const Calib *c)
 /* -------------------------------------------------------------- command */
 
 static const CliOpt opts[] = {
-    {'B', "backend", "NAME", "backend to calibrate (default threads)"},
+    {'B', "backend", "NAME[:OPTS]", "backend to calibrate (default threads); OPTS: its options, key=value,... as perf's"},
     CLI_OPT_RANKS,
     {0, "quick", NULL, "the short calibration perf runs when none is saved"},
     {0, "show", NULL, "show the saved calibration instead of measuring"},
@@ -187,7 +194,7 @@ enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_HELP };
 
 static const CliCmd cmd = {
     .name = "calibrate",
-    .usage = "calibrate [-B BACKEND] [-p RANKS] [--quick | --show]",
+    .usage = "calibrate [-B NAME[:OPTS]] [-p RANKS] [--quick | --show]",
     .about = "Measure the cost model's parameters on a backend: alpha (one "
              "step of tiny\nmessages), the shared and point-to-point "
              "bandwidths and the reduce rate, at\nworking sets from inside "
@@ -198,27 +205,39 @@ static const CliCmd cmd = {
     .max_pos = 0,
 };
 
-CvError cmd_calib_saved(const char *backend, int nranks, Calib *cal,
-                        char *why, size_t whylen)
+int cmd_calib_saved(const char *spec, int nranks, Calib *cal, char *why,
+                    size_t whylen)
 {
-    char path[4096];
-    cache_path(backend, nranks, path, sizeof path);
-    CvError e = calib_load(backend, nranks, cal);
-    if (e == CV_OK)
-        return e;
-    snprintf(why, whylen, "no usable calibration of %s at %d rank%s in %s; "
-             "run 'collviz calibrate -B %s -p %d'", backend, nranks,
-             nranks == 1 ? "" : "s", path, backend, nranks);
-    return e;
+    char path[4096], found[4400] = "";
+    ExecHost host;
+    const ExecOps *ops = exec_find_spec(spec, NULL, why, whylen);
+    if (!ops || exec_host_of(spec, nranks, &host, why, whylen))
+        return CLI_EXIT_USAGE;
+    const char *name = ops->name;
+    cache_path(name, host.fingerprint, nranks, path, sizeof path);
+    if (calib_load(name, host.fingerprint, nranks, cal, found,
+                   sizeof found) == CV_OK)
+        return CLI_EXIT_OK;
+    if (found[0])
+        snprintf(why, whylen, "%s; run 'collviz calibrate -B %s -p %d'", found,
+                 name, nranks);
+    else
+        snprintf(why, whylen, "no usable calibration of %s at %d rank%s on "
+                 "this machine (%s) in %s; run 'collviz calibrate -B %s -p %d'",
+                 name, nranks, nranks == 1 ? "" : "s", host.fingerprint, path,
+                 name, nranks);
+    return CLI_EXIT_FAIL;
 }
 
-static int show_saved(const char *backend, int nranks)
+/* calibrate --show: the saved calibration of backend `spec` (-B's). */
+static int show_saved(const char *spec, int nranks)
 {
     Calib c;
     char why[4400];
-    if (cmd_calib_saved(backend, nranks, &c, why, sizeof why) != CV_OK) {
+    int rc = cmd_calib_saved(spec, nranks, &c, why, sizeof why);
+    if (rc != CLI_EXIT_OK) {
         fprintf(stderr, "collviz: %s\n", why);
-        return CLI_EXIT_FAIL;
+        return rc;
     }
     print_calib(&c);
     return CLI_EXIT_OK;

@@ -30,7 +30,7 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_MAX] = {'e', "maxbytes", "MAX", "largest size (default 128M)"},
     [M_FACTOR] = {'f', "stepfactor", "FACTOR", "multiply the size by FACTOR, an integer >= 2 (default 2)"},
     [M_STEP] = CLI_OPT_STEP,
-    [M_BACKEND] = {'B', "backend", "NAME", "predict with NAME's saved calibration (collviz calibrate), not --alpha etc."},
+    [M_BACKEND] = {'B', "backend", "NAME[:OPTS]", "predict with NAME's saved calibration (collviz calibrate), not --alpha etc.; OPTS as perf's"},
     [M_ALPHA] = CLI_OPT_ALPHA,
     [M_BETA] = CLI_OPT_BETA,
     [M_GAMMA] = CLI_OPT_GAMMA,
@@ -41,7 +41,7 @@ static const CliOpt model_opts[M_NOPTS] = {
 static const CliCmd model_cmd = {
     .name = "model",
     .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
-             "               [-f FACTOR | -i STEP] [-B BACKEND | [--alpha T]\n"
+             "               [-f FACTOR | -i STEP] [-B NAME[:OPTS] | [--alpha T]\n"
              "               [--beta GB/s] [--gamma GB/s] [--link p2p|shared]]",
     .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
              "from the schedule each one generates (alpha-beta-gamma model), mark\n"
@@ -105,16 +105,12 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
     return 0;
 }
 
-/* The saved calibration of backend `name` at the call's rank count. */
-static int model_calib(Model *m, const char *name, Calib *cal, CliErr *e)
+/* The saved calibration of backend `spec` (-B NAME[:PARAMS]) at the
+ * call's rank count. */
+static int model_calib(Model *m, const char *spec, Calib *cal, CliErr *e)
 {
     char why[4400] = "";
-    int known = 0;
-    for (size_t i = 0; exec_name_at(i); i++)
-        known |= !strcmp(exec_name_at(i), name);
-    if (!known)
-        exec_find(name, why, sizeof why);
-    if (!known || cmd_calib_saved(name, m->call.nranks, cal, why, sizeof why))
+    if (cmd_calib_saved(spec, m->call.nranks, cal, why, sizeof why))
         return cli_fail(e, "%s", why);
     m->cal = cal;
     return 0;

@@ -21,7 +21,7 @@
 static const CliOpt opts[] = {
     {'a', "algo", "ALGO|all", "algorithm, or all of the collective's (default: its default)"},
     CLI_OPT_RANKS,
-    {'B', "backend", "NAME", "backend (default threads)"},
+    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes)"},
     CLI_OPT_MIN,
     CLI_OPT_MAX,
     CLI_OPT_FACTOR,
@@ -42,7 +42,7 @@ enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
 
 static const CliCmd cmd = {
     .name = "perf",
-    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B BACKEND] -b MIN -e MAX "
+    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B NAME[:OPTS]] -b MIN -e MAX "
              "[-f FACTOR | -i STEP]\n       [-n ITERS] [-w WARMUP] [--min-time SECONDS] "
              "[-c CHECK] [-d TYPE] [-o OP] [-r ROOT]\n       [--json FILE] [--csv]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "

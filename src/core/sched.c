@@ -1,7 +1,6 @@
 /* sched.c - building, validating and measuring schedules. */
 #include "core/sched.h"
 
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -449,6 +448,19 @@ int buf_parse(const char *s)
     return -1;
 }
 
+size_t sched_bytes(const Schedule *s)
+{
+    size_t es = dtype_size(s->call.dtype), total = 0;
+    for (int r = 0; r < s->call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(s, r, (BufId)b);
+            if (n > (SIZE_MAX - total) / es)
+                return SIZE_MAX;
+            total += n * es;
+        }
+    return total;
+}
+
 /* ------------------------------------------------------ copy-in fusion */
 
 static int ranges_overlap(size_t a, size_t an, size_t b, size_t bn)
@@ -477,108 +489,4 @@ const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
             return NULL;
     }
     return y;
-}
-
-void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip)
-{
-    for (size_t k = 0; k + 1 < s->nsteps; k++)
-        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
-            const Transfer *y = sched_fuse_partner(s, k, &s->xfers[i]);
-            if (y) {
-                skip[i] = 1;
-                init[y - s->xfers] = &s->xfers[i];
-            }
-        }
-}
-
-/* Pushes of step k (sched_push_all); load[r] = elements rank r performs
- * and recv[r] = it receives, both zero on entry and on return. */
-static void push_step(const Schedule *s, size_t k, int cores, size_t min_bytes,
-                      double *load, uint8_t *recv, size_t *push)
-{
-    size_t first = s->steps[k].first, end = first + s->steps[k].n;
-    size_t es = dtype_size(s->call.dtype);
-    size_t line = (min_bytes < 64 ? min_bytes : 64) / es;
-    line = line ? line : 1;
-    int busy = 0;
-    for (size_t i = first; i < end; i++) {
-        const Transfer *t = &s->xfers[i];
-        busy += !recv[t->dst];
-        recv[t->dst] = 1;
-        load[t->dst] += (double)t->count;
-    }
-    for (size_t i = first; busy < cores && i < end; i++) {
-        const Transfer *t = &s->xfers[i];
-        if (t->src == t->dst || recv[t->src] || t->count * es < min_bytes)
-            continue;
-        double half = (load[t->dst] - load[t->src]) / 2;
-        size_t n = half < (double)t->count ? (size_t)fmax(half, 0) : t->count;
-        /* the destination's part ends on a line boundary */
-        size_t cut = t->dst_off + t->count - n;
-        cut = (cut + line - 1) / line * line;
-        n = cut < t->dst_off + t->count ? t->dst_off + t->count - cut : 0;
-        if (!n || n * es < min_bytes / 2)
-            continue;
-        push[i] = n;
-        load[t->dst] -= (double)n;
-        load[t->src] += (double)n;
-    }
-    for (size_t i = first; i < end; i++) {
-        const Transfer *t = &s->xfers[i];
-        load[t->src] = load[t->dst] = 0;
-        recv[t->dst] = 0;
-    }
-}
-
-CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
-                       size_t *push)
-{
-    size_t p = (size_t)s->call.nranks;
-    if (cores < 2 || p < 2)
-        return CV_OK;
-    double *load = calloc(p, sizeof *load);
-    uint8_t *recv = calloc(p, 1);
-    if (!load || !recv) {
-        free(load), free(recv);
-        return CV_ERR_NOMEM;
-    }
-    for (size_t k = 0; k < s->nsteps; k++)
-        push_step(s, k, cores, min_bytes ? min_bytes : 1, load, recv, push);
-    free(load);
-    free(recv);
-    return CV_OK;
-}
-
-/* Kahn's algorithm: take ranks nobody left sends to, one at a time; a
- * cycle is what is left. The edges (one per transfer between ranks) are
- * grouped by source: first[r] .. first[r + 1] in dst[]. */
-int sched_one_way(const Schedule *s)
-{
-    size_t p = (size_t)s->call.nranks;
-    size_t *first = calloc(p + 2, sizeof *first), *indeg = calloc(p, sizeof *indeg);
-    size_t *queue = malloc((p + 1) * sizeof *queue);
-    int32_t *dst = malloc((s->nxfers + 1) * sizeof *dst);
-    int ok = first && indeg && queue && dst;
-    for (size_t i = 0; ok && i < s->nxfers; i++)
-        if (s->xfers[i].src != s->xfers[i].dst) {
-            first[s->xfers[i].src + 2]++;
-            indeg[s->xfers[i].dst]++;
-        }
-    for (size_t r = 2; ok && r <= p; r++)
-        first[r] += first[r - 1];
-    for (size_t i = 0; ok && i < s->nxfers; i++) /* first[r + 1]: filling */
-        if (s->xfers[i].src != s->xfers[i].dst)
-            dst[first[s->xfers[i].src + 1]++] = s->xfers[i].dst;
-    size_t head = 0, tail = 0;
-    for (size_t r = 0; ok && r < p; r++)
-        if (!indeg[r])
-            queue[tail++] = r;
-    while (ok && head < tail) {
-        size_t r = queue[head++];
-        for (size_t i = first[r]; i < first[r + 1]; i++)
-            if (--indeg[dst[i]] == 0)
-                queue[tail++] = (size_t)dst[i];
-    }
-    free(first), free(indeg), free(queue), free(dst);
-    return ok ? tail == p : -1;
 }

@@ -82,6 +82,11 @@ static inline size_t sched_bufsize(const Schedule *s, int r, BufId b)
     return s->bufsize[(size_t)r * BUF_COUNT + b];
 }
 
+/* Bytes of every rank's buffers of s together (what executors allocate
+ * for it, and the working set the calibrated model reads its parameters
+ * at); SIZE_MAX when that does not fit a size_t. */
+size_t sched_bytes(const Schedule *s);
+
 /* ----------------------------------------------------------- validation */
 
 /* What the validator found; the first problem is described in detail. */
@@ -129,44 +134,6 @@ CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out);
  * of that range. */
 const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
                                    const Transfer *x);
-
-/* Every fused pair of s, indexed like s->xfers (arrays of s->nxfers the
- * caller zeroed): init[y] = &x for each reduce y that takes over copy x,
- * skip[x] = 1 for that copy. */
-void sched_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip);
-
-/* Pushes. An executor whose ranks pull (the destination performs a
- * transfer) leaves a rank that receives nothing in a step idle, and with
- * it a core, while its destination copies alone: a gather's root, a
- * reduce's root, a broadcast's first receiver. In a step where fewer
- * ranks receive than there are cores, such an idle source may perform the
- * tail of its transfer itself, writing into the destination's buffer, so
- * that both cores work (measured on 2 cores: 64 MiB streamed as two 32 MiB
- * halves in parallel 1.2-1.7 times faster than one thread alone). The
- * step's semantics do not change, only who moves which bytes.
- *
- * push[x] (an array of s->nxfers the caller zeroed) = the elements at the
- * end of transfer x that its source performs: transfers of at least
- * min_bytes between two ranks whose source receives nothing in the step,
- * sized so that the source's and the destination's elements balance
- * (taken in transfer order), the pushed part at least min_bytes / 2 and
- * starting on a boundary of min(64, min_bytes) bytes of the destination
- * buffer (no cache line written by both). No pushes when
- * cores < 2 or the step's receivers are as many as the cores. The
- * threads backend's rule, which the cost model mirrors. */
-#define SCHED_PUSH_BYTES ((size_t)512 << 10)
-
-CvError sched_push_all(const Schedule *s, int cores, size_t min_bytes,
-                       size_t *push);
-
-/* Whether data flows one way in s: no rank receives, directly or
- * through other ranks, from a rank it sends to (the graph of its
- * transfers between ranks has no cycle), as in trees and chains towards
- * or from a root. There a source never needs to hear from its
- * destinations, so an executor may let it run ahead (the threads
- * backend's eager channels, as MPI's eager sends let a broadcast's root
- * return at once). -1 when out of memory. */
-int sched_one_way(const Schedule *s);
 
 /* Totals over the whole schedule. */
 typedef struct {

@@ -73,6 +73,51 @@ const ExecOps *exec_find(const char *name, char *why, size_t whylen)
     return NULL;
 }
 
+const ExecOps *exec_find_spec(const char *spec, const char **params,
+                              char *why, size_t whylen)
+{
+    char name[CALIB_NAME_LEN];
+    const char *colon = spec ? strchr(spec, ':') : NULL;
+    size_t n = colon ? (size_t)(colon - spec) : spec ? strlen(spec) : 0;
+    if (params)
+        *params = colon ? colon + 1 : NULL;
+    if (!spec || n >= sizeof name) /* longer than any backend's name */
+        return exec_find(spec, why, whylen);
+    memcpy(name, spec, n);
+    name[n] = '\0';
+    return exec_find(name, why, whylen);
+}
+
+/* Copy s[0 .. n) into out (len bytes); 0 when it does not fit. */
+static int copy_part(char *out, size_t len, const char *s, size_t n)
+{
+    size_t k = n < len ? n : len - 1;
+    memcpy(out, s, k);
+    out[k] = '\0';
+    return n < len;
+}
+
+int exec_param_next(const char **at, char *key, size_t klen, char *val,
+                    size_t vlen)
+{
+    const char *s = *at;
+    while (s && *s == ',')
+        s++;
+    if (!s || !*s)
+        return 0;
+    size_t n = strcspn(s, ","), k = strcspn(s, "=,");
+    *at = s + n;
+    val[0] = '\0';
+    if (k == n) { /* no '=' */
+        copy_part(key, klen, s, n);
+        return -1;
+    }
+    if (copy_part(key, klen, s, k) && copy_part(val, vlen, s + k + 1, n - k - 1))
+        return 1;
+    copy_part(key, klen, s, n); /* too long: the option as given */
+    return -1;
+}
+
 /* CPU affinity through the system calls, in masks of up to 4096 CPUs. */
 #define CPU_WORDS (4096 / (8 * sizeof(unsigned long)))
 #define WORD_BITS (8 * sizeof(unsigned long))
@@ -119,6 +164,35 @@ bool exec_pin(int k)
     return false;
 }
 
+ExecHost exec_host(Executor *ex)
+{
+    ExecHost h = {.cores = 0};
+    if (ex->ops->host)
+        ex->ops->host(ex, &h);
+    return h;
+}
+
+CvError exec_host_of(const char *spec, int nranks, ExecHost *out, char *why,
+                     size_t whylen)
+{
+    const char *params;
+    const ExecOps *ops = exec_find_spec(spec, &params, why, whylen);
+    Executor *ex = NULL;
+    if (!ops)
+        return CV_ERR_UNAVAILABLE;
+    why[0] = '\0';
+    CvError e = ops->open(&ex, nranks, &(ExecOptions){.params = params}, why,
+                          whylen);
+    if (e) {
+        if (!why[0])
+            snprintf(why, whylen, "%s", cv_strerror(e));
+        return e;
+    }
+    *out = exec_host(ex);
+    ops->close(ex);
+    return CV_OK;
+}
+
 ProbeResult exec_probe(Executor *ex)
 {
     ProbeResult r = {0};
@@ -130,15 +204,8 @@ ProbeResult exec_probe(Executor *ex)
 
 size_t exec_bytes_needed(const Schedule *s, size_t extra)
 {
-    size_t es = dtype_size(s->call.dtype), total = extra;
-    for (int r = 0; r < s->call.nranks; r++)
-        for (int b = 0; b < BUF_COUNT; b++) {
-            size_t n = sched_bufsize(s, r, (BufId)b);
-            if (n > (SIZE_MAX - total) / es)
-                return SIZE_MAX;
-            total += n * es;
-        }
-    return total;
+    size_t b = sched_bytes(s);
+    return b > SIZE_MAX - extra ? SIZE_MAX : b + extra;
 }
 
 static size_t phys_bytes(void)

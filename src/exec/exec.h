@@ -4,28 +4,28 @@
  *
  * Life cycle: open (workers started, once) -> load (a schedule; buffers
  * sized for it and first touched by their owners; inputs filled) -> step /
- * run / read, any number of times, reset in between -> close. */
+ * run / read, any number of times, reset in between -> close.
+ *
+ * The interface is the same for every backend: what is particular to one
+ * (its options, its waiting and copying policies, how it runs a schedule
+ * and so how long one takes) stays behind it, in its folder: options come
+ * as a string it parses (ExecOptions.params), and its predictor, its
+ * machine's fingerprint and its library's own collectives are slots. */
 #ifndef COLLVIZ_EXEC_H
 #define COLLVIZ_EXEC_H
 
-#include "exec/probe.h"
+#include "core/calib.h"
 #include "core/sched.h"
+#include "exec/probe.h"
 
 typedef struct Executor Executor;
 
-/* Options a caller may set; zero means the backend's default. */
+/* Options a caller may set; zeros are the defaults. */
 typedef struct {
-    int spin_us;     /* microseconds a waiting rank spins before yielding */
-    int check_steps; /* nonzero: keep per-step, per-rank end timestamps */
-    int eager_bytes; /* transfers up to this many bytes are copied
-                        through a channel instead of read in place
-                        (threads: 4096 when ranks outnumber cores or
-                        data flows one way, sched_one_way; else none);
-                        negative: none are */
-    long push_bytes; /* an idle source may perform the tail of its
-                        transfers of at least this many bytes
-                        (sched_push_all; threads: SCHED_PUSH_BYTES);
-                        negative: never */
+    int check_steps;    /* nonzero: keep per-step, per-rank end timestamps */
+    const char *params; /* the backend's own options, "key=value,..." (what
+                           follows NAME: in -B NAME:key=value,...), which
+                           its open parses; NULL or "": its defaults */
 } ExecOptions;
 
 /* Timings of a timed run. */
@@ -35,11 +35,25 @@ typedef struct {
                          the slowest rank's end of step k-1 to its end of k */
 } ExecTiming;
 
+/* Facts about the machine a backend runs on. */
+typedef struct {
+    char fingerprint[CALIB_HOST_LEN]; /* one line that tells this machine
+                                         from others for saved
+                                         calibrations (threads: the CPU's
+                                         model and the CPUs the process
+                                         may use, "... x2"); "": unknown */
+    int cores; /* units that run ranks at once (threads: the CPUs it may
+                  use, exec_cpus); 0: unknown */
+} ExecHost;
+
 typedef struct ExecOps {
     const char *name;    /* "threads", "cuda", "mpi" */
     const char *summary; /* one line for lists and menus */
     /* Start a backend for nranks ranks. On CV_ERR_UNAVAILABLE or another
-     * error, `why` gets one clear sentence (why it cannot run here). */
+     * error, `why` gets one clear sentence (why it cannot run here); an
+     * option in opt->params the backend does not have, or a value it
+     * cannot take, is CV_ERR_ARG and a sentence that names the options it
+     * has, before anything starts. */
     CvError (*open)(Executor **out, int nranks, const ExecOptions *opt,
                     char *why, size_t whylen);
     /* Bind schedule s (borrowed; must outlive the executor or the next
@@ -57,6 +71,22 @@ typedef struct ExecOps {
     /* Run the whole schedule (steps and finish) `warmup` times untimed,
      * then `iters` times timed. Buffers end in an unspecified state. */
     CvError (*run)(Executor *ex, int warmup, int iters, ExecTiming *t);
+    /* Optional (NULL: none; the threads backend has no library of its
+     * own). The library's own collective for the loaded schedule's call
+     * (ex->sched->call: kind, ranks, count, datatype, op, root, in place
+     * or not), on the same ranks' buffers, timed as run times the
+     * schedule: `warmup` untimed calls, then `iters` timed ones, t->iter_s
+     * the mean seconds per call of the slowest rank; t->step_s, where
+     * given, is left alone (a library call has no steps). As after run,
+     * the buffers end in an unspecified state, but after reset and one
+     * call (warmup 0, iters 1) the outputs hold the collective's result
+     * and verify_output checks them. CV_ERR_UNAVAILABLE and a sentence in
+     * why when the library cannot run this call here (a datatype or op it
+     * lacks, fewer devices than ranks); other errors as run's. The cuda
+     * backend's is NCCL's, the mpi backend's MPI's own collectives: perf's
+     * row beside the schedules'. */
+    CvError (*native)(Executor *ex, int warmup, int iters, ExecTiming *t,
+                      char *why, size_t whylen);
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);
@@ -68,6 +98,19 @@ typedef struct ExecOps {
      * backend has no such measure; CV_ERR_UNAVAILABLE when it cannot take
      * it here. */
     CvError (*probe)(Executor *ex, ProbeResult *out);
+    /* Optional (NULL: none). The seconds schedule s takes on this backend
+     * under calibration c (measured on it) and link model l, predicted
+     * from how the backend runs a schedule; called without an executor,
+     * so that a saved calibration predicts on its own. Backends without
+     * one get the plain model (calib_predict: calib_model_cost). */
+    CvError (*predict)(const Calib *c, const Schedule *s, LinkModel l,
+                       double *seconds);
+    /* The machine ex runs on (ExecHost): calibrations take their cores
+     * from it and are kept by its fingerprint, which must not change
+     * while the machine does not, and must differ between machines whose
+     * calibrations differ. Every backend has one (exec_host reads an empty
+     * fingerprint where it has not). */
+    void (*host)(Executor *ex, ExecHost *out);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);
     /* Stop the workers and free everything. */
@@ -84,13 +127,35 @@ struct Executor {
 /* Backends known to this build, by name; NULL (and a sentence in why)
  * when the name is unknown or the backend is not built in. */
 const ExecOps *exec_find(const char *name, char *why, size_t whylen);
+/* The backend of a spec as users give it (-B): "NAME" or "NAME:PARAMS";
+ * *params (params may be NULL) points at PARAMS within spec, or is NULL
+ * without a ':'. NULL and a sentence in why as exec_find. */
+const ExecOps *exec_find_spec(const char *spec, const char **params,
+                              char *why, size_t whylen);
+/* The next option of a backend's options string (ExecOptions.params) at
+ * *at, which it advances past the option and its ','; empty options are
+ * skipped. 0 at the end; 1 with the option's key and value copied into
+ * key and val; -1 when it has no '=', or its key or value is longer than
+ * klen - 1 or vlen - 1 (key then holds the option as given, cut). */
+int exec_param_next(const char **at, char *key, size_t klen, char *val,
+                    size_t vlen);
 /* How many CPUs this process's ranks can run on at once: those it may
  * use (its affinity: taskset, cgroups' cpusets), else those online; at
- * least 1. Push and eager decisions and the model's cores come from it. */
+ * least 1. The threads backend's pinning, push and eager decisions and
+ * its cores (ExecHost) come from it. */
 int exec_cpus(void);
 /* Keep the calling thread on the k-th CPU (from 0) it may use now; false
  * when it may use fewer or the system does not say (Linux only). */
 bool exec_pin(int k);
+/* ex's machine (ExecOps.host); an empty fingerprint and 0 cores where
+ * its backend does not say. */
+ExecHost exec_host(Executor *ex);
+/* The machine the backend of spec (-B NAME[:PARAMS]) runs on, without an
+ * executor at hand (model -B, calibrate --show): one is opened for nranks
+ * ranks with spec's options (which checks them) and closed again. As
+ * exec_find_spec and ExecOps.open on failure: an error and a sentence. */
+CvError exec_host_of(const char *spec, int nranks, ExecHost *out, char *why,
+                     size_t whylen);
 /* ex's probe (ExecOps.probe), or all zeros where its backend has none or
  * cannot take it here: perf and calibrate record it, neither needs it. */
 ProbeResult exec_probe(Executor *ex);

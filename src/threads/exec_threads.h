@@ -4,13 +4,13 @@
  * A rank's buffers are allocated and first touched by its own thread
  * (large ones on transparent huge pages). The destination of a transfer
  * performs it. Three ways to move data:
- *  - pulled (transfers above ExecOptions.eager_bytes: by default 4 KiB,
+ *  - pulled (transfers above the eager_bytes option: by default 4 KiB,
  *    or 0 where ranks wait for each other anyway): the destination reads
  *    the source's buffer in place, zero copy;
- *  - pushed in part (pulled transfers of ExecOptions.push_bytes, 512 KiB
+ *  - pushed in part (pulled transfers of the push_bytes option, 512 KiB
  *    by default, and more, in steps where fewer ranks receive than there
  *    are cores, from a source that receives nothing in the step:
- *    sched_push_all): the source writes the transfer's tail into the
+ *    plan_push_all): the source writes the transfer's tail into the
  *    destination's buffer once the destination has done its waits for the
  *    step, while the destination performs the rest; the destination ends
  *    the step when its sources have, so both cores work;
@@ -32,6 +32,15 @@
  * (adaptively, and only while the thread it waits for may be running on
  * another core), then yields, then sleeps on a futex, so 16 ranks on 2
  * cores stay fast.
+ *
+ * Options (ExecOptions.params, -B threads:key=value,...), whole numbers:
+ *  - spin_us: how long a waiting rank spins before it yields (default 200
+ *    while every rank has a CPU of its own, else 0);
+ *  - eager_bytes: transfers up to this many bytes are eager (default
+ *    above; 0: none);
+ *  - push_bytes: pulled transfers of this many bytes and more may be
+ *    pushed in part (default 524288; 0: none).
+ * Another key, or a value out of range, fails open with CV_ERR_ARG.
  *
  * Rank limit: 1 .. COLL_MAX_RANKS (1024) threads. Buffers larger than the
  * machine's physical memory are refused with CV_ERR_NOMEM before anything

@@ -74,7 +74,8 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     char bwhy[160] = "";
     *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
                                                                  : 1};
-    if (!(set->backend = exec_find(bname, bwhy, sizeof bwhy))) {
+    if (!(set->backend = exec_find_spec(bname, &set->backend_params, bwhy,
+                                        sizeof bwhy))) {
         snprintf(why, whylen, "The %s backend cannot be used: %s.", bname,
                  bwhy);
         return CV_ERR_UNAVAILABLE;
@@ -277,6 +278,7 @@ static void make_job(const App *app, WorkerKind kind, WorkerJob *j)
     const Scene *sc = app->scene;
     *j = (WorkerJob){.kind = kind, .call = sc->call, .algo = sc->algo,
                      .compare = app->bg.compare, .backend = sc->backend,
+                     .backend_params = sc->backend_params,
                      .bytes = sc->bytes, .min_bytes = 1024,
                      .link = sc->link, .params = sc->params,
                      .calibrated = sc->params_calibrated,

@@ -152,7 +152,8 @@ typedef struct {
     RedOp op;                /* reduction op */
     int root;                /* root rank */
     bool in_place;           /* in place */
-    const char *backend;     /* backend name, or NULL for "threads" */
+    const char *backend;     /* backend (-B NAME or NAME:PARAMS), or NULL
+                                for "threads" */
     int cells;               /* picture cells per block, 0 for default */
     bool no_worker;          /* no background thread (scripted tests) */
 } AppOptions;

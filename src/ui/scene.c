@@ -79,15 +79,17 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
     return e;
 }
 
-/* An executor of ops for p ranks: have's when it fits. */
-static CvError open_executor(const Scene *have, const ExecOps *ops, int p,
-                             Executor **ex, char *why, size_t whylen)
+/* An executor of ops with its options for p ranks: have's when it fits. */
+static CvError open_executor(const Scene *have, const ExecOps *ops,
+                             const char *params, int p, Executor **ex,
+                             char *why, size_t whylen)
 {
-    if (have && have->ex && have->backend == ops && have->ex->nranks == p) {
+    if (have && have->ex && have->backend == ops &&
+        have->backend_params == params && have->ex->nranks == p) {
         *ex = have->ex;
         return CV_OK;
     }
-    ExecOptions opt = {0};
+    ExecOptions opt = {.params = params};
     why[0] = '\0';
     CvError e = ops->open(ex, p, &opt, why, whylen);
     if (e && !why[0])
@@ -115,8 +117,13 @@ static void load_executor(Scene *sc, char *why, size_t whylen)
 static void model(Scene *sc)
 {
     Calib c;
+    char why[4400];
     const char *name = sc->backend ? sc->backend->name : "threads";
-    sc->params_calibrated = calib_load(name, sc->call.nranks, &c) == CV_OK;
+    /* a calibration is this machine's: the executor says which machine */
+    ExecHost host = sc->ex ? exec_host(sc->ex) : (ExecHost){.cores = 0};
+    sc->params_calibrated =
+        sc->ex && calib_load(name, host.fingerprint, sc->call.nranks, &c, why,
+                             sizeof why) == CV_OK;
     if (sc->params_calibrated) {
         sc->calib = c;
         sc->link = c.link;
@@ -151,9 +158,11 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
     Executor *ex = NULL;
     CvError e = make_schedules(sc, set, why, whylen);
     if (!e && set->backend &&
-        !(e = open_executor(old, set->backend, p, &ex, why, whylen))) {
+        !(e = open_executor(old, set->backend, set->backend_params, p, &ex,
+                            why, whylen))) {
         sc->ex = ex;
         sc->backend = set->backend;
+        sc->backend_params = set->backend_params;
     }
     if (e)
         return e;
@@ -222,20 +231,25 @@ void scene_setup(const Scene *sc, SceneSetup *out)
 {
     *out = (SceneSetup){.call = sc->call, .algo = sc->algo,
                         .bytes = sc->bytes, .cells = sc->cells,
-                        .backend = sc->backend};
+                        .backend = sc->backend,
+                        .backend_params = sc->backend_params};
 }
 
 CvError scene_set_backend(Scene *sc, const ExecOps *ops, char *why,
                           size_t whylen)
 {
     Executor *ex = NULL;
-    CvError e = open_executor(sc, ops, sc->call.nranks, &ex, why, whylen);
+    /* -B's options belong to the backend they were given for */
+    const char *params = ops == sc->backend ? sc->backend_params : NULL;
+    CvError e = open_executor(sc, ops, params, sc->call.nranks, &ex, why,
+                              whylen);
     if (e)
         return e;
     if (sc->ex && sc->ex != ex)
         sc->backend->close(sc->ex);
     sc->ex = ex;
     sc->backend = ops;
+    sc->backend_params = params;
     why[0] = '\0';
     load_executor(sc, why, whylen);
     model(sc);

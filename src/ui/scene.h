@@ -43,6 +43,8 @@ typedef struct SceneSetup {
     int cells;              /* picture cells per block, 1..SCENE_MAX_CELLS */
     const ExecOps *backend; /* where the picture runs; NULL: only
                                symbolically */
+    const char *backend_params; /* its options (-B NAME:PARAMS, borrowed
+                                   from the command line), or NULL */
 } SceneSetup;
 
 typedef struct Scene {
@@ -57,6 +59,7 @@ typedef struct Scene {
                                     shown step wrote it */
     /* ---- real execution of the picture */
     const ExecOps *backend;   /* backend in use, or NULL */
+    const char *backend_params; /* its options (SceneSetup), or NULL */
     Executor *ex;             /* its executor, loaded with sched; NULL
                                  when there is none or it failed to load */
     Check check;              /* real buffers read back and compared */

@@ -29,8 +29,9 @@ static const CliOpt opts[O_COUNT] = {
     SCENE_OPTS("number of ranks, 1 to 64 (default 8)",
                "size measured by the counters and timed runs (default 64M); "
                "with --script, WxH is the screen size"),
-    [O_BACKEND] = {'B', "backend", "BACKEND", "where steps run: threads "
-                   "(default), cuda, mpi"},
+    [O_BACKEND] = {'B', "backend", "NAME[:OPTS]", "where steps run: threads "
+                   "(default), cuda, mpi; OPTS: the backend's key=value,... "
+                   "(collviz(1))"},
     [O_CELLS] = {0, "cells", "N", "picture cells per block, 1 to 8 (default 1)"},
     [O_ASCII] = {0, "ascii", NULL, "ASCII line drawing instead of Unicode"},
     [O_SCRIPT] = {0, "script", "FILE", "run without a terminal: keys and "
@@ -46,7 +47,7 @@ static const CliOpt opts[O_COUNT] = {
 
 static const CliCmd tui_cmd = {
     .name = "tui",
-    .usage = "[tui] [COLL] [-a ALGO] [-p RANKS] [-s SIZE] [-B BACKEND] ...",
+    .usage = "[tui] [COLL] [-a ALGO] [-p RANKS] [-s SIZE] [-B NAME[:OPTS]] ...",
     .about = "Step through a collective on 1 to 64 ranks, executed for real "
              "on the backend,\nwith live counters checked against the "
              "model. Press ? inside for the keys.\n\nWith --script the same "
@@ -294,7 +295,8 @@ int cmd_tui(int argc, char **argv)
     if (rc < 0)
         return cli_error(&e);
     char why[200] = "";
-    if (t.app.backend && !exec_find(t.app.backend, why, sizeof why)) {
+    if (t.app.backend &&
+        !exec_find_spec(t.app.backend, NULL, why, sizeof why)) {
         fprintf(stderr, "collviz: -B %s: %s\n",
                 t.app.backend, why);
         return CLI_EXIT_USAGE;

@@ -140,7 +140,7 @@ static CvError need_executor(Worker *w, const WorkerJob *j, char *why,
     }
     if (w->ex)
         return CV_OK;
-    ExecOptions opt = {.check_steps = 1};
+    ExecOptions opt = {.check_steps = 1, .params = j->backend_params};
     why[0] = '\0';
     w->ops = j->backend;
     CvError e = w->ops->open(&w->ex, p, &opt, why, len);

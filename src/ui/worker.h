@@ -38,6 +38,8 @@ typedef struct {
     const AlgoInfo *algo;   /* the algorithm (sweeps: unless compare) */
     bool compare;           /* sweep every algorithm of call.kind */
     const ExecOps *backend; /* where to run */
+    const char *backend_params; /* its options (ExecOptions.params), or NULL;
+                                   must outlive the job */
     uint64_t bytes;         /* bench: the size; sweep: the largest size */
     uint64_t min_bytes;     /* sweep: the smallest size */
     LinkModel link;         /* link model of the predictions */

@@ -1,0 +1,124 @@
+/* calib.h - a calibration of the alpha-beta-gamma model for one backend
+ * at one rank count: the parameters measured at several working-set sizes
+ * ("footprints": the bytes of every rank's buffers together), and what
+ * follows from them alone. Pure: no I/O, no globals. Measuring them is
+ * measure/calib.h's; saving and loading them too.
+ *
+ * A prediction for a schedule is the backend's (ExecOps.predict, which
+ * knows how the backend runs it: the threads backend walks the schedule
+ * over its caches and memory) or, for a backend without one,
+ * calib_model_cost: model.h's cost with calib_params at the schedule's
+ * footprint. measure/calib.h's calib_predict picks between them. */
+#ifndef COLLVIZ_CORE_CALIB_H
+#define COLLVIZ_CORE_CALIB_H
+
+#include "core/error.h"
+#include "core/model.h"
+#include "core/sched.h"
+
+#define CALIB_MAX_POINTS 12 /* working-set sizes measured at most */
+#define CALIB_UNSTEADY 3.0  /* Calib.unsteady above this: the machine's
+                               speed moved during the calibration */
+#define CALIB_NAME_LEN 32   /* bytes for a backend name */
+#define CALIB_LAT_BYTES 8192 /* message size of the step latencies */
+#define CALIB_HOST_LEN 128  /* bytes for a machine's fingerprint */
+
+/* Bandwidths and reduce costs measured at one working-set size. */
+typedef struct {
+    double footprint;   /* bytes of all ranks' buffers the benchmark used */
+    double beta_shared; /* s/B: all ranks' bytes through one bandwidth */
+    double beta_p2p;    /* s/B: one rank sending to one other alone */
+    double gamma_shared;/* s/B: extra per byte reduced, all ranks busy */
+    double gamma_p2p;   /* s/B: extra per byte reduced by a lone pair */
+    double beta_cross;  /* s/B: all ranks' bytes when each reads what
+                           another rank wrote the step before (0: not
+                           measured; beta_shared stands in) */
+} CalibPoint;
+
+/* A calibration of one backend at one rank count. */
+typedef struct {
+    char backend[CALIB_NAME_LEN]; /* executor name, e.g. "threads" */
+    char host[CALIB_HOST_LEN];    /* the machine it was measured on: its
+                                     backend's fingerprint (ExecHost) */
+    int nranks;                   /* ranks it was measured with */
+    int cores;                    /* units that could run ranks at once
+                                     then (ExecHost.cores: threads, the
+                                     CPUs it may use; 0: unknown) */
+    long long when;               /* seconds since the epoch */
+    int quick;                    /* nonzero: the short calibration */
+    double alpha;                 /* s per step of tiny messages */
+    double alpha_msg;             /* s per message beyond a rank's first in
+                                     a step (files without it: alpha) */
+    double lat_step;              /* s per step in which every rank gets
+                                     one message of CALIB_LAT_BYTES (0: not
+                                     measured; alpha stands in) */
+    double lat_iter;              /* s per iteration beyond its steps with
+                                     such messages (returning: a rank waits
+                                     for the readers of its buffers) */
+    double unsteady;              /* the largest ratio, slowest to fastest,
+                                     of one cross benchmark's rounds: how
+                                     far the speed of reading what another
+                                     rank has just written moved during the
+                                     calibration (some virtual machines
+                                     switch it 10x on their own; 0: not
+                                     known) */
+    double probe[2];              /* the cross-core probe (ExecOps.probe:
+                                     fresh data's time over data written
+                                     once) at the start and the end of the
+                                     calibration; 0: not measured */
+    double probe_clean[2];        /* the probe's time for data written
+                                     once (ProbeResult.clean_s, seconds)
+                                     then: the machine's speed; 0: not
+                                     measured (files without it) */
+    double state_ratio;           /* the state it measured in: the median
+                                     ratio of every probe it took ... */
+    double state_clean;           /* ... and the median clean time of
+                                     those at its usual speed (s) */
+    int state_probes;             /* how many probes (0: not known, as in
+                                     files without it: then probe[] and
+                                     probe_clean[] stand for the state) */
+    int retaken;                  /* timings taken again because a probe
+                                     around them ran slower than the
+                                     machine's usual speed (not saved) */
+    LinkModel link;               /* the link model that fitted best */
+    double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
+    int npoints;                  /* points used in pt[] */
+    CalibPoint pt[CALIB_MAX_POINTS]; /* by increasing footprint */
+} Calib;
+
+/* Make each gamma curve of c non-decreasing in footprint, the closest
+ * such curve in least squares: reducing a larger working set never costs
+ * less per byte, and gamma is the difference of two timings, so a point
+ * below a smaller footprint's is noise, averaged with its neighbours.
+ * calib_measure applies it. */
+void calib_smooth(Calib *c);
+
+/* Replace w[0..n) by the closest non-increasing sequence (least squares:
+ * pool adjacent violators); calib_smooth's rule, and the threads
+ * predictor's for its cache curve. */
+void calib_monotone_down(double *w, int n);
+
+/* The ratio of the largest to the smallest of v[0 .. n): 1 for one value,
+ * 0 when n < 1 or a value is not positive (a timing that failed). */
+double calib_spread(const double *v, int n);
+
+/* Whether c's ranks outnumber the cores they ran on (when known): then
+ * they take turns at the cores. */
+int calib_crowded(const Calib *c);
+
+/* The model parameters for link model l at a working set of `footprint`
+ * bytes: beta and gamma interpolated linearly in log(footprint) between
+ * the measured points, clamped at the ends (what a caller that only has
+ * model.h's cost, such as the TUI, can use). */
+ModelParams calib_params(const Calib *c, LinkModel l, double footprint);
+
+/* Bytes of every rank's buffers of schedule s together (sched_bytes). */
+double calib_footprint(const Schedule *s);
+
+/* model.h's cost of s under link model l with calib_params at its
+ * footprint, in seconds: the prediction for a backend without a predictor
+ * of its own. */
+CvError calib_model_cost(const Calib *c, const Schedule *s, LinkModel l,
+                         double *seconds);
+
+#endif

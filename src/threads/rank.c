@@ -1,0 +1,390 @@
+#define _GNU_SOURCE /* sched_getcpu, in flag.h */
+/* rank.c - the rank work of the threads backend: what a worker thread
+ * does in a phase, a timed run, a load or a reset (exec_threads.h). */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "core/data.h"
+#include "threads/copy.h"
+#include "threads/threads_impl.h"
+
+static const RankPhase *phase_of(const Rank *me, size_t k)
+{
+    const Plan *pl = &me->ex->plan;
+    return &pl->rp[(size_t)me->id * pl->nphases + k];
+}
+
+/* Put this phase's eager transfers into their channels. They read only
+ * this rank's own buffers, which hold the state before the step (its
+ * writes of the step come later), so no other rank is waited for, except
+ * when a ring is full. */
+static void phase_sends(Rank *me, const RankPhase *ph)
+{
+    ThreadsExec *x = me->ex;
+    size_t es = es_of(x);
+    const Send *sd = x->plan.sends + ph->e0;
+    for (size_t i = 0; i < ph->ne; i++) {
+        Channel *c = &x->chans[sd[i].chan];
+        const Transfer *t = sd[i].t;
+        uint32_t n = atomic_load_explicit(&c->produced.value, memory_order_relaxed);
+        if (!reached(c->seen_consumed, n + 1 - c->depth)) {
+            flag_wait(&c->consumed, n + 1 - c->depth, &me->wait);
+            c->seen_consumed = atomic_load_explicit(&c->consumed.value,
+                                                    memory_order_acquire);
+        }
+        memcpy(c->ring + (size_t)(n % c->depth) * c->slot,
+               me->buf[t->src_buf] + t->src_off * es, t->count * es);
+        flag_publish(&c->produced, n + 1);
+    }
+}
+
+/* The next message of channel c, once it has arrived. */
+static const unsigned char *chan_take(Rank *me, Channel *c)
+{
+    uint32_t n = atomic_load_explicit(&c->consumed.value, memory_order_relaxed);
+    if (!reached(c->seen_produced, n + 1)) {
+        flag_wait(&c->produced, n + 1, &me->wait);
+        c->seen_produced = atomic_load_explicit(&c->produced.value,
+                                                memory_order_acquire);
+    }
+    return c->ring + (size_t)(n % c->depth) * c->slot;
+}
+
+/* Wait for every rank this phase depends on. */
+static void phase_waits(Rank *me, const RankPhase *ph, uint32_t e)
+{
+    ThreadsExec *x = me->ex;
+    const Wait *w = x->plan.waits + ph->w0;
+    for (size_t i = 0; i < ph->nw; i++)
+        flag_wait(&x->ranks[w[i].rank].done, e - w[i].lag, &me->wait);
+}
+
+/* Copy the sources this phase overwrites into the stage, tell the ranks
+ * whose writes wait for it, and wait for the copies of our own readers. */
+static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
+{
+    ThreadsExec *x = me->ex;
+    size_t es = es_of(x), at = 0;
+    for (size_t i = 0; ph->nstage && i < ph->nx; i++) {
+        const Transfer *t = x->plan.xf[ph->x0 + i];
+        if (!x->plan.xstaged[ph->x0 + i])
+            continue;
+        memcpy(me->stage + at, x->ranks[t->src].buf[t->src_buf] +
+                                   t->src_off * es, t->count * es);
+        at += t->count * es;
+    }
+    if (ph->nstage)
+        flag_publish(&me->staged, e + 1);
+    const int32_t *sw = x->plan.swaits + ph->s0;
+    for (size_t i = 0; i < ph->ns; i++)
+        flag_wait(&x->ranks[sw[i]].staged, e + 1, &me->wait);
+}
+
+/* Copy-in fusion (plan_fuse_all): in a timed run, a reduce whose
+ * destination the previous step filled by a local copy from the send
+ * buffer computes dst = init op src and the copy is skipped: one pass
+ * over memory instead of two, the same operands in the same order, so the
+ * results are the same bit for bit. Steps run one at a time (the TUI)
+ * never fuse: after each of them the buffers hold what the schedule says.
+ * With the three-operand kernel in one pass where there is one (red3),
+ * else a block at a time, copied and reduced while it is in the cache. */
+#define FUSE_BLOCK ((size_t)8 << 10)
+
+static void reduce_from(ReduceFn red, Reduce3Fn red3, unsigned char *dst,
+                        const unsigned char *init, const unsigned char *src,
+                        size_t n, size_t es)
+{
+    if (red3) {
+        red3(dst, init, src, n);
+        return;
+    }
+    size_t per = FUSE_BLOCK / es;
+    for (size_t i = 0; i < n; i += per) {
+        size_t m = n - i < per ? n - i : per;
+        memcpy(dst + i * es, init + i * es, m * es);
+        red(dst + i * es, src + i * es, m);
+    }
+}
+
+/* Elements [from, from + n) of transfer t, its source's elements at src
+ * (the transfer's first), into its destination's buffer; fused: a timed
+ * run (reduce_from). Performed by the destination, or for a pushed tail
+ * by the source. */
+static void xfer_part(ThreadsExec *x, const Transfer *t,
+                      const unsigned char *src, size_t from, size_t n,
+                      bool fused)
+{
+    const Schedule *s = x->base.sched;
+    size_t es = es_of(x);
+    const Transfer *init = fused ? x->plan.xinit[t - s->xfers] : NULL;
+    unsigned char *const *db = x->ranks[t->dst].buf;
+    unsigned char *dst = db[t->dst_buf] + (t->dst_off + from) * es;
+    src += from * es;
+    if (t->op == XFER_COPY && t->count * es >= x->stream_bytes)
+        copy_stream(dst, src, n * es);
+    else if (t->op == XFER_COPY)
+        memcpy(dst, src, n * es);
+    else if (init)
+        reduce_from(x->red, x->red3, dst,
+                    db[init->src_buf] + (init->src_off + from) * es, src, n,
+                    es);
+    else
+        x->red(dst, src, n);
+}
+
+/* Perform the phase's transfers (this rank is their destination), all
+ * but the tails their sources push; fused: a timed run (reduce_from). */
+static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
+{
+    ThreadsExec *x = me->ex;
+    const Schedule *s = x->base.sched;
+    size_t es = es_of(x), at = 0;
+    for (size_t i = 0; i < ph->nx; i++) {
+        const Transfer *t = x->plan.xf[ph->x0 + i];
+        size_t ti = (size_t)(t - s->xfers);
+        int32_t ch = x->plan.xchan[ph->x0 + i];
+        const unsigned char *src;
+        if (fused && x->plan.xskip[ti])
+            continue; /* a local copy, never eager or staged */
+        if (ch >= 0) {
+            src = chan_take(me, &x->chans[ch]);
+        } else if (x->plan.xstaged[ph->x0 + i]) {
+            src = me->stage + at;
+            at += t->count * es;
+        } else {
+            src = x->ranks[t->src].buf[t->src_buf] + t->src_off * es;
+        }
+        xfer_part(x, t, src, 0, t->count - x->plan.xpush[ti], fused);
+        if (ch >= 0) /* the slot may be reused */
+            flag_publish(&x->chans[ch].consumed,
+                         atomic_load_explicit(&x->chans[ch].consumed.value,
+                                              memory_order_relaxed) + 1);
+    }
+}
+
+/* Push the tails of this phase's pushed transfers (this rank is their
+ * source and receives nothing in the phase, so its buffers hold the state
+ * before the step), each once its destination may be written. */
+static void phase_pushes(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
+{
+    ThreadsExec *x = me->ex;
+    size_t es = es_of(x);
+    for (size_t i = 0; i < ph->np; i++) {
+        const Transfer *t = x->plan.pushes[ph->p0 + i];
+        size_t n = x->plan.xpush[t - x->base.sched->xfers];
+        flag_wait(&x->ranks[t->dst].entered, e + 1, &me->wait);
+        xfer_part(x, t, me->buf[t->src_buf] + t->src_off * es, t->count - n,
+                  n, fused);
+    }
+}
+
+/* Wait for the ranks pushing into this rank's buffers in this phase. */
+static void phase_pushed(Rank *me, const RankPhase *ph, uint32_t e)
+{
+    ThreadsExec *x = me->ex;
+    for (size_t i = 0; i < ph->nq; i++)
+        flag_wait(&x->ranks[x->plan.pushers[ph->q0 + i]].done, e + 1,
+                  &me->wait);
+}
+
+/* avg: divide this rank's outputs by p. */
+static void phase_finish(Rank *me)
+{
+    const CollCall *c = &me->ex->base.sched->call;
+    CollLayout l;
+    coll_layout(c, me->id, &l);
+    reduce_finish(c->dtype, c->op, me->buf[l.out_buf] + l.out_off * dtype_size(c->dtype),
+                  l.out_count, c->nranks);
+}
+
+/* Execute phase k as the epoch-th phase since open; fused: in a timed
+ * run (copy-in fusion, reduce_from). */
+static void rank_phase(Rank *me, size_t k, uint32_t e, bool fused)
+{
+    const RankPhase *ph = phase_of(me, k);
+    phase_sends(me, ph);
+    phase_waits(me, ph, e);
+    if (k < me->ex->plan.nsteps) {
+        phase_stage(me, ph, e);
+        if (ph->nq)
+            flag_publish(&me->entered, e + 1);
+        phase_pushes(me, ph, e, fused);
+        phase_xfers(me, ph, fused);
+        phase_pushed(me, ph, e);
+    } else if (k == me->ex->plan.nsteps && me->ex->plan.finish) {
+        phase_finish(me);
+    }
+    flag_publish(&me->done, e + 1);
+}
+
+/* Inputs filled, every other element poisoned. */
+static void rank_reset(Rank *me)
+{
+    const Schedule *s = me->ex->base.sched;
+    DataType t = s->call.dtype;
+    for (int b = 0; b < BUF_COUNT; b++)
+        data_fill_poison(t, me->buf[b], sched_bufsize(s, me->id, (BufId)b));
+    CollLayout l;
+    coll_layout(&s->call, me->id, &l);
+    data_fill_input(&s->call, me->id, 0, l.in_count,
+                    me->buf[l.in_buf] + l.in_off * dtype_size(t));
+}
+
+/* Memory for a buffer. Large ones are aligned to 2 MiB and asked for
+ * transparent huge pages (on Linux): streaming copies and reductions run
+ * about 1.5 times faster without a TLB miss every 4 KiB. */
+static void *buf_alloc(size_t bytes)
+{
+#ifdef MADV_HUGEPAGE
+    if (bytes >= HUGE_PAGE) {
+        void *p = NULL;
+        if (posix_memalign(&p, HUGE_PAGE, bytes))
+            return NULL;
+        madvise(p, bytes, MADV_HUGEPAGE); /* a hint: failure is harmless */
+        return p;
+    }
+#endif
+    return malloc(bytes ? bytes : 1);
+}
+
+/* Make *p hold at least `bytes` (contents not kept). */
+static int ensure(unsigned char **p, size_t *cap, size_t bytes)
+{
+    if (bytes <= *cap && *p)
+        return 0;
+    free(*p);
+    *cap = 0;
+    *p = buf_alloc(bytes);
+    if (!*p)
+        return -1;
+    *cap = bytes;
+    return 0;
+}
+
+/* Allocate (first touch: by this thread, in rank_reset) the buffers. */
+static void rank_load(Rank *me)
+{
+    const Schedule *s = me->ex->base.sched;
+    size_t es = es_of(me->ex);
+    me->err = CV_OK;
+    for (int b = 0; b < BUF_COUNT && !me->err; b++)
+        if (ensure(&me->buf[b], &me->cap[b],
+                   sched_bufsize(s, me->id, (BufId)b) * es))
+            me->err = CV_ERR_NOMEM;
+    if (!me->err && ensure(&me->stage, &me->stage_cap,
+                           me->ex->plan.stage_elems[me->id] * es))
+        me->err = CV_ERR_NOMEM;
+    if (!me->err)
+        rank_reset(me);
+}
+
+static void rank_free(Rank *me)
+{
+    for (int b = 0; b < BUF_COUNT; b++) {
+        free(me->buf[b]);
+        me->buf[b] = NULL, me->cap[b] = 0;
+    }
+    free(me->stage);
+    free(me->stamps);
+    me->stage = NULL, me->stamps = NULL;
+    me->stage_cap = me->stamps_cap = 0;
+}
+
+/* One iteration of the whole schedule from epoch e; stamps each phase's
+ * end into row (or not when NULL). Returns the next epoch. */
+static uint32_t rank_iteration(Rank *me, uint32_t e, long *row)
+{
+    size_t n = me->ex->plan.nphases;
+    for (size_t k = 0; k < n; k++) {
+        rank_phase(me, k, e++, true);
+        if (row)
+            row[k] = now_ns();
+    }
+    return e;
+}
+
+/* Every rank arrives; the last one opens the gate for this run. */
+static void rank_gate(Rank *me, uint32_t run)
+{
+    ThreadsExec *x = me->ex;
+    if (atomic_fetch_add(&x->arrived, 1) == x->base.nranks - 1) {
+        atomic_store(&x->arrived, 0);
+        flag_publish(&x->gate, run);
+    } else {
+        flag_wait(&x->gate, run, &me->wait);
+    }
+}
+
+/* Room for n stamps; 0 on success. */
+static int stamps_room(Rank *me, size_t n)
+{
+    if (n <= me->stamps_cap)
+        return 0;
+    free(me->stamps);
+    me->stamps = malloc(n * sizeof *me->stamps);
+    me->stamps_cap = me->stamps ? n : 0;
+    return me->stamps ? 0 : -1;
+}
+
+static void rank_run(Rank *me, const Cmd *c)
+{
+    size_t n = me->ex->plan.nphases;
+    uint32_t e = c->epoch;
+    me->err = CV_OK;
+    if (stamps_room(me, c->stamp_iters * n))
+        me->err = CV_ERR_NOMEM; /* still run: the others depend on us */
+    for (int i = 0; i < c->warmup; i++)
+        e = rank_iteration(me, e, NULL);
+    rank_gate(me, c->run);
+    me->t0 = now_ns();
+    for (size_t i = 0; i < (size_t)c->iters; i++) {
+        bool stamp = i < c->stamp_iters && !me->err;
+        e = rank_iteration(me, e, stamp ? me->stamps + i * n : NULL);
+    }
+    me->t1 = now_ns();
+}
+
+static void rank_command(Rank *me, const Cmd *c)
+{
+    me->err = CV_OK;
+    switch (c->kind) {
+    case CMD_LOAD: rank_load(me); break;
+    case CMD_RESET: rank_reset(me); break;
+    case CMD_PHASE: rank_phase(me, c->phase, c->epoch, false); break;
+    case CMD_RUN: rank_run(me, c); break;
+    default: break;
+    }
+}
+
+/* While every rank can have a CPU of its own, rank r stays on the r-th
+ * CPU it may use. Left to the scheduler, two ranks woken together were
+ * sometimes put on the same CPU and stayed there, taking turns through
+ * sched_yield (measured on 2 cores, p = 2: a step's latency 1.5 us
+ * instead of 0.06 us in some runs). More ranks than CPUs: no pinning, the
+ * scheduler balances them. */
+static void pin_rank(const ThreadsExec *x, int r)
+{
+    if (x->cpus >= x->base.nranks)
+        exec_pin(r); /* a hint: a failure leaves the rank to the scheduler */
+}
+
+void *threads_rank_main(void *arg)
+{
+    Rank *me = arg;
+    ThreadsExec *x = me->ex;
+    pin_rank(x, me->id);
+    for (uint32_t seen = 1;; seen++) {
+        flag_wait(&x->cmd, seen, &me->idle);
+        Cmd c = x->c;
+        if (c.kind == CMD_QUIT)
+            rank_free(me);
+        else
+            rank_command(me, &c);
+        /* Only the last worker to finish wakes the caller. */
+        if (atomic_fetch_add(&x->acks.value, 1) + 1 == seen * (uint32_t)x->started)
+            flag_wake_if_sleepers(&x->acks);
+        if (c.kind == CMD_QUIT)
+            return NULL;
+    }
+}
