@@ -98,20 +98,26 @@ static void test_min_time_sizes_the_loop(void **state)
 {
     static const struct {
         double iter_s, min_time;
-        int iters, want;
+        int iters, max_iters, want;
     } cases[] = {
-        {1e-3, 0.1, 1, 100},     /* 100 iterations make 0.1 s */
-        {1e-3, 0.1, 500, 500},   /* never fewer than asked */
-        {3e-3, 0.01, 1, 4},      /* rounded up */
-        {1e-9, 60, 1, MEASURE_MAX_ITERS}, /* capped */
-        {0, 1, 7, 7},            /* a backend that reports no time */
+        {1e-3, 0.1, 1, 0, 100},     /* 100 iterations make 0.1 s */
+        {1e-3, 0.1, 500, 0, 500},   /* never fewer than asked */
+        {3e-3, 0.01, 1, 0, 4},      /* rounded up */
+        {1e-9, 60, 1, 0, MEASURE_MAX_ITERS}, /* capped */
+        {1e-9, 60, 2, 20000, 20000},        /* the caller's cap */
+        {1e-9, 60, 2, 2 * MEASURE_MAX_ITERS, MEASURE_MAX_ITERS}, /* not above
+                                                                    the engine's */
+        {1e-3, 0.1, 1, 50, 50},     /* the cap wins over the time */
+        {1e-3, 0.1, 70, 50, 70},    /* but never fewer than asked */
+        {0, 1, 7, 0, 7},            /* a backend that reports no time */
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         RecExec x;
         Schedule s;
         rec_init(&x, &s, cases[i].iter_s);
         MeasureOptions o = {.warmup = 2, .iters = cases[i].iters,
-                            .min_time_s = cases[i].min_time};
+                            .min_time_s = cases[i].min_time,
+                            .max_iters = cases[i].max_iters};
         MeasureResult r = {0};
         assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
         assert_int_equal(x.ncalls, 2);

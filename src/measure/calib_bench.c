@@ -10,6 +10,7 @@
 
 #include "algos/algo.h"
 #include "exec/probe.h"
+#include "measure/measure.h"
 
 /* ------------------------------------------------------------ schedules */
 
@@ -121,6 +122,7 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
 /* ---------------------------------------------------------------- timing */
 
 #define CALIB_RETAKES 4 /* a timing taken again at most (time_sched) */
+#define CALIB_MAX_ITERS 20000 /* iterations of one timed run at most */
 #define CALIB_MAX_PROBES 8192 /* probes a calibration keeps at most */
 
 /* A measurement in progress: the executor and where errors go. */
@@ -202,31 +204,34 @@ static double step_diff(const Schedule *s, double *v, int runs)
 static CvError time_sched(Bench *b, const Schedule *s, double *sec,
                           double *diff)
 {
-    const ExecOps *ops = b->ex->ops;
-    ExecTiming t = {0};
+    /* the measuring engine's loop: sized once to last target_s (at
+     * least 2 iterations, at most CALIB_MAX_ITERS), each run after one
+     * untimed iteration */
+    MeasureOptions o = {.warmup = 1, .iters = 2, .min_time_s = b->target_s,
+                        .max_iters = CALIB_MAX_ITERS};
     double *steps = NULL;
+    int iters, warmup;
     if (diff && !(steps = calloc((size_t)b->reps * s->nsteps + 1, sizeof *steps)))
         return CV_ERR_NOMEM;
-    CvError e = ops->load(b->ex, s);
+    CvError e = b->ex->ops->load(b->ex, s);
     if (!e)
-        e = ops->run(b->ex, 1, 1, &t);
+        e = measure_iters(b->ex, &o, &iters, &warmup);
     if (e) {
         free(steps);
         return bench_fail(b, e);
     }
-    double est = t.iter_s > 1e-9 ? t.iter_s : 1e-9;
-    int iters = (int)fmin(fmax(b->target_s / est, 2), 20000);
     double any = INFINITY; /* the fastest run of every take */
     for (int take = 0;; take++) {
         int slow = b->watch && bench_slow(b);
         *sec = INFINITY;
         for (int i = 0; i < b->reps; i++) {
-            t.step_s = steps ? steps + (size_t)i * s->nsteps : NULL;
-            if ((e = ops->run(b->ex, 1, iters, &t))) {
+            MeasureResult r = {.step_s = steps ? steps + (size_t)i * s->nsteps
+                                               : NULL};
+            if ((e = measure_timed(b->ex, s, &o, 1, iters, &r))) {
                 free(steps);
                 return bench_fail(b, e);
             }
-            *sec = fmin(*sec, t.iter_s);
+            *sec = fmin(*sec, r.iter_s);
         }
         any = fmin(any, *sec);
         slow |= b->watch && bench_slow(b);

@@ -33,10 +33,8 @@ static CvError check_runs(Executor *ex, const Schedule *s,
     return e;
 }
 
-/* Timed iterations for o: iters, or as many as last min_time_s by one
- * timed iteration after the warmup (which that iteration then took). */
-static CvError size_loop(Executor *ex, const MeasureOptions *o, int *iters,
-                         int *warmup)
+CvError measure_iters(Executor *ex, const MeasureOptions *o, int *iters,
+                      int *warmup)
 {
     *iters = o->iters > 0 ? o->iters : 1;
     *warmup = o->warmup > 0 ? o->warmup : 0;
@@ -45,8 +43,10 @@ static CvError size_loop(Executor *ex, const MeasureOptions *o, int *iters,
     ExecTiming t = {0};
     CvError e = ex->ops->run(ex, *warmup, 1, &t);
     double want = t.iter_s > 0 ? ceil(o->min_time_s / t.iter_s) : 1;
+    int cap = o->max_iters > 0 && o->max_iters < MEASURE_MAX_ITERS
+                  ? o->max_iters : MEASURE_MAX_ITERS;
     if (want > *iters)
-        *iters = (int)fmin(want, MEASURE_MAX_ITERS);
+        *iters = (int)fmin(want, cap > *iters ? cap : *iters);
     *warmup = 0;
     return e;
 }
@@ -54,9 +54,9 @@ static CvError size_loop(Executor *ex, const MeasureOptions *o, int *iters,
 /* Time n iterations in `chunks` parts of near equal size (fewer when n is
  * smaller), summing per-iteration and per-step time (weighted by each
  * part's iterations) into r. */
-static CvError timed_loop(Executor *ex, const Schedule *s,
-                          const MeasureOptions *o, int warmup, int n,
-                          MeasureResult *r)
+CvError measure_timed(Executor *ex, const Schedule *s,
+                      const MeasureOptions *o, int warmup, int n,
+                      MeasureResult *r)
 {
     long parts = o->chunks > 1 ? o->chunks : 1;
     parts = parts < MEASURE_MAX_CHUNKS ? parts : MEASURE_MAX_CHUNKS;
@@ -91,8 +91,8 @@ CvError measure_loaded(Executor *ex, const Schedule *s,
     r->iter_s = 0, r->iters = 0;
     CvError e = check_runs(ex, s, o, r);
     if (!e)
-        e = size_loop(ex, o, &iters, &warmup);
+        e = measure_iters(ex, o, &iters, &warmup);
     if (!e)
-        e = timed_loop(ex, s, o, warmup, iters, r);
+        e = measure_timed(ex, s, o, warmup, iters, r);
     return e;
 }

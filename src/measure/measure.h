@@ -34,6 +34,9 @@ typedef struct {
     int iters;         /* timed iterations at least, >= 1 */
     double min_time_s; /* > 0: more iterations, so that the timed loop
                           lasts at least this long; 0: exactly iters */
+    int max_iters;     /* the most iterations min_time_s may ask for (0:
+                          MEASURE_MAX_ITERS; the calibration, which times
+                          hundreds of benchmarks, asks for fewer) */
     int chunks;        /* > 1: time in this many parts (at most
                           MEASURE_MAX_CHUNKS), with progress between */
     MeasureProgress progress; /* may be NULL */
@@ -55,6 +58,17 @@ typedef struct {
  * error r holds what was measured before it. */
 CvError measure_loaded(Executor *ex, const Schedule *s,
                        const MeasureOptions *o, MeasureResult *r);
+
+/* The two halves of measure_loaded, for a caller that times one sized
+ * loop several times (the calibration keeps the fastest of a few runs):
+ * the iterations o asks for (rule 2; with min_time_s this runs the warmup
+ * and one timed iteration, and *warmup comes back 0), and the timed loop
+ * of `iters` iterations after `warmup` untimed ones (rule 3). */
+CvError measure_iters(Executor *ex, const MeasureOptions *o, int *iters,
+                      int *warmup);
+CvError measure_timed(Executor *ex, const Schedule *s,
+                      const MeasureOptions *o, int warmup, int iters,
+                      MeasureResult *r);
 
 /* Run s once from a fresh start, step by step, apply the finish, and
  * count the output elements that differ from the collective's
