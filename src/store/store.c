@@ -89,10 +89,42 @@ static int finish_file(FILE *f)
     return err;
 }
 
+/* Write straight into path, which exists and is not a regular file (a
+ * device, a FIFO, /dev/stdout): renaming over it would replace the device
+ * by a file, and atomicity means nothing there. */
+static CvError write_in_place(const char *path, StoreWriteFn fn, void *ctx,
+                              char *why, size_t whylen)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        snprintf(why, whylen, "cannot write %s: %s", path, strerror(errno));
+        return CV_ERR_IO;
+    }
+    errno = 0;
+    int abandoned = fn(f, ctx);
+    int err = finish_file(f);
+    if (err == EINVAL || err == EROFS) /* fsync of a pipe or a tty */
+        err = 0;
+    if (abandoned || err) {
+        snprintf(why, whylen, "cannot write %s: %s", path,
+                 err ? strerror(err) : "its contents could not be written");
+        return CV_ERR_IO;
+    }
+    return CV_OK;
+}
+
 CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
                     size_t whylen)
 {
     char tmp[4200];
+    struct stat st;
+    if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+        if (S_ISDIR(st.st_mode)) {
+            snprintf(why, whylen, "cannot write %s: it is a directory", path);
+            return CV_ERR_IO;
+        }
+        return write_in_place(path, fn, ctx, why, whylen);
+    }
     CvError e = make_dirs(path, why, whylen);
     if (e)
         return e;

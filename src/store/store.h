@@ -45,7 +45,10 @@ typedef int (*StoreWriteFn)(FILE *f, void *ctx);
 /* Write path atomically: creates its directories, writes a temporary file
  * in the same directory with fn, flushes it to disk and renames it over
  * path. On failure the old file (if any) is untouched, the temporary file
- * removed, and why says what failed and why (strerror). */
+ * removed, and why says what failed and why (strerror). A path that
+ * exists and is not a regular file (a device such as /dev/stdout or
+ * /dev/full, a FIFO) is written in place, never replaced; a directory is
+ * refused. */
 CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
                     size_t whylen);
 
