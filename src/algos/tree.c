@@ -9,20 +9,20 @@
  * gather) the same edges are used in the opposite order, m = 1, 2, ...
  * The subtree of vrank v is vranks [v, v + subtree(v)). */
 #include "algos/common.h"
+#include "core/num.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
 
 /* =============================================================== helpers */
 
-static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Size in ranks of the binomial subtree rooted at vrank v (v included). */
 static int subtree(int v, int p)
 {
     if (v == 0)
         return p;
-    return imin(v & -v, p - v);
+    return num_min(v & -v, p - v);
 }
 
 /* Copy n elements within rank r, unless source and destination coincide. */
@@ -131,7 +131,7 @@ static void walk_edge(Schedule *s, const Walk *w, bool up, int from, int to,
         lo++;
     }
     while (lo < hi) {
-        int r = rrank(lo, w->root, p), k = imin(hi - lo, p - r);
+        int r = rrank(lo, w->root, p), k = num_min(hi - lo, p - r);
         size_t len = blk_off(w->n, p, r + k) - blk_off(w->n, p, r);
         sched_xfer(s, w->op, a.rank, a.buf, holder_at(&a, w, p, r, lo),
                    b.rank, b.buf, holder_at(&b, w, p, r, lo), len);
@@ -170,7 +170,7 @@ static void walk_down(Schedule *s, const Walk *w, const char *phase)
     root_local(s, w, false);
     for (int m = p > 1 ? pow2_floor(p - 1) : 0; m >= 1; m /= 2) {
         for (int v = 0; v + m < p; v += 2 * m)
-            walk_edge(s, w, false, v, v + m, v + m, imin(v + 2 * m, p));
+            walk_edge(s, w, false, v, v + m, v + m, num_min(v + 2 * m, p));
         if (m > 1)
             sched_step(s, phase);
     }
@@ -185,7 +185,7 @@ static void walk_up(Schedule *s, const Walk *w, const char *phase)
     root_local(s, w, true);
     for (int m = 1; m < p; m *= 2) {
         for (int v = m; v < p; v += 2 * m)
-            walk_edge(s, w, true, v, v - m, v, imin(v + m, p));
+            walk_edge(s, w, true, v, v - m, v, num_min(v + m, p));
         if (2 * m < p)
             sched_step(s, phase);
     }

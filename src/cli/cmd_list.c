@@ -6,6 +6,7 @@
 #include "algos/algo.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "core/num.h"
 
 enum { LIST_VERBOSE, LIST_HELP, LIST_NOPTS };
 
@@ -46,15 +47,14 @@ typedef struct {
     int aliases; /* alias lists */
 } Widths;
 
-static int imax(int a, int b) { return a > b ? a : b; }
 
 static Widths list_widths(void)
 {
     Widths w = {(int)strlen("algorithm"), (int)strlen("aliases")};
     for (size_t i = 0, n = algo_count(); i < n; i++) {
         const AlgoInfo *a = algo_at(i);
-        w.algo = imax(w.algo, (int)strlen(a->name));
-        w.aliases = imax(w.aliases, (int)strlen(a->aliases));
+        w.algo = num_max(w.algo, (int)strlen(a->name));
+        w.aliases = num_max(w.aliases, (int)strlen(a->aliases));
     }
     return w;
 }

@@ -15,6 +15,7 @@
 #include "cli/cmd.h"
 #include "cli/json.h"
 #include "measure/perf.h"
+#include "exec/mono.h"
 
 /* ------------------------------------------------------------- options */
 
@@ -304,13 +305,6 @@ typedef struct {
     size_t total;         /* rows over all algorithms */
 } Run;
 
-static double now_s(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void clear_progress(Run *r)
 {
     if (r->shown)
@@ -330,7 +324,7 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
         print_row(&r->pa->cfg, row, r->cal->link);
     fflush(stdout);
     r->done++;
-    if (r->tty && r->done < r->total && now_s() - r->start > 1.0) {
+    if (r->tty && r->done < r->total && mono_now_s() - r->start > 1.0) {
         fprintf(stderr, "perf %s %s: %llu bytes done, %zu/%zu sizes, "
                 "%zu/%zu in all\033[K", coll_name(r->pa->cfg.call.kind),
                 row->algo->name, row->bytes, done, total, r->done, r->total);
@@ -564,7 +558,7 @@ static int perf_main(const PerfArgs *pa, FILE *json)
     int rc = rows ? cmd_calib_for(ex, &cal) : CLI_EXIT_FAIL;
     if (!rows)
         fprintf(stderr, "collviz: out of memory\n");
-    r.start = now_s();
+    r.start = mono_now_s();
     if (rc == CLI_EXIT_OK)
         rc = run_all(ex, &r, algos, nalgo, rows, nsizes);
     ex->ops->close(ex);

@@ -17,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "exec/mono.h"
+
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/syscall.h>
@@ -67,13 +69,6 @@ static int current_cpu(void) { return sched_getcpu(); }
 static int current_cpu(void) { return -1; }
 #endif
 
-static long now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1000000000L + ts.tv_nsec;
-}
-
 static void futex_wait(_Atomic uint32_t *w, uint32_t v)
 {
 #ifdef __linux__
@@ -105,14 +100,14 @@ static int flag_spin(Flag *f, uint32_t target, Waiter *w)
     int theirs = atomic_load_explicit(&f->cpu, memory_order_relaxed);
     if (w->spin_ns <= 0 || (theirs >= 0 && theirs == current_cpu()))
         return 0; /* it last ran here, where we run: it is not running */
-    long start = now_ns();
+    long start = mono_now_ns();
     for (unsigned i = 1;; i++) {
         cpu_relax();
         if (flag_ready(f, target)) {
             w->spin_ns = w->spin_ns < w->max_ns / 2 ? 2 * w->spin_ns : w->max_ns;
             return 1;
         }
-        if (i % 64 == 0 && now_ns() - start > w->spin_ns)
+        if (i % 64 == 0 && mono_now_ns() - start > w->spin_ns)
             break;
     }
     w->spin_ns = w->spin_ns / 2 > w->max_ns / 4 ? w->spin_ns / 2 : w->max_ns / 4;

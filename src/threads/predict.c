@@ -9,8 +9,8 @@
 
 #include "threads/copy.h"
 #include "threads/plan.h"
+#include "core/num.h"
 
-static int imax(int a, int b) { return a > b ? a : b; }
 
 /* ------------------------------------------------- the shared memory */
 
@@ -363,7 +363,7 @@ static double step_latency(const MemMap *mm, const Calib *c, double alpha,
     int p = s->call.nranks, msgs = 0, receivers = 0;
     size_t largest = 0;
     for (int r = 0; r < p; r++) {
-        msgs = imax(msgs, imax(st[r].msgs_out, st[r].msgs_in));
+        msgs = num_max(msgs, num_max(st[r].msgs_out, st[r].msgs_in));
         receivers += st[r].msgs_in > 0;
     }
     for (size_t i = step->first; i < step->first + step->n; i++) {

@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "exec/exec.h" /* exec_cpus, exec_pin */
+#include "exec/mono.h"
 
 enum { MODE_CLEAN, MODE_DIRTY, MODE_STOP };
 
@@ -30,13 +31,6 @@ typedef struct {
     Probe *p;
     int me;
 } Arg;
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static void pause_cpu(void)
 {
@@ -139,7 +133,7 @@ static void *side_main(void *arg)
     int last = -1;
     for (;;) {
         if (me == 0) {
-            double t = now_s();
+            double t = mono_now_s();
             if (last < 0)
                 c.start = t;
             int m = next_mode(&c, t, t - t0, last);

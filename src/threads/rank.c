@@ -299,7 +299,7 @@ static uint32_t rank_iteration(Rank *me, uint32_t e, long *row)
     for (size_t k = 0; k < n; k++) {
         rank_phase(me, k, e++, true);
         if (row)
-            row[k] = now_ns();
+            row[k] = mono_now_ns();
     }
     return e;
 }
@@ -337,12 +337,12 @@ static void rank_run(Rank *me, const Cmd *c)
     for (int i = 0; i < c->warmup; i++)
         e = rank_iteration(me, e, NULL);
     rank_gate(me, c->run);
-    me->t0 = now_ns();
+    me->t0 = mono_now_ns();
     for (size_t i = 0; i < (size_t)c->iters; i++) {
         bool stamp = i < c->stamp_iters && !me->err;
         e = rank_iteration(me, e, stamp ? me->stamps + i * n : NULL);
     }
-    me->t1 = now_ns();
+    me->t1 = mono_now_ns();
 }
 
 static void rank_command(Rank *me, const Cmd *c)

@@ -1,5 +1,6 @@
 /* grid.c - the in-memory screen: cells, clipped drawing, text dumps. */
 #include "ui/grid.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,14 +112,12 @@ Rect rect_inset(Rect r, int d)
     return o;
 }
 
-static int imax(int a, int b) { return a > b ? a : b; }
-static int imin(int a, int b) { return a < b ? a : b; }
 
 Rect rect_clip(Rect a, Rect b)
 {
-    int x0 = imax(a.x, b.x), y0 = imax(a.y, b.y);
-    int x1 = imin(a.x + a.w, b.x + b.w), y1 = imin(a.y + a.h, b.y + b.h);
-    return (Rect){x0, y0, imax(0, x1 - x0), imax(0, y1 - y0)};
+    int x0 = num_max(a.x, b.x), y0 = num_max(a.y, b.y);
+    int x1 = num_min(a.x + a.w, b.x + b.w), y1 = num_min(a.y + a.h, b.y + b.h);
+    return (Rect){x0, y0, num_max(0, x1 - x0), num_max(0, y1 - y0)};
 }
 
 bool rect_has(Rect r, int x, int y)
@@ -128,14 +127,14 @@ bool rect_has(Rect r, int x, int y)
 
 void rect_cut_top(Rect r, int n, Rect *a, Rect *b)
 {
-    n = imax(0, imin(n, r.h));
+    n = num_max(0, num_min(n, r.h));
     *a = (Rect){r.x, r.y, r.w, n};
     *b = (Rect){r.x, r.y + n, r.w, r.h - n};
 }
 
 void rect_cut_left(Rect r, int n, Rect *a, Rect *b)
 {
-    n = imax(0, imin(n, r.w));
+    n = num_max(0, num_min(n, r.w));
     *a = (Rect){r.x, r.y, n, r.h};
     *b = (Rect){r.x + n, r.y, r.w - n, r.h};
 }

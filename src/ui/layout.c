@@ -11,20 +11,19 @@
  * Help and menus are overlays on top of the body; the prompt of text
  * entry takes the status line. */
 #include "ui/layout.h"
+#include "core/num.h"
 
 #define HEADER_ROWS 2
 #define STATUS_ROWS 1
 #define COUNTER_ROWS 14 /* frame + the counters' lines */
 #define MIN_PANEL 4     /* a framed panel needs a frame and two lines */
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
 
 /* Width of the right column for a terminal w columns wide. */
 static int right_width(int w)
 {
     if (w >= 120)
-        return imin(w * 2 / 5, 72);
+        return num_min(w * 2 / 5, 72);
     return 32;
 }
 
@@ -57,14 +56,14 @@ static void left_column(const LayoutIn *in, Rect col, Layout *out)
                    in->timeline_rows + 2};
     bool on1 = in->show[VIEW_TRANSFERS], on2 = in->show[VIEW_TIMELINE];
     int keep1 = on1 ? MIN_PANEL : 0, keep2 = on2 ? MIN_PANEL + 1 : 0;
-    if (col.h - imax(want[0], 2 * MIN_PANEL) - keep1 < keep2)
+    if (col.h - num_max(want[0], 2 * MIN_PANEL) - keep1 < keep2)
         keep2 = 0, on2 = false; /* the timeline only beside a whole picture */
     if (col.h - keep1 < 2 * MIN_PANEL)
         keep1 = 0, on1 = false;
     int h[3];
-    h[0] = imin(imax(want[0], MIN_PANEL), col.h - keep1 - keep2);
+    h[0] = num_min(num_max(want[0], MIN_PANEL), col.h - keep1 - keep2);
     int rest = col.h - h[0];
-    h[1] = on1 ? imin(imax(want[1], MIN_PANEL), rest - keep2) : 0;
+    h[1] = on1 ? num_min(num_max(want[1], MIN_PANEL), rest - keep2) : 0;
     h[2] = on2 ? rest - h[1] : 0;
     stack(col, ids, h, 3, out);
 }
@@ -73,7 +72,7 @@ static void left_column(const LayoutIn *in, Rect col, Layout *out)
 static void right_column(const LayoutIn *in, Rect col, Layout *out)
 {
     int ids[3] = {VIEW_COUNTERS, VIEW_TOPOLOGY, VIEW_CHART};
-    int h[3] = {imin(COUNTER_ROWS, col.h), 0, 0};
+    int h[3] = {num_min(COUNTER_ROWS, col.h), 0, 0};
     int rest = col.h - h[0];
     bool topo = in->show[VIEW_TOPOLOGY], chart = in->show[VIEW_CHART];
     if (topo && chart && rest >= 2 * MIN_PANEL) {
@@ -90,8 +89,8 @@ static void right_column(const LayoutIn *in, Rect col, Layout *out)
 /* Menu: a box at the top left of the body, as tall as its items. */
 static Rect menu_rect(const LayoutIn *in, Rect body)
 {
-    int w = imin(imax(in->menu_width + 6, 24), body.w - 4);
-    int h = imin(in->menu_items + 2, body.h - 2);
+    int w = num_min(num_max(in->menu_width + 6, 24), body.w - 4);
+    int h = num_min(in->menu_items + 2, body.h - 2);
     return (Rect){body.x + 2, body.y + 1, w, h};
 }
 

@@ -2,11 +2,11 @@
  * line and arrow glyphs (Unicode box drawing, or ASCII), rank labels that
  * remember where they are for clicks, paths, and flowed token lists. */
 #include "ui/topo.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int imin(int a, int b) { return a < b ? a : b; }
 
 /* ================================================================ links */
 
@@ -271,7 +271,7 @@ static TopoToken pair_token(TopoCtx *c, int a, int b, TopoLink s)
  * drawn. Returns how many (at most cap). */
 int topo_pair_tokens(TopoCtx *c, TopoToken *t, int cap)
 {
-    int n = 0, p = imin(c->lk.p, TOPO_MAXR);
+    int n = 0, p = num_min(c->lk.p, TOPO_MAXR);
     for (int a = 0; a < p; a++)
         for (int b = 0; b < p; b++) {
             if (a == b || c->lk.used[a][b] || !c->lk.op[a][b])

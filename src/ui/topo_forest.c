@@ -2,14 +2,13 @@
  * root down, subtrees below the deepest level that fits folded into their
  * ancestor ("4(+15)"), several trees side by side or one above another. */
 #include "ui/topo.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* Columns of v in decimal. */
 static int digits(int v) { return snprintf(NULL, 0, "%d", v); }
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
 
 /* A forest drawn down to depth `fold`: deeper ranks fold into their
  * ancestor at that depth, which shows as "4(+15)". */
@@ -34,7 +33,7 @@ static void tree_measure(const TopoForest *f, int p, TreeLay *tl)
                 d++;
             }
             tl->depth[t][v] = d;
-            tl->height = imax(tl->height, d);
+            tl->height = num_max(tl->height, d);
         }
 }
 
@@ -57,7 +56,7 @@ static int sub_width(const TreeLay *tl, int t, int p, int v)
     for (int c = 0; c < p; c++)
         if (tl->f->par[t][c] == v)
             sum += sub_width(tl, t, p, c);
-    return imax(own, sum);
+    return num_max(own, sum);
 }
 
 /* Place v's subtree from column x0. */
@@ -74,7 +73,7 @@ static void place(TreeLay *tl, int t, int p, int v, int x0)
             }
     int w = sub_width(tl, t, p, v);
     tl->x[v] = first < 0 ? x0 : (tl->x[first] + tl->x[last]) / 2;
-    tl->x[v] = imin(tl->x[v], x0 + w - 1 - label_w(tl, t, v));
+    tl->x[v] = num_min(tl->x[v], x0 + w - 1 - label_w(tl, t, v));
 }
 
 static bool is_root(const TopoForest *f, int t, int v)
@@ -92,10 +91,10 @@ static void tree_size(const TreeLay *tl, int t, int p, int *w, int *h)
             *w += sub_width(tl, t, p, v);
     for (int v = 0; v < p; v++)
         if (tl->f->member[t][v])
-            *h = imax(*h, imin(tl->depth[t][v], tl->fold));
+            *h = num_max(*h, num_min(tl->depth[t][v], tl->fold));
     *h = 2 * *h + 1 + (tl->f->ntrees > 1);
     if (tl->f->ntrees > 1) /* room for the title "tree N" */
-        *w = imax(*w, 7);
+        *w = num_max(*w, 7);
 }
 
 /* The state of tree t's edge u - v: of trees told apart by data part,
@@ -128,7 +127,7 @@ static TopoLink folded_state(TopoCtx *c, const TreeLay *tl, int t, int p, int v)
         if (tl->f->par[t][w] < 0 || !hangs_below(tl->f, t, w, v))
             continue;
         TopoLink l = tree_link(c, tl->f, t, tl->f->par[t][w], w);
-        any.fwd = (uint8_t)imax(any.fwd, imax(l.fwd, l.back));
+        any.fwd = (uint8_t)num_max(any.fwd, num_max(l.fwd, l.back));
     }
     return any;
 }
@@ -152,7 +151,7 @@ static void draw_kids(TopoCtx *c, const TreeLay *tl, int t, int p, int v, int y)
     int lo = tl->x[v], hi = tl->x[v];
     for (int k = 0; k < p; k++)
         if (tl->f->par[t][k] == v)
-            lo = imin(lo, tl->x[k]), hi = imax(hi, tl->x[k]);
+            lo = num_min(lo, tl->x[k]), hi = num_max(hi, tl->x[k]);
     for (int x = lo; x <= hi; x++)
         grid_put(c->g, c->r, x, y,
                  topo_line_glyph(c->g, kid_mask(tl, t, p, v, x, lo, hi), false),
@@ -177,7 +176,7 @@ static void draw_kids(TopoCtx *c, const TreeLay *tl, int t, int p, int v, int y)
 /* Draw tree t with its top-left corner at (x0, y0). */
 static void draw_tree(TopoCtx *c, TreeLay *tl, int t, int x0, int y0)
 {
-    int p = imin(c->lk.p, TOPO_MAXR), x = x0;
+    int p = num_min(c->lk.p, TOPO_MAXR), x = x0;
     if (tl->f->ntrees > 1)
         grid_printf(c->g, c->r, x0, y0++, -1, ROLE_TITLE, 0, "tree %d", t + 1);
     for (int v = 0; v < p; v++)
@@ -213,7 +212,7 @@ static void draw_tree(TopoCtx *c, TreeLay *tl, int t, int x0, int y0)
  * above the other. Returns the rows used, or -1. */
 int topo_forest(TopoCtx *c, Rect area)
 {
-    int p = imin(c->lk.p, TOPO_MAXR);
+    int p = num_min(c->lk.p, TOPO_MAXR);
     TopoForest f;
     TreeLay tl;
     topo_tree_build(&c->sc->sched, p, &f);
@@ -222,8 +221,8 @@ int topo_forest(TopoCtx *c, Rect area)
         int w[TOPO_MAX_TREES], h[TOPO_MAX_TREES], sw = 0, sh = 0, tw = 0, th = 0;
         for (int t = 0; t < f.ntrees; t++) {
             tree_size(&tl, t, p, &w[t], &h[t]);
-            sw += w[t] + (t ? 1 : 0), sh = imax(sh, h[t]);
-            tw = imax(tw, w[t]), th += h[t];
+            sw += w[t] + (t ? 1 : 0), sh = num_max(sh, h[t]);
+            tw = num_max(tw, w[t]), th += h[t];
         }
         bool side = sw <= area.w && sh <= area.h;
         if (!side && !(tw <= area.w && th <= area.h))

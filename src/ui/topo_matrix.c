@@ -1,18 +1,18 @@
 /* topo_matrix.c - everybody with everybody: senders down, receivers
  * across, each cell the state of one link. */
 #include "ui/topo.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* Columns of v in decimal. */
 static int digits(int v) { return snprintf(NULL, 0, "%d", v); }
-static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Everybody with everybody: senders down, receivers across. */
 int topo_matrix(TopoCtx *c, Rect area)
 {
-    int p = imin(c->lk.p, TOPO_MAXR), lw = 1 + digits(p - 1);
+    int p = num_min(c->lk.p, TOPO_MAXR), lw = 1 + digits(p - 1);
     int cw = lw + 1 + 2 * p <= area.w ? 2 : 1;
     if (p + 1 > area.h || lw + 1 + cw * p > area.w)
         return -1;

@@ -2,11 +2,11 @@
  * or an offset mod p), the step's pairs as tokens, then the idle ranks.
  * Every shape falls back on it when it does not fit. */
 #include "ui/topo.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int imin(int a, int b) { return a < b ? a : b; }
 
 /* How the step pairs ranks: every link a -> b at the same xor distance
  * (a hypercube dimension), or the same offset b - a mod p; 0 when mixed
@@ -68,7 +68,7 @@ static void draw_pattern(TopoCtx *c, Rect area)
 int topo_pairs(TopoCtx *c, Rect area)
 {
     TopoToken t[TOPO_MAXR * 2 + TOPO_MAXR + 1];
-    int p = imin(c->lk.p, TOPO_MAXR);
+    int p = num_min(c->lk.p, TOPO_MAXR);
     if (area.h < 2)
         return -1;
     draw_pattern(c, area);

@@ -2,14 +2,13 @@
  * line in serpentine rows (a ring closes it: a racetrack in two rows), an
  * ellipsis standing for the ranks that do not fit. */
 #include "ui/topo.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <string.h>
 
 /* Columns of v in decimal. */
 static int digits(int v) { return snprintf(NULL, 0, "%d", v); }
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
 
 /* Ranks along a line (chain) or a closed line (ring), in serpentine rows;
  * an ellipsis slot stands for the ranks that do not fit. */
@@ -77,7 +76,7 @@ static bool serp_fit(Serp *s, int p, int w, int h)
 {
     static const int gaps[3] = {5, 3, 2};
     s->lw = digits(p - 1);
-    for (int n = p; n >= imin(p, 3); n--) {
+    for (int n = p; n >= num_min(p, 3); n--) {
         if (n < p && n < 3)
             break;
         serp_slots(s, p, n);
@@ -160,7 +159,7 @@ static void draw_ellipsis(TopoCtx *c, const Serp *s, int i)
     TopoLink any = {0, 0};
     for (int k = from + 1; k < to; k++) {
         TopoLink l = topo_take(&c->lk, order_rank(c, k), order_rank(c, k + 1));
-        any.fwd = (uint8_t)imax(any.fwd, imax(l.fwd, l.back));
+        any.fwd = (uint8_t)num_max(any.fwd, num_max(l.fwd, l.back));
     }
     TopoPt at = serp_at(s, i);
     grid_put(c->g, c->r, at.x, at.y, grid_glyph(c->g, GL_ELLIPSIS),

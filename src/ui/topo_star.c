@@ -2,11 +2,11 @@
  * peers) and its spokes, each a token with the state of its link, or runs
  * of equal state as ranges when one each does not fit. */
 #include "ui/topo.h"
+#include "core/num.h"
 
 #include <stdio.h>
 #include <string.h>
 
-static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Code point ch (below 0x10000) as UTF-8 text into out[4]. */
 static void utf8_of(uint32_t ch, char *out)
@@ -27,7 +27,7 @@ static void utf8_of(uint32_t ch, char *out)
 static int star_centre(const TopoCtx *c)
 {
     const Schedule *s = &c->sc->sched;
-    int p = imin(c->lk.p, TOPO_MAXR), best = 0, most = -1;
+    int p = num_min(c->lk.p, TOPO_MAXR), best = 0, most = -1;
     if (coll_is_rooted(s->call.kind))
         return c->root;
     int peers[TOPO_MAXR] = {0};
@@ -85,7 +85,7 @@ static int flow_rows(const TopoToken *t, int n, int w)
  * each does not fit. */
 static int spoke_tokens(TopoCtx *c, int ctr, TopoToken *t, Rect area)
 {
-    int p = imin(c->lk.p, TOPO_MAXR), n = 0;
+    int p = num_min(c->lk.p, TOPO_MAXR), n = 0;
     TopoLink st[TOPO_MAXR];
     for (int l = 0; l < p; l++)
         st[l] = l == ctr ? (TopoLink){0, 0} : topo_take(&c->lk, ctr, l);

@@ -1,10 +1,9 @@
 /* topo_tree.c - trees derived from a schedule's transfers. */
 #include "ui/topo_tree.h"
+#include "core/num.h"
 
 #include <string.h>
 
-static int imin(int a, int b) { return a < b ? a : b; }
-static int imax(int a, int b) { return a > b ? a : b; }
 
 /* One edge use: the pair, the data part, and who was the parent. */
 typedef struct {
@@ -24,7 +23,7 @@ static void edge_uses(const Schedule *s, EdgeUse *e, int *n)
         const Transfer *t = &s->xfers[x];
         if (t->src == t->dst || t->src >= TOPO_MAXR || t->dst >= TOPO_MAXR)
             continue;
-        int a = imin(t->src, t->dst), b = imax(t->src, t->dst), i = 0;
+        int a = num_min(t->src, t->dst), b = num_max(t->src, t->dst), i = 0;
         while (i < *n && (e[i].a != a || e[i].b != b || e[i].key != t->src_off))
             i++;
         if (i == *n && *n == MAX_EDGES)

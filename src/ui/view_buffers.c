@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "ui/view.h"
+#include "core/num.h"
 
 /* What one screen column of a rank row shows. */
 typedef enum { COL_NONE, COL_CELL, COL_PAD, COL_SEP } ColKind;
@@ -131,7 +132,6 @@ static void choose_mode(const App *app, Geom *g, size_t avail)
     }
 }
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 static void geometry(const App *app, Rect r, Geom *g)
 {
@@ -153,8 +153,8 @@ static void geometry(const App *app, Rect r, Geom *g)
                         ? (size_t)app->view.scroll_cell : max_first;
     map_columns(app, g, avail);
     g->details = r.h >= 6;
-    g->rows = clampi(r.h - 1 - (g->details ? 2 : 0), 0, p);
-    g->first_rank = clampi(app->view.scroll_rank, 0, p - g->rows);
+    g->rows = num_clamp(r.h - 1 - (g->details ? 2 : 0), 0, p);
+    g->first_rank = num_clamp(app->view.scroll_rank, 0, p - g->rows);
 }
 
 /* ------------------------------------------------------------ a cell */

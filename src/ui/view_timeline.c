@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ui/view.h"
+#include "core/num.h"
 
 /* ------------------------------------------------------------ marks */
 
@@ -123,7 +124,6 @@ typedef struct {
 /* Columns of v in decimal. */
 static int digits(int v) { return snprintf(NULL, 0, "%d", v); }
 
-static int clampi(int v, int lo, int hi) { return v < lo ? lo : v > hi ? hi : v; }
 
 /* Column width: peers when every step fits with them, else marks with a
  * space, else bare marks (and the steps scroll). */
@@ -152,8 +152,8 @@ static void geometry(const App *app, Rect r, Geom *gm)
     gm->phases = r.h >= need + gm->foot + 1 ||
                  (r.h < need + gm->foot && r.h >= 10);
     gm->top = r.y + 1 + gm->phases;
-    gm->rows = clampi(r.h - 1 - gm->phases - gm->foot, 0, p);
-    gm->first_rank = clampi(app->view.scroll_rank, 0, p - gm->rows);
+    gm->rows = num_clamp(r.h - 1 - gm->phases - gm->foot, 0, p);
+    gm->first_rank = num_clamp(app->view.scroll_rank, 0, p - gm->rows);
     if (gm->cols > 0 && (size_t)gm->cols < n && scene_shown(sc, &k)) {
         size_t half = (size_t)gm->cols / 2;
         gm->first_step = k > half ? k - half : 0;

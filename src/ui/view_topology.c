@@ -19,8 +19,8 @@
 
 #include "ui/topo.h"
 #include "ui/view.h"
+#include "core/num.h"
 
-static int imin(int a, int b) { return a < b ? a : b; }
 
 /* Lines under the shape: active links it has no line for, then the
  * step's counts and the legend; fewer in small panels. */
@@ -32,7 +32,7 @@ static int foot_rows(const TopoCtx *c)
 /* Whether some active link of the step has not been drawn. */
 static bool any_extra(const TopoCtx *c)
 {
-    int p = imin(c->lk.p, TOPO_MAXR);
+    int p = num_min(c->lk.p, TOPO_MAXR);
     for (int a = 0; a < p; a++)
         for (int b = 0; b < p; b++)
             if (a != b && c->lk.op[a][b] && !c->lk.used[a][b])
