@@ -1,0 +1,685 @@
+/* test_perf_cmd.c - the perf and calibrate commands driven as programs
+ * (COLLVIZ, default build/collviz): tables, CSV, JSON, exit statuses, the
+ * sentences for bad input, saved calibrations and how perf reads them. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "measure/perf.h"
+#include "perf_fixture.h"
+#include "exec/probe.h"
+
+/* ------------------------------------------------------------ programs */
+
+/* What a run of the binary gave. */
+typedef struct {
+    int status;  /* exit status, or -1 when killed */
+    char *out;   /* stdout */
+    char *err;   /* stderr */
+} Ran;
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 1 << 20);
+    if (f && buf)
+        fread(buf, 1, (1 << 20) - 1, f);
+    if (f)
+        fclose(f);
+    return buf;
+}
+
+static const char *binary(void)
+{
+    const char *b = getenv("COLLVIZ");
+    return b && *b ? b : "build/collviz";
+}
+
+/* Run the binary with args (NULL-terminated), at most `limit` seconds. */
+static Ran run(const char *const *args, int limit)
+{
+    char *argv[48], outp[] = "/tmp/collviz-perf-outXXXXXX",
+                    errp[] = "/tmp/collviz-perf-errXXXXXX";
+    int fo = mkstemp(outp), fe = mkstemp(errp), n = 0;
+    argv[n++] = (char *)binary();
+    for (; args[n - 1] && n < 47; n++)
+        argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    Ran r = {.status = -1};
+    if (pid == 0) {
+        dup2(fo, 1);
+        dup2(fe, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    if (pid < 0)
+        fail_msg("cannot fork to run %s", argv[0]);
+    int st = 0;
+    for (int ms = 0; waitpid(pid, &st, WNOHANG) == 0; ms += 10) {
+        if (ms > limit * 1000) {
+            kill(pid, SIGKILL);
+            waitpid(pid, &st, 0);
+            fail_msg("%s %s did not finish in %d s", argv[0], argv[1], limit);
+        }
+        nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    if (r.status == 127)
+        fail_msg("cannot run %s (set COLLVIZ to the binary)", argv[0]);
+    r.out = slurp(outp), r.err = slurp(errp);
+    close(fo), close(fe);
+    unlink(outp), unlink(errp);
+    return r;
+}
+
+static void ran_free(Ran *r)
+{
+    free(r->out);
+    free(r->err);
+}
+
+static int count_lines(const char *s, const char *prefix)
+{
+    int n = 0;
+    size_t len = strlen(prefix);
+    for (const char *l = s; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        n += !strncmp(l, prefix, len);
+    return n;
+}
+
+/* A temporary XDG_CACHE_HOME holding a calibration of threads at p ranks
+ * (so that perf does not calibrate first), or none when p == 0. */
+static void fresh_cache(char *dir, size_t len, int p)
+{
+    snprintf(dir, len, "/tmp/collviz-test-perf-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_CACHE_HOME", dir, 1);
+    if (p) {
+        Calib c = test_calib(p);
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    }
+}
+
+/* Remove every file of directory dir, and dir. */
+static void remove_dir(const char *dir)
+{
+    char path[1024];
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        unlink(path);
+    }
+    if (d)
+        closedir(d);
+    rmdir(dir);
+}
+
+static void drop_cache(const char *dir)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/collviz", dir);
+    remove_dir(path);
+    rmdir(dir);
+}
+
+/* The first columns of a table row, as nccl-tests prints them. */
+static const char *row_start(unsigned long long size, size_t count, int root)
+{
+    static char buf[128];
+    snprintf(buf, sizeof buf, "%12llu  %12zu  %8s  %6s  %6d", size, count,
+             "float", "sum", root);
+    return buf;
+}
+
+static void test_bad_input(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[12]; /* the command line after the binary */
+        const char *says;     /* part of the sentence on stderr */
+    } cases[] = {
+        {{"perf"}, "missing collective"},
+        {{"perf", "allsum"}, "unknown collective 'allsum'"},
+        {{"perf", "allreduce", "-a", "chain"}, "algorithm 'chain' is for broadcast"},
+        {{"perf", "allreduce", "-a", "nosuch"}, "unknown algorithm 'nosuch'"},
+        {{"perf", "allreduce", "-p", "0"}, "rank count 0 is out of range"},
+        {{"perf", "allreduce", "-p", "two"}, "rank count 'two'"},
+        {{"perf", "allreduce", "-p", "2", "-b", "1M", "-e", "1K"}, "larger than -e"},
+        {{"perf", "allreduce", "-p", "2", "-b", "7"}, "not a multiple of the datatype"},
+        {{"perf", "allreduce", "-p", "2", "-e", "12Q"}, "is not a size"},
+        {{"perf", "allreduce", "-p", "2", "-f", "1"}, "-f '1' must be"},
+        {{"perf", "allreduce", "-p", "2", "-f", "2", "-i", "8"}, "not both"},
+        {{"perf", "allreduce", "-p", "2", "-n", "0"}, "-n '0' must be a whole number"},
+        {{"perf", "allreduce", "-p", "2", "-w", "-1"}, "-w '-1' must be"},
+        {{"perf", "allreduce", "-p", "2", "-c", "x"}, "-c 'x' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "-1"}, "--min-time '-1' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "61"}, "--min-time '61' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "1s"}, "--min-time '1s' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "nan"}, "--min-time 'nan' must be"},
+        {{"perf", "allreduce", "-p", "2", "-d", "float128"}, "unknown datatype 'float128'"},
+        {{"perf", "allreduce", "-p", "2", "-o", "xor"}, "unknown reduction op 'xor'"},
+        {{"perf", "broadcast", "-p", "2", "-r", "2"}, "root 2 is out of range"},
+        {{"perf", "allreduce", "-p", "2", "-r", "1"}, "allreduce has no root"},
+        {{"perf", "allreduce", "-p", "2", "-B", "nosuch"}, "nosuch"},
+        {{"perf", "allreduce", "-p", "2", "--bogus"}, "unknown option '--bogus'"},
+        {{"perf", "allreduce", "gather"}, "unexpected argument 'gather'"},
+        {{"perf", "allreduce", "-p", "2", "--json", "/nonexistent/dir/x.json"},
+         "cannot write the --json file"},
+        {{"calibrate", "-p", "0"}, "rank count 0 is out of range"},
+        {{"calibrate", "--quick", "--show"}, "not both"},
+        {{"calibrate", "-B", "nosuch"}, "nosuch"},
+        {{"calibrate", "extra"}, "unexpected argument 'extra'"},
+        /* the backend's own options (-B NAME:key=value,...) */
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:foo=1"},
+         "the threads backend has no option 'foo'; its options are spin_us, "
+         "eager_bytes, push_bytes"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:spin_us=50,eager_bytes=x"},
+         "option eager_bytes takes a whole number of bytes"},
+        {{"perf", "allreduce", "-p", "2", "-B", "nosuch:spin_us=1"},
+         "there is no backend called 'nosuch'"},
+        {{"calibrate", "-p", "2", "-B", "threads:spin_us"}, "'spin_us' is not one"},
+        {{"calibrate", "-p", "2", "-B", "threads:push_bytes=-1"}, "not '-1'"},
+        /* sizes that do not fit in memory: said before anything runs */
+        {{"perf", "allreduce", "-p", "2", "-b", "1000G", "-e", "1000G"},
+         "ring cannot run: at 1073741824000 bytes the buffers need"},
+        {{"perf", "alltoall", "-a", "all", "-p", "64", "-b", "1G", "-e", "1024G",
+          "-f", "1024"}, "at 1099511627776 bytes the buffers need"},
+        {{"perf", "broadcast", "-p", "3", "-b", "8", "-e", "1024G", "-f", "1024"},
+         "but this machine has"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Ran r = run(cases[i].args, 30);
+        if (r.status != 2 || !strstr(r.err, cases[i].says) || r.out[0] ||
+            strncmp(r.err, "collviz: ", 9) || count_lines(r.err, "") != 1)
+            fail_msg("case %zu (%s %s ...): status %d, stderr '%s', stdout '%s'",
+                     i, cases[i].args[0], cases[i].args[1], r.status, r.err, r.out);
+        ran_free(&r);
+    }
+}
+
+static void test_csv_and_json(void **state)
+{
+    (void)state;
+    char dir[64], json[128];
+    fresh_cache(dir, sizeof dir, 2);
+    snprintf(json, sizeof json, "%s/out.json", dir);
+    const char *args[] = {"perf", "reducescatter", "-p", "2", "-b", "8", "-e", "8K",
+                          "-f", "4", "-n", "3", "-w", "1", "--csv", "--json", json,
+                          NULL};
+    Ran r = run(args, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "algorithm,size,count,"), 1);
+    assert_int_equal(count_lines(r.out, "ring,"), 6); /* 8 32 ... 8192 */
+    for (const char *l = strchr(r.out, '\n') + 1; *l; l = strchr(l, '\n') + 1) {
+        int commas = 0;
+        for (const char *c = l; *c && *c != '\n'; c++)
+            commas += *c == ',';
+        assert_int_equal(commas, 22);
+        long long size, wrong, wrong_ip;
+        int iters, iters_ip, moved;
+        double before, after, clean0, clean1;
+        assert_int_equal(sscanf(l, "ring,%lld,%*d,float,sum,-1,%*f,%*f,%*f,%lld,"
+                                   "%*f,%*f,%*f,%lld,%*f,%*f,%d,%d,%lf,%lf,%d,"
+                                   "%lf,%lf",
+                                &size, &wrong, &wrong_ip, &iters, &iters_ip,
+                                &before, &after, &moved, &clean0, &clean1), 10);
+        /* probed where two CPUs can be pinned; the saved calibration was
+         * not probed, so no row is flagged */
+        assert_true(exec_cpus() < 2 ? before == 0 && after == 0
+                                    : before > 0 && after > 0);
+        assert_true(exec_cpus() < 2 ? clean0 == 0 && clean1 == 0
+                                    : clean0 > 0 && clean1 > 0);
+        assert_int_equal(moved, 0);
+        assert_int_equal(iters, 3); /* -n 3, no --min-time */
+        assert_int_equal(iters_ip, 3);
+        assert_int_equal(size % 8, 0);
+        assert_int_equal(wrong, 0);
+        assert_int_equal(wrong_ip, 0);
+    }
+    assert_string_equal(r.err, ""); /* calibrated already: nothing to say */
+    char *j = slurp(json);
+    assert_non_null(strstr(j, "\"collective\": \"reducescatter\""));
+    assert_int_equal(count_lines(j, "    {\"algorithm\": \"ring\""), 6);
+    assert_non_null(strstr(j, "\"out_of_bounds\": 0"));
+    assert_null(strstr(j, "\"host_moved\": true"));
+    assert_non_null(strstr(j, "\"probe\": [0.0000, 0.0000], "
+                              "\"probe_clean_us\": [0.000, 0.000], "
+                              "\"state\": {\"ratio\": 0.0000, \"clean_us\": 0.000, "
+                              "\"probes\": 0}, \"unsteady\": 0.0000, "
+                              "\"retaken\": 0}")); /* calibration */
+    int unmoved = 0;
+    for (const char *m = j; (m = strstr(m, "\"host_moved\": false, "
+                                         "\"host_moved_by\": []}")); m++)
+        unmoved++;
+    assert_int_equal(unmoved, 6);
+    free(j);
+    unlink(json);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+static void test_table_all(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 3);
+    const char *args[] = {"perf", "broadcast", "-a", "all", "-p", "3", "-r", "2",
+                          "-b", "12", "-e", "1200", "-f", "10", "-n", "2", "-w",
+                          "0", NULL};
+    Ran r = run(args, 60);
+    int nalgo = 0;
+    for (size_t i = 0; i < algo_count(); i++)
+        nalgo += algo_at(i)->coll == COLL_BROADCAST;
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "# collviz perf: broadcast, algorithm "), nalgo);
+    assert_int_equal(count_lines(r.out, "# Out of bounds values : 0 OK"), nalgo);
+    assert_int_equal(count_lines(r.out, "# Avg bus bandwidth    : "), nalgo);
+    assert_int_equal(count_lines(r.out, row_start(12, 3, 2)), nalgo);
+    assert_int_equal(count_lines(r.out, row_start(1200, 300, 2)), nalgo);
+    assert_int_equal(count_lines(r.out, "# Summary, out of place"), nalgo > 1);
+    if (nalgo > 1) /* one summary line per size: 12, 120, 1200 */
+        assert_non_null(strstr(r.out, "# the model chose the fastest algorithm at "));
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+/* A calibration file as collviz kept them before it named the machine
+ * (version 3, calib-threads-pP.txt) in the cache directory dir. */
+static void write_old(const char *dir, int p)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/collviz", dir);
+    mkdir(path, 0755);
+    snprintf(path, sizeof path, "%s/collviz/calib-threads-p%d.txt", dir, p);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fprintf(f, "version 3\nbackend threads\nnranks %d\ncores 2\nalpha 1e-6\n"
+               "point 1e6 1e-10 2e-10 0 0 3e-10\n", p);
+    fclose(f);
+}
+
+/* `model -B threads` prints for every algorithm and size what calib_predict
+ * gives under the saved calibration (perf's model column), and says in one
+ * sentence when there is none, when the backend is unknown, and when
+ * model parameters are given beside it. */
+static void test_model_calibrated(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 4);
+    Calib cal = test_calib(4);
+    const char *args[] = {"model", "allreduce", "-p", "4", "-B", "threads", "-b",
+                          "1M", "-e", "16M", "-f", "4", NULL};
+    Ran r = run(args, 30);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# model: the calibration of threads at 4 ranks"));
+    const AlgoInfo *algos[32];
+    size_t na = 0;
+    for (size_t i = 0; i < algo_count() && na < 32; i++)
+        if (algo_at(i)->coll == COLL_ALLREDUCE)
+            algos[na++] = algo_at(i);
+    int rows = 0;
+    for (const char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        unsigned long long size;
+        size_t count;
+        int at;
+        if (*l == '#' || sscanf(l, "%llu %zu%n", &size, &count, &at) != 2)
+            continue;
+        const char *cell = l + at;
+        for (size_t i = 0; i < na; i++) {
+            CollCall call = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = count,
+                             .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            double want = 0, got = 0;
+            int used = 0;
+            assert_int_equal(algo_generate(algos[i], &call, &s), CV_OK);
+            assert_int_equal(calib_predict(&cal, &s, cal.link, &want), CV_OK);
+            sched_fini(&s);
+            assert_int_equal(sscanf(cell, "%lf%n", &got, &used), 1);
+            cell += used + (cell[used] == '*');
+            assert_rel(got, want * 1e6, 1e-5);
+        }
+        assert_non_null(strstr(l, "*"));
+        rows++;
+    }
+    assert_int_equal(rows, 3); /* 1M 4M 16M */
+    ran_free(&r);
+    static const struct {
+        const char *args[12];
+        const char *says;
+    } bad[] = {
+        {{"model", "allreduce", "-p", "3", "-B", "threads"},
+         "no usable calibration of threads at 3 ranks"},
+        {{"model", "allreduce", "-p", "4", "-B", "nosuch"}, "no backend called 'nosuch'"},
+        {{"model", "allreduce", "-p", "4", "-B", "threads", "--alpha", "2"}, "not both"},
+        {{"model", "allreduce", "-p", "4", "-B", "threads", "--link", "p2p"}, "not both"},
+        {{"model", "allreduce", "-p", "4", "-B", "threads:foo=1"},
+         "the threads backend has no option 'foo'"},
+        {{"model", "allreduce", "-p", "4", "-B", "cuda"}, "the cuda backend is not part"},
+        /* collviz before 0.1's machine keys: never read, said */
+        {{"model", "allreduce", "-p", "5", "-B", "threads"},
+         "calib-threads-p5.txt was saved by an older collviz; run 'collviz "
+         "calibrate -B threads -p 5'"},
+        {{"calibrate", "-p", "5", "-B", "threads:foo=1", "--show"},
+         "the threads backend has no option 'foo'"},
+    };
+    write_old(dir, 5);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        r = run(bad[i].args, 30);
+        if (r.status != 2 || !strstr(r.err, bad[i].says) || r.out[0] ||
+            count_lines(r.err, "") != 1)
+            fail_msg("case %zu: status %d, stderr '%s'", i, r.status, r.err);
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
+static void test_calibrate_and_first_perf(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 0);
+    const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
+    Ran r = run(show, 30);
+    assert_int_equal(r.status, 1);
+    assert_non_null(strstr(r.err, "no usable calibration of threads at 2 ranks"));
+    ran_free(&r);
+    /* perf without a calibration of this machine calibrates quickly and
+     * says so, and why: an older collviz's file is not this machine's */
+    write_old(dir, 2);
+    const char *perf[] = {"perf", "alltoall", "-p", "2", "-b", "64", "-e", "64",
+                          "-n", "2", NULL};
+    r = run(perf, 120);
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.err, "calib-threads-p2.txt was saved by an older collviz; "
+                       "calibrating quickly (run 'collviz calibrate -B threads "
+                       "-p 2' for a thorough one)"))
+        fail_msg("stderr: %s", r.err);
+    assert_int_equal(count_lines(r.out, row_start(64, 8, -1)), 1);
+    ran_free(&r);
+    r = run(show, 30);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# calibration of backend threads at 2 ranks"));
+    char machine[200];
+    snprintf(machine, sizeof machine, "# machine: %s\n", test_calib(2).host);
+    assert_non_null(strstr(r.out, machine));
+    assert_non_null(strstr(r.out, "quick"));
+    assert_non_null(strstr(r.out, "# link model that fits: "));
+    ran_free(&r);
+    const char *quick[] = {"calibrate", "-p", "2", "--quick", NULL};
+    r = run(quick, 120);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# alpha (one step of one-element messages): "));
+    Calib c, here = test_calib(2);
+    char why[512];
+    assert_int_equal(calib_load("threads", here.host, 2, &c, why, sizeof why),
+                     CV_OK);
+    assert_string_equal(c.host, here.host);
+    assert_int_equal(c.cores, exec_cpus());
+    assert_true(c.quick && c.npoints >= 2 && c.alpha > 0);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+/* XDG_CACHE_HOME set to a relative path is ignored (the XDG rule), and
+ * calibrate and perf say so once, with the directory used instead
+ * ($HOME/.cache/collviz); an absolute or empty one draws no sentence. */
+static void test_relative_cache(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *xdg; /* NULL: the temporary directory itself */
+        int told;
+    } cases[] = {{"cache", 1}, {"./x/y", 1}, {"", 0}, {NULL, 0}};
+    char dir[64], home[512], kept[640], *old = getenv("HOME");
+    snprintf(home, sizeof home, "%s", old ? old : "");
+    fresh_cache(dir, sizeof dir, 0);
+    setenv("HOME", dir, 1);
+    Calib c = test_calib(2);
+    snprintf(kept, sizeof kept, "%s/.cache/collviz", dir);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        setenv("XDG_CACHE_HOME", cases[i].xdg ? cases[i].xdg : dir, 1);
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK); /* where
+                                                            collviz looks */
+        const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
+        const char *perf[] = {"perf", "allgather", "-p", "2", "-b", "64",
+                              "-e", "64", "-n", "1", "-w", "0", NULL};
+        const char *const *cmds[] = {show, perf};
+        for (int k = 0; k < 2; k++) {
+            Ran r = run(cmds[k], 60);
+            const char *at = strstr(r.err, "XDG_CACHE_HOME is not an absolute");
+            int told = at != NULL;
+            if (r.status || told != cases[i].told ||
+                (told && (strstr(at + 1, "XDG_CACHE_HOME") ||
+                          !strstr(at, kept) ||
+                          !strstr(at, cases[i].xdg ? cases[i].xdg : dir))))
+                fail_msg("case %zu, %s: status %d, stderr '%s'", i,
+                         cmds[k][0], r.status, r.err);
+            ran_free(&r);
+        }
+    }
+    char path[700];
+    remove_dir(kept);
+    snprintf(path, sizeof path, "%s/.cache", dir);
+    rmdir(path);
+    setenv("XDG_CACHE_HOME", dir, 1);
+    drop_cache(dir);
+    if (old)
+        setenv("HOME", home, 1);
+}
+
+/* calibrate --show and perf's table say that a calibration is unsteady
+ * exactly when its cross benchmark's rounds moved by more than
+ * CALIB_UNSTEADY, with the ratio; perf's JSON gives the ratio always. */
+static void test_show_unsteady(void **state)
+{
+    (void)state;
+    static const struct {
+        double unsteady;
+        const char *says; /* NULL: no such line */
+    } cases[] = {
+        {0, NULL}, {1.7, NULL}, {CALIB_UNSTEADY, NULL},
+        {3.2, "took 3.2 times as long"}, {14.04, "took 14.0 times as long"},
+    };
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 0);
+    const char *show[] = {"calibrate", "-p", "2", "--show", NULL};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Calib c = test_calib(2);
+        c.unsteady = cases[i].unsteady;
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+        Ran r = run(show, 30);
+        assert_int_equal(r.status, 0);
+        int lines = count_lines(r.out, "# unsteady: ");
+        if (lines != (cases[i].says != NULL) ||
+            (cases[i].says && !strstr(r.out, cases[i].says)))
+            fail_msg("case %zu: %d unsteady lines in:\n%s", i, lines, r.out);
+        ran_free(&r);
+        char json[128], want[64];
+        snprintf(json, sizeof json, "%s/perf.json", dir);
+        const char *perf[] = {"perf", "broadcast", "-p", "2", "-b", "64",
+                              "-e", "64", "-n", "1", "-w", "0", "--json",
+                              json, NULL};
+        r = run(perf, 60);
+        assert_int_equal(r.status, 0);
+        lines = count_lines(r.out, "# unsteady calibration: ");
+        const char *says = strstr(r.out, "# unsteady calibration: ");
+        if (lines != (cases[i].says != NULL) ||
+            (says && !strstr(says, cases[i].says + 5))) /* "3.2 times ..." */
+            fail_msg("case %zu: perf has %d unsteady lines in:\n%s", i, lines,
+                     r.out);
+        ran_free(&r);
+        char *j = slurp(json);
+        snprintf(want, sizeof want, "\"unsteady\": %.4f,", cases[i].unsteady);
+        if (!strstr(j, want))
+            fail_msg("case %zu: no '%s' in %s", i, want, j);
+        free(j);
+        unlink(json);
+    }
+    drop_cache(dir);
+}
+
+/* perf's --json file is JSON whatever the calibration holds: fit errors
+ * that are not finite (a calibration file may say inf or nan) are null,
+ * not inf or nan; a file that cannot be written is said, exit status 1. */
+static void test_json_nonfinite(void **state)
+{
+    (void)state;
+    char dir[64], json[128];
+    fresh_cache(dir, sizeof dir, 0);
+    Calib c = test_calib(2);
+    char why[4400];
+    c.fit_err[LINK_P2P] = INFINITY;
+    c.fit_err[LINK_SHARED] = NAN;
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    snprintf(json, sizeof json, "%s/perf.json", dir);
+    const char *args[] = {"perf", "broadcast", "-p", "2", "-b", "64", "-e", "64",
+                          "-n", "1", "-w", "0", "--json", json, NULL};
+    Ran r = run(args, 60);
+    assert_int_equal(r.status, 0);
+    ran_free(&r);
+    char *j = slurp(json);
+    if (!strstr(j, "\"fit_error\": {\"p2p\": null, \"shared\": null}, ") ||
+        strstr(j, "inf") || strstr(j, "nan"))
+        fail_msg("fit errors inf and nan written as:\n%s", j);
+    free(j);
+    unlink(json);
+    FILE *full = fopen("/dev/full", "w");
+    if (full) {
+        fclose(full);
+        args[13] = "/dev/full";
+        r = run(args, 60);
+        assert_int_equal(r.status, 1);
+        assert_string_equal(r.err, "collviz: could not write the --json file /dev/full\n");
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
+/* The host_moved column (the 21st) of every CSV row of algorithm `algo`
+ * in out equals want. */
+static void assert_moved_column(const char *out, const char *algo, int want)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\n%s,", algo);
+    int rows = 0;
+    for (const char *l = strstr(out, key); l; l = strstr(l + 1, key), rows++) {
+        const char *f = l + 1;
+        for (int k = 0; k < 20 && f; k++)
+            f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+        if (!f || atoi(f) != want)
+            fail_msg("a row's host_moved is not %d:\n%s", want, out);
+    }
+    assert_true(rows > 0);
+}
+
+/* A calibration whose probes are far from anything this machine shows
+ * (where two CPUs can be pinned): every row is flagged, in the CSV
+ * column and in the table's footer, which names the sizes and says how
+ * the machine moved: its cross-core reads, its speed, or both. */
+static void test_host_moved_shown(void **state)
+{
+    (void)state;
+    if (exec_cpus() < 2)
+        skip();
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 0);
+    const char *csv[] = {"perf", "allgather", "-p", "2", "-b", "64", "-e", "1K",
+                         "-f", "4", "-n", "2", "-w", "0", "--csv", NULL};
+    const char *table[] = {"perf", "allgather", "-p", "2", "-b", "64", "-e", "1K",
+                           "-f", "4", "-n", "2", "-w", "0", NULL};
+    static const struct {
+        double ratio, clean; /* the calibration's probes */
+        int moved;
+    } cases[] = {
+        {1000, 0, PERF_HOST_CROSS},
+        {0, 1.0, PERF_HOST_SPEED}, /* a second to copy a block */
+        {1000, 1.0, PERF_HOST_CROSS | PERF_HOST_SPEED},
+        {0, 0, 0},                 /* not probed: nothing is said */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Calib c = test_calib(2);
+        c.probe[0] = c.probe[1] = cases[i].ratio;
+        c.probe_clean[0] = c.probe_clean[1] = cases[i].clean;
+        char why[512];
+        assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+        Ran r = run(csv, 60);
+        assert_int_equal(r.status, 0);
+        assert_int_equal(count_lines(r.out, "ring,"), 3); /* 64 256 1024 */
+        assert_moved_column(r.out, "ring", cases[i].moved);
+        ran_free(&r);
+        r = run(table, 60);
+        assert_int_equal(r.status, 0);
+        int cross = cases[i].moved & PERF_HOST_CROSS;
+        int speed = cases[i].moved & PERF_HOST_SPEED;
+        assert_int_equal(count_lines(r.out, "# Host moved           : 3 of 3 "
+                                            "sizes: 64 256 1024"),
+                         cases[i].moved ? 1 : 0);
+        assert_int_equal(strstr(r.out, "1000.00 and 1000.00 during the "
+                                       "calibration") != NULL, cross != 0);
+        assert_int_equal(strstr(r.out, "1000000.0 and 1000000.0 during the "
+                                       "calibration") != NULL, speed != 0);
+        assert_int_equal(count_lines(r.out, "# Host moved"), cases[i].moved != 0);
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
+/* -B NAME:OPTS hands the options to the backend: perf runs with the
+ * threads backend's own (no spinning, nothing eager, nothing pushed) and
+ * says them in its header; the results are right. */
+static void test_backend_options(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 2);
+    const char *args[] = {"perf", "allgather", "-p", "2", "-B",
+                          "threads:spin_us=0,eager_bytes=0,push_bytes=0",
+                          "-b", "64", "-e", "1K", "-f", "4", "-n", "2", "-w",
+                          "1", NULL};
+    Ran r = run(args, 60);
+    if (r.status != 0 ||
+        !strstr(r.out, "backend threads:spin_us=0,eager_bytes=0,push_bytes=0, 2 ranks") ||
+        !strstr(r.out, "# Out of bounds values : 0 OK"))
+        fail_msg("status %d, stdout '%s', stderr '%s'", r.status, r.out, r.err);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_csv_and_json),
+        cmocka_unit_test(test_table_all),
+        cmocka_unit_test(test_backend_options),
+        cmocka_unit_test(test_calibrate_and_first_perf),
+        cmocka_unit_test(test_model_calibrated),
+        cmocka_unit_test(test_show_unsteady),
+        cmocka_unit_test(test_json_nonfinite),
+        cmocka_unit_test(test_relative_cache),
+        cmocka_unit_test(test_host_moved_shown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
