@@ -1,0 +1,254 @@
+/* test_trace.c - `collviz trace` as a program: every algorithm's trace,
+ * as text and as JSON, against its schedule step by step; the caps on
+ * the cells shown and tracked; the model's times finite at the
+ * slowest parameters; a trace whose output cannot be written. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli_fixture.h"
+
+/* ---------------------------------------------------------------- trace */
+
+/* The transfers of step k in JSON equal the schedule's, field by field. */
+static void check_json_step(const Json *js, const Schedule *s, size_t k)
+{
+    static const char *const fields[] = {"src", "src_buf", "src_off", "dst",
+                                         "dst_buf", "dst_off", "count", "op"};
+    const Step *st = &s->steps[k];
+    assert_int_equal(jnum(js, "step"), k);
+    const Json *xs = jarr(js, "transfers"), *wr = jarr(js, "written");
+    assert_int_equal(xs->n, st->n);
+    assert_int_equal(wr->n, st->n);
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &s->xfers[st->first + i];
+        const Json *x = &xs->kid[i];
+        assert_int_equal(x->n, 8);
+        for (size_t f = 0; f < 8; f++)
+            assert_string_equal(x->keys[f], fields[f]);
+        assert_int_equal(jnum(x, "src"), t->src);
+        assert_int_equal(jnum(x, "dst"), t->dst);
+        assert_int_equal(jnum(x, "src_off"), t->src_off);
+        assert_int_equal(jnum(x, "dst_off"), t->dst_off);
+        assert_int_equal(jnum(x, "count"), t->count);
+        assert_string_equal(jstr(x, "src_buf"), buf_name((BufId)t->src_buf));
+        assert_string_equal(jstr(x, "dst_buf"), buf_name((BufId)t->dst_buf));
+        assert_string_equal(jstr(x, "op"), xfer_op_name((XferOp)t->op));
+        /* the written runs cover exactly the destination range */
+        size_t covered = 0;
+        for (size_t r = 0; r < wr->kid[i].n; r++) {
+            const Json *run = &wr->kid[i].kid[r];
+            assert_int_equal(jnum(run, "rank"), t->dst);
+            assert_int_equal(jnum(run, "off"), t->dst_off + covered);
+            covered += (size_t)jnum(run, "count");
+        }
+        assert_int_equal(covered, t->count);
+    }
+}
+
+static void check_json_trace(const char *text, const Schedule *s)
+{
+    const CollCall *c = &s->call;
+    Json j;
+    json_parse(text, &j);
+    assert_string_equal(jstr(&j, "collective"), coll_name(c->kind));
+    assert_int_equal(jnum(&j, "ranks"), c->nranks);
+    assert_int_equal(jnum(&j, "count"), c->count);
+    assert_int_equal(jnum(&j, "root"), c->root);
+    assert_int_equal(jnum(&j, "bytes"), coll_size_bytes(c));
+    assert_int_equal(jget(&j, "in_place")->num, c->in_place);
+    const Json *bufs = jget(&j, "buffers");
+    for (int b = 0; b < BUF_COUNT; b++) {
+        const Json *sizes = jarr(bufs, buf_name((BufId)b));
+        assert_int_equal(sizes->n, c->nranks);
+        for (int r = 0; r < c->nranks; r++)
+            assert_int_equal(sizes->kid[r].num, sched_bufsize(s, r, (BufId)b));
+    }
+    const Json *steps = jarr(&j, "steps");
+    assert_int_equal(steps->n, s->nsteps);
+    for (size_t k = 0; k < s->nsteps; k++)
+        check_json_step(&steps->kid[k], s, k);
+    assert_int_equal(jnum(jget(&j, "totals"), "steps"), s->nsteps);
+    assert_int_equal(jnum(jget(&j, "totals"), "transfers"), s->nxfers);
+    assert_true(jget(jget(&j, "check"), "correct")->num == 1);
+    json_free(&j);
+}
+
+/* Text: "step k/n" headers, each followed by its transfers. */
+static void check_text_trace(const char *text, const Schedule *s)
+{
+    char head[64];
+    for (size_t k = 0; k < s->nsteps; k++) {
+        snprintf(head, sizeof head, "step %zu/%zu ", k + 1, s->nsteps);
+        const char *l = find_line(text, head);
+        if (!l)
+            fail_msg("no line '%s'", head);
+        for (size_t i = 0; i < s->steps[k].n; i++) {
+            l = strchr(l, '\n') + 1;
+            const Transfer *t = &s->xfers[s->steps[k].first + i];
+            char want[64];
+            snprintf(want, sizeof want, "  r%d %s[%zu", (int)t->src,
+                     buf_name((BufId)t->src_buf), t->src_off);
+            assert_int_equal(strncmp(l, want, strlen(want)), 0);
+        }
+    }
+    snprintf(head, sizeof head, "step %zu/", s->nsteps + 1);
+    assert_null(find_line(text, head));
+    assert_non_null(find_line(text, "# check: every rank's output matches"));
+}
+
+/* Every algorithm, a few rank counts, counts p does not divide, in place
+ * and not, rooted at the last rank: JSON and text against the schedule. */
+static void test_trace_sweep(void **state)
+{
+    (void)state;
+    static const int ranks[] = {1, 3, 8};
+    for (size_t i = 0, n = algo_count(); i < n; i++)
+        for (size_t pi = 0; pi < 3; pi++) {
+            int p = ranks[pi];
+            size_t counts[] = {0, 1, (size_t)p + 1};
+            for (size_t ci = 0; ci < 3; ci++) {
+                const AlgoInfo *a = algo_at(i);
+                CollCall c = make_call(a->coll, p, counts[ci], (ci + pi) % 2);
+                Schedule s;
+                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                char line[256];
+                Out o;
+                trace_line(line, sizeof line, a, &c, ci == 1 ? "--json" : "");
+                run(&o, line);
+                if (o.rc || o.err[0])
+                    fail_msg("'%s': rc %d: %s", line, o.rc, o.err);
+                if (ci == 1)
+                    check_json_trace(o.out, &s);
+                else
+                    check_text_trace(o.out, &s);
+                out_free(&o);
+                sched_fini(&s);
+            }
+        }
+}
+
+/* Runs of one destination range: text shows 16 and says how many more. */
+static void test_trace_caps(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_GATHER, "binomial");
+    assert_non_null(a);
+    CollCall c = make_call(COLL_GATHER, 64, 1, false);
+    c.root = 0;
+    Out oj, ot;
+    char line[256];
+    trace_line(line, sizeof line, a, &c, "--json");
+    run(&oj, line);
+    trace_line(line, sizeof line, a, &c, "");
+    run(&ot, line);
+    assert_int_equal(oj.rc, 0);
+    assert_int_equal(ot.rc, 0);
+    Json j;
+    json_parse(oj.out, &j);
+    const Json *steps = jarr(&j, "steps");
+    size_t most = 0;
+    for (size_t k = 0; k < steps->n; k++) {
+        const Json *wr = jarr(&steps->kid[k], "written");
+        for (size_t i = 0; i < wr->n; i++)
+            most = wr->kid[i].n > most ? wr->kid[i].n : most;
+    }
+    assert_true(most > 16);
+    char want[64];
+    snprintf(want, sizeof want, " ... and %zu more runs", most - 16);
+    assert_non_null(strstr(ot.out, want));
+    /* the small case shows every rank after every step, this one not */
+    assert_null(strstr(ot.out, "state after step 1:"));
+    json_free(&j);
+    out_free(&oj);
+    out_free(&ot);
+}
+
+/* Too big to track symbolically: transfers and totals, said so. */
+static void test_trace_untracked(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -a ring -p 2 -s 1G");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(find_line(o.out, "# cells: not tracked"));
+    assert_non_null(find_line(o.out, "# check: the final state was not computed"));
+    out_free(&o);
+    run(&o, "trace allreduce -a ring -p 2 -s 1G --json");
+    Json j;
+    json_parse(o.out, &j);
+    assert_int_equal(jget(&j, "cells")->num, 0);
+    assert_int_equal(jget(jget(&j, "check"), "correct")->type, J_NULL);
+    json_free(&j);
+    out_free(&o);
+    run(&o, "trace allreduce -a ring -p 3 -s 12 --full");
+    assert_non_null(find_line(o.out, "state after step 1:"));
+    out_free(&o);
+}
+
+/* The model's parameters are bounded so that no time overflows: at the
+ * slowest the options allow, on the largest trace, every time in the JSON
+ * is a finite number (JSON has no inf; the writer would say null). */
+static void test_trace_overflow(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -a ring -p 4 -s 1G --alpha 1s --beta 1e-6 "
+            "--gamma 1e-6 --json");
+    assert_int_equal(o.rc, 0);
+    Json j;
+    json_parse(o.out, &j);
+    const char *terms[] = {"model", "closed_form", "lower_bound"};
+    for (size_t i = 0; i < 3; i++) {
+        const Json *t = jget(jget(&j, "totals"), terms[i]);
+        assert_int_equal(jget(t, "time")->type, J_NUM);
+        assert_true(jnum(t, "time") > 1e5 && isfinite(jnum(t, "time")));
+    }
+    assert_true(jnum(jget(&j, "model"), "alpha") == 1);
+    json_free(&j);
+    out_free(&o);
+}
+
+/* A trace that cannot be written (a full disk) ends with exit status 1
+ * and one sentence, as text and as JSON, however large. */
+static void test_trace_write_fails(void **state)
+{
+    (void)state;
+    FILE *full = fopen("/dev/full", "w");
+    if (!full)
+        skip();
+    fclose(full);
+    static const char *const lines[] = {
+        "trace allreduce -p 4 -s 64", "trace allreduce -p 4 -s 64 --json",
+        "trace alltoall -p 32 -s 64K --json", "trace alltoall -p 32 -s 64K",
+    };
+    for (size_t i = 0; i < sizeof lines / sizeof lines[0]; i++) {
+        Out o;
+        run_to(&o, lines[i], "/dev/full");
+        if (o.rc != 1 || count_lines(o.err) != 1 ||
+            strcmp(o.err, "collviz: cannot write the output: No space "
+                          "left on device\n"))
+            fail_msg("'%s' > /dev/full: rc %d, stderr '%s'", lines[i], o.rc, o.err);
+        out_free(&o);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_trace_sweep),
+        cmocka_unit_test(test_trace_caps),
+        cmocka_unit_test(test_trace_untracked),
+        cmocka_unit_test(test_trace_overflow),
+        cmocka_unit_test(test_trace_write_fails),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
