@@ -187,7 +187,7 @@ static void install_signals(void)
     for (int sig = 1; sig <= SIGRTMAX; sig++) {
         bool stop = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
         if (!ends_process(sig) || sigaction(sig, NULL, &old) ||
-            old.sa_handler != SIG_DFL)
+            old.sa_handler == SIG_IGN)
             continue;
         sa.sa_handler = stop ? on_stop : on_fatal;
         /* no SA_RESTART for a stop: a wait for input returns */
