@@ -3,7 +3,8 @@
  * algorithm when comparing); cancelling stops it; a scene change drops the
  * old job's results. The worker alone (no App) posts its results in order,
  * each with its job's id, and drops a finished job's untaken results when
- * the next is queued. Run under SAN=thread as well. */
+ * the next is queued. A sweep's model is the scene's. Run under
+ * SAN=thread as well. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -146,8 +147,9 @@ static WorkerJob job_of(WorkerKind kind, CollKind k, int p, uint64_t bytes)
     return (WorkerJob){
         .kind = kind, .call = {.kind = k, .nranks = p, .dtype = DT_FLOAT},
         .algo = algo_default(k), .backend = &exec_threads_ops,
-        .bytes = bytes, .min_bytes = 1024, .link = LINK_P2P,
-        .params = {.alpha = 1e-6, .beta = 1e-10, .gamma = 5e-11},
+        .bytes = bytes, .min_bytes = 1024,
+        .model = {.link = LINK_P2P,
+                  .params = {.alpha = 1e-6, .beta = 1e-10, .gamma = 5e-11}},
         .budget_s = 0.01,
     };
 }
@@ -244,6 +246,36 @@ static void test_cancel_results(void **state)
     worker_free(w);
 }
 
+/* One model: with this machine's calibration saved, the sweep's model
+ * points are the calibrated predictor's, and the one at the chosen size
+ * is the scene's prediction (counters and chart), on one curve. */
+static void test_one_model(void **state)
+{
+    char dir[64];
+    Calib c = fake_calib_saved(4, dir, sizeof dir);
+    App app;
+    open_app(&app, COLL_ALLREDUCE, 4, 16 << 10);
+    assert_true(app.scene->model.calibrated);
+    act(&app, ACT_SWEEP);
+    settle(&app);
+    assert_int_equal(app.bg.nsweep, 3); /* 1K, 4K, 16K */
+    for (size_t i = 0; i < app.bg.nsweep; i++) {
+        const SweepPoint *p = &app.bg.sweep[i];
+        CollCall call = app.scene->call;
+        call.count = coll_count_floor(&call, p->bytes);
+        Schedule s;
+        double want;
+        assert_int_equal(algo_generate(p->algo, &call, &s), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, c.link, &want), CV_OK);
+        sched_fini(&s);
+        assert_true(p->model_s == want);
+    }
+    assert_true(app.bg.sweep[2].bytes == app.scene->bytes);
+    assert_true(app.bg.sweep[2].model_s == app.scene->pred_total_s.v);
+    app_fini(&app);
+    fake_calib_remove(dir);
+}
+
 static void test_sweep_sizes(void **state)
 {
     uint64_t s[40];
@@ -271,6 +303,7 @@ int main(void)
         cmocka_unit_test(test_results_of_a_run),
         cmocka_unit_test(test_results_of_a_sweep),
         cmocka_unit_test(test_cancel_results),
+        cmocka_unit_test(test_one_model),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

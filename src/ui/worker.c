@@ -222,19 +222,12 @@ static CvError measure(Worker *w, const Schedule *s, double budget,
     return e ? e : cancelled(w) ? CV_ERR_CANCELLED : CV_OK;
 }
 
-/* The model's seconds for s. */
+/* The model's seconds for s: the scene's (predictor.h), 0 when it cannot
+ * price s. */
 static double predict(const WorkerJob *j, const Schedule *s)
 {
-    double sec = 0;
-    if (j->calibrated) {
-        if (calib_predict(&j->calib, s, j->link, &sec))
-            return 0;
-        return sec;
-    }
-    CostTerms t;
-    if (model_schedule_cost(s, j->link, &j->params, &t))
-        return 0;
-    return cost_time(&t, &j->params);
+    Value v = predictor_total(&j->model, s);
+    return v.valid ? v.v : 0;
 }
 
 /* A job's failure as a sentence. */

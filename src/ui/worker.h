@@ -14,9 +14,8 @@
 
 #include "algos/algo.h"
 #include "core/coll.h"
-#include "core/model.h"
 #include "exec/exec.h"
-#include "measure/calib.h"
+#include "ui/predictor.h"
 
 typedef struct Worker Worker;
 
@@ -42,10 +41,8 @@ typedef struct {
                                    must outlive the job */
     uint64_t bytes;         /* bench: the size; sweep: the largest size */
     uint64_t min_bytes;     /* sweep: the smallest size */
-    LinkModel link;         /* link model of the predictions */
-    ModelParams params;     /* model parameters without a calibration */
-    bool calibrated;        /* calib holds a calibration */
-    Calib calib;            /* calibration for the predictions */
+    Predictor model;        /* the scene's model (predictor.h): the sweep's
+                               model points come from it, as the scene's */
     double budget_s;        /* seconds of timed iterations per measurement */
 } WorkerJob;
 
