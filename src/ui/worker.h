@@ -88,13 +88,15 @@ typedef struct WorkerResult {
 
 /* Start the thread; NULL when it cannot start (no memory, no thread). */
 Worker *worker_new(void);
-/* Cancel the job, stop the thread, free everything. */
+/* Cancel the job (as worker_cancel), stop the thread, free everything. */
 void worker_free(Worker *w);
 
 /* Queue job j (cancelling the running one, dropping results not taken
  * yet); returns its id (> 0). */
 unsigned worker_submit(Worker *w, const WorkerJob *j);
-/* Ask the running job to stop at its next measurement. */
+/* Ask the running or queued job to stop: its measurement stops between
+ * steps or chunks, and the executor's call in progress is cut short
+ * (ExecOps.cancel), so that it ends within a second. */
 void worker_cancel(Worker *w);
 /* Wait until no job is running or queued (scripts, tests). */
 void worker_wait(Worker *w);
