@@ -1,7 +1,8 @@
 #!/bin/sh
 # e2e_tmux.sh - the real collviz binary in a real terminal (tmux): start,
 # step (arrow and PgDn), change the algorithm from its menu, resize below
-# the minimum and back, type a size in the size menu, quit; then Ctrl-C,
+# the minimum and back, type a size in the size menu, quit; quit during a
+# long timed run (the process must be gone within 2 seconds); then Ctrl-C,
 # SIGTERM and a fatal signal. After each run the terminal must be sane
 # again (stty: icanon and echo back on).
 #
@@ -95,6 +96,24 @@ tm send-keys -t e2e s 3 X BSpace M Enter
 wait_for "\| 3 MiB \|" "a size typed in the size menu, Backspace erasing"
 tm send-keys -t e2e q
 check_exit 0 "start, step, algorithm, resize, size, quit"
+
+# 1b. quit during a timed run that would last half a minute (2 GiB of
+#     buffers: loading, a checked run of 126 steps, timed iterations): the
+#     background work stops and the process is gone within 2 seconds
+start "allreduce -p 64 -s 16M"
+wait_for "step 0 of" "start for m then q"
+tm send-keys -t e2e m
+wait_for "running +timed run" "m starts a timed run"
+sleep 1
+pid=$(cat "$work/pid")
+tm send-keys -t e2e q
+i=0
+while kill -0 "$pid" 2>/dev/null; do
+    [ $i -lt 20 ] || fail "still running 2 seconds after q during a timed run"
+    sleep 0.1
+    i=$((i + 1))
+done
+check_exit 0 "quit during a timed run ($i/10 s)"
 
 # 2. no UTF-8 locale and NO_COLOR: ASCII frames, monochrome; Ctrl-C
 #    restores the terminal and says so

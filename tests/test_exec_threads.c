@@ -4,7 +4,8 @@
  * the collective's definition after timed runs (where the point-to-point
  * synchronisation, not the per-command barrier, orders the ranks); staging
  * of overwritten sources; bad input (rank limits, sizes beyond memory,
- * unknown and missing backends, calls out of order). */
+ * unknown and missing backends, calls out of order). Cancelling:
+ * test_exec_cancel.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

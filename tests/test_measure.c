@@ -1,8 +1,9 @@
 /* test_measure.c - the measuring engine's rules, on a recording backend
  * (which run calls it makes, with which warmup and iterations; how it
  * sizes a loop by the minimum time, caps it, splits it into chunks and
- * cancels between them; per-step means) and on the threads backend (the
- * checked runs count wrong elements, and none on a correct run). */
+ * cancels between them, and between the steps of a checked run; per-step
+ * means) and on the threads backend (the checked runs count wrong
+ * elements, and none on a correct run). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,8 @@ typedef struct {
     int ncalls;             /* run calls made */
     int warmup[MAX_CALLS];  /* each call's warmup */
     int iters[MAX_CALLS];   /* each call's iterations */
+    int nsteps_run;         /* steps executed (step calls) */
+    int nreads;             /* read calls (the check's comparison) */
     int stop_after;         /* progress cancels at this call (0: never) */
     int progress_calls;     /* times progress was told */
     double last_done;       /* the fraction it was last told */
@@ -48,7 +51,25 @@ static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     return CV_OK;
 }
 
-static const ExecOps rec_ops = {.name = "rec", .run = rec_run};
+static CvError rec_reset(Executor *ex) { return CV_OK; }
+static CvError rec_finish(Executor *ex) { return CV_OK; }
+
+static CvError rec_step(Executor *ex, size_t k)
+{
+    ((RecExec *)ex)->nsteps_run++;
+    return CV_OK;
+}
+
+static CvError rec_read(Executor *ex, int r, BufId b, size_t off, size_t n,
+                        void *dst)
+{
+    ((RecExec *)ex)->nreads++;
+    return CV_ERR_ARG; /* nothing to read: the tests stop before */
+}
+
+static const ExecOps rec_ops = {.name = "rec", .reset = rec_reset,
+                                .step = rec_step, .finish = rec_finish,
+                                .run = rec_run, .read = rec_read};
 
 static int rec_progress(void *ctx, double done)
 {
@@ -176,6 +197,39 @@ static void test_cancel(void **state)
     sched_fini(&s);
 }
 
+/* Progress that asks to stop at its stop_after-th call and notes how far
+ * it was told the timed loop is (0 throughout a check). */
+static int check_progress(void *ctx, double done)
+{
+    RecExec *x = ctx;
+    x->progress_calls++;
+    x->last_done = done;
+    return x->progress_calls >= x->stop_after;
+}
+
+/* The checked run asks progress (told 0) before each step and before its
+ * comparison: a cancel stops it there, before any timed iteration. */
+static void test_cancel_in_check(void **state)
+{
+    RecExec x;
+    Schedule s;
+    rec_init(&x, &s, 5e-6);
+    int stops[] = {1, 3, (int)s.nsteps, (int)s.nsteps + 1};
+    for (size_t i = 0; i < sizeof stops / sizeof *stops; i++) {
+        x.ncalls = x.nsteps_run = x.nreads = x.progress_calls = 0;
+        x.stop_after = stops[i];
+        MeasureOptions o = {.checks = 1, .iters = 100, .chunks = 10,
+                            .progress = check_progress, .ctx = &x};
+        MeasureResult r = {0};
+        assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_ERR_CANCELLED);
+        assert_int_equal(x.nsteps_run, stops[i] - 1);
+        assert_int_equal(x.nreads, 0);
+        assert_int_equal(x.ncalls, 0);
+        assert_true(x.last_done == 0);
+    }
+    sched_fini(&s);
+}
+
 /* ---------------------------------------------------- threads backend */
 
 /* Checked runs on the real backend: no wrong element in a correct run,
@@ -213,6 +267,7 @@ int main(void)
         cmocka_unit_test(test_min_time_sizes_the_loop),
         cmocka_unit_test(test_chunks_and_steps),
         cmocka_unit_test(test_cancel),
+        cmocka_unit_test(test_cancel_in_check),
         cmocka_unit_test(test_checks_on_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -224,10 +224,11 @@ static void test_counters_match_schedule(void **state)
             assert_int_equal(app.scene->sofar_sent, app.scene->totals.max_sent);
             assert_int_equal(app.scene->sofar_recvd, app.scene->totals.max_recvd);
             CostTerms t;
-            model_schedule_cost(&app.scene->big_sched, app.scene->link, &app.scene->params, &t);
+            const Predictor *m = &app.scene->model;
+            model_schedule_cost(&app.scene->big_sched, m->link, &m->params, &t);
             assert_true(app.scene->pred_total_s.valid);
-            assert_true(app.scene->pred_total_s.v == cost_time(&t, &app.scene->params));
-            assert_false(app.scene->params_calibrated);
+            assert_true(app.scene->pred_total_s.v == cost_time(&t, &m->params));
+            assert_false(m->calibrated);
             assert_false(app.bg.total_s.valid);
             free(st);
             app_fini(&app);

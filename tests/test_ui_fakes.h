@@ -1,14 +1,20 @@
 /* test_ui_fakes.h - a backend for the UI tests that works like the threads
  * backend, except where told to misbehave: fail at one step, or report one
  * element wrong when read back (so the checks that must catch a lying
- * machine are seen to catch it). Static: each test program has its own. */
+ * machine are seen to catch it); and a made-up calibration of this
+ * machine, saved where scenes look for one. Static: each test program has
+ * its own. */
 #ifndef COLLVIZ_TEST_UI_FAKES_H
 #define COLLVIZ_TEST_UI_FAKES_H
 
+#include <dirent.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "measure/calib.h"
 #include "threads/exec_threads.h"
 
 /* How the fake misbehaves (set before opening it). */
@@ -93,6 +99,50 @@ static CvError fake_open(Executor **out, int p, const ExecOptions *o,
     f->base = (Executor){.ops = &fake_ops, .nranks = p};
     *out = &f->base;
     return CV_OK;
+}
+
+/* ------------------------------------------------------- calibration */
+
+/* A calibration of the threads backend on this machine at p ranks, saved
+ * in a new XDG_CACHE_HOME (its path into dir): scenes of p ranks on
+ * threads then load it. The values are made up; the link model is the
+ * shared one, which the threads predictor prices itself, so that its
+ * predictions differ from the plain model's. */
+static inline Calib fake_calib_saved(int p, char *dir, size_t len)
+{
+    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED};
+    char why[512];
+    ExecHost h;
+    if (exec_host_of("threads", p, &h, why, sizeof why))
+        fail_msg("the threads backend says nothing of this machine: %s", why);
+    snprintf(c.backend, sizeof c.backend, "threads");
+    snprintf(c.host, sizeof c.host, "%s", h.fingerprint);
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    snprintf(dir, len, "/tmp/collviz-test-ui-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_CACHE_HOME", dir, 1);
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    return c;
+}
+
+/* Remove fake_calib_saved's directory, and look for calibrations nowhere
+ * again. */
+static inline void fake_calib_remove(const char *dir)
+{
+    char sub[600], path[1024];
+    snprintf(sub, sizeof sub, "%s/collviz", dir);
+    DIR *d = opendir(sub);
+    for (struct dirent *e; d && (e = readdir(d));)
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..")) {
+            snprintf(path, sizeof path, "%s/%s", sub, e->d_name);
+            unlink(path);
+        }
+    if (d)
+        closedir(d);
+    rmdir(sub);
+    rmdir(dir);
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
 }
 
 #endif

@@ -2,7 +2,8 @@
  * lesson player would hold one: made from a setup, stepped and sought with
  * the real buffers checked after every move, remade (keeping its executor
  * when it can), run symbolically without a backend, and broken by a
- * backend that fails while stepping. */
+ * backend that fails while stepping; its model: the calibrated predictor
+ * when this machine's calibration is saved. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -157,6 +158,36 @@ static void test_backend_failures(void **state)
     scene_free(sc);
 }
 
+/* With a calibration of this machine saved, the whole prediction is the
+ * calibrated predictor's (as perf's model column), and a step's the plain
+ * model's at the calibration's parameters for the schedule's footprint;
+ * without one both are the plain model's with the defaults. */
+static void test_calibrated_model(void **state)
+{
+    char dir[64], why[200];
+    Calib c = fake_calib_saved(4, dir, sizeof dir);
+    SceneSetup set = setup_of(COLL_ALLREDUCE, "ring", 4, &exec_threads_ops);
+    Scene *sc = open_scene(&set);
+    double want;
+    assert_true(sc->model.calibrated);
+    assert_int_equal(sc->model.link, LINK_SHARED);
+    assert_int_equal(calib_predict(&c, &sc->big_sched, c.link, &want), CV_OK);
+    assert_true(sc->pred_total_s.valid && sc->pred_total_s.v == want);
+    CostTerms t;
+    ModelParams m = calib_params(&c, c.link, calib_footprint(&sc->big_sched));
+    assert_int_equal(model_schedule_cost(&sc->big_sched, c.link, &m, &t), CV_OK);
+    assert_true(want != cost_time(&t, &m)); /* the threads predictor's own */
+    assert_int_equal(scene_step(sc, 2, why, sizeof why), CV_OK);
+    assert_true(sc->pred_step_s.valid);
+    assert_true(sc->pred_step_s.v ==
+                model_step_time(&sc->big_sched, 1, c.link, &m));
+    scene_free(sc);
+    fake_calib_remove(dir);
+    sc = open_scene(&set);
+    assert_false(sc->model.calibrated);
+    scene_free(sc);
+}
+
 static void test_bad_setup(void **state)
 {
     SceneSetup set = setup_of(COLL_ALLREDUCE, "ring", 0, &exec_threads_ops);
@@ -175,6 +206,7 @@ int main(void)
         cmocka_unit_test(test_symbolic_only),
         cmocka_unit_test(test_backend_failures),
         cmocka_unit_test(test_bad_setup),
+        cmocka_unit_test(test_calibrated_model),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

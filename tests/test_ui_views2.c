@@ -97,10 +97,10 @@ static double model_busbw(const App *app, const AlgoInfo *a, uint64_t bytes,
     Schedule s;
     CostTerms t;
     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-    assert_int_equal(model_schedule_cost(&s, app->scene->link, &app->scene->params, &t),
-                     CV_OK);
+    const Predictor *m = &app->scene->model;
+    assert_int_equal(model_schedule_cost(&s, m->link, &m->params, &t), CV_OK);
     sched_fini(&s);
-    *seconds = cost_time(&t, &app->scene->params);
+    *seconds = cost_time(&t, &m->params);
     return *seconds > 0 ? (double)bytes / *seconds / 1e9 *
                               coll_busbw_factor(c.kind, c.nranks)
                         : 0;

@@ -3,7 +3,9 @@
  * algorithm when comparing); cancelling stops it; a scene change drops the
  * old job's results. The worker alone (no App) posts its results in order,
  * each with its job's id, and drops a finished job's untaken results when
- * the next is queued. Run under SAN=thread as well. */
+ * the next is queued. Quitting or cancelling stops a long job within a
+ * second; sizes that do not fit are refused with perf's sentence; a
+ * sweep's model is the scene's. Run under SAN=thread as well. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "threads/exec_threads.h"
 #include "ui/app.h"
@@ -19,6 +22,22 @@
 #include "ui/worker.h"
 
 #include "test_ui_fakes.h"
+
+#if defined(__SANITIZE_THREAD__)
+#define UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define UNDER_TSAN 1
+#endif
+#endif
+
+/* Seconds a cancelled job may take to end (a timed loop's chunk of the
+ * jobs below lasts 6 s). */
+#ifdef UNDER_TSAN
+#define STOP_LIMIT_S 3.0
+#else
+#define STOP_LIMIT_S 1.0
+#endif
 
 static int setup(void **state)
 {
@@ -146,8 +165,9 @@ static WorkerJob job_of(WorkerKind kind, CollKind k, int p, uint64_t bytes)
     return (WorkerJob){
         .kind = kind, .call = {.kind = k, .nranks = p, .dtype = DT_FLOAT},
         .algo = algo_default(k), .backend = &exec_threads_ops,
-        .bytes = bytes, .min_bytes = 1024, .link = LINK_P2P,
-        .params = {.alpha = 1e-6, .beta = 1e-10, .gamma = 5e-11},
+        .bytes = bytes, .min_bytes = 1024,
+        .model = {.link = LINK_P2P,
+                  .params = {.alpha = 1e-6, .beta = 1e-10, .gamma = 5e-11}},
         .budget_s = 0.01,
     };
 }
@@ -244,6 +264,107 @@ static void test_cancel_results(void **state)
     worker_free(w);
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void sleep_s(double s)
+{
+    struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
+    nanosleep(&ts, NULL);
+}
+
+/* A timed run of 128 MiB of buffers and a minute of iterations, stopped
+ * while it loads, checks or times: worker_free (quitting) and
+ * worker_cancel (Esc) return, and the job ends, within STOP_LIMIT_S,
+ * however long the executor's call in progress would last. */
+static void test_stop_a_long_job(void **state)
+{
+    static const double after[] = {0.05, 0.5, 2.0};
+    for (size_t i = 0; i < 2 * sizeof after / sizeof *after; i++) {
+        Worker *w = worker_new();
+        WorkerJob j = job_of(WORKER_BENCH, COLL_ALLREDUCE, 4, 16u << 20);
+        j.budget_s = 60;
+        worker_submit(w, &j);
+        sleep_s(after[i / 2]);
+        double t0 = now_s();
+        if (i % 2) {
+            worker_cancel(w);
+            worker_wait(w);
+        } else {
+            worker_free(w);
+        }
+        double took = now_s() - t0;
+        if (took > STOP_LIMIT_S)
+            fail_msg("%s after %.2f s: %.2f s", i % 2 ? "cancel" : "free",
+                     after[i / 2], took);
+        WorkerResult r[8];
+        size_t n = i % 2 ? take_all(w, r, 8) : 0;
+        if (i % 2)
+            assert_non_null(strstr(r[n - 1].msg, "cancelled"));
+        fini_all(r, n);
+        if (i % 2)
+            worker_free(w);
+    }
+}
+
+/* A size whose buffers do not fit in this machine's memory is refused as
+ * perf refuses it: exec_check_fits's rule and sentence. */
+static void test_refused_like_perf(void **state)
+{
+    Worker *w = worker_new();
+    WorkerJob j = job_of(WORKER_BENCH, COLL_ALLREDUCE, 4, 1ull << 50);
+    CollCall c = j.call;
+    c.count = coll_count_floor(&c, j.bytes);
+    Schedule s;
+    char fits[160] = "";
+    assert_int_equal(algo_generate(j.algo, &c, &s), CV_OK);
+    assert_int_equal(exec_check_fits(&s, 0, fits, sizeof fits), CV_ERR_NOMEM);
+    sched_fini(&s);
+    worker_submit(w, &j);
+    worker_wait(w);
+    WorkerResult r[4];
+    size_t n = take_all(w, r, 4);
+    assert_int_equal(n, 1);
+    assert_int_equal(r[0].kind, WORKER_ERROR);
+    assert_non_null(strstr(r[0].msg, "cannot start: at 1125899906842624 bytes"));
+    assert_non_null(strstr(r[0].msg, fits));
+    worker_free(w);
+}
+
+/* One model: with this machine's calibration saved, the sweep's model
+ * points are the calibrated predictor's, and the one at the chosen size
+ * is the scene's prediction (counters and chart), on one curve. */
+static void test_one_model(void **state)
+{
+    char dir[64];
+    Calib c = fake_calib_saved(4, dir, sizeof dir);
+    App app;
+    open_app(&app, COLL_ALLREDUCE, 4, 16 << 10);
+    assert_true(app.scene->model.calibrated);
+    act(&app, ACT_SWEEP);
+    settle(&app);
+    assert_int_equal(app.bg.nsweep, 3); /* 1K, 4K, 16K */
+    for (size_t i = 0; i < app.bg.nsweep; i++) {
+        const SweepPoint *p = &app.bg.sweep[i];
+        CollCall call = app.scene->call;
+        call.count = coll_count_floor(&call, p->bytes);
+        Schedule s;
+        double want;
+        assert_int_equal(algo_generate(p->algo, &call, &s), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, c.link, &want), CV_OK);
+        sched_fini(&s);
+        assert_true(p->model_s == want);
+    }
+    assert_true(app.bg.sweep[2].bytes == app.scene->bytes);
+    assert_true(app.bg.sweep[2].model_s == app.scene->pred_total_s.v);
+    app_fini(&app);
+    fake_calib_remove(dir);
+}
+
 static void test_sweep_sizes(void **state)
 {
     uint64_t s[40];
@@ -271,6 +392,9 @@ int main(void)
         cmocka_unit_test(test_results_of_a_run),
         cmocka_unit_test(test_results_of_a_sweep),
         cmocka_unit_test(test_cancel_results),
+        cmocka_unit_test(test_stop_a_long_job),
+        cmocka_unit_test(test_refused_like_perf),
+        cmocka_unit_test(test_one_model),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

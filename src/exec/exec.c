@@ -193,6 +193,12 @@ CvError exec_host_of(const char *spec, int nranks, ExecHost *out, char *why,
     return CV_OK;
 }
 
+void exec_cancel(Executor *ex)
+{
+    if (ex && ex->ops->cancel)
+        ex->ops->cancel(ex);
+}
+
 ProbeResult exec_probe(Executor *ex)
 {
     ProbeResult r = {0};

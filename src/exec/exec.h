@@ -111,6 +111,22 @@ typedef struct ExecOps {
      * calibrations differ. Every backend has one (exec_host reads an empty
      * fingerprint where it has not). */
     void (*host)(Executor *ex, ExecHost *out);
+    /* Optional (NULL: calls run to their end). Ask ex to stop what it is
+     * doing, from another thread: safe at any time between open and
+     * close, also while the thread that owns ex is inside one of its
+     * operations; it returns at once and never waits for them. The call
+     * in progress returns CV_ERR_CANCELLED as soon as it can (a run
+     * between two steps, a load or a reset between the parts of the
+     * buffers it fills; a load's allocation, which cannot be cut cheaply,
+     * finishes first), or, when no call is in progress or the one in
+     * progress ends first, the next load, reset, step, finish, run,
+     * native or read returns it at once. Each cancel is reported once:
+     * that return clears it, and nothing is lost between two calls (a
+     * caller that cancels while nothing runs gets it at its next call).
+     * After CV_ERR_CANCELLED the buffers are in an unspecified state and,
+     * after a load, nothing is loaded; a later reset or load makes ex
+     * usable again. */
+    void (*cancel)(Executor *ex);
     /* A sentence about the last error, or "" when there was none. */
     const char *(*last_error)(const Executor *ex);
     /* Stop the workers and free everything. */
@@ -156,6 +172,9 @@ ExecHost exec_host(Executor *ex);
  * exec_find_spec and ExecOps.open on failure: an error and a sentence. */
 CvError exec_host_of(const char *spec, int nranks, ExecHost *out, char *why,
                      size_t whylen);
+/* Ask ex to stop (ExecOps.cancel; safe from any thread while ex is open);
+ * nothing where its backend has no cancel. */
+void exec_cancel(Executor *ex);
 /* ex's probe (ExecOps.probe), or all zeros where its backend has none or
  * cannot take it here: perf and calibrate record it, neither needs it. */
 ProbeResult exec_probe(Executor *ex);

@@ -2,23 +2,39 @@
 #include "measure/measure.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 
 #include "exec/verify.h"
 
-CvError measure_check(Executor *ex, const Schedule *s, long long *wrong)
+/* Whether o's progress asks to stop before the timed loop (told 0). */
+static bool stop_asked(const MeasureOptions *o)
+{
+    return o && o->progress && o->progress(o->ctx, 0);
+}
+
+/* measure_check, asking o's progress (o may be NULL) before every step
+ * and before the comparison whether to stop. The comparison reads the
+ * buffers through ExecOps.read, which an executor's cancel stops too. */
+static CvError check_once(Executor *ex, const Schedule *s,
+                          const MeasureOptions *o, long long *wrong)
 {
     const ExecOps *ops = ex->ops;
     VerifyReport rep = {.wrong = 0};
     CvError e = ops->reset(ex);
     for (size_t k = 0; !e && k < s->nsteps; k++)
-        e = ops->step(ex, k);
+        e = stop_asked(o) ? CV_ERR_CANCELLED : ops->step(ex, k);
     if (!e)
         e = ops->finish(ex);
     if (!e)
-        e = verify_output(ex, true, &rep);
+        e = stop_asked(o) ? CV_ERR_CANCELLED : verify_output(ex, true, &rep);
     *wrong = (long long)rep.wrong;
     return e == CV_ERR_WRONG ? CV_OK : e;
+}
+
+CvError measure_check(Executor *ex, const Schedule *s, long long *wrong)
+{
+    return check_once(ex, s, NULL, wrong);
 }
 
 /* Up to o->checks checked runs, stopping at the first with wrong
@@ -29,7 +45,7 @@ static CvError check_runs(Executor *ex, const Schedule *s,
     CvError e = CV_OK;
     r->wrong = o->checks > 0 ? 0 : -1;
     for (int c = 0; !e && c < o->checks && r->wrong == 0; c++)
-        e = measure_check(ex, s, &r->wrong);
+        e = check_once(ex, s, o, &r->wrong);
     return e;
 }
 

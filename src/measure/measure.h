@@ -6,6 +6,7 @@
  *     compared with the collective's definition (verify_output), stopping
  *     at the first with wrong elements (nccl-tests' -c). Wrong results are
  *     a finding, not an error: they are counted and the timing goes on.
+ *     The progress callback may stop it between steps.
  *  2. Size: with min_time_s, one timed iteration after the warmup
  *     estimates the iteration's time, and the loop gets as many
  *     iterations as make it last min_time_s (never fewer than `iters`,
@@ -23,8 +24,12 @@
 #define MEASURE_MAX_ITERS 1000000 /* timed iterations of one measurement */
 #define MEASURE_MAX_CHUNKS 100    /* parts a timed loop is split into */
 
-/* Told between chunks with the fraction of the timed loop done; returning
- * nonzero cancels it (CV_ERR_CANCELLED). */
+/* Told between chunks with the fraction of the timed loop done, and with
+ * 0 before each step of a checked run and before its comparison (so that
+ * a check of many steps, or of a large output, can be stopped too);
+ * returning nonzero cancels the measurement (CV_ERR_CANCELLED). A caller
+ * that cancels from another thread also calls exec_cancel, which cuts
+ * short the executor's call in progress. */
 typedef int (*MeasureProgress)(void *ctx, double done);
 
 /* How to measure. */

@@ -318,6 +318,21 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     return CV_OK;
 }
 
+/* Report a cancel (ExecOps.cancel), which clears it: CV_ERR_CANCELLED and
+ * a sentence that says what was cut short. */
+static CvError cancelled(ThreadsExec *x, const char *what)
+{
+    atomic_store_explicit(&x->cancel.asked, 0, memory_order_relaxed);
+    return fail(x, CV_ERR_CANCELLED, "%s was cancelled", what);
+}
+
+/* At the start of a call: CV_ERR_CANCELLED (reported) when a cancel is
+ * waiting. */
+static CvError not_cancelled(ThreadsExec *x, const char *what)
+{
+    return cancel_asked(x) ? cancelled(x, what) : CV_OK;
+}
+
 static CvError threads_load(Executor *ex, const Schedule *s)
 {
     ThreadsExec *x = tx(ex);
@@ -327,16 +342,20 @@ static CvError threads_load(Executor *ex, const Schedule *s)
         return fail(x, CV_ERR_ARG, "the schedule has %d ranks but the "
                     "executor was opened for %d", s ? s->call.nranks : 0,
                     ex->nranks);
-    CvError e = prepare(x, s);
+    CvError e = not_cancelled(x, "the load");
+    if (!e)
+        e = prepare(x, s);
     if (e)
         return e;
     ex->sched = s;
     e = command(x, (Cmd){.kind = CMD_LOAD});
-    if (e) {
+    if (e)
         ex->sched = NULL;
+    if (e == CV_ERR_CANCELLED)
+        return cancelled(x, "the load");
+    if (e)
         return fail(x, e, "could not allocate the ranks' buffers: %s",
                     cv_strerror(e));
-    }
     return CV_OK;
 }
 
@@ -348,8 +367,14 @@ static CvError need_sched(ThreadsExec *x)
 
 static CvError threads_reset(Executor *ex)
 {
-    CvError e = need_sched(tx(ex));
-    return e ? e : command(tx(ex), (Cmd){.kind = CMD_RESET});
+    ThreadsExec *x = tx(ex);
+    CvError e = need_sched(x);
+    if (!e)
+        e = not_cancelled(x, "the reset");
+    if (e)
+        return e;
+    e = command(x, (Cmd){.kind = CMD_RESET});
+    return e == CV_ERR_CANCELLED ? cancelled(x, "the reset") : e;
 }
 
 static CvError run_phase(ThreadsExec *x, size_t k)
@@ -364,6 +389,8 @@ static CvError threads_step(Executor *ex, size_t k)
 {
     ThreadsExec *x = tx(ex);
     CvError e = need_sched(x);
+    if (!e)
+        e = not_cancelled(x, "the step");
     if (e)
         return e;
     if (k >= x->plan.nsteps)
@@ -376,6 +403,8 @@ static CvError threads_finish(Executor *ex)
 {
     ThreadsExec *x = tx(ex);
     CvError e = need_sched(x);
+    if (!e)
+        e = not_cancelled(x, "the finish");
     if (e || !x->plan.finish)
         return e;
     return run_phase(x, x->plan.nsteps);
@@ -405,10 +434,37 @@ static void step_times(ThreadsExec *x, size_t iters, double *step_s)
         }
 }
 
+/* Phases of a run of n (warmup + iterations) the ranks ran: all, or
+ * fewer where a cancel stopped every one of them before the same phase
+ * (rank.c's run_stops). */
+static uint64_t run_phases(ThreadsExec *x, uint64_t n)
+{
+    uint64_t st = atomic_load_explicit(&x->cancel.stop, memory_order_acquire);
+    bool agreed = st >> STOP_SHIFT == (uint64_t)x->base.nranks;
+    return agreed && (st & STOP_AT_MASK) < n ? st & STOP_AT_MASK : n;
+}
+
+/* The timed iterations' mean (and, with t->step_s, each step's) from the
+ * ranks' clocks. */
+static void run_times(ThreadsExec *x, int iters, size_t stamped,
+                      ExecTiming *t)
+{
+    long t0 = LONG_MAX, t1 = 0;
+    for (int r = 0; r < x->base.nranks; r++) {
+        t0 = x->ranks[r].t0 < t0 ? x->ranks[r].t0 : t0;
+        t1 = x->ranks[r].t1 > t1 ? x->ranks[r].t1 : t1;
+    }
+    t->iter_s = (double)(t1 - t0) * 1e-9 / iters;
+    if (t->step_s && stamped)
+        step_times(x, stamped, t->step_s);
+}
+
 static CvError threads_run(Executor *ex, int warmup, int iters, ExecTiming *t)
 {
     ThreadsExec *x = tx(ex);
     CvError e = need_sched(x);
+    if (!e)
+        e = not_cancelled(x, "the timed run");
     if (e)
         return e;
     if (warmup < 0 || iters < 1 || !t)
@@ -416,20 +472,18 @@ static CvError threads_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     size_t n = x->plan.nphases;
     bool stamp = t->step_s || x->check_steps;
     size_t si = stamp ? (MAX_STAMPS / n < (size_t)iters ? MAX_STAMPS / n : (size_t)iters) : 0;
+    uint64_t all = (uint64_t)(warmup + iters) * n;
     x->nruns++;
+    atomic_store_explicit(&x->cancel.stop, 0, memory_order_relaxed);
     e = command(x, (Cmd){.kind = CMD_RUN, .epoch = x->epoch, .warmup = warmup,
                          .iters = iters, .stamp_iters = si, .run = x->nruns});
-    x->epoch += (uint32_t)((size_t)(warmup + iters) * x->plan.nphases);
+    uint64_t ran = run_phases(x, all);
+    x->epoch += (uint32_t)ran;
     if (e)
         return fail(x, e, "the timed run failed: %s", cv_strerror(e));
-    long t0 = LONG_MAX, t1 = 0;
-    for (int r = 0; r < ex->nranks; r++) {
-        t0 = x->ranks[r].t0 < t0 ? x->ranks[r].t0 : t0;
-        t1 = x->ranks[r].t1 > t1 ? x->ranks[r].t1 : t1;
-    }
-    t->iter_s = (double)(t1 - t0) * 1e-9 / iters;
-    if (t->step_s && si)
-        step_times(x, si, t->step_s);
+    if (ran < all)
+        return cancelled(x, "the timed run");
+    run_times(x, iters, si, t);
     return CV_OK;
 }
 
@@ -438,6 +492,8 @@ static CvError threads_read(Executor *ex, int r, BufId b, size_t off,
 {
     ThreadsExec *x = tx(ex);
     CvError e = need_sched(x);
+    if (!e)
+        e = not_cancelled(x, "the read");
     if (e)
         return e;
     if (r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
@@ -450,6 +506,13 @@ static CvError threads_read(Executor *ex, int r, BufId b, size_t off,
     if (n)
         memcpy(dst, x->ranks[r].buf[b] + off * es, n * es);
     return CV_OK;
+}
+
+/* Called from another thread: the ranks and the caller's next command
+ * look at the flag (threads_impl.h: Cancel). */
+static void threads_cancel(Executor *ex)
+{
+    atomic_store_explicit(&tx(ex)->cancel.asked, 1, memory_order_relaxed);
 }
 
 static const char *threads_last_error(const Executor *ex)
@@ -538,6 +601,7 @@ const ExecOps exec_threads_ops = {
     .probe = threads_probe,
     .predict = threads_predict,
     .host = threads_host,
+    .cancel = threads_cancel,
     .last_error = threads_last_error,
     .close = threads_close,
 };

@@ -218,17 +218,34 @@ static void rank_phase(Rank *me, size_t k, uint32_t e, bool fused)
     flag_publish(&me->done, e + 1);
 }
 
-/* Inputs filled, every other element poisoned. */
+/* Elements filled between two looks at a cancel: a load of gigabytes
+ * (its pages first touched here) stops within a few milliseconds. */
+#define FILL_BYTES ((size_t)1 << 20)
+
+/* Inputs filled, every other element poisoned, FILL_BYTES at a time; a
+ * cancel (ExecOps.cancel) stops it between two parts with
+ * CV_ERR_CANCELLED (the next reset fills everything again). */
 static void rank_reset(Rank *me)
 {
     const Schedule *s = me->ex->base.sched;
     DataType t = s->call.dtype;
-    for (int b = 0; b < BUF_COUNT; b++)
-        data_fill_poison(t, me->buf[b], sched_bufsize(s, me->id, (BufId)b));
+    size_t es = dtype_size(t), per = FILL_BYTES / es;
     CollLayout l;
     coll_layout(&s->call, me->id, &l);
-    data_fill_input(&s->call, me->id, 0, l.in_count,
-                    me->buf[l.in_buf] + l.in_off * dtype_size(t));
+    for (int b = 0; b <= BUF_COUNT && !me->err; b++) { /* BUF_COUNT: input */
+        size_t n = b < BUF_COUNT ? sched_bufsize(s, me->id, (BufId)b)
+                                 : l.in_count;
+        for (size_t i = 0; i < n && !me->err; i += per) {
+            size_t m = n - i < per ? n - i : per;
+            if (cancel_asked(me->ex))
+                me->err = CV_ERR_CANCELLED;
+            else if (b < BUF_COUNT)
+                data_fill_poison(t, me->buf[b] + i * es, m);
+            else /* the input, over its poison */
+                data_fill_input(&s->call, me->id, i, m,
+                                me->buf[l.in_buf] + (l.in_off + i) * es);
+        }
+    }
 }
 
 /* Memory for a buffer. Large ones are aligned to 2 MiB and asked for
@@ -291,17 +308,33 @@ static void rank_free(Rank *me)
     me->stage_cap = me->stamps_cap = 0;
 }
 
-/* One iteration of the whole schedule from epoch e; stamps each phase's
- * end into row (or not when NULL). Returns the next epoch. */
-static uint32_t rank_iteration(Rank *me, uint32_t e, long *row)
+/* Whether this rank stops before phase g of a run (counted from its
+ * first phase), once a cancel was asked. Every rank must stop before the
+ * same phase, or one waits forever for a phase another never runs, and
+ * ranks may be any number of phases apart (a broadcast's root waits for
+ * nobody). So each rank that sees the cancel agrees to stop, and until
+ * all have agreed it goes on, raising the stop past each phase before it
+ * starts it; the count and the stop share one atomic word, so that the
+ * stop no longer moves once all have agreed. Every phase a rank started
+ * is then below the stop, and every rank runs each phase below it. */
+static bool run_stops(Rank *me, uint64_t g, bool *agreed)
 {
-    size_t n = me->ex->plan.nphases;
-    for (size_t k = 0; k < n; k++) {
-        rank_phase(me, k, e++, true);
-        if (row)
-            row[k] = mono_now_ns();
+    ThreadsExec *x = me->ex;
+    if (!*agreed && !cancel_asked(x))
+        return false;
+    uint64_t st = atomic_load_explicit(&x->cancel.stop, memory_order_acquire);
+    for (;;) {
+        uint64_t n = st >> STOP_SHIFT, at = st & STOP_AT_MASK;
+        if (n == (uint64_t)x->base.nranks)
+            return g >= at;
+        uint64_t want = ((n + !*agreed) << STOP_SHIFT) | (at > g ? at : g + 1);
+        if (atomic_compare_exchange_weak_explicit(
+                &x->cancel.stop, &st, want, memory_order_acq_rel,
+                memory_order_acquire)) {
+            *agreed = true;
+            return false;
+        }
     }
-    return e;
 }
 
 /* Every rank arrives; the last one opens the gate for this run. */
@@ -327,20 +360,27 @@ static int stamps_room(Rank *me, size_t n)
     return me->stamps ? 0 : -1;
 }
 
+/* The warmup, the gate, the timed iterations, their ends stamped; a
+ * cancel stops every rank before the same phase (run_stops). */
 static void rank_run(Rank *me, const Cmd *c)
 {
-    size_t n = me->ex->plan.nphases;
+    size_t n = me->ex->plan.nphases, k = 0, i = 0; /* phase, iteration */
+    size_t warm = (size_t)c->warmup, last = warm + (size_t)c->iters;
     uint32_t e = c->epoch;
+    bool agreed = false;
     me->err = CV_OK;
     if (stamps_room(me, c->stamp_iters * n))
         me->err = CV_ERR_NOMEM; /* still run: the others depend on us */
-    for (int i = 0; i < c->warmup; i++)
-        e = rank_iteration(me, e, NULL);
-    rank_gate(me, c->run);
-    me->t0 = mono_now_ns();
-    for (size_t i = 0; i < (size_t)c->iters; i++) {
-        bool stamp = i < c->stamp_iters && !me->err;
-        e = rank_iteration(me, e, stamp ? me->stamps + i * n : NULL);
+    for (uint64_t g = 0; i < last && !run_stops(me, g, &agreed); g++) {
+        if (i == warm && k == 0) {
+            rank_gate(me, c->run);
+            me->t0 = mono_now_ns();
+        }
+        rank_phase(me, k, e++, true);
+        if (i >= warm && i - warm < c->stamp_iters && !me->err)
+            me->stamps[(i - warm) * n + k] = mono_now_ns();
+        if (++k == n)
+            k = 0, i++;
     }
     me->t1 = mono_now_ns();
 }

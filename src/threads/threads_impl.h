@@ -14,6 +14,8 @@
 #include <pthread.h>
 #include <stdalign.h>
 #include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
 
 #include "core/reduce.h"
 #include "exec/exec.h"
@@ -46,6 +48,22 @@ typedef struct {
 } Cmd;
 
 typedef struct ThreadsExec ThreadsExec;
+
+/* A run's agreed stop (Cancel.stop): the ranks that agreed, in the bits
+ * from STOP_SHIFT up, and below them the phase of the run (counted from
+ * its first, 0) before which every rank stops. */
+#define STOP_SHIFT 48
+#define STOP_AT_MASK ((UINT64_C(1) << STOP_SHIFT) - 1)
+
+/* Cancelling (ExecOps.cancel), on a cache line of its own: the ranks read
+ * `asked` before every phase of a run, and nothing writes it until a
+ * cancel comes. */
+typedef struct {
+    alignas(CACHE_LINE) _Atomic int asked; /* a cancel was asked and not
+                                              reported yet */
+    _Atomic uint64_t stop; /* CMD_RUN: where the ranks stop (STOP_SHIFT);
+                              0 at the start of every run */
+} Cancel;
 
 /* A one-way channel for eager transfers from one rank to another. Each
  * side remembers the other's counter as it last read it and reads it
@@ -88,6 +106,7 @@ struct ThreadsExec {
     Executor base;         /* ops, schedule, ranks */
     Rank *ranks;           /* [nranks], cache-line aligned */
     int started;           /* worker threads running */
+    Cancel cancel;         /* asked to stop, and where a run stops */
     Flag cmd;              /* commands published so far */
     Flag acks;             /* commands completed, summed over workers */
     Flag gate;             /* CMD_RUN: timed iterations may begin */
@@ -117,6 +136,12 @@ struct ThreadsExec {
 static size_t es_of(const ThreadsExec *x)
 {
     return dtype_size(x->base.sched->call.dtype);
+}
+
+/* Whether a cancel was asked (ExecOps.cancel) and not reported yet. */
+static inline bool cancel_asked(ThreadsExec *x)
+{
+    return atomic_load_explicit(&x->cancel.asked, memory_order_relaxed);
 }
 
 /* A worker thread's body: rank `arg` (a Rank *) carries out the commands

@@ -280,9 +280,7 @@ static void make_job(const App *app, WorkerKind kind, WorkerJob *j)
                      .compare = app->bg.compare, .backend = sc->backend,
                      .backend_params = sc->backend_params,
                      .bytes = sc->bytes, .min_bytes = 1024,
-                     .link = sc->link, .params = sc->params,
-                     .calibrated = sc->params_calibrated,
-                     .calib = sc->calib,
+                     .model = sc->model,
                      .budget_s = kind == WORKER_BENCH ? 1.0 : 0.05};
 }
 

@@ -8,8 +8,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/cli.h"
-
 static double now(void)
 {
     struct timespec ts;
@@ -112,8 +110,9 @@ static void load_executor(Scene *sc, char *why, size_t whylen)
 
 /* ------------------------------------------------------------ the model */
 
-/* The model's parameters (the backend's calibration for these ranks when
- * one is saved, else the documented defaults) and the whole prediction. */
+/* The model (the backend's calibration of this machine for these ranks
+ * when one is saved, else the defaults: predictor.h) and the whole
+ * prediction. */
 static void model(Scene *sc)
 {
     Calib c;
@@ -121,23 +120,12 @@ static void model(Scene *sc)
     const char *name = sc->backend ? sc->backend->name : "threads";
     /* a calibration is this machine's: the executor says which machine */
     ExecHost host = sc->ex ? exec_host(sc->ex) : (ExecHost){.cores = 0};
-    sc->params_calibrated =
-        sc->ex && calib_load(name, host.fingerprint, sc->call.nranks, &c, why,
-                             sizeof why) == CV_OK;
-    if (sc->params_calibrated) {
-        sc->calib = c;
-        sc->link = c.link;
-        sc->params = calib_params(&c, c.link, calib_footprint(&sc->big_sched));
-    } else {
-        sc->link = LINK_P2P;
-        sc->params = (ModelParams){.alpha = CLI_DEFAULT_ALPHA,
-                                   .beta = 1 / CLI_DEFAULT_BW,
-                                   .gamma = 1 / CLI_DEFAULT_GAMMA_BW};
-    }
-    CostTerms t;
-    CvError e = model_schedule_cost(&sc->big_sched, sc->link, &sc->params,
-                                    &t);
-    sc->pred_total_s = (Value){e ? 0 : cost_time(&t, &sc->params), !e};
+    if (sc->ex && calib_load(name, host.fingerprint, sc->call.nranks, &c, why,
+                             sizeof why) == CV_OK)
+        predictor_calibrated(&sc->model, &c);
+    else
+        predictor_defaults(&sc->model);
+    sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
 }
 
 /* ------------------------------------------------------------ building */
@@ -331,8 +319,7 @@ static void count_bytes(Scene *sc)
     if (!sc->big_ok || !scene_shown(sc, &k))
         return;
     max_bytes(sc, k);
-    sc->pred_step_s = (Value){
-        model_step_time(&sc->big_sched, k, sc->link, &sc->params), true};
+    sc->pred_step_s = predictor_step(&sc->model, &sc->big_sched, k);
 }
 
 /* Execute steps until sc->step == k on the sim and the executor. The

@@ -8,7 +8,8 @@
  *    whose buffers are read back and checked against the Sim after every
  *    step (`check`);
  *  - the measurement: `big` at the chosen size (`bytes`), whose schedule
- *    gives the byte counters and the model's predictions.
+ *    gives the byte counters and the model's predictions (`model`, the
+ *    one predictor of predictor.h, which background jobs take too).
  *
  * Every function that can fail says why in one sentence (why, whylen). A
  * backend that fails while stepping leaves the scene `broken`: whoever
@@ -22,12 +23,11 @@
 
 #include "algos/algo.h"
 #include "core/coll.h"
-#include "core/model.h"
 #include "core/sched.h"
 #include "core/sim.h"
 #include "exec/exec.h"
-#include "measure/calib.h"
 #include "ui/check.h"
+#include "ui/predictor.h"
 #include "ui/value.h"
 
 /* Most ranks the picture shows (one row each); more belong to `trace`. */
@@ -79,13 +79,12 @@ typedef struct Scene {
     size_t sofar_sent;        /* max over ranks of bytes sent up to now */
     size_t sofar_recvd;       /* max over ranks of bytes received so far */
     SchedTotals totals;       /* totals of the whole big schedule */
-    /* ---- the model */
-    ModelParams params;       /* alpha, beta, gamma in use */
-    bool params_calibrated;   /* measured on this machine (calib.h) */
-    Calib calib;              /* the calibration, when params_calibrated */
-    LinkModel link;           /* link model of the predictions */
-    Value pred_step_s;        /* model time of the shown step */
-    Value pred_total_s;       /* model time of the whole collective */
+    /* ---- the model (predictor.h: every model number the TUI shows) */
+    Predictor model;          /* the backend's calibration of this machine
+                                 for these ranks when one is saved, else
+                                 the plain model with the defaults */
+    Value pred_step_s;        /* model time of the shown step of big_sched */
+    Value pred_total_s;       /* model time of the whole big_sched */
 } Scene;
 
 /* Elements per block of the picture for kind k on p ranks with `cells`

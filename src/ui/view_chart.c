@@ -1,9 +1,9 @@
 /* view_chart.c - bus bandwidth against message size for the current
  * collective: the points the background sweep measured (App.sweep), the
  * model's curve through its predictions (the sweep's model_busbw and the
- * prediction at the chosen size), and, after ACT_COMPARE, every algorithm
- * of the collective, each with a glyph of its own so the series differ
- * without colour. Sizes go across on a log scale, GB/s up on a linear one.
+ * prediction at the chosen size, both predictor.h's: one model), and,
+ * after ACT_COMPARE, every algorithm of the collective, each with a glyph
+ * of its own so the series differ without colour. Sizes go across on a log scale, GB/s up on a linear one.
  * Nothing is plotted that was not measured or predicted: with no
  * measurement the chart says N/A and how to start a sweep. */
 #include <math.h>

@@ -110,12 +110,12 @@ static void draw_model(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "model");
-    if (sc->params_calibrated)
+    if (sc->model.calibrated)
         grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
-                    "calibrated, %s", link_name(sc->link));
+                    "calibrated, %s", link_name(sc->model.link));
     else
         grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0,
-                    "defaults, %s", link_name(sc->link));
+                    "defaults, %s", link_name(sc->model.link));
 }
 
 /* Whether the real buffers matched the symbolic state. */

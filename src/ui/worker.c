@@ -7,15 +7,13 @@
  * never blocks; how far a job is waits in one slot beside it. */
 #include "ui/worker.h"
 
-#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "exec/verify.h"
+#include "measure/measure.h"
 
 /* Results the ring holds: a whole job's, and a few of a cancelled job's
  * that end after the next one was queued. */
@@ -39,8 +37,10 @@ struct Worker {
     size_t count;         /* results in the ring */
     double progress;      /* 0..1 of the running job */
     bool progress_new;    /* progress changed since it was last taken */
-    Executor *ex;         /* the thread's executor (thread only) */
-    const ExecOps *ops;   /* its backend (thread only) */
+    Executor *ex;         /* the thread's executor: the thread uses it
+                             and changes it under the lock; others only
+                             cancel it, under the lock (stop_executor) */
+    const ExecOps *ops;   /* its backend (as ex) */
 };
 
 /* ------------------------------------------------------------ locking */
@@ -54,6 +54,15 @@ static bool cancelled(Worker *w)
     bool c = w->cancel || w->stop || w->queued;
     unlock(w);
     return c;
+}
+
+/* Cut short the executor's call in progress for a job being cancelled
+ * (under the lock; ExecOps.cancel). When the job has made its last call,
+ * the next job's first load reports it instead (measure loads again). */
+static void stop_executor(Worker *w)
+{
+    if (w->busy && w->ex)
+        exec_cancel(w->ex);
 }
 
 static void set_progress(Worker *w, double f)
@@ -121,120 +130,74 @@ static void finish_job(Worker *w, bool error, const char *fmt, ...)
 
 /* ------------------------------------------------------------ measuring */
 
-/* A measurement of one schedule. */
-typedef struct {
-    double iter_s;  /* mean seconds per iteration */
-    double *step_s; /* [nsteps] mean seconds per step, or NULL */
-    bool verified;  /* outputs matched the definition */
-    size_t nwrong;  /* elements that did not */
-} Measure;
-
-/* The executor for job j, reopened when the backend or ranks changed. */
+/* The executor for job j, reopened when the backend or ranks changed.
+ * w->ex changes under the lock: worker_cancel reads it from the main
+ * thread, and must never see one that is being closed. */
 static CvError need_executor(Worker *w, const WorkerJob *j, char *why,
                              size_t len)
 {
     int p = j->call.nranks;
-    if (w->ex && (w->ops != j->backend || w->ex->nranks != p)) {
-        w->ops->close(w->ex);
-        w->ex = NULL;
-    }
+    Executor *old = NULL, *ex = NULL;
+    lock(w);
+    if (w->ex && (w->ops != j->backend || w->ex->nranks != p))
+        old = w->ex, w->ex = NULL;
+    unlock(w);
+    if (old)
+        w->ops->close(old);
     if (w->ex)
         return CV_OK;
     ExecOptions opt = {.check_steps = 1, .params = j->backend_params};
     why[0] = '\0';
+    CvError e = j->backend->open(&ex, p, &opt, why, len);
+    if (e && !why[0])
+        snprintf(why, len, "%s.", cv_strerror(e));
+    lock(w);
     w->ops = j->backend;
-    CvError e = w->ops->open(&w->ex, p, &opt, why, len);
-    if (e) {
-        w->ex = NULL;
-        if (!why[0])
-            snprintf(why, len, "%s.", cv_strerror(e));
-    }
+    w->ex = e ? NULL : ex;
+    unlock(w);
     return e;
 }
 
-/* Memory a schedule's buffers need, against what this machine has. */
-static bool fits_memory(const Schedule *s)
+/* Where a measurement's progress goes: its part [p0, p1] of the job's. */
+typedef struct {
+    Worker *w;     /* the worker */
+    double p0, p1; /* the job's progress before and after it */
+} Span;
+
+/* measure.h's progress: how far the timed loop is, and whether the job
+ * was cancelled (also told 0 between the checked run's steps). */
+static int on_progress(void *ctx, double done)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    double have = pages > 0 && psize > 0 ? (double)pages * (double)psize
-                                         : 4e9;
-    return calib_footprint(s) <= have / 2;
+    Span *sp = ctx;
+    if (done > 0)
+        set_progress(sp->w, sp->p0 + (sp->p1 - sp->p0) * done);
+    return cancelled(sp->w);
 }
 
-/* Execute every step and finish, then check the outputs. */
-static CvError verify_once(Worker *w, const Schedule *s, Measure *m)
-{
-    const ExecOps *ops = w->ops;
-    CvError e = ops->reset(w->ex);
-    for (size_t k = 0; !e && k < s->nsteps; k++)
-        e = ops->step(w->ex, k);
-    if (!e)
-        e = ops->finish(w->ex);
-    VerifyReport rep = {.wrong = 0};
-    if (!e)
-        e = verify_output(w->ex, true, &rep);
-    m->nwrong = rep.wrong;
-    m->verified = !e && rep.wrong == 0;
-    return e == CV_ERR_WRONG ? CV_OK : e; /* wrong results: said, timed */
-}
-
-/* Timed iterations for about budget seconds, in chunks so a cancel is seen
- * within a chunk; progress goes from p0 to p1. */
-static CvError time_runs(Worker *w, const Schedule *s, double budget,
-                         Measure *m, double p0, double p1)
-{
-    ExecTiming t = {.step_s = m->step_s};
-    CvError e = w->ops->run(w->ex, 1, 1, &t);
-    if (e)
-        return e;
-    double est = fmax(t.iter_s, 1e-7), sum = 0;
-    int iters = (int)fmin(fmax(budget / est, 1), 100000), done = 0;
-    int chunk = iters / 10 > 1 ? iters / 10 : 1;
-    double *acc = calloc(s->nsteps + 1, sizeof *acc);
-    while (!e && acc && done < iters && !cancelled(w)) {
-        int n = chunk < iters - done ? chunk : iters - done;
-        if ((e = w->ops->run(w->ex, 0, n, &t)))
-            break;
-        sum += t.iter_s * n;
-        for (size_t k = 0; m->step_s && k < s->nsteps; k++)
-            acc[k] += t.step_s[k] * n;
-        done += n;
-        set_progress(w, p0 + (p1 - p0) * done / iters);
-    }
-    if (!acc)
-        e = CV_ERR_NOMEM;
-    m->iter_s = done ? sum / done : 0;
-    for (size_t k = 0; acc && done && m->step_s && k < s->nsteps; k++)
-        m->step_s[k] = acc[k] / done;
-    free(acc);
-    return e ? e : done < iters ? CV_ERR_CANCELLED : CV_OK;
-}
-
-/* Load, verify and time schedule s. */
+/* Load schedule s, then check and time it by the one engine (measure.h):
+ * one checked run (wrong results are counted and the timing goes on),
+ * then timed iterations for about `budget` seconds after a warmup, in ten
+ * chunks; the job's progress goes from p0 to p1. m->step_s, when not
+ * NULL, gets each step's mean. */
 static CvError measure(Worker *w, const Schedule *s, double budget,
-                       Measure *m, double p0, double p1)
+                       MeasureResult *m, double p0, double p1)
 {
-    CvError e = w->ops->load(w->ex, s);
+    Span sp = {w, p0, p1};
+    MeasureOptions o = {.checks = 1, .warmup = 1, .iters = 1,
+                        .min_time_s = budget, .chunks = 10,
+                        .progress = on_progress, .ctx = &sp};
+    CvError e = cancelled(w) ? CV_ERR_CANCELLED : w->ops->load(w->ex, s);
+    /* Cancelled, but not this job: the job before was cancelled after its
+     * last executor call, and the executor reports it now; load again. */
+    if (e == CV_ERR_CANCELLED && !cancelled(w))
+        e = w->ops->load(w->ex, s);
     if (!e)
-        e = verify_once(w, s, m);
-    if (!e && !cancelled(w))
-        e = time_runs(w, s, budget, m, p0, p1);
-    return e ? e : cancelled(w) ? CV_ERR_CANCELLED : CV_OK;
-}
-
-/* The model's seconds for s. */
-static double predict(const WorkerJob *j, const Schedule *s)
-{
-    double sec = 0;
-    if (j->calibrated) {
-        if (calib_predict(&j->calib, s, j->link, &sec))
-            return 0;
-        return sec;
-    }
-    CostTerms t;
-    if (model_schedule_cost(s, j->link, &j->params, &t))
-        return 0;
-    return cost_time(&t, &j->params);
+        e = measure_loaded(w->ex, s, &o, m);
+    if (!e && cancelled(w)) /* after the last chunk */
+        e = CV_ERR_CANCELLED;
+    if (!e)
+        set_progress(w, p1);
+    return e;
 }
 
 /* A job's failure as a sentence. */
@@ -251,13 +214,15 @@ static void job_failed(Worker *w, CvError e, const char *what)
 
 /* ------------------------------------------------------------ jobs */
 
-/* Build the schedule of algo for j's call at `bytes`; a sentence on
- * failure. */
+/* Build the schedule of algo for j's call at `bytes`, refused, as perf
+ * refuses it, when its buffers do not fit in this machine's memory
+ * (exec_check_fits); a sentence on failure. */
 static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
                             uint64_t bytes, Schedule *s, char *why,
                             size_t len)
 {
     CollCall c = j->call;
+    char fits[160] = "";
     c.count = coll_count_floor(&c, bytes);
     CvError e = algo_generate(a, &c, s);
     if (e) {
@@ -265,22 +230,22 @@ static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
                  cv_strerror(e));
         return e;
     }
-    if (!fits_memory(s)) {
-        snprintf(why, len, "%d ranks at this size need more memory than "
-                 "half of this machine's.", c.nranks);
+    if ((e = exec_check_fits(s, 0, fits, sizeof fits))) {
+        snprintf(why, len, "at %llu bytes %s.",
+                 (unsigned long long)coll_size_bytes(&c), fits);
         sched_fini(s);
-        return CV_ERR_NOMEM;
     }
-    return CV_OK;
+    return e;
 }
 
 /* Post a finished bench measurement (its step times go with it). */
-static void post_bench(Worker *w, const Schedule *s, const Measure *m)
+static void post_bench(Worker *w, const Schedule *s, MeasureResult *m)
 {
     WorkerResult r = {.kind = WORKER_TIMED, .iter_s = m->iter_s,
                       .step_s = m->step_s, .nsteps = s->nsteps,
-                      .verified = m->verified,
+                      .verified = m->wrong == 0,
                       .bytes = coll_size_bytes(&s->call)};
+    m->step_s = NULL;
     post(w, &r);
 }
 
@@ -293,20 +258,36 @@ static void run_bench(Worker *w, const WorkerJob *j)
         finish_job(w, true, "The timed run cannot start: %s", why);
         return;
     }
-    Measure m = {.step_s = calloc(s.nsteps + 1, sizeof(double))};
-    e = measure(w, &s, j->budget_s, &m, 0, 1);
+    MeasureResult m = {.step_s = calloc(s.nsteps + 1, sizeof(double))};
+    e = m.step_s ? measure(w, &s, j->budget_s, &m, 0, 1) : CV_ERR_NOMEM;
     if (!e) {
-        post_bench(w, &s, &m);
-        m.step_s = NULL;
-        char t[32];
-        snprintf(t, sizeof t, "%.3f ms", m.iter_s * 1e3);
-        finish_job(w, !m.verified, "Timed run: %s per iteration, results %s.",
-                   t, m.verified ? "verified" : "WRONG");
+        post_bench(w, &s, &m); /* takes m.step_s */
+        finish_job(w, m.wrong != 0, "Timed run: %.3f ms per iteration, "
+                   "results %s.", m.iter_s * 1e3,
+                   m.wrong ? "WRONG" : "verified");
     } else {
         job_failed(w, e, "timed run");
     }
     free(m.step_s);
     sched_fini(&s);
+}
+
+/* A sweep point from a measurement of s by algorithm a (e: how it went)
+ * and the job's model. */
+static SweepPoint sweep_point_of(const WorkerJob *j, const AlgoInfo *a,
+                                 const Schedule *s, const MeasureResult *m,
+                                 CvError e)
+{
+    Value model = predictor_total(&j->model, s);
+    SweepPoint pt = {.algo = a, .bytes = coll_size_bytes(&s->call),
+                     .time_s = m->iter_s, .model_s = model.valid ? model.v : 0,
+                     .ok = !e && m->wrong == 0};
+    double f = coll_busbw_factor(s->call.kind, s->call.nranks);
+    pt.algbw = pt.time_s > 0 ? (double)pt.bytes / pt.time_s / 1e9 : 0;
+    pt.busbw = pt.algbw * f;
+    pt.model_busbw =
+        pt.model_s > 0 ? (double)pt.bytes / pt.model_s / 1e9 * f : 0;
+    return pt;
 }
 
 /* Measure one sweep point; false when the sweep should stop. */
@@ -320,22 +301,15 @@ static bool sweep_point(Worker *w, const WorkerJob *j, const AlgoInfo *a,
         finish_job(w, true, "The sweep stopped: %s", why);
         return false;
     }
-    Measure m = {0};
+    MeasureResult m = {0};
     e = measure(w, &s, j->budget_s, &m, p0, p1);
-    SweepPoint pt = {.algo = a, .bytes = coll_size_bytes(&s.call),
-                     .time_s = m.iter_s, .model_s = predict(j, &s),
-                     .ok = !e && m.verified};
-    double f = coll_busbw_factor(s.call.kind, s.call.nranks);
-    pt.algbw = pt.time_s > 0 ? (double)pt.bytes / pt.time_s / 1e9 : 0;
-    pt.busbw = pt.algbw * f;
-    pt.model_busbw =
-        pt.model_s > 0 ? (double)pt.bytes / pt.model_s / 1e9 * f : 0;
+    WorkerResult r = {.kind = WORKER_POINT,
+                      .point = sweep_point_of(j, a, &s, &m, e)};
     sched_fini(&s);
     if (e) {
         job_failed(w, e, "sweep");
         return false;
     }
-    WorkerResult r = {.kind = WORKER_POINT, .point = pt};
     post(w, &r);
     return true;
 }
@@ -449,6 +423,7 @@ void worker_free(Worker *w)
     lock(w);
     w->stop = true;
     w->cancel = true;
+    stop_executor(w);
     pthread_cond_broadcast(&w->cv);
     unlock(w);
     pthread_join(w->thread, NULL);
@@ -467,6 +442,7 @@ unsigned worker_submit(Worker *w, const WorkerJob *j)
     w->job_id = w->next_id++;
     w->queued = true;
     w->cancel = true;
+    stop_executor(w);
     pthread_cond_broadcast(&w->cv);
     unsigned id = w->job_id;
     unlock(w);
@@ -477,6 +453,7 @@ void worker_cancel(Worker *w)
 {
     lock(w);
     w->cancel = true;
+    stop_executor(w);
     if (w->queued) { /* never started: it ends here, cancelled */
         WorkerResult r = {.kind = WORKER_DONE};
         snprintf(r.msg, sizeof r.msg, "The %s was cancelled.",

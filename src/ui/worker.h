@@ -14,9 +14,8 @@
 
 #include "algos/algo.h"
 #include "core/coll.h"
-#include "core/model.h"
 #include "exec/exec.h"
-#include "measure/calib.h"
+#include "ui/predictor.h"
 
 typedef struct Worker Worker;
 
@@ -42,10 +41,8 @@ typedef struct {
                                    must outlive the job */
     uint64_t bytes;         /* bench: the size; sweep: the largest size */
     uint64_t min_bytes;     /* sweep: the smallest size */
-    LinkModel link;         /* link model of the predictions */
-    ModelParams params;     /* model parameters without a calibration */
-    bool calibrated;        /* calib holds a calibration */
-    Calib calib;            /* calibration for the predictions */
+    Predictor model;        /* the scene's model (predictor.h): the sweep's
+                               model points come from it, as the scene's */
     double budget_s;        /* seconds of timed iterations per measurement */
 } WorkerJob;
 
@@ -91,13 +88,15 @@ typedef struct WorkerResult {
 
 /* Start the thread; NULL when it cannot start (no memory, no thread). */
 Worker *worker_new(void);
-/* Cancel the job, stop the thread, free everything. */
+/* Cancel the job (as worker_cancel), stop the thread, free everything. */
 void worker_free(Worker *w);
 
 /* Queue job j (cancelling the running one, dropping results not taken
  * yet); returns its id (> 0). */
 unsigned worker_submit(Worker *w, const WorkerJob *j);
-/* Ask the running job to stop at its next measurement. */
+/* Ask the running or queued job to stop: its measurement stops between
+ * steps or chunks, and the executor's call in progress is cut short
+ * (ExecOps.cancel), so that it ends within a second. */
 void worker_cancel(Worker *w);
 /* Wait until no job is running or queued (scripts, tests). */
 void worker_wait(Worker *w);

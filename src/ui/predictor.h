@@ -1,0 +1,47 @@
+/* predictor.h - the one model the TUI shows. Every predicted time on the
+ * screen (the counters' step and whole, the chart's curve through the
+ * chosen size and through every point of a sweep) comes from here, by one
+ * rule: with a calibration of this machine loaded, the calibrated
+ * predictor (calib_predict: the backend's own, ExecOps.predict, else the
+ * plain model at the schedule's footprint), as perf's model column; else
+ * the plain model (model.h) with the documented default parameters
+ * (cli.h's CLI_DEFAULT_*) and the p2p link model. A Scene holds one and
+ * hands a copy to each background job. Pure: no I/O, no globals. */
+#ifndef COLLVIZ_UI_PREDICTOR_H
+#define COLLVIZ_UI_PREDICTOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/model.h"
+#include "core/sched.h"
+#include "measure/calib.h"
+#include "ui/value.h"
+
+/* Which model, and its parameters. */
+typedef struct {
+    bool calibrated;    /* calib holds this machine's calibration */
+    Calib calib;        /* the calibration, when calibrated */
+    LinkModel link;     /* the calibration's link model, else LINK_P2P */
+    ModelParams params; /* without a calibration: the default alpha, beta,
+                           gamma (with one: unused, calib_params gives them
+                           at each schedule's footprint) */
+} Predictor;
+
+/* The plain model with the default parameters. */
+void predictor_defaults(Predictor *p);
+/* The calibrated predictor of calibration c. */
+void predictor_calibrated(Predictor *p, const Calib *c);
+
+/* Predicted seconds of the whole schedule s (not valid when the model
+ * cannot price it). */
+Value predictor_total(const Predictor *p, const Schedule *s);
+
+/* Predicted seconds of step k of s. calib_predict prices a whole schedule
+ * only, so with a calibration a step's time is the plain model's with the
+ * calibration's parameters at s's footprint (calib_params): the steps'
+ * breakdown, while the whole is predictor_total's. Without one both are
+ * the plain model's, and the steps add up to the whole. */
+Value predictor_step(const Predictor *p, const Schedule *s, size_t k);
+
+#endif
