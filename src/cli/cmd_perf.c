@@ -22,8 +22,8 @@ static const CliOpt opts[] = {
     {'a', "algo", "ALGO|all", "algorithm, or all of the collective's (default: its default)"},
     CLI_OPT_RANKS,
     {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes)"},
-    CLI_OPT_MIN,
-    CLI_OPT_MAX,
+    {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
+    {'e', "maxbytes", "MAX", "largest size of the sweep (default 64M)"},
     CLI_OPT_FACTOR,
     CLI_OPT_STEP,
     {'n', "iters", "ITERS", "timed iterations per size (default 20)"},
@@ -42,9 +42,9 @@ enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
 
 static const CliCmd cmd = {
     .name = "perf",
-    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B NAME[:OPTS]] -b MIN -e MAX "
-             "[-f FACTOR | -i STEP]\n       [-n ITERS] [-w WARMUP] [--min-time SECONDS] "
-             "[-c CHECK] [-d TYPE] [-o OP] [-r ROOT]\n       [--json FILE] [--csv]",
+    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
+             "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
+             "       [-c CHECK] [-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -52,7 +52,8 @@ static const CliCmd cmd = {
              "(out of place). Ranks default to the CPUs collviz may run on.\nSizes "
              "run while the machine was not as calibrated (a probe between sizes:\n"
              "its cross-core reads or its speed) are flagged: '# Host moved' in "
-             "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nExit "
+             "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nSizes are "
+             "rounded down to whole blocks and none is measured twice.\nExit "
              "status 1 when any element is wrong.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
@@ -68,16 +69,13 @@ typedef struct {
     int csv;                /* --csv given */
 } PerfArgs;
 
-/* A whole number in [min, max] for option `what`. */
+/* A whole number in [min, max] for option `what` (cli_parse_int). */
 static int parse_int(const char *what, const char *s, int min, int max,
                      int *out, CliErr *e)
 {
-    char *end;
-    errno = 0;
-    long v = s && *s ? strtol(s, &end, 10) : 0;
-    if (!s || !*s || *end || errno || v < min || v > max)
-        return cli_fail(e, "%s '%s' must be a whole number from %d to %d", what,
-                        s ? s : "", min, max);
+    long v;
+    if (cli_parse_int(what, s, min, max, &v, e))
+        return -1;
     *out = (int)v;
     return 0;
 }
@@ -545,7 +543,7 @@ static int perf_main(const PerfArgs *pa, FILE *json)
 {
     const AlgoInfo *algos[64];
     size_t nalgo = algos_to_run(pa, algos, 64);
-    size_t nsizes = sweep_len(&pa->cfg.sweep);
+    size_t nsizes = perf_sweep_len(&pa->cfg);
     for (size_t i = 0; i < nalgo; i++) {
         char why[160];
         if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
