@@ -3,7 +3,9 @@
  * sentence, exit 2): an option given twice, a number with a blank or a
  * plus sign, an argument after one that takes none, a backend name that
  * could reach a file path; perf's usage says which options have
- * defaults, and its sweep never measures a size twice.
+ * defaults, and its sweep never measures a size twice; trace refuses a
+ * call too large to follow before any work, and an allocation that fails
+ * is said as one, never as an invalid schedule.
  *
  * The binary is $COLLVIZ (default build/collviz). */
 #include "run_bin.h"
@@ -214,6 +216,60 @@ static void test_sweep_no_repeats(void **state)
     }
 }
 
+/* --------------------------------------------------------------- trace */
+
+/* A call whose buffers trace cannot follow within its bounds is refused
+ * at once (it used 4.3 GB and 33 s at p = 1024 and 128M, and called the
+ * schedule invalid at 1G); one below them runs. */
+static void test_trace_bounded(void **state)
+{
+    (void)state;
+    static const char *const big[][12] = {
+        {"trace", "allreduce", "-a", "ring", "-p", "1024", "-s", "128M", NULL},
+        {"trace", "alltoall", "-p", "1024", "-s", "1G", NULL},
+        {"trace", "broadcast", "-a", "chain", "-p", "64", "-s", "16G", NULL},
+        {"trace", "allgather", "-p", "1024", "-s", "1G", "-d", "int8", "--json", NULL},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        Ran r = run_opts(&(RunOpts){.limit_s = 20}, big[i]);
+        run_expect_sentence(&r, big[i][1], 2, "trace cannot follow ");
+        if (!strstr(r.err, "trace keeps state for at most 4294967296") ||
+            r.secs > 5)
+            fail_msg("%s: %.1f s, '%s'", big[i][1], r.secs, r.err);
+        ran_free(&r);
+    }
+    Ran r = run_args((const char *const[]){"trace", "allreduce", "-a", "ring",
+                                           "-p", "4", "-s", "1G", NULL});
+    assert_int_equal(r.status, 0);
+    ran_free(&r);
+}
+
+/* An allocation that fails is said as such: never "invalid", never a
+ * step and a transfer it has nothing to do with. */
+static void test_trace_no_memory(void **state)
+{
+    (void)state;
+    if (RUN_SANITIZED)
+        skip(); /* a sanitizer cannot start under an address space limit */
+    static const struct {
+        unsigned long long as;
+        const char *says;
+    } cases[] = {
+        {200ull << 20, "there is not enough memory to validate the ring schedule"},
+        {60ull << 20, "there is not enough memory to generate the ring schedule"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        Ran r = run_opts(&(RunOpts){.as = cases[i].as},
+                         (const char *const[]){"trace", "allreduce", "-a", "ring",
+                                               "-p", "1024", "-s", "8M", NULL});
+        if (r.status != 1 || strstr(r.err, "invalid") || strstr(r.err, "step") ||
+            !strstr(r.err, cases[i].says) || run_lines(r.err) != 1)
+            fail_msg("under %llu MiB: status %d, '%s'", cases[i].as >> 20,
+                     r.status, r.err);
+        ran_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +281,8 @@ int main(void)
         cmocka_unit_test(test_perf_usage),
         cmocka_unit_test_setup_teardown(test_sweep_no_repeats, cache_setup,
                                         cache_teardown),
+        cmocka_unit_test(test_trace_bounded),
+        cmocka_unit_test(test_trace_no_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
