@@ -5,12 +5,15 @@
  * could reach a file path; perf's usage says which options have
  * defaults, and its sweep never measures a size twice; trace refuses a
  * call too large to follow before any work, and an allocation that fails
- * is said as one, never as an invalid schedule.
+ * is said as one, never as an invalid schedule; a date the system cannot
+ * give is said as unknown.
  *
  * The binary is $COLLVIZ (default build/collviz). */
 #include "run_bin.h"
 
+#include <limits.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cli/cli.h"
 #include "measure/calib.h"
@@ -270,6 +273,29 @@ static void test_trace_no_memory(void **state)
     }
 }
 
+/* ---------------------------------------------------------------- dates */
+
+/* A time the system cannot turn into a date (localtime gives NULL) is
+ * said as unknown, never handed to strftime. */
+static void test_date_text(void **state)
+{
+    (void)state;
+    char buf[64];
+    setenv("TZ", "UTC", 1);
+    tzset();
+    cli_date_text(0, buf, sizeof buf);
+    assert_string_equal(buf, "1970-01-01 00:00");
+    cli_date_text(1700000000, buf, sizeof buf);
+    assert_string_equal(buf, "2023-11-14 22:13");
+    static const long long odd[] = {LLONG_MAX, LLONG_MIN, 99999999999999999LL,
+                                    -99999999999999999LL};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        cli_date_text(odd[i], buf, sizeof buf);
+        if (strcmp(buf, "an unknown date"))
+            fail_msg("%lld: '%s'", odd[i], buf);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +309,7 @@ int main(void)
                                         cache_teardown),
         cmocka_unit_test(test_trace_bounded),
         cmocka_unit_test(test_trace_no_memory),
+        cmocka_unit_test(test_date_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* ------------------------------------------------------------- helpers */
 
@@ -570,6 +571,17 @@ size_t cli_time_text(double seconds, char *buf, size_t n)
         u++;
     int k = snprintf(buf, n, "%.4g %s", seconds * units[u].scale, units[u].unit);
     return k > 0 ? (size_t)k : 0;
+}
+
+void cli_date_text(long long when, char *buf, size_t n)
+{
+    time_t t = (time_t)when;
+    struct tm tm;
+    if (!n)
+        return;
+    if ((long long)t != when || !localtime_r(&t, &tm) ||
+        !strftime(buf, n, "%Y-%m-%d %H:%M", &tm))
+        snprintf(buf, n, "an unknown date");
 }
 
 int cli_error(const CliErr *e)

@@ -196,6 +196,10 @@ int cli_resolve_call(const CliCallArgs *in, CollCall *call,
 
 /* A duration with a unit that suits it ("850 ns", "1.25 ms"), 4 digits. */
 size_t cli_time_text(double seconds, char *buf, size_t n);
+/* The local date and time of `when` (seconds since the epoch) as
+ * "2026-01-31 14:05", or "an unknown date" when the system cannot say
+ * (out of time_t's range, or localtime fails). */
+void cli_date_text(long long when, char *buf, size_t n);
 
 /* ------------------------------------------------------------ printing */
 

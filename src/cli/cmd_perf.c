@@ -140,8 +140,7 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
         printf("# min time: %g s per size and place (more iterations where "
                "%d take less)\n", c->min_time_s, c->iters);
     char when[32];
-    time_t t = (time_t)cal->when;
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+    cli_date_text(cal->when, when, sizeof when);
     printf("# model: the time the calibration of %s at %d ranks (%s, %s) "
            "predicts\n#   for the out-of-place schedule, link %s; ratio = "
            "measured / model\n#\n", cal->backend, cal->nranks, when,
@@ -559,7 +558,7 @@ static int perf_main(const PerfArgs *pa, FILE *json)
     Run r = {.pa = pa, .cal = &cal, .tty = isatty(STDERR_FILENO),
              .total = nalgo * nsizes};
     PerfRow *rows = calloc(nalgo * nsizes, sizeof *rows);
-    int rc = rows ? cmd_calib_for(ex, &cal) : CLI_EXIT_FAIL;
+    int rc = rows ? cmd_calib_for(ex, &cal, NULL, 0) : CLI_EXIT_FAIL;
     if (!rows)
         fprintf(stderr, "collviz: out of memory\n");
     r.start = now_s();

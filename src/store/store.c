@@ -159,15 +159,23 @@ CvError store_set_aside(const char *path, char *aside, size_t len)
     return CV_OK;
 }
 
-/* Whether `name` is base's temporary file of a process that has ended. */
-static int stale(const char *name, const char *base)
+/* Whether `name` is a temporary file (NAME.tmp.PID) of a process that has
+ * ended. */
+static int stale(const char *name)
 {
-    size_t n = strlen(base), t = strlen(STORE_TMP);
-    if (strncmp(name, base, n) || strncmp(name + n, STORE_TMP, t))
+    const char *t = strstr(name, STORE_TMP);
+    if (!t || t == name)
+        return 0;
+    for (const char *more; (more = strstr(t + 1, STORE_TMP));)
+        t = more; /* the last one: NAME itself may hold ".tmp." */
+    const char *digits = t + strlen(STORE_TMP);
+    if (!(*digits >= '1' && *digits <= '9'))
         return 0;
     char *end;
-    long pid = strtol(name + n + t, &end, 10);
-    if (*end || pid <= 0 || pid == (long)getpid())
+    errno = 0;
+    long pid = strtol(digits, &end, 10);
+    if (*end || errno || pid <= 0 || pid == (long)getpid() ||
+        (long)(pid_t)pid != pid)
         return 0;
     return kill((pid_t)pid, 0) && errno == ESRCH;
 }
@@ -180,12 +188,11 @@ void store_clean_stale(const char *path)
     if (!slash)
         return;
     *slash = '\0';
-    const char *base = slash + 1;
-    DIR *d = opendir(dir);
+    DIR *d = opendir(dir[0] ? dir : "/");
     if (!d)
         return;
     for (struct dirent *de; (de = readdir(d));) {
-        if (!stale(de->d_name, base))
+        if (!stale(de->d_name))
             continue;
         char full[4400];
         snprintf(full, sizeof full, "%s/%s", dir, de->d_name);

@@ -61,8 +61,11 @@ CvError store_open(const char *path, FILE **out, int *missing, char *why,
  * NULL). CV_ERR_IO when it cannot be renamed. */
 CvError store_set_aside(const char *path, char *aside, size_t len);
 
-/* Remove temporary files that writers left in path's directory when they
- * were killed (those of processes that no longer run). */
+/* Remove the temporary files (NAME.tmp.PID) that writers left in path's
+ * directory, a directory of collviz's own, when they were killed: those
+ * of processes that no longer run, whatever file they were writing (a
+ * kill -9 during one calibration's save is cleaned by the next save of
+ * any). */
 void store_clean_stale(const char *path);
 
 #endif
