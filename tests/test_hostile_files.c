@@ -3,12 +3,15 @@
  * of range (a date localtime cannot give crashed calibrate --show and
  * perf; alpha 1e308 made perf's model inf) is refused with its line and
  * set aside; a FIFO at the calibration path is refused by calibrate
- * --show, model -B and perf at once and set aside; a calibration that
- * cannot be saved says why and makes calibrate exit 1.
+ * --show, model -B and perf at once and set aside; perf's --json file is
+ * replaced only when the run ends, with what was measured and the
+ * failure, and left as it was on bad input; a calibration that cannot be
+ * saved says why and makes calibrate exit 1.
  *
  * The binary is $COLLVIZ (default build/collviz). */
 #include "run_bin.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <sys/stat.h>
 
@@ -82,6 +85,31 @@ static void save_with(const Cache *cc, const char *key, const char *line)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
+}
+
+static char *read_all(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *s = calloc(1, 1 << 20);
+    assert_non_null(s);
+    if (f) {
+        size_t n = fread(s, 1, (1 << 20) - 1, f);
+        s[n] = '\0';
+        fclose(f);
+    }
+    return s;
+}
+
+/* Whether a file of dir's name starts with `prefix`. */
+static int any_file(const char *dir, const char *prefix)
+{
+    DIR *d = opendir(dir);
+    int found = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        found |= !strncmp(e->d_name, prefix, strlen(prefix));
+    if (d)
+        closedir(d);
+    return found;
 }
 
 static const char *const show[] = {"calibrate", "-p", "2", "--show", NULL};
@@ -171,6 +199,61 @@ static void test_fifo(void **state)
                      CV_OK); /* perf's */
 }
 
+/* --------------------------------------------------------------- --json */
+
+/* perf --json FILE: bad input leaves FILE as it was; a run that fails
+ * puts there what it measured and the failure; one that succeeds, the
+ * results. No temporary file is left either way. */
+static void test_json_replaced_at_the_end(void **state)
+{
+    Cache *c = *state;
+    char json[128], arg[160];
+    static const char old[] = "{\"earlier\": \"results\"}\n";
+    save_calib(c);
+    snprintf(json, sizeof json, "%s/out.json", c->dir);
+    snprintf(arg, sizeof arg, "--json=%s", json);
+    FILE *f = fopen(json, "w");
+    assert_non_null(f);
+    fputs(old, f);
+    fclose(f);
+    /* bad input found after the file was opened: 1000G cannot fit */
+    Ran r = run_args((const char *const[]){"perf", "allreduce", "-p", "2", "-b",
+                                           "1000G", "-e", "1000G", arg, NULL});
+    run_expect_sentence(&r, "perf 1000G", 2, "cannot run");
+    char *now = read_all(json);
+    assert_string_equal(now, old);
+    free(now);
+    ran_free(&r);
+    assert_false(any_file(c->dir, "out.json.tmp."));
+    if (!RUN_SANITIZED) {
+        /* a run that fails for want of memory at its largest size */
+        r = run_opts(&(RunOpts){.as = 300ull << 20},
+                     (const char *const[]){"perf", "allreduce", "-p", "2", "-b",
+                                           "8", "-e", "128M", "-f", "64", "-n",
+                                           "1", "-w", "0", arg, NULL});
+        now = read_all(json);
+        if (r.status != 1 || !strstr(r.err, "perf allreduce ring failed: ") ||
+            !strstr(now, "\"error\": \"perf allreduce ring failed: ") ||
+            !strstr(now, "{\"algorithm\": \"ring\", \"size\": 8,") ||
+            !strstr(now, "{\"algorithm\": \"ring\", \"size\": 32768,") ||
+            strstr(now, "\"size\": 134217728") || strstr(now, "earlier"))
+            fail_msg("status %d, stderr '%s', file:\n%s", r.status, r.err, now);
+        free(now);
+        ran_free(&r);
+        assert_false(any_file(c->dir, "out.json.tmp."));
+    }
+    r = run_args((const char *const[]){"perf", "allreduce", "-p", "2", "-b", "8",
+                                       "-e", "16", "-n", "1", "-w", "0", arg,
+                                       NULL});
+    now = read_all(json);
+    assert_int_equal(r.status, 0);
+    if (!strstr(now, "\"size\": 16,") || strstr(now, "\"error\""))
+        fail_msg("file:\n%s", now);
+    free(now);
+    ran_free(&r);
+    assert_false(any_file(c->dir, "out.json.tmp."));
+}
+
 /* ------------------------------------------------------------- messages */
 
 /* A calibration that cannot be saved: the real cause, and calibrate
@@ -202,6 +285,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_out_of_range, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_fifo, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_json_replaced_at_the_end,
+                                        cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_save_fails, cache_setup,
                                         cache_teardown),
     };

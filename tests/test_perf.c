@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
@@ -839,7 +840,7 @@ static void test_show_unsteady(void **state)
 /* perf's --json file is JSON whatever the calibration holds: fit errors
  * that are not finite cannot come from a file (calib_save refuses them,
  * the loader sets such a file aside), so the JSON has no inf or nan; a
- * file that cannot be written is said, exit status 1. */
+ * file that cannot be written is said with its cause, exit status 1. */
 static void test_json_nonfinite(void **state)
 {
     (void)state;
@@ -871,7 +872,10 @@ static void test_json_nonfinite(void **state)
         args[13] = "/dev/full";
         r = run(args, 60);
         assert_int_equal(r.status, 1);
-        assert_string_equal(r.err, "collviz: could not write the --json file /dev/full\n");
+        char want[200];
+        snprintf(want, sizeof want, "collviz: could not write the --json file "
+                 "/dev/full: %s\n", strerror(ENOSPC));
+        assert_string_equal(r.err, want);
         ran_free(&r);
     }
     drop_cache(dir);

@@ -89,34 +89,74 @@ static int finish_file(FILE *f)
     return err;
 }
 
-CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
-                    size_t whylen)
+CvError store_begin(StoreTmp *t, const char *path, char *why, size_t whylen)
 {
-    char tmp[4200];
-    CvError e = make_dirs(path, why, whylen);
-    if (e)
-        return e;
-    snprintf(tmp, sizeof tmp, "%s" STORE_TMP "%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
-        return CV_ERR_IO;
+    int n = snprintf(t->path, sizeof t->path, "%s", path);
+    t->f = NULL;
+    if (n < 0 || (size_t)n >= sizeof t->path) {
+        snprintf(why, whylen, "the path %s is too long", path);
+        return CV_ERR_ARG;
     }
-    errno = 0;
-    int abandoned = fn(f, ctx);
-    int err = finish_file(f);
-    if (!abandoned && !err && rename(tmp, path))
-        err = errno;
-    if (abandoned || err) {
-        remove(tmp);
-        if (abandoned)
-            snprintf(why, whylen, "the contents of %s could not be written",
-                     path);
-        else
-            snprintf(why, whylen, "cannot write %s: %s", path, strerror(err));
+    snprintf(t->tmp, sizeof t->tmp, "%s" STORE_TMP "%ld", path, (long)getpid());
+    /* O_EXCL: never through a link someone put at the temporary name */
+    remove(t->tmp);
+    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 || !(t->f = fdopen(fd, "w"))) {
+        int err = errno;
+        snprintf(why, whylen, "cannot write %s: %s", t->tmp, strerror(err));
+        if (fd >= 0) {
+            close(fd);
+            remove(t->tmp);
+        }
+        errno = err;
         return CV_ERR_IO;
     }
     return CV_OK;
+}
+
+CvError store_commit(StoreTmp *t, char *why, size_t whylen)
+{
+    int err = finish_file(t->f);
+    t->f = NULL;
+    if (!err && rename(t->tmp, t->path))
+        err = errno;
+    if (!err)
+        return CV_OK;
+    remove(t->tmp);
+    snprintf(why, whylen, "cannot write %s: %s", t->path, strerror(err));
+    errno = err;
+    return CV_ERR_IO;
+}
+
+void store_abandon(StoreTmp *t)
+{
+    if (t->f)
+        fclose(t->f);
+    t->f = NULL;
+    remove(t->tmp);
+}
+
+CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
+                    size_t whylen)
+{
+    StoreTmp t;
+    CvError e = make_dirs(path, why, whylen);
+    if (!e)
+        e = store_begin(&t, path, why, whylen);
+    if (e)
+        return e;
+    errno = 0;
+    if (fn(t.f, ctx)) {
+        int err = ferror(t.f) && errno ? errno : 0;
+        store_abandon(&t);
+        if (err)
+            snprintf(why, whylen, "cannot write %s: %s", path, strerror(err));
+        else
+            snprintf(why, whylen, "the contents of %s could not be written",
+                     path);
+        return CV_ERR_IO;
+    }
+    return store_commit(&t, why, whylen);
 }
 
 CvError store_open(const char *path, FILE **out, int *missing, char *why,
