@@ -190,11 +190,13 @@ fuzz-run: $(FUZZ_BINS)
 	        { tail -n 40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
 	    tail -n 1 $(BUILD)/fuzz/$$n.log; done
 
+# $^ less the headers -MMD lists once the target was built (a header given
+# to the compiler is a second output: "cannot specify -o").
 $(BUILD)/fuzz/%: tests/fuzz/%.c $(UI_LIB) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -fsanitize=fuzzer -o $@ $^ \
-	    $(CURSES_LIBS) $(REQ_LDLIBS)
+	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -fsanitize=fuzzer -o $@ \
+	    $(filter %.c %.a,$^) $(CURSES_LIBS) $(REQ_LDLIBS)
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \

@@ -2,6 +2,7 @@
  * of the command line. No command, a collective name or an option first
  * open the TUI. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -60,9 +61,23 @@ static int unknown_command(const char *name)
     return CLI_EXIT_USAGE;
 }
 
+/* An argument after one that takes none (-V x, help trace x): bad input
+ * rather than ignored. */
+static int extra_argument(const char *after, const char *extra)
+{
+    fprintf(stderr, "collviz: unexpected argument '%s' after '%s'; it takes "
+                    "no more arguments\n", extra, after);
+    return CLI_EXIT_USAGE;
+}
+
 /* collviz help [CMD] */
 static int help(int argc, char **argv)
 {
+    if (argc > 2) {
+        char after[64];
+        snprintf(after, sizeof after, "help %s", argv[1]);
+        return extra_argument(after, argv[2]);
+    }
     if (argc < 2)
         return usage();
     const Command *c = find_command(argv[1]);
@@ -103,9 +118,13 @@ static int run(int argc, char **argv)
 {
     static char tui[] = "tui";
     const char *a = argc > 1 ? argv[1] : NULL;
-    if (a && (!strcmp(a, "-h") || !strcmp(a, "--help")))
+    bool help_opt = a && (!strcmp(a, "-h") || !strcmp(a, "--help"));
+    bool version = a && (!strcmp(a, "-V") || !strcmp(a, "--version"));
+    if ((help_opt || version) && argc > 2)
+        return extra_argument(a, argv[2]);
+    if (help_opt)
         return usage();
-    if (a && (!strcmp(a, "-V") || !strcmp(a, "--version"))) {
+    if (version) {
         printf("collviz %s\n", COLLVIZ_VERSION);
         return CLI_EXIT_OK;
     }

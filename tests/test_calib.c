@@ -425,7 +425,8 @@ static void test_damaged(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_file(bad[i]);
         if (calib_load("threads", HOST, 4, &got, why, sizeof why) != CV_ERR_ARG ||
-            !strstr(why, "could not be read (it is kept as ") ||
+            !strstr(why, "could not be read: ") ||
+            !strstr(why, "; it is kept as ") ||
             !strstr(why, aside))
             fail_msg("damaged file %zu was accepted (%s):\n%s", i, why, bad[i]);
         /* set aside: the next write starts clean */
@@ -434,8 +435,10 @@ static void test_damaged(void **state)
     }
     /* a file of another backend or rank count where this one's is kept */
     static const char *const other[] = {
-        "version 4\nbackend cuda\nhost " HOST "\nnranks 4\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
-        "version 4\nbackend threads\nhost " HOST "\nnranks 5\nalpha 1e-6\npoint 1 1 1 1 1 1\n",
+        "version 4\nbackend cuda\nhost " HOST "\nnranks 4\nalpha 1e-6\n"
+        "point 1e6 1e-10 2e-10 0 0 3e-10\n",
+        "version 4\nbackend threads\nhost " HOST "\nnranks 5\nalpha 1e-6\n"
+        "point 1e6 1e-10 2e-10 0 0 3e-10\n",
     };
     for (size_t i = 0; i < 2; i++) {
         write_file(other[i]);

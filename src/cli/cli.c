@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
 /* ------------------------------------------------------------- helpers */
 
@@ -44,15 +45,28 @@ static void text_add(Text *t, const char *fmt, ...)
         t->len += (size_t)k;
 }
 
-/* Whether s is a whole decimal number (optional leading '-'); sets *v. */
-static bool parse_long(const char *s, long *v)
+/* ------------------------------------------------------------- numbers */
+
+bool cli_whole_number(const char *s, long *v)
 {
-    if (!s || !*s || (!(*s >= '0' && *s <= '9') && *s != '-'))
+    const char *d = s && *s == '-' ? s + 1 : s;
+    if (!d || !(*d >= '0' && *d <= '9')) /* no blank, no '+', no "-" alone */
         return false;
     char *end;
     errno = 0;
     *v = strtol(s, &end, 10);
-    return !errno && *end == '\0' && end != s;
+    return !errno && *end == '\0';
+}
+
+int cli_parse_int(const char *what, const char *s, long min, long max,
+                  long *out, CliErr *e)
+{
+    long v;
+    if (!cli_whole_number(s, &v) || v < min || v > max)
+        return cli_fail(e, "%s '%s' must be a whole number from %ld to %ld",
+                        what, s ? s : "", min, max);
+    *out = v;
+    return 0;
 }
 
 /* ------------------------------------------------------------- options */
@@ -85,6 +99,20 @@ static int add_positional(const CliCmd *cmd, const char *a, CliArgs *out,
     return 0;
 }
 
+/* The sentence for an option given twice, naming both its spellings. */
+static int repeated(const CliOpt *o, CliErr *e)
+{
+    char name[64];
+    if (o->short_name && o->long_name)
+        snprintf(name, sizeof name, "-%c (--%s)", o->short_name, o->long_name);
+    else if (o->short_name)
+        snprintf(name, sizeof name, "-%c", o->short_name);
+    else
+        snprintf(name, sizeof name, "--%s", o->long_name);
+    return cli_fail(e, "option %s is given more than once; give it once",
+                    name);
+}
+
 /* Parse one option at argv[*i]; may consume the next argument. */
 static int parse_option(const CliCmd *cmd, int argc, char **argv, int *i,
                         CliArgs *out, CliErr *e)
@@ -106,19 +134,17 @@ static int parse_option(const CliCmd *cmd, int argc, char **argv, int *i,
         return cli_fail(e, "unknown option '%.*s' for %s; see 'collviz %s --help'",
                         (int)shown, a, cmd->name, cmd->name);
     const CliOpt *opt = &cmd->opts[o];
-    if (!opt->arg) {
-        if (val)
-            return cli_fail(e, "option '%.*s' takes no value", (int)shown, a);
-        out->val[o] = "";
-        return 0;
-    }
-    if (!val) {
+    if (!opt->arg && val)
+        return cli_fail(e, "option '%.*s' takes no value", (int)shown, a);
+    if (opt->arg && !val) {
         if (*i + 1 >= argc)
             return cli_fail(e, "option '%.*s' needs a value (%s)", (int)shown, a,
                             opt->arg);
         val = argv[++*i];
     }
-    out->val[o] = val;
+    if (out->val[o]) /* the last would win unseen: say so instead */
+        return repeated(opt, e);
+    out->val[o] = opt->arg ? val : "";
     return 0;
 }
 
@@ -275,7 +301,7 @@ int cli_parse_op(const char *s, RedOp *out, CliErr *e)
 int cli_parse_ranks(const char *s, int *out, CliErr *e)
 {
     long v;
-    if (!parse_long(s, &v))
+    if (!cli_whole_number(s, &v))
         return cli_fail(e, "rank count '%s' is not a whole number; give 1 to %d",
                         s ? s : "", COLL_MAX_RANKS);
     if (v < 1 || v > COLL_MAX_RANKS)
@@ -288,7 +314,7 @@ int cli_parse_ranks(const char *s, int *out, CliErr *e)
 int cli_parse_root(const char *s, CollKind k, int nranks, int *out, CliErr *e)
 {
     long v = 0;
-    if (s && !parse_long(s, &v))
+    if (s && !cli_whole_number(s, &v))
         return cli_fail(e, "root '%s' is not a whole number", s);
     if (v < 0 || v >= nranks)
         return cli_fail(e, "root %ld is out of range for %d rank%s; valid: 0 to %d",
@@ -376,7 +402,7 @@ static int parse_sweep_step(const char *factor, const char *step, Sweep *sw,
             return cli_fail(e, "-i must be at least 1 byte");
         return 0;
     }
-    if (factor && (!parse_long(factor, &f) || f < 2))
+    if (factor && (!cli_whole_number(factor, &f) || f < 2))
         return cli_fail(e, "-f '%s' must be a whole number of at least 2", factor);
     sw->factor = (unsigned long long)f;
     return 0;
@@ -410,13 +436,14 @@ int cli_parse_sweep(const char *min, const char *max, const char *factor,
     return 0;
 }
 
-
 /* --------------------------------------------------------------- model */
 
-/* A non-negative finite number followed by the rest at *end. */
+/* A finite number followed by the rest at *end. As for whole numbers,
+ * it starts with a digit, a '.' or one '-': no blank, no '+'. */
 static bool parse_double(const char *s, double *v, char **end)
 {
-    if (!s || !*s || s[0] == ' ')
+    const char *d = s && *s == '-' ? s + 1 : s;
+    if (!d || !((*d >= '0' && *d <= '9') || *d == '.'))
         return false;
     errno = 0;
     *v = strtod(s, end);
@@ -544,6 +571,17 @@ size_t cli_time_text(double seconds, char *buf, size_t n)
         u++;
     int k = snprintf(buf, n, "%.4g %s", seconds * units[u].scale, units[u].unit);
     return k > 0 ? (size_t)k : 0;
+}
+
+void cli_date_text(long long when, char *buf, size_t n)
+{
+    time_t t = (time_t)when;
+    struct tm tm;
+    if (!n)
+        return;
+    if ((long long)t != when || !localtime_r(&t, &tm) ||
+        !strftime(buf, n, "%Y-%m-%d %H:%M", &tm))
+        snprintf(buf, n, "an unknown date");
 }
 
 int cli_error(const CliErr *e)

@@ -86,7 +86,9 @@ typedef struct {
 
 /* Parse argv[1..argc) (argv[0] is the command's name). Options may come
  * before or after positionals; "-p8", "-p 8", "--ranks=8", "--ranks 8"
- * and "--" are understood. Returns 0, or -1 with the sentence in *e. */
+ * and "--" are understood; an option given twice, in either spelling, is
+ * refused (the last would otherwise win unseen). Returns 0, or -1 with the
+ * sentence in *e. */
 int cli_parse_args(const CliCmd *cmd, int argc, char **argv, CliArgs *out,
                    CliErr *e);
 
@@ -96,6 +98,17 @@ static inline bool cli_has(const CliArgs *a, int i) { return a->val[i] != NULL; 
 /* Write the command's help into buf (like snprintf: returns the length the
  * whole text needs). */
 size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n);
+
+/* ------------------------------------------------------------- numbers */
+
+/* Every integer option is read by these: decimal digits, after one '-'
+ * for a negative value; a blank, a '+' or anything after the digits makes
+ * it no number (so "-n ' 5'" and "-n +5" are refused as "-p ' 4'" is). */
+bool cli_whole_number(const char *s, long *v);
+/* Option `what`'s value s as a whole number from min to max; else -1 and
+ * "WHAT 'S' must be a whole number from MIN to MAX". */
+int cli_parse_int(const char *what, const char *s, long min, long max,
+                  long *out, CliErr *e);
 
 /* --------------------------------------------------------------- names */
 
@@ -183,6 +196,10 @@ int cli_resolve_call(const CliCallArgs *in, CollCall *call,
 
 /* A duration with a unit that suits it ("850 ns", "1.25 ms"), 4 digits. */
 size_t cli_time_text(double seconds, char *buf, size_t n);
+/* The local date and time of `when` (seconds since the epoch) as
+ * "2026-01-31 14:05", or "an unknown date" when the system cannot say
+ * (out of time_t's range, or localtime fails). */
+void cli_date_text(long long when, char *buf, size_t n);
 
 /* ------------------------------------------------------------ printing */
 

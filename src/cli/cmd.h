@@ -22,9 +22,11 @@ int cmd_default_ranks(void);
 Executor *cmd_exec_open(const char *backend, int nranks);
 /* The saved calibration of ex's backend and rank count on this machine
  * (ExecOps.host), or a quick one measured and saved now (said on stderr,
- * with why there was none when there is more to say than that). Returns
- * an exit status. */
-int cmd_calib_for(Executor *ex, Calib *cal);
+ * with why there was none when there is more to say than that: a file
+ * that could not be read, its reason, and where it was set aside; a save
+ * that failed, and why). Returns an exit status; when the measurement
+ * failed, its sentence is in err too. */
+int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen);
 /* The saved calibration of backend `spec` (-B NAME[:PARAMS]) at nranks on
  * this machine into *cal, asking the backend which machine that is
  * (exec_host_of, which checks the options): CLI_EXIT_OK; CLI_EXIT_USAGE

@@ -5,7 +5,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "measure/calib.h"
@@ -74,28 +73,40 @@ static void cache_path(const char *backend, const char *host, int nranks,
                 getenv(var), (int)(slash - path), path);
 }
 
-/* Measure on ex, save, and report failures; 0 or an exit status. */
-static int measure_and_save(Executor *ex, int quick, Calib *cal)
+/* Measure on ex; 0, or an exit status after the sentence on stderr (also
+ * in why, when it is not NULL). */
+static int measure(Executor *ex, int quick, Calib *cal, char *why,
+                   size_t whylen)
 {
-    char why[4400] = "";
+    char err[4400] = "";
     CalibOptions o = {.quick = quick};
     int tty = isatty(STDERR_FILENO);
     CvError e = calib_measure(ex, &o, cal, tty ? calib_progress : NULL,
                               quick ? "calibrating quickly" : "calibrating",
-                              why, sizeof why);
-    if (e) {
-        fprintf(stderr, "collviz: calibration failed: %s\n",
-                why[0] ? why : cv_strerror(e));
-        return CLI_EXIT_FAIL;
-    }
-    char path[4096];
-    cache_path(cal->backend, cal->host, cal->nranks, path, sizeof path);
-    if (calib_save(cal, why, sizeof why) != CV_OK)
-        fprintf(stderr, "collviz: could not save the calibration: %s\n", why);
-    return CLI_EXIT_OK;
+                              err, sizeof err);
+    if (!e)
+        return CLI_EXIT_OK;
+    if (why)
+        snprintf(why, whylen, "the calibration failed: %s",
+                 err[0] ? err : cv_strerror(e));
+    fprintf(stderr, "collviz: the calibration failed: %s\n",
+            err[0] ? err : cv_strerror(e));
+    return CLI_EXIT_FAIL;
 }
 
-int cmd_calib_for(Executor *ex, Calib *cal)
+/* Save cal where perf, model -B and the TUI look for it; 0, or 1 after the
+ * sentence with the cause (store_write's: strerror's words). */
+static int save(const Calib *cal)
+{
+    char path[4096], why[4400] = "";
+    cache_path(cal->backend, cal->host, cal->nranks, path, sizeof path);
+    if (calib_save(cal, why, sizeof why) == CV_OK)
+        return CLI_EXIT_OK;
+    fprintf(stderr, "collviz: could not save the calibration: %s\n", why);
+    return CLI_EXIT_FAIL;
+}
+
+int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
 {
     const char *name = ex->ops->name;
     ExecHost host = exec_host(ex);
@@ -110,7 +121,10 @@ int cmd_calib_for(Executor *ex, Calib *cal)
     fprintf(stderr, "collviz: %s; calibrating quickly (run 'collviz calibrate "
                     "-B %s -p %d' for a thorough one)\n",
             why, name, ex->nranks);
-    return measure_and_save(ex, 1, cal);
+    int rc = measure(ex, 1, cal, err, errlen);
+    if (rc == CLI_EXIT_OK)
+        save(cal); /* perf goes on with it: the sentence says it is lost */
+    return rc;
 }
 
 /* ------------------------------------------------------------- printing */
@@ -127,8 +141,7 @@ static void print_bw(double s_per_byte)
 static void print_calib(const Calib *c)
 {
     char when[64];
-    time_t t = (time_t)c->when;
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+    cli_date_text(c->when, when, sizeof when);
     printf("# calibration of backend %s at %d ranks (%s, %s)\n", c->backend,
            c->nranks, when, c->quick ? "quick" : "full");
     printf("# machine: %s\n", c->host);
@@ -261,9 +274,11 @@ int cmd_calibrate(int argc, char **argv)
     if (!ex)
         return CLI_EXIT_USAGE;
     Calib c;
-    rc = measure_and_save(ex, cli_has(&a, O_QUICK), &c);
+    rc = measure(ex, cli_has(&a, O_QUICK), &c, NULL, 0);
     ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK)
-        print_calib(&c);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    rc = save(&c); /* what was measured is shown even when it is lost */
+    print_calib(&c);
     return rc;
 }

@@ -297,19 +297,6 @@ static void cross_print(const Model *m, const Cross *x)
 
 /* ---------------------------------------------------------------- sweep */
 
-/* The counts of the sweep, duplicates and empty roundings left out. */
-static size_t sweep_counts(const Model *m, size_t *out)
-{
-    size_t n = 0;
-    unsigned long long size = m->sweep.min;
-    do {
-        size_t c = coll_count_floor(&m->call, size);
-        if ((c > 0 || size == 0) && (n == 0 || c != out[n - 1]))
-            out[n++] = c;
-    } while (sweep_next(&m->sweep, &size));
-    return n;
-}
-
 static int model_table(Model *m)
 {
     size_t *counts = malloc((CLI_MAX_SWEEP + 1) * sizeof *counts);
@@ -319,7 +306,9 @@ static int model_table(Model *m)
         free(best);
         return CLI_EXIT_FAIL;
     }
-    size_t n = sweep_counts(m, counts);
+    size_t n = sweep_counts(&m->sweep, &m->call, counts);
+    if (n && counts[0] == 0 && m->sweep.min > 0) /* an empty rounding */
+        memmove(counts, counts + 1, --n * sizeof *counts);
     model_header(m, n ? counts[n - 1] : 0);
     for (size_t i = 0; i < n; i++) {
         best[i] = model_eval(m, counts[i]);

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "cli/json.h"
+#include "store/store.h"
 #include "measure/perf.h"
 #include "exec/mono.h"
 
@@ -23,8 +25,8 @@ static const CliOpt opts[] = {
     {'a', "algo", "ALGO|all", "algorithm, or all of the collective's (default: its default)"},
     CLI_OPT_RANKS,
     {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes)"},
-    CLI_OPT_MIN,
-    CLI_OPT_MAX,
+    {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
+    {'e', "maxbytes", "MAX", "largest size of the sweep (default 64M)"},
     CLI_OPT_FACTOR,
     CLI_OPT_STEP,
     {'n', "iters", "ITERS", "timed iterations per size (default 20)"},
@@ -43,9 +45,9 @@ enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
 
 static const CliCmd cmd = {
     .name = "perf",
-    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B NAME[:OPTS]] -b MIN -e MAX "
-             "[-f FACTOR | -i STEP]\n       [-n ITERS] [-w WARMUP] [--min-time SECONDS] "
-             "[-c CHECK] [-d TYPE] [-o OP] [-r ROOT]\n       [--json FILE] [--csv]",
+    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
+             "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
+             "       [-c CHECK] [-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -53,7 +55,8 @@ static const CliCmd cmd = {
              "(out of place). Ranks default to the CPUs collviz may run on.\nSizes "
              "run while the machine was not as calibrated (a probe between sizes:\n"
              "its cross-core reads or its speed) are flagged: '# Host moved' in "
-             "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nExit "
+             "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nSizes are "
+             "rounded down to whole blocks and none is measured twice.\nExit "
              "status 1 when any element is wrong.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
@@ -69,16 +72,13 @@ typedef struct {
     int csv;                /* --csv given */
 } PerfArgs;
 
-/* A whole number in [min, max] for option `what`. */
+/* A whole number in [min, max] for option `what` (cli_parse_int). */
 static int parse_int(const char *what, const char *s, int min, int max,
                      int *out, CliErr *e)
 {
-    char *end;
-    errno = 0;
-    long v = s && *s ? strtol(s, &end, 10) : 0;
-    if (!s || !*s || *end || errno || v < min || v > max)
-        return cli_fail(e, "%s '%s' must be a whole number from %d to %d", what,
-                        s ? s : "", min, max);
+    long v;
+    if (cli_parse_int(what, s, min, max, &v, e))
+        return -1;
     *out = (int)v;
     return 0;
 }
@@ -143,8 +143,7 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
         printf("# min time: %g s per size and place (more iterations where "
                "%d take less)\n", c->min_time_s, c->iters);
     char when[32];
-    time_t t = (time_t)cal->when;
-    strftime(when, sizeof when, "%Y-%m-%d %H:%M", localtime(&t));
+    cli_date_text(cal->when, when, sizeof when);
     printf("# model: the time the calibration of %s at %d ranks (%s, %s) "
            "predicts\n#   for the out-of-place schedule, link %s; ratio = "
            "measured / model\n#\n", cal->backend, cal->nranks, when,
@@ -297,7 +296,7 @@ static void print_table_foot(const Calib *cal, const PerfRow *rows, size_t n)
 /* State of one run of the command, shared with the row callback. */
 typedef struct {
     const PerfArgs *pa;   /* the options */
-    const Calib *cal;     /* the calibration in use */
+    const Calib *cal;     /* the calibration in use (NULL: none yet) */
     int tty;              /* stderr is a terminal: show progress there */
     int shown;            /* a progress line is on stderr now */
     double start;         /* when measuring began, s */
@@ -435,7 +434,10 @@ static void json_head(JsonWriter *w, const Run *r)
     json_break(w);
     json_double(w, "min_time_s", c->min_time_s, 6);
     json_break(w);
-    json_calib(w, r->cal);
+    if (r->cal)
+        json_calib(w, r->cal);
+    else
+        json_null(w, "calibration");
 }
 
 /* One row, on a line of its own. */
@@ -461,8 +463,11 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_close(w);
 }
 
-/* The whole --json file; CV_OK or why it could not be written. */
-static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
+/* The whole --json file: rows[0 .. n) measured (every row of the run, or
+ * those before it failed), and the failure's sentence (NULL: none); CV_OK
+ * or why it could not be written (*errnum: the write's errno). */
+static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
+                          const char *failure, int *errnum)
 {
     Sink out;
     JsonWriter w;
@@ -482,11 +487,83 @@ static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n)
     json_int(&w, "out_of_bounds", perf_wrong_total(rows, n));
     json_break(&w);
     json_fixed(&w, "avg_busbw", perf_avg_busbw(rows, n), 6);
+    if (failure) {
+        json_break(&w);
+        json_str(&w, "error", failure);
+    }
     json_break(&w);
     json_close(&w);
     e = json_finish(&w);
     sink_fini(&out);
+    *errnum = out.errnum;
     return e ? e : out.err ? CV_ERR_IO : CV_OK;
+}
+
+/* --json FILE: written beside FILE and renamed over it when the run ends
+ * (store.h), so that a run that fails or is killed never leaves FILE
+ * empty. A FILE that is not a plain file (a FIFO, a terminal,
+ * /dev/stdout) is written in place, as there is nothing in it to keep;
+ * one that is a link to a plain file is written beside its target. */
+typedef struct {
+    const char *path; /* FILE as given */
+    StoreTmp tmp;     /* the file written, when it is renamed into place */
+    FILE *direct;     /* FILE itself, when it is not */
+} JsonOut;
+
+/* Open FILE for the results: -1, or the exit status after one sentence. */
+static int json_open(JsonOut *j, const char *path)
+{
+    struct stat st;
+    char why[4400], *real = NULL;
+    int err = 0;
+    *j = (JsonOut){.path = path};
+    /* a plain file, or none yet: written beside it (a link's target's) */
+    int plain = stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
+    if (plain && !lstat(path, &st) && S_ISLNK(st.st_mode))
+        plain = (real = realpath(path, NULL)) != NULL;
+    if (!plain && !(j->direct = fopen(path, "w")))
+        err = errno;
+    if (plain && store_begin(&j->tmp, real ? real : path, why, sizeof why))
+        err = errno ? errno : EIO;
+    free(real);
+    if (!err)
+        return -1;
+    fprintf(stderr, "collviz: cannot write the --json file %s: %s\n", path,
+            strerror(err));
+    return CLI_EXIT_USAGE;
+}
+
+/* The run is over: a run that found bad input (rc 2) leaves FILE as it
+ * was; any other writes what was measured, with the failure's sentence
+ * when there is one, and puts it in place. Returns the exit status. */
+static int json_close_out(JsonOut *j, const Run *r, const PerfRow *rows,
+                          int rc, const char *failure)
+{
+    FILE *f = j->direct ? j->direct : j->tmp.f;
+    char why[4400] = "";
+    int errnum = 0;
+    if (rc == CLI_EXIT_USAGE) {
+        if (j->direct)
+            fclose(j->direct);
+        else
+            store_abandon(&j->tmp);
+        return rc;
+    }
+    CvError e = write_json(f, r, rows, r->done, failure, &errnum);
+    if (e)
+        snprintf(why, sizeof why, "%s", errnum ? strerror(errnum)
+                                               : cv_strerror(e));
+    if (j->direct && fclose(j->direct) && !e)
+        snprintf(why, sizeof why, "%s", strerror(errno)), e = CV_ERR_IO;
+    else if (!j->direct && e)
+        store_abandon(&j->tmp);
+    else if (!j->direct && (e = store_commit(&j->tmp, why, sizeof why)))
+        snprintf(why, sizeof why, "%s", strerror(errno)); /* its cause */
+    if (!e)
+        return rc;
+    fprintf(stderr, "collviz: could not write the --json file %s: %s\n",
+            j->path, why);
+    return CLI_EXIT_FAIL;
 }
 
 /* ---------------------------------------------------------------- run */
@@ -506,9 +583,10 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
     return n;
 }
 
-/* Measure every algorithm's sweep into rows; 0 or an exit status. */
+/* Measure every algorithm's sweep into rows; 0 or an exit status (the
+ * failure's sentence on stderr and in failure). */
 static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
-                   PerfRow *rows, size_t nsizes)
+                   PerfRow *rows, size_t nsizes, char *failure, size_t len)
 {
     char why[256] = "";
     if (r->pa->csv)
@@ -521,9 +599,10 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
         clear_progress(r);
         if (e) {
             fflush(stdout);
-            fprintf(stderr, "collviz: perf %s %s failed: %s\n",
-                    coll_name(r->pa->cfg.call.kind), algos[i]->name,
-                    why[0] ? why : cv_strerror(e));
+            snprintf(failure, len, "perf %s %s failed: %s",
+                     coll_name(r->pa->cfg.call.kind), algos[i]->name,
+                     why[0] ? why : cv_strerror(e));
+            fprintf(stderr, "collviz: %s\n", failure);
             return CLI_EXIT_FAIL;
         }
         if (!r->pa->csv)
@@ -534,41 +613,48 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
     return CLI_EXIT_OK;
 }
 
-/* Open the backend, get the calibration, measure, report. */
-static int perf_main(const PerfArgs *pa, FILE *json)
+/* Open the backend, get the calibration, measure, report; the results
+ * into json too when it is not NULL. */
+static int perf_main(const PerfArgs *pa, JsonOut *json)
 {
     const AlgoInfo *algos[64];
     size_t nalgo = algos_to_run(pa, algos, 64);
-    size_t nsizes = sweep_len(&pa->cfg.sweep);
-    for (size_t i = 0; i < nalgo; i++) {
+    size_t nsizes = perf_sweep_len(&pa->cfg);
+    char failure[4400] = "";
+    Calib cal;
+    Run r = {.pa = pa, .tty = isatty(STDERR_FILENO), .total = nalgo * nsizes};
+    PerfRow *rows = NULL;
+    Executor *ex = NULL;
+    int rc = CLI_EXIT_OK;
+    for (size_t i = 0; i < nalgo && rc == CLI_EXIT_OK; i++) {
         char why[160];
         if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
             continue;
         fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
                 coll_name(pa->cfg.call.kind), algos[i]->name, why);
-        return CLI_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
     }
-    Executor *ex = cmd_exec_open(pa->backend, pa->cfg.call.nranks);
-    if (!ex)
-        return CLI_EXIT_USAGE;
-    Calib cal;
-    Run r = {.pa = pa, .cal = &cal, .tty = isatty(STDERR_FILENO),
-             .total = nalgo * nsizes};
-    PerfRow *rows = calloc(nalgo * nsizes, sizeof *rows);
-    int rc = rows ? cmd_calib_for(ex, &cal) : CLI_EXIT_FAIL;
-    if (!rows)
-        fprintf(stderr, "collviz: out of memory\n");
+    if (rc == CLI_EXIT_OK && !(ex = cmd_exec_open(pa->backend,
+                                                  pa->cfg.call.nranks)))
+        rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK && !(rows = calloc(nalgo * nsizes + 1, sizeof *rows))) {
+        snprintf(failure, sizeof failure, "%s", cv_strerror(CV_ERR_NOMEM));
+        fprintf(stderr, "collviz: %s\n", failure);
+        rc = CLI_EXIT_FAIL;
+    }
+    if (rc == CLI_EXIT_OK &&
+        (rc = cmd_calib_for(ex, &cal, failure, sizeof failure)) == CLI_EXIT_OK)
+        r.cal = &cal;
     r.start = mono_now_s();
     if (rc == CLI_EXIT_OK)
-        rc = run_all(ex, &r, algos, nalgo, rows, nsizes);
-    ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK && json && write_json(json, &r, rows, nalgo * nsizes)) {
-        fprintf(stderr, "collviz: could not write the --json file %s\n",
-                pa->json_path);
-        rc = CLI_EXIT_FAIL;
-    }
+        rc = run_all(ex, &r, algos, nalgo, rows, nsizes, failure,
+                     sizeof failure);
+    if (ex)
+        ex->ops->close(ex);
     if (rc == CLI_EXIT_OK && perf_wrong_total(rows, nalgo * nsizes))
         rc = CLI_EXIT_FAIL;
+    if (json)
+        rc = json_close_out(json, &r, rows, rc, failure[0] ? failure : NULL);
     free(rows);
     return rc;
 }
@@ -578,22 +664,13 @@ int cmd_perf(int argc, char **argv)
     CliArgs a;
     CliErr err;
     PerfArgs pa;
+    JsonOut json;
     int rc = cli_start(&cmd, O_HELP, argc, argv, &a);
     if (rc >= 0)
         return rc;
     if (parse_perf(&a, &pa, &err))
         return cli_error(&err);
-    FILE *json = pa.json_path ? fopen(pa.json_path, "w") : NULL;
-    if (pa.json_path && !json) {
-        fprintf(stderr, "collviz: cannot write the --json file %s: %s\n",
-                pa.json_path, strerror(errno));
-        return CLI_EXIT_USAGE;
-    }
-    rc = perf_main(&pa, json);
-    if (json && fclose(json) && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "collviz: could not write the --json file %s\n",
-                pa.json_path);
-        rc = CLI_EXIT_FAIL;
-    }
-    return rc;
+    if (pa.json_path && (rc = json_open(&json, pa.json_path)) >= 0)
+        return rc;
+    return perf_main(&pa, pa.json_path ? &json : NULL);
 }

@@ -140,11 +140,42 @@ static bool sim_too_long(const Schedule *s)
     return false;
 }
 
+/* Elements of every rank's send and receive buffers of call c together
+ * (coll_layout: known before a schedule is generated). */
+static unsigned long long call_cells(const CollCall *c)
+{
+    unsigned long long n = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        n += (unsigned long long)l.send_count + l.recv_count;
+    }
+    return n;
+}
+
+/* Whether trace can follow call c within its bounds (TRACE_MAX_CELLS):
+ * what it keeps grows with the buffers (a bit per output element to
+ * validate the schedule, the symbolic state where it fits), so a call
+ * beyond them is refused before anything is generated. */
+static int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
+{
+    unsigned long long cells = call_cells(c);
+    if (cells <= TRACE_MAX_CELLS)
+        return 0;
+    return cli_fail(e, "trace cannot follow %s at %llu bytes on %d ranks: its "
+                    "buffers hold %llu elements, and trace keeps state for at "
+                    "most %llu (about %llu MiB to validate the schedule); give "
+                    "a smaller size or fewer ranks", coll_name(c->kind), bytes,
+                    c->nranks, cells, TRACE_MAX_CELLS,
+                    (TRACE_MAX_CELLS / 8) >> 20);
+}
+
 /* Check the whole command line; fills t->call, algo, model. */
 static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
 {
     SceneSpec sc;
-    if (scene_opts_parse(a, &scene_limits_trace, &sc, e))
+    if (scene_opts_parse(a, &scene_limits_trace, &sc, e) ||
+        trace_fits(&sc.call, sc.bytes, e))
         return -1;
     t->call = sc.call;
     t->algo = sc.algo;
@@ -156,6 +187,15 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     return 0;
 }
 
+/* An allocation failed: say what could not be done, never that the
+ * schedule is wrong. */
+static void no_memory(const Trace *t, const char *what)
+{
+    fprintf(stderr, "collviz: there is not enough memory to %s the %s "
+            "schedule for %s on %d ranks\n", what, t->algo->name,
+            coll_name(t->call.kind), t->call.nranks);
+}
+
 /* Validate the generated schedule. One that reads or writes outside its
  * buffers, writes a send buffer or writes one cell twice in a step cannot
  * be traced; one that leaves output unwritten can (the check at the end
@@ -165,6 +205,10 @@ static bool trace_validate(Trace *t)
     CvError err = sched_validate(&t->s, &t->chk, NULL);
     if (!err || err == CV_ERR_MISSING)
         return true;
+    if (err == CV_ERR_NOMEM) { /* no finding about the schedule */
+        no_memory(t, "validate");
+        return false;
+    }
     size_t k = t->chk.step;
     fprintf(stderr, "collviz: the %s schedule for %s on %d ranks is invalid: %s",
             t->algo->name, coll_name(t->call.kind), t->call.nranks,
@@ -181,6 +225,10 @@ static bool trace_validate(Trace *t)
 static int trace_prepare(Trace *t)
 {
     CvError err = algo_generate(t->algo, &t->call, &t->s);
+    if (err == CV_ERR_NOMEM) {
+        no_memory(t, "generate");
+        return CLI_EXIT_FAIL;
+    }
     if (err) {
         fprintf(stderr, "collviz: the %s generator failed for %s on %d ranks: %s\n",
                 t->algo->name, coll_name(t->call.kind), t->call.nranks,
@@ -193,11 +241,13 @@ static int trace_prepare(Trace *t)
     t->cells = t->sim_bytes <= (double)TRACE_SIM_LIMIT && !sim_too_long(&t->s);
     if (t->cells)
         err = sim_init(&t->sim, &t->s);
-    if (err) {
+    if (err == CV_ERR_NOMEM)
+        no_memory(t, "execute symbolically");
+    else if (err)
         fprintf(stderr, "collviz: cannot trace %s: %s\n", t->algo->name,
                 cv_strerror(err));
+    if (err)
         return CLI_EXIT_FAIL;
-    }
     t->full = t->cells && (t->full || (t->call.nranks <= TRACE_FULL_RANKS &&
                                        total_cells(&t->s) <= TRACE_FULL_CELLS));
     return CLI_EXIT_OK;

@@ -18,6 +18,10 @@
 
 /* The symbolic state is tracked when it needs at most this many bytes. */
 #define TRACE_SIM_LIMIT (1ull << 30)
+/* The most elements of every rank's send and receive buffers together a
+ * trace takes (a bit each to validate: 512 MiB at most, seconds); a call
+ * beyond is refused before anything is generated (exit 2). */
+#define TRACE_MAX_CELLS (1ull << 32)
 
 /* Everything one trace needs. */
 typedef struct {

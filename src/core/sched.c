@@ -285,14 +285,28 @@ static size_t count_missing(const Schedule *s)
     return missing;
 }
 
+/* The validator could not run (out of memory): a finding about no step
+ * and no transfer of s. */
+static CvError no_check(const Schedule *s, SchedCheck *chk)
+{
+    chk->step = s->nsteps;
+    chk->xfer = s->nxfers;
+    chk->missing = 0;
+    return chk->err = CV_ERR_NOMEM;
+}
+
 CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
 {
     memset(chk, 0, sizeof *chk);
-    if (s->err)
+    if (s->err == CV_ERR_NOMEM)
+        return no_check(s, chk);
+    if (s->err) { /* the builder's: no one step's */
+        chk->step = s->nsteps, chk->xfer = s->nxfers;
         return chk->err = s->err;
+    }
     uint8_t *own = staged ? NULL : malloc(s->nxfers + 1);
     if (!staged && !own)
-        return chk->err = CV_ERR_NOMEM;
+        return no_check(s, chk);
     staged = staged ? staged : own;
     memset(staged, 0, s->nxfers);
     size_t maxn = 0;
@@ -304,7 +318,7 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
     size_t *cnt = malloc((nkeys + 1) * sizeof *cnt);
     if (!sp || !cnt) {
         free(own), free(sp), free(cnt);
-        return chk->err = CV_ERR_NOMEM;
+        return no_check(s, chk);
     }
     for (size_t k = 0; k < s->nsteps && !chk->err; k++) {
         const Step *st = &s->steps[k];
@@ -335,7 +349,7 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
     if (!chk->err) {
         chk->missing = count_missing(s);
         if (chk->missing == (size_t)-1)
-            chk->err = CV_ERR_NOMEM, chk->missing = 0;
+            no_check(s, chk);
         else if (chk->missing)
             chk->err = CV_ERR_MISSING;
     }

@@ -102,7 +102,10 @@ typedef struct {
 /* Bounds, send buffers never written, every output element written by some
  * transfer (or already holding the input), overlaps counted. `staged` (may
  * be NULL) gets one flag per transfer: 1 when its source is overwritten in
- * its step. */
+ * its step. CV_ERR_NOMEM says that the check could not be made for want
+ * of memory, nothing of the schedule: chk->step and chk->xfer are then
+ * past its end (nsteps, nxfers), and a caller must not call the schedule
+ * invalid. */
 CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged);
 
 /* ----------------------------------------------------------- statistics */

@@ -23,3 +23,19 @@ size_t sweep_len(const Sweep *sw)
         n++;
     return n;
 }
+
+size_t sweep_counts(const Sweep *sw, const CollCall *c, size_t *out)
+{
+    size_t n = 0, last = 0;
+    unsigned long long size = sw->min;
+    do {
+        size_t k = coll_count_floor(c, size);
+        if (n == 0 || k != last) {
+            if (out)
+                out[n] = k;
+            last = k;
+            n++;
+        }
+    } while (sweep_next(sw, &size));
+    return n;
+}

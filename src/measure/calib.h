@@ -55,6 +55,8 @@
 #ifndef COLLVIZ_CALIB_H
 #define COLLVIZ_CALIB_H
 
+#include <stdio.h>
+
 #include "core/calib.h"
 #include "core/error.h"
 #include "exec/exec.h"
@@ -94,15 +96,39 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
  * before this format (calib-BACKEND-pRANKS.txt, version 3, no machine)
  * are never taken for this machine's: calib_load says they are older. */
 
+/* The ranges of what a file may hold, wide enough for any machine, narrow
+ * enough that every time computed from them is finite: a value outside is
+ * refused, never used. */
+#define CALIB_MAX_WHEN 253402300799LL /* s: 9999-12-31 23:59:59 UTC */
+#define CALIB_MAX_CORES (1 << 20)     /* cores */
+#define CALIB_MAX_SECONDS 1.0         /* s: alpha, the latencies, a probe's
+                                         clean time (as --alpha's most) */
+#define CALIB_MAX_RATIO 1e9           /* fit errors, probe ratios,
+                                         unsteady */
+#define CALIB_MAX_PROBES 8192         /* probes a calibration keeps (and
+                                         counts) at most */
+#define CALIB_MAX_FOOTPRINT 1e16      /* bytes of a point's working set */
+#define CALIB_MIN_SPB 1e-15           /* s/B: a bandwidth of at most 1e6
+                                         GB/s (as --beta's) ... */
+#define CALIB_MAX_SPB 1e-3            /* ... and at least 1e-6 GB/s; gamma
+                                         from 0 to this */
+
+/* Whether name can be a backend's name in a file name: 1 to
+ * CALIB_NAME_LEN - 1 letters, digits, '_' and '-' (never '', '.', '/'). */
+int calib_backend_ok(const char *name);
+
 /* The file of (backend, host, nranks), its full path in out. As
  * store_path: CV_ERR_IO when there is no directory for it, CV_ERR_ARG
- * when len is too small, a sentence in why either way. */
+ * when len is too small or backend is no name (calib_backend_ok), a
+ * sentence in why either way. */
 CvError calib_path(const char *backend, const char *host, int nranks,
                    char *out, size_t len, char *why, size_t whylen);
 
 /* Write c to the file of (c->backend, c->host, c->nranks) atomically,
- * creating the directories (store_write); on failure the sentence in why
- * names the file and the cause. */
+ * creating the directories (store_write) and removing what writers that
+ * were killed left there (store_clean_stale); on failure the sentence in
+ * why names the file and the cause. What is written is read back first:
+ * a value calib_parse would refuse is CV_ERR_ARG, and nothing is written. */
 CvError calib_save(const Calib *c, char *why, size_t whylen);
 
 /* Read the calibration of (backend, host, nranks) on this machine:
@@ -111,9 +137,12 @@ CvError calib_save(const Calib *c, char *why, size_t whylen);
  *  - CV_ERR_ARG and a sentence: there is an older collviz's file for the
  *    backend and rank count (never read: it does not say which machine it
  *    was measured on), or the file was saved by another version, on
- *    another machine (a hash shared by two fingerprints), or cannot be
- *    read (it is then set aside as FILE.bad: store_set_aside);
- *  - CV_ERR_IO and a sentence: the file cannot be opened (store_open). */
+ *    another machine (a hash shared by two fingerprints), or calib_parse
+ *    refuses it (the sentence gives its reason, and the file is set aside
+ *    as FILE.bad: store_set_aside, which the sentence says);
+ *  - CV_ERR_IO and a sentence: the file cannot be opened (store_open: no
+ *    permission, or not a regular file, such as a FIFO, which is never
+ *    waited on); it is set aside too, and the sentence says so. */
 CvError calib_load(const char *backend, const char *host, int nranks,
                    Calib *out, char *why, size_t whylen);
 
@@ -121,6 +150,20 @@ CvError calib_load(const char *backend, const char *host, int nranks,
  * or version 3 (bench/remodel reads kept runs with it); *version gets the
  * file's. CV_ERR_ARG and a sentence when it is malformed; CV_ERR_IO as
  * store_open. */
+
+/* Parse a calibration file's text from f, whatever bytes it holds, into
+ * *out (untouched unless CV_OK); *version gets the format's version (0:
+ * none; a newer one than this collviz's stops the reading). CV_ERR_ARG
+ * and the reason in why when it is refused ("line 7: when
+ * 99999999999999999 is out of range (0 to 253402300799 s)", "it has no
+ * point line", "it was saved by a newer collviz ..."): every line known,
+ * none but "point" twice, at most 511 bytes a line and 64 KiB in all, no
+ * NUL byte, every value a plain decimal number in its range (CALIB_MAX_*),
+ * footprints increasing, at most CALIB_MAX_POINTS points, format version
+ * 3 or later. CV_ERR_IO when reading f failed. calib_read and calib_load
+ * read files with it; tests/fuzz/fuzz_calib.c feeds it any bytes. */
+CvError calib_parse(FILE *f, Calib *out, int *version, char *why,
+                    size_t whylen);
 CvError calib_read(const char *path, Calib *out, int *version, char *why,
                    size_t whylen);
 

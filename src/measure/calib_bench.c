@@ -123,7 +123,6 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
 
 #define CALIB_RETAKES 4 /* a timing taken again at most (time_sched) */
 #define CALIB_MAX_ITERS 20000 /* iterations of one timed run at most */
-#define CALIB_MAX_PROBES 8192 /* probes a calibration keeps at most */
 
 /* A measurement in progress: the executor and where errors go. */
 typedef struct {
@@ -494,7 +493,9 @@ static CvError fit_one(Bench *b, Calib *c, const Schedule *s)
     for (int l = 0; !e && l < LINK_COUNT; l++) {
         double pred;
         e = calib_predict(c, s, (LinkModel)l, &pred);
-        double err = pred > 0 ? fabs(meas / pred - 1) : 1e9;
+        /* no prediction, or one off by more: the most a file may hold */
+        double err = pred > 0 ? fmin(fabs(meas / pred - 1), CALIB_MAX_RATIO)
+                              : CALIB_MAX_RATIO;
         if (!e && err > c->fit_err[l])
             c->fit_err[l] = err;
     }

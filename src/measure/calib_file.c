@@ -1,16 +1,37 @@
 /* calib_file.c - calibrations kept in the XDG cache directory (store.h),
- * one file per backend, machine and rank count, and read back (calib.h). */
+ * one file per backend, machine and rank count, and read back (calib.h).
+ *
+ * What a file holds is never trusted: the reader takes one line at a time
+ * into a fixed buffer, every value as a whole token (no trailing bytes, no
+ * blanks inside, no '+', no inf or nan), each within the range a real
+ * calibration can have (calib.h: CALIB_MAX_*), and refuses a line it does
+ * not know, a line given twice, a line too long or holding a NUL byte,
+ * and a file too long, with the line and the reason. A refused file is
+ * never partly used. What calib_save writes is read back by the same
+ * parser first, so a file it writes always loads. */
 #include "measure/calib.h"
 
+#include <errno.h>
+#include <stdarg.h>
+#include <limits.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "store/store.h"
 
-#define CALIB_VERSION 4 /* format of the saved file: 4 records the machine */
+#define CALIB_VERSION 4      /* format of the saved file: 4 records the
+                                machine */
+#define CALIB_OLDEST 3       /* the oldest format read (calib_read) */
+#define FILE_MAX (64 << 10)  /* bytes: a longer file is no calibration */
+#define LINE_MAX_LEN 512     /* bytes of one line, its newline included */
+#define TOKENS_MAX 8         /* words of one line, its key included */
+
+/* ---------------------------------------------------------------- names */
 
 /* A short stable hash of a machine's fingerprint for file names:
  * FNV-1a, 32 bits. */
@@ -22,14 +43,351 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
+int calib_backend_ok(const char *name)
+{
+    size_t n = name ? strlen(name) : 0;
+    if (n == 0 || n >= CALIB_NAME_LEN)
+        return 0;
+    for (const char *p = name; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+              (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+            return 0;
+    return 1;
+}
+
 CvError calib_path(const char *backend, const char *host, int nranks,
                    char *out, size_t len, char *why, size_t whylen)
 {
     char name[CALIB_NAME_LEN + 40];
+    if (!calib_backend_ok(backend)) {
+        snprintf(why, whylen, "'%s' cannot be a backend's name in a file "
+                 "name (letters, digits, '_' and '-', at most %d)",
+                 backend ? backend : "", CALIB_NAME_LEN - 1);
+        return CV_ERR_ARG;
+    }
     snprintf(name, sizeof name, "calib-%s-%08x-p%d.txt", backend,
              (unsigned)fnv1a(host ? host : ""), nranks);
     return store_path(STORE_CACHE, name, out, len, why, whylen);
 }
+
+/* ---------------------------------------------------------- the values */
+
+/* One value of a line: its type, range and place in the Calib (or, on a
+ * "point" line, in the CalibPoint being read). */
+typedef struct {
+    char type;       /* 'i' int, 'l' long long, 'd' double */
+    double lo, hi;   /* the range it must lie in */
+    int zero_ok;     /* 0 is also taken (a value not measured) */
+    size_t off;      /* where it goes */
+    const char *unit;/* for the sentence: "s", "s/B", "" */
+} Val;
+
+/* A line "KEY VALUE...": min_n to max_n values (the rest stay 0). */
+typedef struct {
+    const char *key; /* its first word */
+    int min_n, max_n;/* how many values it takes */
+    Val v[6];        /* each value */
+} Key;
+
+#define SEC(off) {'d', 0, CALIB_MAX_SECONDS, 0, offsetof(Calib, off), "s"}
+#define RATIO(off) {'d', 0, CALIB_MAX_RATIO, 0, offsetof(Calib, off), ""}
+#define SPB(lo, zero, off) \
+    {'d', lo, CALIB_MAX_SPB, zero, offsetof(CalibPoint, off), "s/B"}
+
+/* Every line of the format but version, backend, host and link. "point"
+ * (index KEY_POINT) may repeat, the others come once. */
+static const Key keys[] = {
+    {"nranks", 1, 1, {{'i', 1, COLL_MAX_RANKS, 0, offsetof(Calib, nranks), ""}}},
+    {"cores", 1, 1, {{'i', 0, CALIB_MAX_CORES, 0, offsetof(Calib, cores), ""}}},
+    {"when", 1, 1, {{'l', 0, CALIB_MAX_WHEN, 0, offsetof(Calib, when), "s"}}},
+    {"quick", 1, 1, {{'i', 0, 1, 0, offsetof(Calib, quick), ""}}},
+    {"alpha", 1, 1, {SEC(alpha)}},
+    {"msg", 1, 1, {SEC(alpha_msg)}},
+    {"lat", 2, 2, {SEC(lat_step), SEC(lat_iter)}},
+    {"fit", 2, 2, {RATIO(fit_err[LINK_P2P]), RATIO(fit_err[LINK_SHARED])}},
+    {"unsteady", 1, 1, {RATIO(unsteady)}},
+    {"probe", 2, 4, {RATIO(probe[0]), RATIO(probe[1]), SEC(probe_clean[0]),
+                     SEC(probe_clean[1])}},
+    {"state", 3, 3, {RATIO(state_ratio), SEC(state_clean),
+                     {'i', 0, CALIB_MAX_PROBES, 0, offsetof(Calib, state_probes), ""}}},
+    {"point", 6, 6, {{'d', 1, CALIB_MAX_FOOTPRINT, 0,
+                      offsetof(CalibPoint, footprint), "B"},
+                     SPB(CALIB_MIN_SPB, 0, beta_shared),
+                     SPB(CALIB_MIN_SPB, 0, beta_p2p),
+                     SPB(0, 0, gamma_shared), SPB(0, 0, gamma_p2p),
+                     SPB(CALIB_MIN_SPB, 1, beta_cross)}},
+};
+enum { NKEYS = sizeof keys / sizeof keys[0], KEY_POINT = NKEYS - 1 };
+enum { KEY_NRANKS = 0, KEY_MSG = 5 }; /* their places in keys[] */
+
+/* What reading one file knows so far. */
+typedef struct {
+    Calib *c;           /* the calibration being read */
+    int *version;       /* the format's version (0: no line yet) */
+    long line;          /* the line being read, from 1 */
+    unsigned seen;      /* keys[] met, a bit each; then backend, host,
+                           link and version */
+    char *why;          /* the sentence, when refused */
+    size_t whylen;      /* its room */
+} Reader;
+
+enum { SEEN_BACKEND = NKEYS, SEEN_HOST, SEEN_LINK, SEEN_VERSION };
+
+/* Refuse the file: "line N: ..." in r->why; returns -1. */
+static int refuse(Reader *r, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static int refuse(Reader *r, const char *fmt, ...)
+{
+    va_list ap;
+    int n = snprintf(r->why, r->whylen, "line %ld: ", r->line);
+    va_start(ap, fmt);
+    if (n >= 0 && (size_t)n < r->whylen)
+        vsnprintf(r->why + n, r->whylen - (size_t)n, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* Whether tok is a decimal number and nothing else: digits, '.', an
+ * exponent, a leading '-' (no blank, '+' first, hex, inf or nan). */
+static int number_token(const char *tok, int integer)
+{
+    const char *p = *tok == '-' ? tok + 1 : tok;
+    if (!((*p >= '0' && *p <= '9') || (!integer && *p == '.')))
+        return 0;
+    return strspn(p, integer ? "0123456789" : "0123456789.eE+-") == strlen(p);
+}
+
+/* Read token tok as value v of line `key` into base; -1 when refused. */
+static int read_val(Reader *r, const char *key, const Val *v, const char *tok,
+                    char *base)
+{
+    char *end = NULL;
+    double x = 0;
+    errno = 0;
+    if (number_token(tok, v->type != 'd'))
+        x = v->type == 'd' ? strtod(tok, &end) : (double)strtoll(tok, &end, 10);
+    if (!end || *end)
+        return refuse(r, "%s '%.40s' is not a %s", key, tok,
+                      v->type == 'd' ? "number" : "whole number");
+    /* ERANGE: too large (out of range below) or too small to tell from 0
+     * (the range says whether 0 will do) */
+    if (errno == ERANGE && fabs(x) >= 1)
+        x = INFINITY;
+    if (!((x >= v->lo && x <= v->hi) || (v->zero_ok && x == 0)))
+        return refuse(r, "%s %.40s is out of range (%s%.15g to %.15g%s%s)",
+                      key, tok, v->zero_ok ? "0, or " : "", v->lo, v->hi,
+                      *v->unit ? " " : "", v->unit);
+    if (v->type == 'i')
+        *(int *)(base + v->off) = (int)x;
+    else if (v->type == 'l')
+        *(long long *)(base + v->off) = strtoll(tok, NULL, 10);
+    else
+        *(double *)(base + v->off) = x;
+    return 0;
+}
+
+/* Line tok[0..n) of keys[k]; -1 when refused. */
+static int read_key(Reader *r, int k, char **tok, int n)
+{
+    const Key *key = &keys[k];
+    Calib *c = r->c;
+    char *base = (char *)c;
+    if (n - 1 < key->min_n || n - 1 > key->max_n ||
+        (key->max_n == 4 && n - 1 == 3)) /* probe: the ratios, or all four */
+        return refuse(r, "'%s' takes %d%s value%s, not %d", key->key,
+                      key->min_n, key->max_n == 4 ? " or 4" : "",
+                      key->max_n == 1 ? "" : "s", n - 1);
+    if (k == KEY_POINT) {
+        if (c->npoints >= CALIB_MAX_POINTS)
+            return refuse(r, "more than %d points", CALIB_MAX_POINTS);
+        base = (char *)&c->pt[c->npoints];
+    }
+    for (int i = 1; i < n; i++)
+        if (read_val(r, key->key, &key->v[i - 1], tok[i], base))
+            return -1;
+    if (k == KEY_POINT) {
+        if (c->npoints && c->pt[c->npoints].footprint <=
+                              c->pt[c->npoints - 1].footprint)
+            return refuse(r, "the point's footprint is not larger than the "
+                          "one before");
+        c->npoints++;
+    }
+    return 0;
+}
+
+/* Mark line `what` seen; -1 when it was already. */
+static int once(Reader *r, int what, const char *name)
+{
+    if (r->seen & (1u << what))
+        return refuse(r, "a second '%s' line", name);
+    r->seen |= 1u << what;
+    return 0;
+}
+
+/* The "host" line: the rest of the line, printable, shorter than
+ * CALIB_HOST_LEN. */
+static int read_host(Reader *r, const char *rest)
+{
+    size_t n = strlen(rest);
+    if (n >= CALIB_HOST_LEN)
+        return refuse(r, "the host is longer than %d bytes",
+                      CALIB_HOST_LEN - 1);
+    for (const char *p = rest; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            return refuse(r, "the host holds a control character");
+    memcpy(r->c->host, rest, n + 1);
+    return 0;
+}
+
+/* Lines whose value is a word: version, backend, link. */
+static int read_word(Reader *r, char **tok, int n)
+{
+    long v;
+    char *end;
+    if (n != 2)
+        return refuse(r, "'%s' takes 1 value, not %d", tok[0], n - 1);
+    if (!strcmp(tok[0], "backend")) {
+        if (!calib_backend_ok(tok[1]))
+            return refuse(r, "'%s' is not a backend's name", tok[1]);
+        snprintf(r->c->backend, sizeof r->c->backend, "%s", tok[1]);
+        return 0;
+    }
+    if (!strcmp(tok[0], "link")) {
+        int l = link_parse(tok[1]);
+        if (l < 0)
+            return refuse(r, "'%s' is not a link model", tok[1]);
+        r->c->link = (LinkModel)l;
+        return 0;
+    }
+    errno = 0;
+    v = number_token(tok[1], 1) ? strtol(tok[1], &end, 10) : -1;
+    if (v < 1 || errno || v > INT_MAX)
+        return refuse(r, "version '%s' is not a whole number from 1", tok[1]);
+    *r->version = (int)v;
+    return 0;
+}
+
+/* Split line at blanks into tok[]; returns how many, or -1 when more than
+ * TOKENS_MAX. */
+static int split(char *line, char **tok)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *p = strtok_r(line, " \t", &save); p;
+         p = strtok_r(NULL, " \t", &save)) {
+        if (n == TOKENS_MAX)
+            return -1;
+        tok[n++] = p;
+    }
+    return n;
+}
+
+/* One line (no newline); -1 when refused. */
+static int read_line(Reader *r, char *line)
+{
+    char *tok[TOKENS_MAX], *rest;
+    if (line[0] == '#' || line[strspn(line, " \t")] == '\0')
+        return 0;
+    if (!strncmp(line, "host ", 5) || !strcmp(line, "host")) {
+        rest = line[4] ? line + 5 : line + 4;
+        return once(r, SEEN_HOST, "host") ? -1 : read_host(r, rest);
+    }
+    int n = split(line, tok);
+    if (n < 0)
+        return refuse(r, "more than %d words", TOKENS_MAX);
+    static const char *const words[] = {"backend", "link", "version"};
+    static const int word_seen[] = {SEEN_BACKEND, SEEN_LINK, SEEN_VERSION};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(tok[0], words[i]))
+            return once(r, word_seen[i], words[i]) ? -1 : read_word(r, tok, n);
+    for (int k = 0; k < NKEYS; k++)
+        if (!strcmp(tok[0], keys[k].key))
+            return (k != KEY_POINT && once(r, k, keys[k].key)) ? -1
+                   : read_key(r, k, tok, n);
+    return refuse(r, "'%.40s' is not a line of a calibration", tok[0]);
+}
+
+/* The next line of f into line (NUL-terminated, newline dropped): 1, 0
+ * at the end, -1 when refused (too long, a NUL byte, the file too long). */
+static int next_line(Reader *r, FILE *f, char *line, long *total)
+{
+    int ch, len = 0, nul = 0;
+    while ((ch = getc(f)) != EOF && ch != '\n') {
+        if (++*total > FILE_MAX)
+            return refuse(r, "the file is longer than %d KiB", FILE_MAX >> 10);
+        if (len + 1 >= LINE_MAX_LEN)
+            return refuse(r, "the line is longer than %d bytes",
+                          LINE_MAX_LEN - 1);
+        nul |= ch == '\0';
+        line[len++] = (char)ch;
+    }
+    if (ch == '\n' && ++*total > FILE_MAX)
+        return refuse(r, "the file is longer than %d KiB", FILE_MAX >> 10);
+    line[len] = '\0';
+    if (nul)
+        return refuse(r, "the line holds a NUL byte");
+    return ch != EOF || len > 0 ? 1 : 0;
+}
+
+/* What must be there once the lines are read; -1 when refused. */
+static int read_end(Reader *r)
+{
+    const Calib *c = r->c;
+    r->line = 0;
+    if (!*r->version)
+        snprintf(r->why, r->whylen, "it has no version line");
+    else if (*r->version < CALIB_OLDEST)
+        snprintf(r->why, r->whylen, "its format, version %d, is older than "
+                 "collviz reads (%d and %d)", *r->version, CALIB_OLDEST,
+                 CALIB_VERSION);
+    else if (!c->backend[0])
+        snprintf(r->why, r->whylen, "it has no backend line");
+    else if (!(r->seen & (1u << KEY_NRANKS)))
+        snprintf(r->why, r->whylen, "it has no nranks line");
+    else if (!c->npoints)
+        snprintf(r->why, r->whylen, "it has no point line");
+    else
+        return 0;
+    return -1;
+}
+
+CvError calib_parse(FILE *f, Calib *out, int *version, char *why,
+                    size_t whylen)
+{
+    char line[LINE_MAX_LEN];
+    long total = 0;
+    Calib c = {.link = LINK_SHARED};
+    Reader r = {&c, version, 0, 0, why, whylen};
+    int bad = 0;
+    *version = 0;
+    why[0] = '\0';
+    while (!bad && *version <= CALIB_VERSION) { /* a newer format: stop */
+        r.line++;
+        int got = next_line(&r, f, line, &total);
+        if (got == 0)
+            break;
+        bad = got < 0 || read_line(&r, line);
+    }
+    if (ferror(f)) {
+        snprintf(why, whylen, "reading it failed: %s", strerror(errno ? errno
+                                                                       : EIO));
+        return CV_ERR_IO;
+    }
+    if (*version > CALIB_VERSION) {
+        snprintf(why, whylen, "it was saved by a newer collviz (format "
+                 "version %d)", *version);
+        return CV_ERR_ARG;
+    }
+    if (bad || read_end(&r))
+        return CV_ERR_ARG;
+    if (!(r.seen & (1u << KEY_MSG))) /* saved before it was measured */
+        c.alpha_msg = c.alpha;
+    *out = c;
+    return CV_OK;
+}
+
+/* ------------------------------------------------------------- writing */
 
 /* The file's contents (a StoreWriteFn): nonzero when writing failed. */
 static int write_calib(FILE *f, void *ctx)
@@ -46,7 +404,7 @@ static int write_calib(FILE *f, void *ctx)
             c->probe[0], c->probe[1], c->probe_clean[0], c->probe_clean[1]);
     fprintf(f, "state %.6g %.6g %d\n", c->state_ratio, c->state_clean,
             c->state_probes);
-    for (int i = 0; i < c->npoints; i++) {
+    for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++) {
         const CalibPoint *p = &c->pt[i];
         fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
                 p->beta_shared, p->beta_p2p, p->gamma_shared, p->gamma_p2p,
@@ -55,142 +413,87 @@ static int write_calib(FILE *f, void *ctx)
     return ferror(f);
 }
 
+/* The text write_calib gives, once it reads back: a StoreWriteFn. */
+typedef struct {
+    char *text;  /* the file's contents */
+    size_t len;  /* their length */
+} Text;
+
+static int write_text(FILE *f, void *ctx)
+{
+    const Text *t = ctx;
+    return fwrite(t->text, 1, t->len, f) != t->len || ferror(f);
+}
+
+/* c's file in t->text, read back by calib_parse first: CV_ERR_ARG and a
+ * sentence when it would not load (a value out of range). */
+static CvError render(const Calib *c, Text *t, char *why, size_t whylen)
+{
+    FILE *m = open_memstream(&t->text, &t->len);
+    if (!m) {
+        snprintf(why, whylen, "there is not enough memory to save the "
+                 "calibration");
+        return CV_ERR_NOMEM;
+    }
+    int bad = write_calib(m, (void *)c);
+    if (fclose(m) || bad) {
+        snprintf(why, whylen, "there is not enough memory to save the "
+                 "calibration");
+        return CV_ERR_NOMEM;
+    }
+    Calib back;
+    int version;
+    char reason[256];
+    FILE *in = fmemopen(t->text, t->len, "r");
+    CvError e = in ? calib_parse(in, &back, &version, reason, sizeof reason)
+                   : CV_ERR_NOMEM;
+    if (in)
+        fclose(in);
+    if (e == CV_ERR_NOMEM)
+        snprintf(why, whylen, "there is not enough memory to save the "
+                 "calibration");
+    else if (e)
+        snprintf(why, whylen, "the calibration of %s at %d ranks would not "
+                 "read back (%s), so it is not saved", c->backend, c->nranks,
+                 reason);
+    return e ? (e == CV_ERR_NOMEM ? e : CV_ERR_ARG) : CV_OK;
+}
+
 CvError calib_save(const Calib *c, char *why, size_t whylen)
 {
     char path[4096];
+    Text t = {NULL, 0};
     CvError e = calib_path(c->backend, c->host, c->nranks, path, sizeof path,
                            why, whylen);
-    if (e)
-        return e;
-    store_clean_stale(path);
-    return store_write(path, write_calib, (void *)c, why, whylen);
-}
-
-/* A "probe" line: the ratios at the start and the end, then their clean
- * times (files before those have only the ratios). */
-static int probe_line(Calib *c, const char *line)
-{
-    char end;
-    double v[4] = {0};
-    int n = sscanf(line, "probe %lf %lf %lf %lf %c", &v[0], &v[1], &v[2],
-                   &v[3], &end);
-    if (n != 2 && n != 4)
-        return 0;
-    c->probe[0] = v[0], c->probe[1] = v[1];
-    c->probe_clean[0] = v[2], c->probe_clean[1] = v[3];
-    return 1;
-}
-
-/* A "host" line: the rest of the line, the machine's fingerprint. */
-static int host_line(Calib *c, const char *line)
-{
-    if (strncmp(line, "host ", 5))
-        return 0;
-    snprintf(c->host, sizeof c->host, "%.*s", (int)strcspn(line + 5, "\n"),
-             line + 5);
-    return 1;
-}
-
-/* Parse one "key values" line into c (the format's version into
- * *version); -1 on a malformed line. */
-static int parse_line(Calib *c, const char *line, int *version)
-{
-    char word[64];
-    if (line[0] == '#' || line[0] == '\n')
-        return 0;
-    if (sscanf(line, "version %d", version) == 1)
-        return *version > 0 ? 0 : -1;
-    if (host_line(c, line) ||
-        sscanf(line, "backend %31s", c->backend) == 1 ||
-        sscanf(line, "nranks %d", &c->nranks) == 1 ||
-        sscanf(line, "cores %d", &c->cores) == 1 ||
-        sscanf(line, "when %lld", &c->when) == 1 ||
-        sscanf(line, "quick %d", &c->quick) == 1 ||
-        sscanf(line, "alpha %lf", &c->alpha) == 1 ||
-        sscanf(line, "msg %lf", &c->alpha_msg) == 1 ||
-        sscanf(line, "lat %lf %lf", &c->lat_step, &c->lat_iter) == 2 ||
-        sscanf(line, "unsteady %lf", &c->unsteady) == 1 ||
-        probe_line(c, line) ||
-        sscanf(line, "state %lf %lf %d", &c->state_ratio, &c->state_clean,
-               &c->state_probes) == 3 ||
-        sscanf(line, "fit %lf %lf", &c->fit_err[LINK_P2P],
-               &c->fit_err[LINK_SHARED]) == 2)
-        return 0;
-    if (sscanf(line, "link %63s", word) == 1) {
-        int l = link_parse(word);
-        c->link = l < 0 ? LINK_SHARED : (LinkModel)l;
-        return l < 0 ? -1 : 0;
+    if (!e)
+        e = render(c, &t, why, whylen);
+    if (!e) {
+        store_clean_stale(path);
+        e = store_write(path, write_text, &t, why, whylen);
     }
-    if (c->npoints < CALIB_MAX_POINTS) {
-        CalibPoint *p = &c->pt[c->npoints];
-        if (sscanf(line, "point %lf %lf %lf %lf %lf %lf", &p->footprint,
-                   &p->beta_shared, &p->beta_p2p, &p->gamma_shared,
-                   &p->gamma_p2p, &p->beta_cross) == 6)
-            return c->npoints++, 0;
-    }
-    return -1;
+    free(t.text);
+    return e;
 }
 
-static int nonneg(double x) { return x >= 0 && isfinite(x); }
-
-/* Whether the values of a calibration read from a file can be used. */
-static int calib_sane(const Calib *c)
-{
-    if (!c->backend[0] || c->nranks < 1 || c->cores < 0 ||
-        c->npoints < 1 || !nonneg(c->alpha) || !nonneg(c->alpha_msg) ||
-        !nonneg(c->lat_step) || !nonneg(c->lat_iter) ||
-        !nonneg(c->unsteady) || !nonneg(c->probe[0]) ||
-        !nonneg(c->probe[1]) || !nonneg(c->probe_clean[0]) ||
-        !nonneg(c->probe_clean[1]) || !nonneg(c->state_ratio) ||
-        !nonneg(c->state_clean) || c->state_probes < 0)
-        return 0;
-    for (int i = 0; i < c->npoints; i++) {
-        const CalibPoint *p = &c->pt[i];
-        if (!(p->footprint > 0) || !(p->beta_shared > 0) || !(p->beta_p2p > 0) ||
-            !(p->gamma_shared >= 0) || !(p->gamma_p2p >= 0) ||
-            !(p->beta_cross >= 0) ||
-            (i && p->footprint <= p[-1].footprint))
-            return 0;
-    }
-    return 1;
-}
-
-/* Parse the open file f into out; the format's version into *version (0:
- * none given; a newer one than this stops the reading). -1 when a line is
- * malformed or it cannot be read. */
-static int read_lines(FILE *f, Calib *out, int *version)
-{
-    char line[256];
-    int bad = 0, msg = 0;
-    *out = (Calib){.link = LINK_SHARED};
-    *version = 0;
-    while (!bad && *version <= CALIB_VERSION && fgets(line, sizeof line, f)) {
-        bad = parse_line(out, line, version);
-        msg |= !strncmp(line, "msg ", 4);
-    }
-    if (!msg) /* saved before it was measured: a latency per message */
-        out->alpha_msg = out->alpha;
-    return bad || ferror(f) ? -1 : 0;
-}
+/* ------------------------------------------------------------- reading */
 
 /* Read the file at path into out (calib_read); *missing: there is none. */
 static CvError read_file(const char *path, Calib *out, int *version,
                          int *missing, char *why, size_t whylen)
 {
     FILE *f;
+    char reason[300];
+    *version = 0;
     CvError e = store_open(path, &f, missing, why, whylen);
     if (e)
         return e;
-    int bad = read_lines(f, out, version);
+    e = calib_parse(f, out, version, reason, sizeof reason);
     fclose(f);
-    if (*version > CALIB_VERSION)
-        snprintf(why, whylen, "the calibration in %s was saved by a newer "
-                 "collviz", path);
-    else if (!bad && *version >= 3 && calib_sane(out))
-        return CV_OK;
-    else
-        snprintf(why, whylen, "the calibration in %s cannot be read", path);
-    return CV_ERR_ARG;
+    if (e)
+        snprintf(why, whylen, "the calibration in %s %s: %s", path,
+                 *version > CALIB_VERSION ? "was saved by a newer collviz"
+                                          : "could not be read", reason);
+    return e ? CV_ERR_ARG : CV_OK;
 }
 
 CvError calib_read(const char *path, Calib *out, int *version, char *why,
@@ -237,22 +540,39 @@ static CvError check_key(const Calib *c, int version, const char *backend,
     return CV_ERR_ARG;
 }
 
+/* The file at path could not be used: set it aside (store_set_aside) and
+ * add to the sentence in why where it is now, or why it stays. */
+static void set_aside(const char *path, char *why, size_t whylen)
+{
+    char aside[4200];
+    size_t n = strlen(why);
+    if (n + 1 >= whylen)
+        return;
+    if (store_set_aside(path, aside, sizeof aside) == CV_OK)
+        snprintf(why + n, whylen - n, "; it is kept as %s", aside);
+    else
+        snprintf(why + n, whylen - n, "; it could not be set aside: %s",
+                 strerror(errno));
+}
+
 CvError calib_load(const char *backend, const char *host, int nranks,
                    Calib *out, char *why, size_t whylen)
 {
-    char path[4096], aside[4200];
-    int missing = 0, version;
+    char path[4096];
+    int missing = 0, version = 0;
     host = host ? host : "";
     CvError e = calib_path(backend, host, nranks, path, sizeof path, why,
                            whylen);
-    if (!e)
-        e = read_file(path, out, &version, &missing, why, whylen);
+    if (e)
+        return e;
+    e = read_file(path, out, &version, &missing, why, whylen);
     if (e && missing)
         return older_file(backend, nranks, why, whylen);
-    if (e == CV_ERR_ARG && version <= CALIB_VERSION && /* damaged */
-        store_set_aside(path, aside, sizeof aside) == CV_OK)
-        snprintf(why, whylen, "the calibration in %s could not be read (it is "
-                 "kept as %s)", path, aside);
+    /* damaged, or not a file that can be read (a FIFO, a directory, no
+     * permission): set aside, so that the next calibration is saved
+     * there; a newer collviz's file is left as it is */
+    if (e && version <= CALIB_VERSION)
+        set_aside(path, why, whylen);
     if (e)
         return e;
     return check_key(out, version, backend, host, nranks, path, why, whylen);

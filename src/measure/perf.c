@@ -126,34 +126,51 @@ CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
     return e;
 }
 
+size_t perf_sweep_len(const PerfConfig *cfg)
+{
+    return sweep_counts(&cfg->sweep, &cfg->call, NULL);
+}
+
+/* The bytes of `count` elements per block of cfg's collective. */
+static unsigned long long bytes_of(const PerfConfig *cfg, size_t count)
+{
+    CollCall call = cfg->call;
+    call.count = count;
+    return coll_size_bytes(&call);
+}
+
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen)
 {
-    size_t n = sweep_len(&cfg->sweep), i = 0;
-    unsigned long long size = cfg->sweep.min, last = sweep_last(&cfg->sweep);
+    size_t n = perf_sweep_len(cfg);
+    size_t *counts = malloc((n + 1) * sizeof *counts);
+    if (!counts)
+        return CV_ERR_NOMEM;
+    sweep_counts(&cfg->sweep, &cfg->call, counts);
     /* As nccl-tests: warm up at the largest size and at the smallest
      * before the first timed row. */
-    CvError e = cfg->warmup ? warm_up(ex, cfg, a, last, why, whylen) : CV_OK;
-    if (!e && cfg->warmup)
-        e = warm_up(ex, cfg, a, size, why, whylen);
-    if (e)
-        return e;
-    ProbeResult before = exec_probe(ex), after;
-    do {
-        e = perf_measure(ex, cfg, cal, a, size, &rows[i], why, whylen);
+    CvError e = CV_OK;
+    if (n && cfg->warmup)
+        e = warm_up(ex, cfg, a, bytes_of(cfg, counts[n - 1]), why, whylen);
+    if (!e && n && cfg->warmup)
+        e = warm_up(ex, cfg, a, bytes_of(cfg, counts[0]), why, whylen);
+    ProbeResult before = e ? (ProbeResult){0} : exec_probe(ex), after;
+    for (size_t i = 0; i < n && !e; i++) {
+        e = perf_measure(ex, cfg, cal, a, bytes_of(cfg, counts[i]), &rows[i],
+                         why, whylen);
         if (e)
-            return e;
+            break;
         after = exec_probe(ex);
         rows[i].probe[0] = before.ratio, rows[i].probe[1] = after.ratio;
         rows[i].probe_clean[0] = before.clean_s;
         rows[i].probe_clean[1] = after.clean_s;
         before = after;
-        i++;
-        if (progress && progress(ctx, &rows[i - 1], i, n))
-            return CV_ERR_CANCELLED;
-    } while (i < n && sweep_next(&cfg->sweep, &size));
-    return CV_OK;
+        if (progress && progress(ctx, &rows[i], i + 1, n))
+            e = CV_ERR_CANCELLED;
+    }
+    free(counts);
+    return e;
 }
 
 /* ------------------------------------------------------------ summaries */

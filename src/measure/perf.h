@@ -79,7 +79,13 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
 CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
                         size_t whylen);
 
-/* Measure every size of the sweep into rows[0 .. sweep_len), after
+/* The rows perf_sweep measures: the sweep's sizes rounded down to whole
+ * blocks, none repeated (sweep_counts: a size that rounds to the size
+ * before it is left out; size 0, asked for or rounded to, is one row of
+ * the empty collective, as in nccl-tests). */
+size_t perf_sweep_len(const PerfConfig *cfg);
+
+/* Measure every size of the sweep into rows[0 .. perf_sweep_len), after
  * warming up (cfg->warmup runs at the largest size, then the smallest) as
  * nccl-tests does, so that the first row is not the executor's first.
  * The backend's probe runs before the first row and after each. */

@@ -89,6 +89,53 @@ static int finish_file(FILE *f)
     return err;
 }
 
+CvError store_begin(StoreTmp *t, const char *path, char *why, size_t whylen)
+{
+    int n = snprintf(t->path, sizeof t->path, "%s", path);
+    t->f = NULL;
+    if (n < 0 || (size_t)n >= sizeof t->path) {
+        snprintf(why, whylen, "the path %s is too long", path);
+        return CV_ERR_ARG;
+    }
+    snprintf(t->tmp, sizeof t->tmp, "%s" STORE_TMP "%ld", path, (long)getpid());
+    /* O_EXCL: never through a link someone put at the temporary name */
+    remove(t->tmp);
+    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0 || !(t->f = fdopen(fd, "w"))) {
+        int err = errno;
+        snprintf(why, whylen, "cannot write %s: %s", t->tmp, strerror(err));
+        if (fd >= 0) {
+            close(fd);
+            remove(t->tmp);
+        }
+        errno = err;
+        return CV_ERR_IO;
+    }
+    return CV_OK;
+}
+
+CvError store_commit(StoreTmp *t, char *why, size_t whylen)
+{
+    int err = finish_file(t->f);
+    t->f = NULL;
+    if (!err && rename(t->tmp, t->path))
+        err = errno;
+    if (!err)
+        return CV_OK;
+    remove(t->tmp);
+    snprintf(why, whylen, "cannot write %s: %s", t->path, strerror(err));
+    errno = err;
+    return CV_ERR_IO;
+}
+
+void store_abandon(StoreTmp *t)
+{
+    if (t->f)
+        fclose(t->f);
+    t->f = NULL;
+    remove(t->tmp);
+}
+
 /* Write straight into path, which exists and is not a regular file (a
  * device, a FIFO, /dev/stdout): renaming over it would replace the device
  * by a file, and atomicity means nothing there. */
@@ -116,7 +163,7 @@ static CvError write_in_place(const char *path, StoreWriteFn fn, void *ctx,
 CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
                     size_t whylen)
 {
-    char tmp[4200];
+    StoreTmp t;
     struct stat st;
     if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) {
@@ -126,29 +173,22 @@ CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
         return write_in_place(path, fn, ctx, why, whylen);
     }
     CvError e = make_dirs(path, why, whylen);
+    if (!e)
+        e = store_begin(&t, path, why, whylen);
     if (e)
         return e;
-    snprintf(tmp, sizeof tmp, "%s" STORE_TMP "%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f) {
-        snprintf(why, whylen, "cannot write %s: %s", tmp, strerror(errno));
-        return CV_ERR_IO;
-    }
     errno = 0;
-    int abandoned = fn(f, ctx);
-    int err = finish_file(f);
-    if (!abandoned && !err && rename(tmp, path))
-        err = errno;
-    if (abandoned || err) {
-        remove(tmp);
-        if (abandoned)
+    if (fn(t.f, ctx)) {
+        int err = ferror(t.f) && errno ? errno : 0;
+        store_abandon(&t);
+        if (err)
+            snprintf(why, whylen, "cannot write %s: %s", path, strerror(err));
+        else
             snprintf(why, whylen, "the contents of %s could not be written",
                      path);
-        else
-            snprintf(why, whylen, "cannot write %s: %s", path, strerror(err));
         return CV_ERR_IO;
     }
-    return CV_OK;
+    return store_commit(&t, why, whylen);
 }
 
 CvError store_open(const char *path, FILE **out, int *missing, char *why,
@@ -191,15 +231,23 @@ CvError store_set_aside(const char *path, char *aside, size_t len)
     return CV_OK;
 }
 
-/* Whether `name` is base's temporary file of a process that has ended. */
-static int stale(const char *name, const char *base)
+/* Whether `name` is a temporary file (NAME.tmp.PID) of a process that has
+ * ended. */
+static int stale(const char *name)
 {
-    size_t n = strlen(base), t = strlen(STORE_TMP);
-    if (strncmp(name, base, n) || strncmp(name + n, STORE_TMP, t))
+    const char *t = strstr(name, STORE_TMP);
+    if (!t || t == name)
+        return 0;
+    for (const char *more; (more = strstr(t + 1, STORE_TMP));)
+        t = more; /* the last one: NAME itself may hold ".tmp." */
+    const char *digits = t + strlen(STORE_TMP);
+    if (!(*digits >= '1' && *digits <= '9'))
         return 0;
     char *end;
-    long pid = strtol(name + n + t, &end, 10);
-    if (*end || pid <= 0 || pid == (long)getpid())
+    errno = 0;
+    long pid = strtol(digits, &end, 10);
+    if (*end || errno || pid <= 0 || pid == (long)getpid() ||
+        (long)(pid_t)pid != pid)
         return 0;
     return kill((pid_t)pid, 0) && errno == ESRCH;
 }
@@ -212,12 +260,11 @@ void store_clean_stale(const char *path)
     if (!slash)
         return;
     *slash = '\0';
-    const char *base = slash + 1;
-    DIR *d = opendir(dir);
+    DIR *d = opendir(dir[0] ? dir : "/");
     if (!d)
         return;
     for (struct dirent *de; (de = readdir(d));) {
-        if (!stale(de->d_name, base))
+        if (!stale(de->d_name))
             continue;
         char full[4400];
         snprintf(full, sizeof full, "%s/%s", dir, de->d_name);

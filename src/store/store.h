@@ -39,16 +39,37 @@ CvError store_path(StoreKind k, const char *name, char *out, size_t len,
  * path), else NULL. */
 const char *store_ignored(StoreKind k);
 
+/* A file being written beside its place (path.tmp.PID), renamed over it
+ * when it is complete: a reader, or a run that fails or is killed, never
+ * leaves the old file part-written. */
+typedef struct {
+    FILE *f;         /* the temporary file, open for writing */
+    char path[4096]; /* where it goes */
+    char tmp[4200];  /* the temporary file's name */
+} StoreTmp;
+
+/* Create t's temporary file beside path (its directory must exist; a
+ * path that is not a plain file's is the caller's to refuse). CV_ERR_IO
+ * and "cannot write TMP: CAUSE" when it cannot be created (errno: the
+ * cause). */
+CvError store_begin(StoreTmp *t, const char *path, char *why, size_t whylen);
+/* Flush t's file to disk, close it and rename it over its path. On
+ * failure it is removed, and why says what failed and why (strerror;
+ * errno: the cause). */
+CvError store_commit(StoreTmp *t, char *why, size_t whylen);
+/* Close and remove t's file: the old file at its path stays as it was. */
+void store_abandon(StoreTmp *t);
+
 /* Writes a file's contents to f; returns nonzero to abandon the write. */
 typedef int (*StoreWriteFn)(FILE *f, void *ctx);
 
 /* Write path atomically: creates its directories, writes a temporary file
- * in the same directory with fn, flushes it to disk and renames it over
- * path. On failure the old file (if any) is untouched, the temporary file
- * removed, and why says what failed and why (strerror). A path that
- * exists and is not a regular file (a device such as /dev/stdout or
- * /dev/full, a FIFO) is written in place, never replaced; a directory is
- * refused. */
+ * in the same directory with fn (store_begin), flushes it to disk and
+ * renames it over path (store_commit). On failure the old file (if any)
+ * is untouched, the temporary file removed, and why says what failed and
+ * why (strerror). A path that exists and is not a regular file (a device
+ * such as /dev/stdout or /dev/full, a FIFO) is written in place, never
+ * replaced; a directory is refused. */
 CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
                     size_t whylen);
 
@@ -64,8 +85,11 @@ CvError store_open(const char *path, FILE **out, int *missing, char *why,
  * NULL). CV_ERR_IO when it cannot be renamed. */
 CvError store_set_aside(const char *path, char *aside, size_t len);
 
-/* Remove temporary files that writers left in path's directory when they
- * were killed (those of processes that no longer run). */
+/* Remove the temporary files (NAME.tmp.PID) that writers left in path's
+ * directory, a directory of collviz's own, when they were killed: those
+ * of processes that no longer run, whatever file they were writing (a
+ * kill -9 during one calibration's save is cleaned by the next save of
+ * any). */
 void store_clean_stale(const char *path);
 
 #endif

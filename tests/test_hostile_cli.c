@@ -1,0 +1,315 @@
+/* test_hostile_cli.c - the command line as a careless or hostile user
+ * meets it: every command refuses the same bad input the same way (one
+ * sentence, exit 2): an option given twice, a number with a blank or a
+ * plus sign, an argument after one that takes none, a backend name that
+ * could reach a file path; perf's usage says which options have
+ * defaults, and its sweep never measures a size twice; trace refuses a
+ * call too large to follow before any work, and an allocation that fails
+ * is said as one, never as an invalid schedule; a date the system cannot
+ * give is said as unknown.
+ *
+ * The binary is $COLLVIZ (default build/collviz). */
+#include "run_bin.h"
+
+#include <limits.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "cli/cli.h"
+#include "measure/calib.h"
+
+/* ------------------------------------------------------------- fixtures */
+
+/* A temporary XDG_CACHE_HOME holding a made-up calibration of threads at
+ * 2 ranks on this machine, so that perf runs at once. */
+static int cache_setup(void **state)
+{
+    char *dir = malloc(64), why[512];
+    ExecHost h;
+    if (!dir)
+        return -1;
+    snprintf(dir, 64, "/tmp/collviz-test-hcli-XXXXXX");
+    if (!mkdtemp(dir) || exec_host_of("threads", 2, &h, why, sizeof why))
+        return -1;
+    setenv("XDG_CACHE_HOME", dir, 1);
+    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED,
+               .when = 1700000000};
+    snprintf(c.backend, sizeof c.backend, "threads");
+    snprintf(c.host, sizeof c.host, "%s", h.fingerprint);
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    if (calib_save(&c, why, sizeof why))
+        return -1;
+    *state = dir;
+    return 0;
+}
+
+static int cache_teardown(void **state)
+{
+    char *dir = *state, cmd[160];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir); /* our mkdtemp's */
+    if (system(cmd) != 0)
+        return -1;
+    free(dir);
+    return 0;
+}
+
+/* ------------------------------------------------------------ bad input */
+
+/* Bad input: one sentence holding `says`, exit 2, nothing on stdout. */
+static void expect_bad(const char *const *args, const char *says)
+{
+    char what[256];
+    Ran r = run_args(args);
+    snprintf(what, sizeof what, "collviz %s %s %s", args[0],
+             args[1] ? args[1] : "", args[1] && args[2] ? args[2] : "");
+    run_expect_sentence(&r, what, 2, says);
+    ran_free(&r);
+}
+
+/* An option given twice is refused by every command, in either
+ * spelling, with the same sentence; the last no longer wins unseen. */
+static void test_repeated_options(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[12];
+        const char *says;
+    } cases[] = {
+        {{"trace", "allreduce", "-p", "2", "-p", "4", "-s", "64"}, "option -p (--ranks)"},
+        {{"trace", "allreduce", "-p", "2", "--ranks=4", "-s", "64"}, "option -p (--ranks)"},
+        {{"trace", "allreduce", "-p", "2", "-s", "64", "--json", "--json"}, "option --json"},
+        {{"model", "allreduce", "-p", "2", "--beta", "1", "--beta", "2"}, "option --beta"},
+        {{"perf", "allreduce", "-p", "2", "-n", "1", "--iters", "5"}, "option -n (--iters)"},
+        {{"perf", "allreduce", "-p", "2", "--csv", "--csv"}, "option --csv"},
+        {{"calibrate", "-p", "2", "-p", "3", "--show"}, "option -p (--ranks)"},
+        {{"calibrate", "-B", "threads", "-B", "nosuch", "--show"}, "option -B (--backend)"},
+        {{"list", "-v", "--verbose"}, "option -v (--verbose)"},
+        {{"tui", "-p", "2", "-p", "3", "--script", "/dev/null"}, "option -p (--ranks)"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char says[128];
+        snprintf(says, sizeof says, "%s is given more than once; give it once",
+                 cases[i].says);
+        expect_bad(cases[i].args, says);
+    }
+}
+
+/* One rule for every number: digits after an optional '-', no blank, no
+ * plus sign, for each command's integer options (and its decimals). */
+static void test_numbers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[12];
+        const char *says;
+    } cases[] = {
+        {{"perf", "allreduce", "-p", "2", "-n", " 5"}, "-n ' 5' must be a whole number"},
+        {{"perf", "allreduce", "-p", "2", "-n", "+5"}, "-n '+5' must be a whole number"},
+        {{"perf", "allreduce", "-p", "2", "-n", "5 "}, "-n '5 ' must be a whole number"},
+        {{"perf", "allreduce", "-p", "2", "-w", "+1"}, "-w '+1' must be"},
+        {{"perf", "allreduce", "-p", "2", "-c", " 1"}, "-c ' 1' must be"},
+        {{"perf", "allreduce", "-p", "2", "-c", "-"}, "-c '-' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", "+1"}, "--min-time '+1' must be"},
+        {{"perf", "allreduce", "-p", "2", "--min-time", " 1"}, "--min-time ' 1' must be"},
+        {{"perf", "allreduce", "-p", " 4"}, "rank count ' 4' is not a whole number"},
+        {{"perf", "allreduce", "-p", "+4"}, "rank count '+4' is not a whole number"},
+        {{"trace", "allreduce", "-p", "+4", "-s", "64"}, "rank count '+4'"},
+        {{"trace", "broadcast", "-p", "4", "-s", "64", "-r", "+1"}, "root '+1'"},
+        {{"model", "allreduce", "-p", "2", "-f", "+2"}, "-f '+2' must be"},
+        {{"model", "allreduce", "-p", "2", "--alpha", "+1"}, "--alpha '+1' is not"},
+        {{"model", "allreduce", "-p", "2", "--beta", "\t10"}, "--beta '\t10' is not"},
+        {{"calibrate", "-p", "+2", "--show"}, "rank count '+2'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_bad(cases[i].args, cases[i].says);
+}
+
+/* Arguments that nothing takes are refused, not ignored; backend names
+ * are checked the same way whether measuring or showing. */
+static void test_extra_and_names(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[8];
+        const char *says;
+    } cases[] = {
+        {{"-V", "x"}, "unexpected argument 'x' after '-V'"},
+        {{"--version", "x"}, "unexpected argument 'x' after '--version'"},
+        {{"-h", "x"}, "unexpected argument 'x' after '-h'"},
+        {{"--help", "trace"}, "unexpected argument 'trace' after '--help'"},
+        {{"help", "trace", "extra"}, "unexpected argument 'extra' after 'help trace'"},
+        {{"calibrate", "-B", "foo", "--show"}, "there is no backend called 'foo'"},
+        {{"calibrate", "-B", "foo"}, "there is no backend called 'foo'"},
+        {{"calibrate", "-B", "", "--show"}, "there is no backend called ''"},
+        {{"calibrate", "-B", "../../x", "--show"}, "no backend called '../../x'"},
+        {{"model", "allreduce", "-p", "2", "-B", "../../x"}, "no backend called"},
+        {{"perf", "allreduce", "-p", "2", "-B", ""}, "there is no backend called ''"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        expect_bad(cases[i].args, cases[i].says);
+    /* nothing named after them was made in the cache */
+    char path[256];
+    snprintf(path, sizeof path, "%s/collviz/calib--", getenv("XDG_CACHE_HOME"));
+    assert_int_equal(access(path, F_OK), -1);
+}
+
+/* ---------------------------------------------------------------- perf */
+
+/* perf's usage shows -b and -e as optional, and their defaults. */
+static void test_perf_usage(void **state)
+{
+    (void)state;
+    Ran r = run_args((const char *const[]){"perf", "--help", NULL});
+    assert_int_equal(r.status, 0);
+    if (!strstr(r.out, "[-b MIN] [-e MAX]") || strstr(r.out, "] -b MIN") ||
+        !strstr(r.out, "smallest size of the sweep (default 8") ||
+        !strstr(r.out, "largest size of the sweep (default 64M)"))
+        fail_msg("perf --help:\n%s", r.out);
+    ran_free(&r);
+}
+
+/* The sizes of perf's table rows (lines not starting with '#'). */
+static size_t row_sizes(const char *out, unsigned long long *sizes, size_t max)
+{
+    size_t n = 0;
+    for (const char *l = out; *l && n < max;) {
+        unsigned long long s;
+        if (*l != '#' && sscanf(l, "%llu", &s) == 1)
+            sizes[n++] = s;
+        const char *nl = strchr(l, '\n');
+        l = nl ? nl + 1 : l + strlen(l);
+    }
+    return n;
+}
+
+/* A sweep never repeats a size: -b 0 is one row of the empty collective
+ * (nccl-tests' size 0), a factor sweep goes on from 1 byte, and sizes
+ * that round down to a whole block already measured are left out. */
+static void test_sweep_no_repeats(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *args[16];
+        bool csv;
+        unsigned long long want[8];
+        size_t n;
+    } cases[] = {
+        {{"perf", "allreduce", "-p", "2", "-b", "0", "-e", "64", "-n", "1", "-w",
+          "0", NULL}, false, {0, 4, 8, 16, 32, 64}, 6},
+        {{"perf", "allgather", "-p", "2", "-b", "8", "-e", "32", "-i", "4", "-n",
+          "1", "-w", "0", NULL}, false, {8, 16, 24, 32}, 4},
+        {{"perf", "allgather", "-p", "2", "-b", "0", "-e", "16", "-i", "4", "-n",
+          "1", "-w", "0", "--csv", NULL}, true, {0, 8, 16}, 3},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Ran r = run_args(cases[i].args);
+        unsigned long long got[32];
+        size_t n = cases[i].csv ? 0 : row_sizes(r.out, got, 32);
+        if (cases[i].csv) { /* algorithm,size,... after the head line */
+            for (const char *l = strchr(r.out, '\n'); l && l[1] && n < 32;
+                 l = strchr(l + 1, '\n'))
+                if (sscanf(l + 1, "%*[^,],%llu", &got[n]) == 1)
+                    n++;
+        }
+        assert_int_equal(r.status, 0);
+        if (n != cases[i].n || memcmp(got, cases[i].want, n * sizeof *got))
+            fail_msg("case %zu: %zu rows:\n%s", i, n, r.out);
+        ran_free(&r);
+    }
+}
+
+/* --------------------------------------------------------------- trace */
+
+/* A call whose buffers trace cannot follow within its bounds is refused
+ * at once (it used 4.3 GB and 33 s at p = 1024 and 128M, and called the
+ * schedule invalid at 1G); one below them runs. */
+static void test_trace_bounded(void **state)
+{
+    (void)state;
+    static const char *const big[][12] = {
+        {"trace", "allreduce", "-a", "ring", "-p", "1024", "-s", "128M", NULL},
+        {"trace", "alltoall", "-p", "1024", "-s", "1G", NULL},
+        {"trace", "broadcast", "-a", "chain", "-p", "64", "-s", "16G", NULL},
+        {"trace", "allgather", "-p", "1024", "-s", "1G", "-d", "int8", "--json", NULL},
+    };
+    for (size_t i = 0; i < sizeof big / sizeof big[0]; i++) {
+        Ran r = run_opts(&(RunOpts){.limit_s = 20}, big[i]);
+        run_expect_sentence(&r, big[i][1], 2, "trace cannot follow ");
+        if (!strstr(r.err, "trace keeps state for at most 4294967296") ||
+            r.secs > 5)
+            fail_msg("%s: %.1f s, '%s'", big[i][1], r.secs, r.err);
+        ran_free(&r);
+    }
+    Ran r = run_args((const char *const[]){"trace", "allreduce", "-a", "ring",
+                                           "-p", "4", "-s", "1G", NULL});
+    assert_int_equal(r.status, 0);
+    ran_free(&r);
+}
+
+/* An allocation that fails is said as such: never "invalid", never a
+ * step and a transfer it has nothing to do with. */
+static void test_trace_no_memory(void **state)
+{
+    (void)state;
+    if (RUN_SANITIZED)
+        skip(); /* a sanitizer cannot start under an address space limit */
+    static const struct {
+        unsigned long long as;
+        const char *says;
+    } cases[] = {
+        {200ull << 20, "there is not enough memory to validate the ring schedule"},
+        {60ull << 20, "there is not enough memory to generate the ring schedule"},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        Ran r = run_opts(&(RunOpts){.as = cases[i].as},
+                         (const char *const[]){"trace", "allreduce", "-a", "ring",
+                                               "-p", "1024", "-s", "8M", NULL});
+        if (r.status != 1 || strstr(r.err, "invalid") || strstr(r.err, "step") ||
+            !strstr(r.err, cases[i].says) || run_lines(r.err) != 1)
+            fail_msg("under %llu MiB: status %d, '%s'", cases[i].as >> 20,
+                     r.status, r.err);
+        ran_free(&r);
+    }
+}
+
+/* ---------------------------------------------------------------- dates */
+
+/* A time the system cannot turn into a date (localtime gives NULL) is
+ * said as unknown, never handed to strftime. */
+static void test_date_text(void **state)
+{
+    (void)state;
+    char buf[64];
+    setenv("TZ", "UTC", 1);
+    tzset();
+    cli_date_text(0, buf, sizeof buf);
+    assert_string_equal(buf, "1970-01-01 00:00");
+    cli_date_text(1700000000, buf, sizeof buf);
+    assert_string_equal(buf, "2023-11-14 22:13");
+    static const long long odd[] = {LLONG_MAX, LLONG_MIN, 99999999999999999LL,
+                                    -99999999999999999LL};
+    for (size_t i = 0; i < sizeof odd / sizeof odd[0]; i++) {
+        cli_date_text(odd[i], buf, sizeof buf);
+        if (strcmp(buf, "an unknown date"))
+            fail_msg("%lld: '%s'", odd[i], buf);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_repeated_options, cache_setup,
+                                        cache_teardown),
+        cmocka_unit_test_setup_teardown(test_numbers, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_extra_and_names, cache_setup,
+                                        cache_teardown),
+        cmocka_unit_test(test_perf_usage),
+        cmocka_unit_test_setup_teardown(test_sweep_no_repeats, cache_setup,
+                                        cache_teardown),
+        cmocka_unit_test(test_trace_bounded),
+        cmocka_unit_test(test_trace_no_memory),
+        cmocka_unit_test(test_date_text),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
