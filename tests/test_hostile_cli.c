@@ -120,6 +120,11 @@ static void test_numbers(void **state)
         {{"model", "allreduce", "-p", "2", "--alpha", "+1"}, "--alpha '+1' is not"},
         {{"model", "allreduce", "-p", "2", "--beta", "\t10"}, "--beta '\t10' is not"},
         {{"calibrate", "-p", "+2", "--show"}, "rank count '+2'"},
+        {{"tui", "--script", "/dev/null", "--cells", " 5"}, "--cells ' 5' must be"},
+        {{"tui", "--script", "/dev/null", "--cells", "+5"}, "--cells '+5' must be"},
+        {{"tui", "--script", "/dev/null", "--frames", "+3"}, "--frames '+3' must be"},
+        {{"tui", "--script", "/dev/null", "--screen", "+100x30"}, "--screen wants"},
+        {{"tui", "--script", "/dev/null", "--screen", "100x 30"}, "--screen wants"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         expect_bad(cases[i].args, cases[i].says);

@@ -72,23 +72,31 @@ typedef struct {
     bool ascii;         /* --ascii */
 } TuiArgs;
 
-/* "WxH" into *w, *h; false when it is not one. */
+/* "WxH" (whole numbers as every option takes them, 1 to 1000) into *w,
+ * *h; false, and neither touched, when it is not one. */
 static bool parse_wxh(const char *s, int *w, int *h)
 {
-    char tail;
-    return s && sscanf(s, "%dx%d%c", w, h, &tail) == 2 && *w > 0 && *h > 0 &&
-           *w <= 1000 && *h <= 1000;
+    char cols[16];
+    const char *x = s ? strchr(s, 'x') : NULL;
+    long cw, ch;
+    if (!x || (size_t)(x - s) >= sizeof cols)
+        return false;
+    memcpy(cols, s, (size_t)(x - s));
+    cols[x - s] = '\0';
+    if (!cli_whole_number(cols, &cw) || !cli_whole_number(x + 1, &ch) ||
+        cw < 1 || ch < 1 || cw > 1000 || ch > 1000)
+        return false;
+    *w = (int)cw, *h = (int)ch;
+    return true;
 }
 
+/* One of the TUI's own integer options, by the one number parser. */
 static int parse_int_opt(const char *name, const char *s, int lo, int hi,
                          int *out, CliErr *e)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (errno || *end || end == s || v < lo || v > hi)
-        return cli_fail(e, "%s must be a whole number from %d to %d, not '%s'",
-                        name, lo, hi, s);
+    long v;
+    if (cli_parse_int(name, s, lo, hi, &v, e))
+        return -1;
     *out = (int)v;
     return 0;
 }
