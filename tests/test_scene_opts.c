@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli/scene_opts.h"
+#include "cli_fixture.h"
 
 /* ------------------------------------------------------------ good lines */
 
@@ -78,44 +79,16 @@ static void test_tui_defaults(void **state)
 
 /* ------------------------------------------------------------ bad lines */
 
-static char *slurp(FILE *f)
-{
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    rewind(f);
-    char *s = malloc((size_t)n + 1);
-    assert_non_null(s);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
-    return s;
-}
-
 /* What `collviz CMD LINE` writes on stderr (its status must be 2). */
 static char *command_line_error(const char *cmd, const char *line)
 {
-    const char *bin = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
-    char *copy = strdup(line), *argv[64] = {"collviz", (char *)cmd}, *save;
-    int argc = 2;
-    for (char *w = strtok_r(copy, " ", &save); w; w = strtok_r(NULL, " ", &save))
-        argv[argc++] = w;
-    FILE *fe = tmpfile();
-    assert_non_null(fe);
-    fflush(NULL);
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(fileno(fe), 2);
-        execv(bin, argv);
-        _exit(127);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    free(copy);
-    if (!WIFEXITED(st) || WEXITSTATUS(st) == 127)
-        fail_msg("could not run %s (set COLLVIZ to the binary)", bin);
-    assert_int_equal(WEXITSTATUS(st), 2);
-    return slurp(fe);
+    Out o;
+    runf(&o, "%s %s", cmd, line);
+    assert_int_equal(o.rc, 2);
+    char *err = strdup(o.err);
+    assert_non_null(err);
+    out_free(&o);
+    return err;
 }
 
 /* The line is refused with the command line's sentence. */

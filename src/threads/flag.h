@@ -18,16 +18,12 @@
 #include <unistd.h>
 
 #include "exec/mono.h"
+#include "threads/plan.h" /* CACHE_LINE */
 
 #ifdef __linux__
 #include <linux/futex.h>
 #include <sys/syscall.h>
 #endif
-
-/* Bytes of a cache line: each counter has one of its own (plan.h defines
- * the same for its channels' slots). */
-#define CACHE_LINE 64
-
 
 /* A counter that only grows, on its own cache line, the number of threads
  * asleep on it (so that a publisher calls the kernel only when somebody

@@ -13,8 +13,8 @@
 
 #include "core/sched.h"
 
-/* Bytes of a cache line: a channel's slots are whole lines (flag.h
- * defines the same for its counters). */
+/* Bytes of a cache line: a channel's slots are whole lines, and each of
+ * flag.h's counters has one of its own. */
 #define CACHE_LINE 64
 
 
