@@ -95,12 +95,11 @@ static double model_busbw(const App *app, const AlgoInfo *a, uint64_t bytes,
     CollCall c = app->scene->call;
     c.count = (size_t)coll_count_for_size(c.kind, c.nranks, c.dtype, bytes);
     Schedule s;
-    CostTerms t;
     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-    const Predictor *m = &app->scene->model;
-    assert_int_equal(model_schedule_cost(&s, m->link, &m->params, &t), CV_OK);
+    Value v = predictor_total(&app->scene->model, &s);
+    assert_true(v.valid);
     sched_fini(&s);
-    *seconds = cost_time(&t, &m->params);
+    *seconds = v.v;
     return *seconds > 0 ? (double)bytes / *seconds / 1e9 *
                               coll_busbw_factor(c.kind, c.nranks)
                         : 0;

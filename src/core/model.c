@@ -87,17 +87,32 @@ CvError model_schedule_cost(const Schedule *s, LinkModel l,
     return e;
 }
 
+CvError model_step_cost(const Schedule *s, size_t k, LinkModel l,
+                        const ModelParams *m, CostTerms *out, double *copy)
+{
+    int p = s->call.nranks;
+    *out = (CostTerms){0};
+    *copy = 0;
+    RankStepStats *st = malloc((size_t)p * sizeof *st);
+    if (!st)
+        return CV_ERR_NOMEM;
+    CvError e = k < s->nsteps ? sched_step_stats(s, k, st) : CV_ERR_ARG;
+    if (!e) {
+        *out = step_terms(st, p, l, m);
+        for (int r = 0; r < p && out->steps == 0; r++)
+            *copy = dmax(*copy, (double)st[r].copied);
+    }
+    free(st);
+    return e;
+}
+
 double model_step_time(const Schedule *s, size_t k, LinkModel l,
                        const ModelParams *m)
 {
-    int p = s->call.nranks;
-    RankStepStats *st = malloc((size_t)p * sizeof *st);
-    if (!st || sched_step_stats(s, k, st)) {
-        free(st);
+    CostTerms c;
+    double copy;
+    if (model_step_cost(s, k, l, m, &c, &copy))
         return -1;
-    }
-    CostTerms c = step_terms(st, p, l, m);
-    free(st);
     return cost_time(&c, m);
 }
 

@@ -46,6 +46,13 @@ int link_parse(const char *s);
 CvError model_schedule_cost(const Schedule *s, LinkModel l,
                             const ModelParams *m, CostTerms *out);
 
+/* The terms step k adds under l and m (as model_schedule_cost adds them),
+ * and in *copy the bytes the busiest rank copies locally when the step
+ * moves nothing between ranks (a local-only step, such as a copy-in:
+ * free in the terms, priced by whoever knows the copy bandwidth). */
+CvError model_step_cost(const Schedule *s, size_t k, LinkModel l,
+                        const ModelParams *m, CostTerms *out, double *copy);
+
 /* Time of one step k of a schedule (seconds) under l and m. */
 double model_step_time(const Schedule *s, size_t k, LinkModel l,
                        const ModelParams *m);

@@ -32,6 +32,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_BENCH, "bench", "timed run at the chosen size")                     \
     X(ACT_SWEEP, "sweep", "start / stop the bandwidth sweep")                 \
     X(ACT_COMPARE, "compare", "sweep all algorithms of the collective")       \
+    X(ACT_CALIBRATE, "calibrate", "calibrate this backend and rank count")    \
     X(ACT_CANCEL, "cancel", "cancel background work, close menus")            \
     X(ACT_TOGGLE_TOPO, "topology", "show / hide the topology")                \
     X(ACT_TOGGLE_TIMELINE, "timeline", "show / hide the step timeline")       \

@@ -284,15 +284,22 @@ static void make_job(const App *app, WorkerKind kind, WorkerJob *j)
                      .budget_s = kind == WORKER_BENCH ? 1.0 : 0.05};
 }
 
+/* Whether background work can run here; a sentence when not. */
+static bool can_run(App *app)
+{
+    if (app->bg.worker && app->scene->backend)
+        return true;
+    app_message(app, true,
+                "Timed runs need a backend and the background thread.");
+    return false;
+}
+
 static void start_job(App *app, WorkerKind kind)
 {
     AppBg *bg = &app->bg;
     WorkerJob j;
-    if (!bg->worker || !app->scene->backend) {
-        app_message(app, true,
-                    "Timed runs need a backend and the background thread.");
+    if (!can_run(app))
         return;
-    }
     make_job(app, kind, &j);
     bg->job = worker_submit(bg->worker, &j);
     bg->kind = kind;
@@ -304,9 +311,45 @@ static void start_job(App *app, WorkerKind kind)
     }
 }
 
+/* Calibrate in the background: K a full calibration, before the first
+ * timed run without one a quick one (then_bench), as perf does. */
+static void start_calib(App *app, bool quick, bool then_bench)
+{
+    AppBg *bg = &app->bg;
+    WorkerJob j;
+    if (!can_run(app))
+        return;
+    make_job(app, WORKER_CALIB, &j);
+    j.quick = quick;
+    j.then_bench = then_bench;
+    bg->job = worker_submit(bg->worker, &j);
+    bg->kind = WORKER_CALIB;
+    bg->bench_next = then_bench;
+    bg->progress = 0;
+    bg->planned = 0;
+}
+
 static void do_bench(App *app, const Request *r)
 {
-    start_job(app, WORKER_BENCH);
+    const Scene *sc = app->scene;
+    if (sc->model.calibrated || !sc->backend || !app->bg.worker) {
+        start_job(app, WORKER_BENCH);
+        return;
+    }
+    start_calib(app, true, true);
+    if (app->bg.kind == WORKER_CALIB)
+        app_message(app, false, "No calibration of %s at %d ranks on this "
+                    "machine yet: calibrating quickly first (K for a "
+                    "thorough one).", sc->backend->name, sc->call.nranks);
+}
+
+static void do_calibrate(App *app, const Request *r)
+{
+    if (app->bg.kind == WORKER_CALIB && app->bg.worker) {
+        worker_cancel(app->bg.worker);
+        return;
+    }
+    start_calib(app, false, false);
 }
 
 static void do_sweep(App *app, const Request *r)
@@ -356,6 +399,12 @@ static void do_result(App *app, const Request *r)
     bg->planned = res->planned;
     switch (res->kind) {
     case WORKER_TIMED: take_timed(bg, res); break;
+    case WORKER_CALIBRATED:
+        scene_use_calib(app->scene, res->calib);
+        app_message(app, false, "%s", res->msg);
+        if (bg->kind == WORKER_CALIB && bg->bench_next)
+            bg->kind = WORKER_BENCH; /* the timed run follows */
+        break;
     case WORKER_POINT:
         if (bg->nsweep < WORKER_SWEEP_MAX)
             bg->sweep[bg->nsweep++] = res->point;
@@ -459,6 +508,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_CELLS_MORE] = do_cells,    [ACT_CELLS_LESS] = do_cells,
     [ACT_BENCH] = do_bench,         [ACT_SWEEP] = do_sweep,
     [ACT_COMPARE] = do_sweep,       [ACT_CANCEL] = do_cancel,
+    [ACT_CALIBRATE] = do_calibrate,
     [ACT_TOGGLE_TOPO] = do_toggle,  [ACT_TOGGLE_TIMELINE] = do_toggle,
     [ACT_TOGGLE_CHART] = do_toggle, [ACT_TOGGLE_XFERS] = do_toggle,
     [ACT_SCROLL_UP] = do_scroll,    [ACT_SCROLL_DOWN] = do_scroll,

@@ -114,6 +114,8 @@ typedef struct {
     size_t nsweep;            /* points in sweep[] */
     size_t planned;           /* points the sweep will make (0: unknown) */
     bool compare;             /* sweep every algorithm of the collective */
+    bool bench_next;          /* the calibration running is the quick one
+                                 before a timed run */
 } AppBg;
 
 /* The open mode and each mode's own state. */

@@ -39,6 +39,7 @@
     X('m', "m", ACT_BENCH)                                                    \
     X('S', "S", ACT_SWEEP)                                                    \
     X('C', "C", ACT_COMPARE)                                                  \
+    X('K', "K", ACT_CALIBRATE)                                                \
     X(ESC_KEY, "Esc", ACT_CANCEL)                                             \
     X('1', "1", ACT_TOGGLE_TOPO)                                              \
     X('2', "2", ACT_TOGGLE_TIMELINE)                                          \

@@ -15,7 +15,7 @@
 
 #define HEADER_ROWS 2
 #define STATUS_ROWS 1
-#define COUNTER_ROWS 14 /* frame + the counters' lines */
+#define COUNTER_ROWS 20 /* frame + the counters' lines */
 #define MIN_PANEL 4     /* a framed panel needs a frame and two lines */
 
 
@@ -72,9 +72,13 @@ static void left_column(const LayoutIn *in, Rect col, Layout *out)
 static void right_column(const LayoutIn *in, Rect col, Layout *out)
 {
     int ids[3] = {VIEW_COUNTERS, VIEW_TOPOLOGY, VIEW_CHART};
-    int h[3] = {num_min(COUNTER_ROWS, col.h), 0, 0};
-    int rest = col.h - h[0];
     bool topo = in->show[VIEW_TOPOLOGY], chart = in->show[VIEW_CHART];
+    /* the counters leave the panels below room to be seen (they drop
+     * their least needed lines) */
+    int keep = topo && chart ? 2 * MIN_PANEL : topo || chart ? 7 : 0;
+    int h[3] = {num_min(COUNTER_ROWS, num_max(col.h - keep, MIN_PANEL)), 0,
+                0};
+    int rest = col.h - h[0];
     if (topo && chart && rest >= 2 * MIN_PANEL) {
         h[1] = rest / 2;
         h[2] = rest - h[1];

@@ -16,13 +16,39 @@ void predictor_calibrated(Predictor *p, const Calib *c)
     *p = (Predictor){.calibrated = true, .calib = *c, .link = c->link};
 }
 
-/* The plain model's parameters for s: the defaults, or the calibration's
- * at s's footprint. */
-static ModelParams params_for(const Predictor *p, const Schedule *s)
+ModelParams predictor_params(const Predictor *p, const Schedule *s)
 {
     return p->calibrated
                ? calib_params(&p->calib, p->link, calib_footprint(s))
                : p->params;
+}
+
+/* Add step k's terms to *out. */
+static CvError add_step(const Predictor *p, const Schedule *s, size_t k,
+                        PredSplit *out)
+{
+    CostTerms t;
+    double copy;
+    CvError e = model_step_cost(s, k, p->link, &out->m, &t, &copy);
+    if (e)
+        return e;
+    out->t.a += t.a, out->t.b += t.b, out->t.g += t.g;
+    out->t.steps += t.steps;
+    out->copy += copy;
+    out->time += cost_time(&t, &out->m) + copy * out->m.beta;
+    return CV_OK;
+}
+
+CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
+                        PredSplit *out)
+{
+    *out = (PredSplit){.m = predictor_params(p, s)};
+    if (k != PREDICTOR_WHOLE)
+        return k < s->nsteps ? add_step(p, s, k, out) : CV_ERR_ARG;
+    CvError e = CV_OK;
+    for (size_t i = 0; i < s->nsteps && !e; i++)
+        e = add_step(p, s, i, out);
+    return e;
 }
 
 Value predictor_total(const Predictor *p, const Schedule *s)
@@ -32,17 +58,17 @@ Value predictor_total(const Predictor *p, const Schedule *s)
     if (p->calibrated) {
         e = calib_predict(&p->calib, s, p->link, &sec);
     } else {
-        CostTerms t;
-        e = model_schedule_cost(s, p->link, &p->params, &t);
-        sec = e ? 0 : cost_time(&t, &p->params);
+        PredSplit sp;
+        e = predictor_split(p, s, PREDICTOR_WHOLE, &sp);
+        sec = sp.time;
     }
     return (Value){e ? 0 : sec, !e};
 }
 
 Value predictor_step(const Predictor *p, const Schedule *s, size_t k)
 {
-    ModelParams m = params_for(p, s);
-    if (k >= s->nsteps)
+    PredSplit sp;
+    if (predictor_split(p, s, k, &sp))
         return (Value){0, false};
-    return (Value){model_step_time(s, k, p->link, &m), true};
+    return (Value){sp.time, true};
 }

@@ -28,6 +28,19 @@ typedef struct {
                            at each schedule's footprint) */
 } Predictor;
 
+/* A predicted time split into the terms of the formula, so that the one
+ * that dominates can be pointed at. Local-only steps (a rank copying its
+ * input into place) move nothing between ranks and cost nothing in the
+ * alpha-beta-gamma terms; they are priced as their bytes over the copy
+ * bandwidth (1/beta, at the footprint with a calibration), so no step
+ * reads 0 beside a measured time. */
+typedef struct {
+    CostTerms t;  /* latencies, bytes moved, bytes reduced */
+    double copy;  /* bytes copied in local-only steps */
+    ModelParams m;/* alpha, beta, gamma they are priced with */
+    double time;  /* t.a alpha + t.b beta + t.g gamma + copy beta, s */
+} PredSplit;
+
 /* The plain model with the default parameters. */
 void predictor_defaults(Predictor *p);
 /* The calibrated predictor of calibration c. */
@@ -41,7 +54,16 @@ Value predictor_total(const Predictor *p, const Schedule *s);
  * only, so with a calibration a step's time is the plain model's with the
  * calibration's parameters at s's footprint (calib_params): the steps'
  * breakdown, while the whole is predictor_total's. Without one both are
- * the plain model's, and the steps add up to the whole. */
+ * the plain model's, and the steps add up to the whole; local-only steps
+ * as PredSplit says. */
 Value predictor_step(const Predictor *p, const Schedule *s, size_t k);
+
+/* alpha, beta and gamma the predictor prices s with. */
+ModelParams predictor_params(const Predictor *p, const Schedule *s);
+
+/* Step k's split (k == PREDICTOR_WHOLE: the sum over every step). */
+#define PREDICTOR_WHOLE ((size_t)-1)
+CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
+                        PredSplit *out);
 
 #endif

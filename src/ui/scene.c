@@ -128,6 +128,15 @@ static void model(Scene *sc)
     sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
 }
 
+static void count_bytes(Scene *sc);
+
+void scene_use_calib(Scene *sc, const Calib *c)
+{
+    predictor_calibrated(&sc->model, c);
+    sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
+    count_bytes(sc);
+}
+
 /* ------------------------------------------------------------ building */
 
 static CvError seek(Scene *sc, size_t k, char *why, size_t whylen);

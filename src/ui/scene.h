@@ -107,6 +107,10 @@ void scene_free(Scene *sc);
 CvError scene_remake(Scene **sc, const SceneSetup *set, char *why,
                      size_t whylen);
 
+/* Price everything with calibration c from now on (the predictor of
+ * predictor.h, the whole and the shown step's predictions). */
+void scene_use_calib(Scene *sc, const Calib *c);
+
 /* The setup *sc was made from. */
 void scene_setup(const Scene *sc, SceneSetup *out);
 

@@ -4,7 +4,9 @@
  * yet show as N/A. */
 #include <math.h>
 #include <stdio.h>
+#include <time.h>
 
+#include "ui/keys.h"
 #include "ui/view.h"
 
 #define LABEL_W 9 /* columns of the row labels */
@@ -105,17 +107,100 @@ static void draw_bandwidth(const App *app, Grid *g, Rect r, int y)
                 "algbw %.2f  busbw %.2f", alg, bus);
 }
 
-/* Where the model's parameters come from. */
-static void draw_model(const App *app, Grid *g, Rect r, int y)
+/* A byte count for a formula: "512", "1.5K", "8M" (binary units). */
+static void fmt_coef(char *out, size_t len, double b)
+{
+    static const char *const u[] = {"", "K", "M", "G", "T"};
+    int k = 0;
+    while (b >= 1024 && k < 4)
+        b /= 1024, k++;
+    snprintf(out, len, b == floor(b) || b >= 100 ? "%.0f%s" : "%.1f%s", b,
+             u[k]);
+}
+
+/* A term's time in the unit of the largest: 3 digits at most. */
+static void fmt_num(char *out, size_t len, double v)
+{
+    snprintf(out, len, v >= 99.5 ? "%.0f" : v >= 9.95 ? "%.1f" : "%.2f", v);
+}
+
+/* Where the model's parameters come from: this machine's calibration
+ * (when, how long, how steady) or the defaults, and the key that
+ * calibrates. */
+static void draw_source(const App *app, Grid *g, Rect r, int y)
+{
+    const Predictor *m = &app->scene->model;
+    char keys[16];
+    keys_names(ACT_CALIBRATE, "/", keys, sizeof keys);
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "model");
+    if (!m->calibrated) {
+        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0,
+                    "defaults, %s", link_name(m->link));
+        grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
+                    "%s: calibrate here", keys);
+        return;
+    }
+    char when[32] = "?";
+    time_t t = (time_t)m->calib.when, now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&t, &tm))
+        strftime(when, sizeof when, now - t < 12 * 3600 ? "%H:%M"
+                 : "%Y-%m-%d", &tm);
+    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, "calibrated %s",
+                when);
+    double u = m->calib.unsteady;
+    grid_printf(g, r, r.x + LABEL_W, y + 1, -1,
+                u > 2 ? ROLE_WARN : ROLE_DIM, 0, u > 0 ? "%s, %s, x%.1f"
+                : "%s, %s", m->calib.quick ? "quick" : "full",
+                link_name(m->link), u);
+}
+
+/* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */
+static void draw_params(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
-    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "model");
-    if (sc->model.calibrated)
-        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
-                    "calibrated, %s", link_name(sc->model.link));
-    else
-        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0,
-                    "defaults, %s", link_name(sc->model.link));
+    ModelParams m = predictor_params(&sc->model, &sc->big_sched);
+    char a[24];
+    view_fmt_time(a, sizeof a, m.alpha);
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, " a b g");
+    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, "%s %.3g %.3g GB/s",
+                a, m.beta > 0 ? 1e-9 / m.beta : 0,
+                m.gamma > 0 ? 1e-9 / m.gamma : 0);
+}
+
+/* A cost split into its terms on two rows: the coefficients, and what
+ * each term costs, in the unit of the largest. */
+static void draw_split(const App *app, Grid *g, Rect r, int y,
+                       const char *label, size_t k)
+{
+    const Scene *sc = app->scene;
+    PredSplit sp;
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, label);
+    if (!sc->big_ok && k != PREDICTOR_WHOLE) {
+        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, "N/A");
+        return;
+    }
+    if (predictor_split(&sc->model, &sc->big_sched, k, &sp)) {
+        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, "N/A");
+        return;
+    }
+    char b[16], c[16];
+    double bytes = sp.t.b + sp.copy; /* copies go at beta too */
+    fmt_coef(b, sizeof b, bytes);
+    fmt_coef(c, sizeof c, sp.t.g);
+    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
+                "%.0f a + %s b + %s g", sp.t.a, b, c);
+    double ta = sp.t.a * sp.m.alpha, tb = bytes * sp.m.beta,
+           tg = sp.t.g * sp.m.gamma, top = fmax(ta, fmax(tb, tg));
+    double scale = top >= 1 ? 1 : top >= 1e-3 ? 1e3 : top >= 1e-6 ? 1e6 : 1e9;
+    const char *unit = top >= 1 ? "s" : top >= 1e-3 ? "ms"
+                       : top >= 1e-6 ? "us" : "ns";
+    char na[12], nb[12], nc[12];
+    fmt_num(na, sizeof na, ta * scale);
+    fmt_num(nb, sizeof nb, tb * scale);
+    fmt_num(nc, sizeof nc, tg * scale);
+    grid_printf(g, r, r.x + LABEL_W - 3, y + 1, -1, ROLE_DIM, 0,
+                "= %s + %s + %s %s", na, nb, nc, unit);
 }
 
 /* Whether the real buffers matched the symbolic state. */
@@ -147,7 +232,9 @@ static void draw_background(const App *app, Grid *g, Rect r, int y)
         grid_text(g, r, x, y, -1, ROLE_DIM, 0, "nothing (m: time it)");
         return;
     }
-    const char *what = app->bg.kind == WORKER_BENCH ? "timed run" : "sweep";
+    const char *what = app->bg.kind == WORKER_BENCH   ? "timed run"
+                       : app->bg.kind == WORKER_CALIB ? "calibrating"
+                                                      : "sweep";
     x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "%s ", what);
     int bar = r.x + r.w - x - 5, fill = (int)(app->bg.progress * bar + 0.5);
     for (int i = 0; i < bar; i++)
@@ -157,14 +244,48 @@ static void draw_background(const App *app, Grid *g, Rect r, int y)
                 app->bg.progress * 100);
 }
 
+/* The split of the shown step and of the whole run. */
+static void draw_splits(const App *app, Grid *g, Rect r, int y)
+{
+    size_t k;
+    if (scene_shown(app->scene, &k)) {
+        draw_split(app, g, r, y, " step", k);
+    } else {
+        grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, " step");
+        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, "- (none yet)");
+    }
+    draw_split(app, g, r, y + 2, " whole", PREDICTOR_WHOLE);
+}
+
+/* The panel's sections in the order drawn; when the panel is short the
+ * sections of least priority (a larger number) are left out. */
+static const struct {
+    void (*draw)(const App *app, Grid *g, Rect r, int y);
+    int rows;     /* rows it takes */
+    int priority; /* 1: kept first */
+} sections[] = {
+    {draw_bytes, 4, 5},      {draw_times, 4, 1}, {draw_bandwidth, 1, 6},
+    {draw_source, 2, 2},     {draw_params, 1, 2}, {draw_splits, 4, 3},
+    {draw_check, 1, 7},      {draw_background, 1, 4},
+};
+#define NSECTIONS (sizeof sections / sizeof sections[0])
+
 static void counters_draw(const App *app, Grid *g, Rect r)
 {
-    draw_bytes(app, g, r, r.y);
-    draw_times(app, g, r, r.y + 4);
-    draw_bandwidth(app, g, r, r.y + 8);
-    draw_model(app, g, r, r.y + 9);
-    draw_check(app, g, r, r.y + 10);
-    draw_background(app, g, r, r.y + 11);
+    bool on[NSECTIONS] = {false};
+    int left = r.h;
+    for (int pr = 1; pr <= 7; pr++)
+        for (size_t i = 0; i < NSECTIONS; i++)
+            if (sections[i].priority == pr && sections[i].rows <= left) {
+                on[i] = true;
+                left -= sections[i].rows;
+            }
+    int y = r.y;
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (on[i]) {
+            sections[i].draw(app, g, r, y);
+            y += sections[i].rows;
+        }
 }
 
 const ViewOps view_counters = {

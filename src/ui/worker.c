@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "measure/calib.h"
 #include "measure/measure.h"
 
 /* Results the ring holds: a whole job's, and a few of a cancelled job's
@@ -79,6 +80,8 @@ void worker_result_fini(WorkerResult *r)
 {
     free(r->step_s);
     r->step_s = NULL;
+    free(r->calib);
+    r->calib = NULL;
 }
 
 /* Put r into the ring for job `id` (under the lock). Only a job's end is
@@ -249,6 +252,13 @@ static void post_bench(Worker *w, const Schedule *s, MeasureResult *m)
     post(w, &r);
 }
 
+/* What each job is called in sentences. */
+static const char *job_name(WorkerKind k)
+{
+    return k == WORKER_BENCH ? "timed run"
+           : k == WORKER_CALIB ? "calibration" : "sweep";
+}
+
 static void run_bench(Worker *w, const WorkerJob *j)
 {
     char why[200];
@@ -354,6 +364,52 @@ static void run_sweep(Worker *w, const WorkerJob *j)
     finish_job(w, false, "Sweep done: %zu measurements.", done);
 }
 
+/* calib.h's progress: how far, and whether the job was cancelled. */
+static int on_calib_progress(void *ctx, int done, int total)
+{
+    Span *sp = ctx;
+    if (total > 0)
+        set_progress(sp->w, sp->p0 + (sp->p1 - sp->p0) * done / total);
+    return cancelled(sp->w);
+}
+
+/* Calibrate (calib.h's quick or full measurement) on the worker's
+ * executor, save it where perf and the TUI find it, post it; then the
+ * timed run when the job asks for one. */
+static void run_calib(Worker *w, const WorkerJob *j)
+{
+    char why[4400] = "";
+    Calib *c = calloc(1, sizeof *c);
+    CvError e = c ? need_executor(w, j, why, 200) : CV_ERR_NOMEM;
+    Span sp = {w, 0, j->then_bench ? 0.5 : 1};
+    CalibOptions o = {.quick = j->quick};
+    if (!e)
+        e = calib_measure(w->ex, &o, c, on_calib_progress, &sp, why,
+                          sizeof why);
+    if (e) {
+        free(c);
+        if (e == CV_ERR_CANCELLED || why[0] == '\0')
+            job_failed(w, e, "calibration");
+        else
+            finish_job(w, true, "The calibration failed: %.150s", why);
+        return;
+    }
+    WorkerResult r = {.kind = WORKER_CALIBRATED, .calib = c};
+    bool saved = calib_save(c, why, sizeof why) == CV_OK;
+    snprintf(r.msg, sizeof r.msg, saved ? "Calibrated (%s) and saved."
+             : "Calibrated (%s); not saved: %.120s",
+             j->quick ? "quick" : "full", why);
+    WorkerJob b = *j;
+    predictor_calibrated(&b.model, c);
+    post(w, &r); /* the ring owns c now */
+    if (!j->then_bench) {
+        finish_job(w, !saved, "%s", r.msg);
+        return;
+    }
+    b.kind = WORKER_BENCH;
+    run_bench(w, &b);
+}
+
 /* ------------------------------------------------------------ thread */
 
 /* Take the queued job and reset the results for it. */
@@ -384,6 +440,8 @@ static void *worker_main(void *arg)
         unlock(w);
         if (j.kind == WORKER_BENCH)
             run_bench(w, &j);
+        else if (j.kind == WORKER_CALIB)
+            run_calib(w, &j);
         else
             run_sweep(w, &j);
         lock(w);
@@ -457,7 +515,7 @@ void worker_cancel(Worker *w)
     if (w->queued) { /* never started: it ends here, cancelled */
         WorkerResult r = {.kind = WORKER_DONE};
         snprintf(r.msg, sizeof r.msg, "The %s was cancelled.",
-                 w->job.kind == WORKER_BENCH ? "timed run" : "sweep");
+                 job_name(w->job.kind));
         w->queued = false;
         w->planned = 0;
         push(w, &r, w->job_id);

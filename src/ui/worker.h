@@ -24,6 +24,8 @@ typedef enum {
     WORKER_IDLE,  /* nothing running */
     WORKER_BENCH, /* timed run at the chosen size */
     WORKER_SWEEP, /* bandwidth sweep over sizes (and algorithms) */
+    WORKER_CALIB, /* calibrate the backend at the call's ranks (and
+                     save it), then, with then_bench, a timed run */
     WORKER_KIND_COUNT
 } WorkerKind;
 
@@ -44,6 +46,9 @@ typedef struct {
     Predictor model;        /* the scene's model (predictor.h): the sweep's
                                model points come from it, as the scene's */
     double budget_s;        /* seconds of timed iterations per measurement */
+    bool quick;             /* calib: the quick calibration */
+    bool then_bench;        /* calib: a timed run at `bytes` follows, priced
+                               by the new calibration */
 } WorkerJob;
 
 /* One point of the bandwidth sweep (the chart's data). */
@@ -65,6 +70,8 @@ typedef enum {
     WORKER_PROGRESS, /* only how far the job is */
     WORKER_ERROR,    /* the job failed; msg says how */
     WORKER_DONE,     /* the job ended (or was cancelled); msg says so */
+    WORKER_CALIBRATED, /* a calibration measured (and saved: msg says
+                          whether) */
     WORKER_RESULT_COUNT
 } WorkerResultKind;
 
@@ -81,6 +88,8 @@ typedef struct WorkerResult {
     bool verified;         /* TIMED: the outputs checked right */
     uint64_t bytes;        /* TIMED: the size measured */
     SweepPoint point;      /* POINT: the point */
+    Calib *calib;          /* CALIBRATED: the calibration; whoever takes
+                              the result owns it */
     bool error;            /* ERROR, DONE: msg reports a failure (wrong
                               results included) */
     char msg[200];         /* ERROR, DONE: one sentence */
