@@ -69,7 +69,8 @@ BENCH_SRCS := $(filter-out bench/mpi_%,$(wildcard bench/*.c))
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 # The benchmarks `make bench` runs; the other programs of bench/ are tools
 # it builds (hoststate, spells: the machine's state; remodel: kept runs).
-BENCH_RUNS := $(BUILD)/bench/core_bench $(BUILD)/bench/tui_bench
+BENCH_RUNS := $(BUILD)/bench/core_bench $(BUILD)/bench/tui_bench \
+              $(BUILD)/bench/class_bench
 BIN       := $(BUILD)/collviz
 LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
@@ -136,7 +137,7 @@ $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(REQ_LDLIBS)
 
-$(BUILD)/bench/tui_bench: $(BUILD)/bench/tui_bench.o $(UI_LIB) $(LIB)
+$(BUILD)/bench/tui_bench $(BUILD)/bench/class_bench: $(BUILD)/bench/%: $(BUILD)/bench/%.o $(UI_LIB) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
 

@@ -60,6 +60,17 @@ static void act(App *app, Action a)
     app_apply(app, &r);
 }
 
+/* Price the scene with a calibration held in memory (nothing saved), so
+ * that a timed run starts at once instead of calibrating first. */
+static void calibrated(App *app)
+{
+    Calib c = {.nranks = app->scene->call.nranks, .alpha = 2e-6,
+               .npoints = 1, .link = LINK_P2P, .quick = 1};
+    snprintf(c.backend, sizeof c.backend, "%s", app->scene->backend->name);
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
+    scene_use_calib(app->scene, &c);
+}
+
 /* Wait for the worker, then take its results as the main loop does. */
 static void settle(App *app)
 {
@@ -71,6 +82,7 @@ static void test_bench(void **state)
 {
     App app;
     open_app(&app, COLL_ALLREDUCE, 4, 256 << 10);
+    calibrated(&app);
     act(&app, ACT_BENCH);
     assert_int_equal(app.bg.kind, WORKER_BENCH);
     settle(&app);
@@ -98,6 +110,7 @@ static void test_bench_wrong(void **state)
     char why[200];
     open_app(&app, COLL_REDUCESCATTER, 3, 3 << 10);
     assert_int_equal(scene_set_backend(app.scene, &fake_ops, why, sizeof why), CV_OK);
+    calibrated(&app);
     fake_mode.corrupt_read = true;
     act(&app, ACT_BENCH);
     settle(&app);
@@ -114,8 +127,11 @@ static void test_sweep_compare(void **state)
     App app;
     uint64_t sizes[40];
     open_app(&app, COLL_ALLREDUCE, 4, 16 << 10);
-    size_t ns = worker_sweep_sizes(&app.scene->call, 1024, app.scene->bytes, sizes, 40);
-    assert_int_equal(ns, 3); /* 1K, 4K, 16K */
+    size_t ns = worker_sweep_sizes(&app.scene->call, APP_SWEEP_MIN,
+                                   app.scene->bytes, sizes, 40);
+    assert_int_equal(ns, 6); /* 8, 32, 128, 512, 2K, 16K (not 8K) */
+    assert_int_equal(sizes[0], 8);
+    assert_int_equal(sizes[5], 16 << 10);
     size_t na = 0;
     for (size_t i = 0; i < algo_count(); i++)
         na += algo_at(i)->coll == COLL_ALLREDUCE;
@@ -134,6 +150,20 @@ static void test_sweep_compare(void **state)
         assert_true(p->time_s > 0 && p->busbw > 0 && p->model_busbw > 0);
         assert_true(p->busbw == p->algbw * coll_busbw_factor(COLL_ALLREDUCE, 4));
     }
+    /* another algorithm keeps the comparison; a sweep of one algorithm
+     * replaces only its own points; other ranks drop them */
+    SceneSetup set;
+    scene_setup(app.scene, &set);
+    set.algo = algo_find(COLL_ALLREDUCE, "butterfly");
+    assert_true(app_remake(&app, &set, false));
+    assert_int_equal(app.bg.nsweep, ns * na);
+    act(&app, ACT_COMPARE); /* back to one algorithm */
+    settle(&app);
+    assert_int_equal(app.bg.nsweep, ns * na);
+    assert_int_equal(app.bg.sweep[ns * na - 1].algo, set.algo);
+    set.call.nranks = 5;
+    assert_true(app_remake(&app, &set, false));
+    assert_int_equal(app.bg.nsweep, 0);
     app_fini(&app);
 }
 
@@ -149,6 +179,7 @@ static void test_cancel(void **state)
     assert_true(app.bg.nsweep == 0 || app.bg.nsweep < app.bg.planned);
     assert_non_null(strstr(app.status.msg, "cancelled"));
     /* a scene change while a job runs: its results are not this scene's */
+    calibrated(&app);
     act(&app, ACT_BENCH);
     act(&app, ACT_INPLACE);
     settle(&app);
@@ -347,7 +378,7 @@ static void test_one_model(void **state)
     assert_true(app.scene->model.calibrated);
     act(&app, ACT_SWEEP);
     settle(&app);
-    assert_int_equal(app.bg.nsweep, 3); /* 1K, 4K, 16K */
+    assert_int_equal(app.bg.nsweep, 6); /* 8 B .. 16K */
     for (size_t i = 0; i < app.bg.nsweep; i++) {
         const SweepPoint *p = &app.bg.sweep[i];
         CollCall call = app.scene->call;
@@ -359,10 +390,41 @@ static void test_one_model(void **state)
         sched_fini(&s);
         assert_true(p->model_s == want);
     }
-    assert_true(app.bg.sweep[2].bytes == app.scene->bytes);
-    assert_true(app.bg.sweep[2].model_s == app.scene->pred_total_s.v);
+    assert_true(app.bg.sweep[app.bg.nsweep - 1].bytes == app.scene->bytes);
+    assert_true(app.bg.sweep[app.bg.nsweep - 1].model_s == app.scene->pred_total_s.v);
     app_fini(&app);
     fake_calib_remove(dir);
+}
+
+/* Without a calibration of this machine the first timed run calibrates
+ * quickly first, as perf does, and says so; K starts a full calibration;
+ * Esc cancels either, and nothing is saved. */
+static void test_calibrate_first(void **state)
+{
+    App app;
+    char dir[] = "/tmp/collviz-test-calib-XXXXXX", sub[64];
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_CACHE_HOME", dir, 1);
+    open_app(&app, COLL_ALLREDUCE, 4, 64 << 10);
+    assert_false(app.scene->model.calibrated);
+    for (int k = 0; k < 2; k++) {
+        act(&app, k ? ACT_CALIBRATE : ACT_BENCH);
+        assert_int_equal(app.bg.kind, WORKER_CALIB);
+        assert_true(app.bg.bench_next == (k == 0));
+        if (k == 0)
+            assert_non_null(strstr(app.status.msg, "calibrating quickly"));
+        act(&app, ACT_CANCEL);
+        settle(&app);
+        assert_int_equal(app.bg.kind, WORKER_IDLE);
+        assert_non_null(strstr(app.status.msg, "cancelled"));
+        assert_false(app.scene->model.calibrated);
+        assert_false(app.bg.total_s.valid);
+    }
+    app_fini(&app);
+    snprintf(sub, sizeof sub, "%s/collviz", dir);
+    rmdir(sub); /* empty: nothing was saved */
+    assert_int_equal(rmdir(dir), 0);
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
 }
 
 static void test_sweep_sizes(void **state)
@@ -377,6 +439,17 @@ static void test_sweep_sizes(void **state)
         if (i)
             assert_true(s[i] > s[i - 1]);
     }
+    /* the largest whole size is always the last, and nothing is more
+     * than a factor 4 from the one before (the last: 8, in place of one
+     * that would be more than half of it) */
+    for (uint64_t max = 24; max < (1u << 22); max = max * 3 + 7) {
+        n = worker_sweep_sizes(&c, 8, max, s, 40);
+        assert_true(n >= 1);
+        assert_int_equal(s[n - 1], max / 24 * 24);
+        for (size_t i = 1; i < n; i++)
+            assert_true(s[i] > s[i - 1] &&
+                        s[i] <= (i + 1 < n ? 4 : 8) * s[i - 1] + 24);
+    }
     assert_int_equal(worker_sweep_sizes(&c, 1, 10, s, 40), 0);
     assert_int_equal(worker_sweep_sizes(&c, 1, 1ull << 40, s, 4), 4);
 }
@@ -389,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_sweep_compare),
         cmocka_unit_test(test_cancel),
         cmocka_unit_test(test_sweep_sizes),
+        cmocka_unit_test(test_calibrate_first),
         cmocka_unit_test(test_results_of_a_run),
         cmocka_unit_test(test_results_of_a_sweep),
         cmocka_unit_test(test_cancel_results),

@@ -134,6 +134,31 @@ void app_scene_said(App *app, const char *why)
     }
 }
 
+/* Whether the sweep's points are of the scene's call and backend (an
+ * algorithm's change keeps them: the chart compares algorithms). */
+static bool same_sweep(const App *app)
+{
+    const CollCall *a = &app->bg.sweep_call, *b = &app->scene->call;
+    return a->kind == b->kind && a->nranks == b->nranks &&
+           a->dtype == b->dtype && a->op == b->op && a->root == b->root &&
+           a->in_place == b->in_place &&
+           app->bg.sweep_backend == (const void *)app->scene->backend;
+}
+
+/* Drop the sweep's points of the algorithms a new sweep measures (all of
+ * them when the call changed), keeping the others'. */
+static void drop_points(App *app, bool compare)
+{
+    AppBg *bg = &app->bg;
+    size_t n = 0;
+    for (size_t i = 0; i < bg->nsweep && same_sweep(app); i++)
+        if (!compare && bg->sweep[i].algo != app->scene->algo)
+            bg->sweep[n++] = bg->sweep[i];
+    bg->nsweep = n;
+    bg->sweep_call = app->scene->call;
+    bg->sweep_backend = app->scene->backend;
+}
+
 /* Forget background results: they belong to the scene before. */
 static void forget_results(App *app)
 {
@@ -142,8 +167,9 @@ static void forget_results(App *app)
     bg->steps_ok = false;
     bg->kind = WORKER_IDLE;
     bg->job = 0; /* a job still running posts results that are not ours */
-    bg->nsweep = 0;
     bg->planned = 0;
+    if (!same_sweep(app))
+        bg->nsweep = 0;
 }
 
 bool app_remake(App *app, const SceneSetup *set, bool keep_step)
@@ -279,9 +305,9 @@ static void make_job(const App *app, WorkerKind kind, WorkerJob *j)
     *j = (WorkerJob){.kind = kind, .call = sc->call, .algo = sc->algo,
                      .compare = app->bg.compare, .backend = sc->backend,
                      .backend_params = sc->backend_params,
-                     .bytes = sc->bytes, .min_bytes = 1024,
-                     .model = sc->model,
-                     .budget_s = kind == WORKER_BENCH ? 1.0 : 0.05};
+                     .bytes = sc->bytes,
+                     .min_bytes = APP_SWEEP_MIN, .model = sc->model,
+                     .budget_s = kind == WORKER_BENCH ? 1.0 : 0.02};
 }
 
 /* Whether background work can run here; a sentence when not. */
@@ -306,7 +332,7 @@ static void start_job(App *app, WorkerKind kind)
     bg->progress = 0;
     bg->planned = 0;
     if (kind == WORKER_SWEEP) {
-        bg->nsweep = 0;
+        drop_points(app, bg->compare);
         app->view.show[VIEW_CHART] = true;
     }
 }
@@ -475,6 +501,10 @@ static void do_misc(App *app, const Request *r)
 {
     switch (r->act) {
     case ACT_ASCII: app->view.ascii = !app->view.ascii; break;
+    case ACT_CHART_VIEW:
+        app->view.chart_busbw = !app->view.chart_busbw;
+        app->view.show[VIEW_CHART] = true;
+        break;
     case ACT_THEME: app->view.theme++; break;
     case ACT_HELP:
         app->mode.help_top = 0;
@@ -514,6 +544,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_SCROLL_UP] = do_scroll,    [ACT_SCROLL_DOWN] = do_scroll,
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
     [ACT_ASCII] = do_misc,          [ACT_THEME] = do_misc,
+    [ACT_CHART_VIEW] = do_misc,
     [ACT_HELP] = do_misc,           [ACT_REDRAW] = do_misc,
     [ACT_QUIT] = do_misc,           [ACT_SELECT_CELL] = do_select,
     [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,

@@ -70,6 +70,10 @@ typedef enum {
     TEXT_FOR_COUNT
 } TextFor;
 
+/* The sweep's sizes: from 8 B to the chosen size (64 MiB by default),
+ * factor 4, and the chosen size itself. */
+#define APP_SWEEP_MIN 8ull
+
 /* ------------------------------------------------------------ the state */
 
 typedef struct Scene Scene;           /* scene.h: picture and measurement */
@@ -87,6 +91,7 @@ typedef struct {
     int term_h;               /* terminal rows */
     bool ascii;               /* ASCII line drawing instead of Unicode */
     int theme;                /* colour theme index (term.c) */
+    bool chart_busbw;         /* the chart plots busbw (else time) */
     bool redraw;              /* repaint the whole terminal next frame */
 } AppView;
 
@@ -114,6 +119,10 @@ typedef struct {
     size_t nsweep;            /* points in sweep[] */
     size_t planned;           /* points the sweep will make (0: unknown) */
     bool compare;             /* sweep every algorithm of the collective */
+    CollCall sweep_call;      /* the call sweep[] measured (its count
+                                 unused): kept while the scene's is the
+                                 same whatever its algorithm */
+    const void *sweep_backend; /* and the backend (ExecOps) it ran on */
     bool bench_next;          /* the calibration running is the quick one
                                  before a timed run */
 } AppBg;

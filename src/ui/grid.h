@@ -53,7 +53,13 @@
     X(ROLE_AXIS, 'a', "chart axes and labels")                                \
     X(ROLE_MEASURED, 'x', "measured values in charts")                        \
     X(ROLE_MODEL, 'p', "model predictions in charts")                         \
-    X(ROLE_OTHER, 'y', "other algorithms in charts")
+    X(ROLE_OTHER, 'y', "other algorithms in charts")                         \
+    X(ROLE_SERIES1, 'A', "a chart's first algorithm")                        \
+    X(ROLE_SERIES2, 'B', "a chart's second algorithm")                       \
+    X(ROLE_SERIES3, 'C', "a chart's third algorithm")                        \
+    X(ROLE_SERIES4, 'D', "a chart's fourth algorithm")                       \
+    X(ROLE_SERIES5, 'E', "a chart's fifth algorithm")                        \
+    X(ROLE_SERIES6, 'G', "a chart's sixth algorithm")
 
 typedef enum {
 #define X(id, code, what) id,

@@ -45,6 +45,7 @@
     X('2', "2", ACT_TOGGLE_TIMELINE)                                          \
     X('3', "3", ACT_TOGGLE_CHART)                                             \
     X('4', "4", ACT_TOGGLE_XFERS)                                             \
+    X('v', "v", ACT_CHART_VIEW)                                               \
     X(KEY_UP, "Up", ACT_SCROLL_UP)                                            \
     X('k', "k", ACT_SCROLL_UP)                                                \
     X(KEY_DOWN, "Down", ACT_SCROLL_DOWN)                                      \

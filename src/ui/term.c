@@ -61,7 +61,13 @@ static const char *const theme_names[THEME_COUNT] = {"colour", "deep", "mono"};
     [ROLE_AXIS] = {D, D, A_DIM},                                              \
     [ROLE_MEASURED] = {COLOR_GREEN, D, A_BOLD},                               \
     [ROLE_MODEL] = {COLOR_YELLOW, D, 0},                                      \
-    [ROLE_OTHER] = {COLOR_CYAN, D, 0}
+    [ROLE_OTHER] = {COLOR_CYAN, D, 0},                                        \
+    [ROLE_SERIES1] = {COLOR_GREEN, D, A_BOLD},                                \
+    [ROLE_SERIES2] = {COLOR_CYAN, D, A_BOLD},                                 \
+    [ROLE_SERIES3] = {COLOR_MAGENTA, D, A_BOLD},                              \
+    [ROLE_SERIES4] = {COLOR_RED, D, A_BOLD},                                  \
+    [ROLE_SERIES5] = {COLOR_BLUE, D, A_BOLD},                                 \
+    [ROLE_SERIES6] = {COLOR_YELLOW, D, A_BOLD}
 
 static const Style themes[THEME_COUNT][ROLE_COUNT] = {
     [THEME_COLOUR] = {

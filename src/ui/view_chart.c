@@ -1,11 +1,13 @@
-/* view_chart.c - bus bandwidth against message size for the current
- * collective: the points the background sweep measured (App.sweep), the
- * model's curve through its predictions (the sweep's model_busbw and the
- * prediction at the chosen size, both predictor.h's: one model), and,
- * after ACT_COMPARE, every algorithm of the collective, each with a glyph
- * of its own so the series differ without colour. Sizes go across on a log scale, GB/s up on a linear one.
- * Nothing is plotted that was not measured or predicted: with no
- * measurement the chart says N/A and how to start a sweep. */
+/* view_chart.c - the trade-off between algorithms: measured time against
+ * message size on log-log axes (or bus bandwidth against a log size axis,
+ * ACT_CHART_VIEW), every algorithm of the collective that the sweep
+ * measured in its own glyph and colour (the glyph alone tells them apart
+ * in monochrome), the model's curve for each (predictor.h: one model), and
+ * the sizes where the fastest algorithm changes (crossovers) marked on
+ * the size axis. The sweep's points stay when the algorithm or the view
+ * changes (app.c keeps them while the call is the same). Nothing is
+ * plotted that was not measured or predicted: with no measurement the
+ * chart says N/A and how to start a sweep. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,155 +17,168 @@
 
 /* ------------------------------------------------------------ data */
 
-/* Most series (algorithms) and model points the chart keeps. */
+/* Most series (algorithms of one collective) and crossovers kept. */
 #define MAX_SERIES 12
-#define MAX_MODEL (WORKER_SWEEP_MAX + 1)
+#define MAX_CROSS 8
 
-/* Glyphs of the other algorithms' series, in order. */
-static const char other_glyphs[] = "x+*#%&@=$?~^";
+/* Each algorithm's mark, by its place among its collective's algorithms
+ * (so an algorithm keeps its mark whatever is shown). */
+static const char glyphs[] = "ox+*#@%&=~^$";
+/* ... and its colour. */
+static const Role series_roles[] = {ROLE_SERIES1, ROLE_SERIES2, ROLE_SERIES3,
+                                    ROLE_SERIES4, ROLE_SERIES5, ROLE_SERIES6};
 
-/* One measured series: an algorithm's points. */
+/* One algorithm's series. */
 typedef struct {
     const AlgoInfo *algo; /* the algorithm */
     uint32_t glyph;       /* its mark */
-    Role role;            /* ROLE_MEASURED (current) or ROLE_OTHER */
-    int npts;             /* points it has */
+    Role role;            /* its colour */
+    int npts;             /* measured points */
+    int nmodel;           /* model points */
 } Series;
 
-/* A model prediction. */
+/* A size where the fastest algorithm changes. */
 typedef struct {
-    double lb;    /* log2 of the size in bytes */
-    double busbw; /* predicted GB/s */
-} ModelPt;
+    double lb;            /* log2 of the size (between two measured) */
+    const AlgoInfo *from; /* fastest below */
+    const AlgoInfo *to;   /* fastest above */
+} Cross;
 
 /* What the chart shows, gathered from the App. */
 typedef struct {
-    Series series[MAX_SERIES]; /* measured series, current algorithm first */
+    bool busbw;                /* busbw view (else time) */
+    Series series[MAX_SERIES]; /* every algorithm of the collective */
     int nseries;               /* series used */
     int failed;                /* points whose run failed or was wrong */
-    ModelPt model[MAX_MODEL];  /* the model's points, by size */
-    int nmodel;                /* model points */
+    Cross cross[MAX_CROSS];    /* crossovers, by size */
+    int ncross;                /* crossovers found */
+    bool cross_model;          /* crossovers are the model's (nothing
+                                  measured yet) */
     double lx0, lx1;           /* log2 sizes at the plot's edges */
-    double top;                /* largest value, GB/s */
+    double ly0, ly1;           /* log10 values at the bottom and top */
 } Data;
 
-/* Whether a sweep point holds a measured bandwidth to plot. */
-static bool measured(const SweepPoint *p)
+/* The value a point plots: measured, or the model's. */
+static double point_value(const Data *d, const SweepPoint *p, bool model)
 {
-    return p->ok && p->busbw > 0 && isfinite(p->busbw) && p->bytes > 0;
+    if (model)
+        return d->busbw ? p->model_busbw : p->model_s;
+    return d->busbw ? p->busbw : p->time_s;
 }
 
-/* The series of algorithm a, added when new (NULL when full). */
-static Series *series_of(Data *d, const App *app, const AlgoInfo *a,
-                         const Grid *g)
+static bool usable(double v) { return v > 0 && isfinite(v); }
+
+/* Whether a sweep point holds a measurement to plot. */
+static bool measured(const Data *d, const SweepPoint *p)
 {
-    const Scene *sc = app->scene;
+    return p->ok && p->bytes > 0 && usable(point_value(d, p, false));
+}
+
+/* The series of algorithm a (NULL when a is not the collective's). */
+static Series *series_of(Data *d, const AlgoInfo *a)
+{
     for (int i = 0; i < d->nseries; i++)
         if (d->series[i].algo == a)
             return &d->series[i];
-    if (d->nseries == MAX_SERIES)
-        return NULL;
-    Series *s = &d->series[d->nseries++];
-    bool mine = a == sc->algo;
-    int others = d->nseries - 1 - (d->series[0].algo == sc->algo);
-    *s = (Series){a, mine ? grid_glyph(g, GL_BULLET)
-                          : (uint32_t)other_glyphs[others % 12],
-                  mine ? ROLE_MEASURED : ROLE_OTHER, 0};
-    return s;
+    return NULL;
 }
 
-/* Add a model point, keeping them sorted by size (one per size). */
-static void model_add(Data *d, double bytes, double busbw)
-{
-    if (!(bytes > 0) || !(busbw > 0) || !isfinite(busbw) ||
-        d->nmodel == MAX_MODEL)
-        return;
-    double lb = log2(bytes);
-    int i = d->nmodel;
-    for (int k = 0; k < d->nmodel; k++)
-        if (d->model[k].lb == lb)
-            return;
-    while (i > 0 && d->model[i - 1].lb > lb) {
-        d->model[i] = d->model[i - 1];
-        i--;
-    }
-    d->model[i] = (ModelPt){lb, busbw};
-    d->nmodel++;
-}
-
-/* Widen [lo, hi] and the top to take value v at log2 size lb. */
+/* Widen the axes to take value v at log2 size lb. */
 static void extend(Data *d, double lb, double v)
 {
     d->lx0 = fmin(d->lx0, lb);
     d->lx1 = fmax(d->lx1, lb);
-    d->top = fmax(d->top, v);
+    d->ly0 = fmin(d->ly0, log10(v));
+    d->ly1 = fmax(d->ly1, log10(v));
+}
+
+/* The fastest algorithm at each size, measured (or the model's when
+ * nothing is measured), and where it changes. */
+static void find_crossovers(const App *app, Data *d, bool model)
+{
+    const AlgoInfo *prev = NULL;
+    double prev_lb = 0;
+    uint64_t sizes[64];
+    size_t ns = 0;
+    for (size_t k = 0; k < app->bg.nsweep; k++) { /* distinct, sorted */
+        uint64_t b = app->bg.sweep[k].bytes;
+        size_t at = 0;
+        while (at < ns && sizes[at] < b)
+            at++;
+        if ((at < ns && sizes[at] == b) || ns == 64)
+            continue;
+        memmove(sizes + at + 1, sizes + at, (ns++ - at) * sizeof *sizes);
+        sizes[at] = b;
+    }
+    for (size_t i = 0; i < ns; i++) {
+        const AlgoInfo *best = NULL;
+        double bt = INFINITY;
+        for (size_t k = 0; k < app->bg.nsweep; k++) {
+            const SweepPoint *p = &app->bg.sweep[k];
+            double t = model ? p->model_s : p->time_s;
+            if (p->bytes == sizes[i] && (model || p->ok) && usable(t) &&
+                t < bt && series_of(d, p->algo))
+                bt = t, best = p->algo;
+        }
+        if (!best)
+            continue;
+        double lb = log2((double)sizes[i]);
+        if (prev && best != prev && d->ncross < MAX_CROSS)
+            d->cross[d->ncross++] = (Cross){(lb + prev_lb) / 2, prev, best};
+        prev = best, prev_lb = lb;
+    }
+    d->cross_model = model && d->ncross > 0;
 }
 
 static void gather(const App *app, const Grid *g, Data *d)
 {
     const Scene *sc = app->scene;
     memset(d, 0, sizeof *d);
-    d->lx0 = INFINITY;
-    d->lx1 = -INFINITY;
-    series_of(d, app, sc->algo, g);
+    d->busbw = app->view.chart_busbw;
+    d->lx0 = log2((double)APP_SWEEP_MIN);
+    d->lx1 = log2((double)(sc->bytes > 4 * APP_SWEEP_MIN ? sc->bytes
+                                                          : 4 * APP_SWEEP_MIN));
+    d->ly0 = INFINITY, d->ly1 = -INFINITY;
+    for (size_t i = 0; i < algo_count() && d->nseries < MAX_SERIES; i++)
+        if (algo_at(i)->coll == sc->call.kind) {
+            int n = d->nseries++;
+            d->series[n] = (Series){algo_at(i), (uint32_t)glyphs[n],
+                                    series_roles[n % 6], 0, 0};
+        }
     for (size_t i = 0; i < app->bg.nsweep; i++) {
         const SweepPoint *p = &app->bg.sweep[i];
-        if (p->algo == sc->algo)
-            model_add(d, (double)p->bytes, p->model_busbw);
-        Series *s = measured(p) ? series_of(d, app, p->algo, g) : NULL;
+        Series *s = series_of(d, p->algo);
+        if (!s || !p->bytes)
+            continue;
         d->failed += !p->ok;
-        if (s) {
-            s->npts++;
-            extend(d, log2((double)p->bytes), p->busbw);
-        }
+        if (measured(d, p))
+            s->npts++, extend(d, log2((double)p->bytes), point_value(d, p, 0));
+        if (usable(point_value(d, p, true)))
+            s->nmodel++, extend(d, log2((double)p->bytes),
+                                point_value(d, p, true));
     }
     double b = (double)coll_size_bytes(&sc->big);
-    if (sc->pred_total_s.valid && sc->pred_total_s.v > 0)
-        model_add(d, b, b / sc->pred_total_s.v / 1e9 *
-                            coll_busbw_factor(sc->call.kind, sc->call.nranks));
-    for (int i = 0; i < d->nmodel; i++)
-        extend(d, d->model[i].lb, d->model[i].busbw);
-    if (d->lx1 - d->lx0 < 2) { /* one size: a little room either side */
-        double mid = (d->lx0 + d->lx1) / 2;
-        d->lx0 = mid - 3, d->lx1 = mid + 3;
-    }
+    if (sc->pred_total_s.valid && usable(sc->pred_total_s.v) && b > 0)
+        extend(d, log2(b), d->busbw ? b / sc->pred_total_s.v / 1e9 *
+                                          coll_busbw_factor(sc->call.kind,
+                                                            sc->call.nranks)
+                                    : sc->pred_total_s.v);
+    find_crossovers(app, d, false);
+    if (!d->ncross)
+        find_crossovers(app, d, true);
+    d->ly0 = floor(d->ly0), d->ly1 = ceil(d->ly1);
+    if (d->ly1 - d->ly0 < 1)
+        d->ly1 = d->ly0 + 1;
+    (void)g;
 }
 
 /* ------------------------------------------------------------ axes */
 
-/* Where the plot goes and how values map to cells. */
+/* Where the plot goes. */
 typedef struct {
-    Rect plot;    /* cells inside the axes */
-    double step;  /* GB/s between labelled rows */
-    double top;   /* GB/s at the top row */
-    int decimals; /* of the value labels */
-    int label_w;  /* columns of the value labels */
+    Rect plot;   /* cells inside the axes */
+    int label_w; /* columns of the value labels */
 } Frame;
-
-/* A 1-2-5 step that splits `top` into at most n parts. */
-static double nice_step(double top, int n)
-{
-    double base = pow(10, floor(log10(top / (n > 0 ? n : 1))));
-    static const double mult[] = {1, 2, 5, 10};
-    for (int i = 0; i < 4; i++)
-        if (top / (base * mult[i]) <= n)
-            return base * mult[i];
-    return base * 10;
-}
-
-/* The frame of a panel r whose top `legend` rows hold the legend. */
-static void frame_of(const Data *d, Rect r, int legend, Frame *f)
-{
-    int rows = r.h - 2 - legend;
-    f->step = nice_step(d->top, rows > 3 ? rows / 2 : 1);
-    f->top = ceil(d->top / f->step - 1e-9) * f->step;
-    f->decimals = f->step >= 1 ? 0 : (int)fmin(4, ceil(-log10(f->step)));
-    char s[32];
-    snprintf(s, sizeof s, "%.*f", f->decimals, f->top);
-    f->label_w = (int)strlen(s);
-    f->plot = (Rect){r.x + f->label_w + 1, r.y + legend,
-                     r.w - f->label_w - 1, rows};
-}
 
 static int col_of(const Frame *f, const Data *d, double lb)
 {
@@ -171,48 +186,79 @@ static int col_of(const Frame *f, const Data *d, double lb)
     return f->plot.x + (int)lround(t * (f->plot.w - 1));
 }
 
-static int row_of(const Frame *f, double v)
+static int row_of(const Frame *f, const Data *d, double v)
 {
-    double t = f->top > 0 ? v / f->top : 0;
+    double t = (log10(v) - d->ly0) / (d->ly1 - d->ly0);
     return f->plot.y + f->plot.h - 1 - (int)lround(t * (f->plot.h - 1));
 }
 
-/* Value labels every `step`, on the rows they fall on. */
-static void draw_yaxis(Grid *g, Rect r, const Frame *f)
+/* A value at a power of ten as a short label: "10us", "1ms", "0.1". */
+static void value_label(const Data *d, char *out, size_t len, int e)
 {
-    int x = f->plot.x - 1, last = -1;
+    double v = pow(10, e);
+    if (d->busbw) {
+        if (e >= 0)
+            snprintf(out, len, "%.0f", v);
+        else
+            snprintf(out, len, "%.*f", -e, v);
+        return;
+    }
+    static const char *const units[] = {"ns", "us", "ms", "s"};
+    int u = e < -9 ? 0 : e >= 0 ? 3 : (e + 9) / 3;
+    double x = v / pow(10, 3 * u - 9);
+    snprintf(out, len, x < 1 ? "%.1g%s" : "%.0f%s", x, units[u]);
+}
+
+/* The frame of panel r below `top` rows of legend. */
+static void frame_of(const Data *d, Rect r, int top, Frame *f)
+{
+    char s[16];
+    f->label_w = 1;
+    for (int e = (int)d->ly0; e <= (int)d->ly1; e++) {
+        value_label(d, s, sizeof s, e);
+        f->label_w = (int)fmax(f->label_w, (double)strlen(s));
+    }
+    f->plot = (Rect){r.x + f->label_w + 1, r.y + top, r.w - f->label_w - 1,
+                     r.h - 2 - top};
+}
+
+/* Labels at the powers of ten far enough apart. */
+static void draw_yaxis(Grid *g, Rect r, const Frame *f, const Data *d)
+{
+    int x = f->plot.x - 1, last = -2;
     grid_vline(g, r, x, f->plot.y, f->plot.h, GL_VLINE, ROLE_AXIS);
-    for (double v = 0; v <= f->top + f->step / 2; v += f->step) {
-        int y = row_of(f, v);
-        if (y == last)
+    for (int e = (int)d->ly1; e >= (int)d->ly0; e--) {
+        int y = row_of(f, d, pow(10, e));
+        if (y <= last)
             continue;
-        grid_printf(g, r, r.x, y, f->label_w, ROLE_AXIS, 0, "%*.*f",
-                    f->label_w, f->decimals, v);
+        char s[16];
+        value_label(d, s, sizeof s, e);
+        grid_printf(g, r, r.x, y, f->label_w, ROLE_AXIS, 0, "%*s",
+                    f->label_w, s);
         grid_putg(g, r, x, y, GL_TEE_R, ROLE_AXIS);
         last = y;
     }
 }
 
-/* A size as a short label: "512B", "4KiB", "64MiB". */
+/* A size as a short label: "8B", "4K", "64M". */
 static void size_label(char *out, size_t len, double lb)
 {
-    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+    static const char *const units[] = {"B", "K", "M", "G", "T"};
     int u = (int)fmin(4, fmax(0, floor(lb / 10)));
     double v = exp2(lb - 10 * u);
     snprintf(out, len, v < 10 && v != floor(v) ? "%.1f%s" : "%.0f%s", v,
              units[u]);
 }
 
-/* The size axis: a line with ticks at powers of two far enough apart for
- * their labels. */
+/* The size axis: ticks at powers of two far enough apart for labels,
+ * crossovers as a mark of their own on the axis line. */
 static void draw_xaxis(Grid *g, Rect r, const Frame *f, const Data *d)
 {
     int y = f->plot.y + f->plot.h, next = f->plot.x;
     grid_putg(g, r, f->plot.x - 1, y, GL_BL, ROLE_AXIS);
     grid_hline(g, r, f->plot.x, y, f->plot.w, GL_HLINE, ROLE_AXIS);
-    double span = d->lx1 - d->lx0;
     int every = 1;
-    while (every < 40 && f->plot.w * every / span < 8)
+    while (every < 40 && f->plot.w * every / (d->lx1 - d->lx0) < 5)
         every *= 2;
     for (double lb = ceil(d->lx0 / every) * every; lb <= d->lx1; lb += every) {
         char s[24];
@@ -226,47 +272,78 @@ static void draw_xaxis(Grid *g, Rect r, const Frame *f, const Data *d)
         grid_text(g, r, lx, y + 1, -1, ROLE_AXIS, 0, s);
         next = lx + w + 1;
     }
+    for (int i = 0; i < d->ncross; i++)
+        grid_put(g, r, col_of(f, d, d->cross[i].lb), y, 'X', ROLE_WARN,
+                 GRID_BOLD);
 }
 
 /* ------------------------------------------------------------ plotting */
 
-/* Model busbw at log2 size lb, interpolated between its points (NAN
- * outside them). */
-static double model_at(const Data *d, double lb)
+/* Series s's values (measured or the model's) by size, sorted. */
+static int series_points(const App *app, const Data *d, const Series *s,
+                         bool model, double *lb, double *v, int cap)
 {
-    for (int i = 0; i + 1 < d->nmodel; i++) {
-        const ModelPt *a = &d->model[i], *b = &d->model[i + 1];
-        if (lb >= a->lb && lb <= b->lb)
-            return a->busbw + (b->busbw - a->busbw) * (lb - a->lb) /
-                                  (b->lb - a->lb);
+    int n = 0;
+    for (size_t i = 0; i < app->bg.nsweep && n < cap; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
+        double x = point_value(d, p, model);
+        if (p->algo != s->algo || !p->bytes || !usable(x) ||
+            (!model && !p->ok))
+            continue;
+        int k = n++;
+        while (k > 0 && lb[k - 1] > log2((double)p->bytes)) {
+            lb[k] = lb[k - 1], v[k] = v[k - 1];
+            k--;
+        }
+        lb[k] = log2((double)p->bytes), v[k] = x;
     }
-    return d->nmodel == 1 && fabs(lb - d->model[0].lb) < 1e-9
-               ? d->model[0].busbw : NAN;
+    return n;
 }
 
-/* The model's curve: a dotted line, continuous from column to column. */
-static void draw_model(Grid *g, const Frame *f, const Data *d)
+/* Each series' model curve, dotted in its colour, interpolated on the
+ * log-log axes between its points. */
+static void draw_models(const App *app, Grid *g, const Frame *f,
+                        const Data *d)
 {
     uint32_t dot = grid_glyph(g, GL_DOT);
-    int prev = -1;
-    if (d->nmodel == 1) {
-        grid_put(g, f->plot, col_of(f, d, d->model[0].lb),
-                 row_of(f, d->model[0].busbw), dot, ROLE_MODEL, GRID_BOLD);
-        return;
-    }
-    for (int x = f->plot.x; x < f->plot.x + f->plot.w; x++) {
-        double t = (double)(x - f->plot.x) / (f->plot.w > 1 ? f->plot.w - 1 : 1);
-        double v = model_at(d, d->lx0 + t * (d->lx1 - d->lx0));
-        if (isnan(v)) {
-            prev = -1;
-            continue;
+    double lb[64], v[64];
+    for (int s = 0; s < d->nseries; s++) {
+        int n = series_points(app, d, &d->series[s], true, lb, v, 64);
+        for (int i = 0; i + 1 < n; i++) {
+            int x0 = col_of(f, d, lb[i]), x1 = col_of(f, d, lb[i + 1]);
+            for (int x = x0; x <= x1; x++) {
+                double t = x1 > x0 ? (double)(x - x0) / (x1 - x0) : 0;
+                double y = pow(10, log10(v[i]) +
+                                       t * (log10(v[i + 1]) - log10(v[i])));
+                grid_put(g, f->plot, x, row_of(f, d, y), dot,
+                         d->series[s].role, 0);
+            }
         }
-        int y = row_of(f, v), y0 = prev < 0 ? y : prev;
-        for (int yy = y0 < y ? y0 + 1 : y; yy <= (y0 < y ? y : y0 - 1); yy++)
-            grid_put(g, f->plot, x, yy, dot, ROLE_MODEL, 0);
-        grid_put(g, f->plot, x, y, dot, ROLE_MODEL, 0);
-        prev = y;
     }
+}
+
+/* The scene's own prediction at the chosen size (the counters' whole). */
+static void draw_scene_model(const App *app, Grid *g, const Frame *f,
+                             const Data *d)
+{
+    const Scene *sc = app->scene;
+    double b = (double)coll_size_bytes(&sc->big);
+    if (!sc->pred_total_s.valid || !usable(sc->pred_total_s.v) || !(b > 0))
+        return;
+    double v = d->busbw ? b / sc->pred_total_s.v / 1e9 *
+                              coll_busbw_factor(sc->call.kind, sc->call.nranks)
+                        : sc->pred_total_s.v;
+    grid_put(g, f->plot, col_of(f, d, log2(b)), row_of(f, d, v),
+             grid_glyph(g, GL_DOT), ROLE_MODEL, GRID_BOLD);
+}
+
+/* Columns series s's points move aside, so that algorithms measured at
+ * the same size stay visible side by side where the sizes are 3 or more
+ * columns apart. */
+static int dodge(const Frame *f, const Data *d, const Series *s)
+{
+    double per = (f->plot.w - 1) / (d->lx1 - d->lx0) * 2; /* factor 4 */
+    return per >= 3 ? (int)(s - d->series) % 3 - 1 : 0;
 }
 
 /* The measured points, the current algorithm's last (on top). */
@@ -276,68 +353,67 @@ static void draw_points(const App *app, Grid *g, const Frame *f,
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < app->bg.nsweep; i++) {
             const SweepPoint *p = &app->bg.sweep[i];
-            if (!measured(p) || (p->algo == app->scene->algo) != pass)
+            const Series *s = series_of((Data *)d, p->algo);
+            if (!s || !measured(d, p) || (p->algo == app->scene->algo) != pass)
                 continue;
-            for (int s = 0; s < d->nseries; s++)
-                if (d->series[s].algo == p->algo)
-                    grid_put(g, f->plot, col_of(f, d, log2((double)p->bytes)),
-                             row_of(f, p->busbw), d->series[s].glyph,
-                             d->series[s].role, GRID_BOLD);
+            grid_put(g, f->plot,
+                     col_of(f, d, log2((double)p->bytes)) + dodge(f, d, s),
+                     row_of(f, d, point_value(d, p, false)), s->glyph,
+                     s->role, GRID_BOLD);
         }
 }
 
 /* ------------------------------------------------------------ texts */
 
-/* One legend entry: a glyph and a name. */
-typedef struct {
-    uint32_t glyph;   /* the series' mark */
-    Role role;        /* its role */
-    const char *name; /* algorithm name, or "model" */
-} Entry;
-
-/* The legend's entries: series with points (the current one always),
- * then the model. */
-static int legend_entries(const Grid *g, const Data *d, Entry *e)
+/* Whether series s goes in the legend: measured, or the current one. */
+static bool in_legend(const App *app, const Series *s)
 {
-    int n = 0;
-    for (int s = 0; s < d->nseries; s++)
-        if (s == 0 || d->series[s].npts > 0)
-            e[n++] = (Entry){d->series[s].glyph, d->series[s].role,
-                             d->series[s].algo->name};
-    if (d->nmodel)
-        e[n++] = (Entry){grid_glyph(g, GL_DOT), ROLE_MODEL, "model"};
-    return n;
+    return s->npts > 0 || s->algo == app->scene->algo;
 }
 
-/* Rows the legend needs in r: two when one is not enough and the panel
- * is tall. */
-static int legend_rows(const Grid *g, Rect r, const Data *d)
+/* Rows the legend needs at width w (at most max). */
+static int legend_rows(const App *app, const Data *d, int w, int max)
 {
-    Entry e[MAX_SERIES + 1];
-    int n = legend_entries(g, d, e), w = 4;
-    for (int i = 0; i < n; i++)
-        w += 3 + grid_text_width(e[i].name);
-    return w > r.w && r.h >= 10 ? 2 : 1;
+    int rows = 1, x = 12;
+    for (int s = 0; s < d->nseries; s++) {
+        int n = 3 + grid_text_width(d->series[s].algo->name);
+        if (!in_legend(app, &d->series[s]))
+            continue;
+        if (x + n > w && rows < max)
+            rows++, x = 0;
+        x += n;
+    }
+    return rows;
 }
 
-/* The top lines: unit, legend, and the state of the sweep. */
+/* The unit, every series' glyph and name, the model's dots, the sweep. */
 static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
                         int rows)
 {
-    Entry e[MAX_SERIES + 1];
-    int n = legend_entries(g, d, e), y = r.y, i = 0;
-    int x = r.x + grid_text(g, r, r.x, r.y, -1, ROLE_AXIS, 0, "GB/s");
-    for (; i < n; i++) {
-        int w = 3 + grid_text_width(e[i].name);
+    int y = r.y, i = 0, shown = 0, want = 0;
+    int x = r.x + grid_text(g, r, r.x, y, -1, ROLE_AXIS, 0,
+                            d->busbw ? "GB/s" : "time");
+    grid_put(g, r, x + 1, y, grid_glyph(g, GL_DOT), ROLE_MODEL, 0);
+    x += 2 + grid_text(g, r, x + 2, y, -1, ROLE_DIM, 0, "model");
+    for (; i < d->nseries; i++) {
+        const Series *s = &d->series[i];
+        if (!in_legend(app, s))
+            continue;
+        want++;
+        int w = 3 + grid_text_width(s->algo->name);
         if (x + w > r.x + r.w && y + 1 < r.y + rows)
-            x = r.x + 4, y++;
+            x = r.x, y++;
         if (x + w > r.x + r.w)
-            break;
-        grid_put(g, r, x + 1, y, e[i].glyph, e[i].role, GRID_BOLD);
-        x += 3 + grid_text(g, r, x + 3, y, -1, ROLE_DIM, 0, e[i].name);
+            continue;
+        grid_put(g, r, x + 1, y, s->glyph, s->role, GRID_BOLD);
+        x += 3 + grid_text(g, r, x + 3, y, -1,
+                           s->algo == app->scene->algo ? ROLE_VALUE
+                                                       : ROLE_DIM,
+                           0, s->algo->name);
+        shown++;
     }
-    if (i < n)
-        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " +%d", n - i);
+    if (shown < want)
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " +%d", want - shown);
     if (d->failed)
         x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, " %d failed",
                          d->failed);
@@ -346,15 +422,31 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
                     app->bg.nsweep, app->bg.planned);
 }
 
-/* Inside an empty plot: N/A, and the keys that start a sweep, near the
- * bottom, where the model's one point (its top value) is not. */
+/* The crossovers in words, on the line under the legend. */
+static void draw_crossings(Grid *g, Rect r, int y, const Data *d)
+{
+    int x = r.x;
+    if (!d->ncross)
+        return;
+    grid_put(g, r, x, y, 'X', ROLE_WARN, GRID_BOLD);
+    x += 1 + grid_text(g, r, x + 1, y, -1, ROLE_DIM, 0,
+                       d->cross_model ? " model:" : "");
+    for (int i = 0; i < d->ncross; i++) {
+        char s[16];
+        size_label(s, sizeof s, d->cross[i].lb);
+        x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, " ~%s %s>%s", s,
+                         d->cross[i].from->name, d->cross[i].to->name);
+    }
+}
+
+/* Inside an empty plot: N/A, and the keys that start a sweep. */
 static void draw_empty(const App *app, Grid *g, const Frame *f)
 {
     char keys[32], cmp[32];
     keys_names(ACT_SWEEP, "/", keys, sizeof keys);
     keys_names(ACT_COMPARE, "/", cmp, sizeof cmp);
     Rect pl = f->plot;
-    int y = pl.y + (pl.h > 2 ? pl.h - 2 : 0); /* low: the model is high */
+    int y = pl.y + (pl.h > 2 ? pl.h - 2 : 0);
     grid_text(g, pl, pl.x + 1, y, -1, ROLE_DIM, 0,
               app->bg.kind == WORKER_SWEEP ? "measuring..." : "measured: N/A");
     grid_printf(g, pl, pl.x + 1, y + 1, -1, ROLE_DIM, 0,
@@ -367,7 +459,7 @@ static void draw_line(const App *app, Grid *g, Rect r, const Data *d)
     const SweepPoint *best = NULL;
     for (size_t i = 0; i < app->bg.nsweep; i++) {
         const SweepPoint *p = &app->bg.sweep[i];
-        if (measured(p) && p->algo == app->scene->algo &&
+        if (measured(d, p) && p->algo == app->scene->algo &&
             (!best || p->bytes > best->bytes))
             best = p;
     }
@@ -391,24 +483,31 @@ static void chart_draw(const App *app, Grid *g, Rect r)
     if (r.w < 1 || r.h < 1)
         return;
     gather(app, g, &d);
-    if (r.h < 5 || r.w < 20 || !(d.top > 0)) {
+    if (r.h < 5 || r.w < 20 || !isfinite(d.ly0)) {
         draw_line(app, g, r, &d);
         return;
     }
-    int legend = legend_rows(g, r, &d);
-    frame_of(&d, r, legend, &f);
+    int legend = legend_rows(app, &d, r.w, r.h >= 10 ? 2 : 1);
+    int cross = d.ncross && r.h >= 8;
+    frame_of(&d, r, legend + cross, &f);
     draw_legend(app, g, r, &d, legend);
-    draw_yaxis(g, r, &f);
+    if (cross)
+        draw_crossings(g, r, r.y + legend, &d);
+    draw_yaxis(g, r, &f, &d);
     draw_xaxis(g, r, &f, &d);
-    if (d.series[0].npts == 0 && d.nseries == 1)
+    bool any = false;
+    for (int s = 0; s < d.nseries; s++)
+        any |= d.series[s].npts > 0;
+    if (!any)
         draw_empty(app, g, &f);
-    draw_model(g, &f, &d);
+    draw_models(app, g, &f, &d);
+    draw_scene_model(app, g, &f, &d);
     draw_points(app, g, &f, &d);
 }
 
 const ViewOps view_chart = {
     .name = "chart",
-    .title = "Bus bandwidth vs size",
+    .title = "Chart",
     .framed = true,
     .draw = chart_draw,
     .click = NULL,

@@ -7,6 +7,7 @@
  * never blocks; how far a job is waits in one slot beside it. */
 #include "ui/worker.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -291,13 +292,60 @@ static SweepPoint sweep_point_of(const WorkerJob *j, const AlgoInfo *a,
     Value model = predictor_total(&j->model, s);
     SweepPoint pt = {.algo = a, .bytes = coll_size_bytes(&s->call),
                      .time_s = m->iter_s, .model_s = model.valid ? model.v : 0,
-                     .ok = !e && m->wrong == 0};
+                     .ok = !e && m->wrong <= 0};
     double f = coll_busbw_factor(s->call.kind, s->call.nranks);
     pt.algbw = pt.time_s > 0 ? (double)pt.bytes / pt.time_s / 1e9 : 0;
     pt.busbw = pt.algbw * f;
     pt.model_busbw =
         pt.model_s > 0 ? (double)pt.bytes / pt.model_s / 1e9 * f : 0;
     return pt;
+}
+
+/* Sizes at most this are timed several times, keeping the fastest: at
+ * small sizes a step is microseconds, and the mean carries every
+ * interruption of a loaded machine; the minimum is the schedule's cost. */
+#define SWEEP_SMALL (1u << 20)
+#define SWEEP_REPEATS 5
+/* Sizes at most this are checked before they are timed; larger ones run
+ * the schedule already checked at the smaller sizes, and checking one
+ * (every step, then every output element read and compared) costs
+ * seconds: 64 MiB on 8 ranks is half a gigabyte of outputs. */
+#define SWEEP_CHECKED (4u << 20)
+
+/* Check and time a sweep point of s (loaded as measure() loads): one
+ * checked run, then small sizes SWEEP_REPEATS short loops (the fastest
+ * loop's mean kept), large ones a loop of few iterations (each is long
+ * already); progress from p0 to p1. */
+static CvError sweep_measure(Worker *w, const Schedule *s, double budget,
+                             MeasureResult *m, double p0, double p1)
+{
+    Span sp = {w, p0, p1};
+    bool small = coll_size_bytes(&s->call) <= SWEEP_SMALL;
+    /* large: one iteration after a warmup (each is long already) */
+    MeasureOptions o = {.checks = 1, .warmup = 1, .iters = 1,
+                        .min_time_s = small ? budget / SWEEP_REPEATS : 0,
+                        .chunks = 1, .progress = on_progress, .ctx = &sp};
+    CvError e = cancelled(w) ? CV_ERR_CANCELLED : w->ops->load(w->ex, s);
+    if (e == CV_ERR_CANCELLED && !cancelled(w))
+        e = w->ops->load(w->ex, s);
+    m->wrong = -1; /* not checked */
+    if (!e && coll_size_bytes(&s->call) <= SWEEP_CHECKED)
+        e = measure_check(w->ex, s, &m->wrong);
+    int iters = 1, warmup = 0;
+    if (!e)
+        e = measure_iters(w->ex, &o, &iters, &warmup);
+    double best = INFINITY;
+    for (int i = 0; !e && i < (small ? SWEEP_REPEATS : 1); i++) {
+        MeasureResult one = {0};
+        e = cancelled(w) ? CV_ERR_CANCELLED
+                         : measure_timed(w->ex, s, &o, warmup, iters, &one);
+        best = !e && one.iter_s < best ? one.iter_s : best;
+        set_progress(w, p0 + (p1 - p0) * (i + 1) / SWEEP_REPEATS);
+    }
+    m->iter_s = isfinite(best) ? best : 0;
+    if (!e)
+        set_progress(w, p1);
+    return e;
 }
 
 /* Measure one sweep point; false when the sweep should stop. */
@@ -312,7 +360,7 @@ static bool sweep_point(Worker *w, const WorkerJob *j, const AlgoInfo *a,
         return false;
     }
     MeasureResult m = {0};
-    e = measure(w, &s, j->budget_s, &m, p0, p1);
+    e = sweep_measure(w, &s, j->budget_s, &m, p0, p1);
     WorkerResult r = {.kind = WORKER_POINT,
                       .point = sweep_point_of(j, a, &s, &m, e)};
     sched_fini(&s);
@@ -567,5 +615,12 @@ size_t worker_sweep_sizes(const CollCall *c, uint64_t min, uint64_t max,
             break;
         s = s * 4 / unit * unit;
     }
+    /* the largest size is always one, in place of the one below it when
+     * that is more than half of it (the largest sizes cost the most) */
+    uint64_t top = max / unit * unit;
+    if (n > 1 && out[n - 1] < top && out[n - 1] * 2 >= top)
+        n--;
+    if (n && n < cap && out[n - 1] < top)
+        out[n++] = top;
     return (size_t)n;
 }
