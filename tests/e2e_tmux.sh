@@ -3,7 +3,7 @@
 # step (arrow and PgDn), change the algorithm from its menu, resize below
 # the minimum and back, type a size in the size menu, quit; quit during a
 # long timed run (the process must be gone within 2 seconds); then Ctrl-C,
-# SIGTERM and a fatal signal. After each run the terminal must be sane
+# SIGTERM and a fatal signal; the teacher's script of issue 22. After each run the terminal must be sane
 # again (stty: icanon and echo back on).
 #
 # usage: sh tests/e2e_tmux.sh PATH/TO/collviz
@@ -29,10 +29,11 @@ fail() {
     exit 1
 }
 
-# Wait until the pane shows text (grep -E pattern), up to 15 seconds.
+# Wait until the pane shows text (grep -E pattern), up to 15 seconds (or
+# $3 tenths of a second).
 wait_for() {
     i=0
-    while [ $i -lt 150 ]; do
+    while [ $i -lt "${3:-150}" ]; do
         tm capture-pane -p -t e2e > "$work/screen" 2>/dev/null
         grep -Eq -- "$1" "$work/screen" && return 0
         sleep 0.1
@@ -103,7 +104,8 @@ check_exit 0 "start, step, algorithm, resize, size, quit"
 start "allreduce -p 64 -s 16M"
 wait_for "step 0 of" "start for m then q"
 tm send-keys -t e2e m
-wait_for "running +timed run" "m starts a timed run"
+# no calibration in the fresh cache: a quick one runs first, as perf does
+wait_for "running +(timed run|calibrating)" "m starts a timed run"
 sleep 1
 pid=$(cat "$work/pid")
 tm send-keys -t e2e q
@@ -146,7 +148,43 @@ for sig in QUIT:131 USR1:138 USR2:140 ALRM:142 PIPE:141; do
     check_exit "${sig#*:}" "SIG${sig%%:*}"
 done
 
-# 6. not a terminal: one sentence pointing to trace, status 2
+# 6. the teacher's script: ring allreduce on 8 ranks stepped to the end
+#    and back, butterfly and halving-doubling, 5 ranks, the timed run
+#    (calibrating quickly first: the counters then name the calibration
+#    and split the cost into its terms), the sweep of every algorithm
+#    (the chart marks a crossover), presenter mode at 100x30, quit
+start "allreduce -a ring -p 8 -s 1M" "$utf8"
+wait_for "step 0 of 15" "teacher: start"
+wait_for "model +defaults" "teacher: the counters say the defaults price the run"
+wait_for "K: calibrate" "teacher: the key that calibrates"
+tm send-keys -t e2e End
+wait_for "step 15 of 15" "teacher: to the end"
+tm send-keys -t e2e Home
+wait_for "step 0 of 15" "teacher: back to the start"
+tm send-keys -t e2e a Down Down Down Enter
+wait_for "\| butterfly \|" "teacher: butterfly"
+tm send-keys -t e2e a Down Enter
+wait_for "\| halving-doubling \|" "teacher: halving-doubling"
+tm send-keys -t e2e r Up Up Up Enter
+wait_for "\| 5 ranks \|" "teacher: 5 ranks"
+tm send-keys -t e2e Right m
+wait_for "Timed run: .* verified" "teacher: the timed run (after a quick calibration)" 1200
+wait_for "model +calibrated" "teacher: the counters name the calibration"
+wait_for " a \+ [0-9.]+[KMG]? b \+ [0-9.]+[KMG]? g" "teacher: the cost split into terms"
+wait_for "= [0-9.]+ \+ [0-9.]+ \+ [0-9.]+ (ns|us|ms|s)" "teacher: each term's time"
+tm send-keys -t e2e 1 C
+wait_for "Sweep done" "teacher: the sweep of every algorithm" 1200
+grep -Eq "[─┴-]X[─┴-]|X[─┴-]+│" "$work/screen" ||
+    fail "teacher: no crossover marked on the chart's size axis"
+tm send-keys -t e2e P
+wait_for "Transfers" "teacher: presenter mode"
+wait_for "step +measured" "teacher: presenter mode's counter line"
+tm send-keys -t e2e Right
+wait_for "Every rank|Ranks .* apart|Ranks? [0-9]" "teacher: the step's sentence"
+tm send-keys -t e2e q
+check_exit 0 "the teacher's script"
+
+# 7. not a terminal: one sentence pointing to trace, status 2
 "$bin" allgather < /dev/null > "$work/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] || { cat "$work/out"; fail "status $rc without a terminal"; }

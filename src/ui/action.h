@@ -39,6 +39,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_TOGGLE_CHART, "chart", "show / hide the bandwidth chart")           \
     X(ACT_TOGGLE_XFERS, "transfers", "show / hide the transfer list")         \
     X(ACT_CHART_VIEW, "chartview", "chart: time or busbw against size")       \
+    X(ACT_PRESENT, "present", "presenter mode: big cells, the step in words")  \
     X(ACT_SCROLL_UP, "up", "scroll the ranks up / menu up")                   \
     X(ACT_SCROLL_DOWN, "down", "scroll the ranks down / menu down")           \
     X(ACT_SCROLL_LEFT, "left", "scroll the cells left")                       \

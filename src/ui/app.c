@@ -102,6 +102,7 @@ CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
         e = scene_new(&app->scene, &set, why, whylen);
     if (e)
         return e;
+    app->view.present = o->present;
     if (why[0]) /* the backend could not load the picture */
         app_message(app, true, "%s", why);
     if (!o->no_worker && !(app->bg.worker = worker_new())) {
@@ -501,6 +502,7 @@ static void do_misc(App *app, const Request *r)
 {
     switch (r->act) {
     case ACT_ASCII: app->view.ascii = !app->view.ascii; break;
+    case ACT_PRESENT: app->view.present = !app->view.present; break;
     case ACT_CHART_VIEW:
         app->view.chart_busbw = !app->view.chart_busbw;
         app->view.show[VIEW_CHART] = true;
@@ -544,7 +546,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_SCROLL_UP] = do_scroll,    [ACT_SCROLL_DOWN] = do_scroll,
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
     [ACT_ASCII] = do_misc,          [ACT_THEME] = do_misc,
-    [ACT_CHART_VIEW] = do_misc,
+    [ACT_CHART_VIEW] = do_misc,     [ACT_PRESENT] = do_misc,
     [ACT_HELP] = do_misc,           [ACT_REDRAW] = do_misc,
     [ACT_QUIT] = do_misc,           [ACT_SELECT_CELL] = do_select,
     [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,

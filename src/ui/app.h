@@ -92,6 +92,8 @@ typedef struct {
     bool ascii;               /* ASCII line drawing instead of Unicode */
     int theme;                /* colour theme index (term.c) */
     bool chart_busbw;         /* the chart plots busbw (else time) */
+    bool present;             /* presenter mode: big cells, the step's
+                                 sentence and transfers, one counter line */
     bool redraw;              /* repaint the whole terminal next frame */
 } AppView;
 
@@ -166,6 +168,7 @@ typedef struct {
     const char *backend;     /* backend (-B NAME or NAME:PARAMS), or NULL
                                 for "threads" */
     int cells;               /* picture cells per block, 0 for default */
+    bool present;            /* start in presenter mode */
     bool no_worker;          /* no background thread (scripted tests) */
 } AppOptions;
 

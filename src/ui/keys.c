@@ -46,6 +46,7 @@
     X('3', "3", ACT_TOGGLE_CHART)                                             \
     X('4', "4", ACT_TOGGLE_XFERS)                                             \
     X('v', "v", ACT_CHART_VIEW)                                               \
+    X('P', "P", ACT_PRESENT)                                                  \
     X(KEY_UP, "Up", ACT_SCROLL_UP)                                            \
     X('k', "k", ACT_SCROLL_UP)                                                \
     X(KEY_DOWN, "Down", ACT_SCROLL_DOWN)                                      \

@@ -98,6 +98,19 @@ static Rect menu_rect(const LayoutIn *in, Rect body)
     return (Rect){body.x + 2, body.y + 1, w, h};
 }
 
+/* Presenter mode: the picture over the whole width, under it the step's
+ * sentence and transfers, then one line of counters. */
+static void present(const LayoutIn *in, Rect body, Layout *out)
+{
+    Rect rest, bottom;
+    int pic = num_min(in->buffer_rows + in->presenter_extra + 2,
+                      body.h - 3 - 5);
+    int xfer = num_min(body.h - 3 - pic, 8);
+    rect_cut_top(body, body.h - 3 - xfer, &out->r[VIEW_BUFFERS], &rest);
+    rect_cut_top(rest, xfer, &out->r[VIEW_TRANSFERS], &bottom);
+    out->r[VIEW_COUNTERS] = bottom;
+}
+
 void layout_compute(const LayoutIn *in, Layout *out)
 {
     *out = (Layout){0};
@@ -109,9 +122,13 @@ void layout_compute(const LayoutIn *in, Layout *out)
     rect_cut_top(all, HEADER_ROWS, &out->r[VIEW_HEADER], &body);
     rect_cut_top(body, body.h - STATUS_ROWS, &body, &status);
     out->r[VIEW_STATUS] = status;
-    rect_cut_left(body, in->w - right_width(in->w), &left, &right);
-    left_column(in, left, out);
-    right_column(in, right, out);
+    if (in->present) {
+        present(in, body, out);
+    } else {
+        rect_cut_left(body, in->w - right_width(in->w), &left, &right);
+        left_column(in, left, out);
+        right_column(in, right, out);
+    }
     if (in->show[VIEW_HELP])
         out->r[VIEW_HELP] = rect_inset(body, 1);
     if (in->show[VIEW_MENU] && in->menu_items > 0)

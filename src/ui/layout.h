@@ -23,6 +23,10 @@ typedef struct {
     int timeline_rows;     /* rows the timeline would like */
     int menu_items;        /* items of the open menu (when shown) */
     int menu_width;        /* columns its widest item takes */
+    int presenter_extra;   /* rows more the picture likes in presenter
+                              mode (a second row per rank) */
+    bool present;          /* presenter mode: the picture, the step's
+                              transfers and a counter line, full width */
 } LayoutIn;
 
 typedef struct {

@@ -49,6 +49,9 @@ void screen_layout(const App *app, Layout *out)
         .timeline_rows = sc->call.nranks + 2,
         .menu_items = app->mode.menu.n,
         .menu_width = menu_width(app),
+        .present = app->view.present,
+        .presenter_extra = sc->call.nranks - 2, /* 2 rows a rank, no
+                                                   details */
     };
     for (int v = 0; v < VIEW_COUNT; v++)
         in.show[v] = app->view.show[v] && !mode_panel((ViewId)v);

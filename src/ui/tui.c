@@ -21,7 +21,8 @@
 
 /* The scene options (scene_opts.h) first, then the TUI's own. */
 enum {
-    O_BACKEND = SCENE_OPT_COUNT, O_CELLS, O_ASCII, O_SCRIPT, O_FRAMES,
+    O_BACKEND = SCENE_OPT_COUNT, O_CELLS, O_ASCII, O_PRESENT, O_SCRIPT,
+    O_FRAMES,
     O_SCREEN, O_DUMP, O_ROLES, O_HELP, O_COUNT
 };
 
@@ -34,6 +35,8 @@ static const CliOpt opts[O_COUNT] = {
                    "(collviz(1))"},
     [O_CELLS] = {0, "cells", "N", "picture cells per block, 1 to 8 (default 1)"},
     [O_ASCII] = {0, "ascii", NULL, "ASCII line drawing instead of Unicode"},
+    [O_PRESENT] = {0, "present", NULL, "start in presenter mode (P): big "
+                   "cells, the step in words, one counter line"},
     [O_SCRIPT] = {0, "script", "FILE", "run without a terminal: keys and "
                   "commands from FILE (- for stdin)"},
     [O_FRAMES] = {0, "frames", "N", "with --script: frames to run (default: "
@@ -150,6 +153,7 @@ static int parse_tui_args(int argc, char **argv, TuiArgs *t, CliErr *e)
     t->dump = cli_has(&a, O_DUMP);
     t->roles = cli_has(&a, O_ROLES);
     t->ascii = cli_has(&a, O_ASCII);
+    t->app.present = cli_has(&a, O_PRESENT);
     if (scene_options(a, t, e))
         return -1;
     return tui_options(&a, t, e);

@@ -39,6 +39,8 @@ typedef struct {
     size_t cells_total;      /* cells of a whole row */
     int first_rank;          /* first rank row shown */
     int rows;                /* rank rows that fit */
+    int row_h;               /* screen rows per rank (2: presenter mode
+                                where they fit) */
     bool details;            /* two detail lines fit under the ranks */
 } Geom;
 
@@ -139,10 +141,17 @@ static void geometry(const App *app, Rect r, Geom *g)
     int p = sc->call.nranks;
     memset(g, 0, sizeof *g);
     g->label_w = 2 + digits(p - 1);
-    g->cell_w = 1 + digits(p);
-    int avail = r.w - g->label_w;
+    int avail = r.w - g->label_w, base = 1 + digits(p);
     for (int b = 0; b < BUF_COUNT; b++)
         g->show[b] = scene_buf_shown(sc, (BufId)b);
+    /* the widest cells that fit every buffer: room for "r.b" origins and
+     * "0-3,6" rank sets; presenter mode goes wider still */
+    bool all[BUF_COUNT];
+    memcpy(all, g->show, sizeof all);
+    for (g->cell_w = app->view.present ? 9 : base + 2; g->cell_w > base;
+         g->cell_w--)
+        if (row_width(app, all, g->cell_w + 1, 2) <= (size_t)num_max(avail, 0))
+            break;
     choose_mode(app, g, (size_t)(avail > 0 ? avail : 0));
     g->cells_total = row_width(app, g->show, 1, 0);
     size_t fit = (size_t)(avail > 0 ? avail : 0);
@@ -152,8 +161,9 @@ static void geometry(const App *app, Rect r, Geom *g)
     g->first_cell = (size_t)app->view.scroll_cell < max_first
                         ? (size_t)app->view.scroll_cell : max_first;
     map_columns(app, g, avail);
-    g->details = r.h >= 6;
-    g->rows = num_clamp(r.h - 1 - (g->details ? 2 : 0), 0, p);
+    g->details = r.h >= 6 && !app->view.present;
+    g->row_h = app->view.present && r.h - 1 >= 2 * p ? 2 : 1;
+    g->rows = num_clamp((r.h - 1 - (g->details ? 2 : 0)) / g->row_h, 0, p);
     g->first_rank = num_clamp(app->view.scroll_rank, 0, p - g->rows);
 }
 
@@ -203,6 +213,67 @@ static Role cell_role(const App *app, int r, BufId b, size_t e, int n,
     return view_level_role(n, sc->call.nranks, is_final(app, r, b, e));
 }
 
+/* The ranks of a cell as a compact set: "0-3,6". */
+static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
+                     size_t len)
+{
+    const Scene *sc = app->scene;
+    int p = sc->call.nranks;
+    size_t at = 0;
+    out[0] = '\0';
+    for (int q = 0; q < p && at < len; q++) {
+        if (!sim_has(&sc->sim, r, b, e, q))
+            continue;
+        int last = q;
+        while (last + 1 < p && sim_has(&sc->sim, r, b, e, last + 1))
+            last++;
+        int k = last > q ? snprintf(out + at, len - at, "%s%d%s%d",
+                                    at ? "," : "", q,
+                                    last > q + 1 ? "-" : ",", last)
+                         : snprintf(out + at, len - at, "%s%d",
+                                    at ? "," : "", q);
+        at += k > 0 ? (size_t)k : 0;
+        q = last;
+    }
+}
+
+/* What a wide cell says, right-aligned in cell_w columns: a dot when
+ * empty; one rank's input as its rank, and as "rank.block" where the
+ * origin's input has several blocks and the cell is wide enough (so an
+ * alltoall's transpose shows); several ranks as their set ("0-3,6") where
+ * it fits, else "+n". */
+static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
+                      BufId b, size_t e, int n, char *t, size_t len)
+{
+    const Scene *sc = app->scene;
+    char s[64];
+    int w = gm->cell_w < 16 ? gm->cell_w : 16;
+    if (n == 0) {
+        snprintf(t, len, "%*s", w, ascii ? "." : "\u00B7");
+        return;
+    }
+    if (n == 1) {
+        int q = only_rank(app, r, b, e);
+        int32_t pos = b == BUF_SEND ? (int32_t)e : sim_pos(&sc->sim, r, b, e);
+        CollLayout l;
+        coll_layout(&sc->call, q, &l);
+        size_t blk = (size_t)sc->cells;
+        if (pos >= 0 && blk && l.in_count > blk &&
+            snprintf(s, sizeof s, "%d.%zu", q, (size_t)pos / blk) <= w)
+            snprintf(t, len, "%*s", w, s);
+        else
+            snprintf(t, len, "%*d", w, q);
+        return;
+    }
+    rank_set(app, r, b, e, s, sizeof s);
+    if ((int)strlen(s) <= w && n < sc->call.nranks)
+        snprintf(t, len, "%*s", w, s);
+    else if (n == sc->call.nranks && w >= 3)
+        snprintf(t, len, "%*s", w, "all");
+    else
+        snprintf(t, len, "%*s%d", w - digits(n), "+", n);
+}
+
 /* Draw cell e of rank r's buffer b at (x, y). */
 static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
                       int x, int y, int r, BufId b, size_t e)
@@ -218,13 +289,8 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
         grid_put(g, clip, x, y, grid_glyph(g, shade[lvl]), role, attr);
         return;
     }
-    char t[16];
-    if (n == 0)
-        snprintf(t, sizeof t, "%*s", gm->cell_w, g->ascii ? "." : "\u00B7");
-    else if (n == 1)
-        snprintf(t, sizeof t, "%*d", gm->cell_w, only_rank(app, r, b, e));
-    else
-        snprintf(t, sizeof t, "%*s%d", gm->cell_w - digits(n), "+", n);
+    char t[32];
+    cell_text(app, gm, g->ascii, r, b, e, n, t, sizeof t);
     grid_fill(g, rect_clip((Rect){x, y, gm->cell_w, 1}, clip), ' ', role,
               attr);
     grid_text(g, clip, x, y, gm->cell_w, role, attr, t);
@@ -394,8 +460,17 @@ static void buffers_draw(const App *app, Grid *g, Rect r)
     if (r.h < 2 || r.w < gm.label_w + 2)
         return;
     draw_heading(app, &gm, g, r);
-    for (int i = 0; i < gm.rows; i++)
-        draw_row(app, &gm, g, r, r.y + 1 + i, gm.first_rank + i);
+    for (int i = 0; i < gm.rows; i++) {
+        int y = r.y + 1 + i * gm.row_h;
+        draw_row(app, &gm, g, r, y, gm.first_rank + i);
+        for (int x = r.x + gm.label_w; gm.row_h == 2 && x < r.x + r.w; x++) {
+            Cell c = *grid_cat(g, x, y); /* the cell's second row */
+            if (c.role != ROLE_BORDER && c.role != ROLE_NORMAL)
+                grid_put(g, r, x, y + 1, ' ', (Role)c.role, c.attr);
+            else if (c.role == ROLE_BORDER)
+                grid_put(g, r, x, y + 1, c.ch, (Role)c.role, c.attr);
+        }
+    }
     if (!gm.details)
         return;
     int y = r.y + r.h - 2;
@@ -411,8 +486,8 @@ static bool buffers_click(const App *app, Rect r, int x, int y, Request *req)
 {
     Geom gm;
     geometry(app, r, &gm);
-    int row = y - r.y - 1;
-    if (row < 0 || row >= gm.rows)
+    int row = (y - r.y - 1) / gm.row_h;
+    if (y - r.y - 1 < 0 || row >= gm.rows)
         return false;
     int rank = gm.first_rank + row, c = x - r.x - gm.label_w;
     if (c < 0) {

@@ -270,9 +270,42 @@ static const struct {
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
+/* Presenter mode's one line: the step's measured and model time, its
+ * split into terms, and where the parameters come from. */
+static void draw_one_line(const App *app, Grid *g, Rect r)
+{
+    const Scene *sc = app->scene;
+    size_t k;
+    PredSplit sp;
+    char m[24], p[24], b[16], c[16];
+    bool shown = scene_shown(sc, &k);
+    view_fmt_value(m, sizeof m, shown ? measured_step(app)
+                                      : app->bg.total_s, view_fmt_time);
+    view_fmt_value(p, sizeof p, shown ? sc->pred_step_s : sc->pred_total_s,
+                   view_fmt_time);
+    int x = r.x + grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0, "%s ",
+                              shown ? "step" : "whole");
+    x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0, "measured %s  model %s",
+                     m, p);
+    if (sc->big_ok &&
+        !predictor_split(&sc->model, &sc->big_sched,
+                         shown ? k : PREDICTOR_WHOLE, &sp)) {
+        fmt_coef(b, sizeof b, sp.t.b + sp.copy);
+        fmt_coef(c, sizeof c, sp.t.g);
+        x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0,
+                         " = %.0f a + %s b + %s g", sp.t.a, b, c);
+    }
+    grid_printf(g, r, x, r.y, -1, sc->model.calibrated ? ROLE_DIM : ROLE_WARN,
+                0, "  (%s)", sc->model.calibrated ? "calibrated" : "defaults");
+}
+
 static void counters_draw(const App *app, Grid *g, Rect r)
 {
     bool on[NSECTIONS] = {false};
+    if (r.h == 1) {
+        draw_one_line(app, g, r);
+        return;
+    }
     int left = r.h;
     for (int pr = 1; pr <= 7; pr++)
         for (size_t i = 0; i < NSECTIONS; i++)

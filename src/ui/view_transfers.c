@@ -2,7 +2,10 @@
  * whom, copied or reduced, and how many bytes that is at the measured
  * size. In the initial state it previews step 1. */
 #include <stdio.h>
+#include <string.h>
 
+#include "ui/i18n.h"
+#include "ui/sentence.h"
 #include "ui/view.h"
 
 /* The step the list describes: the shown one, or step 0 as a preview. */
@@ -71,6 +74,65 @@ static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
                                    1}, r), ROLE_NODE, 0);
 }
 
+/* Text over at most `max` rows of r from row y, broken between words
+ * (the last row takes the rest, cut at the edge); the rows used. */
+static int draw_words(Grid *g, Rect r, int y, const char *s, int max)
+{
+    char line[400];
+    int rows = 0;
+    while (*s && rows < max) {
+        size_t n = 0, keep = 0;
+        const char *next = s;
+        for (const char *p = s;; p++) {
+            if (*p == ' ' || !*p) {
+                size_t len = (size_t)(p - s);
+                if (len >= sizeof line)
+                    break;
+                memcpy(line, s, len);
+                line[len] = '\0';
+                if (grid_text_width(line) > r.w && keep)
+                    break;
+                keep = len, next = *p ? p + 1 : p;
+            }
+            if (!*p)
+                break;
+        }
+        n = rows + 1 == max ? strlen(s) : keep ? keep : strlen(s);
+        if (rows + 1 == max || !keep)
+            next = s + strlen(s);
+        snprintf(line, sizeof line, "%.*s", (int)n, s);
+        grid_text(g, r, r.x, y + rows, r.w, ROLE_VALUE, 0, line);
+        s = next;
+        rows++;
+    }
+    return rows;
+}
+
+/* Every transfer of the step as "r0>r1" (a reduce as "r0+>r1"), as many
+ * to a line as fit: the whole step where the list would not fit. */
+static void draw_compact(const App *app, Grid *g, Rect r, const Step *st)
+{
+    const Scene *sc = app->scene;
+    int x = r.x, y = r.y;
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &sc->sched.xfers[st->first + i];
+        char tok[32];
+        int w = snprintf(tok, sizeof tok, "r%d%s>r%d ", t->src,
+                         t->op == XFER_REDUCE ? "+" : "", t->dst);
+        if (x + w > r.x + r.w)
+            x = r.x, y++;
+        if (y >= r.y + r.h ||
+            (y == r.y + r.h - 1 && i + 1 < st->n && x + w + 10 > r.x + r.w)) {
+            grid_printf(g, r, x, y < r.y + r.h ? y : y - 1, -1, ROLE_DIM, 0,
+                        "+%zu", st->n - i);
+            return;
+        }
+        x += grid_text(g, r, x, y, -1, t->op == XFER_REDUCE ? ROLE_REDUCE
+                                                           : ROLE_COPY,
+                       0, tok);
+    }
+}
+
 static void transfers_draw(const App *app, Grid *g, Rect r)
 {
     const Scene *sc = app->scene;
@@ -83,17 +145,27 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
         return;
     }
     const Step *st = &sc->sched.steps[k];
-    grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0, "%s %zu (%s): %zu transfer%s",
-                preview ? "next: step" : "step", k + 1, st->phase, st->n,
-                st->n == 1 ? "" : "s");
-    int rows = r.h - 1;
+    int head = r.h > 3; /* the header says the step too */
+    if (head)
+        grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0,
+                    preview ? _("next: step %zu (%s): %zu transfers")
+                            : _("step %zu (%s): %zu transfers"),
+                    k + 1, st->phase, st->n);
+    char say[400];
+    step_sentence(&sc->sched, k, say, sizeof say);
+    int used = head + draw_words(g, r, r.y + head, say, 2) - 1;
+    int rows = r.h - 1 - used;
+    if (st->n > (size_t)rows && rows > 0) {
+        draw_compact(app, g, (Rect){r.x, r.y + 1 + used, r.w, rows}, st);
+        return;
+    }
     for (size_t i = 0; i < st->n && (int)i < rows; i++) {
         if ((int)i == rows - 1 && rows > 1 && st->n > (size_t)rows) {
             grid_printf(g, r, r.x, r.y + 1 + (int)i, -1, ROLE_DIM, 0,
                         "... and %zu more", st->n - i);
             break;
         }
-        draw_xfer(app, g, r, r.y + 1 + (int)i, k, st->first + i);
+        draw_xfer(app, g, r, r.y + 1 + used + (int)i, k, st->first + i);
     }
 }
 

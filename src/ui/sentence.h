@@ -1,0 +1,22 @@
+/* sentence.h - what a step does, in one sentence made from its schedule:
+ * who sends to whom (every rank to its right neighbour, pairs a distance
+ * apart, a group folding into another, one rank to many or many to one),
+ * what they send (their own input, or what the step before brought
+ * them), and what the receivers do with it (add it to theirs, or keep
+ * it). Whole sentences are the catalogue's (gettext), never glued from
+ * fragments; rank sets fill their %s. Pure: no App, no terminal. */
+#ifndef COLLVIZ_UI_SENTENCE_H
+#define COLLVIZ_UI_SENTENCE_H
+
+#include <stddef.h>
+
+#include "core/sched.h"
+
+/* The sentence of step k of s, translated, into out. */
+void step_sentence(const Schedule *s, size_t k, char *out, size_t len);
+
+/* A set of ranks (flags[p]) as "0-3,6". */
+void sentence_ranks(const unsigned char *flags, int p, char *out,
+                    size_t len);
+
+#endif
