@@ -1,6 +1,8 @@
 /* action.c - the names and help texts of the actions. */
 #include "ui/action.h"
 
+#include "ui/i18n.h"
+
 #include <strings.h>
 
 static const char *const action_names[ACT_COUNT] = {
@@ -16,7 +18,10 @@ static const char *const action_helps[ACT_COUNT] = {
 };
 
 const char *action_name(Action a) { return a < ACT_COUNT ? action_names[a] : "?"; }
-const char *action_help(Action a) { return a < ACT_COUNT ? action_helps[a] : "?"; }
+const char *action_help(Action a)
+{
+    return a < ACT_COUNT && action_helps[a][0] ? _(action_helps[a]) : "?";
+}
 
 int action_parse(const char *s)
 {

@@ -10,58 +10,58 @@ struct WorkerResult; /* worker.h */
 /* Everything a user can ask for. The key table (keys.c) binds keys to
  * these; help is generated from that table and the texts below. */
 #define ACTIONS(X)                                                            \
-    X(ACT_NONE, "none", "")                                                   \
-    X(ACT_NEXT, "next", "execute the next step")                              \
-    X(ACT_PREV, "prev", "go back one step (reset and replay)")                \
-    X(ACT_FIRST, "first", "back to the initial state")                        \
-    X(ACT_LAST, "last", "execute every remaining step")                       \
-    X(ACT_PLAY, "play", "play / pause stepping")                              \
-    X(ACT_FASTER, "faster", "play faster")                                    \
-    X(ACT_SLOWER, "slower", "play slower")                                    \
-    X(ACT_MENU_COLL, "collective", "choose the collective")                   \
-    X(ACT_MENU_ALGO, "algorithm", "choose the algorithm")                     \
-    X(ACT_MENU_RANKS, "ranks", "choose the number of ranks")                  \
-    X(ACT_MENU_SIZE, "size", "choose the measured message size")              \
-    X(ACT_MENU_DTYPE, "datatype", "choose the datatype")                      \
-    X(ACT_MENU_OP, "op", "choose the reduction op")                           \
-    X(ACT_MENU_ROOT, "root", "choose the root rank")                          \
-    X(ACT_MENU_BACKEND, "backend", "choose the backend")                      \
-    X(ACT_INPLACE, "inplace", "toggle in-place / out-of-place")               \
-    X(ACT_CELLS_MORE, "cells+", "more cells per rank in the picture")         \
-    X(ACT_CELLS_LESS, "cells-", "fewer cells per rank in the picture")        \
-    X(ACT_BENCH, "bench", "timed run at the chosen size")                     \
-    X(ACT_SWEEP, "sweep", "start / stop the bandwidth sweep")                 \
-    X(ACT_COMPARE, "compare", "sweep all algorithms of the collective")       \
-    X(ACT_CALIBRATE, "calibrate", "calibrate this backend and rank count")    \
-    X(ACT_CANCEL, "cancel", "cancel background work, close menus")            \
-    X(ACT_TOGGLE_TOPO, "topology", "show / hide the topology")                \
-    X(ACT_TOGGLE_TIMELINE, "timeline", "show / hide the step timeline")       \
-    X(ACT_TOGGLE_CHART, "chart", "show / hide the bandwidth chart")           \
-    X(ACT_TOGGLE_XFERS, "transfers", "show / hide the transfer list")         \
-    X(ACT_CHART_VIEW, "chartview", "chart: time or busbw against size")       \
-    X(ACT_PRESENT, "present", "presenter mode: big cells, the step in words")  \
-    X(ACT_SCROLL_UP, "up", "scroll the ranks up / menu up")                   \
-    X(ACT_SCROLL_DOWN, "down", "scroll the ranks down / menu down")           \
-    X(ACT_SCROLL_LEFT, "left", "scroll the cells left")                       \
-    X(ACT_SCROLL_RIGHT, "right", "scroll the cells right")                    \
-    X(ACT_ENTER, "enter", "pick the highlighted menu item")                   \
-    X(ACT_ASCII, "ascii", "toggle ASCII / Unicode line drawing")              \
-    X(ACT_THEME, "theme", "next colour theme")                                \
-    X(ACT_HELP, "help", "show / hide this help")                              \
-    X(ACT_REDRAW, "redraw", "redraw the screen")                              \
-    X(ACT_QUIT, "quit", "quit collviz")                                       \
+    X(ACT_NONE, "none", "")                                               \
+    X(ACT_NEXT, "next", N_("execute the next step"))                          \
+    X(ACT_PREV, "prev", N_("go back one step (reset and replay)"))            \
+    X(ACT_FIRST, "first", N_("back to the initial state"))                    \
+    X(ACT_LAST, "last", N_("execute every remaining step"))                   \
+    X(ACT_PLAY, "play", N_("play / pause stepping"))                          \
+    X(ACT_FASTER, "faster", N_("play faster"))                                \
+    X(ACT_SLOWER, "slower", N_("play slower"))                                \
+    X(ACT_MENU_COLL, "collective", N_("choose the collective"))               \
+    X(ACT_MENU_ALGO, "algorithm", N_("choose the algorithm"))                 \
+    X(ACT_MENU_RANKS, "ranks", N_("choose the number of ranks"))              \
+    X(ACT_MENU_SIZE, "size", N_("choose the measured message size"))          \
+    X(ACT_MENU_DTYPE, "datatype", N_("choose the datatype"))                  \
+    X(ACT_MENU_OP, "op", N_("choose the reduction op"))                       \
+    X(ACT_MENU_ROOT, "root", N_("choose the root rank"))                      \
+    X(ACT_MENU_BACKEND, "backend", N_("choose the backend"))                  \
+    X(ACT_INPLACE, "inplace", N_("toggle in-place / out-of-place"))           \
+    X(ACT_CELLS_MORE, "cells+", N_("more cells per rank in the picture"))     \
+    X(ACT_CELLS_LESS, "cells-", N_("fewer cells per rank in the picture"))    \
+    X(ACT_BENCH, "bench", N_("timed run at the chosen size"))                 \
+    X(ACT_SWEEP, "sweep", N_("start / stop the bandwidth sweep"))             \
+    X(ACT_COMPARE, "compare", N_("sweep all algorithms of the collective"))   \
+    X(ACT_CALIBRATE, "calibrate", N_("calibrate this backend and rank count")) \
+    X(ACT_CANCEL, "cancel", N_("cancel background work, close menus"))        \
+    X(ACT_TOGGLE_TOPO, "topology", N_("show / hide the topology"))            \
+    X(ACT_TOGGLE_TIMELINE, "timeline", N_("show / hide the step timeline"))   \
+    X(ACT_TOGGLE_CHART, "chart", N_("show / hide the bandwidth chart"))       \
+    X(ACT_TOGGLE_XFERS, "transfers", N_("show / hide the transfer list"))     \
+    X(ACT_CHART_VIEW, "chartview", N_("chart: time or busbw against size"))   \
+    X(ACT_PRESENT, "present", N_("presenter: big cells, the step in words"))   \
+    X(ACT_SCROLL_UP, "up", N_("scroll the ranks up / menu up"))               \
+    X(ACT_SCROLL_DOWN, "down", N_("scroll the ranks down / menu down"))       \
+    X(ACT_SCROLL_LEFT, "left", N_("scroll the cells left"))                   \
+    X(ACT_SCROLL_RIGHT, "right", N_("scroll the cells right"))                \
+    X(ACT_ENTER, "enter", N_("pick the highlighted menu item"))               \
+    X(ACT_ASCII, "ascii", N_("toggle ASCII / Unicode line drawing"))          \
+    X(ACT_THEME, "theme", N_("next colour theme"))                            \
+    X(ACT_HELP, "help", N_("show / hide this help"))                          \
+    X(ACT_REDRAW, "redraw", N_("redraw the screen"))                          \
+    X(ACT_QUIT, "quit", N_("quit collviz"))                                   \
     /* requests with arguments, made by mouse clicks and the script */        \
-    X(ACT_SELECT_CELL, "select", "select cell (rank a, buffer b, elem c)")    \
-    X(ACT_SELECT_RANK, "rank", "select rank a")                               \
-    X(ACT_SEEK, "seek", "go to step a (steps executed)")                      \
-    X(ACT_MENU_PICK, "pick", "pick menu item a")                              \
-    X(ACT_MENU_HOVER, "hover", "highlight menu item a")                       \
-    X(ACT_RESIZE, "resize", "the terminal is now a columns by b rows")        \
-    X(ACT_TICK, "tick", "time passes (play, background results)")             \
-    X(ACT_RESULT, "result", "a background result arrives (result)")           \
+    X(ACT_SELECT_CELL, "select", N_("select cell (rank a, buffer b, elem c)")) \
+    X(ACT_SELECT_RANK, "rank", N_("select rank a"))                           \
+    X(ACT_SEEK, "seek", N_("go to step a (steps executed)"))                  \
+    X(ACT_MENU_PICK, "pick", N_("pick menu item a"))                          \
+    X(ACT_MENU_HOVER, "hover", N_("highlight menu item a"))                   \
+    X(ACT_RESIZE, "resize", N_("the terminal is now a columns by b rows"))    \
+    X(ACT_TICK, "tick", N_("time passes (play, background results)"))         \
+    X(ACT_RESULT, "result", N_("a background result arrives (result)"))       \
     /* what a mode makes of keys (app_key): text entry's characters */        \
-    X(ACT_TYPE, "type", "type character a into the prompt")                   \
-    X(ACT_ERASE, "erase", "erase the last character typed")
+    X(ACT_TYPE, "type", N_("type character a into the prompt"))               \
+    X(ACT_ERASE, "erase", N_("erase the last character typed"))
 
 typedef enum {
 #define X(id, name, help) id,

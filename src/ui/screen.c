@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 
+#include "ui/i18n.h"
 #include "ui/view.h"
 
 /* Whether panel v belongs to a mode (drawn only while that mode is open,
@@ -65,7 +66,8 @@ static const char *title_of(const App *app, ViewId v)
 {
     if (v == VIEW_MENU)
         return menu_title(app->mode.menu.kind);
-    return view_get(v)->title;
+    const char *t = view_get(v)->title;
+    return t[0] ? _(t) : t;
 }
 
 /* The rectangle a view draws into: inside its frame when framed. */

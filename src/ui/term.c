@@ -97,7 +97,7 @@ static const Style themes[THEME_COUNT][ROLE_COUNT] = {
         [ROLE_MENU] = {D, D, 0},         [ROLE_MENU_SEL] = {D, D, A_REVERSE},
         [ROLE_SELECT] = {D, D, A_REVERSE}, [ROLE_EMPTY] = {D, D, A_DIM},
         [ROLE_LEVEL3] = {D, D, A_BOLD},  [ROLE_LEVEL4] = {D, D, A_BOLD},
-        [ROLE_FINAL] = {D, D, A_BOLD | A_UNDERLINE},
+        [ROLE_FINAL] = {D, D, A_BOLD}, /* just written: underlined */
         [ROLE_WRONG] = {D, D, A_REVERSE | A_BLINK},
         [ROLE_NODE] = {D, D, A_BOLD},    [ROLE_LINK] = {D, D, A_DIM},
         [ROLE_LINK_ACTIVE] = {D, D, A_BOLD}, [ROLE_AXIS] = {D, D, A_DIM},

@@ -15,6 +15,7 @@
 #include "ui/scene.h"
 #include "ui/screen.h"
 #include "ui/script.h"
+#include "ui/i18n.h"
 #include "ui/term.h"
 
 /* ------------------------------------------------------------ options */
@@ -217,6 +218,7 @@ static int run_script(App *app, const TuiArgs *t)
         return CLI_EXIT_USAGE;
     }
     Grid g;
+    ui_lang_default(); /* the environment's language, as on a terminal */
     app->view.term_w = t->w;
     app->view.term_h = t->h;
     app->view.ascii = t->ascii;

@@ -12,6 +12,7 @@
 
 #include "ui/app.h"
 #include "ui/grid.h"
+#include "ui/i18n.h"
 #include "ui/scene.h"
 
 typedef struct ViewOps {

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/i18n.h"
 #include "ui/view.h"
 #include "core/num.h"
 
@@ -283,8 +284,12 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
     Role role = cell_role(app, r, b, e, n, &attr);
     if (!gm->wide) {
         static const Glyph shade[] = {GL_DOT, GL_SHADE1, GL_SHADE2, GL_SHADE3,
-                                      GL_SHADE3, GL_BLOCK};
-        int lvl = role == ROLE_FINAL ? 5 : role == ROLE_WRONG ? 5
+                                      GL_BLOCK, GL_CHECK};
+        if (role == ROLE_WRONG) {
+            grid_put(g, clip, x, y, grid_glyph(g, GL_CROSSMARK), role, attr);
+            return;
+        }
+        int lvl = role == ROLE_FINAL ? 5
                 : role == ROLE_EMPTY ? 0 : (int)(role - ROLE_LEVEL1) + 1;
         grid_put(g, clip, x, y, grid_glyph(g, shade[lvl]), role, attr);
         return;
@@ -435,22 +440,30 @@ static void draw_history(const App *app, Grid *g, Rect r, int y)
 /* Without a selection: what the cells mean. */
 static void draw_legend(const App *app, Grid *g, Rect r, int y)
 {
-    static const struct { Role role; const char *text; } items[] = {
-        {ROLE_EMPTY, "empty"}, {ROLE_LEVEL1, "one input"},
-        {ROLE_LEVEL2, "few"}, {ROLE_LEVEL3, "half"}, {ROLE_LEVEL4, "most"},
-        {ROLE_FINAL, "final"}, {ROLE_WRONG, "wrong"},
+    /* a glyph per level as well as a colour: monochrome tells them
+     * apart (the one-column cells use the same glyphs) */
+    static const struct { Role role; Glyph gl; const char *text; } items[] = {
+        {ROLE_EMPTY, GL_DOT, N_("empty")},
+        {ROLE_LEVEL1, GL_SHADE1, N_("one input")},
+        {ROLE_LEVEL2, GL_SHADE2, N_("few")},
+        {ROLE_LEVEL3, GL_SHADE3, N_("half")},
+        {ROLE_LEVEL4, GL_BLOCK, N_("most")},
+        {ROLE_FINAL, GL_CHECK, N_("final")},
+        {ROLE_WRONG, GL_CROSSMARK, N_("wrong")},
     };
     int x = r.x;
     for (size_t i = 0; i < sizeof items / sizeof items[0]; i++) {
-        int w = 3 + grid_text_width(items[i].text);
+        const char *t = _(items[i].text);
+        int w = 3 + grid_text_width(t);
         if (x + w > r.x + r.w)
             break;
-        grid_putg(g, r, x, y, GL_BLOCK, items[i].role);
-        grid_printf(g, r, x + 1, y, -1, ROLE_DIM, 0, " %s ", items[i].text);
+        grid_putg(g, r, x, y, items[i].gl, items[i].role);
+        grid_printf(g, r, x + 1, y, -1, ROLE_DIM, 0, " %s ", t);
         x += w;
     }
     grid_text(g, r, r.x, y + 1, -1, ROLE_DIM, 0,
-              "3=rank 3's input +4=4 combined _=just written");
+              _("3=rank 3's input 3.1=its block 1 0-2,5=those ranks' "
+                "combined _=just written"));
 }
 
 static void buffers_draw(const App *app, Grid *g, Rect r)
@@ -507,7 +520,7 @@ static bool buffers_click(const App *app, Rect r, int x, int y, Request *req)
 
 const ViewOps view_buffers = {
     .name = "buffers",
-    .title = "Buffers",
+    .title = N_("Buffers"),
     .framed = true,
     .draw = buffers_draw,
     .click = buffers_click,

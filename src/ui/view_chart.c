@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/i18n.h"
 #include "ui/keys.h"
 #include "ui/view.h"
 
@@ -392,9 +393,9 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
 {
     int y = r.y, i = 0, shown = 0, want = 0;
     int x = r.x + grid_text(g, r, r.x, y, -1, ROLE_AXIS, 0,
-                            d->busbw ? "GB/s" : "time");
+                            d->busbw ? "GB/s" : _("time"));
     grid_put(g, r, x + 1, y, grid_glyph(g, GL_DOT), ROLE_MODEL, 0);
-    x += 2 + grid_text(g, r, x + 2, y, -1, ROLE_DIM, 0, "model");
+    x += 2 + grid_text(g, r, x + 2, y, -1, ROLE_DIM, 0, _("model"));
     for (; i < d->nseries; i++) {
         const Series *s = &d->series[i];
         if (!in_legend(app, s))
@@ -415,10 +416,10 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
     if (shown < want)
         x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " +%d", want - shown);
     if (d->failed)
-        x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, " %d failed",
+        x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, _(" %d failed"),
                          d->failed);
     if (app->bg.kind == WORKER_SWEEP)
-        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " sweep %zu/%zu",
+        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _(" sweep %zu/%zu"),
                     app->bg.nsweep, app->bg.planned);
 }
 
@@ -430,7 +431,7 @@ static void draw_crossings(Grid *g, Rect r, int y, const Data *d)
         return;
     grid_put(g, r, x, y, 'X', ROLE_WARN, GRID_BOLD);
     x += 1 + grid_text(g, r, x + 1, y, -1, ROLE_DIM, 0,
-                       d->cross_model ? " model:" : "");
+                       d->cross_model ? _(" model:") : "");
     for (int i = 0; i < d->ncross; i++) {
         char s[16];
         size_label(s, sizeof s, d->cross[i].lb);
@@ -448,9 +449,9 @@ static void draw_empty(const App *app, Grid *g, const Frame *f)
     Rect pl = f->plot;
     int y = pl.y + (pl.h > 2 ? pl.h - 2 : 0);
     grid_text(g, pl, pl.x + 1, y, -1, ROLE_DIM, 0,
-              app->bg.kind == WORKER_SWEEP ? "measuring..." : "measured: N/A");
+              app->bg.kind == WORKER_SWEEP ? _("measuring...") : _("measured: N/A"));
     grid_printf(g, pl, pl.x + 1, y + 1, -1, ROLE_DIM, 0,
-                "%s: sweep sizes, %s: all algorithms", keys, cmp);
+                _("%s: sweep sizes, %s: all algorithms"), keys, cmp);
 }
 
 /* A panel too small for axes: one line of numbers. */
@@ -507,7 +508,7 @@ static void chart_draw(const App *app, Grid *g, Rect r)
 
 const ViewOps view_chart = {
     .name = "chart",
-    .title = "Chart",
+    .title = N_("Chart"),
     .framed = true,
     .draw = chart_draw,
     .click = NULL,

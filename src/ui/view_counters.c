@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "ui/i18n.h"
 #include "ui/keys.h"
 #include "ui/view.h"
 
@@ -58,34 +59,34 @@ static void draw_bytes(const App *app, Grid *g, Rect r, int y)
     const Scene *sc = app->scene;
     size_t k;
     bool shown = sc->big_ok && scene_shown(sc, &k);
-    row(g, r, y, "bytes", "sent", "received", ROLE_HEADER);
+    row(g, r, y, _("bytes"), _("sent"), _("received"), ROLE_HEADER);
     if (sc->big_ok) {
-        bytes_row(g, r, y + 1, " step", shown, sc->step_sent,
+        bytes_row(g, r, y + 1, _(" step"), shown, sc->step_sent,
                   sc->step_recvd);
-        bytes_row(g, r, y + 2, " so far", shown, sc->sofar_sent,
+        bytes_row(g, r, y + 2, _(" so far"), shown, sc->sofar_sent,
                   sc->sofar_recvd);
     } else { /* a pipeline: the measured size has other steps */
-        grid_text(g, r, r.x, y + 1, LABEL_W, ROLE_HEADER, 0, " step");
+        grid_text(g, r, r.x, y + 1, LABEL_W, ROLE_HEADER, 0, _(" step"));
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
-                    "%zu steps at this size", sc->big_sched.nsteps);
+                    _("%zu steps at this size"), sc->big_sched.nsteps);
     }
-    bytes_row(g, r, y + 3, " whole", true, sc->totals.max_sent,
+    bytes_row(g, r, y + 3, _(" whole"), true, sc->totals.max_sent,
               sc->totals.max_recvd);
 }
 
 static void draw_times(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
-    row(g, r, y, "time", "measured", "model", ROLE_HEADER);
-    time_row(g, r, y + 1, " step", measured_step(app), sc->pred_step_s);
-    time_row(g, r, y + 2, " whole", app->bg.total_s, sc->pred_total_s);
-    grid_text(g, r, r.x, y + 3, LABEL_W, ROLE_HEADER, 0, " dev");
+    row(g, r, y, _("time"), _("measured"), _("model"), ROLE_HEADER);
+    time_row(g, r, y + 1, _(" step"), measured_step(app), sc->pred_step_s);
+    time_row(g, r, y + 2, _(" whole"), app->bg.total_s, sc->pred_total_s);
+    grid_text(g, r, r.x, y + 3, LABEL_W, ROLE_HEADER, 0, _(" dev"));
     if (app->bg.total_s.valid && sc->pred_total_s.valid &&
         sc->pred_total_s.v > 0) {
         double d = app->bg.total_s.v / sc->pred_total_s.v - 1;
         grid_printf(g, r, r.x + LABEL_W, y + 3, -1,
                     fabs(d) > 0.5 ? ROLE_WARN : ROLE_VALUE, 0,
-                    "%+*.1f %% vs model", COL_W - 3, d * 100);
+                    _("%+*.1f %% vs model"), COL_W - 3, d * 100);
     } else {
         grid_printf(g, r, r.x + LABEL_W, y + 3, -1, ROLE_DIM, 0, "%*s",
                     COL_W - 1, "N/A");
@@ -132,12 +133,12 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     const Predictor *m = &app->scene->model;
     char keys[16];
     keys_names(ACT_CALIBRATE, "/", keys, sizeof keys);
-    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "model");
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("model"));
     if (!m->calibrated) {
         grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0,
-                    "defaults, %s", link_name(m->link));
+                    _("defaults, %s"), link_name(m->link));
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
-                    "%s: calibrate here", keys);
+                    _("%s: calibrate here"), keys);
         return;
     }
     char when[32] = "?";
@@ -146,7 +147,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     if (localtime_r(&t, &tm))
         strftime(when, sizeof when, now - t < 12 * 3600 ? "%H:%M"
                  : "%Y-%m-%d", &tm);
-    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, "calibrated %s",
+    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, _("calibrated %s"),
                 when);
     double u = m->calib.unsteady;
     grid_printf(g, r, r.x + LABEL_W, y + 1, -1,
@@ -162,7 +163,7 @@ static void draw_params(const App *app, Grid *g, Rect r, int y)
     ModelParams m = predictor_params(&sc->model, &sc->big_sched);
     char a[24];
     view_fmt_time(a, sizeof a, m.alpha);
-    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, " a b g");
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _(" a b g"));
     grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, "%s %.3g %.3g GB/s",
                 a, m.beta > 0 ? 1e-9 / m.beta : 0,
                 m.gamma > 0 ? 1e-9 / m.gamma : 0);
@@ -207,18 +208,18 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
 static void draw_check(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
-    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "check");
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("check"));
     int x = r.x + LABEL_W;
     if (!sc->ex) {
-        grid_text(g, r, x, y, -1, ROLE_DIM, 0, "N/A (no backend)");
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, _("N/A (no backend)"));
     } else if (!sc->check.real_ok) {
-        grid_text(g, r, x, y, -1, ROLE_DIM, 0, "N/A (not read)");
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, _("N/A (not read)"));
     } else if (sc->check.nwrong == 0) {
         grid_putg(g, r, x, y, GL_CHECK, ROLE_OK);
-        grid_printf(g, r, x + 2, y, -1, ROLE_OK, 0, "real = expected");
+        grid_printf(g, r, x + 2, y, -1, ROLE_OK, 0, _("real = expected"));
     } else {
         grid_putg(g, r, x, y, GL_CROSSMARK, ROLE_ERROR);
-        grid_printf(g, r, x + 2, y, -1, ROLE_ERROR, 0, "%zu cells wrong",
+        grid_printf(g, r, x + 2, y, -1, ROLE_ERROR, 0, _("%zu cells wrong"),
                     sc->check.nwrong);
     }
 }
@@ -226,15 +227,15 @@ static void draw_check(const App *app, Grid *g, Rect r, int y)
 /* Background job and its progress bar. */
 static void draw_background(const App *app, Grid *g, Rect r, int y)
 {
-    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, "running");
+    grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("running"));
     int x = r.x + LABEL_W;
     if (app->bg.kind == WORKER_IDLE) {
-        grid_text(g, r, x, y, -1, ROLE_DIM, 0, "nothing (m: time it)");
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, _("nothing (m: time it)"));
         return;
     }
-    const char *what = app->bg.kind == WORKER_BENCH   ? "timed run"
-                       : app->bg.kind == WORKER_CALIB ? "calibrating"
-                                                      : "sweep";
+    const char *what = app->bg.kind == WORKER_BENCH   ? _("timed run")
+                       : app->bg.kind == WORKER_CALIB ? _("calibrating")
+                                                      : _("sweep");
     x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "%s ", what);
     int bar = r.x + r.w - x - 5, fill = (int)(app->bg.progress * bar + 0.5);
     for (int i = 0; i < bar; i++)
@@ -249,12 +250,12 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
 {
     size_t k;
     if (scene_shown(app->scene, &k)) {
-        draw_split(app, g, r, y, " step", k);
+        draw_split(app, g, r, y, _(" step"), k);
     } else {
-        grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, " step");
-        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, "- (none yet)");
+        grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _(" step"));
+        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, _("- (none yet)"));
     }
-    draw_split(app, g, r, y + 2, " whole", PREDICTOR_WHOLE);
+    draw_split(app, g, r, y + 2, _(" whole"), PREDICTOR_WHOLE);
 }
 
 /* The panel's sections in the order drawn; when the panel is short the
@@ -284,8 +285,8 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
     view_fmt_value(p, sizeof p, shown ? sc->pred_step_s : sc->pred_total_s,
                    view_fmt_time);
     int x = r.x + grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0, "%s ",
-                              shown ? "step" : "whole");
-    x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0, "measured %s  model %s",
+                              shown ? _("step") : _("whole"));
+    x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0, _("measured %s  model %s"),
                      m, p);
     if (sc->big_ok &&
         !predictor_split(&sc->model, &sc->big_sched,
@@ -296,7 +297,7 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
                          " = %.0f a + %s b + %s g", sp.t.a, b, c);
     }
     grid_printf(g, r, x, r.y, -1, sc->model.calibrated ? ROLE_DIM : ROLE_WARN,
-                0, "  (%s)", sc->model.calibrated ? "calibrated" : "defaults");
+                0, "  (%s)", sc->model.calibrated ? _("calibrated") : _("defaults"));
 }
 
 static void counters_draw(const App *app, Grid *g, Rect r)
@@ -323,7 +324,7 @@ static void counters_draw(const App *app, Grid *g, Rect r)
 
 const ViewOps view_counters = {
     .name = "counters",
-    .title = "Counters",
+    .title = N_("Counters"),
     .framed = true,
     .draw = counters_draw,
     .click = NULL,

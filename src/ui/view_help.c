@@ -64,7 +64,7 @@ static bool help_click(const App *app, Rect r, int x, int y, Request *req)
 
 const ViewOps view_help = {
     .name = "help",
-    .title = "Help (Up/Down scroll; any other key closes)",
+    .title = N_("Help (Up/Down scroll; any other key closes)"),
     .framed = true,
     .draw = help_draw,
     .click = help_click,

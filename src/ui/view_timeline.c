@@ -341,7 +341,7 @@ static bool timeline_click(const App *app, Rect r, int x, int y,
 
 const ViewOps view_timeline = {
     .name = "timeline",
-    .title = "Timeline",
+    .title = N_("Timeline"),
     .framed = true,
     .draw = timeline_draw,
     .click = timeline_click,

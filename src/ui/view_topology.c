@@ -177,7 +177,7 @@ static bool topology_click(const App *app, Rect r, int x, int y,
 
 const ViewOps view_topology = {
     .name = "topology",
-    .title = "Topology",
+    .title = N_("Topology"),
     .framed = true,
     .draw = topology_draw,
     .click = topology_click,

@@ -188,7 +188,7 @@ static bool transfers_click(const App *app, Rect r, int x, int y,
 
 const ViewOps view_transfers = {
     .name = "transfers",
-    .title = "Transfers",
+    .title = N_("Transfers"),
     .framed = true,
     .draw = transfers_draw,
     .click = transfers_click,
