@@ -15,6 +15,8 @@ printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include 
     ${CC:-cc} -x c - -fsyntax-only >/dev/null 2>&1 || missing="$missing libcmocka-dev"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v msgfmt >/dev/null 2>&1 || missing="$missing gettext"
+# the tests make the zh_CN.UTF-8 locale a Chinese user's machine has
+command -v locale-gen >/dev/null 2>&1 || missing="$missing locales"
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
 
 [ -z "$missing" ] && exit 0

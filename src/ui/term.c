@@ -123,6 +123,16 @@ const char *term_theme_name(int theme)
     return colours_ok ? theme_names[theme % THEME_COUNT] : "mono";
 }
 
+char term_mono_mark(Role r, unsigned attr)
+{
+    chtype a = r < ROLE_COUNT ? themes[THEME_MONO][r].attr : 0;
+    bool rev = (a & (A_REVERSE | A_STANDOUT)) || (attr & GRID_REVERSE);
+    bool bold = (a & A_BOLD) || (attr & GRID_BOLD);
+    bool under = (a & A_UNDERLINE) || (attr & GRID_UNDER);
+    return rev ? 'R' : bold && under ? 'B' : bold ? 'b' : under ? 'u'
+           : (a & A_DIM) ? 'd' : '.';
+}
+
 int term_default_theme(void)
 {
     return colours_ok ? (COLORS >= 256 ? THEME_DEEP : THEME_COLOUR)

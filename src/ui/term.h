@@ -51,5 +51,10 @@ int term_theme_count(void);
 const char *term_theme_name(int theme);
 /* The theme to start with under the current terminal and environment. */
 int term_default_theme(void);
+/* How a cell of role r with attributes attr (GRID_*) looks in monochrome
+ * (no colours, NO_COLOR): 'R' reverse, 'B' bold and underlined, 'b' bold,
+ * 'u' underlined, 'd' dim, '.' plain. Golden screens show it, so that
+ * what colour alone tells apart is seen to be told apart without it. */
+char term_mono_mark(Role r, unsigned attr);
 
 #endif

@@ -31,6 +31,8 @@ typedef struct {
     int label_w;             /* columns of the rank labels */
     int cell_w;              /* columns of a wide cell's text */
     bool wide;               /* cells show text; else one column each */
+    bool tight;              /* wide cells without the column between
+                                them (so the send buffer still fits) */
     bool show[BUF_COUNT];    /* buffers drawn (send goes first when the
                                 others only fit without it) */
     int ncols;               /* columns of cols[] in use */
@@ -89,7 +91,7 @@ static void add_col(Geom *g, int avail, ColKind k, int buf, size_t e)
 static void map_columns(const App *app, Geom *g, int avail)
 {
     size_t skip = g->first_cell;
-    int slot = g->wide ? g->cell_w + 1 : 1;
+    int slot = g->wide ? g->cell_w + !g->tight : 1;
     bool any = false;
     for (int b = 0; b < BUF_COUNT; b++) {
         if (!g->show[b])
@@ -108,28 +110,35 @@ static void map_columns(const App *app, Geom *g, int avail)
             if (g->ncols + slot > avail)
                 return;
             for (int i = 0; i < slot; i++)
-                add_col(g, avail, i < g->cell_w || !g->wide ? COL_CELL
+                add_col(g, avail, i < g->cell_w || !g->wide || g->tight
+                                      ? COL_CELL
                                                             : COL_PAD, b, e);
             g->cells_shown++;
         }
     }
 }
 
-/* The first of these that fits: every buffer with text in its cells, the
- * same without the send buffer (inputs only, never written), every buffer
- * one column per cell, the same without send (scrolling if need be). */
+/* The first of these that fits: every buffer with text in its cells,
+ * the same with the cells side by side (no column between), the same
+ * without the send buffer (inputs only, never written), every buffer one
+ * column per cell, the same without send (scrolling if need be). */
 static void choose_mode(const App *app, Geom *g, size_t avail)
 {
+    static const struct { bool wide, tight, nosend; } modes[] = {
+        {true, false, false}, {true, true, false}, {true, false, true},
+        {true, true, true},   {false, false, false}, {false, false, true},
+    };
     bool other = g->show[BUF_RECV] || g->show[BUF_TMP];
-    for (int mode = 0; mode < 4; mode++) {
-        bool wide = mode < 2, nosend = mode % 2 == 1;
-        if (nosend && (!other || !g->show[BUF_SEND]))
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        bool last = m + 1 == sizeof modes / sizeof modes[0];
+        if (modes[m].nosend && (!other || !g->show[BUF_SEND]))
             continue;
         bool save = g->show[BUF_SEND];
-        g->show[BUF_SEND] = save && !nosend;
-        g->wide = wide;
-        if (mode == 3 || row_width(app, g->show, wide ? g->cell_w + 1 : 1,
-                                   wide ? 2 : 1) <= avail)
+        g->show[BUF_SEND] = save && !modes[m].nosend;
+        g->wide = modes[m].wide;
+        g->tight = modes[m].tight;
+        int slot = g->wide ? g->cell_w + !g->tight : 1;
+        if (last || row_width(app, g->show, slot, g->wide ? 2 : 1) <= avail)
             return;
         g->show[BUF_SEND] = save;
     }
