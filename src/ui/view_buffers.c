@@ -223,15 +223,16 @@ static Role cell_role(const App *app, int r, BufId b, size_t e, int n,
     return view_level_role(n, sc->call.nranks, is_final(app, r, b, e));
 }
 
-/* The ranks of a cell as a compact set: "0-3,6". */
+/* The ranks of a cell as a compact set: "0-3,6", given up (longer than
+ * max) as soon as it is longer than max columns. */
 static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
-                     size_t len)
+                     size_t len, size_t max)
 {
     const Scene *sc = app->scene;
     int p = sc->call.nranks;
     size_t at = 0;
     out[0] = '\0';
-    for (int q = 0; q < p && at < len; q++) {
+    for (int q = 0; q < p && at < len && at <= max; q++) {
         if (!sim_has(&sc->sim, r, b, e, q))
             continue;
         int last = q;
@@ -275,8 +276,10 @@ static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
             snprintf(t, len, "%*d", w, q);
         return;
     }
-    rank_set(app, r, b, e, s, sizeof s);
-    if ((int)strlen(s) <= w && n < sc->call.nranks)
+    s[0] = '\0';
+    if (n < sc->call.nranks)
+        rank_set(app, r, b, e, s, sizeof s, (size_t)w);
+    if (s[0] && (int)strlen(s) <= w)
         snprintf(t, len, "%*s", w, s);
     else if (n == sc->call.nranks && w >= 3)
         snprintf(t, len, "%*s", w, "all");
