@@ -19,7 +19,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "exec/exec.h"
 #include "ui/i18n.h"
+#include "ui/menu.h"
 #include "ui/scene.h"
 #include "ui/screen.h"
 #include "ui/script.h"
@@ -208,12 +210,37 @@ static void test_rank_sets(void **state)
     assert_true(strlen(out) <= 3);
 }
 
+/* The backend menu offers every backend; those not built stay, greyed,
+ * with the reason beside them; the ones that run here are not greyed. */
+static void test_backend_menu(void **state)
+{
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 4, true);
+    App app;
+    char why[200];
+    Menu m;
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    assert_true(menu_open(&m, MENU_BACKEND, app.scene));
+    size_t n = 0;
+    for (; exec_name_at(n); n++) {
+        char reason[160] = "";
+        bool ok = exec_find(exec_name_at(n), reason, sizeof reason) != NULL;
+        assert_true(m.greyed[n] == !ok);
+        assert_non_null(strstr(m.label[n], exec_name_at(n)));
+        if (!ok)
+            assert_non_null(strstr(m.label[n], "not"));
+    }
+    assert_int_equal(m.n, (int)n);
+    assert_false(m.greyed[0]); /* threads runs everywhere */
+    app_fini(&app);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_sentences),
         cmocka_unit_test(test_rank_sets),
+        cmocka_unit_test(test_backend_menu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -92,10 +92,17 @@ static void fill_items(const Scene *sc, Menu *m)
         break;
     case MENU_SIZE: fill_sizes(sc, m); break;
     case MENU_BACKEND:
-        for (size_t i = 0; exec_name_at(i); i++)
+        for (size_t i = 0; exec_name_at(i); i++) {
+            char why[160] = "";
+            bool ok = exec_find(exec_name_at(i), why, sizeof why) != NULL;
+            char *more = strchr(why, ';'); /* the reason, not the advice */
+            if (more)
+                *more = '\0';
             add_item(m, (long long)i,
                      sc->backend && !strcmp(sc->backend->name, exec_name_at(i)),
-                     "%s", exec_name_at(i));
+                     ok ? "%s" : "%-8s (%.60s)", exec_name_at(i), why);
+            m->greyed[m->n - 1] = !ok;
+        }
         break;
     default:
         fill_enums(sc, m);

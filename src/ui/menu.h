@@ -38,9 +38,12 @@ typedef struct {
     int n;                      /* items */
     int cur;                    /* highlighted item */
     int top;                    /* first item shown (scrolling) */
-    char label[MENU_MAX][48];   /* item texts */
+    char label[MENU_MAX][72];   /* item texts */
     long long value[MENU_MAX];  /* what picking each item sets */
     bool current[MENU_MAX];     /* item is the scene's current value */
+    bool greyed[MENU_MAX];      /* item cannot be used here (a backend not
+                                   built): drawn dim with its reason;
+                                   picking it says the reason */
 } Menu;
 
 typedef struct Scene Scene; /* scene.h */

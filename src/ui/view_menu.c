@@ -22,7 +22,8 @@ static void menu_draw(const App *app, Grid *g, Rect r)
     grid_fill(g, r, ' ', ROLE_MENU, 0);
     for (int i = 0; i < r.h && top + i < m->n; i++) {
         int it = top + i;
-        Role role = it == m->cur ? ROLE_MENU_SEL : ROLE_MENU;
+        Role role = it == m->cur ? ROLE_MENU_SEL
+                    : m->greyed[it] ? ROLE_DIM : ROLE_MENU;
         grid_fill(g, (Rect){r.x, r.y + i, r.w, 1}, ' ', role, 0);
         if (m->current[it])
             grid_putg(g, r, r.x, r.y + i, GL_BULLET, role);
