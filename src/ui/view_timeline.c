@@ -21,7 +21,9 @@ typedef enum {
     MK_RECV,     /* receives copies, sends nothing */
     MK_EXCHANGE, /* sends and receives copies */
     MK_REDUCE,   /* reduces what it receives (or local data) */
-    MK_SENDRED,  /* sends and reduces */
+    MK_SENDRED,  /* sends to the rank it reduces from (a swap) */
+    MK_PASS,     /* receives a copy from one rank, sends to another */
+    MK_PASSRED,  /* reduces from one rank, sends to another */
     MK_COUNT
 } Mark;
 
@@ -32,13 +34,15 @@ static const struct {
     Role role;        /* colour role */
     const char *word; /* legend text */
 } marks[MK_COUNT] = {
-    [MK_IDLE] = {0x00B7, '.', ROLE_DIM, "idle"},
-    [MK_LOCAL] = {0x2218, 'o', ROLE_COPY, "local"},
-    [MK_SEND] = {0x2192, '>', ROLE_COPY, "send"},
-    [MK_RECV] = {0x2190, '<', ROLE_COPY, "recv"},
-    [MK_EXCHANGE] = {0x21C4, 'x', ROLE_COPY, "both"},
-    [MK_REDUCE] = {'+', '+', ROLE_REDUCE, "reduce"},
-    [MK_SENDRED] = {0x00B1, '#', ROLE_REDUCE, "send+reduce"},
+    [MK_IDLE] = {0x00B7, '.', ROLE_DIM, N_("idle")},
+    [MK_LOCAL] = {0x2218, 'o', ROLE_COPY, N_("local")},
+    [MK_SEND] = {0x2192, '>', ROLE_COPY, N_("send")},
+    [MK_RECV] = {0x2190, '<', ROLE_COPY, N_("recv")},
+    [MK_EXCHANGE] = {0x21C4, 'x', ROLE_COPY, N_("both")},
+    [MK_REDUCE] = {'+', '+', ROLE_REDUCE, N_("reduce")},
+    [MK_SENDRED] = {0x00B1, '#', ROLE_REDUCE, N_("send+reduce")},
+    [MK_PASS] = {0x21D2, ')', ROLE_COPY, N_("pass on")},
+    [MK_PASSRED] = {0x21A6, '}', ROLE_REDUCE, N_("reduce, send on")},
 };
 
 #define PEER_NONE (-1) /* no peer */
@@ -90,19 +94,23 @@ static void step_acts(const Schedule *s, size_t k, int r0, int n, Act *act)
 
 static Mark act_mark(const Act *a)
 {
+    /* sending on to a rank other than the one it hears from: the mark
+     * points forward and names where the data goes */
+    bool on = a->out && a->in && a->in_peer != a->out_peer;
     if (a->in == 1 + XFER_REDUCE)
-        return a->out ? MK_SENDRED : MK_REDUCE;
+        return on ? MK_PASSRED : a->out ? MK_SENDRED : MK_REDUCE;
     if (a->in)
-        return a->out ? MK_EXCHANGE : MK_RECV;
+        return on ? MK_PASS : a->out ? MK_EXCHANGE : MK_RECV;
     if (a->out)
         return MK_SEND;
     return a->local ? MK_LOCAL : MK_IDLE;
 }
 
-/* The peer a cell names: whom it receives from, else whom it sends to. */
+/* The peer a cell names: whom it sends to (the direction the data
+ * goes), else whom it receives from. */
 static int act_peer(const Act *a)
 {
-    return a->in_peer != PEER_NONE ? a->in_peer : a->out_peer;
+    return a->out_peer != PEER_NONE ? a->out_peer : a->in_peer;
 }
 
 /* ------------------------------------------------------------ geometry */
@@ -290,7 +298,7 @@ static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
                          gm->first_step + 1,
                          gm->first_step + (size_t)gm->cols, n);
     for (int m = 0; m < MK_COUNT; m++) {
-        const char *w = marks[m].word;
+        const char *w = _(marks[m].word);
         if (!(seen & 1u << m))
             continue;
         if (x + 3 + grid_text_width(w) > r.x + r.w)
