@@ -265,6 +265,25 @@ static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
     }
 }
 
+/* A phase name in at most w columns: whole where it fits, else the
+ * initials of its words ("reduce-scatter": "RS", "all-gather": "AG"),
+ * else cut. */
+static void phase_label(const char *name, int w, char *out, size_t len)
+{
+    size_t n = 0;
+    if (grid_text_width(name) <= w) {
+        snprintf(out, len, "%s", name);
+        return;
+    }
+    for (const char *p = name; *p && n + 1 < len; p++)
+        if ((p == name || p[-1] == '-' || p[-1] == ' ') && *p != '-' &&
+            *p != ' ')
+            out[n++] = (char)(*p >= 'a' && *p <= 'z' ? *p - 'a' + 'A' : *p);
+    out[n] = '\0';
+    if ((int)n > w || n < 2)
+        snprintf(out, len, "%.*s", w > 0 ? w : 0, name);
+}
+
 /* Phase names over the runs of steps that share one. */
 static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
                         int y)
@@ -276,8 +295,10 @@ static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
         while (b < end && strcmp(s->steps[b].phase, s->steps[a].phase) == 0)
             b++;
         int x = step_x(gm, r, a), w = (int)(b - a) * gm->cell_w - 1;
-        if (w >= 4 || w >= grid_text_width(s->steps[a].phase))
-            grid_text(g, r, x, y, w, ROLE_TITLE, 0, s->steps[a].phase);
+        char label[64];
+        phase_label(s->steps[a].phase, w, label, sizeof label);
+        if (w >= 2)
+            grid_text(g, r, x, y, w, ROLE_TITLE, 0, label);
         a = b;
     }
 }
