@@ -415,9 +415,11 @@ static void test_play_and_select(void **state)
     act(&app, ACT_INPLACE); /* a new scene starts at step 0 */
     assert_true(app.scene->call.in_place);
     assert_int_equal(app.scene->step, 0);
-    act(&app, ACT_CELLS_MORE);
+    act(&app, ACT_NEXT);
+    act(&app, ACT_CELLS_MORE); /* more cells keep the step shown */
     assert_int_equal(app.scene->cells, 2);
     assert_int_equal(app.scene->call.count, 2 * 6);
+    assert_int_equal(app.scene->step, 1);
     act(&app, ACT_QUIT);
     assert_true(app.status.quit);
     app_fini(&app);

@@ -294,7 +294,7 @@ static void do_cells(App *app, const Request *r)
     scene_setup(app->scene, &set);
     set.cells += r->act == ACT_CELLS_MORE ? 1 : -1;
     if (set.cells >= 1 && set.cells <= SCENE_MAX_CELLS)
-        app_remake(app, &set, false);
+        app_remake(app, &set, true); /* the same step, finer */
 }
 
 /* ------------------------------------------------------------ background */
