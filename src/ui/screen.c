@@ -17,7 +17,10 @@ static bool mode_panel(ViewId v)
     return false;
 }
 
-/* Rows the transfer list would like: the busiest step, plus its heading. */
+/* Rows the transfer list would like: its heading, the step's sentence
+ * (two rows) and the busiest step's transfers written compactly (about
+ * eight columns each, "r12+>r13 ") in the left column's width: the rest
+ * goes to the timeline, so that it shows ranks. */
 static int transfer_rows(const App *app)
 {
     const Scene *sc = app->scene;
@@ -25,7 +28,10 @@ static int transfer_rows(const App *app)
     for (size_t k = 0; k < sc->sched.nsteps; k++)
         if (sc->sched.steps[k].n > m)
             m = sc->sched.steps[k].n;
-    return (int)(m < 64 ? m : 64) + 1;
+    int w = app->view.term_w - 34, per = w > 8 ? w / 8 : 1;
+    int compact = 3 + (int)((m + (size_t)per - 1) / (size_t)per);
+    return (int)(m < 64 ? m : 64) + 1 < compact ? (int)(m < 64 ? m : 64) + 1
+                                                : compact;
 }
 
 /* Columns of the open menu's widest item. */
