@@ -140,13 +140,14 @@ void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
 
 /* Parse file path into *l, printing its problems; returns their number
  * (-1: the file could not be read). */
-static int lint_file(const char *path, Lesson *l, int deep)
+static int lint_file(const char *path, Lesson *l, int deep, int print)
 {
     char *buf, why[512];
     size_t len;
     LessonDiags d = {0};
     if (library_read(path, &buf, &len, why, sizeof why)) {
-        printf("%s: %s\n", path, why);
+        if (print)
+            printf("%s: %s\n", path, why);
         *l = (Lesson){0};
         return -1;
     }
@@ -156,7 +157,7 @@ static int lint_file(const char *path, Lesson *l, int deep)
         lesson_diag(&d, 0, "%s", cv_strerror(e));
     if (deep)
         lint_lesson(l, &d);
-    for (size_t k = 0; k < d.n; k++)
+    for (size_t k = 0; print && k < d.n; k++)
         printf("%s:%d: %s\n", path, d.d[k].line, d.d[k].msg);
     int n = (int)d.n;
     lesson_diags_fini(&d);
@@ -183,16 +184,16 @@ static const char *const langs[] = {"en", "zh"};
 static int lint_one(const char *path, int *nfiles)
 {
     Lesson l, o;
-    int bad = lint_file(path, &l, 1);
+    int bad = lint_file(path, &l, 1, 1);
     (*nfiles)++;
-    for (size_t k = 0; k < sizeof langs / sizeof *langs && bad == 0; k++) {
+    for (size_t k = 0; k < sizeof langs / sizeof *langs && bad >= 0; k++) {
         char other[4200];
         FILE *f;
         if (sibling(path, langs[k], other, sizeof other) ||
             !(f = fopen(other, "rb")))
             continue;
         fclose(f);
-        if (lint_file(other, &o, 0) == 0) {
+        if (lint_file(other, &o, 0, 0) == 0) {
             LessonDiags d = {0};
             lint_pair(&o, other, &l, &d);
             for (size_t i = 0; i < d.n; i++)
