@@ -70,12 +70,17 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 # The benchmarks `make bench` runs; the other programs of bench/ are tools
 # it builds (hoststate, spells: the machine's state; remodel: kept runs).
 BENCH_RUNS := $(BUILD)/bench/core_bench $(BUILD)/bench/tui_bench
+# The TUI's message catalogues (po/LL.po, GNU gettext), compiled beside the
+# program, where it finds them (src/ui/i18n.c), and installed below PREFIX.
+PO_FILES  := $(wildcard po/*.po)
+MO_FILES  := $(PO_FILES:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/collviz.mo)
+LOCALEDIR := $(PREFIX)/share/locale
 BIN       := $(BUILD)/collviz
 LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi install uninstall \
-        clean help deps fuzz fuzz-run
+        clean help deps fuzz fuzz-run pot
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
@@ -88,6 +93,7 @@ help:
 	@echo 'make check      build and run the tests (no package check)'
 	@echo 'make layers     check that includes run one way between the layers'
 	@echo 'make fuzz       fuzz the parsers of user files (FUZZ_SECONDS=$(FUZZ_SECONDS) each)'
+	@echo 'make pot        gather the TUI messages into po/collviz.pot'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
 	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
@@ -103,6 +109,19 @@ $(BUILD)/src/ui/%.o: src/ui/%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/ui/i18n.o: REQ_CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
+
+$(BUILD)/locale/%/LC_MESSAGES/collviz.mo: po/%.po
+	$(call say,MSGFMT,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)msgfmt --check -o $@ $<
+
+# po/collviz.pot: every message of src/ui, for translators (msgmerge it
+# into po/LL.po).
+pot:
+	$(Q)xgettext --from-code=UTF-8 -k_ -kN_ --package-name=collviz \
+	    -o po/collviz.pot $(sort $(UI_SRCS) $(wildcard src/ui/*.h))
 
 $(BUILD)/tests/test_ui_%.o: tests/test_ui_%.c
 	$(call say,CC,$<)
@@ -122,7 +141,7 @@ $(UI_LIB): $(UI_OBJS)
 	$(call say,AR,$@)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
-$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(UI_LIB) $(LIB)
+$(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(UI_LIB) $(LIB) | $(MO_FILES)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
 
@@ -198,16 +217,20 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(UI_LIB) $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -fsanitize=fuzzer -o $@ \
 	    $(filter %.c %.a,$^) $(CURSES_LIBS) $(REQ_LDLIBS)
 
-install: $(BIN)
+install: $(BIN) $(MO_FILES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/collviz
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/collviz
 	install -m 644 docs/collviz.1 $(DESTDIR)$(PREFIX)/share/man/man1/collviz.1
 	cp -R lessons $(DESTDIR)$(PREFIX)/share/collviz/
+	for m in $(MO_FILES); do l=$${m#$(BUILD)/locale/}; l=$${l%%/*}; \
+	    install -d $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES && \
+	    install -m 644 $$m $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/collviz.mo || exit 1; done
 
 uninstall:
 	rm -f $(DESTDIR)$(PREFIX)/bin/collviz $(DESTDIR)$(PREFIX)/share/man/man1/collviz.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/collviz
+	rm -f $(DESTDIR)$(LOCALEDIR)/*/LC_MESSAGES/collviz.mo
 
 clean:
 	rm -rf $(BUILD)

@@ -14,6 +14,7 @@ have_header curses.h "$(pkg-config --cflags ncursesw 2>/dev/null)" ||
 printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <setjmp.h>\n#include <cmocka.h>\nint main(void){return 0;}\n' |
     ${CC:-cc} -x c - -fsyntax-only >/dev/null 2>&1 || missing="$missing libcmocka-dev"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
+command -v msgfmt >/dev/null 2>&1 || missing="$missing gettext"
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
 
 [ -z "$missing" ] && exit 0

@@ -9,6 +9,7 @@
 #define NCURSES_WIDECHAR 1
 #endif
 #include "ui/term.h"
+#include "ui/i18n.h"
 
 #include <curses.h>
 #include <langinfo.h>
@@ -200,7 +201,7 @@ static void install_signals(void)
 
 CvError term_init(bool *utf8, char *why, size_t len)
 {
-    setlocale(LC_ALL, "");
+    ui_lang_default(); /* the locale, and the language of messages */
     *utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     have_tty_state = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
     install_signals();
