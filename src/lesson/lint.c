@@ -76,8 +76,13 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
                 lesson_diag(d, it->line, "step %ld is beyond the scene's last, "
                             "%ld", it->step, steps);
         } else if (it->kind == LI_CHECK && it->query) {
-            lint_check(it, it->scene >= 0 && cur ? cur : NULL,
-                       it->scene >= 0 ? line : NULL, d);
+            if (it->scene >= 0 && !cur && !strstr(it->query, " on "))
+                lesson_diag(d, it->query_line, "the query cannot be evaluated: "
+                            "its @scene, at line %d, is refused",
+                            l->items[it->scene].line);
+            else
+                lint_check(it, it->scene >= 0 ? cur : NULL,
+                           it->scene >= 0 ? line : NULL, d);
         }
     }
 }

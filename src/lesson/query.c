@@ -101,11 +101,14 @@ static int arg_size(Q *q, int i, size_t *count)
 
 static int want_args(Q *q, int min, int max)
 {
-    if (q->nargs >= min && q->nargs <= max)
-        return 0;
-    return fail(q, "'%s' takes %s%s%s", kind_names[q->kind],
-                kind_args[q->kind][0] ? "the arguments " : "no arguments",
-                kind_args[q->kind], q->nargs > max ? ", not more" : "");
+    if (q->nargs < min)
+        return fail(q, "'%s' needs more arguments: %s %s", kind_names[q->kind],
+                    kind_names[q->kind], kind_args[q->kind]);
+    if (q->nargs > max)
+        return fail(q, "'%s' takes %s%s", kind_names[q->kind],
+                    max ? "at most the arguments " : "no arguments",
+                    kind_args[q->kind]);
+    return 0;
 }
 
 /* ------------------------------------------------------------- scheduling */
@@ -594,8 +597,9 @@ static void norm(const char *s, char *buf, size_t n)
 static bool match_number(const QueryValue *v, const char *a)
 {
     char *end;
-    if (!*a || isspace((unsigned char)*a))
-        return false;
+    size_t digits = strspn(a + (*a == '-'), "0123456789.");
+    if (!digits || a[(*a == '-') + digits])
+        return false; /* plain decimals only: no blanks, hex or exponents */
     double x = strtod(a, &end);
     if (*end || !isfinite(x))
         return false;
