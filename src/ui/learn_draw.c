@@ -100,6 +100,18 @@ static char *join(const char *t)
     return o;
 }
 
+/* Punctuation that must not start a line (it closes what is before). */
+static bool closing(uint32_t c)
+{
+    static const uint32_t cl[] = {0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A,
+                                  0xFF1B, 0xFF1F, 0xFF01, 0xFF09, 0x300D,
+                                  0x300F, 0x201D, 0x2019, 0x300B, 0x3011};
+    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
+        if (c == cl[i])
+            return true;
+    return false;
+}
+
 /* Wrap text to width columns: at blanks, or between two characters where
  * one is CJK; a word longer than the width is cut. */
 static void wrap(Lines *ls, const char *text, int width, Role r,
@@ -115,12 +127,13 @@ static void wrap(Lines *ls, const char *text, int width, Role r,
             int cw = grid_cp_width(c);
             if (c == ' ')
                 brk = p;
-            else if (cw == 2 && p > s)
+            else if (cw == 2 && p > s && !closing(c))
                 brk = p;
             if (cols + cw > width)
                 break;
             cols += cw;
-            if (cw == 2 && p[n] && p[n] != ' ')
+            int n2;
+            if (cw == 2 && p[n] && p[n] != ' ' && !closing(cp_at(p + n, &n2)))
                 brk = p + n;
             p += n;
         }
@@ -295,9 +308,9 @@ static void draw_picture(const Learn *l, Grid *g, Rect r)
     const LearnLesson *c = &l->cur;
     char title[300];
     if (c->picture)
-        snprintf(title, sizeof title, " %s  %s %zu/%zu ",
-                 c->les.items[c->scene].text, _("step"), l->app.scene->step,
-                 l->app.scene->sched.nsteps);
+        snprintf(title, sizeof title, " %s %zu/%zu: %s ", _("step"),
+                 l->app.scene->step, l->app.scene->sched.nsteps,
+                 c->les.items[c->scene].text);
     else
         snprintf(title, sizeof title, " %s ", _("picture"));
     Rect in = grid_box(g, r, ROLE_BORDER, title, ROLE_TITLE);
