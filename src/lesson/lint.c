@@ -5,6 +5,7 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "lesson/library.h"
 #include "lesson/lint.h"
 #include "lesson/query.h"
@@ -13,7 +14,8 @@ int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen)
 {
     CliErr e;
-    if (scene_opts_parse_line(l->items[i].text, &scene_limits_trace, out, &e)) {
+    if (scene_opts_parse_line(l->items[i].text, &scene_limits_trace, out, &e) ||
+        trace_fits(&out->call, out->bytes, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return -1;
     }

@@ -13,6 +13,7 @@
 #include "algos/algo.h"
 #include "algos/common.h"
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "core/model.h"
 #include "core/sim.h"
 #include "core/sweep.h"
@@ -247,12 +248,23 @@ static int q_movers(Q *q, QueryValue *v)
     return 0;
 }
 
+/* The most elements the symbolic state of a query follows. */
+#define Q_MAX_SIM_CELLS (1ull << 24)
+
 /* The symbolic state after K steps (argument i) in *sim. */
 static int seek(Q *q, int i, Sim *sim)
 {
     long k;
     if (arg_num(q, i, "a step count", 0, (long)q->s.nsteps, &k))
         return -1;
+    unsigned long long cells = 0;
+    for (int r = 0; r < q->s.call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++)
+            cells += sched_bufsize(&q->s, r, (BufId)b);
+    if (cells > Q_MAX_SIM_CELLS)
+        return fail(q, "'%s' follows what every element holds, for at most "
+                    "%llu elements; this scene has %llu: give a smaller size",
+                    kind_names[q->kind], Q_MAX_SIM_CELLS, cells);
     CvError e = sim_init(sim, &q->s);
     if (!e && (e = sim_seek(sim, (size_t)k)) != CV_OK)
         sim_fini(sim);
@@ -517,7 +529,8 @@ static int parse(Q *q, char **w, int n, const SceneSpec *scene,
             return fail(q, "'on' needs a scene after it, as in 'on allreduce "
                         "-a ring -p 4 -s 64'");
         if (scene_opts_parse_line(scene_text, &scene_limits_trace, &q->scene,
-                                  &e))
+                                  &e) ||
+            trace_fits(&q->scene.call, q->scene.bytes, &e))
             return fail(q, "the scene after 'on': %s", e.msg);
         return 0;
     }
