@@ -18,10 +18,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "golden_fixture.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
 
-#define GOLDEN_DIR "tests/golden/"
 
 static char root[64];  /* a fresh directory per test */
 static char prog[128]; /* the progress file in it */
@@ -94,45 +94,21 @@ static char *screen(const Learn *l)
     return t;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    char *b = malloc(1 << 20);
-    size_t n = b ? fread(b, 1, (1 << 20) - 1, f) : 0;
-    fclose(f);
-    if (b)
-        b[n] = '\0';
-    return b;
-}
-
 static void golden(const Learn *l, const char *what)
 {
-    char path[256];
-    snprintf(path, sizeof path, GOLDEN_DIR "learn_%s_%s_%dx%d.txt", what,
+    char name[128];
+    snprintf(name, sizeof name, "learn_%s_%s_%dx%d", what,
              ui_lang_code(l->lang), l->w, l->h);
     char *got = screen(l);
-    const char *upd = getenv("COLLVIZ_UPDATE_GOLDEN");
-    if (upd && *upd && strcmp(upd, "0")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(got, f);
-        fclose(f);
-    }
-    char *want = read_file(path);
-    if (!want)
-        fail_msg("%s is missing (COLLVIZ_UPDATE_GOLDEN=1 writes it)", path);
-    if (strcmp(got, want)) {
-        int line = 1;
-        const char *a = got, *b = want;
-        while (*a && *a == *b)
-            line += *a++ == '\n', b++;
-        fail_msg("%s: line %d differs (COLLVIZ_UPDATE_GOLDEN=1 accepts the "
-                 "new screen)", path, line);
-    }
+    golden_check(name, got);
     free(got);
-    free(want);
+}
+
+/* The whole text of a file ("" when it cannot be read). */
+static char *read_file(const char *path)
+{
+    char *t = golden_read(path);
+    return t ? t : calloc(1, 1);
 }
 
 static void test_goldens(void **state)
