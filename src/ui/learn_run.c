@@ -114,15 +114,21 @@ void learn_run(Learn *l, const char *cmd)
         return;
     }
     pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        show(l, cmd, strdup(strerror(errno)));
+        return;
+    }
     if (pid == 0) {
         close(fd[0]);
         child(fd[1], argv);
     }
     close(fd[1]);
-    char *out = pid > 0 ? drain(fd[0]) : NULL;
+    char *out = drain(fd[0]);
     close(fd[0]);
     int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     size_t n = out ? strlen(out) : 0;
     char *full = malloc(n + 120);
