@@ -288,6 +288,40 @@ static void test_state_unwritable(void **state)
     unsetenv("XDG_STATE_HOME");
 }
 
+/* @run's commands: one that prints runs as collviz and its output and
+ * status fill the pager; one that opens the TUI is explained; anything
+ * but collviz is refused. */
+static void test_run(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    l->self = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
+    open_lesson(l, 0);
+    for (int i = 0; i < 20 && l->cur.les.items[l->cur.pos - 1].kind != LI_RUN;
+         i++)
+        learn_key(l, ' ');
+    learn_key(l, 'x'); /* lesson 1's first @run: collviz list */
+    assert_int_equal(l->screen, LS_PAGER);
+    assert_string_equal(l->pager_title, "$ collviz list");
+    assert_non_null(strstr(l->pager, "halving-doubling"));
+    assert_non_null(strstr(l->pager, "[exit status 0]"));
+    learn_key(l, KEY_DOWN);
+    assert_int_equal(l->pager_top, 1);
+    learn_key(l, 'q');
+    assert_int_equal(l->screen, LS_LESSON);
+    assert_false(l->quit);
+    learn_run(l, "collviz trace allreduce -p 3 -s 7");
+    assert_non_null(strstr(l->pager, "[exit status 2]"));
+    learn_run(l, "collviz broadcast -a binomial -p 8");
+    assert_non_null(strstr(l->pager, "opens the interactive TUI"));
+    learn_run(l, "ls /");
+    assert_non_null(strstr(l->pager, "Only collviz commands"));
+    learn_key(l, 27);
+    assert_int_equal(l->screen, LS_LESSON);
+    learn_key(l, '9');
+    assert_non_null(strstr(l->msg, "fewer commands"));
+    stop(l);
+}
+
 static void test_too_small(void **state)
 {
     Learn *l = start(UI_LANG_EN, prog, 59, 20);
@@ -307,6 +341,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_switch_language, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_progress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -59,7 +59,7 @@ static char *drain(int fd)
     return b;
 }
 
-static void child(int out, char **argv)
+static void child(const char *self, int out, char **argv)
 {
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0)
@@ -67,7 +67,7 @@ static void child(int out, char **argv)
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
     alarm(RUN_MAX_SECONDS);
-    execv("/proc/self/exe", argv);
+    execv(self, argv);
     fprintf(stderr, "collviz: cannot run: %s\n", strerror(errno));
     _exit(127);
 }
@@ -122,7 +122,7 @@ void learn_run(Learn *l, const char *cmd)
     }
     if (pid == 0) {
         close(fd[0]);
-        child(fd[1], argv);
+        child(l->self ? l->self : "/proc/self/exe", fd[1], argv);
     }
     close(fd[1]);
     char *out = drain(fd[0]);
