@@ -510,7 +510,8 @@ static void lesson_key(Learn *l, int key)
         advance(l);
     else if (key == KEY_PPAGE || key == 'p')
         back(l);
-    else if (key == KEY_UP || key == 'k')
+    else if ((key == KEY_UP || key == 'k') &&
+             l->cur.scroll < learn_scroll_max(l))
         l->cur.scroll++;
     else if ((key == KEY_DOWN || key == 'j') && l->cur.scroll > 0)
         l->cur.scroll--;
