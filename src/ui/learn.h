@@ -81,6 +81,9 @@ typedef struct {
     bool quit;          /* leave */
     const char *self;   /* the collviz binary @run's commands run as
                            (NULL: this program, /proc/self/exe) */
+    bool defer_run;     /* a command waits in `pending` until the screen
+                           has said that it runs (the terminal's loop) */
+    char pending[512];  /* that command, or "" */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from

@@ -94,6 +94,7 @@ static int loop(Learn *l)
     }
     term_size(&l->w, &l->h);
     l->ascii = !utf8;
+    l->defer_run = true;
     if (l->have_app)
         l->app.view.ascii = l->ascii;
     int theme = term_default_theme(), sig = 0;
@@ -110,6 +111,13 @@ static int loop(Learn *l)
             all = true;
         else if (ev.kind == TERM_KEY)
             learn_key(l, ev.key);
+        if (l->pending[0]) { /* said on screen, then run */
+            learn_draw(l, &g);
+            term_present(&g, theme, false);
+            learn_run(l, l->pending);
+            l->pending[0] = '\0';
+            l->msg[0] = '\0';
+        }
         else if (ev.kind == TERM_RESIZE)
             l->w = ev.x, l->h = ev.y, all = true;
         else if (ev.kind == TERM_STOP)
