@@ -90,8 +90,8 @@ static void test_damaged(void **state)
         "collviz lesson progress 1\n01-broadcast 1 2 +\n01-broadcast 1 2 +\n",
         "collviz lesson progress 1\n01-broadcast 1 2 +",
         "collviz lesson progress 1\n01-b/x 1 2 +\n",
-        "collviz lesson progress 1\n01-broadcast 1 2 "
-        "+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n",
+        ("collviz lesson progress 1\n01-broadcast 1 2 "
+         "+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n"),
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         put(bad[i]);
