@@ -54,7 +54,7 @@ ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 # executors, backends, measuring, store, commands) links no curses;
 # libcollviz-ui.a is src/ui/. Only src/ui/ is compiled with curses' flags.
 MAIN_SRC  := src/main.c
-CORE_DIRS := core algos exec threads measure store cli \
+CORE_DIRS := core algos exec threads measure store cli lesson \
              $(if $(filter 1,$(CUDA)),gpu) $(if $(filter 1,$(MPI)),mpi)
 CORE_SRCS := $(wildcard $(CORE_DIRS:%=src/%/*.c))
 UI_SRCS   := $(wildcard src/ui/*.c)
@@ -112,6 +112,10 @@ $(BUILD)/src/ui/%.o: src/ui/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/ui/i18n.o: REQ_CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
+# The installed lessons (lesson/library.h), found when the source tree's
+# are not beside the program.
+$(BUILD)/src/lesson/library.o: REQ_CPPFLAGS += \
+    -DCOLLVIZ_LESSON_DIR='"$(PREFIX)/share/collviz/lessons"'
 
 $(BUILD)/locale/%/LC_MESSAGES/collviz.mo: po/%.po
 	$(call say,MSGFMT,$<)

@@ -142,7 +142,7 @@ static inline void fake_calib_remove(const char *dir)
         closedir(d);
     rmdir(sub);
     rmdir(dir);
-    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
 }
 
 #endif

@@ -20,7 +20,7 @@
 
 static int setup(void **state)
 {
-    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
     return 0;
 }
 

@@ -467,9 +467,9 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_break(w);
     json_object(w, NULL);
     json_str(w, "algorithm", row->name);
-    json_bool(w, "library", !row->algo);
     json_uint(w, "size", row->bytes);
     json_uint(w, "count", row->count);
+    json_bool(w, "library", !row->algo);
     json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE]);
     json_side(w, "in_place", &row->side[PERF_IN_PLACE]);
     json_pair(w, "probe", row->probe, 1, 4);

@@ -49,6 +49,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_THEME, "theme", N_("next colour theme"))                            \
     X(ACT_HELP, "help", N_("show / hide this help"))                          \
     X(ACT_REDRAW, "redraw", N_("redraw the screen"))                          \
+    X(ACT_LESSONS, "lessons", N_("open the lessons (collviz learn)"))       \
     X(ACT_QUIT, "quit", N_("quit collviz"))                                   \
     /* requests with arguments, made by mouse clicks and the script */        \
     X(ACT_SELECT_CELL, "select", N_("select cell (rank a, buffer b, elem c)")) \

@@ -250,7 +250,8 @@ static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
 
 /* What a wide cell says, right-aligned in cell_w columns: a dot when
  * empty; one rank's input as its rank, and as "rank.block" where the
- * origin's input has several blocks and the cell is wide enough (so an
+ * origin's input has several blocks (not broadcast's or reduce's one
+ * vector) and the cell is wide enough (so an
  * alltoall's transpose shows); several ranks as their set ("0-3,6") where
  * it fits, else "+n". */
 static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
@@ -269,7 +270,9 @@ static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
         CollLayout l;
         coll_layout(&sc->call, q, &l);
         size_t blk = (size_t)sc->cells;
-        if (pos >= 0 && blk && l.in_count > blk &&
+        bool blocks = sc->call.kind != COLL_BROADCAST &&
+                      sc->call.kind != COLL_REDUCE; /* one vector */
+        if (blocks && pos >= 0 && blk && l.in_count > blk &&
             snprintf(s, sizeof s, "%d.%zu", q, (size_t)pos / blk) <= w)
             snprintf(t, len, "%*s", w, s);
         else
