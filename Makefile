@@ -54,7 +54,7 @@ ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 # executors, backends, measuring, store, commands) links no curses;
 # libcollviz-ui.a is src/ui/. Only src/ui/ is compiled with curses' flags.
 MAIN_SRC  := src/main.c
-CORE_DIRS := core algos exec threads measure store cli \
+CORE_DIRS := core algos exec threads measure store cli lesson \
              $(if $(filter 1,$(CUDA)),gpu) $(if $(filter 1,$(MPI)),mpi)
 CORE_SRCS := $(wildcard $(CORE_DIRS:%=src/%/*.c))
 UI_SRCS   := $(wildcard src/ui/*.c)

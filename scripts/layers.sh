@@ -23,8 +23,9 @@ allowed() { # $1 = folder -> the folders it may include
     threads | gpu | mpi) echo "exec core" ;; # backends
     measure) echo "exec store algos core" ;;
     cli) echo "measure exec store algos core" ;;
-    ui) echo "cli measure exec store algos core" ;;
-    main) echo "ui cli measure exec store algos core" ;;
+    lesson) echo "cli measure exec store algos core" ;;
+    ui) echo "lesson cli measure exec store algos core" ;;
+    main) echo "ui lesson cli measure exec store algos core" ;;
     *) echo "?" ;;
     esac
 }

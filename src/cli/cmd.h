@@ -10,6 +10,7 @@ int cmd_model(int argc, char **argv);     /* cmd_model.c */
 int cmd_perf(int argc, char **argv);      /* cmd_perf.c */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
 int cmd_tui(int argc, char **argv);       /* ui/tui.c */
+int cmd_learn(int argc, char **argv);     /* ui/learn_cmd.c */
 
 /* Helpers the perf and calibrate commands share (cmd_calibrate.c). */
 #include "measure/calib.h"

@@ -22,7 +22,7 @@
 /* ------------------------------------------------------------- options */
 
 static const CliOpt opts[] = {
-    {'a', "algo", "ALGO|all", "algorithm, or all of the collective's (default: its default)"},
+    {'a', "algo", "ALGO|all|LIB", "algorithm; all: the collective's every algorithm, and the backend's library's own collective where it has one (nccl, mpi); LIB: that alone (default: the collective's default)"},
     CLI_OPT_RANKS,
     {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes)"},
     {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
@@ -45,7 +45,7 @@ enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
 
 static const CliCmd cmd = {
     .name = "perf",
-    .usage = "perf COLL [-a ALGO|all] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
+    .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
              "       [-c CHECK] [-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
@@ -67,6 +67,8 @@ static const CliCmd cmd = {
 typedef struct {
     PerfConfig cfg;         /* what to measure */
     const AlgoInfo *algo;   /* the algorithm, or NULL for all */
+    int native_only;        /* -a LIB: the library's own collective alone */
+    const char *native;     /* the backend's library's row name, or NULL */
     const char *backend;    /* backend name */
     const char *json_path;  /* --json FILE, or NULL */
     int csv;                /* --csv given */
@@ -106,6 +108,13 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                       .def_ranks = cmd_default_ranks()};
     *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND] : "threads",
                      .json_path = a->val[O_JSON], .csv = cli_has(a, O_CSV)};
+    /* the backend's library's own row (an unknown backend is said when it
+     * is opened) */
+    char why[256];
+    const ExecOps *ops = exec_find_spec(pa->backend, NULL, why, sizeof why);
+    pa->native = ops && ops->native ? ops->native_name : NULL;
+    if (pa->native && ca.algo && !strcmp(ca.algo, pa->native))
+        pa->native_only = 1, ca.algo = "all";
     if (cli_resolve_call(&ca, &pa->cfg.call, &pa->algo, e) ||
         cli_parse_sweep(a->val[O_MIN], a->val[O_MAX], a->val[O_FACTOR],
                         a->val[O_STEP], pa->cfg.call.dtype, 8, 64ull << 20,
@@ -129,12 +138,23 @@ static int root_column(const CollCall *c)
     return coll_is_rooted(c->kind) ? c->root : -1;
 }
 
+/* The name of algorithm a's rows: its own, or for NULL the library's. */
+static const char *row_name(const PerfArgs *pa, const AlgoInfo *a)
+{
+    return a ? a->name : pa->native ? pa->native : "native";
+}
+
 static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
                              const Calib *cal)
 {
     const PerfConfig *c = &pa->cfg;
     printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
-           coll_name(c->call.kind), a->name, pa->backend, c->call.nranks);
+           coll_name(c->call.kind), row_name(pa, a), pa->backend,
+           c->call.nranks);
+    if (!a)
+        printf("# %s: the library's own %s on the same buffers, timed and "
+               "checked the same way;\n#   it has no schedule, so no model "
+               "time\n", row_name(pa, a), coll_name(c->call.kind));
     printf("# minBytes %llu maxBytes %llu step: %llu(%s) warmup iters: %d "
            "iters: %d validation: %d\n", c->sweep.min, c->sweep.max,
            c->sweep.factor ? c->sweep.factor : c->sweep.step,
@@ -204,7 +224,7 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
                           const PerfRow *r)
 {
     LinkModel l = cal->link;
-    printf("%s,%llu,%zu,%s,%s,%d", r->algo->name, r->bytes, r->count,
+    printf("%s,%llu,%zu,%s,%s,%d", r->name, r->bytes, r->count,
            dtype_name(c->call.dtype), redop_name(c->call.op),
            root_column(&c->call));
     for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
@@ -326,7 +346,7 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
     if (r->tty && r->done < r->total && mono_now_s() - r->start > 1.0) {
         fprintf(stderr, "perf %s %s: %llu bytes done, %zu/%zu sizes, "
                 "%zu/%zu in all\033[K", coll_name(r->pa->cfg.call.kind),
-                row->algo->name, row->bytes, done, total, r->done, r->total);
+                row->name, row->bytes, done, total, r->done, r->total);
         r->shown = 1;
     }
     return 0;
@@ -349,7 +369,7 @@ static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
         const PerfRow *rm = &rows[m * nsizes + s], *rp = &rows[p * nsizes + s];
         agree += m == p;
         printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %s\n", rm->bytes,
-               rm->algo->name, rm->side[0].time_s * 1e6, rp->algo->name,
+               rm->name, rm->side[0].time_s * 1e6, rp->name,
                rp->side[0].time_s * 1e6, m == p ? "yes" : "no");
     }
     printf("# the model chose the fastest algorithm at %zu of %zu sizes\n",
@@ -446,7 +466,8 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     int moved = perf_host_moved(r->cal, row);
     json_break(w);
     json_object(w, NULL);
-    json_str(w, "algorithm", row->algo->name);
+    json_str(w, "algorithm", row->name);
+    json_bool(w, "library", !row->algo);
     json_uint(w, "size", row->bytes);
     json_uint(w, "count", row->count);
     json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE]);
@@ -573,13 +594,15 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
                            size_t max)
 {
     size_t n = 0;
-    if (pa->algo) {
-        out[n++] = pa->algo;
+    if (pa->native_only || pa->algo) {
+        out[n++] = pa->algo; /* NULL: the library's own */
         return n;
     }
-    for (size_t i = 0; i < algo_count() && n < max; i++)
+    for (size_t i = 0; i < algo_count() && n + 1 < max; i++)
         if (algo_at(i)->coll == pa->cfg.call.kind)
             out[n++] = algo_at(i);
+    if (pa->native) /* last, so that the rows measured stay in one piece */
+        out[n++] = NULL;
     return n;
 }
 
@@ -591,25 +614,37 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
     char why[256] = "";
     if (r->pa->csv)
         print_csv_head();
+    size_t done = 0;
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
             print_table_head(r->pa, algos[i], r->cal);
         CvError e = perf_sweep(ex, &r->pa->cfg, r->cal, algos[i],
                                rows + i * nsizes, on_row, r, why, sizeof why);
         clear_progress(r);
+        if (e == CV_ERR_UNAVAILABLE && !algos[i] && nalgo > 1 &&
+            r->done == i * nsizes) {
+            /* -a all: the library cannot run this call here (fewer
+             * devices than ranks, a type it lacks); the schedules' rows
+             * stand without it */
+            printf("# no %s row: %s\n#\n", row_name(r->pa, NULL),
+                   why[0] ? why : cv_strerror(e));
+            break;
+        }
         if (e) {
             fflush(stdout);
             snprintf(failure, len, "perf %s %s failed: %s",
-                     coll_name(r->pa->cfg.call.kind), algos[i]->name,
+                     coll_name(r->pa->cfg.call.kind), row_name(r->pa, algos[i]),
                      why[0] ? why : cv_strerror(e));
             fprintf(stderr, "collviz: %s\n", failure);
-            return CLI_EXIT_FAIL;
+            /* -a LIB where the library cannot run the call: bad input */
+            return e == CV_ERR_UNAVAILABLE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         }
         if (!r->pa->csv)
             print_table_foot(r->cal, rows + i * nsizes, nsizes);
+        done++;
     }
-    if (!r->pa->csv && nalgo > 1)
-        print_summary(r, rows, nalgo, nsizes);
+    if (!r->pa->csv && done > 1)
+        print_summary(r, rows, done, nsizes);
     return CLI_EXIT_OK;
 }
 
@@ -631,7 +666,7 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
         if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
             continue;
         fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
-                coll_name(pa->cfg.call.kind), algos[i]->name, why);
+                coll_name(pa->cfg.call.kind), row_name(pa, algos[i]), why);
         rc = CLI_EXIT_USAGE;
     }
     if (rc == CLI_EXIT_OK && !(ex = cmd_exec_open(pa->backend,

@@ -87,6 +87,9 @@ typedef struct ExecOps {
      * row beside the schedules'. */
     CvError (*native)(Executor *ex, int warmup, int iters, ExecTiming *t,
                       char *why, size_t whylen);
+    /* The name of native's row in perf's table and of its -a ("nccl",
+     * "mpi"); NULL when native is. */
+    const char *native_name;
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "exec/verify.h"
@@ -11,6 +12,25 @@
 static bool stop_asked(const MeasureOptions *o)
 {
     return o && o->progress && o->progress(o->ctx, 0);
+}
+
+/* The timed loop: the schedule's, or the library's collective's. */
+static CvError run_loop(Executor *ex, const MeasureOptions *o, int warmup,
+                        int iters, ExecTiming *t)
+{
+    if (!o || !o->native)
+        return ex->ops->run(ex, warmup, iters, t);
+    if (!ex->ops->native) {
+        if (o->why && o->whylen)
+            snprintf(o->why, o->whylen, "the %s backend has no library "
+                     "collective of its own", ex->ops->name);
+        return CV_ERR_UNAVAILABLE;
+    }
+    char why[256] = "";
+    CvError e = ex->ops->native(ex, warmup, iters, t, why, sizeof why);
+    if (e && why[0] && o->why && o->whylen)
+        snprintf(o->why, o->whylen, "%s", why);
+    return e;
 }
 
 /* measure_check, asking o's progress (o may be NULL) before every step
@@ -22,10 +42,16 @@ static CvError check_once(Executor *ex, const Schedule *s,
     const ExecOps *ops = ex->ops;
     VerifyReport rep = {.wrong = 0};
     CvError e = ops->reset(ex);
-    for (size_t k = 0; !e && k < s->nsteps; k++)
-        e = stop_asked(o) ? CV_ERR_CANCELLED : ops->step(ex, k);
-    if (!e)
-        e = ops->finish(ex);
+    if (o && o->native) {
+        ExecTiming t = {0};
+        if (!e)
+            e = stop_asked(o) ? CV_ERR_CANCELLED : run_loop(ex, o, 0, 1, &t);
+    } else {
+        for (size_t k = 0; !e && k < s->nsteps; k++)
+            e = stop_asked(o) ? CV_ERR_CANCELLED : ops->step(ex, k);
+        if (!e)
+            e = ops->finish(ex);
+    }
     if (!e)
         e = stop_asked(o) ? CV_ERR_CANCELLED : verify_output(ex, true, &rep);
     *wrong = (long long)rep.wrong;
@@ -57,7 +83,7 @@ CvError measure_iters(Executor *ex, const MeasureOptions *o, int *iters,
     if (!(o->min_time_s > 0))
         return CV_OK;
     ExecTiming t = {0};
-    CvError e = ex->ops->run(ex, *warmup, 1, &t);
+    CvError e = run_loop(ex, o, *warmup, 1, &t);
     double want = t.iter_s > 0 ? ceil(o->min_time_s / t.iter_s) : 1;
     int cap = o->max_iters > 0 && o->max_iters < MEASURE_MAX_ITERS
                   ? o->max_iters : MEASURE_MAX_ITERS;
@@ -82,11 +108,11 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     CvError e = r->step_s && !step ? CV_ERR_NOMEM : CV_OK;
     for (long i = 0; !e && i < parts; i++) {
         int k = (int)((long long)n * (i + 1) / parts) - done;
-        ExecTiming t = {.step_s = r->step_s};
-        if ((e = ex->ops->run(ex, i ? 0 : warmup, k, &t)))
+        ExecTiming t = {.step_s = o->native ? NULL : r->step_s};
+        if ((e = run_loop(ex, o, i ? 0 : warmup, k, &t)))
             break;
         sum += t.iter_s * k;
-        for (size_t j = 0; step && j < s->nsteps; j++)
+        for (size_t j = 0; step && t.step_s && j < s->nsteps; j++)
             step[j] += t.step_s[j] * k;
         done += k;
         if (o->progress && done < n && o->progress(o->ctx, (double)done / n))

@@ -12,7 +12,8 @@
  *     iterations as make it last min_time_s (never fewer than `iters`,
  *     never more than MEASURE_MAX_ITERS), so a short collective's time is
  *     not one scheduling hiccup.
- *  3. Time: the executor's own timed loop (ExecOps.run), in `chunks`
+ *  3. Time: the executor's own timed loop (ExecOps.run, or with `native`
+ *     the library's own collective, ExecOps.native), in `chunks`
  *     parts when a caller wants progress and a way to cancel between them
  *     (the TUI); the mean per iteration, and per step where asked.
  * Nothing is printed; no globals. */
@@ -46,6 +47,12 @@ typedef struct {
                           MEASURE_MAX_CHUNKS), with progress between */
     MeasureProgress progress; /* may be NULL */
     void *ctx;         /* progress's first argument */
+    int native;        /* nonzero: time and check the backend's library's
+                          own collective (ExecOps.native) on the loaded
+                          schedule's buffers instead of the schedule */
+    char *why;         /* native's sentence when it cannot run here (may
+                          be NULL) */
+    size_t whylen;
 } MeasureOptions;
 
 /* What was measured. */

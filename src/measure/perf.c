@@ -22,10 +22,12 @@ static CvError exec_fail(Executor *ex, CvError e, char *why, size_t whylen)
 /* Check, time (measure.h) and model the loaded schedule s into *out. */
 static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
                                    const Calib *cal, const Schedule *s,
-                                   PerfSide *out)
+                                   int native, PerfSide *out, char *why,
+                                   size_t whylen)
 {
     MeasureOptions o = {.checks = cfg->check, .warmup = cfg->warmup,
-                        .iters = cfg->iters, .min_time_s = cfg->min_time_s};
+                        .iters = cfg->iters, .min_time_s = cfg->min_time_s,
+                        .native = native, .why = why, .whylen = whylen};
     MeasureResult r = {0};
     CvError e = measure_loaded(ex, s, &o, &r);
     if (e)
@@ -36,9 +38,16 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = r.wrong;
-    for (int l = 0; l < LINK_COUNT && !e; l++)
+    for (int l = 0; l < LINK_COUNT && !e && !native; l++)
         e = cal ? calib_predict(cal, s, (LinkModel)l, &out->model_s[l]) : CV_OK;
     return e;
+}
+
+/* The algorithm whose schedule sizes the buffers: a, or for the
+ * library's own collective (a == NULL) the collective's default. */
+static const AlgoInfo *loader(const PerfConfig *cfg, const AlgoInfo *a)
+{
+    return a ? a : algo_default(cfg->call.kind);
 }
 
 /* Generate the schedule of `call`, load it, measure it. */
@@ -48,14 +57,17 @@ static CvError measure_side(Executor *ex, const PerfConfig *cfg,
                             size_t whylen)
 {
     Schedule s;
+    char nwhy[256] = "";
     *out = (PerfSide){.wrong = -1};
-    CvError e = algo_generate(a, call, &s);
+    CvError e = algo_generate(loader(cfg, a), call, &s);
     if (e)
         return e;
     e = ex->ops->load(ex, &s);
     if (!e)
-        e = measure_side_loaded(ex, cfg, cal, &s, out);
-    if (e && e != CV_ERR_NOMEM)
+        e = measure_side_loaded(ex, cfg, cal, &s, !a, out, nwhy, sizeof nwhy);
+    if (e && nwhy[0] && why && whylen)
+        snprintf(why, whylen, "%s", nwhy);
+    else if (e && e != CV_ERR_NOMEM)
         exec_fail(ex, e, why, whylen);
     sched_fini(&s);
     return e;
@@ -68,7 +80,10 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
     CollCall call = cfg->call;
     call.count = coll_count_floor(&call, bytes);
     *row = (PerfRow){.algo = a, .count = call.count,
+                     .name = a ? a->name : ex->ops->native_name,
                      .bytes = coll_size_bytes(&call)};
+    if (!row->name)
+        row->name = "native";
     CvError e = CV_OK;
     for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
         call.in_place = pl == PERF_IN_PLACE;
@@ -84,14 +99,18 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
     CollCall call = cfg->call;
     call.count = coll_count_floor(&call, bytes);
     Schedule s;
-    ExecTiming t = {0};
-    CvError e = algo_generate(a, &call, &s);
+    char nwhy[256] = "";
+    MeasureOptions o = {.native = !a, .why = nwhy, .whylen = sizeof nwhy};
+    CvError e = algo_generate(loader(cfg, a), &call, &s);
     if (e)
         return e;
     e = ex->ops->load(ex, &s);
     if (!e)
-        e = ex->ops->run(ex, cfg->warmup > 0 ? cfg->warmup - 1 : 0, 1, &t);
-    if (e)
+        e = measure_timed(ex, &s, &o, cfg->warmup > 0 ? cfg->warmup - 1 : 0,
+                          1, &(MeasureResult){0});
+    if (e && nwhy[0])
+        snprintf(why, whylen, "%s", nwhy);
+    else if (e)
         exec_fail(ex, e, why, whylen);
     sched_fini(&s);
     return e;
@@ -115,7 +134,7 @@ CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
     call.in_place = false; /* out of place needs the most */
     Schedule s;
     char fits[160] = "";
-    CvError e = algo_generate(a, &call, &s);
+    CvError e = algo_generate(loader(cfg, a), &call, &s);
     if (!e) {
         e = exec_check_fits(&s, 0, fits, sizeof fits);
         sched_fini(&s);
@@ -224,11 +243,14 @@ void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
                size_t *measured, size_t *model)
 {
     *measured = *model = 0;
+    while (*model + 1 < nalgo && !rows[*model * stride].algo)
+        ++*model;
     for (size_t i = 1; i < nalgo; i++) {
-        const PerfSide *s = &rows[i * stride].side[PERF_OUT_OF_PLACE];
+        const PerfRow *r = &rows[i * stride];
+        const PerfSide *s = &r->side[PERF_OUT_OF_PLACE];
         if (s->time_s < rows[*measured * stride].side[0].time_s)
             *measured = i;
-        if (s->model_s[l] < rows[*model * stride].side[0].model_s[l])
+        if (r->algo && s->model_s[l] < rows[*model * stride].side[0].model_s[l])
             *model = i;
     }
 }

@@ -48,7 +48,11 @@ typedef struct {
 
 /* One size of one algorithm. */
 typedef struct {
-    const AlgoInfo *algo;             /* the algorithm measured */
+    const AlgoInfo *algo;             /* the algorithm measured; NULL: the
+                                         backend's library's own
+                                         collective (ExecOps.native) */
+    const char *name;                 /* the row's name: the algorithm's,
+                                         or ExecOps.native_name */
     unsigned long long bytes;         /* size column: coll_size_bytes */
     size_t count;                     /* elements per block */
     PerfSide side[PERF_PLACE_COUNT];  /* out of place, in place */
@@ -67,7 +71,13 @@ typedef int (*PerfProgress)(void *ctx, const PerfRow *row, size_t done,
 
 
 /* Measure algorithm a at one size (bytes, rounded down to whole blocks) in
- * both places. On an executor error, `why` gets its sentence. */
+ * both places. On an executor error, `why` gets its sentence.
+ *
+ * a == NULL measures the backend's library's own collective (its native
+ * row, ExecOps.native) the same way, on the buffers the collective's
+ * default algorithm's schedule sizes and fills; no model time is set
+ * beside it. CV_ERR_UNAVAILABLE and native's sentence when the library
+ * cannot run the call here. Here and in perf_check_fits and perf_sweep. */
 CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                      const AlgoInfo *a, unsigned long long bytes,
                      PerfRow *row, char *why, size_t whylen);
@@ -126,7 +136,8 @@ int perf_host_moved(const Calib *cal, const PerfRow *row);
 
 /* Among rows[0], rows[stride], ... (nalgo rows of the same size), the index
  * of the fastest measured out of place, and of the one the model (link l)
- * predicts fastest. */
+ * predicts fastest (among the schedules' rows: a library's own row has no
+ * model). */
 void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
                size_t *measured, size_t *model);
 

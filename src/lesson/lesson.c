@@ -1,0 +1,427 @@
+/* lesson.c - the lesson file parser (lesson.h). One pass over the lines:
+ * text lines gather into paragraphs and indented blocks, a line that
+ * starts with '@' is a directive, and the lines a checkpoint owns (@query,
+ * @answer, @hint) attach to the @check right above them. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/lesson.h"
+
+/* ------------------------------------------------------------ problems */
+
+CvError lesson_diag(LessonDiags *d, int line, const char *fmt, ...)
+{
+    if (!d)
+        return CV_ERR_ARG;
+    if (d->n == d->cap) {
+        size_t cap = d->cap ? 2 * d->cap : 8;
+        LessonDiag *nd = realloc(d->d, cap * sizeof *nd);
+        if (!nd)
+            return CV_ERR_ARG;
+        d->d = nd, d->cap = cap;
+    }
+    LessonDiag *x = &d->d[d->n++];
+    x->line = line;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    va_end(ap);
+    return CV_ERR_ARG;
+}
+
+void lesson_diags_fini(LessonDiags *d)
+{
+    free(d->d);
+    *d = (LessonDiags){0};
+}
+
+const char *lesson_kind_name(LessonKind k)
+{
+    static const char *const names[LI_COUNT] = {
+        [LI_PARA] = "text", [LI_BLOCK] = "text", [LI_SCENE] = "@scene",
+        [LI_STEP] = "@step", [LI_RUN] = "@run", [LI_CHECK] = "@check",
+    };
+    return k < LI_COUNT ? names[k] : "?";
+}
+
+/* ---------------------------------------------------------------- UTF-8 */
+
+/* Length of the UTF-8 sequence at s (n bytes left), or 0 when invalid
+ * (overlong forms, surrogates and values past U+10FFFF included). */
+static size_t utf8_len(const unsigned char *s, size_t n)
+{
+    unsigned c = s[0];
+    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
+               : (c & 0xF8) == 0xF0 ? 4 : 0;
+    if (!len || len > n)
+        return 0;
+    unsigned long v = len == 1 ? c : c & (0x7F >> len);
+    for (size_t i = 1; i < len; i++) {
+        if ((s[i] & 0xC0) != 0x80)
+            return 0;
+        v = v << 6 | (s[i] & 0x3F);
+    }
+    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
+    if (v < least[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
+        return 0;
+    return len;
+}
+
+int lesson_utf8_ok(const char *s, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    for (size_t i = 0; i < n;) {
+        if (u[i] < 0x20 && u[i] != '\t')
+            return 0;
+        if (u[i] == 0x7F)
+            return 0;
+        size_t l = utf8_len(u + i, n - i);
+        if (!l)
+            return 0;
+        i += l;
+    }
+    return 1;
+}
+
+/* ---------------------------------------------------------------- items */
+
+/* The parser's state beside the lesson it fills. */
+typedef struct {
+    Lesson *l;          /* the lesson */
+    LessonDiags *d;     /* problems (may be NULL) */
+    int bad;            /* a problem was found */
+    int nomem;          /* memory ran out */
+    int scene;          /* the @scene in effect, or -1 */
+    int open_check;     /* the @check its lines attach to, or -1 */
+    int open_text;      /* the paragraph or block being gathered, or -1 */
+    int in_run;         /* the @run whose commands follow, or -1 */
+} Parser;
+
+static void problem(Parser *p, int line, const char *fmt, const char *arg)
+{
+    p->bad = 1;
+    lesson_diag(p->d, line, fmt, arg);
+}
+
+static char *dup_n(Parser *p, const char *s, size_t n)
+{
+    char *c = malloc(n + 1);
+    if (!c) {
+        p->nomem = 1;
+        return NULL;
+    }
+    memcpy(c, s, n);
+    c[n] = '\0';
+    return c;
+}
+
+static LessonItem *add_item(Parser *p, LessonKind k, int line, const char *text,
+                            size_t n)
+{
+    Lesson *l = p->l;
+    if (l->nitems == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 32;
+        LessonItem *ni = realloc(l->items, cap * sizeof *ni);
+        if (!ni) {
+            p->nomem = 1;
+            return NULL;
+        }
+        l->items = ni, l->cap = cap;
+    }
+    char *t = dup_n(p, text, n);
+    if (!t)
+        return NULL;
+    LessonItem *it = &l->items[l->nitems++];
+    *it = (LessonItem){.kind = k, .line = line, .text = t, .scene = p->scene,
+                       .check = -1};
+    return it;
+}
+
+/* Append "\n" and n bytes of s to item i's text. */
+static void append_line(Parser *p, int i, const char *s, size_t n)
+{
+    LessonItem *it = &p->l->items[i];
+    size_t old = strlen(it->text);
+    char *t = realloc(it->text, old + n + 2);
+    if (!t) {
+        p->nomem = 1;
+        return;
+    }
+    t[old] = '\n';
+    memcpy(t + old + 1, s, n);
+    t[old + 1 + n] = '\0';
+    it->text = t;
+}
+
+/* ----------------------------------------------------------- directives */
+
+static const char *const directive_names =
+    "@scene, @step, @run, @check, @query, @answer, @hint";
+
+/* The words after the directive's name, blanks trimmed. */
+static const char *dir_arg(const char *s, size_t n, size_t *alen)
+{
+    size_t i = 1;
+    while (i < n && s[i] != ' ' && s[i] != '\t')
+        i++;
+    while (i < n && (s[i] == ' ' || s[i] == '\t'))
+        i++;
+    size_t e = n;
+    while (e > i && (s[e - 1] == ' ' || s[e - 1] == '\t'))
+        e--;
+    *alen = e - i;
+    return s + i;
+}
+
+static int is_word(const char *s, size_t n, const char *w)
+{
+    size_t wl = strlen(w);
+    return n >= wl && !memcmp(s, w, wl) &&
+           (n == wl || s[wl] == ' ' || s[wl] == '\t');
+}
+
+/* A line that belongs to the open checkpoint: @query, @answer, @hint. */
+static void check_line(Parser *p, int line, const char *name, const char *a,
+                       size_t an)
+{
+    if (p->open_check < 0) {
+        problem(p, line, "%s belongs right below a @check (or its other "
+                "lines)", name);
+        return;
+    }
+    LessonItem *it = &p->l->items[p->open_check];
+    if (!an) {
+        problem(p, line, "%s needs a value after it", name);
+        return;
+    }
+    if (!strcmp(name, "@answer")) {
+        char **na = realloc(it->answers, (it->nanswers + 1) * sizeof *na);
+        if (na)
+            it->answers = na;
+        int *nl = na ? realloc(it->answer_lines,
+                               (it->nanswers + 1) * sizeof *nl) : NULL;
+        if (nl)
+            it->answer_lines = nl;
+        char *v = nl ? dup_n(p, a, an) : NULL;
+        if (!v) {
+            p->nomem = 1;
+            return;
+        }
+        it->answers[it->nanswers] = v;
+        it->answer_lines[it->nanswers++] = line;
+        return;
+    }
+    char **slot = !strcmp(name, "@query") ? &it->query : &it->hint;
+    if (*slot) {
+        problem(p, line, "a checkpoint has one %s; this is its second", name);
+        return;
+    }
+    *slot = dup_n(p, a, an);
+    if (slot == &it->query)
+        it->query_line = line;
+}
+
+static void step_line(Parser *p, int line, const char *a, size_t an)
+{
+    char buf[24];
+    long v = -1;
+    if (an > 0 && an < sizeof buf) {
+        memcpy(buf, a, an);
+        buf[an] = '\0';
+        char *end;
+        v = buf[0] >= '0' && buf[0] <= '9' ? strtol(buf, &end, 10) : -1;
+        if (v >= 0 && *end)
+            v = -1;
+    }
+    if (v < 0 || v > 1000000) {
+        problem(p, line, "@step needs a whole number from 0 (the initial "
+                "state) to 1000000%s", "");
+        return;
+    }
+    LessonItem *it = add_item(p, LI_STEP, line, "", 0);
+    if (it)
+        it->step = v;
+}
+
+static void directive(Parser *p, int line, const char *s, size_t n)
+{
+    size_t an;
+    const char *a = dir_arg(s, n, &an);
+    const char *w = s + 1;
+    size_t wn = n - 1;
+    p->open_text = -1;
+    p->in_run = -1;
+    if (is_word(w, wn, "query") || is_word(w, wn, "answer") ||
+        is_word(w, wn, "hint")) {
+        char name[8];
+        snprintf(name, sizeof name, "@%s", w[0] == 'q' ? "query"
+                 : w[0] == 'a' ? "answer" : "hint");
+        check_line(p, line, name, a, an);
+        return;
+    }
+    p->open_check = -1;
+    if (is_word(w, wn, "scene")) {
+        if (!an)
+            problem(p, line, "@scene needs a collective and trace's options, "
+                    "as in '@scene allreduce -a ring -p 4 -s 64'%s", "");
+        else if (add_item(p, LI_SCENE, line, a, an))
+            p->scene = (int)p->l->nitems - 1;
+    } else if (is_word(w, wn, "step")) {
+        step_line(p, line, a, an);
+    } else if (is_word(w, wn, "run")) {
+        if (an)
+            problem(p, line, "@run takes nothing on its line: its commands "
+                    "are the indented lines below it%s", "");
+        else if (add_item(p, LI_RUN, line, "", 0))
+            p->in_run = (int)p->l->nitems - 1;
+    } else if (is_word(w, wn, "check")) {
+        LessonItem *it = an ? add_item(p, LI_CHECK, line, a, an) : NULL;
+        if (!an)
+            problem(p, line, "@check needs its question on the same line%s", "");
+        if (it) {
+            it->check = (int)p->l->nchecks++;
+            p->open_check = (int)p->l->nitems - 1;
+        }
+    } else {
+        size_t k = 0;
+        while (k < wn && w[k] != ' ' && w[k] != '\t')
+            k++;
+        char name[40];
+        snprintf(name, sizeof name, "%.*s", (int)(k < 30 ? k : 30), w);
+        p->bad = 1;
+        lesson_diag(p->d, line, "unknown directive '@%s'; directives: %s",
+                    name, directive_names);
+    }
+}
+
+/* ---------------------------------------------------------------- lines */
+
+static int indented(const char *s, size_t n)
+{
+    return (n >= 4 && !memcmp(s, "    ", 4)) || (n >= 1 && s[0] == '\t');
+}
+
+static int blank(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return 0;
+    return 1;
+}
+
+static void text_line(Parser *p, int line, const char *s, size_t n)
+{
+    if (blank(s, n)) {
+        p->open_text = -1;
+        p->in_run = -1;
+        return;
+    }
+    int ind = indented(s, n);
+    if (ind && p->in_run >= 0) {
+        while (n && (*s == ' ' || *s == '\t'))
+            s++, n--;
+        LessonItem *r = &p->l->items[p->in_run];
+        if (r->text[0]) {
+            append_line(p, p->in_run, s, n);
+        } else {
+            char *t = dup_n(p, s, n);
+            if (t)
+                free(r->text), r->text = t;
+        }
+        return;
+    }
+    p->in_run = -1;
+    p->open_check = -1;
+    LessonKind k = ind ? LI_BLOCK : LI_PARA;
+    if (ind) {
+        size_t cut = s[0] == '\t' ? 1 : 4;
+        s += cut, n -= cut;
+    }
+    if (p->open_text >= 0 && p->l->items[p->open_text].kind == k) {
+        append_line(p, p->open_text, s, n);
+        return;
+    }
+    if (add_item(p, k, line, s, n))
+        p->open_text = (int)p->l->nitems - 1;
+}
+
+static void one_line(Parser *p, int line, const char *s, size_t n)
+{
+    if (n && s[n - 1] == '\r')
+        n--;
+    if (!lesson_utf8_ok(s, n)) {
+        problem(p, line, "the line is not valid UTF-8 text (or holds a "
+                "control character)%s", "");
+        return;
+    }
+    if (line == 1) {
+        if (blank(s, n) || s[0] == '@')
+            problem(p, line, "the first line must be the lesson's title%s", "");
+        else if (!(p->l->title = dup_n(p, s, n)))
+            return;
+        return;
+    }
+    if (n && s[0] == '@')
+        directive(p, line, s, n);
+    else
+        text_line(p, line, s, n);
+}
+
+/* Checkpoints without a query, runs without commands. */
+static void finish(Parser *p)
+{
+    for (size_t i = 0; i < p->l->nitems; i++) {
+        LessonItem *it = &p->l->items[i];
+        if (it->kind == LI_CHECK && !it->query)
+            problem(p, it->line, "the checkpoint has no @query: its answer "
+                    "must be computed by collviz%s", "");
+        if (it->kind == LI_RUN && !it->text[0])
+            problem(p, it->line, "@run has no indented command below it%s", "");
+    }
+}
+
+CvError lesson_parse(const char *buf, size_t len, Lesson *out,
+                     LessonDiags *diags)
+{
+    *out = (Lesson){0};
+    Parser p = {.l = out, .d = diags, .scene = -1, .open_check = -1,
+                .open_text = -1, .in_run = -1};
+    if (len > LESSON_MAX_BYTES) {
+        lesson_diag(diags, 0, "the file is larger than %u bytes",
+                    LESSON_MAX_BYTES);
+        return CV_ERR_ARG;
+    }
+    int line = 0;
+    for (size_t i = 0; i < len && !p.nomem;) {
+        const char *nl = memchr(buf + i, '\n', len - i);
+        size_t e = nl ? (size_t)(nl - buf) : len;
+        one_line(&p, ++line, buf + i, e - i);
+        i = e + 1;
+    }
+    if (!line)
+        problem(&p, 0, "the file is empty: its first line must be the "
+                "lesson's title%s", "");
+    if (p.nomem)
+        return CV_ERR_NOMEM;
+    finish(&p);
+    return p.bad ? CV_ERR_ARG : CV_OK;
+}
+
+void lesson_fini(Lesson *l)
+{
+    for (size_t i = 0; i < l->nitems; i++) {
+        LessonItem *it = &l->items[i];
+        free(it->text);
+        free(it->query);
+        free(it->hint);
+        for (size_t k = 0; k < it->nanswers; k++)
+            free(it->answers[k]);
+        free(it->answers);
+        free(it->answer_lines);
+    }
+    free(l->items);
+    free(l->title);
+    *l = (Lesson){0};
+}

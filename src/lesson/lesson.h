@@ -1,0 +1,81 @@
+/* lesson.h - a lesson file as the player and the checker read it: the
+ * title, then items in reading order (paragraphs, indented blocks and the
+ * directives @scene, @step, @run and @check with its @query, @answer and
+ * @hint lines). The parser works on a text buffer (no I/O) and reports
+ * every problem it finds with its line and one sentence; lessons/README.md
+ * is the format's reference. */
+#ifndef COLLVIZ_LESSON_H
+#define COLLVIZ_LESSON_H
+#include <stddef.h>
+#include "core/error.h"
+
+/* The largest lesson file the player and the checker read. */
+#define LESSON_MAX_BYTES (1u << 20)
+
+typedef enum {
+    LI_PARA,  /* a paragraph: its lines joined by '\n' */
+    LI_BLOCK, /* indented lines, shown as they are ('\n' between) */
+    LI_SCENE, /* @scene: text is the scene line (trace's options) */
+    LI_STEP,  /* @step K: step */
+    LI_RUN,   /* @run: text is its commands, one a line */
+    LI_CHECK, /* @check: text is the question; query, answers, hint */
+    LI_COUNT
+} LessonKind;
+
+/* One item of a lesson. */
+typedef struct {
+    LessonKind kind;  /* what it is */
+    int line;         /* its first line in the file (from 1) */
+    char *text;       /* see LessonKind; never NULL */
+    long step;        /* LI_STEP: the step to show */
+    int scene;        /* index of the @scene item in effect, or -1 */
+    int check;        /* LI_CHECK: its number among the checkpoints */
+    char *query;      /* LI_CHECK: the @query line, or NULL */
+    int query_line;   /* its line */
+    char **answers;   /* LI_CHECK: the @answer values (may be none) */
+    int *answer_lines; /* their lines */
+    size_t nanswers;  /* how many */
+    char *hint;       /* LI_CHECK: the @hint, or NULL */
+} LessonItem;
+
+/* A problem: the line and one sentence. */
+typedef struct {
+    int line;      /* line of the file, from 1 (0: the whole file) */
+    char msg[240]; /* the sentence, without file and line */
+} LessonDiag;
+
+typedef struct {
+    LessonDiag *d; /* problems in the order found */
+    size_t n;      /* how many */
+    size_t cap;    /* allocated */
+} LessonDiags;
+
+typedef struct {
+    char *title;       /* the first line */
+    LessonItem *items; /* the items in reading order */
+    size_t nitems;     /* how many */
+    size_t cap;        /* allocated */
+    size_t nchecks;    /* checkpoints among them */
+} Lesson;
+
+/* Parse len bytes of buf into *out (lesson_fini frees it, whatever the
+ * result). Problems go to diags (may be NULL); returns CV_OK when there
+ * were none, CV_ERR_ARG when there were, CV_ERR_NOMEM when memory ran
+ * out. */
+CvError lesson_parse(const char *buf, size_t len, Lesson *out,
+                     LessonDiags *diags);
+void lesson_fini(Lesson *l);
+
+/* Add a problem (printf-style). Returns CV_ERR_ARG. */
+CvError lesson_diag(LessonDiags *d, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+void lesson_diags_fini(LessonDiags *d);
+
+/* The name of a directive kind as written: "@scene" (LI_PARA and
+ * LI_BLOCK: "text"). */
+const char *lesson_kind_name(LessonKind k);
+
+/* Whether s (n bytes) is valid UTF-8 without control characters other
+ * than tab. */
+int lesson_utf8_ok(const char *s, size_t n);
+#endif

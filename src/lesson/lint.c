@@ -1,0 +1,243 @@
+/* lint.c - checking lessons (lint.h) for `collviz learn --check`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos/algo.h"
+#include "cli/cli.h"
+#include "lesson/library.h"
+#include "lesson/lint.h"
+#include "lesson/query.h"
+
+int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
+               size_t whylen)
+{
+    CliErr e;
+    if (scene_opts_parse_line(l->items[i].text, &scene_limits_trace, out, &e)) {
+        snprintf(why, whylen, "%s", e.msg);
+        return -1;
+    }
+    return 0;
+}
+
+long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen)
+{
+    Schedule s;
+    CvError e = algo_generate(sc->algo, &sc->call, &s);
+    if (e) {
+        snprintf(why, whylen, "the %s schedule cannot be built: %s",
+                 sc->algo->name, cv_strerror(e));
+        return -1;
+    }
+    long n = (long)s.nsteps;
+    sched_fini(&s);
+    return n;
+}
+
+static void lint_check(const LessonItem *it, const SceneSpec *sc,
+                       const char *line, LessonDiags *d)
+{
+    QueryValue v;
+    char why[512];
+    if (query_eval(it->query, sc, line, &v, why, sizeof why)) {
+        lesson_diag(d, it->query_line, "the query cannot be evaluated: %s",
+                    why);
+        return;
+    }
+    for (size_t k = 0; k < it->nanswers; k++)
+        if (!query_match(&v, it->answers[k]))
+            lesson_diag(d, it->answer_lines[k], "@answer '%.60s' disagrees "
+                        "with the query, which computes %.80s",
+                        it->answers[k], v.text);
+}
+
+void lint_lesson(const Lesson *l, LessonDiags *d)
+{
+    SceneSpec sc;
+    const SceneSpec *cur = NULL;
+    const char *line = NULL;
+    long steps = -1;
+    char why[512];
+    for (size_t i = 0; i < l->nitems; i++) {
+        const LessonItem *it = &l->items[i];
+        if (it->kind == LI_SCENE) {
+            cur = NULL, steps = -1, line = it->text;
+            if (lint_scene(l, i, &sc, why, sizeof why))
+                lesson_diag(d, it->line, "trace would refuse this scene: %s",
+                            why);
+            else if ((steps = lint_scene_steps(&sc, why, sizeof why)) < 0)
+                lesson_diag(d, it->line, "%s", why);
+            else
+                cur = &sc;
+        } else if (it->kind == LI_STEP) {
+            if (it->scene < 0)
+                lesson_diag(d, it->line, "@step has no @scene above it");
+            else if (steps >= 0 && it->step > steps)
+                lesson_diag(d, it->line, "step %ld is beyond the scene's last, "
+                            "%ld", it->step, steps);
+        } else if (it->kind == LI_CHECK && it->query) {
+            lint_check(it, it->scene >= 0 && cur ? cur : NULL,
+                       it->scene >= 0 ? line : NULL, d);
+        }
+    }
+}
+
+/* Whether items x and y are the same directive. */
+static int same(const LessonItem *x, const LessonItem *y)
+{
+    if (x->kind != y->kind)
+        return 0;
+    if (x->kind == LI_STEP)
+        return x->step == y->step;
+    if (x->kind == LI_SCENE || x->kind == LI_RUN)
+        return !strcmp(x->text, y->text);
+    if (x->nanswers != y->nanswers || !x->query != !y->query ||
+        (x->query && strcmp(x->query, y->query)))
+        return 0;
+    for (size_t k = 0; k < x->nanswers; k++)
+        if (strcmp(x->answers[k], y->answers[k]))
+            return 0;
+    return 1;
+}
+
+/* The next directive item from *i on, or NULL. */
+static const LessonItem *next_dir(const Lesson *l, size_t *i)
+{
+    for (; *i < l->nitems; (*i)++)
+        if (l->items[*i].kind != LI_PARA && l->items[*i].kind != LI_BLOCK)
+            return &l->items[(*i)++];
+    return NULL;
+}
+
+void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
+               LessonDiags *d)
+{
+    size_t i = 0, j = 0;
+    for (;;) {
+        const LessonItem *x = next_dir(a, &i), *y = next_dir(b, &j);
+        if (!x && !y)
+            return;
+        if (x && y && same(x, y))
+            continue;
+        if (!y)
+            lesson_diag(d, 0, "the directives end here, but %s goes on with "
+                        "%s at its line %d", aname, lesson_kind_name(x->kind),
+                        x->line);
+        else if (!x)
+            lesson_diag(d, y->line, "%s has no directive here; its "
+                        "directives ended before this %s", aname,
+                        lesson_kind_name(y->kind));
+        else
+            lesson_diag(d, y->line, "this %s differs from %s's directive at "
+                        "its line %d (%s): the languages must have the same "
+                        "directives in the same order", lesson_kind_name(y->kind),
+                        aname, x->line, lesson_kind_name(x->kind));
+        return;
+    }
+}
+
+/* ------------------------------------------------------------- command */
+
+/* Parse file path into *l, printing its problems; returns their number
+ * (-1: the file could not be read). */
+static int lint_file(const char *path, Lesson *l, int deep, int print)
+{
+    char *buf, why[512];
+    size_t len;
+    LessonDiags d = {0};
+    if (library_read(path, &buf, &len, why, sizeof why)) {
+        if (print)
+            printf("%s: %s\n", path, why);
+        *l = (Lesson){0};
+        return -1;
+    }
+    CvError e = lesson_parse(buf, len, l, &d);
+    free(buf);
+    if (e == CV_ERR_NOMEM)
+        lesson_diag(&d, 0, "%s", cv_strerror(e));
+    if (deep)
+        lint_lesson(l, &d);
+    for (size_t k = 0; print && k < d.n; k++)
+        printf("%s:%d: %s\n", path, d.d[k].line, d.d[k].msg);
+    int n = (int)d.n;
+    lesson_diags_fini(&d);
+    return n;
+}
+
+/* Path's language sibling: .../LANG/NAME.txt with LANG replaced. */
+static int sibling(const char *path, const char *lang, char *out, size_t n)
+{
+    const char *slash = strrchr(path, '/');
+    if (!slash || slash == path)
+        return -1;
+    const char *p = slash - 1;
+    while (p > path && p[-1] != '/')
+        p--;
+    snprintf(out, n, "%.*s%s%s", (int)(p - path), path, lang, slash);
+    return strncmp(p, lang, (size_t)(slash - p)) ||
+           strlen(lang) != (size_t)(slash - p) ? 0 : -1;
+}
+
+static const char *const langs[] = {"en", "zh"};
+
+/* Check one file and compare it with its other language's file. */
+static int lint_one(const char *path, int *nfiles)
+{
+    Lesson l, o;
+    int bad = lint_file(path, &l, 1, 1);
+    (*nfiles)++;
+    for (size_t k = 0; k < sizeof langs / sizeof *langs && bad >= 0; k++) {
+        char other[4200];
+        FILE *f;
+        if (sibling(path, langs[k], other, sizeof other) ||
+            !(f = fopen(other, "rb")))
+            continue;
+        fclose(f);
+        if (lint_file(other, &o, 0, 0) == 0) {
+            LessonDiags d = {0};
+            lint_pair(&o, other, &l, &d);
+            for (size_t i = 0; i < d.n; i++)
+                printf("%s:%d: %s\n", path, d.d[i].line, d.d[i].msg);
+            bad += (int)d.n;
+        }
+        lesson_fini(&o);
+    }
+    lesson_fini(&l);
+    return bad;
+}
+
+int lint_main(int nfiles, const char *const *files)
+{
+    int bad = 0, n = 0;
+    for (int i = 0; i < nfiles; i++)
+        bad += lint_one(files[i], &n) != 0;
+    if (!nfiles) {
+        char dir[4096], why[4096];
+        if (library_dir(dir, sizeof dir, why, sizeof why)) {
+            fprintf(stderr, "collviz: %s\n", why);
+            return CLI_EXIT_USAGE;
+        }
+        for (size_t k = 0; k < sizeof langs / sizeof *langs; k++) {
+            LessonEntry *e;
+            size_t ne;
+            if (library_list(dir, langs[k], &e, &ne, why, sizeof why)) {
+                printf("%s\n", why);
+                bad++;
+                continue;
+            }
+            for (size_t i = 0; i < ne; i++) {
+                char path[4400];
+                snprintf(path, sizeof path, "%s/%s/%s.txt", dir, langs[k],
+                         e[i].name);
+                bad += lint_one(path, &n) != 0;
+            }
+            free(e);
+        }
+    }
+    if (bad) {
+        fprintf(stderr, "collviz: %d of %d lesson files have problems\n", bad, n);
+        return CLI_EXIT_USAGE;
+    }
+    printf("%d lesson files checked: no problems\n", n);
+    return CLI_EXIT_OK;
+}

@@ -1,0 +1,655 @@
+/* query.c - evaluating a checkpoint's query (query.h) over a scene: the
+ * schedule trace would build, the symbolic executor's state after K
+ * steps, and the alpha-beta-gamma model as `collviz model` applies it
+ * (the same sweep, ties to the first algorithm listed, the same
+ * bisection for crossovers). */
+#include <ctype.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos/algo.h"
+#include "algos/common.h"
+#include "cli/cli.h"
+#include "core/model.h"
+#include "core/sim.h"
+#include "core/sweep.h"
+#include "lesson/query.h"
+
+#define Q_MAX_WORDS 64
+
+/* One query being evaluated. */
+typedef struct {
+    QueryKind kind;            /* what is asked */
+    bool count;                /* "count": the size of the list */
+    const char *arg[8];        /* its arguments */
+    int nargs;                 /* how many */
+    const char *param[4];      /* alpha, beta, gamma, link (or NULL) */
+    SceneSpec scene;           /* the scene it is asked over */
+    CliModel model;            /* the model's parameters */
+    Schedule s;                /* the scene's schedule */
+    bool have_s;               /* s is built */
+    char *why;                 /* the sentence on failure */
+    size_t whylen;             /* its room */
+} Q;
+
+static const char *const kind_names[Q_COUNT] = {
+#define X(id, name, args) [id] = name,
+    QUERY_KINDS(X)
+#undef X
+};
+static const char *const kind_args[Q_COUNT] = {
+#define X(id, name, args) [id] = args,
+    QUERY_KINDS(X)
+#undef X
+};
+
+const char *query_kind_name(QueryKind k)
+{
+    return k < Q_COUNT ? kind_names[k] : "?";
+}
+
+__attribute__((format(printf, 2, 3)))
+static int fail(Q *q, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(q->why, q->whylen, fmt, ap);
+    va_end(ap);
+    return -1;
+}
+
+/* ------------------------------------------------------------ arguments */
+
+/* Argument i as a whole number from min to max. */
+static int arg_num(Q *q, int i, const char *what, long min, long max, long *v)
+{
+    if (i >= q->nargs)
+        return fail(q, "'%s' needs %s (%s %s)", kind_names[q->kind], what,
+                    kind_names[q->kind], kind_args[q->kind]);
+    if (!cli_whole_number(q->arg[i], v) || *v < min || *v > max)
+        return fail(q, "%s '%s' must be a whole number from %ld to %ld", what,
+                    q->arg[i], min, max);
+    return 0;
+}
+
+/* A rank, or -1 for "max" where allow_max. */
+static int arg_rank(Q *q, int i, bool allow_max, long *r)
+{
+    if (allow_max && i < q->nargs && !strcmp(q->arg[i], "max")) {
+        *r = -1;
+        return 0;
+    }
+    return arg_num(q, i, "a rank", 0, q->scene.call.nranks - 1, r);
+}
+
+/* A size in bytes as the count of a whole number of blocks. */
+static int arg_size(Q *q, int i, size_t *count)
+{
+    CliErr e;
+    unsigned long long b;
+    if (i >= q->nargs)
+        return fail(q, "'%s' needs a size (%s %s)", kind_names[q->kind],
+                    kind_names[q->kind], kind_args[q->kind]);
+    if (cli_parse_size("size", q->arg[i], &b, &e) ||
+        cli_count_for_size(&q->scene.call, b, count, &e))
+        return fail(q, "%s", e.msg);
+    return 0;
+}
+
+static int want_args(Q *q, int min, int max)
+{
+    if (q->nargs >= min && q->nargs <= max)
+        return 0;
+    return fail(q, "'%s' takes %s%s%s", kind_names[q->kind],
+                kind_args[q->kind][0] ? "the arguments " : "no arguments",
+                kind_args[q->kind], q->nargs > max ? ", not more" : "");
+}
+
+/* ------------------------------------------------------------- scheduling */
+
+static int build(Q *q, size_t count)
+{
+    CollCall c = q->scene.call;
+    c.count = count;
+    if (q->have_s)
+        sched_fini(&q->s), q->have_s = false;
+    CvError e = algo_generate(q->scene.algo, &c, &q->s);
+    if (e)
+        return fail(q, "the %s schedule could not be built: %s",
+                    q->scene.algo->name, cv_strerror(e));
+    q->have_s = true;
+    return 0;
+}
+
+/* Step K (1 .. nsteps) as an index. */
+static int arg_step(Q *q, int i, size_t *k)
+{
+    long v;
+    if (!q->s.nsteps)
+        return fail(q, "the scene has no steps");
+    if (arg_num(q, i, "a step", 1, (long)q->s.nsteps, &v))
+        return -1;
+    *k = (size_t)v - 1;
+    return 0;
+}
+
+/* ------------------------------------------------------------- values */
+
+static void set_number(QueryValue *v, double x, int decimals)
+{
+    v->type = QV_NUMBER;
+    v->num = x;
+    v->decimals = decimals;
+    if (decimals == 0 || x == floor(x)) {
+        snprintf(v->text, sizeof v->text, "%.0f", x);
+        return;
+    }
+    snprintf(v->text, sizeof v->text, "%.3f", x);
+    size_t n = strlen(v->text);
+    while (n > 1 && v->text[n - 1] == '0')
+        v->text[--n] = '\0';
+}
+
+static void list_text(QueryValue *v)
+{
+    size_t len = 0;
+    v->text[0] = '\0';
+    for (int i = 0; i < v->nlist; i++) {
+        if (!v->in[i])
+            continue;
+        int j = i;
+        while (j + 1 < v->nlist && v->in[j + 1])
+            j++;
+        int n = j == i ? snprintf(v->text + len, sizeof v->text - len,
+                                  "%s%d", len ? ", " : "", i)
+                       : snprintf(v->text + len, sizeof v->text - len,
+                                  "%s%d-%d", len ? ", " : "", i, j);
+        if (n < 0 || (size_t)n >= sizeof v->text - len)
+            break;
+        len += (size_t)n;
+        i = j;
+    }
+    if (!len)
+        snprintf(v->text, sizeof v->text, "none");
+}
+
+/* ------------------------------------------------------------- kinds */
+
+static int q_steps(Q *q, QueryValue *v)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < q->s.nsteps; k++) {
+        const Step *st = &q->s.steps[k];
+        bool msg = false;
+        for (size_t x = st->first; x < st->first + st->n; x++)
+            msg |= q->s.xfers[x].src != q->s.xfers[x].dst;
+        n += q->kind == Q_STEPS || msg;
+    }
+    set_number(v, (double)n, 0);
+    return want_args(q, 0, 0);
+}
+
+static int q_bytes(Q *q, QueryValue *v)
+{
+    long r;
+    int p = q->s.call.nranks;
+    if (want_args(q, 1, 2) || arg_rank(q, 0, true, &r))
+        return -1;
+    size_t *b = calloc((size_t)p, sizeof *b);
+    RankStepStats *st = calloc((size_t)p, sizeof *st);
+    size_t k = 0;
+    CvError e = CV_ERR_NOMEM;
+    if (b && st && q->nargs == 2 && !arg_step(q, 1, &k)) {
+        e = sched_step_stats(&q->s, k, st);
+        for (int i = 0; i < p; i++)
+            b[i] = q->kind == Q_SENT ? st[i].sent : st[i].recvd;
+    } else if (b && st && q->nargs == 1) {
+        SchedTotals t;
+        e = q->kind == Q_SENT ? sched_totals(&q->s, &t, b, NULL)
+                              : sched_totals(&q->s, &t, NULL, b);
+    } else if (b && st) {
+        free(b), free(st);
+        return -1;
+    }
+    size_t best = 0;
+    for (int i = 0; !e && i < p; i++)
+        if (r < 0 ? b[i] > best : i == r)
+            best = b[i];
+    free(b), free(st);
+    if (e)
+        return fail(q, "the bytes could not be counted: %s", cv_strerror(e));
+    set_number(v, (double)best, 0);
+    return 0;
+}
+
+static int q_movers(Q *q, QueryValue *v)
+{
+    size_t k = 0;
+    int p = q->s.call.nranks;
+    if (want_args(q, 1, 1) || arg_step(q, 0, &k))
+        return -1;
+    RankStepStats *st = calloc((size_t)p, sizeof *st);
+    CvError e = st ? sched_step_stats(&q->s, k, st) : CV_ERR_NOMEM;
+    v->type = QV_LIST;
+    v->nlist = p;
+    for (int i = 0; !e && i < p; i++)
+        v->in[i] = (q->kind == Q_SENDERS ? st[i].sent : st[i].recvd) > 0;
+    free(st);
+    if (e)
+        return fail(q, "the step could not be read: %s", cv_strerror(e));
+    list_text(v);
+    return 0;
+}
+
+/* The symbolic state after K steps (argument i) in *sim. */
+static int seek(Q *q, int i, Sim *sim)
+{
+    long k;
+    if (arg_num(q, i, "a step count", 0, (long)q->s.nsteps, &k))
+        return -1;
+    CvError e = sim_init(sim, &q->s);
+    if (!e && (e = sim_seek(sim, (size_t)k)) != CV_OK)
+        sim_fini(sim);
+    if (e)
+        return fail(q, "the schedule could not be followed: %s",
+                    cv_strerror(e));
+    return 0;
+}
+
+static int q_holds(Q *q, QueryValue *v)
+{
+    long r, i;
+    int b = BUF_RECV, p = q->s.call.nranks;
+    if (want_args(q, 3, 4) || arg_rank(q, 0, false, &r))
+        return -1;
+    if (q->nargs == 4 && (b = buf_parse(q->arg[3])) < 0)
+        return fail(q, "'%s' is no buffer; buffers: send, recv, tmp", q->arg[3]);
+    size_t n = sched_bufsize(&q->s, (int)r, (BufId)b);
+    if (!n)
+        return fail(q, "rank %ld's %s buffer is empty in this scene", r,
+                    buf_name((BufId)b));
+    Sim sim;
+    if (arg_num(q, 1, "an element", 0, (long)n - 1, &i) || seek(q, 2, &sim))
+        return -1;
+    v->type = QV_LIST;
+    v->nlist = p;
+    for (int x = 0; x < p; x++)
+        v->in[x] = (unsigned char)sim_has(&sim, (int)r, (BufId)b, (size_t)i, x);
+    if (sim_pos(&sim, (int)r, (BufId)b, (size_t)i) == SIM_EMPTY)
+        memset(v->in, 0, sizeof v->in);
+    sim_fini(&sim);
+    list_text(v);
+    return 0;
+}
+
+/* Whether output elements [lo, lo + n) of rank r are final. */
+static bool final_range(const Sim *sim, int r, size_t lo, size_t n)
+{
+    for (size_t j = lo; j < lo + n; j++)
+        if (!sim_is_final(sim, r, j))
+            return false;
+    return n > 0;
+}
+
+static int q_done(Q *q, QueryValue *v)
+{
+    Sim sim;
+    int p = q->s.call.nranks;
+    long r = 0;
+    bool blocks = q->kind == Q_BLOCKS;
+    if (want_args(q, blocks ? 2 : 1, blocks ? 2 : 1) ||
+        (blocks && arg_rank(q, 0, false, &r)) || seek(q, blocks, &sim))
+        return -1;
+    v->type = QV_LIST;
+    v->nlist = p;
+    for (int x = 0; x < p; x++) {
+        CollLayout l;
+        coll_layout(&q->s.call, blocks ? (int)r : x, &l);
+        v->in[x] = blocks ? final_range(&sim, (int)r,
+                                        blk_off(l.out_count, p, x),
+                                        blk_len(l.out_count, p, x))
+                          : final_range(&sim, x, 0, l.out_count);
+    }
+    sim_fini(&sim);
+    list_text(v);
+    return 0;
+}
+
+/* ---------------------------------------------------------------- model */
+
+/* Model time (seconds) of algorithm a at count; -1 when it fails. */
+static double model_time(const Q *q, const AlgoInfo *a, size_t count)
+{
+    Schedule s;
+    CollCall c = q->scene.call;
+    CostTerms t;
+    c.count = count;
+    if (algo_generate(a, &c, &s))
+        return -1;
+    CvError e = model_schedule_cost(&s, q->model.link, &q->model.m, &t);
+    sched_fini(&s);
+    return e ? -1 : cost_time(&t, &q->model.m);
+}
+
+/* The best algorithm at count (ties to the first listed), or NULL. */
+static const AlgoInfo *model_best(const Q *q, size_t count)
+{
+    const AlgoInfo *best = NULL;
+    double bt = 0;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        if (a->coll != q->scene.call.kind)
+            continue;
+        double t = model_time(q, a, count);
+        if (t >= 0 && (!best || t < bt))
+            best = a, bt = t;
+    }
+    return best;
+}
+
+static int q_time(Q *q, QueryValue *v)
+{
+    size_t count = q->scene.call.count, k = 0;
+    if (q->kind == Q_STEPTIME) {
+        if (want_args(q, 1, 1) || arg_step(q, 0, &k))
+            return -1;
+        set_number(v, model_step_time(&q->s, k, q->model.link, &q->model.m)
+                   * 1e6, 2);
+        return 0;
+    }
+    if (want_args(q, 0, 1) || (q->nargs && arg_size(q, 0, &count)))
+        return -1;
+    double t = model_time(q, q->scene.algo, count);
+    if (t < 0)
+        return fail(q, "the %s schedule could not be costed",
+                    q->scene.algo->name);
+    set_number(v, t * 1e6, 2);
+    return 0;
+}
+
+static void set_name(QueryValue *v, const AlgoInfo *a)
+{
+    v->type = QV_NAME;
+    v->coll = a->coll;
+    snprintf(v->name, sizeof v->name, "%s", a->name);
+    snprintf(v->text, sizeof v->text, "%s", a->name);
+}
+
+static int q_best(Q *q, QueryValue *v)
+{
+    size_t count;
+    if (want_args(q, 1, 1) || arg_size(q, 0, &count))
+        return -1;
+    const AlgoInfo *a = model_best(q, count);
+    if (!a)
+        return fail(q, "no algorithm could be costed at that size");
+    set_name(v, a);
+    return 0;
+}
+
+/* The sizes of `collviz model`'s default sweep: 8 bytes to 128M, times
+ * 2, as counts (an empty first rounding left out). */
+static size_t sweep_default(const CollCall *c, size_t *counts)
+{
+    Sweep sw = {.min = 8, .max = 128ull << 20, .factor = 2};
+    size_t n = sweep_counts(&sw, c, counts);
+    if (n && counts[0] == 0)
+        memmove(counts, counts + 1, --n * sizeof *counts);
+    return n;
+}
+
+static int q_crossover(Q *q, QueryValue *v)
+{
+    CliErr e;
+    const AlgoInfo *want;
+    if (want_args(q, 1, 1) ||
+        (cli_parse_algo(q->scene.call.kind, q->arg[0], false, &want, &e) &&
+         fail(q, "%s", e.msg)))
+        return -1;
+    size_t counts[64];
+    size_t n = sweep_default(&q->scene.call, counts);
+    const AlgoInfo *prev = n ? model_best(q, counts[0]) : NULL;
+    for (size_t i = 1; i < n; i++) {
+        const AlgoInfo *b = model_best(q, counts[i]);
+        size_t lo = counts[i - 1], hi = counts[i];
+        while (b != prev && hi - lo > 1) { /* as model narrows it */
+            size_t mid = lo + (hi - lo) / 2;
+            const AlgoInfo *m = model_best(q, mid);
+            if (m == prev)
+                lo = mid;
+            else
+                hi = mid, b = m;
+        }
+        if (b != prev && b == want) {
+            CollCall c = q->scene.call;
+            c.count = hi;
+            set_number(v, (double)coll_size_bytes(&c), 0);
+            return 0;
+        }
+        prev = model_best(q, counts[i]);
+    }
+    return fail(q, "%s never becomes the best in model's sweep from 8 bytes "
+                "to 128M", want->name);
+}
+
+static int q_busbw(Q *q, QueryValue *v)
+{
+    set_number(v, coll_busbw_factor(q->scene.call.kind, q->scene.call.nranks),
+               2);
+    return want_args(q, 0, 0);
+}
+
+/* -------------------------------------------------------------- parsing */
+
+static int split(char *buf, char **w)
+{
+    int n = 0;
+    char *save = NULL;
+    for (char *t = strtok_r(buf, " \t", &save); t;
+         t = strtok_r(NULL, " \t", &save)) {
+        if (n == Q_MAX_WORDS)
+            return -1;
+        w[n++] = t;
+    }
+    return n;
+}
+
+static int parse_param(Q *q, const char *w)
+{
+    static const char *const names[4] = {"alpha", "beta", "gamma", "link"};
+    const char *eq = strchr(w, '=');
+    for (int i = 0; i < 4; i++)
+        if ((size_t)(eq - w) == strlen(names[i]) &&
+            !strncmp(w, names[i], strlen(names[i]))) {
+            q->param[i] = eq + 1;
+            return 0;
+        }
+    return fail(q, "unknown parameter '%.*s'; parameters: alpha=, beta=, "
+                "gamma=, link=", (int)(eq - w), w);
+}
+
+/* Words into kind, arguments, parameters and the scene. */
+static int parse(Q *q, char **w, int n, const SceneSpec *scene,
+                 const char *scene_line, char *scene_text, size_t stlen)
+{
+    int i = 0;
+    if (i < n && !strcmp(w[i], "count"))
+        q->count = true, i++;
+    if (i == n)
+        return fail(q, "the query is empty; it starts with one of: steps, "
+                    "msgsteps, sent, recvd, senders, receivers, holds, done, "
+                    "blocks, time, steptime, best, crossover, busbw");
+    q->kind = Q_COUNT;
+    for (int k = 0; k < Q_COUNT; k++)
+        if (!strcmp(w[i], kind_names[k]))
+            q->kind = (QueryKind)k;
+    if (q->kind == Q_COUNT)
+        return fail(q, "unknown query '%s'; queries: steps, msgsteps, sent, "
+                    "recvd, senders, receivers, holds, done, blocks, time, "
+                    "steptime, best, crossover, busbw", w[i]);
+    for (i++; i < n && strcmp(w[i], "on"); i++) {
+        if (strchr(w[i], '=')) {
+            if (parse_param(q, w[i]))
+                return -1;
+        } else if (q->nargs < 8) {
+            q->arg[q->nargs++] = w[i];
+        } else {
+            return fail(q, "the query has too many arguments");
+        }
+    }
+    CliErr e;
+    if (cli_parse_model(q->param[0], q->param[1], q->param[2], q->param[3],
+                        &q->model, &e))
+        return fail(q, "%s", e.msg);
+    if (i < n) {
+        size_t len = 0;
+        scene_text[0] = '\0';
+        for (int k = i + 1; k < n && len < stlen; k++)
+            len += (size_t)snprintf(scene_text + len, stlen - len, "%s%s",
+                                    k > i + 1 ? " " : "", w[k]);
+        if (i + 1 == n)
+            return fail(q, "'on' needs a scene after it, as in 'on allreduce "
+                        "-a ring -p 4 -s 64'");
+        if (scene_opts_parse_line(scene_text, &scene_limits_trace, &q->scene,
+                                  &e))
+            return fail(q, "the scene after 'on': %s", e.msg);
+        return 0;
+    }
+    if (!scene)
+        return fail(q, "there is no @scene above this query; add one or end "
+                    "the query with 'on SCENE'");
+    q->scene = *scene;
+    snprintf(scene_text, stlen, "%s", scene_line ? scene_line : "");
+    return 0;
+}
+
+static int dispatch(Q *q, QueryValue *v)
+{
+    switch (q->kind) {
+    case Q_STEPS: case Q_MSGSTEPS: return q_steps(q, v);
+    case Q_SENT: case Q_RECVD: return q_bytes(q, v);
+    case Q_SENDERS: case Q_RECEIVERS: return q_movers(q, v);
+    case Q_HOLDS: return q_holds(q, v);
+    case Q_DONE: case Q_BLOCKS: return q_done(q, v);
+    case Q_TIME: case Q_STEPTIME: return q_time(q, v);
+    case Q_BEST: return q_best(q, v);
+    case Q_CROSSOVER: return q_crossover(q, v);
+    case Q_BUSBW: return q_busbw(q, v);
+    default: return fail(q, "unknown query");
+    }
+}
+
+int query_eval(const char *query, const SceneSpec *scene,
+               const char *scene_line, QueryValue *out, char *why,
+               size_t whylen)
+{
+    char buf[1024], *w[Q_MAX_WORDS];
+    Q q = {.why = why, .whylen = whylen};
+    memset(out, 0, sizeof *out);
+    if (whylen)
+        why[0] = '\0';
+    if (strlen(query) >= sizeof buf)
+        return fail(&q, "the query is longer than %zu characters",
+                    sizeof buf - 1);
+    snprintf(buf, sizeof buf, "%s", query);
+    int n = split(buf, w);
+    if (n < 0)
+        return fail(&q, "the query has more than %d words", Q_MAX_WORDS);
+    if (parse(&q, w, n, scene, scene_line, out->scene, sizeof out->scene) ||
+        build(&q, q.scene.call.count))
+        return -1;
+    out->kind = q.kind;
+    int rc = dispatch(&q, out);
+    sched_fini(&q.s);
+    if (!rc && q.count) {
+        if (out->type != QV_LIST)
+            return fail(&q, "'count' counts the ranks or blocks of a list; "
+                        "'%s' gives no list", kind_names[q.kind]);
+        int c = 0;
+        for (int i = 0; i < out->nlist; i++)
+            c += out->in[i];
+        set_number(out, c, 0);
+    }
+    return rc;
+}
+
+/* ------------------------------------------------------------- matching */
+
+/* s without surrounding blanks, lower case, into buf. */
+static void norm(const char *s, char *buf, size_t n)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t len = 0;
+    for (; *s && len + 1 < n; s++)
+        buf[len++] = (char)tolower((unsigned char)*s);
+    while (len && (buf[len - 1] == ' ' || buf[len - 1] == '\t'))
+        len--;
+    buf[len] = '\0';
+}
+
+static bool match_number(const QueryValue *v, const char *a)
+{
+    char *end;
+    if (!*a || isspace((unsigned char)*a))
+        return false;
+    double x = strtod(a, &end);
+    if (*end || !isfinite(x))
+        return false;
+    const char *dot = strchr(a, '.');
+    int dec = dot ? (int)strspn(dot + 1, "0123456789") : 0;
+    double scale = fabs(v->num) > 1 ? fabs(v->num) : 1;
+    if (fabs(x - v->num) <= 1e-9 * scale)
+        return true;
+    return v->decimals > 0 && dec >= v->decimals &&
+           fabs(x - v->num) <= 0.5 * pow(10, -dec) + 1e-12 * scale;
+}
+
+/* The learner's list into in[0 .. nlist); false when it is no list. */
+static bool parse_list(const char *a, int nlist, unsigned char *in)
+{
+    memset(in, 0, (size_t)nlist);
+    if (!strcmp(a, "none") || !strcmp(a, "-") || !strcmp(a, "{}"))
+        return true;
+    const char *s = a;
+    while (*s) {
+        while (*s == ' ' || *s == ',' || *s == '{' || *s == '}')
+            s++;
+        if (!*s)
+            break;
+        if (*s == 'r')
+            s++;
+        char *end;
+        if (!isdigit((unsigned char)*s))
+            return false;
+        long lo = strtol(s, &end, 10), hi = lo;
+        s = end;
+        if (*s == '-' && isdigit((unsigned char)s[1]))
+            hi = strtol(s + 1, &end, 10), s = end;
+        if (lo < 0 || hi < lo || hi >= nlist)
+            return false;
+        for (long i = lo; i <= hi; i++)
+            in[i] = 1;
+        if (*s && *s != ' ' && *s != ',' && *s != '}')
+            return false;
+    }
+    return true;
+}
+
+bool query_match(const QueryValue *v, const char *answer)
+{
+    char a[256];
+    norm(answer, a, sizeof a);
+    if (v->type == QV_NUMBER)
+        return match_number(v, a);
+    if (v->type == QV_NAME) {
+        const AlgoInfo *x = algo_find(v->coll, a);
+        return x && !strcmp(x->name, v->name);
+    }
+    unsigned char in[QUERY_MAX_LIST];
+    return v->type == QV_LIST && parse_list(a, v->nlist, in) &&
+           !memcmp(in, v->in, (size_t)v->nlist);
+}

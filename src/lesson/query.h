@@ -1,0 +1,85 @@
+/* query.h - the small language a checkpoint's @query is written in: what
+ * collviz computes over a scene (steps, bytes, what a cell holds, model
+ * times, the best algorithm, a crossover, a busbw factor), and how a
+ * learner's answer is compared with the computed value. lessons/README.md
+ * documents the language for lesson authors.
+ *
+ *   QUERY := ["count"] KIND ARG... [PARAM...] ["on" SCENE]
+ *
+ * SCENE is a scene line (trace's options) that replaces the lesson's
+ * current scene for this query alone. PARAMs (alpha=T beta=GB/s
+ * gamma=GB/s link=p2p|shared) change the model's parameters as model's
+ * --alpha etc. do. */
+#ifndef COLLVIZ_LESSON_QUERY_H
+#define COLLVIZ_LESSON_QUERY_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "cli/scene_opts.h"
+#include "core/coll.h"
+
+/* What a query yields. */
+typedef enum {
+    QV_NUMBER, /* a count, bytes, microseconds or a factor */
+    QV_NAME,   /* an algorithm's name */
+    QV_LIST,   /* a set of ranks or blocks */
+    QV_COUNT
+} QueryType;
+
+/* The query kinds, with their arguments (see lessons/README.md). */
+#define QUERY_KINDS(X)                                                        \
+    X(Q_STEPS, "steps", "")                                                   \
+    X(Q_MSGSTEPS, "msgsteps", "")                                             \
+    X(Q_SENT, "sent", "R|max [K]")                                            \
+    X(Q_RECVD, "recvd", "R|max [K]")                                          \
+    X(Q_SENDERS, "senders", "K")                                              \
+    X(Q_RECEIVERS, "receivers", "K")                                          \
+    X(Q_HOLDS, "holds", "R I K [send|recv|tmp]")                              \
+    X(Q_DONE, "done", "K")                                                    \
+    X(Q_BLOCKS, "blocks", "R K")                                              \
+    X(Q_TIME, "time", "[SIZE]")                                               \
+    X(Q_STEPTIME, "steptime", "K")                                            \
+    X(Q_BEST, "best", "SIZE")                                                 \
+    X(Q_CROSSOVER, "crossover", "ALGO")                                       \
+    X(Q_BUSBW, "busbw", "")
+
+typedef enum {
+#define X(id, name, args) id,
+    QUERY_KINDS(X)
+#undef X
+    Q_COUNT
+} QueryKind;
+
+/* The most ranks or blocks a list holds. */
+#define QUERY_MAX_LIST COLL_MAX_RANKS
+
+/* A computed answer. */
+typedef struct {
+    QueryKind kind;      /* the query's kind */
+    QueryType type;      /* the value's type */
+    double num;          /* QV_NUMBER: the value */
+    int decimals;        /* QV_NUMBER: decimals an answer that is not exact
+                            must give at least (0: whole numbers) */
+    CollKind coll;       /* QV_NAME: the collective whose algorithm it is */
+    char name[64];       /* QV_NAME: the algorithm's canonical name */
+    unsigned char in[QUERY_MAX_LIST]; /* QV_LIST: in[i] = 1 when i is in */
+    int nlist;           /* QV_LIST: elements of the universe (p) */
+    char text[512];      /* the answer as the player shows it */
+    char scene[160];     /* the scene it was computed over */
+} QueryValue;
+
+/* Evaluate query q over scene (the lesson's current one; NULL when the
+ * lesson has none yet: then q must name its own with "on"). Returns 0
+ * and *out, or -1 and one sentence in why. */
+int query_eval(const char *q, const SceneSpec *scene, const char *scene_line,
+               QueryValue *out, char *why, size_t whylen);
+
+/* Whether the learner's answer matches v: numbers as numbers (an answer
+ * that is not exact must give at least v->decimals decimals and round to
+ * v there), names as the tool's names and aliases (case and surrounding
+ * blanks ignored), lists as sets ("0-3", "0,1,2,3" and "3 2 1 0" are
+ * one set; "none" or "-" the empty one). */
+bool query_match(const QueryValue *v, const char *answer);
+
+/* The name of a query kind. */
+const char *query_kind_name(QueryKind k);
+#endif
