@@ -111,6 +111,10 @@ $(BUILD)/src/ui/%.o: src/ui/%.c
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
 
 $(BUILD)/src/ui/i18n.o: REQ_CPPFLAGS += -DLOCALEDIR='"$(LOCALEDIR)"'
+# The installed lessons (lesson/library.h), found when the source tree's
+# are not beside the program.
+$(BUILD)/src/lesson/library.o: REQ_CPPFLAGS += \
+    -DCOLLVIZ_LESSON_DIR='"$(PREFIX)/share/collviz/lessons"'
 
 $(BUILD)/locale/%/LC_MESSAGES/collviz.mo: po/%.po
 	$(call say,MSGFMT,$<)

@@ -3,8 +3,9 @@
 # step (arrow and PgDn), change the algorithm from its menu, resize below
 # the minimum and back, type a size in the size menu, quit; quit during a
 # long timed run (the process must be gone within 2 seconds); then Ctrl-C,
-# SIGTERM and a fatal signal. After each run the terminal must be sane
-# again (stty: icanon and echo back on).
+# SIGTERM and a fatal signal; the lesson player (a checkpoint answered
+# wrong then right, resumed after quitting, Ctrl-C). After each run the
+# terminal must be sane again (stty: icanon and echo back on).
 #
 # usage: sh tests/e2e_tmux.sh PATH/TO/collviz
 # exit: 0 passed, 1 failed, 77 skipped (no tmux).
@@ -152,5 +153,48 @@ rc=$?
 [ $rc -eq 2 ] || { cat "$work/out"; fail "status $rc without a terminal"; }
 grep -q "collviz trace allgather" "$work/out" || fail "no pointer to trace"
 echo "e2e: ok: not a terminal"
+# 7. the lesson player: lesson 1's first checkpoint answered wrong, then
+#    right; quit; started again it resumes at the paragraph after the
+#    checkpoint; Ctrl-C restores the terminal; bad input is one sentence
+export XDG_STATE_HOME="$work/state"
+start "learn 1 --lang en" "$utf8"
+wait_for "Lesson 1: Broadcast" "learn 1 starts"
+n=0
+until grep -q "Your answer:" "$work/screen"; do
+    [ $n -lt 30 ] || fail "no checkpoint after 30 presses of Space"
+    tm send-keys -t e2e Space
+    sleep 0.1
+    tm capture-pane -p -t e2e > "$work/screen"
+    n=$((n + 1))
+done
+wait_for "how many bytes does" "the first checkpoint asks"
+tm send-keys -t e2e 2 0 0 Enter
+wait_for "Not right \(try 1 of 3\)" "a wrong answer"
+tm send-keys -t e2e 2 2 4 Enter
+wait_for "Right: 224" "the right answer"
+wait_for "The binomial tree does better" "goes on to the next paragraph"
+tm send-keys -t e2e q
+check_exit 0 "learn: wrong, right, quit"
+grep -q "^01-broadcast [0-9]* [0-9]* +" "$XDG_STATE_HOME/collviz/lessons" ||
+    fail "the progress file does not record the checkpoint"
+start "learn --lang en" "$utf8"
+wait_for "at checkpoint 2 of 4" "the list shows the progress"
+tm send-keys -t e2e Enter
+wait_for "The binomial tree does better" "resumes at the next paragraph"
+grep -q "Your answer:" "$work/screen" && fail "the answered checkpoint is asked again"
+tm send-keys -t e2e C-c
+check_exit 130 "learn: Ctrl-C"
+grep -q "stopped by Interrupt" "$work/screen" || fail "no sentence after Ctrl-C"
+"$bin" learn 1 < /dev/null > "$work/out" 2>&1
+rc=$?
+[ $rc -eq 2 ] || { cat "$work/out"; fail "learn: status $rc without a terminal"; }
+grep -q "plain text files in" "$work/out" || fail "learn: no pointer to the files"
+"$bin" learn 9 > "$work/out" 2>&1
+[ $? -eq 2 ] && grep -q "unknown lesson '9'; lessons: 01-broadcast" "$work/out" ||
+    { cat "$work/out"; fail "learn 9"; }
+"$bin" learn --lang fr > "$work/out" 2>&1
+[ $? -eq 2 ] && grep -q "unknown language 'fr'; languages: en, zh" "$work/out" ||
+    { cat "$work/out"; fail "learn --lang fr"; }
+echo "e2e: ok: learn"
 echo "e2e: all passed"
 exit 0

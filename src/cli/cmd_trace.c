@@ -157,7 +157,7 @@ static unsigned long long call_cells(const CollCall *c)
  * what it keeps grows with the buffers (a bit per output element to
  * validate the schedule, the symbolic state where it fits), so a call
  * beyond them is refused before anything is generated. */
-static int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
+int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
 {
     unsigned long long cells = call_cells(c);
     if (cells <= TRACE_MAX_CELLS)

@@ -23,6 +23,11 @@
  * beyond is refused before anything is generated (exit 2). */
 #define TRACE_MAX_CELLS (1ull << 32)
 
+/* Whether trace can follow call c (of `bytes`, for the sentence) within
+ * TRACE_MAX_CELLS: 0, or -1 and the sentence trace refuses it with. A
+ * lesson's scene is checked by the same rule. */
+int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e);
+
 /* Everything one trace needs. */
 typedef struct {
     CollCall call;           /* the call traced */

@@ -316,6 +316,7 @@ static void text_line(Parser *p, int line, const char *s, size_t n)
     if (blank(s, n)) {
         p->open_text = -1;
         p->in_run = -1;
+        p->open_check = -1;
         return;
     }
     int ind = indented(s, n);

@@ -1,6 +1,7 @@
 /* library.c - finding lessons (library.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,8 @@ static int try_dir(const char *dir, char *out, size_t len)
     snprintf(en, sizeof en, "%s/en", dir);
     if (!is_dir(en))
         return 0;
-    snprintf(out, len, "%s", dir);
+    char real[PATH_MAX];
+    snprintf(out, len, "%s", realpath(dir, real) ? real : dir);
     return 1;
 }
 

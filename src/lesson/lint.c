@@ -5,6 +5,7 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "lesson/library.h"
 #include "lesson/lint.h"
 #include "lesson/query.h"
@@ -13,7 +14,8 @@ int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen)
 {
     CliErr e;
-    if (scene_opts_parse_line(l->items[i].text, &scene_limits_trace, out, &e)) {
+    if (scene_opts_parse_line(l->items[i].text, &scene_limits_trace, out, &e) ||
+        trace_fits(&out->call, out->bytes, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return -1;
     }
@@ -76,8 +78,13 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
                 lesson_diag(d, it->line, "step %ld is beyond the scene's last, "
                             "%ld", it->step, steps);
         } else if (it->kind == LI_CHECK && it->query) {
-            lint_check(it, it->scene >= 0 && cur ? cur : NULL,
-                       it->scene >= 0 ? line : NULL, d);
+            if (it->scene >= 0 && !cur && !strstr(it->query, " on "))
+                lesson_diag(d, it->query_line, "the query cannot be evaluated: "
+                            "its @scene, at line %d, is refused",
+                            l->items[it->scene].line);
+            else
+                lint_check(it, it->scene >= 0 ? cur : NULL,
+                           it->scene >= 0 ? line : NULL, d);
         }
     }
 }

@@ -13,6 +13,7 @@
 #include "algos/algo.h"
 #include "algos/common.h"
 #include "cli/cli.h"
+#include "cli/trace.h"
 #include "core/model.h"
 #include "core/sim.h"
 #include "core/sweep.h"
@@ -101,11 +102,14 @@ static int arg_size(Q *q, int i, size_t *count)
 
 static int want_args(Q *q, int min, int max)
 {
-    if (q->nargs >= min && q->nargs <= max)
-        return 0;
-    return fail(q, "'%s' takes %s%s%s", kind_names[q->kind],
-                kind_args[q->kind][0] ? "the arguments " : "no arguments",
-                kind_args[q->kind], q->nargs > max ? ", not more" : "");
+    if (q->nargs < min)
+        return fail(q, "'%s' needs more arguments: %s %s", kind_names[q->kind],
+                    kind_names[q->kind], kind_args[q->kind]);
+    if (q->nargs > max)
+        return fail(q, "'%s' takes %s%s", kind_names[q->kind],
+                    max ? "at most the arguments " : "no arguments",
+                    kind_args[q->kind]);
+    return 0;
 }
 
 /* ------------------------------------------------------------- scheduling */
@@ -244,12 +248,23 @@ static int q_movers(Q *q, QueryValue *v)
     return 0;
 }
 
+/* The most elements the symbolic state of a query follows. */
+#define Q_MAX_SIM_CELLS (1ull << 24)
+
 /* The symbolic state after K steps (argument i) in *sim. */
 static int seek(Q *q, int i, Sim *sim)
 {
     long k;
     if (arg_num(q, i, "a step count", 0, (long)q->s.nsteps, &k))
         return -1;
+    unsigned long long cells = 0;
+    for (int r = 0; r < q->s.call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++)
+            cells += sched_bufsize(&q->s, r, (BufId)b);
+    if (cells > Q_MAX_SIM_CELLS)
+        return fail(q, "'%s' follows what every element holds, for at most "
+                    "%llu elements; this scene has %llu: give a smaller size",
+                    kind_names[q->kind], Q_MAX_SIM_CELLS, cells);
     CvError e = sim_init(sim, &q->s);
     if (!e && (e = sim_seek(sim, (size_t)k)) != CV_OK)
         sim_fini(sim);
@@ -514,7 +529,8 @@ static int parse(Q *q, char **w, int n, const SceneSpec *scene,
             return fail(q, "'on' needs a scene after it, as in 'on allreduce "
                         "-a ring -p 4 -s 64'");
         if (scene_opts_parse_line(scene_text, &scene_limits_trace, &q->scene,
-                                  &e))
+                                  &e) ||
+            trace_fits(&q->scene.call, q->scene.bytes, &e))
             return fail(q, "the scene after 'on': %s", e.msg);
         return 0;
     }
@@ -594,8 +610,9 @@ static void norm(const char *s, char *buf, size_t n)
 static bool match_number(const QueryValue *v, const char *a)
 {
     char *end;
-    if (!*a || isspace((unsigned char)*a))
-        return false;
+    size_t digits = strspn(a + (*a == '-'), "0123456789.");
+    if (!digits || a[(*a == '-') + digits])
+        return false; /* plain decimals only: no blanks, hex or exponents */
     double x = strtod(a, &end);
     if (*end || !isfinite(x))
         return false;

@@ -207,6 +207,11 @@ static int cp_width(uint32_t c)
     return 1;
 }
 
+int grid_cp_width(uint32_t c)
+{
+    return cp_width(c);
+}
+
 int grid_text_width(const char *s)
 {
     int w = 0;

@@ -184,6 +184,8 @@ Rect grid_box(Grid *g, Rect r, Role border, const char *title, Role trole);
 
 /* Display width of UTF-8 text in columns. */
 int grid_text_width(const char *s);
+/* Columns code point c takes (2 for East Asian wide characters). */
+int grid_cp_width(uint32_t c);
 
 /* ------------------------------------------------------------ rectangles */
 

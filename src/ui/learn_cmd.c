@@ -2,12 +2,15 @@
  * lessons, progress, and --check for lesson authors (lesson/lint.h). */
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "lesson/lint.h"
+#include "ui/learn.h"
+#include "ui/term.h"
 
 enum { L_LANG, L_RESET, L_CHECK, L_HELP, L_COUNT };
 
@@ -35,14 +38,160 @@ static const CliCmd learn_cmd = {
     .max_pos = CLI_MAX_POS,
 };
 
+/* What the command line asked for. */
+typedef struct {
+    UiLang lang;        /* the language */
+    const char *lesson; /* LESSON, or NULL */
+    const char *reset;  /* --reset LESSON, or NULL */
+} LearnArgs;
+
+static int fail(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "collviz: ");
+    fprintf(stderr, fmt, a, b);
+    fputc('\n', stderr);
+    return CLI_EXIT_USAGE;
+}
+
+/* The index of the lesson key names; -1 after saying which exist. */
+static int find_lesson(const Learn *l, const char *key)
+{
+    int i = library_find(l->list, l->nlist, key);
+    if (i >= 0)
+        return i;
+    char names[1024] = "";
+    size_t n = 0;
+    for (size_t k = 0; k < l->nlist && n < sizeof names; k++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s",
+                              k ? ", " : "", l->list[k].name);
+    fail("unknown lesson '%s'; lessons: %s", key, names);
+    return -1;
+}
+
+/* The first lesson that is not done, for the list's highlight. */
+static int first_open(const Learn *l)
+{
+    for (size_t i = 0; i < l->nlist; i++) {
+        ProgressEntry *e = progress_get((Progress *)&l->prog, l->list[i].name,
+                                        false);
+        if (!e || e->dirs < l->end[i][0] ||
+            (e->dirs == l->end[i][0] && e->texts < l->end[i][1]))
+            return (int)i;
+    }
+    return 0;
+}
+
+/* Draw, read, apply until the player quits; a stop signal's number. */
+static int loop(Learn *l)
+{
+    Grid g;
+    bool utf8;
+    char why[200];
+    if (term_init(&utf8, why, sizeof why)) {
+        term_fini();
+        fprintf(stderr, "collviz: %s\n", why);
+        return -1;
+    }
+    term_size(&l->w, &l->h);
+    l->ascii = !utf8;
+    if (l->have_app)
+        l->app.view.ascii = l->ascii;
+    int theme = term_default_theme(), sig = 0;
+    grid_init(&g, l->w, l->h, l->ascii);
+    bool all = true;
+    while (!l->quit) {
+        if (g.w != l->w || g.h != l->h)
+            grid_resize(&g, l->w, l->h);
+        learn_draw(l, &g);
+        term_present(&g, theme, all);
+        all = false;
+        TermEvent ev = term_read(1000);
+        if (ev.kind == TERM_KEY && ev.key == 12) /* ^L */
+            all = true;
+        else if (ev.kind == TERM_KEY)
+            learn_key(l, ev.key);
+        else if (ev.kind == TERM_RESIZE)
+            l->w = ev.x, l->h = ev.y, all = true;
+        else if (ev.kind == TERM_STOP)
+            sig = ev.key, l->quit = true;
+    }
+    learn_save(l);
+    term_fini();
+    grid_fini(&g);
+    return sig;
+}
+
+static int parse(int argc, char **argv, LearnArgs *la, CliArgs *a, int *rc)
+{
+    *rc = cli_start(&learn_cmd, L_HELP, argc, argv, a);
+    if (*rc >= 0)
+        return -1;
+    la->lang = ui_lang_from_env();
+    if (cli_has(a, L_LANG) && ui_lang_parse(a->val[L_LANG], &la->lang)) {
+        *rc = fail("unknown language '%s'; languages: %s", a->val[L_LANG],
+                   ui_lang_list());
+        return -1;
+    }
+    if (cli_has(a, L_CHECK)) {
+        *rc = lint_main(a->npos, a->pos);
+        return -1;
+    }
+    if (a->npos > 1) {
+        *rc = fail("learn takes one lesson; '%s' is one more%s", a->pos[1], "");
+        return -1;
+    }
+    la->lesson = a->npos ? a->pos[0] : NULL;
+    la->reset = a->val[L_RESET];
+    if (la->reset && la->lesson && strcmp(la->reset, la->lesson)) {
+        *rc = fail("--reset %s and lesson %s differ; give one of them",
+                   la->reset, la->lesson);
+        return -1;
+    }
+    return 0;
+}
+
 int cmd_learn(int argc, char **argv)
 {
     CliArgs a;
-    int rc = cli_start(&learn_cmd, L_HELP, argc, argv, &a);
-    if (rc >= 0)
+    LearnArgs la = {0};
+    int rc;
+    if (parse(argc, argv, &la, &a, &rc))
         return rc;
-    if (cli_has(&a, L_CHECK))
-        return lint_main(a.npos, a.pos);
-    fprintf(stderr, "collviz: the lesson player is not built yet\n");
-    return CLI_EXIT_USAGE;
+    char dir[4096], why[4600];
+    if (library_dir(dir, sizeof dir, why, sizeof why))
+        return fail("%s%s", why, "");
+    ui_lang_use(la.lang);
+    Learn *l = malloc(sizeof *l);
+    if (!l || learn_init(l, dir, la.lang, NULL, why, sizeof why)) {
+        if (l)
+            learn_fini(l);
+        free(l);
+        return fail("%s%s", l ? why : cv_strerror(CV_ERR_NOMEM), "");
+    }
+    const char *key = la.reset ? la.reset : la.lesson;
+    int i = key ? find_lesson(l, key) : first_open(l);
+    rc = CLI_EXIT_USAGE;
+    if (i >= 0 && la.reset)
+        progress_reset(&l->prog, l->list[i].name);
+    if (i >= 0 && key && learn_open(l, i, why, sizeof why))
+        fail("%s%s", why, "");
+    else if (i >= 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+        fail("the lesson player needs a terminal on stdin and stdout; the "
+             "lessons are plain text files in %s/%s/", dir,
+             ui_lang_code(la.lang));
+    else if (i >= 0)
+        rc = CLI_EXIT_OK;
+    if (rc == CLI_EXIT_OK) {
+        l->sel = i;
+        if (la.reset)
+            learn_save(l);
+        int sig = loop(l);
+        rc = sig < 0 ? CLI_EXIT_FAIL : sig ? 128 + sig : CLI_EXIT_OK;
+        if (sig > 0)
+            fprintf(stderr, "collviz: stopped by %s; the terminal is "
+                    "restored.\n", strsignal(sig));
+    }
+    learn_fini(l);
+    free(l);
+    return rc;
 }

@@ -65,7 +65,9 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
 {
     const CollCall *call = &set->call;
     CollCall pc = *call, bc = *call;
-    pc.count = scene_picture_count(call->kind, call->nranks, set->cells);
+    pc.count = set->count ? set->count
+                          : scene_picture_count(call->kind, call->nranks,
+                                                set->cells);
     bc.count = coll_count_floor(call, set->bytes);
     CvError e = algo_generate(set->algo, &pc, &sc->sched);
     if (!e)
@@ -159,6 +161,7 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
     sc->big = sc->big_sched.call;
     sc->algo = set->algo;
     sc->cells = set->cells;
+    sc->count = set->count;
     sc->bytes = set->bytes;
     if ((e = alloc_state(sc))) {
         snprintf(why, whylen, "The scene needs more memory than there is.");
@@ -219,7 +222,7 @@ void scene_setup(const Scene *sc, SceneSetup *out)
 {
     *out = (SceneSetup){.call = sc->call, .algo = sc->algo,
                         .bytes = sc->bytes, .cells = sc->cells,
-                        .backend = sc->backend,
+                        .count = sc->count, .backend = sc->backend,
                         .backend_params = sc->backend_params};
 }
 

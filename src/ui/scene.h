@@ -41,6 +41,9 @@ typedef struct SceneSetup {
     const AlgoInfo *algo;   /* its algorithm */
     uint64_t bytes;         /* the measured size (nccl-tests meaning) */
     int cells;              /* picture cells per block, 1..SCENE_MAX_CELLS */
+    size_t count;           /* the picture's elements per block exactly,
+                               as trace's -s gives them (a lesson's
+                               scene); 0: from cells */
     const ExecOps *backend; /* where the picture runs; NULL: only
                                symbolically */
     const char *backend_params; /* its options (-B NAME:PARAMS, borrowed
@@ -52,6 +55,7 @@ typedef struct Scene {
     CollCall call;            /* the picture's call (small count) */
     const AlgoInfo *algo;     /* its algorithm */
     int cells;                /* cells per block (the count knob) */
+    size_t count;             /* SceneSetup.count: an exact count, or 0 */
     Schedule sched;           /* schedule of call by algo */
     Sim sim;                  /* symbolic state after `step` steps */
     size_t step;              /* steps executed: 0 .. sched.nsteps */

@@ -1,0 +1,187 @@
+/* progress.c - lesson progress in the state directory (progress.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/progress.h"
+#include "store/store.h"
+
+#define PROGRESS_MAGIC "collviz lesson progress 1"
+#define PROGRESS_FILE "lessons"
+
+static int name_ok(const char *s)
+{
+    if (!*s || strlen(s) >= sizeof ((ProgressEntry *)0)->name)
+        return 0;
+    for (; *s; s++)
+        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789._-", *s))
+            return 0;
+    return 1;
+}
+
+/* One line "NAME D T RESULTS" into *e; 0, or -1 when it is not one. */
+static int parse_line(char *line, ProgressEntry *e)
+{
+    char *save = NULL, *w[5];
+    int n = 0;
+    for (char *t = strtok_r(line, " \n", &save); t && n < 5;
+         t = strtok_r(NULL, " \n", &save))
+        w[n++] = t;
+    if (n != 4 || !name_ok(w[0]))
+        return -1;
+    char *end;
+    e->dirs = strtol(w[1], &end, 10);
+    if (*end || w[1][0] < '0' || w[1][0] > '9' || e->dirs > 1000000)
+        return -1;
+    e->texts = strtol(w[2], &end, 10);
+    if (*end || w[2][0] < '0' || w[2][0] > '9' || e->texts > 1000000)
+        return -1;
+    if (strlen(w[3]) > PROGRESS_MAX_CHECKS ||
+        strspn(w[3], ".+sr") != strlen(w[3]))
+        return -1;
+    snprintf(e->name, sizeof e->name, "%s", w[0]);
+    snprintf(e->results, sizeof e->results, "%s", w[3]);
+    return 0;
+}
+
+/* Read f into p; -1 at the first line that does not parse. */
+static int parse_file(FILE *f, Progress *p)
+{
+    char line[512];
+    if (!fgets(line, sizeof line, f) || strcmp(line, PROGRESS_MAGIC "\n"))
+        return -1;
+    while (fgets(line, sizeof line, f)) {
+        ProgressEntry e = {0};
+        if (!strchr(line, '\n') || parse_line(line, &e) ||
+            progress_get(p, e.name, false))
+            return -1;
+        ProgressEntry *ne = realloc(p->e, (p->n + 1) * sizeof *ne);
+        if (!ne)
+            return -1;
+        p->e = ne;
+        p->e[p->n++] = e;
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
+{
+    memset(p, 0, sizeof *p);
+    why[0] = '\0';
+    if (path)
+        snprintf(p->path, sizeof p->path, "%s", path);
+    else if (store_path(STORE_STATE, PROGRESS_FILE, p->path, sizeof p->path,
+                        why, whylen))
+        return p->path[0] = '\0', CV_ERR_IO;
+    FILE *f;
+    int missing = 0;
+    if (store_open(p->path, &f, &missing, why, whylen))
+        return missing ? (why[0] = '\0', CV_OK) : CV_ERR_IO;
+    int bad = parse_file(f, p);
+    fclose(f);
+    if (!bad)
+        return CV_OK;
+    progress_fini(p);
+    if (path)
+        snprintf(p->path, sizeof p->path, "%s", path);
+    else
+        store_path(STORE_STATE, PROGRESS_FILE, p->path, sizeof p->path, why,
+                   whylen);
+    char aside[4200];
+    if (store_set_aside(p->path, aside, sizeof aside))
+        snprintf(why, whylen, "The lesson progress in %s cannot be read and "
+                 "cannot be set aside; it is left as it is and not saved.",
+                 p->path), p->path[0] = '\0';
+    else
+        snprintf(why, whylen, "The lesson progress in %s could not be read; "
+                 "it was set aside as %s and the lessons start afresh.",
+                 p->path, aside);
+    return CV_OK;
+}
+
+void progress_fini(Progress *p)
+{
+    free(p->e);
+    p->e = NULL;
+    p->n = 0;
+}
+
+static int write_all(FILE *f, void *ctx)
+{
+    const Progress *p = ctx;
+    fprintf(f, "%s\n", PROGRESS_MAGIC);
+    for (size_t i = 0; i < p->n; i++)
+        fprintf(f, "%s %ld %ld %s\n", p->e[i].name, p->e[i].dirs,
+                p->e[i].texts, p->e[i].results[0] ? p->e[i].results : ".");
+    return ferror(f);
+}
+
+CvError progress_save(const Progress *p, char *why, size_t whylen)
+{
+    if (!p->path[0]) {
+        snprintf(why, whylen, "There is no place to save lesson progress.");
+        return CV_ERR_IO;
+    }
+    char w[4400];
+    if (store_write(p->path, write_all, (void *)p, w, sizeof w)) {
+        snprintf(why, whylen, "The lesson progress cannot be saved: %s.", w);
+        return CV_ERR_IO;
+    }
+    return CV_OK;
+}
+
+ProgressEntry *progress_get(Progress *p, const char *name, bool create)
+{
+    for (size_t i = 0; i < p->n; i++)
+        if (!strcmp(p->e[i].name, name))
+            return &p->e[i];
+    if (!create || !name_ok(name))
+        return NULL;
+    ProgressEntry *ne = realloc(p->e, (p->n + 1) * sizeof *ne);
+    if (!ne)
+        return NULL;
+    p->e = ne;
+    ProgressEntry *e = &p->e[p->n++];
+    *e = (ProgressEntry){0};
+    snprintf(e->name, sizeof e->name, "%s", name);
+    return e;
+}
+
+void progress_reset(Progress *p, const char *name)
+{
+    ProgressEntry *e = progress_get(p, name, false);
+    if (!e)
+        return;
+    size_t i = (size_t)(e - p->e);
+    memmove(&p->e[i], &p->e[i + 1], (p->n - i - 1) * sizeof *p->e);
+    p->n--;
+}
+
+static int is_text(const LessonItem *it)
+{
+    return it->kind == LI_PARA || it->kind == LI_BLOCK;
+}
+
+size_t progress_index(const Lesson *l, long dirs, long texts)
+{
+    size_t i = 0;
+    for (long d = 0; i < l->nitems && d < dirs; i++)
+        d += !is_text(&l->items[i]);
+    for (long t = 0; i < l->nitems && t < texts && is_text(&l->items[i]); t++)
+        i++;
+    return i;
+}
+
+void progress_position(const Lesson *l, size_t index, long *dirs, long *texts)
+{
+    *dirs = *texts = 0;
+    for (size_t i = 0; i < index && i < l->nitems; i++) {
+        if (is_text(&l->items[i])) {
+            (*texts)++;
+        } else {
+            (*dirs)++;
+            *texts = 0;
+        }
+    }
+}

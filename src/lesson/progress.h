@@ -1,0 +1,61 @@
+/* progress.h - where each learner stopped: per lesson its position and
+ * each checkpoint's result, kept in the state directory (store.h:
+ * $XDG_STATE_HOME/collviz/lessons, written atomically). A file that cannot
+ * be parsed is set aside with one sentence and the learner starts clean;
+ * it is never silently overwritten.
+ *
+ * The file: the line "collviz lesson progress 1", then one line per
+ * lesson: NAME DIRECTIVES TEXTS RESULTS. The position is counted in
+ * directives passed and text items since the last of them, so that it
+ * means the same place in every language. RESULTS has one character per
+ * checkpoint: '.' not answered, '+' right, 's' skipped, 'r' revealed. */
+#ifndef COLLVIZ_LESSON_PROGRESS_H
+#define COLLVIZ_LESSON_PROGRESS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/error.h"
+#include "lesson/lesson.h"
+
+/* The most checkpoints one lesson's progress records. */
+#define PROGRESS_MAX_CHECKS 64
+
+typedef enum {
+    CP_OPEN = '.',     /* not answered yet */
+    CP_RIGHT = '+',    /* answered right */
+    CP_SKIPPED = 's',  /* skipped */
+    CP_REVEALED = 'r', /* the answer was shown */
+} CheckResult;
+
+typedef struct {
+    char name[128];  /* the lesson's file name without .txt */
+    long dirs;       /* directives passed */
+    long texts;      /* text items since the last directive */
+    char results[PROGRESS_MAX_CHECKS + 1]; /* one CheckResult a checkpoint */
+} ProgressEntry;
+
+typedef struct {
+    ProgressEntry *e; /* the lessons with progress */
+    size_t n;         /* how many */
+    char path[4096];  /* the file ("" when there is no state directory) */
+} Progress;
+
+/* Read the progress file at path (NULL: the state directory's). A
+ * missing file is no progress. A file that cannot be parsed is set aside
+ * (NAME.bad) and *why says so in one sentence; CV_OK either way, and p is
+ * usable. CV_ERR_IO with the sentence when the state directory is
+ * unknown or the file cannot be read (p is then empty, and saves go
+ * nowhere). */
+CvError progress_load(Progress *p, const char *path, char *why, size_t whylen);
+void progress_fini(Progress *p);
+/* Write the file atomically; CV_ERR_IO and one sentence on failure. */
+CvError progress_save(const Progress *p, char *why, size_t whylen);
+/* The entry of lesson name, created (at the start) when create. */
+ProgressEntry *progress_get(Progress *p, const char *name, bool create);
+/* Forget lesson name's progress. */
+void progress_reset(Progress *p, const char *name);
+
+/* Item index <-> position (ProgressEntry's dirs and texts). */
+size_t progress_index(const Lesson *l, long dirs, long texts);
+void progress_position(const Lesson *l, size_t index, long *dirs,
+                       long *texts);
+#endif

@@ -1,0 +1,583 @@
+/* learn.c - the lesson player's state and keys (learn.h): opening
+ * lessons where their progress says, moving through the text, acting on
+ * @scene and @step, asking checkpoints against their computed answers,
+ * switching language in place, saving progress. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <curses.h>
+
+#include "lesson/lint.h"
+#include "ui/keys.h"
+#include "ui/learn.h"
+#include "ui/scene.h"
+
+/* ------------------------------------------------------------- status */
+
+__attribute__((format(printf, 3, 4)))
+static void say(Learn *l, Role r, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(l->msg, sizeof l->msg, fmt, ap);
+    va_end(ap);
+    l->msg_role = r;
+}
+
+/* ------------------------------------------------------------- files */
+
+/* Read and parse lesson i in language lang; the first problem in why. */
+static int read_lesson(const Learn *l, int i, UiLang lang, Lesson *out,
+                       char *why, size_t whylen)
+{
+    char path[4400], *buf;
+    size_t len;
+    LessonDiags d = {0};
+    snprintf(path, sizeof path, "%s/%s/%s.txt", l->dir, ui_lang_code(lang),
+             l->list[i].name);
+    if (library_read(path, &buf, &len, why, whylen)) {
+        *out = (Lesson){0};
+        return -1;
+    }
+    CvError e = lesson_parse(buf, len, out, &d);
+    free(buf);
+    if (e && d.n)
+        snprintf(why, whylen, "%s:%d: %s", path, d.d[0].line, d.d[0].msg);
+    else if (e)
+        snprintf(why, whylen, "%s: %s", path, cv_strerror(e));
+    lesson_diags_fini(&d);
+    if (e)
+        lesson_fini(out);
+    return e ? -1 : 0;
+}
+
+/* Titles, checkpoints and ends of every lesson in the language shown. */
+static void load_titles(Learn *l)
+{
+    for (size_t i = 0; i < l->nlist; i++) {
+        Lesson les;
+        char why[600];
+        if (read_lesson(l, (int)i, l->lang, &les, why, sizeof why) &&
+            read_lesson(l, (int)i, UI_LANG_EN, &les, why, sizeof why)) {
+            snprintf(l->titles[i], sizeof l->titles[i], "%s", l->list[i].name);
+            continue;
+        }
+        snprintf(l->titles[i], sizeof l->titles[i], "%s", les.title);
+        l->nchecks[i] = les.nchecks;
+        progress_position(&les, les.nitems, &l->end[i][0], &l->end[i][1]);
+        lesson_fini(&les);
+    }
+}
+
+CvError learn_init(Learn *l, const char *dir, UiLang lang,
+                   const char *progress_path, char *why, size_t whylen)
+{
+    memset(l, 0, sizeof *l);
+    l->cur.index = -1;
+    l->ask.item = -1;
+    l->w = 100, l->h = 30;
+    l->lang = lang;
+    snprintf(l->dir, sizeof l->dir, "%s", dir);
+    CvError e = library_list(dir, "en", &l->list, &l->nlist, why, whylen);
+    if (e)
+        return e;
+    if (!l->nlist) {
+        snprintf(why, whylen, "there are no lessons in %s/en", dir);
+        return CV_ERR_IO;
+    }
+    l->titles = calloc(l->nlist, sizeof *l->titles);
+    l->nchecks = calloc(l->nlist, sizeof *l->nchecks);
+    l->end = calloc(l->nlist, sizeof *l->end);
+    if (!l->titles || !l->nchecks || !l->end) {
+        snprintf(why, whylen, "%s", cv_strerror(CV_ERR_NOMEM));
+        return CV_ERR_NOMEM;
+    }
+    load_titles(l);
+    char pwhy[600] = "";
+    l->prog_ok = progress_load(&l->prog, progress_path, pwhy, sizeof pwhy)
+                 == CV_OK && l->prog.path[0];
+    if (pwhy[0])
+        say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", pwhy);
+    return CV_OK;
+}
+
+void learn_fini(Learn *l)
+{
+    if (l->have_app)
+        app_fini(&l->app);
+    lesson_fini(&l->cur.les);
+    progress_fini(&l->prog);
+    free(l->list);
+    free(l->titles);
+    free(l->nchecks);
+    free(l->end);
+    free(l->pager);
+    memset(l, 0, sizeof *l);
+}
+
+/* ------------------------------------------------------------ picture */
+
+static void picture_seek(Learn *l, long k)
+{
+    char why[200] = "";
+    if (l->cur.picture)
+        scene_seek(l->app.scene, (size_t)k, why, sizeof why);
+}
+
+/* Make the picture show @scene item i exactly as trace would. */
+static void picture_scene(Learn *l, int i)
+{
+    char why[240] = "";
+    LearnLesson *c = &l->cur;
+    c->scene = i;
+    c->picture = false;
+    c->pic_note[0] = '\0';
+    if (lint_scene(&c->les, (size_t)i, &c->spec, why, sizeof why)) {
+        snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
+        return;
+    }
+    if (c->spec.call.nranks > SCENE_MAX_RANKS) {
+        snprintf(c->pic_note, sizeof c->pic_note, _("The picture shows at "
+                 "most %d ranks; 'collviz trace %s' prints this scene."),
+                 SCENE_MAX_RANKS, c->les.items[i].text);
+        return;
+    }
+    if (!l->have_app) {
+        AppOptions o = app_options(c->spec.call.kind, c->spec.algo->name,
+                                   c->spec.call.nranks, true);
+        if (app_init(&l->app, &o, why, sizeof why)) {
+            app_fini(&l->app);
+            snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
+            return;
+        }
+        l->have_app = true;
+    }
+    SceneSetup set;
+    scene_setup(l->app.scene, &set);
+    set.call = c->spec.call;
+    set.algo = c->spec.algo;
+    set.count = c->spec.call.count;
+    set.bytes = c->spec.bytes ? c->spec.bytes : coll_size_bytes(&c->spec.call);
+    if (!app_remake(&l->app, &set, false)) {
+        snprintf(c->pic_note, sizeof c->pic_note, "%s", l->app.status.msg);
+        return;
+    }
+    l->app.view.ascii = l->ascii;
+    c->picture = true;
+}
+
+/* Act on the directives of items [0, pos): the last scene, its step. */
+static void replay(Learn *l)
+{
+    LearnLesson *c = &l->cur;
+    int scene = -1;
+    long step = 0;
+    for (size_t i = 0; i < c->pos; i++) {
+        const LessonItem *it = &c->les.items[i];
+        if (it->kind == LI_SCENE)
+            scene = (int)i, step = 0;
+        else if (it->kind == LI_STEP)
+            step = it->step;
+    }
+    if (scene != c->scene) {
+        if (scene >= 0)
+            picture_scene(l, scene);
+        else
+            c->scene = -1, c->picture = false, c->pic_note[0] = '\0';
+    }
+    c->step = step;
+    picture_seek(l, step);
+}
+
+/* ---------------------------------------------------------- progress */
+
+static ProgressEntry *entry(Learn *l)
+{
+    if (l->cur.index < 0)
+        return NULL;
+    ProgressEntry *e = progress_get(&l->prog, l->list[l->cur.index].name,
+                                    true);
+    if (!e)
+        return NULL;
+    size_t n = l->cur.les.nchecks < PROGRESS_MAX_CHECKS
+               ? l->cur.les.nchecks : PROGRESS_MAX_CHECKS;
+    size_t have = strlen(e->results);
+    while (have < n)
+        e->results[have++] = CP_OPEN;
+    e->results[n] = '\0';
+    return e;
+}
+
+void learn_save(Learn *l)
+{
+    ProgressEntry *e = entry(l);
+    if (!e || !l->prog_ok)
+        return;
+    progress_position(&l->cur.les, l->cur.pos, &e->dirs, &e->texts);
+    char why[600];
+    if (progress_save(&l->prog, why, sizeof why)) {
+        l->prog_ok = false; /* said once; the lesson plays on */
+        say(l, ROLE_ERROR, "%s", why);
+    }
+}
+
+/* The result of checkpoint item i. */
+static char result_of(Learn *l, int i)
+{
+    ProgressEntry *e = entry(l);
+    int k = l->cur.les.items[i].check;
+    return e && k >= 0 && k < PROGRESS_MAX_CHECKS && e->results[k]
+           ? e->results[k] : CP_OPEN;
+}
+
+static void set_result(Learn *l, int i, CheckResult r)
+{
+    ProgressEntry *e = entry(l);
+    int k = l->cur.les.items[i].check;
+    if (e && k >= 0 && k < PROGRESS_MAX_CHECKS && e->results[k])
+        e->results[k] = (char)r;
+}
+
+/* ---------------------------------------------------------- checkpoints */
+
+static void ask_open(Learn *l, int item)
+{
+    LearnAsk *a = &l->ask;
+    const LessonItem *it = &l->cur.les.items[item];
+    char why[512];
+    SceneSpec spec;
+    const SceneSpec *sc = NULL;
+    if (a->item != item) {
+        memset(a, 0, sizeof *a);
+        a->item = item;
+    }
+    a->open = true;
+    if (it->scene >= 0 && !lint_scene(&l->cur.les, (size_t)it->scene, &spec,
+                                      why, sizeof why))
+        sc = &spec;
+    a->valued = !query_eval(it->query, sc, it->scene >= 0 ?
+                            l->cur.les.items[it->scene].text : NULL,
+                            &a->value, why, sizeof why);
+    if (!a->valued)
+        say(l, ROLE_ERROR, _("This checkpoint cannot be checked: %s. Press "
+                             "Esc, then s to skip it."), why);
+    else
+        say(l, ROLE_STATUS, "%s", _("Type your answer and press Enter; Esc "
+                                    "leaves the prompt."));
+}
+
+/* The checkpoint shown last, when it is still open: its item, or -1. */
+static int open_check(Learn *l)
+{
+    size_t p = l->cur.pos;
+    if (!p || l->cur.les.items[p - 1].kind != LI_CHECK)
+        return -1;
+    return result_of(l, (int)p - 1) == CP_OPEN ? (int)p - 1 : -1;
+}
+
+static void advance(Learn *l);
+
+static void reveal(Learn *l)
+{
+    int i = open_check(l);
+    if (i < 0)
+        return;
+    if (!l->ask.valued || l->ask.item != i)
+        ask_open(l, i);
+    if (!l->ask.valued)
+        return;
+    set_result(l, i, CP_REVEALED);
+    l->ask.open = false;
+    say(l, ROLE_WARN, _("The answer is %s: collviz computes '%s' over %s."),
+        l->ask.value.text, l->cur.les.items[i].query, l->ask.value.scene);
+    learn_save(l);
+}
+
+static void skip(Learn *l)
+{
+    int i = open_check(l);
+    if (i < 0)
+        return;
+    set_result(l, i, CP_SKIPPED);
+    l->ask.open = false;
+    learn_save(l);
+    advance(l);
+    say(l, ROLE_DIM, "%s", _("Skipped: the checkpoint is recorded as skipped, "
+                             "not done."));
+}
+
+static void submit(Learn *l)
+{
+    LearnAsk *a = &l->ask;
+    int i = a->item;
+    if (!a->valued || i < 0 || !a->len)
+        return;
+    a->text[a->len] = '\0';
+    if (query_match(&a->value, a->text)) {
+        set_result(l, i, CP_RIGHT);
+        a->open = false;
+        learn_save(l);
+        advance(l);
+        say(l, ROLE_OK, _("Right: %s."), a->value.text);
+        return;
+    }
+    if (++a->tries >= LEARN_TRIES) {
+        reveal(l);
+        return;
+    }
+    const char *hint = l->cur.les.items[i].hint;
+    if (hint)
+        say(l, ROLE_WARN, _("Not right (try %d of %d). Hint: %s"), a->tries,
+            LEARN_TRIES, hint);
+    else
+        say(l, ROLE_WARN, _("Not right (try %d of %d). Try again, or press Esc "
+                            "and r to see the answer."), a->tries, LEARN_TRIES);
+    a->len = 0;
+    a->text[0] = '\0';
+}
+
+/* ------------------------------------------------------------- moving */
+
+static bool is_stop(LessonKind k)
+{
+    return k == LI_PARA || k == LI_BLOCK || k == LI_RUN || k == LI_CHECK;
+}
+
+static void advance(Learn *l)
+{
+    LearnLesson *c = &l->cur;
+    int open = open_check(l);
+    if (open >= 0) {
+        ask_open(l, open);
+        return;
+    }
+    if (c->pos >= c->les.nitems) {
+        say(l, ROLE_OK, "%s", _("The end of the lesson. Press o for the list "
+                                "of lessons, q to quit."));
+        learn_save(l);
+        return;
+    }
+    l->msg[0] = '\0';
+    while (c->pos < c->les.nitems) {
+        LessonKind k = c->les.items[c->pos++].kind;
+        if (is_stop(k))
+            break;
+    }
+    c->scroll = 0;
+    replay(l);
+    if ((open = open_check(l)) >= 0)
+        ask_open(l, open);
+    learn_save(l);
+}
+
+static void back(Learn *l)
+{
+    LearnLesson *c = &l->cur;
+    while (c->pos > 0) {
+        c->pos--;
+        if (!c->pos || is_stop(c->les.items[c->pos - 1].kind))
+            break;
+    }
+    l->ask.open = false;
+    l->msg[0] = '\0';
+    c->scroll = 0;
+    replay(l);
+}
+
+int learn_open(Learn *l, int i, char *why, size_t whylen)
+{
+    Lesson les;
+    if (read_lesson(l, i, l->lang, &les, why, whylen))
+        return -1;
+    lesson_fini(&l->cur.les);
+    l->cur = (LearnLesson){.index = i, .les = les, .scene = -1};
+    l->ask = (LearnAsk){.item = -1};
+    ProgressEntry *e = progress_get(&l->prog, l->list[i].name, false);
+    if (e)
+        l->cur.pos = progress_index(&les, e->dirs, e->texts);
+    l->sel = i;
+    l->screen = LS_LESSON;
+    l->msg[0] = '\0';
+    replay(l);
+    if (!l->cur.pos)
+        advance(l);
+    else if (open_check(l) >= 0)
+        ask_open(l, open_check(l));
+    return 0;
+}
+
+void learn_set_lang(Learn *l, UiLang lang)
+{
+    if (lang == l->lang)
+        return;
+    char why[600];
+    Lesson les;
+    if (l->cur.index >= 0 &&
+        read_lesson(l, l->cur.index, lang, &les, why, sizeof why)) {
+        say(l, ROLE_ERROR, "%s", why);
+        return;
+    }
+    ui_lang_use(lang);
+    l->lang = lang;
+    load_titles(l);
+    if (l->cur.index < 0)
+        return;
+    long dirs, texts;
+    progress_position(&l->cur.les, l->cur.pos, &dirs, &texts);
+    lesson_fini(&l->cur.les);
+    l->cur.les = les;
+    l->cur.pos = progress_index(&les, dirs, texts);
+    int keep = l->cur.scene;
+    l->cur.scene = -1; /* the items moved: find the scene again */
+    replay(l);
+    (void)keep;
+    if (l->ask.item >= 0)
+        l->ask.item = open_check(l);
+    if (l->ask.item < 0)
+        l->ask.open = false;
+    l->msg[0] = '\0';
+}
+
+/* ---------------------------------------------------------------- keys */
+
+static bool is_enter(int k)
+{
+    return k == '\n' || k == '\r' || k == KEY_ENTER;
+}
+
+static void prompt_key(Learn *l, int key)
+{
+    LearnAsk *a = &l->ask;
+    if (is_enter(key)) {
+        submit(l);
+    } else if (key == 27) {
+        a->open = false;
+        say(l, ROLE_STATUS, "%s", _("Space or Enter answers, s skips, r shows "
+                                    "the answer."));
+    } else if (keys_is_erase(key)) {
+        while (a->len && ((unsigned char)a->text[a->len - 1] & 0xC0) == 0x80)
+            a->len--;
+        if (a->len)
+            a->len--;
+        a->text[a->len] = '\0';
+    } else if (key >= 0x20 && key <= 0xFF && key != 0x7F &&
+               a->len + 1 < sizeof a->text) {
+        a->text[a->len++] = (char)key;
+        a->text[a->len] = '\0';
+    }
+}
+
+/* The commands of the last @run shown: its item, or -1. */
+static int last_run(const Learn *l)
+{
+    for (size_t i = l->cur.pos; i-- > 0;)
+        if (l->cur.les.items[i].kind == LI_RUN)
+            return (int)i;
+    return -1;
+}
+
+/* Run command n (from 1) of the last @run shown. */
+static void run_nth(Learn *l, int n)
+{
+    int r = last_run(l);
+    if (r < 0) {
+        say(l, ROLE_DIM, "%s", _("No commands to run here yet."));
+        return;
+    }
+    const char *s = l->cur.les.items[r].text;
+    for (int k = 1; k < n && s; k++)
+        if ((s = strchr(s, '\n')) != NULL)
+            s++;
+    if (!s) {
+        say(l, ROLE_DIM, "%s", _("That @run block has fewer commands."));
+        return;
+    }
+    char cmd[512];
+    size_t len = strcspn(s, "\n");
+    snprintf(cmd, sizeof cmd, "%.*s", (int)(len < 511 ? len : 511), s);
+    learn_run(l, cmd);
+}
+
+static void lesson_key(Learn *l, int key)
+{
+    size_t nsteps = l->cur.picture ? l->app.scene->sched.nsteps : 0;
+    size_t step = l->cur.picture ? l->app.scene->step : 0;
+    if (key == ' ' || is_enter(key) || key == KEY_NPAGE || key == 'n')
+        advance(l);
+    else if (key == KEY_PPAGE || key == 'p')
+        back(l);
+    else if (key == KEY_UP || key == 'k')
+        l->cur.scroll++;
+    else if ((key == KEY_DOWN || key == 'j') && l->cur.scroll > 0)
+        l->cur.scroll--;
+    else if (key == KEY_RIGHT && step < nsteps)
+        picture_seek(l, (long)step + 1);
+    else if (key == KEY_LEFT && step > 0)
+        picture_seek(l, (long)step - 1);
+    else if (key == KEY_HOME)
+        picture_seek(l, l->cur.step);
+    else if (key == 's')
+        skip(l);
+    else if (key == 'r')
+        reveal(l);
+    else if (key == 'x')
+        run_nth(l, 1);
+    else if (key >= '1' && key <= '9')
+        run_nth(l, key - '0');
+    else if (key == 'o' || key == 27)
+        learn_save(l), l->screen = LS_LIST, l->msg[0] = '\0';
+}
+
+static void list_key(Learn *l, int key)
+{
+    char why[600];
+    if (key == KEY_UP && l->sel > 0)
+        l->sel--;
+    else if (key == KEY_DOWN && l->sel + 1 < (int)l->nlist)
+        l->sel++;
+    else if ((key == ' ' || is_enter(key) || key == KEY_RIGHT) &&
+             learn_open(l, l->sel, why, sizeof why))
+        say(l, ROLE_ERROR, "%s", why);
+    else if (key == 27)
+        l->quit = true;
+}
+
+static void pager_key(Learn *l, int key)
+{
+    int page = l->h - 3 > 1 ? l->h - 3 : 1;
+    if (key == KEY_UP && l->pager_top > 0)
+        l->pager_top--;
+    else if (key == KEY_DOWN)
+        l->pager_top++;
+    else if (key == KEY_NPAGE || key == ' ')
+        l->pager_top += page;
+    else if (key == KEY_PPAGE)
+        l->pager_top = l->pager_top > page ? l->pager_top - page : 0;
+    else if (key == KEY_HOME)
+        l->pager_top = 0;
+    else if (key == 27 || is_enter(key) || key == 'q')
+        l->screen = LS_LESSON;
+}
+
+void learn_key(Learn *l, int key)
+{
+    if (l->screen == LS_PAGER) {
+        pager_key(l, key);
+        return;
+    }
+    if (l->screen == LS_LESSON && l->ask.open) {
+        prompt_key(l, key);
+        return;
+    }
+    if (key == 'q') {
+        learn_save(l);
+        l->quit = true;
+    } else if (key == 'l') {
+        learn_set_lang(l, l->lang == UI_LANG_EN ? UI_LANG_ZH : UI_LANG_EN);
+    } else if (l->screen == LS_LIST) {
+        list_key(l, key);
+    } else {
+        lesson_key(l, key);
+    }
+}

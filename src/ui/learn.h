@@ -1,0 +1,107 @@
+/* learn.h - the lesson player: the list of lessons, a lesson's text beside
+ * its picture, checkpoints, the pager of @run's commands, and progress.
+ * One state struct and one function that takes keys, so the same player
+ * runs in a terminal (learn_cmd.c) and headless in tests (its screens are
+ * drawn into a Grid by learn_draw). */
+#ifndef COLLVIZ_UI_LEARN_H
+#define COLLVIZ_UI_LEARN_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "cli/scene_opts.h"
+#include "lesson/lesson.h"
+#include "lesson/library.h"
+#include "lesson/progress.h"
+#include "lesson/query.h"
+#include "ui/app.h"
+#include "ui/grid.h"
+#include "ui/i18n.h"
+
+/* The smallest terminal the player draws in. */
+#define LEARN_MIN_W 60
+#define LEARN_MIN_H 16
+/* Tries before a checkpoint's answer is shown. */
+#define LEARN_TRIES 3
+
+typedef enum {
+    LS_LIST,   /* the list of lessons */
+    LS_LESSON, /* a lesson beside its picture */
+    LS_PAGER,  /* a command's output */
+    LS_COUNT
+} LearnScreen;
+
+/* The open lesson. */
+typedef struct {
+    int index;          /* in the list */
+    Lesson les;         /* parsed, in the language shown */
+    size_t pos;         /* items shown: les.items[0 .. pos) */
+    int scroll;         /* lines scrolled up from the end (0: follow) */
+    int scene;          /* the @scene item the picture shows, or -1 */
+    SceneSpec spec;     /* its scene */
+    bool picture;       /* app holds that scene */
+    char pic_note[240]; /* why there is no picture, or "" */
+    long step;          /* the step the text asked for */
+} LearnLesson;
+
+/* The checkpoint being asked. */
+typedef struct {
+    bool open;          /* the prompt takes keys */
+    int item;           /* the LI_CHECK item, or -1 */
+    char text[128];     /* what was typed (UTF-8) */
+    size_t len;         /* its bytes */
+    int tries;          /* wrong answers so far */
+    QueryValue value;   /* the computed answer */
+    bool valued;        /* value holds it */
+} LearnAsk;
+
+typedef struct {
+    char dir[4096];     /* the lessons folder */
+    UiLang lang;        /* the language shown */
+    LessonEntry *list;  /* the lessons (of en/) */
+    size_t nlist;       /* how many */
+    char (*titles)[160]; /* their titles in lang */
+    size_t *nchecks;    /* their checkpoints */
+    long (*end)[2];     /* their last position (progress.h: directives,
+                           texts): where "done" starts */
+    int sel;            /* the highlighted lesson in the list */
+    LearnScreen screen; /* what is shown */
+    LearnLesson cur;    /* the open lesson (cur.index -1: none) */
+    LearnAsk ask;       /* the checkpoint */
+    App app;            /* the picture (its scene) */
+    bool have_app;      /* app is initialised */
+    Progress prog;      /* progress of every lesson */
+    bool prog_ok;       /* saves can be tried */
+    char msg[600];      /* the status sentence, or "" */
+    Role msg_role;      /* its colour */
+    char *pager;        /* LS_PAGER: the output */
+    char pager_title[200]; /* the command */
+    int pager_top;      /* first line shown */
+    int w, h;           /* the screen */
+    bool ascii;         /* ASCII line drawing */
+    bool quit;          /* leave */
+    bool threads;       /* the picture runs on the threads backend (else
+                           symbolically only) */
+} Learn;
+
+/* Open the lessons in dir in language lang, with progress from
+ * progress_path (NULL: the state directory). A sentence about the
+ * progress file (set aside, unreadable) goes to the status line. Returns
+ * CV_OK, or an error with one sentence in why. */
+CvError learn_init(Learn *l, const char *dir, UiLang lang,
+                   const char *progress_path, char *why, size_t whylen);
+void learn_fini(Learn *l);
+/* Open lesson i of the list where its progress says (0 on success; -1
+ * and the sentence in why when its file cannot be read or parsed). */
+int learn_open(Learn *l, int i, char *why, size_t whylen);
+/* One key (curses code or byte). */
+void learn_key(Learn *l, int key);
+/* Switch the language in place, at the same position. */
+void learn_set_lang(Learn *l, UiLang lang);
+/* Save the open lesson's position (also done after every checkpoint). */
+void learn_save(Learn *l);
+/* Draw the current screen (learn_draw.c). */
+void learn_draw(const Learn *l, Grid *g);
+/* Run command line cmd (a collviz command of a @run block) and show its
+ * output in the pager (learn_run.c). */
+void learn_run(Learn *l, const char *cmd);
+#endif

@@ -1,0 +1,405 @@
+/* learn_draw.c - the lesson player's screens (learn.h): the list of
+ * lessons, a lesson's text reflowed by display columns beside its
+ * picture (the buffers view over the lesson's scene), the answer prompt,
+ * and the pager. Drawing only reads the Learn. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/learn.h"
+#include "ui/scene.h"
+#include "ui/view.h"
+
+/* ------------------------------------------------------------- lines */
+
+/* One line of the text pane. */
+typedef struct {
+    char *s;   /* UTF-8 text */
+    Role role; /* its colour */
+    unsigned attr; /* GRID_BOLD ... */
+} Line;
+
+typedef struct {
+    Line *l;   /* the lines */
+    int n;     /* how many */
+    int cap;   /* allocated */
+} Lines;
+
+static void add(Lines *ls, const char *s, size_t n, Role r, unsigned attr)
+{
+    if (ls->n == ls->cap) {
+        int cap = ls->cap ? 2 * ls->cap : 64;
+        Line *nl = realloc(ls->l, (size_t)cap * sizeof *nl);
+        if (!nl)
+            return;
+        ls->l = nl, ls->cap = cap;
+    }
+    char *c = malloc(n + 1);
+    if (!c)
+        return;
+    memcpy(c, s, n);
+    c[n] = '\0';
+    ls->l[ls->n++] = (Line){c, r, attr};
+}
+
+static void lines_free(Lines *ls)
+{
+    for (int i = 0; i < ls->n; i++)
+        free(ls->l[i].s);
+    free(ls->l);
+}
+
+/* The code point at s and its length in bytes (1 for a bad byte). */
+static uint32_t cp_at(const char *s, int *len)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    int n = u[0] < 0x80 ? 1 : u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3
+          : u[0] >= 0xC0 ? 2 : 1;
+    uint32_t c = n == 1 ? u[0] : u[0] & (0x3F >> (n - 1));
+    for (int i = 1; i < n; i++) {
+        if ((u[i] & 0xC0) != 0x80) {
+            *len = 1;
+            return '?';
+        }
+        c = c << 6 | (u[i] & 0x3F);
+    }
+    *len = n;
+    return c;
+}
+
+static bool wide_at(const char *s)
+{
+    int n;
+    return *s && grid_cp_width(cp_at(s, &n)) == 2;
+}
+
+/* Join the lines of a paragraph: a space where the break sits between
+ * words, nothing where it sits next to a CJK character. */
+static char *join(const char *t)
+{
+    size_t n = strlen(t);
+    char *o = malloc(n + 1), *w = o;
+    if (!o)
+        return NULL;
+    for (const char *s = t; *s; s++) {
+        if (*s != '\n') {
+            *w++ = *s;
+            continue;
+        }
+        bool before = false;
+        if (s > t) { /* the first byte of the character before the break */
+            const char *q = s - 1;
+            while (q > t && (((unsigned char)*q) & 0xC0) == 0x80)
+                q--;
+            before = wide_at(q);
+        }
+        if (!before && !wide_at(s + 1))
+            *w++ = ' ';
+    }
+    *w = '\0';
+    return o;
+}
+
+/* Punctuation that must not start a line (it closes what is before). */
+static bool closing(uint32_t c)
+{
+    static const uint32_t cl[] = {0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A,
+                                  0xFF1B, 0xFF1F, 0xFF01, 0xFF09, 0x300D,
+                                  0x300F, 0x201D, 0x2019, 0x300B, 0x3011};
+    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
+        if (c == cl[i])
+            return true;
+    return false;
+}
+
+/* Wrap text to width columns: at blanks, or between two characters where
+ * one is CJK; a word longer than the width is cut. */
+static void wrap(Lines *ls, const char *text, int width, Role r,
+                 unsigned attr, int indent)
+{
+    static const char pad[] = "        ";
+    const char *s = text;
+    while (*s) {
+        const char *brk = NULL, *p = s;
+        int cols = indent, n;
+        while (*p) {
+            uint32_t c = cp_at(p, &n);
+            int cw = grid_cp_width(c);
+            if (c == ' ')
+                brk = p;
+            else if (cw == 2 && p > s && !closing(c))
+                brk = p;
+            if (cols + cw > width)
+                break;
+            cols += cw;
+            int n2;
+            if (cw == 2 && p[n] && p[n] != ' ' && !closing(cp_at(p + n, &n2)))
+                brk = p + n;
+            p += n;
+        }
+        const char *end = !*p ? p : brk && brk > s ? brk : p > s ? p : p + n;
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%.*s%.*s", indent, pad, (int)(end - s), s);
+        add(ls, buf, strlen(buf), r, attr);
+        s = end;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+/* Each line of a block as it is (one cut to the width by the drawing). */
+static void block(Lines *ls, const char *t, Role r, int indent, int number)
+{
+    int k = 1;
+    for (const char *s = t; *s;) {
+        size_t n = strcspn(s, "\n");
+        char buf[2048];
+        if (number)
+            snprintf(buf, sizeof buf, "%*s%d %.*s", indent, "", k++, (int)n, s);
+        else
+            snprintf(buf, sizeof buf, "%*s%.*s", indent, "", (int)n, s);
+        add(ls, buf, strlen(buf), r, 0);
+        s += n + (s[n] == '\n');
+    }
+}
+
+static const char *result_text(char r)
+{
+    switch (r) {
+    case CP_RIGHT: return _("answered right");
+    case CP_SKIPPED: return _("skipped");
+    case CP_REVEALED: return _("answer shown");
+    default: return "";
+    }
+}
+
+/* The lines of items [0, pos) at width. */
+static void lesson_lines(const Learn *l, const ProgressEntry *e, int width,
+                         Lines *ls)
+{
+    const LearnLesson *c = &l->cur;
+    for (size_t i = 0; i < c->pos; i++) {
+        const LessonItem *it = &c->les.items[i];
+        char *j = NULL, buf[512];
+        switch (it->kind) {
+        case LI_PARA:
+            if ((j = join(it->text)) != NULL)
+                wrap(ls, j, width, ROLE_NORMAL, 0, 0);
+            free(j);
+            break;
+        case LI_BLOCK:
+            block(ls, it->text, ROLE_VALUE, 2, 0);
+            break;
+        case LI_RUN:
+            add(ls, _("Try (x runs the first, 1-9 one of them):"),
+                strlen(_("Try (x runs the first, 1-9 one of them):")),
+                ROLE_DIM, 0);
+            block(ls, it->text, ROLE_KEY, 2, 1);
+            break;
+        case LI_SCENE:
+            snprintf(buf, sizeof buf, "%s %s", _("Scene:"), it->text);
+            wrap(ls, buf, width, ROLE_DIM, 0, 0);
+            continue;
+        case LI_STEP:
+            continue;
+        case LI_CHECK: {
+            snprintf(buf, sizeof buf, "? %s", it->text);
+            wrap(ls, buf, width, ROLE_FOCUS, GRID_BOLD, 0);
+            int k = it->check;
+            char r = e && k >= 0 && k < PROGRESS_MAX_CHECKS ? e->results[k] : 0;
+            const char *rt = result_text(r);
+            if (*rt) {
+                snprintf(buf, sizeof buf, "  %s", rt);
+                add(ls, buf, strlen(buf), r == CP_RIGHT ? ROLE_OK : ROLE_DIM, 0);
+            }
+            break;
+        }
+        default:
+            continue;
+        }
+        add(ls, "", 0, ROLE_NORMAL, 0);
+    }
+}
+
+/* ---------------------------------------------------------------- frame */
+
+static void header(Grid *g, const char *left, const char *right)
+{
+    Rect r = {0, 0, g->w, 1};
+    grid_fill(g, r, ' ', ROLE_HEADER, GRID_REVERSE);
+    int rw = grid_text_width(right);
+    grid_text(g, r, 1, 0, g->w - rw - 3, ROLE_HEADER, GRID_REVERSE | GRID_BOLD,
+              left);
+    grid_text(g, r, g->w - rw - 1, 0, rw, ROLE_HEADER, GRID_REVERSE, right);
+}
+
+static void footer(const Learn *l, Grid *g, const char *hints)
+{
+    Rect r = {0, 0, g->w, g->h};
+    if (l->msg[0])
+        grid_text(g, r, 1, g->h - 2, g->w - 2, l->msg_role, 0, l->msg);
+    grid_text(g, r, 1, g->h - 1, g->w - 2, ROLE_KEY, 0, hints);
+}
+
+static void too_small(const Learn *l, Grid *g)
+{
+    char a[160];
+    snprintf(a, sizeof a, _("The terminal is %dx%d; collviz learn needs at "
+                            "least %dx%d."), g->w, g->h, LEARN_MIN_W,
+             LEARN_MIN_H);
+    const char *b = _("Make it larger, or press q to quit.");
+    Rect r = grid_rect(g);
+    for (int i = 0; i < 2; i++) {
+        const char *t = i ? b : a;
+        int x = (r.w - grid_text_width(t)) / 2;
+        grid_text(g, r, x < 0 ? 0 : x, r.h / 2 - 1 + i, r.w,
+                  i ? ROLE_DIM : ROLE_WARN, 0, t);
+    }
+}
+
+/* --------------------------------------------------------------- list */
+
+static void status_of(const Learn *l, size_t i, char *out, size_t n)
+{
+    ProgressEntry *e = progress_get((Progress *)&l->prog, l->list[i].name,
+                                    false);
+    if (!e) {
+        snprintf(out, n, "%s", _("not started"));
+        return;
+    }
+    if (e->dirs > l->end[i][0] ||
+        (e->dirs == l->end[i][0] && e->texts >= l->end[i][1])) {
+        snprintf(out, n, "%s", _("done"));
+        return;
+    }
+    size_t k = strspn(e->results, "+sr");
+    if (!l->nchecks[i])
+        snprintf(out, n, "%s", _("started"));
+    else
+        snprintf(out, n, _("at checkpoint %zu of %zu"),
+                 k < l->nchecks[i] ? k + 1 : l->nchecks[i], l->nchecks[i]);
+}
+
+static void draw_list(const Learn *l, Grid *g)
+{
+    Rect r = grid_rect(g);
+    header(g, _("collviz learn: lessons"), ui_lang_name(l->lang));
+    int sw = 26;
+    for (size_t i = 0; i < l->nlist && (int)i + 2 < g->h - 3; i++) {
+        int y = (int)i + 2;
+        bool sel = (int)i == l->sel;
+        Role role = sel ? ROLE_MENU_SEL : ROLE_MENU;
+        if (sel)
+            grid_fill(g, (Rect){1, y, g->w - 2, 1}, ' ', role, 0);
+        char num[16], st[80];
+        snprintf(num, sizeof num, "%2d", l->list[i].number);
+        grid_text(g, r, 2, y, 3, role, GRID_BOLD, num);
+        grid_text(g, r, 6, y, g->w - sw - 8, role, 0, l->titles[i]);
+        status_of(l, i, st, sizeof st);
+        grid_text(g, r, g->w - sw - 1, y, sw, sel ? role : ROLE_DIM, 0, st);
+    }
+    footer(l, g, _("Up/Down choose   Enter open   l language   q quit"));
+}
+
+/* -------------------------------------------------------------- lesson */
+
+static void draw_picture(const Learn *l, Grid *g, Rect r)
+{
+    const LearnLesson *c = &l->cur;
+    char title[300];
+    if (c->picture)
+        snprintf(title, sizeof title, " %s %zu/%zu: %s ", _("step"),
+                 l->app.scene->step, l->app.scene->sched.nsteps,
+                 c->les.items[c->scene].text);
+    else
+        snprintf(title, sizeof title, " %s ", _("picture"));
+    Rect in = grid_box(g, r, ROLE_BORDER, title, ROLE_TITLE);
+    if (c->picture) {
+        view_buffers.draw(&l->app, g, in);
+        return;
+    }
+    const char *note = c->pic_note[0] ? c->pic_note
+                       : _("No scene yet: the lesson sets one with @scene.");
+    Lines ls = {0};
+    wrap(&ls, note, in.w > 2 ? in.w - 2 : 1, ROLE_DIM, 0, 0);
+    for (int i = 0; i < ls.n && i < in.h; i++)
+        grid_text(g, in, in.x + 1, in.y + i, in.w - 2, ls.l[i].role, 0,
+                  ls.l[i].s);
+    lines_free(&ls);
+}
+
+static void draw_text(const Learn *l, Grid *g, Rect r)
+{
+    Lines ls = {0};
+    ProgressEntry *e = l->cur.index >= 0
+        ? progress_get((Progress *)&l->prog, l->list[l->cur.index].name, false)
+        : NULL;
+    lesson_lines(l, e, r.w, &ls);
+    int n = ls.n;
+    while (n > 0 && !ls.l[n - 1].s[0])
+        n--; /* no trailing blank line */
+    int first = n - r.h - l->cur.scroll;
+    if (first < 0)
+        first = 0;
+    for (int i = first, y = r.y; i < n && y < r.y + r.h; i++, y++)
+        grid_text(g, r, r.x, y, r.w, ls.l[i].role, ls.l[i].attr, ls.l[i].s);
+    lines_free(&ls);
+}
+
+static void draw_lesson(const Learn *l, Grid *g)
+{
+    const LearnLesson *c = &l->cur;
+    char right[80];
+    snprintf(right, sizeof right, "%s  %zu/%zu", ui_lang_name(l->lang),
+             c->pos, c->les.nitems);
+    header(g, c->les.title, right);
+    int body = g->h - 3 - l->ask.open; /* the prompt takes a row */
+    int tw = g->w >= 120 ? g->w * 9 / 20 : g->w / 2;
+    draw_text(l, g, (Rect){1, 1, tw - 2, body});
+    draw_picture(l, g, (Rect){tw, 1, g->w - tw, body});
+    if (l->ask.open) {
+        Rect r = grid_rect(g);
+        char p[300];
+        snprintf(p, sizeof p, "%s %s", _("Your answer:"), l->ask.text);
+        int x = 1 + grid_text(g, r, 1, g->h - 3, g->w - 3, ROLE_VALUE,
+                              GRID_BOLD, p);
+        grid_put(g, r, x, g->h - 3, ' ', ROLE_VALUE, GRID_REVERSE);
+        footer(l, g, _("Enter check   Esc leave the prompt"));
+        return;
+    }
+    footer(l, g, _("Space next  PgUp back  Left/Right step  x run  s skip  "
+                   "r answer  l language  o lessons  q quit"));
+}
+
+/* --------------------------------------------------------------- pager */
+
+static void draw_pager(const Learn *l, Grid *g)
+{
+    header(g, l->pager_title, "");
+    Rect r = grid_rect(g);
+    const char *s = l->pager ? l->pager : "";
+    for (int k = 0; k < l->pager_top && *s; k++)
+        s += strcspn(s, "\n") + (s[strcspn(s, "\n")] == '\n');
+    for (int y = 1; y < g->h - 2 && *s; y++) {
+        size_t n = strcspn(s, "\n");
+        char buf[2048];
+        snprintf(buf, sizeof buf, "%.*s", (int)(n < 2047 ? n : 2047), s);
+        grid_text(g, r, 0, y, g->w, ROLE_NORMAL, 0, buf);
+        s += n + (s[n] == '\n');
+    }
+    footer(l, g, _("Up/Down PgUp/PgDn scroll   q or Esc back to the lesson"));
+}
+
+void learn_draw(const Learn *l, Grid *g)
+{
+    g->ascii = l->ascii;
+    grid_clear(g);
+    if (g->w < LEARN_MIN_W || g->h < LEARN_MIN_H)
+        too_small(l, g);
+    else if (l->screen == LS_LIST)
+        draw_list(l, g);
+    else if (l->screen == LS_PAGER)
+        draw_pager(l, g);
+    else
+        draw_lesson(l, g);
+}

@@ -1,0 +1,138 @@
+/* learn_run.c - running a command of a lesson's @run block for the pager
+ * (learn.h): the collviz commands that print (list, trace, model, perf,
+ * calibrate) run as this program, their output and status captured. A
+ * command that opens the TUI is explained instead of run, since the
+ * player holds the terminal. */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ui/learn.h"
+
+#define RUN_MAX_OUT (1u << 20) /* the most output the pager keeps */
+#define RUN_MAX_SECONDS 120    /* a command running longer is stopped */
+#define RUN_MAX_WORDS 32
+
+static const char *const printing[] = {"list", "trace", "model", "perf",
+                                       "calibrate", "help", NULL};
+
+static bool prints(const char *cmd)
+{
+    for (int i = 0; printing[i]; i++)
+        if (!strcmp(cmd, printing[i]))
+            return true;
+    return false;
+}
+
+/* Read fd to its end into a malloc'd string (at most RUN_MAX_OUT). */
+static char *drain(int fd)
+{
+    size_t len = 0, cap = 4096;
+    char *b = malloc(cap + 1);
+    while (b) {
+        if (len == cap && cap < RUN_MAX_OUT) {
+            char *nb = realloc(b, 2 * cap + 1);
+            if (!nb)
+                break;
+            b = nb, cap *= 2;
+        }
+        if (len == cap) { /* full: keep reading, drop the rest */
+            char sink[4096];
+            if (read(fd, sink, sizeof sink) <= 0)
+                break;
+            continue;
+        }
+        ssize_t n = read(fd, b + len, cap - len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    if (b)
+        b[len] = '\0';
+    return b;
+}
+
+static void child(int out, char **argv)
+{
+    int null = open("/dev/null", O_RDONLY);
+    if (null >= 0)
+        dup2(null, STDIN_FILENO);
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    alarm(RUN_MAX_SECONDS);
+    execv("/proc/self/exe", argv);
+    fprintf(stderr, "collviz: cannot run: %s\n", strerror(errno));
+    _exit(127);
+}
+
+static void show(Learn *l, const char *cmd, char *text)
+{
+    free(l->pager);
+    l->pager = text;
+    snprintf(l->pager_title, sizeof l->pager_title, "$ %s", cmd);
+    l->pager_top = 0;
+    l->screen = LS_PAGER;
+}
+
+void learn_run(Learn *l, const char *cmd)
+{
+    char copy[512], *argv[RUN_MAX_WORDS + 1], *save = NULL;
+    int argc = 0;
+    snprintf(copy, sizeof copy, "%s", cmd);
+    for (char *w = strtok_r(copy, " \t", &save); w && argc < RUN_MAX_WORDS;
+         w = strtok_r(NULL, " \t", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    char *text = malloc(600);
+    if (!text)
+        return;
+    if (argc < 2 || (strcmp(argv[0], "collviz") &&
+                     strcmp(argv[0], "./build/collviz"))) {
+        snprintf(text, 600, "%s", _("Only collviz commands that print run "
+                                    "here; try this one in a shell."));
+        show(l, cmd, text);
+        return;
+    }
+    if (!prints(argv[1])) {
+        snprintf(text, 600, _("This command opens the interactive TUI: quit "
+                              "the lesson (q) and run it in a shell.\n\n"
+                              "    %s"), cmd);
+        show(l, cmd, text);
+        return;
+    }
+    free(text);
+    int fd[2];
+    if (pipe(fd)) {
+        show(l, cmd, strdup(strerror(errno)));
+        return;
+    }
+    pid_t pid = fork();
+    if (pid == 0) {
+        close(fd[0]);
+        child(fd[1], argv);
+    }
+    close(fd[1]);
+    char *out = pid > 0 ? drain(fd[0]) : NULL;
+    close(fd[0]);
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    size_t n = out ? strlen(out) : 0;
+    char *full = malloc(n + 120);
+    if (!full) {
+        free(out);
+        return;
+    }
+    snprintf(full, n + 120, "%s\n[%s %d]", out ? out : "",
+             WIFSIGNALED(st) ? _("stopped by signal") : _("exit status"),
+             WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
+    free(out);
+    show(l, cmd, full);
+}

@@ -1,0 +1,137 @@
+/* test_learn_check.c - `collviz learn --check` as a program: the lessons
+ * of the source tree pass (what `make test` asks of every lesson), and a
+ * lesson with each kind of problem is reported with file, line and one
+ * sentence, exit 2, while its other language's file is compared with it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli_fixture.h"
+
+static char root[64];
+
+static int setup(void **state)
+{
+    snprintf(root, sizeof root, "/tmp/collviz-learn-XXXXXX");
+    if (!mkdtemp(root))
+        return -1;
+    char d[128];
+    snprintf(d, sizeof d, "%s/en", root);
+    mkdir(d, 0700);
+    snprintf(d, sizeof d, "%s/zh", root);
+    return mkdir(d, 0700);
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    return system(cmd);
+}
+
+static void put(const char *lang, const char *name, const char *text)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s/%s", root, lang, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_lessons_pass(void **state)
+{
+    Out o;
+    run(&o, "learn --check");
+    if (o.rc != 0)
+        fail_msg("learn --check: %s%s", o.out, o.err);
+    assert_non_null(strstr(o.out, "6 lesson files checked: no problems"));
+    out_free(&o);
+}
+
+static void test_problems(void **state)
+{
+    const char *good =
+        "T\n@scene broadcast -a binomial -p 8 -s 32\n@step 3\n"
+        "@check q\n@query count done 3\n@answer 8\n";
+    const char *bad =
+        "T\n@scene broadcast -a binomial -p 8 -s 30\n@step 4\n"
+        "@check q\n@query count done 9\n@answer 8\n@hint h\n"
+        "@check r\n@query steps on broadcast -a binomial -p 8 -s 32\n"
+        "@answer 2\n@wrong\n";
+    put("en", "01-a.txt", good);
+    put("zh", "01-a.txt", bad);
+    Out o;
+    runf(&o, "learn --check %s/zh/01-a.txt", root);
+    assert_int_equal(o.rc, 2);
+    static const char *const want[] = {
+        ":2: trace would refuse this scene: size 30 bytes",
+        ":5: the query cannot be evaluated: its @scene, at line 2, is refused",
+        ":10: @answer '2' disagrees with the query, which computes 3",
+        ":11: unknown directive '@wrong'",
+        ":2: this @scene differs from",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        if (!strstr(o.out, want[i]))
+            fail_msg("missing '%s' in:\n%s", want[i], o.out);
+    assert_non_null(strstr(o.err, "collviz: 1 of 1 lesson files have problems"));
+    out_free(&o);
+    /* the step beyond the last, once the scene is right */
+    put("zh", "01-a.txt", "T\n@scene broadcast -a binomial -p 8 -s 32\n"
+        "@step 4\n@check q\n@query count done 3\n@answer 8\n");
+    runf(&o, "learn --check %s/zh/01-a.txt", root);
+    assert_int_equal(o.rc, 2);
+    assert_non_null(strstr(o.out, ":3: step 4 is beyond the scene's last, 3"));
+    assert_non_null(strstr(o.out, ":3: this @step differs"));
+    out_free(&o);
+    runf(&o, "learn --check %s/en/01-a.txt", root);
+    assert_int_equal(o.rc, 2);
+    assert_non_null(strstr(o.out, "en/01-a.txt:3: this @step differs"));
+    out_free(&o);
+    put("zh", "01-a.txt", good);
+    runf(&o, "learn --check %s/en/01-a.txt %s/zh/01-a.txt", root, root);
+    assert_int_equal(o.rc, 0);
+    out_free(&o);
+}
+
+static void test_library(void **state)
+{
+    Out o;
+    char env[128];
+    put("en", "01-a.txt", "T\n");
+    put("zh", "01-a.txt", "T\n@bad\n");
+    snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s", root);
+    putenv(env);
+    run(&o, "learn --check");
+    assert_int_equal(o.rc, 2);
+    assert_non_null(strstr(o.out, "zh/01-a.txt:2: unknown directive '@bad'"));
+    out_free(&o);
+    snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s/none", root);
+    run(&o, "learn --check");
+    assert_int_equal(o.rc, 2);
+    assert_non_null(strstr(o.err, "/none (from COLLVIZ_LESSONS)"));
+    out_free(&o);
+    unsetenv("COLLVIZ_LESSONS");
+    runf(&o, "learn --check %s/en/missing.txt", root);
+    assert_int_equal(o.rc, 2);
+    assert_non_null(strstr(o.out, "cannot read"));
+    out_free(&o);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lessons_pass),
+        cmocka_unit_test_setup_teardown(test_problems, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_library, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

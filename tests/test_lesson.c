@@ -1,0 +1,213 @@
+/* test_lesson.c - the lesson parser: items in reading order, checkpoints
+ * with their lines, and every malformed input reported with its line and
+ * never a crash (a mutation loop with a fixed seed over the real lessons
+ * runs under the sanitizers in CI). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lesson/lesson.h"
+#include "lesson/library.h"
+#include "lesson/lint.h"
+
+static CvError parse(const char *s, Lesson *l, LessonDiags *d)
+{
+    *d = (LessonDiags){0};
+    return lesson_parse(s, strlen(s), l, d);
+}
+
+/* Whether some problem is at `line` and mentions `word`. */
+static int has_diag(const LessonDiags *d, int line, const char *word)
+{
+    for (size_t i = 0; i < d->n; i++)
+        if (d->d[i].line == line && strstr(d->d[i].msg, word))
+            return 1;
+    return 0;
+}
+
+static void test_items(void **state)
+{
+    const char *s =
+        "Title line\n\nFirst para\nsecond line\n\n    block one\n"
+        "    block two\n@scene allreduce -a ring -p 4 -s 64\n@run\n"
+        "    collviz list\n    collviz trace x\n\n@step 2\n"
+        "@check How many?\n@query steps\n@answer 7\n@answer seven\n"
+        "@hint count them\nAfter.\n";
+    Lesson l;
+    LessonDiags d;
+    assert_int_equal(parse(s, &l, &d), CV_OK);
+    assert_int_equal(d.n, 0);
+    assert_string_equal(l.title, "Title line");
+    LessonKind want[] = {LI_PARA, LI_BLOCK, LI_SCENE, LI_RUN, LI_STEP,
+                         LI_CHECK, LI_PARA};
+    assert_int_equal(l.nitems, sizeof want / sizeof *want);
+    for (size_t i = 0; i < l.nitems; i++)
+        assert_int_equal(l.items[i].kind, want[i]);
+    assert_string_equal(l.items[0].text, "First para\nsecond line");
+    assert_int_equal(l.items[0].line, 3);
+    assert_string_equal(l.items[1].text, "block one\nblock two");
+    assert_string_equal(l.items[2].text, "allreduce -a ring -p 4 -s 64");
+    assert_string_equal(l.items[3].text, "collviz list\ncollviz trace x");
+    assert_int_equal(l.items[4].step, 2);
+    assert_int_equal(l.items[4].scene, 2);
+    const LessonItem *c = &l.items[5];
+    assert_string_equal(c->text, "How many?");
+    assert_string_equal(c->query, "steps");
+    assert_int_equal(c->query_line, 15);
+    assert_int_equal(c->nanswers, 2);
+    assert_string_equal(c->answers[1], "seven");
+    assert_int_equal(c->answer_lines[1], 17);
+    assert_string_equal(c->hint, "count them");
+    assert_int_equal(c->check, 0);
+    assert_int_equal(l.nchecks, 1);
+    lesson_fini(&l);
+    lesson_diags_fini(&d);
+}
+
+/* One malformed line each: the problem is reported at its line. */
+static void test_malformed(void **state)
+{
+    static const struct {
+        const char *text;
+        int line;
+        const char *word;
+    } cases[] = {
+        {"T\n@bogus x\n", 2, "unknown directive '@bogus'"},
+        {"T\n@scenery x\n", 2, "unknown directive"},
+        {"T\n@\n", 2, "unknown directive"},
+        {"T\n@step\n", 2, "@step needs"},
+        {"T\n@step -1\n", 2, "@step needs"},
+        {"T\n@step 2x\n", 2, "@step needs"},
+        {"T\n@step +3\n", 2, "@step needs"},
+        {"T\n@step 99999999999999999999\n", 2, "@step needs"},
+        {"T\n@scene\n", 2, "@scene needs"},
+        {"T\n@run now\n    x\n", 2, "@run takes nothing"},
+        {"T\n@run\ntext\n", 2, "no indented command"},
+        {"T\n@check\n@query steps\n", 2, "@check needs"},
+        {"T\n@answer 3\n", 2, "belongs right below a @check"},
+        {"T\ntext\n@query steps\n", 3, "belongs right below"},
+        {"T\n@check q\n@query steps\n@query steps\n", 4, "second"},
+        {"T\n@check q\n@hint a\n@hint b\n@query steps\n", 4, "second"},
+        {"T\n@check q\n@answer 3\n", 2, "no @query"},
+        {"T\n@check q\n\n@query steps\n", 4, "belongs right below"},
+        {"T\n@check q\n@query\n", 3, "needs a value"},
+        {"@scene x\n", 1, "title"},
+        {"\n", 1, "title"},
+        {"", 0, "empty"},
+        {"T\nbad \xff byte\n", 2, "UTF-8"},
+        {"T\nover\xc0\xaflong\n", 2, "UTF-8"},
+        {"T\nsurrogate \xed\xa0\x80\n", 2, "UTF-8"},
+        {"T\ncut \xe4\xb8\n", 2, "UTF-8"},
+        {"T\nbell \a\n", 2, "control"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Lesson l;
+        LessonDiags d;
+        CvError e = parse(cases[i].text, &l, &d);
+        if (e != CV_ERR_ARG || !has_diag(&d, cases[i].line, cases[i].word))
+            fail_msg("case %zu (%s): %d problems, first '%s'", i,
+                     cases[i].text, (int)d.n, d.n ? d.d[0].msg : "");
+        lesson_fini(&l);
+        lesson_diags_fini(&d);
+    }
+}
+
+static void test_cjk_and_crlf(void **state)
+{
+    const char *s = "第一课\r\n\r\n中文段落\r\n第二行\r\n";
+    Lesson l;
+    LessonDiags d;
+    assert_int_equal(parse(s, &l, &d), CV_OK);
+    assert_string_equal(l.title, "第一课");
+    assert_int_equal(l.nitems, 1);
+    assert_string_equal(l.items[0].text, "中文段落\n第二行");
+    lesson_fini(&l);
+    lesson_diags_fini(&d);
+}
+
+static void test_too_large(void **state)
+{
+    size_t n = LESSON_MAX_BYTES + 1;
+    char *b = malloc(n);
+    assert_non_null(b);
+    memset(b, 'a', n);
+    Lesson l;
+    LessonDiags d = {0};
+    assert_int_equal(lesson_parse(b, n, &l, &d), CV_ERR_ARG);
+    assert_int_equal(d.n, 1);
+    free(b);
+    lesson_fini(&l);
+    lesson_diags_fini(&d);
+}
+
+/* The real lessons, mutated byte by byte with a fixed seed: any result
+ * but a crash or a sanitizer report is fine; a clean parse must have a
+ * title. */
+static void test_mutations(void **state)
+{
+    const char *files[] = {"lessons/en/01-broadcast.txt",
+                           "lessons/zh/02-ring-allreduce.txt",
+                           "lessons/en/03-latency-vs-bandwidth.txt"};
+    unsigned seed = 20;
+    for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
+        char *buf, why[256];
+        size_t len;
+        assert_int_equal(library_read(files[f], &buf, &len, why, sizeof why),
+                         CV_OK);
+        for (int round = 0; round < 300; round++) {
+            char *m = malloc(len + 1);
+            memcpy(m, buf, len + 1);
+            for (int k = 0; k < 1 + round % 8; k++) {
+                seed = seed * 1103515245u + 12345u;
+                size_t at = (seed >> 8) % len;
+                static const char pick[] = "@\n \t\xe4\xff" "0-";
+                m[at] = pick[(seed >> 4) % (sizeof pick - 1)];
+            }
+            size_t ml = round % 5 ? len : (seed >> 3) % len;
+            Lesson l;
+            LessonDiags d = {0};
+            if (lesson_parse(m, ml, &l, &d) == CV_OK) {
+                assert_non_null(l.title);
+                lint_lesson(&l, &d);
+            }
+            lesson_fini(&l);
+            lesson_diags_fini(&d);
+            free(m);
+        }
+        free(buf);
+    }
+}
+
+static void test_find(void **state)
+{
+    LessonEntry e[3] = {{"01-broadcast", 1}, {"02-ring-allreduce", 2},
+                        {"10-extra", 10}};
+    assert_int_equal(library_find(e, 3, "1"), 0);
+    assert_int_equal(library_find(e, 3, "01"), 0);
+    assert_int_equal(library_find(e, 3, "10"), 2);
+    assert_int_equal(library_find(e, 3, "ring-allreduce"), 1);
+    assert_int_equal(library_find(e, 3, "02-ring-allreduce"), 1);
+    assert_int_equal(library_find(e, 3, "3"), -1);
+    assert_int_equal(library_find(e, 3, "ring"), -1);
+    assert_int_equal(library_find(e, 3, ""), -1);
+    assert_int_equal(library_find(e, 3, "1x"), -1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_items),
+        cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_cjk_and_crlf),
+        cmocka_unit_test(test_too_large),
+        cmocka_unit_test(test_mutations),
+        cmocka_unit_test(test_find),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

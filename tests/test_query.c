@@ -1,0 +1,253 @@
+/* test_query.c - the checkpoint query language: every kind over scenes
+ * whose answers are known from the algorithms' definitions (swept over
+ * rank counts and sizes the rank count does not divide), the model's
+ * answers as `collviz model` gives them, refusals with one sentence, and
+ * how a learner's answer is compared. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/scene_opts.h"
+#include "lesson/query.h"
+
+/* Evaluate q over scene line `scene`; fails the test on an error. */
+static QueryValue eval(const char *q, const char *scene)
+{
+    SceneSpec sc;
+    CliErr e;
+    QueryValue v;
+    char why[512];
+    if (scene_opts_parse_line(scene, &scene_limits_trace, &sc, &e))
+        fail_msg("scene '%s': %s", scene, e.msg);
+    if (query_eval(q, &sc, scene, &v, why, sizeof why))
+        fail_msg("query '%s' over '%s': %s", q, scene, why);
+    return v;
+}
+
+static double num(const char *q, const char *scene)
+{
+    QueryValue v = eval(q, scene);
+    assert_int_equal(v.type, QV_NUMBER);
+    return v.num;
+}
+
+static void test_steps_binomial(void **state)
+{
+    for (int p = 1; p <= 64; p++) {
+        char sc[96];
+        snprintf(sc, sizeof sc, "broadcast -a binomial -p %d -s %d", p, 4 * p + 4);
+        int lg = 0;
+        while ((1 << lg) < p)
+            lg++;
+        assert_int_equal((int)num("msgsteps", sc), lg);
+        /* after k steps the virtual ranks that are multiples of
+         * 2^(lg-k) hold the whole vector: ceil(p / 2^(lg-k)) of them */
+        for (int k = 1; k <= lg; k++) {
+            char q[32];
+            snprintf(q, sizeof q, "count done %d", k);
+            int d = 1 << (lg - k), want = (p + d - 1) / d;
+            assert_int_equal((int)num(q, sc), want);
+        }
+    }
+}
+
+static void test_bytes_linear(void **state)
+{
+    for (int p = 2; p <= 20; p++)
+        for (int n = 1; n <= 7; n += 3) {
+            char sc[96];
+            snprintf(sc, sizeof sc, "broadcast -a linear -p %d -s %d -d int8",
+                     p, n);
+            assert_int_equal((int)num("sent 0", sc), (p - 1) * n);
+            assert_int_equal((int)num("sent max", sc), (p - 1) * n);
+            assert_int_equal((int)num("sent 1", sc), 0);
+            assert_int_equal((int)num("recvd 1 1", sc), n);
+            assert_int_equal((int)num("recvd max", sc), n);
+            assert_int_equal((int)num("count receivers 1", sc), p - 1);
+            QueryValue s = eval("senders 1", sc);
+            assert_string_equal(s.text, "0");
+        }
+}
+
+static void test_ring(void **state)
+{
+    const char *sc = "allreduce -a ring -p 4 -s 64";
+    assert_int_equal((int)num("steps", sc), 7);
+    assert_int_equal((int)num("msgsteps", sc), 6);
+    assert_int_equal((int)num("sent max", sc), 96);
+    assert_int_equal((int)num("sent 2 2", sc), 16);
+    assert_int_equal((int)num("sent 2 1", sc), 0);
+    assert_string_equal(eval("holds 1 12 2", sc).text, "0-1");
+    assert_string_equal(eval("holds 0 8 2", sc).text, "0, 3");
+    assert_string_equal(eval("holds 0 8 0", sc).text, "none");
+    assert_string_equal(eval("holds 3 5 0 send", sc).text, "3");
+    assert_string_equal(eval("holds 2 15 7", sc).text, "0-3");
+    assert_string_equal(eval("done 6", sc).text, "none");
+    assert_string_equal(eval("done 7", sc).text, "0-3");
+    /* after the reduce-scatter every rank holds exactly one block whole,
+     * for any p and counts p does not divide */
+    for (int p = 2; p <= 9; p++)
+        for (int extra = 0; extra < 3; extra++) {
+            char s[96];
+            snprintf(s, sizeof s, "allreduce -a ring -p %d -s %d", p,
+                     4 * (3 * p + extra));
+            int whole = 0;
+            for (int r = 0; r < p; r++) {
+                char q[32];
+                snprintf(q, sizeof q, "count blocks %d %d", r, p);
+                whole += (int)num(q, s) == 1;
+                snprintf(q, sizeof q, "count blocks %d %d", r, p - 1);
+                assert_int_equal((int)num(q, s), 0);
+            }
+            assert_int_equal(whole, p);
+        }
+    assert_string_equal(eval("blocks 2 4", sc).text, "2");
+}
+
+static void test_model(void **state)
+{
+    const char *ring8 = "allreduce -a ring -p 8 -s 1M";
+    double t = num("steptime 9", ring8);
+    assert_true(fabs(t - (1.0 + 131072 * 0.1e-3)) < 1e-6);
+    assert_true(fabs(num("steptime 2", ring8) - (t + 131072 * 0.05e-3)) < 1e-6);
+    assert_true(fabs(num("time", "allreduce -a butterfly -p 8 -s 8") - 3.0036)
+                < 0.01);
+    assert_true(num("time 1M alpha=10us", ring8) > num("time 1M", ring8));
+    const char *hd = "allreduce -a halving-doubling -p 8 -s 32";
+    assert_string_equal(eval("best 4096", hd).text, "butterfly");
+    assert_string_equal(eval("best 64K", hd).text, "halving-doubling");
+    assert_string_equal(eval("best 1M", "allreduce -a ring -p 6 -s 96").text,
+                        "ring");
+    assert_int_equal((int)num("crossover halving-doubling", hd), 12984);
+    assert_int_equal((int)num("crossover hd alpha=10us", hd), 129748);
+    for (int p = 1; p <= 16; p++) {
+        char s[96];
+        snprintf(s, sizeof s, "allreduce -a ring -p %d -s %d", p, 4 * p);
+        assert_true(fabs(num("busbw", s) - 2.0 * (p - 1) / p) < 1e-12);
+        snprintf(s, sizeof s, "allgather -a ring -p %d -s %d", p, 4 * p);
+        assert_true(fabs(num("busbw", s) - (double)(p - 1) / p) < 1e-12);
+    }
+}
+
+static void test_on_scene(void **state)
+{
+    QueryValue v;
+    char why[512];
+    assert_int_equal(query_eval("sent 0 on broadcast -a linear -p 8 -s 32",
+                                NULL, NULL, &v, why, sizeof why), 0);
+    assert_int_equal((int)v.num, 224);
+    assert_string_equal(v.scene, "broadcast -a linear -p 8 -s 32");
+    assert_int_equal(query_eval("receivers 1 on broadcast -a binomial -p 6 "
+                                "-s 24 -r 2", NULL, NULL, &v, why, sizeof why), 0);
+    assert_string_equal(v.text, "0");
+}
+
+static void test_refusals(void **state)
+{
+    static const struct {
+        const char *q;
+        const char *word;
+    } cases[] = {
+        {"", "empty"},
+        {"count", "empty"},
+        {"stepz", "unknown query 'stepz'"},
+        {"steps 3", "takes no arguments"},
+        {"sent", "needs more arguments: sent R|max [K]"},
+        {"sent 4", "from 0 to 3"},
+        {"sent -1", "from 0 to 3"},
+        {"sent x", "whole number"},
+        {"sent 0 0", "from 1 to 7"},
+        {"sent 0 8", "from 1 to 7"},
+        {"sent 0 1 2", "at most the arguments"},
+        {"holds 0 16 1", "from 0 to 15"},
+        {"holds 0 1 8", "from 0 to 7"},
+        {"holds 0 1 1 bogus", "no buffer"},
+        {"holds 0 1 1 tmp", "empty"},
+        {"count steps", "gives no list"},
+        {"best", "needs more arguments: best SIZE"},
+        {"best 3", "not a multiple"},
+        {"best 4 alpha=x", "alpha"},
+        {"best 4 delta=1", "unknown parameter 'delta'"},
+        {"crossover ring", "never becomes the best"},
+        {"crossover bruck", "bruck"},
+        {"steps on", "needs a scene"},
+        {"steps on allreduce -p 0 -s 4", "the scene after 'on'"},
+        {"steps on allreduce -a ring -p 4 -s 3", "the scene after 'on'"},
+    };
+    SceneSpec sc;
+    CliErr e;
+    assert_int_equal(scene_opts_parse_line("allreduce -a ring -p 4 -s 64",
+                                           &scene_limits_trace, &sc, &e), 0);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        QueryValue v;
+        char why[512];
+        if (query_eval(cases[i].q, &sc, "x", &v, why, sizeof why) != -1 ||
+            !strstr(why, cases[i].word))
+            fail_msg("'%s': '%s'", cases[i].q, why);
+    }
+    QueryValue v;
+    char why[512];
+    assert_int_equal(query_eval("steps", NULL, NULL, &v, why, sizeof why), -1);
+    assert_non_null(strstr(why, "no @scene"));
+}
+
+static void test_match(void **state)
+{
+    QueryValue n = eval("busbw", "allreduce -a ring -p 4 -s 16");
+    assert_true(query_match(&n, "1.5"));
+    assert_true(query_match(&n, " 1.50 "));
+    assert_false(query_match(&n, "1.6"));
+    assert_false(query_match(&n, "1.5x"));
+    assert_false(query_match(&n, ""));
+    QueryValue t = eval("steptime 9", "allreduce -a ring -p 8 -s 1M");
+    assert_true(query_match(&t, "14.11"));
+    assert_true(query_match(&t, "14.107"));
+    assert_false(query_match(&t, "14.1"));
+    assert_false(query_match(&t, "14"));
+    assert_false(query_match(&t, "14.12"));
+    QueryValue w = eval("sent max", "allreduce -a ring -p 4 -s 64");
+    assert_true(query_match(&w, "96"));
+    assert_true(query_match(&w, "96.0"));
+    assert_false(query_match(&w, "96.4"));
+    assert_false(query_match(&w, "0x60"));
+    QueryValue a = eval("best 64K", "allreduce -a ring -p 8 -s 32");
+    assert_true(query_match(&a, "halving-doubling"));
+    assert_true(query_match(&a, " HD "));
+    assert_true(query_match(&a, "Rabenseifner"));
+    assert_false(query_match(&a, "ring"));
+    assert_false(query_match(&a, "halving"));
+    QueryValue l = eval("holds 2 15 7", "allreduce -a ring -p 4 -s 64");
+    assert_true(query_match(&l, "0-3"));
+    assert_true(query_match(&l, "3, 2,1 0"));
+    assert_true(query_match(&l, "{0-3}"));
+    assert_true(query_match(&l, "r0 r1 r2 r3"));
+    assert_false(query_match(&l, "0-2"));
+    assert_false(query_match(&l, "0-4"));
+    assert_false(query_match(&l, "3-0"));
+    assert_false(query_match(&l, "none"));
+    assert_false(query_match(&l, "a"));
+    QueryValue e = eval("holds 0 8 0", "allreduce -a ring -p 4 -s 64");
+    assert_true(query_match(&e, "none"));
+    assert_true(query_match(&e, "-"));
+    assert_false(query_match(&e, "0"));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_steps_binomial),
+        cmocka_unit_test(test_bytes_linear),
+        cmocka_unit_test(test_ring),
+        cmocka_unit_test(test_model),
+        cmocka_unit_test(test_on_scene),
+        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_match),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,337 @@
+/* test_ui_learn.c - the lesson player without a terminal: golden screens
+ * (the list, a text page beside its picture, a checkpoint answered wrong
+ * and right) in English and Chinese at 80x24 and 120x40, and what the
+ * learner does: resuming, three wrong answers, skipping, switching
+ * language at the same place, a corrupt progress file set aside, and a
+ * state directory that cannot be written. COLLVIZ_UPDATE_GOLDEN=1 writes
+ * new golden screens (review the diff of tests/golden/). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <curses.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ui/learn.h"
+#include "ui/scene.h"
+
+#define GOLDEN_DIR "tests/golden/"
+
+static char root[64];  /* a fresh directory per test */
+static char prog[128]; /* the progress file in it */
+
+static int setup(void **state)
+{
+    snprintf(root, sizeof root, "/tmp/collviz-learn-XXXXXX");
+    if (!mkdtemp(root))
+        return -1;
+    snprintf(prog, sizeof prog, "%s/lessons", root);
+    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+    ui_lang_use(UI_LANG_EN);
+    return system(cmd);
+}
+
+static Learn *start(UiLang lang, const char *progress, int w, int h)
+{
+    Learn *l = malloc(sizeof *l);
+    char why[600];
+    assert_non_null(l);
+    ui_lang_use(lang);
+    if (learn_init(l, "lessons", lang, progress, why, sizeof why))
+        fail_msg("learn_init: %s", why);
+    l->w = w, l->h = h;
+    return l;
+}
+
+static void stop(Learn *l)
+{
+    learn_fini(l);
+    free(l);
+}
+
+static void open_lesson(Learn *l, int i)
+{
+    char why[600];
+    if (learn_open(l, i, why, sizeof why))
+        fail_msg("learn_open: %s", why);
+}
+
+/* Type s: '\n' is Enter, every other byte itself. */
+static void type(Learn *l, const char *s)
+{
+    for (; *s; s++)
+        learn_key(l, *s == '\n' ? '\n' : (unsigned char)*s);
+}
+
+/* Advance (Space) until the prompt of a checkpoint opens. */
+static void to_check(Learn *l)
+{
+    for (int i = 0; i < 200 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    assert_true(l->ask.open);
+}
+
+static char *screen(const Learn *l)
+{
+    Grid g;
+    assert_int_equal(grid_init(&g, l->w, l->h, false), CV_OK);
+    learn_draw(l, &g);
+    char *t = grid_dump(&g, true);
+    grid_fini(&g);
+    return t;
+}
+
+static char *read_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    char *b = malloc(1 << 20);
+    size_t n = b ? fread(b, 1, (1 << 20) - 1, f) : 0;
+    fclose(f);
+    if (b)
+        b[n] = '\0';
+    return b;
+}
+
+static void golden(const Learn *l, const char *what)
+{
+    char path[256];
+    snprintf(path, sizeof path, GOLDEN_DIR "learn_%s_%s_%dx%d.txt", what,
+             ui_lang_code(l->lang), l->w, l->h);
+    char *got = screen(l);
+    const char *upd = getenv("COLLVIZ_UPDATE_GOLDEN");
+    if (upd && *upd && strcmp(upd, "0")) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        fputs(got, f);
+        fclose(f);
+    }
+    char *want = read_file(path);
+    if (!want)
+        fail_msg("%s is missing (COLLVIZ_UPDATE_GOLDEN=1 writes it)", path);
+    if (strcmp(got, want)) {
+        int line = 1;
+        const char *a = got, *b = want;
+        while (*a && *a == *b)
+            line += *a++ == '\n', b++;
+        fail_msg("%s: line %d differs (COLLVIZ_UPDATE_GOLDEN=1 accepts the "
+                 "new screen)", path, line);
+    }
+    free(got);
+    free(want);
+}
+
+static void test_goldens(void **state)
+{
+    static const int sizes[][2] = {{80, 24}, {120, 40}};
+    for (int lang = 0; lang < 2; lang++)
+        for (int s = 0; s < 2; s++) {
+            remove(prog);
+            Learn *l = start((UiLang)lang, prog, sizes[s][0], sizes[s][1]);
+            /* lesson 1's first checkpoint, wrong then right */
+            open_lesson(l, 0);
+            to_check(l);
+            type(l, "200\n");
+            assert_int_equal(l->ask.tries, 1);
+            golden(l, "check_wrong");
+            type(l, "224\n");
+            assert_false(l->ask.open);
+            golden(l, "check_right");
+            learn_key(l, 'o');
+            golden(l, "list");
+            /* lesson 2 at its step 2, the transfers listed */
+            open_lesson(l, 1);
+            for (int i = 0; i < 40 && !(l->cur.step == 2 &&
+                 l->cur.les.items[l->cur.pos - 1].kind == LI_BLOCK); i++)
+                learn_key(l, ' ');
+            assert_int_equal(l->cur.step, 2);
+            assert_true(l->cur.picture);
+            assert_int_equal(l->app.scene->step, 2);
+            assert_int_equal(l->app.scene->call.count, 16);
+            golden(l, "page");
+            stop(l);
+        }
+}
+
+/* The progress line of lesson name ("" when none). */
+static void progress_line(const char *name, char *out, size_t n)
+{
+    char *t = read_file(prog);
+    const char *p = t ? strstr(t, name) : NULL;
+    snprintf(out, n, "%.*s", p ? (int)strcspn(p, "\n") : 0, p ? p : "");
+    free(t);
+}
+
+static void test_resume(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, 0);
+    to_check(l);
+    type(l, "7\n224\n");
+    size_t pos = l->cur.pos;
+    assert_int_equal(l->cur.les.items[pos - 1].kind, LI_PARA);
+    char line[200];
+    progress_line("01-broadcast", line, sizeof line);
+    assert_string_equal(line + strcspn(line, "+."), "+...");
+    learn_key(l, 'q');
+    assert_true(l->quit);
+    stop(l);
+    l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, 0);
+    assert_int_equal(l->cur.pos, pos);
+    assert_false(l->ask.open);
+    /* back one paragraph: the answered checkpoint is not asked again */
+    learn_key(l, KEY_PPAGE);
+    assert_int_equal(l->cur.les.items[l->cur.pos - 1].kind, LI_CHECK);
+    learn_key(l, ' ');
+    assert_false(l->ask.open);
+    assert_int_equal(l->cur.pos, pos);
+    stop(l);
+}
+
+static void test_wrong_skip_reveal(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, 0);
+    to_check(l);
+    type(l, "1\n2\n");
+    assert_true(l->ask.open);
+    type(l, "3\n");
+    assert_false(l->ask.open); /* shown after three tries */
+    assert_non_null(strstr(l->msg, "The answer is 224"));
+    learn_key(l, ' ');
+    to_check(l);
+    learn_key(l, 27);
+    assert_false(l->ask.open);
+    learn_key(l, 's');
+    to_check(l);
+    learn_key(l, 27);
+    learn_key(l, 'r');
+    assert_non_null(strstr(l->msg, "The answer is 5"));
+    char line[200];
+    progress_line("01-broadcast", line, sizeof line);
+    assert_non_null(strstr(line, " rsr."));
+    stop(l);
+}
+
+static void test_utf8_answer(void **state)
+{
+    Learn *l = start(UI_LANG_ZH, prog, 100, 30);
+    open_lesson(l, 0);
+    to_check(l);
+    type(l, "两百");
+    assert_string_equal(l->ask.text, "两百");
+    learn_key(l, KEY_BACKSPACE);
+    assert_string_equal(l->ask.text, "两");
+    learn_key(l, KEY_BACKSPACE);
+    learn_key(l, KEY_BACKSPACE);
+    assert_int_equal(l->ask.len, 0);
+    type(l, "224\n");
+    assert_non_null(strstr(l->msg, "正确"));
+    stop(l);
+}
+
+static void test_switch_language(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, 1);
+    to_check(l); /* lesson 2's first checkpoint */
+    learn_key(l, 27);
+    long d0, t0, d1, t1;
+    progress_position(&l->cur.les, l->cur.pos, &d0, &t0);
+    long step = l->cur.step;
+    learn_key(l, 'l');
+    assert_int_equal(l->lang, UI_LANG_ZH);
+    assert_non_null(strstr(l->cur.les.title, "环形"));
+    progress_position(&l->cur.les, l->cur.pos, &d1, &t1);
+    assert_int_equal(d0, d1);
+    assert_int_equal(l->cur.step, step);
+    assert_int_equal(l->app.scene->step, (size_t)step);
+    learn_key(l, ' '); /* the same checkpoint, asked in Chinese */
+    assert_true(l->ask.open);
+    assert_non_null(strstr(l->cur.les.items[l->ask.item].text, "rank 2"));
+    type(l, "2\n");
+    assert_non_null(strstr(l->msg, "正确"));
+    learn_key(l, 'l');
+    assert_int_equal(l->lang, UI_LANG_EN);
+    stop(l);
+}
+
+static void test_corrupt_progress(void **state)
+{
+    FILE *f = fopen(prog, "w");
+    fputs("collviz lesson progress 1\n01-broadcast 4 x +\n", f);
+    fclose(f);
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    assert_non_null(strstr(l->msg, "set aside as"));
+    char bad[160];
+    snprintf(bad, sizeof bad, "%s.bad", prog);
+    assert_int_equal(access(bad, F_OK), 0);
+    assert_int_equal(access(prog, F_OK), -1);
+    open_lesson(l, 0);
+    to_check(l);
+    type(l, "224\n");
+    stop(l);
+    char line[200];
+    progress_line("01-broadcast", line, sizeof line);
+    assert_non_null(strstr(line, "+..."));
+}
+
+/* XDG_STATE_HOME is a file: nothing can be saved, one sentence says so,
+ * and the lesson plays. */
+static void test_state_unwritable(void **state)
+{
+    char file[160];
+    snprintf(file, sizeof file, "%s/state", root);
+    FILE *f = fopen(file, "w");
+    fclose(f);
+    setenv("XDG_STATE_HOME", file, 1);
+    Learn *l = start(UI_LANG_EN, NULL, 100, 30);
+    assert_false(l->prog_ok);
+    assert_true(l->msg[0] != '\0');
+    assert_null(strchr(l->msg, '\n'));
+    open_lesson(l, 0);
+    to_check(l);
+    type(l, "224\n");
+    assert_non_null(strstr(l->msg, "Right"));
+    stop(l);
+    unsetenv("XDG_STATE_HOME");
+}
+
+static void test_too_small(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 59, 20);
+    char *t = screen(l);
+    assert_non_null(strstr(t, "needs at least 60x16"));
+    free(t);
+    stop(l);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_goldens, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wrong_skip_reveal, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_utf8_answer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_switch_language, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_corrupt_progress, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
