@@ -185,6 +185,12 @@ grep -q "Your answer:" "$work/screen" && fail "the answered checkpoint is asked 
 tm send-keys -t e2e C-c
 check_exit 130 "learn: Ctrl-C"
 grep -q "stopped by Interrupt" "$work/screen" || fail "no sentence after Ctrl-C"
+start "allreduce -p 4" "$utf8"
+wait_for "step 0 of" "the TUI, for L"
+tm send-keys -t e2e L
+wait_for "collviz learn: lessons" "L opens the list of lessons"
+tm send-keys -t e2e q
+check_exit 0 "learn: L from the TUI, then q"
 "$bin" learn 1 < /dev/null > "$work/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] || { cat "$work/out"; fail "learn: status $rc without a terminal"; }

@@ -140,6 +140,15 @@ static void test_library(void **state)
     assert_int_equal(o.rc, 2);
     assert_non_null(strstr(o.out, "zh/01-a.txt:2: unknown directive '@bad'"));
     out_free(&o);
+    /* the player refuses the bad file with the same sentence, status 2 */
+    expect_usage_error("learn 1 --lang zh", "zh/01-a.txt:2: unknown directive");
+    expect_usage_error("learn z --lang zh", "unknown lesson 'z'; lessons: 01-a");
+    expect_usage_error("learn 1 --lang xx", "unknown language 'xx'; languages: "
+                       "en, zh");
+    expect_usage_error("learn 1 2", "learn takes one lesson");
+    expect_usage_error("learn --reset 1 2", "differ");
+    /* a good lesson without a terminal: the files to read instead */
+    expect_usage_error("learn 1 --lang en", "plain text files in");
     snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s/none", root);
     run(&o, "learn --check");
     assert_int_equal(o.rc, 2);

@@ -13,10 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "golden_fixture.h"
 #include "ui/screen.h"
 #include "ui/script.h"
 
-#define GOLDEN_DIR "tests/golden/"
 
 static int setup(void **state)
 {
@@ -37,38 +37,6 @@ typedef struct {
     bool all_panels;    /* topology, timeline and chart on too */
     const char *script; /* what happens before the frame is taken */
 } Golden;
-
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Report the first line where got and want differ. */
-static void show_difference(const char *name, const char *got,
-                            const char *want)
-{
-    int line = 1;
-    const char *a = got, *b = want;
-    while (*a && *a == *b) {
-        line += *a == '\n';
-        a++, b++;
-    }
-    const char *ea = strchr(a, '\n'), *eb = strchr(b, '\n');
-    print_error("%s: line %d differs\n  got:  %.*s\n  want: %.*s\n"
-                "(COLLVIZ_UPDATE_GOLDEN=1 accepts the new screen)\n", name,
-                line, ea ? (int)(ea - a) : (int)strlen(a), a,
-                eb ? (int)(eb - b) : (int)strlen(b), b);
-}
 
 static char *render(const Golden *sc)
 {
@@ -98,24 +66,9 @@ static char *render(const Golden *sc)
 
 static void check_scene(const Golden *sc)
 {
-    char path[256];
-    snprintf(path, sizeof path, GOLDEN_DIR "%s.txt", sc->name);
     char *got = render(sc);
-    const char *upd = getenv("COLLVIZ_UPDATE_GOLDEN");
-    if (upd && *upd && strcmp(upd, "0")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(got, f);
-        fclose(f);
-    }
-    char *want = read_file(path);
-    if (!want)
-        fail_msg("%s is missing (COLLVIZ_UPDATE_GOLDEN=1 writes it)", path);
-    if (strcmp(got, want))
-        show_difference(sc->name, got, want);
-    assert_string_equal(got, want);
+    golden_check(sc->name, got);
     free(got);
-    free(want);
 }
 
 static const Golden scenes[] = {

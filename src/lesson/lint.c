@@ -206,6 +206,7 @@ static int lint_one(const char *path, int *nfiles)
             for (size_t i = 0; i < d.n; i++)
                 printf("%s:%d: %s\n", path, d.d[i].line, d.d[i].msg);
             bad += (int)d.n;
+            lesson_diags_fini(&d);
         }
         lesson_fini(&o);
     }

@@ -46,6 +46,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_THEME, "theme", "next colour theme")                                \
     X(ACT_HELP, "help", "show / hide this help")                              \
     X(ACT_REDRAW, "redraw", "redraw the screen")                              \
+    X(ACT_LESSONS, "lessons", "open the lessons (collviz learn)")           \
     X(ACT_QUIT, "quit", "quit collviz")                                       \
     /* requests with arguments, made by mouse clicks and the script */        \
     X(ACT_SELECT_CELL, "select", "select cell (rank a, buffer b, elem c)")    \

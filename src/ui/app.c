@@ -433,6 +433,7 @@ static void do_misc(App *app, const Request *r)
         break;
     case ACT_REDRAW: app->view.redraw = true; break;
     case ACT_QUIT: app->status.quit = true; break;
+    case ACT_LESSONS: app->status.lessons = app->status.quit = true; break;
     case ACT_RESIZE:
         app->view.term_w = r->a;
         app->view.term_h = r->b;
@@ -465,7 +466,8 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
     [ACT_ASCII] = do_misc,          [ACT_THEME] = do_misc,
     [ACT_HELP] = do_misc,           [ACT_REDRAW] = do_misc,
-    [ACT_QUIT] = do_misc,           [ACT_SELECT_CELL] = do_select,
+    [ACT_QUIT] = do_misc,           [ACT_LESSONS] = do_misc,
+    [ACT_SELECT_CELL] = do_select,
     [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,
     [ACT_RESIZE] = do_misc,         [ACT_TICK] = do_tick,
     [ACT_RESULT] = do_result,

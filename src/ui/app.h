@@ -130,6 +130,7 @@ typedef struct {
     char msg[200];            /* one sentence, or "" (hints show) */
     bool error;               /* msg reports a failure */
     bool quit;                /* leave the main loop */
+    bool lessons;             /* ...for the list of lessons (learn) */
     int exit_status;          /* what cmd_tui returns (1: backend failed) */
 } AppStatus;
 

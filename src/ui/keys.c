@@ -58,6 +58,7 @@
     X('?', "?", ACT_HELP)                                                     \
     X(KEY_F(1), "F1", ACT_HELP)                                               \
     X(CTRL_KEY('l'), "^L", ACT_REDRAW)                                        \
+    X('L', "L", ACT_LESSONS)                                                \
     X('q', "q", ACT_QUIT)
 
 static const KeyBinding bindings[] = {

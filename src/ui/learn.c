@@ -289,8 +289,13 @@ static void reveal(Learn *l)
         return;
     set_result(l, i, CP_REVEALED);
     l->ask.open = false;
-    say(l, ROLE_WARN, _("The answer is %s: collviz computes '%s' over %s."),
-        l->ask.value.text, l->cur.les.items[i].query, l->ask.value.scene);
+    const char *q = l->cur.les.items[i].query;
+    if (strstr(q, " on "))
+        say(l, ROLE_WARN, _("The answer is %s: collviz computes '%s'."),
+            l->ask.value.text, q);
+    else
+        say(l, ROLE_WARN, _("The answer is %s: collviz computes '%s' over %s."),
+            l->ask.value.text, q, l->ask.value.scene);
     learn_save(l);
 }
 
@@ -428,10 +433,8 @@ void learn_set_lang(Learn *l, UiLang lang)
     lesson_fini(&l->cur.les);
     l->cur.les = les;
     l->cur.pos = progress_index(&les, dirs, texts);
-    int keep = l->cur.scene;
     l->cur.scene = -1; /* the items moved: find the scene again */
     replay(l);
-    (void)keep;
     if (l->ask.item >= 0)
         l->ask.item = open_check(l);
     if (l->ask.item < 0)

@@ -79,8 +79,8 @@ typedef struct {
     int w, h;           /* the screen */
     bool ascii;         /* ASCII line drawing */
     bool quit;          /* leave */
-    bool threads;       /* the picture runs on the threads backend (else
-                           symbolically only) */
+    const char *self;   /* the collviz binary @run's commands run as
+                           (NULL: this program, /proc/self/exe) */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from

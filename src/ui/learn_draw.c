@@ -233,11 +233,30 @@ static void header(Grid *g, const char *left, const char *right)
     grid_text(g, r, g->w - rw - 1, 0, rw, ROLE_HEADER, GRID_REVERSE, right);
 }
 
+/* The most rows the status sentence takes, wrapped. */
+#define MSG_MAX_ROWS 3
+
+/* Rows the status sentence takes at the bottom (at least one). */
+static int msg_rows(const Learn *l, const Grid *g)
+{
+    Lines ls = {0};
+    wrap(&ls, l->msg, g->w - 2, ROLE_NORMAL, 0, 0);
+    int n = ls.n < 1 ? 1 : ls.n > MSG_MAX_ROWS ? MSG_MAX_ROWS : ls.n;
+    lines_free(&ls);
+    return n;
+}
+
+/* The status sentence, wrapped above the key hints on the last row. */
 static void footer(const Learn *l, Grid *g, const char *hints)
 {
     Rect r = {0, 0, g->w, g->h};
-    if (l->msg[0])
-        grid_text(g, r, 1, g->h - 2, g->w - 2, l->msg_role, 0, l->msg);
+    Lines ls = {0};
+    wrap(&ls, l->msg, g->w - 2, l->msg_role, 0, 0);
+    int n = msg_rows(l, g);
+    for (int i = 0; i < ls.n && i < n; i++)
+        grid_text(g, r, 1, g->h - 1 - n + i, g->w - 2, l->msg_role, 0,
+                  ls.l[i].s);
+    lines_free(&ls);
     grid_text(g, r, 1, g->h - 1, g->w - 2, ROLE_KEY, 0, hints);
 }
 
@@ -353,7 +372,8 @@ static void draw_lesson(const Learn *l, Grid *g)
     snprintf(right, sizeof right, "%s  %zu/%zu", ui_lang_name(l->lang),
              c->pos, c->les.nitems);
     header(g, c->les.title, right);
-    int body = g->h - 3 - l->ask.open; /* the prompt takes a row */
+    int nmsg = msg_rows(l, g);
+    int body = g->h - 2 - nmsg - l->ask.open; /* the prompt takes a row */
     int tw = g->w >= 120 ? g->w * 9 / 20 : g->w / 2;
     draw_text(l, g, (Rect){1, 1, tw - 2, body});
     draw_picture(l, g, (Rect){tw, 1, g->w - tw, body});
@@ -361,9 +381,9 @@ static void draw_lesson(const Learn *l, Grid *g)
         Rect r = grid_rect(g);
         char p[300];
         snprintf(p, sizeof p, "%s %s", _("Your answer:"), l->ask.text);
-        int x = 1 + grid_text(g, r, 1, g->h - 3, g->w - 3, ROLE_VALUE,
-                              GRID_BOLD, p);
-        grid_put(g, r, x, g->h - 3, ' ', ROLE_VALUE, GRID_REVERSE);
+        int y = g->h - 2 - nmsg;
+        int x = 1 + grid_text(g, r, 1, y, g->w - 3, ROLE_VALUE, GRID_BOLD, p);
+        grid_put(g, r, x, y, ' ', ROLE_VALUE, GRID_REVERSE);
         footer(l, g, _("Enter check   Esc leave the prompt"));
         return;
     }

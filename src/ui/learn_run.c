@@ -59,7 +59,7 @@ static char *drain(int fd)
     return b;
 }
 
-static void child(int out, char **argv)
+static void child(const char *self, int out, char **argv)
 {
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0)
@@ -67,7 +67,7 @@ static void child(int out, char **argv)
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
     alarm(RUN_MAX_SECONDS);
-    execv("/proc/self/exe", argv);
+    execv(self, argv);
     fprintf(stderr, "collviz: cannot run: %s\n", strerror(errno));
     _exit(127);
 }
@@ -114,15 +114,21 @@ void learn_run(Learn *l, const char *cmd)
         return;
     }
     pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        show(l, cmd, strdup(strerror(errno)));
+        return;
+    }
     if (pid == 0) {
         close(fd[0]);
-        child(fd[1], argv);
+        child(l->self ? l->self : "/proc/self/exe", fd[1], argv);
     }
     close(fd[1]);
-    char *out = pid > 0 ? drain(fd[0]) : NULL;
+    char *out = drain(fd[0]);
     close(fd[0]);
     int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;
     size_t n = out ? strlen(out) : 0;
     char *full = malloc(n + 120);

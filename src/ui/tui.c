@@ -323,6 +323,12 @@ int cmd_tui(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     rc = t.script ? run_script(&app, &t) : run_terminal(&app, &t);
+    bool lessons = app.status.lessons && !t.script && rc == CLI_EXIT_OK;
     app_fini(&app);
+    if (lessons) { /* L: the list of lessons, as `collviz learn` opens it */
+        static char name[] = "learn";
+        char *args[] = {name, NULL};
+        return cmd_learn(1, args);
+    }
     return rc;
 }
