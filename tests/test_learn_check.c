@@ -126,6 +126,17 @@ static void test_problems(void **state)
     runf(&o, "learn --check %s/en/01-a.txt %s/zh/01-a.txt", root, root);
     assert_int_equal(o.rc, 0);
     out_free(&o);
+    /* any number of files, as a shell's glob gives them; options refused */
+    char line[4096];
+    size_t n = (size_t)snprintf(line, sizeof line, "learn --check");
+    for (int i = 0; i < 12; i++)
+        n += (size_t)snprintf(line + n, sizeof line - n, " %s/%s/01-a.txt",
+                              root, i % 2 ? "en" : "zh");
+    run(&o, line);
+    assert_int_equal(o.rc, 0);
+    assert_non_null(strstr(o.out, "12 lesson files checked"));
+    out_free(&o);
+    expect_usage_error("learn --check --lang en", "'--lang' is an option");
 }
 
 static void test_library(void **state)

@@ -90,8 +90,8 @@ static void test_damaged(void **state)
         "collviz lesson progress 1\n01-broadcast 1 2 +\n01-broadcast 1 2 +\n",
         "collviz lesson progress 1\n01-broadcast 1 2 +",
         "collviz lesson progress 1\n01-b/x 1 2 +\n",
-        "collviz lesson progress 1\n01-broadcast 1 2 "
-        "+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n",
+        ("collviz lesson progress 1\n01-broadcast 1 2 "
+         "+++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++++\n"),
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         put(bad[i]);
@@ -106,6 +106,24 @@ static void test_damaged(void **state)
         assert_int_equal(access(path, F_OK), -1);
         progress_fini(&p);
     }
+}
+
+/* A directory where the file belongs: set aside too, with its cause. */
+static void test_unreadable(void **state)
+{
+    assert_int_equal(mkdir(path, 0700), 0);
+    Progress p;
+    char why[600], aside[160];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    assert_non_null(strstr(why, "set aside as"));
+    snprintf(aside, sizeof aside, "%s.bad", path);
+    struct stat st;
+    assert_int_equal(stat(aside, &st), 0);
+    assert_true(S_ISDIR(st.st_mode));
+    assert_true(p.path[0] != '\0');
+    progress_get(&p, "01-broadcast", true);
+    assert_int_equal(progress_save(&p, why, sizeof why), CV_OK);
+    progress_fini(&p);
 }
 
 static void test_positions(void **state)
@@ -172,6 +190,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_round_trip, setup, teardown),
         cmocka_unit_test_setup_teardown(test_damaged, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
         cmocka_unit_test(test_positions),
         cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
     };

@@ -174,6 +174,15 @@ static void test_resume(void **state)
     l = start(UI_LANG_EN, prog, 100, 30);
     open_lesson(l, BROADCAST);
     assert_int_equal(l->cur.pos, pos);
+    /* the text scrolls up as far as it goes, and back */
+    int max = learn_scroll_max(l);
+    assert_true(max > 0);
+    for (int i = 0; i < max + 5; i++)
+        learn_key(l, KEY_UP);
+    assert_int_equal(l->cur.scroll, max);
+    for (int i = 0; i < max + 5; i++)
+        learn_key(l, KEY_DOWN);
+    assert_int_equal(l->cur.scroll, 0);
     assert_false(l->ask.open);
     /* back one paragraph: the answered checkpoint is not asked again */
     learn_key(l, KEY_PPAGE);

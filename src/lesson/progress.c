@@ -65,6 +65,25 @@ static int parse_file(FILE *f, Progress *p)
     return ferror(f) ? -1 : 0;
 }
 
+/* Set p's file aside after it could not be read for `cause`; the
+ * sentence in why. Without a place to set it, saves go nowhere. */
+static CvError set_aside(Progress *p, const char *cause, char *why,
+                         size_t whylen)
+{
+    char aside[4200];
+    if (store_set_aside(p->path, aside, sizeof aside)) {
+        snprintf(why, whylen, "The lesson progress in %s cannot be read (%s) "
+                 "nor set aside; it is left as it is and not saved.", p->path,
+                 cause);
+        p->path[0] = '\0';
+        return CV_ERR_IO;
+    }
+    snprintf(why, whylen, "The lesson progress in %s could not be read (%s); "
+             "it was set aside as %s and the lessons start afresh.", p->path,
+             cause, aside);
+    return CV_OK;
+}
+
 CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
 {
     memset(p, 0, sizeof *p);
@@ -76,28 +95,19 @@ CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
         return p->path[0] = '\0', CV_ERR_IO;
     FILE *f;
     int missing = 0;
-    if (store_open(p->path, &f, &missing, why, whylen))
-        return missing ? (why[0] = '\0', CV_OK) : CV_ERR_IO;
+    char cause[600];
+    if (store_open(p->path, &f, &missing, cause, sizeof cause)) {
+        if (missing)
+            return CV_OK;
+        return set_aside(p, cause, why, whylen);
+    }
     int bad = parse_file(f, p);
     fclose(f);
     if (!bad)
         return CV_OK;
     progress_fini(p);
-    if (path)
-        snprintf(p->path, sizeof p->path, "%s", path);
-    else
-        store_path(STORE_STATE, PROGRESS_FILE, p->path, sizeof p->path, why,
-                   whylen);
-    char aside[4200];
-    if (store_set_aside(p->path, aside, sizeof aside))
-        snprintf(why, whylen, "The lesson progress in %s cannot be read and "
-                 "cannot be set aside; it is left as it is and not saved.",
-                 p->path), p->path[0] = '\0';
-    else
-        snprintf(why, whylen, "The lesson progress in %s could not be read; "
-                 "it was set aside as %s and the lessons start afresh.",
-                 p->path, aside);
-    return CV_OK;
+    return set_aside(p, "it is not lesson progress as collviz writes it", why,
+                     whylen);
 }
 
 void progress_fini(Progress *p)

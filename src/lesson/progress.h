@@ -1,8 +1,8 @@
 /* progress.h - where each learner stopped: per lesson its position and
  * each checkpoint's result, kept in the state directory (store.h:
  * $XDG_STATE_HOME/collviz/lessons, written atomically). A file that cannot
- * be parsed is set aside with one sentence and the learner starts clean;
- * it is never silently overwritten.
+ * be read or parsed is set aside with one sentence and the learner starts
+ * clean; it is never silently overwritten.
  *
  * The file: the line "collviz lesson progress 1", then one line per
  * lesson: NAME DIRECTIVES TEXTS RESULTS. The position is counted in
@@ -40,11 +40,11 @@ typedef struct {
 } Progress;
 
 /* Read the progress file at path (NULL: the state directory's). A
- * missing file is no progress. A file that cannot be parsed is set aside
- * (NAME.bad) and *why says so in one sentence; CV_OK either way, and p is
+ * missing file is no progress. A file that cannot be read or parsed is
+ * set aside (NAME.bad) and *why says so in one sentence; CV_OK, and p is
  * usable. CV_ERR_IO with the sentence when the state directory is
- * unknown or the file cannot be read (p is then empty, and saves go
- * nowhere). */
+ * unknown or the file can be neither read nor set aside (p is then
+ * empty, and saves go nowhere). */
 CvError progress_load(Progress *p, const char *path, char *why, size_t whylen);
 void progress_fini(Progress *p);
 /* Write the file atomically; CV_ERR_IO and one sentence on failure. */

@@ -294,6 +294,10 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     if (!stg)
         return fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
     e = sched_validate(s, &chk, stg);
+    if (e == CV_ERR_NOMEM) { /* the validator's own memory, not the input */
+        free(stg);
+        return fail(x, e, "out of memory validating the schedule");
+    }
     if (e) {
         free(stg);
         return fail(x, e, "the schedule is not valid: %s (step %zu, transfer "

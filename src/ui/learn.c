@@ -499,7 +499,12 @@ static void run_nth(Learn *l, int n)
     char cmd[512];
     size_t len = strcspn(s, "\n");
     snprintf(cmd, sizeof cmd, "%.*s", (int)(len < 511 ? len : 511), s);
-    learn_run(l, cmd);
+    if (!l->defer_run) {
+        learn_run(l, cmd);
+        return;
+    }
+    snprintf(l->pending, sizeof l->pending, "%s", cmd);
+    say(l, ROLE_DIM, _("Running %s ..."), cmd);
 }
 
 static void lesson_key(Learn *l, int key)
@@ -510,7 +515,8 @@ static void lesson_key(Learn *l, int key)
         advance(l);
     else if (key == KEY_PPAGE || key == 'p')
         back(l);
-    else if (key == KEY_UP || key == 'k')
+    else if ((key == KEY_UP || key == 'k') &&
+             l->cur.scroll < learn_scroll_max(l))
         l->cur.scroll++;
     else if ((key == KEY_DOWN || key == 'j') && l->cur.scroll > 0)
         l->cur.scroll--;

@@ -81,6 +81,9 @@ typedef struct {
     bool quit;          /* leave */
     const char *self;   /* the collviz binary @run's commands run as
                            (NULL: this program, /proc/self/exe) */
+    bool defer_run;     /* a command waits in `pending` until the screen
+                           has said that it runs (the terminal's loop) */
+    char pending[512];  /* that command, or "" */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from
@@ -101,6 +104,8 @@ void learn_set_lang(Learn *l, UiLang lang);
 void learn_save(Learn *l);
 /* Draw the current screen (learn_draw.c). */
 void learn_draw(const Learn *l, Grid *g);
+/* How far the lesson's text can scroll up at the screen's size. */
+int learn_scroll_max(const Learn *l);
 /* Run command line cmd (a collviz command of a @run block) and show its
  * output in the pager (learn_run.c). */
 void learn_run(Learn *l, const char *cmd);

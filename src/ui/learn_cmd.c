@@ -94,6 +94,7 @@ static int loop(Learn *l)
     }
     term_size(&l->w, &l->h);
     l->ascii = !utf8;
+    l->defer_run = true;
     if (l->have_app)
         l->app.view.ascii = l->ascii;
     int theme = term_default_theme(), sig = 0;
@@ -110,6 +111,13 @@ static int loop(Learn *l)
             all = true;
         else if (ev.kind == TERM_KEY)
             learn_key(l, ev.key);
+        if (l->pending[0]) { /* said on screen, then run */
+            learn_draw(l, &g);
+            term_present(&g, theme, false);
+            learn_run(l, l->pending);
+            l->pending[0] = '\0';
+            l->msg[0] = '\0';
+        }
         else if (ev.kind == TERM_RESIZE)
             l->w = ev.x, l->h = ev.y, all = true;
         else if (ev.kind == TERM_STOP)
@@ -121,8 +129,47 @@ static int loop(Learn *l)
     return sig;
 }
 
+/* learn --check FILE...: any number of files (a shell's glob of every
+ * lesson), not the option parser's few positionals. Returns -1 when
+ * --check is not among the arguments. */
+static int check_files(int argc, char **argv)
+{
+    int at = -1;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--check"))
+            at = i;
+    if (at < 0)
+        return -1;
+    int n = 0;
+    bool files_only = false;
+    for (int i = 1; i < argc; i++) {
+        if (i == at)
+            continue;
+        if (!files_only && !strcmp(argv[i], "--")) {
+            files_only = true;
+            continue;
+        }
+        if (!files_only && argv[i][0] == '-' && argv[i][1])
+            return fail("learn --check takes lesson files; '%s' is an "
+                        "option%s", argv[i], "");
+        argv[n++] = argv[i]; /* argv[0] is done with */
+    }
+    return lint_main(n, (const char *const *)argv);
+}
+
+static bool wants_help(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+            return true;
+    return false;
+}
+
 static int parse(int argc, char **argv, LearnArgs *la, CliArgs *a, int *rc)
 {
+    /* help wins, as for every command */
+    if (!wants_help(argc, argv) && (*rc = check_files(argc, argv)) >= 0)
+        return -1;
     *rc = cli_start(&learn_cmd, L_HELP, argc, argv, a);
     if (*rc >= 0)
         return -1;
@@ -130,10 +177,6 @@ static int parse(int argc, char **argv, LearnArgs *la, CliArgs *a, int *rc)
     if (cli_has(a, L_LANG) && ui_lang_parse(a->val[L_LANG], &la->lang)) {
         *rc = fail("unknown language '%s'; languages: %s", a->val[L_LANG],
                    ui_lang_list());
-        return -1;
-    }
-    if (cli_has(a, L_CHECK)) {
-        *rc = lint_main(a->npos, a->pos);
         return -1;
     }
     if (a->npos > 1) {

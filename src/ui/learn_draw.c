@@ -347,16 +347,38 @@ static void draw_picture(const Learn *l, Grid *g, Rect r)
     lines_free(&ls);
 }
 
-static void draw_text(const Learn *l, Grid *g, Rect r)
+/* The columns of the text pane on a screen w columns wide. */
+static int text_width(int w)
 {
-    Lines ls = {0};
+    return (w >= 120 ? w * 9 / 20 : w / 2) - 2;
+}
+
+/* Lines of the text shown, trailing blank lines left out. */
+static int text_lines(const Learn *l, int width, Lines *ls)
+{
     ProgressEntry *e = l->cur.index >= 0
         ? progress_get((Progress *)&l->prog, l->list[l->cur.index].name, false)
         : NULL;
-    lesson_lines(l, e, r.w, &ls);
-    int n = ls.n;
-    while (n > 0 && !ls.l[n - 1].s[0])
-        n--; /* no trailing blank line */
+    lesson_lines(l, e, width, ls);
+    int n = ls->n;
+    while (n > 0 && !ls->l[n - 1].s[0])
+        n--;
+    return n;
+}
+
+int learn_scroll_max(const Learn *l)
+{
+    Lines ls = {0};
+    int n = text_lines(l, text_width(l->w), &ls);
+    lines_free(&ls);
+    int body = l->h - 4; /* the least the pane has */
+    return n > body ? n - body : 0;
+}
+
+static void draw_text(const Learn *l, Grid *g, Rect r)
+{
+    Lines ls = {0};
+    int n = text_lines(l, r.w, &ls);
     int first = n - r.h - l->cur.scroll;
     if (first < 0)
         first = 0;
@@ -374,7 +396,7 @@ static void draw_lesson(const Learn *l, Grid *g)
     header(g, c->les.title, right);
     int nmsg = msg_rows(l, g);
     int body = g->h - 2 - nmsg - l->ask.open; /* the prompt takes a row */
-    int tw = g->w >= 120 ? g->w * 9 / 20 : g->w / 2;
+    int tw = text_width(g->w) + 2;
     draw_text(l, g, (Rect){1, 1, tw - 2, body});
     draw_picture(l, g, (Rect){tw, 1, g->w - tw, body});
     if (l->ask.open) {
