@@ -90,7 +90,7 @@ LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi install uninstall \
-        clean help deps fuzz fuzz-run
+        clean help deps fuzz fuzz-run test-gpu
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
@@ -105,6 +105,7 @@ help:
 	@echo 'make fuzz       fuzz the parsers of user files (FUZZ_SECONDS=$(FUZZ_SECONDS) each)'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
 	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
+	@echo 'make test-gpu   the cuda tests on this machine'"'"'s GPU(s), then bench/gpu.sh'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
@@ -148,7 +149,7 @@ else
 endif
 
 $(GPU_IMG): $(GPU_PTX)
-	$(call say,FATBIN,$@)
+	$(call say,IMAGE,$@)
 ifeq ($(CUDA_KERNELS)$(if $(NVCC),nvcc),1nvcc)
 	$(Q)$(NVCC) $(NVCC_FLAGS) -fatbin -gencode arch=compute_75,code=compute_75 \
 	    -gencode arch=compute_90,code=sm_90 -o $@ src/gpu/kernels.cu
@@ -173,7 +174,8 @@ $(FAKE_CUDA): tests/fake_cuda/fake_cuda.c src/gpu/kern.h src/gpu/cuda_api.h
 # Tests find the fake driver and the PTX by these paths.
 $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' \
     -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"'
-GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda%,$(TEST_BINS))
+GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
+                       $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
 $(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))
 
 $(LIB): $(CORE_OBJS)
@@ -225,6 +227,14 @@ test: deps
 
 layers:
 	$(Q)sh scripts/layers.sh
+
+# The cuda backend's tests on the machine's own driver and GPU(s) instead
+# of the tests' driver, then perf and calibrate on them (bench/gpu.sh,
+# results in bench/results/ with the devices' names and the driver).
+test-gpu: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
+	$(Q)COLLVIZ_TEST_REAL_GPU=1 COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh \
+	    $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
+	$(Q)sh bench/gpu.sh $(BIN)
 
 # Every test program runs even when one fails; the last line sums up the
 # tests as cmocka counts them: N passed, N failed, N skipped.
