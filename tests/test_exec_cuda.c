@@ -214,8 +214,16 @@ static void test_options(void **state)
     for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
         Executor *ex = open_cuda(2, good[i]);
         ExecHost h = exec_host(ex);
-        assert_int_equal(h.cores, strcmp(good[i], "devices=1") ? 2 : 1);
+        bool one = !strcmp(good[i], "devices=1");
+        assert_int_equal(h.cores, one ? 1 : 2);
         assert_non_null(strstr(h.fingerprint, "Fake CUDA Device"));
+        assert_string_equal(h.placement,
+                            one ? "2 ranks on 1 device (1), all on one"
+                            : strstr(good[i], "peer=0")
+                                ? "2 ranks on 2 devices (0, 1), one each; between "
+                                  "devices through pinned host memory"
+                                : "2 ranks on 2 devices (0, 1), one each; between "
+                                  "devices over peer access");
         close_cuda(ex);
     }
     setenv("FAKE_CUDA_DEVICES", "1", 1);

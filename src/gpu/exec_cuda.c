@@ -470,6 +470,36 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
 
 /* ------------------------------------------------------ the machine */
 
+/* "4 ranks on 2 devices (0, 1), 2 each; peer access": the devices, the
+ * ranks on each, and how data crosses between them. */
+static void gpu_placement(const GpuExec *x, char *out, size_t len)
+{
+    int p = x->base.nranks, at = 0, n;
+    bool all_peer = true, no_peer = true;
+    n = snprintf(out, len, "%d rank%s on %d device%s (", p, p == 1 ? "" : "s",
+                 x->ndev, x->ndev == 1 ? "" : "s");
+    for (int d = 0; n > 0 && (size_t)(at += n) < len && d < x->ndev; d++)
+        n = snprintf(out + at, len - (size_t)at, "%s%d", d ? ", " : "",
+                     x->dev[d].ordinal);
+    for (int d = 0; d < x->ndev; d++)
+        for (int s = 0; s < x->ndev; s++)
+            if (s != d) {
+                all_peer &= x->peer[d][s];
+                no_peer &= !x->peer[d][s];
+            }
+    if ((size_t)at >= len)
+        return;
+    snprintf(out + at, len - (size_t)at, ")%s%s",
+             x->ndev == p ? ", one each"
+             : x->ndev == 1 ? ", all on one"
+             : ", in blocks of consecutive ranks",
+             x->ndev == 1 ? ""
+             : all_peer ? "; between devices over peer access"
+             : no_peer ? "; between devices through pinned host memory"
+             : "; between devices over peer access where the driver allows, "
+               "else through pinned host memory");
+}
+
 /* "NVIDIA H100 80GB HBM3 x2": the first device's name and how many are
  * used. cores: the devices. */
 static void cuda_host(Executor *ex, ExecHost *out)
@@ -481,6 +511,7 @@ static void cuda_host(Executor *ex, ExecHost *out)
     name[sizeof name - 1] = '\0';
     out->cores = x->ndev;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d", name, x->ndev);
+    gpu_placement(x, out->placement, sizeof out->placement);
 }
 
 static void cuda_cancel(Executor *ex) { atomic_store(&gx(ex)->cancel, 1); }
