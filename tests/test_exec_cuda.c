@@ -27,6 +27,7 @@
 #include "exec/exec.h"
 #include "exec/verify.h"
 #include "gpu/cuda_api.h"
+#include "measure/perf.h"
 
 static const int rank_counts[] = {1, 2, 3, 5, 8};
 #define NRANKCOUNTS (sizeof rank_counts / sizeof *rank_counts)
@@ -548,6 +549,15 @@ static void test_native_missing(void **state)
         ExecTiming t = {0};
         assert_non_null(ex->ops->native);
         assert_int_equal(ex->ops->native(ex, 0, 1, &t, why, sizeof why),
+                         CV_ERR_UNAVAILABLE);
+        assert_non_null(strstr(why, devs == 1 ? "Duplicate GPU detected"
+                                              : "NCCL is not installed here"));
+        /* perf's native row says the same */
+        PerfConfig cfg = {.call = c, .iters = 1, .check = 1};
+        PerfRow row;
+        why[0] = '\0';
+        assert_int_equal(perf_measure_native(ex, &cfg, algo_find(COLL_ALLREDUCE, "ring"),
+                                             40, &row, why, sizeof why),
                          CV_ERR_UNAVAILABLE);
         assert_non_null(strstr(why, devs == 1 ? "Duplicate GPU detected"
                                               : "NCCL is not installed here"));

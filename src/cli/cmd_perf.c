@@ -585,6 +585,48 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
     return n;
 }
 
+/* With -a all, the backend's own library's collective (ExecOps.native) at
+ * every size, in a table of its own after the algorithms' (the text table
+ * only), or the sentence that says why it cannot run here. 0, or
+ * CLI_EXIT_FAIL when it failed or computed wrong elements. */
+static int run_native(Executor *ex, const Run *r, const AlgoInfo *a,
+                      size_t nsizes)
+{
+    const PerfConfig *c = &r->pa->cfg;
+    const char *name = ex->ops->native_name ? ex->ops->native_name : "native";
+    size_t *counts = malloc((nsizes + 1) * sizeof *counts);
+    char why[300] = "";
+    int rc = 0;
+    if (!counts)
+        return CLI_EXIT_FAIL;
+    sweep_counts(&c->sweep, &c->call, counts);
+    printf("# collviz perf: %s, %s (the library's own collective), backend "
+           "%s, %d ranks\n", coll_name(c->call.kind), name, r->pa->backend,
+           c->call.nranks);
+    for (size_t i = 0; i < nsizes; i++) {
+        PerfRow row;
+        CollCall call = c->call;
+        call.count = counts[i];
+        CvError e = perf_measure_native(ex, c, a, coll_size_bytes(&call), &row,
+                                        why, sizeof why);
+        if (e == CV_ERR_UNAVAILABLE && i == 0) {
+            printf("# %s: not measured: %s\n#\n", name, why);
+            break;
+        }
+        if (e) {
+            fprintf(stderr, "collviz: perf %s %s failed: %s\n",
+                    coll_name(c->call.kind), name, why[0] ? why : cv_strerror(e));
+            rc = CLI_EXIT_FAIL;
+            break;
+        }
+        print_row(c, &row, r->cal->link);
+        rc |= perf_wrong_total(&row, 1) ? CLI_EXIT_FAIL : 0;
+    }
+    free(counts);
+    fflush(stdout);
+    return rc;
+}
+
 /* Measure every algorithm's sweep into rows; 0 or an exit status (the
  * failure's sentence on stderr and in failure). */
 static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
@@ -613,6 +655,8 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
     }
     if (!r->pa->csv && nalgo > 1)
         print_summary(r, rows, nalgo, nsizes);
+    if (!r->pa->csv && !r->pa->algo && ex->ops->native && nalgo)
+        return run_native(ex, r, algos[0], nsizes);
     return CLI_EXIT_OK;
 }
 

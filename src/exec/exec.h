@@ -91,6 +91,8 @@ typedef struct ExecOps {
      * row beside the schedules'. */
     CvError (*native)(Executor *ex, int warmup, int iters, ExecTiming *t,
                       char *why, size_t whylen);
+    const char *native_name; /* what perf calls native's rows ("nccl");
+                                NULL where native is */
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);

@@ -554,6 +554,7 @@ const ExecOps exec_cuda_ops = {
     .finish = cuda_finish,
     .run = gpu_run,
     .native = gpu_native, /* NCCL's collective, where it can run */
+    .native_name = "nccl",
     .read = cuda_read,
     /* .probe: none, the cross-core probe is the threads backend's */
     /* .predict: none, the plain calibrated model */

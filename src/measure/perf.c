@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/verify.h"
 #include "measure/measure.h"
 
 /* ------------------------------------------------------------ measuring */
@@ -73,6 +74,47 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
     for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
         call.in_place = pl == PERF_IN_PLACE;
         e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why, whylen);
+    }
+    return e;
+}
+
+CvError perf_measure_native(Executor *ex, const PerfConfig *cfg,
+                            const AlgoInfo *a, unsigned long long bytes,
+                            PerfRow *row, char *why, size_t whylen)
+{
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, bytes);
+    *row = (PerfRow){.algo = a, .count = call.count,
+                     .bytes = coll_size_bytes(&call)};
+    CvError e = ex->ops->native ? CV_OK : CV_ERR_UNAVAILABLE;
+    for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
+        PerfSide *out = &row->side[pl];
+        Schedule s;
+        ExecTiming t = {0};
+        VerifyReport vr;
+        *out = (PerfSide){.wrong = -1};
+        call.in_place = pl == PERF_IN_PLACE;
+        if ((e = algo_generate(a, &call, &s)))
+            break;
+        e = ex->ops->load(ex, &s);
+        if (!e && cfg->check > 0 && !(e = ex->ops->reset(ex)) &&
+            !(e = ex->ops->native(ex, 0, 1, &t, why, whylen))) {
+            e = verify_output(ex, true, &vr);
+            out->wrong = (long long)vr.wrong;
+            e = e == CV_ERR_WRONG ? CV_OK : e;
+        }
+        if (!e)
+            e = ex->ops->native(ex, cfg->warmup, cfg->iters, &t, why, whylen);
+        if (!e) {
+            double b = (double)coll_size_bytes(&call);
+            out->time_s = t.iter_s;
+            out->iters = cfg->iters;
+            out->algbw = t.iter_s > 0 ? b / t.iter_s / 1e9 : 0;
+            out->busbw = out->algbw * coll_busbw_factor(call.kind, call.nranks);
+        }
+        if (e && e != CV_ERR_UNAVAILABLE && !why[0])
+            exec_fail(ex, e, why, whylen);
+        sched_fini(&s);
     }
     return e;
 }

@@ -72,6 +72,15 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                      const AlgoInfo *a, unsigned long long bytes,
                      PerfRow *row, char *why, size_t whylen);
 
+/* The backend's own library's collective (ExecOps.native) at one size in
+ * both places, on the buffers of a's schedule (loaded to size them):
+ * checked once (cfg->check > 0) against the collective's definition,
+ * then timed as a schedule is; no model. CV_ERR_UNAVAILABLE and the
+ * library's sentence in why where it cannot run here. */
+CvError perf_measure_native(Executor *ex, const PerfConfig *cfg,
+                            const AlgoInfo *a, unsigned long long bytes,
+                            PerfRow *row, char *why, size_t whylen);
+
 /* CV_OK when a's buffers at the sweep's largest size fit in this
  * machine's memory (exec_check_fits); else CV_ERR_NOMEM, or the error
  * that generating the schedule gave, and a sentence in why (starting "at
