@@ -1,6 +1,6 @@
 /* gpu_dev.c - the cuda backend's devices: its options, the devices it
  * opens (a primary context, a stream and the step kernel each), peer
- * access between them, and the error helpers. */
+ * access between them, and what reports its errors. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
