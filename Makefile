@@ -26,6 +26,14 @@ endif
 # default where nvcc or clang can compile CUDA), MPI=1 builds src/mpi/
 # (the default where mpicc exists). CUDA=0 / MPI=0 build without them.
 CUDA     ?= $(if $(shell command -v nvcc 2>/dev/null || command -v clang 2>/dev/null),1,0)
+# The cuda backend's kernels (src/gpu/kernels.cu) are compiled to PTX and
+# embedded: with nvcc where it exists (a fatbin: PTX for compute_75 and
+# SASS for sm_90), else with clang (PTX for sm_70, no CUDA toolkit
+# needed). CUDA_KERNELS=0 builds the backend without them (it then says
+# so when asked to run).
+CUDA_KERNELS ?= 1
+NVCC     ?= $(shell command -v nvcc 2>/dev/null)
+CUDA_CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
 MPI      ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
 
 # Flags the build needs, kept apart from the user's CFLAGS. -iquote: the
@@ -46,6 +54,13 @@ endif
 CURSES_CFLAGS := $(shell pkg-config --cflags ncursesw 2>/dev/null)
 CURSES_LIBS   := $(or $(shell pkg-config --libs ncursesw 2>/dev/null),-lncursesw)
 CMOCKA_LIBS   := $(or $(shell pkg-config --libs cmocka 2>/dev/null),-lcmocka)
+
+# The cuda backend: built in (src/exec/exec.c names it), dlopen for the
+# driver and NCCL.
+ifeq ($(CUDA),1)
+REQ_CPPFLAGS += -DCOLLVIZ_WITH_CUDA
+REQ_LDLIBS   += -ldl
+endif
 
 ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 
@@ -81,7 +96,7 @@ LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi install uninstall \
-        clean help deps fuzz fuzz-run pot
+        clean help deps fuzz fuzz-run pot test-gpu
 all: $(BIN)
 tests: $(BIN) $(TEST_BINS)
 
@@ -97,6 +112,7 @@ help:
 	@echo 'make pot        gather the TUI messages into po/collviz.pot'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
 	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
+	@echo 'make test-gpu   the cuda tests on this machine'"'"'s GPU(s), then bench/gpu.sh'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
@@ -137,6 +153,54 @@ $(BUILD)/%.o: %.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# ------------------------------------------------------- the GPU kernels
+GPU_PTX := $(BUILD)/gpu/kernels.ptx
+GPU_IMG := $(BUILD)/gpu/kernels.img
+GPU_KSRC := src/gpu/kernels.cu src/gpu/kern.h
+CLANG_CUDA_FLAGS := -x cuda --cuda-device-only -nocudainc -nocudalib \
+    --cuda-gpu-arch=sm_70 -Wno-unknown-cuda-version -O3 -S
+NVCC_FLAGS := -O3 -Xptxas -O3
+$(GPU_PTX): $(GPU_KSRC)
+	$(call say,PTX,$@)
+	$(Q)mkdir -p $(@D)
+ifeq ($(CUDA_KERNELS),0)
+	$(Q): > $@
+else ifneq ($(NVCC),)
+	$(Q)$(NVCC) $(NVCC_FLAGS) -ptx -arch=compute_75 -o $@ $<
+else
+	$(Q)$(CUDA_CLANG) $(CLANG_CUDA_FLAGS) -o $@ $<
+endif
+
+$(GPU_IMG): $(GPU_PTX)
+	$(call say,IMAGE,$@)
+ifeq ($(CUDA_KERNELS)$(if $(NVCC),nvcc),1nvcc)
+	$(Q)$(NVCC) $(NVCC_FLAGS) -fatbin -gencode arch=compute_75,code=compute_75 \
+	    -gencode arch=compute_90,code=sm_90 -o $@ src/gpu/kernels.cu
+else
+	$(Q)cp $< $@
+endif
+
+$(BUILD)/src/gpu/image.o: src/gpu/image.c $(GPU_IMG)
+	$(call say,CC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -DGPU_IMAGE_PATH='"$(GPU_IMG)"' -c -o $@ $<
+
+# The tests' CUDA driver (tests/fake_cuda/): device memory is host memory,
+# a launch runs kern.h's code on the host.
+FAKE_CUDA := $(BUILD)/tests/fake_cuda/libcuda.so.1
+$(FAKE_CUDA): tests/fake_cuda/fake_cuda.c src/gpu/kern.h src/gpu/cuda_api.h
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libcuda.so.1 -o $@ $< \
+	    $(REQ_LDLIBS)
+
+# Tests find the fake driver and the PTX by these paths.
+$(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' \
+    -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"'
+GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
+                       $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
+$(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))
 
 $(LIB): $(CORE_OBJS)
 	$(call say,AR,$@)
@@ -187,6 +251,14 @@ test: deps
 
 layers:
 	$(Q)sh scripts/layers.sh
+
+# The cuda backend's tests on the machine's own driver and GPU(s) instead
+# of the tests' driver, then perf and calibrate on them (bench/gpu.sh,
+# results in bench/results/ with the devices' names and the driver).
+test-gpu: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
+	$(Q)COLLVIZ_TEST_REAL_GPU=1 COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh \
+	    $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
+	$(Q)sh bench/gpu.sh $(BIN)
 
 # Every test program runs even when one fails; the last line sums up the
 # tests as cmocka counts them: N passed, N failed, N skipped.

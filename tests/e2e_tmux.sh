@@ -197,7 +197,7 @@ echo "e2e: ok: not a terminal"
 #    checkpoint; Ctrl-C restores the terminal; bad input is one sentence
 export XDG_STATE_HOME="$work/state"
 start "learn 1 --lang en" "$utf8"
-wait_for "Lesson 1: Broadcast" "learn 1 starts"
+wait_for "Lesson 1: The eight collectives" "learn 1 starts"
 n=0
 until grep -q "Your answer:" "$work/screen"; do
     [ $n -lt 30 ] || fail "no checkpoint after 30 presses of Space"
@@ -207,19 +207,19 @@ until grep -q "Your answer:" "$work/screen"; do
     n=$((n + 1))
 done
 wait_for "how many bytes does" "the first checkpoint asks"
-tm send-keys -t e2e 2 0 0 Enter
+tm send-keys -t e2e 1 0 Enter
 wait_for "Not right \(try 1 of 3\)" "a wrong answer"
-tm send-keys -t e2e 2 2 4 Enter
-wait_for "Right: 224" "the right answer"
-wait_for "The binomial tree does better" "goes on to the next paragraph"
+tm send-keys -t e2e 1 2 Enter
+wait_for "Right: 12" "the right answer"
+wait_for "Gather is scatter run backwards" "goes on to the next paragraph"
 tm send-keys -t e2e q
 check_exit 0 "learn: wrong, right, quit"
-grep -q "^01-broadcast [0-9]* [0-9]* +" "$XDG_STATE_HOME/collviz/lessons" ||
+grep -q "^01-collectives [0-9]* [0-9]* +" "$XDG_STATE_HOME/collviz/lessons" ||
     fail "the progress file does not record the checkpoint"
 start "learn --lang en" "$utf8"
 wait_for "at checkpoint 2 of 4" "the list shows the progress"
 tm send-keys -t e2e Enter
-wait_for "The binomial tree does better" "resumes at the next paragraph"
+wait_for "Gather is scatter run backwards" "resumes at the next paragraph"
 grep -q "Your answer:" "$work/screen" && fail "the answered checkpoint is asked again"
 tm send-keys -t e2e C-c
 check_exit 130 "learn: Ctrl-C"
@@ -234,9 +234,9 @@ check_exit 0 "learn: L from the TUI, then q"
 rc=$?
 [ $rc -eq 2 ] || { cat "$work/out"; fail "learn: status $rc without a terminal"; }
 grep -q "plain text files in" "$work/out" || fail "learn: no pointer to the files"
-"$bin" learn 9 > "$work/out" 2>&1
-[ $? -eq 2 ] && grep -q "unknown lesson '9'; lessons: 01-broadcast" "$work/out" ||
-    { cat "$work/out"; fail "learn 9"; }
+"$bin" learn 99 > "$work/out" 2>&1
+[ $? -eq 2 ] && grep -q "unknown lesson '99'; lessons: 01-collectives" "$work/out" ||
+    { cat "$work/out"; fail "learn 99"; }
 "$bin" learn --lang fr > "$work/out" 2>&1
 [ $? -eq 2 ] && grep -q "unknown language 'fr'; languages: en, zh" "$work/out" ||
     { cat "$work/out"; fail "learn --lang fr"; }

@@ -151,9 +151,10 @@ static void test_too_large(void **state)
  * title. */
 static void test_mutations(void **state)
 {
-    const char *files[] = {"lessons/en/01-broadcast.txt",
-                           "lessons/zh/02-ring-allreduce.txt",
-                           "lessons/en/03-latency-vs-bandwidth.txt"};
+    const char *files[] = {"lessons/en/01-collectives.txt",
+                           "lessons/zh/03-ring-allreduce.txt",
+                           "lessons/en/05-latency-vs-bandwidth.txt",
+                           "lessons/zh/08-double-binary-tree.txt"};
     unsigned seed = 20;
     for (size_t f = 0; f < sizeof files / sizeof *files; f++) {
         char *buf, why[256];

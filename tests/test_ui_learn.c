@@ -23,6 +23,11 @@
 #include "ui/scene.h"
 
 
+/* The lessons the tests play, by their place in the course:
+ * 02-broadcast and 03-ring-allreduce. */
+#define BROADCAST 1
+#define RING 2
+
 static char root[64];  /* a fresh directory per test */
 static char prog[128]; /* the progress file in it */
 
@@ -32,7 +37,7 @@ static int setup(void **state)
     if (!mkdtemp(root))
         return -1;
     snprintf(prog, sizeof prog, "%s/lessons", root);
-    setenv("XDG_CACHE_HOME", "/nonexistent/collviz-test-cache", 1);
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
     return 0;
 }
 
@@ -118,8 +123,8 @@ static void test_goldens(void **state)
         for (int s = 0; s < 2; s++) {
             remove(prog);
             Learn *l = start((UiLang)lang, prog, sizes[s][0], sizes[s][1]);
-            /* lesson 1's first checkpoint, wrong then right */
-            open_lesson(l, 0);
+            /* the broadcast lesson's first checkpoint, wrong then right */
+            open_lesson(l, BROADCAST);
             to_check(l);
             type(l, "200\n");
             assert_int_equal(l->ask.tries, 1);
@@ -129,8 +134,8 @@ static void test_goldens(void **state)
             golden(l, "check_right");
             learn_key(l, 'o');
             golden(l, "list");
-            /* lesson 2 at its step 2, the transfers listed */
-            open_lesson(l, 1);
+            /* the ring allreduce lesson at its step 2, the transfers listed */
+            open_lesson(l, RING);
             for (int i = 0; i < 40 && !(l->cur.step == 2 &&
                  l->cur.les.items[l->cur.pos - 1].kind == LI_BLOCK); i++)
                 learn_key(l, ' ');
@@ -155,19 +160,19 @@ static void progress_line(const char *name, char *out, size_t n)
 static void test_resume(void **state)
 {
     Learn *l = start(UI_LANG_EN, prog, 100, 30);
-    open_lesson(l, 0);
+    open_lesson(l, BROADCAST);
     to_check(l);
     type(l, "7\n224\n");
     size_t pos = l->cur.pos;
     assert_int_equal(l->cur.les.items[pos - 1].kind, LI_PARA);
     char line[200];
-    progress_line("01-broadcast", line, sizeof line);
-    assert_string_equal(line + strcspn(line, "+."), "+...");
+    progress_line("02-broadcast", line, sizeof line);
+    assert_string_equal(line + strcspn(line, "+."), "+....."); /* of 6 */
     learn_key(l, 'q');
     assert_true(l->quit);
     stop(l);
     l = start(UI_LANG_EN, prog, 100, 30);
-    open_lesson(l, 0);
+    open_lesson(l, BROADCAST);
     assert_int_equal(l->cur.pos, pos);
     /* the text scrolls up as far as it goes, and back */
     int max = learn_scroll_max(l);
@@ -191,7 +196,7 @@ static void test_resume(void **state)
 static void test_wrong_skip_reveal(void **state)
 {
     Learn *l = start(UI_LANG_EN, prog, 100, 30);
-    open_lesson(l, 0);
+    open_lesson(l, BROADCAST);
     to_check(l);
     type(l, "1\n2\n");
     assert_true(l->ask.open);
@@ -208,7 +213,7 @@ static void test_wrong_skip_reveal(void **state)
     learn_key(l, 'r');
     assert_non_null(strstr(l->msg, "The answer is 5"));
     char line[200];
-    progress_line("01-broadcast", line, sizeof line);
+    progress_line("02-broadcast", line, sizeof line);
     assert_non_null(strstr(line, " rsr."));
     stop(l);
 }
@@ -216,7 +221,7 @@ static void test_wrong_skip_reveal(void **state)
 static void test_utf8_answer(void **state)
 {
     Learn *l = start(UI_LANG_ZH, prog, 100, 30);
-    open_lesson(l, 0);
+    open_lesson(l, BROADCAST);
     to_check(l);
     type(l, "两百");
     assert_string_equal(l->ask.text, "两百");
@@ -233,8 +238,8 @@ static void test_utf8_answer(void **state)
 static void test_switch_language(void **state)
 {
     Learn *l = start(UI_LANG_EN, prog, 100, 30);
-    open_lesson(l, 1);
-    to_check(l); /* lesson 2's first checkpoint */
+    open_lesson(l, RING);
+    to_check(l); /* the ring allreduce lesson's first checkpoint */
     learn_key(l, 27);
     long d0, t0, d1, t1;
     progress_position(&l->cur.les, l->cur.pos, &d0, &t0);
@@ -259,7 +264,7 @@ static void test_switch_language(void **state)
 static void test_corrupt_progress(void **state)
 {
     FILE *f = fopen(prog, "w");
-    fputs("collviz lesson progress 1\n01-broadcast 4 x +\n", f);
+    fputs("collviz lesson progress 1\n02-broadcast 4 x +\n", f);
     fclose(f);
     Learn *l = start(UI_LANG_EN, prog, 100, 30);
     assert_non_null(strstr(l->msg, "set aside as"));
@@ -267,12 +272,12 @@ static void test_corrupt_progress(void **state)
     snprintf(bad, sizeof bad, "%s.bad", prog);
     assert_int_equal(access(bad, F_OK), 0);
     assert_int_equal(access(prog, F_OK), -1);
-    open_lesson(l, 0);
+    open_lesson(l, BROADCAST);
     to_check(l);
     type(l, "224\n");
     stop(l);
     char line[200];
-    progress_line("01-broadcast", line, sizeof line);
+    progress_line("02-broadcast", line, sizeof line);
     assert_non_null(strstr(line, "+..."));
 }
 
@@ -289,7 +294,7 @@ static void test_state_unwritable(void **state)
     assert_false(l->prog_ok);
     assert_true(l->msg[0] != '\0');
     assert_null(strchr(l->msg, '\n'));
-    open_lesson(l, 0);
+    open_lesson(l, BROADCAST);
     to_check(l);
     type(l, "224\n");
     assert_non_null(strstr(l->msg, "Right"));

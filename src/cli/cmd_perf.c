@@ -145,12 +145,14 @@ static const char *row_name(const PerfArgs *pa, const AlgoInfo *a)
 }
 
 static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
-                             const Calib *cal)
+                             const Calib *cal, const ExecHost *host)
 {
     const PerfConfig *c = &pa->cfg;
     printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
            coll_name(c->call.kind), row_name(pa, a), pa->backend,
            c->call.nranks);
+    if (host->placement[0])
+        printf("# placement: %s\n", host->placement);
     if (!a)
         printf("# %s: the library's own %s on the same buffers, timed and "
                "checked the same way;\n#   it has no schedule, so no model "
@@ -612,12 +614,13 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
                    PerfRow *rows, size_t nsizes, char *failure, size_t len)
 {
     char why[256] = "";
+    ExecHost host = exec_host(ex);
     if (r->pa->csv)
         print_csv_head();
     size_t done = 0;
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
-            print_table_head(r->pa, algos[i], r->cal);
+            print_table_head(r->pa, algos[i], r->cal, &host);
         CvError e = perf_sweep(ex, &r->pa->cfg, r->cal, algos[i],
                                rows + i * nsizes, on_row, r, why, sizeof why);
         clear_progress(r);

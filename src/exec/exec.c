@@ -1,7 +1,8 @@
 /* exec.c - the backends collviz knows, by name.
  *
- * threads is built in. cuda (src/gpu/) and mpi are known by name but not
- * part of this version, so that asking for one gets a sentence saying so
+ * threads is built in; cuda (src/gpu/) where the build has it (CUDA=1,
+ * COLLVIZ_WITH_CUDA). mpi, and cuda in a build without it, are known by
+ * name, so that asking for one gets a sentence saying why it is missing
  * rather than "unknown". */
 #include "exec/exec.h"
 
@@ -18,6 +19,12 @@
 /* Each backend's table, defined in its own folder (only that folder
  * includes the backend's headers). */
 extern const ExecOps exec_threads_ops;
+#ifdef COLLVIZ_WITH_CUDA
+extern const ExecOps exec_cuda_ops;
+#define CUDA_OPS &exec_cuda_ops
+#else
+#define CUDA_OPS NULL
+#endif
 
 /* A backend by name: its table when built in, else why it is missing. */
 typedef struct {
@@ -28,8 +35,9 @@ typedef struct {
 
 static const Backend backends[] = {
     {"threads", &exec_threads_ops, NULL},
-    {"cuda", NULL, "the cuda backend is not part of this version of "
-                   "collviz; -B threads runs on this machine's cores"},
+    {"cuda", CUDA_OPS, "this collviz was built without the cuda backend "
+                       "(CUDA=0, or no nvcc or clang to compile its "
+                       "kernels); -B threads runs on this machine's cores"},
     {"mpi", NULL, "the mpi backend is not part of this version of collviz; "
                   "-B threads runs on this machine's cores"},
 };

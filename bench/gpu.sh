@@ -1,0 +1,66 @@
+#!/bin/sh
+# gpu.sh - collviz on the machine's NVIDIA GPU(s): what `make test-gpu`
+# runs after the tests. For every collective at p = 1, 2, 4, 8 (those the
+# machine can hold), `perf -B cuda -a all` from 8 B to 256 MiB, then
+# `calibrate -B cuda`; everything into bench/results/DATE-gpu-HOST.txt,
+# headed by the devices' names and the driver's version, and ended by
+# two figures computed from the tables: the worst measured/model of the
+# rows at 1 MiB and above, and each collective's best algorithm and time
+# at 256 MiB (to set against calibrate's copy bandwidth, which the file
+# holds too).
+#
+# usage: sh bench/gpu.sh [COLLVIZ]   (default build/collviz)
+set -u
+bin=${1:-build/collviz}
+[ -x "$bin" ] || { echo "gpu.sh: no $bin; run make first" >&2; exit 2; }
+here=$(cd "$(dirname "$0")" && pwd)
+mkdir -p "$here/results"
+out="$here/results/$(date -u +%Y-%m-%d)-gpu-$(hostname -s).txt"
+tmp=$(mktemp) || exit 1
+trap 'rm -f "$tmp"' EXIT INT TERM
+{
+    echo "# collviz on NVIDIA GPUs, $(date -u '+%Y-%m-%d %H:%M UTC'), $(hostname -s)"
+    if command -v nvidia-smi >/dev/null 2>&1; then
+        nvidia-smi --query-gpu=index,name,driver_version,memory.total \
+            --format=csv,noheader | sed 's/^/# device: /'
+    else
+        echo "# device: nvidia-smi is not installed here"
+    fi
+} >"$tmp"
+devices=$(nvidia-smi -L 2>/dev/null | wc -l)
+status=0
+for p in 1 2 4 8; do
+    for c in broadcast reduce scatter gather allgather reducescatter allreduce alltoall; do
+        echo "== perf $c -p $p" >>"$tmp"
+        "$bin" perf "$c" -B cuda -a all -p "$p" -b 8 -e 256M -f 2 -c 1 \
+            >>"$tmp" 2>&1 || { echo "# (perf failed: status $?)" >>"$tmp"; status=1; }
+    done
+    echo "== calibrate -p $p" >>"$tmp"
+    "$bin" calibrate -B cuda -p "$p" >>"$tmp" 2>&1 || status=1
+done
+echo "# devices counted by nvidia-smi: $devices" >>"$tmp"
+# The targets' figures: rows are "size count type redop root time ...";
+# the model's ratio is the last column.
+awk '
+/^== perf/ { coll = $3; p = $5 }
+/^# collviz perf:/ { algo = $6; sub(",", "", algo) }
+/^ *[0-9]/ && NF >= 15 {
+    size = $1; t = $6; ratio = $NF
+    if (size >= 1048576 && ratio + 0 > 0) {
+        d = ratio - 1; if (d < 0) d = -d
+        if (d > worst) { worst = d; wrow = coll " " algo " p=" p " " size " B" }
+    }
+    if (size == 268435456) {
+        k = coll " p=" p
+        if (!(k in best) || t < best[k]) { best[k] = t; balgo[k] = algo }
+    }
+}
+END {
+    printf "# worst |measured/model - 1| at 1 MiB and above: %.2f (%s)\n", worst, wrow
+    for (k in best) printf "# best at 256 MiB: %s: %s, %s us\n", k, balgo[k], best[k]
+}' "$tmp" >>"$tmp.sum" 2>/dev/null
+cat "$tmp.sum" >>"$tmp" 2>/dev/null
+rm -f "$tmp.sum"
+cp "$tmp" "$out"
+echo "gpu.sh: wrote $out"
+exit $status

@@ -1,0 +1,83 @@
+#!/bin/sh
+# play-lessons.sh - play every lesson through in the real lesson player, in
+# tmux at 100x30, in English and Chinese: Space until a checkpoint opens,
+# the lesson's own first @answer typed and Enter, the player must say it
+# is right; at the end of the lesson every checkpoint must have been asked.
+# A lesson that stops going on, asks a checkpoint the file does not have or
+# rejects its answer fails with the screen it was on.
+#
+# usage: sh scripts/play-lessons.sh PATH/TO/collviz [LESSON-FILE-NAME...]
+# exit: 0 every lesson played, 1 a lesson failed, 77 skipped (no tmux).
+set -u
+bin=${1:?usage: play-lessons.sh PATH/TO/collviz [NAME...]}
+shift
+if ! command -v tmux >/dev/null 2>&1; then
+    echo "play: SKIP: tmux is not installed"
+    exit 77
+fi
+case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=$(mktemp -d)
+sock="collviz-play-$$"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$work"; }
+trap cleanup EXIT INT TERM
+utf8=
+locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' && utf8="LC_ALL=C.UTF-8"
+export XDG_CACHE_HOME="$work/cache" COLLVIZ_LESSONS="$root/lessons"
+
+[ $# -gt 0 ] || set -- $(ls "$root/lessons/en" | grep -E '^[0-9]{2}-.*\.txt$')
+failed=0
+for name in "$@"; do
+    num=${name%%-*}
+    for lang in en zh; do
+        file="$root/lessons/$lang/$name"
+        # the first @answer of every checkpoint, one a line
+        awk '/^@check/ { want = 1; next }
+             /^@answer/ && want { sub(/^@answer[ \t]*/, ""); print; want = 0 }' \
+            "$file" > "$work/answers"
+        total=$(wc -l < "$work/answers")
+        tm kill-session -t play >/dev/null 2>&1
+        sleep 0.2
+        rm -rf "$work/state"
+        tm new-session -d -s play -x 100 -y 30 \
+            "env XDG_STATE_HOME=$work/state $utf8 '$bin' learn $num --lang $lang; sleep 60"
+        asked=0 presses=0 status=
+        while :; do
+            sleep 0.05
+            tm capture-pane -p -t play > "$work/screen"
+            if grep -q "The end of the lesson\|本课结束" "$work/screen"; then
+                status=end; break
+            fi
+            if grep -q "Your answer:\|你的答案：" "$work/screen"; then
+                asked=$((asked + 1))
+                ans=$(sed -n "${asked}p" "$work/answers")
+                [ -n "$ans" ] || { status="a checkpoint the file does not have"; break; }
+                tm send-keys -t play -l "$ans"
+                tm send-keys -t play Enter
+                n=0
+                until grep -q "Right: \|正确：" "$work/screen"; do
+                    [ $n -lt 40 ] || break
+                    sleep 0.05
+                    tm capture-pane -p -t play > "$work/screen"
+                    n=$((n + 1))
+                done
+                grep -q "Right: \|正确：" "$work/screen" ||
+                    { status="answer '$ans' not accepted"; break; }
+            fi
+            presses=$((presses + 1))
+            [ $presses -lt 600 ] || { status="no end after 600 presses"; break; }
+            tm send-keys -t play Space
+        done
+        tm send-keys -t play q
+        if [ "$status" = end ] && [ "$asked" -eq "$total" ]; then
+            echo "play: ok: $lang/$name: $asked of $total checkpoints right"
+        else
+            [ "$status" = end ] && status="$asked of $total checkpoints asked"
+            echo "play: FAIL: $lang/$name: $status"
+            cat "$work/screen"
+            failed=1
+        fi
+    done
+done
+exit $failed

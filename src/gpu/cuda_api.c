@@ -1,0 +1,134 @@
+/* cuda_api.c - the driver, opened with dlopen and resolved through
+ * cuGetProcAddress (cuda_api.h), and the sentences for why it cannot be
+ * used. */
+#include "gpu/cuda_api.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* cuGetProcAddress as drivers since 12.5 export it (with a status), and
+ * as older ones do. */
+typedef CUresult (*GetProc2)(const char *sym, void **fn, int version,
+                             unsigned long long flags, int *status);
+typedef CUresult (*GetProc1)(const char *sym, void **fn, int version,
+                             unsigned long long flags);
+
+void cuda_why(CudaWhy w, const char *detail, char *why, size_t whylen)
+{
+    const char *d = detail && *detail ? detail : "";
+    switch (w) {
+    case CUDA_OK:
+        snprintf(why, whylen, "%s", "");
+        break;
+    case CUDA_NO_LIBRARY:
+        snprintf(why, whylen, "the cuda backend needs the NVIDIA driver's "
+                 "library libcuda.so.1, which this machine does not have "
+                 "(%s)", d[0] ? d : "dlopen failed");
+        break;
+    case CUDA_NO_SYMBOL:
+        snprintf(why, whylen, "the NVIDIA driver's library here is too old "
+                 "for the cuda backend: it has no %s", d);
+        break;
+    case CUDA_STUB:
+        snprintf(why, whylen, "the libcuda.so.1 found here is the CUDA "
+                 "toolkit's stub, not a driver (CUDA_ERROR_STUB_LIBRARY, "
+                 "34): this machine has no NVIDIA driver installed");
+        break;
+    case CUDA_NO_DEVICE:
+        snprintf(why, whylen, "the NVIDIA driver found no CUDA device on "
+                 "this machine (CUDA_ERROR_NO_DEVICE, 100)");
+        break;
+    case CUDA_INIT_FAILED:
+        snprintf(why, whylen, "the NVIDIA driver could not start: %s", d);
+        break;
+    case CUDA_NO_KERNELS:
+        snprintf(why, whylen, "this collviz was built without its CUDA "
+                 "kernels (neither nvcc nor clang could compile them); "
+                 "rebuild where one of them can");
+        break;
+    }
+}
+
+const char *cuda_errstr(const CudaApi *api, CUresult e)
+{
+    const char *s = NULL;
+    if (api->cuGetErrorString && api->cuGetErrorString(e, &s) == CUDA_SUCCESS
+        && s)
+        return s;
+    return "an error the driver does not name";
+}
+
+void cuda_close(CudaApi *api)
+{
+    if (api->lib)
+        dlclose(api->lib);
+    memset(api, 0, sizeof *api);
+}
+
+/* Resolve every entry point; the name of one missing, or NULL. */
+static const char *resolve(CudaApi *api, GetProc2 gp2, GetProc1 gp1)
+{
+#define X(name, args)                                                         \
+    {                                                                         \
+        void *fn = NULL;                                                      \
+        int st = 0;                                                           \
+        CUresult r = gp2 ? gp2(#name, &fn, CUDA_API_VERSION_USED, 0, &st)     \
+                         : gp1(#name, &fn, CUDA_API_VERSION_USED, 0);         \
+        if (r != CUDA_SUCCESS || !fn)                                         \
+            return #name;                                                     \
+        memcpy(&api->name, &fn, sizeof fn);                                   \
+    }
+    CUDA_FUNCS(X)
+#undef X
+    return NULL;
+}
+
+CudaWhy cuda_open(CudaApi *api, char *why, size_t whylen)
+{
+    memset(api, 0, sizeof *api);
+    const char *path = getenv("COLLVIZ_LIBCUDA");
+    if (!path || !*path)
+        path = "libcuda.so.1";
+    api->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!api->lib) {
+        const char *e = dlerror();
+        cuda_why(CUDA_NO_LIBRARY, e, why, whylen);
+        return CUDA_NO_LIBRARY;
+    }
+    void *p2 = dlsym(api->lib, "cuGetProcAddress_v2");
+    void *p1 = p2 ? NULL : dlsym(api->lib, "cuGetProcAddress");
+    GetProc2 gp2 = NULL;
+    GetProc1 gp1 = NULL;
+    memcpy(&gp2, &p2, sizeof p2);
+    memcpy(&gp1, &p1, sizeof p1);
+    const char *missing = !gp2 && !gp1 ? "cuGetProcAddress"
+                                       : resolve(api, gp2, gp1);
+    CudaWhy w = CUDA_OK;
+    char detail[160] = "";
+    if (missing) {
+        w = CUDA_NO_SYMBOL;
+        snprintf(detail, sizeof detail, "%s", missing);
+    } else {
+        CUresult r = api->cuInit(0);
+        int n = 0;
+        if (r == CUDA_SUCCESS)
+            r = api->cuDeviceGetCount(&n);
+        if (r == CUDA_ERROR_STUB_LIBRARY)
+            w = CUDA_STUB;
+        else if (r == CUDA_ERROR_NO_DEVICE || (r == CUDA_SUCCESS && n < 1))
+            w = CUDA_NO_DEVICE;
+        else if (r != CUDA_SUCCESS) {
+            w = CUDA_INIT_FAILED;
+            snprintf(detail, sizeof detail, "cuInit: %s (%d)",
+                     cuda_errstr(api, r), r);
+        } else if (api->cuDriverGetVersion(&api->version) != CUDA_SUCCESS)
+            api->version = 0;
+    }
+    if (w != CUDA_OK) {
+        cuda_why(w, detail, why, whylen);
+        cuda_close(api);
+    }
+    return w;
+}

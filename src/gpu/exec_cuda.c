@@ -1,0 +1,565 @@
+/* exec_cuda.c - the cuda backend's operations and its ExecOps table.
+ *
+ * Ranks live on devices (gpu_dev.c: one each where there are enough,
+ * else in blocks); every rank's buffers are device memory on its device.
+ * A step is one launch of the step kernel per device over the step's
+ * plan (gpu_plan.c), after a stage phase where the step overwrites
+ * sources or reads a device without peer access; with several devices,
+ * each phase ends in an event every other device's stream waits for. A
+ * timed run on one device is captured once as a CUDA graph and launched
+ * per iteration; CUDA events time the loop and, in passes of their own,
+ * each step. read copies a rank's buffer to a host mirror once after a
+ * change and serves reads from it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data.h"
+#include "gpu/gpu_impl.h"
+
+/* The kernel numbers datatypes and ops as the core does. */
+_Static_assert((int)KT_INT8 == (int)DT_INT8 && (int)KT_HALF == (int)DT_HALF &&
+               (int)KT_DOUBLE == (int)DT_DOUBLE && (int)KT_COUNT == (int)DT_COUNT,
+               "kern.h's datatypes follow core/coll.h's");
+_Static_assert((int)KR_SUM == (int)OP_SUM && (int)KR_MAX == (int)OP_MAX &&
+               (int)KR_AVG == (int)OP_AVG && (int)KR_COUNT == (int)OP_COUNT,
+               "kern.h's ops follow core/coll.h's");
+
+extern const ExecOps exec_cuda_ops;
+
+static void gpu_close(Executor *ex);
+
+static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
+                            char *why, size_t whylen)
+{
+    *out = NULL;
+    if (nranks < 1 || nranks > COLL_MAX_RANKS) {
+        snprintf(why, whylen, "the cuda backend runs 1 to %d ranks; %d were "
+                 "asked for", COLL_MAX_RANKS, nranks);
+        return CV_ERR_RANKS;
+    }
+    GpuExec *x = calloc(1, sizeof *x);
+    int *rd = calloc((size_t)nranks, sizeof *rd);
+    if (!x || !rd) {
+        free(x), free(rd);
+        snprintf(why, whylen, "out of memory starting %d ranks", nranks);
+        return CV_ERR_NOMEM;
+    }
+    x->base = (Executor){.ops = &exec_cuda_ops, .nranks = nranks};
+    x->rank_dev = rd;
+    atomic_init(&x->cancel, 0);
+    CvError e = gpu_open_devices(x, opt ? opt->params : NULL, why, whylen);
+    if (!e)
+        e = gpu_use(x, 0);
+    if (!e)
+        e = gpu_check(x, x->api.cuEventCreate(&x->ev_start, CU_EVENT_DEFAULT),
+                      "to create an event");
+    if (!e)
+        e = gpu_check(x, x->api.cuEventCreate(&x->ev_end, CU_EVENT_DEFAULT),
+                      "to create an event");
+    if (e) {
+        if (!why[0])
+            snprintf(why, whylen, "%s", x->err);
+        gpu_close(&x->base);
+        return e;
+    }
+    *out = &x->base;
+    return CV_OK;
+}
+
+/* ------------------------------------------------------------ memory */
+
+static size_t nbufs(const GpuExec *x) { return (size_t)x->base.nranks * BUF_COUNT; }
+
+static void free_events(GpuExec *x)
+{
+    for (size_t i = 0; i < x->nev_step; i++)
+        x->api.cuEventDestroy(x->ev_step[i]);
+    free(x->ev_step);
+    x->ev_step = NULL;
+    x->nev_step = 0;
+}
+
+/* Everything a load made. */
+static void unload(GpuExec *x)
+{
+    CudaApi *a = &x->api;
+    x->base.sched = NULL;
+    if (x->graph)
+        a->cuGraphExecDestroy(x->graph);
+    if (x->graph_stamp)
+        a->cuGraphExecDestroy(x->graph_stamp);
+    x->graph = NULL, x->graph_stamp = NULL;
+    free_events(x);
+    for (size_t i = 0; x->buf && i < nbufs(x); i++)
+        if (x->buf[i]) {
+            gpu_use(x, x->rank_dev[i / BUF_COUNT]);
+            a->cuMemFree(x->buf[i]);
+        }
+    for (size_t i = 0; x->mirror && i < nbufs(x); i++)
+        free(x->mirror[i]);
+    free(x->buf), free(x->mirror), free(x->mirror_ok);
+    x->buf = NULL, x->mirror = NULL, x->mirror_ok = NULL;
+    for (int d = 0; d < x->ndev; d++) {
+        GpuDev *g = &x->dev[d];
+        gpu_use(x, d);
+        for (int m = 0; m < GPU_MODES; m++) {
+            if (g->plan[m])
+                a->cuMemFree(g->plan[m]);
+            g->plan[m] = 0;
+        }
+        if (g->stage)
+            a->cuMemFree(g->stage);
+        g->stage = 0, g->stage_bytes = 0;
+    }
+    for (int m = 0; m < GPU_MODES; m++)
+        gpu_plan_free(&x->plan[m], x->ndev);
+    if (x->host)
+        a->cuMemFreeHost(x->host);
+    x->host = NULL, x->host_bytes = 0;
+}
+
+/* Whether the buffers of s (and room for plans and stages, `extra` per
+ * device) fit in each device's free memory. */
+static CvError check_fits(GpuExec *x, const Schedule *s, const size_t *extra)
+{
+    size_t need[GPU_MAX_DEVICES] = {0};
+    for (int r = 0; r < s->call.nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(s, r, (BufId)b), es = dtype_size(s->call.dtype);
+            size_t *at = &need[x->rank_dev[r]];
+            if (n > (SIZE_MAX - *at) / es)
+                return gpu_fail(x, CV_ERR_NOMEM, "the buffers would be larger "
+                                "than a device can address, let alone hold");
+            *at += n * es;
+        }
+    for (int d = 0; d < x->ndev; d++) {
+        size_t fr = 0, tot = 0, want = need[d] + (extra ? extra[d] : 0);
+        CvError e = gpu_use(x, d);
+        if (!e)
+            e = gpu_check(x, x->api.cuMemGetInfo(&fr, &tot), "to say its free memory");
+        if (e)
+            return e;
+        if (want > fr)
+            return gpu_fail(x, CV_ERR_NOMEM, "the buffers need %.3g GiB on "
+                            "CUDA device %d but it has %.3g GiB of memory free "
+                            "(of %.3g GiB)", want / 1073741824.0,
+                            x->dev[d].ordinal, fr / 1073741824.0,
+                            tot / 1073741824.0);
+    }
+    return CV_OK;
+}
+
+static CvError alloc_buffers(GpuExec *x, const Schedule *s)
+{
+    size_t es = dtype_size(s->call.dtype);
+    x->buf = calloc(nbufs(x), sizeof *x->buf);
+    x->mirror = calloc(nbufs(x), sizeof *x->mirror);
+    x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
+    if (!x->buf || !x->mirror || !x->mirror_ok)
+        return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+    for (size_t i = 0; i < nbufs(x); i++) {
+        size_t n = sched_bufsize(s, (int)(i / BUF_COUNT), (BufId)(i % BUF_COUNT));
+        CvError e = gpu_use(x, x->rank_dev[i / BUF_COUNT]);
+        if (!e && n)
+            e = gpu_check(x, x->api.cuMemAlloc(&x->buf[i], n * es),
+                          "to allocate a rank's buffer");
+        if (e)
+            return e;
+    }
+    return CV_OK;
+}
+
+/* The plans of both modes, their stages, and their chunks on the devices. */
+static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *stg)
+{
+    size_t stage[GPU_MAX_DEVICES] = {0}, host = 0;
+    CvError e = CV_OK;
+    for (int m = 0; !e && m < GPU_MODES; m++)
+        e = gpu_plan_build(x, &x->plan[m], s, stg, m);
+    for (int m = 0; !e && m < GPU_MODES; m++) {
+        for (int d = 0; d < x->ndev; d++)
+            if (x->plan[m].stage_need[d] > stage[d])
+                stage[d] = x->plan[m].stage_need[d];
+        host = x->plan[m].host_need > host ? x->plan[m].host_need : host;
+    }
+    if (e)
+        return gpu_fail(x, e, "out of memory planning the schedule");
+    size_t extra[GPU_MAX_DEVICES];
+    for (int d = 0; d < x->ndev; d++)
+        extra[d] = stage[d] + (x->plan[0].nchunks[d] + x->plan[1].nchunks[d] + 2) *
+                   sizeof(KChunk);
+    if ((e = check_fits(x, s, extra)))
+        return e;
+    for (int d = 0; d < x->ndev; d++) {
+        if (!stage[d])
+            continue;
+        if ((e = gpu_use(x, d)) ||
+            (e = gpu_check(x, x->api.cuMemAlloc(&x->dev[d].stage, stage[d]),
+                           "to allocate a staging area")))
+            return e;
+        x->dev[d].stage_bytes = stage[d];
+    }
+    if (host && (e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
+                               "to allocate pinned host memory")))
+        return e;
+    x->host_bytes = host;
+    /* Again, now that the staging areas have their addresses. */
+    for (int m = 0; m < GPU_MODES; m++) {
+        gpu_plan_free(&x->plan[m], x->ndev);
+        if ((e = gpu_plan_build(x, &x->plan[m], s, stg, m)))
+            return gpu_fail(x, e, "out of memory planning the schedule");
+    }
+    for (int m = 0; m < GPU_MODES; m++)
+        for (int d = 0; d < x->ndev; d++) {
+            size_t n = x->plan[m].nchunks[d];
+            if (!n)
+                continue;
+            CUdeviceptr *at = &x->dev[d].plan[m];
+            if ((e = gpu_use(x, d)) ||
+                (e = gpu_check(x, x->api.cuMemAlloc(at, n * sizeof(KChunk)),
+                               "to allocate a plan")) ||
+                (e = gpu_check(x, x->api.cuMemcpyHtoD(*at, x->plan[m].chunks[d],
+                                                      n * sizeof(KChunk)),
+                               "to copy a plan")))
+                return e;
+        }
+    return CV_OK;
+}
+
+static CvError cuda_reset(Executor *ex);
+
+static CvError cuda_load(Executor *ex, const Schedule *s)
+{
+    GpuExec *x = gx(ex);
+    x->err[0] = 0;
+    unload(x);
+    if (!s || s->call.nranks != ex->nranks)
+        return gpu_fail(x, CV_ERR_ARG, "the schedule has %d ranks but the "
+                        "executor was opened for %d", s ? s->call.nranks : 0,
+                        ex->nranks);
+    if (atomic_exchange(&x->cancel, 0))
+        return gpu_fail(x, CV_ERR_CANCELLED, "the load was cancelled");
+    CvError e = check_fits(x, s, NULL);
+    if (e)
+        return e;
+    SchedCheck chk;
+    unsigned char *stg = malloc(s->nxfers + 1);
+    if (!stg)
+        return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+    e = sched_validate(s, &chk, stg);
+    if (e) {
+        free(stg);
+        return gpu_fail(x, e, "the schedule is not valid: %s (step %zu, "
+                        "transfer %zu)", cv_strerror(e), chk.step, chk.xfer);
+    }
+    x->finish = s->call.op == OP_AVG && coll_is_reducing(s->call.kind);
+    e = alloc_buffers(x, s);
+    if (!e)
+        e = build_plans(x, s, stg);
+    free(stg);
+    if (!e) {
+        ex->sched = s;
+        e = cuda_reset(ex);
+    }
+    if (e) {
+        char keep[sizeof x->err];
+        memcpy(keep, x->err, sizeof keep);
+        unload(x);
+        memcpy(x->err, keep, sizeof keep);
+    }
+    return e;
+}
+
+static CvError need_sched(GpuExec *x, const char *what)
+{
+    if (!x->base.sched)
+        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
+    if (atomic_exchange(&x->cancel, 0))
+        return gpu_fail(x, CV_ERR_CANCELLED, "%s was cancelled", what);
+    memset(x->mirror_ok, 0, nbufs(x) * sizeof *x->mirror_ok);
+    return CV_OK;
+}
+
+/* Inputs filled, every other element poisoned, copied to the devices. */
+static CvError cuda_reset(Executor *ex)
+{
+    GpuExec *x = gx(ex);
+    CvError e = need_sched(x, "the reset");
+    if (e)
+        return e;
+    const Schedule *s = ex->sched;
+    DataType t = s->call.dtype;
+    size_t es = dtype_size(t), most = 0;
+    for (size_t i = 0; i < nbufs(x); i++) {
+        size_t n = sched_bufsize(s, (int)(i / BUF_COUNT), (BufId)(i % BUF_COUNT));
+        most = n > most ? n : most;
+    }
+    unsigned char *h = malloc(most * es + 1);
+    if (!h)
+        return gpu_fail(x, CV_ERR_NOMEM, "out of memory filling the inputs");
+    for (int r = 0; !e && r < ex->nranks; r++) {
+        CollLayout l;
+        coll_layout(&s->call, r, &l);
+        for (int b = 0; !e && b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(s, r, (BufId)b);
+            if (!n)
+                continue;
+            data_fill_poison(t, h, n);
+            if ((BufId)b == l.in_buf && l.in_count)
+                data_fill_input(&s->call, r, 0, l.in_count, h + l.in_off * es);
+            e = gpu_use(x, x->rank_dev[r]);
+            if (!e)
+                e = gpu_check(x, x->api.cuMemcpyHtoD(x->buf[(size_t)r * BUF_COUNT + (size_t)b],
+                                                     h, n * es),
+                              "to copy the inputs");
+        }
+    }
+    free(h);
+    return e;
+}
+
+/* ------------------------------------------------------------- steps */
+
+/* Launch chunks [first, first + n) of plan m on device d. */
+static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n)
+{
+    if (!n)
+        return CV_OK;
+    GpuDev *g = &x->dev[d];
+    const CollCall *c = &x->base.sched->call;
+    CUdeviceptr plan = g->plan[m] + first * sizeof(KChunk);
+    unsigned int nc = (unsigned int)n, dt = (unsigned int)c->dtype,
+                 op = (unsigned int)c->op, p = (unsigned int)c->nranks;
+    void *args[] = {&plan, &nc, &dt, &op, &p};
+    size_t most = 4 * (size_t)(g->sms > 0 ? g->sms : 1);
+    unsigned int grid = (unsigned int)(n < most ? n : most);
+    return gpu_check(x, x->api.cuLaunchKernel(g->fn, grid, 1, 1, GPU_THREADS, 1, 1,
+                                              0, g->stream, args, NULL),
+                     "to launch the step kernel");
+}
+
+/* Every device waits until every other one has finished its phase. */
+CvError gpu_cross_wait(GpuExec *x)
+{
+    CvError e = CV_OK;
+    if (x->ndev < 2)
+        return CV_OK;
+    for (int d = 0; !e && d < x->ndev; d++)
+        if (!(e = gpu_use(x, d)))
+            e = gpu_check(x, x->api.cuEventRecord(x->dev[d].phase, x->dev[d].stream),
+                          "to record an event");
+    for (int d = 0; !e && d < x->ndev; d++)
+        for (int o = 0; !e && o < x->ndev; o++)
+            if (o != d)
+                e = gpu_check(x, x->api.cuStreamWaitEvent(x->dev[d].stream,
+                                                          x->dev[o].phase, 0),
+                              "to wait for another device");
+    return e;
+}
+
+static CvError host_copies(GpuExec *x, const GpuStepPlan *sp, const GpuPlan *p,
+                           int to_device)
+{
+    CvError e = CV_OK;
+    for (size_t i = 0; !e && i < sp->hc_n; i++) {
+        const GpuHostCopy *h = &p->hc[sp->hc_first + i];
+        if (h->to_device != to_device)
+            continue;
+        CUstream st = x->dev[h->dev].stream;
+        char *hp = (char *)x->host + h->host_off;
+        if (!(e = gpu_use(x, h->dev)))
+            e = gpu_check(x, to_device
+                                 ? x->api.cuMemcpyHtoDAsync(h->dptr, hp, h->bytes, st)
+                                 : x->api.cuMemcpyDtoHAsync(hp, h->dptr, h->bytes, st),
+                          "to copy through host memory");
+    }
+    return e;
+}
+
+/* Issue step k (nsteps: the finish) of plan m on every device. */
+CvError gpu_issue(GpuExec *x, int m, size_t k)
+{
+    const GpuPlan *p = &x->plan[m];
+    const GpuStepPlan *sp = &p->steps[k];
+    CvError e = CV_OK;
+    if (sp->staged) {
+        for (int d = 0; !e && d < x->ndev; d++)
+            if (!(e = gpu_use(x, d)))
+                e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d]);
+        if (!e)
+            e = host_copies(x, sp, p, 0);
+        if (!e)
+            e = gpu_cross_wait(x);
+        if (!e)
+            e = host_copies(x, sp, p, 1);
+    }
+    for (int d = 0; !e && d < x->ndev; d++)
+        if (!(e = gpu_use(x, d)))
+            e = launch(x, m, d, sp->main_first[d], sp->main_n[d]);
+    return e ? e : gpu_cross_wait(x);
+}
+
+CvError gpu_sync_all(GpuExec *x)
+{
+    CvError e = CV_OK;
+    for (int d = 0; !e && d < x->ndev; d++)
+        if (!(e = gpu_use(x, d)))
+            e = gpu_check(x, x->api.cuStreamSynchronize(x->dev[d].stream),
+                          "to run a step");
+    return e;
+}
+
+static CvError cuda_step(Executor *ex, size_t k)
+{
+    GpuExec *x = gx(ex);
+    CvError e = need_sched(x, "the step");
+    if (e)
+        return e;
+    if (k >= ex->sched->nsteps)
+        return gpu_fail(x, CV_ERR_ARG, "step %zu does not exist (the schedule "
+                        "has %zu steps)", k, ex->sched->nsteps);
+    e = gpu_issue(x, GPU_STEP, k);
+    return e ? e : gpu_sync_all(x);
+}
+
+static CvError cuda_finish(Executor *ex)
+{
+    GpuExec *x = gx(ex);
+    CvError e = need_sched(x, "the finish");
+    if (e || !x->finish)
+        return e;
+    e = gpu_issue(x, GPU_STEP, ex->sched->nsteps);
+    return e ? e : gpu_sync_all(x);
+}
+
+/* ------------------------------------------------------------- reads */
+
+static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
+                         void *dst)
+{
+    GpuExec *x = gx(ex);
+    if (!ex->sched)
+        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
+    if (atomic_exchange(&x->cancel, 0))
+        return gpu_fail(x, CV_ERR_CANCELLED, "the read was cancelled");
+    if (r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
+        return gpu_fail(x, CV_ERR_ARG, "no buffer %d of rank %d", (int)b, r);
+    size_t have = sched_bufsize(ex->sched, r, b);
+    if (off > have || n > have - off)
+        return gpu_fail(x, CV_ERR_BOUNDS, "elements %zu..%zu are outside rank "
+                        "%d's %s buffer of %zu", off, off + n, r, buf_name(b),
+                        have);
+    size_t es = dtype_size(ex->sched->call.dtype), i = (size_t)r * BUF_COUNT + b;
+    if (!n)
+        return CV_OK;
+    if (!x->mirror_ok[i]) { /* the whole buffer, once after a change */
+        if (!x->mirror[i] && !(x->mirror[i] = malloc(have * es)))
+            return gpu_fail(x, CV_ERR_NOMEM, "out of memory reading a buffer");
+        CvError e = gpu_use(x, x->rank_dev[r]);
+        if (!e)
+            e = gpu_check(x, x->api.cuMemcpyDtoH(x->mirror[i], x->buf[i], have * es),
+                          "to copy a buffer to the host");
+        if (e)
+            return e;
+        x->mirror_ok[i] = true;
+    }
+    memcpy(dst, x->mirror[i] + off * es, n * es);
+    return CV_OK;
+}
+
+/* ------------------------------------------------------ the machine */
+
+/* "4 ranks on 2 devices (0, 1), 2 each; peer access": the devices, the
+ * ranks on each, and how data crosses between them. */
+static void gpu_placement(const GpuExec *x, char *out, size_t len)
+{
+    int p = x->base.nranks, at = 0, n;
+    bool all_peer = true, no_peer = true;
+    n = snprintf(out, len, "%d rank%s on %d device%s (", p, p == 1 ? "" : "s",
+                 x->ndev, x->ndev == 1 ? "" : "s");
+    for (int d = 0; n > 0 && (size_t)(at += n) < len && d < x->ndev; d++)
+        n = snprintf(out + at, len - (size_t)at, "%s%d", d ? ", " : "",
+                     x->dev[d].ordinal);
+    for (int d = 0; d < x->ndev; d++)
+        for (int s = 0; s < x->ndev; s++)
+            if (s != d) {
+                all_peer &= x->peer[d][s];
+                no_peer &= !x->peer[d][s];
+            }
+    if ((size_t)at >= len)
+        return;
+    snprintf(out + at, len - (size_t)at, ")%s%s",
+             x->ndev == p ? ", one each"
+             : x->ndev == 1 ? ", all on one"
+             : ", in blocks of consecutive ranks",
+             x->ndev == 1 ? ""
+             : all_peer ? "; between devices over peer access"
+             : no_peer ? "; between devices through pinned host memory"
+             : "; between devices over peer access where the driver allows, "
+               "else through pinned host memory");
+}
+
+/* "NVIDIA H100 80GB HBM3 x2": the first device's name and how many are
+ * used. cores: the devices. */
+static void cuda_host(Executor *ex, ExecHost *out)
+{
+    GpuExec *x = gx(ex);
+    char name[96] = "";
+    if (x->api.cuDeviceGetName(name, (int)sizeof name, x->dev[0].dev) || !name[0])
+        snprintf(name, sizeof name, "CUDA device");
+    name[sizeof name - 1] = '\0';
+    out->cores = x->ndev;
+    snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d", name, x->ndev);
+    gpu_placement(x, out->placement, sizeof out->placement);
+}
+
+static void cuda_cancel(Executor *ex) { atomic_store(&gx(ex)->cancel, 1); }
+
+static const char *cuda_last_error(const Executor *ex)
+{
+    return ((const GpuExec *)ex)->err;
+}
+
+static void gpu_close(Executor *ex)
+{
+    if (!ex)
+        return;
+    GpuExec *x = gx(ex);
+    if (x->api.lib) {
+        gpu_native_close(x);
+        for (int d = 0; d < x->ndev; d++)
+            if (x->dev[d].stream) {
+                gpu_use(x, d);
+                x->api.cuStreamSynchronize(x->dev[d].stream);
+            }
+        unload(x);
+        if (x->ev_start)
+            x->api.cuEventDestroy(x->ev_start);
+        if (x->ev_end)
+            x->api.cuEventDestroy(x->ev_end);
+    }
+    gpu_close_devices(x);
+    free(x->rank_dev);
+    free(x);
+}
+
+const ExecOps exec_cuda_ops = {
+    .name = "cuda",
+    .summary = "NVIDIA GPUs: a rank per device, or ranks as slices of one",
+    .open = cuda_open_ex,
+    .load = cuda_load,
+    .reset = cuda_reset,
+    .step = cuda_step,
+    .finish = cuda_finish,
+    .run = gpu_run,
+    .native = gpu_native, /* NCCL's collective, where it can run */
+    .native_name = "nccl",
+    .read = cuda_read,
+    /* .probe: none, the cross-core probe is the threads backend's */
+    /* .predict: none, the plain calibrated model */
+    .host = cuda_host,
+    .cancel = cuda_cancel,
+    .last_error = cuda_last_error,
+    .close = gpu_close,
+};

@@ -1,0 +1,239 @@
+/* gpu_dev.c - the cuda backend's devices: its options, the devices it
+ * opens (a primary context, a stream and the step kernel each), peer
+ * access between them, and what reports its errors. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_impl.h"
+
+CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err, sizeof x->err, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+CvError gpu_check(GpuExec *x, CUresult r, const char *what)
+{
+    if (r == CUDA_SUCCESS)
+        return CV_OK;
+    return gpu_fail(x, r == CUDA_ERROR_OUT_OF_MEMORY ? CV_ERR_NOMEM : CV_ERR_IO,
+                    "the GPU failed %s: %s (CUDA error %d)", what,
+                    cuda_errstr(&x->api, r), r);
+}
+
+CvError gpu_use(GpuExec *x, int d)
+{
+    return gpu_check(x, x->api.cuCtxSetCurrent(x->dev[d].ctx),
+                     "to switch devices");
+}
+
+/* ------------------------------------------------------------ options */
+
+/* The devices named by v ("0+1+3", ranges "0-3"), in order, into ords;
+ * their number, or -1 when v is not such a list. */
+static int parse_devices(const char *v, int *ords)
+{
+    int n = 0;
+    while (*v) {
+        char *end;
+        if (*v < '0' || *v > '9')
+            return -1;
+        long a = strtol(v, &end, 10), b = a;
+        if (*end == '-') {
+            if (end[1] < '0' || end[1] > '9')
+                return -1;
+            b = strtol(end + 1, &end, 10);
+        }
+        if (a > b || b >= GPU_MAX_DEVICES || (*end && *end != '+'))
+            return -1;
+        for (long i = a; i <= b; i++) {
+            for (int j = 0; j < n; j++)
+                if (ords[j] == i)
+                    return -1;
+            if (n == GPU_MAX_DEVICES)
+                return -1;
+            ords[n++] = (int)i;
+        }
+        v = *end ? end + 1 : end;
+        if (*end && !*v)
+            return -1;
+    }
+    return n ? n : -1;
+}
+
+static CvError parse_options(GpuExec *x, const char *params, int *ords,
+                             int *nords, char *why, size_t whylen)
+{
+    char key[32], val[128];
+    int r;
+    *nords = 0;
+    while ((r = exec_param_next(&params, key, sizeof key, val, sizeof val))) {
+        if (r < 0) {
+            snprintf(why, whylen, "the cuda backend's options are key=value, "
+                     "separated by commas; '%s' is not one", key);
+            return CV_ERR_ARG;
+        }
+        if (!strcmp(key, "devices")) {
+            if ((*nords = parse_devices(val, ords)) < 0) {
+                snprintf(why, whylen, "the cuda backend's option devices takes "
+                         "device numbers joined by '+' (ranges as 0-3), each "
+                         "once, such as devices=0+1, not '%s'", val);
+                return CV_ERR_ARG;
+            }
+        } else if (!strcmp(key, "peer")) {
+            if (strcmp(val, "0") && strcmp(val, "1")) {
+                snprintf(why, whylen, "the cuda backend's option peer takes 1 "
+                         "(read other devices directly where the driver "
+                         "allows) or 0 (always through host memory), not "
+                         "'%s'", val);
+                return CV_ERR_ARG;
+            }
+            x->peer_off = val[0] == '0';
+        } else {
+            snprintf(why, whylen, "the cuda backend has no option '%s'; its "
+                     "options are devices, peer", key);
+            return CV_ERR_ARG;
+        }
+    }
+    return CV_OK;
+}
+
+/* ------------------------------------------------------------ devices */
+
+/* Open device ordinal ord as x->dev[d]. */
+static CvError open_device(GpuExec *x, int d, int ord, char *why,
+                           size_t whylen)
+{
+    CudaApi *a = &x->api;
+    GpuDev *g = &x->dev[d];
+    size_t len;
+    const unsigned char *img = gpu_image(&len);
+    g->ordinal = ord;
+    CUresult r = a->cuDeviceGet(&g->dev, ord);
+    if (!r)
+        r = a->cuDevicePrimaryCtxRetain(&g->ctx, g->dev);
+    if (!r)
+        r = a->cuCtxSetCurrent(g->ctx);
+    if (!r)
+        r = a->cuDeviceGetAttribute(&g->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+                                    g->dev);
+    if (!r)
+        r = a->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
+    if (!r)
+        r = a->cuEventCreate(&g->phase, CU_EVENT_DEFAULT);
+    if (r) {
+        snprintf(why, whylen, "could not start CUDA device %d: %s (CUDA error "
+                 "%d)", ord, cuda_errstr(a, r), r);
+        return CV_ERR_UNAVAILABLE;
+    }
+    r = a->cuModuleLoadData(&g->mod, img);
+    if (!r)
+        r = a->cuModuleGetFunction(&g->fn, g->mod, KERN_NAME);
+    if (r) {
+        snprintf(why, whylen, "CUDA device %d could not load collviz's "
+                 "kernels: %s (CUDA error %d); the driver may be older than "
+                 "the toolkit they were built with", ord, cuda_errstr(a, r), r);
+        return CV_ERR_UNAVAILABLE;
+    }
+    return CV_OK;
+}
+
+/* Peer access between every two devices used, where the driver allows
+ * it and the options do not refuse it. */
+static CvError enable_peers(GpuExec *x, char *why, size_t whylen)
+{
+    for (int d = 0; d < x->ndev; d++)
+        for (int s = 0; s < x->ndev; s++) {
+            int can = 0;
+            if (s == d || x->dev[d].ordinal == x->dev[s].ordinal) {
+                x->peer[d][s] = true;
+                continue;
+            }
+            if (x->peer_off ||
+                x->api.cuDeviceCanAccessPeer(&can, x->dev[d].dev, x->dev[s].dev) ||
+                !can)
+                continue;
+            CUresult r = x->api.cuCtxSetCurrent(x->dev[d].ctx);
+            if (!r)
+                r = x->api.cuCtxEnablePeerAccess(x->dev[s].ctx, 0);
+            if (r && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) {
+                snprintf(why, whylen, "CUDA device %d could not read device "
+                         "%d's memory: %s (CUDA error %d)", x->dev[d].ordinal,
+                         x->dev[s].ordinal, cuda_errstr(&x->api, r), r);
+                return CV_ERR_UNAVAILABLE;
+            }
+            x->peer[d][s] = true;
+        }
+    return CV_OK;
+}
+
+CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
+                         size_t whylen)
+{
+    int ords[GPU_MAX_DEVICES], nords;
+    CvError e = parse_options(x, params, ords, &nords, why, whylen);
+    if (e)
+        return e;
+    size_t len;
+    gpu_image(&len);
+    CudaWhy w = len ? cuda_open(&x->api, why, whylen) : CUDA_NO_KERNELS;
+    if (w == CUDA_NO_KERNELS)
+        cuda_why(w, NULL, why, whylen);
+    if (w != CUDA_OK)
+        return CV_ERR_UNAVAILABLE;
+    if (x->api.cuDeviceGetCount(&x->avail) || x->avail < 1) {
+        cuda_why(CUDA_NO_DEVICE, NULL, why, whylen);
+        return CV_ERR_UNAVAILABLE;
+    }
+    if (!nords) { /* all of them */
+        nords = x->avail < GPU_MAX_DEVICES ? x->avail : GPU_MAX_DEVICES;
+        for (int i = 0; i < nords; i++)
+            ords[i] = i;
+    }
+    for (int i = 0; i < nords; i++)
+        if (ords[i] >= x->avail) {
+            snprintf(why, whylen, "there is no CUDA device %d: this machine "
+                     "has %d (0 to %d)", ords[i], x->avail, x->avail - 1);
+            return CV_ERR_ARG;
+        }
+    /* One device per rank where there are enough; else ranks in blocks. */
+    int p = x->base.nranks;
+    x->ndev = nords < p ? nords : p;
+    for (int d = 0; d < x->ndev; d++)
+        if ((e = open_device(x, d, ords[d], why, whylen)))
+            return e;
+    for (int r = 0; r < p; r++)
+        x->rank_dev[r] = (int)((long long)r * x->ndev / p);
+    return enable_peers(x, why, whylen);
+}
+
+void gpu_close_devices(GpuExec *x)
+{
+    CudaApi *a = &x->api;
+    if (!a->lib)
+        return;
+    for (int d = 0; d < x->ndev; d++) {
+        GpuDev *g = &x->dev[d];
+        if (g->ctx)
+            a->cuCtxSetCurrent(g->ctx);
+        for (int m = 0; m < GPU_MODES; m++)
+            if (g->plan[m])
+                a->cuMemFree(g->plan[m]);
+        if (g->stage)
+            a->cuMemFree(g->stage);
+        if (g->phase)
+            a->cuEventDestroy(g->phase);
+        if (g->stream)
+            a->cuStreamDestroy(g->stream);
+        if (g->mod)
+            a->cuModuleUnload(g->mod);
+        if (g->ctx)
+            a->cuDevicePrimaryCtxRelease(g->dev);
+    }
+    cuda_close(a);
+}

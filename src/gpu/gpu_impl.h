@@ -1,0 +1,134 @@
+/* gpu_impl.h - the cuda backend's insides, shared by its files:
+ * exec_cuda.c (the operations), gpu_dev.c (devices: opening, options,
+ * peers, the kernels), gpu_plan.c (a schedule's plan of chunks), and
+ * nccl.c (NCCL beside it). */
+#ifndef COLLVIZ_GPU_IMPL_H
+#define COLLVIZ_GPU_IMPL_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+
+#include "exec/exec.h"
+#include "gpu/cuda_api.h"
+#include "gpu/kern.h"
+
+#define GPU_MAX_DEVICES 64
+#define GPU_THREADS 256 /* threads per block of the step kernel */
+
+/* One device the backend uses. */
+typedef struct {
+    int ordinal;        /* the driver's number for it */
+    CUdevice dev;
+    CUcontext ctx;      /* its primary context */
+    CUstream stream;    /* where everything for it is issued */
+    CUmodule mod;
+    CUfunction fn;      /* the step kernel */
+    int sms;            /* multiprocessors */
+    CUevent phase;      /* recorded at the end of each phase, for the
+                           other devices to wait on */
+    CUdeviceptr plan[2];  /* the plans' chunks (GPU_STEP, GPU_RUN) */
+    CUdeviceptr stage;    /* staging area for overwritten sources */
+    size_t stage_bytes;
+} GpuDev;
+
+/* A copy through pinned host memory, between devices without peer
+ * access: device to host in the stage phase, host to device before the
+ * main phase. */
+typedef struct {
+    int dev;          /* the device whose stream issues it */
+    int to_device;    /* 0: device to host; 1: host to device */
+    CUdeviceptr dptr; /* the device side */
+    size_t host_off;  /* offset in the pinned buffer */
+    size_t bytes;
+} GpuHostCopy;
+
+/* Where a step's work lies in a plan: per device, chunks [first, first +
+ * n) of its stage phase and of its main phase; its host copies. */
+typedef struct {
+    size_t *stage_first, *stage_n; /* [ndev] */
+    size_t *main_first, *main_n;   /* [ndev] */
+    size_t hc_first, hc_n;         /* host copies */
+    bool staged;                   /* a stage phase is needed */
+} GpuStepPlan;
+
+/* A schedule's plan for one mode: per device, its chunks; per step (and
+ * one more: the finish), where they lie. */
+enum { GPU_STEP, GPU_RUN, GPU_MODES }; /* stepping; timed runs (fused) */
+typedef struct {
+    KChunk **chunks;      /* [ndev] host copies of the chunks */
+    size_t *nchunks;      /* [ndev] */
+    size_t *cap;          /* [ndev] */
+    GpuStepPlan *steps;   /* [nsteps + 1] */
+    size_t nsteps;
+    GpuHostCopy *hc;
+    size_t nhc, cap_hc;
+    size_t *stage_need;   /* [ndev] bytes of staging area */
+    size_t host_need;     /* bytes of pinned host memory */
+} GpuPlan;
+
+typedef struct {
+    Executor base;
+    CudaApi api;
+    GpuDev dev[GPU_MAX_DEVICES];
+    int ndev;                  /* devices used */
+    int avail;                 /* devices the driver has */
+    bool peer_off;             /* option peer=0 */
+    bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
+    int *rank_dev;             /* [nranks] index into dev */
+    CUdeviceptr *buf;          /* [rank * BUF_COUNT + b] */
+    void *host;                /* pinned staging memory */
+    size_t host_bytes;
+    GpuPlan plan[GPU_MODES];
+    bool finish;               /* the schedule has an avg finish */
+    unsigned char **mirror;    /* [rank * BUF_COUNT + b] host copies for
+                                  read, valid while mirror_ok */
+    bool *mirror_ok;
+    CUevent ev_start, ev_end;  /* around a timed loop (device 0) */
+    CUevent *ev_step;          /* [nsteps + 2]: steps' ends in a pass */
+    size_t nev_step;
+    CUgraphExec graph;         /* one timed iteration, captured */
+    CUgraphExec graph_stamp;   /* the same with step events */
+    atomic_int cancel;
+    void *nccl;                /* nccl.c's state, or NULL */
+    char err[320];
+} GpuExec;
+
+static inline GpuExec *gx(Executor *ex) { return (GpuExec *)ex; }
+
+/* gpu_dev.c */
+CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
+                         size_t whylen);
+void gpu_close_devices(GpuExec *x);
+/* Record an error sentence in x->err; returns e. */
+CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* CV_OK, or gpu_fail with what was being done and the driver's error. */
+CvError gpu_check(GpuExec *x, CUresult r, const char *what);
+/* Make device d's context current. */
+CvError gpu_use(GpuExec *x, int d);
+/* The embedded kernels: the image and its size (0: built without). */
+const unsigned char *gpu_image(size_t *len);
+
+/* exec_cuda.c: issue step k (nsteps: the finish) of plan m on every
+ * device, without waiting; wait for every device's stream. */
+CvError gpu_issue(GpuExec *x, int m, size_t k);
+CvError gpu_sync_all(GpuExec *x);
+/* Every device's stream waits for what the others have issued. */
+CvError gpu_cross_wait(GpuExec *x);
+
+/* gpu_run.c: the timed run (ExecOps.run). */
+CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t);
+
+/* nccl.c: NCCL's collective on the loaded buffers (ExecOps.native), and
+ * its state freed. */
+CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
+                   char *why, size_t whylen);
+void gpu_native_close(GpuExec *x);
+
+/* gpu_plan.c: build plan p for schedule s (buffers allocated) in mode m
+ * (GPU_RUN fuses copy-ins); staged[] from sched_validate. */
+CvError gpu_plan_build(GpuExec *x, GpuPlan *p, const Schedule *s,
+                       const unsigned char *staged, int mode);
+void gpu_plan_free(GpuPlan *p, int ndev);
+
+#endif

@@ -1,0 +1,240 @@
+/* kern.h - what one launch of the step kernel does, shared by the CUDA
+ * kernel (kernels.cu, compiled for the device by nvcc or clang) and any
+ * host that runs the same plan (the test suite's driver): the format of a
+ * plan (KChunk) and the code that performs one chunk of it.
+ *
+ * A plan is an array of chunks in device memory; the kernel gives each
+ * block of threads chunks in turn (chunk c to block c mod the grid), and
+ * the threads of a block share its elements (thread t takes t, t + nt,
+ * ...). kern_chunk is that share: a host runs a whole chunk as thread 0
+ * of 1. Reductions are those of src/core/reduce.c written for both sides
+ * (integers wrap in their unsigned type, half and bfloat16 go through
+ * float rounded to nearest even by hand, avg divides as reduce_finish
+ * does), so results match the threads backend bit for bit.
+ *
+ * Plain C that is also CUDA C++: no includes, no library calls, no
+ * casts C++ refuses. */
+#ifndef COLLVIZ_GPU_KERN_H
+#define COLLVIZ_GPU_KERN_H
+
+#if defined(__CUDACC__) || defined(__CUDA__)
+#define KDEV __device__ static __inline__
+#else
+#define KDEV static inline
+#endif
+
+/* What a chunk does (KChunk.kind). */
+enum {
+    KOP_COPY = 0,    /* dst = b, bytes (n counts bytes) */
+    KOP_REDUCE = 1,  /* dst = dst op b, n elements */
+    KOP_REDUCE3 = 2, /* dst = a op b, n elements (a fused copy-in) */
+    KOP_AVG = 3,     /* dst = dst / nranks (avg's finish), n elements */
+};
+
+/* Datatypes and ops, numbered as core/coll.h numbers them (exec_cuda.c
+ * checks that the numbers agree). */
+enum {
+    KT_INT8, KT_UINT8, KT_INT32, KT_UINT32, KT_INT64, KT_UINT64, KT_HALF,
+    KT_BFLOAT16, KT_FLOAT, KT_DOUBLE, KT_COUNT
+};
+enum { KR_SUM, KR_PROD, KR_MIN, KR_MAX, KR_AVG, KR_COUNT };
+
+/* One piece of a step's work; 40 bytes, 8-aligned. Addresses are device
+ * addresses (unified: any device's, or pinned host memory's). */
+typedef struct {
+    unsigned long long dst; /* written */
+    unsigned long long a;   /* KOP_REDUCE3's first operand, else 0 */
+    unsigned long long b;   /* read: the source */
+    unsigned long long n;   /* elements (KOP_COPY: bytes) */
+    unsigned int kind;      /* KOP_* */
+    unsigned int pad;
+} KChunk;
+
+/* The step kernel's name and parameters: (const KChunk *plan, unsigned
+ * nchunks, unsigned dtype, unsigned op, unsigned nranks). */
+#define KERN_NAME "collviz_step"
+
+/* ------------------------------------------------ float bit patterns */
+
+typedef union {
+    float f;
+    unsigned int u;
+} KF32;
+
+KDEV float k_u2f(unsigned int u)
+{
+    KF32 v;
+    v.u = u;
+    return v.f;
+}
+
+KDEV unsigned int k_f2u(float f)
+{
+    KF32 v;
+    v.f = f;
+    return v.u;
+}
+
+/* half -> float, exact (as reduce.c's h2f). */
+KDEV float k_h2f(unsigned short h)
+{
+    unsigned int em = (unsigned int)(h & 0x7fffu) << 13;
+    unsigned int exp = em & (0x7c00u << 13);
+    unsigned int o = em + ((127u - 15u) << 23);
+    if (exp == (0x7c00u << 13))
+        o += (128u - 16u) << 23; /* inf, NaN */
+    if (exp == 0) /* subnormal or zero: renormalised by a subtraction */
+        o = k_f2u(k_u2f(o + (1u << 23)) - k_u2f(113u << 23));
+    return k_u2f(o | (unsigned int)(h & 0x8000u) << 16);
+}
+
+/* float -> half, round to nearest even; overflow gives infinity. */
+KDEV unsigned short k_f2h(float f)
+{
+    unsigned int u = k_f2u(f), sign = u & 0x80000000u, o;
+    u ^= sign;
+    if (u >= (143u << 23))
+        o = u > 0x7f800000u ? 0x7e00u : 0x7c00u;
+    else if (u < (113u << 23)) {
+        float magic = k_u2f(126u << 23);
+        o = k_f2u(k_u2f(u) + magic) - k_f2u(magic);
+    } else
+        o = (u + ((unsigned int)(15 - 127) << 23) + 0xfffu + ((u >> 13) & 1u)) >> 13;
+    return (unsigned short)(o | sign >> 16);
+}
+
+KDEV float k_b2f(unsigned short b) { return k_u2f((unsigned int)b << 16); }
+
+/* float -> bfloat16, round to nearest even; NaNs stay quiet NaNs. */
+KDEV unsigned short k_f2b(float f)
+{
+    unsigned int u = k_f2u(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (unsigned short)((u >> 16) | 0x40u);
+    return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+
+/* ------------------------------------------------------ the chunk code */
+
+/* dst[i] = EXPR(a, b) over this thread's share, with a from dst (or from
+ * x for three operands) and b from the source. */
+#define K_LOOP(T, EXPR)                                                       \
+    do {                                                                      \
+        T *d = (T *)c->dst;                                                   \
+        const T *s = (const T *)c->b;                                         \
+        const T *x = three ? (const T *)c->a : d;                             \
+        for (unsigned long long i = tid; i < c->n; i += nt) {                 \
+            T a = x[i], b = s[i];                                             \
+            d[i] = (EXPR);                                                    \
+        }                                                                     \
+    } while (0)
+
+#define K_INT(T, U)                                                           \
+    switch (op) {                                                             \
+    case KR_PROD: K_LOOP(T, (T)(U)((U)a * (U)b)); break;                      \
+    case KR_MIN: K_LOOP(T, a < b ? a : b); break;                             \
+    case KR_MAX: K_LOOP(T, a > b ? a : b); break;                             \
+    default: K_LOOP(T, (T)(U)((U)a + (U)b)); break;                           \
+    }
+
+#define K_FLOAT(T)                                                            \
+    switch (op) {                                                             \
+    case KR_PROD: K_LOOP(T, a * b); break;                                    \
+    case KR_MIN: K_LOOP(T, a < b ? a : b); break;                             \
+    case KR_MAX: K_LOOP(T, a > b ? a : b); break;                             \
+    default: K_LOOP(T, a + b); break;                                         \
+    }
+
+#define K_SHORT(IN, OUT)                                                      \
+    switch (op) {                                                             \
+    case KR_PROD: K_LOOP(unsigned short, OUT(IN(a) * IN(b))); break;          \
+    case KR_MIN: K_LOOP(unsigned short, IN(a) < IN(b) ? a : b); break;        \
+    case KR_MAX: K_LOOP(unsigned short, IN(a) > IN(b) ? a : b); break;        \
+    default: K_LOOP(unsigned short, OUT(IN(a) + IN(b))); break;               \
+    }
+
+/* dst[i] = EXPR(a = dst[i]) over this thread's share (avg's division). */
+#define K_SCALE(T, EXPR)                                                      \
+    do {                                                                      \
+        T *d = (T *)c->dst;                                                   \
+        for (unsigned long long i = tid; i < c->n; i += nt) {                 \
+            T a = d[i];                                                       \
+            d[i] = (EXPR);                                                    \
+        }                                                                     \
+    } while (0)
+
+/* Copy n bytes in units of U (dst, src and n multiples of its size). */
+#define K_COPY(U)                                                             \
+    do {                                                                      \
+        U *d = (U *)c->dst;                                                   \
+        const U *s = (const U *)c->b;                                         \
+        unsigned long long m = c->n / sizeof(U);                              \
+        for (unsigned long long i = tid; i < m; i += nt)                      \
+            d[i] = s[i];                                                      \
+    } while (0)
+
+typedef struct {
+    unsigned long long lo, hi;
+} __attribute__((aligned(16))) KU128;
+
+KDEV void kern_copy(const KChunk *c, unsigned long long tid,
+                    unsigned long long nt)
+{
+    unsigned long long al = c->dst | c->b | c->n;
+    if (!(al & 15))
+        K_COPY(KU128);
+    else if (!(al & 7))
+        K_COPY(unsigned long long);
+    else if (!(al & 3))
+        K_COPY(unsigned int);
+    else
+        K_COPY(unsigned char);
+}
+
+KDEV void kern_avg(const KChunk *c, unsigned int t, unsigned int p,
+                   unsigned long long tid, unsigned long long nt)
+{
+    switch (t) {
+    case KT_INT8: K_SCALE(signed char, (signed char)(a / (int)p)); break;
+    case KT_UINT8: K_SCALE(unsigned char, (unsigned char)(a / p)); break;
+    case KT_INT32: K_SCALE(int, a / (int)p); break;
+    case KT_UINT32: K_SCALE(unsigned int, a / p); break;
+    case KT_INT64: K_SCALE(long long, a / (long long)p); break;
+    case KT_UINT64: K_SCALE(unsigned long long, a / p); break;
+    case KT_HALF: K_SCALE(unsigned short, k_f2h(k_h2f(a) / (float)p)); break;
+    case KT_BFLOAT16: K_SCALE(unsigned short, k_f2b(k_b2f(a) / (float)p)); break;
+    case KT_FLOAT: K_SCALE(float, a / (float)p); break;
+    default: K_SCALE(double, a / p); break;
+    }
+}
+
+/* This thread's share (tid of nt threads) of chunk c for datatype t, op
+ * op over p ranks. */
+KDEV void kern_chunk(const KChunk *c, unsigned int t, unsigned int op,
+                     unsigned int p, unsigned long long tid,
+                     unsigned long long nt)
+{
+    int three = c->kind == KOP_REDUCE3;
+    if (c->kind == KOP_COPY) {
+        kern_copy(c, tid, nt);
+        return;
+    }
+    if (c->kind == KOP_AVG) {
+        kern_avg(c, t, p, tid, nt);
+        return;
+    }
+    switch (t) {
+    case KT_INT8: K_INT(signed char, unsigned char) break;
+    case KT_UINT8: K_INT(unsigned char, unsigned char) break;
+    case KT_INT32: K_INT(int, unsigned int) break;
+    case KT_UINT32: K_INT(unsigned int, unsigned int) break;
+    case KT_INT64: K_INT(long long, unsigned long long) break;
+    case KT_UINT64: K_INT(unsigned long long, unsigned long long) break;
+    case KT_HALF: K_SHORT(k_h2f, k_f2h) break;
+    case KT_BFLOAT16: K_SHORT(k_b2f, k_f2b) break;
+    case KT_FLOAT: K_FLOAT(float) break;
+    default: K_FLOAT(double) break;
+    }
+}
+
+#endif

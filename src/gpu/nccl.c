@@ -1,0 +1,228 @@
+/* nccl.c - NCCL beside the schedules (ExecOps.native): libnccl.so.2
+ * opened with dlopen (COLLVIZ_LIBNCCL names another), one communicator
+ * per rank (ncclCommInitAll over the ranks' devices), the library's own
+ * collective on the ranks' buffers, timed with the same events as a
+ * schedule's run. NCCL refuses two ranks on one device ("Duplicate GPU
+ * detected") and offers no mode for it, so with fewer devices than ranks
+ * there is no NCCL row, and the sentence says why. Scatter, gather and
+ * alltoall, which NCCL has no call for, are grouped sends and receives,
+ * as nccl-tests does. */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu/gpu_impl.h"
+
+typedef struct NcclComm *NcclComm;
+typedef int NcclResult;
+
+#define NCCL_FUNCS(X)                                                         \
+    X(ncclCommInitAll, (NcclComm * comms, int n, const int *devs))            \
+    X(ncclCommDestroy, (NcclComm c))                                          \
+    X(ncclGroupStart, (void))                                                 \
+    X(ncclGroupEnd, (void))                                                   \
+    X(ncclBroadcast, (const void *s, void *r, size_t n, int t, int root,     \
+                      NcclComm c, CUstream st))                               \
+    X(ncclReduce, (const void *s, void *r, size_t n, int t, int op, int root, \
+                   NcclComm c, CUstream st))                                  \
+    X(ncclAllGather, (const void *s, void *r, size_t n, int t, NcclComm c,   \
+                      CUstream st))                                           \
+    X(ncclReduceScatter, (const void *s, void *r, size_t n, int t, int op,   \
+                          NcclComm c, CUstream st))                           \
+    X(ncclAllReduce, (const void *s, void *r, size_t n, int t, int op,       \
+                      NcclComm c, CUstream st))                               \
+    X(ncclSend, (const void *s, size_t n, int t, int peer, NcclComm c,       \
+                 CUstream st))                                                \
+    X(ncclRecv, (void *r, size_t n, int t, int peer, NcclComm c, CUstream st))
+
+typedef struct {
+    void *lib;
+#define X(name, args) NcclResult (*name) args;
+    NCCL_FUNCS(X)
+#undef X
+    const char *(*ncclGetErrorString)(NcclResult r);
+    NcclComm *comms; /* [nranks] */
+    int ncomms;
+} Nccl;
+
+/* collviz's datatypes and ops in NCCL's numbers. */
+static const int nccl_type[DT_COUNT] = {0, 1, 2, 3, 4, 5, 6, 9, 7, 8};
+static const int nccl_op[OP_COUNT] = {0, 1, 3, 2, 4};
+
+void gpu_native_close(GpuExec *x)
+{
+    Nccl *n = x->nccl;
+    if (!n)
+        return;
+    for (int r = 0; r < n->ncomms; r++)
+        if (n->comms[r])
+            n->ncclCommDestroy(n->comms[r]);
+    free(n->comms);
+    if (n->lib)
+        dlclose(n->lib);
+    free(n);
+    x->nccl = NULL;
+}
+
+/* NCCL opened with a communicator per rank, or why not. */
+static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
+{
+    if (x->nccl)
+        return CV_OK;
+    int p = x->base.nranks;
+    if (x->ndev < p) {
+        snprintf(why, whylen, "NCCL runs one rank per device and refuses two "
+                 "on one (\"Duplicate GPU detected\"); these %d ranks share %d "
+                 "device%s", p, x->ndev, x->ndev == 1 ? "" : "s");
+        return CV_ERR_UNAVAILABLE;
+    }
+    Nccl *n = calloc(1, sizeof *n);
+    if (!n || !(n->comms = calloc((size_t)p, sizeof *n->comms))) {
+        free(n);
+        snprintf(why, whylen, "out of memory starting NCCL");
+        return CV_ERR_NOMEM;
+    }
+    x->nccl = n;
+    const char *path = getenv("COLLVIZ_LIBNCCL");
+    n->lib = dlopen(path && *path ? path : "libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    if (!n->lib) {
+        const char *d = dlerror();
+        snprintf(why, whylen, "NCCL is not installed here (libnccl.so.2: %s)",
+                 d ? d : "dlopen failed");
+        gpu_native_close(x);
+        return CV_ERR_UNAVAILABLE;
+    }
+    void *f;
+#define X(name, args)                                                         \
+    if (!(f = dlsym(n->lib, #name))) {                                        \
+        snprintf(why, whylen, "the NCCL here is too old: it has no " #name);  \
+        gpu_native_close(x);                                                  \
+        return CV_ERR_UNAVAILABLE;                                            \
+    }                                                                         \
+    memcpy(&n->name, &f, sizeof f);
+    NCCL_FUNCS(X)
+#undef X
+    if ((f = dlsym(n->lib, "ncclGetErrorString")))
+        memcpy(&n->ncclGetErrorString, &f, sizeof f);
+    int devs[COLL_MAX_RANKS];
+    for (int r = 0; r < p; r++)
+        devs[r] = x->dev[x->rank_dev[r]].ordinal;
+    NcclResult res = n->ncclCommInitAll(n->comms, p, devs);
+    if (res) {
+        snprintf(why, whylen, "NCCL could not start on these devices: %s",
+                 n->ncclGetErrorString ? n->ncclGetErrorString(res) : "an error");
+        memset(n->comms, 0, (size_t)p * sizeof *n->comms);
+        gpu_native_close(x);
+        return CV_ERR_UNAVAILABLE;
+    }
+    n->ncomms = p;
+    return CV_OK;
+}
+
+static void *at(GpuExec *x, int r, BufId b, size_t off)
+{
+    size_t es = dtype_size(x->base.sched->call.dtype);
+    return (void *)(uintptr_t)(x->buf[(size_t)r * BUF_COUNT + b] + off * es);
+}
+
+/* One call of the collective: every rank's part, in one group. */
+static NcclResult call_once(GpuExec *x)
+{
+    Nccl *n = x->nccl;
+    const CollCall *c = &x->base.sched->call;
+    int p = c->nranks, t = nccl_type[c->dtype], op = nccl_op[c->op];
+    size_t cnt = c->count, es = dtype_size(c->dtype);
+    NcclResult e = n->ncclGroupStart();
+    for (int r = 0; !e && r < p; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        void *in = l.in_count ? at(x, r, l.in_buf, l.in_off) : NULL;
+        void *out = l.out_count ? at(x, r, l.out_buf, l.out_off) : NULL;
+        NcclComm cm = n->comms[r];
+        CUstream st = x->dev[x->rank_dev[r]].stream;
+        switch (c->kind) {
+        case COLL_BROADCAST: e = n->ncclBroadcast(in, out, cnt, t, c->root, cm, st); break;
+        case COLL_REDUCE: e = n->ncclReduce(in, out, cnt, t, op, c->root, cm, st); break;
+        case COLL_ALLGATHER: e = n->ncclAllGather(in, out, cnt, t, cm, st); break;
+        case COLL_REDUCESCATTER: e = n->ncclReduceScatter(in, out, cnt, t, op, cm, st); break;
+        case COLL_ALLREDUCE: e = n->ncclAllReduce(in, out, cnt, t, op, cm, st); break;
+        case COLL_SCATTER:
+            for (int q = 0; !e && r == c->root && q < p; q++) {
+                char *src = (char *)in + (size_t)q * cnt * es;
+                if (q != r || src != (char *)out)
+                    e = n->ncclSend(src, cnt, t, q, cm, st);
+            }
+            if (!e && (r != c->root || (char *)in + (size_t)r * cnt * es != (char *)out))
+                e = n->ncclRecv(out, cnt, t, c->root, cm, st);
+            break;
+        case COLL_GATHER:
+            if (r != c->root || (char *)out + (size_t)r * cnt * es != (char *)in)
+                e = n->ncclSend(in, cnt, t, c->root, cm, st);
+            for (int q = 0; !e && r == c->root && q < p; q++) {
+                char *dst = (char *)out + (size_t)q * cnt * es;
+                if (q != r || dst != (char *)in)
+                    e = n->ncclRecv(dst, cnt, t, q, cm, st);
+            }
+            break;
+        default: /* alltoall */
+            for (int q = 0; !e && q < p; q++) {
+                e = n->ncclSend((char *)in + (size_t)q * cnt * es, cnt, t, q, cm, st);
+                if (!e)
+                    e = n->ncclRecv((char *)out + (size_t)q * cnt * es, cnt, t, q, cm, st);
+            }
+            break;
+        }
+    }
+    NcclResult g = n->ncclGroupEnd();
+    return e ? e : g;
+}
+
+CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
+                   char *why, size_t whylen)
+{
+    GpuExec *x = gx(ex);
+    if (!ex->sched)
+        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
+    if (warmup < 0 || iters < 1 || !t)
+        return gpu_fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
+    if (ex->sched->call.in_place && ex->sched->call.kind == COLL_ALLTOALL) {
+        snprintf(why, whylen, "NCCL has no in-place alltoall");
+        return CV_ERR_UNAVAILABLE;
+    }
+    CvError e = nccl_start(x, why, whylen);
+    if (e)
+        return e;
+    memset(x->mirror_ok, 0, (size_t)ex->nranks * BUF_COUNT * sizeof *x->mirror_ok);
+    NcclResult r = 0;
+    for (int i = 0; !r && i < warmup; i++)
+        r = call_once(x);
+    e = r ? CV_ERR_IO : gpu_sync_all(x);
+    if (!e)
+        e = gpu_use(x, 0);
+    if (!e)
+        e = gpu_check(x, x->api.cuEventRecord(x->ev_start, x->dev[0].stream),
+                      "to record an event");
+    for (int i = 0; !e && !r && i < iters; i++)
+        r = call_once(x);
+    if (!e && !r)
+        e = gpu_cross_wait(x);
+    if (!e && !r)
+        e = gpu_check(x, x->api.cuEventRecord(x->ev_end, x->dev[0].stream),
+                      "to record an event");
+    if (!e && !r)
+        e = gpu_sync_all(x);
+    float ms = 0;
+    if (!e && !r)
+        e = gpu_check(x, x->api.cuEventElapsedTime(&ms, x->ev_start, x->ev_end),
+                      "to time events");
+    if (r) {
+        snprintf(why, whylen, "NCCL failed: %s", x->nccl && ((Nccl *)x->nccl)->ncclGetErrorString
+                 ? ((Nccl *)x->nccl)->ncclGetErrorString(r) : "an error");
+        return gpu_fail(x, CV_ERR_IO, "%s", why);
+    }
+    if (e)
+        return e;
+    t->iter_s = ms * 1e-3 / iters;
+    return CV_OK;
+}

@@ -1,0 +1,610 @@
+/* test_exec_cuda.c - the cuda backend on the tests' driver
+ * (tests/fake_cuda/: device memory is host memory, a launch runs the step
+ * kernel's own code, kern.h, on the host): every registered algorithm on
+ * p in {1, 2, 3, 5, 8}, every datatype and op, in place and not, checked
+ * against the symbolic executor after every step and against the
+ * collective's definition after the finish and after timed runs (graphs,
+ * fused copy-ins); ranks on several devices with and without peer
+ * access; the sentences for no driver, the stub driver, no device and a
+ * build without kernels; options; memory that does not fit; NCCL's
+ * missing row; the PTX assembled by ptxas where it exists. Skipped in a
+ * build without the backend (CUDA=0). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "algos/algo.h"
+#include "core/data.h"
+#include "exec/exec.h"
+#include "exec/verify.h"
+#include "gpu/cuda_api.h"
+#include "measure/perf.h"
+
+static const int rank_counts[] = {1, 2, 3, 5, 8};
+#define NRANKCOUNTS (sizeof rank_counts / sizeof *rank_counts)
+
+static long (*fake_live)(void);
+
+/* COLLVIZ_TEST_REAL_GPU=1 (make test-gpu): the machine's own driver and
+ * devices; the tests that need the fake one's behaviours skip. */
+static bool real_gpu(void)
+{
+    const char *v = getenv("COLLVIZ_TEST_REAL_GPU");
+    return v && !strcmp(v, "1");
+}
+
+static void need_fake(void)
+{
+    if (real_gpu()) {
+        print_message("skipped: needs the tests' driver (not with "
+                      "COLLVIZ_TEST_REAL_GPU=1)\n");
+        skip();
+    }
+}
+
+/* The backend, or a skip where this build has none. */
+static const ExecOps *cuda(void)
+{
+    char why[300];
+    const ExecOps *ops = exec_find("cuda", why, sizeof why);
+    if (!ops) {
+        print_message("skipped: %s\n", why);
+        skip();
+    }
+    return ops;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    if (real_gpu())
+        return 0;
+    setenv("COLLVIZ_LIBCUDA", FAKE_CUDA_LIB, 1);
+    setenv("COLLVIZ_LIBNCCL", "/nonexistent/libnccl.so.2", 1);
+    unsetenv("FAKE_CUDA");
+    unsetenv("FAKE_CUDA_PEER");
+    unsetenv("FAKE_CUDA_MEM");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
+    void *f = h ? dlsym(h, "fake_cuda_live") : NULL;
+    memcpy(&fake_live, &f, sizeof f);
+    return 0;
+}
+
+static Executor *open_cuda(int p, const char *params)
+{
+    char why[300] = "";
+    Executor *ex = NULL;
+    CvError e = cuda()->open(&ex, p, &(ExecOptions){.params = params}, why,
+                             sizeof why);
+    if (e)
+        fail_msg("open %d ranks: %s: %s", p, cv_strerror(e), why);
+    return ex;
+}
+
+static void close_cuda(Executor *ex)
+{
+    ex->ops->close(ex);
+    if (fake_live && fake_live() != 0)
+        fail_msg("the driver holds %ld objects after close", fake_live());
+}
+
+static const char *describe(const AlgoInfo *a, const CollCall *c)
+{
+    static char buf[200];
+    snprintf(buf, sizeof buf, "%s/%s p=%d count=%zu %s %s root=%d %s",
+             coll_name(a->coll), a->name, c->nranks, c->count,
+             dtype_name(c->dtype), redop_name(c->op), c->root,
+             c->in_place ? "in-place" : "out-of-place");
+    return buf;
+}
+
+static void expect_right(CvError e, const VerifyReport *rep, const char *what,
+                         const char *when)
+{
+    if (e)
+        fail_msg("%s, %s: %s: %zu of %zu elements wrong; first: rank %d %s[%zu] "
+                 "= %#llx, want %#llx", what, when, cv_strerror(e), rep->wrong,
+                 rep->checked, rep->bad_rank, buf_name(rep->bad_buf),
+                 rep->bad_elem, (unsigned long long)rep->got,
+                 (unsigned long long)rep->want);
+}
+
+/* ------------------------------------------------- why it cannot run */
+
+/* open fails with CV_ERR_UNAVAILABLE and a sentence holding `says`. */
+static void expect_unavailable(const char *says)
+{
+    char why[300] = "";
+    Executor *ex = NULL;
+    CvError e = cuda()->open(&ex, 2, NULL, why, sizeof why);
+    if (e != CV_ERR_UNAVAILABLE || ex || !strstr(why, says))
+        fail_msg("want '%s', got %s: '%s'", says, cv_strerror(e), why);
+}
+
+static void test_why_not(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    setenv("COLLVIZ_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    expect_unavailable("needs the NVIDIA driver's library libcuda.so.1, which "
+                       "this machine does not have");
+    setenv("COLLVIZ_LIBCUDA", FAKE_CUDA_LIB, 1);
+    setenv("FAKE_CUDA", "stub", 1);
+    expect_unavailable("the CUDA toolkit's stub, not a driver "
+                       "(CUDA_ERROR_STUB_LIBRARY, 34)");
+    setenv("FAKE_CUDA", "nodev", 1);
+    expect_unavailable("found no CUDA device on this machine "
+                       "(CUDA_ERROR_NO_DEVICE, 100)");
+    unsetenv("FAKE_CUDA");
+    setenv("FAKE_CUDA_DEVICES", "0", 1);
+    expect_unavailable("found no CUDA device");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+#ifdef COLLVIZ_WITH_CUDA /* (cuda() skips in a build without it) */
+    /* A build without kernels says so (the sentence the backend gives
+     * when its embedded image is empty). */
+    char why[300];
+    cuda_why(CUDA_NO_KERNELS, NULL, why, sizeof why);
+    assert_string_equal(why, "this collviz was built without its CUDA kernels "
+                             "(neither nvcc nor clang could compile them); "
+                             "rebuild where one of them can");
+    cuda_why(CUDA_NO_SYMBOL, "cuMemAlloc", why, sizeof why);
+    assert_non_null(strstr(why, "has no cuMemAlloc"));
+#endif
+    /* And the backend works again. */
+    close_cuda(open_cuda(2, NULL));
+}
+
+/* The sentence of the binary itself: perf -B cuda without a driver. */
+static void test_why_not_cli(void **state)
+{
+    (void)state;
+    cuda();
+    const char *bin = getenv("COLLVIZ");
+    if (!bin) {
+        print_message("skipped: COLLVIZ (the binary) is not set\n");
+        skip();
+    }
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "COLLVIZ_LIBCUDA=/nonexistent/libcuda.so.1 %s perf "
+             "allreduce -B cuda -p 2 -b 8 -e 8 >/dev/null 2>&1", bin);
+    int rc = system(cmd);
+    assert_true(WIFEXITED(rc) && WEXITSTATUS(rc) != 0);
+}
+
+static void test_options(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *params, *says;
+        CvError e;
+    } bad[] = {
+        {"foo=1", "the cuda backend has no option 'foo'; its options are "
+                  "devices, peer", CV_ERR_ARG},
+        {"devices", "options are key=value", CV_ERR_ARG},
+        {"devices=x", "devices takes device numbers joined by '+'", CV_ERR_ARG},
+        {"devices=0+0", "not '0+0'", CV_ERR_ARG},
+        {"devices=1-0", "not '1-0'", CV_ERR_ARG},
+        {"devices=0+", "not '0+'", CV_ERR_ARG},
+        {"devices=", "not ''", CV_ERR_ARG},
+        {"peer=2", "peer takes 1", CV_ERR_ARG},
+        {"devices=3", "there is no CUDA device 3: this machine has 2 (0 to 1)",
+         CV_ERR_ARG},
+    };
+    cuda();
+    need_fake();
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char why[300] = "";
+        Executor *ex = NULL;
+        CvError e = cuda()->open(&ex, 2, &(ExecOptions){.params = bad[i].params},
+                                 why, sizeof why);
+        if (e != bad[i].e || ex || !strstr(why, bad[i].says))
+            fail_msg("'%s': %s, '%s'", bad[i].params, cv_strerror(e), why);
+    }
+    static const char *const good[] = {"devices=1", "devices=0+1", "devices=0-1,peer=0",
+                                       "peer=1", ""};
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        Executor *ex = open_cuda(2, good[i]);
+        ExecHost h = exec_host(ex);
+        bool one = !strcmp(good[i], "devices=1");
+        assert_int_equal(h.cores, one ? 1 : 2);
+        assert_non_null(strstr(h.fingerprint, "Fake CUDA Device"));
+        assert_string_equal(h.placement,
+                            one ? "2 ranks on 1 device (1), all on one"
+                            : strstr(good[i], "peer=0")
+                                ? "2 ranks on 2 devices (0, 1), one each; between "
+                                  "devices through pinned host memory"
+                                : "2 ranks on 2 devices (0, 1), one each; between "
+                                  "devices over peer access");
+        close_cuda(ex);
+    }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+    char why[300];
+    Executor *ex = NULL;
+    assert_int_equal(cuda()->open(&ex, 0, NULL, why, sizeof why), CV_ERR_RANKS);
+    assert_null(ex);
+}
+
+/* ------------------------------------------------------------ sweeps */
+
+/* Reset, every step checked against the sim, the finish; the output. */
+static void check_steps(Executor *ex, const AlgoInfo *a, const Schedule *s)
+{
+    Sim sim;
+    VerifyReport vr;
+    assert_int_equal(sim_init(&sim, s), CV_OK);
+    assert_int_equal(ex->ops->reset(ex), CV_OK);
+    expect_right(verify_state(ex, &sim, false, &vr), &vr, describe(a, &s->call),
+                 "after reset");
+    for (size_t k = 0; k < s->nsteps; k++) {
+        CvError e = ex->ops->step(ex, k);
+        if (e)
+            fail_msg("%s: step %zu: %s", describe(a, &s->call), k,
+                     ex->ops->last_error(ex));
+        assert_int_equal(sim_step(&sim), CV_OK);
+        e = verify_state(ex, &sim, false, &vr);
+        if (e)
+            fail_msg("%s, after step %zu: %zu of %zu wrong, first rank %d %s[%zu]",
+                     describe(a, &s->call), k, vr.wrong, vr.checked,
+                     vr.bad_rank, buf_name(vr.bad_buf), vr.bad_elem);
+    }
+    assert_int_equal(ex->ops->finish(ex), CV_OK);
+    expect_right(verify_state(ex, &sim, true, &vr), &vr, describe(a, &s->call),
+                 "after finish");
+    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
+                 "output after finish");
+    sim_fini(&sim);
+}
+
+/* Whether a run from the output state gives the same output again. */
+static bool repeatable(const CollCall *c)
+{
+    return !c->in_place ||
+           (!coll_is_reducing(c->kind) && c->kind != COLL_ALLTOALL);
+}
+
+/* Timed runs (fused copy-ins; a graph on one device), with step times. */
+static void check_runs(Executor *ex, const AlgoInfo *a, const Schedule *s)
+{
+    VerifyReport vr;
+    double steps[256];
+    ExecTiming t = {.step_s = s->nsteps <= 256 ? steps : NULL};
+    assert_int_equal(ex->ops->reset(ex), CV_OK);
+    CvError e = ex->ops->run(ex, 0, 1, &t);
+    if (e)
+        fail_msg("%s: run: %s", describe(a, &s->call), ex->ops->last_error(ex));
+    assert_true(t.iter_s >= 0);
+    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call), "run");
+    if (!repeatable(&s->call))
+        return;
+    assert_int_equal(ex->ops->run(ex, 2, 3, &t), CV_OK);
+    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
+                 "repeated runs");
+}
+
+/* every: all datatype x op pairs; else one in 7, rotating over cases. */
+static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c, bool every,
+                       size_t *cases)
+{
+    for (int dt = 0; dt < DT_COUNT; dt++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            if (!coll_is_reducing(a->coll) && op)
+                continue;
+            if (!every && (size_t)(dt * OP_COUNT + op) % 7 != *cases % 7)
+                continue;
+            c.dtype = dt, c.op = op;
+            Schedule s;
+            CvError e = algo_generate(a, &c, &s);
+            if (e)
+                fail_msg("%s: generate: %s", describe(a, &c), cv_strerror(e));
+            if ((e = ex->ops->load(ex, &s)))
+                fail_msg("%s: load: %s", describe(a, &c), ex->ops->last_error(ex));
+            check_steps(ex, a, &s);
+            check_runs(ex, a, &s);
+            sched_fini(&s);
+            (*cases)++;
+        }
+}
+
+/* Every algorithm x p x in place or not x counts p + 1 (which p > 1 does
+ * not divide) and 2p - 1, on `devices` fake devices (peer: with peer
+ * access between them). */
+static void sweep(int devices, int peer, bool every)
+{
+    char nd[16];
+    size_t cases = 0;
+    snprintf(nd, sizeof nd, "%d", devices);
+    setenv("FAKE_CUDA_DEVICES", nd, 1);
+    setenv("FAKE_CUDA_PEER", peer ? "1" : "0", 1);
+    for (size_t pi = 0; pi < NRANKCOUNTS; pi++) {
+        int p = rank_counts[pi];
+        Executor *ex = open_cuda(p, NULL);
+        if (!real_gpu())
+            assert_int_equal(exec_host(ex).cores, devices < p ? devices : p);
+        for (size_t i = 0; i < algo_count(); i++) {
+            const AlgoInfo *a = algo_at(i);
+            size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
+            for (int ip = 0; ip < 2; ip++)
+                for (int ci = 0; ci < 2; ci++) {
+                    CollCall c = {.kind = a->coll, .nranks = p,
+                                  .count = counts[ci], .in_place = ip,
+                                  .root = coll_is_rooted(a->coll) ? p / 2 : 0};
+                    sweep_case(ex, a, c, every, &cases);
+                }
+        }
+        close_cuda(ex);
+    }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+    unsetenv("FAKE_CUDA_PEER");
+    assert_true(cases > 0);
+}
+
+/* Every rank on one device: every datatype and op. */
+static void test_sweep_one_device(void **state)
+{
+    (void)state;
+    cuda();
+    sweep(1, 1, true);
+}
+
+/* A device per rank up to 3, then ranks in blocks; peers read in place. */
+static void test_sweep_peers(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    sweep(3, 1, false);
+}
+
+/* The same without peer access: through pinned host memory. */
+static void test_sweep_no_peers(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    sweep(3, 0, false);
+}
+
+/* Large transfers are cut into pieces across the multiprocessors, with
+ * offsets that are and are not multiples of 16 bytes. */
+static void test_large(void **state)
+{
+    (void)state;
+    cuda();
+    static const struct { CollKind k; const char *algo; DataType t; RedOp op; } cs[] = {
+        {COLL_ALLREDUCE, "ring", DT_FLOAT, OP_SUM},
+        {COLL_ALLREDUCE, "ring", DT_HALF, OP_PROD},
+        {COLL_ALLGATHER, "ring", DT_INT8, OP_SUM},
+        {COLL_ALLTOALL, "pairwise", DT_DOUBLE, OP_SUM},
+        {COLL_REDUCE, "binomial", DT_BFLOAT16, OP_AVG},
+    };
+    for (int devs = 1; devs <= 2; devs++) {
+        setenv("FAKE_CUDA_DEVICES", devs == 1 ? "1" : "2", 1);
+        Executor *ex = open_cuda(3, NULL);
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
+            for (int ip = 0; ip < 2; ip++) {
+                const AlgoInfo *a = algo_find(cs[i].k, cs[i].algo);
+                if (!a)
+                    a = algo_default(cs[i].k);
+                CollCall c = {.kind = cs[i].k, .nranks = 3, .count = 100003,
+                              .dtype = cs[i].t, .op = cs[i].op, .in_place = ip};
+                Schedule s;
+                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                if (ex->ops->load(ex, &s))
+                    fail_msg("%s: %s", describe(a, &c), ex->ops->last_error(ex));
+                check_steps(ex, a, &s);
+                check_runs(ex, a, &s);
+                sched_fini(&s);
+            }
+        close_cuda(ex);
+    }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
+/* ---------------------------------------------------- staging, input */
+
+/* p = 2 in place: each rank reduces the other's buffer into its own in
+ * one step, so both sources are staged; on one device and on two. */
+static void test_staging(void **state)
+{
+    (void)state;
+    cuda();
+    for (int devs = 1; devs <= 2; devs++)
+        for (int dt = 0; dt < DT_COUNT; dt++) {
+            setenv("FAKE_CUDA_DEVICES", devs == 1 ? "1" : "2", 1);
+            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1000,
+                          .dtype = dt, .op = OP_SUM, .in_place = true};
+            Schedule s;
+            assert_int_equal(sched_init(&s, &c, "swap"), CV_OK);
+            sched_step(&s, "exchange");
+            sched_reduce(&s, 1, BUF_RECV, 0, 0, BUF_RECV, 0, 1000);
+            sched_reduce(&s, 0, BUF_RECV, 0, 1, BUF_RECV, 0, 1000);
+            assert_int_equal(sched_end(&s), CV_OK);
+            Executor *ex = open_cuda(2, NULL);
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            VerifyReport vr;
+            ExecTiming t = {0};
+            assert_int_equal(ex->ops->step(ex, 0), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, "swap", "step");
+            assert_int_equal(ex->ops->reset(ex), CV_OK);
+            assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, "swap", "run");
+            close_cuda(ex);
+            sched_fini(&s);
+        }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
+static void test_bad_calls(void **state)
+{
+    (void)state;
+    cuda();
+    Executor *ex = open_cuda(4, NULL);
+    const ExecOps *o = ex->ops;
+    ExecTiming t = {0};
+    float f[20];
+    assert_string_equal(o->last_error(ex), "");
+    assert_int_equal(o->step(ex, 0), CV_ERR_ARG);
+    assert_non_null(strstr(o->last_error(ex), "no schedule"));
+    assert_int_equal(o->finish(ex), CV_ERR_ARG);
+    assert_int_equal(o->reset(ex), CV_ERR_ARG);
+    assert_int_equal(o->run(ex, 0, 1, &t), CV_ERR_ARG);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 0, 1, f), CV_ERR_ARG);
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 3, .count = 5,
+                  .dtype = DT_FLOAT};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLGATHER, "ring"), &c, &s), CV_OK);
+    assert_int_equal(o->load(ex, &s), CV_ERR_ARG);
+    assert_non_null(strstr(o->last_error(ex), "3 ranks"));
+    sched_fini(&s);
+    c.nranks = 4;
+    assert_int_equal(sched_init(&s, &c, "bad"), CV_OK);
+    sched_step(&s, "clash");
+    sched_copy(&s, 0, BUF_SEND, 0, 1, BUF_RECV, 0, 5);
+    sched_copy(&s, 2, BUF_SEND, 0, 1, BUF_RECV, 2, 5);
+    sched_end(&s);
+    assert_int_not_equal(o->load(ex, &s), CV_OK);
+    assert_non_null(strstr(o->last_error(ex), "not valid"));
+    sched_fini(&s);
+    assert_int_equal(algo_generate(algo_find(COLL_ALLGATHER, "ring"), &c, &s), CV_OK);
+    assert_int_equal(o->load(ex, &s), CV_OK);
+    assert_int_equal(o->step(ex, s.nsteps), CV_ERR_ARG);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 0, 20, f), CV_OK);
+    assert_int_equal(o->read(ex, 0, BUF_RECV, 1, 20, f), CV_ERR_BOUNDS);
+    assert_int_equal(o->read(ex, 4, BUF_RECV, 0, 1, f), CV_ERR_ARG);
+    assert_int_equal(o->read(ex, 0, BUF_COUNT, 0, 1, f), CV_ERR_ARG);
+    assert_int_equal(o->run(ex, 0, 0, &t), CV_ERR_ARG);
+    assert_int_equal(o->run(ex, -1, 1, &t), CV_ERR_ARG);
+    /* a cancel is reported once, by the next call */
+    exec_cancel(ex);
+    assert_int_equal(o->run(ex, 0, 1, &t), CV_ERR_CANCELLED);
+    assert_non_null(strstr(o->last_error(ex), "cancelled"));
+    assert_int_equal(o->reset(ex), CV_OK);
+    assert_int_equal(o->run(ex, 0, 1, &t), CV_OK);
+    close_cuda(ex);
+    sched_fini(&s);
+}
+
+/* A size the device cannot hold is refused before anything runs, with a
+ * sentence; the executor stays usable. */
+static void test_too_big(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    setenv("FAKE_CUDA_MEM", "1048576", 1);
+    Executor *ex = open_cuda(2, NULL);
+    size_t counts[] = {1 << 20, SIZE_MAX / 8};
+    for (size_t i = 0; i < 2; i++) {
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = counts[i],
+                      .dtype = DT_DOUBLE, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                         CV_OK);
+        assert_int_equal(ex->ops->load(ex, &s), CV_ERR_NOMEM);
+        if (i == 0)
+            assert_non_null(strstr(ex->ops->last_error(ex),
+                                   "GiB on CUDA device 0 but it has"));
+        assert_int_equal(ex->ops->step(ex, 0), CV_ERR_ARG);
+        sched_fini(&s);
+    }
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1000,
+                  .dtype = DT_DOUBLE, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+    assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+    ExecTiming t = {0};
+    assert_int_equal(ex->ops->run(ex, 1, 2, &t), CV_OK);
+    close_cuda(ex);
+    sched_fini(&s);
+    unsetenv("FAKE_CUDA_MEM");
+}
+
+/* NCCL's row: missing with its reason (fewer devices than ranks, or no
+ * library here). */
+static void test_native_missing(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    for (int devs = 1; devs <= 2; devs++) {
+        setenv("FAKE_CUDA_DEVICES", devs == 1 ? "1" : "2", 1);
+        Executor *ex = open_cuda(2, NULL);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 10,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                         CV_OK);
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        char why[300] = "";
+        ExecTiming t = {0};
+        assert_non_null(ex->ops->native);
+        assert_int_equal(ex->ops->native(ex, 0, 1, &t, why, sizeof why),
+                         CV_ERR_UNAVAILABLE);
+        assert_non_null(strstr(why, devs == 1 ? "Duplicate GPU detected"
+                                              : "NCCL is not installed here"));
+        /* perf's native row says the same */
+        PerfConfig cfg = {.call = c, .iters = 1, .check = 1};
+        PerfRow row;
+        why[0] = '\0';
+        assert_int_equal(perf_measure(ex, &cfg, NULL, NULL, 40, &row, why,
+                                      sizeof why),
+                         CV_ERR_UNAVAILABLE);
+        assert_non_null(strstr(why, devs == 1 ? "Duplicate GPU detected"
+                                              : "NCCL is not installed here"));
+        close_cuda(ex);
+        sched_fini(&s);
+    }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
+/* The embedded PTX assembles for sm_90 where ptxas exists. */
+static void test_ptx_assembles(void **state)
+{
+    (void)state;
+    cuda();
+    struct stat st;
+    if (stat(GPU_PTX_FILE, &st) || st.st_size == 0) {
+        print_message("skipped: no PTX at %s (a build without kernels)\n",
+                      GPU_PTX_FILE);
+        skip();
+    }
+    if (system("command -v ptxas >/dev/null 2>&1") != 0) {
+        print_message("skipped: ptxas is not installed here (it comes with "
+                      "the CUDA toolkit)\n");
+        skip();
+    }
+    char cmd[1200];
+    snprintf(cmd, sizeof cmd, "ptxas -arch=sm_90 -o /dev/null '%s'", GPU_PTX_FILE);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_why_not),
+        cmocka_unit_test(test_why_not_cli),
+        cmocka_unit_test(test_options),
+        cmocka_unit_test(test_staging),
+        cmocka_unit_test(test_bad_calls),
+        cmocka_unit_test(test_too_big),
+        cmocka_unit_test(test_native_missing),
+        cmocka_unit_test(test_large),
+        cmocka_unit_test(test_sweep_one_device),
+        cmocka_unit_test(test_sweep_peers),
+        cmocka_unit_test(test_sweep_no_peers),
+        cmocka_unit_test(test_ptx_assembles),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
