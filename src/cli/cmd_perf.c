@@ -129,12 +129,18 @@ static int root_column(const CollCall *c)
     return coll_is_rooted(c->kind) ? c->root : -1;
 }
 
+/* a: the algorithm, or NULL for the backend's library (its name). */
 static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
-                             const Calib *cal)
+                             const char *lib, const Calib *cal)
 {
     const PerfConfig *c = &pa->cfg;
-    printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
-           coll_name(c->call.kind), a->name, pa->backend, c->call.nranks);
+    if (a)
+        printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
+               coll_name(c->call.kind), a->name, pa->backend, c->call.nranks);
+    else
+        printf("# collviz perf: %s, the library's own collective (row %s), "
+               "backend %s, %d ranks\n", coll_name(c->call.kind), lib,
+               pa->backend, c->call.nranks);
     printf("# minBytes %llu maxBytes %llu step: %llu(%s) warmup iters: %d "
            "iters: %d validation: %d\n", c->sweep.min, c->sweep.max,
            c->sweep.factor ? c->sweep.factor : c->sweep.step,
@@ -204,7 +210,7 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
                           const PerfRow *r)
 {
     LinkModel l = cal->link;
-    printf("%s,%llu,%zu,%s,%s,%d", r->algo->name, r->bytes, r->count,
+    printf("%s,%llu,%zu,%s,%s,%d", perf_row_name(r), r->bytes, r->count,
            dtype_name(c->call.dtype), redop_name(c->call.op),
            root_column(&c->call));
     for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
@@ -326,7 +332,7 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
     if (r->tty && r->done < r->total && mono_now_s() - r->start > 1.0) {
         fprintf(stderr, "perf %s %s: %llu bytes done, %zu/%zu sizes, "
                 "%zu/%zu in all\033[K", coll_name(r->pa->cfg.call.kind),
-                row->algo->name, row->bytes, done, total, r->done, r->total);
+                perf_row_name(row), row->bytes, done, total, r->done, r->total);
         r->shown = 1;
     }
     return 0;
@@ -334,23 +340,31 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
 
 /* ------------------------------------------------------------- summary */
 
+/* lib: the library's rows after the algorithms' (NULL: none), shown
+ * beside them. */
 static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
-                          size_t nsizes)
+                          size_t nsizes, const PerfRow *lib)
 {
     LinkModel l = r->cal->link;
     size_t agree = 0;
     printf("# Summary, out of place: the fastest measured algorithm and the "
-           "model's choice (link %s)\n", link_name(l));
-    printf("# %10s  %-16s %9s  %-16s %9s  %s\n", "size(B)", "fastest",
-           "time(us)", "model's choice", "time(us)", "same");
+           "model's choice (link %s)%s%s\n", link_name(l),
+           lib ? "; the library's own: " : "", lib ? lib->native : "");
+    printf("# %10s  %-16s %9s  %-16s %9s  %s%s\n", "size(B)", "fastest",
+           "time(us)", "model's choice", "time(us)", "same",
+           lib ? "  lib(us)  fastest/lib" : "");
     for (size_t s = 0; s < nsizes; s++) {
         size_t m, p;
         perf_best(rows + s, nalgo, nsizes, l, &m, &p);
         const PerfRow *rm = &rows[m * nsizes + s], *rp = &rows[p * nsizes + s];
         agree += m == p;
-        printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %s\n", rm->bytes,
+        printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %-4s", rm->bytes,
                rm->algo->name, rm->side[0].time_s * 1e6, rp->algo->name,
                rp->side[0].time_s * 1e6, m == p ? "yes" : "no");
+        if (lib && lib[s].side[0].time_s > 0)
+            printf("  %7.2f  %11.2f", lib[s].side[0].time_s * 1e6,
+                   rm->side[0].time_s / lib[s].side[0].time_s);
+        printf("\n");
     }
     printf("# the model chose the fastest algorithm at %zu of %zu sizes\n",
            agree, nsizes);
@@ -446,7 +460,8 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     int moved = perf_host_moved(r->cal, row);
     json_break(w);
     json_object(w, NULL);
-    json_str(w, "algorithm", row->algo->name);
+    json_str(w, "algorithm", perf_row_name(row));
+    json_bool(w, "native", row->algo == NULL);
     json_uint(w, "size", row->bytes);
     json_uint(w, "count", row->count);
     json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE]);
@@ -583,7 +598,40 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
     return n;
 }
 
-/* Measure every algorithm's sweep into rows; 0 or an exit status (the
+/* The backend's library's own collective (ExecOps.native: MPI's for -B
+ * mpi) over the sweep into rows, a table of its own: 1 when measured, 0
+ * when the backend has none or cannot run it here (said in a comment
+ * line), -1 when it failed (the sentence on stderr and in failure). */
+static int run_native(Executor *ex, Run *r, PerfRow *rows, size_t nsizes,
+                      char *failure, size_t len)
+{
+    char why[256] = "";
+    if (!ex->ops->native)
+        return 0;
+    if (!r->pa->csv)
+        print_table_head(r->pa, NULL, ex->ops->name, r->cal);
+    CvError e = perf_sweep_native(ex, &r->pa->cfg, rows, on_row, r, why,
+                                  sizeof why);
+    clear_progress(r);
+    if (e == CV_ERR_UNAVAILABLE) {
+        printf("# %s: %s\n#\n", ex->ops->name, why);
+        return 0;
+    }
+    if (e) {
+        fflush(stdout);
+        snprintf(failure, len, "perf %s %s (the library's own) failed: %s",
+                 coll_name(r->pa->cfg.call.kind), ex->ops->name,
+                 why[0] ? why : cv_strerror(e));
+        fprintf(stderr, "collviz: %s\n", failure);
+        return -1;
+    }
+    if (!r->pa->csv)
+        print_table_foot(r->cal, rows, nsizes);
+    return 1;
+}
+
+/* Measure every algorithm's sweep into rows, then the library's own
+ * collective where the backend has one; 0 or an exit status (the
  * failure's sentence on stderr and in failure). */
 static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
                    PerfRow *rows, size_t nsizes, char *failure, size_t len)
@@ -593,7 +641,7 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
         print_csv_head();
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
-            print_table_head(r->pa, algos[i], r->cal);
+            print_table_head(r->pa, algos[i], NULL, r->cal);
         CvError e = perf_sweep(ex, &r->pa->cfg, r->cal, algos[i],
                                rows + i * nsizes, on_row, r, why, sizeof why);
         clear_progress(r);
@@ -608,8 +656,12 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
         if (!r->pa->csv)
             print_table_foot(r->cal, rows + i * nsizes, nsizes);
     }
-    if (!r->pa->csv && nalgo > 1)
-        print_summary(r, rows, nalgo, nsizes);
+    int lib = run_native(ex, r, rows + nalgo * nsizes, nsizes, failure, len);
+    if (lib < 0)
+        return CLI_EXIT_FAIL;
+    if (!r->pa->csv && (nalgo > 1 || lib))
+        print_summary(r, rows, nalgo, nsizes,
+                      lib ? rows + nalgo * nsizes : NULL);
     return CLI_EXIT_OK;
 }
 
@@ -622,6 +674,7 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
     size_t nsizes = perf_sweep_len(&pa->cfg);
     char failure[4400] = "";
     Calib cal;
+    size_t nrows = (nalgo + 1) * nsizes; /* + the library's own */
     Run r = {.pa = pa, .tty = isatty(STDERR_FILENO), .total = nalgo * nsizes};
     PerfRow *rows = NULL;
     Executor *ex = NULL;
@@ -637,7 +690,9 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
     if (rc == CLI_EXIT_OK && !(ex = cmd_exec_open(pa->backend,
                                                   pa->cfg.call.nranks)))
         rc = CLI_EXIT_USAGE;
-    if (rc == CLI_EXIT_OK && !(rows = calloc(nalgo * nsizes + 1, sizeof *rows))) {
+    if (ex && ex->ops->native)
+        r.total = nrows;
+    if (rc == CLI_EXIT_OK && !(rows = calloc(nrows + 1, sizeof *rows))) {
         snprintf(failure, sizeof failure, "%s", cv_strerror(CV_ERR_NOMEM));
         fprintf(stderr, "collviz: %s\n", failure);
         rc = CLI_EXIT_FAIL;
@@ -651,7 +706,7 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
                      sizeof failure);
     if (ex)
         ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK && perf_wrong_total(rows, nalgo * nsizes))
+    if (rc == CLI_EXIT_OK && perf_wrong_total(rows, r.done))
         rc = CLI_EXIT_FAIL;
     if (json)
         rc = json_close_out(json, &r, rows, rc, failure[0] ? failure : NULL);

@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "exec/verify.h"
@@ -110,5 +111,46 @@ CvError measure_loaded(Executor *ex, const Schedule *s,
         e = measure_iters(ex, o, &iters, &warmup);
     if (!e)
         e = measure_timed(ex, s, o, warmup, iters, r);
+    return e;
+}
+
+/* One call of the library's collective: warmup untimed, n timed. */
+static CvError native(Executor *ex, int warmup, int n, ExecTiming *t,
+                      char *why, size_t whylen)
+{
+    if (!ex->ops->native) {
+        snprintf(why, whylen, "the %s backend has no library of its own",
+                 ex->ops->name);
+        return CV_ERR_UNAVAILABLE;
+    }
+    return ex->ops->native(ex, warmup, n, t, why, whylen);
+}
+
+CvError measure_native(Executor *ex, const MeasureOptions *o, MeasureResult *r,
+                       char *why, size_t whylen)
+{
+    ExecTiming t = {0};
+    VerifyReport rep = {.wrong = 0};
+    CvError e = CV_OK;
+    r->iter_s = 0, r->iters = 0, r->wrong = o->checks > 0 ? 0 : -1;
+    for (int c = 0; !e && c < o->checks && r->wrong == 0; c++) {
+        e = ex->ops->reset(ex);
+        if (!e)
+            e = native(ex, 0, 1, &t, why, whylen);
+        if (!e && (e = verify_output(ex, true, &rep)) == CV_ERR_WRONG)
+            e = CV_OK;
+        r->wrong = (long long)rep.wrong;
+    }
+    int iters = o->iters > 0 ? o->iters : 1, warmup = o->warmup;
+    if (!e && o->min_time_s > 0 && !(e = native(ex, warmup, 1, &t, why, whylen))) {
+        double want = t.iter_s > 0 ? ceil(o->min_time_s / t.iter_s) : 1;
+        int cap = o->max_iters > 0 && o->max_iters < MEASURE_MAX_ITERS
+                      ? o->max_iters : MEASURE_MAX_ITERS;
+        if (want > iters)
+            iters = (int)fmin(want, cap > iters ? cap : iters);
+        warmup = 0;
+    }
+    if (!e && !(e = native(ex, warmup, iters, &t, why, whylen)))
+        r->iter_s = t.iter_s, r->iters = iters;
     return e;
 }

@@ -80,4 +80,13 @@ CvError measure_timed(Executor *ex, const Schedule *s,
  * definition. */
 CvError measure_check(Executor *ex, const Schedule *s, long long *wrong);
 
+/* The same rules for the library's own collective (ExecOps.native) on
+ * the buffers of the loaded schedule: up to o->checks calls from a fresh
+ * start compared with the collective's definition, the iterations sized
+ * by min_time_s, then one timed loop (no parts, no per-step times).
+ * CV_ERR_UNAVAILABLE, with the backend's sentence in why, where the
+ * backend has no library or it cannot run this call. */
+CvError measure_native(Executor *ex, const MeasureOptions *o, MeasureResult *r,
+                       char *why, size_t whylen);
+
 #endif

@@ -173,6 +173,67 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
     return e;
 }
 
+const char *perf_row_name(const PerfRow *row)
+{
+    return row->algo ? row->algo->name : row->native ? row->native : "?";
+}
+
+/* One side of a native row: the default algorithm's schedule of call
+ * loaded for its buffers, the library's collective measured on them. */
+static CvError native_side(Executor *ex, const PerfConfig *cfg,
+                           const CollCall *call, PerfSide *out, char *why,
+                           size_t whylen)
+{
+    Schedule s;
+    MeasureOptions o = {.checks = cfg->check, .warmup = cfg->warmup,
+                        .iters = cfg->iters, .min_time_s = cfg->min_time_s};
+    MeasureResult r = {0};
+    *out = (PerfSide){.wrong = -1};
+    CvError e = algo_generate(algo_default(call->kind), call, &s);
+    if (e)
+        return e;
+    if ((e = ex->ops->load(ex, &s)))
+        exec_fail(ex, e, why, whylen);
+    else
+        e = measure_native(ex, &o, &r, why, whylen);
+    sched_fini(&s);
+    if (e)
+        return e;
+    double bytes = (double)coll_size_bytes(call);
+    out->time_s = r.iter_s;
+    out->iters = r.iters;
+    out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
+    out->busbw = out->algbw * coll_busbw_factor(call->kind, call->nranks);
+    out->wrong = r.wrong;
+    return CV_OK;
+}
+
+CvError perf_sweep_native(Executor *ex, const PerfConfig *cfg, PerfRow *rows,
+                          PerfProgress progress, void *ctx, char *why,
+                          size_t whylen)
+{
+    size_t n = perf_sweep_len(cfg);
+    size_t *counts = malloc((n + 1) * sizeof *counts);
+    if (!counts)
+        return CV_ERR_NOMEM;
+    sweep_counts(&cfg->sweep, &cfg->call, counts);
+    CvError e = CV_OK;
+    for (size_t i = 0; i < n && !e; i++) {
+        CollCall call = cfg->call;
+        call.count = counts[i];
+        rows[i] = (PerfRow){.native = ex->ops->name, .count = call.count,
+                            .bytes = coll_size_bytes(&call)};
+        for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
+            call.in_place = pl == PERF_IN_PLACE;
+            e = native_side(ex, cfg, &call, &rows[i].side[pl], why, whylen);
+        }
+        if (!e && progress && progress(ctx, &rows[i], i + 1, n))
+            e = CV_ERR_CANCELLED;
+    }
+    free(counts);
+    return e;
+}
+
 /* ------------------------------------------------------------ summaries */
 
 long long perf_wrong_total(const PerfRow *rows, size_t n)

@@ -48,7 +48,10 @@ typedef struct {
 
 /* One size of one algorithm. */
 typedef struct {
-    const AlgoInfo *algo;             /* the algorithm measured */
+    const AlgoInfo *algo;             /* the algorithm measured; NULL for
+                                         the library's own collective */
+    const char *native;               /* that library's row: the backend's
+                                         name ("mpi"); NULL for a schedule */
     unsigned long long bytes;         /* size column: coll_size_bytes */
     size_t count;                     /* elements per block */
     PerfSide side[PERF_PLACE_COUNT];  /* out of place, in place */
@@ -92,6 +95,18 @@ size_t perf_sweep_len(const PerfConfig *cfg);
 CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen);
+
+/* The library's own collective (ExecOps.native: MPI's for -B mpi) over
+ * the same sweep into rows[0 .. perf_sweep_len), on the buffers of the
+ * collective's default algorithm's schedule, checked and timed by the
+ * engine's rules (measure_native); no model. CV_ERR_UNAVAILABLE and the
+ * backend's sentence where it has none or cannot run a size. */
+CvError perf_sweep_native(Executor *ex, const PerfConfig *cfg, PerfRow *rows,
+                          PerfProgress progress, void *ctx, char *why,
+                          size_t whylen);
+
+/* A row's name: its algorithm's, or its library's. */
+const char *perf_row_name(const PerfRow *row);
 
 /* ------------------------------------------------------------ summaries */
 
