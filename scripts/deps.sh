@@ -15,6 +15,9 @@ printf '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n#include 
     ${CC:-cc} -x c - -fsyntax-only >/dev/null 2>&1 || missing="$missing libcmocka-dev"
 command -v pkg-config >/dev/null 2>&1 || missing="$missing pkg-config"
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
+# Open MPI: collviz-mpi and -B mpi (MPI=0 builds without it).
+command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 
 [ -z "$missing" ] && exit 0
 

@@ -42,29 +42,51 @@ static void slurp_into(const char *path, char *buf, size_t len)
         fclose(f);
 }
 
-/* Run `cmd` in sh with root allowed and oversubscription, as CI does. */
+/* The build's folder: that of $COLLVIZ (scripts/run-tests.sh sets it),
+ * else build. */
+static const char *build_dir(void)
+{
+    static char dir[1024];
+    const char *bin = getenv("COLLVIZ");
+    const char *slash = bin ? strrchr(bin, '/') : NULL;
+    if (!slash)
+        return "build";
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - bin), bin);
+    return dir;
+}
+
+/* A file of the build ("collviz-mpi"). */
+static int have(const char *name)
+{
+    char path[1100];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", build_dir(), name);
+    return !stat(path, &st);
+}
+
+/* Run `cmd` in sh with root allowed and oversubscription, as CI does, and
+ * $B the build's folder. */
 static void sh(Run *r, const char *cmd)
 {
     char line[4096];
     struct timespec t0, t1;
-    snprintf(line, sizeof line, "OMPI_ALLOW_RUN_AS_ROOT=1 "
+    snprintf(line, sizeof line, "B='%s' OMPI_ALLOW_RUN_AS_ROOT=1 "
              "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
              "OMPI_MCA_rmaps_base_oversubscribe=1 %s "
-             ">/tmp/collviz-mpi-test.out 2>/tmp/collviz-mpi-test.err </dev/null",
-             cmd);
+             ">/tmp/collviz-mpi-test-%d.out 2>/tmp/collviz-mpi-test-%d.err </dev/null",
+             build_dir(), cmd, (int)getpid(), (int)getpid());
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int st = system(line);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     r->rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
     r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
-    slurp_into("/tmp/collviz-mpi-test.out", r->out, sizeof r->out);
-    slurp_into("/tmp/collviz-mpi-test.err", r->err, sizeof r->err);
-}
-
-static int have(const char *path)
-{
-    struct stat st;
-    return !stat(path, &st);
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/collviz-mpi-test-%d.out", (int)getpid());
+    slurp_into(path, r->out, sizeof r->out);
+    unlink(path);
+    snprintf(path, sizeof path, "/tmp/collviz-mpi-test-%d.err", (int)getpid());
+    slurp_into(path, r->err, sizeof r->err);
+    unlink(path);
 }
 
 /* Say why on stderr, then skip. */
@@ -77,7 +99,7 @@ static void skip_because(const char *why)
 /* Skip (saying why) where the backend cannot be tested. */
 static void need_mpi(void)
 {
-    if (!have("build/collviz-mpi") || !have("build/tests/mpi_sweep"))
+    if (!have("collviz-mpi") || !have("tests/mpi_sweep"))
         skip_because("collviz-mpi was not built (MPI=0, or no mpicc)");
     if (system("command -v mpirun >/dev/null 2>&1"))
         skip_because("mpirun is not installed");
@@ -96,7 +118,7 @@ static void sweep(int p)
     static Run r;
     char cmd[256];
     need_mpi();
-    snprintf(cmd, sizeof cmd, MPIRUN "%d build/tests/mpi_sweep %d", p, p);
+    snprintf(cmd, sizeof cmd, MPIRUN "%d $B/tests/mpi_sweep %d", p, p);
     sh(&r, cmd);
     char want[64];
     snprintf(want, sizeof want, "mpi sweep p=%d: ", p);
@@ -142,13 +164,13 @@ static void test_perf_native_row(void **state)
     (void)state;
     need_mpi();
     made_up_calib(dir, sizeof dir, 3);
-    sh(&r, MPIRUN "3 build/collviz-mpi perf allreduce -a all -B mpi -p 3 "
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -a all -B mpi -p 3 "
            "-b 8 -e 4K -f 512 -n 3 -w 1 -d int32");
     if (r.rc || !strstr(r.out, "the library's own collective (row mpi)") ||
         !strstr(r.out, "lib(us)") || strstr(r.out, "FAILED") ||
         strstr(r.err, "calibrating"))
         fail_run(&r, "perf -B mpi -a all did not give MPI's row cleanly");
-    sh(&r, MPIRUN "3 build/collviz-mpi perf gather -r 2 -B mpi -p 3 --csv "
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf gather -r 2 -B mpi -p 3 --csv "
            "-b 8 -e 64 -n 2 -w 0 -d half");
     if (r.rc || !strstr(r.out, "\nmpi,6,") || r.err[0])
         fail_run(&r, "perf --csv -B mpi has no row mpi");
@@ -166,12 +188,12 @@ static void test_tui_script(void **state)
     (void)state;
     need_mpi();
     made_up_calib(dir, sizeof dir, 4);
-    FILE *f = fopen("/tmp/collviz-mpi-test.script", "w");
+    FILE *f = fopen("/tmp/collviz-mpi-test-tui.script", "w");
     assert_non_null(f);
     fputs("Right Right Right Right Right Right dump\n", f);
     fclose(f);
-    sh(&r, MPIRUN "4 build/collviz-mpi tui allreduce -a ring -p 4 -B mpi "
-           "--script /tmp/collviz-mpi-test.script --screen 100x30 --dump");
+    sh(&r, MPIRUN "4 $B/collviz-mpi tui allreduce -a ring -p 4 -B mpi "
+           "--script /tmp/collviz-mpi-test-tui.script --screen 100x30 --dump");
     if (r.rc || !strstr(r.out, "| mpi") || !strstr(r.out, "real = expected") ||
         !strstr(r.out, "step 6 of 7"))
         fail_run(&r, "the TUI did not step on the mpi backend");
@@ -194,16 +216,16 @@ static void refused(const char *cmd, const char *words)
 static void test_launch_sentences(void **state)
 {
     (void)state;
-    if (have("build/collviz"))
-        refused("build/collviz perf allreduce -B mpi -p 2",
-                have("build/collviz-mpi") ? "mpirun -np N collviz-mpi"
+    if (have("collviz"))
+        refused("$B/collviz perf allreduce -B mpi -p 2",
+                have("collviz-mpi") ? "mpirun -np N collviz-mpi"
                                           : "built without MPI");
     need_mpi();
-    refused("build/collviz-mpi perf allreduce -B mpi -p 2",
+    refused("$B/collviz-mpi perf allreduce -B mpi -p 2",
             "mpirun -np N collviz-mpi");
-    refused(MPIRUN "2 build/collviz-mpi perf allreduce -B mpi -p 3",
+    refused(MPIRUN "2 $B/collviz-mpi perf allreduce -B mpi -p 3",
             "mpirun started 2 but 3 ranks were asked for");
-    refused(MPIRUN "2 build/collviz-mpi perf allreduce -B mpi:timeout=0 -p 2",
+    refused(MPIRUN "2 $B/collviz-mpi perf allreduce -B mpi:timeout=0 -p 2",
             "timeout takes a whole number of seconds");
 }
 
@@ -216,14 +238,14 @@ static void test_rank_dies(void **state)
     (void)state;
     need_mpi();
     made_up_calib(dir, sizeof dir, 2);
-    sh(&r, MPIRUN "1 build/collviz-mpi perf allreduce -B mpi:timeout=5 -p 2 "
+    sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=5 -p 2 "
            "-b 8 -e 8 --min-time 60 : -np 1 timeout -s KILL 2 "
-           "build/collviz-mpi perf allreduce -B mpi -p 2");
+           "$B/collviz-mpi perf allreduce -B mpi -p 2");
     if (r.rc == 0 || r.secs > 30 || !strstr(r.err, "collviz: "))
         fail_run(&r, "a dead process did not end the run");
-    sh(&r, MPIRUN "1 build/collviz-mpi perf allreduce -B mpi:timeout=2 -p 2 "
+    sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=2 -p 2 "
            "-b 8 -e 8 --min-time 60 : -np 1 timeout -s STOP 2 "
-           "build/collviz-mpi perf allreduce -B mpi -p 2");
+           "$B/collviz-mpi perf allreduce -B mpi -p 2");
     if (r.rc != 1 || r.secs > 30 || !strstr(r.err, "made no progress for 2 s"))
         fail_run(&r, "a hung process did not end the run with status 1");
     char cmd[128];

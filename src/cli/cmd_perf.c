@@ -24,7 +24,7 @@
 static const CliOpt opts[] = {
     {'a', "algo", "ALGO|all", "algorithm, or all of the collective's (default: its default)"},
     CLI_OPT_RANKS,
-    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes)"},
+    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes; mpi, in collviz-mpi under mpirun: timeout)"},
     {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
     {'e', "maxbytes", "MAX", "largest size of the sweep (default 64M)"},
     CLI_OPT_FACTOR,
