@@ -144,7 +144,7 @@ static void made_up_calib(char *dir, size_t len, int p)
     assert_non_null(mkdtemp(dir));
     setenv("XDG_CACHE_HOME", dir, 1);
     gethostname(host, sizeof host - 1);
-    int cpus = exec_cpus();
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
     Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_P2P,
                .cores = p < cpus ? p : cpus};
     snprintf(c.backend, sizeof c.backend, "mpi");

@@ -22,7 +22,7 @@ static bool under_mpirun(void)
 /* One process's host as the others learn it. */
 typedef struct {
     char name[64]; /* MPI_Get_processor_name, cut */
-    int cpus;      /* the CPUs it may use (exec_cpus) */
+    int cpus;      /* the CPUs online there */
 } HostOf;
 
 /* "vm x4 (2 CPUs)" or "a x2 (8 CPUs), b x2 (8 CPUs)": each host in the
@@ -64,7 +64,9 @@ static void describe(const HostOf *h, int n)
 
 static int host_facts(void)
 {
-    HostOf me = {.cpus = exec_cpus()}, *all;
+    /* the host's CPUs, not this process's: mpirun binds ranks to cores */
+    long online = sysconf(_SC_NPROCESSORS_ONLN);
+    HostOf me = {.cpus = online > 0 ? (int)online : 1}, *all;
     char name[MPI_MAX_PROCESSOR_NAME] = "";
     int n = 0;
     if (MPI_Get_processor_name(name, &n) != MPI_SUCCESS)

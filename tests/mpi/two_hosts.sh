@@ -58,13 +58,17 @@ exec ip netns exec "\$ns" unshare --uts sh -c "hostname \$name; \$*"
 AGENT
 chmod +x "$dir/agent"
 printf '10.77.0.1 slots=2\n10.77.0.2 slots=2\n' >"$dir/hosts"
+# Calibrations: the caller's XDG_CACHE_HOME (test_mpi_hosts.c puts one of
+# these two hosts there, so that perf does not calibrate over links this
+# slow), else one of this run.
+cache=${XDG_CACHE_HOME:-$dir/cache}
 
 # mpirun itself on host a, the ranks 0-1 there, 2-3 on host b.
 across() { # NP COMMAND...
     np=$1; shift
     ip netns exec "$na" unshare --uts sh -c 'hostname cv-host-a; exec "$@"' sh \
         env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-        XDG_CACHE_HOME="$dir/cache" \
+        XDG_CACHE_HOME="$cache" \
         mpirun --hostfile "$dir/hosts" -np "$np" --map-by node \
         --mca plm_rsh_agent "$dir/agent" \
         --mca btl tcp,self --mca btl_tcp_if_include 10.77.0.0/24 \
@@ -72,15 +76,17 @@ across() { # NP COMMAND...
 }
 
 if [ -n "${HOSTS_PROBE:-}" ]; then across $HOSTS_PROBE; exit; fi
-echo "== the sweep, 4 ranks on two hosts over TCP"
-across 4 "$B/tests/mpi_sweep" 4 || exit 1
-echo "== perf across them: every algorithm and MPI's own"
-across 4 "$B/collviz-mpi" perf allreduce -a all -B mpi -p 4 -b 8 -e 64K \
-    -f 64 -n 5 -w 1 >"$dir/perf.txt" 2>"$dir/perf.err" ||
+# A message between the namespaces costs milliseconds here (Open MPI's
+# TCP over the veth pair; 15 us within one namespace): the quick sweep,
+# one rank on each host.
+echo "== the sweep (quick), 2 ranks on two hosts over TCP"
+across 2 "$B/tests/mpi_sweep" 2 quick || exit 1
+echo "== perf across them: every algorithm and MPI's own, 2 ranks"
+across 2 "$B/collviz-mpi" perf allreduce -a all -B mpi -p 2 -b 8 -e 64K \
+    -f 64 -n 3 -w 1 >"$dir/perf.txt" 2>"$dir/perf.err" ||
     { cat "$dir/perf.txt" "$dir/perf.err"; exit 1; }
-cat "$dir/perf.txt"
-grep -q "cv-host-a x2 (.* CPUs), cv-host-b x2" "$dir/perf.err" "$dir/perf.txt" ||
-    grep -q "row mpi" "$dir/perf.txt" || exit 1
+cat "$dir/perf.txt" "$dir/perf.err"
+grep -q "row mpi" "$dir/perf.txt" && ! grep -q FAILED "$dir/perf.txt" || exit 1
 if [ -n "$OUT" ]; then
     for c in allreduce broadcast reduce allgather reducescatter alltoall gather scatter; do
         across 4 "$B/collviz-mpi" perf "$c" -a all -B mpi -p 4 -b 8 -e 64M \
