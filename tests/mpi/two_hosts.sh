@@ -68,6 +68,7 @@ across() { # NP COMMAND...
     np=$1; shift
     ip netns exec "$na" unshare --uts sh -c 'hostname cv-host-a; exec "$@"' sh \
         env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
         XDG_CACHE_HOME="$cache" \
         mpirun --hostfile "$dir/hosts" -np "$np" --map-by node \
         --mca plm_rsh_agent "$dir/agent" \
