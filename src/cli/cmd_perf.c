@@ -461,7 +461,8 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_break(w);
     json_object(w, NULL);
     json_str(w, "algorithm", perf_row_name(row));
-    json_bool(w, "native", row->algo == NULL);
+    if (!row->algo) /* the library's own collective */
+        json_bool(w, "native", true);
     json_uint(w, "size", row->bytes);
     json_uint(w, "count", row->count);
     json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE]);
