@@ -72,8 +72,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 # TESTS="test_a test_b" runs only those test programs.
 TESTS     ?=
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-# bench/mpi_*.c need mpicc and are built by bench/run.sh.
-BENCH_SRCS := $(filter-out bench/mpi_%,$(wildcard bench/*.c))
+BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 # The benchmarks `make bench` runs; the other programs of bench/ are tools
 # it builds (hoststate, spells: the machine's state; remodel: kept runs).
@@ -103,7 +102,7 @@ help:
 	@echo 'make layers     check that includes run one way between the layers'
 	@echo 'make fuzz       fuzz the parsers of user files (FUZZ_SECONDS=$(FUZZ_SECONDS) each)'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
-	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
+	@echo 'make bench-mpi  collviz perf -B mpi beside MPI'"'"'s own collectives (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
