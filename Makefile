@@ -24,7 +24,9 @@ endif
 
 # Optional backends, each in its own folder: CUDA=1 builds src/gpu/ (the
 # default where nvcc or clang can compile CUDA), MPI=1 builds src/mpi/
-# (the default where mpicc exists). CUDA=0 / MPI=0 build without them.
+# into a second binary, collviz-mpi (the default where mpicc exists; it
+# compiles with $(CC) through Open MPI's wrapper). CUDA=0 / MPI=0 build
+# without them.
 CUDA     ?= $(if $(shell command -v nvcc 2>/dev/null || command -v clang 2>/dev/null),1,0)
 # The cuda backend's kernels (src/gpu/kernels.cu) are compiled to PTX and
 # embedded: with nvcc where it exists (a fatbin: PTX for compute_75 and
@@ -35,6 +37,7 @@ CUDA_KERNELS ?= 1
 NVCC     ?= $(shell command -v nvcc 2>/dev/null)
 CUDA_CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
 MPI      ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
+MPICC    ?= mpicc
 
 # Flags the build needs, kept apart from the user's CFLAGS. -iquote: the
 # project's headers are named by folder ("core/sched.h") and never shadow
@@ -45,6 +48,9 @@ REQ_CFLAGS   := -std=c11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 REQ_LDLIBS   := -pthread -lm
 ifeq ($(WERROR),1)
 REQ_CFLAGS += -Werror
+endif
+ifeq ($(MPI),1)
+REQ_CPPFLAGS += -DCOLLVIZ_HAVE_MPI
 endif
 ifneq ($(SAN),)
 REQ_CFLAGS += -fsanitize=$(SAN) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -68,9 +74,11 @@ ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 # Two libraries: libcollviz.a (everything but the terminal: core, algos,
 # executors, backends, measuring, store, commands) links no curses;
 # libcollviz-ui.a is src/ui/. Only src/ui/ is compiled with curses' flags.
+# src/mpi/ is in neither: it is compiled with mpicc and linked into
+# collviz-mpi alone, so that collviz never links libmpi.
 MAIN_SRC  := src/main.c
 CORE_DIRS := core algos exec threads measure store cli lesson \
-             $(if $(filter 1,$(CUDA)),gpu) $(if $(filter 1,$(MPI)),mpi)
+             $(if $(filter 1,$(CUDA)),gpu)
 CORE_SRCS := $(wildcard $(CORE_DIRS:%=src/%/*.c))
 UI_SRCS   := $(wildcard src/ui/*.c)
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
@@ -79,8 +87,7 @@ TEST_SRCS := $(wildcard tests/test_*.c)
 # TESTS="test_a test_b" runs only those test programs.
 TESTS     ?=
 TEST_BINS := $(TEST_SRCS:tests/%.c=$(BUILD)/tests/%)
-# bench/mpi_*.c need mpicc and are built by bench/run.sh.
-BENCH_SRCS := $(filter-out bench/mpi_%,$(wildcard bench/*.c))
+BENCH_SRCS := $(wildcard bench/*.c)
 BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 # The benchmarks `make bench` runs; the other programs of bench/ are tools
 # it builds (hoststate, spells: the machine's state; remodel: kept runs).
@@ -92,13 +99,19 @@ PO_FILES  := $(wildcard po/*.po)
 MO_FILES  := $(PO_FILES:po/%.po=$(BUILD)/locale/%/LC_MESSAGES/collviz.mo)
 LOCALEDIR := $(PREFIX)/share/locale
 BIN       := $(BUILD)/collviz
+# MPI=1: collviz-mpi (src/main.c again as collviz_main, src/mpi/), and the
+# tests' sweep under mpirun (tests/mpi/sweep.c, run by test_exec_mpi).
+MPI_SRCS  := $(if $(filter 1,$(MPI)),$(wildcard src/mpi/*.c))
+MPI_OBJS  := $(MPI_SRCS:%.c=$(BUILD)/%.o)
+MPI_BIN   := $(if $(filter 1,$(MPI)),$(BUILD)/collviz-mpi)
+MPI_TOOLS := $(if $(filter 1,$(MPI)),$(BUILD)/tests/mpi_sweep)
 LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi install uninstall \
         clean help deps fuzz fuzz-run pot test-gpu
-all: $(BIN)
-tests: $(BIN) $(TEST_BINS)
+all: $(BIN) $(MPI_BIN)
+tests: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(TEST_BINS)
 
 help:
 	@echo 'make            build $(BIN)'
@@ -111,7 +124,7 @@ help:
 	@echo 'make fuzz       fuzz the parsers of user files (FUZZ_SECONDS=$(FUZZ_SECONDS) each)'
 	@echo 'make pot        gather the TUI messages into po/collviz.pot'
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
-	@echo 'make bench-mpi  collviz perf beside Open MPI (bench/run.sh; BENCH_ARGS=...)'
+	@echo 'make bench-mpi  collviz perf -B mpi beside MPI'"'"'s own collectives (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make test-gpu   the cuda tests on this machine'"'"'s GPU(s), then bench/gpu.sh'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
@@ -148,6 +161,21 @@ $(BUILD)/tests/test_ui_%.o: tests/test_ui_%.c
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/mpi/%.o: src/mpi/%.c
+	$(call say,MPICC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/mpi/%.o: tests/mpi/%.c
+	$(call say,MPICC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(BUILD)/src/main-mpi.o: src/main.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -DCOLLVIZ_MAIN=collviz_main -c -o $@ $<
 
 $(BUILD)/%.o: %.c
 	$(call say,CC,$<)
@@ -214,6 +242,15 @@ $(BIN): $(BUILD)/$(MAIN_SRC:.c=.o) $(UI_LIB) $(LIB) | $(MO_FILES)
 	$(call say,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
 
+$(BUILD)/collviz-mpi: $(BUILD)/src/main-mpi.o $(MPI_OBJS) $(UI_LIB) $(LIB)
+	$(call say,LINK,$@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CURSES_LIBS) $(REQ_LDLIBS)
+
+$(BUILD)/tests/mpi_sweep: $(BUILD)/tests/mpi/sweep.o \
+        $(filter-out %/mpi_main.o,$(MPI_OBJS)) $(LIB)
+	$(call say,LINK,$@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(REQ_LDLIBS)
+
 # Tests of the terminal interface link both libraries and curses; every
 # other test links the core library alone.
 $(BUILD)/tests/test_ui_%: $(BUILD)/tests/test_ui_%.o $(UI_LIB) $(LIB)
@@ -263,7 +300,7 @@ test-gpu: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
 # Every test program runs even when one fails; the last line sums up the
 # tests as cmocka counts them: N passed, N failed, N skipped.
 RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),$(TEST_BINS))
-check: $(BIN) $(RUN_TESTS) layers
+check: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(RUN_TESTS) layers
 	$(Q)COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh $(RUN_TESTS)
 
 # The parsers of files users write or keep (TUI scripts, calibrations),
@@ -294,10 +331,11 @@ $(BUILD)/fuzz/%: tests/fuzz/%.c $(UI_LIB) $(LIB)
 	$(Q)$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -fsanitize=fuzzer -o $@ \
 	    $(filter %.c %.a,$^) $(CURSES_LIBS) $(REQ_LDLIBS)
 
-install: $(BIN) $(MO_FILES)
+install: $(BIN) $(MPI_BIN) $(MO_FILES)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	    $(DESTDIR)$(PREFIX)/share/collviz
 	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/collviz
+	$(if $(MPI_BIN),install -m 755 $(MPI_BIN) $(DESTDIR)$(PREFIX)/bin/collviz-mpi)
 	install -m 644 docs/collviz.1 $(DESTDIR)$(PREFIX)/share/man/man1/collviz.1
 	cp -R lessons $(DESTDIR)$(PREFIX)/share/collviz/
 	for m in $(MO_FILES); do l=$${m#$(BUILD)/locale/}; l=$${l%%/*}; \
@@ -305,7 +343,8 @@ install: $(BIN) $(MO_FILES)
 	    install -m 644 $$m $(DESTDIR)$(LOCALEDIR)/$$l/LC_MESSAGES/collviz.mo || exit 1; done
 
 uninstall:
-	rm -f $(DESTDIR)$(PREFIX)/bin/collviz $(DESTDIR)$(PREFIX)/share/man/man1/collviz.1
+	rm -f $(DESTDIR)$(PREFIX)/bin/collviz $(DESTDIR)$(PREFIX)/bin/collviz-mpi \
+	    $(DESTDIR)$(PREFIX)/share/man/man1/collviz.1
 	rm -rf $(DESTDIR)$(PREFIX)/share/collviz
 	rm -f $(DESTDIR)$(LOCALEDIR)/*/LC_MESSAGES/collviz.mo
 

@@ -1,6 +1,7 @@
 #!/bin/sh
-# run.sh - collviz perf beside Open MPI's own collectives, on the same rank
-# counts, sizes and datatype, in one run; the ratios against the targets.
+# run.sh - collviz perf -B mpi beside Open MPI's own collectives (its `mpi`
+# rows: MPI_Allreduce ... on the same buffers, in the same run), on the
+# same rank counts, sizes and datatype; the ratios against the targets.
 #
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
 #                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
@@ -13,20 +14,23 @@
 #       that share the machine for a while do not decide them; the model
 #       check takes the median of the rounds' measured/model (report.sh).
 #   -t: time every size for at least SECONDS, both sides (collviz perf
-#       --min-time, mpi_ref -T): more iterations than ITERS where those
+#       --min-time): more iterations than ITERS where those
 #       would be quicker, so that one scheduling hiccup of a run lasting
 #       a fraction of a millisecond does not decide a row (default 0.02).
-#   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round) for a smoke run.
-#   -k: keep the raw outputs in DIR (mpi_ref's tables and collviz perf's CSV
+#   -q: quick (fewer sizes: factor 8, 10 iterations, 1 round, a quick
+#       calibration) for a smoke run.
+#   -k: keep the raw outputs in DIR (MPI's rows as a table and collviz perf's CSV
 #       of every round, mpi-COLL-P.txt and cv-COLL-P.csv, collviz's
 #       calibrations of every round, cache-rR/collviz/, and the host state
 #       probes, state.txt, and the report's header, header.txt).
 #   -R: measure nothing; report again from the raw outputs that -k kept in
 #       DIR, with this report.sh (to stdout, and to FILE with -o).
-# Builds collviz in build-bench/ and bench/mpi_ref.c with mpicc, then in
-# every round and for every rank count calibrates collviz (collviz
-# calibrate) and for every collective runs mpi_ref under mpirun and
-# `collviz perf -a all --csv`, and prints the two side by side. Before each
+# Builds collviz and collviz-mpi in build-bench/, then in every round and
+# for every rank count calibrates the mpi backend (collviz-mpi calibrate
+# -B mpi under mpirun) and for every collective runs `collviz-mpi perf -a
+# all -B mpi --csv` under mpirun, whose `mpi` rows (MPI's own collective,
+# checked and timed the same way) are the reference, and prints the two
+# side by side. Before each
 # calibration and each collviz perf run, bench/hoststate probes for 0.1 s
 # which state the machine's cross-core data path is in (the report ends
 # with how often it was slow). The report goes to stdout
@@ -41,6 +45,7 @@ root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
 min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 mintime=0.02 out= keep= again=
+quick=
 while getopts p:c:b:e:f:n:w:r:t:qo:k:R: f; do
     case $f in
     p) ranks=$OPTARG ;;
@@ -52,7 +57,7 @@ while getopts p:c:b:e:f:n:w:r:t:qo:k:R: f; do
     w) warmup=$OPTARG ;;
     r) rounds=$OPTARG ;;
     t) mintime=$OPTARG ;;
-    q) factor=8 iters=10 warmup=2 rounds=1 ;;
+    q) factor=8 iters=10 warmup=2 rounds=1 quick=--quick ;;
     o) out=$OPTARG ;;
     k) keep=$OPTARG ;;
     R) again=$OPTARG ;;
@@ -102,15 +107,15 @@ command -v mpicc >/dev/null && command -v mpirun >/dev/null || {
     echo "run.sh: needs Open MPI's mpicc and mpirun; on Debian type: sudo apt-get install -y openmpi-bin libopenmpi-dev" >&2
     exit 2
 }
-make -C "$root" BUILD=build-bench "build-bench/collviz" "build-bench/bench/hoststate" > "$tmp/make.log" 2>&1 || {
+make -C "$root" BUILD=build-bench MPI=1 "build-bench/collviz" "build-bench/collviz-mpi" \
+    "build-bench/bench/hoststate" > "$tmp/make.log" 2>&1 || {
     cat "$tmp/make.log" >&2
     exit 1
 }
-mpicc -O2 -std=c11 -o "$build/mpi_ref" "$here/mpi_ref.c"
 
 # Keep the calibrations of this run apart from the user's.
 export XDG_CACHE_HOME="$tmp/cache"
-cv=$build/collviz
+cv=$build/collviz-mpi
 # probe STEP: the state of the machine's cross-core data path right before
 # STEP (bench/hoststate.c: fast, or slow where reading what another core
 # has just written takes about 11 times as long), into $tmp/state.txt.
@@ -119,6 +124,18 @@ probe() {
 }
 mpirun="mpirun --oversubscribe --allow-run-as-root --bind-to none"
 sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
+# split COLL P: collviz perf's CSV ($tmp/both.csv) into the schedules' rows
+# (cv-COLL-P.csv) and MPI's own as a table (mpi-COLL-P.txt: size count type
+# op root time algbw busbw wrong; broadcast in place, as MPI_Bcast has one
+# buffer, the others out of place).
+split() {
+    awk -F, -v coll="$1" -v cv="$tmp/cv-$1-$2.csv" -v mpi="$tmp/mpi-$1-$2.txt" '
+    $1 != "mpi" { print >> cv; next }
+    { ip = coll == "broadcast"
+      printf "%12d  %12d  %8s  %6s  %6d  %9.2f  %7.3f  %7.3f  %6d\n", $2, $3, $4, $5,
+             $6, ip ? $11 : $7, ip ? $12 : $8, ip ? $13 : $9, ip ? $14 : $10 >> mpi }
+    ' "$tmp/both.csv"
+}
 
 {
     report_machine | tee "$tmp/header.txt"
@@ -134,13 +151,14 @@ sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
             echo "run.sh: round $r of $rounds: calibrate, $p ranks" >&2
             echo "## collviz calibrate -p $p (round $r)"
             probe "round $r p $p calibrate"
-            "$cv" calibrate -p "$p"
+            $mpirun -np "$p" "$cv" calibrate -B mpi -p "$p" $quick
             echo
             for c in $colls; do
                 echo "run.sh: round $r of $rounds: $c, $p ranks" >&2
-                $mpirun -np "$p" "$build/mpi_ref" "$c" $sweep -T "$mintime" >> "$tmp/mpi-$c-$p.txt"
                 probe "round $r p $p $c"
-                "$cv" perf "$c" -a all -p "$p" $sweep --min-time "$mintime" --csv >> "$tmp/cv-$c-$p.csv"
+                $mpirun -np "$p" "$cv" perf "$c" -a all -B mpi -p "$p" $sweep \
+                    --min-time "$mintime" --csv > "$tmp/both.csv"
+                split "$c" "$p"
             done
         done
         [ -z "$keep" ] || cp -R "$tmp/cache" "$tmp/cache-r$r"

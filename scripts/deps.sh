@@ -18,6 +18,9 @@ command -v msgfmt >/dev/null 2>&1 || missing="$missing gettext"
 # the tests make the zh_CN.UTF-8 locale a Chinese user's machine has
 command -v locale-gen >/dev/null 2>&1 || missing="$missing locales"
 command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
+# Open MPI: collviz-mpi and -B mpi (MPI=0 builds without it).
+command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
+command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
 
 [ -z "$missing" ] && exit 0
 

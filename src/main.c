@@ -141,7 +141,14 @@ static int run(int argc, char **argv)
     return cmd_tui(argc, argv);
 }
 
-int main(int argc, char **argv)
+/* collviz-mpi (src/mpi/mpi_main.c) builds this file again with
+ * COLLVIZ_MAIN=collviz_main and calls it on the job's rank 0. */
+#ifndef COLLVIZ_MAIN
+#define COLLVIZ_MAIN main
+#endif
+int COLLVIZ_MAIN(int argc, char **argv);
+
+int COLLVIZ_MAIN(int argc, char **argv)
 {
     return finish_output(run(argc, argv));
 }

@@ -24,7 +24,7 @@
 static const CliOpt opts[] = {
     {'a', "algo", "ALGO|all|LIB", "algorithm; all: the collective's every algorithm, and the backend's library's own collective where it has one (nccl, mpi); LIB: that alone (default: the collective's default)"},
     CLI_OPT_RANKS,
-    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes)"},
+    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes; mpi, in collviz-mpi under mpirun: timeout)"},
     {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
     {'e', "maxbytes", "MAX", "largest size of the sweep (default 64M)"},
     CLI_OPT_FACTOR,
@@ -356,23 +356,31 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
 
 /* ------------------------------------------------------------- summary */
 
+/* lib: the library's rows after the algorithms' (NULL: none), shown
+ * beside the fastest algorithm's. */
 static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
-                          size_t nsizes)
+                          size_t nsizes, const PerfRow *lib)
 {
     LinkModel l = r->cal->link;
     size_t agree = 0;
     printf("# Summary, out of place: the fastest measured algorithm and the "
-           "model's choice (link %s)\n", link_name(l));
-    printf("# %10s  %-16s %9s  %-16s %9s  %s\n", "size(B)", "fastest",
-           "time(us)", "model's choice", "time(us)", "same");
+           "model's choice (link %s)%s%s\n", link_name(l),
+           lib ? "; the library's own: " : "", lib ? lib->name : "");
+    printf("# %10s  %-16s %9s  %-16s %9s  %s%s\n", "size(B)", "fastest",
+           "time(us)", "model's choice", "time(us)", "same",
+           lib ? "  lib(us)  fastest/lib" : "");
     for (size_t s = 0; s < nsizes; s++) {
         size_t m, p;
         perf_best(rows + s, nalgo, nsizes, l, &m, &p);
         const PerfRow *rm = &rows[m * nsizes + s], *rp = &rows[p * nsizes + s];
         agree += m == p;
-        printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %s\n", rm->bytes,
+        printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %-4s", rm->bytes,
                rm->name, rm->side[0].time_s * 1e6, rp->name,
                rp->side[0].time_s * 1e6, m == p ? "yes" : "no");
+        if (lib && lib[s].side[0].time_s > 0)
+            printf("  %7.2f  %11.2f", lib[s].side[0].time_s * 1e6,
+                   rm->side[0].time_s / lib[s].side[0].time_s);
+        printf("\n");
     }
     printf("# the model chose the fastest algorithm at %zu of %zu sizes\n",
            agree, nsizes);
@@ -608,8 +616,9 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
     return n;
 }
 
-/* Measure every algorithm's sweep into rows; 0 or an exit status (the
- * failure's sentence on stderr and in failure). */
+/* Measure every algorithm's sweep into rows (the library's own collective
+ * last, where algos has it); 0 or an exit status (the failure's sentence
+ * on stderr and in failure). */
 static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
                    PerfRow *rows, size_t nsizes, char *failure, size_t len)
 {
@@ -646,8 +655,13 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
             print_table_foot(r->cal, rows + i * nsizes, nsizes);
         done++;
     }
-    if (!r->pa->csv && done > 1)
-        print_summary(r, rows, done, nsizes);
+    /* the library's rows, when measured, are the last: shown beside the
+     * algorithms' fastest, not among them */
+    const PerfRow *lib = done > 1 && !rows[(done - 1) * nsizes].algo
+                             ? rows + (done - 1) * nsizes : NULL;
+    size_t nsched = done - (lib != NULL);
+    if (!r->pa->csv && (nsched > 1 || lib))
+        print_summary(r, rows, nsched, nsizes, lib);
     return CLI_EXIT_OK;
 }
 
@@ -660,6 +674,7 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
     size_t nsizes = perf_sweep_len(&pa->cfg);
     char failure[4400] = "";
     Calib cal;
+    size_t nrows = (nalgo + 1) * nsizes; /* + the library's own */
     Run r = {.pa = pa, .tty = isatty(STDERR_FILENO), .total = nalgo * nsizes};
     PerfRow *rows = NULL;
     Executor *ex = NULL;
@@ -675,7 +690,9 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
     if (rc == CLI_EXIT_OK && !(ex = cmd_exec_open(pa->backend,
                                                   pa->cfg.call.nranks)))
         rc = CLI_EXIT_USAGE;
-    if (rc == CLI_EXIT_OK && !(rows = calloc(nalgo * nsizes + 1, sizeof *rows))) {
+    if (ex && ex->ops->native)
+        r.total = nrows;
+    if (rc == CLI_EXIT_OK && !(rows = calloc(nrows + 1, sizeof *rows))) {
         snprintf(failure, sizeof failure, "%s", cv_strerror(CV_ERR_NOMEM));
         fprintf(stderr, "collviz: %s\n", failure);
         rc = CLI_EXIT_FAIL;
@@ -689,7 +706,7 @@ static int perf_main(const PerfArgs *pa, JsonOut *json)
                      sizeof failure);
     if (ex)
         ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK && perf_wrong_total(rows, nalgo * nsizes))
+    if (rc == CLI_EXIT_OK && perf_wrong_total(rows, r.done))
         rc = CLI_EXIT_FAIL;
     if (json)
         rc = json_close_out(json, &r, rows, rc, failure[0] ? failure : NULL);

@@ -1,9 +1,11 @@
 /* exec.c - the backends collviz knows, by name.
  *
  * threads is built in; cuda (src/gpu/) where the build has it (CUDA=1,
- * COLLVIZ_WITH_CUDA). mpi, and cuda in a build without it, are known by
- * name, so that asking for one gets a sentence saying why it is missing
- * rather than "unknown". */
+ * COLLVIZ_WITH_CUDA). mpi lives in a second binary, collviz-mpi, which
+ * gives its table (exec_provide) when mpirun started it; elsewhere -B mpi
+ * says how to launch it. cuda in a build without it is known by name, so
+ * that asking for it gets a sentence saying why it is missing rather than
+ * "unknown". */
 #include "exec/exec.h"
 
 #include <stdint.h>
@@ -38,11 +40,28 @@ static const Backend backends[] = {
     {"cuda", CUDA_OPS, "this collviz was built without the cuda backend "
                        "(CUDA=0, or no nvcc or clang to compile its "
                        "kernels); -B threads runs on this machine's cores"},
-    {"mpi", NULL, "the mpi backend is not part of this version of collviz; "
-                  "-B threads runs on this machine's cores"},
+#ifdef COLLVIZ_HAVE_MPI
+    {"mpi", NULL, "-B mpi runs one process per rank, started by mpirun: "
+                  "mpirun -np N collviz-mpi COMMAND ... -B mpi -p N"},
+#else
+    {"mpi", NULL, "this collviz was built without MPI (MPI=0, or no mpicc "
+                  "when it was built); install Open MPI and build again to "
+                  "get collviz-mpi and -B mpi"},
+#endif
 };
 
 #define NBACKENDS (sizeof backends / sizeof backends[0])
+
+/* Tables given by exec_provide, by the row of their name; set before any
+ * command runs, read only afterwards. */
+static const ExecOps *provided[NBACKENDS];
+
+void exec_provide(const ExecOps *ops)
+{
+    for (size_t i = 0; i < NBACKENDS; i++)
+        if (!strcmp(backends[i].name, ops->name))
+            provided[i] = ops;
+}
 
 const char *exec_name_at(size_t i)
 {
@@ -68,9 +87,10 @@ const ExecOps *exec_find(const char *name, char *why, size_t whylen)
     for (size_t i = 0; name && i < NBACKENDS; i++) {
         if (strcasecmp(name, backends[i].name))
             continue;
-        if (!backends[i].ops && why && whylen)
+        const ExecOps *ops = backends[i].ops ? backends[i].ops : provided[i];
+        if (!ops && why && whylen)
             snprintf(why, whylen, "%s", backends[i].missing);
-        return backends[i].ops;
+        return ops;
     }
     if (why && whylen) {
         char names[64];

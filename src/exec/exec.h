@@ -155,6 +155,10 @@ const ExecOps *exec_find(const char *name, char *why, size_t whylen);
  * without a ':'. NULL and a sentence in why as exec_find. */
 const ExecOps *exec_find_spec(const char *spec, const char **params,
                               char *why, size_t whylen);
+/* Make ops the backend of its name from now on: a backend linked into
+ * another binary than collviz (collviz-mpi's mpi, src/mpi/world.c) gives
+ * its table here before the command runs. */
+void exec_provide(const ExecOps *ops);
 /* The next option of a backend's options string (ExecOptions.params) at
  * *at, which it advances past the option and its ','; empty options are
  * skipped. 0 at the end; 1 with the option's key and value copied into

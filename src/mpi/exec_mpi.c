@@ -1,0 +1,417 @@
+/* exec_mpi.c - the mpi backend's operations (ExecOps) on rank 0: each one
+ * a command broadcast to every process of the job (world.c serves it),
+ * one at a time, under a watchdog.
+ *
+ * Rank 0 may hold several executors (the TUI's scene and its worker, in
+ * two threads): one lock makes their operations take turns, and MPI runs
+ * with MPI_THREAD_SERIALIZED. A process that hangs (or a host or network
+ * that stops) would leave rank 0 waiting in MPI forever: the watchdog, a
+ * thread that calls no MPI, ends the run with one sentence and status 1
+ * when an operation makes no progress (no step, no call ends) for the
+ * backend's timeout. A process that dies makes mpirun end the job; rank
+ * 0 then says so (world.c). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "exec/mono.h"
+#include "mpi/mpi_impl.h"
+
+#define DEFAULT_TIMEOUT_S 30L
+#define MAX_TIMEOUT_S 86400L
+
+/* An executor on rank 0. */
+typedef struct {
+    Executor base;      /* first: the interface's part */
+    MpiRank *mine;      /* rank 0's own state (world.c's list) */
+    int id;             /* the executor's id on every process */
+    long timeout_s;     /* the watchdog's patience (option timeout) */
+    atomic_int cancel;  /* a cancel is waiting (ExecOps.cancel) */
+    char err[320];      /* the last error's sentence */
+} MpiExec;
+
+static MpiExec *mx(Executor *ex) { return (MpiExec *)ex; }
+
+/* One operation at a time, from any thread of rank 0. */
+static pthread_mutex_t turn = PTHREAD_MUTEX_INITIALIZER;
+static int next_id;
+
+/* ------------------------------------------------------------ watchdog */
+
+static struct {
+    pthread_once_t once;     /* the thread starts with the first open */
+    atomic_llong deadline;   /* ns on mono's clock; 0: nothing running */
+    atomic_long timeout_s;   /* the running operation's patience */
+    const char *_Atomic what; /* what is running, for the sentence */
+} watch = {.once = PTHREAD_ONCE_INIT};
+
+static long long now_ns(void)
+{
+    return (long long)(mono_now_s() * 1e9);
+}
+
+static void *watch_main(void *arg)
+{
+    (void)arg;
+    for (;;) {
+        nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+        long long d = atomic_load(&watch.deadline);
+        if (!d || now_ns() < d)
+            continue;
+        fprintf(stderr, "collviz: %s on the mpi backend made no progress "
+                "for %ld s: a process of the job hung, or its host or "
+                "network stopped; the run stopped\n", atomic_load(&watch.what),
+                atomic_load(&watch.timeout_s));
+        fflush(stderr);
+        _exit(1);
+    }
+    return NULL;
+}
+
+static void watch_start(void)
+{
+    pthread_t t;
+    if (!pthread_create(&t, NULL, watch_main, NULL))
+        pthread_detach(t);
+}
+
+void mpi_watch_poke(void)
+{
+    if (atomic_load_explicit(&watch.deadline, memory_order_relaxed))
+        atomic_store_explicit(&watch.deadline,
+                              now_ns() + atomic_load(&watch.timeout_s) * 1000000000LL,
+                              memory_order_relaxed);
+}
+
+/* ------------------------------------------------------------ commands */
+
+static CvError fail(MpiExec *x, CvError e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static CvError fail(MpiExec *x, CvError e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(x->err, sizeof x->err, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
+/* The sentence for error e of command `what` from some process. */
+static CvError said(MpiExec *x, CvError e, const char *what)
+{
+    switch (e) {
+    case CV_OK:
+        return e;
+    case CV_ERR_NOMEM:
+        return fail(x, e, "a process of the mpi backend ran out of memory "
+                    "during %s", what);
+    case CV_ERR_BOUNDS:
+        return fail(x, e, "the mpi backend sends at most 2 GiB in one "
+                    "message; a transfer of this schedule is larger");
+    case CV_ERR_BACKEND:
+        return fail(x, e, "an MPI call failed during %s: a process of the "
+                    "job died or its network failed", what);
+    default:
+        return fail(x, e, "%s failed on a process of the mpi backend: %s",
+                    what, cv_strerror(e));
+    }
+}
+
+/* Send command c to every process and do rank 0's part, under the lock
+ * and the watchdog; the first error of any process. */
+static CvError command(MpiExec *x, MpiCmd c, MpiDoArgs *arg, const char *what)
+{
+    if (atomic_exchange(&x->cancel, 0))
+        return fail(x, CV_ERR_CANCELLED, "%s was cancelled", what);
+    pthread_mutex_lock(&turn);
+    CvError e = CV_OK;
+    if (mpi_world.broken) {
+        e = fail(x, CV_ERR_BACKEND, "the mpi job failed earlier and cannot "
+                 "run %s", what);
+    } else {
+        atomic_store(&watch.what, what);
+        atomic_store(&watch.timeout_s, x->timeout_s);
+        atomic_store(&watch.deadline, now_ns() + x->timeout_s * 1000000000LL);
+        c.id = x->id;
+        if (MPI_Bcast(&c, sizeof c, MPI_BYTE, 0, mpi_world.ctl) != MPI_SUCCESS)
+            mpi_world.broken = true, e = CV_ERR_BACKEND;
+        else
+            e = mpi_do(&c, arg);
+        atomic_store(&watch.deadline, 0);
+        e = said(x, e, what);
+    }
+    pthread_mutex_unlock(&turn);
+    return e;
+}
+
+/* ------------------------------------------------------------ options */
+
+static CvError parse_options(const char *params, long *timeout, char *why,
+                             size_t whylen)
+{
+    char key[64], val[32];
+    int r;
+    *timeout = DEFAULT_TIMEOUT_S;
+    while ((r = exec_param_next(&params, key, sizeof key, val, sizeof val))) {
+        char *end;
+        errno = 0;
+        long v = r > 0 && val[0] >= '0' && val[0] <= '9'
+                     ? strtol(val, &end, 10) : -1;
+        if (r < 0 || strcmp(key, "timeout")) {
+            snprintf(why, whylen, "the mpi backend has one option, "
+                     "timeout=SECONDS; '%s' is not it", key);
+            return CV_ERR_ARG;
+        }
+        if (v < 1 || errno || *end || v > MAX_TIMEOUT_S) {
+            snprintf(why, whylen, "the mpi backend's option timeout takes a "
+                     "whole number of seconds from 1 to %ld, not '%s'",
+                     MAX_TIMEOUT_S, val);
+            return CV_ERR_ARG;
+        }
+        *timeout = v;
+    }
+    return CV_OK;
+}
+
+/* ---------------------------------------------------------- operations */
+
+static CvError mpi_open(Executor **out, int nranks, const ExecOptions *opt,
+                        char *why, size_t whylen)
+{
+    long timeout;
+    *out = NULL;
+    CvError e = parse_options(opt ? opt->params : NULL, &timeout, why, whylen);
+    if (e)
+        return e;
+    if (nranks != mpi_world.size) {
+        snprintf(why, whylen, "the mpi backend runs one process per rank: "
+                 "mpirun started %d but %d ranks were asked for (give -p %d, "
+                 "or mpirun -np %d)", mpi_world.size, nranks, mpi_world.size,
+                 nranks);
+        return CV_ERR_RANKS;
+    }
+    MpiExec *x = calloc(1, sizeof *x);
+    if (!x) {
+        snprintf(why, whylen, "out of memory opening the mpi backend");
+        return CV_ERR_NOMEM;
+    }
+    pthread_once(&watch.once, watch_start);
+    x->base = (Executor){.ops = &exec_mpi_ops, .nranks = nranks};
+    x->timeout_s = timeout;
+    pthread_mutex_lock(&turn);
+    x->id = next_id++;
+    pthread_mutex_unlock(&turn);
+    MpiDoArgs arg = {0};
+    e = command(x, (MpiCmd){.kind = MCMD_OPEN}, &arg, "opening the backend");
+    if (e) {
+        snprintf(why, whylen, "%s", x->err);
+        free(x);
+        return e;
+    }
+    x->mine = arg.made;
+    *out = &x->base;
+    return CV_OK;
+}
+
+/* Validate s and flag the sources its steps overwrite. */
+static CvError check_sched(MpiExec *x, const Schedule *s, uint8_t *staged)
+{
+    SchedCheck chk;
+    char why[160];
+    if (exec_check_fits(s, 0, why, sizeof why))
+        return fail(x, CV_ERR_NOMEM, "%s", why);
+    CvError e = sched_validate(s, &chk, staged);
+    if (e == CV_ERR_NOMEM)
+        return fail(x, e, "out of memory checking the schedule");
+    if (e)
+        return fail(x, e, "the schedule is not valid: %s (step %zu, "
+                    "transfer %zu)", cv_strerror(e), chk.step, chk.xfer);
+    return CV_OK;
+}
+
+static CvError mpi_load(Executor *ex, const Schedule *s)
+{
+    MpiExec *x = mx(ex);
+    ex->sched = NULL;
+    x->err[0] = '\0';
+    if (!s || s->call.nranks != ex->nranks)
+        return fail(x, CV_ERR_ARG, "the schedule has %d ranks but the "
+                    "executor was opened for %d", s ? s->call.nranks : 0,
+                    ex->nranks);
+    uint8_t *staged = malloc(s->nxfers + 1);
+    if (!staged)
+        return fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+    CvError e = check_sched(x, s, staged);
+    const CollCall *c = &s->call;
+    MpiCmd cmd = {.kind = MCMD_LOAD,
+                  .a = {(int64_t)s->nxfers, (int64_t)s->nsteps, c->kind,
+                        (int64_t)c->count, c->dtype, c->op, c->root,
+                        c->in_place}};
+    MpiDoArgs arg = {.sched = s, .staged = staged};
+    if (!e)
+        e = command(x, cmd, &arg, "the load");
+    if (!e)
+        e = command(x, (MpiCmd){.kind = MCMD_RESET}, &arg, "the load");
+    free(staged);
+    if (!e)
+        ex->sched = s;
+    return e;
+}
+
+static CvError need_sched(MpiExec *x)
+{
+    return x->base.sched ? CV_OK
+                         : fail(x, CV_ERR_ARG, "no schedule is loaded");
+}
+
+static CvError mpi_reset(Executor *ex)
+{
+    MpiDoArgs arg = {0};
+    CvError e = need_sched(mx(ex));
+    return e ? e : command(mx(ex), (MpiCmd){.kind = MCMD_RESET}, &arg,
+                           "the reset");
+}
+
+static CvError mpi_step(Executor *ex, size_t k)
+{
+    MpiExec *x = mx(ex);
+    MpiDoArgs arg = {0};
+    CvError e = need_sched(x);
+    if (e)
+        return e;
+    if (k >= ex->sched->nsteps)
+        return fail(x, CV_ERR_ARG, "step %zu does not exist (the schedule "
+                    "has %zu steps)", k, ex->sched->nsteps);
+    return command(x, (MpiCmd){.kind = MCMD_STEP, .a = {(int64_t)k}}, &arg,
+                   "a step");
+}
+
+static CvError mpi_finish(Executor *ex)
+{
+    MpiDoArgs arg = {0};
+    CvError e = need_sched(mx(ex));
+    return e ? e : command(mx(ex), (MpiCmd){.kind = MCMD_FINISH}, &arg,
+                           "the finish");
+}
+
+/* A timed command (run or native): t->iter_s, and t->step_s for a run. */
+static CvError timed(MpiExec *x, MpiCmdKind kind, int warmup, int iters,
+                     ExecTiming *t, const char *what)
+{
+    CvError e = need_sched(x);
+    if (e)
+        return e;
+    if (warmup < 0 || iters < 1 || !t)
+        return fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
+    bool steps = kind == MCMD_RUN && t->step_s;
+    size_t n = steps ? 1 + x->base.sched->nsteps : 1;
+    double *times = calloc(n, sizeof *times);
+    if (!times)
+        return fail(x, CV_ERR_NOMEM, "out of memory for the timings");
+    MpiDoArgs arg = {.times = times, .ntimes = n};
+    e = command(x, (MpiCmd){.kind = (int32_t)kind, .a = {warmup, iters, steps}},
+                &arg, what);
+    if (!e) {
+        t->iter_s = times[0];
+        for (size_t k = 0; steps && k + 1 < n; k++)
+            t->step_s[k] = times[1 + k];
+    }
+    free(times);
+    return e;
+}
+
+static CvError mpi_run(Executor *ex, int warmup, int iters, ExecTiming *t)
+{
+    return timed(mx(ex), MCMD_RUN, warmup, iters, t, "the timed run");
+}
+
+static CvError mpi_native(Executor *ex, int warmup, int iters, ExecTiming *t,
+                          char *why, size_t whylen)
+{
+    MpiExec *x = mx(ex);
+    if (ex->sched) {
+        mpi_native_why(&ex->sched->call, why, whylen);
+        if (why[0])
+            return fail(x, CV_ERR_UNAVAILABLE, "%s", why);
+    }
+    CvError e = timed(x, MCMD_NATIVE, warmup, iters, t, "MPI's own collective");
+    if (e && why && whylen)
+        snprintf(why, whylen, "%s", x->err);
+    return e;
+}
+
+static CvError mpi_read(Executor *ex, int r, BufId b, size_t off, size_t n,
+                        void *dst)
+{
+    MpiExec *x = mx(ex);
+    CvError e = need_sched(x);
+    if (e)
+        return e;
+    if (r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
+        return fail(x, CV_ERR_ARG, "no buffer %d of rank %d", (int)b, r);
+    size_t have = sched_bufsize(ex->sched, r, b);
+    if (off > have || n > have - off)
+        return fail(x, CV_ERR_BOUNDS, "elements %zu..%zu are outside rank "
+                    "%d's %s buffer of %zu", off, off + n, r, buf_name(b), have);
+    MpiDoArgs arg = {.dst = dst};
+    if (!n)
+        return CV_OK;
+    return command(x, (MpiCmd){.kind = MCMD_READ,
+                               .a = {r, b, (int64_t)off, (int64_t)n}},
+                   &arg, "a read");
+}
+
+static void mpi_host(Executor *ex, ExecHost *out)
+{
+    (void)ex;
+    snprintf(out->fingerprint, sizeof out->fingerprint, "%s",
+             mpi_world.fingerprint);
+    out->cores = mpi_world.cores;
+}
+
+static void mpi_cancel(Executor *ex)
+{
+    atomic_store(&mx(ex)->cancel, 1);
+}
+
+static const char *mpi_last_error(const Executor *ex)
+{
+    return ((const MpiExec *)ex)->err;
+}
+
+static void mpi_close(Executor *ex)
+{
+    if (!ex)
+        return;
+    MpiExec *x = mx(ex);
+    MpiDoArgs arg = {0};
+    atomic_store(&x->cancel, 0);
+    command(x, (MpiCmd){.kind = MCMD_CLOSE}, &arg, "closing the backend");
+    free(x);
+}
+
+const ExecOps exec_mpi_ops = {
+    .name = "mpi",
+    .summary = "one Open MPI process per rank, started by mpirun, across hosts",
+    .open = mpi_open,
+    .load = mpi_load,
+    .reset = mpi_reset,
+    .step = mpi_step,
+    .finish = mpi_finish,
+    .run = mpi_run,
+    .native = mpi_native, /* MPI's own collectives */
+    .native_name = "mpi",
+    .read = mpi_read,
+    /* .probe: none, the cross-core probe is the threads backend's */
+    /* .predict: none, the plain model at the schedule's footprint */
+    .host = mpi_host,
+    .cancel = mpi_cancel,
+    .last_error = mpi_last_error,
+    .close = mpi_close,
+};

@@ -1,0 +1,126 @@
+/* mpi_impl.h - the insides of the mpi backend, shared by its files and by
+ * nothing else: the world of processes (world.c), one executor's state on
+ * one process (rank.c, native.c) and the commands rank 0 sends the others
+ * (exec_mpi.c sends them, world.c serves them).
+ *
+ * Every process holds the state of every open executor (MpiRank: its own
+ * rank's buffers and its part of the loaded schedule). Rank 0 runs the
+ * command; for each operation it broadcasts one MpiCmd on the control
+ * communicator, every process (rank 0 too) does its part on the data
+ * communicator, and where rank 0 needs an answer (an error, a time) the
+ * processes reduce it to rank 0. */
+#ifndef COLLVIZ_MPI_IMPL_H
+#define COLLVIZ_MPI_IMPL_H
+
+#include <mpi.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/reduce.h"
+#include "exec/exec.h"
+
+/* What rank 0 asks of every process. */
+typedef enum {
+    MCMD_OPEN,   /* a new executor, id */
+    MCMD_LOAD,   /* a schedule follows (rank.c: mpi_rank_load) */
+    MCMD_RESET,  /* inputs filled, the rest poisoned */
+    MCMD_STEP,   /* a[0]: the step */
+    MCMD_FINISH, /* avg's division */
+    MCMD_RUN,    /* a[0] warmup, a[1] iterations, a[2] per-step times */
+    MCMD_NATIVE, /* a[0] warmup, a[1] iterations: MPI's own collective */
+    MCMD_READ,   /* a[0] rank, a[1] buffer, a[2] offset, a[3] elements */
+    MCMD_CLOSE,  /* the executor's state freed */
+    MCMD_QUIT    /* the command is over: serving ends */
+} MpiCmdKind;
+
+/* One command, broadcast from rank 0. */
+typedef struct {
+    int32_t kind; /* MpiCmdKind */
+    int32_t id;   /* the executor it is for */
+    int64_t a[8]; /* its arguments */
+} MpiCmd;
+
+/* One executor's state on one process. */
+typedef struct MpiRank {
+    int id;               /* the executor's id, the same on every process */
+    int me, p;            /* this process's rank, and the ranks */
+    bool loaded;          /* a schedule is loaded */
+    CollCall call;        /* the loaded schedule's call */
+    size_t es;            /* bytes per element */
+    size_t nsteps;        /* steps of the schedule */
+    Transfer *xf;         /* this rank's transfers (as source or
+                             destination), step after step */
+    uint8_t *staged;      /* [per xf] its source is overwritten in its
+                             step: read from the stage */
+    size_t *at;           /* [nsteps + 1]: xf[at[k] .. at[k + 1]) is step k */
+    size_t bufsize[BUF_COUNT];    /* elements of this rank's buffers */
+    unsigned char *buf[BUF_COUNT]; /* this rank's buffers */
+    unsigned char *stage; /* staged sources of one step */
+    unsigned char *tmp;   /* received operands of one step's reduces */
+    const unsigned char **src; /* [per xf] where a step reads it from */
+    unsigned char **rtmp; /* [per xf] where a reduce's operand arrived */
+    MPI_Request *req;     /* [per xf] requests of one step */
+    ReduceFn red;         /* the kernel of (dtype, op) */
+    struct MpiRank *next; /* the process's other executors */
+} MpiRank;
+
+/* The processes of the job, as every process sees them (world.c). */
+typedef struct {
+    int rank, size;       /* this process and how many; size 0: not
+                             started by mpirun */
+    MPI_Comm ctl;         /* commands from rank 0 */
+    MPI_Comm dat;         /* the ranks' transfers and collectives */
+    char fingerprint[CALIB_HOST_LEN]; /* the hosts and ranks per host */
+    int cores;            /* ranks that run at once: per host, its ranks
+                             or its CPUs, whichever is fewer */
+    bool broken;          /* an MPI call failed: the job cannot finish
+                             cleanly */
+    MpiRank *execs;       /* the open executors' states */
+} MpiWorld;
+
+extern MpiWorld mpi_world;
+
+/* exec_mpi.c: the backend's operations on rank 0. */
+extern const ExecOps exec_mpi_ops;
+
+/* What rank 0 hands mpi_do beside the command (servers: all zeros). */
+typedef struct {
+    const Schedule *sched;  /* MCMD_LOAD: the schedule */
+    const uint8_t *staged;  /* MCMD_LOAD: sched_validate's flags */
+    double *times;          /* MCMD_RUN, MCMD_NATIVE: the slowest rank's
+                               mean per iteration, then per step */
+    size_t ntimes;          /* places in times */
+    void *dst;              /* MCMD_READ: where the elements go */
+    MpiRank *made;          /* MCMD_OPEN: rank 0's new state */
+} MpiDoArgs;
+
+/* Do command c on this process (every process, rank 0 too, after the
+ * broadcast); rank 0 gets back the first error of any process. */
+CvError mpi_do(const MpiCmd *c, MpiDoArgs *arg);
+/* Broadcast n bytes at p from rank 0 on comm, in parts MPI's int counts
+ * can say. */
+int mpi_bcast_big(void *p, size_t n, MPI_Comm comm);
+
+/* rank.c: one rank's part of the operations. */
+CvError mpi_rank_load(MpiRank *m, const MpiCmd *c, const Schedule *s,
+                      const uint8_t *staged);
+CvError mpi_rank_reset(MpiRank *m);
+CvError mpi_rank_step(MpiRank *m, size_t k);
+CvError mpi_rank_finish(MpiRank *m);
+/* Timed loop; times[0] the mean per iteration, times[1 + k] step k's
+ * mean where per_step (times has 1 + nsteps places). */
+CvError mpi_rank_run(MpiRank *m, int warmup, int iters, bool per_step,
+                     double *times);
+void mpi_rank_unload(MpiRank *m);
+/* The MPI error's words, for sentences. */
+void mpi_error_text(int code, char *out, size_t len);
+
+/* native.c: MPI's own collective for the loaded call, timed. */
+CvError mpi_rank_native(MpiRank *m, int warmup, int iters, double *times);
+/* Why MPI's own collective cannot run call c ("" when it can). */
+void mpi_native_why(const CollCall *c, char *why, size_t len);
+
+/* exec_mpi.c: rank 0 tells its watchdog that the job moves on. */
+void mpi_watch_poke(void);
+
+#endif

@@ -1,0 +1,173 @@
+/* native.c - MPI's own collectives (MPI_Bcast ... MPI_Alltoall) on the
+ * loaded schedule's buffers, timed as the schedules are: the mpi
+ * backend's `native` row.
+ *
+ * Each rank passes the places coll_layout gives its input and output, so
+ * that after one call the outputs hold the collective's result where the
+ * schedules leave it. Where MPI's meaning differs, the difference is
+ * part of the timed call: an out-of-place broadcast copies the root's
+ * input to its output first (MPI_Bcast has one buffer); MPI has no avg,
+ * so avg is MPI_SUM followed by the division (as the schedules' finish);
+ * in place, MPI_Reduce_scatter_block leaves a rank's result at the start
+ * of its buffer, and it is moved to the rank's own block. half and
+ * bfloat16, which MPI does not know, reduce with user-defined operations
+ * made from collviz's own kernels. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mpi/mpi_impl.h"
+
+/* MPI operations over half and bfloat16, from reduce.c's kernels:
+ * inout = inout op in. */
+#define USER_OP(name, t, o)                                                   \
+    static void name(void *in, void *inout, int *len, MPI_Datatype *dt)      \
+    {                                                                         \
+        (void)dt;                                                             \
+        reduce_fn(t, o)(inout, in, (size_t)*len);                             \
+    }
+USER_OP(half_sum, DT_HALF, OP_SUM)
+USER_OP(half_prod, DT_HALF, OP_PROD)
+USER_OP(half_min, DT_HALF, OP_MIN)
+USER_OP(half_max, DT_HALF, OP_MAX)
+USER_OP(bf16_sum, DT_BFLOAT16, OP_SUM)
+USER_OP(bf16_prod, DT_BFLOAT16, OP_PROD)
+USER_OP(bf16_min, DT_BFLOAT16, OP_MIN)
+USER_OP(bf16_max, DT_BFLOAT16, OP_MAX)
+
+static MPI_User_function *const user_fns[2][4] = {
+    {half_sum, half_prod, half_min, half_max},
+    {bf16_sum, bf16_prod, bf16_min, bf16_max},
+};
+
+/* The MPI type of t's elements. */
+static MPI_Datatype mpi_type(DataType t)
+{
+    switch (t) {
+    case DT_INT8: return MPI_INT8_T;
+    case DT_UINT8: return MPI_UINT8_T;
+    case DT_INT32: return MPI_INT32_T;
+    case DT_UINT32: return MPI_UINT32_T;
+    case DT_INT64: return MPI_INT64_T;
+    case DT_UINT64: return MPI_UINT64_T;
+    case DT_HALF:
+    case DT_BFLOAT16: return MPI_UINT16_T;
+    case DT_FLOAT: return MPI_FLOAT;
+    case DT_DOUBLE: return MPI_DOUBLE;
+    default: return MPI_BYTE;
+    }
+}
+
+/* The MPI operation of (t, op) (avg: sum); *made when it was created
+ * here and must be freed. */
+static int mpi_op(DataType t, RedOp op, MPI_Op *out, bool *made)
+{
+    static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_SUM};
+    int o = op == OP_AVG ? 0 : (int)op;
+    *made = t == DT_HALF || t == DT_BFLOAT16;
+    if (!*made) {
+        *out = ops[op];
+        return MPI_SUCCESS;
+    }
+    return MPI_Op_create(user_fns[t == DT_BFLOAT16][o], 1, out);
+}
+
+void mpi_native_why(const CollCall *c, char *why, size_t len)
+{
+    size_t blocks = coll_size_blocks(c->kind, c->nranks);
+    why[0] = '\0';
+    if (c->count > (size_t)INT_MAX || (blocks && c->count > INT_MAX / blocks))
+        snprintf(why, len, "MPI's own %s takes at most %d elements (an int) "
+                 "per call; this one has %zu per rank", coll_name(c->kind),
+                 INT_MAX, c->count);
+}
+
+/* Pointers to rank r's input and output, as coll_layout places them. */
+typedef struct {
+    void *in, *out; /* input and output */
+    bool same;      /* the input is the output (MPI_IN_PLACE) */
+    size_t out_off; /* the output's offset in its buffer */
+} Places;
+
+static Places places(const MpiRank *m)
+{
+    CollLayout l;
+    coll_layout(&m->call, m->me, &l);
+    Places p = {.in = m->buf[l.in_buf] + l.in_off * m->es,
+                .out = m->buf[l.out_buf] + l.out_off * m->es,
+                .out_off = l.out_off};
+    p.same = l.in_buf == l.out_buf && l.in_off == l.out_off;
+    return p;
+}
+
+/* One call of MPI's collective for m's call. */
+static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
+{
+    const CollCall *c = &m->call;
+    MPI_Comm w = mpi_world.dat;
+    int n = (int)c->count, root = c->root, me = m->me;
+    void *in = c->in_place && (me == root || !coll_is_rooted(c->kind))
+                   ? MPI_IN_PLACE : pl->in;
+    switch (c->kind) {
+    case COLL_BROADCAST:
+        if (me == root && !pl->same)
+            memcpy(pl->out, pl->in, c->count * m->es);
+        return MPI_Bcast(pl->out, n, t, root, w);
+    case COLL_REDUCE:
+        return MPI_Reduce(pl->same && me == root ? MPI_IN_PLACE : pl->in,
+                          pl->out, n, t, op, root, w);
+    case COLL_SCATTER:
+        return MPI_Scatter(pl->in, n, t, in == MPI_IN_PLACE ? in : pl->out,
+                           n, t, root, w);
+    case COLL_GATHER:
+        return MPI_Gather(in, n, t, pl->out, n, t, root, w);
+    case COLL_ALLGATHER:
+        return MPI_Allgather(in, n, t, pl->out, n, t, w);
+    case COLL_REDUCESCATTER: {
+        if (in != MPI_IN_PLACE)
+            return MPI_Reduce_scatter_block(in, pl->out, n, t, op, w);
+        unsigned char *base = (unsigned char *)pl->out - pl->out_off * m->es;
+        int rc = MPI_Reduce_scatter_block(MPI_IN_PLACE, base, n, t, op, w);
+        if (pl->out_off)
+            memmove(pl->out, base, c->count * m->es);
+        return rc;
+    }
+    case COLL_ALLREDUCE:
+        return MPI_Allreduce(in, pl->out, n, t, op, w);
+    case COLL_ALLTOALL:
+        return MPI_Alltoall(in, n, t, pl->out, n, t, w);
+    default:
+        return MPI_ERR_OTHER;
+    }
+}
+
+CvError mpi_rank_native(MpiRank *m, int warmup, int iters, double *times)
+{
+    char why[160];
+    mpi_native_why(&m->call, why, sizeof why);
+    if (why[0])
+        return CV_ERR_UNAVAILABLE;
+    Places pl = places(m);
+    MPI_Datatype t = mpi_type(m->call.dtype);
+    MPI_Op op;
+    bool made;
+    int rc = mpi_op(m->call.dtype, m->call.op, &op, &made);
+    for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++)
+        if ((rc = one_call(m, &pl, t, op)) == MPI_SUCCESS)
+            mpi_rank_finish(m);
+    if (rc == MPI_SUCCESS)
+        rc = MPI_Barrier(mpi_world.dat);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters && rc == MPI_SUCCESS; i++) {
+        if ((rc = one_call(m, &pl, t, op)) == MPI_SUCCESS)
+            mpi_rank_finish(m);
+        if (m->me == 0)
+            mpi_watch_poke();
+    }
+    times[0] = (MPI_Wtime() - t0) / iters;
+    if (made)
+        MPI_Op_free(&op);
+    if (rc != MPI_SUCCESS)
+        mpi_world.broken = true;
+    return rc == MPI_SUCCESS ? CV_OK : CV_ERR_BACKEND;
+}

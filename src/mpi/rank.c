@@ -1,0 +1,318 @@
+/* rank.c - one process's part of the mpi backend's operations: its part
+ * of a schedule, its buffers, and a step as point-to-point calls.
+ *
+ * A step on rank r: copy the sources of r that the step overwrites into
+ * the stage (step semantics: every read sees the values from before the
+ * step), post the receives (copies straight into their destination,
+ * reduces' operands into a scratch area), post the sends, do the local
+ * transfers, wait for all, then reduce the received operands in transfer
+ * order. Peers match messages by order: both sides walk a step's
+ * transfers in the schedule's order and MPI keeps the order of messages
+ * between two processes on one communicator and tag. No barrier between
+ * steps: a rank waits only for the messages it takes part in. */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/data.h"
+#include "mpi/mpi_impl.h"
+
+void mpi_error_text(int code, char *out, size_t len)
+{
+    char s[MPI_MAX_ERROR_STRING];
+    int n = 0;
+    if (MPI_Error_string(code, s, &n) != MPI_SUCCESS)
+        snprintf(s, sizeof s, "MPI error %d", code);
+    snprintf(out, len, "%s", s);
+}
+
+int mpi_bcast_big(void *p, size_t n, MPI_Comm comm)
+{
+    const size_t part = (size_t)1 << 30;
+    int rc = MPI_SUCCESS;
+    for (size_t at = 0; at < n && rc == MPI_SUCCESS; at += part) {
+        size_t m = n - at < part ? n - at : part;
+        rc = MPI_Bcast((char *)p + at, (int)m, MPI_BYTE, 0, comm);
+    }
+    return rc;
+}
+
+void mpi_rank_unload(MpiRank *m)
+{
+    for (int b = 0; b < BUF_COUNT; b++)
+        free(m->buf[b]), m->buf[b] = NULL;
+    free(m->xf), free(m->staged), free(m->at), free(m->stage), free(m->tmp);
+    free(m->src), free(m->rtmp), free(m->req);
+    m->xf = NULL, m->staged = NULL, m->at = NULL, m->stage = NULL;
+    m->tmp = NULL, m->src = NULL, m->rtmp = NULL, m->req = NULL;
+    m->loaded = false;
+}
+
+/* The schedule's arrays as every process receives them from rank 0. */
+typedef struct {
+    Transfer *xfers;  /* every transfer */
+    size_t *first;    /* [nsteps] each step's first transfer */
+    uint8_t *staged;  /* [nxfers] */
+    size_t *bufsize;  /* [p * BUF_COUNT] */
+} Wire;
+
+static void wire_free(Wire *w)
+{
+    free(w->xfers), free(w->first), free(w->staged), free(w->bufsize);
+}
+
+/* Receive (or, on rank 0, send) the schedule of command c. An allocation
+ * that fails on a server leaves the job unable to go on together: it
+ * ends the job. */
+static int wire_bcast(MpiRank *m, const MpiCmd *c, const Schedule *s,
+                      const uint8_t *staged, Wire *w)
+{
+    size_t nx = (size_t)c->a[0], ns = (size_t)c->a[1];
+    size_t nb = (size_t)m->p * BUF_COUNT;
+    *w = (Wire){0};
+    if (s) {
+        w->xfers = s->xfers, w->staged = (uint8_t *)staged;
+        w->bufsize = s->bufsize;
+        w->first = malloc((ns + 1) * sizeof *w->first);
+        for (size_t k = 0; w->first && k < ns; k++)
+            w->first[k] = s->steps[k].first;
+    } else {
+        w->xfers = malloc(nx * sizeof *w->xfers + 1);
+        w->staged = malloc(nx + 1);
+        w->bufsize = malloc(nb * sizeof *w->bufsize);
+        w->first = malloc((ns + 1) * sizeof *w->first);
+    }
+    if (!w->first || (!s && (!w->xfers || !w->staged || !w->bufsize)))
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    int rc = mpi_bcast_big(w->xfers, nx * sizeof *w->xfers, mpi_world.ctl);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_bcast_big(w->first, ns * sizeof *w->first, mpi_world.ctl);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_bcast_big(w->staged, nx, mpi_world.ctl);
+    if (rc == MPI_SUCCESS)
+        rc = mpi_bcast_big(w->bufsize, nb * sizeof *w->bufsize, mpi_world.ctl);
+    return rc;
+}
+
+/* This rank's transfers of the schedule, step after step, and the most
+ * bytes one step stages and receives for reduces. */
+static CvError take_mine(MpiRank *m, const Wire *w, size_t nx,
+                         size_t *stage_b, size_t *tmp_b)
+{
+    size_t n = 0, ns = m->nsteps;
+    for (size_t i = 0; i < nx; i++)
+        n += w->xfers[i].src == m->me || w->xfers[i].dst == m->me;
+    m->xf = malloc((n + 1) * sizeof *m->xf);
+    m->staged = malloc(n + 1);
+    m->at = malloc((ns + 1) * sizeof *m->at);
+    m->src = malloc((n + 1) * sizeof *m->src);
+    m->rtmp = malloc((n + 1) * sizeof *m->rtmp);
+    m->req = malloc((n + 1) * sizeof *m->req);
+    if (!m->xf || !m->staged || !m->at || !m->src || !m->rtmp || !m->req)
+        return CV_ERR_NOMEM;
+    *stage_b = *tmp_b = 0;
+    size_t j = 0;
+    for (size_t k = 0; k < ns; k++) {
+        size_t end = k + 1 < ns ? w->first[k + 1] : nx, sb = 0, tb = 0;
+        m->at[k] = j;
+        for (size_t i = w->first[k]; i < end; i++) {
+            const Transfer *t = &w->xfers[i];
+            if (t->src != m->me && t->dst != m->me)
+                continue;
+            if ((t->count > INT_MAX / m->es) && t->src != t->dst)
+                return CV_ERR_BOUNDS;
+            m->xf[j] = *t;
+            m->staged[j] = w->staged[i] && t->src == m->me;
+            sb += m->staged[j] ? t->count * m->es : 0;
+            tb += t->dst == m->me && t->src != m->me && t->op == XFER_REDUCE
+                      ? t->count * m->es : 0;
+            j++;
+        }
+        *stage_b = sb > *stage_b ? sb : *stage_b;
+        *tmp_b = tb > *tmp_b ? tb : *tmp_b;
+    }
+    m->at[ns] = j;
+    return CV_OK;
+}
+
+/* Allocate this rank's buffers, stage and scratch. */
+static CvError alloc_bufs(MpiRank *m, const Wire *w, size_t stage_b,
+                          size_t tmp_b)
+{
+    for (int b = 0; b < BUF_COUNT; b++) {
+        m->bufsize[b] = w->bufsize[(size_t)m->me * BUF_COUNT + b];
+        m->buf[b] = malloc(m->bufsize[b] * m->es + 1);
+        if (!m->buf[b])
+            return CV_ERR_NOMEM;
+    }
+    m->stage = malloc(stage_b + 1);
+    m->tmp = malloc(tmp_b + 1);
+    return m->stage && m->tmp ? CV_OK : CV_ERR_NOMEM;
+}
+
+CvError mpi_rank_load(MpiRank *m, const MpiCmd *c, const Schedule *s,
+                      const uint8_t *staged)
+{
+    Wire w;
+    mpi_rank_unload(m);
+    int rc = wire_bcast(m, c, s, staged, &w);
+    m->call = (CollCall){.kind = (CollKind)c->a[2], .nranks = m->p,
+                         .count = (size_t)c->a[3], .dtype = (DataType)c->a[4],
+                         .op = (RedOp)c->a[5], .root = (int)c->a[6],
+                         .in_place = c->a[7] != 0};
+    m->es = dtype_size(m->call.dtype);
+    m->nsteps = (size_t)c->a[1];
+    m->red = reduce_fn(m->call.dtype, m->call.op);
+    size_t sb = 0, tb = 0;
+    CvError e = rc != MPI_SUCCESS ? CV_ERR_BACKEND : CV_OK;
+    if (!e)
+        e = take_mine(m, &w, (size_t)c->a[0], &sb, &tb);
+    if (!e)
+        e = alloc_bufs(m, &w, sb, tb);
+    if (s) {
+        free(w.first);
+    } else {
+        wire_free(&w);
+    }
+    if (e)
+        mpi_rank_unload(m);
+    m->loaded = !e;
+    return e;
+}
+
+CvError mpi_rank_reset(MpiRank *m)
+{
+    const CollCall *c = &m->call;
+    CollLayout l;
+    coll_layout(c, m->me, &l);
+    for (int b = 0; b < BUF_COUNT; b++)
+        data_fill_poison(c->dtype, m->buf[b], m->bufsize[b]);
+    data_fill_input(c, m->me, 0, l.in_count,
+                    m->buf[l.in_buf] + l.in_off * m->es);
+    return CV_OK;
+}
+
+static unsigned char *dst_of(MpiRank *m, const Transfer *t)
+{
+    return m->buf[t->dst_buf] + t->dst_off * m->es;
+}
+
+/* Stage the overwritten sources and post the receives and sends of the
+ * transfers [b, e); returns the requests posted, or -1 after a failed
+ * call (its code in *rc). */
+static int post(MpiRank *m, size_t b, size_t e, int *rc)
+{
+    unsigned char *st = m->stage, *tp = m->tmp;
+    size_t es = m->es;
+    int nq = 0;
+    for (size_t i = b; i < e; i++) {
+        const Transfer *t = &m->xf[i];
+        m->src[i] = t->src == m->me ? m->buf[t->src_buf] + t->src_off * es
+                                    : NULL;
+        if (m->staged[i]) {
+            memcpy(st, m->src[i], t->count * es);
+            m->src[i] = st;
+            st += t->count * es;
+        }
+    }
+    for (size_t i = b; i < e && *rc == MPI_SUCCESS; i++) {
+        const Transfer *t = &m->xf[i];
+        if (t->dst != m->me || t->src == m->me)
+            continue;
+        unsigned char *to = t->op == XFER_REDUCE ? tp : dst_of(m, t);
+        m->rtmp[i] = to;
+        tp += t->op == XFER_REDUCE ? t->count * es : 0;
+        *rc = MPI_Irecv(to, (int)(t->count * es), MPI_BYTE, t->src, 0,
+                        mpi_world.dat, &m->req[nq++]);
+    }
+    for (size_t i = b; i < e && *rc == MPI_SUCCESS; i++) {
+        const Transfer *t = &m->xf[i];
+        if (t->src == m->me && t->dst != m->me)
+            *rc = MPI_Isend(m->src[i], (int)(t->count * es), MPI_BYTE, t->dst,
+                            0, mpi_world.dat, &m->req[nq++]);
+    }
+    return *rc == MPI_SUCCESS ? nq : -1;
+}
+
+/* The local transfers of [b, e) (before the wait), or the received
+ * reduces' operands (after it), in transfer order. */
+static void apply(MpiRank *m, size_t b, size_t e, bool local)
+{
+    for (size_t i = b; i < e; i++) {
+        const Transfer *t = &m->xf[i];
+        if ((t->src == t->dst) != local || t->dst != m->me)
+            continue;
+        const unsigned char *from = local ? m->src[i] : m->rtmp[i];
+        if (t->op == XFER_REDUCE)
+            m->red(dst_of(m, t), from, t->count);
+        else if (local)
+            memmove(dst_of(m, t), from, t->count * m->es);
+    }
+}
+
+CvError mpi_rank_step(MpiRank *m, size_t k)
+{
+    size_t b = m->at[k], e = m->at[k + 1];
+    int rc = MPI_SUCCESS;
+    int nq = post(m, b, e, &rc);
+    if (nq >= 0) {
+        apply(m, b, e, true);
+        rc = MPI_Waitall(nq, m->req, MPI_STATUSES_IGNORE);
+    }
+    if (rc != MPI_SUCCESS) {
+        mpi_world.broken = true;
+        return CV_ERR_BACKEND;
+    }
+    apply(m, b, e, false);
+    if (m->me == 0)
+        mpi_watch_poke();
+    return CV_OK;
+}
+
+CvError mpi_rank_finish(MpiRank *m)
+{
+    const CollCall *c = &m->call;
+    CollLayout l;
+    if (!coll_is_reducing(c->kind))
+        return CV_OK;
+    coll_layout(c, m->me, &l);
+    return reduce_finish(c->dtype, c->op, m->buf[l.out_buf] + l.out_off * m->es,
+                         l.out_count, c->nranks);
+}
+
+/* One whole iteration: every step, then the finish. */
+static CvError iteration(MpiRank *m, double *step_s)
+{
+    CvError e = CV_OK;
+    double prev = step_s ? MPI_Wtime() : 0;
+    for (size_t k = 0; k < m->nsteps && !e; k++) {
+        e = mpi_rank_step(m, k);
+        if (step_s) {
+            double now = MPI_Wtime();
+            step_s[k] += now - prev;
+            prev = now;
+        }
+    }
+    return e ? e : mpi_rank_finish(m);
+}
+
+CvError mpi_rank_run(MpiRank *m, int warmup, int iters, bool per_step,
+                     double *times)
+{
+    CvError e = CV_OK;
+    double *step_s = per_step ? times + 1 : NULL;
+    for (int i = 0; i < warmup && !e; i++)
+        e = iteration(m, NULL);
+    if (!e && MPI_Barrier(mpi_world.dat) != MPI_SUCCESS)
+        e = CV_ERR_BACKEND;
+    for (size_t k = 0; step_s && k < m->nsteps; k++)
+        step_s[k] = 0;
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters && !e; i++)
+        e = iteration(m, step_s);
+    times[0] = (MPI_Wtime() - t0) / iters;
+    for (size_t k = 0; step_s && k < m->nsteps; k++)
+        step_s[k] /= iters;
+    return e;
+}

@@ -1,0 +1,149 @@
+/* sweep.c - the mpi backend's correctness sweep, run by test_exec_mpi.c
+ * under mpirun (one launch per rank count): every collective x algorithm
+ * x datatype x op, out of place and in place, at counts the rank count
+ * does not divide, checked three ways on the real processes' buffers:
+ * stepped (against the symbolic state after every step, for one datatype
+ * and op, as the TUI checks; and against the collective's definition at
+ * the end), one timed iteration (ExecOps.run), and MPI's own collective
+ * (ExecOps.native). usage: mpirun -np P mpi_sweep P [quick]
+ * quick (across hosts, where a message costs milliseconds): int32 and
+ * half, sum and max, count 7 only. Prints one summary line; exit 1 when
+ * anything was wrong or failed. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos/algo.h"
+#include "core/sim.h"
+#include "exec/exec.h"
+#include "exec/verify.h"
+#include "mpi/launch.h"
+
+/* What the sweep found. */
+typedef struct {
+    long cases;   /* schedules run */
+    long skipped; /* (algorithm, call) pairs the algorithm does not take */
+    long wrong;   /* wrong elements over every check */
+    long failed;  /* executor errors */
+} Tally;
+
+/* Step through s, comparing with the Sim after every step when sim_each. */
+static long stepped(Executor *ex, const Schedule *s, bool sim_each)
+{
+    Sim sim;
+    VerifyReport rep;
+    long wrong = 0;
+    if (sim_each && sim_init(&sim, s))
+        return 1;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        if (ex->ops->step(ex, k))
+            return -1;
+        if (sim_each && !sim_step(&sim) &&
+            verify_state(ex, &sim, false, &rep) == CV_ERR_WRONG)
+            wrong += (long)rep.wrong;
+    }
+    if (sim_each)
+        sim_fini(&sim);
+    if (ex->ops->finish(ex))
+        return -1;
+    CvError e = verify_output(ex, true, &rep);
+    return e == CV_ERR_WRONG ? wrong + (long)rep.wrong : e ? -1 : wrong;
+}
+
+/* After a reset: one timed iteration (native: MPI's own), then the check. */
+static long timed(Executor *ex, bool native)
+{
+    ExecTiming t = {0};
+    VerifyReport rep;
+    char why[200];
+    CvError e = ex->ops->reset(ex);
+    if (!e)
+        e = native ? ex->ops->native(ex, 0, 1, &t, why, sizeof why)
+                   : ex->ops->run(ex, 0, 1, &t);
+    if (!e)
+        e = verify_output(ex, true, &rep);
+    return e == CV_ERR_WRONG ? (long)rep.wrong : e ? -1 : 0;
+}
+
+static void add(Tally *t, long r, const Schedule *s, const char *what)
+{
+    if (r == 0)
+        return;
+    if (r < 0)
+        t->failed++;
+    else
+        t->wrong += r;
+    if (t->wrong + t->failed < 10 || getenv("SWEEP_ALL"))
+        fprintf(stderr, "mpi_sweep: %s %s %s %s count %zu %s: %s\n",
+                coll_name(s->call.kind), s->algo, dtype_name(s->call.dtype),
+                redop_name(s->call.op), s->call.count,
+                s->call.in_place ? "in place" : "out of place",
+                r < 0 ? "failed" : what);
+}
+
+static void one(Executor *ex, const AlgoInfo *a, const CollCall *c, Tally *t)
+{
+    Schedule s;
+    if (algo_generate(a, c, &s)) {
+        t->skipped++;
+        return;
+    }
+    t->cases++;
+    bool sim_each = c->dtype == DT_INT32 && c->op == OP_SUM;
+    if (ex->ops->load(ex, &s)) {
+        add(t, -1, &s, "load");
+        fprintf(stderr, "mpi_sweep: %s\n", ex->ops->last_error(ex));
+    } else {
+        add(t, stepped(ex, &s, sim_each), &s, "wrong when stepped");
+        add(t, timed(ex, false), &s, "wrong after a timed run");
+        add(t, timed(ex, true), &s, "wrong after MPI's own collective");
+    }
+    sched_fini(&s);
+}
+
+/* Whether the quick sweep takes datatype d, op o and count n. */
+static bool in_quick(int d, int o, size_t n)
+{
+    return (d == DT_INT32 || d == DT_HALF) && (o == OP_SUM || o == OP_MAX) &&
+           n == 7;
+}
+
+static int sweep(int argc, char **argv)
+{
+    int p = argc > 1 ? atoi(argv[1]) : 0;
+    bool quick = argc > 2 && !strcmp(argv[2], "quick");
+    char why[300] = "";
+    const ExecOps *ops = exec_find("mpi", why, sizeof why);
+    Executor *ex = NULL;
+    if (!ops || ops->open(&ex, p, NULL, why, sizeof why)) {
+        fprintf(stderr, "mpi_sweep: %s\n", why);
+        return 2;
+    }
+    Tally t = {0};
+    static const size_t counts[] = {1, 7};
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        int nops = coll_is_reducing(a->coll) ? OP_COUNT : 1;
+        for (int d = 0; d < DT_COUNT; d++)
+            for (int o = 0; o < nops; o++)
+                for (size_t n = 0; n < 2; n++)
+                    for (int ip = 0; ip < 2; ip++) {
+                        if (quick && !in_quick(d, o, counts[n]))
+                            continue;
+                        CollCall c = {.kind = a->coll, .nranks = p,
+                                      .count = counts[n], .dtype = (DataType)d,
+                                      .op = (RedOp)o, .root = p - 1,
+                                      .in_place = ip};
+                        one(ex, a, &c, &t);
+                    }
+    }
+    ex->ops->close(ex);
+    printf("mpi sweep p=%d: %ld cases, %ld skipped, %ld wrong, %ld failed\n",
+           p, t.cases, t.skipped, t.wrong, t.failed);
+    return t.wrong || t.failed || !t.cases;
+}
+
+int main(int argc, char **argv)
+{
+    return mpi_launch(argc, argv, sweep);
+}

@@ -1,0 +1,97 @@
+#!/bin/sh
+# two_hosts.sh - two hosts on one machine for the mpi backend: two network
+# namespaces joined by a veth pair, each with a host name of its own, and
+# Open MPI started in the first with a launch agent (no ssh) that runs the
+# second host's daemon inside the second namespace; TCP only between the
+# ranks. Runs the correctness sweep and a perf run across them.
+#
+# usage: sh tests/mpi/two_hosts.sh BUILD_DIR [OUT_DIR]
+#   (root; test_mpi_hosts.c runs it). With OUT_DIR, also perf at 8 B and
+#   64 MiB into OUT_DIR/perf-*.txt (bench/run.sh -n).
+# Exit 0: passed; 77: skipped, the reason on stdout ("skip: ..."); else
+# failed.
+set -u
+B=${1:?usage: two_hosts.sh BUILD_DIR [OUT_DIR]}
+OUT=${2:-}
+B=$(cd "$B" && pwd)
+skip() { echo "skip: $*"; exit 77; }
+
+[ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
+command -v ip >/dev/null 2>&1 || skip "no ip command (iproute2)"
+command -v unshare >/dev/null 2>&1 || skip "no unshare command (util-linux)"
+command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI)"
+[ -x "$B/collviz-mpi" ] && [ -x "$B/tests/mpi_sweep" ] ||
+    skip "collviz-mpi was not built (MPI=0)"
+
+id=$$
+na=cva$id nb=cvb$id va=cvxa$id vb=cvxb$id
+dir=$(mktemp -d /tmp/collviz-hosts-XXXXXX)
+cleanup() {
+    ip netns del "$na" 2>/dev/null
+    ip netns del "$nb" 2>/dev/null
+    rm -rf "$dir"
+}
+trap cleanup EXIT INT TERM
+
+ip netns add "$na" 2>/dev/null || skip "cannot make a network namespace here"
+ip netns add "$nb" 2>/dev/null || skip "cannot make a network namespace here"
+ip link add "$va" type veth peer name "$vb" 2>/dev/null ||
+    skip "cannot make a veth pair here"
+ip link set "$va" netns "$na" && ip link set "$vb" netns "$nb" &&
+ip -n "$na" addr add 10.77.0.1/24 dev "$va" &&
+ip -n "$nb" addr add 10.77.0.2/24 dev "$vb" &&
+ip -n "$na" link set "$va" up && ip -n "$nb" link set "$vb" up &&
+ip -n "$na" link set lo up && ip -n "$nb" link set lo up ||
+    { echo "could not set up the veth pair"; exit 1; }
+
+# The launch agent, as mpirun calls ssh: HOST COMMAND...; the command runs
+# in HOST's namespace under a host name of its own.
+cat >"$dir/agent" <<AGENT
+#!/bin/sh
+host=\$1; shift
+case \$host in
+10.77.0.1) ns=$na name=cv-host-a ;;
+10.77.0.2) ns=$nb name=cv-host-b ;;
+*) echo "agent: no host \$host" >&2; exit 1 ;;
+esac
+exec ip netns exec "\$ns" unshare --uts sh -c "hostname \$name; \$*"
+AGENT
+chmod +x "$dir/agent"
+printf '10.77.0.1 slots=2\n10.77.0.2 slots=2\n' >"$dir/hosts"
+# Calibrations: the caller's XDG_CACHE_HOME (test_mpi_hosts.c puts one of
+# these two hosts there, so that perf does not calibrate over links this
+# slow), else one of this run.
+cache=${XDG_CACHE_HOME:-$dir/cache}
+
+# mpirun itself on host a, the ranks 0-1 there, 2-3 on host b.
+across() { # NP COMMAND...
+    np=$1; shift
+    ip netns exec "$na" unshare --uts sh -c 'hostname cv-host-a; exec "$@"' sh \
+        env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+        ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
+        XDG_CACHE_HOME="$cache" \
+        mpirun --hostfile "$dir/hosts" -np "$np" --map-by node \
+        --mca plm_rsh_agent "$dir/agent" \
+        --mca btl tcp,self --mca btl_tcp_if_include 10.77.0.0/24 \
+        --mca oob_tcp_if_include 10.77.0.0/24 "$@"
+}
+
+if [ -n "${HOSTS_PROBE:-}" ]; then across $HOSTS_PROBE; exit; fi
+# A message between the namespaces costs milliseconds here (Open MPI's
+# TCP over the veth pair; 15 us within one namespace): the quick sweep,
+# one rank on each host.
+echo "== the sweep (quick), 2 ranks on two hosts over TCP"
+across 2 "$B/tests/mpi_sweep" 2 quick || exit 1
+echo "== perf across them: every algorithm and MPI's own, 2 ranks"
+across 2 "$B/collviz-mpi" perf allreduce -a all -B mpi -p 2 -b 8 -e 64K \
+    -f 64 -n 3 -w 1 >"$dir/perf.txt" 2>"$dir/perf.err" ||
+    { cat "$dir/perf.txt" "$dir/perf.err"; exit 1; }
+cat "$dir/perf.txt" "$dir/perf.err"
+grep -q "row mpi" "$dir/perf.txt" && ! grep -q FAILED "$dir/perf.txt" || exit 1
+if [ -n "$OUT" ]; then
+    for c in allreduce broadcast reduce allgather reducescatter alltoall gather scatter; do
+        across 4 "$B/collviz-mpi" perf "$c" -a all -B mpi -p 4 -b 8 -e 64M \
+            -f 8388608 -n 5 -w 2 >"$OUT/perf-tcp-$c.txt" 2>&1 || exit 1
+    done
+fi
+echo "== two hosts: passed"

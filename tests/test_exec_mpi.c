@@ -1,0 +1,275 @@
+/* test_exec_mpi.c - the mpi backend under mpirun: the correctness sweep
+ * at 1 to 4 processes (tests/mpi/sweep.c: every collective x algorithm x
+ * datatype x op, in and out of place, stepped, timed and MPI's own), perf
+ * with MPI's own row, the TUI's scripted stepping on rank 0, and the
+ * sentences and statuses of launching it wrong and of a process that
+ * dies or hangs. Skipped, with the reason, where collviz-mpi was not
+ * built or mpirun is missing. One mpirun per test: each costs about a
+ * second on a small machine. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/calib.h"
+#include "exec/exec.h"
+#include "measure/calib.h"
+
+#define MPIRUN "mpirun --mca btl self,vader,tcp -np "
+
+/* What one shell command gave. */
+typedef struct {
+    int rc;          /* exit status */
+    double secs;     /* how long it ran */
+    char out[65536]; /* stdout, cut */
+    char err[65536]; /* stderr, cut */
+} Run;
+
+static void slurp_into(const char *path, char *buf, size_t len)
+{
+    FILE *f = fopen(path, "r");
+    size_t n = f ? fread(buf, 1, len - 1, f) : 0;
+    buf[n] = '\0';
+    if (f)
+        fclose(f);
+}
+
+/* The build's folder: that of $COLLVIZ (scripts/run-tests.sh sets it),
+ * else build. */
+static const char *build_dir(void)
+{
+    static char dir[1024];
+    const char *bin = getenv("COLLVIZ");
+    const char *slash = bin ? strrchr(bin, '/') : NULL;
+    if (!slash)
+        return "build";
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - bin), bin);
+    return dir;
+}
+
+/* A file of the build ("collviz-mpi"). */
+static int have(const char *name)
+{
+    char path[1100];
+    struct stat st;
+    snprintf(path, sizeof path, "%s/%s", build_dir(), name);
+    return !stat(path, &st);
+}
+
+/* Run `cmd` in sh with root allowed and oversubscription, as CI does, and
+ * $B the build's folder. */
+static void sh(Run *r, const char *cmd)
+{
+    char line[4096];
+    struct timespec t0, t1;
+    /* Under ASan, Open MPI's own allocations held until exit (through
+     * plugins the leak checker cannot name) are not ours: no leak check
+     * in the job's processes; every other check stays. */
+    snprintf(line, sizeof line, "B='%s'; export OMPI_ALLOW_RUN_AS_ROOT=1 "
+             "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
+             "OMPI_MCA_rmaps_base_oversubscribe=1 "
+             "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\"; %s "
+             ">/tmp/collviz-mpi-test-%d.out 2>/tmp/collviz-mpi-test-%d.err </dev/null",
+             build_dir(), cmd, (int)getpid(), (int)getpid());
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    int st = system(line);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    r->rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    r->secs = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/collviz-mpi-test-%d.out", (int)getpid());
+    slurp_into(path, r->out, sizeof r->out);
+    unlink(path);
+    snprintf(path, sizeof path, "/tmp/collviz-mpi-test-%d.err", (int)getpid());
+    slurp_into(path, r->err, sizeof r->err);
+    unlink(path);
+}
+
+/* Say why on stderr, then skip. */
+static void skip_because(const char *why)
+{
+    fprintf(stderr, "test_exec_mpi: skipped: %s\n", why);
+    skip();
+}
+
+/* Skip (saying why) where the backend cannot be tested. */
+static void need_mpi(void)
+{
+    if (!have("collviz-mpi") || !have("tests/mpi_sweep"))
+        skip_because("collviz-mpi was not built (MPI=0, or no mpicc)");
+    if (system("command -v mpirun >/dev/null 2>&1"))
+        skip_because("mpirun is not installed");
+}
+
+static void fail_run(const Run *r, const char *why)
+{
+    fail_msg("%s (status %d after %.1f s)\nstdout:\n%s\nstderr:\n%s", why,
+             r->rc, r->secs, r->out, r->err);
+}
+
+/* ------------------------------------------------------------ the sweep */
+
+static void sweep(int p)
+{
+    static Run r;
+    char cmd[256];
+    need_mpi();
+    snprintf(cmd, sizeof cmd, MPIRUN "%d $B/tests/mpi_sweep %d", p, p);
+    sh(&r, cmd);
+    char want[64];
+    snprintf(want, sizeof want, "mpi sweep p=%d: ", p);
+    if (r.rc || !strstr(r.out, want) || !strstr(r.out, " 0 wrong, 0 failed") ||
+        strstr(r.out, " 0 cases"))
+        fail_run(&r, "the sweep found wrong elements or failed");
+}
+
+static void test_sweep_p1(void **s) { (void)s; sweep(1); }
+static void test_sweep_p2(void **s) { (void)s; sweep(2); }
+static void test_sweep_p3(void **s) { (void)s; sweep(3); }
+static void test_sweep_p4(void **s) { (void)s; sweep(4); }
+
+/* ------------------------------------------------------- perf and the TUI */
+
+/* A temporary XDG_CACHE_HOME with a made-up calibration of mpi at p
+ * ranks on this machine as the job names it (one host), so that perf
+ * does not calibrate first. */
+static void made_up_calib(char *dir, size_t len, int p)
+{
+    char host[64] = "";
+    snprintf(dir, len, "/tmp/collviz-test-mpi-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_CACHE_HOME", dir, 1);
+    gethostname(host, sizeof host - 1);
+    int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_P2P,
+               .cores = p < cpus ? p : cpus};
+    snprintf(c.backend, sizeof c.backend, "mpi");
+    snprintf(c.host, sizeof c.host, "%s x%d (%d CPUs)", host, p, cpus);
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    char why[512];
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+}
+
+/* perf -a all on the mpi backend: every algorithm and MPI's own row,
+ * nothing wrong, the model column from the saved calibration. */
+static void test_perf_native_row(void **state)
+{
+    static Run r;
+    char dir[64];
+    (void)state;
+    need_mpi();
+    made_up_calib(dir, sizeof dir, 3);
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -a all -B mpi -p 3 "
+           "-b 8 -e 4K -f 512 -n 3 -w 1 -d int32");
+    if (r.rc || !strstr(r.out, "# mpi: the library's own allreduce") ||
+        !strstr(r.out, "lib(us)") || strstr(r.out, "FAILED") ||
+        strstr(r.err, "calibrating"))
+        fail_run(&r, "perf -B mpi -a all did not give MPI's row cleanly");
+    /* -a mpi: MPI's own alone */
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf gather -r 2 -a mpi -B mpi -p 3 --csv "
+           "-b 8 -e 64 -n 2 -w 0 -d half");
+    if (r.rc || !strstr(r.out, "\nmpi,6,") || strstr(r.out, "\nlinear,") ||
+        r.err[0])
+        fail_run(&r, "perf --csv -a mpi -B mpi is not MPI's row alone");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* The TUI's scripted mode on rank 0 while the others serve: stepping
+ * checks every process's buffers against the symbolic state. */
+static void test_tui_script(void **state)
+{
+    static Run r;
+    char dir[64];
+    (void)state;
+    need_mpi();
+    made_up_calib(dir, sizeof dir, 4);
+    FILE *f = fopen("/tmp/collviz-mpi-test-tui.script", "w");
+    assert_non_null(f);
+    fputs("Right Right Right Right Right Right dump\n", f);
+    fclose(f);
+    sh(&r, MPIRUN "4 $B/collviz-mpi tui allreduce -a ring -p 4 -B mpi "
+           "--script /tmp/collviz-mpi-test-tui.script --screen 100x30 --dump");
+    if (r.rc || !strstr(r.out, "| mpi") || !strstr(r.out, "real = expected") ||
+        !strstr(r.out, "step 6 of 7"))
+        fail_run(&r, "the TUI did not step on the mpi backend");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* ----------------------------------------------------------- launching */
+
+/* One sentence on stderr, status 2. */
+static void refused(const char *cmd, const char *words)
+{
+    static Run r;
+    sh(&r, cmd);
+    if (r.rc != 2 || !strstr(r.err, words) || r.out[0])
+        fail_run(&r, "not refused with one sentence and status 2");
+}
+
+static void test_launch_sentences(void **state)
+{
+    (void)state;
+    if (have("collviz"))
+        refused("$B/collviz perf allreduce -B mpi -p 2",
+                have("collviz-mpi") ? "mpirun -np N collviz-mpi"
+                                          : "built without MPI");
+    need_mpi();
+    refused("$B/collviz-mpi perf allreduce -B mpi -p 2",
+            "mpirun -np N collviz-mpi");
+    refused(MPIRUN "2 $B/collviz-mpi perf allreduce -B mpi -p 3",
+            "mpirun started 2 but 3 ranks were asked for");
+    refused(MPIRUN "2 $B/collviz-mpi perf allreduce -B mpi:timeout=0 -p 2",
+            "timeout takes a whole number of seconds");
+}
+
+/* A process that dies, or hangs, while rank 0 measures: the run ends
+ * within a bounded time, with one sentence from rank 0. */
+static void test_rank_dies(void **state)
+{
+    static Run r;
+    char dir[64];
+    (void)state;
+    need_mpi();
+    made_up_calib(dir, sizeof dir, 2);
+    sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=5 -p 2 "
+           "-b 8 -e 8 --min-time 60 : -np 1 timeout -s KILL 2 "
+           "$B/collviz-mpi perf allreduce -B mpi -p 2");
+    if (r.rc == 0 || r.secs > 30 || !strstr(r.err, "collviz: "))
+        fail_run(&r, "a dead process did not end the run");
+    sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=2 -p 2 "
+           "-b 8 -e 8 --min-time 60 : -np 1 timeout -s STOP 2 "
+           "$B/collviz-mpi perf allreduce -B mpi -p 2");
+    if (r.rc != 1 || r.secs > 30 || !strstr(r.err, "made no progress for 2 s"))
+        fail_run(&r, "a hung process did not end the run with status 1");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sweep_p1),
+        cmocka_unit_test(test_sweep_p2),
+        cmocka_unit_test(test_sweep_p3),
+        cmocka_unit_test(test_sweep_p4),
+        cmocka_unit_test(test_perf_native_row),
+        cmocka_unit_test(test_tui_script),
+        cmocka_unit_test(test_launch_sentences),
+        cmocka_unit_test(test_rank_dies),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
