@@ -333,6 +333,16 @@ static void draw_picture(const Learn *l, Grid *g, Rect r)
     else
         snprintf(title, sizeof title, " %s ", _("picture"));
     Rect in = grid_box(g, r, ROLE_BORDER, title, ROLE_TITLE);
+    if (c->picture && c->pic_scale[0]) {
+        Lines ls = {0};
+        wrap(&ls, c->pic_scale, in.w > 2 ? in.w - 2 : 1, ROLE_WARN, 0, 0);
+        int n = ls.n < in.h / 2 ? ls.n : in.h / 2;
+        for (int i = 0; i < n; i++)
+            grid_text(g, in, in.x + 1, in.y + i, in.w - 2, ls.l[i].role, 0,
+                      ls.l[i].s);
+        lines_free(&ls);
+        in.y += n, in.h -= n;
+    }
     if (c->picture) {
         view_buffers.draw(&l->app, g, in);
         return;
