@@ -432,6 +432,65 @@ static void test_large_scenes(void **state)
     }
 }
 
+/* A block wider than the pane: the pane says it is cut and how to see
+ * the rest, > scrolls it sideways until its end shows, < brings it back;
+ * at every screen size, with CJK characters (two columns) in it. */
+static void test_wide_block(void **state)
+{
+    static const int sizes[][2] = {{60, 16}, {80, 24}, {100, 30}, {120, 40}};
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n    BEGIN r0 recv[12..15] -> r1 recv[12..15] reduce "
+        "=> {0-1}@12..15 广播与归约 and then some more words to be wide "
+        "END\n    short");
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        remove(prog);
+        Learn *l = start_in(dir, sizes[z][0], sizes[z][1]);
+        open_lesson(l, 0);
+        learn_key(l, ' '); /* the block */
+        char *t = screen(l);
+        if (!strstr(t, "BEGIN") || strstr(t, "END") ||
+            !strstr(t, "A block is cut"))
+            fail_msg("%dx%d: the cut is not said:\n%s", l->w, l->h, t);
+        free(t);
+        int most = learn_hshift_max(l), presses = 0;
+        assert_true(most > 0);
+        while (l->cur.hshift < most && presses++ < 100)
+            learn_key(l, '>');
+        learn_key(l, '>'); /* no further than the end */
+        assert_int_equal(l->cur.hshift, most);
+        t = screen(l);
+        if (strstr(t, "BEGIN") || !strstr(t, "END") ||
+            !strstr(t, "The block's end") || strstr(t, "A block is cut"))
+            fail_msg("%dx%d: the block's end is not shown:\n%s", l->w, l->h,
+                     t);
+        free(t);
+        while (l->cur.hshift > 0 && presses-- > -100)
+            learn_key(l, '<');
+        t = screen(l);
+        assert_non_null(strstr(t, "BEGIN"));
+        free(t);
+        /* the paragraphs are reflowed, never shifted */
+        learn_key(l, '>');
+        t = screen(l);
+        assert_non_null(strstr(t, "Intro."));
+        free(t);
+        stop(l);
+    }
+    /* a lesson whose blocks fit says nothing and does not scroll */
+    remove(prog);
+    Learn *l = start_in(one_lesson("allreduce -a ring -p 4 -s 64",
+                                   "Intro.\n\n    narrow"), 100, 30);
+    open_lesson(l, 0);
+    learn_key(l, ' ');
+    assert_int_equal(learn_hshift_max(l), 0);
+    learn_key(l, '>');
+    assert_int_equal(l->cur.hshift, 0);
+    char *t = screen(l);
+    assert_null(strstr(t, "A block is cut"));
+    free(t);
+    stop(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +504,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

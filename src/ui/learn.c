@@ -536,6 +536,13 @@ static void lesson_key(Learn *l, int key)
         picture_seek(l, (long)step - 1);
     else if (key == KEY_HOME)
         picture_seek(l, l->cur.step);
+    else if (key == '>' || key == '.') {
+        int most = learn_hshift_max(l);
+        l->cur.hshift = l->cur.hshift + LEARN_HSHIFT_STEP < most
+                        ? l->cur.hshift + LEARN_HSHIFT_STEP : most;
+    } else if ((key == '<' || key == ',') && l->cur.hshift > 0)
+        l->cur.hshift = l->cur.hshift > LEARN_HSHIFT_STEP
+                        ? l->cur.hshift - LEARN_HSHIFT_STEP : 0;
     else if (key == 's')
         skip(l);
     else if (key == 'r')
