@@ -139,6 +139,58 @@ static void test_problems(void **state)
     expect_usage_error("learn --check --lang en", "'--lang' is an option");
 }
 
+/* A checkpoint with a hint in one language has one in the other: each
+ * side is reported at its own line, and a scene with more ranks than the
+ * picture draws is refused by the player's rule. */
+static void test_hints_and_pictures(void **state)
+{
+    const char *hinted =
+        "T\n@scene broadcast -a binomial -p 8 -s 32\n@step 3\n"
+        "@check q\n@query count done 3\n@answer 8\n@hint h\n"
+        "@check r\n@query steps\n@answer 3\n";
+    const char *plain =
+        "T\n@scene broadcast -a binomial -p 8 -s 32\n@step 3\n"
+        "@check q\n@query count done 3\n@answer 8\n"
+        "@check r\n@query steps\n@answer 3\n@hint h\n";
+    put("en", "01-a.txt", hinted);
+    put("zh", "01-a.txt", plain);
+    Out o;
+    runf(&o, "learn --check %s/zh/01-a.txt", root);
+    assert_int_equal(o.rc, 2);
+    if (!strstr(o.out, "zh/01-a.txt:4: this @check has no @hint, but") ||
+        !strstr(o.out, "zh/01-a.txt:10: this @hint has no counterpart in"))
+        fail_msg("hints not compared:\n%s", o.out);
+    out_free(&o);
+    runf(&o, "learn --check %s/en/01-a.txt", root);
+    assert_int_equal(o.rc, 2);
+    if (!strstr(o.out, "en/01-a.txt:7: this @hint has no counterpart in") ||
+        !strstr(o.out, "en/01-a.txt:8: this @check has no @hint, but"))
+        fail_msg("hints not compared:\n%s", o.out);
+    out_free(&o);
+    put("zh", "01-a.txt", hinted);
+    runf(&o, "learn --check %s/en/01-a.txt %s/zh/01-a.txt", root, root);
+    assert_int_equal(o.rc, 0);
+    out_free(&o);
+    /* the picture's ranks: 64 are drawn, 65 are not */
+    for (int p = 63; p <= 66; p++) {
+        char text[200];
+        snprintf(text, sizeof text, "T\n@scene allreduce -a ring -p %d "
+                 "-s %d\n@step 1\n", p, 4 * p);
+        put("en", "01-a.txt", text);
+        put("zh", "01-a.txt", text);
+        runf(&o, "learn --check %s/en/01-a.txt", root);
+        if (p <= 64) {
+            assert_int_equal(o.rc, 0);
+        } else {
+            assert_int_equal(o.rc, 2);
+            if (!strstr(o.out, "en/01-a.txt:2: the player cannot draw this "
+                        "scene: the picture shows at most 64 ranks"))
+                fail_msg("p=%d not refused:\n%s", p, o.out);
+        }
+        out_free(&o);
+    }
+}
+
 static void test_library(void **state)
 {
     Out o;
@@ -177,6 +229,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lessons_pass),
         cmocka_unit_test_setup_teardown(test_problems, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hints_and_pictures, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_library, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "golden_fixture.h"
+#include "lesson/lint.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
 
@@ -345,6 +346,151 @@ static void test_too_small(void **state)
     stop(l);
 }
 
+/* Write a one-lesson course into root/course (both languages): text,
+ * then scene, then "@step 2" and a paragraph. Returns its folder. */
+static const char *one_lesson(const char *scene, const char *text)
+{
+    static char dir[128];
+    char path[256];
+    snprintf(dir, sizeof dir, "%s/course", root);
+    mkdir(dir, 0700);
+    for (int lang = 0; lang < 2; lang++) {
+        snprintf(path, sizeof path, "%s/%s", dir, lang ? "zh" : "en");
+        mkdir(path, 0700);
+        snprintf(path, sizeof path, "%s/%s/01-one.txt", dir,
+                 lang ? "zh" : "en");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fprintf(f, "Lesson 1: One\n\n%s\n\n@scene %s\n\nA step.\n\n"
+                "@step 2\n\nThe end.\n", text, scene);
+        fclose(f);
+    }
+    return dir;
+}
+
+static Learn *start_in(const char *dir, int w, int h)
+{
+    Learn *l = malloc(sizeof *l);
+    char why[600];
+    assert_non_null(l);
+    ui_lang_use(UI_LANG_EN);
+    if (learn_init(l, dir, UI_LANG_EN, prog, why, sizeof why))
+        fail_msg("learn_init: %s", why);
+    l->w = w, l->h = h;
+    return l;
+}
+
+/* Scenes --check accepts at sizes far beyond what a picture can follow
+ * element by element: the picture is built from at most
+ * LINT_PICTURE_MAX_CELLS elements (the symbolic state the player keeps
+ * and redraws on every key), says that it follows fewer, and steps. */
+static void test_large_scenes(void **state)
+{
+    static const char *const scenes[] = {
+        "allreduce -a ring -p 16 -s 32M",
+        "allreduce -a ring -p 13 -s 4000012",
+        "allreduce -a halving-doubling -p 8 -s 1G",
+        "broadcast -a binomial -p 7 -s 64M",
+        "allgather -a ring -p 16 -s 16M",
+        "reducescatter -a ring -p 5 -s 20M",
+        "alltoall -a pairwise -p 64 -s 4M",
+        "allreduce -a ring -p 2 -s 256K",
+    };
+    for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++) {
+        remove(prog);
+        Learn *l = start_in(one_lesson(scenes[i], "Big."), 100, 30);
+        open_lesson(l, 0);
+        learn_key(l, ' '); /* the scene */
+        if (!l->cur.picture)
+            fail_msg("%s: no picture: %s", scenes[i], l->cur.pic_note);
+        const Scene *sc = l->app.scene;
+        /* the buffers within the bound; the algorithm's scratch is sized
+           by the same count */
+        unsigned long long cells = 0, all = 0;
+        for (int b = 0; b < BUF_COUNT; b++) {
+            all += sc->sim.base[b][sc->call.nranks];
+            if (b != BUF_TMP)
+                cells += sc->sim.base[b][sc->call.nranks];
+        }
+        if (cells > LINT_PICTURE_MAX_CELLS || all > 4 * LINT_PICTURE_MAX_CELLS)
+            fail_msg("%s: the picture keeps %llu elements (%llu with "
+                     "scratch)", scenes[i], cells, all);
+        assert_int_equal(sc->call.count, lint_picture_count(&l->cur.spec));
+        /* the counters are of the scene's whole size */
+        assert_int_equal(sc->big.count, l->cur.spec.call.count);
+        bool fewer = sc->call.count < l->cur.spec.call.count;
+        char *t = screen(l);
+        if (fewer != (strstr(t, "The picture follows") != NULL))
+            fail_msg("%s: the picture does not say what it follows:\n%s",
+                     scenes[i], t);
+        free(t);
+        learn_key(l, ' '), learn_key(l, ' '); /* @step 2 */
+        assert_int_equal(l->app.scene->step, 2);
+        learn_key(l, KEY_RIGHT);
+        assert_int_equal(l->app.scene->step, 3);
+        stop(l);
+    }
+}
+
+/* A block wider than the pane: the pane says it is cut and how to see
+ * the rest, > scrolls it sideways until its end shows, < brings it back;
+ * at every screen size, with CJK characters (two columns) in it. */
+static void test_wide_block(void **state)
+{
+    static const int sizes[][2] = {{60, 16}, {80, 24}, {100, 30}, {120, 40}};
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n    BEGIN r0 recv[12..15] -> r1 recv[12..15] reduce "
+        "=> {0-1}@12..15 广播与归约 and then some more words to be wide "
+        "END\n    short");
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        remove(prog);
+        Learn *l = start_in(dir, sizes[z][0], sizes[z][1]);
+        open_lesson(l, 0);
+        learn_key(l, ' '); /* the block */
+        char *t = screen(l);
+        if (!strstr(t, "BEGIN") || strstr(t, "END") ||
+            !strstr(t, "A block is cut"))
+            fail_msg("%dx%d: the cut is not said:\n%s", l->w, l->h, t);
+        free(t);
+        int most = learn_hshift_max(l), presses = 0;
+        assert_true(most > 0);
+        while (l->cur.hshift < most && presses++ < 100)
+            learn_key(l, '>');
+        learn_key(l, '>'); /* no further than the end */
+        assert_int_equal(l->cur.hshift, most);
+        t = screen(l);
+        if (strstr(t, "BEGIN") || !strstr(t, "END") ||
+            !strstr(t, "The block's end") || strstr(t, "A block is cut"))
+            fail_msg("%dx%d: the block's end is not shown:\n%s", l->w, l->h,
+                     t);
+        free(t);
+        while (l->cur.hshift > 0 && presses-- > -100)
+            learn_key(l, '<');
+        t = screen(l);
+        assert_non_null(strstr(t, "BEGIN"));
+        free(t);
+        /* the paragraphs are reflowed, never shifted */
+        learn_key(l, '>');
+        t = screen(l);
+        assert_non_null(strstr(t, "Intro."));
+        free(t);
+        stop(l);
+    }
+    /* a lesson whose blocks fit says nothing and does not scroll */
+    remove(prog);
+    Learn *l = start_in(one_lesson("allreduce -a ring -p 4 -s 64",
+                                   "Intro.\n\n    narrow"), 100, 30);
+    open_lesson(l, 0);
+    learn_key(l, ' ');
+    assert_int_equal(learn_hshift_max(l), 0);
+    learn_key(l, '>');
+    assert_int_equal(l->cur.hshift, 0);
+    char *t = screen(l);
+    assert_null(strstr(t, "A block is cut"));
+    free(t);
+    stop(l);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -357,6 +503,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

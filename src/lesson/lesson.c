@@ -221,6 +221,8 @@ static void check_line(Parser *p, int line, const char *name, const char *a,
     *slot = dup_n(p, a, an);
     if (slot == &it->query)
         it->query_line = line;
+    else
+        it->hint_line = line;
 }
 
 static void step_line(Parser *p, int line, const char *a, size_t an)

@@ -36,6 +36,7 @@ typedef struct {
     int *answer_lines; /* their lines */
     size_t nanswers;  /* how many */
     char *hint;       /* LI_CHECK: the @hint, or NULL */
+    int hint_line;    /* its line */
 } LessonItem;
 
 /* A problem: the line and one sentence. */

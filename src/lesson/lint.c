@@ -22,6 +22,35 @@ int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
     return 0;
 }
 
+unsigned long long lint_call_cells(const CollCall *c)
+{
+    unsigned long long n = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        CollLayout lay;
+        coll_layout(c, r, &lay);
+        n += (unsigned long long)lay.send_count + lay.recv_count;
+    }
+    return n;
+}
+
+size_t lint_picture_count(const SceneSpec *sc)
+{
+    CollCall c = sc->call;
+    while (c.count > 1 && lint_call_cells(&c) > LINT_PICTURE_MAX_CELLS)
+        c.count /= 2;
+    return c.count;
+}
+
+int lint_picture_fits(const SceneSpec *sc, char *why, size_t whylen)
+{
+    if (sc->call.nranks <= LINT_PICTURE_MAX_RANKS)
+        return 0;
+    snprintf(why, whylen, "the picture shows at most %d ranks, and this "
+             "scene has %d; 'collviz trace' prints it", LINT_PICTURE_MAX_RANKS,
+             sc->call.nranks);
+    return -1;
+}
+
 long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen)
 {
     Schedule s;
@@ -67,6 +96,9 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
             if (lint_scene(l, i, &sc, why, sizeof why))
                 lesson_diag(d, it->line, "trace would refuse this scene: %s",
                             why);
+            else if (lint_picture_fits(&sc, why, sizeof why))
+                lesson_diag(d, it->line, "the player cannot draw this scene: "
+                            "%s", why);
             else if ((steps = lint_scene_steps(&sc, why, sizeof why)) < 0)
                 lesson_diag(d, it->line, "%s", why);
             else
@@ -124,8 +156,18 @@ void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
         const LessonItem *x = next_dir(a, &i), *y = next_dir(b, &j);
         if (!x && !y)
             return;
-        if (x && y && same(x, y))
+        if (x && y && same(x, y)) {
+            /* a hint is the language's own text, but where one language
+               helps after a wrong answer the other must too */
+            if (x->kind == LI_CHECK && !x->hint != !y->hint)
+                lesson_diag(d, y->hint ? y->hint_line : y->line,
+                            y->hint ? "this @hint has no counterpart in %s's "
+                            "checkpoint at its line %d: give both languages "
+                            "a hint or neither" : "this @check has no @hint, "
+                            "but %s's checkpoint at its line %d has one: give "
+                            "both languages a hint or neither", aname, x->line);
             continue;
+        }
         if (!y)
             lesson_diag(d, 0, "the directives end here, but %s goes on with "
                         "%s at its line %d", aname, lesson_kind_name(x->kind),

@@ -14,6 +14,25 @@
 int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen);
 
+/* The picture of a scene: the player follows at most
+ * LINT_PICTURE_MAX_CELLS elements of all ranks' buffers together (the
+ * symbolic state it keeps and redraws grows with them) on at most
+ * LINT_PICTURE_MAX_RANKS ranks (ui/scene.h's SCENE_MAX_RANKS). */
+#define LINT_PICTURE_MAX_CELLS 65536ull
+#define LINT_PICTURE_MAX_RANKS 64
+
+/* Elements of every rank's send and receive buffers of c together. */
+unsigned long long lint_call_cells(const CollCall *c);
+
+/* The count the picture of scene sc follows: sc's own count where its
+ * buffers hold at most LINT_PICTURE_MAX_CELLS elements, else the largest
+ * count halved from it that fits (the cells are then groups of the
+ * scene's elements; the counters and queries keep the scene's size). */
+size_t lint_picture_count(const SceneSpec *sc);
+
+/* Whether the player can draw scene sc: 0, or -1 and one sentence. */
+int lint_picture_fits(const SceneSpec *sc, char *why, size_t whylen);
+
 /* Steps of the schedule a scene makes, or -1 with the sentence. */
 long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen);
 
@@ -22,7 +41,9 @@ void lint_lesson(const Lesson *l, LessonDiags *d);
 
 /* Check that b (language bname) has a's directives in a's order (scenes,
  * steps, commands, queries and answers equal; questions and hints are
- * the language's own); the first difference goes to d at b's line. */
+ * the language's own, but a checkpoint with a @hint in one has one in
+ * the other); the first difference of directives goes to d at b's line,
+ * and every checkpoint whose hint has no counterpart. */
 void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
                LessonDiags *d);
 

@@ -13,6 +13,9 @@
 #include "ui/learn.h"
 #include "ui/scene.h"
 
+_Static_assert(LINT_PICTURE_MAX_RANKS == SCENE_MAX_RANKS,
+               "the checker and the player draw the same scenes");
+
 /* ------------------------------------------------------------- status */
 
 __attribute__((format(printf, 3, 4)))
@@ -133,14 +136,14 @@ static void picture_scene(Learn *l, int i)
     c->scene = i;
     c->picture = false;
     c->pic_note[0] = '\0';
+    c->pic_scale[0] = '\0';
     if (lint_scene(&c->les, (size_t)i, &c->spec, why, sizeof why)) {
         snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
         return;
     }
-    if (c->spec.call.nranks > SCENE_MAX_RANKS) {
-        snprintf(c->pic_note, sizeof c->pic_note, _("The picture shows at "
-                 "most %d ranks; 'collviz trace %s' prints this scene."),
-                 SCENE_MAX_RANKS, c->les.items[i].text);
+    if (lint_picture_fits(&c->spec, why, sizeof why)) {
+        snprintf(c->pic_note, sizeof c->pic_note, _("The picture cannot show "
+                 "this scene: %s."), why);
         return;
     }
     if (!l->have_app) {
@@ -157,7 +160,13 @@ static void picture_scene(Learn *l, int i)
     scene_setup(l->app.scene, &set);
     set.call = c->spec.call;
     set.algo = c->spec.algo;
-    set.count = c->spec.call.count;
+    /* the picture's state is bounded (lint.h): a scene too large to follow
+       element by element is drawn from a smaller count */
+    set.count = lint_picture_count(&c->spec);
+    if (set.count != c->spec.call.count)
+        snprintf(c->pic_scale, sizeof c->pic_scale, _("The picture follows "
+                 "%zu elements per block in place of %zu; the counters are "
+                 "of the whole size."), set.count, c->spec.call.count);
     set.bytes = c->spec.bytes ? c->spec.bytes : coll_size_bytes(&c->spec.call);
     if (!app_remake(&l->app, &set, false)) {
         snprintf(c->pic_note, sizeof c->pic_note, "%s", l->app.status.msg);
@@ -184,7 +193,8 @@ static void replay(Learn *l)
         if (scene >= 0)
             picture_scene(l, scene);
         else
-            c->scene = -1, c->picture = false, c->pic_note[0] = '\0';
+            c->scene = -1, c->picture = false, c->pic_note[0] = '\0',
+            c->pic_scale[0] = '\0';
     }
     c->step = step;
     picture_seek(l, step);
@@ -526,6 +536,13 @@ static void lesson_key(Learn *l, int key)
         picture_seek(l, (long)step - 1);
     else if (key == KEY_HOME)
         picture_seek(l, l->cur.step);
+    else if (key == '>' || key == '.') {
+        int most = learn_hshift_max(l);
+        l->cur.hshift = l->cur.hshift + LEARN_HSHIFT_STEP < most
+                        ? l->cur.hshift + LEARN_HSHIFT_STEP : most;
+    } else if ((key == '<' || key == ',') && l->cur.hshift > 0)
+        l->cur.hshift = l->cur.hshift > LEARN_HSHIFT_STEP
+                        ? l->cur.hshift - LEARN_HSHIFT_STEP : 0;
     else if (key == 's')
         skip(l);
     else if (key == 'r')

@@ -36,10 +36,13 @@ typedef struct {
     Lesson les;         /* parsed, in the language shown */
     size_t pos;         /* items shown: les.items[0 .. pos) */
     int scroll;         /* lines scrolled up from the end (0: follow) */
+    int hshift;         /* columns the blocks are scrolled sideways */
     int scene;          /* the @scene item the picture shows, or -1 */
     SceneSpec spec;     /* its scene */
     bool picture;       /* app holds that scene */
     char pic_note[240]; /* why there is no picture, or "" */
+    char pic_scale[240]; /* the picture follows fewer elements than the
+                            scene's size (lint_picture_count): says so */
     long step;          /* the step the text asked for */
 } LearnLesson;
 
@@ -106,6 +109,11 @@ void learn_save(Learn *l);
 void learn_draw(const Learn *l, Grid *g);
 /* How far the lesson's text can scroll up at the screen's size. */
 int learn_scroll_max(const Learn *l);
+/* How far its blocks can scroll sideways: the columns the widest block
+ * line goes beyond the pane (0: every block fits). */
+int learn_hshift_max(const Learn *l);
+/* Columns one key scrolls the blocks sideways. */
+#define LEARN_HSHIFT_STEP 8
 /* Run command line cmd (a collviz command of a @run block) and show its
  * output in the pager (learn_run.c). */
 void learn_run(Learn *l, const char *cmd);

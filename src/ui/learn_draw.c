@@ -17,6 +17,8 @@ typedef struct {
     char *s;   /* UTF-8 text */
     Role role; /* its colour */
     unsigned attr; /* GRID_BOLD ... */
+    bool block;    /* a line of an indented block: shown as it is, and
+                      shifted sideways (cur.hshift) where it is wider */
 } Line;
 
 typedef struct {
@@ -39,7 +41,7 @@ static void add(Lines *ls, const char *s, size_t n, Role r, unsigned attr)
         return;
     memcpy(c, s, n);
     c[n] = '\0';
-    ls->l[ls->n++] = (Line){c, r, attr};
+    ls->l[ls->n++] = (Line){c, r, attr, false};
 }
 
 static void lines_free(Lines *ls)
@@ -159,6 +161,8 @@ static void block(Lines *ls, const char *t, Role r, int indent, int number)
         else
             snprintf(buf, sizeof buf, "%*s%.*s", indent, "", (int)n, s);
         add(ls, buf, strlen(buf), r, 0);
+        if (ls->n)
+            ls->l[ls->n - 1].block = true;
         s += n + (s[n] == '\n');
     }
 }
@@ -333,6 +337,16 @@ static void draw_picture(const Learn *l, Grid *g, Rect r)
     else
         snprintf(title, sizeof title, " %s ", _("picture"));
     Rect in = grid_box(g, r, ROLE_BORDER, title, ROLE_TITLE);
+    if (c->picture && c->pic_scale[0]) {
+        Lines ls = {0};
+        wrap(&ls, c->pic_scale, in.w > 2 ? in.w - 2 : 1, ROLE_WARN, 0, 0);
+        int n = ls.n < in.h / 2 ? ls.n : in.h / 2;
+        for (int i = 0; i < n; i++)
+            grid_text(g, in, in.x + 1, in.y + i, in.w - 2, ls.l[i].role, 0,
+                      ls.l[i].s);
+        lines_free(&ls);
+        in.y += n, in.h -= n;
+    }
     if (c->picture) {
         view_buffers.draw(&l->app, g, in);
         return;
@@ -375,6 +389,56 @@ int learn_scroll_max(const Learn *l)
     return n > body ? n - body : 0;
 }
 
+/* The columns the widest block line of lines [from, to) goes beyond
+ * width. */
+static int overflow(const Lines *ls, int from, int to, int width)
+{
+    int most = 0;
+    for (int i = from; i < to && i < ls->n; i++) {
+        int w = ls->l[i].block ? grid_text_width(ls->l[i].s) - width : 0;
+        if (w > most)
+            most = w;
+    }
+    return most;
+}
+
+int learn_hshift_max(const Learn *l)
+{
+    Lines ls = {0};
+    int w = text_width(l->w);
+    int n = text_lines(l, w, &ls);
+    int most = overflow(&ls, 0, n, w - 1); /* a column for the mark */
+    lines_free(&ls);
+    return most;
+}
+
+/* s past its first cols display columns. */
+static const char *skip_cols(const char *s, int cols)
+{
+    int n;
+    while (*s && cols > 0) {
+        cols -= grid_cp_width(cp_at(s, &n));
+        s += n;
+    }
+    return s;
+}
+
+/* One block line shifted sideways by shift columns, with a mark where it
+ * goes on to the left or to the right of the pane. */
+static void block_line(Grid *g, Rect r, int y,
+                       const Line *ln, int shift)
+{
+    int w = grid_text_width(ln->s);
+    const char *s = skip_cols(ln->s, shift);
+    bool left = shift > 0 && w > 0, right = w - shift > r.w;
+    int x = r.x + left;
+    grid_text(g, r, x, y, r.w - left - right, ln->role, ln->attr, s);
+    if (left)
+        grid_text(g, r, r.x, y, 1, ROLE_WARN, GRID_BOLD, "<");
+    if (right)
+        grid_text(g, r, r.x + r.w - 1, y, 1, ROLE_WARN, GRID_BOLD, ">");
+}
+
 static void draw_text(const Learn *l, Grid *g, Rect r)
 {
     Lines ls = {0};
@@ -382,8 +446,31 @@ static void draw_text(const Learn *l, Grid *g, Rect r)
     int first = n - r.h - l->cur.scroll;
     if (first < 0)
         first = 0;
-    for (int i = first, y = r.y; i < n && y < r.y + r.h; i++, y++)
-        grid_text(g, r, r.x, y, r.w, ls.l[i].role, ls.l[i].attr, ls.l[i].s);
+    /* a block wider than the pane on screen: the last rows say so */
+    int shift = l->cur.hshift;
+    int most = overflow(&ls, 0, n, r.w - 1);
+    if (shift > most)
+        shift = most;
+    int end = first + r.h < n ? first + r.h : n;
+    Lines note = {0};
+    if (r.h > 3 && (shift > 0 || overflow(&ls, first, end, r.w) > 0))
+        wrap(&note, shift < most ? _("A block is cut at the pane's edge: > "
+                                     "scrolls it sideways, < back.")
+                                 : _("The block's end: < scrolls back."),
+             r.w, ROLE_WARN, 0, 0);
+    int rows = r.h - (note.n < 2 ? note.n : 2);
+    if (note.n && (first = n - rows - l->cur.scroll) < 0)
+        first = 0;
+    for (int i = first, y = r.y; i < n && y < r.y + rows; i++, y++) {
+        if (ls.l[i].block)
+            block_line(g, r, y, &ls.l[i], shift);
+        else
+            grid_text(g, r, r.x, y, r.w, ls.l[i].role, ls.l[i].attr,
+                      ls.l[i].s);
+    }
+    for (int i = 0; i < note.n && rows + i < r.h; i++)
+        grid_text(g, r, r.x, r.y + rows + i, r.w, ROLE_WARN, 0, note.l[i].s);
+    lines_free(&note);
     lines_free(&ls);
 }
 
