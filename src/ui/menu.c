@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/i18n.h"
 #include "ui/scene.h"
 
 static const char *const titles[MENU_COUNT] = {
@@ -13,7 +14,7 @@ static const char *const titles[MENU_COUNT] = {
 #undef X
 };
 
-const char *menu_title(MenuKind k) { return k < MENU_COUNT ? titles[k] : ""; }
+const char *menu_title(MenuKind k) { return k < MENU_COUNT && titles[k][0] ? _(titles[k]) : ""; }
 
 /* Rank counts offered: every count to 16, then a few larger ones. */
 static const int rank_choices[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,
@@ -57,7 +58,7 @@ static void fill_enums(const Scene *sc, Menu *m)
         break;
     case MENU_ROOT:
         for (int r = 0; r < c->nranks; r++)
-            add_item(m, r, r == c->root, "rank %d", r);
+            add_item(m, r, r == c->root, _("rank %d"), r);
         break;
     default:
         break;
@@ -72,7 +73,7 @@ static void fill_sizes(const Scene *sc, Menu *m)
                  (unsigned long long)(b >= (1u << 30) ? b >> 30
                                       : b >= (1u << 20) ? b >> 20 : b >> 10),
                  b >= (1u << 30) ? "GiB" : b >= (1u << 20) ? "MiB" : "KiB");
-    add_item(m, MENU_OTHER, false, "other... (or type a size)");
+    add_item(m, MENU_OTHER, false, "%s", _("other... (or type a size)"));
 }
 
 static void fill_items(const Scene *sc, Menu *m)

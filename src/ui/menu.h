@@ -7,17 +7,19 @@
 
 #include <stdbool.h>
 
+#include "ui/i18n.h"
+
 /* The menus, each with its title. */
 #define MENU_KINDS(X)                                                         \
     X(MENU_NONE, "")                                                          \
-    X(MENU_COLL, "Collective")                                                \
-    X(MENU_ALGO, "Algorithm")                                                 \
-    X(MENU_RANKS, "Ranks")                                                    \
-    X(MENU_SIZE, "Size")                                                      \
-    X(MENU_DTYPE, "Datatype")                                                 \
-    X(MENU_OP, "Reduction op")                                                \
-    X(MENU_ROOT, "Root")                                                      \
-    X(MENU_BACKEND, "Backend")
+    X(MENU_COLL, N_("Collective"))                                                \
+    X(MENU_ALGO, N_("Algorithm"))                                                 \
+    X(MENU_RANKS, N_("Ranks"))                                                    \
+    X(MENU_SIZE, N_("Size"))                                                      \
+    X(MENU_DTYPE, N_("Datatype"))                                                 \
+    X(MENU_OP, N_("Reduction op"))                                                \
+    X(MENU_ROOT, N_("Root"))                                                      \
+    X(MENU_BACKEND, N_("Backend"))
 
 typedef enum {
 #define X(id, title) id,

@@ -349,19 +349,19 @@ static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
             continue;
         last = col->buf;
         grid_text(g, r, x0 + c, r.y, -1, ROLE_HEADER, 0,
-                  buf_name((BufId)col->buf));
+                  _(buf_name((BufId)col->buf)));
     }
     /* what is out of sight, most important first, as far as it fits */
     char part[3][40] = {"", "", ""}, info[128] = "";
     int p = sc->call.nranks, room = r.w - gm->label_w - 6;
     if (gm->rows < p)
-        snprintf(part[0], sizeof part[0], "ranks %d-%d/%d", gm->first_rank,
+        snprintf(part[0], sizeof part[0], _("ranks %d-%d/%d"), gm->first_rank,
                  gm->first_rank + gm->rows - 1, p);
     if (gm->cells_shown < gm->cells_total)
-        snprintf(part[1], sizeof part[1], "cells %zu-%zu/%zu", gm->first_cell,
+        snprintf(part[1], sizeof part[1], _("cells %zu-%zu/%zu"), gm->first_cell,
                  gm->first_cell + gm->cells_shown - 1, gm->cells_total);
     if (!gm->show[BUF_SEND] && scene_buf_shown(sc, BUF_SEND))
-        snprintf(part[2], sizeof part[2], "send hidden");
+        snprintf(part[2], sizeof part[2], "%s", _("send hidden"));
     for (int i = 0; i < 3; i++) {
         size_t n = strlen(info);
         if (part[i][0] && (int)(n + strlen(part[i]) + 2) <= room)
