@@ -277,7 +277,7 @@ static void do_menu(App *app, const Request *r)
                     coll_name(kind));
     else if (k == MENU_ROOT && !coll_is_rooted(kind))
         app_message(app, false, _("%s has no root."), coll_name(kind));
-    else if (menu_open(&app->mode.menu, k, app->scene))
+    else if (menu_open(&app->mode.menu, k, app->scene, &app->mode.backends))
         app_mode_set(app, MODE_MENU);
 }
 
