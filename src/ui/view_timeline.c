@@ -248,7 +248,7 @@ static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
     size_t k;
     int cur0 = -1, cur1 = -1, next = r.x + gm->label_w;
     grid_text(g, r, r.x, y, gm->label_w, ROLE_HEADER, 0,
-              gm->label_w > 4 ? "step" : "#");
+              gm->label_w > 4 ? _("step") : "#");
     if (scene_shown(app->scene, &k) && k >= gm->first_step &&
         k < gm->first_step + (size_t)gm->cols) {
         cur0 = step_x(gm, r, k);
