@@ -210,8 +210,9 @@ static void test_rank_sets(void **state)
     assert_true(strlen(out) <= 3);
 }
 
-/* The backend menu offers every backend; those not built stay, greyed,
- * with the reason beside them; the ones that run here are not greyed. */
+/* The backend menu offers every backend; those not built and those that
+ * cannot start here stay, greyed, with the reason beside them; the ones
+ * that run here are not greyed. */
 static void test_backend_menu(void **state)
 {
     AppOptions o = app_options(COLL_ALLREDUCE, "ring", 4, true);
@@ -219,15 +220,24 @@ static void test_backend_menu(void **state)
     char why[200];
     Menu m;
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-    assert_true(menu_open(&m, MENU_BACKEND, app.scene));
+    assert_true(menu_open(&m, MENU_BACKEND, app.scene, NULL));
     size_t n = 0;
     for (; exec_name_at(n); n++) {
         char reason[160] = "";
-        bool ok = exec_find(exec_name_at(n), reason, sizeof reason) != NULL;
+        const ExecOps *ops = exec_find(exec_name_at(n), reason, sizeof reason);
+        bool ok = ops != NULL;
+        Executor *ex = NULL;
+        ExecOptions eo = {0};
+        if (ops && ops->open(&ex, 1, &eo, reason, sizeof reason) == CV_OK)
+            ops->close(ex);
+        else if (ops) /* built, cannot start here: greyed with its reason */
+            ok = false;
         assert_true(m.greyed[n] == !ok);
         assert_non_null(strstr(m.label[n], exec_name_at(n)));
-        if (!ok)
+        if (!ok && !ops)
             assert_non_null(strstr(m.label[n], "not"));
+        if (!ok && ops)
+            assert_non_null(strchr(m.label[n], '('));
     }
     assert_int_equal(m.n, (int)n);
     assert_false(m.greyed[0]); /* threads runs everywhere */

@@ -16,6 +16,7 @@
 
 #include "algos/algo.h"
 #include "ui/app.h"
+#include "ui/menu.h"
 #include "ui/scene.h"
 
 static int setup(void **state)
@@ -126,11 +127,68 @@ static void test_scripted(void **state)
         fail_msg("status %d, screen:\n%s", rc, buf);
 }
 
+/* The index of the cuda item of a backend menu. */
+static int cuda_item(void)
+{
+    for (int i = 0; exec_name_at((size_t)i); i++)
+        if (!strcmp(exec_name_at((size_t)i), "cuda"))
+            return i;
+    fail_msg("no cuda among the backends");
+    return -1;
+}
+
+/* The backend menu of a threads scene asks cuda once per session: with
+ * the tests' driver it is offered; with no driver at COLLVIZ_LIBCUDA it is
+ * greyed with the reason its open gives, and the answer is kept (a
+ * second menu of the same session does not ask again). */
+static void test_backend_menu_asks_once(void **state)
+{
+    need_cuda();
+    const char *real = getenv("COLLVIZ_TEST_REAL_GPU");
+    if (real && !strcmp(real, "1"))
+        skip(); /* the driver paths below are the tests' own */
+    App app;
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 4, true);
+    char why[300] = "";
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    int c = cuda_item();
+    Menu m;
+    for (int run = 0; run < 2; run++) {
+        /* the tests' driver, then a driver that is not there: a fresh
+         * cache answers each; the session's cache keeps its first answer */
+        setenv("COLLVIZ_LIBCUDA", run ? "/nonexistent/libcuda.so.1"
+                                      : FAKE_CUDA_LIB, 1);
+        MenuBackends fresh = {0};
+        assert_true(menu_open(&m, MENU_BACKEND, app.scene, &fresh));
+        assert_true(fresh.asked[c]);
+        assert_int_equal(m.greyed[c], run == 1);
+        assert_false(m.greyed[0]); /* threads, the scene's own */
+        if (run) {
+            assert_non_null(strstr(m.label[c], "cuda"));
+            assert_non_null(strstr(m.label[c], "libcuda"));
+            assert_non_null(strstr(fresh.why[c], "libcuda"));
+        } else {
+            assert_string_equal(m.label[c], "cuda");
+        }
+        assert_true(menu_open(&m, MENU_BACKEND, app.scene,
+                              &app.mode.backends));
+        assert_false(m.greyed[c]); /* asked first with the tests' driver */
+    }
+    /* the menu through the App's key greys nothing it asked already */
+    Request r = {.act = ACT_MENU_BACKEND};
+    app_apply(&app, &r);
+    assert_int_equal(app.mode.kind, MODE_MENU);
+    assert_false(app.mode.menu.greyed[c]);
+    app_fini(&app);
+    setenv("COLLVIZ_LIBCUDA", FAKE_CUDA_LIB, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_algorithm_steps),
         cmocka_unit_test(test_scripted),
+        cmocka_unit_test(test_backend_menu_asks_once),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -18,6 +18,10 @@ static const char *const action_helps[ACT_COUNT] = {
 };
 
 const char *action_name(Action a) { return a < ACT_COUNT ? action_names[a] : "?"; }
+const char *action_label(Action a)
+{
+    return a < ACT_COUNT && action_names[a][0] ? _(action_names[a]) : "?";
+}
 const char *action_help(Action a)
 {
     return a < ACT_COUNT && action_helps[a][0] ? _(action_helps[a]) : "?";

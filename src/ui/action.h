@@ -82,6 +82,9 @@ typedef struct {
 } Request;
 
 const char *action_name(Action a);
+/* The action's name in the language in use, for the screen (the status
+ * line's hints); action_name stays the English word scripts use. */
+const char *action_label(Action a);
 const char *action_help(Action a);
 /* Action by name (as in scripts); -1 when unknown. */
 int action_parse(const char *s);

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ui/i18n.h"
 #include "ui/scene.h"
 
 double app_now(void)
@@ -209,7 +210,7 @@ static void do_next(App *app, const Request *r)
     }
     app->play.on = false;
     app_message(app, false,
-                "That was the last step; Home goes back to the start.");
+                _("That was the last step; Home goes back to the start."));
 }
 
 static void do_prev(App *app, const Request *r)
@@ -272,11 +273,11 @@ static void do_menu(App *app, const Request *r)
     MenuKind k = menus[r->act];
     CollKind kind = app->scene->call.kind;
     if (k == MENU_OP && !coll_is_reducing(kind))
-        app_message(app, false, "%s does not reduce; it has no op.",
+        app_message(app, false, _("%s does not reduce; it has no op."),
                     coll_name(kind));
     else if (k == MENU_ROOT && !coll_is_rooted(kind))
-        app_message(app, false, "%s has no root.", coll_name(kind));
-    else if (menu_open(&app->mode.menu, k, app->scene))
+        app_message(app, false, _("%s has no root."), coll_name(kind));
+    else if (menu_open(&app->mode.menu, k, app->scene, &app->mode.backends))
         app_mode_set(app, MODE_MENU);
 }
 
@@ -317,7 +318,7 @@ static bool can_run(App *app)
     if (app->bg.worker && app->scene->backend)
         return true;
     app_message(app, true,
-                "Timed runs need a backend and the background thread.");
+                _("Timed runs need a backend and the background thread."));
     return false;
 }
 
@@ -365,9 +366,9 @@ static void do_bench(App *app, const Request *r)
     }
     start_calib(app, true, true);
     if (app->bg.kind == WORKER_CALIB)
-        app_message(app, false, "No calibration of %s at %d ranks on this "
-                    "machine yet: calibrating quickly first (K for a "
-                    "thorough one).", sc->backend->name, sc->call.nranks);
+        app_message(app, false, _("No calibration of %s at %d ranks on this "
+                                  "machine yet: calibrating quickly first "
+                                  "(K for a thorough one)."), sc->backend->name, sc->call.nranks);
 }
 
 static void do_calibrate(App *app, const Request *r)

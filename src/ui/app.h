@@ -134,6 +134,7 @@ typedef struct {
     ModeKind kind;            /* the open mode (MODE_NONE: none) */
     int help_top;             /* help: first line shown */
     Menu menu;                /* menu: the open menu */
+    MenuBackends backends;    /* which backends run here, asked once */
     TextEntry text;           /* text: the prompt and what was typed */
     TextFor text_for;         /* text: what Enter does with it */
 } AppModes;

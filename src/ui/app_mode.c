@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "ui/app.h"
+#include "ui/i18n.h"
 #include "ui/keys.h"
 #include "ui/scene.h"
 
@@ -36,14 +37,14 @@ static bool help_apply(App *app, const Request *r)
 /* ------------------------------------------------------------ text */
 
 /* The prompt of the size entry. */
-#define SIZE_PROMPT "Size in bytes, e.g. 64K or 3M (Enter sets it, Esc " \
-                    "cancels): "
+#define SIZE_PROMPT N_("Size in bytes, e.g. 64K or 3M (Enter sets it, Esc " \
+                    "cancels): ")
 
 /* Start typing a size, with its first character ch (0: none). */
 static void open_size_entry(App *app, int ch)
 {
     char first[2] = {(char)ch, '\0'};
-    text_open(&app->mode.text, SIZE_PROMPT, ch ? first : NULL);
+    text_open(&app->mode.text, _(SIZE_PROMPT), ch ? first : NULL);
     app->mode.text_for = TEXT_FOR_SIZE;
     app_mode_set(app, MODE_TEXT);
 }
@@ -139,16 +140,16 @@ static void pick_backend(App *app, const char *name)
     char why[200] = "";
     const Scene *sc = app->scene;
     const ExecOps *ops = exec_find(name, why, sizeof why);
-    const char *now = sc->backend ? sc->backend->name : "none";
+    const char *now = sc->backend ? sc->backend->name : _("none");
     if (!ops) {
-        app_message(app, true, "The %s backend cannot be used: %s; keeping "
-                    "%s.", name, why, now);
+        app_message(app, true, _("The %s backend cannot be used: %s; "
+                                 "keeping %s."), name, why, now);
         return;
     }
     if (app->bg.worker)
         worker_cancel(app->bg.worker);
     if (scene_set_backend(app->scene, ops, why, sizeof why))
-        app_message(app, true, "%s Keeping %s.", why, now);
+        app_message(app, true, _("%s Keeping %s."), why, now);
     else
         app_scene_said(app, why);
 }

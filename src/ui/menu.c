@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/i18n.h"
 #include "ui/scene.h"
 
 static const char *const titles[MENU_COUNT] = {
@@ -13,7 +14,7 @@ static const char *const titles[MENU_COUNT] = {
 #undef X
 };
 
-const char *menu_title(MenuKind k) { return k < MENU_COUNT ? titles[k] : ""; }
+const char *menu_title(MenuKind k) { return k < MENU_COUNT && titles[k][0] ? _(titles[k]) : ""; }
 
 /* Rank counts offered: every count to 16, then a few larger ones. */
 static const int rank_choices[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,
@@ -57,7 +58,7 @@ static void fill_enums(const Scene *sc, Menu *m)
         break;
     case MENU_ROOT:
         for (int r = 0; r < c->nranks; r++)
-            add_item(m, r, r == c->root, "rank %d", r);
+            add_item(m, r, r == c->root, _("rank %d"), r);
         break;
     default:
         break;
@@ -72,18 +73,53 @@ static void fill_sizes(const Scene *sc, Menu *m)
                  (unsigned long long)(b >= (1u << 30) ? b >> 30
                                       : b >= (1u << 20) ? b >> 20 : b >> 10),
                  b >= (1u << 30) ? "GiB" : b >= (1u << 20) ? "MiB" : "KiB");
-    add_item(m, MENU_OTHER, false, "other... (or type a size)");
+    add_item(m, MENU_OTHER, false, "%s", _("other... (or type a size)"));
 }
 
-static void fill_items(const Scene *sc, Menu *m)
+/* Whether backend i runs here: built (exec_find), and the scene's own
+ * or able to open for 1 rank (then closed again); why gets the reason
+ * when not. Kept in av once asked. */
+static bool backend_usable(size_t i, const Scene *sc, MenuBackends *av,
+                           char *why, size_t len)
+{
+    const ExecOps *ops = exec_find(exec_name_at(i), why, len);
+    if (!ops)
+        return false;
+    if (sc->backend == ops) /* it runs the scene already */
+        return true;
+    if (av && i < MENU_BACKENDS && av->asked[i]) {
+        snprintf(why, len, "%s", av->why[i]);
+        return av->ok[i];
+    }
+    Executor *ex = NULL;
+    ExecOptions o = {0};
+    why[0] = '\0';
+    bool ok = ops->open(&ex, 1, &o, why, len) == CV_OK;
+    if (ok && ex)
+        ops->close(ex);
+    if (!ok && !why[0])
+        snprintf(why, len, "the %s backend cannot start here",
+                 exec_name_at(i));
+    if (av && i < MENU_BACKENDS) {
+        av->asked[i] = true;
+        av->ok[i] = ok;
+        snprintf(av->why[i], sizeof av->why[i], "%s", ok ? "" : why);
+    }
+    return ok;
+}
+
+static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
 {
     const CollCall *c = &sc->call;
     switch (m->kind) {
     case MENU_ALGO:
         for (size_t i = 0; i < algo_count(); i++)
-            if (algo_at(i)->coll == c->kind)
-                add_item(m, (long long)i, algo_at(i) == sc->algo,
-                         "%-16s %s", algo_at(i)->name, algo_at(i)->summary);
+            if (algo_at(i)->coll == c->kind) {
+                char t[72]; /* the name and the start of its summary */
+                snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,
+                         algo_at(i)->summary);
+                add_item(m, (long long)i, algo_at(i) == sc->algo, "%s", t);
+            }
         break;
     case MENU_RANKS:
         for (size_t i = 0; i < sizeof rank_choices / sizeof rank_choices[0]; i++)
@@ -94,13 +130,15 @@ static void fill_items(const Scene *sc, Menu *m)
     case MENU_BACKEND:
         for (size_t i = 0; exec_name_at(i); i++) {
             char why[160] = "";
-            bool ok = exec_find(exec_name_at(i), why, sizeof why) != NULL;
+            bool ok = backend_usable(i, sc, av, why, sizeof why);
             char *more = strchr(why, ';'); /* the reason, not the advice */
             if (more)
                 *more = '\0';
+            if ((more = strstr(why, " ("))) /* nor the library's detail */
+                *more = '\0';
             add_item(m, (long long)i,
                      sc->backend && !strcmp(sc->backend->name, exec_name_at(i)),
-                     ok ? "%s" : "%-8s (%.60s)", exec_name_at(i), why);
+                     ok ? "%s" : "%-8s (%.110s)", exec_name_at(i), why);
             m->greyed[m->n - 1] = !ok;
         }
         break;
@@ -110,11 +148,11 @@ static void fill_items(const Scene *sc, Menu *m)
     }
 }
 
-bool menu_open(Menu *m, MenuKind k, const Scene *sc)
+bool menu_open(Menu *m, MenuKind k, const Scene *sc, MenuBackends *avail)
 {
     memset(m, 0, sizeof *m);
     m->kind = k;
-    fill_items(sc, m);
+    fill_items(sc, m, avail);
     if (m->n == 0)
         m->kind = MENU_NONE;
     return m->n > 0;

@@ -7,17 +7,19 @@
 
 #include <stdbool.h>
 
+#include "ui/i18n.h"
+
 /* The menus, each with its title. */
 #define MENU_KINDS(X)                                                         \
     X(MENU_NONE, "")                                                          \
-    X(MENU_COLL, "Collective")                                                \
-    X(MENU_ALGO, "Algorithm")                                                 \
-    X(MENU_RANKS, "Ranks")                                                    \
-    X(MENU_SIZE, "Size")                                                      \
-    X(MENU_DTYPE, "Datatype")                                                 \
-    X(MENU_OP, "Reduction op")                                                \
-    X(MENU_ROOT, "Root")                                                      \
-    X(MENU_BACKEND, "Backend")
+    X(MENU_COLL, N_("Collective"))                                                \
+    X(MENU_ALGO, N_("Algorithm"))                                                 \
+    X(MENU_RANKS, N_("Ranks"))                                                    \
+    X(MENU_SIZE, N_("Size"))                                                      \
+    X(MENU_DTYPE, N_("Datatype"))                                                 \
+    X(MENU_OP, N_("Reduction op"))                                                \
+    X(MENU_ROOT, N_("Root"))                                                      \
+    X(MENU_BACKEND, N_("Backend"))
 
 typedef enum {
 #define X(id, title) id,
@@ -38,19 +40,34 @@ typedef struct {
     int n;                      /* items */
     int cur;                    /* highlighted item */
     int top;                    /* first item shown (scrolling) */
-    char label[MENU_MAX][72];   /* item texts */
+    char label[MENU_MAX][128];  /* item texts */
     long long value[MENU_MAX];  /* what picking each item sets */
     bool current[MENU_MAX];     /* item is the scene's current value */
     bool greyed[MENU_MAX];      /* item cannot be used here (a backend not
-                                   built): drawn dim with its reason;
+                                   built, or built but unable to start
+                                   here): drawn dim with its reason;
                                    picking it says the reason */
 } Menu;
+
+/* The most backends the backend menu asks about (exec_name_at). */
+#define MENU_BACKENDS 8
+
+/* Whether each backend (by exec_name_at index) can run on this machine,
+ * asked once per TUI session: the backend is opened for 1 rank and
+ * closed again, and what its open says is kept. Zeroed: nothing asked. */
+typedef struct {
+    bool asked[MENU_BACKENDS];
+    bool ok[MENU_BACKENDS];
+    char why[MENU_BACKENDS][160]; /* the reason when not ok */
+} MenuBackends;
 
 typedef struct Scene Scene; /* scene.h */
 
 /* Fill m as menu k for scene sc; false (and m->kind MENU_NONE) when k has
- * no items. */
-bool menu_open(Menu *m, MenuKind k, const Scene *sc);
+ * no items. The backend menu greys the backends not built and those that
+ * cannot start here, with the reason; avail keeps what each backend said
+ * (asked the first time only; NULL: asked every time). */
+bool menu_open(Menu *m, MenuKind k, const Scene *sc, MenuBackends *avail);
 /* Move the highlight by delta items (clamped). */
 void menu_move(Menu *m, int delta);
 /* The title of menu k. */

@@ -99,10 +99,10 @@ static void draw_panel(const App *app, Grid *g, ViewId v, Rect r)
 static void draw_too_small(const App *app, Grid *g)
 {
     char a[96], b[96];
-    snprintf(a, sizeof a, "The terminal is %dx%d; collviz needs at least "
-             "%dx%d.", app->view.term_w, app->view.term_h, LAYOUT_MIN_W,
+    snprintf(a, sizeof a, _("The terminal is %dx%d; collviz needs at least "
+                            "%dx%d."), app->view.term_w, app->view.term_h, LAYOUT_MIN_W,
              LAYOUT_MIN_H);
-    snprintf(b, sizeof b, "Make it larger, or press q to quit.");
+    snprintf(b, sizeof b, "%s", _("Make it larger, or press q to quit."));
     Rect r = grid_rect(g);
     int y = r.h / 2 - 1;
     for (int i = 0; i < 2; i++) {

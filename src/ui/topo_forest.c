@@ -3,6 +3,7 @@
  * ancestor ("4(+15)"), several trees side by side or one above another. */
 #include "ui/topo.h"
 #include "core/num.h"
+#include "ui/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -178,7 +179,7 @@ static void draw_tree(TopoCtx *c, TreeLay *tl, int t, int x0, int y0)
 {
     int p = num_min(c->lk.p, TOPO_MAXR), x = x0;
     if (tl->f->ntrees > 1)
-        grid_printf(c->g, c->r, x0, y0++, -1, ROLE_TITLE, 0, "tree %d", t + 1);
+        grid_printf(c->g, c->r, x0, y0++, -1, ROLE_TITLE, 0, _("tree %d"), t + 1);
     for (int v = 0; v < p; v++)
         if (is_root(tl->f, t, v)) {
             place(tl, t, p, v, x);

@@ -1,6 +1,7 @@
 /* topo_matrix.c - everybody with everybody: senders down, receivers
  * across, each cell the state of one link. */
 #include "ui/topo.h"
+#include "ui/i18n.h"
 #include "core/num.h"
 
 #include <stdio.h>
@@ -20,7 +21,7 @@ int topo_matrix(TopoCtx *c, Rect area)
                             area.y + (area.h - (p + 1)) / 2, lw + 1 + cw * p,
                             p + 1}, area);
     int x0 = area.x + lw + 1;
-    grid_text(c->g, area, area.x, area.y, lw + 1, ROLE_DIM, 0, "to");
+    grid_text(c->g, area, area.x, area.y, lw + 1, ROLE_DIM, 0, _("to"));
     for (int d = 0; d < p; d++)
         grid_printf(c->g, area, x0 + cw * d, area.y, 1, ROLE_DIM, 0, "%d",
                     d % 10);

@@ -3,6 +3,7 @@
  * Every shape falls back on it when it does not fit. */
 #include "ui/topo.h"
 #include "core/num.h"
+#include "ui/i18n.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -40,17 +41,18 @@ static void draw_pattern(TopoCtx *c, Rect area)
         step_pattern(s, c->lk.k, &xd, &off);
         if (xd)
             grid_printf(c->g, area, x, area.y, -1, ROLE_DIM, 0,
-                        "pairs at distance %d", xd);
+                        _("pairs at distance %d"), xd);
         else if (off)
             grid_printf(c->g, area, x, area.y, -1, ROLE_DIM, 0,
-                        "r sends to r%+d mod %d", signed_off(off, c->lk.p),
+                        _("r sends to r%+d mod %d"), signed_off(off, c->lk.p),
                         c->lk.p);
         else
             grid_text(c->g, area, x, area.y, -1, ROLE_DIM, 0,
-                      "pairs of this step");
+                      _("pairs of this step"));
         return;
     }
-    x += grid_text(c->g, area, x, area.y, -1, ROLE_DIM, 0, "pairs at distance");
+    x += grid_text(c->g, area, x, area.y, -1, ROLE_DIM, 0,
+                   _("pairs at distance"));
     for (size_t k = 0; k < s->nsteps; k++) {
         step_pattern(s, k, &xd, &off);
         int v = xd ? xd : off, i = 0;
@@ -77,7 +79,7 @@ int topo_pairs(TopoCtx *c, Rect area)
         busy += c->lk.busy[r];
     if (busy > 0 && busy < p) {
         t[n] = topo_token_empty();
-        snprintf(t[n].text[0], sizeof t[n].text[0], "idle:");
+        snprintf(t[n].text[0], sizeof t[n].text[0], "%s", _("idle:"));
         t[n++].role[0] = ROLE_DIM;
     }
     for (int r = 0; r < p; r++)

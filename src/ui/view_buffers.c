@@ -349,19 +349,19 @@ static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
             continue;
         last = col->buf;
         grid_text(g, r, x0 + c, r.y, -1, ROLE_HEADER, 0,
-                  buf_name((BufId)col->buf));
+                  _(buf_name((BufId)col->buf)));
     }
     /* what is out of sight, most important first, as far as it fits */
     char part[3][40] = {"", "", ""}, info[128] = "";
     int p = sc->call.nranks, room = r.w - gm->label_w - 6;
     if (gm->rows < p)
-        snprintf(part[0], sizeof part[0], "ranks %d-%d/%d", gm->first_rank,
+        snprintf(part[0], sizeof part[0], _("ranks %d-%d/%d"), gm->first_rank,
                  gm->first_rank + gm->rows - 1, p);
     if (gm->cells_shown < gm->cells_total)
-        snprintf(part[1], sizeof part[1], "cells %zu-%zu/%zu", gm->first_cell,
+        snprintf(part[1], sizeof part[1], _("cells %zu-%zu/%zu"), gm->first_cell,
                  gm->first_cell + gm->cells_shown - 1, gm->cells_total);
     if (!gm->show[BUF_SEND] && scene_buf_shown(sc, BUF_SEND))
-        snprintf(part[2], sizeof part[2], "send hidden");
+        snprintf(part[2], sizeof part[2], "%s", _("send hidden"));
     for (int i = 0; i < 3; i++) {
         size_t n = strlen(info);
         if (part[i][0] && (int)(n + strlen(part[i]) + 2) <= room)
@@ -408,19 +408,21 @@ static void draw_selected(const App *app, Grid *g, Rect r, int y)
     int x = r.x + grid_printf(g, r, r.x, y, -1, ROLE_SELECT, 0, "r%d %s[%zu]",
                               rk, buf_name(b), e);
     if (pos == SIM_EMPTY) {
-        grid_text(g, r, x, y, -1, ROLE_DIM, 0, ": holds no data yet");
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, _(": holds no data yet"));
         return;
     }
-    x += grid_printf(g, r, x, y, -1, ROLE_NORMAL, 0, ": rank%s %s at %d",
-                     ranks[1] || strchr(ranks, ',') ? "s" : "", ranks, (int)pos);
+    bool many = ranks[1] || strchr(ranks, ',');
+    x += grid_printf(g, r, x, y, -1, ROLE_NORMAL, 0,
+                     many ? _(": ranks %s at %d") : _(": rank %s at %d"),
+                     ranks, (int)pos);
     if (!sc->check.real_ok)
         return;
     size_t i = elem_index(app, rk, b, e);
     double real = scene_real_value(sc, rk, b, e);
     double want = scene_expected(sc, rk, b, e);
     grid_printf(g, r, x, y, -1, sc->check.bad[b][i] ? ROLE_ERROR : ROLE_OK, 0,
-                "; real %g, want %g %s", real, want,
-                sc->check.bad[b][i] ? "WRONG" : "ok");
+                _("; real %g, want %g %s"), real, want,
+                sc->check.bad[b][i] ? _("WRONG") : _("ok"));
 }
 
 /* Second line: the steps so far that wrote the selected cell. */
@@ -430,7 +432,7 @@ static void draw_history(const App *app, Grid *g, Rect r, int y)
     const Schedule *s = &sc->sched;
     int rk = app->view.sel_rank, x = r.x;
     size_t e = app->view.sel_elem, hits = 0;
-    x += grid_text(g, r, x, y, -1, ROLE_DIM, 0, "history:");
+    x += grid_text(g, r, x, y, -1, ROLE_DIM, 0, _("history:"));
     for (size_t k = 0; k < sc->step; k++) {
         const Step *st = &s->steps[k];
         for (size_t t = st->first; t < st->first + st->n; t++) {
@@ -440,16 +442,16 @@ static void draw_history(const App *app, Grid *g, Rect r, int y)
                 continue;
             x += grid_printf(g, r, x, y, -1, tr->op == XFER_REDUCE
                              ? ROLE_REDUCE : ROLE_COPY, 0,
-                             "%s step %zu %s from r%d %s[%zu]",
+                             _("%s step %zu %s from r%d %s[%zu]"),
                              hits ? ";" : "", k + 1,
-                             xfer_op_name((XferOp)tr->op), tr->src,
+                             _(xfer_op_name((XferOp)tr->op)), tr->src,
                              buf_name((BufId)tr->src_buf),
                              tr->src_off + (e - tr->dst_off));
             hits++;
         }
     }
     if (!hits)
-        grid_text(g, r, x, y, -1, ROLE_DIM, 0, " not written yet (input)");
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, _(" not written yet (input)"));
 }
 
 /* Without a selection: what the cells mean. */

@@ -152,7 +152,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     double u = m->calib.unsteady;
     grid_printf(g, r, r.x + LABEL_W, y + 1, -1,
                 u > 2 ? ROLE_WARN : ROLE_DIM, 0, u > 0 ? "%s, %s, x%.1f"
-                : "%s, %s", m->calib.quick ? "quick" : "full",
+                : "%s, %s", m->calib.quick ? _("quick") : _("full"),
                 link_name(m->link), u);
 }
 

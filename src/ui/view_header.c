@@ -27,15 +27,15 @@ static int scene_fields(const App *app, Field *f)
     } while (0)
     ADD(ACT_MENU_COLL, "%s", coll_name(c->kind));
     ADD(ACT_MENU_ALGO, "%s", sc->algo->name);
-    ADD(ACT_MENU_RANKS, "%d ranks", c->nranks);
+    ADD(ACT_MENU_RANKS, _("%d ranks"), c->nranks);
     ADD(ACT_MENU_SIZE, "%s", size);
     ADD(ACT_MENU_DTYPE, "%s", dtype_name(c->dtype));
     if (coll_is_reducing(c->kind))
         ADD(ACT_MENU_OP, "%s", redop_name(c->op));
     if (coll_is_rooted(c->kind))
-        ADD(ACT_MENU_ROOT, "root %d", c->root);
-    ADD(ACT_INPLACE, "%s", c->in_place ? "in place" : "out of place");
-    ADD(ACT_MENU_BACKEND, "%s", sc->backend ? sc->backend->name : "no backend");
+        ADD(ACT_MENU_ROOT, _("root %d"), c->root);
+    ADD(ACT_INPLACE, "%s", c->in_place ? _("in place") : _("out of place"));
+    ADD(ACT_MENU_BACKEND, "%s", sc->backend ? sc->backend->name : _("no backend"));
 #undef ADD
     return n;
 }
@@ -84,21 +84,21 @@ static void draw_step(const App *app, Grid *g, Rect r)
     size_t k, n = sc->sched.nsteps;
     int y = r.y + 1, x = r.x;
     if (scene_shown(sc, &k)) {
-        x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0, "step %zu of %zu",
+        x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0, _("step %zu of %zu"),
                          k + 1, n);
         x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "  %s",
                          sc->sched.steps[k].phase);
     } else {
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0,
-                         "step 0 of %zu  initial state", n);
+                         _("step 0 of %zu  initial state"), n);
     }
     if (sc->step == n && n > 0)
-        x += grid_text(g, r, x, y, -1, ROLE_OK, 0, "  (done)");
+        x += grid_text(g, r, x, y, -1, ROLE_OK, 0, _("  (done)"));
     if (app->play.on)
-        x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, "  %s playing, %d ms/step",
+        x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, _("  %s playing, %d ms/step"),
                          app->view.ascii ? ">" : "\u25B6", app->play.ms);
     if (sc->sim.err)
-        grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, "  schedule error at step %zu: %s",
+        grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, _("  schedule error at step %zu: %s"),
                     sc->sim.err_step + 1, cv_strerror(sc->sim.err));
     else
         grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s", sc->algo->summary);

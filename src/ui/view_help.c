@@ -49,11 +49,12 @@ static void help_draw(const App *app, Grid *g, Rect r)
     }
     int y = r.y + rows + 1 - top;
     grid_text(g, r, r.x, y, -1, ROLE_DIM, 0,
-              "Mouse: click a cell for its contributions and history, a "
-              "header field to change it, a menu item to pick it.");
+              _("Mouse: click a cell for its contributions and history, a "
+                "header field to change it, a menu item to pick it."));
     grid_text(g, r, r.x, y + 1, -1, ROLE_DIM, 0,
-              "Colours: deeper = more ranks' inputs combined; final results "
-              "stand out; underlined cells were written by the shown step.");
+              _("Colours: deeper = more ranks' inputs combined; final "
+                "results stand out; underlined cells were written by the "
+                "shown step."));
 }
 
 static bool help_click(const App *app, Rect r, int x, int y, Request *req)

@@ -2,6 +2,7 @@
  * from the key table (each hint clickable). */
 #include <stdio.h>
 
+#include "ui/grid.h"
 #include "ui/keys.h"
 #include "ui/view.h"
 
@@ -13,7 +14,8 @@ static const Action hinted[] = {
 };
 #define NHINTED (sizeof hinted / sizeof hinted[0])
 
-/* "Right next": the action's first key and its name. */
+/* "Right next": the action's first key and its name in the language in
+ * use; its width in columns. */
 static int hint_text(Action a, char *out, size_t len)
 {
     char keys[64];
@@ -21,7 +23,8 @@ static int hint_text(Action a, char *out, size_t len)
     for (char *c = keys; *c; c++)
         if (*c == ' ')
             *c = '\0';
-    return snprintf(out, len, "%s %s", keys, action_name(a));
+    snprintf(out, len, "%s %s", keys, action_label(a));
+    return grid_text_width(out);
 }
 
 /* Columns where hint i starts (hints are separated by two spaces), or -1

@@ -248,7 +248,7 @@ static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
     size_t k;
     int cur0 = -1, cur1 = -1, next = r.x + gm->label_w;
     grid_text(g, r, r.x, y, gm->label_w, ROLE_HEADER, 0,
-              gm->label_w > 4 ? "step" : "#");
+              gm->label_w > 4 ? _("step") : "#");
     if (scene_shown(app->scene, &k) && k >= gm->first_step &&
         k < gm->first_step + (size_t)gm->cols) {
         cur0 = step_x(gm, r, k);
@@ -312,10 +312,10 @@ static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
     int y = r.y + r.h - 1, p = sc->call.nranks, x = r.x;
     size_t n = sc->sched.nsteps;
     if (gm->rows < p)
-        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "ranks %d-%d/%d ",
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _("ranks %d-%d/%d "),
                          gm->first_rank, gm->first_rank + gm->rows - 1, p);
     if ((size_t)gm->cols < n && gm->cols > 0)
-        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "steps %zu-%zu/%zu ",
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _("steps %zu-%zu/%zu "),
                          gm->first_step + 1,
                          gm->first_step + (size_t)gm->cols, n);
     for (int m = 0; m < MK_COUNT; m++) {
@@ -336,7 +336,7 @@ static void timeline_draw(const App *app, Grid *g, Rect r)
         return;
     if (app->scene->sched.nsteps == 0) {
         grid_text(g, r, r.x, r.y, r.w, ROLE_DIM, 0,
-                  "no steps: nothing to move");
+                  _("no steps: nothing to move"));
         return;
     }
     geometry(app, r, &gm);

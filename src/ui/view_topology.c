@@ -46,20 +46,20 @@ static void draw_counts(TopoCtx *c, int y)
     Rect r = c->r;
     int x = r.x;
     if (!c->lk.shown) {
-        x += grid_printf(c->g, r, x, y, -1, ROLE_DIM, 0, "%d ranks, initial "
-                         "state  ", c->lk.p);
+        x += grid_printf(c->g, r, x, y, -1, ROLE_DIM, 0, _("%d ranks, initial state  "),
+                         c->lk.p);
     } else {
         int nc = c->lk.nlinks[XFER_COPY], nr = c->lk.nlinks[XFER_REDUCE];
-        x += grid_text(c->g, r, x, y, -1, ROLE_DIM, 0, "links:");
+        x += grid_text(c->g, r, x, y, -1, ROLE_DIM, 0, _("links:"));
         if (nc)
-            x += grid_printf(c->g, r, x, y, -1, ROLE_COPY, 0, " %d copy", nc);
+            x += grid_printf(c->g, r, x, y, -1, ROLE_COPY, 0, _(" %d copy"), nc);
         if (nr)
-            x += grid_printf(c->g, r, x, y, -1, ROLE_REDUCE, 0, "%s %d reduce",
+            x += grid_printf(c->g, r, x, y, -1, ROLE_REDUCE, 0, _("%s %d reduce"),
                              nc ? "," : "", nr);
         if (!nc && !nr)
-            x += grid_text(c->g, r, x, y, -1, ROLE_DIM, 0, " none");
+            x += grid_text(c->g, r, x, y, -1, ROLE_DIM, 0, _(" none"));
         if (c->lk.nlocal)
-            x += grid_printf(c->g, r, x, y, -1, ROLE_DIM, 0, ", %d local",
+            x += grid_printf(c->g, r, x, y, -1, ROLE_DIM, 0,  _(", %d local"),
                              c->lk.nlocal);
         x += grid_text(c->g, r, x, y, -1, ROLE_DIM, 0, "  ");
     }
@@ -69,7 +69,7 @@ static void draw_counts(TopoCtx *c, int y)
         x += grid_text(c->g, r, x, y, -1, topo_role(s), 0,
                        topo_arrow_text(c->g, s));
         x += grid_printf(c->g, r, x, y, -1, ROLE_DIM, 0, " %s ",
-                         xfer_op_name(ops[i]));
+                         _(xfer_op_name(ops[i])));
     }
 }
 
@@ -80,7 +80,7 @@ static void draw_extras(TopoCtx *c, int y)
     int n = topo_pair_tokens(c, t, TOPO_MAXR * 2);
     Rect line = rect_clip((Rect){c->r.x, y, c->r.w, 1}, c->r);
     int x = line.x + grid_text(c->g, line, line.x, y, -1, ROLE_DIM, 0,
-                               "also ");
+                               _("also "));
     topo_flow(c, (Rect){x, y, line.x + line.w - x, 1}, t, n);
 }
 
@@ -123,7 +123,7 @@ static void topo_render(TopoCtx *c)
         return;
     if (c->lk.p > TOPO_MAXR) {
         grid_printf(c->g, r, r.x, r.y, -1, ROLE_DIM, 0,
-                    "the topology shows up to %d ranks", TOPO_MAXR);
+                    _("the topology shows up to %d ranks"), TOPO_MAXR);
         return;
     }
     int foot = foot_rows(c);

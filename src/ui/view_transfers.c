@@ -58,17 +58,17 @@ static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
     bool red = t->op == XFER_REDUCE;
     char line[200];
     if (t->src == t->dst)
-        snprintf(line, sizeof line, "r%d %s %s into its %s%s", t->src,
-                 red ? "reduces" : "copies", src, dst, size);
+        snprintf(line, sizeof line, red ? _("r%d reduces %s into its %s%s")
+                 : _("r%d copies %s into its %s%s"), t->src, src, dst, size);
     else if (red)
-        snprintf(line, sizeof line, "r%d sends %s to r%d, reduced into %s%s",
+        snprintf(line, sizeof line, _("r%d sends %s to r%d, reduced into %s%s"),
                  t->src, src, t->dst, dst, size);
     else
-        snprintf(line, sizeof line, "r%d sends %s to r%d %s%s", t->src, src,
+        snprintf(line, sizeof line, _("r%d sends %s to r%d %s%s"), t->src, src,
                  t->dst, dst, size);
     if (grid_text_width(line) > r.w) /* the short form */
         snprintf(line, sizeof line, "r%d>r%d %s %s>%s%s", t->src, t->dst,
-                 red ? "reduce" : "copy", src, dst, size);
+                 red ? _("reduce") : _("copy"), src, dst, size);
     grid_text(g, r, r.x, y, -1, red ? ROLE_REDUCE : ROLE_COPY, 0, line);
     grid_paint(g, rect_clip((Rect){r.x, y, 1 + snprintf(NULL, 0, "%d", t->src),
                                    1}, r), ROLE_NODE, 0);
@@ -140,8 +140,8 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
     bool preview;
     if (!listed_step(app, &k, &preview)) {
         grid_text(g, r, r.x, r.y, -1, ROLE_DIM, 0,
-                  sc->sched.nsteps ? "all steps done"
-                                    : "this call moves no data (no steps)");
+                  sc->sched.nsteps ? _("all steps done")
+                                   : _("this call moves no data (no steps)"));
         return;
     }
     const Step *st = &sc->sched.steps[k];

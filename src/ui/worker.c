@@ -16,6 +16,7 @@
 
 #include "measure/calib.h"
 #include "measure/measure.h"
+#include "ui/i18n.h"
 
 /* Results the ring holds: a whole job's, and a few of a cancelled job's
  * that end after the next one was queued. */
@@ -208,11 +209,11 @@ static CvError measure(Worker *w, const Schedule *s, double budget,
 static void job_failed(Worker *w, CvError e, const char *what)
 {
     if (e == CV_ERR_CANCELLED) {
-        finish_job(w, false, "The %s was cancelled.", what);
+        finish_job(w, false, _("The %s was cancelled."), _(what));
         return;
     }
     const char *why = w->ex ? w->ops->last_error(w->ex) : "";
-    finish_job(w, true, "The %s failed: %s", what,
+    finish_job(w, true, _("The %s failed: %s"), _(what),
                why && *why ? why : cv_strerror(e));
 }
 
@@ -256,8 +257,8 @@ static void post_bench(Worker *w, const Schedule *s, MeasureResult *m)
 /* What each job is called in sentences. */
 static const char *job_name(WorkerKind k)
 {
-    return k == WORKER_BENCH ? "timed run"
-           : k == WORKER_CALIB ? "calibration" : "sweep";
+    return k == WORKER_BENCH ? N_("timed run")
+           : k == WORKER_CALIB ? N_("calibration") : N_("sweep");
 }
 
 static void run_bench(Worker *w, const WorkerJob *j)
@@ -266,18 +267,18 @@ static void run_bench(Worker *w, const WorkerJob *j)
     Schedule s;
     CvError e = need_executor(w, j, why, sizeof why);
     if (e || (e = job_schedule(j, j->algo, j->bytes, &s, why, sizeof why))) {
-        finish_job(w, true, "The timed run cannot start: %s", why);
+        finish_job(w, true, _("The timed run cannot start: %s"), why);
         return;
     }
     MeasureResult m = {.step_s = calloc(s.nsteps + 1, sizeof(double))};
     e = m.step_s ? measure(w, &s, j->budget_s, &m, 0, 1) : CV_ERR_NOMEM;
     if (!e) {
         post_bench(w, &s, &m); /* takes m.step_s */
-        finish_job(w, m.wrong != 0, "Timed run: %.3f ms per iteration, "
-                   "results %s.", m.iter_s * 1e3,
-                   m.wrong ? "WRONG" : "verified");
+        finish_job(w, m.wrong != 0, _("Timed run: %.3f ms per iteration, "
+                     "results %s."), m.iter_s * 1e3,
+                   m.wrong ? _("WRONG") : _("verified"));
     } else {
-        job_failed(w, e, "timed run");
+        job_failed(w, e, N_("timed run"));
     }
     free(m.step_s);
     sched_fini(&s);
@@ -356,7 +357,7 @@ static bool sweep_point(Worker *w, const WorkerJob *j, const AlgoInfo *a,
     Schedule s;
     CvError e = job_schedule(j, a, bytes, &s, why, sizeof why);
     if (e) {
-        finish_job(w, true, "The sweep stopped: %s", why);
+        finish_job(w, true, _("The sweep stopped: %s"), why);
         return false;
     }
     MeasureResult m = {0};
@@ -365,7 +366,7 @@ static bool sweep_point(Worker *w, const WorkerJob *j, const AlgoInfo *a,
                       .point = sweep_point_of(j, a, &s, &m, e)};
     sched_fini(&s);
     if (e) {
-        job_failed(w, e, "sweep");
+        job_failed(w, e, N_("sweep"));
         return false;
     }
     post(w, &r);
@@ -391,7 +392,7 @@ static void run_sweep(Worker *w, const WorkerJob *j)
 {
     char why[200];
     if (need_executor(w, j, why, sizeof why)) {
-        finish_job(w, true, "The sweep cannot start: %s", why);
+        finish_job(w, true, _("The sweep cannot start: %s"), why);
         return;
     }
     uint64_t sizes[40];
@@ -409,7 +410,7 @@ static void run_sweep(Worker *w, const WorkerJob *j)
                              (double)done / (double)total,
                              (double)(done + 1) / (double)total))
                 return;
-    finish_job(w, false, "Sweep done: %zu measurements.", done);
+    finish_job(w, false, _("Sweep done: %zu measurements."), done);
 }
 
 /* calib.h's progress: how far, and whether the job was cancelled. */
@@ -437,16 +438,16 @@ static void run_calib(Worker *w, const WorkerJob *j)
     if (e) {
         free(c);
         if (e == CV_ERR_CANCELLED || why[0] == '\0')
-            job_failed(w, e, "calibration");
+            job_failed(w, e, N_("calibration"));
         else
-            finish_job(w, true, "The calibration failed: %.150s", why);
+            finish_job(w, true, _("The calibration failed: %.150s"), why);
         return;
     }
     WorkerResult r = {.kind = WORKER_CALIBRATED, .calib = c};
     bool saved = calib_save(c, why, sizeof why) == CV_OK;
-    snprintf(r.msg, sizeof r.msg, saved ? "Calibrated (%s) and saved."
-             : "Calibrated (%s); not saved: %.120s",
-             j->quick ? "quick" : "full", why);
+    snprintf(r.msg, sizeof r.msg, saved ? _("Calibrated (%s) and saved.")
+             : _("Calibrated (%s); not saved: %.120s"),
+             j->quick ? _("quick") : _("full"), why);
     WorkerJob b = *j;
     predictor_calibrated(&b.model, c);
     post(w, &r); /* the ring owns c now */
@@ -562,8 +563,8 @@ void worker_cancel(Worker *w)
     stop_executor(w);
     if (w->queued) { /* never started: it ends here, cancelled */
         WorkerResult r = {.kind = WORKER_DONE};
-        snprintf(r.msg, sizeof r.msg, "The %s was cancelled.",
-                 job_name(w->job.kind));
+        snprintf(r.msg, sizeof r.msg, _("The %s was cancelled."),
+                 _(job_name(w->job.kind)));
         w->queued = false;
         w->planned = 0;
         push(w, &r, w->job_id);
