@@ -428,7 +428,7 @@ static int q_crossover(Q *q, QueryValue *v)
     size_t n = sweep_default(&q->scene.call, counts);
     const AlgoInfo *prev = n ? model_best(q, counts[0]) : NULL;
     for (size_t i = 1; i < n; i++) {
-        const AlgoInfo *b = model_best(q, counts[i]);
+        const AlgoInfo *at_i = model_best(q, counts[i]), *b = at_i;
         size_t lo = counts[i - 1], hi = counts[i];
         while (b != prev && hi - lo > 1) { /* as model narrows it */
             size_t mid = lo + (hi - lo) / 2;
@@ -444,7 +444,7 @@ static int q_crossover(Q *q, QueryValue *v)
             set_number(v, (double)coll_size_bytes(&c), 0);
             return 0;
         }
-        prev = model_best(q, counts[i]);
+        prev = at_i;
     }
     return fail(q, "%s never becomes the best in model's sweep from 8 bytes "
                 "to 128M", want->name);
