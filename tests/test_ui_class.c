@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "exec/exec.h"
+#include "golden_fixture.h"
 #include "ui/i18n.h"
 #include "ui/menu.h"
 #include "ui/scene.h"
@@ -28,7 +29,6 @@
 #include "ui/sentence.h"
 #include "ui/term.h"
 
-#define GOLDEN_DIR "tests/golden/"
 
 /* zh_CN.UTF-8 as a Chinese user's machine has it: generated when missing
  * and we may (root, locale-gen present). */
@@ -62,21 +62,6 @@ static int setup(void **state)
     return 0;
 }
 
-static char *read_file(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = fread(buf, 1, (size_t)n, f);
-    buf[got] = '\0';
-    fclose(f);
-    return buf;
-}
-
 /* The grid's text and roles, then each cell's monochrome look. */
 static char *dump(const Grid *g)
 {
@@ -101,7 +86,7 @@ static void golden(const char *name, int w, int h, bool present, UiLang l)
 {
     AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
     App app;
-    char why[200], path[256];
+    char why[200];
     ui_lang_use(l);
     o.present = present;
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
@@ -113,23 +98,8 @@ static void golden(const char *name, int w, int h, bool present, UiLang l)
     ScriptRun run = {0};
     script_run(&app, &s, &run, &g);
     char *got = dump(&g);
-    snprintf(path, sizeof path, GOLDEN_DIR "%s.txt", name);
-    const char *upd = getenv("COLLVIZ_UPDATE_GOLDEN");
-    if (upd && *upd && strcmp(upd, "0")) {
-        FILE *f = fopen(path, "wb");
-        assert_non_null(f);
-        fputs(got, f);
-        fclose(f);
-    }
-    char *want = read_file(path);
-    if (!want)
-        fail_msg("%s is missing (COLLVIZ_UPDATE_GOLDEN=1 writes it)", path);
-    if (strcmp(got, want))
-        print_error("%s differs (COLLVIZ_UPDATE_GOLDEN=1 accepts it):\n%s",
-                    name, got);
-    assert_string_equal(got, want);
+    golden_check(name, got);
     free(got);
-    free(want);
     grid_fini(&g);
     script_fini(&s);
     app_fini(&app);
