@@ -244,13 +244,15 @@ static void test_rank_dies(void **state)
     (void)state;
     need_mpi();
     made_up_calib(dir, sizeof dir, 2);
+    /* 1 MiB for 60 s: the run outlasts the 2 s before the kill however
+     * quick the machine (at 8 B, a million iterations took under 2 s) */
     sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=5 -p 2 "
-           "-b 8 -e 8 --min-time 60 : -np 1 timeout -s KILL 2 "
+           "-b 1M -e 1M --min-time 60 : -np 1 timeout -s KILL 2 "
            "$B/collviz-mpi perf allreduce -B mpi -p 2");
     if (r.rc == 0 || r.secs > 30 || !strstr(r.err, "collviz: "))
         fail_run(&r, "a dead process did not end the run");
     sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=2 -p 2 "
-           "-b 8 -e 8 --min-time 60 : -np 1 timeout -s STOP 2 "
+           "-b 1M -e 1M --min-time 60 : -np 1 timeout -s STOP 2 "
            "$B/collviz-mpi perf allreduce -B mpi -p 2");
     if (r.rc != 1 || r.secs > 30 || !strstr(r.err, "made no progress for 2 s"))
         fail_run(&r, "a hung process did not end the run with status 1");
