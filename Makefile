@@ -283,7 +283,8 @@ run: deps
 	$(Q)$(MAKE) --no-print-directory $(BIN)
 	$(Q)./$(BIN) $(ARGS)
 
-test: deps
+test:
+	$(Q)sh scripts/deps.sh test
 	$(Q)$(MAKE) --no-print-directory check
 
 layers:

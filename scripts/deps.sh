@@ -1,7 +1,8 @@
 #!/bin/sh
-# deps.sh - make sure the system packages collviz builds with are present.
-# Installs the missing ones with apt-get (through sudo when not root), or
-# stops with the exact command to type.
+# deps.sh - make sure the system packages collviz builds with are present
+# (deps.sh test: and those its tests use). Installs the missing ones with
+# apt-get (through sudo when not root), or stops with the exact command to
+# type.
 set -u
 
 missing=
@@ -21,6 +22,14 @@ command -v ${CC:-cc} >/dev/null 2>&1 || missing="$missing build-essential"
 # Open MPI: collviz-mpi and -B mpi (MPI=0 builds without it).
 command -v mpicc >/dev/null 2>&1 || missing="$missing libopenmpi-dev"
 command -v mpirun >/dev/null 2>&1 || missing="$missing openmpi-bin"
+if [ "${1:-}" = test ]; then
+    # the real binary in a terminal (tests/e2e_tmux.sh, the lessons played
+    # through), processes of an mpirun job found and signalled, and two
+    # hosts made of network namespaces (tests/mpi/two_hosts.sh)
+    command -v tmux >/dev/null 2>&1 || missing="$missing tmux"
+    command -v pkill >/dev/null 2>&1 || missing="$missing procps"
+    command -v ip >/dev/null 2>&1 || missing="$missing iproute2"
+fi
 
 [ -z "$missing" ] && exit 0
 

@@ -24,6 +24,8 @@
 #include "measure/calib.h"
 
 #define MPIRUN "mpirun --mca btl self,vader,tcp -np "
+/* without mpirun's own reports */
+#define MPIRUNQ "mpirun -q --mca btl self,vader,tcp -np "
 
 /* What one shell command gave. */
 typedef struct {
@@ -73,10 +75,10 @@ static void sh(Run *r, const char *cmd)
     /* Under ASan, Open MPI's own allocations held until exit (through
      * plugins the leak checker cannot name) are not ours: no leak check
      * in the job's processes; every other check stays. */
-    snprintf(line, sizeof line, "B='%s'; export OMPI_ALLOW_RUN_AS_ROOT=1 "
+    snprintf(line, sizeof line, "B='%s'; export B OMPI_ALLOW_RUN_AS_ROOT=1 "
              "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
              "OMPI_MCA_rmaps_base_oversubscribe=1 "
-             "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\"; %s "
+             "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\"; { %s\n} "
              ">/tmp/collviz-mpi-test-%d.out 2>/tmp/collviz-mpi-test-%d.err </dev/null",
              build_dir(), cmd, (int)getpid(), (int)getpid());
     clock_gettime(CLOCK_MONOTONIC, &t0);
@@ -185,6 +187,48 @@ static void test_perf_native_row(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* calibrate -B mpi measures between the job's processes and saves the
+ * calibration under the job's fingerprint (its host, ranks and CPUs) and
+ * rank count; --show finds it in the same job shape and not in another;
+ * perf's model column then uses it without calibrating first. */
+static void test_calibrate(void **state)
+{
+    static Run r;
+    char dir[64], host[64] = "", fp[128];
+    (void)state;
+    need_mpi();
+    snprintf(dir, sizeof dir, "/tmp/collviz-test-mpi-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    setenv("XDG_CACHE_HOME", dir, 1);
+    gethostname(host, sizeof host - 1);
+    snprintf(fp, sizeof fp, "%s x2 (%d CPUs)", host,
+             (int)sysconf(_SC_NPROCESSORS_ONLN));
+    sh(&r, MPIRUN "2 $B/collviz-mpi calibrate -B mpi -p 2 --quick");
+    if (r.rc || !strstr(r.out, "alpha") || !strstr(r.out, fp))
+        fail_run(&r, "calibrate -B mpi did not measure the job");
+    sh(&r, "ls \"$XDG_CACHE_HOME\"/collviz/ | grep -c mpi");
+    if (r.rc || atoi(r.out) != 1)
+        fail_run(&r, "calibrate -B mpi did not save one calibration");
+    sh(&r, MPIRUN "2 $B/collviz-mpi calibrate -B mpi -p 2 --show");
+    if (r.rc || !strstr(r.out, "alpha") || !strstr(r.out, fp))
+        fail_run(&r, "calibrate --show did not find the job's calibration");
+    /* another rank count is another calibration */
+    sh(&r, MPIRUN "3 $B/collviz-mpi calibrate -B mpi -p 3 --show");
+    if (r.rc != 1 || !strstr(r.err, "no usable calibration of mpi at 3 ranks"))
+        fail_run(&r, "a calibration at 2 ranks served 3");
+    sh(&r, MPIRUN "2 $B/collviz-mpi perf reduce -a all -B mpi -p 2 -b 1K "
+           "-e 1K -n 2 -w 0 --csv");
+    /* the linear row's model_us, the 15th field */
+    const char *row = strstr(r.out, "\nlinear,");
+    for (int f = 1; row && f < 15; f++)
+        row = strchr(row + 1, ',');
+    if (r.rc || r.err[0] || !row || !(atof(row + 1) > 0))
+        fail_run(&r, "perf -B mpi did not use the saved calibration");
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The TUI's scripted mode on rank 0 while the others serve: stepping
  * checks every process's buffers against the symbolic state. */
 static void test_tui_script(void **state)
@@ -235,8 +279,40 @@ static void test_launch_sentences(void **state)
             "timeout takes a whole number of seconds");
 }
 
+/* stderr's lines. */
+static int lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+/* Whether a run ended with status 1 within a bounded time and one
+ * sentence on stderr (mpirun -q: without its own report) that says want. */
+static void one_sentence(const Run *r, const char *want, const char *what)
+{
+    if (r->rc != 1 || r->secs > 30 || lines(r->err) != 1 ||
+        strncmp(r->err, "collviz: ", 9) || !strstr(r->err, want))
+        fail_run(r, what);
+}
+
+/* A long run of rank 0 (1 MiB for 60 s: it outlasts the 2 s before the
+ * fault however quick the machine), and the same command line in the
+ * other process. */
+#define LONG_RUN "$B/collviz-mpi perf allreduce -a ring -p 2 -b 1M -e 1M " \
+                 "--min-time 60 -B mpi"
+/* A process of the job (the keeper mpirun starts) whose working child
+ * is sent SIG after 2 s. The keeper runs in a session of its own, which
+ * mpirun's signals to the shell's group (SIGCONT first) do not reach, so
+ * that a stopped child stays stopped; the shell kills the keeper when
+ * mpirun ends the job, and the child dies with it. */
+#define HIT(SIG, CMD) "sh -c 'setsid " CMD " & k=$!; trap \"kill -KILL $k\" TERM; " \
+                      "sleep 2; pkill -" SIG " -P $k; wait $k'"
+
 /* A process that dies, or hangs, while rank 0 measures: the run ends
- * within a bounded time, with one sentence from rank 0. */
+ * within a bounded time with status 1 and one sentence from rank 0,
+ * whichever process it was and however it died. */
 static void test_rank_dies(void **state)
 {
     static Run r;
@@ -244,18 +320,25 @@ static void test_rank_dies(void **state)
     (void)state;
     need_mpi();
     made_up_calib(dir, sizeof dir, 2);
-    /* 1 MiB for 60 s: the run outlasts the 2 s before the kill however
-     * quick the machine (at 8 B, a million iterations took under 2 s) */
-    sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=5 -p 2 "
-           "-b 1M -e 1M --min-time 60 : -np 1 timeout -s KILL 2 "
-           "$B/collviz-mpi perf allreduce -B mpi -p 2");
-    if (r.rc == 0 || r.secs > 30 || !strstr(r.err, "collviz: "))
-        fail_run(&r, "a dead process did not end the run");
-    sh(&r, MPIRUN "1 $B/collviz-mpi perf allreduce -B mpi:timeout=2 -p 2 "
-           "-b 1M -e 1M --min-time 60 : -np 1 timeout -s STOP 2 "
-           "$B/collviz-mpi perf allreduce -B mpi -p 2");
-    if (r.rc != 1 || r.secs > 30 || !strstr(r.err, "made no progress for 2 s"))
-        fail_run(&r, "a hung process did not end the run with status 1");
+    sh(&r, MPIRUNQ "1 " LONG_RUN ":timeout=5 : -np 1 "
+           HIT("KILL", LONG_RUN));
+    one_sentence(&r, "another of its processes died",
+                 "rank 1 killed: not status 1 and one sentence");
+    sh(&r, MPIRUNQ "1 " HIT("SEGV", LONG_RUN ":timeout=5") " : -np 1 "
+           LONG_RUN);
+    one_sentence(&r, "rank 0 was ended by signal 11",
+                 "rank 0 crashed: not status 1 and one sentence");
+    sh(&r, MPIRUNQ "1 " LONG_RUN ":timeout=2 : -np 1 " HIT("STOP", LONG_RUN));
+    one_sentence(&r, "made no progress for 2 s",
+                 "a hung process did not end the run with status 1");
+    /* the keeper itself killed (by mpirun, or kill -9), in a session of
+     * its own, where no signal to a process group reaches its child: the
+     * child dies with it, and nothing of the job is left running */
+    sh(&r, MPIRUNQ "1 " LONG_RUN ":timeout=5 : -np 1 sh -c 'setsid " LONG_RUN
+           " -w 7 & k=$!; sleep 2; kill -KILL $k; wait $k'; sleep 1; "
+           "! pgrep -ax collviz-mpi | grep -q -- '-B mpi -w 7'");
+    if (r.rc || r.secs > 30)
+        fail_run(&r, "a process of the job was left running");
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
@@ -269,6 +352,7 @@ int main(void)
         cmocka_unit_test(test_sweep_p3),
         cmocka_unit_test(test_sweep_p4),
         cmocka_unit_test(test_perf_native_row),
+        cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_tui_script),
         cmocka_unit_test(test_launch_sentences),
         cmocka_unit_test(test_rank_dies),

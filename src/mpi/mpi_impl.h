@@ -123,4 +123,8 @@ void mpi_native_why(const CollCall *c, char *why, size_t len);
 /* exec_mpi.c: rank 0 tells its watchdog that the job moves on. */
 void mpi_watch_poke(void);
 
+/* Under mpirun, before MPI starts: fork; the parent keeps the child
+ * (keeper.c) and never returns, the child returns and does the work. */
+void mpi_keeper(void);
+
 #endif

@@ -224,10 +224,9 @@ static void serve(void)
 static int start(int *argc, char ***argv)
 {
     int prov = 0;
-    /* Open MPI 4.1's AVX reductions add 8-bit integers with saturation
-     * (MPI_Reduce_scatter_block of int8 sums at 3 ranks gives 127 where
-     * the sum wraps): its plain ones, unless the user chose. */
-    setenv("OMPI_MCA_op", "^avx", 0);
+    /* A crash ends with the keeper's one sentence, not Open MPI's
+     * backtrace of the signal (unless the user asks for it). */
+    setenv("OMPI_MCA_opal_signal", "", 0);
     if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &prov) != MPI_SUCCESS)
         return -1;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
@@ -245,6 +244,7 @@ int mpi_launch(int argc, char **argv, int (*body)(int argc, char **argv))
 {
     if (!under_mpirun())
         return body(argc, argv);
+    mpi_keeper();
     int prov = start(&argc, &argv);
     if (prov < 0) {
         fprintf(stderr, "collviz: MPI could not start this process of the "
