@@ -10,16 +10,20 @@
  * so avg is MPI_SUM followed by the division (as the schedules' finish);
  * in place, MPI_Reduce_scatter_block leaves a rank's result at the start
  * of its buffer, and it is moved to the rank's own block. half and
- * bfloat16, which MPI does not know, reduce with user-defined operations
- * made from collviz's own kernels. */
+ * bfloat16, which MPI does not know, and sums of 8-bit integers reduce
+ * with user-defined operations made from collviz's own kernels. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mpi/mpi_impl.h"
 
-/* MPI operations over half and bfloat16, from reduce.c's kernels:
- * inout = inout op in. */
+/* MPI operations from reduce.c's kernels (inout = inout op in): over
+ * half and bfloat16, which MPI does not know, and the sums of 8-bit
+ * integers, which Open MPI 4.1's AVX reductions saturate (an int8
+ * MPI_Reduce_scatter_block at 3 ranks gives 127 where the sum wraps; the
+ * mpi sweep found it) while collviz's wrap as C's unsigned arithmetic
+ * does. Every other type and operation is MPI's own. */
 #define USER_OP(name, t, o)                                                   \
     static void name(void *in, void *inout, int *len, MPI_Datatype *dt)      \
     {                                                                         \
@@ -34,11 +38,24 @@ USER_OP(bf16_sum, DT_BFLOAT16, OP_SUM)
 USER_OP(bf16_prod, DT_BFLOAT16, OP_PROD)
 USER_OP(bf16_min, DT_BFLOAT16, OP_MIN)
 USER_OP(bf16_max, DT_BFLOAT16, OP_MAX)
+USER_OP(i8_sum, DT_INT8, OP_SUM)
+USER_OP(u8_sum, DT_UINT8, OP_SUM)
 
-static MPI_User_function *const user_fns[2][4] = {
-    {half_sum, half_prod, half_min, half_max},
-    {bf16_sum, bf16_prod, bf16_min, bf16_max},
-};
+/* The user-defined operation for (t, op: not avg), or NULL: MPI's own. */
+static MPI_User_function *user_fn(DataType t, RedOp op)
+{
+    static MPI_User_function *const half[4] = {half_sum, half_prod, half_min,
+                                               half_max},
+                             *const bf16[4] = {bf16_sum, bf16_prod, bf16_min,
+                                               bf16_max};
+    if (t == DT_HALF)
+        return half[op];
+    if (t == DT_BFLOAT16)
+        return bf16[op];
+    if (op == OP_SUM && (t == DT_INT8 || t == DT_UINT8))
+        return t == DT_INT8 ? i8_sum : u8_sum;
+    return NULL;
+}
 
 /* The MPI type of t's elements. */
 static MPI_Datatype mpi_type(DataType t)
@@ -63,13 +80,13 @@ static MPI_Datatype mpi_type(DataType t)
 static int mpi_op(DataType t, RedOp op, MPI_Op *out, bool *made)
 {
     static const MPI_Op ops[] = {MPI_SUM, MPI_PROD, MPI_MIN, MPI_MAX, MPI_SUM};
-    int o = op == OP_AVG ? 0 : (int)op;
-    *made = t == DT_HALF || t == DT_BFLOAT16;
-    if (!*made) {
+    MPI_User_function *fn = user_fn(t, op == OP_AVG ? OP_SUM : op);
+    *made = fn != NULL;
+    if (!fn) {
         *out = ops[op];
         return MPI_SUCCESS;
     }
-    return MPI_Op_create(user_fns[t == DT_BFLOAT16][o], 1, out);
+    return MPI_Op_create(fn, 1, out);
 }
 
 void mpi_native_why(const CollCall *c, char *why, size_t len)
