@@ -9,6 +9,7 @@ report_machine() {
     echo "# $(mpirun --version 2>/dev/null | head -1); $(${CC:-cc} --version | head -1)"
     echo "# sweep: $sweep, at least $mintime s per size (more iterations where"
     echo "#   ITERS take less), float sum, $rounds rounds"
+    echo "# launched by: $mpirun"
     echo "# timing: warmup, a barrier, then the iterations timed as a whole, the"
     echo "#   slowest rank's mean per iteration, for both (collviz-mpi, -B mpi)"
     echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -6,6 +6,7 @@
 # usage: bench/run.sh [-p "2 4 8"] [-c "allreduce broadcast ..."] [-b 8]
 #                     [-e 64M] [-f FACTOR] [-n ITERS] [-w WARMUP] [-r ROUNDS]
 #                     [-t SECONDS] [-q] [-o FILE] [-k DIR] [-R DIR]
+#                     [-L LAUNCHER]
 #   -r: rounds of every sweep, both sides (default 3). A round calibrates
 #       collviz at each rank count and runs every collective at that count
 #       right after, so a row's rounds are minutes apart and each is
@@ -25,6 +26,9 @@
 #       probes, state.txt, and the report's header, header.txt).
 #   -R: measure nothing; report again from the raw outputs that -k kept in
 #       DIR, with this report.sh (to stdout, and to FILE with -o).
+#   -L: start the jobs with LAUNCHER (given -np N PROGRAM ...) instead of
+#       mpirun on this machine; across two network namespaces over TCP:
+#       -L "sh tests/mpi/two_hosts.sh build-bench --mpirun" (as root).
 # Builds collviz and collviz-mpi in build-bench/, then in every round and
 # for every rank count calibrates the mpi backend (collviz-mpi calibrate
 # -B mpi under mpirun) and for every collective runs `collviz-mpi perf -a
@@ -45,8 +49,8 @@ root=$(dirname "$here")
 ranks="2 4 8"
 colls="broadcast reduce scatter gather allgather reducescatter allreduce alltoall"
 min=8 max=64M factor=2 iters=20 warmup=5 rounds=3 mintime=0.02 out= keep= again=
-quick=
-while getopts p:c:b:e:f:n:w:r:t:qo:k:R: f; do
+quick= launcher=
+while getopts p:c:b:e:f:n:w:r:t:qo:k:R:L: f; do
     case $f in
     p) ranks=$OPTARG ;;
     c) colls=$OPTARG ;;
@@ -61,7 +65,8 @@ while getopts p:c:b:e:f:n:w:r:t:qo:k:R: f; do
     o) out=$OPTARG ;;
     k) keep=$OPTARG ;;
     R) again=$OPTARG ;;
-    *) sed -n '5,25p' "$0" >&2; exit 2 ;;
+    L) launcher=$OPTARG ;;
+    *) sed -n '5,31p' "$0" >&2; exit 2 ;;
     esac
 done
 
@@ -122,7 +127,7 @@ cv=$build/collviz-mpi
 probe() {
     echo "$1 $("$build/bench/hoststate" -q -t 0.1)" >> "$tmp/state.txt"
 }
-mpirun="mpirun --oversubscribe --allow-run-as-root --bind-to none"
+mpirun=${launcher:-"mpirun --oversubscribe --allow-run-as-root --bind-to none"}
 sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
 # split COLL P: collviz perf's CSV ($tmp/both.csv) into the schedules' rows
 # (cv-COLL-P.csv) and MPI's own as a table (mpi-COLL-P.txt: size count type

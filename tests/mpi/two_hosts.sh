@@ -5,14 +5,21 @@
 # second host's daemon inside the second namespace; TCP only between the
 # ranks. Runs the correctness sweep and a perf run across them.
 #
-# usage: sh tests/mpi/two_hosts.sh BUILD_DIR [OUT_DIR]
-#   (root; test_mpi_hosts.c runs it). With OUT_DIR, also perf at 8 B and
-#   64 MiB into OUT_DIR/perf-*.txt (bench/run.sh -n).
+# usage: sh tests/mpi/two_hosts.sh BUILD_DIR
+#        sh tests/mpi/two_hosts.sh BUILD_DIR --mpirun MPIRUN_ARGS...
+#   (root; test_mpi_hosts.c runs the first). With --mpirun, only one
+#   mpirun across the two hosts with those arguments (-np N PROGRAM ...),
+#   its status returned: bench/run.sh -L uses it as its launcher.
 # Exit 0: passed; 77: skipped, the reason on stdout ("skip: ..."); else
 # failed.
 set -u
-B=${1:?usage: two_hosts.sh BUILD_DIR [OUT_DIR]}
-OUT=${2:-}
+B=${1:?usage: two_hosts.sh BUILD_DIR [--mpirun ARGS...]}
+shift
+launch=
+if [ "${1:-}" = --mpirun ]; then
+    launch=1
+    shift
+fi
 B=$(cd "$B" && pwd)
 skip() { echo "skip: $*"; exit 77; }
 
@@ -20,7 +27,7 @@ skip() { echo "skip: $*"; exit 77; }
 command -v ip >/dev/null 2>&1 || skip "no ip command (iproute2)"
 command -v unshare >/dev/null 2>&1 || skip "no unshare command (util-linux)"
 command -v mpirun >/dev/null 2>&1 || skip "no mpirun (Open MPI)"
-[ -x "$B/collviz-mpi" ] && [ -x "$B/tests/mpi_sweep" ] ||
+[ -x "$B/collviz-mpi" ] && { [ -n "$launch" ] || [ -x "$B/tests/mpi_sweep" ]; } ||
     skip "collviz-mpi was not built (MPI=0)"
 
 id=$$
@@ -63,20 +70,26 @@ printf '10.77.0.1 slots=2\n10.77.0.2 slots=2\n' >"$dir/hosts"
 # slow), else one of this run.
 cache=${XDG_CACHE_HOME:-$dir/cache}
 
-# mpirun itself on host a, the ranks 0-1 there, 2-3 on host b.
-across() { # NP COMMAND...
-    np=$1; shift
+# mpirun itself on host a, the ranks spread over both (rank 0 on a).
+mpirun_across() { # MPIRUN_ARGS...
     ip netns exec "$na" unshare --uts sh -c 'hostname cv-host-a; exec "$@"' sh \
         env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
         XDG_CACHE_HOME="$cache" \
-        mpirun --hostfile "$dir/hosts" -np "$np" --map-by node \
+        mpirun --hostfile "$dir/hosts" --map-by node \
         --mca plm_rsh_agent "$dir/agent" \
         --mca btl tcp,self --mca btl_tcp_if_include 10.77.0.0/24 \
         --mca oob_tcp_if_include 10.77.0.0/24 "$@"
 }
+across() { # NP COMMAND...
+    np=$1; shift
+    mpirun_across -np "$np" "$@"
+}
+if [ -n "$launch" ]; then
+    mpirun_across "$@"
+    exit
+fi
 
-if [ -n "${HOSTS_PROBE:-}" ]; then across $HOSTS_PROBE; exit; fi
 # A message between the namespaces costs milliseconds here (Open MPI's
 # TCP over the veth pair; 15 us within one namespace): the quick sweep,
 # one rank on each host.
@@ -88,10 +101,4 @@ across 2 "$B/collviz-mpi" perf allreduce -a all -B mpi -p 2 -b 8 -e 64K \
     { cat "$dir/perf.txt" "$dir/perf.err"; exit 1; }
 cat "$dir/perf.txt" "$dir/perf.err"
 grep -q "^# mpi: the library.s own allreduce" "$dir/perf.txt" && ! grep -q FAILED "$dir/perf.txt" || exit 1
-if [ -n "$OUT" ]; then
-    for c in allreduce broadcast reduce allgather reducescatter alltoall gather scatter; do
-        across 4 "$B/collviz-mpi" perf "$c" -a all -B mpi -p 4 -b 8 -e 64M \
-            -f 8388608 -n 5 -w 2 >"$OUT/perf-tcp-$c.txt" 2>&1 || exit 1
-    done
-fi
 echo "== two hosts: passed"
