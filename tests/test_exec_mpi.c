@@ -292,23 +292,33 @@ static int lines(const char *s)
  * sentence on stderr (mpirun -q: without its own report) that says want. */
 static void one_sentence(const Run *r, const char *want, const char *what)
 {
-    if (r->rc != 1 || r->secs > 30 || lines(r->err) != 1 ||
+    if (r->rc != 1 || r->secs > 60 || lines(r->err) != 1 ||
         strncmp(r->err, "collviz: ", 9) || !strstr(r->err, want))
         fail_run(r, what);
 }
 
-/* A long run of rank 0 (1 MiB for 60 s: it outlasts the 2 s before the
+/* A long run of rank 0 (1 MiB for 60 s: it outlasts the 4 s before the
  * fault however quick the machine), and the same command line in the
  * other process. */
 #define LONG_RUN "$B/collviz-mpi perf allreduce -a ring -p 2 -b 1M -e 1M " \
                  "--min-time 60 -B mpi"
-/* A process of the job (the keeper mpirun starts) whose working child
- * is sent SIG after 2 s. The keeper runs in a session of its own, which
- * mpirun's signals to the shell's group (SIGCONT first) do not reach, so
- * that a stopped child stays stopped; the shell kills the keeper when
- * mpirun ends the job, and the child dies with it. */
+/* A process of the job (a shell that starts the keeper) whose working
+ * child, once MPI has had 4 s to start, is sent SIG. The keeper runs in a
+ * session of its own, which mpirun's signals to the shell's group
+ * (SIGCONT first) do not reach, so that a stopped child stays stopped;
+ * the shell kills the keeper when mpirun ends the job, and the child dies
+ * with it. Exit 3: there was no child to send it to. */
 #define HIT(SIG, CMD) "sh -c 'setsid " CMD " & k=$!; trap \"kill -KILL $k\" TERM; " \
-                      "sleep 2; pkill -" SIG " -P $k; wait $k'"
+                      "sleep 4; pkill -" SIG " -P $k || exit 3; wait $k'"
+/* mpirun, ended after 2 minutes whatever happens */
+#define JOB "timeout -s KILL 120 " MPIRUNQ
+
+/* Whatever a failed case left of its job. */
+static void end_long_runs(void)
+{
+    static Run r;
+    sh(&r, "pkill -KILL -f -- '--min-time 6[0] -B mp[i]'; true");
+}
 
 /* A process that dies, or hangs, while rank 0 measures: the run ends
  * within a bounded time with status 1 and one sentence from rank 0,
@@ -319,26 +329,41 @@ static void test_rank_dies(void **state)
     char dir[64];
     (void)state;
     need_mpi();
+    if (system("command -v pkill && command -v pgrep && command -v setsid "
+               "&& command -v timeout >/dev/null") != 0)
+        skip_because("pkill, pgrep, setsid or timeout is missing (procps, "
+                      "util-linux, coreutils)");
     made_up_calib(dir, sizeof dir, 2);
-    sh(&r, MPIRUNQ "1 " LONG_RUN ":timeout=5 : -np 1 "
-           HIT("KILL", LONG_RUN));
+    sh(&r, JOB "1 " LONG_RUN ":timeout=5 : -np 1 " HIT("KILL", LONG_RUN));
+    end_long_runs();
     one_sentence(&r, "another of its processes died",
                  "rank 1 killed: not status 1 and one sentence");
-    sh(&r, MPIRUNQ "1 " HIT("SEGV", LONG_RUN ":timeout=5") " : -np 1 "
-           LONG_RUN);
+    sh(&r, JOB "1 " LONG_RUN ":timeout=5 : -np 1 " HIT("TERM", LONG_RUN));
+    end_long_runs();
+    one_sentence(&r, "another of its processes died",
+                 "rank 1 terminated: not status 1 and one sentence");
+    sh(&r, JOB "1 " HIT("SEGV", LONG_RUN ":timeout=5") " : -np 1 " LONG_RUN);
+    end_long_runs();
     one_sentence(&r, "rank 0 was ended by signal 11",
                  "rank 0 crashed: not status 1 and one sentence");
-    sh(&r, MPIRUNQ "1 " LONG_RUN ":timeout=2 : -np 1 " HIT("STOP", LONG_RUN));
+    sh(&r, JOB "1 " LONG_RUN ":timeout=2 : -np 1 " HIT("STOP", LONG_RUN));
+    end_long_runs();
     one_sentence(&r, "made no progress for 2 s",
                  "a hung process did not end the run with status 1");
-    /* the keeper itself killed (by mpirun, or kill -9), in a session of
-     * its own, where no signal to a process group reaches its child: the
-     * child dies with it, and nothing of the job is left running */
-    sh(&r, MPIRUNQ "1 " LONG_RUN ":timeout=5 : -np 1 sh -c 'setsid " LONG_RUN
-           " -w 7 & k=$!; sleep 2; kill -KILL $k; wait $k'; sleep 1; "
-           "! pgrep -ax collviz-mpi | grep -q -- '-B mpi -w 7'");
-    if (r.rc || r.secs > 30)
-        fail_run(&r, "a process of the job was left running");
+    /* the keeper itself killed (kill -9 of the process mpirun started), in
+     * a session of its own, where no signal to a process group reaches its
+     * child: mpirun reports the keeper's 137, rank 0 says its sentence,
+     * and nothing of the job is left running */
+    sh(&r, JOB "1 " LONG_RUN ":timeout=5 : -np 1 sh -c 'setsid " LONG_RUN
+           " -w 7 & k=$!; sleep 4; pgrep -P $k >/dev/null || exit 3; "
+           "kill -KILL $k; wait $k'; rc=$?; sleep 1; "
+           "! pgrep -ax collviz-mpi | grep -q -- '-B mpi -w 7' || exit 9; "
+           "exit $rc");
+    end_long_runs();
+    if (r.rc != 137 || r.secs > 60 || lines(r.err) != 1 ||
+        !strstr(r.err, "another of its processes died"))
+        fail_run(&r, "a killed keeper: not mpirun's 137 and one sentence, "
+                     "or a process of the job left running (status 9)");
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

@@ -86,7 +86,9 @@ static int mpi_op(DataType t, RedOp op, MPI_Op *out, bool *made)
         *out = ops[op];
         return MPI_SUCCESS;
     }
-    return MPI_Op_create(fn, 1, out);
+    int rc = MPI_Op_create(fn, 1, out);
+    *made = rc == MPI_SUCCESS;
+    return rc;
 }
 
 void mpi_native_why(const CollCall *c, char *why, size_t len)

@@ -2,6 +2,7 @@
  * host (the fingerprint), rank 0 running the command while the others
  * serve it, and what every process does for one command (mpi_do). */
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -202,7 +203,11 @@ static void on_term(int sig)
 {
     static const char msg[] = "collviz: mpirun stopped the job: another of "
         "its processes died or the job was interrupted\n";
+    static atomic_flag said = ATOMIC_FLAG_INIT;
     (void)sig;
+    if (atomic_flag_test_and_set(&said))
+        for (;;) /* another thread says it and ends the process */
+            pause();
     ssize_t w = write(STDERR_FILENO, msg, sizeof msg - 1);
     (void)w;
     _exit(1);

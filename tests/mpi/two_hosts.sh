@@ -21,7 +21,10 @@ if [ "${1:-}" = --mpirun ]; then
     shift
 fi
 B=$(cd "$B" && pwd)
-skip() { echo "skip: $*"; exit 77; }
+skip() { # (to stderr with --mpirun, whose stdout is the job's)
+    if [ -n "$launch" ]; then echo "skip: $*" >&2; else echo "skip: $*"; fi
+    exit 77
+}
 
 [ "$(id -u)" -eq 0 ] || skip "network namespaces need root"
 command -v ip >/dev/null 2>&1 || skip "no ip command (iproute2)"
@@ -76,7 +79,7 @@ mpirun_across() { # MPIRUN_ARGS...
         env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
         ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" \
         XDG_CACHE_HOME="$cache" \
-        mpirun --hostfile "$dir/hosts" --map-by node \
+        mpirun --hostfile "$dir/hosts" --map-by node --oversubscribe \
         --mca plm_rsh_agent "$dir/agent" \
         --mca btl tcp,self --mca btl_tcp_if_include 10.77.0.0/24 \
         --mca oob_tcp_if_include 10.77.0.0/24 "$@"
