@@ -187,6 +187,16 @@ static void test_perf_native_row(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* Field k (1-based) of the CSV line at `line`, or NULL. */
+static const char *csv_field(const char *line, int k)
+{
+    for (int f = 1; line && f < k; f++) {
+        line = strpbrk(line, ",\n");
+        line = line && *line == ',' ? line + 1 : NULL;
+    }
+    return line;
+}
+
 /* Reduces of 1 MiB and more travel in pieces, each reduced as it
  * arrives (src/mpi/rank.c): every reducing collective and algorithm at 3
  * ranks, operands that are not a whole number of pieces, elements of 2, 4
@@ -211,12 +221,7 @@ static void test_reduces_in_pieces(void **state)
         /* every row's #wrong out of and in place: fields 10 and 14 */
         int rows = 0, bad = 0;
         for (const char *l = strchr(r.out, '\n'); l && l[1]; l = strchr(l + 1, '\n')) {
-            const char *f = l + 1;
-            for (int k = 1; f && k < 10; k++)
-                f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
-            const char *g = f;
-            for (int k = 10; g && k < 14; k++)
-                g = strchr(g, ',') ? strchr(g, ',') + 1 : NULL;
+            const char *f = csv_field(l + 1, 10), *g = csv_field(l + 1, 14);
             rows++;
             bad += !f || !g || atoi(f) != 0 || atoi(g) != 0;
         }
@@ -260,9 +265,8 @@ static void test_calibrate(void **state)
            "-e 1K -n 2 -w 0 --csv");
     /* the linear row's model_us, the 15th field */
     const char *row = strstr(r.out, "\nlinear,");
-    for (int f = 1; row && f < 15; f++)
-        row = strchr(row + 1, ',');
-    if (r.rc || r.err[0] || !row || !(atof(row + 1) > 0))
+    row = row ? csv_field(row + 1, 15) : NULL;
+    if (r.rc || r.err[0] || !row || !(atof(row) > 0))
         fail_run(&r, "perf -B mpi did not use the saved calibration");
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);

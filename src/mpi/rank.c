@@ -37,8 +37,13 @@ static bool in_pieces(const Transfer *t, size_t es)
            t->count * es >= PIPE_MIN;
 }
 
-/* The pieces of an operand of `bytes`. */
+/* The pieces of an operand of `bytes`, and the bytes of piece c. */
 static size_t pieces(size_t bytes) { return (bytes + PIECE - 1) / PIECE; }
+static int piece_len(size_t bytes, size_t c)
+{
+    size_t left = bytes - c * PIECE;
+    return (int)(left < PIECE ? left : PIECE);
+}
 
 void mpi_error_text(int code, char *out, size_t len)
 {
@@ -269,9 +274,8 @@ static int post(MpiRank *m, size_t b, size_t e, int *nrecv, int *rc)
                             mpi_world.dat, &m->req[nq++]);
             continue;
         }
-        for (size_t at = 0; at < bytes && *rc == MPI_SUCCESS; at += PIECE)
-            *rc = MPI_Isend(m->src[i] + at,
-                            (int)(bytes - at < PIECE ? bytes - at : PIECE),
+        for (size_t c = 0; c < pieces(bytes) && *rc == MPI_SUCCESS; c++)
+            *rc = MPI_Isend(m->src[i] + c * PIECE, piece_len(bytes, c),
                             MPI_BYTE, t->dst, TAG_PIECE, mpi_world.dat,
                             &m->req[nq++]);
     }
@@ -287,21 +291,16 @@ static int reduce_in_pieces(MpiRank *m, const Transfer *t)
     MPI_Request q[2];
     int rc = MPI_SUCCESS;
     for (size_t c = 0; c < n && c < 2 && rc == MPI_SUCCESS; c++)
-        rc = MPI_Irecv(m->tmp + c * PIECE,
-                       (int)(bytes - c * PIECE < PIECE ? bytes - c * PIECE : PIECE),
-                       MPI_BYTE, t->src, TAG_PIECE, mpi_world.dat, &q[c]);
+        rc = MPI_Irecv(m->tmp + c * PIECE, piece_len(bytes, c), MPI_BYTE,
+                       t->src, TAG_PIECE, mpi_world.dat, &q[c]);
     for (size_t c = 0; c < n && rc == MPI_SUCCESS; c++) {
-        size_t at = c * PIECE, len = bytes - at < PIECE ? bytes - at : PIECE;
         unsigned char *piece = m->tmp + (c % 2) * PIECE;
         if ((rc = MPI_Wait(&q[c % 2], MPI_STATUS_IGNORE)) != MPI_SUCCESS)
             break;
-        m->red(dst + at, piece, len / m->es);
-        if (c + 2 < n) {
-            size_t next = (c + 2) * PIECE;
-            rc = MPI_Irecv(piece, (int)(bytes - next < PIECE ? bytes - next : PIECE),
-                           MPI_BYTE, t->src, TAG_PIECE, mpi_world.dat,
-                           &q[c % 2]);
-        }
+        m->red(dst + c * PIECE, piece, (size_t)piece_len(bytes, c) / m->es);
+        if (c + 2 < n)
+            rc = MPI_Irecv(piece, piece_len(bytes, c + 2), MPI_BYTE, t->src,
+                           TAG_PIECE, mpi_world.dat, &q[c % 2]);
     }
     return rc;
 }
