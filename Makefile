@@ -70,6 +70,18 @@ endif
 
 ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 
+# The build's configuration, kept in $(BUILD)/config.flags and rewritten
+# only when it changes: every object depends on it, so that a change
+# (Open MPI installed since the last build, CUDA=0, other CFLAGS) rebuilds
+# the objects instead of linking ones built the other way.
+CONFIG     := $(BUILD)/config.flags
+CONFIG_NOW := CC=$(CC) MPI=$(MPI) CUDA=$(CUDA) CUDA_KERNELS=$(CUDA_KERNELS) \
+              NVCC=$(NVCC) $(ALL_CFLAGS) $(CURSES_CFLAGS)
+ifneq ($(file <$(CONFIG)),$(CONFIG_NOW))
+$(shell mkdir -p $(BUILD))
+$(file >$(CONFIG),$(CONFIG_NOW))
+endif
+
 # ---------------------------------------------------------------- sources
 # Two libraries: libcollviz.a (everything but the terminal: core, algos,
 # executors, backends, measuring, store, commands) links no curses;
@@ -229,6 +241,11 @@ $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' 
 GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
                        $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
 $(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))
+
+# Every object and generated file is rebuilt when the configuration changes.
+$(CORE_OBJS) $(UI_OBJS) $(MPI_OBJS) $(BUILD)/src/main.o $(BUILD)/src/main-mpi.o \
+$(TEST_BINS:%=%.o) $(BENCH_BINS:%=%.o) $(BUILD)/tests/mpi/sweep.o \
+$(FAKE_CUDA) $(GPU_PTX): $(CONFIG)
 
 $(LIB): $(CORE_OBJS)
 	$(call say,AR,$@)
