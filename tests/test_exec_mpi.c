@@ -119,12 +119,13 @@ static void fail_run(const Run *r, const char *why)
 
 /* ------------------------------------------------------------ the sweep */
 
-static void sweep(int p)
+/* The sweep at p ranks; mode "" or "big" (tests/mpi/sweep.c). */
+static void sweep(int p, const char *mode)
 {
     static Run r;
     char cmd[256];
     need_mpi();
-    snprintf(cmd, sizeof cmd, MPIRUN "%d $B/tests/mpi_sweep %d", p, p);
+    snprintf(cmd, sizeof cmd, MPIRUN "%d $B/tests/mpi_sweep %d %s", p, p, mode);
     sh(&r, cmd);
     char want[64];
     snprintf(want, sizeof want, "mpi sweep p=%d: ", p);
@@ -133,10 +134,10 @@ static void sweep(int p)
         fail_run(&r, "the sweep found wrong elements or failed");
 }
 
-static void test_sweep_p1(void **s) { (void)s; sweep(1); }
-static void test_sweep_p2(void **s) { (void)s; sweep(2); }
-static void test_sweep_p3(void **s) { (void)s; sweep(3); }
-static void test_sweep_p4(void **s) { (void)s; sweep(4); }
+static void test_sweep_p1(void **s) { (void)s; sweep(1, ""); }
+static void test_sweep_p2(void **s) { (void)s; sweep(2, ""); }
+static void test_sweep_p3(void **s) { (void)s; sweep(3, ""); }
+static void test_sweep_p4(void **s) { (void)s; sweep(4, ""); }
 
 /* ------------------------------------------------------- perf and the TUI */
 
@@ -199,8 +200,9 @@ static const char *csv_field(const char *line, int k)
 
 /* Reduces of 1 MiB and more travel in pieces, each reduced as it
  * arrives (src/mpi/rank.c): every reducing collective and algorithm at 3
- * ranks, operands that are not a whole number of pieces, elements of 2, 4
- * and 8 bytes, in and out of place, nothing wrong. */
+ * ranks, operands that are not a whole number of pieces, elements of 1,
+ * 2, 4 and 8 bytes, in and out of place, nothing wrong: perf's checks
+ * (stepped) and the big sweep (stepped and timed). */
 static void test_reduces_in_pieces(void **state)
 {
     static const char *const runs[] = {
@@ -230,6 +232,9 @@ static void test_reduces_in_pieces(void **state)
     }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+    /* stepped, and in a timed run, whose copy-ins are fused with the
+     * reduces that follow them (src/mpi/rank.c) */
+    sweep(3, "big");
 }
 
 /* calibrate -B mpi measures between the job's processes and saves the

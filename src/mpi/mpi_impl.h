@@ -61,6 +61,13 @@ typedef struct MpiRank {
     unsigned char **rtmp; /* [per xf] where a reduce's operand arrived */
     MPI_Request *req;     /* [per xf] requests of one step */
     ReduceFn red;         /* the kernel of (dtype, op) */
+    Reduce3Fn red3;       /* its three-operand twin, or NULL */
+    uint8_t *skip;        /* [per xf] timed runs skip this local copy: the
+                             next step's reduce into its range is fused
+                             with it */
+    const unsigned char **init; /* [per xf] in timed runs, a fused reduce's
+                             first operand (its copy's source) instead of
+                             its destination's values, or NULL */
     struct MpiRank *next; /* the process's other executors */
 } MpiRank;
 

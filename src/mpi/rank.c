@@ -15,7 +15,14 @@
  * order: both sides walk a step's transfers in the schedule's order and
  * MPI keeps the order of messages between two processes on one
  * communicator and tag. No barrier between steps: a rank waits only for
- * the messages it takes part in. */
+ * the messages it takes part in.
+ *
+ * Copy-in fusion (sched_fuse_partner), in timed runs only: a reduce whose
+ * destination the previous step filled by a local copy from the send
+ * buffer computes dst = send op operand and the copy is skipped, one pass
+ * over memory instead of two, the same operands in the same order (the
+ * same results bit for bit). Steps run one at a time (the TUI) never
+ * fuse: after each of them the buffers hold what the schedule says. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,9 +77,10 @@ void mpi_rank_unload(MpiRank *m)
     for (int b = 0; b < BUF_COUNT; b++)
         free(m->buf[b]), m->buf[b] = NULL;
     free(m->xf), free(m->staged), free(m->at), free(m->stage), free(m->tmp);
-    free(m->src), free(m->rtmp), free(m->req);
+    free(m->src), free(m->rtmp), free(m->req), free(m->skip), free(m->init);
     m->xf = NULL, m->staged = NULL, m->at = NULL, m->stage = NULL;
     m->tmp = NULL, m->src = NULL, m->rtmp = NULL, m->req = NULL;
+    m->skip = NULL, m->init = NULL;
     m->loaded = false;
 }
 
@@ -187,6 +195,39 @@ static CvError alloc_bufs(MpiRank *m, const Wire *w, size_t stage_b,
     return m->stage && m->tmp ? CV_OK : CV_ERR_NOMEM;
 }
 
+/* The fused pairs among this rank's transfers. A pair's copy and reduce
+ * both write this rank's buffer, and every transfer that touches the
+ * range is this rank's, so its own transfers decide as the whole
+ * schedule would. */
+static CvError plan_fusion(MpiRank *m)
+{
+    size_t n = m->at[m->nsteps];
+    Step *steps = malloc((m->nsteps + 1) * sizeof *steps);
+    m->skip = calloc(n + 1, 1);
+    m->init = calloc(n + 1, sizeof *m->init);
+    if (!steps || !m->skip || !m->init) {
+        free(steps);
+        return CV_ERR_NOMEM;
+    }
+    for (size_t k = 0; k < m->nsteps; k++)
+        steps[k] = (Step){.first = m->at[k], .n = m->at[k + 1] - m->at[k]};
+    Schedule v = {.call = m->call, .xfers = m->xf, .nxfers = n,
+                  .steps = steps, .nsteps = m->nsteps};
+    for (size_t i = 0; i < n; i++) {
+        const Transfer *x = &m->xf[i];
+        size_t k = 0;
+        while (m->at[k + 1] <= i)
+            k++;
+        const Transfer *y = sched_fuse_partner(&v, k, x);
+        if (y) {
+            m->skip[i] = 1;
+            m->init[y - m->xf] = m->buf[x->src_buf] + x->src_off * m->es;
+        }
+    }
+    free(steps);
+    return CV_OK;
+}
+
 CvError mpi_rank_load(MpiRank *m, const MpiCmd *c, const Schedule *s,
                       const uint8_t *staged)
 {
@@ -200,12 +241,15 @@ CvError mpi_rank_load(MpiRank *m, const MpiCmd *c, const Schedule *s,
     m->es = dtype_size(m->call.dtype);
     m->nsteps = (size_t)c->a[1];
     m->red = reduce_fn(m->call.dtype, m->call.op);
+    m->red3 = reduce3_fn(m->call.dtype, m->call.op);
     size_t sb = 0, tb = 0;
     CvError e = rc != MPI_SUCCESS ? CV_ERR_BACKEND : CV_OK;
     if (!e)
         e = take_mine(m, &w, (size_t)c->a[0], &sb, &tb);
     if (!e)
         e = alloc_bufs(m, &w, sb, tb);
+    if (!e)
+        e = plan_fusion(m);
     if (s) {
         free(w.first);
     } else {
@@ -282,9 +326,26 @@ static int post(MpiRank *m, size_t b, size_t e, int *nrecv, int *rc)
     return *rc == MPI_SUCCESS ? nq : -1;
 }
 
+/* dst = dst op src over n elements; fused (init not NULL), dst = init op
+ * src: the skipped copy's source at the same place. */
+static void reduce_into(const MpiRank *m, unsigned char *dst,
+                        const unsigned char *init, const unsigned char *src,
+                        size_t n)
+{
+    if (!init) {
+        m->red(dst, src, n);
+    } else if (m->red3) {
+        m->red3(dst, init, src, n);
+    } else {
+        memcpy(dst, init, n * m->es);
+        m->red(dst, src, n);
+    }
+}
+
 /* Receive transfer t's operand in pieces, two at a time, each reduced
- * into the destination as soon as it is in. */
-static int reduce_in_pieces(MpiRank *m, const Transfer *t)
+ * into the destination as soon as it is in (from init where fused). */
+static int reduce_in_pieces(MpiRank *m, const Transfer *t,
+                            const unsigned char *init)
 {
     size_t bytes = t->count * m->es, n = pieces(bytes);
     unsigned char *dst = dst_of(m, t);
@@ -297,7 +358,8 @@ static int reduce_in_pieces(MpiRank *m, const Transfer *t)
         unsigned char *piece = m->tmp + (c % 2) * PIECE;
         if ((rc = MPI_Wait(&q[c % 2], MPI_STATUS_IGNORE)) != MPI_SUCCESS)
             break;
-        m->red(dst + c * PIECE, piece, (size_t)piece_len(bytes, c) / m->es);
+        reduce_into(m, dst + c * PIECE, init ? init + c * PIECE : NULL, piece,
+                    (size_t)piece_len(bytes, c) / m->es);
         if (c + 2 < n)
             rc = MPI_Irecv(piece, piece_len(bytes, c + 2), MPI_BYTE, t->src,
                            TAG_PIECE, mpi_world.dat, &q[c % 2]);
@@ -307,26 +369,30 @@ static int reduce_in_pieces(MpiRank *m, const Transfer *t)
 
 /* The local transfers of [b, e) (before the wait), or the received
  * reduces' operands (after it, those in pieces as they arrive), in
- * transfer order. */
-static int apply(MpiRank *m, size_t b, size_t e, bool local)
+ * transfer order; fused: a timed run (the copies a fused reduce replaces
+ * skipped, the fused reduces from their copies' sources). */
+static int apply(MpiRank *m, size_t b, size_t e, bool local, bool fused)
 {
     int rc = MPI_SUCCESS;
     for (size_t i = b; i < e && rc == MPI_SUCCESS; i++) {
         const Transfer *t = &m->xf[i];
-        if ((t->src == t->dst) != local || t->dst != m->me)
+        if ((t->src == t->dst) != local || t->dst != m->me ||
+            (fused && m->skip[i]))
             continue;
         const unsigned char *from = local ? m->src[i] : m->rtmp[i];
+        const unsigned char *init = fused ? m->init[i] : NULL;
         if (!local && in_pieces(t, m->es))
-            rc = reduce_in_pieces(m, t);
+            rc = reduce_in_pieces(m, t, init);
         else if (t->op == XFER_REDUCE)
-            m->red(dst_of(m, t), from, t->count);
+            reduce_into(m, dst_of(m, t), init, from, t->count);
         else if (local)
             memmove(dst_of(m, t), from, t->count * m->es);
     }
     return rc;
 }
 
-CvError mpi_rank_step(MpiRank *m, size_t k)
+/* Step k; fused: in a timed run. */
+static CvError step(MpiRank *m, size_t k, bool fused)
 {
     size_t b = m->at[k], e = m->at[k + 1];
     int rc = MPI_SUCCESS, nrecv = 0;
@@ -335,11 +401,11 @@ CvError mpi_rank_step(MpiRank *m, size_t k)
      * the peers' sends are under way), then the sends: a rank that waited
      * for its sends first could wait for a peer waiting for its own */
     if (nq >= 0) {
-        apply(m, b, e, true);
+        apply(m, b, e, true, fused);
         rc = MPI_Waitall(nrecv, m->req, MPI_STATUSES_IGNORE);
     }
     if (rc == MPI_SUCCESS)
-        rc = apply(m, b, e, false);
+        rc = apply(m, b, e, false, fused);
     if (rc == MPI_SUCCESS)
         rc = MPI_Waitall(nq - nrecv, m->req + nrecv, MPI_STATUSES_IGNORE);
     if (rc != MPI_SUCCESS) {
@@ -350,6 +416,8 @@ CvError mpi_rank_step(MpiRank *m, size_t k)
         mpi_watch_poke();
     return CV_OK;
 }
+
+CvError mpi_rank_step(MpiRank *m, size_t k) { return step(m, k, false); }
 
 CvError mpi_rank_finish(MpiRank *m)
 {
@@ -368,7 +436,7 @@ static CvError iteration(MpiRank *m, double *step_s)
     CvError e = CV_OK;
     double prev = step_s ? MPI_Wtime() : 0;
     for (size_t k = 0; k < m->nsteps && !e; k++) {
-        e = mpi_rank_step(m, k);
+        e = step(m, k, true);
         if (step_s) {
             double now = MPI_Wtime();
             step_s[k] += now - prev;

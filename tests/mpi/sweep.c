@@ -6,8 +6,12 @@
  * and op, as the TUI checks; and against the collective's definition at
  * the end), one timed iteration (ExecOps.run), and MPI's own collective
  * (ExecOps.native). usage: mpirun -np P mpi_sweep P [quick]
- * quick (across hosts, where a message costs milliseconds): int32 and
- * half, sum and max, count 7 only. Prints one summary line; exit 1 when
+ * quick (across hosts with more ranks than cores, where a rank waits for
+ * a core at every message): int32 and half, sum and max, count 7 only.
+ * big: the reducing collectives only, at counts whose reduces' operands
+ * travel in pieces (1 MiB and more, not a whole number of pieces), 1-,
+ * 2-, 4- and 8-byte types, sums (and int32's max): the pieces reduced as they
+ * arrive, stepped and in a timed run (where copy-ins are fused). Prints one summary line; exit 1 when
  * anything was wrong or failed. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +93,7 @@ static void one(Executor *ex, const AlgoInfo *a, const CollCall *c, Tally *t)
         return;
     }
     t->cases++;
-    bool sim_each = c->dtype == DT_INT32 && c->op == OP_SUM;
+    bool sim_each = c->dtype == DT_INT32 && c->op == OP_SUM && c->count < 1000;
     if (ex->ops->load(ex, &s)) {
         add(t, -1, &s, "load");
         fprintf(stderr, "mpi_sweep: %s\n", ex->ops->last_error(ex));
@@ -108,10 +112,31 @@ static bool in_quick(int d, int o, size_t n)
            n == 7;
 }
 
+/* Whether the big sweep takes datatype d and op o. */
+static bool in_big(int d, int o)
+{
+    return ((d == DT_INT8 || d == DT_HALF || d == DT_DOUBLE) && o == OP_SUM) ||
+           (d == DT_INT32 && (o == OP_SUM || o == OP_MAX));
+}
+
+/* The sweep's counts: 1 and 7, or for big, blocks of about 5 MiB and
+ * 2 MiB (algorithms that cut a block into p parts send some parts in
+ * pieces and some whole), odd so that no operand is a whole number of
+ * pieces. */
+static size_t sweep_count(bool big, int d, size_t n)
+{
+    static const size_t counts[] = {1, 7};
+    if (!big)
+        return counts[n];
+    size_t bytes = n ? (size_t)2 << 20 : (size_t)5 << 20;
+    return (bytes + 4099) / dtype_size((DataType)d) | 1;
+}
+
 static int sweep(int argc, char **argv)
 {
     int p = argc > 1 ? atoi(argv[1]) : 0;
     bool quick = argc > 2 && !strcmp(argv[2], "quick");
+    bool big = argc > 2 && !strcmp(argv[2], "big");
     char why[300] = "";
     const ExecOps *ops = exec_find("mpi", why, sizeof why);
     Executor *ex = NULL;
@@ -120,18 +145,21 @@ static int sweep(int argc, char **argv)
         return 2;
     }
     Tally t = {0};
-    static const size_t counts[] = {1, 7};
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);
         int nops = coll_is_reducing(a->coll) ? OP_COUNT : 1;
+        if (big && !coll_is_reducing(a->coll))
+            continue;
         for (int d = 0; d < DT_COUNT; d++)
             for (int o = 0; o < nops; o++)
                 for (size_t n = 0; n < 2; n++)
                     for (int ip = 0; ip < 2; ip++) {
-                        if (quick && !in_quick(d, o, counts[n]))
+                        size_t count = sweep_count(big, d, n);
+                        if ((quick && !in_quick(d, o, count)) ||
+                            (big && !in_big(d, o)))
                             continue;
                         CollCall c = {.kind = a->coll, .nranks = p,
-                                      .count = counts[n], .dtype = (DataType)d,
+                                      .count = count, .dtype = (DataType)d,
                                       .op = (RedOp)o, .root = p - 1,
                                       .in_place = ip};
                         one(ex, a, &c, &t);
