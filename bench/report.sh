@@ -7,8 +7,9 @@ report_machine() {
     echo "# cpu: $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)," \
          "$(nproc) cores; memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo)"
     echo "# $(mpirun --version 2>/dev/null | head -1); $(${CC:-cc} --version | head -1)"
-    echo "# sweep: $sweep, at least $mintime s per size (more iterations where"
-    echo "#   ITERS take less), float sum, $rounds rounds"
+    echo "# sweep: -b $min -e $max -f $factor -n $iters -w $warmup, at least $mintime s per size (more iterations where"
+    echo "#   ITERS take less), float sum, $rounds rounds; the collectives of p blocks"
+    echo "#   from one element per block (4p B) where MIN is smaller"
     echo "# launched by: $mpirun"
     echo "# timing: warmup, a barrier, then the iterations timed as a whole, the"
     echo "#   slowest rank's mean per iteration, for both (collviz-mpi, -B mpi)"

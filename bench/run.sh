@@ -128,7 +128,31 @@ probe() {
     echo "$1 $("$build/bench/hoststate" -q -t 0.1)" >> "$tmp/state.txt"
 }
 mpirun=${launcher:-"mpirun --oversubscribe --allow-run-as-root --bind-to none"}
-sweep="-b $min -e $max -f $factor -n $iters -w $warmup"
+# bytes N: N (with a K, M or G suffix, powers of 1024) in bytes.
+bytes() {
+    case $1 in
+    *K) echo $((${1%K} * 1024)) ;;
+    *M) echo $((${1%M} * 1048576)) ;;
+    *G) echo $((${1%G} * 1073741824)) ;;
+    *) echo "$1" ;;
+    esac
+}
+# sweep COLL P: perf's size options. The collectives whose size counts p
+# blocks start at one float per block (4P bytes) where MIN is smaller,
+# so that their smallest row moves data (at 8 B and 4 ranks a block would
+# hold no element), with the factor cut to reach MAX from there where it
+# overshot it.
+sweep() {
+    b=$(bytes "$min") f=$factor
+    case $1 in
+    scatter | gather | allgather | reducescatter | alltoall)
+        if [ "$b" -lt $((4 * $2)) ]; then
+            b=$((4 * $2)) top=$(bytes "$max")
+            [ $((b * f)) -le "$top" ] || f=$((top / b > 1 ? top / b : 2))
+        fi ;;
+    esac
+    echo "-b $b -e $max -f $f -n $iters -w $warmup"
+}
 # split COLL P: collviz perf's CSV ($tmp/both.csv) into the schedules' rows
 # (cv-COLL-P.csv) and MPI's own as a table (mpi-COLL-P.txt: size count type
 # op root time algbw busbw wrong; broadcast in place, as MPI_Bcast has one
@@ -161,7 +185,7 @@ split() {
             for c in $colls; do
                 echo "run.sh: round $r of $rounds: $c, $p ranks" >&2
                 probe "round $r p $p $c"
-                $mpirun -np "$p" "$cv" perf "$c" -a all -B mpi -p "$p" $sweep \
+                $mpirun -np "$p" "$cv" perf "$c" -a all -B mpi -p "$p" $(sweep "$c" "$p") \
                     --min-time "$mintime" --csv > "$tmp/both.csv"
                 split "$c" "$p"
             done
