@@ -213,9 +213,8 @@ static CvError plan_fusion(MpiRank *m)
         steps[k] = (Step){.first = m->at[k], .n = m->at[k + 1] - m->at[k]};
     Schedule v = {.call = m->call, .xfers = m->xf, .nxfers = n,
                   .steps = steps, .nsteps = m->nsteps};
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0, k = 0; i < n; i++) {
         const Transfer *x = &m->xf[i];
-        size_t k = 0;
         while (m->at[k + 1] <= i)
             k++;
         const Transfer *y = sched_fuse_partner(&v, k, x);
