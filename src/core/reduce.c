@@ -296,6 +296,27 @@ Reduce3Fn reduce3_fn(DataType t, RedOp op)
     return x86_fn(t, op) ? x86_fn3(t, op) : kernels3[t][op];
 }
 
+/* The block a fused reduce without a three-operand kernel copies and
+ * reduces at a time: small enough to stay in the first-level cache. */
+#define FUSE_BLOCK ((size_t)8 << 10)
+
+void reduce_from(ReduceFn red, Reduce3Fn red3, void *dst, const void *init,
+                 const void *src, size_t n, size_t es)
+{
+    if (red3) {
+        red3(dst, init, src, n);
+        return;
+    }
+    unsigned char *d = dst;
+    const unsigned char *a = init, *b = src;
+    size_t per = FUSE_BLOCK / es;
+    for (size_t i = 0; i < n; i += per) {
+        size_t m = n - i < per ? n - i : per;
+        memcpy(d + i * es, a + i * es, m * es);
+        red(d + i * es, b + i * es, m);
+    }
+}
+
 CvError reduce_apply(DataType t, RedOp op, void *dst, const void *src,
                      size_t n)
 {

@@ -36,6 +36,13 @@ typedef void (*Reduce3Fn)(void *restrict dst, const void *restrict a,
 Reduce3Fn reduce3_fn(DataType t, RedOp op);
 Reduce3Fn reduce3_fn_portable(DataType t, RedOp op);
 
+/* dst[i] = init[i] op src[i] for i < n elements of es bytes (a copy-in
+ * fused with the reduce that follows it): with red3 in one pass where
+ * there is one (it may be NULL), else a block at a time, copied and
+ * reduced by red while it is in the cache; no two may overlap. */
+void reduce_from(ReduceFn red, Reduce3Fn red3, void *dst, const void *init,
+                 const void *src, size_t n, size_t es);
+
 /* Apply the kernel of (t, op); CV_ERR_ARG when either is out of range. */
 CvError reduce_apply(DataType t, RedOp op, void *dst, const void *src,
                      size_t n);

@@ -331,14 +331,10 @@ static void reduce_into(const MpiRank *m, unsigned char *dst,
                         const unsigned char *init, const unsigned char *src,
                         size_t n)
 {
-    if (!init) {
+    if (init)
+        reduce_from(m->red, m->red3, dst, init, src, n, m->es);
+    else
         m->red(dst, src, n);
-    } else if (m->red3) {
-        m->red3(dst, init, src, n);
-    } else {
-        memcpy(dst, init, n * m->es);
-        m->red(dst, src, n);
-    }
 }
 
 /* Receive transfer t's operand in pieces, two at a time, each reduced

@@ -87,25 +87,7 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
  * over memory instead of two, the same operands in the same order, so the
  * results are the same bit for bit. Steps run one at a time (the TUI)
  * never fuse: after each of them the buffers hold what the schedule says.
- * With the three-operand kernel in one pass where there is one (red3),
- * else a block at a time, copied and reduced while it is in the cache. */
-#define FUSE_BLOCK ((size_t)8 << 10)
-
-static void reduce_from(ReduceFn red, Reduce3Fn red3, unsigned char *dst,
-                        const unsigned char *init, const unsigned char *src,
-                        size_t n, size_t es)
-{
-    if (red3) {
-        red3(dst, init, src, n);
-        return;
-    }
-    size_t per = FUSE_BLOCK / es;
-    for (size_t i = 0; i < n; i += per) {
-        size_t m = n - i < per ? n - i : per;
-        memcpy(dst + i * es, init + i * es, m * es);
-        red(dst + i * es, src + i * es, m);
-    }
-}
+ * The reduce: reduce_from (core/reduce.h). */
 
 /* Elements [from, from + n) of transfer t, its source's elements at src
  * (the transfer's first), into its destination's buffer; fused: a timed

@@ -10,9 +10,9 @@
  * a core at every message): int32 and half, sum and max, count 7 only.
  * big: the reducing collectives only, at counts whose reduces' operands
  * travel in pieces (1 MiB and more, not a whole number of pieces), 1-,
- * 2-, 4- and 8-byte types, sums (and int32's max): the pieces reduced as they
- * arrive, stepped and in a timed run (where copy-ins are fused). Prints one summary line; exit 1 when
- * anything was wrong or failed. */
+ * 2-, 4- and 8-byte types, sums (and int32's max): the pieces reduced as
+ * they arrive, stepped and in a timed run (where copy-ins are fused).
+ * Prints one summary line; exit 1 when anything was wrong or failed. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
