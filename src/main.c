@@ -22,6 +22,7 @@ static const Command commands[] = {
     {"trace", cmd_trace, "one schedule step by step: transfers and what each cell holds"},
     {"model", cmd_model, "predicted time of every algorithm over a size sweep"},
     {"perf", cmd_perf, "run and time algorithms on a backend, nccl-tests style"},
+    {"topo", cmd_topo, "a machine: its links, classes and routes (-T of every command)"},
     {"calibrate", cmd_calibrate, "measure alpha, beta and gamma of a backend"},
     {"learn", cmd_learn, "lessons beside the picture, with checkpoints and saved progress"},
     {"tui", cmd_tui, "the interactive visualizer (also: no command, or a collective first)"},

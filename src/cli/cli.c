@@ -463,7 +463,7 @@ int cli_parse_seconds(const char *what, const char *s, double max,
                     what, s ? s : "", max);
 }
 
-static int parse_alpha(const char *s, double *out, CliErr *e)
+int cli_parse_time(const char *what, const char *s, double *out, CliErr *e)
 {
     static const struct { const char *unit; double scale; } units[] = {
         {"", 1e-6}, {"us", 1e-6}, {"ns", 1e-9}, {"ms", 1e-3}, {"s", 1.0},
@@ -474,18 +474,18 @@ static int parse_alpha(const char *s, double *out, CliErr *e)
         for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
             if (!strcasecmp(end, units[i].unit)) {
                 if (!(v * units[i].scale <= CLI_MAX_ALPHA))
-                    return cli_fail(e, "--alpha '%s' is more than %g s, "
+                    return cli_fail(e, "%s '%s' is more than %g s, "
                                     "longer than any message takes to start",
-                                    s, CLI_MAX_ALPHA);
+                                    what, s, CLI_MAX_ALPHA);
                 *out = v * units[i].scale;
                 return 0;
             }
-    return cli_fail(e, "--alpha '%s' is not a time of at least 0; give "
-                    "microseconds or a unit, e.g. 1.5, 800ns, 2us", s);
+    return cli_fail(e, "%s '%s' is not a time of at least 0; give "
+                    "microseconds or a unit, e.g. 1.5, 800ns, 2us", what, s);
 }
 
 /* A bandwidth in GB/s (1e9 bytes per second) into seconds per byte. */
-static int parse_bw(const char *what, const char *s, double *out, CliErr *e)
+int cli_parse_bw(const char *what, const char *s, double *out, CliErr *e)
 {
     double v;
     char *end;
@@ -510,9 +510,9 @@ int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
         .link = LINK_P2P,
         .given = {alpha != NULL, beta != NULL, gamma != NULL},
     };
-    if ((alpha && parse_alpha(alpha, &cm.m.alpha, e)) ||
-        (beta && parse_bw("--beta", beta, &cm.m.beta, e)) ||
-        (gamma && parse_bw("--gamma", gamma, &cm.m.gamma, e)))
+    if ((alpha && cli_parse_time("--alpha", alpha, &cm.m.alpha, e)) ||
+        (beta && cli_parse_bw("--beta", beta, &cm.m.beta, e)) ||
+        (gamma && cli_parse_bw("--gamma", gamma, &cm.m.gamma, e)))
         return -1;
     int l = LINK_P2P;
     if (link && parse_name(&link_names, link, &l, e))

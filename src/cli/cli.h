@@ -167,6 +167,12 @@ typedef struct {
 /* Parse --alpha, --beta, --gamma, --link (each may be NULL). */
 int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
                     const char *link, CliModel *out, CliErr *e);
+/* Option `what`'s value s as a time: microseconds, or a number with a
+ * unit (s, ms, us, ns), at most CLI_MAX_ALPHA. */
+int cli_parse_time(const char *what, const char *s, double *out, CliErr *e);
+/* Option `what`'s value s as a bandwidth in GB/s (an optional "GB/s"
+ * after it) into seconds per byte. */
+int cli_parse_bw(const char *what, const char *s, double *out, CliErr *e);
 /* Option `what`'s value s: plain seconds (no unit) from 0 to max. */
 int cli_parse_seconds(const char *what, const char *s, double max,
                       double *out, CliErr *e);

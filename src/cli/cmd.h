@@ -9,6 +9,7 @@ int cmd_trace(int argc, char **argv);     /* cmd_trace.c */
 int cmd_model(int argc, char **argv);     /* cmd_model.c */
 int cmd_perf(int argc, char **argv);      /* cmd_perf.c */
 int cmd_calibrate(int argc, char **argv); /* cmd_calibrate.c */
+int cmd_topo(int argc, char **argv);      /* cmd_topo.c */
 int cmd_tui(int argc, char **argv);       /* ui/tui.c */
 int cmd_learn(int argc, char **argv);     /* ui/learn_cmd.c */
 

@@ -11,12 +11,13 @@
 #include "measure/calib.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/machine_spec.h"
 #include "exec/exec.h"
 #include "core/model.h"
 
 enum {
     M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_BACKEND,
-    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_HELP, M_NOPTS
+    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_HELP, M_NOPTS
 };
 
 #define MODEL_DEF_MIN 8ull
@@ -35,6 +36,7 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_BETA] = CLI_OPT_BETA,
     [M_GAMMA] = CLI_OPT_GAMMA,
     [M_LINK] = CLI_OPT_LINK,
+    [M_TOPO] = CLI_OPT_TOPO,
     [M_HELP] = CLI_OPT_HELP,
 };
 
@@ -42,7 +44,7 @@ static const CliCmd model_cmd = {
     .name = "model",
     .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
              "               [-f FACTOR | -i STEP] [-B NAME[:OPTS] | [--alpha T]\n"
-             "               [--beta GB/s] [--gamma GB/s] [--link p2p|shared]]",
+             "               [--beta GB/s] [--gamma GB/s] [--link p2p|shared | -T MACHINE]]",
     .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
              "from the schedule each one generates (alpha-beta-gamma model), mark\n"
              "the best per size with '*', and list the crossovers: the exact sizes\n"
@@ -52,7 +54,9 @@ static const CliCmd model_cmd = {
              "defaults are 1 us, 10 GB/s and 20 GB/s; the header says which are used.\n"
              "With -B the times are the calibrated model of that backend on this\n"
              "machine (what perf's model column shows), and the closed forms and\n"
-             "the bound use the alpha, beta and gamma it gives at each working set.",
+             "the bound use the alpha, beta and gamma it gives at each working set.\n"
+             "With -T the algorithms are ranked on that machine, a what-if: each\n"
+             "message priced by the busiest links on its route ('collviz topo').",
     .opts = model_opts,
     .nopts = M_NOPTS,
     .max_pos = 1,
@@ -64,6 +68,9 @@ typedef struct {
     const AlgoInfo **algos;      /* the collective's algorithms */
     size_t nalgos;               /* how many */
     CliModel model;              /* parameters (without a calibration) */
+    Machine mach;                /* the machine (without a calibration):
+                                    -T's, else the flat one of --link */
+    bool topo_given;             /* -T named it */
     const Calib *cal;            /* -B: the saved calibration, or NULL */
     double footprint;            /* smallest working set of the schedules
                                     of the last model_eval (bytes) */
@@ -94,6 +101,16 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
          cli_has(a, M_LINK)))
         return cli_fail(e, "-B predicts with the saved calibration: give it or "
                            "--alpha, --beta, --gamma and --link, not both");
+    if (cli_has(a, M_BACKEND) && cli_has(a, M_TOPO))
+        return cli_fail(e, "-B prices on this machine as calibrated and -T on "
+                           "the machine it names: give one");
+    if (cli_has(a, M_TOPO) && cli_has(a, M_LINK))
+        return cli_fail(e, "-T names the machine: give it or --link, not both");
+    m->topo_given = cli_has(a, M_TOPO);
+    if (m->topo_given ? cli_parse_machine(a->val[M_TOPO], m->call.nranks,
+                                          &m->model, &m->mach, e)
+                      : cli_flat_machine(&m->model, m->call.nranks, &m->mach, e))
+        return -1;
     if (m->sweep.min > 0 && coll_count_floor(&m->call, m->sweep.max) == 0) {
         CollCall one = m->call;
         one.count = 1;
@@ -151,12 +168,15 @@ static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
     CvError e = algo_generate(a, &call, &s);
     double fp = e ? 0 : calib_footprint(&s);
     ModelParams mp = model_params(m, fp);
-    if (!e)
+    double t = 0;
+    if (!e && m->cal)
         e = model_schedule_cost(&s, link, &mp, c);
+    else if (!e)
+        e = model_machine_cost(&s, &m->mach, false, c, &t);
     if (!e && sec && m->cal)
         e = calib_predict(m->cal, &s, link, sec);
     else if (!e && sec)
-        *sec = cost_time(c, &mp);
+        *sec = t;
     if (!e && (m->footprint == 0 || fp < m->footprint))
         m->footprint = fp;
     if (steps)
@@ -208,19 +228,24 @@ static void model_header(const Model *m, size_t last_count)
                  "('collviz calibrate -B %s -p %d --show')", m->cal->backend,
                  m->cal->nranks, link_name(m->cal->link), m->cal->alpha * 1e6,
                  m->cal->backend, m->cal->nranks);
+    else if (m->topo_given)
+        machine_describe(&m->mach, false, model, sizeof model);
     else
         cli_model_text(&m->model, model, sizeof model);
     printf("# collviz model %s: %d rank%s, %s", coll_name(c->kind), c->nranks,
            c->nranks == 1 ? "" : "s", dtype_name(c->dtype));
     if (coll_is_rooted(c->kind))
         printf(", root %d", c->root);
-    printf("\n# model: %s\n", model);
+    printf("\n# %s: %s\n", m->topo_given ? "machine (-T, a what-if)" : "model",
+           model);
     printf("# sizes in bytes (nccl-tests meaning, whole blocks of %zu bytes), count "
            "in elements per block, times in us from each generated schedule;\n"
            "# '*' marks the best (ties go to the first listed), bound is the lower "
            "bound (Chan et al.)\n", coll_size_bytes(&one));
-    printf("# at the largest count, %zu: algorithm, steps, closed-form time (us), "
-           "closed form\n", last_count);
+    printf("# at the largest count, %zu: algorithm, steps, closed-form time (us%s), "
+           "closed form\n", last_count, m->topo_given &&
+           m->mach.kind != MACHINE_FULL && m->mach.kind != MACHINE_BUS
+               ? ", on full with --alpha --beta --gamma" : "");
     for (size_t i = 0; i < m->nalgos; i++) {
         Model probe = *m;
         size_t steps = 0;

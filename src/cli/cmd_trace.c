@@ -12,6 +12,7 @@
 #include "algos/algo.h"
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/machine_spec.h"
 #include "cli/scene_opts.h"
 #include "cli/trace.h"
 #include "core/model.h"
@@ -24,7 +25,7 @@
 /* The scene options (scene_opts.h) first, then trace's own. */
 enum {
     T_JSON = SCENE_OPT_COUNT, T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK,
-    T_HELP, T_NOPTS
+    T_TOPO, T_LINKS, T_HELP, T_NOPTS
 };
 
 static const CliOpt trace_opts[T_NOPTS] = {
@@ -37,6 +38,8 @@ static const CliOpt trace_opts[T_NOPTS] = {
     [T_BETA] = CLI_OPT_BETA,
     [T_GAMMA] = CLI_OPT_GAMMA,
     [T_LINK] = CLI_OPT_LINK,
+    [T_TOPO] = CLI_OPT_TOPO,
+    [T_LINKS] = {0, "links", NULL, "the bytes on every link in every step, the busiest, and the wire bandwidth"},
     [T_HELP] = CLI_OPT_HELP,
 };
 
@@ -44,7 +47,7 @@ static const CliCmd trace_cmd = {
     .name = "trace",
     .usage = "trace COLL [-a ALGO] -p RANKS -s SIZE [-d TYPE] [-o OP] [-r ROOT]\n"
              "               [--in-place] [--json] [--full] [--alpha T] [--beta GB/s]\n"
-             "               [--gamma GB/s] [--link p2p|shared]",
+             "               [--gamma GB/s] [--link p2p|shared] [-T MACHINE] [--links]",
     .about = "Generate the schedule of ALGO for COLL, check it, execute it symbolically\n"
              "and print each step's transfers, what the written cells hold after the\n"
              "step, and totals: steps, bytes per rank, model time, the lower bound.\n"
@@ -55,7 +58,9 @@ static const CliCmd trace_cmd = {
              "when p <= 16 and all buffers hold at most 4096 cells (or with --full).\n"
              "SIZE means what nccl-tests means: allreduce, broadcast, reduce: one\n"
              "rank's buffer; allgather, gather: all gathered bytes; reducescatter,\n"
-             "scatter: the bytes of all p blocks; alltoall: what each rank sends.",
+             "scatter: the bytes of all p blocks; alltoall: what each rank sends.\n"
+             "Steps are priced on the machine of -T (default full: a port per rank),\n"
+             "each message by the busiest links on its route ('collviz topo --help').",
     .opts = trace_opts,
     .nopts = T_NOPTS,
     .max_pos = 1,
@@ -182,6 +187,14 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     if (cli_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
                         a->val[T_LINK], &t->model, e))
         return -1;
+    if (cli_has(a, T_TOPO) && cli_has(a, T_LINK))
+        return cli_fail(e, "-T names the machine: give it or --link, not both");
+    t->topo_given = cli_has(a, T_TOPO);
+    if (t->topo_given ? cli_parse_machine(a->val[T_TOPO], t->call.nranks,
+                                          &t->model, &t->mach, e)
+                      : cli_flat_machine(&t->model, t->call.nranks, &t->mach, e))
+        return -1;
+    t->links = cli_has(a, T_LINKS);
     t->json = cli_has(a, T_JSON);
     t->full = cli_has(a, T_FULL);
     return 0;
@@ -264,8 +277,16 @@ static CvError totals_compute(const Trace *t, Totals *to)
         return CV_ERR_NOMEM;
     to->recvd = to->sent + p;
     CvError e = sched_totals(&t->s, &to->st, to->sent, to->recvd);
-    if (!e)
-        e = model_schedule_cost(&t->s, t->model.link, &t->model.m, &to->cost);
+    to->cost = t->terms;
+    to->seconds = t->seconds;
+    to->wire_link = -1;
+    double busy = 0;
+    for (int l = 0; l < t->mach.nlinks; l++) {
+        double b = t->link_total[l] *
+                   t->mach.cls[machine_link_class(&t->mach, l)].beta;
+        if (b > busy)
+            busy = b, to->wire_bytes = t->link_total[l], to->wire_link = l;
+    }
     t->algo->cost(&t->call, &to->closed);
     model_lower_bound(&t->call, &to->bound);
     if (t->cells) {
@@ -273,6 +294,29 @@ static CvError totals_compute(const Trace *t, Totals *to)
         to->check = sim_check(&t->sim, &to->bad_rank, &to->bad_elem, &to->nwrong);
     }
     return e;
+}
+
+void trace_link_name(const Trace *t, int l, char *buf, size_t len)
+{
+    MachineLink ml = machine_link(&t->mach, l);
+    char a[32], b[32];
+    machine_endpoint_name(&t->mach, ml.from, a, sizeof a);
+    machine_endpoint_name(&t->mach, ml.to, b, sizeof b);
+    snprintf(buf, len, "%s->%s (%s)", a, b, t->mach.cls[ml.cls].name);
+}
+
+/* Price step k on the machine, into t->sp and the running sums. */
+static CvError trace_price(Trace *t, size_t k)
+{
+    CvError e = price_step(&t->pr, &t->s, k, false, &t->sp);
+    if (e)
+        return e;
+    t->seconds += t->sp.time;
+    t->terms.a += t->sp.terms.a, t->terms.b += t->sp.terms.b;
+    t->terms.g += t->sp.terms.g, t->terms.steps += t->sp.terms.steps;
+    for (int i = 0; i < t->pr.ntouched; i++)
+        t->link_total[t->pr.touched[i]] += t->pr.bytes[t->pr.touched[i]];
+    return CV_OK;
 }
 
 double trace_time_of(const Trace *t, const CostTerms *c)
@@ -307,18 +351,31 @@ static int trace_run(Trace *t, const TraceWriter *w)
         return CLI_EXIT_FAIL;
     }
     t->out = &sink;
+    CvError e = pricer_init(&t->pr, &t->mach);
+    t->link_total = e ? NULL : calloc((size_t)t->mach.nlinks, sizeof *t->link_total);
+    if (!t->link_total) {
+        pricer_fini(&t->pr);
+        sink_fini(&sink);
+        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
+        return CLI_EXIT_FAIL;
+    }
     w->begin(t);
-    for (size_t k = 0; k < t->s.nsteps; k++) {
+    for (size_t k = 0; k < t->s.nsteps && !e; k++) {
         if (t->cells)
             sim_step(&t->sim);
-        w->step(t, k);
+        e = trace_price(t, k);
+        if (!e)
+            w->step(t, k);
     }
-    Totals to;
-    CvError e = totals_compute(t, &to);
+    Totals to = {0};
+    if (!e)
+        e = totals_compute(t, &to);
     if (!e)
         e = w->end(t, &to);
     int rc = e ? CLI_EXIT_FAIL : trace_verdict(t, &to);
     free(to.sent);
+    free(t->link_total);
+    pricer_fini(&t->pr);
     sink_fini(&sink);
     if (sink.err || ferror(stdout)) {
         errno = sink.errnum; /* main says why the output failed */

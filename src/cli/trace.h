@@ -33,6 +33,15 @@ typedef struct {
     CollCall call;           /* the call traced */
     const AlgoInfo *algo;    /* its algorithm */
     CliModel model;          /* model parameters */
+    Machine mach;            /* the machine it is priced on (-T, else the
+                                flat one of --link) */
+    bool topo_given;         /* -T named it */
+    bool links;              /* --links: every link's bytes per step */
+    Pricer pr;               /* prices each step on mach */
+    StepPrice sp;            /* the step just priced; pr keeps its loads */
+    double *link_total;      /* [mach.nlinks] bytes each link carried */
+    double seconds;          /* the steps' times so far */
+    CostTerms terms;         /* the steps' terms so far */
     bool json;               /* JSON instead of text */
     bool full;               /* every rank's cells after every step */
     bool cells;              /* the symbolic state is tracked */
@@ -59,7 +68,10 @@ typedef struct {
     SchedTotals st;     /* steps, transfers, bytes */
     size_t *sent;       /* [rank] bytes sent */
     size_t *recvd;      /* [rank] bytes received */
-    CostTerms cost;     /* model cost of the schedule under the params */
+    CostTerms cost;     /* model cost of the schedule on the machine */
+    double seconds;     /* its time, the sum of the steps' */
+    int wire_link;      /* the link that carried most bytes in all (-1) */
+    double wire_bytes;  /* those bytes */
     CostTerms closed;   /* the algorithm's closed form */
     CostTerms bound;    /* the lower bound */
     CvError sim_err;    /* first error of the symbolic run */
@@ -88,6 +100,8 @@ CellRun trace_next_run(const Sim *sim, int r, BufId b, size_t i, size_t end);
 /* The next range [*lo, *hi] of ranks in a set at or after `from`. */
 bool trace_set_range(const uint64_t *set, size_t words, size_t from, int *lo,
                      int *hi);
+/* Link l as "r0->r1 (x)". */
+void trace_link_name(const Trace *t, int l, char *buf, size_t len);
 /* The time of cost terms c under the trace's model parameters. */
 double trace_time_of(const Trace *t, const CostTerms *c);
 

@@ -4,6 +4,8 @@
  * each top-level group, so that traces diff well. */
 #include <stdint.h>
 
+#include <stdlib.h>
+
 #include "cli/trace.h"
 
 /* Model times and parameters: as many digits as a double needs, nearly. */
@@ -85,6 +87,78 @@ static void tj_call(JsonWriter *w, const Trace *t)
     json_bool(w, "in_place", c->in_place);
 }
 
+/* The machine: its kind, shape and link classes. */
+static void tj_machine(JsonWriter *w, const Trace *t)
+{
+    const Machine *m = &t->mach;
+    char shape[160];
+    machine_describe(m, true, shape, sizeof shape);
+    json_break(w);
+    json_object(w, "machine");
+    json_str(w, "kind", machine_kind_name(m->kind));
+    json_str(w, "shape", shape);
+    json_int(w, "links", m->nlinks);
+    json_double(w, "gamma", m->gamma, TJ_DIGITS);
+    json_array(w, "classes");
+    for (int c = 0; c < m->ncls; c++) {
+        json_object(w, NULL);
+        json_str(w, "name", m->cls[c].name);
+        json_double(w, "alpha", m->cls[c].alpha, TJ_DIGITS);
+        json_double(w, "beta", m->cls[c].beta, TJ_DIGITS);
+        json_double(w, "lat", m->cls[c].lat, TJ_DIGITS);
+        json_close(w);
+    }
+    json_close(w);
+    json_close(w);
+}
+
+/* A link as its number, its ends and its class. */
+static void tj_link(JsonWriter *w, const Trace *t, int l)
+{
+    MachineLink ml = machine_link(&t->mach, l);
+    char a[32], b[32];
+    machine_endpoint_name(&t->mach, ml.from, a, sizeof a);
+    machine_endpoint_name(&t->mach, ml.to, b, sizeof b);
+    json_int(w, "link", l);
+    json_str(w, "from", a);
+    json_str(w, "to", b);
+    json_str(w, "class", t->mach.cls[ml.cls].name);
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* --links: the step's loaded links and its busiest. */
+static void tj_links(JsonWriter *w, Trace *t)
+{
+    Pricer *pr = &t->pr;
+    qsort(pr->touched, (size_t)pr->ntouched, sizeof *pr->touched, int_cmp);
+    json_array(w, "links");
+    for (int i = 0; i < pr->ntouched; i++) {
+        int l = pr->touched[i];
+        json_object(w, NULL);
+        tj_link(w, t, l);
+        json_double(w, "bytes", pr->bytes[l], TJ_DIGITS);
+        json_int(w, "messages", pr->msgs[l]);
+        json_close(w);
+    }
+    json_close(w);
+    if (t->sp.busiest < 0) {
+        json_null(w, "busiest");
+        return;
+    }
+    json_object(w, "busiest");
+    tj_link(w, t, t->sp.busiest);
+    json_double(w, "bytes", pr->bytes[t->sp.busiest], TJ_DIGITS);
+    json_double(w, "time", t->sp.busiest_time, TJ_DIGITS);
+    json_double(w, "share", t->sp.time > 0 ? t->sp.busiest_time / t->sp.time : 0,
+                TJ_DIGITS);
+    json_close(w);
+}
+
 /* The model's parameters, and the elements of every rank's buffers. */
 static void tj_model_buffers(JsonWriter *w, const Trace *t)
 {
@@ -95,6 +169,7 @@ static void tj_model_buffers(JsonWriter *w, const Trace *t)
     json_double(w, "beta", t->model.m.beta, TJ_DIGITS);
     json_double(w, "gamma", t->model.m.gamma, TJ_DIGITS);
     json_close(w);
+    tj_machine(w, t);
     json_break(w);
     json_object(w, "buffers");
     for (int b = 0; b < BUF_COUNT; b++) {
@@ -185,8 +260,9 @@ static void tj_step(Trace *t, size_t k)
     json_object(w, NULL);
     json_uint(w, "step", k);
     json_str(w, "phase", st->phase ? st->phase : "");
-    json_double(w, "time", model_step_time(&t->s, k, t->model.link, &t->model.m),
-                TJ_DIGITS);
+    json_double(w, "time", t->sp.time, TJ_DIGITS);
+    if (t->links)
+        tj_links(w, t);
     json_array(w, "transfers");
     for (size_t i = 0; i < st->n; i++)
         tj_transfer(w, &t->s.xfers[st->first + i]);
@@ -234,7 +310,17 @@ static void tj_totals(Trace *t, const Totals *to)
     json_uint(w, "max_reduced", to->st.max_reduced);
     tj_per_rank(w, "sent", to->sent, t->call.nranks);
     tj_per_rank(w, "recvd", to->recvd, t->call.nranks);
-    tj_terms(w, "model", &to->cost, trace_time_of(t, &to->cost));
+    tj_terms(w, "model", &to->cost, to->seconds);
+    if (to->wire_link >= 0 && to->seconds > 0) {
+        double size = (double)coll_size_bytes(&t->call);
+        json_object(w, "wire");
+        tj_link(w, t, to->wire_link);
+        json_double(w, "bytes", to->wire_bytes, TJ_DIGITS);
+        json_double(w, "bandwidth", to->wire_bytes / to->seconds, TJ_DIGITS);
+        json_double(w, "busbw", size / to->seconds *
+                    coll_busbw_factor(t->call.kind, t->call.nranks), TJ_DIGITS);
+        json_close(w);
+    }
     tj_terms(w, "closed_form", &to->closed, trace_time_of(t, &to->closed));
     tj_terms(w, "lower_bound", &to->bound, trace_time_of(t, &to->bound));
     json_close(w);

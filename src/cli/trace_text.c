@@ -3,6 +3,7 @@
  * state of every rank's cells where it is shown, and the totals. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli/trace.h"
 
@@ -76,6 +77,11 @@ static void text_begin(Trace *t)
         text_bufsizes(t, (BufId)b);
     }
     sink_printf(t->out, "\n# model: %s\n", model);
+    if (t->topo_given) {
+        char mach[512];
+        machine_describe(&t->mach, false, mach, sizeof mach);
+        sink_printf(t->out, "# machine (-T): %s\n", mach);
+    }
     if (!t->cells)
         sink_printf(t->out, "# cells: not tracked: the symbolic state would need %.3g GiB "
                     "(the limit is %.3g GiB); transfers and totals only\n",
@@ -165,11 +171,39 @@ static void text_written(Trace *t, const Transfer *x)
                     more == 1 ? "" : "s");
 }
 
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* The step's links in order of number, with their bytes and messages,
+ * then the busiest and its share of the step's time. */
+static void text_links(Trace *t)
+{
+    Pricer *pr = &t->pr;
+    char name[96], tm[32];
+    qsort(pr->touched, (size_t)pr->ntouched, sizeof *pr->touched, int_cmp);
+    for (int i = 0; i < pr->ntouched; i++) {
+        int l = pr->touched[i];
+        trace_link_name(t, l, name, sizeof name);
+        sink_printf(t->out, "  link %s: %.0f bytes, %d message%s\n", name,
+                    pr->bytes[l], pr->msgs[l], pr->msgs[l] == 1 ? "" : "s");
+    }
+    if (t->sp.busiest < 0)
+        return;
+    trace_link_name(t, t->sp.busiest, name, sizeof name);
+    sink_printf(t->out, "  busiest link %s: %.0f bytes, %s, %.0f%% of the "
+                "step's time\n", name, pr->bytes[t->sp.busiest],
+                time_text(t->sp.busiest_time, tm, sizeof tm),
+                t->sp.time > 0 ? 100 * t->sp.busiest_time / t->sp.time : 0);
+}
+
 static void text_step(Trace *t, size_t k)
 {
     const Step *st = &t->s.steps[k];
     char tm[32];
-    double sec = model_step_time(&t->s, k, t->model.link, &t->model.m);
+    double sec = t->sp.time;
     sink_printf(t->out, "step %zu/%zu %s: %zu transfer%s, %s\n", k + 1, t->s.nsteps,
                 st->phase ? st->phase : "-", st->n, st->n == 1 ? "" : "s",
                 time_text(sec, tm, sizeof tm));
@@ -185,6 +219,8 @@ static void text_step(Trace *t, size_t k)
             text_written(t, x);
         sink_c(t->out, '\n');
     }
+    if (t->links)
+        text_links(t);
     if (t->cells && t->sim.err && t->sim.err_step == k)
         sink_printf(t->out, "# error in step %zu, transfer %zu: %s\n", k + 1,
                     t->sim.err_xfer - st->first + 1, cv_strerror(t->sim.err));
@@ -219,8 +255,25 @@ static void text_check(Trace *t, const Totals *to)
                     kind);
 }
 
+/* The busiest link over the whole run beside nccl-tests' busbw. */
+static void text_wire(Trace *t, const Totals *to)
+{
+    if (to->wire_link < 0 || !(to->seconds > 0))
+        return;
+    char name[96];
+    double size = (double)coll_size_bytes(&t->call);
+    double busbw = size / to->seconds * coll_busbw_factor(t->call.kind,
+                                                          t->call.nranks);
+    trace_link_name(t, to->wire_link, name, sizeof name);
+    sink_printf(t->out, "# wire: the busiest link, %s, carried %.0f bytes: "
+                "%.4g GB/s over the model time; busbw (nccl-tests) %.4g GB/s\n",
+                name, to->wire_bytes, to->wire_bytes / to->seconds / 1e9,
+                busbw / 1e9);
+}
+
 static CvError text_end(Trace *t, const Totals *to)
 {
+    char tm[32];
     if (t->cells)
         text_state(t, "state at the end");
     sink_printf(t->out, "# totals: %zu steps, %zu transfers, %zu bytes between ranks, "
@@ -231,11 +284,19 @@ static CvError text_end(Trace *t, const Totals *to)
         sink_printf(t->out, "r%d %zu %zu\n", r, to->sent[r], to->recvd[r]);
     sink_printf(t->out, "# most by one rank: sent %zu, received %zu, reduced %zu bytes\n",
                 to->st.max_sent, to->st.max_recvd, to->st.max_reduced);
-    text_terms(t->out, "model time (schedule, a = alpha, b = beta bytes, g = gamma bytes)",
-               &to->cost, trace_time_of(t, &to->cost));
-    text_terms(t->out, "closed form", &to->closed, trace_time_of(t, &to->closed));
+    if (t->mach.ncls == 1 || t->mach.kind == MACHINE_BUS)
+        text_terms(t->out, "model time (schedule, a = alpha, b = beta bytes, "
+                   "g = gamma bytes)", &to->cost, to->seconds);
+    else
+        sink_printf(t->out, "# model time (schedule, on the machine's links): "
+                    "%s\n", time_text(to->seconds, tm, sizeof tm));
+    text_wire(t, to);
+    bool flat = t->mach.kind == MACHINE_FULL || t->mach.kind == MACHINE_BUS;
+    text_terms(t->out, flat ? "closed form" : "closed form (on full, --alpha --beta)",
+               &to->closed, trace_time_of(t, &to->closed));
     sink_printf(t->out, "#   %s\n", t->algo->formula);
-    text_terms(t->out, "lower bound", &to->bound, trace_time_of(t, &to->bound));
+    text_terms(t->out, flat ? "lower bound" : "lower bound (on full)", &to->bound,
+               trace_time_of(t, &to->bound));
     text_check(t, to);
     return CV_OK;
 }

@@ -2,6 +2,7 @@
 #include "core/model.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 
 static const char *const link_names[LINK_COUNT] = {
@@ -28,81 +29,351 @@ int model_log2_ceil(int p)
 
 static double dmax(double a, double b) { return a > b ? a : b; }
 
-/* One rank's terms in a step under link model l; `moved` is the step's
- * bytes moved between ranks (for LINK_SHARED). */
-static CostTerms rank_terms(const RankStepStats *r, LinkModel l, double moved)
+/* ------------------------------------------------------------- pricing */
+
+/* A step's transfer between two ranks, for grouping by pair. */
+typedef struct {
+    int src, dst; /* ranks */
+    size_t x;     /* index in the schedule */
+} Pair;
+
+/* A transfer's claim on a reducing switch's link, merged when equal. */
+typedef struct {
+    int link;      /* the link (-1: free slot) */
+    int rank;      /* the destination (reduce) or source (multicast) */
+    int buf;       /* its buffer */
+    size_t off;    /* first element */
+    size_t count;  /* elements */
+} Claim;
+
+CvError pricer_init(Pricer *pr, const Machine *m)
 {
-    CostTerms c = {0};
-    c.a = r->msgs_out > r->msgs_in ? r->msgs_out : r->msgs_in;
-    c.b = l == LINK_SHARED ? (c.a > 0 ? moved : 0)
-                           : dmax((double)r->sent, (double)r->recvd);
-    c.g = (double)r->reduced;
-    return c;
+    *pr = (Pricer){.m = m, .maxhops = machine_max_hops(m)};
+    pr->bytes = calloc((size_t)m->nlinks, sizeof *pr->bytes);
+    pr->msgs = calloc((size_t)m->nlinks, sizeof *pr->msgs);
+    pr->touched = malloc((size_t)m->nlinks * sizeof *pr->touched);
+    pr->reduced = calloc((size_t)m->nranks, sizeof *pr->reduced);
+    pr->copied = calloc((size_t)m->nranks, sizeof *pr->copied);
+    pr->route = malloc((size_t)(pr->maxhops + 1) * sizeof *pr->route);
+    pr->hop_used = malloc((size_t)(pr->maxhops + 1));
+    if (!pr->bytes || !pr->msgs || !pr->touched || !pr->reduced ||
+        !pr->copied || !pr->route || !pr->hop_used) {
+        pricer_fini(pr);
+        return CV_ERR_NOMEM;
+    }
+    return CV_OK;
 }
 
-/* The terms step k adds: from its slowest rank under m, or each term's
- * maximum when m is NULL. */
-static CostTerms step_terms(const RankStepStats *st, int p, LinkModel l,
-                            const ModelParams *m)
+void pricer_fini(Pricer *pr)
 {
-    double moved = 0;
-    int remote = 0;
-    for (int r = 0; r < p; r++) {
-        moved += (double)st[r].sent;
-        remote |= st[r].msgs_out > 0;
+    free(pr->bytes);
+    free(pr->msgs);
+    free(pr->touched);
+    free(pr->reduced);
+    free(pr->copied);
+    free(pr->scratch);
+    free(pr->route);
+    free(pr->hop_used);
+    *pr = (Pricer){0};
+}
+
+static int pair_cmp(const void *a, const void *b)
+{
+    const Pair *x = a, *y = b;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst)
+        return x->dst < y->dst ? -1 : 1;
+    return x->x < y->x ? -1 : x->x > y->x;
+}
+
+/* Room for n pairs and 2n claims in pr->scratch. */
+static CvError scratch_fit(Pricer *pr, size_t n)
+{
+    if (n <= pr->scratch_cap)
+        return CV_OK;
+    size_t cap = n * 2;
+    void *p = realloc(pr->scratch, cap * (sizeof(Pair) + 4 * sizeof(Claim)));
+    if (!p)
+        return CV_ERR_NOMEM;
+    pr->scratch = p, pr->scratch_cap = cap;
+    return CV_OK;
+}
+
+static void clear_loads(Pricer *pr)
+{
+    for (int i = 0; i < pr->ntouched; i++) {
+        pr->bytes[pr->touched[i]] = 0;
+        pr->msgs[pr->touched[i]] = 0;
     }
-    CostTerms best = {0};
-    double best_t = -1;
-    for (int r = 0; r < p; r++) {
-        CostTerms c = rank_terms(&st[r], l, moved);
-        if (m) {
-            double t = cost_time(&c, m);
-            if (t > best_t)
-                best_t = t, best = c;
-        } else {
-            best.a = dmax(best.a, c.a);
-            best.b = dmax(best.b, c.b);
-            best.g = dmax(best.g, c.g);
+    pr->ntouched = 0;
+}
+
+/* Whether this claim on a switch link was made before in the step (it
+ * then crosses the link merged with the first); records it if not. The
+ * table has 4 * cap slots of which fewer than half are used. */
+static bool claimed(Claim *tab, size_t slots, Claim c)
+{
+    size_t h = ((size_t)c.link * 0x9E3779B97F4A7C15ull) ^
+               ((size_t)c.rank * 0xC2B2AE3D27D4EB4Full) ^ c.off * 31 ^
+               c.count * 131 ^ (size_t)c.buf;
+    for (size_t i = h % slots;; i = (i + 1) % slots) {
+        Claim *t = &tab[i];
+        if (t->link < 0) {
+            *t = c;
+            return false;
         }
+        if (t->link == c.link && t->rank == c.rank && t->buf == c.buf &&
+            t->off == c.off && t->count == c.count)
+            return true;
     }
-    best.steps = remote ? 1 : 0;
-    return best;
+}
+
+/* Add transfer t's bytes to the links of route[0 .. hops), merged where
+ * it meets an equal claim on a reducing switch (pr->hop_used[h] set where
+ * it added bytes); bytes a reducing switch reduces go to *sw_red (its
+ * busiest out link's). */
+static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
+                      int hops, Claim *tab, size_t slots, double *sw_red)
+{
+    const Machine *m = pr->m;
+    for (int h = 0; h < hops; h++) {
+        int l = pr->route[h];
+        bool red = tab && t->op == XFER_REDUCE && machine_link_reduces(m, l);
+        if (red && claimed(tab, slots, (Claim){l, t->dst, t->dst_buf,
+                                               t->dst_off, t->count}))
+            continue;
+        if (tab && t->op == XFER_COPY && machine_link_multicasts(m, l) &&
+            claimed(tab, slots, (Claim){l, t->src, t->src_buf, t->src_off,
+                                        t->count}))
+            continue;
+        if (pr->bytes[l] == 0 && pr->msgs[l] == 0)
+            pr->touched[pr->ntouched++] = l;
+        pr->bytes[l] += bytes;
+        pr->hop_used[h] = 1;
+        if (red)
+            *sw_red = dmax(*sw_red, pr->bytes[l]);
+    }
+}
+
+static bool has_reducing_switch(const Machine *m)
+{
+    for (int i = 0; i < m->ndims && m->kind != MACHINE_BUS; i++)
+        if (m->dim[i].reduce)
+            return true;
+    return false;
+}
+
+/* The terms and time of the message along route[0 .. hops). */
+static void price_message(const Pricer *pr, int hops, bool terms_only,
+                          CostTerms *c, double *time, int *busiest,
+                          double *busiest_t)
+{
+    const Machine *m = pr->m;
+    double ta = 0, tb = 0, lat = 0;
+    *c = (CostTerms){0};
+    *busiest = -1, *busiest_t = 0;
+    for (int h = 0; h < hops; h++) {
+        int l = pr->route[h];
+        const LinkClass *k = &m->cls[machine_link_class(m, l)];
+        lat += k->lat;
+        if (k->alpha > 0 && (terms_only ? pr->msgs[l] > c->a
+                                        : pr->msgs[l] * k->alpha > ta))
+            c->a = pr->msgs[l], ta = pr->msgs[l] * k->alpha;
+        if (k->beta > 0 && (terms_only ? pr->bytes[l] > c->b
+                                       : pr->bytes[l] * k->beta > tb))
+            c->b = pr->bytes[l], tb = pr->bytes[l] * k->beta, *busiest = l;
+    }
+    *busiest_t = tb;
+    *time = ta + tb + lat;
+}
+
+/* Group the step's transfers between ranks by pair into pairs[0 .. *n);
+ * local work goes to the ranks' reduced and copied bytes. */
+static void step_pairs(Pricer *pr, const Schedule *s, const Step *st,
+                       double ts, Pair *pairs, size_t *n)
+{
+    *n = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        size_t x = st->first + i;
+        const Transfer *t = &s->xfers[x];
+        if (t->op == XFER_REDUCE)
+            pr->reduced[t->dst] += (double)t->count * ts;
+        if (t->src == t->dst) {
+            if (t->op == XFER_COPY)
+                pr->copied[t->dst] += (double)t->count * ts;
+            continue;
+        }
+        pairs[(*n)++] = (Pair){t->src, t->dst, x};
+    }
+    qsort(pairs, *n, sizeof *pairs, pair_cmp);
+}
+
+/* Route each pair once; load its links with its transfers and count it
+ * once as a message on each. Returns the bytes a reducing switch reduces
+ * on its busiest out link. */
+static double load_pairs(Pricer *pr, const Schedule *s, const Pair *pairs,
+                         size_t n, double ts, Claim *tab, size_t slots)
+{
+    double sw_red = 0;
+    for (size_t i = 0; i < n;) {
+        size_t j = i;
+        int hops = machine_route(pr->m, pairs[i].src, pairs[i].dst,
+                                 pr->route, pr->maxhops + 1);
+        memset(pr->hop_used, 0, (size_t)hops);
+        for (; j < n && pairs[j].src == pairs[i].src &&
+               pairs[j].dst == pairs[i].dst; j++) {
+            const Transfer *t = &s->xfers[pairs[j].x];
+            load_xfer(pr, t, (double)t->count * ts, hops, tab, slots, &sw_red);
+        }
+        for (int h = 0; h < hops; h++)
+            pr->msgs[pr->route[h]] += pr->hop_used[h];
+        i = j;
+    }
+    return sw_red;
+}
+
+/* The slowest message of the step (each term's max when terms_only). */
+static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
+                        bool terms_only, StepPrice *out)
+{
+    double worst = -1, worst_busy = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (i && pairs[i].src == pairs[i - 1].src &&
+            pairs[i].dst == pairs[i - 1].dst)
+            continue;
+        int hops = machine_route(pr->m, pairs[i].src, pairs[i].dst,
+                                 pr->route, pr->maxhops + 1), busiest;
+        CostTerms c;
+        double t, bt;
+        price_message(pr, hops, terms_only, &c, &t, &busiest, &bt);
+        if (terms_only) {
+            out->terms.a = dmax(out->terms.a, c.a);
+            out->terms.b = dmax(out->terms.b, c.b);
+        } else if (t > worst) {
+            worst = t;
+            out->terms.a = c.a, out->terms.b = c.b;
+            out->crit_src = pairs[i].src, out->crit_dst = pairs[i].dst;
+        }
+        if (busiest >= 0 && bt > worst_busy)
+            worst_busy = bt, out->busiest = busiest, out->busiest_time = bt;
+    }
+    out->time = worst > 0 ? worst : 0;
+}
+
+CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
+                   StepPrice *out)
+{
+    const Machine *m = pr->m;
+    int p = s->call.nranks;
+    *out = (StepPrice){.busiest = -1, .crit_src = -1, .crit_dst = -1};
+    if (k >= s->nsteps || p != m->nranks)
+        return CV_ERR_ARG;
+    const Step *st = &s->steps[k];
+    double ts = (double)dtype_size(s->call.dtype);
+    if (scratch_fit(pr, st->n))
+        return CV_ERR_NOMEM;
+    clear_loads(pr);
+    memset(pr->reduced, 0, (size_t)p * sizeof *pr->reduced);
+    memset(pr->copied, 0, (size_t)p * sizeof *pr->copied);
+    Pair *pairs = pr->scratch;
+    Claim *tab = NULL;
+    size_t n, slots = 4 * pr->scratch_cap;
+    step_pairs(pr, s, st, ts, pairs, &n);
+    if (has_reducing_switch(m)) {
+        tab = (Claim *)(pairs + pr->scratch_cap);
+        for (size_t i = 0; i < slots; i++)
+            tab[i].link = -1;
+    }
+    double sw_red = load_pairs(pr, s, pairs, n, ts, tab, slots);
+    price_pairs(pr, pairs, n, terms_only, out);
+    for (int r = 0; r < p; r++) {
+        out->terms.g = dmax(out->terms.g, pr->reduced[r]);
+        out->copied = dmax(out->copied, pr->copied[r]);
+    }
+    out->terms.steps = n > 0;
+    if (!terms_only)
+        out->time += out->terms.g * m->gamma + sw_red * m->sw_gamma;
+    return CV_OK;
+}
+
+/* The one alpha and beta of a machine whose messages all see the same
+ * (one class of links, or the bus's ports and medium) and no hop
+ * latency: its time is then its summed terms', as the closed forms add. */
+static bool uniform_params(const Machine *m, ModelParams *mp)
+{
+    if (m->kind == MACHINE_BUS)
+        *mp = (ModelParams){m->cls[0].alpha, m->cls[1].beta, m->gamma};
+    else if (m->ncls == 1)
+        *mp = (ModelParams){m->cls[0].alpha, m->cls[0].beta, m->gamma};
+    for (int c = 0; c < m->ncls; c++)
+        if (m->cls[c].lat > 0)
+            return false;
+    return (m->kind == MACHINE_BUS || m->ncls == 1) && m->sw_gamma == 0;
+}
+
+CvError model_machine_cost(const Schedule *s, const Machine *m,
+                           bool terms_only, CostTerms *out, double *seconds)
+{
+    Pricer pr;
+    *out = (CostTerms){0};
+    if (seconds)
+        *seconds = 0;
+    CvError e = pricer_init(&pr, m);
+    for (size_t k = 0; k < s->nsteps && !e; k++) {
+        StepPrice sp;
+        e = price_step(&pr, s, k, terms_only, &sp);
+        out->a += sp.terms.a, out->b += sp.terms.b, out->g += sp.terms.g;
+        out->steps += sp.terms.steps;
+        if (seconds)
+            *seconds += sp.time;
+    }
+    pricer_fini(&pr);
+    ModelParams mp = {0};
+    if (seconds && !terms_only && uniform_params(m, &mp))
+        *seconds = cost_time(out, &mp);
+    return e;
+}
+
+/* ---------------------------------------------------- the flat machines */
+
+CvError model_flat_machine(Machine *mc, LinkModel l, int p,
+                           const ModelParams *m)
+{
+    ModelParams one = {1, 1, 1};
+    if (!m)
+        m = &one;
+    return l == LINK_SHARED ? machine_bus(mc, p, m->alpha, m->beta, m->gamma)
+                            : machine_full(mc, p, m->alpha, m->beta, m->gamma);
 }
 
 CvError model_schedule_cost(const Schedule *s, LinkModel l,
                             const ModelParams *m, CostTerms *out)
 {
-    int p = s->call.nranks;
-    *out = (CostTerms){0};
-    RankStepStats *st = malloc((size_t)p * sizeof *st);
-    if (!st)
-        return CV_ERR_NOMEM;
-    CvError e = CV_OK;
-    for (size_t k = 0; k < s->nsteps && !e; k++) {
-        e = sched_step_stats(s, k, st);
-        CostTerms c = step_terms(st, p, l, m);
-        out->a += c.a, out->b += c.b, out->g += c.g, out->steps += c.steps;
+    Machine mc;
+    CvError e = model_flat_machine(&mc, l, s->call.nranks, m);
+    if (e) {
+        *out = (CostTerms){0};
+        return e;
     }
-    free(st);
-    return e;
+    return model_machine_cost(s, &mc, m == NULL, out, NULL);
 }
 
 CvError model_step_cost(const Schedule *s, size_t k, LinkModel l,
                         const ModelParams *m, CostTerms *out, double *copy)
 {
-    int p = s->call.nranks;
-    *out = (CostTerms){0};
-    *copy = 0;
-    RankStepStats *st = malloc((size_t)p * sizeof *st);
-    if (!st)
-        return CV_ERR_NOMEM;
-    CvError e = k < s->nsteps ? sched_step_stats(s, k, st) : CV_ERR_ARG;
+    Machine mc;
+    Pricer pr;
+    StepPrice sp = {0};
+    CvError e = model_flat_machine(&mc, l, s->call.nranks, m);
+    if (!e)
+        e = pricer_init(&pr, &mc);
     if (!e) {
-        *out = step_terms(st, p, l, m);
-        for (int r = 0; r < p && out->steps == 0; r++)
-            *copy = dmax(*copy, (double)st[r].copied);
+        e = price_step(&pr, s, k, m == NULL, &sp);
+        pricer_fini(&pr);
     }
-    free(st);
+    *out = sp.terms;
+    *copy = sp.terms.steps ? 0 : sp.copied;
     return e;
 }
 

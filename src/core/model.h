@@ -1,16 +1,28 @@
-/* model.h - the alpha-beta-gamma cost model.
+/* model.h - the cost of a schedule on a machine: one pricing rule for
+ * every view.
  *
- * alpha: latency of one message (seconds); beta: seconds per byte moved;
- * gamma: seconds per byte reduced. Two link models:
- *  - LINK_P2P: each rank sends and receives at once at 1/beta (textbook);
- *    a step costs max over ranks of
- *      max(msgs_out, msgs_in) alpha + max(sent, recvd) beta + reduced gamma.
- *  - LINK_SHARED: all bytes of a step share one bandwidth 1/beta:
+ * A step's messages (the transfers from one rank to another, taken
+ * together) are routed over the machine's links (machine.h). A link's load
+ * in the step is the messages M and bytes B of every transfer crossing it
+ * (on a reducing switch, reduces into one destination range leave it once
+ * and a copy multicast from one source range enters it once, as one
+ * message). A message
+ * costs the slowest alpha load on its route, max M alpha, plus the slowest
+ * byte load, max B beta, plus the hop latencies it crosses; the step costs
+ * its slowest message plus gamma times the most bytes one rank reduces
+ * (and a reducing switch's share at its own gamma). Local work (src ==
+ * dst) crosses no link: a local copy is free, a local reduce pays gamma.
+ *
+ * On the two flat machines this is the textbook alpha-beta-gamma model:
+ *  - full (a port per rank, LINK_P2P): a step costs
+ *      max(msgs_out, msgs_in) alpha + max(sent, recvd) beta + reduced gamma;
+ *  - bus (one shared medium, LINK_SHARED):
  *      max msgs alpha + (bytes moved by all ranks) beta + max reduced gamma.
- * Local copies (src == dst) are free in both. No I/O, no globals. */
+ * No I/O, no globals. */
 #ifndef COLLVIZ_MODEL_H
 #define COLLVIZ_MODEL_H
 
+#include "core/machine.h"
 #include "core/sched.h"
 
 typedef enum { LINK_P2P, LINK_SHARED, LINK_COUNT } LinkModel;
@@ -37,6 +49,56 @@ static inline double cost_time(const CostTerms *c, const ModelParams *m)
 
 const char *link_name(LinkModel l);
 int link_parse(const char *s);
+
+/* The flat machine of link model l for p ranks under params m (NULL:
+ * alpha = beta = gamma = 1, for terms). */
+CvError model_flat_machine(Machine *mc, LinkModel l, int p,
+                           const ModelParams *m);
+
+/* The price of one step on a machine. */
+typedef struct {
+    double time;      /* seconds: slowest message plus reduce term */
+    CostTerms terms;  /* its terms: the slowest message's messages (a) and
+                         bytes (b) on its busiest links, the most bytes a
+                         rank reduced (g); priced alone, each term's max */
+    double copied;    /* most bytes a rank copied locally (free) */
+    int busiest;      /* the link whose bytes took longest (-1: none) */
+    double busiest_time; /* its bytes times its beta, s */
+    int crit_src, crit_dst; /* the slowest message's ranks (-1: none) */
+} StepPrice;
+
+/* Scratch for pricing the steps of schedules on one machine: the links'
+ * loads of the last step priced stay readable (bytes[i], msgs[i] for the
+ * links in touched[0 .. ntouched), in no order). */
+typedef struct {
+    const Machine *m;   /* the machine */
+    double *bytes;      /* [nlinks] bytes each link carried */
+    int *msgs;          /* [nlinks] messages each link carried */
+    int *touched;       /* links loaded in the last step */
+    int ntouched;       /* how many */
+    double *reduced;    /* [nranks] bytes each rank reduced */
+    double *copied;     /* [nranks] bytes each rank copied locally */
+    void *scratch;      /* pairs and merge keys of a step */
+    size_t scratch_cap; /* transfers they hold */
+    int *route;         /* [max hops] one route */
+    int maxhops;        /* its size */
+    unsigned char *hop_used; /* [max hops] a message added bytes there */
+} Pricer;
+
+CvError pricer_init(Pricer *pr, const Machine *m);
+void pricer_fini(Pricer *pr);
+
+/* Price step k of s on pr's machine (whose rank count must be s's);
+ * `terms_only`: the terms are each term's maximum over messages (what
+ * closed forms describe) and time is left 0. */
+CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
+                   StepPrice *out);
+
+/* The whole schedule: the sum of its steps (seconds, and terms as
+ * price_step gives them, summed; steps counts those that move bytes
+ * between ranks). seconds may be NULL. */
+CvError model_machine_cost(const Schedule *s, const Machine *m,
+                           bool terms_only, CostTerms *out, double *seconds);
 
 /* Cost terms of a schedule under link model l, summed over its steps.
  * With m, each step contributes the terms of its slowest rank under m, so

@@ -34,8 +34,7 @@ static CvError add_step(const Predictor *p, const Schedule *s, size_t k,
         return e;
     out->t.a += t.a, out->t.b += t.b, out->t.g += t.g;
     out->t.steps += t.steps;
-    out->copy += copy;
-    out->time += cost_time(&t, &out->m) + copy * out->m.beta;
+    out->time += cost_time(&t, &out->m);
     return CV_OK;
 }
 

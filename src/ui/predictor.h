@@ -29,16 +29,13 @@ typedef struct {
 } Predictor;
 
 /* A predicted time split into the terms of the formula, so that the one
- * that dominates can be pointed at. Local-only steps (a rank copying its
- * input into place) move nothing between ranks and cost nothing in the
- * alpha-beta-gamma terms; they are priced as their bytes over the copy
- * bandwidth (1/beta, at the footprint with a calibration), so no step
- * reads 0 beside a measured time. */
+ * that dominates can be pointed at. Steps are priced as model.h prices
+ * them for `collviz model` and `trace`: local copies (a rank copying its
+ * input into place) cross no link and are free. */
 typedef struct {
     CostTerms t;  /* latencies, bytes moved, bytes reduced */
-    double copy;  /* bytes copied in local-only steps */
     ModelParams m;/* alpha, beta, gamma they are priced with */
-    double time;  /* t.a alpha + t.b beta + t.g gamma + copy beta, s */
+    double time;  /* t.a alpha + t.b beta + t.g gamma, s */
 } PredSplit;
 
 /* The plain model with the default parameters. */

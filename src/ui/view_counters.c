@@ -186,7 +186,7 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
         return;
     }
     char b[16], c[16];
-    double bytes = sp.t.b + sp.copy; /* copies go at beta too */
+    double bytes = sp.t.b;
     fmt_coef(b, sizeof b, bytes);
     fmt_coef(c, sizeof c, sp.t.g);
     grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
@@ -291,7 +291,7 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
     if (sc->big_ok &&
         !predictor_split(&sc->model, &sc->big_sched,
                          shown ? k : PREDICTOR_WHOLE, &sp)) {
-        fmt_coef(b, sizeof b, sp.t.b + sp.copy);
+        fmt_coef(b, sizeof b, sp.t.b);
         fmt_coef(c, sizeof c, sp.t.g);
         x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0,
                          " = %.0f a + %s b + %s g", sp.t.a, b, c);

@@ -1,0 +1,290 @@
+/* machine_spec.c - `-T`: a machine from a shorthand or a file. */
+#include "cli/machine_spec.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/machine_file.h"
+#include "store/store.h"
+
+#define SPEC_MAX 256          /* bytes of a shorthand */
+#define FILE_MAX (64 << 10)   /* bytes of a machine file */
+
+/* ------------------------------------------------------------- a file */
+
+static bool is_file_spec(const char *s)
+{
+    size_t n = strlen(s);
+    return strchr(s, '/') || (n > 4 && !strcmp(s + n - 4, ".yml")) ||
+           (n > 5 && !strcmp(s + n - 5, ".yaml"));
+}
+
+static int read_machine_file(const char *path, const CliModel *cm,
+                             Machine *out, CliErr *e)
+{
+    FILE *f;
+    int missing = 0;
+    char why[300];
+    if (store_open(path, &f, &missing, why, sizeof why))
+        return missing ? cli_fail(e, "the machine file %s does not exist", path)
+                       : cli_fail(e, "the machine file %s: %s", path, why);
+    char *text = malloc(FILE_MAX + 1);
+    size_t n = text ? fread(text, 1, FILE_MAX + 1, f) : 0;
+    int bad = !text || ferror(f);
+    fclose(f);
+    if (bad) {
+        free(text);
+        return cli_fail(e, "the machine file %s could not be read", path);
+    }
+    if (n > FILE_MAX) {
+        free(text);
+        return cli_fail(e, "the machine file %s is larger than %d KiB", path,
+                        FILE_MAX >> 10);
+    }
+    MachineFileErr fe;
+    CvError err = machine_file_parse(text, n, cm->m.gamma, out, &fe);
+    free(text);
+    if (err && fe.line)
+        return cli_fail(e, "%s:%d: %s", path, fe.line, fe.msg);
+    if (err)
+        return cli_fail(e, "%s: %s", path, fe.msg);
+    return 0;
+}
+
+/* ---------------------------------------------------------- a shorthand */
+
+/* The shape "AxBxC" into sizes; returns the count, -1 when it is not. */
+static int parse_shape(const char *s, int *sizes)
+{
+    int n = 0;
+    for (const char *c = s; *c;) {
+        long v;
+        char num[16];
+        size_t k = strcspn(c, "x");
+        if (n == MACHINE_MAX_DIMS || k == 0 || k >= sizeof num)
+            return -1;
+        memcpy(num, c, k);
+        num[k] = 0;
+        if (!cli_whole_number(num, &v) || v < 1 || v > MACHINE_MAX_RANKS)
+            return -1;
+        sizes[n++] = (int)v;
+        c += k;
+        if (*c == 'x' && !*++c)
+            return -1;
+    }
+    return n;
+}
+
+static int kind_of(const char *s, MachineKind *k)
+{
+    for (int i = 0; i < MACHINE_KIND_COUNT; i++)
+        if (i != MACHINE_DIMS && !strcmp(s, machine_kind_name((MachineKind)i))) {
+            *k = (MachineKind)i;
+            return 0;
+        }
+    return -1;
+}
+
+/* The shape part: dimensions by kind. */
+static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
+                      bool shared, const CliModel *cm, Machine *out,
+                      CliErr *e)
+{
+    int sizes[MACHINE_MAX_DIMS], n = 0;
+    const ModelParams *mp = &cm->m;
+    const char *kn = machine_kind_name(k);
+    if (shape && (n = parse_shape(shape, sizes)) < 0)
+        return cli_fail(e, "'%s' is not a shape: give sizes from 1 to %d "
+                        "joined by x, e.g. 4x4", shape, MACHINE_MAX_RANKS);
+    bool grid = k == MACHINE_TORUS || k == MACHINE_MESH;
+    if (!shape && (grid || k == MACHINE_NODES))
+        return cli_fail(e, "%s needs its shape, e.g. %s:%s", kn, kn,
+                        k == MACHINE_NODES ? "2x4 (2 nodes of 4 GPUs)" : "4x4");
+    if (!shape && p <= 0)
+        return cli_fail(e, "%s needs its rank count: give -p or %s:8", kn, kn);
+    if (!shape)
+        sizes[0] = p, n = 1;
+    if (k == MACHINE_NODES && n != 2)
+        return cli_fail(e, "nodes takes GxL: G nodes of L GPUs, e.g. nodes:2x4");
+    if (!grid && k != MACHINE_NODES && n != 1)
+        return cli_fail(e, "%s takes one number, its ranks, e.g. %s:8", kn, kn);
+    if (reduce && k != MACHINE_SWITCH)
+        return cli_fail(e, "only a switch reduces: reduce goes with switch");
+    if (shared && k != MACHINE_NODES)
+        return cli_fail(e, "nic= goes with nodes");
+    long long prod = 1;
+    for (int i = 0; i < n; i++)
+        prod *= sizes[i];
+    if (prod > MACHINE_MAX_RANKS)
+        return cli_fail(e, "the machine has %lld ranks, more than the %d "
+                        "collviz can describe", prod, MACHINE_MAX_RANKS);
+    CvError err;
+    switch (k) {
+    case MACHINE_FULL: err = machine_full(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
+    case MACHINE_BUS: err = machine_bus(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
+    case MACHINE_NODES: err = machine_nodes(out, sizes[0], sizes[1], shared, mp->gamma); break;
+    case MACHINE_SWITCH:
+    case MACHINE_RING:
+    case MACHINE_TORUS:
+    case MACHINE_MESH:
+        err = machine_grid(out, k, n, sizes, reduce, mp->alpha, mp->beta, mp->gamma);
+        break;
+    case MACHINE_DIMS:
+    case MACHINE_KIND_COUNT:
+        return cli_fail(e, "'%s' is not a machine", kn);
+    }
+    if (err)
+        return cli_fail(e, "the machine %s could not be built: %s", kn,
+                        cv_strerror(err));
+    return 0;
+}
+
+/* One "[CLASS.]key=value" option applied to out. */
+static int set_param(Machine *out, const char *opt, CliErr *e)
+{
+    char cls[MACHINE_NAME_LEN] = "";
+    const char *eq = strchr(opt, '='), *dot = strchr(opt, '.');
+    if (dot && dot > eq)
+        dot = NULL;
+    if (dot) {
+        if ((size_t)(dot - opt) >= sizeof cls)
+            return cli_fail(e, "'%s' names no link class of this machine", opt);
+        memcpy(cls, opt, (size_t)(dot - opt));
+        cls[dot - opt] = 0;
+    }
+    const char *key = dot ? dot + 1 : opt, *val = eq + 1;
+    size_t klen = (size_t)(eq - key);
+    double v;
+    if (klen == 5 && !strncmp(key, "gamma", 5) && !dot) {
+        if (cli_parse_bw("gamma", val, &v, e))
+            return -1;
+        out->gamma = v;
+        return 0;
+    }
+    int which = klen == 5 && !strncmp(key, "alpha", 5) ? 0
+                : klen == 2 && !strncmp(key, "bw", 2)   ? 1
+                : klen == 3 && !strncmp(key, "lat", 3)  ? 2 : -1;
+    if (which < 0)
+        return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
+                        "alpha=, bw=, lat=, gamma=, each as [CLASS.]KEY=VALUE",
+                        opt);
+    int c = dot ? machine_class_find(out, cls) : -1;
+    if (dot && c < 0) {
+        char names[128] = "";
+        for (int i = 0; i < out->ncls; i++)
+            snprintf(names + strlen(names), sizeof names - strlen(names),
+                     "%s%s", i ? ", " : "", out->cls[i].name);
+        return cli_fail(e, "the machine has no link class '%s' (it has %s)",
+                        cls, names);
+    }
+    char what[48];
+    snprintf(what, sizeof what, "%s%s%.*s", cls, dot ? "." : "", (int)klen, key);
+    if ((which != 1 && cli_parse_time(what, val, &v, e)) ||
+        (which == 1 && cli_parse_bw(what, val, &v, e)))
+        return -1;
+    for (int i = 0; i < out->ncls; i++) {
+        LinkClass *k = &out->cls[i];
+        if (c >= 0 && i != c)
+            continue;
+        if (which == 0 && (c >= 0 || k->alpha > 0))
+            k->alpha = v;
+        else if (which == 1 && (c >= 0 || k->beta > 0))
+            k->beta = v;
+        else if (which == 2)
+            k->lat = v;
+    }
+    return 0;
+}
+
+/* The options before the parameters: reduce, nic=, intra=. */
+static int shape_option(const char *opt, bool *reduce, bool *shared,
+                        const char **intra, CliErr *e)
+{
+    if (!strcmp(opt, "reduce"))
+        *reduce = true;
+    else if (!strcmp(opt, "nic=shared") || !strcmp(opt, "nic=rail"))
+        *shared = !strcmp(opt, "nic=shared");
+    else if (!strncmp(opt, "nic=", 4))
+        return cli_fail(e, "nic= takes rail (a NIC per GPU) or shared (one "
+                        "per node), not '%s'", opt + 4);
+    else if (!strcmp(opt, "intra=nvlink") || !strcmp(opt, "intra=pcie"))
+        *intra = opt + 6;
+    else if (!strncmp(opt, "intra=", 6))
+        return cli_fail(e, "intra= takes nvlink or pcie, not '%s'", opt + 6);
+    else if (!strchr(opt, '='))
+        return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
+                        "alpha=, bw=, lat=, gamma=", opt);
+    else
+        return 1;
+    return 0;
+}
+
+static int parse_shorthand(const char *spec, int p, const CliModel *cm,
+                           Machine *out, CliErr *e)
+{
+    char buf[SPEC_MAX + 1], *opts[16];
+    int nopts = 0;
+    if (strlen(spec) > SPEC_MAX)
+        return cli_fail(e, "-T's value is longer than %d bytes", SPEC_MAX);
+    strcpy(buf, spec);
+    for (char *c = strchr(buf, ','); c; c = strchr(c, ',')) {
+        *c++ = 0;
+        if (nopts == 16)
+            return cli_fail(e, "-T takes 16 options at most");
+        opts[nopts++] = c;
+    }
+    char *shape = strchr(buf, ':');
+    if (shape)
+        *shape++ = 0;
+    MachineKind k;
+    if (kind_of(buf, &k))
+        return cli_fail(e, "'%s' is not a machine: full, bus, switch, ring, "
+                        "torus, mesh, nodes, or a machine file's path", buf);
+    bool reduce = false, shared = false;
+    const char *intra = NULL;
+    int first_param = nopts;
+    for (int i = 0; i < nopts; i++) {
+        int r = shape_option(opts[i], &reduce, &shared, &intra, e);
+        if (r < 0)
+            return -1;
+        if (r == 0 && i > first_param)
+            return cli_fail(e, "'%s' must come before the link parameters",
+                            opts[i]);
+        if (r == 1 && first_param == nopts)
+            first_param = i;
+    }
+    if (intra && k != MACHINE_NODES)
+        return cli_fail(e, "intra= goes with nodes");
+    if (build_kind(k, shape, p, reduce, shared, cm, out, e))
+        return -1;
+    if (intra)
+        machine_class_default(intra, &out->cls[0]);
+    for (int i = first_param; i < nopts; i++)
+        if (set_param(out, opts[i], e))
+            return -1;
+    return 0;
+}
+
+int cli_parse_machine(const char *spec, int p, const CliModel *cm,
+                      Machine *out, CliErr *e)
+{
+    if (!spec || !*spec)
+        return cli_fail(e, "-T needs a machine: full, bus, switch, ring, "
+                        "torus:AxB, mesh:AxB, nodes:GxL or a file");
+    if (is_file_spec(spec) ? read_machine_file(spec, cm, out, e)
+                           : parse_shorthand(spec, p, cm, out, e))
+        return -1;
+    if (p > 0 && out->nranks != p)
+        return cli_fail(e, "the machine %s has %d rank%s but -p gives %d",
+                        spec, out->nranks, out->nranks == 1 ? "" : "s", p);
+    return 0;
+}
+
+int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e)
+{
+    CvError err = model_flat_machine(out, cm->link, p, &cm->m);
+    return err ? cli_fail(e, "the machine could not be built: %s",
+                          cv_strerror(err))
+               : 0;
+}

@@ -1,0 +1,40 @@
+/* machine_spec.h - `-T`/`--topo`: the machine a command prices on, as a
+ * shorthand or a machine file (core/machine_file.h), with the one
+ * sentence a user sees when it is wrong.
+ *
+ *   SPEC   = FILE | KIND[:SHAPE][,OPTION]...
+ *   KIND   = full | bus | switch | ring | torus | mesh | nodes
+ *   SHAPE  = NxN...: a torus's or mesh's dimensions (1 to 4, the first
+ *            varying fastest), the ranks of full, bus, switch or ring
+ *            (default -p), GxL for G nodes of L GPUs
+ *   OPTION = reduce                   a switch that reduces and multicasts
+ *          | nic=rail|shared          nodes: a NIC per GPU (default) or
+ *                                     per node
+ *          | intra=nvlink|pcie        nodes: the link inside a node
+ *          | [CLASS.]alpha=TIME       per message (us, or s/ms/us/ns)
+ *          | [CLASS.]bw=GB/s          per link per direction
+ *          | [CLASS.]lat=TIME         per hop
+ *          | gamma=GB/s               reduce speed of a rank
+ *   FILE   = a path with a '/' or ending in .yml or .yaml
+ * CLASS names a class of links ("x", "y", "nvlink", "net", ...; without
+ * it, every class). Unless given, links take the command's --alpha and
+ * --beta (nodes: public figures of their class) and ranks its --gamma. */
+#ifndef COLLVIZ_CLI_MACHINE_SPEC_H
+#define COLLVIZ_CLI_MACHINE_SPEC_H
+
+#include "cli/cli.h"
+#include "core/machine.h"
+
+/* The help line of -T, for every command's table. */
+#define CLI_OPT_TOPO {'T', "topo", "MACHINE", "price on MACHINE: full (default), bus, switch[,reduce], ring, torus:AxB[xC], mesh:AxB, nodes:GxL[,nic=shared], or a machine file (see 'collviz topo --help')"}
+
+/* Parse spec into *out for p ranks (p <= 0: the shape's own count; a
+ * shape without one then needs p). cm gives the default parameters. A
+ * machine of another rank count than p is refused with both numbers. */
+int cli_parse_machine(const char *spec, int p, const CliModel *cm,
+                      Machine *out, CliErr *e);
+
+/* The machine of --link without -T: full or bus under cm. */
+int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e);
+
+#endif

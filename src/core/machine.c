@@ -1,0 +1,432 @@
+/* machine.c - machines as values: built-in shapes, links by number,
+ * dimension-order routes. */
+#include "core/machine.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static const char *const kind_names[MACHINE_KIND_COUNT] = {
+#define X(id, name) [id] = name,
+    MACHINE_KINDS(X)
+#undef X
+};
+
+static const char *const dim_names[DIM_KIND_COUNT] = {
+    [DIM_RING] = "Ring", [DIM_MESH] = "Mesh", [DIM_FULL] = "FullyConnected",
+    [DIM_SWITCH] = "Switch",
+};
+
+const char *machine_kind_name(MachineKind k)
+{
+    return k < MACHINE_KIND_COUNT ? kind_names[k] : "?";
+}
+
+const char *dim_kind_name(DimKind k)
+{
+    return k < DIM_KIND_COUNT ? dim_names[k] : "?";
+}
+
+/* Public figures per direction; alphas of the order NCCL's tuning uses. */
+static const LinkClass class_defaults[] = {
+    {"nvlink", 1e-6, 1 / 450e9, 0},
+    {"pcie", 2e-6, 1 / 64e9, 0},
+    {"net", 5e-6, 1 / 50e9, 0},
+};
+
+bool machine_class_default(const char *name, LinkClass *out)
+{
+    for (size_t i = 0; i < sizeof class_defaults / sizeof *class_defaults; i++)
+        if (!strcmp(name, class_defaults[i].name)) {
+            *out = class_defaults[i];
+            return true;
+        }
+    return false;
+}
+
+int machine_class_find(const Machine *m, const char *name)
+{
+    for (int c = 0; c < m->ncls; c++)
+        if (!strcmp(m->cls[c].name, name))
+            return c;
+    return -1;
+}
+
+/* ------------------------------------------------------------- building */
+
+/* Product of the sizes of dimensions before i: the step of c_i in ranks. */
+static int stride(const Machine *m, int i)
+{
+    int s = 1;
+    for (int j = 0; j < i; j++)
+        s *= m->dim[j].size;
+    return s;
+}
+
+static int dim_links(const Machine *m, int i)
+{
+    const MachineDim *d = &m->dim[i];
+    switch (d->kind) {
+    case DIM_RING:
+    case DIM_MESH: return 2 * m->nranks;
+    case DIM_FULL: return m->nranks * d->size;
+    case DIM_SWITCH: return 2 * (d->shared ? d->size : m->nranks);
+    case DIM_KIND_COUNT: break;
+    }
+    return 0;
+}
+
+static int dim_base(const Machine *m, int i)
+{
+    int b = 0;
+    for (int j = 0; j < i; j++)
+        b += dim_links(m, j);
+    return b;
+}
+
+static void set_class(LinkClass *c, const char *name, double alpha,
+                      double beta)
+{
+    *c = (LinkClass){.alpha = alpha, .beta = beta};
+    snprintf(c->name, sizeof c->name, "%s", name);
+}
+
+CvError machine_finish(Machine *m)
+{
+    long long p = 1;
+    for (int i = 0; i < m->ndims; i++) {
+        if (m->dim[i].size < 1)
+            return CV_ERR_RANKS;
+        p *= m->dim[i].size;
+        if (p > MACHINE_MAX_RANKS)
+            return CV_ERR_RANKS;
+    }
+    m->nranks = (int)p;
+    long long n = m->kind == MACHINE_BUS ? 2 * p + 1 : 0;
+    for (int i = 0; i < m->ndims && m->kind != MACHINE_BUS; i++)
+        n += dim_links(m, i);
+    if (n > (1LL << 30))
+        return CV_ERR_LIMIT;
+    m->nlinks = (int)n;
+    return CV_OK;
+}
+
+CvError machine_grid(Machine *m, MachineKind kind, int ndims,
+                     const int *sizes, bool reduce, double alpha,
+                     double beta, double gamma)
+{
+    static const char *const axis[MACHINE_MAX_DIMS] = {"x", "y", "z", "w"};
+    *m = (Machine){.kind = kind, .gamma = gamma, .ndims = ndims};
+    if (ndims < 1 || ndims > MACHINE_MAX_DIMS)
+        return CV_ERR_ARG;
+    DimKind dk = kind == MACHINE_MESH ? DIM_MESH
+                 : kind == MACHINE_SWITCH || kind == MACHINE_FULL ||
+                         kind == MACHINE_BUS
+                     ? DIM_SWITCH
+                     : DIM_RING;
+    m->ncls = ndims;
+    for (int i = 0; i < ndims; i++) {
+        m->dim[i] = (MachineDim){.kind = dk, .size = sizes[i], .cls = i,
+                                 .reduce = reduce && dk == DIM_SWITCH};
+        set_class(&m->cls[i], ndims == 1 ? "link" : axis[i], alpha, beta);
+    }
+    return machine_finish(m);
+}
+
+CvError machine_full(Machine *m, int p, double alpha, double beta,
+                     double gamma)
+{
+    return machine_grid(m, MACHINE_FULL, 1, &p, false, alpha, beta, gamma);
+}
+
+/* The bus: ports carry the messages (alpha), the medium the bytes. */
+CvError machine_bus(Machine *m, int p, double alpha, double beta,
+                    double gamma)
+{
+    CvError e = machine_grid(m, MACHINE_BUS, 1, &p, false, alpha, beta, gamma);
+    set_class(&m->cls[0], "port", alpha, 0);
+    set_class(&m->cls[1], "bus", 0, beta);
+    m->ncls = 2;
+    return e;
+}
+
+CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
+                      double gamma)
+{
+    int sizes[2] = {per_node, nodes};
+    CvError e = machine_grid(m, MACHINE_SWITCH, 2, sizes, false, 0, 0, gamma);
+    m->kind = MACHINE_NODES;
+    m->dim[1].shared = shared_nic;
+    machine_class_default("nvlink", &m->cls[0]);
+    machine_class_default("net", &m->cls[1]);
+    return e ? e : machine_finish(m);
+}
+
+/* ------------------------------------------------------------- geometry */
+
+int machine_coord(const Machine *m, int r, int i)
+{
+    return r / stride(m, i) % m->dim[i].size;
+}
+
+/* The line of rank r in dimension i: r with c_i taken out. */
+static int line_of(const Machine *m, int r, int i)
+{
+    int s = stride(m, i);
+    return r % s + r / (s * m->dim[i].size) * s;
+}
+
+/* First switch number of dimension i: lines of earlier switch dimensions
+ * (a shared one: its switch and its ports). */
+static int switch_base(const Machine *m, int i)
+{
+    int b = 0;
+    for (int j = 0; j < i; j++)
+        if (m->dim[j].kind == DIM_SWITCH)
+            b += m->dim[j].shared ? 1 + m->dim[j].size
+                                  : m->nranks / m->dim[j].size;
+    return b;
+}
+
+/* The rank at rank r's place with c_i = c. */
+static int with_coord(const Machine *m, int r, int i, int c)
+{
+    return r + (c - machine_coord(m, r, i)) * stride(m, i);
+}
+
+static MachineLink link_bus(const Machine *m, int i)
+{
+    int p = m->nranks;
+    if (i == 2 * p)
+        return (MachineLink){-1, -1, 1, -1, true};
+    return i % 2 ? (MachineLink){-1, i / 2, 0, 0, true}
+                 : (MachineLink){i / 2, -1, 0, 0, true};
+}
+
+/* Link k of dimension i (k counted from the dimension's base). */
+static MachineLink link_in_dim(const Machine *m, int i, int k)
+{
+    const MachineDim *d = &m->dim[i];
+    MachineLink l = {.cls = d->cls, .dim = i, .used = true};
+    int r = k / 2, up = k % 2 == 0, c;
+    switch (d->kind) {
+    case DIM_RING:
+    case DIM_MESH:
+        c = machine_coord(m, r, i) + (up ? 1 : -1);
+        l.used = d->kind == DIM_RING || (c >= 0 && c < d->size);
+        l.from = r;
+        l.to = with_coord(m, r, i, (c + d->size) % d->size);
+        return l;
+    case DIM_FULL:
+        r = k / d->size;
+        l.from = r;
+        l.to = with_coord(m, r, i, k % d->size);
+        l.used = l.to != r;
+        return l;
+    case DIM_SWITCH: {
+        int base = switch_base(m, i);
+        int sw = -1 - (d->shared ? base : base + line_of(m, r, i));
+        int port = d->shared ? -1 - (base + 1 + r) : r;
+        l.from = up ? port : sw;
+        l.to = up ? sw : port;
+        return l;
+    }
+    case DIM_KIND_COUNT: break;
+    }
+    return l;
+}
+
+MachineLink machine_link(const Machine *m, int i)
+{
+    if (m->kind == MACHINE_BUS)
+        return link_bus(m, i);
+    int d = 0;
+    while (d + 1 < m->ndims && i >= dim_base(m, d + 1))
+        d++;
+    return link_in_dim(m, d, i - dim_base(m, d));
+}
+
+int machine_link_class(const Machine *m, int i)
+{
+    if (m->kind == MACHINE_BUS)
+        return i == 2 * m->nranks;
+    int b = 0;
+    for (int d = 0; d + 1 < m->ndims; d++) {
+        b += dim_links(m, d);
+        if (i < b)
+            return m->dim[d].cls;
+    }
+    return m->dim[m->ndims - 1].cls;
+}
+
+void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
+{
+    if (e >= 0) {
+        snprintf(buf, len, "r%d", e);
+        return;
+    }
+    int sw = -1 - e;
+    if (m->kind == MACHINE_BUS) {
+        snprintf(buf, len, "medium");
+        return;
+    }
+    for (int i = 0; i < m->ndims; i++) {
+        const MachineDim *d = &m->dim[i];
+        int b = switch_base(m, i);
+        int n = d->kind != DIM_SWITCH ? 0 : d->shared ? 1 + d->size
+                                                      : m->nranks / d->size;
+        if (sw < b || sw >= b + n)
+            continue;
+        const char *cn = m->cls[d->cls].name;
+        if (d->shared && sw > b)
+            snprintf(buf, len, "%s.port%d", cn, sw - b - 1);
+        else if (d->shared || n == 1)
+            snprintf(buf, len, "sw.%s", cn);
+        else
+            snprintf(buf, len, "sw.%s%d", cn, sw - b);
+        return;
+    }
+    snprintf(buf, len, "?");
+}
+
+/* ---------------------------------------------------------------- routes */
+
+static int put(int *links, int cap, int n, int link)
+{
+    if (n < cap)
+        links[n] = link;
+    return n + 1;
+}
+
+/* Hops from rank *cur to coordinate t in dimension i, appended from n. */
+static int route_dim(const Machine *m, int i, int *cur, int t, int *links,
+                     int cap, int n)
+{
+    const MachineDim *d = &m->dim[i];
+    int base = dim_base(m, i), c = machine_coord(m, *cur, i);
+    int delta = (t - c + d->size) % d->size, dir, hops;
+    switch (d->kind) {
+    case DIM_RING:
+    case DIM_MESH:
+        if (d->kind == DIM_RING)
+            dir = 2 * delta <= d->size ? 1 : -1,
+            hops = dir > 0 ? delta : d->size - delta;
+        else
+            dir = t > c ? 1 : -1, hops = t > c ? t - c : c - t;
+        for (int h = 0; h < hops; h++) {
+            n = put(links, cap, n, base + 2 * *cur + (dir > 0 ? 0 : 1));
+            c = (c + dir + d->size) % d->size;
+            *cur = with_coord(m, *cur, i, c);
+        }
+        return n;
+    case DIM_FULL:
+        n = put(links, cap, n, base + *cur * d->size + t);
+        *cur = with_coord(m, *cur, i, t);
+        return n;
+    case DIM_SWITCH: {
+        int next = with_coord(m, *cur, i, t);
+        n = put(links, cap, n, base + 2 * (d->shared ? c : *cur));
+        n = put(links, cap, n, base + 2 * (d->shared ? t : next) + 1);
+        *cur = next;
+        return n;
+    }
+    case DIM_KIND_COUNT: break;
+    }
+    return n;
+}
+
+int machine_route(const Machine *m, int src, int dst, int *links, int cap)
+{
+    if (src == dst)
+        return 0;
+    if (m->kind == MACHINE_BUS) {
+        int n = put(links, cap, 0, 2 * src);
+        n = put(links, cap, n, 2 * m->nranks);
+        return put(links, cap, n, 2 * dst + 1);
+    }
+    /* a shared dimension's ports join every rank at a coordinate: a
+       message that crosses it goes there alone */
+    for (int i = 0; i < m->ndims; i++)
+        if (m->dim[i].shared &&
+            machine_coord(m, src, i) != machine_coord(m, dst, i)) {
+            int cur = src;
+            return route_dim(m, i, &cur, machine_coord(m, dst, i), links,
+                             cap, 0);
+        }
+    int cur = src, n = 0;
+    for (int i = 0; i < m->ndims; i++)
+        if (machine_coord(m, cur, i) != machine_coord(m, dst, i))
+            n = route_dim(m, i, &cur, machine_coord(m, dst, i), links, cap, n);
+    return n;
+}
+
+int machine_max_hops(const Machine *m)
+{
+    if (m->kind == MACHINE_BUS)
+        return 3;
+    int n = 0;
+    for (int i = 0; i < m->ndims; i++) {
+        const MachineDim *d = &m->dim[i];
+        n += d->kind == DIM_RING ? d->size / 2
+             : d->kind == DIM_MESH ? d->size - 1
+             : d->kind == DIM_FULL ? 1 : 2;
+    }
+    return n;
+}
+
+static bool switch_link(const Machine *m, int i, int out)
+{
+    if (m->kind == MACHINE_BUS || i < 0 || i >= m->nlinks)
+        return false;
+    MachineLink l = machine_link(m, i);
+    return m->dim[l.dim].kind == DIM_SWITCH && m->dim[l.dim].reduce &&
+           (out ? l.from < 0 : l.to < 0);
+}
+
+bool machine_link_reduces(const Machine *m, int i) { return switch_link(m, i, 1); }
+bool machine_link_multicasts(const Machine *m, int i) { return switch_link(m, i, 0); }
+
+/* ------------------------------------------------------------ in words */
+
+static size_t shape_text(const Machine *m, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s ", machine_kind_name(m->kind));
+    for (int i = 0; i < m->ndims && n < len; i++) {
+        int sz = m->kind == MACHINE_NODES ? m->dim[m->ndims - 1 - i].size
+                                          : m->dim[i].size;
+        n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "x" : "", sz);
+    }
+    if (m->kind == MACHINE_NODES && m->dim[1].shared && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", a NIC per node");
+    for (int i = 0; i < m->ndims && n < len; i++)
+        if (m->dim[i].reduce) {
+            n += (size_t)snprintf(buf + n, len - n, ", reducing");
+            break;
+        }
+    return n < len ? n : len;
+}
+
+void machine_describe(const Machine *m, bool shape_only, char *buf,
+                      size_t len)
+{
+    if (!len)
+        return;
+    size_t n = shape_text(m, buf, len);
+    for (int c = 0; c < m->ncls && !shape_only && n < len; c++) {
+        const LinkClass *k = &m->cls[c];
+        n += (size_t)snprintf(buf + n, len - n, "%s%s:", c ? "; " : " (",
+                              k->name);
+        if (k->alpha > 0 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, " alpha %g us",
+                                  k->alpha * 1e6);
+        if (k->beta > 0 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, " %g GB/s",
+                                  1 / k->beta / 1e9);
+        if (k->lat > 0 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, " %g ns per hop",
+                                  k->lat * 1e9);
+    }
+    if (!shape_only && n < len && m->gamma > 0)
+        snprintf(buf + n, len - n, "), reduce %g GB/s", 1 / m->gamma / 1e9);
+    else if (!shape_only && n < len)
+        snprintf(buf + n, len - n, ")");
+}

@@ -1,0 +1,176 @@
+/* machine.h - the machine a schedule runs on, as a value: ranks and the
+ * switches between them, directed links with parameters of their own, and
+ * the route a message from one rank takes to another.
+ *
+ * A machine is a list of dimensions, as ASTRA-sim's network description
+ * has it: rank r sits at coordinates c_i = (r / (d_0 ... d_(i-1))) mod d_i
+ * (dimension 0 varies fastest), and a message travels the dimensions in
+ * order, in each one from its coordinate to the destination's. In a
+ * dimension the ranks that differ only in c_i form a line, joined as a
+ * ring (both directions, the shorter way, ties going up), a mesh (no
+ * wrap-around), fully (one link per ordered pair) or through a switch (an
+ * up and a down link per member; a switch may reduce and multicast, as an
+ * NVSwitch with NVLS does, and a shared one has one port per coordinate,
+ * as a node's NIC that all its GPUs share). `bus` is the one exception: a
+ * single medium that every byte crosses, the memory system of a CPU.
+ *
+ * Links are numbered, not stored: machine_link says what link i joins, so
+ * a machine of 16384 ranks is a few hundred bytes. No I/O, no globals. */
+#ifndef COLLVIZ_CORE_MACHINE_H
+#define COLLVIZ_CORE_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/error.h"
+
+#define MACHINE_MAX_DIMS 4      /* dimensions at most */
+#define MACHINE_MAX_RANKS 65536 /* ranks at most */
+#define MACHINE_NAME_LEN 16     /* bytes of a link class's name */
+
+/* The kinds built in; each names its shape and default link classes. */
+#define MACHINE_KINDS(X)                                                      \
+    X(MACHINE_FULL, "full")      /* a port per rank into a non-blocking    \
+                                    fabric: the textbook point to point */  \
+    X(MACHINE_BUS, "bus")        /* one medium every byte crosses */        \
+    X(MACHINE_SWITCH, "switch")  /* one switch, may reduce and multicast */ \
+    X(MACHINE_RING, "ring")      /* one bidirectional ring */               \
+    X(MACHINE_TORUS, "torus")    /* rings in every dimension */             \
+    X(MACHINE_MESH, "mesh")      /* lines without wrap-around */            \
+    X(MACHINE_NODES, "nodes")    /* nodes of GPUs: a switch inside each,    \
+                                    NICs to a network */                    \
+    X(MACHINE_DIMS, "dims")      /* dimensions as a file describes them */
+
+typedef enum {
+#define X(id, name) id,
+    MACHINE_KINDS(X)
+#undef X
+    MACHINE_KIND_COUNT
+} MachineKind;
+
+/* How the members of one line of a dimension are joined. */
+typedef enum {
+    DIM_RING,   /* a ring, both directions (ASTRA-sim's Ring) */
+    DIM_MESH,   /* a line, both directions, no wrap-around */
+    DIM_FULL,   /* a link per ordered pair (ASTRA-sim's FullyConnected) */
+    DIM_SWITCH, /* a switch, an up and a down link per member */
+    DIM_KIND_COUNT
+} DimKind;
+
+/* The parameters of a class of links. A link busy with M messages and B
+ * bytes in a step prices a message through it at M alpha + B beta; a
+ * message also pays lat on every link it crosses. */
+typedef struct {
+    char name[MACHINE_NAME_LEN]; /* "link", "x", "nvlink", "net", ... */
+    double alpha;                /* s per message the link carries */
+    double beta;                 /* s per byte the link carries */
+    double lat;                  /* s per hop: wire and switch latency */
+} LinkClass;
+
+/* One dimension. */
+typedef struct {
+    DimKind kind;  /* how a line is joined */
+    int size;      /* members of a line (d_i) */
+    int cls;       /* index of its links' class in Machine.cls */
+    bool reduce;   /* DIM_SWITCH: the switch reduces what meets in it and
+                      multicasts what leaves it (NVLS) */
+    bool shared;   /* DIM_SWITCH: one switch for the whole dimension and
+                      one port per coordinate, shared by every rank at it
+                      (a NIC shared by a node's GPUs) */
+} MachineDim;
+
+/* A machine. Its links: for each dimension in order, DIM_RING and DIM_MESH
+ * have 2 per rank (up, down the line; a mesh's at an end unused),
+ * DIM_FULL d_i per rank (to each coordinate), DIM_SWITCH 2 per port (into
+ * the switch, out of it); `bus` has an up and a down port per rank and
+ * the medium last. */
+typedef struct {
+    MachineKind kind;              /* what built it (names it) */
+    int nranks;                    /* ranks: the product of the sizes */
+    int ndims;                     /* dimensions used */
+    MachineDim dim[MACHINE_MAX_DIMS]; /* by order of routing */
+    int ncls;                      /* link classes used */
+    LinkClass cls[MACHINE_MAX_DIMS + 1]; /* their parameters */
+    double gamma;                  /* s per byte a rank reduces */
+    double sw_gamma;               /* s per byte a reducing switch reduces */
+    int nlinks;                    /* links in all */
+} Machine;
+
+/* What link i of a machine joins. Endpoints: ranks are 0..nranks-1; a
+ * switch is -1 - its number (machine_switch_name names it). */
+typedef struct {
+    int from, to;  /* endpoints */
+    int cls;       /* its class */
+    int dim;       /* its dimension (-1: the bus's medium) */
+    bool used;     /* false: a mesh end's link that joins nothing */
+} MachineLink;
+
+const char *machine_kind_name(MachineKind k);
+const char *dim_kind_name(DimKind k);
+
+/* The built-in machines of p ranks (sizes multiply to p); every link
+ * class gets `alpha`, `beta`, no hop latency, and ranks reduce at gamma.
+ * A dimension's class is named "link" for one dimension, else "x", "y",
+ * "z", "w". */
+CvError machine_full(Machine *m, int p, double alpha, double beta,
+                     double gamma);
+CvError machine_bus(Machine *m, int p, double alpha, double beta,
+                    double gamma);
+/* kind is MACHINE_SWITCH (reduce: NVLS), MACHINE_RING, MACHINE_TORUS or
+ * MACHINE_MESH; sizes[0..ndims) are the dimensions. */
+CvError machine_grid(Machine *m, MachineKind kind, int ndims,
+                     const int *sizes, bool reduce, double alpha,
+                     double beta, double gamma);
+/* G nodes of L ranks: dimension 0 is the node's switch (class "nvlink"),
+ * dimension 1 the network (class "net"): one NIC per GPU, on a switch per
+ * rail (rail-optimised), or with shared_nic one per node on one switch.
+ * The classes get the defaults of machine_class_default. */
+CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
+                      double gamma);
+
+/* Set m->nranks and m->nlinks from the dimensions m holds (a machine
+ * built by hand, as a file's): CV_ERR_RANKS when they multiply to more
+ * than MACHINE_MAX_RANKS. */
+CvError machine_finish(Machine *m);
+
+/* A link class's default parameters by name: "nvlink" (NVLink 4 through
+ * an NVSwitch, H100 SXM: 450 GB/s per direction), "pcie" (PCIe 5.0 x16:
+ * 64 GB/s), "net" (InfiniBand NDR, 400 Gb/s: 50 GB/s), each with an alpha
+ * of the order NCCL's tuning assumes; false for another name. */
+bool machine_class_default(const char *name, LinkClass *out);
+
+/* Index of the class named `name`, or -1. */
+int machine_class_find(const Machine *m, const char *name);
+
+/* Rank r's coordinate in dimension i. */
+int machine_coord(const Machine *m, int r, int i);
+
+/* What link i joins. */
+MachineLink machine_link(const Machine *m, int i);
+
+/* The class of link i (what machine_link(m, i).cls says, quickly). */
+int machine_link_class(const Machine *m, int i);
+
+/* Write the name of endpoint e into buf: "r5", "sw", "sw.x3" (the switch
+ * of line 3 of dimension x), "medium". */
+void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len);
+
+/* The links a message from rank src to rank dst crosses, in order, into
+ * links[0 .. cap); returns how many (0 when src == dst; more than cap:
+ * only cap were written). */
+int machine_route(const Machine *m, int src, int dst, int *links, int cap);
+
+/* The most links any route crosses. */
+int machine_max_hops(const Machine *m);
+
+/* Whether link i goes out of a reducing switch (reduces that meet there
+ * leave once) or into one (a copy multicast there enters once). */
+bool machine_link_reduces(const Machine *m, int i);
+bool machine_link_multicasts(const Machine *m, int i);
+
+/* The machine in words, e.g. "torus 4x4 (x: alpha 1 us, 10 GB/s; ...)";
+ * short: only the kind and shape ("torus 4x4"). */
+void machine_describe(const Machine *m, bool shape_only, char *buf,
+                      size_t len);
+
+#endif

@@ -1,0 +1,262 @@
+/* machine_file.c - ASTRA-sim's network description, the subset in
+ * machine_file.h, without a YAML library. */
+#include "core/machine_file.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_COUNT };
+
+static const char *const key_names[K_COUNT] = {
+    "topology", "npus_count", "bandwidth", "latency", "collviz_alpha",
+    "collviz_gamma",
+};
+
+/* What the file said, before it becomes a machine. */
+typedef struct {
+    int n[K_COUNT];                     /* values per key (0: absent) */
+    int line[K_COUNT];                  /* where each key was */
+    char topo[MACHINE_MAX_DIMS][24];    /* topology names */
+    double num[K_COUNT][MACHINE_MAX_DIMS]; /* numbers of the other keys */
+} Parsed;
+
+static CvError fail(MachineFileErr *e, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static CvError fail(MachineFileErr *e, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    e->line = line;
+    vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+    va_end(ap);
+    return CV_ERR_ARG;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+        s[--n] = 0;
+    return s;
+}
+
+/* One list item (or the scalar) of key k. */
+static CvError parse_item(Parsed *p, int k, char *item, int line,
+                          MachineFileErr *e)
+{
+    int i = p->n[k];
+    if (i >= MACHINE_MAX_DIMS)
+        return fail(e, line, "%s has more than %d values (collviz takes %d "
+                    "dimensions at most)", key_names[k], MACHINE_MAX_DIMS,
+                    MACHINE_MAX_DIMS);
+    if (!*item)
+        return fail(e, line, "%s has an empty value", key_names[k]);
+    if (k == K_TOPO) {
+        if (strlen(item) >= sizeof p->topo[i])
+            return fail(e, line, "'%.30s' is not a topology", item);
+        strcpy(p->topo[i], item);
+    } else {
+        char *end;
+        errno = 0;
+        double v = strtod(item, &end);
+        if (*end || errno || !(v >= 0) || v > 1e12)
+            return fail(e, line, "%s's value '%.30s' is not a number from 0 "
+                        "to 1e12", key_names[k], item);
+        p->num[k][i] = v;
+    }
+    p->n[k]++;
+    return CV_OK;
+}
+
+/* "key: [ a, b ]" or "key: a" on one line. */
+static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
+{
+    char *hash = strchr(s, '#');
+    if (hash)
+        *hash = 0;
+    s = trim(s);
+    if (!*s)
+        return CV_OK;
+    char *colon = strchr(s, ':');
+    if (!colon)
+        return fail(e, line, "a line must be 'key: [values]'");
+    *colon = 0;
+    char *key = trim(s), *val = trim(colon + 1);
+    int k = 0;
+    while (k < K_COUNT && strcmp(key, key_names[k]))
+        k++;
+    if (k == K_COUNT)
+        return fail(e, line, "unknown key '%.40s' (collviz reads topology, "
+                    "npus_count, bandwidth, latency, collviz_alpha, "
+                    "collviz_gamma)", key);
+    if (p->n[k] || p->line[k])
+        return fail(e, line, "%s is given twice", key_names[k]);
+    p->line[k] = line;
+    size_t n = strlen(val);
+    bool list = n && val[0] == '[';
+    if (list && val[n - 1] != ']')
+        return fail(e, line, "the list of %s has no closing ']' on its line",
+                    key_names[k]);
+    if (list)
+        val[n - 1] = 0, val++;
+    for (char *item = val, *next; item; item = next) {
+        next = strchr(item, ',');
+        if (next)
+            *next++ = 0;
+        CvError err = parse_item(p, k, trim(item), line, e);
+        if (err)
+            return err;
+        if (!list && next)
+            return fail(e, line, "several values of %s need a list: [a, b]",
+                        key_names[k]);
+    }
+    return CV_OK;
+}
+
+static bool dim_kind(const char *name, DimKind *k, bool *reduce)
+{
+    static const char *const names[] = {"Ring", "Mesh", "FullyConnected",
+                                        "Switch", "ReducingSwitch"};
+    for (int i = 0; i < 5; i++)
+        if (!strcmp(name, names[i])) {
+            *k = i == 4 ? DIM_SWITCH : (DimKind)i;
+            *reduce = i == 4;
+            return true;
+        }
+    return false;
+}
+
+/* The machine the keys describe. */
+static CvError build(const Parsed *p, double gamma, Machine *m,
+                     MachineFileErr *e)
+{
+    static const char *const axis[MACHINE_MAX_DIMS] = {"x", "y", "z", "w"};
+    int nd = p->n[K_TOPO];
+    if (!nd)
+        return fail(e, 0, "the file has no topology line");
+    for (int k = K_NPUS; k <= K_ALPHA; k++)
+        if (k != K_ALPHA ? p->n[k] != nd : p->n[k] && p->n[k] != nd)
+            return fail(e, p->line[k], "%s has %d value%s but topology has %d",
+                        key_names[k], p->n[k], p->n[k] == 1 ? "" : "s", nd);
+    *m = (Machine){.kind = MACHINE_DIMS, .ndims = nd, .ncls = nd,
+                   .gamma = p->n[K_GAMMA] ? 1 / (p->num[K_GAMMA][0] * 1e9)
+                                          : gamma};
+    if (p->n[K_GAMMA] && !(p->num[K_GAMMA][0] > 0))
+        return fail(e, p->line[K_GAMMA], "collviz_gamma must be above 0");
+    for (int i = 0; i < nd; i++) {
+        MachineDim *d = &m->dim[i];
+        if (!dim_kind(p->topo[i], &d->kind, &d->reduce))
+            return fail(e, p->line[K_TOPO], "'%s' is not a topology collviz "
+                        "knows (Ring, FullyConnected, Switch; Mesh, "
+                        "ReducingSwitch)", p->topo[i]);
+        double np = p->num[K_NPUS][i], bw = p->num[K_BW][i];
+        if (np < 1 || np > MACHINE_MAX_RANKS || np != (int)np)
+            return fail(e, p->line[K_NPUS], "npus_count must hold whole "
+                        "numbers from 1 to %d", MACHINE_MAX_RANKS);
+        if (!(bw > 0))
+            return fail(e, p->line[K_BW], "bandwidth must be above 0 GB/s");
+        d->size = (int)np, d->cls = i;
+        LinkClass *c = &m->cls[i];
+        snprintf(c->name, sizeof c->name, "%s", nd == 1 ? "link" : axis[i]);
+        c->beta = 1 / (bw * 1e9);
+        c->lat = p->num[K_LAT][i] * 1e-9;
+        c->alpha = p->num[K_ALPHA][i] * 1e-6;
+    }
+    if (machine_finish(m))
+        return fail(e, p->line[K_NPUS], "npus_count multiplies to more than "
+                    "%d ranks", MACHINE_MAX_RANKS);
+    return CV_OK;
+}
+
+CvError machine_file_parse(const char *text, size_t len, double gamma,
+                           Machine *m, MachineFileErr *e)
+{
+    Parsed p = {0};
+    *e = (MachineFileErr){0};
+    int line = 0;
+    for (size_t i = 0; i < len;) {
+        size_t j = i;
+        while (j < len && text[j] != '\n')
+            j++;
+        line++;
+        char buf[512];
+        if (j - i >= sizeof buf)
+            return fail(e, line, "the line is longer than %zu bytes",
+                        sizeof buf - 1);
+        memcpy(buf, text + i, j - i);
+        buf[j - i] = 0;
+        if (memchr(buf, 0, j - i))
+            return fail(e, line, "the line holds a NUL byte");
+        CvError err = parse_line(&p, buf, line, e);
+        if (err)
+            return err;
+        i = j + 1;
+    }
+    return build(&p, gamma, m, e);
+}
+
+/* ---------------------------------------------------------------- write */
+
+static size_t put(char *buf, size_t len, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static size_t put(char *buf, size_t len, size_t n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, fmt, ap);
+    va_end(ap);
+    return n + (k > 0 ? (size_t)k : 0);
+}
+
+static const char *dim_text(const MachineDim *d)
+{
+    return d->kind == DIM_SWITCH && d->reduce ? "ReducingSwitch"
+                                              : dim_kind_name(d->kind);
+}
+
+CvError machine_file_write(const Machine *m, char *buf, size_t len,
+                           size_t *need)
+{
+    char desc[160];
+    *need = 0;
+    if (m->kind == MACHINE_BUS)
+        return CV_ERR_ARG;
+    machine_describe(m, true, desc, sizeof desc);
+    size_t n = put(buf, len, 0, "# %s, written by collviz topo\n", desc);
+    const char *sep = "";
+    n = put(buf, len, n, "topology: [ ");
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%s", sep, dim_text(&m->dim[i]));
+    n = put(buf, len, n, " ]\nnpus_count: [ ");
+    sep = "";
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%d", sep, m->dim[i].size);
+    n = put(buf, len, n, " ]\nbandwidth: [ ");
+    sep = "";
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%.17g", sep,
+                1 / m->cls[m->dim[i].cls].beta / 1e9);
+    n = put(buf, len, n, " ]  # GB/s\nlatency: [ ");
+    sep = "";
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%.17g", sep, m->cls[m->dim[i].cls].lat * 1e9);
+    n = put(buf, len, n, " ]  # ns\n# collviz's own keys\ncollviz_alpha: [ ");
+    sep = "";
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%.17g", sep,
+                m->cls[m->dim[i].cls].alpha * 1e6);
+    n = put(buf, len, n, " ]  # us\n");
+    if (m->gamma > 0)
+        n = put(buf, len, n, "collviz_gamma: %.17g  # GB/s\n",
+                1 / m->gamma / 1e9);
+    *need = n;
+    return CV_OK;
+}

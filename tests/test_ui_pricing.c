@@ -1,0 +1,165 @@
+/* test_ui_pricing.c - one pricing rule for every view: for the same scene
+ * on the same machine, `collviz trace --json` (its model total), `collviz
+ * model` (the algorithm's column), a lesson's `time` query and the TUI's
+ * predictor (its whole and the sum of its steps) give the same time, over
+ * every collective and algorithm, rank counts 2 to 16 and sizes the rank
+ * count does not divide; trace and model also on a torus and on nodes
+ * (-T). Each value is compared with the core's price of the schedule,
+ * whose own correctness test_machine.c checks by hand. */
+#include "cli_fixture.h"
+
+#include "cli/scene_opts.h"
+#include "lesson/query.h"
+#include "ui/predictor.h"
+
+/* The model total of `trace ... --json` in seconds. */
+static double trace_time(const char *args)
+{
+    Out o;
+    runf(&o, "trace %s --json", args);
+    if (o.rc)
+        fail_msg("trace %s: rc %d %s", args, o.rc, o.err);
+    const char *tot = strstr(o.out, "\"totals\"");
+    assert_non_null(tot);
+    const char *m = strstr(tot, "\"model\"");
+    assert_non_null(m);
+    const char *t = strstr(m, "\"time\":");
+    assert_non_null(t);
+    double v = strtod(t + 7, NULL);
+    out_free(&o);
+    return v;
+}
+
+/* The time of algorithm `algo` in the one row of `model ... -b S -e S`,
+ * in seconds. */
+static double model_time(const char *coll, const char *algo, int p,
+                         unsigned long long bytes, const char *topo)
+{
+    Out o;
+    runf(&o, "model %s -p %d -b %llu -e %llu%s%s", coll, p, bytes, bytes,
+         topo ? " -T " : "", topo ? topo : "");
+    if (o.rc)
+        fail_msg("model: rc %d %s", o.rc, o.err);
+    /* the column header line names the algorithms in order */
+    const char *h = strstr(o.out, "\n#         size");
+    assert_non_null(h);
+    const char *row = strchr(h + 1, '\n') + 1;
+    int col = -1, i = 0;
+    char name[64];
+    const char *c = h + 1 + strlen("#         size        count");
+    for (int used; sscanf(c, "%63s%n", name, &used) == 1 && *c != '\n'; c += used, i++) {
+        if (!strcmp(name, algo))
+            col = i;
+        if (strchr(c, '\n') < c + used)
+            break;
+    }
+    assert_true(col >= 0);
+    char *end;
+    strtoull(row, &end, 10);
+    strtoull(end, &end, 10);
+    double v = 0;
+    for (int k = 0; k <= col; k++)
+        v = strtod(end, &end), end += *end == '*';
+    out_free(&o);
+    return v * 1e-6;
+}
+
+static void near(double got, double want, double tol, const char *what,
+                 const char *scene)
+{
+    if (!(fabs(got - want) <= tol + 1e-9 * fabs(want)))
+        fail_msg("%s prices %s at %.9g s, the core at %.9g s", what, scene,
+                 got, want);
+}
+
+/* One scene: every view against the core's price on `full`. */
+static void check_scene(const AlgoInfo *a, int p, unsigned long long bytes)
+{
+    char line[160];
+    snprintf(line, sizeof line, "%s -a %s -p %d -s %llu", coll_name(a->coll),
+             a->name, p, bytes);
+    SceneSpec sc;
+    CliErr e;
+    if (scene_opts_parse_line(line, &scene_limits_trace, &sc, &e))
+        return; /* a size that holds no whole block, say */
+    Schedule s;
+    assert_int_equal(algo_generate(a, &sc.call, &s), CV_OK);
+    Machine m;
+    ModelParams mp = {CLI_DEFAULT_ALPHA, 1 / CLI_DEFAULT_BW,
+                      1 / CLI_DEFAULT_GAMMA_BW};
+    assert_int_equal(machine_full(&m, p, mp.alpha, mp.beta, mp.gamma), CV_OK);
+    CostTerms t;
+    double want;
+    assert_int_equal(model_machine_cost(&s, &m, false, &t, &want), CV_OK);
+
+    near(trace_time(line), want, 1e-15, "trace", line);
+    near(model_time(coll_name(a->coll), a->name, p, bytes, NULL), want,
+         0.0005e-6, "model", line);
+    QueryValue v;
+    char why[256];
+    assert_int_equal(query_eval("time", &sc, line, &v, why, sizeof why), 0);
+    near(v.num * 1e-6, want, 0.005e-6, "the time query", line);
+    Predictor pr;
+    predictor_defaults(&pr);
+    Value whole = predictor_total(&pr, &s);
+    assert_true(whole.valid);
+    near(whole.v, want, 1e-15, "the TUI's whole", line);
+    double steps = 0;
+    for (size_t k = 0; k < s.nsteps; k++) {
+        Value st = predictor_step(&pr, &s, k);
+        assert_true(st.valid);
+        steps += st.v;
+    }
+    near(steps, want, 1e-12 * want, "the sum of the TUI's steps", line);
+    sched_fini(&s);
+}
+
+/* Blocks in a size of the nccl-tests meaning. */
+static unsigned long long blocks(CollKind k, int p)
+{
+    return k == COLL_BROADCAST || k == COLL_REDUCE || k == COLL_ALLREDUCE
+               ? 1 : (unsigned long long)p;
+}
+
+static void test_every_view_on_full(void **state)
+{
+    (void)state;
+    static const int ps[] = {2, 5, 8, 13, 16};
+    for (size_t i = 0; i < algo_count(); i++)
+        for (size_t j = 0; j < sizeof ps / sizeof *ps; j++) {
+            int p = ps[j];
+            /* one element per block, and 97 (no p divides it) */
+            check_scene(algo_at(i), p, 4 * blocks(algo_at(i)->coll, p));
+            check_scene(algo_at(i), p, 97 * 4 * blocks(algo_at(i)->coll, p));
+        }
+}
+
+/* trace and model on machines given with -T. */
+static void test_trace_and_model_on_machines(void **state)
+{
+    (void)state;
+    static const char *const topos[] = {"torus:4x4,y.bw=2.5", "nodes:2x8",
+                                        "mesh:2x8,lat=200ns",
+                                        "switch,reduce"};
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        for (size_t k = 0; k < 4; k++) {
+            char args[256];
+            unsigned long long bytes = 97 * 4 * blocks(a->coll, 16);
+            snprintf(args, sizeof args, "%s -a %s -p 16 -s %llu -T %s",
+                     coll_name(a->coll), a->name, bytes, topos[k]);
+            double t = trace_time(args);
+            near(model_time(coll_name(a->coll), a->name, 16, bytes, topos[k]),
+                 t, 0.0005e-6, "model -T", args);
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_view_on_full),
+        cmocka_unit_test(test_trace_and_model_on_machines),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
