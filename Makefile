@@ -104,7 +104,7 @@ BENCH_BINS := $(BENCH_SRCS:bench/%.c=$(BUILD)/bench/%)
 # The benchmarks `make bench` runs; the other programs of bench/ are tools
 # it builds (hoststate, spells: the machine's state; remodel: kept runs).
 BENCH_RUNS := $(BUILD)/bench/core_bench $(BUILD)/bench/tui_bench \
-              $(BUILD)/bench/class_bench
+              $(BUILD)/bench/class_bench $(BUILD)/bench/machine_bench
 # The TUI's message catalogues (po/LL.po, GNU gettext), compiled beside the
 # program, where it finds them (src/ui/i18n.c), and installed below PREFIX.
 PO_FILES  := $(wildcard po/*.po)

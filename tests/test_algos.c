@@ -227,7 +227,7 @@ static void test_registry(void **state)
         assert_non_null(a->aliases);
         assert_non_null(a->generate);
         assert_non_null(a->cost);
-        assert_true(a->topo < TOPO_COUNT);
+        assert_true(a->shape < SHAPE_COUNT);
         assert_ptr_equal(algo_find(a->coll, a->name), a);
         if (i > 0)
             assert_true(algo_at(i - 1)->coll <= a->coll);

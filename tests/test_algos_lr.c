@@ -154,10 +154,10 @@ static void test_registry(void **state)
         const AlgoInfo *a = entry_algo(i);
         assert_true(a->summary[0] && a->formula[0] && a->constraints[0]);
     }
-    assert_int_equal(algo_find(COLL_BROADCAST, "chain")->topo, TOPO_CHAIN);
-    assert_int_equal(algo_find(COLL_ALLREDUCE, "ring")->topo, TOPO_RING);
-    assert_int_equal(algo_find(COLL_GATHER, "linear")->topo, TOPO_STAR);
-    assert_int_equal(algo_find(COLL_ALLTOALL, "pairwise")->topo, TOPO_FULL);
+    assert_int_equal(algo_find(COLL_BROADCAST, "chain")->shape, SHAPE_CHAIN);
+    assert_int_equal(algo_find(COLL_ALLREDUCE, "ring")->shape, SHAPE_RING);
+    assert_int_equal(algo_find(COLL_GATHER, "linear")->shape, SHAPE_STAR);
+    assert_int_equal(algo_find(COLL_ALLTOALL, "pairwise")->shape, SHAPE_FULL);
 }
 
 /* ------------------------------------------------------------- shapes */

@@ -384,7 +384,7 @@ static void test_registry_entries(void **state)
     size_t mine = 0;
     for (const AlgoInfo *const *a = algos_recursive; *a; a++) {
         mine++;
-        assert_int_equal((*a)->topo, TOPO_HYPERCUBE);
+        assert_int_equal((*a)->shape, SHAPE_HYPERCUBE);
         assert_true(strlen((*a)->formula) > 0);
         assert_ptr_equal(algo_find((*a)->coll, (*a)->name), *a);
     }

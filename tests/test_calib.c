@@ -581,9 +581,35 @@ static void test_params_interpolate(void **state)
     }
 }
 
+/* The machine a calibration measured: its link model's flat machine with
+ * the parameters at the footprint (values from the points above, by
+ * hand: at 1e7 B shared beta 2e-10 and gamma 2e-11, p2p 3e-10, 6e-11). */
+static void test_machine(void **state)
+{
+    (void)state;
+    Calib c = {.alpha = 3e-6, .npoints = 3, .nranks = 6, .link = LINK_SHARED};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0};
+    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0};
+    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0};
+    Machine m;
+    assert_int_equal(calib_machine(&c, 1e7, &m), CV_OK);
+    assert_int_equal(m.kind, MACHINE_BUS);
+    assert_int_equal(m.nranks, 6);
+    assert_close(m.cls[0].alpha, 3e-6);   /* the ports carry the messages */
+    assert_close(m.cls[1].beta, 2e-10);   /* the medium every byte */
+    assert_close(m.gamma, 2e-11);
+    c.link = LINK_P2P;
+    assert_int_equal(calib_machine(&c, 1e7, &m), CV_OK);
+    assert_int_equal(m.kind, MACHINE_FULL);
+    assert_close(m.cls[0].beta, 3e-10);
+    assert_close(m.gamma, 6e-11);
+    assert_string_equal(calib_machine_name(LINK_SHARED), "bus");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_machine),
         cmocka_unit_test_setup_teardown(test_path_xdg, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_path_home, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_roundtrip, cache_setup, cache_teardown),

@@ -135,8 +135,9 @@ static void test_types_and_ops(void **state)
 
 /* An allreduce that only copies each rank's input to its output: every
  * element that other ranks should have added to is wrong. */
-static CvError broken_generate(const CollCall *call, Schedule *s)
+static CvError broken_generate(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *call = args->call;
     CvError e = sched_init(s, call, "broken");
     if (e)
         return e;

@@ -133,6 +133,9 @@ static void test_bad_lines_as_trace(void **state)
         "allreduce -p 4 -s 64 --in-place=1", /* a flag with a value */
         "allreduce -p 4 -s",                 /* a value missing */
         "allreduce ring -p 4 -s 64",         /* an extra word */
+        "allreduce -p 4 -s 64 -T torus:4x4", /* a machine of 16 */
+        "allreduce -p 4 -s 64 -T cube",      /* no such machine */
+        "allreduce -p 4 -s 64 -T ring,x.bw=1", /* no class x */
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         check_same_sentence(bad[i], &scene_limits_trace);
@@ -150,6 +153,23 @@ static void test_bad_lines_as_tui(void **state)
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         check_same_sentence(bad[i], &scene_limits_tui);
+}
+
+/* -T: the shorthand is the scene's machine; a lesson's line names no
+ * file (the command line may). */
+static void test_machine(void **state)
+{
+    SceneSpec sc;
+    CliErr e = {{0}};
+    assert_int_equal(scene_opts_parse_line("allreduce -p 8 -s 1K -T torus:4x2",
+                                           &scene_limits_trace, &sc, &e), 0);
+    assert_string_equal(sc.topo, "torus:4x2");
+    assert_int_equal(scene_opts_parse_line("allreduce -p 8 -s 1K",
+                                           &scene_limits_trace, &sc, &e), 0);
+    assert_string_equal(sc.topo, "");
+    assert_int_equal(scene_opts_parse_line("allreduce -p 8 -s 1K -T ./m.yml",
+                                           &scene_limits_trace, &sc, &e), -1);
+    assert_non_null(strstr(e.msg, "not by a file"));
 }
 
 static void test_too_many_words(void **state)
@@ -172,6 +192,7 @@ int main(void)
         cmocka_unit_test(test_bad_lines_as_trace),
         cmocka_unit_test(test_bad_lines_as_tui),
         cmocka_unit_test(test_too_many_words),
+        cmocka_unit_test(test_machine),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

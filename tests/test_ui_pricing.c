@@ -8,6 +8,7 @@
  * whose own correctness test_machine.c checks by hand. */
 #include "cli_fixture.h"
 
+#include "cli/machine_spec.h"
 #include "cli/scene_opts.h"
 #include "lesson/query.h"
 #include "ui/predictor.h"
@@ -155,11 +156,61 @@ static void test_trace_and_model_on_machines(void **state)
     }
 }
 
+/* perf's model column with -T: each algorithm's out-of-place model_us in
+ * `perf --json` against the core's price of its schedule there. */
+static void test_perf_model_column(void **state)
+{
+    (void)state;
+    const char *path = "/tmp/collviz-test-pricing.json";
+    Out o;
+    runf(&o, "perf allreduce -a all -p 4 -b 4K -e 4K -n 2 -w 1 -T torus:2x2,y.bw=2.5 "
+         "--json %s", path);
+    if (o.rc)
+        fail_msg("perf: rc %d %s", o.rc, o.err);
+    out_free(&o);
+    FILE *f = fopen(path, "r");
+    assert_non_null(f);
+    char *json = slurp(f); /* closes f */
+    remove(path);
+    assert_non_null(strstr(json, "\"machine\": \"torus 2x2"));
+    Machine m;
+    CliModel cm;
+    CliErr e;
+    assert_int_equal(cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(cli_parse_machine("torus:2x2,y.bw=2.5", 4, &cm, &m, &e), 0);
+    int seen = 0;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        if (a->coll != COLL_ALLREDUCE)
+            continue;
+        char key[96];
+        snprintf(key, sizeof key, "\"algorithm\": \"%s\"", a->name);
+        const char *row = strstr(json, key);
+        assert_non_null(row);
+        const char *mu = strstr(row, "\"model_us\": {\"p2p\": ");
+        assert_non_null(mu);
+        double got = strtod(mu + strlen("\"model_us\": {\"p2p\": "), NULL);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 1024,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        CostTerms t;
+        double want;
+        assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+        assert_int_equal(model_machine_cost(&s, &m, false, &t, &want), CV_OK);
+        sched_fini(&s);
+        near(got * 1e-6, want, 0.00005e-6 + 1e-4 * want, "perf -T", a->name);
+        seen++;
+    }
+    assert_true(seen >= 5);
+    free(json);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_view_on_full),
         cmocka_unit_test(test_trace_and_model_on_machines),
+        cmocka_unit_test(test_perf_model_column),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,26 +1,41 @@
 /* algo.h - the registry of algorithm generators.
  *
- * A generator is a pure function from a call to a Schedule. Every generator
- * works for every p in 1..COLL_MAX_RANKS (non-powers of two included), any
- * count >= 0 (counts p does not divide included), any root, in place or not.
- * Each entry carries its closed-form alpha-beta-gamma cost. */
+ * A generator is a pure function from a problem (a call and the machine
+ * it is for) to a Schedule. An algorithm made for a kind of machine (a
+ * torus's, a node's) says with `fits` whether a machine is one; the
+ * others fit every machine, and work for every p in 1..COLL_MAX_RANKS
+ * (non-powers of two included), any count >= 0 (counts p does not divide
+ * included), any root, in place or not. Each entry carries its closed-form
+ * alpha-beta-gamma cost. */
 #ifndef COLLVIZ_ALGO_H
 #define COLLVIZ_ALGO_H
 
 #include "core/coll.h"
+#include "core/machine.h"
 #include "core/model.h"
 #include "core/sched.h"
 
-/* The shape the TUI draws an algorithm's topology in. */
+/* The shape the TUI draws an algorithm's pattern of links in (on the
+ * default machine; "topology" is the machine's, machine.h). */
 typedef enum {
-    TOPO_RING,      /* ranks on a circle, neighbours linked */
-    TOPO_TREE,      /* rooted tree(s) */
-    TOPO_HYPERCUBE, /* partners at distance 2^k (butterfly, halving) */
-    TOPO_STAR,      /* one centre talks to everybody */
-    TOPO_CHAIN,     /* a line of ranks (pipelines) */
-    TOPO_FULL,      /* everybody talks to everybody */
-    TOPO_COUNT
-} TopoKind;
+    SHAPE_RING,      /* ranks on a circle, neighbours linked */
+    SHAPE_TREE,      /* rooted tree(s) */
+    SHAPE_HYPERCUBE, /* partners at distance 2^k (butterfly, halving) */
+    SHAPE_STAR,      /* one centre talks to everybody */
+    SHAPE_CHAIN,     /* a line of ranks (pipelines) */
+    SHAPE_FULL,      /* everybody talks to everybody */
+    SHAPE_COUNT
+} AlgoShape;
+
+struct AlgoInfo;
+
+/* What a generator is asked: the call, the machine it is for, and the
+ * entry generating (for what a table row carries). */
+typedef struct {
+    const CollCall *call;        /* the call */
+    const Machine *machine;      /* the machine (full when none is given) */
+    const struct AlgoInfo *self; /* the entry asked */
+} AlgoArgs;
 
 typedef struct AlgoInfo {
     CollKind coll;           /* the collective it implements */
@@ -29,10 +44,13 @@ typedef struct AlgoInfo {
     const char *summary;     /* one line for lists and the UI */
     const char *formula;     /* closed form in words, e.g. "2(p-1)a + ..." */
     const char *constraints; /* what it needs, e.g. "any p, any count" */
-    TopoKind topo;           /* how the TUI draws its links */
-    /* Build the schedule for call into *out (sched_init is done by the
-     * generator). Returns CV_OK or an error; *out is then empty. */
-    CvError (*generate)(const CollCall *call, Schedule *out);
+    AlgoShape shape;         /* how the TUI draws its links */
+    /* Build the schedule for args->call into *out (sched_init is done by
+     * the generator). Returns CV_OK or an error; *out is then empty. */
+    CvError (*generate)(const AlgoArgs *args, Schedule *out);
+    /* Whether args->machine is one the algorithm is made for; false and
+     * one sentence in why when not. NULL: every machine. */
+    bool (*fits)(const AlgoArgs *args, char *why, size_t whylen);
     /* Closed-form cost terms for call (alpha count, beta bytes, gamma
      * bytes, steps) under the p2p link model. */
     void (*cost)(const CollCall *call, CostTerms *out);
@@ -49,8 +67,17 @@ const AlgoInfo *algo_find_any(const char *name);
 /* The default algorithm of collective k. */
 const AlgoInfo *algo_default(CollKind k);
 
-/* Check the call (ranks, root) and generate. */
+/* Check the call (ranks, root) and generate for the machine full. */
 CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out);
+/* The same for machine m (NULL: full): CV_ERR_ALGO with the sentence in
+ * why (may be NULL) when the algorithm is not made for m, or m's ranks
+ * are not the call's. */
+CvError algo_generate_on(const AlgoInfo *a, const CollCall *call,
+                         const Machine *m, Schedule *out, char *why,
+                         size_t whylen);
+/* Whether algorithm a is made for machine m (NULL: full), as above. */
+bool algo_fits(const AlgoInfo *a, const CollCall *call, const Machine *m,
+               char *why, size_t whylen);
 
 /* Each family file exports a NULL-terminated table of its entries. */
 extern const AlgoInfo *const algos_linear[];

@@ -44,6 +44,57 @@ static inline int log2_floor(int p)
     return k;
 }
 
+/* ------------------------------------------------------- rank groups */
+
+/* Groups of ranks that run one emitter in the same steps, each on its own
+ * vector: the lines of one dimension of a torus (its rows, its columns),
+ * or all ranks as one group. Member i of group g is rank
+ * group_rank(gr, g, i): groups whose first members are `inner`
+ * consecutive ranks, members `stride` ranks apart (a dimension's lines:
+ * stride = inner = the product of the sizes before it). Group g's vector
+ * is len[g] elements at off[g] of the buffer (NULL: n0 at off0 for all). */
+typedef struct {
+    int ngroups;       /* groups */
+    int size;          /* members of each: the p of the emitter */
+    int stride;        /* ranks between consecutive members */
+    int inner;         /* consecutive first members */
+    const size_t *off; /* [ngroups] each vector's offset, or NULL */
+    const size_t *len; /* [ngroups] each vector's elements, or NULL */
+    size_t off0, n0;   /* the one offset and length without the arrays */
+} RankGroups;
+
+static inline int group_rank(const RankGroups *gr, int g, int i)
+{
+    return g % gr->inner + g / gr->inner * gr->inner * gr->size +
+           i * gr->stride;
+}
+static inline size_t group_off(const RankGroups *gr, int g)
+{
+    return gr->off ? gr->off[g] : gr->off0;
+}
+static inline size_t group_len(const RankGroups *gr, int g)
+{
+    return gr->len ? gr->len[g] : gr->n0;
+}
+/* All p ranks as one group, its vector n elements at off. */
+static inline RankGroups groups_world(int p, size_t n, size_t off)
+{
+    return (RankGroups){.ngroups = 1, .size = p, .stride = 1, .inner = 1,
+                        .off0 = off, .n0 = n};
+}
+/* The lines of dimension d of shape sizes[0 .. ndims), dimension 0
+ * varying fastest, every vector n elements at off. */
+static inline RankGroups groups_lines(const int *sizes, int ndims, int d,
+                                      size_t n, size_t off)
+{
+    int stride = 1, p = 1;
+    for (int i = 0; i < ndims; i++)
+        p *= sizes[i], stride *= i < d ? sizes[i] : 1;
+    return (RankGroups){.ngroups = p / sizes[d], .size = sizes[d],
+                        .stride = stride, .inner = stride, .off0 = off,
+                        .n0 = n};
+}
+
 /* ---- emitters shared across families (each is defined where named) ---- */
 
 /* ring.c: every rank r holds block r; afterwards every rank holds every
@@ -54,6 +105,12 @@ void emit_ring_allgather(Schedule *s, size_t n, BufId buf, size_t off,
  * afterwards rank r holds block r reduced over all ranks (p - 1 steps). */
 void emit_ring_reducescatter(Schedule *s, size_t n, BufId buf, size_t off,
                              const char *phase);
+/* The same, by every group of gr at once in the same steps (size - 1
+ * steps), each on its own vector. */
+void emit_ring_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
+                           const char *phase);
+void emit_ring_reducescatter_g(Schedule *s, const RankGroups *gr, BufId buf,
+                               const char *phase);
 /* tree.c: the root holds every block; afterwards rank r holds block r
  * (inner ranks of the tree also pass through their subtree's blocks at
  * their places in the vector). ceil(log2 p) steps. With root_in the root
@@ -72,5 +129,10 @@ void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
  * served last). */
 void emit_doubling_allgather(Schedule *s, size_t n, BufId buf, size_t off,
                              const char *phase);
+/* The same two by every group of gr at once in the same steps. */
+void emit_halving_reducescatter_g(Schedule *s, const RankGroups *gr,
+                                  BufId buf, const char *phase);
+void emit_doubling_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
+                               const char *phase);
 
 #endif

@@ -66,18 +66,21 @@ static CvError star(const CollCall *c, Schedule *s, const char *phase,
     return sched_end(s);
 }
 
-static CvError gen_broadcast_linear(const CollCall *c, Schedule *s)
+static CvError gen_broadcast_linear(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return star(c, s, "broadcast", 0, 0);
 }
 
-static CvError gen_scatter_linear(const CollCall *c, Schedule *s)
+static CvError gen_scatter_linear(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return star(c, s, "scatter", 0, c->count);
 }
 
-static CvError gen_gather_linear(const CollCall *c, Schedule *s)
+static CvError gen_gather_linear(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return star(c, s, "gather", 1, c->count);
 }
 
@@ -96,7 +99,7 @@ static const AlgoInfo broadcast_linear = {
                "step",
     .formula = "(p-1)a + (p-1)nb",
     .constraints = "any p, any count",
-    .topo = TOPO_STAR,
+    .shape = SHAPE_STAR,
     .generate = gen_broadcast_linear,
     .cost = cost_star,
 };
@@ -108,7 +111,7 @@ static const AlgoInfo scatter_linear = {
     .summary = "the root sends every rank its block in one step",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
-    .topo = TOPO_STAR,
+    .shape = SHAPE_STAR,
     .generate = gen_scatter_linear,
     .cost = cost_star,
 };
@@ -120,7 +123,7 @@ static const AlgoInfo gather_linear = {
     .summary = "every rank sends its block to the root in one step",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
-    .topo = TOPO_STAR,
+    .shape = SHAPE_STAR,
     .generate = gen_gather_linear,
     .cost = cost_star,
 };
@@ -145,8 +148,9 @@ static void fan_in(Schedule *s, int root)
     }
 }
 
-static CvError gen_reduce_linear(const CollCall *c, Schedule *s)
+static CvError gen_reduce_linear(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "linear");
     if (e)
         return e;
@@ -168,15 +172,16 @@ static const AlgoInfo reduce_linear = {
                "per step",
     .formula = "(p-1)a + (p-1)nb + (p-1)ng",
     .constraints = "any p, any count",
-    .topo = TOPO_STAR,
+    .shape = SHAPE_STAR,
     .generate = gen_reduce_linear,
     .cost = cost_reduce_linear,
 };
 
 /* Rank 0, the parameter server, reduces everybody's vector and sends the
  * sum back to everybody in one step. */
-static CvError gen_allreduce_direct(const CollCall *c, Schedule *s)
+static CvError gen_allreduce_direct(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "direct");
     if (e)
         return e;
@@ -201,7 +206,7 @@ static const AlgoInfo allreduce_direct = {
                "to everybody at once",
     .formula = "2(p-1)a + 2(p-1)nb + (p-1)ng",
     .constraints = "any p, any count",
-    .topo = TOPO_STAR,
+    .shape = SHAPE_STAR,
     .generate = gen_allreduce_direct,
     .cost = cost_allreduce_direct,
 };
@@ -224,8 +229,9 @@ static void copy_own_block(Schedule *s, int blockwise)
 
 /* In step k rank r reduces block r of rank r - k's input into its result:
  * every rank sends one block and reduces one block per step. */
-static CvError gen_reducescatter_pairwise(const CollCall *c, Schedule *s)
+static CvError gen_reducescatter_pairwise(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "pairwise");
     if (e)
         return e;
@@ -258,7 +264,7 @@ static const AlgoInfo reducescatter_pairwise = {
                "to its result",
     .formula = "(p-1)a + (p-1)/p nb + (p-1)/p ng",
     .constraints = "any p, any count",
-    .topo = TOPO_FULL,
+    .shape = SHAPE_FULL,
     .generate = gen_reducescatter_pairwise,
     .cost = cost_pairwise,
 };
@@ -294,8 +300,9 @@ static void alltoall_save(Schedule *s)
 
 /* In step k rank r sends block r + k to rank r + k and receives block r
  * from rank r - k. */
-static CvError gen_alltoall_pairwise(const CollCall *c, Schedule *s)
+static CvError gen_alltoall_pairwise(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "pairwise");
     if (e)
         return e;
@@ -321,7 +328,7 @@ static const AlgoInfo alltoall_pairwise = {
                "from rank r-k",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count; in place keeps up to p/2 blocks in tmp",
-    .topo = TOPO_FULL,
+    .shape = SHAPE_FULL,
     .generate = gen_alltoall_pairwise,
     .cost = cost_pairwise,
 };
@@ -349,8 +356,9 @@ static CvError one_step_all(const CollCall *c, Schedule *s, const char *phase,
 /* One step: every rank takes its block from every other rank at once. In
  * place, each block a rank sends is one its partner overwrites in the same
  * step, which the step semantics allow (executors stage those reads). */
-static CvError gen_alltoall_linear(const CollCall *c, Schedule *s)
+static CvError gen_alltoall_linear(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return one_step_all(c, s, "exchange", true);
 }
 
@@ -371,7 +379,7 @@ static const AlgoInfo alltoall_linear = {
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count; in place, every block is read and "
                    "overwritten in the same step",
-    .topo = TOPO_FULL,
+    .shape = SHAPE_FULL,
     .generate = gen_alltoall_linear,
     .cost = cost_one_step_all,
 };
@@ -381,8 +389,9 @@ static const AlgoInfo alltoall_linear = {
 /* One step: every rank takes every block from its owner at once, all in
  * the same order (block 0 first), so that on one machine the ranks that
  * run together read the same block while it is in the shared cache. */
-static CvError gen_allgather_linear(const CollCall *c, Schedule *s)
+static CvError gen_allgather_linear(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return one_step_all(c, s, "gather-all", false);
 }
 
@@ -394,7 +403,7 @@ static const AlgoInfo allgather_linear = {
                "once",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
-    .topo = TOPO_FULL,
+    .shape = SHAPE_FULL,
     .generate = gen_allgather_linear,
     .cost = cost_one_step_all,
 };

@@ -21,7 +21,7 @@
  * power-of-two group that works on it. Virtual rank v owns the element
  * range [cube_bound(v), cube_bound(v + 1)). */
 typedef struct {
-    int p;        /* ranks */
+    int p;        /* ranks (of each group) */
     int pp;       /* ranks in the hypercube phase: largest power of 2 <= p */
     int rem;      /* p - pp: ranks 2i (i < rem) fold into rank 2i + 1 */
     size_t n;     /* elements of the vector */
@@ -29,6 +29,9 @@ typedef struct {
                      of a pair owns both blocks); else pp equal blocks */
     BufId buf;    /* buffer holding the vector on every rank */
     size_t off;   /* offset of the vector in buf */
+    const RankGroups *gr; /* the groups that run it at once (NULL: all
+                             ranks, one group) */
+    int g;        /* the group n, off and ranks are of */
 } Cube;
 
 static Cube cube_make(int p, size_t n, bool by_rank, BufId buf, size_t off)
@@ -36,6 +39,33 @@ static Cube cube_make(int p, size_t n, bool by_rank, BufId buf, size_t off)
     int pp = pow2_floor(p);
     return (Cube){.p = p, .pp = pp, .rem = p - pp, .n = n,
                   .by_rank = by_rank, .buf = buf, .off = off};
+}
+
+/* The cube of every group of gr (cube_group picks one). */
+static Cube cube_groups(const RankGroups *gr, bool by_rank, BufId buf)
+{
+    Cube c = cube_make(gr->size, group_len(gr, 0), by_rank, buf,
+                       group_off(gr, 0));
+    c.gr = gr;
+    return c;
+}
+
+/* Groups the cube runs on at once. */
+static int cube_ngroups(const Cube *c) { return c->gr ? c->gr->ngroups : 1; }
+
+/* c as group g's cube: its vector and ranks. */
+static Cube cube_group(const Cube *c, int g)
+{
+    Cube x = *c;
+    if (c->gr)
+        x.g = g, x.n = group_len(c->gr, g), x.off = group_off(c->gr, g);
+    return x;
+}
+
+/* The rank of the group's member i. */
+static int cube_rank(const Cube *c, int i)
+{
+    return c->gr ? group_rank(c->gr, c->g, i) : i;
 }
 
 /* The real rank playing virtual rank v. */
@@ -57,8 +87,8 @@ static size_t cube_bound(const Cube *c, int v)
 static void cube_move(Schedule *s, const Cube *c, XferOp op, int src, int dst,
                       size_t lo, size_t hi)
 {
-    sched_xfer(s, op, src, c->buf, c->off + lo, dst, c->buf, c->off + lo,
-               hi - lo);
+    sched_xfer(s, op, cube_rank(c, src), c->buf, c->off + lo, cube_rank(c, dst),
+               c->buf, c->off + lo, hi - lo);
 }
 
 /* What a fold step moves between the ranks of a pair. */
@@ -71,12 +101,15 @@ typedef enum {
 
 /* One step between the pairs (2i, 2i + 1), i < rem: into the odd rank
  * (fold-in) or back to the even rank (fold-out). */
-static void cube_fold(Schedule *s, const Cube *c, XferOp op, bool out,
+static void cube_fold(Schedule *s, const Cube *cs, XferOp op, bool out,
                       FoldPart part, const char *phase)
 {
-    if (!c->rem)
+    if (!cs->rem)
         return;
     sched_step(s, phase);
+    for (int g = 0; g < cube_ngroups(cs); g++) {
+    Cube cg = cube_group(cs, g);
+    const Cube *c = &cg;
     for (int even = 0; even < 2 * c->rem; even += 2) {
         int src = out ? even + 1 : even, dst = out ? even : even + 1;
         size_t lo = blk_off(c->n, c->p, even);
@@ -90,56 +123,80 @@ static void cube_fold(Schedule *s, const Cube *c, XferOp op, bool out,
             cube_move(s, c, op, src, dst, hi, c->n);
         }
     }
+    }
 }
 
 /* Recursive halving: at distance mask, v keeps the half of its window of
  * 2 mask virtual ranks that holds its own range and adds the other half
  * into its partner's copy. Afterwards v holds its range, fully reduced. */
-static void cube_halving(Schedule *s, const Cube *c, const char *phase)
+static void cube_halving(Schedule *s, const Cube *cs, const char *phase)
 {
-    for (int mask = c->pp / 2; mask >= 1; mask /= 2) {
+    for (int mask = cs->pp / 2; mask >= 1; mask /= 2) {
         sched_step(s, phase);
-        for (int v = 0; v < c->pp; v++) {
-            int give = (v & ~(2 * mask - 1)) + (v & mask ? 0 : mask);
-            cube_move(s, c, XFER_REDUCE, cube_real(c, v),
-                      cube_real(c, v ^ mask), cube_bound(c, give),
-                      cube_bound(c, give + mask));
+        for (int g = 0; g < cube_ngroups(cs); g++) {
+            Cube cg = cube_group(cs, g);
+            const Cube *c = &cg;
+            for (int v = 0; v < c->pp; v++) {
+                int give = (v & ~(2 * mask - 1)) + (v & mask ? 0 : mask);
+                cube_move(s, c, XFER_REDUCE, cube_real(c, v),
+                          cube_real(c, v ^ mask), cube_bound(c, give),
+                          cube_bound(c, give + mask));
+            }
         }
     }
 }
 
 /* Recursive doubling: at distance mask, v sends the ranges of its window
  * of mask virtual ranks to its partner, doubling what both hold. */
-static void cube_doubling(Schedule *s, const Cube *c, const char *phase)
+static void cube_doubling(Schedule *s, const Cube *cs, const char *phase)
 {
-    for (int mask = 1; mask < c->pp; mask *= 2) {
+    for (int mask = 1; mask < cs->pp; mask *= 2) {
         sched_step(s, phase);
-        for (int v = 0; v < c->pp; v++) {
-            int first = v & ~(mask - 1);
-            cube_move(s, c, XFER_COPY, cube_real(c, v), cube_real(c, v ^ mask),
-                      cube_bound(c, first), cube_bound(c, first + mask));
+        for (int g = 0; g < cube_ngroups(cs); g++) {
+            Cube cg = cube_group(cs, g);
+            const Cube *c = &cg;
+            for (int v = 0; v < c->pp; v++) {
+                int first = v & ~(mask - 1);
+                cube_move(s, c, XFER_COPY, cube_real(c, v),
+                          cube_real(c, v ^ mask), cube_bound(c, first),
+                          cube_bound(c, first + mask));
+            }
         }
     }
 }
 
 /* ------------------------------------------------------------ emitters */
 
-void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
-                                size_t off, const char *phase)
+void emit_halving_reducescatter_g(Schedule *s, const RankGroups *gr,
+                                  BufId buf, const char *phase)
 {
-    Cube c = cube_make(s->call.nranks, n, true, buf, off);
+    Cube c = cube_groups(gr, true, buf);
     cube_fold(s, &c, XFER_REDUCE, false, FOLD_ALL, "fold-in");
     cube_halving(s, &c, phase);
     cube_fold(s, &c, XFER_COPY, true, FOLD_OWN, "fold-out");
 }
 
-void emit_doubling_allgather(Schedule *s, size_t n, BufId buf, size_t off,
-                             const char *phase)
+void emit_doubling_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
+                               const char *phase)
 {
-    Cube c = cube_make(s->call.nranks, n, true, buf, off);
+    Cube c = cube_groups(gr, true, buf);
     cube_fold(s, &c, XFER_COPY, false, FOLD_OWN, "fold-in");
     cube_doubling(s, &c, phase);
     cube_fold(s, &c, XFER_COPY, true, FOLD_REST, "fold-out");
+}
+
+void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
+                                size_t off, const char *phase)
+{
+    RankGroups w = groups_world(s->call.nranks, n, off);
+    emit_halving_reducescatter_g(s, &w, buf, phase);
+}
+
+void emit_doubling_allgather(Schedule *s, size_t n, BufId buf, size_t off,
+                             const char *phase)
+{
+    RankGroups w = groups_world(s->call.nranks, n, off);
+    emit_doubling_allgather_g(s, &w, buf, phase);
 }
 
 /* ------------------------------------------------------------- costs */
@@ -243,8 +300,9 @@ static size_t vec_elems(const CollCall *c)
 
 /* ---------------------------------------------------------- allgather */
 
-static CvError gen_ag_doubling(const CollCall *c, Schedule *s)
+static CvError gen_ag_doubling(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "recursive-doubling");
     if (e)
         return e;
@@ -270,15 +328,16 @@ static const AlgoInfo ag_doubling = {
     .summary = "partners at distance 1, 2, 4, ... swap all they have",
     .formula = "log2(p)a + (p-1)/p nb",
     .constraints = FOLD_CONSTRAINTS,
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_ag_doubling,
     .cost = cost_ag_doubling,
 };
 
 /* Bruck: rank r keeps blocks r, r + 1, ... at the start of tmp; at
  * distance d it gets the d blocks after its own from rank r + d. */
-static CvError gen_ag_bruck(const CollCall *c, Schedule *s)
+static CvError gen_ag_bruck(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "bruck");
     if (e)
         return e;
@@ -315,15 +374,16 @@ static const AlgoInfo ag_bruck = {
     .summary = "ceil(log2 p) steps for any p, then a local rotation",
     .formula = "ceil(log2 p)a + (p-1)/p nb",
     .constraints = "any p, any count; tmp of p blocks",
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_ag_bruck,
     .cost = cost_ag_bruck,
 };
 
 /* ------------------------------------------------------ reducescatter */
 
-static CvError gen_rs_halving(const CollCall *c, Schedule *s)
+static CvError gen_rs_halving(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "recursive-halving");
     if (e)
         return e;
@@ -359,7 +419,7 @@ static const AlgoInfo rs_halving = {
     .summary = "partners at distance p/2, p/4, ... swap and reduce halves",
     .formula = "log2(p)a + (p-1)/p nb + (p-1)/p ng",
     .constraints = FOLD_CONSTRAINTS,
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_rs_halving,
     .cost = cost_rs_halving,
 };
@@ -369,8 +429,9 @@ static const AlgoInfo rs_halving = {
 /* Rabenseifner's reduce: recursive halving leaves block r at rank r, a
  * binomial gather brings the blocks to the root. Every rank works in tmp,
  * so the inputs of ranks other than the root stay as they were. */
-static CvError gen_reduce_rsg(const CollCall *c, Schedule *s)
+static CvError gen_reduce_rsg(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "rabenseifner");
     if (e)
         return e;
@@ -425,7 +486,7 @@ static const AlgoInfo reduce_rsg = {
                "root",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
     .constraints = FOLD_CONSTRAINTS ", any root",
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_reduce_rsg,
     .cost = cost_reduce_rsg,
 };
@@ -478,8 +539,9 @@ static void cost_butterfly(CostTerms *t, const Cube *c, size_t ts)
         cost_step(t, c->n * ts, c->n * ts);
 }
 
-static CvError gen_ar_butterfly(const CollCall *c, Schedule *s)
+static CvError gen_ar_butterfly(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return gen_ar_cube(c, s, "butterfly", butterfly);
 }
 
@@ -495,7 +557,7 @@ static const AlgoInfo ar_butterfly = {
     .summary = "partners at distance 1, 2, 4, ... swap and reduce it all",
     .formula = "log2(p)a + log2(p) nb + log2(p) ng",
     .constraints = FOLD_CONSTRAINTS,
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_ar_butterfly,
     .cost = cost_ar_butterfly,
 };
@@ -514,8 +576,9 @@ static void cost_halving_doubling(CostTerms *t, const Cube *c, size_t ts)
     cost_cube(t, c, false, ts);
 }
 
-static CvError gen_ar_hd(const CollCall *c, Schedule *s)
+static CvError gen_ar_hd(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     return gen_ar_cube(c, s, "halving-doubling", halving_doubling);
 }
 
@@ -532,7 +595,7 @@ static const AlgoInfo ar_hd = {
                "all-gather",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
     .constraints = FOLD_CONSTRAINTS,
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_ar_hd,
     .cost = cost_ar_hd,
 };
@@ -543,8 +606,9 @@ static const AlgoInfo ar_hd = {
  * 2^k every block whose index has bit k set moves on to rank r + 2^k (same
  * slot: the executor stages what a step both reads and writes). At the
  * end tmp block j of rank r came from rank r - j. */
-static CvError gen_a2a_bruck(const CollCall *c, Schedule *s)
+static CvError gen_a2a_bruck(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "bruck");
     if (e)
         return e;
@@ -593,7 +657,7 @@ static const AlgoInfo a2a_bruck = {
                "rotate back",
     .formula = "ceil(log2 p)a + log2(p) n/2 b",
     .constraints = "any p, any count; tmp of p blocks",
-    .topo = TOPO_HYPERCUBE,
+    .shape = SHAPE_HYPERCUBE,
     .generate = gen_a2a_bruck,
     .cost = cost_a2a_bruck,
 };

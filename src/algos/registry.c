@@ -2,6 +2,7 @@
  * tables (linear.c, ring.c, tree.c, recursive.c). */
 #include "algos/algo.h"
 
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -94,7 +95,27 @@ const AlgoInfo *algo_default(CollKind k)
     return a;
 }
 
-CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out)
+bool algo_fits(const AlgoInfo *a, const CollCall *call, const Machine *m,
+               char *why, size_t whylen)
+{
+    char none[8];
+    if (!why)
+        why = none, whylen = sizeof none;
+    if (m && m->nranks != call->nranks) {
+        snprintf(why, whylen, "the machine has %d ranks, the call %d",
+                 m->nranks, call->nranks);
+        return false;
+    }
+    Machine full;
+    if (!m && machine_full(&full, call->nranks, 1, 1, 1) == CV_OK)
+        m = &full;
+    AlgoArgs args = {call, m, a};
+    return !a->fits || a->fits(&args, why, whylen);
+}
+
+CvError algo_generate_on(const AlgoInfo *a, const CollCall *call,
+                         const Machine *m, Schedule *out, char *why,
+                         size_t whylen)
 {
     memset(out, 0, sizeof *out);
     if (!a || !call || a->coll != call->kind)
@@ -103,5 +124,16 @@ CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out)
         return CV_ERR_RANKS;
     if (call->root < 0 || call->root >= call->nranks)
         return CV_ERR_ROOT;
-    return a->generate(call, out);
+    if (!algo_fits(a, call, m, why, whylen))
+        return CV_ERR_ALGO;
+    Machine full;
+    if (!m && machine_full(&full, call->nranks, 1, 1, 1) == CV_OK)
+        m = &full;
+    AlgoArgs args = {call, m, a};
+    return a->generate(&args, out);
+}
+
+CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out)
+{
+    return algo_generate_on(a, call, NULL, out, NULL, 0);
 }

@@ -8,36 +8,60 @@
 
 /* ------------------------------------------------------------ emitters */
 
+void emit_ring_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
+                           const char *phase)
+{
+    int p = gr->size;
+    /* In step k member i forwards block i - k, the one it got last step. */
+    for (int k = 0; k < p - 1; k++) {
+        sched_step(s, phase);
+        for (int g = 0; g < gr->ngroups; g++) {
+            size_t n = group_len(gr, g), off = group_off(gr, g);
+            for (int i = 0; i < p; i++) {
+                int b = (i - k + p) % p;
+                size_t at = off + blk_off(n, p, b);
+                sched_copy(s, group_rank(gr, g, i), buf, at,
+                           group_rank(gr, g, (i + 1) % p), buf, at,
+                           blk_len(n, p, b));
+            }
+        }
+    }
+}
+
+void emit_ring_reducescatter_g(Schedule *s, const RankGroups *gr, BufId buf,
+                               const char *phase)
+{
+    int p = gr->size;
+    /* In step k member i passes its partial sum of block i - k - 1 on; the
+     * right neighbour adds its own share, so after p - 1 steps block i
+     * lands complete at member i. */
+    for (int k = 0; k < p - 1; k++) {
+        sched_step(s, phase);
+        for (int g = 0; g < gr->ngroups; g++) {
+            size_t n = group_len(gr, g), off = group_off(gr, g);
+            for (int i = 0; i < p; i++) {
+                int b = ((i - k - 1) % p + p) % p;
+                size_t at = off + blk_off(n, p, b);
+                sched_reduce(s, group_rank(gr, g, i), buf, at,
+                             group_rank(gr, g, (i + 1) % p), buf, at,
+                             blk_len(n, p, b));
+            }
+        }
+    }
+}
+
 void emit_ring_allgather(Schedule *s, size_t n, BufId buf, size_t off,
                          const char *phase)
 {
-    int p = s->call.nranks;
-    /* In step k rank r forwards block r - k, the one it got last step. */
-    for (int k = 0; k < p - 1; k++) {
-        sched_step(s, phase);
-        for (int r = 0; r < p; r++) {
-            int b = (r - k + p) % p;
-            size_t at = off + blk_off(n, p, b);
-            sched_copy(s, r, buf, at, (r + 1) % p, buf, at, blk_len(n, p, b));
-        }
-    }
+    RankGroups w = groups_world(s->call.nranks, n, off);
+    emit_ring_allgather_g(s, &w, buf, phase);
 }
 
 void emit_ring_reducescatter(Schedule *s, size_t n, BufId buf, size_t off,
                              const char *phase)
 {
-    int p = s->call.nranks;
-    /* In step k rank r passes its partial sum of block r - k - 1 on; the
-     * right neighbour adds its own share, so after p - 1 steps block r
-     * lands complete at rank r. */
-    for (int k = 0; k < p - 1; k++) {
-        sched_step(s, phase);
-        for (int r = 0; r < p; r++) {
-            int b = ((r - k - 1) % p + p) % p;
-            size_t at = off + blk_off(n, p, b);
-            sched_reduce(s, r, buf, at, (r + 1) % p, buf, at, blk_len(n, p, b));
-        }
-    }
+    RankGroups w = groups_world(s->call.nranks, n, off);
+    emit_ring_reducescatter_g(s, &w, buf, phase);
 }
 
 /* ------------------------------------------------------------- helpers */
@@ -83,8 +107,9 @@ static void copy_in(Schedule *s, BufId buf, size_t off, int blockwise)
 
 /* ----------------------------------------------------------- allgather */
 
-static CvError gen_allgather_ring(const CollCall *c, Schedule *s)
+static CvError gen_allgather_ring(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "ring");
     if (e)
         return e;
@@ -106,7 +131,7 @@ static const AlgoInfo allgather_ring = {
                "neighbour, p-1 steps",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
-    .topo = TOPO_RING,
+    .shape = SHAPE_RING,
     .generate = gen_allgather_ring,
     .cost = cost_allgather_ring,
 };
@@ -115,8 +140,9 @@ static const AlgoInfo allgather_ring = {
 
 /* Out of place the send buffer is read-only, so the partial sums run in a
  * whole copy of it in tmp, and each rank's block is copied out at the end. */
-static CvError gen_reducescatter_ring(const CollCall *c, Schedule *s)
+static CvError gen_reducescatter_ring(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "ring");
     if (e)
         return e;
@@ -148,15 +174,16 @@ static const AlgoInfo reducescatter_ring = {
                "p-1 steps",
     .formula = "(p-1)a + (p-1)/p nb + (p-1)/p ng",
     .constraints = "any p, any count",
-    .topo = TOPO_RING,
+    .shape = SHAPE_RING,
     .generate = gen_reducescatter_ring,
     .cost = cost_reducescatter_ring,
 };
 
 /* ----------------------------------------------------------- allreduce */
 
-static CvError gen_allreduce_ring(const CollCall *c, Schedule *s)
+static CvError gen_allreduce_ring(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "ring");
     if (e)
         return e;
@@ -179,7 +206,7 @@ static const AlgoInfo allreduce_ring = {
                "all-gather of the reduced blocks",
     .formula = "2(p-1)a + 2(p-1)/p nb + (p-1)/p ng",
     .constraints = "any p, any count (blocks of ceil(count/p) set the pace)",
-    .topo = TOPO_RING,
+    .shape = SHAPE_RING,
     .generate = gen_allreduce_ring,
     .cost = cost_allreduce_ring,
 };
@@ -215,8 +242,9 @@ static size_t seg_len(size_t n, size_t k, size_t i)
  * segment t - i: segments enter at the root one per step and move one
  * rank further each step. The root sends from its input and copies each
  * segment to its recv as it sends it, so no step waits for that copy. */
-static CvError gen_broadcast_chain(const CollCall *c, Schedule *s)
+static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "chain");
     if (e)
         return e;
@@ -271,7 +299,7 @@ static const AlgoInfo broadcast_chain = {
     .formula = "(S+p-2)a + (S+p-2)/S nb, S = max(p-1, n/64KiB) segments, "
                "at most count",
     .constraints = "any p, any count",
-    .topo = TOPO_CHAIN,
+    .shape = SHAPE_CHAIN,
     .generate = gen_broadcast_chain,
     .cost = cost_broadcast_chain,
 };
@@ -279,8 +307,9 @@ static const AlgoInfo broadcast_chain = {
 /* The root scatters the vector's p blocks down a binomial tree from its
  * input (copying it to its recv in the first step), then a ring
  * all-gather completes everybody's copy (van de Geijn). */
-static CvError gen_broadcast_scag(const CollCall *c, Schedule *s)
+static CvError gen_broadcast_scag(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "scatter-allgather");
     if (e)
         return e;
@@ -311,7 +340,7 @@ static const AlgoInfo broadcast_scag = {
                "then ring all-gather",
     .formula = "(ceil(log2 p)+p-1)a + 2(p-1)/p nb",
     .constraints = "any p, any count (closed form exact when p divides count)",
-    .topo = TOPO_RING,
+    .shape = SHAPE_RING,
     .generate = gen_broadcast_scag,
     .cost = cost_broadcast_scag,
 };

@@ -261,8 +261,9 @@ static CvError binomial(const CollCall *c, Schedule *s, Walk w, bool up,
 
 /* Broadcast: the vector goes down from the root's input; the root copies
  * it to its recv meanwhile. */
-static CvError gen_bcast(const CollCall *c, Schedule *s)
+static CvError gen_bcast(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = c->count, .op = XFER_COPY, .whole = true,
               .buf = BUF_RECV, .root_in = true};
     return binomial(c, s, w, false, "broadcast");
@@ -270,8 +271,9 @@ static CvError gen_bcast(const CollCall *c, Schedule *s)
 
 /* Reduce: inner ranks gather partial results in tmp, the root in recv;
  * each step a rank folds in the partial result of one child. */
-static CvError gen_reduce(const CollCall *c, Schedule *s)
+static CvError gen_reduce(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = c->count, .op = XFER_REDUCE, .whole = true,
               .coll = true};
     return binomial(c, s, w, true, "reduce");
@@ -279,8 +281,9 @@ static CvError gen_reduce(const CollCall *c, Schedule *s)
 
 /* Scatter: each rank receives its subtree's blocks (a leaf straight into
  * its output, an inner rank into tmp) and passes the rest on. */
-static CvError gen_scatter(const CollCall *c, Schedule *s)
+static CvError gen_scatter(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = (size_t)c->nranks * c->count,
               .op = XFER_COPY, .coll = true};
     return binomial(c, s, w, false, "scatter");
@@ -288,8 +291,9 @@ static CvError gen_scatter(const CollCall *c, Schedule *s)
 
 /* Gather: each rank collects its subtree's blocks (in tmp, or the root in
  * recv) and sends them up in one message. */
-static CvError gen_gather(const CollCall *c, Schedule *s)
+static CvError gen_gather(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = (size_t)c->nranks * c->count,
               .op = XFER_COPY, .coll = true};
     return binomial(c, s, w, true, "gather");
@@ -319,8 +323,9 @@ static void cost_blocks(const CollCall *c, CostTerms *out)
 }
 
 /* Allreduce: binomial reduce to rank 0 in recv, then broadcast back. */
-static CvError gen_allreduce_tree(const CollCall *c, Schedule *s)
+static CvError gen_allreduce_tree(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "tree");
     if (e)
         return e;
@@ -466,8 +471,9 @@ static void dbt_bcast_step(Schedule *s, const Dbt *d, int k)
 /* Allreduce on two binary trees at once, each over half of the vector:
  * reduce up both (a rank sends when its subtree is complete), then
  * broadcast down both. */
-static CvError gen_allreduce_dbt(const CollCall *c, Schedule *s)
+static CvError gen_allreduce_dbt(const AlgoArgs *args, Schedule *s)
 {
+    const CollCall *c = args->call;
     CvError e = sched_init(s, c, "double-binary-tree");
     if (e)
         return e;
@@ -525,7 +531,7 @@ static const AlgoInfo bcast_binomial = {
                "holders double each step",
     .formula = "ceil(log2 p)(a + nb)",
     .constraints = "any p, any count, any root",
-    .topo = TOPO_TREE,
+    .shape = SHAPE_TREE,
     .generate = gen_bcast,
     .cost = cost_bcast,
 };
@@ -538,7 +544,7 @@ static const AlgoInfo reduce_binomial = {
                "result pair up; one sends it, the other folds it in",
     .formula = "ceil(log2 p)(a + nb + ng)",
     .constraints = "any p, any count, any root; commutative op",
-    .topo = TOPO_TREE,
+    .shape = SHAPE_TREE,
     .generate = gen_reduce,
     .cost = cost_reduce,
 };
@@ -551,7 +557,7 @@ static const AlgoInfo scatter_binomial = {
                "passes on the half that belongs to the next subtree",
     .formula = "ceil(log2 p)a + (p-1)/p nb (n = p blocks)",
     .constraints = "any p, any count, any root",
-    .topo = TOPO_TREE,
+    .shape = SHAPE_TREE,
     .generate = gen_scatter,
     .cost = cost_blocks,
 };
@@ -564,7 +570,7 @@ static const AlgoInfo gather_binomial = {
                "sends them up in one message",
     .formula = "ceil(log2 p)a + (p-1)/p nb (n = p blocks)",
     .constraints = "any p, any count, any root",
-    .topo = TOPO_TREE,
+    .shape = SHAPE_TREE,
     .generate = gen_gather,
     .cost = cost_blocks,
 };
@@ -576,7 +582,7 @@ static const AlgoInfo allreduce_tree = {
     .summary = "binomial reduce to rank 0, then binomial broadcast from it",
     .formula = "2ceil(log2 p)(a + nb) + ceil(log2 p)ng",
     .constraints = "any p, any count; commutative op",
-    .topo = TOPO_TREE,
+    .shape = SHAPE_TREE,
     .generate = gen_allreduce_tree,
     .cost = cost_allreduce_tree,
 };
@@ -592,7 +598,7 @@ static const AlgoInfo allreduce_dbt = {
                "d levels up and down where a rank takes two children (both "
                "L-1 for p = 2^L: (4L-2)a + (2L-1)nb + (2L-1)/2 ng)",
     .constraints = "any p, any count; commutative op",
-    .topo = TOPO_TREE,
+    .shape = SHAPE_TREE,
     .generate = gen_allreduce_dbt,
     .cost = cost_allreduce_dbt,
 };

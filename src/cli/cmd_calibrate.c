@@ -168,6 +168,14 @@ static void print_calib(const Calib *c)
            "ring allreduce: shared %.1f%%, p2p %.1f%%)\n",
            link_name(c->link), 100 * c->fit_err[LINK_SHARED],
            100 * c->fit_err[LINK_P2P]);
+    Machine m;
+    char d[512];
+    if (c->npoints > 0 &&
+        calib_machine(c, c->pt[c->npoints - 1].footprint, &m) == CV_OK) {
+        machine_describe(&m, false, d, sizeof d);
+        printf("# the machine it measured, as the model prices it at its "
+               "largest working set: %s\n", d);
+    }
     if (c->state_probes > 0)
         printf("# host: over its %d probes, reading what another core had "
                "just written took %.2f times\n#   as long as data written "

@@ -36,9 +36,9 @@ static const char *const coll_aliases[COLL_COUNT] = {
 #undef X
 };
 
-static const char *const topo_names[TOPO_COUNT] = {
-    [TOPO_RING] = "ring",   [TOPO_TREE] = "tree", [TOPO_HYPERCUBE] = "hypercube",
-    [TOPO_STAR] = "star",   [TOPO_CHAIN] = "chain", [TOPO_FULL] = "full",
+static const char *const shape_names[SHAPE_COUNT] = {
+    [SHAPE_RING] = "ring",   [SHAPE_TREE] = "tree", [SHAPE_HYPERCUBE] = "hypercube",
+    [SHAPE_STAR] = "star",   [SHAPE_CHAIN] = "chain", [SHAPE_FULL] = "full",
 };
 
 /* Column widths: the longest entry of each padded column. */
@@ -94,7 +94,7 @@ static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
     printf("    needs: %s\n", a->constraints);
     if (verbose)
         printf("    about: %s; drawn as %s\n", a->summary,
-               a->topo < TOPO_COUNT ? topo_names[a->topo] : "?");
+               a->shape < SHAPE_COUNT ? shape_names[a->shape] : "?");
 }
 
 int cmd_list(int argc, char **argv)

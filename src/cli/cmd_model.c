@@ -165,7 +165,8 @@ static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
     CollCall call = m->call;
     call.count = count;
     LinkModel link = m->cal ? m->cal->link : m->model.link;
-    CvError e = algo_generate(a, &call, &s);
+    CvError e = algo_generate_on(a, &call, m->cal ? NULL : &m->mach, &s,
+                                 NULL, 0);
     double fp = e ? 0 : calib_footprint(&s);
     ModelParams mp = model_params(m, fp);
     double t = 0;
@@ -182,7 +183,7 @@ static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
     if (steps)
         *steps = s.nsteps;
     sched_fini(&s);
-    if (e && !m->err)
+    if (e && e != CV_ERR_ALGO && !m->err) /* not made for -T's machine: n/a */
         m->err = e, m->err_algo = a;
     return !e;
 }
@@ -219,14 +220,19 @@ static int col_width(const AlgoInfo *a)
 static void model_header(const Model *m, size_t last_count)
 {
     const CollCall *c = &m->call;
-    char model[256];
+    char model[512];
     CollCall one = *c;
     one.count = 1;
+    char when[32];
     if (m->cal)
-        snprintf(model, sizeof model, "the calibration of %s at %d ranks (-B), "
-                 "link %s, alpha %.3f us, beta and gamma by working set "
-                 "('collviz calibrate -B %s -p %d --show')", m->cal->backend,
-                 m->cal->nranks, link_name(m->cal->link), m->cal->alpha * 1e6,
+        cli_date_text(m->cal->when, when, sizeof when);
+    if (m->cal)
+        snprintf(model, sizeof model, "the calibration of %s at %d ranks (-B): "
+                 "this machine, calibrated on %s, as the machine %s (link %s), "
+                 "alpha %.3f us, beta and gamma by working set ('collviz "
+                 "calibrate -B %s -p %d --show')", m->cal->backend,
+                 m->cal->nranks, when, calib_machine_name(m->cal->link),
+                 link_name(m->cal->link), m->cal->alpha * 1e6,
                  m->cal->backend, m->cal->nranks);
     else if (m->topo_given)
         machine_describe(&m->mach, false, model, sizeof model);

@@ -14,6 +14,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "cli/machine_spec.h"
 #include "cli/json.h"
 #include "store/store.h"
 #include "measure/perf.h"
@@ -38,16 +39,19 @@ static const CliOpt opts[] = {
     CLI_OPT_ROOT,
     {0, "json", "FILE", "also write the results to FILE as JSON"},
     {0, "csv", NULL, "print CSV instead of the table"},
+    {'T', "topo", "MACHINE", "the model column on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
-       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_JSON, O_CSV, O_HELP };
+       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_JSON, O_CSV,
+       O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
-             "       [-c CHECK] [-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]",
+             "       [-c CHECK] [-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]\n"
+             "       [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -72,6 +76,7 @@ typedef struct {
     const char *backend;    /* backend name */
     const char *json_path;  /* --json FILE, or NULL */
     int csv;                /* --csv given */
+    Machine mach;           /* -T's machine (cfg.what_if points here) */
 } PerfArgs;
 
 /* A whole number in [min, max] for option `what` (cli_parse_int). */
@@ -122,6 +127,14 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
         return -1;
     if (pa->json_path && !*pa->json_path)
         return cli_fail(e, "--json needs a file name");
+    if (cli_has(a, O_TOPO)) {
+        CliModel cm;
+        if (cli_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
+            cli_parse_machine(a->val[O_TOPO], pa->cfg.call.nranks, &cm,
+                              &pa->mach, e))
+            return -1;
+        pa->cfg.what_if = &pa->mach;
+    }
     return parse_counts(a, &pa->cfg, e);
 }
 
@@ -164,12 +177,20 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
     if (c->min_time_s > 0)
         printf("# min time: %g s per size and place (more iterations where "
                "%d take less)\n", c->min_time_s, c->iters);
-    char when[32];
+    char when[32], mach[256];
     cli_date_text(cal->when, when, sizeof when);
-    printf("# model: the time the calibration of %s at %d ranks (%s, %s) "
-           "predicts\n#   for the out-of-place schedule, link %s; ratio = "
-           "measured / model\n#\n", cal->backend, cal->nranks, when,
-           cal->quick ? "quick" : "full", link_name(cal->link));
+    if (c->what_if) {
+        machine_describe(c->what_if, false, mach, sizeof mach);
+        printf("# model: on the machine given with -T, a what-if: %s;\n#   "
+               "the time of the out-of-place schedule there; ratio = measured "
+               "/ model\n#\n", mach);
+    } else {
+        printf("# model: this machine (%s), calibrated on %s: the time the "
+               "calibration of %s at %d ranks\n#   (%s) predicts for the "
+               "out-of-place schedule; ratio = measured / model\n#\n",
+               cal->link == LINK_SHARED ? "bus" : "full", when, cal->backend,
+               cal->nranks, cal->quick ? "quick" : "full");
+    }
     if (cal->unsteady > CALIB_UNSTEADY)
         printf("# unsteady calibration: reading what another rank had just "
                "written took %.1f times as long\n#   in one of its rounds as "
@@ -464,6 +485,14 @@ static void json_head(JsonWriter *w, const Run *r)
     json_break(w);
     json_double(w, "min_time_s", c->min_time_s, 6);
     json_break(w);
+    if (c->what_if) { /* -T: the model column's machine, a what-if */
+        char d[512];
+        machine_describe(c->what_if, false, d, sizeof d);
+        json_str(w, "machine", d);
+        json_break(w);
+    } else {
+        json_null(w, "machine");
+    }
     if (r->cal)
         json_calib(w, r->cal);
     else

@@ -25,7 +25,7 @@
 /* The scene options (scene_opts.h) first, then trace's own. */
 enum {
     T_JSON = SCENE_OPT_COUNT, T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK,
-    T_TOPO, T_LINKS, T_HELP, T_NOPTS
+    T_LINKS, T_HELP, T_NOPTS
 };
 
 static const CliOpt trace_opts[T_NOPTS] = {
@@ -38,7 +38,6 @@ static const CliOpt trace_opts[T_NOPTS] = {
     [T_BETA] = CLI_OPT_BETA,
     [T_GAMMA] = CLI_OPT_GAMMA,
     [T_LINK] = CLI_OPT_LINK,
-    [T_TOPO] = CLI_OPT_TOPO,
     [T_LINKS] = {0, "links", NULL, "the bytes on every link in every step, the busiest, and the wire bandwidth"},
     [T_HELP] = CLI_OPT_HELP,
 };
@@ -187,10 +186,10 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     if (cli_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
                         a->val[T_LINK], &t->model, e))
         return -1;
-    if (cli_has(a, T_TOPO) && cli_has(a, T_LINK))
+    if (sc.topo[0] && cli_has(a, T_LINK))
         return cli_fail(e, "-T names the machine: give it or --link, not both");
-    t->topo_given = cli_has(a, T_TOPO);
-    if (t->topo_given ? cli_parse_machine(a->val[T_TOPO], t->call.nranks,
+    t->topo_given = sc.topo[0] != '\0';
+    if (t->topo_given ? cli_parse_machine(sc.topo, t->call.nranks,
                                           &t->model, &t->mach, e)
                       : cli_flat_machine(&t->model, t->call.nranks, &t->mach, e))
         return -1;
@@ -237,7 +236,14 @@ static bool trace_validate(Trace *t)
  * Returns the exit status on failure (after one sentence on stderr). */
 static int trace_prepare(Trace *t)
 {
-    CvError err = algo_generate(t->algo, &t->call, &t->s);
+    char why[200] = "";
+    CvError err = algo_generate_on(t->algo, &t->call, &t->mach, &t->s, why,
+                                   sizeof why);
+    if (err == CV_ERR_ALGO && why[0]) {
+        fprintf(stderr, "collviz: %s is not made for this machine: %s\n",
+                t->algo->name, why);
+        return CLI_EXIT_USAGE;
+    }
     if (err == CV_ERR_NOMEM) {
         no_memory(t, "generate");
         return CLI_EXIT_FAIL;

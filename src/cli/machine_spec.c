@@ -20,6 +20,8 @@ static bool is_file_spec(const char *s)
            (n > 5 && !strcmp(s + n - 5, ".yaml"));
 }
 
+bool cli_machine_is_file(const char *spec) { return is_file_spec(spec); }
+
 static int read_machine_file(const char *path, const CliModel *cm,
                              Machine *out, CliErr *e)
 {
@@ -74,6 +76,19 @@ static int parse_shape(const char *s, int *sizes)
             return -1;
     }
     return n;
+}
+
+/* The shape at the start of s (up to a ','), as parse_shape; -1 when it
+ * is not one. */
+static int parse_shape_prefix(const char *s, int *sizes)
+{
+    char buf[64];
+    size_t n = strcspn(s, ",");
+    if (n >= sizeof buf)
+        return -1;
+    memcpy(buf, s, n);
+    buf[n] = 0;
+    return parse_shape(buf, sizes);
 }
 
 static int kind_of(const char *s, MachineKind *k)
@@ -279,6 +294,43 @@ int cli_parse_machine(const char *spec, int p, const CliModel *cm,
         return cli_fail(e, "the machine %s has %d rank%s but -p gives %d",
                         spec, out->nranks, out->nranks == 1 ? "" : "s", p);
     return 0;
+}
+
+void cli_machine_for(const char *spec, int p, char *out, size_t len)
+{
+    char kind[16];
+    int sizes[MACHINE_MAX_DIMS];
+    snprintf(out, len, "%s", spec);
+    size_t k = strcspn(spec, ":,");
+    if (is_file_spec(spec) || spec[k] != ':' || k >= sizeof kind)
+        return;
+    memcpy(kind, spec, k);
+    kind[k] = 0;
+    const char *opts = spec + k + strcspn(spec + k, ",");
+    int n = parse_shape_prefix(spec + k + 1, sizes);
+    long long have = 1;
+    for (int i = 0; i < n; i++)
+        have *= sizes[i];
+    if (n > 0 && have == p)
+        return;
+    MachineKind mk;
+    if (kind_of(kind, &mk))
+        return;
+    if (mk == MACHINE_TORUS || mk == MACHINE_MESH) {
+        int nd = n > 0 ? n : 2;
+        machine_square(p, nd, sizes);
+        size_t w = (size_t)snprintf(out, len, "%s:", kind);
+        for (int i = 0; i < nd && w < len; i++)
+            w += (size_t)snprintf(out + w, len - w, "%s%d", i ? "x" : "", sizes[i]);
+        if (w < len)
+            snprintf(out + w, len - w, "%s", opts);
+    } else if (mk == MACHINE_NODES) {
+        int l = p % 8 == 0 && p > 8 ? 8 : p % 4 == 0 && p > 4 ? 4
+                : p % 2 == 0 ? 2 : 1;
+        snprintf(out, len, "nodes:%dx%d%s", p / l, l, opts);
+    } else {
+        snprintf(out, len, "%s%s", kind, opts);
+    }
 }
 
 int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e)

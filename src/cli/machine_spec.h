@@ -34,6 +34,15 @@
 int cli_parse_machine(const char *spec, int p, const CliModel *cm,
                       Machine *out, CliErr *e);
 
+/* spec made to hold p ranks into out: a shape that multiplies to another
+ * count is replaced by the kind's squarest of p (torus, mesh: as many
+ * dimensions; nodes: nodes of 8, 4 or 2 GPUs; full, bus, switch, ring:
+ * none, -p's), its options kept; a file or a fitting spec is copied. */
+void cli_machine_for(const char *spec, int p, char *out, size_t len);
+
+/* Whether spec names a machine file (a path) rather than a shorthand. */
+bool cli_machine_is_file(const char *spec);
+
 /* The machine of --link without -T: full or bus under cm. */
 int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e);
 

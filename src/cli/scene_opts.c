@@ -38,6 +38,21 @@ static int parse_bytes(const char *size, const SceneLimits *lim,
     return 0;
 }
 
+/* -T: the machine must parse and hold the call's ranks. */
+static int scene_opts_topo(const char *topo, SceneSpec *out, CliErr *e)
+{
+    CliModel cm;
+    Machine m;
+    if (strlen(topo) >= sizeof out->topo)
+        return cli_fail(e, "-T's value is longer than %zu bytes",
+                        sizeof out->topo - 1);
+    if (cli_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
+        cli_parse_machine(topo, out->call.nranks, &cm, &m, e))
+        return -1;
+    strcpy(out->topo, topo);
+    return 0;
+}
+
 int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
                      SceneSpec *out, CliErr *e)
 {
@@ -58,7 +73,10 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
         return cli_fail(e, "%s shows 1 to %d ranks, not %d; 'collviz trace' "
                         "prints larger schedules", lim->who, lim->max_ranks,
                         out->call.nranks);
-    return parse_bytes(a->val[SCENE_OPT_SIZE], lim, out, e);
+    if (parse_bytes(a->val[SCENE_OPT_SIZE], lim, out, e))
+        return -1;
+    return cli_has(a, SCENE_OPT_TOPO) ? scene_opts_topo(a->val[SCENE_OPT_TOPO],
+                                                       out, e) : 0;
 }
 
 /* ------------------------------------------------------------ one line */
@@ -99,9 +117,13 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
     int argc = split_words(copy, lim->cmd, argv), rc;
     if (argc < 0)
         rc = cli_fail(e, "the scene has more than %d words", LINE_MAX_WORDS - 1);
+    else if (cli_parse_args(&cmd, argc, argv, &a, e))
+        rc = -1;
+    else if (a.val[SCENE_OPT_TOPO] && cli_machine_is_file(a.val[SCENE_OPT_TOPO]))
+        rc = cli_fail(e, "a scene names its machine by -T's shorthand (torus:4x4, "
+                      "nodes:2x4, ...), not by a file");
     else
-        rc = cli_parse_args(&cmd, argc, argv, &a, e) ? -1
-             : scene_opts_parse(&a, lim, out, e);
+        rc = scene_opts_parse(&a, lim, out, e);
     free(copy);
     return rc;
 }

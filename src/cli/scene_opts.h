@@ -11,6 +11,7 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
+#include "cli/machine_spec.h"
 #include "core/coll.h"
 
 /* The scene options' places at the start of a command's option table. A
@@ -23,6 +24,7 @@ enum {
     SCENE_OPT_OP,      /* -o OP */
     SCENE_OPT_ROOT,    /* -r ROOT */
     SCENE_OPT_INPLACE, /* --in-place */
+    SCENE_OPT_TOPO,    /* -T MACHINE */
     SCENE_OPT_COUNT
 };
 
@@ -36,7 +38,11 @@ enum {
     [SCENE_OPT_DTYPE] = CLI_OPT_DTYPE,                                        \
     [SCENE_OPT_OP] = CLI_OPT_OP,                                              \
     [SCENE_OPT_ROOT] = CLI_OPT_ROOT,                                          \
-    [SCENE_OPT_INPLACE] = CLI_OPT_INPLACE
+    [SCENE_OPT_INPLACE] = CLI_OPT_INPLACE,                                    \
+    [SCENE_OPT_TOPO] = CLI_OPT_TOPO
+
+/* Bytes of a machine's name in -T's syntax. */
+#define SCENE_TOPO_LEN 96
 
 /* What a command allows and assumes. */
 typedef struct {
@@ -65,6 +71,8 @@ typedef struct {
     bool bytes_given;         /* -s was given: bytes is a whole number of
                                  blocks; else bytes is def_bytes and count
                                  the whole blocks it holds */
+    char topo[SCENE_TOPO_LEN];/* -T's machine ("": full, the default),
+                                 checked to hold the call's ranks */
 } SceneSpec;
 
 /* Check the scene options of a: its first positional (the collective)
@@ -77,7 +85,8 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
 /* The same options from one line, split at blanks, as a lesson's scene
  * gives them: "allreduce -a ring -p 8 -s 64". Any sentence is the one
  * `collviz CMD` (lim->cmd) gives for the same words, except that options
- * of CMD that do not choose the scene are unknown here. */
+ * of CMD that do not choose the scene are unknown here, and that -T takes
+ * only the shorthand: a lesson reads no file it names. */
 int scene_opts_parse_line(const char *line, const SceneLimits *lim,
                           SceneSpec *out, CliErr *e);
 

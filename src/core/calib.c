@@ -91,6 +91,17 @@ ModelParams calib_params(const Calib *c, LinkModel l, double footprint)
     return m;
 }
 
+CvError calib_machine(const Calib *c, double footprint, Machine *out)
+{
+    ModelParams m = calib_params(c, c->link, footprint);
+    return model_flat_machine(out, c->link, c->nranks, &m);
+}
+
+const char *calib_machine_name(LinkModel l)
+{
+    return l == LINK_SHARED ? "bus" : "full";
+}
+
 CvError calib_model_cost(const Calib *c, const Schedule *s, LinkModel l,
                          double *seconds)
 {

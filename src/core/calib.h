@@ -112,6 +112,15 @@ int calib_crowded(const Calib *c);
  * model.h's cost, such as the TUI, can use). */
 ModelParams calib_params(const Calib *c, LinkModel l, double footprint);
 
+/* The machine calibration c measured, as the plain model sees it at a
+ * working set of `footprint` bytes: `full` or `bus` (whichever link model
+ * fitted its benchmarks best) of c's ranks, with calib_params' alpha,
+ * beta and gamma. */
+CvError calib_machine(const Calib *c, double footprint, Machine *out);
+
+/* The machine's name for link model l: "full" (p2p) or "bus" (shared). */
+const char *calib_machine_name(LinkModel l);
+
 /* Bytes of every rank's buffers of schedule s together (sched_bytes). */
 double calib_footprint(const Schedule *s);
 

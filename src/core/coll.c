@@ -126,7 +126,7 @@ static void layout_out_of_place(const CollCall *c, int r, CollLayout *l)
     case COLL_REDUCESCATTER: in = pn; out = n; break;
     case COLL_ALLREDUCE: in = n; out = n; break;
     case COLL_ALLTOALL: in = pn; out = pn; break;
-    default: break;
+    case COLL_COUNT: break;
     }
     l->send_count = in;
     l->recv_count = out;
@@ -182,7 +182,7 @@ static void layout_in_place(const CollCall *c, int r, CollLayout *l)
         side(l, true, BUF_RECV, 0, pn);
         side(l, false, BUF_RECV, 0, pn);
         break;
-    default:
+    case COLL_COUNT:
         break;
     }
 }
@@ -215,7 +215,7 @@ void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
         e->rank = (int)(j / n);
         e->pos = (size_t)r * c->count + j % n;
         break;
-    default: break;
+    case COLL_COUNT: break;
     }
 }
 
@@ -230,8 +230,12 @@ size_t coll_size_blocks(CollKind k, int nranks)
     case COLL_REDUCESCATTER:
     case COLL_SCATTER:
     case COLL_ALLTOALL: return (size_t)nranks;
-    default: return 1;
+    case COLL_BROADCAST:
+    case COLL_REDUCE:
+    case COLL_ALLREDUCE:
+    case COLL_COUNT: break;
     }
+    return 1;
 }
 
 size_t coll_size_bytes(const CollCall *c)
@@ -269,6 +273,9 @@ double coll_busbw_factor(CollKind k, int nranks)
     case COLL_ALLTOALL:
     case COLL_SCATTER:
     case COLL_GATHER: return (p - 1) / p;
-    default: return 1.0;
+    case COLL_BROADCAST:
+    case COLL_REDUCE:
+    case COLL_COUNT: break;
     }
+    return 1.0;
 }

@@ -56,7 +56,13 @@ uint64_t data_from_double(DataType t, double v)
     case DT_BFLOAT16: return reduce_float_to_bf16(f);
     case DT_FLOAT: memcpy(&u, &f, 4); return u;
     case DT_DOUBLE: memcpy(&w, &v, 8); return w;
-    default: break;
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_INT32:
+    case DT_UINT32:
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_COUNT: break;
     }
     if (!(v > -0x1p63)) /* NaN too */
         return low_bits(t, (uint64_t)INT64_MIN);
@@ -81,8 +87,9 @@ double data_to_double(DataType t, uint64_t bits)
     case DT_BFLOAT16: return reduce_bf16_to_float((uint16_t)bits);
     case DT_FLOAT: memcpy(&f, &u, 4); return f;
     case DT_DOUBLE: memcpy(&d, &bits, 8); return d;
-    default: return 0;
+    case DT_COUNT: break;
     }
+    return 0;
 }
 
 /* Significand bits (implicit bit included) of a floating-point type. */
@@ -92,8 +99,16 @@ static int sig_bits(DataType t)
     case DT_HALF: return 11;
     case DT_BFLOAT16: return 8;
     case DT_FLOAT: return 24;
-    default: return 53;
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_INT32:
+    case DT_UINT32:
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_DOUBLE:
+    case DT_COUNT: break;
     }
+    return 53;
 }
 
 /* The largest power of two k with 2^k finite in t (products of 2s). */
@@ -204,10 +219,11 @@ static inline uint64_t gen_value(const Gen *g, int q, size_t j)
     case GEN_INT: return h | g->orbit;
     case GEN_SUM: return g->bits[g->every ? hit : 1 + (h & g->mask)];
     case GEN_PROD: return g->bits[2 * hit + ((h >> 40) & 1)];
-    default:
-        return data_from_double(g->t, (double)(int64_t)(h & g->mask) -
-                                          (double)(g->mask / 2) - 1);
+    case GEN_WIDE:
+    case GEN_COUNT: break;
     }
+    return data_from_double(g->t, (double)(int64_t)(h & g->mask) -
+                                      (double)(g->mask / 2) - 1);
 }
 
 uint64_t data_input(const CollCall *c, int q, size_t j)
@@ -247,8 +263,15 @@ uint64_t data_poison(DataType t)
     case DT_BFLOAT16: return 0x7fa5;
     case DT_FLOAT: return 0x7fa5a5a5;
     case DT_DOUBLE: return 0x7ffa5a5a5a5a5a5aull;
-    default: return low_bits(t, 0xa5a5a5a5a5a5a5a5ull);
+    case DT_INT8:
+    case DT_UINT8:
+    case DT_INT32:
+    case DT_UINT32:
+    case DT_INT64:
+    case DT_UINT64:
+    case DT_COUNT: break;
     }
+    return low_bits(t, 0xa5a5a5a5a5a5a5a5ull);
 }
 
 void data_fill_poison(DataType t, void *dst, size_t n)

@@ -43,6 +43,25 @@ bool machine_class_default(const char *name, LinkClass *out)
     return false;
 }
 
+void machine_square(int p, int ndims, int *sizes)
+{
+    for (int i = 0; i < ndims; i++) {
+        int left = ndims - i, best = p;
+        /* the smallest divisor of p at least its left-th root */
+        for (int d = 1; d <= p; d++) {
+            long long pow = 1;
+            for (int j = 0; j < left; j++)
+                pow *= d;
+            if (p % d == 0 && pow >= p) {
+                best = d;
+                break;
+            }
+        }
+        sizes[i] = best;
+        p /= best;
+    }
+}
+
 int machine_class_find(const Machine *m, const char *name)
 {
     for (int c = 0; c < m->ncls; c++)
@@ -54,13 +73,7 @@ int machine_class_find(const Machine *m, const char *name)
 /* ------------------------------------------------------------- building */
 
 /* Product of the sizes of dimensions before i: the step of c_i in ranks. */
-static int stride(const Machine *m, int i)
-{
-    int s = 1;
-    for (int j = 0; j < i; j++)
-        s *= m->dim[j].size;
-    return s;
-}
+static int stride(const Machine *m, int i) { return m->stride[i]; }
 
 static int dim_links(const Machine *m, int i)
 {
@@ -96,6 +109,7 @@ CvError machine_finish(Machine *m)
     for (int i = 0; i < m->ndims; i++) {
         if (m->dim[i].size < 1)
             return CV_ERR_RANKS;
+        m->stride[i] = (int)p;
         p *= m->dim[i].size;
         if (p > MACHINE_MAX_RANKS)
             return CV_ERR_RANKS;
@@ -278,7 +292,7 @@ void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
             continue;
         const char *cn = m->cls[d->cls].name;
         if (d->shared && sw > b)
-            snprintf(buf, len, "%s.port%d", cn, sw - b - 1);
+            snprintf(buf, len, "nic%d", sw - b - 1);
         else if (d->shared || n == 1)
             snprintf(buf, len, "sw.%s", cn);
         else

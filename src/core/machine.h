@@ -94,6 +94,8 @@ typedef struct {
     double gamma;                  /* s per byte a rank reduces */
     double sw_gamma;               /* s per byte a reducing switch reduces */
     int nlinks;                    /* links in all */
+    int stride[MACHINE_MAX_DIMS];  /* ranks between neighbours of each
+                                      dimension (machine_finish sets) */
 } Machine;
 
 /* What link i of a machine joins. Endpoints: ranks are 0..nranks-1; a
@@ -138,6 +140,11 @@ CvError machine_finish(Machine *m);
  * 64 GB/s), "net" (InfiniBand NDR, 400 Gb/s: 50 GB/s), each with an alpha
  * of the order NCCL's tuning assumes; false for another name. */
 bool machine_class_default(const char *name, LinkClass *out);
+
+/* The most nearly square shape of p ranks in ndims dimensions (sizes in
+ * largest first: 16 -> 4x4, 8 ->
+ * 4x2, 12 -> 4x3, 7 -> 7x1), into sizes[0 .. ndims). */
+void machine_square(int p, int ndims, int *sizes);
 
 /* Index of the class named `name`, or -1. */
 int machine_class_find(const Machine *m, const char *name);

@@ -35,6 +35,8 @@ static double dmax(double a, double b) { return a > b ? a : b; }
 typedef struct {
     int src, dst; /* ranks */
     size_t x;     /* index in the schedule */
+    size_t roff;  /* a group's first pair: its route in Pricer.routes */
+    int hops;     /* and its length */
 } Pair;
 
 /* A transfer's claim on a reducing switch's link, merged when equal. */
@@ -74,6 +76,7 @@ void pricer_fini(Pricer *pr)
     free(pr->scratch);
     free(pr->route);
     free(pr->hop_used);
+    free(pr->routes);
     *pr = (Pricer){0};
 }
 
@@ -165,8 +168,9 @@ static bool has_reducing_switch(const Machine *m)
 }
 
 /* The terms and time of the message along route[0 .. hops). */
-static void price_message(const Pricer *pr, int hops, bool terms_only,
-                          CostTerms *c, double *time, int *busiest,
+static void price_message(const Pricer *pr, const int *route, int hops,
+                          bool terms_only,
+                          CostTerms *c, double part[3], int *busiest,
                           double *busiest_t)
 {
     const Machine *m = pr->m;
@@ -174,7 +178,7 @@ static void price_message(const Pricer *pr, int hops, bool terms_only,
     *c = (CostTerms){0};
     *busiest = -1, *busiest_t = 0;
     for (int h = 0; h < hops; h++) {
-        int l = pr->route[h];
+        int l = route[h];
         const LinkClass *k = &m->cls[machine_link_class(m, l)];
         lat += k->lat;
         if (k->alpha > 0 && (terms_only ? pr->msgs[l] > c->a
@@ -185,7 +189,7 @@ static void price_message(const Pricer *pr, int hops, bool terms_only,
             c->b = pr->bytes[l], tb = pr->bytes[l] * k->beta, *busiest = l;
     }
     *busiest_t = tb;
-    *time = ta + tb + lat;
+    part[0] = ta, part[1] = tb, part[2] = lat;
 }
 
 /* Group the step's transfers between ranks by pair into pairs[0 .. *n);
@@ -204,33 +208,57 @@ static void step_pairs(Pricer *pr, const Schedule *s, const Step *st,
                 pr->copied[t->dst] += (double)t->count * ts;
             continue;
         }
-        pairs[(*n)++] = (Pair){t->src, t->dst, x};
+        pairs[(*n)++] = (Pair){t->src, t->dst, x, 0, 0};
     }
-    qsort(pairs, *n, sizeof *pairs, pair_cmp);
+    for (size_t i = 1; i < *n; i++)
+        if (pair_cmp(&pairs[i - 1], &pairs[i]) > 0) {
+            qsort(pairs, *n, sizeof *pairs, pair_cmp);
+            break;
+        }
 }
 
-/* Route each pair once; load its links with its transfers and count it
- * once as a message on each. Returns the bytes a reducing switch reduces
- * on its busiest out link. */
-static double load_pairs(Pricer *pr, const Schedule *s, const Pair *pairs,
-                         size_t n, double ts, Claim *tab, size_t slots)
+/* Room for n more route links in pr->routes. */
+static CvError routes_fit(Pricer *pr, size_t n)
 {
-    double sw_red = 0;
+    if (pr->nroutes + n <= pr->routes_cap)
+        return CV_OK;
+    size_t cap = (pr->nroutes + n) * 2;
+    int *r = realloc(pr->routes, cap * sizeof *r);
+    if (!r)
+        return CV_ERR_NOMEM;
+    pr->routes = r, pr->routes_cap = cap;
+    return CV_OK;
+}
+
+/* Route each pair once (kept in pr->routes for price_pairs); load its
+ * links with its transfers and count it once as a message on each.
+ * *sw_red: the bytes a reducing switch reduces on its busiest out link. */
+static CvError load_pairs(Pricer *pr, const Schedule *s, Pair *pairs,
+                          size_t n, double ts, Claim *tab, size_t slots,
+                          double *sw_red)
+{
+    *sw_red = 0;
+    pr->nroutes = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         int hops = machine_route(pr->m, pairs[i].src, pairs[i].dst,
                                  pr->route, pr->maxhops + 1);
+        if (routes_fit(pr, (size_t)hops))
+            return CV_ERR_NOMEM;
+        memcpy(pr->routes + pr->nroutes, pr->route, (size_t)hops * sizeof *pr->route);
+        pairs[i].roff = pr->nroutes, pairs[i].hops = hops;
+        pr->nroutes += (size_t)hops;
         memset(pr->hop_used, 0, (size_t)hops);
         for (; j < n && pairs[j].src == pairs[i].src &&
                pairs[j].dst == pairs[i].dst; j++) {
             const Transfer *t = &s->xfers[pairs[j].x];
-            load_xfer(pr, t, (double)t->count * ts, hops, tab, slots, &sw_red);
+            load_xfer(pr, t, (double)t->count * ts, hops, tab, slots, sw_red);
         }
         for (int h = 0; h < hops; h++)
             pr->msgs[pr->route[h]] += pr->hop_used[h];
         i = j;
     }
-    return sw_red;
+    return CV_OK;
 }
 
 /* The slowest message of the step (each term's max when terms_only). */
@@ -242,11 +270,12 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
         if (i && pairs[i].src == pairs[i - 1].src &&
             pairs[i].dst == pairs[i - 1].dst)
             continue;
-        int hops = machine_route(pr->m, pairs[i].src, pairs[i].dst,
-                                 pr->route, pr->maxhops + 1), busiest;
+        int hops = pairs[i].hops, busiest;
         CostTerms c;
-        double t, bt;
-        price_message(pr, hops, terms_only, &c, &t, &busiest, &bt);
+        double part[3], bt;
+        price_message(pr, pr->routes + pairs[i].roff, hops, terms_only, &c,
+                      part, &busiest, &bt);
+        double t = part[0] + part[1] + part[2];
         if (terms_only) {
             out->terms.a = dmax(out->terms.a, c.a);
             out->terms.b = dmax(out->terms.b, c.b);
@@ -254,6 +283,7 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
             worst = t;
             out->terms.a = c.a, out->terms.b = c.b;
             out->crit_src = pairs[i].src, out->crit_dst = pairs[i].dst;
+            out->t_alpha = part[0], out->t_beta = part[1], out->t_lat = part[2];
         }
         if (busiest >= 0 && bt > worst_busy)
             worst_busy = bt, out->busiest = busiest, out->busiest_time = bt;
@@ -285,7 +315,9 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
         for (size_t i = 0; i < slots; i++)
             tab[i].link = -1;
     }
-    double sw_red = load_pairs(pr, s, pairs, n, ts, tab, slots);
+    double sw_red;
+    if (load_pairs(pr, s, pairs, n, ts, tab, slots, &sw_red))
+        return CV_ERR_NOMEM;
     price_pairs(pr, pairs, n, terms_only, out);
     for (int r = 0; r < p; r++) {
         out->terms.g = dmax(out->terms.g, pr->reduced[r]);
@@ -412,6 +444,6 @@ void model_lower_bound(const CollCall *c, CostTerms *out)
         out->g = frac * blk;
         break;
     case COLL_ALLTOALL: out->b = frac * p * blk; break;
-    default: break;
+    case COLL_COUNT: break;
     }
 }

@@ -65,6 +65,9 @@ typedef struct {
     int busiest;      /* the link whose bytes took longest (-1: none) */
     double busiest_time; /* its bytes times its beta, s */
     int crit_src, crit_dst; /* the slowest message's ranks (-1: none) */
+    double t_alpha;   /* its alpha part (messages on its busiest link), s */
+    double t_beta;    /* its beta part (bytes on its busiest link), s */
+    double t_lat;     /* its hops' latencies, s */
 } StepPrice;
 
 /* Scratch for pricing the steps of schedules on one machine: the links'
@@ -83,6 +86,9 @@ typedef struct {
     int *route;         /* [max hops] one route */
     int maxhops;        /* its size */
     unsigned char *hop_used; /* [max hops] a message added bytes there */
+    int *routes;        /* the step's routes, one per pair of ranks */
+    size_t nroutes;     /* links used in it */
+    size_t routes_cap;  /* links allocated */
 } Pricer;
 
 CvError pricer_init(Pricer *pr, const Machine *m);

@@ -165,7 +165,8 @@ static NcclResult call_once(GpuExec *x)
                     e = n->ncclRecv(dst, cnt, t, q, cm, st);
             }
             break;
-        default: /* alltoall */
+        case COLL_ALLTOALL:
+        case COLL_COUNT:
             for (int q = 0; !e && q < p; q++) {
                 e = n->ncclSend((char *)in + (size_t)q * cnt * es, cnt, t, q, cm, st);
                 if (!e)

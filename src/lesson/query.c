@@ -6,6 +6,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "algos/common.h"
 #include "cli/cli.h"
 #include "cli/trace.h"
+#include "cli/machine_spec.h"
 #include "core/model.h"
 #include "core/sim.h"
 #include "core/sweep.h"
@@ -335,6 +337,30 @@ static int q_done(Q *q, QueryValue *v)
 
 /* ---------------------------------------------------------------- model */
 
+/* Seconds of schedule s (or of its step k when k < SIZE_MAX) on the
+ * scene's machine: -T's, else the flat machine of the model's link, as
+ * trace and model price it. */
+static CvError query_price(const Q *q, const Schedule *s, CostTerms *t,
+                           double *sec, size_t k)
+{
+    Machine m;
+    CliErr e;
+    if (q->scene.topo[0] ? cli_parse_machine(q->scene.topo, s->call.nranks,
+                                             &q->model, &m, &e)
+                         : cli_flat_machine(&q->model, s->call.nranks, &m, &e))
+        return CV_ERR_ARG;
+    if (k == SIZE_MAX)
+        return model_machine_cost(s, &m, false, t, sec);
+    Pricer pr;
+    StepPrice sp = {0};
+    CvError err = pricer_init(&pr, &m);
+    if (!err)
+        err = price_step(&pr, s, k, false, &sp);
+    pricer_fini(&pr);
+    *sec = sp.time;
+    return err;
+}
+
 /* Model time (seconds) of algorithm a at count; -1 when it fails. */
 static double model_time(const Q *q, const AlgoInfo *a, size_t count)
 {
@@ -344,9 +370,10 @@ static double model_time(const Q *q, const AlgoInfo *a, size_t count)
     c.count = count;
     if (algo_generate(a, &c, &s))
         return -1;
-    CvError e = model_schedule_cost(&s, q->model.link, &q->model.m, &t);
+    double sec = 0;
+    CvError e = query_price(q, &s, &t, &sec, SIZE_MAX);
     sched_fini(&s);
-    return e ? -1 : cost_time(&t, &q->model.m);
+    return e ? -1 : sec;
 }
 
 /* The best algorithm at count (ties to the first listed), or NULL. */
@@ -371,8 +398,11 @@ static int q_time(Q *q, QueryValue *v)
     if (q->kind == Q_STEPTIME) {
         if (want_args(q, 1, 1) || arg_step(q, 0, &k))
             return -1;
-        set_number(v, model_step_time(&q->s, k, q->model.link, &q->model.m)
-                   * 1e6, 2);
+        CostTerms t;
+        double sec = 0;
+        if (query_price(q, &q->s, &t, &sec, k))
+            return fail(q, "the step could not be costed");
+        set_number(v, sec * 1e6, 2);
         return 0;
     }
     if (want_args(q, 0, 1) || (q->nargs && arg_size(q, 0, &count)))
@@ -554,8 +584,9 @@ static int dispatch(Q *q, QueryValue *v)
     case Q_BEST: return q_best(q, v);
     case Q_CROSSOVER: return q_crossover(q, v);
     case Q_BUSBW: return q_busbw(q, v);
-    default: return fail(q, "unknown query");
+    case Q_COUNT: break;
     }
+    return fail(q, "unknown query");
 }
 
 int query_eval(const char *query, const SceneSpec *scene,

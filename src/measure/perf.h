@@ -30,6 +30,9 @@ typedef struct {
                           not one scheduling hiccup; 0: exactly iters */
     int warmup;    /* untimed iterations before them, >= 0 */
     int check;     /* checked runs per measurement (0: no check) */
+    const Machine *what_if; /* price the model column on this machine
+                               (-T) instead of by the calibration; NULL:
+                               the calibration */
 } PerfConfig;
 
 /* Out of place or in place. */

@@ -117,10 +117,26 @@ static CvError said(MpiExec *x, CvError e, const char *what)
     case CV_ERR_BACKEND:
         return fail(x, e, "an MPI call failed during %s: a process of the "
                     "job died or its network failed", what);
-    default:
-        return fail(x, e, "%s failed on a process of the mpi backend: %s",
-                    what, cv_strerror(e));
+    case CV_ERR_ARG:
+    case CV_ERR_RANKS:
+    case CV_ERR_ROOT:
+    case CV_ERR_ALGO:
+    case CV_ERR_STEP:
+    case CV_ERR_SENDWRITE:
+    case CV_ERR_MISSING:
+    case CV_ERR_UNINIT:
+    case CV_ERR_MIXED:
+    case CV_ERR_TWICE:
+    case CV_ERR_WRONG:
+    case CV_ERR_UNAVAILABLE:
+    case CV_ERR_CANCELLED:
+    case CV_ERR_IO:
+    case CV_ERR_LIMIT:
+    case CV_ERR_COUNT:
+        break;
     }
+    return fail(x, e, "%s failed on a process of the mpi backend: %s",
+                what, cv_strerror(e));
 }
 
 /* Send command c to every process and do rank 0's part, under the lock

@@ -71,8 +71,9 @@ static MPI_Datatype mpi_type(DataType t)
     case DT_BFLOAT16: return MPI_UINT16_T;
     case DT_FLOAT: return MPI_FLOAT;
     case DT_DOUBLE: return MPI_DOUBLE;
-    default: return MPI_BYTE;
+    case DT_COUNT: break;
     }
+    return MPI_BYTE;
 }
 
 /* The MPI operation of (t, op) (avg: sum); *made when it was created
@@ -155,9 +156,10 @@ static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
         return MPI_Allreduce(in, pl->out, n, t, op, w);
     case COLL_ALLTOALL:
         return MPI_Alltoall(in, n, t, pl->out, n, t, w);
-    default:
-        return MPI_ERR_OTHER;
+    case COLL_COUNT:
+        break;
     }
+    return MPI_ERR_OTHER;
 }
 
 CvError mpi_rank_native(MpiRank *m, int warmup, int iters, double *times)

@@ -159,9 +159,13 @@ static CvError do_one(MpiRank *m, const MpiCmd *c, MpiDoArgs *arg)
     case MCMD_RUN:
     case MCMD_NATIVE:
         return do_timed(m, c, arg);
-    default:
-        return CV_ERR_ARG;
+    case MCMD_OPEN:
+    case MCMD_READ:
+    case MCMD_CLOSE:
+    case MCMD_QUIT:
+        break;
     }
+    return CV_ERR_ARG;
 }
 
 CvError mpi_do(const MpiCmd *c, MpiDoArgs *arg)

@@ -375,7 +375,8 @@ static void rank_command(Rank *me, const Cmd *c)
     case CMD_RESET: rank_reset(me); break;
     case CMD_PHASE: rank_phase(me, c->phase, c->epoch, false); break;
     case CMD_RUN: rank_run(me, c); break;
-    default: break;
+    case CMD_QUIT:
+    case CMD_COUNT: break;
     }
 }
 

@@ -26,6 +26,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_MENU_OP, "op", N_("choose the reduction op"))                       \
     X(ACT_MENU_ROOT, "root", N_("choose the root rank"))                      \
     X(ACT_MENU_BACKEND, "backend", N_("choose the backend"))                  \
+    X(ACT_MENU_MACHINE, "machine", N_("choose the machine the model prices on")) \
     X(ACT_INPLACE, "inplace", N_("toggle in-place / out-of-place"))           \
     X(ACT_CELLS_MORE, "cells+", N_("more cells per rank in the picture"))     \
     X(ACT_CELLS_LESS, "cells-", N_("fewer cells per rank in the picture"))    \

@@ -75,6 +75,7 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     char bwhy[160] = "";
     *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
                                                                  : 1};
+    snprintf(set->topo, sizeof set->topo, "%s", o->topo ? o->topo : "");
     if (!(set->backend = exec_find_spec(bname, &set->backend_params, bwhy,
                                         sizeof bwhy))) {
         snprintf(why, whylen, "The %s backend cannot be used: %s.", bname,
@@ -269,6 +270,7 @@ static void do_menu(App *app, const Request *r)
         [ACT_MENU_RANKS] = MENU_RANKS, [ACT_MENU_SIZE] = MENU_SIZE,
         [ACT_MENU_DTYPE] = MENU_DTYPE, [ACT_MENU_OP] = MENU_OP,
         [ACT_MENU_ROOT] = MENU_ROOT,   [ACT_MENU_BACKEND] = MENU_BACKEND,
+        [ACT_MENU_MACHINE] = MENU_MACHINE,
     };
     MenuKind k = menus[r->act];
     CollKind kind = app->scene->call.kind;
@@ -442,7 +444,8 @@ static void do_result(App *app, const Request *r)
         bg->kind = WORKER_IDLE;
         app_message(app, res->error, "%s", res->msg);
         break;
-    default: break;
+    case WORKER_PROGRESS:
+    case WORKER_RESULT_COUNT: break;
     }
 }
 
@@ -520,7 +523,20 @@ static void do_misc(App *app, const Request *r)
         app->view.term_w = r->a;
         app->view.term_h = r->b;
         break;
-    default: break;
+    case ACT_NONE: case ACT_NEXT: case ACT_PREV: case ACT_FIRST: case ACT_LAST:
+    case ACT_PLAY: case ACT_FASTER: case ACT_SLOWER: case ACT_MENU_COLL:
+    case ACT_MENU_ALGO: case ACT_MENU_RANKS: case ACT_MENU_SIZE:
+    case ACT_MENU_DTYPE: case ACT_MENU_OP: case ACT_MENU_ROOT:
+    case ACT_MENU_BACKEND: case ACT_MENU_MACHINE: case ACT_INPLACE:
+    case ACT_CELLS_MORE: case ACT_CELLS_LESS: case ACT_BENCH: case ACT_SWEEP:
+    case ACT_COMPARE: case ACT_CALIBRATE: case ACT_CANCEL:
+    case ACT_TOGGLE_TOPO: case ACT_TOGGLE_TIMELINE: case ACT_TOGGLE_CHART:
+    case ACT_TOGGLE_XFERS: case ACT_SCROLL_UP: case ACT_SCROLL_DOWN:
+    case ACT_SCROLL_LEFT: case ACT_SCROLL_RIGHT: case ACT_ENTER:
+    case ACT_SELECT_CELL: case ACT_SELECT_RANK: case ACT_SEEK:
+    case ACT_MENU_PICK: case ACT_MENU_HOVER: case ACT_TICK: case ACT_RESULT:
+    case ACT_TYPE: case ACT_ERASE: case ACT_COUNT:
+        break;
     }
 }
 
@@ -539,6 +555,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_MENU_SIZE] = do_menu,      [ACT_MENU_DTYPE] = do_menu,
     [ACT_MENU_OP] = do_menu,        [ACT_MENU_ROOT] = do_menu,
     [ACT_MENU_BACKEND] = do_menu,   [ACT_INPLACE] = do_inplace,
+    [ACT_MENU_MACHINE] = do_menu,
     [ACT_CELLS_MORE] = do_cells,    [ACT_CELLS_LESS] = do_cells,
     [ACT_BENCH] = do_bench,         [ACT_SWEEP] = do_sweep,
     [ACT_COMPARE] = do_sweep,       [ACT_CANCEL] = do_cancel,

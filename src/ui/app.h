@@ -171,6 +171,7 @@ typedef struct {
                                 for "threads" */
     int cells;               /* picture cells per block, 0 for default */
     bool present;            /* start in presenter mode */
+    const char *topo;        /* -T: the machine (NULL: full) */
     bool no_worker;          /* no background thread (scripted tests) */
 } AppOptions;
 

@@ -105,8 +105,23 @@ static bool text_apply(App *app, const Request *r)
             set_size(app, t->text);
         return true;
     case ACT_QUIT: return false;
-    default: return true;
+    case ACT_NONE: case ACT_NEXT: case ACT_PREV: case ACT_FIRST: case ACT_LAST:
+    case ACT_PLAY: case ACT_FASTER: case ACT_SLOWER: case ACT_MENU_COLL:
+    case ACT_MENU_ALGO: case ACT_MENU_RANKS: case ACT_MENU_SIZE:
+    case ACT_MENU_DTYPE: case ACT_MENU_OP: case ACT_MENU_ROOT:
+    case ACT_MENU_BACKEND: case ACT_MENU_MACHINE: case ACT_INPLACE:
+    case ACT_CELLS_MORE: case ACT_CELLS_LESS: case ACT_BENCH: case ACT_SWEEP:
+    case ACT_COMPARE: case ACT_CALIBRATE: case ACT_TOGGLE_TOPO:
+    case ACT_TOGGLE_TIMELINE: case ACT_TOGGLE_CHART: case ACT_TOGGLE_XFERS:
+    case ACT_CHART_VIEW: case ACT_PRESENT: case ACT_SCROLL_UP:
+    case ACT_SCROLL_DOWN: case ACT_SCROLL_LEFT: case ACT_SCROLL_RIGHT:
+    case ACT_ASCII: case ACT_THEME: case ACT_HELP: case ACT_REDRAW:
+    case ACT_LESSONS: case ACT_SELECT_CELL: case ACT_SELECT_RANK:
+    case ACT_SEEK: case ACT_MENU_PICK: case ACT_MENU_HOVER: case ACT_RESIZE:
+    case ACT_TICK: case ACT_RESULT: case ACT_COUNT:
+        break;
     }
+    return true;
 }
 
 /* ------------------------------------------------------------ menus */
@@ -131,8 +146,12 @@ static bool pick_setup(SceneSetup *set, MenuKind k, long long v)
     case MENU_DTYPE: c->dtype = (DataType)v; return true;
     case MENU_OP: c->op = (RedOp)v; return true;
     case MENU_ROOT: c->root = (int)v; return true;
-    default: return true;
+    case MENU_NONE:
+    case MENU_BACKEND:
+    case MENU_MACHINE:
+    case MENU_COUNT: break;
     }
+    return true;
 }
 
 static void pick_backend(App *app, const char *name)
@@ -168,6 +187,11 @@ static void pick(App *app, int i)
         open_size_entry(app, 0);
     } else if (k == MENU_BACKEND) {
         pick_backend(app, exec_name_at((size_t)v));
+    } else if (k == MENU_MACHINE) {
+        SceneSetup set;
+        scene_setup(app->scene, &set);
+        menu_machine((int)v, set.call.nranks, set.topo, sizeof set.topo);
+        app_remake(app, &set, true); /* the same schedule, priced anew */
     } else if (k != MENU_NONE) {
         SceneSetup set;
         scene_setup(app->scene, &set);
@@ -204,8 +228,23 @@ static bool menu_apply(App *app, const Request *r)
             open_size_entry(app, r->a);
         return true;
     case ACT_ERASE: return true;
-    default: app_mode_set(app, MODE_NONE); return false;
+    case ACT_NONE: case ACT_FIRST: case ACT_LAST: case ACT_PLAY:
+    case ACT_FASTER: case ACT_SLOWER: case ACT_MENU_COLL: case ACT_MENU_ALGO:
+    case ACT_MENU_RANKS: case ACT_MENU_SIZE: case ACT_MENU_DTYPE:
+    case ACT_MENU_OP: case ACT_MENU_ROOT: case ACT_MENU_BACKEND:
+    case ACT_MENU_MACHINE: case ACT_INPLACE: case ACT_CELLS_MORE:
+    case ACT_CELLS_LESS: case ACT_BENCH: case ACT_SWEEP: case ACT_COMPARE:
+    case ACT_CALIBRATE: case ACT_TOGGLE_TOPO: case ACT_TOGGLE_TIMELINE:
+    case ACT_TOGGLE_CHART: case ACT_TOGGLE_XFERS: case ACT_CHART_VIEW:
+    case ACT_PRESENT: case ACT_SCROLL_LEFT: case ACT_SCROLL_RIGHT:
+    case ACT_ASCII: case ACT_THEME: case ACT_HELP: case ACT_REDRAW:
+    case ACT_LESSONS: case ACT_QUIT: case ACT_SELECT_CELL:
+    case ACT_SELECT_RANK: case ACT_SEEK: case ACT_RESIZE: case ACT_TICK:
+    case ACT_RESULT: case ACT_COUNT:
+        break;
     }
+    app_mode_set(app, MODE_NONE);
+    return false;
 }
 
 /* ------------------------------------------------------------ the table */

@@ -33,6 +33,7 @@
     X('o', "o", ACT_MENU_OP)                                                  \
     X('R', "R", ACT_MENU_ROOT)                                                \
     X('B', "B", ACT_MENU_BACKEND)                                             \
+    X('M', "M", ACT_MENU_MACHINE)                                             \
     X('i', "i", ACT_INPLACE)                                                  \
     X(']', "]", ACT_CELLS_MORE)                                               \
     X('[', "[", ACT_CELLS_LESS)                                               \

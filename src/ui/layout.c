@@ -17,6 +17,7 @@
 #define STATUS_ROWS 1
 #define COUNTER_ROWS 20 /* frame + the counters' lines */
 #define MIN_PANEL 4     /* a framed panel needs a frame and two lines */
+#define MACHINE_MIN_COUNTERS 10 /* counter rows kept beside a machine */
 
 
 /* Width of the right column for a terminal w columns wide. */
@@ -79,7 +80,13 @@ static void right_column(const LayoutIn *in, Rect col, Layout *out)
     int h[3] = {num_min(COUNTER_ROWS, num_max(col.h - keep, MIN_PANEL)), 0,
                 0};
     int rest = col.h - h[0];
-    if (topo && chart && rest >= 2 * MIN_PANEL) {
+    if (topo && in->machine_rows > 0) { /* the machine, the counters short */
+        h[1] = num_clamp(in->machine_rows + 2, MIN_PANEL,
+                         col.h - MACHINE_MIN_COUNTERS);
+        h[2] = chart && col.h - h[1] - COUNTER_ROWS >= MIN_PANEL
+                   ? col.h - h[1] - COUNTER_ROWS : 0;
+        h[0] = col.h - h[1] - h[2];
+    } else if (topo && chart && rest >= 2 * MIN_PANEL) {
         h[1] = rest / 2;
         h[2] = rest - h[1];
     } else if (rest >= MIN_PANEL) {
@@ -109,6 +116,16 @@ static void present(const LayoutIn *in, Rect body, Layout *out)
     rect_cut_top(body, body.h - 3 - xfer, &out->r[VIEW_BUFFERS], &rest);
     rect_cut_top(rest, xfer, &out->r[VIEW_TRANSFERS], &bottom);
     out->r[VIEW_COUNTERS] = bottom;
+    /* a what-if machine beside the picture, when both fit */
+    Rect pic_r = out->r[VIEW_BUFFERS];
+    int mw = in->machine_cols + 2;
+    if (in->machine_rows > 0 && pic_r.w - mw >= 40 &&
+        in->machine_rows + 2 <= pic_r.h) {
+        Rect left, right;
+        rect_cut_left(pic_r, pic_r.w - mw, &left, &right);
+        out->r[VIEW_BUFFERS] = left;
+        out->r[VIEW_TOPOLOGY] = right;
+    }
 }
 
 void layout_compute(const LayoutIn *in, Layout *out)

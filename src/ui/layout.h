@@ -27,6 +27,9 @@ typedef struct {
                               mode (a second row per rank) */
     bool present;          /* presenter mode: the picture, the step's
                               transfers and a counter line, full width */
+    int machine_rows;      /* rows the what-if machine's drawing takes,
+                              with its two footer lines (0: none drawn) */
+    int machine_cols;      /* and its columns */
 } LayoutIn;
 
 typedef struct {

@@ -169,12 +169,13 @@ static void block(Lines *ls, const char *t, Role r, int indent, int number)
 
 static const char *result_text(char r)
 {
-    switch (r) {
+    switch ((CheckResult)r) {
     case CP_RIGHT: return _("answered right");
     case CP_SKIPPED: return _("skipped");
     case CP_REVEALED: return _("answer shown");
-    default: return "";
+    case CP_OPEN: break;
     }
+    return "";
 }
 
 /* The lines of items [0, pos) at width. */
@@ -218,7 +219,7 @@ static void lesson_lines(const Learn *l, const ProgressEntry *e, int width,
             }
             break;
         }
-        default:
+        case LI_COUNT:
             continue;
         }
         add(ls, "", 0, ROLE_NORMAL, 0);

@@ -60,7 +60,13 @@ static void fill_enums(const Scene *sc, Menu *m)
         for (int r = 0; r < c->nranks; r++)
             add_item(m, r, r == c->root, _("rank %d"), r);
         break;
-    default:
+    case MENU_NONE:
+    case MENU_ALGO:
+    case MENU_RANKS:
+    case MENU_SIZE:
+    case MENU_BACKEND:
+    case MENU_MACHINE:
+    case MENU_COUNT:
         break;
     }
 }
@@ -108,6 +114,39 @@ static bool backend_usable(size_t i, const Scene *sc, MenuBackends *av,
     return ok;
 }
 
+/* The machine menu: each kind, shaped for the scene's ranks. */
+static const struct {
+    const char *spec; /* -T's syntax; a shape of 1s is made to fit */
+    const char *what; /* what it is */
+} machines[] = {
+    {"", N_("a port per rank, the textbook (default)")},
+    {"bus", N_("one shared medium, a CPU's memory")},
+    {"switch", N_("one switch")},
+    {"switch,reduce", N_("a switch that reduces (NVLS)")},
+    {"ring", N_("a bidirectional ring")},
+    {"torus:1x1", N_("rings in x and y")},
+    {"torus:1x1x1", N_("rings in x, y and z")},
+    {"mesh:1x1", N_("x and y lines, no wrap-around")},
+    {"nodes:1x1", N_("GPUs on NVLink, a NIC each")},
+    {"nodes:1x1,nic=shared", N_("GPUs on NVLink, a NIC per node")},
+};
+
+bool menu_machine(int i, int p, char *out, size_t len)
+{
+    if (i < 0 || (size_t)i >= sizeof machines / sizeof *machines)
+        return false;
+    cli_machine_for(machines[i].spec, p, out, len);
+    return true;
+}
+
+static void fill_machines(const Scene *sc, Menu *m)
+{
+    char spec[SCENE_TOPO_LEN];
+    for (int i = 0; menu_machine(i, sc->call.nranks, spec, sizeof spec); i++)
+        add_item(m, i, !strcmp(spec, sc->topo), "%-22s %s",
+                 spec[0] ? spec : "full", _(machines[i].what));
+}
+
 static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
 {
     const CollCall *c = &sc->call;
@@ -115,10 +154,13 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
     case MENU_ALGO:
         for (size_t i = 0; i < algo_count(); i++)
             if (algo_at(i)->coll == c->kind) {
-                char t[72]; /* the name and the start of its summary */
+                char t[72], why[120] = ""; /* the name and the start of its
+                                              summary; why it does not fit */
+                bool fits = algo_fits(algo_at(i), c, &sc->mach, why, sizeof why);
                 snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,
-                         algo_at(i)->summary);
+                         fits ? algo_at(i)->summary : why);
                 add_item(m, (long long)i, algo_at(i) == sc->algo, "%s", t);
+                m->greyed[m->n - 1] = !fits;
             }
         break;
     case MENU_RANKS:
@@ -127,6 +169,7 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
                      rank_choices[i]);
         break;
     case MENU_SIZE: fill_sizes(sc, m); break;
+    case MENU_MACHINE: fill_machines(sc, m); break;
     case MENU_BACKEND:
         for (size_t i = 0; exec_name_at(i); i++) {
             char why[160] = "";
@@ -142,7 +185,12 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
             m->greyed[m->n - 1] = !ok;
         }
         break;
-    default:
+    case MENU_NONE:
+    case MENU_COLL:
+    case MENU_DTYPE:
+    case MENU_OP:
+    case MENU_ROOT:
+    case MENU_COUNT:
         fill_enums(sc, m);
         break;
     }

@@ -6,6 +6,7 @@
 #define COLLVIZ_UI_MENU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "ui/i18n.h"
 
@@ -19,7 +20,8 @@
     X(MENU_DTYPE, N_("Datatype"))                                                 \
     X(MENU_OP, N_("Reduction op"))                                                \
     X(MENU_ROOT, N_("Root"))                                                      \
-    X(MENU_BACKEND, N_("Backend"))
+    X(MENU_BACKEND, N_("Backend"))                                            \
+    X(MENU_MACHINE, N_("Machine"))
 
 typedef enum {
 #define X(id, title) id,
@@ -62,6 +64,10 @@ typedef struct {
 } MenuBackends;
 
 typedef struct Scene Scene; /* scene.h */
+
+/* The machine (-T's syntax, made to hold p ranks) that item i of the
+ * machine menu chooses into out; false past the last. */
+bool menu_machine(int i, int p, char *out, size_t len);
 
 /* Fill m as menu k for scene sc; false (and m->kind MENU_NONE) when k has
  * no items. The backend menu greys the backends not built and those that

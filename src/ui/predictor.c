@@ -1,6 +1,8 @@
 /* predictor.c - the one model the TUI shows (see predictor.h). */
 #include "ui/predictor.h"
 
+#include <stdlib.h>
+
 #include "cli/cli.h"
 
 void predictor_defaults(Predictor *p)
@@ -13,7 +15,17 @@ void predictor_defaults(Predictor *p)
 
 void predictor_calibrated(Predictor *p, const Calib *c)
 {
-    *p = (Predictor){.calibrated = true, .calib = *c, .link = c->link};
+    bool w = p->what_if;
+    Machine m = p->mach;
+    *p = (Predictor){.calibrated = true, .calib = *c, .link = c->link,
+                     .what_if = w, .mach = m};
+}
+
+void predictor_machine(Predictor *p, const Machine *m)
+{
+    p->what_if = m != NULL;
+    if (m)
+        p->mach = *m;
 }
 
 ModelParams predictor_params(const Predictor *p, const Schedule *s)
@@ -34,18 +46,61 @@ static CvError add_step(const Predictor *p, const Schedule *s, size_t k,
         return e;
     out->t.a += t.a, out->t.b += t.b, out->t.g += t.g;
     out->t.steps += t.steps;
+    out->part[0] += t.a * out->m.alpha;
+    out->part[1] += t.b * out->m.beta;
+    out->part[2] += t.g * out->m.gamma;
     out->time += cost_time(&t, &out->m);
     return CV_OK;
+}
+
+/* Steps k0 .. k1 (exclusive) on the what-if machine; *busy (nlinks) sums
+ * each link's busy time to name the busiest over them. */
+static CvError add_machine_steps(const Predictor *p, const Schedule *s,
+                                 size_t k0, size_t k1, PredSplit *out)
+{
+    const Machine *m = &p->mach;
+    Pricer pr;
+    double *busy = calloc((size_t)m->nlinks + 1, sizeof *busy), top = 0;
+    CvError e = busy ? pricer_init(&pr, m) : CV_ERR_NOMEM;
+    if (e) {
+        free(busy);
+        return e;
+    }
+    for (size_t k = k0; k < k1 && !e; k++) {
+        StepPrice sp;
+        e = price_step(&pr, s, k, false, &sp);
+        out->t.a += sp.terms.a, out->t.b += sp.terms.b, out->t.g += sp.terms.g;
+        out->t.steps += sp.terms.steps;
+        out->part[0] += sp.t_alpha + sp.t_lat;
+        out->part[1] += sp.t_beta;
+        out->part[2] += sp.time - sp.t_alpha - sp.t_lat - sp.t_beta;
+        out->time += sp.time;
+        for (int i = 0; i < pr.ntouched; i++) {
+            int l = pr.touched[i];
+            busy[l] += pr.bytes[l] * m->cls[machine_link_class(m, l)].beta;
+        }
+    }
+    for (int l = 0; l < m->nlinks; l++)
+        if (busy[l] > top)
+            top = busy[l], out->busiest = l;
+    pricer_fini(&pr);
+    free(busy);
+    return e;
 }
 
 CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
                         PredSplit *out)
 {
-    *out = (PredSplit){.m = predictor_params(p, s)};
-    if (k != PREDICTOR_WHOLE)
-        return k < s->nsteps ? add_step(p, s, k, out) : CV_ERR_ARG;
+    *out = (PredSplit){.m = predictor_params(p, s), .busiest = -1};
+    if (k != PREDICTOR_WHOLE && k >= s->nsteps)
+        return CV_ERR_ARG;
+    size_t k0 = k == PREDICTOR_WHOLE ? 0 : k;
+    size_t k1 = k == PREDICTOR_WHOLE ? s->nsteps : k + 1;
+    if (p->what_if)
+        return p->mach.nranks == s->call.nranks
+                   ? add_machine_steps(p, s, k0, k1, out) : CV_ERR_ARG;
     CvError e = CV_OK;
-    for (size_t i = 0; i < s->nsteps && !e; i++)
+    for (size_t i = k0; i < k1 && !e; i++)
         e = add_step(p, s, i, out);
     return e;
 }
@@ -54,7 +109,7 @@ Value predictor_total(const Predictor *p, const Schedule *s)
 {
     double sec = 0;
     CvError e;
-    if (p->calibrated) {
+    if (p->calibrated && !p->what_if) {
         e = calib_predict(&p->calib, s, p->link, &sec);
     } else {
         PredSplit sp;

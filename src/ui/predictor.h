@@ -5,8 +5,10 @@
  * predictor (calib_predict: the backend's own, ExecOps.predict, else the
  * plain model at the schedule's footprint), as perf's model column; else
  * the plain model (model.h) with the documented default parameters
- * (cli.h's CLI_DEFAULT_*) and the p2p link model. A Scene holds one and
- * hands a copy to each background job. Pure: no I/O, no globals. */
+ * (cli.h's CLI_DEFAULT_*) and the p2p link model (the machine full).
+ * With a machine the user named (-T, the machine menu) every time is that
+ * machine's, a what-if, calibrated or not. A Scene holds one and hands a
+ * copy to each background job. Pure: no I/O, no globals. */
 #ifndef COLLVIZ_UI_PREDICTOR_H
 #define COLLVIZ_UI_PREDICTOR_H
 
@@ -26,6 +28,8 @@ typedef struct {
     ModelParams params; /* without a calibration: the default alpha, beta,
                            gamma (with one: unused, calib_params gives them
                            at each schedule's footprint) */
+    bool what_if;       /* price on mach, a machine the user named */
+    Machine mach;       /* with what_if */
 } Predictor;
 
 /* A predicted time split into the terms of the formula, so that the one
@@ -35,13 +39,20 @@ typedef struct {
 typedef struct {
     CostTerms t;  /* latencies, bytes moved, bytes reduced */
     ModelParams m;/* alpha, beta, gamma they are priced with */
-    double time;  /* t.a alpha + t.b beta + t.g gamma, s */
+    double time;  /* t.a alpha + t.b beta + t.g gamma (+ hop latencies on
+                     a what-if machine), s */
+    double part[3]; /* time's alpha part (with hop latencies), beta part,
+                       gamma part, s */
+    int busiest;  /* a what-if machine's link whose bytes took longest
+                     (over the steps: in all), or -1 */
 } PredSplit;
 
 /* The plain model with the default parameters. */
 void predictor_defaults(Predictor *p);
 /* The calibrated predictor of calibration c. */
 void predictor_calibrated(Predictor *p, const Calib *c);
+/* Price on machine m from now on (what_if), or stop (m == NULL). */
+void predictor_machine(Predictor *p, const Machine *m);
 
 /* Predicted seconds of the whole schedule s (not valid when the model
  * cannot price it). */

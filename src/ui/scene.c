@@ -8,6 +8,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli/machine_spec.h"
+#include "ui/i18n.h"
+
 static double now(void)
 {
     struct timespec ts;
@@ -33,6 +36,8 @@ static void free_parts(Scene *sc)
     for (int b = 0; b < BUF_COUNT; b++)
         free(sc->written[b]);
     free(sc->stats);
+    free(sc->link_bytes);
+    free(sc->link_msgs);
 }
 
 void scene_free(Scene *sc)
@@ -69,10 +74,15 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
                           : scene_picture_count(call->kind, call->nranks,
                                                 set->cells);
     bc.count = coll_count_floor(call, set->bytes);
-    CvError e = algo_generate(set->algo, &pc, &sc->sched);
+    char fit[160] = "";
+    CvError e = algo_generate_on(set->algo, &pc, &sc->mach, &sc->sched, fit,
+                                 sizeof fit);
     if (!e)
         e = algo_generate(set->algo, &bc, &sc->big_sched);
-    if (e)
+    if (e == CV_ERR_ALGO && fit[0])
+        snprintf(why, whylen, _("%s is not made for this machine: %s."),
+                 set->algo->name, fit);
+    else if (e)
         snprintf(why, whylen, "%s %s on %d ranks cannot be built: %s.",
                  set->algo->name, coll_name(call->kind), call->nranks,
                  cv_strerror(e));
@@ -127,7 +137,62 @@ static void model(Scene *sc)
         predictor_calibrated(&sc->model, &c);
     else
         predictor_defaults(&sc->model);
+    predictor_machine(&sc->model, sc->topo[0] ? &sc->mach : NULL);
     sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
+}
+
+/* The machine of set->topo for p ranks (a shape made to hold them, said
+ * in why); "" is full. */
+static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
+                              char *why, size_t whylen)
+{
+    CliModel cm;
+    CliErr e;
+    char spec[SCENE_TOPO_LEN];
+    cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
+    if (!set->topo[0]) {
+        sc->topo[0] = '\0';
+        return cli_flat_machine(&cm, p, &sc->mach, &e) ? CV_ERR_ARG : CV_OK;
+    }
+    cli_machine_for(set->topo, p, spec, sizeof spec);
+    if (cli_parse_machine(spec, p, &cm, &sc->mach, &e)) {
+        snprintf(why, whylen, "%s", e.msg);
+        return CV_ERR_ARG;
+    }
+    if (strcmp(spec, set->topo))
+        snprintf(why, whylen, _("The machine %s does not hold %d ranks: %s "
+                 "instead."), set->topo, p, spec);
+    snprintf(sc->topo, sizeof sc->topo, "%s", spec);
+    int n = sc->mach.nlinks;
+    sc->link_bytes = calloc((size_t)n + 1, sizeof *sc->link_bytes);
+    sc->link_msgs = calloc((size_t)n + 1, sizeof *sc->link_msgs);
+    return sc->link_bytes && sc->link_msgs ? CV_OK : CV_ERR_NOMEM;
+}
+
+/* The shown step's link loads on a what-if machine. */
+static void price_links(Scene *sc, size_t k)
+{
+    Pricer pr;
+    StepPrice sp;
+    int n = sc->mach.nlinks;
+    sc->link_busiest = -1;
+    sc->link_busy_share = 0;
+    if (!sc->link_bytes)
+        return;
+    memset(sc->link_bytes, 0, (size_t)n * sizeof *sc->link_bytes);
+    memset(sc->link_msgs, 0, (size_t)n * sizeof *sc->link_msgs);
+    if (pricer_init(&pr, &sc->mach))
+        return;
+    if (!price_step(&pr, &sc->big_sched, k, false, &sp)) {
+        for (int i = 0; i < pr.ntouched; i++) {
+            int l = pr.touched[i];
+            sc->link_bytes[l] = pr.bytes[l];
+            sc->link_msgs[l] = pr.msgs[l];
+        }
+        sc->link_busiest = sp.busiest;
+        sc->link_busy_share = sp.time > 0 ? sp.busiest_time / sp.time : 0;
+    }
+    pricer_fini(&pr);
 }
 
 static void count_bytes(Scene *sc);
@@ -155,7 +220,13 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
         return CV_ERR_RANKS;
     }
     Executor *ex = NULL;
-    CvError e = make_schedules(sc, set, why, whylen);
+    char note[600] = ""; /* a machine's shape made to hold the ranks */
+    CvError e = choose_machine(sc, set, p, note, sizeof note);
+    if (e) {
+        snprintf(why, whylen, "%s", note);
+        return e;
+    }
+    e = make_schedules(sc, set, why, whylen);
     if (!e && set->backend &&
         !(e = open_executor(old, set->backend, set->backend_params, p, &ex,
                             why, whylen))) {
@@ -182,7 +253,10 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
     sched_totals(&sc->big_sched, &sc->totals, NULL, NULL);
     load_executor(sc, why, whylen);
     model(sc);
-    return seek(sc, 0, why, whylen);
+    e = seek(sc, 0, why, whylen);
+    if (!e && !why[0])
+        snprintf(why, whylen, "%s", note);
+    return e;
 }
 
 /* Build a scene; on failure free it (but not old's executor). */
@@ -233,6 +307,7 @@ void scene_setup(const Scene *sc, SceneSetup *out)
                         .bytes = sc->bytes, .cells = sc->cells,
                         .count = sc->count, .backend = sc->backend,
                         .backend_params = sc->backend_params};
+    snprintf(out->topo, sizeof out->topo, "%s", sc->topo);
 }
 
 CvError scene_set_backend(Scene *sc, const ExecOps *ops, char *why,
@@ -328,9 +403,15 @@ static void count_bytes(Scene *sc)
     sc->step_sent = sc->step_recvd = 0;
     sc->sofar_sent = sc->sofar_recvd = 0;
     sc->pred_step_s.valid = false;
+    if (sc->link_bytes) {
+        memset(sc->link_bytes, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_bytes);
+        memset(sc->link_msgs, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_msgs);
+        sc->link_busiest = -1;
+    }
     if (!sc->big_ok || !scene_shown(sc, &k))
         return;
     max_bytes(sc, k);
+    price_links(sc, k);
     sc->pred_step_s = predictor_step(&sc->model, &sc->big_sched, k);
 }
 

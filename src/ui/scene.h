@@ -25,6 +25,7 @@
 #include "core/coll.h"
 #include "core/sched.h"
 #include "core/sim.h"
+#include "cli/scene_opts.h"
 #include "exec/exec.h"
 #include "ui/check.h"
 #include "ui/predictor.h"
@@ -48,6 +49,10 @@ typedef struct SceneSetup {
                                symbolically */
     const char *backend_params; /* its options (-B NAME:PARAMS, borrowed
                                    from the command line), or NULL */
+    char topo[SCENE_TOPO_LEN];  /* the machine the model prices on (-T's
+                                   syntax; "": full, the default, not a
+                                   what-if); a shape that does not hold
+                                   the ranks is made to */
 } SceneSetup;
 
 typedef struct Scene {
@@ -89,6 +94,14 @@ typedef struct Scene {
                                  the plain model with the defaults */
     Value pred_step_s;        /* model time of the shown step of big_sched */
     Value pred_total_s;       /* model time of the whole big_sched */
+    /* ---- the machine (a what-if when the user named one) */
+    char topo[SCENE_TOPO_LEN];/* its name as -T gives it ("": full) */
+    Machine mach;             /* it, for the call's ranks */
+    double *link_bytes;       /* [mach.nlinks] bytes on each link in the
+                                 shown step of big_sched (NULL: full) */
+    int *link_msgs;           /* [mach.nlinks] messages on each */
+    int link_busiest;         /* the link whose bytes took longest, -1 */
+    double link_busy_share;   /* its bytes' time over the step's time */
 } Scene;
 
 /* Elements per block of the picture for kind k on p ranks with `cells`

@@ -2,6 +2,9 @@
  * grid. */
 #include "ui/screen.h"
 
+#include "core/num.h"
+#include "ui/topo.h"
+
 #include <stdio.h>
 
 #include "ui/i18n.h"
@@ -60,6 +63,11 @@ void screen_layout(const App *app, Layout *out)
         .presenter_extra = sc->call.nranks - 2, /* 2 rows a rank, no
                                                    details */
     };
+    if (sc->topo[0]) {
+        topo_machine_size(sc, &in.machine_rows, &in.machine_cols);
+        in.machine_rows += in.machine_rows ? 2 : 0; /* its footer */
+        in.machine_cols = num_max(in.machine_cols, 34);
+    }
     for (int v = 0; v < VIEW_COUNT; v++)
         in.show[v] = app->view.show[v] && !mode_panel((ViewId)v);
     if (app_mode_panel(app) < VIEW_COUNT)

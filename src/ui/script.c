@@ -217,7 +217,8 @@ void script_apply(App *app, const ScriptItem *it)
             worker_wait(app->bg.worker);
         break;
     case SCRIPT_ACT: r = it->req; break;
-    default: break;
+    case SCRIPT_DUMP:
+    case SCRIPT_KIND_COUNT: break;
     }
     app_apply(app, &r);
     app_poll(app, 0);

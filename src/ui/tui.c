@@ -67,6 +67,7 @@ static const CliCmd tui_cmd = {
 /* What the command line asked for. */
 typedef struct {
     AppOptions app;     /* the first scene */
+    char topo[SCENE_TOPO_LEN]; /* -T's machine, which app.topo names */
     const char *script; /* --script FILE, or NULL */
     int frames;         /* --frames */
     int w;              /* screen columns (scripted) */
@@ -123,6 +124,8 @@ static int scene_options(CliArgs a, TuiArgs *t, CliErr *e)
     t->app.op = sc.call.op;
     t->app.root = sc.call.root;
     t->app.in_place = sc.call.in_place;
+    snprintf(t->topo, sizeof t->topo, "%s", sc.topo);
+    t->app.topo = t->topo[0] ? t->topo : NULL;
     return 0;
 }
 
@@ -245,7 +248,8 @@ static int handle_event(App *app, const TermEvent *ev)
     case TERM_WHEEL: it = (ScriptItem){.kind = SCRIPT_WHEEL, .a = ev->key}; break;
     case TERM_RESIZE: it = (ScriptItem){.kind = SCRIPT_RESIZE, .a = ev->x, .b = ev->y}; break;
     case TERM_STOP: app->status.quit = true; return ev->key;
-    default: return 0;
+    case TERM_NONE:
+    case TERM_EV_COUNT: return 0;
     }
     script_apply(app, &it);
     return 0;

@@ -134,9 +134,18 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     char keys[16];
     keys_names(ACT_CALIBRATE, "/", keys, sizeof keys);
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("model"));
+    if (m->what_if) {
+        char shape[64];
+        machine_describe(&m->mach, true, shape, sizeof shape);
+        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0, "%s", shape);
+        keys_names(ACT_MENU_MACHINE, "/", keys, sizeof keys);
+        grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
+                    _("what-if; %s: machine"), keys);
+        return;
+    }
     if (!m->calibrated) {
         grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0,
-                    _("defaults, %s"), link_name(m->link));
+                    _("defaults, %s"), calib_machine_name(m->link));
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
                     _("%s: calibrate here"), keys);
         return;
@@ -153,7 +162,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     grid_printf(g, r, r.x + LABEL_W, y + 1, -1,
                 u > 2 ? ROLE_WARN : ROLE_DIM, 0, u > 0 ? "%s, %s, x%.1f"
                 : "%s, %s", m->calib.quick ? _("quick") : _("full"),
-                link_name(m->link), u);
+                calib_machine_name(m->link), u);
 }
 
 /* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */
@@ -162,11 +171,37 @@ static void draw_params(const App *app, Grid *g, Rect r, int y)
     const Scene *sc = app->scene;
     ModelParams m = predictor_params(&sc->model, &sc->big_sched);
     char a[24];
+    if (sc->model.what_if) {
+        const Machine *mc = &sc->model.mach;
+        int x = r.x + LABEL_W;
+        grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _(" GB/s"));
+        for (int c = 0; c < mc->ncls; c++)
+            if (mc->cls[c].beta > 0)
+                x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "%s %.3g ",
+                                 mc->cls[c].name, 1e-9 / mc->cls[c].beta);
+        return;
+    }
     view_fmt_time(a, sizeof a, m.alpha);
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _(" a b g"));
     grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, "%s %.3g %.3g GB/s",
                 a, m.beta > 0 ? 1e-9 / m.beta : 0,
                 m.gamma > 0 ? 1e-9 / m.gamma : 0);
+}
+
+/* "busiest r3->r7 y": a what-if machine's link that took longest. */
+static void draw_busiest(Grid *g, Rect r, int x, int y, const Machine *m,
+                         int l)
+{
+    if (l < 0) {
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, _("no link busy"));
+        return;
+    }
+    MachineLink ml = machine_link(m, l);
+    char a[24], b[24];
+    machine_endpoint_name(m, ml.from, a, sizeof a);
+    machine_endpoint_name(m, ml.to, b, sizeof b);
+    grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, _("busiest %s>%s %s"), a, b,
+                m->cls[ml.cls].name);
 }
 
 /* A cost split into its terms on two rows: the coefficients, and what
@@ -189,10 +224,13 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
     double bytes = sp.t.b;
     fmt_coef(b, sizeof b, bytes);
     fmt_coef(c, sizeof c, sp.t.g);
-    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
-                "%.0f a + %s b + %s g", sp.t.a, b, c);
-    double ta = sp.t.a * sp.m.alpha, tb = bytes * sp.m.beta,
-           tg = sp.t.g * sp.m.gamma, top = fmax(ta, fmax(tb, tg));
+    if (sc->model.what_if)
+        draw_busiest(g, r, r.x + LABEL_W, y, &sc->model.mach, sp.busiest);
+    else
+        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
+                    "%.0f a + %s b + %s g", sp.t.a, b, c);
+    double ta = sp.part[0], tb = sp.part[1], tg = sp.part[2],
+           top = fmax(ta, fmax(tb, tg));
     double scale = top >= 1 ? 1 : top >= 1e-3 ? 1e3 : top >= 1e-6 ? 1e6 : 1e9;
     const char *unit = top >= 1 ? "s" : top >= 1e-3 ? "ms"
                        : top >= 1e-6 ? "us" : "ns";
@@ -255,6 +293,20 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
         grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _(" step"));
         grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, _("- (none yet)"));
     }
+    /* with a calibration the whole is the backend's own model (as perf's
+       model column), the split the plain model's steps: say so when they
+       differ */
+    const Scene *sc = app->scene;
+    PredSplit sp;
+    if (sc->model.calibrated && !sc->model.what_if && sc->pred_total_s.valid &&
+        !predictor_split(&sc->model, &sc->big_sched, PREDICTOR_WHOLE, &sp) &&
+        fabs(sp.time / sc->pred_total_s.v - 1) > 0.01) {
+        draw_split(app, g, r, y + 2, _(" steps"), PREDICTOR_WHOLE);
+        grid_fill(g, (Rect){r.x, y + 3, r.w, 1}, ' ', ROLE_NORMAL, 0);
+        grid_text(g, r, r.x + 1, y + 3, -1, ROLE_DIM, 0,
+                  _("sum of steps; whole: backend's"));
+        return;
+    }
     draw_split(app, g, r, y + 2, _(" whole"), PREDICTOR_WHOLE);
 }
 
@@ -288,13 +340,20 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
                               shown ? _("step") : _("whole"));
     x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0, _("measured %s  model %s"),
                      m, p);
-    if (sc->big_ok &&
+    if (sc->big_ok && !sc->model.what_if &&
         !predictor_split(&sc->model, &sc->big_sched,
                          shown ? k : PREDICTOR_WHOLE, &sp)) {
         fmt_coef(b, sizeof b, sp.t.b);
         fmt_coef(c, sizeof c, sp.t.g);
         x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0,
                          " = %.0f a + %s b + %s g", sp.t.a, b, c);
+    }
+    if (sc->model.what_if) {
+        char shape[64];
+        machine_describe(&sc->model.mach, true, shape, sizeof shape);
+        grid_printf(g, r, x, r.y, -1, ROLE_WARN, 0, _("  (on %s, a what-if)"),
+                    shape);
+        return;
     }
     grid_printf(g, r, x, r.y, -1, sc->model.calibrated ? ROLE_DIM : ROLE_WARN,
                 0, "  (%s)", sc->model.calibrated ? _("calibrated") : _("defaults"));

@@ -89,24 +89,24 @@ static void draw_extras(TopoCtx *c, int y)
 static void draw_shape(TopoCtx *c, Rect area)
 {
     int used = -1;
-    switch (c->sc->algo->topo) {
-    case TOPO_RING:
+    switch (c->sc->algo->shape) {
+    case SHAPE_RING:
         used = topo_serp(c, area, true);
         break;
-    case TOPO_CHAIN:
+    case SHAPE_CHAIN:
         used = topo_serp(c, area, false);
         break;
-    case TOPO_TREE:
+    case SHAPE_TREE:
         used = topo_forest(c, area);
         break;
-    case TOPO_STAR:
+    case SHAPE_STAR:
         used = topo_star(c, area);
         break;
-    case TOPO_FULL:
+    case SHAPE_FULL:
         used = topo_matrix(c, area);
         break;
-    case TOPO_HYPERCUBE:
-    case TOPO_COUNT:
+    case SHAPE_HYPERCUBE:
+    case SHAPE_COUNT:
         break;
     }
     if (used < 0) {
@@ -116,10 +116,42 @@ static void draw_shape(TopoCtx *c, Rect area)
     }
 }
 
+/* A what-if machine: its drawing, the busiest link, the legend; the
+ * algorithm's shape when it does not fit. */
+static bool render_machine(TopoCtx *c)
+{
+    Rect r = c->r;
+    int foot = foot_rows(c);
+    /* without the legend, when that makes it fit */
+    while (topo_machine(c, (Rect){r.x, r.y, r.w, r.h - foot}) < 0) {
+        grid_fill(c->g, (Rect){r.x, r.y, r.w, r.h - foot}, ' ', ROLE_NORMAL, 0);
+        c->nhits = 0;
+        if (foot-- == 0)
+            return false;
+    }
+    if (foot >= 1)
+        topo_machine_footer(c, r.y + r.h - foot);
+    if (foot >= 2) {
+        static const Glyph sh[4] = {GL_HLINE, GL_SHADE1, GL_SHADE3, GL_BLOCK};
+        static const char *const words[4] = {N_("idle"), N_("light"),
+                                             N_("heavy"), N_("max")};
+        int x = r.x;
+        for (int i = 0; i < 4; i++) {
+            grid_putg(c->g, r, x, r.y + r.h - 1, sh[i],
+                      i == 0 ? ROLE_LINK : i == 3 ? ROLE_WARN : ROLE_LINK_ACTIVE);
+            x += 2 + grid_printf(c->g, r, x + 2, r.y + r.h - 1, -1, ROLE_DIM, 0,
+                                 "%s ", _(words[i]));
+        }
+    }
+    return true;
+}
+
 static void topo_render(TopoCtx *c)
 {
     Rect r = c->r;
     if (r.w < 3 || r.h < 1)
+        return;
+    if (c->sc->topo[0] && render_machine(c))
         return;
     if (c->lk.p > TOPO_MAXR) {
         grid_printf(c->g, r, r.x, r.y, -1, ROLE_DIM, 0,

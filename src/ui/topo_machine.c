@@ -1,0 +1,291 @@
+/* topo_machine.c - the machine a what-if prices on (Scene.mach), each link
+ * shaded by its load in the shown step: tori and meshes as a grid of
+ * ranks (dimension x across, y down, z in slices side by side; a torus's
+ * wrap-around links as stubs at the ends), nodes as rows of GPUs over
+ * their switch and NICs, a switch or bus as a row of ranks over it.
+ *
+ * A link's shade is its bytes' time (bytes times its beta) over the
+ * busiest link's: thin line idle, light, medium, dark shade, and a full
+ * block for the busiest, so the load reads without colour too; both
+ * directions of a pair share one cell (the larger load). */
+#include <stdio.h>
+#include <string.h>
+
+#include "core/num.h"
+#include "ui/topo.h"
+#include "ui/view.h"
+
+/* A link cell: the glyph and role of a load level 0..4. */
+static void put_level(TopoCtx *c, int x, int y, int level, bool vertical)
+{
+    static const Glyph shade[5] = {GL_HLINE, GL_SHADE1, GL_SHADE2,
+                                     GL_SHADE3, GL_BLOCK};
+    Glyph gl = level == 0 && vertical ? GL_VLINE : shade[level];
+    Role role = level == 0 ? ROLE_LINK : level == 4 ? ROLE_WARN
+                                                    : ROLE_LINK_ACTIVE;
+    grid_putg(c->g, c->r, x, y, gl, role);
+}
+
+/* Link l's busy time in the step (bytes times beta). */
+static double busy(const Scene *sc, int l)
+{
+    if (l < 0 || !sc->link_bytes)
+        return 0;
+    return sc->link_bytes[l] * sc->mach.cls[machine_link_class(&sc->mach, l)].beta;
+}
+
+static double busiest_busy(const Scene *sc)
+{
+    return busy(sc, sc->link_busiest);
+}
+
+/* The level of the larger load of links a and b (-1: none). */
+static int level2(const Scene *sc, int a, int b)
+{
+    double top = busiest_busy(sc), ba = busy(sc, a), bb = busy(sc, b);
+    double v = ba > bb ? ba : bb;
+    if (!(v > 0) || !(top > 0))
+        return 0;
+    if (a == sc->link_busiest || b == sc->link_busiest || v >= top)
+        return 4;
+    return v <= top / 3 ? 1 : v <= 2 * top / 3 ? 2 : 3;
+}
+
+/* The one link from a to b (neighbours), or -1. */
+static int hop(const Machine *m, int a, int b)
+{
+    int l[4];
+    return machine_route(m, a, b, l, 4) == 1 ? l[0] : -1;
+}
+
+/* Rank r's port links into and out of dimension i's switch. */
+static void ports(const Machine *m, int r, int i, int *up, int *down)
+{
+    int l[4], other = r;
+    int d = m->dim[i].size, s = 1;
+    for (int j = 0; j < i; j++)
+        s *= m->dim[j].size;
+    int ci = r / s % d;
+    other = r + ((ci + 1) % d - ci) * s;
+    *up = *down = -1;
+    if (other == r)
+        return;
+    if (machine_route(m, r, other, l, 4) >= 1)
+        *up = l[0];
+    if (machine_route(m, other, r, l, 4) >= 2)
+        *down = l[1];
+}
+
+/* ------------------------------------------------------------- grids */
+
+static bool is_grid(const Machine *m)
+{
+    if (m->kind == MACHINE_BUS || m->ndims > 3)
+        return false;
+    for (int i = 0; i < m->ndims; i++)
+        if (m->dim[i].kind != DIM_RING && m->dim[i].kind != DIM_MESH)
+            return false;
+    return true;
+}
+
+static int label_w(const Machine *m)
+{
+    return m->nranks > 100 ? 3 : m->nranks > 10 ? 2 : 1;
+}
+
+/* Rows and columns a grid takes. */
+static void grid_size(const Machine *m, int *rows, int *cols)
+{
+    int x = m->dim[0].size, y = m->ndims > 1 ? m->dim[1].size : 1;
+    int z = m->ndims > 2 ? m->dim[2].size : 1;
+    int pitch = label_w(m) + 2;
+    *cols = z * (x * pitch + 1) + (z - 1) * 2;
+    *rows = y * 2 + (m->ndims > 2 ? 1 : 0);
+}
+
+/* Slice z of a grid at (x0, y0). */
+static void draw_slice(TopoCtx *c, int x0, int y0, int z)
+{
+    const Scene *sc = c->sc;
+    const Machine *m = &sc->mach;
+    int X = m->dim[0].size, Y = m->ndims > 1 ? m->dim[1].size : 1;
+    int lw = label_w(m), pitch = lw + 2;
+    bool wrapx = m->dim[0].kind == DIM_RING && X > 2;
+    bool wrapy = m->ndims > 1 && m->dim[1].kind == DIM_RING && Y > 2;
+    for (int y = 0; y < Y; y++)
+        for (int x = 0; x < X; x++) {
+            int r = x + X * (y + Y * z), cx = x0 + x * pitch, cy = y0 + 2 * y;
+            char t[16];
+            snprintf(t, sizeof t, "%*d", lw, r);
+            topo_draw_node(c, cx, cy, r, t);
+            int right = x + 1 < X ? r + 1 : wrapx ? r - x : -1;
+            if (right >= 0) {
+                int lv = level2(sc, hop(m, r, right), hop(m, right, r));
+                put_level(c, cx + lw, cy, lv, false);
+                if (x + 1 < X)
+                    put_level(c, cx + lw + 1, cy, lv, false);
+            }
+            int below = y + 1 < Y ? r + X : wrapy ? r - X * y : -1;
+            if (m->ndims > 1 && below >= 0)
+                put_level(c, cx + lw - 1, cy + 1,
+                          level2(sc, hop(m, r, below), hop(m, below, r)), true);
+        }
+}
+
+static int draw_grid(TopoCtx *c, Rect area)
+{
+    const Machine *m = &c->sc->mach;
+    int rows, cols;
+    grid_size(m, &rows, &cols);
+    if (rows > area.h || cols > area.w)
+        return -1;
+    int Z = m->ndims > 2 ? m->dim[2].size : 1;
+    int X = m->dim[0].size, pitch = label_w(m) + 2;
+    for (int z = 0; z < Z; z++) {
+        int x0 = area.x + z * (X * pitch + 3);
+        if (Z > 1)
+            grid_printf(c->g, c->r, x0, area.y + rows - 1, -1, ROLE_DIM, 0,
+                        "z=%d", z);
+        draw_slice(c, x0, area.y, z);
+    }
+    return rows;
+}
+
+/* ------------------------------------------------------ nodes, switch */
+
+/* Ranks in a row over their port glyphs of dimension `dim`, then the
+ * switch's bar labelled `name`: for a switch, bus and each node. */
+static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
+                    const char *name)
+{
+    const Scene *sc = c->sc;
+    const Machine *m = &sc->mach;
+    int lw = label_w(m), pitch = lw + 1, top = 0;
+    for (int i = 0; i < n; i++) {
+        int r = first + i, up, down;
+        char t[16];
+        snprintf(t, sizeof t, "%*d", lw, r);
+        topo_draw_node(c, x0 + i * pitch, y0, r, t);
+        if (m->kind == MACHINE_BUS)
+            up = 2 * r, down = 2 * r + 1;
+        else
+            ports(m, r, dim, &up, &down);
+        int lv = level2(sc, up, down);
+        top = num_max(top, lv);
+        put_level(c, x0 + i * pitch + lw - 1, y0 + 1, lv, true);
+    }
+    int w = n * pitch - 1;
+    int lv = m->kind == MACHINE_BUS ? level2(sc, 2 * m->nranks, -1) : top;
+    for (int x = 0; x < w; x++)
+        put_level(c, x0 + x, y0 + 2, lv, false);
+    grid_printf(c->g, c->r, x0 + w + 1, y0 + 2, -1, ROLE_DIM, 0, "%s", name);
+    return 3;
+}
+
+/* Nodes: each node's GPUs over their NVLink ports and switch, then their
+ * NICs (one per GPU, or one per node) into the network. */
+static int draw_nodes(TopoCtx *c, Rect area)
+{
+    const Machine *m = &c->sc->mach;
+    int L = m->dim[0].size, G = m->dim[1].size, lw = label_w(m);
+    int w = 4 + L * (lw + 1) + 3, h = 4 * G + 1;
+    if (h > area.h || w > area.w)
+        return -1;
+    int y = area.y;
+    for (int g = 0; g < G; g++, y += 4) {
+        char name[16];
+        grid_printf(c->g, c->r, area.x, y, -1, ROLE_DIM, 0, "n%d", g);
+        snprintf(name, sizeof name, "%s", m->cls[0].name);
+        draw_row(c, area.x + 4, y, g * L, L, 0, name);
+        for (int i = 0; i < L; i++) {
+            int r = g * L + i, up, down;
+            if (m->dim[1].shared && i > 0)
+                break;
+            ports(m, r, 1, &up, &down);
+            put_level(c, area.x + 4 + i * (lw + 1) + lw - 1, y + 3,
+                      level2(c->sc, up, down), true);
+        }
+    }
+    grid_printf(c->g, c->r, area.x + 4, y, -1, ROLE_DIM, 0, "%s %s",
+                m->cls[1].name, m->dim[1].shared ? _("(a NIC per node)")
+                                                 : _("(a NIC per GPU)"));
+    return h;
+}
+
+static int draw_switch(TopoCtx *c, Rect area)
+{
+    const Machine *m = &c->sc->mach;
+    int lw = label_w(m), per = num_max(1, (area.w - 8) / (lw + 1));
+    int p = m->nranks, rows = (p + per - 1) / per;
+    if (rows * 3 > area.h)
+        return -1;
+    const char *name = m->kind == MACHINE_BUS ? _("medium")
+                       : m->dim[0].reduce ? _("switch, reduces")
+                                          : _("switch");
+    for (int i = 0; i < rows; i++)
+        draw_row(c, area.x, area.y + 3 * i, i * per, num_min(per, p - i * per),
+                 0, name);
+    return rows * 3;
+}
+
+/* ---------------------------------------------------------------- entry */
+
+static bool is_nodes(const Machine *m)
+{
+    return m->ndims == 2 && m->dim[0].kind == DIM_SWITCH &&
+           m->dim[1].kind == DIM_SWITCH;
+}
+
+static bool is_switch(const Machine *m)
+{
+    return m->kind == MACHINE_BUS ||
+           (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH);
+}
+
+void topo_machine_size(const Scene *sc, int *rows, int *cols)
+{
+    const Machine *m = &sc->mach;
+    int lw = label_w(m);
+    *rows = *cols = 0;
+    if (is_grid(m))
+        grid_size(m, rows, cols);
+    else if (is_nodes(m))
+        *rows = 4 * m->dim[1].size + 1, *cols = 7 + m->dim[0].size * (lw + 1);
+    else if (is_switch(m))
+        *rows = 3, *cols = num_min(m->nranks * (lw + 1) + 16, 60);
+}
+
+int topo_machine(TopoCtx *c, Rect area)
+{
+    const Machine *m = &c->sc->mach;
+    if (is_grid(m))
+        return draw_grid(c, area);
+    if (is_nodes(m))
+        return draw_nodes(c, area);
+    if (is_switch(m))
+        return draw_switch(c, area);
+    return -1;
+}
+
+/* "busiest 3>7 y: 8 MiB, 73% of the step" */
+void topo_machine_footer(TopoCtx *c, int y)
+{
+    const Scene *sc = c->sc;
+    Rect r = c->r;
+    int x = r.x;
+    if (sc->link_busiest < 0) {
+        grid_text(c->g, r, x, y, -1, ROLE_DIM, 0,
+                  c->lk.shown ? _("no link carries bytes in this step")
+                              : _("links shaded by their load in the step"));
+        return;
+    }
+    MachineLink ml = machine_link(&sc->mach, sc->link_busiest);
+    char a[24], b[24], bytes[24];
+    machine_endpoint_name(&sc->mach, ml.from, a, sizeof a);
+    machine_endpoint_name(&sc->mach, ml.to, b, sizeof b);
+    view_fmt_bytes(bytes, sizeof bytes, sc->link_bytes[sc->link_busiest]);
+    grid_putg(c->g, r, x, y, GL_BLOCK, ROLE_WARN);
+    grid_printf(c->g, r, x + 2, y, -1, ROLE_VALUE, 0,
+                _("busiest %s>%s %s %s, %.0f%%"), a, b,
+                sc->mach.cls[ml.cls].name, bytes, sc->link_busy_share * 100);
+}

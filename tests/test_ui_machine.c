@@ -1,0 +1,150 @@
+/* test_ui_machine.c - the machine a what-if prices on, as the TUI draws it:
+ * goldens of a 4x4 torus and of 2 nodes of 4 GPUs at 100x30 and 80x24,
+ * in English and Chinese, the normal layout and presenter mode; the
+ * machine menu (a shape made to hold the ranks); what the panel shades
+ * against the links' loads computed by hand; and a rank count the
+ * machine's shape does not hold. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "golden_fixture.h"
+#include "ui/i18n.h"
+#include "ui/scene.h"
+#include "ui/screen.h"
+#include "ui/script.h"
+
+static int setup(void **state)
+{
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
+    return 0;
+}
+
+static void open_app(App *app, int p, const char *topo)
+{
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", p, true);
+    char why[200];
+    o.topo = topo;
+    assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
+}
+
+static char *frame(App *app, int w, int h, const char *script)
+{
+    char why[200];
+    Script s;
+    app->view.term_w = w;
+    app->view.term_h = h;
+    assert_int_equal(script_parse(script, &s, why, sizeof why), CV_OK);
+    Grid g;
+    grid_init(&g, w, h, false);
+    ScriptRun run = {0};
+    script_run(app, &s, &run, &g);
+    char *text = grid_dump(&g, true);
+    grid_fini(&g);
+    script_fini(&s);
+    return text;
+}
+
+static void test_goldens(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *topo;
+        int p;
+    } scenes[] = {
+        {"torus4x4", "torus:4x4,y.bw=2.5", 16},
+        {"nodes2x4", "nodes:2x4", 8},
+    };
+    static const int sizes[2][2] = {{100, 30}, {80, 24}};
+    for (size_t i = 0; i < 2; i++)
+        for (int s = 0; s < 2; s++)
+            for (int zh = 0; zh < 2; zh++)
+                for (int present = 0; present < 2; present++) {
+                    ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
+                    App app;
+                    open_app(&app, scenes[i].p, scenes[i].topo);
+                    app.view.present = present;
+                    char *got = frame(&app, sizes[s][0], sizes[s][1],
+                                      "Right\nRight\nRight\nRight\n");
+                    char name[96];
+                    snprintf(name, sizeof name, "machine_%s_%dx%d_%s%s",
+                             scenes[i].name, sizes[s][0], sizes[s][1],
+                             zh ? "zh" : "en", present ? "_present" : "");
+                    golden_check(name, got);
+                    free(got);
+                    app_fini(&app);
+                }
+    ui_lang_use(UI_LANG_EN);
+}
+
+/* Step 4 of ring allreduce on a 4x2 torus: every rank sends one block of
+ * 64 MiB / 8 to its right neighbour; r3 -> r4 and r7 -> r0 cross a y
+ * link, the slowest (2.5 GB/s against 10): those are the busiest, each
+ * with 8 MiB, and every x link but the wrap-arounds r3->r0, r7->r4 (which
+ * those messages also cross) carries one block too. */
+static void test_loads_by_hand(void **state)
+{
+    (void)state;
+    App app;
+    open_app(&app, 8, "torus:4x2,y.bw=2.5");
+    char *t = frame(&app, 100, 30, "Right\nRight\nRight\nRight\n");
+    free(t);
+    const Scene *sc = app.scene;
+    const Machine *m = &sc->mach;
+    double blk = 64.0 * 1024 * 1024 / 8;
+    int l[4];
+    assert_int_equal(machine_route(m, 3, 4, l, 4), 2);
+    assert_true(sc->link_bytes[l[0]] == blk); /* r3 -> r0, x wrap */
+    assert_true(sc->link_bytes[l[1]] == blk); /* r0 -> r4, y */
+    assert_true(sc->link_busiest == l[1] || sc->link_busiest == l[1] + 8 ||
+                sc->link_busy_share > 0.99);
+    MachineLink b = machine_link(m, sc->link_busiest);
+    assert_int_equal(b.dim, 1); /* a y link */
+    int msgs = 0;
+    for (int i = 0; i < m->nlinks; i++)
+        msgs += sc->link_msgs[i];
+    assert_int_equal(msgs, 8 - 2 + 2 * 2); /* 6 one-hop + 2 two-hop */
+    app_fini(&app);
+}
+
+static void test_menu_and_ranks(void **state)
+{
+    (void)state;
+    App app;
+    open_app(&app, 16, NULL);
+    char *t = frame(&app, 100, 30, "M\n");
+    assert_int_equal(app.mode.menu.kind, MENU_MACHINE);
+    bool torus = false;
+    for (int i = 0; i < app.mode.menu.n; i++)
+        torus |= strstr(app.mode.menu.label[i], "torus:4x4 ") != NULL;
+    assert_true(torus);
+    free(t);
+    /* pick torus:4x4, then 8 ranks: it becomes torus:4x2 and says so */
+    t = frame(&app, 100, 30, "Down\nDown\nDown\nDown\nDown\nEnter\n");
+    free(t);
+    assert_string_equal(app.scene->topo, "torus:4x4");
+    assert_true(app.scene->model.what_if);
+    SceneSetup set;
+    scene_setup(app.scene, &set);
+    set.call.nranks = 8;
+    assert_true(app_remake(&app, &set, false));
+    assert_string_equal(app.scene->topo, "torus:4x2");
+    assert_non_null(strstr(app.status.msg, "torus:4x4 does not hold 8 ranks"));
+    app_fini(&app);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_goldens),
+        cmocka_unit_test(test_loads_by_hand),
+        cmocka_unit_test(test_menu_and_ranks),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
