@@ -502,42 +502,33 @@ static void do_select(App *app, const Request *r)
     }
 }
 
-static void do_misc(App *app, const Request *r)
+static void do_ascii(App *app, const Request *r) { app->view.ascii = !app->view.ascii; }
+static void do_present(App *app, const Request *r) { app->view.present = !app->view.present; }
+static void do_theme(App *app, const Request *r) { app->view.theme++; }
+static void do_redraw(App *app, const Request *r) { app->view.redraw = true; }
+static void do_quit(App *app, const Request *r) { app->status.quit = true; }
+
+static void do_chart_view(App *app, const Request *r)
 {
-    switch (r->act) {
-    case ACT_ASCII: app->view.ascii = !app->view.ascii; break;
-    case ACT_PRESENT: app->view.present = !app->view.present; break;
-    case ACT_CHART_VIEW:
-        app->view.chart_busbw = !app->view.chart_busbw;
-        app->view.show[VIEW_CHART] = true;
-        break;
-    case ACT_THEME: app->view.theme++; break;
-    case ACT_HELP:
-        app->mode.help_top = 0;
-        app_mode_set(app, MODE_HELP);
-        break;
-    case ACT_REDRAW: app->view.redraw = true; break;
-    case ACT_QUIT: app->status.quit = true; break;
-    case ACT_LESSONS: app->status.lessons = app->status.quit = true; break;
-    case ACT_RESIZE:
-        app->view.term_w = r->a;
-        app->view.term_h = r->b;
-        break;
-    case ACT_NONE: case ACT_NEXT: case ACT_PREV: case ACT_FIRST: case ACT_LAST:
-    case ACT_PLAY: case ACT_FASTER: case ACT_SLOWER: case ACT_MENU_COLL:
-    case ACT_MENU_ALGO: case ACT_MENU_RANKS: case ACT_MENU_SIZE:
-    case ACT_MENU_DTYPE: case ACT_MENU_OP: case ACT_MENU_ROOT:
-    case ACT_MENU_BACKEND: case ACT_MENU_MACHINE: case ACT_INPLACE:
-    case ACT_CELLS_MORE: case ACT_CELLS_LESS: case ACT_BENCH: case ACT_SWEEP:
-    case ACT_COMPARE: case ACT_CALIBRATE: case ACT_CANCEL:
-    case ACT_TOGGLE_TOPO: case ACT_TOGGLE_TIMELINE: case ACT_TOGGLE_CHART:
-    case ACT_TOGGLE_XFERS: case ACT_SCROLL_UP: case ACT_SCROLL_DOWN:
-    case ACT_SCROLL_LEFT: case ACT_SCROLL_RIGHT: case ACT_ENTER:
-    case ACT_SELECT_CELL: case ACT_SELECT_RANK: case ACT_SEEK:
-    case ACT_MENU_PICK: case ACT_MENU_HOVER: case ACT_TICK: case ACT_RESULT:
-    case ACT_TYPE: case ACT_ERASE: case ACT_COUNT:
-        break;
-    }
+    app->view.chart_busbw = !app->view.chart_busbw;
+    app->view.show[VIEW_CHART] = true;
+}
+
+static void do_help(App *app, const Request *r)
+{
+    app->mode.help_top = 0;
+    app_mode_set(app, MODE_HELP);
+}
+
+static void do_lessons(App *app, const Request *r)
+{
+    app->status.lessons = app->status.quit = true;
+}
+
+static void do_resize(App *app, const Request *r)
+{
+    app->view.term_w = r->a;
+    app->view.term_h = r->b;
 }
 
 /* ------------------------------------------------------------ dispatch */
@@ -564,13 +555,13 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_TOGGLE_CHART] = do_toggle, [ACT_TOGGLE_XFERS] = do_toggle,
     [ACT_SCROLL_UP] = do_scroll,    [ACT_SCROLL_DOWN] = do_scroll,
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
-    [ACT_ASCII] = do_misc,          [ACT_THEME] = do_misc,
-    [ACT_CHART_VIEW] = do_misc,     [ACT_PRESENT] = do_misc,
-    [ACT_HELP] = do_misc,           [ACT_REDRAW] = do_misc,
-    [ACT_QUIT] = do_misc,           [ACT_LESSONS] = do_misc,
+    [ACT_ASCII] = do_ascii,         [ACT_THEME] = do_theme,
+    [ACT_CHART_VIEW] = do_chart_view, [ACT_PRESENT] = do_present,
+    [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
+    [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
     [ACT_SELECT_CELL] = do_select,
     [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,
-    [ACT_RESIZE] = do_misc,         [ACT_TICK] = do_tick,
+    [ACT_RESIZE] = do_resize,       [ACT_TICK] = do_tick,
     [ACT_RESULT] = do_result,
 };
 

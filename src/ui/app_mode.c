@@ -90,38 +90,49 @@ static Request text_key(const App *app, int key)
     return plain_key(app, key);
 }
 
+/* What a mode does with a request: true when the mode took it. */
+typedef bool (*ModeAct)(App *app, const Request *r);
+
+static bool text_type_act(App *app, const Request *r)
+{
+    text_type(&app->mode.text, r->a);
+    return true;
+}
+
+static bool text_erase_act(App *app, const Request *r)
+{
+    text_erase(&app->mode.text);
+    return true;
+}
+
+static bool close_mode(App *app, const Request *r)
+{
+    app_mode_set(app, MODE_NONE);
+    return true;
+}
+
+static bool text_enter(App *app, const Request *r)
+{
+    app_mode_set(app, MODE_NONE);
+    if (app->mode.text_for == TEXT_FOR_SIZE)
+        set_size(app, app->mode.text.text);
+    return true;
+}
+
+static bool pass_on(App *app, const Request *r) { return false; }
+
 /* The prompt takes every key: Enter hands the text over, Escape drops it
  * (quitting still quits). */
+static const ModeAct text_acts[ACT_COUNT] = {
+    [ACT_TYPE] = text_type_act, [ACT_ERASE] = text_erase_act,
+    [ACT_CANCEL] = close_mode,  [ACT_ENTER] = text_enter,
+    [ACT_QUIT] = pass_on,
+};
+
 static bool text_apply(App *app, const Request *r)
 {
-    TextEntry *t = &app->mode.text;
-    switch (r->act) {
-    case ACT_TYPE: text_type(t, r->a); return true;
-    case ACT_ERASE: text_erase(t); return true;
-    case ACT_CANCEL: app_mode_set(app, MODE_NONE); return true;
-    case ACT_ENTER:
-        app_mode_set(app, MODE_NONE);
-        if (app->mode.text_for == TEXT_FOR_SIZE)
-            set_size(app, t->text);
-        return true;
-    case ACT_QUIT: return false;
-    case ACT_NONE: case ACT_NEXT: case ACT_PREV: case ACT_FIRST: case ACT_LAST:
-    case ACT_PLAY: case ACT_FASTER: case ACT_SLOWER: case ACT_MENU_COLL:
-    case ACT_MENU_ALGO: case ACT_MENU_RANKS: case ACT_MENU_SIZE:
-    case ACT_MENU_DTYPE: case ACT_MENU_OP: case ACT_MENU_ROOT:
-    case ACT_MENU_BACKEND: case ACT_MENU_MACHINE: case ACT_INPLACE:
-    case ACT_CELLS_MORE: case ACT_CELLS_LESS: case ACT_BENCH: case ACT_SWEEP:
-    case ACT_COMPARE: case ACT_CALIBRATE: case ACT_TOGGLE_TOPO:
-    case ACT_TOGGLE_TIMELINE: case ACT_TOGGLE_CHART: case ACT_TOGGLE_XFERS:
-    case ACT_CHART_VIEW: case ACT_PRESENT: case ACT_SCROLL_UP:
-    case ACT_SCROLL_DOWN: case ACT_SCROLL_LEFT: case ACT_SCROLL_RIGHT:
-    case ACT_ASCII: case ACT_THEME: case ACT_HELP: case ACT_REDRAW:
-    case ACT_LESSONS: case ACT_SELECT_CELL: case ACT_SELECT_RANK:
-    case ACT_SEEK: case ACT_MENU_PICK: case ACT_MENU_HOVER: case ACT_RESIZE:
-    case ACT_TICK: case ACT_RESULT: case ACT_COUNT:
-        break;
-    }
-    return true;
+    return r->act >= ACT_COUNT || !text_acts[r->act] ||
+           text_acts[r->act](app, r);
 }
 
 /* ------------------------------------------------------------ menus */
@@ -208,41 +219,60 @@ static Request menu_key(const App *app, int key)
     return plain_key(app, key);
 }
 
+static bool menu_up(App *app, const Request *r)
+{
+    menu_move(&app->mode.menu, -1);
+    return true;
+}
+
+static bool menu_down(App *app, const Request *r)
+{
+    menu_move(&app->mode.menu, 1);
+    return true;
+}
+
+static bool menu_enter(App *app, const Request *r)
+{
+    pick(app, app->mode.menu.cur);
+    return true;
+}
+
+static bool menu_pick(App *app, const Request *r)
+{
+    pick(app, r->a);
+    return true;
+}
+
+static bool menu_hover(App *app, const Request *r)
+{
+    if (r->a >= 0 && r->a < app->mode.menu.n)
+        app->mode.menu.cur = r->a;
+    return true;
+}
+
+static bool menu_type(App *app, const Request *r)
+{
+    if (app->mode.menu.kind == MENU_SIZE)
+        open_size_entry(app, r->a);
+    return true;
+}
+
+static bool swallow(App *app, const Request *r) { return true; }
+
 /* Arrows move, Enter or a click picks, Escape closes; any other request
  * closes the menu and goes on. */
+static const ModeAct menu_acts[ACT_COUNT] = {
+    [ACT_PREV] = menu_up,       [ACT_SCROLL_UP] = menu_up,
+    [ACT_NEXT] = menu_down,     [ACT_SCROLL_DOWN] = menu_down,
+    [ACT_ENTER] = menu_enter,   [ACT_MENU_PICK] = menu_pick,
+    [ACT_MENU_HOVER] = menu_hover, [ACT_CANCEL] = close_mode,
+    [ACT_TYPE] = menu_type,     [ACT_ERASE] = swallow,
+};
+
 static bool menu_apply(App *app, const Request *r)
 {
-    Menu *m = &app->mode.menu;
-    switch (r->act) {
-    case ACT_PREV: case ACT_SCROLL_UP: menu_move(m, -1); return true;
-    case ACT_NEXT: case ACT_SCROLL_DOWN: menu_move(m, 1); return true;
-    case ACT_ENTER: pick(app, m->cur); return true;
-    case ACT_MENU_PICK: pick(app, r->a); return true;
-    case ACT_MENU_HOVER:
-        if (r->a >= 0 && r->a < m->n)
-            m->cur = r->a;
-        return true;
-    case ACT_CANCEL: app_mode_set(app, MODE_NONE); return true;
-    case ACT_TYPE:
-        if (m->kind == MENU_SIZE)
-            open_size_entry(app, r->a);
-        return true;
-    case ACT_ERASE: return true;
-    case ACT_NONE: case ACT_FIRST: case ACT_LAST: case ACT_PLAY:
-    case ACT_FASTER: case ACT_SLOWER: case ACT_MENU_COLL: case ACT_MENU_ALGO:
-    case ACT_MENU_RANKS: case ACT_MENU_SIZE: case ACT_MENU_DTYPE:
-    case ACT_MENU_OP: case ACT_MENU_ROOT: case ACT_MENU_BACKEND:
-    case ACT_MENU_MACHINE: case ACT_INPLACE: case ACT_CELLS_MORE:
-    case ACT_CELLS_LESS: case ACT_BENCH: case ACT_SWEEP: case ACT_COMPARE:
-    case ACT_CALIBRATE: case ACT_TOGGLE_TOPO: case ACT_TOGGLE_TIMELINE:
-    case ACT_TOGGLE_CHART: case ACT_TOGGLE_XFERS: case ACT_CHART_VIEW:
-    case ACT_PRESENT: case ACT_SCROLL_LEFT: case ACT_SCROLL_RIGHT:
-    case ACT_ASCII: case ACT_THEME: case ACT_HELP: case ACT_REDRAW:
-    case ACT_LESSONS: case ACT_QUIT: case ACT_SELECT_CELL:
-    case ACT_SELECT_RANK: case ACT_SEEK: case ACT_RESIZE: case ACT_TICK:
-    case ACT_RESULT: case ACT_COUNT:
-        break;
-    }
+    if (r->act < ACT_COUNT && menu_acts[r->act])
+        return menu_acts[r->act](app, r);
     app_mode_set(app, MODE_NONE);
     return false;
 }
