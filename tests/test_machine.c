@@ -123,6 +123,62 @@ static void test_routes_nodes(void **state)
     assert_string_equal(m.cls[machine_link(&m, a[0]).cls].name, "nvlink");
 }
 
+/* mpirun --map-by node: ranks dealt round the nodes. With 2 nodes of 4,
+ * ranks 0, 2, 4, 6 share node 0 and 1, 3, 5, 7 node 1 (by hand). */
+static void test_cyclic_place(void **state)
+{
+    (void)state;
+    Machine m;
+    assert_int_equal(machine_nodes(&m, 2, 4, false, GAMMA), CV_OK);
+    m.cyclic = true;
+    static const int want[8] = {0, 4, 1, 5, 2, 6, 3, 7};
+    for (int r = 0; r < 8; r++) {
+        assert_int_equal(machine_place(&m, r), want[r]);
+        assert_int_equal(machine_rank_at(&m, want[r]), r);
+        assert_int_equal(machine_coord(&m, r, 1), r % 2); /* the node */
+    }
+    int l[8];
+    assert_int_equal(machine_route(&m, 0, 2, l, 8), 2); /* same node */
+    assert_string_equal(m.cls[machine_link(&m, l[0]).cls].name, "nvlink");
+    assert_int_equal(machine_link(&m, l[0]).from, 0);
+    assert_int_equal(machine_link(&m, l[1]).to, 2);
+    assert_int_equal(machine_route(&m, 0, 1, l, 8), 2); /* the rail */
+    assert_string_equal(m.cls[machine_link(&m, l[0]).cls].name, "net");
+    assert_int_equal(machine_link(&m, l[1]).to, 1);
+    /* a ring allreduce: every one of its 14 steps now crosses the network
+       (block placement: only r3 -> r4 and r7 -> r0 do, and the ring's
+       step is paced by them as well, at net's speed) */
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 8, .count = 800,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                     CV_OK);
+    Pricer pr;
+    StepPrice sp;
+    assert_int_equal(pricer_init(&pr, &m), CV_OK);
+    int net = 0;
+    for (int i = 0; i < m.nlinks; i++)
+        net += m.cls[machine_link_class(&m, i)].beta == 1 / 50e9;
+    assert_int_equal(net, 16); /* 8 ports up, 8 down */
+    assert_int_equal(price_step(&pr, &s, 1, false, &sp), CV_OK);
+    int crossing = 0;
+    for (int i = 0; i < pr.ntouched; i++)
+        crossing += machine_link(&m, pr.touched[i]).cls == 1 &&
+                    machine_link(&m, pr.touched[i]).from >= 0;
+    assert_int_equal(crossing, 8); /* every rank's message enters the net */
+    pricer_fini(&pr);
+    sched_fini(&s);
+    /* the file keeps it */
+    char buf[1024];
+    size_t need;
+    Machine back;
+    MachineFileErr e;
+    assert_int_equal(machine_file_write(&m, buf, sizeof buf, &need), CV_OK);
+    assert_non_null(strstr(buf, "collviz_place: cyclic"));
+    assert_int_equal(machine_file_parse(buf, need, GAMMA, &back, &e), CV_OK);
+    assert_true(back.cyclic);
+}
+
 /* Every route of every pair is a chain of links from src to dst, no
  * longer than machine_max_hops says. */
 static void test_routes_chain(void **state)
@@ -137,6 +193,8 @@ static void test_routes_chain(void **state)
     assert_int_equal(machine_nodes(&ms[4], 3, 4, false, 1), CV_OK);
     assert_int_equal(machine_full(&ms[5], 9, 1, 1, 1), CV_OK);
     for (int i = 0; i < 6; i++) {
+      for (int cyc = 0; cyc < 2; cyc++) {
+        ms[i].cyclic = cyc;
         const Machine *m = &ms[i];
         for (int s = 0; s < m->nranks; s++)
             for (int d = 0; d < m->nranks; d++) {
@@ -148,6 +206,7 @@ static void test_routes_chain(void **state)
                 else
                     assert_int_equal(s, d);
             }
+      }
     }
 }
 
@@ -424,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_routes_by_hand),
         cmocka_unit_test(test_routes_nodes),
         cmocka_unit_test(test_routes_chain),
+        cmocka_unit_test(test_cyclic_place),
         cmocka_unit_test(test_price_flat_by_hand),
         cmocka_unit_test(test_price_torus_ring),
         cmocka_unit_test(test_price_reducing_switch),

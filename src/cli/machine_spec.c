@@ -182,8 +182,8 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
                 : klen == 3 && !strncmp(key, "lat", 3)  ? 2 : -1;
     if (which < 0)
         return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
-                        "alpha=, bw=, lat=, gamma=, each as [CLASS.]KEY=VALUE",
-                        opt);
+                        "place=, alpha=, bw=, lat=, gamma=, each as "
+                        "[CLASS.]KEY=VALUE", opt);
     int c = dot ? machine_class_find(out, cls) : -1;
     if (dot && c < 0) {
         char names[128] = "";
@@ -212,12 +212,18 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
     return 0;
 }
 
-/* The options before the parameters: reduce, nic=, intra=. */
+/* The options before the parameters: reduce, nic=, intra=, place=. */
 static int shape_option(const char *opt, bool *reduce, bool *shared,
-                        const char **intra, CliErr *e)
+                        const char **intra, bool *cyclic, CliErr *e)
 {
     if (!strcmp(opt, "reduce"))
         *reduce = true;
+    else if (!strcmp(opt, "place=cyclic") || !strcmp(opt, "place=block"))
+        *cyclic = !strcmp(opt, "place=cyclic");
+    else if (!strncmp(opt, "place=", 6))
+        return cli_fail(e, "place= takes block (rank r at place r) or cyclic "
+                        "(ranks dealt round the last dimension), not '%s'",
+                        opt + 6);
     else if (!strcmp(opt, "nic=shared") || !strcmp(opt, "nic=rail"))
         *shared = !strcmp(opt, "nic=shared");
     else if (!strncmp(opt, "nic=", 4))
@@ -229,7 +235,7 @@ static int shape_option(const char *opt, bool *reduce, bool *shared,
         return cli_fail(e, "intra= takes nvlink or pcie, not '%s'", opt + 6);
     else if (!strchr(opt, '='))
         return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
-                        "alpha=, bw=, lat=, gamma=", opt);
+                        "place=, alpha=, bw=, lat=, gamma=", opt);
     else
         return 1;
     return 0;
@@ -256,11 +262,11 @@ static int parse_shorthand(const char *spec, int p, const CliModel *cm,
     if (kind_of(buf, &k))
         return cli_fail(e, "'%s' is not a machine: full, bus, switch, ring, "
                         "torus, mesh, nodes, or a machine file's path", buf);
-    bool reduce = false, shared = false;
+    bool reduce = false, shared = false, cyclic = false;
     const char *intra = NULL;
     int first_param = nopts;
     for (int i = 0; i < nopts; i++) {
-        int r = shape_option(opts[i], &reduce, &shared, &intra, e);
+        int r = shape_option(opts[i], &reduce, &shared, &intra, &cyclic, e);
         if (r < 0)
             return -1;
         if (r == 0 && i > first_param)
@@ -275,6 +281,7 @@ static int parse_shorthand(const char *spec, int p, const CliModel *cm,
         return -1;
     if (intra)
         machine_class_default(intra, &out->cls[0]);
+    out->cyclic = cyclic;
     for (int i = first_param; i < nopts; i++)
         if (set_param(out, opts[i], e))
             return -1;

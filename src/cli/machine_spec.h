@@ -11,6 +11,9 @@
  *          | nic=rail|shared          nodes: a NIC per GPU (default) or
  *                                     per node
  *          | intra=nvlink|pcie        nodes: the link inside a node
+ *          | place=block|cyclic       rank r at place r (default), or ranks
+ *                                     dealt round the last dimension first
+ *                                     (mpirun --map-by node)
  *          | [CLASS.]alpha=TIME       per message (us, or s/ms/us/ns)
  *          | [CLASS.]bw=GB/s          per link per direction
  *          | [CLASS.]lat=TIME         per hop

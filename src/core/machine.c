@@ -177,12 +177,44 @@ CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
 
 /* ------------------------------------------------------------- geometry */
 
-int machine_coord(const Machine *m, int r, int i)
+/* Ranks and places. A machine's links and routes are numbered by place:
+ * place q has coordinates c_i = (q / stride_i) mod d_i. Rank r sits at
+ * place r, or with `cyclic` at the place whose digits are r's reversed
+ * (the last dimension varying fastest with r: mpirun's --map-by node
+ * deals ranks round the nodes). */
+static int coord(const Machine *m, int q, int i)
 {
-    return r / stride(m, i) % m->dim[i].size;
+    return q / stride(m, i) % m->dim[i].size;
 }
 
-/* The line of rank r in dimension i: r with c_i taken out. */
+int machine_place(const Machine *m, int r)
+{
+    if (!m->cyclic)
+        return r;
+    int q = 0;
+    for (int i = m->ndims - 1; i >= 0; i--) {
+        q += r % m->dim[i].size * stride(m, i);
+        r /= m->dim[i].size;
+    }
+    return q;
+}
+
+int machine_rank_at(const Machine *m, int q)
+{
+    if (!m->cyclic || q < 0)
+        return q;
+    int r = 0;
+    for (int i = 0; i < m->ndims; i++)
+        r = r * m->dim[i].size + coord(m, q, i);
+    return r;
+}
+
+int machine_coord(const Machine *m, int r, int i)
+{
+    return coord(m, machine_place(m, r), i);
+}
+
+/* The line of place r in dimension i: r with c_i taken out. */
 static int line_of(const Machine *m, int r, int i)
 {
     int s = stride(m, i);
@@ -201,10 +233,10 @@ static int switch_base(const Machine *m, int i)
     return b;
 }
 
-/* The rank at rank r's place with c_i = c. */
+/* The place r with c_i = c. */
 static int with_coord(const Machine *m, int r, int i, int c)
 {
-    return r + (c - machine_coord(m, r, i)) * stride(m, i);
+    return r + (c - coord(m, r, i)) * stride(m, i);
 }
 
 static MachineLink link_bus(const Machine *m, int i)
@@ -212,11 +244,13 @@ static MachineLink link_bus(const Machine *m, int i)
     int p = m->nranks;
     if (i == 2 * p)
         return (MachineLink){-1, -1, 1, -1, true};
-    return i % 2 ? (MachineLink){-1, i / 2, 0, 0, true}
-                 : (MachineLink){i / 2, -1, 0, 0, true};
+    int r = machine_rank_at(m, i / 2);
+    return i % 2 ? (MachineLink){-1, r, 0, 0, true}
+                 : (MachineLink){r, -1, 0, 0, true};
 }
 
-/* Link k of dimension i (k counted from the dimension's base). */
+/* Link k of dimension i (k counted from the dimension's base), its ends
+ * as places. */
 static MachineLink link_in_dim(const Machine *m, int i, int k)
 {
     const MachineDim *d = &m->dim[i];
@@ -225,7 +259,7 @@ static MachineLink link_in_dim(const Machine *m, int i, int k)
     switch (d->kind) {
     case DIM_RING:
     case DIM_MESH:
-        c = machine_coord(m, r, i) + (up ? 1 : -1);
+        c = coord(m, r, i) + (up ? 1 : -1);
         l.used = d->kind == DIM_RING || (c >= 0 && c < d->size);
         l.from = r;
         l.to = with_coord(m, r, i, (c + d->size) % d->size);
@@ -256,7 +290,10 @@ MachineLink machine_link(const Machine *m, int i)
     int d = 0;
     while (d + 1 < m->ndims && i >= dim_base(m, d + 1))
         d++;
-    return link_in_dim(m, d, i - dim_base(m, d));
+    MachineLink l = link_in_dim(m, d, i - dim_base(m, d));
+    l.from = machine_rank_at(m, l.from);
+    l.to = machine_rank_at(m, l.to);
+    return l;
 }
 
 int machine_link_class(const Machine *m, int i)
@@ -316,7 +353,7 @@ static int route_dim(const Machine *m, int i, int *cur, int t, int *links,
                      int cap, int n)
 {
     const MachineDim *d = &m->dim[i];
-    int base = dim_base(m, i), c = machine_coord(m, *cur, i);
+    int base = dim_base(m, i), c = coord(m, *cur, i);
     int delta = (t - c + d->size) % d->size, dir, hops;
     switch (d->kind) {
     case DIM_RING:
@@ -352,6 +389,7 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap)
 {
     if (src == dst)
         return 0;
+    src = machine_place(m, src), dst = machine_place(m, dst);
     if (m->kind == MACHINE_BUS) {
         int n = put(links, cap, 0, 2 * src);
         n = put(links, cap, n, 2 * m->nranks);
@@ -360,16 +398,14 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap)
     /* a shared dimension's ports join every rank at a coordinate: a
        message that crosses it goes there alone */
     for (int i = 0; i < m->ndims; i++)
-        if (m->dim[i].shared &&
-            machine_coord(m, src, i) != machine_coord(m, dst, i)) {
+        if (m->dim[i].shared && coord(m, src, i) != coord(m, dst, i)) {
             int cur = src;
-            return route_dim(m, i, &cur, machine_coord(m, dst, i), links,
-                             cap, 0);
+            return route_dim(m, i, &cur, coord(m, dst, i), links, cap, 0);
         }
     int cur = src, n = 0;
     for (int i = 0; i < m->ndims; i++)
-        if (machine_coord(m, cur, i) != machine_coord(m, dst, i))
-            n = route_dim(m, i, &cur, machine_coord(m, dst, i), links, cap, n);
+        if (coord(m, cur, i) != coord(m, dst, i))
+            n = route_dim(m, i, &cur, coord(m, dst, i), links, cap, n);
     return n;
 }
 
@@ -411,6 +447,8 @@ static size_t shape_text(const Machine *m, char *buf, size_t len)
     }
     if (m->kind == MACHINE_NODES && m->dim[1].shared && n < len)
         n += (size_t)snprintf(buf + n, len - n, ", a NIC per node");
+    if (m->cyclic && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", ranks dealt cyclically");
     for (int i = 0; i < m->ndims && n < len; i++)
         if (m->dim[i].reduce) {
             n += (size_t)snprintf(buf + n, len - n, ", reducing");

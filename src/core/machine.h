@@ -3,9 +3,10 @@
  * the route a message from one rank takes to another.
  *
  * A machine is a list of dimensions, as ASTRA-sim's network description
- * has it: rank r sits at coordinates c_i = (r / (d_0 ... d_(i-1))) mod d_i
- * (dimension 0 varies fastest), and a message travels the dimensions in
- * order, in each one from its coordinate to the destination's. In a
+ * has it: place q has coordinates c_i = (q / (d_0 ... d_(i-1))) mod d_i
+ * (dimension 0 varies fastest); rank r sits at place r, or dealt round
+ * the last dimension first (`cyclic`); a message travels the dimensions
+ * in order, in each one from its coordinate to the destination's. In a
  * dimension the ranks that differ only in c_i form a line, joined as a
  * ring (both directions, the shorter way, ties going up), a mesh (no
  * wrap-around), fully (one link per ordered pair) or through a switch (an
@@ -94,8 +95,12 @@ typedef struct {
     double gamma;                  /* s per byte a rank reduces */
     double sw_gamma;               /* s per byte a reducing switch reduces */
     int nlinks;                    /* links in all */
-    int stride[MACHINE_MAX_DIMS];  /* ranks between neighbours of each
+    int stride[MACHINE_MAX_DIMS];  /* places between neighbours of each
                                       dimension (machine_finish sets) */
+    bool cyclic;                   /* ranks dealt round the last dimension
+                                      first (machine_place), as mpirun's
+                                      --map-by node does; else rank r is
+                                      at place r */
 } Machine;
 
 /* What link i of a machine joins. Endpoints: ranks are 0..nranks-1; a
@@ -148,6 +153,12 @@ void machine_square(int p, int ndims, int *sizes);
 
 /* Index of the class named `name`, or -1. */
 int machine_class_find(const Machine *m, const char *name);
+
+/* The place of rank r (its coordinates: place q's c_i is
+ * (q / stride_i) mod d_i), and the rank at place q (q < 0: a switch,
+ * returned as it is). */
+int machine_place(const Machine *m, int r);
+int machine_rank_at(const Machine *m, int q);
 
 /* Rank r's coordinate in dimension i. */
 int machine_coord(const Machine *m, int r, int i);

@@ -9,11 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_COUNT };
+enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_COUNT };
 
 static const char *const key_names[K_COUNT] = {
     "topology", "npus_count", "bandwidth", "latency", "collviz_alpha",
-    "collviz_gamma",
+    "collviz_gamma", "collviz_place",
 };
 
 /* What the file said, before it becomes a machine. */
@@ -58,7 +58,12 @@ static CvError parse_item(Parsed *p, int k, char *item, int line,
                     MACHINE_MAX_DIMS);
     if (!*item)
         return fail(e, line, "%s has an empty value", key_names[k]);
-    if (k == K_TOPO) {
+    if (k == K_PLACE) {
+        if (strcmp(item, "block") && strcmp(item, "cyclic"))
+            return fail(e, line, "collviz_place is block or cyclic, not "
+                        "'%.30s'", item);
+        p->num[k][i] = !strcmp(item, "cyclic");
+    } else if (k == K_TOPO) {
         if (strlen(item) >= sizeof p->topo[i])
             return fail(e, line, "'%.30s' is not a topology", item);
         strcpy(p->topo[i], item);
@@ -95,7 +100,7 @@ static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
     if (k == K_COUNT)
         return fail(e, line, "unknown key '%.40s' (collviz reads topology, "
                     "npus_count, bandwidth, latency, collviz_alpha, "
-                    "collviz_gamma)", key);
+                    "collviz_gamma, collviz_place)", key);
     if (p->n[k] || p->line[k])
         return fail(e, line, "%s is given twice", key_names[k]);
     p->line[k] = line;
@@ -169,6 +174,9 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
         c->lat = p->num[K_LAT][i] * 1e-9;
         c->alpha = p->num[K_ALPHA][i] * 1e-6;
     }
+    m->cyclic = p->n[K_PLACE] && p->num[K_PLACE][0] > 0;
+    if (p->n[K_PLACE] > 1)
+        return fail(e, p->line[K_PLACE], "collviz_place takes one value");
     if (machine_finish(m))
         return fail(e, p->line[K_NPUS], "npus_count multiplies to more than "
                     "%d ranks", MACHINE_MAX_RANKS);
@@ -257,6 +265,8 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
     if (m->gamma > 0)
         n = put(buf, len, n, "collviz_gamma: %.17g  # GB/s\n",
                 1 / m->gamma / 1e9);
+    if (m->cyclic)
+        n = put(buf, len, n, "collviz_place: cyclic\n");
     *need = n;
     return CV_OK;
 }

@@ -10,8 +10,10 @@
  *     latency: [ 500.0, 2000.0 ]   # ns per hop
  *
  * and, as collviz's own keys (ASTRA-sim has no such terms), `collviz_alpha`
- * (us per message on a link, per dimension; default 0) and
- * `collviz_gamma` (GB/s a rank reduces; default the caller's). Lists are
+ * (us per message on a link, per dimension; default 0),
+ * `collviz_gamma` (GB/s a rank reduces; default the caller's) and
+ * `collviz_place` (block, the default: rank r at place r; or cyclic:
+ * ranks dealt round the last dimension first). Lists are
  * flow lists on one line; `#` starts a comment. Pure: text in, text out. */
 #ifndef COLLVIZ_CORE_MACHINE_FILE_H
 #define COLLVIZ_CORE_MACHINE_FILE_H

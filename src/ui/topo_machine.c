@@ -61,12 +61,9 @@ static int hop(const Machine *m, int a, int b)
 /* Rank r's port links into and out of dimension i's switch. */
 static void ports(const Machine *m, int r, int i, int *up, int *down)
 {
-    int l[4], other = r;
-    int d = m->dim[i].size, s = 1;
-    for (int j = 0; j < i; j++)
-        s *= m->dim[j].size;
-    int ci = r / s % d;
-    other = r + ((ci + 1) % d - ci) * s;
+    int l[4], d = m->dim[i].size, ci = machine_coord(m, r, i);
+    int q = machine_place(m, r);
+    int other = machine_rank_at(m, q + ((ci + 1) % d - ci) * m->stride[i]);
     *up = *down = -1;
     if (other == r)
         return;
@@ -114,18 +111,20 @@ static void draw_slice(TopoCtx *c, int x0, int y0, int z)
     bool wrapy = m->ndims > 1 && m->dim[1].kind == DIM_RING && Y > 2;
     for (int y = 0; y < Y; y++)
         for (int x = 0; x < X; x++) {
-            int r = x + X * (y + Y * z), cx = x0 + x * pitch, cy = y0 + 2 * y;
+            int q = x + X * (y + Y * z), cx = x0 + x * pitch, cy = y0 + 2 * y;
+            int r = machine_rank_at(m, q);
             char t[16];
             snprintf(t, sizeof t, "%*d", lw, r);
             topo_draw_node(c, cx, cy, r, t);
-            int right = x + 1 < X ? r + 1 : wrapx ? r - x : -1;
+            int right = machine_rank_at(m, x + 1 < X ? q + 1 : wrapx ? q - x : -1);
             if (right >= 0) {
                 int lv = level2(sc, hop(m, r, right), hop(m, right, r));
                 put_level(c, cx + lw, cy, lv, false);
                 if (x + 1 < X)
                     put_level(c, cx + lw + 1, cy, lv, false);
             }
-            int below = y + 1 < Y ? r + X : wrapy ? r - X * y : -1;
+            int below = machine_rank_at(m, y + 1 < Y ? q + X : wrapy ? q - X * y
+                                                                 : -1);
             if (m->ndims > 1 && below >= 0)
                 put_level(c, cx + lw - 1, cy + 1,
                           level2(sc, hop(m, r, below), hop(m, below, r)), true);
@@ -153,8 +152,9 @@ static int draw_grid(TopoCtx *c, Rect area)
 
 /* ------------------------------------------------------ nodes, switch */
 
-/* Ranks in a row over their port glyphs of dimension `dim`, then the
- * switch's bar labelled `name`: for a switch, bus and each node. */
+/* The ranks at places first .. first + n in a row over their port glyphs
+ * of dimension `dim`, then the switch's bar labelled `name`: for a
+ * switch, bus and each node. */
 static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
                     const char *name)
 {
@@ -162,7 +162,7 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
     const Machine *m = &sc->mach;
     int lw = label_w(m), pitch = lw + 1, top = 0;
     for (int i = 0; i < n; i++) {
-        int r = first + i, up, down;
+        int r = machine_rank_at(m, first + i), up, down;
         char t[16];
         snprintf(t, sizeof t, "%*d", lw, r);
         topo_draw_node(c, x0 + i * pitch, y0, r, t);
@@ -198,7 +198,7 @@ static int draw_nodes(TopoCtx *c, Rect area)
         snprintf(name, sizeof name, "%s", m->cls[0].name);
         draw_row(c, area.x + 4, y, g * L, L, 0, name);
         for (int i = 0; i < L; i++) {
-            int r = g * L + i, up, down;
+            int r = machine_rank_at(m, g * L + i), up, down;
             if (m->dim[1].shared && i > 0)
                 break;
             ports(m, r, 1, &up, &down);
