@@ -337,12 +337,36 @@ static int lines(const char *s)
     return n;
 }
 
+/* stderr without Open MPI's own "[host:pid] Read -1, expected N, errno
+ * = 3" lines: its shared-memory transport prints one, in the surviving
+ * process, when the peer it was copying from dies in the middle of a copy
+ * (a race with the fault these tests inject; collviz cannot silence it
+ * without turning that transport's single-copy path off). */
+static void without_vader_reads(const char *err, char *out, size_t len)
+{
+    size_t n = 0;
+    for (const char *l = err; *l;) {
+        const char *end = strchr(l, '\n');
+        size_t k = end ? (size_t)(end - l) + 1 : strlen(l);
+        bool vader = l[0] == '[' && strstr(l, "] Read -1, expected ") &&
+                     strstr(l, "] Read -1, expected ") < l + k;
+        if (!vader && n + k < len) {
+            memcpy(out + n, l, k);
+            n += k;
+        }
+        l += k;
+    }
+    out[n] = '\0';
+}
+
 /* Whether a run ended with status 1 within a bounded time and one
  * sentence on stderr (mpirun -q: without its own report) that says want. */
 static void one_sentence(const Run *r, const char *want, const char *what)
 {
-    if (r->rc != 1 || r->secs > 60 || lines(r->err) != 1 ||
-        strncmp(r->err, "collviz: ", 9) || !strstr(r->err, want))
+    static char err[sizeof r->err];
+    without_vader_reads(r->err, err, sizeof err);
+    if (r->rc != 1 || r->secs > 60 || lines(err) != 1 ||
+        strncmp(err, "collviz: ", 9) || !strstr(err, want))
         fail_run(r, what);
 }
 
