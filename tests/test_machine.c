@@ -280,23 +280,23 @@ static void test_price_torus_ring(void **state)
     sched_fini(&s);
 }
 
-/* Three ranks reduce the same range into r0 through a switch; then r0
- * copies one range to all three. A reducing switch sends r0 the sum once
- * and takes r0's range in once; a plain one carries each. */
-static void test_price_reducing_switch(void **state)
+/* r0 copies one range to r1, r2 and r3 in one step (a schedule lets no
+ * two transfers of a step write one range, so reduces cannot meet in a
+ * switch; copies can leave one source at once). A multicasting switch
+ * takes r0's range in once, as one message; a plain one carries each. */
+static void test_price_multicast_switch(void **state)
 {
     (void)state;
-    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 100,
-                  .dtype = DT_FLOAT, .op = OP_SUM};
+    CollCall c = {.kind = COLL_BROADCAST, .nranks = 4, .count = 100,
+                  .dtype = DT_FLOAT, .in_place = true};
     Schedule s;
     assert_int_equal(sched_init(&s, &c, "hand"), CV_OK);
-    sched_step(&s, "in");
-    for (int r = 1; r < 4; r++)
-        sched_reduce(&s, r, BUF_SEND, 0, 0, BUF_RECV, 0, 100);
     sched_step(&s, "out");
     for (int r = 1; r < 4; r++)
         sched_copy(&s, 0, BUF_RECV, 0, r, BUF_RECV, 0, 100);
     assert_int_equal(sched_end(&s), CV_OK);
+    SchedCheck chk;
+    assert_int_equal(sched_validate(&s, &chk, NULL), CV_OK);
     int four = 4;
     Machine plain, nvls;
     assert_int_equal(machine_grid(&plain, MACHINE_SWITCH, 1, &four, false,
@@ -307,19 +307,16 @@ static void test_price_reducing_switch(void **state)
     StepPrice sp;
     assert_int_equal(pricer_init(&pr, &plain), CV_OK);
     assert_int_equal(price_step(&pr, &s, 0, false, &sp), CV_OK);
-    assert_true(fabs(sp.time - (3 * ALPHA + 1200 * BETA + 1200 * GAMMA)) < 1e-15);
-    assert_int_equal(price_step(&pr, &s, 1, false, &sp), CV_OK);
     assert_true(fabs(sp.time - (3 * ALPHA + 1200 * BETA)) < 1e-15);
+    assert_int_equal(pr.msgs[0], 3);     /* r0 into the switch */
     pricer_fini(&pr);
     assert_int_equal(pricer_init(&pr, &nvls), CV_OK);
     assert_int_equal(price_step(&pr, &s, 0, false, &sp), CV_OK);
-    /* each sender's port: 1 message, 400 bytes; r0's down port: once */
-    assert_true(fabs(sp.time - (ALPHA + 400 * BETA + 1200 * GAMMA)) < 1e-15);
-    assert_int_equal(pr.msgs[1], 1);     /* the switch to r0 */
-    assert_true(pr.bytes[1] == 400);
-    assert_int_equal(price_step(&pr, &s, 1, false, &sp), CV_OK);
     assert_true(fabs(sp.time - (ALPHA + 400 * BETA)) < 1e-15);
-    assert_true(pr.bytes[0] == 400);     /* r0 into the switch, once */
+    assert_int_equal(pr.msgs[0], 1);     /* once */
+    assert_true(pr.bytes[0] == 400);
+    for (int r = 1; r < 4; r++)          /* each down port its own copy */
+        assert_true(pr.bytes[2 * r + 1] == 400);
     pricer_fini(&pr);
     sched_fini(&s);
 }
@@ -421,7 +418,7 @@ static void test_file_errors(void **state)
     expect_file_error("topology: [Hyper]\nnpus_count: [4]\nbandwidth: [1]\n"
                       "latency: [0]\n", 1, "'Hyper' is not a topology");
     expect_file_error("topology: [Ring]\nnpus_count: [4]\nbandwidth: [0]\n"
-                      "latency: [0]\n", 3, "bandwidth must be above 0");
+                      "latency: [0]\n", 3, "bandwidth must be from 1e-06");
     expect_file_error("topology: [Ring\n", 1, "no closing");
     expect_file_error("topology: [Ring]\ntopology: [Ring]\n", 2, "given twice");
     expect_file_error("npus_count: [4]\n", 0, "no topology");
@@ -429,6 +426,14 @@ static void test_file_errors(void **state)
                       "latency: [0]\n", 2, "whole numbers");
     expect_file_error("topology: [Ring, Ring]\nnpus_count: [65536, 2]\n"
                       "bandwidth: [1, 1]\nlatency: [0, 0]\n", 2, "more than");
+    expect_file_error("topology: [Ring]\nnpus_count: [4]\nbandwidth: [1]\n",
+                      0, "no latency line");
+    expect_file_error("topology: [Ring]\nnpus_count: [4]\nbandwidth: [1e-308]\n"
+                      "latency: [0]\n", 3, "from 1e-06 to 1e+06 GB/s");
+    expect_file_error("topology: [FullyConnected]\nnpus_count: [65536]\n"
+                      "bandwidth: [1]\nlatency: [1]\n", 1, "more than 268435456 links");
+    expect_file_error("topology: [Ring]\nnpus_count: [4]\nbandwidth: [1]\n"
+                      "latency: [0]\ncollviz_gamma: [1, 2]\n", 5, "takes one value");
 }
 
 static void expect_spec(const char *spec, int p, int rc, const char *words)
@@ -448,7 +453,7 @@ static void test_spec(void **state)
 {
     (void)state;
     expect_spec("torus:4x4", 16, 0, NULL);
-    expect_spec("torus:4x4", 8, -1, "has 16 ranks but -p gives 8");
+    expect_spec("torus:4x4", 8, -1, "has 16 ranks but the call has 8 (-p)");
     expect_spec("torus", 16, -1, "needs its shape");
     expect_spec("mesh:0x4", 0, -1, "is not a shape");
     expect_spec("mesh:4x", 0, -1, "is not a shape");
@@ -464,6 +469,10 @@ static void test_spec(void **state)
     expect_spec("full", 0, -1, "give -p");
     expect_spec("/nonexistent/m.yml", 8, -1, "does not exist");
     expect_spec("torus:256x256x2", 0, -1, "more than the 65536");
+    expect_spec("torus:", 16, -1, "'' is not a shape");
+    expect_spec("torus:1x1x1x1x1", 1, -1, "1 to 4 sizes");
+    expect_spec("torus:4x4,x.bw=1,x.bw=2", 16, -1, "gives x.bw twice");
+    expect_spec("nodes:2x4,nic=shared,nic=rail", 8, -1, "gives nic twice");
     /* parameters land where they are named */
     CliModel cm;
     CliErr e;
@@ -475,6 +484,14 @@ static void test_spec(void **state)
     assert_true(fabs(m.cls[0].beta - 1 / 10e9) < 1e-22);
     assert_true(fabs(m.cls[0].lat - 100e-9) < 1e-18);
     assert_true(fabs(m.cls[1].lat - 100e-9) < 1e-18);
+    /* alpha= for every class, even where --alpha 0 set none; a bus's
+       medium takes no alpha, its ports no beta */
+    assert_int_equal(cli_parse_model("0", NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(cli_parse_machine("torus:4x4,alpha=2us", 16, &cm, &m, &e), 0);
+    assert_true(fabs(m.cls[0].alpha - 2e-6) < 1e-18 && fabs(m.cls[1].alpha - 2e-6) < 1e-18);
+    assert_int_equal(cli_parse_machine("bus:4,alpha=3us,bw=20", 4, &cm, &m, &e), 0);
+    assert_true(fabs(m.cls[0].alpha - 3e-6) < 1e-18 && m.cls[0].beta == 0);
+    assert_true(m.cls[1].alpha == 0 && fabs(m.cls[1].beta - 1 / 20e9) < 1e-22);
 }
 
 int main(void)
@@ -486,7 +503,7 @@ int main(void)
         cmocka_unit_test(test_cyclic_place),
         cmocka_unit_test(test_price_flat_by_hand),
         cmocka_unit_test(test_price_torus_ring),
-        cmocka_unit_test(test_price_reducing_switch),
+        cmocka_unit_test(test_price_multicast_switch),
         cmocka_unit_test(test_price_flat_terms_sweep),
         cmocka_unit_test(test_file_roundtrip),
         cmocka_unit_test(test_file_errors),

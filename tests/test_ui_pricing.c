@@ -141,10 +141,12 @@ static void test_trace_and_model_on_machines(void **state)
     (void)state;
     static const char *const topos[] = {"torus:4x4,y.bw=2.5", "nodes:2x8",
                                         "mesh:2x8,lat=200ns",
-                                        "switch,reduce"};
+                                        "switch,reduce", "bus,port.bw=1",
+                                        "ring,lat=10us",
+                                        "nodes:2x8,place=cyclic,nic=shared"};
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);
-        for (size_t k = 0; k < 4; k++) {
+        for (size_t k = 0; k < sizeof topos / sizeof *topos; k++) {
             char args[256];
             unsigned long long bytes = 97 * 4 * blocks(a->coll, 16);
             snprintf(args, sizeof args, "%s -a %s -p 16 -s %llu -T %s",

@@ -108,21 +108,21 @@ static void cube_fold(Schedule *s, const Cube *cs, XferOp op, bool out,
         return;
     sched_step(s, phase);
     for (int g = 0; g < cube_ngroups(cs); g++) {
-    Cube cg = cube_group(cs, g);
-    const Cube *c = &cg;
-    for (int even = 0; even < 2 * c->rem; even += 2) {
-        int src = out ? even + 1 : even, dst = out ? even : even + 1;
-        size_t lo = blk_off(c->n, c->p, even);
-        size_t hi = lo + blk_len(c->n, c->p, even);
-        if (part == FOLD_OWN) {
-            cube_move(s, c, op, src, dst, lo, hi);
-        } else if (part == FOLD_ALL) {
-            cube_move(s, c, op, src, dst, 0, c->n);
-        } else {
-            cube_move(s, c, op, src, dst, 0, lo);
-            cube_move(s, c, op, src, dst, hi, c->n);
+        Cube cg = cube_group(cs, g);
+        const Cube *c = &cg;
+        for (int even = 0; even < 2 * c->rem; even += 2) {
+            int src = out ? even + 1 : even, dst = out ? even : even + 1;
+            size_t lo = blk_off(c->n, c->p, even);
+            size_t hi = lo + blk_len(c->n, c->p, even);
+            if (part == FOLD_OWN) {
+                cube_move(s, c, op, src, dst, lo, hi);
+            } else if (part == FOLD_ALL) {
+                cube_move(s, c, op, src, dst, 0, c->n);
+            } else {
+                cube_move(s, c, op, src, dst, 0, lo);
+                cube_move(s, c, op, src, dst, hi, c->n);
+            }
         }
-    }
     }
 }
 

@@ -244,10 +244,15 @@ static void model_header(const Model *m, size_t last_count)
         printf(", root %d", c->root);
     printf("\n# %s: %s\n", m->topo_given ? "machine (-T, a what-if)" : "model",
            model);
+    ModelParams uni;
+    bool flat = !m->topo_given || ((m->mach.kind == MACHINE_FULL ||
+                                    m->mach.kind == MACHINE_BUS) &&
+                                   model_machine_uniform(&m->mach, &uni));
     printf("# sizes in bytes (nccl-tests meaning, whole blocks of %zu bytes), count "
            "in elements per block, times in us from each generated schedule;\n"
            "# '*' marks the best (ties go to the first listed), bound is the lower "
-           "bound (Chan et al.)\n", coll_size_bytes(&one));
+           "bound (Chan et al.%s)\n", coll_size_bytes(&one),
+           flat ? "" : ", on full with --alpha --beta --gamma: not this machine's");
     printf("# at the largest count, %zu: algorithm, steps, closed-form time (us%s), "
            "closed form\n", last_count, m->topo_given &&
            m->mach.kind != MACHINE_FULL && m->mach.kind != MACHINE_BUS

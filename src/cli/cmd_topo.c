@@ -135,8 +135,9 @@ static int write_file(const Machine *m)
 {
     size_t need;
     if (machine_file_write(m, NULL, 0, &need)) {
-        fprintf(stderr, "collviz: a bus has no machine file: ASTRA-sim's "
-                "format describes links, not one shared medium\n");
+        fprintf(stderr, "collviz: %s has no machine file: ASTRA-sim's format "
+                "describes a link per port, not a medium or a NIC shared by "
+                "a node\n", m->kind == MACHINE_BUS ? "a bus" : "this machine");
         return CLI_EXIT_USAGE;
     }
     char *buf = malloc(need + 1);
@@ -161,6 +162,10 @@ static int topo_run(const Machine *m, const CliArgs *a, CliErr *e)
         return cli_fail(e, "--routes prints every pair: %d ranks make more "
                         "than %d; ask for one with --route", m->nranks,
                         TOPO_MAX_ROUTES), cli_error(e);
+    if (cli_has(a, TP_FILE) && (cli_has(a, TP_LINKS) || cli_has(a, TP_ROUTE) ||
+                                cli_has(a, TP_ROUTES)))
+        return cli_fail(e, "--file writes the machine alone: give it without "
+                        "--links, --route or --routes"), cli_error(e);
     if (cli_has(a, TP_FILE))
         return write_file(m);
     int *links = malloc((size_t)(machine_max_hops(m) + 1) * sizeof *links);

@@ -304,11 +304,10 @@ static CvError totals_compute(const Trace *t, Totals *to)
 
 void trace_link_name(const Trace *t, int l, char *buf, size_t len)
 {
-    MachineLink ml = machine_link(&t->mach, l);
-    char a[32], b[32];
-    machine_endpoint_name(&t->mach, ml.from, a, sizeof a);
-    machine_endpoint_name(&t->mach, ml.to, b, sizeof b);
-    snprintf(buf, len, "%s->%s (%s)", a, b, t->mach.cls[ml.cls].name);
+    char name[80];
+    machine_link_name(&t->mach, l, name, sizeof name);
+    snprintf(buf, len, "%s (%s)", name,
+             t->mach.cls[machine_link_class(&t->mach, l)].name);
 }
 
 /* Price step k on the machine, into t->sp and the running sums. */

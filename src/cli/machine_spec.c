@@ -109,9 +109,10 @@ static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
     int sizes[MACHINE_MAX_DIMS], n = 0;
     const ModelParams *mp = &cm->m;
     const char *kn = machine_kind_name(k);
-    if (shape && (n = parse_shape(shape, sizes)) < 0)
-        return cli_fail(e, "'%s' is not a shape: give sizes from 1 to %d "
-                        "joined by x, e.g. 4x4", shape, MACHINE_MAX_RANKS);
+    if (shape && (n = parse_shape(shape, sizes)) <= 0)
+        return cli_fail(e, "'%s' is not a shape: give 1 to %d sizes from 1 to "
+                        "%d joined by x, e.g. 4x4", shape, MACHINE_MAX_DIMS,
+                        MACHINE_MAX_RANKS);
     bool grid = k == MACHINE_TORUS || k == MACHINE_MESH;
     if (!shape && (grid || k == MACHINE_NODES))
         return cli_fail(e, "%s needs its shape, e.g. %s:%s", kn, kn,
@@ -200,11 +201,14 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
         return -1;
     for (int i = 0; i < out->ncls; i++) {
         LinkClass *k = &out->cls[i];
+        /* without a class: every class, but a bus's medium takes no alpha
+           and its ports no beta */
+        bool bus = out->kind == MACHINE_BUS && c < 0;
         if (c >= 0 && i != c)
             continue;
-        if (which == 0 && (c >= 0 || k->alpha > 0))
+        if (which == 0 && !(bus && i == 1))
             k->alpha = v;
-        else if (which == 1 && (c >= 0 || k->beta > 0))
+        else if (which == 1 && !(bus && i == 0))
             k->beta = v;
         else if (which == 2)
             k->lat = v;
@@ -265,6 +269,12 @@ static int parse_shorthand(const char *spec, int p, const CliModel *cm,
     bool reduce = false, shared = false, cyclic = false;
     const char *intra = NULL;
     int first_param = nopts;
+    for (int i = 0; i < nopts; i++)
+        for (int j = 0; j < i; j++) {
+            size_t ki = strcspn(opts[i], "="), kj = strcspn(opts[j], "=");
+            if (ki == kj && !strncmp(opts[i], opts[j], ki))
+                return cli_fail(e, "-T gives %.*s twice", (int)ki, opts[i]);
+        }
     for (int i = 0; i < nopts; i++) {
         int r = shape_option(opts[i], &reduce, &shared, &intra, &cyclic, e);
         if (r < 0)
@@ -298,12 +308,14 @@ int cli_parse_machine(const char *spec, int p, const CliModel *cm,
                            : parse_shorthand(spec, p, cm, out, e))
         return -1;
     if (p > 0 && out->nranks != p)
-        return cli_fail(e, "the machine %s has %d rank%s but -p gives %d",
-                        spec, out->nranks, out->nranks == 1 ? "" : "s", p);
+        return cli_fail(e, "the machine %s has %d rank%s but the call has %d "
+                        "(-p)", spec, out->nranks, out->nranks == 1 ? "" : "s",
+                        p);
     return 0;
 }
 
-void cli_machine_for(const char *spec, int p, char *out, size_t len)
+/* cli_machine_for into out[0 .. len), which may be too small. */
+static void machine_for(const char *spec, int p, char *out, size_t len)
 {
     char kind[16];
     int sizes[MACHINE_MAX_DIMS];
@@ -338,6 +350,14 @@ void cli_machine_for(const char *spec, int p, char *out, size_t len)
     } else {
         snprintf(out, len, "%s%s", kind, opts);
     }
+}
+
+void cli_machine_for(const char *spec, int p, char *out, size_t len)
+{
+    char wide[2 * SPEC_MAX + 64];
+    machine_for(spec, p, wide, sizeof wide);
+    /* a shape made to fit that does not fit the caller's room: as given */
+    snprintf(out, len, "%s", strlen(wide) < len ? wide : spec);
 }
 
 int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e)

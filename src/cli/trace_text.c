@@ -76,11 +76,12 @@ static void text_begin(Trace *t)
         sink_str(t->out, b ? ", " : "");
         text_bufsizes(t, (BufId)b);
     }
-    sink_printf(t->out, "\n# model: %s\n", model);
     if (t->topo_given) {
         char mach[512];
         machine_describe(&t->mach, false, mach, sizeof mach);
-        sink_printf(t->out, "# machine (-T): %s\n", mach);
+        sink_printf(t->out, "\n# machine (-T): %s\n", mach);
+    } else {
+        sink_printf(t->out, "\n# model: %s\n", model);
     }
     if (!t->cells)
         sink_printf(t->out, "# cells: not tracked: the symbolic state would need %.3g GiB "
@@ -284,7 +285,8 @@ static CvError text_end(Trace *t, const Totals *to)
         sink_printf(t->out, "r%d %zu %zu\n", r, to->sent[r], to->recvd[r]);
     sink_printf(t->out, "# most by one rank: sent %zu, received %zu, reduced %zu bytes\n",
                 to->st.max_sent, to->st.max_recvd, to->st.max_reduced);
-    if (t->mach.ncls == 1 || t->mach.kind == MACHINE_BUS)
+    ModelParams uni;
+    if (model_machine_uniform(&t->mach, &uni))
         text_terms(t->out, "model time (schedule, a = alpha, b = beta bytes, "
                    "g = gamma bytes)", &to->cost, to->seconds);
     else

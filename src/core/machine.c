@@ -75,14 +75,17 @@ int machine_class_find(const Machine *m, const char *name)
 /* Product of the sizes of dimensions before i: the step of c_i in ranks. */
 static int stride(const Machine *m, int i) { return m->stride[i]; }
 
-static int dim_links(const Machine *m, int i)
+/* Links of dimension i (machine_finish keeps the sum within
+ * MACHINE_MAX_LINKS, so every link number is an int). */
+static long long dim_links(const Machine *m, int i)
 {
     const MachineDim *d = &m->dim[i];
+    long long p = m->nranks;
     switch (d->kind) {
     case DIM_RING:
-    case DIM_MESH: return 2 * m->nranks;
-    case DIM_FULL: return m->nranks * d->size;
-    case DIM_SWITCH: return 2 * (d->shared ? d->size : m->nranks);
+    case DIM_MESH: return 2 * p;
+    case DIM_FULL: return p * d->size;
+    case DIM_SWITCH: return 2 * (d->shared ? d->size : p);
     case DIM_KIND_COUNT: break;
     }
     return 0;
@@ -90,10 +93,10 @@ static int dim_links(const Machine *m, int i)
 
 static int dim_base(const Machine *m, int i)
 {
-    int b = 0;
+    long long b = 0;
     for (int j = 0; j < i; j++)
         b += dim_links(m, j);
-    return b;
+    return (int)b;
 }
 
 static void set_class(LinkClass *c, const char *name, double alpha,
@@ -118,7 +121,7 @@ CvError machine_finish(Machine *m)
     long long n = m->kind == MACHINE_BUS ? 2 * p + 1 : 0;
     for (int i = 0; i < m->ndims && m->kind != MACHINE_BUS; i++)
         n += dim_links(m, i);
-    if (n > (1LL << 30))
+    if (n > MACHINE_MAX_LINKS)
         return CV_ERR_LIMIT;
     m->nlinks = (int)n;
     return CV_OK;
@@ -300,7 +303,7 @@ int machine_link_class(const Machine *m, int i)
 {
     if (m->kind == MACHINE_BUS)
         return i == 2 * m->nranks;
-    int b = 0;
+    long long b = 0;
     for (int d = 0; d + 1 < m->ndims; d++) {
         b += dim_links(m, d);
         if (i < b)
@@ -337,6 +340,18 @@ void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
         return;
     }
     snprintf(buf, len, "?");
+}
+
+void machine_link_name(const Machine *m, int l, char *buf, size_t len)
+{
+    MachineLink ml = machine_link(m, l);
+    char a[32], b[32];
+    machine_endpoint_name(m, ml.from, a, sizeof a);
+    machine_endpoint_name(m, ml.to, b, sizeof b);
+    if (ml.from == ml.to) /* a bus's medium */
+        snprintf(buf, len, "%s", a);
+    else
+        snprintf(buf, len, "%s>%s", a, b);
 }
 
 /* ---------------------------------------------------------------- routes */
@@ -432,7 +447,6 @@ static bool switch_link(const Machine *m, int i, int out)
            (out ? l.from < 0 : l.to < 0);
 }
 
-bool machine_link_reduces(const Machine *m, int i) { return switch_link(m, i, 1); }
 bool machine_link_multicasts(const Machine *m, int i) { return switch_link(m, i, 0); }
 
 /* ------------------------------------------------------------ in words */

@@ -28,6 +28,8 @@
 #define MACHINE_MAX_DIMS 4      /* dimensions at most */
 #define MACHINE_MAX_RANKS 65536 /* ranks at most */
 #define MACHINE_NAME_LEN 16     /* bytes of a link class's name */
+#define MACHINE_MAX_LINKS (1 << 28) /* links at most (a fully connected
+                                       dimension has p * d of them) */
 
 /* The kinds built in; each names its shape and default link classes. */
 #define MACHINE_KINDS(X)                                                      \
@@ -93,7 +95,6 @@ typedef struct {
     int ncls;                      /* link classes used */
     LinkClass cls[MACHINE_MAX_DIMS + 1]; /* their parameters */
     double gamma;                  /* s per byte a rank reduces */
-    double sw_gamma;               /* s per byte a reducing switch reduces */
     int nlinks;                    /* links in all */
     int stride[MACHINE_MAX_DIMS];  /* places between neighbours of each
                                       dimension (machine_finish sets) */
@@ -137,7 +138,8 @@ CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
 
 /* Set m->nranks and m->nlinks from the dimensions m holds (a machine
  * built by hand, as a file's): CV_ERR_RANKS when they multiply to more
- * than MACHINE_MAX_RANKS. */
+ * than MACHINE_MAX_RANKS, CV_ERR_LIMIT when it has more than
+ * MACHINE_MAX_LINKS links. */
 CvError machine_finish(Machine *m);
 
 /* A link class's default parameters by name: "nvlink" (NVLink 4 through
@@ -173,6 +175,9 @@ int machine_link_class(const Machine *m, int i);
  * of line 3 of dimension x), "medium". */
 void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len);
 
+/* Link l as "r0>r1", "r3>sw.x1", or "medium" (a bus's). */
+void machine_link_name(const Machine *m, int l, char *buf, size_t len);
+
 /* The links a message from rank src to rank dst crosses, in order, into
  * links[0 .. cap); returns how many (0 when src == dst; more than cap:
  * only cap were written). */
@@ -181,9 +186,8 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap);
 /* The most links any route crosses. */
 int machine_max_hops(const Machine *m);
 
-/* Whether link i goes out of a reducing switch (reduces that meet there
- * leave once) or into one (a copy multicast there enters once). */
-bool machine_link_reduces(const Machine *m, int i);
+/* Whether link i goes into a multicasting switch (a copy multicast there
+ * enters once). */
 bool machine_link_multicasts(const Machine *m, int i);
 
 /* The machine in words, e.g. "torus 4x4 (x: alpha 1 us, 10 GB/s; ...)";

@@ -71,6 +71,8 @@ static CvError parse_item(Parsed *p, int k, char *item, int line,
         char *end;
         errno = 0;
         double v = strtod(item, &end);
+        if (errno == ERANGE && v < 1 && v > -1) /* below the normal range: */
+            errno = 0;                          /* a range check says why */
         if (*end || errno || !(v >= 0) || v > 1e12)
             return fail(e, line, "%s's value '%.30s' is not a number from 0 "
                         "to 1e12", key_names[k], item);
@@ -146,15 +148,23 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
     int nd = p->n[K_TOPO];
     if (!nd)
         return fail(e, 0, "the file has no topology line");
-    for (int k = K_NPUS; k <= K_ALPHA; k++)
-        if (k != K_ALPHA ? p->n[k] != nd : p->n[k] && p->n[k] != nd)
+    for (int k = K_NPUS; k <= K_ALPHA; k++) {
+        if (k != K_ALPHA && !p->n[k])
+            return fail(e, 0, "the file has no %s line", key_names[k]);
+        if (p->n[k] && p->n[k] != nd)
             return fail(e, p->line[k], "%s has %d value%s but topology has %d",
                         key_names[k], p->n[k], p->n[k] == 1 ? "" : "s", nd);
+    }
+    for (int k = K_GAMMA; k <= K_PLACE; k++)
+        if (p->n[k] > 1)
+            return fail(e, p->line[k], "%s takes one value", key_names[k]);
     *m = (Machine){.kind = MACHINE_DIMS, .ndims = nd, .ncls = nd,
                    .gamma = p->n[K_GAMMA] ? 1 / (p->num[K_GAMMA][0] * 1e9)
                                           : gamma};
-    if (p->n[K_GAMMA] && !(p->num[K_GAMMA][0] > 0))
-        return fail(e, p->line[K_GAMMA], "collviz_gamma must be above 0");
+    if (p->n[K_GAMMA] && !(p->num[K_GAMMA][0] >= 1e-6 &&
+                           p->num[K_GAMMA][0] <= 1e6))
+        return fail(e, p->line[K_GAMMA], "collviz_gamma must be from 1e-06 "
+                    "to 1e+06 GB/s");
     for (int i = 0; i < nd; i++) {
         MachineDim *d = &m->dim[i];
         if (!dim_kind(p->topo[i], &d->kind, &d->reduce))
@@ -165,8 +175,13 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
         if (np < 1 || np > MACHINE_MAX_RANKS || np != (int)np)
             return fail(e, p->line[K_NPUS], "npus_count must hold whole "
                         "numbers from 1 to %d", MACHINE_MAX_RANKS);
-        if (!(bw > 0))
-            return fail(e, p->line[K_BW], "bandwidth must be above 0 GB/s");
+        if (!(bw >= 1e-6 && bw <= 1e6))
+            return fail(e, p->line[K_BW], "bandwidth must be from 1e-06 to "
+                        "1e+06 GB/s per link per direction");
+        if (p->num[K_LAT][i] > 1e9 || p->num[K_ALPHA][i] > 1e6)
+            return fail(e, p->line[p->num[K_LAT][i] > 1e9 ? K_LAT : K_ALPHA],
+                        "a latency is at most 1 s (1e9 ns), an alpha 1 s "
+                        "(1e6 us)");
         d->size = (int)np, d->cls = i;
         LinkClass *c = &m->cls[i];
         snprintf(c->name, sizeof c->name, "%s", nd == 1 ? "link" : axis[i]);
@@ -175,9 +190,12 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
         c->alpha = p->num[K_ALPHA][i] * 1e-6;
     }
     m->cyclic = p->n[K_PLACE] && p->num[K_PLACE][0] > 0;
-    if (p->n[K_PLACE] > 1)
-        return fail(e, p->line[K_PLACE], "collviz_place takes one value");
-    if (machine_finish(m))
+    CvError err = machine_finish(m);
+    if (err == CV_ERR_LIMIT)
+        return fail(e, p->line[K_TOPO], "the machine has more than %d links "
+                    "(a FullyConnected dimension of d has p * d)",
+                    MACHINE_MAX_LINKS);
+    if (err)
         return fail(e, p->line[K_NPUS], "npus_count multiplies to more than "
                     "%d ranks", MACHINE_MAX_RANKS);
     return CV_OK;
@@ -237,6 +255,9 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
     *need = 0;
     if (m->kind == MACHINE_BUS)
         return CV_ERR_ARG;
+    for (int i = 0; i < m->ndims; i++)
+        if (m->dim[i].shared)
+            return CV_ERR_ARG;
     machine_describe(m, true, desc, sizeof desc);
     size_t n = put(buf, len, 0, "# %s, written by collviz topo\n", desc);
     const char *sep = "";

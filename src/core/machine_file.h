@@ -35,7 +35,8 @@ CvError machine_file_parse(const char *text, size_t len, double gamma,
                            Machine *m, MachineFileErr *err);
 
 /* Write m in that format into buf (as snprintf: returns the length the
- * whole text needs). `bus` has no such description: CV_ERR_ARG. */
+ * whole text needs). A bus and a NIC shared by a node's GPUs have no
+ * such description: CV_ERR_ARG. */
 CvError machine_file_write(const Machine *m, char *buf, size_t len,
                            size_t *need);
 

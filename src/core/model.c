@@ -132,20 +132,15 @@ static bool claimed(Claim *tab, size_t slots, Claim c)
     }
 }
 
-/* Add transfer t's bytes to the links of route[0 .. hops), merged where
- * it meets an equal claim on a reducing switch (pr->hop_used[h] set where
- * it added bytes); bytes a reducing switch reduces go to *sw_red (its
- * busiest out link's). */
+/* Add transfer t's bytes to the links of route[0 .. hops), a copy merged
+ * where it meets an equal one entering a multicasting switch
+ * (pr->hop_used[h] set where it added bytes). */
 static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
-                      int hops, Claim *tab, size_t slots, double *sw_red)
+                      const int *route, int hops, Claim *tab, size_t slots)
 {
     const Machine *m = pr->m;
     for (int h = 0; h < hops; h++) {
-        int l = pr->route[h];
-        bool red = tab && t->op == XFER_REDUCE && machine_link_reduces(m, l);
-        if (red && claimed(tab, slots, (Claim){l, t->dst, t->dst_buf,
-                                               t->dst_off, t->count}))
-            continue;
+        int l = route[h];
         if (tab && t->op == XFER_COPY && machine_link_multicasts(m, l) &&
             claimed(tab, slots, (Claim){l, t->src, t->src_buf, t->src_off,
                                         t->count}))
@@ -154,8 +149,6 @@ static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
             pr->touched[pr->ntouched++] = l;
         pr->bytes[l] += bytes;
         pr->hop_used[h] = 1;
-        if (red)
-            *sw_red = dmax(*sw_red, pr->bytes[l]);
     }
 }
 
@@ -230,29 +223,35 @@ static CvError routes_fit(Pricer *pr, size_t n)
     return CV_OK;
 }
 
-/* Route each pair once (kept in pr->routes for price_pairs); load its
- * links with its transfers and count it once as a message on each.
- * *sw_red: the bytes a reducing switch reduces on its busiest out link. */
+/* Route links kept per step at most (16 MiB): beyond, price_pairs routes
+ * each pair again instead (a step of all pairs on a long ring). */
+#define ROUTES_KEPT (1u << 22)
+
+/* Route each pair once (kept in pr->routes for price_pairs while they
+ * fit); load its links with its transfers and count it once as a message
+ * on each. */
 static CvError load_pairs(Pricer *pr, const Schedule *s, Pair *pairs,
-                          size_t n, double ts, Claim *tab, size_t slots,
-                          double *sw_red)
+                          size_t n, double ts, Claim *tab, size_t slots)
 {
-    *sw_red = 0;
     pr->nroutes = 0;
     for (size_t i = 0; i < n;) {
         size_t j = i;
         int hops = machine_route(pr->m, pairs[i].src, pairs[i].dst,
                                  pr->route, pr->maxhops + 1);
-        if (routes_fit(pr, (size_t)hops))
-            return CV_ERR_NOMEM;
-        memcpy(pr->routes + pr->nroutes, pr->route, (size_t)hops * sizeof *pr->route);
-        pairs[i].roff = pr->nroutes, pairs[i].hops = hops;
-        pr->nroutes += (size_t)hops;
+        pairs[i].hops = hops, pairs[i].roff = SIZE_MAX;
+        if (pr->nroutes + (size_t)hops <= ROUTES_KEPT) {
+            if (routes_fit(pr, (size_t)hops))
+                return CV_ERR_NOMEM;
+            memcpy(pr->routes + pr->nroutes, pr->route,
+                   (size_t)hops * sizeof *pr->route);
+            pairs[i].roff = pr->nroutes;
+            pr->nroutes += (size_t)hops;
+        }
         memset(pr->hop_used, 0, (size_t)hops);
         for (; j < n && pairs[j].src == pairs[i].src &&
                pairs[j].dst == pairs[i].dst; j++) {
             const Transfer *t = &s->xfers[pairs[j].x];
-            load_xfer(pr, t, (double)t->count * ts, hops, tab, slots, sw_red);
+            load_xfer(pr, t, (double)t->count * ts, pr->route, hops, tab, slots);
         }
         for (int h = 0; h < hops; h++)
             pr->msgs[pr->route[h]] += pr->hop_used[h];
@@ -271,10 +270,13 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
             pairs[i].dst == pairs[i - 1].dst)
             continue;
         int hops = pairs[i].hops, busiest;
+        const int *route = pr->routes + pairs[i].roff;
+        if (pairs[i].roff == SIZE_MAX) /* not kept: route it again */
+            machine_route(pr->m, pairs[i].src, pairs[i].dst, pr->route,
+                          pr->maxhops + 1), route = pr->route;
         CostTerms c;
         double part[3], bt;
-        price_message(pr, pr->routes + pairs[i].roff, hops, terms_only, &c,
-                      part, &busiest, &bt);
+        price_message(pr, route, hops, terms_only, &c, part, &busiest, &bt);
         double t = part[0] + part[1] + part[2];
         if (terms_only) {
             out->terms.a = dmax(out->terms.a, c.a);
@@ -315,8 +317,7 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
         for (size_t i = 0; i < slots; i++)
             tab[i].link = -1;
     }
-    double sw_red;
-    if (load_pairs(pr, s, pairs, n, ts, tab, slots, &sw_red))
+    if (load_pairs(pr, s, pairs, n, ts, tab, slots))
         return CV_ERR_NOMEM;
     price_pairs(pr, pairs, n, terms_only, out);
     for (int r = 0; r < p; r++) {
@@ -325,23 +326,25 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
     }
     out->terms.steps = n > 0;
     if (!terms_only)
-        out->time += out->terms.g * m->gamma + sw_red * m->sw_gamma;
+        out->time += out->terms.g * m->gamma;
     return CV_OK;
 }
 
-/* The one alpha and beta of a machine whose messages all see the same
- * (one class of links, or the bus's ports and medium) and no hop
- * latency: its time is then its summed terms', as the closed forms add. */
-static bool uniform_params(const Machine *m, ModelParams *mp)
+bool model_machine_uniform(const Machine *m, ModelParams *mp)
 {
-    if (m->kind == MACHINE_BUS)
-        *mp = (ModelParams){m->cls[0].alpha, m->cls[1].beta, m->gamma};
-    else if (m->ncls == 1)
-        *mp = (ModelParams){m->cls[0].alpha, m->cls[0].beta, m->gamma};
-    for (int c = 0; c < m->ncls; c++)
-        if (m->cls[c].lat > 0)
+    const LinkClass *c = m->cls;
+    for (int i = 0; i < m->ncls; i++)
+        if (c[i].lat > 0)
             return false;
-    return (m->kind == MACHINE_BUS || m->ncls == 1) && m->sw_gamma == 0;
+    if (m->kind == MACHINE_BUS) {
+        *mp = (ModelParams){c[0].alpha, c[1].beta, m->gamma};
+        return c[0].beta == 0 && c[1].alpha == 0;
+    }
+    *mp = (ModelParams){c[0].alpha, c[0].beta, m->gamma};
+    for (int i = 1; i < m->ncls; i++)
+        if (c[i].alpha != c[0].alpha || c[i].beta != c[0].beta)
+            return false;
+    return true;
 }
 
 CvError model_machine_cost(const Schedule *s, const Machine *m,
@@ -362,7 +365,7 @@ CvError model_machine_cost(const Schedule *s, const Machine *m,
     }
     pricer_fini(&pr);
     ModelParams mp = {0};
-    if (seconds && !terms_only && uniform_params(m, &mp))
+    if (seconds && !terms_only && model_machine_uniform(m, &mp))
         *seconds = cost_time(out, &mp);
     return e;
 }

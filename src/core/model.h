@@ -4,14 +4,15 @@
  * A step's messages (the transfers from one rank to another, taken
  * together) are routed over the machine's links (machine.h). A link's load
  * in the step is the messages M and bytes B of every transfer crossing it
- * (on a reducing switch, reduces into one destination range leave it once
- * and a copy multicast from one source range enters it once, as one
- * message). A message
- * costs the slowest alpha load on its route, max M alpha, plus the slowest
- * byte load, max B beta, plus the hop latencies it crosses; the step costs
- * its slowest message plus gamma times the most bytes one rank reduces
- * (and a reducing switch's share at its own gamma). Local work (src ==
- * dst) crosses no link: a local copy is free, a local reduce pays gamma.
+ * (into a multicasting switch, copies of one source range enter once, as
+ * one message). A message costs the slowest alpha load on its route,
+ * max M alpha, plus the slowest byte load, max B beta, plus the hop
+ * latencies it crosses; the step costs its slowest message plus gamma
+ * times the most bytes one rank reduces. Local work (src == dst) crosses
+ * no link: a local copy is free, a local reduce pays gamma. (Reduces that
+ * meet in a reducing switch cannot be one step of a Schedule, which lets
+ * no two transfers of a step write one range; the machine's `reduce` is
+ * its multicast until the IR can say so.)
  *
  * On the two flat machines this is the textbook alpha-beta-gamma model:
  *  - full (a port per rank, LINK_P2P): a step costs
@@ -54,6 +55,12 @@ int link_parse(const char *s);
  * alpha = beta = gamma = 1, for terms). */
 CvError model_flat_machine(Machine *mc, LinkModel l, int p,
                            const ModelParams *m);
+
+/* Whether every message on m sees one alpha and one beta and no hop
+ * latency (one class, or the bus's ports carrying only messages and its
+ * medium only bytes): then a schedule's time is its summed terms' at *mp,
+ * as closed forms add them, and the terms say it. */
+bool model_machine_uniform(const Machine *m, ModelParams *mp);
 
 /* The price of one step on a machine. */
 typedef struct {

@@ -28,6 +28,8 @@ static int right_width(int w)
     return 32;
 }
 
+int layout_right_width(int w) { return right_width(w); }
+
 /* Stack panels ids[0..n) top to bottom in col with heights h[]; a panel
  * with h == 0 is off. The last panel on takes what is left. */
 static void stack(Rect col, const int *ids, int *h, int n, Layout *out)
@@ -80,7 +82,8 @@ static void right_column(const LayoutIn *in, Rect col, Layout *out)
     int h[3] = {num_min(COUNTER_ROWS, num_max(col.h - keep, MIN_PANEL)), 0,
                 0};
     int rest = col.h - h[0];
-    if (topo && in->machine_rows > 0) { /* the machine, the counters short */
+    if (topo && in->machine_rows > 0 && in->machine_cols <= col.w - 2) {
+        /* the machine, the counters short */
         h[1] = num_clamp(in->machine_rows + 2, MIN_PANEL,
                          col.h - MACHINE_MIN_COUNTERS);
         h[2] = chart && col.h - h[1] - COUNTER_ROWS >= MIN_PANEL

@@ -39,4 +39,8 @@ typedef struct {
 
 void layout_compute(const LayoutIn *in, Layout *out);
 
+/* Columns of the right-hand column (counters, topology, chart) at a
+ * terminal width of w. */
+int layout_right_width(int w);
+
 #endif

@@ -63,10 +63,14 @@ void screen_layout(const App *app, Layout *out)
         .presenter_extra = sc->call.nranks - 2, /* 2 rows a rank, no
                                                    details */
     };
-    if (sc->topo[0]) {
-        topo_machine_size(sc, &in.machine_rows, &in.machine_cols);
+    if (sc->topo[0]) { /* a what-if machine: drawn in the right column,
+                          or beside the picture in presenter mode */
+        int room = app->view.present ? in.w - 44
+                                     : layout_right_width(in.w) - 2;
+        topo_machine_size(sc, room, &in.machine_rows, &in.machine_cols);
         in.machine_rows += in.machine_rows ? 2 : 0; /* its footer */
-        in.machine_cols = num_max(in.machine_cols, 34);
+        if (app->view.present)
+            in.machine_cols = num_max(in.machine_cols, 34);
     }
     for (int v = 0; v < VIEW_COUNT; v++)
         in.show[v] = app->view.show[v] && !mode_panel((ViewId)v);

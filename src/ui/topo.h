@@ -138,9 +138,9 @@ int topo_pairs(TopoCtx *c, Rect area);           /* topo_pairs.c */
 int topo_matrix(TopoCtx *c, Rect area);          /* topo_matrix.c */
 /* topo_machine.c: the what-if machine (Scene.mach) with each link shaded
  * by its load in the shown step; its footer line (the busiest link); the
- * rows and columns it takes (0: it has no drawing). */
+ * rows and columns it takes in `room` columns (0: it does not fit). */
 int topo_machine(TopoCtx *c, Rect area);
 void topo_machine_footer(TopoCtx *c, int y);
-void topo_machine_size(const Scene *sc, int *rows, int *cols);
+void topo_machine_size(const Scene *sc, int room, int *rows, int *cols);
 
 #endif

@@ -26,17 +26,23 @@ static void put_level(TopoCtx *c, int x, int y, int level, bool vertical)
     grid_putg(c->g, c->r, x, y, gl, role);
 }
 
-/* Link l's busy time in the step (bytes times beta). */
+/* Link l's busy time in the step: its messages' alpha and its bytes'
+ * beta (a bus's ports carry only messages, its medium only bytes). */
 static double busy(const Scene *sc, int l)
 {
     if (l < 0 || !sc->link_bytes)
         return 0;
-    return sc->link_bytes[l] * sc->mach.cls[machine_link_class(&sc->mach, l)].beta;
+    const LinkClass *k = &sc->mach.cls[machine_link_class(&sc->mach, l)];
+    return sc->link_bytes[l] * k->beta + sc->link_msgs[l] * k->alpha;
 }
 
+/* The busiest link's busy time (links are few: at most 64 ranks). */
 static double busiest_busy(const Scene *sc)
 {
-    return busy(sc, sc->link_busiest);
+    double top = 0;
+    for (int l = 0; l < sc->mach.nlinks && sc->link_bytes; l++)
+        top = busy(sc, l) > top ? busy(sc, l) : top;
+    return top;
 }
 
 /* The level of the larger load of links a and b (-1: none). */
@@ -46,7 +52,7 @@ static int level2(const Scene *sc, int a, int b)
     double v = ba > bb ? ba : bb;
     if (!(v > 0) || !(top > 0))
         return 0;
-    if (a == sc->link_busiest || b == sc->link_busiest || v >= top)
+    if (v >= top)
         return 4;
     return v <= top / 3 ? 1 : v <= 2 * top / 3 ? 2 : 3;
 }
@@ -90,14 +96,53 @@ static int label_w(const Machine *m)
     return m->nranks > 100 ? 3 : m->nranks > 10 ? 2 : 1;
 }
 
-/* Rows and columns a grid takes. */
-static void grid_size(const Machine *m, int *rows, int *cols)
+/* Ranks a row of a line (one dimension) holds in `room` columns. */
+static int line_per_row(const Machine *m, int room)
+{
+    int per = (room - 1) / (label_w(m) + 2);
+    return num_clamp(per, 1, m->dim[0].size);
+}
+
+/* Rows and columns a grid takes in `room` columns (a line folds into
+ * rows). */
+static void grid_size(const Machine *m, int room, int *rows, int *cols)
 {
     int x = m->dim[0].size, y = m->ndims > 1 ? m->dim[1].size : 1;
     int z = m->ndims > 2 ? m->dim[2].size : 1;
     int pitch = label_w(m) + 2;
+    if (m->ndims == 1) {
+        int per = line_per_row(m, room);
+        *cols = per * pitch;
+        *rows = (x + per - 1) / per;
+        return;
+    }
     *cols = z * (x * pitch + 1) + (z - 1) * 2;
     *rows = y * 2 + (m->ndims > 2 ? 1 : 0);
+}
+
+/* A line (ring or mesh of one dimension) folded into rows of `per`: each
+ * rank followed by its link to the next (the last: the wrap-around). */
+static int draw_line(TopoCtx *c, Rect area)
+{
+    const Scene *sc = c->sc;
+    const Machine *m = &sc->mach;
+    int p = m->nranks, lw = label_w(m), per = line_per_row(m, area.w);
+    bool wrap = m->dim[0].kind == DIM_RING && p > 2;
+    for (int q = 0; q < p; q++) {
+        int x = area.x + q % per * (lw + 2), y = area.y + q / per;
+        int r = machine_rank_at(m, q), next = (q + 1) % p;
+        char t[16];
+        snprintf(t, sizeof t, "%*d", lw, r);
+        topo_draw_node(c, x, y, r, t);
+        if (q + 1 == p && !wrap)
+            continue;
+        int rn = machine_rank_at(m, next);
+        int lv = level2(sc, hop(m, r, rn), hop(m, rn, r));
+        put_level(c, x + lw, y, lv, false);
+        if (q % per + 1 < per && q + 1 < p)
+            put_level(c, x + lw + 1, y, lv, false);
+    }
+    return (p + per - 1) / per;
 }
 
 /* Slice z of a grid at (x0, y0). */
@@ -135,9 +180,11 @@ static int draw_grid(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->mach;
     int rows, cols;
-    grid_size(m, &rows, &cols);
+    grid_size(m, area.w, &rows, &cols);
     if (rows > area.h || cols > area.w)
         return -1;
+    if (m->ndims == 1)
+        return draw_line(c, area);
     int Z = m->ndims > 2 ? m->dim[2].size : 1;
     int X = m->dim[0].size, pitch = label_w(m) + 2;
     for (int z = 0; z < Z; z++) {
@@ -242,17 +289,20 @@ static bool is_switch(const Machine *m)
            (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH);
 }
 
-void topo_machine_size(const Scene *sc, int *rows, int *cols)
+void topo_machine_size(const Scene *sc, int room, int *rows, int *cols)
 {
     const Machine *m = &sc->mach;
-    int lw = label_w(m);
+    int lw = label_w(m), per = num_max(1, (room - 8) / (lw + 1));
     *rows = *cols = 0;
     if (is_grid(m))
-        grid_size(m, rows, cols);
+        grid_size(m, room, rows, cols);
     else if (is_nodes(m))
         *rows = 4 * m->dim[1].size + 1, *cols = 7 + m->dim[0].size * (lw + 1);
     else if (is_switch(m))
-        *rows = 3, *cols = num_min(m->nranks * (lw + 1) + 16, 60);
+        *rows = 3 * ((m->nranks + per - 1) / per),
+        *cols = num_min(m->nranks, per) * (lw + 1) + 8;
+    if (*cols > room)
+        *rows = *cols = 0; /* it does not fit: the panel says so */
 }
 
 int topo_machine(TopoCtx *c, Rect area)
@@ -279,13 +329,16 @@ void topo_machine_footer(TopoCtx *c, int y)
                               : _("links shaded by their load in the step"));
         return;
     }
-    MachineLink ml = machine_link(&sc->mach, sc->link_busiest);
-    char a[24], b[24], bytes[24];
-    machine_endpoint_name(&sc->mach, ml.from, a, sizeof a);
-    machine_endpoint_name(&sc->mach, ml.to, b, sizeof b);
-    view_fmt_bytes(bytes, sizeof bytes, sc->link_bytes[sc->link_busiest]);
+    int l = sc->link_busiest;
+    char name[64], bytes[24], line[160];
+    machine_link_name(&sc->mach, l, name, sizeof name);
+    view_fmt_bytes(bytes, sizeof bytes, sc->link_bytes[l]);
+    snprintf(line, sizeof line, _("busiest %s %s %s, %.0f%%"), name,
+             sc->mach.cls[machine_link_class(&sc->mach, l)].name, bytes,
+             sc->link_busy_share * 100);
+    if (grid_text_width(line) > r.w - 2) /* the numbers before the words */
+        snprintf(line, sizeof line, "%s %s %.0f%%", name, bytes,
+                 sc->link_busy_share * 100);
     grid_putg(c->g, r, x, y, GL_BLOCK, ROLE_WARN);
-    grid_printf(c->g, r, x + 2, y, -1, ROLE_VALUE, 0,
-                _("busiest %s>%s %s %s, %.0f%%"), a, b,
-                sc->mach.cls[ml.cls].name, bytes, sc->link_busy_share * 100);
+    grid_text(c->g, r, x + 2, y, -1, ROLE_VALUE, 0, line);
 }

@@ -196,12 +196,13 @@ static void draw_busiest(Grid *g, Rect r, int x, int y, const Machine *m,
         grid_text(g, r, x, y, -1, ROLE_DIM, 0, _("no link busy"));
         return;
     }
-    MachineLink ml = machine_link(m, l);
-    char a[24], b[24];
-    machine_endpoint_name(m, ml.from, a, sizeof a);
-    machine_endpoint_name(m, ml.to, b, sizeof b);
-    grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, _("busiest %s>%s %s"), a, b,
-                m->cls[ml.cls].name);
+    char name[64], text[96];
+    machine_link_name(m, l, name, sizeof name);
+    snprintf(text, sizeof text, _("busiest %s %s"), name,
+             m->cls[machine_link_class(m, l)].name);
+    if (grid_text_width(text) > r.x + r.w - x) /* the link before the words */
+        snprintf(text, sizeof text, "%s", name);
+    grid_text(g, r, x, y, -1, ROLE_VALUE, 0, text);
 }
 
 /* A cost split into its terms on two rows: the coefficients, and what

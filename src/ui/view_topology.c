@@ -16,6 +16,7 @@
  * derives), topo_star.c, topo_pairs.c and topo_matrix.c, with what they
  * share in topo.c. */
 #include <stdio.h>
+#include <string.h>
 
 #include "ui/topo.h"
 #include "ui/view.h"
@@ -121,7 +122,7 @@ static void draw_shape(TopoCtx *c, Rect area)
 static bool render_machine(TopoCtx *c)
 {
     Rect r = c->r;
-    int foot = foot_rows(c);
+    int foot = num_min(2, r.h - 1);
     /* without the legend, when that makes it fit */
     while (topo_machine(c, (Rect){r.x, r.y, r.w, r.h - foot}) < 0) {
         grid_fill(c->g, (Rect){r.x, r.y, r.w, r.h - foot}, ' ', ROLE_NORMAL, 0);
@@ -146,6 +147,8 @@ static bool render_machine(TopoCtx *c)
     return true;
 }
 
+static void topo_render_shape(TopoCtx *c);
+
 static void topo_render(TopoCtx *c)
 {
     Rect r = c->r;
@@ -153,6 +156,23 @@ static void topo_render(TopoCtx *c)
         return;
     if (c->sc->topo[0] && render_machine(c))
         return;
+    if (c->sc->topo[0]) { /* the algorithm's shape, and why not the machine */
+        TopoCtx shape = *c;
+        shape.r.h -= 1;
+        topo_render_shape(&shape);
+        c->nhits = shape.nhits;
+        memcpy(c->hits, shape.hits, sizeof c->hits);
+        grid_text(c->g, r, r.x, r.y + r.h - 1, -1, ROLE_WARN, 0,
+                  _("machine too big here: try P"));
+        return;
+    }
+    topo_render_shape(c);
+}
+
+/* The algorithm's shape, its extra links and counts. */
+static void topo_render_shape(TopoCtx *c)
+{
+    Rect r = c->r;
     if (c->lk.p > TOPO_MAXR) {
         grid_printf(c->g, r, r.x, r.y, -1, ROLE_DIM, 0,
                     _("the topology shows up to %d ranks"), TOPO_MAXR);
