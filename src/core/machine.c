@@ -465,7 +465,7 @@ static size_t shape_text(const Machine *m, char *buf, size_t len)
         n += (size_t)snprintf(buf + n, len - n, ", ranks dealt cyclically");
     for (int i = 0; i < m->ndims && n < len; i++)
         if (m->dim[i].reduce) {
-            n += (size_t)snprintf(buf + n, len - n, ", reducing");
+            n += (size_t)snprintf(buf + n, len - n, ", multicasting");
             break;
         }
     return n < len ? n : len;
@@ -492,7 +492,7 @@ void machine_describe(const Machine *m, bool shape_only, char *buf,
                                   k->lat * 1e9);
     }
     if (!shape_only && n < len && m->gamma > 0)
-        snprintf(buf + n, len - n, "), reduce %g GB/s", 1 / m->gamma / 1e9);
+        snprintf(buf + n, len - n, "), ranks reduce at %g GB/s", 1 / m->gamma / 1e9);
     else if (!shape_only && n < len)
         snprintf(buf + n, len - n, ")");
 }

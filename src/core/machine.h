@@ -10,8 +10,8 @@
  * dimension the ranks that differ only in c_i form a line, joined as a
  * ring (both directions, the shorter way, ties going up), a mesh (no
  * wrap-around), fully (one link per ordered pair) or through a switch (an
- * up and a down link per member; a switch may reduce and multicast, as an
- * NVSwitch with NVLS does, and a shared one has one port per coordinate,
+ * up and a down link per member; a switch may multicast, as an NVSwitch
+ * with NVLS does, and a shared one has one port per coordinate,
  * as a node's NIC that all its GPUs share). `bus` is the one exception: a
  * single medium that every byte crosses, the memory system of a CPU.
  *
@@ -36,7 +36,7 @@
     X(MACHINE_FULL, "full")      /* a port per rank into a non-blocking    \
                                     fabric: the textbook point to point */  \
     X(MACHINE_BUS, "bus")        /* one medium every byte crosses */        \
-    X(MACHINE_SWITCH, "switch")  /* one switch, may reduce and multicast */ \
+    X(MACHINE_SWITCH, "switch")  /* one switch, may multicast (NVLS) */    \
     X(MACHINE_RING, "ring")      /* one bidirectional ring */               \
     X(MACHINE_TORUS, "torus")    /* rings in every dimension */             \
     X(MACHINE_MESH, "mesh")      /* lines without wrap-around */            \
@@ -75,8 +75,10 @@ typedef struct {
     DimKind kind;  /* how a line is joined */
     int size;      /* members of a line (d_i) */
     int cls;       /* index of its links' class in Machine.cls */
-    bool reduce;   /* DIM_SWITCH: the switch reduces what meets in it and
-                      multicasts what leaves it (NVLS) */
+    bool reduce;   /* DIM_SWITCH: NVLS's switch, which multicasts (a copy
+                      of one range to many ranks enters it once); its
+                      reduction is not modelled: no step of a Schedule can
+                      hold reduces that meet */
     bool shared;   /* DIM_SWITCH: one switch for the whole dimension and
                       one port per coordinate, shared by every rank at it
                       (a NIC shared by a node's GPUs) */

@@ -3,8 +3,9 @@
  *
  *     topology: [ Ring, Switch ]   # per dimension: Ring, FullyConnected,
  *                                  # Switch; collviz adds Mesh (no wrap)
- *                                  # and ReducingSwitch (reduces and
- *                                  # multicasts, as NVLS)
+ *                                  # and ReducingSwitch (NVLS's: it
+ *                                  # multicasts; its reduction is not
+ *                                  # modelled)
  *     npus_count: [ 4, 2 ]         # members of a line of each dimension
  *     bandwidth: [ 50.0, 25.0 ]    # GB/s per link per direction
  *     latency: [ 500.0, 2000.0 ]   # ns per hop

@@ -122,7 +122,7 @@ static const struct {
     {"", N_("a port per rank, the textbook (default)")},
     {"bus", N_("one shared medium, a CPU's memory")},
     {"switch", N_("one switch")},
-    {"switch,reduce", N_("a switch that reduces (NVLS)")},
+    {"switch,reduce", N_("a switch that multicasts (NVLS)")},
     {"ring", N_("a bidirectional ring")},
     {"torus:1x1", N_("rings in x and y")},
     {"torus:1x1x1", N_("rings in x, y and z")},

@@ -267,7 +267,7 @@ static int draw_switch(TopoCtx *c, Rect area)
     if (rows * 3 > area.h)
         return -1;
     const char *name = m->kind == MACHINE_BUS ? _("medium")
-                       : m->dim[0].reduce ? _("switch, reduces")
+                       : m->dim[0].reduce ? _("switch, multicasts")
                                           : _("switch");
     for (int i = 0; i < rows; i++)
         draw_row(c, area.x, area.y + 3 * i, i * per, num_min(per, p - i * per),
