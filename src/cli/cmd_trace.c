@@ -310,6 +310,12 @@ void trace_link_name(const Trace *t, int l, char *buf, size_t len)
              t->mach.cls[machine_link_class(&t->mach, l)].name);
 }
 
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
 /* Price step k on the machine, into t->sp and the running sums. */
 static CvError trace_price(Trace *t, size_t k)
 {
@@ -321,6 +327,9 @@ static CvError trace_price(Trace *t, size_t k)
     t->terms.g += t->sp.terms.g, t->terms.steps += t->sp.terms.steps;
     for (int i = 0; i < t->pr.ntouched; i++)
         t->link_total[t->pr.touched[i]] += t->pr.bytes[t->pr.touched[i]];
+    if (t->links) /* the renderings list them by number */
+        qsort(t->pr.touched, (size_t)t->pr.ntouched, sizeof *t->pr.touched,
+              int_cmp);
     return CV_OK;
 }
 

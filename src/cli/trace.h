@@ -38,7 +38,8 @@ typedef struct {
     bool topo_given;         /* -T named it */
     bool links;              /* --links: every link's bytes per step */
     Pricer pr;               /* prices each step on mach */
-    StepPrice sp;            /* the step just priced; pr keeps its loads */
+    StepPrice sp;            /* the step just priced; pr keeps its loads
+                                (with --links, touched by link number) */
     double *link_total;      /* [mach.nlinks] bytes each link carried */
     double seconds;          /* the steps' times so far */
     CostTerms terms;         /* the steps' terms so far */

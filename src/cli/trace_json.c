@@ -125,17 +125,10 @@ static void tj_link(JsonWriter *w, const Trace *t, int l)
     json_str(w, "class", t->mach.cls[ml.cls].name);
 }
 
-static int int_cmp(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 /* --links: the step's loaded links and its busiest. */
 static void tj_links(JsonWriter *w, Trace *t)
 {
     Pricer *pr = &t->pr;
-    qsort(pr->touched, (size_t)pr->ntouched, sizeof *pr->touched, int_cmp);
     json_array(w, "links");
     for (int i = 0; i < pr->ntouched; i++) {
         int l = pr->touched[i];

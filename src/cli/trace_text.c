@@ -172,19 +172,12 @@ static void text_written(Trace *t, const Transfer *x)
                     more == 1 ? "" : "s");
 }
 
-static int int_cmp(const void *a, const void *b)
-{
-    int x = *(const int *)a, y = *(const int *)b;
-    return (x > y) - (x < y);
-}
-
 /* The step's links in order of number, with their bytes and messages,
  * then the busiest and its share of the step's time. */
 static void text_links(Trace *t)
 {
     Pricer *pr = &t->pr;
     char name[96], tm[32];
-    qsort(pr->touched, (size_t)pr->ntouched, sizeof *pr->touched, int_cmp);
     for (int i = 0; i < pr->ntouched; i++) {
         int l = pr->touched[i];
         trace_link_name(t, l, name, sizeof name);

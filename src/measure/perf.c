@@ -38,10 +38,12 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = r.wrong;
+    CostTerms t;
+    if (!native && cfg->what_if) /* one machine: the same for every link */
+        e = model_machine_cost(s, cfg->what_if, false, &t, &out->model_s[0]);
     for (int l = 0; l < LINK_COUNT && !e && !native; l++) {
-        CostTerms t;
         if (cfg->what_if)
-            e = model_machine_cost(s, cfg->what_if, false, &t, &out->model_s[l]);
+            out->model_s[l] = out->model_s[0];
         else if (cal)
             e = calib_predict(cal, s, (LinkModel)l, &out->model_s[l]);
     }

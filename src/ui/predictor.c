@@ -35,30 +35,11 @@ ModelParams predictor_params(const Predictor *p, const Schedule *s)
                : p->params;
 }
 
-/* Add step k's terms to *out. */
-static CvError add_step(const Predictor *p, const Schedule *s, size_t k,
-                        PredSplit *out)
+/* Steps k0 .. k1 (exclusive) on machine m, one pricer for them all;
+ * busy (nlinks) sums each link's busy time to name the busiest. */
+static CvError add_steps(const Machine *m, const Schedule *s, size_t k0,
+                         size_t k1, PredSplit *out)
 {
-    CostTerms t;
-    double copy;
-    CvError e = model_step_cost(s, k, p->link, &out->m, &t, &copy);
-    if (e)
-        return e;
-    out->t.a += t.a, out->t.b += t.b, out->t.g += t.g;
-    out->t.steps += t.steps;
-    out->part[0] += t.a * out->m.alpha;
-    out->part[1] += t.b * out->m.beta;
-    out->part[2] += t.g * out->m.gamma;
-    out->time += cost_time(&t, &out->m);
-    return CV_OK;
-}
-
-/* Steps k0 .. k1 (exclusive) on the what-if machine; *busy (nlinks) sums
- * each link's busy time to name the busiest over them. */
-static CvError add_machine_steps(const Predictor *p, const Schedule *s,
-                                 size_t k0, size_t k1, PredSplit *out)
-{
-    const Machine *m = &p->mach;
     Pricer pr;
     double *busy = calloc((size_t)m->nlinks + 1, sizeof *busy), top = 0;
     CvError e = busy ? pricer_init(&pr, m) : CV_ERR_NOMEM;
@@ -98,11 +79,10 @@ CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
     size_t k1 = k == PREDICTOR_WHOLE ? s->nsteps : k + 1;
     if (p->what_if)
         return p->mach.nranks == s->call.nranks
-                   ? add_machine_steps(p, s, k0, k1, out) : CV_ERR_ARG;
-    CvError e = CV_OK;
-    for (size_t i = k0; i < k1 && !e; i++)
-        e = add_step(p, s, i, out);
-    return e;
+                   ? add_steps(&p->mach, s, k0, k1, out) : CV_ERR_ARG;
+    Machine flat; /* the link model's, at the parameters in use */
+    CvError e = model_flat_machine(&flat, p->link, s->call.nranks, &out->m);
+    return e ? e : add_steps(&flat, s, k0, k1, out);
 }
 
 Value predictor_total(const Predictor *p, const Schedule *s)

@@ -169,19 +169,13 @@ static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
     return sc->link_bytes && sc->link_msgs ? CV_OK : CV_ERR_NOMEM;
 }
 
-/* The shown step's link loads on a what-if machine. */
+/* The shown step's link loads on a what-if machine (count_bytes has
+ * cleared the last step's). */
 static void price_links(Scene *sc, size_t k)
 {
     Pricer pr;
     StepPrice sp;
-    int n = sc->mach.nlinks;
-    sc->link_busiest = -1;
-    sc->link_busy_share = 0;
-    if (!sc->link_bytes)
-        return;
-    memset(sc->link_bytes, 0, (size_t)n * sizeof *sc->link_bytes);
-    memset(sc->link_msgs, 0, (size_t)n * sizeof *sc->link_msgs);
-    if (pricer_init(&pr, &sc->mach))
+    if (!sc->link_bytes || pricer_init(&pr, &sc->mach))
         return;
     if (!price_step(&pr, &sc->big_sched, k, false, &sp)) {
         for (int i = 0; i < pr.ntouched; i++) {
@@ -403,10 +397,11 @@ static void count_bytes(Scene *sc)
     sc->step_sent = sc->step_recvd = 0;
     sc->sofar_sent = sc->sofar_recvd = 0;
     sc->pred_step_s.valid = false;
+    sc->link_busiest = -1;
+    sc->link_busy_share = 0;
     if (sc->link_bytes) {
         memset(sc->link_bytes, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_bytes);
         memset(sc->link_msgs, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_msgs);
-        sc->link_busiest = -1;
     }
     if (!sc->big_ok || !scene_shown(sc, &k))
         return;

@@ -36,7 +36,7 @@ static double busy(const Scene *sc, int l)
     return sc->link_bytes[l] * k->beta + sc->link_msgs[l] * k->alpha;
 }
 
-/* The busiest link's busy time (links are few: at most 64 ranks). */
+/* The busiest link's busy time, once per drawing. */
 static double busiest_busy(const Scene *sc)
 {
     double top = 0;
@@ -46,9 +46,10 @@ static double busiest_busy(const Scene *sc)
 }
 
 /* The level of the larger load of links a and b (-1: none). */
-static int level2(const Scene *sc, int a, int b)
+static int level2(const TopoCtx *c, int a, int b)
 {
-    double top = busiest_busy(sc), ba = busy(sc, a), bb = busy(sc, b);
+    const Scene *sc = c->sc;
+    double top = c->link_top, ba = busy(sc, a), bb = busy(sc, b);
     double v = ba > bb ? ba : bb;
     if (!(v > 0) || !(top > 0))
         return 0;
@@ -137,7 +138,7 @@ static int draw_line(TopoCtx *c, Rect area)
         if (q + 1 == p && !wrap)
             continue;
         int rn = machine_rank_at(m, next);
-        int lv = level2(sc, hop(m, r, rn), hop(m, rn, r));
+        int lv = level2(c, hop(m, r, rn), hop(m, rn, r));
         put_level(c, x + lw, y, lv, false);
         if (q % per + 1 < per && q + 1 < p)
             put_level(c, x + lw + 1, y, lv, false);
@@ -163,7 +164,7 @@ static void draw_slice(TopoCtx *c, int x0, int y0, int z)
             topo_draw_node(c, cx, cy, r, t);
             int right = machine_rank_at(m, x + 1 < X ? q + 1 : wrapx ? q - x : -1);
             if (right >= 0) {
-                int lv = level2(sc, hop(m, r, right), hop(m, right, r));
+                int lv = level2(c, hop(m, r, right), hop(m, right, r));
                 put_level(c, cx + lw, cy, lv, false);
                 if (x + 1 < X)
                     put_level(c, cx + lw + 1, cy, lv, false);
@@ -172,7 +173,7 @@ static void draw_slice(TopoCtx *c, int x0, int y0, int z)
                                                                  : -1);
             if (m->ndims > 1 && below >= 0)
                 put_level(c, cx + lw - 1, cy + 1,
-                          level2(sc, hop(m, r, below), hop(m, below, r)), true);
+                          level2(c, hop(m, r, below), hop(m, below, r)), true);
         }
 }
 
@@ -217,12 +218,12 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
             up = 2 * r, down = 2 * r + 1;
         else
             ports(m, r, dim, &up, &down);
-        int lv = level2(sc, up, down);
+        int lv = level2(c, up, down);
         top = num_max(top, lv);
         put_level(c, x0 + i * pitch + lw - 1, y0 + 1, lv, true);
     }
     int w = n * pitch - 1;
-    int lv = m->kind == MACHINE_BUS ? level2(sc, 2 * m->nranks, -1) : top;
+    int lv = m->kind == MACHINE_BUS ? level2(c, 2 * m->nranks, -1) : top;
     for (int x = 0; x < w; x++)
         put_level(c, x0 + x, y0 + 2, lv, false);
     grid_printf(c->g, c->r, x0 + w + 1, y0 + 2, -1, ROLE_DIM, 0, "%s", name);
@@ -250,7 +251,7 @@ static int draw_nodes(TopoCtx *c, Rect area)
                 break;
             ports(m, r, 1, &up, &down);
             put_level(c, area.x + 4 + i * (lw + 1) + lw - 1, y + 3,
-                      level2(c->sc, up, down), true);
+                      level2(c, up, down), true);
         }
     }
     grid_printf(c->g, c->r, area.x + 4, y, -1, ROLE_DIM, 0, "%s %s",
@@ -308,6 +309,7 @@ void topo_machine_size(const Scene *sc, int room, int *rows, int *cols)
 int topo_machine(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->mach;
+    c->link_top = busiest_busy(c->sc);
     if (is_grid(m))
         return draw_grid(c, area);
     if (is_nodes(m))
