@@ -112,7 +112,7 @@ static double model_of(const Calib *c, int kind, const char *algo, int p,
     double t = 0;
     if (algo_generate(a, &call, &s))
         return 0;
-    if (calib_predict(c, &s, c->link, &t))
+    if (calib_predict(c, &s, c->machine, &t))
         t = 0;
     sched_fini(&s);
     return t;

@@ -167,7 +167,7 @@ static void test_closed_forms(void **state)
                     Schedule s;
                     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
                     CostTerms got, want;
-                    assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+                    assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &got), CV_OK);
                     a->cost(&c, &want);
                     if (!near(got.a, want.a) || !near(got.b, want.b) ||
                         !near(got.g, want.g) || !near(got.steps, want.steps))
@@ -195,7 +195,7 @@ static void test_lower_bound(void **state)
                 Schedule s;
                 assert_int_equal(algo_generate(a, &c, &s), CV_OK);
                 CostTerms got, lb;
-                assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+                assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &got), CV_OK);
                 model_lower_bound(&c, &lb);
                 if (got.a < lb.a - 1e-9 || got.b < lb.b * (1 - 1e-12) - 1e-9 ||
                     got.g < lb.g * (1 - 1e-12) - 1e-9)

@@ -46,7 +46,7 @@ static void gen(const AlgoInfo *a, const CollCall *c, Schedule *s)
 static double remote_steps(const Schedule *s)
 {
     CostTerms t;
-    assert_int_equal(model_schedule_cost(s, LINK_P2P, NULL, &t), CV_OK);
+    assert_int_equal(model_schedule_cost(s, MACHINE_FULL, NULL, &t), CV_OK);
     return t.steps;
 }
 
@@ -134,7 +134,7 @@ static void test_emitter_cost(void **state)
         emit_binomial_scatter(&s, c.root, n, BUF_RECV, 0, false, "scatter");
         assert_int_equal(sched_end(&s), CV_OK);
         CostTerms got;
-        assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &got), CV_OK);
         assert_true(got.a == model_log2_ceil(p));
         assert_true(got.b == (double)(p - 1) / p * (double)n * 8);
         sched_fini(&s);
@@ -334,7 +334,7 @@ static void check_cost(const AlgoInfo *a, const CollCall *c)
     Schedule s;
     gen(a, c, &s);
     CostTerms got, want;
-    assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &got), CV_OK);
+    assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &got), CV_OK);
     a->cost(c, &want);
     if (got.a != want.a || got.b != want.b || got.g != want.g ||
         got.steps != want.steps)

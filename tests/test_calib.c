@@ -96,7 +96,7 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
                .state_ratio = seed % 4 ? 1.05 + 0.01 * seed : 0,
                .state_clean = seed % 4 ? 4.4e-5 + 1e-7 * seed : 0,
                .state_probes = seed % 4 ? (int)(100 + seed) : 0,
-               .link = seed % 2 ? LINK_P2P : LINK_SHARED,
+               .machine = seed % 2 ? MACHINE_FULL : MACHINE_BUS,
                .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
     snprintf(c.backend, sizeof c.backend, "%s", backend);
     snprintf(c.host, sizeof c.host, "%s", HOST);
@@ -122,7 +122,7 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_int_equal(a->cores, b->cores);
     assert_int_equal(a->when, b->when);
     assert_int_equal(a->quick, b->quick);
-    assert_int_equal(a->link, b->link);
+    assert_int_equal(a->machine, b->machine);
     assert_int_equal(a->npoints, b->npoints);
     assert_close(a->alpha, b->alpha);
     assert_close(a->alpha_msg, b->alpha_msg);
@@ -136,7 +136,7 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_close(a->state_ratio, b->state_ratio);
     assert_close(a->state_clean, b->state_clean);
     assert_int_equal(a->state_probes, b->state_probes);
-    for (int l = 0; l < LINK_COUNT; l++)
+    for (int l = 0; l <= MACHINE_BUS; l++)
         assert_close(a->fit_err[l], b->fit_err[l]);
     for (int i = 0; i < a->npoints; i++) {
         assert_close(a->pt[i].footprint, b->pt[i].footprint);
@@ -333,7 +333,7 @@ static void test_older_file(void **state)
     static const struct { const char *text, *says; } formats[] = {
         {"version 3\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
          "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by an older collviz"},
-        {"version 5\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
+        {"version 6\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
          "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by a newer collviz"},
     };
     for (size_t i = 0; i < 2; i++) {
@@ -449,7 +449,7 @@ static void test_damaged(void **state)
     }
     write_file(V4 "alpha 2e-6\nlink p2p\npoint 1e6 1e-10 2e-10 0 0 3e-10\n");
     assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
-    assert_int_equal(got.link, LINK_P2P);
+    assert_int_equal(got.machine, MACHINE_FULL);
     assert_close(got.alpha, 2e-6);
     assert_close(got.alpha_msg, 2e-6); /* not measured: alpha per message */
     assert_true(got.lat_step == 0 && got.lat_iter == 0); /* not measured */
@@ -561,17 +561,17 @@ static void test_params_interpolate(void **state)
 {
     (void)state;
     Calib c = {.alpha = 3e-6, .npoints = 3};
-    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0};
-    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0, 0};
+    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0, 0};
     struct { double f, shared, p2p; } cases[] = {
         {1e3, 1e-10, 4e-10}, {1e6, 1e-10, 4e-10}, {1e7, 2e-10, 3e-10},
         {1e8, 3e-10, 2e-10}, {pow(10, 8.5), 4e-10, 1.5e-10},
         {1e9, 5e-10, 1e-10}, {1e12, 5e-10, 1e-10},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        ModelParams s = calib_params(&c, LINK_SHARED, cases[i].f);
-        ModelParams p = calib_params(&c, LINK_P2P, cases[i].f);
+        ModelParams s = calib_params(&c, MACHINE_BUS, cases[i].f);
+        ModelParams p = calib_params(&c, MACHINE_FULL, cases[i].f);
         assert_close(s.alpha, 3e-6);
         assert_close(p.alpha, 3e-6);
         assert_close(s.beta, cases[i].shared);
@@ -587,10 +587,10 @@ static void test_params_interpolate(void **state)
 static void test_machine(void **state)
 {
     (void)state;
-    Calib c = {.alpha = 3e-6, .npoints = 3, .nranks = 6, .link = LINK_SHARED};
-    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0};
-    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0};
+    Calib c = {.alpha = 3e-6, .npoints = 3, .nranks = 6, .machine = MACHINE_BUS};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0, 0};
+    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0, 0};
     Machine m;
     assert_int_equal(calib_machine(&c, 1e7, &m), CV_OK);
     assert_int_equal(m.kind, MACHINE_BUS);
@@ -598,18 +598,70 @@ static void test_machine(void **state)
     assert_close(m.cls[0].alpha, 3e-6);   /* the ports carry the messages */
     assert_close(m.cls[1].beta, 2e-10);   /* the medium every byte */
     assert_close(m.gamma, 2e-11);
-    c.link = LINK_P2P;
+    c.machine = MACHINE_FULL;
     assert_int_equal(calib_machine(&c, 1e7, &m), CV_OK);
     assert_int_equal(m.kind, MACHINE_FULL);
     assert_close(m.cls[0].beta, 3e-10);
     assert_close(m.gamma, 6e-11);
-    assert_string_equal(calib_machine_name(LINK_SHARED), "bus");
+    assert_string_equal(machine_kind_name(MACHINE_BUS), "bus");
+}
+
+/* Ranks on several hosts: the calibration's machine is nodes, its hosts'
+ * ranks on the point-to-point pair's links ("host"), the hosts on the
+ * network pair's ("net"), ranks placed as they ran; a message between two
+ * hosts costs the network's alpha and bandwidth, one within a host the
+ * host's (by hand: at 1e7 B, halfway between 1e6 and 1e8 in log, p2p beta
+ * 3e-10 and net beta 3e-9; alpha 3e-6 within, 3e-6 + (5e-6 - 1e-6)
+ * across; 1e6 bytes: 7e-6 + 3e-3 s across, 3e-6 + 3e-4 s within). */
+static void test_machine_nodes(void **state)
+{
+    (void)state;
+    Calib c = {.alpha = 3e-6, .npoints = 3, .nranks = 6,
+               .machine = MACHINE_NODES, .nodes = 2, .per_node = 3,
+               .cyclic = 1, .alpha_host = 1e-6, .alpha_net = 5e-6};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 4e-10, 1e-11, 8e-11, 0, 2e-9};
+    c.pt[1] = (CalibPoint){1e8, 3e-10, 2e-10, 3e-11, 4e-11, 0, 4e-9};
+    c.pt[2] = (CalibPoint){1e9, 5e-10, 1e-10, 5e-11, 2e-11, 0, 6e-9};
+    MachineKind fits[3];
+    assert_int_equal(calib_fits(&c, fits), 3);
+    assert_int_equal(fits[2], MACHINE_NODES);
+    Machine m;
+    assert_int_equal(calib_machine(&c, 1e7, &m), CV_OK);
+    assert_int_equal(m.kind, MACHINE_NODES);
+    assert_int_equal(m.nranks, 6);
+    assert_true(m.cyclic);
+    assert_string_equal(m.cls[0].name, "host");
+    assert_close(m.cls[0].alpha, 3e-6);
+    assert_close(m.cls[0].beta, 3e-10);
+    assert_string_equal(m.cls[1].name, "net");
+    assert_close(m.cls[1].alpha, 7e-6);
+    assert_close(m.cls[1].beta, 3e-9);
+    assert_close(m.gamma, 6e-11);
+    /* cyclic: rank 1 on the other host, rank 2 on rank 0's */
+    for (int dst = 1; dst <= 2; dst++) {
+        Schedule s;
+        CollCall call = {.kind = COLL_BROADCAST, .nranks = 6, .count = 250000,
+                         .dtype = DT_FLOAT, .op = OP_SUM};
+        assert_int_equal(sched_init(&s, &call, "one message"), CV_OK);
+        sched_step(&s, "send");
+        sched_xfer(&s, XFER_COPY, 0, BUF_SEND, 0, dst, BUF_RECV, 0, 250000);
+        assert_int_equal(sched_end(&s), CV_OK);
+        double t = 0;
+        CostTerms terms;
+        assert_int_equal(model_machine_cost(&s, &m, false, &terms, &t), CV_OK);
+        assert_close(t, dst == 1 ? 7e-6 + 3e-3 : 3e-6 + 3e-4);
+        sched_fini(&s);
+    }
+    c.nodes = 0; /* one host: no nodes to fit, none to build */
+    assert_int_equal(calib_fits(&c, fits), 2);
+    assert_int_equal(calib_machine_of(&c, MACHINE_NODES, 1e7, &m), CV_ERR_ARG);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_machine),
+        cmocka_unit_test(test_machine_nodes),
         cmocka_unit_test_setup_teardown(test_path_xdg, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_path_home, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_roundtrip, cache_setup, cache_teardown),

@@ -217,7 +217,7 @@ static void test_never_misread(void **state)
         {V4 "host other\n" PT, "a second 'host' line"},
         {V4 "version 4\n" PT, "a second 'version' line"},
         {V4 "probe 1 1 1\n" PT, "'probe' takes 2 or 4 values, not 3"},
-        {V4 "link ring\n" PT, "'ring' is not a link model"},
+        {V4 "link ring\n" PT, "'ring' is not a machine a calibration fits"},
         {V4 "when 1700000000 7\n" PT, "'when' takes 1 value, not 2"},
         {V4 "alpha\n" PT, "'alpha' takes 1 value, not 0"},
         {V4 "garbage 1\n" PT, "'garbage' is not a line of a calibration"},
@@ -332,12 +332,12 @@ static Calib sample(void)
                .alpha = 2e-6, .alpha_msg = 1e-7, .lat_step = 3e-6,
                .lat_iter = 1e-7, .unsteady = 1.5, .probe = {1.1, 1.2},
                .probe_clean = {4.5e-5, 4.6e-5}, .state_ratio = 1.05,
-               .state_clean = 4.4e-5, .state_probes = 100, .link = LINK_P2P,
+               .state_clean = 4.4e-5, .state_probes = 100, .machine = MACHINE_FULL,
                .fit_err = {0.5, 0.03}, .npoints = 2};
     snprintf(c.backend, sizeof c.backend, "threads");
     snprintf(c.host, sizeof c.host, HOST);
-    c.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 3e-11, 7e-12, 4e-10};
-    c.pt[1] = (CalibPoint){1e8, 2e-10, 3e-10, 4e-11, 8e-12, 5e-10};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 3e-11, 7e-12, 4e-10, 0};
+    c.pt[1] = (CalibPoint){1e8, 2e-10, 3e-10, 4e-11, 8e-12, 5e-10, 0};
     return c;
 }
 
@@ -357,7 +357,7 @@ static void test_save_reads_back(void **state)
     wrong[0].alpha = 1e308;
     wrong[1].when = -5;
     wrong[2].pt[1].beta_p2p = INFINITY;
-    wrong[3].fit_err[LINK_SHARED] = NAN;
+    wrong[3].fit_err[MACHINE_BUS] = NAN;
     wrong[4].pt[1].footprint = 1; /* below the point before */
     for (int i = 0; i < 5; i++) {
         why[0] = '\0';
@@ -365,6 +365,59 @@ static void test_save_reads_back(void **state)
             !strstr(why, "would not read back") || access(path, F_OK) == 0)
             fail_msg("case %d was saved (%s)", i, why);
     }
+}
+
+/* A calibration of ranks on several hosts (nodes) reads back with its
+ * hosts, pairs and network bandwidths; a file of an older format names
+ * its flat machine by its link model's name (p2p: full, shared: bus); a
+ * nodes machine without its hosts, hosts that are not its ranks, or a
+ * word that names no machine are refused. */
+static void test_nodes(void **state)
+{
+    (void)state;
+    char path[512], bad[512], why[1024];
+    paths(path, bad, sizeof path);
+    Calib c = sample(), got;
+    c.machine = MACHINE_NODES;
+    c.nodes = 2, c.per_node = 2, c.cyclic = 1;
+    c.alpha_host = 1.5e-6, c.alpha_net = 2.5e-5;
+    c.fit_err[MACHINE_NODES] = 0.25;
+    c.pt[0].beta_net = 1e-9, c.pt[1].beta_net = 2e-9;
+    snprintf(c.level[0], sizeof c.level[0], "device");
+    snprintf(c.level[1], sizeof c.level[1], "peer");
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    assert_int_equal(load(&got, why, sizeof why), CV_OK);
+    assert_int_equal(got.machine, MACHINE_NODES);
+    assert_int_equal(got.nodes, 2);
+    assert_int_equal(got.per_node, 2);
+    assert_int_equal(got.cyclic, 1);
+    assert_true(got.alpha_host == 1.5e-6 && got.alpha_net == 2.5e-5);
+    assert_true(got.fit_err[MACHINE_NODES] == 0.25);
+    assert_true(got.pt[0].beta_net == 1e-9 && got.pt[1].beta_net == 2e-9);
+    assert_string_equal(got.level[0], "device");
+    assert_string_equal(got.level[1], "peer");
+    write_text(V4 "alpha 1e-6\nlink p2p\n" PT);
+    assert_int_equal(load(&got, why, sizeof why), CV_OK);
+    assert_int_equal(got.machine, MACHINE_FULL);
+    write_text(V4 "alpha 1e-6\nlink shared\n" PT);
+    assert_int_equal(load(&got, why, sizeof why), CV_OK);
+    assert_int_equal(got.machine, MACHINE_BUS);
+    expect_refused(V4 "link nodes\n" PT, strlen(V4 "link nodes\n" PT),
+                   (const char *const[]){"machine is nodes", "no nodes line",
+                                         NULL});
+    expect_refused(V4 "link nodes\nnodes 3 2 0\n" PT,
+                   strlen(V4 "link nodes\nnodes 3 2 0\n" PT),
+                   (const char *const[]){"3 nodes of 2 ranks", "4 ranks",
+                                         NULL});
+    expect_refused(V4 "link torus\n" PT, strlen(V4 "link torus\n" PT),
+                   (const char *const[]){"line 5", "'torus'", NULL});
+    expect_refused(V4 "nodes 1 4 0\n" PT, strlen(V4 "nodes 1 4 0\n" PT),
+                   (const char *const[]){"nodes 1 is out of range", NULL});
+    expect_refused(V4 "levels host n/et\n" PT,
+                   strlen(V4 "levels host n/et\n" PT),
+                   (const char *const[]){"'n/et' cannot name a class", NULL});
+    expect_refused(V4 "levels host\n" PT, strlen(V4 "levels host\n" PT),
+                   (const char *const[]){"'levels' takes 2 values", NULL});
 }
 
 /* A temporary file a killed writer left, of this calibration or of any
@@ -445,6 +498,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_not_a_file, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_backend_names, cache_setup,
+                                        cache_teardown),
+        cmocka_unit_test_setup_teardown(test_nodes, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_save_reads_back, cache_setup,
                                         cache_teardown),

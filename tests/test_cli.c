@@ -32,7 +32,7 @@ static void test_bad_names(void **state)
         {"allreduce", " -d quad", "unknown datatype 'quad'; valid: int8,"},
         {"allreduce", " --frob", "unknown option '--frob'"},
         {"allreduce", " -p", "needs a value"},
-        {"allreduce", " --link bus", "unknown link model 'bus'; valid: p2p, shared"},
+        {"allreduce", " --link torus", "unknown flat machine 'torus'; valid: full, bus"},
         {"allreduce", " --beta 0", "--beta"},
         {"allreduce", " --alpha -1us", "--alpha"},
         {"allreduce", " --alpha 1e308s", "longer than any message takes"},
@@ -296,7 +296,7 @@ static double model_us(const AlgoInfo *a, CollCall c, size_t count)
     CostTerms t;
     c.count = count;
     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-    assert_int_equal(model_schedule_cost(&s, LINK_P2P, &m, &t), CV_OK);
+    assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, &m, &t), CV_OK);
     sched_fini(&s);
     return cost_time(&t, &m) * 1e6;
 }

@@ -227,6 +227,16 @@ static void test_options(void **state)
                                   "devices through pinned host memory"
                                 : "2 ranks on 2 devices (0, 1), one each; between "
                                   "devices over peer access");
+        /* two devices are two hosts of a machine of nodes (the
+         * calibration's), one rank each; one device is none */
+        assert_int_equal(h.nodes, one ? 0 : 2);
+        assert_int_equal(h.per_node, one ? 0 : 1);
+        assert_int_equal(h.cyclic, 0);
+        if (!one) {
+            assert_string_equal(h.level[0], "device");
+            assert_string_equal(h.level[1], strstr(good[i], "peer=0")
+                                                ? "pinned" : "peer");
+        }
         close_cuda(ex);
     }
     setenv("FAKE_CUDA_DEVICES", "1", 1);

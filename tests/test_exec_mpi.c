@@ -152,12 +152,12 @@ static void made_up_calib(char *dir, size_t len, int p)
     setenv("XDG_CACHE_HOME", dir, 1);
     gethostname(host, sizeof host - 1);
     int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_P2P,
+    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .machine = MACHINE_FULL,
                .cores = p < cpus ? p : cpus};
     snprintf(c.backend, sizeof c.backend, "mpi");
     snprintf(c.host, sizeof c.host, "%s x%d (%d CPUs)", host, p, cpus);
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0, 0};
     char why[512];
     assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
 }

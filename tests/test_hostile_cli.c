@@ -32,12 +32,12 @@ static int cache_setup(void **state)
     if (!mkdtemp(dir) || exec_host_of("threads", 2, &h, why, sizeof why))
         return -1;
     setenv("XDG_CACHE_HOME", dir, 1);
-    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED,
+    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .machine = MACHINE_BUS,
                .when = 1700000000};
     snprintf(c.backend, sizeof c.backend, "threads");
     snprintf(c.host, sizeof c.host, "%s", h.fingerprint);
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0, 0};
     if (calib_save(&c, why, sizeof why))
         return -1;
     *state = dir;

@@ -61,13 +61,13 @@ static int cache_teardown(void **state)
 /* A made-up calibration of threads at 2 ranks on this machine, saved. */
 static void save_calib(const Cache *cc)
 {
-    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED,
+    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .machine = MACHINE_BUS,
                .when = 1700000000};
     char why[512];
     snprintf(c.backend, sizeof c.backend, "threads");
     snprintf(c.host, sizeof c.host, "%s", cc->host);
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0, 0};
     assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
 }
 

@@ -35,20 +35,20 @@ static void test_p2p_and_shared(void **state)
         Schedule s;
         star(&s, p, 10);
         CostTerms t;
-        assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &t), CV_OK);
         assert_true(t.a == p - 1);      /* the root sends p - 1 messages */
         assert_true(t.b == (p - 1) * 40.0);
         assert_true(t.g == 40.0);       /* the local reduce */
         assert_true(t.steps == 1);      /* local steps are not communication */
-        assert_int_equal(model_schedule_cost(&s, LINK_SHARED, NULL, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, MACHINE_BUS, NULL, &t), CV_OK);
         assert_true(t.b == (p - 1) * 40.0);
         ModelParams m = {.alpha = 1e-6, .beta = 1e-9, .gamma = 1e-10};
-        assert_int_equal(model_schedule_cost(&s, LINK_P2P, &m, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, &m, &t), CV_OK);
         double want = (p - 1) * 1e-6 + (p - 1) * 40e-9 + 40e-10;
         assert_true(fabs(cost_time(&t, &m) - want) < 1e-15);
-        assert_true(fabs(model_step_time(&s, 0, LINK_P2P, &m) -
+        assert_true(fabs(model_step_time(&s, 0, MACHINE_FULL, &m) -
                          ((p - 1) * 1e-6 + (p - 1) * 40e-9)) < 1e-15);
-        assert_true(model_step_time(&s, 1, LINK_P2P, &m) == 0);
+        assert_true(model_step_time(&s, 1, MACHINE_FULL, &m) == 0);
         sched_fini(&s);
     }
 }
@@ -67,9 +67,9 @@ static void test_shared_ring(void **state)
             sched_reduce(&s, r, BUF_RECV, 0, (r + 1) % p, BUF_RECV, 0, 1);
         assert_int_equal(sched_end(&s), CV_OK);
         CostTerms t;
-        assert_int_equal(model_schedule_cost(&s, LINK_P2P, NULL, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &t), CV_OK);
         assert_true(t.a == 1 && t.b == 8 && t.g == 8);
-        assert_int_equal(model_schedule_cost(&s, LINK_SHARED, NULL, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, MACHINE_BUS, NULL, &t), CV_OK);
         assert_true(t.a == 1 && t.b == 8.0 * p && t.g == 8);
         sched_fini(&s);
     }
@@ -98,12 +98,19 @@ static void test_lower_bounds(void **state)
     assert_true(lb.a == 0 && lb.b == 0 && lb.g == 0);
 }
 
+/* The flat machines are full and bus, and no other kind is one. */
 static void test_names(void **state)
 {
     (void)state;
-    for (int l = 0; l < LINK_COUNT; l++)
-        assert_int_equal(link_parse(link_name((LinkModel)l)), l);
-    assert_int_equal(link_parse("bus"), -1);
+    Machine m;
+    for (int k = 0; k < MACHINE_KIND_COUNT; k++) {
+        bool flat = k == MACHINE_FULL || k == MACHINE_BUS;
+        assert_int_equal(model_flat_kind((MachineKind)k), flat);
+        assert_int_equal(model_flat_machine(&m, (MachineKind)k, 4, NULL),
+                         flat ? CV_OK : CV_ERR_ARG);
+        if (flat)
+            assert_int_equal(m.kind, k);
+    }
 }
 
 int main(void)

@@ -39,13 +39,13 @@ static void made_up_calib(char *dir, size_t len)
     assert_non_null(mkdtemp(dir));
     setenv("XDG_CACHE_HOME", dir, 1);
     int cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .link = LINK_P2P,
+    Calib c = {.nranks = 2, .alpha = 2e-6, .npoints = 2, .machine = MACHINE_FULL,
                .cores = 2};
     snprintf(c.backend, sizeof c.backend, "mpi");
     snprintf(c.host, sizeof c.host, "cv-host-a x1 (%d CPUs), cv-host-b x1 "
              "(%d CPUs)", cpus, cpus);
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0, 0};
     char why[512];
     assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
 }

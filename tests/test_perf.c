@@ -73,9 +73,9 @@ static void check_row(const PerfConfig *cfg, const Calib *cal, const PerfRow *r,
         int any, remote;
         c.in_place = pl == PERF_IN_PLACE;
         schedule_moves(r->algo, &c, &any, &remote);
-        for (int l = 0; l < LINK_COUNT; l++) {
+        for (int l = 0; l <= MACHINE_BUS; l++) {
             /* p2p: only messages cost; shared: local transfers too. */
-            int moves = l == LINK_P2P ? remote : any;
+            int moves = l == MACHINE_FULL ? remote : any;
             if (moves != (s->model_s[l] > 0))
                 fail_msg("%s/%s p=%d count=%zu: model %g", coll_name(c.kind),
                          r->algo->name, c.nranks, count, s->model_s[l]);
@@ -278,25 +278,25 @@ static void test_summaries(void **state)
             for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
                 r->side[pl] = (PerfSide){.time_s = meas[a][s], .busbw = a + s + pl,
                                          .wrong = a == 1 && pl ? 2 : (s ? -1 : 0)};
-                r->side[pl].model_s[LINK_SHARED] = model[a][s];
-                r->side[pl].model_s[LINK_P2P] = meas[a][s];
+                r->side[pl].model_s[MACHINE_BUS] = model[a][s];
+                r->side[pl].model_s[MACHINE_FULL] = meas[a][s];
             }
         }
     size_t m, p;
-    perf_best(rows, 3, 2, LINK_SHARED, &m, &p);
+    perf_best(rows, 3, 2, MACHINE_BUS, &m, &p);
     assert_int_equal(m, 1);
     assert_int_equal(p, 2);
-    perf_best(rows + 1, 3, 2, LINK_SHARED, &m, &p);
+    perf_best(rows + 1, 3, 2, MACHINE_BUS, &m, &p);
     assert_int_equal(m, 0);
     assert_int_equal(p, 1);
-    perf_best(rows + 1, 3, 2, LINK_P2P, &m, &p);
+    perf_best(rows + 1, 3, 2, MACHINE_FULL, &m, &p);
     assert_int_equal(m, p);
     assert_int_equal(perf_wrong_total(rows, 6), 4);
     /* busbw sums to 2 * (0+1+1+2+2+3) + 6 * 1 = 24 over 12 sides. */
     assert_rel(perf_avg_busbw(rows, 6), 2.0, 1e-12);
-    assert_rel(perf_ratio(&rows[0].side[0], LINK_SHARED), 3.0 / 5.0, 1e-12);
+    assert_rel(perf_ratio(&rows[0].side[0], MACHINE_BUS), 3.0 / 5.0, 1e-12);
     PerfSide none = {.time_s = 1};
-    assert_true(perf_ratio(&none, LINK_SHARED) == 0);
+    assert_true(perf_ratio(&none, MACHINE_BUS) == 0);
 }
 
 /* perf_host_moved: a row is flagged PERF_HOST_CROSS exactly when its

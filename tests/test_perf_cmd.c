@@ -353,7 +353,7 @@ static void test_model_calibrated(void **state)
             double want = 0, got = 0;
             int used = 0;
             assert_int_equal(algo_generate(algos[i], &call, &s), CV_OK);
-            assert_int_equal(calib_predict(&cal, &s, cal.link, &want), CV_OK);
+            assert_int_equal(calib_predict(&cal, &s, cal.machine, &want), CV_OK);
             sched_fini(&s);
             assert_int_equal(sscanf(cell, "%lf%n", &got, &used), 1);
             cell += used + (cell[used] == '*');
@@ -426,7 +426,7 @@ static void test_calibrate_and_first_perf(void **state)
     snprintf(machine, sizeof machine, "# machine: %s\n", test_calib(2).host);
     assert_non_null(strstr(r.out, machine));
     assert_non_null(strstr(r.out, "quick"));
-    assert_non_null(strstr(r.out, "# link model that fits: "));
+    assert_non_null(strstr(r.out, "# machine that fits: "));
     ran_free(&r);
     const char *quick[] = {"calibrate", "-p", "2", "--quick", NULL};
     r = run(quick, 120);
@@ -554,11 +554,11 @@ static void test_json_nonfinite(void **state)
     fresh_cache(dir, sizeof dir, 0);
     Calib c = test_calib(2);
     char why[4400];
-    c.fit_err[LINK_P2P] = INFINITY;
-    c.fit_err[LINK_SHARED] = NAN;
+    c.fit_err[MACHINE_FULL] = INFINITY;
+    c.fit_err[MACHINE_BUS] = NAN;
     assert_int_equal(calib_save(&c, why, sizeof why), CV_ERR_ARG);
-    c.fit_err[LINK_P2P] = 0.25;
-    c.fit_err[LINK_SHARED] = 0.5;
+    c.fit_err[MACHINE_FULL] = 0.25;
+    c.fit_err[MACHINE_BUS] = 0.5;
     assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
     snprintf(json, sizeof json, "%s/perf.json", dir);
     const char *args[] = {"perf", "broadcast", "-p", "2", "-b", "64", "-e", "64",
@@ -567,7 +567,7 @@ static void test_json_nonfinite(void **state)
     assert_int_equal(r.status, 0);
     ran_free(&r);
     char *j = slurp(json);
-    if (!strstr(j, "\"fit_error\": {\"p2p\": 0.2500, \"shared\": 0.5000}, ") ||
+    if (!strstr(j, "\"fit_error\": {\"full\": 0.2500, \"bus\": 0.5000}, ") ||
         strstr(j, "inf") || strstr(j, "nan"))
         fail_msg("fit errors written as:\n%s", j);
     free(j);

@@ -94,7 +94,7 @@ static void test_rows_checked_and_named(void **state)
                     assert_true(native_calls >= 2 * 2); /* check + timed */
                     for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
                         const PerfSide *s = &row.side[pl];
-                        for (int l = 0; l < LINK_COUNT; l++)
+                        for (int l = 0; l <= MACHINE_BUS; l++)
                             assert_true(s->model_s[l] == 0);
                         assert_true(s->iters >= 2);
                         /* one rank in place: doing nothing is right */
@@ -169,7 +169,7 @@ static void test_best_skips_library_for_model(void **state)
     rows[1].side[0].time_s = 2e-6, rows[1].side[0].model_s[0] = 1e-6;
     rows[2].side[0].time_s = 1e-6; /* model 0: would be "fastest" */
     size_t m, p;
-    perf_best(rows, 3, 1, (LinkModel)0, &m, &p);
+    perf_best(rows, 3, 1, (MachineKind)0, &m, &p);
     assert_int_equal(m, 2);
     assert_int_equal(p, 1);
 }

@@ -101,7 +101,7 @@ static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
 {
     Calib c = {.backend = "threads", .alpha = 1e-6, .alpha_msg = 3e-7,
                .npoints = 1};
-    c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9, 0};
+    c.pt[0] = (CalibPoint){1e6, 1e-9, 3e-9, 2e-9, 5e-9, 0, 0};
     CollCall call = {.kind = a->coll, .nranks = p, .count = n, .dtype = DT_DOUBLE,
                      .op = OP_SUM, .root = p - 1, .in_place = in_place};
     Schedule s;
@@ -111,19 +111,19 @@ static void check_flat(const AlgoInfo *a, int p, size_t n, bool in_place)
         for (int b = 0; b < BUF_COUNT; b++)
             fp += 8.0 * (double)sched_bufsize(&s, r, (BufId)b);
     assert_close(calib_footprint(&s), fp);
-    for (int l = 0; l < LINK_COUNT; l++) {
+    for (int l = 0; l <= MACHINE_BUS; l++) {
         double t = -1;
         CostTerms ct;
-        ModelParams m = calib_params(&c, (LinkModel)l, fp);
-        assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &t), CV_OK);
-        assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &ct), CV_OK);
+        ModelParams m = calib_params(&c, (MachineKind)l, fp);
+        assert_int_equal(calib_predict(&c, &s, (MachineKind)l, &t), CV_OK);
+        assert_int_equal(model_schedule_cost(&s, (MachineKind)l, &m, &ct), CV_OK);
         /* one core alone moves bytes at the p2p rate (3e-9 s/B) */
-        double want = l == LINK_P2P ? cost_time(&ct, &m)
+        double want = l == MACHINE_FULL ? cost_time(&ct, &m)
                                     : flat_time(&s, &m, c.alpha_msg, 3e-9);
         if (fabs(t - want) > 1e-9 * want + 1e-300)
             fail_msg("%s/%s p=%d n=%zu %s: %s predicts %g, not %g",
                      coll_name(a->coll), a->name, p, n, in_place ? "in" : "out",
-                     link_name((LinkModel)l), t, want);
+                     machine_kind_name((MachineKind)l), t, want);
     }
     sched_fini(&s);
 }
@@ -145,7 +145,7 @@ static double predict(const Calib *c, CollKind k, const char *name, int p,
     Schedule s;
     double t = -1;
     assert_int_equal(algo_generate(algo_find(k, name), &call, &s), CV_OK);
-    assert_int_equal(calib_predict(c, &s, LINK_SHARED, &t), CV_OK);
+    assert_int_equal(calib_predict(c, &s, MACHINE_BUS, &t), CV_OK);
     sched_fini(&s);
     return t;
 }
@@ -158,8 +158,8 @@ static void test_predict_cache(void **state)
     (void)state;
     Calib two = {.backend = "threads", .alpha = 1e-6, .npoints = 2};
     Calib fast = two, slow = two;
-    two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
-    two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
+    two.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0, 0};
+    two.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0, 0};
     fast.pt[0] = fast.pt[1] = two.pt[0];
     slow.pt[0] = slow.pt[1] = two.pt[1];
     fast.pt[1].footprint = slow.pt[0].footprint = 1e6;
@@ -187,8 +187,8 @@ static void test_predict_cores(void **state)
 {
     (void)state;
     Calib one = {.backend = "threads", .npoints = 2, .nranks = 4, .cores = 1}, two = one;
-    one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0, 0};
-    one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0, 0};
+    one.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 0, 0, 0, 0};
+    one.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 0, 0, 0, 0};
     two.pt[0] = one.pt[0], two.pt[1] = one.pt[1];
     two.cores = 2;
     for (size_t n = 100; n <= 1000; n += 300) {
@@ -212,8 +212,8 @@ static void test_predict_cross(void **state)
     (void)state;
     Calib none = {.backend = "threads", .alpha = 1e-6, .npoints = 2};
     Calib same = none, slow = none;
-    none.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0};
-    none.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0};
+    none.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 0, 0};
+    none.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 0, 0};
     for (int i = 0; i < 2; i++) {
         same.pt[i] = slow.pt[i] = none.pt[i];
         same.pt[i].beta_cross = none.pt[i].beta_shared;
@@ -243,8 +243,8 @@ static void test_predict_cross_cores(void **state)
             Calib same = {.backend = "threads", .alpha = 1e-6, .npoints = 2,
                           .nranks = p,
                           .cores = cores}, slow = same;
-            same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
-            same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
+            same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10, 0};
+            same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9, 0};
             for (int i = 0; i < 2; i++)
                 slow.pt[i] = same.pt[i], slow.pt[i].beta_cross *= 4;
             for (size_t n = 1000; n <= 1000000; n *= 100) {
@@ -269,8 +269,8 @@ static void test_predict_cross_write(void **state)
     (void)state;
     Calib same = {.backend = "threads", .alpha = 1e-6, .npoints = 2,
                   .nranks = 2, .cores = 2}, slow = same;
-    same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10};
-    same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9};
+    same.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11, 1e-11, 1e-10, 0};
+    same.pt[1] = (CalibPoint){1e8, 1e-9, 1e-9, 1e-11, 1e-11, 1e-9, 0};
     for (int i = 0; i < 2; i++)
         slow.pt[i] = same.pt[i], slow.pt[i].beta_cross *= 4;
     /* Blocks of whole 4 KiB chunks (the model's unit of address space),
@@ -283,8 +283,8 @@ static void test_predict_cross_write(void **state)
             Schedule s;
             double t0 = 0, t1 = 0;
             assert_int_equal(algo_generate(algo_find(COLL_ALLGATHER, "ring"), &call, &s), CV_OK);
-            assert_int_equal(calib_predict(&same, &s, LINK_SHARED, &t0), CV_OK);
-            assert_int_equal(calib_predict(&slow, &s, LINK_SHARED, &t1), CV_OK);
+            assert_int_equal(calib_predict(&same, &s, MACHINE_BUS, &t0), CV_OK);
+            assert_int_equal(calib_predict(&slow, &s, MACHINE_BUS, &t1), CV_OK);
             sched_fini(&s);
             if (in_place)
                 assert_close(t1, t0);
@@ -307,7 +307,7 @@ static void test_predict_push(void **state)
     (void)state;
     Calib one = {.backend = "threads", .alpha = 1e-12, .npoints = 1,
                  .nranks = 2, .cores = 1}, two;
-    one.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 0, 0, 1e-10};
+    one.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 0, 0, 1e-10, 0};
     two = one;
     two.cores = 2;
     size_t big = 2 * PLAN_PUSH_BYTES / sizeof(double), small = big / 8;
@@ -317,15 +317,15 @@ static void test_predict_push(void **state)
         double t1 = 0, t2 = 0;
         Schedule s;
         assert_int_equal(algo_generate(algo_find(COLL_GATHER, "linear"), &call, &s), CV_OK);
-        assert_int_equal(calib_predict(&one, &s, LINK_SHARED, &t1), CV_OK);
-        assert_int_equal(calib_predict(&two, &s, LINK_SHARED, &t2), CV_OK);
+        assert_int_equal(calib_predict(&one, &s, MACHINE_BUS, &t1), CV_OK);
+        assert_int_equal(calib_predict(&two, &s, MACHINE_BUS, &t2), CV_OK);
         sched_fini(&s);
         if (!(t2 < 0.6 * t1))
             fail_msg("in place %d: %g on two cores, %g on one", in_place, t2, t1);
         call.count = small;
         assert_int_equal(algo_generate(algo_find(COLL_GATHER, "linear"), &call, &s), CV_OK);
-        assert_int_equal(calib_predict(&one, &s, LINK_SHARED, &t1), CV_OK);
-        assert_int_equal(calib_predict(&two, &s, LINK_SHARED, &t2), CV_OK);
+        assert_int_equal(calib_predict(&one, &s, MACHINE_BUS, &t1), CV_OK);
+        assert_int_equal(calib_predict(&two, &s, MACHINE_BUS, &t2), CV_OK);
         sched_fini(&s);
         assert_close(t2, t1);
     }
@@ -344,7 +344,7 @@ static void test_predict_latency(void **state)
     (void)state;
     Calib c = {.backend = "threads", .alpha = 1e-9, .lat_step = 1e-3, .lat_iter = 5e-4,
                .npoints = 1, .nranks = 4, .cores = 2};
-    c.pt[0] = (CalibPoint){1e6, 1e-18, 1e-18, 0, 0, 1e-18};
+    c.pt[0] = (CalibPoint){1e6, 1e-18, 1e-18, 0, 0, 1e-18, 0};
     size_t big = 2 * CALIB_LAT_BYTES / sizeof(double), small = 16;
     double t = predict(&c, COLL_ALLGATHER, "ring", 4, big);
     assert_true(fabs(t - 3.5e-3) < 1e-5);
@@ -385,7 +385,7 @@ static void test_predict_write_miss(void **state)
 {
     (void)state;
     Calib c = {.backend = "threads", .npoints = 1, .nranks = 2, .cores = 2};
-    c.pt[0] = (CalibPoint){1e6, 1e-10, 1.5e-10, 0, 0, 0};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 1.5e-10, 0, 0, 0, 0};
     size_t cache = copy_cache_bytes(), small = cache / 16 / sizeof(double);
     size_t big = 4 * cache / sizeof(double);
     for (int i = 0; i < 2; i++) {
@@ -410,7 +410,7 @@ static void test_predict_write_miss(void **state)
                          CV_OK);
         if (!i)
             assert_true(calib_footprint(&s) == (double)cache);
-        assert_int_equal(calib_predict(&c, &s, LINK_SHARED, &t), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, MACHINE_BUS, &t), CV_OK);
         sched_fini(&s);
         *(i ? &below : &at) = t / (double)call.count;
     }
@@ -433,37 +433,37 @@ static void test_predict_dispatch(void **state)
     assert_non_null(threads->predict);
     Calib c = {.backend = "threads", .alpha = 1e-6, .alpha_msg = 1e-7,
                .npoints = 2, .nranks = 4, .cores = 2};
-    c.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 1e-11, 2e-11, 3e-10};
-    c.pt[1] = (CalibPoint){1e8, 1e-9, 2e-9, 1e-11, 2e-11, 3e-9};
+    c.pt[0] = (CalibPoint){1e6, 1e-10, 2e-10, 1e-11, 2e-11, 3e-10, 0};
+    c.pt[1] = (CalibPoint){1e8, 1e-9, 2e-9, 1e-11, 2e-11, 3e-9, 0};
     CollCall call = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 100000,
                      .dtype = DT_FLOAT, .op = OP_SUM};
     Schedule s;
     assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &call, &s),
                      CV_OK);
     static const char *const others[] = {"cuda", "mpi", "nosuch", ""};
-    for (int l = 0; l < LINK_COUNT; l++) {
+    for (int l = 0; l <= MACHINE_BUS; l++) {
         double own = -1, plain = -1, got = -1;
         CostTerms t;
-        ModelParams m = calib_params(&c, (LinkModel)l, calib_footprint(&s));
-        assert_int_equal(model_schedule_cost(&s, (LinkModel)l, &m, &t), CV_OK);
+        ModelParams m = calib_params(&c, (MachineKind)l, calib_footprint(&s));
+        assert_int_equal(model_schedule_cost(&s, (MachineKind)l, &m, &t), CV_OK);
         plain = cost_time(&t, &m);
-        assert_int_equal(threads->predict(&c, &s, (LinkModel)l, &own), CV_OK);
-        assert_int_equal(calib_predict(&c, &s, (LinkModel)l, &got), CV_OK);
+        assert_int_equal(threads->predict(&c, &s, (MachineKind)l, &own), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, (MachineKind)l, &got), CV_OK);
         assert_true(got == own);
         /* the walk is not the plain model (else this test could not
          * tell the two apart) */
-        if (l == LINK_SHARED && !(fabs(own / plain - 1) > 0.01))
+        if (l == MACHINE_BUS && !(fabs(own / plain - 1) > 0.01))
             fail_msg("threads predicts %g, the plain model %g", own, plain);
-        assert_int_equal(calib_model_cost(&c, &s, (LinkModel)l, &got), CV_OK);
+        assert_int_equal(calib_model_cost(&c, &s, (MachineKind)l, &got), CV_OK);
         assert_true(got == plain);
         for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
             Calib o = c;
             snprintf(o.backend, sizeof o.backend, "%s", others[i]);
             got = -1;
-            assert_int_equal(calib_predict(&o, &s, (LinkModel)l, &got), CV_OK);
+            assert_int_equal(calib_predict(&o, &s, (MachineKind)l, &got), CV_OK);
             if (got != plain)
                 fail_msg("backend '%s', %s: %g, not the plain model's %g",
-                         others[i], link_name((LinkModel)l), got, plain);
+                         others[i], machine_kind_name((MachineKind)l), got, plain);
         }
     }
     sched_fini(&s);

@@ -231,7 +231,7 @@ static void test_counters_match_schedule(void **state)
             assert_int_equal(app.scene->sofar_recvd, app.scene->totals.max_recvd);
             CostTerms t;
             const Predictor *m = &app.scene->model;
-            model_schedule_cost(&app.scene->big_sched, m->link, &m->params, &t);
+            model_schedule_cost(&app.scene->big_sched, m->machine, &m->params, &t);
             assert_true(app.scene->pred_total_s.valid);
             /* the terms, as trace and model add them: local copies free */
             double want = cost_time(&t, &m->params);

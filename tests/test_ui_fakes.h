@@ -110,15 +110,15 @@ static CvError fake_open(Executor **out, int p, const ExecOptions *o,
  * predictions differ from the plain model's. */
 static inline Calib fake_calib_saved(int p, char *dir, size_t len)
 {
-    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .link = LINK_SHARED};
+    Calib c = {.nranks = p, .alpha = 2e-6, .npoints = 2, .machine = MACHINE_BUS};
     char why[512];
     ExecHost h;
     if (exec_host_of("threads", p, &h, why, sizeof why))
         fail_msg("the threads backend says nothing of this machine: %s", why);
     snprintf(c.backend, sizeof c.backend, "threads");
     snprintf(c.host, sizeof c.host, "%s", h.fingerprint);
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
-    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+    c.pt[1] = (CalibPoint){1e8, 8e-11, 2e-10, 2e-11, 5e-11, 0, 0};
     snprintf(dir, len, "/tmp/collviz-test-ui-XXXXXX");
     assert_non_null(mkdtemp(dir));
     setenv("XDG_CACHE_HOME", dir, 1);

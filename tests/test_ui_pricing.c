@@ -189,9 +189,9 @@ static void test_perf_model_column(void **state)
         snprintf(key, sizeof key, "\"algorithm\": \"%s\"", a->name);
         const char *row = strstr(json, key);
         assert_non_null(row);
-        const char *mu = strstr(row, "\"model_us\": {\"p2p\": ");
+        const char *mu = strstr(row, "\"model_us\": {\"full\": ");
         assert_non_null(mu);
-        double got = strtod(mu + strlen("\"model_us\": {\"p2p\": "), NULL);
+        double got = strtod(mu + strlen("\"model_us\": {\"full\": "), NULL);
         CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 1024,
                       .dtype = DT_FLOAT, .op = OP_SUM};
         Schedule s;

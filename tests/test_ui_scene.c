@@ -170,17 +170,17 @@ static void test_calibrated_model(void **state)
     Scene *sc = open_scene(&set);
     double want;
     assert_true(sc->model.calibrated);
-    assert_int_equal(sc->model.link, LINK_SHARED);
-    assert_int_equal(calib_predict(&c, &sc->big_sched, c.link, &want), CV_OK);
+    assert_int_equal(sc->model.machine, MACHINE_BUS);
+    assert_int_equal(calib_predict(&c, &sc->big_sched, c.machine, &want), CV_OK);
     assert_true(sc->pred_total_s.valid && sc->pred_total_s.v == want);
     CostTerms t;
-    ModelParams m = calib_params(&c, c.link, calib_footprint(&sc->big_sched));
-    assert_int_equal(model_schedule_cost(&sc->big_sched, c.link, &m, &t), CV_OK);
+    ModelParams m = calib_params(&c, c.machine, calib_footprint(&sc->big_sched));
+    assert_int_equal(model_schedule_cost(&sc->big_sched, c.machine, &m, &t), CV_OK);
     assert_true(want != cost_time(&t, &m)); /* the threads predictor's own */
     assert_int_equal(scene_step(sc, 2, why, sizeof why), CV_OK);
     assert_true(sc->pred_step_s.valid);
     assert_true(sc->pred_step_s.v ==
-                model_step_time(&sc->big_sched, 1, c.link, &m));
+                model_step_time(&sc->big_sched, 1, c.machine, &m));
     scene_free(sc);
     fake_calib_remove(dir);
     sc = open_scene(&set);

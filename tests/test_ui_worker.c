@@ -65,9 +65,9 @@ static void act(App *app, Action a)
 static void calibrated(App *app)
 {
     Calib c = {.nranks = app->scene->call.nranks, .alpha = 2e-6,
-               .npoints = 1, .link = LINK_P2P, .quick = 1};
+               .npoints = 1, .machine = MACHINE_FULL, .quick = 1};
     snprintf(c.backend, sizeof c.backend, "%s", app->scene->backend->name);
-    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0};
+    c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
     scene_use_calib(app->scene, &c);
 }
 
@@ -197,7 +197,7 @@ static WorkerJob job_of(WorkerKind kind, CollKind k, int p, uint64_t bytes)
         .kind = kind, .call = {.kind = k, .nranks = p, .dtype = DT_FLOAT},
         .algo = algo_default(k), .backend = &exec_threads_ops,
         .bytes = bytes, .min_bytes = 1024,
-        .model = {.link = LINK_P2P,
+        .model = {.machine = MACHINE_FULL,
                   .params = {.alpha = 1e-6, .beta = 1e-10, .gamma = 5e-11}},
         .budget_s = 0.01,
     };
@@ -386,7 +386,7 @@ static void test_one_model(void **state)
         Schedule s;
         double want;
         assert_int_equal(algo_generate(p->algo, &call, &s), CV_OK);
-        assert_int_equal(calib_predict(&c, &s, c.link, &want), CV_OK);
+        assert_int_equal(calib_predict(&c, &s, c.machine, &want), CV_OK);
         sched_fini(&s);
         assert_true(p->model_s == want);
     }

@@ -205,12 +205,22 @@ typedef struct {
 static const char *coll_name_of(int v) { return coll_name((CollKind)v); }
 static const char *dtype_name_of(int v) { return dtype_name((DataType)v); }
 static const char *redop_name_of(int v) { return redop_name((RedOp)v); }
-static const char *link_name_of(int v) { return link_name((LinkModel)v); }
+/* --link: a flat machine, by its name or (as before -T) its link model's:
+ * full or p2p, bus or shared. */
+static int flat_parse(const char *s)
+{
+    static const char *const names[] = {"full", "bus", "p2p", "shared"};
+    for (int i = 0; i < 4; i++)
+        if (!strcasecmp(s, names[i]))
+            return i % 2 ? MACHINE_BUS : MACHINE_FULL;
+    return -1;
+}
+static const char *flat_name_of(int v) { return machine_kind_name((MachineKind)v); }
 
 static const NameSet coll_names = {"collective", coll_parse, coll_name_of, COLL_COUNT};
 static const NameSet dtype_names = {"datatype", dtype_parse, dtype_name_of, DT_COUNT};
 static const NameSet redop_names = {"reduction op", redop_parse, redop_name_of, OP_COUNT};
-static const NameSet link_names = {"link model", link_parse, link_name_of, LINK_COUNT};
+static const NameSet flat_names = {"flat machine", flat_parse, flat_name_of, 2};
 
 /* Parse s; the sentence for an unknown (or missing) name lists them all. */
 static int parse_name(const NameSet *ns, const char *s, int *out, CliErr *e)
@@ -507,17 +517,17 @@ int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
 {
     CliModel cm = {
         .m = {CLI_DEFAULT_ALPHA, 1.0 / CLI_DEFAULT_BW, 1.0 / CLI_DEFAULT_GAMMA_BW},
-        .link = LINK_P2P,
+        .link = MACHINE_FULL,
         .given = {alpha != NULL, beta != NULL, gamma != NULL},
     };
     if ((alpha && cli_parse_time("--alpha", alpha, &cm.m.alpha, e)) ||
         (beta && cli_parse_bw("--beta", beta, &cm.m.beta, e)) ||
         (gamma && cli_parse_bw("--gamma", gamma, &cm.m.gamma, e)))
         return -1;
-    int l = LINK_P2P;
-    if (link && parse_name(&link_names, link, &l, e))
+    int l = MACHINE_FULL;
+    if (link && parse_name(&flat_names, link, &l, e))
         return -1;
-    cm.link = (LinkModel)l;
+    cm.link = (MachineKind)l;
     *out = cm;
     return 0;
 }
@@ -527,8 +537,8 @@ size_t cli_model_text(const CliModel *cm, char *buf, size_t n)
     Text t = {buf, n, 0};
     if (n)
         buf[0] = '\0';
-    text_add(&t, "link %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
-             link_name(cm->link), cm->m.alpha * 1e6,
+    text_add(&t, "machine %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
+             machine_kind_name(cm->link), cm->m.alpha * 1e6,
              cm->given[0] ? "--alpha" : "default", 1e-9 / cm->m.beta,
              cm->given[1] ? "--beta" : "default", 1e-9 / cm->m.gamma,
              cm->given[2] ? "--gamma" : "default");

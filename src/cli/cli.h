@@ -59,7 +59,7 @@ typedef struct {
 #define CLI_OPT_ALPHA {0, "alpha", "T", "latency per message, in us unless a unit (s, ms, us, ns) follows (default 1us)"}
 #define CLI_OPT_BETA {0, "beta", "GB/s", "bandwidth of a link, 1 GB = 1e9 bytes (default 10)"}
 #define CLI_OPT_GAMMA {0, "gamma", "GB/s", "reduction speed (default 20)"}
-#define CLI_OPT_LINK {0, "link", "p2p|shared", "link model: full-duplex point to point, or one shared bandwidth (default p2p)"}
+#define CLI_OPT_LINK {0, "link", "full|bus", "the flat machine: a full-duplex port per rank, or one shared bandwidth (default full; p2p and shared as before -T; -T says more)"}
 #define CLI_OPT_MIN {'b', "minbytes", "MIN", "smallest size of the sweep"}
 #define CLI_OPT_MAX {'e', "maxbytes", "MAX", "largest size of the sweep"}
 #define CLI_OPT_FACTOR {'f', "stepfactor", "FACTOR", "multiply the size by FACTOR (an integer >= 2) between sizes"}
@@ -148,7 +148,7 @@ int cli_parse_sweep(const char *min, const char *max, const char *factor,
 /* Model parameters and where each came from. */
 typedef struct {
     ModelParams m;       /* alpha (s), beta (s/B), gamma (s/B) */
-    LinkModel link;      /* link model */
+    MachineKind link;    /* the flat machine: MACHINE_FULL or MACHINE_BUS */
     bool given[3];       /* alpha, beta, gamma set on the command line */
 } CliModel;
 
@@ -177,7 +177,7 @@ int cli_parse_bw(const char *what, const char *s, double *out, CliErr *e);
 int cli_parse_seconds(const char *what, const char *s, double max,
                       double *out, CliErr *e);
 /* One line describing the parameters and their sources, e.g.
- * "link p2p, alpha 1 us (default), beta 10 GB/s (--beta), ...". */
+ * "machine full, alpha 1 us (default), beta 10 GB/s (--beta), ...". */
 size_t cli_model_text(const CliModel *cm, char *buf, size_t n);
 
 /* ---------------------------------------------------------- the call */

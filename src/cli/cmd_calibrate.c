@@ -75,11 +75,11 @@ static void cache_path(const char *backend, const char *host, int nranks,
 
 /* Measure on ex; 0, or an exit status after the sentence on stderr (also
  * in why, when it is not NULL). */
-static int measure(Executor *ex, int quick, Calib *cal, char *why,
-                   size_t whylen)
+static int measure(Executor *ex, int quick, double max_bytes, Calib *cal,
+                   char *why, size_t whylen)
 {
     char err[4400] = "";
-    CalibOptions o = {.quick = quick};
+    CalibOptions o = {.quick = quick, .max_bytes = max_bytes};
     int tty = isatty(STDERR_FILENO);
     CvError e = calib_measure(ex, &o, cal, tty ? calib_progress : NULL,
                               quick ? "calibrating quickly" : "calibrating",
@@ -121,7 +121,7 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
     fprintf(stderr, "collviz: %s; calibrating quickly (run 'collviz calibrate "
                     "-B %s -p %d' for a thorough one)\n",
             why, name, ex->nranks);
-    int rc = measure(ex, 1, cal, err, errlen);
+    int rc = measure(ex, 1, 0, cal, err, errlen);
     if (rc == CLI_EXIT_OK)
         save(cal); /* perf goes on with it: the sentence says it is lost */
     return rc;
@@ -150,10 +150,18 @@ static void print_calib(const Calib *c)
     printf("# step latency (messages of %d KiB, each step after another "
            "rank's): %.3f us; iteration: %.3f us\n", CALIB_LAT_BYTES / 1024,
            c->lat_step * 1e6, c->lat_iter * 1e6);
-    printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "footprint", "shared bw",
-           "cross bw", "p2p bw", "reduce", "pair reduce");
-    printf("# %12s  %12s  %12s  %12s  %12s  %12s\n", "(B)", "(GB/s)", "(GB/s)",
-           "(GB/s)", "(GB/s)", "(GB/s)");
+    int net = c->nodes > 1;
+    if (net)
+        printf("# hosts: %d of %d ranks each, ranks %s; one message alone "
+               "within a host: %.3f us, between hosts: %.3f us\n", c->nodes,
+               c->per_node, c->cyclic ? "dealt round them" : "in blocks",
+               (c->alpha_host > 0 ? c->alpha_host : c->alpha) * 1e6,
+               c->alpha_net * 1e6);
+    printf("# %12s  %12s  %12s  %12s  %12s  %12s%s\n", "footprint", "shared bw",
+           "cross bw", "p2p bw", "reduce", "pair reduce",
+           net ? "        net bw" : "");
+    printf("# %12s  %12s  %12s  %12s  %12s  %12s%s\n", "(B)", "(GB/s)", "(GB/s)",
+           "(GB/s)", "(GB/s)", "(GB/s)", net ? "        (GB/s)" : "");
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         printf("  %12.0f", p->footprint);
@@ -162,12 +170,18 @@ static void print_calib(const Calib *c)
         print_bw(p->beta_p2p);
         print_bw(p->gamma_shared);
         print_bw(p->gamma_p2p);
+        if (net)
+            print_bw(p->beta_net);
         putchar('\n');
     }
-    printf("# link model that fits: %s (worst error on a tree broadcast and a "
-           "ring allreduce: shared %.1f%%, p2p %.1f%%)\n",
-           link_name(c->link), 100 * c->fit_err[LINK_SHARED],
-           100 * c->fit_err[LINK_P2P]);
+    MachineKind fits[3];
+    int nfits = calib_fits(c, fits);
+    printf("# machine that fits: %s (worst error on a tree broadcast and a "
+           "ring allreduce:", machine_kind_name(c->machine));
+    for (int i = 0; i < nfits; i++)
+        printf("%s %s %.1f%%", i ? "," : "", machine_kind_name(fits[i]),
+               100 * c->fit_err[fits[i]]);
+    printf(")%s\n", net ? "; several hosts: nodes" : "");
     Machine m;
     char d[512];
     if (c->npoints > 0 &&
@@ -209,18 +223,21 @@ static const CliOpt opts[] = {
     CLI_OPT_RANKS,
     {0, "quick", NULL, "the short calibration perf runs when none is saved"},
     {0, "show", NULL, "show the saved calibration instead of measuring"},
+    {'e', "maxbytes", "SIZE", "largest working set measured, every rank's buffers together (default 1 GB, quick 256 MB, 1 GB = 1e9 B; the smallest, 256 kB or 1 MB, is always measured): less over a slow network"},
     CLI_OPT_HELP,
 };
-enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_HELP };
+enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_MAX, O_HELP };
 
 static const CliCmd cmd = {
     .name = "calibrate",
-    .usage = "calibrate [-B NAME[:OPTS]] [-p RANKS] [--quick | --show]",
+    .usage = "calibrate [-B NAME[:OPTS]] [-p RANKS] [--quick] [-e SIZE] | --show",
     .about = "Measure the cost model's parameters on a backend: alpha (one "
              "step of tiny\nmessages), the shared and point-to-point "
              "bandwidths and the reduce rate, at\nworking sets from inside "
-             "the caches to main memory; find which link model\nfits; save "
-             "them for perf and the TUI under $XDG_CACHE_HOME/collviz/.",
+             "the caches to main memory; find which machine\nfits (full, "
+             "bus, or nodes where mpirun placed the ranks on several\nhosts, "
+             "with the network measured on its own); save them for perf and "
+             "the TUI\nunder $XDG_CACHE_HOME/collviz/.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
     .max_pos = 0,
@@ -271,9 +288,13 @@ int cmd_calibrate(int argc, char **argv)
     int p = cmd_default_ranks(), rc = cli_start(&cmd, O_HELP, argc, argv, &a);
     if (rc >= 0)
         return rc;
+    unsigned long long max = 0;
     if ((cli_has(&a, O_RANKS) && cli_parse_ranks(a.val[O_RANKS], &p, &err)) ||
-        (cli_has(&a, O_QUICK) && cli_has(&a, O_SHOW) &&
-         cli_fail(&err, "give --quick or --show, not both")))
+        ((cli_has(&a, O_QUICK) || cli_has(&a, O_MAX)) && cli_has(&a, O_SHOW) &&
+         cli_fail(&err, "--show measures nothing: give --quick or -e, or "
+                  "--show, not both")) ||
+        (cli_has(&a, O_MAX) &&
+         cli_parse_size("-e", a.val[O_MAX], &max, &err)))
         return cli_error(&err);
     const char *backend = a.val[O_BACKEND] ? a.val[O_BACKEND] : "threads";
     if (cli_has(&a, O_SHOW))
@@ -282,7 +303,7 @@ int cmd_calibrate(int argc, char **argv)
     if (!ex)
         return CLI_EXIT_USAGE;
     Calib c;
-    rc = measure(ex, cli_has(&a, O_QUICK), &c, NULL, 0);
+    rc = measure(ex, cli_has(&a, O_QUICK), (double)max, &c, NULL, 0);
     ex->ops->close(ex);
     if (rc != CLI_EXIT_OK)
         return rc;

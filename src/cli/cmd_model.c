@@ -44,7 +44,7 @@ static const CliCmd model_cmd = {
     .name = "model",
     .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
              "               [-f FACTOR | -i STEP] [-B NAME[:OPTS] | [--alpha T]\n"
-             "               [--beta GB/s] [--gamma GB/s] [--link p2p|shared | -T MACHINE]]",
+             "               [--beta GB/s] [--gamma GB/s] [--link full|bus | -T MACHINE]]",
     .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
              "from the schedule each one generates (alpha-beta-gamma model), mark\n"
              "the best per size with '*', and list the crossovers: the exact sizes\n"
@@ -153,7 +153,8 @@ static CvError model_algos(Model *m)
  * the command line's, or those the calibration gives there. */
 static ModelParams model_params(const Model *m, double footprint)
 {
-    return m->cal ? calib_params(m->cal, m->cal->link, footprint) : m->model.m;
+    return m->cal ? calib_params(m->cal, m->cal->machine, footprint)
+                  : m->model.m;
 }
 
 /* Cost terms and predicted seconds (*sec, may be NULL) of algorithm a at
@@ -164,18 +165,18 @@ static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
     Schedule s;
     CollCall call = m->call;
     call.count = count;
-    LinkModel link = m->cal ? m->cal->link : m->model.link;
     CvError e = algo_generate_on(a, &call, m->cal ? NULL : &m->mach, &s,
                                  NULL, 0);
     double fp = e ? 0 : calib_footprint(&s);
-    ModelParams mp = model_params(m, fp);
-    double t = 0;
+    Machine cm;
+    const Machine *mc = &m->mach; /* the calibration's at fp, or -T's */
     if (!e && m->cal)
-        e = model_schedule_cost(&s, link, &mp, c);
-    else if (!e)
-        e = model_machine_cost(&s, &m->mach, false, c, &t);
+        e = calib_machine(m->cal, fp, &cm), mc = &cm;
+    double t = 0;
+    if (!e)
+        e = model_machine_cost(&s, mc, false, c, &t);
     if (!e && sec && m->cal)
-        e = calib_predict(m->cal, &s, link, sec);
+        e = calib_predict(m->cal, &s, m->cal->machine, sec);
     else if (!e && sec)
         *sec = t;
     if (!e && (m->footprint == 0 || fp < m->footprint))
@@ -228,11 +229,11 @@ static void model_header(const Model *m, size_t last_count)
         cli_date_text(m->cal->when, when, sizeof when);
     if (m->cal)
         snprintf(model, sizeof model, "the calibration of %s at %d ranks (-B): "
-                 "this machine, calibrated on %s, as the machine %s (link %s), "
+                 "this machine, calibrated on %s, as the machine %s, "
                  "alpha %.3f us, beta and gamma by working set ('collviz "
                  "calibrate -B %s -p %d --show')", m->cal->backend,
-                 m->cal->nranks, when, calib_machine_name(m->cal->link),
-                 link_name(m->cal->link), m->cal->alpha * 1e6,
+                 m->cal->nranks, when, machine_kind_name(m->cal->machine),
+                 m->cal->alpha * 1e6,
                  m->cal->backend, m->cal->nranks);
     else if (m->topo_given)
         machine_describe(&m->mach, false, model, sizeof model);

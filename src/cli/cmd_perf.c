@@ -188,7 +188,7 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
         printf("# model: this machine (%s), calibrated on %s: the time the "
                "calibration of %s at %d ranks\n#   (%s) predicts for the "
                "out-of-place schedule; ratio = measured / model\n#\n",
-               cal->link == LINK_SHARED ? "bus" : "full", when, cal->backend,
+               machine_kind_name(cal->machine), when, cal->backend,
                cal->nranks, cal->quick ? "quick" : "full");
     }
     if (cal->unsteady > CALIB_UNSTEADY)
@@ -219,7 +219,7 @@ static void print_side(const PerfSide *s)
         printf("  %5lld", s->wrong);
 }
 
-static void print_row(const PerfConfig *c, const PerfRow *r, LinkModel l)
+static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l)
 {
     char t[32];
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
@@ -246,7 +246,7 @@ static void print_csv_head(void)
 static void print_csv_row(const PerfConfig *c, const Calib *cal,
                           const PerfRow *r)
 {
-    LinkModel l = cal->link;
+    MachineKind l = cal->machine;
     printf("%s,%llu,%zu,%s,%s,%d", r->name, r->bytes, r->count,
            dtype_name(c->call.dtype), redop_name(c->call.op),
            root_column(&c->call));
@@ -363,7 +363,7 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
     if (r->pa->csv)
         print_csv_row(&r->pa->cfg, r->cal, row);
     else
-        print_row(&r->pa->cfg, row, r->cal->link);
+        print_row(&r->pa->cfg, row, r->cal->machine);
     fflush(stdout);
     r->done++;
     if (r->tty && r->done < r->total && mono_now_s() - r->start > 1.0) {
@@ -382,10 +382,10 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
 static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
                           size_t nsizes, const PerfRow *lib)
 {
-    LinkModel l = r->cal->link;
+    MachineKind l = r->cal->machine;
     size_t agree = 0;
     printf("# Summary, out of place: the fastest measured algorithm and the "
-           "model's choice (link %s)%s%s\n", link_name(l),
+           "model's choice (machine %s)%s%s\n", machine_kind_name(l),
            lib ? "; the library's own: " : "", lib ? lib->name : "");
     printf("# %10s  %-16s %9s  %-16s %9s  %s%s\n", "size(B)", "fastest",
            "time(us)", "model's choice", "time(us)", "same",
@@ -419,17 +419,23 @@ static void json_pair(JsonWriter *w, const char *key, const double v[2],
     json_close(w);
 }
 
-/* A value per link model, `decimals` decimals each, as member key. */
-static void json_links(JsonWriter *w, const char *key,
-                       const double v[LINK_COUNT], double scale, int decimals)
+/* A value per machine calibration c was fitted to (calib_fits), named
+ * by its kind, `decimals` decimals each, as member key. */
+static void json_fits(JsonWriter *w, const char *key, const Calib *c,
+                      const double v[MACHINE_KIND_COUNT], double scale,
+                      int decimals)
 {
+    MachineKind fits[3];
+    int n = calib_fits(c, fits);
     json_object(w, key);
-    for (int l = 0; l < LINK_COUNT; l++)
-        json_fixed(w, link_name((LinkModel)l), v[l] * scale, decimals);
+    for (int i = 0; i < n; i++)
+        json_fixed(w, machine_kind_name(fits[i]), v[fits[i]] * scale,
+                   decimals);
     json_close(w);
 }
 
-static void json_side(JsonWriter *w, const char *key, const PerfSide *s)
+static void json_side(JsonWriter *w, const char *key, const PerfSide *s,
+                      const Calib *c)
 {
     json_object(w, key);
     json_fixed(w, "time_us", s->time_s * 1e6, 4);
@@ -440,7 +446,7 @@ static void json_side(JsonWriter *w, const char *key, const PerfSide *s)
         json_int(w, "nwrong", s->wrong);
     else
         json_null(w, "nwrong");
-    json_links(w, "model_us", s->model_s, 1e6, 4);
+    json_fits(w, "model_us", c, s->model_s, 1e6, 4);
     json_close(w);
 }
 
@@ -453,8 +459,8 @@ static void json_calib(JsonWriter *w, const Calib *k)
     json_fixed(w, "message_latency_us", k->alpha_msg * 1e6, 4);
     json_fixed(w, "step_latency_us", k->lat_step * 1e6, 4);
     json_fixed(w, "iteration_latency_us", k->lat_iter * 1e6, 4);
-    json_str(w, "link", link_name(k->link));
-    json_links(w, "fit_error", k->fit_err, 1, 4);
+    json_str(w, "machine", machine_kind_name(k->machine));
+    json_fits(w, "fit_error", k, k->fit_err, 1, 4);
     json_pair(w, "probe", k->probe, 1, 4);
     json_pair(w, "probe_clean_us", k->probe_clean, 1e6, 3);
     json_object(w, "state");
@@ -509,8 +515,8 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_uint(w, "size", row->bytes);
     json_uint(w, "count", row->count);
     json_bool(w, "library", !row->algo);
-    json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE]);
-    json_side(w, "in_place", &row->side[PERF_IN_PLACE]);
+    json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE], r->cal);
+    json_side(w, "in_place", &row->side[PERF_IN_PLACE], r->cal);
     json_pair(w, "probe", row->probe, 1, 4);
     json_pair(w, "probe_clean_us", row->probe_clean, 1e6, 3);
     json_bool(w, "host_moved", moved);

@@ -157,7 +157,7 @@ static void tj_model_buffers(JsonWriter *w, const Trace *t)
 {
     json_break(w);
     json_object(w, "model");
-    json_str(w, "link", link_name(t->model.link));
+    json_str(w, "machine", machine_kind_name(t->model.link));
     json_double(w, "alpha", t->model.m.alpha, TJ_DIGITS);
     json_double(w, "beta", t->model.m.beta, TJ_DIGITS);
     json_double(w, "gamma", t->model.m.gamma, TJ_DIGITS);

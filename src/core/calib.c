@@ -3,6 +3,7 @@
 
 #include <math.h>
 #include <stddef.h>
+#include <stdio.h>
 
 void calib_smooth(Calib *c)
 {
@@ -80,9 +81,19 @@ static double interp(const Calib *c, double f, size_t off)
 #undef FIELD
 }
 
-ModelParams calib_params(const Calib *c, LinkModel l, double footprint)
+int calib_fits(const Calib *c, MachineKind *out)
 {
-    int sh = l == LINK_SHARED;
+    int n = 0;
+    out[n++] = MACHINE_FULL;
+    out[n++] = MACHINE_BUS;
+    if (c->nodes > 1)
+        out[n++] = MACHINE_NODES;
+    return n;
+}
+
+ModelParams calib_params(const Calib *c, MachineKind k, double footprint)
+{
+    int sh = k == MACHINE_BUS;
     ModelParams m = {.alpha = c->alpha};
     m.beta = interp(c, footprint, sh ? offsetof(CalibPoint, beta_shared)
                                      : offsetof(CalibPoint, beta_p2p));
@@ -91,23 +102,72 @@ ModelParams calib_params(const Calib *c, LinkModel l, double footprint)
     return m;
 }
 
+/* Two levels: the ranks of a host through its switch (class "host"), the
+ * hosts through one NIC each (class "net"). Bandwidths: the lone pairs'.
+ * alpha: the flat machines' (a step of tiny messages with every rank
+ * busy, which is what a collective's step is: where ranks outnumber the
+ * cores, ten to a thousand times a lone pair's), the network's that plus
+ * what a lone pair across the hosts took beyond one within a host (with
+ * one rank per host, every message of alpha's step crossed the network
+ * already). */
+static CvError nodes_machine(const Calib *c, double footprint, Machine *out)
+{
+    if (c->nodes < 2 || c->per_node < 1 ||
+        (long long)c->nodes * c->per_node != c->nranks)
+        return CV_ERR_ARG;
+    ModelParams m = calib_params(c, MACHINE_FULL, footprint);
+    CvError e = machine_nodes(out, c->nodes, c->per_node, true, m.gamma);
+    if (e)
+        return e;
+    LinkClass *host = &out->cls[0], *net = &out->cls[1];
+    snprintf(host->name, sizeof host->name, "%s",
+             c->level[0][0] ? c->level[0] : "host");
+    snprintf(net->name, sizeof net->name, "%s",
+             c->level[1][0] ? c->level[1] : "net");
+    host->alpha = c->alpha;
+    host->beta = m.beta;
+    host->lat = net->lat = 0;
+    net->alpha = c->alpha + (c->alpha_host > 0 && c->alpha_net > c->alpha_host
+                                 ? c->alpha_net - c->alpha_host
+                                 : 0);
+    net->beta = interp(c, footprint, offsetof(CalibPoint, beta_net));
+    if (!(net->beta > 0))
+        net->beta = m.beta;
+    out->cyclic = c->cyclic != 0;
+    return CV_OK;
+}
+
+/* Machine k of c at p ranks (a flat one at any p, nodes at c's). */
+static CvError machine_at(const Calib *c, MachineKind k, double footprint,
+                          int p, Machine *out)
+{
+    if (k == MACHINE_NODES)
+        return p == c->nranks ? nodes_machine(c, footprint, out) : CV_ERR_ARG;
+    ModelParams m = calib_params(c, k, footprint);
+    return model_flat_machine(out, k, p, &m);
+}
+
+CvError calib_machine_of(const Calib *c, MachineKind k, double footprint,
+                         Machine *out)
+{
+    return machine_at(c, k, footprint, c->nranks, out);
+}
+
 CvError calib_machine(const Calib *c, double footprint, Machine *out)
 {
-    ModelParams m = calib_params(c, c->link, footprint);
-    return model_flat_machine(out, c->link, c->nranks, &m);
+    return calib_machine_of(c, c->machine, footprint, out);
 }
 
-const char *calib_machine_name(LinkModel l)
-{
-    return l == LINK_SHARED ? "bus" : "full";
-}
-
-CvError calib_model_cost(const Calib *c, const Schedule *s, LinkModel l,
+CvError calib_model_cost(const Calib *c, const Schedule *s, MachineKind k,
                          double *seconds)
 {
-    ModelParams m = calib_params(c, l, calib_footprint(s));
+    Machine mc;
     CostTerms t;
-    CvError e = model_schedule_cost(s, l, &m, &t);
-    *seconds = e ? 0 : cost_time(&t, &m);
+    *seconds = 0;
+    CvError e = machine_at(c, k, calib_footprint(s), s->call.nranks, &mc);
+    if (!e)
+        e = model_machine_cost(s, &mc, false, &t, seconds);
+    if (e)
+        *seconds = 0;
     return e;
 }

@@ -33,6 +33,8 @@ typedef struct {
     double beta_cross;  /* s/B: all ranks' bytes when each reads what
                            another rank wrote the step before (0: not
                            measured; beta_shared stands in) */
+    double beta_net;    /* s/B: rank 0 sending to a rank on another host
+                           alone (0: the ranks ran on one host) */
 } CalibPoint;
 
 /* A calibration of one backend at one rank count. */
@@ -80,8 +82,24 @@ typedef struct {
     int retaken;                  /* timings taken again because a probe
                                      around them ran slower than the
                                      machine's usual speed (not saved) */
-    LinkModel link;               /* the link model that fitted best */
-    double fit_err[LINK_COUNT];   /* worst |measured / model - 1| of each */
+    MachineKind machine;          /* the machine it measured: MACHINE_NODES
+                                     where its ranks ran on several hosts,
+                                     else whichever of MACHINE_BUS and
+                                     MACHINE_FULL fitted better */
+    double fit_err[MACHINE_KIND_COUNT]; /* worst |measured / model - 1| of
+                                     each machine fitted (calib_fits) */
+    int nodes, per_node;          /* the hosts its ranks ran on, where
+                                     several: nodes of per_node ranks (0:
+                                     one host) ... */
+    int cyclic;                   /* ... dealt round them (mpirun's
+                                     --map-by node), else in blocks */
+    char level[2][MACHINE_NAME_LEN]; /* the names of the links within a
+                                     host and between hosts (nodes; "":
+                                     "host" and "net") */
+    double alpha_host;            /* s per message between two ranks of one
+                                     host alone (nodes; 0: alpha stands in) */
+    double alpha_net;             /* s per message between two hosts alone
+                                     (nodes) */
     int npoints;                  /* points used in pt[] */
     CalibPoint pt[CALIB_MAX_POINTS]; /* by increasing footprint */
 } Calib;
@@ -106,28 +124,36 @@ double calib_spread(const double *v, int n);
  * they take turns at the cores. */
 int calib_crowded(const Calib *c);
 
-/* The model parameters for link model l at a working set of `footprint`
- * bytes: beta and gamma interpolated linearly in log(footprint) between
- * the measured points, clamped at the ends (what a caller that only has
- * model.h's cost, such as the TUI, can use). */
-ModelParams calib_params(const Calib *c, LinkModel l, double footprint);
+/* The machines c is fitted to, into out[0 ..) (at most 3): `full` and
+ * `bus`, and `nodes` where its ranks ran on several hosts. */
+int calib_fits(const Calib *c, MachineKind *out);
 
-/* The machine calibration c measured, as the plain model sees it at a
- * working set of `footprint` bytes: `full` or `bus` (whichever link model
- * fitted its benchmarks best) of c's ranks, with calib_params' alpha,
- * beta and gamma. */
+/* The parameters of the ranks' own links on machine k (MACHINE_BUS: the
+ * shared ones, else the point-to-point ones) at a working set of
+ * `footprint` bytes: beta and gamma interpolated linearly in
+ * log(footprint) between the measured points, clamped at the ends. */
+ModelParams calib_params(const Calib *c, MachineKind k, double footprint);
+
+/* Machine k (one of calib_fits) as calibration c measured it, at a
+ * working set of `footprint` bytes: `full` or `bus` of c's ranks with
+ * calib_params' alpha, beta and gamma; `nodes` of c's hosts (a NIC
+ * shared per host, ranks placed as they ran), its class "host" the
+ * point-to-point bandwidth of two ranks of one host, "net" that of two
+ * hosts (Calib.level names them), alpha the flat machines' and, on the
+ * network, what a lone pair across the hosts took beyond one within. */
+CvError calib_machine_of(const Calib *c, MachineKind k, double footprint,
+                         Machine *out);
+
+/* The machine c measured (c->machine), as calib_machine_of gives it. */
 CvError calib_machine(const Calib *c, double footprint, Machine *out);
-
-/* The machine's name for link model l: "full" (p2p) or "bus" (shared). */
-const char *calib_machine_name(LinkModel l);
 
 /* Bytes of every rank's buffers of schedule s together (sched_bytes). */
 double calib_footprint(const Schedule *s);
 
-/* model.h's cost of s under link model l with calib_params at its
- * footprint, in seconds: the prediction for a backend without a predictor
- * of its own. */
-CvError calib_model_cost(const Calib *c, const Schedule *s, LinkModel l,
+/* model.h's cost of s on machine k (calib_machine_of at its footprint),
+ * in seconds: the prediction for a backend without a predictor of its
+ * own. */
+CvError calib_model_cost(const Calib *c, const Schedule *s, MachineKind k,
                          double *seconds);
 
 #endif

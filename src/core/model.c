@@ -3,21 +3,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-
-static const char *const link_names[LINK_COUNT] = {
-    [LINK_P2P] = "p2p", [LINK_SHARED] = "shared",
-};
-
-const char *link_name(LinkModel l) { return l < LINK_COUNT ? link_names[l] : "?"; }
-
-int link_parse(const char *s)
-{
-    for (int l = 0; s && l < LINK_COUNT; l++)
-        if (!strcasecmp(s, link_names[l]))
-            return l;
-    return -1;
-}
 
 int model_log2_ceil(int p)
 {
@@ -372,21 +357,28 @@ CvError model_machine_cost(const Schedule *s, const Machine *m,
 
 /* ---------------------------------------------------- the flat machines */
 
-CvError model_flat_machine(Machine *mc, LinkModel l, int p,
+bool model_flat_kind(MachineKind k)
+{
+    return k == MACHINE_FULL || k == MACHINE_BUS;
+}
+
+CvError model_flat_machine(Machine *mc, MachineKind k, int p,
                            const ModelParams *m)
 {
     ModelParams one = {1, 1, 1};
     if (!m)
         m = &one;
-    return l == LINK_SHARED ? machine_bus(mc, p, m->alpha, m->beta, m->gamma)
+    if (!model_flat_kind(k))
+        return CV_ERR_ARG;
+    return k == MACHINE_BUS ? machine_bus(mc, p, m->alpha, m->beta, m->gamma)
                             : machine_full(mc, p, m->alpha, m->beta, m->gamma);
 }
 
-CvError model_schedule_cost(const Schedule *s, LinkModel l,
+CvError model_schedule_cost(const Schedule *s, MachineKind k,
                             const ModelParams *m, CostTerms *out)
 {
     Machine mc;
-    CvError e = model_flat_machine(&mc, l, s->call.nranks, m);
+    CvError e = model_flat_machine(&mc, k, s->call.nranks, m);
     if (e) {
         *out = (CostTerms){0};
         return e;
@@ -394,13 +386,13 @@ CvError model_schedule_cost(const Schedule *s, LinkModel l,
     return model_machine_cost(s, &mc, m == NULL, out, NULL);
 }
 
-CvError model_step_cost(const Schedule *s, size_t k, LinkModel l,
+CvError model_step_cost(const Schedule *s, size_t k, MachineKind f,
                         const ModelParams *m, CostTerms *out, double *copy)
 {
     Machine mc;
     Pricer pr;
     StepPrice sp = {0};
-    CvError e = model_flat_machine(&mc, l, s->call.nranks, m);
+    CvError e = model_flat_machine(&mc, f, s->call.nranks, m);
     if (!e)
         e = pricer_init(&pr, &mc);
     if (!e) {
@@ -412,12 +404,12 @@ CvError model_step_cost(const Schedule *s, size_t k, LinkModel l,
     return e;
 }
 
-double model_step_time(const Schedule *s, size_t k, LinkModel l,
+double model_step_time(const Schedule *s, size_t k, MachineKind f,
                        const ModelParams *m)
 {
     CostTerms c;
     double copy;
-    if (model_step_cost(s, k, l, m, &c, &copy))
+    if (model_step_cost(s, k, f, m, &c, &copy))
         return -1;
     return cost_time(&c, m);
 }

@@ -15,9 +15,9 @@
  * its multicast until the IR can say so.)
  *
  * On the two flat machines this is the textbook alpha-beta-gamma model:
- *  - full (a port per rank, LINK_P2P): a step costs
+ *  - full (a port per rank, MACHINE_FULL): a step costs
  *      max(msgs_out, msgs_in) alpha + max(sent, recvd) beta + reduced gamma;
- *  - bus (one shared medium, LINK_SHARED):
+ *  - bus (one shared medium, MACHINE_BUS):
  *      max msgs alpha + (bytes moved by all ranks) beta + max reduced gamma.
  * No I/O, no globals. */
 #ifndef COLLVIZ_MODEL_H
@@ -25,8 +25,6 @@
 
 #include "core/machine.h"
 #include "core/sched.h"
-
-typedef enum { LINK_P2P, LINK_SHARED, LINK_COUNT } LinkModel;
 
 /* Machine parameters, in seconds and seconds per byte. */
 typedef struct {
@@ -48,12 +46,14 @@ static inline double cost_time(const CostTerms *c, const ModelParams *m)
     return c->a * m->alpha + c->b * m->beta + c->g * m->gamma;
 }
 
-const char *link_name(LinkModel l);
-int link_parse(const char *s);
+/* A flat machine: MACHINE_FULL or MACHINE_BUS ("flat": one class of
+ * links, every pair of ranks one hop or one medium apart). */
+bool model_flat_kind(MachineKind k);
 
-/* The flat machine of link model l for p ranks under params m (NULL:
- * alpha = beta = gamma = 1, for terms). */
-CvError model_flat_machine(Machine *mc, LinkModel l, int p,
+/* The flat machine of kind k (model_flat_kind) for p ranks under params
+ * m (NULL: alpha = beta = gamma = 1, for terms); CV_ERR_ARG for another
+ * kind. */
+CvError model_flat_machine(Machine *mc, MachineKind k, int p,
                            const ModelParams *m);
 
 /* Whether every message on m sees one alpha and one beta and no hop
@@ -113,23 +113,24 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
 CvError model_machine_cost(const Schedule *s, const Machine *m,
                            bool terms_only, CostTerms *out, double *seconds);
 
-/* Cost terms of a schedule under link model l, summed over its steps.
+/* Cost terms of a schedule on the flat machine k, summed over its steps.
  * With m, each step contributes the terms of its slowest rank under m, so
  * cost_time(out, m) is the schedule's predicted time. With m == NULL each
  * term is the maximum over ranks taken separately (what closed forms
  * describe). */
-CvError model_schedule_cost(const Schedule *s, LinkModel l,
+CvError model_schedule_cost(const Schedule *s, MachineKind k,
                             const ModelParams *m, CostTerms *out);
 
-/* The terms step k adds under l and m (as model_schedule_cost adds them),
+/* The terms step k adds on flat machine f under m (as model_schedule_cost
+ * adds them),
  * and in *copy the bytes the busiest rank copies locally when the step
  * moves nothing between ranks (a local-only step, such as a copy-in:
  * free in the terms, priced by whoever knows the copy bandwidth). */
-CvError model_step_cost(const Schedule *s, size_t k, LinkModel l,
+CvError model_step_cost(const Schedule *s, size_t k, MachineKind f,
                         const ModelParams *m, CostTerms *out, double *copy);
 
-/* Time of one step k of a schedule (seconds) under l and m. */
-double model_step_time(const Schedule *s, size_t k, LinkModel l,
+/* Time of one step k of a schedule (seconds) on flat machine f under m. */
+double model_step_time(const Schedule *s, size_t k, MachineKind f,
                        const ModelParams *m);
 
 /* Lower bound (Chan et al. 2007) for the call: ceil(log2 p) alpha and the

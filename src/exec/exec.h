@@ -48,6 +48,18 @@ typedef struct {
                             other, one line for headers (cuda: "4 ranks
                             on 2 devices (0, 1), 2 each; peer access");
                             "": nothing to say beyond the fingerprint */
+    int nodes;    /* hosts the ranks run on, where several and each runs
+                     per_node of them (0: one host, or ranks spread in a
+                     way no machine of nodes describes) ... */
+    int per_node; /* ... ranks per host ... */
+    int cyclic;   /* ... dealt round the hosts (rank r on host r mod
+                     nodes: mpirun's --map-by node), else in blocks (rank
+                     r on host r / per_node) */
+    char level[2][16]; /* with nodes: the names of the links within a
+                          host and between hosts (mpi: "host", "net"; cuda,
+                          whose hosts are its devices: "device", and "peer"
+                          or "pinned": peer access or through pinned host
+                          memory); "": those */
 } ExecHost;
 
 typedef struct ExecOps {
@@ -106,11 +118,12 @@ typedef struct ExecOps {
      * it here. */
     CvError (*probe)(Executor *ex, ProbeResult *out);
     /* Optional (NULL: none). The seconds schedule s takes on this backend
-     * under calibration c (measured on it) and link model l, predicted
+     * under calibration c (measured on it) on its machine k (one of
+     * calib_fits), predicted
      * from how the backend runs a schedule; called without an executor,
      * so that a saved calibration predicts on its own. Backends without
      * one get the plain model (calib_predict: calib_model_cost). */
-    CvError (*predict)(const Calib *c, const Schedule *s, LinkModel l,
+    CvError (*predict)(const Calib *c, const Schedule *s, MachineKind k,
                        double *seconds);
     /* The machine ex runs on (ExecHost): calibrations take their cores
      * from it and are kept by its fingerprint, which must not change

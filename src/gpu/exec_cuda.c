@@ -500,6 +500,30 @@ static void gpu_placement(const GpuExec *x, char *out, size_t len)
                "else through pinned host memory");
 }
 
+/* The devices as the hosts of a machine of nodes (ExecHost.nodes): where
+ * there are several, each with as many ranks (in blocks, as gpu_dev.c
+ * deals them), the links within one device's memory ("device") and
+ * between devices ("peer" where every pair has peer access, else
+ * "pinned": through pinned host memory, both ways or one). */
+static void gpu_nodes(const GpuExec *x, ExecHost *out)
+{
+    int p = x->base.nranks, per = x->ndev > 1 && p % x->ndev == 0
+                                      ? p / x->ndev : 0;
+    bool all_peer = true;
+    for (int r = 0; per && r < p; r++)
+        per = x->rank_dev[r] == r / per ? per : 0;
+    if (!per)
+        return;
+    for (int d = 0; d < x->ndev; d++)
+        for (int s = 0; s < x->ndev; s++)
+            all_peer &= s == d || x->peer[d][s];
+    out->nodes = x->ndev;
+    out->per_node = per;
+    snprintf(out->level[0], sizeof out->level[0], "device");
+    snprintf(out->level[1], sizeof out->level[1], "%s",
+             all_peer ? "peer" : "pinned");
+}
+
 /* "NVIDIA H100 80GB HBM3 x2": the first device's name and how many are
  * used. cores: the devices. */
 static void cuda_host(Executor *ex, ExecHost *out)
@@ -512,6 +536,7 @@ static void cuda_host(Executor *ex, ExecHost *out)
     out->cores = x->ndev;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d", name, x->ndev);
     gpu_placement(x, out->placement, sizeof out->placement);
+    gpu_nodes(x, out);
 }
 
 static void cuda_cancel(Executor *ex) { atomic_store(&gx(ex)->cancel, 1); }

@@ -47,9 +47,15 @@
  * longer than one timing's runs. gamma is
  * then made non-decreasing in footprint (calib_smooth).
  *
- * Which link model fits is decided by measurement: schedules of the
- * registry (a tree broadcast and a ring allreduce) are timed and each
- * model's prediction compared with them; the smaller worst error wins.
+ * Which machine fits is decided by measurement: schedules of the
+ * registry (a tree broadcast and a ring allreduce) are timed and the
+ * predictions on `full` and `bus` compared with them; the smaller worst
+ * error wins. Where the backend's ranks run on several hosts
+ * (ExecHost.nodes), the point-to-point pair is rank 0 and a rank of its
+ * own host, and a second pair, rank 0 and a rank of another host, gives
+ * the network's alpha and bandwidth; the machine is then `nodes`: each
+ * host's ranks on a switch with the first pair's parameters, one NIC per
+ * host on the network with the second's.
  *
  * Nothing is printed. */
 #ifndef COLLVIZ_CALIB_H
@@ -79,11 +85,12 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen);
 
-/* Predicted seconds of schedule s under c with link model l: the
- * predictor of c's backend (ExecOps.predict) where it has one, else the
- * plain model (calib_model_cost: model.h's cost with calib_params at the
- * schedule's footprint). */
-CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
+/* Predicted seconds of schedule s under c on its machine k (one of
+ * calib_fits; c->machine: the one it measured): the predictor of c's
+ * backend (ExecOps.predict) where it has one, else the plain model
+ * (calib_model_cost: model.h's cost on calib_machine_of at the schedule's
+ * footprint). */
+CvError calib_predict(const Calib *c, const Schedule *s, MachineKind k,
                       double *seconds);
 
 /* ---------------------------------------------------------- persistence */
@@ -116,6 +123,10 @@ CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
 /* Whether name can be a backend's name in a file name: 1 to
  * CALIB_NAME_LEN - 1 letters, digits, '_' and '-' (never '', '.', '/'). */
 int calib_backend_ok(const char *name);
+
+/* Whether name can name a class of links of a calibration's machine
+ * (Calib.level): 1 to MACHINE_NAME_LEN - 1 of the same characters. */
+int calib_level_ok(const char *name);
 
 /* The file of (backend, host, nranks), its full path in out. As
  * store_path: CV_ERR_IO when there is no directory for it, CV_ERR_ARG

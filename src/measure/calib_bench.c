@@ -25,20 +25,15 @@ static CvError bench_init(Schedule *s, int p, size_t n, const char *name)
     return sched_init(s, &c, name);
 }
 
-/* One step: ranks 0 .. senders - 1 each send n elements to their right
- * neighbour in a ring of `ring` ranks, copying or reducing. A rank that
- * only sends also copies one element of its own, so that it is not idle
- * in the step: an idle source would push part of the transfer
- * (plan_push_all), and these steps measure one core moving data. */
-static void bench_step(Schedule *s, XferOp op, int senders, int ring)
+/* One step: every rank sends n elements to its right neighbour, copying
+ * or reducing. */
+static void bench_step(Schedule *s, XferOp op)
 {
     size_t n = s->call.count / 2;
+    int p = s->call.nranks;
     sched_step(s, op == XFER_COPY ? "copy" : "reduce");
-    for (int r = 0; r < senders; r++)
-        sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % ring, BUF_RECV, n, n);
-    for (int r = 0; r < senders; r++)
-        if ((r + ring - 1) % ring >= senders) /* its left neighbour is idle */
-            sched_copy(s, r, BUF_RECV, 0, r, BUF_RECV, n, 1);
+    for (int r = 0; r < p; r++)
+        sched_xfer(s, op, r, BUF_RECV, 0, (r + 1) % p, BUF_RECV, n, n);
 }
 
 /* Two steps: every rank copies the first half of its buffer into the
@@ -70,14 +65,28 @@ static void bench_exchange_step(Schedule *s, int p)
                            n + (size_t)r, 1);
 }
 
+/* One step of a lone pair: rank 0 sends n elements to rank q, copying or
+ * reducing, and copies one element of its own, so that it is not idle in
+ * the step: an idle source would push part of the transfer
+ * (plan_push_all), and these steps measure one core moving data. */
+static void bench_pair_step(Schedule *s, XferOp op, int q)
+{
+    size_t n = s->call.count / 2;
+    sched_step(s, op == XFER_COPY ? "copy" : "reduce");
+    sched_xfer(s, op, 0, BUF_RECV, 0, q, BUF_RECV, n, n);
+    sched_copy(s, 0, BUF_RECV, 0, 0, BUF_RECV, n, 1);
+}
+
 /* The kinds of benchmark schedules. */
 typedef enum {
     BENCH_SHIFT,     /* every rank copies to its right neighbour */
     BENCH_SHIFT_RED, /* ... then reduces into it */
-    BENCH_PAIR,      /* rank 0 copies to rank 1 */
+    BENCH_PAIR,      /* rank 0 copies to a rank of its host (Peers) */
     BENCH_PAIR_RED,  /* ... then reduces into it */
     BENCH_CROSS,     /* every rank copies to its right neighbour what its
                         left neighbour wrote the step before */
+    BENCH_NET,       /* rank 0 copies to a rank on another host (only
+                        where the ranks run on several) */
     BENCH_KIND_COUNT,  /* the kinds above are measured at every footprint */
     BENCH_EXCHANGE = BENCH_KIND_COUNT /* every rank sends to every other
                                          (p elements: the message latency) */
@@ -86,7 +95,27 @@ typedef enum {
 /* Whether benchmark k runs on a lone pair (it needs two ranks). */
 static int is_pair(BenchKind k)
 {
-    return k == BENCH_PAIR || k == BENCH_PAIR_RED;
+    return k == BENCH_PAIR || k == BENCH_PAIR_RED || k == BENCH_NET;
+}
+
+/* The partners of rank 0 in the pair benchmarks: a rank of its host
+ * (where the ranks run on several hosts and none shares rank 0's, one on
+ * another: then the pair's link is the network's) and, where there are
+ * several hosts, one on another host (net; 0: none). */
+typedef struct {
+    int host, net;
+} Peers;
+
+/* Rank 0's partners on p ranks placed as h says (ExecHost). */
+static Peers peers_of(const ExecHost *h, int p)
+{
+    Peers pe = {.host = 1};
+    if (h->nodes < 2 || h->per_node < 1 || h->nodes * h->per_node != p)
+        return pe;
+    pe.net = h->cyclic ? 1 : h->per_node;
+    if (h->per_node > 1)
+        pe.host = h->cyclic ? h->nodes : 1;
+    return pe;
 }
 
 /* Whether benchmark k ends with a reducing step after its copying one. */
@@ -96,23 +125,27 @@ static int is_reducing(BenchKind k)
 }
 
 /* Build benchmark `k` on p ranks with n elements per rank and `steps`
- * copying steps. */
+ * copying steps, the pairs with rank 0's partners pe. */
 static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
-                           int steps)
+                           int steps, Peers pe)
 {
     CvError e = bench_init(s, p, n, "calibration");
     if (e)
         return e;
-    int senders = is_pair(k) ? 1 : p, ring = is_pair(k) ? 2 : p;
+    int q = k == BENCH_NET ? pe.net : pe.host;
     for (int i = 0; i < steps; i++)
         if (k == BENCH_CROSS)
             bench_cross_steps(s, p);
         else if (k == BENCH_EXCHANGE)
             bench_exchange_step(s, p);
+        else if (is_pair(k))
+            bench_pair_step(s, XFER_COPY, q);
         else
-            bench_step(s, XFER_COPY, senders, ring);
-    if (k == BENCH_SHIFT_RED || k == BENCH_PAIR_RED)
-        bench_step(s, XFER_REDUCE, senders, ring);
+            bench_step(s, XFER_COPY);
+    if (k == BENCH_SHIFT_RED)
+        bench_step(s, XFER_REDUCE);
+    if (k == BENCH_PAIR_RED)
+        bench_pair_step(s, XFER_REDUCE, q);
     e = sched_end(s);
     if (e)
         sched_fini(s);
@@ -127,6 +160,7 @@ static CvError bench_build(Schedule *s, BenchKind k, int p, size_t n,
 /* A measurement in progress: the executor and where errors go. */
 typedef struct {
     Executor *ex;      /* the executor measured */
+    Peers peers;       /* rank 0's partners in the pair benchmarks */
     double target_s;   /* seconds one timed run should last */
     int reps;          /* timed runs; the fastest is kept */
     char *why;         /* the executor's sentence on failure */
@@ -259,7 +293,7 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
                           double *sec, double *diff)
 {
     Schedule s;
-    CvError e = bench_build(&s, k, b->ex->nranks, n, steps);
+    CvError e = bench_build(&s, k, b->ex->nranks, n, steps, b->peers);
     if (e)
         return e;
     e = time_sched(b, &s, sec, diff);
@@ -283,6 +317,9 @@ static CvError time_bench(Bench *b, BenchKind k, size_t n, int steps,
  * usual) does not become the model's idea of this machine either. */
 typedef struct {
     double alpha_t;                 /* ALPHA_STEPS tiny steps */
+    double alpha_host_t;            /* ... of the pair of one host, and */
+    double alpha_net_t;             /* ... of the pair of two hosts (only
+                                       where the ranks run on several) */
     double exch_t;                  /* ALPHA_STEPS tiny exchanges (p > 2) */
     double lat[BENCH_KIND_COUNT];   /* copying benchmarks, LAT_ELEMS, one
                                        step (cross: two) */
@@ -313,6 +350,8 @@ static void timings_median(const Timings *r, int n, Timings *tm)
         tm->field = median(v, n);                                           \
     } while (0)
     MEDIAN(alpha_t);
+    MEDIAN(alpha_host_t);
+    MEDIAN(alpha_net_t);
     MEDIAN(exch_t);
     MEDIAN(lat_many);
     for (int k = 0; k < BENCH_KIND_COUNT; k++) {
@@ -332,24 +371,37 @@ static void timings_median(const Timings *r, int n, Timings *tm)
  * when ranks outnumber cores, which alpha measures), and the benchmarks
  * at each of the npts counts cnt[]. Without a pair (one rank) the pair
  * benchmarks are the shift ones. */
+/* Whether benchmark k is taken on b's ranks: a pair needs two, the
+ * network's pair two hosts. */
+static int bench_taken(const Bench *b, BenchKind k)
+{
+    if (k == BENCH_NET)
+        return b->peers.net > 0;
+    return b->ex->nranks > 1 || !is_pair(k);
+}
+
 static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
                              int npts, Timings *tm)
 {
-    int pairs = b->ex->nranks > 1;
     *tm = (Timings){0};
     CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t, NULL);
     if (!e && b->ex->nranks > 2)
         e = time_bench(b, BENCH_EXCHANGE, (size_t)b->ex->nranks, ALPHA_STEPS,
                        &tm->exch_t, NULL);
-    static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS};
+    if (!e && b->peers.net > 0)
+        e = time_bench(b, BENCH_NET, 1, ALPHA_STEPS, &tm->alpha_net_t, NULL);
+    if (!e && b->peers.net > 0 && b->peers.host != b->peers.net)
+        e = time_bench(b, BENCH_PAIR, 1, ALPHA_STEPS, &tm->alpha_host_t, NULL);
+    static const BenchKind lat[] = {BENCH_SHIFT, BENCH_PAIR, BENCH_CROSS,
+                                    BENCH_NET};
     for (size_t i = 0; !e && i < sizeof lat / sizeof lat[0]; i++)
-        if (pairs || !is_pair(lat[i]))
+        if (bench_taken(b, lat[i]))
             e = time_bench(b, lat[i], nlat, 1, &tm->lat[lat[i]], NULL);
     if (!e)
         e = time_bench(b, BENCH_CROSS, nlat, LAT_PAIRS, &tm->lat_many, NULL);
     for (int i = 0; !e && i < npts; i++)
         for (int k = 0; !e && k < BENCH_KIND_COUNT; k++)
-            if (pairs || !is_pair((BenchKind)k))
+            if (bench_taken(b, (BenchKind)k))
                 e = time_bench(b, (BenchKind)k, cnt[i], 1, &tm->t[i][k],
                                is_reducing((BenchKind)k) ? &tm->red[i][k]
                                                          : NULL);
@@ -400,6 +452,9 @@ static void fill_undetermined(Calib *c)
         CalibPoint *p = &c->pt[i], *next = i + 1 < c->npoints ? p + 1 : NULL;
         double sh = next ? next->beta_shared : 1e-15, pp = next ? next->beta_p2p : 1e-15;
         double cr = next ? next->beta_cross : 1e-15;
+        double net = next ? next->beta_net : 1e-15;
+        if (c->nodes > 1 && !(p->beta_net > 0))
+            p->beta_net = net;
         if (!(p->beta_shared > 0))
             p->beta_shared = sh;
         if (!(p->beta_p2p > 0))
@@ -430,6 +485,8 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
         lat[BENCH_PAIR] = lat[BENCH_SHIFT];
     lat[BENCH_CROSS] /= 2;
     c->alpha = tm->alpha_t / ALPHA_STEPS;
+    c->alpha_net = tm->alpha_net_t / ALPHA_STEPS;
+    c->alpha_host = tm->alpha_host_t / ALPHA_STEPS;
     /* between free (a message only a flag) and a whole alpha each */
     c->alpha_msg = p > 2 ? fmin(fmax((tm->exch_t / ALPHA_STEPS - c->alpha) /
                                          (p - 2), 0), c->alpha)
@@ -451,8 +508,12 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
                                                           : BENCH_PAIR_RED,
                                              own, t) / bytes);
         pt->beta_cross = per_byte(t[BENCH_CROSS] / 2, lat[BENCH_CROSS], p * bytes);
+        if (c->nodes > 1)
+            pt->beta_net = per_byte(t[BENCH_NET], lat[BENCH_NET], bytes);
         if (i < npts - 1)
             continue;
+        if (c->nodes > 1 && !(pt->beta_net > 0))
+            pt->beta_net = t[BENCH_NET] / bytes;
         if (!(pt->beta_shared > 0) && !(pt->beta_p2p > 0))
             pt->beta_shared = t[BENCH_SHIFT] / (p * bytes),
             pt->beta_p2p = t[BENCH_PAIR] / bytes;
@@ -485,19 +546,21 @@ static int footprints(const CalibOptions *o, double *out)
 
 /* ------------------------------------------------------ fitting the link */
 
-/* Time schedule s and record each link model's relative error. */
+/* Time schedule s and record each fitted machine's relative error. */
 static CvError fit_one(Bench *b, Calib *c, const Schedule *s)
 {
     double meas = 0;
+    MachineKind fits[3];
+    int nfits = calib_fits(c, fits);
     CvError e = time_sched(b, s, &meas, NULL);
-    for (int l = 0; !e && l < LINK_COUNT; l++) {
+    for (int i = 0; !e && i < nfits; i++) {
         double pred;
-        e = calib_predict(c, s, (LinkModel)l, &pred);
+        e = calib_predict(c, s, fits[i], &pred);
         /* no prediction, or one off by more: the most a file may hold */
         double err = pred > 0 ? fmin(fabs(meas / pred - 1), CALIB_MAX_RATIO)
                               : CALIB_MAX_RATIO;
-        if (!e && err > c->fit_err[l])
-            c->fit_err[l] = err;
+        if (!e && err > c->fit_err[fits[i]])
+            c->fit_err[fits[i]] = err;
     }
     return e;
 }
@@ -512,13 +575,14 @@ static size_t fit_count(CollKind k, int p, double bytes)
     return n ? n : 1;
 }
 
-/* Time the defaults of broadcast and allreduce and pick the link model
- * whose worst error is smaller. */
+/* Time the defaults of broadcast and allreduce and pick the flat machine
+ * whose worst error is smaller; where the ranks ran on several hosts, the
+ * machine is theirs (nodes), its error recorded beside the flat ones'. */
 static CvError fit_link(Bench *b, Calib *c, double bytes)
 {
     static const CollKind kinds[] = {COLL_BROADCAST, COLL_ALLREDUCE};
-    for (int l = 0; l < LINK_COUNT; l++)
-        c->fit_err[l] = 0;
+    for (int k = 0; k < MACHINE_KIND_COUNT; k++)
+        c->fit_err[k] = 0;
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
         const AlgoInfo *a = algo_default(kinds[i]);
         CollCall call = {.kind = kinds[i], .nranks = c->nranks,
@@ -533,8 +597,11 @@ static CvError fit_link(Bench *b, Calib *c, double bytes)
         if (e)
             return e;
     }
-    c->link = c->fit_err[LINK_SHARED] <= c->fit_err[LINK_P2P] ? LINK_SHARED
-                                                              : LINK_P2P;
+    c->machine = c->fit_err[MACHINE_BUS] <= c->fit_err[MACHINE_FULL]
+                     ? MACHINE_BUS
+                     : MACHINE_FULL;
+    if (c->nodes > 1)
+        c->machine = MACHINE_NODES;
     return CV_OK;
 }
 
@@ -583,14 +650,26 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     size_t cnt[CALIB_MAX_POINTS];
     int n = footprints(o, fp), p = ex->nranks;
     ExecHost host = exec_host(ex);
-    int per_round = 5 + (p > 2) + BENCH_KIND_COUNT * n;
-    Bench b = {.ex = ex, .target_s = 0.0005, .reps = o->quick ? 3 : 5,
+    Peers pe = peers_of(&host, p);
+    int per_round = 5 + (p > 2) + (BENCH_KIND_COUNT - !pe.net) * n +
+                    (pe.net ? 1 + (pe.host != pe.net) + 1 : 0);
+    Bench b = {.ex = ex, .peers = pe, .target_s = 0.0005,
+               .reps = o->quick ? 3 : 5,
                .watch = !o->quick,
                .why = why, .whylen = whylen, .progress = progress,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
-                   .quick = o->quick, .link = LINK_SHARED,
+                   .quick = o->quick, .machine = MACHINE_BUS,
                    .cores = host.cores};
+    if (pe.net) {
+        out->nodes = host.nodes;
+        out->per_node = host.per_node;
+        out->cyclic = host.cyclic;
+        for (int i = 0; i < 2; i++)
+            if (calib_level_ok(host.level[i]))
+                snprintf(out->level[i], sizeof out->level[i], "%s",
+                         host.level[i]);
+    }
     snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
     snprintf(out->host, sizeof out->host, "%s", host.fingerprint);
     for (int i = 0; i < n; i++) {
@@ -627,11 +706,11 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
 
 /* ----------------------------------------------------------- predicting */
 
-CvError calib_predict(const Calib *c, const Schedule *s, LinkModel l,
+CvError calib_predict(const Calib *c, const Schedule *s, MachineKind k,
                       double *seconds)
 {
     const ExecOps *ops = exec_find(c->backend, NULL, 0);
     if (ops && ops->predict)
-        return ops->predict(c, s, l, seconds);
-    return calib_model_cost(c, s, l, seconds);
+        return ops->predict(c, s, k, seconds);
+    return calib_model_cost(c, s, k, seconds);
 }

@@ -24,9 +24,13 @@
 
 #include "store/store.h"
 
-#define CALIB_VERSION 4      /* format of the saved file: 4 records the
-                                machine */
+#define CALIB_VERSION 5      /* format of the saved file: 4 records the
+                                machine (the host), 5 names the machine
+                                fitted (link full|bus|nodes, was
+                                p2p|shared) and the hosts */
 #define CALIB_OLDEST 3       /* the oldest format read (calib_read) */
+#define CALIB_KEYED 4        /* the oldest format loaded as this machine's
+                                (calib_load): 3 did not record it */
 #define FILE_MAX (64 << 10)  /* bytes: a longer file is no calibration */
 #define LINE_MAX_LEN 512     /* bytes of one line, its newline included */
 #define TOKENS_MAX 8         /* words of one line, its key included */
@@ -43,16 +47,27 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
-int calib_backend_ok(const char *name)
+/* Whether name is 1 to len - 1 letters, digits, '_' and '-'. */
+static int word_ok(const char *name, size_t len)
 {
     size_t n = name ? strlen(name) : 0;
-    if (n == 0 || n >= CALIB_NAME_LEN)
+    if (n == 0 || n >= len)
         return 0;
     for (const char *p = name; *p; p++)
         if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
               (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
             return 0;
     return 1;
+}
+
+int calib_backend_ok(const char *name)
+{
+    return word_ok(name, CALIB_NAME_LEN);
+}
+
+int calib_level_ok(const char *name)
+{
+    return word_ok(name, MACHINE_NAME_LEN);
 }
 
 CvError calib_path(const char *backend, const char *host, int nranks,
@@ -86,7 +101,7 @@ typedef struct {
 typedef struct {
     const char *key; /* its first word */
     int min_n, max_n;/* how many values it takes */
-    Val v[6];        /* each value */
+    Val v[7];        /* each value */
 } Key;
 
 #define SEC(off) {'d', 0, CALIB_MAX_SECONDS, 0, offsetof(Calib, off), "s"}
@@ -94,7 +109,7 @@ typedef struct {
 #define SPB(lo, zero, off) \
     {'d', lo, CALIB_MAX_SPB, zero, offsetof(CalibPoint, off), "s/B"}
 
-/* Every line of the format but version, backend, host and link. "point"
+/* Every line of the format but version, backend, host, link and levels. "point"
  * (index KEY_POINT) may repeat, the others come once. */
 static const Key keys[] = {
     {"nranks", 1, 1, {{'i', 1, COLL_MAX_RANKS, 0, offsetof(Calib, nranks), ""}}},
@@ -104,21 +119,28 @@ static const Key keys[] = {
     {"alpha", 1, 1, {SEC(alpha)}},
     {"msg", 1, 1, {SEC(alpha_msg)}},
     {"lat", 2, 2, {SEC(lat_step), SEC(lat_iter)}},
-    {"fit", 2, 2, {RATIO(fit_err[LINK_P2P]), RATIO(fit_err[LINK_SHARED])}},
+    {"fit", 2, 3, {RATIO(fit_err[MACHINE_FULL]), RATIO(fit_err[MACHINE_BUS]),
+                   RATIO(fit_err[MACHINE_NODES])}},
+    {"nodes", 3, 3, {{'i', 2, COLL_MAX_RANKS, 0, offsetof(Calib, nodes), ""},
+                     {'i', 1, COLL_MAX_RANKS, 0, offsetof(Calib, per_node), ""},
+                     {'i', 0, 1, 0, offsetof(Calib, cyclic), ""}}},
+    {"pairs", 2, 2, {SEC(alpha_host), SEC(alpha_net)}},
     {"unsteady", 1, 1, {RATIO(unsteady)}},
     {"probe", 2, 4, {RATIO(probe[0]), RATIO(probe[1]), SEC(probe_clean[0]),
                      SEC(probe_clean[1])}},
     {"state", 3, 3, {RATIO(state_ratio), SEC(state_clean),
                      {'i', 0, CALIB_MAX_PROBES, 0, offsetof(Calib, state_probes), ""}}},
-    {"point", 6, 6, {{'d', 1, CALIB_MAX_FOOTPRINT, 0,
+    {"point", 6, 7, {{'d', 1, CALIB_MAX_FOOTPRINT, 0,
                       offsetof(CalibPoint, footprint), "B"},
                      SPB(CALIB_MIN_SPB, 0, beta_shared),
                      SPB(CALIB_MIN_SPB, 0, beta_p2p),
                      SPB(0, 0, gamma_shared), SPB(0, 0, gamma_p2p),
-                     SPB(CALIB_MIN_SPB, 1, beta_cross)}},
+                     SPB(CALIB_MIN_SPB, 1, beta_cross),
+                     SPB(CALIB_MIN_SPB, 1, beta_net)}},
 };
 enum { NKEYS = sizeof keys / sizeof keys[0], KEY_POINT = NKEYS - 1 };
-enum { KEY_NRANKS = 0, KEY_MSG = 5 }; /* their places in keys[] */
+enum { KEY_NRANKS = 0, KEY_MSG = 5, KEY_NODES = 8 }; /* their places in
+                                                       keys[] */
 
 /* What reading one file knows so far. */
 typedef struct {
@@ -131,7 +153,8 @@ typedef struct {
     size_t whylen;      /* its room */
 } Reader;
 
-enum { SEEN_BACKEND = NKEYS, SEEN_HOST, SEEN_LINK, SEEN_VERSION };
+enum { SEEN_BACKEND = NKEYS, SEEN_HOST, SEEN_LINK, SEEN_VERSION,
+       SEEN_LEVELS };
 
 /* Refuse the file: "line N: ..." in r->why; returns -1. */
 static int refuse(Reader *r, const char *fmt, ...)
@@ -253,12 +276,20 @@ static int read_word(Reader *r, char **tok, int n)
         snprintf(r->c->backend, sizeof r->c->backend, "%s", tok[1]);
         return 0;
     }
-    if (!strcmp(tok[0], "link")) {
-        int l = link_parse(tok[1]);
-        if (l < 0)
-            return refuse(r, "'%s' is not a link model", tok[1]);
-        r->c->link = (LinkModel)l;
-        return 0;
+    if (!strcmp(tok[0], "link")) { /* full, bus, nodes (before 5: p2p, shared) */
+        static const struct {
+            const char *word;
+            MachineKind k;
+        } fits[] = {{"full", MACHINE_FULL}, {"bus", MACHINE_BUS},
+                    {"nodes", MACHINE_NODES}, {"p2p", MACHINE_FULL},
+                    {"shared", MACHINE_BUS}};
+        for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++)
+            if (!strcmp(tok[1], fits[i].word)) {
+                r->c->machine = fits[i].k;
+                return 0;
+            }
+        return refuse(r, "'%s' is not a machine a calibration fits (full, "
+                      "bus or nodes)", tok[1]);
     }
     errno = 0;
     v = number_token(tok[1], 1) ? strtol(tok[1], &end, 10) : -1;
@@ -296,6 +327,20 @@ static int read_line(Reader *r, char *line)
     int n = split(line, tok);
     if (n < 0)
         return refuse(r, "more than %d words", TOKENS_MAX);
+    if (!strcmp(tok[0], "levels")) {
+        if (once(r, SEEN_LEVELS, "levels"))
+            return -1;
+        if (n != 3)
+            return refuse(r, "'levels' takes 2 values, not %d", n - 1);
+        for (int i = 0; i < 2; i++) {
+            if (!calib_level_ok(tok[1 + i]))
+                return refuse(r, "'%.40s' cannot name a class of links "
+                              "(letters, digits, '_' and '-', at most %d)",
+                              tok[1 + i], MACHINE_NAME_LEN - 1);
+            snprintf(r->c->level[i], sizeof r->c->level[i], "%s", tok[1 + i]);
+        }
+        return 0;
+    }
     static const char *const words[] = {"backend", "link", "version"};
     static const int word_seen[] = {SEEN_BACKEND, SEEN_LINK, SEEN_VERSION};
     for (int i = 0; i < 3; i++)
@@ -347,6 +392,13 @@ static int read_end(Reader *r)
         snprintf(r->why, r->whylen, "it has no nranks line");
     else if (!c->npoints)
         snprintf(r->why, r->whylen, "it has no point line");
+    else if (c->machine == MACHINE_NODES && !(r->seen & (1u << KEY_NODES)))
+        snprintf(r->why, r->whylen, "its machine is nodes, but it has no "
+                 "nodes line");
+    else if ((r->seen & (1u << KEY_NODES)) &&
+             (long long)c->nodes * c->per_node != c->nranks)
+        snprintf(r->why, r->whylen, "its %d nodes of %d ranks are not its "
+                 "%d ranks", c->nodes, c->per_node, c->nranks);
     else
         return 0;
     return -1;
@@ -357,7 +409,7 @@ CvError calib_parse(FILE *f, Calib *out, int *version, char *why,
 {
     char line[LINE_MAX_LEN];
     long total = 0;
-    Calib c = {.link = LINK_SHARED};
+    Calib c = {.machine = MACHINE_BUS};
     Reader r = {&c, version, 0, 0, why, whylen};
     int bad = 0;
     *version = 0;
@@ -397,18 +449,29 @@ static int write_calib(FILE *f, void *ctx)
     fprintf(f, "version %d\nbackend %s\nhost %s\nnranks %d\ncores %d\n"
             "when %lld\nquick %d\n", CALIB_VERSION, c->backend, c->host,
             c->nranks, c->cores, c->when, c->quick);
-    fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g\n",
+    fprintf(f, "alpha %.9g\nmsg %.9g\nlat %.9g %.9g\nlink %s\nfit %.6g %.6g",
             c->alpha, c->alpha_msg, c->lat_step, c->lat_iter,
-            link_name(c->link), c->fit_err[LINK_P2P], c->fit_err[LINK_SHARED]);
+            machine_kind_name(c->machine), c->fit_err[MACHINE_FULL],
+            c->fit_err[MACHINE_BUS]);
+    if (c->nodes > 1)
+        fprintf(f, " %.6g\nnodes %d %d %d\npairs %.9g %.9g\nlevels %s %s",
+                c->fit_err[MACHINE_NODES], c->nodes, c->per_node, c->cyclic,
+                c->alpha_host, c->alpha_net,
+                calib_level_ok(c->level[0]) ? c->level[0] : "host",
+                calib_level_ok(c->level[1]) ? c->level[1] : "net");
+    fputc('\n', f);
     fprintf(f, "unsteady %.6g\nprobe %.6g %.6g %.6g %.6g\n", c->unsteady,
             c->probe[0], c->probe[1], c->probe_clean[0], c->probe_clean[1]);
     fprintf(f, "state %.6g %.6g %d\n", c->state_ratio, c->state_clean,
             c->state_probes);
     for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++) {
         const CalibPoint *p = &c->pt[i];
-        fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g\n", p->footprint,
+        fprintf(f, "point %.9g %.9g %.9g %.9g %.9g %.9g", p->footprint,
                 p->beta_shared, p->beta_p2p, p->gamma_shared, p->gamma_p2p,
                 p->beta_cross);
+        if (c->nodes > 1)
+            fprintf(f, " %.9g", p->beta_net);
+        fputc('\n', f);
     }
     return ferror(f);
 }
@@ -526,7 +589,7 @@ static CvError check_key(const Calib *c, int version, const char *backend,
                          const char *host, int nranks, const char *path,
                          char *why, size_t whylen)
 {
-    if (version != CALIB_VERSION)
+    if (version < CALIB_KEYED)
         snprintf(why, whylen, "the calibration in %s was saved by an older "
                  "collviz", path);
     else if (strcmp(c->host, host))

@@ -39,14 +39,17 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = r.wrong;
     CostTerms t;
-    if (!native && cfg->what_if) /* one machine: the same for every link */
-        e = model_machine_cost(s, cfg->what_if, false, &t, &out->model_s[0]);
-    for (int l = 0; l < LINK_COUNT && !e && !native; l++) {
-        if (cfg->what_if)
-            out->model_s[l] = out->model_s[0];
-        else if (cal)
-            e = calib_predict(cal, s, (LinkModel)l, &out->model_s[l]);
+    double what_if = 0;
+    MachineKind fits[3];
+    int nfits = cal ? calib_fits(cal, fits) : 0;
+    if (!native && cfg->what_if) { /* one machine: the same in every slot */
+        e = model_machine_cost(s, cfg->what_if, false, &t, &what_if);
+        for (int k = 0; k < MACHINE_KIND_COUNT; k++)
+            out->model_s[k] = what_if;
+        return e;
     }
+    for (int i = 0; i < nfits && !e && !native; i++)
+        e = calib_predict(cal, s, fits[i], &out->model_s[fits[i]]);
     return e;
 }
 
@@ -219,9 +222,9 @@ double perf_avg_busbw(const PerfRow *rows, size_t n)
     return n ? sum / (double)(n * PERF_PLACE_COUNT) : 0;
 }
 
-double perf_ratio(const PerfSide *s, LinkModel l)
+double perf_ratio(const PerfSide *s, MachineKind k)
 {
-    return s->model_s[l] > 0 ? s->time_s / s->model_s[l] : 0;
+    return s->model_s[k] > 0 ? s->time_s / s->model_s[k] : 0;
 }
 
 /* Whether both a[0..2) and b[0..2) hold a measured value. */
@@ -246,8 +249,8 @@ int perf_host_moved(const Calib *cal, const PerfRow *row)
     return moved;
 }
 
-void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
-               size_t *measured, size_t *model)
+void perf_best(const PerfRow *rows, size_t nalgo, size_t stride,
+               MachineKind l, size_t *measured, size_t *model)
 {
     *measured = *model = 0;
     while (*model + 1 < nalgo && !rows[*model * stride].algo)

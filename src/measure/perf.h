@@ -45,8 +45,10 @@ typedef struct {
     double algbw;               /* size / time, GB/s (1e9 B/s) */
     double busbw;               /* algbw * coll_busbw_factor, GB/s */
     long long wrong;            /* wrong elements; -1 when not checked */
-    double model_s[LINK_COUNT]; /* the calibrated model's time per link
-                                   model, s; 0 when no cost is predicted */
+    double model_s[MACHINE_KIND_COUNT]; /* the calibrated model's time on
+                                   each machine it was fitted to
+                                   (calib_fits), s; 0 when no cost is
+                                   predicted */
 } PerfSide;
 
 /* One size of one algorithm. */
@@ -114,9 +116,9 @@ long long perf_wrong_total(const PerfRow *rows, size_t n);
 /* Mean busbw over every side of n rows, as nccl-tests' footer. */
 double perf_avg_busbw(const PerfRow *rows, size_t n);
 
-/* measured / model time for one side under link model l; 0 when the model
- * predicts no time. */
-double perf_ratio(const PerfSide *s, LinkModel l);
+/* measured / model time for one side on the calibration's machine k; 0
+ * when the model predicts no time. */
+double perf_ratio(const PerfSide *s, MachineKind k);
 
 /* How the machine around a row differed from the calibration's. */
 typedef enum {
@@ -138,10 +140,10 @@ typedef enum {
 int perf_host_moved(const Calib *cal, const PerfRow *row);
 
 /* Among rows[0], rows[stride], ... (nalgo rows of the same size), the index
- * of the fastest measured out of place, and of the one the model (link l)
+ * of the fastest measured out of place, and of the one the model (machine l)
  * predicts fastest (among the schedules' rows: a library's own row has no
  * model). */
-void perf_best(const PerfRow *rows, size_t nalgo, size_t stride, LinkModel l,
-               size_t *measured, size_t *model);
+void perf_best(const PerfRow *rows, size_t nalgo, size_t stride,
+               MachineKind l, size_t *measured, size_t *model);
 
 #endif

@@ -389,6 +389,9 @@ static void mpi_host(Executor *ex, ExecHost *out)
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s",
              mpi_world.fingerprint);
     out->cores = mpi_world.cores;
+    out->nodes = mpi_world.nodes;
+    out->per_node = mpi_world.per_node;
+    out->cyclic = mpi_world.cyclic;
 }
 
 static void mpi_cancel(Executor *ex)

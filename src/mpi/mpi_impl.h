@@ -80,6 +80,10 @@ typedef struct {
     char fingerprint[CALIB_HOST_LEN]; /* the hosts and ranks per host */
     int cores;            /* ranks that run at once: per host, its ranks
                              or its CPUs, whichever is fewer */
+    int nodes, per_node;  /* the hosts, where several and each runs as
+                             many ranks (0: one host, or uneven) ... */
+    int cyclic;           /* ... ranks dealt round them, else in blocks
+                             (ExecHost's) */
     bool broken;          /* an MPI call failed: the job cannot finish
                              cleanly */
     MpiRank *execs;       /* the open executors' states */

@@ -26,6 +26,23 @@ typedef struct {
     int cpus;      /* the CPUs online there */
 } HostOf;
 
+/* Whether the ranks' hosts (host[r]: the number of rank r's host, by
+ * order of its first rank) are G hosts of n / G ranks each, in blocks or
+ * dealt round: mpi_world.nodes, per_node and cyclic (nodes 0: one host,
+ * or a placement neither describes). */
+static void placement(const int *host, int n, int hosts)
+{
+    int per = hosts > 1 && n % hosts == 0 ? n / hosts : 0;
+    bool block = per > 0, cyclic = per > 0;
+    for (int r = 0; r < n && (block || cyclic); r++) {
+        block &= host[r] == r / (per ? per : 1);
+        cyclic &= host[r] == r % hosts;
+    }
+    mpi_world.nodes = block || cyclic ? hosts : 0;
+    mpi_world.per_node = block || cyclic ? per : 0;
+    mpi_world.cyclic = !block && cyclic;
+}
+
 /* "vm x4 (2 CPUs)" or "a x2 (8 CPUs), b x2 (8 CPUs)": each host in the
  * order of its first rank, its ranks and CPUs; and the cores (ranks that
  * run at once). */
@@ -33,13 +50,15 @@ static void describe(const HostOf *h, int n)
 {
     char *fp = mpi_world.fingerprint;
     size_t len = sizeof mpi_world.fingerprint, at = 0;
-    int hosts = 0, cores = 0;
+    int hosts = 0, cores = 0, *host = calloc((size_t)n, sizeof *host);
     bool cut = false;
     fp[0] = '\0';
     for (int i = 0; i < n; i++) {
         int first = i, ranks = 0;
         for (int j = 0; j < i && first == i; j++)
             first = strcmp(h[j].name, h[i].name) ? first : j;
+        if (host)
+            host[i] = first == i ? hosts : host[first];
         if (first != i)
             continue;
         for (int j = i; j < n; j++)
@@ -61,6 +80,9 @@ static void describe(const HostOf *h, int n)
         snprintf(fp, len, "%d hosts, %d ranks, names %08lx", hosts, n, hash);
     }
     mpi_world.cores = cores;
+    if (host)
+        placement(host, n, hosts);
+    free(host);
 }
 
 static int host_facts(void)

@@ -429,12 +429,12 @@ static CvError predict_shared(const Calib *c, const Schedule *s,
     return e;
 }
 
-CvError threads_predict(const Calib *c, const Schedule *s, LinkModel l,
+CvError threads_predict(const Calib *c, const Schedule *s, MachineKind k,
                         double *seconds)
 {
-    if (l != LINK_SHARED)
-        return calib_model_cost(c, s, l, seconds);
-    ModelParams m = calib_params(c, l, calib_footprint(s));
+    if (k != MACHINE_BUS)
+        return calib_model_cost(c, s, k, seconds);
+    ModelParams m = calib_params(c, k, calib_footprint(s));
     *seconds = 0;
     return c->npoints ? predict_shared(c, s, &m, seconds) : CV_ERR_ARG;
 }

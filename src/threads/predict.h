@@ -2,10 +2,10 @@
  * of a schedule under a calibration, from the schedule walked as this
  * backend runs it.
  *
- * Under the two link models:
- *  - LINK_P2P: model.h's cost (full duplex links, local copies free) with
- *    the lone pair's parameters (calib_model_cost);
- *  - LINK_SHARED: one memory system carries everything, as the ranks of
+ * On the machines a calibration is fitted to (calib_fits):
+ *  - full (and nodes): model.h's cost (full duplex links, local copies
+ *    free) with the lone pair's parameters (calib_model_cost);
+ *  - bus: one memory system carries everything, as the ranks of
  *    one machine share it. A step costs alpha, and the message latency for
  *    each message beyond the first of the rank with the most (with
  *    messages of more than half CALIB_LAT_BYTES: at
@@ -47,8 +47,8 @@
 
 #include "core/calib.h"
 
-/* Predicted seconds of schedule s under c with link model l (above). */
-CvError threads_predict(const Calib *c, const Schedule *s, LinkModel l,
+/* Predicted seconds of schedule s under c on its machine k (above). */
+CvError threads_predict(const Calib *c, const Schedule *s, MachineKind k,
                         double *seconds);
 
 #endif

@@ -7,7 +7,7 @@
 
 void predictor_defaults(Predictor *p)
 {
-    *p = (Predictor){.link = LINK_P2P,
+    *p = (Predictor){.machine = MACHINE_FULL,
                      .params = {.alpha = CLI_DEFAULT_ALPHA,
                                 .beta = 1 / CLI_DEFAULT_BW,
                                 .gamma = 1 / CLI_DEFAULT_GAMMA_BW}};
@@ -17,7 +17,7 @@ void predictor_calibrated(Predictor *p, const Calib *c)
 {
     bool w = p->what_if;
     Machine m = p->mach;
-    *p = (Predictor){.calibrated = true, .calib = *c, .link = c->link,
+    *p = (Predictor){.calibrated = true, .calib = *c, .machine = c->machine,
                      .what_if = w, .mach = m};
 }
 
@@ -31,7 +31,7 @@ void predictor_machine(Predictor *p, const Machine *m)
 ModelParams predictor_params(const Predictor *p, const Schedule *s)
 {
     return p->calibrated
-               ? calib_params(&p->calib, p->link, calib_footprint(s))
+               ? calib_params(&p->calib, p->machine, calib_footprint(s))
                : p->params;
 }
 
@@ -80,9 +80,13 @@ CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
     if (p->what_if)
         return p->mach.nranks == s->call.nranks
                    ? add_steps(&p->mach, s, k0, k1, out) : CV_ERR_ARG;
-    Machine flat; /* the link model's, at the parameters in use */
-    CvError e = model_flat_machine(&flat, p->link, s->call.nranks, &out->m);
-    return e ? e : add_steps(&flat, s, k0, k1, out);
+    Machine mc; /* the calibration's at s's footprint, or full's */
+    CvError e = p->calibrated
+                    ? calib_machine_of(&p->calib, p->machine,
+                                       calib_footprint(s), &mc)
+                    : model_flat_machine(&mc, p->machine, s->call.nranks,
+                                         &out->m);
+    return e ? e : add_steps(&mc, s, k0, k1, out);
 }
 
 Value predictor_total(const Predictor *p, const Schedule *s)
@@ -90,7 +94,7 @@ Value predictor_total(const Predictor *p, const Schedule *s)
     double sec = 0;
     CvError e;
     if (p->calibrated && !p->what_if) {
-        e = calib_predict(&p->calib, s, p->link, &sec);
+        e = calib_predict(&p->calib, s, p->machine, &sec);
     } else {
         PredSplit sp;
         e = predictor_split(p, s, PREDICTOR_WHOLE, &sp);

@@ -5,7 +5,7 @@
  * predictor (calib_predict: the backend's own, ExecOps.predict, else the
  * plain model at the schedule's footprint), as perf's model column; else
  * the plain model (model.h) with the documented default parameters
- * (cli.h's CLI_DEFAULT_*) and the p2p link model (the machine full).
+ * (cli.h's CLI_DEFAULT_*) on the machine full.
  * With a machine the user named (-T, the machine menu) every time is that
  * machine's, a what-if, calibrated or not. A Scene holds one and hands a
  * copy to each background job. Pure: no I/O, no globals. */
@@ -24,7 +24,8 @@
 typedef struct {
     bool calibrated;    /* calib holds this machine's calibration */
     Calib calib;        /* the calibration, when calibrated */
-    LinkModel link;     /* the calibration's link model, else LINK_P2P */
+    MachineKind machine; /* the calibration's machine (calib_machine), else
+                           MACHINE_FULL */
     ModelParams params; /* without a calibration: the default alpha, beta,
                            gamma (with one: unused, calib_params gives them
                            at each schedule's footprint) */

@@ -145,7 +145,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     }
     if (!m->calibrated) {
         grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0,
-                    _("defaults, %s"), calib_machine_name(m->link));
+                    _("defaults, %s"), machine_kind_name(m->machine));
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
                     _("%s: calibrate here"), keys);
         return;
@@ -162,7 +162,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     grid_printf(g, r, r.x + LABEL_W, y + 1, -1,
                 u > 2 ? ROLE_WARN : ROLE_DIM, 0, u > 0 ? "%s, %s, x%.1f"
                 : "%s, %s", m->calib.quick ? _("quick") : _("full"),
-                calib_machine_name(m->link), u);
+                machine_kind_name(m->machine), u);
 }
 
 /* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */

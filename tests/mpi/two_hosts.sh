@@ -3,7 +3,8 @@
 # namespaces joined by a veth pair, each with a host name of its own, and
 # Open MPI started in the first with a launch agent (no ssh) that runs the
 # second host's daemon inside the second namespace; TCP only between the
-# ranks. Runs the correctness sweep and a perf run across them.
+# ranks. Runs the correctness sweep, a perf run and a calibration (the
+# machine it finds: nodes 2x2) across them.
 #
 # usage: sh tests/mpi/two_hosts.sh BUILD_DIR
 #        sh tests/mpi/two_hosts.sh BUILD_DIR --mpirun MPIRUN_ARGS...
@@ -109,4 +110,13 @@ across 2 "$B/collviz-mpi" perf allreduce -a all -B mpi -p 2 -b 8 -e 64K \
     { cat "$dir/perf.txt" "$dir/perf.err"; exit 1; }
 cat "$dir/perf.txt" "$dir/perf.err"
 grep -q "^# mpi: the library.s own allreduce" "$dir/perf.txt" && ! grep -q FAILED "$dir/perf.txt" || exit 1
+echo "== calibrate across them (quick, working sets up to 4 MiB), 4 ranks dealt round the hosts"
+across 4 "$B/collviz-mpi" calibrate -B mpi -p 4 --quick -e 4M >"$dir/cal.txt" 2>&1 ||
+    { cat "$dir/cal.txt"; exit 1; }
+across 4 "$B/collviz-mpi" calibrate -B mpi -p 4 --show >"$dir/show.txt" 2>&1 ||
+    { cat "$dir/show.txt"; exit 1; }
+cat "$dir/show.txt"
+grep -q "^# hosts: 2 of 2 ranks each, ranks dealt round them" "$dir/show.txt" &&
+grep -q "^# machine that fits: nodes" "$dir/show.txt" &&
+grep -q "nodes 2x2,.*host:.*net:" "$dir/show.txt" || exit 1
 echo "== two hosts: passed"
