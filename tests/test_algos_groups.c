@@ -4,7 +4,10 @@
  * them (reduce-scatter along x, allreduce along y of the block each rank
  * owns, all-gather along x) must compute allreduce by the symbolic
  * executor for every shape and count, take exactly the steps of one line
- * (2(X-1) + 2(Y-1) with rings), and never send across lines. */
+ * (2(X-1) + 2(Y-1) with rings), and never send across lines. So must the
+ * master-based one from binomial trees: reduce along x to each row's
+ * member r, allreduce (reduce and broadcast) along y among those, and
+ * broadcast along x, in 2 ceil(log2 X) + 2 ceil(log2 Y) steps. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -117,6 +120,46 @@ static void test_cubes_on_lines(void **state)
         }
 }
 
+/* ceil(log2 n) */
+static int clog2(int n)
+{
+    int k = 0;
+    while ((1 << k) < n)
+        k++;
+    return k;
+}
+
+static void test_trees_on_lines(void **state)
+{
+    (void)state;
+    static const int shapes[][2] = {{1, 1}, {2, 2}, {4, 3}, {3, 5}, {1, 5},
+                                    {5, 1}, {6, 4}, {8, 8}, {7, 2}};
+    static const size_t counts[] = {1, 7, 97};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++)
+        for (size_t j = 0; j < 3; j++)
+            for (int root = 0; root < shapes[i][0]; root += 2) {
+                int X = shapes[i][0], Y = shapes[i][1], sizes[2] = {X, Y};
+                size_t n = counts[j];
+                Schedule s;
+                CollCall c = {.kind = COLL_ALLREDUCE, .nranks = X * Y,
+                              .count = n, .dtype = DT_INT32, .op = OP_SUM,
+                              .in_place = true};
+                assert_int_equal(sched_init(&s, &c, "master"), CV_OK);
+                RankGroups rows = groups_lines(sizes, 2, 0, n, 0);
+                /* the column of the rows' roots: ranks root + i X */
+                RankGroups lead = {.ngroups = 1, .size = Y, .stride = X,
+                                   .inner = 1, .first = root, .n0 = n};
+                emit_binomial_reduce_g(&s, &rows, root, BUF_RECV, "reduce-x");
+                emit_binomial_reduce_g(&s, &lead, Y / 2, BUF_RECV, "reduce-y");
+                emit_binomial_bcast_g(&s, &lead, Y / 2, BUF_RECV, "bcast-y");
+                emit_binomial_bcast_g(&s, &rows, root, BUF_RECV, "bcast-x");
+                assert_int_equal(sched_end(&s), CV_OK);
+                check_allreduce(&s, X, Y, n);
+                assert_int_equal(s.nsteps, 2 * clog2(X) + 2 * clog2(Y));
+                sched_fini(&s);
+            }
+}
+
 /* Group members by hand: the columns of 4x3 are {0,4,8}, {1,5,9}, ...;
  * the y lines of 2x3x2 at z = 1 are {6,8,10} and {7,9,11}. */
 static void test_members(void **state)
@@ -137,6 +180,11 @@ static void test_members(void **state)
     RankGroups zs = groups_lines(s3, 3, 2, 0, 0);
     assert_int_equal(zs.ngroups, 6);
     assert_int_equal(group_rank(&zs, 5, 1), 11);
+    /* a group shifted by first: column x = 1 of 4x3 is {1, 5, 9} */
+    RankGroups col1 = {.ngroups = 1, .size = 3, .stride = 4, .inner = 1,
+                       .first = 1};
+    assert_int_equal(group_rank(&col1, 0, 0), 1);
+    assert_int_equal(group_rank(&col1, 0, 2), 9);
 }
 
 int main(void)
@@ -145,6 +193,7 @@ int main(void)
         cmocka_unit_test(test_members),
         cmocka_unit_test(test_rings_on_lines),
         cmocka_unit_test(test_cubes_on_lines),
+        cmocka_unit_test(test_trees_on_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

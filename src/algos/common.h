@@ -51,13 +51,15 @@ static inline int log2_floor(int p)
  * or all ranks as one group. Member i of group g is rank
  * group_rank(gr, g, i): groups whose first members are `inner`
  * consecutive ranks, members `stride` ranks apart (a dimension's lines:
- * stride = inner = the product of the sizes before it). Group g's vector
- * is len[g] elements at off[g] of the buffer (NULL: n0 at off0 for all). */
+ * stride = inner = the product of the sizes before it), all shifted by
+ * `first` (0: group 0's first member is rank 0). Group g's vector is
+ * len[g] elements at off[g] of the buffer (NULL: n0 at off0 for all). */
 typedef struct {
     int ngroups;       /* groups */
     int size;          /* members of each: the p of the emitter */
     int stride;        /* ranks between consecutive members */
     int inner;         /* consecutive first members */
+    int first;         /* rank of group 0's first member */
     const size_t *off; /* [ngroups] each vector's offset, or NULL */
     const size_t *len; /* [ngroups] each vector's elements, or NULL */
     size_t off0, n0;   /* the one offset and length without the arrays */
@@ -65,7 +67,7 @@ typedef struct {
 
 static inline int group_rank(const RankGroups *gr, int g, int i)
 {
-    return g % gr->inner + g / gr->inner * gr->inner * gr->size +
+    return gr->first + g % gr->inner + g / gr->inner * gr->inner * gr->size +
            i * gr->stride;
 }
 static inline size_t group_off(const RankGroups *gr, int g)
@@ -121,6 +123,14 @@ void emit_binomial_scatter(Schedule *s, int root, size_t n, BufId buf,
 /* tree.c: rank r holds block r; afterwards the root holds every block. */
 void emit_binomial_gather(Schedule *s, int root, size_t n, BufId buf,
                           size_t off, const char *phase);
+/* tree.c: by every group of gr at once in the same steps (ceil(log2
+ * size) steps), the whole vector of each group (in buf, at its offset):
+ * from member `root` to every member (a binomial broadcast, biggest
+ * subtree first), or reduced from every member into member `root`. */
+void emit_binomial_bcast_g(Schedule *s, const RankGroups *gr, int root,
+                           BufId buf, const char *phase);
+void emit_binomial_reduce_g(Schedule *s, const RankGroups *gr, int root,
+                            BufId buf, const char *phase);
 /* recursive.c: as emit_ring_reducescatter, by recursive halving (extra
  * ranks of a non-power-of-two p folded in first). */
 void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,

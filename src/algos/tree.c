@@ -238,6 +238,42 @@ void emit_binomial_gather(Schedule *s, int root, size_t n, BufId buf,
     walk_up(s, &w, phase);
 }
 
+/* ========================================================= rank groups */
+
+/* One binomial walk of the whole vector of every group of gr at once (in
+ * buf, at each group's offset): down from member `root` (copies) or up to
+ * it (reduces), ceil(log2 size) steps, every group in the same steps. */
+static void walk_groups(Schedule *s, const RankGroups *gr, int root,
+                        BufId buf, bool up, const char *phase)
+{
+    int p = gr->size;
+    for (int m = up ? 1 : (p > 1 ? pow2_floor(p - 1) : 0); m >= 1 && m < p;
+         m = up ? 2 * m : m / 2) {
+        sched_step(s, phase);
+        for (int g = 0; g < gr->ngroups; g++) {
+            size_t off = group_off(gr, g), n = group_len(gr, g);
+            for (int v = 0; n && v + m < p; v += 2 * m) {
+                int hi = group_rank(gr, g, rrank(v + m, root, p));
+                int lo = group_rank(gr, g, rrank(v, root, p));
+                sched_xfer(s, up ? XFER_REDUCE : XFER_COPY, up ? hi : lo, buf,
+                           off, up ? lo : hi, buf, off, n);
+            }
+        }
+    }
+}
+
+void emit_binomial_bcast_g(Schedule *s, const RankGroups *gr, int root,
+                           BufId buf, const char *phase)
+{
+    walk_groups(s, gr, root, buf, false, phase);
+}
+
+void emit_binomial_reduce_g(Schedule *s, const RankGroups *gr, int root,
+                            BufId buf, const char *phase)
+{
+    walk_groups(s, gr, root, buf, true, phase);
+}
+
 /* ================================================ binomial collectives */
 
 /* A collective made of one binomial walk (a reduce's inputs first copied
