@@ -1,5 +1,6 @@
 /* test_ui_machine.c - the machine a what-if prices on, as the TUI draws it:
- * goldens of a 4x4 torus and of 2 nodes of 4 GPUs at 100x30 and 80x24,
+ * goldens of a 4x4 torus, of 2 nodes of 4 GPUs and of a 2x2x3 torus (its
+ * z links between the slices, the last one's wrap-around) at 100x30 and 80x24,
  * in English and Chinese, the normal layout and presenter mode; the
  * machine menu (a shape made to hold the ranks); what the panel shades
  * against the links' loads computed by hand; and a rank count the
@@ -60,9 +61,10 @@ static void test_goldens(void **state)
     } scenes[] = {
         {"torus4x4", "torus:4x4,y.bw=2.5", 16},
         {"nodes2x4", "nodes:2x4", 8},
+        {"torus2x2x3", "torus:2x2x3", 12},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
-    for (size_t i = 0; i < 2; i++)
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
         for (int s = 0; s < 2; s++)
             for (int zh = 0; zh < 2; zh++)
                 for (int present = 0; present < 2; present++) {

@@ -1,7 +1,8 @@
 /* topo_machine.c - the machine a what-if prices on (Scene.mach), each link
  * shaded by its load in the shown step: tori and meshes as a grid of
- * ranks (dimension x across, y down, z in slices side by side; a torus's
- * wrap-around links as stubs at the ends), nodes as rows of GPUs over
+ * ranks (dimension x across, y down, z in slices side by side, the z
+ * links of a row between two slices as one cell shaded by the busiest of
+ * them; a torus's wrap-around links as stubs at the ends), nodes as rows of GPUs over
  * their switch and NICs, a switch or bus as a row of ranks over it.
  *
  * A link's shade is its bytes' time (bytes times its beta) over the
@@ -177,6 +178,30 @@ static void draw_slice(TopoCtx *c, int x0, int y0, int z)
         }
 }
 
+/* The z links from slice z to the next (the first, past the last: the
+ * wrap-around): a cell per row y right of slice z, shaded by the busiest
+ * of the row's X links. */
+static void draw_zlinks(TopoCtx *c, int x0, int y0, int z)
+{
+    const Machine *m = &c->sc->mach;
+    int X = m->dim[0].size, Y = m->dim[1].size, Z = m->dim[2].size;
+    int pitch = label_w(m) + 2, last = z + 1 == Z;
+    if (Z < 2 || (last && !(m->dim[2].kind == DIM_RING && Z > 2)))
+        return;
+    for (int y = 0; y < Y; y++) {
+        int lv = 0;
+        for (int x = 0; x < X; x++) {
+            int q = x + X * (y + Y * z), qn = last ? x + X * y : q + X * Y;
+            int r = machine_rank_at(m, q), rn = machine_rank_at(m, qn);
+            int l = level2(c, hop(m, r, rn), hop(m, rn, r));
+            lv = l > lv ? l : lv;
+        }
+        put_level(c, x0 + X * pitch, y0 + 2 * y, lv, false);
+        if (!last)
+            put_level(c, x0 + X * pitch + 1, y0 + 2 * y, lv, false);
+    }
+}
+
 static int draw_grid(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->mach;
@@ -194,6 +219,8 @@ static int draw_grid(TopoCtx *c, Rect area)
             grid_printf(c->g, c->r, x0, area.y + rows - 1, -1, ROLE_DIM, 0,
                         "z=%d", z);
         draw_slice(c, x0, area.y, z);
+        if (m->ndims > 2)
+            draw_zlinks(c, x0, area.y, z);
     }
     return rows;
 }
