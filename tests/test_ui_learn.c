@@ -432,6 +432,53 @@ static void test_large_scenes(void **state)
     }
 }
 
+/* A lesson with more checkpoints than any fixed table: every one of 70
+ * can be answered and passed, and the results are saved and read back
+ * (checkpoint 65 stayed open for ever when progress kept 64). */
+static void test_many_checks(void **state)
+{
+    enum { NCHECKS = 70 };
+    char dir[128], path[256];
+    snprintf(dir, sizeof dir, "%s/course", root);
+    mkdir(dir, 0700);
+    for (int lang = 0; lang < 2; lang++) {
+        snprintf(path, sizeof path, "%s/%s", dir, lang ? "zh" : "en");
+        mkdir(path, 0700);
+        snprintf(path, sizeof path, "%s/%s/01-many.txt", dir,
+                 lang ? "zh" : "en");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        /* ring allreduce on 4 ranks, out of place: a copy-in step, then
+           p - 1 reduce-scatter and p - 1 allgather steps, 7 */
+        fprintf(f, "Lesson 1: Many\n\n@scene allreduce -a ring -p 4 -s 64\n");
+        for (int k = 0; k < NCHECKS; k++)
+            fprintf(f, "\n@check Steps?\n@query steps\n@answer 7\n");
+        fclose(f);
+    }
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int k = 0; k < NCHECKS; k++) {
+        to_check(l);
+        size_t pos = l->cur.pos;
+        type(l, "7\n");
+        if (!strstr(l->msg, "Right"))
+            fail_msg("checkpoint %d: '%s'", k + 1, l->msg);
+        learn_key(l, ' ');
+        if (l->cur.pos <= pos && k + 1 < NCHECKS)
+            fail_msg("checkpoint %d is not passed: still at item %zu", k + 1,
+                     pos);
+    }
+    learn_save(l);
+    stop(l);
+    char *t = read_file(prog);
+    char want[NCHECKS + 1];
+    memset(want, '+', NCHECKS);
+    want[NCHECKS] = '\0';
+    if (!strstr(t, want))
+        fail_msg("progress file:\n%s", t);
+    free(t);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -505,6 +552,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -208,15 +208,7 @@ static ProgressEntry *entry(Learn *l)
         return NULL;
     ProgressEntry *e = progress_get(&l->prog, l->list[l->cur.index].name,
                                     true);
-    if (!e)
-        return NULL;
-    size_t n = l->cur.les.nchecks < PROGRESS_MAX_CHECKS
-               ? l->cur.les.nchecks : PROGRESS_MAX_CHECKS;
-    size_t have = strlen(e->results);
-    while (have < n)
-        e->results[have++] = CP_OPEN;
-    e->results[n] = '\0';
-    return e;
+    return e && !progress_set_checks(e, l->cur.les.nchecks) ? e : NULL;
 }
 
 void learn_save(Learn *l)
@@ -237,15 +229,15 @@ static char result_of(Learn *l, int i)
 {
     ProgressEntry *e = entry(l);
     int k = l->cur.les.items[i].check;
-    return e && k >= 0 && k < PROGRESS_MAX_CHECKS && e->results[k]
-           ? e->results[k] : CP_OPEN;
+    return e && k >= 0 && (size_t)k < strlen(e->results) ? e->results[k]
+                                                         : CP_OPEN;
 }
 
 static void set_result(Learn *l, int i, CheckResult r)
 {
     ProgressEntry *e = entry(l);
     int k = l->cur.les.items[i].check;
-    if (e && k >= 0 && k < PROGRESS_MAX_CHECKS && e->results[k])
+    if (e && k >= 0 && (size_t)k < strlen(e->results))
         e->results[k] = (char)r;
 }
 
