@@ -9,6 +9,7 @@
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "core/coll.h"
+#include "core/sanitize.h"
 
 /* One subcommand. */
 typedef struct {
@@ -56,7 +57,9 @@ static int usage(void)
 
 static int unknown_command(const char *name)
 {
-    fprintf(stderr, "collviz: unknown command '%s'; commands:", name);
+    char safe[1024];
+    sanitize(safe, sizeof safe, name, 0); /* controls as escapes */
+    fprintf(stderr, "collviz: unknown command '%s'; commands:", safe);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
     fprintf(stderr, ", help (a collective name opens the TUI)\n");
@@ -67,8 +70,11 @@ static int unknown_command(const char *name)
  * rather than ignored. */
 static int extra_argument(const char *after, const char *extra)
 {
+    char a[1024], x[1024];
+    sanitize(a, sizeof a, after, 0); /* controls as escapes */
+    sanitize(x, sizeof x, extra, 0);
     fprintf(stderr, "collviz: unexpected argument '%s' after '%s'; it takes "
-                    "no more arguments\n", extra, after);
+                    "no more arguments\n", x, a);
     return CLI_EXIT_USAGE;
 }
 

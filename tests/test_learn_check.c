@@ -224,6 +224,43 @@ static void test_library(void **state)
     out_free(&o);
 }
 
+/* Names of lesson files and what --check quotes come from files: a name
+ * holding a colour and a title escape (ESC ... BEL) and a C1 CSI reaches
+ * the terminal as visible escapes, never as the bytes; a lesson line
+ * holding a C1 or bidirectional control is refused. */
+static void test_escapes(void **state)
+{
+    static const char name[] = "01-\x1b[31mRED\x1b]0;PWNED\a\xc2\x9b" "2J.txt";
+    static const char shown[] = "01-\\x1B[31mRED\\x1B]0;PWNED\\x07\\u009B2J";
+    Out o;
+    char env[128];
+    put("en", name, "T\n@bad\n");
+    put("zh", name, "T\n@bad\n");
+    put("en", "02-c1.txt", "T\n\nA C1 \xc2\x9b" "31m control.\n");
+    put("zh", "02-c1.txt", "T\n\nA bidi \xe2\x80\xae override.\n");
+    snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s", root);
+    putenv(env);
+    run(&o, "learn nosuch");
+    assert_int_equal(o.rc, 2);
+    if (strchr(o.err, 0x1b) || strchr(o.err, '\a') || strstr(o.err, "\xc2\x9b") ||
+        !strstr(o.err, shown))
+        fail_msg("stderr: '%s'", o.err);
+    out_free(&o);
+    run(&o, "learn --check");
+    assert_int_equal(o.rc, 2);
+    if (strchr(o.out, 0x1b) || strchr(o.out, '\a') || strstr(o.out, "\xc2\x9b") ||
+        !strstr(o.out, shown) || !strstr(o.out, "en/02-c1.txt:3: ") ||
+        !strstr(o.out, "zh/02-c1.txt:3: "))
+        fail_msg("stdout: '%s'", o.out);
+    out_free(&o);
+    unsetenv("COLLVIZ_LESSONS");
+    run(&o, "\x1b]0;PWNED\a");
+    assert_int_equal(o.rc, 2);
+    if (strchr(o.err, 0x1b) || !strstr(o.err, "'\\x1B]0;PWNED\\x07'"))
+        fail_msg("stderr: '%s'", o.err);
+    out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +269,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hints_and_pictures, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_library, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 #include "algos/algo.h"
 #include "cli/cli.h"
 #include "cli/trace.h"
+#include "core/sanitize.h"
 #include "lesson/library.h"
 #include "lesson/lint.h"
 #include "lesson/query.h"
@@ -188,6 +189,21 @@ void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
 
 /* ------------------------------------------------------------- command */
 
+/* One problem as FILE:LINE: SENTENCE (line < 0: FILE: SENTENCE). The file's
+ * name and the sentence, which quotes the lesson, came from files: their
+ * controls are shown as escapes (core/sanitize.h), never sent to the
+ * terminal. */
+static void say(const char *path, int line, const char *msg)
+{
+    char p[8192], m[1024];
+    sanitize(p, sizeof p, path, 0);
+    sanitize(m, sizeof m, msg, 0);
+    if (line >= 0)
+        printf("%s:%d: %s\n", p, line, m);
+    else
+        printf("%s: %s\n", p, m);
+}
+
 /* Parse file path into *l, printing its problems; returns their number
  * (-1: the file could not be read). */
 static int lint_file(const char *path, Lesson *l, int deep, int print)
@@ -197,7 +213,7 @@ static int lint_file(const char *path, Lesson *l, int deep, int print)
     LessonDiags d = {0};
     if (library_read(path, &buf, &len, why, sizeof why)) {
         if (print)
-            printf("%s: %s\n", path, why);
+            say(path, -1, why);
         *l = (Lesson){0};
         return -1;
     }
@@ -208,7 +224,7 @@ static int lint_file(const char *path, Lesson *l, int deep, int print)
     if (deep)
         lint_lesson(l, &d);
     for (size_t k = 0; print && k < d.n; k++)
-        printf("%s:%d: %s\n", path, d.d[k].line, d.d[k].msg);
+        say(path, d.d[k].line, d.d[k].msg);
     int n = (int)d.n;
     lesson_diags_fini(&d);
     return n;
@@ -245,7 +261,7 @@ static int lint_one(const char *path, int *nfiles)
             LessonDiags d = {0};
             lint_pair(&o, other, &l, &d);
             for (size_t i = 0; i < d.n; i++)
-                printf("%s:%d: %s\n", path, d.d[i].line, d.d[i].msg);
+                say(path, d.d[i].line, d.d[i].msg);
             bad += (int)d.n;
             lesson_diags_fini(&d);
         }
@@ -263,14 +279,18 @@ int lint_main(int nfiles, const char *const *files)
     if (!nfiles) {
         char dir[4096], why[4096];
         if (library_dir(dir, sizeof dir, why, sizeof why)) {
-            fprintf(stderr, "collviz: %s\n", why);
+            char safe[8192];
+            sanitize(safe, sizeof safe, why, 0);
+            fprintf(stderr, "collviz: %s\n", safe);
             return CLI_EXIT_USAGE;
         }
         for (size_t k = 0; k < sizeof langs / sizeof *langs; k++) {
             LessonEntry *e;
             size_t ne;
             if (library_list(dir, langs[k], &e, &ne, why, sizeof why)) {
-                printf("%s\n", why);
+                char safe[8192];
+                sanitize(safe, sizeof safe, why, 0);
+                printf("%s\n", safe);
                 bad++;
                 continue;
             }

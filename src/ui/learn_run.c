@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/sanitize.h"
 #include "ui/learn.h"
 
 #define RUN_MAX_OUT (1u << 20) /* the most output the pager keeps */
@@ -74,6 +75,15 @@ static void child(const char *self, int out, char **argv)
 
 static void show(Learn *l, const char *cmd, char *text)
 {
+    /* a command's output reaches the terminal with its controls as
+       escapes (core/sanitize.h), lines kept */
+    size_t need = text ? sanitize(NULL, 0, text, SANITIZE_KEEP_NEWLINE) + 1 : 0;
+    char *safe = need ? malloc(need) : NULL;
+    if (safe) {
+        sanitize(safe, need, text, SANITIZE_KEEP_NEWLINE);
+        free(text);
+        text = safe;
+    }
     free(l->pager);
     l->pager = text;
     snprintf(l->pager_title, sizeof l->pager_title, "$ %s", cmd);
