@@ -330,6 +330,30 @@ static void test_run(void **state)
     assert_non_null(strstr(l->pager, "opens the interactive TUI"));
     learn_run(l, "ls /");
     assert_non_null(strstr(l->pager, "Only collviz commands"));
+    /* a lesson writes no file: --json is off the allow-list, also when
+       blanks push it out of sight or past the old 511-byte cut */
+    char json[160], cmd[1024];
+    snprintf(json, sizeof json, "%s/written.json", root);
+    snprintf(cmd, sizeof cmd, "collviz perf allreduce -p 1 -b 8 -e 8 -n 1 "
+             "-w 0 -c 0 --json %s", json);
+    learn_run(l, cmd);
+    assert_non_null(strstr(l->pager, "A lesson may not run this command"));
+    assert_non_null(strstr(l->pager, "'--json'"));
+    snprintf(cmd, sizeof cmd, "collviz perf allreduce -p 1 -b 8 -e 8 -n 1 "
+             "-w 0 -c 0%480s--json %s", "", json);
+    learn_run(l, cmd);
+    assert_non_null(strstr(l->pager, "A lesson may not run this command"));
+    assert_string_equal(strstr(l->pager, "collviz perf"), cmd); /* whole */
+    assert_int_equal(access(json, F_OK), -1);
+    /* a calibration run from a lesson is measured and shown, not saved */
+    char cache[160];
+    snprintf(cache, sizeof cache, "%s/cache", root);
+    setenv("XDG_CACHE_HOME", cache, 1);
+    learn_run(l, "collviz calibrate -p 1 --quick");
+    if (!strstr(l->pager, "not saved") || !strstr(l->pager, "[exit status 0]"))
+        fail_msg("pager:\n%s", l->pager);
+    assert_int_equal(access(cache, F_OK), -1);
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
     learn_key(l, 27);
     assert_int_equal(l->screen, LS_LESSON);
     learn_key(l, '9');

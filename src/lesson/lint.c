@@ -11,6 +11,7 @@
 #include "lesson/library.h"
 #include "lesson/lint.h"
 #include "lesson/query.h"
+#include "lesson/runcheck.h"
 
 int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen)
@@ -84,6 +85,29 @@ static void lint_check(const LessonItem *it, const SceneSpec *sc,
                         it->answers[k], v.text);
 }
 
+/* Every command of @run item it: one a lesson may hold (runcheck.h). */
+static void lint_run(const LessonItem *it, LessonDiags *d)
+{
+    const char *s = it->text;
+    char why[400];
+    for (int k = 1; *s; k++) {
+        size_t n = strcspn(s, "\n");
+        char *line = malloc(n + 1);
+        RunCmd c;
+        if (!line) {
+            lesson_diag(d, it->line + k, "%s", cv_strerror(CV_ERR_NOMEM));
+            return;
+        }
+        memcpy(line, s, n);
+        line[n] = '\0';
+        if (runcheck(line, &c, why, sizeof why))
+            lesson_diag(d, it->line + k, "the player would not run this "
+                        "command: %s", why);
+        free(line);
+        s += n + (s[n] == '\n');
+    }
+}
+
 void lint_lesson(const Lesson *l, LessonDiags *d)
 {
     SceneSpec sc;
@@ -111,6 +135,8 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
             else if (steps >= 0 && it->step > steps)
                 lesson_diag(d, it->line, "step %ld is beyond the scene's last, "
                             "%ld", it->step, steps);
+        } else if (it->kind == LI_RUN) {
+            lint_run(it, d);
         } else if (it->kind == LI_CHECK && it->query) {
             if (it->scene >= 0 && !cur && !strstr(it->query, " on "))
                 lesson_diag(d, it->query_line, "the query cannot be evaluated: "

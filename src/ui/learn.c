@@ -498,15 +498,25 @@ static void run_nth(Learn *l, int n)
         say(l, ROLE_DIM, "%s", _("That @run block has fewer commands."));
         return;
     }
-    char cmd[512];
+    /* the line whole, never cut: learn_run refuses one too long */
     size_t len = strcspn(s, "\n");
-    snprintf(cmd, sizeof cmd, "%.*s", (int)(len < 511 ? len : 511), s);
-    if (!l->defer_run) {
-        learn_run(l, cmd);
+    char *cmd = malloc(len + 1);
+    RunCmd c;
+    char why[400];
+    if (!cmd) {
+        say(l, ROLE_ERROR, "%s", cv_strerror(CV_ERR_NOMEM));
         return;
     }
-    snprintf(l->pending, sizeof l->pending, "%s", cmd);
-    say(l, ROLE_DIM, _("Running %s ..."), cmd);
+    memcpy(cmd, s, len);
+    cmd[len] = '\0';
+    if (!l->defer_run || runcheck(cmd, &c, why, sizeof why) ||
+        c.kind != RUN_PRINTS) {
+        learn_run(l, cmd); /* runs it, or says why not */
+    } else {
+        snprintf(l->pending, sizeof l->pending, "%s", cmd); /* it fits */
+        say(l, ROLE_DIM, _("Running %s ..."), cmd);
+    }
+    free(cmd);
 }
 
 static void lesson_key(Learn *l, int key)
