@@ -118,7 +118,7 @@ static void test_numbers(void **state)
         {{"trace", "broadcast", "-p", "4", "-s", "64", "-r", "+1"}, "root '+1'"},
         {{"model", "allreduce", "-p", "2", "-f", "+2"}, "-f '+2' must be"},
         {{"model", "allreduce", "-p", "2", "--alpha", "+1"}, "--alpha '+1' is not"},
-        {{"model", "allreduce", "-p", "2", "--beta", "\t10"}, "--beta '\t10' is not"},
+        {{"model", "allreduce", "-p", "2", "--beta", "\t10"}, "--beta '\\t10' is not"},
         {{"calibrate", "-p", "+2", "--show"}, "rank count '+2'"},
         {{"tui", "--script", "/dev/null", "--cells", " 5"}, "--cells ' 5' must be"},
         {{"tui", "--script", "/dev/null", "--cells", "+5"}, "--cells '+5' must be"},
