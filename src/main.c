@@ -2,13 +2,16 @@
  * of the command line. No command, a collective name or an option first
  * open the TUI. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
 #include "core/coll.h"
+#include "core/sanitize.h"
 
 /* One subcommand. */
 typedef struct {
@@ -56,7 +59,9 @@ static int usage(void)
 
 static int unknown_command(const char *name)
 {
-    fprintf(stderr, "collviz: unknown command '%s'; commands:", name);
+    char safe[1024];
+    sanitize(safe, sizeof safe, name, 0); /* controls as escapes */
+    fprintf(stderr, "collviz: unknown command '%s'; commands:", safe);
     for (size_t i = 0; i < NCOMMANDS; i++)
         fprintf(stderr, "%s %s", i ? "," : "", commands[i].name);
     fprintf(stderr, ", help (a collective name opens the TUI)\n");
@@ -67,8 +72,11 @@ static int unknown_command(const char *name)
  * rather than ignored. */
 static int extra_argument(const char *after, const char *extra)
 {
+    char a[1024], x[1024];
+    sanitize(a, sizeof a, after, 0); /* controls as escapes */
+    sanitize(x, sizeof x, extra, 0);
     fprintf(stderr, "collviz: unexpected argument '%s' after '%s'; it takes "
-                    "no more arguments\n", extra, after);
+                    "no more arguments\n", x, a);
     return CLI_EXIT_USAGE;
 }
 
@@ -91,6 +99,24 @@ static int help(int argc, char **argv)
     return c->run(2, args);
 }
 
+/* Started with stdin, stdout or stderr closed (>&-, 2>&-), the first file
+ * opened would take its number: the table or a warning would then be
+ * written into a --json file. Each closed one gets /dev/null opened the
+ * other way round, so that its number is taken and its reads and writes
+ * still fail (EBADF) as on a closed descriptor: the failed write is then
+ * seen and said (finish_output). */
+static void hold_std_fds(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+            int got = open("/dev/null", fd ? O_RDONLY : O_WRONLY);
+            if (got >= 0 && got != fd) { /* a lower one was free: not ours */
+                dup2(got, fd);
+                close(got);
+            }
+        }
+}
+
 /* Whether e is what a failed write of standard output sets. */
 static int write_error(int e)
 {
@@ -107,7 +133,7 @@ static int finish_output(int rc)
     errno = 0;
     int flush_failed = fflush(stdout) != 0;
     if (!flush_failed && !ferror(stdout))
-        return rc;
+        return ferror(stderr) && rc == CLI_EXIT_OK ? CLI_EXIT_FAIL : rc;
     int e = flush_failed ? errno : write_error(seen) ? seen : 0;
     if (e)
         fprintf(stderr, "collviz: cannot write the output: %s\n", strerror(e));
@@ -151,5 +177,6 @@ int COLLVIZ_MAIN(int argc, char **argv);
 
 int COLLVIZ_MAIN(int argc, char **argv)
 {
+    hold_std_fds();
     return finish_output(run(argc, argv));
 }

@@ -118,7 +118,7 @@ static void test_numbers(void **state)
         {{"trace", "broadcast", "-p", "4", "-s", "64", "-r", "+1"}, "root '+1'"},
         {{"model", "allreduce", "-p", "2", "-f", "+2"}, "-f '+2' must be"},
         {{"model", "allreduce", "-p", "2", "--alpha", "+1"}, "--alpha '+1' is not"},
-        {{"model", "allreduce", "-p", "2", "--beta", "\t10"}, "--beta '\t10' is not"},
+        {{"model", "allreduce", "-p", "2", "--beta", "\t10"}, "--beta '\\t10' is not"},
         {{"calibrate", "-p", "+2", "--show"}, "rank count '+2'"},
         {{"tui", "--script", "/dev/null", "--cells", " 5"}, "--cells ' 5' must be"},
         {{"tui", "--script", "/dev/null", "--cells", "+5"}, "--cells '+5' must be"},
@@ -301,9 +301,73 @@ static void test_date_text(void **state)
     }
 }
 
+/* A libcuda.so.1 in the current folder is never loaded through an empty
+ * element of LD_LIBRARY_PATH ('/usr/local/cuda/lib64:' with the variable
+ * empty before): here the tests' fake driver, which runs perf, is put in
+ * a fresh folder and perf -B cuda is run from there. A relative
+ * COLLVIZ_LIBCUDA is refused too. */
+static void test_libcuda_from_cwd(void **state)
+{
+#ifdef COLLVIZ_WITH_CUDA
+    char dir[] = "/tmp/collviz-test-dl-XXXXXX", lib[128], bin[PATH_MAX],
+         here[PATH_MAX];
+    assert_non_null(mkdtemp(dir));
+    snprintf(lib, sizeof lib, "%s/libcuda.so.1", dir);
+    if (access(FAKE_CUDA_LIB, R_OK))
+        skip(); /* make build/tests/fake_cuda/libcuda.so.1 */
+    assert_int_equal(symlink(FAKE_CUDA_LIB, lib), 0);
+    assert_non_null(realpath(run_binary(), bin));
+    assert_non_null(getcwd(here, sizeof here));
+    char *old = getenv("LD_LIBRARY_PATH") ? strdup(getenv("LD_LIBRARY_PATH"))
+                                          : NULL;
+    setenv("COLLVIZ", bin, 1);
+    unsetenv("COLLVIZ_LIBCUDA");
+    assert_int_equal(chdir(dir), 0);
+    const char *const perf[] = {"perf", "allreduce", "-B", "cuda", "-p", "1",
+                                "-b", "8", "-e", "8", "-n", "1", "-w", "0",
+                                NULL};
+    static const char *const paths[] = {"/nonexistent:", ":/nonexistent",
+                                        "/nonexistent::/x", "."};
+    for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
+        setenv("LD_LIBRARY_PATH", paths[i], 1);
+        Ran r = run_args(perf);
+        /* the fake driver runs perf and names "Fake CUDA Device 0" */
+        if (r.status == 0 || strstr(r.out, "Fake CUDA") || strstr(r.err, "Fake CUDA"))
+            fail_msg("LD_LIBRARY_PATH=%s: status %d, the current folder's "
+                     "library was loaded:\n%s%s", paths[i], r.status, r.out,
+                     r.err);
+        ran_free(&r);
+    }
+    setenv("LD_LIBRARY_PATH", "/nonexistent", 1);
+    setenv("COLLVIZ_LIBCUDA", "libcuda.so.1", 1);
+    Ran r = run_args(perf);
+    if (r.status != 2 || !strstr(r.err, "COLLVIZ_LIBCUDA must name the "
+                                        "library by its absolute path"))
+        fail_msg("status %d: %s", r.status, r.err);
+    ran_free(&r);
+    /* named by its absolute path, the fake driver is used */
+    setenv("COLLVIZ_LIBCUDA", FAKE_CUDA_LIB, 1);
+    r = run_args(perf);
+    if (r.status != 0)
+        fail_msg("COLLVIZ_LIBCUDA absolute: status %d: %s", r.status, r.err);
+    ran_free(&r);
+    unsetenv("COLLVIZ_LIBCUDA");
+    if (old)
+        setenv("LD_LIBRARY_PATH", old, 1), free(old);
+    else
+        unsetenv("LD_LIBRARY_PATH");
+    assert_int_equal(chdir(here), 0);
+    unlink(lib);
+    rmdir(dir);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_libcuda_from_cwd),
         cmocka_unit_test_setup_teardown(test_repeated_options, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_numbers, cache_setup, cache_teardown),

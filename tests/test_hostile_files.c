@@ -13,6 +13,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 #include "measure/calib.h"
@@ -254,6 +255,75 @@ static void test_json_replaced_at_the_end(void **state)
     assert_false(any_file(c->dir, "out.json.tmp."));
 }
 
+/* Run the binary with args and descriptor `closed` (1 or 2) closed, as a
+ * shell's >&- or 2>&- leave it; its exit status (-1: it hung). */
+static int run_closed(int closed, const char *const *args)
+{
+    char *argv[32];
+    int n = 0;
+    argv[n++] = (char *)run_binary();
+    for (; args[n - 1]; n++)
+        argv[n] = (char *)args[n - 1];
+    argv[n] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        dup2(null, 3 - closed); /* the other stream: out of the test's way */
+        close(null);
+        close(closed);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int st = 0;
+    for (int i = 0; i < 1200 && waitpid(pid, &st, WNOHANG) == 0; i++)
+        usleep(50000);
+    if (waitpid(pid, &st, WNOHANG) == 0) {
+        kill(pid, SIGKILL);
+        waitpid(pid, &st, 0);
+        return -1;
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* perf --json FILE with stdout or stderr closed: the file is written only
+ * from the JSON, and only when every stream could be written; a stream
+ * that could not be written is exit 1 and FILE stays as it was. (The
+ * temporary file took descriptor 1 or 2: the table or the warning went
+ * into FILE, and with 2>&- the status was 0.) */
+static void test_json_closed_streams(void **state)
+{
+    Cache *c = *state;
+    char json[128], arg[160];
+    static const char old[] = "{\"precious\": true}\n";
+    snprintf(json, sizeof json, "%s/out.json", c->dir);
+    snprintf(arg, sizeof arg, "--json=%s", json);
+    const char *const args[] = {"perf", "allreduce", "-p", "2", "-b", "8",
+                                "-e", "64", "-n", "1", "-w", "0", arg, NULL};
+    /* no calibration: the warning that one is taken goes to stderr
+       (that run saves one: stdout's turn comes second) */
+    for (int closed = 2; closed >= 1; closed--) {
+        FILE *f = fopen(json, "w");
+        assert_non_null(f);
+        fputs(old, f);
+        fclose(f);
+        int rc = run_closed(closed, args);
+        char *now = read_all(json);
+        if (rc != 1 || strcmp(now, old))
+            fail_msg("fd %d closed: status %d, file:\n%s", closed, rc, now);
+        free(now);
+        assert_false(any_file(c->dir, "out.json.tmp."));
+    }
+    /* with a calibration nothing goes to stderr: 2>&- writes the JSON */
+    save_calib(c);
+    assert_int_equal(run_closed(2, args), 0);
+    char *now = read_all(json);
+    if (now[0] != '{' || !strstr(now, "\"size\": 64,"))
+        fail_msg("file:\n%s", now);
+    free(now);
+}
+
 /* ------------------------------------------------------------- messages */
 
 /* A calibration that cannot be saved: the real cause, and calibrate
@@ -287,6 +357,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_fifo, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_json_replaced_at_the_end,
                                         cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_json_closed_streams, cache_setup,
+                                        cache_teardown),
         cmocka_unit_test_setup_teardown(test_save_fails, cache_setup,
                                         cache_teardown),
     };

@@ -224,6 +224,115 @@ static void test_library(void **state)
     out_free(&o);
 }
 
+/* Names of lesson files and what --check quotes come from files: a name
+ * holding a colour and a title escape (ESC ... BEL) and a C1 CSI reaches
+ * the terminal as visible escapes, never as the bytes; a lesson line
+ * holding a C1 or bidirectional control is refused. */
+static void test_escapes(void **state)
+{
+    static const char name[] = "01-\x1b[31mRED\x1b]0;PWNED\a\xc2\x9b" "2J.txt";
+    static const char shown[] = "01-\\x1B[31mRED\\x1B]0;PWNED\\x07\\u009B2J";
+    Out o;
+    char env[128];
+    put("en", name, "T\n@bad\n");
+    put("zh", name, "T\n@bad\n");
+    put("en", "02-c1.txt", "T\n\nA C1 \xc2\x9b" "31m control.\n");
+    put("zh", "02-c1.txt", "T\n\nA bidi \xe2\x80\xae override.\n");
+    snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s", root);
+    putenv(env);
+    run(&o, "learn nosuch");
+    assert_int_equal(o.rc, 2);
+    if (strchr(o.err, 0x1b) || strchr(o.err, '\a') || strstr(o.err, "\xc2\x9b") ||
+        !strstr(o.err, shown))
+        fail_msg("stderr: '%s'", o.err);
+    out_free(&o);
+    run(&o, "learn --check");
+    assert_int_equal(o.rc, 2);
+    if (strchr(o.out, 0x1b) || strchr(o.out, '\a') || strstr(o.out, "\xc2\x9b") ||
+        !strstr(o.out, shown) || !strstr(o.out, "en/02-c1.txt:3: ") ||
+        !strstr(o.out, "zh/02-c1.txt:3: "))
+        fail_msg("stdout: '%s'", o.out);
+    out_free(&o);
+    unsetenv("COLLVIZ_LESSONS");
+    run(&o, "\x1b]0;PWNED\a");
+    assert_int_equal(o.rc, 2);
+    if (strchr(o.err, 0x1b) || !strstr(o.err, "'\\x1B]0;PWNED\\x07'"))
+        fail_msg("stderr: '%s'", o.err);
+    out_free(&o);
+}
+
+/* @run commands: a lesson is data. --check refuses every collviz
+ * command that writes or reads a file or takes an option off the
+ * lessons' allow-list, and every line the player would not run exactly as
+ * it is shown (padded, tabs, too long, too many words), each at its own
+ * line; commands that print, TUI commands and shell commands pass. */
+static void test_run_commands(void **state)
+{
+    char text[4096], pad[300], big[460], many[200];
+    memset(pad, ' ', sizeof pad - 1);
+    pad[sizeof pad - 1] = '\0';
+    snprintf(big, sizeof big, "collviz list%0440d", 0);
+    strcpy(many, "collviz list");
+    for (int i = 0; i < 32; i++)
+        strcat(many, " -v");
+    snprintf(text, sizeof text,
+             "T\n\n@run\n"
+             "    collviz perf allreduce -p 1 -b 8 -e 8 --json /tmp/x.json\n" /* 4 */
+             "    collviz perf allreduce -p 1 --json=out.json\n"             /* 5 */
+             "    collviz topo torus:4x4 --file\n"                           /* 6 */
+             "    collviz trace allreduce -p 4 -s 64 -T dir/m.yml\n"          /* 7 */
+             "    collviz topo /etc/passwd\n"                                /* 8 */
+             "    collviz perf allreduce -p 1 -c 0%s--json ~/.bashrc\n"      /* 9 */
+             "    collviz\tlist\n"                                           /* 10 */
+             "    %s\n"                                                      /* 11 */
+             "    %s\n"                                                      /* 12 */
+             "    collviz learn 1\n"                                         /* 13 */
+             "    collviz perf allreduce -p 1 --future-option\n"             /* 14 */
+             "    collviz list -v\n"                                         /* 15 */
+             "    collviz trace allreduce -a ring -p 4 -s 64 -T torus:2x2\n"  /* 16 */
+             "    collviz perf allreduce -B cuda -p 2 -b 1K -e 1M -f 8\n"     /* 17 */
+             "    collviz calibrate -p 2\n"                                  /* 18 */
+             "    collviz model allreduce -p 8 --alpha=10us\n"               /* 19 */
+             "    collviz broadcast -a binomial -p 8\n"                      /* 20 */
+             "    nproc\n",                                                  /* 21 */
+             pad, big, many);
+    put("en", "01-run.txt", text);
+    put("zh", "01-run.txt", text);
+    Out o;
+    runf(&o, "learn --check %s/en/01-run.txt", root);
+    assert_int_equal(o.rc, 2);
+    static const struct { int line; const char *says; } want[] = {
+        {4, "option '--json' of 'collviz perf' is not one a lesson may use"},
+        {5, "option '--json=out.json' of 'collviz perf'"},
+        {6, "option '--file' of 'collviz topo'"},
+        {7, "'dir/m.yml' is a machine file"},
+        {8, "'/etc/passwd' is a machine file"},
+        {9, "two blanks in a row"},
+        {10, "a tab"},
+        {11, "over the 400"},
+        {12, "more than 32 words"},
+        {13, "'collviz learn' is not a command a lesson may run"},
+        {14, "option '--future-option'"},
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char at[160];
+        snprintf(at, sizeof at, "01-run.txt:%d: the player would not run this "
+                 "command: ", want[i].line);
+        const char *p = strstr(o.out, at);
+        if (!p || !strstr(p, want[i].says) ||
+            (strchr(p, '\n') && strstr(p, want[i].says) > strchr(p, '\n')))
+            fail_msg("line %d does not say '%s':\n%s", want[i].line,
+                     want[i].says, o.out);
+    }
+    for (int line = 15; line <= 21; line++) {
+        char at[64];
+        snprintf(at, sizeof at, "01-run.txt:%d:", line);
+        if (strstr(o.out, at))
+            fail_msg("line %d is refused:\n%s", line, o.out);
+    }
+    out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -232,6 +341,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hints_and_pictures, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_library, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_commands, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,7 +1,8 @@
 /* test_lesson.c - the lesson parser: items in reading order, checkpoints
  * with their lines, and every malformed input reported with its line and
  * never a crash (a mutation loop with a fixed seed over the real lessons
- * runs under the sanitizers in CI). */
+ * runs under the sanitizers in CI); a FIFO among the lessons is refused
+ * at once, never waited on. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +11,10 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <signal.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "lesson/lesson.h"
 #include "lesson/library.h"
@@ -146,6 +150,43 @@ static void test_too_large(void **state)
     lesson_diags_fini(&d);
 }
 
+/* A FIFO, as a lesson or as the other language's file of one, is refused
+ * without waiting for a writer: the reads open it without blocking and
+ * look at what it is first. alarm() turns a wait into a failed test. */
+static void test_fifo(void **state)
+{
+    char dir[] = "/tmp/collviz-fifo-XXXXXX", path[128], why[512], *buf;
+    size_t len;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/en", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/zh", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/zh/01-a.txt", dir);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    signal(SIGALRM, SIG_DFL);
+    alarm(10);
+    assert_int_equal(library_read(path, &buf, &len, why, sizeof why),
+                     CV_ERR_IO);
+    assert_null(buf);
+    assert_non_null(strstr(why, "not a regular file"));
+    /* --check of a lesson whose zh sibling is a FIFO, and of the FIFO */
+    snprintf(path, sizeof path, "%s/en/01-a.txt", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("T\n\nText.\n", f);
+    fclose(f);
+    const char *one[] = {path};
+    fflush(stdout);
+    assert_int_equal(lint_main(1, one), 0);
+    snprintf(path, sizeof path, "%s/zh/01-a.txt", dir);
+    assert_int_equal(lint_main(1, one), 2);
+    alarm(0);
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir); /* our mkdtemp's */
+    assert_int_equal(system(cmd), 0);
+}
+
 /* The real lessons, mutated byte by byte with a fixed seed: any result
  * but a crash or a sanitizer report is fine; a clean parse must have a
  * title. */
@@ -207,6 +248,7 @@ int main(void)
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_cjk_and_crlf),
         cmocka_unit_test(test_too_large),
+        cmocka_unit_test(test_fifo),
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_find),
     };

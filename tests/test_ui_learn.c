@@ -330,6 +330,30 @@ static void test_run(void **state)
     assert_non_null(strstr(l->pager, "opens the interactive TUI"));
     learn_run(l, "ls /");
     assert_non_null(strstr(l->pager, "Only collviz commands"));
+    /* a lesson writes no file: --json is off the allow-list, also when
+       blanks push it out of sight or past the old 511-byte cut */
+    char json[160], cmd[1024];
+    snprintf(json, sizeof json, "%s/written.json", root);
+    snprintf(cmd, sizeof cmd, "collviz perf allreduce -p 1 -b 8 -e 8 -n 1 "
+             "-w 0 -c 0 --json %s", json);
+    learn_run(l, cmd);
+    assert_non_null(strstr(l->pager, "A lesson may not run this command"));
+    assert_non_null(strstr(l->pager, "'--json'"));
+    snprintf(cmd, sizeof cmd, "collviz perf allreduce -p 1 -b 8 -e 8 -n 1 "
+             "-w 0 -c 0%480s--json %s", "", json);
+    learn_run(l, cmd);
+    assert_non_null(strstr(l->pager, "A lesson may not run this command"));
+    assert_string_equal(strstr(l->pager, "collviz perf"), cmd); /* whole */
+    assert_int_equal(access(json, F_OK), -1);
+    /* a calibration run from a lesson is measured and shown, not saved */
+    char cache[160];
+    snprintf(cache, sizeof cache, "%s/cache", root);
+    setenv("XDG_CACHE_HOME", cache, 1);
+    learn_run(l, "collviz calibrate -p 1 --quick");
+    if (!strstr(l->pager, "not saved") || !strstr(l->pager, "[exit status 0]"))
+        fail_msg("pager:\n%s", l->pager);
+    assert_int_equal(access(cache, F_OK), -1);
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
     learn_key(l, 27);
     assert_int_equal(l->screen, LS_LESSON);
     learn_key(l, '9');
@@ -432,6 +456,53 @@ static void test_large_scenes(void **state)
     }
 }
 
+/* A lesson with more checkpoints than any fixed table: every one of 70
+ * can be answered and passed, and the results are saved and read back
+ * (checkpoint 65 stayed open for ever when progress kept 64). */
+static void test_many_checks(void **state)
+{
+    enum { NCHECKS = 70 };
+    char dir[128], path[256];
+    snprintf(dir, sizeof dir, "%s/course", root);
+    mkdir(dir, 0700);
+    for (int lang = 0; lang < 2; lang++) {
+        snprintf(path, sizeof path, "%s/%s", dir, lang ? "zh" : "en");
+        mkdir(path, 0700);
+        snprintf(path, sizeof path, "%s/%s/01-many.txt", dir,
+                 lang ? "zh" : "en");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        /* ring allreduce on 4 ranks, out of place: a copy-in step, then
+           p - 1 reduce-scatter and p - 1 allgather steps, 7 */
+        fprintf(f, "Lesson 1: Many\n\n@scene allreduce -a ring -p 4 -s 64\n");
+        for (int k = 0; k < NCHECKS; k++)
+            fprintf(f, "\n@check Steps?\n@query steps\n@answer 7\n");
+        fclose(f);
+    }
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int k = 0; k < NCHECKS; k++) {
+        to_check(l);
+        size_t pos = l->cur.pos;
+        type(l, "7\n");
+        if (!strstr(l->msg, "Right"))
+            fail_msg("checkpoint %d: '%s'", k + 1, l->msg);
+        learn_key(l, ' ');
+        if (l->cur.pos <= pos && k + 1 < NCHECKS)
+            fail_msg("checkpoint %d is not passed: still at item %zu", k + 1,
+                     pos);
+    }
+    learn_save(l);
+    stop(l);
+    char *t = read_file(prog);
+    char want[NCHECKS + 1];
+    memset(want, '+', NCHECKS);
+    want[NCHECKS] = '\0';
+    if (!strstr(t, want))
+        fail_msg("progress file:\n%s", t);
+    free(t);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -505,6 +576,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

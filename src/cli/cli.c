@@ -2,6 +2,7 @@
  * every command shares. Only cli_error, cli_help and cli_start print (for
  * the commands); everything else writes into buffers, see cli.h. */
 #include "cli/cli.h"
+#include "core/sanitize.h"
 
 #include <errno.h>
 #include <math.h>
@@ -596,7 +597,10 @@ void cli_date_text(long long when, char *buf, size_t n)
 
 int cli_error(const CliErr *e)
 {
-    fprintf(stderr, "collviz: %s\n", e->msg);
+    /* the sentence quotes the command line: its controls as escapes */
+    char safe[sizeof e->msg * 4];
+    sanitize(safe, sizeof safe, e->msg, 0);
+    fprintf(stderr, "collviz: %s\n", safe);
     return CLI_EXIT_USAGE;
 }
 

@@ -95,9 +95,17 @@ static int measure(Executor *ex, int quick, double max_bytes, Calib *cal,
 }
 
 /* Save cal where perf, model -B and the TUI look for it; 0, or 1 after the
- * sentence with the cause (store_write's: strerror's words). */
+ * sentence with the cause (store_write's: strerror's words). With
+ * COLLVIZ_NO_SAVE set (the lesson player sets it for its commands: a
+ * lesson writes no file) it is only said that nothing is saved. */
 static int save(const Calib *cal)
 {
+    const char *no = getenv("COLLVIZ_NO_SAVE");
+    if (no && *no) {
+        fprintf(stderr, "collviz: the calibration is not saved: "
+                "COLLVIZ_NO_SAVE is set (a lesson's commands save nothing)\n");
+        return CLI_EXIT_OK;
+    }
     char path[4096], why[4400] = "";
     cache_path(cal->backend, cal->host, cal->nranks, path, sizeof path);
     if (calib_save(cal, why, sizeof why) == CV_OK)

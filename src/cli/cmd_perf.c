@@ -615,6 +615,12 @@ static int json_close_out(JsonOut *j, const Run *r, const PerfRow *rows,
             store_abandon(&j->tmp);
         return rc;
     }
+    /* stdout or stderr could not be written (closed, a full disk): the
+       run failed, and FILE is left as it was (main says why) */
+    if (!j->direct && (fflush(stdout) || ferror(stdout) || ferror(stderr))) {
+        store_abandon(&j->tmp);
+        return CLI_EXIT_FAIL;
+    }
     CvError e = write_json(f, r, rows, r->done, failure, &errnum);
     if (e)
         snprintf(why, sizeof why, "%s", errnum ? strerror(errnum)

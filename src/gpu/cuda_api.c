@@ -2,6 +2,7 @@
  * cuGetProcAddress (cuda_api.h), and the sentences for why it cannot be
  * used. */
 #include "gpu/cuda_api.h"
+#include "gpu/libpath.h"
 
 #include <dlfcn.h>
 #include <stdio.h>
@@ -88,12 +89,10 @@ static const char *resolve(CudaApi *api, GetProc2 gp2, GetProc1 gp1)
 CudaWhy cuda_open(CudaApi *api, char *why, size_t whylen)
 {
     memset(api, 0, sizeof *api);
-    const char *path = getenv("COLLVIZ_LIBCUDA");
-    if (!path || !*path)
-        path = "libcuda.so.1";
-    api->lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    char e[600];
+    api->lib = gpu_lib_open("libcuda.so.1", "COLLVIZ_LIBCUDA", NULL, 0, e,
+                            sizeof e);
     if (!api->lib) {
-        const char *e = dlerror();
         cuda_why(CUDA_NO_LIBRARY, e, why, whylen);
         return CUDA_NO_LIBRARY;
     }

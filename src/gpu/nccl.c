@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "gpu/gpu_impl.h"
+#include "gpu/libpath.h"
 
 typedef struct NcclComm *NcclComm;
 typedef int NcclResult;
@@ -84,12 +85,12 @@ static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
         return CV_ERR_NOMEM;
     }
     x->nccl = n;
-    const char *path = getenv("COLLVIZ_LIBNCCL");
-    n->lib = dlopen(path && *path ? path : "libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+    char d[600];
+    n->lib = gpu_lib_open("libnccl.so.2", "COLLVIZ_LIBNCCL", NULL, 0, d,
+                          sizeof d);
     if (!n->lib) {
-        const char *d = dlerror();
         snprintf(why, whylen, "NCCL is not installed here (libnccl.so.2: %s)",
-                 d ? d : "dlopen failed");
+                 d);
         gpu_native_close(x);
         return CV_ERR_UNAVAILABLE;
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/sanitize.h"
 #include "lesson/lesson.h"
 
 /* ------------------------------------------------------------ problems */
@@ -48,37 +49,13 @@ const char *lesson_kind_name(LessonKind k)
 
 /* ---------------------------------------------------------------- UTF-8 */
 
-/* Length of the UTF-8 sequence at s (n bytes left), or 0 when invalid
- * (overlong forms, surrogates and values past U+10FFFF included). */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    unsigned c = s[0];
-    size_t len = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3
-               : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (!len || len > n)
-        return 0;
-    unsigned long v = len == 1 ? c : c & (0x7F >> len);
-    for (size_t i = 1; i < len; i++) {
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
-        v = v << 6 | (s[i] & 0x3F);
-    }
-    static const unsigned long least[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (v < least[len] || v > 0x10FFFF || (v >= 0xD800 && v <= 0xDFFF))
-        return 0;
-    return len;
-}
-
 int lesson_utf8_ok(const char *s, size_t n)
 {
     const unsigned char *u = (const unsigned char *)s;
     for (size_t i = 0; i < n;) {
-        if (u[i] < 0x20 && u[i] != '\t')
-            return 0;
-        if (u[i] == 0x7F)
-            return 0;
-        size_t l = utf8_len(u + i, n - i);
-        if (!l)
+        uint32_t c;
+        size_t l = sanitize_utf8(u + i, n - i, &c);
+        if (!l || (c != '\t' && sanitize_is_control(c)))
             return 0;
         i += l;
     }
@@ -355,8 +332,9 @@ static void one_line(Parser *p, int line, const char *s, size_t n)
     if (n && s[n - 1] == '\r')
         n--;
     if (!lesson_utf8_ok(s, n)) {
-        problem(p, line, "the line is not valid UTF-8 text (or holds a "
-                "control character)%s", "");
+        problem(p, line, "the line is not valid UTF-8 text, or holds a "
+                "control character (C0, DEL, C1 or a bidirectional "
+                "control)%s", "");
         return;
     }
     if (line == 1) {

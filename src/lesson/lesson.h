@@ -77,6 +77,6 @@ void lesson_diags_fini(LessonDiags *d);
 const char *lesson_kind_name(LessonKind k);
 
 /* Whether s (n bytes) is valid UTF-8 without control characters other
- * than tab. */
+ * than tab: no C0, DEL, C1 or bidirectional control (core/sanitize.h). */
 int lesson_utf8_ok(const char *s, size_t n);
 #endif

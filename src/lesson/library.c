@@ -1,6 +1,7 @@
 /* library.c - finding lessons (library.h). */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -124,13 +125,17 @@ CvError library_read(const char *path, char **buf, size_t *len, char *why,
                      size_t whylen)
 {
     struct stat st;
-    FILE *f = fopen(path, "rb");
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; anything
+       that is not a regular file is then refused by its fstat */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = NULL;
     *buf = NULL;
-    if (!f || fstat(fileno(f), &st) || !S_ISREG(st.st_mode)) {
+    int regular = fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode);
+    if (!regular || !(f = fdopen(fd, "rb"))) {
         snprintf(why, whylen, "cannot read %s: %s", path,
-                 !f ? strerror(errno) : "not a regular file");
-        if (f)
-            fclose(f);
+                 fd >= 0 && !regular ? "not a regular file" : strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return CV_ERR_IO;
     }
     if (st.st_size > (off_t)LESSON_MAX_BYTES) {

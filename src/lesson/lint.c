@@ -2,13 +2,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "algos/algo.h"
 #include "cli/cli.h"
 #include "cli/trace.h"
+#include "core/sanitize.h"
 #include "lesson/library.h"
 #include "lesson/lint.h"
 #include "lesson/query.h"
+#include "lesson/runcheck.h"
 
 int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen)
@@ -82,6 +85,29 @@ static void lint_check(const LessonItem *it, const SceneSpec *sc,
                         it->answers[k], v.text);
 }
 
+/* Every command of @run item it: one a lesson may hold (runcheck.h). */
+static void lint_run(const LessonItem *it, LessonDiags *d)
+{
+    const char *s = it->text;
+    char why[400];
+    for (int k = 1; *s; k++) {
+        size_t n = strcspn(s, "\n");
+        char *line = malloc(n + 1);
+        RunCmd c;
+        if (!line) {
+            lesson_diag(d, it->line + k, "%s", cv_strerror(CV_ERR_NOMEM));
+            return;
+        }
+        memcpy(line, s, n);
+        line[n] = '\0';
+        if (runcheck(line, &c, why, sizeof why))
+            lesson_diag(d, it->line + k, "the player would not run this "
+                        "command: %s", why);
+        free(line);
+        s += n + (s[n] == '\n');
+    }
+}
+
 void lint_lesson(const Lesson *l, LessonDiags *d)
 {
     SceneSpec sc;
@@ -109,6 +135,8 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
             else if (steps >= 0 && it->step > steps)
                 lesson_diag(d, it->line, "step %ld is beyond the scene's last, "
                             "%ld", it->step, steps);
+        } else if (it->kind == LI_RUN) {
+            lint_run(it, d);
         } else if (it->kind == LI_CHECK && it->query) {
             if (it->scene >= 0 && !cur && !strstr(it->query, " on "))
                 lesson_diag(d, it->query_line, "the query cannot be evaluated: "
@@ -187,6 +215,21 @@ void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
 
 /* ------------------------------------------------------------- command */
 
+/* One problem as FILE:LINE: SENTENCE (line < 0: FILE: SENTENCE). The file's
+ * name and the sentence, which quotes the lesson, came from files: their
+ * controls are shown as escapes (core/sanitize.h), never sent to the
+ * terminal. */
+static void say(const char *path, int line, const char *msg)
+{
+    char p[8192], m[1024];
+    sanitize(p, sizeof p, path, 0);
+    sanitize(m, sizeof m, msg, 0);
+    if (line >= 0)
+        printf("%s:%d: %s\n", p, line, m);
+    else
+        printf("%s: %s\n", p, m);
+}
+
 /* Parse file path into *l, printing its problems; returns their number
  * (-1: the file could not be read). */
 static int lint_file(const char *path, Lesson *l, int deep, int print)
@@ -196,7 +239,7 @@ static int lint_file(const char *path, Lesson *l, int deep, int print)
     LessonDiags d = {0};
     if (library_read(path, &buf, &len, why, sizeof why)) {
         if (print)
-            printf("%s: %s\n", path, why);
+            say(path, -1, why);
         *l = (Lesson){0};
         return -1;
     }
@@ -207,7 +250,7 @@ static int lint_file(const char *path, Lesson *l, int deep, int print)
     if (deep)
         lint_lesson(l, &d);
     for (size_t k = 0; print && k < d.n; k++)
-        printf("%s:%d: %s\n", path, d.d[k].line, d.d[k].msg);
+        say(path, d.d[k].line, d.d[k].msg);
     int n = (int)d.n;
     lesson_diags_fini(&d);
     return n;
@@ -237,16 +280,14 @@ static int lint_one(const char *path, int *nfiles)
     (*nfiles)++;
     for (size_t k = 0; k < sizeof langs / sizeof *langs && bad >= 0; k++) {
         char other[4200];
-        FILE *f;
-        if (sibling(path, langs[k], other, sizeof other) ||
-            !(f = fopen(other, "rb")))
+        struct stat st; /* not opened here: a FIFO would wait for a writer */
+        if (sibling(path, langs[k], other, sizeof other) || stat(other, &st))
             continue;
-        fclose(f);
         if (lint_file(other, &o, 0, 0) == 0) {
             LessonDiags d = {0};
             lint_pair(&o, other, &l, &d);
             for (size_t i = 0; i < d.n; i++)
-                printf("%s:%d: %s\n", path, d.d[i].line, d.d[i].msg);
+                say(path, d.d[i].line, d.d[i].msg);
             bad += (int)d.n;
             lesson_diags_fini(&d);
         }
@@ -264,14 +305,18 @@ int lint_main(int nfiles, const char *const *files)
     if (!nfiles) {
         char dir[4096], why[4096];
         if (library_dir(dir, sizeof dir, why, sizeof why)) {
-            fprintf(stderr, "collviz: %s\n", why);
+            char safe[8192];
+            sanitize(safe, sizeof safe, why, 0);
+            fprintf(stderr, "collviz: %s\n", safe);
             return CLI_EXIT_USAGE;
         }
         for (size_t k = 0; k < sizeof langs / sizeof *langs; k++) {
             LessonEntry *e;
             size_t ne;
             if (library_list(dir, langs[k], &e, &ne, why, sizeof why)) {
-                printf("%s\n", why);
+                char safe[8192];
+                sanitize(safe, sizeof safe, why, 0);
+                printf("%s\n", safe);
                 bad++;
                 continue;
             }

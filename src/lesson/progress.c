@@ -37,32 +37,33 @@ static int parse_line(char *line, ProgressEntry *e)
     e->texts = strtol(w[2], &end, 10);
     if (*end || w[2][0] < '0' || w[2][0] > '9' || e->texts > 1000000)
         return -1;
-    if (strlen(w[3]) > PROGRESS_MAX_CHECKS ||
-        strspn(w[3], ".+sr") != strlen(w[3]))
+    if (strspn(w[3], ".+sr") != strlen(w[3]) || !(e->results = strdup(w[3])))
         return -1;
     snprintf(e->name, sizeof e->name, "%s", w[0]);
-    snprintf(e->results, sizeof e->results, "%s", w[3]);
     return 0;
 }
 
-/* Read f into p; -1 at the first line that does not parse. */
+/* Read f into p; -1 at the first line that does not parse. A line is as
+ * long as its lesson has checkpoints: read whole (getline). */
 static int parse_file(FILE *f, Progress *p)
 {
-    char line[512];
-    if (!fgets(line, sizeof line, f) || strcmp(line, PROGRESS_MAGIC "\n"))
-        return -1;
-    while (fgets(line, sizeof line, f)) {
-        ProgressEntry e = {0};
-        if (!strchr(line, '\n') || parse_line(line, &e) ||
-            progress_get(p, e.name, false))
-            return -1;
-        ProgressEntry *ne = realloc(p->e, (p->n + 1) * sizeof *ne);
-        if (!ne)
-            return -1;
+    char *line = NULL;
+    size_t cap = 0;
+    int bad = getline(&line, &cap, f) < 0 || strcmp(line, PROGRESS_MAGIC "\n");
+    while (!bad && getline(&line, &cap, f) >= 0) {
+        ProgressEntry e = {0}, *ne = NULL;
+        bad = !strchr(line, '\n') || parse_line(line, &e) ||
+              progress_get(p, e.name, false) ||
+              !(ne = realloc(p->e, (p->n + 1) * sizeof *ne));
+        if (bad) {
+            free(e.results);
+            break;
+        }
         p->e = ne;
         p->e[p->n++] = e;
     }
-    return ferror(f) ? -1 : 0;
+    free(line);
+    return bad || ferror(f) ? -1 : 0;
 }
 
 /* Set p's file aside after it could not be read for `cause`; the
@@ -112,6 +113,8 @@ CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
 
 void progress_fini(Progress *p)
 {
+    for (size_t i = 0; i < p->n; i++)
+        free(p->e[i].results);
     free(p->e);
     p->e = NULL;
     p->n = 0;
@@ -148,14 +151,31 @@ ProgressEntry *progress_get(Progress *p, const char *name, bool create)
             return &p->e[i];
     if (!create || !name_ok(name))
         return NULL;
-    ProgressEntry *ne = realloc(p->e, (p->n + 1) * sizeof *ne);
-    if (!ne)
+    char *results = calloc(1, 1);
+    ProgressEntry *ne = results ? realloc(p->e, (p->n + 1) * sizeof *ne) : NULL;
+    if (!ne) {
+        free(results);
         return NULL;
+    }
     p->e = ne;
     ProgressEntry *e = &p->e[p->n++];
-    *e = (ProgressEntry){0};
+    *e = (ProgressEntry){.results = results};
     snprintf(e->name, sizeof e->name, "%s", name);
     return e;
+}
+
+CvError progress_set_checks(ProgressEntry *e, size_t n)
+{
+    size_t have = strlen(e->results);
+    if (have < n) {
+        char *r = realloc(e->results, n + 1);
+        if (!r)
+            return CV_ERR_NOMEM;
+        memset(r + have, CP_OPEN, n - have);
+        e->results = r;
+    }
+    e->results[n] = '\0';
+    return CV_OK;
 }
 
 void progress_reset(Progress *p, const char *name)
@@ -164,6 +184,7 @@ void progress_reset(Progress *p, const char *name)
     if (!e)
         return;
     size_t i = (size_t)(e - p->e);
+    free(e->results);
     memmove(&p->e[i], &p->e[i + 1], (p->n - i - 1) * sizeof *p->e);
     p->n--;
 }

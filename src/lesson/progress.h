@@ -16,9 +16,6 @@
 #include "core/error.h"
 #include "lesson/lesson.h"
 
-/* The most checkpoints one lesson's progress records. */
-#define PROGRESS_MAX_CHECKS 64
-
 typedef enum {
     CP_OPEN = '.',     /* not answered yet */
     CP_RIGHT = '+',    /* answered right */
@@ -30,7 +27,8 @@ typedef struct {
     char name[128];  /* the lesson's file name without .txt */
     long dirs;       /* directives passed */
     long texts;      /* text items since the last directive */
-    char results[PROGRESS_MAX_CHECKS + 1]; /* one CheckResult a checkpoint */
+    char *results;   /* one CheckResult a checkpoint, as many as the
+                        lesson has (malloc'd, NUL-terminated, never NULL) */
 } ProgressEntry;
 
 typedef struct {
@@ -51,6 +49,9 @@ void progress_fini(Progress *p);
 CvError progress_save(const Progress *p, char *why, size_t whylen);
 /* The entry of lesson name, created (at the start) when create. */
 ProgressEntry *progress_get(Progress *p, const char *name, bool create);
+/* Make e record n checkpoints: new ones CP_OPEN, those past n dropped.
+ * CV_OK, or CV_ERR_NOMEM (e unchanged). */
+CvError progress_set_checks(ProgressEntry *e, size_t n);
 /* Forget lesson name's progress. */
 void progress_reset(Progress *p, const char *name);
 

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/sanitize.h"
 #include "store/store.h"
 
 #define CALIB_VERSION 5      /* format of the saved file: 4 records the
@@ -350,7 +351,10 @@ static int read_line(Reader *r, char *line)
         if (!strcmp(tok[0], keys[k].key))
             return (k != KEY_POINT && once(r, k, keys[k].key)) ? -1
                    : read_key(r, k, tok, n);
-    return refuse(r, "'%.40s' is not a line of a calibration", tok[0]);
+    char safe[41]; /* the file's word, cut at a whole character, its
+                      controls as escapes */
+    sanitize(safe, sizeof safe, tok[0], 0);
+    return refuse(r, "'%s' is not a line of a calibration", safe);
 }
 
 /* The next line of f into line (NUL-terminated, newline dropped): 1, 0

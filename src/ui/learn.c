@@ -208,15 +208,7 @@ static ProgressEntry *entry(Learn *l)
         return NULL;
     ProgressEntry *e = progress_get(&l->prog, l->list[l->cur.index].name,
                                     true);
-    if (!e)
-        return NULL;
-    size_t n = l->cur.les.nchecks < PROGRESS_MAX_CHECKS
-               ? l->cur.les.nchecks : PROGRESS_MAX_CHECKS;
-    size_t have = strlen(e->results);
-    while (have < n)
-        e->results[have++] = CP_OPEN;
-    e->results[n] = '\0';
-    return e;
+    return e && !progress_set_checks(e, l->cur.les.nchecks) ? e : NULL;
 }
 
 void learn_save(Learn *l)
@@ -237,15 +229,15 @@ static char result_of(Learn *l, int i)
 {
     ProgressEntry *e = entry(l);
     int k = l->cur.les.items[i].check;
-    return e && k >= 0 && k < PROGRESS_MAX_CHECKS && e->results[k]
-           ? e->results[k] : CP_OPEN;
+    return e && k >= 0 && (size_t)k < strlen(e->results) ? e->results[k]
+                                                         : CP_OPEN;
 }
 
 static void set_result(Learn *l, int i, CheckResult r)
 {
     ProgressEntry *e = entry(l);
     int k = l->cur.les.items[i].check;
-    if (e && k >= 0 && k < PROGRESS_MAX_CHECKS && e->results[k])
+    if (e && k >= 0 && (size_t)k < strlen(e->results))
         e->results[k] = (char)r;
 }
 
@@ -506,15 +498,25 @@ static void run_nth(Learn *l, int n)
         say(l, ROLE_DIM, "%s", _("That @run block has fewer commands."));
         return;
     }
-    char cmd[512];
+    /* the line whole, never cut: learn_run refuses one too long */
     size_t len = strcspn(s, "\n");
-    snprintf(cmd, sizeof cmd, "%.*s", (int)(len < 511 ? len : 511), s);
-    if (!l->defer_run) {
-        learn_run(l, cmd);
+    char *cmd = malloc(len + 1);
+    RunCmd c;
+    char why[400];
+    if (!cmd) {
+        say(l, ROLE_ERROR, "%s", cv_strerror(CV_ERR_NOMEM));
         return;
     }
-    snprintf(l->pending, sizeof l->pending, "%s", cmd);
-    say(l, ROLE_DIM, _("Running %s ..."), cmd);
+    memcpy(cmd, s, len);
+    cmd[len] = '\0';
+    if (!l->defer_run || runcheck(cmd, &c, why, sizeof why) ||
+        c.kind != RUN_PRINTS) {
+        learn_run(l, cmd); /* runs it, or says why not */
+    } else {
+        snprintf(l->pending, sizeof l->pending, "%s", cmd); /* it fits */
+        say(l, ROLE_DIM, _("Running %s ..."), cmd);
+    }
+    free(cmd);
 }
 
 static void lesson_key(Learn *l, int key)

@@ -13,6 +13,7 @@
 #include "lesson/library.h"
 #include "lesson/progress.h"
 #include "lesson/query.h"
+#include "lesson/runcheck.h"
 #include "ui/app.h"
 #include "ui/grid.h"
 #include "ui/i18n.h"
@@ -77,7 +78,7 @@ typedef struct {
     char msg[600];      /* the status sentence, or "" */
     Role msg_role;      /* its colour */
     char *pager;        /* LS_PAGER: the output */
-    char pager_title[200]; /* the command */
+    char pager_title[RUNCHECK_MAX_BYTES + 3]; /* "$ " and the command, whole */
     int pager_top;      /* first line shown */
     int w, h;           /* the screen */
     bool ascii;         /* ASCII line drawing */
@@ -86,7 +87,7 @@ typedef struct {
                            (NULL: this program, /proc/self/exe) */
     bool defer_run;     /* a command waits in `pending` until the screen
                            has said that it runs (the terminal's loop) */
-    char pending[512];  /* that command, or "" */
+    char pending[RUNCHECK_MAX_BYTES + 1]; /* that command, or "" */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from

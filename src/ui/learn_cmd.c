@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "cli/cmd.h"
+#include "core/sanitize.h"
 #include "lesson/lint.h"
 #include "ui/learn.h"
 #include "ui/term.h"
@@ -45,11 +46,21 @@ typedef struct {
     const char *reset;  /* --reset LESSON, or NULL */
 } LearnArgs;
 
+/* One sentence on stderr; what it quotes (lesson names, paths, the
+ * command line) came from files and arguments, so its controls are shown
+ * as escapes (core/sanitize.h), never sent to the terminal. */
 static int fail(const char *fmt, const char *a, const char *b)
 {
-    fprintf(stderr, "collviz: ");
-    fprintf(stderr, fmt, a, b);
-    fputc('\n', stderr);
+    int n = snprintf(NULL, 0, fmt, a, b);
+    char *msg = malloc(n > 0 ? (size_t)n + 1 : 1), *safe = NULL;
+    if (msg && n >= 0)
+        snprintf(msg, (size_t)n + 1, fmt, a, b);
+    size_t need = msg && n >= 0 ? sanitize(NULL, 0, msg, 0) + 1 : 0;
+    if (need && (safe = malloc(need)))
+        sanitize(safe, need, msg, 0);
+    fprintf(stderr, "collviz: %s\n", safe ? safe : cv_strerror(CV_ERR_NOMEM));
+    free(msg);
+    free(safe);
     return CLI_EXIT_USAGE;
 }
 
@@ -89,7 +100,7 @@ static int loop(Learn *l)
     char why[200];
     if (term_init(&utf8, why, sizeof why)) {
         term_fini();
-        fprintf(stderr, "collviz: %s\n", why);
+        fail("%s%s", why, "");
         return -1;
     }
     term_size(&l->w, &l->h);

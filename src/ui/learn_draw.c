@@ -211,7 +211,8 @@ static void lesson_lines(const Learn *l, const ProgressEntry *e, int width,
             snprintf(buf, sizeof buf, "? %s", it->text);
             wrap(ls, buf, width, ROLE_FOCUS, GRID_BOLD, 0);
             int k = it->check;
-            char r = e && k >= 0 && k < PROGRESS_MAX_CHECKS ? e->results[k] : 0;
+            char r = e && k >= 0 && (size_t)k < strlen(e->results)
+                     ? e->results[k] : 0;
             const char *rt = result_text(r);
             if (*rt) {
                 snprintf(buf, sizeof buf, "  %s", rt);

@@ -1,8 +1,10 @@
 /* learn_run.c - running a command of a lesson's @run block for the pager
- * (learn.h): the collviz commands that print (list, trace, model, perf,
- * calibrate) run as this program, their output and status captured. A
- * command that opens the TUI is explained instead of run, since the
- * player holds the terminal. */
+ * (learn.h): a collviz command that prints, with options on the lessons'
+ * allow-list (lesson/runcheck.h, checked here again right before it
+ * runs), runs as this program, its output and status captured, with
+ * COLLVIZ_NO_SAVE set so that it saves no calibration either. A command
+ * that opens the TUI is explained instead of run, since the player holds
+ * the terminal; any other is refused with the reason. */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -12,22 +14,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/sanitize.h"
 #include "ui/learn.h"
 
 #define RUN_MAX_OUT (1u << 20) /* the most output the pager keeps */
 #define RUN_MAX_SECONDS 120    /* a command running longer is stopped */
-#define RUN_MAX_WORDS 32
-
-static const char *const printing[] = {"list", "trace", "model", "perf",
-                                       "calibrate", "help", NULL};
-
-static bool prints(const char *cmd)
-{
-    for (int i = 0; printing[i]; i++)
-        if (!strcmp(cmd, printing[i]))
-            return true;
-    return false;
-}
 
 /* Read fd to its end into a malloc'd string (at most RUN_MAX_OUT). */
 static char *drain(int fd)
@@ -67,6 +58,7 @@ static void child(const char *self, int out, char **argv)
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
     alarm(RUN_MAX_SECONDS);
+    setenv("COLLVIZ_NO_SAVE", "1", 1); /* a lesson's command saves nothing */
     execv(self, argv);
     fprintf(stderr, "collviz: cannot run: %s\n", strerror(errno));
     _exit(127);
@@ -74,6 +66,15 @@ static void child(const char *self, int out, char **argv)
 
 static void show(Learn *l, const char *cmd, char *text)
 {
+    /* a command's output reaches the terminal with its controls as
+       escapes (core/sanitize.h), lines kept */
+    size_t need = text ? sanitize(NULL, 0, text, SANITIZE_KEEP_NEWLINE) + 1 : 0;
+    char *safe = need ? malloc(need) : NULL;
+    if (safe) {
+        sanitize(safe, need, text, SANITIZE_KEEP_NEWLINE);
+        free(text);
+        text = safe;
+    }
     free(l->pager);
     l->pager = text;
     snprintf(l->pager_title, sizeof l->pager_title, "$ %s", cmd);
@@ -81,33 +82,38 @@ static void show(Learn *l, const char *cmd, char *text)
     l->screen = LS_PAGER;
 }
 
+/* The pager's text for a command that is not run: text, then the command
+ * whole (malloc'd; NULL without memory). */
+static char *not_run(const char *text, const char *cmd)
+{
+    size_t n = strlen(text) + strlen(cmd) + 8;
+    char *t = malloc(n);
+    if (t)
+        snprintf(t, n, "%s\n\n    %s", text, cmd);
+    return t;
+}
+
 void learn_run(Learn *l, const char *cmd)
 {
-    char copy[512], *argv[RUN_MAX_WORDS + 1], *save = NULL;
-    int argc = 0;
-    snprintf(copy, sizeof copy, "%s", cmd);
-    for (char *w = strtok_r(copy, " \t", &save); w && argc < RUN_MAX_WORDS;
-         w = strtok_r(NULL, " \t", &save))
-        argv[argc++] = w;
-    argv[argc] = NULL;
-    char *text = malloc(600);
-    if (!text)
-        return;
-    if (argc < 2 || (strcmp(argv[0], "collviz") &&
-                     strcmp(argv[0], "./build/collviz"))) {
-        snprintf(text, 600, "%s", _("Only collviz commands that print run "
-                                    "here; try this one in a shell."));
-        show(l, cmd, text);
+    RunCmd c;
+    char why[400], msg[800];
+    if (runcheck(cmd, &c, why, sizeof why)) {
+        snprintf(msg, sizeof msg, "%s\n\n%s", _("A lesson may not run this "
+                 "command, so it is not run:"), why);
+        show(l, cmd, not_run(msg, cmd));
         return;
     }
-    if (!prints(argv[1])) {
-        snprintf(text, 600, _("This command opens the interactive TUI: quit "
-                              "the lesson (q) and run it in a shell.\n\n"
-                              "    %s"), cmd);
-        show(l, cmd, text);
+    if (c.kind == RUN_SHELL) {
+        show(l, cmd, not_run(_("Only collviz commands that print run here; "
+                               "try this one in a shell."), cmd));
         return;
     }
-    free(text);
+    if (c.kind == RUN_TUI) {
+        show(l, cmd, not_run(_("This command opens the interactive TUI: quit "
+                               "the lesson (q) and run it in a shell."), cmd));
+        return;
+    }
+    char **argv = c.argv;
     int fd[2];
     if (pipe(fd)) {
         show(l, cmd, strdup(strerror(errno)));
