@@ -64,6 +64,8 @@ static void test_bad_algo_fit(void **state)
     (void)state;
     for (size_t i = 0, n = algo_count(); i < n; i++) {
         const AlgoInfo *a = algo_at(i);
+        if (a->fits)
+            continue; /* made for some machines: test_algos_torus */
         for (int k = 0; k < COLL_COUNT; k++) {
             if (algo_find((CollKind)k, a->name))
                 continue;
@@ -387,7 +389,7 @@ static void check_model(CollKind k, int p, const char *range)
     const AlgoInfo *algos[64];
     size_t n = 0;
     for (size_t i = 0, m = algo_count(); i < m; i++)
-        if (algo_at(i)->coll == k)
+        if (algo_at(i)->coll == k && !algo_at(i)->fits) /* those on full */
             algos[n++] = algo_at(i);
     CollCall c = make_call(k, p, 0, false);
     Out o;

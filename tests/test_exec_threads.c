@@ -542,6 +542,8 @@ static void sweep(SweepKind kind, int eager, long push)
         Executor *ex = open_threads(p, params(eager, push, -1));
         for (size_t i = 0; i < algo_count(); i++) {
             const AlgoInfo *a = algo_at(i);
+            if (a->fits)
+                continue; /* made for some machines: test_algos_torus */
             size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
             for (int ip = 0; ip < 2; ip++)
                 for (int ci = 0; ci < 2; ci++) {

@@ -330,6 +330,8 @@ static void test_price_flat_terms_sweep(void **state)
     (void)state;
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);
+        if (a->fits)
+            continue; /* made for some machines: test_algos_torus */
         for (int p = 1; p <= 13; p += 3) {
             CollCall c = {.kind = a->coll, .nranks = p, .count = 7,
                           .dtype = DT_INT32, .op = OP_SUM};

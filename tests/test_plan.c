@@ -141,7 +141,8 @@ static void test_fuse_all(void **state)
     (void)state;
     size_t fused = 0;
     for (size_t i = 0; i < algo_count(); i++)
-        for (int p = 1; p <= 9; p += 2)
+        for (int p = 1; p <= 9 && !algo_at(i)->fits; p += 2) /* fits: on
+                                               their machines, test_algos_torus */
             for (int ip = 0; ip < 2; ip++) {
                 CollCall c = call(algo_at(i)->coll, p, 5, ip);
                 Schedule s;

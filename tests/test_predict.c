@@ -132,7 +132,8 @@ static void test_predict_flat(void **state)
 {
     (void)state;
     for (size_t i = 0; i < algo_count(); i++)
-        for (int p = 1; p <= 9; p += 2)
+        for (int p = 1; p <= 9 && !algo_at(i)->fits; p += 2) /* fits: not
+                                                              on flat ones */
             for (size_t n = 0; n <= 130; n += 26)
                 check_flat(algo_at(i), p, n, (n / 26) % 2);
 }

@@ -117,6 +117,8 @@ static void test_trace_sweep(void **state)
             size_t counts[] = {0, 1, (size_t)p + 1};
             for (size_t ci = 0; ci < 3; ci++) {
                 const AlgoInfo *a = algo_at(i);
+                if (a->fits)
+                    continue; /* made for some machines: test_algos_torus */
                 CollCall c = make_call(a->coll, p, counts[ci], (ci + pi) % 2);
                 Schedule s;
                 assert_int_equal(algo_generate(a, &c, &s), CV_OK);

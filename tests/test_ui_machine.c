@@ -27,12 +27,17 @@ static int setup(void **state)
     return 0;
 }
 
-static void open_app(App *app, int p, const char *topo)
+static void open_algo(App *app, const char *algo, int p, const char *topo)
 {
-    AppOptions o = app_options(COLL_ALLREDUCE, "ring", p, true);
+    AppOptions o = app_options(COLL_ALLREDUCE, algo, p, true);
     char why[200];
     o.topo = topo;
     assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
+}
+
+static void open_app(App *app, int p, const char *topo)
+{
+    open_algo(app, "ring", p, topo);
 }
 
 static char *frame(App *app, int w, int h, const char *script)
@@ -56,12 +61,14 @@ static void test_goldens(void **state)
 {
     (void)state;
     static const struct {
-        const char *name, *topo;
+        const char *name, *topo, *algo;
         int p;
     } scenes[] = {
-        {"torus4x4", "torus:4x4,y.bw=2.5", 16},
-        {"nodes2x4", "nodes:2x4", 8},
-        {"torus2x2x3", "torus:2x2x3", 12},
+        {"torus4x4", "torus:4x4,y.bw=2.5", "ring", 16},
+        {"nodes2x4", "nodes:2x4", "ring", 8},
+        {"torus2x2x3", "torus:2x2x3", "ring", 12},
+        {"torus_ar4x4", "torus:4x4", "torus", 16},
+        {"hier2x4", "nodes:2x4,nic=shared", "hier", 8},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
@@ -70,7 +77,8 @@ static void test_goldens(void **state)
                 for (int present = 0; present < 2; present++) {
                     ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
                     App app;
-                    open_app(&app, scenes[i].p, scenes[i].topo);
+                    open_algo(&app, scenes[i].algo, scenes[i].p,
+                              scenes[i].topo);
                     app.view.present = present;
                     char *got = frame(&app, sizes[s][0], sizes[s][1],
                                       "Right\nRight\nRight\nRight\n");

@@ -52,8 +52,12 @@ typedef struct AlgoInfo {
      * one sentence in why when not. NULL: every machine. */
     bool (*fits)(const AlgoArgs *args, char *why, size_t whylen);
     /* Closed-form cost terms for call (alpha count, beta bytes, gamma
-     * bytes, steps) under the p2p link model. */
+     * bytes, steps) on the machine full. */
     void (*cost)(const CollCall *call, CostTerms *out);
+    /* The closed form on args->machine (one class of links, no hop
+     * latency), for an algorithm whose schedule follows the machine's
+     * shape; NULL: cost's on every machine it fits. */
+    void (*cost_on)(const AlgoArgs *args, CostTerms *out);
 } AlgoInfo;
 
 /* Number of registered algorithms, and the i-th (grouped by collective). */
@@ -84,5 +88,6 @@ extern const AlgoInfo *const algos_linear[];
 extern const AlgoInfo *const algos_ring[];
 extern const AlgoInfo *const algos_tree[];
 extern const AlgoInfo *const algos_recursive[];
+extern const AlgoInfo *const algos_torus[];
 
 #endif

@@ -52,14 +52,16 @@ static inline int log2_floor(int p)
  * group_rank(gr, g, i): groups whose first members are `inner`
  * consecutive ranks, members `stride` ranks apart (a dimension's lines:
  * stride = inner = the product of the sizes before it), all shifted by
- * `first` (0: group 0's first member is rank 0). Group g's vector is
- * len[g] elements at off[g] of the buffer (NULL: n0 at off0 for all). */
+ * `first` (0: group 0's first member is rank 0); or any groups, listed
+ * (member: member i of group g is member[g * size + i]). Group g's vector
+ * is len[g] elements at off[g] of the buffer (NULL: n0 at off0 for all). */
 typedef struct {
     int ngroups;       /* groups */
     int size;          /* members of each: the p of the emitter */
     int stride;        /* ranks between consecutive members */
     int inner;         /* consecutive first members */
     int first;         /* rank of group 0's first member */
+    const int *member; /* [ngroups * size] the members, or NULL */
     const size_t *off; /* [ngroups] each vector's offset, or NULL */
     const size_t *len; /* [ngroups] each vector's elements, or NULL */
     size_t off0, n0;   /* the one offset and length without the arrays */
@@ -67,6 +69,8 @@ typedef struct {
 
 static inline int group_rank(const RankGroups *gr, int g, int i)
 {
+    if (gr->member)
+        return gr->member[(size_t)g * (size_t)gr->size + (size_t)i];
     return gr->first + g % gr->inner + g / gr->inner * gr->inner * gr->size +
            i * gr->stride;
 }
@@ -98,6 +102,11 @@ static inline RankGroups groups_lines(const int *sizes, int ndims, int d,
 }
 
 /* ---- emitters shared across families (each is defined where named) ---- */
+
+/* ring.c: out of place, a free local step copying each rank's input (its
+ * send buffer) to `buf` at `off` (+ r count with blockwise); nothing in
+ * place. */
+void emit_copy_in(Schedule *s, BufId buf, size_t off, int blockwise);
 
 /* ring.c: every rank r holds block r; afterwards every rank holds every
  * block (p - 1 steps). */

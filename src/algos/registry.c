@@ -1,5 +1,5 @@
 /* registry.c - every algorithm, grouped by collective, from the family
- * tables (linear.c, ring.c, tree.c, recursive.c). */
+ * tables (linear.c, ring.c, tree.c, recursive.c, torus.c). */
 #include "algos/algo.h"
 
 #include <stdio.h>
@@ -7,7 +7,7 @@
 #include <strings.h>
 
 static const AlgoInfo *const *const families[] = {
-    algos_linear, algos_ring, algos_tree, algos_recursive,
+    algos_linear, algos_ring, algos_tree, algos_recursive, algos_torus,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

@@ -89,9 +89,7 @@ static void ring_cost(const CollCall *c, size_t n, int rounds, int red,
     out->g = (double)red * (p - 1) * blk;
 }
 
-/* Out of place, copy each rank's whole input (its send buffer) to `buf`
- * at `off` + (blockwise ? r * count : 0): a free local step. */
-static void copy_in(Schedule *s, BufId buf, size_t off, int blockwise)
+void emit_copy_in(Schedule *s, BufId buf, size_t off, int blockwise)
 {
     const CollCall *c = &s->call;
     if (c->in_place)
@@ -113,7 +111,7 @@ static CvError gen_allgather_ring(const AlgoArgs *args, Schedule *s)
     CvError e = sched_init(s, c, "ring");
     if (e)
         return e;
-    copy_in(s, BUF_RECV, 0, 1);
+    emit_copy_in(s, BUF_RECV, 0, 1);
     emit_ring_allgather(s, (size_t)c->nranks * c->count, BUF_RECV, 0, "all-gather");
     return sched_end(s);
 }
@@ -151,7 +149,7 @@ static CvError gen_reducescatter_ring(const AlgoArgs *args, Schedule *s)
     BufId work = c->in_place ? BUF_RECV : BUF_TMP;
     if (!c->in_place)
         sched_tmp_all(s, pn);
-    copy_in(s, BUF_TMP, 0, 0);
+    emit_copy_in(s, BUF_TMP, 0, 0);
     emit_ring_reducescatter(s, pn, work, 0, "reduce-scatter");
     if (!c->in_place) {
         sched_step(s, "copy-out");
@@ -187,7 +185,7 @@ static CvError gen_allreduce_ring(const AlgoArgs *args, Schedule *s)
     CvError e = sched_init(s, c, "ring");
     if (e)
         return e;
-    copy_in(s, BUF_RECV, 0, 0);
+    emit_copy_in(s, BUF_RECV, 0, 0);
     emit_ring_reducescatter(s, c->count, BUF_RECV, 0, "reduce-scatter");
     emit_ring_allgather(s, c->count, BUF_RECV, 0, "all-gather");
     return sched_end(s);

@@ -141,8 +141,9 @@ static CvError model_algos(Model *m)
     m->t = malloc((n + 1) * sizeof *m->t);
     if (!m->algos || !m->t)
         return CV_ERR_NOMEM;
-    for (size_t i = 0; i < n; i++)
-        if (algo_at(i)->coll == m->call.kind)
+    for (size_t i = 0; i < n; i++) /* those made for the machine priced */
+        if (algo_at(i)->coll == m->call.kind &&
+            algo_fits(algo_at(i), &m->call, m->cal ? NULL : &m->mach, NULL, 0))
             m->algos[m->nalgos++] = algo_at(i);
     return CV_OK;
 }
@@ -334,6 +335,24 @@ static void cross_print(const Model *m, const Cross *x)
 
 /* ---------------------------------------------------------------- sweep */
 
+/* At the largest size (m->t holds its times): how much faster the best
+ * is than the collective's default algorithm, where it is another. */
+static void against_default(const Model *m, size_t count, int best)
+{
+    const AlgoInfo *d = algo_default(m->call.kind);
+    int di = -1;
+    for (size_t i = 0; i < m->nalgos; i++)
+        di = m->algos[i] == d ? (int)i : di;
+    if (best < 0 || di < 0 || di == best || !(m->t[di] > 0) ||
+        !(m->t[best] > 0))
+        return;
+    CollCall c = m->call;
+    c.count = count;
+    printf("# at %zu bytes: %s takes %.3f us, %.2fx faster than %s (the "
+           "default) at %.3f us\n", coll_size_bytes(&c), algo_label(m, best),
+           m->t[best] * 1e6, m->t[di] / m->t[best], d->name, m->t[di] * 1e6);
+}
+
 static int model_table(Model *m)
 {
     size_t *counts = malloc((CLI_MAX_SWEEP + 1) * sizeof *counts);
@@ -363,6 +382,8 @@ static int model_table(Model *m)
     if (!ncross && n)
         printf("# crossovers: none in this sweep (%s is best at every size)\n",
                algo_label(m, best[0]));
+    if (n)
+        against_default(m, counts[n - 1], best[n - 1]);
     free(counts);
     free(best);
     return CLI_EXIT_OK;

@@ -134,6 +134,10 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                               &pa->mach, e))
             return -1;
         pa->cfg.what_if = &pa->mach;
+        char fit[256];
+        if (pa->algo && !algo_fits(pa->algo, &pa->cfg.call, &pa->mach, fit,
+                                   sizeof fit))
+            return cli_fail(e, "%s", fit);
     }
     return parse_counts(a, &pa->cfg, e);
 }
@@ -650,8 +654,9 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
         return n;
     }
     for (size_t i = 0; i < algo_count() && n + 1 < max; i++)
-        if (algo_at(i)->coll == pa->cfg.call.kind)
-            out[n++] = algo_at(i);
+        if (algo_at(i)->coll == pa->cfg.call.kind &&
+            algo_fits(algo_at(i), &pa->cfg.call, pa->cfg.what_if, NULL, 0))
+            out[n++] = algo_at(i); /* those made for -T's machine */
     if (pa->native) /* last, so that the rows measured stay in one piece */
         out[n++] = NULL;
     return n;

@@ -114,6 +114,20 @@ static int want_args(Q *q, int min, int max)
     return 0;
 }
 
+
+/* Algorithm a's schedule for call c on the scene's machine (-T's shape,
+ * else full). */
+static CvError query_generate(const Q *q, const AlgoInfo *a,
+                              const CollCall *c, Schedule *s)
+{
+    Machine m;
+    CliErr e;
+    if (q->scene.topo[0] &&
+        cli_parse_machine(q->scene.topo, c->nranks, &q->model, &m, &e))
+        return CV_ERR_ARG;
+    return algo_generate_on(a, c, q->scene.topo[0] ? &m : NULL, s, NULL, 0);
+}
+
 /* ------------------------------------------------------------- scheduling */
 
 static int build(Q *q, size_t count)
@@ -122,7 +136,7 @@ static int build(Q *q, size_t count)
     c.count = count;
     if (q->have_s)
         sched_fini(&q->s), q->have_s = false;
-    CvError e = algo_generate(q->scene.algo, &c, &q->s);
+    CvError e = query_generate(q, q->scene.algo, &c, &q->s);
     if (e)
         return fail(q, "the %s schedule could not be built: %s",
                     q->scene.algo->name, cv_strerror(e));
@@ -368,7 +382,7 @@ static double model_time(const Q *q, const AlgoInfo *a, size_t count)
     CollCall c = q->scene.call;
     CostTerms t;
     c.count = count;
-    if (algo_generate(a, &c, &s))
+    if (query_generate(q, a, &c, &s))
         return -1;
     double sec = 0;
     CvError e = query_price(q, &s, &t, &sec, SIZE_MAX);

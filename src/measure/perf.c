@@ -60,6 +60,15 @@ static const AlgoInfo *loader(const PerfConfig *cfg, const AlgoInfo *a)
     return a ? a : algo_default(cfg->call.kind);
 }
 
+/* The schedule of algorithm a (NULL: the library's own collective's,
+ * which loads the default's) for call, on the what-if machine's shape. */
+static CvError generate(const PerfConfig *cfg, const AlgoInfo *a,
+                        const CollCall *call, Schedule *s)
+{
+    return algo_generate_on(loader(cfg, a), call, a ? cfg->what_if : NULL, s,
+                            NULL, 0);
+}
+
 /* Generate the schedule of `call`, load it, measure it. */
 static CvError measure_side(Executor *ex, const PerfConfig *cfg,
                             const Calib *cal, const AlgoInfo *a,
@@ -69,7 +78,7 @@ static CvError measure_side(Executor *ex, const PerfConfig *cfg,
     Schedule s;
     char nwhy[256] = "";
     *out = (PerfSide){.wrong = -1};
-    CvError e = algo_generate(loader(cfg, a), call, &s);
+    CvError e = generate(cfg, a, call, &s);
     if (e)
         return e;
     e = ex->ops->load(ex, &s);
@@ -111,7 +120,7 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
     Schedule s;
     char nwhy[256] = "";
     MeasureOptions o = {.native = !a, .why = nwhy, .whylen = sizeof nwhy};
-    CvError e = algo_generate(loader(cfg, a), &call, &s);
+    CvError e = generate(cfg, a, &call, &s);
     if (e)
         return e;
     e = ex->ops->load(ex, &s);
@@ -144,7 +153,7 @@ CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
     call.in_place = false; /* out of place needs the most */
     Schedule s;
     char fits[160] = "";
-    CvError e = algo_generate(loader(cfg, a), &call, &s);
+    CvError e = generate(cfg, a, &call, &s);
     if (!e) {
         e = exec_check_fits(&s, 0, fits, sizeof fits);
         sched_fini(&s);

@@ -154,11 +154,15 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
     case MENU_ALGO:
         for (size_t i = 0; i < algo_count(); i++)
             if (algo_at(i)->coll == c->kind) {
-                char t[72], why[120] = ""; /* the name and the start of its
-                                              summary; why it does not fit */
-                bool fits = algo_fits(algo_at(i), c, &sc->mach, why, sizeof why);
-                snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,
-                         fits ? algo_at(i)->summary : why);
+                char t[72]; /* the name and the start of its summary, or
+                               what machine it needs */
+                bool fits = algo_fits(algo_at(i), c, &sc->mach, NULL, 0);
+                if (fits)
+                    snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,
+                             algo_at(i)->summary);
+                else
+                    snprintf(t, sizeof t, "%-16s %s %s", algo_at(i)->name,
+                             _("needs"), algo_at(i)->constraints);
                 add_item(m, (long long)i, algo_at(i) == sc->algo, "%s", t);
                 m->greyed[m->n - 1] = !fits;
             }

@@ -78,7 +78,8 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
     CvError e = algo_generate_on(set->algo, &pc, &sc->mach, &sc->sched, fit,
                                  sizeof fit);
     if (!e)
-        e = algo_generate(set->algo, &bc, &sc->big_sched);
+        e = algo_generate_on(set->algo, &bc, &sc->mach, &sc->big_sched,
+                             NULL, 0);
     if (e == CV_ERR_ALGO && fit[0])
         snprintf(why, whylen, _("%s is not made for this machine: %s."),
                  set->algo->name, fit);

@@ -141,7 +141,8 @@ static void gather(const App *app, const Grid *g, Data *d)
                                                           : 4 * APP_SWEEP_MIN));
     d->ly0 = INFINITY, d->ly1 = -INFINITY;
     for (size_t i = 0; i < algo_count() && d->nseries < MAX_SERIES; i++)
-        if (algo_at(i)->coll == sc->call.kind) {
+        if (algo_at(i)->coll == sc->call.kind &&
+            algo_fits(algo_at(i), &sc->call, &sc->mach, NULL, 0)) {
             int n = d->nseries++;
             d->series[n] = (Series){algo_at(i), (uint32_t)glyphs[n],
                                     series_roles[n % 6], 0, 0};

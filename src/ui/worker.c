@@ -229,7 +229,8 @@ static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
     CollCall c = j->call;
     char fits[160] = "";
     c.count = coll_count_floor(&c, bytes);
-    CvError e = algo_generate(a, &c, s);
+    CvError e = algo_generate_on(a, &c, j->model.what_if ? &j->model.mach
+                                                         : NULL, s, NULL, 0);
     if (e) {
         snprintf(why, len, "%s cannot be built: %s.", a->name,
                  cv_strerror(e));
@@ -382,8 +383,11 @@ static size_t sweep_algos(const WorkerJob *j, const AlgoInfo **out,
         return 1;
     }
     size_t n = 0;
-    for (size_t i = 0; i < algo_count() && n < cap; i++)
-        if (algo_at(i)->coll == j->call.kind)
+    for (size_t i = 0; i < algo_count() && n < cap; i++) /* those made for
+                                                              its machine */
+        if (algo_at(i)->coll == j->call.kind &&
+            algo_fits(algo_at(i), &j->call,
+                      j->model.what_if ? &j->model.mach : NULL, NULL, 0))
             out[n++] = algo_at(i);
     return n;
 }

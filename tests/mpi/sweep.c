@@ -85,10 +85,11 @@ static void add(Tally *t, long r, const Schedule *s, const char *what)
                 r < 0 ? "failed" : what);
 }
 
-static void one(Executor *ex, const AlgoInfo *a, const CollCall *c, Tally *t)
+static void one(Executor *ex, const AlgoInfo *a, const CollCall *c,
+                const Machine *m, Tally *t)
 {
     Schedule s;
-    if (algo_generate(a, c, &s)) {
+    if (algo_generate_on(a, c, m, &s, NULL, 0)) {
         t->skipped++;
         return;
     }
@@ -145,26 +146,44 @@ static int sweep(int argc, char **argv)
         return 2;
     }
     Tally t = {0};
-    for (size_t i = 0; i < algo_count(); i++) {
-        const AlgoInfo *a = algo_at(i);
-        int nops = coll_is_reducing(a->coll) ? OP_COUNT : 1;
-        if (big && !coll_is_reducing(a->coll))
-            continue;
-        for (int d = 0; d < DT_COUNT; d++)
-            for (int o = 0; o < nops; o++)
-                for (size_t n = 0; n < 2; n++)
-                    for (int ip = 0; ip < 2; ip++) {
-                        size_t count = sweep_count(big, d, n);
-                        if ((quick && !in_quick(d, o, count)) ||
-                            (big && !in_big(d, o)))
-                            continue;
-                        CollCall c = {.kind = a->coll, .nranks = p,
-                                      .count = count, .dtype = (DataType)d,
-                                      .op = (RedOp)o, .root = p - 1,
-                                      .in_place = ip};
-                        one(ex, a, &c, &t);
-                    }
-    }
+    /* the machines of p ranks the algorithms made for some are run on:
+       the most nearly square torus, mesh and nodes (from 4 ranks) */
+    Machine ms[3];
+    int sq[2], nm = 0;
+    machine_square(p, 2, sq);
+    if (sq[1] > 1 &&
+        !machine_grid(&ms[nm], MACHINE_TORUS, 2, sq, false, 1, 1, 1))
+        nm++;
+    if (sq[1] > 1 &&
+        !machine_grid(&ms[nm], MACHINE_MESH, 2, sq, false, 1, 1, 1))
+        nm++;
+    if (sq[1] > 1 && !machine_nodes(&ms[nm], sq[1], sq[0], false, 1))
+        nm++;
+    for (size_t i = 0; i < algo_count(); i++)
+        for (int mi = -1; mi < nm; mi++) {
+            const AlgoInfo *a = algo_at(i);
+            const Machine *m = mi < 0 ? NULL : &ms[mi];
+            CollCall any = {.kind = a->coll, .nranks = p};
+            if (!!a->fits != (m != NULL) || !algo_fits(a, &any, m, NULL, 0))
+                continue; /* each on full, or on the machines it is made for */
+            int nops = coll_is_reducing(a->coll) ? OP_COUNT : 1;
+            if (big && !coll_is_reducing(a->coll))
+                continue;
+            for (int d = 0; d < DT_COUNT; d++)
+                for (int o = 0; o < nops; o++)
+                    for (size_t n = 0; n < 2; n++)
+                        for (int ip = 0; ip < 2; ip++) {
+                            size_t count = sweep_count(big, d, n);
+                            if ((quick && !in_quick(d, o, count)) ||
+                                (big && !in_big(d, o)))
+                                continue;
+                            CollCall c = {.kind = a->coll, .nranks = p,
+                                          .count = count, .dtype = (DataType)d,
+                                          .op = (RedOp)o, .root = p - 1,
+                                          .in_place = ip};
+                            one(ex, a, &c, m, &t);
+                        }
+        }
     ex->ops->close(ex);
     printf("mpi sweep p=%d: %ld cases, %ld skipped, %ld wrong, %ld failed\n",
            p, t.cases, t.skipped, t.wrong, t.failed);

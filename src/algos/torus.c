@@ -1,0 +1,557 @@
+/* torus.c - all-reduces made for machines of several dimensions.
+ *
+ * - torus: the multi-dimensional ring all-reduce of tori and meshes:
+ *   reduce-scatter along each dimension in turn on the data still live,
+ *   then all-gather back in reverse (the order ASTRA-sim calls
+ *   localBWAware; in two dimensions the torus all-reduce of Mikami et al.,
+ *   "Massively distributed SGD", 2018, and of Horovod). On a mesh, whose
+ *   lines have no wrap-around link, each line's ring runs in folded order
+ *   (0, 2, 4, ..., 5, 3, 1): every hop crosses at most two links and no
+ *   directed link carries two messages of one step.
+ * - torus_naive: a whole ring all-reduce along every dimension in turn,
+ *   the contrast that moves the whole vector in every dimension.
+ * - torus_bidir: the vector's two halves round every ring line in
+ *   opposite directions at once, so that both directions of every link
+ *   carry bytes (a torus's links are full duplex).
+ * - hier: the hierarchical all-reduce of nodes of GPUs (BlueConnect, Cho
+ *   et al., SysML 2019): reduce-scatter inside each node, all-reduce
+ *   across nodes of each GPU's share (every local rank at once, each with
+ *   the ranks of its own index in the other nodes), all-gather inside the
+ *   node; the same schedule as torus on the machine's two dimensions.
+ * - hier_master: reduce to one rank per node (a binomial tree), a ring
+ *   all-reduce among those across the nodes, a binomial broadcast back.
+ *
+ * A generator takes the dimensions from the machine: a torus's, mesh's or
+ * ring's own, a node machine's (the node, then the network), a file's.
+ * None fits a flat machine (full, bus, switch); their closed forms on
+ * full (AlgoInfo.cost, for lists) are those of the most nearly square two
+ * dimensions of p (machine_square), ranks in blocks, on which shape_of
+ * would build them too. */
+#include "algos/common.h"
+#include "core/num.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ------------------------------------------------------------ shapes */
+
+/* The dimensions an algorithm runs along and each rank's coordinates. */
+typedef struct {
+    int ndims;                   /* dimensions */
+    int size[MACHINE_MAX_DIMS];  /* their sizes */
+    bool fold[MACHINE_MAX_DIMS]; /* a mesh line: its ring folded */
+    int p;                       /* ranks */
+    int *coord;                  /* [p * ndims] rank r's coordinates */
+} Shape;
+
+/* Whether machine m is flat: one dimension with every pair of ranks one
+ * hop or one medium apart (the algorithm then picks its own shape). */
+static bool flat(const Machine *m)
+{
+    return m->ndims == 1 && m->dim[0].kind != DIM_RING &&
+           m->dim[0].kind != DIM_MESH;
+}
+
+static CvError shape_of(const Machine *m, int p, Shape *sh)
+{
+    *sh = (Shape){.p = p};
+    if (flat(m)) {
+        sh->ndims = 2;
+        machine_square(p, 2, sh->size);
+    } else {
+        sh->ndims = m->ndims;
+        for (int d = 0; d < m->ndims; d++) {
+            sh->size[d] = m->dim[d].size;
+            sh->fold[d] = m->dim[d].kind == DIM_MESH && m->dim[d].size > 2;
+        }
+    }
+    sh->coord = malloc((size_t)p * (size_t)sh->ndims * sizeof *sh->coord);
+    if (!sh->coord)
+        return CV_ERR_NOMEM;
+    for (int r = 0; r < p; r++)
+        for (int d = 0, q = r; d < sh->ndims; d++) {
+            /* flat: rank r's place is r; else the machine's place */
+            sh->coord[r * sh->ndims + d] =
+                flat(m) ? q % sh->size[d] : machine_coord(m, r, d);
+            q /= sh->size[d];
+        }
+    return CV_OK;
+}
+
+static void shape_fini(Shape *sh)
+{
+    free(sh->coord);
+    sh->coord = NULL;
+}
+
+static int coord(const Shape *sh, int r, int d)
+{
+    return sh->coord[r * sh->ndims + d];
+}
+
+/* The ring position of coordinate c on a line of k: c itself, or folded
+ * (coordinates 0, 2, 4, ... going up, then the odd ones coming down). */
+static int ring_pos(const Shape *sh, int d, int c)
+{
+    int k = sh->size[d];
+    if (!sh->fold[d])
+        return c;
+    return c % 2 == 0 ? c / 2 : k - 1 - (c - 1) / 2;
+}
+
+/* The member index of rank r on its line of dimension d, going round it
+ * one way (dir 1) or the other (dir -1). */
+static int slot(const Shape *sh, int r, int d, int dir)
+{
+    int i = ring_pos(sh, d, coord(sh, r, d));
+    return dir > 0 ? i : sh->size[d] - 1 - i;
+}
+
+/* Which line of dimension d rank r is on: its other coordinates. */
+static int line_of(const Shape *sh, int r, int d)
+{
+    int l = 0;
+    for (int j = sh->ndims - 1; j >= 0; j--)
+        if (j != d)
+            l = l * sh->size[j] + coord(sh, r, j);
+    return l;
+}
+
+/* ------------------------------------------------------------- lines */
+
+/* A part of the vector that goes round every line one way. */
+typedef struct {
+    size_t off, n; /* its elements in the buffer */
+    int dir;       /* 1 or -1 */
+} Part;
+
+/* The groups of one dimension for every part: part h's lines are groups
+ * h * nlines ... (h + 1) * nlines - 1, each line's members in ring order
+ * for h's direction, its vector what the dimensions before it left live
+ * (live: reduce-scatter has shrunk it; else the part's whole). */
+typedef struct {
+    RankGroups gr;
+    int *member;
+    size_t *off, *len;
+} Lines;
+
+static void lines_fini(Lines *ls)
+{
+    free(ls->member);
+    free(ls->off);
+    free(ls->len);
+}
+
+/* The live vector of part pt on the line of dimension d through rank r:
+ * the block of it that r's line of each dimension before d reduced. */
+static void live(const Shape *sh, const Part *pt, int r, int d, size_t *off,
+                 size_t *n)
+{
+    *off = pt->off, *n = pt->n;
+    for (int j = 0; j < d; j++) {
+        int k = sh->size[j], i = slot(sh, r, j, pt->dir);
+        *off += blk_off(*n, k, i);
+        *n = blk_len(*n, k, i);
+    }
+}
+
+static CvError lines_make(const Shape *sh, int d, const Part *parts,
+                          int nparts, bool shrink, Lines *ls)
+{
+    int k = sh->size[d], nl = sh->p / k, ng = nl * nparts;
+    *ls = (Lines){0};
+    ls->member = malloc((size_t)ng * (size_t)k * sizeof *ls->member);
+    ls->off = malloc((size_t)ng * sizeof *ls->off);
+    ls->len = malloc((size_t)ng * sizeof *ls->len);
+    if (!ls->member || !ls->off || !ls->len) {
+        lines_fini(ls);
+        return CV_ERR_NOMEM;
+    }
+    for (int h = 0; h < nparts; h++)
+        for (int r = 0; r < sh->p; r++) {
+            int g = h * nl + line_of(sh, r, d);
+            ls->member[(size_t)g * k + slot(sh, r, d, parts[h].dir)] = r;
+            if (shrink)
+                live(sh, &parts[h], r, d, &ls->off[g], &ls->len[g]);
+            else
+                ls->off[g] = parts[h].off, ls->len[g] = parts[h].n;
+        }
+    ls->gr = (RankGroups){.ngroups = ng, .size = k, .stride = 1, .inner = 1,
+                          .member = ls->member, .off = ls->off,
+                          .len = ls->len};
+    return CV_OK;
+}
+
+/* Reduce-scatter along every dimension in turn, all-gather back in
+ * reverse (naive: a whole all-reduce along every dimension in turn). */
+static CvError rings(Schedule *s, const Shape *sh, const Part *parts,
+                     int nparts, bool naive)
+{
+    Lines ls[MACHINE_MAX_DIMS];
+    CvError e = CV_OK;
+    memset(ls, 0, sizeof ls);
+    for (int d = 0; d < sh->ndims && !e; d++)
+        e = lines_make(sh, d, parts, nparts, !naive, &ls[d]);
+    static const char *const rs[] = {"reduce-scatter x", "reduce-scatter y",
+                                     "reduce-scatter z", "reduce-scatter w"};
+    static const char *const ag[] = {"all-gather x", "all-gather y",
+                                     "all-gather z", "all-gather w"};
+    for (int d = 0; d < sh->ndims && !e; d++) {
+        emit_ring_reducescatter_g(s, &ls[d].gr, BUF_RECV, rs[d]);
+        if (naive)
+            emit_ring_allgather_g(s, &ls[d].gr, BUF_RECV, ag[d]);
+    }
+    for (int d = sh->ndims - 1; d >= 0 && !e && !naive; d--)
+        emit_ring_allgather_g(s, &ls[d].gr, BUF_RECV, ag[d]);
+    for (int d = 0; d < sh->ndims; d++)
+        lines_fini(&ls[d]);
+    return e;
+}
+
+/* The two halves of the vector, cut at a multiple of p elements (the
+ * second gets floor(count / p / 2) p, the first the rest), so that every
+ * line's blocks are equal where p divides the count. */
+static void halves(const CollCall *c, Part *parts)
+{
+    size_t p = (size_t)c->nranks, nb = c->count / p / 2 * p;
+    parts[0] = (Part){0, c->count - nb, 1};
+    parts[1] = (Part){c->count - nb, nb, -1};
+}
+
+/* An all-reduce of the call's vector along the shape's rings: one part
+ * (bidir: two halves, opposite ways). */
+static CvError gen_rings(const AlgoArgs *args, Schedule *s, const char *name,
+                         bool bidir, bool naive)
+{
+    const CollCall *c = args->call;
+    Shape sh;
+    CvError e = sched_init(s, c, name);
+    if (!e)
+        e = shape_of(args->machine, c->nranks, &sh);
+    if (e) {
+        sched_fini(s);
+        return e;
+    }
+    Part parts[2] = {{0, c->count, 1}, {0, 0, -1}};
+    if (bidir)
+        halves(c, parts);
+    emit_copy_in(s, BUF_RECV, 0, 0);
+    e = rings(s, &sh, parts, bidir ? 2 : 1, naive);
+    shape_fini(&sh);
+    if (!e)
+        return sched_end(s);
+    sched_fini(s);
+    return e;
+}
+
+static CvError gen_torus(const AlgoArgs *args, Schedule *s)
+{
+    return gen_rings(args, s, "torus", false, false);
+}
+
+static CvError gen_torus_naive(const AlgoArgs *args, Schedule *s)
+{
+    return gen_rings(args, s, "torus_naive", false, true);
+}
+
+static CvError gen_torus_bidir(const AlgoArgs *args, Schedule *s)
+{
+    return gen_rings(args, s, "torus_bidir", true, false);
+}
+
+static CvError gen_hier(const AlgoArgs *args, Schedule *s)
+{
+    return gen_rings(args, s, "hier", false, false);
+}
+
+/* Reduce inside each node to its rank at coordinate 0, a ring all-reduce
+ * among those across the nodes, broadcast back inside each node. */
+static CvError gen_hier_master(const AlgoArgs *args, Schedule *s)
+{
+    const CollCall *c = args->call;
+    Shape sh;
+    CvError e = sched_init(s, c, "hier_master");
+    if (!e)
+        e = shape_of(args->machine, c->nranks, &sh);
+    if (e) {
+        sched_fini(s);
+        return e;
+    }
+    Part whole = {0, c->count, 1};
+    Lines node, across;
+    e = lines_make(&sh, 0, &whole, 1, false, &node);
+    if (!e && (e = lines_make(&sh, 1, &whole, 1, false, &across)))
+        lines_fini(&node);
+    if (!e) {
+        /* across: only the line of the nodes' ranks at coordinate 0 */
+        RankGroups lead = across.gr;
+        lead.ngroups = 1;
+        lead.member = across.member + (size_t)line_of(&sh, 0, 1) * sh.size[1];
+        lead.off = lead.len = NULL, lead.off0 = 0, lead.n0 = c->count;
+        emit_copy_in(s, BUF_RECV, 0, 0);
+        emit_binomial_reduce_g(s, &node.gr, 0, BUF_RECV, "reduce in node");
+        emit_ring_reducescatter_g(s, &lead, BUF_RECV, "reduce-scatter across");
+        emit_ring_allgather_g(s, &lead, BUF_RECV, "all-gather across");
+        emit_binomial_bcast_g(s, &node.gr, 0, BUF_RECV, "broadcast in node");
+        lines_fini(&node);
+        lines_fini(&across);
+    }
+    shape_fini(&sh);
+    if (!e)
+        return sched_end(s);
+    sched_fini(s);
+    return e;
+}
+
+/* ---------------------------------------------------------- fitting */
+
+/* torus, torus_naive: every dimension a ring or a mesh line. */
+static bool fits_grid(const AlgoArgs *args, char *why, size_t whylen)
+{
+    const Machine *m = args->machine;
+    bool grid = !flat(m);
+    for (int d = 0; grid && d < m->ndims; d++)
+        grid = m->dim[d].kind == DIM_RING || m->dim[d].kind == DIM_MESH;
+    if (!grid)
+        snprintf(why, whylen, "%s is made for tori, meshes and rings: give "
+                 "one with -T (torus:AxB, mesh:AxB); on nodes, hier",
+                 args->self->name);
+    return grid;
+}
+
+/* torus_bidir: rings only (a mesh line's two directions would share its
+ * links). */
+static bool fits_rings(const AlgoArgs *args, char *why, size_t whylen)
+{
+    const Machine *m = args->machine;
+    if (!fits_grid(args, why, whylen))
+        return false;
+    for (int d = 0; d < m->ndims; d++)
+        if (m->dim[d].kind == DIM_MESH && m->dim[d].size > 2) {
+            snprintf(why, whylen, "torus_bidir needs wrap-around links: on a "
+                     "mesh its two directions would share every link "
+                     "(torus is made for meshes)");
+            return false;
+        }
+    return true;
+}
+
+/* hier: several dimensions (the node first). */
+static bool fits_levels(const AlgoArgs *args, char *why, size_t whylen)
+{
+    const Machine *m = args->machine;
+    if (m->ndims >= 2)
+        return true;
+    snprintf(why, whylen, "%s is made for machines of levels: give one with "
+             "-T, such as nodes:GxL", args->self->name);
+    return false;
+}
+
+/* hier_master: two levels exactly. */
+static bool fits_two(const AlgoArgs *args, char *why, size_t whylen)
+{
+    const Machine *m = args->machine;
+    if (m->ndims == 2)
+        return true;
+    snprintf(why, whylen, "hier_master is made for machines of two levels: "
+             "give one with -T, such as nodes:GxL");
+    return false;
+}
+
+/* ------------------------------------------------------- closed forms */
+
+/* The sizes of the dimensions on machine m (NULL: full) for p ranks. */
+static int dims_of(const Machine *m, int p, int *size)
+{
+    if (!m || flat(m)) {
+        machine_square(p, 2, size);
+        return 2;
+    }
+    for (int d = 0; d < m->ndims; d++)
+        size[d] = m->dim[d].size;
+    return m->ndims;
+}
+
+/* Terms of reduce-scatter and all-gather (naive: both in every dimension
+ * on the whole vector) over dimensions size[0 .. nd) on a vector of n
+ * elements: each step one block per rank and direction, the largest
+ * ceil(n_d / k) of the live vector n_d; bidirectional: two blocks (the
+ * halves') a step, over one link each way where the line is a ring of more
+ * than two (per_way), else both through the rank's port (two messages, or
+ * one on a line of two, whose neighbours are one rank). */
+static void ring_terms(const CollCall *c, const int *size, int nd,
+                       bool naive, bool bidir, const Machine *m,
+                       CostTerms *out)
+{
+    double es = (double)dtype_size(c->dtype);
+    *out = (CostTerms){0};
+    size_t live[2] = {c->count, 0};
+    if (bidir) {
+        Part parts[2];
+        halves(c, parts);
+        live[0] = parts[0].n, live[1] = parts[1].n;
+    }
+    for (int d = 0; d < nd; d++) {
+        int k = size[d];
+        if (k < 2 || live[0] == 0)
+            continue;
+        size_t b0 = (live[0] + (size_t)k - 1) / (size_t)k;
+        size_t b1 = (live[1] + (size_t)k - 1) / (size_t)k;
+        bool per_way = bidir && m && !flat(m) && m->dim[d].kind == DIM_RING &&
+                       k > 2;
+        double steps = 2.0 * (k - 1);
+        /* on a line of two both neighbours are one rank: one message */
+        double msgs = bidir && b1 && !per_way && k > 2 ? 2 : 1;
+        double bytes = per_way ? (double)b0 : (double)(b0 + b1);
+        out->steps += steps;
+        out->a += steps * msgs;
+        out->b += steps * bytes * es;
+        out->g += (k - 1) * (double)(b0 + b1) * es; /* a rank reduces both */
+        if (!naive)
+            live[0] = b0, live[1] = b1;
+    }
+}
+
+static void cost_on_grid(const AlgoArgs *args, bool naive, bool bidir,
+                         CostTerms *out)
+{
+    int size[MACHINE_MAX_DIMS];
+    int nd = dims_of(args->machine, args->call->nranks, size);
+    ring_terms(args->call, size, nd, naive, bidir, args->machine, out);
+}
+
+static void cost_torus_on(const AlgoArgs *a, CostTerms *o) { cost_on_grid(a, false, false, o); }
+static void cost_naive_on(const AlgoArgs *a, CostTerms *o) { cost_on_grid(a, true, false, o); }
+static void cost_bidir_on(const AlgoArgs *a, CostTerms *o) { cost_on_grid(a, false, true, o); }
+
+/* The closed forms on the machine full. */
+static void cost_full(const CollCall *c, bool naive, bool bidir,
+                      CostTerms *out)
+{
+    AlgoArgs a = {.call = c};
+    cost_on_grid(&a, naive, bidir, out);
+}
+
+static void cost_torus(const CollCall *c, CostTerms *o) { cost_full(c, false, false, o); }
+static void cost_naive(const CollCall *c, CostTerms *o) { cost_full(c, true, false, o); }
+static void cost_bidir(const CollCall *c, CostTerms *o) { cost_full(c, false, true, o); }
+
+/* Master-based on L x G: a binomial reduce of the whole vector in the
+ * node (ceil log2 L steps), a ring reduce-scatter and all-gather across
+ * (2(G-1) steps of ceil(n/G)), a binomial broadcast back. */
+static void master_terms(const CollCall *c, int L, int G, CostTerms *out)
+{
+    double es = (double)dtype_size(c->dtype), v = (double)c->count * es;
+    int t = model_log2_ceil(L);
+    *out = (CostTerms){0};
+    if (c->count == 0)
+        return;
+    double blk = (double)((c->count + (size_t)G - 1) / (size_t)G) * es;
+    out->steps = 2.0 * t + (G > 1 ? 2.0 * (G - 1) : 0);
+    out->a = out->steps;
+    out->b = 2.0 * t * v + (G > 1 ? 2.0 * (G - 1) * blk : 0);
+    out->g = t * v + (G > 1 ? (G - 1) * blk : 0);
+}
+
+static void cost_master_on(const AlgoArgs *args, CostTerms *out)
+{
+    int size[MACHINE_MAX_DIMS];
+    dims_of(args->machine, args->call->nranks, size);
+    master_terms(args->call, size[0], size[1], out);
+}
+
+static void cost_master(const CollCall *c, CostTerms *out)
+{
+    AlgoArgs a = {.call = c};
+    cost_master_on(&a, out);
+}
+
+/* ------------------------------------------------------------ entries */
+
+static const AlgoInfo ar_torus = {
+    .coll = COLL_ALLREDUCE,
+    .name = "torus",
+    .aliases = "torus2d mesh2d torus3d",
+    .summary = "ring reduce-scatter along each dimension in turn on what is "
+               "still live, then all-gather back (Mikami et al. 2018; "
+               "ASTRA-sim localBWAware); folded rings on a mesh",
+    .formula = "sum over dims k: 2(k-1)a + 2(k-1)/k n_k b + (k-1)/k n_k g, "
+               "n_k the vector left by the dims before",
+    .constraints = "a torus, mesh or ring (-T)",
+    .shape = SHAPE_RING,
+    .generate = gen_torus,
+    .fits = fits_grid,
+    .cost = cost_torus,
+    .cost_on = cost_torus_on,
+};
+
+static const AlgoInfo ar_torus_naive = {
+    .coll = COLL_ALLREDUCE,
+    .name = "torus_naive",
+    .aliases = "",
+    .summary = "a whole ring all-reduce along each dimension in turn: the "
+               "contrast to torus, the whole vector in every dimension",
+    .formula = "sum over dims k: 2(k-1)a + 2(k-1)/k nb + (k-1)/k ng",
+    .constraints = "a torus, mesh or ring (-T)",
+    .shape = SHAPE_RING,
+    .generate = gen_torus_naive,
+    .fits = fits_grid,
+    .cost = cost_naive,
+    .cost_on = cost_naive_on,
+};
+
+static const AlgoInfo ar_torus_bidir = {
+    .coll = COLL_ALLREDUCE,
+    .name = "torus_bidir",
+    .aliases = "bidir",
+    .summary = "torus with the vector's two halves round every ring in "
+               "opposite directions at once: both ways of each link busy",
+    .formula = "torus's steps, two messages of half blocks each; on a torus "
+               "of rings over 2, one per direction: half torus's nb",
+    .constraints = "a torus or ring (-T)",
+    .shape = SHAPE_RING,
+    .generate = gen_torus_bidir,
+    .fits = fits_rings,
+    .cost = cost_bidir,
+    .cost_on = cost_bidir_on,
+};
+
+static const AlgoInfo ar_hier = {
+    .coll = COLL_ALLREDUCE,
+    .name = "hier",
+    .aliases = "hierarchical blueconnect",
+    .summary = "reduce-scatter in each node, all-reduce across nodes of each "
+               "GPU's share, all-gather in the node (BlueConnect, Cho et al. "
+               "2019)",
+    .formula = "L-1 and G-1 ring steps twice: 2(L-1)a + 2(L-1)/L nb + "
+               "2(G-1)a + 2(G-1)/(GL) nb (+ gamma on the reduce-scatters)",
+    .constraints = "nodes GxL or another machine of levels (-T)",
+    .shape = SHAPE_RING,
+    .generate = gen_hier,
+    .fits = fits_levels,
+    .cost = cost_torus,
+    .cost_on = cost_torus_on,
+};
+
+static const AlgoInfo ar_hier_master = {
+    .coll = COLL_ALLREDUCE,
+    .name = "hier_master",
+    .aliases = "master",
+    .summary = "reduce to one GPU per node (binomial), ring all-reduce "
+               "across the nodes among those, broadcast back (binomial)",
+    .formula = "2 ceil(log2 L)(a + nb) + ceil(log2 L) ng + 2(G-1)a + "
+               "2(G-1)/G nb + (G-1)/G ng",
+    .constraints = "nodes GxL or another machine of two levels (-T)",
+    .shape = SHAPE_TREE,
+    .generate = gen_hier_master,
+    .fits = fits_two,
+    .cost = cost_master,
+    .cost_on = cost_master_on,
+};
+
+const AlgoInfo *const algos_torus[] = {
+    &ar_torus, &ar_torus_naive, &ar_torus_bidir, &ar_hier, &ar_hier_master,
+    NULL,
+};

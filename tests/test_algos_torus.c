@@ -1,0 +1,342 @@
+/* test_algos_torus.c - the all-reduces made for machines of several
+ * dimensions (torus.c) on the machines they are made for: tori 2x2 to
+ * 4x4 and 2x2x2, meshes (folded rings), rings, nodes 2x2, 2x4, 3x2 (in
+ * blocks and dealt round). For each: the symbolic executor says the schedule computes
+ * all-reduce (every count, in place and not); every transfer joins ranks
+ * one dimension apart; on a machine of one class of links the schedule's
+ * cost equals the closed form (cost_on), checked by hand for one case
+ * each; the threads backend runs a sample for real, nothing wrong; and an
+ * algorithm is refused on a machine it is not made for, in a sentence. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "algos/algo.h"
+#include "core/sim.h"
+#include "exec/exec.h"
+#include "exec/verify.h"
+
+static const char *const names[] = {"torus", "torus_naive", "torus_bidir",
+                                    "hier", "hier_master"};
+#define NNAMES (sizeof names / sizeof *names)
+
+static const AlgoInfo *algo(const char *name)
+{
+    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, name);
+    assert_non_null(a);
+    return a;
+}
+
+/* The machines: every link of one class, alpha = beta = 1, no latency. */
+typedef struct {
+    const char *name;
+    Machine m;
+} Mach;
+
+static int machines(Mach *out)
+{
+    int n = 0;
+    static const int tori[][3] = {{2, 2, 1}, {3, 3, 1}, {4, 4, 1}, {4, 2, 1},
+                                  {3, 4, 1}, {2, 2, 2}, {3, 2, 2}};
+    for (size_t i = 0; i < sizeof tori / sizeof *tori; i++) {
+        int nd = tori[i][2] > 1 ? 3 : 2;
+        out[n].name = "torus";
+        assert_int_equal(machine_grid(&out[n++].m, MACHINE_TORUS, nd, tori[i],
+                                      false, 1, 1, 1), CV_OK);
+    }
+    static const int meshes[][2] = {{3, 3}, {4, 4}, {5, 2}};
+    for (size_t i = 0; i < 3; i++) {
+        out[n].name = "mesh";
+        assert_int_equal(machine_grid(&out[n++].m, MACHINE_MESH, 2, meshes[i],
+                                      false, 1, 1, 1), CV_OK);
+    }
+    int five = 5;
+    out[n].name = "ring";
+    assert_int_equal(machine_grid(&out[n++].m, MACHINE_RING, 1, &five, false,
+                                  1, 1, 1), CV_OK);
+    static const int nodes[][3] = {{2, 2, 0}, {2, 4, 0}, {3, 2, 0}, {2, 4, 1}};
+    for (size_t i = 0; i < 4; i++) {
+        Machine *m = &out[n].m;
+        out[n++].name = nodes[i][2] ? "nodes, cyclic" : "nodes";
+        assert_int_equal(machine_nodes(m, nodes[i][0], nodes[i][1], false, 1),
+                         CV_OK);
+        m->cyclic = nodes[i][2];
+        for (int c = 0; c < m->ncls; c++)
+            m->cls[c].alpha = m->cls[c].beta = 1, m->cls[c].lat = 0;
+    }
+    return n;
+}
+
+static void describe(char *buf, size_t len, const AlgoInfo *a, const Mach *m,
+                     const CollCall *c)
+{
+    char shape[128];
+    machine_describe(&m->m, true, shape, sizeof shape);
+    snprintf(buf, len, "%s on %s (%s) count %zu %s", a->name, shape, m->name,
+             c->count, c->in_place ? "in place" : "out of place");
+}
+
+/* The symbolic executor computes all-reduce. */
+static void check_sim(const Schedule *s, const char *what)
+{
+    SchedCheck chk;
+    if (sched_validate(s, &chk, NULL))
+        fail_msg("%s: invalid at step %zu transfer %zu", what, chk.step,
+                 chk.xfer);
+    Sim sim;
+    assert_int_equal(sim_init(&sim, s), CV_OK);
+    if (sim_run(&sim))
+        fail_msg("%s: step %zu transfer %zu failed", what, sim.err_step,
+                 sim.err_xfer);
+    int br;
+    size_t bj, nwrong;
+    if (sim_check(&sim, &br, &bj, &nwrong))
+        fail_msg("%s: %zu wrong, first rank %d element %zu", what, nwrong, br,
+                 bj);
+    sim_fini(&sim);
+}
+
+/* Ranks r and q differ in how many coordinates of machine m. */
+static int dims_apart(const Machine *m, int r, int q)
+{
+    int n = 0;
+    for (int d = 0; d < m->ndims; d++)
+        n += machine_coord(m, r, d) != machine_coord(m, q, d);
+    return n;
+}
+
+static void test_every_machine(void **state)
+{
+    (void)state;
+    Mach ms[32];
+    int nm = machines(ms), cases = 0;
+    for (size_t ai = 0; ai < NNAMES; ai++)
+        for (int mi = 0; mi < nm; mi++) {
+            const AlgoInfo *a = algo(names[ai]);
+            const Machine *m = &ms[mi].m;
+            int p = m->nranks;
+            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+                          .dtype = DT_INT32, .op = OP_SUM};
+            if (!algo_fits(a, &c, m, NULL, 0))
+                continue;
+            size_t counts[] = {0, 1, (size_t)p - 1, (size_t)p + 1, 97,
+                               16 * (size_t)p};
+            for (size_t ci = 0; ci < 6; ci++)
+                for (int ip = 0; ip < 2; ip++) {
+                    char what[256];
+                    Schedule s;
+                    c.count = counts[ci], c.in_place = ip;
+                    describe(what, sizeof what, a, &ms[mi], &c);
+                    if (algo_generate_on(a, &c, m, &s, NULL, 0))
+                        fail_msg("%s: not generated", what);
+                    check_sim(&s, what);
+                    for (size_t x = 0; x < s.nxfers; x++) {
+                        const Transfer *t = &s.xfers[x];
+                        if (t->src != t->dst && dims_apart(m, t->src, t->dst) != 1)
+                            fail_msg("%s: r%d -> r%d crosses dimensions", what,
+                                     t->src, t->dst);
+                    }
+                    sched_fini(&s);
+                    cases++;
+                }
+        }
+    assert_true(cases > 300);
+}
+
+static int near(double x, double y)
+{
+    return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-9;
+}
+
+/* On every machine each fits, at counts p divides, the schedule's terms
+ * on that machine are the closed form's. */
+static void test_closed_forms(void **state)
+{
+    (void)state;
+    Mach ms[32];
+    int nm = machines(ms);
+    for (size_t ai = 0; ai < NNAMES; ai++)
+        for (int mi = 0; mi < nm; mi++) {
+            const AlgoInfo *a = algo(names[ai]);
+            const Machine *m = &ms[mi].m;
+            int p = m->nranks;
+            for (size_t mult = 1; mult <= 24; mult += 23) {
+                CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+                              .count = mult * (size_t)p, .dtype = DT_DOUBLE,
+                              .op = OP_SUM};
+                if (!algo_fits(a, &c, m, NULL, 0))
+                    continue;
+                Schedule s;
+                char what[256];
+                describe(what, sizeof what, a, &ms[mi], &c);
+                assert_int_equal(algo_generate_on(a, &c, m, &s, NULL, 0), CV_OK);
+                CostTerms got, want;
+                assert_int_equal(model_machine_cost(&s, m, true, &got, NULL),
+                                 CV_OK);
+                AlgoArgs args = {&c, m, a};
+                a->cost_on(&args, &want);
+                if (!near(got.a, want.a) || !near(got.b, want.b) ||
+                    !near(got.g, want.g) || !near(got.steps, want.steps))
+                    fail_msg("%s: schedule a=%g b=%g g=%g steps=%g, closed "
+                             "form a=%g b=%g g=%g steps=%g", what, got.a, got.b,
+                             got.g, got.steps, want.a, want.b, want.g,
+                             want.steps);
+                sched_fini(&s);
+            }
+        }
+}
+
+/* By hand, 64 floats (256 bytes) on a torus 4x4: x: 3 reduce-scatter and 3
+ * all-gather steps of 16 floats (64 B), y: the same of 4 (16 B): a = 12,
+ * b = 6 64 + 6 16 = 480, g = 3 64 + 3 16 = 240. torus_naive: the whole 64
+ * floats in both: b = 12 64 = 768, g = 6 64 = 384. torus_bidir: halves of
+ * 32 floats, one each way: b = 6 32 + 6 8 = 240, a = 12, and every rank
+ * reduces both halves' blocks: g = 3 64 + 3 16 = 240. hier_master on
+ * nodes 2x4 (L 4, G 2): 2 log2 4 = 4 tree steps of 256 B, 2 ring steps of
+ * 128 B: a = 6, b = 1024 + 256 = 1280, g = 512 + 128 = 640. */
+static void test_by_hand(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *algo;
+        int nodes;
+        double a, b, g;
+    } want[] = {{"torus", 0, 12, 480, 240}, {"torus_naive", 0, 12, 768, 384},
+                {"torus_bidir", 0, 12, 240, 240},
+                {"hier_master", 1, 6, 1280, 640}};
+    int four[2] = {4, 4};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        Machine m;
+        if (want[i].nodes) {
+            assert_int_equal(machine_nodes(&m, 2, 4, false, 1), CV_OK);
+            for (int k = 0; k < m.ncls; k++)
+                m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+        } else {
+            assert_int_equal(machine_grid(&m, MACHINE_TORUS, 2, four, false,
+                                          1, 1, 1), CV_OK);
+        }
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m.nranks, .count = 64,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        const AlgoInfo *a = algo(want[i].algo);
+        assert_int_equal(algo_generate_on(a, &c, &m, &s, NULL, 0), CV_OK);
+        CostTerms t, cf;
+        assert_int_equal(model_machine_cost(&s, &m, true, &t, NULL), CV_OK);
+        AlgoArgs args = {&c, &m, a};
+        a->cost_on(&args, &cf);
+        if (t.a != want[i].a || t.b != want[i].b || t.g != want[i].g ||
+            cf.a != want[i].a || cf.b != want[i].b || cf.g != want[i].g)
+            fail_msg("%s: schedule a=%g b=%g g=%g, closed form a=%g b=%g "
+                     "g=%g, by hand a=%g b=%g g=%g", want[i].algo, t.a, t.b,
+                     t.g, cf.a, cf.b, cf.g, want[i].a, want[i].b, want[i].g);
+        sched_fini(&s);
+    }
+}
+
+/* Each algorithm on each machine runs on the threads backend, every
+ * datatype with sum and one op more, nothing wrong. */
+static void test_threads(void **state)
+{
+    (void)state;
+    char why[200];
+    const ExecOps *ops = exec_find("threads", why, sizeof why);
+    assert_non_null(ops);
+    Mach ms[32];
+    int nm = machines(ms);
+    for (int mi = 0; mi < nm; mi++) {
+        const Machine *m = &ms[mi].m;
+        Executor *ex = NULL;
+        assert_int_equal(ops->open(&ex, m->nranks, NULL, why, sizeof why),
+                         CV_OK);
+        for (size_t ai = 0; ai < NNAMES; ai++)
+            for (int dt = 0; dt < DT_COUNT; dt++)
+                for (int ip = 0; ip < 2; ip++) {
+                    const AlgoInfo *a = algo(names[ai]);
+                    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m->nranks,
+                                  .count = 2 * (size_t)m->nranks + 3,
+                                  .dtype = (DataType)dt,
+                                  .op = ip ? OP_MAX : OP_SUM, .in_place = ip};
+                    if (!algo_fits(a, &c, m, NULL, 0))
+                        continue;
+                    Schedule s;
+                    char what[256];
+                    describe(what, sizeof what, a, &ms[mi], &c);
+                    assert_int_equal(algo_generate_on(a, &c, m, &s, NULL, 0),
+                                     CV_OK);
+                    CvError e = ops->load(ex, &s);
+                    for (size_t k = 0; !e && k < s.nsteps; k++)
+                        e = ops->step(ex, k);
+                    if (!e)
+                        e = ops->finish(ex);
+                    VerifyReport rep;
+                    if (!e)
+                        e = verify_output(ex, true, &rep);
+                    if (e)
+                        fail_msg("%s %s %s: %s (%zu wrong)", what,
+                                 dtype_name(c.dtype), redop_name(c.op),
+                                 cv_strerror(e), e ? rep.wrong : 0);
+                    sched_fini(&s);
+                }
+        ops->close(ex);
+    }
+}
+
+/* Refused where not made for, in a sentence: torus on nodes, torus_bidir
+ * on a mesh, hier on a ring, hier_master on a 3-D torus, each on full. */
+static void test_refused(void **state)
+{
+    (void)state;
+    Machine nodes, mesh, ring, cube, full;
+    int m33[2] = {3, 3}, r5 = 5, c222[3] = {2, 2, 2};
+    assert_int_equal(machine_nodes(&nodes, 2, 4, false, 1), CV_OK);
+    assert_int_equal(machine_grid(&mesh, MACHINE_MESH, 2, m33, false, 1, 1, 1),
+                     CV_OK);
+    assert_int_equal(machine_grid(&ring, MACHINE_RING, 1, &r5, false, 1, 1, 1),
+                     CV_OK);
+    assert_int_equal(machine_grid(&cube, MACHINE_TORUS, 3, c222, false, 1, 1,
+                                  1), CV_OK);
+    assert_int_equal(machine_full(&full, 8, 1, 1, 1), CV_OK);
+    static const struct {
+        const char *algo;
+        int mach;
+        const char *says;
+    } no[] = {{"torus", 0, "made for tori, meshes and rings"},
+              {"torus_bidir", 1, "needs wrap-around links"},
+              {"hier", 2, "machines of levels"},
+              {"hier_master", 3, "two levels"},
+              {"torus", 4, "give one with -T"},
+              {"torus_naive", 4, "made for tori"},
+              {"torus_bidir", 4, "made for tori"},
+              {"hier", 4, "machines of levels"},
+              {"hier_master", 4, "two levels"}};
+    const Machine *mm[] = {&nodes, &mesh, &ring, &cube, &full};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+        char why[256] = "";
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = mm[no[i].mach]->nranks,
+                      .count = 8, .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        assert_false(algo_fits(algo(no[i].algo), &c, mm[no[i].mach], why,
+                               sizeof why));
+        assert_non_null(strstr(why, no[i].says));
+        assert_int_equal(algo_generate_on(algo(no[i].algo), &c, mm[no[i].mach],
+                                          &s, NULL, 0), CV_ERR_ALGO);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_machine),
+        cmocka_unit_test(test_closed_forms),
+        cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_refused),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
