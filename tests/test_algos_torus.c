@@ -1,7 +1,7 @@
-/* test_algos_torus.c - the all-reduces made for machines of several
- * dimensions (torus.c) on the machines they are made for: tori 2x2 to
- * 4x4 and 2x2x2, meshes (folded rings), rings, nodes 2x2, 2x4, 3x2 (in
- * blocks and dealt round). For each: the symbolic executor says the schedule computes
+/* test_algos_torus.c - the all-reduces made for machines (torus.c,
+ * nvls.c) on the machines they are made for: tori 2x2 to 4x4 and 2x2x2,
+ * meshes (folded rings), rings, nodes 2x2, 2x4, 3x2 (in blocks and dealt
+ * round), switches that reduce and multicast of 2 to 8. For each: the symbolic executor says the schedule computes
  * all-reduce (every count, in place and not); every transfer joins ranks
  * one dimension apart; on a machine of one class of links the schedule's
  * cost equals the closed form (cost_on), checked by hand for one case
@@ -23,7 +23,7 @@
 #include "exec/verify.h"
 
 static const char *const names[] = {"torus", "torus_naive", "torus_bidir",
-                                    "hier", "hier_master"};
+                                    "hier", "hier_master", "nvls"};
 #define NNAMES (sizeof names / sizeof *names)
 
 static const AlgoInfo *algo(const char *name)
@@ -69,6 +69,12 @@ static int machines(Mach *out)
         m->cyclic = nodes[i][2];
         for (int c = 0; c < m->ncls; c++)
             m->cls[c].alpha = m->cls[c].beta = 1, m->cls[c].lat = 0;
+    }
+    static const int sw[] = {2, 3, 4, 8};
+    for (size_t i = 0; i < 4; i++) {
+        out[n].name = "switch, reducing";
+        assert_int_equal(machine_grid(&out[n++].m, MACHINE_SWITCH, 1, &sw[i],
+                                      true, 1, 1, 1), CV_OK);
     }
     return n;
 }
@@ -239,6 +245,42 @@ static void test_by_hand(void **state)
     }
 }
 
+/* NVLS on a reducing switch of 8, 8 chunks of 8 slices of 8192 doubles
+ * (s = 64 KiB; the vector V = 64 s): L = 3, so steps 1-4 carry only the
+ * load-reduce (a rank's link up: 7 slices, its link down 1, the switch's
+ * sum), steps 9-12 only the multicast (7 down), steps 5-8 both (8 slices
+ * each way): b = (2 4 7 + 4 8) s = 88 s = 1.375 V against the ring's
+ * 2 (7/8) V = 112 s; a = 12 steps of 7 messages = 84; the sums are the
+ * switch's, g = 0. On the machine full (no switch) the same schedule moves
+ * every slice to its owner and back as the ring does, b = 4 7 + 4 14 + 4 7
+ * = 112 s, and the owners do the sums, 7 of a slice a chunk: g = 56 s. */
+static void test_nvls_by_hand(void **state)
+{
+    (void)state;
+    int p = 8;
+    Machine sw, full;
+    assert_int_equal(machine_grid(&sw, MACHINE_SWITCH, 1, &p, true, 1, 1, 1),
+                     CV_OK);
+    assert_int_equal(machine_full(&full, p, 1, 1, 1), CV_OK);
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p, .count = 8 * 8 * 8192,
+                  .dtype = DT_DOUBLE, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate_on(algo("nvls"), &c, &sw, &s, NULL, 0),
+                     CV_OK);
+    check_sim(&s, "nvls 8 chunks");
+    CostTerms t;
+    assert_int_equal(model_machine_cost(&s, &sw, true, &t, NULL), CV_OK);
+    double sl = 65536;
+    if (t.b != 88 * sl || t.a != 84 || t.g != 0 || t.steps != 12)
+        fail_msg("nvls on switch,reduce 8: a=%g b=%g g=%g steps=%g, by hand "
+                 "a=84 b=%g g=0 steps=12", t.a, t.b, t.g, t.steps, 88 * sl);
+    assert_int_equal(model_machine_cost(&s, &full, true, &t, NULL), CV_OK);
+    if (t.b != 112 * sl || t.g != 56 * sl)
+        fail_msg("nvls on full 8: b=%g g=%g, by hand b=%g g=%g", t.b, t.g,
+                 112 * sl, 56 * sl);
+    sched_fini(&s);
+}
+
 /* Each algorithm on each machine runs on the threads backend, every
  * datatype with sum and one op more, nothing wrong. */
 static void test_threads(void **state)
@@ -335,6 +377,7 @@ int main(void)
         cmocka_unit_test(test_every_machine),
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_nvls_by_hand),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),
     };

@@ -89,5 +89,6 @@ extern const AlgoInfo *const algos_ring[];
 extern const AlgoInfo *const algos_tree[];
 extern const AlgoInfo *const algos_recursive[];
 extern const AlgoInfo *const algos_torus[];
+extern const AlgoInfo *const algos_switch[];
 
 #endif

@@ -7,8 +7,8 @@
  *   SHAPE  = NxN...: a torus's or mesh's dimensions (1 to 4, the first
  *            varying fastest), the ranks of full, bus, switch or ring
  *            (default -p), GxL for G nodes of L GPUs
- *   OPTION = reduce                   NVLS's switch: it multicasts (its
- *                                     reduction is not modelled)
+ *   OPTION = reduce                   NVLS's switch: it sums the copies
+ *                                     marked for it and multicasts
  *          | nic=rail|shared          nodes: a NIC per GPU (default) or
  *                                     per node
  *          | intra=nvlink|pcie        nodes: the link inside a node

@@ -449,6 +449,8 @@ static bool switch_link(const Machine *m, int i, int out)
 
 bool machine_link_multicasts(const Machine *m, int i) { return switch_link(m, i, 0); }
 
+bool machine_link_reduces(const Machine *m, int i) { return switch_link(m, i, 1); }
+
 /* ------------------------------------------------------------ in words */
 
 static size_t shape_text(const Machine *m, char *buf, size_t len)

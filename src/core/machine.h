@@ -76,9 +76,9 @@ typedef struct {
     int size;      /* members of a line (d_i) */
     int cls;       /* index of its links' class in Machine.cls */
     bool reduce;   /* DIM_SWITCH: NVLS's switch, which multicasts (a copy
-                      of one range to many ranks enters it once); its
-                      reduction is not modelled: no step of a Schedule can
-                      hold reduces that meet */
+                      of one range to many ranks enters it once) and sums
+                      (the copies a schedule marks XF_SWITCH into one rank
+                      leave it once; the sums it marks are the switch's) */
     bool shared;   /* DIM_SWITCH: one switch for the whole dimension and
                       one port per coordinate, shared by every rank at it
                       (a NIC shared by a node's GPUs) */
@@ -191,6 +191,10 @@ int machine_max_hops(const Machine *m);
 /* Whether link i goes into a multicasting switch (a copy multicast there
  * enters once). */
 bool machine_link_multicasts(const Machine *m, int i);
+
+/* Whether link i leaves a reducing switch (the copies it sums into one
+ * destination leave it once: sched.h's XF_SWITCH). */
+bool machine_link_reduces(const Machine *m, int i);
 
 /* The machine in words, e.g. "torus 4x4 (x: alpha 1 us, 10 GB/s; ...)";
  * short: only the kind and shape ("torus 4x4"). */

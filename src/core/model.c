@@ -118,8 +118,9 @@ static bool claimed(Claim *tab, size_t slots, Claim c)
 }
 
 /* Add transfer t's bytes to the links of route[0 .. hops), a copy merged
- * where it meets an equal one entering a multicasting switch
- * (pr->hop_used[h] set where it added bytes). */
+ * where it meets an equal one entering a multicasting switch, and a copy
+ * the switch sums (XF_SWITCH) where it leaves it with the others into the
+ * same rank of the same size (pr->hop_used[h] set where it added bytes). */
 static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
                       const int *route, int hops, Claim *tab, size_t slots)
 {
@@ -128,6 +129,11 @@ static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
         int l = route[h];
         if (tab && t->op == XFER_COPY && machine_link_multicasts(m, l) &&
             claimed(tab, slots, (Claim){l, t->src, t->src_buf, t->src_off,
+                                        t->count}))
+            continue;
+        if (tab && t->op == XFER_COPY && (t->flags & XF_SWITCH) &&
+            machine_link_reduces(m, l) &&
+            claimed(tab, slots, (Claim){l, t->dst, BUF_COUNT + t->dst_buf, 0,
                                         t->count}))
             continue;
         if (pr->bytes[l] == 0 && pr->msgs[l] == 0)
@@ -171,15 +177,16 @@ static void price_message(const Pricer *pr, const int *route, int hops,
 }
 
 /* Group the step's transfers between ranks by pair into pairs[0 .. *n);
- * local work goes to the ranks' reduced and copied bytes. */
+ * local work goes to the ranks' reduced and copied bytes (a reduce that a
+ * reducing switch does, XF_SWITCH, costs no rank where there is one). */
 static void step_pairs(Pricer *pr, const Schedule *s, const Step *st,
-                       double ts, Pair *pairs, size_t *n)
+                       double ts, bool sw, Pair *pairs, size_t *n)
 {
     *n = 0;
     for (size_t i = 0; i < st->n; i++) {
         size_t x = st->first + i;
         const Transfer *t = &s->xfers[x];
-        if (t->op == XFER_REDUCE)
+        if (t->op == XFER_REDUCE && !(sw && (t->flags & XF_SWITCH)))
             pr->reduced[t->dst] += (double)t->count * ts;
         if (t->src == t->dst) {
             if (t->op == XFER_COPY)
@@ -296,8 +303,9 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
     Pair *pairs = pr->scratch;
     Claim *tab = NULL;
     size_t n, slots = 4 * pr->scratch_cap;
-    step_pairs(pr, s, st, ts, pairs, &n);
-    if (has_reducing_switch(m)) {
+    bool sw = has_reducing_switch(m);
+    step_pairs(pr, s, st, ts, sw, pairs, &n);
+    if (sw) {
         tab = (Claim *)(pairs + pr->scratch_cap);
         for (size_t i = 0; i < slots; i++)
             tab[i].link = -1;

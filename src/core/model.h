@@ -9,10 +9,12 @@
  * max M alpha, plus the slowest byte load, max B beta, plus the hop
  * latencies it crosses; the step costs its slowest message plus gamma
  * times the most bytes one rank reduces. Local work (src == dst) crosses
- * no link: a local copy is free, a local reduce pays gamma. (Reduces that
- * meet in a reducing switch cannot be one step of a Schedule, which lets
- * no two transfers of a step write one range; the machine's `reduce` is
- * its multicast until the IR can say so.)
+ * no link: a local copy is free, a local reduce pays gamma. A reducing
+ * switch also sums: a Schedule lets no two transfers of a step write one
+ * range, so NVLS's load-reduce is copies into the owner's slots marked
+ * XF_SWITCH, which leave the switch once into one rank (the first of a
+ * size claims the link, the others merge), and its sums are local reduces
+ * marked XF_SWITCH, free on a machine with such a switch.
  *
  * On the two flat machines this is the textbook alpha-beta-gamma model:
  *  - full (a port per rank, MACHINE_FULL): a step costs

@@ -106,8 +106,8 @@ void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
     }
     s->xfers[s->nxfers++] = (Transfer){
         .src = src, .dst = dst, .src_buf = (uint8_t)sbuf,
-        .dst_buf = (uint8_t)dbuf, .op = (uint8_t)op, .src_off = soff,
-        .dst_off = doff, .count = count,
+        .dst_buf = (uint8_t)dbuf, .op = (uint8_t)op, .flags = s->flags,
+        .src_off = soff, .dst_off = doff, .count = count,
     };
     s->steps[s->nsteps - 1].n++;
 }

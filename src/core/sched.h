@@ -16,6 +16,15 @@ typedef enum {
     XFER_OP_COUNT
 } XferOp;
 
+/* Transfer.flags. */
+enum {
+    /* The work of a reducing switch (NVLS), done by the ranks: a copy that
+     * is one of those the switch sums into its destination (they leave
+     * the switch once: model.h), or a reduce at a rank that the switch
+     * does instead (free on a machine with one). Executors ignore it. */
+    XF_SWITCH = 1,
+};
+
 /* One transfer of `count` consecutive elements. */
 typedef struct {
     int32_t src;     /* source rank */
@@ -23,6 +32,7 @@ typedef struct {
     uint8_t src_buf; /* BufId read at the source */
     uint8_t dst_buf; /* BufId written at the destination */
     uint8_t op;      /* XferOp */
+    uint8_t flags;   /* XF_* */
     size_t src_off;  /* first element read */
     size_t dst_off;  /* first element written */
     size_t count;    /* elements, > 0 */
@@ -46,6 +56,7 @@ typedef struct {
     size_t nsteps;      /* steps used */
     size_t cap_steps;   /* steps allocated */
     CvError err;        /* sticky builder error (allocation, bad argument) */
+    uint8_t flags;      /* Transfer.flags of the transfers added next */
 } Schedule;
 
 /* ------------------------------------------------------------- building */
@@ -72,6 +83,9 @@ void sched_copy(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
                 BufId dbuf, size_t doff, size_t count);
 void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
                   BufId dbuf, size_t doff, size_t count);
+
+/* The flags (XF_*) of the transfers added from now on (0: none). */
+static inline void sched_flags(Schedule *s, uint8_t flags) { s->flags = flags; }
 
 /* Close the schedule: drop a trailing empty step. Returns s->err. */
 CvError sched_end(Schedule *s);
