@@ -221,6 +221,8 @@ void learn_save(Learn *l)
     if (progress_save(&l->prog, why, sizeof why)) {
         l->prog_ok = false; /* said once; the lesson plays on */
         say(l, ROLE_ERROR, "%s", why);
+    } else if (why[0]) { /* saved, after setting an unreadable file aside */
+        say(l, ROLE_WARN, "%s", why);
     }
 }
 
