@@ -224,6 +224,39 @@ static void test_library(void **state)
     out_free(&o);
 }
 
+/* D6: `collviz learn N` without a terminal is refused before it reads
+ * or writes any progress: a damaged file is neither set aside nor
+ * replaced, and no file is created where there was none. */
+static void test_no_terminal_no_progress(void **state)
+{
+    char env[128], env2[128], dir[128], file[160];
+    put("en", "01-a.txt", "T\n\nSome text.\n");
+    put("zh", "01-a.txt", "T\n\nSome text.\n");
+    snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s", root);
+    snprintf(env2, sizeof env2, "XDG_STATE_HOME=%s/state", root);
+    putenv(env);
+    putenv(env2);
+    expect_usage_error("learn 1 --lang en", "plain text files in");
+    snprintf(dir, sizeof dir, "%s/state", root);
+    assert_int_equal(access(dir, F_OK), -1); /* nothing created */
+    mkdir(dir, 0700);
+    snprintf(dir, sizeof dir, "%s/state/collviz", root);
+    mkdir(dir, 0700);
+    snprintf(file, sizeof file, "%s/lessons", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("garbage\n", f);
+    fclose(f);
+    expect_usage_error("learn 1 --lang en", "plain text files in");
+    char *text = slurp(fopen(file, "r"));
+    assert_string_equal(text, "garbage\n");
+    free(text);
+    snprintf(file, sizeof file, "%s/lessons.bad", dir);
+    assert_int_equal(access(file, F_OK), -1);
+    unsetenv("COLLVIZ_LESSONS");
+    unsetenv("XDG_STATE_HOME");
+}
+
 /* Names of lesson files and what --check quotes come from files: a name
  * holding a colour and a title escape (ESC ... BEL) and a C1 CSI reaches
  * the terminal as visible escapes, never as the bytes; a lesson line
@@ -341,6 +374,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hints_and_pictures, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_library, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_terminal_no_progress, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_commands, setup, teardown),
     };

@@ -215,8 +215,12 @@ int cmd_learn(int argc, char **argv)
     if (library_dir(dir, sizeof dir, why, sizeof why))
         return fail("%s%s", why, "");
     ui_lang_use(la.lang);
+    /* without a terminal the player is refused below, after the lesson
+       named is checked: it reads no progress, so it sets no file aside
+       and saves nothing */
+    bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     Learn *l = malloc(sizeof *l);
-    if (!l || learn_init(l, dir, la.lang, NULL, why, sizeof why)) {
+    if (!l || learn_init(l, dir, la.lang, tty ? NULL : "", why, sizeof why)) {
         if (l)
             learn_fini(l);
         free(l);
@@ -229,7 +233,7 @@ int cmd_learn(int argc, char **argv)
         progress_reset(&l->prog, l->list[i].name);
     if (i >= 0 && key && learn_open(l, i, why, sizeof why))
         fail("%s%s", why, "");
-    else if (i >= 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+    else if (i >= 0 && !tty)
         fail("the lesson player needs a terminal on stdin and stdout; the "
              "lessons are plain text files in %s/%s/", dir,
              ui_lang_code(la.lang));
@@ -244,6 +248,8 @@ int cmd_learn(int argc, char **argv)
         if (sig > 0)
             fprintf(stderr, "collviz: stopped by %s; the terminal is "
                     "restored.\n", strsignal(sig));
+        if (l->prog_why[0]) /* said on screen; the screen is gone now */
+            fail("%s%s", l->prog_why, "");
     }
     learn_fini(l);
     free(l);
