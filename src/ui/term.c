@@ -327,6 +327,8 @@ static TermEvent mouse_event(void)
     return ev;
 }
 
+int term_stop_signal(void) { return stop_signal; }
+
 TermEvent term_read(int timeout_ms)
 {
     if (stop_signal)
