@@ -70,6 +70,13 @@ static int find_lesson(const Learn *l, const char *key)
     int i = library_find(l->list, l->nlist, key);
     if (i >= 0)
         return i;
+    size_t kl = strlen(key);
+    if (strchr(key, '/') || (kl > 4 && !strcmp(key + kl - 4, ".txt"))) {
+        fail("'%s' is a file, and learn plays lessons by number or name; to "
+             "play your own, put it as NN-name.txt in DIR/en/ (and DIR/zh/) "
+             "and run COLLVIZ_LESSONS=DIR collviz learn NN%s", key, "");
+        return -1;
+    }
     char names[1024] = "";
     size_t n = 0;
     for (size_t k = 0; k < l->nlist && n < sizeof names; k++)
