@@ -242,6 +242,18 @@ grep -q "plain text files in" "$work/out" || fail "learn: no pointer to the file
     { cat "$work/out"; fail "learn --lang fr"; }
 echo "e2e: ok: learn"
 
+# U4: a terminal that cannot move the cursor (TERM=dumb) is refused with
+# one sentence and status 1, not drawn on; LINES or COLUMNS past any
+# terminal are named as the cause.
+start "allreduce -p 4" "TERM=dumb"
+wait_for "exit=1" "TERM=dumb: status 1"
+grep -q "cannot move the cursor" "$work/screen" || fail "TERM=dumb: no sentence"
+start "learn 1 --lang en" "LINES=99999"
+wait_for "exit=1" "LINES=99999: status 1"
+grep -q "LINES=99999 is more than a terminal can have" "$work/screen" ||
+    fail "LINES=99999: the cause is not named"
+echo "e2e: ok: unusable terminals"
+
 # H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
 # player as the session leader (no shell to pass the signal on): the
 # player and its command are both gone within 3 seconds.
