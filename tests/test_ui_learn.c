@@ -282,6 +282,23 @@ static void test_corrupt_progress(void **state)
     assert_non_null(strstr(line, "+..."));
 }
 
+/* U2: at the player's smallest size the list scrolls: the highlight on
+ * the last lesson is on screen, with that lesson's title. */
+static void test_list_scrolls(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 80, 16);
+    assert_true(l->nlist > 11); /* more lessons than rows */
+    l->screen = LS_LIST;
+    for (size_t i = 0; i < l->nlist; i++)
+        l->sel = (int)i;
+    char *t = screen(l), num[8];
+    snprintf(num, sizeof num, "%2d", l->list[l->nlist - 1].number);
+    if (!strstr(t, l->titles[l->nlist - 1]) || !strstr(t, num))
+        fail_msg("the last lesson is not shown:\n%s", t);
+    free(t);
+    stop(l);
+}
+
 /* D3: a lesson opened directly (collviz learn N) still shows why its
  * progress was set aside, or why none can be kept (no HOME, a path too
  * long), and the sentence is kept for the exit. */
@@ -610,6 +627,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_utf8_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_switch_language, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_progress, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_scrolls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_says_progress, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
