@@ -140,9 +140,9 @@ static int has_duplicate(const Progress *p)
     return dup;
 }
 
-/* Read f into p; -1 at the first line that does not parse. A line is as
- * long as its lesson has checkpoints: read whole (getline). */
-static int parse_file(FILE *f, Progress *p)
+/* A line is as long as its lesson has checkpoints: read whole
+ * (getline). */
+int progress_read(Progress *p, FILE *f)
 {
     char *line = NULL;
     size_t cap = 0;
@@ -192,7 +192,7 @@ static CvError read_into(Progress *p, const char *path, char *why,
     if (store_open(path, &f, &missing, cause, sizeof cause))
         return missing ? CV_OK : set_aside(path, cause, why, whylen);
     int big = !fstat(fileno(f), &st) && st.st_size > PROGRESS_MAX_BYTES;
-    int bad = big || parse_file(f, p);
+    int bad = big || progress_read(p, f);
     fclose(f);
     if (!bad)
         return CV_OK;
@@ -284,9 +284,8 @@ static int merge(Progress *p, Progress *disk)
     return 0;
 }
 
-static int write_all(FILE *f, void *ctx)
+int progress_write(FILE *f, const Progress *p)
 {
-    const Progress *p = ctx;
     fprintf(f, "%s\n", PROGRESS_MAGIC);
     for (size_t i = 0; i < p->n; i++) {
         encode(f, p->e[i].name);
@@ -294,6 +293,11 @@ static int write_all(FILE *f, void *ctx)
                 p->e[i].results[0] ? p->e[i].results : ".");
     }
     return ferror(f);
+}
+
+static int write_all(FILE *f, void *ctx)
+{
+    return progress_write(f, ctx);
 }
 
 CvError progress_save(Progress *p, char *why, size_t whylen)

@@ -16,6 +16,7 @@
 #define COLLVIZ_LESSON_PROGRESS_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "core/error.h"
 #include "lesson/lesson.h"
 
@@ -72,6 +73,13 @@ ProgressEntry *progress_get(Progress *p, const char *name, bool create);
 CvError progress_set_checks(ProgressEntry *e, size_t n);
 /* Forget lesson name's progress. */
 void progress_reset(Progress *p, const char *name);
+
+/* The file's format alone, for the fuzzer and the store's functions:
+ * read f into p (empty): 0, or -1 when f is not a progress file as
+ * progress_write writes them (p then holds what came before the first bad
+ * line; progress_fini it). progress_write returns ferror(f). */
+int progress_read(Progress *p, FILE *f);
+int progress_write(FILE *f, const Progress *p);
 
 /* Item index <-> position (ProgressEntry's dirs and texts). */
 size_t progress_index(const Lesson *l, long dirs, long texts);
