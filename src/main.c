@@ -88,7 +88,7 @@ static int help(int argc, char **argv)
         snprintf(after, sizeof after, "help %s", argv[1]);
         return extra_argument(after, argv[2]);
     }
-    if (argc < 2)
+    if (argc < 2 || !strcmp(argv[1], "help")) /* help help: this help */
         return usage();
     const Command *c = find_command(argv[1]);
     if (!c)

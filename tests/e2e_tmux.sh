@@ -241,5 +241,51 @@ grep -q "plain text files in" "$work/out" || fail "learn: no pointer to the file
 [ $? -eq 2 ] && grep -q "unknown language 'fr'; languages: en, zh" "$work/out" ||
     { cat "$work/out"; fail "learn --lang fr"; }
 echo "e2e: ok: learn"
+
+# U4: a terminal that cannot move the cursor (TERM=dumb) is refused with
+# one sentence and status 1, not drawn on; LINES or COLUMNS past any
+# terminal are named as the cause.
+start "allreduce -p 4" "TERM=dumb"
+wait_for "exit=1" "TERM=dumb: status 1"
+grep -q "cannot move the cursor" "$work/screen" || fail "TERM=dumb: no sentence"
+start "learn 1 --lang en" "LINES=99999"
+wait_for "exit=1" "LINES=99999: status 1"
+grep -q "LINES=99999 is more than a terminal can have" "$work/screen" ||
+    fail "LINES=99999: the cause is not named"
+echo "e2e: ok: unusable terminals"
+
+# H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
+# player as the session leader (no shell to pass the signal on): the
+# player and its command are both gone within 3 seconds.
+mkdir -p "$work/L/en" "$work/L/zh"
+for lang in en zh; do
+    printf 'Lesson 1: Slow\n\nPress x.\n\n@run\n    collviz perf allreduce -p 2 -b 64M -e 64M -n 100000 -w 0 -c 0\n' \
+        > "$work/L/$lang/01-slow.txt"
+done
+tm kill-session -t e2e >/dev/null 2>&1
+tm new-session -d -s e2e -x 100 -y 30 \
+    "echo \$\$ > '$work/pid'; COLLVIZ_LESSONS='$work/L' exec '$bin' learn 1 --lang en"
+wait_for "Press x" "the slow lesson opens"
+tm send-keys -t e2e Space
+wait_for "1 collviz perf" "the slow lesson shows its command"
+tm send-keys -t e2e x
+wait_for "Running" "its command runs"
+player=$(cat "$work/pid")
+i=0 cmdpid=
+while [ $i -lt 50 ] && [ -z "$cmdpid" ]; do
+    cmdpid=$(pgrep -P "$player" | head -n 1)
+    sleep 0.1
+    i=$((i + 1))
+done
+[ -n "$cmdpid" ] || fail "no command under the player"
+tm kill-server >/dev/null 2>&1
+i=0
+while [ $i -lt 30 ] && { kill -0 "$player" 2>/dev/null || kill -0 "$cmdpid" 2>/dev/null; }; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -0 "$player" 2>/dev/null && { kill -9 "$cmdpid" "$player"; fail "the player outlived SIGHUP"; }
+kill -0 "$cmdpid" 2>/dev/null && { kill -9 "$cmdpid"; fail "the lesson's command outlived SIGHUP"; }
+echo "e2e: ok: SIGHUP during a lesson's command"
 echo "e2e: all passed"
 exit 0

@@ -198,6 +198,7 @@ static void test_help(void **state)
     }
     expect_help("--help", "usage: collviz [COMMAND]");
     expect_help("help", "usage: collviz [COMMAND]");
+    expect_help("help help", "usage: collviz [COMMAND]"); /* U7 */
     Out o;
     run(&o, "--help");
     static const char *const all[] = {"list", "trace", "model", "perf", "calibrate", "tui"};

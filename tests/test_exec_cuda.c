@@ -198,6 +198,9 @@ static void test_options(void **state)
         {"devices=0+", "not '0+'", CV_ERR_ARG},
         {"devices=", "not ''", CV_ERR_ARG},
         {"peer=2", "peer takes 1", CV_ERR_ARG},
+        /* U10: past the numbers collviz can use: the range, not syntax */
+        {"devices=99", "device numbers from 0 to 63, not '99'", CV_ERR_ARG},
+        {"devices=0-64", "device numbers from 0 to 63", CV_ERR_ARG},
         {"devices=3", "there is no CUDA device 3: this machine has 2 (0 to 1)",
          CV_ERR_ARG},
     };

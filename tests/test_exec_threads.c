@@ -131,9 +131,14 @@ static void test_find_spec(void **state)
     assert_ptr_equal(exec_find_spec("THREADS:spin_us=1,eager_bytes=0", &params,
                                     why, sizeof why), threads());
     assert_string_equal(params, "spin_us=1,eager_bytes=0");
-    assert_ptr_equal(exec_find_spec("threads:", &params, why, sizeof why),
-                     threads());
-    assert_string_equal(params, "");
+    /* U10: no options after ':', an empty one or a key twice: refused */
+    assert_null(exec_find_spec("threads:", &params, why, sizeof why));
+    assert_non_null(strstr(why, "has no options after ':'"));
+    assert_null(exec_find_spec("threads:,spin_us=1", &params, why, sizeof why));
+    assert_non_null(strstr(why, "hold an empty one"));
+    assert_null(exec_find_spec("threads:spin_us=1,spin_us", &params, why,
+                               sizeof why));
+    assert_non_null(strstr(why, "spin_us is given twice"));
     assert_null(exec_find_spec("nosuch:spin_us=1", &params, why, sizeof why));
     assert_non_null(strstr(why, "there is no backend called 'nosuch'"));
     /* mpi is collviz-mpi's: here a sentence, whatever the options */

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli_fixture.h"
@@ -209,6 +210,8 @@ static void test_library(void **state)
     expect_usage_error("learn 1 --lang xx", "unknown language 'xx'; languages: "
                        "en, zh");
     expect_usage_error("learn 1 2", "learn takes one lesson");
+    /* U12: a file named is answered with how to play one */
+    expect_usage_error("learn /tmp/my-lesson.txt", "COLLVIZ_LESSONS=DIR");
     expect_usage_error("learn --reset 1 2", "differ");
     /* a good lesson without a terminal: the files to read instead */
     expect_usage_error("learn 1 --lang en", "plain text files in");
@@ -222,6 +225,70 @@ static void test_library(void **state)
     assert_int_equal(o.rc, 2);
     assert_non_null(strstr(o.out, "cannot read"));
     out_free(&o);
+}
+
+/* U5: `learn --check FILE > log 2>&1`: every problem line whole, and the
+ * summary last, on a line of its own. */
+static void test_one_log(void **state)
+{
+    char text[8192] = "T\n\n", cmd[512], log[128];
+    for (int i = 0; i < 300; i++)
+        strcat(text, "@nope\n");
+    put("en", "01-a.txt", text);
+    snprintf(log, sizeof log, "%s/log", root);
+    const char *bin = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
+    snprintf(cmd, sizeof cmd, "'%s' learn --check '%s/en/01-a.txt' > '%s' 2>&1",
+             bin, root, log);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 2);
+    FILE *f = fopen(log, "r");
+    assert_non_null(f);
+    char line[1024], last[1024] = "";
+    int problems = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (strstr(line, "unknown directive")) {
+            problems++;
+            if (strstr(line, "lesson files have problems"))
+                fail_msg("spliced: %s", line);
+        }
+        snprintf(last, sizeof last, "%s", line);
+    }
+    fclose(f);
+    assert_int_equal(problems, 300);
+    assert_string_equal(last, "collviz: 1 of 1 lesson files have problems\n");
+}
+
+/* D6: `collviz learn N` without a terminal is refused before it reads
+ * or writes any progress: a damaged file is neither set aside nor
+ * replaced, and no file is created where there was none. */
+static void test_no_terminal_no_progress(void **state)
+{
+    char env[128], env2[128], dir[128], file[160];
+    put("en", "01-a.txt", "T\n\nSome text.\n");
+    put("zh", "01-a.txt", "T\n\nSome text.\n");
+    snprintf(env, sizeof env, "COLLVIZ_LESSONS=%s", root);
+    snprintf(env2, sizeof env2, "XDG_STATE_HOME=%s/state", root);
+    putenv(env);
+    putenv(env2);
+    expect_usage_error("learn 1 --lang en", "plain text files in");
+    snprintf(dir, sizeof dir, "%s/state", root);
+    assert_int_equal(access(dir, F_OK), -1); /* nothing created */
+    mkdir(dir, 0700);
+    snprintf(dir, sizeof dir, "%s/state/collviz", root);
+    mkdir(dir, 0700);
+    snprintf(file, sizeof file, "%s/lessons", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("garbage\n", f);
+    fclose(f);
+    expect_usage_error("learn 1 --lang en", "plain text files in");
+    char *text = slurp(fopen(file, "r"));
+    assert_string_equal(text, "garbage\n");
+    free(text);
+    snprintf(file, sizeof file, "%s/lessons.bad", dir);
+    assert_int_equal(access(file, F_OK), -1);
+    unsetenv("COLLVIZ_LESSONS");
+    unsetenv("XDG_STATE_HOME");
 }
 
 /* Names of lesson files and what --check quotes come from files: a name
@@ -341,6 +408,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_hints_and_pictures, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_library, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_one_log, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_terminal_no_progress, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_commands, setup, teardown),
     };

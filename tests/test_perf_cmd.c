@@ -199,6 +199,16 @@ static void test_bad_input(void **state)
          "there is no backend called 'nosuch'"},
         {{"calibrate", "-p", "2", "-B", "threads:spin_us"}, "'spin_us' is not one"},
         {{"calibrate", "-p", "2", "-B", "threads:push_bytes=-1"}, "not '-1'"},
+        /* U10: refused like threads:= rather than run without a word */
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:"},
+         "-B threads: has no options after ':'"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:,,"},
+         "hold an empty one"},
+        {{"calibrate", "-p", "2", "-B", "threads:spin_us=1,"},
+         "hold an empty one"},
+        {{"perf", "allreduce", "-p", "2", "-B",
+          "threads:spin_us=5,eager_bytes=8,spin_us=6"},
+         "option spin_us is given twice"},
         /* sizes that do not fit in memory: said before anything runs */
         {{"perf", "allreduce", "-p", "2", "-b", "1000G", "-e", "1000G"},
          "ring cannot run: at 1073741824000 bytes the buffers need"},

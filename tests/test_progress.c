@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +60,8 @@ static void test_round_trip(void **state)
     assert_int_equal(progress_set_checks(e, 4), CV_OK);
     memcpy(e->results, "+s.r", 4);
     progress_get(&p, "02-ring", true)->dirs = 1;
-    assert_null(progress_get(&p, "bad name", true));
     assert_null(progress_get(&p, "../x", true));
+    assert_null(progress_get(&p, "", true));
     assert_int_equal(progress_save(&p, why, sizeof why), CV_OK);
     progress_fini(&p);
     assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
@@ -152,6 +153,8 @@ static void test_positions(void **state)
 
 /* A writer saving again and again, killed at random moments: the file is
  * always one of the two versions, whole. */
+static int count_tmp(void);
+
 static void test_killed_writer(void **state)
 {
     for (int round = 0; round < 20; round++) {
@@ -161,10 +164,11 @@ static void test_killed_writer(void **state)
             Progress p = {0};
             char why[600];
             snprintf(p.path, sizeof p.path, "%s", path);
-            ProgressEntry *e = progress_get(&p, "01-broadcast", true);
-            if (!e || progress_set_checks(e, 2))
-                _exit(1);
             for (long i = 0;; i++) {
+                /* a save may move the entries: get it again each time */
+                ProgressEntry *e = progress_get(&p, "01-broadcast", true);
+                if (!e || progress_set_checks(e, 2))
+                    _exit(1);
                 e->dirs = i % 2 ? 7 : 3;
                 memcpy(e->results, i % 2 ? "+s" : "..", 2);
                 progress_save(&p, why, sizeof why);
@@ -184,6 +188,224 @@ static void test_killed_writer(void **state)
                         (e->dirs == 3 && !strcmp(e->results, "..")));
         progress_fini(&p);
     }
+    /* the killed writers' temporary files go at the next save (D7) */
+    Progress p;
+    char why[600];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    progress_get(&p, "02-ring", true);
+    assert_int_equal(progress_save(&p, why, sizeof why), CV_OK);
+    progress_fini(&p);
+    assert_int_equal(count_tmp(), 0);
+}
+
+/* Files in root whose name holds ".tmp.". */
+static int count_tmp(void)
+{
+    DIR *d = opendir(root);
+    int n = 0;
+    assert_non_null(d);
+    for (struct dirent *de; (de = readdir(d));)
+        n += strstr(de->d_name, ".tmp.") != NULL;
+    closedir(d);
+    return n;
+}
+
+/* Save lesson `name` at dirs from a fresh load, as a player does. */
+static void save_one(const char *name, long dirs)
+{
+    Progress p;
+    char why[600];
+    if (progress_load(&p, path, why, sizeof why))
+        _exit(3);
+    ProgressEntry *e = progress_get(&p, name, true);
+    if (!e)
+        _exit(4);
+    e->dirs = dirs;
+    if (progress_save(&p, why, sizeof why))
+        _exit(5);
+    progress_fini(&p);
+}
+
+/* D1: two players that loaded the same file, each saving its own lesson,
+ * again and again at the same time: both lessons are in the file after,
+ * with each player's last position. */
+static void test_two_players(void **state)
+{
+    pid_t pid[2];
+    static const char *const names[2] = {"01-collectives", "02-broadcast"};
+    for (int k = 0; k < 2; k++) {
+        pid[k] = fork();
+        assert_true(pid[k] >= 0);
+        if (pid[k] == 0) {
+            for (long i = 1; i <= 200; i++)
+                save_one(names[k], i);
+            _exit(0);
+        }
+    }
+    for (int k = 0; k < 2; k++) {
+        int st;
+        assert_int_equal(waitpid(pid[k], &st, 0), pid[k]);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    Progress p;
+    char why[600];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    assert_int_equal(p.n, 2);
+    for (int k = 0; k < 2; k++) {
+        ProgressEntry *e = progress_get(&p, names[k], false);
+        assert_non_null(e);
+        assert_int_equal(e->dirs, 200);
+    }
+    progress_fini(&p);
+}
+
+/* D1: a player that loaded before another saved keeps the other's lesson,
+ * and one it reset stays forgotten though the file still had it. */
+static void test_merge_and_reset(void **state)
+{
+    put("collviz lesson progress 1\n01-a 1 0 .\n02-b 2 0 +\n");
+    Progress a, b;
+    char why[600];
+    assert_int_equal(progress_load(&a, path, why, sizeof why), CV_OK);
+    assert_int_equal(progress_load(&b, path, why, sizeof why), CV_OK);
+    progress_get(&b, "03-c", true)->dirs = 3;
+    assert_int_equal(progress_save(&b, why, sizeof why), CV_OK);
+    progress_reset(&a, "01-a");
+    progress_get(&a, "02-b", true)->dirs = 9;
+    assert_int_equal(progress_save(&a, why, sizeof why), CV_OK);
+    assert_null(progress_get(&a, "01-a", false));
+    assert_int_equal(progress_get(&a, "02-b", false)->dirs, 9);
+    assert_int_equal(progress_get(&a, "03-c", false)->dirs, 3);
+    progress_fini(&a);
+    progress_fini(&b);
+    assert_int_equal(progress_load(&a, path, why, sizeof why), CV_OK);
+    assert_int_equal(a.n, 2);
+    assert_null(progress_get(&a, "01-a", false));
+    progress_fini(&a);
+}
+
+/* D4: any file name saves and reads back, and is one word in the file;
+ * files written with plain names only read as before. */
+static void test_names(void **state)
+{
+    static const char *const names[] = {
+        "01-broad cast \xc3\xa9", "02-(draft)", "03-100%", "04-a\tb",
+        "05-\xe5\xb9\xbf\xe6\x92\xad", "06-x%41",
+    };
+    size_t n = sizeof names / sizeof *names;
+    Progress p;
+    char why[600];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    for (size_t i = 0; i < n; i++) {
+        ProgressEntry *e = progress_get(&p, names[i], true);
+        assert_non_null(e);
+        e->dirs = (long)i + 1;
+    }
+    assert_int_equal(progress_save(&p, why, sizeof why), CV_OK);
+    progress_fini(&p);
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    assert_string_equal(why, "");
+    assert_int_equal(p.n, n);
+    for (size_t i = 0; i < n; i++) {
+        ProgressEntry *e = progress_get(&p, names[i], false);
+        if (!e)
+            fail_msg("'%s' did not come back", names[i]);
+        assert_int_equal(e->dirs, (long)i + 1);
+    }
+    progress_fini(&p);
+    /* one line per lesson, four words each */
+    FILE *f = fopen(path, "r");
+    char line[400];
+    int lines = 0;
+    assert_non_null(f);
+    while (fgets(line, sizeof line, f)) {
+        int words = 0;
+        for (char *t = strtok(line, " \n"); t; t = strtok(NULL, " \n"))
+            words++;
+        assert_int_equal(words, 4); /* the magic line has four too */
+        lines++;
+    }
+    fclose(f);
+    assert_int_equal(lines, (int)n + 1);
+    put("collviz lesson progress 1\n01-old_name.v2 4 1 +.\n");
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    assert_string_equal(why, "");
+    assert_non_null(progress_get(&p, "01-old_name.v2", false));
+    progress_fini(&p);
+    put("collviz lesson progress 1\n01-x%4 4 1 +.\n");
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    assert_non_null(strstr(why, "set aside"));
+    progress_fini(&p);
+}
+
+/* D5: a second unreadable file is set aside beside the first, which is
+ * kept: lessons.bad, lessons.bad.1, lessons.bad.2. */
+static void test_aside_numbered(void **state)
+{
+    static const char *const text[] = {"first\n", "second\n", "third\n"};
+    for (int i = 0; i < 3; i++) {
+        put(text[i]);
+        Progress p;
+        char why[600];
+        assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+        progress_fini(&p);
+    }
+    for (int i = 0; i < 3; i++) {
+        char aside[200], got[32] = "";
+        if (i)
+            snprintf(aside, sizeof aside, "%s.bad.%d", path, i);
+        else
+            snprintf(aside, sizeof aside, "%s.bad", path);
+        FILE *f = fopen(aside, "r");
+        assert_non_null(f);
+        assert_non_null(fgets(got, sizeof got, f));
+        fclose(f);
+        assert_string_equal(got, text[i]);
+    }
+}
+
+/* D7: a progress file that is a symbolic link is written through to its
+ * target; the link stays a link. */
+static void test_symlink(void **state)
+{
+    char target[200];
+    snprintf(target, sizeof target, "%s/dotfiles-lessons", root);
+    FILE *f = fopen(target, "w");
+    assert_non_null(f);
+    fputs("collviz lesson progress 1\n", f);
+    fclose(f);
+    assert_int_equal(symlink(target, path), 0);
+    Progress p;
+    char why[600];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    progress_get(&p, "01-a", true)->dirs = 5;
+    assert_int_equal(progress_save(&p, why, sizeof why), CV_OK);
+    progress_fini(&p);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    p = (Progress){0};
+    assert_int_equal(progress_load(&p, target, why, sizeof why), CV_OK);
+    assert_non_null(progress_get(&p, "01-a", false));
+    progress_fini(&p);
+}
+
+/* H6: a file over the size limit is set aside with a sentence saying so,
+ * not read. */
+static void test_too_big(void **state)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("collviz lesson progress 1\n", f);
+    assert_int_equal(fseek(f, PROGRESS_MAX_BYTES, SEEK_CUR), 0);
+    fputs("\n", f);
+    fclose(f);
+    Progress p;
+    char why[600];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    assert_non_null(strstr(why, "larger than"));
+    assert_non_null(strstr(why, "set aside"));
+    progress_fini(&p);
 }
 
 int main(void)
@@ -194,6 +416,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreadable, setup, teardown),
         cmocka_unit_test(test_positions),
         cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_players, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_merge_and_reset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_aside_numbered, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_big, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

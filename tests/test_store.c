@@ -212,6 +212,19 @@ static void test_set_aside(void **state)
     assert_int_equal(store_set_aside(path, aside, sizeof aside), CV_ERR_IO);
 }
 
+/* U12: a folder where no file can be made is named, not the temporary
+ * file's name, which the user never sees. */
+static void test_begin_names_folder(void **state)
+{
+    char path[256], dir[200], why[600];
+    StoreTmp t;
+    snprintf(dir, sizeof dir, "%s/no-such-folder", root);
+    snprintf(path, sizeof path, "%s/lessons", dir);
+    assert_int_equal(store_begin(&t, path, why, sizeof why), CV_ERR_IO);
+    if (!strstr(why, dir) || strstr(why, ".tmp."))
+        fail_msg("'%s'", why);
+}
+
 /* A pid that is surely not running: a child that has exited and been
  * reaped. */
 static long dead_pid(void)
@@ -258,6 +271,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_open_regular_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_aside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clean_stale, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_begin_names_folder, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

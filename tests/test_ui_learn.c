@@ -282,6 +282,62 @@ static void test_corrupt_progress(void **state)
     assert_non_null(strstr(line, "+..."));
 }
 
+/* U2: at the player's smallest size the list scrolls: the highlight on
+ * the last lesson is on screen, with that lesson's title. */
+static void test_list_scrolls(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 80, 16);
+    assert_true(l->nlist > 11); /* more lessons than rows */
+    l->screen = LS_LIST;
+    for (size_t i = 0; i < l->nlist; i++)
+        l->sel = (int)i;
+    char *t = screen(l), num[8];
+    snprintf(num, sizeof num, "%2d", l->list[l->nlist - 1].number);
+    if (!strstr(t, l->titles[l->nlist - 1]) || !strstr(t, num))
+        fail_msg("the last lesson is not shown:\n%s", t);
+    free(t);
+    stop(l);
+}
+
+/* D3: a lesson opened directly (collviz learn N) still shows why its
+ * progress was set aside, or why none can be kept (no HOME, a path too
+ * long), and the sentence is kept for the exit. */
+static void test_open_says_progress(void **state)
+{
+    FILE *f = fopen(prog, "w");
+    fputs("garbage\n", f);
+    fclose(f);
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, BROADCAST);
+    if (!strstr(l->msg, "set aside as"))
+        fail_msg("after opening: '%s'", l->msg);
+    stop(l);
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    unsetenv("HOME");
+    unsetenv("XDG_STATE_HOME");
+    l = start(UI_LANG_EN, NULL, 100, 30);
+    open_lesson(l, BROADCAST);
+    if (!strstr(l->msg, "HOME"))
+        fail_msg("without HOME: '%s'", l->msg);
+    assert_non_null(strstr(l->prog_why, "HOME"));
+    stop(l);
+    if (home)
+        setenv("HOME", home, 1);
+    free(home);
+    char *longp = malloc(5001);
+    assert_non_null(longp);
+    memset(longp, 'a', 5000);
+    longp[0] = '/', longp[5000] = '\0';
+    setenv("XDG_STATE_HOME", longp, 1);
+    free(longp);
+    l = start(UI_LANG_EN, NULL, 100, 30);
+    open_lesson(l, BROADCAST);
+    if (!strstr(l->msg, "too long"))
+        fail_msg("a long path: '%s'", l->msg);
+    stop(l);
+    unsetenv("XDG_STATE_HOME");
+}
+
 /* XDG_STATE_HOME is a file: nothing can be saved, one sentence says so,
  * and the lesson plays. */
 static void test_state_unwritable(void **state)
@@ -571,6 +627,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_utf8_answer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_switch_language, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_progress, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_scrolls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_open_says_progress, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),

@@ -101,6 +101,37 @@ const ExecOps *exec_find(const char *name, char *why, size_t whylen)
     return NULL;
 }
 
+/* Whether params, the options after NAME: in -B, are malformed as a
+ * whole: none at all (NAME:), an empty one (two commas, or one at an
+ * end), or a key given twice; the sentence in why. What each option may
+ * be is its backend's to say. */
+static int params_bad(const char *name, const char *params, char *why,
+                      size_t whylen)
+{
+    if (!*params) {
+        snprintf(why, whylen, "-B %s: has no options after ':'; give %s "
+                 "alone or %s:key=value,...", name, name, name);
+        return 1;
+    }
+    for (const char *p = params; *p;) {
+        size_t n = strcspn(p, ","), k = strcspn(p, "=,");
+        if (!n || (p[n] == ',' && !p[n + 1])) {
+            snprintf(why, whylen, "the %s backend's options '%s' hold an "
+                     "empty one (two commas in a row, or one at an end)",
+                     name, params);
+            return 1;
+        }
+        for (const char *q = params; q < p; q += strcspn(q, ",") + 1)
+            if (strcspn(q, "=,") == k && !strncmp(q, p, k)) {
+                snprintf(why, whylen, "the %s backend's option %.*s is "
+                         "given twice in '%s'", name, (int)k, p, params);
+                return 1;
+            }
+        p += n + (p[n] == ',');
+    }
+    return 0;
+}
+
 const ExecOps *exec_find_spec(const char *spec, const char **params,
                               char *why, size_t whylen)
 {
@@ -113,7 +144,9 @@ const ExecOps *exec_find_spec(const char *spec, const char **params,
         return exec_find(spec, why, whylen);
     memcpy(name, spec, n);
     name[n] = '\0';
-    return exec_find(name, why, whylen);
+    const ExecOps *ops = exec_find(name, why, whylen);
+    return ops && colon && params_bad(name, colon + 1, why, whylen) ? NULL
+                                                                    : ops;
 }
 
 /* Copy s[0 .. n) into out (len bytes); 0 when it does not fit. */

@@ -165,7 +165,8 @@ struct Executor {
 const ExecOps *exec_find(const char *name, char *why, size_t whylen);
 /* The backend of a spec as users give it (-B): "NAME" or "NAME:PARAMS";
  * *params (params may be NULL) points at PARAMS within spec, or is NULL
- * without a ':'. NULL and a sentence in why as exec_find. */
+ * without a ':'. NULL and a sentence in why as exec_find, or when
+ * PARAMS is empty, has an empty option or gives a key twice. */
 const ExecOps *exec_find_spec(const char *spec, const char **params,
                               char *why, size_t whylen);
 /* Make ops the backend of its name from now on: a backend linked into

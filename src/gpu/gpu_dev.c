@@ -35,7 +35,8 @@ CvError gpu_use(GpuExec *x, int d)
 /* ------------------------------------------------------------ options */
 
 /* The devices named by v ("0+1+3", ranges "0-3"), in order, into ords;
- * their number, or -1 when v is not such a list. */
+ * their number, -1 when v is not such a list, -2 when it names a device
+ * past the last one collviz can use (GPU_MAX_DEVICES - 1). */
 static int parse_devices(const char *v, int *ords)
 {
     int n = 0;
@@ -49,7 +50,9 @@ static int parse_devices(const char *v, int *ords)
                 return -1;
             b = strtol(end + 1, &end, 10);
         }
-        if (a > b || b >= GPU_MAX_DEVICES || (*end && *end != '+'))
+        if (b >= GPU_MAX_DEVICES)
+            return -2;
+        if (a > b || (*end && *end != '+'))
             return -1;
         for (long i = a; i <= b; i++) {
             for (int j = 0; j < n; j++)
@@ -79,7 +82,13 @@ static CvError parse_options(GpuExec *x, const char *params, int *ords,
             return CV_ERR_ARG;
         }
         if (!strcmp(key, "devices")) {
-            if ((*nords = parse_devices(val, ords)) < 0) {
+            if ((*nords = parse_devices(val, ords)) == -2) {
+                snprintf(why, whylen, "the cuda backend's option devices "
+                         "takes device numbers from 0 to %d, not '%s'",
+                         GPU_MAX_DEVICES - 1, val);
+                return CV_ERR_ARG;
+            }
+            if (*nords < 0) {
                 snprintf(why, whylen, "the cuda backend's option devices takes "
                          "device numbers joined by '+' (ranges as 0-3), each "
                          "once, such as devices=0+1, not '%s'", val);

@@ -74,6 +74,9 @@ typedef struct {
     int open_check;     /* the @check its lines attach to, or -1 */
     int open_text;      /* the paragraph or block being gathered, or -1 */
     int in_run;         /* the @run whose commands follow, or -1 */
+    int grown;          /* the item append_line last grew, or -1 */
+    size_t glen;        /* its text's length */
+    size_t gcap;        /* the bytes allocated for its text */
 } Parser;
 
 static void problem(Parser *p, int line, const char *fmt, const char *arg)
@@ -120,16 +123,27 @@ static LessonItem *add_item(Parser *p, LessonKind k, int line, const char *text,
 static void append_line(Parser *p, int i, const char *s, size_t n)
 {
     LessonItem *it = &p->l->items[i];
-    size_t old = strlen(it->text);
-    char *t = realloc(it->text, old + n + 2);
-    if (!t) {
-        p->nomem = 1;
-        return;
+    if (p->grown != i) { /* the length is kept, so a paragraph of many
+                            lines is read in time linear in its size */
+        p->grown = i;
+        p->glen = strlen(it->text);
+        p->gcap = p->glen + 1;
     }
+    size_t old = p->glen;
+    if (old + n + 2 > p->gcap) {
+        size_t cap = 2 * p->gcap > old + n + 2 ? 2 * p->gcap : old + n + 2;
+        char *t = realloc(it->text, cap);
+        if (!t) {
+            p->nomem = 1;
+            return;
+        }
+        it->text = t, p->gcap = cap;
+    }
+    char *t = it->text;
     t[old] = '\n';
     memcpy(t + old + 1, s, n);
     t[old + 1 + n] = '\0';
-    it->text = t;
+    p->glen = old + 1 + n;
 }
 
 /* ----------------------------------------------------------- directives */
@@ -308,7 +322,7 @@ static void text_line(Parser *p, int line, const char *s, size_t n)
         } else {
             char *t = dup_n(p, s, n);
             if (t)
-                free(r->text), r->text = t;
+                free(r->text), r->text = t, p->grown = -1;
         }
         return;
     }
@@ -368,7 +382,7 @@ CvError lesson_parse(const char *buf, size_t len, Lesson *out,
 {
     *out = (Lesson){0};
     Parser p = {.l = out, .d = diags, .scene = -1, .open_check = -1,
-                .open_text = -1, .in_run = -1};
+                .open_text = -1, .in_run = -1, .grown = -1};
     if (len > LESSON_MAX_BYTES) {
         lesson_diag(diags, 0, "the file is larger than %u bytes",
                     LESSON_MAX_BYTES);

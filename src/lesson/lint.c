@@ -307,6 +307,7 @@ int lint_main(int nfiles, const char *const *files)
         if (library_dir(dir, sizeof dir, why, sizeof why)) {
             char safe[8192];
             sanitize(safe, sizeof safe, why, 0);
+            fflush(stdout);
             fprintf(stderr, "collviz: %s\n", safe);
             return CLI_EXIT_USAGE;
         }
@@ -330,6 +331,9 @@ int lint_main(int nfiles, const char *const *files)
         }
     }
     if (bad) {
+        /* the problems (stdout) before the summary (stderr): in one log
+           (> log 2>&1) a buffered stdout would splice them */
+        fflush(stdout);
         fprintf(stderr, "collviz: %d of %d lesson files have problems\n", bad, n);
         return CLI_EXIT_USAGE;
     }

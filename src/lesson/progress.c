@@ -2,22 +2,68 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "lesson/progress.h"
 #include "store/store.h"
 
 #define PROGRESS_MAGIC "collviz lesson progress 1"
 #define PROGRESS_FILE "lessons"
+#define NAME_MAX_LEN (sizeof ((ProgressEntry *)0)->name - 1)
 
+/* The bytes a name keeps as they are in the file; any other is %XX. */
+static int plain(unsigned char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+           (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+}
+
+/* Whether s can be a lesson's name: a file name without its .txt. */
 static int name_ok(const char *s)
 {
-    if (!*s || strlen(s) >= sizeof ((ProgressEntry *)0)->name)
-        return 0;
-    for (; *s; s++)
-        if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                    "0123456789._-", *s))
-            return 0;
-    return 1;
+    return *s && strlen(s) <= NAME_MAX_LEN && !strchr(s, '/');
+}
+
+static int hex(char c)
+{
+    return c >= '0' && c <= '9' ? c - '0'
+         : c >= 'a' && c <= 'f' ? c - 'a' + 10
+         : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* The name written as w in the file into out (NAME_MAX_LEN + 1 bytes);
+ * 0, or -1 when w is not a name as save writes them. Files written before
+ * names were encoded hold plain bytes only, and read the same. */
+static int decode(const char *w, char *out)
+{
+    size_t n = 0;
+    for (; *w; w++) {
+        int c = (unsigned char)*w;
+        if (c == '%') {
+            int hi = hex(w[1]), lo = hi < 0 ? -1 : hex(w[2]);
+            if (lo < 0)
+                return -1;
+            c = hi * 16 + lo, w += 2;
+        } else if (!plain((unsigned char)c)) {
+            return -1;
+        }
+        if (!c || n == NAME_MAX_LEN)
+            return -1;
+        out[n++] = (char)c;
+    }
+    out[n] = '\0';
+    return name_ok(out) ? 0 : -1;
+}
+
+/* Write name to f, every byte but plain() ones as %XX (a blank, an
+ * accent, a parenthesis: any file name saves). */
+static void encode(FILE *f, const char *name)
+{
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (plain(*c))
+            fputc(*c, f);
+        else
+            fprintf(f, "%%%02X", *c);
 }
 
 /* One line "NAME D T RESULTS" into *e; 0, or -1 when it is not one. */
@@ -28,7 +74,7 @@ static int parse_line(char *line, ProgressEntry *e)
     for (char *t = strtok_r(line, " \n", &save); t && n < 5;
          t = strtok_r(NULL, " \n", &save))
         w[n++] = t;
-    if (n != 4 || !name_ok(w[0]))
+    if (n != 4 || decode(w[0], e->name))
         return -1;
     char *end;
     e->dirs = strtol(w[1], &end, 10);
@@ -39,50 +85,125 @@ static int parse_line(char *line, ProgressEntry *e)
         return -1;
     if (strspn(w[3], ".+sr") != strlen(w[3]) || !(e->results = strdup(w[3])))
         return -1;
-    snprintf(e->name, sizeof e->name, "%s", w[0]);
     return 0;
 }
 
-/* Read f into p; -1 at the first line that does not parse. A line is as
- * long as its lesson has checkpoints: read whole (getline). */
-static int parse_file(FILE *f, Progress *p)
+/* Room in p for one more entry (the array grows geometrically, so that
+ * loading n entries costs O(n)); 0, or -1 without memory. */
+static int grow(Progress *p)
+{
+    if (p->n < p->cap)
+        return 0;
+    size_t cap = p->cap ? 2 * p->cap : 16;
+    ProgressEntry *ne = realloc(p->e, cap * sizeof *ne);
+    if (!ne)
+        return -1;
+    p->e = ne, p->cap = cap;
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp((*(ProgressEntry *const *)a)->name,
+                  (*(ProgressEntry *const *)b)->name);
+}
+
+/* p's entries sorted by name (malloc'd; NULL when p is empty or without
+ * memory), so that a name is found in O(log n). */
+static ProgressEntry **sorted(const Progress *p)
+{
+    ProgressEntry **s = p->n ? malloc(p->n * sizeof *s) : NULL;
+    for (size_t i = 0; s && i < p->n; i++)
+        s[i] = &p->e[i];
+    if (s)
+        qsort(s, p->n, sizeof *s, by_name);
+    return s;
+}
+
+static ProgressEntry *find_sorted(ProgressEntry **s, size_t n,
+                                  const char *name)
+{
+    ProgressEntry key, *k = &key;
+    snprintf(key.name, sizeof key.name, "%s", name);
+    ProgressEntry **hit = s ? bsearch(&k, s, n, sizeof *s, by_name) : NULL;
+    return hit ? *hit : NULL;
+}
+
+/* Whether p names a lesson twice (a file save never writes). */
+static int has_duplicate(const Progress *p)
+{
+    ProgressEntry **s = sorted(p);
+    int dup = p->n && !s;
+    for (size_t i = 1; s && i < p->n && !dup; i++)
+        dup = !strcmp(s[i - 1]->name, s[i]->name);
+    free(s);
+    return dup;
+}
+
+/* A line is as long as its lesson has checkpoints: read whole
+ * (getline). */
+int progress_read(Progress *p, FILE *f)
 {
     char *line = NULL;
     size_t cap = 0;
     int bad = getline(&line, &cap, f) < 0 || strcmp(line, PROGRESS_MAGIC "\n");
     while (!bad && getline(&line, &cap, f) >= 0) {
-        ProgressEntry e = {0}, *ne = NULL;
-        bad = !strchr(line, '\n') || parse_line(line, &e) ||
-              progress_get(p, e.name, false) ||
-              !(ne = realloc(p->e, (p->n + 1) * sizeof *ne));
+        ProgressEntry e = {0};
+        bad = !strchr(line, '\n') || parse_line(line, &e) || grow(p);
         if (bad) {
             free(e.results);
             break;
         }
-        p->e = ne;
         p->e[p->n++] = e;
     }
     free(line);
-    return bad || ferror(f) ? -1 : 0;
+    return bad || ferror(f) || has_duplicate(p) ? -1 : 0;
 }
 
-/* Set p's file aside after it could not be read for `cause`; the
- * sentence in why. Without a place to set it, saves go nowhere. */
-static CvError set_aside(Progress *p, const char *cause, char *why,
+/* Set the file at path aside after it could not be read for `cause`; the
+ * sentence in why. CV_ERR_IO when it could not be set aside either. */
+static CvError set_aside(const char *path, const char *cause, char *why,
                          size_t whylen)
 {
     char aside[4200];
-    if (store_set_aside(p->path, aside, sizeof aside)) {
-        snprintf(why, whylen, "The lesson progress in %s cannot be read (%s) "
-                 "nor set aside; it is left as it is and not saved.", p->path,
-                 cause);
-        p->path[0] = '\0';
+    if (store_set_aside(path, aside, sizeof aside)) {
+        snprintf(why, whylen, "The lesson progress in %s cannot be read "
+                 "(%s) nor set aside; it is left as it is and not saved.",
+                 path, cause);
         return CV_ERR_IO;
     }
-    snprintf(why, whylen, "The lesson progress in %s could not be read (%s); "
-             "it was set aside as %s and the lessons start afresh.", p->path,
-             cause, aside);
+    snprintf(why, whylen, "The lesson progress in %s could not be read "
+             "(%s); it was set aside as %s and the lessons start afresh.",
+             path, cause, aside);
     return CV_OK;
+}
+
+/* Read the file at path into p (emptied first); a missing file is no
+ * progress. A file that cannot be read or parsed, or is larger than
+ * PROGRESS_MAX_BYTES, is set aside with the sentence in why. */
+static CvError read_into(Progress *p, const char *path, char *why,
+                         size_t whylen)
+{
+    FILE *f;
+    int missing = 0;
+    char cause[600];
+    struct stat st;
+    progress_fini(p);
+    if (store_open(path, &f, &missing, cause, sizeof cause))
+        return missing ? CV_OK : set_aside(path, cause, why, whylen);
+    int big = !fstat(fileno(f), &st) && st.st_size > PROGRESS_MAX_BYTES;
+    int bad = big || progress_read(p, f);
+    fclose(f);
+    if (!bad)
+        return CV_OK;
+    progress_fini(p);
+    if (big)
+        snprintf(cause, sizeof cause, "it is larger than %d MiB",
+                 PROGRESS_MAX_BYTES >> 20);
+    else
+        snprintf(cause, sizeof cause, "%s", "it is not lesson progress as "
+                 "collviz writes it");
+    return set_aside(path, cause, why, whylen);
 }
 
 CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
@@ -94,72 +215,140 @@ CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
     else if (store_path(STORE_STATE, PROGRESS_FILE, p->path, sizeof p->path,
                         why, whylen))
         return p->path[0] = '\0', CV_ERR_IO;
-    FILE *f;
-    int missing = 0;
-    char cause[600];
-    if (store_open(p->path, &f, &missing, cause, sizeof cause)) {
-        if (missing)
-            return CV_OK;
-        return set_aside(p, cause, why, whylen);
-    }
-    int bad = parse_file(f, p);
-    fclose(f);
-    if (!bad)
+    if (read_into(p, p->path, why, whylen) == CV_OK)
         return CV_OK;
-    progress_fini(p);
-    return set_aside(p, "it is not lesson progress as collviz writes it", why,
-                     whylen);
+    p->path[0] = '\0'; /* without a place to set it, saves go nowhere */
+    return CV_ERR_IO;
+}
+
+static void free_entries(ProgressEntry *e, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        free(e[i].results);
+    free(e);
 }
 
 void progress_fini(Progress *p)
 {
-    for (size_t i = 0; i < p->n; i++)
-        free(p->e[i].results);
-    free(p->e);
+    free_entries(p->e, p->n);
+    for (size_t i = 0; i < p->ngone; i++)
+        free(p->gone[i]);
+    free(p->gone);
     p->e = NULL;
-    p->n = 0;
+    p->n = p->cap = 0;
+    p->gone = NULL;
+    p->ngone = 0;
+}
+
+static int is_gone(const Progress *p, const char *name)
+{
+    for (size_t i = 0; i < p->ngone; i++)
+        if (!strcmp(p->gone[i], name))
+            return 1;
+    return 0;
+}
+
+/* p becomes the file's entries (disk, emptied) with p's own in place of
+ * theirs and those p reset dropped: per lesson, the last player to change
+ * it wins, and no lesson another player saved is lost. -1 without
+ * memory (p unchanged). */
+static int merge(Progress *p, Progress *disk)
+{
+    ProgressEntry **mine = sorted(p);
+    if (p->n && !mine)
+        return -1;
+    size_t keep = 0;
+    for (size_t i = 0; i < disk->n; i++) {
+        ProgressEntry *d = &disk->e[i], *m = find_sorted(mine, p->n, d->name);
+        if ((m && m->mine) || is_gone(p, d->name))
+            free(d->results);
+        else
+            disk->e[keep++] = *d;
+    }
+    disk->n = keep;
+    for (size_t i = 0; i < p->n; i++) {
+        if (!p->e[i].mine) {
+            free(p->e[i].results);
+            continue;
+        }
+        if (grow(disk)) { /* cannot happen past the first: room was kept */
+            free(mine);
+            return -1;
+        }
+        disk->e[disk->n++] = p->e[i];
+    }
+    free(mine);
+    free(p->e);
+    p->e = disk->e, p->n = disk->n, p->cap = disk->cap;
+    disk->e = NULL, disk->n = disk->cap = 0;
+    return 0;
+}
+
+int progress_write(FILE *f, const Progress *p)
+{
+    fprintf(f, "%s\n", PROGRESS_MAGIC);
+    for (size_t i = 0; i < p->n; i++) {
+        encode(f, p->e[i].name);
+        fprintf(f, " %ld %ld %s\n", p->e[i].dirs, p->e[i].texts,
+                p->e[i].results[0] ? p->e[i].results : ".");
+    }
+    return ferror(f);
 }
 
 static int write_all(FILE *f, void *ctx)
 {
-    const Progress *p = ctx;
-    fprintf(f, "%s\n", PROGRESS_MAGIC);
-    for (size_t i = 0; i < p->n; i++)
-        fprintf(f, "%s %ld %ld %s\n", p->e[i].name, p->e[i].dirs,
-                p->e[i].texts, p->e[i].results[0] ? p->e[i].results : ".");
-    return ferror(f);
+    return progress_write(f, ctx);
 }
 
-CvError progress_save(const Progress *p, char *why, size_t whylen)
+CvError progress_save(Progress *p, char *why, size_t whylen)
 {
+    why[0] = '\0';
     if (!p->path[0]) {
-        snprintf(why, whylen, "There is no place to save lesson progress.");
+        snprintf(why, whylen, "%s", "There is no place to save lesson "
+                                      "progress.");
         return CV_ERR_IO;
     }
-    char w[4400];
-    if (store_write(p->path, write_all, (void *)p, w, sizeof w)) {
-        snprintf(why, whylen, "The lesson progress cannot be saved: %s.", w);
+    char real[4096], w[4400] = "", aside[1200] = "";
+    int lock;
+    store_resolve(p->path, real, sizeof real); /* a link: its target */
+    CvError e = store_lock(real, &lock, w, sizeof w);
+    Progress disk = {0};
+    if (!e) {
+        store_clean_stale(real); /* temp files of killed writers */
+        read_into(&disk, real, aside, sizeof aside);
+        e = merge(p, &disk) ? CV_ERR_NOMEM : CV_OK;
+        if (e)
+            snprintf(w, sizeof w, "%s", cv_strerror(e));
+    }
+    if (!e)
+        e = store_write(real, write_all, p, w, sizeof w);
+    store_unlock(lock);
+    progress_fini(&disk);
+    if (e) {
+        snprintf(why, whylen, "The lesson progress cannot be saved: %s.",
+                 w);
         return CV_ERR_IO;
     }
+    snprintf(why, whylen, "%s", aside); /* saved, after setting one aside */
     return CV_OK;
 }
 
 ProgressEntry *progress_get(Progress *p, const char *name, bool create)
 {
     for (size_t i = 0; i < p->n; i++)
-        if (!strcmp(p->e[i].name, name))
+        if (!strcmp(p->e[i].name, name)) {
+            p->e[i].mine |= create;
             return &p->e[i];
+        }
     if (!create || !name_ok(name))
         return NULL;
     char *results = calloc(1, 1);
-    ProgressEntry *ne = results ? realloc(p->e, (p->n + 1) * sizeof *ne) : NULL;
-    if (!ne) {
+    if (!results || grow(p)) {
         free(results);
         return NULL;
     }
-    p->e = ne;
     ProgressEntry *e = &p->e[p->n++];
-    *e = (ProgressEntry){.results = results};
+    *e = (ProgressEntry){.results = results, .mine = true};
     snprintf(e->name, sizeof e->name, "%s", name);
     return e;
 }
@@ -180,6 +369,12 @@ CvError progress_set_checks(ProgressEntry *e, size_t n)
 
 void progress_reset(Progress *p, const char *name)
 {
+    char *g = is_gone(p, name) ? NULL : strdup(name);
+    char **ng = g ? realloc(p->gone, (p->ngone + 1) * sizeof *ng) : NULL;
+    if (ng)
+        p->gone = ng, p->gone[p->ngone++] = g;
+    else
+        free(g);
     ProgressEntry *e = progress_get(p, name, false);
     if (!e)
         return;

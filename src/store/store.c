@@ -7,10 +7,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #define STORE_TMP ".tmp." /* NAME.tmp.PID: a write in progress */
+#define STORE_MAX_ASIDE 1000 /* NAME.bad, NAME.bad.1 .. NAME.bad.999 */
 
 /* Each kind's XDG variable and its default under HOME. */
 static const struct {
@@ -103,7 +105,12 @@ CvError store_begin(StoreTmp *t, const char *path, char *why, size_t whylen)
     int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0 || !(t->f = fdopen(fd, "w"))) {
         int err = errno;
-        snprintf(why, whylen, "cannot write %s: %s", t->tmp, strerror(err));
+        /* the folder, not the temporary file's name, is what the user
+           can do something about */
+        const char *slash = strrchr(path, '/');
+        snprintf(why, whylen, "cannot write %s: cannot create a file in the "
+                 "folder %.*s: %s", path, slash ? (int)(slash - path) : 1,
+                 slash ? (slash == path ? "/" : path) : ".", strerror(err));
         if (fd >= 0) {
             close(fd);
             remove(t->tmp);
@@ -223,12 +230,65 @@ CvError store_open(const char *path, FILE **out, int *missing, char *why,
 CvError store_set_aside(const char *path, char *aside, size_t len)
 {
     char to[4200];
-    snprintf(to, sizeof to, "%s.bad", path);
-    if (rename(path, to))
+    struct stat st;
+    /* the first of NAME.bad, NAME.bad.1, ... that is free: an older file
+       set aside is kept, never replaced */
+    for (int k = 0; k < STORE_MAX_ASIDE; k++) {
+        if (k)
+            snprintf(to, sizeof to, "%s.bad.%d", path, k);
+        else
+            snprintf(to, sizeof to, "%s.bad", path);
+        if (!lstat(to, &st))
+            continue;
+        if (errno != ENOENT || rename(path, to))
+            return CV_ERR_IO;
+        if (aside && len)
+            snprintf(aside, len, "%s", to);
+        return CV_OK;
+    }
+    return CV_ERR_IO;
+}
+
+CvError store_lock(const char *path, int *fd, char *why, size_t whylen)
+{
+    char lock[4200];
+    *fd = -1;
+    CvError e = make_dirs(path, why, whylen);
+    if (e)
+        return e;
+    snprintf(lock, sizeof lock, "%s.lock", path);
+    int f = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (f < 0) {
+        snprintf(why, whylen, "cannot lock %s: %s", path, strerror(errno));
         return CV_ERR_IO;
-    if (aside && len)
-        snprintf(aside, len, "%s", to);
+    }
+    while (flock(f, LOCK_EX)) {
+        if (errno == EINTR)
+            continue;
+        snprintf(why, whylen, "cannot lock %s: %s", path, strerror(errno));
+        close(f);
+        return CV_ERR_IO;
+    }
+    *fd = f;
     return CV_OK;
+}
+
+void store_unlock(int fd)
+{
+    if (fd >= 0)
+        close(fd); /* closing the only descriptor releases the flock */
+}
+
+void store_resolve(const char *path, char *out, size_t len)
+{
+    struct stat st;
+    char *real = NULL;
+    if (!lstat(path, &st) && S_ISLNK(st.st_mode) &&
+        (real = realpath(path, NULL)) && strlen(real) < len)
+        snprintf(out, len, "%s", real);
+    else
+        snprintf(out, len, "%s", path);
+    free(real);
 }
 
 /* Whether `name` is a temporary file (NAME.tmp.PID) of a process that has

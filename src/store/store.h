@@ -80,10 +80,24 @@ CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
 CvError store_open(const char *path, FILE **out, int *missing, char *why,
                    size_t whylen);
 
-/* Rename a file that could not be read to path.bad (replacing an older
- * one) so that the next write starts clean; the new name in aside (may be
- * NULL). CV_ERR_IO when it cannot be renamed. */
+/* Rename a file that could not be read to path.bad, or path.bad.1,
+ * path.bad.2 ... when that is taken (an older file set aside is kept), so
+ * that the next write starts clean; the new name in aside (may be NULL).
+ * CV_ERR_IO when it cannot be renamed. */
 CvError store_set_aside(const char *path, char *aside, size_t len);
+
+/* Take the lock of path's file: flock on path.lock beside it (created,
+ * with path's directories), waiting for another process that holds it, so
+ * that readers-then-writers of the same file take turns. *fd is released
+ * by store_unlock, or when the process ends. CV_ERR_IO and a sentence
+ * when the lock file cannot be made. */
+CvError store_lock(const char *path, int *fd, char *why, size_t whylen);
+void store_unlock(int fd);
+
+/* path with a symbolic link at its end resolved to the link's target (a
+ * file kept among one's dotfiles is written there, the link kept); path
+ * itself otherwise (no link, or one that leads nowhere). */
+void store_resolve(const char *path, char *out, size_t len);
 
 /* Remove the temporary files (NAME.tmp.PID) that writers left in path's
  * directory, a directory of collviz's own, when they were killed: those

@@ -97,9 +97,13 @@ CvError learn_init(Learn *l, const char *dir, UiLang lang,
         return CV_ERR_NOMEM;
     }
     load_titles(l);
-    char pwhy[600] = "";
-    l->prog_ok = progress_load(&l->prog, progress_path, pwhy, sizeof pwhy)
-                 == CV_OK && l->prog.path[0];
+    if (progress_path && !*progress_path)
+        return CV_OK; /* no progress: prog_ok stays false */
+    char *pwhy = l->prog_note;
+    l->prog_ok = progress_load(&l->prog, progress_path, pwhy,
+                               sizeof l->prog_note) == CV_OK && l->prog.path[0];
+    if (!l->prog_ok)
+        snprintf(l->prog_why, sizeof l->prog_why, "%s", pwhy);
     if (pwhy[0])
         say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", pwhy);
     return CV_OK;
@@ -219,8 +223,11 @@ void learn_save(Learn *l)
     progress_position(&l->cur.les, l->cur.pos, &e->dirs, &e->texts);
     char why[600];
     if (progress_save(&l->prog, why, sizeof why)) {
-        l->prog_ok = false; /* said once; the lesson plays on */
+        l->prog_ok = false; /* said now and at exit; the lesson plays on */
+        snprintf(l->prog_why, sizeof l->prog_why, "%s", why);
         say(l, ROLE_ERROR, "%s", why);
+    } else if (why[0]) { /* saved, after setting an unreadable file aside */
+        say(l, ROLE_WARN, "%s", why);
     }
 }
 
@@ -411,6 +418,10 @@ int learn_open(Learn *l, int i, char *why, size_t whylen)
         advance(l);
     else if (open_check(l) >= 0)
         ask_open(l, open_check(l));
+    if (l->prog_note[0]) { /* opening wiped the status line */
+        say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", l->prog_note);
+        l->prog_note[0] = '\0';
+    }
     return 0;
 }
 

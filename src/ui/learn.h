@@ -75,6 +75,10 @@ typedef struct {
     bool have_app;      /* app is initialised */
     Progress prog;      /* progress of every lesson */
     bool prog_ok;       /* saves can be tried */
+    char prog_note[600]; /* what loading the progress said, shown again
+                            when the first lesson opens ("" once shown) */
+    char prog_why[600]; /* why progress is not saved, said again at exit
+                           ("" while it is) */
     char msg[600];      /* the status sentence, or "" */
     Role msg_role;      /* its colour */
     char *pager;        /* LS_PAGER: the output */
@@ -91,8 +95,10 @@ typedef struct {
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from
- * progress_path (NULL: the state directory). A sentence about the
- * progress file (set aside, unreadable) goes to the status line. Returns
+ * progress_path (NULL: the state directory; "": none is read and nothing
+ * is saved, for a player that will be refused). A sentence about the
+ * progress file (set aside, unreadable, no place for it) goes to the
+ * status line, and again when the first lesson opens. Returns
  * CV_OK, or an error with one sentence in why. */
 CvError learn_init(Learn *l, const char *dir, UiLang lang,
                    const char *progress_path, char *why, size_t whylen);

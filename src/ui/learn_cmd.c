@@ -70,6 +70,13 @@ static int find_lesson(const Learn *l, const char *key)
     int i = library_find(l->list, l->nlist, key);
     if (i >= 0)
         return i;
+    size_t kl = strlen(key);
+    if (strchr(key, '/') || (kl > 4 && !strcmp(key + kl - 4, ".txt"))) {
+        fail("'%s' is a file, and learn plays lessons by number or name; to "
+             "play your own, put it as NN-name.txt in DIR/en/ (and DIR/zh/) "
+             "and run COLLVIZ_LESSONS=DIR collviz learn NN%s", key, "");
+        return -1;
+    }
     char names[1024] = "";
     size_t n = 0;
     for (size_t k = 0; k < l->nlist && n < sizeof names; k++)
@@ -215,8 +222,12 @@ int cmd_learn(int argc, char **argv)
     if (library_dir(dir, sizeof dir, why, sizeof why))
         return fail("%s%s", why, "");
     ui_lang_use(la.lang);
+    /* without a terminal the player is refused below, after the lesson
+       named is checked: it reads no progress, so it sets no file aside
+       and saves nothing */
+    bool tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     Learn *l = malloc(sizeof *l);
-    if (!l || learn_init(l, dir, la.lang, NULL, why, sizeof why)) {
+    if (!l || learn_init(l, dir, la.lang, tty ? NULL : "", why, sizeof why)) {
         if (l)
             learn_fini(l);
         free(l);
@@ -229,7 +240,7 @@ int cmd_learn(int argc, char **argv)
         progress_reset(&l->prog, l->list[i].name);
     if (i >= 0 && key && learn_open(l, i, why, sizeof why))
         fail("%s%s", why, "");
-    else if (i >= 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+    else if (i >= 0 && !tty)
         fail("the lesson player needs a terminal on stdin and stdout; the "
              "lessons are plain text files in %s/%s/", dir,
              ui_lang_code(la.lang));
@@ -244,6 +255,8 @@ int cmd_learn(int argc, char **argv)
         if (sig > 0)
             fprintf(stderr, "collviz: stopped by %s; the terminal is "
                     "restored.\n", strsignal(sig));
+        if (l->prog_why[0]) /* said on screen; the screen is gone now */
+            fail("%s%s", l->prog_why, "");
     }
     learn_fini(l);
     free(l);

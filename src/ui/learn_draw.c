@@ -309,9 +309,11 @@ static void draw_list(const Learn *l, Grid *g)
 {
     Rect r = grid_rect(g);
     header(g, _("collviz learn: lessons"), ui_lang_name(l->lang));
-    int sw = 26;
-    for (size_t i = 0; i < l->nlist && (int)i + 2 < g->h - 3; i++) {
-        int y = (int)i + 2;
+    int sw = 26, rows = g->h - 5; /* rows 2 .. h - 4 */
+    /* the list scrolls so that the highlight is always shown */
+    size_t top = rows > 0 && l->sel >= rows ? (size_t)(l->sel - rows + 1) : 0;
+    for (size_t i = top; i < l->nlist && (int)(i - top) < rows; i++) {
+        int y = (int)(i - top) + 2;
         bool sel = (int)i == l->sel;
         Role role = sel ? ROLE_MENU_SEL : ROLE_MENU;
         if (sel)

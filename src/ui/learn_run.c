@@ -7,7 +7,9 @@
  * the terminal; any other is refused with the reason. */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,16 +18,30 @@
 
 #include "core/sanitize.h"
 #include "ui/learn.h"
+#include "ui/term.h"
 
 #define RUN_MAX_OUT (1u << 20) /* the most output the pager keeps */
 #define RUN_MAX_SECONDS 120    /* a command running longer is stopped */
+#define RUN_POLL_MS 100        /* how often a stop signal is looked for */
 
-/* Read fd to its end into a malloc'd string (at most RUN_MAX_OUT). */
-static char *drain(int fd)
+/* Read fd to its end into a malloc'd string (at most RUN_MAX_OUT), or
+ * until a stop signal (SIGHUP when the terminal closes, SIGINT, SIGTERM)
+ * asks the player to end: then *stopped is set and the command is the
+ * caller's to kill. The pipe is polled, so a signal that comes between
+ * two reads is seen within RUN_POLL_MS. */
+static char *drain(int fd, bool *stopped)
 {
     size_t len = 0, cap = 4096;
     char *b = malloc(cap + 1);
     while (b) {
+        if ((*stopped = term_stop_signal() != 0))
+            break;
+        struct pollfd pf = {.fd = fd, .events = POLLIN};
+        int r = poll(&pf, 1, RUN_POLL_MS);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r <= 0)
+            continue; /* a signal, or nothing yet: look at the flag */
         if (len == cap && cap < RUN_MAX_OUT) {
             char *nb = realloc(b, 2 * cap + 1);
             if (!nb)
@@ -52,6 +68,9 @@ static char *drain(int fd)
 
 static void child(const char *self, int out, char **argv)
 {
+    /* its own process group: the player ends it, and whatever it started,
+       with one kill; the terminal's signals go to the player alone */
+    setpgid(0, 0);
     int null = open("/dev/null", O_RDONLY);
     if (null >= 0)
         dup2(null, STDIN_FILENO);
@@ -130,9 +149,13 @@ void learn_run(Learn *l, const char *cmd)
         close(fd[0]);
         child(l->self ? l->self : "/proc/self/exe", fd[1], argv);
     }
+    setpgid(pid, pid); /* as the child does: whichever runs first */
     close(fd[1]);
-    char *out = drain(fd[0]);
+    bool stopped = false;
+    char *out = drain(fd[0], &stopped);
     close(fd[0]);
+    if (stopped) /* the player is ending: its command with it, now */
+        kill(-pid, SIGKILL);
     int st = 0;
     while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
         ;

@@ -114,6 +114,8 @@ static bool have_tty_state;       /* saved_tty holds the tty's settings */
 static struct termios saved_tty;  /* the tty before we started */
 static bool colours_ok;           /* colours may be used (not NO_COLOR) */
 static int loaded_theme = -1;     /* theme whose colour pairs are set */
+#define TERM_MAX_SIDE 10000 /* rows or columns past any real screen */
+
 static volatile sig_atomic_t stop_signal; /* SIGINT/TERM/HUP received */
 
 int term_theme_count(void) { return colours_ok ? THEME_COUNT : 1; }
@@ -215,6 +217,25 @@ static void install_signals(void)
 
 /* ------------------------------------------------------------ life */
 
+/* LINES or COLUMNS set to more than a terminal can have: curses would
+ * fail to start and the cause would read as an unknown terminal type. */
+static bool size_override_bad(char *why, size_t len)
+{
+    static const char *const vars[] = {"LINES", "COLUMNS"};
+    for (size_t i = 0; i < 2; i++) {
+        const char *v = getenv(vars[i]);
+        char *end;
+        long n = v && *v ? strtol(v, &end, 10) : 0;
+        if (n > TERM_MAX_SIDE) {
+            snprintf(why, len, "%s=%s is more than a terminal can have (at "
+                     "most %d); unset it so that the terminal's own size is "
+                     "used.", vars[i], v, TERM_MAX_SIDE);
+            return true;
+        }
+    }
+    return false;
+}
+
 CvError term_init(bool *utf8, char *why, size_t len)
 {
     ui_lang_default(); /* the locale, and the language of messages */
@@ -222,6 +243,8 @@ CvError term_init(bool *utf8, char *why, size_t len)
     have_tty_state = tcgetattr(STDIN_FILENO, &saved_tty) == 0;
     install_signals();
     atexit(term_fini);
+    if (size_override_bad(why, len))
+        return CV_ERR_IO;
     /* newterm, unlike initscr, returns NULL instead of exiting */
     if (!(screen = newterm(NULL, stdout, stdin))) {
         snprintf(why, len, "The terminal type '%s' is unknown here; set TERM "
@@ -230,6 +253,16 @@ CvError term_init(bool *utf8, char *why, size_t len)
         return CV_ERR_IO;
     }
     set_term(screen);
+    char *cup = tigetstr("cup");
+    if (!cup || cup == (char *)-1) { /* TERM=dumb: nothing can be drawn */
+        endwin();
+        delscreen(screen);
+        screen = NULL;
+        snprintf(why, len, "The terminal type '%s' cannot move the cursor, "
+                 "so nothing can be drawn on it; set TERM (e.g. "
+                 "xterm-256color).", getenv("TERM") ? getenv("TERM") : "");
+        return CV_ERR_IO;
+    }
     active = true;
     cbreak();
     noecho();
@@ -326,6 +359,8 @@ static TermEvent mouse_event(void)
         return (TermEvent){.kind = TERM_CLICK, .x = m.x, .y = m.y};
     return ev;
 }
+
+int term_stop_signal(void) { return stop_signal; }
 
 TermEvent term_read(int timeout_ms)
 {

@@ -44,6 +44,10 @@ void term_size(int *w, int *h);
 void term_present(const Grid *g, int theme, bool all);
 /* Wait up to timeout_ms for input. */
 TermEvent term_read(int timeout_ms);
+/* The signal (SIGINT, SIGTERM, SIGHUP) that asked the loop to stop, or
+ * 0: for work done outside term_read, such as a lesson's command, to end
+ * at once. */
+int term_stop_signal(void);
 
 /* Themes: "colour" (8 colours), "deep" (256 colours), "mono"; a terminal
  * without colours or NO_COLOR set only gets "mono". */
