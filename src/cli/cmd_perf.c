@@ -644,19 +644,21 @@ static int json_close_out(JsonOut *j, const Run *r, const PerfRow *rows,
 
 /* ---------------------------------------------------------------- run */
 
-/* The algorithms to run: the one asked for, or all of the collective. */
+/* The algorithms to run: the one asked for, or all of the collective
+ * that are made for the machine the schedules are built for. */
 static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
                            size_t max)
 {
     size_t n = 0;
+    const Machine *m = pa->cfg.what_if ? pa->cfg.what_if : pa->cfg.shape;
     if (pa->native_only || pa->algo) {
         out[n++] = pa->algo; /* NULL: the library's own */
         return n;
     }
     for (size_t i = 0; i < algo_count() && n + 1 < max; i++)
         if (algo_at(i)->coll == pa->cfg.call.kind &&
-            algo_fits(algo_at(i), &pa->cfg.call, pa->cfg.what_if, NULL, 0))
-            out[n++] = algo_at(i); /* those made for -T's machine */
+            algo_fits(algo_at(i), &pa->cfg.call, m, NULL, 0))
+            out[n++] = algo_at(i);
     if (pa->native) /* last, so that the rows measured stay in one piece */
         out[n++] = NULL;
     return n;
@@ -713,29 +715,52 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
 
 /* Open the backend, get the calibration, measure, report; the results
  * into json too when it is not NULL. */
-static int perf_main(const PerfArgs *pa, JsonOut *json)
+/* Without -T, the backend's hosts as a machine of nodes where its ranks
+ * run on several (ExecHost.nodes: what its calibration measures), so that
+ * the schedules made for such a machine are built for it; false when
+ * there is one host. */
+static bool hosts_machine(Executor *ex, const PerfArgs *pa, Machine *out)
 {
+    ExecHost h = exec_host(ex);
+    if (pa->cfg.what_if || h.nodes < 2 ||
+        machine_nodes(out, h.nodes, h.per_node, true, 1) != CV_OK)
+        return false;
+    out->cyclic = h.cyclic != 0;
+    return true;
+}
+
+static int perf_main(const PerfArgs *in, JsonOut *json)
+{
+    PerfArgs local = *in;
+    const PerfArgs *pa = &local;
+    Machine hosts;
     const AlgoInfo *algos[64];
-    size_t nalgo = algos_to_run(pa, algos, 64);
-    size_t nsizes = perf_sweep_len(&pa->cfg);
+    size_t nalgo = 0, nsizes = perf_sweep_len(&pa->cfg);
     char failure[4400] = "";
     Calib cal;
-    size_t nrows = (nalgo + 1) * nsizes; /* + the library's own */
-    Run r = {.pa = pa, .tty = isatty(STDERR_FILENO), .total = nalgo * nsizes};
+    Run r = {.pa = pa, .tty = isatty(STDERR_FILENO)};
     PerfRow *rows = NULL;
-    Executor *ex = NULL;
-    int rc = CLI_EXIT_OK;
+    Executor *ex = cmd_exec_open(pa->backend, pa->cfg.call.nranks);
+    int rc = ex ? CLI_EXIT_OK : CLI_EXIT_USAGE;
+    if (ex && hosts_machine(ex, pa, &hosts))
+        local.cfg.shape = &hosts;
+    char why[256];
+    const Machine *m = pa->cfg.what_if ? pa->cfg.what_if : pa->cfg.shape;
+    if (ex && pa->algo && !algo_fits(pa->algo, &pa->cfg.call, m, why, sizeof why)) {
+        fprintf(stderr, "collviz: %s\n", why);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK)
+        nalgo = algos_to_run(pa, algos, 64);
+    size_t nrows = (nalgo + 1) * nsizes; /* + the library's own */
+    r.total = nalgo * nsizes;
     for (size_t i = 0; i < nalgo && rc == CLI_EXIT_OK; i++) {
-        char why[160];
         if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
             continue;
         fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
                 coll_name(pa->cfg.call.kind), row_name(pa, algos[i]), why);
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && !(ex = cmd_exec_open(pa->backend,
-                                                  pa->cfg.call.nranks)))
-        rc = CLI_EXIT_USAGE;
     if (ex && ex->ops->native)
         r.total = nrows;
     if (rc == CLI_EXIT_OK && !(rows = calloc(nrows + 1, sizeof *rows))) {

@@ -61,12 +61,13 @@ static const AlgoInfo *loader(const PerfConfig *cfg, const AlgoInfo *a)
 }
 
 /* The schedule of algorithm a (NULL: the library's own collective's,
- * which loads the default's) for call, on the what-if machine's shape. */
+ * which loads the default's) for call, built for the what-if machine or
+ * the backend's hosts (PerfConfig.shape). */
 static CvError generate(const PerfConfig *cfg, const AlgoInfo *a,
                         const CollCall *call, Schedule *s)
 {
-    return algo_generate_on(loader(cfg, a), call, a ? cfg->what_if : NULL, s,
-                            NULL, 0);
+    const Machine *m = cfg->what_if ? cfg->what_if : cfg->shape;
+    return algo_generate_on(loader(cfg, a), call, a ? m : NULL, s, NULL, 0);
 }
 
 /* Generate the schedule of `call`, load it, measure it. */

@@ -33,6 +33,10 @@ typedef struct {
     const Machine *what_if; /* price the model column on this machine
                                (-T) instead of by the calibration; NULL:
                                the calibration */
+    const Machine *shape;   /* without what_if, the machine the schedules
+                               are built for: the backend's hosts as nodes
+                               (ExecHost.nodes), which its calibration
+                               measures; NULL: full */
 } PerfConfig;
 
 /* Out of place or in place. */
