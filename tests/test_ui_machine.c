@@ -1,6 +1,8 @@
 /* test_ui_machine.c - the machine a what-if prices on, as the TUI draws it:
  * goldens of a 4x4 torus, of 2 nodes of 4 GPUs and of a 2x2x3 torus (its
- * z links between the slices, the last one's wrap-around) at 100x30 and 80x24,
+ * z links between the slices, the last one's wrap-around) under ring, of
+ * the torus all-reduce on 4x4, hier on nodes 2x4 with a NIC per node and
+ * NVLS on a switch of 8 that reduces, at 100x30 and 80x24,
  * in English and Chinese, the normal layout and presenter mode; the
  * machine menu (a shape made to hold the ranks); what the panel shades
  * against the links' loads computed by hand; and a rank count the
@@ -63,12 +65,15 @@ static void test_goldens(void **state)
     static const struct {
         const char *name, *topo, *algo;
         int p;
+        const char *keys; /* to the step shown */
     } scenes[] = {
-        {"torus4x4", "torus:4x4,y.bw=2.5", "ring", 16},
-        {"nodes2x4", "nodes:2x4", "ring", 8},
-        {"torus2x2x3", "torus:2x2x3", "ring", 12},
-        {"torus_ar4x4", "torus:4x4", "torus", 16},
-        {"hier2x4", "nodes:2x4,nic=shared", "hier", 8},
+        {"torus4x4", "torus:4x4,y.bw=2.5", "ring", 16, "Right\nRight\nRight\nRight\n"},
+        {"nodes2x4", "nodes:2x4", "ring", 8, "Right\nRight\nRight\nRight\n"},
+        {"torus2x2x3", "torus:2x2x3", "ring", 12, "Right\nRight\nRight\nRight\n"},
+        {"torus_ar4x4", "torus:4x4", "torus", 16, "Right\nRight\nRight\nRight\n"},
+        {"hier2x4", "nodes:2x4,nic=shared", "hier", 8, "Right\nRight\nRight\nRight\n"},
+        /* the load-reduce: seven slices up each link, one sum down */
+        {"nvls8", "switch,reduce", "nvls", 8, "Right\n"},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
@@ -81,7 +86,7 @@ static void test_goldens(void **state)
                               scenes[i].topo);
                     app.view.present = present;
                     char *got = frame(&app, sizes[s][0], sizes[s][1],
-                                      "Right\nRight\nRight\nRight\n");
+                                      scenes[i].keys);
                     char name[96];
                     snprintf(name, sizeof name, "machine_%s_%dx%d_%s%s",
                              scenes[i].name, sizes[s][0], sizes[s][1],

@@ -263,6 +263,13 @@ static void text_wire(Trace *t, const Totals *to)
                 "%.4g GB/s over the model time; busbw (nccl-tests) %.4g GB/s\n",
                 name, to->wire_bytes, to->wire_bytes / to->seconds / 1e9,
                 busbw / 1e9);
+    const LinkClass *k = &t->mach.cls[machine_link_class(&t->mach,
+                                                         to->wire_link)];
+    if (k->beta > 0 && busbw * k->beta > 1)
+        sink_printf(t->out, "#   busbw is above the link's %.4g GB/s: it "
+                    "counts the bytes a ring would move, and on this machine "
+                    "the busiest link carried fewer (a switch that sums and "
+                    "multicasts, or a hierarchy)\n", 1e-9 / k->beta);
 }
 
 static CvError text_end(Trace *t, const Totals *to)

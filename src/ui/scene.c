@@ -171,14 +171,15 @@ static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
 }
 
 /* The shown step's link loads on a what-if machine (count_bytes has
- * cleared the last step's). */
-static void price_links(Scene *sc, size_t k)
+ * cleared the last step's), of schedule s. */
+static void price_links(Scene *sc, const Schedule *s, size_t k)
 {
     Pricer pr;
     StepPrice sp;
     if (!sc->link_bytes || pricer_init(&pr, &sc->mach))
         return;
-    if (!price_step(&pr, &sc->big_sched, k, false, &sp)) {
+    sc->link_picture = s == &sc->sched;
+    if (!price_step(&pr, s, k, false, &sp)) {
         for (int i = 0; i < pr.ntouched; i++) {
             int l = pr.touched[i];
             sc->link_bytes[l] = pr.bytes[l];
@@ -404,10 +405,14 @@ static void count_bytes(Scene *sc)
         memset(sc->link_bytes, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_bytes);
         memset(sc->link_msgs, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_msgs);
     }
-    if (!sc->big_ok || !scene_shown(sc, &k))
+    if (!scene_shown(sc, &k))
         return;
+    if (!sc->big_ok) { /* the pattern of the picture's step, at its size */
+        price_links(sc, &sc->sched, k);
+        return;
+    }
     max_bytes(sc, k);
-    price_links(sc, k);
+    price_links(sc, &sc->big_sched, k);
     sc->pred_step_s = predictor_step(&sc->model, &sc->big_sched, k);
 }
 

@@ -102,6 +102,9 @@ typedef struct Scene {
     int *link_msgs;           /* [mach.nlinks] messages on each */
     int link_busiest;         /* the link whose bytes took longest, -1 */
     double link_busy_share;   /* its bytes' time over the step's time */
+    bool link_picture;        /* the loads are the picture's schedule's
+                                 (its steps are not the size's: a
+                                 pipeline's chunks follow the size) */
 } Scene;
 
 /* Elements per block of the picture for kind k on p ranks with `cells`

@@ -172,10 +172,15 @@ void step_sentence(const Schedule *s, size_t k, char *out, size_t len)
         return;
     sh.dst = sh.src + p;
     shape_of(s, k, &sh);
+    bool adds = false; /* a local step that reduces (NVLS's sums) */
+    for (size_t i = 0; sh.local && i < s->steps[k].n; i++)
+        adds |= s->xfers[s->steps[k].first + i].op == XFER_REDUCE;
     if (sh.local)
-        snprintf(out, len, "%s", _("Every rank copies its input into place "
-                                   "on its own; nothing crosses between "
-                                   "ranks."));
+        snprintf(out, len, "%s",
+                 adds ? _("Ranks add parts they hold on their own; nothing "
+                          "crosses between ranks.")
+                      : _("Every rank copies its input into place on its "
+                          "own; nothing crosses between ranks."));
     else if (!ring_sentence(&sh, out, len) && !pair_sentence(&sh, out, len) &&
              !group_sentence(&sh, out, len))
         snprintf(out, len, sh.reduce ? _("%zu transfers between %d ranks; "

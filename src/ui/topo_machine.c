@@ -362,8 +362,10 @@ void topo_machine_footer(TopoCtx *c, int y)
     char name[64], bytes[24], line[160];
     machine_link_name(&sc->mach, l, name, sizeof name);
     view_fmt_bytes(bytes, sizeof bytes, sc->link_bytes[l]);
-    snprintf(line, sizeof line, _("busiest %s %s %s, %.0f%%"), name,
-             sc->mach.cls[machine_link_class(&sc->mach, l)].name, bytes,
+    snprintf(line, sizeof line,
+             sc->link_picture ? _("busiest %s %s %s in the picture, %.0f%%")
+                              : _("busiest %s %s %s, %.0f%%"),
+             name, sc->mach.cls[machine_link_class(&sc->mach, l)].name, bytes,
              sc->link_busy_share * 100);
     if (grid_text_width(line) > r.w - 2) /* the numbers before the words */
         snprintf(line, sizeof line, "%s %s %.0f%%", name, bytes,
