@@ -60,8 +60,9 @@ static const CliCmd cmd = {
              "run while the machine was not as calibrated (a probe between sizes:\n"
              "its cross-core reads or its speed) are flagged: '# Host moved' in "
              "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nSizes are "
-             "rounded down to whole blocks and none is measured twice.\nExit "
-             "status 1 when any element is wrong.",
+             "rounded down to whole blocks and none is measured twice.\n"
+             "sendrecv has no in-place form: its in-place columns read N/A.\n"
+             "Exit status 1 when any element is wrong.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
     .max_pos = 1,
