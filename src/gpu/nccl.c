@@ -201,7 +201,7 @@ static NcclResult call_group(GpuExec *x)
             if (!e)
                 e = n->ncclRecv(out, cnt, t, (r + p - 1) % p, cm, st);
             break;
-        case COLL_HYPERCUBE: /* hypercube_round's, in rounds */
+        case COLL_HYPERCUBE: /* never here: call_once runs it in rounds */
         case COLL_ALLTOALL:
         case COLL_COUNT:
             for (int q = 0; !e && q < p; q++) {
