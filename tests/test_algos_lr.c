@@ -130,6 +130,54 @@ static void check_cost(const AlgoInfo *a, const CollCall *c)
 
 /* -------------------------------------------------------- the registry */
 
+/* sendrecv's shift is nccl-tests' sendrecv (src/sendrecv.cu): one step in
+ * which rank r sends its whole send buffer to recv of rank r + 1 (mod p);
+ * on one rank a local copy. Its cost by hand: one message of n elements
+ * per rank (none on one rank); at the end recv of rank r holds rank r - 1's
+ * input, element j at position j. p = 1..64, counts 0, 1, 7, 97. */
+static void test_shift_shape(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_default(COLL_SENDRECV);
+    assert_string_equal(a->name, "shift");
+    const size_t counts[] = {0, 1, 7, 97};
+    for (int p = 1; p <= 64; p++)
+        for (size_t ci = 0; ci < 4; ci++) {
+            size_t n = counts[ci];
+            CollCall c = make_call(COLL_SENDRECV, p, n, 0, 0);
+            c.dtype = DT_UINT64;
+            Schedule s;
+            assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+            assert_int_equal(s.nsteps, n ? 1 : 0);
+            assert_int_equal(s.nxfers, n ? (size_t)p : 0);
+            for (size_t x = 0; x < s.nxfers; x++) {
+                const Transfer *t = &s.xfers[x];
+                assert_int_equal(t->dst, (t->src + 1) % p);
+                assert_int_equal(t->src_buf, BUF_SEND);
+                assert_int_equal(t->dst_buf, BUF_RECV);
+                assert_int_equal(t->src_off + t->dst_off, 0);
+                assert_int_equal(t->count, n);
+            }
+            CostTerms got;
+            assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &got),
+                             CV_OK);
+            double msgs = p > 1 && n ? 1 : 0;
+            assert_true(got.a == msgs && got.steps == msgs);
+            assert_true(got.b == msgs * (double)n * 8 && got.g == 0);
+            Sim sim;
+            assert_int_equal(sim_init(&sim, &s), CV_OK);
+            assert_int_equal(sim_run(&sim), CV_OK);
+            for (int r = 0; r < p; r++)
+                for (size_t j = 0; j < n; j++) {
+                    assert_int_equal(sim_pos(&sim, r, BUF_RECV, j), (int32_t)j);
+                    assert_int_equal(sim_nranks_in(&sim, r, BUF_RECV, j), 1);
+                    assert_true(sim_has(&sim, r, BUF_RECV, j, (r + p - 1) % p));
+                }
+            sim_fini(&sim);
+            sched_fini(&s);
+        }
+}
+
 static void test_registry(void **state)
 {
     (void)state;
@@ -502,6 +550,7 @@ int main(int argc, char **argv)
         cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_registry),
+        cmocka_unit_test(test_shift_shape),
         cmocka_unit_test(test_ring_shape),
         cmocka_unit_test(test_linear_shape),
         cmocka_unit_test(test_pairwise_shape),

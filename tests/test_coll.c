@@ -121,6 +121,72 @@ static void test_sizes(void **state)
     assert_true(coll_busbw_factor(COLL_ALLREDUCE, 1) == 0.0);
 }
 
+/* nccl-tests' sendrecv and hypercube, from their definitions and
+ * nccl-tests' src/sendrecv.cu and src/hypercube.cu, by hand. */
+static void test_sendrecv_hypercube(void **state)
+{
+    (void)state;
+    assert_int_equal(coll_parse("sendrecv"), COLL_SENDRECV);
+    assert_int_equal(coll_parse("SR"), COLL_SENDRECV);
+    assert_int_equal(coll_parse("send_recv"), COLL_SENDRECV);
+    assert_int_equal(coll_parse("hypercube"), COLL_HYPERCUBE);
+    assert_int_equal(coll_parse("hc"), COLL_HYPERCUBE);
+    assert_false(coll_is_rooted(COLL_SENDRECV) || coll_is_rooted(COLL_HYPERCUBE));
+    assert_false(coll_is_reducing(COLL_SENDRECV) ||
+                 coll_is_reducing(COLL_HYPERCUBE));
+    /* sendrecv, 5 ranks of 3 doubles: size = one block, 24 B; rank 0
+     * receives rank 4's input; algbw = busbw (factor 1) */
+    CollCall c = {.kind = COLL_SENDRECV, .nranks = 5, .count = 3,
+                  .dtype = DT_DOUBLE};
+    assert_int_equal(coll_size_bytes(&c), 24);
+    assert_int_equal(coll_count_for_size(COLL_SENDRECV, 5, DT_DOUBLE, 24), 3);
+    assert_true(coll_busbw_factor(COLL_SENDRECV, 5) == 1.0);
+    CollLayout l;
+    coll_layout(&c, 0, &l);
+    assert_int_equal(l.send_count, 3);
+    assert_int_equal(l.recv_count, 3);
+    assert_int_equal(l.in_buf, BUF_SEND);
+    assert_int_equal(l.out_buf, BUF_RECV);
+    assert_int_equal(l.out_count, 3);
+    CollExpect e;
+    coll_expect(&c, 0, 2, &e);
+    assert_int_equal(e.rank, 4);
+    assert_int_equal(e.pos, 2);
+    assert_false(e.all_ranks);
+    coll_expect(&c, 3, 0, &e);
+    assert_int_equal(e.rank, 2);
+    assert_int_equal(coll_check(&c), CV_OK);
+    c.in_place = true;
+    assert_int_equal(coll_check(&c), CV_ERR_IN_PLACE);
+    /* hypercube, 4 ranks of 3 floats: size = p blocks, 48 B, as
+     * allgather; busbw = algbw (p-1)/p = 0.75, which is nccl-tests'
+     * hypercube busbw, count x (p-1) x 4 B over the time */
+    c = (CollCall){.kind = COLL_HYPERCUBE, .nranks = 4, .count = 3,
+                   .dtype = DT_FLOAT, .in_place = true};
+    assert_int_equal(coll_size_bytes(&c), 48);
+    assert_true(coll_busbw_factor(COLL_HYPERCUBE, 4) == 0.75);
+    assert_true(48 * coll_busbw_factor(COLL_HYPERCUBE, 4) == 3 * 3 * 4);
+    coll_layout(&c, 2, &l);
+    assert_int_equal(l.recv_count, 12);
+    assert_int_equal(l.in_buf, BUF_RECV);
+    assert_int_equal(l.in_off, 6); /* its own block, as allgather's */
+    assert_int_equal(l.out_count, 12);
+    coll_expect(&c, 1, 7, &e);
+    assert_int_equal(e.rank, 2);
+    assert_int_equal(e.pos, 1);
+    assert_int_equal(coll_check(&c), CV_OK);
+    static const int p[] = {1, 2, 3, 5, 6, 7, 12, 1000, 1024};
+    static const int below[] = {1, 2, 2, 4, 4, 4, 8, 512, 1024};
+    for (size_t i = 0; i < sizeof p / sizeof *p; i++) {
+        int b, a;
+        c.nranks = p[i];
+        assert_int_equal(coll_check(&c), p[i] == below[i] ? CV_OK : CV_ERR_RANKS);
+        coll_pow2_around(p[i], &b, &a);
+        assert_int_equal(b, below[i]);
+        assert_int_equal(a, 2 * below[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -128,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_layout_examples),
         cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_sendrecv_hypercube),
     };
     return cmocka_run_group_tests_name("coll", tests, NULL, NULL);
 }

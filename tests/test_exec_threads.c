@@ -20,6 +20,8 @@
 #include "exec/exec.h"
 #include "exec/verify.h"
 
+#include "call_fixture.h"
+
 #if defined(__SANITIZE_THREAD__)
 #define UNDER_TSAN 1
 #elif defined(__has_feature)
@@ -502,6 +504,8 @@ static bool pair_wanted(SweepKind kind, int eager, int dt, int op,
 static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c,
                        SweepKind kind, int eager, size_t *cases)
 {
+    if (!call_defined(c.kind, c.nranks, c.in_place))
+        return; /* sendrecv in place, hypercube on 3 ranks: no such call */
     for (int dt = 0; dt < DT_COUNT; dt++)
         for (int op = 0; op < OP_COUNT; op++) {
             if ((!coll_is_reducing(a->coll) && op) ||
@@ -581,6 +585,34 @@ static void test_registry(void **state)
 {
     const SweepConfig *cfg = *state;
     sweep(cfg->kind, cfg->eager, cfg->push);
+}
+
+/* nccl-tests' sendrecv and hypercube: counts 0, 1, 7 and 97, every
+ * datatype, step by step and timed, pulled and eager, at every rank count
+ * of the sweep that the collective defines (and 64 for sendrecv). */
+static void test_sendrecv_hypercube(void **state)
+{
+    (void)state;
+    static const int ps[] = {1, 2, 3, 4, 7, 8, 16, 64};
+    static const size_t counts[] = {0, 1, 7, 97};
+    size_t cases = 0;
+    for (size_t pi = 0; pi < sizeof ps / sizeof *ps; pi++)
+        for (int eager = -1; eager <= EAGER; eager += EAGER + 1) {
+            Executor *ex = open_threads(ps[pi], params(eager, 1, -1));
+            for (int k = COLL_SENDRECV; k <= COLL_HYPERCUBE; k++)
+                for (int ip = 0; ip < 2; ip++)
+                    for (size_t ci = 0; ci < 4; ci++) {
+                        CollCall c = {.kind = k, .nranks = ps[pi],
+                                      .count = counts[ci], .in_place = ip};
+                        const AlgoInfo *a = algo_default(k);
+                        sweep_case(ex, a, c, SWEEP_STEPS, EAGER, &cases);
+                        sweep_case(ex, a, c, SWEEP_RUNS, EAGER, &cases);
+                    }
+            ex->ops->close(ex);
+        }
+    /* by hand: sendrecv at 8 ranks x 2 thresholds, hypercube at 6 of
+     * them x 2 places, 4 counts, 10 datatypes, steps and runs */
+    assert_int_equal(cases, (8 * 2 + 6 * 2 * 2) * 4 * DT_COUNT * 2);
 }
 
 /* ------------------------------------------------------------- timings */
@@ -671,6 +703,7 @@ int main(void)
          (void *)&sweep_runs_pulled},
         {"registry timed runs, mixed", test_registry, NULL, NULL,
          (void *)&sweep_runs_mixed},
+        cmocka_unit_test(test_sendrecv_hypercube),
         cmocka_unit_test(test_oversubscribed_runs),
         cmocka_unit_test(test_step_times),
     };

@@ -313,6 +313,80 @@ static void test_table_all(void **state)
     drop_cache(dir);
 }
 
+/* The CSV row of `size` bytes in out: its algbw and busbw, out of place
+ * and in place (-1 for an empty field: a place not measured). */
+static void csv_bw(const char *out, unsigned long long size, double bw[4])
+{
+    char key[64];
+    snprintf(key, sizeof key, ",%llu,", size);
+    const char *l = strstr(out, key);
+    if (!l)
+        fail_msg("no CSV row of %llu bytes in:\n%s", size, out);
+    /* algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,
+     * time_us_ip,algbw_ip,busbw_ip,wrong_ip,... */
+    static const int cols[4] = {8, 9, 12, 13}; /* 1-based */
+    for (int k = 0; k < 4; k++) {
+        const char *f = l;
+        for (int c = 1; c < cols[k] && f; c++)
+            f = strchr(f, ',') ? strchr(f, ',') + 1 : NULL;
+        assert_non_null(f);
+        bw[k] = *f == ',' ? -1 : strtod(f, NULL);
+    }
+}
+
+/* nccl-tests' sendrecv_perf and hypercube_perf, as collviz perf prints
+ * them: nccl-tests' columns; sendrecv's size is one block (count x 4 B)
+ * and its busbw its algbw, with no in-place columns (N/A: it has none);
+ * hypercube's size is p blocks, as allgather's, and its busbw 3/4 of its
+ * algbw at 4 ranks; -a all runs their one algorithm. */
+static void test_table_sendrecv_hypercube(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 4);
+    const char *sr[] = {"perf", "sendrecv", "-a", "all", "-p", "4", "-b",
+                        "12", "-e", "1200", "-f", "10", "-n", "2", "-w", "0",
+                        NULL};
+    Ran r = run(sr, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "# collviz perf: sendrecv, algorithm shift,"), 1);
+    assert_int_equal(count_lines(r.out, "#       size         count      type   "
+                                        "redop    root     time   algbw   busbw "
+                                        "#wrong     time   algbw   busbw #wrong"), 1);
+    const unsigned long long sizes[] = {12, 120, 1200};
+    for (int i = 0; i < 3; i++) {
+        char row[160];
+        snprintf(row, sizeof row, "%s", row_start(sizes[i], sizes[i] / 4, -1));
+        assert_int_equal(count_lines(r.out, row), 1);
+        const char *l = strstr(r.out, row);
+        const char *nl = strchr(l, '\n');
+        char *na = strstr(l, "     N/A     N/A     N/A    N/A");
+        assert_true(na && na < nl);
+    }
+    assert_int_equal(count_lines(r.out, "# Out of bounds values : 0 OK"), 1);
+    ran_free(&r);
+    const char *src[] = {"perf", "sr", "-p", "4", "-b", "400K", "-e", "400K",
+                         "-n", "2", "-w", "1", "--csv", NULL};
+    r = run(src, 60);
+    assert_int_equal(r.status, 0);
+    double bw[4];
+    csv_bw(r.out, 409600, bw);
+    assert_true(bw[0] > 0 && fabs(bw[1] - bw[0]) <= 1e-4);
+    assert_true(bw[2] == -1 && bw[3] == -1);
+    ran_free(&r);
+    const char *hc[] = {"perf", "hypercube", "-p", "4", "-b", "400K", "-e",
+                        "400K", "-n", "2", "-w", "1", "--csv", NULL};
+    r = run(hc, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "doubling,409600,25600,float,sum,-1,"), 1);
+    csv_bw(r.out, 409600, bw);
+    for (int pl = 0; pl < 2; pl++)
+        assert_true(bw[2 * pl] > 0 &&
+                    fabs(bw[2 * pl + 1] - 0.75 * bw[2 * pl]) <= 1e-4);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
 /* A calibration file as collviz kept them before it named the machine
  * (version 3, calib-threads-pP.txt) in the cache directory dir. */
 static void write_old(const char *dir, int p)
@@ -693,6 +767,7 @@ int main(void)
         cmocka_unit_test(test_bad_input),
         cmocka_unit_test(test_csv_and_json),
         cmocka_unit_test(test_table_all),
+        cmocka_unit_test(test_table_sendrecv_hypercube),
         cmocka_unit_test(test_backend_options),
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),

@@ -12,6 +12,8 @@
 #include "algos/algo.h"
 #include "threads/plan.h"
 
+#include "call_fixture.h"
+
 static CollCall call(CollKind k, int p, size_t n, bool in_place)
 {
     return (CollCall){.kind = k, .nranks = p, .count = n, .dtype = DT_INT32,
@@ -145,6 +147,8 @@ static void test_fuse_all(void **state)
                                                their machines, test_algos_torus */
             for (int ip = 0; ip < 2; ip++) {
                 CollCall c = call(algo_at(i)->coll, p, 5, ip);
+                if (!call_defined(c.kind, p, ip))
+                    continue; /* no such call (call_fixture.h) */
                 Schedule s;
                 assert_int_equal(algo_generate(algo_at(i), &c, &s), CV_OK);
                 const Transfer **init = calloc(s.nxfers + 1, sizeof *init);

@@ -110,6 +110,44 @@ static void test_ring(void **state)
     assert_string_equal(eval("blocks 2 4", sc).text, "2");
 }
 
+/* nccl-tests' sendrecv and hypercube in lessons, answers by hand:
+ * sendrecv on 5 ranks of 5 floats is one step of one 20-byte message per
+ * rank, after which rank 0 holds rank 4's input; hypercube on 8 ranks of
+ * 8 floats a copy-in and 3 swaps (1, 2 and 4 blocks of 32 bytes); after
+ * the first swap rank 5 holds blocks 4 and 5. busbw factors 1 and 7/8.
+ * Scenes they do not define are refused with the command line's
+ * sentence. */
+static void test_sendrecv_hypercube(void **state)
+{
+    const char *sr = "sendrecv -p 5 -s 20", *hc = "hypercube -p 8 -s 256";
+    assert_int_equal((int)num("steps", sr), 1);
+    assert_int_equal((int)num("msgsteps", sr), 1);
+    assert_int_equal((int)num("sent max", sr), 20);
+    assert_int_equal((int)num("recvd 3 1", sr), 20);
+    assert_string_equal(eval("holds 0 2 1", sr).text, "4");
+    assert_string_equal(eval("holds 0 2 0", sr).text, "none");
+    assert_string_equal(eval("done 1", sr).text, "0-4");
+    assert_true(num("busbw", sr) == 1.0);
+    assert_string_equal(eval("best 1M", sr).text, "shift");
+    assert_int_equal((int)num("steps", hc), 4);
+    assert_int_equal((int)num("msgsteps", hc), 3);
+    assert_int_equal((int)num("sent max", hc), 7 * 32);
+    assert_int_equal((int)num("sent 5 4", hc), 4 * 32);
+    assert_string_equal(eval("holds 5 32 2", hc).text, "4");
+    assert_string_equal(eval("holds 5 0 2", hc).text, "none");
+    assert_string_equal(eval("done 4", hc).text, "0-7");
+    assert_true(fabs(num("busbw", hc) - 7.0 / 8) < 1e-12);
+    assert_string_equal(eval("best 1M", hc).text, "doubling");
+    SceneSpec sc;
+    CliErr e;
+    assert_int_equal(scene_opts_parse_line("hypercube -p 6 -s 96",
+                                           &scene_limits_trace, &sc, &e), -1);
+    assert_non_null(strstr(e.msg, "and 6 is not one; give -p 4 or -p 8"));
+    assert_int_equal(scene_opts_parse_line("sendrecv -p 2 -s 8 --in-place",
+                                           &scene_limits_trace, &sc, &e), -1);
+    assert_non_null(strstr(e.msg, "sendrecv has no in-place form"));
+}
+
 static void test_model(void **state)
 {
     const char *ring8 = "allreduce -a ring -p 8 -s 1M";
@@ -245,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_bytes_linear),
         cmocka_unit_test(test_ring),
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_sendrecv_hypercube),
         cmocka_unit_test(test_on_scene),
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_match),

@@ -96,6 +96,12 @@ static const Golden scenes[] = {
      false, false, "o"},
     {"full_120x40", COLL_ALLREDUCE, "ring", 8, 0, false, 120, 40, false, true,
      "Right Right Right Right"},
+    {"menu_coll_100x30", COLL_ALLREDUCE, NULL, 8, 0, false, 100, 30, false,
+     false, "c Down Down"},
+    {"sendrecv8_inplace_refused_80x24", COLL_SENDRECV, NULL, 8, 0, false, 80,
+     24, false, false, "Right i"},
+    {"hypercube8_step2_100x30", COLL_HYPERCUBE, NULL, 8, 0, false, 100, 30,
+     false, true, "Right Right"},
 };
 
 static void test_scene(void **state) { check_scene(*state); }

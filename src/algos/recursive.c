@@ -289,7 +289,8 @@ static void rotate(Schedule *s, int r, BufId sb, size_t so, BufId db,
 static size_t vec_elems(const CollCall *c)
 {
     bool blockwise = c->kind == COLL_ALLGATHER ||
-                     c->kind == COLL_REDUCESCATTER || c->kind == COLL_ALLTOALL;
+                     c->kind == COLL_REDUCESCATTER ||
+                     c->kind == COLL_ALLTOALL || c->kind == COLL_HYPERCUBE;
     return blockwise ? (size_t)c->nranks * c->count : c->count;
 }
 
@@ -300,10 +301,13 @@ static size_t vec_elems(const CollCall *c)
 
 /* ---------------------------------------------------------- allgather */
 
+/* Also hypercube's: nccl-tests' hypercube is this all-gather on a power of
+ * two ranks (the copy-in, then at mask 1, 2, 4, ... rank r swaps the mask
+ * blocks it has with rank r ^ mask), where no rank folds in or out. */
 static CvError gen_ag_doubling(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "recursive-doubling");
+    CvError e = sched_init(s, c, args->self->name);
     if (e)
         return e;
     copy_input(s, BUF_RECV, c->count);
@@ -328,6 +332,19 @@ static const AlgoInfo ag_doubling = {
     .summary = "partners at distance 1, 2, 4, ... swap all they have",
     .formula = "log2(p)a + (p-1)/p nb",
     .constraints = FOLD_CONSTRAINTS,
+    .shape = SHAPE_HYPERCUBE,
+    .generate = gen_ag_doubling,
+    .cost = cost_ag_doubling,
+};
+
+static const AlgoInfo hc_doubling = {
+    .coll = COLL_HYPERCUBE,
+    .name = "doubling",
+    .aliases = "recursive-doubling rd",
+    .summary = "partners at distance 1, 2, 4, ... swap all they have "
+               "(nccl-tests' hypercube)",
+    .formula = "log2(p)a + (p-1)/p nb",
+    .constraints = "p a power of two, any count",
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_ag_doubling,
     .cost = cost_ag_doubling,
@@ -666,5 +683,5 @@ static const AlgoInfo a2a_bruck = {
 
 const AlgoInfo *const algos_recursive[] = {
     &reduce_rsg, &ag_doubling, &ag_bruck, &rs_halving, &ar_butterfly,
-    &ar_hd, &a2a_bruck, NULL,
+    &ar_hd, &a2a_bruck, &hc_doubling, NULL,
 };

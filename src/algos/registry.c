@@ -19,6 +19,7 @@ static const char *const default_names[COLL_COUNT] = {
     [COLL_SCATTER] = "binomial",     [COLL_GATHER] = "binomial",
     [COLL_ALLGATHER] = "ring",       [COLL_REDUCESCATTER] = "ring",
     [COLL_ALLREDUCE] = "ring",       [COLL_ALLTOALL] = "pairwise",
+    [COLL_SENDRECV] = "shift",       [COLL_HYPERCUBE] = "doubling",
 };
 
 /* Visit the entries grouped by collective, then in family order; stop and
@@ -125,6 +126,9 @@ CvError algo_generate_on(const AlgoInfo *a, const CollCall *call,
         return CV_ERR_RANKS;
     if (call->root < 0 || call->root >= call->nranks)
         return CV_ERR_ROOT;
+    CvError e = coll_check(call);
+    if (e)
+        return e;
     if (!algo_fits(a, call, m, why, whylen))
         return CV_ERR_ALGO;
     Machine full;

@@ -2,7 +2,8 @@
  *
  * The ring emitters (all-gather, reduce-scatter) are shared with the other
  * families; on top of them: ring allgather, reducescatter and allreduce, the
- * pipelined chain broadcast and the scatter-allgather broadcast. */
+ * pipelined chain broadcast, the scatter-allgather broadcast and
+ * nccl-tests' sendrecv (one shift around the ring). */
 #include "algos/algo.h"
 #include "algos/common.h"
 
@@ -345,11 +346,53 @@ static const AlgoInfo broadcast_scag = {
 
 /* ------------------------------------------------------------- tables */
 
+/* ------------------------------------------------------------ sendrecv */
+
+/* nccl-tests' sendrecv: in one step rank r sends its block to r + 1 and
+ * receives r - 1's (mod p); on one rank a local copy. */
+static CvError gen_sendrecv_shift(const AlgoArgs *args, Schedule *s)
+{
+    const CollCall *c = args->call;
+    CvError e = sched_init(s, c, args->self->name);
+    if (e)
+        return e;
+    int p = c->nranks;
+    sched_step(s, "shift");
+    for (int r = 0; r < p; r++)
+        sched_copy(s, r, BUF_SEND, 0, (r + 1) % p, BUF_RECV, 0, c->count);
+    return sched_end(s);
+}
+
+/* One message of the whole block per rank; nothing between ranks (a free
+ * local copy) on one rank. */
+static void cost_sendrecv_shift(const CollCall *c, CostTerms *out)
+{
+    *out = (CostTerms){0};
+    if (c->nranks < 2 || c->count == 0)
+        return;
+    out->a = out->steps = 1;
+    out->b = (double)c->count * elem_bytes(c);
+}
+
+static const AlgoInfo sendrecv_shift = {
+    .coll = COLL_SENDRECV,
+    .name = "shift",
+    .aliases = "ring",
+    .summary = "every rank sends its block to its right neighbour and "
+               "receives its left one's, one step (nccl-tests' sendrecv)",
+    .formula = "a + nb",
+    .constraints = "any p, any count, out of place only",
+    .shape = SHAPE_RING,
+    .generate = gen_sendrecv_shift,
+    .cost = cost_sendrecv_shift,
+};
+
 const AlgoInfo *const algos_ring[] = {
     &broadcast_chain,
     &broadcast_scag,
     &allgather_ring,
     &reducescatter_ring,
     &allreduce_ring,
+    &sendrecv_shift,
     NULL,
 };

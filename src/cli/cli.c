@@ -548,6 +548,22 @@ size_t cli_model_text(const CliModel *cm, char *buf, size_t n)
 
 /* ---------------------------------------------------------- the call */
 
+int cli_check_call(const CollCall *c, CliErr *e)
+{
+    CvError why = coll_check(c);
+    int below, above;
+    coll_pow2_around(c->nranks, &below, &above);
+    if (why == CV_ERR_IN_PLACE)
+        return cli_fail(e, "%s has no in-place form: it sends from one buffer "
+                        "and receives into another, as nccl-tests' does; "
+                        "drop --in-place", coll_name(c->kind));
+    if (why)
+        return cli_fail(e, "%s runs on a power of two ranks only, and %d is "
+                        "not one; give -p %d or -p %d", coll_name(c->kind),
+                        c->nranks, below, above);
+    return 0;
+}
+
 int cli_resolve_call(const CliCallArgs *in, CollCall *call,
                      const AlgoInfo **algo, CliErr *e)
 {
@@ -565,6 +581,8 @@ int cli_resolve_call(const CliCallArgs *in, CollCall *call,
         cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))
         return -1;
     c.in_place = in->in_place;
+    if (cli_check_call(&c, e))
+        return -1;
     *call = c;
     return 0;
 }

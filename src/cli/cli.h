@@ -195,8 +195,13 @@ typedef struct {
     int def_ranks;     /* ranks when none is given (0: required) */
 } CliCallArgs;
 
+/* Whether the collective defines call c (coll_check), or the sentence:
+ * sendrecv in place, hypercube on a rank count not a power of two. */
+int cli_check_call(const CollCall *c, CliErr *e);
+
 /* Check the strings in a fixed order (collective, algorithm, ranks,
- * datatype, op, root) and fill *call (count 0) and *algo (NULL for all). */
+ * datatype, op, root), then the call as a whole (cli_check_call), and
+ * fill *call (count 0) and *algo (NULL for all). */
 int cli_resolve_call(const CliCallArgs *in, CollCall *call,
                      const AlgoInfo **algo, CliErr *e);
 

@@ -60,8 +60,9 @@ static const CliCmd cmd = {
              "run while the machine was not as calibrated (a probe between sizes:\n"
              "its cross-core reads or its speed) are flagged: '# Host moved' in "
              "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nSizes are "
-             "rounded down to whole blocks and none is measured twice.\nExit "
-             "status 1 when any element is wrong.",
+             "rounded down to whole blocks and none is measured twice.\n"
+             "sendrecv has no in-place form: its in-place columns read N/A.\n"
+             "Exit status 1 when any element is wrong.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
     .max_pos = 1,
@@ -215,6 +216,10 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
 static void print_side(const PerfSide *s)
 {
     char t[32];
+    if (s->skipped) {
+        printf("  %7s  %6s  %6s  %5s", "N/A", "N/A", "N/A", "N/A");
+        return;
+    }
     fmt_time(t, sizeof t, s->time_s * 1e6);
     printf("  %7s  %6.2f  %6.2f", t, s->algbw, s->busbw);
     if (s->wrong < 0)
@@ -256,8 +261,11 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
            root_column(&c->call));
     for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
         const PerfSide *s = &r->side[pl];
-        printf(",%.3f,%.4f,%.4f,%lld", s->time_s * 1e6, s->algbw, s->busbw,
-               s->wrong);
+        if (s->skipped)
+            printf(",,,,");
+        else
+            printf(",%.3f,%.4f,%.4f,%lld", s->time_s * 1e6, s->algbw,
+                   s->busbw, s->wrong);
     }
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
     printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d,%.2f,%.2f\n", o->model_s[l] * 1e6,
@@ -520,7 +528,10 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_uint(w, "count", row->count);
     json_bool(w, "library", !row->algo);
     json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE], r->cal);
-    json_side(w, "in_place", &row->side[PERF_IN_PLACE], r->cal);
+    if (row->side[PERF_IN_PLACE].skipped) /* sendrecv: no in-place form */
+        json_null(w, "in_place");
+    else
+        json_side(w, "in_place", &row->side[PERF_IN_PLACE], r->cal);
     json_pair(w, "probe", row->probe, 1, 4);
     json_pair(w, "probe_clean_us", row->probe_clean, 1e6, 3);
     json_bool(w, "host_moved", moved);

@@ -56,8 +56,10 @@ static const CliCmd trace_cmd = {
              "shown before the first and after the last step, and after every step\n"
              "when p <= 16 and all buffers hold at most 4096 cells (or with --full).\n"
              "SIZE means what nccl-tests means: allreduce, broadcast, reduce: one\n"
-             "rank's buffer; allgather, gather: all gathered bytes; reducescatter,\n"
-             "scatter: the bytes of all p blocks; alltoall: what each rank sends.\n"
+             "rank's buffer; allgather, hypercube, gather: all gathered bytes;\n"
+             "reducescatter, scatter: the bytes of all p blocks; alltoall, sendrecv:\n"
+             "what each rank sends. sendrecv has no in-place form; hypercube runs\n"
+             "on a power of two ranks (nccl-tests' sendrecv and hypercube).\n"
              "Steps are priced on the machine of -T (default full: a port per rank),\n"
              "each message by the busiest links on its route ('collviz topo --help').",
     .opts = trace_opts,

@@ -68,6 +68,8 @@ int coll_parse(const char *s)
             return COLL_ALLREDUCE;
         if (!strcasecmp(s, "all_to_all") || !strcasecmp(s, "all-to-all"))
             return COLL_ALLTOALL;
+        if (!strcasecmp(s, "send_recv") || !strcasecmp(s, "send-recv"))
+            return COLL_SENDRECV;
     }
     return k;
 }
@@ -122,9 +124,11 @@ static void layout_out_of_place(const CollCall *c, int r, CollLayout *l)
     case COLL_REDUCE: in = n; out = root ? n : 0; break;
     case COLL_SCATTER: in = root ? pn : 0; out = n; break;
     case COLL_GATHER: in = n; out = root ? pn : 0; break;
-    case COLL_ALLGATHER: in = n; out = pn; break;
+    case COLL_ALLGATHER:
+    case COLL_HYPERCUBE: in = n; out = pn; break;
     case COLL_REDUCESCATTER: in = pn; out = n; break;
-    case COLL_ALLREDUCE: in = n; out = n; break;
+    case COLL_ALLREDUCE:
+    case COLL_SENDRECV: in = n; out = n; break;
     case COLL_ALLTOALL: in = pn; out = pn; break;
     case COLL_COUNT: break;
     }
@@ -163,6 +167,7 @@ static void layout_in_place(const CollCall *c, int r, CollLayout *l)
         side(l, false, BUF_RECV, 0, root ? pn : 0);
         break;
     case COLL_ALLGATHER:
+    case COLL_HYPERCUBE:
         l->recv_count = pn;
         side(l, true, BUF_RECV, own, n);
         side(l, false, BUF_RECV, 0, pn);
@@ -173,6 +178,7 @@ static void layout_in_place(const CollCall *c, int r, CollLayout *l)
         side(l, false, BUF_RECV, own, n);
         break;
     case COLL_ALLREDUCE:
+    case COLL_SENDRECV: /* refused by coll_check; one buffer, as allreduce */
         l->recv_count = n;
         side(l, true, BUF_RECV, 0, n);
         side(l, false, BUF_RECV, 0, n);
@@ -206,7 +212,8 @@ void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
     case COLL_ALLREDUCE: e->all_ranks = true; break;
     case COLL_SCATTER: e->pos = (size_t)r * c->count + j; break;
     case COLL_GATHER:
-    case COLL_ALLGATHER: e->pos = j % n; e->rank = (int)(j / n); break;
+    case COLL_ALLGATHER:
+    case COLL_HYPERCUBE: e->pos = j % n; e->rank = (int)(j / n); break;
     case COLL_REDUCESCATTER:
         e->pos = (size_t)r * c->count + j;
         e->all_ranks = true;
@@ -215,6 +222,7 @@ void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
         e->rank = (int)(j / n);
         e->pos = (size_t)r * c->count + j % n;
         break;
+    case COLL_SENDRECV: e->rank = (r + c->nranks - 1) % c->nranks; break;
     case COLL_COUNT: break;
     }
 }
@@ -229,10 +237,12 @@ size_t coll_size_blocks(CollKind k, int nranks)
     case COLL_GATHER:
     case COLL_REDUCESCATTER:
     case COLL_SCATTER:
-    case COLL_ALLTOALL: return (size_t)nranks;
+    case COLL_ALLTOALL:
+    case COLL_HYPERCUBE: return (size_t)nranks;
     case COLL_BROADCAST:
     case COLL_REDUCE:
     case COLL_ALLREDUCE:
+    case COLL_SENDRECV:
     case COLL_COUNT: break;
     }
     return 1;
@@ -272,10 +282,33 @@ double coll_busbw_factor(CollKind k, int nranks)
     case COLL_REDUCESCATTER:
     case COLL_ALLTOALL:
     case COLL_SCATTER:
-    case COLL_GATHER: return (p - 1) / p;
+    case COLL_GATHER:
+    case COLL_HYPERCUBE: return (p - 1) / p;
     case COLL_BROADCAST:
     case COLL_REDUCE:
+    case COLL_SENDRECV:
     case COLL_COUNT: break;
     }
     return 1.0;
+}
+
+/* ---------------------------------------------------------------- calls */
+
+CvError coll_check(const CollCall *c)
+{
+    int p = c->nranks;
+    if (c->kind == COLL_SENDRECV && c->in_place)
+        return CV_ERR_IN_PLACE;
+    if (c->kind == COLL_HYPERCUBE && (p < 1 || (p & (p - 1))))
+        return CV_ERR_RANKS;
+    return CV_OK;
+}
+
+void coll_pow2_around(int p, int *below, int *above)
+{
+    int b = 1;
+    while (b <= p / 2)
+        b *= 2;
+    *below = b;
+    *above = 2 * b;
 }

@@ -10,10 +10,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/error.h"
+
 /* The most ranks any schedule may have; the command layer enforces it. */
 #define COLL_MAX_RANKS 1024
 
-/* Collective kinds, with MPI semantics; count is always elements per block. */
+/* Collective kinds, with MPI semantics; count is always elements per block.
+ * The last two are nccl-tests' point-to-point tests: sendrecv, rank r
+ * sends its block to r+1 and receives r-1's (mod p; out of place only);
+ * hypercube, an all-gather by recursive doubling (p a power of two). */
 #define COLL_KINDS(X)                                                         \
     X(COLL_BROADCAST, "broadcast", "bcast")                                   \
     X(COLL_REDUCE, "reduce", "reduce")                                        \
@@ -22,7 +27,9 @@
     X(COLL_ALLGATHER, "allgather", "ag")                                      \
     X(COLL_REDUCESCATTER, "reducescatter", "rs")                              \
     X(COLL_ALLREDUCE, "allreduce", "ar")                                      \
-    X(COLL_ALLTOALL, "alltoall", "a2a")
+    X(COLL_ALLTOALL, "alltoall", "a2a")                                       \
+    X(COLL_SENDRECV, "sendrecv", "sr")                                        \
+    X(COLL_HYPERCUBE, "hypercube", "hc")
 
 typedef enum {
 #define X(id, name, alias) id,
@@ -136,7 +143,7 @@ long long coll_count_for_size(CollKind k, int nranks, DataType t,
                               unsigned long long bytes);
 
 /* How many blocks the size counts: p for allgather, gather,
- * reducescatter, scatter and alltoall, else 1 (nccl-tests). */
+ * reducescatter, scatter, alltoall and hypercube, else 1 (nccl-tests). */
 size_t coll_size_blocks(CollKind k, int nranks);
 /* Bytes of the size per element of a block: dtype size x blocks. */
 size_t coll_block_bytes(const CollCall *c);
@@ -145,5 +152,13 @@ size_t coll_count_floor(const CollCall *c, unsigned long long bytes);
 
 /* busbw = algbw * factor (nccl-tests). */
 double coll_busbw_factor(CollKind k, int nranks);
+
+/* Whether the collective defines call c: CV_OK; CV_ERR_IN_PLACE for
+ * sendrecv in place (it sends one buffer and receives into another, and
+ * nccl-tests checks no in-place sendrecv); CV_ERR_RANKS for hypercube on
+ * a rank count that is not a power of two (its partners are r xor 2^k). */
+CvError coll_check(const CollCall *c);
+/* The powers of two nearest p >= 1: *below <= p < *above. */
+void coll_pow2_around(int p, int *below, int *above);
 
 #endif

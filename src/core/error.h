@@ -9,6 +9,7 @@
     X(CV_ERR_ARG, "invalid argument")                                         \
     X(CV_ERR_RANKS, "rank count out of range")                                \
     X(CV_ERR_ROOT, "root rank out of range")                                  \
+    X(CV_ERR_IN_PLACE, "the collective has no in-place form")                 \
     X(CV_ERR_ALGO, "algorithm does not fit the collective")                   \
     X(CV_ERR_STEP, "transfer added outside a step")                           \
     X(CV_ERR_BOUNDS, "transfer outside its buffer")                           \

@@ -447,6 +447,15 @@ void model_lower_bound(const CollCall *c, CostTerms *out)
         out->g = frac * blk;
         break;
     case COLL_ALLTOALL: out->b = frac * p * blk; break;
+    case COLL_HYPERCUBE: out->b = frac * p * blk; break; /* an allgather */
+    case COLL_SENDRECV:
+        /* From the definition, not from Chan et al.: each rank needs one
+         * block that only its left neighbour holds, so one message of blk
+         * bytes is needed and enough (one alpha, one step). */
+        out->a = 1;
+        out->steps = 1;
+        out->b = blk;
+        break;
     case COLL_COUNT: break;
     }
 }

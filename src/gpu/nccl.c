@@ -4,9 +4,9 @@
  * collective on the ranks' buffers, timed with the same events as a
  * schedule's run. NCCL refuses two ranks on one device ("Duplicate GPU
  * detected") and offers no mode for it, so with fewer devices than ranks
- * there is no NCCL row, and the sentence says why. Scatter, gather and
- * alltoall, which NCCL has no call for, are grouped sends and receives,
- * as nccl-tests does. */
+ * there is no NCCL row, and the sentence says why. Scatter, gather,
+ * alltoall, sendrecv and hypercube, which NCCL has no call for, are
+ * grouped sends and receives, as nccl-tests does them. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,8 +127,38 @@ static void *at(GpuExec *x, int r, BufId b, size_t off)
     return (void *)(uintptr_t)(x->buf[(size_t)r * BUF_COUNT + b] + off * es);
 }
 
-/* One call of the collective: every rank's part, in one group. */
-static NcclResult call_once(GpuExec *x)
+/* Round `mask` of nccl-tests' hypercube (an all-gather by recursive
+ * doubling on a power of two ranks), one group: rank r swaps the mask
+ * blocks it has, from block r & ~(mask - 1), with rank r ^ mask; round 0
+ * puts each rank's input in its block of the output (a send to itself),
+ * out of place only. */
+static NcclResult hypercube_round(GpuExec *x, int mask)
+{
+    Nccl *n = x->nccl;
+    const CollCall *c = &x->base.sched->call;
+    int t = nccl_type[c->dtype];
+    size_t cnt = c->count;
+    NcclResult e = n->ncclGroupStart();
+    for (int r = 0; !e && r < c->nranks; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        NcclComm cm = n->comms[r];
+        CUstream st = x->dev[x->rank_dev[r]].stream;
+        int have = mask ? r & ~(mask - 1) : r, peer = mask ? r ^ mask : r;
+        int get = mask ? have ^ mask : r, blocks = mask ? mask : 1;
+        void *from = mask ? at(x, r, l.out_buf, (size_t)have * cnt)
+                          : at(x, r, l.in_buf, l.in_off);
+        e = n->ncclSend(from, cnt * (size_t)blocks, t, peer, cm, st);
+        if (!e)
+            e = n->ncclRecv(at(x, r, l.out_buf, (size_t)get * cnt),
+                            cnt * (size_t)blocks, t, peer, cm, st);
+    }
+    NcclResult g = n->ncclGroupEnd();
+    return e ? e : g;
+}
+
+/* Every rank's part of one call, in one group. */
+static NcclResult call_group(GpuExec *x)
 {
     Nccl *n = x->nccl;
     const CollCall *c = &x->base.sched->call;
@@ -166,6 +196,12 @@ static NcclResult call_once(GpuExec *x)
                     e = n->ncclRecv(dst, cnt, t, q, cm, st);
             }
             break;
+        case COLL_SENDRECV: /* nccl-tests' sendrecv: a shift to the right */
+            e = n->ncclSend(in, cnt, t, (r + 1) % p, cm, st);
+            if (!e)
+                e = n->ncclRecv(out, cnt, t, (r + p - 1) % p, cm, st);
+            break;
+        case COLL_HYPERCUBE: /* never here: call_once runs it in rounds */
         case COLL_ALLTOALL:
         case COLL_COUNT:
             for (int q = 0; !e && q < p; q++) {
@@ -179,6 +215,20 @@ static NcclResult call_once(GpuExec *x)
     NcclResult g = n->ncclGroupEnd();
     return e ? e : g;
 }
+
+/* One call of the collective: every rank's part, in one group (the
+ * hypercube in a group a round). */
+static NcclResult call_once(GpuExec *x)
+{
+    const CollCall *c = &x->base.sched->call;
+    if (c->kind != COLL_HYPERCUBE)
+        return call_group(x);
+    NcclResult e = c->in_place ? 0 : hypercube_round(x, 0);
+    for (int mask = 1; !e && mask < c->nranks; mask *= 2)
+        e = hypercube_round(x, mask);
+    return e;
+}
+
 
 CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
                    char *why, size_t whylen)

@@ -107,7 +107,11 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
     CvError e = CV_OK;
     for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
         call.in_place = pl == PERF_IN_PLACE;
-        e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why, whylen);
+        if (coll_check(&call))
+            row->side[pl] = (PerfSide){.wrong = -1, .skipped = true};
+        else
+            e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why,
+                             whylen);
     }
     return e;
 }
@@ -226,10 +230,14 @@ long long perf_wrong_total(const PerfRow *rows, size_t n)
 double perf_avg_busbw(const PerfRow *rows, size_t n)
 {
     double sum = 0;
+    size_t sides = 0;
     for (size_t i = 0; i < n; i++)
         for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
-            sum += rows[i].side[pl].busbw;
-    return n ? sum / (double)(n * PERF_PLACE_COUNT) : 0;
+            if (!rows[i].side[pl].skipped) {
+                sum += rows[i].side[pl].busbw;
+                sides++;
+            }
+    return sides ? sum / (double)sides : 0;
 }
 
 double perf_ratio(const PerfSide *s, MachineKind k)

@@ -49,6 +49,10 @@ typedef struct {
     double algbw;               /* size / time, GB/s (1e9 B/s) */
     double busbw;               /* algbw * coll_busbw_factor, GB/s */
     long long wrong;            /* wrong elements; -1 when not checked */
+    bool skipped;               /* not measured: the collective has no
+                                   call of this place (coll_check:
+                                   sendrecv in place); nccl-tests shows
+                                   its columns unchecked, collviz N/A */
     double model_s[MACHINE_KIND_COUNT]; /* the calibrated model's time on
                                    each machine it was fitted to
                                    (calib_fits), s; 0 when no cost is
@@ -117,7 +121,7 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
 /* Wrong elements over n rows (both places); unchecked sides count 0. */
 long long perf_wrong_total(const PerfRow *rows, size_t n);
 
-/* Mean busbw over every side of n rows, as nccl-tests' footer. */
+/* Mean busbw over every measured side of n rows, as nccl-tests' footer. */
 double perf_avg_busbw(const PerfRow *rows, size_t n);
 
 /* measured / model time for one side on the calibration's machine k; 0

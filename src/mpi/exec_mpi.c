@@ -120,6 +120,7 @@ static CvError said(MpiExec *x, CvError e, const char *what)
     case CV_ERR_ARG:
     case CV_ERR_RANKS:
     case CV_ERR_ROOT:
+    case CV_ERR_IN_PLACE:
     case CV_ERR_ALGO:
     case CV_ERR_STEP:
     case CV_ERR_SENDWRITE:

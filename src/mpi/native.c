@@ -11,7 +11,10 @@
  * in place, MPI_Reduce_scatter_block leaves a rank's result at the start
  * of its buffer, and it is moved to the rank's own block. half and
  * bfloat16, which MPI does not know, and sums of 8-bit integers reduce
- * with user-defined operations made from collviz's own kernels. */
+ * with user-defined operations made from collviz's own kernels.
+ * sendrecv is MPI_Sendrecv (to the right, from the left); hypercube,
+ * which MPI has no call for, is MPI_Allgather: the same operation and
+ * layout, by whichever algorithm the MPI library picks. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -142,6 +145,7 @@ static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
     case COLL_GATHER:
         return MPI_Gather(in, n, t, pl->out, n, t, root, w);
     case COLL_ALLGATHER:
+    case COLL_HYPERCUBE: /* the same operation: MPI has no hypercube */
         return MPI_Allgather(in, n, t, pl->out, n, t, w);
     case COLL_REDUCESCATTER: {
         if (in != MPI_IN_PLACE)
@@ -156,6 +160,11 @@ static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
         return MPI_Allreduce(in, pl->out, n, t, op, w);
     case COLL_ALLTOALL:
         return MPI_Alltoall(in, n, t, pl->out, n, t, w);
+    case COLL_SENDRECV: { /* out of place only (coll_check) */
+        int p = c->nranks;
+        return MPI_Sendrecv(pl->in, n, t, (me + 1) % p, 0, pl->out, n, t,
+                            (me + p - 1) % p, 0, w, MPI_STATUS_IGNORE);
+    }
     case COLL_COUNT:
         break;
     }

@@ -64,11 +64,33 @@ static CvError alloc_state(Scene *sc)
     return e;
 }
 
+/* Whether the collective defines the call (coll_check), or the sentence
+ * that refuses it: the scene then stays as it was (the in-place key, the
+ * collective and rank menus come here through scene_remake). */
+static CvError check_call(const CollCall *c, char *why, size_t whylen)
+{
+    CvError e = coll_check(c);
+    int below, above;
+    coll_pow2_around(c->nranks, &below, &above);
+    if (e == CV_ERR_IN_PLACE)
+        snprintf(why, whylen, _("%s runs out of place only: it sends one "
+                                "buffer into another."),
+                 coll_name(c->kind));
+    else if (e)
+        snprintf(why, whylen, _("%s needs a power of two ranks; %d is not "
+                                "one: choose %d or %d."),
+                 coll_name(c->kind), c->nranks, below, above);
+    return e;
+}
+
 /* Generate the picture's and the measured size's schedules. */
 static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
                               size_t whylen)
 {
     const CollCall *call = &set->call;
+    CvError ce = check_call(call, why, whylen);
+    if (ce)
+        return ce;
     CollCall pc = *call, bc = *call;
     pc.count = set->count ? set->count
                           : scene_picture_count(call->kind, call->nranks,
