@@ -611,8 +611,14 @@ static void test_sendrecv_hypercube(void **state)
             ex->ops->close(ex);
         }
     /* by hand: sendrecv at 8 ranks x 2 thresholds, hypercube at 6 of
-     * them x 2 places, 4 counts, 10 datatypes, steps and runs */
-    assert_int_equal(cases, (8 * 2 + 6 * 2 * 2) * 4 * DT_COUNT * 2);
+     * them x 2 places, 4 counts, 10 datatypes, steps and runs (under
+     * ThreadSanitizer the stepped ones take a seventh of the datatypes) */
+    size_t runs = (8 * 2 + 6 * 2 * 2) * 4 * DT_COUNT;
+#ifdef UNDER_TSAN
+    assert_true(cases > runs && cases < 2 * runs);
+#else
+    assert_int_equal(cases, 2 * runs);
+#endif
 }
 
 /* ------------------------------------------------------------- timings */
