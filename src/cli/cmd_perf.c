@@ -156,6 +156,13 @@ static int root_column(const CollCall *c)
     return coll_is_rooted(c->kind) ? c->root : -1;
 }
 
+/* The redop column: the op of a reducing collective, else "none" (as
+ * nccl-tests prints it). */
+static const char *redop_column(const CollCall *c)
+{
+    return coll_is_reducing(c->kind) ? redop_name(c->op) : "none";
+}
+
 /* The name of algorithm a's rows: its own, or for NULL the library's. */
 static const char *row_name(const PerfArgs *pa, const AlgoInfo *a)
 {
@@ -233,7 +240,7 @@ static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l)
     char t[32];
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
     printf("%12llu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
-           dtype_name(c->call.dtype), redop_name(c->call.op),
+           dtype_name(c->call.dtype), redop_column(&c->call),
            root_column(&c->call));
     print_side(o);
     print_side(&r->side[PERF_IN_PLACE]);
@@ -257,7 +264,7 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
 {
     MachineKind l = cal->machine;
     printf("%s,%llu,%zu,%s,%s,%d", r->name, r->bytes, r->count,
-           dtype_name(c->call.dtype), redop_name(c->call.op),
+           dtype_name(c->call.dtype), redop_column(&c->call),
            root_column(&c->call));
     for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
         const PerfSide *s = &r->side[pl];
@@ -495,8 +502,8 @@ static void json_head(JsonWriter *w, const Run *r)
     json_int(w, "nranks", c->call.nranks);
     json_break(w);
     json_str(w, "type", dtype_name(c->call.dtype));
-    json_str(w, "redop", redop_name(c->call.op));
-    json_int(w, "root", c->call.root);
+    json_str(w, "redop", redop_column(&c->call));
+    json_int(w, "root", root_column(&c->call));
     json_int(w, "iters", c->iters);
     json_int(w, "warmup", c->warmup);
     json_int(w, "check", c->check);
