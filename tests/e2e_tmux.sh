@@ -254,14 +254,32 @@ grep -q "LINES=99999 is more than a terminal can have" "$work/screen" ||
     fail "LINES=99999: the cause is not named"
 echo "e2e: ok: unusable terminals"
 
-# H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
-# player as the session leader (no shell to pass the signal on): the
-# player and its command are both gone within 3 seconds.
 mkdir -p "$work/L/en" "$work/L/zh"
 for lang in en zh; do
     printf 'Lesson 1: Slow\n\nPress x.\n\n@run\n    collviz perf allreduce -p 2 -b 64M -e 64M -n 100000 -w 0 -c 0\n' \
         > "$work/L/$lang/01-slow.txt"
 done
+
+# H4: a lesson's command runs in the background: the pager shows it
+# running, q stops the command (the player stays, the output is kept),
+# a second q goes back to the lesson, and the player quits normally.
+start "learn 1 --lang en" "COLLVIZ_LESSONS='$work/L'"
+wait_for "Press x" "the slow lesson opens (H4)"
+tm send-keys -t e2e Space
+wait_for "1 collviz perf" "the slow lesson shows its command (H4)"
+tm send-keys -t e2e x
+wait_for "running [0-9]+ s" "the pager says the command runs"
+wait_for "q or Esc stop the command" "the pager's keys while it runs"
+tm send-keys -t e2e q
+wait_for "stopped by you after" "q stops the command, not the player"
+tm send-keys -t e2e q
+wait_for "Press x" "a second q goes back to the lesson"
+tm send-keys -t e2e q
+check_exit 0 "learn: a lesson's command stopped, then quit"
+
+# H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
+# player as the session leader (no shell to pass the signal on): the
+# player and its command are both gone within 3 seconds.
 tm kill-session -t e2e >/dev/null 2>&1
 tm new-session -d -s e2e -x 100 -y 30 \
     "echo \$\$ > '$work/pid'; COLLVIZ_LESSONS='$work/L' exec '$bin' learn 1 --lang en"
@@ -269,7 +287,7 @@ wait_for "Press x" "the slow lesson opens"
 tm send-keys -t e2e Space
 wait_for "1 collviz perf" "the slow lesson shows its command"
 tm send-keys -t e2e x
-wait_for "Running" "its command runs"
+wait_for "running [0-9]+ s" "its command runs"
 player=$(cat "$work/pid")
 i=0 cmdpid=
 while [ $i -lt 50 ] && [ -z "$cmdpid" ]; do

@@ -372,17 +372,33 @@ static void test_run(void **state)
         learn_key(l, ' ');
     learn_key(l, 'x'); /* lesson 1's first @run: collviz list */
     assert_int_equal(l->screen, LS_PAGER);
+    learn_run_wait(l);
     assert_string_equal(l->pager_title, "$ collviz list");
     assert_non_null(strstr(l->pager, "halving-doubling"));
-    assert_non_null(strstr(l->pager, "[exit status 0]"));
+    assert_non_null(strstr(l->pager, "[exit status 0 after "));
     learn_key(l, KEY_DOWN);
     assert_int_equal(l->pager_top, 1);
     learn_key(l, 'q');
     assert_int_equal(l->screen, LS_LESSON);
     assert_false(l->quit);
     learn_run(l, "collviz trace allreduce -p 3 -s 7");
-    assert_non_null(strstr(l->pager, "[exit status 2]"));
+    learn_run_wait(l);
+    assert_non_null(strstr(l->pager, "[exit status 2 after "));
     learn_run(l, "collviz broadcast -a binomial -p 8");
+    assert_non_null(strstr(l->pager, "opens the interactive TUI"));
+    learn_run(l, "collviz");
+    assert_non_null(strstr(l->pager, "opens the interactive TUI"));
+    /* U6: the TUI's help only prints: it runs */
+    static const char *const helps[] = {"collviz --help", "collviz -h",
+        "collviz tui --help", "collviz allreduce --help", "collviz -V"};
+    for (size_t i = 0; i < sizeof helps / sizeof *helps; i++) {
+        learn_run(l, helps[i]);
+        learn_run_wait(l);
+        if (!strstr(l->pager, i < 4 ? "usage: collviz" : "collviz ") ||
+            !strstr(l->pager, "[exit status 0 after "))
+            fail_msg("%s:\n%s", helps[i], l->pager);
+    }
+    learn_run(l, "collviz allreduce -p 4 --help"); /* more than help */
     assert_non_null(strstr(l->pager, "opens the interactive TUI"));
     learn_run(l, "ls /");
     assert_non_null(strstr(l->pager, "Only collviz commands"));
@@ -406,7 +422,8 @@ static void test_run(void **state)
     snprintf(cache, sizeof cache, "%s/cache", root);
     setenv("XDG_CACHE_HOME", cache, 1);
     learn_run(l, "collviz calibrate -p 1 --quick");
-    if (!strstr(l->pager, "not saved") || !strstr(l->pager, "[exit status 0]"))
+    learn_run_wait(l);
+    if (!strstr(l->pager, "not saved") || !strstr(l->pager, "[exit status 0 "))
         fail_msg("pager:\n%s", l->pager);
     assert_int_equal(access(cache, F_OK), -1);
     setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
@@ -414,6 +431,105 @@ static void test_run(void **state)
     assert_int_equal(l->screen, LS_LESSON);
     learn_key(l, '9');
     assert_non_null(strstr(l->msg, "fewer commands"));
+    stop(l);
+}
+
+/* H4: a lesson's command runs in the background. The player takes keys
+ * while it runs and its output streams into the pager; q stops the
+ * command, not the player, and keeps what it printed; a second q goes
+ * back to the lesson. The time and output limits stop a command with a
+ * sentence that names the limit. U6: the pager scrolls no further than
+ * its end (PgDn a thousand times leaves the last page in view), and
+ * sideways. */
+static void test_run_async(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    l->self = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
+    open_lesson(l, 0);
+    /* the command's program, a stand-in that prints and then waits, as a
+       long timed run does; the command line is a real one of a lesson */
+    const char *self = l->self;
+    char slowbin[160];
+    snprintf(slowbin, sizeof slowbin, "%s/slow.sh", root);
+    FILE *f = fopen(slowbin, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\necho \"started $*\"\nexec sleep 100\n", f);
+    fclose(f);
+    chmod(slowbin, 0700);
+    l->self = slowbin;
+    const char *slow = "collviz perf allreduce -p 2 -b 1M -e 1M -n 1000000 "
+                       "-w 0 -c 0";
+    learn_run(l, slow);
+    assert_int_equal(l->screen, LS_PAGER);
+    assert_true(learn_running(l));
+    for (int i = 0; i < 300 && !strstr(l->pager, "started perf"); i++)
+        learn_run_poll(l, 100);
+    if (!strstr(l->pager, "started perf allreduce -p 2"))
+        fail_msg("no output streamed in 30 s:\n%s", l->pager);
+    assert_true(learn_running(l)); /* it waits */
+    learn_key(l, KEY_UP); /* keys are taken while it runs */
+    learn_key(l, 'q');
+    assert_false(learn_running(l));
+    assert_int_equal(l->screen, LS_PAGER); /* the output stays */
+    assert_false(l->quit);
+    assert_non_null(strstr(l->pager, "started perf"));
+    assert_non_null(strstr(l->pager, "[stopped by you after "));
+    learn_key(l, 'q');
+    assert_int_equal(l->screen, LS_LESSON);
+
+    /* the time limit, made short: the command is ended and the sentence
+       says why */
+    l->job.limit_s = 1;
+    learn_run(l, slow);
+    learn_run_wait(l);
+    if (!strstr(l->pager, "a lesson's command may run at most 1 s]"))
+        fail_msg("time limit:\n%s", l->pager);
+    l->job.limit_s = RUN_MAX_SECONDS;
+    l->self = self;
+
+    /* the output limit, made small: what fits is kept, whole lines */
+    l->job.max_out = 1024;
+    learn_run(l, "collviz list");
+    learn_run_wait(l);
+    if (!strstr(l->pager, "[stopped: its output passed 1 KiB"))
+        fail_msg("output limit:\n%s", l->pager);
+    assert_true(strlen(l->pager) < 1024 + 200);
+    assert_true(l->job.len <= 1024 && l->job.raw[l->job.len - 1] == '\n');
+    l->job.max_out = RUN_MAX_OUT;
+
+    /* the pager stops at its end: the last line in view, not a blank page */
+    learn_run(l, "collviz list");
+    learn_run_wait(l);
+    int lines = 0;
+    for (const char *s = l->pager; *s; s++)
+        lines += *s == '\n';
+    lines++; /* the closing line has no newline after it */
+    assert_true(lines > 30 - 3); /* more than one page at 100x30 */
+    for (int i = 0; i < 1000; i++)
+        learn_key(l, KEY_NPAGE);
+    assert_int_equal(l->pager_top, lines - (30 - 3));
+    Grid g;
+    grid_init(&g, 100, 30, false);
+    learn_draw(l, &g);
+    char *screen = grid_dump(&g, false);
+    assert_non_null(screen);
+    /* row 27 of 30 (the last of text, above status and keys) */
+    const char *row = screen;
+    for (int y = 0; y < 30 - 3 && row; y++)
+        if ((row = strchr(row, '\n')) != NULL)
+            row++;
+    assert_non_null(row);
+    assert_memory_equal(row + strspn(row, " "), "[exit status 0 after ", 21);
+    free(screen);
+    learn_key(l, KEY_HOME);
+    assert_int_equal(l->pager_top, 0);
+    learn_key(l, KEY_END);
+    assert_int_equal(l->pager_top, lines - (30 - 3));
+    /* sideways: no further than the widest line needs */
+    learn_key(l, KEY_RIGHT);
+    assert_int_equal(l->pager_left, learn_pager_wide(l) < LEARN_HSHIFT_STEP
+                     ? learn_pager_wide(l) : LEARN_HSHIFT_STEP);
+    grid_fini(&g);
     stop(l);
 }
 
@@ -632,6 +748,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_async, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),

@@ -284,10 +284,29 @@ static size_t phys_bytes(void)
                                                    : (size_t)pages * (size_t)size;
 }
 
+/* The memory a new allocation can have without swapping: Linux's
+ * MemAvailable (free memory and the caches the kernel would give up);
+ * where there is no such line, all of it. */
+static size_t avail_bytes(void)
+{
+    FILE *f = fopen("/proc/meminfo", "r");
+    char line[128];
+    unsigned long long kib = 0;
+    bool found = false;
+    while (f && !found && fgets(line, sizeof line, f))
+        found = sscanf(line, "MemAvailable: %llu kB", &kib) == 1;
+    if (f)
+        fclose(f);
+    size_t phys = phys_bytes();
+    if (!found || kib > SIZE_MAX / 1024)
+        return phys;
+    return (size_t)kib * 1024 < phys ? (size_t)kib * 1024 : phys;
+}
+
 CvError exec_check_fits(const Schedule *s, size_t extra, char *why,
                         size_t whylen)
 {
-    size_t need = exec_bytes_needed(s, extra), have = phys_bytes();
+    size_t need = exec_bytes_needed(s, extra), have = avail_bytes();
     if (need <= have)
         return CV_OK;
     if (need == SIZE_MAX)
@@ -295,7 +314,7 @@ CvError exec_check_fits(const Schedule *s, size_t extra, char *why,
                  "can address, let alone hold in memory");
     else
         snprintf(why, whylen, "the buffers need %.3g GiB but this machine has "
-                 "%.3g GiB of memory", need / 1073741824.0,
-                 have / 1073741824.0);
+                 "%.3g GiB of memory free (of %.3g GiB)", need / 1073741824.0,
+                 have / 1073741824.0, phys_bytes() / 1073741824.0);
     return CV_ERR_NOMEM;
 }

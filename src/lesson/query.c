@@ -36,7 +36,18 @@ typedef struct {
     bool have_s;               /* s is built */
     char *why;                 /* the sentence on failure */
     size_t whylen;             /* its room */
+    unsigned long long work;   /* transfers built and followed so far */
+    bool over;                 /* work went past Q_MAX_WORK */
 } Q;
+
+/* The most work one query may do: transfers of the schedules it builds
+ * (every algorithm at every size it tries, for best and crossover) and of
+ * the steps it follows element by element, counted as it goes. A
+ * checkpoint is evaluated while the learner waits, and a lesson's
+ * --check evaluates every one: this keeps each under about a second on
+ * a laptop's core (a crossover over 256 ranks is well inside; over 1024,
+ * which took 9 to 21 s, is refused). */
+#define Q_MAX_WORK 16000000ull
 
 static const char *const kind_names[Q_COUNT] = {
 #define X(id, name, args) [id] = name,
@@ -117,15 +128,32 @@ static int want_args(Q *q, int min, int max)
 
 /* Algorithm a's schedule for call c on the scene's machine (-T's shape,
  * else full). */
-static CvError query_generate(const Q *q, const AlgoInfo *a,
-                              const CollCall *c, Schedule *s)
+/* Count n more transfers of work; false once past the bound. */
+static bool spend(Q *q, unsigned long long n)
+{
+    q->work += n;
+    if (q->work > Q_MAX_WORK)
+        q->over = true;
+    return !q->over;
+}
+
+static CvError query_generate(Q *q, const AlgoInfo *a, const CollCall *c,
+                              Schedule *s)
 {
     Machine m;
     CliErr e;
+    if (q->over)
+        return CV_ERR_ARG;
     if (q->scene.topo[0] &&
         cli_parse_machine(q->scene.topo, c->nranks, &q->model, &m, &e))
         return CV_ERR_ARG;
-    return algo_generate_on(a, c, q->scene.topo[0] ? &m : NULL, s, NULL, 0);
+    CvError r = algo_generate_on(a, c, q->scene.topo[0] ? &m : NULL, s, NULL,
+                                 0);
+    if (!r && !spend(q, s->nxfers)) {
+        sched_fini(s);
+        return CV_ERR_ARG;
+    }
+    return r;
 }
 
 /* ------------------------------------------------------------- scheduling */
@@ -277,6 +305,10 @@ static int seek(Q *q, int i, Sim *sim)
     for (int r = 0; r < q->s.call.nranks; r++)
         for (int b = 0; b < BUF_COUNT; b++)
             cells += sched_bufsize(&q->s, r, (BufId)b);
+    /* following a transfer element by element costs about four times
+       building it */
+    if (!spend(q, 32ull * q->s.nxfers))
+        return -1;
     if (cells > Q_MAX_SIM_CELLS)
         return fail(q, "'%s' follows what every element holds, for at most "
                     "%llu elements; this scene has %llu: give a smaller size",
@@ -376,7 +408,7 @@ static CvError query_price(const Q *q, const Schedule *s, CostTerms *t,
 }
 
 /* Model time (seconds) of algorithm a at count; -1 when it fails. */
-static double model_time(const Q *q, const AlgoInfo *a, size_t count)
+static double model_time(Q *q, const AlgoInfo *a, size_t count)
 {
     Schedule s;
     CollCall c = q->scene.call;
@@ -391,7 +423,7 @@ static double model_time(const Q *q, const AlgoInfo *a, size_t count)
 }
 
 /* The best algorithm at count (ties to the first listed), or NULL. */
-static const AlgoInfo *model_best(const Q *q, size_t count)
+static const AlgoInfo *model_best(Q *q, size_t count)
 {
     const AlgoInfo *best = NULL;
     double bt = 0;
@@ -625,6 +657,13 @@ int query_eval(const char *query, const SceneSpec *scene,
     out->kind = q.kind;
     int rc = dispatch(&q, out);
     sched_fini(&q.s);
+    if (q.over) {
+        memset(out, 0, sizeof *out);
+        return fail(&q, "'%s' needs more work than a checkpoint may take "
+                    "(more than %llu transfers built or followed, about a "
+                    "second): ask it over fewer ranks or a smaller size",
+                    kind_names[q.kind], Q_MAX_WORK);
+    }
     if (!rc && q.count) {
         if (out->type != QV_LIST)
             return fail(&q, "'count' counts the ranks or blocks of a list; "

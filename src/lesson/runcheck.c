@@ -187,9 +187,22 @@ int runcheck(const char *line, RunCmd *c, char *why, size_t whylen)
             return check_args(&rules[i], c->argv + 2, c->argc - 2, why,
                               whylen);
         }
+    /* the TUI's help prints: collviz --help, collviz tui --help,
+       collviz COLLECTIVE --help, and nothing more on the line; so does
+       collviz --version */
+    bool tui = !*sub || sub[0] == '-' || !strcmp(sub, "tui") ||
+               coll_parse(sub) >= 0;
+    const char *last = c->argv[c->argc - 1];
+    bool version = c->argc == 2 && (!strcmp(sub, "-V") ||
+                                    !strcmp(sub, "--version"));
+    if (version || (tui && (!strcmp(last, "--help") || !strcmp(last, "-h")) &&
+                    (c->argc == 2 || (c->argc == 3 && sub[0] != '-')))) {
+        c->kind = RUN_PRINTS;
+        return 0;
+    }
     /* the TUI: no command, a collective first, or tui; the player
        explains it and runs nothing */
-    if (!*sub || sub[0] == '-' || !strcmp(sub, "tui") || coll_parse(sub) >= 0) {
+    if (tui) {
         c->kind = RUN_TUI;
         return 0;
     }

@@ -77,6 +77,8 @@ CvError learn_init(Learn *l, const char *dir, UiLang lang,
                    const char *progress_path, char *why, size_t whylen)
 {
     memset(l, 0, sizeof *l);
+    l->job = (LearnJob){.fd = -1, .limit_s = RUN_MAX_SECONDS,
+                        .max_out = RUN_MAX_OUT};
     l->cur.index = -1;
     l->ask.item = -1;
     l->w = 100, l->h = 30;
@@ -119,8 +121,10 @@ void learn_fini(Learn *l)
     free(l->titles);
     free(l->nchecks);
     free(l->end);
+    learn_run_fini(l);
     free(l->pager);
     memset(l, 0, sizeof *l);
+    l->job.fd = -1;
 }
 
 /* ------------------------------------------------------------ picture */
@@ -262,15 +266,20 @@ static void ask_open(Learn *l, int item)
         a->item = item;
     }
     a->open = true;
-    if (it->scene >= 0 && !lint_scene(&l->cur.les, (size_t)it->scene, &spec,
-                                      why, sizeof why))
-        sc = &spec;
-    a->valued = !query_eval(it->query, sc, it->scene >= 0 ?
-                            l->cur.les.items[it->scene].text : NULL,
-                            &a->value, why, sizeof why);
+    /* the query is evaluated once per checkpoint, however often the
+       prompt opens (query.c bounds its work) */
+    if (!a->tried) {
+        if (it->scene >= 0 && !lint_scene(&l->cur.les, (size_t)it->scene,
+                                          &spec, why, sizeof why))
+            sc = &spec;
+        a->valued = !query_eval(it->query, sc, it->scene >= 0 ?
+                                l->cur.les.items[it->scene].text : NULL,
+                                &a->value, a->why, sizeof a->why);
+        a->tried = true;
+    }
     if (!a->valued)
         say(l, ROLE_ERROR, _("This checkpoint cannot be checked: %s. Press "
-                             "Esc, then s to skip it."), why);
+                             "Esc, then s to skip it."), a->why);
     else
         say(l, ROLE_STATUS, "%s", _("Type your answer and press Enter; Esc "
                                     "leaves the prompt."));
@@ -512,21 +521,14 @@ static void run_nth(Learn *l, int n)
     /* the line whole, never cut: learn_run refuses one too long */
     size_t len = strcspn(s, "\n");
     char *cmd = malloc(len + 1);
-    RunCmd c;
-    char why[400];
     if (!cmd) {
         say(l, ROLE_ERROR, "%s", cv_strerror(CV_ERR_NOMEM));
         return;
     }
     memcpy(cmd, s, len);
     cmd[len] = '\0';
-    if (!l->defer_run || runcheck(cmd, &c, why, sizeof why) ||
-        c.kind != RUN_PRINTS) {
-        learn_run(l, cmd); /* runs it, or says why not */
-    } else {
-        snprintf(l->pending, sizeof l->pending, "%s", cmd); /* it fits */
-        say(l, ROLE_DIM, _("Running %s ..."), cmd);
-    }
+    learn_run(l, cmd); /* starts it, or says why not */
+    l->msg[0] = '\0';
     free(cmd);
 }
 
@@ -582,21 +584,41 @@ static void list_key(Learn *l, int key)
         l->quit = true;
 }
 
+/* The pager: lines and pages up and down, never past the end; sideways
+ * by LEARN_HSHIFT_STEP columns; Home and End; q, Esc or Enter stop a
+ * command that runs (its output stays), and then go back. */
 static void pager_key(Learn *l, int key)
 {
-    int page = l->h - 3 > 1 ? l->h - 3 : 1;
-    if (key == KEY_UP && l->pager_top > 0)
-        l->pager_top--;
-    else if (key == KEY_DOWN)
-        l->pager_top++;
+    int page = l->h - 3 > 1 ? l->h - 3 : 1, most = learn_pager_max(l);
+    int top = l->pager_top, wide = learn_pager_wide(l);
+    if (key == KEY_UP || key == 'k')
+        top--;
+    else if (key == KEY_DOWN || key == 'j')
+        top++;
     else if (key == KEY_NPAGE || key == ' ')
-        l->pager_top += page;
+        top += page;
     else if (key == KEY_PPAGE)
-        l->pager_top = l->pager_top > page ? l->pager_top - page : 0;
-    else if (key == KEY_HOME)
-        l->pager_top = 0;
-    else if (key == 27 || is_enter(key) || key == 'q')
-        l->screen = LS_LESSON;
+        top -= page;
+    else if (key == KEY_HOME || key == 'g')
+        top = 0, l->pager_left = 0;
+    else if (key == KEY_END || key == 'G')
+        top = most;
+    else if (key == KEY_RIGHT || key == '>' || key == '.')
+        l->pager_left = l->pager_left + LEARN_HSHIFT_STEP < wide
+                        ? l->pager_left + LEARN_HSHIFT_STEP : wide;
+    else if (key == KEY_LEFT || key == '<' || key == ',')
+        l->pager_left = l->pager_left > LEARN_HSHIFT_STEP
+                        ? l->pager_left - LEARN_HSHIFT_STEP : 0;
+    else if (key == 27 || is_enter(key) || key == 'q') {
+        if (learn_running(l))
+            learn_run_stop(l);
+        else
+            l->screen = LS_LESSON;
+        return;
+    }
+    l->pager_top = top < 0 ? 0 : top > most ? most : top;
+    /* the end followed again once it is in view, left when scrolled up */
+    l->job.follow = learn_running(l) && l->pager_top == most;
 }
 
 void learn_key(Learn *l, int key)

@@ -7,6 +7,7 @@
 #define COLLVIZ_UI_LEARN_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "cli/scene_opts.h"
 #include "lesson/lesson.h"
@@ -56,7 +57,35 @@ typedef struct {
     int tries;          /* wrong answers so far */
     QueryValue value;   /* the computed answer */
     bool valued;        /* value holds it */
+    bool tried;         /* the query was evaluated (once per checkpoint) */
+    char why[512];      /* why it could not be, or "" */
 } LearnAsk;
+
+/* A lesson's command's limits: the player stops it past these. */
+#define RUN_MAX_OUT (1 << 20) /* bytes of output the pager keeps */
+#define RUN_MAX_SECONDS 120   /* seconds it may run */
+
+/* How the running command ended, when the player ended it. */
+typedef enum {
+    LJ_RUNNING,   /* it runs, or ended by itself */
+    LJ_CANCELLED, /* q or Esc, or the player is ending */
+    LJ_TIME,      /* RUN_MAX_SECONDS passed */
+    LJ_OUTPUT,    /* its output passed RUN_MAX_OUT */
+} LearnJobEnd;
+
+/* The command of the pager (learn_run.c). */
+typedef struct {
+    pid_t pid;          /* its process (and group), 0: none runs */
+    int fd;             /* its output (non-blocking), -1 at its end */
+    char *raw;          /* what it printed, as printed */
+    size_t len, cap;    /* bytes in raw, room */
+    double t0;          /* when it started (monotonic seconds) */
+    double elapsed;     /* seconds it has run, at the last poll */
+    bool follow;        /* the pager shows the end as output comes */
+    LearnJobEnd end;    /* why the player ends it */
+    int limit_s;        /* its limits: RUN_MAX_SECONDS and RUN_MAX_OUT, */
+    size_t max_out;     /* smaller in tests */
+} LearnJob;
 
 typedef struct {
     char dir[4096];     /* the lessons folder */
@@ -81,17 +110,16 @@ typedef struct {
                            ("" while it is) */
     char msg[600];      /* the status sentence, or "" */
     Role msg_role;      /* its colour */
-    char *pager;        /* LS_PAGER: the output */
+    char *pager;        /* LS_PAGER: the output, safe to draw */
     char pager_title[RUNCHECK_MAX_BYTES + 3]; /* "$ " and the command, whole */
     int pager_top;      /* first line shown */
+    int pager_left;     /* columns scrolled sideways */
+    LearnJob job;       /* the pager's command */
     int w, h;           /* the screen */
     bool ascii;         /* ASCII line drawing */
     bool quit;          /* leave */
     const char *self;   /* the collviz binary @run's commands run as
                            (NULL: this program, /proc/self/exe) */
-    bool defer_run;     /* a command waits in `pending` until the screen
-                           has said that it runs (the terminal's loop) */
-    char pending[RUNCHECK_MAX_BYTES + 1]; /* that command, or "" */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from
@@ -121,7 +149,24 @@ int learn_scroll_max(const Learn *l);
 int learn_hshift_max(const Learn *l);
 /* Columns one key scrolls the blocks sideways. */
 #define LEARN_HSHIFT_STEP 8
-/* Run command line cmd (a collviz command of a @run block) and show its
- * output in the pager (learn_run.c). */
+/* The first line the pager can show at the bottom of its text. */
+int learn_pager_max(const Learn *l);
+/* The widest line of the pager's text beyond the screen, in columns. */
+int learn_pager_wide(const Learn *l);
+/* Start command line cmd (a collviz command of a @run block) in the
+ * background and open the pager on its output, or show there why it is
+ * not run (learn_run.c). A command still running is stopped first. */
 void learn_run(Learn *l, const char *cmd);
+/* A command runs. */
+bool learn_running(const Learn *l);
+/* Take the running command's new output, waiting at most wait_ms for
+ * some; end it at its limits or when a stop signal came; collect its
+ * status when it has ended (its closing line added to the pager). */
+void learn_run_poll(Learn *l, int wait_ms);
+/* Stop the running command now; the output so far stays in the pager. */
+void learn_run_stop(Learn *l);
+/* Poll until the command has ended (headless use). */
+void learn_run_wait(Learn *l);
+/* Stop any command and free the pager's output (learn_fini). */
+void learn_run_fini(Learn *l);
 #endif

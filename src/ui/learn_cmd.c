@@ -112,7 +112,6 @@ static int loop(Learn *l)
     }
     term_size(&l->w, &l->h);
     l->ascii = !utf8;
-    l->defer_run = true;
     if (l->have_app)
         l->app.view.ascii = l->ascii;
     int theme = term_default_theme(), sig = 0;
@@ -124,22 +123,21 @@ static int loop(Learn *l)
         learn_draw(l, &g);
         term_present(&g, theme, all);
         all = false;
-        TermEvent ev = term_read(1000);
+        /* a lesson's command streams into the pager: look at it ten
+           times a second while it runs, keys taken between */
+        TermEvent ev = term_read(learn_running(l) ? 100 : 1000);
         if (ev.kind == TERM_KEY && ev.key == 12) /* ^L */
             all = true;
         else if (ev.kind == TERM_KEY)
             learn_key(l, ev.key);
-        if (l->pending[0]) { /* said on screen, then run */
-            learn_draw(l, &g);
-            term_present(&g, theme, false);
-            learn_run(l, l->pending);
-            l->pending[0] = '\0';
-            l->msg[0] = '\0';
-        }
         else if (ev.kind == TERM_RESIZE)
             l->w = ev.x, l->h = ev.y, all = true;
         else if (ev.kind == TERM_STOP)
             sig = ev.key, l->quit = true;
+        if (l->quit)
+            learn_run_stop(l); /* the player ends: its command first */
+        else
+            learn_run_poll(l, 0);
     }
     learn_save(l);
     term_fini();

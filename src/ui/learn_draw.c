@@ -506,21 +506,72 @@ static void draw_lesson(const Learn *l, Grid *g)
 
 /* --------------------------------------------------------------- pager */
 
+/* The pager's rows of text (between its header and its two lines of
+ * status and keys). */
+static int pager_rows(const Learn *l) { return l->h - 3 > 1 ? l->h - 3 : 1; }
+
+/* The pager's lines; the widest one's width in *wide (may be NULL). */
+static int pager_lines(const Learn *l, int *wide)
+{
+    const char *s = l->pager ? l->pager : "";
+    int n = 0, most = 0;
+    while (*s) {
+        size_t k = strcspn(s, "\n");
+        if (wide) {
+            char buf[4096];
+            snprintf(buf, sizeof buf, "%.*s", (int)(k < 4095 ? k : 4095), s);
+            int w = grid_text_width(buf);
+            most = w > most ? w : most;
+        }
+        n++;
+        s += k + (s[k] == '\n');
+    }
+    if (wide)
+        *wide = most;
+    return n;
+}
+
+int learn_pager_max(const Learn *l)
+{
+    int n = pager_lines(l, NULL) - pager_rows(l);
+    return n > 0 ? n : 0;
+}
+
+int learn_pager_wide(const Learn *l)
+{
+    int w;
+    pager_lines(l, &w);
+    w -= l->w;
+    return w > 0 ? w : 0;
+}
+
 static void draw_pager(const Learn *l, Grid *g)
 {
-    header(g, l->pager_title, "");
+    char right[80] = "";
+    int n = pager_lines(l, NULL), rows = pager_rows(l);
+    if (learn_running(l))
+        snprintf(right, sizeof right, _("running %.0f s"), l->job.elapsed);
+    else if (n > rows)
+        snprintf(right, sizeof right, _("lines %d-%d of %d"),
+                 l->pager_top + 1, l->pager_top + rows < n
+                 ? l->pager_top + rows : n, n);
+    header(g, l->pager_title, right);
     Rect r = grid_rect(g);
     const char *s = l->pager ? l->pager : "";
     for (int k = 0; k < l->pager_top && *s; k++)
         s += strcspn(s, "\n") + (s[strcspn(s, "\n")] == '\n');
-    for (int y = 1; y < g->h - 2 && *s; y++) {
-        size_t n = strcspn(s, "\n");
-        char buf[2048];
-        snprintf(buf, sizeof buf, "%.*s", (int)(n < 2047 ? n : 2047), s);
-        grid_text(g, r, 0, y, g->w, ROLE_NORMAL, 0, buf);
-        s += n + (s[n] == '\n');
+    for (int y = 1; y <= rows && *s; y++) {
+        size_t k = strcspn(s, "\n");
+        char buf[4096];
+        snprintf(buf, sizeof buf, "%.*s", (int)(k < 4095 ? k : 4095), s);
+        Line ln = {.s = buf, .role = ROLE_NORMAL};
+        block_line(g, r, y, &ln, l->pager_left);
+        s += k + (s[k] == '\n');
     }
-    footer(l, g, _("Up/Down PgUp/PgDn scroll   q or Esc back to the lesson"));
+    footer(l, g, learn_running(l)
+           ? _("Up/Down PgUp/PgDn Home/End scroll   q or Esc stop the command")
+           : _("Up/Down PgUp/PgDn Home/End Left/Right scroll   q or Esc back "
+               "to the lesson"));
 }
 
 void learn_draw(const Learn *l, Grid *g)

@@ -1,10 +1,13 @@
 /* learn_run.c - running a command of a lesson's @run block for the pager
  * (learn.h): a collviz command that prints, with options on the lessons'
  * allow-list (lesson/runcheck.h, checked here again right before it
- * runs), runs as this program, its output and status captured, with
- * COLLVIZ_NO_SAVE set so that it saves no calibration either. A command
- * that opens the TUI is explained instead of run, since the player holds
- * the terminal; any other is refused with the reason. */
+ * runs), runs as this program in the background, with COLLVIZ_NO_SAVE set
+ * so that it saves no calibration either. Its output streams into the
+ * pager while the player keeps taking keys; q or Esc stops it (not the
+ * player), and the player stops it at its limits (RUN_MAX_SECONDS,
+ * RUN_MAX_OUT) with a sentence that says which. A command that opens the
+ * TUI is explained instead of run, since the player holds the terminal;
+ * any other is refused with the reason. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -14,59 +17,51 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/sanitize.h"
 #include "ui/learn.h"
 #include "ui/term.h"
 
-#define RUN_MAX_OUT (1u << 20) /* the most output the pager keeps */
-#define RUN_MAX_SECONDS 120    /* a command running longer is stopped */
-#define RUN_POLL_MS 100        /* how often a stop signal is looked for */
+/* A backstop for a command the player can no longer stop (the player
+ * killed with SIGKILL): the child's own alarm, a little past the limit. */
+#define RUN_ALARM_SECONDS (RUN_MAX_SECONDS + 10)
 
-/* Read fd to its end into a malloc'd string (at most RUN_MAX_OUT), or
- * until a stop signal (SIGHUP when the terminal closes, SIGINT, SIGTERM)
- * asks the player to end: then *stopped is set and the command is the
- * caller's to kill. The pipe is polled, so a signal that comes between
- * two reads is seen within RUN_POLL_MS. */
-static char *drain(int fd, bool *stopped)
+static double now_s(void)
 {
-    size_t len = 0, cap = 4096;
-    char *b = malloc(cap + 1);
-    while (b) {
-        if ((*stopped = term_stop_signal() != 0))
-            break;
-        struct pollfd pf = {.fd = fd, .events = POLLIN};
-        int r = poll(&pf, 1, RUN_POLL_MS);
-        if (r < 0 && errno != EINTR)
-            break;
-        if (r <= 0)
-            continue; /* a signal, or nothing yet: look at the flag */
-        if (len == cap && cap < RUN_MAX_OUT) {
-            char *nb = realloc(b, 2 * cap + 1);
-            if (!nb)
-                break;
-            b = nb, cap *= 2;
-        }
-        if (len == cap) { /* full: keep reading, drop the rest */
-            char sink[4096];
-            if (read(fd, sink, sizeof sink) <= 0)
-                break;
-            continue;
-        }
-        ssize_t n = read(fd, b + len, cap - len);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        len += (size_t)n;
-    }
-    if (b)
-        b[len] = '\0';
-    return b;
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-static void child(const char *self, int out, char **argv)
+/* The environment a lesson's command runs in: the player's, with
+ * COLLVIZ_NO_SAVE=1 (a lesson's command saves nothing), and without an
+ * MPI job's variables: a player that mpirun started (collviz-mpi) runs
+ * its commands as plain programs, which would otherwise try to join the
+ * job and abort in MPI_Init. Built before fork, so that the child only
+ * execs. NULL without memory. */
+static char **child_env(void)
+{
+    extern char **environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **e = malloc((n + 2) * sizeof *e);
+    if (!e)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "OMPI_", 5) && strncmp(environ[i], "PMIX_", 5) &&
+            strncmp(environ[i], "PMI_", 4) &&
+            strncmp(environ[i], "COLLVIZ_NO_SAVE=", 16))
+            e[k++] = environ[i];
+    e[k++] = "COLLVIZ_NO_SAVE=1";
+    e[k] = NULL;
+    return e;
+}
+
+static void child(const char *self, int out, char **argv, char **envp)
 {
     /* its own process group: the player ends it, and whatever it started,
        with one kill; the terminal's signals go to the player alone */
@@ -76,29 +71,50 @@ static void child(const char *self, int out, char **argv)
         dup2(null, STDIN_FILENO);
     dup2(out, STDOUT_FILENO);
     dup2(out, STDERR_FILENO);
-    alarm(RUN_MAX_SECONDS);
-    setenv("COLLVIZ_NO_SAVE", "1", 1); /* a lesson's command saves nothing */
-    execv(self, argv);
-    fprintf(stderr, "collviz: cannot run: %s\n", strerror(errno));
+    alarm(RUN_ALARM_SECONDS);
+    execve(self, argv, envp);
+    static const char m[] = "collviz: cannot run this program\n";
+    if (write(STDERR_FILENO, m, sizeof m - 1) < 0) {
+        /* nothing more can be said */
+    }
     _exit(127);
 }
 
+/* The pager's text: the output so far with its controls as escapes
+ * (core/sanitize.h), lines kept, then tail (may be ""). */
+static void pager_set(Learn *l, const char *tail)
+{
+    LearnJob *j = &l->job;
+    const char *raw = j->raw ? j->raw : "";
+    size_t need = sanitize(NULL, 0, raw, SANITIZE_KEEP_NEWLINE) + 1;
+    size_t tl = strlen(tail);
+    char *t = malloc(need + tl);
+    if (!t)
+        return; /* the last text stays */
+    sanitize(t, need, raw, SANITIZE_KEEP_NEWLINE);
+    memcpy(t + strlen(t), tail, tl + 1);
+    free(l->pager);
+    l->pager = t;
+    /* a command that runs for a while is followed to the end of its
+       output, as a terminal would; a quick one is shown from its top */
+    int most = learn_pager_max(l);
+    if ((j->follow && learn_running(l) && now_s() - j->t0 >= 1.0) ||
+        l->pager_top > most)
+        l->pager_top = most;
+}
+
+/* Open the pager on cmd with text (malloc'd, taken; NULL: empty). */
 static void show(Learn *l, const char *cmd, char *text)
 {
-    /* a command's output reaches the terminal with its controls as
-       escapes (core/sanitize.h), lines kept */
-    size_t need = text ? sanitize(NULL, 0, text, SANITIZE_KEEP_NEWLINE) + 1 : 0;
-    char *safe = need ? malloc(need) : NULL;
-    if (safe) {
-        sanitize(safe, need, text, SANITIZE_KEEP_NEWLINE);
-        free(text);
-        text = safe;
-    }
-    free(l->pager);
-    l->pager = text;
+    LearnJob *j = &l->job;
+    free(j->raw);
+    j->raw = text, j->len = text ? strlen(text) : 0, j->cap = j->len;
+    j->follow = false;
     snprintf(l->pager_title, sizeof l->pager_title, "$ %s", cmd);
     l->pager_top = 0;
+    l->pager_left = 0;
     l->screen = LS_PAGER;
+    pager_set(l, "");
 }
 
 /* The pager's text for a command that is not run: text, then the command
@@ -112,10 +128,14 @@ static char *not_run(const char *text, const char *cmd)
     return t;
 }
 
+bool learn_running(const Learn *l) { return l->job.pid > 0; }
+
 void learn_run(Learn *l, const char *cmd)
 {
     RunCmd c;
     char why[400], msg[800];
+    if (learn_running(l))
+        learn_run_stop(l);
     if (runcheck(cmd, &c, why, sizeof why)) {
         snprintf(msg, sizeof msg, "%s\n\n%s", _("A lesson may not run this "
                  "command, so it is not run:"), why);
@@ -132,42 +152,175 @@ void learn_run(Learn *l, const char *cmd)
                                "the lesson (q) and run it in a shell."), cmd));
         return;
     }
-    char **argv = c.argv;
     int fd[2];
     if (pipe(fd)) {
         show(l, cmd, strdup(strerror(errno)));
         return;
     }
-    pid_t pid = fork();
+    char **envp = child_env();
+    fflush(NULL); /* nothing buffered is written twice by the child */
+    pid_t pid = envp ? fork() : -1;
     if (pid < 0) {
+        int e = envp ? errno : ENOMEM;
         close(fd[0]);
         close(fd[1]);
-        show(l, cmd, strdup(strerror(errno)));
+        free(envp);
+        show(l, cmd, strdup(strerror(e)));
         return;
     }
     if (pid == 0) {
         close(fd[0]);
-        child(l->self ? l->self : "/proc/self/exe", fd[1], argv);
+        child(l->self ? l->self : "/proc/self/exe", fd[1], c.argv, envp);
     }
+    free(envp);
     setpgid(pid, pid); /* as the child does: whichever runs first */
     close(fd[1]);
-    bool stopped = false;
-    char *out = drain(fd[0], &stopped);
-    close(fd[0]);
-    if (stopped) /* the player is ending: its command with it, now */
-        kill(-pid, SIGKILL);
+    fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
+    fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+    show(l, cmd, NULL);
+    LearnJob *j = &l->job;
+    j->pid = pid, j->fd = fd[0], j->t0 = now_s(), j->elapsed = 0;
+    j->follow = true;
+    j->end = LJ_RUNNING;
+}
+
+/* The command has ended (its status in st, or killed by the player for
+ * j->end): the closing line, the pager's text whole. */
+static void finish(Learn *l, int st)
+{
+    LearnJob *j = &l->job;
+    if (j->fd >= 0)
+        close(j->fd);
+    j->fd = -1, j->pid = 0;
+    char tail[300];
+    double t = j->elapsed;
+    switch (j->end) {
+    case LJ_RUNNING:
+        if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM)
+            snprintf(tail, sizeof tail, _("\n[stopped after %.1f s: a "
+                     "lesson's command may run at most %d s]"), t,
+                     RUN_MAX_SECONDS);
+        else if (WIFSIGNALED(st))
+            snprintf(tail, sizeof tail, _("\n[stopped by signal %d (%s) "
+                     "after %.1f s]"), WTERMSIG(st), strsignal(WTERMSIG(st)),
+                     t);
+        else
+            snprintf(tail, sizeof tail, _("\n[exit status %d after %.1f s]"),
+                     WEXITSTATUS(st), t);
+        break;
+    case LJ_CANCELLED:
+        snprintf(tail, sizeof tail, _("\n[stopped by you after %.1f s; the "
+                 "output so far is above]"), t);
+        break;
+    case LJ_TIME:
+        snprintf(tail, sizeof tail, _("\n[stopped after %.1f s: a lesson's "
+                 "command may run at most %d s]"), t, j->limit_s);
+        break;
+    case LJ_OUTPUT:
+        snprintf(tail, sizeof tail, _("\n[stopped: its output passed %zu "
+                 "KiB, the most the pager keeps; the first %zu KiB are "
+                 "above]"), j->max_out / 1024, j->max_out / 1024);
+        break;
+    }
+    j->end = LJ_RUNNING;
+    pager_set(l, tail);
+}
+
+/* End the running command now (its whole process group), for why. */
+static void kill_job(Learn *l, LearnJobEnd why)
+{
+    LearnJob *j = &l->job;
     int st = 0;
-    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    kill(-j->pid, SIGKILL);
+    while (waitpid(j->pid, &st, 0) < 0 && errno == EINTR)
         ;
-    size_t n = out ? strlen(out) : 0;
-    char *full = malloc(n + 120);
-    if (!full) {
-        free(out);
+    j->elapsed = now_s() - j->t0;
+    j->end = why;
+    finish(l, st);
+}
+
+void learn_run_stop(Learn *l)
+{
+    if (learn_running(l))
+        kill_job(l, LJ_CANCELLED);
+}
+
+/* Read what the command has printed; false at its end of output. */
+static bool take(Learn *l)
+{
+    LearnJob *j = &l->job;
+    bool more = false;
+    for (;;) {
+        if (j->len == j->cap) {
+            size_t cap = j->cap ? 2 * j->cap : 4096;
+            cap = cap < j->max_out ? cap : j->max_out;
+            char *nb = cap > j->cap ? realloc(j->raw, cap + 1) : NULL;
+            if (!nb)
+                return true; /* full (or no memory): the caller stops it */
+            j->raw = nb, j->cap = cap;
+        }
+        ssize_t n = read(j->fd, j->raw + j->len, j->cap - j->len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) /* EAGAIN: nothing more now */
+            break;
+        if (n == 0) {
+            close(j->fd);
+            j->fd = -1;
+            break;
+        }
+        j->len += (size_t)n;
+        j->raw[j->len] = '\0';
+        more = true;
+    }
+    if (more)
+        pager_set(l, "");
+    return j->len == j->cap && j->cap >= j->max_out;
+}
+
+void learn_run_poll(Learn *l, int wait_ms)
+{
+    LearnJob *j = &l->job;
+    if (!learn_running(l))
+        return;
+    if (j->fd >= 0) {
+        struct pollfd pf = {.fd = j->fd, .events = POLLIN};
+        if (poll(&pf, 1, wait_ms) > 0 && take(l)) {
+            /* cut back to a whole character and line end of what is kept */
+            size_t k = j->len;
+            while (k > 0 && j->raw[k - 1] != '\n')
+                k--;
+            j->len = k ? k : j->len;
+            j->raw[j->len] = '\0';
+            kill_job(l, LJ_OUTPUT);
+            return;
+        }
+    } else if (wait_ms > 0) {
+        poll(NULL, 0, wait_ms);
+    }
+    j->elapsed = now_s() - j->t0;
+    if (term_stop_signal()) { /* the player is ending: its command too */
+        kill_job(l, LJ_CANCELLED);
         return;
     }
-    snprintf(full, n + 120, "%s\n[%s %d]", out ? out : "",
-             WIFSIGNALED(st) ? _("stopped by signal") : _("exit status"),
-             WIFSIGNALED(st) ? WTERMSIG(st) : WEXITSTATUS(st));
-    free(out);
-    show(l, cmd, full);
+    if (j->elapsed >= j->limit_s) {
+        kill_job(l, LJ_TIME);
+        return;
+    }
+    int st = 0;
+    if (j->fd < 0 && waitpid(j->pid, &st, WNOHANG) == j->pid)
+        finish(l, st);
+}
+
+void learn_run_wait(Learn *l)
+{
+    while (learn_running(l))
+        learn_run_poll(l, 100);
+}
+
+void learn_run_fini(Learn *l)
+{
+    learn_run_stop(l);
+    free(l->job.raw);
+    l->job.raw = NULL;
 }
