@@ -78,14 +78,15 @@ static void test_utf8(void **state)
     /* two-, three- and four-byte sequences, then invalid bytes */
     int n = grid_text(&g, all, 0, 0, -1, ROLE_NORMAL, 0,
                       "\xc3\xa9\xe2\x94\x80\xf0\x9f\x98\x80\xff\xc3x\x01");
-    assert_int_equal(n, 7);
+    assert_int_equal(n, 8); /* the emoji takes two columns */
     assert_int_equal(grid_cat(&g, 0, 0)->ch, 0xE9);
     assert_int_equal(grid_cat(&g, 1, 0)->ch, 0x2500);
     assert_int_equal(grid_cat(&g, 2, 0)->ch, 0x1F600);
-    assert_int_equal(grid_cat(&g, 3, 0)->ch, '?');
+    assert_int_equal(grid_cat(&g, 3, 0)->ch, GRID_CONT);
     assert_int_equal(grid_cat(&g, 4, 0)->ch, '?');
-    assert_int_equal(grid_cat(&g, 5, 0)->ch, 'x');
-    assert_int_equal(grid_cat(&g, 6, 0)->ch, '?');
+    assert_int_equal(grid_cat(&g, 5, 0)->ch, '?');
+    assert_int_equal(grid_cat(&g, 6, 0)->ch, 'x');
+    assert_int_equal(grid_cat(&g, 7, 0)->ch, '?');
     /* overlong encodings and surrogates are not characters */
     grid_clear(&g);
     grid_text(&g, all, 0, 0, -1, ROLE_NORMAL, 0, "\xe0\x80\xaf\xed\xa0\x80");
@@ -117,6 +118,48 @@ static void test_wide(void **state)
     grid_text(&g, (Rect){0, 0, 2, 1}, 1, 0, -1, ROLE_NORMAL, 0, zh);
     assert_int_equal(grid_cat(&g, 1, 0)->ch, ' ');
     assert_int_equal(grid_cat(&g, 2, 0)->ch, ' ');
+    grid_fini(&g);
+}
+
+/* U3: emoji take two columns (Unicode's East Asian Width W, as glibc's
+ * wcwidth gives them), combining marks and zero-width characters none:
+ * the grid leaves them out rather than give them a blank cell. */
+static void test_widths(void **state)
+{
+    static const struct {
+        const char *s;
+        int w;
+    } cases[] = {
+        {"\xf0\x9f\x98\x80", 2},          /* U+1F600 grinning face */
+        {"\xf0\x9f\x9a\x80", 2},          /* U+1F680 rocket */
+        {"\xe2\x9c\x85", 2},               /* U+2705 check mark button */
+        {"\xe2\x9c\x93", 1},               /* U+2713 check mark: narrow */
+        {"e\xcc\x81", 1},                   /* e + U+0301 combining acute */
+        {"\xe2\x80\x8b", 0},               /* U+200B zero width space */
+        {"a\xe2\x80\x8d" "b", 2},             /* U+200D zero width joiner */
+        {"\xef\xb8\x8f", 0},               /* U+FE0F variation selector */
+        {"\xea\xb0\x80", 2},               /* U+AC00 Hangul */
+        {"\xe3\x80\x80", 2},               /* U+3000 ideographic space */
+        {"\xc3\xa9", 1},                    /* U+00E9 precomposed */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        if (grid_text_width(cases[i].s) != cases[i].w)
+            fail_msg("case %zu: width %d, want %d", i,
+                     grid_text_width(cases[i].s), cases[i].w);
+    Grid g;
+    grid_init(&g, 8, 1, false);
+    /* "e\u0301e\u0301e" drawn as three cells, not five */
+    assert_int_equal(grid_text(&g, grid_rect(&g), 0, 0, -1, ROLE_NORMAL, 0,
+                               "e\xcc\x81" "e\xcc\x81" "e"), 3);
+    char *t = row_text(&g, 0);
+    assert_string_equal(t, "eee     ");
+    free(t);
+    /* a row of emoji never goes past maxw */
+    grid_clear(&g);
+    assert_int_equal(grid_text(&g, grid_rect(&g), 0, 0, 5, ROLE_NORMAL, 0,
+                               "\xf0\x9f\x98\x80\xf0\x9f\x98\x80"
+                               "\xf0\x9f\x98\x80"), 4);
+    assert_int_equal(grid_cat(&g, 4, 0)->ch, ' ');
     grid_fini(&g);
 }
 
@@ -217,6 +260,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_clear), cmocka_unit_test(test_text_clip),
         cmocka_unit_test(test_utf8),       cmocka_unit_test(test_wide),
+        cmocka_unit_test(test_widths),
         cmocka_unit_test(test_box),        cmocka_unit_test(test_glyphs),
         cmocka_unit_test(test_role_codes), cmocka_unit_test(test_dump_layers),
         cmocka_unit_test(test_rects),

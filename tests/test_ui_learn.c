@@ -675,6 +675,51 @@ static void test_many_checks(void **state)
     free(t);
 }
 
+/* U3: a paragraph of emoji is wrapped by its display width and never
+ * drawn over the picture's frame, at every size; a tab inside a block is
+ * shown as blanks to the next stop of 8, not as '?'. */
+static void test_emoji_tabs(void **state)
+{
+    static const int sizes[][2] = {{60, 16}, {61, 17}, {80, 24}, {99, 30},
+                                   {100, 30}, {121, 40}};
+    char text[4096] = "Intro ";
+    for (int i = 0; i < 300; i++)
+        strcat(text, "\xf0\x9f\x98\x80");
+    strcat(text, "\n\n    a\tb\tc");
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64", text);
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+        remove(prog);
+        Learn *l = start_in(dir, sizes[z][0], sizes[z][1]);
+        open_lesson(l, 0);
+        learn_key(l, ' ');
+        learn_key(l, ' ');
+        Grid g;
+        grid_init(&g, l->w, l->h, false);
+        learn_draw(l, &g);
+        /* the picture's frame: its top-left corner and the column below
+           it, wherever the layout put it, are intact */
+        int fx = -1, fy = -1;
+        for (int y = 0; y < l->h && fx < 0; y++)
+            for (int x = 1; x < l->w && fx < 0; x++)
+                if (grid_cat(&g, x, y)->ch == 0x250C) /* box corner */
+                    fx = x, fy = y;
+        if (fx < 0)
+            fail_msg("%dx%d: no picture frame", l->w, l->h);
+        for (int y = fy + 1; y < l->h - 3; y++) {
+            uint32_t c = grid_cat(&g, fx, y)->ch;
+            if (c != 0x2502 && c != 0x251C && c != 0x2514) /* │ ├ └ */
+                fail_msg("%dx%d: the frame at row %d holds U+%04X", l->w,
+                         l->h, y, (unsigned)c);
+        }
+        char *t = grid_dump(&g, false);
+        if (!strstr(t, "a       b       c") || strchr(t, '?'))
+            fail_msg("%dx%d: the tabbed block:\n%s", l->w, l->h, t);
+        free(t);
+        grid_fini(&g);
+        stop(l);
+    }
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -752,6 +797,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -304,6 +304,33 @@ static int blank(const char *s, size_t n)
     return 1;
 }
 
+/* s (n bytes) with each tab as blanks: to the next multiple of 8
+ * characters where stops is set, else one; malloc'd, its length in *out
+ * (NULL without memory: the caller keeps s). */
+static char *untab(const char *s, size_t n, bool stops, size_t *out)
+{
+    size_t tabs = 0;
+    for (size_t i = 0; i < n; i++)
+        tabs += s[i] == '\t';
+    char *t = malloc(n + 7 * tabs + 1);
+    if (!t)
+        return NULL;
+    size_t k = 0, col = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] != '\t') {
+            t[k++] = s[i];
+            col += ((unsigned char)s[i] & 0xC0) != 0x80; /* characters */
+            continue;
+        }
+        size_t to = stops ? (col / 8 + 1) * 8 : col + 1;
+        while (col < to)
+            t[k++] = ' ', col++;
+    }
+    t[k] = '\0';
+    *out = k;
+    return t;
+}
+
 static void text_line(Parser *p, int line, const char *s, size_t n)
 {
     if (blank(s, n)) {
@@ -333,12 +360,16 @@ static void text_line(Parser *p, int line, const char *s, size_t n)
         size_t cut = s[0] == '\t' ? 1 : 4;
         s += cut, n -= cut;
     }
-    if (p->open_text >= 0 && p->l->items[p->open_text].kind == k) {
+    /* tabs inside the text: to the next multiple of 8 characters in a
+       block (as a terminal shows them), one blank in a paragraph */
+    char *un = memchr(s, '\t', n) ? untab(s, n, k == LI_BLOCK, &n) : NULL;
+    if (un)
+        s = un;
+    if (p->open_text >= 0 && p->l->items[p->open_text].kind == k)
         append_line(p, p->open_text, s, n);
-        return;
-    }
-    if (add_item(p, k, line, s, n))
+    else if (add_item(p, k, line, s, n))
         p->open_text = (int)p->l->nitems - 1;
+    free(un);
 }
 
 static void one_line(Parser *p, int line, const char *s, size_t n)

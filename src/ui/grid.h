@@ -190,7 +190,9 @@ Rect grid_box(Grid *g, Rect r, Role border, const char *title, Role trole);
 
 /* Display width of UTF-8 text in columns. */
 int grid_text_width(const char *s);
-/* Columns code point c takes (2 for East Asian wide characters). */
+/* Columns code point c takes: 2 for East Asian wide characters and
+ * emoji, 0 for combining marks and zero-width characters, which
+ * grid_text leaves out (a cell holds one code point), 1 otherwise. */
 int grid_cp_width(uint32_t c);
 
 /* ------------------------------------------------------------ rectangles */
