@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/sanitize.h"
 #include "cli_fixture.h"
 
 static char root[64];
@@ -400,6 +401,54 @@ static void test_run_commands(void **state)
     out_free(&o);
 }
 
+/* U8: --check's sentences are whole: one longer than the old 240-byte
+ * cap (a refused scene) ends as written, a quoted answer of wide
+ * characters is cut at a whole character, and an empty file name is
+ * named as such. */
+static void test_whole_sentences(void **state)
+{
+    char ans[400] = "", text[1024], path[160];
+    for (int i = 0; i < 40; i++)
+        strcat(ans, "\xe5\xb9\xbf"); /* 40 three-byte characters */
+    snprintf(text, sizeof text, "Lesson 1: Q\n\nText.\n\n@scene alltoall "
+             "-a pairwise -p 64 -s 4G\n\nMore.\n\n@scene allreduce -a ring "
+             "-p 4 -s 64\n\n@check Q?\n@query steps\n@answer %s\n@hint h\n",
+             ans);
+    put("en", "01-q.txt", text);
+    put("zh", "01-q.txt", text);
+    snprintf(path, sizeof path, "%s/en/01-q.txt", root);
+    Out o;
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    run(&o, cmd);
+    assert_int_equal(o.rc, 2);
+    if (!strstr(o.out, "(about 512 MiB to validate the schedule); give a "
+                "smaller size or fewer ranks\n"))
+        fail_msg("the long sentence is cut:\n%s", o.out);
+    /* the answer quoted: 60 bytes at most, whole characters (20) */
+    char want[200];
+    snprintf(want, sizeof want, "@answer '%.60s' disagrees", ans);
+    if (!strstr(o.out, want))
+        fail_msg("the answer is not quoted whole-charactered:\n%s", o.out);
+    for (const char *p = o.out; *p;) {
+        uint32_t c;
+        size_t k = sanitize_utf8((const unsigned char *)p, strlen(p), &c);
+        if (!k)
+            fail_msg("not UTF-8 at byte %td:\n%s", p - o.out, o.out);
+        p += k;
+    }
+    out_free(&o);
+    /* an empty argument: through a shell, which can give one */
+    snprintf(cmd, sizeof cmd, "'%s' learn --check '' 2>/dev/null",
+             getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz");
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char line[256] = "";
+    assert_non_null(fgets(line, sizeof line, f));
+    assert_int_equal(WEXITSTATUS(pclose(f)), 2);
+    assert_string_equal(line, "'': an empty file name names no lesson file\n");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -413,6 +462,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_commands, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_whole_sentences, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,12 +80,41 @@ static void test_cut(void **state)
     assert_string_equal(buf, "a\\x1Bb");
 }
 
+/* U8: a prefix for "%.*s" never ends inside a character. */
+static void test_utf8_prefix(void **state)
+{
+    const char *zh = "\xe5\xb9\xbf\xe6\x92\xad"; /* two 3-byte chars */
+    assert_int_equal(utf8_prefix(zh, 0), 0);
+    assert_int_equal(utf8_prefix(zh, 2), 0);
+    assert_int_equal(utf8_prefix(zh, 3), 3);
+    assert_int_equal(utf8_prefix(zh, 5), 3);
+    assert_int_equal(utf8_prefix(zh, 6), 6);
+    assert_int_equal(utf8_prefix(zh, 60), 6);
+    assert_int_equal(utf8_prefix("ab\xf0\x9f\x98\x80", 5), 2);
+    assert_int_equal(utf8_prefix("ab\xf0\x9f\x98\x80", 6), 6);
+    assert_int_equal(utf8_prefix("a\xff" "b", 2), 2); /* a stray byte alone */
+    /* every cut of a long mixed text at every width is whole UTF-8 */
+    const char *mix = "x\xc3\xa9\xe5\xb9\xbf\xf0\x9f\x98\x80" "y";
+    for (int m = 0; m <= 12; m++) {
+        int n = utf8_prefix(mix, m);
+        assert_true(n <= m);
+        for (int i = 0; i < n;) {
+            uint32_t c;
+            size_t k = sanitize_utf8((const unsigned char *)mix + i,
+                                     (size_t)(n - i), &c);
+            assert_true(k > 0);
+            i += (int)k;
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_controls),
         cmocka_unit_test(test_is_control),
         cmocka_unit_test(test_cut),
+        cmocka_unit_test(test_utf8_prefix),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

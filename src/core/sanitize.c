@@ -85,3 +85,18 @@ void sanitize_inplace(char *buf, size_t cap, unsigned flags)
     sanitize(buf, cap, copy, flags);
     free(copy);
 }
+
+int utf8_prefix(const char *s, int max)
+{
+    int n = 0;
+    while (n < max && s[n]) {
+        uint32_t c;
+        size_t k = sanitize_utf8((const unsigned char *)s + n,
+                                 strlen(s + n), &c);
+        k = k ? k : 1; /* a byte that is not UTF-8 stands alone */
+        if ((size_t)(max - n) < k)
+            break;
+        n += (int)k;
+    }
+    return n;
+}

@@ -32,6 +32,11 @@ size_t sanitize_utf8(const unsigned char *s, size_t n, uint32_t *cp);
  * the length the whole result has (as snprintf: >= cap means cut). */
 size_t sanitize(char *out, size_t cap, const char *in, unsigned flags);
 
+/* The bytes of s's longest prefix of at most max bytes that ends on a
+ * whole UTF-8 character, for printf's "%.*s" (a plain "%.60s" can cut a
+ * character in two). */
+int utf8_prefix(const char *s, int max);
+
 /* sanitize() in place into a buffer of cap bytes holding a string (the
  * result cut to fit). */
 void sanitize_inplace(char *buf, size_t cap, unsigned flags);

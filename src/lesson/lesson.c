@@ -27,8 +27,11 @@ CvError lesson_diag(LessonDiags *d, int line, const char *fmt, ...)
     x->line = line;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(x->msg, sizeof x->msg, fmt, ap);
+    int n = vsnprintf(x->msg, sizeof x->msg, fmt, ap);
     va_end(ap);
+    if (n >= (int)sizeof x->msg) /* cut: at a whole character, and said */
+        snprintf(x->msg + utf8_prefix(x->msg, (int)sizeof x->msg - 5),
+                 5, "...");
     return CV_ERR_ARG;
 }
 

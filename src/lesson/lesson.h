@@ -42,7 +42,7 @@ typedef struct {
 /* A problem: the line and one sentence. */
 typedef struct {
     int line;      /* line of the file, from 1 (0: the whole file) */
-    char msg[240]; /* the sentence, without file and line */
+    char msg[600]; /* the sentence, without file and line */
 } LessonDiag;
 
 typedef struct {

@@ -125,6 +125,10 @@ CvError library_read(const char *path, char **buf, size_t *len, char *why,
                      size_t whylen)
 {
     struct stat st;
+    if (!*path) {
+        snprintf(why, whylen, "an empty file name names no lesson file");
+        return CV_ERR_IO;
+    }
     /* O_NONBLOCK: opening a FIFO must not wait for a writer; anything
        that is not a regular file is then refused by its fstat */
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);

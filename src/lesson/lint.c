@@ -80,9 +80,10 @@ static void lint_check(const LessonItem *it, const SceneSpec *sc,
     }
     for (size_t k = 0; k < it->nanswers; k++)
         if (!query_match(&v, it->answers[k]))
-            lesson_diag(d, it->answer_lines[k], "@answer '%.60s' disagrees "
-                        "with the query, which computes %.80s",
-                        it->answers[k], v.text);
+            lesson_diag(d, it->answer_lines[k], "@answer '%.*s' disagrees "
+                        "with the query, which computes %.*s",
+                        utf8_prefix(it->answers[k], 60), it->answers[k],
+                        utf8_prefix(v.text, 80), v.text);
 }
 
 /* Every command of @run item it: one a lesson may hold (runcheck.h). */
@@ -222,7 +223,7 @@ void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
 static void say(const char *path, int line, const char *msg)
 {
     char p[8192], m[1024];
-    sanitize(p, sizeof p, path, 0);
+    sanitize(p, sizeof p, *path ? path : "''", 0);
     sanitize(m, sizeof m, msg, 0);
     if (line >= 0)
         printf("%s:%d: %s\n", p, line, m);

@@ -5,6 +5,7 @@
 
 #include "cli/machine_spec.h"
 #include "core/coll.h"
+#include "core/sanitize.h"
 #include "lesson/runcheck.h"
 
 /* An option a lesson may give. */
@@ -119,8 +120,9 @@ static int machine_file(const char *v, char *why, size_t whylen)
 {
     if (!cli_machine_is_file(v))
         return 0;
-    snprintf(why, whylen, "'%.80s' is a machine file: a lesson's command may "
-             "name only built-in machines (see 'collviz topo --help')", v);
+    snprintf(why, whylen, "'%.*s' is a machine file: a lesson's command may "
+             "name only built-in machines (see 'collviz topo --help')",
+             utf8_prefix(v, 80), v);
     return -1;
 }
 
@@ -133,8 +135,8 @@ static int check_args(const RunCmdRule *r, char **argv, int argc, char *why,
         const char *a = argv[i], *val = NULL;
         if (a[0] != '-' || !a[1]) {
             if (++npos > r->max_pos) {
-                snprintf(why, whylen, "'%.80s' is one word more than "
-                         "'collviz %s' takes", a, r->name);
+                snprintf(why, whylen, "'%.*s' is one word more than "
+                         "'collviz %s' takes", utf8_prefix(a, 80), a, r->name);
                 return -1;
             }
             if (r->pos_machine && machine_file(a, why, whylen))
@@ -152,19 +154,21 @@ static int check_args(const RunCmdRule *r, char **argv, int argc, char *why,
             val = a[2] ? a + 2 : NULL;
         }
         if (!o) {
-            snprintf(why, whylen, "option '%.80s' of 'collviz %s' is not one "
+            snprintf(why, whylen, "option '%.*s' of 'collviz %s' is not one "
                      "a lesson may use: a lesson's commands only print, and "
-                     "write and read no file", a, r->name);
+                     "write and read no file", utf8_prefix(a, 80), a, r->name);
             return -1;
         }
         if (o->value && !val) {
             if (i + 1 == argc) {
-                snprintf(why, whylen, "option '%.80s' needs a value", a);
+                snprintf(why, whylen, "option '%.*s' needs a value",
+                         utf8_prefix(a, 80), a);
                 return -1;
             }
             val = argv[++i];
         } else if (!o->value && val) {
-            snprintf(why, whylen, "option '%.80s' takes no value", a);
+            snprintf(why, whylen, "option '%.*s' takes no value",
+                     utf8_prefix(a, 80), a);
             return -1;
         }
         if (o->machine && machine_file(val, why, whylen))
@@ -206,8 +210,8 @@ int runcheck(const char *line, RunCmd *c, char *why, size_t whylen)
         c->kind = RUN_TUI;
         return 0;
     }
-    snprintf(why, whylen, "'collviz %.40s' is not a command a lesson may run; "
+    snprintf(why, whylen, "'collviz %.*s' is not a command a lesson may run; "
              "it may run list, trace, model, perf, calibrate, topo and help",
-             sub);
+             utf8_prefix(sub, 40), sub);
     return -1;
 }

@@ -52,7 +52,8 @@ static char **child_env(void)
         return NULL;
     size_t k = 0;
     for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "OMPI_", 5) && strncmp(environ[i], "PMIX_", 5) &&
+        if (strncmp(environ[i], "OMPI_", 5) &&
+            strncmp(environ[i], "PMIX_", 5) &&
             strncmp(environ[i], "PMI_", 4) &&
             strncmp(environ[i], "COLLVIZ_NO_SAVE=", 16))
             e[k++] = environ[i];
