@@ -124,8 +124,9 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
                    sizeof why) == CV_OK)
         return CLI_EXIT_OK;
     if (!why[0])
-        snprintf(why, sizeof why, "no calibration of %s at %d ranks on this "
-                 "machine yet", name, ex->nranks);
+        snprintf(why, sizeof why, "no calibration of %s at %d rank%s on "
+                 "this machine yet", name, ex->nranks, ex->nranks == 1 ? ""
+                 : "s");
     fprintf(stderr, "collviz: %s; calibrating quickly (run 'collviz calibrate "
                     "-B %s -p %d' for a thorough one)\n",
             why, name, ex->nranks);
@@ -216,6 +217,13 @@ static void print_calib(const Calib *c)
                "more than %.1f times slower\n#   than the fastest (this "
                "machine slows down for spells on its own)\n", c->retaken,
                PROBE_SLOWER);
+    if (c->drowned > 0)
+        printf("# bandwidth: at the largest working set, %d of its "
+               "bandwidths could not be told apart from the\n#   latency "
+               "(the bytes took under three quarters of a step) and are the "
+               "whole step per byte,\n#   a bound the machine beats: "
+               "calibrate with a larger -e for a measured rate\n",
+               c->drowned);
     if (c->unsteady > CALIB_UNSTEADY)
         printf("# unsteady: reading what another rank had just written took "
                "%.1f times as long in one round as in another; this machine "

@@ -209,6 +209,12 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
                "in another, so the model fits only while the machine is as\n"
                "#   it then was; 'collviz calibrate -B %s -p %d' again when it "
                "holds still\n#\n", cal->unsteady, cal->backend, cal->nranks);
+    if (cal->drowned > 0)
+        printf("# calibration: %d bandwidths of its largest working set "
+               "drowned in the latency and are\n#   bounds the machine beats "
+               "(the whole step per byte); 'collviz calibrate -B %s\n#   -p %d "
+               "-e SIZE' with a larger SIZE measures them\n#\n", cal->drowned,
+               cal->backend, cal->nranks);
     printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
            "         in-place                 model\n", "", "", "", "", "");
     printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s"

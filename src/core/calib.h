@@ -82,6 +82,10 @@ typedef struct {
     int retaken;                  /* timings taken again because a probe
                                      around them ran slower than the
                                      machine's usual speed (not saved) */
+    int drowned;                  /* bandwidths of the largest working set
+                                     whose bytes drowned in its latency
+                                     and are the whole step per byte, a
+                                     lower bound (not saved) */
     MachineKind machine;          /* the machine it measured: MACHINE_NODES
                                      where its ranks ran on several hosts,
                                      else whichever of MACHINE_BUS and

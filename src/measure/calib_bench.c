@@ -448,11 +448,14 @@ static double reduce_extra(const Timings *tm, int i, BenchKind k, int own,
  * next larger working set (caches only ever make small ones faster). */
 static void fill_undetermined(Calib *c)
 {
+    /* the largest point has all of them (derive); were a step's time 0,
+       the slowest rate a file may hold stands in, never a free one */
     for (int i = c->npoints - 1; i >= 0; i--) {
         CalibPoint *p = &c->pt[i], *next = i + 1 < c->npoints ? p + 1 : NULL;
-        double sh = next ? next->beta_shared : 1e-15, pp = next ? next->beta_p2p : 1e-15;
-        double cr = next ? next->beta_cross : 1e-15;
-        double net = next ? next->beta_net : 1e-15;
+        double sh = next ? next->beta_shared : CALIB_MAX_SPB;
+        double pp = next ? next->beta_p2p : CALIB_MAX_SPB;
+        double cr = next ? next->beta_cross : CALIB_MAX_SPB;
+        double net = next ? next->beta_net : CALIB_MAX_SPB;
         if (c->nodes > 1 && !(p->beta_net > 0))
             p->beta_net = net;
         if (!(p->beta_shared > 0))
@@ -512,13 +515,19 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
             pt->beta_net = per_byte(t[BENCH_NET], lat[BENCH_NET], bytes);
         if (i < npts - 1)
             continue;
+        /* the largest point: each bandwidth whose bytes drowned in the
+           latency is the whole step per byte, a bound the machine is at
+           least as fast as (each on its own: with many ranks the pair's
+           one message drowns where the shift's p do not, and a free
+           placeholder made transfers cost nothing) */
         if (c->nodes > 1 && !(pt->beta_net > 0))
-            pt->beta_net = t[BENCH_NET] / bytes;
-        if (!(pt->beta_shared > 0) && !(pt->beta_p2p > 0))
-            pt->beta_shared = t[BENCH_SHIFT] / (p * bytes),
-            pt->beta_p2p = t[BENCH_PAIR] / bytes;
+            pt->beta_net = t[BENCH_NET] / bytes, c->drowned++;
+        if (!(pt->beta_shared > 0))
+            pt->beta_shared = t[BENCH_SHIFT] / (p * bytes), c->drowned++;
+        if (!(pt->beta_p2p > 0))
+            pt->beta_p2p = t[BENCH_PAIR] / bytes, c->drowned++;
         if (!(pt->beta_cross > 0))
-            pt->beta_cross = t[BENCH_CROSS] / 2 / (p * bytes);
+            pt->beta_cross = t[BENCH_CROSS] / 2 / (p * bytes), c->drowned++;
     }
     fill_undetermined(c);
     calib_smooth(c);
