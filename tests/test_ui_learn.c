@@ -299,6 +299,23 @@ static void test_list_scrolls(void **state)
     stop(l);
 }
 
+/* U12: Esc cancels and never quits: Esc Esc from a lesson goes back to
+ * the list and stays there, with a sentence on how to quit; q quits. */
+static void test_esc_stays(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, BROADCAST);
+    learn_key(l, 27);
+    assert_int_equal(l->screen, LS_LIST);
+    learn_key(l, 27);
+    assert_false(l->quit);
+    assert_int_equal(l->screen, LS_LIST);
+    assert_non_null(strstr(l->msg, "q quits the player"));
+    learn_key(l, 'q');
+    assert_true(l->quit);
+    stop(l);
+}
+
 /* D3: a lesson opened directly (collviz learn N) still shows why its
  * progress was set aside, or why none can be kept (no HOME, a path too
  * long), and the sentence is kept for the exit. */
@@ -789,6 +806,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_switch_language, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_progress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_scrolls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_esc_stays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_says_progress, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),

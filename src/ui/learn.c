@@ -580,8 +580,9 @@ static void list_key(Learn *l, int key)
     else if ((key == ' ' || is_enter(key) || key == KEY_RIGHT) &&
              learn_open(l, l->sel, why, sizeof why))
         say(l, ROLE_ERROR, "%s", why);
-    else if (key == 27)
-        l->quit = true;
+    else if (key == 27) /* Esc cancels, as in the TUI: it never quits, so
+                           Esc Esc from a lesson stays in the player */
+        say(l, ROLE_DIM, "%s", _("q quits the player; Enter opens a lesson."));
 }
 
 /* The pager: lines and pages up and down, never past the end; sideways
