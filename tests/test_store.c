@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <signal.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -262,6 +263,50 @@ static void test_clean_stale(void **state)
     assert_int_equal(access(path, F_OK), 0);
 }
 
+/* A writer killed with SIGKILL halfway leaves the old file as it was and
+ * no temporary file (a long perf --json run holds its file for the whole
+ * run); the file's mode is the umask's, as a named file's would be. */
+static void test_killed_writer(void **state)
+{
+    char path[320], text[256], why[512];
+    snprintf(path, sizeof path, "%s/out.json", root);
+    assert_int_equal(store_write(path, write_text, "old\n", why, sizeof why),
+                     CV_OK);
+    for (int round = 0; round < 3; round++) {
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            StoreTmp t;
+            if (store_begin(&t, path, why, sizeof why))
+                _exit(3);
+            fputs("half of a new fi", t.f);
+            fflush(t.f);
+            kill(getpid(), SIGKILL);
+            _exit(4);
+        }
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGKILL);
+        slurp(path, text, sizeof text);
+        assert_string_equal(text, "old\n");
+        assert_int_equal(count_prefix(root, "out.json.tmp."), 0);
+    }
+    /* and a complete one lands, with the umask's mode */
+    mode_t old = umask(027);
+    StoreTmp t;
+    assert_int_equal(store_begin(&t, path, why, sizeof why), CV_OK);
+    fputs("new\n", t.f);
+    assert_int_equal(store_commit(&t, why, sizeof why), CV_OK);
+    umask(old);
+    slurp(path, text, sizeof text);
+    assert_string_equal(text, "new\n");
+    struct stat sb;
+    assert_int_equal(stat(path, &sb), 0);
+    assert_int_equal(sb.st_mode & 0777, 0640);
+    assert_int_equal(count_prefix(root, "out.json.tmp."), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -271,6 +316,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_open_regular_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_aside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clean_stale, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_begin_names_folder, setup,
                                         teardown),
     };

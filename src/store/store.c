@@ -1,4 +1,5 @@
 /* store.c - per-user files (see store.h). */
+#define _GNU_SOURCE /* O_TMPFILE (Linux): files named only once complete */
 #include "store/store.h"
 
 #include <dirent.h>
@@ -100,20 +101,33 @@ CvError store_begin(StoreTmp *t, const char *path, char *why, size_t whylen)
         return CV_ERR_ARG;
     }
     snprintf(t->tmp, sizeof t->tmp, "%s" STORE_TMP "%ld", path, (long)getpid());
+    t->unnamed = 0;
+    int fd = -1;
+    /* the folder: where an unnamed file is made, and what a failure
+       names (the user can do something about it, not about a
+       temporary file's name) */
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - path) : 1,
+             slash ? (slash == path ? "/" : path) : ".");
+#ifdef O_TMPFILE
+    /* an unnamed file in path's folder: named only once complete */
+    fd = open(dir, O_WRONLY | O_TMPFILE | O_CLOEXEC, 0644);
+    t->unnamed = fd >= 0; /* its mode 0644 less the umask, as a named one */
+#endif
     /* O_EXCL: never through a link someone put at the temporary name */
-    remove(t->tmp);
-    int fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        remove(t->tmp);
+        fd = open(t->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    }
     if (fd < 0 || !(t->f = fdopen(fd, "w"))) {
         int err = errno;
-        /* the folder, not the temporary file's name, is what the user
-           can do something about */
-        const char *slash = strrchr(path, '/');
         snprintf(why, whylen, "cannot write %s: cannot create a file in the "
-                 "folder %.*s: %s", path, slash ? (int)(slash - path) : 1,
-                 slash ? (slash == path ? "/" : path) : ".", strerror(err));
+                 "folder %s: %s", path, dir, strerror(err));
         if (fd >= 0) {
             close(fd);
-            remove(t->tmp);
+            if (!t->unnamed)
+                remove(t->tmp);
         }
         errno = err;
         return CV_ERR_IO;
@@ -121,9 +135,33 @@ CvError store_begin(StoreTmp *t, const char *path, char *why, size_t whylen)
     return CV_OK;
 }
 
+/* Give t's unnamed file its temporary name (before the rename over the
+ * path); 0 or errno. */
+static int name_unnamed(StoreTmp *t)
+{
+    char proc[64];
+    snprintf(proc, sizeof proc, "/proc/self/fd/%d", fileno(t->f));
+    remove(t->tmp);
+    return linkat(AT_FDCWD, proc, AT_FDCWD, t->tmp, AT_SYMLINK_FOLLOW)
+           ? errno : 0;
+}
+
 CvError store_commit(StoreTmp *t, char *why, size_t whylen)
 {
-    int err = finish_file(t->f);
+    int err = 0;
+    if (t->unnamed) { /* on disk first, then named, then closed */
+        err = ferror(t->f) ? (errno ? errno : EIO) : 0;
+        if (!err && fflush(t->f))
+            err = errno;
+        if (!err && fsync(fileno(t->f)))
+            err = errno;
+        if (!err)
+            err = name_unnamed(t);
+        if (fclose(t->f) && !err)
+            err = errno;
+    } else {
+        err = finish_file(t->f);
+    }
     t->f = NULL;
     if (!err && rename(t->tmp, t->path))
         err = errno;
@@ -140,7 +178,8 @@ void store_abandon(StoreTmp *t)
     if (t->f)
         fclose(t->f);
     t->f = NULL;
-    remove(t->tmp);
+    if (!t->unnamed) /* an unnamed file goes with its last descriptor */
+        remove(t->tmp);
 }
 
 /* Write straight into path, which exists and is not a regular file (a

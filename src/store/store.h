@@ -39,13 +39,18 @@ CvError store_path(StoreKind k, const char *name, char *out, size_t len,
  * path), else NULL. */
 const char *store_ignored(StoreKind k);
 
-/* A file being written beside its place (path.tmp.PID), renamed over it
- * when it is complete: a reader, or a run that fails or is killed, never
- * leaves the old file part-written. */
+/* A file being written beside its place, renamed over it when it is
+ * complete: a reader, or a run that fails or is killed, never leaves the
+ * old file part-written. Where the file system has unnamed files
+ * (Linux's O_TMPFILE) it has no name until it is complete, so a writer
+ * killed with SIGKILL leaves nothing behind; elsewhere it is path.tmp.PID
+ * (store_clean_stale removes those of ended processes). */
 typedef struct {
     FILE *f;         /* the temporary file, open for writing */
     char path[4096]; /* where it goes */
-    char tmp[4200];  /* the temporary file's name */
+    char tmp[4200];  /* the temporary file's name (given at commit when
+                        it is unnamed until then) */
+    int unnamed;     /* nonzero: an O_TMPFILE file */
 } StoreTmp;
 
 /* Create t's temporary file beside path (its directory must exist; a
