@@ -87,7 +87,17 @@ typedef struct {
     bool broken;          /* an MPI call failed: the job cannot finish
                              cleanly */
     MpiRank *execs;       /* the open executors' states */
+    int *local_pids;      /* rank 0: the processes of the other ranks on
+                             its host (their working processes, not their
+                             keepers), nlocal of them */
+    int nlocal;
 } MpiWorld;
+
+/* world.c: end the other ranks on rank 0's host at once (SIGKILL), before
+ * rank 0 gives up on a hung job: a rank that mpirun later continues would
+ * otherwise read the memory of a rank 0 that is gone and Open MPI would
+ * print its own line beside collviz's one. Async-signal-safe. */
+void mpi_kill_local(void);
 
 extern MpiWorld mpi_world;
 

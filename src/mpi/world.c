@@ -24,6 +24,7 @@ static bool under_mpirun(void)
 typedef struct {
     char name[64]; /* MPI_Get_processor_name, cut */
     int cpus;      /* the CPUs online there */
+    int pid;       /* its working process */
 } HostOf;
 
 /* Whether the ranks' hosts (host[r]: the number of rank r's host, by
@@ -89,7 +90,8 @@ static int host_facts(void)
 {
     /* the host's CPUs, not this process's: mpirun binds ranks to cores */
     long online = sysconf(_SC_NPROCESSORS_ONLN);
-    HostOf me = {.cpus = online > 0 ? (int)online : 1}, *all;
+    HostOf me = {.cpus = online > 0 ? (int)online : 1, .pid = (int)getpid()},
+           *all;
     char name[MPI_MAX_PROCESSOR_NAME] = "";
     int n = 0;
     if (MPI_Get_processor_name(name, &n) != MPI_SUCCESS)
@@ -102,8 +104,19 @@ static int host_facts(void)
                            mpi_world.ctl);
     if (rc == MPI_SUCCESS)
         describe(all, mpi_world.size);
+    if (rc == MPI_SUCCESS && mpi_world.rank == 0 &&
+        (mpi_world.local_pids = calloc((size_t)mpi_world.size, sizeof(int))))
+        for (int r = 1; r < mpi_world.size; r++)
+            if (!strcmp(all[r].name, all[0].name) && all[r].pid > 0)
+                mpi_world.local_pids[mpi_world.nlocal++] = all[r].pid;
     free(all);
     return rc;
+}
+
+void mpi_kill_local(void)
+{
+    for (int i = 0; i < mpi_world.nlocal; i++)
+        kill((pid_t)mpi_world.local_pids[i], SIGKILL);
 }
 
 /* ------------------------------------------------------------ commands */
