@@ -219,6 +219,30 @@ static void test_wrong_skip_reveal(void **state)
     stop(l);
 }
 
+/* P9: at a checkpoint the prompt takes the keys, so s or r typed alone
+ * and Enter skip the checkpoint or show its answer, as s and r do
+ * outside it; neither counts as a try. */
+static void test_prompt_s_r(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, BROADCAST);
+    to_check(l);
+    assert_true(l->ask.open);
+    type(l, " r \n");
+    assert_false(l->ask.open);
+    assert_non_null(strstr(l->msg, "The answer is 224"));
+    assert_int_equal(l->ask.tries, 0);
+    learn_key(l, ' ');
+    to_check(l);
+    assert_true(l->ask.open);
+    type(l, "S\n");
+    assert_non_null(strstr(l->msg, "Skipped"));
+    char line[200];
+    progress_line("02-broadcast", line, sizeof line);
+    assert_non_null(strstr(line, " rs"));
+    stop(l);
+}
+
 static void test_utf8_answer(void **state)
 {
     Learn *l = start(UI_LANG_ZH, prog, 100, 30);
@@ -737,6 +761,33 @@ static void test_emoji_tabs(void **state)
     }
 }
 
+/* P1: two checkpoints back to back: a right answer to the first says the
+ * first's value, never the second's, which stays unanswered. */
+static void test_no_answer_leak(void **state)
+{
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n@check Steps of the ring on 4 ranks?\n"
+        "@query steps on allreduce -a ring -p 4 -s 64\n@answer 7\n\n"
+        "@check And on 8?\n@query steps on allreduce -a ring -p 8 -s 64\n"
+        "@answer 15");
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    assert_true(l->ask.open);
+    type(l, "7\n");
+    if (!strstr(l->msg, "Right: 7.") || strstr(l->msg, "15"))
+        fail_msg("after the first answer: '%s'", l->msg);
+    assert_true(l->ask.open); /* the second is asked */
+    char *t = screen(l);
+    if (strstr(t, "15"))
+        fail_msg("the second answer is on screen:\n%s", t);
+    free(t);
+    type(l, "15\n");
+    assert_non_null(strstr(l->msg, "Right: 15."));
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -803,6 +854,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resume, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wrong_skip_reveal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_utf8_answer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prompt_s_r, setup, teardown),
         cmocka_unit_test_setup_teardown(test_switch_language, setup, teardown),
         cmocka_unit_test_setup_teardown(test_corrupt_progress, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_scrolls, setup, teardown),
@@ -815,6 +867,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
     };

@@ -330,19 +330,44 @@ static void skip(Learn *l)
                              "not done."));
 }
 
+/* Whether the prompt holds just key c (blanks around it, either case):
+ * s or r typed at a checkpoint and Enter skip it or show its answer (P9),
+ * which no answer of a query can be (numbers, algorithms, rank lists). */
+static bool typed_alone(const LearnAsk *a, char c)
+{
+    const char *t = a->text;
+    t += strspn(t, " ");
+    return (t[0] == c || t[0] == c - 'a' + 'A') && !t[1 + strspn(t + 1, " ")];
+}
+
 static void submit(Learn *l)
 {
     LearnAsk *a = &l->ask;
     int i = a->item;
-    if (!a->valued || i < 0 || !a->len)
+    if (i < 0 || !a->len)
         return;
     a->text[a->len] = '\0';
+    if (typed_alone(a, 's') || typed_alone(a, 'r')) {
+        bool sk = typed_alone(a, 's');
+        a->len = 0, a->text[0] = '\0';
+        if (sk)
+            skip(l);
+        else
+            reveal(l);
+        return;
+    }
+    if (!a->valued)
+        return;
     if (query_match(&a->value, a->text)) {
+        /* this checkpoint's value: advancing may open the next one,
+           whose value must not be shown (P1) */
+        char right[sizeof a->value.text];
+        snprintf(right, sizeof right, "%s", a->value.text);
         set_result(l, i, CP_RIGHT);
         a->open = false;
         learn_save(l);
         advance(l);
-        say(l, ROLE_OK, _("Right: %s."), a->value.text);
+        say(l, ROLE_OK, _("Right: %s."), right);
         return;
     }
     if (++a->tries >= LEARN_TRIES) {

@@ -497,7 +497,7 @@ static void draw_lesson(const Learn *l, Grid *g)
         int y = g->h - 2 - nmsg;
         int x = 1 + grid_text(g, r, 1, y, g->w - 3, ROLE_VALUE, GRID_BOLD, p);
         grid_put(g, r, x, y, ' ', ROLE_VALUE, GRID_REVERSE);
-        footer(l, g, _("Enter check   Esc leave the prompt"));
+        footer(l, g, _("Enter check   s or r, Enter: skip or answer   Esc leave"));
         return;
     }
     footer(l, g, _("Space next  PgUp back  Left/Right step  x run  s skip  "
