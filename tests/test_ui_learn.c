@@ -470,8 +470,34 @@ static void test_run(void **state)
     setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
     learn_key(l, 27);
     assert_int_equal(l->screen, LS_LESSON);
+    /* P10: a digit alone runs nothing (an answer typed a paragraph too
+       early); x then a digit picks one of several commands */
+    learn_key(l, '9');
+    assert_int_equal(l->screen, LS_LESSON);
+    assert_non_null(strstr(l->msg, "Press x first"));
+    stop(l);
+    l = start(UI_LANG_EN, prog, 100, 30);
+    l->self = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
+    open_lesson(l, RING);
+    for (int i = 0; i < 40 && (l->cur.les.items[l->cur.pos - 1].kind != LI_RUN
+                               || !strchr(l->cur.les.items[l->cur.pos - 1].text,
+                                          '\n')); i++)
+        learn_key(l, ' ');
+    learn_key(l, 'x');
+    assert_int_equal(l->screen, LS_LESSON);
+    assert_non_null(strstr(l->msg, "Which command?"));
     learn_key(l, '9');
     assert_non_null(strstr(l->msg, "fewer commands"));
+    learn_key(l, 'x');
+    learn_key(l, 27); /* Esc cancels the choice, nothing runs */
+    assert_int_equal(l->screen, LS_LESSON);
+    learn_key(l, '2');
+    assert_int_equal(l->screen, LS_LESSON);
+    learn_key(l, 'x');
+    learn_key(l, '2');
+    assert_int_equal(l->screen, LS_PAGER);
+    assert_non_null(strstr(l->pager_title, "$ collviz"));
+    learn_run_wait(l);
     stop(l);
 }
 

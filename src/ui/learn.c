@@ -557,8 +557,42 @@ static void run_nth(Learn *l, int n)
     free(cmd);
 }
 
+/* The commands of the last @run shown (0: none). */
+static int run_count(const Learn *l)
+{
+    int r = last_run(l), n = 1;
+    if (r < 0)
+        return 0;
+    for (const char *s = l->cur.les.items[r].text; (s = strchr(s, '\n')); s++)
+        n++;
+    return n;
+}
+
+/* x: run the last @run's command, or, where it has several, ask which
+ * (P10: a digit runs one only after x, so an answer typed one paragraph
+ * too early runs nothing). */
+static void run_key(Learn *l)
+{
+    int n = run_count(l);
+    if (n <= 1) {
+        run_nth(l, 1);
+        return;
+    }
+    l->run_pick = true;
+    say(l, ROLE_STATUS, _("Which command? Press its number, 1 to %d; Esc "
+                          "cancels."), n < 9 ? n : 9);
+}
+
 static void lesson_key(Learn *l, int key)
 {
+    if (l->run_pick) { /* x was pressed: a digit picks, anything else not */
+        l->run_pick = false;
+        l->msg[0] = '\0';
+        if (key >= '1' && key <= '9')
+            run_nth(l, key - '0');
+        if ((key >= '1' && key <= '9') || key == 27 || key == 'x')
+            return;
+    }
     size_t nsteps = l->cur.picture ? l->app.scene->sched.nsteps : 0;
     size_t step = l->cur.picture ? l->app.scene->step : 0;
     if (key == ' ' || is_enter(key) || key == KEY_NPAGE || key == 'n')
@@ -588,9 +622,9 @@ static void lesson_key(Learn *l, int key)
     else if (key == 'r')
         reveal(l);
     else if (key == 'x')
-        run_nth(l, 1);
+        run_key(l);
     else if (key >= '1' && key <= '9')
-        run_nth(l, key - '0');
+        say(l, ROLE_DIM, "%s", _("Press x first, then the command's number."));
     else if (key == 'o' || key == 27)
         learn_save(l), l->screen = LS_LIST, l->msg[0] = '\0';
 }

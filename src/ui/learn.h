@@ -120,6 +120,8 @@ typedef struct {
     bool quit;          /* leave */
     const char *self;   /* the collviz binary @run's commands run as
                            (NULL: this program, /proc/self/exe) */
+    bool run_pick;      /* x was pressed at a @run of several commands:
+                           the next digit picks one */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from

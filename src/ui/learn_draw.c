@@ -195,12 +195,14 @@ static void lesson_lines(const Learn *l, const ProgressEntry *e, int width,
         case LI_BLOCK:
             block(ls, it->text, ROLE_VALUE, 2, 0);
             break;
-        case LI_RUN:
-            add(ls, _("Try (x runs the first, 1-9 one of them):"),
-                strlen(_("Try (x runs the first, 1-9 one of them):")),
-                ROLE_DIM, 0);
+        case LI_RUN: {
+            const char *try = strchr(it->text, '\n')
+                ? _("Try (x, then the command's number):")
+                : _("Try (x runs it):");
+            add(ls, try, strlen(try), ROLE_DIM, 0);
             block(ls, it->text, ROLE_KEY, 2, 1);
             break;
+        }
         case LI_SCENE:
             snprintf(buf, sizeof buf, "%s %s", _("Scene:"), it->text);
             wrap(ls, buf, width, ROLE_DIM, 0, 0);
