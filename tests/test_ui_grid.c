@@ -177,9 +177,9 @@ static void test_box(void **state)
         assert_int_equal(in.h, 2);
         char *t = grid_dump(&g, false);
         if (ascii)
-            assert_string_equal(t, " + Titl + \n |      | \n |      | \n +------+ \n");
+            assert_string_equal(t, " + Tit~ + \n |      | \n |      | \n +------+ \n");
         else
-            assert_string_equal(t, " ┌ Titl ┐ \n │      │ \n │      │ \n └──────┘ \n");
+            assert_string_equal(t, " ┌ Tit… ┐ \n │      │ \n │      │ \n └──────┘ \n");
         free(t);
         assert_int_equal(grid_cat(&g, 3, 0)->role, ROLE_TITLE);
         assert_int_equal(grid_cat(&g, 1, 1)->role, ROLE_BORDER);

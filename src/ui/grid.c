@@ -314,6 +314,18 @@ int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
     return used;
 }
 
+int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
+                  unsigned attr, const char *s)
+{
+    if (maxw < 0 || grid_text_width(s) <= maxw)
+        return grid_text(g, clip, x, y, maxw, role, attr, s);
+    if (maxw < 1)
+        return 0;
+    int n = grid_text(g, clip, x, y, maxw - 1, role, attr, s);
+    grid_putg(g, clip, x + n, y, GL_ELLIPSIS, role);
+    return n + 1;
+}
+
 int grid_printf(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                 unsigned attr, const char *fmt, ...)
 {
@@ -373,7 +385,7 @@ Rect grid_box(Grid *g, Rect r, Role border, const char *title, Role trole)
     grid_putg(g, r, x1, y1, GL_BR, border);
     if (title && *title && r.w > 4) {
         Rect tr = {r.x + 1, r.y, r.w - 2, 1};
-        int n = grid_text(g, tr, r.x + 2, r.y, r.w - 4, trole, 0, title);
+        int n = grid_text_cut(g, tr, r.x + 2, r.y, r.w - 4, trole, 0, title);
         grid_put(g, tr, r.x + 1, r.y, ' ', trole, 0);
         grid_put(g, tr, r.x + 2 + n, r.y, ' ', trole, 0);
     }

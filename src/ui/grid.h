@@ -171,6 +171,10 @@ void grid_putg(Grid *g, Rect clip, int x, int y, Glyph gl, Role role);
  * and invalid UTF-8 show as '?'. */
 int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
               unsigned attr, const char *s);
+/* grid_text, but where s is wider than maxw its end is cut and an
+ * ellipsis (GL_ELLIPSIS) says so: a cut never reads as the whole. */
+int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
+                  unsigned attr, const char *s);
 /* printf-style grid_text. */
 int grid_printf(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                 unsigned attr, const char *fmt, ...)
