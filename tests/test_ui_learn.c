@@ -814,6 +814,58 @@ static void test_no_answer_leak(void **state)
     stop(l);
 }
 
+/* P7: Chinese text never leaves an opening bracket or quote at the end of
+ * a line (nor a closing one at the start), at every width of the text
+ * pane from the smallest screen to a wide one. */
+static void test_cjk_brackets(void **state)
+{
+    const char *para =
+        "阶段 p-1 步：先做 reduce-scatter（归约-散发），让每个 rank 得到一块"
+        "完整的和；再做 all-gather（全收集），让这些求和完成的块沿环传一圈。"
+        "这就是 halving-doubling（Rabenseifner 算法）里的“折入”与《集合通信》"
+        "中【环形】算法的区别（见 collviz trace --help）。";
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64", para);
+    static const char *const opens[] = {"\xef\xbc\x88", "\xe2\x80\x9c",
+                                        "\xe3\x80\x8a", "\xe3\x80\x90"};
+    static const char *const closes[] = {"\xef\xbc\x89", "\xef\xbc\x8c",
+                                         "\xe3\x80\x82", "\xe2\x80\x9d"};
+    for (int w = 60; w <= 130; w++) {
+        remove(prog);
+        Learn *l = start_in(dir, w, 30);
+        open_lesson(l, 0);
+        Grid g;
+        grid_init(&g, w, 30, false);
+        learn_draw(l, &g);
+        char *t = grid_dump(&g, false);
+        /* each row's text pane: from column 1 up to the picture's frame */
+        for (char *row = t, *next; row && *row != '-'; row = next) {
+            next = strchr(row, '\n');
+            if (next)
+                *next++ = '\0';
+            char *frame = strstr(row, "\xe2\x94\x82"); /* │ */
+            char *corner = strstr(row, "\xe2\x94\x8c"); /* ┌ */
+            char *end = frame && (!corner || frame < corner) ? frame : corner;
+            if (end)
+                *end = '\0';
+            size_t n = strlen(row);
+            while (n && row[n - 1] == ' ')
+                row[--n] = '\0';
+            const char *first = row + strspn(row, " ");
+            for (size_t k = 0; k < 4; k++) {
+                if (n >= 3 && !strcmp(row + n - 3, opens[k]))
+                    fail_msg("width %d: a line ends in an opening mark: "
+                             "'%s'", w, row);
+                if (*first && !strncmp(first, closes[k], 3))
+                    fail_msg("width %d: a line starts with a closing mark: "
+                             "'%s'", w, row);
+            }
+        }
+        free(t);
+        grid_fini(&g);
+        stop(l);
+    }
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -893,6 +945,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_cjk_brackets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),

@@ -114,8 +114,20 @@ static bool closing(uint32_t c)
     return false;
 }
 
+/* Punctuation that must not end a line (it opens what comes after). */
+static bool opening(uint32_t c)
+{
+    static const uint32_t op[] = {0xFF08, 0x201C, 0x2018, 0x300A, 0x3010,
+                                  0x300C, 0x300E, 0x3008, 0xFF3B, 0xFF5B};
+    for (size_t i = 0; i < sizeof op / sizeof *op; i++)
+        if (c == op[i])
+            return true;
+    return false;
+}
+
 /* Wrap text to width columns: at blanks, or between two characters where
- * one is CJK; a word longer than the width is cut. */
+ * one is CJK, never before closing punctuation or after opening
+ * punctuation; a word longer than the width is cut. */
 static void wrap(Lines *ls, const char *text, int width, Role r,
                  unsigned attr, int indent)
 {
@@ -124,19 +136,22 @@ static void wrap(Lines *ls, const char *text, int width, Role r,
     while (*s) {
         const char *brk = NULL, *p = s;
         int cols = indent, n;
+        uint32_t prev = 0;
         while (*p) {
             uint32_t c = cp_at(p, &n);
             int cw = grid_cp_width(c);
             if (c == ' ')
                 brk = p;
-            else if (cw == 2 && p > s && !closing(c))
+            else if (cw == 2 && p > s && !closing(c) && !opening(prev))
                 brk = p;
             if (cols + cw > width)
                 break;
             cols += cw;
             int n2;
-            if (cw == 2 && p[n] && p[n] != ' ' && !closing(cp_at(p + n, &n2)))
+            if (cw == 2 && p[n] && p[n] != ' ' && !opening(c) &&
+                !closing(cp_at(p + n, &n2)))
                 brk = p + n;
+            prev = c;
             p += n;
         }
         const char *end = !*p ? p : brk && brk > s ? brk : p > s ? p : p + n;
