@@ -866,6 +866,39 @@ static void test_cjk_brackets(void **state)
     }
 }
 
+/* P11: a learner never sees the lesson's authoring syntax: the reveal
+ * gives the lesson's reason (its hint) or the scene, not the query; a
+ * paragraph's `code` marks are not drawn; a part with no picture says so
+ * in plain words, not "@scene". */
+static void test_no_authoring_syntax(void **state)
+{
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Run `collviz list` first.\n\n@check Steps of the ring on 4 "
+        "ranks?\n@query steps on allreduce -a ring -p 4 -s 64\n@answer 7\n"
+        "@hint Two phases of p - 1 steps after the copy.\n\n@check Steps "
+        "on 8?\n@query steps on allreduce -a ring -p 8 -s 64\n@answer 15");
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    char *t = screen(l);
+    if (!strstr(t, "Run collviz list first.") || strchr(t, '`') ||
+        !strstr(t, "(No picture for this part of the lesson.)") ||
+        strstr(t, "@scene"))
+        fail_msg("the first page:\n%s", t);
+    free(t);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "r\n");
+    if (!strstr(l->msg, "The answer is 7. Why: Two phases of p - 1 steps") ||
+        strstr(l->msg, "steps on") || strstr(l->msg, "@"))
+        fail_msg("the first reveal: '%s'", l->msg);
+    learn_key(l, ' ');
+    type(l, "r\n"); /* no hint: the scene it was computed for */
+    if (!strstr(l->msg, "The answer is 15, as collviz computes it for "
+                "allreduce -a ring -p 8 -s 64.") || strstr(l->msg, "steps on"))
+        fail_msg("the second reveal: '%s'", l->msg);
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -945,6 +978,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_no_authoring_syntax, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_cjk_brackets, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),

@@ -307,13 +307,15 @@ static void reveal(Learn *l)
         return;
     set_result(l, i, CP_REVEALED);
     l->ask.open = false;
-    const char *q = l->cur.les.items[i].query;
-    if (strstr(q, " on "))
-        say(l, ROLE_WARN, _("The answer is %s: collviz computes '%s'."),
-            l->ask.value.text, q);
+    /* the reason in the lesson's words (its hint), never the query,
+       which is the lesson's authoring syntax (P11) */
+    const char *hint = l->cur.les.items[i].hint;
+    if (hint && *hint)
+        say(l, ROLE_WARN, _("The answer is %s. Why: %s"), l->ask.value.text,
+            hint);
     else
-        say(l, ROLE_WARN, _("The answer is %s: collviz computes '%s' over %s."),
-            l->ask.value.text, q, l->ask.value.scene);
+        say(l, ROLE_WARN, _("The answer is %s, as collviz computes it for %s."),
+            l->ask.value.text, l->ask.value.scene);
     learn_save(l);
 }
 

@@ -84,6 +84,8 @@ static char *join(const char *t)
     if (!o)
         return NULL;
     for (const char *s = t; *s; s++) {
+        if (*s == '`') /* a lesson's `code` marks are not shown (P11) */
+            continue;
         if (*s != '\n') {
             *w++ = *s;
             continue;
@@ -373,7 +375,7 @@ static void draw_picture(const Learn *l, Grid *g, Rect r)
         return;
     }
     const char *note = c->pic_note[0] ? c->pic_note
-                       : _("No scene yet: the lesson sets one with @scene.");
+                       : _("(No picture for this part of the lesson.)");
     Lines ls = {0};
     wrap(&ls, note, in.w > 2 ? in.w - 2 : 1, ROLE_DIM, 0, 0);
     for (int i = 0; i < ls.n && i < in.h; i++)
