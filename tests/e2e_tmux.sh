@@ -217,7 +217,8 @@ check_exit 0 "learn: wrong, right, quit"
 grep -q "^01-collectives [0-9]* [0-9]* +" "$XDG_STATE_HOME/collviz/lessons" ||
     fail "the progress file does not record the checkpoint"
 start "learn --lang en" "$utf8"
-wait_for "at checkpoint 2 of 4" "the list shows the progress"
+wait_for "in progress: 1/4 right" "the list shows the progress"
+wait_for "right 1 of " "the list shows the course's score"
 tm send-keys -t e2e Enter
 wait_for "Gather is scatter run backwards" "resumes at the next paragraph"
 grep -q "Your answer:" "$work/screen" && fail "the answered checkpoint is asked again"
@@ -230,6 +231,13 @@ tm send-keys -t e2e L
 wait_for "collviz learn: lessons" "L opens the list of lessons"
 tm send-keys -t e2e q
 check_exit 0 "learn: L from the TUI, then q"
+# P12: --reset all forgets every lesson's record
+start "learn --reset all --lang en" "$utf8"
+wait_for "right 0 of " "--reset all: the score is back to 0"
+tm send-keys -t e2e q
+check_exit 0 "learn: --reset all"
+grep -q "^01-collectives [0-9]* [0-9]* +" "$XDG_STATE_HOME/collviz/lessons" &&
+    fail "--reset all kept lesson 1's record"
 "$bin" learn 1 < /dev/null > "$work/out" 2>&1
 rc=$?
 [ $rc -eq 2 ] || { cat "$work/out"; fail "learn: status $rc without a terminal"; }

@@ -899,6 +899,76 @@ static void test_no_authoring_syntax(void **state)
     stop(l);
 }
 
+/* P12: the list says not started, in progress (right k of n) and done
+ * (right k of n, skipped s, shown r), with the course's score in the
+ * header; a done lesson opens from its start for review and keeps its
+ * record; at a lesson's end Space opens the next one. */
+static void test_progress_list(void **state)
+{
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n@check Steps of the ring on 4 ranks?\n"
+        "@query steps on allreduce -a ring -p 4 -s 64\n@answer 7\n\n"
+        "Between.\n\n@check And on 8?\n@query steps on allreduce -a ring "
+        "-p 8 -s 64\n@answer 15\n\n@check And on 2?\n@query steps on "
+        "allreduce -a ring -p 2 -s 64\n@answer 3");
+    /* a second lesson, the same file under the next number */
+    char from[256], to[256], cmd[600];
+    for (int z = 0; z < 2; z++) {
+        snprintf(from, sizeof from, "%s/%s/01-one.txt", dir, z ? "zh" : "en");
+        snprintf(to, sizeof to, "%s/%s/02-two.txt", dir, z ? "zh" : "en");
+        snprintf(cmd, sizeof cmd, "sed 's/Lesson 1: One/Lesson 2: Two/' "
+                 "'%s' > '%s'", from, to);
+        assert_int_equal(system(cmd), 0);
+    }
+    remove(prog);
+    Learn *l = start_in(dir, 100, 30);
+    l->screen = LS_LIST;
+    char *t = screen(l);
+    if (!strstr(t, "right 0 of 6") || !strstr(t, "not started"))
+        fail_msg("fresh:\n%s", t);
+    free(t);
+    open_lesson(l, 0);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "7\n");
+    learn_key(l, 'o');
+    t = screen(l);
+    if (!strstr(t, "in progress: 1/3 right") || !strstr(t, "right 1 of 6"))
+        fail_msg("in progress:\n%s", t);
+    free(t);
+    open_lesson(l, 0); /* resumes at the second checkpoint */
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "s\n"); /* skipped */
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "r\n"); /* shown */
+    for (int i = 0; i < 10 && !strstr(l->msg, "The end of the lesson"); i++)
+        learn_key(l, ' ');
+    assert_non_null(strstr(l->msg, "Press Space for the next one"));
+    learn_key(l, ' ');
+    assert_int_equal(l->cur.index, 1); /* the next lesson */
+    learn_key(l, 'o');
+    t = screen(l);
+    if (!strstr(t, "done: 1/3 right, 1 skipped, 1 shown"))
+        fail_msg("done:\n%s", t);
+    free(t);
+    char before[200], after[200];
+    progress_line("01-one", before, sizeof before);
+    open_lesson(l, 0); /* done: review from the start */
+    assert_true(l->cur.review);
+    assert_non_null(strstr(l->msg, "Review"));
+    for (int i = 0; i < 20 && !strstr(l->msg, "The end of the lesson"); i++) {
+        learn_key(l, ' ');
+        assert_false(l->ask.open); /* its checkpoints are not asked again */
+    }
+    assert_int_equal(l->cur.index, 0);
+    learn_save(l);
+    progress_line("01-one", after, sizeof after);
+    assert_string_equal(before, after);
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -978,6 +1048,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_progress_list, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_authoring_syntax, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_cjk_brackets, setup, teardown),

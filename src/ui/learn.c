@@ -222,7 +222,7 @@ static ProgressEntry *entry(Learn *l)
 void learn_save(Learn *l)
 {
     ProgressEntry *e = entry(l);
-    if (!e || !l->prog_ok)
+    if (!e || !l->prog_ok || l->cur.review) /* a review keeps the record */
         return;
     progress_position(&l->cur.les, l->cur.pos, &e->dirs, &e->texts);
     char why[600];
@@ -403,9 +403,24 @@ static void advance(Learn *l)
         return;
     }
     if (c->pos >= c->les.nitems) {
-        say(l, ROLE_OK, "%s", _("The end of the lesson. Press o for the list "
-                                "of lessons, q to quit."));
+        /* the end: said once; the next Space opens the next lesson */
+        char why[600];
+        bool last = c->index + 1 >= (int)l->nlist;
+        if (c->end_said && !last) {
+            if (learn_open(l, c->index + 1, why, sizeof why))
+                say(l, ROLE_ERROR, "%s", why);
+            return;
+        }
+        c->end_said = true;
         learn_save(l);
+        if (last)
+            say(l, ROLE_OK, "%s", _("The end of the lesson, and of the "
+                                    "course. Press o for the list of "
+                                    "lessons, q to quit."));
+        else
+            say(l, ROLE_OK, "%s", _("The end of the lesson. Press Space for "
+                                    "the next one, o for the list of "
+                                    "lessons, q to quit."));
         return;
     }
     l->msg[0] = '\0';
@@ -440,11 +455,15 @@ int learn_open(Learn *l, int i, char *why, size_t whylen)
     Lesson les;
     if (read_lesson(l, i, l->lang, &les, why, whylen))
         return -1;
+    LearnScore sc;
+    learn_score(l, (size_t)i, &sc);
     lesson_fini(&l->cur.les);
-    l->cur = (LearnLesson){.index = i, .les = les, .scene = -1};
+    l->cur = (LearnLesson){.index = i, .les = les, .scene = -1,
+                           .review = sc.done};
     l->ask = (LearnAsk){.item = -1};
     ProgressEntry *e = progress_get(&l->prog, l->list[i].name, false);
-    if (e)
+    if (e && !sc.done) /* resumed where it stopped; a done one from its
+                          start, for review */
         l->cur.pos = progress_index(&les, e->dirs, e->texts);
     l->sel = i;
     l->screen = LS_LESSON;
@@ -454,6 +473,10 @@ int learn_open(Learn *l, int i, char *why, size_t whylen)
         advance(l);
     else if (open_check(l) >= 0)
         ask_open(l, open_check(l));
+    if (l->cur.review)
+        say(l, ROLE_STATUS, _("Review: you have done this lesson (%zu of %zu "
+                              "right); reading it again keeps that record."),
+            sc.right, sc.checks);
     if (l->prog_note[0]) { /* opening wiped the status line */
         say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", l->prog_note);
         l->prog_note[0] = '\0';

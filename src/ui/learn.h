@@ -46,6 +46,9 @@ typedef struct {
     char pic_scale[240]; /* the picture follows fewer elements than the
                             scene's size (lint_picture_count): says so */
     long step;          /* the step the text asked for */
+    bool review;        /* a done lesson read again from its start: its
+                           record and position stay as they are */
+    bool end_said;      /* the end was said: Space opens the next lesson */
 } LearnLesson;
 
 /* The checkpoint being asked. */
@@ -142,6 +145,14 @@ void learn_key(Learn *l, int key);
 void learn_set_lang(Learn *l, UiLang lang);
 /* Save the open lesson's position (also done after every checkpoint). */
 void learn_save(Learn *l);
+/* A lesson's record, from its progress. */
+typedef struct {
+    bool started, done;    /* opened; read to its end */
+    size_t checks;         /* its checkpoints */
+    size_t right, skipped, shown; /* answered right, skipped, revealed */
+} LearnScore;
+/* The record of lesson i of the list (learn_draw.c). */
+void learn_score(const Learn *l, size_t i, LearnScore *sc);
 /* Draw the current screen (learn_draw.c). */
 void learn_draw(const Learn *l, Grid *g);
 /* How far the lesson's text can scroll up at the screen's size. */

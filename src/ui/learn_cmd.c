@@ -18,8 +18,8 @@ enum { L_LANG, L_RESET, L_CHECK, L_HELP, L_COUNT };
 static const CliOpt learn_opts[L_COUNT] = {
     [L_LANG] = {0, "lang", "LANG", "the language: en or zh (default: from "
                 "LC_ALL, LC_MESSAGES or LANG; zh_* gives zh)"},
-    [L_RESET] = {0, "reset", "LESSON", "forget the progress of LESSON and "
-                 "start it again"},
+    [L_RESET] = {0, "reset", "LESSON|all", "forget the progress of LESSON "
+                 "(all: of every lesson) and start it again"},
     [L_CHECK] = {0, "check", NULL, "check the lesson files given (default: "
                  "every lesson) and report each problem; exit 2 on any"},
     [L_HELP] = CLI_OPT_HELP,
@@ -27,7 +27,7 @@ static const CliOpt learn_opts[L_COUNT] = {
 
 static const CliCmd learn_cmd = {
     .name = "learn",
-    .usage = "learn [LESSON] [--lang en|zh] [--reset LESSON]\n"
+    .usage = "learn [LESSON] [--lang en|zh] [--reset LESSON|all]\n"
              "       collviz learn --check [FILE...]",
     .about = "Play the lessons beside the picture: text, scenes, steps, "
              "commands and\ncheckpoints whose answers collviz computes. "
@@ -231,11 +231,16 @@ int cmd_learn(int argc, char **argv)
         free(l);
         return fail("%s%s", l ? why : cv_strerror(CV_ERR_NOMEM), "");
     }
-    const char *key = la.reset ? la.reset : la.lesson;
+    bool all = la.reset && !strcmp(la.reset, "all") && !la.lesson;
+    const char *key = la.reset && !all ? la.reset : la.lesson;
     int i = key ? find_lesson(l, key) : first_open(l);
     rc = CLI_EXIT_USAGE;
-    if (i >= 0 && la.reset)
-        progress_reset(&l->prog, l->list[i].name);
+    size_t first = all ? 0 : (size_t)i, end = all ? l->nlist : (size_t)i + 1;
+    for (size_t k = first; i >= 0 && la.reset && k < end; k++)
+        progress_reset(&l->prog, l->list[k].name);
+    if (all && tty && l->prog_ok &&
+        progress_save(&l->prog, l->prog_why, sizeof l->prog_why))
+        l->prog_ok = false; /* said at exit, as any failed save */
     if (i >= 0 && key && learn_open(l, i, why, sizeof why))
         fail("%s%s", why, "");
     else if (i >= 0 && !tty)
@@ -246,7 +251,7 @@ int cmd_learn(int argc, char **argv)
         rc = CLI_EXIT_OK;
     if (rc == CLI_EXIT_OK) {
         l->sel = i;
-        if (la.reset)
+        if (la.reset && !all)
             learn_save(l);
         int sig = loop(l);
         rc = sig < 0 ? CLI_EXIT_FAIL : sig ? 128 + sig : CLI_EXIT_OK;

@@ -303,32 +303,68 @@ static void too_small(const Learn *l, Grid *g)
 
 /* --------------------------------------------------------------- list */
 
-static void status_of(const Learn *l, size_t i, char *out, size_t n)
+void learn_score(const Learn *l, size_t i, LearnScore *sc)
 {
     ProgressEntry *e = progress_get((Progress *)&l->prog, l->list[i].name,
                                     false);
-    if (!e) {
+    *sc = (LearnScore){.checks = l->nchecks[i], .started = e != NULL};
+    if (!e)
+        return;
+    sc->done = e->dirs > l->end[i][0] ||
+               (e->dirs == l->end[i][0] && e->texts >= l->end[i][1]);
+    for (size_t k = 0; e->results[k] && k < sc->checks; k++) {
+        sc->right += e->results[k] == CP_RIGHT;
+        sc->skipped += e->results[k] == CP_SKIPPED;
+        sc->shown += e->results[k] == CP_REVEALED;
+    }
+}
+
+/* A lesson's line in the list: not started, in progress (right k of n)
+ * or done (right k of n, and what was skipped or shown). */
+static void status_of(const Learn *l, size_t i, char *out, size_t n)
+{
+    LearnScore sc;
+    learn_score(l, i, &sc);
+    if (!sc.started) {
         snprintf(out, n, "%s", _("not started"));
         return;
     }
-    if (e->dirs > l->end[i][0] ||
-        (e->dirs == l->end[i][0] && e->texts >= l->end[i][1])) {
-        snprintf(out, n, "%s", _("done"));
+    if (!sc.checks) {
+        snprintf(out, n, "%s", sc.done ? _("done") : _("in progress"));
         return;
     }
-    size_t k = strspn(e->results, "+sr");
-    if (!l->nchecks[i])
-        snprintf(out, n, "%s", _("started"));
-    else
-        snprintf(out, n, _("at checkpoint %zu of %zu"),
-                 k < l->nchecks[i] ? k + 1 : l->nchecks[i], l->nchecks[i]);
+    int k = snprintf(out, n, sc.done ? _("done: %zu/%zu right")
+                                     : _("in progress: %zu/%zu right"),
+                     sc.right, sc.checks);
+    if (sc.done && sc.skipped && k > 0 && (size_t)k < n)
+        k += snprintf(out + k, n - (size_t)k, _(", %zu skipped"), sc.skipped);
+    if (sc.done && sc.shown && k > 0 && (size_t)k < n)
+        snprintf(out + k, n - (size_t)k, _(", %zu shown"), sc.shown);
 }
 
 static void draw_list(const Learn *l, Grid *g)
 {
     Rect r = grid_rect(g);
-    header(g, _("collviz learn: lessons"), ui_lang_name(l->lang));
-    int sw = 26, rows = g->h - 5; /* rows 2 .. h - 4 */
+    /* the score of the whole course beside the language */
+    size_t right = 0, checks = 0;
+    for (size_t i = 0; i < l->nlist; i++) {
+        LearnScore sc;
+        learn_score(l, i, &sc);
+        right += sc.right, checks += sc.checks;
+    }
+    char score[120];
+    snprintf(score, sizeof score, _("right %zu of %zu   %s"), right, checks,
+             ui_lang_name(l->lang));
+    header(g, _("collviz learn: lessons"), score);
+    /* the status column as wide as its widest line, the titles the rest */
+    int sw = 8, rows = g->h - 5; /* rows 2 .. h - 4 */
+    for (size_t i = 0; i < l->nlist; i++) {
+        char st[80];
+        status_of(l, i, st, sizeof st);
+        int w = grid_text_width(st) + 2;
+        sw = w > sw ? w : sw;
+    }
+    sw = sw < g->w / 2 ? sw : g->w / 2;
     /* the list scrolls so that the highlight is always shown */
     size_t top = rows > 0 && l->sel >= rows ? (size_t)(l->sel - rows + 1) : 0;
     for (size_t i = top; i < l->nlist && (int)(i - top) < rows; i++) {
@@ -340,7 +376,7 @@ static void draw_list(const Learn *l, Grid *g)
         char num[16], st[80];
         snprintf(num, sizeof num, "%2d", l->list[i].number);
         grid_text(g, r, 2, y, 3, role, GRID_BOLD, num);
-        grid_text(g, r, 6, y, g->w - sw - 8, role, 0, l->titles[i]);
+        grid_text_cut(g, r, 6, y, g->w - sw - 8, role, 0, l->titles[i]);
         status_of(l, i, st, sizeof st);
         grid_text(g, r, g->w - sw - 1, y, sw, sel ? role : ROLE_DIM, 0, st);
     }
