@@ -275,6 +275,47 @@ static void test_refusals(void **state)
     assert_non_null(strstr(why, "no @scene"));
 }
 
+/* P8: numbers are accepted as the course writes them: sizes with -s's
+ * suffixes (powers of 1024), digits grouped by threes, simple fractions;
+ * an answer right to fewer decimals than asked is told so; the value is
+ * shown with the decimals asked. Expected values by hand: the ring
+ * all-reduce sends 2(p-1)/p of the vector, 2 * 7/8 * 1 MiB = 1835008
+ * bytes at p = 8; busbw/algbw is 2(p-1)/p = 7/4 for all-reduce and
+ * (p-1)/p = 7/8 for all-gather at p = 8. */
+static void test_match_forms(void **state)
+{
+    QueryValue b = eval("sent max", "allreduce -a ring -p 8 -s 1M");
+    assert_true(b.num == 1835008);
+    static const char *const right[] = {"1835008", "1,835,008", "1792K",
+        "1792k", "1.75M", "1.75m", "1792KiB", "3670016/2"};
+    for (size_t i = 0; i < sizeof right / sizeof *right; i++)
+        if (!query_match(&b, right[i]))
+            fail_msg("'%s' not taken for 1835008", right[i]);
+    static const char *const wrong[] = {"1,83,5008", "18,35,008", "1835,008",
+        "1.75", "1.7M", "1792", "1.75x", "0x1C0000", "1.835e6", ",835,008",
+        "1.75 MiB" /* no blank inside */};
+    for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++)
+        if (query_match(&b, wrong[i]))
+            fail_msg("'%s' taken for 1835008", wrong[i]);
+    QueryValue ar = eval("busbw", "allreduce -a ring -p 8 -s 64");
+    assert_true(query_match(&ar, "7/4"));
+    assert_true(query_match(&ar, "1.75"));
+    assert_false(query_match(&ar, "7/5"));
+    assert_false(query_match(&ar, "7/0"));
+    assert_false(query_match(&ar, "/4"));
+    QueryValue ag = eval("busbw", "allgather -a ring -p 8 -s 64");
+    assert_true(query_match(&ag, "7/8"));
+    assert_true(query_match(&ag, "0.875"));
+    QueryValue t = eval("steptime 9", "allreduce -a ring -p 8 -s 1M");
+    assert_string_equal(t.text, "14.11"); /* 1 us + 13.1072 us, to 2 */
+    assert_int_equal(query_coarse(&t, "14.1"), 1);
+    assert_int_equal(query_coarse(&t, "14"), 0);
+    assert_int_equal(query_coarse(&t, "14.2"), -1); /* wrong, not coarse */
+    assert_int_equal(query_coarse(&t, "14.11"), -1); /* right */
+    assert_int_equal(query_coarse(&t, "abc"), -1);
+    assert_int_equal(query_coarse(&b, "1835000"), -1); /* whole numbers */
+}
+
 static void test_match(void **state)
 {
     QueryValue n = eval("busbw", "allreduce -a ring -p 4 -s 16");
@@ -328,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_refusals),
         cmocka_unit_test(test_work_bound),
         cmocka_unit_test(test_match),
+        cmocka_unit_test(test_match_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -969,6 +969,29 @@ static void test_progress_list(void **state)
     stop(l);
 }
 
+/* P8: the player tells a right but coarse answer from a wrong one, and
+ * takes sizes as the course writes them. */
+static void test_checker_forms(void **state)
+{
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n@check Step 9's time?\n@query steptime 9 on allreduce "
+        "-a ring -p 8 -s 1M\n@answer 14.11\n\n@check Bytes a rank sends?\n"
+        "@query sent max on allreduce -a ring -p 8 -s 1M\n@answer 1835008");
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "14.1\n");
+    assert_non_null(strstr(l->msg, "Right to 1 decimal; give 2."));
+    assert_int_equal(l->ask.tries, 0);
+    assert_true(l->ask.open);
+    type(l, "14.11\n");
+    assert_non_null(strstr(l->msg, "Right: 14.11."));
+    type(l, "1.75M\n");
+    assert_non_null(strstr(l->msg, "Right: 1835008."));
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -1048,6 +1071,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checker_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_list, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_authoring_syntax, setup,
                                         teardown),

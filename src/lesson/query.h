@@ -73,12 +73,18 @@ typedef struct {
 int query_eval(const char *q, const SceneSpec *scene, const char *scene_line,
                QueryValue *out, char *why, size_t whylen);
 
-/* Whether the learner's answer matches v: numbers as numbers (an answer
- * that is not exact must give at least v->decimals decimals and round to
- * v there), names as the tool's names and aliases (case and surrounding
- * blanks ignored), lists as sets ("0-3", "0,1,2,3" and "3 2 1 0" are
+/* Whether the learner's answer matches v: numbers as numbers, written
+ * plainly, grouped by threes ("1,835,008"), as sizes ("1.75M", "1792K",
+ * "64KiB") or as simple fractions ("7/8"); an answer that is not exact
+ * must give at least v->decimals decimals and round to v there (a size
+ * or fraction is held to v's decimals), names as the tool's names and
+ * aliases (case and surrounding blanks ignored), lists as sets ("0-3", "0,1,2,3" and "3 2 1 0" are
  * one set; "none" or "-" the empty one). */
 bool query_match(const QueryValue *v, const char *answer);
+/* Where the learner's answer is a number that rounds to v at fewer
+ * decimals than v asks ("14.1" for 14.107 asked to 2), the decimals it
+ * gave; -1 otherwise (right, wrong, or not a number). */
+int query_coarse(const QueryValue *v, const char *answer);
 
 /* The name of a query kind. */
 const char *query_kind_name(QueryKind k);

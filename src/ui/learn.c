@@ -372,6 +372,15 @@ static void submit(Learn *l)
         say(l, ROLE_OK, _("Right: %s."), right);
         return;
     }
+    int given = query_coarse(&a->value, a->text);
+    if (given >= 0) { /* right as far as it goes: not a wrong try */
+        say(l, ROLE_WARN, given == 1 ? _("Right to %d decimal; give %d.")
+                                     : _("Right to %d decimals; give %d."),
+            given, a->value.decimals);
+        a->len = 0;
+        a->text[0] = '\0';
+        return;
+    }
     if (++a->tries >= LEARN_TRIES) {
         reveal(l);
         return;
