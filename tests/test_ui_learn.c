@@ -992,6 +992,41 @@ static void test_checker_forms(void **state)
     stop(l);
 }
 
+/* P6: a trace line in a block wraps before its -> and => so that its
+ * result stays in view at 80x24, with no note of a cut; the note of a
+ * cut block goes once the block has scrolled out of view. */
+static void test_trace_lines_wrap(void **state)
+{
+    char text[4096] = "Intro.\n\n    r0 recv[12..15] -> r1 recv[12..15] "
+        "reduce => {0-1}@12..15\n\nA wide one.\n\n    "
+        "WIDEBLOCK_aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa_END";
+    for (int i = 0; i < 30; i++)
+        strcat(text, "\n\nA paragraph of plain words to scroll the block "
+               "away.");
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64", text);
+    Learn *l = start_in(dir, 80, 24);
+    open_lesson(l, 0);
+    learn_key(l, ' ');
+    char *t = screen(l);
+    if (!strstr(t, "=> {0-1}@12..15") || strstr(t, "A block is cut"))
+        fail_msg("the trace line:\n%s", t);
+    free(t);
+    learn_key(l, ' ');
+    learn_key(l, ' ');
+    t = screen(l);
+    assert_non_null(strstr(t, "A block is cut"));
+    free(t);
+    learn_key(l, '>');
+    for (int i = 0; i < 30; i++)
+        learn_key(l, ' ');
+    t = screen(l);
+    if (strstr(t, "WIDEBLOCK") || strstr(t, "A block is cut") ||
+        strstr(t, "The block's end"))
+        fail_msg("the note outlived its block:\n%s", t);
+    free(t);
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -1071,6 +1106,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_trace_lines_wrap, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_checker_forms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_progress_list, setup, teardown),
         cmocka_unit_test_setup_teardown(test_no_authoring_syntax, setup,

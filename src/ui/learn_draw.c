@@ -166,20 +166,58 @@ static void wrap(Lines *ls, const char *text, int width, Role r,
     }
 }
 
-/* Each line of a block as it is (one cut to the width by the drawing). */
-static void block(Lines *ls, const char *t, Role r, int indent, int number)
+/* Where line s (n bytes) can break to fit width columns: the last " -> "
+ * or " => " (a trace line's transfer and its result) whose text before
+ * it fits; 0 where none does. */
+static size_t arrow_break(const char *s, size_t n, int width)
+{
+    size_t at = 0;
+    int cols = 0;
+    for (size_t i = 0; i < n && cols <= width;) {
+        if (i > 0 && n - i > 4 && s[i] == ' ' && s[i + 2] == '>' &&
+            s[i + 3] == ' ' && (s[i + 1] == '-' || s[i + 1] == '='))
+            at = i;
+        int k;
+        cols += grid_cp_width(cp_at(s + i, &k));
+        i += (size_t)k;
+    }
+    return at;
+}
+
+/* Each line of a block as it is. A line of a text block (not a command)
+ * wider than width is wrapped before its " -> " and " => " where it can
+ * be, the rest indented under it (P6: a trace line's result stays in
+ * view); what still does not fit scrolls sideways (the drawing). */
+static void block(Lines *ls, const char *t, Role r, int indent, int number,
+                  int width)
 {
     int k = 1;
     for (const char *s = t; *s;) {
         size_t n = strcspn(s, "\n");
         char buf[2048];
-        if (number)
-            snprintf(buf, sizeof buf, "%*s%d %.*s", indent, "", k++, (int)n, s);
-        else
-            snprintf(buf, sizeof buf, "%*s%.*s", indent, "", (int)n, s);
-        add(ls, buf, strlen(buf), r, 0);
-        if (ls->n)
-            ls->l[ls->n - 1].block = true;
+        const char *line = s;
+        size_t len = n;
+        int pad = indent;
+        for (;;) {
+            char piece[2048];
+            snprintf(piece, sizeof piece, "%.*s", (int)len, line);
+            size_t take = len, cut;
+            if (!number && pad + grid_text_width(piece) > width &&
+                (cut = arrow_break(line, len, width - pad)) > 0)
+                take = cut;
+            if (number)
+                snprintf(buf, sizeof buf, "%*s%d %.*s", pad, "", k++,
+                         (int)take, line);
+            else
+                snprintf(buf, sizeof buf, "%*s%.*s", pad, "", (int)take, line);
+            add(ls, buf, strlen(buf), r, 0);
+            if (ls->n)
+                ls->l[ls->n - 1].block = true;
+            if (take == len)
+                break;
+            line += take + 1, len -= take + 1; /* from the arrow on */
+            pad = indent + 4;
+        }
         s += n + (s[n] == '\n');
     }
 }
@@ -210,14 +248,14 @@ static void lesson_lines(const Learn *l, const ProgressEntry *e, int width,
             free(j);
             break;
         case LI_BLOCK:
-            block(ls, it->text, ROLE_VALUE, 2, 0);
+            block(ls, it->text, ROLE_VALUE, 2, 0, width);
             break;
         case LI_RUN: {
             const char *try = strchr(it->text, '\n')
                 ? _("Try (x, then the command's number):")
                 : _("Try (x runs it):");
             add(ls, try, strlen(try), ROLE_DIM, 0);
-            block(ls, it->text, ROLE_KEY, 2, 1);
+            block(ls, it->text, ROLE_KEY, 2, 1, width);
             break;
         }
         case LI_SCENE:
@@ -512,10 +550,12 @@ static void draw_text(const Learn *l, Grid *g, Rect r)
         shift = most;
     int end = first + r.h < n ? first + r.h : n;
     Lines note = {0};
-    if (r.h > 3 && (shift > 0 || overflow(&ls, first, end, r.w) > 0))
-        wrap(&note, shift < most ? _("A block is cut at the pane's edge: > "
-                                     "scrolls it sideways, < back.")
-                                 : _("The block's end: < scrolls back."),
+    /* said only while such a block is in view (P6) */
+    int vis = overflow(&ls, first, end, r.w - 1);
+    if (r.h > 3 && vis > 0)
+        wrap(&note, shift < vis ? _("A block is cut at the pane's edge: > "
+                                    "scrolls it sideways, < back.")
+                                : _("The block's end: < scrolls back."),
              r.w, ROLE_WARN, 0, 0);
     int rows = r.h - (note.n < 2 ? note.n : 2);
     if (note.n && (first = n - rows - l->cur.scroll) < 0)
@@ -555,8 +595,14 @@ static void draw_lesson(const Learn *l, Grid *g)
         footer(l, g, _("Enter check   s or r, Enter: skip or answer   Esc leave"));
         return;
     }
-    footer(l, g, _("Space next  PgUp back  Left/Right step  x run  s skip  "
-                   "r answer  l language  o lessons  q quit"));
+    /* the keys, fewer of them where the screen is narrow: q quit always
+       shown (P13) */
+    const char *keys = _("Space next  PgUp back  Left/Right step  x run  "
+                         "s skip  r answer  l language  o lessons  q quit");
+    if (grid_text_width(keys) > g->w - 2)
+        keys = _("Space next  PgUp back  x run  s skip  r answer  o lessons  "
+                 "q quit");
+    footer(l, g, keys);
 }
 
 /* --------------------------------------------------------------- pager */
