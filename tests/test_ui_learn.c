@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -501,6 +502,16 @@ static void test_run(void **state)
     stop(l);
 }
 
+/* Whether the line at s (to its newline) holds pat, either case. */
+static bool strncasestr_line(const char *s, const char *pat)
+{
+    size_t n = strcspn(s, "\n"), m = strlen(pat);
+    for (size_t i = 0; i + m <= n; i++)
+        if (!strncasecmp(s + i, pat, m))
+            return true;
+    return false;
+}
+
 /* H4: a lesson's command runs in the background. The player takes keys
  * while it runs and its output streams into the pager; q stops the
  * command, not the player, and keeps what it printed; a second q goes
@@ -592,6 +603,19 @@ static void test_run_async(void **state)
     assert_int_equal(l->pager_top, 0);
     learn_key(l, KEY_END);
     assert_int_equal(l->pager_top, lines - (30 - 3));
+    /* / finds a line and n the next one; a miss is said */
+    learn_key(l, KEY_HOME);
+    type(l, "/bruck\n");
+    int at = l->pager_top;
+    const char *line = l->pager;
+    for (int k = 0; k < at; k++)
+        line = strchr(line, '\n') + 1;
+    if (!strncasestr_line(line, "bruck") && at < lines - (30 - 3))
+        fail_msg("'/bruck' went to line %d: %.60s", at, line);
+    learn_key(l, 'n');
+    assert_true(l->pager_top != at || at == lines - (30 - 3));
+    type(l, "/no such text\n");
+    assert_non_null(strstr(l->msg, "Not found: no such text"));
     /* sideways: no further than the widest line needs */
     learn_key(l, KEY_RIGHT);
     assert_int_equal(l->pager_left, learn_pager_wide(l) < LEARN_HSHIFT_STEP

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <curses.h>
 
 #include "lesson/lint.h"
@@ -678,11 +679,76 @@ static void list_key(Learn *l, int key)
         say(l, ROLE_DIM, "%s", _("q quits the player; Enter opens a lesson."));
 }
 
+/* The first line after line `from` of the pager holding what is to be
+ * found (ASCII letters in either case), or -1. */
+static int pager_search(const Learn *l, int from)
+{
+    const char *s = l->pager ? l->pager : "", *pat = l->pager_find;
+    size_t m = strlen(pat);
+    for (int line = 0; *s && m; line++) {
+        size_t n = strcspn(s, "\n");
+        for (size_t i = 0; line > from && i + m <= n; i++)
+            if (!strncasecmp(s + i, pat, m))
+                return line;
+        s += n + (s[n] == '\n');
+    }
+    return -1;
+}
+
+/* Go to the next line holding what is to be found, or say there is none. */
+static void pager_next(Learn *l)
+{
+    int at = pager_search(l, l->pager_top);
+    if (at < 0)
+        at = pager_search(l, -1); /* from the top again */
+    if (at < 0) {
+        say(l, ROLE_WARN, _("Not found: %s"), l->pager_find);
+        return;
+    }
+    int most = learn_pager_max(l);
+    l->pager_top = at < most ? at : most;
+    l->msg[0] = '\0';
+}
+
+/* The keys while / takes what to find: Enter finds, Esc leaves. */
+static void find_key(Learn *l, int key)
+{
+    size_t n = strlen(l->pager_find);
+    if (is_enter(key)) {
+        l->pager_finding = false;
+        l->job.follow = false;
+        pager_next(l);
+    } else if (key == 27) {
+        l->pager_finding = false;
+    } else if (keys_is_erase(key)) {
+        if (n)
+            l->pager_find[n - 1] = '\0';
+    } else if (key >= 0x20 && key < 0x7F && n + 1 < sizeof l->pager_find) {
+        l->pager_find[n] = (char)key;
+        l->pager_find[n + 1] = '\0';
+    }
+}
+
 /* The pager: lines and pages up and down, never past the end; sideways
- * by LEARN_HSHIFT_STEP columns; Home and End; q, Esc or Enter stop a
- * command that runs (its output stays), and then go back. */
+ * by LEARN_HSHIFT_STEP columns; Home and End; / finds and n finds again;
+ * q, Esc or Enter stop a command that runs (its output stays), and then
+ * go back. */
 static void pager_key(Learn *l, int key)
 {
+    if (l->pager_finding) {
+        find_key(l, key);
+        return;
+    }
+    if (key == '/') {
+        l->pager_finding = true;
+        l->pager_find[0] = '\0';
+        return;
+    }
+    if (key == 'n' && l->pager_find[0]) {
+        l->job.follow = false;
+        pager_next(l);
+        return;
+    }
     int page = l->h - 3 > 1 ? l->h - 3 : 1, most = learn_pager_max(l);
     int top = l->pager_top, wide = learn_pager_wide(l);
     if (key == KEY_UP || key == 'k')

@@ -117,6 +117,8 @@ typedef struct {
     char pager_title[RUNCHECK_MAX_BYTES + 3]; /* "$ " and the command, whole */
     int pager_top;      /* first line shown */
     int pager_left;     /* columns scrolled sideways */
+    bool pager_finding; /* / was pressed: the keys type what to find */
+    char pager_find[64]; /* what to find (as typed), "" none */
     LearnJob job;       /* the pager's command */
     int w, h;           /* the screen */
     bool ascii;         /* ASCII line drawing */

@@ -669,10 +669,13 @@ static void draw_pager(const Learn *l, Grid *g)
         block_line(g, r, y, &ln, l->pager_left);
         s += k + (s[k] == '\n');
     }
-    footer(l, g, learn_running(l)
-           ? _("Up/Down PgUp/PgDn Home/End scroll   q or Esc stop the command")
-           : _("Up/Down PgUp/PgDn Home/End Left/Right scroll   q or Esc back "
-               "to the lesson"));
+    char find[120];
+    snprintf(find, sizeof find, "%s %s_", _("Find:"), l->pager_find);
+    footer(l, g, l->pager_finding ? find : learn_running(l)
+           ? _("Up/Down PgUp/PgDn Home/End scroll  / find  q or Esc stop the "
+               "command")
+           : _("Up/Down PgUp/PgDn Home/End Left/Right scroll  / find  q or Esc "
+               "back"));
 }
 
 void learn_draw(const Learn *l, Grid *g)
