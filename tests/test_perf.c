@@ -412,6 +412,22 @@ static void test_host_moved_state(void **state)
     }
 }
 
+/* nccl-tests' NCCL_TESTS_MIN_BW verdict: FAILED where the average busbw
+ * is below 90% of the threshold (nccl-tests' common.cu: bw < 0.9 *
+ * check_avg_bw), OK at 90% and above; no verdict without a threshold. */
+static void test_bw_verdict(void **state)
+{
+    (void)state;
+    assert_false(perf_bw_low(90.0, 100.0));
+    assert_true(perf_bw_low(89.99, 100.0));
+    assert_false(perf_bw_low(95.0, 100.0));
+    assert_false(perf_bw_low(250.0, 100.0));
+    assert_true(perf_bw_low(0.0, 1e-9));
+    assert_false(perf_bw_low(0.0, 0.0)); /* 0 is always met */
+    assert_false(perf_bw_low(0.0, -1.0)); /* none asked */
+    assert_true(perf_bw_low(NAN, 10.0)); /* no bandwidth measured */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_summaries),
         cmocka_unit_test(test_host_moved),
         cmocka_unit_test(test_host_moved_state),
+        cmocka_unit_test(test_bw_verdict),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

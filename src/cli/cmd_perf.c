@@ -4,6 +4,7 @@
  * fastest against the model's choice. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,24 +35,25 @@ static const CliOpt opts[] = {
     {'w', "warmup", "WARMUP", "untimed iterations before them (default 5)"},
     {0, "min-time", "SECONDS", "time runs of at least SECONDS: more iterations where ITERS take less (default 0)"},
     {'c', "check", "CHECK", "checked runs per size, 0 for none (default 1)"},
-    CLI_OPT_DTYPE,
-    CLI_OPT_OP,
-    CLI_OPT_ROOT,
+    {'d', "dtype", "TYPE|all", "datatype (default float); all: every type in turn, in one table"},
+    {'o', "op", "OP|all", "reduction op: sum, prod, min, max, avg (default sum); all: every op in turn"},
+    {'r', "root", "ROOT|all", "root rank of broadcast, reduce, scatter, gather (default 0); all: every rank in turn"},
+    {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
     {0, "json", "FILE", "also write the results to FILE as JSON"},
     {0, "csv", NULL, "print CSV instead of the table"},
     {'T', "topo", "MACHINE", "the model column on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
-       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_JSON, O_CSV,
-       O_TOPO, O_HELP };
+       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_MIN_BW, O_JSON,
+       O_CSV, O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
-             "       [-c CHECK] [-d TYPE] [-o OP] [-r ROOT] [--json FILE] [--csv]\n"
-             "       [-T MACHINE]",
+             "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [--min-bw GBPS]\n"
+             "       [--json FILE] [--csv] [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -62,7 +64,9 @@ static const CliCmd cmd = {
              "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nSizes are "
              "rounded down to whole blocks and none is measured twice.\n"
              "sendrecv has no in-place form: its in-place columns read N/A.\n"
-             "Exit status 1 when any element is wrong.",
+             "Exit status 1 when any element is wrong, or an average busbw is "
+             "below --min-bw.\nThe options are nccl-tests' where nccl-tests "
+             "has them (-i is its step, not\nOSU's iterations).",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
     .max_pos = 1,
@@ -77,6 +81,11 @@ typedef struct {
     const char *backend;    /* backend name */
     const char *json_path;  /* --json FILE, or NULL */
     int csv;                /* --csv given */
+    bool all_dtypes;        /* -d all: every type, one after another */
+    bool all_ops;           /* -o all: every op (reducing collectives) */
+    bool all_roots;         /* -r all: every root (rooted collectives) */
+    double min_bw;          /* --min-bw or NCCL_TESTS_MIN_BW, GB/s; -1:
+                               none */
     Machine mach;           /* -T's machine (cfg.what_if points here) */
 } PerfArgs;
 
@@ -107,13 +116,20 @@ static int parse_counts(const CliArgs *a, PerfConfig *c, CliErr *e)
 
 static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
 {
+    /* -d all, -o all, -r all: every type, op or root in turn, as
+       nccl-tests runs them (the call is parsed with the defaults) */
+    bool ad = a->val[O_DTYPE] && !strcmp(a->val[O_DTYPE], "all");
+    bool ao = a->val[O_OP] && !strcmp(a->val[O_OP], "all");
+    bool ar = a->val[O_ROOT] && !strcmp(a->val[O_ROOT], "all");
     CliCallArgs ca = {.coll = a->npos ? a->pos[0] : NULL,
                       .algo = a->val[O_ALGO], .ranks = a->val[O_RANKS],
-                      .dtype = a->val[O_DTYPE], .op = a->val[O_OP],
-                      .root = a->val[O_ROOT], .allow_all = true,
+                      .dtype = ad ? NULL : a->val[O_DTYPE],
+                      .op = ao ? NULL : a->val[O_OP],
+                      .root = ar ? NULL : a->val[O_ROOT], .allow_all = true,
                       .def_ranks = cmd_default_ranks()};
     *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND] : "threads",
-                     .json_path = a->val[O_JSON], .csv = cli_has(a, O_CSV)};
+                     .json_path = a->val[O_JSON], .csv = cli_has(a, O_CSV),
+                     .all_dtypes = ad, .all_ops = ao, .all_roots = ar};
     /* the backend's library's own row (an unknown backend is said when it
      * is opened) */
     char why[256];
@@ -140,6 +156,21 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                                    sizeof fit))
             return cli_fail(e, "%s", fit);
     }
+    /* the bandwidth a table must reach: the flag, else nccl-tests'
+       variable */
+    const char *bw = a->val[O_MIN_BW] ? a->val[O_MIN_BW]
+                                      : getenv("NCCL_TESTS_MIN_BW");
+    pa->min_bw = -1;
+    if (bw && *bw) {
+        char *end;
+        errno = 0;
+        double v = strtod(bw, &end);
+        if (*end || errno || !isfinite(v) || v < 0)
+            return cli_fail(e, "%s takes a bandwidth in GB/s, a number of 0 "
+                            "or more, not '%s'", a->val[O_MIN_BW] ? "--min-bw"
+                            : "NCCL_TESTS_MIN_BW", bw);
+        pa->min_bw = v;
+    }
     return parse_counts(a, &pa->cfg, e);
 }
 
@@ -151,16 +182,16 @@ static void fmt_time(char *buf, size_t n, double us)
     snprintf(buf, n, us >= 10000 ? "%7.0f" : us >= 100 ? "%7.1f" : "%7.2f", us);
 }
 
-static int root_column(const CollCall *c)
+static int root_column(CollKind k, int root)
 {
-    return coll_is_rooted(c->kind) ? c->root : -1;
+    return coll_is_rooted(k) ? root : -1;
 }
 
 /* The redop column: the op of a reducing collective, else "none" (as
  * nccl-tests prints it). */
-static const char *redop_column(const CollCall *c)
+static const char *redop_column(CollKind k, RedOp op)
 {
-    return coll_is_reducing(c->kind) ? redop_name(c->op) : "none";
+    return coll_is_reducing(k) ? redop_name(op) : "none";
 }
 
 /* The name of algorithm a's rows: its own, or for NULL the library's. */
@@ -246,8 +277,8 @@ static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l)
     char t[32];
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
     printf("%12llu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
-           dtype_name(c->call.dtype), redop_column(&c->call),
-           root_column(&c->call));
+           dtype_name(r->dtype), redop_column(c->call.kind, r->op),
+           root_column(c->call.kind, r->root));
     print_side(o);
     print_side(&r->side[PERF_IN_PLACE]);
     fmt_time(t, sizeof t, o->model_s[l] * 1e6);
@@ -270,8 +301,8 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
 {
     MachineKind l = cal->machine;
     printf("%s,%llu,%zu,%s,%s,%d", r->name, r->bytes, r->count,
-           dtype_name(c->call.dtype), redop_column(&c->call),
-           root_column(&c->call));
+           dtype_name(r->dtype), redop_column(c->call.kind, r->op),
+           root_column(c->call.kind, r->root));
     for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
         const PerfSide *s = &r->side[pl];
         if (s->skipped)
@@ -350,17 +381,6 @@ static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
            "sizes)\n");
 }
 
-static void print_table_foot(const Calib *cal, const PerfRow *rows, size_t n)
-{
-    long long w = perf_wrong_total(rows, n);
-    printf("# Out of bounds values : %lld %s\n", w, w ? "FAILED" : "OK");
-    printf("# Avg bus bandwidth    : %g\n", perf_avg_busbw(rows, n));
-    print_host_moved(cal, rows, n);
-    printf("#\n");
-}
-
-/* ------------------------------------------------------------- progress */
-
 /* State of one run of the command, shared with the row callback. */
 typedef struct {
     const PerfArgs *pa;   /* the options */
@@ -370,7 +390,30 @@ typedef struct {
     double start;         /* when measuring began, s */
     size_t done;          /* rows done over all algorithms */
     size_t total;         /* rows over all algorithms */
+    bool bw_failed;       /* an average busbw fell below --min-bw */
 } Run;
+
+/* The footer: wrong elements, and the average busbw, with nccl-tests'
+ * verdict where a least one is asked (--min-bw or NCCL_TESTS_MIN_BW):
+ * FAILED below 90% of it, as nccl-tests judges it. */
+static void print_table_foot(Run *r, const PerfRow *rows, size_t n)
+{
+    long long w = perf_wrong_total(rows, n);
+    double avg = perf_avg_busbw(rows, n), min = r->pa->min_bw;
+    printf("# Out of bounds values : %lld %s\n", w, w ? "FAILED" : "OK");
+    if (min >= 0) {
+        bool low = perf_bw_low(avg, min);
+        r->bw_failed |= low;
+        printf("# Avg bus bandwidth    : %g %s\n", avg, low ? "FAILED" : "OK");
+    } else {
+        printf("# Avg bus bandwidth    : %g\n", avg);
+    }
+    print_host_moved(r->cal, rows, n);
+    printf("#\n");
+}
+
+/* ------------------------------------------------------------- progress */
+
 
 static void clear_progress(Run *r)
 {
@@ -507,9 +550,13 @@ static void json_head(JsonWriter *w, const Run *r)
     json_str(w, "backend", r->pa->backend);
     json_int(w, "nranks", c->call.nranks);
     json_break(w);
-    json_str(w, "type", dtype_name(c->call.dtype));
-    json_str(w, "redop", redop_column(&c->call));
-    json_int(w, "root", root_column(&c->call));
+    json_str(w, "type", r->pa->all_dtypes ? "all" : dtype_name(c->call.dtype));
+    json_str(w, "redop", r->pa->all_ops && coll_is_reducing(c->call.kind)
+                         ? "all" : redop_column(c->call.kind, c->call.op));
+    if (r->pa->all_roots && coll_is_rooted(c->call.kind))
+        json_str(w, "root", "all");
+    else
+        json_int(w, "root", root_column(c->call.kind, c->call.root));
     json_int(w, "iters", c->iters);
     json_int(w, "warmup", c->warmup);
     json_int(w, "check", c->check);
@@ -536,9 +583,13 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     int moved = perf_host_moved(r->cal, row);
     json_break(w);
     json_object(w, NULL);
+    CollKind k = r->pa->cfg.call.kind;
     json_str(w, "algorithm", row->name);
     json_uint(w, "size", row->bytes);
     json_uint(w, "count", row->count);
+    json_str(w, "type", dtype_name(row->dtype));
+    json_str(w, "redop", redop_column(k, row->op));
+    json_int(w, "root", root_column(k, row->root));
     json_bool(w, "library", !row->algo);
     json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE], r->cal);
     if (row->side[PERF_IN_PLACE].skipped) /* sendrecv: no in-place form */
@@ -688,11 +739,53 @@ static size_t algos_to_run(const PerfArgs *pa, const AlgoInfo **out,
     return n;
 }
 
-/* Measure every algorithm's sweep into rows (the library's own collective
- * last, where algos has it); 0 or an exit status (the failure's sentence
- * on stderr and in failure). */
+/* One type, op and root of the run (-d/-o/-r all run several), and where
+ * its rows lie in an algorithm's. */
+typedef struct {
+    DataType dtype;
+    RedOp op;
+    int root;
+    size_t nsizes;   /* rows of its sweep */
+    size_t off;      /* its first row in an algorithm's rows */
+} Variant;
+
+/* The run's variants into *out (malloc'd): every type for -d all, every
+ * op of a reducing collective for -o all, every root of a rooted one for
+ * -r all, in nccl-tests' order (type, then op, then root); their count,
+ * 0 without memory. *stride: the rows of one algorithm. */
+static size_t variants(const PerfArgs *pa, Variant **out, size_t *stride)
+{
+    const CollCall *c = &pa->cfg.call;
+    int nd = pa->all_dtypes ? DT_COUNT : 1;
+    int no = pa->all_ops && coll_is_reducing(c->kind) ? OP_COUNT : 1;
+    int nr = pa->all_roots && coll_is_rooted(c->kind) ? c->nranks : 1;
+    size_t n = (size_t)nd * (size_t)no * (size_t)nr;
+    Variant *v = *out = calloc(n, sizeof *v);
+    if (!v)
+        return 0;
+    size_t k = 0, off = 0;
+    for (int d = 0; d < nd; d++)
+        for (int o = 0; o < no; o++)
+            for (int r = 0; r < nr; r++, k++) {
+                PerfConfig cfg = pa->cfg;
+                v[k].dtype = cfg.call.dtype = nd > 1 ? (DataType)d : c->dtype;
+                v[k].op = cfg.call.op = no > 1 ? (RedOp)o : c->op;
+                v[k].root = cfg.call.root = nr > 1 ? r : c->root;
+                v[k].nsizes = perf_sweep_len(&cfg);
+                v[k].off = off;
+                off += v[k].nsizes;
+            }
+    *stride = off;
+    return n;
+}
+
+/* Measure every algorithm's sweep, each variant in turn, into rows (an
+ * algorithm's stride rows after the one before; the library's own
+ * collective last, where algos has it); 0 or an exit status (the
+ * failure's sentence on stderr and in failure). */
 static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
-                   PerfRow *rows, size_t nsizes, char *failure, size_t len)
+                   const Variant *v, size_t nv, size_t stride, PerfRow *rows,
+                   char *failure, size_t len)
 {
     char why[256] = "";
     ExecHost host = exec_host(ex);
@@ -702,11 +795,19 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
             print_table_head(r->pa, algos[i], r->cal, &host);
-        CvError e = perf_sweep(ex, &r->pa->cfg, r->cal, algos[i],
-                               rows + i * nsizes, on_row, r, why, sizeof why);
+        CvError e = CV_OK;
+        for (size_t k = 0; k < nv && !e; k++) {
+            PerfConfig cfg = r->pa->cfg;
+            cfg.call.dtype = v[k].dtype;
+            cfg.call.op = v[k].op;
+            cfg.call.root = v[k].root;
+            e = perf_sweep(ex, &cfg, r->cal, algos[i],
+                           rows + i * stride + v[k].off, on_row, r, why,
+                           sizeof why);
+        }
         clear_progress(r);
         if (e == CV_ERR_UNAVAILABLE && !algos[i] && nalgo > 1 &&
-            r->done == i * nsizes) {
+            r->done == i * stride) {
             /* -a all: the library cannot run this call here (fewer
              * devices than ranks, a type it lacks); the schedules' rows
              * stand without it */
@@ -724,16 +825,17 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
             return e == CV_ERR_UNAVAILABLE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         }
         if (!r->pa->csv)
-            print_table_foot(r->cal, rows + i * nsizes, nsizes);
+            print_table_foot(r, rows + i * stride, stride);
         done++;
     }
     /* the library's rows, when measured, are the last: shown beside the
-     * algorithms' fastest, not among them */
-    const PerfRow *lib = done > 1 && !rows[(done - 1) * nsizes].algo
-                             ? rows + (done - 1) * nsizes : NULL;
+     * algorithms' fastest, not among them; a summary compares one
+     * variant's rows, so several have none */
+    const PerfRow *lib = done > 1 && !rows[(done - 1) * stride].algo
+                             ? rows + (done - 1) * stride : NULL;
     size_t nsched = done - (lib != NULL);
-    if (!r->pa->csv && (nsched > 1 || lib))
-        print_summary(r, rows, nsched, nsizes, lib);
+    if (!r->pa->csv && nv == 1 && (nsched > 1 || lib))
+        print_summary(r, rows, nsched, stride, lib);
     return CLI_EXIT_OK;
 }
 
@@ -759,7 +861,7 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
     const PerfArgs *pa = &local;
     Machine hosts;
     const AlgoInfo *algos[64];
-    size_t nalgo = 0, nsizes = perf_sweep_len(&pa->cfg);
+    size_t nalgo = 0, nsizes = 0;
     char failure[4400] = "";
     Calib cal;
     Run r = {.pa = pa, .tty = isatty(STDERR_FILENO)};
@@ -776,6 +878,12 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
     }
     if (rc == CLI_EXIT_OK)
         nalgo = algos_to_run(pa, algos, 64);
+    Variant *v = NULL;
+    size_t nv = variants(pa, &v, &nsizes);
+    if (!nv && rc == CLI_EXIT_OK) {
+        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
+        rc = CLI_EXIT_FAIL;
+    }
     size_t nrows = (nalgo + 1) * nsizes; /* + the library's own */
     r.total = nalgo * nsizes;
     for (size_t i = 0; i < nalgo && rc == CLI_EXIT_OK; i++) {
@@ -797,11 +905,12 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
         r.cal = &cal;
     r.start = mono_now_s();
     if (rc == CLI_EXIT_OK)
-        rc = run_all(ex, &r, algos, nalgo, rows, nsizes, failure,
+        rc = run_all(ex, &r, algos, nalgo, v, nv, nsizes, rows, failure,
                      sizeof failure);
+    free(v);
     if (ex)
         ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK && perf_wrong_total(rows, r.done))
+    if (rc == CLI_EXIT_OK && (perf_wrong_total(rows, r.done) || r.bw_failed))
         rc = CLI_EXIT_FAIL;
     if (json)
         rc = json_close_out(json, &r, rows, rc, failure[0] ? failure : NULL);

@@ -101,7 +101,8 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
     call.count = coll_count_floor(&call, bytes);
     *row = (PerfRow){.algo = a, .count = call.count,
                      .name = a ? a->name : ex->ops->native_name,
-                     .bytes = coll_size_bytes(&call)};
+                     .bytes = coll_size_bytes(&call), .dtype = call.dtype,
+                     .op = call.op, .root = call.root};
     if (!row->name)
         row->name = "native";
     CvError e = CV_OK;
@@ -281,4 +282,9 @@ void perf_best(const PerfRow *rows, size_t nalgo, size_t stride,
         if (r->algo && s->model_s[l] < rows[*model * stride].side[0].model_s[l])
             *model = i;
     }
+}
+
+bool perf_bw_low(double avg, double min)
+{
+    return min >= 0 && !(avg >= 0.9 * min);
 }

@@ -66,6 +66,9 @@ typedef struct {
                                          collective (ExecOps.native) */
     const char *name;                 /* the row's name: the algorithm's,
                                          or ExecOps.native_name */
+    DataType dtype;                   /* the call's type, op and root */
+    RedOp op;                         /* (perf -d/-o/-r all run several */
+    int root;                         /* in one table) */
     unsigned long long bytes;         /* size column: coll_size_bytes */
     size_t count;                     /* elements per block */
     PerfSide side[PERF_PLACE_COUNT];  /* out of place, in place */
@@ -123,6 +126,10 @@ long long perf_wrong_total(const PerfRow *rows, size_t n);
 
 /* Mean busbw over every measured side of n rows, as nccl-tests' footer. */
 double perf_avg_busbw(const PerfRow *rows, size_t n);
+
+/* Whether an average busbw falls short of min (GB/s; < 0: none asked) as
+ * nccl-tests judges NCCL_TESTS_MIN_BW: below 90% of it. */
+bool perf_bw_low(double avg, double min);
 
 /* measured / model time for one side on the calibration's machine k; 0
  * when the model predicts no time. */
