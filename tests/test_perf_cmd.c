@@ -823,6 +823,11 @@ static void test_min_bw(void **state)
                           "1K", "-n", "2", "-w", "0", NULL, NULL, NULL};
     Ran r = run(base, 60);
     assert_int_equal(r.status, 0);
+    /* the run says who ran it, as nccl-tests' rank lines: host and pid */
+    char host[300], name[256] = "";
+    assert_int_equal(gethostname(name, sizeof name - 1), 0);
+    snprintf(host, sizeof host, "# host %s, pid ", name);
+    assert_int_equal(count_lines(r.out, host), 1);
     const char *l = strstr(r.out, "# Avg bus bandwidth    : ");
     assert_non_null(l);
     double avg = strtod(l + 25, NULL);

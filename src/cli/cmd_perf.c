@@ -207,6 +207,14 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
     printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
            coll_name(c->call.kind), row_name(pa, a), pa->backend,
            c->call.nranks);
+    /* who ran it, as nccl-tests' rank lines say: this process, its host
+       and what the backend reports of the machine */
+    char name[256] = "";
+    if (gethostname(name, sizeof name - 1))
+        snprintf(name, sizeof name, "unknown host");
+    printf("# host %s, pid %ld: %s\n", name, (long)getpid(),
+           host->fingerprint[0] ? host->fingerprint : "(the backend says "
+           "nothing of it)");
     if (host->placement[0])
         printf("# placement: %s\n", host->placement);
     if (!a)
@@ -546,9 +554,15 @@ static void json_head(JsonWriter *w, const Run *r)
 {
     const PerfConfig *c = &r->pa->cfg;
     json_break(w);
+    char name[256] = "";
+    if (gethostname(name, sizeof name - 1))
+        name[0] = '\0';
     json_str(w, "collective", coll_name(c->call.kind));
     json_str(w, "backend", r->pa->backend);
     json_int(w, "nranks", c->call.nranks);
+    json_break(w);
+    json_str(w, "host", name);
+    json_int(w, "pid", (long long)getpid());
     json_break(w);
     json_str(w, "type", r->pa->all_dtypes ? "all" : dtype_name(c->call.dtype));
     json_str(w, "redop", r->pa->all_ops && coll_is_reducing(c->call.kind)
