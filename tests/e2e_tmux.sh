@@ -285,6 +285,28 @@ wait_for "Press x" "a second q goes back to the lesson"
 tm send-keys -t e2e q
 check_exit 0 "learn: a lesson's command stopped, then quit"
 
+# A fatal signal (SIGQUIT, as Ctrl-\ sends) while a lesson's command runs ends the
+# player with the terminal restored, and its command with it (the command
+# has a process group of its own, which the key never reaches).
+start "learn 1 --lang en" "COLLVIZ_LESSONS='$work/L'"
+wait_for "Press x" "the slow lesson opens (SIGQUIT)"
+tm send-keys -t e2e Space
+wait_for "1 collviz perf" "the slow lesson shows its command (SIGQUIT)"
+tm send-keys -t e2e x
+wait_for "running [0-9]+ s" "its command runs (SIGQUIT)"
+player=$(cat "$work/pid")
+cmdpid=$(pgrep -P "$player" | head -n 1)
+[ -n "$cmdpid" ] || fail "no command under the player (SIGQUIT)"
+kill -QUIT "$player"
+check_exit 131 "learn: SIGQUIT during a lesson's command"
+i=0
+while [ $i -lt 30 ] && kill -0 "$cmdpid" 2>/dev/null; do
+    sleep 0.1
+    i=$((i + 1))
+done
+kill -0 "$cmdpid" 2>/dev/null && { kill -9 "$cmdpid"; fail "the lesson's command outlived SIGQUIT"; }
+echo "e2e: ok: SIGQUIT during a lesson's command"
+
 # H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
 # player as the session leader (no shell to pass the signal on): the
 # player and its command are both gone within 3 seconds.

@@ -191,11 +191,16 @@ static void check_line(Parser *p, int line, const char *name, const char *a,
         return;
     }
     if (!strcmp(name, "@answer")) {
-        char **na = realloc(it->answers, (it->nanswers + 1) * sizeof *na);
+        /* room doubles when the count reaches a power of two, so that
+           many answers load in linear time */
+        size_t n = it->nanswers, cap = n ? 2 * n : 1;
+        bool grow = !(n & (n - 1));
+        char **na = grow ? realloc(it->answers, cap * sizeof *na)
+                         : it->answers;
         if (na)
             it->answers = na;
-        int *nl = na ? realloc(it->answer_lines,
-                               (it->nanswers + 1) * sizeof *nl) : NULL;
+        int *nl = na && grow ? realloc(it->answer_lines, cap * sizeof *nl)
+                             : na ? it->answer_lines : NULL;
         if (nl)
             it->answer_lines = nl;
         char *v = nl ? dup_n(p, a, an) : NULL;

@@ -175,6 +175,7 @@ void learn_run(Learn *l, const char *cmd)
     }
     free(envp);
     setpgid(pid, pid); /* as the child does: whichever runs first */
+    term_child_group((int)pid); /* a fatal signal ends it with the player */
     close(fd[1]);
     fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
     fcntl(fd[0], F_SETFD, FD_CLOEXEC);
@@ -190,6 +191,7 @@ void learn_run(Learn *l, const char *cmd)
 static void finish(Learn *l, int st)
 {
     LearnJob *j = &l->job;
+    term_child_group(0);
     if (j->fd >= 0)
         close(j->fd);
     j->fd = -1, j->pid = 0;

@@ -168,8 +168,17 @@ static const char restore_seq[] =
 
 static void on_stop(int sig) { stop_signal = sig; }
 
+/* A process group the terminal's user started through the program (the
+ * lesson player's command), ended with the program on a fatal signal:
+ * it has a group of its own, so the signal never reached it. */
+static volatile sig_atomic_t child_group;
+
+void term_child_group(int pgid) { child_group = pgid; }
+
 static void on_fatal(int sig)
 {
+    if (child_group > 0)
+        kill(-(pid_t)child_group, SIGKILL);
     if (active) {
         ssize_t n = write(STDOUT_FILENO, restore_seq, sizeof restore_seq - 1);
         (void)n;

@@ -48,6 +48,10 @@ TermEvent term_read(int timeout_ms);
  * 0: for work done outside term_read, such as a lesson's command, to end
  * at once. */
 int term_stop_signal(void);
+/* The process group (> 0; 0: none) of a command the program runs on its
+ * user's behalf in a group of its own: a fatal signal that ends the
+ * program (QUIT, ABRT, SEGV, ...) ends it too (SIGKILL). */
+void term_child_group(int pgid);
 
 /* Themes: "colour" (8 colours), "deep" (256 colours), "mono"; a terminal
  * without colours or NO_COLOR set only gets "mono". */

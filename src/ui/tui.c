@@ -167,8 +167,10 @@ static int parse_tui_args(int argc, char **argv, TuiArgs *t, CliErr *e)
  * errors do. */
 static void say(const char *sentence)
 {
-    char first = sentence[0];
-    if (first >= 'A' && first <= 'Z' && sentence[1] != ' ')
+    /* a capital that starts a word, not a name in capitals (LINES=...,
+       TERM) or the pronoun I */
+    char first = sentence[0], next = first ? sentence[1] : 0;
+    if (first >= 'A' && first <= 'Z' && next >= 'a' && next <= 'z')
         first = (char)(first - 'A' + 'a');
     fprintf(stderr, "collviz: %c%s\n", first, first ? sentence + 1 : "");
 }
