@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -449,6 +450,58 @@ static void test_whole_sentences(void **state)
     assert_string_equal(line, "'': an empty file name names no lesson file\n");
 }
 
+/* A checkpoint's answer must not stand in the text just before it (since
+ * the scene or checkpoint before) or in its own question; whole words
+ * only ("48" is not in "480", "1,048" or "0.48"), answers of two
+ * characters or more, numbers and lists, not names. */
+static void test_answer_leak(void **state)
+{
+    static const struct {
+        const char *before;  /* the paragraph before the checkpoint */
+        const char *ask;     /* its question */
+        bool leak;
+    } cases[] = {
+        {"Every rank sends 48 bytes.", "Bytes each rank receives?", true},
+        {"Every rank sends 480 bytes.", "Bytes each rank receives?", false},
+        {"It is 1,048 or 0.48 of it.", "Bytes each rank receives?", false},
+        {"Nothing here.", "Is it 48 bytes?", true},
+        {"48: that is all.", "Bytes each rank receives?", true},
+        {"Ends in 48.", "Bytes each rank receives?", true},
+        {"A version 48.1 of it.", "Bytes each rank receives?", false},
+    };
+    char text[1024], path[160], cmd[256];
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, "Lesson 1: Leak\n\n@scene reducescatter "
+                 "-a ring -p 4 -s 64\n\n%s\n\n@check %s\n@query recvd max\n"
+                 "@answer 48\n", cases[i].before, cases[i].ask);
+        put("en", "01-leak.txt", text);
+        put("zh", "01-leak.txt", text);
+        snprintf(path, sizeof path, "%s/en/01-leak.txt", root);
+        snprintf(cmd, sizeof cmd, "learn --check %s", path);
+        Out o;
+        run(&o, cmd);
+        bool said = strstr(o.out, "@answer '48' stands in") != NULL;
+        if (said != cases[i].leak || o.rc != (cases[i].leak ? 2 : 0))
+            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
+        out_free(&o);
+    }
+    /* a single digit and a name are left alone */
+    put("en", "01-leak.txt", "Lesson 1: Leak\n\nThe ring takes 7 steps, and "
+        "ring is its name.\n\n@check Steps?\n@query steps on allreduce -a "
+        "ring -p 4 -s 64\n@answer 7\n\n@check Best at 1M?\n@query best 1M "
+        "on allreduce -p 4 -s 64\n@answer ring\n");
+    put("zh", "01-leak.txt", "Lesson 1: Leak\n\nThe ring takes 7 steps, and "
+        "ring is its name.\n\n@check Steps?\n@query steps on allreduce -a "
+        "ring -p 4 -s 64\n@answer 7\n\n@check Best at 1M?\n@query best 1M "
+        "on allreduce -p 4 -s 64\n@answer ring\n");
+    Out o;
+    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    run(&o, cmd);
+    if (strstr(o.out, "stands in"))
+        fail_msg("%s", o.out);
+    out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +517,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_run_commands, setup, teardown),
         cmocka_unit_test_setup_teardown(test_whole_sentences, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_answer_leak, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
 /* lint.c - checking lessons (lint.h) for `collviz learn --check`. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -109,6 +110,53 @@ static void lint_run(const LessonItem *it, LessonDiags *d)
     }
 }
 
+/* Whether text holds word w as a whole: neither letters, digits, '.' nor
+ * ',' right before or after it (so "48" is not in "480", "0.48" or
+ * "1,048"). */
+static bool holds_word(const char *text, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = text; n && (p = strstr(p, w)); p++) {
+        unsigned char b = p > text ? (unsigned char)p[-1] : ' ';
+        unsigned char a = (unsigned char)p[n];
+        bool left = !(isalnum(b) || b == '.' || b == ',' || b == '_');
+        bool right = !(isalnum(a) || a == '_' ||
+                       ((a == '.' || a == ',') && isdigit((unsigned char)p[n + 1])));
+        if (left && right)
+            return true;
+    }
+    return false;
+}
+
+/* A checkpoint's answer must not stand in the text the learner reads just
+ * before it: the paragraphs and blocks since the checkpoint or scene
+ * before, and its own question. Answers of two characters or more (a
+ * single digit is everywhere); names are left out, since a question may
+ * name the algorithms to choose from. */
+static void lint_leak(const Lesson *l, size_t i, LessonDiags *d)
+{
+    const LessonItem *it = &l->items[i];
+    for (size_t k = 0; k < it->nanswers; k++) {
+        const char *a = it->answers[k];
+        if (strlen(a) < 2 || isalpha((unsigned char)a[0]))
+            continue;
+        const char *where = holds_word(it->text, a) ? "its own question"
+                                                    : NULL;
+        for (size_t j = i; !where && j-- > 0;) {
+            const LessonItem *t = &l->items[j];
+            if (t->kind == LI_CHECK || t->kind == LI_SCENE)
+                break;
+            if ((t->kind == LI_PARA || t->kind == LI_BLOCK) &&
+                holds_word(t->text, a))
+                where = "the text just before it";
+        }
+        if (where)
+            lesson_diag(d, it->answer_lines[k], "@answer '%.*s' stands in %s: "
+                        "the learner reads the answer before giving it",
+                        utf8_prefix(a, 60), a, where);
+    }
+}
+
 void lint_lesson(const Lesson *l, LessonDiags *d)
 {
     SceneSpec sc;
@@ -139,6 +187,7 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
         } else if (it->kind == LI_RUN) {
             lint_run(it, d);
         } else if (it->kind == LI_CHECK && it->query) {
+            lint_leak(l, i, d);
             if (it->scene >= 0 && !cur && !strstr(it->query, " on "))
                 lesson_diag(d, it->query_line, "the query cannot be evaluated: "
                             "its @scene, at line %d, is refused",
