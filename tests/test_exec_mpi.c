@@ -183,6 +183,13 @@ static void test_perf_native_row(void **state)
     if (r.rc || !strstr(r.out, "\nmpi,6,") || strstr(r.out, "\nlinear,") ||
         r.err[0])
         fail_run(&r, "perf --csv -a mpi -B mpi is not MPI's row alone");
+    /* under mpirun without -B, the job's ranks are the backend (not
+       threads of rank 0 on its one core) */
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -p 3 -b 64 -e 64 -n 2 "
+           "-w 0");
+    if (r.rc || !strstr(r.out, "backend mpi, 3 ranks") ||
+        strstr(r.out, "backend threads"))
+        fail_run(&r, "perf under mpirun without -B did not run on mpi");
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);

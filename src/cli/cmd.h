@@ -18,8 +18,13 @@ int cmd_learn(int argc, char **argv);     /* ui/learn_cmd.c */
 /* Ranks when none is given: the CPUs collviz may run on (exec_cpus), at
  * least 2. */
 int cmd_default_ranks(void);
+/* The backend when -B is not given: mpi where this process is rank 0 of
+ * an MPI job (collviz-mpi under mpirun, which provides it), else threads:
+ * a job's rank 0 would otherwise run every rank as a thread on its own
+ * core, unnoticed. */
+const char *cmd_default_backend(void);
 /* Open backend `backend` (-B's NAME or NAME:PARAMS, exec_find_spec;
- * NULL: threads) for nranks ranks; on failure (an unknown backend or
+ * NULL: cmd_default_backend()) for nranks ranks; on failure (an unknown backend or
  * option too) the sentence is printed and NULL returned. */
 Executor *cmd_exec_open(const char *backend, int nranks);
 /* The saved calibration of ex's backend and rank count on this machine

@@ -23,11 +23,17 @@ int cmd_default_ranks(void)
     return n > COLL_MAX_RANKS ? COLL_MAX_RANKS : n;
 }
 
+const char *cmd_default_backend(void)
+{
+    return exec_find("mpi", NULL, 0) ? "mpi" : "threads";
+}
+
 Executor *cmd_exec_open(const char *backend, int nranks)
 {
     char why[256] = "";
     const char *params;
-    const ExecOps *ops = exec_find_spec(backend ? backend : "threads",
+    const ExecOps *ops = exec_find_spec(backend ? backend
+                                                : cmd_default_backend(),
                                         &params, why, sizeof why);
     Executor *ex = NULL;
     if (ops) {
@@ -312,7 +318,8 @@ int cmd_calibrate(int argc, char **argv)
         (cli_has(&a, O_MAX) &&
          cli_parse_size("-e", a.val[O_MAX], &max, &err)))
         return cli_error(&err);
-    const char *backend = a.val[O_BACKEND] ? a.val[O_BACKEND] : "threads";
+    const char *backend = a.val[O_BACKEND] ? a.val[O_BACKEND]
+                                           : cmd_default_backend();
     if (cli_has(&a, O_SHOW))
         return show_saved(backend, p);
     Executor *ex = cmd_exec_open(backend, p);

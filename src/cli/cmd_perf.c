@@ -127,7 +127,8 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                       .op = ao ? NULL : a->val[O_OP],
                       .root = ar ? NULL : a->val[O_ROOT], .allow_all = true,
                       .def_ranks = cmd_default_ranks()};
-    *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND] : "threads",
+    *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND]
+                                                   : cmd_default_backend(),
                      .json_path = a->val[O_JSON], .csv = cli_has(a, O_CSV),
                      .all_dtypes = ad, .all_ops = ao, .all_roots = ar};
     /* the backend's library's own row (an unknown backend is said when it
