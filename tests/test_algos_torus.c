@@ -1,11 +1,13 @@
-/* test_algos_torus.c - the all-reduces made for machines (torus.c,
- * nvls.c) on the machines they are made for: tori 2x2 to 4x4 and 2x2x2,
+/* test_algos_torus.c - the algorithms made for machines (torus.c,
+ * nvls.c: all-reduces, and torus's reduce-scatter and all-gather) on the
+ * machines they are made for: tori 2x2 to 4x4 and 2x2x2,
  * meshes (folded rings), rings, nodes 2x2, 2x4, 3x2 (in blocks and dealt
  * round), switches that reduce and multicast of 2 to 8. For each: the symbolic executor says the schedule computes
  * all-reduce (every count, in place and not); every transfer joins ranks
  * one dimension apart; on a machine of one class of links the schedule's
  * cost equals the closed form (cost_on), checked by hand for one case
- * each; the threads backend runs a sample for real, nothing wrong; and an
+ * each (for the reduce-scatter and all-gather, the formula by hand on
+ * every grid); the threads backend runs a sample for real, nothing wrong; and an
  * algorithm is refused on a machine it is not made for, in a sentence. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,15 +24,31 @@
 #include "exec/exec.h"
 #include "exec/verify.h"
 
-static const char *const names[] = {"torus", "torus_naive", "torus_bidir",
-                                    "hier", "hier_master", "nvls"};
+/* The algorithms made for machines, by collective and name. */
+static const struct {
+    CollKind coll;
+    const char *name;
+} names[] = {{COLL_ALLREDUCE, "torus"},       {COLL_ALLREDUCE, "torus_naive"},
+             {COLL_ALLREDUCE, "torus_bidir"}, {COLL_ALLREDUCE, "hier"},
+             {COLL_ALLREDUCE, "hier_master"}, {COLL_ALLREDUCE, "nvls"},
+             {COLL_REDUCESCATTER, "torus"},   {COLL_ALLGATHER, "torus"}};
 #define NNAMES (sizeof names / sizeof *names)
+
+static const AlgoInfo *algo_of(CollKind k, const char *name)
+{
+    const AlgoInfo *a = algo_find(k, name);
+    assert_non_null(a);
+    return a;
+}
 
 static const AlgoInfo *algo(const char *name)
 {
-    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, name);
-    assert_non_null(a);
-    return a;
+    return algo_of(COLL_ALLREDUCE, name);
+}
+
+static const AlgoInfo *algo_i(size_t i)
+{
+    return algo_of(names[i].coll, names[i].name);
 }
 
 /* The machines: every link of one class, alpha = beta = 1, no latency. */
@@ -124,10 +142,10 @@ static void test_every_machine(void **state)
     int nm = machines(ms), cases = 0;
     for (size_t ai = 0; ai < NNAMES; ai++)
         for (int mi = 0; mi < nm; mi++) {
-            const AlgoInfo *a = algo(names[ai]);
+            const AlgoInfo *a = algo_i(ai);
             const Machine *m = &ms[mi].m;
             int p = m->nranks;
-            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+            CollCall c = {.kind = a->coll, .nranks = p,
                           .dtype = DT_INT32, .op = OP_SUM};
             if (!algo_fits(a, &c, m, NULL, 0))
                 continue;
@@ -160,6 +178,19 @@ static int near(double x, double y)
     return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-9;
 }
 
+/* a's schedule for c on m priced on m (its terms, *got) and a's closed
+ * form there (*want). */
+static void both_costs(const AlgoInfo *a, const CollCall *c, const Machine *m,
+                       CostTerms *got, CostTerms *want)
+{
+    Schedule s;
+    assert_int_equal(algo_generate_on(a, c, m, &s, NULL, 0), CV_OK);
+    assert_int_equal(model_machine_cost(&s, m, true, got, NULL), CV_OK);
+    AlgoArgs args = {c, m, a};
+    a->cost_on(&args, want);
+    sched_fini(&s);
+}
+
 /* On every machine each fits, at counts p divides, the schedule's terms
  * on that machine are the closed form's. */
 static void test_closed_forms(void **state)
@@ -169,31 +200,25 @@ static void test_closed_forms(void **state)
     int nm = machines(ms);
     for (size_t ai = 0; ai < NNAMES; ai++)
         for (int mi = 0; mi < nm; mi++) {
-            const AlgoInfo *a = algo(names[ai]);
+            const AlgoInfo *a = algo_i(ai);
             const Machine *m = &ms[mi].m;
             int p = m->nranks;
             for (size_t mult = 1; mult <= 24; mult += 23) {
-                CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+                CollCall c = {.kind = a->coll, .nranks = p,
                               .count = mult * (size_t)p, .dtype = DT_DOUBLE,
                               .op = OP_SUM};
                 if (!algo_fits(a, &c, m, NULL, 0))
                     continue;
-                Schedule s;
                 char what[256];
                 describe(what, sizeof what, a, &ms[mi], &c);
-                assert_int_equal(algo_generate_on(a, &c, m, &s, NULL, 0), CV_OK);
                 CostTerms got, want;
-                assert_int_equal(model_machine_cost(&s, m, true, &got, NULL),
-                                 CV_OK);
-                AlgoArgs args = {&c, m, a};
-                a->cost_on(&args, &want);
+                both_costs(a, &c, m, &got, &want);
                 if (!near(got.a, want.a) || !near(got.b, want.b) ||
                     !near(got.g, want.g) || !near(got.steps, want.steps))
                     fail_msg("%s: schedule a=%g b=%g g=%g steps=%g, closed "
                              "form a=%g b=%g g=%g steps=%g", what, got.a, got.b,
                              got.g, got.steps, want.a, want.b, want.g,
                              want.steps);
-                sched_fini(&s);
             }
         }
 }
@@ -229,19 +254,13 @@ static void test_by_hand(void **state)
         }
         CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m.nranks, .count = 64,
                       .dtype = DT_FLOAT, .op = OP_SUM};
-        Schedule s;
-        const AlgoInfo *a = algo(want[i].algo);
-        assert_int_equal(algo_generate_on(a, &c, &m, &s, NULL, 0), CV_OK);
         CostTerms t, cf;
-        assert_int_equal(model_machine_cost(&s, &m, true, &t, NULL), CV_OK);
-        AlgoArgs args = {&c, &m, a};
-        a->cost_on(&args, &cf);
+        both_costs(algo(want[i].algo), &c, &m, &t, &cf);
         if (t.a != want[i].a || t.b != want[i].b || t.g != want[i].g ||
             cf.a != want[i].a || cf.b != want[i].b || cf.g != want[i].g)
             fail_msg("%s: schedule a=%g b=%g g=%g, closed form a=%g b=%g "
                      "g=%g, by hand a=%g b=%g g=%g", want[i].algo, t.a, t.b,
                      t.g, cf.a, cf.b, cf.g, want[i].a, want[i].b, want[i].g);
-        sched_fini(&s);
     }
 }
 
@@ -281,6 +300,59 @@ static void test_nvls_by_hand(void **state)
     sched_fini(&s);
 }
 
+/* Torus reduce-scatter and all-gather of p blocks of n elements on a grid
+ * k_0 x ... x k_(d-1) (research note, section 1.1, one half of the
+ * all-reduce): along dimension i, k_i - 1 ring steps, each moving the
+ * block of the live vector, pn / (k_0 ... k_i) elements, over a link of
+ * its own (a folded mesh line too): a = sum (k_i - 1), b = sum (k_i - 1)
+ * pn / (k_0 ... k_i) bytes, and the reduce-scatter reduces what it
+ * receives (g = b), the all-gather nothing. Every count, since p is the
+ * product of the sizes. By hand on a torus 4x4, one float a block (pn =
+ * 16 floats, 64 B): x: 3 steps of 16 B, y: 3 of 4 B: a = 6, b = 60. */
+static void test_blocks_formula(void **state)
+{
+    (void)state;
+    Mach ms[32];
+    int nm = machines(ms), cases = 0;
+    for (int mi = 0; mi < nm; mi++) {
+        const Machine *m = &ms[mi].m;
+        int p = m->nranks;
+        size_t counts[] = {1, 3, (size_t)p - 1, 97};
+        for (int gather = 0; gather < 2; gather++)
+            for (size_t ci = 0; ci < 4; ci++) {
+                CollKind k = gather ? COLL_ALLGATHER : COLL_REDUCESCATTER;
+                const AlgoInfo *a = algo_of(k, "torus");
+                CollCall c = {.kind = k, .nranks = p, .count = counts[ci],
+                              .dtype = DT_FLOAT, .op = OP_SUM};
+                if (!algo_fits(a, &c, m, NULL, 0) || c.count == 0)
+                    continue;
+                double want_a = 0, want_b = 0, live = (double)p * c.count * 4;
+                for (int d = 0; d < m->ndims; d++) {
+                    int kd = m->dim[d].size;
+                    live /= kd;
+                    want_a += kd - 1, want_b += (kd - 1) * live;
+                }
+                double want_g = gather ? 0 : want_b;
+                char what[256];
+                describe(what, sizeof what, a, &ms[mi], &c);
+                CostTerms t, cf;
+                both_costs(a, &c, m, &t, &cf);
+                if (t.a != want_a || t.b != want_b || t.g != want_g ||
+                    cf.a != want_a || cf.b != want_b || cf.g != want_g)
+                    fail_msg("%s %s: schedule a=%g b=%g g=%g, closed form "
+                             "a=%g b=%g g=%g, by hand a=%g b=%g g=%g", what,
+                             coll_name(k), t.a, t.b, t.g, cf.a, cf.b, cf.g,
+                             want_a, want_b, want_g);
+                if (m->ndims == 2 && m->dim[0].size == 4 &&
+                    m->dim[1].size == 4 && m->kind == MACHINE_TORUS &&
+                    c.count == 1)
+                    assert_true(want_a == 6 && want_b == 60); /* 4x4, 1 float */
+                cases++;
+            }
+    }
+    assert_true(cases >= 60);
+}
+
 /* Each algorithm on each machine runs on the threads backend, every
  * datatype with sum and one op more, nothing wrong. */
 static void test_threads(void **state)
@@ -299,8 +371,8 @@ static void test_threads(void **state)
         for (size_t ai = 0; ai < NNAMES; ai++)
             for (int dt = 0; dt < DT_COUNT; dt++)
                 for (int ip = 0; ip < 2; ip++) {
-                    const AlgoInfo *a = algo(names[ai]);
-                    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m->nranks,
+                    const AlgoInfo *a = algo_i(ai);
+                    CollCall c = {.kind = a->coll, .nranks = m->nranks,
                                   .count = 2 * (size_t)m->nranks + 3,
                                   .dtype = (DataType)dt,
                                   .op = ip ? OP_MAX : OP_SUM, .in_place = ip};
@@ -369,6 +441,17 @@ static void test_refused(void **state)
         assert_int_equal(algo_generate_on(algo(no[i].algo), &c, mm[no[i].mach],
                                           &s, NULL, 0), CV_ERR_ALGO);
     }
+    /* the torus reduce-scatter and all-gather on nodes and on full */
+    for (int k = 0; k < 2; k++)
+        for (int mi = 0; mi < 5; mi += 4) {
+            char why[256] = "";
+            CollKind kind = k ? COLL_ALLGATHER : COLL_REDUCESCATTER;
+            CollCall c = {.kind = kind, .nranks = 8, .count = 8,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            assert_false(algo_fits(algo_of(kind, "torus"), &c, mm[mi], why,
+                                   sizeof why));
+            assert_non_null(strstr(why, "made for tori, meshes and rings"));
+        }
 }
 
 int main(void)
@@ -378,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_nvls_by_hand),
+        cmocka_unit_test(test_blocks_formula),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),
     };
