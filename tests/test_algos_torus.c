@@ -1,14 +1,16 @@
 /* test_algos_torus.c - the algorithms made for machines (torus.c,
- * nvls.c: all-reduces, and torus's reduce-scatter and all-gather) on the
- * machines they are made for: tori 2x2 to 4x4 and 2x2x2,
- * meshes (folded rings), rings, nodes 2x2, 2x4, 3x2 (in blocks and dealt
- * round), switches that reduce and multicast of 2 to 8. For each: the symbolic executor says the schedule computes
- * all-reduce (every count, in place and not); every transfer joins ranks
- * one dimension apart; on a machine of one class of links the schedule's
- * cost equals the closed form (cost_on), checked by hand for one case
- * each (for the reduce-scatter and all-gather, the formula by hand on
- * every grid); the threads backend runs a sample for real, nothing wrong; and an
- * algorithm is refused on a machine it is not made for, in a sentence. */
+ * nvls.c, nccl_tree.c: all-reduces, and torus's reduce-scatter and
+ * all-gather) on the machines they are made for: tori 2x2 to 4x4 and
+ * 2x2x2, meshes (folded rings), rings, nodes 2x2, 2x4, 3x2, 4x2, 5x3 (in
+ * blocks, dealt round, a NIC per node), switches that reduce and
+ * multicast of 2 to 8. For each: the symbolic executor says the schedule
+ * computes its collective (every count, in place and not); every transfer
+ * joins ranks one dimension apart; on a machine of one class of links the
+ * schedule's cost equals the closed form (cost_on), checked by hand for
+ * some cases of each (for the reduce-scatter and all-gather, the formula
+ * by hand on every grid); the threads backend runs a sample for real,
+ * nothing wrong; and an algorithm is refused on a machine it is not made
+ * for, in a sentence. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -31,7 +33,8 @@ static const struct {
 } names[] = {{COLL_ALLREDUCE, "torus"},       {COLL_ALLREDUCE, "torus_naive"},
              {COLL_ALLREDUCE, "torus_bidir"}, {COLL_ALLREDUCE, "hier"},
              {COLL_ALLREDUCE, "hier_master"}, {COLL_ALLREDUCE, "nvls"},
-             {COLL_REDUCESCATTER, "torus"},   {COLL_ALLGATHER, "torus"}};
+             {COLL_REDUCESCATTER, "torus"},   {COLL_ALLGATHER, "torus"},
+             {COLL_ALLREDUCE, "nccl_tree"}};
 #define NNAMES (sizeof names / sizeof *names)
 
 static const AlgoInfo *algo_of(CollKind k, const char *name)
@@ -78,12 +81,16 @@ static int machines(Mach *out)
     out[n].name = "ring";
     assert_int_equal(machine_grid(&out[n++].m, MACHINE_RING, 1, &five, false,
                                   1, 1, 1), CV_OK);
-    static const int nodes[][3] = {{2, 2, 0}, {2, 4, 0}, {3, 2, 0}, {2, 4, 1}};
-    for (size_t i = 0; i < 4; i++) {
+    /* nodes G x L: in blocks, dealt round (cyclic), one NIC shared */
+    static const int nodes[][4] = {{2, 2, 0, 0}, {2, 4, 0, 0}, {3, 2, 0, 0},
+                                   {2, 4, 1, 0}, {4, 2, 0, 0}, {5, 3, 0, 0},
+                                   {3, 3, 1, 0}, {2, 4, 0, 1}};
+    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
         Machine *m = &out[n].m;
-        out[n++].name = nodes[i][2] ? "nodes, cyclic" : "nodes";
-        assert_int_equal(machine_nodes(m, nodes[i][0], nodes[i][1], false, 1),
-                         CV_OK);
+        out[n++].name = nodes[i][3] ? "nodes, shared NIC"
+                        : nodes[i][2] ? "nodes, cyclic" : "nodes";
+        assert_int_equal(machine_nodes(m, nodes[i][0], nodes[i][1],
+                                       nodes[i][3], 1), CV_OK);
         m->cyclic = nodes[i][2];
         for (int c = 0; c < m->ncls; c++)
             m->cls[c].alpha = m->cls[c].beta = 1, m->cls[c].lat = 0;
@@ -192,7 +199,9 @@ static void both_costs(const AlgoInfo *a, const CollCall *c, const Machine *m,
 }
 
 /* On every machine each fits, at counts p divides, the schedule's terms
- * on that machine are the closed form's. */
+ * on that machine are the closed form's; on a node's shared NIC only
+ * nccl_tree's (only its heads cross nodes): hier's closed form is that of
+ * a NIC per GPU, and the shared one's load is what pricing by links adds. */
 static void test_closed_forms(void **state)
 {
     (void)state;
@@ -203,6 +212,9 @@ static void test_closed_forms(void **state)
             const AlgoInfo *a = algo_i(ai);
             const Machine *m = &ms[mi].m;
             int p = m->nranks;
+            if (m->ndims == 2 && m->dim[1].shared &&
+                strcmp(a->name, "nccl_tree"))
+                continue;
             for (size_t mult = 1; mult <= 24; mult += 23) {
                 CollCall c = {.kind = a->coll, .nranks = p,
                               .count = mult * (size_t)p, .dtype = DT_DOUBLE,
@@ -300,6 +312,55 @@ static void test_nvls_by_hand(void **state)
     sched_fini(&s);
 }
 
+/* NCCL's tree by hand (ranks in blocks: c_g the chain rank and h_g the
+ * head of node g; h the bytes of one chunk of a half). Nodes 2x2, 8 floats
+ * (one chunk, h = 16 B): tree 0 is h0 <- h1, tree 1 its mirror; step 1
+ * c_g -> h_g both halves (2h), step 2 h1 -> h0 and h0 -> h1 (h), step 3
+ * the roots send down to their chain and the other head, step 4 the other
+ * heads to their chains: a = 4, b = 2h + 3h = 80, g = 2h + h = 48. Nodes
+ * 2x4 (chains of 4): 3 chain steps up of 2h, 1 across, 4 down of h: a = 8,
+ * b = 6h + 5h = 176, g = 6h + h = 112. Nodes 3x2 (odd: tree 0 is h0 <- h2
+ * <- h1, tree 1 the same shifted, h1 <- h0 <- h2): step 1 the chains (2h),
+ * steps 2 and 3 one head to another in each tree (h1 -> h2, h2 -> h0;
+ * h2 -> h0, h0 -> h1), steps 4 to 6 down one level each: a = 6, b = 2h +
+ * 5h = 112, g = 2h + h + h = 64. Nodes 2x2, 65536 floats: halves of two
+ * chunks of 64 KiB (h = 65536 B): step 1 chunk 0 up the chains (2h),
+ * step 2 chunk 1 up the chains (2h) while chunk 0 crosses (h0 reduces 3h),
+ * step 3 chunk 1 crosses beside chunk 0 coming down the other tree (2h on
+ * one link), step 4 chunk 0 of one tree and 1 of the other down one chain
+ * (2h), step 5 the last chunk to the chains (h): a = 5, b = 9h, g = 2h +
+ * 3h + h = 6h. */
+static void test_nccl_tree_by_hand(void **state)
+{
+    (void)state;
+    static const struct {
+        int nodes, per;
+        size_t count;
+        double a, b, g;
+    } want[] = {{2, 2, 8, 4, 80, 48}, {2, 4, 8, 8, 176, 112},
+                {3, 2, 8, 6, 112, 64},
+                {2, 2, 65536, 5, 9 * 65536.0, 6 * 65536.0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        Machine m;
+        assert_int_equal(machine_nodes(&m, want[i].nodes, want[i].per, false,
+                                       1), CV_OK);
+        for (int k = 0; k < m.ncls; k++)
+            m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m.nranks,
+                      .count = want[i].count, .dtype = DT_FLOAT,
+                      .op = OP_SUM};
+        CostTerms t, cf;
+        both_costs(algo("nccl_tree"), &c, &m, &t, &cf);
+        if (t.a != want[i].a || t.b != want[i].b || t.g != want[i].g ||
+            cf.a != want[i].a || cf.b != want[i].b || cf.g != want[i].g)
+            fail_msg("nccl_tree on nodes %dx%d, %zu floats: schedule a=%g "
+                     "b=%g g=%g, closed form a=%g b=%g g=%g, by hand a=%g "
+                     "b=%g g=%g", want[i].nodes, want[i].per, want[i].count,
+                     t.a, t.b, t.g, cf.a, cf.b, cf.g, want[i].a, want[i].b,
+                     want[i].g);
+    }
+}
+
 /* Torus reduce-scatter and all-gather of p blocks of n elements on a grid
  * k_0 x ... x k_(d-1) (research note, section 1.1, one half of the
  * all-reduce): along dimension i, k_i - 1 ring steps, each moving the
@@ -354,7 +415,8 @@ static void test_blocks_formula(void **state)
 }
 
 /* Each algorithm on each machine runs on the threads backend, every
- * datatype with sum and one op more, nothing wrong. */
+ * datatype, the ops in turn (sum, prod, min, max, avg), in place and not,
+ * nothing wrong. */
 static void test_threads(void **state)
 {
     (void)state;
@@ -375,7 +437,8 @@ static void test_threads(void **state)
                     CollCall c = {.kind = a->coll, .nranks = m->nranks,
                                   .count = 2 * (size_t)m->nranks + 3,
                                   .dtype = (DataType)dt,
-                                  .op = ip ? OP_MAX : OP_SUM, .in_place = ip};
+                                  .op = (RedOp)((dt + ip) % OP_COUNT),
+                                  .in_place = ip};
                     if (!algo_fits(a, &c, m, NULL, 0))
                         continue;
                     Schedule s;
@@ -428,7 +491,10 @@ static void test_refused(void **state)
               {"torus_naive", 4, "made for tori"},
               {"torus_bidir", 4, "made for tori"},
               {"hier", 4, "machines of levels"},
-              {"hier_master", 4, "two levels"}};
+              {"hier_master", 4, "two levels"},
+              {"nccl_tree", 1, "made for machines of nodes"},
+              {"nccl_tree", 3, "made for machines of nodes"},
+              {"nccl_tree", 4, "nodes:GxL"}};
     const Machine *mm[] = {&nodes, &mesh, &ring, &cube, &full};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
         char why[256] = "";
@@ -462,6 +528,7 @@ int main(void)
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_nvls_by_hand),
         cmocka_unit_test(test_blocks_formula),
+        cmocka_unit_test(test_nccl_tree_by_hand),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),
     };
