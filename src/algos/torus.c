@@ -605,7 +605,8 @@ static const AlgoInfo ar_torus_naive = {
     .name = "torus_naive",
     .aliases = "",
     .summary = "a whole ring all-reduce along each dimension in turn: the "
-               "contrast to torus, the whole vector in every dimension",
+               "contrast to torus, the whole vector in every dimension "
+               "(ASTRA-sim's baseline)",
     .formula = "sum over dims k: 2(k-1)a + 2(k-1)/k nb + (k-1)/k ng",
     .constraints = "a torus, mesh or ring (-T)",
     .shape = SHAPE_RING,
@@ -620,7 +621,8 @@ static const AlgoInfo ar_torus_bidir = {
     .name = "torus_bidir",
     .aliases = "bidir",
     .summary = "torus with the vector's two halves round every ring in "
-               "opposite directions at once: both ways of each link busy",
+               "opposite directions at once: both ways of each link busy "
+               "(the bidirectional rings of TPU pods: Ying et al. 2018)",
     .formula = "torus's steps, two messages of half blocks each; on a torus "
                "of rings over 2, one per direction: half torus's nb",
     .constraints = "a torus or ring (-T)",
