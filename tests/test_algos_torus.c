@@ -364,6 +364,51 @@ static void test_nccl_tree_by_hand(void **state)
     }
 }
 
+/* NCCL's tree in one node of L ranks: both trees are the chain, each half
+ * in C chunks of h bytes (2 C 16384 floats: h = 64 KiB). Rank l sends
+ * chunk c up at L - 1 - l + c (both halves: 2h to one peer) and, from the
+ * root's z = L - 1 on, down at L - 1 + l + c, so there are 2L + C - 3
+ * steps. Rank l both sends up and down (or receives from both sides) in a
+ * step only when L >= 3 and C >= 3, in the C - 1 steps L - 1 .. L + C - 3
+ * (rank 1 receives both at L - 1 .. L + C - 4 and sends both at L .. L + C
+ * - 3): two peers and 4h on one link there, one peer and 2h elsewhere. So
+ * a = 2L + C - 3 + (C - 1) = 2L + 2C - 4 and b = 2h a; a rank reduces 2h
+ * in each of the L + C - 2 steps up: g = 2h (L + C - 2). With L = 2 no
+ * link carries both ways: a = C + 1, b = 2h (C + 1), g = 2h C. */
+static void test_nccl_tree_chain(void **state)
+{
+    (void)state;
+    static const int Ls[] = {2, 3, 4, 6, 8}, Cs[] = {1, 2, 3, 4, 7, 16};
+    double h = 65536;
+    int cases = 0;
+    for (size_t li = 0; li < sizeof Ls / sizeof *Ls; li++)
+        for (size_t ci = 0; ci < sizeof Cs / sizeof *Cs; ci++) {
+            int L = Ls[li], C = Cs[ci];
+            bool both = L >= 3 && C >= 3;
+            if (L > 2 && !both)
+                continue; /* the formula above needs C >= 3 there */
+            double a = L == 2 ? C + 1 : 2 * L + 2 * C - 4;
+            double g = L == 2 ? 2 * h * C : 2 * h * (L + C - 2);
+            Machine m;
+            assert_int_equal(machine_nodes(&m, 1, L, false, 1), CV_OK);
+            for (int k = 0; k < m.ncls; k++)
+                m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = L,
+                          .count = 2 * (size_t)C * 16384, .dtype = DT_FLOAT,
+                          .op = OP_SUM};
+            CostTerms t, cf;
+            both_costs(algo("nccl_tree"), &c, &m, &t, &cf);
+            if (t.a != a || t.b != 2 * h * a || t.g != g || cf.a != a ||
+                cf.b != 2 * h * a || cf.g != g)
+                fail_msg("nccl_tree on one node of %d, %d chunks: schedule "
+                         "a=%g b=%g g=%g, closed form a=%g b=%g g=%g, by "
+                         "hand a=%g b=%g g=%g", L, C, t.a, t.b, t.g, cf.a,
+                         cf.b, cf.g, a, 2 * h * a, g);
+            cases++;
+        }
+    assert_int_equal(cases, 6 + 4 * 4);
+}
+
 /* Torus reduce-scatter and all-gather of p blocks of n elements on a grid
  * k_0 x ... x k_(d-1) (research note, section 1.1, one half of the
  * all-reduce): along dimension i, k_i - 1 ring steps, each moving the
@@ -532,6 +577,7 @@ int main(void)
         cmocka_unit_test(test_nvls_by_hand),
         cmocka_unit_test(test_blocks_formula),
         cmocka_unit_test(test_nccl_tree_by_hand),
+        cmocka_unit_test(test_nccl_tree_chain),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),
     };
