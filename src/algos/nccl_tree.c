@@ -389,8 +389,8 @@ static const AlgoInfo ar_nccl_tree = {
                "NCCL_ALGO_TREE; Sanders et al. 2009)",
     .formula = "z + C + D - 1 steps, chunks V/2C (C <= 16), z the reduce's "
                "fill, D = L - 1 + the trees' depth; each step the busiest "
-               "link's peers a and bytes b: about V b on chains of two, 2V "
-               "longer, for C >> z + D",
+               "link's peers a and bytes b (about 2V b for C >> z + D); one "
+               "node of L >= 3, C >= 3: (2L+2C-4)(a + V/C b) + (L+C-2) V/C g",
     .constraints = "nodes GxL (-T)",
     .shape = SHAPE_TREE,
     .generate = gen_nccl_tree,
