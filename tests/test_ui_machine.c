@@ -84,9 +84,11 @@ static void test_goldens(void **state)
         /* the load-reduce: seven slices up each link, one sum down */
         {"nvls8", "switch,reduce", COLL_ALLREDUCE, "nvls", 8, "Right\n"},
         /* the roots send down their chain and across at once */
-        {"nccl_tree2x4", "nodes:2x4", COLL_ALLREDUCE, "nccl_tree", 8, "Right\nRight\nRight\nRight\nRight\nRight\n"},
+        {"nccl_tree2x4", "nodes:2x4", COLL_ALLREDUCE, "nccl_tree", 8,
+         "Right\nRight\nRight\nRight\nRight\nRight\n"},
         /* the reduce-scatter along y, on blocks x left live */
-        {"torus_rs4x2", "torus:4x2", COLL_REDUCESCATTER, "torus", 8, "Right\nRight\nRight\nRight\nRight\n"},
+        {"torus_rs4x2", "torus:4x2", COLL_REDUCESCATTER, "torus", 8,
+         "Right\nRight\nRight\nRight\nRight\n"},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)

@@ -7,12 +7,13 @@
  * scan", 2009; NCCL 2.4; tree.c's dbt_parent): tree 0 is the binary tree
  * of the nodes in which node 0 is the root with one child, tree 1 its
  * mirror image (an even number of nodes) or the same shifted by one node
- * (odd), so that a node inner in one is a leaf in the other. Only the head of a node talks across
- * nodes, so one rank per node takes part there (NCCL's TREE pattern, all of
- * a node's network traffic through one GPU). Each tree carries one half of
- * the vector, cut into C chunks.
+ * (odd), so that a node inner in one is a leaf in the other. Only the head
+ * of a node talks across nodes, so one rank per node takes part there
+ * (NCCL's TREE pattern, all of a node's network traffic through one GPU).
+ * Each tree carries one half of the vector, cut into C chunks.
  *
- * Reduce up, broadcast down, pipelined as NCCL's split kernel runs them:
+ * Reduce up, broadcast down, pipelined and overlapped as NCCL's
+ * runTreeSplit runs them (the root reduces and sends down at once):
  * chunk c leaves a rank for its parent at step up + c, and the root sends
  * chunk c down at step z + c, the moment it holds it whole; a rank at depth
  * d forwards it at z + c + d. A Schedule lets no two transfers of a step
