@@ -409,6 +409,41 @@ static void test_nccl_tree_chain(void **state)
     assert_int_equal(cases, 6 + 4 * 4);
 }
 
+/* nccl_tree's closed form on full (AlgoInfo.cost, what lists show) is its
+ * schedule on the most nearly square nodes (machine_square: the larger
+ * inside the node, ranks in blocks) priced on full, one port per rank. */
+static void test_nccl_tree_on_full(void **state)
+{
+    (void)state;
+    static const int ps[] = {4, 6, 8, 9, 12, 16, 30};
+    const AlgoInfo *a = algo("nccl_tree");
+    for (size_t i = 0; i < sizeof ps / sizeof *ps; i++)
+        for (size_t mult = 8; mult <= 20000; mult *= 50) {
+            int p = ps[i], sq[2];
+            machine_square(p, 2, sq);
+            Machine nodes, full;
+            assert_int_equal(machine_nodes(&nodes, sq[1], sq[0], false, 1),
+                             CV_OK);
+            assert_int_equal(machine_full(&full, p, 1, 1, 1), CV_OK);
+            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+                          .count = mult * (size_t)p, .dtype = DT_FLOAT,
+                          .op = OP_SUM};
+            Schedule s;
+            assert_int_equal(algo_generate_on(a, &c, &nodes, &s, NULL, 0),
+                             CV_OK);
+            CostTerms t, cf;
+            assert_int_equal(model_machine_cost(&s, &full, true, &t, NULL),
+                             CV_OK);
+            a->cost(&c, &cf);
+            if (t.a != cf.a || t.b != cf.b || t.g != cf.g)
+                fail_msg("nccl_tree, %d ranks as %dx%d, count %zu, on full: "
+                         "schedule a=%g b=%g g=%g, closed form a=%g b=%g g=%g",
+                         p, sq[1], sq[0], c.count, t.a, t.b, t.g, cf.a, cf.b,
+                         cf.g);
+            sched_fini(&s);
+        }
+}
+
 /* Torus reduce-scatter and all-gather of p blocks of n elements on a grid
  * k_0 x ... x k_(d-1) (research note, section 1.1, one half of the
  * all-reduce): along dimension i, k_i - 1 ring steps, each moving the
@@ -578,6 +613,7 @@ int main(void)
         cmocka_unit_test(test_blocks_formula),
         cmocka_unit_test(test_nccl_tree_by_hand),
         cmocka_unit_test(test_nccl_tree_chain),
+        cmocka_unit_test(test_nccl_tree_on_full),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),
     };
