@@ -590,6 +590,15 @@ static void test_refused(void **state)
         assert_int_equal(algo_generate_on(algo(no[i].algo), &c, mm[no[i].mach],
                                           &s, NULL, 0), CV_ERR_ALGO);
     }
+    /* nccl_tree where a node's ranks would share one port of its switch */
+    Machine shared0;
+    assert_int_equal(machine_nodes(&shared0, 2, 4, false, 1), CV_OK);
+    shared0.dim[0].shared = true;
+    assert_int_equal(machine_finish(&shared0), CV_OK);
+    CollCall c8 = {.kind = COLL_ALLREDUCE, .nranks = 8, .count = 8,
+                   .dtype = DT_FLOAT, .op = OP_SUM};
+    assert_true(algo_fits(algo("nccl_tree"), &c8, &nodes, NULL, 0));
+    assert_false(algo_fits(algo("nccl_tree"), &c8, &shared0, NULL, 0));
     /* the torus reduce-scatter and all-gather on nodes and on full */
     for (int k = 0; k < 2; k++)
         for (int mi = 0; mi < 5; mi += 4) {

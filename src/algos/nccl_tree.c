@@ -366,12 +366,12 @@ static void cost_tree(const CollCall *c, CostTerms *out)
 }
 
 /* Machines of nodes: two levels, each joined by a switch that neither
- * sums nor multicasts (a node's, the network's: one NIC per GPU or one
- * shared). */
+ * sums nor multicasts (a node's, with a port per rank; the network's: one
+ * NIC per GPU or one shared, which only the head uses). */
 static bool fits_tree(const AlgoArgs *args, char *why, size_t whylen)
 {
     const Machine *m = args->machine;
-    bool ok = m->ndims == 2 && m->kind != MACHINE_BUS;
+    bool ok = m->ndims == 2 && m->kind != MACHINE_BUS && !m->dim[0].shared;
     for (int d = 0; ok && d < 2; d++)
         ok = m->dim[d].kind == DIM_SWITCH && !m->dim[d].reduce;
     if (!ok)
