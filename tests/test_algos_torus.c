@@ -409,6 +409,56 @@ static void test_nccl_tree_chain(void **state)
     assert_int_equal(cases, 6 + 4 * 4);
 }
 
+/* NCCL's tree on two nodes of L ranks, each half in C chunks of h bytes:
+ * tree 0 has node 0's head at its root and node 1's below, tree 1 the
+ * mirror. Rank l of either chain sends up at L - 1 - l + c in both trees
+ * (2h to one peer); the heads cross at L - 1 + c (h each way); the root
+ * holds chunk c whole at z + c, z = L (its chain's next reduced at L - 2,
+ * the other head at L - 1); rank l of the root's node sends down at L + l
+ * + c in its tree and at L + l + 1 + c in the other: 2L + C - 1 steps. The
+ * busiest link: 2h while the chains reduce (t < L); at t = L rank 1 gets
+ * 2h from rank 2 and h from its head (3h); in t = L+1 .. L+C-3 rank 1's
+ * links carry 2h up and 2h down (4h); then 2h down the chains to t = 2L +
+ * C - 3 and h in the last step: b = 2hL + 3h + 4h(C-3) + 2hL + h =
+ * 4h(L+C-2). Rank 1 serves two peers in t = L .. L+C-3: a = 2L+C-1 +
+ * (C-2) = 2L+2C-3. The head reduces 2h from its chain and h from the
+ * other head in t = L-1 .. L+C-3: g = 2h(L-1) + 3h(C-1) + h = h(2L+3C-4).
+ * For L >= 3 and C >= 5; the same with the NIC shared (only heads cross)
+ * and with the ranks dealt round the nodes. */
+static void test_nccl_tree_two_nodes(void **state)
+{
+    (void)state;
+    static const int Ls[] = {3, 4, 6, 8}, Cs[] = {5, 7, 16};
+    double h = 65536;
+    int cases = 0;
+    for (size_t li = 0; li < sizeof Ls / sizeof *Ls; li++)
+        for (size_t ci = 0; ci < sizeof Cs / sizeof *Cs; ci++)
+            for (int var = 0; var < 3; var++) {
+                int L = Ls[li], C = Cs[ci];
+                double a = 2 * L + 2 * C - 3, b = 4 * h * (L + C - 2);
+                double g = h * (2 * L + 3 * C - 4);
+                Machine m;
+                assert_int_equal(machine_nodes(&m, 2, L, var == 1, 1), CV_OK);
+                m.cyclic = var == 2;
+                for (int k = 0; k < m.ncls; k++)
+                    m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+                CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2 * L,
+                              .count = 2 * (size_t)C * 16384,
+                              .dtype = DT_FLOAT, .op = OP_SUM};
+                CostTerms t, cf;
+                both_costs(algo("nccl_tree"), &c, &m, &t, &cf);
+                if (t.a != a || t.b != b || t.g != g || cf.a != a ||
+                    cf.b != b || cf.g != g)
+                    fail_msg("nccl_tree on nodes 2x%d (%s), %d chunks: "
+                             "schedule a=%g b=%g g=%g, closed form a=%g b=%g "
+                             "g=%g, by hand a=%g b=%g g=%g", L,
+                             var == 1 ? "shared NIC" : var ? "cyclic" : "blocks",
+                             C, t.a, t.b, t.g, cf.a, cf.b, cf.g, a, b, g);
+                cases++;
+            }
+    assert_int_equal(cases, 4 * 3 * 3);
+}
+
 /* nccl_tree's closed form on full (AlgoInfo.cost, what lists show) is its
  * schedule on the most nearly square nodes (machine_square: the larger
  * inside the node, ranks in blocks) priced on full, one port per rank. */
@@ -622,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_blocks_formula),
         cmocka_unit_test(test_nccl_tree_by_hand),
         cmocka_unit_test(test_nccl_tree_chain),
+        cmocka_unit_test(test_nccl_tree_two_nodes),
         cmocka_unit_test(test_nccl_tree_on_full),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),

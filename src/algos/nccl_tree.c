@@ -26,7 +26,8 @@
  * Its closed form is the tree's own timing (plan_step) priced per step:
  * the most peers one link serves and the most bytes it carries (a node's
  * chain through the node's switch, its head through the network), summed
- * over the z + C + D - 1 steps. */
+ * over the z + C + D - 1 steps. For one node and for two it sums to the
+ * expressions the formula gives (tests/test_algos_torus.c derives them). */
 #include "algos/common.h"
 
 #include <stdbool.h>
@@ -391,7 +392,9 @@ static const AlgoInfo ar_nccl_tree = {
     .formula = "z + C + D - 1 steps, chunks V/2C (C <= 16), z the reduce's "
                "fill, D = L - 1 + the trees' depth; each step the busiest "
                "link's peers a and bytes b (about 2V b for C >> z + D); one "
-               "node of L >= 3, C >= 3: (2L+2C-4)(a + V/C b) + (L+C-2) V/C g",
+               "node of L >= 3, C >= 3: (2L+2C-4)(a + V/C b) + (L+C-2) V/C g; "
+               "two nodes of L >= 3, C >= 5: (2L+2C-3)a + 2(L+C-2) V/C b + "
+               "(2L+3C-4) V/2C g",
     .constraints = "nodes GxL (-T)",
     .shape = SHAPE_TREE,
     .generate = gen_nccl_tree,
