@@ -655,7 +655,8 @@ static const AlgoInfo ar_hier_master = {
     .name = "hier_master",
     .aliases = "master",
     .summary = "reduce to one GPU per node (binomial), ring all-reduce "
-               "across the nodes among those, broadcast back (binomial)",
+               "across the nodes among those, broadcast back (binomial): "
+               "Horovod's hierarchical all-reduce before horovod#411 (2018)",
     .formula = "2 ceil(log2 L)(a + nb) + ceil(log2 L) ng + 2(G-1)a + "
                "2(G-1)/G nb + (G-1)/G ng",
     .constraints = "nodes GxL or another machine of two levels (-T)",
