@@ -1,12 +1,16 @@
-/* test_algos_torus.c - the all-reduces made for machines (torus.c,
- * nvls.c) on the machines they are made for: tori 2x2 to 4x4 and 2x2x2,
- * meshes (folded rings), rings, nodes 2x2, 2x4, 3x2 (in blocks and dealt
- * round), switches that reduce and multicast of 2 to 8. For each: the symbolic executor says the schedule computes
- * all-reduce (every count, in place and not); every transfer joins ranks
- * one dimension apart; on a machine of one class of links the schedule's
- * cost equals the closed form (cost_on), checked by hand for one case
- * each; the threads backend runs a sample for real, nothing wrong; and an
- * algorithm is refused on a machine it is not made for, in a sentence. */
+/* test_algos_torus.c - the algorithms made for machines (torus.c,
+ * nvls.c, nccl_tree.c: all-reduces, and torus's reduce-scatter and
+ * all-gather) on the machines they are made for: tori 2x2 to 4x4 and
+ * 2x2x2, meshes (folded rings), rings, nodes 2x2, 2x4, 3x2, 4x2, 5x3 (in
+ * blocks, dealt round, a NIC per node), switches that reduce and
+ * multicast of 2 to 8. For each: the symbolic executor says the schedule
+ * computes its collective (every count, in place and not); every transfer
+ * joins ranks one dimension apart; on a machine of one class of links the
+ * schedule's cost equals the closed form (cost_on), checked by hand for
+ * some cases of each (for the reduce-scatter and all-gather, the formula
+ * by hand on every grid); the threads backend runs a sample for real,
+ * nothing wrong; and an algorithm is refused on a machine it is not made
+ * for, in a sentence. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,15 +26,32 @@
 #include "exec/exec.h"
 #include "exec/verify.h"
 
-static const char *const names[] = {"torus", "torus_naive", "torus_bidir",
-                                    "hier", "hier_master", "nvls"};
+/* The algorithms made for machines, by collective and name. */
+static const struct {
+    CollKind coll;
+    const char *name;
+} names[] = {{COLL_ALLREDUCE, "torus"},       {COLL_ALLREDUCE, "torus_naive"},
+             {COLL_ALLREDUCE, "torus_bidir"}, {COLL_ALLREDUCE, "hier"},
+             {COLL_ALLREDUCE, "hier_master"}, {COLL_ALLREDUCE, "nvls"},
+             {COLL_REDUCESCATTER, "torus"},   {COLL_ALLGATHER, "torus"},
+             {COLL_ALLREDUCE, "nccl_tree"}};
 #define NNAMES (sizeof names / sizeof *names)
+
+static const AlgoInfo *algo_of(CollKind k, const char *name)
+{
+    const AlgoInfo *a = algo_find(k, name);
+    assert_non_null(a);
+    return a;
+}
 
 static const AlgoInfo *algo(const char *name)
 {
-    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, name);
-    assert_non_null(a);
-    return a;
+    return algo_of(COLL_ALLREDUCE, name);
+}
+
+static const AlgoInfo *algo_i(size_t i)
+{
+    return algo_of(names[i].coll, names[i].name);
 }
 
 /* The machines: every link of one class, alpha = beta = 1, no latency. */
@@ -60,12 +81,16 @@ static int machines(Mach *out)
     out[n].name = "ring";
     assert_int_equal(machine_grid(&out[n++].m, MACHINE_RING, 1, &five, false,
                                   1, 1, 1), CV_OK);
-    static const int nodes[][3] = {{2, 2, 0}, {2, 4, 0}, {3, 2, 0}, {2, 4, 1}};
-    for (size_t i = 0; i < 4; i++) {
+    /* nodes G x L: in blocks, dealt round (cyclic), one NIC shared */
+    static const int nodes[][4] = {{2, 2, 0, 0}, {2, 4, 0, 0}, {3, 2, 0, 0},
+                                   {2, 4, 1, 0}, {4, 2, 0, 0}, {5, 3, 0, 0},
+                                   {3, 3, 1, 0}, {2, 4, 0, 1}};
+    for (size_t i = 0; i < sizeof nodes / sizeof *nodes; i++) {
         Machine *m = &out[n].m;
-        out[n++].name = nodes[i][2] ? "nodes, cyclic" : "nodes";
-        assert_int_equal(machine_nodes(m, nodes[i][0], nodes[i][1], false, 1),
-                         CV_OK);
+        out[n++].name = nodes[i][3] ? "nodes, shared NIC"
+                        : nodes[i][2] ? "nodes, cyclic" : "nodes";
+        assert_int_equal(machine_nodes(m, nodes[i][0], nodes[i][1],
+                                       nodes[i][3], 1), CV_OK);
         m->cyclic = nodes[i][2];
         for (int c = 0; c < m->ncls; c++)
             m->cls[c].alpha = m->cls[c].beta = 1, m->cls[c].lat = 0;
@@ -124,10 +149,10 @@ static void test_every_machine(void **state)
     int nm = machines(ms), cases = 0;
     for (size_t ai = 0; ai < NNAMES; ai++)
         for (int mi = 0; mi < nm; mi++) {
-            const AlgoInfo *a = algo(names[ai]);
+            const AlgoInfo *a = algo_i(ai);
             const Machine *m = &ms[mi].m;
             int p = m->nranks;
-            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+            CollCall c = {.kind = a->coll, .nranks = p,
                           .dtype = DT_INT32, .op = OP_SUM};
             if (!algo_fits(a, &c, m, NULL, 0))
                 continue;
@@ -160,8 +185,24 @@ static int near(double x, double y)
     return fabs(x - y) <= 1e-9 * (fabs(x) + fabs(y)) + 1e-9;
 }
 
-/* On every machine each fits, at counts p divides, the schedule's terms
- * on that machine are the closed form's. */
+/* a's schedule for c on m priced on m (its terms, *got) and a's closed
+ * form there (*want). */
+static void both_costs(const AlgoInfo *a, const CollCall *c, const Machine *m,
+                       CostTerms *got, CostTerms *want)
+{
+    Schedule s;
+    assert_int_equal(algo_generate_on(a, c, m, &s, NULL, 0), CV_OK);
+    assert_int_equal(model_machine_cost(&s, m, true, got, NULL), CV_OK);
+    AlgoArgs args = {c, m, a};
+    a->cost_on(&args, want);
+    sched_fini(&s);
+}
+
+/* On every machine each fits, at counts p divides (40000 p doubles: NCCL's
+ * tree in 16 chunks a half, NVLS in 5), the schedule's terms on that
+ * machine are the closed form's; on a node's shared NIC only
+ * nccl_tree's (only its heads cross nodes): hier's closed form is that of
+ * a NIC per GPU, and the shared one's load is what pricing by links adds. */
 static void test_closed_forms(void **state)
 {
     (void)state;
@@ -169,31 +210,30 @@ static void test_closed_forms(void **state)
     int nm = machines(ms);
     for (size_t ai = 0; ai < NNAMES; ai++)
         for (int mi = 0; mi < nm; mi++) {
-            const AlgoInfo *a = algo(names[ai]);
+            const AlgoInfo *a = algo_i(ai);
             const Machine *m = &ms[mi].m;
             int p = m->nranks;
-            for (size_t mult = 1; mult <= 24; mult += 23) {
-                CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
-                              .count = mult * (size_t)p, .dtype = DT_DOUBLE,
+            if (m->ndims == 2 && m->dim[1].shared &&
+                strcmp(a->name, "nccl_tree"))
+                continue;
+            static const size_t mults[] = {1, 24, 40000};
+            for (size_t mi2 = 0; mi2 < 3; mi2++) {
+                CollCall c = {.kind = a->coll, .nranks = p,
+                              .count = mults[mi2] * (size_t)p,
+                              .dtype = DT_DOUBLE,
                               .op = OP_SUM};
                 if (!algo_fits(a, &c, m, NULL, 0))
                     continue;
-                Schedule s;
                 char what[256];
                 describe(what, sizeof what, a, &ms[mi], &c);
-                assert_int_equal(algo_generate_on(a, &c, m, &s, NULL, 0), CV_OK);
                 CostTerms got, want;
-                assert_int_equal(model_machine_cost(&s, m, true, &got, NULL),
-                                 CV_OK);
-                AlgoArgs args = {&c, m, a};
-                a->cost_on(&args, &want);
+                both_costs(a, &c, m, &got, &want);
                 if (!near(got.a, want.a) || !near(got.b, want.b) ||
                     !near(got.g, want.g) || !near(got.steps, want.steps))
                     fail_msg("%s: schedule a=%g b=%g g=%g steps=%g, closed "
                              "form a=%g b=%g g=%g steps=%g", what, got.a, got.b,
                              got.g, got.steps, want.a, want.b, want.g,
                              want.steps);
-                sched_fini(&s);
             }
         }
 }
@@ -229,19 +269,13 @@ static void test_by_hand(void **state)
         }
         CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m.nranks, .count = 64,
                       .dtype = DT_FLOAT, .op = OP_SUM};
-        Schedule s;
-        const AlgoInfo *a = algo(want[i].algo);
-        assert_int_equal(algo_generate_on(a, &c, &m, &s, NULL, 0), CV_OK);
         CostTerms t, cf;
-        assert_int_equal(model_machine_cost(&s, &m, true, &t, NULL), CV_OK);
-        AlgoArgs args = {&c, &m, a};
-        a->cost_on(&args, &cf);
+        both_costs(algo(want[i].algo), &c, &m, &t, &cf);
         if (t.a != want[i].a || t.b != want[i].b || t.g != want[i].g ||
             cf.a != want[i].a || cf.b != want[i].b || cf.g != want[i].g)
             fail_msg("%s: schedule a=%g b=%g g=%g, closed form a=%g b=%g "
                      "g=%g, by hand a=%g b=%g g=%g", want[i].algo, t.a, t.b,
                      t.g, cf.a, cf.b, cf.g, want[i].a, want[i].b, want[i].g);
-        sched_fini(&s);
     }
 }
 
@@ -281,8 +315,241 @@ static void test_nvls_by_hand(void **state)
     sched_fini(&s);
 }
 
+/* NCCL's tree by hand (ranks in blocks: c_g the chain rank and h_g the
+ * head of node g; h the bytes of one chunk of a half). Nodes 2x2, 8 floats
+ * (one chunk, h = 16 B): tree 0 is h0 <- h1, tree 1 its mirror; step 1
+ * c_g -> h_g both halves (2h), step 2 h1 -> h0 and h0 -> h1 (h), step 3
+ * the roots send down to their chain and the other head, step 4 the other
+ * heads to their chains: a = 4, b = 2h + 3h = 80, g = 2h + h = 48. Nodes
+ * 2x4 (chains of 4): 3 chain steps up of 2h, 1 across, 4 down of h: a = 8,
+ * b = 6h + 5h = 176, g = 6h + h = 112. Nodes 3x2 (odd: tree 0 is h0 <- h2
+ * <- h1, tree 1 the same shifted, h1 <- h0 <- h2): step 1 the chains (2h),
+ * steps 2 and 3 one head to another in each tree (h1 -> h2, h2 -> h0;
+ * h2 -> h0, h0 -> h1), steps 4 to 6 down one level each: a = 6, b = 2h +
+ * 5h = 112, g = 2h + h + h = 64. Nodes 2x2, 65536 floats: halves of two
+ * chunks of 64 KiB (h = 65536 B): step 1 chunk 0 up the chains (2h),
+ * step 2 chunk 1 up the chains (2h) while chunk 0 crosses (h0 reduces 3h),
+ * step 3 chunk 1 crosses beside chunk 0 coming down the other tree (2h on
+ * one link), step 4 chunk 0 of one tree and 1 of the other down one chain
+ * (2h), step 5 the last chunk to the chains (h): a = 5, b = 9h, g = 2h +
+ * 3h + h = 6h. */
+static void test_nccl_tree_by_hand(void **state)
+{
+    (void)state;
+    static const struct {
+        int nodes, per;
+        size_t count;
+        double a, b, g;
+    } want[] = {{2, 2, 8, 4, 80, 48}, {2, 4, 8, 8, 176, 112},
+                {3, 2, 8, 6, 112, 64},
+                {2, 2, 65536, 5, 9 * 65536.0, 6 * 65536.0}};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        Machine m;
+        assert_int_equal(machine_nodes(&m, want[i].nodes, want[i].per, false,
+                                       1), CV_OK);
+        for (int k = 0; k < m.ncls; k++)
+            m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m.nranks,
+                      .count = want[i].count, .dtype = DT_FLOAT,
+                      .op = OP_SUM};
+        CostTerms t, cf;
+        both_costs(algo("nccl_tree"), &c, &m, &t, &cf);
+        if (t.a != want[i].a || t.b != want[i].b || t.g != want[i].g ||
+            cf.a != want[i].a || cf.b != want[i].b || cf.g != want[i].g)
+            fail_msg("nccl_tree on nodes %dx%d, %zu floats: schedule a=%g "
+                     "b=%g g=%g, closed form a=%g b=%g g=%g, by hand a=%g "
+                     "b=%g g=%g", want[i].nodes, want[i].per, want[i].count,
+                     t.a, t.b, t.g, cf.a, cf.b, cf.g, want[i].a, want[i].b,
+                     want[i].g);
+    }
+}
+
+/* NCCL's tree in one node of L ranks: both trees are the chain, each half
+ * in C chunks of h bytes (2 C 16384 floats: h = 64 KiB). Rank l sends
+ * chunk c up at L - 1 - l + c (both halves: 2h to one peer) and, from the
+ * root's z = L - 1 on, down at L - 1 + l + c, so there are 2L + C - 3
+ * steps. Rank l both sends up and down (or receives from both sides) in a
+ * step only when L >= 3 and C >= 3, in the C - 1 steps L - 1 .. L + C - 3
+ * (rank 1 receives both at L - 1 .. L + C - 4 and sends both at L .. L + C
+ * - 3): two peers and 4h on one link there, one peer and 2h elsewhere. So
+ * a = 2L + C - 3 + (C - 1) = 2L + 2C - 4 and b = 2h a; a rank reduces 2h
+ * in each of the L + C - 2 steps up: g = 2h (L + C - 2). With L = 2 no
+ * link carries both ways: a = C + 1, b = 2h (C + 1), g = 2h C. */
+static void test_nccl_tree_chain(void **state)
+{
+    (void)state;
+    static const int Ls[] = {2, 3, 4, 6, 8}, Cs[] = {1, 2, 3, 4, 7, 16};
+    double h = 65536;
+    int cases = 0;
+    for (size_t li = 0; li < sizeof Ls / sizeof *Ls; li++)
+        for (size_t ci = 0; ci < sizeof Cs / sizeof *Cs; ci++) {
+            int L = Ls[li], C = Cs[ci];
+            bool both = L >= 3 && C >= 3;
+            if (L > 2 && !both)
+                continue; /* the formula above needs C >= 3 there */
+            double a = L == 2 ? C + 1 : 2 * L + 2 * C - 4;
+            double g = L == 2 ? 2 * h * C : 2 * h * (L + C - 2);
+            Machine m;
+            assert_int_equal(machine_nodes(&m, 1, L, false, 1), CV_OK);
+            for (int k = 0; k < m.ncls; k++)
+                m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = L,
+                          .count = 2 * (size_t)C * 16384, .dtype = DT_FLOAT,
+                          .op = OP_SUM};
+            CostTerms t, cf;
+            both_costs(algo("nccl_tree"), &c, &m, &t, &cf);
+            if (t.a != a || t.b != 2 * h * a || t.g != g || cf.a != a ||
+                cf.b != 2 * h * a || cf.g != g)
+                fail_msg("nccl_tree on one node of %d, %d chunks: schedule "
+                         "a=%g b=%g g=%g, closed form a=%g b=%g g=%g, by "
+                         "hand a=%g b=%g g=%g", L, C, t.a, t.b, t.g, cf.a,
+                         cf.b, cf.g, a, 2 * h * a, g);
+            cases++;
+        }
+    assert_int_equal(cases, 6 + 4 * 4);
+}
+
+/* NCCL's tree on two nodes of L ranks, each half in C chunks of h bytes:
+ * tree 0 has node 0's head at its root and node 1's below, tree 1 the
+ * mirror. Rank l of either chain sends up at L - 1 - l + c in both trees
+ * (2h to one peer); the heads cross at L - 1 + c (h each way); the root
+ * holds chunk c whole at z + c, z = L (its chain's next reduced at L - 2,
+ * the other head at L - 1); rank l of the root's node sends down at L + l
+ * + c in its tree and at L + l + 1 + c in the other: 2L + C - 1 steps. The
+ * busiest link: 2h while the chains reduce (t < L); at t = L rank 1 gets
+ * 2h from rank 2 and h from its head (3h); in t = L+1 .. L+C-3 rank 1's
+ * links carry 2h up and 2h down (4h); then 2h down the chains to t = 2L +
+ * C - 3 and h in the last step: b = 2hL + 3h + 4h(C-3) + 2hL + h =
+ * 4h(L+C-2). Rank 1 serves two peers in t = L .. L+C-3: a = 2L+C-1 +
+ * (C-2) = 2L+2C-3. The head reduces 2h from its chain and h from the
+ * other head in t = L-1 .. L+C-3: g = 2h(L-1) + 3h(C-1) + h = h(2L+3C-4).
+ * For L >= 3 and C >= 5; the same with the NIC shared (only heads cross)
+ * and with the ranks dealt round the nodes. */
+static void test_nccl_tree_two_nodes(void **state)
+{
+    (void)state;
+    static const int Ls[] = {3, 4, 6, 8}, Cs[] = {5, 7, 16};
+    double h = 65536;
+    int cases = 0;
+    for (size_t li = 0; li < sizeof Ls / sizeof *Ls; li++)
+        for (size_t ci = 0; ci < sizeof Cs / sizeof *Cs; ci++)
+            for (int var = 0; var < 3; var++) {
+                int L = Ls[li], C = Cs[ci];
+                double a = 2 * L + 2 * C - 3, b = 4 * h * (L + C - 2);
+                double g = h * (2 * L + 3 * C - 4);
+                Machine m;
+                assert_int_equal(machine_nodes(&m, 2, L, var == 1, 1), CV_OK);
+                m.cyclic = var == 2;
+                for (int k = 0; k < m.ncls; k++)
+                    m.cls[k].alpha = m.cls[k].beta = 1, m.cls[k].lat = 0;
+                CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2 * L,
+                              .count = 2 * (size_t)C * 16384,
+                              .dtype = DT_FLOAT, .op = OP_SUM};
+                CostTerms t, cf;
+                both_costs(algo("nccl_tree"), &c, &m, &t, &cf);
+                if (t.a != a || t.b != b || t.g != g || cf.a != a ||
+                    cf.b != b || cf.g != g)
+                    fail_msg("nccl_tree on nodes 2x%d (%s), %d chunks: "
+                             "schedule a=%g b=%g g=%g, closed form a=%g b=%g "
+                             "g=%g, by hand a=%g b=%g g=%g", L,
+                             var == 1 ? "shared NIC" : var ? "cyclic" : "blocks",
+                             C, t.a, t.b, t.g, cf.a, cf.b, cf.g, a, b, g);
+                cases++;
+            }
+    assert_int_equal(cases, 4 * 3 * 3);
+}
+
+/* nccl_tree's closed form on full (AlgoInfo.cost, what lists show) is its
+ * schedule on the most nearly square nodes (machine_square: the larger
+ * inside the node, ranks in blocks) priced on full, one port per rank. */
+static void test_nccl_tree_on_full(void **state)
+{
+    (void)state;
+    static const int ps[] = {4, 6, 8, 9, 12, 16, 30};
+    const AlgoInfo *a = algo("nccl_tree");
+    for (size_t i = 0; i < sizeof ps / sizeof *ps; i++)
+        for (size_t mult = 8; mult <= 20000; mult *= 50) {
+            int p = ps[i], sq[2];
+            machine_square(p, 2, sq);
+            Machine nodes, full;
+            assert_int_equal(machine_nodes(&nodes, sq[1], sq[0], false, 1),
+                             CV_OK);
+            assert_int_equal(machine_full(&full, p, 1, 1, 1), CV_OK);
+            CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+                          .count = mult * (size_t)p, .dtype = DT_FLOAT,
+                          .op = OP_SUM};
+            Schedule s;
+            assert_int_equal(algo_generate_on(a, &c, &nodes, &s, NULL, 0),
+                             CV_OK);
+            CostTerms t, cf;
+            assert_int_equal(model_machine_cost(&s, &full, true, &t, NULL),
+                             CV_OK);
+            a->cost(&c, &cf);
+            if (t.a != cf.a || t.b != cf.b || t.g != cf.g)
+                fail_msg("nccl_tree, %d ranks as %dx%d, count %zu, on full: "
+                         "schedule a=%g b=%g g=%g, closed form a=%g b=%g g=%g",
+                         p, sq[1], sq[0], c.count, t.a, t.b, t.g, cf.a, cf.b,
+                         cf.g);
+            sched_fini(&s);
+        }
+}
+
+/* Torus reduce-scatter and all-gather of p blocks of n elements on a grid
+ * k_0 x ... x k_(d-1) (research note, section 1.1, one half of the
+ * all-reduce): along dimension i, k_i - 1 ring steps, each moving the
+ * block of the live vector, pn / (k_0 ... k_i) elements, over a link of
+ * its own (a folded mesh line too): a = sum (k_i - 1), b = sum (k_i - 1)
+ * pn / (k_0 ... k_i) bytes, and the reduce-scatter reduces what it
+ * receives (g = b), the all-gather nothing. Every count, since p is the
+ * product of the sizes. By hand on a torus 4x4, one float a block (pn =
+ * 16 floats, 64 B): x: 3 steps of 16 B, y: 3 of 4 B: a = 6, b = 60. */
+static void test_blocks_formula(void **state)
+{
+    (void)state;
+    Mach ms[32];
+    int nm = machines(ms), cases = 0;
+    for (int mi = 0; mi < nm; mi++) {
+        const Machine *m = &ms[mi].m;
+        int p = m->nranks;
+        size_t counts[] = {1, 3, (size_t)p - 1, 97};
+        for (int gather = 0; gather < 2; gather++)
+            for (size_t ci = 0; ci < 4; ci++) {
+                CollKind k = gather ? COLL_ALLGATHER : COLL_REDUCESCATTER;
+                const AlgoInfo *a = algo_of(k, "torus");
+                CollCall c = {.kind = k, .nranks = p, .count = counts[ci],
+                              .dtype = DT_FLOAT, .op = OP_SUM};
+                if (!algo_fits(a, &c, m, NULL, 0) || c.count == 0)
+                    continue;
+                double want_a = 0, want_b = 0, live = (double)p * c.count * 4;
+                for (int d = 0; d < m->ndims; d++) {
+                    int kd = m->dim[d].size;
+                    live /= kd;
+                    want_a += kd - 1, want_b += (kd - 1) * live;
+                }
+                double want_g = gather ? 0 : want_b;
+                char what[256];
+                describe(what, sizeof what, a, &ms[mi], &c);
+                CostTerms t, cf;
+                both_costs(a, &c, m, &t, &cf);
+                if (t.a != want_a || t.b != want_b || t.g != want_g ||
+                    cf.a != want_a || cf.b != want_b || cf.g != want_g)
+                    fail_msg("%s %s: schedule a=%g b=%g g=%g, closed form "
+                             "a=%g b=%g g=%g, by hand a=%g b=%g g=%g", what,
+                             coll_name(k), t.a, t.b, t.g, cf.a, cf.b, cf.g,
+                             want_a, want_b, want_g);
+                if (m->ndims == 2 && m->dim[0].size == 4 &&
+                    m->dim[1].size == 4 && m->kind == MACHINE_TORUS &&
+                    c.count == 1)
+                    assert_true(want_a == 6 && want_b == 60); /* 4x4, 1 float */
+                cases++;
+            }
+    }
+    assert_true(cases >= 60);
+}
+
 /* Each algorithm on each machine runs on the threads backend, every
- * datatype with sum and one op more, nothing wrong. */
+ * datatype, the ops in turn (sum, prod, min, max, avg), in place and not,
+ * nothing wrong. */
 static void test_threads(void **state)
 {
     (void)state;
@@ -299,11 +566,12 @@ static void test_threads(void **state)
         for (size_t ai = 0; ai < NNAMES; ai++)
             for (int dt = 0; dt < DT_COUNT; dt++)
                 for (int ip = 0; ip < 2; ip++) {
-                    const AlgoInfo *a = algo(names[ai]);
-                    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = m->nranks,
+                    const AlgoInfo *a = algo_i(ai);
+                    CollCall c = {.kind = a->coll, .nranks = m->nranks,
                                   .count = 2 * (size_t)m->nranks + 3,
                                   .dtype = (DataType)dt,
-                                  .op = ip ? OP_MAX : OP_SUM, .in_place = ip};
+                                  .op = (RedOp)((dt + ip) % OP_COUNT),
+                                  .in_place = ip};
                     if (!algo_fits(a, &c, m, NULL, 0))
                         continue;
                     Schedule s;
@@ -356,7 +624,10 @@ static void test_refused(void **state)
               {"torus_naive", 4, "made for tori"},
               {"torus_bidir", 4, "made for tori"},
               {"hier", 4, "machines of levels"},
-              {"hier_master", 4, "two levels"}};
+              {"hier_master", 4, "two levels"},
+              {"nccl_tree", 1, "made for machines of nodes"},
+              {"nccl_tree", 3, "made for machines of nodes"},
+              {"nccl_tree", 4, "nodes:GxL"}};
     const Machine *mm[] = {&nodes, &mesh, &ring, &cube, &full};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
         char why[256] = "";
@@ -369,6 +640,26 @@ static void test_refused(void **state)
         assert_int_equal(algo_generate_on(algo(no[i].algo), &c, mm[no[i].mach],
                                           &s, NULL, 0), CV_ERR_ALGO);
     }
+    /* nccl_tree where a node's ranks would share one port of its switch */
+    Machine shared0;
+    assert_int_equal(machine_nodes(&shared0, 2, 4, false, 1), CV_OK);
+    shared0.dim[0].shared = true;
+    assert_int_equal(machine_finish(&shared0), CV_OK);
+    CollCall c8 = {.kind = COLL_ALLREDUCE, .nranks = 8, .count = 8,
+                   .dtype = DT_FLOAT, .op = OP_SUM};
+    assert_true(algo_fits(algo("nccl_tree"), &c8, &nodes, NULL, 0));
+    assert_false(algo_fits(algo("nccl_tree"), &c8, &shared0, NULL, 0));
+    /* the torus reduce-scatter and all-gather on nodes and on full */
+    for (int k = 0; k < 2; k++)
+        for (int mi = 0; mi < 5; mi += 4) {
+            char why[256] = "";
+            CollKind kind = k ? COLL_ALLGATHER : COLL_REDUCESCATTER;
+            CollCall c = {.kind = kind, .nranks = 8, .count = 8,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            assert_false(algo_fits(algo_of(kind, "torus"), &c, mm[mi], why,
+                                   sizeof why));
+            assert_non_null(strstr(why, "made for tori, meshes and rings"));
+        }
 }
 
 int main(void)
@@ -378,6 +669,11 @@ int main(void)
         cmocka_unit_test(test_closed_forms),
         cmocka_unit_test(test_by_hand),
         cmocka_unit_test(test_nvls_by_hand),
+        cmocka_unit_test(test_blocks_formula),
+        cmocka_unit_test(test_nccl_tree_by_hand),
+        cmocka_unit_test(test_nccl_tree_chain),
+        cmocka_unit_test(test_nccl_tree_two_nodes),
+        cmocka_unit_test(test_nccl_tree_on_full),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_refused),
     };

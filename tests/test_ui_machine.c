@@ -1,8 +1,9 @@
 /* test_ui_machine.c - the machine a what-if prices on, as the TUI draws it:
  * goldens of a 4x4 torus, of 2 nodes of 4 GPUs and of a 2x2x3 torus (its
  * z links between the slices, the last one's wrap-around) under ring, of
- * the torus all-reduce on 4x4, hier on nodes 2x4 with a NIC per node and
- * NVLS on a switch of 8 that reduces, at 100x30 and 80x24,
+ * the torus all-reduce on 4x4, hier on nodes 2x4 with a NIC per node,
+ * NVLS on a switch of 8 that reduces, NCCL's tree on nodes 2x4 and the
+ * torus reduce-scatter on 4x2, at 100x30 and 80x24,
  * in English and Chinese, the normal layout and presenter mode; the
  * machine menu (a shape made to hold the ranks); what the panel shades
  * against the links' loads computed by hand; and a rank count the
@@ -29,12 +30,18 @@ static int setup(void **state)
     return 0;
 }
 
-static void open_algo(App *app, const char *algo, int p, const char *topo)
+static void open_coll(App *app, CollKind k, const char *algo, int p,
+                      const char *topo)
 {
-    AppOptions o = app_options(COLL_ALLREDUCE, algo, p, true);
+    AppOptions o = app_options(k, algo, p, true);
     char why[200];
     o.topo = topo;
     assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
+}
+
+static void open_algo(App *app, const char *algo, int p, const char *topo)
+{
+    open_coll(app, COLL_ALLREDUCE, algo, p, topo);
 }
 
 static void open_app(App *app, int p, const char *topo)
@@ -63,17 +70,25 @@ static void test_goldens(void **state)
 {
     (void)state;
     static const struct {
-        const char *name, *topo, *algo;
+        const char *name, *topo;
+        CollKind coll;
+        const char *algo;
         int p;
         const char *keys; /* to the step shown */
     } scenes[] = {
-        {"torus4x4", "torus:4x4,y.bw=2.5", "ring", 16, "Right\nRight\nRight\nRight\n"},
-        {"nodes2x4", "nodes:2x4", "ring", 8, "Right\nRight\nRight\nRight\n"},
-        {"torus2x2x3", "torus:2x2x3", "ring", 12, "Right\nRight\nRight\nRight\n"},
-        {"torus_ar4x4", "torus:4x4", "torus", 16, "Right\nRight\nRight\nRight\n"},
-        {"hier2x4", "nodes:2x4,nic=shared", "hier", 8, "Right\nRight\nRight\nRight\n"},
+        {"torus4x4", "torus:4x4,y.bw=2.5", COLL_ALLREDUCE, "ring", 16, "Right\nRight\nRight\nRight\n"},
+        {"nodes2x4", "nodes:2x4", COLL_ALLREDUCE, "ring", 8, "Right\nRight\nRight\nRight\n"},
+        {"torus2x2x3", "torus:2x2x3", COLL_ALLREDUCE, "ring", 12, "Right\nRight\nRight\nRight\n"},
+        {"torus_ar4x4", "torus:4x4", COLL_ALLREDUCE, "torus", 16, "Right\nRight\nRight\nRight\n"},
+        {"hier2x4", "nodes:2x4,nic=shared", COLL_ALLREDUCE, "hier", 8, "Right\nRight\nRight\nRight\n"},
         /* the load-reduce: seven slices up each link, one sum down */
-        {"nvls8", "switch,reduce", "nvls", 8, "Right\n"},
+        {"nvls8", "switch,reduce", COLL_ALLREDUCE, "nvls", 8, "Right\n"},
+        /* the roots send down their chain and across at once */
+        {"nccl_tree2x4", "nodes:2x4", COLL_ALLREDUCE, "nccl_tree", 8,
+         "Right\nRight\nRight\nRight\nRight\nRight\n"},
+        /* the reduce-scatter along y, on blocks x left live */
+        {"torus_rs4x2", "torus:4x2", COLL_REDUCESCATTER, "torus", 8,
+         "Right\nRight\nRight\nRight\nRight\n"},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
@@ -82,8 +97,8 @@ static void test_goldens(void **state)
                 for (int present = 0; present < 2; present++) {
                     ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
                     App app;
-                    open_algo(&app, scenes[i].algo, scenes[i].p,
-                              scenes[i].topo);
+                    open_coll(&app, scenes[i].coll, scenes[i].algo,
+                              scenes[i].p, scenes[i].topo);
                     app.view.present = present;
                     char *got = frame(&app, sizes[s][0], sizes[s][1],
                                       scenes[i].keys);

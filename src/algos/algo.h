@@ -90,5 +90,6 @@ extern const AlgoInfo *const algos_tree[];
 extern const AlgoInfo *const algos_recursive[];
 extern const AlgoInfo *const algos_torus[];
 extern const AlgoInfo *const algos_switch[];
+extern const AlgoInfo *const algos_nodes[];
 
 #endif

@@ -140,6 +140,9 @@ void emit_binomial_bcast_g(Schedule *s, const RankGroups *gr, int root,
                            BufId buf, const char *phase);
 void emit_binomial_reduce_g(Schedule *s, const RankGroups *gr, int root,
                             BufId buf, const char *phase);
+/* tree.c: the parent of rank r in tree t (0 or 1) of NCCL's double binary
+ * tree over p ranks (ncclGetDtree), -1 at the root. */
+int dbt_parent(int t, int r, int p);
 /* recursive.c: as emit_ring_reducescatter, by recursive halving (extra
  * ranks of a non-power-of-two p folded in first). */
 void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,

@@ -1,5 +1,6 @@
 /* registry.c - every algorithm, grouped by collective, from the family
- * tables (linear.c, ring.c, tree.c, recursive.c, torus.c, nvls.c). */
+ * tables (linear.c, ring.c, tree.c, recursive.c, torus.c, nvls.c,
+ * nccl_tree.c). */
 #include "algos/algo.h"
 
 #include <stdio.h>
@@ -8,7 +9,7 @@
 
 static const AlgoInfo *const *const families[] = {
     algos_linear, algos_ring, algos_tree, algos_recursive, algos_torus,
-    algos_switch,
+    algos_switch, algos_nodes,
 };
 
 #define NFAMILIES (sizeof families / sizeof families[0])

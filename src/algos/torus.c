@@ -1,4 +1,5 @@
-/* torus.c - all-reduces made for machines of several dimensions.
+/* torus.c - all-reduces, reduce-scatters and all-gathers made for
+ * machines of several dimensions.
  *
  * - torus: the multi-dimensional ring all-reduce of tori and meshes:
  *   reduce-scatter along each dimension in turn on the data still live,
@@ -20,6 +21,10 @@
  *   node; the same schedule as torus on the machine's two dimensions.
  * - hier_master: reduce to one rank per node (a binomial tree), a ring
  *   all-reduce among those across the nodes, a binomial broadcast back.
+ * - torus as a reduce-scatter and as an all-gather: the two halves of the
+ *   torus all-reduce on the call's p blocks (reduce-scatter along each
+ *   dimension in turn; all-gather along them in reverse), the blocks laid
+ *   out in scratch so that each rank keeps its own (block_pos).
  *
  * A generator takes the dimensions from the machine: a torus's, mesh's or
  * ring's own, a node machine's (the node, then the network), a file's.
@@ -184,13 +189,18 @@ static CvError lines_make(const Shape *sh, int d, const Part *parts,
     return CV_OK;
 }
 
-/* Reduce-scatter along every dimension in turn, all-gather back in
- * reverse (naive: a whole all-reduce along every dimension in turn). */
+/* What the rings along the dimensions do: reduce-scatter along every
+ * dimension in turn and all-gather back in reverse (an all-reduce), a
+ * whole all-reduce along every dimension in turn (naive), or only the
+ * reduce-scatters (in order) or only the all-gathers (in reverse). */
+typedef enum { RINGS_ALL, RINGS_NAIVE, RINGS_RS, RINGS_AG } RingMode;
+
 static CvError rings(Schedule *s, const Shape *sh, const Part *parts,
-                     int nparts, bool naive)
+                     int nparts, RingMode mode, BufId buf)
 {
     Lines ls[MACHINE_MAX_DIMS];
     CvError e = CV_OK;
+    bool naive = mode == RINGS_NAIVE;
     memset(ls, 0, sizeof ls);
     for (int d = 0; d < sh->ndims && !e; d++)
         e = lines_make(sh, d, parts, nparts, !naive, &ls[d]);
@@ -198,15 +208,36 @@ static CvError rings(Schedule *s, const Shape *sh, const Part *parts,
                                      "reduce-scatter z", "reduce-scatter w"};
     static const char *const ag[] = {"all-gather x", "all-gather y",
                                      "all-gather z", "all-gather w"};
-    for (int d = 0; d < sh->ndims && !e; d++) {
-        emit_ring_reducescatter_g(s, &ls[d].gr, BUF_RECV, rs[d]);
+    for (int d = 0; d < sh->ndims && !e && mode != RINGS_AG; d++) {
+        emit_ring_reducescatter_g(s, &ls[d].gr, buf, rs[d]);
         if (naive)
-            emit_ring_allgather_g(s, &ls[d].gr, BUF_RECV, ag[d]);
+            emit_ring_allgather_g(s, &ls[d].gr, buf, ag[d]);
     }
-    for (int d = sh->ndims - 1; d >= 0 && !e && !naive; d--)
-        emit_ring_allgather_g(s, &ls[d].gr, BUF_RECV, ag[d]);
+    for (int d = sh->ndims - 1; d >= 0 && !e && !naive && mode != RINGS_RS;
+         d--)
+        emit_ring_allgather_g(s, &ls[d].gr, buf, ag[d]);
     for (int d = 0; d < sh->ndims; d++)
         lines_fini(&ls[d]);
+    return e;
+}
+
+/* Start schedule s named `name` for args and the shape it runs on. */
+static CvError begin(const AlgoArgs *args, Schedule *s, const char *name,
+                     Shape *sh)
+{
+    CvError e = sched_init(s, args->call, name);
+    if (!e && (e = shape_of(args->machine, args->call->nranks, sh)))
+        sched_fini(s);
+    return e;
+}
+
+/* Finish what begin started: the schedule, or nothing after error e. */
+static CvError finish(Schedule *s, Shape *sh, CvError e)
+{
+    shape_fini(sh);
+    if (!e)
+        return sched_end(s);
+    sched_fini(s);
     return e;
 }
 
@@ -227,23 +258,16 @@ static CvError gen_rings(const AlgoArgs *args, Schedule *s, const char *name,
 {
     const CollCall *c = args->call;
     Shape sh;
-    CvError e = sched_init(s, c, name);
-    if (!e)
-        e = shape_of(args->machine, c->nranks, &sh);
-    if (e) {
-        sched_fini(s);
+    CvError e = begin(args, s, name, &sh);
+    if (e)
         return e;
-    }
     Part parts[2] = {{0, c->count, 1}, {0, 0, -1}};
     if (bidir)
         halves(c, parts);
     emit_copy_in(s, BUF_RECV, 0, 0);
-    e = rings(s, &sh, parts, bidir ? 2 : 1, naive);
-    shape_fini(&sh);
-    if (!e)
-        return sched_end(s);
-    sched_fini(s);
-    return e;
+    e = rings(s, &sh, parts, bidir ? 2 : 1, naive ? RINGS_NAIVE : RINGS_ALL,
+              BUF_RECV);
+    return finish(s, &sh, e);
 }
 
 static CvError gen_torus(const AlgoArgs *args, Schedule *s)
@@ -272,13 +296,9 @@ static CvError gen_hier_master(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
     Shape sh;
-    CvError e = sched_init(s, c, "hier_master");
-    if (!e)
-        e = shape_of(args->machine, c->nranks, &sh);
-    if (e) {
-        sched_fini(s);
+    CvError e = begin(args, s, "hier_master", &sh);
+    if (e)
         return e;
-    }
     Part whole = {0, c->count, 1};
     Lines node, across;
     e = lines_make(&sh, 0, &whole, 1, false, &node);
@@ -298,11 +318,68 @@ static CvError gen_hier_master(const AlgoArgs *args, Schedule *s)
         lines_fini(&node);
         lines_fini(&across);
     }
-    shape_fini(&sh);
-    if (!e)
-        return sched_end(s);
-    sched_fini(s);
-    return e;
+    return finish(s, &sh, e);
+}
+
+/* --------------------------------- reduce-scatter and all-gather */
+
+/* Where rank r's block lies in the scratch vector that the rings of a
+ * reduce-scatter or all-gather run on: by ring slot, dimension 0's most
+ * significant, so that what each line's ring splits is contiguous and the
+ * piece a rank keeps after the last dimension is its own block. */
+static size_t block_pos(const Shape *sh, int r)
+{
+    size_t pos = 0;
+    for (int d = 0; d < sh->ndims; d++)
+        pos = pos * (size_t)sh->size[d] + (size_t)slot(sh, r, d, 1);
+    return pos;
+}
+
+/* The p blocks of count elements run in scratch in block_pos order: a
+ * reduce-scatter copies each rank's whole input there, reduce-scatters
+ * along every dimension in turn on what is still live and copies out its
+ * own block; an all-gather puts each rank's block there, all-gathers
+ * along the dimensions in reverse and copies every block out to its
+ * place. The local copies are free in the model. */
+static CvError gen_blocks(const AlgoArgs *args, Schedule *s, bool gather)
+{
+    const CollCall *c = args->call;
+    Shape sh;
+    CvError e = begin(args, s, "torus", &sh);
+    if (e)
+        return e;
+    int p = c->nranks;
+    size_t n = c->count;
+    sched_tmp_all(s, (size_t)p * n);
+    sched_step(s, "copy-in");
+    for (int r = 0; r < p; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        for (int b = gather ? r : 0; b < (gather ? r + 1 : p); b++)
+            sched_copy(s, r, l.in_buf, l.in_off + (gather ? 0 : (size_t)b * n),
+                       r, BUF_TMP, block_pos(&sh, b) * n, n);
+    }
+    Part whole = {0, (size_t)p * n, 1};
+    e = rings(s, &sh, &whole, 1, gather ? RINGS_AG : RINGS_RS, BUF_TMP);
+    sched_step(s, "copy-out");
+    for (int r = 0; r < p && !e; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        for (int b = gather ? 0 : r; b < (gather ? p : r + 1); b++)
+            sched_copy(s, r, BUF_TMP, block_pos(&sh, b) * n, r, l.out_buf,
+                       l.out_off + (gather ? (size_t)b * n : 0), n);
+    }
+    return finish(s, &sh, e);
+}
+
+static CvError gen_rs_torus(const AlgoArgs *args, Schedule *s)
+{
+    return gen_blocks(args, s, false);
+}
+
+static CvError gen_ag_torus(const AlgoArgs *args, Schedule *s)
+{
+    return gen_blocks(args, s, true);
 }
 
 /* ---------------------------------------------------------- fitting */
@@ -374,21 +451,29 @@ static int dims_of(const Machine *m, int p, int *size)
     return m->ndims;
 }
 
-/* Terms of reduce-scatter and all-gather (naive: both in every dimension
- * on the whole vector) over dimensions size[0 .. nd) on a vector of n
- * elements: each step one block per rank and direction, the largest
- * ceil(n_d / k) of the live vector n_d; bidirectional: two blocks (the
- * halves') a step, over one link each way where the line is a ring of more
- * than two (per_way), else both through the rank's port (two messages, or
- * one on a line of two, whose neighbours are one rank). */
-static void ring_terms(const CollCall *c, const int *size, int nd,
-                       bool naive, bool bidir, const Machine *m,
-                       CostTerms *out)
+/* Terms of the rings along dimensions size[0 .. nd) on a vector of n0
+ * elements: per dimension `passes` ring passes (2: reduce-scatter and
+ * all-gather, 1: one of them), of which `red` reduce; each step one block
+ * per rank and direction, the largest ceil(n_d / k) of the live vector
+ * n_d (naive: every dimension on the whole vector); bidirectional: two
+ * blocks (the halves') a step, over one link each way where the line is a
+ * ring of more than two (per_way), else both through the rank's port (two
+ * messages, or one on a line of two, whose neighbours are one rank). */
+typedef struct {
+    size_t n0;   /* elements of the vector */
+    int passes;  /* ring passes per dimension */
+    int red;     /* of which reduce */
+    bool naive;  /* the whole vector in every dimension */
+    bool bidir;  /* two halves, opposite ways */
+} RingCost;
+
+static void ring_terms(const CollCall *c, const RingCost *rc, const int *size,
+                       int nd, const Machine *m, CostTerms *out)
 {
     double es = (double)dtype_size(c->dtype);
     *out = (CostTerms){0};
-    size_t live[2] = {c->count, 0};
-    if (bidir) {
+    size_t live[2] = {rc->n0, 0};
+    if (rc->bidir) {
         Part parts[2];
         halves(c, parts);
         live[0] = parts[0].n, live[1] = parts[1].n;
@@ -399,17 +484,18 @@ static void ring_terms(const CollCall *c, const int *size, int nd,
             continue;
         size_t b0 = (live[0] + (size_t)k - 1) / (size_t)k;
         size_t b1 = (live[1] + (size_t)k - 1) / (size_t)k;
-        bool per_way = bidir && m && !flat(m) && m->dim[d].kind == DIM_RING &&
-                       k > 2;
-        double steps = 2.0 * (k - 1);
+        bool per_way = rc->bidir && m && !flat(m) &&
+                       m->dim[d].kind == DIM_RING && k > 2;
+        double steps = (double)rc->passes * (k - 1);
         /* on a line of two both neighbours are one rank: one message */
-        double msgs = bidir && b1 && !per_way && k > 2 ? 2 : 1;
+        double msgs = rc->bidir && b1 && !per_way && k > 2 ? 2 : 1;
         double bytes = per_way ? (double)b0 : (double)(b0 + b1);
         out->steps += steps;
         out->a += steps * msgs;
         out->b += steps * bytes * es;
-        out->g += (k - 1) * (double)(b0 + b1) * es; /* a rank reduces both */
-        if (!naive)
+        /* a rank reduces both halves' blocks */
+        out->g += rc->red * (k - 1) * (double)(b0 + b1) * es;
+        if (!rc->naive)
             live[0] = b0, live[1] = b1;
     }
 }
@@ -419,7 +505,8 @@ static void cost_on_grid(const AlgoArgs *args, bool naive, bool bidir,
 {
     int size[MACHINE_MAX_DIMS];
     int nd = dims_of(args->machine, args->call->nranks, size);
-    ring_terms(args->call, size, nd, naive, bidir, args->machine, out);
+    RingCost rc = {args->call->count, 2, 1, naive, bidir};
+    ring_terms(args->call, &rc, size, nd, args->machine, out);
 }
 
 static void cost_torus_on(const AlgoArgs *a, CostTerms *o) { cost_on_grid(a, false, false, o); }
@@ -437,6 +524,32 @@ static void cost_full(const CollCall *c, bool naive, bool bidir,
 static void cost_torus(const CollCall *c, CostTerms *o) { cost_full(c, false, false, o); }
 static void cost_naive(const CollCall *c, CostTerms *o) { cost_full(c, true, false, o); }
 static void cost_bidir(const CollCall *c, CostTerms *o) { cost_full(c, false, true, o); }
+
+/* Reduce-scatter (red) or all-gather of p blocks of count: one ring pass
+ * per dimension on the live blocks; on full, the square shape's. */
+static void cost_blocks_on(const AlgoArgs *args, int red, CostTerms *out)
+{
+    int size[MACHINE_MAX_DIMS];
+    int nd = dims_of(args->machine, args->call->nranks, size);
+    RingCost rc = {(size_t)args->call->nranks * args->call->count, 1, red,
+                   false, false};
+    ring_terms(args->call, &rc, size, nd, args->machine, out);
+}
+
+static void cost_rs_on(const AlgoArgs *a, CostTerms *o) { cost_blocks_on(a, 1, o); }
+static void cost_ag_on(const AlgoArgs *a, CostTerms *o) { cost_blocks_on(a, 0, o); }
+
+static void cost_rs(const CollCall *c, CostTerms *o)
+{
+    AlgoArgs a = {.call = c};
+    cost_blocks_on(&a, 1, o);
+}
+
+static void cost_ag(const CollCall *c, CostTerms *o)
+{
+    AlgoArgs a = {.call = c};
+    cost_blocks_on(&a, 0, o);
+}
 
 /* Master-based on L x G: a binomial reduce of the whole vector in the
  * node (ceil log2 L steps), a ring reduce-scatter and all-gather across
@@ -492,7 +605,8 @@ static const AlgoInfo ar_torus_naive = {
     .name = "torus_naive",
     .aliases = "",
     .summary = "a whole ring all-reduce along each dimension in turn: the "
-               "contrast to torus, the whole vector in every dimension",
+               "contrast to torus, the whole vector in every dimension "
+               "(ASTRA-sim's baseline)",
     .formula = "sum over dims k: 2(k-1)a + 2(k-1)/k nb + (k-1)/k ng",
     .constraints = "a torus, mesh or ring (-T)",
     .shape = SHAPE_RING,
@@ -507,7 +621,8 @@ static const AlgoInfo ar_torus_bidir = {
     .name = "torus_bidir",
     .aliases = "bidir",
     .summary = "torus with the vector's two halves round every ring in "
-               "opposite directions at once: both ways of each link busy",
+               "opposite directions at once: both ways of each link busy "
+               "(the bidirectional rings of TPU pods: Ying et al. 2018)",
     .formula = "torus's steps, two messages of half blocks each; on a torus "
                "of rings over 2, one per direction: half torus's nb",
     .constraints = "a torus or ring (-T)",
@@ -540,7 +655,8 @@ static const AlgoInfo ar_hier_master = {
     .name = "hier_master",
     .aliases = "master",
     .summary = "reduce to one GPU per node (binomial), ring all-reduce "
-               "across the nodes among those, broadcast back (binomial)",
+               "across the nodes among those, broadcast back (binomial): "
+               "Horovod's hierarchical all-reduce before horovod#411 (2018)",
     .formula = "2 ceil(log2 L)(a + nb) + ceil(log2 L) ng + 2(G-1)a + "
                "2(G-1)/G nb + (G-1)/G ng",
     .constraints = "nodes GxL or another machine of two levels (-T)",
@@ -551,7 +667,42 @@ static const AlgoInfo ar_hier_master = {
     .cost_on = cost_master_on,
 };
 
+static const AlgoInfo rs_torus = {
+    .coll = COLL_REDUCESCATTER,
+    .name = "torus",
+    .aliases = "torus2d mesh2d torus3d",
+    .summary = "ring reduce-scatter along each dimension in turn on the "
+               "blocks still live (the first half of the torus all-reduce: "
+               "Mikami et al. 2018; ASTRA-sim localBWAware); folded rings "
+               "on a mesh",
+    .formula = "sum over dims k: (k-1)a + (k-1)/k n_k (b + g), n_k = n "
+               "over the product of the dims before",
+    .constraints = "a torus, mesh or ring (-T)",
+    .shape = SHAPE_RING,
+    .generate = gen_rs_torus,
+    .fits = fits_grid,
+    .cost = cost_rs,
+    .cost_on = cost_rs_on,
+};
+
+static const AlgoInfo ag_torus = {
+    .coll = COLL_ALLGATHER,
+    .name = "torus",
+    .aliases = "torus2d mesh2d torus3d",
+    .summary = "ring all-gather along each dimension in reverse, the blocks "
+               "growing (the second half of the torus all-reduce: Mikami et "
+               "al. 2018; ASTRA-sim localBWAware); folded rings on a mesh",
+    .formula = "sum over dims k: (k-1)a + (k-1)/k n_k b, n_k = n over the "
+               "product of the dims before",
+    .constraints = "a torus, mesh or ring (-T)",
+    .shape = SHAPE_RING,
+    .generate = gen_ag_torus,
+    .fits = fits_grid,
+    .cost = cost_ag,
+    .cost_on = cost_ag_on,
+};
+
 const AlgoInfo *const algos_torus[] = {
     &ar_torus, &ar_torus_naive, &ar_torus_bidir, &ar_hier, &ar_hier_master,
-    NULL,
+    &rs_torus, &ag_torus, NULL,
 };

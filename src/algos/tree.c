@@ -399,7 +399,7 @@ static int btree_parent(int r, int p)
  * tree 0 is the binary tree, tree 1 its mirror image (r -> p-1-r) for
  * even p, or the tree shifted by one rank for odd p, so the leaves of one
  * are the inner ranks of the other. */
-static int dbt_parent(int t, int r, int p)
+int dbt_parent(int t, int r, int p)
 {
     if (t == 0)
         return btree_parent(r, p);

@@ -23,7 +23,8 @@ static const CliCmd list_cmd = {
              "where a is alpha (latency per message), b is beta (time per byte),\n"
              "g is gamma (time per byte reduced) and n is the size in bytes\n"
              "(nccl-tests meaning). An indented line under a row continues it:\n"
-             "what the algorithm needs (and, with -v, what it does). Lines\n"
+             "what the algorithm needs (and, with -v, what it does; for those\n"
+             "made for a machine, the paper or library it comes from). Lines\n"
              "starting with '#' are headers.",
     .opts = list_opts,
     .nopts = LIST_NOPTS,
