@@ -47,7 +47,7 @@ typedef struct {
  * --check evaluates every one: this keeps each under about a second on
  * a laptop's core (a crossover over 256 ranks is well inside; over 1024,
  * which took 9 to 21 s, is refused). */
-#define Q_MAX_WORK 16000000ull
+#define Q_MAX_WORK 10000000ull
 
 static const char *const kind_names[Q_COUNT] = {
 #define X(id, name, args) [id] = name,
