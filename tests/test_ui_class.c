@@ -163,7 +163,214 @@ static void test_sentences(void **state)
         pairs += strstr(out, "apart (r xor") != NULL;
     }
     assert_int_equal(pairs, 3); /* log2 8 exchanges */
+    /* the butterfly swaps whole vectors (the teacher's P2) */
+    for (size_t k = 0; k < s.nsteps; k++) {
+        step_sentence(&s, k, out, sizeof out);
+        if (strstr(out, "apart (r xor") && !strstr(out, "whole vectors"))
+            fail_msg("butterfly step %zu: %s", k + 1, out);
+    }
     sched_fini(&s);
+    /* halving-doubling's first exchange swaps halves */
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE,
+                                             "halving-doubling"), &c, &s),
+                     CV_OK);
+    bool halves = false;
+    for (size_t k = 0; k < s.nsteps; k++) {
+        step_sentence(&s, k, out, sizeof out);
+        halves |= strstr(out, "swap halves") != NULL;
+    }
+    assert_true(halves);
+    sched_fini(&s);
+    /* the ring's first reduce-scatter step sends a block of the data the
+       copy-in put there, not one it reduced (the teacher's P7) */
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                     CV_OK);
+    step_sentence(&s, 1, out, sizeof out);
+    assert_string_equal(out, "Every rank sends one block of its data to its "
+                             "right neighbour, which adds its own part.");
+    step_sentence(&s, 8, out, sizeof out); /* the first all-gather step */
+    assert_string_equal(out, "Every rank sends the block it finished reducing "
+                             "to its right neighbour, which keeps it.");
+}
+
+/* ---------------------------------------------- sentences against facts */
+
+/* Rank r's buffer b at [off, off + n) was written in step k - 1 by: 'r' a
+ * reduce, 'c' another rank's copy, 'l' its own copy, 0 nothing, 'm' more
+ * than one kind. */
+static char wrote(const Schedule *s, size_t k, int r, int b, size_t off,
+                  size_t n)
+{
+    char w = 0;
+    if (!k)
+        return 0;
+    const Step *st = &s->steps[k - 1];
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        if (t->dst != r || t->dst_buf != b || t->dst_off >= off + n ||
+            off >= t->dst_off + t->count)
+            continue;
+        char x = t->op == XFER_REDUCE ? 'r' : t->src == t->dst ? 'l' : 'c';
+        w = !w || w == x ? x : 'm';
+    }
+    return w;
+}
+
+/* The ranks of a list in a sentence ("0-3,6"), as flags. */
+static void parse_ranks(const char *s, int p, unsigned char *in)
+{
+    memset(in, 0, (size_t)p);
+    while (*s >= '0' && *s <= '9') {
+        char *e;
+        long lo = strtol(s, &e, 10), hi = lo;
+        if (*e == '-')
+            hi = strtol(e + 1, &e, 10);
+        for (long r = lo; r <= hi && r < p; r++)
+            in[r] = 1;
+        s = *e == ',' ? e + 1 : e;
+    }
+}
+
+/* Every claim a step's sentence makes, checked against its transfers:
+ * who takes part ("Every rank", "Rank"/"Ranks" and the lists), where the
+ * data goes (neighbours, r xor d), how much (whole vectors, halves, 1/k),
+ * what the receiver does (adds, keeps), what the source holds (reduced or
+ * received in the last step), local steps, and the counts with their
+ * grammar ("1 transfer"). */
+static void check_sentence(const AlgoInfo *al, const Schedule *s, size_t k,
+                           const char *out)
+{
+    const Step *st = &s->steps[k];
+    int p = s->call.nranks;
+    unsigned char any[64] = {0}, src[64] = {0}, dst[64] = {0};
+    size_t nlocal = 0, nred = 0, ncopy = 0;
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        any[t->src] = any[t->dst] = 1;
+        if (t->src == t->dst) {
+            nlocal++;
+            continue;
+        }
+        src[t->src] = dst[t->dst] = 1;
+        nred += t->op == XFER_REDUCE, ncopy += t->op != XFER_REDUCE;
+    }
+    int nany = 0;
+    for (int r = 0; r < p; r++)
+        nany += any[r];
+#define CLAIM(cond, what)                                                     \
+    do {                                                                      \
+        if (!(cond))                                                          \
+            fail_msg("%s p=%d count=%zu step %zu: '%s' claims %s", al->name, \
+                     p, s->call.count, k + 1, out, what);                    \
+    } while (0)
+    if (!strncmp(out, "Every rank", 10))
+        CLAIM(nany == p, "every rank takes part");
+    if (strstr(out, "nothing crosses between ranks"))
+        CLAIM(nlocal == st->n, "no transfer between ranks");
+    else
+        CLAIM(nlocal < st->n, "a transfer between ranks");
+    bool adds = strstr(out, "adds") || strstr(out, "add it") ||
+                strstr(out, "fold their data"),
+         keeps = strstr(out, "keep") != NULL;
+    if (adds && !strstr(out, "are kept") && nlocal < st->n)
+        CLAIM(ncopy == 0, "every remote transfer reduces");
+    if (keeps && !strstr(out, " add into "))
+        CLAIM(nred == 0, "no remote transfer reduces");
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        if (t->src == t->dst)
+            continue;
+        size_t whole = sched_bufsize(s, t->dst, (BufId)t->dst_buf);
+        if (strstr(out, "right neighbour"))
+            CLAIM(t->dst == (t->src + 1) % p, "sends to the right");
+        if (strstr(out, "left neighbour"))
+            CLAIM(t->dst == (t->src + p - 1) % p, "sends to the left");
+        const char *x = strstr(out, "(r xor ");
+        if (x)
+            CLAIM((t->src ^ t->dst) == atoi(x + 7), "partners r xor d");
+        if (strstr(out, "whole vectors"))
+            CLAIM(t->count == whole, "the whole vector");
+        if (strstr(out, "swap halves"))
+            CLAIM(2 * t->count == whole, "halves");
+        const char *f = strstr(out, "swap 1/");
+        if (f)
+            CLAIM((size_t)atoi(f + 7) * t->count == whole, "1/k of it");
+        char w = wrote(s, k, t->src, t->src_buf, t->src_off, t->count);
+        if (strstr(out, "reduced in the last step") ||
+            strstr(out, "finished reducing"))
+            CLAIM(w == 'r', "its source was reduced in the last step");
+        if (strstr(out, "received in the last step"))
+            CLAIM(w == 'c', "its source was received in the last step");
+    }
+    if (strstr(out, "copies its input into place") ||
+        strstr(out, "copy their input into place"))
+        for (size_t i = st->first; i < st->first + st->n; i++)
+            CLAIM(s->xfers[i].src_buf == BUF_SEND &&
+                  s->xfers[i].dst_buf == BUF_RECV, "send into receive");
+    if (strstr(out, "out of its scratch") || strstr(out, "out of their scratch"))
+        for (size_t i = st->first; i < st->first + st->n; i++)
+            CLAIM(s->xfers[i].src_buf == BUF_TMP &&
+                  s->xfers[i].dst_buf == BUF_RECV, "tmp into receive");
+    /* counts and their grammar */
+    size_t n;
+    int r;
+    if (sscanf(out, "%zu transfer", &n) == 1) {
+        CLAIM(n == st->n, "the step's transfer count");
+        CLAIM((n == 1) == !strncmp(strchr(out, ' ') + 1, "transfer ", 9),
+              "'transfer' for one, 'transfers' for more");
+        const char *b = strstr(out, " between ");
+        CLAIM(b && sscanf(b, " between %d ranks", &r) == 1 && r == nany,
+              "the ranks taking part");
+    }
+    /* "Rank X" names one rank, "Ranks X" several, and the lists are the
+       senders' and the receivers' */
+    const char *who[2] = {NULL, NULL};
+    int nwho = 0;
+    for (const char *q = out; (q = strstr(q, "ank")) && nwho < 2; q += 3) {
+        const char *num = q + 4 + (q[3] == 's');
+        if ((q[3] == ' ' || (q[3] == 's' && q[4] == ' ')) && *num >= '0' &&
+            *num <= '9' && strncmp(num + strspn(num, "0123456789"), " apart",
+                                   6))
+            who[nwho++] = q;
+    }
+    for (int w = 0; w < nwho; w++) {
+        bool plural = who[w][3] == 's';
+        unsigned char in[64];
+        parse_ranks(who[w] + 4 + plural, p, in);
+        int c = 0;
+        for (int q = 0; q < p; q++)
+            c += in[q];
+        CLAIM(plural ? c > 1 : c == 1, "'Rank' for one, 'Ranks' for more");
+        const unsigned char *want = nlocal == st->n ? any
+                                    : w == 0 ? src : dst;
+        CLAIM(!memcmp(in, want, (size_t)p), "the ranks it names");
+    }
+#undef CLAIM
+}
+
+/* Every sentence of every algorithm of every collective at p = 2 to 16,
+ * at a count each p divides and one it does not, says only what the
+ * step's transfers do. */
+static void test_sentences_true(void **state)
+{
+    char out[400];
+    ui_lang_use(UI_LANG_EN);
+    for (size_t a = 0; a < algo_count(); a++)
+        for (int p = 2; p <= 16; p++)
+            for (int odd = 0; odd < 2; odd++) {
+                const AlgoInfo *al = algo_at(a);
+                CollCall c = {.kind = al->coll, .nranks = p, .dtype = DT_FLOAT,
+                              .op = OP_SUM, .count = (size_t)(4 * p + odd),
+                              .root = p > 2 ? 2 : 0};
+                Schedule s;
+                if (algo_generate(al, &c, &s))
+                    continue;
+                for (size_t k = 0; k < s.nsteps; k++) {
+                    step_sentence(&s, k, out, sizeof out);
+                    check_sentence(al, &s, k, out);
+                }
+                sched_fini(&s);
+            }
 }
 
 static void test_rank_sets(void **state)
@@ -218,6 +425,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_sentences),
+        cmocka_unit_test(test_sentences_true),
         cmocka_unit_test(test_rank_sets),
         cmocka_unit_test(test_backend_menu),
     };

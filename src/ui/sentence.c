@@ -28,35 +28,53 @@ void sentence_ranks(const unsigned char *flags, int p, char *out, size_t len)
     }
 }
 
+/* How a transfer's source got what it sends, in the step before. */
+typedef enum {
+    SRC_NONE,     /* not written in the step before (the input, or older) */
+    SRC_REDUCED,  /* a reduce wrote it: it holds a sum just made */
+    SRC_RECEIVED, /* another rank's copy wrote it: just received */
+    SRC_COPIED,   /* the rank's own copy wrote it (a copy-in) */
+    SRC_MIXED,    /* not the same for every transfer */
+} SrcKind;
+
 /* What step k's transfers have in common. */
 typedef struct {
     int p;            /* ranks */
     size_t n;         /* transfers */
-    bool local;       /* every transfer stays on its rank */
-    bool reduce;      /* every remote transfer reduces */
-    bool copy;        /* every remote transfer copies */
-    int shift;        /* (dst - src) mod p of every transfer, or -1 */
-    int xor_mask;     /* src ^ dst of every transfer, or -1 */
-    bool fresh;       /* every source was written by the step before */
-    int nsrc, ndst;   /* ranks that send, that receive */
+    size_t nlocal;    /* of them, on one rank */
+    size_t nred, ncopy; /* remote ones that reduce, that copy */
+    size_t lred, lcopy; /* local ones that reduce, that copy */
+    bool local_in;    /* every local copy: send buffer into receive */
+    bool local_out;   /* every local copy: tmp into receive */
+    int shift;        /* (dst - src) mod p of every remote transfer, or -1 */
+    int xor_mask;     /* src ^ dst of every remote transfer, or -1 */
+    int part;         /* every remote transfer carries 1/part of the
+                         receiving buffer (1: all of it), or 0 */
+    SrcKind src_kind; /* how the remote transfers' sources got their data */
+    int nsrc, ndst;   /* ranks that send, that receive (remote) */
+    int nany;         /* ranks that take part at all */
     bool overlap;     /* some rank both sends and receives */
-    unsigned char *src, *dst; /* [p] flags */
+    unsigned char *src, *dst, *any; /* [p] flags */
 } Shape;
 
-/* Whether step k - 1 wrote rank r's buffer b at [off, off + n). */
-static bool written_before(const Schedule *s, size_t k, int r, int b,
-                           size_t off, size_t n)
+/* How step k - 1 wrote rank r's buffer b at [off, off + n). */
+static SrcKind written_before(const Schedule *s, size_t k, int r, int b,
+                              size_t off, size_t n)
 {
     if (k == 0)
-        return false;
+        return SRC_NONE;
     const Step *st = &s->steps[k - 1];
+    SrcKind w = SRC_NONE;
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
-        if (t->dst == r && t->dst_buf == b && t->dst_off < off + n &&
-            off < t->dst_off + t->count)
-            return true;
+        if (t->dst != r || t->dst_buf != b || t->dst_off >= off + n ||
+            off >= t->dst_off + t->count)
+            continue;
+        SrcKind k2 = t->op == XFER_REDUCE ? SRC_REDUCED
+                     : t->src == t->dst ? SRC_COPIED : SRC_RECEIVED;
+        w = w == SRC_NONE || w == k2 ? k2 : SRC_MIXED;
     }
-    return false;
+    return w;
 }
 
 static void shape_of(const Schedule *s, size_t k, Shape *sh)
@@ -64,74 +82,170 @@ static void shape_of(const Schedule *s, size_t k, Shape *sh)
     const Step *st = &s->steps[k];
     int p = s->call.nranks;
     sh->p = p, sh->n = st->n;
-    sh->local = true, sh->reduce = true, sh->copy = true, sh->fresh = true;
-    sh->shift = -2, sh->xor_mask = -2;
+    sh->local_in = sh->local_out = true;
+    sh->shift = -2, sh->xor_mask = -2, sh->part = -2;
+    sh->src_kind = (SrcKind)-1;
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
-        if (t->src == t->dst)
+        sh->any[t->src] = sh->any[t->dst] = 1;
+        if (t->src == t->dst) {
+            sh->nlocal++;
+            if (t->op == XFER_REDUCE) {
+                sh->lred++;
+            } else {
+                sh->lcopy++;
+                sh->local_in &= t->src_buf == BUF_SEND &&
+                                t->dst_buf == BUF_RECV;
+                sh->local_out &= t->src_buf == BUF_TMP &&
+                                 t->dst_buf == BUF_RECV;
+            }
             continue;
-        sh->local = false;
-        sh->reduce &= t->op == XFER_REDUCE;
-        sh->copy &= t->op != XFER_REDUCE;
+        }
+        if (t->op == XFER_REDUCE)
+            sh->nred++;
+        else
+            sh->ncopy++;
         int d = ((t->dst - t->src) % p + p) % p, m = t->src ^ t->dst;
         sh->shift = sh->shift == -2 || sh->shift == d ? d : -1;
         sh->xor_mask = sh->xor_mask == -2 || sh->xor_mask == m ? m : -1;
-        sh->fresh &= written_before(s, k, t->src, t->src_buf, t->src_off,
-                                    t->count);
+        size_t whole = sched_bufsize(s, t->dst, (BufId)t->dst_buf);
+        int part = t->count && whole % t->count == 0 &&
+                   whole / t->count <= 1024 ? (int)(whole / t->count) : 0;
+        sh->part = sh->part == -2 || sh->part == part ? part : 0;
+        SrcKind w = written_before(s, k, t->src, t->src_buf, t->src_off,
+                                   t->count);
+        sh->src_kind = sh->src_kind == (SrcKind)-1 || sh->src_kind == w
+                       ? w : SRC_MIXED;
         sh->src[t->src] = sh->dst[t->dst] = 1;
     }
     for (int r = 0; r < p; r++) {
-        sh->nsrc += sh->src[r], sh->ndst += sh->dst[r];
+        sh->nsrc += sh->src[r], sh->ndst += sh->dst[r], sh->nany += sh->any[r];
         sh->overlap |= sh->src[r] && sh->dst[r];
     }
 }
 
-/* A neighbour step: every rank (or some) sends to the rank `shift` on. */
+/* A step that stays on every rank. */
+static void local_sentence(const Schedule *s, size_t k, const Shape *sh,
+                           char *out, size_t len)
+{
+    char who[96];
+    bool all = sh->nany == sh->p, one = sh->nany == 1;
+    sentence_ranks(sh->any, sh->p, who, sizeof who);
+    bool sw = false; /* NVLS: the switch's sums, done by the ranks */
+    for (size_t i = 0; i < s->steps[k].n; i++)
+        sw |= (s->xfers[s->steps[k].first + i].flags & XF_SWITCH) != 0;
+    if (sh->lred && sw)
+        snprintf(out, len, "%s", _("Ranks add parts they hold on their own; "
+                                   "nothing crosses between ranks."));
+    else if (sh->lred && !sh->lcopy)
+        snprintf(out, len, all ? _("Every rank adds what it received into "
+                                   "its own data; nothing crosses between "
+                                   "ranks.")
+                           : one ? _("Rank %s adds what it received into its "
+                                     "own data; nothing crosses between "
+                                     "ranks.")
+                                 : _("Ranks %s add what they received into "
+                                     "their own data; nothing crosses "
+                                     "between ranks."), who);
+    else if (sh->lred)
+        snprintf(out, len, _("Ranks %s copy and add within their own "
+                             "buffers; nothing crosses between ranks."), who);
+    else if (sh->local_in)
+        snprintf(out, len, all ? _("Every rank copies its input into place "
+                                   "on its own; nothing crosses between "
+                                   "ranks.")
+                           : one ? _("Rank %s copies its input into place on "
+                                     "its own; nothing crosses between "
+                                     "ranks.")
+                                 : _("Ranks %s copy their input into place "
+                                     "on their own; nothing crosses between "
+                                     "ranks."), who);
+    else if (sh->local_out)
+        snprintf(out, len, all ? _("Every rank copies its result out of its "
+                                   "scratch buffer into its output; nothing "
+                                   "crosses between ranks.")
+                           : one ? _("Rank %s copies its result out of its "
+                                     "scratch buffer into its output; "
+                                     "nothing crosses between ranks.")
+                                 : _("Ranks %s copy their result out of "
+                                     "their scratch buffers into their "
+                                     "output; nothing crosses between "
+                                     "ranks."), who);
+    else
+        snprintf(out, len, all ? _("Every rank moves data within its own "
+                                   "buffers; nothing crosses between ranks.")
+                               : _("Ranks %s move data within their own "
+                                   "buffers; nothing crosses between "
+                                   "ranks."), who);
+}
+
+/* A neighbour step: every rank sends to the rank `shift` on, one block. */
 static bool ring_sentence(const Shape *sh, char *out, size_t len)
 {
-    if (sh->nsrc != sh->p || (sh->shift != 1 && sh->shift != sh->p - 1))
+    if (sh->nsrc != sh->p || sh->nlocal || (sh->nred && sh->ncopy) ||
+        (sh->shift != 1 && sh->shift != sh->p - 1) || sh->p < 3)
         return false;
     bool right = sh->shift == 1;
     const char *f;
-    if (sh->reduce)
-        f = sh->fresh ? (right ? _("Every rank sends the block it reduced in "
-                                   "the last step to its right neighbour, "
-                                   "which adds its own part.")
-                               : _("Every rank sends the block it reduced in "
-                                   "the last step to its left neighbour, "
-                                   "which adds its own part."))
-                      : (right ? _("Every rank sends one block of its input "
-                                   "to its right neighbour, which adds its "
-                                   "own part.")
-                               : _("Every rank sends one block of its input "
-                                   "to its left neighbour, which adds its "
-                                   "own part."));
+    if (sh->nred)
+        f = sh->src_kind == SRC_REDUCED
+            ? (right ? _("Every rank sends the block it reduced in the last "
+                         "step to its right neighbour, which adds its own "
+                         "part.")
+                     : _("Every rank sends the block it reduced in the last "
+                         "step to its left neighbour, which adds its own "
+                         "part."))
+            : (right ? _("Every rank sends one block of its data to its "
+                         "right neighbour, which adds its own part.")
+                     : _("Every rank sends one block of its data to its left "
+                         "neighbour, which adds its own part."));
     else
-        f = sh->fresh ? (right ? _("Every rank passes the block it received "
-                                   "in the last step on to its right "
-                                   "neighbour, which keeps it.")
-                               : _("Every rank passes the block it received "
-                                   "in the last step on to its left "
-                                   "neighbour, which keeps it."))
-                      : (right ? _("Every rank sends its block to its right "
-                                   "neighbour, which keeps it.")
-                               : _("Every rank sends its block to its left "
-                                   "neighbour, which keeps it."));
+        f = sh->src_kind == SRC_RECEIVED
+            ? (right ? _("Every rank passes the block it received in the "
+                         "last step on to its right neighbour, which keeps "
+                         "it.")
+                     : _("Every rank passes the block it received in the "
+                         "last step on to its left neighbour, which keeps "
+                         "it."))
+            : sh->src_kind == SRC_REDUCED
+            ? (right ? _("Every rank sends the block it finished reducing to "
+                         "its right neighbour, which keeps it.")
+                     : _("Every rank sends the block it finished reducing to "
+                         "its left neighbour, which keeps it."))
+            : (right ? _("Every rank sends one block of its data to its "
+                         "right neighbour, which keeps it.")
+                     : _("Every rank sends one block of its data to its left "
+                         "neighbour, which keeps it."));
     snprintf(out, len, "%s", f);
     return true;
 }
 
-/* Pairs a power of two apart exchange (butterfly, halving-doubling). */
+/* Pairs r and r xor d exchange: the whole vector (butterfly), or a part of
+ * it (halving-doubling), reducing or keeping. */
 static bool pair_sentence(const Shape *sh, char *out, size_t len)
 {
-    if (sh->xor_mask <= 0 || !sh->overlap)
+    if (sh->xor_mask <= 0 || !sh->overlap || sh->nlocal ||
+        (sh->nred && sh->ncopy) || sh->nsrc != sh->ndst)
         return false;
-    snprintf(out, len, sh->reduce ? _("Ranks %d apart (r xor %d) swap "
-                                      "halves and each adds what it "
-                                      "receives to its own.")
-                                  : _("Ranks %d apart (r xor %d) swap what "
-                                      "they hold, so each keeps both."),
-             sh->xor_mask, sh->xor_mask);
+    int d = sh->xor_mask;
+    if (sh->nred && sh->part == 1)
+        snprintf(out, len, _("Ranks %d apart (r xor %d) swap their whole "
+                             "vectors, and each adds what it receives to its "
+                             "own."), d, d);
+    else if (sh->nred && sh->part == 2)
+        snprintf(out, len, _("Ranks %d apart (r xor %d) swap halves: each "
+                             "sends the half it gives up and adds the half it "
+                             "receives to its own."), d, d);
+    else if (sh->nred && sh->part > 2)
+        snprintf(out, len, _("Ranks %d apart (r xor %d) swap 1/%d of the "
+                             "vector each, and each adds what it receives "
+                             "to its own."), d, d, sh->part);
+    else if (sh->nred)
+        snprintf(out, len, _("Ranks %d apart (r xor %d) swap parts, and each "
+                             "adds what it receives to its own."), d, d);
+    else
+        snprintf(out, len, _("Ranks %d apart (r xor %d) swap what they hold, "
+                             "so each keeps both."), d, d);
     return true;
 }
 
@@ -139,23 +253,27 @@ static bool pair_sentence(const Shape *sh, char *out, size_t len)
 static bool group_sentence(const Shape *sh, char *out, size_t len)
 {
     char a[96], b[96];
-    if (sh->overlap && sh->nsrc > 1 && sh->ndst > 1)
+    if ((sh->overlap && sh->nsrc > 1 && sh->ndst > 1) || sh->nlocal ||
+        (sh->nred && sh->ncopy))
         return false;
     sentence_ranks(sh->src, sh->p, a, sizeof a);
     sentence_ranks(sh->dst, sh->p, b, sizeof b);
+    bool red = sh->nred > 0, part = sh->part != 1;
     const char *f;
-    if (sh->nsrc == 1)
-        f = sh->reduce ? _("Rank %s sends to ranks %s, which add it to "
-                           "theirs.")
+    if (sh->nsrc == 1 && sh->ndst == 1)
+        f = red ? _("Rank %s sends to rank %s, which adds it to its own.")
+                : part ? _("Rank %s sends part of its data to rank %s.")
+                       : _("Rank %s sends its data to rank %s.");
+    else if (sh->nsrc == 1)
+        f = red ? _("Rank %s sends to ranks %s, which add it to theirs.")
+                : part ? _("Rank %s sends parts of its data to ranks %s.")
                        : _("Rank %s sends its data to ranks %s.");
     else if (sh->ndst == 1)
-        f = sh->reduce ? _("Ranks %s send to rank %s, which adds them to "
-                           "its own.")
-                       : _("Ranks %s send their data to rank %s, which "
-                           "keeps it.");
+        f = red ? _("Ranks %s send to rank %s, which adds them to its own.")
+                : _("Ranks %s send their data to rank %s, which keeps it.");
     else
-        f = sh->reduce ? _("Ranks %s fold their data into ranks %s.")
-                       : _("Ranks %s send their data to ranks %s.");
+        f = red ? _("Ranks %s fold their data into ranks %s.")
+                : _("Ranks %s send their data to ranks %s.");
     snprintf(out, len, f, a, b);
     return true;
 }
@@ -167,26 +285,28 @@ void step_sentence(const Schedule *s, size_t k, char *out, size_t len)
     out[0] = '\0';
     if (k >= s->nsteps || p <= 0)
         return;
-    sh.src = calloc(2 * (size_t)p, 1);
+    sh.src = calloc(3 * (size_t)p, 1);
     if (!sh.src)
         return;
-    sh.dst = sh.src + p;
+    sh.dst = sh.src + p, sh.any = sh.src + 2 * (size_t)p;
     shape_of(s, k, &sh);
-    bool adds = false; /* a local step that reduces (NVLS's sums) */
-    for (size_t i = 0; sh.local && i < s->steps[k].n; i++)
-        adds |= s->xfers[s->steps[k].first + i].op == XFER_REDUCE;
-    if (sh.local)
-        snprintf(out, len, "%s",
-                 adds ? _("Ranks add parts they hold on their own; nothing "
-                          "crosses between ranks.")
-                      : _("Every rank copies its input into place on its "
-                          "own; nothing crosses between ranks."));
+    if (sh.nlocal == sh.n)
+        local_sentence(s, k, &sh, out, len);
     else if (!ring_sentence(&sh, out, len) && !pair_sentence(&sh, out, len) &&
-             !group_sentence(&sh, out, len))
-        snprintf(out, len, sh.reduce ? _("%zu transfers between %d ranks; "
-                                         "each receiver adds what it gets.")
-                                     : _("%zu transfers between %d ranks; "
-                                         "each receiver keeps what it gets."),
-                 sh.n, sh.nsrc > sh.ndst ? sh.nsrc : sh.ndst);
+             !group_sentence(&sh, out, len)) {
+        /* the counts, in words that fit one transfer and many */
+        char what[200];
+        if (sh.nred && (sh.ncopy || sh.nlocal))
+            snprintf(what, sizeof what, _("%zu add into what the receiver "
+                                          "holds, %zu are kept as sent"),
+                     sh.nred + sh.lred, sh.ncopy + sh.lcopy);
+        else
+            snprintf(what, sizeof what, "%s",
+                     sh.nred ? _("each receiver adds what it gets")
+                             : _("each receiver keeps what it gets"));
+        snprintf(out, len, sh.n == 1 ? _("%zu transfer between %d ranks; %s.")
+                                     : _("%zu transfers between %d ranks; %s."),
+                 sh.n, sh.nany, what);
+    }
     free(sh.src);
 }
