@@ -109,6 +109,13 @@ static void test_malformed(void **state)
         {"T\nsurrogate \xed\xa0\x80\n", 2, "UTF-8"},
         {"T\ncut \xe4\xb8\n", 2, "UTF-8"},
         {"T\nbell \a\n", 2, "control"},
+        {"T\n@within 5%\n", 2, "belongs right below a @check"},
+        {"T\n@check q\n@query steps\n@within 5\n", 4, "in percent"},
+        {"T\n@check q\n@query steps\n@within 0%\n", 4, "in percent"},
+        {"T\n@check q\n@query steps\n@within 101%\n", 4, "in percent"},
+        {"T\n@check q\n@query steps\n@within 5%x\n", 4, "in percent"},
+        {"T\n@check q\n@query steps\n@within 5%\n@within 6%\n", 5,
+         "second"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         Lesson l;

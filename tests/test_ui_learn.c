@@ -1014,6 +1014,23 @@ static void test_checker_forms(void **state)
     type(l, "1.75M\n");
     assert_non_null(strstr(l->msg, "Right: 1835008."));
     stop(l);
+    /* a prediction with @within 1%: 129840 (10 x 12984) for 129748 is
+       right, and the value is said; 1.1% off is not */
+    dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n@check Predict, within 1%: bytes?\n@query sent max on "
+        "allreduce -a ring -p 8 -s 1M\n@within 1%\n@answer 1835008");
+    remove(prog); /* a fresh record: the lesson above was done */
+    l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "1855000\n"); /* 1.09% above */
+    if (!strstr(l->msg, "Not right"))
+        fail_msg("1855000: '%s' (open %d)", l->msg, l->ask.open);
+    type(l, "1820000\n"); /* 0.82% below */
+    if (!strstr(l->msg, "Right: 1835008 (yours is within 1%)."))
+        fail_msg("%s", l->msg);
+    stop(l);
 }
 
 /* P6: a trace line in a block wraps before its -> and => so that its

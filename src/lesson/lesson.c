@@ -152,7 +152,7 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
 /* ----------------------------------------------------------- directives */
 
 static const char *const directive_names =
-    "@scene, @step, @run, @check, @query, @answer, @hint";
+    "@scene, @step, @run, @check, @query, @answer, @hint, @within";
 
 /* The words after the directive's name, blanks trimmed. */
 static const char *dir_arg(const char *s, size_t n, size_t *alen)
@@ -176,7 +176,8 @@ static int is_word(const char *s, size_t n, const char *w)
            (n == wl || s[wl] == ' ' || s[wl] == '\t');
 }
 
-/* A line that belongs to the open checkpoint: @query, @answer, @hint. */
+/* A line that belongs to the open checkpoint: @query, @answer, @hint,
+ * @within. */
 static void check_line(Parser *p, int line, const char *name, const char *a,
                        size_t an)
 {
@@ -210,6 +211,22 @@ static void check_line(Parser *p, int line, const char *name, const char *a,
         }
         it->answers[it->nanswers] = v;
         it->answer_lines[it->nanswers++] = line;
+        return;
+    }
+    if (!strcmp(name, "@within")) {
+        char buf[32], *end;
+        snprintf(buf, sizeof buf, "%.*s", (int)(an < 31 ? an : 31), a);
+        double v = strtod(buf, &end);
+        if (it->within_line) {
+            problem(p, line, "a checkpoint has one @within; this is its "
+                    "second%s", "");
+        } else if (an > 31 || end == buf || *end != '%' || end[1] ||
+                   !(v > 0 && v <= 100)) {
+            problem(p, line, "@within takes a tolerance in percent, more "
+                    "than 0 and at most 100, as in '@within 10%%'%s", "");
+        } else {
+            it->within = v / 100, it->within_line = line;
+        }
         return;
     }
     char **slot = !strcmp(name, "@query") ? &it->query : &it->hint;
@@ -255,10 +272,10 @@ static void directive(Parser *p, int line, const char *s, size_t n)
     p->open_text = -1;
     p->in_run = -1;
     if (is_word(w, wn, "query") || is_word(w, wn, "answer") ||
-        is_word(w, wn, "hint")) {
+        is_word(w, wn, "hint") || is_word(w, wn, "within")) {
         char name[8];
         snprintf(name, sizeof name, "@%s", w[0] == 'q' ? "query"
-                 : w[0] == 'a' ? "answer" : "hint");
+                 : w[0] == 'a' ? "answer" : w[0] == 'h' ? "hint" : "within");
         check_line(p, line, name, a, an);
         return;
     }

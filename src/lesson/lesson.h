@@ -37,6 +37,10 @@ typedef struct {
     size_t nanswers;  /* how many */
     char *hint;       /* LI_CHECK: the @hint, or NULL */
     int hint_line;    /* its line */
+    double within;    /* LI_CHECK: @within's tolerance, a fraction of the
+                         value (0.1 for "@within 10%"), for a prediction;
+                         0: none */
+    int within_line;  /* its line */
 } LessonItem;
 
 /* A problem: the line and one sentence. */

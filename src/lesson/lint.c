@@ -79,6 +79,10 @@ static void lint_check(const LessonItem *it, const SceneSpec *sc,
                     why);
         return;
     }
+    if (it->within > 0 && v.type != QV_NUMBER)
+        lesson_diag(d, it->within_line, "@within is for numbers; '%.*s' "
+                    "computes %s", utf8_prefix(it->query, 60), it->query,
+                    v.type == QV_NAME ? "a name" : "a list");
     for (size_t k = 0; k < it->nanswers; k++)
         if (!query_match(&v, it->answers[k]))
             lesson_diag(d, it->answer_lines[k], "@answer '%.*s' disagrees "
@@ -209,6 +213,7 @@ static int same(const LessonItem *x, const LessonItem *y)
     if (x->kind == LI_SCENE || x->kind == LI_RUN)
         return !strcmp(x->text, y->text);
     if (x->nanswers != y->nanswers || !x->query != !y->query ||
+        x->within != y->within ||
         (x->query && strcmp(x->query, y->query)))
         return 0;
     for (size_t k = 0; k < x->nanswers; k++)

@@ -842,6 +842,20 @@ int query_coarse(const QueryValue *v, const char *answer)
                                                                  : -1;
 }
 
+bool query_match_within(const QueryValue *v, const char *answer,
+                        double within)
+{
+    char a[256];
+    double x;
+    int dec;
+    bool exact;
+    norm(answer, a, sizeof a);
+    if (v->type != QV_NUMBER || !(within > 0))
+        return query_match(v, answer);
+    return answer_number(a, &x, &dec, &exact) &&
+           fabs(x - v->num) <= within * fabs(v->num) + 1e-12;
+}
+
 bool query_match(const QueryValue *v, const char *answer)
 {
     char a[256];

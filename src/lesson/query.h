@@ -81,6 +81,11 @@ int query_eval(const char *q, const SceneSpec *scene, const char *scene_line,
  * aliases (case and surrounding blanks ignored), lists as sets ("0-3", "0,1,2,3" and "3 2 1 0" are
  * one set; "none" or "-" the empty one). */
 bool query_match(const QueryValue *v, const char *answer);
+/* query_match, but a number within the fraction `within` of v's value
+ * (a prediction's @within) is right too; names and lists as
+ * query_match. */
+bool query_match_within(const QueryValue *v, const char *answer,
+                        double within);
 /* Where the learner's answer is a number that rounds to v at fewer
  * decimals than v asks ("14.1" for 14.107 asked to 2), the decimals it
  * gave; -1 otherwise (right, wrong, or not a number). */

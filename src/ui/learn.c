@@ -361,11 +361,17 @@ static void submit(Learn *l)
     }
     if (!a->valued)
         return;
-    if (query_match(&a->value, a->text)) {
+    double within = l->cur.les.items[i].within;
+    if (query_match_within(&a->value, a->text, within)) {
         /* this checkpoint's value: advancing may open the next one,
-           whose value must not be shown (P1) */
-        char right[sizeof a->value.text];
-        snprintf(right, sizeof right, "%s", a->value.text);
+           whose value must not be shown (P1); a prediction within its
+           tolerance is right, and the value is said */
+        char right[sizeof a->value.text + 120];
+        if (within > 0 && !query_match(&a->value, a->text))
+            snprintf(right, sizeof right, _("%s (yours is within %g%%)"),
+                     a->value.text, within * 100);
+        else
+            snprintf(right, sizeof right, "%s", a->value.text);
         set_result(l, i, CP_RIGHT);
         a->open = false;
         learn_save(l);
