@@ -57,6 +57,9 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
     if (!e)
         e = gpu_check(x, x->api.cuEventCreate(&x->ev_end, CU_EVENT_DEFAULT),
                       "to create an event");
+    for (int i = 0; !e && i < GPU_IN_FLIGHT; i++)
+        e = gpu_check(x, x->api.cuEventCreate(&x->ev_iter[i], CU_EVENT_DISABLE_TIMING),
+                      "to create an event");
     if (e) {
         if (!why[0])
             snprintf(why, whylen, "%s", x->err);
@@ -119,12 +122,15 @@ static void unload(GpuExec *x)
     x->host = NULL, x->host_bytes = 0;
 }
 
-/* Whether the buffers of s (and room for plans and stages, `extra` per
- * device) fit in each device's free memory. */
-static CvError check_fits(GpuExec *x, const Schedule *s, const size_t *extra)
+/* Whether what a load still has to allocate fits in each device's free
+ * memory: the buffers of s where they are not allocated yet (buffers),
+ * and `extra` per device (plans and stages; NULL: none). Free memory
+ * already excludes what is allocated, so nothing is counted twice. */
+static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
+                          const size_t *extra)
 {
     size_t need[GPU_MAX_DEVICES] = {0};
-    for (int r = 0; r < s->call.nranks; r++)
+    for (int r = 0; buffers && r < s->call.nranks; r++)
         for (int b = 0; b < BUF_COUNT; b++) {
             size_t n = sched_bufsize(s, r, (BufId)b), es = dtype_size(s->call.dtype);
             size_t *at = &need[x->rank_dev[r]];
@@ -189,7 +195,7 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
     for (int d = 0; d < x->ndev; d++)
         extra[d] = stage[d] + (x->plan[0].nchunks[d] + x->plan[1].nchunks[d] + 2) *
                    sizeof(KChunk);
-    if ((e = check_fits(x, s, extra)))
+    if ((e = check_fits(x, s, false, extra)))
         return e;
     for (int d = 0; d < x->ndev; d++) {
         if (!stage[d])
@@ -219,12 +225,27 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
             if ((e = gpu_use(x, d)) ||
                 (e = gpu_check(x, x->api.cuMemAlloc(at, n * sizeof(KChunk)),
                                "to allocate a plan")) ||
-                (e = gpu_check(x, x->api.cuMemcpyHtoD(*at, x->plan[m].chunks[d],
-                                                      n * sizeof(KChunk)),
-                               "to copy a plan")))
+                (e = gpu_upload(x, d, *at, x->plan[m].chunks[d],
+                                n * sizeof(KChunk))))
                 return e;
         }
     return CV_OK;
+}
+
+/* A synchronous cuMemcpyHtoD from pageable memory runs on the legacy
+ * stream, which the backend's non-blocking streams never wait for, and
+ * may return before its DMA lands: the copy goes on the device's own
+ * stream instead, and is waited for, since src is pageable and reused. */
+CvError gpu_upload(GpuExec *x, int d, CUdeviceptr dptr, const void *src,
+                   size_t n)
+{
+    CUstream st = x->dev[d].stream;
+    CvError e = gpu_use(x, d);
+    if (!e)
+        e = gpu_check(x, x->api.cuMemcpyHtoDAsync(dptr, src, n, st),
+                      "to copy to the device");
+    return e ? e : gpu_check(x, x->api.cuStreamSynchronize(st),
+                             "to copy to the device");
 }
 
 static CvError cuda_reset(Executor *ex);
@@ -232,6 +253,8 @@ static CvError cuda_reset(Executor *ex);
 static CvError cuda_load(Executor *ex, const Schedule *s)
 {
     GpuExec *x = gx(ex);
+    if (x->dead)
+        return gpu_alive(x);
     x->err[0] = 0;
     unload(x);
     if (!s || s->call.nranks != ex->nranks)
@@ -240,7 +263,7 @@ static CvError cuda_load(Executor *ex, const Schedule *s)
                         ex->nranks);
     if (atomic_exchange(&x->cancel, 0))
         return gpu_fail(x, CV_ERR_CANCELLED, "the load was cancelled");
-    CvError e = check_fits(x, s, NULL);
+    CvError e = check_fits(x, s, true, NULL);
     if (e)
         return e;
     SchedCheck chk;
@@ -273,6 +296,8 @@ static CvError cuda_load(Executor *ex, const Schedule *s)
 
 static CvError need_sched(GpuExec *x, const char *what)
 {
+    if (x->dead)
+        return gpu_alive(x);
     if (!x->base.sched)
         return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
     if (atomic_exchange(&x->cancel, 0))
@@ -308,11 +333,8 @@ static CvError cuda_reset(Executor *ex)
             data_fill_poison(t, h, n);
             if ((BufId)b == l.in_buf && l.in_count)
                 data_fill_input(&s->call, r, 0, l.in_count, h + l.in_off * es);
-            e = gpu_use(x, x->rank_dev[r]);
-            if (!e)
-                e = gpu_check(x, x->api.cuMemcpyHtoD(x->buf[(size_t)r * BUF_COUNT + (size_t)b],
-                                                     h, n * es),
-                              "to copy the inputs");
+            e = gpu_upload(x, x->rank_dev[r],
+                           x->buf[(size_t)r * BUF_COUNT + (size_t)b], h, n * es);
         }
     }
     free(h);
@@ -439,6 +461,8 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
                          void *dst)
 {
     GpuExec *x = gx(ex);
+    if (x->dead)
+        return gpu_alive(x);
     if (!ex->sched)
         return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
     if (atomic_exchange(&x->cancel, 0))
@@ -546,11 +570,32 @@ static const char *cuda_last_error(const Executor *ex)
     return ((const GpuExec *)ex)->err;
 }
 
+/* After a sticky fault: every driver handle forgotten (the primary
+ * contexts' reset at close frees them), host memory freed. */
+static void forget(GpuExec *x)
+{
+    free(x->ev_step);
+    x->ev_step = NULL, x->nev_step = 0;
+    x->graph = x->graph_stamp = NULL;
+    x->ev_start = x->ev_end = NULL;
+    memset(x->ev_iter, 0, sizeof x->ev_iter);
+    if (x->buf)
+        memset(x->buf, 0, nbufs(x) * sizeof *x->buf);
+    x->host = NULL;
+    for (int d = 0; d < x->ndev; d++) {
+        GpuDev *g = &x->dev[d];
+        g->plan[0] = g->plan[1] = g->stage = 0;
+        g->stream = NULL, g->phase = NULL, g->mod = NULL;
+    }
+}
+
 static void gpu_close(Executor *ex)
 {
     if (!ex)
         return;
     GpuExec *x = gx(ex);
+    if (x->api.lib && x->dead) /* the context reset frees the driver's side */
+        forget(x);
     if (x->api.lib) {
         gpu_native_close(x);
         for (int d = 0; d < x->ndev; d++)
@@ -563,6 +608,9 @@ static void gpu_close(Executor *ex)
             x->api.cuEventDestroy(x->ev_start);
         if (x->ev_end)
             x->api.cuEventDestroy(x->ev_end);
+        for (int i = 0; i < GPU_IN_FLIGHT; i++)
+            if (x->ev_iter[i])
+                x->api.cuEventDestroy(x->ev_iter[i]);
     }
     gpu_close_devices(x);
     free(x->rank_dev);

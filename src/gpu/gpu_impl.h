@@ -14,6 +14,7 @@
 
 #define GPU_MAX_DEVICES 64
 #define GPU_THREADS 256 /* threads per block of the step kernel */
+#define GPU_IN_FLIGHT 3 /* timed iterations issued ahead of the GPU, at most */
 
 /* One device the backend uses. */
 typedef struct {
@@ -84,10 +85,16 @@ typedef struct {
                                   read, valid while mirror_ok */
     bool *mirror_ok;
     CUevent ev_start, ev_end;  /* around a timed loop (device 0) */
+    CUevent ev_iter[GPU_IN_FLIGHT]; /* the end of each iteration in flight
+                                  (device 0, no timing) */
     CUevent *ev_step;          /* [nsteps + 2]: steps' ends in a pass */
     size_t nev_step;
     CUgraphExec graph;         /* one timed iteration, captured */
     CUgraphExec graph_stamp;   /* the same with step events */
+    bool capturing;            /* a graph is being captured: events are
+                                  recorded as external nodes */
+    bool dead;                 /* the GPU hit a sticky fault: no more
+                                  driver calls but the context reset */
     atomic_int cancel;
     void *nccl;                /* nccl.c's state, or NULL */
     char err[320];
@@ -106,6 +113,15 @@ CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
 CvError gpu_check(GpuExec *x, CUresult r, const char *what);
 /* Make device d's context current. */
 CvError gpu_use(GpuExec *x, int d);
+/* CV_ERR_BACKEND with the fault's sentence where the executor is dead. */
+CvError gpu_alive(GpuExec *x);
+/* Copy n bytes from host memory at src to dptr on device d, in order
+ * with d's stream, and wait for it (src may be reused at once). */
+CvError gpu_upload(GpuExec *x, int d, CUdeviceptr dptr, const void *src,
+                   size_t n);
+/* Wait for ev by polling, so that a cancel stops the wait: CV_OK when it
+ * has completed, CV_ERR_CANCELLED (the cancel flag consumed) or an error. */
+CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what);
 /* The embedded kernels: the image and its size (0: built without). */
 const unsigned char *gpu_image(size_t *len);
 
