@@ -143,6 +143,7 @@ static Obj *objs;
 static long live;
 static size_t used[MAXDEV];
 static CUresult sticky[MAXDEV];
+static int retained[MAXDEV]; /* primary contexts' reference counts */
 static unsigned long long rng = 1;
 static long launches;
 static __thread int cur = -1;
@@ -755,11 +756,29 @@ static CUresult f_cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 {
     if (d < 0 || d >= ndev())
         return ERR_INVALID_VALUE;
+    pthread_mutex_lock(&lock);
+    retained[d]++;
+    pthread_mutex_unlock(&lock);
     *c = &ctxs[d];
     return 0;
 }
 
-static CUresult f_cuDevicePrimaryCtxRelease(CUdevice d) { (void)d; return 0; }
+/* The last release destroys the primary context: its peer access and
+ * its error go (what it still holds stays counted, as a leak). */
+static CUresult ctx_release(CUdevice d)
+{
+    if (d < 0 || d >= MAXDEV || !retained[d])
+        return ERR_INVALID_CONTEXT;
+    if (--retained[d] == 0) {
+        drop_context(d);
+        for (int i = 0; i < MAXDEV; i++)
+            peer[d][i] = peer[i][d] = 0;
+        sticky[d] = 0;
+    }
+    return 0;
+}
+
+static CUresult f_cuDevicePrimaryCtxRelease(CUdevice d) { LOCKED(ctx_release(d)); }
 
 /* Everything the context owned is gone, its error cleared. */
 static CUresult ctx_reset(CUdevice d)
