@@ -79,6 +79,7 @@ static int setup(void **state)
     unsetenv("FAKE_CUDA_MEM");
     unsetenv("FAKE_CUDA_MAX_PEERS");
     unsetenv("FAKE_CUDA_FAULT");
+    unsetenv("FAKE_CUDA_CC");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
     void *f = h ? dlsym(h, "fake_cuda_live") : NULL;
@@ -156,6 +157,13 @@ static void test_why_not(void **state)
     setenv("FAKE_CUDA_DEVICES", "0", 1);
     expect_unavailable("found no CUDA device");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
+    /* below compute capability 7.5 the GPU is too old for the kernels,
+     * and the sentence says so rather than blaming the driver (review
+     * finding 20) */
+    setenv("FAKE_CUDA_CC", "61", 1);
+    expect_unavailable("CUDA device 0 (compute capability 6.1) is too old "
+                       "for collviz's kernels, which need 7.5 or newer");
+    unsetenv("FAKE_CUDA_CC");
 #ifdef COLLVIZ_WITH_CUDA /* (cuda() skips in a build without it) */
     /* A build without kernels says so (the sentence the backend gives
      * when its embedded image is empty). */

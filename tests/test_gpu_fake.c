@@ -478,9 +478,26 @@ static void test_module_checks(void **state)
     stop();
 }
 
+/* The backend keeps the driver's library loaded after closing it
+ * (review finding 18: unloading and loading it again re-initialises the
+ * driver, and NCCL's teardown runs at every close): with the tests' own
+ * reference dropped, the library is still there after cuda_close. */
+static void test_stays_loaded(void **state)
+{
+    (void)state;
+    char why[300];
+    dlclose(fake);
+    fake = NULL;
+    assert_int_equal(cuda_open(&A, why, sizeof why), CUDA_OK);
+    cuda_close(&A);
+    fake = dlopen(FAKE_CUDA_LIB, RTLD_NOW | RTLD_NOLOAD);
+    assert_non_null(fake);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stays_loaded),
         cmocka_unit_test(test_deferred),
         cmocka_unit_test(test_event_wait),
         cmocka_unit_test(test_seeded_order),

@@ -17,13 +17,26 @@
 #include "core/data.h"
 #include "gpu/gpu_impl.h"
 
-/* The kernel numbers datatypes and ops as the core does. */
-_Static_assert((int)KT_INT8 == (int)DT_INT8 && (int)KT_HALF == (int)DT_HALF &&
-               (int)KT_DOUBLE == (int)DT_DOUBLE && (int)KT_COUNT == (int)DT_COUNT,
-               "kern.h's datatypes follow core/coll.h's");
-_Static_assert((int)KR_SUM == (int)OP_SUM && (int)KR_MAX == (int)OP_MAX &&
-               (int)KR_AVG == (int)OP_AVG && (int)KR_COUNT == (int)OP_COUNT,
-               "kern.h's ops follow core/coll.h's");
+/* The kernel numbers datatypes and ops as the core does: every value. */
+#define SAME(k, c) _Static_assert((int)(k) == (int)(c), #k " is " #c)
+SAME(KT_INT8, DT_INT8);
+SAME(KT_UINT8, DT_UINT8);
+SAME(KT_INT32, DT_INT32);
+SAME(KT_UINT32, DT_UINT32);
+SAME(KT_INT64, DT_INT64);
+SAME(KT_UINT64, DT_UINT64);
+SAME(KT_HALF, DT_HALF);
+SAME(KT_BFLOAT16, DT_BFLOAT16);
+SAME(KT_FLOAT, DT_FLOAT);
+SAME(KT_DOUBLE, DT_DOUBLE);
+SAME(KT_COUNT, DT_COUNT);
+SAME(KR_SUM, OP_SUM);
+SAME(KR_PROD, OP_PROD);
+SAME(KR_MIN, OP_MIN);
+SAME(KR_MAX, OP_MAX);
+SAME(KR_AVG, OP_AVG);
+SAME(KR_COUNT, OP_COUNT);
+#undef SAME
 
 extern const ExecOps exec_cuda_ops;
 

@@ -167,6 +167,19 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     if (!r)
         r = a->cuDeviceGetAttribute(&g->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                     g->dev);
+    int cc[2] = {0, 0};
+    if (!r)
+        r = a->cuDeviceGetAttribute(&cc[0], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                    g->dev);
+    if (!r)
+        r = a->cuDeviceGetAttribute(&cc[1], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                    g->dev);
+    if (!r && cc[0] * 10 + cc[1] < 75) { /* the PTX is for compute_75 */
+        snprintf(why, whylen, "CUDA device %d (compute capability %d.%d) is "
+                 "too old for collviz's kernels, which need 7.5 or newer",
+                 ord, cc[0], cc[1]);
+        return CV_ERR_UNAVAILABLE;
+    }
     if (!r)
         r = a->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
     if (!r)
