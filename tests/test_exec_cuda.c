@@ -799,6 +799,45 @@ static void test_fault(void **state)
     sched_fini(&s);
 }
 
+/* A load reuses the device memory of the one before where it is large
+ * enough: cuMemFree synchronises the whole device, so a reload on the
+ * TUI's thread would wait for the worker's benchmark on the same device
+ * (finding 8). The fake counts the frees; a larger load must free. */
+static void test_reload_keeps_memory(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
+    long (*frees)(void);
+    void *f = h ? dlsym(h, "fake_cuda_frees") : NULL;
+    assert_non_null(f);
+    memcpy(&frees, &f, sizeof f);
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    setenv("FAKE_CUDA_PEER", "0", 1); /* pinned host memory too */
+    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
+    Executor *ex = open_cuda(4, NULL);
+    static const size_t counts[] = {4000, 4000, 1000, 4000, 40000};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = counts[i],
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+        long before = frees();
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        if (i > 0 && i < 4)
+            assert_int_equal(frees() - before, 0);
+        if (i == 4) /* larger: the buffers grow */
+            assert_true(frees() - before > 0);
+        check_steps(ex, a, &s);
+        sched_fini(&s);
+    }
+    close_cuda(ex);
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+    unsetenv("FAKE_CUDA_PEER");
+    dlclose(h);
+}
+
 typedef struct {
     Executor *ex;
     CvError e;
@@ -888,6 +927,7 @@ int main(void)
         cmocka_unit_test(test_peer_refused),
         cmocka_unit_test(test_fault),
         cmocka_unit_test(test_cancel_run),
+        cmocka_unit_test(test_reload_keeps_memory),
         cmocka_unit_test(test_ptx_assembles),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

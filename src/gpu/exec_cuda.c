@@ -96,7 +96,8 @@ static void free_events(GpuExec *x)
     x->nev_step = 0;
 }
 
-/* Everything a load made. */
+/* Everything a load made but the device and pinned memory, which the
+ * next load reuses where it is large enough. */
 static void unload(GpuExec *x)
 {
     CudaApi *a = &x->api;
@@ -107,38 +108,68 @@ static void unload(GpuExec *x)
         a->cuGraphExecDestroy(x->graph_stamp);
     x->graph = NULL, x->graph_stamp = NULL;
     free_events(x);
+    for (size_t i = 0; x->mirror && i < nbufs(x); i++) {
+        free(x->mirror[i]);
+        x->mirror[i] = NULL;
+        x->mirror_ok[i] = false;
+    }
+    for (int m = 0; m < GPU_MODES; m++)
+        gpu_plan_free(&x->plan[m], x->ndev);
+}
+
+/* The memory unload keeps, freed (at close). */
+static void free_memory(GpuExec *x)
+{
+    CudaApi *a = &x->api;
     for (size_t i = 0; x->buf && i < nbufs(x); i++)
         if (x->buf[i]) {
             gpu_use(x, x->rank_dev[i / BUF_COUNT]);
             a->cuMemFree(x->buf[i]);
         }
-    for (size_t i = 0; x->mirror && i < nbufs(x); i++)
-        free(x->mirror[i]);
-    free(x->buf), free(x->mirror), free(x->mirror_ok);
-    x->buf = NULL, x->mirror = NULL, x->mirror_ok = NULL;
+    free(x->buf), free(x->buf_bytes), free(x->mirror), free(x->mirror_ok);
+    x->buf = NULL, x->buf_bytes = NULL, x->mirror = NULL, x->mirror_ok = NULL;
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];
         gpu_use(x, d);
-        for (int m = 0; m < GPU_MODES; m++) {
+        for (int m = 0; m < GPU_MODES; m++)
             if (g->plan[m])
                 a->cuMemFree(g->plan[m]);
-            g->plan[m] = 0;
-        }
         if (g->stage)
             a->cuMemFree(g->stage);
-        g->stage = 0, g->stage_bytes = 0;
+        g->plan[0] = g->plan[1] = g->stage = 0;
+        g->plan_bytes[0] = g->plan_bytes[1] = g->stage_bytes = 0;
     }
-    for (int m = 0; m < GPU_MODES; m++)
-        gpu_plan_free(&x->plan[m], x->ndev);
     if (x->host)
         a->cuMemFreeHost(x->host);
     x->host = NULL, x->host_bytes = 0;
 }
 
+/* What holding n bytes where `have` are held adds to a device's use. */
+static size_t growth(size_t n, size_t have) { return n > have ? n - have : 0; }
+
+/* *p (holding *have bytes on device d) made to hold at least n: only a
+ * larger need frees and allocates. */
+static CvError ensure(GpuExec *x, int d, CUdeviceptr *p, size_t *have, size_t n,
+                      const char *what)
+{
+    if (n <= *have)
+        return CV_OK;
+    CvError e = gpu_use(x, d);
+    if (e)
+        return e;
+    if (*p)
+        x->api.cuMemFree(*p);
+    *p = 0, *have = 0;
+    if ((e = gpu_check(x, x->api.cuMemAlloc(p, n), what)))
+        return e;
+    *have = n;
+    return CV_OK;
+}
+
 /* Whether what a load still has to allocate fits in each device's free
- * memory: the buffers of s where they are not allocated yet (buffers),
- * and `extra` per device (plans and stages; NULL: none). Free memory
- * already excludes what is allocated, so nothing is counted twice. */
+ * memory: what the buffers of s need beyond those held (buffers), and
+ * `extra` per device (plans and stages; NULL: none). Free memory already
+ * excludes what is allocated, so nothing is counted twice. */
 static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
                           const size_t *extra)
 {
@@ -146,11 +177,11 @@ static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
     for (int r = 0; buffers && r < s->call.nranks; r++)
         for (int b = 0; b < BUF_COUNT; b++) {
             size_t n = sched_bufsize(s, r, (BufId)b), es = dtype_size(s->call.dtype);
-            size_t *at = &need[x->rank_dev[r]];
+            size_t *at = &need[x->rank_dev[r]], i = (size_t)r * BUF_COUNT + (size_t)b;
             if (n > (SIZE_MAX - *at) / es)
                 return gpu_fail(x, CV_ERR_NOMEM, "the buffers would be larger "
                                 "than a device can address, let alone hold");
-            *at += n * es;
+            *at += growth(n * es, x->buf_bytes ? x->buf_bytes[i] : 0);
         }
     for (int d = 0; d < x->ndev; d++) {
         size_t fr = 0, tot = 0, want = need[d] + (extra ? extra[d] : 0);
@@ -172,17 +203,18 @@ static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
 static CvError alloc_buffers(GpuExec *x, const Schedule *s)
 {
     size_t es = dtype_size(s->call.dtype);
-    x->buf = calloc(nbufs(x), sizeof *x->buf);
-    x->mirror = calloc(nbufs(x), sizeof *x->mirror);
-    x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
-    if (!x->buf || !x->mirror || !x->mirror_ok)
+    if (!x->buf) {
+        x->buf = calloc(nbufs(x), sizeof *x->buf);
+        x->buf_bytes = calloc(nbufs(x), sizeof *x->buf_bytes);
+        x->mirror = calloc(nbufs(x), sizeof *x->mirror);
+        x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
+    }
+    if (!x->buf || !x->buf_bytes || !x->mirror || !x->mirror_ok)
         return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
     for (size_t i = 0; i < nbufs(x); i++) {
         size_t n = sched_bufsize(s, (int)(i / BUF_COUNT), (BufId)(i % BUF_COUNT));
-        CvError e = gpu_use(x, x->rank_dev[i / BUF_COUNT]);
-        if (!e && n)
-            e = gpu_check(x, x->api.cuMemAlloc(&x->buf[i], n * es),
-                          "to allocate a rank's buffer");
+        CvError e = ensure(x, x->rank_dev[i / BUF_COUNT], &x->buf[i], &x->buf_bytes[i],
+                           n * es, "to allocate a rank's buffer");
         if (e)
             return e;
     }
@@ -205,24 +237,28 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
     if (e)
         return gpu_fail(x, e, "out of memory planning the schedule");
     size_t extra[GPU_MAX_DEVICES];
-    for (int d = 0; d < x->ndev; d++)
-        extra[d] = stage[d] + (x->plan[0].nchunks[d] + x->plan[1].nchunks[d] + 2) *
-                   sizeof(KChunk);
+    for (int d = 0; d < x->ndev; d++) {
+        GpuDev *g = &x->dev[d];
+        extra[d] = growth(stage[d], g->stage_bytes);
+        for (int m = 0; m < GPU_MODES; m++) /* (a plan may grow by a chunk) */
+            extra[d] += growth((x->plan[m].nchunks[d] + 1) * sizeof(KChunk),
+                               g->plan_bytes[m]);
+    }
     if ((e = check_fits(x, s, false, extra)))
         return e;
-    for (int d = 0; d < x->ndev; d++) {
-        if (!stage[d])
-            continue;
-        if ((e = gpu_use(x, d)) ||
-            (e = gpu_check(x, x->api.cuMemAlloc(&x->dev[d].stage, stage[d]),
-                           "to allocate a staging area")))
-            return e;
-        x->dev[d].stage_bytes = stage[d];
+    for (int d = 0; !e && d < x->ndev; d++)
+        e = ensure(x, d, &x->dev[d].stage, &x->dev[d].stage_bytes, stage[d],
+                   "to allocate a staging area");
+    if (!e && host > x->host_bytes) {
+        if (x->host)
+            x->api.cuMemFreeHost(x->host);
+        x->host = NULL, x->host_bytes = 0;
+        if (!(e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
+                            "to allocate pinned host memory")))
+            x->host_bytes = host;
     }
-    if (host && (e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
-                               "to allocate pinned host memory")))
+    if (e)
         return e;
-    x->host_bytes = host;
     /* Again, now that the staging areas have their addresses. */
     for (int m = 0; m < GPU_MODES; m++) {
         gpu_plan_free(&x->plan[m], x->ndev);
@@ -234,11 +270,10 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
             size_t n = x->plan[m].nchunks[d];
             if (!n)
                 continue;
-            CUdeviceptr *at = &x->dev[d].plan[m];
-            if ((e = gpu_use(x, d)) ||
-                (e = gpu_check(x, x->api.cuMemAlloc(at, n * sizeof(KChunk)),
-                               "to allocate a plan")) ||
-                (e = gpu_upload(x, d, *at, x->plan[m].chunks[d],
+            GpuDev *g = &x->dev[d];
+            if ((e = ensure(x, d, &g->plan[m], &g->plan_bytes[m],
+                            (n + 1) * sizeof(KChunk), "to allocate a plan")) ||
+                (e = gpu_upload(x, d, g->plan[m], x->plan[m].chunks[d],
                                 n * sizeof(KChunk))))
                 return e;
         }
@@ -617,6 +652,7 @@ static void gpu_close(Executor *ex)
                 x->api.cuStreamSynchronize(x->dev[d].stream);
             }
         unload(x);
+        free_memory(x);
         if (x->ev_start)
             x->api.cuEventDestroy(x->ev_start);
         if (x->ev_end)

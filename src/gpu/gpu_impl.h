@@ -28,8 +28,9 @@ typedef struct {
     CUevent phase;      /* recorded at the end of each phase, for the
                            other devices to wait on */
     CUdeviceptr plan[2];  /* the plans' chunks (GPU_STEP, GPU_RUN) */
+    size_t plan_bytes[2]; /* their sizes (kept across loads) */
     CUdeviceptr stage;    /* staging area for overwritten sources */
-    size_t stage_bytes;
+    size_t stage_bytes;   /* its size (kept across loads) */
 } GpuDev;
 
 /* A copy through pinned host memory, between devices without peer
@@ -77,6 +78,10 @@ typedef struct {
     bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
     int *rank_dev;             /* [nranks] index into dev */
     CUdeviceptr *buf;          /* [rank * BUF_COUNT + b] */
+    size_t *buf_bytes;         /* [rank * BUF_COUNT + b] their sizes: device
+                                  memory is kept across loads and only
+                                  grown, since cuMemFree synchronises the
+                                  device (every executor's work on it) */
     void *host;                /* pinned staging memory */
     size_t host_bytes;
     GpuPlan plan[GPU_MODES];

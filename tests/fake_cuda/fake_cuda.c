@@ -203,6 +203,10 @@ long fake_cuda_live(void) { return live; }
 /* The flags of the last cuGetProcAddress. */
 unsigned long long fake_cuda_proc_flags(void);
 unsigned long long fake_cuda_proc_flags(void) { return cfg.proc_flags; }
+/* cuMemFree and cuMemFreeHost calls so far (each synchronises). */
+static long frees;
+long fake_cuda_frees(void);
+long fake_cuda_frees(void) { return frees; }
 /* Nodes queued and not yet run, on every stream. */
 long fake_cuda_pending(void);
 long fake_cuda_pending(void)
@@ -1001,6 +1005,7 @@ static CUresult f_cuMemAlloc(CUdeviceptr *p, size_t n) { LOCKED(mem_alloc(p, n))
 /* cuMemFree and cuMemFreeHost synchronise: everything queued runs first. */
 static CUresult release(uintptr_t p, int host)
 {
+    frees++;
     if (cur >= 0 && sticky[cur])
         return sticky[cur];
     drain_all();
