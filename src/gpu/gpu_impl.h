@@ -125,8 +125,11 @@ CvError gpu_alive(GpuExec *x);
 CvError gpu_upload(GpuExec *x, int d, CUdeviceptr dptr, const void *src,
                    size_t n);
 /* Wait for ev by polling, so that a cancel stops the wait: CV_OK when it
- * has completed, CV_ERR_CANCELLED (the cancel flag consumed) or an error. */
-CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what);
+ * has completed, CV_ERR_CANCELLED (the cancel flag consumed) or an error;
+ * poll (may be NULL) is asked at every look that finds it not reached,
+ * and an error from it ends the wait. */
+CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what,
+                       CvError (*poll)(GpuExec *x));
 /* The embedded kernels: the image and its size (0: built without). */
 const unsigned char *gpu_image(size_t *len);
 

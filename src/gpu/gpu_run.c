@@ -26,14 +26,18 @@
 #define SPIN_POLLS 1000
 #define POLL_NS 100000L
 
-CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what)
+CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what,
+                       CvError (*poll)(GpuExec *x))
 {
     for (long i = 0;; i++) {
         CUresult r = x->api.cuEventQuery(ev);
+        CvError e;
         if (r != CUDA_ERROR_NOT_READY)
             return gpu_check(x, r, what);
         if (atomic_exchange(&x->cancel, 0))
             return gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
+        if (poll && (e = poll(x)))
+            return e;
         if (i >= SPIN_POLLS)
             nanosleep(&(struct timespec){0, POLL_NS}, NULL);
     }
@@ -141,7 +145,7 @@ static float elapsed_ms(GpuExec *x, CUevent a, CUevent b, CvError *e)
 static CvError bounded_iteration(GpuExec *x, int i)
 {
     CUevent ev = x->ev_iter[i % GPU_IN_FLIGHT];
-    CvError e = i >= GPU_IN_FLIGHT ? gpu_wait_event(x, ev, "to run the schedule")
+    CvError e = i >= GPU_IN_FLIGHT ? gpu_wait_event(x, ev, "to run the schedule", NULL)
                                    : CV_OK;
     if (!e && atomic_exchange(&x->cancel, 0))
         e = gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
@@ -172,7 +176,7 @@ static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
             return gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
         e = iteration(x, true);
         if (!e)
-            e = gpu_wait_event(x, x->ev_step[n + 1], "to run the schedule");
+            e = gpu_wait_event(x, x->ev_step[n + 1], "to run the schedule", NULL);
         for (size_t k = 0; !e && k < n; k++)
             step_s[k] += elapsed_ms(x, x->ev_step[k], x->ev_step[k + 1], &e) *
                          1e-3 / passes;
@@ -219,7 +223,7 @@ CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     if (!e)
         e = record(x, x->ev_end);
     if (!e)
-        e = gpu_wait_event(x, x->ev_end, "to run the schedule");
+        e = gpu_wait_event(x, x->ev_end, "to run the schedule", NULL);
     if (!e)
         e = gpu_sync_all(x);
     double ms = elapsed_ms(x, x->ev_start, x->ev_end, &e), pass_ms = 0;
