@@ -401,6 +401,15 @@ static void test_race(void **state)
     assert_int_equal(kern_launch(&k, 2, 32, s), 0);
     assert_int_equal(A.cuStreamSynchronize(s), E_LAUNCH_FAILED);
     stop();
+    start(1, 0); /* a chunk reading what another writes */
+    s = stream();
+    kern_load(&k, 2);
+    a = dev_ints(16), b = dev_ints(16);
+    k.plan[0] = (KChunk){.dst = dp(a), .b = dp(b), .n = 32, .kind = KOP_COPY};
+    k.plan[1] = (KChunk){.dst = dp(b + 8), .b = dp(a + 6), .n = 16, .kind = KOP_COPY};
+    assert_int_equal(kern_launch(&k, 2, 32, s), 0);
+    assert_int_equal(A.cuStreamSynchronize(s), E_LAUNCH_FAILED);
+    stop();
 }
 
 /* At most 1024 threads a block (1: CUDA_ERROR_INVALID_VALUE); a function

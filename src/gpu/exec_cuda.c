@@ -391,8 +391,10 @@ static CvError cuda_reset(Executor *ex)
 
 /* ------------------------------------------------------------- steps */
 
-/* Launch chunks [first, first + n) of plan m on device d. */
-static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n)
+/* Launch chunks [first, first + n) of plan m on device d over grid
+ * blocks (the plan's: gpu_plan.c balances their bytes). */
+static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n,
+                      unsigned grid)
 {
     if (!n)
         return CV_OK;
@@ -402,8 +404,6 @@ static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n)
     unsigned int nc = (unsigned int)n, dt = (unsigned int)c->dtype,
                  op = (unsigned int)c->op, p = (unsigned int)c->nranks;
     void *args[] = {&plan, &nc, &dt, &op, &p};
-    size_t most = 4 * (size_t)(g->sms > 0 ? g->sms : 1);
-    unsigned int grid = (unsigned int)(n < most ? n : most);
     return gpu_check(x, x->api.cuLaunchKernel(g->fn, grid, 1, 1, GPU_THREADS, 1, 1,
                                               0, g->stream, args, NULL),
                      "to launch the step kernel");
@@ -456,7 +456,8 @@ CvError gpu_issue(GpuExec *x, int m, size_t k)
     if (sp->staged) {
         for (int d = 0; !e && d < x->ndev; d++)
             if (!(e = gpu_use(x, d)))
-                e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d]);
+                e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d],
+                           sp->stage_grid[d]);
         if (!e)
             e = host_copies(x, sp, p, 0);
         if (!e)
@@ -466,7 +467,7 @@ CvError gpu_issue(GpuExec *x, int m, size_t k)
     }
     for (int d = 0; !e && d < x->ndev; d++)
         if (!(e = gpu_use(x, d)))
-            e = launch(x, m, d, sp->main_first[d], sp->main_n[d]);
+            e = launch(x, m, d, sp->main_first[d], sp->main_n[d], sp->main_grid[d]);
     return e ? e : gpu_cross_wait(x);
 }
 

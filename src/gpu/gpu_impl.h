@@ -45,10 +45,12 @@ typedef struct {
 } GpuHostCopy;
 
 /* Where a step's work lies in a plan: per device, chunks [first, first +
- * n) of its stage phase and of its main phase; its host copies. */
+ * n) of its stage phase and of its main phase, and the blocks each is
+ * launched with (block b runs chunks b, b + grid, ...); its host copies. */
 typedef struct {
     size_t *stage_first, *stage_n; /* [ndev] */
     size_t *main_first, *main_n;   /* [ndev] */
+    unsigned *stage_grid, *main_grid; /* [ndev] */
     size_t hc_first, hc_n;         /* host copies */
     bool staged;                   /* a stage phase is needed */
 } GpuStepPlan;

@@ -207,6 +207,20 @@ unsigned long long fake_cuda_proc_flags(void) { return cfg.proc_flags; }
 static long frees;
 long fake_cuda_frees(void);
 long fake_cuda_frees(void) { return frees; }
+/* Over the launches of 1 MiB and more run since the last call of
+ * fake_cuda_balance_reset: the most bytes a block carried over the mean
+ * of the launch's blocks (block b runs chunks b, b + grid, ...), the
+ * worst, and the fewest blocks such a launch had. */
+static double worst_balance = 0;
+static unsigned least_grid = 0;
+void fake_cuda_balance_reset(void);
+void fake_cuda_balance_reset(void) { worst_balance = 0, least_grid = 0; }
+double fake_cuda_balance(unsigned *grid);
+double fake_cuda_balance(unsigned *grid)
+{
+    *grid = least_grid;
+    return worst_balance;
+}
 /* Nodes queued and not yet run, on every stream. */
 long fake_cuda_pending(void);
 long fake_cuda_pending(void)
@@ -329,30 +343,89 @@ static size_t chunk_bytes(const KChunk *c, unsigned dtype)
     return c->kind == KOP_COPY ? c->n : c->n * esize[dtype];
 }
 
-static int overlaps(uintptr_t a, size_t an, uintptr_t b, size_t bn)
+/* The balance of a launch's blocks, kept for fake_cuda_balance. */
+static void note_balance(const KChunk *plan, unsigned n, unsigned dtype, unsigned grid)
 {
-    return an && bn && a < b + bn && b < a + an;
+    size_t t = 0, most = 0;
+    for (unsigned b = 0; b < grid; b++) {
+        size_t sum = 0;
+        for (unsigned c = b; c < n; c += grid)
+            sum += chunk_bytes(&plan[c], dtype);
+        t += sum;
+        most = sum > most ? sum : most;
+    }
+    if (t < (1u << 20))
+        return;
+    double r = (double)most / ((double)t / grid);
+    worst_balance = r > worst_balance ? r : worst_balance;
+    least_grid = !least_grid || grid < least_grid ? grid : least_grid;
+}
+
+/* A range a chunk writes or reads. */
+typedef struct {
+    uintptr_t lo, hi;
+    unsigned chunk;
+} Range;
+
+static int by_lo(const void *a, const void *b)
+{
+    const Range *x = a, *y = b;
+    return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+static int race(unsigned i, unsigned j)
+{
+    fprintf(stderr, "fake_cuda: a race in one launch: chunk %u writes what "
+            "chunk %u reads or writes\n", i, j);
+    return 1;
 }
 
 /* Two chunks of one launch run at once on a GPU: a chunk that writes what
- * another reads or writes is a race (the result depends on the order). */
+ * another reads or writes is a race (the result depends on the order).
+ * The writes sorted by address: two that overlap are neighbours once
+ * the farthest end so far is kept; each read is looked up among them. */
 static int racy(const KChunk *plan, unsigned n, unsigned dtype)
 {
-    for (unsigned i = 0; i < n; i++) {
-        size_t bi = chunk_bytes(&plan[i], dtype);
-        for (unsigned j = 0; j < n; j++) {
-            const KChunk *c = &plan[j];
-            size_t bj = chunk_bytes(c, dtype);
-            if (j != i && (overlaps(plan[i].dst, bi, c->dst, bj) ||
-                           (c->kind != KOP_AVG && overlaps(plan[i].dst, bi, c->b, bj)) ||
-                           (c->kind == KOP_REDUCE3 && overlaps(plan[i].dst, bi, c->a, bj)))) {
-                fprintf(stderr, "fake_cuda: a race in one launch: chunk %u writes "
-                        "what chunk %u reads or writes\n", i, j);
-                return 1;
+    Range *w = malloc((n + 1) * sizeof *w);
+    size_t nw = 0;
+    int bad = 0;
+    if (!w)
+        return 0;
+    for (unsigned i = 0; i < n; i++)
+        if (chunk_bytes(&plan[i], dtype))
+            w[nw++] = (Range){plan[i].dst, plan[i].dst + chunk_bytes(&plan[i], dtype), i};
+    qsort(w, nw, sizeof *w, by_lo);
+    uintptr_t far = 0;
+    unsigned who = 0;
+    for (size_t k = 0; k < nw && !bad; k++) {
+        if (k && w[k].lo < far)
+            bad = race(w[k].chunk, who);
+        if (w[k].hi > far)
+            far = w[k].hi, who = w[k].chunk;
+    }
+    for (unsigned j = 0; j < n && !bad; j++) {
+        const KChunk *c = &plan[j];
+        size_t len = chunk_bytes(c, dtype);
+        uintptr_t src[2] = {c->kind != KOP_AVG ? c->b : 0,
+                            c->kind == KOP_REDUCE3 ? c->a : 0};
+        for (int r = 0; r < 2 && len && !bad; r++) {
+            if (!src[r])
+                continue;
+            size_t lo = 0, hi = nw; /* the first write ending after the read's start */
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (w[mid].hi <= src[r])
+                    lo = mid + 1;
+                else
+                    hi = mid;
             }
+            for (size_t k = lo; k < nw && w[k].lo < src[r] + len && !bad; k++)
+                if (w[k].chunk != j)
+                    bad = race(w[k].chunk, j);
         }
     }
-    return 0;
+    free(w);
+    return bad;
 }
 
 /* A launch, as the device would run it: blocks take chunks in turn (in
@@ -376,6 +449,7 @@ static CUresult run_launch(const Node *n, int dev)
         return ERR_ILLEGAL_ADDRESS;
     if (cfg.strict && racy(plan, n->nchunks, n->dtype))
         return ERR_LAUNCH_FAILED;
+    note_balance(plan, n->nchunks, n->dtype, n->grid);
     /* A chunk's threads share its elements without overlap (kern.h), so
      * a host runs each chunk as thread 0 of 1: the same result, in one
      * sequential pass over its memory. */
