@@ -352,6 +352,15 @@ static void kern_load(Kern *k, size_t nchunks)
     k->plan = (KChunk *)(uintptr_t)p;
 }
 
+/* The kernel loaded with room for nchunks chunks, two buffers of 16
+ * ints, and chunk 0 copying b's first 32 bytes to a. */
+static void copy_kernel(Kern *k, size_t nchunks, int **a, int **b)
+{
+    kern_load(k, nchunks);
+    *a = dev_ints(16), *b = dev_ints(16);
+    k->plan[0] = (KChunk){.dst = dp(*a), .b = dp(*b), .n = 32, .kind = KOP_COPY};
+}
+
 static CUresult kern_launch(Kern *k, unsigned nchunks, unsigned block, CUstream s)
 {
     CUdeviceptr plan = dp(k->plan);
@@ -370,9 +379,8 @@ static void test_sticky_fault(void **state)
     start(1, 0);
     CUstream s = stream();
     Kern k;
-    kern_load(&k, 1);
-    int *a = dev_ints(8), *b = dev_ints(8);
-    k.plan[0] = (KChunk){.dst = dp(a), .b = dp(b), .n = 32, .kind = KOP_COPY};
+    int *a, *b;
+    copy_kernel(&k, 1, &a, &b);
     assert_int_equal(kern_launch(&k, 1, 32, s), 0);
     assert_int_equal(A.cuStreamSynchronize(s), E_ILLEGAL_ADDRESS);
     CUdeviceptr p;
@@ -391,9 +399,8 @@ static void test_race(void **state)
     start(1, 0);
     CUstream s = stream();
     Kern k;
-    kern_load(&k, 2);
-    int *a = dev_ints(16), *b = dev_ints(16);
-    k.plan[0] = (KChunk){.dst = dp(a), .b = dp(b), .n = 32, .kind = KOP_COPY};
+    int *a, *b;
+    copy_kernel(&k, 2, &a, &b);
     k.plan[1] = (KChunk){.dst = dp(a + 8), .b = dp(b + 8), .n = 32, .kind = KOP_COPY};
     assert_int_equal(kern_launch(&k, 2, 32, s), 0);
     assert_int_equal(A.cuStreamSynchronize(s), 0);
@@ -403,9 +410,7 @@ static void test_race(void **state)
     stop();
     start(1, 0); /* a chunk reading what another writes */
     s = stream();
-    kern_load(&k, 2);
-    a = dev_ints(16), b = dev_ints(16);
-    k.plan[0] = (KChunk){.dst = dp(a), .b = dp(b), .n = 32, .kind = KOP_COPY};
+    copy_kernel(&k, 2, &a, &b);
     k.plan[1] = (KChunk){.dst = dp(b + 8), .b = dp(a + 6), .n = 16, .kind = KOP_COPY};
     assert_int_equal(kern_launch(&k, 2, 32, s), 0);
     assert_int_equal(A.cuStreamSynchronize(s), E_LAUNCH_FAILED);
@@ -420,9 +425,8 @@ static void test_launch_limits(void **state)
     start(2, 0);
     CUstream s = stream();
     Kern k;
-    kern_load(&k, 1);
-    int *a = dev_ints(8), *b = dev_ints(8);
-    k.plan[0] = (KChunk){.dst = dp(a), .b = dp(b), .n = 32, .kind = KOP_COPY};
+    int *a, *b;
+    copy_kernel(&k, 1, &a, &b);
     assert_int_equal(kern_launch(&k, 1, 1025, s), E_INVALID_VALUE);
     assert_int_equal(kern_launch(&k, 1, 1024, s), 0);
     A.cuCtxSetCurrent(ctx[1]);

@@ -645,31 +645,30 @@ static int event_done(void *arg)
 
 /* ------------------------------------------------------ submission */
 
+/* x appended to the growable list (*q, *n, *cap). */
+static CUresult append(Node **q, size_t *n, size_t *cap, Node x)
+{
+    if (*n == *cap) {
+        size_t c = *cap ? 2 * *cap : 16;
+        Node *m = realloc(*q, c * sizeof *m);
+        if (!m)
+            return CUDA_ERROR_OUT_OF_MEMORY;
+        *q = m, *cap = c;
+    }
+    (*q)[(*n)++] = x;
+    return 0;
+}
+
 static CUresult push(struct CUstream_st *s, Node n)
 {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 16;
-        Node *q = realloc(s->q, cap * sizeof *q);
-        if (!q)
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        s->q = q, s->cap = cap;
-    }
-    s->q[s->n++] = n;
-    s->issued++;
-    return 0;
+    CUresult r = append(&s->q, &s->n, &s->cap, n);
+    s->issued += !r;
+    return r;
 }
 
 static CUresult graph_add(struct CUgraph_st *g, Node n)
 {
-    if (g->n == g->cap) {
-        size_t cap = g->cap ? 2 * g->cap : 16;
-        Node *q = realloc(g->nodes, cap * sizeof *q);
-        if (!q)
-            return CUDA_ERROR_OUT_OF_MEMORY;
-        g->nodes = q, g->cap = cap;
-    }
-    g->nodes[g->n++] = n;
-    return 0;
+    return append(&g->nodes, &g->n, &g->cap, n);
 }
 
 /* Queue n on s (what a record or a wait means is fixed now, as the
@@ -843,18 +842,23 @@ static CUresult f_cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
     return 0;
 }
 
+/* A context's queued work, peer access and error gone. */
+static void ctx_clear(int d)
+{
+    drop_context(d);
+    for (int i = 0; i < MAXDEV; i++)
+        peer[d][i] = peer[i][d] = 0;
+    sticky[d] = 0;
+}
+
 /* The last release destroys the primary context: its peer access and
  * its error go (what it still holds stays counted, as a leak). */
 static CUresult ctx_release(CUdevice d)
 {
     if (d < 0 || d >= MAXDEV || !retained[d])
         return ERR_INVALID_CONTEXT;
-    if (--retained[d] == 0) {
-        drop_context(d);
-        for (int i = 0; i < MAXDEV; i++)
-            peer[d][i] = peer[i][d] = 0;
-        sticky[d] = 0;
-    }
+    if (--retained[d] == 0)
+        ctx_clear(d);
     return 0;
 }
 
@@ -865,7 +869,7 @@ static CUresult ctx_reset(CUdevice d)
 {
     if (d < 0 || d >= ndev())
         return ERR_INVALID_VALUE;
-    drop_context(d);
+    ctx_clear(d);
     for (Obj **at = &objs; *at;) {
         Obj *o = *at;
         if (o->dev != d) {
@@ -887,9 +891,6 @@ static CUresult ctx_reset(CUdevice d)
             alloc_free(at);
         else
             at = &(*at)->next;
-    for (int i = 0; i < MAXDEV; i++)
-        peer[d][i] = peer[i][d] = 0;
-    sticky[d] = 0;
     return 0;
 }
 
