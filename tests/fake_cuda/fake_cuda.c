@@ -621,21 +621,26 @@ static void drain_all(void)
     drain_streams(set, n, 0);
 }
 
-/* A legacy-stream synchronisation in context d: its NULL stream and the
- * blocking streams (created without CU_STREAM_NON_BLOCKING) run to their
- * ends; non-blocking streams are not touched. */
-static CUresult legacy_sync(int d)
+/* Context d's NULL stream and its other streams (blocking_only: those
+ * created without CU_STREAM_NON_BLOCKING) run to their ends. */
+static CUresult ctx_drain(int d, int blocking_only)
 {
     struct CUstream_st *set[MAXSET + 1];
     int n = 0;
     add_stream(set, &n, &legacy[d]);
     for (Obj *o = objs; o && n < MAXSET; o = o->next)
         if (o->kind == O_STREAM && o->dev == d &&
-            !(((struct CUstream_st *)o)->flags & CU_STREAM_NON_BLOCKING))
+            !(blocking_only && ((struct CUstream_st *)o)->flags & CU_STREAM_NON_BLOCKING))
             add_stream(set, &n, (struct CUstream_st *)o);
     set[n] = NULL;
     return drain_streams(set, n, 0);
 }
+
+/* A legacy-stream synchronisation: non-blocking streams are not touched. */
+static CUresult legacy_sync(int d) { return ctx_drain(d, 1); }
+
+/* Every stream of context d run to its end. */
+static CUresult ctx_sync(int d) { return ctx_drain(d, 0); }
 
 static int event_done(void *arg)
 {
@@ -842,9 +847,12 @@ static CUresult f_cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
     return 0;
 }
 
-/* A context's queued work, peer access and error gone. */
+/* A context's queued work (run first, as destroying a context waits for
+ * it, unless a fault dropped it), peer access and error gone. */
 static void ctx_clear(int d)
 {
+    if (!sticky[d])
+        ctx_sync(d);
     drop_context(d);
     for (int i = 0; i < MAXDEV; i++)
         peer[d][i] = peer[i][d] = 0;
@@ -930,20 +938,7 @@ static CUresult f_cuCtxEnablePeerAccess(CUcontext p, unsigned int flags)
 
 static CUresult f_cuCtxSynchronize(void)
 {
-    pthread_mutex_lock(&lock);
-    CUresult r = cur < 0 ? ERR_INVALID_CONTEXT : 0;
-    struct CUstream_st *set[MAXSET + 1];
-    int n = 0;
-    if (!r) {
-        add_stream(set, &n, &legacy[cur]);
-        for (Obj *o = objs; o && n < MAXSET; o = o->next)
-            if (o->kind == O_STREAM && o->dev == cur)
-                add_stream(set, &n, (struct CUstream_st *)o);
-        set[n] = NULL;
-        r = drain_streams(set, n, 0);
-    }
-    pthread_mutex_unlock(&lock);
-    return r;
+    LOCKED(cur < 0 ? ERR_INVALID_CONTEXT : ctx_sync(cur));
 }
 
 /* -------------------------------------------------------- modules */
@@ -1417,7 +1412,8 @@ static CUresult instantiate(CUgraphExec *ge, CUgraph g)
     (*ge)->nodes = malloc((g->n + 1) * sizeof *g->nodes);
     if (!(*ge)->nodes)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    memcpy((*ge)->nodes, g->nodes, g->n * sizeof *g->nodes);
+    if (g->n) /* (a capture of plain records only has no node) */
+        memcpy((*ge)->nodes, g->nodes, g->n * sizeof *g->nodes);
     (*ge)->n = g->n;
     return 0;
 }
