@@ -481,7 +481,9 @@ static void test_sweep_no_peers(void **state)
 }
 
 /* Large transfers are cut into pieces across the multiprocessors, with
- * offsets that are and are not multiples of 16 bytes. */
+ * offsets that are and are not multiples of 16 bytes; on devices of 4
+ * multiprocessors and of 132 (an H100's), where a step of 100003 elements
+ * is dealt to hundreds of blocks. */
 static void test_large(void **state)
 {
     (void)state;
@@ -493,8 +495,9 @@ static void test_large(void **state)
         {COLL_ALLTOALL, "pairwise", DT_DOUBLE, OP_SUM},
         {COLL_REDUCE, "binomial", DT_BFLOAT16, OP_AVG},
     };
-    for (int devs = 1; devs <= 2; devs++) {
-        setenv("FAKE_CUDA_DEVICES", devs == 1 ? "1" : "2", 1);
+    for (int devs = 1; devs <= 4; devs++) {
+        setenv("FAKE_CUDA_DEVICES", devs % 2 ? "1" : "2", 1);
+        setenv("FAKE_CUDA_SMS", devs <= 2 ? "4" : "132", 1);
         Executor *ex = open_cuda(3, NULL);
         for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++)
             for (int ip = 0; ip < 2; ip++) {
@@ -514,6 +517,7 @@ static void test_large(void **state)
         close_cuda(ex);
     }
     setenv("FAKE_CUDA_DEVICES", "1", 1);
+    unsetenv("FAKE_CUDA_SMS");
 }
 
 /* ---------------------------------------------------- staging, input */
