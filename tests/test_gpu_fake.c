@@ -418,7 +418,7 @@ static void test_race(void **state)
 }
 
 /* At most 1024 threads a block (1: CUDA_ERROR_INVALID_VALUE); a function
- * of another context on this stream: 400. */
+ * of another context on this stream: 400; the occupancy of an H100. */
 static void test_launch_limits(void **state)
 {
     (void)state;
@@ -428,6 +428,12 @@ static void test_launch_limits(void **state)
     int *a, *b;
     copy_kernel(&k, 1, &a, &b);
     assert_int_equal(kern_launch(&k, 1, 1025, s), E_INVALID_VALUE);
+    /* an H100 holds 2048 threads a multiprocessor: 8 blocks of 256 */
+    int blocks;
+    assert_int_equal(A.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, 256, 0), 0);
+    assert_int_equal(blocks, 8);
+    assert_int_equal(A.cuOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k.fn, 1025, 0),
+                     E_INVALID_VALUE);
     assert_int_equal(kern_launch(&k, 1, 1024, s), 0);
     A.cuCtxSetCurrent(ctx[1]);
     CUstream s1 = stream();

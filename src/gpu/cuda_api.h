@@ -73,6 +73,8 @@ enum {
     X(cuModuleLoadData, (CUmodule *m, const void *image))                     \
     X(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name))     \
     X(cuModuleUnload, (CUmodule m))                                           \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                            \
+      (int *blocks, CUfunction f, int block, size_t shared))                  \
     X(cuMemGetInfo, (size_t *free_b, size_t *total_b))                        \
     X(cuMemAlloc, (CUdeviceptr *p, size_t bytes))                             \
     X(cuMemFree, (CUdeviceptr p))                                             \

@@ -192,6 +192,12 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     r = a->cuModuleLoadData(&g->mod, img);
     if (!r)
         r = a->cuModuleGetFunction(&g->fn, g->mod, KERN_NAME);
+    /* how many blocks of it a multiprocessor holds at once (its
+     * registers decide: 8 of 256 threads on an H100), for the grid */
+    if (!r && (a->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &g->blocks_per_sm, g->fn, GPU_THREADS, 0) ||
+               g->blocks_per_sm < 1))
+        g->blocks_per_sm = 1;
     if (r) {
         snprintf(why, whylen, "CUDA device %d could not load collviz's "
                  "kernels: %s (CUDA error %d); the driver may be older than "

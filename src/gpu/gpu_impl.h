@@ -25,6 +25,8 @@ typedef struct {
     CUmodule mod;
     CUfunction fn;      /* the step kernel */
     int sms;            /* multiprocessors */
+    int blocks_per_sm;  /* blocks of the step kernel a multiprocessor holds
+                           at once (the driver's occupancy), at least 1 */
     CUevent phase;      /* recorded at the end of each phase, for the
                            other devices to wait on */
     CUdeviceptr plan[2];  /* the plans' chunks (GPU_STEP, GPU_RUN) */

@@ -16,8 +16,9 @@
  * phase's bytes, in order, are cut into `grid` equal runs (cuts at
  * multiples of 16 bytes from a chunk's start, so alignment is kept),
  * and the pieces are laid out in rounds, run b's r-th piece at r * grid
- * + b, with empty chunks where a run has fewer pieces. grid is 4 blocks
- * per multiprocessor, fewer where the phase has under MIN_BLOCK_BYTES a
+ * + b, with empty chunks where a run has fewer pieces. grid is as many
+ * blocks as the device holds at once (its multiprocessors times the
+ * driver's occupancy), fewer where the phase has under MIN_BLOCK_BYTES a
  * block. */
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,6 @@
 
 #define MIN_CHUNK_BYTES (64u << 10)
 #define MIN_BLOCK_BYTES 2048u /* a block's least share of a phase */
-#define BLOCKS_PER_SM 4
 
 void gpu_plan_free(GpuPlan *p, int ndev)
 {
@@ -197,11 +197,12 @@ static size_t cut_runs(const KChunk *in, size_t n, size_t es, size_t t,
  * pieces than the others (a huge transfer beside many tiny ones) the
  * empty chunks would outnumber the work: the chunks then stay as they
  * are, dealt in turn. */
-static CvError balance(GpuPlan *p, int d, size_t first, size_t es, int sms,
-                       unsigned *grid)
+static CvError balance(GpuPlan *p, int d, size_t first, size_t es,
+                       const GpuDev *dev, unsigned *grid)
 {
     size_t n = p->nchunks[d] - first, t = 0;
-    size_t most = BLOCKS_PER_SM * (size_t)(sms > 0 ? sms : 1);
+    size_t most = (size_t)(dev->blocks_per_sm > 0 ? dev->blocks_per_sm : 1) *
+                  (size_t)(dev->sms > 0 ? dev->sms : 1);
     for (size_t i = 0; i < n; i++)
         t += kbytes(&p->chunks[d][first + i], es);
     size_t g = (t + MIN_BLOCK_BYTES - 1) / MIN_BLOCK_BYTES;
@@ -301,7 +302,7 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                 if (!push_cut(p, d, c, es, piece))
                     return CV_ERR_NOMEM;
             }
-            CvError e = balance(p, d, first, es, x->dev[d].sms,
+            CvError e = balance(p, d, first, es, &x->dev[d],
                                 pass == 0 ? &sp->stage_grid[d] : &sp->main_grid[d]);
             if (e)
                 return e;
@@ -342,7 +343,7 @@ static CvError plan_finish(GpuExec *x, GpuPlan *p, const Schedule *s)
                 if (!push_cut(p, d, c, es, 1u << 20))
                     return CV_ERR_NOMEM;
             }
-        CvError e = balance(p, d, sp->main_first[d], es, x->dev[d].sms,
+        CvError e = balance(p, d, sp->main_first[d], es, &x->dev[d],
                             &sp->main_grid[d]);
         if (e)
             return e;

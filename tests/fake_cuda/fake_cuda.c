@@ -1037,6 +1037,17 @@ static CUresult f_cuModuleGetFunction(CUfunction *f, CUmodule m, const char *nam
     return 0;
 }
 
+/* An H100's limits: 2048 threads and 32 blocks a multiprocessor
+ * (registers and shared memory are not modelled). */
+static CUresult f_cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f,
+                                                              int block, size_t shared)
+{
+    if (!f || block < 1 || block > 1024 || shared > 48 * 1024)
+        return ERR_INVALID_VALUE;
+    *blocks = 2048 / block < 32 ? 2048 / block : 32;
+    return 0;
+}
+
 static CUresult module_unload(CUmodule m)
 {
     if (!is_obj(m, O_MODULE))
@@ -1528,6 +1539,7 @@ static const struct {
     {"cuEventDestroy", 2000, 4000, 0},
     {"cuEventRecordWithFlags", 11010, 11010, 0},
     {"cuLaunchKernel", 4000, 4000, 0},
+    {"cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050, 6050, 0},
     {"cuStreamBeginCapture", 10000, 10010, 0},
     {"cuStreamEndCapture", 10000, 10000, 0},
     {"cuGraphInstantiateWithFlags", 11040, 11040, 0},
