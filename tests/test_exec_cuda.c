@@ -701,7 +701,6 @@ static void test_step_times(void **state)
 {
     (void)state;
     cuda();
-    need_fake();
     for (int devs = 1; devs <= 2; devs++) {
         setenv("FAKE_CUDA_DEVICES", devs == 1 ? "1" : "2", 1);
         Schedule s;
@@ -743,26 +742,31 @@ static void test_fits_once(void **state)
 
 /* A device that may enable one peer only (711, CUDA_ERROR_TOO_MANY_PEERS,
  * for the next): the backend opens, takes that pair through host memory,
- * says so, and computes right (finding 5: it refused to open). */
+ * says so, and computes right (finding 5: it refused to open). The same
+ * where only devices 0 and 1 may peer: the mixed placement, both paths
+ * in one step. */
 static void test_peer_refused(void **state)
 {
     (void)state;
     cuda();
     need_fake();
     setenv("FAKE_CUDA_DEVICES", "3", 1);
-    setenv("FAKE_CUDA_MAX_PEERS", "1", 1);
-    Schedule s;
-    Executor *ex = load_ring(3, 1001, DT_INT32, &s);
-    assert_string_equal(exec_host(ex).placement,
-                        "3 ranks on 3 devices (0, 1, 2), one each; between "
-                        "devices over peer access where the driver allows, "
-                        "else through pinned host memory");
-    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
-    check_steps(ex, a, &s);
-    check_runs(ex, a, &s);
-    close_cuda(ex);
-    sched_fini(&s);
-    unsetenv("FAKE_CUDA_MAX_PEERS");
+    for (int i = 0; i < 2; i++) { /* a peer limit; a matrix: 0-1 only */
+        setenv(i ? "FAKE_CUDA_PEER" : "FAKE_CUDA_MAX_PEERS", i ? "0-1" : "1", 1);
+        Schedule s;
+        Executor *ex = load_ring(3, 1001, DT_INT32, &s);
+        assert_string_equal(exec_host(ex).placement,
+                            "3 ranks on 3 devices (0, 1, 2), one each; between "
+                            "devices over peer access where the driver allows, "
+                            "else through pinned host memory");
+        const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
+        check_steps(ex, a, &s);
+        check_runs(ex, a, &s);
+        close_cuda(ex);
+        sched_fini(&s);
+        unsetenv("FAKE_CUDA_MAX_PEERS");
+    }
+    unsetenv("FAKE_CUDA_PEER");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
@@ -924,7 +928,6 @@ static void test_cancel_run(void **state)
 {
     (void)state;
     cuda();
-    need_fake();
     Schedule s;
     Executor *ex = load_ring(4, 1 << 18, DT_FLOAT, &s);
     RunArg r = {ex, CV_OK};
