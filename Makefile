@@ -243,7 +243,8 @@ $(FAKE_CUDA): tests/fake_cuda/fake_cuda.c src/gpu/kern.h src/gpu/cuda_api.h
 
 # Tests find the fake driver and the PTX by these paths.
 $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' \
-    -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"'
+    -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"' \
+    -DGPU_KERNELS_CU='"$(abspath src/gpu/kernels.cu)"'
 GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
                        $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
 $(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))

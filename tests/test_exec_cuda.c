@@ -23,6 +23,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "algos/algo.h"
 #include "core/data.h"
@@ -969,6 +970,36 @@ static void test_ptx_assembles(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* clang's CUDA build of the kernels copies 16-byte units with one
+ * 16-byte load and store (ld.v4.u32 / st.v4.u32), not two 8-byte ones in
+ * turn (review finding 14), and its PTX assembles where ptxas exists. */
+static void test_clang_ptx_vectors(void **state)
+{
+    (void)state;
+    cuda();
+    if (system("command -v clang >/dev/null 2>&1") != 0) {
+        print_message("skipped: clang is not installed here\n");
+        skip();
+    }
+    char ptx[] = "/tmp/collviz-clang-ptx-XXXXXX", cmd[1400];
+    int fd = mkstemp(ptx);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "clang -x cuda --cuda-device-only -nocudainc "
+             "-nocudalib --cuda-gpu-arch=sm_70 -Wno-unknown-cuda-version -O3 "
+             "-S -o '%s' '%s' 2>/dev/null", ptx, GPU_KERNELS_CU);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "grep -q 'ld.v4.u32' '%s' && grep -q 'st.v4.u32' '%s'",
+             ptx, ptx);
+    int vec = system(cmd);
+    snprintf(cmd, sizeof cmd, "! command -v ptxas >/dev/null 2>&1 || "
+             "ptxas -arch=sm_90 -o /dev/null '%s'", ptx);
+    int as = system(cmd);
+    unlink(ptx);
+    assert_int_equal(vec, 0);
+    assert_int_equal(as, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -993,6 +1024,7 @@ int main(void)
         cmocka_unit_test(test_reload_keeps_memory),
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_ptx_assembles),
+        cmocka_unit_test(test_clang_ptx_vectors),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
