@@ -30,6 +30,7 @@
 #include "exec/exec.h"
 #include "exec/verify.h"
 #include "gpu/cuda_api.h"
+#include "gpu/kern.h"
 #include "measure/perf.h"
 
 #include "call_fixture.h"
@@ -970,6 +971,36 @@ static void test_ptx_assembles(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The step kernel's copy (kern.h, run here on the host as the fake runs
+ * it) writes exactly the bytes it is given, whatever the alignment of
+ * its ends and however many threads share it: every destination and
+ * source offset 0..31 and length 0..99, by 1, 7 and 256 threads, against
+ * memcpy, with the bytes around the destination untouched. */
+static void test_kernel_copy_ends(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char src[160], dst[160], want[160];
+    static const unsigned nts[] = {1, 7, 256};
+    for (size_t i = 0; i < sizeof src; i++)
+        src[i] = (unsigned char)(i * 37 + 11);
+    for (unsigned dofs = 0; dofs < 32; dofs++)
+        for (unsigned sofs = 0; sofs < 32; sofs++)
+            for (unsigned n = 0; n < 100; n++)
+                for (size_t t = 0; t < 3; t++) {
+                    memset(dst, 0xee, sizeof dst);
+                    memset(want, 0xee, sizeof want);
+                    memcpy(want + dofs, src + sofs, n);
+                    KChunk c = {.dst = (unsigned long long)(uintptr_t)(dst + dofs),
+                                .b = (unsigned long long)(uintptr_t)(src + sofs),
+                                .n = n, .kind = KOP_COPY};
+                    for (unsigned tid = 0; tid < nts[t]; tid++)
+                        kern_chunk(&c, KT_INT8, KR_SUM, 1, tid, nts[t]);
+                    if (memcmp(dst, want, sizeof dst))
+                        fail_msg("dst+%u <- src+%u, %u bytes, %u threads", dofs,
+                                 sofs, n, nts[t]);
+                }
+}
+
 /* clang's CUDA build of the kernels copies 16-byte units with one
  * 16-byte load and store (ld.v4.u32 / st.v4.u32), not two 8-byte ones in
  * turn (review finding 14), and its PTX assembles where ptxas exists. */
@@ -1025,6 +1056,7 @@ int main(void)
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),
+        cmocka_unit_test(test_kernel_copy_ends),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

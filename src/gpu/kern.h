@@ -185,8 +185,9 @@ typedef struct {
 } __attribute__((aligned(16))) KU128;
 #endif
 
-KDEV void kern_copy(const KChunk *c, unsigned long long tid,
-                    unsigned long long nt)
+/* A copy in the widest unit that dst, src and n all allow. */
+KDEV void kern_copy_units(const KChunk *c, unsigned long long tid,
+                          unsigned long long nt)
 {
     unsigned long long al = c->dst | c->b | c->n;
     if (!(al & 15))
@@ -197,6 +198,33 @@ KDEV void kern_copy(const KChunk *c, unsigned long long tid,
         K_COPY(unsigned int);
     else
         K_COPY(unsigned char);
+}
+
+/* A copy whose ends are not aligned (int8 or half blocks at offsets p
+ * does not divide) in the widest unit dst and src agree on modulo 16:
+ * the bytes before dst reaches that alignment and after the last whole
+ * unit one by one, the body in units (review finding 13: a whole chunk
+ * went byte by byte). */
+KDEV void kern_copy(const KChunk *c, unsigned long long tid,
+                    unsigned long long nt)
+{
+    unsigned long long rel = c->dst ^ c->b;
+    unsigned long long k = !(rel & 15) ? 16 : !(rel & 7) ? 8 : !(rel & 3) ? 4 : 1;
+    unsigned long long head = (k - (c->dst & (k - 1))) & (k - 1);
+    if (k == 1 || head + k > c->n) {
+        kern_copy_units(c, tid, nt);
+        return;
+    }
+    unsigned long long body = (c->n - head) & ~(k - 1);
+    KChunk m = *c;
+    m.dst += head, m.b += head, m.n = body;
+    kern_copy_units(&m, tid, nt);
+    unsigned char *d = (unsigned char *)c->dst;
+    const unsigned char *s = (const unsigned char *)c->b;
+    for (unsigned long long i = tid; i < head; i += nt)
+        d[i] = s[i];
+    for (unsigned long long i = head + body + tid; i < c->n; i += nt)
+        d[i] = s[i];
 }
 
 KDEV void kern_avg(const KChunk *c, unsigned int t, unsigned int p,
