@@ -147,7 +147,9 @@ static int retained[MAXDEV]; /* primary contexts' reference counts */
 static unsigned long long rng = 1;
 static long launches;
 static __thread int cur = -1;
-static __thread int capturing; /* this thread's captures under way */
+#define MAXCAP 8
+static __thread struct CUgraph_st *captures[MAXCAP]; /* this thread's */
+static __thread int capturing;                       /* ... under way */
 
 /* The switches, read at cuInit. */
 static struct {
@@ -648,6 +650,16 @@ static int event_done(void *arg)
     return !e->recorded || e->done;
 }
 
+/* An unsafe call while this thread captures (thread-local mode): refused,
+ * and the captures it has under way are invalidated (cuStreamEndCapture
+ * then gives 901 and no graph). */
+static CUresult unsafe(void)
+{
+    for (int i = 0; i < capturing && i < MAXCAP; i++)
+        captures[i]->invalid = 1;
+    return ERR_CAPTURE_UNSUPPORTED;
+}
+
 /* ------------------------------------------------------ submission */
 
 /* x appended to the growable list (*q, *n, *cap). */
@@ -1123,7 +1135,7 @@ static CUresult sync_copy(Node n)
     if (sticky[cur])
         return sticky[cur];
     if (capturing)
-        return ERR_CAPTURE_UNSUPPORTED;
+        return unsafe();
     CUresult r = legacy_sync(cur);
     if (r)
         return r;
@@ -1215,7 +1227,7 @@ static CUresult stream_sync(CUstream hs, long budget)
     if (!s)
         return ERR_INVALID_HANDLE;
     if (s->capture)
-        return ERR_CAPTURE_UNSUPPORTED;
+        return unsafe();
     if (sticky[s->o.dev])
         return sticky[s->o.dev];
     if (s->legacy)
@@ -1314,7 +1326,7 @@ static CUresult event_wait(CUevent e, long budget)
     if (e->captured)
         return ERR_CAPTURED_EVENT;
     if (capturing)
-        return ERR_CAPTURE_UNSUPPORTED;
+        return unsafe();
     if (event_done(e))
         return e->s && sticky[e->s->o.dev] ? sticky[e->s->o.dev] : 0;
     struct CUstream_st *one[1] = {e->s};
@@ -1381,6 +1393,8 @@ static CUresult f_cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigne
 
 /* --------------------------------------------------------- graphs */
 
+static CUresult graph_destroy(CUgraph g);
+
 static CUresult begin_capture(CUstream hs, int mode)
 {
     struct CUstream_st *s = stream_of(hs);
@@ -1388,11 +1402,11 @@ static CUresult begin_capture(CUstream hs, int mode)
         return ERR_INVALID_HANDLE;
     if (s->legacy) /* the legacy stream cannot be captured */
         return ERR_CAPTURE_UNSUPPORTED;
-    if (s->capture || mode < 0 || mode > 2)
+    if (s->capture || mode < 0 || mode > 2 || capturing == MAXCAP)
         return ERR_INVALID_VALUE;
     if (!(s->capture = obj_new(sizeof *s->capture, O_GRAPH, s->o.dev)))
         return CUDA_ERROR_OUT_OF_MEMORY;
-    capturing++;
+    captures[capturing++] = s->capture;
     return 0;
 }
 
@@ -1406,9 +1420,17 @@ static CUresult end_capture(CUstream hs, CUgraph *g)
     struct CUstream_st *s = stream_of(hs);
     if (!s || !s->capture)
         return ERR_INVALID_VALUE;
-    *g = s->capture;
+    struct CUgraph_st *c = s->capture;
     s->capture = NULL;
-    capturing--;
+    for (int i = 0; i < capturing; i++)
+        if (captures[i] == c)
+            captures[i] = captures[--capturing];
+    *g = NULL;
+    if (c->invalid) {
+        graph_destroy(c);
+        return ERR_CAPTURE_INVALIDATED;
+    }
+    *g = c;
     return 0;
 }
 
