@@ -30,10 +30,15 @@ endif
 CUDA     ?= $(if $(shell command -v nvcc 2>/dev/null || command -v clang 2>/dev/null),1,0)
 # The cuda backend's kernels (src/gpu/kernels.cu) are compiled to PTX and
 # embedded: with nvcc where it exists (a fatbin: PTX for compute_75 and
-# SASS for sm_90), else with clang (PTX for sm_70, no CUDA toolkit
-# needed). CUDA_KERNELS=0 builds the backend without them (it then says
-# so when asked to run).
+# SASS for NVCC_SASS, sm_80 90 100 120), else with clang (PTX for sm_70,
+# no CUDA toolkit needed). CUDA_KERNELS=0 builds the backend without them
+# (it then says so when asked to run).
 CUDA_KERNELS ?= 1
+# SASS in the fatbin for these architectures (A100, H100/H200, B200,
+# RTX 50xx), so that they need no JIT of the PTX (PTX ISA 9.0 from nvcc 13
+# needs an R580 driver to JIT); other GPUs of compute capability 7.5 and
+# up JIT the compute_75 PTX.
+NVCC_SASS ?= 80 90 100 120
 NVCC     ?= $(shell command -v nvcc 2>/dev/null)
 CUDA_CLANG ?= $(shell command -v clang 2>/dev/null || command -v clang-14 2>/dev/null)
 MPI      ?= $(if $(shell command -v mpicc 2>/dev/null),1,0)
@@ -76,7 +81,7 @@ ALL_CFLAGS = $(REQ_CPPFLAGS) $(CPPFLAGS) $(REQ_CFLAGS) $(CFLAGS)
 # the objects instead of linking ones built the other way.
 CONFIG     := $(BUILD)/config.flags
 CONFIG_NOW := CC=$(CC) MPI=$(MPI) CUDA=$(CUDA) CUDA_KERNELS=$(CUDA_KERNELS) \
-              NVCC=$(NVCC) $(ALL_CFLAGS) $(CURSES_CFLAGS)
+              NVCC=$(NVCC) NVCC_SASS=$(NVCC_SASS) $(ALL_CFLAGS) $(CURSES_CFLAGS)
 ifneq ($(file <$(CONFIG)),$(CONFIG_NOW))
 $(shell mkdir -p $(BUILD))
 $(file >$(CONFIG),$(CONFIG_NOW))
@@ -216,7 +221,8 @@ $(GPU_IMG): $(GPU_PTX)
 	$(call say,IMAGE,$@)
 ifeq ($(CUDA_KERNELS)$(if $(NVCC),nvcc),1nvcc)
 	$(Q)$(NVCC) $(NVCC_FLAGS) -fatbin -gencode arch=compute_75,code=compute_75 \
-	    -gencode arch=compute_90,code=sm_90 -o $@ src/gpu/kernels.cu
+	    $(foreach a,$(NVCC_SASS),-gencode arch=compute_$(a),code=sm_$(a)) \
+	    -o $@ src/gpu/kernels.cu
 else
 	$(Q)cp $< $@
 endif
@@ -237,7 +243,8 @@ $(FAKE_CUDA): tests/fake_cuda/fake_cuda.c src/gpu/kern.h src/gpu/cuda_api.h
 
 # Tests find the fake driver and the PTX by these paths.
 $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' \
-    -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"'
+    -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"' \
+    -DGPU_KERNELS_CU='"$(abspath src/gpu/kernels.cu)"'
 GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
                        $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
 $(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))

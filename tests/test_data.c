@@ -178,6 +178,11 @@ static void test_poison(void **state)
         data_fill_poison(t, buf, 16);
         for (size_t i = 0; i < 16; i++)
             assert_true(data_load(t, buf, i) == poison);
+        /* a count that is no power of two: exactly its elements */
+        memset(buf, 0, sizeof buf);
+        data_fill_poison(t, buf, 13);
+        for (size_t i = 0; i < 16; i++)
+            assert_true(data_load(t, buf, i) == (i < 13 ? poison : 0));
         /* Float inputs are never NaN, hence never poison. */
         for (int op = 0; dtype_is_float(t) && op < OP_COUNT; op++) {
             CollCall c = call_of(COLL_ALLREDUCE, 8, t, op);

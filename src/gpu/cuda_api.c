@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* cuGetProcAddress as drivers since 12.5 export it (with a status), and
- * as older ones do. */
+/* cuGetProcAddress as drivers since 12.0 export it (cuGetProcAddress_v2,
+ * with a status), and as older ones do. */
 typedef CUresult (*GetProc2)(const char *sym, void **fn, int version,
                              unsigned long long flags, int *status);
 typedef CUresult (*GetProc1)(const char *sym, void **fn, int version,
@@ -71,12 +71,16 @@ void cuda_close(CudaApi *api)
 /* Resolve every entry point; the name of one missing, or NULL. */
 static const char *resolve(CudaApi *api, GetProc2 gp2, GetProc1 gp1)
 {
+    /* The legacy default stream, said explicitly (0, the default, means
+     * the same for a caller that does not define
+     * CUDA_API_PER_THREAD_DEFAULT_STREAM). */
+    const unsigned long long flags = CU_GET_PROC_ADDRESS_LEGACY_STREAM;
 #define X(name, args)                                                         \
     {                                                                         \
         void *fn = NULL;                                                      \
         int st = 0;                                                           \
-        CUresult r = gp2 ? gp2(#name, &fn, CUDA_API_VERSION_USED, 0, &st)     \
-                         : gp1(#name, &fn, CUDA_API_VERSION_USED, 0);         \
+        CUresult r = gp2 ? gp2(#name, &fn, CUDA_API_VERSION_USED, flags, &st) \
+                         : gp1(#name, &fn, CUDA_API_VERSION_USED, flags);     \
         if (r != CUDA_SUCCESS || !fn)                                         \
             return #name;                                                     \
         memcpy(&api->name, &fn, sizeof fn);                                   \

@@ -29,12 +29,28 @@ enum {
     CUDA_ERROR_NOT_INITIALIZED = 3,
     CUDA_ERROR_STUB_LIBRARY = 34,
     CUDA_ERROR_NO_DEVICE = 100,
+    CUDA_ERROR_INVALID_CONTEXT = 201,
+    CUDA_ERROR_NOT_READY = 600,
+    CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+    CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701,
+    CUDA_ERROR_LAUNCH_TIMEOUT = 702,
     CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704,
+    CUDA_ERROR_HARDWARE_STACK_ERROR = 714,
+    CUDA_ERROR_ILLEGAL_INSTRUCTION = 715,
+    CUDA_ERROR_MISALIGNED_ADDRESS = 716,
+    CUDA_ERROR_INVALID_ADDRESS_SPACE = 717,
+    CUDA_ERROR_INVALID_PC = 718,
+    CUDA_ERROR_LAUNCH_FAILED = 719,
+    CUDA_ERROR_CAPTURED_EVENT = 907,
+    CUDA_ERROR_UNKNOWN = 999,
     CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_STREAM_NON_BLOCKING = 1,
     CU_EVENT_DEFAULT = 0,
+    CU_EVENT_DISABLE_TIMING = 0x2,
+    CU_EVENT_RECORD_EXTERNAL = 0x1, /* a record inside a capture is a node */
+    CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1,
     CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1,
     CUDA_API_VERSION_USED = 12000,
 };
@@ -51,11 +67,14 @@ enum {
     X(cuDeviceCanAccessPeer, (int *can, CUdevice d, CUdevice peer))           \
     X(cuDevicePrimaryCtxRetain, (CUcontext *c, CUdevice d))                   \
     X(cuDevicePrimaryCtxRelease, (CUdevice d))                                \
+    X(cuDevicePrimaryCtxReset, (CUdevice d))                                  \
     X(cuCtxSetCurrent, (CUcontext c))                                         \
     X(cuCtxEnablePeerAccess, (CUcontext peer, unsigned int flags))            \
     X(cuModuleLoadData, (CUmodule *m, const void *image))                     \
     X(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name))     \
     X(cuModuleUnload, (CUmodule m))                                           \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor,                            \
+      (int *blocks, CUfunction f, int block, size_t shared))                  \
     X(cuMemGetInfo, (size_t *free_b, size_t *total_b))                        \
     X(cuMemAlloc, (CUdeviceptr *p, size_t bytes))                             \
     X(cuMemFree, (CUdeviceptr p))                                             \
@@ -69,10 +88,13 @@ enum {
     X(cuStreamCreate, (CUstream *s, unsigned int flags))                      \
     X(cuStreamDestroy, (CUstream s))                                          \
     X(cuStreamSynchronize, (CUstream s))                                      \
+    X(cuStreamQuery, (CUstream s))                                            \
     X(cuStreamWaitEvent, (CUstream s, CUevent e, unsigned int flags))         \
     X(cuEventCreate, (CUevent *e, unsigned int flags))                        \
     X(cuEventDestroy, (CUevent e))                                            \
     X(cuEventRecord, (CUevent e, CUstream s))                                 \
+    X(cuEventRecordWithFlags, (CUevent e, CUstream s, unsigned int flags))    \
+    X(cuEventQuery, (CUevent e))                                              \
     X(cuEventSynchronize, (CUevent e))                                        \
     X(cuEventElapsedTime, (float *ms, CUevent start, CUevent end))            \
     X(cuLaunchKernel,                                                         \
@@ -84,6 +106,7 @@ enum {
     X(cuGraphInstantiateWithFlags,                                            \
       (CUgraphExec *ge, CUgraph g, unsigned long long flags))                 \
     X(cuGraphLaunch, (CUgraphExec ge, CUstream s))                            \
+    X(cuGraphUpload, (CUgraphExec ge, CUstream s))                            \
     X(cuGraphExecDestroy, (CUgraphExec ge))                                   \
     X(cuGraphDestroy, (CUgraph g))
 

@@ -17,13 +17,26 @@
 #include "core/data.h"
 #include "gpu/gpu_impl.h"
 
-/* The kernel numbers datatypes and ops as the core does. */
-_Static_assert((int)KT_INT8 == (int)DT_INT8 && (int)KT_HALF == (int)DT_HALF &&
-               (int)KT_DOUBLE == (int)DT_DOUBLE && (int)KT_COUNT == (int)DT_COUNT,
-               "kern.h's datatypes follow core/coll.h's");
-_Static_assert((int)KR_SUM == (int)OP_SUM && (int)KR_MAX == (int)OP_MAX &&
-               (int)KR_AVG == (int)OP_AVG && (int)KR_COUNT == (int)OP_COUNT,
-               "kern.h's ops follow core/coll.h's");
+/* The kernel numbers datatypes and ops as the core does: every value. */
+#define SAME(k, c) _Static_assert((int)(k) == (int)(c), #k " is " #c)
+SAME(KT_INT8, DT_INT8);
+SAME(KT_UINT8, DT_UINT8);
+SAME(KT_INT32, DT_INT32);
+SAME(KT_UINT32, DT_UINT32);
+SAME(KT_INT64, DT_INT64);
+SAME(KT_UINT64, DT_UINT64);
+SAME(KT_HALF, DT_HALF);
+SAME(KT_BFLOAT16, DT_BFLOAT16);
+SAME(KT_FLOAT, DT_FLOAT);
+SAME(KT_DOUBLE, DT_DOUBLE);
+SAME(KT_COUNT, DT_COUNT);
+SAME(KR_SUM, OP_SUM);
+SAME(KR_PROD, OP_PROD);
+SAME(KR_MIN, OP_MIN);
+SAME(KR_MAX, OP_MAX);
+SAME(KR_AVG, OP_AVG);
+SAME(KR_COUNT, OP_COUNT);
+#undef SAME
 
 extern const ExecOps exec_cuda_ops;
 
@@ -57,6 +70,9 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
     if (!e)
         e = gpu_check(x, x->api.cuEventCreate(&x->ev_end, CU_EVENT_DEFAULT),
                       "to create an event");
+    for (int i = 0; !e && i < GPU_IN_FLIGHT; i++)
+        e = gpu_check(x, x->api.cuEventCreate(&x->ev_iter[i], CU_EVENT_DISABLE_TIMING),
+                      "to create an event");
     if (e) {
         if (!why[0])
             snprintf(why, whylen, "%s", x->err);
@@ -80,7 +96,8 @@ static void free_events(GpuExec *x)
     x->nev_step = 0;
 }
 
-/* Everything a load made. */
+/* Everything a load made but the device and pinned memory, which the
+ * next load reuses where it is large enough. */
 static void unload(GpuExec *x)
 {
     CudaApi *a = &x->api;
@@ -91,47 +108,80 @@ static void unload(GpuExec *x)
         a->cuGraphExecDestroy(x->graph_stamp);
     x->graph = NULL, x->graph_stamp = NULL;
     free_events(x);
+    for (size_t i = 0; x->mirror && i < nbufs(x); i++) {
+        free(x->mirror[i]);
+        x->mirror[i] = NULL;
+        x->mirror_ok[i] = false;
+    }
+    for (int m = 0; m < GPU_MODES; m++)
+        gpu_plan_free(&x->plan[m], x->ndev);
+}
+
+/* The memory unload keeps, freed (at close). */
+static void free_memory(GpuExec *x)
+{
+    CudaApi *a = &x->api;
     for (size_t i = 0; x->buf && i < nbufs(x); i++)
         if (x->buf[i]) {
             gpu_use(x, x->rank_dev[i / BUF_COUNT]);
             a->cuMemFree(x->buf[i]);
         }
-    for (size_t i = 0; x->mirror && i < nbufs(x); i++)
-        free(x->mirror[i]);
-    free(x->buf), free(x->mirror), free(x->mirror_ok);
-    x->buf = NULL, x->mirror = NULL, x->mirror_ok = NULL;
+    free(x->buf), free(x->buf_bytes), free(x->mirror), free(x->mirror_ok);
+    x->buf = NULL, x->buf_bytes = NULL, x->mirror = NULL, x->mirror_ok = NULL;
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];
         gpu_use(x, d);
-        for (int m = 0; m < GPU_MODES; m++) {
+        for (int m = 0; m < GPU_MODES; m++)
             if (g->plan[m])
                 a->cuMemFree(g->plan[m]);
-            g->plan[m] = 0;
-        }
         if (g->stage)
             a->cuMemFree(g->stage);
-        g->stage = 0, g->stage_bytes = 0;
+        g->plan[0] = g->plan[1] = g->stage = 0;
+        g->plan_bytes[0] = g->plan_bytes[1] = g->stage_bytes = 0;
     }
-    for (int m = 0; m < GPU_MODES; m++)
-        gpu_plan_free(&x->plan[m], x->ndev);
     if (x->host)
         a->cuMemFreeHost(x->host);
     x->host = NULL, x->host_bytes = 0;
 }
 
-/* Whether the buffers of s (and room for plans and stages, `extra` per
- * device) fit in each device's free memory. */
-static CvError check_fits(GpuExec *x, const Schedule *s, const size_t *extra)
+/* What holding n bytes where `have` are held adds to a device's use. */
+static size_t growth(size_t n, size_t have) { return n > have ? n - have : 0; }
+
+/* *p (holding *have bytes on device d) made to hold at least n: only a
+ * larger need frees and allocates. */
+static CvError ensure(GpuExec *x, int d, CUdeviceptr *p, size_t *have, size_t n,
+                      const char *what)
+{
+    if (n <= *have)
+        return CV_OK;
+    CvError e = gpu_use(x, d);
+    if (e)
+        return e;
+    if (*p)
+        x->api.cuMemFree(*p);
+    *p = 0, *have = 0;
+    if ((e = gpu_check(x, x->api.cuMemAlloc(p, n), what)))
+        return e;
+    *have = n;
+    return CV_OK;
+}
+
+/* Whether what a load still has to allocate fits in each device's free
+ * memory: what the buffers of s need beyond those held (buffers), and
+ * `extra` per device (plans and stages; NULL: none). Free memory already
+ * excludes what is allocated, so nothing is counted twice. */
+static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
+                          const size_t *extra)
 {
     size_t need[GPU_MAX_DEVICES] = {0};
-    for (int r = 0; r < s->call.nranks; r++)
+    for (int r = 0; buffers && r < s->call.nranks; r++)
         for (int b = 0; b < BUF_COUNT; b++) {
             size_t n = sched_bufsize(s, r, (BufId)b), es = dtype_size(s->call.dtype);
-            size_t *at = &need[x->rank_dev[r]];
+            size_t *at = &need[x->rank_dev[r]], i = (size_t)r * BUF_COUNT + (size_t)b;
             if (n > (SIZE_MAX - *at) / es)
                 return gpu_fail(x, CV_ERR_NOMEM, "the buffers would be larger "
                                 "than a device can address, let alone hold");
-            *at += n * es;
+            *at += growth(n * es, x->buf_bytes ? x->buf_bytes[i] : 0);
         }
     for (int d = 0; d < x->ndev; d++) {
         size_t fr = 0, tot = 0, want = need[d] + (extra ? extra[d] : 0);
@@ -153,17 +203,18 @@ static CvError check_fits(GpuExec *x, const Schedule *s, const size_t *extra)
 static CvError alloc_buffers(GpuExec *x, const Schedule *s)
 {
     size_t es = dtype_size(s->call.dtype);
-    x->buf = calloc(nbufs(x), sizeof *x->buf);
-    x->mirror = calloc(nbufs(x), sizeof *x->mirror);
-    x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
-    if (!x->buf || !x->mirror || !x->mirror_ok)
+    if (!x->buf) {
+        x->buf = calloc(nbufs(x), sizeof *x->buf);
+        x->buf_bytes = calloc(nbufs(x), sizeof *x->buf_bytes);
+        x->mirror = calloc(nbufs(x), sizeof *x->mirror);
+        x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
+    }
+    if (!x->buf || !x->buf_bytes || !x->mirror || !x->mirror_ok)
         return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
     for (size_t i = 0; i < nbufs(x); i++) {
         size_t n = sched_bufsize(s, (int)(i / BUF_COUNT), (BufId)(i % BUF_COUNT));
-        CvError e = gpu_use(x, x->rank_dev[i / BUF_COUNT]);
-        if (!e && n)
-            e = gpu_check(x, x->api.cuMemAlloc(&x->buf[i], n * es),
-                          "to allocate a rank's buffer");
+        CvError e = ensure(x, x->rank_dev[i / BUF_COUNT], &x->buf[i], &x->buf_bytes[i],
+                           n * es, "to allocate a rank's buffer");
         if (e)
             return e;
     }
@@ -186,24 +237,28 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
     if (e)
         return gpu_fail(x, e, "out of memory planning the schedule");
     size_t extra[GPU_MAX_DEVICES];
-    for (int d = 0; d < x->ndev; d++)
-        extra[d] = stage[d] + (x->plan[0].nchunks[d] + x->plan[1].nchunks[d] + 2) *
-                   sizeof(KChunk);
-    if ((e = check_fits(x, s, extra)))
-        return e;
     for (int d = 0; d < x->ndev; d++) {
-        if (!stage[d])
-            continue;
-        if ((e = gpu_use(x, d)) ||
-            (e = gpu_check(x, x->api.cuMemAlloc(&x->dev[d].stage, stage[d]),
-                           "to allocate a staging area")))
-            return e;
-        x->dev[d].stage_bytes = stage[d];
+        GpuDev *g = &x->dev[d];
+        extra[d] = growth(stage[d], g->stage_bytes);
+        for (int m = 0; m < GPU_MODES; m++) /* (a plan may grow by a chunk) */
+            extra[d] += growth((x->plan[m].nchunks[d] + 1) * sizeof(KChunk),
+                               g->plan_bytes[m]);
     }
-    if (host && (e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
-                               "to allocate pinned host memory")))
+    if ((e = check_fits(x, s, false, extra)))
         return e;
-    x->host_bytes = host;
+    for (int d = 0; !e && d < x->ndev; d++)
+        e = ensure(x, d, &x->dev[d].stage, &x->dev[d].stage_bytes, stage[d],
+                   "to allocate a staging area");
+    if (!e && host > x->host_bytes) {
+        if (x->host)
+            x->api.cuMemFreeHost(x->host);
+        x->host = NULL, x->host_bytes = 0;
+        if (!(e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
+                            "to allocate pinned host memory")))
+            x->host_bytes = host;
+    }
+    if (e)
+        return e;
     /* Again, now that the staging areas have their addresses. */
     for (int m = 0; m < GPU_MODES; m++) {
         gpu_plan_free(&x->plan[m], x->ndev);
@@ -215,16 +270,30 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
             size_t n = x->plan[m].nchunks[d];
             if (!n)
                 continue;
-            CUdeviceptr *at = &x->dev[d].plan[m];
-            if ((e = gpu_use(x, d)) ||
-                (e = gpu_check(x, x->api.cuMemAlloc(at, n * sizeof(KChunk)),
-                               "to allocate a plan")) ||
-                (e = gpu_check(x, x->api.cuMemcpyHtoD(*at, x->plan[m].chunks[d],
-                                                      n * sizeof(KChunk)),
-                               "to copy a plan")))
+            GpuDev *g = &x->dev[d];
+            if ((e = ensure(x, d, &g->plan[m], &g->plan_bytes[m],
+                            (n + 1) * sizeof(KChunk), "to allocate a plan")) ||
+                (e = gpu_upload(x, d, g->plan[m], x->plan[m].chunks[d],
+                                n * sizeof(KChunk))))
                 return e;
         }
     return CV_OK;
+}
+
+/* A synchronous cuMemcpyHtoD from pageable memory runs on the legacy
+ * stream, which the backend's non-blocking streams never wait for, and
+ * may return before its DMA lands: the copy goes on the device's own
+ * stream instead, and is waited for, since src is pageable and reused. */
+CvError gpu_upload(GpuExec *x, int d, CUdeviceptr dptr, const void *src,
+                   size_t n)
+{
+    CUstream st = x->dev[d].stream;
+    CvError e = gpu_use(x, d);
+    if (!e)
+        e = gpu_check(x, x->api.cuMemcpyHtoDAsync(dptr, src, n, st),
+                      "to copy to the device");
+    return e ? e : gpu_check(x, x->api.cuStreamSynchronize(st),
+                             "to copy to the device");
 }
 
 static CvError cuda_reset(Executor *ex);
@@ -232,6 +301,8 @@ static CvError cuda_reset(Executor *ex);
 static CvError cuda_load(Executor *ex, const Schedule *s)
 {
     GpuExec *x = gx(ex);
+    if (x->dead)
+        return gpu_alive(x);
     x->err[0] = 0;
     unload(x);
     if (!s || s->call.nranks != ex->nranks)
@@ -240,7 +311,7 @@ static CvError cuda_load(Executor *ex, const Schedule *s)
                         ex->nranks);
     if (atomic_exchange(&x->cancel, 0))
         return gpu_fail(x, CV_ERR_CANCELLED, "the load was cancelled");
-    CvError e = check_fits(x, s, NULL);
+    CvError e = check_fits(x, s, true, NULL);
     if (e)
         return e;
     SchedCheck chk;
@@ -273,6 +344,8 @@ static CvError cuda_load(Executor *ex, const Schedule *s)
 
 static CvError need_sched(GpuExec *x, const char *what)
 {
+    if (x->dead)
+        return gpu_alive(x);
     if (!x->base.sched)
         return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
     if (atomic_exchange(&x->cancel, 0))
@@ -308,11 +381,8 @@ static CvError cuda_reset(Executor *ex)
             data_fill_poison(t, h, n);
             if ((BufId)b == l.in_buf && l.in_count)
                 data_fill_input(&s->call, r, 0, l.in_count, h + l.in_off * es);
-            e = gpu_use(x, x->rank_dev[r]);
-            if (!e)
-                e = gpu_check(x, x->api.cuMemcpyHtoD(x->buf[(size_t)r * BUF_COUNT + (size_t)b],
-                                                     h, n * es),
-                              "to copy the inputs");
+            e = gpu_upload(x, x->rank_dev[r],
+                           x->buf[(size_t)r * BUF_COUNT + (size_t)b], h, n * es);
         }
     }
     free(h);
@@ -321,8 +391,10 @@ static CvError cuda_reset(Executor *ex)
 
 /* ------------------------------------------------------------- steps */
 
-/* Launch chunks [first, first + n) of plan m on device d. */
-static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n)
+/* Launch chunks [first, first + n) of plan m on device d over grid
+ * blocks (the plan's: gpu_plan.c balances their bytes). */
+static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n,
+                      unsigned grid)
 {
     if (!n)
         return CV_OK;
@@ -332,8 +404,6 @@ static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n)
     unsigned int nc = (unsigned int)n, dt = (unsigned int)c->dtype,
                  op = (unsigned int)c->op, p = (unsigned int)c->nranks;
     void *args[] = {&plan, &nc, &dt, &op, &p};
-    size_t most = 4 * (size_t)(g->sms > 0 ? g->sms : 1);
-    unsigned int grid = (unsigned int)(n < most ? n : most);
     return gpu_check(x, x->api.cuLaunchKernel(g->fn, grid, 1, 1, GPU_THREADS, 1, 1,
                                               0, g->stream, args, NULL),
                      "to launch the step kernel");
@@ -386,7 +456,8 @@ CvError gpu_issue(GpuExec *x, int m, size_t k)
     if (sp->staged) {
         for (int d = 0; !e && d < x->ndev; d++)
             if (!(e = gpu_use(x, d)))
-                e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d]);
+                e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d],
+                           sp->stage_grid[d]);
         if (!e)
             e = host_copies(x, sp, p, 0);
         if (!e)
@@ -396,7 +467,7 @@ CvError gpu_issue(GpuExec *x, int m, size_t k)
     }
     for (int d = 0; !e && d < x->ndev; d++)
         if (!(e = gpu_use(x, d)))
-            e = launch(x, m, d, sp->main_first[d], sp->main_n[d]);
+            e = launch(x, m, d, sp->main_first[d], sp->main_n[d], sp->main_grid[d]);
     return e ? e : gpu_cross_wait(x);
 }
 
@@ -439,6 +510,8 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
                          void *dst)
 {
     GpuExec *x = gx(ex);
+    if (x->dead)
+        return gpu_alive(x);
     if (!ex->sched)
         return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
     if (atomic_exchange(&x->cancel, 0))
@@ -546,11 +619,32 @@ static const char *cuda_last_error(const Executor *ex)
     return ((const GpuExec *)ex)->err;
 }
 
+/* After a sticky fault: every driver handle forgotten (the primary
+ * contexts' reset at close frees them), host memory freed. */
+static void forget(GpuExec *x)
+{
+    free(x->ev_step);
+    x->ev_step = NULL, x->nev_step = 0;
+    x->graph = x->graph_stamp = NULL;
+    x->ev_start = x->ev_end = NULL;
+    memset(x->ev_iter, 0, sizeof x->ev_iter);
+    if (x->buf)
+        memset(x->buf, 0, nbufs(x) * sizeof *x->buf);
+    x->host = NULL;
+    for (int d = 0; d < x->ndev; d++) {
+        GpuDev *g = &x->dev[d];
+        g->plan[0] = g->plan[1] = g->stage = 0;
+        g->stream = NULL, g->phase = NULL, g->mod = NULL;
+    }
+}
+
 static void gpu_close(Executor *ex)
 {
     if (!ex)
         return;
     GpuExec *x = gx(ex);
+    if (x->api.lib && x->dead) /* the context reset frees the driver's side */
+        forget(x);
     if (x->api.lib) {
         gpu_native_close(x);
         for (int d = 0; d < x->ndev; d++)
@@ -559,10 +653,14 @@ static void gpu_close(Executor *ex)
                 x->api.cuStreamSynchronize(x->dev[d].stream);
             }
         unload(x);
+        free_memory(x);
         if (x->ev_start)
             x->api.cuEventDestroy(x->ev_start);
         if (x->ev_end)
             x->api.cuEventDestroy(x->ev_end);
+        for (int i = 0; i < GPU_IN_FLIGHT; i++)
+            if (x->ev_iter[i])
+                x->api.cuEventDestroy(x->ev_iter[i]);
     }
     gpu_close_devices(x);
     free(x->rank_dev);

@@ -17,10 +17,46 @@ CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
     return e;
 }
 
+/* The errors cuda.h documents as leaving the context in an inconsistent
+ * state: every later call in the process returns them until the primary
+ * context is reset. */
+static bool sticky(CUresult r)
+{
+    switch (r) {
+    case 226: /* CUDA_ERROR_CONTAINED */
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case 911: /* CUDA_ERROR_EXTERNAL_DEVICE */
+        return true;
+    default:
+        return false;
+    }
+}
+
+CvError gpu_alive(GpuExec *x)
+{
+    return x->dead ? CV_ERR_BACKEND : CV_OK; /* x->err keeps the sentence */
+}
+
 CvError gpu_check(GpuExec *x, CUresult r, const char *what)
 {
     if (r == CUDA_SUCCESS)
         return CV_OK;
+    if (sticky(r) || x->dead) {
+        if (!x->dead)
+            gpu_fail(x, CV_ERR_BACKEND, "the GPU hit a fault (%s, CUDA error "
+                     "%d) while trying %s; the device cannot run anything "
+                     "more in this process: restart collviz",
+                     cuda_errstr(&x->api, r), r, what);
+        x->dead = true;
+        return CV_ERR_BACKEND;
+    }
     return gpu_fail(x, r == CUDA_ERROR_OUT_OF_MEMORY ? CV_ERR_NOMEM : CV_ERR_IO,
                     "the GPU failed %s: %s (CUDA error %d)", what,
                     cuda_errstr(&x->api, r), r);
@@ -131,6 +167,19 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     if (!r)
         r = a->cuDeviceGetAttribute(&g->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                     g->dev);
+    int cc[2] = {0, 0};
+    if (!r)
+        r = a->cuDeviceGetAttribute(&cc[0], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                    g->dev);
+    if (!r)
+        r = a->cuDeviceGetAttribute(&cc[1], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                    g->dev);
+    if (!r && cc[0] * 10 + cc[1] < 75) { /* the PTX is for compute_75 */
+        snprintf(why, whylen, "CUDA device %d (compute capability %d.%d) is "
+                 "too old for collviz's kernels, which need 7.5 or newer",
+                 ord, cc[0], cc[1]);
+        return CV_ERR_UNAVAILABLE;
+    }
     if (!r)
         r = a->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
     if (!r)
@@ -143,6 +192,12 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     r = a->cuModuleLoadData(&g->mod, img);
     if (!r)
         r = a->cuModuleGetFunction(&g->fn, g->mod, KERN_NAME);
+    /* how many blocks of it a multiprocessor holds at once (its
+     * registers decide: 8 of 256 threads on an H100), for the grid */
+    if (!r && (a->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                   &g->blocks_per_sm, g->fn, GPU_THREADS, 0) ||
+               g->blocks_per_sm < 1))
+        g->blocks_per_sm = 1;
     if (r) {
         snprintf(why, whylen, "CUDA device %d could not load collviz's "
                  "kernels: %s (CUDA error %d); the driver may be older than "
@@ -154,7 +209,7 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
 
 /* Peer access between every two devices used, where the driver allows
  * it and the options do not refuse it. */
-static CvError enable_peers(GpuExec *x, char *why, size_t whylen)
+static void enable_peers(GpuExec *x)
 {
     for (int d = 0; d < x->ndev; d++)
         for (int s = 0; s < x->ndev; s++) {
@@ -170,15 +225,11 @@ static CvError enable_peers(GpuExec *x, char *why, size_t whylen)
             CUresult r = x->api.cuCtxSetCurrent(x->dev[d].ctx);
             if (!r)
                 r = x->api.cuCtxEnablePeerAccess(x->dev[s].ctx, 0);
-            if (r && r != CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED) {
-                snprintf(why, whylen, "CUDA device %d could not read device "
-                         "%d's memory: %s (CUDA error %d)", x->dev[d].ordinal,
-                         x->dev[s].ordinal, cuda_errstr(&x->api, r), r);
-                return CV_ERR_UNAVAILABLE;
-            }
-            x->peer[d][s] = true;
+            /* Any refusal but "already enabled" (too many peers on PCIe,
+             * 711; no P2P on this platform) leaves the pair to pinned host
+             * memory, as if the driver had said it cannot. */
+            x->peer[d][s] = !r || r == CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED;
         }
-    return CV_OK;
 }
 
 CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
@@ -218,7 +269,8 @@ CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
             return e;
     for (int r = 0; r < p; r++)
         x->rank_dev[r] = (int)((long long)r * x->ndev / p);
-    return enable_peers(x, why, whylen);
+    enable_peers(x);
+    return CV_OK;
 }
 
 void gpu_close_devices(GpuExec *x)
@@ -226,6 +278,15 @@ void gpu_close_devices(GpuExec *x)
     CudaApi *a = &x->api;
     if (!a->lib)
         return;
+    if (x->dead) { /* everything the contexts held goes with their reset */
+        for (int d = 0; d < x->ndev; d++)
+            if (x->dev[d].ctx) {
+                a->cuDevicePrimaryCtxReset(x->dev[d].dev);
+                a->cuDevicePrimaryCtxRelease(x->dev[d].dev);
+            }
+        cuda_close(a);
+        return;
+    }
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];
         if (g->ctx)

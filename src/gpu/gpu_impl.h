@@ -14,6 +14,7 @@
 
 #define GPU_MAX_DEVICES 64
 #define GPU_THREADS 256 /* threads per block of the step kernel */
+#define GPU_IN_FLIGHT 3 /* timed iterations issued ahead of the GPU, at most */
 
 /* One device the backend uses. */
 typedef struct {
@@ -24,11 +25,14 @@ typedef struct {
     CUmodule mod;
     CUfunction fn;      /* the step kernel */
     int sms;            /* multiprocessors */
+    int blocks_per_sm;  /* blocks of the step kernel a multiprocessor holds
+                           at once (the driver's occupancy), at least 1 */
     CUevent phase;      /* recorded at the end of each phase, for the
                            other devices to wait on */
     CUdeviceptr plan[2];  /* the plans' chunks (GPU_STEP, GPU_RUN) */
+    size_t plan_bytes[2]; /* their sizes (kept across loads) */
     CUdeviceptr stage;    /* staging area for overwritten sources */
-    size_t stage_bytes;
+    size_t stage_bytes;   /* its size (kept across loads) */
 } GpuDev;
 
 /* A copy through pinned host memory, between devices without peer
@@ -43,10 +47,12 @@ typedef struct {
 } GpuHostCopy;
 
 /* Where a step's work lies in a plan: per device, chunks [first, first +
- * n) of its stage phase and of its main phase; its host copies. */
+ * n) of its stage phase and of its main phase, and the blocks each is
+ * launched with (block b runs chunks b, b + grid, ...); its host copies. */
 typedef struct {
     size_t *stage_first, *stage_n; /* [ndev] */
     size_t *main_first, *main_n;   /* [ndev] */
+    unsigned *stage_grid, *main_grid; /* [ndev] */
     size_t hc_first, hc_n;         /* host copies */
     bool staged;                   /* a stage phase is needed */
 } GpuStepPlan;
@@ -76,6 +82,10 @@ typedef struct {
     bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
     int *rank_dev;             /* [nranks] index into dev */
     CUdeviceptr *buf;          /* [rank * BUF_COUNT + b] */
+    size_t *buf_bytes;         /* [rank * BUF_COUNT + b] their sizes: device
+                                  memory is kept across loads and only
+                                  grown, since cuMemFree synchronises the
+                                  device (every executor's work on it) */
     void *host;                /* pinned staging memory */
     size_t host_bytes;
     GpuPlan plan[GPU_MODES];
@@ -84,10 +94,16 @@ typedef struct {
                                   read, valid while mirror_ok */
     bool *mirror_ok;
     CUevent ev_start, ev_end;  /* around a timed loop (device 0) */
+    CUevent ev_iter[GPU_IN_FLIGHT]; /* the end of each iteration in flight
+                                  (device 0, no timing) */
     CUevent *ev_step;          /* [nsteps + 2]: steps' ends in a pass */
     size_t nev_step;
     CUgraphExec graph;         /* one timed iteration, captured */
     CUgraphExec graph_stamp;   /* the same with step events */
+    bool capturing;            /* a graph is being captured: events are
+                                  recorded as external nodes */
+    bool dead;                 /* the GPU hit a sticky fault: no more
+                                  driver calls but the context reset */
     atomic_int cancel;
     void *nccl;                /* nccl.c's state, or NULL */
     char err[320];
@@ -106,6 +122,18 @@ CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
 CvError gpu_check(GpuExec *x, CUresult r, const char *what);
 /* Make device d's context current. */
 CvError gpu_use(GpuExec *x, int d);
+/* CV_ERR_BACKEND with the fault's sentence where the executor is dead. */
+CvError gpu_alive(GpuExec *x);
+/* Copy n bytes from host memory at src to dptr on device d, in order
+ * with d's stream, and wait for it (src may be reused at once). */
+CvError gpu_upload(GpuExec *x, int d, CUdeviceptr dptr, const void *src,
+                   size_t n);
+/* Wait for ev by polling, so that a cancel stops the wait: CV_OK when it
+ * has completed, CV_ERR_CANCELLED (the cancel flag consumed) or an error;
+ * poll (may be NULL) is asked at every look that finds it not reached,
+ * and an error from it ends the wait. */
+CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what,
+                       CvError (*poll)(GpuExec *x));
 /* The embedded kernels: the image and its size (0: built without). */
 const unsigned char *gpu_image(size_t *len);
 

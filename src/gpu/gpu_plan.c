@@ -9,15 +9,24 @@
  * the destination's staging area in the stage phase. In timed runs
  * (GPU_RUN) a copy-in from the send buffer that the next step's reduce
  * can take over (sched_fuse_partner) is skipped and the reduce reads the
- * input itself (KOP_REDUCE3). The main phase's work on a device is cut
- * into chunks of about a quarter of its multiprocessors' share, so every
- * multiprocessor has work. */
+ * input itself (KOP_REDUCE3).
+ *
+ * Each phase's work on a device is then dealt to its blocks by bytes
+ * (balance): the kernel gives block b the chunks b, b + grid, ..., so the
+ * phase's bytes, in order, are cut into `grid` equal runs (cuts at
+ * multiples of 16 bytes from a chunk's start, so alignment is kept),
+ * and the pieces are laid out in rounds, run b's r-th piece at r * grid
+ * + b, with empty chunks where a run has fewer pieces. grid is as many
+ * blocks as the device holds at once (its multiprocessors times the
+ * driver's occupancy), fewer where the phase has under MIN_BLOCK_BYTES a
+ * block. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_impl.h"
 
 #define MIN_CHUNK_BYTES (64u << 10)
+#define MIN_BLOCK_BYTES 2048u /* a block's least share of a phase */
 
 void gpu_plan_free(GpuPlan *p, int ndev)
 {
@@ -28,6 +37,8 @@ void gpu_plan_free(GpuPlan *p, int ndev)
         free(p->steps[k].stage_n);
         free(p->steps[k].main_first);
         free(p->steps[k].main_n);
+        free(p->steps[k].stage_grid);
+        free(p->steps[k].main_grid);
     }
     free(p->chunks), free(p->nchunks), free(p->cap), free(p->steps);
     free(p->hc), free(p->stage_need);
@@ -98,7 +109,10 @@ static CvError plan_alloc(GpuPlan *p, int ndev, size_t nsteps)
         st->stage_n = calloc((size_t)ndev, sizeof(size_t));
         st->main_first = calloc((size_t)ndev, sizeof(size_t));
         st->main_n = calloc((size_t)ndev, sizeof(size_t));
-        if (!st->stage_first || !st->stage_n || !st->main_first || !st->main_n)
+        st->stage_grid = calloc((size_t)ndev, sizeof(unsigned));
+        st->main_grid = calloc((size_t)ndev, sizeof(unsigned));
+        if (!st->stage_first || !st->stage_n || !st->main_first || !st->main_n ||
+            !st->stage_grid || !st->main_grid)
             return CV_ERR_NOMEM;
     }
     return CV_OK;
@@ -123,6 +137,104 @@ static const Transfer *fused_from(const Schedule *s, size_t k,
             return c;
     }
     return NULL;
+}
+
+/* ------------------------------------------------- balancing blocks */
+
+static size_t kbytes(const KChunk *c, size_t es)
+{
+    return c->kind == KOP_COPY ? c->n : c->n * es;
+}
+
+/* Bytes [from, to) of chunk c (multiples of 16 from its start, or its
+ * end), as a chunk. */
+static KChunk part(KChunk c, size_t es, size_t from, size_t to)
+{
+    size_t unit = c.kind == KOP_COPY ? 1 : es;
+    c.dst += from;
+    c.b += c.kind == KOP_AVG ? 0 : from;
+    c.a += c.a ? from : 0;
+    c.n = (to - from) / unit;
+    return c;
+}
+
+typedef struct {
+    KChunk c;
+    size_t run; /* the block that runs it */
+} Piece;
+
+/* Where run b (of g) starts in a phase of t bytes. */
+static size_t run_start(size_t t, size_t g, size_t b)
+{
+    return t / g * b + t % g * b / g;
+}
+
+/* The phase's chunks cut at the runs' starts: into out (room for n + g
+ * pieces), each with its run; their number. */
+static size_t cut_runs(const KChunk *in, size_t n, size_t es, size_t t,
+                       size_t g, Piece *out)
+{
+    size_t np = 0, pos = 0, run = 0;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = kbytes(&in[i], es), off = 0;
+        while (run + 1 < g && run_start(t, g, run + 1) < pos + len) {
+            size_t b = run_start(t, g, run + 1);
+            size_t cut = b > pos ? (b - pos) & ~(size_t)15 : 0;
+            if (cut > off) {
+                out[np++] = (Piece){part(in[i], es, off, cut), run};
+                off = cut;
+            }
+            run++;
+        }
+        out[np++] = (Piece){part(in[i], es, off, len), run};
+        pos += len;
+    }
+    return np;
+}
+
+/* Chunks [first, end) of device d dealt to blocks by bytes, in place;
+ * the grid to launch them with. Where a few runs would hold many more
+ * pieces than the others (a huge transfer beside many tiny ones) the
+ * empty chunks would outnumber the work: the chunks then stay as they
+ * are, dealt in turn. */
+static CvError balance(GpuPlan *p, int d, size_t first, size_t es,
+                       const GpuDev *dev, unsigned *grid)
+{
+    size_t n = p->nchunks[d] - first, t = 0;
+    size_t most = (size_t)(dev->blocks_per_sm > 0 ? dev->blocks_per_sm : 1) *
+                  (size_t)(dev->sms > 0 ? dev->sms : 1);
+    for (size_t i = 0; i < n; i++)
+        t += kbytes(&p->chunks[d][first + i], es);
+    size_t g = (t + MIN_BLOCK_BYTES - 1) / MIN_BLOCK_BYTES;
+    g = g < 1 ? 1 : g > most ? most : g;
+    *grid = (unsigned)(n < most ? (n ? n : 1) : most);
+    if (n < 2 || g < 2)
+        return CV_OK;
+    Piece *pc = malloc((n + g) * sizeof *pc);
+    size_t *count = calloc(g, sizeof *count), rounds = 0;
+    if (!pc || !count) {
+        free(pc), free(count);
+        return CV_ERR_NOMEM;
+    }
+    size_t np = cut_runs(p->chunks[d] + first, n, es, t, g, pc);
+    for (size_t i = 0; i < np; i++)
+        rounds = ++count[pc[i].run] > rounds ? count[pc[i].run] : rounds;
+    CvError e = CV_OK;
+    if (rounds * g <= 2 * (np + g)) {
+        KChunk empty = pc[0].c;
+        empty.kind = KOP_COPY, empty.n = 0, empty.a = 0, empty.b = empty.dst;
+        p->nchunks[d] = first;
+        for (size_t i = 0; !e && i < rounds * g; i++)
+            e = push_chunk(p, d, empty) ? CV_OK : CV_ERR_NOMEM;
+        memset(count, 0, g * sizeof *count);
+        for (size_t i = 0; !e && i < np; i++) {
+            size_t b = pc[i].run;
+            p->chunks[d][first + count[b]++ * g + b] = pc[i].c;
+        }
+        *grid = (unsigned)g;
+    }
+    free(pc), free(count);
+    return e;
 }
 
 /* Step k's chunks: the stage phase's (pass 0), then the main phase's
@@ -190,6 +302,10 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                 if (!push_cut(p, d, c, es, piece))
                     return CV_ERR_NOMEM;
             }
+            CvError e = balance(p, d, first, es, &x->dev[d],
+                                pass == 0 ? &sp->stage_grid[d] : &sp->main_grid[d]);
+            if (e)
+                return e;
             if (pass == 0) {
                 sp->stage_first[d] = first;
                 sp->stage_n[d] = p->nchunks[d] - first;
@@ -227,6 +343,10 @@ static CvError plan_finish(GpuExec *x, GpuPlan *p, const Schedule *s)
                 if (!push_cut(p, d, c, es, 1u << 20))
                     return CV_ERR_NOMEM;
             }
+        CvError e = balance(p, d, sp->main_first[d], es, &x->dev[d],
+                            &sp->main_grid[d]);
+        if (e)
+            return e;
         sp->main_n[d] = p->nchunks[d] - sp->main_first[d];
     }
     return CV_OK;

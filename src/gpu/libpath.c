@@ -9,6 +9,13 @@
 #include <string.h>
 #include <sys/stat.h>
 
+
+/* The driver and NCCL stay loaded once opened (RTLD_NODELETE): unloading
+ * them runs NCCL's atexit handlers and proxy threads' teardown and makes
+ * the next executor initialise the driver again (the TUI opens and closes
+ * executors often). dlclose only drops the reference. */
+#define LIB_FLAGS (RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE)
+
 /* The folders the loader searches by default and where drivers install
  * their libraries, for when LD_LIBRARY_PATH cannot be left to it. */
 static const char *const system_dirs[] = {
@@ -36,7 +43,7 @@ static void *try_dir(const char *dir, size_t n, const char *soname)
     snprintf(path, sizeof path, "%.*s/%s", (int)n, dir, soname);
     if (stat(path, &st) || !S_ISREG(st.st_mode))
         return NULL;
-    return dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    return dlopen(path, LIB_FLAGS);
 }
 
 /* The search of an unsafe LD_LIBRARY_PATH: its absolute elements in
@@ -68,13 +75,13 @@ void *gpu_lib_open(const char *soname, const char *env, char *note,
                      "path, not '%.200s'", env, named);
             return NULL;
         }
-        void *h = dlopen(named, RTLD_NOW | RTLD_LOCAL);
+        void *h = dlopen(named, LIB_FLAGS);
         if (!h)
             snprintf(why, whylen, "%s: %s", named, dlerror());
         return h;
     }
     if (!llp || !unsafe_path(llp)) {
-        void *h = dlopen(soname, RTLD_NOW | RTLD_LOCAL);
+        void *h = dlopen(soname, LIB_FLAGS);
         if (!h) {
             const char *d = dlerror();
             snprintf(why, whylen, "%s", d ? d : "dlopen failed");

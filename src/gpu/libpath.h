@@ -10,7 +10,8 @@
 #define COLLVIZ_GPU_LIBPATH_H
 #include <stddef.h>
 
-/* dlopen(RTLD_NOW | RTLD_LOCAL) the library soname ("libcuda.so.1"), or
+/* dlopen(RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE: it stays loaded) the
+ * library soname ("libcuda.so.1"), or
  * the file environment variable env names: the handle, or NULL and one
  * sentence in why. note (may be NULL) receives a sentence when elements
  * of LD_LIBRARY_PATH were skipped ("" when none were). */

@@ -4,9 +4,13 @@
  * collective on the ranks' buffers, timed with the same events as a
  * schedule's run. NCCL refuses two ranks on one device ("Duplicate GPU
  * detected") and offers no mode for it, so with fewer devices than ranks
- * there is no NCCL row, and the sentence says why. Scatter, gather,
- * alltoall, sendrecv and hypercube, which NCCL has no call for, are
- * grouped sends and receives, as nccl-tests does them. */
+ * there is no NCCL row, and the sentence says why. Scatter, gather and
+ * alltoall are NCCL's own calls where the library has them (2.28 and
+ * later), else grouped sends and receives, as nccl-tests does them;
+ * sendrecv and hypercube, which NCCL has no call for, are always those.
+ * The wait for a timed loop polls: a cancel, or an asynchronous error of
+ * a communicator, aborts the communicators (ncclCommAbort) instead of
+ * waiting for ever, and the next call starts NCCL again. */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,16 @@ typedef struct {
     NCCL_FUNCS(X)
 #undef X
     const char *(*ncclGetErrorString)(NcclResult r);
+    /* optional: NULL in a library without them */
+    NcclResult (*ncclScatter)(const void *s, void *r, size_t n, int t, int root,
+                              NcclComm c, CUstream st);
+    NcclResult (*ncclGather)(const void *s, void *r, size_t n, int t, int root,
+                             NcclComm c, CUstream st);
+    NcclResult (*ncclAlltoAll)(const void *s, void *r, size_t n, int t,
+                               NcclComm c, CUstream st);
+    NcclResult (*ncclCommFinalize)(NcclComm c);
+    NcclResult (*ncclCommAbort)(NcclComm c);
+    NcclResult (*ncclCommGetAsyncError)(NcclComm c, NcclResult *e);
     NcclComm *comms; /* [nranks] */
     int ncomms;
 } Nccl;
@@ -56,6 +70,9 @@ void gpu_native_close(GpuExec *x)
     Nccl *n = x->nccl;
     if (!n)
         return;
+    for (int r = 0; n->ncclCommFinalize && r < n->ncomms; r++)
+        if (n->comms[r]) /* flush its work before it is freed */
+            n->ncclCommFinalize(n->comms[r]);
     for (int r = 0; r < n->ncomms; r++)
         if (n->comms[r])
             n->ncclCommDestroy(n->comms[r]);
@@ -104,8 +121,17 @@ static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
     memcpy(&n->name, &f, sizeof f);
     NCCL_FUNCS(X)
 #undef X
-    if ((f = dlsym(n->lib, "ncclGetErrorString")))
-        memcpy(&n->ncclGetErrorString, &f, sizeof f);
+#define OPTIONAL(name)                                                        \
+    if ((f = dlsym(n->lib, #name)))                                           \
+        memcpy(&n->name, &f, sizeof f);
+    OPTIONAL(ncclGetErrorString)
+    OPTIONAL(ncclScatter)
+    OPTIONAL(ncclGather)
+    OPTIONAL(ncclAlltoAll)
+    OPTIONAL(ncclCommFinalize)
+    OPTIONAL(ncclCommAbort)
+    OPTIONAL(ncclCommGetAsyncError)
+#undef OPTIONAL
     int devs[COLL_MAX_RANKS];
     for (int r = 0; r < p; r++)
         devs[r] = x->dev[x->rank_dev[r]].ordinal;
@@ -157,6 +183,21 @@ static NcclResult hypercube_round(GpuExec *x, int mask)
     return e ? e : g;
 }
 
+/* A rank's part of an alltoall as sends and receives: block q of in to
+ * rank q, from rank q into block q of out (blocks of cnt elements, bytes
+ * apart). */
+static NcclResult all_pairs(Nccl *n, void *in, void *out, size_t bytes,
+                            size_t cnt, int t, int p, NcclComm cm, CUstream st)
+{
+    NcclResult e = 0;
+    for (int q = 0; !e && q < p; q++) {
+        e = n->ncclSend((char *)in + (size_t)q * bytes, cnt, t, q, cm, st);
+        if (!e)
+            e = n->ncclRecv((char *)out + (size_t)q * bytes, cnt, t, q, cm, st);
+    }
+    return e;
+}
+
 /* Every rank's part of one call, in one group. */
 static NcclResult call_group(GpuExec *x)
 {
@@ -179,6 +220,10 @@ static NcclResult call_group(GpuExec *x)
         case COLL_REDUCESCATTER: e = n->ncclReduceScatter(in, out, cnt, t, op, cm, st); break;
         case COLL_ALLREDUCE: e = n->ncclAllReduce(in, out, cnt, t, op, cm, st); break;
         case COLL_SCATTER:
+            if (n->ncclScatter) {
+                e = n->ncclScatter(in, out, cnt, t, c->root, cm, st);
+                break;
+            }
             for (int q = 0; !e && r == c->root && q < p; q++) {
                 char *src = (char *)in + (size_t)q * cnt * es;
                 if (q != r || src != (char *)out)
@@ -188,6 +233,10 @@ static NcclResult call_group(GpuExec *x)
                 e = n->ncclRecv(out, cnt, t, c->root, cm, st);
             break;
         case COLL_GATHER:
+            if (n->ncclGather) {
+                e = n->ncclGather(in, out, cnt, t, c->root, cm, st);
+                break;
+            }
             if (r != c->root || (char *)out + (size_t)r * cnt * es != (char *)in)
                 e = n->ncclSend(in, cnt, t, c->root, cm, st);
             for (int q = 0; !e && r == c->root && q < p; q++) {
@@ -201,14 +250,13 @@ static NcclResult call_group(GpuExec *x)
             if (!e)
                 e = n->ncclRecv(out, cnt, t, (r + p - 1) % p, cm, st);
             break;
-        case COLL_HYPERCUBE: /* never here: call_once runs it in rounds */
         case COLL_ALLTOALL:
+            e = n->ncclAlltoAll ? n->ncclAlltoAll(in, out, cnt, t, cm, st)
+                                : all_pairs(n, in, out, cnt * es, cnt, t, p, cm, st);
+            break;
+        case COLL_HYPERCUBE: /* never here: call_once runs it in rounds */
         case COLL_COUNT:
-            for (int q = 0; !e && q < p; q++) {
-                e = n->ncclSend((char *)in + (size_t)q * cnt * es, cnt, t, q, cm, st);
-                if (!e)
-                    e = n->ncclRecv((char *)out + (size_t)q * cnt * es, cnt, t, q, cm, st);
-            }
+            e = all_pairs(n, in, out, cnt * es, cnt, t, p, cm, st);
             break;
         }
     }
@@ -230,10 +278,53 @@ static NcclResult call_once(GpuExec *x)
 }
 
 
+/* Asked while waiting: an asynchronous error of a communicator ends the
+ * wait (NCCL reports a failed peer or network so, never by returning). */
+static CvError nccl_poll(GpuExec *x)
+{
+    Nccl *n = x->nccl;
+    for (int r = 0; n->ncclCommGetAsyncError && r < n->ncomms; r++) {
+        NcclResult ae = 0;
+        if (n->comms[r] && !n->ncclCommGetAsyncError(n->comms[r], &ae) && ae)
+            return gpu_fail(x, CV_ERR_IO, "NCCL failed: %s", n->ncclGetErrorString
+                            ? n->ncclGetErrorString(ae) : "an asynchronous error");
+    }
+    return CV_OK;
+}
+
+/* After a cancel or an error, the communicators aborted (their work
+ * stopped, they are freed) and NCCL closed: the next call starts again. */
+static void nccl_abort(GpuExec *x)
+{
+    Nccl *n = x->nccl;
+    for (int r = 0; n && n->ncclCommAbort && r < n->ncomms; r++)
+        if (n->comms[r]) {
+            n->ncclCommAbort(n->comms[r]);
+            n->comms[r] = NULL;
+        }
+    gpu_native_close(x);
+}
+
+/* Every device's stream done up to here, waited for by polling. */
+static CvError nccl_wait(GpuExec *x, CUevent ev)
+{
+    CvError e = gpu_cross_wait(x);
+    if (!e)
+        e = gpu_use(x, 0);
+    if (!e)
+        e = gpu_check(x, x->api.cuEventRecord(ev, x->dev[0].stream),
+                      "to record an event");
+    if (!e)
+        e = gpu_wait_event(x, ev, "to run NCCL", nccl_poll);
+    return e;
+}
+
 CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
                    char *why, size_t whylen)
 {
     GpuExec *x = gx(ex);
+    if (x->dead)
+        return gpu_alive(x);
     if (!ex->sched)
         return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
     if (warmup < 0 || iters < 1 || !t)
@@ -249,21 +340,14 @@ CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
     NcclResult r = 0;
     for (int i = 0; !r && i < warmup; i++)
         r = call_once(x);
-    e = r ? CV_ERR_IO : gpu_sync_all(x);
-    if (!e)
-        e = gpu_use(x, 0);
+    e = r ? CV_ERR_IO : nccl_wait(x, x->ev_start);
     if (!e)
         e = gpu_check(x, x->api.cuEventRecord(x->ev_start, x->dev[0].stream),
                       "to record an event");
     for (int i = 0; !e && !r && i < iters; i++)
         r = call_once(x);
     if (!e && !r)
-        e = gpu_cross_wait(x);
-    if (!e && !r)
-        e = gpu_check(x, x->api.cuEventRecord(x->ev_end, x->dev[0].stream),
-                      "to record an event");
-    if (!e && !r)
-        e = gpu_sync_all(x);
+        e = nccl_wait(x, x->ev_end);
     float ms = 0;
     if (!e && !r)
         e = gpu_check(x, x->api.cuEventElapsedTime(&ms, x->ev_start, x->ev_end),
@@ -271,8 +355,10 @@ CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
     if (r) {
         snprintf(why, whylen, "NCCL failed: %s", x->nccl && ((Nccl *)x->nccl)->ncclGetErrorString
                  ? ((Nccl *)x->nccl)->ncclGetErrorString(r) : "an error");
-        return gpu_fail(x, CV_ERR_IO, "%s", why);
+        e = gpu_fail(x, CV_ERR_IO, "%s", why);
     }
+    if (e && !x->dead)
+        nccl_abort(x); /* a failed call leaves a partial group: start again */
     if (e)
         return e;
     t->iter_s = ms * 1e-3 / iters;
