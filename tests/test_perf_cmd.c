@@ -866,6 +866,37 @@ static void test_min_bw(void **state)
     drop_cache(dir);
 }
 
+/* nccl-tests' -N (run cycles): the whole sweep again, each cycle printed
+ * under its number, and refused with --json, which holds one run; -M:
+ * the header says the buffers' memory at the largest size, out of place:
+ * for allreduce on p ranks every rank holds a send and a receive buffer
+ * of the size (the ring needs no scratch), p * 2 * 4096 bytes at 4 KiB. */
+static void test_cycles_memory(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 2);
+    const char *args[] = {"perf", "allreduce", "-p", "2", "-b", "1K", "-e",
+                          "4K", "-f", "4", "-n", "1", "-w", "0", "-N", "3",
+                          "-M", NULL};
+    Ran r = run(args, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "# cycle "), 3);
+    assert_int_equal(count_lines(r.out, "# cycle 3"), 1);
+    assert_int_equal(count_lines(r.out, "# Out of bounds values : 0 OK"), 3);
+    assert_int_equal(count_lines(r.out, "# memory: 16384 bytes (0.0 MiB) for "
+                                 "the buffers of all 2 ranks"), 3);
+    ran_free(&r);
+    const char *json[] = {"perf", "allreduce", "-p", "2", "-N", "2",
+                          "--json", "/tmp/collviz-test-cycles.json", NULL};
+    r = run(json, 60);
+    assert_int_equal(r.status, 2);
+    assert_non_null(strstr(r.err, "--json holds one run's rows"));
+    assert_int_equal(access("/tmp/collviz-test-cycles.json", F_OK), -1);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -874,6 +905,7 @@ int main(void)
         cmocka_unit_test(test_table_all),
         cmocka_unit_test(test_all_types_ops_roots),
         cmocka_unit_test(test_min_bw),
+        cmocka_unit_test(test_cycles_memory),
         cmocka_unit_test(test_table_sendrecv_hypercube),
         cmocka_unit_test(test_backend_options),
         cmocka_unit_test(test_calibrate_and_first_perf),

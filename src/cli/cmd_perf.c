@@ -38,6 +38,8 @@ static const CliOpt opts[] = {
     {'d', "dtype", "TYPE|all", "datatype (default float); all: every type in turn, in one table"},
     {'o', "op", "OP|all", "reduction op: sum, prod, min, max, avg (default sum); all: every op in turn"},
     {'r', "root", "ROOT|all", "root rank of broadcast, reduce, scatter, gather (default 0); all: every rank in turn"},
+    {'N', "run-cycles", "CYCLES", "run the whole sweep CYCLES times, each printed (default 1; 0: until interrupted), as nccl-tests' -N"},
+    {'M', "memory-report", NULL, "say in each table's header how much memory the buffers of all ranks take at the largest size"},
     {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
     {0, "json", "FILE", "also write the results to FILE as JSON"},
     {0, "csv", NULL, "print CSV instead of the table"},
@@ -45,15 +47,15 @@ static const CliOpt opts[] = {
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
-       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_MIN_BW, O_JSON,
-       O_CSV, O_TOPO, O_HELP };
+       O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_CYCLES,
+       O_MEMORY, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
-             "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [--min-bw GBPS]\n"
-             "       [--json FILE] [--csv] [-T MACHINE]",
+             "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [-N CYCLES]\n"
+             "       [-M] [--min-bw GBPS] [--json FILE] [--csv] [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -86,6 +88,8 @@ typedef struct {
     bool all_roots;         /* -r all: every root (rooted collectives) */
     double min_bw;          /* --min-bw or NCCL_TESTS_MIN_BW, GB/s; -1:
                                none */
+    int cycles;             /* -N: sweeps to run (0: until interrupted) */
+    bool mem_report;        /* -M: the buffers' memory in the header */
     Machine mach;           /* -T's machine (cfg.what_if points here) */
 } PerfArgs;
 
@@ -157,6 +161,14 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                                    sizeof fit))
             return cli_fail(e, "%s", fit);
     }
+    pa->cycles = 1;
+    pa->mem_report = cli_has(a, O_MEMORY);
+    if (a->val[O_CYCLES] &&
+        parse_int("-N", a->val[O_CYCLES], 0, 1000000, &pa->cycles, e))
+        return -1;
+    if (pa->cycles != 1 && pa->json_path)
+        return cli_fail(e, "--json holds one run's rows; give -N 1 (the "
+                        "default) with it, or leave --json out%s", "");
     /* the bandwidth a table must reach: the flag, else nccl-tests'
        variable */
     const char *bw = a->val[O_MIN_BW] ? a->val[O_MIN_BW]
@@ -218,6 +230,11 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "nothing of it)");
     if (host->placement[0])
         printf("# placement: %s\n", host->placement);
+    unsigned long long mem;
+    if (pa->mem_report && perf_bytes_needed(c, a, &mem) == CV_OK)
+        printf("# memory: %llu bytes (%.1f MiB) for the buffers of all %d "
+               "ranks at the largest size, out of place\n", mem,
+               mem / 1048576.0, c->call.nranks);
     if (!a)
         printf("# %s: the library's own %s on the same buffers, timed and "
                "checked the same way;\n#   it has no schedule, so no model "
@@ -919,13 +936,23 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
         (rc = cmd_calib_for(ex, &cal, failure, sizeof failure)) == CLI_EXIT_OK)
         r.cal = &cal;
     r.start = mono_now_s();
-    if (rc == CLI_EXIT_OK)
+    /* -N: the whole sweep again, each cycle printed; a wrong element or
+       a short bandwidth in any cycle fails the run */
+    bool wrong = false;
+    for (int cycle = 0; rc == CLI_EXIT_OK &&
+                        (!pa->cycles || cycle < pa->cycles); cycle++) {
+        if (pa->cycles != 1 && !pa->csv)
+            printf("# cycle %d%s\n#\n", cycle + 1, pa->cycles ? "" :
+                   " (until interrupted)");
+        r.done = 0;
         rc = run_all(ex, &r, algos, nalgo, v, nv, nsizes, rows, failure,
                      sizeof failure);
+        wrong |= perf_wrong_total(rows, r.done) != 0;
+    }
     free(v);
     if (ex)
         ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK && (perf_wrong_total(rows, r.done) || r.bw_failed))
+    if (rc == CLI_EXIT_OK && (wrong || r.bw_failed))
         rc = CLI_EXIT_FAIL;
     if (json)
         rc = json_close_out(json, &r, rows, rc, failure[0] ? failure : NULL);

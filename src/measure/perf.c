@@ -170,6 +170,21 @@ CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
     return e;
 }
 
+CvError perf_bytes_needed(const PerfConfig *cfg, const AlgoInfo *a,
+                          unsigned long long *bytes)
+{
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, sweep_last(&cfg->sweep));
+    call.in_place = false;
+    Schedule s;
+    CvError e = generate(cfg, a, &call, &s);
+    if (!e) {
+        *bytes = exec_bytes_needed(&s, 0);
+        sched_fini(&s);
+    }
+    return e;
+}
+
 size_t perf_sweep_len(const PerfConfig *cfg)
 {
     return sweep_counts(&cfg->sweep, &cfg->call, NULL);

@@ -111,6 +111,12 @@ CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
  * the empty collective, as in nccl-tests). */
 size_t perf_sweep_len(const PerfConfig *cfg);
 
+/* The bytes of every rank's buffers for a's out-of-place schedule at the
+ * sweep's largest size (exec_bytes_needed; a NULL: the collective's
+ * default algorithm's, for the library's own row). */
+CvError perf_bytes_needed(const PerfConfig *cfg, const AlgoInfo *a,
+                          unsigned long long *bytes);
+
 /* Measure every size of the sweep into rows[0 .. perf_sweep_len), after
  * warming up (cfg->warmup runs at the largest size, then the smallest) as
  * nccl-tests does, so that the first row is not the executor's first.
