@@ -260,9 +260,47 @@ static void test_checks_on_threads(void **state)
     }
 }
 
+/* Per-iteration timing (MeasureOptions.each): one executor call per timed
+ * iteration, the warmup with the first; and the statistics by their
+ * definitions: min, max, the nearest-rank 99th percentile and the
+ * population standard deviation over the mean. */
+static void test_each_iteration(void **state)
+{
+    RecExec x;
+    Schedule s;
+    rec_init(&x, &s, 3e-6);
+    MeasureOptions o = {.warmup = 2, .iters = 7, .each = 1};
+    MeasureResult r = {0};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 7);
+    assert_int_equal(x.warmup[0], 2);
+    for (int i = 0; i < 7; i++) {
+        assert_int_equal(x.iters[i], 1);
+        if (i)
+            assert_int_equal(x.warmup[i], 0);
+    }
+    assert_true(fabs(r.iter_s - 3e-6) < 1e-15);
+    assert_true(fabs(r.min_s - 3e-6) < 1e-15 && fabs(r.max_s - 3e-6) < 1e-15);
+    assert_true(r.cv < 1e-9);
+    sched_fini(&s);
+    /* 5, 1, 3, 2, 4: mean 3, variance (4+1+0+1+4)/5 = 2, cv sqrt(2)/3 */
+    double v[5] = {5, 1, 3, 2, 4};
+    MeasureResult st = {0};
+    measure_stats(v, 5, &st);
+    assert_true(st.min_s == 1 && st.max_s == 5 && st.p99_s == 5);
+    assert_true(fabs(st.cv - sqrt(2.0) / 3) < 1e-12);
+    /* 1 .. 200: the 99th percentile is the 198th value (ceil(0.99 * 200)) */
+    double w[200];
+    for (int i = 0; i < 200; i++)
+        w[i] = 200 - i;
+    measure_stats(w, 200, &st);
+    assert_true(st.min_s == 1 && st.max_s == 200 && st.p99_s == 198);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_each_iteration),
         cmocka_unit_test(test_exact_iters),
         cmocka_unit_test(test_min_time_sizes_the_loop),
         cmocka_unit_test(test_chunks_and_steps),

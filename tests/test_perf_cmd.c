@@ -887,6 +887,22 @@ static void test_cycles_memory(void **state)
     assert_int_equal(count_lines(r.out, "# memory: 16384 bytes (0.0 MiB) for "
                                  "the buffers of all 2 ranks"), 3);
     ran_free(&r);
+    /* -I: under each row, each place's iterations: min <= p99 <= max */
+    const char *st[] = {"perf", "allreduce", "-p", "2", "-b", "4K", "-e",
+                        "4K", "-n", "9", "-w", "0", "-I", NULL};
+    r = run(st, 60);
+    assert_int_equal(r.status, 0);
+    for (int pl = 0; pl < 2; pl++) {
+        const char *l = strstr(r.out, pl ? "#   in-place iterations (us): min "
+                                         : "#   out-of-place iterations (us): "
+                                           "min ");
+        assert_non_null(l);
+        double mn, mx, p99, cv;
+        assert_int_equal(sscanf(strstr(l, "min "), "min %lf max %lf p99 %lf "
+                                "cv %lf", &mn, &mx, &p99, &cv), 4);
+        assert_true(mn > 0 && mn <= p99 && p99 <= mx && cv >= 0);
+    }
+    ran_free(&r);
     const char *json[] = {"perf", "allreduce", "-p", "2", "-N", "2",
                           "--json", "/tmp/collviz-test-cycles.json", NULL};
     r = run(json, 60);

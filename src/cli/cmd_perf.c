@@ -39,6 +39,7 @@ static const CliOpt opts[] = {
     {'o', "op", "OP|all", "reduction op: sum, prod, min, max, avg (default sum); all: every op in turn"},
     {'r', "root", "ROOT|all", "root rank of broadcast, reduce, scatter, gather (default 0); all: every rank in turn"},
     {'N', "run-cycles", "CYCLES", "run the whole sweep CYCLES times, each printed (default 1; 0: until interrupted), as nccl-tests' -N"},
+    {'I', "iter-stats", NULL, "time every iteration on its own and print, under each row, their min, max, 99th percentile and coefficient of variation (also in the JSON)"},
     {'M', "memory-report", NULL, "say in each table's header how much memory the buffers of all ranks take at the largest size"},
     {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
     {0, "json", "FILE", "also write the results to FILE as JSON"},
@@ -48,14 +49,14 @@ static const CliOpt opts[] = {
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
        O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_CYCLES,
-       O_MEMORY, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
+       O_STATS, O_MEMORY, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
              "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [-N CYCLES]\n"
-             "       [-M] [--min-bw GBPS] [--json FILE] [--csv] [-T MACHINE]",
+             "       [-I] [-M] [--min-bw GBPS] [--json FILE] [--csv] [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -163,6 +164,7 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     }
     pa->cycles = 1;
     pa->mem_report = cli_has(a, O_MEMORY);
+    pa->cfg.iter_stats = cli_has(a, O_STATS);
     if (a->val[O_CYCLES] &&
         parse_int("-N", a->val[O_CYCLES], 0, 1000000, &pa->cycles, e))
         return -1;
@@ -312,6 +314,14 @@ static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l)
         printf("  %7s  %6.2f\n", t, perf_ratio(o, l));
     else
         printf("  %7s  %6s\n", "-", "-");
+    /* -I: each place's iterations, on a comment line of their own */
+    for (int pl = 0; c->iter_stats && pl < PERF_PLACE_COUNT; pl++) {
+        const PerfSide *d = &r->side[pl];
+        if (!d->skipped)
+            printf("#   %s iterations (us): min %.2f  max %.2f  p99 %.2f  "
+                   "cv %.3f\n", pl ? "in-place" : "out-of-place",
+                   d->min_s * 1e6, d->max_s * 1e6, d->p99_s * 1e6, d->cv);
+    }
 }
 
 static void print_csv_head(void)
@@ -541,6 +551,14 @@ static void json_side(JsonWriter *w, const char *key, const PerfSide *s,
     else
         json_null(w, "nwrong");
     json_fits(w, "model_us", c, s->model_s, 1e6, 4);
+    if (s->max_s > 0) { /* -I */
+        json_object(w, "iterations");
+        json_fixed(w, "min_us", s->min_s * 1e6, 4);
+        json_fixed(w, "max_us", s->max_s * 1e6, 4);
+        json_fixed(w, "p99_us", s->p99_s * 1e6, 4);
+        json_fixed(w, "cv", s->cv, 6);
+        json_close(w);
+    }
     json_close(w);
 }
 

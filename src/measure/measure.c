@@ -102,15 +102,19 @@ CvError measure_timed(Executor *ex, const Schedule *s,
 {
     long parts = o->chunks > 1 ? o->chunks : 1;
     parts = parts < MEASURE_MAX_CHUNKS ? parts : MEASURE_MAX_CHUNKS;
-    parts = parts < n ? parts : n;
+    parts = o->each ? n : parts < n ? parts : n; /* each: one a call */
     int done = 0;
     double sum = 0, *step = r->step_s ? calloc(s->nsteps + 1, sizeof *step) : NULL;
-    CvError e = r->step_s && !step ? CV_ERR_NOMEM : CV_OK;
+    double *each = o->each ? calloc((size_t)n + 1, sizeof *each) : NULL;
+    CvError e = (r->step_s && !step) || (o->each && !each) ? CV_ERR_NOMEM
+                                                          : CV_OK;
     for (long i = 0; !e && i < parts; i++) {
         int k = (int)((long long)n * (i + 1) / parts) - done;
         ExecTiming t = {.step_s = o->native ? NULL : r->step_s};
         if ((e = run_loop(ex, o, i ? 0 : warmup, k, &t)))
             break;
+        if (each)
+            each[i] = t.iter_s;
         sum += t.iter_s * k;
         for (size_t j = 0; step && t.step_s && j < s->nsteps; j++)
             step[j] += t.step_s[j] * k;
@@ -122,8 +126,35 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     r->iter_s = done ? sum / done : 0;
     for (size_t j = 0; step && done && j < s->nsteps; j++)
         r->step_s[j] = step[j] / done;
+    if (each && done)
+        measure_stats(each, done, r);
+    free(each);
     free(step);
     return e;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+void measure_stats(double *v, int n, MeasureResult *r)
+{
+    if (n <= 0)
+        return;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    double mean = 0, var = 0;
+    for (int i = 0; i < n; i++)
+        mean += v[i];
+    mean /= n;
+    for (int i = 0; i < n; i++)
+        var += (v[i] - mean) * (v[i] - mean);
+    var /= n;
+    int rank = (int)ceil(0.99 * n); /* nearest rank, from 1 */
+    r->min_s = v[0], r->max_s = v[n - 1];
+    r->p99_s = v[(rank < 1 ? 1 : rank) - 1];
+    r->cv = mean > 0 ? sqrt(var) / mean : 0;
 }
 
 CvError measure_loaded(Executor *ex, const Schedule *s,

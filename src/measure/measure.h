@@ -53,6 +53,9 @@ typedef struct {
     char *why;         /* native's sentence when it cannot run here (may
                           be NULL) */
     size_t whylen;
+    int each;          /* nonzero: time every iteration on its own (one
+                          executor call each), for MeasureResult's
+                          statistics; the mean stays their mean */
 } MeasureOptions;
 
 /* What was measured. */
@@ -63,7 +66,16 @@ typedef struct {
                         not checked */
     double *step_s;  /* [nsteps] or NULL, the caller's: mean seconds of
                         each step over the timed iterations */
+    /* with MeasureOptions.each: the timed iterations' spread */
+    double min_s, max_s; /* the fastest and the slowest */
+    double p99_s;        /* the 99th percentile (nearest rank) */
+    double cv;           /* standard deviation / mean */
 } MeasureResult;
+
+/* The statistics of n iteration times v (sorted in place): min, max, the
+ * nearest-rank 99th percentile and the coefficient of variation (the
+ * population standard deviation over the mean). */
+void measure_stats(double *v, int n, MeasureResult *r);
 
 /* Check, size and time the schedule s loaded in ex (ExecOps.load) by the
  * rules above. r->step_s is filled when it is not NULL. On an executor

@@ -27,7 +27,8 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
 {
     MeasureOptions o = {.checks = cfg->check, .warmup = cfg->warmup,
                         .iters = cfg->iters, .min_time_s = cfg->min_time_s,
-                        .native = native, .why = why, .whylen = whylen};
+                        .native = native, .why = why, .whylen = whylen,
+                        .each = cfg->iter_stats};
     MeasureResult r = {0};
     CvError e = measure_loaded(ex, s, &o, &r);
     if (e)
@@ -38,6 +39,8 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = r.wrong;
+    out->min_s = r.min_s, out->max_s = r.max_s, out->p99_s = r.p99_s;
+    out->cv = r.cv;
     CostTerms t;
     double what_if = 0;
     MachineKind fits[3];

@@ -30,6 +30,8 @@ typedef struct {
                           not one scheduling hiccup; 0: exactly iters */
     int warmup;    /* untimed iterations before them, >= 0 */
     int check;     /* checked runs per measurement (0: no check) */
+    bool iter_stats; /* time every iteration on its own and keep their
+                        spread (PerfSide.min_s ...) */
     const Machine *what_if; /* price the model column on this machine
                                (-T) instead of by the calibration; NULL:
                                the calibration */
@@ -53,6 +55,10 @@ typedef struct {
                                    call of this place (coll_check:
                                    sendrecv in place); nccl-tests shows
                                    its columns unchecked, collviz N/A */
+    double min_s, max_s, p99_s, cv; /* with PerfConfig.iter_stats: the
+                                   timed iterations' fastest, slowest,
+                                   99th percentile and coefficient of
+                                   variation (measure_stats) */
     double model_s[MACHINE_KIND_COUNT]; /* the calibrated model's time on
                                    each machine it was fitted to
                                    (calib_fits), s; 0 when no cost is
