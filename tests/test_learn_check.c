@@ -502,6 +502,50 @@ static void test_answer_leak(void **state)
     out_free(&o);
 }
 
+/* Multiple choice: two choices or more, exactly one of them what the
+ * query computes; the languages offer as many. */
+static void test_choices(void **state)
+{
+    static const struct {
+        const char *choices;
+        const char *word; /* the problem, or NULL */
+    } cases[] = {
+        {"@choice 5\n@choice 7 | the copy-in is a step too\n@choice 9\n",
+         NULL},
+        {"@choice 7\n", "two or more"},
+        {"@choice 5\n@choice 9\n", "0 of the 2 choices match"},
+        {"@choice 7\n@choice 7.0\n", "2 of the 2 choices match"},
+    };
+    char text[512], path[160], cmd[256];
+    snprintf(path, sizeof path, "%s/en/01-mc.txt", root);
+    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, "Lesson 1: MC\n\nHow many?\n\n@check "
+                 "Steps of the ring on 4 ranks?\n@query steps on allreduce -a "
+                 "ring -p 4 -s 64\n%s@answer 7\n", cases[i].choices);
+        put("en", "01-mc.txt", text);
+        put("zh", "01-mc.txt", text);
+        Out o;
+        run(&o, cmd);
+        if (cases[i].word ? !strstr(o.out, cases[i].word) || o.rc != 2
+                          : o.rc != 0)
+            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
+        out_free(&o);
+    }
+    snprintf(text, sizeof text, "Lesson 1: MC\n\nHow many?\n\n@check "
+             "Steps of the ring on 4 ranks?\n@query steps on allreduce -a "
+             "ring -p 4 -s 64\n%s@answer 7\n", cases[0].choices);
+    put("en", "01-mc.txt", text);
+    put("zh", "01-mc.txt", "Lesson 1: MC\n\nHow many?\n\n@check Steps?\n"
+        "@query steps on allreduce -a ring -p 4 -s 64\n@choice 7\n@choice 9\n"
+        "@answer 7\n");
+    Out o;
+    run(&o, cmd);
+    if (o.rc != 2 || !strstr(o.out, "the languages must have the same"))
+        fail_msg("languages with 3 and 2 choices: %s", o.out);
+    out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +562,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_whole_sentences, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_answer_leak, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_choices, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -116,6 +116,12 @@ static void test_malformed(void **state)
         {"T\n@check q\n@query steps\n@within 5%x\n", 4, "in percent"},
         {"T\n@check q\n@query steps\n@within 5%\n@within 6%\n", 5,
          "second"},
+        {"T\n@choice ring\n", 2, "belongs right below a @check"},
+        {"T\n@check q\n@query steps\n@choice  | why\n", 4,
+         "needs its text"},
+        {"T\n@check q\n@query steps\n@choice a\n@choice b\n@choice c\n"
+         "@choice d\n@choice e\n@choice f\n@choice g\n@choice h\n"
+         "@choice i\n@choice j\n", 13, "at most 9 choices"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         Lesson l;

@@ -1068,6 +1068,37 @@ static void test_trace_lines_wrap(void **state)
     stop(l);
 }
 
+/* Multiple choice in the player: the choices drawn a line each under the
+ * question; a wrong choice's own reason said; a letter or the choice's
+ * text answers. */
+static void test_choices_play(void **state)
+{
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n@check Steps of the ring on 4 ranks?\n@query steps on "
+        "allreduce -a ring -p 4 -s 64\n@choice 6 | the copy-in is a step "
+        "too\n@choice 7\n@choice 8 | only 2(p-1) steps move data, after "
+        "the copy\n@answer 7\n\n@check Again?\n@query steps on allreduce "
+        "-a ring -p 4 -s 64\n@choice 6\n@choice 7\n@answer 7");
+    remove(prog);
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    assert_true(l->ask.open);
+    char *t = screen(l);
+    if (!strstr(t, "a) 6") || !strstr(t, "b) 7") || !strstr(t, "c) 8"))
+        fail_msg("the choices:\n%s", t);
+    free(t);
+    type(l, "a\n");
+    if (!strstr(l->msg, "Not right (try 1 of 3): the copy-in is a step too"))
+        fail_msg("%s", l->msg);
+    type(l, "B\n");
+    assert_non_null(strstr(l->msg, "Right: 7."));
+    type(l, "7\n"); /* the text of a choice answers too */
+    assert_non_null(strstr(l->msg, "Right: 7."));
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -1147,6 +1178,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_choices_play, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_lines_wrap, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_checker_forms, setup, teardown),

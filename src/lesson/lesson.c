@@ -152,7 +152,7 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
 /* ----------------------------------------------------------- directives */
 
 static const char *const directive_names =
-    "@scene, @step, @run, @check, @query, @answer, @hint, @within";
+    "@scene, @step, @run, @check, @query, @answer, @hint, @within, @choice";
 
 /* The words after the directive's name, blanks trimmed. */
 static const char *dir_arg(const char *s, size_t n, size_t *alen)
@@ -177,7 +177,7 @@ static int is_word(const char *s, size_t n, const char *w)
 }
 
 /* A line that belongs to the open checkpoint: @query, @answer, @hint,
- * @within. */
+ * @within, @choice. */
 static void check_line(Parser *p, int line, const char *name, const char *a,
                        size_t an)
 {
@@ -211,6 +211,49 @@ static void check_line(Parser *p, int line, const char *name, const char *a,
         }
         it->answers[it->nanswers] = v;
         it->answer_lines[it->nanswers++] = line;
+        return;
+    }
+    if (!strcmp(name, "@choice")) {
+        if (it->nchoices == LESSON_MAX_CHOICES) {
+            problem(p, line, "a checkpoint offers at most 9 choices, a to "
+                    "i%s", "");
+            return;
+        }
+        size_t n = it->nchoices;
+        char **c = realloc(it->choices, (n + 1) * sizeof *c);
+        if (c)
+            it->choices = c;
+        char **w = c ? realloc(it->choice_why, (n + 1) * sizeof *w) : NULL;
+        if (w)
+            it->choice_why = w;
+        int *cl = w ? realloc(it->choice_lines, (n + 1) * sizeof *cl) : NULL;
+        if (!cl) {
+            p->nomem = 1;
+            return;
+        }
+        it->choice_lines = cl;
+        /* "TEXT | WHY": the choice, and what to say when it is taken
+           wrongly */
+        const char *bar = NULL;
+        for (size_t i = 0; i < an && !bar; i++)
+            if (a[i] == '|' && (i == 0 || a[i - 1] == ' ') &&
+                (i + 1 == an || a[i + 1] == ' '))
+                bar = a + i;
+        size_t tn = bar ? (size_t)(bar - a) : an;
+        while (tn && a[tn - 1] == ' ')
+            tn--;
+        const char *why = bar ? bar + 1 : NULL;
+        size_t wn = why ? an - (size_t)(why - a) : 0;
+        while (why && wn && *why == ' ')
+            why++, wn--;
+        if (!tn) {
+            problem(p, line, "@choice needs its text before ' | '%s", "");
+            return;
+        }
+        it->choices[n] = dup_n(p, a, tn);
+        it->choice_why[n] = why && wn ? dup_n(p, why, wn) : NULL;
+        it->choice_lines[n] = line;
+        it->nchoices = n + 1;
         return;
     }
     if (!strcmp(name, "@within")) {
@@ -272,10 +315,12 @@ static void directive(Parser *p, int line, const char *s, size_t n)
     p->open_text = -1;
     p->in_run = -1;
     if (is_word(w, wn, "query") || is_word(w, wn, "answer") ||
-        is_word(w, wn, "hint") || is_word(w, wn, "within")) {
+        is_word(w, wn, "hint") || is_word(w, wn, "within") ||
+        is_word(w, wn, "choice")) {
         char name[8];
         snprintf(name, sizeof name, "@%s", w[0] == 'q' ? "query"
-                 : w[0] == 'a' ? "answer" : w[0] == 'h' ? "hint" : "within");
+                 : w[0] == 'a' ? "answer" : w[0] == 'h' ? "hint"
+                 : w[0] == 'w' ? "within" : "choice");
         check_line(p, line, name, a, an);
         return;
     }
@@ -471,6 +516,11 @@ void lesson_fini(Lesson *l)
             free(it->answers[k]);
         free(it->answers);
         free(it->answer_lines);
+        for (size_t k = 0; k < it->nchoices; k++)
+            free(it->choices[k]), free(it->choice_why[k]);
+        free(it->choices);
+        free(it->choice_why);
+        free(it->choice_lines);
     }
     free(l->items);
     free(l->title);

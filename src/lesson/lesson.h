@@ -22,6 +22,9 @@ typedef enum {
     LI_COUNT
 } LessonKind;
 
+/* The most choices a checkpoint offers (a to i). */
+#define LESSON_MAX_CHOICES 9
+
 /* One item of a lesson. */
 typedef struct {
     LessonKind kind;  /* what it is */
@@ -37,6 +40,10 @@ typedef struct {
     size_t nanswers;  /* how many */
     char *hint;       /* LI_CHECK: the @hint, or NULL */
     int hint_line;    /* its line */
+    char **choices;   /* LI_CHECK: the @choice texts, in order (a, b, ...) */
+    char **choice_why; /* their explanations (after " | "), or NULL */
+    int *choice_lines; /* their lines */
+    size_t nchoices;  /* how many (0: an open question) */
     double within;    /* LI_CHECK: @within's tolerance, a fraction of the
                          value (0.1 for "@within 10%"), for a prediction;
                          0: none */

@@ -79,6 +79,17 @@ static void lint_check(const LessonItem *it, const SceneSpec *sc,
                     why);
         return;
     }
+    /* choices: two or more, exactly one of them the computed answer */
+    size_t right = 0;
+    for (size_t k = 0; k < it->nchoices; k++)
+        right += query_match(&v, it->choices[k]);
+    if (it->nchoices == 1)
+        lesson_diag(d, it->choice_lines[0], "a checkpoint with choices offers "
+                    "two or more%s", "");
+    else if (it->nchoices && right != 1)
+        lesson_diag(d, it->choice_lines[0], "%zu of the %zu choices match "
+                    "what the query computes (%.*s); exactly one must",
+                    right, it->nchoices, utf8_prefix(v.text, 80), v.text);
     if (it->within > 0 && v.type != QV_NUMBER)
         lesson_diag(d, it->within_line, "@within is for numbers; '%.*s' "
                     "computes %s", utf8_prefix(it->query, 60), it->query,
@@ -213,7 +224,7 @@ static int same(const LessonItem *x, const LessonItem *y)
     if (x->kind == LI_SCENE || x->kind == LI_RUN)
         return !strcmp(x->text, y->text);
     if (x->nanswers != y->nanswers || !x->query != !y->query ||
-        x->within != y->within ||
+        x->within != y->within || x->nchoices != y->nchoices ||
         (x->query && strcmp(x->query, y->query)))
         return 0;
     for (size_t k = 0; k < x->nanswers; k++)

@@ -333,6 +333,23 @@ static void skip(Learn *l)
                              "not done."));
 }
 
+/* The choice (from 0) a typed answer picks: its letter alone (a, b, ...,
+ * either case, blanks around) or its text; -1 for none. */
+static int choice_of(const LessonItem *it, const char *typed)
+{
+    const char *t = typed + strspn(typed, " ");
+    size_t n = strlen(t);
+    while (n && t[n - 1] == ' ')
+        n--;
+    char c = n == 1 ? (char)(t[0] | 0x20) : 0;
+    if (c >= 'a' && c < 'a' + (int)it->nchoices)
+        return c - 'a';
+    for (size_t k = 0; k < it->nchoices; k++)
+        if (strlen(it->choices[k]) == n && !strncasecmp(it->choices[k], t, n))
+            return (int)k;
+    return -1;
+}
+
 /* Whether the prompt holds just key c (blanks around it, either case):
  * s or r typed at a checkpoint and Enter skip it or show its answer (P9),
  * which no answer of a query can be (numbers, algorithms, rank lists). */
@@ -361,13 +378,17 @@ static void submit(Learn *l)
     }
     if (!a->valued)
         return;
-    double within = l->cur.les.items[i].within;
-    if (query_match_within(&a->value, a->text, within)) {
+    /* a checkpoint with choices takes a choice's letter for its text */
+    const LessonItem *it = &l->cur.les.items[i];
+    int pick = choice_of(it, a->text);
+    const char *ans = pick >= 0 ? it->choices[pick] : a->text;
+    double within = it->within;
+    if (query_match_within(&a->value, ans, within)) {
         /* this checkpoint's value: advancing may open the next one,
            whose value must not be shown (P1); a prediction within its
            tolerance is right, and the value is said */
         char right[sizeof a->value.text + 120];
-        if (within > 0 && !query_match(&a->value, a->text))
+        if (within > 0 && !query_match(&a->value, ans))
             snprintf(right, sizeof right, _("%s (yours is within %g%%)"),
                      a->value.text, within * 100);
         else
@@ -392,8 +413,11 @@ static void submit(Learn *l)
         reveal(l);
         return;
     }
-    const char *hint = l->cur.les.items[i].hint;
-    if (hint)
+    const char *hint = it->hint;
+    if (pick >= 0 && it->choice_why[pick]) /* that choice's own reason */
+        say(l, ROLE_WARN, _("Not right (try %d of %d): %s"), a->tries,
+            LEARN_TRIES, it->choice_why[pick]);
+    else if (hint)
         say(l, ROLE_WARN, _("Not right (try %d of %d). Hint: %s"), a->tries,
             LEARN_TRIES, hint);
     else

@@ -267,6 +267,12 @@ static void lesson_lines(const Learn *l, const ProgressEntry *e, int width,
         case LI_CHECK: {
             snprintf(buf, sizeof buf, "? %s", it->text);
             wrap(ls, buf, width, ROLE_FOCUS, GRID_BOLD, 0);
+            /* its choices, one a line: a letter or the text answers */
+            for (size_t ch = 0; ch < it->nchoices; ch++) {
+                snprintf(buf, sizeof buf, "%c) %s", (char)('a' + ch),
+                         it->choices[ch]);
+                wrap(ls, buf, width, ROLE_FOCUS, 0, 2);
+            }
             int k = it->check;
             char r = e && k >= 0 && (size_t)k < strlen(e->results)
                      ? e->results[k] : 0;
