@@ -176,7 +176,10 @@ static void test_menus(void **state)
                      en_title, menu_title(menus[i].k));
         if (menus[i].en) {
             assert_non_null(strstr(en, menus[i].en));
-            if (strstr(zh, menus[i].en))
+            /* the root menu's items: 进程 N; the step sentence beside it
+               may name a rank as "rank N", the lessons' word */
+            if (menus[i].k == MENU_ROOT ? !strstr(zh, "\xe8\xbf\x9b\xe7\xa8\x8b 0")
+                                        : strstr(zh, menus[i].en) != NULL)
                 fail_msg("Chinese menu %s keeps '%s'", en_title, menus[i].en);
         }
         free(en);
