@@ -49,20 +49,21 @@ for name in "$@"; do
             if grep -q "The end of the lesson\|本课结束" "$work/screen"; then
                 status=end; break
             fi
-            if grep -q "Your answer:\|你的答案：" "$work/screen"; then
+            if grep -q "Your answer:\|你的答案：\|Your scene:\|你的场景：" "$work/screen"; then
                 asked=$((asked + 1))
                 ans=$(sed -n "${asked}p" "$work/answers")
                 [ -n "$ans" ] || { status="a checkpoint the file does not have"; break; }
+                tm send-keys -t play C-u # a goal's box holds the scene
                 tm send-keys -t play -l "$ans"
                 tm send-keys -t play Enter
                 n=0
-                until grep -q "Right: \|正确：" "$work/screen"; do
+                until grep -q "Right: \|正确：\|Goal reached\|达到目标" "$work/screen"; do
                     [ $n -lt 40 ] || break
                     sleep 0.05
                     tm capture-pane -p -t play > "$work/screen"
                     n=$((n + 1))
                 done
-                grep -q "Right: \|正确：" "$work/screen" ||
+                grep -q "Right: \|正确：\|Goal reached\|达到目标" "$work/screen" ||
                     { status="answer '$ans' not accepted"; break; }
             fi
             presses=$((presses + 1))

@@ -546,6 +546,49 @@ static void test_choices(void **state)
     out_free(&o);
 }
 
+/* Goal checkpoints: '@goal QUERY OP NUMBER' lines, evaluated on the
+ * scene in effect, must not hold there already; each @answer is a scene
+ * that reaches them. The goal here: every rank ends with the sum in at
+ * most 4 steps with messages on 8 ranks (the ring takes 2(p-1) = 14,
+ * halving-doubling 2 log2 8 = 6, the butterfly log2 8 = 3). */
+static void test_goals(void **state)
+{
+    static const struct {
+        const char *goal;
+        const char *answer;
+        const char *word; /* the problem, or NULL */
+    } cases[] = {
+        {"msgsteps <= 4", "allreduce -a butterfly -p 8 -s 64", NULL},
+        {"msgsteps <= 4", "allreduce -a halving-doubling -p 8 -s 64",
+         "does not reach the goal 'msgsteps <= 4' (6 there)"},
+        {"msgsteps <= 20", "allreduce -a butterfly -p 8 -s 64",
+         "already hold"},
+        {"msgsteps about 4", "allreduce -a butterfly -p 8 -s 64",
+         "a comparison"},
+        {"best 4K <= 4", "allreduce -a butterfly -p 8 -s 64",
+         "compares a number"},
+        {"msgsteps <= 4", "allreduce -a butterfly -p 99 -s 64",
+         "@answer of a goal is a scene"},
+    };
+    char text[640], path[160], cmd[256];
+    snprintf(path, sizeof path, "%s/en/01-goal.txt", root);
+    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, "Lesson 1: Goal\n\n@scene allreduce -a "
+                 "ring -p 8 -s 64\n\nThe ring.\n\n@check Make it take at "
+                 "most 4 steps with messages.\n@goal %s\n@answer %s\n",
+                 cases[i].goal, cases[i].answer);
+        put("en", "01-goal.txt", text);
+        put("zh", "01-goal.txt", text);
+        Out o;
+        run(&o, cmd);
+        if (cases[i].word ? !strstr(o.out, cases[i].word) || o.rc != 2
+                          : o.rc != 0)
+            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
+        out_free(&o);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -563,6 +606,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_choices, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_goals, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

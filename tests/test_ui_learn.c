@@ -1099,6 +1099,67 @@ static void test_choices_play(void **state)
     stop(l);
 }
 
+/* Goal exercises and the sandbox: at a goal checkpoint the box holds the
+ * scene, filled with the lesson's; a scene that misses the goal is shown
+ * with what it reaches; one that reaches it is right; e opens the same
+ * box outside a checkpoint and Home brings the lesson's scene back. */
+static void test_goals_sandbox(void **state)
+{
+    const char *dir = one_lesson("allreduce -a ring -p 8 -s 64",
+        "Intro.\n\n@scene allreduce -a ring -p 8 -s 64\n\nThe ring.\n\n"
+        "@check Make it take at most 4 steps with messages.\n@goal msgsteps "
+        "<= 4\n@answer allreduce -a butterfly -p 8 -s 64\n@hint log2 p "
+        "exchanges of the whole vector");
+    remove(prog);
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 6 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    assert_true(l->ask.open);
+    assert_true(l->ask.scene_box);
+    assert_string_equal(l->ask.text, "allreduce -a ring -p 8 -s 64");
+    char *t = screen(l);
+    assert_non_null(strstr(t, "Your scene: allreduce -a ring -p 8 -s 64"));
+    free(t);
+    /* halving-doubling: 2 log2 8 = 6 steps with messages, not yet */
+    while (l->ask.len)
+        learn_key(l, KEY_BACKSPACE);
+    type(l, "allreduce -a halving-doubling -p 8 -s 64\n");
+    if (!strstr(l->msg, "Not yet: msgsteps is 6 there; the goal is <= 4."))
+        fail_msg("%s", l->msg);
+    assert_true(l->cur.sandbox);
+    assert_string_equal(l->app.scene->algo->name, "halving-doubling");
+    while (l->ask.len)
+        learn_key(l, KEY_BACKSPACE);
+    type(l, "allreduce -a butterfly -p 8 -s 64\n");
+    if (!strstr(l->msg, "Goal reached: msgsteps = 3."))
+        fail_msg("%s", l->msg);
+    char line[200];
+    progress_line("01-one", line, sizeof line);
+    assert_non_null(strstr(line, " +"));
+    /* the sandbox: e, a scene, Enter; Home back to the lesson's */
+    learn_key(l, 'e');
+    assert_true(l->ask.open && l->ask.scene_box && l->ask.item == -1);
+    while (l->ask.len)
+        learn_key(l, KEY_BACKSPACE);
+    type(l, "allreduce -a butterfly -p 4 -s 64\n");
+    assert_false(l->ask.open);
+    assert_int_equal(l->app.scene->sched.call.nranks, 4);
+    assert_non_null(strstr(l->msg, "Home returns"));
+    learn_key(l, KEY_HOME);
+    assert_false(l->cur.sandbox);
+    assert_int_equal(l->app.scene->sched.call.nranks, 8);
+    assert_string_equal(l->app.scene->algo->name, "ring");
+    /* a scene the player cannot draw is said, the box stays */
+    learn_key(l, 'e');
+    while (l->ask.len)
+        learn_key(l, KEY_BACKSPACE);
+    type(l, "allreduce -a ring -p 999\n");
+    assert_non_null(strstr(l->msg, "That scene cannot be shown"));
+    assert_true(l->ask.open);
+    stop(l);
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -1178,6 +1239,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_goals_sandbox, setup, teardown),
         cmocka_unit_test_setup_teardown(test_choices_play, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_lines_wrap, setup,
                                         teardown),

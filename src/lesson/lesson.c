@@ -152,7 +152,8 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
 /* ----------------------------------------------------------- directives */
 
 static const char *const directive_names =
-    "@scene, @step, @run, @check, @query, @answer, @hint, @within, @choice";
+    "@scene, @step, @run, @check, @query, @answer, @hint, @within, @choice, "
+    "@goal";
 
 /* The words after the directive's name, blanks trimmed. */
 static const char *dir_arg(const char *s, size_t n, size_t *alen)
@@ -177,7 +178,7 @@ static int is_word(const char *s, size_t n, const char *w)
 }
 
 /* A line that belongs to the open checkpoint: @query, @answer, @hint,
- * @within, @choice. */
+ * @within, @choice, @goal. */
 static void check_line(Parser *p, int line, const char *name, const char *a,
                        size_t an)
 {
@@ -211,6 +212,27 @@ static void check_line(Parser *p, int line, const char *name, const char *a,
         }
         it->answers[it->nanswers] = v;
         it->answer_lines[it->nanswers++] = line;
+        return;
+    }
+    if (!strcmp(name, "@goal")) {
+        size_t n = it->ngoals;
+        if (n == 4) {
+            problem(p, line, "a checkpoint has at most 4 goals%s", "");
+            return;
+        }
+        char **g = realloc(it->goals, (n + 1) * sizeof *g);
+        if (g)
+            it->goals = g;
+        int *gl = g ? realloc(it->goal_lines, (n + 1) * sizeof *gl) : NULL;
+        if (!gl) {
+            p->nomem = 1;
+            return;
+        }
+        it->goal_lines = gl;
+        if (!(it->goals[n] = dup_n(p, a, an)))
+            return;
+        it->goal_lines[n] = line;
+        it->ngoals = n + 1;
         return;
     }
     if (!strcmp(name, "@choice")) {
@@ -316,11 +338,11 @@ static void directive(Parser *p, int line, const char *s, size_t n)
     p->in_run = -1;
     if (is_word(w, wn, "query") || is_word(w, wn, "answer") ||
         is_word(w, wn, "hint") || is_word(w, wn, "within") ||
-        is_word(w, wn, "choice")) {
+        is_word(w, wn, "choice") || is_word(w, wn, "goal")) {
         char name[8];
         snprintf(name, sizeof name, "@%s", w[0] == 'q' ? "query"
                  : w[0] == 'a' ? "answer" : w[0] == 'h' ? "hint"
-                 : w[0] == 'w' ? "within" : "choice");
+                 : w[0] == 'w' ? "within" : w[0] == 'c' ? "choice" : "goal");
         check_line(p, line, name, a, an);
         return;
     }
@@ -470,9 +492,13 @@ static void finish(Parser *p)
 {
     for (size_t i = 0; i < p->l->nitems; i++) {
         LessonItem *it = &p->l->items[i];
-        if (it->kind == LI_CHECK && !it->query)
+        if (it->kind == LI_CHECK && !it->query && !it->ngoals)
             problem(p, it->line, "the checkpoint has no @query: its answer "
                     "must be computed by collviz%s", "");
+        else if (it->kind == LI_CHECK && it->query && it->ngoals)
+            problem(p, it->line, "the checkpoint has both @query and @goal: "
+                    "a goal checkpoint is answered by a scene, a question by "
+                    "its query%s", "");
         if (it->kind == LI_RUN && !it->text[0])
             problem(p, it->line, "@run has no indented command below it%s", "");
     }
@@ -521,6 +547,10 @@ void lesson_fini(Lesson *l)
         free(it->choices);
         free(it->choice_why);
         free(it->choice_lines);
+        for (size_t k = 0; k < it->ngoals; k++)
+            free(it->goals[k]);
+        free(it->goals);
+        free(it->goal_lines);
     }
     free(l->items);
     free(l->title);

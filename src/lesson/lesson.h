@@ -44,6 +44,11 @@ typedef struct {
     char **choice_why; /* their explanations (after " | "), or NULL */
     int *choice_lines; /* their lines */
     size_t nchoices;  /* how many (0: an open question) */
+    char **goals;     /* LI_CHECK: the @goal lines ("QUERY OP NUMBER"): a
+                         goal checkpoint, answered by a scene the learner
+                         makes (its @answer: a scene that reaches it) */
+    int *goal_lines;  /* their lines */
+    size_t ngoals;    /* how many (0: a question) */
     double within;    /* LI_CHECK: @within's tolerance, a fraction of the
                          value (0.1 for "@within 10%"), for a prediction;
                          0: none */

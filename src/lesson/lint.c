@@ -172,6 +172,65 @@ static void lint_leak(const Lesson *l, size_t i, LessonDiags *d)
     }
 }
 
+int lint_scene_line(const char *line, SceneSpec *out, char *why,
+                    size_t whylen)
+{
+    CliErr e;
+    if (scene_opts_parse_line(line, &scene_limits_trace, out, &e) ||
+        trace_fits(&out->call, out->bytes, &e)) {
+        snprintf(why, whylen, "%s", e.msg);
+        return -1;
+    }
+    return lint_picture_fits(out, why, whylen);
+}
+
+/* A goal checkpoint: its goals evaluate on the scene in effect and do
+ * not hold there already, and each @answer is a scene that reaches them
+ * all. */
+static void lint_goals(const LessonItem *it, const SceneSpec *sc,
+                       const char *line, LessonDiags *d)
+{
+    char why[512];
+    QueryGoal g;
+    bool all = true;
+    if (!sc) {
+        lesson_diag(d, it->line, "a goal checkpoint needs a @scene above it "
+                    "for the learner to change%s", "");
+        return;
+    }
+    for (size_t k = 0; k < it->ngoals; k++) {
+        if (query_goal(it->goals[k], sc, line, &g, why, sizeof why)) {
+            lesson_diag(d, it->goal_lines[k], "the goal cannot be evaluated: "
+                        "%s", why);
+            return;
+        }
+        all &= g.met;
+    }
+    if (all)
+        lesson_diag(d, it->goal_lines[0], "the goals already hold on the "
+                    "scene in effect: there is nothing for the learner to "
+                    "change%s", "");
+    if (!it->nanswers)
+        lesson_diag(d, it->line, "a goal checkpoint gives a scene that "
+                    "reaches its goals with @answer%s", "");
+    for (size_t a = 0; a < it->nanswers; a++) {
+        SceneSpec ex;
+        if (lint_scene_line(it->answers[a], &ex, why, sizeof why)) {
+            lesson_diag(d, it->answer_lines[a], "@answer of a goal is a "
+                        "scene the player can draw: %s", why);
+            continue;
+        }
+        for (size_t k = 0; k < it->ngoals; k++)
+            if (!query_goal(it->goals[k], &ex, it->answers[a], &g, why,
+                            sizeof why) && !g.met)
+                lesson_diag(d, it->answer_lines[a], "the scene '%.*s' does "
+                            "not reach the goal '%.*s' (%.*s there)",
+                            utf8_prefix(it->answers[a], 80), it->answers[a],
+                            utf8_prefix(it->goals[k], 80), it->goals[k],
+                            utf8_prefix(g.text, 40), g.text);
+    }
+}
+
 void lint_lesson(const Lesson *l, LessonDiags *d)
 {
     SceneSpec sc;
@@ -201,6 +260,9 @@ void lint_lesson(const Lesson *l, LessonDiags *d)
                             "%ld", it->step, steps);
         } else if (it->kind == LI_RUN) {
             lint_run(it, d);
+        } else if (it->kind == LI_CHECK && it->ngoals) {
+            lint_goals(it, it->scene >= 0 ? cur : NULL,
+                       it->scene >= 0 ? line : NULL, d);
         } else if (it->kind == LI_CHECK && it->query) {
             lint_leak(l, i, d);
             if (it->scene >= 0 && !cur && !strstr(it->query, " on "))
@@ -225,6 +287,7 @@ static int same(const LessonItem *x, const LessonItem *y)
         return !strcmp(x->text, y->text);
     if (x->nanswers != y->nanswers || !x->query != !y->query ||
         x->within != y->within || x->nchoices != y->nchoices ||
+        x->ngoals != y->ngoals ||
         (x->query && strcmp(x->query, y->query)))
         return 0;
     for (size_t k = 0; k < x->nanswers; k++)

@@ -30,6 +30,12 @@ unsigned long long lint_call_cells(const CollCall *c);
  * scene's elements; the counters and queries keep the scene's size). */
 size_t lint_picture_count(const SceneSpec *sc);
 
+/* A scene line as a learner types it (a goal's answer): trace's options
+ * that trace accepts and the player can draw; 0 and *out, or -1 and the
+ * sentence. */
+int lint_scene_line(const char *line, SceneSpec *out, char *why,
+                    size_t whylen);
+
 /* Whether the player can draw scene sc: 0, or -1 and one sentence. */
 int lint_picture_fits(const SceneSpec *sc, char *why, size_t whylen);
 

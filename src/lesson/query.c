@@ -19,6 +19,7 @@
 #include "core/model.h"
 #include "core/sim.h"
 #include "core/sweep.h"
+#include "core/sanitize.h"
 #include "lesson/query.h"
 
 #define Q_MAX_WORDS 64
@@ -870,4 +871,58 @@ bool query_match(const QueryValue *v, const char *answer)
     unsigned char in[QUERY_MAX_LIST];
     return v->type == QV_LIST && parse_list(a, v->nlist, in) &&
            !memcmp(in, v->in, (size_t)v->nlist);
+}
+
+/* ---------------------------------------------------------------- goals */
+
+int query_goal(const char *goal, const SceneSpec *scene,
+               const char *scene_line, QueryGoal *out, char *why,
+               size_t whylen)
+{
+    static const char *const ops[] = {"<=", "<", ">=", ">", "=="};
+    char buf[512];
+    memset(out, 0, sizeof *out);
+    if (strlen(goal) >= sizeof buf) {
+        snprintf(why, whylen, "the goal is longer than %zu characters",
+                 sizeof buf - 1);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", goal);
+    /* the last two words: the comparison and the number */
+    char *num = strrchr(buf, ' ');
+    if (num)
+        *num++ = '\0';
+    char *op = num ? strrchr(buf, ' ') : NULL;
+    if (op)
+        *op++ = '\0';
+    int k = -1;
+    for (int i = 0; op && i < 5; i++)
+        if (!strcmp(op, ops[i]))
+            k = i;
+    char *end = NULL;
+    double target = num ? strtod(num, &end) : 0;
+    if (k < 0 || !end || *end || end == num || !isfinite(target)) {
+        snprintf(why, whylen, "a goal is a query, a comparison (<=, <, >=, "
+                 ">, ==) and a number, as in 'steps <= 4'; '%.*s' is not one",
+                 utf8_prefix(goal, 80), goal);
+        return -1;
+    }
+    QueryValue v;
+    if (query_eval(buf, scene, scene_line, &v, why, whylen))
+        return -1;
+    if (v.type != QV_NUMBER) {
+        snprintf(why, whylen, "a goal compares a number; '%.*s' gives %s",
+                 utf8_prefix(buf, 80), buf,
+                 v.type == QV_NAME ? "a name" : "a list (count it)");
+        return -1;
+    }
+    double x = v.num, eps = 1e-9 * (fabs(target) > 1 ? fabs(target) : 1);
+    out->value = x, out->target = target;
+    out->met = k == 0 ? x <= target + eps : k == 1 ? x < target - eps
+               : k == 2 ? x >= target - eps : k == 3 ? x > target + eps
+               : fabs(x - target) <= eps;
+    snprintf(out->query, sizeof out->query, "%s", buf);
+    snprintf(out->op, sizeof out->op, "%s", ops[k]);
+    snprintf(out->text, sizeof out->text, "%s", v.text);
+    return 0;
 }

@@ -91,6 +91,23 @@ bool query_match_within(const QueryValue *v, const char *answer,
  * gave; -1 otherwise (right, wrong, or not a number). */
 int query_coarse(const QueryValue *v, const char *answer);
 
+/* A goal ("QUERY OP NUMBER", OP one of <=, <, >=, >, ==) evaluated. */
+typedef struct {
+    bool met;          /* the comparison holds */
+    double value;      /* what the query computes */
+    double target;     /* the goal's number */
+    char query[512];   /* the query */
+    char op[4];        /* the comparison */
+    char text[512];    /* the value as the player shows it */
+} QueryGoal;
+
+/* Evaluate goal over scene (query_eval's arguments): 0 and *out, or -1
+ * and one sentence (the goal malformed, the query failing or giving no
+ * number). */
+int query_goal(const char *goal, const SceneSpec *scene,
+               const char *scene_line, QueryGoal *out, char *why,
+               size_t whylen);
+
 /* The name of a query kind. */
 const char *query_kind_name(QueryKind k);
 #endif

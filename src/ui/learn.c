@@ -137,52 +137,65 @@ static void picture_seek(Learn *l, long k)
         scene_seek(l->app.scene, (size_t)k, why, sizeof why);
 }
 
+/* Make the picture show scene spec (already checked by lint), as trace
+ * would; false and the reason in pic_note when it cannot. */
+static bool picture_spec(Learn *l, const SceneSpec *spec)
+{
+    char why[240] = "";
+    LearnLesson *c = &l->cur;
+    c->picture = false;
+    c->pic_note[0] = '\0';
+    c->pic_scale[0] = '\0';
+    if (lint_picture_fits(spec, why, sizeof why)) {
+        snprintf(c->pic_note, sizeof c->pic_note, _("The picture cannot show "
+                 "this scene: %s."), why);
+        return false;
+    }
+    if (!l->have_app) {
+        AppOptions o = app_options(spec->call.kind, spec->algo->name,
+                                   spec->call.nranks, true);
+        if (app_init(&l->app, &o, why, sizeof why)) {
+            app_fini(&l->app);
+            snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
+            return false;
+        }
+        l->have_app = true;
+    }
+    SceneSetup set;
+    scene_setup(l->app.scene, &set);
+    set.call = spec->call;
+    set.algo = spec->algo;
+    /* the picture's state is bounded (lint.h): a scene too large to follow
+       element by element is drawn from a smaller count */
+    set.count = lint_picture_count(spec);
+    if (set.count != spec->call.count)
+        snprintf(c->pic_scale, sizeof c->pic_scale, _("The picture follows "
+                 "%zu elements per block in place of %zu; the counters are "
+                 "of the whole size."), set.count, spec->call.count);
+    set.bytes = spec->bytes ? spec->bytes : coll_size_bytes(&spec->call);
+    if (!app_remake(&l->app, &set, false)) {
+        snprintf(c->pic_note, sizeof c->pic_note, "%s", l->app.status.msg);
+        return false;
+    }
+    l->app.view.ascii = l->ascii;
+    c->picture = true;
+    return true;
+}
+
 /* Make the picture show @scene item i exactly as trace would. */
 static void picture_scene(Learn *l, int i)
 {
     char why[240] = "";
     LearnLesson *c = &l->cur;
     c->scene = i;
-    c->picture = false;
-    c->pic_note[0] = '\0';
-    c->pic_scale[0] = '\0';
+    c->sandbox = false;
     if (lint_scene(&c->les, (size_t)i, &c->spec, why, sizeof why)) {
+        c->picture = false;
+        c->pic_scale[0] = '\0';
         snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
         return;
     }
-    if (lint_picture_fits(&c->spec, why, sizeof why)) {
-        snprintf(c->pic_note, sizeof c->pic_note, _("The picture cannot show "
-                 "this scene: %s."), why);
-        return;
-    }
-    if (!l->have_app) {
-        AppOptions o = app_options(c->spec.call.kind, c->spec.algo->name,
-                                   c->spec.call.nranks, true);
-        if (app_init(&l->app, &o, why, sizeof why)) {
-            app_fini(&l->app);
-            snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
-            return;
-        }
-        l->have_app = true;
-    }
-    SceneSetup set;
-    scene_setup(l->app.scene, &set);
-    set.call = c->spec.call;
-    set.algo = c->spec.algo;
-    /* the picture's state is bounded (lint.h): a scene too large to follow
-       element by element is drawn from a smaller count */
-    set.count = lint_picture_count(&c->spec);
-    if (set.count != c->spec.call.count)
-        snprintf(c->pic_scale, sizeof c->pic_scale, _("The picture follows "
-                 "%zu elements per block in place of %zu; the counters are "
-                 "of the whole size."), set.count, c->spec.call.count);
-    set.bytes = c->spec.bytes ? c->spec.bytes : coll_size_bytes(&c->spec.call);
-    if (!app_remake(&l->app, &set, false)) {
-        snprintf(c->pic_note, sizeof c->pic_note, "%s", l->app.status.msg);
-        return;
-    }
-    l->app.view.ascii = l->ascii;
-    c->picture = true;
+    picture_spec(l, &c->spec);
 }
 
 /* Act on the directives of items [0, pos): the last scene, its step. */
@@ -198,7 +211,7 @@ static void replay(Learn *l)
         else if (it->kind == LI_STEP)
             step = it->step;
     }
-    if (scene != c->scene) {
+    if (scene != c->scene || (c->sandbox && scene >= 0)) {
         if (scene >= 0)
             picture_scene(l, scene);
         else
@@ -267,6 +280,21 @@ static void ask_open(Learn *l, int item)
         a->item = item;
     }
     a->open = true;
+    if (it->ngoals) { /* a goal: the box holds the scene to change */
+        a->scene_box = a->valued = true;
+        if (!a->len) {
+            const char *now = l->cur.sandbox ? l->cur.sandbox_line
+                              : l->cur.scene >= 0
+                              ? l->cur.les.items[l->cur.scene].text : "";
+            snprintf(a->text, sizeof a->text, "%s", now);
+            a->len = strlen(a->text);
+        }
+        say(l, ROLE_STATUS, "%s", _("Change the scene in the box (algorithm, "
+                                    "ranks, size, machine) and press Enter: "
+                                    "the picture shows it and collviz checks "
+                                    "the goal."));
+        return;
+    }
     /* the query is evaluated once per checkpoint, however often the
        prompt opens (query.c bounds its work) */
     if (!a->tried) {
@@ -308,6 +336,14 @@ static void reveal(Learn *l)
         return;
     set_result(l, i, CP_REVEALED);
     l->ask.open = false;
+    const LessonItem *gi = &l->cur.les.items[i];
+    if (gi->ngoals) { /* a scene that reaches the goal, and why */
+        say(l, ROLE_WARN, gi->hint ? _("One scene that reaches it: %s. Why: %s")
+                                   : _("One scene that reaches it: %s.%s"),
+            gi->nanswers ? gi->answers[0] : "", gi->hint ? gi->hint : "");
+        learn_save(l);
+        return;
+    }
     /* the reason in the lesson's words (its hint), never the query,
        which is the lesson's authoring syntax (P11) */
     const char *hint = l->cur.les.items[i].hint;
@@ -360,13 +396,65 @@ static bool typed_alone(const LearnAsk *a, char c)
     return (t[0] == c || t[0] == c - 'a' + 'A') && !t[1 + strspn(t + 1, " ")];
 }
 
+/* The scene box's Enter: the typed scene in the picture (the sandbox),
+ * and at a goal checkpoint its goals checked on it. */
+static void submit_scene(Learn *l)
+{
+    LearnAsk *a = &l->ask;
+    LearnLesson *c = &l->cur;
+    char why[512];
+    SceneSpec spec;
+    if (lint_scene_line(a->text, &spec, why, sizeof why)) {
+        say(l, ROLE_WARN, _("That scene cannot be shown: %s"), why);
+        return;
+    }
+    if (!picture_spec(l, &spec)) {
+        say(l, ROLE_WARN, "%s", c->pic_note);
+        return;
+    }
+    c->sandbox = true;
+    snprintf(c->sandbox_line, sizeof c->sandbox_line, "%s", a->text);
+    picture_seek(l, 0);
+    if (a->item < 0) { /* the sandbox alone */
+        a->open = a->scene_box = false;
+        say(l, ROLE_STATUS, "%s", _("The picture shows your scene; Home "
+                                    "returns to the lesson's."));
+        return;
+    }
+    const LessonItem *it = &c->les.items[a->item];
+    QueryGoal g;
+    for (size_t k = 0; k < it->ngoals; k++) {
+        if (query_goal(it->goals[k], &spec, a->text, &g, why, sizeof why)) {
+            say(l, ROLE_WARN, _("The goal cannot be checked on that scene: "
+                                "%s"), why);
+            return;
+        }
+        if (!g.met) {
+            say(l, ROLE_WARN, _("Not yet: %s is %s there; the goal is %s "
+                                "%g."), g.query, g.text, g.op, g.target);
+            return;
+        }
+    }
+    char reached[sizeof g.query + sizeof g.text + 32];
+    snprintf(reached, sizeof reached, "%s = %s", g.query, g.text);
+    set_result(l, a->item, CP_RIGHT);
+    a->open = a->scene_box = false;
+    learn_save(l);
+    say(l, ROLE_OK, _("Goal reached: %s. Space goes on with the lesson's "
+                      "scene."), reached);
+}
+
 static void submit(Learn *l)
 {
     LearnAsk *a = &l->ask;
     int i = a->item;
-    if (i < 0 || !a->len)
+    if (!a->len || (i < 0 && !a->scene_box))
         return;
     a->text[a->len] = '\0';
+    if (i < 0) { /* the sandbox */
+        submit_scene(l);
+        return;
+    }
     if (typed_alone(a, 's') || typed_alone(a, 'r')) {
         bool sk = typed_alone(a, 's');
         a->len = 0, a->text[0] = '\0';
@@ -374,6 +462,10 @@ static void submit(Learn *l)
             skip(l);
         else
             reveal(l);
+        return;
+    }
+    if (a->scene_box) {
+        submit_scene(l);
         return;
     }
     if (!a->valued)
@@ -570,6 +662,9 @@ static void prompt_key(Learn *l, int key)
         a->open = false;
         say(l, ROLE_STATUS, "%s", _("Space or Enter answers, s skips, r shows "
                                     "the answer."));
+    } else if (key == 21) { /* ^U: clear the box, as a shell's line */
+        a->len = 0;
+        a->text[0] = '\0';
     } else if (keys_is_erase(key)) {
         while (a->len && ((unsigned char)a->text[a->len - 1] & 0xC0) == 0x80)
             a->len--;
@@ -648,6 +743,22 @@ static void run_key(Learn *l)
                           "cancels."), n < 9 ? n : 9);
 }
 
+/* e: a box for a scene of the learner's own, filled with the one the
+ * picture shows; Enter shows it, Home comes back to the lesson's. */
+static void sandbox_open(Learn *l)
+{
+    LearnAsk *a = &l->ask;
+    const char *now = l->cur.sandbox ? l->cur.sandbox_line
+                      : l->cur.les.items[l->cur.scene].text;
+    *a = (LearnAsk){.item = -1, .open = true, .scene_box = true,
+                    .valued = true};
+    snprintf(a->text, sizeof a->text, "%s", now);
+    a->len = strlen(a->text);
+    say(l, ROLE_STATUS, "%s", _("Change the scene (algorithm, ranks, size, "
+                                "machine) and press Enter to see it; Esc "
+                                "leaves it as it is."));
+}
+
 static void lesson_key(Learn *l, int key)
 {
     if (l->run_pick) { /* x was pressed: a digit picks, anything else not */
@@ -673,8 +784,12 @@ static void lesson_key(Learn *l, int key)
         picture_seek(l, (long)step + 1);
     else if (key == KEY_LEFT && step > 0)
         picture_seek(l, (long)step - 1);
+    else if (key == KEY_HOME && l->cur.sandbox) /* back to the lesson's */
+        replay(l), l->msg[0] = '\0';
     else if (key == KEY_HOME)
         picture_seek(l, l->cur.step);
+    else if (key == 'e' && l->cur.scene >= 0)
+        sandbox_open(l);
     else if (key == '>' || key == '.') {
         int most = learn_hshift_max(l);
         l->cur.hshift = l->cur.hshift + LEARN_HSHIFT_STEP < most

@@ -46,6 +46,9 @@ typedef struct {
     char pic_scale[240]; /* the picture follows fewer elements than the
                             scene's size (lint_picture_count): says so */
     long step;          /* the step the text asked for */
+    bool sandbox;       /* the picture shows the learner's scene
+                           (sandbox_line), not the lesson's */
+    char sandbox_line[128]; /* that scene, as typed */
     bool review;        /* a done lesson read again from its start: its
                            record and position stay as they are */
     bool end_said;      /* the end was said: Space opens the next lesson */
@@ -61,6 +64,8 @@ typedef struct {
     QueryValue value;   /* the computed answer */
     bool valued;        /* value holds it */
     bool tried;         /* the query was evaluated (once per checkpoint) */
+    bool scene_box;     /* the prompt takes a scene: a goal checkpoint's,
+                           or the sandbox's (item -1) */
     char why[512];      /* why it could not be, or "" */
 } LearnAsk;
 

@@ -594,7 +594,9 @@ static void draw_lesson(const Learn *l, Grid *g)
     if (l->ask.open) {
         Rect r = grid_rect(g);
         char p[300];
-        snprintf(p, sizeof p, "%s %s", _("Your answer:"), l->ask.text);
+        snprintf(p, sizeof p, "%s %s", l->ask.scene_box ? _("Your scene:")
+                                                      : _("Your answer:"),
+                 l->ask.text);
         int y = g->h - 2 - nmsg;
         int x = 1 + grid_text(g, r, 1, y, g->w - 3, ROLE_VALUE, GRID_BOLD, p);
         grid_put(g, r, x, y, ' ', ROLE_VALUE, GRID_REVERSE);
@@ -604,7 +606,8 @@ static void draw_lesson(const Learn *l, Grid *g)
     /* the keys, fewer of them where the screen is narrow: q quit always
        shown (P13) */
     const char *keys = _("Space next  PgUp back  Left/Right step  x run  "
-                         "s skip  r answer  l language  o lessons  q quit");
+                         "e scene  s skip  r answer  l language  o lessons  "
+                         "q quit");
     if (grid_text_width(keys) > g->w - 2)
         keys = _("Space next  PgUp back  x run  s skip  r answer  o lessons  "
                  "q quit");
