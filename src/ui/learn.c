@@ -158,6 +158,7 @@ static void picture_scene(Learn *l, int i)
     if (!l->have_app) {
         AppOptions o = app_options(c->spec.call.kind, c->spec.algo->name,
                                    c->spec.call.nranks, true);
+        o.topo = c->spec.topo[0] ? c->spec.topo : NULL;
         if (app_init(&l->app, &o, why, sizeof why)) {
             app_fini(&l->app);
             snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
@@ -169,6 +170,9 @@ static void picture_scene(Learn *l, int i)
     scene_setup(l->app.scene, &set);
     set.call = c->spec.call;
     set.algo = c->spec.algo;
+    /* the scene's machine (-T), "" for the flat one: the torus, hier and
+       nvls algorithms are built only on theirs */
+    snprintf(set.topo, sizeof set.topo, "%s", c->spec.topo);
     /* the picture's state is bounded (lint.h): a scene too large to follow
        element by element is drawn from a smaller count */
     set.count = lint_picture_count(&c->spec);
