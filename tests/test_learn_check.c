@@ -589,6 +589,25 @@ static void test_goals(void **state)
     }
 }
 
+/* A scene on a -T machine is built on it: the torus allreduce, made only
+ * for tori and meshes, is a scene whose steps and queries check. */
+static void test_machine_scenes(void **state)
+{
+    const char *text = "Lesson 1: Torus\n\n@scene allreduce -a torus -p 16 "
+        "-s 64 -T torus:4x4\n@step 13\n\nCount them.\n\n@check Steps "
+        "with messages?\n@query msgsteps\n@answer 12\n";
+    put("en", "01-torus.txt", text);
+    put("zh", "01-torus.txt", text);
+    char path[160], cmd[256];
+    snprintf(path, sizeof path, "%s/en/01-torus.txt", root);
+    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    Out o;
+    run(&o, cmd);
+    if (o.rc != 0)
+        fail_msg("rc %d: %s", o.rc, o.out);
+    out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -607,6 +626,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_choices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_goals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_machine_scenes, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,6 +29,7 @@
  * 02-broadcast and 03-ring-allreduce. */
 #define BROADCAST 1
 #define RING 2
+#define TORUS 14 /* 15-torus-and-mesh: scenes on -T machines */
 
 static char root[64];  /* a fresh directory per test */
 static char prog[128]; /* the progress file in it */
@@ -722,6 +723,20 @@ static void test_large_scenes(void **state)
 /* A lesson with more checkpoints than any fixed table: every one of 70
  * can be answered and passed, and the results are saved and read back
  * (checkpoint 65 stayed open for ever when progress kept 64). */
+/* A scene on a -T machine is drawn on it: lesson 15's torus allreduce on
+ * torus:4x4, not the sentence that it is not made for a flat machine. */
+static void test_machine_scene(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, TORUS);
+    to_check(l);
+    char *t = screen(l);
+    if (!strstr(t, "step 0/13") || strstr(t, "not made for"))
+        fail_msg("the torus scene is not drawn:\n%s", t);
+    free(t);
+    stop(l);
+}
+
 static void test_many_checks(void **state)
 {
     enum { NCHECKS = 70 };
@@ -1251,6 +1266,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_no_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_machine_scene, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
+#include "cli/machine_spec.h"
 #include "cli/trace.h"
 #include "core/sanitize.h"
 #include "lesson/library.h"
@@ -58,7 +59,19 @@ int lint_picture_fits(const SceneSpec *sc, char *why, size_t whylen)
 long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen)
 {
     Schedule s;
-    CvError e = algo_generate(sc->algo, &sc->call, &s);
+    Machine m;
+    CliModel cm;
+    CliErr ce;
+    /* on the scene's machine (-T), as trace and the player build it: the
+       torus, hier and nvls algorithms exist only there */
+    if (sc->topo[0] &&
+        (cli_parse_model(NULL, NULL, NULL, NULL, &cm, &ce) ||
+         cli_parse_machine(sc->topo, sc->call.nranks, &cm, &m, &ce))) {
+        snprintf(why, whylen, "%s", ce.msg);
+        return -1;
+    }
+    CvError e = algo_generate_on(sc->algo, &sc->call, sc->topo[0] ? &m : NULL,
+                                 &s, NULL, 0);
     if (e) {
         snprintf(why, whylen, "the %s schedule cannot be built: %s",
                  sc->algo->name, cv_strerror(e));
