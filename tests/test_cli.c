@@ -486,6 +486,74 @@ static void test_model(void **state)
     out_free(&o);
 }
 
+/* model's summary lines agree with its table: every change of the best
+ * algorithm between two rows has its crossover lines, chained from the
+ * one best to the next (the best can change twice between two rows: on
+ * nodes 4x8 with fast reduction, butterfly to halving-doubling to hier),
+ * and the "at SIZE" line quotes the last row's times (it quoted those of
+ * the last bisection). */
+static void test_model_summary(void **state)
+{
+    Out o;
+    run(&o, "model allreduce -p 32 -T nodes:4x8,gamma=1000");
+    assert_int_equal(o.rc, 0);
+    /* the table: size and the best column of each row; the last row */
+    char best[64][32], last[1024] = "";
+    int nrows = 0;
+    for (const char *l = o.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (*l == '#' || *l == '\n')
+            continue;
+        size_t n = strcspn(l, "\n");
+        const char *e = l + n;
+        while (e > l && e[-1] == ' ')
+            e--;
+        const char *b = e;
+        while (b > l && b[-1] != ' ')
+            b--;
+        assert_true(nrows < 64);
+        snprintf(best[nrows++], 32, "%.*s", (int)(e - b), b);
+        snprintf(last, sizeof last, "%.*s", (int)n, l);
+    }
+    assert_true(nrows > 10);
+    /* the crossovers, in order, walk from each row's best to the next's */
+    const char *c = o.out;
+    char at[32];
+    snprintf(at, sizeof at, "%s", best[0]);
+    int changes = 0;
+    for (int i = 1; i < nrows; i++) {
+        while (strcmp(at, best[i])) {
+            c = strstr(c, "# crossover ");
+            if (!c)
+                fail_msg("no crossover from %s towards %s:\n%s", at, best[i],
+                         o.out);
+            char from[32], to[32];
+            assert_int_equal(sscanf(c, "# crossover %31s -> %31[^:]:", from,
+                                    to), 2);
+            if (strcmp(from, at))
+                fail_msg("crossover from %s where the best is %s", from, at);
+            snprintf(at, sizeof at, "%s", to);
+            c++;
+            changes++;
+        }
+    }
+    assert_true(changes >= 2);
+    /* the "at SIZE" line: the last row's best time, and the ring's */
+    const char *s = strstr(o.out, "# at 134217728 bytes: ");
+    assert_non_null(s);
+    char name[32];
+    double t_best, ratio, t_ring;
+    assert_int_equal(sscanf(s, "# at 134217728 bytes: %31s takes %lf us, "
+                            "%lfx faster than ring (the default) at %lf us",
+                            name, &t_best, &ratio, &t_ring), 4);
+    assert_string_equal(name, best[nrows - 1]);
+    char tb[32], tr[32];
+    snprintf(tb, sizeof tb, "%.3f*", t_best);
+    snprintf(tr, sizeof tr, " %.3f ", t_ring);
+    if (!strstr(last, tb) || !strstr(last, tr))
+        fail_msg("'%s' does not quote the last row:\n%s", s, last);
+    out_free(&o);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -500,6 +568,7 @@ int main(void)
         cmocka_unit_test(test_dispatch),
         cmocka_unit_test(test_list),
         cmocka_unit_test(test_model),
+        cmocka_unit_test(test_model_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -370,20 +370,28 @@ static int model_table(Model *m)
         best[i] = model_eval(m, counts[i]);
         model_row(m, counts[i], best[i]);
     }
+    /* every change of the best between two rows, also where it changes
+       more than once between them: narrowed one after another from the
+       row before until the row's own best is reached */
     size_t ncross = 0;
     for (size_t i = 1; i < n; i++) {
-        if (best[i] == best[i - 1])
-            continue;
-        Cross x = {counts[i - 1], counts[i], best[i - 1], best[i]};
-        cross_narrow(m, &x);
-        cross_print(m, &x);
-        ncross++;
+        size_t lo = counts[i - 1];
+        int from = best[i - 1];
+        for (int k = 0; from != best[i] && k < 64; k++) {
+            Cross x = {lo, counts[i], from, best[i]};
+            cross_narrow(m, &x);
+            cross_print(m, &x);
+            ncross++;
+            lo = x.hi, from = x.to;
+        }
     }
     if (!ncross && n)
         printf("# crossovers: none in this sweep (%s is best at every size)\n",
                algo_label(m, best[0]));
+    /* the largest size's times again: the bisections above left others
+       in m->t */
     if (n)
-        against_default(m, counts[n - 1], best[n - 1]);
+        against_default(m, counts[n - 1], model_eval(m, counts[n - 1]));
     free(counts);
     free(best);
     return CLI_EXIT_OK;
