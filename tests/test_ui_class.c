@@ -191,6 +191,7 @@ static void test_sentences(void **state)
     step_sentence(&s, 8, out, sizeof out); /* the first all-gather step */
     assert_string_equal(out, "Every rank sends the block it finished reducing "
                              "to its right neighbour, which keeps it.");
+    sched_fini(&s);
 }
 
 /* ---------------------------------------------- sentences against facts */
