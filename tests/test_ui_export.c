@@ -3,7 +3,8 @@
  * from the theme table and xterm's palette, < & > escaped, a wide
  * character placed over its two cells, frames drawn as lines), the
  * themes' contrast, the terminal bytes of a screen, the asciicast of a
- * scene (its header, and one screen per step), the key w that writes the
+ * scene (its header, and one screen per step), the command line's
+ * exports and their refusals (one sentence, status 1 or 2), the key w that writes the
  * screen, and the scene string read back for every collective and
  * algorithm at several rank counts. */
 #include <setjmp.h>
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "call_fixture.h"
+#include "run_bin.h"
 #include "ui/export.h"
 #include "ui/scene.h"
 #include "ui/scene_str.h"
@@ -380,6 +382,68 @@ static void test_scene_str_of_app(void **state)
     assert_int_equal(scene_str_parse("allreduce -B threads", &back, &e), -1);
 }
 
+/* The command line: an export needs no terminal; a bad path is one
+ * sentence and status 1, bad input one sentence and status 2. */
+static void test_command_line(void **state)
+{
+    char svg[300], cast[300], bad[300];
+    snprintf(svg, sizeof svg, "%s/cli.svg", dir);
+    snprintf(cast, sizeof cast, "%s/cli.cast", dir);
+    snprintf(bad, sizeof bad, "%s/missing/cli.svg", dir);
+    const char *ok[] = {"allreduce", "-a", "ring", "-p", "8",
+                        "--step", "3", "--export-svg", svg, NULL};
+    Ran r = run_args(ok);
+    if (r.status)
+        fail_msg("status %d: %s", r.status, r.err);
+    assert_string_equal(r.out, "");
+    assert_string_equal(r.err, "");
+    char *text = slurp(svg);
+    assert_non_null(strstr(text, "width=\"1000\" height=\"600\""));
+    assert_non_null(strstr(text, ">step</text>")); /* the header's step */
+    free(text);
+    ran_free(&r);
+    /* --scene, a range of steps 2 to 4: three screens */
+    const char *sc[] = {"--scene", "allgather -a ring -p 4 "
+                        "--step 2", "--export-cast", cast, "--last-step",
+                        "4", "--screen", "80x24", NULL};
+    r = run_args(sc);
+    assert_int_equal(r.status, 0);
+    text = slurp(cast);
+    assert_int_equal(count(text, "\n"), 1 + 3);
+    assert_non_null(strstr(text, "\"width\": 80, \"height\": 24"));
+    free(text);
+    ran_free(&r);
+    /* SVG to standard output */
+    const char *out[] = {"reduce", "-p", "4", "--export-svg",
+                         "-", "--theme", "mono", NULL};
+    r = run_args(out);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(strncmp(r.out, "<?xml", 5), 0);
+    ran_free(&r);
+    /* a folder that does not exist: status 1, one line */
+    const char *nodir[] = {"--export-svg", bad, NULL};
+    r = run_args(nodir);
+    run_expect_sentence(&r, "a missing folder", 1, "does not exist");
+    ran_free(&r);
+    /* bad input: status 2, one line each */
+    static const char *const inputs[][7] = {
+        {"past the last step", "--step", "99", "--export-svg", "x.svg"},
+        {"--scene holds", "--scene", "allreduce -p 4", "-p", "8"},
+        {"goes with", "--delay", "1"},
+        {"colour, deep or mono", "--theme", "grey"},
+        {"comes before", "--export-cast", "x.cast", "--step", "3",
+         "--last-step", "2"},
+    };
+    for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+        const char *args[8] = {NULL};
+        for (int k = 1; k < 7 && inputs[i][k]; k++)
+            args[k - 1] = inputs[i][k];
+        r = run_args(args);
+        run_expect_sentence(&r, inputs[i][1], 2, inputs[i][0]);
+        ran_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -392,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_key_w),
         cmocka_unit_test(test_scene_str),
         cmocka_unit_test(test_scene_str_of_app),
+        cmocka_unit_test(test_command_line),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

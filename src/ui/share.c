@@ -13,10 +13,18 @@
 #include "ui/scene_str.h"
 #include "ui/screen.h"
 
-/* The file standard output stands for. */
-static const char *real_path(const char *path)
+/* Write through fn to path, or to standard output for "-" (a stream:
+ * nothing to rename). */
+static CvError write_file(const char *path, StoreWriteFn fn, void *ctx,
+                          char *why, size_t whylen)
 {
-    return strcmp(path, "-") ? path : "/dev/stdout";
+    if (strcmp(path, "-"))
+        return store_write(path, fn, ctx, why, whylen);
+    if (!fn(stdout, ctx) && !fflush(stdout) && !ferror(stdout))
+        return CV_OK;
+    snprintf(why, whylen, "cannot write the standard output: %s",
+             strerror(errno ? errno : EIO));
+    return CV_ERR_IO;
 }
 
 /* Whether path's folder exists; a sentence when not (the store would
@@ -56,7 +64,7 @@ static CvError svg_of_grid(const Grid *g, const char *path, int theme,
     SvgJob j = {.g = g, .theme = theme};
     if (!folder_exists(path, why, whylen))
         return CV_ERR_IO;
-    return store_write(real_path(path), write_svg, &j, why, whylen);
+    return write_file(path, write_svg, &j, why, whylen);
 }
 
 /* Draw the App's screen into g at its terminal size. */
@@ -120,7 +128,7 @@ CvError share_cast(App *app, Grid *g, const char *path, size_t from,
         j.to = j.from;
     if (!folder_exists(path, why, whylen))
         return CV_ERR_IO;
-    CvError e = store_write(real_path(path), write_cast, &j, why, whylen);
+    CvError e = write_file(path, write_cast, &j, why, whylen);
     if (e && j.why[0])
         snprintf(why, whylen, "%s", j.why);
     return e;
