@@ -74,7 +74,10 @@ static const CliCmd tui_cmd = {
              "screens run without a terminal. Script words:\nkey names as "
              "help shows them (Right, PgDn, a, Enter, Esc, Space, ...),\n"
              "click X Y, wheel up|down, resize WxH, tick [N], wait, dump, "
-             "act NAME,\nseek K, select RANK BUF ELEM; '#' starts a comment.",
+             "act NAME,\nseek K, select RANK BUF ELEM; '#' starts a comment.\n\n"
+             "Pictures: --export-svg and --export-cast write the screens "
+             "without a\nterminal; the key u shows the scene string that "
+             "--scene reopens.",
     .opts = opts,
     .nopts = O_COUNT,
     .max_pos = 1,
