@@ -290,6 +290,21 @@ static void test_key_w(void **state)
     t = run_script(&app, "Esc u");
     assert_non_null(strstr(t, "Scene: allreduce -a ring -p 8 --step 3"));
     free(t);
+    /* W: steps 3 to 15 (ring all-reduce out of place on 8 ranks: the
+       copy-in and 2(p-1) = 14 steps), thirteen screens; the scene stays
+       at step 3 */
+    t = run_script(&app, "W");
+    assert_non_null(strstr(t, "collviz-allreduce-ring-p8-step3.cast"));
+    free(t);
+    t = run_script(&app, "Enter");
+    assert_non_null(strstr(t, "Wrote steps 3 to 15 (100x30) as an "
+                              "asciicast to collviz-allreduce-ring-p8-"
+                              "step3.cast."));
+    free(t);
+    assert_int_equal(app.scene->step, 3);
+    char *cast = slurp("collviz-allreduce-ring-p8-step3.cast");
+    assert_int_equal(count(cast, "\n"), 1 + 15 - 3 + 1);
+    free(cast);
     app_fini(&app);
     assert_int_equal(chdir(cwd), 0);
 }

@@ -526,15 +526,19 @@ static void do_lessons(App *app, const Request *r)
     app->status.lessons = app->status.quit = true;
 }
 
-/* w: ask for the file, with a free name in the current folder typed
- * already; Enter leaves it in status.export_to for whoever draws. */
+/* w (the screen as SVG), W (the steps from here as a cast): ask for the
+ * file, with a free name in the current folder typed already; Enter
+ * leaves it in status.export_to for whoever draws. */
 static void do_export(App *app, const Request *r)
 {
     char name[TEXT_MAX + 1];
-    scene_str_file_name(app->scene, "svg", name, sizeof name);
-    text_open(&app->mode.text, _("Write the screen as SVG to (Enter writes, "
-                                 "Esc cancels): "), name);
-    app->mode.text_for = TEXT_FOR_SVG;
+    bool cast = r->act == ACT_EXPORT_CAST;
+    scene_str_file_name(app->scene, cast ? "cast" : "svg", name, sizeof name);
+    text_open(&app->mode.text, cast ? _("Write the steps from here as an "
+                                        "asciicast to (Enter writes): ")
+                                    : _("Write the screen as SVG to (Enter "
+                                        "writes, Esc cancels): "), name);
+    app->mode.text_for = cast ? TEXT_FOR_CAST : TEXT_FOR_SVG;
     app_mode_set(app, MODE_TEXT);
 }
 
@@ -584,6 +588,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
     [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
     [ACT_EXPORT_SVG] = do_export,   [ACT_SCENE_STR] = do_scene_str,
+    [ACT_EXPORT_CAST] = do_export,
     [ACT_SELECT_CELL] = do_select,
     [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,
     [ACT_RESIZE] = do_resize,       [ACT_TICK] = do_tick,

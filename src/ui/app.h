@@ -68,6 +68,7 @@ typedef enum {
 typedef enum {
     TEXT_FOR_SIZE, /* the measured size, parsed as -s is */
     TEXT_FOR_SVG,  /* a file to write the screen to as SVG */
+    TEXT_FOR_CAST, /* a file to write the steps from here as a cast */
     TEXT_FOR_COUNT
 } TextFor;
 
@@ -150,6 +151,8 @@ typedef struct {
     char export_to[TEXT_MAX + 1]; /* a file to write the next frame to
                                  as SVG ("": none); whoever draws the
                                  frames writes it (share_pending) */
+    bool export_cast;         /* ...the steps from the shown one to the
+                                 last as an asciicast instead */
 } AppStatus;
 
 typedef struct App {

@@ -117,6 +117,8 @@ static bool text_enter(App *app, const Request *r)
     switch (app->mode.text_for) {
     case TEXT_FOR_SIZE: set_size(app, app->mode.text.text); break;
     case TEXT_FOR_SVG:
+    case TEXT_FOR_CAST:
+        app->status.export_cast = app->mode.text_for == TEXT_FOR_CAST;
         if (!app->mode.text.len)
             app_message(app, true, _("No file name was given; nothing was "
                                      "written."));

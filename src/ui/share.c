@@ -136,16 +136,44 @@ CvError share_cast(App *app, Grid *g, const char *path, size_t from,
 
 /* ------------------------------------------------------------ the key */
 
+/* W's cast: the steps from the one shown to the last, 1.5 s apart, on
+ * a grid of the screen's size; the scene goes back to the step shown. */
+static CvError cast_from_here(App *app, const Grid *screen, const char *path,
+                              int theme, char *why, size_t whylen)
+{
+    Grid g;
+    char seek_why[200];
+    size_t step = app->scene->step;
+    if (grid_init(&g, screen->w, screen->h, screen->ascii)) {
+        snprintf(why, whylen, "there is not enough memory for the screens");
+        return CV_ERR_NOMEM;
+    }
+    CvError e = share_cast(app, &g, path, step, app->scene->sched.nsteps,
+                           SHARE_DELAY_S, theme, why, whylen);
+    grid_fini(&g);
+    if (scene_seek(app->scene, step, seek_why, sizeof seek_why))
+        app_scene_said(app, seek_why);
+    return e;
+}
+
 bool share_pending(App *app, const Grid *g, int theme)
 {
     char why[300], path[sizeof app->status.export_to];
+    size_t from = app->scene->step, n = app->scene->sched.nsteps;
     if (!app->status.export_to[0])
         return false;
     snprintf(path, sizeof path, "%s", app->status.export_to);
     app->status.export_to[0] = '\0';
-    if (svg_of_grid(g, path, theme, why, sizeof why))
+    CvError e = app->status.export_cast
+                ? cast_from_here(app, g, path, theme, why, sizeof why)
+                : svg_of_grid(g, path, theme, why, sizeof why);
+    if (e)
         app_message(app, true, "%c%s.", why[0] >= 'a' && why[0] <= 'z'
                     ? why[0] - 'a' + 'A' : why[0], why + 1);
+    else if (app->status.export_cast)
+        app_message(app, false, _("Wrote steps %zu to %zu (%dx%d) as an "
+                                  "asciicast to %s."), from, n, g->w, g->h,
+                    path);
     else
         app_message(app, false, _("Wrote the screen (%dx%d) as SVG to %s."),
                     g->w, g->h, path);

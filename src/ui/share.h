@@ -23,13 +23,19 @@ CvError share_svg(App *app, Grid *g, const char *path, int theme, char *why,
 /* Write the screens of steps `from` to `to` (steps executed, clamped to
  * the schedule), one every `delay` seconds, as an asciicast to path. The
  * App is left at step `to`. */
+/* Seconds between the screens of a cast the key W writes, and the
+ * default of --delay. */
+#define SHARE_DELAY_S 1.5
+
 CvError share_cast(App *app, Grid *g, const char *path, size_t from,
                    size_t to, double delay, int theme, char *why,
                    size_t whylen);
 
 /* After a frame was drawn into g: write the export the user asked for
- * (the App's status.export_to) and say on the status line what was
- * written or why not. True when there was one (draw again). */
+ * (the App's status.export_to: g as SVG, or with status.export_cast the
+ * steps from the one shown to the last as a cast, the scene then back at
+ * its step) and say on the status line what was written or why not.
+ * True when there was one (draw again). */
 bool share_pending(App *app, const Grid *g, int theme);
 
 #endif

@@ -459,7 +459,7 @@ int cmd_tui(int argc, char **argv)
 {
     CliErr e = {{0}};
     TuiArgs t = {.w = 100, .h = 30, .theme = -1, .last_step = -1,
-                 .delay = 1.5};
+                 .delay = SHARE_DELAY_S};
     app_options_default(&t.app);
     int rc = parse_tui_args(argc, argv, &t, &e);
     if (rc > 0)
