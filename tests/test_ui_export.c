@@ -109,6 +109,12 @@ static void test_svg_structure(void **state)
     assert_null(strstr(svg, "\xe2\x94\x80")); /* ─ */
     assert_null(strstr(svg, "\xe2\x94\x8c")); /* ┌ */
     free(svg);
+    /* a control character put in a cell by hand is no control in XML */
+    grid_put(&g, grid_rect(&g), 3, 1, 0x1b, ROLE_VALUE, 0);
+    svg = svg_of(&g, THEME_COLOUR);
+    assert_null(strchr(svg, 0x1b));
+    assert_non_null(strstr(svg, ">x&lt;?&amp;z&gt;</text>"));
+    free(svg);
     grid_fini(&g);
 }
 

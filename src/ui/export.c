@@ -62,6 +62,15 @@ static Look look_of(const Cell *c, int theme)
     return l;
 }
 
+/* The character a cell shows in a file: a control character (which no
+ * view should put in a cell, and which XML forbids and a terminal would
+ * obey) as '?'. */
+static uint32_t shown(uint32_t c)
+{
+    return c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0xfffe || c == 0xffff
+           ? '?' : c;
+}
+
 /* ------------------------------------------------------------ SVG */
 
 /* Arms of a light box-drawing character from its cell's centre. */
@@ -194,6 +203,7 @@ static void svg_run(Sink *s, const Grid *g, int y, int x0, int x1, int theme)
         char u[4];
         if (c == GRID_CONT)
             continue;
+        c = shown(c);
         if (c == '<' || c == '>' || c == '&')
             sink_str(s, c == '<' ? "&lt;" : c == '>' ? "&gt;" : "&amp;");
         else
@@ -292,7 +302,7 @@ static void ansi_write(Sink *s, const Grid *g, int theme)
             if (!prev || prev->role != c->role || prev->attr != c->attr)
                 sgr_cell(s, c, theme);
             prev = c;
-            sink_mem(s, u, (size_t)grid_utf8(u, c->ch));
+            sink_mem(s, u, (size_t)grid_utf8(u, shown(c->ch)));
         }
     }
     sink_str(s, "\033[0m");
