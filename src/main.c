@@ -44,7 +44,8 @@ static const Command *find_command(const char *name)
 static int usage(void)
 {
     printf("usage: collviz [COMMAND] [ARGS...]\n"
-           "       collviz [tui] [COLL] [-a ALGO] [-p RANKS] [-s SIZE] [-B BACKEND]\n\n"
+           "       collviz [tui] [COLL] [-a ALGO] [-p RANKS] [-s SIZE] [-B BACKEND]\n"
+           "       collviz --scene STRING [--export-svg FILE | --export-cast FILE]\n\n"
            "A terminal visualizer, tutorial and measuring tool for collective\n"
            "communication algorithms.\n\ncommands:\n");
     for (size_t i = 0; i < NCOMMANDS; i++)

@@ -183,8 +183,22 @@ wait_for "Transfers" "teacher: presenter mode"
 wait_for "step +measured" "teacher: presenter mode's counter line"
 tm send-keys -t e2e Right
 wait_for "Every rank|Ranks .* apart|Ranks? [0-9]" "teacher: the step's sentence"
+tm send-keys -t e2e u
+wait_for "Scene: allreduce -a halving-doubling -p 5 -s 1M --present --step 2" \
+    "teacher: the scene string"
+tm send-keys -t e2e w
+wait_for "halving-doubling-p5-step2\.svg" "teacher: w's file name (its end)"
+for i in $(seq 63); do tm send-keys -t e2e BSpace; done
+tm send-keys -t e2e "$work/lecture.svg" Enter
+wait_for "Wrote the screen \(100x30\) as SVG" "teacher: the screen as SVG"
+grep -q "<svg" "$work/lecture.svg" || fail "teacher: no SVG written"
 tm send-keys -t e2e q
 check_exit 0 "the teacher's script"
+"$bin" --scene "allreduce -a halving-doubling -p 5 -s 1M --present --step 2" \
+    --export-cast "$work/lecture.cast" --last-step 4 > "$work/out" 2>&1 ||
+    { cat "$work/out"; fail "the scene string's steps as a cast"; }
+[ "$(wc -l < "$work/lecture.cast")" -eq 4 ] || fail "a cast of steps 2-4 is not 3 screens"
+echo "e2e: ok: the scene string reopens the scene, its steps as a cast"
 
 # 7. not a terminal: one sentence pointing to trace, status 2
 "$bin" allgather < /dev/null > "$work/out" 2>&1

@@ -10,7 +10,9 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -170,6 +172,53 @@ static void test_write_device(void **state)
     assert_non_null(strstr(why, "is a directory"));
 }
 
+/* Whether path is a symbolic link. */
+static bool is_link(const char *path)
+{
+    struct stat st;
+    return !lstat(path, &st) && S_ISLNK(st.st_mode);
+}
+
+/* A symbolic link is never replaced by a file: a link to a file gets its
+ * target replaced, a dangling one its target made, and one whose target
+ * has no name (as /dev/stdout when standard output is a deleted file)
+ * is written through. */
+static void test_write_links(void **state)
+{
+    char target[160], link[160], why[512], text[64], fdlink[64];
+    snprintf(target, sizeof target, "%s/target.txt", root);
+    snprintf(link, sizeof link, "%s/link.txt", root);
+    assert_int_equal(store_write(target, write_text, "old", why, sizeof why),
+                     CV_OK);
+    assert_int_equal(symlink(target, link), 0);
+    assert_int_equal(store_write(link, write_text, "new", why, sizeof why),
+                     CV_OK);
+    assert_true(is_link(link));
+    slurp(target, text, sizeof text);
+    assert_string_equal(text, "new");
+    /* dangling: the target is made */
+    unlink(target);
+    assert_int_equal(store_write(link, write_text, "made", why, sizeof why),
+                     CV_OK);
+    assert_true(is_link(link));
+    slurp(target, text, sizeof text);
+    assert_string_equal(text, "made");
+    /* a deleted file behind /proc/self/fd */
+    int fd = open(target, O_RDWR);
+    assert_true(fd >= 0);
+    unlink(target);
+    snprintf(fdlink, sizeof fdlink, "/proc/self/fd/%d", fd);
+    unlink(link);
+    assert_int_equal(symlink(fdlink, link), 0);
+    assert_int_equal(store_write(link, write_text, "fd!", why, sizeof why),
+                     CV_OK);
+    assert_true(is_link(link));
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    assert_true(n >= 3);
+    assert_int_equal(memcmp(text, "fd!", 3), 0);
+    close(fd);
+}
+
 static void test_open_regular_only(void **state)
 {
     char path[256], why[512];
@@ -313,6 +362,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_atomic_write, setup, teardown),
         cmocka_unit_test_setup_teardown(test_write_device, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_links, setup, teardown),
         cmocka_unit_test_setup_teardown(test_open_regular_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_set_aside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clean_stale, setup, teardown),

@@ -24,18 +24,7 @@ int cli_fail(CliErr *e, const char *fmt, ...)
     return -1;
 }
 
-/* A growing text in a fixed buffer: `len` counts what the whole text needs
- * even when the buffer is too small (as snprintf does). */
-typedef struct {
-    char *buf;  /* destination (may be NULL when n is 0) */
-    size_t n;   /* bytes available in buf */
-    size_t len; /* length of the whole text so far */
-} Text;
-
-static void text_add(Text *t, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void text_add(Text *t, const char *fmt, ...)
+void cli_text_add(CliText *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -174,12 +163,12 @@ int cli_parse_args(const CliCmd *cmd, int argc, char **argv, CliArgs *out,
 
 size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n)
 {
-    Text t = {buf, n, 0};
+    CliText t = {buf, n, 0};
     if (n)
         buf[0] = '\0';
-    text_add(&t, "usage: collviz %s\n\n%s\n", cmd->usage, cmd->about);
+    cli_text_add(&t, "usage: collviz %s\n\n%s\n", cmd->usage, cmd->about);
     if (cmd->nopts)
-        text_add(&t, "\noptions:\n");
+        cli_text_add(&t, "\noptions:\n");
     for (size_t i = 0; i < cmd->nopts; i++) {
         const CliOpt *o = &cmd->opts[i];
         char head[64];
@@ -188,7 +177,7 @@ size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n)
                  o->short_name && o->long_name ? ", " : "  ",
                  o->long_name ? "--" : "", o->long_name ? o->long_name : "",
                  o->arg ? " " : "", o->arg ? o->arg : "");
-        text_add(&t, "  %-26s %s\n", head, o->help);
+        cli_text_add(&t, "  %-26s %s\n", head, o->help);
     }
     return t.len;
 }
@@ -232,9 +221,9 @@ static int parse_name(const NameSet *ns, const char *s, int *out, CliErr *e)
         return 0;
     }
     char names[256];
-    Text t = {names, sizeof names, 0};
+    CliText t = {names, sizeof names, 0};
     for (int i = 0; i < ns->count; i++)
-        text_add(&t, "%s%s", i ? ", " : "", ns->name(i));
+        cli_text_add(&t, "%s%s", i ? ", " : "", ns->name(i));
     if (!s)
         return cli_fail(e, "missing %s; give one of: %s", ns->what, names);
     return cli_fail(e, "unknown %s '%s'; valid: %s", ns->what, s, names);
@@ -250,23 +239,23 @@ int cli_parse_coll(const char *s, CollKind *out, CliErr *e)
 }
 
 /* The algorithms of collective k, ", " separated. */
-static void algo_list(CollKind k, Text *t)
+static void algo_list(CollKind k, CliText *t)
 {
     int n = 0;
     for (size_t i = 0, m = algo_count(); i < m; i++)
         if (algo_at(i)->coll == k)
-            text_add(t, "%s%s", n++ ? ", " : "", algo_at(i)->name);
+            cli_text_add(t, "%s%s", n++ ? ", " : "", algo_at(i)->name);
     if (!n)
-        text_add(t, "(none registered)");
+        cli_text_add(t, "(none registered)");
 }
 
 /* The collectives other than k that have an algorithm called s. */
-static int algo_owners(CollKind k, const char *s, Text *t)
+static int algo_owners(CollKind k, const char *s, CliText *t)
 {
     int n = 0;
     for (int o = 0; o < COLL_COUNT; o++)
         if (o != (int)k && algo_find((CollKind)o, s))
-            text_add(t, "%s%s", n++ ? ", " : "", coll_name((CollKind)o));
+            cli_text_add(t, "%s%s", n++ ? ", " : "", coll_name((CollKind)o));
     return n;
 }
 
@@ -279,7 +268,7 @@ int cli_parse_algo(CollKind k, const char *s, bool allow_all,
     if (s && allow_all && !strcasecmp(s, "all"))
         return 0;
     char valid[512], owners[256];
-    Text tv = {valid, sizeof valid, 0}, to = {owners, sizeof owners, 0};
+    CliText tv = {valid, sizeof valid, 0}, to = {owners, sizeof owners, 0};
     algo_list(k, &tv);
     if (!s)
         return cli_fail(e, "no algorithm is registered for %s", coll_name(k));
@@ -535,10 +524,10 @@ int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
 
 size_t cli_model_text(const CliModel *cm, char *buf, size_t n)
 {
-    Text t = {buf, n, 0};
+    CliText t = {buf, n, 0};
     if (n)
         buf[0] = '\0';
-    text_add(&t, "machine %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
+    cli_text_add(&t, "machine %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
              machine_kind_name(cm->link), cm->m.alpha * 1e6,
              cm->given[0] ? "--alpha" : "default", 1e-9 / cm->m.beta,
              cm->given[1] ? "--beta" : "default", 1e-9 / cm->m.gamma,

@@ -99,6 +99,19 @@ static inline bool cli_has(const CliArgs *a, int i) { return a->val[i] != NULL; 
  * whole text needs). */
 size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n);
 
+/* A growing text in a fixed buffer: `len` counts what the whole text needs
+ * even when the buffer is too small (as snprintf does), so a caller can
+ * say how much it would have taken. */
+typedef struct {
+    char *buf;  /* destination (may be NULL when n is 0) */
+    size_t n;   /* bytes available in buf */
+    size_t len; /* length of the whole text so far */
+} CliText;
+
+/* printf-style text appended to t (cut where buf ends, always ended). */
+void cli_text_add(CliText *t, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
 /* ------------------------------------------------------------- numbers */
 
 /* Every integer option is read by these: decimal digits, after one '-'

@@ -211,6 +211,14 @@ CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
 {
     StoreTmp t;
     struct stat st;
+    char real[4096];
+    if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+        store_resolve(path, real, sizeof real);
+        if (!strcmp(real, path)) /* no name to replace (/dev/stdout on a
+                                    deleted file), or no target yet */
+            return write_in_place(path, fn, ctx, why, whylen);
+        path = real; /* the link stays; its target is replaced */
+    }
     if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
         if (S_ISDIR(st.st_mode)) {
             snprintf(why, whylen, "cannot write %s: it is a directory", path);

@@ -74,7 +74,11 @@ typedef int (*StoreWriteFn)(FILE *f, void *ctx);
  * is untouched, the temporary file removed, and why says what failed and
  * why (strerror). A path that exists and is not a regular file (a device
  * such as /dev/stdout or /dev/full, a FIFO) is written in place, never
- * replaced; a directory is refused. */
+ * replaced; a directory is refused. A symbolic link is followed: its
+ * target is replaced and the link kept; a link whose target has no name
+ * (/dev/stdout on a deleted file) or does not exist yet is written
+ * through in place, so no link (and no /dev entry) is ever replaced by
+ * a file. */
 CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
                     size_t whylen);
 

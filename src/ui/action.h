@@ -50,6 +50,9 @@ struct WorkerResult; /* worker.h */
     X(ACT_THEME, "theme", N_("next colour theme"))                            \
     X(ACT_HELP, "help", N_("show / hide this help"))                          \
     X(ACT_REDRAW, "redraw", N_("redraw the screen"))                          \
+    X(ACT_EXPORT_SVG, "export", N_("write the screen as an SVG picture"))    \
+    X(ACT_EXPORT_CAST, "cast", N_("write the steps from here to the last as an asciicast")) \
+    X(ACT_SCENE_STR, "scene", N_("show the scene string that reopens this scene")) \
     X(ACT_LESSONS, "lessons", N_("open the lessons (collviz learn)"))       \
     X(ACT_QUIT, "quit", N_("quit collviz"))                                   \
     /* requests with arguments, made by mouse clicks and the script */        \

@@ -11,6 +11,7 @@
 
 #include "ui/i18n.h"
 #include "ui/scene.h"
+#include "ui/scene_str.h"
 
 double app_now(void)
 {
@@ -525,6 +526,33 @@ static void do_lessons(App *app, const Request *r)
     app->status.lessons = app->status.quit = true;
 }
 
+/* w (the screen as SVG), W (the steps from here as a cast): ask for the
+ * file, with a free name in the current folder typed already; Enter
+ * leaves it in status.export_to for whoever draws. */
+static void do_export(App *app, const Request *r)
+{
+    char name[TEXT_MAX + 1];
+    bool cast = r->act == ACT_EXPORT_CAST;
+    scene_str_file_name(app->scene, cast ? "cast" : "svg", name, sizeof name);
+    text_open(&app->mode.text, cast ? _("Write the steps from here as an "
+                                        "asciicast to (Enter writes): ")
+                                    : _("Write the screen as SVG to (Enter "
+                                        "writes, Esc cancels): "), name);
+    app->mode.text_for = cast ? TEXT_FOR_CAST : TEXT_FOR_SVG;
+    app_mode_set(app, MODE_TEXT);
+}
+
+/* u: the scene string on the status line, to copy into slides or chat. */
+static void do_scene_str(App *app, const Request *r)
+{
+    SceneStr s;
+    char text[SCENE_STR_LEN];
+    scene_str_of(app->scene, app->view.present, &s);
+    scene_str_format(&s, text, sizeof text);
+    app_message(app, false, _("Scene: %s  (collviz --scene '...' reopens "
+                              "it)"), text);
+}
+
 static void do_resize(App *app, const Request *r)
 {
     app->view.term_w = r->a;
@@ -559,6 +587,8 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_CHART_VIEW] = do_chart_view, [ACT_PRESENT] = do_present,
     [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
     [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
+    [ACT_EXPORT_SVG] = do_export,   [ACT_SCENE_STR] = do_scene_str,
+    [ACT_EXPORT_CAST] = do_export,
     [ACT_SELECT_CELL] = do_select,
     [ACT_SELECT_RANK] = do_select,  [ACT_SEEK] = do_seek,
     [ACT_RESIZE] = do_resize,       [ACT_TICK] = do_tick,

@@ -67,6 +67,8 @@ typedef enum {
 /* What Enter does with the text typed in MODE_TEXT. */
 typedef enum {
     TEXT_FOR_SIZE, /* the measured size, parsed as -s is */
+    TEXT_FOR_SVG,  /* a file to write the screen to as SVG */
+    TEXT_FOR_CAST, /* a file to write the steps from here as a cast */
     TEXT_FOR_COUNT
 } TextFor;
 
@@ -146,6 +148,11 @@ typedef struct {
     bool quit;                /* leave the main loop */
     bool lessons;             /* ...for the list of lessons (learn) */
     int exit_status;          /* what cmd_tui returns (1: backend failed) */
+    char export_to[TEXT_MAX + 1]; /* a file to write the next frame to
+                                 as SVG ("": none); whoever draws the
+                                 frames writes it (share_pending) */
+    bool export_cast;         /* ...the steps from the shown one to the
+                                 last as an asciicast instead */
 } AppStatus;
 
 typedef struct App {

@@ -114,8 +114,19 @@ static bool close_mode(App *app, const Request *r)
 static bool text_enter(App *app, const Request *r)
 {
     app_mode_set(app, MODE_NONE);
-    if (app->mode.text_for == TEXT_FOR_SIZE)
-        set_size(app, app->mode.text.text);
+    switch (app->mode.text_for) {
+    case TEXT_FOR_SIZE: set_size(app, app->mode.text.text); break;
+    case TEXT_FOR_SVG:
+    case TEXT_FOR_CAST:
+        app->status.export_cast = app->mode.text_for == TEXT_FOR_CAST;
+        if (!app->mode.text.len)
+            app_message(app, true, _("No file name was given; nothing was "
+                                     "written."));
+        snprintf(app->status.export_to, sizeof app->status.export_to, "%s",
+                 app->mode.text.text);
+        break;
+    case TEXT_FOR_COUNT: break;
+    }
     return true;
 }
 

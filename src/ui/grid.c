@@ -167,8 +167,7 @@ static uint32_t utf8_next(const char **s)
     return c < 0x20 || c == 0x7F ? '?' : c;
 }
 
-/* Append code point c to out as UTF-8; returns bytes written. */
-static int utf8_put(char *out, uint32_t c)
+int grid_utf8(char *out, uint32_t c)
 {
     if (c < 0x80) {
         out[0] = (char)c;
@@ -410,7 +409,7 @@ static void dump_layer(const Grid *g, int layer, char *out, size_t *n)
         for (int x = 0; x < g->w; x++) {
             const Cell *c = grid_cat(g, x, y);
             if (layer == 0 && c->ch != GRID_CONT)
-                *n += (size_t)utf8_put(out + *n, c->ch);
+                *n += (size_t)grid_utf8(out + *n, c->ch);
             else if (layer == 1)
                 out[(*n)++] = grid_role_code((Role)c->role);
             else if (layer == 2)

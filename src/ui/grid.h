@@ -192,6 +192,8 @@ void grid_vline(Grid *g, Rect clip, int x, int y, int n, Glyph gl,
  * returns the inside of the frame. */
 Rect grid_box(Grid *g, Rect r, Role border, const char *title, Role trole);
 
+/* Code point c as UTF-8 into out (room for 4 bytes); the bytes written. */
+int grid_utf8(char *out, uint32_t c);
 /* Display width of UTF-8 text in columns. */
 int grid_text_width(const char *s);
 /* Columns code point c takes: 2 for East Asian wide characters and

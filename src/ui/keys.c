@@ -62,6 +62,9 @@
     X('?', "?", ACT_HELP)                                                     \
     X(KEY_F(1), "F1", ACT_HELP)                                               \
     X(CTRL_KEY('l'), "^L", ACT_REDRAW)                                        \
+    X('w', "w", ACT_EXPORT_SVG)                                               \
+    X('W', "W", ACT_EXPORT_CAST)                                              \
+    X('u', "u", ACT_SCENE_STR)                                                \
     X('L', "L", ACT_LESSONS)                                                \
     X('q', "q", ACT_QUIT)
 

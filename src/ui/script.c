@@ -8,6 +8,7 @@
 #include "core/sched.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
+#include "ui/share.h"
 #include "ui/worker.h"
 
 /* ------------------------------------------------------------ parsing */
@@ -230,6 +231,8 @@ static void frame(App *app, Grid *g, const ScriptRun *run, bool write)
     if (g->w != app->view.term_w || g->h != app->view.term_h)
         grid_resize(g, app->view.term_w, app->view.term_h);
     screen_draw(app, g);
+    if (share_pending(app, g, app->view.theme)) /* e's picture, then */
+        screen_draw(app, g);                    /* what was written */
     if (!write || !run->out)
         return;
     char *t = grid_dump(g, run->roles);

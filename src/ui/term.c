@@ -10,6 +10,7 @@
 #endif
 #include "ui/term.h"
 #include "ui/i18n.h"
+#include "ui/theme.h"
 
 #include <curses.h>
 #include <langinfo.h>
@@ -23,88 +24,17 @@
 
 /* ------------------------------------------------------------ themes */
 
-/* How one role looks: colours (-1: the terminal's default) and attributes. */
-typedef struct {
-    short fg;       /* foreground colour */
-    short bg;       /* background colour */
-    unsigned attr;  /* A_BOLD, A_DIM, A_REVERSE, A_UNDERLINE */
-} Style;
-
-enum { THEME_COLOUR, THEME_DEEP, THEME_MONO, THEME_COUNT };
-
-static const char *const theme_names[THEME_COUNT] = {"colour", "deep", "mono"};
-
-#define D (-1)
-/* Roles shared by the two colour themes; the deep one overrides levels. */
-#define COLOUR_BASE                                                           \
-    [ROLE_NORMAL] = {D, D, 0},                                                \
-    [ROLE_BORDER] = {COLOR_BLUE, D, 0},                                       \
-    [ROLE_TITLE] = {COLOR_CYAN, D, A_BOLD},                                   \
-    [ROLE_FOCUS] = {COLOR_YELLOW, D, A_BOLD},                                 \
-    [ROLE_HEADER] = {COLOR_CYAN, D, 0},                                       \
-    [ROLE_VALUE] = {D, D, A_BOLD},                                            \
-    [ROLE_DIM] = {D, D, A_DIM},                                               \
-    [ROLE_KEY] = {COLOR_YELLOW, D, A_BOLD},                                   \
-    [ROLE_STATUS] = {COLOR_BLACK, COLOR_WHITE, 0},                            \
-    [ROLE_OK] = {COLOR_GREEN, D, A_BOLD},                                     \
-    [ROLE_WARN] = {COLOR_YELLOW, D, A_BOLD},                                  \
-    [ROLE_ERROR] = {COLOR_RED, D, A_BOLD},                                    \
-    [ROLE_MENU] = {COLOR_BLACK, COLOR_WHITE, 0},                              \
-    [ROLE_MENU_SEL] = {COLOR_WHITE, COLOR_BLUE, A_BOLD},                      \
-    [ROLE_SELECT] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD},                      \
-    [ROLE_EMPTY] = {D, D, A_DIM},                                             \
-    [ROLE_WRONG] = {COLOR_WHITE, COLOR_RED, A_BOLD | A_BLINK},                \
-    [ROLE_COPY] = {COLOR_CYAN, D, 0},                                         \
-    [ROLE_REDUCE] = {COLOR_YELLOW, D, 0},                                     \
-    [ROLE_NODE] = {D, D, A_BOLD},                                             \
-    [ROLE_LINK] = {COLOR_BLUE, D, A_DIM},                                     \
-    [ROLE_LINK_ACTIVE] = {COLOR_YELLOW, D, A_BOLD},                           \
-    [ROLE_AXIS] = {D, D, A_DIM},                                              \
-    [ROLE_MEASURED] = {COLOR_GREEN, D, A_BOLD},                               \
-    [ROLE_MODEL] = {COLOR_YELLOW, D, 0},                                      \
-    [ROLE_OTHER] = {COLOR_CYAN, D, 0},                                        \
-    [ROLE_SERIES1] = {COLOR_GREEN, D, A_BOLD},                                \
-    [ROLE_SERIES2] = {COLOR_CYAN, D, A_BOLD},                                 \
-    [ROLE_SERIES3] = {COLOR_MAGENTA, D, A_BOLD},                              \
-    [ROLE_SERIES4] = {COLOR_RED, D, A_BOLD},                                  \
-    [ROLE_SERIES5] = {COLOR_BLUE, D, A_BOLD},                                 \
-    [ROLE_SERIES6] = {COLOR_YELLOW, D, A_BOLD}
-
-static const Style themes[THEME_COUNT][ROLE_COUNT] = {
-    [THEME_COLOUR] = {
-        COLOUR_BASE,
-        [ROLE_LEVEL1] = {COLOR_WHITE, COLOR_BLUE, 0},
-        [ROLE_LEVEL2] = {COLOR_BLACK, COLOR_CYAN, 0},
-        [ROLE_LEVEL3] = {COLOR_BLACK, COLOR_GREEN, 0},
-        [ROLE_LEVEL4] = {COLOR_BLACK, COLOR_YELLOW, 0},
-        [ROLE_FINAL] = {COLOR_WHITE, COLOR_MAGENTA, A_BOLD},
-    },
-    [THEME_DEEP] = {
-        COLOUR_BASE,
-        [ROLE_LEVEL1] = {255, 24, 0},
-        [ROLE_LEVEL2] = {255, 25, 0},
-        [ROLE_LEVEL3] = {255, 31, 0},
-        [ROLE_LEVEL4] = {16, 37, 0},
-        [ROLE_FINAL] = {16, 214, A_BOLD},
-    },
-    [THEME_MONO] = {
-        [ROLE_TITLE] = {D, D, A_BOLD},   [ROLE_FOCUS] = {D, D, A_BOLD | A_UNDERLINE},
-        [ROLE_HEADER] = {D, D, A_BOLD},  [ROLE_VALUE] = {D, D, A_BOLD},
-        [ROLE_DIM] = {D, D, A_DIM},      [ROLE_KEY] = {D, D, A_BOLD},
-        [ROLE_STATUS] = {D, D, A_REVERSE}, [ROLE_OK] = {D, D, A_BOLD},
-        [ROLE_WARN] = {D, D, A_BOLD | A_UNDERLINE},
-        [ROLE_ERROR] = {D, D, A_BOLD | A_REVERSE},
-        [ROLE_MENU] = {D, D, 0},         [ROLE_MENU_SEL] = {D, D, A_REVERSE},
-        [ROLE_SELECT] = {D, D, A_REVERSE}, [ROLE_EMPTY] = {D, D, A_DIM},
-        [ROLE_LEVEL3] = {D, D, A_BOLD},  [ROLE_LEVEL4] = {D, D, A_BOLD},
-        [ROLE_FINAL] = {D, D, A_BOLD}, /* just written: underlined */
-        [ROLE_WRONG] = {D, D, A_REVERSE | A_BLINK},
-        [ROLE_NODE] = {D, D, A_BOLD},    [ROLE_LINK] = {D, D, A_DIM},
-        [ROLE_LINK_ACTIVE] = {D, D, A_BOLD}, [ROLE_AXIS] = {D, D, A_DIM},
-        [ROLE_MEASURED] = {D, D, A_BOLD},
-    },
-};
-#undef D
+/* The curses attributes of a theme's TA_* bits. */
+static attr_t style_attrs(unsigned ta)
+{
+    attr_t a = 0;
+    a |= ta & TA_BOLD ? A_BOLD : 0;
+    a |= ta & TA_DIM ? A_DIM : 0;
+    a |= ta & TA_REVERSE ? A_REVERSE : 0;
+    a |= ta & TA_UNDER ? A_UNDERLINE : 0;
+    a |= ta & TA_BLINK ? A_BLINK : 0;
+    return a;
+}
 
 /* ------------------------------------------------------------ state */
 
@@ -122,17 +52,17 @@ int term_theme_count(void) { return colours_ok ? THEME_COUNT : 1; }
 
 const char *term_theme_name(int theme)
 {
-    return colours_ok ? theme_names[theme % THEME_COUNT] : "mono";
+    return theme_name(term_theme_effective(theme));
 }
 
 char term_mono_mark(Role r, unsigned attr)
 {
-    chtype a = r < ROLE_COUNT ? themes[THEME_MONO][r].attr : 0;
-    bool rev = (a & (A_REVERSE | A_STANDOUT)) || (attr & GRID_REVERSE);
-    bool bold = (a & A_BOLD) || (attr & GRID_BOLD);
-    bool under = (a & A_UNDERLINE) || (attr & GRID_UNDER);
+    unsigned a = r < ROLE_COUNT ? theme_style(THEME_MONO, r)->attr : 0;
+    bool rev = (a & TA_REVERSE) || (attr & GRID_REVERSE);
+    bool bold = (a & TA_BOLD) || (attr & GRID_BOLD);
+    bool under = (a & TA_UNDER) || (attr & GRID_UNDER);
     return rev ? 'R' : bold && under ? 'B' : bold ? 'b' : under ? 'u'
-           : (a & A_DIM) ? 'd' : '.';
+           : (a & TA_DIM) ? 'd' : '.';
 }
 
 int term_default_theme(void)
@@ -141,8 +71,7 @@ int term_default_theme(void)
                       : THEME_MONO;
 }
 
-/* The theme actually used for index t. */
-static int effective_theme(int t)
+int term_theme_effective(int t)
 {
     if (!colours_ok)
         return THEME_MONO;
@@ -156,7 +85,8 @@ static void load_theme(int t)
         return;
     loaded_theme = t;
     for (int r = 0; colours_ok && r < ROLE_COUNT; r++)
-        init_pair((short)(r + 1), themes[t][r].fg, themes[t][r].bg);
+        init_pair((short)(r + 1), theme_style(t, (Role)r)->fg,
+                  theme_style(t, (Role)r)->bg);
 }
 
 /* ------------------------------------------------------------ signals */
@@ -311,9 +241,9 @@ void term_size(int *w, int *h)
 
 /* ------------------------------------------------------------ output */
 
-static attr_t cell_attrs(const Cell *c, const Style *st)
+static attr_t cell_attrs(const Cell *c, const ThemeStyle *st)
 {
-    attr_t a = st->attr;
+    attr_t a = style_attrs(st->attr);
     if (c->attr & GRID_BOLD)
         a |= A_BOLD;
     if (c->attr & GRID_REVERSE)
@@ -325,7 +255,7 @@ static attr_t cell_attrs(const Cell *c, const Style *st)
 
 static void put_cell(int x, int y, const Cell *c, int theme, bool utf8)
 {
-    const Style *st = &themes[theme][c->role < ROLE_COUNT ? c->role : 0];
+    const ThemeStyle *st = theme_style(theme, (Role)c->role);
     wchar_t wc[2] = {(wchar_t)c->ch, 0};
     if (!utf8 && c->ch > 0x7e)
         wc[0] = L'?';
@@ -337,7 +267,7 @@ static void put_cell(int x, int y, const Cell *c, int theme, bool utf8)
 
 void term_present(const Grid *g, int theme, bool all)
 {
-    int t = effective_theme(theme);
+    int t = term_theme_effective(theme);
     bool utf8 = !g->ascii;
     load_theme(t);
     if (all)

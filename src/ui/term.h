@@ -57,6 +57,9 @@ void term_child_group(int pgid);
  * without colours or NO_COLOR set only gets "mono". */
 int term_theme_count(void);
 const char *term_theme_name(int theme);
+/* The theme (theme.h's ThemeId) that index `theme` shows on this terminal:
+ * mono without colours, colour for deep on 8 colours. */
+int term_theme_effective(int theme);
 /* The theme to start with under the current terminal and environment. */
 int term_default_theme(void);
 /* How a cell of role r with attributes attr (GRID_*) looks in monochrome

@@ -13,37 +13,53 @@
 #include "ui/app.h"
 #include "ui/keys.h"
 #include "ui/scene.h"
+#include "ui/scene_str.h"
 #include "ui/screen.h"
 #include "ui/script.h"
+#include "ui/share.h"
 #include "ui/i18n.h"
 #include "ui/term.h"
+#include "ui/theme.h"
 
 /* ------------------------------------------------------------ options */
 
-/* The scene options (scene_opts.h) first, then the TUI's own. */
+/* The options of a scene string (scene_str.h: the scene options, the
+ * step, cells and presenter mode) first, then the TUI's own. */
 enum {
-    O_BACKEND = SCENE_OPT_COUNT, O_CELLS, O_ASCII, O_PRESENT, O_SCRIPT,
-    O_FRAMES,
+    O_BACKEND = SSTR_OPT_COUNT, O_SCENE, O_ASCII, O_THEME, O_EXPORT_SVG,
+    O_EXPORT_CAST, O_LAST_STEP, O_DELAY, O_SCRIPT, O_FRAMES,
     O_SCREEN, O_DUMP, O_ROLES, O_HELP, O_COUNT
 };
 
 static const CliOpt opts[O_COUNT] = {
-    SCENE_OPTS("number of ranks, 1 to 64 (default 8)",
-               "size measured by the counters and timed runs (default 64M); "
-               "with --script, WxH is the screen size"),
+    SCENE_STR_OPTS("number of ranks, 1 to 64 (default 8)",
+                   "size measured by the counters and timed runs (default "
+                   "64M); with --script, WxH is the screen size"),
     [O_BACKEND] = {'B', "backend", "NAME[:OPTS]", "where steps run: threads "
                    "(default), cuda, mpi; OPTS: the backend's key=value,... "
                    "(collviz(1))"},
-    [O_CELLS] = {0, "cells", "N", "picture cells per block, 1 to 8 (default 1)"},
+    [O_SCENE] = {0, "scene", "STRING", "the scene as the key u shows it, e.g. "
+                 "'allreduce -a ring -p 8 --step 3', instead of the options "
+                 "above"},
     [O_ASCII] = {0, "ascii", NULL, "ASCII line drawing instead of Unicode"},
-    [O_PRESENT] = {0, "present", NULL, "start in presenter mode (P): big "
-                   "cells, the step in words, one counter line"},
+    [O_THEME] = {0, "theme", "NAME", "colours: colour, deep or mono (default: "
+                 "deep with 256 colours, mono with NO_COLOR)"},
+    [O_EXPORT_SVG] = {0, "export-svg", "FILE", "write the screen at --step "
+                      "as SVG to FILE (- for stdout) and exit; no terminal "
+                      "needed"},
+    [O_EXPORT_CAST] = {0, "export-cast", "FILE", "write the screens of --step "
+                       "to --last-step as an asciicast v2 file (asciinema "
+                       "play FILE) and exit"},
+    [O_LAST_STEP] = {0, "last-step", "K", "with --export-cast: the last step "
+                     "recorded (default: the scene's last)"},
+    [O_DELAY] = {0, "delay", "SECONDS", "with --export-cast: seconds between "
+                 "steps (default 1.5)"},
     [O_SCRIPT] = {0, "script", "FILE", "run without a terminal: keys and "
                   "commands from FILE (- for stdin)"},
     [O_FRAMES] = {0, "frames", "N", "with --script: frames to run (default: "
                   "one per key or command)"},
-    [O_SCREEN] = {0, "screen", "WxH", "with --script: the screen size "
-                  "(default 100x30)"},
+    [O_SCREEN] = {0, "screen", "WxH", "with --script and the exports: the "
+                  "screen size (default 100x30)"},
     [O_DUMP] = {0, "dump", NULL, "with --script: print the last frame"},
     [O_ROLES] = {0, "roles", NULL, "with --dump: add the colour roles"},
     [O_HELP] = CLI_OPT_HELP,
@@ -58,7 +74,10 @@ static const CliCmd tui_cmd = {
              "screens run without a terminal. Script words:\nkey names as "
              "help shows them (Right, PgDn, a, Enter, Esc, Space, ...),\n"
              "click X Y, wheel up|down, resize WxH, tick [N], wait, dump, "
-             "act NAME,\nseek K, select RANK BUF ELEM; '#' starts a comment.",
+             "act NAME,\nseek K, select RANK BUF ELEM; '#' starts a comment.\n\n"
+             "Pictures: --export-svg and --export-cast write the screens "
+             "without a\nterminal; the key u shows the scene string that "
+             "--scene reopens.",
     .opts = opts,
     .nopts = O_COUNT,
     .max_pos = 1,
@@ -75,6 +94,12 @@ typedef struct {
     bool dump;          /* --dump */
     bool roles;         /* --roles */
     bool ascii;         /* --ascii */
+    int step;           /* --step: steps executed before the first frame */
+    int theme;          /* --theme (ThemeId), or -1: the terminal's */
+    const char *svg;    /* --export-svg FILE, or NULL */
+    const char *cast;   /* --export-cast FILE, or NULL */
+    long last_step;     /* --last-step, or -1: the scene's last */
+    double delay;       /* --delay: seconds between a cast's screens */
 } TuiArgs;
 
 /* "WxH" (whole numbers as every option takes them, 1 to 1000) into *w,
@@ -106,26 +131,85 @@ static int parse_int_opt(const char *name, const char *s, int lo, int hi,
     return 0;
 }
 
-/* The scene: the shared scene options (with --script, -s WxH is the
- * screen size, not a scene option). */
+/* The scene, from a scene string's options: the command line's or
+ * --scene's. */
+static void take_scene(const SceneStr *ss, TuiArgs *t)
+{
+    const SceneSpec *sc = &ss->spec;
+    t->app.kind = sc->call.kind;
+    t->app.algo = sc->algo->name;
+    t->app.nranks = sc->call.nranks;
+    t->app.bytes = sc->bytes;
+    t->app.dtype = sc->call.dtype;
+    t->app.op = sc->call.op;
+    t->app.root = sc->call.root;
+    t->app.in_place = sc->call.in_place;
+    t->app.cells = ss->cells;
+    t->app.present = ss->present;
+    t->step = ss->step;
+    snprintf(t->topo, sizeof t->topo, "%s", sc->topo);
+    t->app.topo = t->topo[0] ? t->topo : NULL;
+}
+
+/* --scene holds the whole scene: none of its options may come beside it. */
+static int scene_given_twice(const CliArgs *a, CliErr *e)
+{
+    bool any = a->npos > 0;
+    for (int i = 0; i < SSTR_OPT_COUNT; i++)
+        any = any || cli_has(a, i);
+    if (!any)
+        return 0;
+    return cli_fail(e, "--scene holds the whole scene; give the collective "
+                    "and its options in it or on the command line, not both");
+}
+
+/* The scene: a scene string's options (with --script, -s WxH is the
+ * screen size, not a scene option), or --scene. */
 static int scene_options(CliArgs a, TuiArgs *t, CliErr *e)
 {
     const char *size = a.val[SCENE_OPT_SIZE];
-    SceneSpec sc;
+    SceneStr ss;
     if (size && t->script && parse_wxh(size, &t->w, &t->h))
         a.val[SCENE_OPT_SIZE] = NULL;
-    if (scene_opts_parse(&a, &scene_limits_tui, &sc, e))
+    if (cli_has(&a, O_SCENE)) {
+        if (scene_given_twice(&a, e) ||
+            scene_str_parse(a.val[O_SCENE], &ss, e))
+            return -1;
+    } else if (scene_str_from_args(&a, &ss, e)) {
         return -1;
-    t->app.kind = sc.call.kind;
-    t->app.algo = sc.algo->name;
-    t->app.nranks = sc.call.nranks;
-    t->app.bytes = sc.bytes;
-    t->app.dtype = sc.call.dtype;
-    t->app.op = sc.call.op;
-    t->app.root = sc.call.root;
-    t->app.in_place = sc.call.in_place;
-    snprintf(t->topo, sizeof t->topo, "%s", sc.topo);
-    t->app.topo = t->topo[0] ? t->topo : NULL;
+    }
+    take_scene(&ss, t);
+    return 0;
+}
+
+/* An option that only means something beside another. */
+static int needs(const CliArgs *a, int opt, int other, CliErr *e)
+{
+    if (!cli_has(a, opt) || cli_has(a, other))
+        return 0;
+    return cli_fail(e, "--%s goes with --%s", opts[opt].long_name,
+                    opts[other].long_name);
+}
+
+/* --theme, the exports and what goes with them. */
+static int export_options(const CliArgs *a, TuiArgs *t, CliErr *e)
+{
+    if (a->val[O_THEME] && (t->theme = theme_parse(a->val[O_THEME])) < 0)
+        return cli_fail(e, "--theme must be colour, deep or mono, not '%s'",
+                        a->val[O_THEME]);
+    if (needs(a, O_LAST_STEP, O_EXPORT_CAST, e) ||
+        needs(a, O_DELAY, O_EXPORT_CAST, e))
+        return -1;
+    if (t->script && (t->svg || t->cast))
+        return cli_fail(e, "--script and the exports do not go together; a "
+                        "script's 'dump' prints its screens");
+    if (a->val[O_LAST_STEP] &&
+        cli_parse_int("--last-step", a->val[O_LAST_STEP], 0, 1000000,
+                      &t->last_step, e))
+        return -1;
+    if (a->val[O_DELAY] &&
+        cli_parse_seconds("--delay", a->val[O_DELAY], 60, &t->delay, e))
+        return -1;
     return 0;
 }
 
@@ -135,10 +219,6 @@ static int tui_options(const CliArgs *a, TuiArgs *t, CliErr *e)
     if (a->val[O_SCREEN] && !parse_wxh(a->val[O_SCREEN], &t->w, &t->h))
         return cli_fail(e, "--screen wants COLUMNSxROWS, e.g. 100x30, not '%s'",
                         a->val[O_SCREEN]);
-    if (a->val[O_CELLS] &&
-        parse_int_opt("--cells", a->val[O_CELLS], 1, SCENE_MAX_CELLS,
-                      &t->app.cells, e))
-        return -1;
     if (a->val[O_FRAMES] &&
         parse_int_opt("--frames", a->val[O_FRAMES], 1, SCRIPT_MAX_FRAMES, &t->frames, e))
         return -1;
@@ -157,8 +237,9 @@ static int parse_tui_args(int argc, char **argv, TuiArgs *t, CliErr *e)
     t->dump = cli_has(&a, O_DUMP);
     t->roles = cli_has(&a, O_ROLES);
     t->ascii = cli_has(&a, O_ASCII);
-    t->app.present = cli_has(&a, O_PRESENT);
-    if (scene_options(a, t, e))
+    t->svg = a.val[O_EXPORT_SVG];
+    t->cast = a.val[O_EXPORT_CAST];
+    if (scene_options(a, t, e) || export_options(&a, t, e))
         return -1;
     return tui_options(&a, t, e);
 }
@@ -238,6 +319,74 @@ static int run_script(App *app, const TuiArgs *t)
     return app->status.exit_status;
 }
 
+/* ------------------------------------------------------------ exports */
+
+/* The theme of a picture written without a terminal: --theme, else deep,
+ * or mono where NO_COLOR asks for no colours (as the terminal would). */
+static int export_theme(const TuiArgs *t)
+{
+    const char *nc = getenv("NO_COLOR");
+    return t->theme >= 0 ? t->theme : nc && *nc ? THEME_MONO : THEME_DEEP;
+}
+
+/* --export-svg and --export-cast: the screens at --screen's size, written
+ * without a terminal. */
+static int run_export(App *app, const TuiArgs *t)
+{
+    char why[400];
+    Grid g;
+    ui_lang_default(); /* the environment's language, as on a terminal */
+    app->view.term_w = t->w;
+    app->view.term_h = t->h;
+    app->view.ascii = t->ascii;
+    if (grid_init(&g, t->w, t->h, t->ascii)) {
+        say("There is not enough memory for the screen.");
+        return CLI_EXIT_FAIL;
+    }
+    CvError e = CV_OK;
+    if (t->svg)
+        e = share_svg(app, &g, t->svg, export_theme(t), why, sizeof why);
+    if (!e && t->cast)
+        e = share_cast(app, &g, t->cast, (size_t)t->step,
+                       t->last_step < 0 ? app->scene->sched.nsteps
+                                        : (size_t)t->last_step,
+                       t->delay, export_theme(t), why, sizeof why);
+    grid_fini(&g);
+    if (e)
+        say(why);
+    return e ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+/* A step option past the scene's last step: bad input. */
+static int past_last(const char *opt, long k, size_t n)
+{
+    fprintf(stderr, "collviz: %s %ld is past the last step of this scene, "
+            "%zu\n", opt, k, n);
+    return CLI_EXIT_USAGE;
+}
+
+/* --step: the scene shown after that many steps (and --last-step's
+ * range), checked against the schedule. */
+static int first_step(App *app, const TuiArgs *t)
+{
+    char why[200];
+    size_t n = app->scene->sched.nsteps;
+    if ((size_t)t->step > n)
+        return past_last("--step", t->step, n);
+    if (t->last_step >= 0 && (size_t)t->last_step > n)
+        return past_last("--last-step", t->last_step, n);
+    if (t->last_step >= 0 && t->last_step < t->step) {
+        fprintf(stderr, "collviz: --last-step %ld comes before --step %d\n",
+                t->last_step, t->step);
+        return CLI_EXIT_USAGE;
+    }
+    if (t->step && scene_seek(app->scene, (size_t)t->step, why, sizeof why)) {
+        say(why);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
 /* ------------------------------------------------------------ terminal */
 
 /* One input event into the App; returns a stop signal's number or 0. */
@@ -270,6 +419,8 @@ static int main_loop(App *app, Grid *g)
             term_present(g, app->view.theme, app->view.redraw);
             app->view.redraw = false;
         }
+        if (share_pending(app, g, term_theme_effective(app->view.theme)))
+            continue; /* say what was written: draw again */
         TermEvent ev = term_read(app->play.on || app->bg.kind ? 30 : 250);
         sig = handle_event(app, &ev);
         dirty = app_poll(app, app_now()) || ev.kind != TERM_NONE;
@@ -289,7 +440,7 @@ static int run_terminal(App *app, const TuiArgs *t)
     Grid g;
     term_size(&app->view.term_w, &app->view.term_h);
     app->view.ascii = t->ascii || !utf8;
-    app->view.theme = term_default_theme();
+    app->view.theme = t->theme >= 0 ? t->theme : term_default_theme();
     grid_init(&g, app->view.term_w, app->view.term_h, app->view.ascii);
     int sig = main_loop(app, &g);
     term_fini();
@@ -307,7 +458,8 @@ static int run_terminal(App *app, const TuiArgs *t)
 int cmd_tui(int argc, char **argv)
 {
     CliErr e = {{0}};
-    TuiArgs t = {.w = 100, .h = 30};
+    TuiArgs t = {.w = 100, .h = 30, .theme = -1, .last_step = -1,
+                 .delay = SHARE_DELAY_S};
     app_options_default(&t.app);
     int rc = parse_tui_args(argc, argv, &t, &e);
     if (rc > 0)
@@ -321,20 +473,26 @@ int cmd_tui(int argc, char **argv)
                 t.app.backend, why);
         return CLI_EXIT_USAGE;
     }
-    if (!t.script && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
+    bool headless = t.script || t.svg || t.cast;
+    if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "collviz: the TUI needs a terminal on stdin and "
                 "stdout; 'collviz trace %s' prints the same steps as text.\n",
                 coll_name(t.app.kind));
         return CLI_EXIT_USAGE;
     }
     App app;
-    t.app.no_worker = false;
+    t.app.no_worker = t.svg || t.cast; /* nothing runs in the background */
     if (app_init(&app, &t.app, why, sizeof why)) {
         app_fini(&app);
         say(why);
         return CLI_EXIT_USAGE;
     }
-    rc = t.script ? run_script(&app, &t) : run_terminal(&app, &t);
+    if ((rc = first_step(&app, &t)) != CLI_EXIT_OK) {
+        app_fini(&app);
+        return rc;
+    }
+    rc = t.svg || t.cast ? run_export(&app, &t)
+         : t.script ? run_script(&app, &t) : run_terminal(&app, &t);
     bool lessons = app.status.lessons && !t.script && rc == CLI_EXIT_OK;
     app_fini(&app);
     if (lessons) { /* L: the list of lessons, as `collviz learn` opens it */

@@ -1,0 +1,129 @@
+/* scene_str.c - a scene as one line of the TUI's options, and back. */
+#include "ui/scene_str.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The words one scene string may have. */
+#define SSTR_MAX_WORDS 40
+
+static const CliOpt sstr_opts[SSTR_OPT_COUNT] = {
+    SCENE_STR_OPTS("number of ranks, 1 to 64", "measured size"),
+};
+
+void scene_str_of(const Scene *sc, bool present, SceneStr *out)
+{
+    *out = (SceneStr){.step = (int)sc->step, .cells = sc->cells,
+                      .present = present};
+    out->spec.call = sc->call;
+    out->spec.call.count = 0;
+    out->spec.algo = sc->algo;
+    out->spec.bytes = sc->bytes;
+    snprintf(out->spec.topo, sizeof out->spec.topo, "%s", sc->topo);
+}
+
+/* A size as -s reads it: the largest of G, M, K that divides it. */
+static void put_size(CliText *o, unsigned long long b)
+{
+    static const char suffix[] = "GMK";
+    for (int i = 0; i < 3; i++) {
+        int shift = 30 - 10 * i;
+        if (b && b % (1ull << shift) == 0) {
+            cli_text_add(o, " -s %llu%c", b >> shift, suffix[i]);
+            return;
+        }
+    }
+    cli_text_add(o, " -s %llu", b);
+}
+
+size_t scene_str_format(const SceneStr *s, char *out, size_t len)
+{
+    const CollCall *c = &s->spec.call;
+    CliText o = {.buf = out, .n = len};
+    if (len)
+        out[0] = '\0';
+    cli_text_add(&o, "%s -a %s -p %d", coll_name(c->kind), s->spec.algo->name,
+        c->nranks);
+    if (s->spec.bytes != scene_limits_tui.def_bytes)
+        put_size(&o, s->spec.bytes);
+    if (c->dtype != DT_FLOAT)
+        cli_text_add(&o, " -d %s", dtype_name(c->dtype));
+    if (coll_is_reducing(c->kind) && c->op != OP_SUM)
+        cli_text_add(&o, " -o %s", redop_name(c->op));
+    if (coll_is_rooted(c->kind) && c->root)
+        cli_text_add(&o, " -r %d", c->root);
+    if (c->in_place)
+        cli_text_add(&o, " --in-place");
+    if (s->spec.topo[0])
+        cli_text_add(&o, " -T %s", s->spec.topo);
+    if (s->cells != 1)
+        cli_text_add(&o, " --cells %d", s->cells);
+    if (s->present)
+        cli_text_add(&o, " --present");
+    if (s->step)
+        cli_text_add(&o, " --step %d", s->step);
+    return o.len;
+}
+
+int scene_str_from_args(const CliArgs *a, SceneStr *out, CliErr *e)
+{
+    long v;
+    *out = (SceneStr){.cells = 1, .present = cli_has(a, SSTR_OPT_PRESENT)};
+    if (scene_opts_parse(a, &scene_limits_tui, &out->spec, e))
+        return -1;
+    if (a->val[SSTR_OPT_CELLS]) {
+        if (cli_parse_int("--cells", a->val[SSTR_OPT_CELLS], 1,
+                          SCENE_MAX_CELLS, &v, e))
+            return -1;
+        out->cells = (int)v;
+    }
+    if (a->val[SSTR_OPT_STEP]) {
+        if (cli_parse_int("--step", a->val[SSTR_OPT_STEP], 0, 1000000, &v, e))
+            return -1;
+        out->step = (int)v;
+    }
+    return 0;
+}
+
+int scene_str_parse(const char *text, SceneStr *out, CliErr *e)
+{
+    const CliCmd cmd = {.name = "--scene", .opts = sstr_opts,
+                        .nopts = SSTR_OPT_COUNT, .max_pos = 1};
+    char *copy = strdup(text ? text : ""), *argv[SSTR_MAX_WORDS + 1];
+    char *save = NULL;
+    int argc = 0, rc = 0;
+    if (!copy)
+        return cli_fail(e, "there is not enough memory to read the scene");
+    argv[argc++] = (char *)"--scene";
+    for (char *w = strtok_r(copy, " \t\r\n", &save); w && !rc;
+         w = strtok_r(NULL, " \t\r\n", &save)) {
+        if (argc > SSTR_MAX_WORDS)
+            rc = cli_fail(e, "the scene has more than %d words",
+                          SSTR_MAX_WORDS);
+        else
+            argv[argc++] = w;
+    }
+    CliArgs a;
+    if (!rc && argc == 1)
+        rc = cli_fail(e, "the scene is empty; give it as the TUI's options, "
+                      "e.g. --scene 'allreduce -a ring -p 8 --step 3'");
+    if (!rc)
+        rc = cli_parse_args(&cmd, argc, argv, &a, e) ? -1
+             : scene_str_from_args(&a, out, e);
+    free(copy);
+    return rc;
+}
+
+void scene_str_file_name(const Scene *sc, const char *ext, char *out,
+                         size_t len)
+{
+    char base[160];
+    snprintf(base, sizeof base, "collviz-%s-%s-p%d-step%zu",
+             coll_name(sc->call.kind), sc->algo->name, sc->call.nranks,
+             sc->step);
+    snprintf(out, len, "%s.%s", base, ext);
+    for (int i = 2; i < 1000 && access(out, F_OK) == 0; i++)
+        snprintf(out, len, "%s-%d.%s", base, i, ext);
+}

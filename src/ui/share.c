@@ -1,0 +1,181 @@
+/* share.c - the App's screens as SVG and asciicast files. */
+#include "ui/share.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "store/store.h"
+#include "ui/export.h"
+#include "ui/i18n.h"
+#include "ui/scene.h"
+#include "ui/scene_str.h"
+#include "ui/screen.h"
+
+/* Write through fn to path, or to standard output for "-" (a stream:
+ * nothing to rename). */
+static CvError write_file(const char *path, StoreWriteFn fn, void *ctx,
+                          char *why, size_t whylen)
+{
+    if (strcmp(path, "-"))
+        return store_write(path, fn, ctx, why, whylen);
+    if (!fn(stdout, ctx) && !fflush(stdout) && !ferror(stdout))
+        return CV_OK;
+    snprintf(why, whylen, "cannot write the standard output: %s",
+             strerror(errno ? errno : EIO));
+    return CV_ERR_IO;
+}
+
+/* Whether path's folder exists; a sentence when not (the store would
+ * make it, and a mistyped folder would then be made silently). */
+static bool folder_exists(const char *path, char *why, size_t whylen)
+{
+    char dir[4096];
+    struct stat st;
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        return true;
+    snprintf(dir, sizeof dir, "%.*s", (int)(slash - path), path);
+    if (!dir[0] || (!stat(dir, &st) && S_ISDIR(st.st_mode)))
+        return true;
+    snprintf(why, whylen, "cannot write %s: the folder %s does not exist",
+             path, dir);
+    return false;
+}
+
+/* ------------------------------------------------------------ SVG */
+
+/* What a write of one screen needs. */
+typedef struct {
+    const Grid *g; /* the screen */
+    int theme;     /* its theme */
+} SvgJob;
+
+static int write_svg(FILE *f, void *ctx)
+{
+    const SvgJob *j = ctx;
+    return export_svg(f, j->g, j->theme) != CV_OK;
+}
+
+static CvError svg_of_grid(const Grid *g, const char *path, int theme,
+                           char *why, size_t whylen)
+{
+    SvgJob j = {.g = g, .theme = theme};
+    if (!folder_exists(path, why, whylen))
+        return CV_ERR_IO;
+    return write_file(path, write_svg, &j, why, whylen);
+}
+
+/* Draw the App's screen into g at its terminal size. */
+static void draw(App *app, Grid *g)
+{
+    if (g->w != app->view.term_w || g->h != app->view.term_h)
+        grid_resize(g, app->view.term_w, app->view.term_h);
+    screen_draw(app, g);
+}
+
+CvError share_svg(App *app, Grid *g, const char *path, int theme, char *why,
+                  size_t whylen)
+{
+    draw(app, g);
+    return svg_of_grid(g, path, theme, why, whylen);
+}
+
+/* ------------------------------------------------------------ cast */
+
+/* What a write of a range of steps needs. */
+typedef struct {
+    App *app;     /* the scene, moved from step to step */
+    Grid *g;      /* the screen */
+    size_t from;  /* first step shown */
+    size_t to;    /* last step shown */
+    double delay; /* seconds between screens */
+    int theme;    /* colours */
+    char why[200]; /* a step that failed */
+} CastJob;
+
+static int write_cast(FILE *f, void *ctx)
+{
+    CastJob *j = ctx;
+    CastWriter c;
+    char title[SCENE_STR_LEN];
+    SceneStr s;
+    scene_str_of(j->app->scene, j->app->view.present, &s);
+    s.step = 0;
+    scene_str_format(&s, title, sizeof title);
+    if (cast_begin(&c, f, j->app->view.term_w, j->app->view.term_h, title,
+                   (double)(j->to - j->from) * j->delay))
+        return 1;
+    for (size_t k = j->from; k <= j->to && !j->why[0]; k++) {
+        if (scene_seek(j->app->scene, k, j->why, sizeof j->why) &&
+            !j->why[0])
+            snprintf(j->why, sizeof j->why, "step %zu could not be shown", k);
+        draw(j->app, j->g);
+        cast_frame(&c, (double)(k - j->from) * j->delay, j->g, j->theme);
+    }
+    return cast_end(&c) != CV_OK || j->why[0];
+}
+
+CvError share_cast(App *app, Grid *g, const char *path, size_t from,
+                   size_t to, double delay, int theme, char *why,
+                   size_t whylen)
+{
+    size_t n = app->scene->sched.nsteps;
+    CastJob j = {.app = app, .g = g, .from = from < n ? from : n,
+                 .to = to < n ? to : n, .delay = delay, .theme = theme};
+    if (j.to < j.from)
+        j.to = j.from;
+    if (!folder_exists(path, why, whylen))
+        return CV_ERR_IO;
+    CvError e = write_file(path, write_cast, &j, why, whylen);
+    if (e && j.why[0])
+        snprintf(why, whylen, "%s", j.why);
+    return e;
+}
+
+/* ------------------------------------------------------------ the key */
+
+/* W's cast: the steps from the one shown to the last, 1.5 s apart, on
+ * a grid of the screen's size; the scene goes back to the step shown. */
+static CvError cast_from_here(App *app, const Grid *screen, const char *path,
+                              int theme, char *why, size_t whylen)
+{
+    Grid g;
+    char seek_why[200];
+    size_t step = app->scene->step;
+    if (grid_init(&g, screen->w, screen->h, screen->ascii)) {
+        snprintf(why, whylen, "there is not enough memory for the screens");
+        return CV_ERR_NOMEM;
+    }
+    CvError e = share_cast(app, &g, path, step, app->scene->sched.nsteps,
+                           SHARE_DELAY_S, theme, why, whylen);
+    grid_fini(&g);
+    if (scene_seek(app->scene, step, seek_why, sizeof seek_why))
+        app_scene_said(app, seek_why);
+    return e;
+}
+
+bool share_pending(App *app, const Grid *g, int theme)
+{
+    char why[300], path[sizeof app->status.export_to];
+    size_t from = app->scene->step, n = app->scene->sched.nsteps;
+    if (!app->status.export_to[0])
+        return false;
+    snprintf(path, sizeof path, "%s", app->status.export_to);
+    app->status.export_to[0] = '\0';
+    CvError e = app->status.export_cast
+                ? cast_from_here(app, g, path, theme, why, sizeof why)
+                : svg_of_grid(g, path, theme, why, sizeof why);
+    if (e)
+        app_message(app, true, "%c%s.", why[0] >= 'a' && why[0] <= 'z'
+                    ? why[0] - 'a' + 'A' : why[0], why + 1);
+    else if (app->status.export_cast)
+        app_message(app, false, _("Wrote steps %zu to %zu (%dx%d) as an "
+                                  "asciicast to %s."), from, n, g->w, g->h,
+                    path);
+    else
+        app_message(app, false, _("Wrote the screen (%dx%d) as SVG to %s."),
+                    g->w, g->h, path);
+    return true;
+}
