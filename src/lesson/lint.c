@@ -15,16 +15,23 @@
 #include "lesson/query.h"
 #include "lesson/runcheck.h"
 
-int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
-               size_t whylen)
+/* A scene line trace accepts: 0 and *out, or -1 and its sentence. */
+static int trace_scene(const char *line, SceneSpec *out, char *why,
+                       size_t whylen)
 {
     CliErr e;
-    if (scene_opts_parse_line(l->items[i].text, &scene_limits_trace, out, &e) ||
+    if (scene_opts_parse_line(line, &scene_limits_trace, out, &e) ||
         trace_fits(&out->call, out->bytes, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return -1;
     }
     return 0;
+}
+
+int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
+               size_t whylen)
+{
+    return trace_scene(l->items[i].text, out, why, whylen);
 }
 
 unsigned long long lint_call_cells(const CollCall *c)
@@ -188,13 +195,8 @@ static void lint_leak(const Lesson *l, size_t i, LessonDiags *d)
 int lint_scene_line(const char *line, SceneSpec *out, char *why,
                     size_t whylen)
 {
-    CliErr e;
-    if (scene_opts_parse_line(line, &scene_limits_trace, out, &e) ||
-        trace_fits(&out->call, out->bytes, &e)) {
-        snprintf(why, whylen, "%s", e.msg);
-        return -1;
-    }
-    return lint_picture_fits(out, why, whylen);
+    return trace_scene(line, out, why, whylen) ? -1
+           : lint_picture_fits(out, why, whylen);
 }
 
 /* A goal checkpoint: its goals evaluate on the scene in effect and do

@@ -153,22 +153,28 @@ static unsigned long long sweep_last(const Sweep *sw)
     return last;
 }
 
+/* The out-of-place schedule of a at the sweep's largest size, the one
+ * that needs the most memory (perf_check_fits, perf_bytes_needed). */
+static CvError largest(const PerfConfig *cfg, const AlgoInfo *a, Schedule *s)
+{
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, sweep_last(&cfg->sweep));
+    call.in_place = false;
+    return generate(cfg, a, &call, s);
+}
+
 CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
                         size_t whylen)
 {
-    unsigned long long last = sweep_last(&cfg->sweep);
-    CollCall call = cfg->call;
-    call.count = coll_count_floor(&call, last);
-    call.in_place = false; /* out of place needs the most */
     Schedule s;
     char fits[160] = "";
-    CvError e = generate(cfg, a, &call, &s);
+    CvError e = largest(cfg, a, &s);
     if (!e) {
         e = exec_check_fits(&s, 0, fits, sizeof fits);
         sched_fini(&s);
     }
     if (e)
-        snprintf(why, whylen, "at %llu bytes %s", last,
+        snprintf(why, whylen, "at %llu bytes %s", sweep_last(&cfg->sweep),
                  fits[0] ? fits : cv_strerror(e));
     return e;
 }
@@ -176,11 +182,8 @@ CvError perf_check_fits(const PerfConfig *cfg, const AlgoInfo *a, char *why,
 CvError perf_bytes_needed(const PerfConfig *cfg, const AlgoInfo *a,
                           unsigned long long *bytes)
 {
-    CollCall call = cfg->call;
-    call.count = coll_count_floor(&call, sweep_last(&cfg->sweep));
-    call.in_place = false;
     Schedule s;
-    CvError e = generate(cfg, a, &call, &s);
+    CvError e = largest(cfg, a, &s);
     if (!e) {
         *bytes = exec_bytes_needed(&s, 0);
         sched_fini(&s);
