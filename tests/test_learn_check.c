@@ -546,6 +546,73 @@ static void test_choices(void **state)
     out_free(&o);
 }
 
+/* @output: the block below quotes what a command of the @run above
+ * prints, and --check runs the command and refuses the lesson where a
+ * quoted line is not printed (a stale lesson), the command's output is
+ * measured (perf) or a calibration's (-B), or the block is not there. The
+ * expected lines are trace's own definition of the linear broadcast on 4
+ * ranks: one step, the root copying its 4 elements to every rank. */
+static void test_output(void **state)
+{
+    static const struct {
+        const char *body;
+        const char *word; /* the problem, or NULL */
+    } cases[] = {
+        {"@output\n    r0 send[0..3] -> r2 recv[0..3]   copy => {0}@0..3\n"
+         "    r0 send[0..3] -> r3 recv[0..3] copy => {0}@0..3\n", NULL},
+        {"@output 2\n    # collviz list: 10 collectives, 38 algorithms\n",
+         NULL},
+        /* stale: rank 9 does not exist, and order counts */
+        {"@output\n    r0 send[0..3] -> r9 recv[0..3] copy => {0}@0..3\n",
+         ":11: the command does not print the quote's line 1"},
+        {"@output\n    r0 send[0..3] -> r3 recv[0..3] copy => {0}@0..3\n"
+         "    r0 send[0..3] -> r1 recv[0..3] copy => {0}@0..3\n",
+         ":12: the command does not print the quote's line 2 after"},
+        {"@output 4\n    x\n", "that @run has 3 commands"},
+        {"@output 3x\n    x\n", "@output takes the number"},
+        {"@output 3\n    1 passed\n", "measured on the learner's machine"},
+        {"@output\n\n    r0 send[0..3] -> r1 recv[0..3] copy => {0}@0..3\n",
+         ":10: @output needs the quoted lines right below it"},
+        {"@output\nText.\n", "@output needs the quoted lines"},
+    };
+    char text[1024], path[160], cmd[256];
+    snprintf(path, sizeof path, "%s/en/01-out.txt", root);
+    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        snprintf(text, sizeof text, "Lesson 1: Output\n\nRun:\n\n@run\n"
+                 "    collviz trace broadcast -a linear -p 4 -s 16\n"
+                 "    collviz list\n    collviz perf allreduce -p 2\n\n%s",
+                 cases[i].body);
+        put("en", "01-out.txt", text);
+        put("zh", "01-out.txt", text);
+        Out o;
+        run(&o, cmd);
+        if (cases[i].word ? !strstr(o.out, cases[i].word) || o.rc != 2
+                          : o.rc != 0)
+            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
+        out_free(&o);
+    }
+    /* a calibration's model is the learner's machine's */
+    put("en", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
+        "    collviz model allreduce -p 2 -B threads\n\n@output\n    x\n");
+    put("zh", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
+        "    collviz model allreduce -p 2 -B threads\n\n@output\n    x\n");
+    Out o;
+    run(&o, cmd);
+    if (o.rc != 2 || !strstr(o.out, "with -B the model is the learner's"))
+        fail_msg("-B: %s", o.out);
+    out_free(&o);
+    /* the languages quote the same lines of the same command */
+    put("en", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
+        "    collviz list\n\n@output\n    # ops: sum prod min max avg\n");
+    put("zh", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
+        "    collviz list\n\n@output\n    # ops: sum prod\n");
+    run(&o, cmd);
+    if (o.rc != 2 || !strstr(o.out, "this @output differs from"))
+        fail_msg("languages: %s", o.out);
+    out_free(&o);
+}
+
 /* Goal checkpoints: '@goal QUERY OP NUMBER' lines, evaluated on the
  * scene in effect, must not hold there already; each @answer is a scene
  * that reaches them. The goal here: every rank ends with the sum in at
@@ -626,6 +693,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_answer_leak, setup, teardown),
         cmocka_unit_test_setup_teardown(test_choices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_goals, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output, setup, teardown),
         cmocka_unit_test_setup_teardown(test_machine_scenes, setup,
                                         teardown),
     };

@@ -225,12 +225,24 @@ static void text_step(Trace *t, size_t k)
     }
 }
 
+/* A count of steps or bytes: whole numbers exactly (3145728, never
+ * 3.14573e+06), others to 10 significant digits. */
+static const char *term_text(double v, char *buf, size_t n)
+{
+    if (v == (double)(long long)v && v > -1e15 && v < 1e15)
+        snprintf(buf, n, "%lld", (long long)v);
+    else
+        snprintf(buf, n, "%.10g", v);
+    return buf;
+}
+
 static void text_terms(Sink *f, const char *what, const CostTerms *c,
                        double sec)
 {
-    char tm[32];
-    sink_printf(f, "# %s: %g a + %g b + %g g = %s\n", what, c->a, c->b, c->g,
-                time_text(sec, tm, sizeof tm));
+    char tm[32], a[32], b[32], g[32];
+    sink_printf(f, "# %s: %s a + %s b + %s g = %s\n", what,
+                term_text(c->a, a, sizeof a), term_text(c->b, b, sizeof b),
+                term_text(c->g, g, sizeof g), time_text(sec, tm, sizeof tm));
 }
 
 static void text_check(Trace *t, const Totals *to)

@@ -77,6 +77,9 @@ typedef struct {
     int open_check;     /* the @check its lines attach to, or -1 */
     int open_text;      /* the paragraph or block being gathered, or -1 */
     int in_run;         /* the @run whose commands follow, or -1 */
+    int last_run;       /* the last @run item so far, or -1 */
+    int output;         /* K of an @output [K] waiting for its block, or 0 */
+    int output_line;    /* its line */
     int grown;          /* the item append_line last grew, or -1 */
     size_t glen;        /* its text's length */
     size_t gcap;        /* the bytes allocated for its text */
@@ -118,7 +121,7 @@ static LessonItem *add_item(Parser *p, LessonKind k, int line, const char *text,
         return NULL;
     LessonItem *it = &l->items[l->nitems++];
     *it = (LessonItem){.kind = k, .line = line, .text = t, .scene = p->scene,
-                       .check = -1};
+                       .check = -1, .quotes_run = -1};
     return it;
 }
 
@@ -152,8 +155,56 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
 /* ----------------------------------------------------------- directives */
 
 static const char *const directive_names =
-    "@scene, @step, @run, @check, @query, @answer, @hint, @within, @choice, "
-    "@goal";
+    "@scene, @step, @run, @output, @check, @query, @answer, @hint, @within, "
+    "@choice, @goal";
+
+/* An @output line whose block did not follow at once: said at line. */
+static void output_unmet(Parser *p)
+{
+    if (!p->output)
+        return;
+    problem(p, p->output_line, "@output needs the quoted lines right below "
+            "it, indented, without a blank line between%s", "");
+    p->output = 0;
+}
+
+/* @output [K]: the block right below quotes what the K-th command (1 when
+ * not given) of the last @run above prints. */
+static void output_line(Parser *p, int line, const char *a, size_t an)
+{
+    long k = 1;
+    if (an) {
+        char buf[8];
+        k = 0;
+        if (an < sizeof buf) {
+            memcpy(buf, a, an);
+            buf[an] = '\0';
+            char *end;
+            k = buf[0] >= '1' && buf[0] <= '9' ? strtol(buf, &end, 10) : 0;
+            if (k && *end)
+                k = 0;
+        }
+    }
+    if (p->last_run < 0) {
+        problem(p, line, "@output quotes what a command of the @run above "
+                "it prints, and there is no @run above it%s", "");
+        return;
+    }
+    const char *cmds = p->l->items[p->last_run].text;
+    long n = *cmds != '\0';
+    for (const char *c = cmds; *c; c++)
+        n += *c == '\n';
+    if (k < 1 || k > n) {
+        char why[160];
+        snprintf(why, sizeof why, "%ld command%s, at line %d", n,
+                 n == 1 ? "" : "s", p->l->items[p->last_run].line);
+        problem(p, line, "@output takes the number of a command of the "
+                "@run above it, from 1 (the first, when none is given): "
+                "that @run has %s", why);
+        return;
+    }
+    p->output = (int)k, p->output_line = line;
+}
 
 /* The words after the directive's name, blanks trimmed. */
 static const char *dir_arg(const char *s, size_t n, size_t *alen)
@@ -336,6 +387,7 @@ static void directive(Parser *p, int line, const char *s, size_t n)
     size_t wn = n - 1;
     p->open_text = -1;
     p->in_run = -1;
+    output_unmet(p);
     if (is_word(w, wn, "query") || is_word(w, wn, "answer") ||
         is_word(w, wn, "hint") || is_word(w, wn, "within") ||
         is_word(w, wn, "choice") || is_word(w, wn, "goal")) {
@@ -360,7 +412,9 @@ static void directive(Parser *p, int line, const char *s, size_t n)
             problem(p, line, "@run takes nothing on its line: its commands "
                     "are the indented lines below it%s", "");
         else if (add_item(p, LI_RUN, line, "", 0))
-            p->in_run = (int)p->l->nitems - 1;
+            p->in_run = p->last_run = (int)p->l->nitems - 1;
+    } else if (is_word(w, wn, "output")) {
+        output_line(p, line, a, an);
     } else if (is_word(w, wn, "check")) {
         LessonItem *it = an ? add_item(p, LI_CHECK, line, a, an) : NULL;
         if (!an)
@@ -426,6 +480,7 @@ static char *untab(const char *s, size_t n, bool stops, size_t *out)
 static void text_line(Parser *p, int line, const char *s, size_t n)
 {
     if (blank(s, n)) {
+        output_unmet(p);
         p->open_text = -1;
         p->in_run = -1;
         p->open_check = -1;
@@ -448,6 +503,8 @@ static void text_line(Parser *p, int line, const char *s, size_t n)
     p->in_run = -1;
     p->open_check = -1;
     LessonKind k = ind ? LI_BLOCK : LI_PARA;
+    if (k == LI_PARA)
+        output_unmet(p);
     if (ind) {
         size_t cut = s[0] == '\t' ? 1 : 4;
         s += cut, n -= cut;
@@ -457,10 +514,16 @@ static void text_line(Parser *p, int line, const char *s, size_t n)
     char *un = memchr(s, '\t', n) ? untab(s, n, k == LI_BLOCK, &n) : NULL;
     if (un)
         s = un;
+    LessonItem *it = NULL;
     if (p->open_text >= 0 && p->l->items[p->open_text].kind == k)
         append_line(p, p->open_text, s, n);
-    else if (add_item(p, k, line, s, n))
+    else if ((it = add_item(p, k, line, s, n)))
         p->open_text = (int)p->l->nitems - 1;
+    if (it && p->output) {
+        it->quotes = p->output, it->quotes_run = p->last_run;
+        it->quotes_line = p->output_line;
+        p->output = 0;
+    }
     free(un);
 }
 
@@ -490,6 +553,7 @@ static void one_line(Parser *p, int line, const char *s, size_t n)
 /* Checkpoints without a query, runs without commands. */
 static void finish(Parser *p)
 {
+    output_unmet(p);
     for (size_t i = 0; i < p->l->nitems; i++) {
         LessonItem *it = &p->l->items[i];
         if (it->kind == LI_CHECK && !it->query && !it->ngoals)
@@ -509,7 +573,8 @@ CvError lesson_parse(const char *buf, size_t len, Lesson *out,
 {
     *out = (Lesson){0};
     Parser p = {.l = out, .d = diags, .scene = -1, .open_check = -1,
-                .open_text = -1, .in_run = -1, .grown = -1};
+                .open_text = -1, .in_run = -1, .last_run = -1,
+                .grown = -1};
     if (len > LESSON_MAX_BYTES) {
         lesson_diag(diags, 0, "the file is larger than %u bytes",
                     LESSON_MAX_BYTES);

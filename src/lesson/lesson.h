@@ -53,6 +53,11 @@ typedef struct {
                          value (0.1 for "@within 10%"), for a prediction;
                          0: none */
     int within_line;  /* its line */
+    int quotes;       /* LI_BLOCK: 0, or K when an @output [K] line stands
+                         right above it: the block quotes lines that the
+                         K-th command of the @run item quotes_run prints */
+    int quotes_run;   /* that @run item's index (-1: none) */
+    int quotes_line;  /* the @output line */
 } LessonItem;
 
 /* A problem: the line and one sentence. */

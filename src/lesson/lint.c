@@ -12,6 +12,7 @@
 #include "core/sanitize.h"
 #include "lesson/library.h"
 #include "lesson/lint.h"
+#include "lesson/output.h"
 #include "lesson/query.h"
 #include "lesson/runcheck.h"
 
@@ -300,6 +301,8 @@ static int same(const LessonItem *x, const LessonItem *y)
         return x->step == y->step;
     if (x->kind == LI_SCENE || x->kind == LI_RUN)
         return !strcmp(x->text, y->text);
+    if (x->kind == LI_BLOCK) /* quoted output: the same in every language */
+        return x->quotes == y->quotes && !strcmp(x->text, y->text);
     if (x->nanswers != y->nanswers || !x->query != !y->query ||
         x->within != y->within || x->nchoices != y->nchoices ||
         x->ngoals != y->ngoals ||
@@ -311,11 +314,25 @@ static int same(const LessonItem *x, const LessonItem *y)
     return 1;
 }
 
-/* The next directive item from *i on, or NULL. */
+/* A directive item's name and line as written (a quoting block: its
+ * @output line). */
+static const char *dir_name(const LessonItem *it)
+{
+    return it->kind == LI_BLOCK ? "@output" : lesson_kind_name(it->kind);
+}
+
+static int dir_line(const LessonItem *it)
+{
+    return it->kind == LI_BLOCK ? it->quotes_line : it->line;
+}
+
+/* The next directive item from *i on (a block that quotes output counts
+ * as its @output), or NULL. */
 static const LessonItem *next_dir(const Lesson *l, size_t *i)
 {
     for (; *i < l->nitems; (*i)++)
-        if (l->items[*i].kind != LI_PARA && l->items[*i].kind != LI_BLOCK)
+        if (l->items[*i].kind != LI_PARA &&
+            (l->items[*i].kind != LI_BLOCK || l->items[*i].quotes))
             return &l->items[(*i)++];
     return NULL;
 }
@@ -342,17 +359,15 @@ void lint_pair(const Lesson *a, const char *aname, const Lesson *b,
         }
         if (!y)
             lesson_diag(d, 0, "the directives end here, but %s goes on with "
-                        "%s at its line %d", aname, lesson_kind_name(x->kind),
-                        x->line);
+                        "%s at its line %d", aname, dir_name(x), dir_line(x));
         else if (!x)
-            lesson_diag(d, y->line, "%s has no directive here; its "
-                        "directives ended before this %s", aname,
-                        lesson_kind_name(y->kind));
+            lesson_diag(d, dir_line(y), "%s has no directive here; its "
+                        "directives ended before this %s", aname, dir_name(y));
         else
-            lesson_diag(d, y->line, "this %s differs from %s's directive at "
-                        "its line %d (%s): the languages must have the same "
-                        "directives in the same order", lesson_kind_name(y->kind),
-                        aname, x->line, lesson_kind_name(x->kind));
+            lesson_diag(d, dir_line(y), "this %s differs from %s's directive "
+                        "at its line %d (%s): the languages must have the same "
+                        "directives in the same order", dir_name(y), aname,
+                        dir_line(x), dir_name(x));
         return;
     }
 }
@@ -391,8 +406,11 @@ static int lint_file(const char *path, Lesson *l, int deep, int print)
     free(buf);
     if (e == CV_ERR_NOMEM)
         lesson_diag(&d, 0, "%s", cv_strerror(e));
-    if (deep)
+    if (deep) {
         lint_lesson(l, &d);
+        /* the quoted output against this very program's */
+        output_lint(l, "/proc/self/exe", &d);
+    }
     for (size_t k = 0; print && k < d.n; k++)
         say(path, d.d[k].line, d.d[k].msg);
     int n = (int)d.n;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "core/sanitize.h"
+#include "lesson/output.h"
 #include "ui/learn.h"
 #include "ui/term.h"
 
@@ -35,32 +36,6 @@ static double now_s(void)
     return (double)t.tv_sec + t.tv_nsec * 1e-9;
 }
 
-/* The environment a lesson's command runs in: the player's, with
- * COLLVIZ_NO_SAVE=1 (a lesson's command saves nothing), and without an
- * MPI job's variables: a player that mpirun started (collviz-mpi) runs
- * its commands as plain programs, which would otherwise try to join the
- * job and abort in MPI_Init. Built before fork, so that the child only
- * execs. NULL without memory. */
-static char **child_env(void)
-{
-    extern char **environ;
-    size_t n = 0;
-    while (environ[n])
-        n++;
-    char **e = malloc((n + 2) * sizeof *e);
-    if (!e)
-        return NULL;
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        if (strncmp(environ[i], "OMPI_", 5) &&
-            strncmp(environ[i], "PMIX_", 5) &&
-            strncmp(environ[i], "PMI_", 4) &&
-            strncmp(environ[i], "COLLVIZ_NO_SAVE=", 16))
-            e[k++] = environ[i];
-    e[k++] = "COLLVIZ_NO_SAVE=1";
-    e[k] = NULL;
-    return e;
-}
 
 static void child(const char *self, int out, char **argv, char **envp)
 {
@@ -158,7 +133,7 @@ void learn_run(Learn *l, const char *cmd)
         show(l, cmd, strdup(strerror(errno)));
         return;
     }
-    char **envp = child_env();
+    char **envp = output_child_env();
     fflush(NULL); /* nothing buffered is written twice by the child */
     pid_t pid = envp ? fork() : -1;
     if (pid < 0) {

@@ -1,0 +1,262 @@
+/* output.c - quoted command output checked against the command
+ * (output.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/sanitize.h"
+#include "lesson/output.h"
+
+int output_quotable(const RunCmd *c, char *why, size_t whylen)
+{
+    static const char *const computed[] = {"list", "trace", "model", "topo",
+                                           "help"};
+    if (c->kind != RUN_PRINTS || c->argc < 2) {
+        snprintf(why, whylen, "only what a collviz command prints can be "
+                 "quoted, and this command %s",
+                 c->kind == RUN_TUI ? "opens the TUI" : "is not collviz's");
+        return -1;
+    }
+    bool ok = false;
+    for (size_t k = 0; k < sizeof computed / sizeof *computed; k++)
+        ok |= !strcmp(c->argv[1], computed[k]);
+    if (!ok) {
+        snprintf(why, whylen, "what 'collviz %s' prints is measured on the "
+                 "learner's machine, so it cannot be quoted as what it "
+                 "prints; quote list, trace, model, topo or help",
+                 c->argv[1]);
+        return -1;
+    }
+    for (int i = 2; i < c->argc; i++)
+        if (!strncmp(c->argv[i], "-B", 2) ||
+            !strncmp(c->argv[i], "--backend", 9)) {
+            snprintf(why, whylen, "with %s the model is the learner's "
+                     "calibration, so its output cannot be quoted",
+                     c->argv[i]);
+            return -1;
+        }
+    return 0;
+}
+
+/* The next line of *s (blanks collapsed and trimmed) into buf; false at
+ * the end. A line longer than buf is cut there. */
+static bool next_line(const char **s, char *buf, size_t n)
+{
+    if (!**s)
+        return false;
+    size_t k = 0;
+    bool gap = false;
+    const char *p = *s;
+    for (; *p && *p != '\n'; p++) {
+        if (*p == ' ' || *p == '\t' || *p == '\r') {
+            gap = k > 0;
+            continue;
+        }
+        if (gap && k + 1 < n)
+            buf[k++] = ' ';
+        gap = false;
+        if (k + 1 < n)
+            buf[k++] = *p;
+    }
+    buf[k] = '\0';
+    *s = *p ? p + 1 : p;
+    return true;
+}
+
+int output_match(const char *quoted, const char *printed, int *bad,
+                 char *why, size_t whylen)
+{
+    char q[1024], o[1024];
+    const char *at = printed;
+    int line = 0;
+    *bad = 0;
+    while (next_line(&quoted, q, sizeof q)) {
+        line++;
+        bool found = false;
+        while (!found && next_line(&at, o, sizeof o))
+            found = !strcmp(q, o);
+        if (!found) {
+            char safe[200];
+            sanitize(safe, sizeof safe, q, 0);
+            snprintf(why, whylen, "the command does not print the quote's "
+                     "line %d%s, '%.*s'", line,
+                     line > 1 ? " after its line before" : "",
+                     utf8_prefix(safe, 120), safe);
+            *bad = line;
+            return -1;
+        }
+    }
+    return 0;
+}
+
+char **output_child_env(void)
+{
+    extern char **environ;
+    size_t n = 0;
+    while (environ[n])
+        n++;
+    char **e = malloc((n + 2) * sizeof *e);
+    if (!e)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (strncmp(environ[i], "OMPI_", 5) &&
+            strncmp(environ[i], "PMIX_", 5) &&
+            strncmp(environ[i], "PMI_", 4) &&
+            strncmp(environ[i], "COLLVIZ_NO_SAVE=", 16))
+            e[k++] = environ[i];
+    e[k++] = "COLLVIZ_NO_SAVE=1";
+    e[k] = NULL;
+    return e;
+}
+
+static double now_s(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+char *output_run(const char *self, const RunCmd *c, int *status, char *why,
+                 size_t whylen)
+{
+    int fd[2];
+    char **envp = output_child_env();
+    char *buf = malloc(OUTPUT_MAX_BYTES + 1);
+    if (!envp || !buf || pipe(fd)) {
+        snprintf(why, whylen, "%s", strerror(envp && buf ? errno : ENOMEM));
+        free(envp), free(buf);
+        return NULL;
+    }
+    char *argv[RUNCHECK_MAX_WORDS + 1];
+    for (int i = 0; i <= c->argc; i++)
+        argv[i] = c->argv[i];
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0)
+            dup2(null, 0);
+        dup2(fd[1], 1);
+        dup2(fd[1], 2);
+        close(fd[0]);
+        execve(self, argv, envp);
+        _exit(127);
+    }
+    close(fd[1]);
+    free(envp);
+    if (pid < 0) {
+        snprintf(why, whylen, "cannot start the command: %s", strerror(errno));
+        close(fd[0]), free(buf);
+        return NULL;
+    }
+    size_t len = 0;
+    const char *stop = NULL;
+    double end = now_s() + OUTPUT_LIMIT_S;
+    for (;;) {
+        double left = end - now_s();
+        if (left <= 0) {
+            stop = "ran past its limit";
+            break;
+        }
+        struct pollfd p = {.fd = fd[0], .events = POLLIN};
+        int r = poll(&p, 1, (int)(left * 1000) + 1);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            continue;
+        ssize_t got = read(fd[0], buf + len, OUTPUT_MAX_BYTES - len);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0) {
+            if (len == OUTPUT_MAX_BYTES) {
+                char one;
+                if (read(fd[0], &one, 1) == 1)
+                    stop = "printed more than its limit";
+            }
+            break;
+        }
+        len += (size_t)got;
+        if (len == OUTPUT_MAX_BYTES) {
+            char one;
+            if (read(fd[0], &one, 1) == 1) {
+                stop = "printed more than its limit";
+                break;
+            }
+        }
+    }
+    close(fd[0]);
+    if (stop)
+        kill(pid, SIGKILL);
+    int st = 0;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
+    }
+    buf[len] = '\0';
+    if (stop) {
+        snprintf(why, whylen, "the command %s (%d s, %u MiB)", stop,
+                 OUTPUT_LIMIT_S, OUTPUT_MAX_BYTES >> 20);
+        free(buf);
+        return NULL;
+    }
+    if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+        snprintf(why, whylen, "cannot run %s", self);
+        free(buf);
+        return NULL;
+    }
+    *status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+    return buf;
+}
+
+/* Command k (from 1) of the @run item's commands, into line. */
+static bool command(const char *cmds, int k, char *line, size_t n)
+{
+    for (int i = 1; *cmds; i++) {
+        size_t len = strcspn(cmds, "\n");
+        if (i == k) {
+            snprintf(line, n, "%.*s", (int)len, cmds);
+            return len < n;
+        }
+        cmds += len + (cmds[len] == '\n');
+    }
+    return false;
+}
+
+void output_lint(const Lesson *l, const char *self, LessonDiags *d)
+{
+    for (size_t i = 0; i < l->nitems; i++) {
+        const LessonItem *it = &l->items[i];
+        if (it->kind != LI_BLOCK || !it->quotes || it->quotes_run < 0)
+            continue;
+        char line[RUNCHECK_MAX_BYTES + 2], why[600];
+        RunCmd c;
+        int st = 0, bad;
+        if (!command(l->items[it->quotes_run].text, it->quotes, line,
+                     sizeof line) ||
+            runcheck(line, &c, why, sizeof why))
+            continue; /* the @run's own check says why */
+        if (output_quotable(&c, why, sizeof why)) {
+            lesson_diag(d, it->quotes_line, "%s", why);
+            continue;
+        }
+        char *out = output_run(self, &c, &st, why, sizeof why);
+        if (!out) {
+            lesson_diag(d, it->quotes_line, "%s", why);
+            continue;
+        }
+        if (st)
+            lesson_diag(d, it->quotes_line, "the quoted command exits with "
+                        "status %d", st);
+        else if (output_match(it->text, out, &bad, why, sizeof why))
+            lesson_diag(d, it->line + bad - 1, "%s (%s, at line %d)", why,
+                        line, l->items[it->quotes_run].line);
+        free(out);
+    }
+}

@@ -1,0 +1,48 @@
+/* output.h - what a lesson quotes of a command's output is what the
+ * command prints. A block right below `@output [K]` quotes lines that the
+ * K-th command of the @run above prints; `learn --check` runs that
+ * command and refuses the lesson where a quoted line is not printed, so
+ * that a lesson cannot go stale when the tool changes (lessons/README.md).
+ * Only commands whose output is computed, never measured, may be quoted:
+ * list, trace, model, topo and help, without a backend's calibration. */
+#ifndef COLLVIZ_LESSON_OUTPUT_H
+#define COLLVIZ_LESSON_OUTPUT_H
+#include <stddef.h>
+
+#include "lesson/lesson.h"
+#include "lesson/runcheck.h"
+
+/* The longest a quoted command may run, and the most it may print. */
+#define OUTPUT_LIMIT_S 30
+#define OUTPUT_MAX_BYTES (4u << 20)
+
+/* Whether c's output may be quoted: 0, or -1 and one sentence in why. */
+int output_quotable(const RunCmd *c, char *why, size_t whylen);
+
+/* Whether every line of quoted (lines joined by '\n') stands, in order, as
+ * a whole line of printed, runs of blanks counting as one and blanks at
+ * either end as none: 0, or -1 and the sentence naming the first line
+ * that does not (its index from 1 in *bad). No I/O. */
+int output_match(const char *quoted, const char *printed, int *bad,
+                 char *why, size_t whylen);
+
+/* The environment a lesson's command runs with: this one without an MPI
+ * job's variables (a player that mpirun started runs its commands as
+ * plain programs, which would otherwise try to join the job and abort in
+ * MPI_Init) and with COLLVIZ_NO_SAVE=1. Built before fork, so that a
+ * child only execs; free() it (the strings are environ's). NULL without
+ * memory. */
+char **output_child_env(void);
+
+/* Run c with the program at self (its argv[0] stands for it) and return
+ * what it printed on stdout and stderr, NUL-ended (malloc'd), with its
+ * exit status in *status; NULL and one sentence in why when it could not
+ * be run, ran past OUTPUT_LIMIT_S or printed more than OUTPUT_MAX_BYTES. */
+char *output_run(const char *self, const RunCmd *c, int *status, char *why,
+                 size_t whylen);
+
+/* Check every quoting block of l (lesson.h's quotes): its command may be
+ * quoted, runs with self, exits 0 and prints every quoted line. Problems
+ * to d, at the @output line. */
+void output_lint(const Lesson *l, const char *self, LessonDiags *d);
+#endif
