@@ -31,8 +31,6 @@ typedef struct {
     int label_w;             /* columns of the rank labels */
     int cell_w;              /* columns of a wide cell's text */
     bool wide;               /* cells show text; else one column each */
-    bool tight;              /* wide cells without the column between
-                                them (so the send buffer still fits) */
     bool show[BUF_COUNT];    /* buffers drawn (send goes first when the
                                 others only fit without it) */
     int ncols;               /* columns of cols[] in use */
@@ -91,7 +89,7 @@ static void add_col(Geom *g, int avail, ColKind k, int buf, size_t e)
 static void map_columns(const App *app, Geom *g, int avail)
 {
     size_t skip = g->first_cell;
-    int slot = g->wide ? g->cell_w + !g->tight : 1;
+    int slot = g->wide ? g->cell_w + 1 : 1;
     bool any = false;
     for (int b = 0; b < BUF_COUNT; b++) {
         if (!g->show[b])
@@ -110,40 +108,88 @@ static void map_columns(const App *app, Geom *g, int avail)
             if (g->ncols + slot > avail)
                 return;
             for (int i = 0; i < slot; i++)
-                add_col(g, avail, i < g->cell_w || !g->wide || g->tight
-                                      ? COL_CELL
+                add_col(g, avail, i < g->cell_w || !g->wide ? COL_CELL
                                                             : COL_PAD, b, e);
             g->cells_shown++;
         }
     }
 }
 
-/* The first of these that fits: every buffer with text in its cells,
- * the same with the cells side by side (no column between), the same
- * without the send buffer (inputs only, never written), every buffer one
- * column per cell, the same without send (scrolling if need be). */
-static void choose_mode(const App *app, Geom *g, size_t avail)
+/* The widest cells, from cap down to min columns, whose row of the
+ * buffers in show fits avail with a column between cells; 0 when none
+ * does. */
+static int widest(const App *app, const bool *show, int min, int cap,
+                  size_t avail)
 {
-    static const struct { bool wide, tight, nosend; } modes[] = {
-        {true, false, false}, {true, true, false}, {true, false, true},
-        {true, true, true},   {false, false, false}, {false, false, true},
-    };
-    bool other = g->show[BUF_RECV] || g->show[BUF_TMP];
-    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
-        bool last = m + 1 == sizeof modes / sizeof modes[0];
-        if (modes[m].nosend && (!other || !g->show[BUF_SEND]))
-            continue;
-        bool save = g->show[BUF_SEND];
-        g->show[BUF_SEND] = save && !modes[m].nosend;
-        g->wide = modes[m].wide;
-        g->tight = modes[m].tight;
-        int slot = g->wide ? g->cell_w + !g->tight : 1;
-        if (last || row_width(app, g->show, slot, g->wide ? 2 : 1) <= avail)
-            return;
-        g->show[BUF_SEND] = save;
-    }
+    for (int w = cap; w >= min && w > 0; w--)
+        if (row_width(app, show, w + 1, 2) <= avail)
+            return w;
+    return 0;
 }
 
+/* The columns a label of the scene needs to be whole: "r.b" (a rank's
+ * block) where inputs have several blocks, else the widest rank. */
+static int label_need(const App *app, int base)
+{
+    const Scene *sc = app->scene;
+    int p = sc->call.nranks, need = base;
+    if (sc->call.kind == COLL_BROADCAST || sc->call.kind == COLL_REDUCE ||
+        sc->cells <= 0)
+        return need;
+    size_t most = 0;
+    for (int r = 0; r < p; r++) {
+        CollLayout l;
+        coll_layout(&sc->call, r, &l);
+        most = l.in_count > most ? l.in_count : most;
+    }
+    size_t blocks = (most + (size_t)sc->cells - 1) / (size_t)sc->cells;
+    if (blocks > 1) {
+        int w = digits(p - 1) + 1 + digits((int)blocks - 1);
+        need = w > need ? w : need;
+    }
+    return need;
+}
+
+/* The first of these that fits, each with the widest cells it allows:
+ * every buffer with cells wide enough for every label and a column
+ * between them; the same without the send buffer (inputs only, never
+ * written, and the first to go); both again with cells that show ranks
+ * and counts but may shorten "r.b"; without send, cells down to one
+ * column and a blank, a cell whose text does not fit showing its shade;
+ * one column per cell (a shade per level, which the legend explains),
+ * with and without send (scrolling if need be). Never cells side by side without the column between:
+ * "0.00.1" reads as one number. */
+static void choose_mode(const App *app, Geom *g, size_t avail, int base,
+                        int need, int cap)
+{
+    enum { NEED, BASE, ONE }; /* the narrowest a mode's cells may be */
+    static const struct { bool wide, nosend; int min; } modes[] = {
+        {true, false, NEED}, {true, true, NEED},  {true, false, BASE},
+        {true, true, BASE},  {true, true, ONE},   {false, false, ONE},
+        {false, true, ONE},
+    };
+    bool other = g->show[BUF_RECV] || g->show[BUF_TMP];
+    bool send = g->show[BUF_SEND];
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        bool last = m + 1 == sizeof modes / sizeof modes[0];
+        if (modes[m].nosend && (!other || !send))
+            continue;
+        g->show[BUF_SEND] = send && !modes[m].nosend;
+        g->wide = modes[m].wide;
+        if (!g->wide) {
+            if (last || row_width(app, g->show, 1, 1) <= avail)
+                return;
+            continue;
+        }
+        int min = modes[m].min == NEED ? need
+                : modes[m].min == BASE ? base : 1;
+        int w = widest(app, g->show, min, cap > need ? cap : need, avail);
+        if (w) {
+            g->cell_w = w;
+            return;
+        }
+    }
+}
 
 static void geometry(const App *app, Rect r, Geom *g)
 {
@@ -154,15 +200,13 @@ static void geometry(const App *app, Rect r, Geom *g)
     int avail = r.w - g->label_w, base = 1 + digits(p);
     for (int b = 0; b < BUF_COUNT; b++)
         g->show[b] = scene_buf_shown(sc, (BufId)b);
-    /* the widest cells that fit every buffer: room for "r.b" origins and
-     * "0-3,6" rank sets; presenter mode goes wider still */
-    bool all[BUF_COUNT];
-    memcpy(all, g->show, sizeof all);
-    for (g->cell_w = app->view.present ? 9 : base + 2; g->cell_w > base;
-         g->cell_w--)
-        if (row_width(app, all, g->cell_w + 1, 2) <= (size_t)num_max(avail, 0))
-            break;
-    choose_mode(app, g, (size_t)(avail > 0 ? avail : 0));
+    /* cells wide enough for "0-3+6" rank sets and "r.b" origins, wider
+       in presenter mode; the layout that keeps every label whole first */
+    g->cell_w = base;
+    int set = 3 * digits(p - 1) + 2; /* "10-12+3" */
+    choose_mode(app, g, (size_t)(avail > 0 ? avail : 0), base,
+                label_need(app, base),
+                app->view.present ? 9 : set > base + 2 ? set : base + 2);
     g->cells_total = row_width(app, g->show, 1, 0);
     size_t fit = (size_t)(avail > 0 ? avail : 0);
     size_t seps = row_width(app, g->show, 1, 1) - g->cells_total;
@@ -223,8 +267,10 @@ static Role cell_role(const App *app, int r, BufId b, size_t e, int n,
     return view_level_role(n, sc->call.nranks, is_final(app, r, b, e));
 }
 
-/* The ranks of a cell as a compact set: "0-3,6", given up (longer than
- * max) as soon as it is longer than max columns. */
+/* The ranks of a cell as a compact set: "0-3+6" (ranks 0 to 3 and 6
+ * combined: a '+', never a ',' that reads like the '.' of "0.6", rank 0's
+ * block 6), given up (longer than max) as soon as it is longer than max
+ * columns. */
 static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
                      size_t len, size_t max)
 {
@@ -239,10 +285,10 @@ static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
         while (last + 1 < p && sim_has(&sc->sim, r, b, e, last + 1))
             last++;
         int k = last > q ? snprintf(out + at, len - at, "%s%d%s%d",
-                                    at ? "," : "", q,
-                                    last > q + 1 ? "-" : ",", last)
+                                    at ? "+" : "", q,
+                                    last > q + 1 ? "-" : "+", last)
                          : snprintf(out + at, len - at, "%s%d",
-                                    at ? "," : "", q);
+                                    at ? "+" : "", q);
         at += k > 0 ? (size_t)k : 0;
         q = last;
     }
@@ -252,9 +298,11 @@ static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
  * empty; one rank's input as its rank, and as "rank.block" where the
  * origin's input has several blocks (not broadcast's or reduce's one
  * vector) and the cell is wide enough (so an
- * alltoall's transpose shows); several ranks as their set ("0-3,6") where
- * it fits, else "+n". */
-static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
+ * alltoall's transpose shows); several ranks as their set ("0-3+6") where
+ * it fits, "all" for every rank, else their number as "#n" (as perf's
+ * "#wrong" counts: never "+n", which reads as "and rank n"). False when
+ * not even that fits: the cell then shows its shade. */
+static bool cell_text(const App *app, const Geom *gm, bool ascii, int r,
                       BufId b, size_t e, int n, char *t, size_t len)
 {
     const Scene *sc = app->scene;
@@ -262,7 +310,7 @@ static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
     int w = gm->cell_w < 16 ? gm->cell_w : 16;
     if (n == 0) {
         snprintf(t, len, "%*s", w, ascii ? "." : "\u00B7");
-        return;
+        return true;
     }
     if (n == 1) {
         int q = only_rank(app, r, b, e);
@@ -277,7 +325,7 @@ static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
             snprintf(t, len, "%*s", w, s);
         else
             snprintf(t, len, "%*d", w, q);
-        return;
+        return digits(q) <= w;
     }
     s[0] = '\0';
     if (n < sc->call.nranks)
@@ -286,8 +334,11 @@ static void cell_text(const App *app, const Geom *gm, bool ascii, int r,
         snprintf(t, len, "%*s", w, s);
     else if (n == sc->call.nranks && w >= 3)
         snprintf(t, len, "%*s", w, "all");
+    else if (digits(n) < w)
+        snprintf(t, len, "%*s%d", w - digits(n), "#", n);
     else
-        snprintf(t, len, "%*s%d", w - digits(n), "+", n);
+        return false;
+    return true;
 }
 
 /* Draw cell e of rank r's buffer b at (x, y). */
@@ -297,23 +348,24 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
     int n = sim_nranks_in(&app->scene->sim, r, b, e);
     unsigned attr;
     Role role = cell_role(app, r, b, e, n, &attr);
-    if (!gm->wide) {
-        static const Glyph shade[] = {GL_DOT, GL_SHADE1, GL_SHADE2, GL_SHADE3,
-                                      GL_BLOCK, GL_CHECK};
-        if (role == ROLE_WRONG) {
-            grid_put(g, clip, x, y, grid_glyph(g, GL_CROSSMARK), role, attr);
-            return;
-        }
-        int lvl = role == ROLE_FINAL ? 5
-                : role == ROLE_EMPTY ? 0 : (int)(role - ROLE_LEVEL1) + 1;
-        grid_put(g, clip, x, y, grid_glyph(g, shade[lvl]), role, attr);
+    char t[32];
+    bool text = gm->wide &&
+                cell_text(app, gm, g->ascii, r, b, e, n, t, sizeof t);
+    if (gm->wide)
+        grid_fill(g, rect_clip((Rect){x, y, gm->cell_w, 1}, clip), ' ', role,
+                  attr);
+    if (text) {
+        grid_text(g, clip, x, y, gm->cell_w, role, attr, t);
         return;
     }
-    char t[32];
-    cell_text(app, gm, g->ascii, r, b, e, n, t, sizeof t);
-    grid_fill(g, rect_clip((Rect){x, y, gm->cell_w, 1}, clip), ' ', role,
-              attr);
-    grid_text(g, clip, x, y, gm->cell_w, role, attr, t);
+    /* the cell's shade, at the right of a wide cell */
+    static const Glyph shade[] = {GL_DOT, GL_SHADE1, GL_SHADE2, GL_SHADE3,
+                                  GL_BLOCK, GL_CHECK};
+    int lvl = role == ROLE_FINAL ? 5
+            : role == ROLE_EMPTY ? 0 : (int)(role - ROLE_LEVEL1) + 1;
+    grid_put(g, clip, x + (gm->wide ? gm->cell_w - 1 : 0), y,
+             grid_glyph(g, role == ROLE_WRONG ? GL_CROSSMARK : shade[lvl]),
+             role, attr);
 }
 
 /* ------------------------------------------------------------ rows */
@@ -478,9 +530,22 @@ static void draw_legend(const App *app, Grid *g, Rect r, int y)
         grid_printf(g, r, x + 1, y, -1, ROLE_DIM, 0, " %s ", t);
         x += w;
     }
-    grid_text(g, r, r.x, y + 1, -1, ROLE_DIM, 0,
-              _("3=rank 3's input 3.1=its block 1 0-2,5=those ranks' "
-                "combined _=just written"));
+    /* what the cell texts mean, each item whole or not at all (the
+       least needed last) */
+    static const char *const notes[] = {
+        N_("3=rank 3's input"), N_("3.1=its block 1"),
+        N_("0-2+5=those ranks combined"), N_("#7=7 ranks combined"),
+        N_("all=every rank"), N_("_=just written"),
+    };
+    x = r.x;
+    for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
+        const char *t = _(notes[i]);
+        int w = grid_text_width(t) + (x > r.x);
+        if (x + w > r.x + r.w)
+            continue;
+        grid_text(g, r, x + (x > r.x), y + 1, -1, ROLE_DIM, 0, t);
+        x += w;
+    }
 }
 
 static void buffers_draw(const App *app, Grid *g, Rect r)

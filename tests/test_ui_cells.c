@@ -1,0 +1,266 @@
+/* test_ui_cells.c - every label the buffers picture draws is whole and
+ * stands apart: the teacher's scenes (halving-doubling and the binomial
+ * broadcast on 13 ranks, the double binary tree and the ring on 16, the
+ * ring on 8), at every step, in presenter and normal mode at 100x30,
+ * Unicode and ASCII, and the ring on 8 at 80x24. Presenter mode must show
+ * labels; the normal mode's narrower picture may show a shade per cell
+ * instead (one column each, which the legend explains). A label is read off the screen
+ * as text and must be one of the picture's forms, with numbers the scene
+ * has: a rank ("12" < p), a rank's block ("12.3", the block < the blocks
+ * of an input), a set of ranks ("0-2+5", each < p, ascending), "#n" (n
+ * ranks, 2 <= n < p), "all", or the empty cell; labels are separated by
+ * a blank, and a row's cells number the buffer's elements. Cells that run
+ * together ("0.00.1"), a cut label ("0.1…", "0.1" for block 10) or a set
+ * written with the ',' that reads like the block's '.' all fail. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/screen.h"
+#include "ui/scene.h"
+#include "ui/script.h"
+
+static int setup(void **state)
+{
+    (void)state;
+    setenv("XDG_CACHE_HOME", "/dev/null/collviz-test-cache", 1);
+    return 0;
+}
+
+typedef struct {
+    CollKind kind;
+    const char *algo;
+    int p;
+    int blocks; /* blocks of an input ("r.b" labels), 0: none */
+    bool shade; /* may fall back to a shade per cell at 100x30: the double
+                   binary tree's recv and tmp on 16 ranks are 32 cells,
+                   and 94 columns hold 31 with a blank between */
+} Case;
+
+/* Whether tok is a run of the one-column cells' glyphs (a shade each,
+ * grid.h's GL_DOT to GL_CROSSMARK in Unicode and ASCII). */
+static bool shades(const char *tok)
+{
+    static const char *const g[] = {"\u00B7", "\u2591", "\u2592", "\u2593",
+                                    "\u2588", "\u2713", "\u2717", ".", ":",
+                                    "%", "@", "#", "+", "x"};
+    while (*tok) {
+        size_t k = 0, n = 0;
+        for (; k < sizeof g / sizeof *g; k++)
+            if (!strncmp(tok, g[k], n = strlen(g[k])))
+                break;
+        if (k == sizeof g / sizeof *g)
+            return false;
+        tok += n;
+    }
+    return true;
+}
+
+/* A whole number at *s below limit: its value, *s moved past it; -1. */
+static long number(const char **s, long limit)
+{
+    if (!isdigit((unsigned char)**s))
+        return -1;
+    char *end;
+    long v = strtol(*s, &end, 10);
+    *s = end;
+    return v < limit ? v : -1;
+}
+
+/* Whether tok (a blank-free label) is one the picture may draw. */
+static bool valid(const char *tok, const Case *c)
+{
+    const char *s = tok;
+    if (!strcmp(tok, "all") || !strcmp(tok, "\u00B7") || !strcmp(tok, "."))
+        return true;
+    if (*s == '#') {
+        s++;
+        long n = number(&s, c->p);
+        return n >= 2 && !*s;
+    }
+    long r = number(&s, c->p);
+    if (r < 0)
+        return false;
+    if (!*s)
+        return true;
+    if (*s == '.') { /* a rank's block */
+        s++;
+        long b = number(&s, c->blocks);
+        return c->blocks > 1 && b >= 0 && !*s;
+    }
+    long last = r; /* a set: runs joined by '+', each ascending */
+    while (*s) {
+        char sep = *s++;
+        long v = number(&s, c->p);
+        if ((sep != '-' && sep != '+') || v <= last)
+            return false;
+        last = v;
+    }
+    return true;
+}
+
+/* Check every rank row of the buffers box of screen text: "│rN" and its
+ * labels up to the box's end. Returns the rows seen. */
+static int check_screen(const char *text, const Case *c, bool shade,
+                        const char *what)
+{
+    int rows = 0;
+    bool in = false; /* inside the buffers box, which is at the left */
+    for (const char *l = text; l && *l;) {
+        const char *nl = strchr(l, '\n');
+        size_t len = nl ? (size_t)(nl - l) : strlen(l);
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)len, l);
+        l = nl ? nl + 1 : NULL;
+        if (!strncmp(line, "\u250C Buffers", 10) ||
+            !strncmp(line, "+ Buffers", 9)) {
+            in = true;
+            continue;
+        }
+        if (!strncmp(line, "\u2514", 3) || line[0] == '+')
+            in = false;
+        if (!in)
+            continue;
+        const char *bar = !strncmp(line, "\u2502r", 4) ? line + 3
+                          : !strncmp(line, "|r", 2)    ? line + 1 : NULL;
+        if (!bar || !isdigit((unsigned char)bar[1]))
+            continue;
+        /* the labels run from after the rank to the box's right edge:
+           the first of two bars in a row (the box beside begins), else
+           the line's last bar; a bar between them separates buffers */
+        char *p = (char *)bar + 1;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (*p != ' ')
+            continue; /* not a rank's row ("r0+>r1" of the transfers) */
+        char *edge = strstr(p, "\u2502\u2502");
+        if (!edge)
+            edge = strstr(p, "||");
+        for (char *q = p; !edge && *q; q++)
+            if (!strncmp(q, "\u2502", 3) || *q == '|')
+                edge = q;
+        if (edge)
+            *edge = '\0';
+        for (char *q = p; *q; q++) {
+            if (!strncmp(q, "\u2502", 3))
+                memset(q, ' ', 3);
+            else if (*q == '|')
+                *q = ' ';
+        }
+        rows++;
+        for (char *tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
+            if (shade && shades(tok))
+                continue;
+            if (!valid(tok, c))
+                fail_msg("%s: the label '%s' is not whole or runs into its "
+                         "neighbour, in:\n%s", what, tok, line);
+        }
+    }
+    return rows;
+}
+
+static void run_checked(const Case *c, int w, int h, bool present,
+                        bool ascii, bool shade)
+{
+    AppOptions o = app_options(c->kind, c->algo, c->p, true);
+    o.present = present;
+    App app;
+    char why[200];
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    app.view.term_w = w;
+    app.view.term_h = h;
+    app.view.ascii = ascii;
+    size_t steps = app.scene->sched.nsteps;
+    app_fini(&app);
+    for (size_t k = 0; k <= steps; k++) {
+        assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+        app.view.term_w = w;
+        app.view.term_h = h;
+        app.view.ascii = ascii;
+        char keys[4096] = "";
+        for (size_t i = 0; i < k && strlen(keys) + 7 < sizeof keys; i++)
+            strcat(keys, i ? " Right" : "Right");
+        Script s;
+        assert_int_equal(script_parse(keys, &s, why, sizeof why), CV_OK);
+        Grid g;
+        grid_init(&g, w, h, ascii);
+        ScriptRun run = {0};
+        script_run(&app, &s, &run, &g);
+        char *text = grid_dump(&g, false);
+        char what[160];
+        snprintf(what, sizeof what, "%s %s p=%d step %zu %dx%d%s%s",
+                 coll_name(c->kind), c->algo, c->p, k, w, h,
+                 present ? " presenter" : "", ascii ? " ascii" : "");
+        int rows = check_screen(text, c, shade, what);
+        if (rows < (c->p < h - 12 ? c->p : 4))
+            fail_msg("%s: %d rank rows drawn:\n%s", what, rows, text);
+        free(text);
+        grid_fini(&g);
+        script_fini(&s);
+        app_fini(&app);
+    }
+}
+
+static void run_case(const Case *c, int w, int h, bool present, bool ascii)
+{
+    /* presenter mode must show labels (but where they cannot fit); the
+       normal mode's narrower picture may fall back to shades */
+    run_checked(c, w, h, present, ascii, present ? c->shade : true);
+}
+
+static const Case cases[] = {
+    {COLL_ALLREDUCE, "halving-doubling", 13, 13, false},
+    {COLL_BROADCAST, "binomial", 13, 0, false},
+    {COLL_ALLREDUCE, "double-binary-tree", 16, 16, true},
+    {COLL_ALLREDUCE, "ring", 16, 16, false},
+    {COLL_ALLREDUCE, "ring", 8, 8, false},
+};
+
+static void test_labels_whole(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        run_case(&cases[i], 100, 30, true, false);
+        run_case(&cases[i], 100, 30, false, false);
+        run_case(&cases[i], 100, 30, true, true);
+        /* at 80x24 the picture is 42 columns: 8 ranks keep every label
+           (more fall back to cells side by side, or a shade each) */
+        if (cases[i].p <= 8)
+            run_case(&cases[i], 80, 24, false, true);
+    }
+}
+
+/* The checker itself, on labels written by hand. */
+static void test_checker(void **state)
+{
+    (void)state;
+    const Case c = {COLL_ALLREDUCE, "ring", 13, 13, false};
+    static const char *const good[] = {"0", "12", "0.12", "12.0", "0-2+5",
+                                       "0+7", "11+12", "#7", "#12", "all",
+                                       "\u00B7"};
+    static const char *const bad[] = {"13", "0.13", "0.00.1", "0,7", "0-2,5",
+                                      "+7", "#1", "#13", "0.1\u2026", "7-3",
+                                      "0+0", "0.", "al", "1.0.1"};
+    for (size_t i = 0; i < sizeof good / sizeof *good; i++)
+        if (!valid(good[i], &c))
+            fail_msg("'%s' refused", good[i]);
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++)
+        if (valid(bad[i], &c))
+            fail_msg("'%s' taken", bad[i]);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_checker),
+        cmocka_unit_test(test_labels_whole),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
