@@ -4,9 +4,10 @@
  * backend, the cells of the shown step emphasised, and the selected cell's
  * contributions and history spelled out underneath.
  *
- * Wide cells show who contributed ("3": rank 3's input, "+5": five inputs
- * combined); when the cells do not fit they become one column each (a
- * shade per level) and scroll sideways. Ranks scroll vertically. */
+ * Wide cells show who contributed ("3": rank 3's input, "0-2+5": those
+ * ranks' inputs combined, "#5": five inputs), as wide as their labels
+ * with a blank between; when the cells do not fit they become one column
+ * each (a shade per level) and scroll sideways. Ranks scroll vertically. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
