@@ -24,8 +24,11 @@
 #include <string.h>
 
 #include "ui/screen.h"
+#include "ui/i18n.h"
 #include "ui/scene.h"
+#include "ui/screen.h"
 #include "ui/script.h"
+#include "ui/view.h"
 
 static int setup(void **state)
 {
@@ -237,6 +240,89 @@ static void test_labels_whole(void **state)
     }
 }
 
+/* The counters keep every number whole: drawn alone into their panel of
+ * the layout, after a timed run (a measured time of 1.234 ms, so that
+ * the bandwidth and deviation rows show) and without one, they leave out
+ * no character (grid.h's lost), in presenter mode's one line too, for
+ * the double binary tree on 64 ranks (the longest formula, "126 a +
+ * 190M b + 63M g"), the ring on 8, and nodes 2x4 and an NVLS switch as
+ * what-ifs, at 100x30 and 80x24, in English and Chinese; at 80x24 on
+ * the flat machine the bytes and the bandwidth rows are kept. */
+static void test_counters_whole(void **state)
+{
+    (void)state;
+    static const struct {
+        CollKind kind;
+        const char *algo;
+        int p;
+        const char *topo;
+    } sc[] = {
+        {COLL_ALLREDUCE, "double-binary-tree", 64, NULL},
+        {COLL_ALLREDUCE, "ring", 8, NULL},
+        {COLL_ALLREDUCE, "hier", 8, "nodes:2x4"},
+        {COLL_ALLREDUCE, "nvls", 8, "switch:8,reduce"},
+    };
+    static const int sizes[][2] = {{100, 30}, {80, 24}};
+    for (int lang = 0; lang < 2; lang++) {
+        ui_lang_use(lang ? UI_LANG_ZH : UI_LANG_EN);
+        for (size_t i = 0; i < sizeof sc / sizeof *sc; i++)
+            for (size_t z = 0; z < 2; z++)
+                for (int present = 0; present < 2; present++)
+                    for (int timed = 0; timed < 2; timed++) {
+                        AppOptions o = app_options(sc[i].kind, sc[i].algo,
+                                                   sc[i].p, true);
+                        o.topo = sc[i].topo;
+                        o.present = present;
+                        App app;
+                        char why[200];
+                        if (app_init(&app, &o, why, sizeof why) != CV_OK)
+                            fail_msg("%s on %s: %s", sc[i].algo,
+                                     sc[i].topo ? sc[i].topo : "full", why);
+                        int w = sizes[z][0], h = sizes[z][1];
+                        app.view.term_w = w, app.view.term_h = h;
+                        if (timed) {
+                            app.bg.total_s = (Value){1.234e-3, true};
+                            app.bg.bytes = o.bytes;
+                        }
+                        Script s;
+                        assert_int_equal(script_parse("Right Right", &s, why,
+                                                      sizeof why), CV_OK);
+                        Grid g;
+                        grid_init(&g, w, h, false);
+                        ScriptRun run = {0};
+                        script_run(&app, &s, &run, &g);
+                        Layout l;
+                        screen_layout(&app, &l);
+                        Rect r = rect_inset(l.r[VIEW_COUNTERS], 1);
+                        grid_fill(&g, r, ' ', ROLE_NORMAL, 0);
+                        g.lost = 0;
+                        view_counters.draw(&app, &g, r);
+                        char *text = grid_dump(&g, false);
+                        if (g.lost)
+                            fail_msg("%s %s p=%d %dx%d%s%s %s: %ld characters "
+                                     "cut in the counters:\n%s", sc[i].algo,
+                                     sc[i].topo ? sc[i].topo : "", sc[i].p, w,
+                                     h, present ? " presenter" : "",
+                                     timed ? " timed" : "", lang ? "zh" : "en",
+                                     g.lost, text);
+                        /* (a what-if's machine panel leaves the
+                           counters 8 rows: the times and bytes) */
+                        if (!present && timed && h == 24 && !sc[i].topo &&
+                            (!strstr(text, lang ? "\u5b57\u8282" : "bytes") ||
+                             !strstr(text, "GB/s")))
+                            fail_msg("%s %s: 80x24 without the bytes or "
+                                     "bandwidth rows:\n%s", sc[i].algo,
+                                     lang ? "zh" : "en", strstr(text, "\n") +
+                                     2 * (size_t)w);
+                        free(text);
+                        grid_fini(&g);
+                        script_fini(&s);
+                        app_fini(&app);
+                    }
+    }
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* The checker itself, on labels written by hand. */
 static void test_checker(void **state)
 {
@@ -261,6 +347,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_checker),
         cmocka_unit_test(test_labels_whole),
+        cmocka_unit_test(test_counters_whole),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

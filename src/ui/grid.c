@@ -301,10 +301,14 @@ int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
         int cw = cp_width(c);
         if (cw == 0) /* no cell of its own: left out (grid.h) */
             continue;
-        if (maxw >= 0 && used + cw > maxw)
+        if (maxw >= 0 && used + cw > maxw) {
+            for (g->lost += c != ' '; *s;)
+                g->lost += utf8_next(&s) != ' ';
             break;
+        }
         if (cw == 2 && !rect_has(clip, x + used + 1, y))
             c = ' ', cw = 1; /* half a wide character never shows */
+        g->lost += c != ' ' && !rect_has(clip, x + used, y);
         grid_put(g, clip, x + used, y, c, role, attr);
         if (cw == 2)
             grid_put(g, clip, x + used + 1, y, GRID_CONT, role, attr);

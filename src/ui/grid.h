@@ -134,6 +134,9 @@ typedef struct {
     int h;       /* rows */
     Cell *cells; /* w * h cells, row after row */
     bool ascii;  /* draw glyphs in their ASCII form */
+    long lost;   /* non-blank characters of texts that grid_text left out
+                    (past maxw or the clip): a view that never cuts keeps
+                    it unchanged, which tests check */
 } Grid;
 
 /* ------------------------------------------------------------ lifetime */

@@ -4,6 +4,7 @@
  * yet show as N/A. */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 #include <time.h>
 
 #include "ui/i18n.h"
@@ -21,6 +22,22 @@ static void row(Grid *g, Rect r, int y, const char *label, const char *a,
     grid_printf(g, r, r.x + LABEL_W, y, COL_W, vrole, 0, "%*s", COL_W - 1, a);
     grid_printf(g, r, r.x + LABEL_W + COL_W, y, COL_W, vrole, 0, "%*s",
                 COL_W - 1, b);
+}
+
+/* The longest text a row may hold: its forms, longest first. */
+#define FORM_LEN 96
+
+/* Draw at (x, y) the first of n forms of one text (the same values, each
+ * shorter than the one before) that fits before the panel's right edge,
+ * else the last: a value is shortened, never cut. Returns the columns
+ * used. */
+static int put_fit(Grid *g, Rect r, int x, int y, Role role,
+                   char form[][FORM_LEN], int n)
+{
+    int k = 0;
+    while (k + 1 < n && grid_text_width(form[k]) > r.x + r.w - x)
+        k++;
+    return grid_text(g, r, x, y, -1, role, 0, form[k]);
 }
 
 static void bytes_row(Grid *g, Rect r, int y, const char *label, bool ok,
@@ -93,6 +110,8 @@ static void draw_times(const App *app, Grid *g, Rect r, int y)
     }
 }
 
+static void fmt_bw(char *out, size_t len, double v);
+
 static void draw_bandwidth(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
@@ -104,8 +123,13 @@ static void draw_bandwidth(const App *app, Grid *g, Rect r, int y)
     }
     double alg = (double)app->bg.bytes / app->bg.total_s.v / 1e9;
     double bus = alg * coll_busbw_factor(sc->call.kind, sc->call.nranks);
-    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
-                "algbw %.2f  busbw %.2f", alg, bus);
+    char a[24], b[24], f[3][FORM_LEN];
+    fmt_bw(a, sizeof a, alg);
+    fmt_bw(b, sizeof b, bus);
+    snprintf(f[0], sizeof f[0], "algbw %s  busbw %s", a, b);
+    snprintf(f[1], sizeof f[1], "algbw %s busbw %s", a, b);
+    snprintf(f[2], sizeof f[2], "alg %s bus %s", a, b);
+    put_fit(g, r, r.x + LABEL_W, y, ROLE_VALUE, f, 3);
 }
 
 /* A byte count for a formula: "512", "1.5K", "8M" (binary units). */
@@ -125,6 +149,13 @@ static void fmt_num(char *out, size_t len, double v)
     snprintf(out, len, v >= 99.5 ? "%.0f" : v >= 9.95 ? "%.1f" : "%.2f", v);
 }
 
+/* A bandwidth in GB/s: 3 significant digits (0.16, 12.3, 10, 456), whole
+ * from 1000 on. */
+static void fmt_bw(char *out, size_t len, double v)
+{
+    snprintf(out, len, v >= 999.5 ? "%.0f" : "%.3g", v);
+}
+
 /* Where the model's parameters come from: this machine's calibration
  * (when, how long, how steady) or the defaults, and the key that
  * calibrates. */
@@ -135,9 +166,11 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     keys_names(ACT_CALIBRATE, "/", keys, sizeof keys);
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("model"));
     if (m->what_if) {
-        char shape[64];
-        machine_describe(&m->mach, true, shape, sizeof shape);
-        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0, "%s", shape);
+        char f[3][FORM_LEN]; /* "nodes 2x4, a NIC per GPU", "nodes 2x4" */
+        machine_describe(&m->mach, true, f[0], sizeof f[0]);
+        snprintf(f[1], sizeof f[1], "%.*s", (int)strcspn(f[0], ","), f[0]);
+        snprintf(f[2], sizeof f[2], "%s", machine_kind_name(m->mach.kind));
+        put_fit(g, r, r.x + LABEL_W, y, ROLE_WARN, f, 3);
         keys_names(ACT_MENU_MACHINE, "/", keys, sizeof keys);
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
                     _("what-if; %s: machine"), keys);
@@ -183,9 +216,15 @@ static void draw_params(const App *app, Grid *g, Rect r, int y)
     }
     view_fmt_time(a, sizeof a, m.alpha);
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _(" a b g"));
-    grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, "%s %.3g %.3g GB/s",
-                a, m.beta > 0 ? 1e-9 / m.beta : 0,
-                m.gamma > 0 ? 1e-9 / m.gamma : 0);
+    char bw[24], gw[24], f[3][FORM_LEN], *sp = strchr(a, ' ');
+    fmt_bw(bw, sizeof bw, m.beta > 0 ? 1e-9 / m.beta : 0);
+    fmt_bw(gw, sizeof gw, m.gamma > 0 ? 1e-9 / m.gamma : 0);
+    snprintf(f[0], sizeof f[0], "%s %s %s GB/s", a, bw, gw);
+    if (sp) /* "2.27us" */
+        memmove(sp, sp + 1, strlen(sp));
+    snprintf(f[1], sizeof f[1], "%s %s %s GB/s", a, bw, gw);
+    snprintf(f[2], sizeof f[2], "%s %s/%s GB/s", a, bw, gw);
+    put_fit(g, r, r.x + LABEL_W, y, ROLE_VALUE, f, 3);
 }
 
 /* "busiest r3->r7 y": a what-if machine's link that took longest. */
@@ -225,11 +264,15 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
     double bytes = sp.t.b;
     fmt_coef(b, sizeof b, bytes);
     fmt_coef(c, sizeof c, sp.t.g);
-    if (sc->model.what_if)
+    char f[3][FORM_LEN];
+    if (sc->model.what_if) {
         draw_busiest(g, r, r.x + LABEL_W, y, &sc->model.mach, sp.busiest);
-    else
-        grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0,
-                    "%.0f a + %s b + %s g", sp.t.a, b, c);
+    } else {
+        snprintf(f[0], sizeof f[0], "%.0f a + %s b + %s g", sp.t.a, b, c);
+        snprintf(f[1], sizeof f[1], "%.0fa + %sb + %sg", sp.t.a, b, c);
+        snprintf(f[2], sizeof f[2], "%.0fa+%sb+%sg", sp.t.a, b, c);
+        put_fit(g, r, r.x + LABEL_W, y, ROLE_VALUE, f, 3);
+    }
     double ta = sp.part[0], tb = sp.part[1], tg = sp.part[2],
            top = fmax(ta, fmax(tb, tg));
     double scale = top >= 1 ? 1 : top >= 1e-3 ? 1e3 : top >= 1e-6 ? 1e6 : 1e9;
@@ -239,8 +282,9 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
     fmt_num(na, sizeof na, ta * scale);
     fmt_num(nb, sizeof nb, tb * scale);
     fmt_num(nc, sizeof nc, tg * scale);
-    grid_printf(g, r, r.x + LABEL_W - 3, y + 1, -1, ROLE_DIM, 0,
-                "= %s + %s + %s %s", na, nb, nc, unit);
+    snprintf(f[0], sizeof f[0], "= %s + %s + %s %s", na, nb, nc, unit);
+    snprintf(f[1], sizeof f[1], "=%s+%s+%s %s", na, nb, nc, unit);
+    put_fit(g, r, r.x + LABEL_W - 3, y + 1, ROLE_DIM, f, 2);
 }
 
 /* Whether the real buffers matched the symbolic state. */
@@ -318,46 +362,62 @@ static const struct {
     int rows;     /* rows it takes */
     int priority; /* 1: kept first */
 } sections[] = {
-    {draw_bytes, 4, 5},      {draw_times, 4, 1}, {draw_bandwidth, 1, 6},
-    {draw_source, 2, 2},     {draw_params, 1, 2}, {draw_splits, 4, 3},
-    {draw_check, 1, 7},      {draw_background, 1, 4},
+    {draw_bytes, 4, 2},      {draw_times, 4, 1}, {draw_bandwidth, 1, 3},
+    {draw_source, 2, 4},     {draw_params, 1, 5}, {draw_splits, 4, 6},
+    {draw_check, 1, 8},      {draw_background, 1, 7},
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
 /* Presenter mode's one line: the step's measured and model time, its
- * split into terms, and where the parameters come from. */
+ * split into terms, and where the parameters come from; where the line
+ * does not fit, the split gets compact and then the source and the split
+ * are left out, whole. */
 static void draw_one_line(const App *app, Grid *g, Rect r)
 {
     const Scene *sc = app->scene;
     size_t k;
     PredSplit sp;
-    char m[24], p[24], b[16], c[16];
+    char m[24], p[24], b[16], c[16], head[48], meas[96];
+    char split[2][FORM_LEN] = {"", ""}, tail[FORM_LEN];
     bool shown = scene_shown(sc, &k);
     view_fmt_value(m, sizeof m, shown ? measured_step(app)
                                       : app->bg.total_s, view_fmt_time);
     view_fmt_value(p, sizeof p, shown ? sc->pred_step_s : sc->pred_total_s,
                    view_fmt_time);
-    int x = r.x + grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0, "%s ",
-                              shown ? _("step") : _("whole"));
-    x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0, _("measured %s  model %s"),
-                     m, p);
+    snprintf(head, sizeof head, "%s ", shown ? _("step") : _("whole"));
+    snprintf(meas, sizeof meas, _("measured %s  model %s"), m, p);
     if (sc->big_ok && !sc->model.what_if &&
         !predictor_split(&sc->model, &sc->big_sched,
                          shown ? k : PREDICTOR_WHOLE, &sp)) {
         fmt_coef(b, sizeof b, sp.t.b);
         fmt_coef(c, sizeof c, sp.t.g);
-        x += grid_printf(g, r, x, r.y, -1, ROLE_VALUE, 0,
-                         " = %.0f a + %s b + %s g", sp.t.a, b, c);
+        snprintf(split[0], sizeof split[0], " = %.0f a + %s b + %s g",
+                 sp.t.a, b, c);
+        snprintf(split[1], sizeof split[1], " = %.0fa+%sb+%sg", sp.t.a, b,
+                 c);
     }
+    Role trole = ROLE_WARN;
     if (sc->model.what_if) {
         char shape[64];
         machine_describe(&sc->model.mach, true, shape, sizeof shape);
-        grid_printf(g, r, x, r.y, -1, ROLE_WARN, 0, _("  (on %s, a what-if)"),
-                    shape);
-        return;
+        snprintf(tail, sizeof tail, _("  (on %s, a what-if)"), shape);
+    } else {
+        trole = sc->model.calibrated ? ROLE_DIM : ROLE_WARN;
+        snprintf(tail, sizeof tail, "  (%s)",
+                 sc->model.calibrated ? _("calibrated") : _("defaults"));
     }
-    grid_printf(g, r, x, r.y, -1, sc->model.calibrated ? ROLE_DIM : ROLE_WARN,
-                0, "  (%s)", sc->model.calibrated ? _("calibrated") : _("defaults"));
+    int base = grid_text_width(head) + grid_text_width(meas), room = r.w;
+    int s0 = grid_text_width(split[0]), s1 = grid_text_width(split[1]),
+        t = grid_text_width(tail);
+    const char *sp_text = base + s0 + t <= room   ? split[0]
+                          : base + s1 + t <= room ? split[1]
+                          : base + s1 <= room     ? split[1] : "";
+    bool with_tail = base + grid_text_width(sp_text) + t <= room;
+    int x = r.x + grid_text(g, r, r.x, r.y, -1, ROLE_HEADER, 0, head);
+    x += grid_text(g, r, x, r.y, -1, ROLE_VALUE, 0, meas);
+    x += grid_text(g, r, x, r.y, -1, ROLE_VALUE, 0, sp_text);
+    if (with_tail)
+        grid_text(g, r, x, r.y, -1, trole, 0, tail);
 }
 
 static void counters_draw(const App *app, Grid *g, Rect r)
@@ -368,7 +428,7 @@ static void counters_draw(const App *app, Grid *g, Rect r)
         return;
     }
     int left = r.h;
-    for (int pr = 1; pr <= 7; pr++)
+    for (int pr = 1; pr <= 8; pr++)
         for (size_t i = 0; i < NSECTIONS; i++)
             if (sections[i].priority == pr && sections[i].rows <= left) {
                 on[i] = true;
