@@ -121,12 +121,40 @@ static void test_pure(void **state)
     }
 }
 
+/* F: the chart alone over everything between the header (2 rows) and
+ * the status line, in either mode, at every size. */
+static void test_chart_full(void **state)
+{
+    (void)state;
+    for (int w = LAYOUT_MIN_W; w <= 260; w += 7)
+        for (int h = LAYOUT_MIN_H; h <= 90; h += 5)
+            for (int present = 0; present < 2; present++) {
+                LayoutIn in = {.w = w, .h = h, .buffer_rows = 9,
+                               .present = present, .chart_full = true};
+                for (int v = 0; v < VIEW_COUNT; v++)
+                    in.show[v] = v != VIEW_HELP && v != VIEW_MENU &&
+                                 v != VIEW_PROMPT;
+                Layout l;
+                layout_compute(&in, &l);
+                Rect c = l.r[VIEW_CHART];
+                assert_int_equal(c.x, 0);
+                assert_int_equal(c.y, 2);
+                assert_int_equal(c.w, w);
+                assert_int_equal(c.h, h - 3);
+                for (int v = 0; v < VIEW_COUNT; v++)
+                    if (v != VIEW_CHART && v != VIEW_HEADER &&
+                        v != VIEW_STATUS)
+                        assert_true(empty(l.r[v]));
+            }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sizes_and_panels),
         cmocka_unit_test(test_too_small),
         cmocka_unit_test(test_pure),
+        cmocka_unit_test(test_chart_full),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

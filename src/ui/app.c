@@ -515,6 +515,11 @@ static void do_chart_view(App *app, const Request *r)
     app->view.show[VIEW_CHART] = true;
 }
 
+static void do_chart_full(App *app, const Request *r)
+{
+    app->view.chart_full = !app->view.chart_full;
+}
+
 static void do_help(App *app, const Request *r)
 {
     app->mode.help_top = 0;
@@ -585,6 +590,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
     [ACT_ASCII] = do_ascii,         [ACT_THEME] = do_theme,
     [ACT_CHART_VIEW] = do_chart_view, [ACT_PRESENT] = do_present,
+    [ACT_CHART_FULL] = do_chart_full,
     [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
     [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
     [ACT_EXPORT_SVG] = do_export,   [ACT_SCENE_STR] = do_scene_str,

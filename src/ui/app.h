@@ -94,6 +94,7 @@ typedef struct {
     bool ascii;               /* ASCII line drawing instead of Unicode */
     int theme;                /* colour theme index (term.c) */
     bool chart_busbw;         /* the chart plots busbw (else time) */
+    bool chart_full;          /* the chart over the whole body */
     bool present;             /* presenter mode: big cells, the step's
                                  sentence and transfers, one counter line */
     bool redraw;              /* repaint the whole terminal next frame */

@@ -47,6 +47,7 @@
     X('3', "3", ACT_TOGGLE_CHART)                                             \
     X('4', "4", ACT_TOGGLE_XFERS)                                             \
     X('v', "v", ACT_CHART_VIEW)                                               \
+    X('F', "F", ACT_CHART_FULL)                                               \
     X('P', "P", ACT_PRESENT)                                                  \
     X(KEY_UP, "Up", ACT_SCROLL_UP)                                            \
     X('k', "k", ACT_SCROLL_UP)                                                \
@@ -60,6 +61,7 @@
     X('A', "A", ACT_ASCII)                                                    \
     X('T', "T", ACT_THEME)                                                    \
     X('?', "?", ACT_HELP)                                                     \
+    X('h', "h", ACT_HELP)                                                     \
     X(KEY_F(1), "F1", ACT_HELP)                                               \
     X(CTRL_KEY('l'), "^L", ACT_REDRAW)                                        \
     X('w', "w", ACT_EXPORT_SVG)                                               \

@@ -142,7 +142,9 @@ void layout_compute(const LayoutIn *in, Layout *out)
     rect_cut_top(all, HEADER_ROWS, &out->r[VIEW_HEADER], &body);
     rect_cut_top(body, body.h - STATUS_ROWS, &body, &status);
     out->r[VIEW_STATUS] = status;
-    if (in->present) {
+    if (in->chart_full) {
+        out->r[VIEW_CHART] = body;
+    } else if (in->present) {
         present(in, body, out);
     } else {
         rect_cut_left(body, in->w - right_width(in->w), &left, &right);

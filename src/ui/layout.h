@@ -27,6 +27,8 @@ typedef struct {
                               mode (a second row per rank) */
     bool present;          /* presenter mode: the picture, the step's
                               transfers and a counter line, full width */
+    bool chart_full;       /* the chart alone over the whole body (in
+                              either mode) */
     int machine_rows;      /* rows the what-if machine's drawing takes,
                               with its two footer lines (0: none drawn) */
     int machine_cols;      /* and its columns */

@@ -23,8 +23,15 @@
 #define MAX_CROSS 8
 
 /* Each algorithm's mark, by its place among its collective's algorithms
- * (so an algorithm keeps its mark whatever is shown). */
+ * (so an algorithm keeps its mark whatever is shown), and its model
+ * curve's glyph (each its own, so that the curves tell apart in
+ * monochrome too). */
 static const char glyphs[] = "ox+*#@%&=~^$";
+static const char model_glyphs[] = ".-:',;\"`_|/\\";
+
+/* A crossover is unsure where the new fastest leads by less than this on
+ * either side: within the noise of a shared machine. */
+#define UNSURE_LEAD 0.10
 /* ... and its colour. */
 static const Role series_roles[] = {ROLE_SERIES1, ROLE_SERIES2, ROLE_SERIES3,
                                     ROLE_SERIES4, ROLE_SERIES5, ROLE_SERIES6};
@@ -33,6 +40,7 @@ static const Role series_roles[] = {ROLE_SERIES1, ROLE_SERIES2, ROLE_SERIES3,
 typedef struct {
     const AlgoInfo *algo; /* the algorithm */
     uint32_t glyph;       /* its mark */
+    uint32_t mglyph;      /* its model curve's glyph */
     Role role;            /* its colour */
     int npts;             /* measured points */
     int nmodel;           /* model points */
@@ -43,6 +51,8 @@ typedef struct {
     double lb;            /* log2 of the size (between two measured) */
     const AlgoInfo *from; /* fastest below */
     const AlgoInfo *to;   /* fastest above */
+    bool unsure;          /* measured, and a lead under UNSURE_LEAD on
+                             either side */
 } Cross;
 
 /* What the chart shows, gathered from the App. */
@@ -93,8 +103,23 @@ static void extend(Data *d, double lb, double v)
     d->ly1 = fmax(d->ly1, log10(v));
 }
 
+/* Algorithm a's time at size b, measured or the model's (NaN: none). */
+static double time_at(const App *app, const AlgoInfo *a, uint64_t b,
+                      bool model)
+{
+    for (size_t k = 0; k < app->bg.nsweep; k++) {
+        const SweepPoint *p = &app->bg.sweep[k];
+        double t = model ? p->model_s : p->time_s;
+        if (p->algo == a && p->bytes == b && (model || p->ok) && usable(t))
+            return t;
+    }
+    return NAN;
+}
+
 /* The fastest algorithm at each size, measured (or the model's when
- * nothing is measured), and where it changes. */
+ * nothing is measured), and where it changes; a measured change is
+ * unsure where either algorithm leads the other by less than
+ * UNSURE_LEAD at the sizes around it. */
 static void find_crossovers(const App *app, Data *d, bool model)
 {
     const AlgoInfo *prev = NULL;
@@ -111,6 +136,7 @@ static void find_crossovers(const App *app, Data *d, bool model)
         memmove(sizes + at + 1, sizes + at, (ns++ - at) * sizeof *sizes);
         sizes[at] = b;
     }
+    uint64_t prev_size = 0;
     for (size_t i = 0; i < ns; i++) {
         const AlgoInfo *best = NULL;
         double bt = INFINITY;
@@ -124,9 +150,17 @@ static void find_crossovers(const App *app, Data *d, bool model)
         if (!best)
             continue;
         double lb = log2((double)sizes[i]);
-        if (prev && best != prev && d->ncross < MAX_CROSS)
-            d->cross[d->ncross++] = (Cross){(lb + prev_lb) / 2, prev, best};
-        prev = best, prev_lb = lb;
+        if (prev && best != prev && d->ncross < MAX_CROSS) {
+            /* how far the new fastest leads above, and the old below */
+            double above = time_at(app, prev, sizes[i], model) / bt - 1;
+            double below = time_at(app, prev, prev_size, model) /
+                               time_at(app, best, prev_size, model);
+            below = 1 / below - 1;
+            bool unsure = !model && !(fmin(above, below) >= UNSURE_LEAD);
+            d->cross[d->ncross++] = (Cross){(lb + prev_lb) / 2, prev, best,
+                                            unsure};
+        }
+        prev = best, prev_lb = lb, prev_size = sizes[i];
     }
     d->cross_model = model && d->ncross > 0;
 }
@@ -145,6 +179,7 @@ static void gather(const App *app, const Grid *g, Data *d)
             algo_fits(algo_at(i), &sc->call, &sc->mach, NULL, 0)) {
             int n = d->nseries++;
             d->series[n] = (Series){algo_at(i), (uint32_t)glyphs[n],
+                                    (uint32_t)model_glyphs[n],
                                     series_roles[n % 6], 0, 0};
         }
     for (size_t i = 0; i < app->bg.nsweep; i++) {
@@ -302,12 +337,11 @@ static int series_points(const App *app, const Data *d, const Series *s,
     return n;
 }
 
-/* Each series' model curve, dotted in its colour, interpolated on the
- * log-log axes between its points. */
+/* Each series' model curve, in its own glyph and colour, interpolated on
+ * the log-log axes between its points. */
 static void draw_models(const App *app, Grid *g, const Frame *f,
                         const Data *d)
 {
-    uint32_t dot = grid_glyph(g, GL_DOT);
     double lb[64], v[64];
     for (int s = 0; s < d->nseries; s++) {
         int n = series_points(app, d, &d->series[s], true, lb, v, 64);
@@ -317,8 +351,8 @@ static void draw_models(const App *app, Grid *g, const Frame *f,
                 double t = x1 > x0 ? (double)(x - x0) / (x1 - x0) : 0;
                 double y = pow(10, log10(v[i]) +
                                        t * (log10(v[i + 1]) - log10(v[i])));
-                grid_put(g, f->plot, x, row_of(f, d, y), dot,
-                         d->series[s].role, 0);
+                grid_put(g, f->plot, x, row_of(f, d, y),
+                         d->series[s].mglyph, d->series[s].role, 0);
             }
         }
     }
@@ -378,7 +412,7 @@ static int legend_rows(const App *app, const Data *d, int w, int max)
 {
     int rows = 1, x = 12;
     for (int s = 0; s < d->nseries; s++) {
-        int n = 3 + grid_text_width(d->series[s].algo->name);
+        int n = 4 + grid_text_width(d->series[s].algo->name);
         if (!in_legend(app, &d->series[s]))
             continue;
         if (x + n > w && rows < max)
@@ -402,13 +436,14 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
         if (!in_legend(app, s))
             continue;
         want++;
-        int w = 3 + grid_text_width(s->algo->name);
+        int w = 4 + grid_text_width(s->algo->name);
         if (x + w > r.x + r.w && y + 1 < r.y + rows)
             x = r.x, y++;
         if (x + w > r.x + r.w)
             continue;
         grid_put(g, r, x + 1, y, s->glyph, s->role, GRID_BOLD);
-        x += 3 + grid_text(g, r, x + 3, y, -1,
+        grid_put(g, r, x + 2, y, s->mglyph, s->role, 0);
+        x += 4 + grid_text(g, r, x + 4, y, -1,
                            s->algo == app->scene->algo ? ROLE_VALUE
                                                        : ROLE_DIM,
                            0, s->algo->name);
@@ -424,21 +459,71 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
                     app->bg.nsweep, app->bg.planned);
 }
 
-/* The crossovers in words, on the line under the legend. */
-static void draw_crossings(Grid *g, Rect r, int y, const Data *d)
+/* Crossover i in words: " ~16K ring>halving-doubling", '?' after an
+ * unsure one. */
+static void cross_text(const Data *d, int i, char *out, size_t len)
 {
-    int x = r.x;
+    char s[16];
+    size_label(s, sizeof s, d->cross[i].lb);
+    snprintf(out, len, " ~%s %s>%s%s", s, d->cross[i].from->name,
+             d->cross[i].to->name, d->cross[i].unsure ? "?" : "");
+}
+
+static bool any_unsure(const Data *d)
+{
+    for (int i = 0; i < d->ncross; i++)
+        if (d->cross[i].unsure)
+            return true;
+    return false;
+}
+
+/* Rows the crossovers take at width w (at most max), with the note on
+ * unsure ones on a row of its own where one is left. */
+static int cross_rows(const Data *d, int w, int max)
+{
+    int rows = 1, x = 1 + (d->cross_model ? 7 : 0);
+    for (int i = 0; i < d->ncross; i++) {
+        char t[128];
+        cross_text(d, i, t, sizeof t);
+        int n = grid_text_width(t);
+        if (x + n > w && rows < max)
+            rows++, x = 0;
+        x += n;
+    }
+    return rows + (any_unsure(d) && rows < max);
+}
+
+/* The crossovers in words under the legend, each whole (those that do
+ * not fit counted), and what '?' means. */
+static void draw_crossings(Grid *g, Rect r, int y, int rows, const Data *d)
+{
+    int x = r.x, y0 = y, shown = 0;
     if (!d->ncross)
         return;
+    bool note = any_unsure(d) && rows > 1;
+    int last = y0 + rows - 1 - note;
     grid_put(g, r, x, y, 'X', ROLE_WARN, GRID_BOLD);
     x += 1 + grid_text(g, r, x + 1, y, -1, ROLE_DIM, 0,
                        d->cross_model ? _(" model:") : "");
     for (int i = 0; i < d->ncross; i++) {
-        char s[16];
-        size_label(s, sizeof s, d->cross[i].lb);
-        x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, " ~%s %s>%s", s,
-                         d->cross[i].from->name, d->cross[i].to->name);
+        char t[128];
+        cross_text(d, i, t, sizeof t);
+        int w = grid_text_width(t);
+        if (x + w > r.x + r.w - 4 && y < last)
+            x = r.x, y++;
+        if (x + w > r.x + r.w - (i + 1 < d->ncross ? 4 : 0))
+            break;
+        x += grid_text(g, r, x, y, -1, d->cross[i].unsure ? ROLE_WARN
+                                                          : ROLE_VALUE, 0, t);
+        shown++;
     }
+    if (shown < d->ncross)
+        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, " +%d", d->ncross - shown);
+    if (note)
+        grid_text(g, r, r.x, last + 1, -1, ROLE_DIM, 0,
+                  r.w >= 70 ? _("? the lead is under 10% there: within this "
+                                "machine's noise; rerun with more iterations")
+                            : _("? lead under 10%: noise"));
 }
 
 /* Inside an empty plot: N/A, and the keys that start a sweep. */
@@ -489,12 +574,14 @@ static void chart_draw(const App *app, Grid *g, Rect r)
         draw_line(app, g, r, &d);
         return;
     }
-    int legend = legend_rows(app, &d, r.w, r.h >= 10 ? 2 : 1);
-    int cross = d.ncross && r.h >= 8;
+    bool full = app->view.chart_full;
+    int legend = legend_rows(app, &d, r.w, full ? 4 : r.h >= 10 ? 2 : 1);
+    int cross = d.ncross && r.h >= 8
+                    ? cross_rows(&d, r.w, full ? 4 : r.h >= 14 ? 2 : 1) : 0;
     frame_of(&d, r, legend + cross, &f);
     draw_legend(app, g, r, &d, legend);
     if (cross)
-        draw_crossings(g, r, r.y + legend, &d);
+        draw_crossings(g, r, r.y + legend, cross, &d);
     draw_yaxis(g, r, &f, &d);
     draw_xaxis(g, r, &f, &d);
     bool any = false;
