@@ -183,6 +183,15 @@ wait_for "Transfers" "teacher: presenter mode"
 wait_for "step +measured" "teacher: presenter mode's counter line"
 tm send-keys -t e2e Right
 wait_for "Every rank|Ranks .* apart|Ranks? [0-9]" "teacher: the step's sentence"
+tm send-keys -t e2e F
+wait_for "^┌ Chart|^\+ Chart" "teacher: the chart over the whole screen"
+grep -q "Buffers" "$work/screen" && fail "teacher: the full-screen chart left the buffers"
+tm send-keys -t e2e F
+wait_for "Buffers" "teacher: back from the full-screen chart"
+tm send-keys -t e2e L
+wait_for "collviz learn: lessons" "teacher: L opens the lessons"
+tm send-keys -t e2e q
+wait_for "step 2 of" "teacher: quitting the lessons comes back to the same step"
 tm send-keys -t e2e u
 wait_for "Scene: allreduce -a halving-doubling -p 5 -s 1M --present --step 2" \
     "teacher: the scene string"
@@ -244,7 +253,9 @@ wait_for "step 0 of" "the TUI, for L"
 tm send-keys -t e2e L
 wait_for "collviz learn: lessons" "L opens the list of lessons"
 tm send-keys -t e2e q
-check_exit 0 "learn: L from the TUI, then q"
+wait_for "step 0 of" "q in the lessons comes back to the TUI"
+tm send-keys -t e2e q
+check_exit 0 "learn: L from the TUI, q back, q to quit"
 # P12: --reset all forgets every lesson's record
 start "learn --reset all --lang en" "$utf8"
 wait_for "right 0 of " "--reset all: the score is back to 0"

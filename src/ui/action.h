@@ -54,7 +54,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_EXPORT_SVG, "export", N_("write the screen as an SVG picture"))    \
     X(ACT_EXPORT_CAST, "cast", N_("write the steps from here to the last as an asciicast")) \
     X(ACT_SCENE_STR, "scene", N_("show the scene string that reopens this scene")) \
-    X(ACT_LESSONS, "lessons", N_("open the lessons (collviz learn)"))       \
+    X(ACT_LESSONS, "lessons", N_("the lessons; quitting them comes back here")) \
     X(ACT_QUIT, "quit", N_("quit collviz"))                                   \
     /* requests with arguments, made by mouse clicks and the script */        \
     X(ACT_SELECT_CELL, "select", N_("select cell (rank a, buffer b, elem c)")) \

@@ -428,7 +428,9 @@ static int main_loop(App *app, Grid *g)
     return sig;
 }
 
-static int run_terminal(App *app, const TuiArgs *t)
+/* The terminal session of the TUI; again: back from the lessons, with
+ * the App as it was (its theme and line drawing kept). */
+static int run_terminal(App *app, const TuiArgs *t, bool again)
 {
     char why[200];
     bool utf8;
@@ -439,8 +441,11 @@ static int run_terminal(App *app, const TuiArgs *t)
     }
     Grid g;
     term_size(&app->view.term_w, &app->view.term_h);
-    app->view.ascii = t->ascii || !utf8;
-    app->view.theme = t->theme >= 0 ? t->theme : term_default_theme();
+    if (!again) {
+        app->view.ascii = t->ascii || !utf8;
+        app->view.theme = t->theme >= 0 ? t->theme : term_default_theme();
+    }
+    app->view.redraw = true;
     grid_init(&g, app->view.term_w, app->view.term_h, app->view.ascii);
     int sig = main_loop(app, &g);
     term_fini();
@@ -492,13 +497,20 @@ int cmd_tui(int argc, char **argv)
         return rc;
     }
     rc = t.svg || t.cast ? run_export(&app, &t)
-         : t.script ? run_script(&app, &t) : run_terminal(&app, &t);
-    bool lessons = app.status.lessons && !t.script && rc == CLI_EXIT_OK;
-    app_fini(&app);
-    if (lessons) { /* L: the list of lessons, as `collviz learn` opens it */
+         : t.script ? run_script(&app, &t) : run_terminal(&app, &t, false);
+    /* L: the list of lessons, as `collviz learn` opens it; quitting the
+       lessons comes back to this scene with its step, sweep and
+       measurements (the worker went on meanwhile) */
+    while (app.status.lessons && !t.script && !t.svg && !t.cast &&
+           rc == CLI_EXIT_OK) {
         static char name[] = "learn";
         char *args[] = {name, NULL};
-        return cmd_learn(1, args);
+        app.status.lessons = app.status.quit = false;
+        if (cmd_learn(1, args) != CLI_EXIT_OK)
+            app_message(&app, true, "%s", _("The lessons could not open: "
+                                            "'collviz learn' says why."));
+        rc = run_terminal(&app, &t, true);
     }
+    app_fini(&app);
     return rc;
 }
