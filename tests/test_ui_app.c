@@ -312,6 +312,50 @@ static void test_sendrecv_hypercube_menus(void **state)
     app_fini(&app);
 }
 
+/* State a teacher does not lose (P14): toggling in place and back finds
+ * the sweep as it was; a rooted collective keeps the root last chosen
+ * where the ranks have it (reduce -r 3, then scatter: root 3; then
+ * allreduce, which has none, and gather: root 3 again); a change that
+ * cancels a timed run says so. */
+static void test_state_kept(void **state)
+{
+    (void)state;
+    App app;
+    open_app(&app, COLL_REDUCE, "binomial", 8, false);
+    pick(&app, ACT_MENU_ROOT, "rank 3");
+    assert_int_equal(app.scene->call.root, 3);
+    pick(&app, ACT_MENU_COLL, "scatter");
+    assert_int_equal(app.scene->call.kind, COLL_SCATTER);
+    assert_int_equal(app.scene->call.root, 3);
+    pick(&app, ACT_MENU_COLL, "allreduce");
+    assert_int_equal(app.scene->call.root, 0);
+    pick(&app, ACT_MENU_COLL, "gather");
+    assert_int_equal(app.scene->call.root, 3);
+    /* a sweep of 5 points, as the worker leaves it */
+    pick(&app, ACT_MENU_COLL, "allreduce");
+    app.bg.sweep_call = app.scene->call;
+    app.bg.sweep_backend = app.scene->backend;
+    app.bg.nsweep = 5;
+    for (size_t i = 0; i < 5; i++)
+        app.bg.sweep[i] = (SweepPoint){.algo = app.scene->algo,
+                                       .bytes = 1024u << i, .time_s = 1e-5,
+                                       .ok = true};
+    act(&app, ACT_INPLACE);
+    assert_true(app.scene->call.in_place);
+    assert_int_equal(app.bg.nsweep, 0); /* nothing measured in place */
+    act(&app, ACT_INPLACE);
+    assert_false(app.scene->call.in_place);
+    assert_int_equal(app.bg.nsweep, 5);
+    assert_int_equal(app.bg.sweep[4].bytes, 1024u << 4);
+    /* a timed run cancelled by a new algorithm is said */
+    app.bg.kind = WORKER_BENCH;
+    pick(&app, ACT_MENU_ALGO, "halving-doubling");
+    assert_int_equal(app.bg.kind, WORKER_IDLE);
+    if (!strstr(app.status.msg, "timed run was cancelled"))
+        fail_msg("no word of the cancelled run: '%s'", app.status.msg);
+    app_fini(&app);
+}
+
 static void test_menus(void **state)
 {
     App app;
@@ -576,6 +620,7 @@ int main(void)
         cmocka_unit_test(test_types_and_ops),
         cmocka_unit_test(test_counters_match_schedule),
         cmocka_unit_test(test_menus),
+        cmocka_unit_test(test_state_kept),
         cmocka_unit_test(test_sendrecv_hypercube_menus),
         cmocka_unit_test(test_backend_choice),
         cmocka_unit_test(test_failing_backend),

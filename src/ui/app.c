@@ -106,6 +106,7 @@ CvError app_init(App *app, const AppOptions *o, char *why, size_t whylen)
     if (e)
         return e;
     app->view.present = o->present;
+    app->view.root = o->root;
     if (why[0]) /* the backend could not load the picture */
         app_message(app, true, "%s", why);
     if (!o->no_worker && !(app->bg.worker = worker_new())) {
@@ -163,6 +164,28 @@ static void drop_points(App *app, bool compare)
     bg->sweep_backend = app->scene->backend;
 }
 
+/* The sweep of another call: the one kept aside takes its place, and it
+ * is kept aside in turn (so toggling in place and back, or any change
+ * and back, finds the sweep as it was); dropped when the one kept aside
+ * is not of the scene's call either. */
+static void swap_sweep(App *app)
+{
+    AppBg *bg = &app->bg;
+    size_t n = bg->nsweep > bg->nstash ? bg->nsweep : bg->nstash;
+    for (size_t i = 0; i < n; i++) {
+        SweepPoint t = bg->sweep[i];
+        bg->sweep[i] = bg->stash[i], bg->stash[i] = t;
+    }
+    size_t tn = bg->nsweep;
+    bg->nsweep = bg->nstash, bg->nstash = tn;
+    CollCall tc = bg->sweep_call;
+    bg->sweep_call = bg->stash_call, bg->stash_call = tc;
+    const void *tb = bg->sweep_backend;
+    bg->sweep_backend = bg->stash_backend, bg->stash_backend = tb;
+    if (!same_sweep(app))
+        bg->nsweep = 0;
+}
+
 /* Forget background results: they belong to the scene before. */
 static void forget_results(App *app)
 {
@@ -173,13 +196,14 @@ static void forget_results(App *app)
     bg->job = 0; /* a job still running posts results that are not ours */
     bg->planned = 0;
     if (!same_sweep(app))
-        bg->nsweep = 0;
+        swap_sweep(app);
 }
 
 bool app_remake(App *app, const SceneSetup *set, bool keep_step)
 {
     char why[200], seek_why[200] = "";
     size_t old = app->scene->step;
+    WorkerKind was = app->bg.kind;
     if (app->bg.worker)
         worker_cancel(app->bg.worker);
     if (scene_remake(&app->scene, set, why, sizeof why)) {
@@ -192,6 +216,15 @@ bool app_remake(App *app, const SceneSetup *set, bool keep_step)
     if (!app->scene->broken && keep_step && old)
         scene_seek(app->scene, old, seek_why, sizeof seek_why);
     app_scene_said(app, seek_why[0] ? seek_why : why);
+    /* say what the change cancelled, unless the scene had more to say */
+    if (was != WORKER_IDLE && !seek_why[0] && !why[0])
+        app_message(app, false, "%s",
+                    was == WORKER_BENCH   ? _("The timed run was cancelled: "
+                                              "the scene changed.")
+                    : was == WORKER_CALIB ? _("The calibration was "
+                                              "cancelled: the scene changed.")
+                                          : _("The sweep was cancelled: the "
+                                              "scene changed."));
     return true;
 }
 
@@ -505,7 +538,13 @@ static void do_select(App *app, const Request *r)
 
 static void do_ascii(App *app, const Request *r) { app->view.ascii = !app->view.ascii; }
 static void do_present(App *app, const Request *r) { app->view.present = !app->view.present; }
-static void do_theme(App *app, const Request *r) { app->view.theme++; }
+/* A new theme repaints every cell (a terminal keeps the old colours of
+ * cells whose colour pair was redefined). */
+static void do_theme(App *app, const Request *r)
+{
+    app->view.theme++;
+    app->view.redraw = true;
+}
 static void do_redraw(App *app, const Request *r) { app->view.redraw = true; }
 static void do_quit(App *app, const Request *r) { app->status.quit = true; }
 

@@ -95,6 +95,8 @@ typedef struct {
     int theme;                /* colour theme index (term.c) */
     bool chart_busbw;         /* the chart plots busbw (else time) */
     bool chart_full;          /* the chart over the whole body */
+    int root;                 /* the root last chosen for a rooted
+                                 collective, kept across collectives */
     bool present;             /* presenter mode: big cells, the step's
                                  sentence and transfers, one counter line */
     bool redraw;              /* repaint the whole terminal next frame */
@@ -128,6 +130,12 @@ typedef struct {
                                  unused): kept while the scene's is the
                                  same whatever its algorithm */
     const void *sweep_backend; /* and the backend (ExecOps) it ran on */
+    SweepPoint stash[WORKER_SWEEP_MAX]; /* the sweep of the call before
+                                 (in place or out of place, say), put
+                                 back when the scene's call is its again */
+    size_t nstash;            /* points in stash[] */
+    CollCall stash_call;      /* its call */
+    const void *stash_backend; /* its backend */
     bool bench_next;          /* the calibration running is the quick one
                                  before a timed run */
 } AppBg;

@@ -154,7 +154,8 @@ static bool pick_setup(SceneSetup *set, MenuKind k, long long v)
 {
     CollCall *c = &set->call;
     switch (k) {
-    case MENU_COLL: /* its default algorithm, root 0 */
+    case MENU_COLL: /* its default algorithm, root 0 (the caller puts
+                       the last root chosen back) */
         c->kind = (CollKind)v;
         c->root = 0;
         set->algo = algo_default(c->kind);
@@ -217,7 +218,14 @@ static void pick(App *app, int i)
     } else if (k != MENU_NONE) {
         SceneSetup set;
         scene_setup(app->scene, &set);
+        if (coll_is_rooted(set.call.kind))
+            app->view.root = set.call.root;
         bool keep = pick_setup(&set, k, v);
+        /* a rooted collective keeps the root last chosen, where the ranks
+           have it */
+        if (k == MENU_COLL && coll_is_rooted(set.call.kind) &&
+            app->view.root < set.call.nranks)
+            set.call.root = app->view.root;
         app_remake(app, &set, keep);
     }
 }

@@ -198,7 +198,11 @@ static void geometry(const App *app, Rect r, Geom *g)
     int p = sc->call.nranks;
     memset(g, 0, sizeof *g);
     g->label_w = 2 + digits(p - 1);
-    int avail = r.w - g->label_w, base = 1 + digits(p);
+    /* a cell holds one rank's input unless the collective reduces: then
+       room for "#n" and "all" */
+    int avail = r.w - g->label_w,
+        base = coll_is_reducing(sc->call.kind) ? 1 + digits(p)
+                                               : digits(p - 1);
     for (int b = 0; b < BUF_COUNT; b++)
         g->show[b] = scene_buf_shown(sc, (BufId)b);
     /* cells wide enough for "0-3+6" rank sets and "r.b" origins, wider

@@ -76,7 +76,8 @@ static void draw_bytes(const App *app, Grid *g, Rect r, int y)
     const Scene *sc = app->scene;
     size_t k;
     bool shown = sc->big_ok && scene_shown(sc, &k);
-    row(g, r, y, _("bytes"), _("sent"), _("received"), ROLE_HEADER);
+    /* each row's busiest rank's (the two columns may be two ranks') */
+    row(g, r, y, _("bytes"), _("max sent"), _("max recvd"), ROLE_HEADER);
     if (sc->big_ok) {
         bytes_row(g, r, y + 1, _(" step"), shown, sc->step_sent,
                   sc->step_recvd);
