@@ -323,6 +323,68 @@ static void test_counters_whole(void **state)
     ui_lang_use(UI_LANG_EN);
 }
 
+/* Z: the topology over the whole screen draws the binomial broadcast's
+ * tree on 16 ranks and both trees of the double binary tree on 16 with
+ * every level (no rank folded into an ancestor as "4(+3)"), every rank
+ * in every tree, and the step's edges lit with an arrow head. */
+static void test_trees_whole(void **state)
+{
+    (void)state;
+    static const struct {
+        CollKind kind;
+        const char *algo;
+        int trees;
+        const char *keys;
+    } sc[] = {
+        {COLL_BROADCAST, "binomial", 1, "Right Right Right Z"},
+        {COLL_ALLREDUCE, "double-binary-tree", 2, "Right Right Z"},
+    };
+    for (size_t i = 0; i < sizeof sc / sizeof *sc; i++)
+        for (int ascii = 0; ascii < 2; ascii++) {
+            AppOptions o = app_options(sc[i].kind, sc[i].algo, 16, true);
+            App app;
+            char why[200];
+            assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+            app.view.term_w = 100, app.view.term_h = 30;
+            app.view.ascii = ascii;
+            Script s;
+            assert_int_equal(script_parse(sc[i].keys, &s, why, sizeof why),
+                             CV_OK);
+            Grid g;
+            grid_init(&g, 100, 30, ascii);
+            ScriptRun run = {0};
+            script_run(&app, &s, &run, &g);
+            char *text = grid_dump(&g, false);
+            if (strstr(text, "(+") || !strstr(text, "Topology") ||
+                strstr(text, "Buffers"))
+                fail_msg("%s: not the whole topology, or a folded tree:\n%s",
+                         sc[i].algo, text);
+            /* every rank, once per tree, as a word of its own */
+            for (int r = 0; r < 16; r++) {
+                char w[8];
+                int n = 0;
+                snprintf(w, sizeof w, "%d", r);
+                for (const char *q = text; (q = strstr(q, w)); q++) {
+                    bool alone = (q == text || !isdigit((unsigned char)q[-1]))
+                                 && !isdigit((unsigned char)q[strlen(w)]);
+                    n += alone;
+                }
+                /* the header names 16 ranks; "tree 1", "tree 2" */
+                int extra = (r == 16) + (sc[i].trees > 1 && (r == 1 || r == 2));
+                if (n - extra < sc[i].trees)
+                    fail_msg("%s: rank %d drawn %d times:\n%s", sc[i].algo, r,
+                             n - extra, text);
+            }
+            if (sc[i].kind == COLL_BROADCAST &&
+                !strstr(text, ascii ? "v" : "\u2193"))
+                fail_msg("no lit edge:\n%s", text);
+            free(text);
+            grid_fini(&g);
+            script_fini(&s);
+            app_fini(&app);
+        }
+}
+
 /* The checker itself, on labels written by hand. */
 static void test_checker(void **state)
 {
@@ -348,6 +410,7 @@ int main(void)
         cmocka_unit_test(test_checker),
         cmocka_unit_test(test_labels_whole),
         cmocka_unit_test(test_counters_whole),
+        cmocka_unit_test(test_trees_whole),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -121,28 +121,33 @@ static void test_pure(void **state)
     }
 }
 
-/* F: the chart alone over everything between the header (2 rows) and
- * the status line, in either mode, at every size. */
+/* F and Z: the chart, or the topology, alone over everything between the
+ * header (2 rows) and the status line, in either mode, at every size. */
 static void test_chart_full(void **state)
 {
     (void)state;
     for (int w = LAYOUT_MIN_W; w <= 260; w += 7)
         for (int h = LAYOUT_MIN_H; h <= 90; h += 5)
-            for (int present = 0; present < 2; present++) {
+            for (int present = 0; present < 4; present++) {
+                /* 0, 1: the chart (normal, presenter); 2, 3: the
+                   topology (Z) */
+                ViewId full = present < 2 ? VIEW_CHART : VIEW_TOPOLOGY;
                 LayoutIn in = {.w = w, .h = h, .buffer_rows = 9,
-                               .present = present, .chart_full = true};
+                               .present = present % 2,
+                               .chart_full = full == VIEW_CHART,
+                               .topo_full = full == VIEW_TOPOLOGY};
                 for (int v = 0; v < VIEW_COUNT; v++)
                     in.show[v] = v != VIEW_HELP && v != VIEW_MENU &&
                                  v != VIEW_PROMPT;
                 Layout l;
                 layout_compute(&in, &l);
-                Rect c = l.r[VIEW_CHART];
+                Rect c = l.r[full];
                 assert_int_equal(c.x, 0);
                 assert_int_equal(c.y, 2);
                 assert_int_equal(c.w, w);
                 assert_int_equal(c.h, h - 3);
                 for (int v = 0; v < VIEW_COUNT; v++)
-                    if (v != VIEW_CHART && v != VIEW_HEADER &&
+                    if (v != (int)full && v != VIEW_HEADER &&
                         v != VIEW_STATUS)
                         assert_true(empty(l.r[v]));
             }

@@ -41,6 +41,7 @@ struct WorkerResult; /* worker.h */
     X(ACT_TOGGLE_XFERS, "transfers", N_("show / hide the transfer list"))     \
     X(ACT_CHART_VIEW, "chartview", N_("chart: time or busbw against size"))   \
     X(ACT_CHART_FULL, "chartfull", N_("the chart over the whole screen, and back")) \
+    X(ACT_TOPO_FULL, "topofull", N_("the topology over the whole screen, and back")) \
     X(ACT_PRESENT, "present", N_("presenter: big cells, the step in words"))   \
     X(ACT_SCROLL_UP, "up", N_("scroll the ranks up / menu up"))               \
     X(ACT_SCROLL_DOWN, "down", N_("scroll the ranks down / menu down"))       \

@@ -557,6 +557,13 @@ static void do_chart_view(App *app, const Request *r)
 static void do_chart_full(App *app, const Request *r)
 {
     app->view.chart_full = !app->view.chart_full;
+    app->view.topo_full = false;
+}
+
+static void do_topo_full(App *app, const Request *r)
+{
+    app->view.topo_full = !app->view.topo_full;
+    app->view.chart_full = false;
 }
 
 static void do_help(App *app, const Request *r)
@@ -629,7 +636,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_SCROLL_LEFT] = do_scroll,  [ACT_SCROLL_RIGHT] = do_scroll,
     [ACT_ASCII] = do_ascii,         [ACT_THEME] = do_theme,
     [ACT_CHART_VIEW] = do_chart_view, [ACT_PRESENT] = do_present,
-    [ACT_CHART_FULL] = do_chart_full,
+    [ACT_CHART_FULL] = do_chart_full, [ACT_TOPO_FULL] = do_topo_full,
     [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
     [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
     [ACT_EXPORT_SVG] = do_export,   [ACT_SCENE_STR] = do_scene_str,

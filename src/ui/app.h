@@ -95,6 +95,8 @@ typedef struct {
     int theme;                /* colour theme index (term.c) */
     bool chart_busbw;         /* the chart plots busbw (else time) */
     bool chart_full;          /* the chart over the whole body */
+    bool topo_full;           /* the topology over the whole body (not
+                                 with chart_full) */
     int root;                 /* the root last chosen for a rooted
                                  collective, kept across collectives */
     bool present;             /* presenter mode: big cells, the step's

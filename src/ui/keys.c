@@ -48,6 +48,7 @@
     X('4', "4", ACT_TOGGLE_XFERS)                                             \
     X('v', "v", ACT_CHART_VIEW)                                               \
     X('F', "F", ACT_CHART_FULL)                                               \
+    X('Z', "Z", ACT_TOPO_FULL)                                                \
     X('P', "P", ACT_PRESENT)                                                  \
     X(KEY_UP, "Up", ACT_SCROLL_UP)                                            \
     X('k', "k", ACT_SCROLL_UP)                                                \

@@ -144,6 +144,8 @@ void layout_compute(const LayoutIn *in, Layout *out)
     out->r[VIEW_STATUS] = status;
     if (in->chart_full) {
         out->r[VIEW_CHART] = body;
+    } else if (in->topo_full) {
+        out->r[VIEW_TOPOLOGY] = body;
     } else if (in->present) {
         present(in, body, out);
     } else {

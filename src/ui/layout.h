@@ -29,6 +29,8 @@ typedef struct {
                               transfers and a counter line, full width */
     bool chart_full;       /* the chart alone over the whole body (in
                               either mode) */
+    bool topo_full;        /* the topology alone over it (not with
+                              chart_full) */
     int machine_rows;      /* rows the what-if machine's drawing takes,
                               with its two footer lines (0: none drawn) */
     int machine_cols;      /* and its columns */

@@ -61,6 +61,7 @@ void screen_layout(const App *app, Layout *out)
         .menu_width = menu_width(app),
         .present = app->view.present,
         .chart_full = app->view.chart_full,
+        .topo_full = app->view.topo_full,
         .presenter_extra = sc->call.nranks - 2, /* 2 rows a rank, no
                                                    details */
     };

@@ -16,6 +16,8 @@ static int digits(int v) { return snprintf(NULL, 0, "%d", v); }
 typedef struct {
     const TopoForest *f;   /* the trees */
     int fold;          /* deepest level drawn */
+    int gap;           /* columns after each leaf's label (1 and up: a
+                          large pane spreads the tree for the room) */
     int depth[TOPO_MAX_TREES][TOPO_MAXR]; /* distance from the root */
     int below[TOPO_MAX_TREES][TOPO_MAXR]; /* ranks under it */
     int height;        /* deepest level of any tree */
@@ -51,7 +53,7 @@ static int label_w(const TreeLay *tl, int t, int v)
 /* Columns of v's subtree (a column of space after each leaf). */
 static int sub_width(const TreeLay *tl, int t, int p, int v)
 {
-    int own = label_w(tl, t, v) + 1, sum = 0;
+    int own = label_w(tl, t, v) + tl->gap, sum = 0;
     if (folded(tl, t, v) || tl->f->nkids[t][v] == 0)
         return own;
     for (int c = 0; c < p; c++)
@@ -210,7 +212,8 @@ static void draw_tree(TopoCtx *c, TreeLay *tl, int t, int x0, int y0)
 }
 
 /* Fit the forest: the deepest fold that fits, trees side by side or one
- * above the other. Returns the rows used, or -1. */
+ * above the other, spread as wide as the area allows (up to 4 columns
+ * after a leaf). Returns the rows used, or -1. */
 int topo_forest(TopoCtx *c, Rect area)
 {
     int p = num_min(c->lk.p, TOPO_MAXR);
@@ -218,7 +221,8 @@ int topo_forest(TopoCtx *c, Rect area)
     TreeLay tl;
     topo_tree_build(&c->sc->sched, p, &f);
     tree_measure(&f, p, &tl);
-    for (tl.fold = tl.height; tl.fold >= 0; tl.fold--) {
+    for (int k = 0; k <= 4 * (tl.height + 1); k++) {
+        tl.fold = tl.height - k / 4, tl.gap = 4 - k % 4;
         int w[TOPO_MAX_TREES], h[TOPO_MAX_TREES], sw = 0, sh = 0, tw = 0, th = 0;
         for (int t = 0; t < f.ntrees; t++) {
             tree_size(&tl, t, p, &w[t], &h[t]);
