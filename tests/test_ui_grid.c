@@ -255,6 +255,52 @@ static void test_rects(void **state)
     assert_int_equal(rect_inset((Rect){0, 0, 1, 1}, 1).w, 0);
 }
 
+/* Wrapping: at blanks, between CJK characters but never before closing
+ * punctuation, a word wider than the line cut at the line, every
+ * character kept (Grid.lost stays 0). The lines are written by hand. */
+static void test_wrap(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int w;
+        const char *want[4];
+    } cases[] = {
+        {"Mouse: click a cell for its history", 12,
+         {"Mouse: click", "a cell for", "its history"}},
+        {"one", 12, {"one"}},
+        {"abcdefghij klm", 4, {"abcd", "efgh", "ij", "klm"}},
+        /* 8 columns: four CJK characters, but a line never starts with
+           the comma: the fourth goes down with it */
+        {"\u4E00\u4E8C\u4E09\u56DB\uFF0C\u4E94", 8,
+         {"\u4E00\u4E8C\u4E09", "\u56DB\uFF0C\u4E94"}},
+        {"\u4E00\u4E8C\u4E09\u56DB\u4E94\u516D", 8,
+         {"\u4E00\u4E8C\u4E09\u56DB", "\u4E94\u516D"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Grid g;
+        assert_int_equal(grid_init(&g, 20, 6, false), CV_OK);
+        int rows = grid_text_wrap(&g, grid_rect(&g), 0, 0, cases[i].w,
+                                  ROLE_NORMAL, 0, cases[i].text);
+        int want = 0;
+        while (want < 4 && cases[i].want[want])
+            want++;
+        assert_int_equal(rows, want);
+        assert_int_equal(g.lost, 0);
+        for (int y = 0; y < want; y++) {
+            char *t = row_text(&g, y);
+            size_t n = strlen(t);
+            while (n && t[n - 1] == ' ')
+                t[--n] = '\0';
+            if (strcmp(t, cases[i].want[y]))
+                fail_msg("case %zu line %d: '%s', want '%s'", i, y, t,
+                         cases[i].want[y]);
+            free(t);
+        }
+        grid_fini(&g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,7 +309,7 @@ int main(void)
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_box),        cmocka_unit_test(test_glyphs),
         cmocka_unit_test(test_role_codes), cmocka_unit_test(test_dump_layers),
-        cmocka_unit_test(test_rects),
+        cmocka_unit_test(test_rects),      cmocka_unit_test(test_wrap),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

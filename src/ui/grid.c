@@ -329,6 +329,62 @@ int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
     return n + 1;
 }
 
+/* Whether a line may not start with code point c (closing punctuation). */
+static bool closes(uint32_t c)
+{
+    static const uint32_t cl[] = {0x3001, 0x3002, 0xFF0C, 0xFF1B, 0xFF1A,
+                                  0xFF01, 0xFF1F, 0xFF09, 0x300D, 0x300F,
+                                  0x3011, ',', '.', ';', ':', ')', '!', '?'};
+    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
+        if (cl[i] == c)
+            return true;
+    return false;
+}
+
+int grid_text_wrap(Grid *g, Rect clip, int x, int y, int w, Role role,
+                   unsigned attr, const char *s)
+{
+    int rows = 0;
+    while (s && *s && w > 0) {
+        /* the longest prefix that fits, ending at a break */
+        const char *p = s, *brk = NULL, *after = NULL;
+        int used = 0;
+        while (*p) {
+            const char *at = p;
+            uint32_t c = utf8_next(&p);
+            int cw = cp_width(c);
+            if (used + cw > w) {
+                p = at; /* c starts the next line */
+                if (c == ' ' || (cw == 2 && !closes(c)))
+                    brk = after = at; /* a break right here */
+                break;
+            }
+            used += cw;
+            const char *q = p;
+            uint32_t next = *q ? utf8_next(&q) : 0;
+            if (!*p || (c == ' ') ||
+                ((cw == 2 || cp_width(next) == 2) && next != ' ' &&
+                 !closes(next)))
+                brk = c == ' ' ? at : p, after = p;
+        }
+        if (!*p)
+            brk = p, after = p;
+        if (!brk) /* one word wider than w: cut it there */
+            brk = after = p;
+        char line[1024];
+        size_t n = (size_t)(brk - s) < sizeof line - 1 ? (size_t)(brk - s)
+                                                       : sizeof line - 1;
+        memcpy(line, s, n);
+        line[n] = '\0';
+        grid_text(g, clip, x, y + rows, w, role, attr, line);
+        rows++;
+        s = after;
+        while (*s == ' ')
+            s++;
+    }
+    return rows ? rows : 1;
+}
+
 int grid_printf(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                 unsigned attr, const char *fmt, ...)
 {

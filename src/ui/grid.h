@@ -178,6 +178,12 @@ int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
  * ellipsis (GL_ELLIPSIS) says so: a cut never reads as the whole. */
 int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                   unsigned attr, const char *s);
+/* s over rows of at most w columns from (x, y), broken at blanks and
+ * between wide (CJK) characters, never before closing punctuation: what
+ * does not fit the clip's rows is left out whole. Returns the rows used
+ * (1 for an empty s). */
+int grid_text_wrap(Grid *g, Rect clip, int x, int y, int w, Role role,
+                   unsigned attr, const char *s);
 /* printf-style grid_text. */
 int grid_printf(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                 unsigned attr, const char *fmt, ...)

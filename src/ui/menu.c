@@ -154,8 +154,9 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
     case MENU_ALGO:
         for (size_t i = 0; i < algo_count(); i++)
             if (algo_at(i)->coll == c->kind) {
-                char t[72]; /* the name and the start of its summary, or
-                               what machine it needs */
+                char t[sizeof m->label[0]]; /* the name and its summary
+                                               (cut where the box ends), or
+                                               what machine it needs */
                 bool fits = algo_fits(algo_at(i), c, &sc->mach, NULL, 0);
                 if (fits)
                     snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,

@@ -35,7 +35,7 @@ static void help_draw(const App *app, Grid *g, Rect r)
     Action acts[ACT_COUNT];
     int n = bound_actions(acts);
     int cols = r.w >= 2 * ITEM_W + 2 ? 2 : 1, rows = (n + cols - 1) / cols;
-    int top = first_line(app, rows + 3, r.h), w = r.w / cols;
+    int top = first_line(app, rows + 5, r.h), w = r.w / cols;
     grid_fill(g, r, ' ', ROLE_NORMAL, 0);
     for (int i = 0; i < n; i++) {
         int x = r.x + (i / rows) * (w + 1), y = r.y + i % rows - top;
@@ -48,13 +48,14 @@ static void help_draw(const App *app, Grid *g, Rect r)
                   action_help(acts[i]));
     }
     int y = r.y + rows + 1 - top;
-    grid_text(g, r, r.x, y, -1, ROLE_DIM, 0,
-              _("Mouse: click a cell for its contributions and history, a "
-                "header field to change it, a menu item to pick it."));
-    grid_text(g, r, r.x, y + 1, -1, ROLE_DIM, 0,
-              _("Colours: deeper = more ranks' inputs combined; final "
-                "results stand out; underlined cells were written by the "
-                "shown step."));
+    y += grid_text_wrap(g, r, r.x, y, r.w, ROLE_DIM, 0,
+                        _("Mouse: click a cell for its contributions and "
+                          "history, a header field to change it, a menu "
+                          "item to pick it."));
+    grid_text_wrap(g, r, r.x, y, r.w, ROLE_DIM, 0,
+                   _("Colours: deeper = more ranks' inputs combined; final "
+                     "results stand out; underlined cells were written by "
+                     "the shown step."));
 }
 
 static bool help_click(const App *app, Rect r, int x, int y, Request *req)

@@ -27,7 +27,10 @@ static void menu_draw(const App *app, Grid *g, Rect r)
         grid_fill(g, (Rect){r.x, r.y + i, r.w, 1}, ' ', role, 0);
         if (m->current[it])
             grid_putg(g, r, r.x, r.y + i, GL_BULLET, role);
-        grid_text(g, r, r.x + 2, r.y + i, r.w - 2, role, 0, m->label[it]);
+        /* a label wider than the box ends in an ellipsis (the box is as
+           wide as the body allows): never a cut that reads as whole */
+        grid_text_cut(g, r, r.x + 2, r.y + i, r.w - 3, role, 0,
+                      m->label[it]);
     }
     if (top > 0)
         grid_putg(g, r, r.x + r.w - 1, r.y, GL_ARROW_U, ROLE_MENU);
