@@ -27,21 +27,41 @@ static int hint_text(Action a, char *out, size_t len)
     return grid_text_width(out);
 }
 
+/* Whether hint k is shown in w columns: help and quit always, the others
+ * in order while they fit beside them (the last ones go first). */
+static bool hint_on(int w, size_t k)
+{
+    char t[80];
+    int used = 0;
+    for (size_t i = 0; i < NHINTED; i++)
+        if (hinted[i] == ACT_HELP || hinted[i] == ACT_QUIT)
+            used += hint_text(hinted[i], t, sizeof t) + 2;
+    if (hinted[k] == ACT_HELP || hinted[k] == ACT_QUIT)
+        return used - 2 <= w;
+    for (size_t i = 0; i < NHINTED; i++) {
+        if (hinted[i] == ACT_HELP || hinted[i] == ACT_QUIT)
+            continue;
+        used += hint_text(hinted[i], t, sizeof t) + 2;
+        if (used - 2 > w)
+            return false;
+        if (i == k)
+            return true;
+    }
+    return false;
+}
+
 /* Columns where hint i starts (hints are separated by two spaces), or -1
- * when it does not fit in width w from x0. */
+ * when it is not shown in width w from x0. */
 static int hint_x(int x0, int w, size_t i)
 {
     char t[80];
     int x = x0;
-    for (size_t k = 0; k <= i; k++) {
-        int n = hint_text(hinted[k], t, sizeof t);
-        if (x + n > x0 + w)
-            return -1;
-        if (k == i)
-            return x;
-        x += n + 2;
-    }
-    return -1;
+    if (!hint_on(w, i))
+        return -1;
+    for (size_t k = 0; k < i; k++)
+        if (hint_on(w, k))
+            x += hint_text(hinted[k], t, sizeof t) + 2;
+    return x;
 }
 
 static void draw_hints(Grid *g, Rect r, int x0, int w)
@@ -50,7 +70,7 @@ static void draw_hints(Grid *g, Rect r, int x0, int w)
     for (size_t i = 0; i < NHINTED; i++) {
         int x = hint_x(x0, w, i);
         if (x < 0)
-            break;
+            continue;
         hint_text(hinted[i], t, sizeof t);
         keys_names(hinted[i], " ", keys, sizeof keys);
         int kw = 0;
@@ -80,7 +100,7 @@ static bool status_click(const App *app, Rect r, int x, int y, Request *req)
     for (size_t i = 0; i < NHINTED; i++) {
         int x0 = hint_x(r.x, r.w, i);
         if (x0 < 0)
-            break;
+            continue;
         if (x >= x0 && x < x0 + hint_text(hinted[i], t, sizeof t)) {
             *req = (Request){.act = hinted[i]};
             return true;
