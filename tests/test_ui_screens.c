@@ -102,6 +102,17 @@ static const Golden scenes[] = {
      24, false, false, "Right i"},
     {"hypercube8_step2_100x30", COLL_HYPERCUBE, NULL, 8, 0, false, 100, 30,
      false, true, "Right Right"},
+    /* the teacher's projector scenes (issue 34, P1): presenter mode at
+       100x30, every label whole with a blank between */
+    {"hd13_present_step5_100x30", COLL_ALLREDUCE, "halving-doubling", 13, 0,
+     false, 100, 30, false, false, "P Right Right Right Right Right"},
+    {"bcast_binomial13_present_100x30", COLL_BROADCAST, "binomial", 13, 0,
+     false, 100, 30, false, false, "P Right"},
+    {"dbt16_present_step3_100x30", COLL_ALLREDUCE, "double-binary-tree", 16,
+     0, false, 100, 30, false, false, "P Right Right Right"},
+    {"ring16_present_step9_100x30", COLL_ALLREDUCE, "ring", 16, 0, false, 100,
+     30, false, false, "P End Left Left Left Left Left Left Left Left Left "
+     "Left Left Left Left Left Left Left Left Left Left Left Left"},
 };
 
 static void test_scene(void **state) { check_scene(*state); }
