@@ -276,6 +276,9 @@ static void test_wrap(void **state)
          {"\u4E00\u4E8C\u4E09", "\u56DB\uFF0C\u4E94"}},
         {"\u4E00\u4E8C\u4E09\u56DB\u4E94\u516D", 8,
          {"\u4E00\u4E8C\u4E09\u56DB", "\u4E94\u516D"}},
+        /* a line narrower than a character: each on a row of its own,
+           shown as the blank a half wide character is (no endless loop) */
+        {"\u4E00\u4E8C", 1, {"", ""}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         Grid g;
@@ -286,7 +289,8 @@ static void test_wrap(void **state)
         while (want < 4 && cases[i].want[want])
             want++;
         assert_int_equal(rows, want);
-        assert_int_equal(g.lost, 0);
+        if (cases[i].want[0][0]) /* (a half wide character is lost) */
+            assert_int_equal(g.lost, 0);
         for (int y = 0; y < want; y++) {
             char *t = row_text(&g, y);
             size_t n = strlen(t);

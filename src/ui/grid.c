@@ -371,6 +371,10 @@ int grid_text_wrap(Grid *g, Rect clip, int x, int y, int w, Role role,
             brk = p, after = p;
         if (!brk) /* one word wider than w: cut it there */
             brk = after = p;
+        if (after == s) { /* a character wider than w: it alone, cut */
+            utf8_next(&after);
+            brk = after;
+        }
         char line[1024];
         size_t n = (size_t)(brk - s) < sizeof line - 1 ? (size_t)(brk - s)
                                                        : sizeof line - 1;
