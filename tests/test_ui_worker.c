@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -100,6 +102,21 @@ static void test_bench(void **state)
     assert_true(sum > 0 && sum < 3 * app.bg.total_s.v);
     assert_non_null(strstr(app.status.msg, "verified"));
     assert_false(app.status.error);
+    /* the verdict in words: measured against the model's whole, within
+       10% or slower or faster by the percentage d = measured / model - 1,
+       as defined */
+    assert_true(app.scene->pred_total_s.valid);
+    double model = app.scene->pred_total_s.v;
+    double d = app.bg.total_s.v / model - 1;
+    char want[96];
+    if (fabs(d) <= 0.10)
+        snprintf(want, sizeof want, "; the model says %.3f ms: within 10%%",
+                 model * 1e3);
+    else
+        snprintf(want, sizeof want, "; the model says %.3f ms: %.0f%% %s",
+                 model * 1e3, fabs(d) * 100, d > 0 ? "slower" : "faster");
+    if (!strstr(app.status.msg, want))
+        fail_msg("'%s' not in '%s'", want, app.status.msg);
     app_fini(&app);
 }
 

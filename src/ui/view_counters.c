@@ -192,11 +192,18 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
                  : "%Y-%m-%d", &tm);
     grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_VALUE, 0, _("calibrated %s"),
                 when);
+    /* how much the machine changed speed while calibrating, named */
     double u = m->calib.unsteady;
-    grid_printf(g, r, r.x + LABEL_W, y + 1, -1,
-                u > 2 ? ROLE_WARN : ROLE_DIM, 0, u > 0 ? "%s, %s, x%.1f"
-                : "%s, %s", m->calib.quick ? _("quick") : _("full"),
-                machine_kind_name(m->machine), u);
+    const char *q = m->calib.quick ? _("quick") : _("full");
+    const char *k = machine_kind_name(m->machine);
+    char f[3][FORM_LEN];
+    snprintf(f[0], sizeof f[0], _("%s, %s, unsteady x%.1f"), q, k, u);
+    snprintf(f[1], sizeof f[1], _("%s, %s, moved x%.1f"), q, k, u);
+    snprintf(f[2], sizeof f[2], "%s, %s", q, k);
+    if (!(u > 0))
+        snprintf(f[0], sizeof f[0], "%s, %s", q, k);
+    put_fit(g, r, r.x + LABEL_W, y + 1, u > 2 ? ROLE_WARN : ROLE_DIM,
+            f, u > 0 ? 3 : 1);
 }
 
 /* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */

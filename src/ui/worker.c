@@ -262,6 +262,33 @@ static const char *job_name(WorkerKind k)
            : k == WORKER_CALIB ? N_("calibration") : N_("sweep");
 }
 
+/* The measured time against the model's, in words: "; the model says
+ * 10.100 ms: within 10%" (or "22% slower", "38% faster"), and where the
+ * calibration saw the machine change speed, that it did. "" without a
+ * model. */
+static void bench_verdict(const Predictor *model, const Schedule *s,
+                          double measured, char *out, size_t len)
+{
+    Value mv = predictor_total(model, s);
+    if (!mv.valid || !(mv.v > 0) || !(measured > 0))
+        return;
+    double d = measured / mv.v - 1;
+    char how[64];
+    if (d >= -0.10 && d <= 0.10)
+        snprintf(how, sizeof how, "%s", _("within 10%"));
+    else if (d > 0)
+        snprintf(how, sizeof how, _("%.0f%% slower"), d * 100);
+    else
+        snprintf(how, sizeof how, _("%.0f%% faster"), -d * 100);
+    int n = snprintf(out, len, _("; the model says %.3f ms: %s"), mv.v * 1e3,
+                     how);
+    if (n > 0 && (size_t)n < len && model->calibrated &&
+        model->calib.unsteady > 2)
+        snprintf(out + n, len - (size_t)n,
+                 _(" (the machine changed speed x%.1f while calibrating)"),
+                 model->calib.unsteady);
+}
+
 static void run_bench(Worker *w, const WorkerJob *j)
 {
     char why[200];
@@ -274,10 +301,12 @@ static void run_bench(Worker *w, const WorkerJob *j)
     MeasureResult m = {.step_s = calloc(s.nsteps + 1, sizeof(double))};
     e = m.step_s ? measure(w, &s, j->budget_s, &m, 0, 1) : CV_ERR_NOMEM;
     if (!e) {
+        char verdict[160] = "";
+        bench_verdict(&j->model, &s, m.iter_s, verdict, sizeof verdict);
         post_bench(w, &s, &m); /* takes m.step_s */
         finish_job(w, m.wrong != 0, _("Timed run: %.3f ms per iteration, "
-                     "results %s."), m.iter_s * 1e3,
-                   m.wrong ? _("WRONG") : _("verified"));
+                     "results %s%s."), m.iter_s * 1e3,
+                   m.wrong ? _("WRONG") : _("verified"), verdict);
     } else {
         job_failed(w, e, N_("timed run"));
     }
