@@ -502,6 +502,23 @@ static void test_answer_leak(void **state)
     out_free(&o);
 }
 
+/* Lesson file NAME written as en and zh (zh: en's text where NULL), then
+ * `learn --check` of the English one: status 2 and word in its output,
+ * or status 0 where word is NULL; what names the case in a failure. */
+static void lint_expect(const char *name, const char *en, const char *zh,
+                         const char *word, const char *what)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "learn --check %s/en/%s", root, name);
+    put("en", name, en);
+    put("zh", name, zh ? zh : en);
+    Out o;
+    run(&o, cmd);
+    if (word ? !strstr(o.out, word) || o.rc != 2 : o.rc != 0)
+        fail_msg("%s (rc %d): %s", what, o.rc, o.out);
+    out_free(&o);
+}
+
 /* Multiple choice: two choices or more, exactly one of them what the
  * query computes; the languages offer as many. */
 static void test_choices(void **state)
@@ -516,34 +533,22 @@ static void test_choices(void **state)
         {"@choice 5\n@choice 9\n", "0 of the 2 choices match"},
         {"@choice 7\n@choice 7.0\n", "2 of the 2 choices match"},
     };
-    char text[512], path[160], cmd[256];
-    snprintf(path, sizeof path, "%s/en/01-mc.txt", root);
-    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    char text[512], what[32];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         snprintf(text, sizeof text, "Lesson 1: MC\n\nHow many?\n\n@check "
                  "Steps of the ring on 4 ranks?\n@query steps on allreduce -a "
                  "ring -p 4 -s 64\n%s@answer 7\n", cases[i].choices);
-        put("en", "01-mc.txt", text);
-        put("zh", "01-mc.txt", text);
-        Out o;
-        run(&o, cmd);
-        if (cases[i].word ? !strstr(o.out, cases[i].word) || o.rc != 2
-                          : o.rc != 0)
-            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
-        out_free(&o);
+        snprintf(what, sizeof what, "case %zu", i);
+        lint_expect("01-mc.txt", text, NULL, cases[i].word, what);
     }
     snprintf(text, sizeof text, "Lesson 1: MC\n\nHow many?\n\n@check "
              "Steps of the ring on 4 ranks?\n@query steps on allreduce -a "
              "ring -p 4 -s 64\n%s@answer 7\n", cases[0].choices);
-    put("en", "01-mc.txt", text);
-    put("zh", "01-mc.txt", "Lesson 1: MC\n\nHow many?\n\n@check Steps?\n"
-        "@query steps on allreduce -a ring -p 4 -s 64\n@choice 7\n@choice 9\n"
-        "@answer 7\n");
-    Out o;
-    run(&o, cmd);
-    if (o.rc != 2 || !strstr(o.out, "the languages must have the same"))
-        fail_msg("languages with 3 and 2 choices: %s", o.out);
-    out_free(&o);
+    lint_expect("01-mc.txt", text, "Lesson 1: MC\n\nHow many?\n\n@check "
+                 "Steps?\n@query steps on allreduce -a ring -p 4 -s 64\n"
+                 "@choice 7\n@choice 9\n@answer 7\n",
+                 "the languages must have the same",
+                 "languages with 3 and 2 choices");
 }
 
 /* @output: the block below quotes what a command of the @run above
@@ -575,42 +580,26 @@ static void test_output(void **state)
          ":10: @output needs the quoted lines right below it"},
         {"@output\nText.\n", "@output needs the quoted lines"},
     };
-    char text[1024], path[160], cmd[256];
-    snprintf(path, sizeof path, "%s/en/01-out.txt", root);
-    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    char text[1024], what[32];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         snprintf(text, sizeof text, "Lesson 1: Output\n\nRun:\n\n@run\n"
                  "    collviz trace broadcast -a linear -p 4 -s 16\n"
                  "    collviz list\n    collviz perf allreduce -p 2\n\n%s",
                  cases[i].body);
-        put("en", "01-out.txt", text);
-        put("zh", "01-out.txt", text);
-        Out o;
-        run(&o, cmd);
-        if (cases[i].word ? !strstr(o.out, cases[i].word) || o.rc != 2
-                          : o.rc != 0)
-            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
-        out_free(&o);
+        snprintf(what, sizeof what, "case %zu", i);
+        lint_expect("01-out.txt", text, NULL, cases[i].word, what);
     }
     /* a calibration's model is the learner's machine's */
-    put("en", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
-        "    collviz model allreduce -p 2 -B threads\n\n@output\n    x\n");
-    put("zh", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
-        "    collviz model allreduce -p 2 -B threads\n\n@output\n    x\n");
-    Out o;
-    run(&o, cmd);
-    if (o.rc != 2 || !strstr(o.out, "with -B the model is the learner's"))
-        fail_msg("-B: %s", o.out);
-    out_free(&o);
+    lint_expect("01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
+                 "    collviz model allreduce -p 2 -B threads\n\n@output\n"
+                 "    x\n", NULL, "with -B the model is the learner's", "-B");
     /* the languages quote the same lines of the same command */
-    put("en", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
-        "    collviz list\n\n@output\n    # ops: sum prod min max avg\n");
-    put("zh", "01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
-        "    collviz list\n\n@output\n    # ops: sum prod\n");
-    run(&o, cmd);
-    if (o.rc != 2 || !strstr(o.out, "this @output differs from"))
-        fail_msg("languages: %s", o.out);
-    out_free(&o);
+    lint_expect("01-out.txt", "Lesson 1: Output\n\nRun:\n\n@run\n"
+                 "    collviz list\n\n@output\n"
+                 "    # ops: sum prod min max avg\n",
+                 "Lesson 1: Output\n\nRun:\n\n@run\n    collviz list\n\n"
+                 "@output\n    # ops: sum prod\n",
+                 "this @output differs from", "languages");
 }
 
 /* Goal checkpoints: '@goal QUERY OP NUMBER' lines, evaluated on the
@@ -637,22 +626,14 @@ static void test_goals(void **state)
         {"msgsteps <= 4", "allreduce -a butterfly -p 99 -s 64",
          "@answer of a goal is a scene"},
     };
-    char text[640], path[160], cmd[256];
-    snprintf(path, sizeof path, "%s/en/01-goal.txt", root);
-    snprintf(cmd, sizeof cmd, "learn --check %s", path);
+    char text[640], what[32];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         snprintf(text, sizeof text, "Lesson 1: Goal\n\n@scene allreduce -a "
                  "ring -p 8 -s 64\n\nThe ring.\n\n@check Make it take at "
                  "most 4 steps with messages.\n@goal %s\n@answer %s\n",
                  cases[i].goal, cases[i].answer);
-        put("en", "01-goal.txt", text);
-        put("zh", "01-goal.txt", text);
-        Out o;
-        run(&o, cmd);
-        if (cases[i].word ? !strstr(o.out, cases[i].word) || o.rc != 2
-                          : o.rc != 0)
-            fail_msg("case %zu (rc %d): %s", i, o.rc, o.out);
-        out_free(&o);
+        snprintf(what, sizeof what, "case %zu", i);
+        lint_expect("01-goal.txt", text, NULL, cases[i].word, what);
     }
 }
 

@@ -169,33 +169,48 @@ static int check_screen(const char *text, const Case *c, bool shade,
     return rows;
 }
 
+/* An App made from o for a w x h terminal (failing the test with the
+ * sentence when it cannot be made). */
+static void open_sized(App *app, const AppOptions *o, int w, int h,
+                       bool ascii)
+{
+    char why[200];
+    if (app_init(app, o, why, sizeof why) != CV_OK)
+        fail_msg("%s %s p=%d on %s: %s", coll_name(o->kind), o->algo,
+                 o->nranks, o->topo ? o->topo : "full", why);
+    app->view.term_w = w, app->view.term_h = h;
+    app->view.ascii = ascii;
+}
+
+/* keys played on app, as `collviz tui --script` does, the last screen
+ * drawn into g (grid_fini it). */
+static void play(App *app, const char *keys, Grid *g)
+{
+    char why[200];
+    Script s;
+    assert_int_equal(script_parse(keys, &s, why, sizeof why), CV_OK);
+    grid_init(g, app->view.term_w, app->view.term_h, app->view.ascii);
+    ScriptRun run = {0};
+    script_run(app, &s, &run, g);
+    script_fini(&s);
+}
+
 static void run_checked(const Case *c, int w, int h, bool present,
                         bool ascii, bool shade)
 {
     AppOptions o = app_options(c->kind, c->algo, c->p, true);
     o.present = present;
     App app;
-    char why[200];
-    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-    app.view.term_w = w;
-    app.view.term_h = h;
-    app.view.ascii = ascii;
+    open_sized(&app, &o, w, h, ascii);
     size_t steps = app.scene->sched.nsteps;
     app_fini(&app);
     for (size_t k = 0; k <= steps; k++) {
-        assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-        app.view.term_w = w;
-        app.view.term_h = h;
-        app.view.ascii = ascii;
+        open_sized(&app, &o, w, h, ascii);
         char keys[4096] = "";
         for (size_t i = 0; i < k && strlen(keys) + 7 < sizeof keys; i++)
             strcat(keys, i ? " Right" : "Right");
-        Script s;
-        assert_int_equal(script_parse(keys, &s, why, sizeof why), CV_OK);
         Grid g;
-        grid_init(&g, w, h, ascii);
-        ScriptRun run = {0};
-        script_run(&app, &s, &run, &g);
+        play(&app, keys, &g);
         char *text = grid_dump(&g, false);
         char what[160];
         snprintf(what, sizeof what, "%s %s p=%d step %zu %dx%d%s%s",
@@ -206,7 +221,6 @@ static void run_checked(const Case *c, int w, int h, bool present,
             fail_msg("%s: %d rank rows drawn:\n%s", what, rows, text);
         free(text);
         grid_fini(&g);
-        script_fini(&s);
         app_fini(&app);
     }
 }
@@ -274,23 +288,14 @@ static void test_counters_whole(void **state)
                         o.topo = sc[i].topo;
                         o.present = present;
                         App app;
-                        char why[200];
-                        if (app_init(&app, &o, why, sizeof why) != CV_OK)
-                            fail_msg("%s on %s: %s", sc[i].algo,
-                                     sc[i].topo ? sc[i].topo : "full", why);
                         int w = sizes[z][0], h = sizes[z][1];
-                        app.view.term_w = w, app.view.term_h = h;
+                        open_sized(&app, &o, w, h, false);
                         if (timed) {
                             app.bg.total_s = (Value){1.234e-3, true};
                             app.bg.bytes = o.bytes;
                         }
-                        Script s;
-                        assert_int_equal(script_parse("Right Right", &s, why,
-                                                      sizeof why), CV_OK);
                         Grid g;
-                        grid_init(&g, w, h, false);
-                        ScriptRun run = {0};
-                        script_run(&app, &s, &run, &g);
+                        play(&app, "Right Right", &g);
                         Layout l;
                         screen_layout(&app, &l);
                         Rect r = rect_inset(l.r[VIEW_COUNTERS], 1);
@@ -316,7 +321,6 @@ static void test_counters_whole(void **state)
                                      2 * (size_t)w);
                         free(text);
                         grid_fini(&g);
-                        script_fini(&s);
                         app_fini(&app);
                     }
     }
@@ -343,17 +347,9 @@ static void test_trees_whole(void **state)
         for (int ascii = 0; ascii < 2; ascii++) {
             AppOptions o = app_options(sc[i].kind, sc[i].algo, 16, true);
             App app;
-            char why[200];
-            assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-            app.view.term_w = 100, app.view.term_h = 30;
-            app.view.ascii = ascii;
-            Script s;
-            assert_int_equal(script_parse(sc[i].keys, &s, why, sizeof why),
-                             CV_OK);
+            open_sized(&app, &o, 100, 30, ascii);
             Grid g;
-            grid_init(&g, 100, 30, ascii);
-            ScriptRun run = {0};
-            script_run(&app, &s, &run, &g);
+            play(&app, sc[i].keys, &g);
             char *text = grid_dump(&g, false);
             if (strstr(text, "(+") || !strstr(text, "Topology") ||
                 strstr(text, "Buffers"))
@@ -380,7 +376,6 @@ static void test_trees_whole(void **state)
                 fail_msg("no lit edge:\n%s", text);
             free(text);
             grid_fini(&g);
-            script_fini(&s);
             app_fini(&app);
         }
 }

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/sanitize.h"
+#include "exec/mono.h"
 #include "lesson/output.h"
 
 int output_quotable(const RunCmd *c, char *why, size_t whylen)
@@ -118,82 +118,90 @@ char **output_child_env(void)
     return e;
 }
 
-static double now_s(void)
+pid_t output_spawn(const char *self, char *const *argv, bool own_group,
+                   unsigned alarm_s, int *out)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    int fd[2];
+    char **envp = output_child_env();
+    if (!envp) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (pipe(fd)) {
+        free(envp);
+        return -1;
+    }
+    fflush(NULL); /* nothing buffered is written twice by the child */
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (own_group)
+            setpgid(0, 0);
+        int null = open("/dev/null", O_RDONLY);
+        if (null >= 0)
+            dup2(null, STDIN_FILENO);
+        dup2(fd[1], STDOUT_FILENO);
+        dup2(fd[1], STDERR_FILENO);
+        close(fd[0]);
+        if (alarm_s)
+            alarm(alarm_s);
+        execve(self, argv, envp);
+        static const char m[] = "collviz: cannot run this program\n";
+        if (write(STDERR_FILENO, m, sizeof m - 1) < 0) {
+            /* nothing more can be said */
+        }
+        _exit(127);
+    }
+    int e = errno;
+    free(envp);
+    close(fd[1]);
+    if (pid < 0) {
+        close(fd[0]);
+        errno = e;
+        return -1;
+    }
+    if (own_group)
+        setpgid(pid, pid); /* as the child does: whichever runs first */
+    *out = fd[0];
+    return pid;
 }
 
 char *output_run(const char *self, const RunCmd *c, int *status, char *why,
                  size_t whylen)
 {
-    int fd[2];
-    char **envp = output_child_env();
-    char *buf = malloc(OUTPUT_MAX_BYTES + 1);
-    if (!envp || !buf || pipe(fd)) {
-        snprintf(why, whylen, "%s", strerror(envp && buf ? errno : ENOMEM));
-        free(envp), free(buf);
-        return NULL;
-    }
-    char *argv[RUNCHECK_MAX_WORDS + 1];
-    for (int i = 0; i <= c->argc; i++)
-        argv[i] = c->argv[i];
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int null = open("/dev/null", O_RDONLY);
-        if (null >= 0)
-            dup2(null, 0);
-        dup2(fd[1], 1);
-        dup2(fd[1], 2);
-        close(fd[0]);
-        execve(self, argv, envp);
-        _exit(127);
-    }
-    close(fd[1]);
-    free(envp);
+    int fd;
+    char *buf = malloc(OUTPUT_MAX_BYTES + 2); /* one byte past the limit
+                                                 says it was passed */
+    pid_t pid = buf ? output_spawn(self, c->argv, false, 0, &fd) : -1;
     if (pid < 0) {
-        snprintf(why, whylen, "cannot start the command: %s", strerror(errno));
-        close(fd[0]), free(buf);
+        snprintf(why, whylen, "cannot start the command: %s",
+                 strerror(buf ? errno : ENOMEM));
+        free(buf);
         return NULL;
     }
     size_t len = 0;
     const char *stop = NULL;
-    double end = now_s() + OUTPUT_LIMIT_S;
+    double end = mono_now_s() + OUTPUT_LIMIT_S;
     for (;;) {
-        double left = end - now_s();
+        double left = end - mono_now_s();
         if (left <= 0) {
             stop = "ran past its limit";
             break;
         }
-        struct pollfd p = {.fd = fd[0], .events = POLLIN};
-        int r = poll(&p, 1, (int)(left * 1000) + 1);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            continue;
-        ssize_t got = read(fd[0], buf + len, OUTPUT_MAX_BYTES - len);
+        struct pollfd p = {.fd = fd, .events = POLLIN};
+        if (poll(&p, 1, (int)(left * 1000) + 1) <= 0)
+            continue; /* a signal or the time: looked at above */
+        ssize_t got = read(fd, buf + len, OUTPUT_MAX_BYTES + 1 - len);
         if (got < 0 && errno == EINTR)
             continue;
-        if (got <= 0) {
-            if (len == OUTPUT_MAX_BYTES) {
-                char one;
-                if (read(fd[0], &one, 1) == 1)
-                    stop = "printed more than its limit";
-            }
+        if (got <= 0)
+            break;
+        len += (size_t)got;
+        if (len > OUTPUT_MAX_BYTES) {
+            stop = "printed more than its limit";
             break;
         }
-        len += (size_t)got;
-        if (len == OUTPUT_MAX_BYTES) {
-            char one;
-            if (read(fd[0], &one, 1) == 1) {
-                stop = "printed more than its limit";
-                break;
-            }
-        }
     }
-    close(fd[0]);
+    close(fd);
     if (stop)
         kill(pid, SIGKILL);
     int st = 0;

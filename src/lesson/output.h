@@ -7,7 +7,9 @@
  * list, trace, model, topo and help, without a backend's calibration. */
 #ifndef COLLVIZ_LESSON_OUTPUT_H
 #define COLLVIZ_LESSON_OUTPUT_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "lesson/lesson.h"
 #include "lesson/runcheck.h"
@@ -33,6 +35,16 @@ int output_match(const char *quoted, const char *printed, int *bad,
  * child only execs; free() it (the strings are environ's). NULL without
  * memory. */
 char **output_child_env(void);
+
+/* Start the program at self with argv (NULL-ended) and output_child_env,
+ * its stdin /dev/null and its stdout and stderr into a pipe whose read
+ * end goes to *out; in a process group of its own when own_group (so
+ * that one kill ends it and whatever it started, and the terminal's
+ * signals go to the caller alone), with an alarm after alarm_s seconds
+ * when not 0 (a backstop should the caller die). Its pid, or -1 with
+ * errno. */
+pid_t output_spawn(const char *self, char *const *argv, bool own_group,
+                   unsigned alarm_s, int *out);
 
 /* Run c with the program at self (its argv[0] stands for it) and return
  * what it printed on stdout and stderr, NUL-ended (malloc'd), with its

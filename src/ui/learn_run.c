@@ -37,25 +37,6 @@ static double now_s(void)
 }
 
 
-static void child(const char *self, int out, char **argv, char **envp)
-{
-    /* its own process group: the player ends it, and whatever it started,
-       with one kill; the terminal's signals go to the player alone */
-    setpgid(0, 0);
-    int null = open("/dev/null", O_RDONLY);
-    if (null >= 0)
-        dup2(null, STDIN_FILENO);
-    dup2(out, STDOUT_FILENO);
-    dup2(out, STDERR_FILENO);
-    alarm(RUN_ALARM_SECONDS);
-    execve(self, argv, envp);
-    static const char m[] = "collviz: cannot run this program\n";
-    if (write(STDERR_FILENO, m, sizeof m - 1) < 0) {
-        /* nothing more can be said */
-    }
-    _exit(127);
-}
-
 /* The pager's text: the output so far with its controls as escapes
  * (core/sanitize.h), lines kept, then tail (may be ""). */
 static void pager_set(Learn *l, const char *tail)
@@ -128,35 +109,19 @@ void learn_run(Learn *l, const char *cmd)
                                "the lesson (q) and run it in a shell."), cmd));
         return;
     }
-    int fd[2];
-    if (pipe(fd)) {
+    int fd;
+    pid_t pid = output_spawn(l->self ? l->self : "/proc/self/exe", c.argv,
+                             true, RUN_ALARM_SECONDS, &fd);
+    if (pid < 0) {
         show(l, cmd, strdup(strerror(errno)));
         return;
     }
-    char **envp = output_child_env();
-    fflush(NULL); /* nothing buffered is written twice by the child */
-    pid_t pid = envp ? fork() : -1;
-    if (pid < 0) {
-        int e = envp ? errno : ENOMEM;
-        close(fd[0]);
-        close(fd[1]);
-        free(envp);
-        show(l, cmd, strdup(strerror(e)));
-        return;
-    }
-    if (pid == 0) {
-        close(fd[0]);
-        child(l->self ? l->self : "/proc/self/exe", fd[1], c.argv, envp);
-    }
-    free(envp);
-    setpgid(pid, pid); /* as the child does: whichever runs first */
     term_child_group((int)pid); /* a fatal signal ends it with the player */
-    close(fd[1]);
-    fcntl(fd[0], F_SETFL, fcntl(fd[0], F_GETFL) | O_NONBLOCK);
-    fcntl(fd[0], F_SETFD, FD_CLOEXEC);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
     show(l, cmd, NULL);
     LearnJob *j = &l->job;
-    j->pid = pid, j->fd = fd[0], j->t0 = now_s(), j->elapsed = 0;
+    j->pid = pid, j->fd = fd, j->t0 = now_s(), j->elapsed = 0;
     j->follow = true;
     j->end = LJ_RUNNING;
 }

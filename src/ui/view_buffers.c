@@ -128,14 +128,20 @@ static int widest(const App *app, const bool *show, int min, int cap,
     return 0;
 }
 
+/* Whether an input of collective k is one vector (broadcast's, reduce's),
+ * never labelled by block. */
+static bool one_vector(CollKind k)
+{
+    return k == COLL_BROADCAST || k == COLL_REDUCE;
+}
+
 /* The columns a label of the scene needs to be whole: "r.b" (a rank's
  * block) where inputs have several blocks, else the widest rank. */
 static int label_need(const App *app, int base)
 {
     const Scene *sc = app->scene;
     int p = sc->call.nranks, need = base;
-    if (sc->call.kind == COLL_BROADCAST || sc->call.kind == COLL_REDUCE ||
-        sc->cells <= 0)
+    if (one_vector(sc->call.kind) || sc->cells <= 0)
         return need;
     size_t most = 0;
     for (int r = 0; r < p; r++) {
@@ -158,8 +164,8 @@ static int label_need(const App *app, int base)
  * and counts but may shorten "r.b"; without send, cells down to one
  * column and a blank, a cell whose text does not fit showing its shade;
  * one column per cell (a shade per level, which the legend explains),
- * with and without send (scrolling if need be). Never cells side by side without the column between:
- * "0.00.1" reads as one number. */
+ * with and without send (scrolling if need be). Never cells side by side
+ * without the column between: "0.00.1" reads as one number. */
 static void choose_mode(const App *app, Geom *g, size_t avail, int base,
                         int need, int cap)
 {
@@ -323,9 +329,8 @@ static bool cell_text(const App *app, const Geom *gm, bool ascii, int r,
         CollLayout l;
         coll_layout(&sc->call, q, &l);
         size_t blk = (size_t)sc->cells;
-        bool blocks = sc->call.kind != COLL_BROADCAST &&
-                      sc->call.kind != COLL_REDUCE; /* one vector */
-        if (blocks && pos >= 0 && blk && l.in_count > blk &&
+        if (!one_vector(sc->call.kind) && pos >= 0 && blk &&
+            l.in_count > blk &&
             snprintf(s, sizeof s, "%d.%zu", q, (size_t)pos / blk) <= w)
             snprintf(t, len, "%*s", w, s);
         else

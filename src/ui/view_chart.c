@@ -153,9 +153,8 @@ static void find_crossovers(const App *app, Data *d, bool model)
         if (prev && best != prev && d->ncross < MAX_CROSS) {
             /* how far the new fastest leads above, and the old below */
             double above = time_at(app, prev, sizes[i], model) / bt - 1;
-            double below = time_at(app, prev, prev_size, model) /
-                               time_at(app, best, prev_size, model);
-            below = 1 / below - 1;
+            double below = time_at(app, best, prev_size, model) /
+                               time_at(app, prev, prev_size, model) - 1;
             bool unsure = !model && !(fmin(above, below) >= UNSURE_LEAD);
             d->cross[d->ncross++] = (Cross){(lb + prev_lb) / 2, prev, best,
                                             unsure};

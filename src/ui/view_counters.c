@@ -111,7 +111,12 @@ static void draw_times(const App *app, Grid *g, Rect r, int y)
     }
 }
 
-static void fmt_bw(char *out, size_t len, double v);
+/* A bandwidth in GB/s: 3 significant digits (0.16, 12.3, 10, 456), whole
+ * from 1000 on. */
+static void fmt_bw(char *out, size_t len, double v)
+{
+    snprintf(out, len, v >= 999.5 ? "%.0f" : "%.3g", v);
+}
 
 static void draw_bandwidth(const App *app, Grid *g, Rect r, int y)
 {
@@ -148,13 +153,6 @@ static void fmt_coef(char *out, size_t len, double b)
 static void fmt_num(char *out, size_t len, double v)
 {
     snprintf(out, len, v >= 99.5 ? "%.0f" : v >= 9.95 ? "%.1f" : "%.2f", v);
-}
-
-/* A bandwidth in GB/s: 3 significant digits (0.16, 12.3, 10, 456), whole
- * from 1000 on. */
-static void fmt_bw(char *out, size_t len, double v)
-{
-    snprintf(out, len, v >= 999.5 ? "%.0f" : "%.3g", v);
 }
 
 /* Where the model's parameters come from: this machine's calibration
@@ -197,13 +195,13 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     const char *q = m->calib.quick ? _("quick") : _("full");
     const char *k = machine_kind_name(m->machine);
     char f[3][FORM_LEN];
-    snprintf(f[0], sizeof f[0], _("%s, %s, unsteady x%.1f"), q, k, u);
-    snprintf(f[1], sizeof f[1], _("%s, %s, moved x%.1f"), q, k, u);
-    snprintf(f[2], sizeof f[2], "%s, %s", q, k);
-    if (!(u > 0))
-        snprintf(f[0], sizeof f[0], "%s, %s", q, k);
-    put_fit(g, r, r.x + LABEL_W, y + 1, u > 2 ? ROLE_WARN : ROLE_DIM,
-            f, u > 0 ? 3 : 1);
+    int n = u > 0 ? 3 : 1;
+    if (u > 0) {
+        snprintf(f[0], sizeof f[0], _("%s, %s, unsteady x%.1f"), q, k, u);
+        snprintf(f[1], sizeof f[1], _("%s, %s, moved x%.1f"), q, k, u);
+    }
+    snprintf(f[n - 1], sizeof f[n - 1], "%s, %s", q, k);
+    put_fit(g, r, r.x + LABEL_W, y + 1, u > 2 ? ROLE_WARN : ROLE_DIM, f, n);
 }
 
 /* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */

@@ -27,48 +27,37 @@ static int hint_text(Action a, char *out, size_t len)
     return grid_text_width(out);
 }
 
-/* Whether hint k is shown in w columns: help and quit always, the others
- * in order while they fit beside them (the last ones go first). */
-static bool hint_on(int w, size_t k)
-{
-    char t[80];
-    int used = 0;
-    for (size_t i = 0; i < NHINTED; i++)
-        if (hinted[i] == ACT_HELP || hinted[i] == ACT_QUIT)
-            used += hint_text(hinted[i], t, sizeof t) + 2;
-    if (hinted[k] == ACT_HELP || hinted[k] == ACT_QUIT)
-        return used - 2 <= w;
-    for (size_t i = 0; i < NHINTED; i++) {
-        if (hinted[i] == ACT_HELP || hinted[i] == ACT_QUIT)
-            continue;
-        used += hint_text(hinted[i], t, sizeof t) + 2;
-        if (used - 2 > w)
-            return false;
-        if (i == k)
-            return true;
-    }
-    return false;
-}
+static bool kept(Action a) { return a == ACT_HELP || a == ACT_QUIT; }
 
-/* Columns where hint i starts (hints are separated by two spaces), or -1
- * when it is not shown in width w from x0. */
-static int hint_x(int x0, int w, size_t i)
+/* Where each hint starts from x0 in w columns (hints are separated by two
+ * spaces), -1 for one left out: help and quit always (where they fit at
+ * all), the others in order while they fit beside them (the last ones go
+ * first). */
+static void hint_xs(int x0, int w, int xs[NHINTED])
 {
     char t[80];
-    int x = x0;
-    if (!hint_on(w, i))
-        return -1;
-    for (size_t k = 0; k < i; k++)
-        if (hint_on(w, k))
-            x += hint_text(hinted[k], t, sizeof t) + 2;
-    return x;
+    int width[NHINTED], used = -2;
+    for (size_t i = 0; i < NHINTED; i++) {
+        width[i] = hint_text(hinted[i], t, sizeof t);
+        used += kept(hinted[i]) ? width[i] + 2 : 0;
+    }
+    bool room = used <= w, full = false;
+    for (size_t i = 0, x = 0; i < NHINTED; i++) {
+        full = full || (!kept(hinted[i]) && used + width[i] + 2 > w);
+        bool on = kept(hinted[i]) ? room : !full;
+        used += on && !kept(hinted[i]) ? width[i] + 2 : 0;
+        xs[i] = on ? x0 + (int)x : -1;
+        x += on ? (size_t)width[i] + 2 : 0;
+    }
 }
 
 static void draw_hints(Grid *g, Rect r, int x0, int w)
 {
     char t[80], keys[64];
+    int xs[NHINTED];
+    hint_xs(x0, w, xs);
     for (size_t i = 0; i < NHINTED; i++) {
-        int x = hint_x(x0, w, i);
+        int x = xs[i];
         if (x < 0)
             continue;
         hint_text(hinted[i], t, sizeof t);
@@ -95,10 +84,12 @@ static void status_draw(const App *app, Grid *g, Rect r)
 static bool status_click(const App *app, Rect r, int x, int y, Request *req)
 {
     char t[80];
+    int xs[NHINTED];
     if (app->status.msg[0])
         return false;
+    hint_xs(r.x, r.w, xs);
     for (size_t i = 0; i < NHINTED; i++) {
-        int x0 = hint_x(r.x, r.w, i);
+        int x0 = xs[i];
         if (x0 < 0)
             continue;
         if (x >= x0 && x < x0 + hint_text(hinted[i], t, sizeof t)) {
