@@ -9,6 +9,15 @@
 # at 256 MiB (to set against calibrate's copy bandwidth, which the file
 # holds too).
 #
+# Each command runs under `timeout` (GPU_SH_LIMIT seconds, default 300),
+# and the file grows as the runs end ($out.part, renamed when done): a
+# run stopped by a signal still leaves what it measured, with a line that
+# says where it stopped.
+#
+# GPU_SH_RANKS (default "1 2 4 8"), GPU_SH_FACTOR (the sizes' factor,
+# default 2) and GPU_SH_CHECK (perf's -c, default 1) trim the sweep where
+# device time is short; each section's line says when it started.
+#
 # usage: sh bench/gpu.sh [COLLVIZ]   (default build/collviz)
 set -u
 bin=${1:-build/collviz}
@@ -16,8 +25,16 @@ bin=${1:-build/collviz}
 here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$here/results"
 out="$here/results/$(date -u +%Y-%m-%d)-gpu-$(hostname -s).txt"
-tmp=$(mktemp) || exit 1
-trap 'rm -f "$tmp"' EXIT INT TERM
+tmp="$out.part"
+limit=${GPU_SH_LIMIT:-300}
+section=start
+stopped() {
+    echo "# stopped by a signal during: $section" >>"$tmp"
+    mv -f "$tmp" "$out"
+    echo "gpu.sh: stopped; wrote what was measured to $out" >&2
+    exit 130
+}
+trap stopped INT TERM
 {
     echo "# collviz on NVIDIA GPUs, $(date -u '+%Y-%m-%d %H:%M UTC'), $(hostname -s)"
     if command -v nvidia-smi >/dev/null 2>&1; then
@@ -29,16 +46,20 @@ trap 'rm -f "$tmp"' EXIT INT TERM
 } >"$tmp"
 devices=$(nvidia-smi -L 2>/dev/null | wc -l)
 status=0
-for p in 1 2 4 8; do
+t0=$(date +%s)
+since() { echo "+$(( $(date +%s) - t0 )) s"; }
+for p in ${GPU_SH_RANKS:-1 2 4 8}; do
     for c in broadcast reduce scatter gather allgather reducescatter allreduce alltoall; do
-        echo "== perf $c -p $p" >>"$tmp"
-        "$bin" perf "$c" -B cuda -a all -p "$p" -b 8 -e 256M -f 2 -c 1 \
+        section="perf $c -p $p"
+        echo "== perf $c -p $p ($(since))" >>"$tmp"
+        timeout "$limit" "$bin" perf "$c" -B cuda -a all -p "$p" -b 8 -e 256M -f "${GPU_SH_FACTOR:-2}" -c "${GPU_SH_CHECK:-1}" \
             >>"$tmp" 2>&1 || { echo "# (perf failed: status $?)" >>"$tmp"; status=1; }
     done
-    echo "== calibrate -p $p" >>"$tmp"
-    "$bin" calibrate -B cuda -p "$p" >>"$tmp" 2>&1 || status=1
+    section="calibrate -p $p"
+    echo "== calibrate -p $p ($(since))" >>"$tmp"
+    timeout "$limit" "$bin" calibrate -B cuda -p "$p" >>"$tmp" 2>&1 || status=1
 done
-echo "# devices counted by nvidia-smi: $devices" >>"$tmp"
+echo "# devices counted by nvidia-smi: $devices; the runs took $(since)" >>"$tmp"
 # The targets' figures: rows are "size count type redop root time ...";
 # the model's ratio is the last column.
 awk '
@@ -61,6 +82,6 @@ END {
 }' "$tmp" >>"$tmp.sum" 2>/dev/null
 cat "$tmp.sum" >>"$tmp" 2>/dev/null
 rm -f "$tmp.sum"
-cp "$tmp" "$out"
+mv -f "$tmp" "$out"
 echo "gpu.sh: wrote $out"
 exit $status
