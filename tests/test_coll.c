@@ -49,6 +49,21 @@ static void check_layouts(const CollCall *c)
         for (size_t j = 0; j < l.out_count; j++) {
             CollExpect e;
             coll_expect(c, r, j, &e);
+            /* The run, by induction over j: the next element continues
+             * the expectation with a run one shorter, or the run is 1 and
+             * it does not. */
+            assert_true(e.run >= 1);
+            if (j + 1 < l.out_count) {
+                CollExpect f;
+                coll_expect(c, r, j + 1, &f);
+                bool alike = f.pos == e.pos + 1 && f.all_ranks == e.all_ranks &&
+                             (e.all_ranks || f.rank == e.rank);
+                assert_true(alike == (e.run > 1));
+                if (alike && e.run != SIZE_MAX)
+                    assert_true(f.run == e.run - 1);
+                if (alike && e.run == SIZE_MAX)
+                    assert_true(f.run == SIZE_MAX);
+            }
             if (e.all_ranks) {
                 assert_true(coll_is_reducing(c->kind));
                 continue;
@@ -102,6 +117,14 @@ static void test_layout_examples(void **state)
     coll_expect(&c, 2, 4, &e); /* block 1 of rank 2 comes from rank 1 */
     assert_int_equal(e.rank, 1);
     assert_int_equal(e.pos, 2 * 3 + 1);
+    assert_int_equal(e.run, 2); /* elements 4 and 5, then rank 2's block */
+    c.kind = COLL_ALLGATHER;
+    coll_expect(&c, 0, 6, &e); /* rank 2's whole block of 3 */
+    assert_int_equal(e.rank, 2);
+    assert_int_equal(e.run, 3);
+    c.kind = COLL_ALLREDUCE;
+    coll_expect(&c, 3, 1, &e);
+    assert_true(e.all_ranks && e.run == SIZE_MAX);
 }
 
 static void test_sizes(void **state)

@@ -222,6 +222,47 @@ static void test_counts_and_first(void **state)
     assert_int_equal(verify_output(&k.m.base, true, &rep), CV_ERR_WRONG);
     assert_int_equal(rep.wrong, 3);
     assert_int_equal(rep.checked, 6 * 42);
+    assert_int_equal(rep.bad_rank, 2);
+    assert_int_equal(rep.bad_elem, 3);
+    case_close(&k);
+}
+
+/* Outputs longer than the verifier's chunk (65536 elements), compared
+ * chunk by chunk across the ranks: the first wrong element is still the
+ * first in rank order, and a rank whose chunk reuses the values computed
+ * for the rank before it is still compared element by element. */
+static void test_long_outputs(void **state)
+{
+    (void)state;
+    const size_t n = 65536 + 70001;
+    Case k;
+    case_open(&k, "ring", (CollCall){.kind = COLL_ALLREDUCE, .nranks = 3,
+                                     .count = n, .dtype = DT_INT32},
+              true);
+    mem_fill(&k.m, &k.sim, true);
+    VerifyReport rep;
+    assert_int_equal(verify_output(&k.m.base, true, &rep), CV_OK);
+    assert_int_equal(rep.checked, 3 * n);
+    flip(&k.m, 1, BUF_RECV, 10, 0x4);      /* chunk 0 of rank 1 */
+    flip(&k.m, 2, BUF_RECV, 65535, 0x4);   /* the last of rank 2's chunk 0 */
+    flip(&k.m, 0, BUF_RECV, n - 1, 0x4);   /* the very last, rank 0 */
+    assert_int_equal(verify_output(&k.m.base, true, &rep), CV_ERR_WRONG);
+    assert_int_equal(rep.wrong, 3);
+    assert_int_equal(rep.bad_rank, 0);
+    assert_int_equal(rep.bad_elem, n - 1);
+    case_close(&k);
+    /* An allgather's blocks straddle the chunks: every run is checked
+     * against its own rank's input. */
+    case_open(&k, "ring", (CollCall){.kind = COLL_ALLGATHER, .nranks = 2,
+                                     .count = 40000, .dtype = DT_INT32},
+              true);
+    mem_fill(&k.m, &k.sim, true);
+    assert_int_equal(verify_output(&k.m.base, true, &rep), CV_OK);
+    flip(&k.m, 1, BUF_RECV, 65536 + 3, 0x1); /* chunk 1, rank 1's block */
+    assert_int_equal(verify_output(&k.m.base, true, &rep), CV_ERR_WRONG);
+    assert_int_equal(rep.wrong, 1);
+    assert_int_equal(rep.bad_rank, 1);
+    assert_int_equal(rep.bad_elem, 65536 + 3);
     case_close(&k);
 }
 
@@ -308,6 +349,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_finds_each_corruption),
+        cmocka_unit_test(test_long_outputs),
         cmocka_unit_test(test_counts_and_first),
         cmocka_unit_test(test_avg_division),
         cmocka_unit_test(test_errors),

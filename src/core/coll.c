@@ -1,6 +1,8 @@
 /* coll.c - names, layouts and result definitions of collective calls. */
 #include "core/coll.h"
 
+#include <stdint.h>
+
 #include <strings.h>
 
 /* ---------------------------------------------------------------- names */
@@ -205,7 +207,8 @@ void coll_layout(const CollCall *c, int r, CollLayout *l)
 void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
 {
     size_t n = c->count ? c->count : 1;
-    *e = (CollExpect){.pos = j, .rank = c->root, .all_ranks = false};
+    *e = (CollExpect){.pos = j, .rank = c->root, .all_ranks = false,
+                      .run = SIZE_MAX};
     switch (c->kind) {
     case COLL_BROADCAST: break;
     case COLL_REDUCE:
@@ -213,7 +216,11 @@ void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
     case COLL_SCATTER: e->pos = (size_t)r * c->count + j; break;
     case COLL_GATHER:
     case COLL_ALLGATHER:
-    case COLL_HYPERCUBE: e->pos = j % n; e->rank = (int)(j / n); break;
+    case COLL_HYPERCUBE:
+        e->pos = j % n;
+        e->rank = (int)(j / n);
+        e->run = n - j % n; /* to the end of rank j / n's block */
+        break;
     case COLL_REDUCESCATTER:
         e->pos = (size_t)r * c->count + j;
         e->all_ranks = true;
@@ -221,6 +228,7 @@ void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
     case COLL_ALLTOALL:
         e->rank = (int)(j / n);
         e->pos = (size_t)r * c->count + j % n;
+        e->run = n - j % n;
         break;
     case COLL_SENDRECV: e->rank = (r + c->nranks - 1) % c->nranks; break;
     case COLL_COUNT: break;

@@ -112,6 +112,9 @@ typedef struct {
     size_t pos;     /* origin position in each contributing rank's input */
     int rank;       /* the single contributing rank, when !all_ranks */
     bool all_ranks; /* a reduction over every rank */
+    size_t run;     /* elements from this one on (>= 1) whose expectation
+                       goes on alike: positions pos, pos + 1, ..., the
+                       same ranks (SIZE_MAX: up to the output's end) */
 } CollExpect;
 
 const char *coll_name(CollKind k);
