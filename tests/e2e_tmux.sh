@@ -170,7 +170,7 @@ wait_for "\| halving-doubling \|" "teacher: halving-doubling"
 tm send-keys -t e2e r Up Up Up Enter
 wait_for "\| 5 ranks \|" "teacher: 5 ranks"
 tm send-keys -t e2e Right m
-wait_for "Timed run: .* verified" "teacher: the timed run (after a quick calibration)" 1200
+wait_for "Timed run, results verified" "teacher: the timed run (after a quick calibration)" 1200
 wait_for "model +calibrated" "teacher: the counters name the calibration"
 wait_for " a \+ [0-9.]+[KMG]? b \+ [0-9.]+[KMG]? g" "teacher: the cost split into terms"
 wait_for "= [0-9.]+ \+ [0-9.]+ \+ [0-9.]+ (ns|us|ms|s)" "teacher: each term's time"

@@ -35,6 +35,8 @@ typedef struct {
     int stop_after;         /* progress cancels at this call (0: never) */
     int progress_calls;     /* times progress was told */
     double last_done;       /* the fraction it was last told */
+    const double *seq;      /* when set: call c reports seq[c % nseq] */
+    int nseq;
 } RecExec;
 
 static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
@@ -44,8 +46,8 @@ static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
         x->warmup[x->ncalls] = warmup;
         x->iters[x->ncalls] = iters;
     }
+    t->iter_s = x->seq ? x->seq[x->ncalls % x->nseq] : x->iter_s;
     x->ncalls++;
-    t->iter_s = x->iter_s;
     for (size_t k = 0; t->step_s && k < ex->sched->nsteps; k++)
         t->step_s[k] = x->step_s0 * (double)(k + 1);
     return CV_OK;
@@ -180,6 +182,31 @@ static void test_chunks_and_steps(void **state)
     }
 }
 
+/* The parts' spread: each part's mean per iteration, the fastest and the
+ * median (odd: the middle; even: the mean of the two middle ones). */
+static void test_parts_spread(void **state)
+{
+    static const double odd[] = {5e-6, 1e-6, 4e-6, 2e-6, 3e-6};
+    static const double even[] = {4e-6, 1e-6, 3e-6, 2e-6};
+    const double *seqs[] = {odd, even};
+    const int ns[] = {5, 4};
+    const double want_med[] = {3e-6, 2.5e-6}, want_mean[] = {3e-6, 2.5e-6};
+    for (int c = 0; c < 2; c++) {
+        RecExec x;
+        Schedule s;
+        rec_init(&x, &s, 0);
+        x.seq = seqs[c], x.nseq = ns[c];
+        MeasureOptions o = {.iters = 20 * ns[c], .chunks = ns[c]};
+        MeasureResult r = {0};
+        assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+        assert_int_equal(r.parts, ns[c]);
+        assert_true(fabs(r.part_min_s - 1e-6) < 1e-15);
+        assert_true(fabs(r.part_median_s - want_med[c]) < 1e-15);
+        assert_true(fabs(r.iter_s - want_mean[c]) < 1e-15);
+        sched_fini(&s);
+    }
+}
+
 /* Cancelling from progress stops the loop with CV_ERR_CANCELLED and the
  * iterations done so far. */
 static void test_cancel(void **state)
@@ -301,6 +328,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_iteration),
+        cmocka_unit_test(test_parts_spread),
         cmocka_unit_test(test_exact_iters),
         cmocka_unit_test(test_min_time_sizes_the_loop),
         cmocka_unit_test(test_chunks_and_steps),

@@ -21,7 +21,9 @@
 static struct {
     size_t fail_step;  /* step that fails (SIZE_MAX: none) */
     bool corrupt_read; /* flip the first byte of every read of rank 1 */
-} fake_mode = {SIZE_MAX, false};
+    double probe_ratio, probe_clean; /* > 0: what the probe reports (else
+                                        the fake has none) */
+} fake_mode = {SIZE_MAX, false, 0, 0};
 
 typedef struct {
     Executor base;   /* what every executor starts with */
@@ -61,6 +63,15 @@ static CvError fake_read(Executor *ex, int r, BufId b, size_t off, size_t n,
         ((uint8_t *)dst)[0] ^= 0x5a;
     return e;
 }
+static CvError fake_probe(Executor *ex, ProbeResult *out)
+{
+    if (!(fake_mode.probe_ratio > 0))
+        return CV_ERR_UNAVAILABLE;
+    *out = (ProbeResult){.clean_s = fake_mode.probe_clean,
+                         .dirty_s = fake_mode.probe_clean * fake_mode.probe_ratio,
+                         .ratio = fake_mode.probe_ratio};
+    return CV_OK;
+}
 static const char *fake_error(const Executor *ex)
 {
     return "the device went away at step 3";
@@ -83,6 +94,7 @@ static const ExecOps fake_ops = {
     .finish = fake_finish,
     .run = fake_run,
     .read = fake_read,
+    .probe = fake_probe,
     .last_error = fake_error,
     .close = fake_close,
 };

@@ -639,6 +639,58 @@ static void test_chart_crossover(void **state)
     app_fini(&app);
 }
 
+/* Where the parameter server (direct) measured fastest at a sweep's
+ * largest size on a machine calibrated as one shared bus, the full-screen
+ * chart says why in one line; not where another algorithm won, nor on a
+ * machine of full links. */
+static void test_chart_server_note(void **state)
+{
+    (void)state;
+    const AlgoInfo *direct = algo_find(COLL_ALLREDUCE, "direct");
+    const AlgoInfo *ring = algo_find(COLL_ALLREDUCE, "ring");
+    const char *note = "direct fastest here: every algorithm's bytes cross "
+                       "one shared memory bus, so the fewest steps win";
+    for (int c = 0; c < 3; c++) {
+        App app;
+        open_app(&app, COLL_ALLREDUCE, "ring", 4, 0, 0);
+        Calib cal = {.nranks = 4, .alpha = 2e-6, .npoints = 1, .quick = 1,
+                     .machine = c == 2 ? MACHINE_FULL : MACHINE_BUS};
+        snprintf(cal.backend, sizeof cal.backend, "%s",
+                 app.scene->backend->name);
+        cal.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+        scene_use_calib(app.scene, &cal);
+        app.bg.compare = true;
+        app.bg.nsweep = 0;
+        for (int i = 0; i < 4; i++) { /* 1K .. 1M; the winner at 1M: c 1
+                                         ring, else direct */
+            double bytes = 1024.0 * (1 << (3 * i)), t = 1e-5 + bytes * 1e-9;
+            bool top = i == 3;
+            app.bg.sweep[app.bg.nsweep++] = (SweepPoint){
+                .algo = direct, .bytes = (uint64_t)bytes,
+                .time_s = top && c == 1 ? 2 * t : t, .model_s = t,
+                .ok = true, .algbw = bytes / t / 1e9,
+                .busbw = bytes / t / 1e9 * 1.5,
+                .model_busbw = bytes / t / 1e9 * 1.5};
+            app.bg.sweep[app.bg.nsweep++] = (SweepPoint){
+                .algo = ring, .bytes = (uint64_t)bytes, .time_s = 1.5 * t,
+                .model_s = 1.5 * t, .ok = true, .algbw = bytes / t / 1.5e9,
+                .busbw = bytes / t / 1e9, .model_busbw = bytes / t / 1e9};
+        }
+        app.view.chart_full = true;
+        app.view.term_w = 100, app.view.term_h = 30;
+        Grid g;
+        assert_int_equal(grid_init(&g, 100, 30, false), CV_OK);
+        screen_draw(&app, &g);
+        char *d = grid_dump(&g, false);
+        if ((strstr(d, note) != NULL) != (c == 0))
+            fail_msg("case %d: the note should %sbe there:\n%s", c,
+                     c == 0 ? "" : "not ", d);
+        free(d);
+        grid_fini(&g);
+        app_fini(&app);
+    }
+}
+
 /* The full-screen chart (F): the chart alone over the body at 100x30,
  * every measured algorithm in the legend with its mark and its model
  * curve's own glyph, the crossovers whole, and one marked unsure where
@@ -718,6 +770,7 @@ int main(void)
         cmocka_unit_test(test_chart_scale),
         cmocka_unit_test(test_chart_crossover),
         cmocka_unit_test(test_chart_full),
+        cmocka_unit_test(test_chart_server_note),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

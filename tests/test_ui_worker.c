@@ -18,9 +18,12 @@
 #include <string.h>
 #include <time.h>
 
+#include "measure/perf.h"
 #include "threads/exec_threads.h"
 #include "ui/app.h"
 #include "ui/scene.h"
+#include "ui/screen.h"
+#include "ui/grid.h"
 #include "ui/worker.h"
 
 #include "test_ui_fakes.h"
@@ -118,6 +121,75 @@ static void test_bench(void **state)
     if (!strstr(app.status.msg, want))
         fail_msg("'%s' not in '%s'", want, app.status.msg);
     app_fini(&app);
+}
+
+/* The timed run against a calibrated model with a band (the worst error
+ * of the calibration's own check): the median and fastest of the timed
+ * parts, the model's time and band, and a verdict by the definition:
+ * within the band when |median / model - 1| <= band, else by how many
+ * times, with the reason where the probes around the run found the
+ * machine in another state than the calibration's. The calibration's
+ * alpha of 0.5 s puts the model far above any measured time. */
+static void test_bench_band(void **state)
+{
+    const double bands[] = {0.2, 2.0};
+    for (int i = 0; i < 2; i++) {
+        App app;
+        char why[200];
+        open_app(&app, COLL_ALLREDUCE, 3, 48 << 10);
+        assert_int_equal(scene_set_backend(app.scene, &fake_ops, why,
+                                           sizeof why), CV_OK);
+        Calib c = {.nranks = 3, .alpha = 0.5, .npoints = 1,
+                   .machine = MACHINE_FULL, .quick = 1,
+                   .state_ratio = 1.0, .state_clean = 1e-3,
+                   .state_probes = 50};
+        c.fit_err[MACHINE_FULL] = bands[i];
+        snprintf(c.backend, sizeof c.backend, "fake");
+        c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+        scene_use_calib(app.scene, &c);
+        fake_mode.probe_ratio = 10, fake_mode.probe_clean = 1e-3;
+        act(&app, ACT_BENCH);
+        settle(&app);
+        fake_mode.probe_ratio = 0;
+        assert_true(app.bg.total_s.valid && app.bg.verified);
+        assert_int_equal(app.bg.runs, 10); /* the worker's ten parts */
+        assert_true(app.bg.min_s > 0 && app.bg.min_s <= app.bg.total_s.v);
+        assert_true(app.bg.moved & PERF_HOST_CROSS); /* ratio 10 against 1 */
+        double med = app.bg.total_s.v, model = app.scene->pred_total_s.v;
+        assert_true(model > 10 * med);
+        char want[320];
+        int n = snprintf(want, sizeof want,
+                         "median %.3f ms, fastest %.3f ms of 10 runs; the "
+                         "model says %.3f ms ±%.0f%%: ", med * 1e3,
+                         app.bg.min_s * 1e3, model * 1e3, bands[i] * 100);
+        if (fabs(med / model - 1) <= bands[i])
+            snprintf(want + n, sizeof want - (size_t)n, "within its band.");
+        else
+            snprintf(want + n, sizeof want - (size_t)n,
+                     "x%.2f faster than the model: the machine moved during "
+                     "the run.",
+                     model / med);
+        if (!strstr(app.status.msg, want))
+            fail_msg("'%s' not in '%s'", want, app.status.msg);
+        /* At 100x30 the counters give the deviation against the band,
+           and the message wraps onto a second row, whole. */
+        app.view.term_w = 100, app.view.term_h = 30;
+        Grid g;
+        assert_int_equal(grid_init(&g, 100, 30, false), CV_OK);
+        screen_draw(&app, &g);
+        char *d = grid_dump(&g, false);
+        const char *dev = i == 0 ? "-100% out ±20%, moved"
+                                 : "-100%, in ±200% band";
+        if (!strstr(d, dev) || !strstr(d, "the model says") ||
+            !strstr(d, i == 0 ? "during the run." : "within its band.")) {
+            fprintf(stderr, "%s\n", d);
+            fail_msg("no '%s' or the whole message in the screen above",
+                     dev);
+        }
+        free(d);
+        grid_fini(&g);
+        app_fini(&app);
+    }
 }
 
 /* A timed run on a machine that gets one element wrong says so. */
@@ -475,6 +547,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bench),
+        cmocka_unit_test(test_bench_band),
         cmocka_unit_test(test_bench_wrong),
         cmocka_unit_test(test_sweep_compare),
         cmocka_unit_test(test_cancel),

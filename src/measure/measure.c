@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "exec/probe.h"
 #include "exec/verify.h"
 
 /* Whether o's progress asks to stop before the timed loop (told 0). */
@@ -103,18 +104,16 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     long parts = o->chunks > 1 ? o->chunks : 1;
     parts = parts < MEASURE_MAX_CHUNKS ? parts : MEASURE_MAX_CHUNKS;
     parts = o->each ? n : parts < n ? parts : n; /* each: one a call */
-    int done = 0;
+    int done = 0, np = 0; /* iterations and parts timed */
     double sum = 0, *step = r->step_s ? calloc(s->nsteps + 1, sizeof *step) : NULL;
-    double *each = o->each ? calloc((size_t)n + 1, sizeof *each) : NULL;
-    CvError e = (r->step_s && !step) || (o->each && !each) ? CV_ERR_NOMEM
-                                                          : CV_OK;
+    double *each = calloc((size_t)parts + 1, sizeof *each);
+    CvError e = (r->step_s && !step) || !each ? CV_ERR_NOMEM : CV_OK;
     for (long i = 0; !e && i < parts; i++) {
         int k = (int)((long long)n * (i + 1) / parts) - done;
         ExecTiming t = {.step_s = o->native ? NULL : r->step_s};
         if ((e = run_loop(ex, o, i ? 0 : warmup, k, &t)))
             break;
-        if (each)
-            each[i] = t.iter_s;
+        each[np++] = t.iter_s;
         sum += t.iter_s * k;
         for (size_t j = 0; step && t.step_s && j < s->nsteps; j++)
             step[j] += t.step_s[j] * k;
@@ -126,8 +125,11 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     r->iter_s = done ? sum / done : 0;
     for (size_t j = 0; step && done && j < s->nsteps; j++)
         r->step_s[j] = step[j] / done;
-    if (each && done)
+    if (o->each && done)
         measure_stats(each, done, r);
+    r->parts = np;
+    r->part_median_s = probe_median(each, (size_t)np); /* sorts each */
+    r->part_min_s = np ? each[0] : 0;
     free(each);
     free(step);
     return e;

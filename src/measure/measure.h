@@ -70,6 +70,10 @@ typedef struct {
     double min_s, max_s; /* the fastest and the slowest */
     double p99_s;        /* the 99th percentile (nearest rank) */
     double cv;           /* standard deviation / mean */
+    /* the timed parts (MeasureOptions.chunks; with each, every iteration):
+     * each part's mean per iteration, the fastest and the median */
+    double part_min_s, part_median_s;
+    int parts;           /* parts timed */
 } MeasureResult;
 
 /* The statistics of n iteration times v (sorted in place): min, max, the

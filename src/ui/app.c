@@ -448,6 +448,9 @@ static void take_timed(AppBg *bg, WorkerResult *res)
     bg->steps_ok = res->step_s != NULL;
     res->step_s = NULL;
     bg->total_s = (Value){res->iter_s, true};
+    bg->min_s = res->min_s;
+    bg->runs = res->runs;
+    bg->moved = res->moved;
     bg->bytes = res->bytes;
     bg->verified = res->verified;
 }

@@ -118,7 +118,11 @@ typedef struct {
     unsigned job;             /* id of the job whose results we take */
     WorkerKind kind;          /* what runs (WORKER_IDLE: nothing) */
     double progress;          /* 0..1 of the job */
-    Value total_s;            /* measured seconds of the whole collective */
+    Value total_s;            /* measured seconds of the whole collective
+                                 (the median of the timed run's parts) */
+    double min_s;             /* the fastest part's, 0: none */
+    int runs;                 /* parts the timed run was timed in */
+    int moved;                /* PERF_HOST_* bits: the machine moved */
     double *step_s;           /* [nsteps] measured step times */
     size_t nsteps;            /* entries of step_s */
     bool steps_ok;            /* step_s holds a real result */
@@ -154,7 +158,7 @@ typedef struct {
 
 /* The status line's sentence, and how the session ends. */
 typedef struct {
-    char msg[200];            /* one sentence, or "" (hints show) */
+    char msg[320];            /* one sentence, or "" (hints show) */
     bool error;               /* msg reports a failure */
     bool quit;                /* leave the main loop */
     bool lessons;             /* ...for the list of lessons (learn) */

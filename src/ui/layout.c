@@ -7,7 +7,7 @@
  *   | transfers (the step in words)       +------------------------------+
  *   +-------------------------------------+ chart                        |
  *   | timeline                            |                              |
- *   +------------------------- status (1 row) --------------------------+
+ *   +--------------- status (1 row; a long message 2 or 3) ---------------+
  * Help and menus are overlays on top of the body; the prompt of text
  * entry takes the status line. */
 #include "ui/layout.h"
@@ -140,7 +140,8 @@ void layout_compute(const LayoutIn *in, Layout *out)
     }
     Rect all = {0, 0, in->w, in->h}, body, status, left, right;
     rect_cut_top(all, HEADER_ROWS, &out->r[VIEW_HEADER], &body);
-    rect_cut_top(body, body.h - STATUS_ROWS, &body, &status);
+    int srows = num_min(num_max(in->status_rows, STATUS_ROWS), 3);
+    rect_cut_top(body, body.h - srows, &body, &status);
     out->r[VIEW_STATUS] = status;
     if (in->chart_full) {
         out->r[VIEW_CHART] = body;

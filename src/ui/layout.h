@@ -34,6 +34,8 @@ typedef struct {
     int machine_rows;      /* rows the what-if machine's drawing takes,
                               with its two footer lines (0: none drawn) */
     int machine_cols;      /* and its columns */
+    int status_rows;       /* rows the status line's message needs, up to
+                              3 (0: 1): a long one is wrapped, not cut */
 } LayoutIn;
 
 typedef struct {

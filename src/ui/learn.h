@@ -42,7 +42,7 @@ typedef struct {
     int scene;          /* the @scene item the picture shows, or -1 */
     SceneSpec spec;     /* its scene */
     bool picture;       /* app holds that scene */
-    char pic_note[240]; /* why there is no picture, or "" */
+    char pic_note[320]; /* why there is no picture, or "" */
     char pic_scale[240]; /* the picture follows fewer elements than the
                             scene's size (lint_picture_count): says so */
     long step;          /* the step the text asked for */

@@ -1,6 +1,7 @@
 /* predictor.c - the one model the TUI shows (see predictor.h). */
 #include "ui/predictor.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "cli/cli.h"
@@ -19,6 +20,14 @@ void predictor_calibrated(Predictor *p, const Calib *c)
     Machine m = p->mach;
     *p = (Predictor){.calibrated = true, .calib = *c, .machine = c->machine,
                      .what_if = w, .mach = m};
+}
+
+double predictor_band(const Predictor *p)
+{
+    if (!p->calibrated || p->what_if)
+        return -1;
+    double e = p->calib.fit_err[p->machine];
+    return e > 0 && isfinite(e) ? e : -1;
 }
 
 void predictor_machine(Predictor *p, const Machine *m)

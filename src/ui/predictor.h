@@ -55,6 +55,12 @@ void predictor_calibrated(Predictor *p, const Calib *c);
 /* Price on machine m from now on (what_if), or stop (m == NULL). */
 void predictor_machine(Predictor *p, const Machine *m);
 
+/* The model's band, relative (0.12: +-12%): the worst error of the
+ * calibration's own check of the machine it fitted (Calib.fit_err), or
+ * -1 where there is none (the defaults, a what-if machine, a file
+ * without it). */
+double predictor_band(const Predictor *p);
+
 /* Predicted seconds of the whole schedule s (not valid when the model
  * cannot price it). */
 Value predictor_total(const Predictor *p, const Schedule *s);

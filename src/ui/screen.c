@@ -74,6 +74,12 @@ void screen_layout(const App *app, Layout *out)
         if (app->view.present)
             in.machine_cols = num_max(in.machine_cols, 34);
     }
+    if (app->status.msg[0] && !app->view.show[VIEW_PROMPT]) {
+        /* a message wider than the line wraps at blanks: a row for each
+           width less a margin for the words moved down, up to 3 */
+        int tw = grid_text_width(app->status.msg);
+        in.status_rows = tw <= in.w ? 1 : 1 + tw / num_max(in.w - 12, 20);
+    }
     for (int v = 0; v < VIEW_COUNT; v++)
         in.show[v] = app->view.show[v] && !mode_panel((ViewId)v);
     if (app_mode_panel(app) < VIEW_COUNT)

@@ -562,6 +562,42 @@ static void draw_line(const App *app, Grid *g, Rect r, const Data *d)
                     best->model_busbw);
 }
 
+/* Whether the parameter server (allreduce's `direct`) measured fastest
+ * at the largest size of a sweep of every algorithm on a machine the
+ * calibration found to be one shared bus: the lecture's "the ring beats
+ * the parameter server" is then false here, and the chart says why. */
+static bool server_wins(const App *app, const Data *d)
+{
+    const Scene *sc = app->scene;
+    if (!app->bg.compare || sc->call.kind != COLL_ALLREDUCE ||
+        !sc->model.calibrated || sc->model.what_if ||
+        sc->model.machine != MACHINE_BUS)
+        return false;
+    uint64_t top = 0;
+    const SweepPoint *best = NULL;
+    for (size_t i = 0; i < app->bg.nsweep; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
+        if (measured(d, p) && p->bytes > top)
+            top = p->bytes;
+    }
+    for (size_t i = 0; i < app->bg.nsweep; i++) {
+        const SweepPoint *p = &app->bg.sweep[i];
+        if (measured(d, p) && p->bytes == top &&
+            (!best || p->time_s < best->time_s))
+            best = p;
+    }
+    return best && !strcmp(best->algo->name, "direct");
+}
+
+static void draw_server_note(Grid *g, Rect r, int y)
+{
+    grid_text(g, r, r.x, y, -1, ROLE_DIM, 0,
+              r.w >= 98 ? _("direct fastest here: every algorithm's bytes "
+                            "cross one shared memory bus, so the fewest "
+                            "steps win")
+                        : _("direct: one shared bus, fewest steps win"));
+}
+
 static void chart_draw(const App *app, Grid *g, Rect r)
 {
     Data d;
@@ -577,10 +613,13 @@ static void chart_draw(const App *app, Grid *g, Rect r)
     int legend = legend_rows(app, &d, r.w, full ? 4 : r.h >= 10 ? 2 : 1);
     int cross = d.ncross && r.h >= 8
                     ? cross_rows(&d, r.w, full ? 4 : r.h >= 14 ? 2 : 1) : 0;
-    frame_of(&d, r, legend + cross, &f);
+    int why = r.h >= 14 && server_wins(app, &d);
+    frame_of(&d, r, legend + cross + why, &f);
     draw_legend(app, g, r, &d, legend);
     if (cross)
         draw_crossings(g, r, r.y + legend, cross, &d);
+    if (why)
+        draw_server_note(g, r, r.y + legend + cross);
     draw_yaxis(g, r, &f, &d);
     draw_xaxis(g, r, &f, &d);
     bool any = false;

@@ -99,8 +99,25 @@ static void draw_times(const App *app, Grid *g, Rect r, int y)
     time_row(g, r, y + 1, _(" step"), measured_step(app), sc->pred_step_s);
     time_row(g, r, y + 2, _(" whole"), app->bg.total_s, sc->pred_total_s);
     grid_text(g, r, r.x, y + 3, LABEL_W, ROLE_HEADER, 0, _(" dev"));
+    double band = predictor_band(&sc->model);
     if (app->bg.total_s.valid && sc->pred_total_s.valid &&
-        sc->pred_total_s.v > 0) {
+        sc->pred_total_s.v > 0 && band > 0) {
+        /* the median's deviation against the model's band (the
+           calibration's worst check error), and why where it is out */
+        double d = app->bg.total_s.v / sc->pred_total_s.v - 1;
+        bool in = fabs(d) <= band;
+        const char *moved = !in && app->bg.moved ? _(", moved") : "";
+        char f[3][FORM_LEN];
+        snprintf(f[0], sizeof f[0], in ? _("%+.0f%%, in ±%.0f%% band")
+                                       : _("%+.0f%%, out of ±%.0f%%%s"),
+                 d * 100, band * 100, moved);
+        snprintf(f[1], sizeof f[1], in ? _("%+.0f%% in ±%.0f%%")
+                                       : _("%+.0f%% out ±%.0f%%%s"),
+                 d * 100, band * 100, moved);
+        snprintf(f[2], sizeof f[2], "%+.0f%%", d * 100);
+        put_fit(g, r, r.x + LABEL_W, y + 3, in ? ROLE_VALUE : ROLE_WARN, f, 3);
+    } else if (app->bg.total_s.valid && sc->pred_total_s.valid &&
+               sc->pred_total_s.v > 0) {
         double d = app->bg.total_s.v / sc->pred_total_s.v - 1;
         grid_printf(g, r, r.x + LABEL_W, y + 3, -1,
                     fabs(d) > 0.5 ? ROLE_WARN : ROLE_VALUE, 0,

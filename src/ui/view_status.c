@@ -77,8 +77,9 @@ static void status_draw(const App *app, Grid *g, Rect r)
         draw_hints(g, r, r.x, r.w);
         return;
     }
-    grid_text(g, r, r.x, r.y, r.w, app->status.error ? ROLE_ERROR : ROLE_STATUS,
-              app->status.error ? GRID_BOLD : 0, app->status.msg);
+    grid_text_wrap(g, r, r.x, r.y, r.w,
+                   app->status.error ? ROLE_ERROR : ROLE_STATUS,
+                   app->status.error ? GRID_BOLD : 0, app->status.msg);
 }
 
 static bool status_click(const App *app, Rect r, int x, int y, Request *req)

@@ -16,6 +16,7 @@
 
 #include "measure/calib.h"
 #include "measure/measure.h"
+#include "measure/perf.h"
 #include "ui/i18n.h"
 
 /* Results the ring holds: a whole job's, and a few of a cancelled job's
@@ -245,9 +246,14 @@ static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
 }
 
 /* Post a finished bench measurement (its step times go with it). */
-static void post_bench(Worker *w, const Schedule *s, MeasureResult *m)
+static void post_bench(Worker *w, const Schedule *s, MeasureResult *m,
+                       int moved)
 {
-    WorkerResult r = {.kind = WORKER_TIMED, .iter_s = m->iter_s,
+    WorkerResult r = {.kind = WORKER_TIMED,
+                      .iter_s = m->part_median_s > 0 ? m->part_median_s
+                                                     : m->iter_s,
+                      .min_s = m->part_min_s, .runs = m->parts,
+                      .moved = moved,
                       .step_s = m->step_s, .nsteps = s->nsteps,
                       .verified = m->wrong == 0,
                       .bytes = coll_size_bytes(&s->call)};
@@ -262,29 +268,51 @@ static const char *job_name(WorkerKind k)
            : k == WORKER_CALIB ? N_("calibration") : N_("sweep");
 }
 
-/* The measured time against the model's, in words: "; the model says
- * 10.100 ms: within 10%" (or "22% slower", "38% faster"), and where the
- * calibration saw the machine change speed, that it did. "" without a
- * model. */
+/* The timed run in words: the median over its timed parts and the
+ * fastest, then against the model: "; the model says 10.100 ms ±12%:
+ * within its band" (or "x1.40 slower than the model", "x1.30 faster");
+ * where the model has no band (no calibration, a what-if machine)
+ * "within 10%" or the percentage; and why a run outside the band may be
+ * so: the machine moved between the calibration and the run (moved:
+ * PERF_HOST_* bits), or changed speed while calibrating. */
 static void bench_verdict(const Predictor *model, const Schedule *s,
-                          double measured, char *out, size_t len)
+                          const MeasureResult *m, int moved, char *out,
+                          size_t len)
 {
+    double med = m->part_median_s > 0 ? m->part_median_s : m->iter_s;
+    int n = snprintf(out, len, _("median %.3f ms, fastest %.3f ms of %d "
+                                 "runs"), med * 1e3, m->part_min_s * 1e3,
+                     m->parts);
     Value mv = predictor_total(model, s);
-    if (!mv.valid || !(mv.v > 0) || !(measured > 0))
+    if (n < 0 || (size_t)n >= len || !mv.valid || !(mv.v > 0) || !(med > 0))
         return;
-    double d = measured / mv.v - 1;
-    char how[64];
-    if (d >= -0.10 && d <= 0.10)
-        snprintf(how, sizeof how, "%s", _("within 10%"));
-    else if (d > 0)
-        snprintf(how, sizeof how, _("%.0f%% slower"), d * 100);
+    out += n, len -= (size_t)n;
+    double band = predictor_band(model), r = med / mv.v;
+    bool outside = fabs(r - 1) > (band > 0 ? band : 0.10);
+    char how[96];
+    if (!outside)
+        snprintf(how, sizeof how, "%s",
+                 band > 0 ? _("within its band") : _("within 10%"));
+    else if (band > 0)
+        snprintf(how, sizeof how, r > 1 ? _("x%.2f slower than the model")
+                                        : _("x%.2f faster than the model"),
+                 r > 1 ? r : 1 / r);
+    else if (r > 1)
+        snprintf(how, sizeof how, _("%.0f%% slower"), (r - 1) * 100);
     else
-        snprintf(how, sizeof how, _("%.0f%% faster"), -d * 100);
-    int n = snprintf(out, len, _("; the model says %.3f ms: %s"), mv.v * 1e3,
-                     how);
-    if (n > 0 && (size_t)n < len && model->calibrated &&
-        model->calib.unsteady > 2)
-        snprintf(out + n, len - (size_t)n,
+        snprintf(how, sizeof how, _("%.0f%% faster"), (1 - r) * 100);
+    char bandtxt[32] = "";
+    if (band > 0)
+        snprintf(bandtxt, sizeof bandtxt, " ±%.0f%%", band * 100);
+    n = snprintf(out, len, _("; the model says %.3f ms%s: %s"), mv.v * 1e3,
+                 bandtxt, how);
+    if (n < 0 || (size_t)n >= len)
+        return;
+    out += n, len -= (size_t)n;
+    if (outside && moved)
+        snprintf(out, len, "%s", _(": the machine moved during the run"));
+    else if (model->calibrated && model->calib.unsteady > 2)
+        snprintf(out, len,
                  _(" (the machine changed speed x%.1f while calibrating)"),
                  model->calib.unsteady);
 }
@@ -299,13 +327,18 @@ static void run_bench(Worker *w, const WorkerJob *j)
         return;
     }
     MeasureResult m = {.step_s = calloc(s.nsteps + 1, sizeof(double))};
+    ProbeResult before = exec_probe(w->ex);
     e = m.step_s ? measure(w, &s, j->budget_s, &m, 0, 1) : CV_ERR_NOMEM;
     if (!e) {
-        char verdict[160] = "";
-        bench_verdict(&j->model, &s, m.iter_s, verdict, sizeof verdict);
-        post_bench(w, &s, &m); /* takes m.step_s */
-        finish_job(w, m.wrong != 0, _("Timed run: %.3f ms per iteration, "
-                     "results %s%s."), m.iter_s * 1e3,
+        ProbeResult after = exec_probe(w->ex);
+        PerfRow row = {.probe = {before.ratio, after.ratio},
+                       .probe_clean = {before.clean_s, after.clean_s}};
+        int moved = j->model.calibrated
+                        ? perf_host_moved(&j->model.calib, &row) : 0;
+        char verdict[240] = "";
+        bench_verdict(&j->model, &s, &m, moved, verdict, sizeof verdict);
+        post_bench(w, &s, &m, moved); /* takes m.step_s */
+        finish_job(w, m.wrong != 0, _("Timed run, results %s: %s."),
                    m.wrong ? _("WRONG") : _("verified"), verdict);
     } else {
         job_failed(w, e, N_("timed run"));

@@ -81,7 +81,12 @@ typedef struct WorkerResult {
     unsigned job;          /* id of the job it belongs to */
     double progress;       /* 0..1: how far the job is */
     size_t planned;        /* a sweep's points in all (0: not known) */
-    double iter_s;         /* TIMED: seconds per iteration */
+    double iter_s;         /* TIMED: seconds per iteration, the median
+                              of the timed parts' means */
+    double min_s;          /* TIMED: the fastest part's mean */
+    int runs;              /* TIMED: parts timed (min_s, iter_s over them) */
+    int moved;             /* TIMED: how the machine moved between the
+                              calibration and the run (PERF_HOST_* bits) */
     double *step_s;        /* TIMED: [nsteps] seconds per step, or NULL;
                               whoever takes the result owns it */
     size_t nsteps;         /* TIMED: entries of step_s */
@@ -92,7 +97,7 @@ typedef struct WorkerResult {
                               the result owns it */
     bool error;            /* ERROR, DONE: msg reports a failure (wrong
                               results included) */
-    char msg[200];         /* ERROR, DONE: one sentence */
+    char msg[320];         /* ERROR, DONE: one sentence */
 } WorkerResult;
 
 /* Start the thread; NULL when it cannot start (no memory, no thread). */
