@@ -121,6 +121,106 @@ static void test_goldens(void **state)
             }
 }
 
+/* The teacher's reproductions (../shared/reviews/teacher-2026-11-25.md),
+ * each a scene and the keys that reach the screen the finding was about,
+ * as goldens in English and Chinese, with every cell's colour role and
+ * monochrome look (NO_COLOR), at 100x30 and, where the finding names it,
+ * 80x24. What each must show is said beside it; the goldens were read
+ * against that when written. */
+typedef struct {
+    const char *name;  /* the golden's name, after "teacher_" */
+    CollKind kind;
+    const char *algo;
+    int p;
+    uint64_t bytes;    /* 0: the default (64 MiB) */
+    int root;
+    bool present;
+    const char *keys;  /* the script */
+    bool small;        /* 80x24 too */
+} TeacherCase;
+
+static const TeacherCase teacher[] = {
+    /* P1: halving-doubling on 13 ranks in presenter mode, every cell's
+       label whole and apart */
+    {"p1_hd13_present", COLL_ALLREDUCE, "halving-doubling", 13, 0, 0, true,
+     "Right Right", false},
+    /* P2: the butterfly swaps whole vectors */
+    {"p2_butterfly8_present", COLL_ALLREDUCE, "butterfly", 8, 0, 0, true,
+     "Right Right", false},
+    /* P3: the copy-in is local: the whole costs 14 a + 112M b + 56M g, as
+       collviz model and trace say */
+    {"p3_ring8_copyin", COLL_ALLREDUCE, "ring", 8, 0, 0, false, "Right",
+     false},
+    /* P6: the counters whole at 100x30, bytes and bandwidth rows at 80x24,
+       'so far' labelled as maxima */
+    {"p6_hd13_counters", COLL_ALLREDUCE, "halving-doubling", 13, 0, 0, false,
+     "Right Right Right", true},
+    /* P7: the double binary tree's steps 2 and 3, Bruck's alltoall, a chain
+       rooted at 2, reducescatter's copy-out: sentences true */
+    {"p7_dbt16_step3", COLL_ALLREDUCE, "double-binary-tree", 16, 0, 0, true,
+     "Right Right Right", false},
+    {"p7_bruck5_step2", COLL_ALLTOALL, "bruck", 5, 100, 0, true, "Right Right",
+     false},
+    {"p7_chain5_root2", COLL_BROADCAST, "chain", 5, 0, 2, true, "Right", false},
+    {"p7_reducescatter4_last", COLL_REDUCESCATTER, "ring", 4, 0, 0, true, "End",
+     false},
+    /* P8, P15: the binomial broadcast on 13 ranks shows the root's send
+       buffer in the initial state */
+    {"p8_binomial13_initial", COLL_BROADCAST, "binomial", 13, 0, 0, true, "",
+     false},
+    /* P9: the tree drawn as a tree, every level, the step's edges lit */
+    {"p9_binomial16_tree", COLL_BROADCAST, "binomial", 16, 0, 0, false,
+     "Right Right Z", false},
+    /* P14: changing the collective keeps a valid root (reduce at root 3,
+       then scatter) */
+    {"p14_root_kept", COLL_REDUCE, "binomial", 8, 0, 3, false,
+     "c Down Enter", false},
+    /* P15: h opens the help, wrapped, not cut; the algorithm menu wrapped;
+       the footer shows help and quit */
+    {"p15_help_h", COLL_ALLREDUCE, "ring", 8, 0, 0, false, "h", true},
+    {"p15_algo_menu", COLL_ALLREDUCE, "ring", 8, 0, 0, false, "a", false},
+};
+
+static void teacher_golden(const TeacherCase *t, int w, int h, UiLang l)
+{
+    AppOptions o = app_options(t->kind, t->algo, t->p, true);
+    App app;
+    char why[200], name[96];
+    ui_lang_use(l);
+    o.present = t->present;
+    o.root = t->root;
+    if (t->bytes)
+        o.bytes = t->bytes;
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    app.view.term_w = w, app.view.term_h = h;
+    Script s;
+    assert_int_equal(script_parse(t->keys, &s, why, sizeof why), CV_OK);
+    Grid g;
+    grid_init(&g, w, h, false);
+    ScriptRun run = {0};
+    script_run(&app, &s, &run, &g);
+    char *got = dump(&g);
+    snprintf(name, sizeof name, "teacher_%s_%dx%d_%s", t->name, w, h,
+             l == UI_LANG_ZH ? "zh" : "en");
+    golden_check(name, got);
+    free(got);
+    grid_fini(&g);
+    script_fini(&s);
+    app_fini(&app);
+    ui_lang_use(UI_LANG_EN);
+}
+
+static void test_teacher(void **state)
+{
+    for (size_t i = 0; i < sizeof teacher / sizeof teacher[0]; i++)
+        for (int l = 0; l < 2; l++) {
+            UiLang lang = l ? UI_LANG_ZH : UI_LANG_EN;
+            teacher_golden(&teacher[i], 100, 30, lang);
+            if (teacher[i].small)
+                teacher_golden(&teacher[i], 80, 24, lang);
+        }
+}
+
 /* Every step of every algorithm at several rank counts has a sentence;
  * the ones the issue names read as it says. */
 static void test_sentences(void **state)
@@ -425,6 +525,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
+        cmocka_unit_test(test_teacher),
         cmocka_unit_test(test_sentences),
         cmocka_unit_test(test_sentences_true),
         cmocka_unit_test(test_rank_sets),

@@ -50,6 +50,9 @@ typedef struct {
     int xor_mask;     /* src ^ dst of every remote transfer, or -1 */
     int part;         /* every remote transfer carries 1/part of the
                          receiving buffer (1: all of it), or 0 */
+    int blocks;       /* where the collective has blocks of call.count
+                         elements (alltoall, allgather, ...): how many every
+                         remote transfer carries (1 elsewhere), or -1 */
     SrcKind src_kind; /* how the remote transfers' sources got their data */
     int nsrc, ndst;   /* ranks that send, that receive (remote) */
     int nany;         /* ranks that take part at all */
@@ -83,7 +86,9 @@ static void shape_of(const Schedule *s, size_t k, Shape *sh)
     int p = s->call.nranks;
     sh->p = p, sh->n = st->n;
     sh->local_in = sh->local_out = true;
-    sh->shift = -2, sh->xor_mask = -2, sh->part = -2;
+    sh->shift = -2, sh->xor_mask = -2, sh->part = -2, sh->blocks = -2;
+    size_t bc = coll_size_blocks(s->call.kind, p) == (size_t)p
+                    ? s->call.count : 0; /* a block's elements, 0: none */
     sh->src_kind = (SrcKind)-1;
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
@@ -112,6 +117,8 @@ static void shape_of(const Schedule *s, size_t k, Shape *sh)
         int part = t->count && whole % t->count == 0 &&
                    whole / t->count <= 1024 ? (int)(whole / t->count) : 0;
         sh->part = sh->part == -2 || sh->part == part ? part : 0;
+        int nb = bc && t->count % bc == 0 ? (int)(t->count / bc) : 1;
+        sh->blocks = sh->blocks == -2 || sh->blocks == nb ? nb : -1;
         SrcKind w = written_before(s, k, t->src, t->src_buf, t->src_off,
                                    t->count);
         sh->src_kind = sh->src_kind == (SrcKind)-1 || sh->src_kind == w
@@ -186,6 +193,26 @@ static bool ring_sentence(const Shape *sh, char *out, size_t len)
         (sh->shift != 1 && sh->shift != sh->p - 1) || sh->p < 3)
         return false;
     bool right = sh->shift == 1;
+    /* blocks each rank sends: its transfers times the blocks of each */
+    int n = (int)(sh->nred + sh->ncopy), per = n / sh->p * sh->blocks;
+    if (n % sh->p || sh->blocks < 1)
+        return false;
+    if (per > 1) { /* Bruck's steps: several blocks to one neighbour */
+        if (sh->nred)
+            snprintf(out, len, right ? _("Every rank sends %d blocks to its "
+                                         "right neighbour, which adds them "
+                                         "to its own.")
+                                     : _("Every rank sends %d blocks to its "
+                                         "left neighbour, which adds them to "
+                                         "its own."), per);
+        else
+            snprintf(out, len, right ? _("Every rank sends %d blocks to its "
+                                         "right neighbour, which keeps them.")
+                                     : _("Every rank sends %d blocks to its "
+                                         "left neighbour, which keeps them."),
+                     per);
+        return true;
+    }
     const char *f;
     if (sh->nred)
         f = sh->src_kind == SRC_REDUCED

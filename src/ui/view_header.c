@@ -71,6 +71,8 @@ static void draw_scene(const App *app, Grid *g, Rect r)
         grid_text(g, r, r.x, r.y, -1, ROLE_TITLE, GRID_BOLD, PREFIX);
     for (int i = 0; i < n; i++) {
         int x = field_x(r, f, n, i);
+        if (x + grid_text_width(f[i].text) > r.x + r.w)
+            break; /* a field is shown whole or not at all */
         if (i)
             grid_text(g, r, x - 3, r.y, -1, ROLE_DIM, 0, SEP);
         grid_text(g, r, x, r.y, -1, ROLE_VALUE, 0, f[i].text);
@@ -100,8 +102,9 @@ static void draw_step(const App *app, Grid *g, Rect r)
     if (sc->sim.err)
         grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, _("  schedule error at step %zu: %s"),
                     sc->sim.err_step + 1, cv_strerror(sc->sim.err));
-    else
-        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s", sc->algo->summary);
+    else if (x + 2 < r.x + r.w) /* what does not fit ends in an ellipsis */
+        grid_text_cut(g, r, x + 2, y, r.x + r.w - x - 2, ROLE_DIM, 0,
+                      sc->algo->summary);
 }
 
 static void header_draw(const App *app, Grid *g, Rect r)
@@ -119,6 +122,8 @@ static bool header_click(const App *app, Rect r, int x, int y, Request *req)
         return false;
     for (int i = 0; i < n; i++) {
         int x0 = field_x(r, f, n, i);
+        if (x0 + grid_text_width(f[i].text) > r.x + r.w)
+            break; /* not shown */
         if (x >= x0 && x < x0 + grid_text_width(f[i].text)) {
             *req = (Request){.act = f[i].act};
             return true;
