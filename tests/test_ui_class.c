@@ -412,6 +412,28 @@ static void check_sentence(const AlgoInfo *al, const Schedule *s, size_t k,
         for (size_t i = st->first; i < st->first + st->n; i++)
             CLAIM(s->xfers[i].src_buf == BUF_TMP &&
                   s->xfers[i].dst_buf == BUF_RECV, "tmp into receive");
+    /* "sends one block" / "sends N blocks": each sender's remote
+       transfers carry that many of the collective's blocks (call.count
+       elements, where it has them; one transfer a block elsewhere) */
+    const char *sb = strstr(out, " sends ");
+    int nb = 0;
+    if (sb && (!strncmp(sb + 7, "one block", 9) ||
+               (sscanf(sb + 7, "%d blocks", &nb) == 1 && nb > 1))) {
+        nb = nb ? nb : 1;
+        bool blocks = coll_size_blocks(s->call.kind, p) == (size_t)p;
+        for (int q = 0; q < p; q++) {
+            size_t elems = 0, xfers = 0;
+            for (size_t i = st->first; i < st->first + st->n; i++) {
+                const Transfer *t = &s->xfers[i];
+                if (t->src == q && t->dst != q)
+                    elems += t->count, xfers++;
+            }
+            if (!xfers)
+                continue;
+            CLAIM(blocks ? elems == (size_t)nb * s->call.count
+                         : xfers == (size_t)nb, "the blocks each rank sends");
+        }
+    }
     /* counts and their grammar */
     size_t n;
     int r;
