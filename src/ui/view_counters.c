@@ -372,7 +372,7 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
         draw_split(app, g, r, y + 2, _(" steps"), PREDICTOR_WHOLE);
         grid_fill(g, (Rect){r.x, y + 3, r.w, 1}, ' ', ROLE_NORMAL, 0);
         grid_text(g, r, r.x + 1, y + 3, -1, ROLE_DIM, 0,
-                  _("sum of steps; whole: backend's"));
+                  _("whole: the backend's model"));
         return;
     }
     draw_split(app, g, r, y + 2, _(" whole"), PREDICTOR_WHOLE);
