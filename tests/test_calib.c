@@ -81,7 +81,9 @@ static int files_in_cache(const TmpCache *t)
     return n;
 }
 
-/* A calibration with distinct values in every field. */
+/* A calibration with distinct values in every field, each within the
+ * plausibility rules (calib.h): no reduce rate above 3 times its copy
+ * rate, no bandwidth above 7 times the median. */
 static Calib sample(const char *backend, int p, int npoints, unsigned seed)
 {
     Calib c = {.nranks = p, .cores = (int)(seed % 5), .when = 1700000000 + seed,
@@ -103,8 +105,10 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
     for (int i = 0; i < npoints; i++)
         c.pt[i] = (CalibPoint){
             .footprint = 1e5 * pow(3.0, i), .beta_shared = 1e-10 * (i + 1),
-            .beta_p2p = 2e-10 / (i + 1), .gamma_shared = 3e-11 * (seed % 3) * i,
-            .gamma_p2p = 7e-12 * (i + seed % 4), .beta_cross = 4e-10 * (i + 2)};
+            .beta_p2p = 2e-10 / (1 + 0.2 * i),
+            .gamma_shared = 2e-11 * (i + 1) * (1 + seed % 3),
+            .gamma_p2p = 7e-11 * (1 + seed % 4) / (1 + 0.2 * i),
+            .beta_cross = 4e-10 * (i + 2)};
     return c;
 }
 
@@ -333,7 +337,7 @@ static void test_older_file(void **state)
     static const struct { const char *text, *says; } formats[] = {
         {"version 3\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
          "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by an older collviz"},
-        {"version 6\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
+        {"version 7\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
          "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by a newer collviz"},
     };
     for (size_t i = 0; i < 2; i++) {
@@ -447,7 +451,7 @@ static void test_damaged(void **state)
         assert_non_null(strstr(why, i ? "is of threads at 5 ranks"
                                       : "is of cuda at 4 ranks"));
     }
-    write_file(V4 "alpha 2e-6\nlink p2p\npoint 1e6 1e-10 2e-10 0 0 3e-10\n");
+    write_file(V4 "alpha 2e-6\nlink p2p\npoint 1e6 1e-10 2e-10 2e-11 4e-11 3e-10\n");
     assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
     assert_int_equal(got.machine, MACHINE_FULL);
     assert_close(got.alpha, 2e-6);
@@ -458,7 +462,7 @@ static void test_damaged(void **state)
     assert_true(got.probe_clean[0] == 0 && got.probe_clean[1] == 0);
     assert_int_equal(got.state_probes, 0);
     /* saved before the clean times were: the ratios alone */
-    write_file(V4 "alpha 2e-6\nprobe 1.1 1.2\npoint 1e6 1e-10 2e-10 0 0 3e-10\n");
+    write_file(V4 "alpha 2e-6\nprobe 1.1 1.2\npoint 1e6 1e-10 2e-10 2e-11 4e-11 3e-10\n");
     assert_int_equal(calib_load("threads", HOST, 4, &got, why, sizeof why), CV_OK);
     assert_close(got.probe[0], 1.1);
     assert_close(got.probe[1], 1.2);
@@ -512,6 +516,216 @@ static void test_unwritable(void **state)
 /* calib_smooth: each gamma curve becomes the closest non-decreasing one
  * (least squares), every point count and both curves; rising curves stay
  * as they are; other fields are untouched. */
+/* ------------------------------------------------------------ plausible */
+
+/* s/B of a rate in GB/s. */
+static double spb(double gbps) { return 1e-9 / gbps; }
+
+/* A calibration measured by hand: alpha 1 us, step latency 2 us; at 1 MB
+ * copies of 20 GB/s (shared and pair) and reduces of 40 GB/s (twice the
+ * copy: plausible); at 8 MB copies of 18 GB/s, reduces of 30 and 36. */
+static Calib by_hand(void)
+{
+    Calib c = {.nranks = 2, .alpha = 1e-6, .alpha_msg = 1e-6,
+               .lat_step = 2e-6, .lat_iter = 1e-7, .npoints = 2,
+               .machine = MACHINE_BUS, .fit_err = {1.2, 0.1}};
+    snprintf(c.backend, sizeof c.backend, "threads");
+    snprintf(c.host, sizeof c.host, HOST);
+    c.pt[0] = (CalibPoint){.footprint = 1e6, .beta_shared = spb(20),
+                           .beta_p2p = spb(20), .gamma_shared = spb(40),
+                           .gamma_p2p = spb(40)};
+    c.pt[1] = (CalibPoint){.footprint = 8e6, .beta_shared = spb(18),
+                           .beta_p2p = spb(18), .gamma_shared = spb(30),
+                           .gamma_p2p = spb(36)};
+    return c;
+}
+
+/* Write text over the file at path (its directory made by a save). */
+static void write_file_at(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void assert_says(const char *text, const char *part)
+{
+    if (!strstr(text, part))
+        fail_msg("'%s' does not say '%s'", text, part);
+}
+
+/* A reduce of 1800 GB/s against copies of 20 at 1 MB is refused (more
+ * than 8 times the copy: 90); the 8 MB reduce rate, 30 GB/s, stands in
+ * (it is under 8 x 20 = 160 there), marked derived; nothing else moves.
+ * At the largest working set, where no larger one can stand in, 1000
+ * GB/s against 18 becomes the rule's limit, 8 x 18 = 144 GB/s. */
+static void test_rule_reduce(void **state)
+{
+    (void)state;
+    Calib c = by_hand(), was;
+    CalibRefusal r[4];
+    char text[1024];
+    assert_int_equal(calib_check(&c, r, 4), 0);
+    c.pt[0].gamma_shared = spb(1800);
+    was = c;
+    assert_int_equal(calib_check(&c, r, 4), 1);
+    assert_int_equal(r[0].what, CALIB_VAL_REDUCE);
+    assert_int_equal(r[0].point, 0);
+    assert_int_equal(r[0].rule, CALIB_RULE_REDUCE);
+    assert_int_equal(calib_amend(&c, NULL, 0), 1);
+    assert_close(c.pt[0].gamma_shared, spb(30));
+    assert_int_equal(c.pt_derived[0], 1u << CALIB_VAL_REDUCE);
+    assert_int_equal(c.pt_derived[1], 0);
+    assert_close(c.pt[0].beta_shared, was.pt[0].beta_shared);
+    assert_close(c.pt[0].gamma_p2p, was.pt[0].gamma_p2p);
+    assert_close(c.pt[1].gamma_shared, was.pt[1].gamma_shared);
+    calib_refusal_text(&c.refused[0], text, sizeof text);
+    assert_says(text, "the reduce rate at a working set of 1 MB measured "
+                      "1800.00 GB/s, 90 times the copy rate of that working "
+                      "set (20.00 GB/s)");
+    assert_says(text, "at most 8 times");
+    assert_says(text, "saved instead: 30.00 GB/s, the rate measured at 8 MB");
+    assert_int_equal(calib_check(&c, r, 4), 0);
+
+    /* the largest point: the limit; measured twice: both said */
+    c = by_hand();
+    c.pt[1].gamma_p2p = spb(1000);
+    CalibRefusal first = {.what = CALIB_VAL_PAIR_REDUCE, .point = 1,
+                          .measured = spb(1200)};
+    assert_int_equal(calib_amend(&c, &first, 1), 1);
+    assert_close(c.pt[1].gamma_p2p, spb(8 * 18));
+    assert_int_equal(c.pt_derived[1], 1u << CALIB_VAL_PAIR_REDUCE);
+    calib_refusal_text(&c.refused[0], text, sizeof text);
+    assert_says(text, "the pair reduce rate at a working set of 8 MB measured "
+                      "1200.00 GB/s, and 1000.00 GB/s when measured again, "
+                      "55.6 times the copy rate");
+    assert_says(text, "saved instead: 144.00 GB/s, the most the rule allows");
+
+    /* a reduce no slower than its copy: an infinite rate */
+    c = by_hand();
+    c.pt[0].gamma_p2p = 0;
+    assert_int_equal(calib_check(&c, r, 4), 1);
+    assert_int_equal(r[0].what, CALIB_VAL_PAIR_REDUCE);
+    /* 8 times the copy exactly is allowed */
+    c = by_hand();
+    c.pt[0].gamma_shared = spb(160);
+    assert_int_equal(calib_check(&c, r, 4), 0);
+}
+
+/* A point-to-point bandwidth of 5000 GB/s among copies of 16-25 GB/s:
+ * the median of the six copy rates (16 18 20 22 25 5000) is 21 GB/s, and
+ * 5000 is 238 times that, above 16. The 32 MB rate of the same kind, 16
+ * GB/s, stands in. */
+static void test_rule_bandwidth(void **state)
+{
+    (void)state;
+    Calib c = by_hand();
+    CalibRefusal r[4];
+    char text[1024];
+    c.npoints = 3;
+    c.pt[0].beta_shared = spb(25), c.pt[0].beta_p2p = spb(22);
+    c.pt[1].beta_shared = spb(20), c.pt[1].beta_p2p = spb(5000);
+    c.pt[2] = (CalibPoint){.footprint = 32e6, .beta_shared = spb(18),
+                           .beta_p2p = spb(16), .gamma_shared = spb(30),
+                           .gamma_p2p = spb(30)};
+    assert_int_equal(calib_check(&c, r, 4), 1);
+    assert_int_equal(r[0].what, CALIB_VAL_P2P);
+    assert_int_equal(r[0].point, 1);
+    assert_int_equal(r[0].rule, CALIB_RULE_BANDWIDTH);
+    assert_close(r[0].ref, spb(21));
+    assert_int_equal(calib_amend(&c, NULL, 0), 1);
+    assert_close(c.pt[1].beta_p2p, spb(16));
+    assert_int_equal(c.pt_derived[1], 1u << CALIB_VAL_P2P);
+    calib_refusal_text(&c.refused[0], text, sizeof text);
+    assert_says(text, "the point-to-point bandwidth at a working set of 8 MB "
+                      "measured 5000.00 GB/s, 238 times the median copy rate "
+                      "of this calibration (21.00 GB/s)");
+    assert_says(text, "not more than 16 times");
+    assert_says(text, "saved instead: 16.00 GB/s, the rate measured at 32 MB");
+    /* 16 times the median is allowed: 16 x 21 = 336 GB/s */
+    c.pt[1].beta_p2p = spb(336);
+    assert_int_equal(calib_check(&c, r, 4), 0);
+}
+
+/* Times: alpha 0 has no stand-in (the calibration is not to be saved); a
+ * negative step latency becomes 0 (alpha stands in), a message's time
+ * that is not finite a whole alpha, each marked derived. */
+static void test_rule_times(void **state)
+{
+    (void)state;
+    Calib c = by_hand();
+    char text[1024];
+    c.lat_step = -3e-7, c.alpha_msg = NAN;
+    assert_int_equal(calib_amend(&c, NULL, 0), 2);
+    assert_true(c.lat_step == 0);
+    assert_close(c.alpha_msg, 1e-6);
+    assert_int_equal(c.derived, (1u << CALIB_VAL_MSG) | (1u << CALIB_VAL_LAT_STEP));
+    for (int i = 0; i < 2; i++) {
+        calib_refusal_text(&c.refused[i], text, sizeof text);
+        assert_says(text, c.refused[i].what == CALIB_VAL_LAT_STEP
+                              ? "the step latency measured -0.3 us, which is "
+                                "not a positive finite time; saved instead: "
+                                "nothing, alpha stands in"
+                              : "saved instead: a whole alpha");
+    }
+    c = by_hand();
+    c.alpha = 0;
+    assert_int_equal(calib_amend(&c, NULL, 0), -1);
+    calib_refusal_text(&c.refused[0], text, sizeof text);
+    assert_says(text, "alpha measured 0 us, which is not a positive finite "
+                      "time; nothing stands in for it");
+    /* a poor fit: the worst error of the machine it fits above 50% */
+    c = by_hand();
+    assert_false(calib_poor_fit(&c)); /* bus: 10% */
+    c.fit_err[MACHINE_BUS] = 0.5;
+    assert_false(calib_poor_fit(&c));
+    c.fit_err[MACHINE_BUS] = 0.86;
+    assert_true(calib_poor_fit(&c));
+}
+
+/* No file holds a value that breaks a rule: calib_save refuses one, and a
+ * file written by hand with a reduce of 1800 GB/s against copies of 20
+ * at 1 MB is not used: one sentence, and it is set aside. What a rule
+ * replaced reads back marked derived. */
+static void test_rule_files(void **state)
+{
+    (void)state;
+    char why[2048], path[512], aside[600];
+    Calib c = by_hand(), got;
+    assert_int_equal(calib_path("threads", HOST, 2, path, sizeof path, why,
+                                sizeof why), CV_OK);
+    snprintf(aside, sizeof aside, "%s.bad", path);
+    c.pt[0].gamma_shared = spb(1800);
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_ERR_ARG);
+    assert_says(why, "the reduce rate at a working set of 1 MB measured "
+                     "1800.00 GB/s");
+    assert_int_not_equal(access(path, F_OK), 0);
+    Calib fine = by_hand(); /* makes the directories */
+    assert_int_equal(calib_save(&fine, why, sizeof why), CV_OK);
+    write_file_at(path, "version 5\nbackend threads\nhost " HOST "\nnranks 2\n"
+                  "alpha 1e-6\nlink bus\n"
+                  "point 1e6 5e-11 5e-11 5.5555556e-13 2.5e-11 0\n"
+                  "point 8e6 5.5555556e-11 5.5555556e-11 3.3333333e-11 "
+                  "2.7777778e-11 0\n");
+    assert_int_equal(calib_load("threads", HOST, 2, &got, why, sizeof why),
+                     CV_ERR_ARG);
+    assert_says(why, "is not believable: the reduce rate at a working set of "
+                     "1 MB measured 1800.00 GB/s, 90 times the copy rate");
+    assert_says(why, "; it is kept as ");
+    assert_says(why, aside);
+    assert_int_not_equal(access(path, F_OK), 0);
+    /* amended, it saves, and loads marked derived */
+    assert_int_equal(calib_amend(&c, NULL, 0), 1);
+    assert_int_equal(calib_save(&c, why, sizeof why), CV_OK);
+    assert_int_equal(calib_load("threads", HOST, 2, &got, why, sizeof why),
+                     CV_OK);
+    assert_int_equal(got.pt_derived[0], 1u << CALIB_VAL_REDUCE);
+    assert_int_equal(got.pt_derived[1], 0);
+    assert_close(got.pt[0].gamma_shared, spb(30));
+    unlink(aside);
+}
+
 static void test_smooth(void **state)
 {
     (void)state;
@@ -671,6 +885,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_damaged, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_unwritable, cache_setup, cache_teardown),
         cmocka_unit_test(test_spread),
+        cmocka_unit_test(test_rule_reduce),
+        cmocka_unit_test(test_rule_bandwidth),
+        cmocka_unit_test(test_rule_times),
+        cmocka_unit_test_setup_teardown(test_rule_files, cache_setup, cache_teardown),
         cmocka_unit_test(test_smooth),
         cmocka_unit_test(test_params_interpolate),
     };

@@ -79,6 +79,17 @@ static void cache_path(const char *backend, const char *host, int nranks,
                 getenv(var), (int)(slash - path), path);
 }
 
+/* One sentence on stderr per value of cal that a plausibility rule
+ * refused (calib.h: calib_amend), saying what was saved instead. */
+static void say_refused(const Calib *cal)
+{
+    char text[1024];
+    for (int i = 0; i < cal->nrefused; i++) {
+        calib_refusal_text(&cal->refused[i], text, sizeof text);
+        fprintf(stderr, "collviz: not believed: %s\n", text);
+    }
+}
+
 /* Measure on ex; 0, or an exit status after the sentence on stderr (also
  * in why, when it is not NULL). */
 static int measure(Executor *ex, int quick, double max_bytes, Calib *cal,
@@ -90,8 +101,10 @@ static int measure(Executor *ex, int quick, double max_bytes, Calib *cal,
     CvError e = calib_measure(ex, &o, cal, tty ? calib_progress : NULL,
                               quick ? "calibrating quickly" : "calibrating",
                               err, sizeof err);
-    if (!e)
+    if (!e) {
+        say_refused(cal);
         return CLI_EXIT_OK;
+    }
     if (why)
         snprintf(why, whylen, "the calibration failed: %s",
                  err[0] ? err : cv_strerror(e));
@@ -144,13 +157,40 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
 
 /* ------------------------------------------------------------- printing */
 
-/* A bandwidth in GB/s for s/B, or "-" when not measured. */
-static void print_bw(double s_per_byte)
+/* A bandwidth in GB/s for s/B, or "-" when not measured; derived (a
+ * plausibility rule replaced what was measured): marked '*'. */
+static void print_bw(double s_per_byte, int derived)
 {
     if (s_per_byte > 0)
-        printf("  %12.2f", 1e-9 / s_per_byte);
+        printf("  %*.2f%s", derived ? 11 : 12, 1e-9 / s_per_byte,
+               derived ? "*" : "");
     else
         printf("  %12s", "-");
+}
+
+/* Whether value v of c's point i is derived. */
+static int derived(const Calib *c, int i, CalibValue v)
+{
+    return (int)(c->pt_derived[i] >> v & 1);
+}
+
+/* The note under the table where a plausibility rule replaced values. */
+static void print_derived(const Calib *c)
+{
+    int any = c->derived != 0;
+    for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++)
+        any |= c->pt_derived[i] != 0;
+    if (!any)
+        return;
+    printf("# *: derived, not measured: what was measured broke a rule of "
+           "physics (a reduce at most %.0f times\n#   the copy rate of its "
+           "working set, a bandwidth at most %.0f times the median copy "
+           "rate)\n#   twice, and a larger working set's rate or the rule's "
+           "limit stands in\n", CALIB_REDUCE_OVER_COPY, CALIB_BW_OVER_MEDIAN);
+    for (int v = CALIB_VAL_ALPHA; v < CALIB_VAL_COUNT; v++)
+        if (c->derived >> v & 1)
+            printf("# derived, not measured: %s (what was measured was not a "
+                   "possible time)\n", calib_value_key((CalibValue)v));
 }
 
 static void print_calib(const Calib *c)
@@ -180,15 +220,16 @@ static void print_calib(const Calib *c)
     for (int i = 0; i < c->npoints; i++) {
         const CalibPoint *p = &c->pt[i];
         printf("  %12.0f", p->footprint);
-        print_bw(p->beta_shared);
-        print_bw(p->beta_cross);
-        print_bw(p->beta_p2p);
-        print_bw(p->gamma_shared);
-        print_bw(p->gamma_p2p);
+        print_bw(p->beta_shared, derived(c, i, CALIB_VAL_SHARED));
+        print_bw(p->beta_cross, derived(c, i, CALIB_VAL_CROSS));
+        print_bw(p->beta_p2p, derived(c, i, CALIB_VAL_P2P));
+        print_bw(p->gamma_shared, derived(c, i, CALIB_VAL_REDUCE));
+        print_bw(p->gamma_p2p, derived(c, i, CALIB_VAL_PAIR_REDUCE));
         if (net)
-            print_bw(p->beta_net);
+            print_bw(p->beta_net, derived(c, i, CALIB_VAL_NET));
         putchar('\n');
     }
+    print_derived(c);
     MachineKind fits[3];
     int nfits = calib_fits(c, fits);
     printf("# machine that fits: %s (worst error on a tree broadcast and a "
@@ -197,6 +238,11 @@ static void print_calib(const Calib *c)
         printf("%s %s %.1f%%", i ? "," : "", machine_kind_name(fits[i]),
                100 * c->fit_err[fits[i]]);
     printf(")%s\n", net ? "; several hosts: nodes" : "");
+    if (calib_poor_fit(c))
+        printf("# poor fit: the model of this machine missed a measured run "
+               "by %.0f%% (more than %.0f%%),\n#   so its predictions here are "
+               "no guide to which algorithm wins\n",
+               100 * c->fit_err[c->machine], 100 * CALIB_POOR_FIT);
     Machine m;
     char d[512];
     if (c->npoints > 0 &&

@@ -23,6 +23,61 @@
 #define CALIB_LAT_BYTES 8192 /* message size of the step latencies */
 #define CALIB_HOST_LEN 128  /* bytes for a machine's fingerprint */
 
+/* The values of a calibration a plausibility rule can refuse
+ * (measure/calib.h: calib_check): a point's bandwidths and reduce rates,
+ * then the calibration's own times. A value that a rule refused and that
+ * was replaced is "derived" (Calib.derived, Calib.pt_derived: a bit
+ * 1u << CalibValue each). */
+typedef enum {
+    CALIB_VAL_SHARED,      /* CalibPoint.beta_shared */
+    CALIB_VAL_CROSS,       /* CalibPoint.beta_cross */
+    CALIB_VAL_P2P,         /* CalibPoint.beta_p2p */
+    CALIB_VAL_NET,         /* CalibPoint.beta_net */
+    CALIB_VAL_REDUCE,      /* CalibPoint.gamma_shared */
+    CALIB_VAL_PAIR_REDUCE, /* CalibPoint.gamma_p2p */
+    CALIB_VAL_ALPHA,       /* Calib.alpha (the ones before are a point's) */
+    CALIB_VAL_MSG,         /* Calib.alpha_msg */
+    CALIB_VAL_LAT_STEP,    /* Calib.lat_step */
+    CALIB_VAL_LAT_ITER,    /* Calib.lat_iter */
+    CALIB_VAL_ALPHA_HOST,  /* Calib.alpha_host */
+    CALIB_VAL_ALPHA_NET,   /* Calib.alpha_net */
+    CALIB_VAL_COUNT
+} CalibValue;
+
+/* The rule a value broke (measure/calib.h says each one's why). */
+typedef enum {
+    CALIB_RULE_TIME,      /* a time not positive and finite (or, for an
+                             increment, negative or not finite) */
+    CALIB_RULE_REDUCE,    /* a reduce rate too far above the copy rate of
+                             its working set */
+    CALIB_RULE_BANDWIDTH, /* a bandwidth too far above the calibration's
+                             typical copy rate */
+    CALIB_RULE_COUNT
+} CalibRule;
+
+/* One value a rule refused, and what was kept instead. Bandwidths and
+ * reduce rates in s/B as CalibPoint holds them, times in s. */
+typedef struct {
+    CalibValue what;  /* which value */
+    int point;        /* its point (index into Calib.pt; -1: the
+                         calibration's own times) ... */
+    double footprint; /* ... and that point's footprint (B) */
+    CalibRule rule;   /* the rule it broke */
+    double first;     /* what was measured first (NAN: only once) */
+    double measured;  /* what was measured (again, where first is set) */
+    double ref;       /* what the rule compares it with: the copy rate of
+                         the working set, or the median copy rate (s/B) */
+    double limit;     /* the fastest the rule allows (s/B), or 0 */
+    double saved;     /* what was kept instead */
+    int from;         /* the point whose value was kept (-1: the rule's
+                         limit or, for a time, its stand-in; -2: none
+                         stands in, nothing is saved) ... */
+    double from_footprint; /* ... and its footprint (B) */
+} CalibRefusal;
+
+#define CALIB_MAX_REFUSED (CALIB_MAX_POINTS * CALIB_VAL_ALPHA + \
+                           CALIB_VAL_COUNT - CALIB_VAL_ALPHA)
+
 /* Bandwidths and reduce costs measured at one working-set size. */
 typedef struct {
     double footprint;   /* bytes of all ranks' buffers the benchmark used */
@@ -82,6 +137,14 @@ typedef struct {
     int retaken;                  /* timings taken again because a probe
                                      around them ran slower than the
                                      machine's usual speed (not saved) */
+    unsigned derived;             /* the times above that a plausibility
+                                     rule refused and that were replaced
+                                     by their stand-ins (1u << CalibValue) */
+    unsigned pt_derived[CALIB_MAX_POINTS]; /* the same for each point's
+                                     bandwidths and reduce rates */
+    int nrefused;                 /* values refused when it was measured
+                                     (not saved) ... */
+    CalibRefusal refused[CALIB_MAX_REFUSED]; /* ... and each, in order */
     int drowned;                  /* bandwidths of the largest working set
                                      whose bytes drowned in its latency
                                      and are the whole step per byte, a

@@ -93,6 +93,89 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
 CvError calib_predict(const Calib *c, const Schedule *s, MachineKind k,
                       double *seconds);
 
+/* ------------------------------------------------------- plausibility */
+
+/* Rules from physics that every value of a calibration obeys, measured or
+ * loaded (calib_rules.c). A value that breaks one is not believed: the
+ * measurement takes it again once (calib_measure), and if it still breaks
+ * the rule it is replaced (calib_amend), a sentence says so
+ * (calib_refusal_text), and the replacement is marked derived. No file
+ * holds a value that breaks a rule: calib_save refuses it, and calib_load
+ * refuses a file that does. */
+
+/* A reduce (dst = dst op src) reads one operand more than a copy
+ * (dst = src), which reads one and writes one. gamma is what the reduce
+ * costs beyond the copy; were the extra operand read at the copy's own
+ * speed, that is half a copy, so the reduce rate (1 / gamma) is about
+ * twice the copy rate of the same working set. Measured in memory: 2437 to
+ * 2528 GB/s against 1366 on an H100, 52-90 against 24-29 GB/s on a
+ * virtual machine's Xeon (bench/results). Inside the caches the extra
+ * operand can come from a nearer cache than the copy's, and a copy that
+ * allocates its destination's lines reads them too: the virtual machine's
+ * quiet calibrations gave up to 7.8 times its copy rate (722 against 93
+ * GB/s at 16 MB; one, 1746 against 114 at 256 kB, 15 times). 8 times
+ * keeps the first and refuses the second; the 64 times an H100 gave
+ * at 16 MB (87256 against 1366 GB/s) is the difference of two timings
+ * lost in their noise, not a rate. */
+#define CALIB_REDUCE_OVER_COPY 8.0
+
+/* No bandwidth (shared, cross, point-to-point, network, at any working
+ * set) is more than this many times the median of the calibration's copy
+ * rates (all of them, every working set). Caches make small working sets
+ * faster than memory: 123 against 18-23 GB/s (5-7 times) on the 2-core
+ * virtual machine, 222 against 29 (7.7 times) on a larger one; the median
+ * lies between, so a cache's rate is a few times the median. 16 leaves
+ * twice that, and refuses the placeholder rates of 1e6 GB/s a calibration
+ * of two hosts once saved. The median, not the largest: a wild value
+ * would be its own largest copy rate, and half the rates must be wild
+ * before the median is. */
+#define CALIB_BW_OVER_MEDIAN 16.0
+
+/* A machine fit whose worst error (Calib.fit_err of Calib.machine) is
+ * above this is a poor fit: saved, but calibrate and calibrate --show say
+ * so (a prediction off by more than half is no guide to which algorithm
+ * wins). */
+#define CALIB_POOR_FIT 0.5
+
+/* Relative slack of the rules' comparisons: a value replaced by a rule's
+ * limit is saved with 9 digits, and must still pass once read back. */
+#define CALIB_RULE_SLACK 1e-6
+
+/* The values of c that break a rule, into out[0 .. max) (first, from
+ * and saved: NAN and -1, nothing replaced); returns how many break one
+ * (which may be more than max). Times (alpha, the step latency, the pairs'
+ * alphas) must be positive and finite, where 0 is not the file's "not
+ * measured"; the increments (alpha_msg, lat_iter) not negative and finite;
+ * a bandwidth at most CALIB_BW_OVER_MEDIAN times the median copy rate;
+ * a reduce rate at most CALIB_REDUCE_OVER_COPY times the copy rate (shared
+ * for the reduce, point-to-point for the pair reduce) of its working set. */
+int calib_check(const Calib *c, CalibRefusal *out, int max);
+
+/* Replace each value of c that breaks a rule, until none does, and list
+ * each in c->refused (c->nrefused; first from first[0 .. nfirst) where
+ * that list, calib_check's of an earlier measurement, has the same value):
+ *  - a bandwidth or reduce rate by the same one at the next larger working
+ *    set that obeys the rule here (caches only make a smaller working set
+ *    faster, so this one's is at least that: the model stays on the safe
+ *    side), else by the rule's limit;
+ *  - alpha_msg by alpha, the step latency and alpha_host by 0 (alpha
+ *    stands in), lat_iter by 0;
+ * each marked derived (c->derived, c->pt_derived). Returns c->nrefused,
+ * or -1 when alpha (or, on several hosts, alpha_net) breaks its rule:
+ * nothing stands in for it, and c is not to be saved. */
+int calib_amend(Calib *c, const CalibRefusal *first, int nfirst);
+
+/* One sentence for refusal r of c into out: what was measured, why it is
+ * not believable and, where r->saved is set, what was kept instead. */
+void calib_refusal_text(const CalibRefusal *r, char *out, size_t len);
+
+/* Whether c's machine fit is poor (its worst error above CALIB_POOR_FIT). */
+int calib_poor_fit(const Calib *c);
+
+/* The words that name value v in a file's "derived" lines ("reduce",
+ * "lat_step", ...). */
+const char *calib_value_key(CalibValue v);
+
 /* ---------------------------------------------------------- persistence */
 
 /* Calibrations are kept per backend, machine and rank count in the XDG
@@ -139,7 +222,8 @@ CvError calib_path(const char *backend, const char *host, int nranks,
  * creating the directories (store_write) and removing what writers that
  * were killed left there (store_clean_stale); on failure the sentence in
  * why names the file and the cause. What is written is read back first:
- * a value calib_parse would refuse is CV_ERR_ARG, and nothing is written. */
+ * a value calib_parse would refuse, or one that breaks a plausibility rule
+ * (calib_check), is CV_ERR_ARG, and nothing is written. */
 CvError calib_save(const Calib *c, char *why, size_t whylen);
 
 /* Read the calibration of (backend, host, nranks) on this machine:
@@ -150,7 +234,9 @@ CvError calib_save(const Calib *c, char *why, size_t whylen);
  *    was measured on), or the file was saved by another version, on
  *    another machine (a hash shared by two fingerprints), or calib_parse
  *    refuses it (the sentence gives its reason, and the file is set aside
- *    as FILE.bad: store_set_aside, which the sentence says);
+ *    as FILE.bad: store_set_aside, which the sentence says), or a value
+ *    of it breaks a plausibility rule (calib_check: the sentence says
+ *    which and why; it is set aside too);
  *  - CV_ERR_IO and a sentence: the file cannot be opened (store_open: no
  *    permission, or not a regular file, such as a FIFO, which is never
  *    waited on); it is set aside too, and the sentence says so. */

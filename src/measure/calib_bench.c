@@ -380,10 +380,10 @@ static int bench_taken(const Bench *b, BenchKind k)
     return b->ex->nranks > 1 || !is_pair(k);
 }
 
-static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
-                             int npts, Timings *tm)
+/* The latency part of a round: alpha, the exchange, the pairs' alphas
+ * and the messages of nlat elements. */
+static CvError measure_lat(Bench *b, size_t nlat, Timings *tm)
 {
-    *tm = (Timings){0};
     CvError e = time_bench(b, BENCH_SHIFT, 1, ALPHA_STEPS, &tm->alpha_t, NULL);
     if (!e && b->ex->nranks > 2)
         e = time_bench(b, BENCH_EXCHANGE, (size_t)b->ex->nranks, ALPHA_STEPS,
@@ -399,12 +399,27 @@ static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
             e = time_bench(b, lat[i], nlat, 1, &tm->lat[lat[i]], NULL);
     if (!e)
         e = time_bench(b, BENCH_CROSS, nlat, LAT_PAIRS, &tm->lat_many, NULL);
+    return e;
+}
+
+/* The benchmarks of point i (count n) in a round. */
+static CvError measure_point(Bench *b, size_t n, int i, Timings *tm)
+{
+    CvError e = CV_OK;
+    for (int k = 0; !e && k < BENCH_KIND_COUNT; k++)
+        if (bench_taken(b, (BenchKind)k))
+            e = time_bench(b, (BenchKind)k, n, 1, &tm->t[i][k],
+                           is_reducing((BenchKind)k) ? &tm->red[i][k] : NULL);
+    return e;
+}
+
+static CvError measure_round(Bench *b, size_t nlat, const size_t *cnt,
+                             int npts, Timings *tm)
+{
+    *tm = (Timings){0};
+    CvError e = measure_lat(b, nlat, tm);
     for (int i = 0; !e && i < npts; i++)
-        for (int k = 0; !e && k < BENCH_KIND_COUNT; k++)
-            if (bench_taken(b, (BenchKind)k))
-                e = time_bench(b, (BenchKind)k, cnt[i], 1, &tm->t[i][k],
-                               is_reducing((BenchKind)k) ? &tm->red[i][k]
-                                                         : NULL);
+        e = measure_point(b, cnt[i], i, tm);
     return e;
 }
 
@@ -487,6 +502,7 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
     if (p < 2)
         lat[BENCH_PAIR] = lat[BENCH_SHIFT];
     lat[BENCH_CROSS] /= 2;
+    c->drowned = 0;
     c->alpha = tm->alpha_t / ALPHA_STEPS;
     c->alpha_net = tm->alpha_net_t / ALPHA_STEPS;
     c->alpha_host = tm->alpha_host_t / ALPHA_STEPS;
@@ -651,6 +667,58 @@ static void probe_end(Bench *b, double *ratio, double *clean_s)
     }
 }
 
+/* The values of c that break a plausibility rule (calib_check) are
+ * measured again once: every round of their benchmarks (the latency part
+ * for a time, all benchmarks of a working set for one of its values),
+ * then c derived again from the new medians; what still breaks a rule is
+ * replaced (calib_amend), each refusal saying both measurements. A time
+ * that nothing can stand in for fails the calibration (CV_ERR_BACKEND,
+ * the sentence in b->why). */
+static CvError remeasure(Bench *b, size_t nlat, const size_t *cnt, int n,
+                         Timings *r, Calib *c)
+{
+    CalibRefusal first[CALIB_MAX_REFUSED];
+    int nfirst = calib_check(c, first, CALIB_MAX_REFUSED), lat = 0;
+    CvError e = CV_OK;
+    int point[CALIB_MAX_POINTS] = {0};
+    nfirst = nfirst < CALIB_MAX_REFUSED ? nfirst : CALIB_MAX_REFUSED;
+    if (nfirst == 0)
+        return CV_OK;
+    for (int k = 0; k < nfirst; k++) {
+        if (first[k].point < 0)
+            lat = 1;
+        else
+            point[first[k].point] = 1;
+    }
+    /* planned now, as calib_measure's count: progress stays below 1 */
+    const Peers *pe = &b->peers;
+    int kinds = BENCH_KIND_COUNT - !pe->net, npoint = 0;
+    for (int i = 0; i < n; i++)
+        npoint += point[i];
+    b->total += CALIB_ROUNDS * (kinds * npoint +
+                                (lat ? 5 + (b->ex->nranks > 2) +
+                                           (pe->net ? 2 + (pe->host != pe->net)
+                                                    : 0)
+                                     : 0));
+    for (int round = 0; !e && round < CALIB_ROUNDS; round++) {
+        if (lat)
+            e = measure_lat(b, nlat, &r[round]);
+        for (int i = 0; !e && i < n; i++)
+            if (point[i])
+                e = measure_point(b, cnt[i], i, &r[round]);
+    }
+    if (e)
+        return e;
+    Timings tm;
+    timings_median(r, CALIB_ROUNDS, &tm);
+    derive(&tm, nlat, cnt, n, c->nranks, c);
+    if (calib_amend(c, first, nfirst) >= 0)
+        return CV_OK;
+    if (b->why && b->whylen && c->nrefused > 0)
+        calib_refusal_text(&c->refused[c->nrefused - 1], b->why, b->whylen);
+    return CV_ERR_BACKEND;
+}
+
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen)
@@ -695,9 +763,12 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
     for (int i = 0; !e && i < CALIB_ROUNDS; i++)
         e = measure_round(&b, nlat, cnt, n, &r[i]);
     if (!e) {
-        probe_end(&b, &out->probe[1], &out->probe_clean[1]);
         timings_median(r, CALIB_ROUNDS, &tm);
         derive(&tm, nlat, cnt, n, p, out);
+        e = remeasure(&b, nlat, cnt, n, r, out);
+    }
+    if (!e) {
+        probe_end(&b, &out->probe[1], &out->probe_clean[1]);
         for (int i = 0; i < n; i++) {
             double v[CALIB_ROUNDS];
             for (int k = 0; k < CALIB_ROUNDS; k++)

@@ -25,10 +25,12 @@
 #include "core/sanitize.h"
 #include "store/store.h"
 
-#define CALIB_VERSION 5      /* format of the saved file: 4 records the
+#define CALIB_VERSION 6      /* format of the saved file: 4 records the
                                 machine (the host), 5 names the machine
                                 fitted (link full|bus|nodes, was
-                                p2p|shared) and the hosts */
+                                p2p|shared) and the hosts, 6 marks the
+                                values a plausibility rule replaced
+                                ("derived" lines) */
 #define CALIB_OLDEST 3       /* the oldest format read (calib_read) */
 #define CALIB_KEYED 4        /* the oldest format loaded as this machine's
                                 (calib_load): 3 did not record it */
@@ -300,6 +302,34 @@ static int read_word(Reader *r, char **tok, int n)
     return 0;
 }
 
+/* A "derived" line: "derived KEY INDEX" for a point's value (KEY shared,
+ * cross, p2p, net, reduce or pair_reduce, INDEX its point from 0), or
+ * "derived KEY" for a time (alpha, msg, lat_step, ...; calib_value_key).
+ * It may come more than once; a point past the last is refused at the
+ * end (read_end). -1 when refused. */
+static int read_derived(Reader *r, char **tok, int n)
+{
+    for (int v = 0; v < CALIB_VAL_COUNT; v++) {
+        if (n < 2 || strcmp(tok[1], calib_value_key((CalibValue)v)))
+            continue;
+        if (v >= CALIB_VAL_ALPHA) {
+            if (n != 2)
+                return refuse(r, "'derived %s' takes no point", tok[1]);
+            r->c->derived |= 1u << v;
+            return 0;
+        }
+        char *end = NULL;
+        long i = n == 3 && number_token(tok[2], 1) ? strtol(tok[2], &end, 10)
+                                                   : -1;
+        if (n != 3 || !end || *end || i < 0 || i >= CALIB_MAX_POINTS)
+            return refuse(r, "'derived %s' takes a point from 0 to %d",
+                          tok[1], CALIB_MAX_POINTS - 1);
+        r->c->pt_derived[i] |= 1u << v;
+        return 0;
+    }
+    return refuse(r, "'derived' names no value a rule replaces");
+}
+
 /* Split line at blanks into tok[]; returns how many, or -1 when more than
  * TOKENS_MAX. */
 static int split(char *line, char **tok)
@@ -342,6 +372,8 @@ static int read_line(Reader *r, char *line)
         }
         return 0;
     }
+    if (!strcmp(tok[0], "derived"))
+        return read_derived(r, tok, n);
     static const char *const words[] = {"backend", "link", "version"};
     static const int word_seen[] = {SEEN_BACKEND, SEEN_LINK, SEEN_VERSION};
     for (int i = 0; i < 3; i++)
@@ -403,6 +435,9 @@ static int read_end(Reader *r)
              (long long)c->nodes * c->per_node != c->nranks)
         snprintf(r->why, r->whylen, "its %d nodes of %d ranks are not its "
                  "%d ranks", c->nodes, c->per_node, c->nranks);
+    else if (c->npoints < CALIB_MAX_POINTS && c->pt_derived[c->npoints])
+        snprintf(r->why, r->whylen, "a 'derived' line names point %d, past "
+                 "its %d points", c->npoints, c->npoints);
     else
         return 0;
     return -1;
@@ -477,6 +512,14 @@ static int write_calib(FILE *f, void *ctx)
             fprintf(f, " %.9g", p->beta_net);
         fputc('\n', f);
     }
+    for (int v = 0; v < CALIB_VAL_COUNT; v++)
+        if (v >= CALIB_VAL_ALPHA && (c->derived >> v & 1))
+            fprintf(f, "derived %s\n", calib_value_key((CalibValue)v));
+    for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++)
+        for (int v = 0; v < CALIB_VAL_ALPHA; v++)
+            if (c->pt_derived[i] >> v & 1)
+                fprintf(f, "derived %s %d\n", calib_value_key((CalibValue)v),
+                        i);
     return ferror(f);
 }
 
@@ -490,6 +533,17 @@ static int write_text(FILE *f, void *ctx)
 {
     const Text *t = ctx;
     return fwrite(t->text, 1, t->len, f) != t->len || ferror(f);
+}
+
+/* Whether a value of c breaks a plausibility rule (calib_check): then
+ * the first one's sentence is in why. */
+static int implausible(const Calib *c, char *why, size_t whylen)
+{
+    CalibRefusal r;
+    if (!calib_check(c, &r, 1))
+        return 0;
+    calib_refusal_text(&r, why, whylen);
+    return 1;
 }
 
 /* c's file in t->text, read back by calib_parse first: CV_ERR_ARG and a
@@ -523,6 +577,11 @@ static CvError render(const Calib *c, Text *t, char *why, size_t whylen)
         snprintf(why, whylen, "the calibration of %s at %d ranks would not "
                  "read back (%s), so it is not saved", c->backend, c->nranks,
                  reason);
+    else if (implausible(&back, reason, sizeof reason)) {
+        snprintf(why, whylen, "the calibration of %s at %d ranks is not "
+                 "saved: %s", c->backend, c->nranks, reason);
+        e = CV_ERR_ARG;
+    }
     return e ? (e == CV_ERR_NOMEM ? e : CV_ERR_ARG) : CV_OK;
 }
 
@@ -642,5 +701,14 @@ CvError calib_load(const char *backend, const char *host, int nranks,
         set_aside(path, why, whylen);
     if (e)
         return e;
-    return check_key(out, version, backend, host, nranks, path, why, whylen);
+    e = check_key(out, version, backend, host, nranks, path, why, whylen);
+    char reason[1024];
+    if (!e && implausible(out, reason, sizeof reason)) {
+        /* not used, and out of the way of the next calibration's file */
+        snprintf(why, whylen, "the calibration in %s is not believable: %s",
+                 path, reason);
+        set_aside(path, why, whylen);
+        e = CV_ERR_ARG;
+    }
+    return e;
 }
