@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "ui/view.h"
+#include "ui/words.h"
 
 /* One clickable field of the scene line. */
 typedef struct {
@@ -87,7 +88,7 @@ static void draw_step(const App *app, Grid *g, Rect r)
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0, _("step %zu of %zu"),
                          k + 1, n);
         x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "  %s",
-                         sc->sched.steps[k].phase);
+                         words_phase(sc->sched.steps[k].phase));
     } else {
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0,
                          _("step 0 of %zu  initial state"), n);
@@ -101,7 +102,8 @@ static void draw_step(const App *app, Grid *g, Rect r)
         grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, _("  schedule error at step %zu: %s"),
                     sc->sim.err_step + 1, cv_strerror(sc->sim.err));
     else
-        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s", sc->algo->summary);
+        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, "  %s",
+                    words_summary(sc->algo));
 }
 
 static void header_draw(const App *app, Grid *g, Rect r)

@@ -7,6 +7,7 @@
 #include "ui/i18n.h"
 #include "ui/sentence.h"
 #include "ui/view.h"
+#include "ui/words.h"
 
 /* The step the list describes: the shown one, or step 0 as a preview. */
 static bool listed_step(const App *app, size_t *k, bool *preview)
@@ -135,7 +136,7 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
         grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0,
                     preview ? _("next: step %zu (%s): %zu transfers")
                             : _("step %zu (%s): %zu transfers"),
-                    k + 1, st->phase, st->n);
+                    k + 1, words_phase(st->phase), st->n);
     char say[400];
     step_sentence(&sc->sched, k, say, sizeof say);
     int used = head + draw_words(g, r, r.y + head, say, 2) - 1;
