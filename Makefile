@@ -171,7 +171,7 @@ $(BUILD)/locale/%/LC_MESSAGES/collviz.mo: po/%.po
 # po/collviz.pot: every message of src/ui, for translators (msgmerge it
 # into po/LL.po).
 pot:
-	$(Q)xgettext --from-code=UTF-8 -k_ -kN_ --package-name=collviz \
+	$(Q)xgettext --from-code=UTF-8 -k_ -kN_ -kNC_:1c,2 --package-name=collviz \
 	    -o po/collviz.pot $(sort $(UI_SRCS) $(wildcard src/ui/*.h))
 
 $(BUILD)/tests/test_ui_%.o: tests/test_ui_%.c

@@ -305,6 +305,60 @@ static void test_wrap(void **state)
     }
 }
 
+/* Chinese text wraps between any two characters, but never leaves an
+ * opening bracket at a line's end, never starts a line with closing
+ * punctuation, and never starts a continuation line with "- " (it would
+ * read as a bullet); English still breaks only at blanks. The lines are
+ * written out by hand (widths: a CJK character 2 columns, ” 1). */
+static void test_wrap_cjk(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        int w;
+        const char *want[4];
+    } cases[] = {
+        /* 一二三（ is 8 columns, but （ goes down with what it opens */
+        {"一二三（四）", 8, {"一二三", "（四）"}},
+        {"一二三四（五）", 10, {"一二三四", "（五）"}},
+        /* 》 and ” close: the character before goes down with them */
+        {"读《算法》一书", 8, {"读《算", "法》一书"}},
+        {"一二三四”五", 8, {"一二三", "四”五"}},
+        /* 13 - 8: the break before "- " would make a bullet */
+        {"多出 13 - 8 = 5 个进程", 8, {"多出", "13 - 8 =", "5 个进程"}},
+        /* the review's sentence at the 80x24 transfers panel's width */
+        {"每个 rank 把上一步归约好的块发给右邻居，右邻居再加上自己的那一份。",
+         46,
+         {"每个 rank 把上一步归约好的块发给右邻居，右邻居",
+          "再加上自己的那一份。"}},
+        /* English: at blanks only, brackets as they come */
+        {"see (a) and [b] here", 8, {"see (a)", "and [b]", "here"}},
+        {"two - three", 5, {"two -", "three"}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Grid g;
+        assert_int_equal(grid_init(&g, 60, 6, false), CV_OK);
+        int rows = grid_text_wrap(&g, grid_rect(&g), 0, 0, cases[i].w,
+                                  ROLE_NORMAL, 0, cases[i].text);
+        int want = 0;
+        while (want < 4 && cases[i].want[want])
+            want++;
+        for (int y = 0; y < want || y < rows; y++) {
+            char *t = row_text(&g, y);
+            size_t n = strlen(t);
+            while (n && t[n - 1] == ' ')
+                t[--n] = '\0';
+            if (y >= want || strcmp(t, cases[i].want[y]))
+                fail_msg("case %zu line %d: '%s', want '%s'", i, y, t,
+                         y < want ? cases[i].want[y] : "(none)");
+            free(t);
+        }
+        assert_int_equal(rows, want);
+        assert_int_equal(g.lost, 0);
+        grid_fini(&g);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -314,6 +368,7 @@ int main(void)
         cmocka_unit_test(test_box),        cmocka_unit_test(test_glyphs),
         cmocka_unit_test(test_role_codes), cmocka_unit_test(test_dump_layers),
         cmocka_unit_test(test_rects),      cmocka_unit_test(test_wrap),
+        cmocka_unit_test(test_wrap_cjk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

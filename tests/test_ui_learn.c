@@ -280,7 +280,7 @@ static void test_switch_language(void **state)
     assert_int_equal(l->app.scene->step, (size_t)step);
     learn_key(l, ' '); /* the same checkpoint, asked in Chinese */
     assert_true(l->ask.open);
-    assert_non_null(strstr(l->cur.les.items[l->ask.item].text, "rank 2"));
+    assert_non_null(strstr(l->cur.les.items[l->ask.item].text, "进程 2"));
     type(l, "2\n");
     assert_non_null(strstr(l->msg, "正确"));
     learn_key(l, 'l');

@@ -329,16 +329,85 @@ int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
     return n + 1;
 }
 
-/* Whether a line may not start with code point c (closing punctuation). */
-static bool closes(uint32_t c)
+/* Whether c is in the list. */
+static bool in(uint32_t c, const uint32_t *list, size_t n)
 {
-    static const uint32_t cl[] = {0x3001, 0x3002, 0xFF0C, 0xFF1B, 0xFF1A,
-                                  0xFF01, 0xFF1F, 0xFF09, 0x300D, 0x300F,
-                                  0x3011, ',', '.', ';', ':', ')', '!', '?'};
-    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
-        if (cl[i] == c)
+    for (size_t i = 0; i < n; i++)
+        if (list[i] == c)
             return true;
     return false;
+}
+
+/* Punctuation that may not start a line (it closes what is before):
+ * 、。，．：；？！）」』”’》】〉 and their ASCII kin. */
+static bool closes(uint32_t c)
+{
+    static const uint32_t cl[] = {
+        0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A, 0xFF1B, 0xFF1F, 0xFF01,
+        0xFF09, 0x300D, 0x300F, 0x201D, 0x2019, 0x300B, 0x3011, 0x3009,
+        0xFF3D, 0xFF5D, ',',    '.',    ';',    ':',    ')',    ']',
+        '}',    '!',    '?'};
+    return in(c, cl, sizeof cl / sizeof *cl);
+}
+
+/* Punctuation that may not end a line (it opens what comes after):
+ * （「『“‘《【〈［｛ and ( [ {. */
+static bool opens(uint32_t c)
+{
+    static const uint32_t op[] = {0xFF08, 0x300C, 0x300E, 0x201C, 0x2018,
+                                  0x300A, 0x3010, 0x3008, 0xFF3B, 0xFF5B,
+                                  '(',    '[',    '{'};
+    return in(c, op, sizeof op / sizeof *op);
+}
+
+/* Whether the text from q, blanks skipped, starts with "- ": a line that
+ * starts there reads as a list's bullet. */
+static bool bullet_at(const char *q)
+{
+    while (*q == ' ')
+        q++;
+    return q[0] == '-' && q[1] == ' ';
+}
+
+/* Whether a line may end at q, between code points a and b: at the first
+ * of a run of blanks, or between two characters where one is wide (CJK),
+ * never after opening or before closing punctuation, nor where the next
+ * line would start with a bullet. */
+static bool break_at(uint32_t a, uint32_t b, const char *q)
+{
+    if (b == ' ')
+        return a != ' ' && !bullet_at(q);
+    return a != ' ' && (cp_width(a) == 2 || cp_width(b) == 2) && !opens(a) &&
+           !closes(b) && !bullet_at(q);
+}
+
+const char *grid_wrap_line(const char *s, int w, const char **end)
+{
+    const char *p = s, *brk = NULL;
+    uint32_t prev = 0;
+    int used = 0;
+    while (*p) {
+        const char *at = p;
+        uint32_t c = utf8_next(&p);
+        if (at > s && break_at(prev, c, at))
+            brk = at;
+        int cw = cp_width(c);
+        if (used + cw > w) {
+            p = at; /* c starts the next line */
+            break;
+        }
+        used += cw;
+        prev = c;
+    }
+    if (!*p || !brk) { /* the rest fits, or one word wider than w: cut */
+        if (p == s && *p) /* a character wider than w: it alone */
+            utf8_next(&p);
+        brk = p;
+    }
+    *end = brk;
+    while (*brk == ' ')
+        brk++;
+    return brk;
 }
 
 int grid_text_wrap(Grid *g, Rect clip, int x, int y, int w, Role role,
@@ -346,45 +415,15 @@ int grid_text_wrap(Grid *g, Rect clip, int x, int y, int w, Role role,
 {
     int rows = 0;
     while (s && *s && w > 0) {
-        /* the longest prefix that fits, ending at a break */
-        const char *p = s, *brk = NULL, *after = NULL;
-        int used = 0;
-        while (*p) {
-            const char *at = p;
-            uint32_t c = utf8_next(&p);
-            int cw = cp_width(c);
-            if (used + cw > w) {
-                p = at; /* c starts the next line */
-                if (c == ' ' || (cw == 2 && !closes(c)))
-                    brk = after = at; /* a break right here */
-                break;
-            }
-            used += cw;
-            const char *q = p;
-            uint32_t next = *q ? utf8_next(&q) : 0;
-            if (!*p || (c == ' ') ||
-                ((cw == 2 || cp_width(next) == 2) && next != ' ' &&
-                 !closes(next)))
-                brk = c == ' ' ? at : p, after = p;
-        }
-        if (!*p)
-            brk = p, after = p;
-        if (!brk) /* one word wider than w: cut it there */
-            brk = after = p;
-        if (after == s) { /* a character wider than w: it alone, cut */
-            utf8_next(&after);
-            brk = after;
-        }
+        const char *end, *next = grid_wrap_line(s, w, &end);
         char line[1024];
-        size_t n = (size_t)(brk - s) < sizeof line - 1 ? (size_t)(brk - s)
+        size_t n = (size_t)(end - s) < sizeof line - 1 ? (size_t)(end - s)
                                                        : sizeof line - 1;
         memcpy(line, s, n);
         line[n] = '\0';
         grid_text(g, clip, x, y + rows, w, role, attr, line);
         rows++;
-        s = after;
-        while (*s == ' ')
-            s++;
+        s = next;
     }
     return rows ? rows : 1;
 }

@@ -178,10 +178,18 @@ int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
  * ellipsis (GL_ELLIPSIS) says so: a cut never reads as the whole. */
 int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                   unsigned attr, const char *s);
-/* s over rows of at most w columns from (x, y), broken at blanks and
- * between wide (CJK) characters, never before closing punctuation: what
- * does not fit the clip's rows is left out whole. Returns the rows used
- * (1 for an empty s). */
+/* The first line of s in at most w columns: *end is where its text ends,
+ * the return value where the next line starts (blanks skipped). A line
+ * breaks at blanks (English wraps only there) and between two characters
+ * where one is wide (CJK), never after opening punctuation (（「“《( [),
+ * never before closing punctuation (，。、；：！？）」”》) ]), and never
+ * where the next line would start with "- " (a bullet, mid-sentence). A
+ * word wider than w is cut at w; a character wider than w stands alone,
+ * so the wrap always moves on. */
+const char *grid_wrap_line(const char *s, int w, const char **end);
+/* s over rows of at most w columns from (x, y), broken as grid_wrap_line
+ * says: what does not fit the clip's rows is left out whole. Returns the
+ * rows used (1 for an empty s). */
 int grid_text_wrap(Grid *g, Rect clip, int x, int y, int w, Role role,
                    unsigned attr, const char *s);
 /* printf-style grid_text. */

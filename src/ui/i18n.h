@@ -4,7 +4,8 @@
  *
  * A message is written in English and wrapped: _("Steps") where it is
  * shown, N_("Steps") in a static table (marked for xgettext, translated
- * by _() when shown). po/zh_CN.po holds the Chinese. */
+ * by _() when shown). po/zh_CN.po holds the Chinese. The core's own
+ * English words are translated through words.h. */
 #ifndef COLLVIZ_UI_I18N_H
 #define COLLVIZ_UI_I18N_H
 
@@ -12,6 +13,11 @@
 
 #define _(s) gettext(s)
 #define N_(s) (s)
+/* N_ with a context, for words English spells alike that another
+ * language does not ("full" machine, "full" calibration): the key is the
+ * context, a \004 and the word, as gettext's pgettext spells it; the
+ * caller shows what follows the \004 where _() finds no translation. */
+#define NC_(ctx, s) (ctx "\004" s)
 
 typedef enum { UI_LANG_EN, UI_LANG_ZH } UiLang;
 

@@ -104,65 +104,20 @@ static char *join(const char *t)
     return o;
 }
 
-/* Punctuation that must not start a line (it closes what is before). */
-static bool closing(uint32_t c)
-{
-    static const uint32_t cl[] = {0x3001, 0x3002, 0xFF0C, 0xFF0E, 0xFF1A,
-                                  0xFF1B, 0xFF1F, 0xFF01, 0xFF09, 0x300D,
-                                  0x300F, 0x201D, 0x2019, 0x300B, 0x3011};
-    for (size_t i = 0; i < sizeof cl / sizeof *cl; i++)
-        if (c == cl[i])
-            return true;
-    return false;
-}
-
-/* Punctuation that must not end a line (it opens what comes after). */
-static bool opening(uint32_t c)
-{
-    static const uint32_t op[] = {0xFF08, 0x201C, 0x2018, 0x300A, 0x3010,
-                                  0x300C, 0x300E, 0x3008, 0xFF3B, 0xFF5B};
-    for (size_t i = 0; i < sizeof op / sizeof *op; i++)
-        if (c == op[i])
-            return true;
-    return false;
-}
-
-/* Wrap text to width columns: at blanks, or between two characters where
- * one is CJK, never before closing punctuation or after opening
- * punctuation; a word longer than the width is cut. */
+/* Wrap text to width columns as grid_wrap_line breaks it (at blanks, or
+ * between two characters where one is CJK, never next to the wrong side
+ * of punctuation), each line after `indent` blanks. */
 static void wrap(Lines *ls, const char *text, int width, Role r,
                  unsigned attr, int indent)
 {
     static const char pad[] = "        ";
     const char *s = text;
     while (*s) {
-        const char *brk = NULL, *p = s;
-        int cols = indent, n;
-        uint32_t prev = 0;
-        while (*p) {
-            uint32_t c = cp_at(p, &n);
-            int cw = grid_cp_width(c);
-            if (c == ' ')
-                brk = p;
-            else if (cw == 2 && p > s && !closing(c) && !opening(prev))
-                brk = p;
-            if (cols + cw > width)
-                break;
-            cols += cw;
-            int n2;
-            if (cw == 2 && p[n] && p[n] != ' ' && !opening(c) &&
-                !closing(cp_at(p + n, &n2)))
-                brk = p + n;
-            prev = c;
-            p += n;
-        }
-        const char *end = !*p ? p : brk && brk > s ? brk : p > s ? p : p + n;
+        const char *end, *next = grid_wrap_line(s, width - indent, &end);
         char buf[2048];
         snprintf(buf, sizeof buf, "%.*s%.*s", indent, pad, (int)(end - s), s);
         add(ls, buf, strlen(buf), r, attr);
-        s = end;
-        while (*s == ' ')
-            s++;
+        s = next;
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "ui/i18n.h"
 #include "ui/scene.h"
+#include "ui/words.h"
 
 static const char *const titles[MENU_COUNT] = {
 #define X(id, title) [id] = title,
@@ -160,10 +161,10 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
                 bool fits = algo_fits(algo_at(i), c, &sc->mach, NULL, 0);
                 if (fits)
                     snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,
-                             algo_at(i)->summary);
+                             words_summary(algo_at(i)));
                 else
                     snprintf(t, sizeof t, "%-16s %s %s", algo_at(i)->name,
-                             _("needs"), algo_at(i)->constraints);
+                             _("needs"), words_needs(algo_at(i)));
                 add_item(m, (long long)i, algo_at(i) == sc->algo, "%s", t);
                 m->greyed[m->n - 1] = !fits;
             }

@@ -10,6 +10,7 @@
 #include "ui/i18n.h"
 #include "ui/keys.h"
 #include "ui/view.h"
+#include "ui/words.h"
 
 #define LABEL_W 9 /* columns of the row labels */
 #define COL_W 10  /* columns of each value column */
@@ -185,7 +186,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
         char f[3][FORM_LEN]; /* "nodes 2x4, a NIC per GPU", "nodes 2x4" */
         machine_describe(&m->mach, true, f[0], sizeof f[0]);
         snprintf(f[1], sizeof f[1], "%.*s", (int)strcspn(f[0], ","), f[0]);
-        snprintf(f[2], sizeof f[2], "%s", machine_kind_name(m->mach.kind));
+        snprintf(f[2], sizeof f[2], "%s", words_machine(m->mach.kind));
         put_fit(g, r, r.x + LABEL_W, y, ROLE_WARN, f, 3);
         keys_names(ACT_MENU_MACHINE, "/", keys, sizeof keys);
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
@@ -194,7 +195,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     }
     if (!m->calibrated) {
         grid_printf(g, r, r.x + LABEL_W, y, -1, ROLE_WARN, 0,
-                    _("defaults, %s"), machine_kind_name(m->machine));
+                    _("defaults, %s"), words_machine(m->machine));
         grid_printf(g, r, r.x + LABEL_W, y + 1, -1, ROLE_DIM, 0,
                     _("%s: calibrate here"), keys);
         return;
@@ -210,7 +211,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     /* how much the machine changed speed while calibrating, named */
     double u = m->calib.unsteady;
     const char *q = m->calib.quick ? _("quick") : _("full");
-    const char *k = machine_kind_name(m->machine);
+    const char *k = words_machine(m->machine);
     char f[3][FORM_LEN];
     int n = u > 0 ? 3 : 1;
     if (u > 0) {

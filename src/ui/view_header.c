@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "ui/view.h"
+#include "ui/words.h"
 
 /* One clickable field of the scene line. */
 typedef struct {
@@ -89,7 +90,7 @@ static void draw_step(const App *app, Grid *g, Rect r)
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0, _("step %zu of %zu"),
                          k + 1, n);
         x += grid_printf(g, r, x, y, -1, ROLE_VALUE, 0, "  %s",
-                         sc->sched.steps[k].phase);
+                         words_phase(sc->sched.steps[k].phase));
     } else {
         x += grid_printf(g, r, x, y, -1, ROLE_HEADER, 0,
                          _("step 0 of %zu  initial state"), n);
@@ -104,7 +105,7 @@ static void draw_step(const App *app, Grid *g, Rect r)
                     sc->sim.err_step + 1, cv_strerror(sc->sim.err));
     else if (x + 2 < r.x + r.w) /* what does not fit ends in an ellipsis */
         grid_text_cut(g, r, x + 2, y, r.x + r.w - x - 2, ROLE_DIM, 0,
-                      sc->algo->summary);
+                      words_summary(sc->algo));
 }
 
 static void header_draw(const App *app, Grid *g, Rect r)

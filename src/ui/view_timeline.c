@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ui/view.h"
+#include "ui/words.h"
 #include "core/num.h"
 
 /* ------------------------------------------------------------ marks */
@@ -265,14 +266,15 @@ static void draw_numbers(const App *app, const Geom *gm, Grid *g, Rect r,
     }
 }
 
-/* A phase name in at most w columns: whole where it fits, else the
- * initials of its words ("reduce-scatter": "RS", "all-gather": "AG"),
- * else cut. */
+/* A phase name in at most w columns: whole (in the language in use)
+ * where it fits, else the initials of its English words
+ * ("reduce-scatter": "RS", "all-gather": "AG"), else cut. */
 static void phase_label(const char *name, int w, char *out, size_t len)
 {
     size_t n = 0;
-    if (grid_text_width(name) <= w) {
-        snprintf(out, len, "%s", name);
+    const char *shown = words_phase(name);
+    if (grid_text_width(shown) <= w) {
+        snprintf(out, len, "%s", shown);
         return;
     }
     for (const char *p = name; *p && n + 1 < len; p++)

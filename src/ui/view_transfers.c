@@ -7,6 +7,7 @@
 #include "ui/i18n.h"
 #include "ui/sentence.h"
 #include "ui/view.h"
+#include "ui/words.h"
 
 /* The step the list describes: the shown one, or step 0 as a preview. */
 static bool listed_step(const App *app, size_t *k, bool *preview)
@@ -74,33 +75,18 @@ static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
                                    1}, r), ROLE_NODE, 0);
 }
 
-/* Text over at most `max` rows of r from row y, broken between words
- * (the last row takes the rest, cut at the edge); the rows used. */
+/* Text over at most `max` rows of r from row y, broken as
+ * grid_wrap_line says (the last row takes the rest, cut at the edge);
+ * the rows used. */
 static int draw_words(Grid *g, Rect r, int y, const char *s, int max)
 {
     char line[400];
     int rows = 0;
     while (*s && rows < max) {
-        size_t n = 0, keep = 0;
-        const char *next = s;
-        for (const char *p = s;; p++) {
-            if (*p == ' ' || !*p) {
-                size_t len = (size_t)(p - s);
-                if (len >= sizeof line)
-                    break;
-                memcpy(line, s, len);
-                line[len] = '\0';
-                if (grid_text_width(line) > r.w && keep)
-                    break;
-                keep = len, next = *p ? p + 1 : p;
-            }
-            if (!*p)
-                break;
-        }
-        n = rows + 1 == max ? strlen(s) : keep ? keep : strlen(s);
-        if (rows + 1 == max || !keep)
-            next = s + strlen(s);
-        snprintf(line, sizeof line, "%.*s", (int)n, s);
+        const char *end = s + strlen(s), *next = end;
+        if (rows + 1 < max)
+            next = grid_wrap_line(s, r.w, &end);
+        snprintf(line, sizeof line, "%.*s", (int)(end - s), s);
         grid_text(g, r, r.x, y + rows, r.w, ROLE_VALUE, 0, line);
         s = next;
         rows++;
@@ -150,7 +136,7 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
         grid_printf(g, r, r.x, r.y, -1, ROLE_HEADER, 0,
                     preview ? _("next: step %zu (%s): %zu transfers")
                             : _("step %zu (%s): %zu transfers"),
-                    k + 1, st->phase, st->n);
+                    k + 1, words_phase(st->phase), st->n);
     char say[400];
     step_sentence(&sc->sched, k, say, sizeof say);
     int used = head + draw_words(g, r, r.y + head, say, 2) - 1;

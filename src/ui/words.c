@@ -1,0 +1,170 @@
+/* words.c - see words.h. */
+#include "ui/words.h"
+
+#include <string.h>
+
+#include "ui/i18n.h"
+
+/* The algorithms' summaries and needs, and every phase name a schedule
+ * uses, as the core spells them (test_ui_zh checks the list is whole). */
+static const char *const core_words[] = {
+/* summaries */
+    N_("NCCL's double binary tree: two binary trees (the second mirrored, "
+       "or shifted for odd p), each rank a leaf in one; each tree reduces "
+       "then broadcasts half of the vector"),
+    N_("NCCL's tree: a chain in each node, a double binary tree of the "
+       "nodes' heads, each tree on half the vector, reduce up and "
+       "broadcast down pipelined in chunks (NCCL NCCL_ALGO_TREE; Sanders "
+       "et al. 2009)"),
+    N_("a whole ring all-reduce along each dimension in turn: the contrast "
+       "to torus, the whole vector in every dimension (ASTRA-sim's "
+       "baseline)"),
+    N_("binomial reduce to rank 0, then binomial broadcast from it"),
+    N_("binomial scatter of the vector's p blocks from the root, then ring "
+       "all-gather"),
+    N_("binomial tree: each rank collects its subtree's blocks and sends "
+       "them up in one message"),
+    N_("binomial tree: each rank receives its subtree's blocks and passes "
+       "on the half that belongs to the next subtree"),
+    N_("binomial tree: each step the ranks still holding a partial result "
+       "pair up; one sends it, the other folds it in"),
+    N_("binomial tree: whoever holds the vector sends it on; the holders "
+       "double each step"),
+    N_("ceil(log2 p) steps for any p, then a local rotation"),
+    N_("each rank passes the block it got last to its right neighbour, p-1 "
+       "steps"),
+    N_("every rank sends its block to its right neighbour and receives its "
+       "left one's, one step (nccl-tests' sendrecv)"),
+    N_("every rank sends its block to the root in one step"),
+    N_("in step k rank r sends block r+k to rank r+k and receives from "
+       "rank r-k"),
+    N_("in step k rank r sends block r+k to rank r+k, which adds it to its "
+       "result"),
+    N_("one step: every rank takes every block from its owner at once"),
+    N_("one step: every rank takes its block from every other rank at once"),
+    N_("partial sums of each block travel once around the ring, p-1 steps"),
+    N_("partners at distance 1, 2, 4, ... swap all they have"),
+    N_("partners at distance 1, 2, 4, ... swap all they have (nccl-tests' "
+       "hypercube)"),
+    N_("partners at distance 1, 2, 4, ... swap and reduce it all"),
+    N_("partners at distance p/2, p/4, ... swap and reduce halves"),
+    N_("rank 0 reduces the vectors one per step, then sends the sum to "
+       "everybody at once"),
+    N_("recursive-halving reduce-scatter, binomial gather to the root"),
+    N_("recursive-halving reduce-scatter, recursive-doubling all-gather"),
+    N_("reduce to one GPU per node (binomial), ring all-reduce across the "
+       "nodes among those, broadcast back (binomial): Horovod's "
+       "hierarchical all-reduce before horovod#411 (2018)"),
+    N_("reduce-scatter in each node, all-reduce across nodes of each GPU's "
+       "share, all-gather in the node (BlueConnect, Cho et al. 2019)"),
+    N_("ring all-gather along each dimension in reverse, the blocks "
+       "growing (the second half of the torus all-reduce: Mikami et al. "
+       "2018; ASTRA-sim localBWAware); folded rings on a mesh"),
+    N_("ring reduce-scatter along each dimension in turn on the blocks "
+       "still live (the first half of the torus all-reduce: Mikami et al. "
+       "2018; ASTRA-sim localBWAware); folded rings on a mesh"),
+    N_("ring reduce-scatter along each dimension in turn on what is still "
+       "live, then all-gather back (Mikami et al. 2018; ASTRA-sim "
+       "localBWAware); folded rings on a mesh"),
+    N_("ring reduce-scatter of the vector's p blocks, then ring all-gather "
+       "of the reduced blocks"),
+    N_("rotate, ceil(log2 p) steps of the blocks with bit k set, rotate "
+       "back"),
+    N_("the root receives and reduces the other ranks' vectors, one per "
+       "step"),
+    N_("the root sends every rank its block in one step"),
+    N_("the root sends the whole vector to every other rank in one step"),
+    N_("the switch sums each rank's slices and multicasts the sums (NVLink "
+       "SHARP: NCCL's NVLS), chunks pipelined; the ranks do the switch's "
+       "sums where there is none"),
+    N_("the vector cut into S segments flows down the chain root, root+1, "
+       "... one rank per step"),
+    N_("torus with the vector's two halves round every ring in opposite "
+       "directions at once: both ways of each link busy (the bidirectional "
+       "rings of TPU pods: Ying et al. 2018)"),
+/* needs */
+    N_("a switch that reduces (-T switch,reduce)"),
+    N_("a torus or ring (-T)"),
+    N_("a torus, mesh or ring (-T)"),
+    N_("any p (2(p-p') extra ranks fold in and out: 2 more steps, p' the "
+       "largest power of two <= p), any count"),
+    N_("any p (2(p-p') extra ranks fold in and out: 2 more steps, p' the "
+       "largest power of two <= p), any count, any root"),
+    N_("any p, any count"),
+    N_("any p, any count (blocks of ceil(count/p) set the pace)"),
+    N_("any p, any count (closed form exact when p divides count)"),
+    N_("any p, any count, any root"),
+    N_("any p, any count, any root; commutative op"),
+    N_("any p, any count, out of place only"),
+    N_("any p, any count; commutative op"),
+    N_("any p, any count; in place keeps up to p/2 blocks in tmp"),
+    N_("any p, any count; in place, every block is read and overwritten in "
+       "the same step"),
+    N_("any p, any count; tmp of p blocks"),
+    N_("nodes GxL (-T)"),
+    N_("nodes GxL or another machine of levels (-T)"),
+    N_("nodes GxL or another machine of two levels (-T)"),
+    N_("p a power of two, any count"),
+/* phases */
+    N_("copy-in"), N_("copy-out"), N_("copy"), N_("save"),
+    N_("reduce-scatter"), N_("all-gather"), N_("broadcast"), N_("reduce"),
+    N_("scatter"), N_("gather"), N_("gather-all"), N_("exchange"),
+    N_("fold-in"), N_("fold-out"), N_("pipeline"), N_("rotate"),
+    N_("rotate back"), N_("shift"), N_("reduce up"), N_("broadcast down"),
+    N_("reduce up, broadcast down"), N_("load-reduce"), N_("multicast"),
+    N_("reduce-scatter x"), N_("reduce-scatter y"), N_("reduce-scatter z"),
+    N_("reduce-scatter w"), N_("all-gather x"), N_("all-gather y"),
+    N_("all-gather z"), N_("all-gather w"), N_("reduce in node"),
+    N_("reduce-scatter across"), N_("all-gather across"),
+    N_("broadcast in node"),
+};
+
+/* Machine kinds, with a context: "full" is also a full calibration. */
+static const char *const machine_words[MACHINE_KIND_COUNT] = {
+    [MACHINE_FULL] = NC_("machine", "full"),
+    [MACHINE_BUS] = NC_("machine", "bus"),
+    [MACHINE_SWITCH] = NC_("machine", "switch"),
+    [MACHINE_RING] = NC_("machine", "ring"),
+    [MACHINE_TORUS] = NC_("machine", "torus"),
+    [MACHINE_MESH] = NC_("machine", "mesh"),
+    [MACHINE_NODES] = NC_("machine", "nodes"),
+    [MACHINE_DIMS] = NC_("machine", "dims"),
+};
+
+bool words_listed(const char *s)
+{
+    for (size_t i = 0; s && i < sizeof core_words / sizeof *core_words; i++)
+        if (!strcmp(core_words[i], s))
+            return true;
+    return false;
+}
+
+/* s through the catalogue where it is listed, else s. */
+static const char *word(const char *s)
+{
+    return s && *s && words_listed(s) ? _(s) : s;
+}
+
+const char *words_summary(const AlgoInfo *a)
+{
+    return word(a->summary);
+}
+
+const char *words_needs(const AlgoInfo *a)
+{
+    return word(a->constraints);
+}
+
+const char *words_phase(const char *phase)
+{
+    return word(phase);
+}
+
+const char *words_machine(MachineKind k)
+{
+    if (k >= MACHINE_KIND_COUNT || !machine_words[k])
+        return machine_kind_name(k);
+    /* the translation, or the name after the context's separator */
+    const char *t = _(machine_words[k]);
+    return t != machine_words[k] ? t : strchr(t, '\004') + 1;
+}

@@ -1,0 +1,30 @@
+/* words.h - the core's English words, as the TUI shows them: algorithm
+ * summaries and what an algorithm needs (src/algos), step phase names
+ * (the schedules) and machine kinds (src/core/machine.h), in the language
+ * in use.
+ *
+ * The core has no gettext; its words are listed in words.c, marked for
+ * xgettext, and translated through the catalogue when shown. A word not
+ * listed is shown as it is (English); test_ui_zh generates every
+ * algorithm's schedules and checks that each word is listed and has its
+ * Chinese. */
+#ifndef COLLVIZ_UI_WORDS_H
+#define COLLVIZ_UI_WORDS_H
+
+#include <stdbool.h>
+
+#include "algos/algo.h"
+#include "core/machine.h"
+
+/* An algorithm's one-line summary. */
+const char *words_summary(const AlgoInfo *a);
+/* What an algorithm needs (its constraints). */
+const char *words_needs(const AlgoInfo *a);
+/* A step's phase name ("copy-in", "reduce-scatter"). */
+const char *words_phase(const char *phase);
+/* A machine kind's name ("full", "bus"), as the counters show it. */
+const char *words_machine(MachineKind k);
+/* Whether s is one of the core's words listed in words.c (for tests). */
+bool words_listed(const char *s);
+
+#endif
