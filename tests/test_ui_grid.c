@@ -118,6 +118,26 @@ static void test_wide(void **state)
     grid_text(&g, (Rect){0, 0, 2, 1}, 1, 0, -1, ROLE_NORMAL, 0, zh);
     assert_int_equal(grid_cat(&g, 1, 0)->ch, ' ');
     assert_int_equal(grid_cat(&g, 2, 0)->ch, ' ');
+    /* a cell written over one half of a wide character blanks the other
+       half (a menu's frame over Chinese text): "中文" at 1-4, then '|'
+       over 中's right half (2) and over 文's left half (3) */
+    grid_clear(&g);
+    grid_text(&g, grid_rect(&g), 1, 0, -1, ROLE_NORMAL, 0, zh);
+    grid_put(&g, grid_rect(&g), 2, 0, '|', ROLE_NORMAL, 0);
+    t = row_text(&g, 0);
+    assert_string_equal(t, "  |\xe6\x96\x87 ");
+    free(t);
+    grid_put(&g, grid_rect(&g), 3, 0, '|', ROLE_NORMAL, 0);
+    t = row_text(&g, 0);
+    assert_string_equal(t, "  ||  ");
+    free(t);
+    /* writing a wide character over another keeps both halves whole */
+    grid_clear(&g);
+    grid_text(&g, grid_rect(&g), 1, 0, -1, ROLE_NORMAL, 0, zh);
+    grid_text(&g, grid_rect(&g), 1, 0, -1, ROLE_NORMAL, 0, zh + 3);
+    t = row_text(&g, 0);
+    assert_string_equal(t, " \xe6\x96\x87\xe6\x96\x87 ");
+    free(t);
     grid_fini(&g);
 }
 

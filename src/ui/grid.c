@@ -283,8 +283,16 @@ void grid_put(Grid *g, Rect clip, int x, int y, uint32_t ch, Role role,
               unsigned attr)
 {
     Cell *c = rect_has(clip, x, y) ? grid_at(g, x, y) : NULL;
-    if (c)
-        *c = (Cell){.ch = ch, .role = (uint8_t)role, .attr = (uint8_t)attr};
+    if (!c)
+        return;
+    /* Half a wide character never shows: writing over one half blanks the
+       other (a menu's edge over Chinese text left a stray half). */
+    if (ch != GRID_CONT && c->ch == GRID_CONT && x > 0)
+        grid_at(g, x - 1, y)->ch = ' ';
+    if (cp_width(c->ch) == 2 && x + 1 < g->w &&
+        grid_at(g, x + 1, y)->ch == GRID_CONT)
+        grid_at(g, x + 1, y)->ch = ' ';
+    *c = (Cell){.ch = ch, .role = (uint8_t)role, .attr = (uint8_t)attr};
 }
 
 void grid_putg(Grid *g, Rect clip, int x, int y, Glyph gl, Role role)

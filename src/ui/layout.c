@@ -104,7 +104,10 @@ static void right_column(const LayoutIn *in, Rect col, Layout *out)
 static Rect menu_rect(const LayoutIn *in, Rect body)
 {
     int w = num_min(num_max(in->menu_width + 6, 24), body.w - 4);
-    int h = num_min(in->menu_items + 2, body.h - 2);
+    /* where the widest label does not fit (view_menu.c: wider than w - 5),
+       two rows more for the highlighted item's whole text, wrapped */
+    int more = in->menu_width > w - 5 ? MENU_DETAIL_ROWS : 0;
+    int h = num_min(in->menu_items + 2 + more, body.h - 2);
     return (Rect){body.x + 2, body.y + 1, w, h};
 }
 

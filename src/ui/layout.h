@@ -45,6 +45,10 @@ typedef struct {
 
 void layout_compute(const LayoutIn *in, Layout *out);
 
+/* Rows under a menu's items for the highlighted item's whole text where
+ * some label is wider than the menu (a separator and two lines). */
+#define MENU_DETAIL_ROWS 3
+
 /* Columns of the right-hand column (counters, topology, chart) at a
  * terminal width of w. */
 int layout_right_width(int w);

@@ -2,6 +2,7 @@
  * highlighted item, scrolled to keep it visible. */
 #include <stdio.h>
 
+#include "ui/layout.h"
 #include "ui/view.h"
 
 /* First item shown so that the highlighted one is visible in h rows. */
@@ -15,12 +16,37 @@ static int first_item(const Menu *m, int h)
     return top < 0 ? 0 : top;
 }
 
+/* Whether some label is wider than the items' width in a box of w. */
+static bool any_wide(const Menu *m, int w)
+{
+    for (int i = 0; i < m->n; i++)
+        if (grid_text_width(m->label[i]) > w - 3)
+            return true;
+    return false;
+}
+
+/* Rows the items take in r (the rest: the highlighted item's detail). */
+static int item_rows(const Menu *m, Rect r)
+{
+    return any_wide(m, r.w) && r.h > MENU_DETAIL_ROWS + 1
+               ? r.h - MENU_DETAIL_ROWS : r.h;
+}
+
 static void menu_draw(const App *app, Grid *g, Rect r)
 {
     const Menu *m = &app->mode.menu;
-    int top = first_item(m, r.h);
+    int rows = item_rows(m, r);
+    int top = first_item(m, rows);
     grid_fill(g, r, ' ', ROLE_MENU, 0);
-    for (int i = 0; i < r.h && top + i < m->n; i++) {
+    if (rows < r.h && m->cur >= 0 && m->cur < m->n) {
+        /* the highlighted item whole, wrapped under a rule */
+        for (int x = 0; x < r.w; x++)
+            grid_putg(g, r, r.x + x, r.y + rows, GL_HLINE, ROLE_MENU);
+        grid_text_wrap(g, (Rect){r.x, r.y + rows + 1, r.w, r.h - rows - 1},
+                       r.x + 2, r.y + rows + 1, r.w - 3, ROLE_MENU, 0,
+                       m->label[m->cur]);
+    }
+    for (int i = 0; i < rows && top + i < m->n; i++) {
         int it = top + i;
         Role role = it == m->cur ? ROLE_MENU_SEL
                     : m->greyed[it] ? ROLE_DIM : ROLE_MENU;
@@ -34,14 +60,16 @@ static void menu_draw(const App *app, Grid *g, Rect r)
     }
     if (top > 0)
         grid_putg(g, r, r.x + r.w - 1, r.y, GL_ARROW_U, ROLE_MENU);
-    if (top + r.h < m->n)
-        grid_putg(g, r, r.x + r.w - 1, r.y + r.h - 1, GL_ARROW_D, ROLE_MENU);
+    if (top + rows < m->n)
+        grid_putg(g, r, r.x + r.w - 1, r.y + rows - 1, GL_ARROW_D, ROLE_MENU);
 }
 
 static bool menu_click(const App *app, Rect r, int x, int y, Request *req)
 {
-    int it = first_item(&app->mode.menu, r.h) + (y - r.y);
-    if (it < 0 || it >= app->mode.menu.n)
+    const Menu *m = &app->mode.menu;
+    int rows = item_rows(m, r);
+    int it = first_item(m, rows) + (y - r.y);
+    if (y - r.y >= rows || it < 0 || it >= m->n)
         return false;
     *req = (Request){.act = ACT_MENU_PICK, .a = it};
     return true;
