@@ -282,7 +282,7 @@ static void test_counters_whole(void **state)
         for (size_t i = 0; i < sizeof sc / sizeof *sc; i++)
             for (size_t z = 0; z < 2; z++)
                 for (int present = 0; present < 2; present++)
-                    for (int timed = 0; timed < 2; timed++) {
+                    for (int timed = 0; timed < 3; timed++) {
                         AppOptions o = app_options(sc[i].kind, sc[i].algo,
                                                    sc[i].p, true);
                         o.topo = sc[i].topo;
@@ -293,6 +293,20 @@ static void test_counters_whole(void **state)
                         if (timed) {
                             app.bg.total_s = (Value){1.234e-3, true};
                             app.bg.bytes = o.bytes;
+                        }
+                        if (timed == 2) { /* calibrated: the split's note,
+                                             the band and the probes */
+                            Calib c = {.nranks = sc[i].p, .alpha = 2e-6,
+                                       .npoints = 1, .machine = MACHINE_BUS,
+                                       .when = 1795176000, .unsteady = 2.7};
+                            c.fit_err[MACHINE_BUS] = 0.12;
+                            snprintf(c.backend, sizeof c.backend, "%s",
+                                     app.scene->backend->name);
+                            c.pt[0] = (CalibPoint){1e6, 1e-10, 1e-10, 1e-11,
+                                                   1e-11, 0, 0};
+                            scene_use_calib(app.scene, &c);
+                            app.bg.min_s = 1.1e-3, app.bg.runs = 10;
+                            app.bg.moved = 3;
                         }
                         Grid g;
                         play(&app, "Right Right", &g);
