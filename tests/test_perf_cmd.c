@@ -311,6 +311,22 @@ static void test_table_all(void **state)
     assert_int_equal(count_lines(r.out, "# Summary, out of place"), nalgo > 1);
     if (nalgo > 1) /* one summary line per size: 12, 120, 1200 */
         assert_non_null(strstr(r.out, "# the model chose the fastest algorithm at "));
+    /* the copy rate the summary sets the fastest against: the fixture's
+       largest working set copies at 1 / 8e-11 s/B, read and written: 2 /
+       8e-11 B/s = 25.0 GB/s; each row's share is its rw over that */
+    assert_non_null(strstr(r.out, "calibration's copy, 25.0 GB/s read and "
+                                  "written at 100000000 B"));
+    const char *sum = strstr(r.out, "# Summary, out of place");
+    assert_non_null(sum);
+    const char *row = strstr(sum, "\n        1200  ");
+    assert_non_null(row);
+    double rw, share;
+    char name[64], model[64], same[8];
+    double t1, t2;
+    assert_int_equal(sscanf(row, " %*s %63s %lf %63s %lf %7s %lf %lf%%",
+                            name, &t1, model, &t2, same, &rw, &share), 7);
+    assert_true(rw > 0);
+    assert_true(fabs(share - 100 * rw / 25.0) <= 0.5 + 0.01 * share);
     ran_free(&r);
     drop_cache(dir);
 }

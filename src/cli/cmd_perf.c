@@ -488,12 +488,23 @@ static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
 {
     MachineKind l = r->cal->machine;
     size_t agree = 0;
+    /* the copy rate: the calibration's at its largest working set, as
+       bytes read and written a second (a copy reads and writes each) */
+    const CalibPoint *big = r->cal->npoints > 0
+                                ? &r->cal->pt[r->cal->npoints - 1] : NULL;
+    double copy_rw = big && big->beta_shared > 0
+                         ? 2 / big->beta_shared / 1e9 : 0;
     printf("# Summary, out of place: the fastest measured algorithm and the "
            "model's choice (machine %s)%s%s\n", machine_kind_name(l),
            lib ? "; the library's own: " : "", lib ? lib->name : "");
-    printf("# %10s  %-16s %9s  %-16s %9s  %s%s\n", "size(B)", "fastest",
+    if (copy_rw > 0)
+        printf("# rw: the bytes the fastest's schedule reads and writes a "
+               "second, and their share of the calibration's copy, %.1f GB/s "
+               "read and written at %.0f B\n", copy_rw, big->footprint);
+    printf("# %10s  %-16s %9s  %-16s %9s  %s%s%s\n", "size(B)", "fastest",
            "time(us)", "model's choice", "time(us)", "same",
-           lib ? "  lib(us)  fastest/lib" : "");
+           lib ? "  lib(us)  fastest/lib" : "",
+           copy_rw > 0 ? "  rw(GB/s)  of copy" : "");
     for (size_t s = 0; s < nsizes; s++) {
         size_t m, p;
         perf_best(rows + s, nalgo, nsizes, l, &m, &p);
@@ -505,6 +516,12 @@ static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
         if (lib && lib[s].side[0].time_s > 0)
             printf("  %7.2f  %11.2f", lib[s].side[0].time_s * 1e6,
                    rm->side[0].time_s / lib[s].side[0].time_s);
+        else if (lib && copy_rw > 0)
+            printf("  %7s  %11s", "-", "-");
+        const PerfSide *f = &rm->side[0];
+        if (copy_rw > 0 && f->traffic > 0 && f->time_s > 0)
+            printf("  %8.2f  %6.0f%%", f->traffic / f->time_s / 1e9,
+                   100 * f->traffic / f->time_s / 1e9 / copy_rw);
         printf("\n");
     }
     printf("# the model chose the fastest algorithm at %zu of %zu sizes\n",
@@ -546,6 +563,8 @@ static void json_side(JsonWriter *w, const char *key, const PerfSide *s,
     json_int(w, "iters", s->iters);
     json_fixed(w, "algbw", s->algbw, 6);
     json_fixed(w, "busbw", s->busbw, 6);
+    if (s->traffic > 0) /* the bytes the schedule reads and writes */
+        json_fixed(w, "rw_bytes", s->traffic, 0);
     if (s->wrong >= 0)
         json_int(w, "nwrong", s->wrong);
     else

@@ -475,6 +475,15 @@ size_t sched_bytes(const Schedule *s)
     return total;
 }
 
+double sched_traffic(const Schedule *s)
+{
+    double es = (double)dtype_size(s->call.dtype), t = 0;
+    for (size_t i = 0; i < s->nxfers; i++)
+        t += (double)s->xfers[i].count * es *
+             (s->xfers[i].op == XFER_REDUCE ? 3 : 2);
+    return t;
+}
+
 /* ------------------------------------------------------ copy-in fusion */
 
 static int ranges_overlap(size_t a, size_t an, size_t b, size_t bn)

@@ -101,6 +101,13 @@ static inline size_t sched_bufsize(const Schedule *s, int r, BufId b)
  * at); SIZE_MAX when that does not fit a size_t. */
 size_t sched_bytes(const Schedule *s);
 
+/* Bytes s's transfers read and write in memory, all steps and ranks: a
+ * copy reads its elements once and writes them once, a reduce reads both
+ * operands and writes one (dst = dst op src). As the schedule is written:
+ * an executor that fuses a copy-in into the reduce after it (three
+ * operands, sched_fuse_partner) moves fewer. */
+double sched_traffic(const Schedule *s);
+
 /* ----------------------------------------------------------- validation */
 
 /* What the validator found; the first problem is described in detail. */

@@ -35,6 +35,7 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
         return e;
     double bytes = (double)coll_size_bytes(&s->call);
     out->time_s = r.iter_s;
+    out->traffic = native ? 0 : sched_traffic(s);
     out->iters = r.iters;
     out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);

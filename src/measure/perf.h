@@ -47,6 +47,9 @@ typedef enum { PERF_OUT_OF_PLACE, PERF_IN_PLACE, PERF_PLACE_COUNT } PerfPlace;
 /* One measurement. */
 typedef struct {
     double time_s;              /* mean seconds per iteration */
+    double traffic;             /* bytes the schedule reads and writes
+                                   (sched_traffic; 0 for the library's
+                                   own collective) */
     int iters;                  /* iterations timed (min_time_s) */
     double algbw;               /* size / time, GB/s (1e9 B/s) */
     double busbw;               /* algbw * coll_busbw_factor, GB/s */
