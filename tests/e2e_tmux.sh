@@ -208,6 +208,18 @@ check_exit 0 "the teacher's script"
     { cat "$work/out"; fail "the scene string's steps as a cast"; }
 [ "$(wc -l < "$work/lecture.cast")" -eq 4 ] || fail "a cast of steps 2-4 is not 3 screens"
 echo "e2e: ok: the scene string reopens the scene, its steps as a cast"
+# the same round trip through the lessons in Chinese (LANG names it; the
+# messages are Chinese even where this machine lacks the locale)
+start "allreduce -a ring -p 8 -s 1M" "env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8"
+wait_for "第 0 步" "zh: the scene in Chinese"
+tm send-keys -t e2e Right Right
+wait_for "第 2 步" "zh: two steps"
+tm send-keys -t e2e L
+wait_for "collviz learn：课程" "zh: L opens the lessons in Chinese"
+tm send-keys -t e2e q
+wait_for "第 2 步" "zh: quitting the lessons comes back to the same step"
+tm send-keys -t e2e q
+check_exit 0 "the lessons' round trip in Chinese"
 
 # 7. not a terminal: one sentence pointing to trace, status 2
 "$bin" allgather < /dev/null > "$work/out" 2>&1
