@@ -208,6 +208,26 @@ check_exit 0 "the teacher's script"
     { cat "$work/out"; fail "the scene string's steps as a cast"; }
 [ "$(wc -l < "$work/lecture.cast")" -eq 4 ] || fail "a cast of steps 2-4 is not 3 screens"
 echo "e2e: ok: the scene string reopens the scene, its steps as a cast"
+# the themes (the teacher's P11): T three times goes through every theme
+# and back; one of them draws no colour at all (mono: no fixed foreground
+# or background, so nothing can be black on black), and back at the first
+# every cell has its first colours again (the cells are repainted)
+start "allreduce -a ring -p 8" "$utf8"
+wait_for "step 0 of 15" "themes: the scene"
+sleep 0.3
+tm capture-pane -e -p -t e2e > "$work/theme0"
+mono=0
+for i in 1 2 3; do
+    tm send-keys -t e2e T
+    sleep 0.5
+    tm capture-pane -e -p -t e2e > "$work/theme$i"
+    grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m|;([34][0-7])m' "$work/theme$i" || mono=1
+done
+[ "$mono" = 1 ] || fail "themes: no theme without colours among the three"
+cmp -s "$work/theme0" "$work/theme3" ||
+    fail "themes: back at the first theme the screen's colours differ"
+tm send-keys -t e2e q
+check_exit 0 "the themes"
 # the same round trip through the lessons in Chinese (LANG names it; the
 # messages are Chinese even where this machine lacks the locale)
 start "allreduce -a ring -p 8 -s 1M" "env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8"
