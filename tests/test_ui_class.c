@@ -82,18 +82,18 @@ static char *dump(const Grid *g)
     return out;
 }
 
-/* One golden: the teacher's ring allreduce on 8 ranks after two steps. */
-static void golden(const char *name, int w, int h, bool present, UiLang l)
+/* The scene of o in language l at w x h after the keys of the script
+ * `keys`, compared with golden `name` (text, roles, monochrome). */
+static void scripted_golden(const char *name, const AppOptions *o,
+                            const char *keys, int w, int h, UiLang l)
 {
-    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
     App app;
     char why[200];
     ui_lang_use(l);
-    o.present = present;
-    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    assert_int_equal(app_init(&app, o, why, sizeof why), CV_OK);
     app.view.term_w = w, app.view.term_h = h;
     Script s;
-    assert_int_equal(script_parse("Right Right", &s, why, sizeof why), CV_OK);
+    assert_int_equal(script_parse(keys, &s, why, sizeof why), CV_OK);
     Grid g;
     grid_init(&g, w, h, false);
     ScriptRun run = {0};
@@ -105,6 +105,14 @@ static void golden(const char *name, int w, int h, bool present, UiLang l)
     script_fini(&s);
     app_fini(&app);
     ui_lang_use(UI_LANG_EN);
+}
+
+/* One golden: the teacher's ring allreduce on 8 ranks after two steps. */
+static void golden(const char *name, int w, int h, bool present, UiLang l)
+{
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
+    o.present = present;
+    scripted_golden(name, &o, "Right Right", w, h, l);
 }
 
 static void test_goldens(void **state)
@@ -185,30 +193,14 @@ static const TeacherCase teacher[] = {
 static void teacher_golden(const TeacherCase *t, int w, int h, UiLang l)
 {
     AppOptions o = app_options(t->kind, t->algo, t->p, true);
-    App app;
-    char why[200], name[96];
-    ui_lang_use(l);
+    char name[96];
     o.present = t->present;
     o.root = t->root;
     if (t->bytes)
         o.bytes = t->bytes;
-    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
-    app.view.term_w = w, app.view.term_h = h;
-    Script s;
-    assert_int_equal(script_parse(t->keys, &s, why, sizeof why), CV_OK);
-    Grid g;
-    grid_init(&g, w, h, false);
-    ScriptRun run = {0};
-    script_run(&app, &s, &run, &g);
-    char *got = dump(&g);
     snprintf(name, sizeof name, "teacher_%s_%dx%d_%s", t->name, w, h,
              l == UI_LANG_ZH ? "zh" : "en");
-    golden_check(name, got);
-    free(got);
-    grid_fini(&g);
-    script_fini(&s);
-    app_fini(&app);
-    ui_lang_use(UI_LANG_EN);
+    scripted_golden(name, &o, t->keys, w, h, l);
 }
 
 /* P4 and P5, whose screens come from measurements: the teacher's ring
