@@ -24,11 +24,35 @@ cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$work"; }
 trap cleanup EXIT INT TERM
 export XDG_CACHE_HOME="$work/cache"
 
+# The screen first, the reason last (where a log's tail is all one sees).
 fail() {
-    echo "e2e: FAIL: $1"
     echo "---- screen ----"
     cat "$work/screen" 2>/dev/null
+    echo "e2e: FAIL: $1"
     exit 1
+}
+
+# This script's own patterns hold UTF-8 text ('─+'): its greps run in a
+# UTF-8 locale whatever the caller's (collviz's own locale is each test's).
+gl=
+for l in C.UTF-8 C.utf8 en_US.UTF-8; do
+    [ "$(LC_ALL=$l locale charmap 2>/dev/null)" = UTF-8 ] && { gl=$l; break; }
+done
+grep() { if [ -n "$gl" ]; then LC_ALL=$gl command grep "$@"; else command grep "$@"; fi; }
+
+# Capture the pane (with -e its colours) into $1 once two captures 0.2 s
+# apart agree, up to 5 seconds: a screen still being drawn is not read.
+settle() {
+    s_n=0
+    tm capture-pane $2 -p -t e2e > "$1.a"
+    while [ $s_n -lt 25 ]; do
+        sleep 0.2
+        tm capture-pane $2 -p -t e2e > "$1"
+        cmp -s "$1" "$1.a" && return 0
+        cp "$1" "$1.a"
+        s_n=$((s_n + 1))
+    done
+    fail "the screen never settled ($1)"
 }
 
 # Wait until the pane shows text (grep -E pattern), up to 15 seconds (or
@@ -214,13 +238,19 @@ echo "e2e: ok: the scene string reopens the scene, its steps as a cast"
 # every cell has its first colours again (the cells are repainted)
 start "allreduce -a ring -p 8" "$utf8"
 wait_for "step 0 of 15" "themes: the scene"
-sleep 0.3
-tm capture-pane -e -p -t e2e > "$work/theme0"
+settle "$work/theme0" -e
 mono=0
 for i in 1 2 3; do
     tm send-keys -t e2e T
-    sleep 0.5
-    tm capture-pane -e -p -t e2e > "$work/theme$i"
+    # each T changes the screen's colours: wait for the change, then for
+    # the screen to settle
+    n=0
+    while tm capture-pane -e -p -t e2e | cmp -s - "$work/theme$((i - 1))"; do
+        [ $n -lt 50 ] || fail "themes: T number $i changed nothing in 5 s"
+        sleep 0.1
+        n=$((n + 1))
+    done
+    settle "$work/theme$i" -e
     grep -Eq '\[([34][0-7]|[34]8;5;[0-9]+)(;[0-9;]*)?m|;([34][0-7])m' "$work/theme$i" || mono=1
 done
 [ "$mono" = 1 ] || fail "themes: no theme without colours among the three"
@@ -230,7 +260,7 @@ tm send-keys -t e2e q
 check_exit 0 "the themes"
 # the same round trip through the lessons in Chinese (LANG names it; the
 # messages are Chinese even where this machine lacks the locale)
-start "allreduce -a ring -p 8 -s 1M" "env -u LC_ALL -u LC_MESSAGES LANG=zh_CN.UTF-8"
+start "allreduce -a ring -p 8 -s 1M" "env -u LC_ALL -u LC_MESSAGES -u LC_CTYPE -u LANGUAGE LANG=zh_CN.UTF-8"
 wait_for "第 0 步" "zh: the scene in Chinese"
 tm send-keys -t e2e Right Right
 wait_for "第 2 步" "zh: two steps"

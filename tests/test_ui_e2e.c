@@ -2,7 +2,9 @@
  * tests/e2e_tmux.sh on $COLLVIZ (set by `make test`), which drives collviz
  * in tmux (start, step, change algorithm, resize, quit, Ctrl-C, SIGTERM,
  * no terminal) and checks the terminal is left sane. Skipped, with the
- * reason, when tmux is not installed. */
+ * reason, when tmux is not installed. The script's output passes through;
+ * a failure's reason (its last "e2e: FAIL:" line) is also the test's
+ * failure message, so a log's last lines say what failed. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,6 +13,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,12 +27,22 @@ static void test_tmux(void **state)
         skip();
     }
     char cmd[1024];
-    snprintf(cmd, sizeof cmd, "sh tests/e2e_tmux.sh '%s'", bin);
-    int st = system(cmd);
+    snprintf(cmd, sizeof cmd, "sh tests/e2e_tmux.sh '%s' 2>&1", bin);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    char line[1024], reason[1024] = "";
+    while (fgets(line, sizeof line, f)) {
+        fputs(line, stdout);
+        if (strncmp(line, "e2e: FAIL:", 10) == 0)
+            snprintf(reason, sizeof reason, "%s", line);
+    }
+    fflush(stdout);
+    int st = pclose(f);
     assert_true(WIFEXITED(st));
     if (WEXITSTATUS(st) == 77)
         skip();
-    assert_int_equal(WEXITSTATUS(st), 0);
+    if (WEXITSTATUS(st) != 0)
+        fail_msg("%s", reason[0] ? reason : "e2e_tmux.sh failed without a reason\n");
 }
 
 int main(void)
