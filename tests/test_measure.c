@@ -12,6 +12,7 @@
 
 #include <math.h>
 #include <string.h>
+#include <time.h>
 
 #include "algos/algo.h"
 #include "exec/exec.h"
@@ -37,7 +38,17 @@ typedef struct {
     double last_done;       /* the fraction it was last told */
     const double *seq;      /* when set: call c reports seq[c % nseq] */
     int nseq;
+    double sleep_s;         /* each iteration really takes this long */
+    double warm_sleep_s;    /* and each warmup iteration this long */
 } RecExec;
+
+static void sleep_for(double s)
+{
+    if (s > 0)
+        nanosleep(&(struct timespec){(time_t)s,
+                                     (long)((s - (double)(time_t)s) * 1e9)},
+                  NULL);
+}
 
 static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
 {
@@ -48,6 +59,7 @@ static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     }
     t->iter_s = x->seq ? x->seq[x->ncalls % x->nseq] : x->iter_s;
     x->ncalls++;
+    sleep_for(warmup * x->warm_sleep_s + iters * x->sleep_s);
     for (size_t k = 0; t->step_s && k < ex->sched->nsteps; k++)
         t->step_s[k] = x->step_s0 * (double)(k + 1);
     return CV_OK;
@@ -324,10 +336,78 @@ static void test_each_iteration(void **state)
     assert_true(st.min_s == 1 && st.max_s == 200 && st.p99_s == 198);
 }
 
+/* nccl-tests' -m (agg_iters): an iteration is agg collectives in one
+ * call, and every time is per collective (nccl-tests divides each
+ * iteration's time by agg_iters); -z (blocking): every iteration its own
+ * call; -C (cputime): the host's clock around the timed calls only, per
+ * collective, the warmup in a call of its own outside it. */
+static void test_agg_blocking_host_time(void **state)
+{
+    RecExec x;
+    Schedule s;
+    /* -m 3 -n 5 -w 2: one call of 15 collectives after 2 warmups */
+    rec_init(&x, &s, 4e-6);
+    MeasureOptions o = {.warmup = 2, .iters = 5, .agg = 3};
+    MeasureResult r = {0};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 1);
+    assert_int_equal(x.warmup[0], 2);
+    assert_int_equal(x.iters[0], 15);
+    assert_int_equal(r.iters, 5);
+    assert_true(fabs(r.iter_s - 4e-6) < 1e-15); /* per collective */
+    sched_fini(&s);
+    /* -m 3 -z 1 -n 4: four calls of 3, the warmup in the first only */
+    rec_init(&x, &s, 4e-6);
+    o = (MeasureOptions){.warmup = 2, .iters = 4, .agg = 3, .blocking = 1};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 4);
+    for (int c = 0; c < 4; c++) {
+        assert_int_equal(x.iters[c], 3);
+        assert_int_equal(x.warmup[c], c ? 0 : 2);
+    }
+    assert_int_equal(r.iters, 4);
+    sched_fini(&s);
+    /* -m 2 -I: each iteration's time per collective (the backend's mean
+       over its 2), their spread as without -m */
+    static const double seq[] = {1e-6, 3e-6, 2e-6};
+    rec_init(&x, &s, 0);
+    x.seq = seq, x.nseq = 3;
+    o = (MeasureOptions){.iters = 3, .agg = 2, .each = 1};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 3);
+    assert_int_equal(x.iters[0], 2);
+    assert_true(fabs(r.min_s - 1e-6) < 1e-15 && fabs(r.max_s - 3e-6) < 1e-15);
+    assert_true(fabs(r.iter_s - 2e-6) < 1e-15);
+    sched_fini(&s);
+    /* -C: a backend that says 1 s per collective but takes 2 ms, and
+       200 ms per warmup iteration: the host's time is about 2 ms per
+       collective (-m 2 -n 3: 6 of them in 12 ms), not the backend's 1 s,
+       and not the warmup's 400 ms (which would add 67 ms to each) */
+    rec_init(&x, &s, 1.0);
+    x.sleep_s = 2e-3, x.warm_sleep_s = 0.2;
+    o = (MeasureOptions){.warmup = 2, .iters = 3, .agg = 2, .host_time = 1};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 2); /* the warmup's call, then the timed one */
+    assert_int_equal(x.warmup[0] + x.iters[0], 2); /* 2 untimed in all */
+    assert_int_equal(x.warmup[1], 0);
+    assert_int_equal(x.iters[1], 6);
+    assert_true(r.host_s >= 2e-3);
+    assert_true(r.host_s < 30e-3);
+    assert_true(fabs(r.iter_s - 1.0) < 1e-12); /* the backend's own */
+    sched_fini(&s);
+    /* without -C no host time is kept */
+    rec_init(&x, &s, 1.0);
+    o = (MeasureOptions){.iters = 2};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_true(r.host_s == 0);
+    sched_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_iteration),
+        cmocka_unit_test(test_agg_blocking_host_time),
         cmocka_unit_test(test_parts_spread),
         cmocka_unit_test(test_exact_iters),
         cmocka_unit_test(test_min_time_sizes_the_loop),

@@ -931,6 +931,117 @@ static void test_cycles_memory(void **state)
     drop_cache(dir);
 }
 
+/* A -S timestamp at s: nccl-tests' "%Y-%m-%d %H:%M:%S", local time, between
+ * lo and hi (seconds since the epoch, a second either side). */
+static void check_stamp(const char *s, time_t lo, time_t hi)
+{
+    struct tm tm = {0};
+    int n = 0;
+    assert_int_equal(sscanf(s, "%4d-%2d-%2d %2d:%2d:%2d%n", &tm.tm_year,
+                            &tm.tm_mon, &tm.tm_mday, &tm.tm_hour, &tm.tm_min,
+                            &tm.tm_sec, &n), 6);
+    assert_int_equal(n, 19);
+    assert_true(s[4] == '-' && s[7] == '-' && s[10] == ' ' && s[13] == ':');
+    tm.tm_year -= 1900, tm.tm_mon -= 1, tm.tm_isdst = -1;
+    time_t t = mktime(&tm);
+    assert_true(t >= lo - 1 && t <= hi + 1);
+}
+
+/* nccl-tests' -m, -z, -C and -S with its values and long names ('_'):
+ * the header says agg iters and blocking, the time columns are named
+ * cputime, every row ends with the time it was measured; the JSON has
+ * nccl-tests' keys (aggregated_iterations, blocking_collectives) and
+ * each place's cputime_us; CSV's cputime_us is empty without -C; values
+ * outside nccl-tests' (0/1, a count of at least 1) are one sentence. */
+static void test_nccl_flags(void **state)
+{
+    (void)state;
+    char dir[64];
+    fresh_cache(dir, sizeof dir, 2);
+    const char *json = "/tmp/collviz-test-flags.json";
+    const char *args[] = {"perf", "allreduce", "-p", "2", "-b", "1K", "-e",
+                          "4K", "-f", "4", "-n", "3", "--warmup_iters", "1",
+                          "--agg_iters", "3", "-z", "1", "--report_cputime",
+                          "1", "-S", "1", "--datatype", "float", "--json",
+                          json, NULL};
+    time_t t0 = time(NULL);
+    Ran r = run(args, 60);
+    time_t t1 = time(NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, " warmup iters: 1 iters: 3 agg iters: 3 "
+                                  "validation: 1\n"));
+    assert_int_equal(count_lines(r.out, "# blocking: "), 1);
+    assert_int_equal(count_lines(r.out, "# cputime: "), 1);
+    const char *h = strstr(r.out, "#       size");
+    assert_non_null(h);
+    assert_non_null(strstr(h, "cputime   algbw"));
+    assert_non_null(strstr(h, "ratio  timestamp\n"));
+    int rows = 0;
+    for (const char *l = r.out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+        if (*l == '#' || *l == '\n')
+            continue;
+        const char *nl = strchr(l, '\n');
+        assert_non_null(nl);
+        assert_true(nl - l > 19);
+        check_stamp(nl - 19, t0, t1);
+        rows++;
+    }
+    assert_int_equal(rows, 2); /* 1 KiB and 4 KiB */
+    ran_free(&r);
+    char *j = slurp(json);
+    assert_non_null(strstr(j, "\"aggregated_iterations\": 3"));
+    assert_non_null(strstr(j, "\"blocking_collectives\": true"));
+    assert_non_null(strstr(j, "\"report_cputime\": true"));
+    int cpu = 0;
+    for (const char *c = j; (c = strstr(c, "\"cputime_us\": ")); c++) {
+        assert_true(strtod(c + 14, NULL) > 0);
+        cpu++;
+    }
+    assert_int_equal(cpu, 4); /* two sizes, two places */
+    const char *ts = strstr(j, "\"timestamp\": \"");
+    assert_non_null(ts);
+    check_stamp(ts + 14, t0, t1);
+    free(j);
+    unlink(json);
+    /* CSV: the cputime columns empty without -C, a number with it */
+    const char *csv[] = {"perf", "allreduce", "-p", "2", "-b", "1K", "-e",
+                         "1K", "-n", "1", "-w", "0", "--csv", "-C", "0", NULL};
+    for (int c = 0; c < 2; c++) {
+        csv[14] = c ? "1" : "0";
+        r = run(csv, 60);
+        assert_int_equal(r.status, 0);
+        assert_non_null(strstr(r.out, ",cputime_us,cputime_us_ip,timestamp\n"));
+        const char *row = strstr(r.out, "\nring,");
+        assert_non_null(row);
+        const char *nl = strchr(row + 1, '\n');
+        /* the last three fields: cputime_us, cputime_us_ip, timestamp */
+        const char *f = nl;
+        for (int k = 0; k < 3; k++)
+            while (*--f != ',')
+                ;
+        if (c)
+            assert_true(strtod(f + 1, NULL) > 0 && f[1] != ',');
+        else
+            assert_memory_equal(f, ",,,\n", 4);
+        ran_free(&r);
+    }
+    static const char *bad[][3] = {
+        {"-z", "2", "-z '2' must be a whole number from 0 to 1"},
+        {"-C", "yes", "-C 'yes' must be a whole number from 0 to 1"},
+        {"-S", "-1", "-S '-1' must be a whole number from 0 to 1"},
+        {"-m", "0", "-m '0' must be a whole number from 1 to 1000"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        const char *b[] = {"perf", "allreduce", "-p", "2", bad[i][0],
+                           bad[i][1], NULL};
+        r = run(b, 60);
+        assert_int_equal(r.status, 2);
+        assert_non_null(strstr(r.err, bad[i][2]));
+        ran_free(&r);
+    }
+    drop_cache(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -940,6 +1051,7 @@ int main(void)
         cmocka_unit_test(test_all_types_ops_roots),
         cmocka_unit_test(test_min_bw),
         cmocka_unit_test(test_cycles_memory),
+        cmocka_unit_test(test_nccl_flags),
         cmocka_unit_test(test_table_sendrecv_hypercube),
         cmocka_unit_test(test_backend_options),
         cmocka_unit_test(test_calibrate_and_first_perf),

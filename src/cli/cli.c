@@ -61,13 +61,36 @@ int cli_parse_int(const char *what, const char *s, long min, long max,
 
 /* ------------------------------------------------------------- options */
 
+/* Whether long name ln is name[0 .. len), '_' and '-' alike (nccl-tests
+ * spells its long names with '_': --run_cycles is --run-cycles). */
+static bool long_is(const char *ln, const char *name, size_t len)
+{
+    if (strlen(ln) != len)
+        return false;
+    for (size_t i = 0; i < len; i++) {
+        char a = ln[i] == '_' ? '-' : ln[i], b = name[i] == '_' ? '-' : name[i];
+        if (a != b)
+            return false;
+    }
+    return true;
+}
+
+/* nccl-tests' long names where collviz's differ by more than '_'. */
+static const char *const long_alias[][2] = {
+    {"warmup-iters", "warmup"},
+    {"datatype", "dtype"},
+};
+
 static int find_long(const CliCmd *c, const char *name, size_t len)
 {
     for (size_t i = 0; i < c->nopts; i++) {
         const char *ln = c->opts[i].long_name;
-        if (ln && strlen(ln) == len && !strncmp(ln, name, len))
+        if (ln && long_is(ln, name, len))
             return (int)i;
     }
+    for (size_t k = 0; k < sizeof long_alias / sizeof long_alias[0]; k++)
+        if (long_is(long_alias[k][0], name, len))
+            return find_long(c, long_alias[k][1], strlen(long_alias[k][1]));
     return -1;
 }
 

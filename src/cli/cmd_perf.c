@@ -41,6 +41,10 @@ static const CliOpt opts[] = {
     {'N', "run-cycles", "CYCLES", "run the whole sweep CYCLES times, each printed (default 1; 0: until interrupted), as nccl-tests' -N"},
     {'I', "iter-stats", NULL, "time every iteration on its own and print, under each row, their min, max, 99th percentile and coefficient of variation (also in the JSON)"},
     {'M', "memory-report", NULL, "say in each table's header how much memory the buffers of all ranks take at the largest size"},
+    {'m', "agg-iters", "COUNT", "collectives per timed iteration, run back to back in one call (default 1); times are per collective, as nccl-tests' -m"},
+    {'z', "blocking", "0|1", "1: every iteration its own call, waited for before the next (nccl-tests' -z); 0: the iterations back to back (default)"},
+    {'C', "report-cputime", "0|1", "1: the time columns are the host's clock around the timed calls, per collective (cputime); algbw and busbw stay the backend's time (nccl-tests' -C)"},
+    {'S', "report-timestamps", "0|1", "1: each row ends with the time it was measured, YYYY-MM-DD hh:mm:ss local time (nccl-tests' -S)"},
     {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
     {0, "json", "FILE", "also write the results to FILE as JSON"},
     {0, "csv", NULL, "print CSV instead of the table"},
@@ -49,14 +53,15 @@ static const CliOpt opts[] = {
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
        O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_CYCLES,
-       O_STATS, O_MEMORY, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
+       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_STAMPS, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
              "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [-N CYCLES]\n"
-             "       [-I] [-M] [--min-bw GBPS] [--json FILE] [--csv] [-T MACHINE]",
+             "       [-I] [-M] [-m COUNT] [-z 0|1] [-C 0|1] [-S 0|1] [--min-bw GBPS]\n"
+             "       [--json FILE] [--csv] [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -69,7 +74,10 @@ static const CliCmd cmd = {
              "sendrecv has no in-place form: its in-place columns read N/A.\n"
              "Exit status 1 when any element is wrong, or an average busbw is "
              "below --min-bw.\nThe options are nccl-tests' where nccl-tests "
-             "has them (-i is its step, not\nOSU's iterations).",
+             "has them (-i is its step, not\nOSU's iterations); their long "
+             "names are nccl-tests' too, with '_' or '-'.\ncollviz's timed "
+             "calls return when the collective is done, so -C's cputime\n"
+             "includes the wait that nccl-tests' leaves out without -z 1.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
     .max_pos = 1,
@@ -91,6 +99,7 @@ typedef struct {
                                none */
     int cycles;             /* -N: sweeps to run (0: until interrupted) */
     bool mem_report;        /* -M: the buffers' memory in the header */
+    bool stamps;            /* -S 1: each row's time at its end */
     Machine mach;           /* -T's machine (cfg.what_if points here) */
 } PerfArgs;
 
@@ -165,6 +174,15 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     pa->cycles = 1;
     pa->mem_report = cli_has(a, O_MEMORY);
     pa->cfg.iter_stats = cli_has(a, O_STATS);
+    int z = 0, cpu = 0, st = 0;
+    pa->cfg.agg = 1;
+    if ((a->val[O_AGG] &&
+         parse_int("-m", a->val[O_AGG], 1, PERF_MAX_AGG, &pa->cfg.agg, e)) ||
+        (a->val[O_BLOCKING] && parse_int("-z", a->val[O_BLOCKING], 0, 1, &z, e)) ||
+        (a->val[O_CPUTIME] && parse_int("-C", a->val[O_CPUTIME], 0, 1, &cpu, e)) ||
+        (a->val[O_STAMPS] && parse_int("-S", a->val[O_STAMPS], 0, 1, &st, e)))
+        return -1;
+    pa->cfg.blocking = z, pa->cfg.cputime = cpu, pa->stamps = st;
     if (a->val[O_CYCLES] &&
         parse_int("-N", a->val[O_CYCLES], 0, 1000000, &pa->cycles, e))
         return -1;
@@ -242,9 +260,17 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
                "checked the same way;\n#   it has no schedule, so no model "
                "time\n", row_name(pa, a), coll_name(c->call.kind));
     printf("# minBytes %llu maxBytes %llu step: %llu(%s) warmup iters: %d "
-           "iters: %d validation: %d\n", c->sweep.min, c->sweep.max,
-           c->sweep.factor ? c->sweep.factor : c->sweep.step,
-           c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters, c->check);
+           "iters: %d agg iters: %d validation: %d\n", c->sweep.min,
+           c->sweep.max, c->sweep.factor ? c->sweep.factor : c->sweep.step,
+           c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters,
+           c->agg > 1 ? c->agg : 1, c->check);
+    if (c->blocking)
+        printf("# blocking: every iteration its own call, waited for before "
+               "the next (-z 1)\n");
+    if (c->cputime)
+        printf("# cputime: the host's clock around the timed calls, per "
+               "collective (-C 1); algbw and busbw\n#   from the backend's "
+               "own time\n");
     if (c->min_time_s > 0)
         printf("# min time: %g s per size and place (more iterations where "
                "%d take less)\n", c->min_time_s, c->iters);
@@ -276,23 +302,34 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
                cal->backend, cal->nranks);
     printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
            "         in-place                 model\n", "", "", "", "", "");
+    const char *tl = c->cputime ? "cputime" : "time";
     printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s"
-           "  %7s  %6s\n", "size", "count", "type", "redop", "root", "time",
-           "algbw", "busbw", "#wrong", "time", "algbw", "busbw", "#wrong",
-           "time", "ratio");
+           "  %7s  %6s%s\n", "size", "count", "type", "redop", "root", tl,
+           "algbw", "busbw", "#wrong", tl, "algbw", "busbw", "#wrong",
+           "time", "ratio", pa->stamps ? "  timestamp" : "");
     printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s"
-           "  %7s  %6s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
-           "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "");
+           "  %7s  %6s%s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
+           "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "",
+           pa->stamps ? "  YYYY-MM-DD hh:mm:ss" : "");
 }
 
-static void print_side(const PerfSide *s)
+/* -S's timestamp of a row: local time, nccl-tests' format. */
+static void fmt_stamp(char *buf, size_t n, long long when)
+{
+    time_t t = (time_t)when;
+    struct tm tm;
+    if (!localtime_r(&t, &tm) || !strftime(buf, n, "%Y-%m-%d %H:%M:%S", &tm))
+        snprintf(buf, n, "-");
+}
+
+static void print_side(const PerfConfig *c, const PerfSide *s)
 {
     char t[32];
     if (s->skipped) {
         printf("  %7s  %6s  %6s  %5s", "N/A", "N/A", "N/A", "N/A");
         return;
     }
-    fmt_time(t, sizeof t, s->time_s * 1e6);
+    fmt_time(t, sizeof t, (c->cputime ? s->host_s : s->time_s) * 1e6);
     printf("  %7s  %6.2f  %6.2f", t, s->algbw, s->busbw);
     if (s->wrong < 0)
         printf("    N/A");
@@ -300,20 +337,23 @@ static void print_side(const PerfSide *s)
         printf("  %5lld", s->wrong);
 }
 
-static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l)
+static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l,
+                      bool stamps)
 {
-    char t[32];
+    char t[32], when[32] = "";
+    if (stamps)
+        when[0] = ' ', when[1] = ' ', fmt_stamp(when + 2, sizeof when - 2, r->when);
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
     printf("%12llu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
            dtype_name(r->dtype), redop_column(c->call.kind, r->op),
            root_column(c->call.kind, r->root));
-    print_side(o);
-    print_side(&r->side[PERF_IN_PLACE]);
+    print_side(c, o);
+    print_side(c, &r->side[PERF_IN_PLACE]);
     fmt_time(t, sizeof t, o->model_s[l] * 1e6);
     if (o->model_s[l] > 0)
-        printf("  %7s  %6.2f\n", t, perf_ratio(o, l));
+        printf("  %7s  %6.2f%s\n", t, perf_ratio(o, l), when);
     else
-        printf("  %7s  %6s\n", "-", "-");
+        printf("  %7s  %6s%s\n", "-", "-", when);
     /* -I: each place's iterations, on a comment line of their own */
     for (int pl = 0; c->iter_stats && pl < PERF_PLACE_COUNT; pl++) {
         const PerfSide *d = &r->side[pl];
@@ -329,11 +369,11 @@ static void print_csv_head(void)
     printf("algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,"
            "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio,iters,"
            "iters_ip,probe_before,probe_after,host_moved,clean_before_us,"
-           "clean_after_us\n");
+           "clean_after_us,cputime_us,cputime_us_ip,timestamp\n");
 }
 
 static void print_csv_row(const PerfConfig *c, const Calib *cal,
-                          const PerfRow *r)
+                          const PerfRow *r, bool stamps)
 {
     MachineKind l = cal->machine;
     printf("%s,%llu,%zu,%s,%s,%d", r->name, r->bytes, r->count,
@@ -348,10 +388,20 @@ static void print_csv_row(const PerfConfig *c, const Calib *cal,
                    s->busbw, s->wrong);
     }
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
-    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d,%.2f,%.2f\n", o->model_s[l] * 1e6,
+    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d,%.2f,%.2f", o->model_s[l] * 1e6,
            perf_ratio(o, l), o->iters, r->side[PERF_IN_PLACE].iters,
            r->probe[0], r->probe[1], perf_host_moved(cal, r),
            r->probe_clean[0] * 1e6, r->probe_clean[1] * 1e6);
+    /* -C's cputime per place, -S's timestamp (empty without them) */
+    for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+        if (c->cputime && !r->side[pl].skipped)
+            printf(",%.3f", r->side[pl].host_s * 1e6);
+        else
+            printf(",");
+    char when[32] = "";
+    if (stamps)
+        fmt_stamp(when, sizeof when, r->when);
+    printf(",%s\n", when);
 }
 
 /* The smallest and the largest measured (> 0) of the rows' values
@@ -465,9 +515,9 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
     Run *r = ctx;
     clear_progress(r);
     if (r->pa->csv)
-        print_csv_row(&r->pa->cfg, r->cal, row);
+        print_csv_row(&r->pa->cfg, r->cal, row, r->pa->stamps);
     else
-        print_row(&r->pa->cfg, row, r->cal->machine);
+        print_row(&r->pa->cfg, row, r->cal->machine, r->pa->stamps);
     fflush(stdout);
     r->done++;
     if (r->tty && r->done < r->total && mono_now_s() - r->start > 1.0) {
@@ -555,11 +605,13 @@ static void json_fits(JsonWriter *w, const char *key, const Calib *c,
     json_close(w);
 }
 
-static void json_side(JsonWriter *w, const char *key, const PerfSide *s,
+static void json_side(JsonWriter *w, const char *key, const PerfSide *s, bool c_cputime,
                       const Calib *c)
 {
     json_object(w, key);
     json_fixed(w, "time_us", s->time_s * 1e6, 4);
+    if (c_cputime)
+        json_fixed(w, "cputime_us", s->host_s * 1e6, 4);
     json_int(w, "iters", s->iters);
     json_fixed(w, "algbw", s->algbw, 6);
     json_fixed(w, "busbw", s->busbw, 6);
@@ -630,6 +682,10 @@ static void json_head(JsonWriter *w, const Run *r)
     json_int(w, "warmup", c->warmup);
     json_int(w, "check", c->check);
     json_break(w);
+    json_int(w, "aggregated_iterations", c->agg > 1 ? c->agg : 1);
+    json_bool(w, "blocking_collectives", c->blocking);
+    json_bool(w, "report_cputime", c->cputime);
+    json_break(w);
     json_double(w, "min_time_s", c->min_time_s, 6);
     json_break(w);
     if (c->what_if) { /* -T: the model column's machine, a what-if */
@@ -660,11 +716,18 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_str(w, "redop", redop_column(k, row->op));
     json_int(w, "root", root_column(k, row->root));
     json_bool(w, "library", !row->algo);
-    json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE], r->cal);
+    if (r->pa->stamps) {
+        char when[32];
+        fmt_stamp(when, sizeof when, row->when);
+        json_str(w, "timestamp", when);
+    }
+    json_side(w, "out_of_place", &row->side[PERF_OUT_OF_PLACE],
+              r->pa->cfg.cputime, r->cal);
     if (row->side[PERF_IN_PLACE].skipped) /* sendrecv: no in-place form */
         json_null(w, "in_place");
     else
-        json_side(w, "in_place", &row->side[PERF_IN_PLACE], r->cal);
+        json_side(w, "in_place", &row->side[PERF_IN_PLACE],
+                  r->pa->cfg.cputime, r->cal);
     json_pair(w, "probe", row->probe, 1, 4);
     json_pair(w, "probe_clean_us", row->probe_clean, 1e6, 3);
     json_bool(w, "host_moved", moved);

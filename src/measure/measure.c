@@ -1,11 +1,13 @@
 /* measure.c - the measuring engine (see measure.h). */
 #include "measure/measure.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "exec/mono.h"
 #include "exec/probe.h"
 #include "exec/verify.h"
 
@@ -103,17 +105,29 @@ CvError measure_timed(Executor *ex, const Schedule *s,
 {
     long parts = o->chunks > 1 ? o->chunks : 1;
     parts = parts < MEASURE_MAX_CHUNKS ? parts : MEASURE_MAX_CHUNKS;
-    parts = o->each ? n : parts < n ? parts : n; /* each: one a call */
+    parts = o->each || o->blocking ? n : parts < n ? parts : n; /* one a call */
+    long agg = o->agg > 1 ? o->agg : 1;
+    if ((long long)n * agg > INT_MAX) /* the executor counts in an int */
+        return CV_ERR_LIMIT;
     int done = 0, np = 0; /* iterations and parts timed */
-    double sum = 0, *step = r->step_s ? calloc(s->nsteps + 1, sizeof *step) : NULL;
+    double sum = 0, host = 0;
+    double *step = r->step_s ? calloc(s->nsteps + 1, sizeof *step) : NULL;
     double *each = calloc((size_t)parts + 1, sizeof *each);
     CvError e = (r->step_s && !step) || !each ? CV_ERR_NOMEM : CV_OK;
+    if (!e && o->host_time && warmup > 0) { /* the warmup outside the time */
+        ExecTiming t = {0};
+        e = run_loop(ex, o, warmup - 1, 1, &t);
+        warmup = 0;
+    }
     for (long i = 0; !e && i < parts; i++) {
         int k = (int)((long long)n * (i + 1) / parts) - done;
         ExecTiming t = {.step_s = o->native ? NULL : r->step_s};
-        if ((e = run_loop(ex, o, i ? 0 : warmup, k, &t)))
+        double t0 = o->host_time ? mono_now_s() : 0;
+        if ((e = run_loop(ex, o, i ? 0 : warmup, (int)(k * agg), &t)))
             break;
-        each[np++] = t.iter_s;
+        if (o->host_time)
+            host += mono_now_s() - t0;
+        each[np++] = t.iter_s; /* per collective: the backend's mean */
         sum += t.iter_s * k;
         for (size_t j = 0; step && t.step_s && j < s->nsteps; j++)
             step[j] += t.step_s[j] * k;
@@ -123,6 +137,7 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     }
     r->iters = done;
     r->iter_s = done ? sum / done : 0;
+    r->host_s = done ? host / ((double)done * (double)agg) : 0;
     for (size_t j = 0; step && done && j < s->nsteps; j++)
         r->step_s[j] = step[j] / done;
     if (o->each && done)

@@ -56,6 +56,20 @@ typedef struct {
     int each;          /* nonzero: time every iteration on its own (one
                           executor call each), for MeasureResult's
                           statistics; the mean stays their mean */
+    int agg;           /* collectives per timed iteration (nccl-tests'
+                          -m, agg_iters; 0 or 1: one): an iteration runs
+                          agg of them in one executor call, and every time
+                          reported (the mean, each iteration's for the
+                          statistics) is per collective, the iteration's
+                          divided by agg */
+    int blocking;      /* nonzero: every iteration its own executor call,
+                          which returns when every rank is done
+                          (nccl-tests' -z: wait and synchronise after each);
+                          else the iterations run back to back in one call
+                          (or `chunks` calls) */
+    int host_time;     /* nonzero: also time the timed calls on the host's
+                          clock (MeasureResult.host_s); the warmup then
+                          runs in a call of its own, outside that time */
 } MeasureOptions;
 
 /* What was measured. */
@@ -74,6 +88,11 @@ typedef struct {
      * each part's mean per iteration, the fastest and the median */
     double part_min_s, part_median_s;
     int parts;           /* parts timed */
+    /* with MeasureOptions.host_time: the host's monotonic clock around the
+     * timed executor calls, per collective (nccl-tests' -C cputime: where
+     * the backend's time is its ranks' or its device's, this is what the
+     * calling thread waited, launches and synchronisation included) */
+    double host_s;
 } MeasureResult;
 
 /* The statistics of n iteration times v (sorted in place): min, max, the

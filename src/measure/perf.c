@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "measure/measure.h"
 
@@ -28,7 +29,9 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     MeasureOptions o = {.checks = cfg->check, .warmup = cfg->warmup,
                         .iters = cfg->iters, .min_time_s = cfg->min_time_s,
                         .native = native, .why = why, .whylen = whylen,
-                        .each = cfg->iter_stats};
+                        .each = cfg->iter_stats, .agg = cfg->agg,
+                        .blocking = cfg->blocking,
+                        .host_time = cfg->cputime};
     MeasureResult r = {0};
     CvError e = measure_loaded(ex, s, &o, &r);
     if (e)
@@ -37,6 +40,7 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->time_s = r.iter_s;
     out->traffic = native ? 0 : sched_traffic(s);
     out->iters = r.iters;
+    out->host_s = r.host_s;
     out->algbw = r.iter_s > 0 ? bytes / r.iter_s / 1e9 : 0;
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = r.wrong;
@@ -118,6 +122,7 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
             e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why,
                              whylen);
     }
+    row->when = (long long)time(NULL);
     return e;
 }
 

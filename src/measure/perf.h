@@ -16,6 +16,7 @@
 #include "measure/measure.h"
 
 #define PERF_MAX_ITERS MEASURE_MAX_ITERS /* timed iterations of one row */
+#define PERF_MAX_AGG 1000 /* collectives per timed iteration (-m) */
 #define PERF_MAX_MIN_TIME 60.0 /* seconds: the largest min_time_s */
 
 /* What to measure. */
@@ -32,6 +33,11 @@ typedef struct {
     int check;     /* checked runs per measurement (0: no check) */
     bool iter_stats; /* time every iteration on its own and keep their
                         spread (PerfSide.min_s ...) */
+    int agg;       /* collectives per timed iteration (nccl-tests' -m;
+                      0 or 1: one; MeasureOptions.agg) */
+    bool blocking; /* every iteration its own call, waited for (-z) */
+    bool cputime;  /* also time the calls on the host's clock
+                      (PerfSide.host_s; -C) */
     const Machine *what_if; /* price the model column on this machine
                                (-T) instead of by the calibration; NULL:
                                the calibration */
@@ -51,6 +57,9 @@ typedef struct {
                                    (sched_traffic; 0 for the library's
                                    own collective) */
     int iters;                  /* iterations timed (min_time_s) */
+    double host_s;              /* with PerfConfig.cputime: seconds per
+                                   collective on the host's clock around
+                                   the timed calls (MeasureResult.host_s) */
     double algbw;               /* size / time, GB/s (1e9 B/s) */
     double busbw;               /* algbw * coll_busbw_factor, GB/s */
     long long wrong;            /* wrong elements; -1 when not checked */
@@ -87,6 +96,8 @@ typedef struct {
                                          0: not measured */
     double probe_clean[2];            /* the same probes' clean times, s:
                                          the machine's speed */
+    long long when;                   /* when it was measured (seconds
+                                         since the epoch; -S's timestamp) */
 } PerfRow;
 
 /* Told after each row (done of total rows); may be NULL. Returning
