@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu.sh - collviz on the machine's NVIDIA GPU(s): what `make test-gpu`
-# runs after the tests. For every collective at p = 1, 2, 4, 8 (those the
-# machine can hold), `perf -B cuda -a all` from 8 B to 256 MiB, then
+# runs after the tests. For every collective at p = 1, 2, 4 (by default:
+# those the machine can hold), `perf -B cuda -a all` from 8 B to 256 MiB
+# in steps of 4x, then
 # `calibrate -B cuda`; everything into bench/results/DATE-gpu-HOST.txt,
 # headed by the devices' names and the driver's version, and ended by
 # two figures computed from the tables: the worst measured/model of the
@@ -9,14 +10,19 @@
 # at 256 MiB (to set against calibrate's copy bandwidth, which the file
 # holds too).
 #
-# Each command runs under `timeout` (GPU_SH_LIMIT seconds, default 300),
+# The default fits a 10-minute loan of one H100 with room to spare (on
+# 2026-11-26: 8 collectives at p = 4 and factor 4 took 152 s, at p = 2
+# about 100 s, calibrate 18 s); the whole sweep is GPU_SH_RANKS="1 2 4 8"
+# GPU_SH_FACTOR=2, about four times as long.
+#
+# Each command runs under `timeout` (GPU_SH_LIMIT seconds, default 120),
 # and the file grows as the runs end ($out.part, renamed when done): a
 # run stopped by a signal still leaves what it measured, with a line that
 # says where it stopped.
 #
-# GPU_SH_RANKS (default "1 2 4 8"), GPU_SH_FACTOR (the sizes' factor,
-# default 2) and GPU_SH_CHECK (perf's -c, default 1) trim the sweep where
-# device time is short; each section's line says when it started.
+# GPU_SH_RANKS (default "1 2 4"), GPU_SH_FACTOR (the sizes' factor,
+# default 4) and GPU_SH_CHECK (perf's -c, default 1) widen or trim the
+# sweep; each section's line says when it started.
 #
 # usage: sh bench/gpu.sh [COLLVIZ]   (default build/collviz)
 set -u
@@ -26,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$here/results"
 out="$here/results/$(date -u +%Y-%m-%d)-gpu-$(hostname -s).txt"
 tmp="$out.part"
-limit=${GPU_SH_LIMIT:-300}
+limit=${GPU_SH_LIMIT:-120}
 section=start
 stopped() {
     echo "# stopped by a signal during: $section" >>"$tmp"
@@ -48,11 +54,11 @@ devices=$(nvidia-smi -L 2>/dev/null | wc -l)
 status=0
 t0=$(date +%s)
 since() { echo "+$(( $(date +%s) - t0 )) s"; }
-for p in ${GPU_SH_RANKS:-1 2 4 8}; do
+for p in ${GPU_SH_RANKS:-1 2 4}; do
     for c in broadcast reduce scatter gather allgather reducescatter allreduce alltoall; do
         section="perf $c -p $p"
         echo "== perf $c -p $p ($(since))" >>"$tmp"
-        timeout "$limit" "$bin" perf "$c" -B cuda -a all -p "$p" -b 8 -e 256M -f "${GPU_SH_FACTOR:-2}" -c "${GPU_SH_CHECK:-1}" \
+        timeout "$limit" "$bin" perf "$c" -B cuda -a all -p "$p" -b 8 -e 256M -f "${GPU_SH_FACTOR:-4}" -c "${GPU_SH_CHECK:-1}" \
             >>"$tmp" 2>&1 || { echo "# (perf failed: status $?)" >>"$tmp"; status=1; }
     done
     section="calibrate -p $p"
