@@ -177,6 +177,20 @@ static void test_perf_native_row(void **state)
         !strstr(r.out, "lib(us)") || strstr(r.out, "FAILED") ||
         strstr(r.err, "calibrating"))
         fail_run(&r, "perf -B mpi -a all did not give MPI's row cleanly");
+    /* nccl-tests' rank lines: each rank its own process on this host */
+    long pid[3] = {0};
+    for (int k = 0; k < 3; k++) {
+        char want[64], host[256] = "", on[300];
+        snprintf(want, sizeof want, "#  Rank %2d Pid ", k);
+        const char *l = strstr(r.out, want);
+        gethostname(host, sizeof host - 1);
+        snprintf(on, sizeof on, " on %10s one of ", host);
+        if (!l || !(pid[k] = strtol(l + strlen(want), NULL, 10)) ||
+            !strstr(l, on) || strstr(l, on) > strchr(l, '\n'))
+            fail_run(&r, "perf -B mpi: no rank line of its process on this host");
+    }
+    if (pid[0] == pid[1] || pid[1] == pid[2] || pid[0] == pid[2])
+        fail_run(&r, "perf -B mpi: two ranks' lines name one process");
     /* -a mpi: MPI's own alone */
     sh(&r, MPIRUN "3 $B/collviz-mpi perf gather -r 2 -a mpi -B mpi -p 3 --csv "
            "-b 8 -e 64 -n 2 -w 0 -d half");

@@ -1,6 +1,7 @@
 /* test_perf_cmd.c - the perf and calibrate commands driven as programs
  * (COLLVIZ, default build/collviz): tables, CSV, JSON, exit statuses, the
  * sentences for bad input, saved calibrations and how perf reads them. */
+#define _GNU_SOURCE /* sched_getaffinity: the CPUs the ranks are pinned to */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,6 +9,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <sched.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -246,7 +248,7 @@ static void test_csv_and_json(void **state)
         int commas = 0;
         for (const char *c = l; *c && *c != '\n'; c++)
             commas += *c == ',';
-        assert_int_equal(commas, 22);
+        assert_int_equal(commas, 25); /* 26 columns: the header's */
         long long size, wrong, wrong_ip;
         int iters, iters_ip, moved;
         double before, after, clean0, clean1;
@@ -1042,6 +1044,60 @@ static void test_nccl_flags(void **state)
     drop_cache(dir);
 }
 
+/* nccl-tests' rank lines: under the header's host line, one line per
+ * rank with its process, host and unit; on the threads backend every
+ * rank is a thread of the perf process (the pid of the header's host
+ * line) on this host, and while every rank has a CPU, rank r is on the
+ * r-th CPU the process may use (sched_getaffinity, by definition of the
+ * pinning); with more ranks than CPUs, on any of them. The JSON's devices
+ * list holds the same. */
+static void test_rank_lines(void **state)
+{
+    (void)state;
+    char dir[64], name[256] = "";
+    assert_int_equal(gethostname(name, sizeof name - 1), 0);
+    cpu_set_t set;
+    assert_int_equal(sched_getaffinity(0, sizeof set, &set), 0);
+    int cpus = CPU_COUNT(&set), ids[2] = {-1, -1};
+    for (int c = 0, k = 0; c < CPU_SETSIZE && k < 2; c++)
+        if (CPU_ISSET(c, &set))
+            ids[k++] = c;
+    const char *json = "/tmp/collviz-test-ranks.json";
+    for (int p = 2; p <= 3; p++) {
+        fresh_cache(dir, sizeof dir, p);
+        char ps[8];
+        snprintf(ps, sizeof ps, "%d", p);
+        const char *args[] = {"perf", "allgather", "-p", ps, "-b", "1K", "-e",
+                              "1K", "-n", "1", "-w", "0", "--json", json, NULL};
+        Ran r = run(args, 60);
+        assert_int_equal(r.status, 0);
+        const char *h = strstr(r.out, "# host ");
+        assert_non_null(h);
+        long pid = strtol(strstr(h, ", pid ") + 6, NULL, 10);
+        assert_true(pid > 0);
+        for (int k = 0; k < p; k++) {
+            char want[512];
+            if (p <= cpus)
+                snprintf(want, sizeof want, "#  Rank %2d Pid %6ld on %10s cpu %d\n",
+                         k, pid, name, ids[k]);
+            else
+                snprintf(want, sizeof want, "#  Rank %2d Pid %6ld on %10s a thread "
+                         "on any of %d cpus\n", k, pid, name, cpus);
+            assert_non_null(strstr(r.out, want));
+        }
+        assert_int_equal(count_lines(r.out, "#  Rank "), p);
+        ran_free(&r);
+        char *j = slurp(json);
+        assert_non_null(strstr(j, "\"devices\": ["));
+        char want[128];
+        snprintf(want, sizeof want, "{\"rank\": %d, \"pid\": %ld, ", p - 1, pid);
+        assert_non_null(strstr(j, want));
+        free(j);
+        unlink(json);
+        drop_cache(dir);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1052,6 +1108,7 @@ int main(void)
         cmocka_unit_test(test_min_bw),
         cmocka_unit_test(test_cycles_memory),
         cmocka_unit_test(test_nccl_flags),
+        cmocka_unit_test(test_rank_lines),
         cmocka_unit_test(test_table_sendrecv_hypercube),
         cmocka_unit_test(test_backend_options),
         cmocka_unit_test(test_calibrate_and_first_perf),

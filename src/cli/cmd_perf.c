@@ -233,8 +233,26 @@ static const char *row_name(const PerfArgs *pa, const AlgoInfo *a)
     return a ? a->name : pa->native ? pa->native : "native";
 }
 
+/* Rank lines shown in full up to this many ranks; beyond, the first
+ * RANK_LINES_SHOWN and a count (the JSON's devices list holds them all). */
+#define RANK_LINES_ALL 64
+#define RANK_LINES_SHOWN 16
+
+/* nccl-tests' rank lines: each rank's process, host and unit. */
+static void print_rank_lines(const ExecRankWhere *w, int n)
+{
+    int shown = n <= RANK_LINES_ALL ? n : RANK_LINES_SHOWN;
+    for (int r = 0; w && r < shown; r++)
+        printf("#  Rank %2d Pid %6ld on %10s %s\n", r, w[r].pid, w[r].host,
+               w[r].unit);
+    if (w && shown < n)
+        printf("#  ... ranks %d to %d likewise (--json lists every one)\n",
+               shown, n - 1);
+}
+
 static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
-                             const Calib *cal, const ExecHost *host)
+                             const Calib *cal, const ExecHost *host,
+                             const ExecRankWhere *where)
 {
     const PerfConfig *c = &pa->cfg;
     printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
@@ -250,6 +268,7 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "nothing of it)");
     if (host->placement[0])
         printf("# placement: %s\n", host->placement);
+    print_rank_lines(where, c->call.nranks);
     unsigned long long mem;
     if (pa->mem_report && perf_bytes_needed(c, a, &mem) == CV_OK)
         printf("# memory: %llu bytes (%.1f MiB) for the buffers of all %d "
@@ -477,6 +496,8 @@ typedef struct {
     size_t done;          /* rows done over all algorithms */
     size_t total;         /* rows over all algorithms */
     bool bw_failed;       /* an average busbw fell below --min-bw */
+    ExecRankWhere *where; /* [nranks] where each rank runs, or NULL where
+                             the backend does not say */
 } Run;
 
 /* The footer: wrong elements, and the average busbw, with nccl-tests'
@@ -671,6 +692,20 @@ static void json_head(JsonWriter *w, const Run *r)
     json_str(w, "host", name);
     json_int(w, "pid", (long long)getpid());
     json_break(w);
+    if (r->where) { /* nccl-tests' devices: where each rank runs */
+        json_array(w, "devices");
+        for (int k = 0; k < c->call.nranks; k++) {
+            json_break(w);
+            json_object(w, NULL);
+            json_int(w, "rank", k);
+            json_int(w, "pid", r->where[k].pid);
+            json_str(w, "host", r->where[k].host);
+            json_str(w, "unit", r->where[k].unit);
+            json_close(w);
+        }
+        json_close(w);
+        json_break(w);
+    }
     json_str(w, "type", r->pa->all_dtypes ? "all" : dtype_name(c->call.dtype));
     json_str(w, "redop", r->pa->all_ops && coll_is_reducing(c->call.kind)
                          ? "all" : redop_column(c->call.kind, c->call.op));
@@ -921,12 +956,20 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
 {
     char why[256] = "";
     ExecHost host = exec_host(ex);
+    int p = r->pa->cfg.call.nranks;
+    free(r->where);
+    r->where = calloc((size_t)p, sizeof *r->where);
+    for (int k = 0; r->where && k < p; k++)
+        if (!exec_rank_where(ex, k, &r->where[k])) {
+            free(r->where);
+            r->where = NULL;
+        }
     if (r->pa->csv)
         print_csv_head();
     size_t done = 0;
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
-            print_table_head(r->pa, algos[i], r->cal, &host);
+            print_table_head(r->pa, algos[i], r->cal, &host, r->where);
         CvError e = CV_OK;
         for (size_t k = 0; k < nv && !e; k++) {
             PerfConfig cfg = r->pa->cfg;
@@ -1057,6 +1100,7 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
     if (json)
         rc = json_close_out(json, &r, rows, rc, failure[0] ? failure : NULL);
     free(rows);
+    free(r.where);
     return rc;
 }
 

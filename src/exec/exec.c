@@ -225,6 +225,39 @@ bool exec_pin(int k)
     return false;
 }
 
+int exec_cpu_id(int k)
+{
+#ifdef __linux__
+    unsigned long mask[CPU_WORDS];
+    cpu_mask(mask);
+    for (size_t c = 0, seen = 0; k >= 0 && c < CPU_WORDS * WORD_BITS; c++)
+        if (mask[c / WORD_BITS] >> (c % WORD_BITS) & 1 && seen++ == (size_t)k)
+            return (int)c;
+#else
+    (void)k;
+#endif
+    return -1;
+}
+
+void exec_host_name(char *buf, size_t len)
+{
+    if (!len)
+        return;
+    buf[0] = '\0';
+    if (gethostname(buf, len - 1) || !buf[0])
+        snprintf(buf, len, "unknown host");
+    buf[len - 1] = '\0';
+}
+
+bool exec_rank_where(Executor *ex, int r, ExecRankWhere *out)
+{
+    *out = (ExecRankWhere){.pid = 0};
+    if (!ex->ops->rank_where || r < 0 || r >= ex->nranks)
+        return false;
+    ex->ops->rank_where(ex, r, out);
+    return true;
+}
+
 ExecHost exec_host(Executor *ex)
 {
     ExecHost h = {.cores = 0};

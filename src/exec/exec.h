@@ -62,6 +62,14 @@ typedef struct {
                           memory); "": those */
 } ExecHost;
 
+/* Where one rank runs, as nccl-tests' rank lines say it. */
+typedef struct {
+    long pid;        /* its process */
+    char host[64];   /* the host's name (cut to 63 bytes) */
+    char unit[128];  /* what runs it there: "cpu 3", "device 0 NVIDIA H100
+                        80GB HBM3", "" where nothing is fixed */
+} ExecRankWhere;
+
 typedef struct ExecOps {
     const char *name;    /* "threads", "cuda", "mpi" */
     const char *summary; /* one line for lists and menus */
@@ -131,6 +139,10 @@ typedef struct ExecOps {
      * calibrations differ. Every backend has one (exec_host reads an empty
      * fingerprint where it has not). */
     void (*host)(Executor *ex, ExecHost *out);
+    /* Optional (NULL: nothing per rank). Where rank r (0 <= r < nranks)
+     * runs: its process, its host and the unit there (a pinned CPU, a
+     * device), for the rank lines of perf's header. */
+    void (*rank_where)(Executor *ex, int r, ExecRankWhere *out);
     /* Optional (NULL: calls run to their end). Ask ex to stop what it is
      * doing, from another thread: safe at any time between open and
      * close, also while the thread that owns ex is inside one of its
@@ -191,6 +203,15 @@ bool exec_pin(int k);
 /* ex's machine (ExecOps.host); an empty fingerprint and 0 cores where
  * its backend does not say. */
 ExecHost exec_host(Executor *ex);
+/* Where rank r of ex runs (ExecOps.rank_where); false where its backend
+ * does not say. */
+bool exec_rank_where(Executor *ex, int r, ExecRankWhere *out);
+/* The id of the k-th CPU (from 0) this process may use (what exec_pin(k)
+ * pins to), or -1 where it may use fewer or the system does not say. */
+int exec_cpu_id(int k);
+/* This host's name into buf (cut to len - 1 bytes; "unknown host" where
+ * the system does not say). */
+void exec_host_name(char *buf, size_t len);
 /* The machine the backend of spec (-B NAME[:PARAMS]) runs on, without an
  * executor at hand (model -B, calibrate --show): one is opened for nranks
  * ranks with spec's options (which checks them) and closed again. As

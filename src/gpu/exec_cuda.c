@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/data.h"
 #include "gpu/gpu_impl.h"
@@ -612,6 +613,20 @@ static void cuda_host(Executor *ex, ExecHost *out)
     gpu_nodes(x, out);
 }
 
+/* Rank r: this process, the device it was dealt (its ordinal and name). */
+static void cuda_rank_where(Executor *ex, int r, ExecRankWhere *out)
+{
+    GpuExec *x = gx(ex);
+    const GpuDev *d = &x->dev[x->rank_dev[r]];
+    char name[96] = "";
+    if (x->api.cuDeviceGetName(name, (int)sizeof name, d->dev) || !name[0])
+        snprintf(name, sizeof name, "CUDA device");
+    name[sizeof name - 1] = '\0';
+    out->pid = (long)getpid();
+    exec_host_name(out->host, sizeof out->host);
+    snprintf(out->unit, sizeof out->unit, "device %d %s", d->ordinal, name);
+}
+
 static void cuda_cancel(Executor *ex) { atomic_store(&gx(ex)->cancel, 1); }
 
 static const char *cuda_last_error(const Executor *ex)
@@ -682,6 +697,7 @@ const ExecOps exec_cuda_ops = {
     /* .probe: none, the cross-core probe is the threads backend's */
     /* .predict: none, the plain calibrated model */
     .host = cuda_host,
+    .rank_where = cuda_rank_where,
     .cancel = cuda_cancel,
     .last_error = cuda_last_error,
     .close = gpu_close,

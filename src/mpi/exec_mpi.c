@@ -385,6 +385,18 @@ static CvError mpi_read(Executor *ex, int r, BufId b, size_t off, size_t n,
                    &arg, "a read");
 }
 
+/* Rank r: its process and host, as rank 0 learnt them when the job
+ * started (world.c); nothing fixes a unit. */
+static void mpi_rank_where(Executor *ex, int r, ExecRankWhere *out)
+{
+    (void)ex;
+    const MpiHostOf *h = mpi_world.hosts ? &mpi_world.hosts[r] : NULL;
+    out->pid = h ? h->pid : 0;
+    snprintf(out->host, sizeof out->host, "%s", h ? h->name : "unknown host");
+    if (h)
+        snprintf(out->unit, sizeof out->unit, "one of %d cpus", h->cpus);
+}
+
 static void mpi_host(Executor *ex, ExecHost *out)
 {
     (void)ex;
@@ -432,6 +444,7 @@ const ExecOps exec_mpi_ops = {
     /* .probe: none, the cross-core probe is the threads backend's */
     /* .predict: none, the plain model at the schedule's footprint */
     .host = mpi_host,
+    .rank_where = mpi_rank_where,
     .cancel = mpi_cancel,
     .last_error = mpi_last_error,
     .close = mpi_close,

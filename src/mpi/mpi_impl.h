@@ -71,6 +71,13 @@ typedef struct MpiRank {
     struct MpiRank *next; /* the process's other executors */
 } MpiRank;
 
+/* One process's host as the others learn it (world.c). */
+typedef struct {
+    char name[64]; /* MPI_Get_processor_name, cut */
+    int cpus;      /* the CPUs online there */
+    int pid;       /* its working process */
+} MpiHostOf;
+
 /* The processes of the job, as every process sees them (world.c). */
 typedef struct {
     int rank, size;       /* this process and how many; size 0: not
@@ -87,6 +94,8 @@ typedef struct {
     bool broken;          /* an MPI call failed: the job cannot finish
                              cleanly */
     MpiRank *execs;       /* the open executors' states */
+    MpiHostOf *hosts;     /* rank 0: every rank's host and process, by
+                             rank (NULL elsewhere) */
     int *local_pids;      /* rank 0: the processes of the other ranks on
                              its host (their working processes, not their
                              keepers), nlocal of them */

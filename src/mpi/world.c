@@ -20,12 +20,7 @@ static bool under_mpirun(void)
            getenv("PMI_RANK");
 }
 
-/* One process's host as the others learn it. */
-typedef struct {
-    char name[64]; /* MPI_Get_processor_name, cut */
-    int cpus;      /* the CPUs online there */
-    int pid;       /* its working process */
-} HostOf;
+typedef MpiHostOf HostOf;
 
 /* Whether the ranks' hosts (host[r]: the number of rank r's host, by
  * order of its first rank) are G hosts of n / G ranks each, in blocks or
@@ -109,7 +104,10 @@ static int host_facts(void)
         for (int r = 1; r < mpi_world.size; r++)
             if (!strcmp(all[r].name, all[0].name) && all[r].pid > 0)
                 mpi_world.local_pids[mpi_world.nlocal++] = all[r].pid;
-    free(all);
+    if (rc == MPI_SUCCESS && mpi_world.rank == 0)
+        mpi_world.hosts = all; /* kept for the rank lines (exec_mpi.c) */
+    else
+        free(all);
     return rc;
 }
 

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "threads/copy.h"
 #include "threads/predict.h"
@@ -582,6 +583,22 @@ static void threads_host(Executor *ex, ExecHost *out)
              model[0] ? model : "unknown CPU", out->cores);
 }
 
+/* Rank r: a thread of this process, on the r-th CPU the process may use
+ * where every rank has one (pin_rank), else wherever the scheduler puts
+ * it. */
+static void threads_rank_where(Executor *ex, int r, ExecRankWhere *out)
+{
+    ThreadsExec *x = tx(ex);
+    int cpu = x->cpus >= ex->nranks ? exec_cpu_id(r) : -1;
+    out->pid = (long)getpid();
+    exec_host_name(out->host, sizeof out->host);
+    if (cpu >= 0)
+        snprintf(out->unit, sizeof out->unit, "cpu %d", cpu);
+    else
+        snprintf(out->unit, sizeof out->unit, "a thread on any of %d cpus",
+                 x->cpus);
+}
+
 /* The machine's cross-core state, by probe.h's two threads pinned to the
  * first two CPUs (where ranks 0 and 1 run while every rank has a CPU of
  * its own): called between runs, while the ranks' threads wait idle. */
@@ -605,6 +622,7 @@ const ExecOps exec_threads_ops = {
     .probe = threads_probe,
     .predict = threads_predict,
     .host = threads_host,
+    .rank_where = threads_rank_where,
     .cancel = threads_cancel,
     .last_error = threads_last_error,
     .close = threads_close,
