@@ -522,6 +522,44 @@ static void test_large(void **state)
     unsetenv("FAKE_CUDA_SMS");
 }
 
+/* ExecOptions.unalign (perf -u): every buffer u elements past its
+ * allocation; stepped and timed runs right on one device and two, for a
+ * type of one, two and eight bytes. */
+static void test_unalign(void **state)
+{
+    (void)state;
+    cuda();
+    static const struct { CollKind k; const char *algo; DataType t; RedOp op; } cs[] = {
+        {COLL_ALLREDUCE, "ring", DT_INT8, OP_SUM},
+        {COLL_ALLGATHER, "ring", DT_HALF, OP_SUM},
+        {COLL_REDUCESCATTER, "ring", DT_DOUBLE, OP_MAX},
+    };
+    for (int devs = 1; devs <= 2; devs++)
+        for (size_t u = 1; u <= 3; u += 2) {
+            setenv("FAKE_CUDA_DEVICES", devs == 1 ? "1" : "2", 1);
+            char why[300] = "";
+            Executor *ex = NULL;
+            CvError e = cuda()->open(&ex, 3, &(ExecOptions){.unalign = u}, why,
+                                     sizeof why);
+            if (e)
+                fail_msg("open with unalign %zu: %s", u, why);
+            for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+                const AlgoInfo *a = algo_find(cs[i].k, cs[i].algo);
+                CollCall c = {.kind = cs[i].k, .nranks = 3, .count = 10007,
+                              .dtype = cs[i].t, .op = cs[i].op};
+                Schedule s;
+                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                if (ex->ops->load(ex, &s))
+                    fail_msg("%s: %s", describe(a, &c), ex->ops->last_error(ex));
+                check_steps(ex, a, &s);
+                check_runs(ex, a, &s);
+                sched_fini(&s);
+            }
+            close_cuda(ex);
+        }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* ---------------------------------------------------- staging, input */
 
 /* p = 2 in place: each rank reduces the other's buffer into its own in
@@ -1042,6 +1080,7 @@ int main(void)
         cmocka_unit_test(test_too_big),
         cmocka_unit_test(test_native_missing),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_unalign),
         cmocka_unit_test(test_sweep_one_device),
         cmocka_unit_test(test_sweep_peers),
         cmocka_unit_test(test_sweep_no_peers),

@@ -191,6 +191,17 @@ static void test_perf_native_row(void **state)
     }
     if (pid[0] == pid[1] || pid[1] == pid[2] || pid[0] == pid[2])
         fail_run(&r, "perf -B mpi: two ranks' lines name one process");
+    /* -u 1: every rank's buffers one element past their start, results
+       right for a type of one byte and one of eight */
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -a all -B mpi -p 3 -u 1 "
+           "-b 8 -e 4K -f 512 -n 2 -w 0 -d int8");
+    if (r.rc || !strstr(r.out, "# Out of bounds values : 0 OK") ||
+        !strstr(r.out, "# unalign: every rank's buffers start 1 element past"))
+        fail_run(&r, "perf -B mpi -u 1 (int8) was not right");
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf reduce -a all -B mpi -p 3 -u 1 "
+           "-b 24 -e 24K -f 1024 -n 2 -w 0 -d double");
+    if (r.rc || strstr(r.out, "FAILED"))
+        fail_run(&r, "perf -B mpi -u 1 (double) was not right");
     /* -a mpi: MPI's own alone */
     sh(&r, MPIRUN "3 $B/collviz-mpi perf gather -r 2 -a mpi -B mpi -p 3 --csv "
            "-b 8 -e 64 -n 2 -w 0 -d half");

@@ -1032,6 +1032,8 @@ static void test_nccl_flags(void **state)
         {"-C", "yes", "-C 'yes' must be a whole number from 0 to 1"},
         {"-S", "-1", "-S '-1' must be a whole number from 0 to 1"},
         {"-m", "0", "-m '0' must be a whole number from 1 to 1000"},
+        {"-u", "-1", "-u '-1' must be a whole number from 0 to 4096"},
+        {"-u", "4097", "-u '4097' must be a whole number from 0 to 4096"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         const char *b[] = {"perf", "allreduce", "-p", "2", bad[i][0],
@@ -1041,6 +1043,22 @@ static void test_nccl_flags(void **state)
         assert_non_null(strstr(r.err, bad[i][2]));
         ran_free(&r);
     }
+    /* -u 3 (nccl-tests' unalign): said in the header and the JSON, and
+       every type's results right (the buffers' addresses themselves:
+       test_exec_threads test_unalign) */
+    const char *un[] = {"perf", "allreduce", "-p", "2", "-b", "8", "-e", "8K",
+                        "-f", "32", "-n", "1", "-w", "0", "-u", "3", "-d", "all",
+                        "--json", json, NULL};
+    r = run(un, 60);
+    assert_int_equal(r.status, 0);
+    assert_int_equal(count_lines(r.out, "# unalign: every rank's buffers start "
+                                 "3 elements past their aligned start (-u)"), 1);
+    assert_int_equal(count_lines(r.out, "# Out of bounds values : 0 OK"), 1);
+    ran_free(&r);
+    j = slurp(json);
+    assert_non_null(strstr(j, "\"unalign\": 3"));
+    free(j);
+    unlink(json);
     drop_cache(dir);
 }
 

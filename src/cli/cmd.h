@@ -27,6 +27,10 @@ const char *cmd_default_backend(void);
  * NULL: cmd_default_backend()) for nranks ranks; on failure (an unknown backend or
  * option too) the sentence is printed and NULL returned. */
 Executor *cmd_exec_open(const char *backend, int nranks);
+/* The same with every rank's buffers `unalign` elements past their
+ * aligned start (perf -u, ExecOptions.unalign). */
+Executor *cmd_exec_open_unaligned(const char *backend, int nranks,
+                                  size_t unalign);
 /* The saved calibration of ex's backend and rank count on this machine
  * (ExecOps.host), or a quick one measured and saved now (said on stderr,
  * with why there was none when there is more to say than that: a file

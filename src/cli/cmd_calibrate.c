@@ -30,6 +30,12 @@ const char *cmd_default_backend(void)
 
 Executor *cmd_exec_open(const char *backend, int nranks)
 {
+    return cmd_exec_open_unaligned(backend, nranks, 0);
+}
+
+Executor *cmd_exec_open_unaligned(const char *backend, int nranks,
+                                  size_t unalign)
+{
     char why[256] = "";
     const char *params;
     const ExecOps *ops = exec_find_spec(backend ? backend
@@ -37,7 +43,7 @@ Executor *cmd_exec_open(const char *backend, int nranks)
                                         &params, why, sizeof why);
     Executor *ex = NULL;
     if (ops) {
-        ExecOptions opt = {.params = params};
+        ExecOptions opt = {.params = params, .unalign = unalign};
         CvError e = ops->open(&ex, nranks, &opt, why, sizeof why);
         if (e) {
             if (!why[0])

@@ -44,6 +44,7 @@ static const CliOpt opts[] = {
     {'m', "agg-iters", "COUNT", "collectives per timed iteration, run back to back in one call (default 1); times are per collective, as nccl-tests' -m"},
     {'z', "blocking", "0|1", "1: every iteration its own call, waited for before the next (nccl-tests' -z); 0: the iterations back to back (default)"},
     {'C', "report-cputime", "0|1", "1: the time columns are the host's clock around the timed calls, per collective (cputime); algbw and busbw stay the backend's time (nccl-tests' -C)"},
+    {'u', "unalign", "ELEMENTS", "every rank's buffers start ELEMENTS elements past their aligned start, to time the unaligned paths (default 0; nccl-tests' -u)"},
     {'S', "report-timestamps", "0|1", "1: each row ends with the time it was measured, YYYY-MM-DD hh:mm:ss local time (nccl-tests' -S)"},
     {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
     {0, "json", "FILE", "also write the results to FILE as JSON"},
@@ -53,15 +54,16 @@ static const CliOpt opts[] = {
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
        O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_CYCLES,
-       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_STAMPS, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
+       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_UNALIGN, O_STAMPS, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
              "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [-N CYCLES]\n"
-             "       [-I] [-M] [-m COUNT] [-z 0|1] [-C 0|1] [-S 0|1] [--min-bw GBPS]\n"
-             "       [--json FILE] [--csv] [-T MACHINE]",
+             "       [-I] [-M] [-m COUNT] [-z 0|1] [-C 0|1] [-u ELEMENTS] [-S 0|1]\n"
+             "       [--min-bw GBPS]"
+             " [--json FILE] [--csv] [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements; beside them the "
@@ -100,6 +102,7 @@ typedef struct {
     int cycles;             /* -N: sweeps to run (0: until interrupted) */
     bool mem_report;        /* -M: the buffers' memory in the header */
     bool stamps;            /* -S 1: each row's time at its end */
+    int unalign;            /* -u: elements past the buffers' start */
     Machine mach;           /* -T's machine (cfg.what_if points here) */
 } PerfArgs;
 
@@ -180,7 +183,9 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
          parse_int("-m", a->val[O_AGG], 1, PERF_MAX_AGG, &pa->cfg.agg, e)) ||
         (a->val[O_BLOCKING] && parse_int("-z", a->val[O_BLOCKING], 0, 1, &z, e)) ||
         (a->val[O_CPUTIME] && parse_int("-C", a->val[O_CPUTIME], 0, 1, &cpu, e)) ||
-        (a->val[O_STAMPS] && parse_int("-S", a->val[O_STAMPS], 0, 1, &st, e)))
+        (a->val[O_STAMPS] && parse_int("-S", a->val[O_STAMPS], 0, 1, &st, e)) ||
+        (a->val[O_UNALIGN] &&
+         parse_int("-u", a->val[O_UNALIGN], 0, PERF_MAX_UNALIGN, &pa->unalign, e)))
         return -1;
     pa->cfg.blocking = z, pa->cfg.cputime = cpu, pa->stamps = st;
     if (a->val[O_CYCLES] &&
@@ -283,6 +288,9 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            c->sweep.max, c->sweep.factor ? c->sweep.factor : c->sweep.step,
            c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters,
            c->agg > 1 ? c->agg : 1, c->check);
+    if (pa->unalign)
+        printf("# unalign: every rank's buffers start %d element%s past their "
+               "aligned start (-u)\n", pa->unalign, pa->unalign == 1 ? "" : "s");
     if (c->blocking)
         printf("# blocking: every iteration its own call, waited for before "
                "the next (-z 1)\n");
@@ -718,6 +726,7 @@ static void json_head(JsonWriter *w, const Run *r)
     json_int(w, "check", c->check);
     json_break(w);
     json_int(w, "aggregated_iterations", c->agg > 1 ? c->agg : 1);
+    json_int(w, "unalign", r->pa->unalign);
     json_bool(w, "blocking_collectives", c->blocking);
     json_bool(w, "report_cputime", c->cputime);
     json_break(w);
@@ -1041,7 +1050,8 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
     Calib cal;
     Run r = {.pa = pa, .tty = isatty(STDERR_FILENO)};
     PerfRow *rows = NULL;
-    Executor *ex = cmd_exec_open(pa->backend, pa->cfg.call.nranks);
+    Executor *ex = cmd_exec_open_unaligned(pa->backend, pa->cfg.call.nranks,
+                                           (size_t)pa->unalign);
     int rc = ex ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (ex && hosts_machine(ex, pa, &hosts))
         local.cfg.shape = &hosts;

@@ -26,6 +26,10 @@ typedef struct {
     const char *params; /* the backend's own options, "key=value,..." (what
                            follows NAME: in -B NAME:key=value,...), which
                            its open parses; NULL or "": its defaults */
+    size_t unalign;     /* every rank's buffers start this many elements
+                           past their allocation's aligned start
+                           (nccl-tests' -u: the kernels' unaligned paths);
+                           0: aligned */
 } ExecOptions;
 
 /* Timings of a timed run. */

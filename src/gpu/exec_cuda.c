@@ -61,6 +61,7 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
     }
     x->base = (Executor){.ops = &exec_cuda_ops, .nranks = nranks};
     x->rank_dev = rd;
+    x->unalign = opt ? opt->unalign : 0;
     atomic_init(&x->cancel, 0);
     CvError e = gpu_open_devices(x, opt ? opt->params : NULL, why, whylen);
     if (!e)
@@ -122,13 +123,15 @@ static void unload(GpuExec *x)
 static void free_memory(GpuExec *x)
 {
     CudaApi *a = &x->api;
-    for (size_t i = 0; x->buf && i < nbufs(x); i++)
-        if (x->buf[i]) {
+    for (size_t i = 0; x->buf_base && i < nbufs(x); i++)
+        if (x->buf_base[i]) {
             gpu_use(x, x->rank_dev[i / BUF_COUNT]);
-            a->cuMemFree(x->buf[i]);
+            a->cuMemFree(x->buf_base[i]);
         }
-    free(x->buf), free(x->buf_bytes), free(x->mirror), free(x->mirror_ok);
-    x->buf = NULL, x->buf_bytes = NULL, x->mirror = NULL, x->mirror_ok = NULL;
+    free(x->buf), free(x->buf_base), free(x->buf_bytes), free(x->mirror);
+    free(x->mirror_ok);
+    x->buf = x->buf_base = NULL, x->buf_bytes = NULL, x->mirror = NULL;
+    x->mirror_ok = NULL;
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];
         gpu_use(x, d);
@@ -182,7 +185,8 @@ static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
             if (n > (SIZE_MAX - *at) / es)
                 return gpu_fail(x, CV_ERR_NOMEM, "the buffers would be larger "
                                 "than a device can address, let alone hold");
-            *at += growth(n * es, x->buf_bytes ? x->buf_bytes[i] : 0);
+            *at += growth((n + x->unalign) * es,
+                          x->buf_bytes ? x->buf_bytes[i] : 0);
         }
     for (int d = 0; d < x->ndev; d++) {
         size_t fr = 0, tot = 0, want = need[d] + (extra ? extra[d] : 0);
@@ -206,18 +210,21 @@ static CvError alloc_buffers(GpuExec *x, const Schedule *s)
     size_t es = dtype_size(s->call.dtype);
     if (!x->buf) {
         x->buf = calloc(nbufs(x), sizeof *x->buf);
+        x->buf_base = calloc(nbufs(x), sizeof *x->buf_base);
         x->buf_bytes = calloc(nbufs(x), sizeof *x->buf_bytes);
         x->mirror = calloc(nbufs(x), sizeof *x->mirror);
         x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
     }
-    if (!x->buf || !x->buf_bytes || !x->mirror || !x->mirror_ok)
+    if (!x->buf || !x->buf_base || !x->buf_bytes || !x->mirror || !x->mirror_ok)
         return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
     for (size_t i = 0; i < nbufs(x); i++) {
         size_t n = sched_bufsize(s, (int)(i / BUF_COUNT), (BufId)(i % BUF_COUNT));
-        CvError e = ensure(x, x->rank_dev[i / BUF_COUNT], &x->buf[i], &x->buf_bytes[i],
-                           n * es, "to allocate a rank's buffer");
+        CvError e = ensure(x, x->rank_dev[i / BUF_COUNT], &x->buf_base[i],
+                           &x->buf_bytes[i], (n + x->unalign) * es,
+                           "to allocate a rank's buffer");
         if (e)
             return e;
+        x->buf[i] = x->buf_base[i] + x->unalign * es; /* -u: past the start */
     }
     return CV_OK;
 }
@@ -645,6 +652,8 @@ static void forget(GpuExec *x)
     memset(x->ev_iter, 0, sizeof x->ev_iter);
     if (x->buf)
         memset(x->buf, 0, nbufs(x) * sizeof *x->buf);
+    if (x->buf_base)
+        memset(x->buf_base, 0, nbufs(x) * sizeof *x->buf_base);
     x->host = NULL;
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];

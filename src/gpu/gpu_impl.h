@@ -81,7 +81,10 @@ typedef struct {
     bool peer_off;             /* option peer=0 */
     bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
     int *rank_dev;             /* [nranks] index into dev */
-    CUdeviceptr *buf;          /* [rank * BUF_COUNT + b] */
+    CUdeviceptr *buf;          /* [rank * BUF_COUNT + b]: buf_base +
+                                  unalign elements */
+    CUdeviceptr *buf_base;     /* [rank * BUF_COUNT + b] their allocations */
+    size_t unalign;            /* ExecOptions.unalign (nccl-tests' -u) */
     size_t *buf_bytes;         /* [rank * BUF_COUNT + b] their sizes: device
                                   memory is kept across loads and only
                                   grown, since cuMemFree synchronises the

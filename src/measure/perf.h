@@ -17,6 +17,7 @@
 
 #define PERF_MAX_ITERS MEASURE_MAX_ITERS /* timed iterations of one row */
 #define PERF_MAX_AGG 1000 /* collectives per timed iteration (-m) */
+#define PERF_MAX_UNALIGN 4096 /* elements past the buffers' start (-u) */
 #define PERF_MAX_MIN_TIME 60.0 /* seconds: the largest min_time_s */
 
 /* What to measure. */

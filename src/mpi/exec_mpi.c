@@ -32,6 +32,7 @@ typedef struct {
     MpiRank *mine;      /* rank 0's own state (world.c's list) */
     int id;             /* the executor's id on every process */
     long timeout_s;     /* the watchdog's patience (option timeout) */
+    size_t unalign;     /* ExecOptions.unalign, sent with every load */
     atomic_int cancel;  /* a cancel is waiting (ExecOps.cancel) */
     char err[320];      /* the last error's sentence */
 } MpiExec;
@@ -222,6 +223,7 @@ static CvError mpi_open(Executor **out, int nranks, const ExecOptions *opt,
     pthread_once(&watch.once, watch_start);
     x->base = (Executor){.ops = &exec_mpi_ops, .nranks = nranks};
     x->timeout_s = timeout;
+    x->unalign = opt ? opt->unalign : 0;
     pthread_mutex_lock(&turn);
     x->id = next_id++;
     pthread_mutex_unlock(&turn);
@@ -270,7 +272,7 @@ static CvError mpi_load(Executor *ex, const Schedule *s)
     MpiCmd cmd = {.kind = MCMD_LOAD,
                   .a = {(int64_t)s->nxfers, (int64_t)s->nsteps, c->kind,
                         (int64_t)c->count, c->dtype, c->op, c->root,
-                        c->in_place}};
+                        c->in_place, (int64_t)x->unalign}};
     MpiDoArgs arg = {.sched = s, .staged = staged};
     if (!e)
         e = command(x, cmd, &arg, "the load");

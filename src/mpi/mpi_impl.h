@@ -37,7 +37,7 @@ typedef enum {
 typedef struct {
     int32_t kind; /* MpiCmdKind */
     int32_t id;   /* the executor it is for */
-    int64_t a[8]; /* its arguments */
+    int64_t a[9]; /* its arguments */
 } MpiCmd;
 
 /* One executor's state on one process. */
@@ -54,7 +54,9 @@ typedef struct MpiRank {
                              step: read from the stage */
     size_t *at;           /* [nsteps + 1]: xf[at[k] .. at[k + 1]) is step k */
     size_t bufsize[BUF_COUNT];    /* elements of this rank's buffers */
-    unsigned char *buf[BUF_COUNT]; /* this rank's buffers */
+    unsigned char *buf[BUF_COUNT]; /* this rank's buffers: base + the
+                             load's unalign elements (nccl-tests' -u) */
+    unsigned char *base[BUF_COUNT]; /* their allocations */
     unsigned char *stage; /* staged sources of one step */
     unsigned char *tmp;   /* received operands of one step's reduces */
     const unsigned char **src; /* [per xf] where a step reads it from */

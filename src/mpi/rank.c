@@ -75,7 +75,7 @@ int mpi_bcast_big(void *p, size_t n, MPI_Comm comm)
 void mpi_rank_unload(MpiRank *m)
 {
     for (int b = 0; b < BUF_COUNT; b++)
-        free(m->buf[b]), m->buf[b] = NULL;
+        free(m->base[b]), m->base[b] = m->buf[b] = NULL;
     free(m->xf), free(m->staged), free(m->at), free(m->stage), free(m->tmp);
     free(m->src), free(m->rtmp), free(m->req), free(m->skip), free(m->init);
     m->xf = NULL, m->staged = NULL, m->at = NULL, m->stage = NULL;
@@ -182,13 +182,14 @@ static CvError take_mine(MpiRank *m, const Wire *w, size_t nx,
 
 /* Allocate this rank's buffers, stage and scratch. */
 static CvError alloc_bufs(MpiRank *m, const Wire *w, size_t stage_b,
-                          size_t tmp_b)
+                          size_t tmp_b, size_t unalign)
 {
     for (int b = 0; b < BUF_COUNT; b++) {
         m->bufsize[b] = w->bufsize[(size_t)m->me * BUF_COUNT + b];
-        m->buf[b] = malloc(m->bufsize[b] * m->es + 1);
-        if (!m->buf[b])
+        m->base[b] = malloc((m->bufsize[b] + unalign) * m->es + 1);
+        if (!m->base[b])
             return CV_ERR_NOMEM;
+        m->buf[b] = m->base[b] + unalign * m->es;
     }
     m->stage = malloc(stage_b + 1);
     m->tmp = malloc(tmp_b + 1);
@@ -246,7 +247,7 @@ CvError mpi_rank_load(MpiRank *m, const MpiCmd *c, const Schedule *s,
     if (!e)
         e = take_mine(m, &w, (size_t)c->a[0], &sb, &tb);
     if (!e)
-        e = alloc_bufs(m, &w, sb, tb);
+        e = alloc_bufs(m, &w, sb, tb, (size_t)c->a[8]);
     if (!e)
         e = plan_fusion(m);
     if (s) {

@@ -199,6 +199,7 @@ static CvError threads_open(Executor **out, int nranks,
     x->cpus = exec_cpus();
     set_policies(x, &o);
     x->check_steps = opt ? opt->check_steps : 0;
+    x->unalign = opt ? opt->unalign : 0;
     x->eager_opt = o.eager_bytes;
     x->push_bytes = o.push_bytes >= 0 ? (size_t)o.push_bytes : PLAN_PUSH_BYTES;
     e = start_workers(x, why, whylen);
@@ -581,6 +582,16 @@ static void threads_host(Executor *ex, ExecHost *out)
     out->cores = tx(ex)->cpus;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
              model[0] ? model : "unknown CPU", out->cores);
+}
+
+const void *threads_buffer(Executor *ex, int r, BufId b, const void **base)
+{
+    ThreadsExec *x = tx(ex);
+    *base = NULL;
+    if (!ex->sched || r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
+        return NULL;
+    *base = x->ranks[r].base[b];
+    return x->ranks[r].buf[b];
 }
 
 /* Rank r: a thread of this process, on the r-th CPU the process may use

@@ -44,12 +44,19 @@
  *
  * Rank limit: 1 .. COLL_MAX_RANKS (1024) threads. Buffers larger than the
  * machine's physical memory are refused with CV_ERR_NOMEM before anything
- * is allocated. A failed load leaves no schedule loaded. */
+ * is allocated. A failed load leaves no schedule loaded. With
+ * ExecOptions.unalign every buffer starts that many elements past its
+ * allocation (aligned to 16 bytes at least, large ones to 2 MiB). */
 #ifndef COLLVIZ_EXEC_THREADS_H
 #define COLLVIZ_EXEC_THREADS_H
 
 #include "exec/exec.h"
 
 extern const ExecOps exec_threads_ops;
+
+/* Where rank r's buffer b of the loaded schedule starts, and where its
+ * allocation does (*base): ExecOptions.unalign elements apart. NULL when
+ * nothing is loaded or r or b is out of range. */
+const void *threads_buffer(Executor *ex, int r, BufId b, const void **base);
 
 #endif

@@ -267,10 +267,13 @@ static void rank_load(Rank *me)
     const Schedule *s = me->ex->base.sched;
     size_t es = es_of(me->ex);
     me->err = CV_OK;
-    for (int b = 0; b < BUF_COUNT && !me->err; b++)
-        if (ensure(&me->buf[b], &me->cap[b],
-                   sched_bufsize(s, me->id, (BufId)b) * es))
+    size_t off = me->ex->unalign * es; /* -u: past the aligned start */
+    for (int b = 0; b < BUF_COUNT && !me->err; b++) {
+        if (ensure(&me->base[b], &me->cap[b],
+                   sched_bufsize(s, me->id, (BufId)b) * es + off))
             me->err = CV_ERR_NOMEM;
+        me->buf[b] = me->err ? NULL : me->base[b] + off;
+    }
     if (!me->err && ensure(&me->stage, &me->stage_cap,
                            me->ex->plan.stage_elems[me->id] * es))
         me->err = CV_ERR_NOMEM;
@@ -281,8 +284,8 @@ static void rank_load(Rank *me)
 static void rank_free(Rank *me)
 {
     for (int b = 0; b < BUF_COUNT; b++) {
-        free(me->buf[b]);
-        me->buf[b] = NULL, me->cap[b] = 0;
+        free(me->base[b]);
+        me->base[b] = me->buf[b] = NULL, me->cap[b] = 0;
     }
     free(me->stage);
     free(me->stamps);

@@ -86,7 +86,9 @@ typedef struct {
     Flag entered; /* phases whose waits and staging it completed, so that
                      ranks pushing into its buffers may write (published
                      only in phases with pushes into it) */
-    alignas(CACHE_LINE) unsigned char *buf[BUF_COUNT]; /* its buffers */
+    alignas(CACHE_LINE) unsigned char *buf[BUF_COUNT]; /* its buffers:
+                              base + the executor's unalign elements */
+    unsigned char *base[BUF_COUNT]; /* their allocations */
     size_t cap[BUF_COUNT]; /* bytes allocated per buffer */
     unsigned char *stage;  /* copies of sources a step overwrites */
     size_t stage_cap;      /* bytes allocated for stage */
@@ -117,6 +119,7 @@ struct ThreadsExec {
     uint32_t nruns;        /* CMD_RUN commands issued */
     Waiter main_wait;      /* how the caller waits for the workers */
     int check_steps;       /* ExecOptions.check_steps */
+    size_t unalign;        /* ExecOptions.unalign */
     long eager_opt;        /* the eager_bytes option; -1: the default
                               (eager_for) */
     size_t eager_bytes;    /* largest eager transfer of the schedule
