@@ -286,6 +286,18 @@ static void test_core_words(void **state)
         assert_string_equal(words_machine((MachineKind)k),
                             machine_kind_name((MachineKind)k));
     }
+    /* every error's fragment: English as cv_strerror says it, and its
+       Chinese */
+    for (int k = 0; k < CV_ERR_COUNT; k++) {
+        ui_lang_use(UI_LANG_EN);
+        assert_string_equal(words_error((CvError)k), cv_strerror((CvError)k));
+        ui_lang_use(UI_LANG_ZH);
+        if (!strcmp(words_error((CvError)k), cv_strerror((CvError)k)))
+            fail_msg("error '%s' has no Chinese", cv_strerror((CvError)k));
+    }
+    assert_string_equal(words_error(CV_ERR_NOMEM),
+                        "\xe5\x86\x85\xe5\xad\x98\xe4\xb8\x8d\xe8\xb6\xb3"); /* 内存不足 */
+    ui_lang_use(UI_LANG_EN);
     /* the machine "full" and the calibration "full" are two words */
     ui_lang_use(UI_LANG_ZH);
     assert_string_equal(words_machine(MACHINE_FULL),

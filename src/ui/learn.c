@@ -13,6 +13,7 @@
 #include "ui/keys.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
+#include "ui/words.h"
 
 _Static_assert(LINT_PICTURE_MAX_RANKS == SCENE_MAX_RANKS,
                "the checker and the player draw the same scenes");
@@ -49,7 +50,7 @@ static int read_lesson(const Learn *l, int i, UiLang lang, Lesson *out,
     if (e && d.n)
         snprintf(why, whylen, "%s:%d: %s", path, d.d[0].line, d.d[0].msg);
     else if (e)
-        snprintf(why, whylen, "%s: %s", path, cv_strerror(e));
+        snprintf(why, whylen, "%s: %s", path, words_error(e));
     lesson_diags_fini(&d);
     if (e)
         lesson_fini(out);
@@ -96,7 +97,7 @@ CvError learn_init(Learn *l, const char *dir, UiLang lang,
     l->nchecks = calloc(l->nlist, sizeof *l->nchecks);
     l->end = calloc(l->nlist, sizeof *l->end);
     if (!l->titles || !l->nchecks || !l->end) {
-        snprintf(why, whylen, "%s", cv_strerror(CV_ERR_NOMEM));
+        snprintf(why, whylen, "%s", words_error(CV_ERR_NOMEM));
         return CV_ERR_NOMEM;
     }
     load_titles(l);
@@ -711,7 +712,7 @@ static void run_nth(Learn *l, int n)
     size_t len = strcspn(s, "\n");
     char *cmd = malloc(len + 1);
     if (!cmd) {
-        say(l, ROLE_ERROR, "%s", cv_strerror(CV_ERR_NOMEM));
+        say(l, ROLE_ERROR, "%s", words_error(CV_ERR_NOMEM));
         return;
     }
     memcpy(cmd, s, len);

@@ -12,6 +12,7 @@
 #include "lesson/lint.h"
 #include "ui/learn.h"
 #include "ui/term.h"
+#include "ui/words.h"
 
 enum { L_LANG, L_RESET, L_CHECK, L_HELP, L_COUNT };
 
@@ -58,7 +59,7 @@ static int fail(const char *fmt, const char *a, const char *b)
     size_t need = msg && n >= 0 ? sanitize(NULL, 0, msg, 0) + 1 : 0;
     if (need && (safe = malloc(need)))
         sanitize(safe, need, msg, 0);
-    fprintf(stderr, "collviz: %s\n", safe ? safe : cv_strerror(CV_ERR_NOMEM));
+    fprintf(stderr, "collviz: %s\n", safe ? safe : words_error(CV_ERR_NOMEM));
     free(msg);
     free(safe);
     return CLI_EXIT_USAGE;
@@ -229,7 +230,7 @@ int cmd_learn(int argc, char **argv)
         if (l)
             learn_fini(l);
         free(l);
-        return fail("%s%s", l ? why : cv_strerror(CV_ERR_NOMEM), "");
+        return fail("%s%s", l ? why : words_error(CV_ERR_NOMEM), "");
     }
     bool all = la.reset && !strcmp(la.reset, "all") && !la.lesson;
     const char *key = la.reset && !all ? la.reset : la.lesson;

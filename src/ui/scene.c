@@ -10,6 +10,7 @@
 
 #include "cli/machine_spec.h"
 #include "ui/i18n.h"
+#include "ui/words.h"
 
 static double now(void)
 {
@@ -108,7 +109,7 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
     else if (e)
         snprintf(why, whylen, "%s %s on %d ranks cannot be built: %s.",
                  set->algo->name, coll_name(call->kind), call->nranks,
-                 cv_strerror(e));
+                 words_error(e));
     return e;
 }
 
@@ -127,7 +128,7 @@ static CvError open_executor(const Scene *have, const ExecOps *ops,
     CvError e = ops->open(ex, p, &opt, why, whylen);
     if (e && !why[0])
         snprintf(why, whylen, "The %s backend cannot start %d ranks: %s.",
-                 ops->name, p, cv_strerror(e));
+                 ops->name, p, words_error(e));
     return e;
 }
 
@@ -472,7 +473,7 @@ static CvError backend_failed(Scene *sc, CvError e, char *why, size_t whylen)
     const char *w = sc->ex ? sc->backend->last_error(sc->ex) : "";
     snprintf(why, whylen, "The %s backend failed: %s",
              sc->backend ? sc->backend->name : "?",
-             w && *w ? w : cv_strerror(e));
+             w && *w ? w : words_error(e));
     sc->broken = true;
     return e;
 }

@@ -102,7 +102,7 @@ static void draw_step(const App *app, Grid *g, Rect r)
                          app->view.ascii ? ">" : "\u25B6", app->play.ms);
     if (sc->sim.err)
         grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, _("  schedule error at step %zu: %s"),
-                    sc->sim.err_step + 1, cv_strerror(sc->sim.err));
+                    sc->sim.err_step + 1, words_error(sc->sim.err));
     else if (x + 2 < r.x + r.w) /* what does not fit ends in an ellipsis */
         grid_text_cut(g, r, x + 2, y, r.x + r.w - x - 2, ROLE_DIM, 0,
                       words_summary(sc->algo));

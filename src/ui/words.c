@@ -160,6 +160,39 @@ const char *words_phase(const char *phase)
     return word(phase);
 }
 
+/* cv_strerror's fragments, as core/error.h spells them (test_ui_zh
+ * checks each against cv_strerror and that it has its Chinese). */
+static const char *const error_words[CV_ERR_COUNT] = {
+    [CV_OK] = N_("no error"),
+    [CV_ERR_NOMEM] = N_("out of memory"),
+    [CV_ERR_ARG] = N_("invalid argument"),
+    [CV_ERR_RANKS] = N_("rank count out of range"),
+    [CV_ERR_ROOT] = N_("root rank out of range"),
+    [CV_ERR_IN_PLACE] = N_("the collective has no in-place form"),
+    [CV_ERR_ALGO] = N_("algorithm does not fit the collective"),
+    [CV_ERR_STEP] = N_("transfer added outside a step"),
+    [CV_ERR_BOUNDS] = N_("transfer outside its buffer"),
+    [CV_ERR_SENDWRITE] = N_("transfer writes a send buffer"),
+    [CV_ERR_MISSING] = N_("result element never written"),
+    [CV_ERR_UNINIT] = N_("reduction into an element holding no data"),
+    [CV_ERR_MIXED] = N_("reduction of elements from different positions"),
+    [CV_ERR_TWICE] = N_("a rank's input reduced twice into one element"),
+    [CV_ERR_WRONG] = N_("final state differs from the collective's definition"),
+    [CV_ERR_BACKEND] = N_("backend failure"),
+    [CV_ERR_UNAVAILABLE] = N_("backend not available"),
+    [CV_ERR_CANCELLED] = N_("cancelled"),
+    [CV_ERR_IO] = N_("input/output error"),
+    [CV_ERR_LIMIT] = N_("beyond the largest input collviz takes"),
+};
+
+const char *words_error(CvError e)
+{
+    if ((unsigned)e >= CV_ERR_COUNT || !error_words[e] ||
+        strcmp(error_words[e], cv_strerror(e))) /* not as listed: as is */
+        return cv_strerror(e);
+    return _(error_words[e]);
+}
+
 const char *words_machine(MachineKind k)
 {
     if (k >= MACHINE_KIND_COUNT || !machine_words[k])

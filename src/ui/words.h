@@ -1,7 +1,7 @@
 /* words.h - the core's English words, as the TUI shows them: algorithm
  * summaries and what an algorithm needs (src/algos), step phase names
- * (the schedules) and machine kinds (src/core/machine.h), in the language
- * in use.
+ * (the schedules), machine kinds (src/core/machine.h) and the errors'
+ * fragments (src/core/error.h), in the language in use.
  *
  * The core has no gettext; its words are listed in words.c, marked for
  * xgettext, and translated through the catalogue when shown. A word not
@@ -24,6 +24,8 @@ const char *words_needs(const AlgoInfo *a);
 const char *words_phase(const char *phase);
 /* A machine kind's name ("full", "bus"), as the counters show it. */
 const char *words_machine(MachineKind k);
+/* An error's fragment (cv_strerror's), in the language in use. */
+const char *words_error(CvError e);
 /* Whether s is one of the core's words listed in words.c (for tests). */
 bool words_listed(const char *s);
 

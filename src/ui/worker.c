@@ -18,6 +18,7 @@
 #include "measure/measure.h"
 #include "measure/perf.h"
 #include "ui/i18n.h"
+#include "ui/words.h"
 
 /* Results the ring holds: a whole job's, and a few of a cancelled job's
  * that end after the next one was queued. */
@@ -156,7 +157,7 @@ static CvError need_executor(Worker *w, const WorkerJob *j, char *why,
     why[0] = '\0';
     CvError e = j->backend->open(&ex, p, &opt, why, len);
     if (e && !why[0])
-        snprintf(why, len, "%s.", cv_strerror(e));
+        snprintf(why, len, "%s.", words_error(e));
     lock(w);
     w->ops = j->backend;
     w->ex = e ? NULL : ex;
@@ -215,7 +216,7 @@ static void job_failed(Worker *w, CvError e, const char *what)
     }
     const char *why = w->ex ? w->ops->last_error(w->ex) : "";
     finish_job(w, true, _("The %s failed: %s"), _(what),
-               why && *why ? why : cv_strerror(e));
+               why && *why ? why : words_error(e));
 }
 
 /* ------------------------------------------------------------ jobs */
@@ -234,7 +235,7 @@ static CvError job_schedule(const WorkerJob *j, const AlgoInfo *a,
                                                          : NULL, s, NULL, 0);
     if (e) {
         snprintf(why, len, "%s cannot be built: %s.", a->name,
-                 cv_strerror(e));
+                 words_error(e));
         return e;
     }
     if ((e = exec_check_fits(s, 0, fits, sizeof fits))) {
