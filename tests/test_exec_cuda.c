@@ -482,6 +482,18 @@ static void test_sweep_no_peers(void **state)
     sweep(3, 0, false);
 }
 
+/* a's schedule for c loaded in ex, then stepped and timed runs checked. */
+static void load_and_check(Executor *ex, const AlgoInfo *a, const CollCall *c)
+{
+    Schedule s;
+    assert_int_equal(algo_generate(a, c, &s), CV_OK);
+    if (ex->ops->load(ex, &s))
+        fail_msg("%s: %s", describe(a, c), ex->ops->last_error(ex));
+    check_steps(ex, a, &s);
+    check_runs(ex, a, &s);
+    sched_fini(&s);
+}
+
 /* Large transfers are cut into pieces across the multiprocessors, with
  * offsets that are and are not multiples of 16 bytes; on devices of 4
  * multiprocessors and of 132 (an H100's), where a step of 100003 elements
@@ -508,13 +520,7 @@ static void test_large(void **state)
                     a = algo_default(cs[i].k);
                 CollCall c = {.kind = cs[i].k, .nranks = 3, .count = 100003,
                               .dtype = cs[i].t, .op = cs[i].op, .in_place = ip};
-                Schedule s;
-                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-                if (ex->ops->load(ex, &s))
-                    fail_msg("%s: %s", describe(a, &c), ex->ops->last_error(ex));
-                check_steps(ex, a, &s);
-                check_runs(ex, a, &s);
-                sched_fini(&s);
+                load_and_check(ex, a, &c);
             }
         close_cuda(ex);
     }
@@ -547,13 +553,7 @@ static void test_unalign(void **state)
                 const AlgoInfo *a = algo_find(cs[i].k, cs[i].algo);
                 CollCall c = {.kind = cs[i].k, .nranks = 3, .count = 10007,
                               .dtype = cs[i].t, .op = cs[i].op};
-                Schedule s;
-                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-                if (ex->ops->load(ex, &s))
-                    fail_msg("%s: %s", describe(a, &c), ex->ops->last_error(ex));
-                check_steps(ex, a, &s);
-                check_runs(ex, a, &s);
-                sched_fini(&s);
+                load_and_check(ex, a, &c);
             }
             close_cuda(ex);
         }

@@ -265,9 +265,8 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            c->call.nranks);
     /* who ran it, as nccl-tests' rank lines say: this process, its host
        and what the backend reports of the machine */
-    char name[256] = "";
-    if (gethostname(name, sizeof name - 1))
-        snprintf(name, sizeof name, "unknown host");
+    char name[256];
+    exec_host_name(name, sizeof name);
     printf("# host %s, pid %ld: %s\n", name, (long)getpid(),
            host->fingerprint[0] ? host->fingerprint : "(the backend says "
            "nothing of it)");
@@ -287,7 +286,7 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "iters: %d agg iters: %d validation: %d\n", c->sweep.min,
            c->sweep.max, c->sweep.factor ? c->sweep.factor : c->sweep.step,
            c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters,
-           c->agg > 1 ? c->agg : 1, c->check);
+           c->agg, c->check);
     if (pa->unalign)
         printf("# unalign: every rank's buffers start %d element%s past their "
                "aligned start (-u)\n", pa->unalign, pa->unalign == 1 ? "" : "s");
@@ -369,7 +368,7 @@ static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l,
 {
     char t[32], when[32] = "";
     if (stamps)
-        when[0] = ' ', when[1] = ' ', fmt_stamp(when + 2, sizeof when - 2, r->when);
+        fmt_stamp(when, sizeof when, r->when);
     const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
     printf("%12llu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
            dtype_name(r->dtype), redop_column(c->call.kind, r->op),
@@ -378,9 +377,10 @@ static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l,
     print_side(c, &r->side[PERF_IN_PLACE]);
     fmt_time(t, sizeof t, o->model_s[l] * 1e6);
     if (o->model_s[l] > 0)
-        printf("  %7s  %6.2f%s\n", t, perf_ratio(o, l), when);
+        printf("  %7s  %6.2f", t, perf_ratio(o, l));
     else
-        printf("  %7s  %6s%s\n", "-", "-", when);
+        printf("  %7s  %6s", "-", "-");
+    printf("%s%s\n", stamps ? "  " : "", when);
     /* -I: each place's iterations, on a comment line of their own */
     for (int pl = 0; c->iter_stats && pl < PERF_PLACE_COUNT; pl++) {
         const PerfSide *d = &r->side[pl];
@@ -634,12 +634,12 @@ static void json_fits(JsonWriter *w, const char *key, const Calib *c,
     json_close(w);
 }
 
-static void json_side(JsonWriter *w, const char *key, const PerfSide *s, bool c_cputime,
-                      const Calib *c)
+static void json_side(JsonWriter *w, const char *key, const PerfSide *s,
+                      bool cputime, const Calib *c)
 {
     json_object(w, key);
     json_fixed(w, "time_us", s->time_s * 1e6, 4);
-    if (c_cputime)
+    if (cputime)
         json_fixed(w, "cputime_us", s->host_s * 1e6, 4);
     json_int(w, "iters", s->iters);
     json_fixed(w, "algbw", s->algbw, 6);
@@ -725,7 +725,7 @@ static void json_head(JsonWriter *w, const Run *r)
     json_int(w, "warmup", c->warmup);
     json_int(w, "check", c->check);
     json_break(w);
-    json_int(w, "aggregated_iterations", c->agg > 1 ? c->agg : 1);
+    json_int(w, "aggregated_iterations", c->agg);
     json_int(w, "unalign", r->pa->unalign);
     json_bool(w, "blocking_collectives", c->blocking);
     json_bool(w, "report_cputime", c->cputime);
@@ -955,6 +955,19 @@ static size_t variants(const PerfArgs *pa, Variant **out, size_t *stride)
     return n;
 }
 
+/* Where each of ex's p ranks runs (exec_rank_where), or NULL where its
+ * backend does not say. */
+static ExecRankWhere *ranks_where(Executor *ex, int p)
+{
+    ExecRankWhere *w = calloc((size_t)p, sizeof *w);
+    for (int k = 0; w && k < p; k++)
+        if (!exec_rank_where(ex, k, &w[k])) {
+            free(w);
+            return NULL;
+        }
+    return w;
+}
+
 /* Measure every algorithm's sweep, each variant in turn, into rows (an
  * algorithm's stride rows after the one before; the library's own
  * collective last, where algos has it); 0 or an exit status (the
@@ -965,14 +978,6 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
 {
     char why[256] = "";
     ExecHost host = exec_host(ex);
-    int p = r->pa->cfg.call.nranks;
-    free(r->where);
-    r->where = calloc((size_t)p, sizeof *r->where);
-    for (int k = 0; r->where && k < p; k++)
-        if (!exec_rank_where(ex, k, &r->where[k])) {
-            free(r->where);
-            r->where = NULL;
-        }
     if (r->pa->csv)
         print_csv_head();
     size_t done = 0;
@@ -1092,6 +1097,8 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
     /* -N: the whole sweep again, each cycle printed; a wrong element or
        a short bandwidth in any cycle fails the run */
     bool wrong = false;
+    if (ex)
+        r.where = ranks_where(ex, pa->cfg.call.nranks);
     for (int cycle = 0; rc == CLI_EXIT_OK &&
                         (!pa->cycles || cycle < pa->cycles); cycle++) {
         if (pa->cycles != 1 && !pa->csv)
