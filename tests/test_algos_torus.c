@@ -193,7 +193,7 @@ static void both_costs(const AlgoInfo *a, const CollCall *c, const Machine *m,
     Schedule s;
     assert_int_equal(algo_generate_on(a, c, m, &s, NULL, 0), CV_OK);
     assert_int_equal(model_machine_cost(&s, m, true, got, NULL), CV_OK);
-    AlgoArgs args = {c, m, a};
+    AlgoArgs args = {c, m, a, false, false};
     a->cost_on(&args, want);
     sched_fini(&s);
 }

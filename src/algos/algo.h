@@ -3,7 +3,7 @@
  * A generator is a pure function from a problem (a call and the machine
  * it is for) to a Schedule. An algorithm made for a kind of machine (a
  * torus's, a node's) says with `fits` whether a machine is one; the
- * others fit every machine, and work for every p in 1..COLL_MAX_RANKS
+ * others fit every machine, and work for every p in 1..SCHED_MAX_RANKS
  * (non-powers of two included), any count >= 0 (counts p does not divide
  * included), any root, in place or not. Each entry carries its closed-form
  * alpha-beta-gamma cost. */
@@ -35,6 +35,11 @@ typedef struct {
     const CollCall *call;        /* the call */
     const Machine *machine;      /* the machine (full when none is given) */
     const struct AlgoInfo *self; /* the entry asked */
+    bool compact;                /* the compact form is welcome: a
+                                    generator that repeats a shape may
+                                    set Schedule.compact (sched_repeat) */
+    bool reuse;                  /* the output holds a schedule whose
+                                    arrays are reused (sched_reinit) */
 } AlgoArgs;
 
 typedef struct AlgoInfo {
@@ -79,6 +84,20 @@ CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out);
 CvError algo_generate_on(const AlgoInfo *a, const CollCall *call,
                          const Machine *m, Schedule *out, char *why,
                          size_t whylen);
+/* How algo_generate_as builds. */
+enum {
+    ALGO_COMPACT = 1, /* the caller takes a compact schedule (Step), which
+                         the algorithm gives where it repeats a shape */
+    ALGO_REUSE = 2,   /* *out is a schedule made before (or zeroed) whose
+                         arrays the new one reuses; free it with
+                         sched_fini after the last */
+};
+/* The same, built as `how` (ALGO_*) says. Every generator takes up to
+ * SCHED_MAX_RANKS ranks; the executors, the Sim and the TUI keep their
+ * own limits (COLL_MAX_RANKS) and say so. */
+CvError algo_generate_as(const AlgoInfo *a, const CollCall *call,
+                         const Machine *m, unsigned how, Schedule *out,
+                         char *why, size_t whylen);
 /* Whether algorithm a is made for machine m (NULL: full), as above. */
 bool algo_fits(const AlgoInfo *a, const CollCall *call, const Machine *m,
                char *why, size_t whylen);

@@ -82,6 +82,19 @@ static inline size_t group_len(const RankGroups *gr, int g)
 {
     return gr->len ? gr->len[g] : gr->n0;
 }
+/* Start a generator's schedule: sched_init (sched_reinit where the caller
+ * gives one to reuse), compact as the caller asked
+ * (then sched_repeat records repeated steps, and the schedule holds at
+ * most SCHED_COMPACT_MAX_XFERS transfers). */
+static inline CvError algo_begin(const AlgoArgs *args, Schedule *s,
+                                 const char *name)
+{
+    CvError e = args->reuse ? sched_reinit(s, args->call, name)
+                            : sched_init(s, args->call, name);
+    s->compact = args->compact;
+    return e;
+}
+
 /* All p ranks as one group, its vector n elements at off. */
 static inline RankGroups groups_world(int p, size_t n, size_t off)
 {

@@ -47,10 +47,11 @@ static void lin_cost(const CollCall *c, double steps, double a, double b,
 /* One step between the root and every rank r: count elements from the
  * root's input (at r * stride) to r's output, or, when `inward`, from r's
  * input to the root's output (at r * stride). */
-static CvError star(const CollCall *c, Schedule *s, const char *phase,
+static CvError star(const AlgoArgs *args, Schedule *s, const char *phase,
                     int inward, size_t stride)
 {
-    CvError e = sched_init(s, c, "linear");
+    const CollCall *c = args->call;
+    CvError e = algo_begin(args, s, "linear");
     if (e)
         return e;
     int root = c->root;
@@ -68,20 +69,19 @@ static CvError star(const CollCall *c, Schedule *s, const char *phase,
 
 static CvError gen_broadcast_linear(const AlgoArgs *args, Schedule *s)
 {
-    const CollCall *c = args->call;
-    return star(c, s, "broadcast", 0, 0);
+    return star(args, s, "broadcast", 0, 0);
 }
 
 static CvError gen_scatter_linear(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    return star(c, s, "scatter", 0, c->count);
+    return star(args, s, "scatter", 0, c->count);
 }
 
 static CvError gen_gather_linear(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    return star(c, s, "gather", 1, c->count);
+    return star(args, s, "gather", 1, c->count);
 }
 
 /* One step, the root sends p - 1 messages of a block each. */
@@ -151,7 +151,7 @@ static void fan_in(Schedule *s, int root)
 static CvError gen_reduce_linear(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "linear");
+    CvError e = algo_begin(args, s, "linear");
     if (e)
         return e;
     fan_in(s, c->root);
@@ -182,7 +182,7 @@ static const AlgoInfo reduce_linear = {
 static CvError gen_allreduce_direct(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "direct");
+    CvError e = algo_begin(args, s, "direct");
     if (e)
         return e;
     fan_in(s, 0);
@@ -232,12 +232,12 @@ static void copy_own_block(Schedule *s, int blockwise)
 static CvError gen_reducescatter_pairwise(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "pairwise");
+    CvError e = algo_begin(args, s, "pairwise");
     if (e)
         return e;
     int p = c->nranks;
     copy_own_block(s, 0);
-    for (int k = 1; k < p; k++) {
+    for (int k = 1; k < p && !s->err; k++) {
         sched_step(s, "exchange");
         for (int r = 0; r < p; r++) {
             int src = (r - k + p) % p;
@@ -303,13 +303,13 @@ static void alltoall_save(Schedule *s)
 static CvError gen_alltoall_pairwise(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "pairwise");
+    CvError e = algo_begin(args, s, "pairwise");
     if (e)
         return e;
     int p = c->nranks;
     copy_own_block(s, 1);
     alltoall_save(s);
-    for (int k = 1; k < p; k++) {
+    for (int k = 1; k < p && !s->err; k++) {
         sched_step(s, "exchange");
         for (int r = 0; r < p; r++) {
             Loc a = alltoall_src(c, r, k);
@@ -336,14 +336,15 @@ static const AlgoInfo alltoall_pairwise = {
 /* One step: every rank r takes block q of its output from rank q at once,
  * all ranks in the same order (q = 0 first): from block r of q's input
  * when blockwise (alltoall), else q's whole input (allgather). */
-static CvError one_step_all(const CollCall *c, Schedule *s, const char *phase,
-                            bool blockwise)
+static CvError one_step_all(const AlgoArgs *args, Schedule *s,
+                            const char *phase, bool blockwise)
 {
-    CvError e = sched_init(s, c, "linear");
+    const CollCall *c = args->call;
+    CvError e = algo_begin(args, s, "linear");
     if (e)
         return e;
     sched_step(s, phase);
-    for (int r = 0; r < c->nranks; r++)
+    for (int r = 0; r < c->nranks && !s->err; r++)
         for (int q = 0; q < c->nranks; q++) {
             Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
             from.off += blockwise ? (size_t)r * c->count : 0;
@@ -358,8 +359,7 @@ static CvError one_step_all(const CollCall *c, Schedule *s, const char *phase,
  * step, which the step semantics allow (executors stage those reads). */
 static CvError gen_alltoall_linear(const AlgoArgs *args, Schedule *s)
 {
-    const CollCall *c = args->call;
-    return one_step_all(c, s, "exchange", true);
+    return one_step_all(args, s, "exchange", true);
 }
 
 /* One step; p - 1 messages and blocks out and in per rank (alltoall and
@@ -391,8 +391,7 @@ static const AlgoInfo alltoall_linear = {
  * run together read the same block while it is in the shared cache. */
 static CvError gen_allgather_linear(const AlgoArgs *args, Schedule *s)
 {
-    const CollCall *c = args->call;
-    return one_step_all(c, s, "gather-all", false);
+    return one_step_all(args, s, "gather-all", false);
 }
 
 static const AlgoInfo allgather_linear = {

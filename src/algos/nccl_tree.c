@@ -256,7 +256,7 @@ static CvError gen_nccl_tree(const AlgoArgs *args, Schedule *s)
     TreePlan tp;
     CvError e = at ? plan_make(&tp, c, L, G, at) : CV_ERR_NOMEM;
     free(at);
-    if (!e && (e = sched_init(s, c, "nccl_tree")))
+    if (!e && (e = algo_begin(args, s, "nccl_tree")))
         plan_fini(&tp);
     if (e)
         return e;

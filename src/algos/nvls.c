@@ -44,7 +44,7 @@ static size_t chunks_of(const CollCall *c)
 static CvError gen_nvls(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "nvls");
+    CvError e = algo_begin(args, s, "nvls");
     if (e)
         return e;
     int p = c->nranks, L = model_log2_ceil(p);

@@ -307,7 +307,7 @@ static size_t vec_elems(const CollCall *c)
 static CvError gen_ag_doubling(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, args->self->name);
+    CvError e = algo_begin(args, s, args->self->name);
     if (e)
         return e;
     copy_input(s, BUF_RECV, c->count);
@@ -355,7 +355,7 @@ static const AlgoInfo hc_doubling = {
 static CvError gen_ag_bruck(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "bruck");
+    CvError e = algo_begin(args, s, "bruck");
     if (e)
         return e;
     int p = c->nranks;
@@ -401,7 +401,7 @@ static const AlgoInfo ag_bruck = {
 static CvError gen_rs_halving(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "recursive-halving");
+    CvError e = algo_begin(args, s, "recursive-halving");
     if (e)
         return e;
     BufId work = c->in_place ? BUF_RECV : BUF_TMP;
@@ -449,7 +449,7 @@ static const AlgoInfo rs_halving = {
 static CvError gen_reduce_rsg(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "rabenseifner");
+    CvError e = algo_begin(args, s, "rabenseifner");
     if (e)
         return e;
     sched_tmp_all(s, c->count);
@@ -512,10 +512,12 @@ static const AlgoInfo reduce_rsg = {
 
 /* An allreduce over pp equal blocks: extra ranks fold their whole vector
  * in, `middle` runs on the power-of-two group, the result folds out. */
-static CvError gen_ar_cube(const CollCall *c, Schedule *s, const char *name,
+static CvError gen_ar_cube(const AlgoArgs *args, Schedule *s,
+                           const char *name,
                            void (*middle)(Schedule *, const Cube *))
 {
-    CvError e = sched_init(s, c, name);
+    const CollCall *c = args->call;
+    CvError e = algo_begin(args, s, name);
     if (e)
         return e;
     Cube cb = cube_make(c->nranks, c->count, false, BUF_RECV, 0);
@@ -558,8 +560,7 @@ static void cost_butterfly(CostTerms *t, const Cube *c, size_t ts)
 
 static CvError gen_ar_butterfly(const AlgoArgs *args, Schedule *s)
 {
-    const CollCall *c = args->call;
-    return gen_ar_cube(c, s, "butterfly", butterfly);
+    return gen_ar_cube(args, s, "butterfly", butterfly);
 }
 
 static void cost_ar_butterfly(const CollCall *c, CostTerms *out)
@@ -595,8 +596,7 @@ static void cost_halving_doubling(CostTerms *t, const Cube *c, size_t ts)
 
 static CvError gen_ar_hd(const AlgoArgs *args, Schedule *s)
 {
-    const CollCall *c = args->call;
-    return gen_ar_cube(c, s, "halving-doubling", halving_doubling);
+    return gen_ar_cube(args, s, "halving-doubling", halving_doubling);
 }
 
 static void cost_ar_hd(const CollCall *c, CostTerms *out)
@@ -626,7 +626,7 @@ static const AlgoInfo ar_hd = {
 static CvError gen_a2a_bruck(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "bruck");
+    CvError e = algo_begin(args, s, "bruck");
     if (e)
         return e;
     int p = c->nranks;
@@ -638,7 +638,7 @@ static CvError gen_a2a_bruck(const AlgoArgs *args, Schedule *s)
         coll_layout(c, r, &l);
         rotate(s, r, l.in_buf, l.in_off, BUF_TMP, 0, m, p - r);
     }
-    for (int d = 1; d < p; d *= 2) {
+    for (int d = 1; d < p && !s->err; d *= 2) {
         sched_step(s, "exchange");
         for (int r = 0; r < p; r++)
             for (int j = d; j < p; j += 2 * d)
@@ -646,7 +646,7 @@ static CvError gen_a2a_bruck(const AlgoArgs *args, Schedule *s)
                            (size_t)j * m, (size_t)(j + d < p ? d : p - j) * m);
     }
     sched_step(s, "rotate");
-    for (int r = 0; r < p; r++)
+    for (int r = 0; r < p && !s->err; r++)
         for (int i = 0; i < p; i++)
             sched_copy(s, r, BUF_TMP, (size_t)((r - i + p) % p) * m, r,
                        BUF_RECV, (size_t)i * m, m);

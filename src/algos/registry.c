@@ -112,7 +112,7 @@ bool algo_fits(const AlgoInfo *a, const CollCall *call, const Machine *m,
     Machine full;
     if (!m && machine_full(&full, call->nranks, 1, 1, 1) == CV_OK)
         m = &full;
-    AlgoArgs args = {call, m, a};
+    AlgoArgs args = {call, m, a, false, false};
     return !a->fits || a->fits(&args, why, whylen);
 }
 
@@ -120,10 +120,18 @@ CvError algo_generate_on(const AlgoInfo *a, const CollCall *call,
                          const Machine *m, Schedule *out, char *why,
                          size_t whylen)
 {
-    memset(out, 0, sizeof *out);
+    return algo_generate_as(a, call, m, 0, out, why, whylen);
+}
+
+CvError algo_generate_as(const AlgoInfo *a, const CollCall *call,
+                         const Machine *m, unsigned how, Schedule *out,
+                         char *why, size_t whylen)
+{
+    if (!(how & ALGO_REUSE))
+        memset(out, 0, sizeof *out);
     if (!a || !call || a->coll != call->kind)
         return CV_ERR_ALGO;
-    if (call->nranks < 1 || call->nranks > COLL_MAX_RANKS)
+    if (call->nranks < 1 || call->nranks > SCHED_MAX_RANKS)
         return CV_ERR_RANKS;
     if (call->root < 0 || call->root >= call->nranks)
         return CV_ERR_ROOT;
@@ -135,7 +143,7 @@ CvError algo_generate_on(const AlgoInfo *a, const CollCall *call,
     Machine full;
     if (!m && machine_full(&full, call->nranks, 1, 1, 1) == CV_OK)
         m = &full;
-    AlgoArgs args = {call, m, a};
+    AlgoArgs args = {call, m, a, how & ALGO_COMPACT, how & ALGO_REUSE};
     return a->generate(&args, out);
 }
 

@@ -9,12 +9,23 @@
 
 /* ------------------------------------------------------------ emitters */
 
+/* Whether the groups are all ranks in order (rank i is member i): a ring
+ * step is then the one before it with every rank moved one along (each
+ * block goes one further), and a compact schedule takes the p - 1 steps
+ * as one entry repeated (sched_repeat). */
+static bool ring_compact(const Schedule *s, const RankGroups *gr)
+{
+    return s->compact && gr->ngroups == 1 && !gr->member && gr->stride == 1 &&
+           gr->first == 0 && gr->size == s->call.nranks;
+}
+
 void emit_ring_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
                            const char *phase)
 {
     int p = gr->size;
+    int steps = p > 1 && ring_compact(s, gr) ? 1 : p - 1;
     /* In step k member i forwards block i - k, the one it got last step. */
-    for (int k = 0; k < p - 1; k++) {
+    for (int k = 0; k < steps; k++) {
         sched_step(s, phase);
         for (int g = 0; g < gr->ngroups; g++) {
             size_t n = group_len(gr, g), off = group_off(gr, g);
@@ -27,16 +38,19 @@ void emit_ring_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
             }
         }
     }
+    if (steps < p - 1)
+        sched_repeat(s, (size_t)p - 1, 1);
 }
 
 void emit_ring_reducescatter_g(Schedule *s, const RankGroups *gr, BufId buf,
                                const char *phase)
 {
     int p = gr->size;
+    int steps = p > 1 && ring_compact(s, gr) ? 1 : p - 1;
     /* In step k member i passes its partial sum of block i - k - 1 on; the
      * right neighbour adds its own share, so after p - 1 steps block i
      * lands complete at member i. */
-    for (int k = 0; k < p - 1; k++) {
+    for (int k = 0; k < steps; k++) {
         sched_step(s, phase);
         for (int g = 0; g < gr->ngroups; g++) {
             size_t n = group_len(gr, g), off = group_off(gr, g);
@@ -49,6 +63,8 @@ void emit_ring_reducescatter_g(Schedule *s, const RankGroups *gr, BufId buf,
             }
         }
     }
+    if (steps < p - 1)
+        sched_repeat(s, (size_t)p - 1, 1);
 }
 
 void emit_ring_allgather(Schedule *s, size_t n, BufId buf, size_t off,
@@ -109,7 +125,7 @@ void emit_copy_in(Schedule *s, BufId buf, size_t off, int blockwise)
 static CvError gen_allgather_ring(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "ring");
+    CvError e = algo_begin(args, s, "ring");
     if (e)
         return e;
     emit_copy_in(s, BUF_RECV, 0, 1);
@@ -142,7 +158,7 @@ static const AlgoInfo allgather_ring = {
 static CvError gen_reducescatter_ring(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "ring");
+    CvError e = algo_begin(args, s, "ring");
     if (e)
         return e;
     int p = c->nranks;
@@ -183,7 +199,7 @@ static const AlgoInfo reducescatter_ring = {
 static CvError gen_allreduce_ring(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "ring");
+    CvError e = algo_begin(args, s, "ring");
     if (e)
         return e;
     emit_copy_in(s, BUF_RECV, 0, 0);
@@ -244,7 +260,7 @@ static size_t seg_len(size_t n, size_t k, size_t i)
 static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "chain");
+    CvError e = algo_begin(args, s, "chain");
     if (e)
         return e;
     int p = c->nranks, root = c->root;
@@ -255,7 +271,7 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
         sched_step(s, "copy");
         sched_copy(s, root, BUF_SEND, 0, root, BUF_RECV, 0, n);
     }
-    for (size_t t = 0; p > 1 && segs && t + 2 < segs + (size_t)p; t++) {
+    for (size_t t = 0; p > 1 && segs && !s->err && t + 2 < segs + (size_t)p; t++) {
         sched_step(s, "pipeline");
         if (t < segs && !c->in_place) /* the root keeps what it sends */
             sched_copy(s, root, BUF_SEND, seg_off(n, segs, t), root, BUF_RECV,
@@ -309,7 +325,7 @@ static const AlgoInfo broadcast_chain = {
 static CvError gen_broadcast_scag(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "scatter-allgather");
+    CvError e = algo_begin(args, s, "scatter-allgather");
     if (e)
         return e;
     emit_binomial_scatter(s, c->root, c->count, BUF_RECV, 0, true, "scatter");
@@ -353,7 +369,7 @@ static const AlgoInfo broadcast_scag = {
 static CvError gen_sendrecv_shift(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, args->self->name);
+    CvError e = algo_begin(args, s, args->self->name);
     if (e)
         return e;
     int p = c->nranks;

@@ -225,7 +225,7 @@ static CvError rings(Schedule *s, const Shape *sh, const Part *parts,
 static CvError begin(const AlgoArgs *args, Schedule *s, const char *name,
                      Shape *sh)
 {
-    CvError e = sched_init(s, args->call, name);
+    CvError e = algo_begin(args, s, name);
     if (!e && (e = shape_of(args->machine, args->call->nranks, sh)))
         sched_fini(s);
     return e;

@@ -278,10 +278,10 @@ void emit_binomial_reduce_g(Schedule *s, const RankGroups *gr, int root,
 
 /* A collective made of one binomial walk (a reduce's inputs first copied
  * to where the partial results grow). */
-static CvError binomial(const CollCall *c, Schedule *s, Walk w, bool up,
+static CvError binomial(const AlgoArgs *args, Schedule *s, Walk w, bool up,
                         const char *phase)
 {
-    CvError e = sched_init(s, c, "binomial");
+    CvError e = algo_begin(args, s, "binomial");
     if (e)
         return e;
     if (w.whole && up)
@@ -302,7 +302,7 @@ static CvError gen_bcast(const AlgoArgs *args, Schedule *s)
     const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = c->count, .op = XFER_COPY, .whole = true,
               .buf = BUF_RECV, .root_in = true};
-    return binomial(c, s, w, false, "broadcast");
+    return binomial(args, s, w, false, "broadcast");
 }
 
 /* Reduce: inner ranks gather partial results in tmp, the root in recv;
@@ -312,7 +312,7 @@ static CvError gen_reduce(const AlgoArgs *args, Schedule *s)
     const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = c->count, .op = XFER_REDUCE, .whole = true,
               .coll = true};
-    return binomial(c, s, w, true, "reduce");
+    return binomial(args, s, w, true, "reduce");
 }
 
 /* Scatter: each rank receives its subtree's blocks (a leaf straight into
@@ -322,7 +322,7 @@ static CvError gen_scatter(const AlgoArgs *args, Schedule *s)
     const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = (size_t)c->nranks * c->count,
               .op = XFER_COPY, .coll = true};
-    return binomial(c, s, w, false, "scatter");
+    return binomial(args, s, w, false, "scatter");
 }
 
 /* Gather: each rank collects its subtree's blocks (in tmp, or the root in
@@ -332,7 +332,7 @@ static CvError gen_gather(const AlgoArgs *args, Schedule *s)
     const CollCall *c = args->call;
     Walk w = {.root = c->root, .n = (size_t)c->nranks * c->count,
               .op = XFER_COPY, .coll = true};
-    return binomial(c, s, w, true, "gather");
+    return binomial(args, s, w, true, "gather");
 }
 
 /* Binomial broadcast and reduce: one message of the whole vector per step
@@ -362,7 +362,7 @@ static void cost_blocks(const CollCall *c, CostTerms *out)
 static CvError gen_allreduce_tree(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "tree");
+    CvError e = algo_begin(args, s, "tree");
     if (e)
         return e;
     Walk w = {.root = 0, .n = c->count, .op = XFER_REDUCE, .whole = true,
@@ -510,7 +510,7 @@ static void dbt_bcast_step(Schedule *s, const Dbt *d, int k)
 static CvError gen_allreduce_dbt(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
-    CvError e = sched_init(s, c, "double-binary-tree");
+    CvError e = algo_begin(args, s, "double-binary-tree");
     if (e)
         return e;
     Dbt d;

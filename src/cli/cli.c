@@ -321,17 +321,22 @@ int cli_parse_op(const char *s, RedOp *out, CliErr *e)
     return 0;
 }
 
-int cli_parse_ranks(const char *s, int *out, CliErr *e)
+int cli_parse_ranks_upto(const char *s, int most, int *out, CliErr *e)
 {
     long v;
     if (!cli_whole_number(s, &v))
         return cli_fail(e, "rank count '%s' is not a whole number; give 1 to %d",
-                        s ? s : "", COLL_MAX_RANKS);
-    if (v < 1 || v > COLL_MAX_RANKS)
+                        s ? s : "", most);
+    if (v < 1 || v > most)
         return cli_fail(e, "rank count %ld is out of range; valid: 1 to %d", v,
-                        COLL_MAX_RANKS);
+                        most);
     *out = (int)v;
     return 0;
+}
+
+int cli_parse_ranks(const char *s, int *out, CliErr *e)
+{
+    return cli_parse_ranks_upto(s, COLL_MAX_RANKS, out, e);
 }
 
 int cli_parse_root(const char *s, CollKind k, int nranks, int *out, CliErr *e)
@@ -583,11 +588,12 @@ int cli_resolve_call(const CliCallArgs *in, CollCall *call,
     if (cli_parse_coll(in->coll, &c.kind, e) ||
         cli_parse_algo(c.kind, in->algo, in->allow_all, algo, e))
         return -1;
+    int most = in->max_ranks > 0 ? in->max_ranks : COLL_MAX_RANKS;
     if (!in->ranks && in->def_ranks <= 0)
         return cli_fail(e, "missing rank count; give -p RANKS (1 to %d)",
-                        COLL_MAX_RANKS);
+                        most);
     c.nranks = in->def_ranks;
-    if ((in->ranks && cli_parse_ranks(in->ranks, &c.nranks, e)) ||
+    if ((in->ranks && cli_parse_ranks_upto(in->ranks, most, &c.nranks, e)) ||
         cli_parse_dtype(in->dtype, &c.dtype, e) ||
         cli_parse_op(in->op, &c.op, e) ||
         cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))

@@ -134,6 +134,8 @@ int cli_parse_algo(CollKind k, const char *s, bool allow_all,
 int cli_parse_dtype(const char *s, DataType *out, CliErr *e);
 int cli_parse_op(const char *s, RedOp *out, CliErr *e);
 int cli_parse_ranks(const char *s, int *out, CliErr *e);
+/* The same up to `most` ranks (the model's and trace's SCHED_MAX_RANKS). */
+int cli_parse_ranks_upto(const char *s, int most, int *out, CliErr *e);
 /* A root in 0..nranks-1; a collective without root takes only 0. */
 int cli_parse_root(const char *s, CollKind k, int nranks, int *out,
                    CliErr *e);
@@ -206,6 +208,7 @@ typedef struct {
     bool in_place;     /* --in-place given */
     bool allow_all;    /* "all" is a valid algorithm */
     int def_ranks;     /* ranks when none is given (0: required) */
+    int max_ranks;     /* most ranks (0: COLL_MAX_RANKS, what runs) */
 } CliCallArgs;
 
 /* Whether the collective defines call c (coll_check), or the sentence:

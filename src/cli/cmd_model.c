@@ -24,7 +24,7 @@ enum {
 #define MODEL_DEF_MAX (128ull << 20)
 
 static const CliOpt model_opts[M_NOPTS] = {
-    [M_RANKS] = CLI_OPT_RANKS,
+    [M_RANKS] = {'p', "ranks", "RANKS", "number of ranks, 1 to 65536 (the model prices schedules of any size it can hold)"},
     [M_DTYPE] = CLI_OPT_DTYPE,
     [M_ROOT] = CLI_OPT_ROOT,
     [M_MIN] = {'b', "minbytes", "MIN", "smallest size (default 8)"},
@@ -76,9 +76,30 @@ typedef struct {
                                     of the last model_eval (bytes) */
     Sweep sweep;              /* sizes */
     double *t;                   /* [nalgos] times of the current count */
+    size_t *steps;               /* [nalgos] and steps of its schedules */
+    double *fp;                  /* [nalgos] and their working sets */
+    struct ModelPin *pin;        /* the first count evaluated, kept */
+    Schedule *sched;             /* one schedule whose arrays every
+                                    generation reuses */
+    Pricer *pr;                  /* pricing scratch on mach (no -B) */
+    size_t *too_big;             /* [nalgos] smallest count whose schedule
+                                    held too many transfers (SIZE_MAX:
+                                    none yet) */
     CvError err;                 /* first generator or model failure */
     const AlgoInfo *err_algo;    /* the algorithm that failed */
 } Model;
+
+/* The results of the first count evaluated (the header's largest, which
+ * the last row and the closing line ask for again). */
+typedef struct ModelPin {
+    bool set;       /* holds a count */
+    size_t count;   /* which */
+    int best;       /* model_eval's result */
+    double footprint;
+    double *t;      /* [nalgos] Model.t's */
+    size_t *steps;  /* [nalgos] Model.steps' */
+    double *fp;     /* [nalgos] Model.fp's */
+} ModelPin;
 
 /* ------------------------------------------------------------- options */
 
@@ -87,6 +108,7 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
     CliCallArgs ca = {
         .coll = a->npos ? a->pos[0] : NULL, .ranks = a->val[M_RANKS],
         .dtype = a->val[M_DTYPE], .root = a->val[M_ROOT],
+        .max_ranks = SCHED_MAX_RANKS,
     };
     const AlgoInfo *dflt;
     if (cli_resolve_call(&ca, &m->call, &dflt, e) ||
@@ -136,11 +158,27 @@ static int model_calib(Model *m, const char *spec, Calib *cal, CliErr *e)
 /* Collect the collective's algorithms. */
 static CvError model_algos(Model *m)
 {
-    size_t n = algo_count();
-    m->algos = malloc((n + 1) * sizeof *m->algos);
-    m->t = malloc((n + 1) * sizeof *m->t);
-    if (!m->algos || !m->t)
+    size_t n = algo_count() + 1;
+    m->algos = malloc(n * sizeof *m->algos);
+    m->t = malloc(n * sizeof *m->t);
+    m->steps = malloc(n * sizeof *m->steps);
+    m->fp = malloc(n * sizeof *m->fp);
+    m->too_big = malloc(n * sizeof *m->too_big);
+    m->pin = calloc(1, sizeof *m->pin);
+    m->sched = calloc(1, sizeof *m->sched);
+    m->pr = calloc(1, sizeof *m->pr);
+    if (!m->algos || !m->t || !m->steps || !m->fp || !m->too_big || !m->pin ||
+        !m->sched || !m->pr)
         return CV_ERR_NOMEM;
+    m->pin->t = malloc(n * sizeof *m->t);
+    m->pin->steps = malloc(n * sizeof *m->steps);
+    m->pin->fp = malloc(n * sizeof *m->fp);
+    if (!m->pin->t || !m->pin->steps || !m->pin->fp ||
+        (!m->cal && pricer_init(m->pr, &m->mach)))
+        return CV_ERR_NOMEM;
+    for (size_t i = 0; i < n; i++)
+        m->too_big[i] = SIZE_MAX;
+    n = algo_count();
     for (size_t i = 0; i < n; i++) /* those made for the machine priced */
         if (algo_at(i)->coll == m->call.kind &&
             algo_fits(algo_at(i), &m->call, m->cal ? NULL : &m->mach, NULL, 0))
@@ -158,50 +196,84 @@ static ModelParams model_params(const Model *m, double footprint)
                   : m->model.m;
 }
 
-/* Cost terms and predicted seconds (*sec, may be NULL) of algorithm a at
- * `count`; records the first failure. */
-static bool algo_terms(Model *m, const AlgoInfo *a, size_t count,
-                       CostTerms *c, size_t *steps, double *sec)
+/* Cost terms and predicted seconds (*sec, may be NULL) of algorithm i at
+ * `count`, its steps and working set (*fp); records the first failure.
+ * A schedule too large to price (CV_ERR_LIMIT) is n/a, as is one not made
+ * for -T's machine. */
+static bool algo_terms(Model *m, size_t i, size_t count, CostTerms *c,
+                       size_t *steps, double *sec, double *fp)
 {
-    Schedule s;
+    const AlgoInfo *a = m->algos[i];
+    Schedule *s = m->sched;
     CollCall call = m->call;
     call.count = count;
-    CvError e = algo_generate_on(a, &call, m->cal ? NULL : &m->mach, &s,
+    *fp = 0, *steps = 0;
+    if (count >= m->too_big[i])
+        return false;
+    /* compact where the algorithm repeats a shape; a calibration's
+       predictors take each step written out (at most COLL_MAX_RANKS) */
+    CvError e = algo_generate_as(a, &call, m->cal ? NULL : &m->mach,
+                                 ALGO_REUSE | (m->cal ? 0 : ALGO_COMPACT), s,
                                  NULL, 0);
-    double fp = e ? 0 : calib_footprint(&s);
+    if (e == CV_ERR_LIMIT) {
+        m->too_big[i] = count;
+        return false;
+    }
+    /* the working set picks a calibration's parameters; without one
+       nothing reads it (sched_bytes walks every rank) */
+    *fp = e || !m->cal ? 0 : calib_footprint(s);
     Machine cm;
-    const Machine *mc = &m->mach; /* the calibration's at fp, or -T's */
-    if (!e && m->cal)
-        e = calib_machine(m->cal, fp, &cm), mc = &cm;
     double t = 0;
+    if (!e && m->cal) {
+        e = calib_machine(m->cal, *fp, &cm);
+        if (!e)
+            e = model_machine_cost(s, &cm, false, c, &t);
+        if (!e && sec)
+            e = calib_predict(m->cal, s, m->cal->machine, sec);
+    } else if (!e) {
+        e = pricer_cost(m->pr, s, false, c, &t);
+        if (!e && sec)
+            *sec = t;
+    }
     if (!e)
-        e = model_machine_cost(&s, mc, false, c, &t);
-    if (!e && sec && m->cal)
-        e = calib_predict(m->cal, &s, m->cal->machine, sec);
-    else if (!e && sec)
-        *sec = t;
-    if (!e && (m->footprint == 0 || fp < m->footprint))
-        m->footprint = fp;
-    if (steps)
-        *steps = s.nsteps;
-    sched_fini(&s);
+        *steps = sched_nsteps(s);
     if (e && e != CV_ERR_ALGO && !m->err) /* not made for -T's machine: n/a */
         m->err = e, m->err_algo = a;
     return !e;
 }
 
-/* Times of every algorithm at `count` into m->t (negative: failed);
- * returns the index of the best (ties go to the first), or -1. */
+/* Times, steps and working sets of every algorithm at `count` into m->t,
+ * m->steps, m->fp (time negative: failed), the smallest working set into
+ * m->footprint; returns the index of the best (ties go to the first), or
+ * -1. The first count asked is kept and not computed again. */
 static int model_eval(Model *m, size_t count)
 {
+    ModelPin *pin = m->pin;
+    size_t n = m->nalgos;
+    if (pin->set && pin->count == count) {
+        memcpy(m->t, pin->t, n * sizeof *m->t);
+        memcpy(m->steps, pin->steps, n * sizeof *m->steps);
+        memcpy(m->fp, pin->fp, n * sizeof *m->fp);
+        m->footprint = pin->footprint;
+        return pin->best;
+    }
     int best = -1;
     m->footprint = 0;
-    for (size_t i = 0; i < m->nalgos; i++) {
+    for (size_t i = 0; i < n; i++) {
         CostTerms c;
-        if (!algo_terms(m, m->algos[i], count, &c, NULL, &m->t[i]))
+        if (!algo_terms(m, i, count, &c, &m->steps[i], &m->t[i], &m->fp[i]))
             m->t[i] = -1;
+        else if (m->footprint == 0 || m->fp[i] < m->footprint)
+            m->footprint = m->fp[i];
         if (m->t[i] >= 0 && (best < 0 || m->t[i] < m->t[best]))
             best = (int)i;
+    }
+    if (!pin->set) {
+        *pin = (ModelPin){true, count, best, m->footprint, pin->t, pin->steps,
+                          pin->fp};
+        memcpy(pin->t, m->t, n * sizeof *m->t);
+        memcpy(pin->steps, m->steps, n * sizeof *m->steps);
+        memcpy(pin->fp, m->fp, n * sizeof *m->fp);
     }
     return best;
 }
@@ -219,7 +291,7 @@ static int col_width(const AlgoInfo *a)
     return n > 14 ? n : 14;
 }
 
-static void model_header(const Model *m, size_t last_count)
+static void model_header(Model *m, size_t last_count)
 {
     const CollCall *c = &m->call;
     char model[512];
@@ -259,18 +331,17 @@ static void model_header(const Model *m, size_t last_count)
            "closed form\n", last_count, m->topo_given &&
            m->mach.kind != MACHINE_FULL && m->mach.kind != MACHINE_BUS
                ? ", on full with --alpha --beta --gamma" : "");
+    model_eval(m, last_count);
     for (size_t i = 0; i < m->nalgos; i++) {
-        Model probe = *m;
-        size_t steps = 0;
-        CostTerms ct, closed;
+        CostTerms closed;
         CollCall big = *c;
         big.count = last_count;
         m->algos[i]->cost(&big, &closed);
-        probe.footprint = 0;
-        if (algo_terms(&probe, m->algos[i], last_count, &ct, &steps, NULL)) {
-            ModelParams mp = model_params(m, probe.footprint);
-            printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name, steps,
-                   cost_time(&closed, &mp) * 1e6, m->algos[i]->formula);
+        if (m->t[i] >= 0) {
+            ModelParams mp = model_params(m, m->fp[i]);
+            printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name,
+                   m->steps[i], cost_time(&closed, &mp) * 1e6,
+                   m->algos[i]->formula);
         }
     }
     printf("# %12s %12s", "size", "count");
@@ -392,6 +463,15 @@ static int model_table(Model *m)
        in m->t */
     if (n)
         against_default(m, counts[n - 1], model_eval(m, counts[n - 1]));
+    for (size_t i = 0; i < m->nalgos; i++)
+        if (m->too_big[i] != SIZE_MAX) {
+            CollCall c = m->call;
+            c.count = m->too_big[i];
+            printf("# %s: n/a from %zu bytes (count %zu): its schedule has "
+                   "more than %zu transfers at %d ranks, more than collviz "
+                   "prices\n", m->algos[i]->name, coll_size_bytes(&c),
+                   c.count, (size_t)SCHED_COMPACT_MAX_XFERS, c.nranks);
+        }
     free(counts);
     free(best);
     return CLI_EXIT_OK;
@@ -422,7 +502,19 @@ int cmd_model(int argc, char **argv)
     }
     if (fflush(stdout) || ferror(stdout))
         rc = CLI_EXIT_FAIL;
+    if (m.pin)
+        free(m.pin->t), free(m.pin->steps), free(m.pin->fp);
+    if (m.sched)
+        sched_fini(m.sched);
+    if (m.pr && m.pr->m)
+        pricer_fini(m.pr);
+    free(m.pin);
+    free(m.sched);
+    free(m.pr);
     free(m.algos);
     free(m.t);
+    free(m.steps);
+    free(m.fp);
+    free(m.too_big);
     return rc;
 }

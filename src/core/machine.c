@@ -303,6 +303,8 @@ int machine_link_class(const Machine *m, int i)
 {
     if (m->kind == MACHINE_BUS)
         return i == 2 * m->nranks;
+    if (m->ndims == 1)
+        return m->dim[0].cls;
     long long b = 0;
     for (int d = 0; d + 1 < m->ndims; d++) {
         b += dim_links(m, d);
@@ -404,6 +406,11 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap)
 {
     if (src == dst)
         return 0;
+    if (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH && !m->dim[0].shared &&
+        m->kind != MACHINE_BUS) { /* one switch (full): up, then down */
+        int n = put(links, cap, 0, 2 * machine_place(m, src));
+        return put(links, cap, n, 2 * machine_place(m, dst) + 1);
+    }
     src = machine_place(m, src), dst = machine_place(m, dst);
     if (m->kind == MACHINE_BUS) {
         int n = put(links, cap, 0, 2 * src);
@@ -448,6 +455,12 @@ static bool switch_link(const Machine *m, int i, int out)
 }
 
 bool machine_link_multicasts(const Machine *m, int i) { return switch_link(m, i, 0); }
+
+bool machine_shift_invariant(const Machine *m)
+{
+    return m->ndims == 1 && m->dim[0].size == m->nranks &&
+           m->dim[0].kind != DIM_MESH;
+}
 
 bool machine_link_reduces(const Machine *m, int i) { return switch_link(m, i, 1); }
 

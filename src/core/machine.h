@@ -187,6 +187,11 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap);
 
 /* The most links any route crosses. */
 int machine_max_hops(const Machine *m);
+/* Whether moving every rank the same number of places along (mod p) maps
+ * m onto itself, links, classes and routes: one dimension that is not a
+ * mesh (full, bus, switch, ring). A step's price is then the same after
+ * any such rotation of its ranks. */
+bool machine_shift_invariant(const Machine *m);
 
 /* Whether link i goes into a multicasting switch (a copy multicast there
  * enters once). */

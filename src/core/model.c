@@ -41,10 +41,11 @@ CvError pricer_init(Pricer *pr, const Machine *m)
     pr->touched = malloc((size_t)m->nlinks * sizeof *pr->touched);
     pr->reduced = calloc((size_t)m->nranks, sizeof *pr->reduced);
     pr->copied = calloc((size_t)m->nranks, sizeof *pr->copied);
+    pr->rtouched = malloc((size_t)m->nranks * sizeof *pr->rtouched);
     pr->route = malloc((size_t)(pr->maxhops + 1) * sizeof *pr->route);
     pr->hop_used = malloc((size_t)(pr->maxhops + 1));
     if (!pr->bytes || !pr->msgs || !pr->touched || !pr->reduced ||
-        !pr->copied || !pr->route || !pr->hop_used) {
+        !pr->copied || !pr->rtouched || !pr->route || !pr->hop_used) {
         pricer_fini(pr);
         return CV_ERR_NOMEM;
     }
@@ -58,6 +59,8 @@ void pricer_fini(Pricer *pr)
     free(pr->touched);
     free(pr->reduced);
     free(pr->copied);
+    free(pr->rtouched);
+    free(pr->rot);
     free(pr->scratch);
     free(pr->route);
     free(pr->hop_used);
@@ -95,6 +98,17 @@ static void clear_loads(Pricer *pr)
         pr->msgs[pr->touched[i]] = 0;
     }
     pr->ntouched = 0;
+    for (int i = 0; i < pr->nrtouched; i++)
+        pr->reduced[pr->rtouched[i]] = pr->copied[pr->rtouched[i]] = 0;
+    pr->nrtouched = 0;
+}
+
+/* Add local work to rank r's reduced or copied bytes. */
+static void rank_work(Pricer *pr, double *at, int r, double bytes)
+{
+    if (pr->reduced[r] == 0 && pr->copied[r] == 0)
+        pr->rtouched[pr->nrtouched++] = r;
+    at[r] += bytes;
 }
 
 /* Whether this claim on a switch link was made before in the step (it
@@ -179,18 +193,17 @@ static void price_message(const Pricer *pr, const int *route, int hops,
 /* Group the step's transfers between ranks by pair into pairs[0 .. *n);
  * local work goes to the ranks' reduced and copied bytes (a reduce that a
  * reducing switch does, XF_SWITCH, costs no rank where there is one). */
-static void step_pairs(Pricer *pr, const Schedule *s, const Step *st,
+static void step_pairs(Pricer *pr, const Transfer *xs, size_t nx,
                        double ts, bool sw, Pair *pairs, size_t *n)
 {
     *n = 0;
-    for (size_t i = 0; i < st->n; i++) {
-        size_t x = st->first + i;
-        const Transfer *t = &s->xfers[x];
+    for (size_t x = 0; x < nx; x++) {
+        const Transfer *t = &xs[x];
         if (t->op == XFER_REDUCE && !(sw && (t->flags & XF_SWITCH)))
-            pr->reduced[t->dst] += (double)t->count * ts;
+            rank_work(pr, pr->reduced, t->dst, (double)t->count * ts);
         if (t->src == t->dst) {
             if (t->op == XFER_COPY)
-                pr->copied[t->dst] += (double)t->count * ts;
+                rank_work(pr, pr->copied, t->dst, (double)t->count * ts);
             continue;
         }
         pairs[(*n)++] = (Pair){t->src, t->dst, x, 0, 0};
@@ -222,7 +235,7 @@ static CvError routes_fit(Pricer *pr, size_t n)
 /* Route each pair once (kept in pr->routes for price_pairs while they
  * fit); load its links with its transfers and count it once as a message
  * on each. */
-static CvError load_pairs(Pricer *pr, const Schedule *s, Pair *pairs,
+static CvError load_pairs(Pricer *pr, const Transfer *xs, Pair *pairs,
                           size_t n, double ts, Claim *tab, size_t slots)
 {
     pr->nroutes = 0;
@@ -242,7 +255,7 @@ static CvError load_pairs(Pricer *pr, const Schedule *s, Pair *pairs,
         memset(pr->hop_used, 0, (size_t)hops);
         for (; j < n && pairs[j].src == pairs[i].src &&
                pairs[j].dst == pairs[i].dst; j++) {
-            const Transfer *t = &s->xfers[pairs[j].x];
+            const Transfer *t = &xs[pairs[j].x];
             load_xfer(pr, t, (double)t->count * ts, pr->route, hops, tab, slots);
         }
         for (int h = 0; h < hops; h++)
@@ -285,35 +298,30 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
     out->time = worst > 0 ? worst : 0;
 }
 
-CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
-                   StepPrice *out)
+/* Price the transfers xs[0 .. nx) of a step of s. */
+static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
+                           size_t nx, bool terms_only, StepPrice *out)
 {
     const Machine *m = pr->m;
-    int p = s->call.nranks;
-    *out = (StepPrice){.busiest = -1, .crit_src = -1, .crit_dst = -1};
-    if (k >= s->nsteps || p != m->nranks)
-        return CV_ERR_ARG;
-    const Step *st = &s->steps[k];
     double ts = (double)dtype_size(s->call.dtype);
-    if (scratch_fit(pr, st->n))
+    if (scratch_fit(pr, nx))
         return CV_ERR_NOMEM;
     clear_loads(pr);
-    memset(pr->reduced, 0, (size_t)p * sizeof *pr->reduced);
-    memset(pr->copied, 0, (size_t)p * sizeof *pr->copied);
     Pair *pairs = pr->scratch;
     Claim *tab = NULL;
     size_t n, slots = 4 * pr->scratch_cap;
     bool sw = has_reducing_switch(m);
-    step_pairs(pr, s, st, ts, sw, pairs, &n);
+    step_pairs(pr, xs, nx, ts, sw, pairs, &n);
     if (sw) {
         tab = (Claim *)(pairs + pr->scratch_cap);
         for (size_t i = 0; i < slots; i++)
             tab[i].link = -1;
     }
-    if (load_pairs(pr, s, pairs, n, ts, tab, slots))
+    if (load_pairs(pr, xs, pairs, n, ts, tab, slots))
         return CV_ERR_NOMEM;
     price_pairs(pr, pairs, n, terms_only, out);
-    for (int r = 0; r < p; r++) {
+    for (int i = 0; i < pr->nrtouched; i++) {
+        int r = pr->rtouched[i];
         out->terms.g = dmax(out->terms.g, pr->reduced[r]);
         out->copied = dmax(out->copied, pr->copied[r]);
     }
@@ -321,6 +329,36 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
     if (!terms_only)
         out->time += out->terms.g * m->gamma;
     return CV_OK;
+}
+
+CvError price_step_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
+                       bool terms_only, StepPrice *out)
+{
+    int p = s->call.nranks;
+    *out = (StepPrice){.busiest = -1, .crit_src = -1, .crit_dst = -1};
+    if (k >= s->nsteps || p != pr->m->nranks ||
+        j >= (s->compact ? s->steps[k].reps : 1))
+        return CV_ERR_ARG;
+    const Step *st = &s->steps[k];
+    const Transfer *xs = s->xfers + st->first;
+    if (j > 0) { /* the entry's transfers rotated */
+        if (st->n > pr->rot_cap) {
+            Transfer *t = realloc(pr->rot, st->n * sizeof *t);
+            if (!t)
+                return CV_ERR_NOMEM;
+            pr->rot = t, pr->rot_cap = st->n;
+        }
+        for (size_t i = 0; i < st->n; i++)
+            sched_rep_xfer(s, k, j, i, &pr->rot[i]);
+        xs = pr->rot;
+    }
+    return price_xfers(pr, s, xs, st->n, terms_only, out);
+}
+
+CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
+                   StepPrice *out)
+{
+    return price_step_rep(pr, s, k, 0, terms_only, out);
 }
 
 bool model_machine_uniform(const Machine *m, ModelParams *mp)
@@ -340,26 +378,47 @@ bool model_machine_uniform(const Machine *m, ModelParams *mp)
     return true;
 }
 
+CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
+                    CostTerms *out, double *seconds)
+{
+    const Machine *m = pr->m;
+    CvError e = CV_OK;
+    *out = (CostTerms){0};
+    if (seconds)
+        *seconds = 0;
+    bool same = machine_shift_invariant(m);
+    for (size_t k = 0; k < s->nsteps && !e; k++) {
+        size_t reps = s->compact ? s->steps[k].reps : 1;
+        /* a repeated entry on a machine that rotation maps onto itself:
+           every repetition costs the first's */
+        double times = same ? (double)reps : 1;
+        for (size_t j = 0; j < (same ? 1 : reps) && !e; j++) {
+            StepPrice sp;
+            e = price_step_rep(pr, s, k, j, terms_only, &sp);
+            out->a += times * sp.terms.a, out->b += times * sp.terms.b;
+            out->g += times * sp.terms.g;
+            out->steps += times * sp.terms.steps;
+            if (seconds)
+                *seconds += times * sp.time;
+        }
+    }
+    ModelParams mp = {0};
+    if (seconds && !terms_only && model_machine_uniform(m, &mp))
+        *seconds = cost_time(out, &mp);
+    return e;
+}
+
 CvError model_machine_cost(const Schedule *s, const Machine *m,
                            bool terms_only, CostTerms *out, double *seconds)
 {
     Pricer pr;
+    CvError e = pricer_init(&pr, m);
     *out = (CostTerms){0};
     if (seconds)
         *seconds = 0;
-    CvError e = pricer_init(&pr, m);
-    for (size_t k = 0; k < s->nsteps && !e; k++) {
-        StepPrice sp;
-        e = price_step(&pr, s, k, terms_only, &sp);
-        out->a += sp.terms.a, out->b += sp.terms.b, out->g += sp.terms.g;
-        out->steps += sp.terms.steps;
-        if (seconds)
-            *seconds += sp.time;
-    }
+    if (!e)
+        e = pricer_cost(&pr, s, terms_only, out, seconds);
     pricer_fini(&pr);
-    ModelParams mp = {0};
-    if (seconds && !terms_only && model_machine_uniform(m, &mp))
-        *seconds = cost_time(out, &mp);
     return e;
 }
 

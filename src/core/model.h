@@ -90,6 +90,10 @@ typedef struct {
     int ntouched;       /* how many */
     double *reduced;    /* [nranks] bytes each rank reduced */
     double *copied;     /* [nranks] bytes each rank copied locally */
+    int *rtouched;      /* ranks with reduced or copied bytes in it */
+    int nrtouched;      /* how many */
+    Transfer *rot;      /* a repeated step's transfers rotated */
+    size_t rot_cap;     /* transfers they hold */
     void *scratch;      /* pairs and merge keys of a step */
     size_t scratch_cap; /* transfers they hold */
     int *route;         /* [max hops] one route */
@@ -108,12 +112,22 @@ void pricer_fini(Pricer *pr);
  * closed forms describe) and time is left 0. */
 CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
                    StepPrice *out);
+/* The same for repetition j of entry k of a compact schedule (Step; j = 0
+ * is price_step's). */
+CvError price_step_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
+                       bool terms_only, StepPrice *out);
 
 /* The whole schedule: the sum of its steps (seconds, and terms as
  * price_step gives them, summed; steps counts those that move bytes
- * between ranks). seconds may be NULL. */
+ * between ranks). seconds may be NULL. A compact schedule's repeated
+ * entry is priced once on a machine that rotation maps onto itself
+ * (machine_shift_invariant), each repetition on another. */
 CvError model_machine_cost(const Schedule *s, const Machine *m,
                            bool terms_only, CostTerms *out, double *seconds);
+
+/* The same on pr's machine, with pr's scratch (for many schedules). */
+CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
+                    CostTerms *out, double *seconds);
 
 /* Cost terms of a schedule on the flat machine k, summed over its steps.
  * With m, each step contributes the terms of its slowest rank under m, so

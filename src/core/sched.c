@@ -7,24 +7,47 @@
 
 /* ------------------------------------------------------------- building */
 
-CvError sched_init(Schedule *s, const CollCall *call, const char *algo)
+/* Size the send and recv buffers of every rank, tmp 0. */
+static void sched_sizes(Schedule *s)
 {
-    memset(s, 0, sizeof *s);
-    s->call = *call;
-    s->algo = algo;
-    if (call->nranks < 1 || call->nranks > COLL_MAX_RANKS)
-        return s->err = CV_ERR_RANKS;
-    if (call->root < 0 || call->root >= call->nranks)
-        return s->err = CV_ERR_ROOT;
-    s->bufsize = calloc((size_t)call->nranks * BUF_COUNT, sizeof *s->bufsize);
-    if (!s->bufsize)
-        return s->err = CV_ERR_NOMEM;
+    const CollCall *call = &s->call;
     for (int r = 0; r < call->nranks; r++) {
         CollLayout l;
         coll_layout(call, r, &l);
-        s->bufsize[(size_t)r * BUF_COUNT + BUF_SEND] = l.send_count;
-        s->bufsize[(size_t)r * BUF_COUNT + BUF_RECV] = l.recv_count;
+        size_t *b = &s->bufsize[(size_t)r * BUF_COUNT];
+        b[BUF_SEND] = l.send_count;
+        b[BUF_RECV] = l.recv_count;
+        b[BUF_TMP] = 0;
     }
+}
+
+CvError sched_init(Schedule *s, const CollCall *call, const char *algo)
+{
+    memset(s, 0, sizeof *s);
+    return sched_reinit(s, call, algo);
+}
+
+CvError sched_reinit(Schedule *s, const CollCall *call, const char *algo)
+{
+    Schedule keep = *s;
+    bool same = s->bufsize && s->call.nranks == call->nranks;
+    memset(s, 0, sizeof *s);
+    s->xfers = keep.xfers, s->cap_xfers = keep.cap_xfers;
+    s->steps = keep.steps, s->cap_steps = keep.cap_steps;
+    s->bufsize = same ? keep.bufsize : NULL;
+    if (!same)
+        free(keep.bufsize);
+    s->call = *call;
+    s->algo = algo;
+    if (call->nranks < 1 || call->nranks > SCHED_MAX_RANKS)
+        return s->err = CV_ERR_RANKS;
+    if (call->root < 0 || call->root >= call->nranks)
+        return s->err = CV_ERR_ROOT;
+    if (!s->bufsize)
+        s->bufsize = calloc((size_t)call->nranks * BUF_COUNT, sizeof *s->bufsize);
+    if (!s->bufsize)
+        return s->err = CV_ERR_NOMEM;
+    sched_sizes(s);
     return CV_OK;
 }
 
@@ -82,7 +105,8 @@ void sched_step(Schedule *s, const char *phase)
         s->err = CV_ERR_NOMEM;
         return;
     }
-    s->steps[s->nsteps++] = (Step){.first = s->nxfers, .n = 0, .phase = phase};
+    s->steps[s->nsteps++] =
+        (Step){.first = s->nxfers, .n = 0, .phase = phase, .reps = 1};
 }
 
 void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
@@ -98,6 +122,10 @@ void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
     if (src < 0 || src >= p || dst < 0 || dst >= p || sbuf >= BUF_COUNT ||
         dbuf >= BUF_COUNT || op >= XFER_OP_COUNT) {
         s->err = CV_ERR_ARG;
+        return;
+    }
+    if (s->compact && s->nxfers >= SCHED_COMPACT_MAX_XFERS) {
+        s->err = CV_ERR_LIMIT;
         return;
     }
     if (grow((void **)&s->xfers, &s->cap_xfers, s->nxfers + 1, sizeof *s->xfers)) {
@@ -122,6 +150,87 @@ void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
                   BufId dbuf, size_t doff, size_t count)
 {
     sched_xfer(s, XFER_REDUCE, src, sbuf, soff, dst, dbuf, doff, count);
+}
+
+void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t i,
+                    Transfer *out)
+{
+    const Step *st = &s->steps[k];
+    int p = s->call.nranks;
+    *out = s->xfers[st->first + i];
+    out->src = sched_rot(out->src, j, st->shift, p);
+    out->dst = sched_rot(out->dst, j, st->shift, p);
+}
+
+void sched_repeat(Schedule *s, size_t reps, int shift)
+{
+    if (s->err || !s->nsteps || s->steps[s->nsteps - 1].n == 0 || reps < 2)
+        return;
+    size_t k = s->nsteps - 1;
+    if (s->compact) {
+        s->steps[k].reps = reps, s->steps[k].shift = shift;
+        return;
+    }
+    Step base = s->steps[k];
+    int p = s->call.nranks;
+    for (size_t j = 1; j < reps && !s->err; j++) {
+        sched_step(s, base.phase);
+        for (size_t i = 0; i < base.n && !s->err; i++) {
+            Transfer t = s->xfers[base.first + i]; /* sched_xfer may move it */
+            uint8_t f = s->flags;
+            s->flags = t.flags;
+            sched_xfer(s, (XferOp)t.op, sched_rot(t.src, j, shift, p),
+                       (BufId)t.src_buf, t.src_off,
+                       sched_rot(t.dst, j, shift, p), (BufId)t.dst_buf,
+                       t.dst_off, t.count);
+            s->flags = f;
+        }
+    }
+}
+
+bool sched_written_out(const Schedule *s)
+{
+    return sched_nsteps(s) == s->nsteps;
+}
+
+size_t sched_nsteps(const Schedule *s)
+{
+    if (!s->compact)
+        return s->nsteps;
+    size_t n = 0;
+    for (size_t k = 0; k < s->nsteps; k++)
+        n += s->steps[k].reps;
+    return n;
+}
+
+CvError sched_expand(const Schedule *in, Schedule *out)
+{
+    CvError e = sched_init(out, &in->call, in->algo);
+    if (e)
+        return e;
+    int p = in->call.nranks;
+    memcpy(out->bufsize, in->bufsize,
+           (size_t)p * BUF_COUNT * sizeof *out->bufsize);
+    for (size_t k = 0; k < in->nsteps && !out->err; k++) {
+        const Step *st = &in->steps[k];
+        size_t reps = in->compact ? st->reps : 1;
+        for (size_t j = 0; j < reps && !out->err; j++) {
+            sched_step(out, st->phase);
+            for (size_t i = 0; i < st->n && !out->err; i++) {
+                Transfer t;
+                sched_rep_xfer(in, k, j, i, &t);
+                out->flags = t.flags;
+                sched_xfer(out, (XferOp)t.op, t.src, (BufId)t.src_buf,
+                           t.src_off, t.dst, (BufId)t.dst_buf, t.dst_off,
+                           t.count);
+            }
+        }
+    }
+    out->flags = 0;
+    e = sched_end(out);
+    if (e)
+        sched_fini(out);
+    return e;
 }
 
 CvError sched_end(Schedule *s)
@@ -300,6 +409,8 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
     memset(chk, 0, sizeof *chk);
     if (s->err == CV_ERR_NOMEM)
         return no_check(s, chk);
+    if (!sched_written_out(s)) /* sched_expand it first */
+        return chk->err = CV_ERR_ARG;
     if (s->err) { /* the builder's: no one step's */
         chk->step = s->nsteps, chk->xfer = s->nxfers;
         return chk->err = s->err;

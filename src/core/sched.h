@@ -38,11 +38,22 @@ typedef struct {
     size_t count;    /* elements, > 0 */
 } Transfer;
 
-/* A step: xfers[first .. first + n) of the schedule happen at once. */
+/* A step: xfers[first .. first + n) of the schedule happen at once.
+ *
+ * In a compact schedule (Schedule.compact) one entry may stand for `reps`
+ * steps in a row, one shape rotated: step j of them (0 <= j < reps) is the
+ * entry's transfers with every rank, source and destination, moved
+ * j * shift places along (mod p), offsets, buffers and counts kept (a
+ * ring's p - 1 steps are one). Only those who ask for the compact form
+ * see it (the model, trace's statistics); everything else gets each step
+ * written out, and sched_expand writes a compact schedule out. */
 typedef struct {
     size_t first;      /* index of the step's first transfer */
     size_t n;          /* number of transfers */
     const char *phase; /* static label, e.g. "reduce-scatter" */
+    size_t reps;       /* steps the entry stands for: 1, or more in a
+                          compact schedule */
+    int32_t shift;     /* ranks moved between two of them */
 } Step;
 
 typedef struct {
@@ -57,13 +68,28 @@ typedef struct {
     size_t cap_steps;   /* steps allocated */
     CvError err;        /* sticky builder error (allocation, bad argument) */
     uint8_t flags;      /* Transfer.flags of the transfers added next */
+    bool compact;       /* sched_repeat records repeated steps as one entry
+                           (Step.reps) instead of writing them out */
 } Schedule;
+
+/* Ranks a schedule may have: the model and trace's statistics price
+ * schedules this large (compact where an algorithm repeats a shape);
+ * running one keeps COLL_MAX_RANKS. */
+#define SCHED_MAX_RANKS 65536
+/* Transfers a compact schedule may hold (what pricing one of them may
+ * cost in memory: 160 MiB); beyond, building it fails with CV_ERR_LIMIT.
+ * A schedule written out has no such limit below its memory. */
+#define SCHED_COMPACT_MAX_XFERS ((size_t)1 << 22)
 
 /* ------------------------------------------------------------- building */
 
 /* Start an empty schedule for `call`: send and recv sized by coll_layout,
  * tmp empty. Returns CV_OK or CV_ERR_NOMEM. */
 CvError sched_init(Schedule *s, const CollCall *call, const char *algo);
+/* The same for a schedule that sched_init (or this) made before, or one
+ * zeroed: its arrays are kept for the new one (no allocation where they
+ * fit: the model builds thousands). */
+CvError sched_reinit(Schedule *s, const CollCall *call, const char *algo);
 void sched_fini(Schedule *s);
 
 /* Grow rank r's tmp buffer to at least n elements (never shrinks). */
@@ -83,6 +109,36 @@ void sched_copy(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
                 BufId dbuf, size_t doff, size_t count);
 void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
                   BufId dbuf, size_t doff, size_t count);
+
+/* The open step stands for `reps` steps (reps >= 1): itself and reps - 1
+ * more, the j-th of them its transfers with every rank moved j * shift
+ * places along, mod p (Step). A compact schedule records that in the
+ * step; any other gets the steps written out, each after the open one. */
+void sched_repeat(Schedule *s, size_t reps, int shift);
+
+/* Steps a schedule stands for: nsteps, or the sum of its entries' reps
+ * when compact. */
+size_t sched_nsteps(const Schedule *s);
+
+/* Rank r moved j * shift places along on p ranks (a repeated step's). */
+static inline int sched_rot(int r, size_t j, int shift, int p)
+{
+    long long v = ((long long)r + (long long)(j % (size_t)p) * shift) % p;
+    return (int)(v < 0 ? v + p : v);
+}
+
+/* Repetition j of step entry k's transfer i into *out. */
+void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t i,
+                    Transfer *out);
+
+/* Whether every entry is one step (no repetition recorded): what the
+ * validator, the Sim and the executors take. */
+bool sched_written_out(const Schedule *s);
+
+/* Write a (compact) schedule out: *out gets every step of in as its own
+ * entry, in order, each repetition's transfers in its entry's order.
+ * Returns CV_OK, CV_ERR_NOMEM or CV_ERR_LIMIT (more than SIZE_MAX). */
+CvError sched_expand(const Schedule *in, Schedule *out);
 
 /* The flags (XF_*) of the transfers added from now on (0: none). */
 static inline void sched_flags(Schedule *s, uint8_t flags) { s->flags = flags; }

@@ -59,6 +59,10 @@ static size_t max_step_elems(const Schedule *s)
 CvError sim_init(Sim *sim, const Schedule *s)
 {
     memset(sim, 0, sizeof *sim);
+    if (!sched_written_out(s)) /* a compact schedule: sched_expand it */
+        return sim->err = CV_ERR_ARG;
+    if (s->call.nranks > COLL_MAX_RANKS) /* data.h's inputs stop there */
+        return sim->err = CV_ERR_RANKS;
     sim->sched = s;
     sim->nranks = s->call.nranks;
     sim->words = ((size_t)s->call.nranks + 63) / 64;
