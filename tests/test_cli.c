@@ -94,21 +94,20 @@ static void test_bad_ranks(void **state)
     static const char *const bad[] = {"0", "-1", "1025", "99999999999", "x", "4x", "2.5", ""};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         char line[128];
-        snprintf(line, sizeof line, "trace allreduce -s 64 --ranks=%s", bad[i]);
+        /* trace and the model price up to 65536 ranks; perf runs 1024 */
+        const char *big = strcmp(bad[i], "1025") ? bad[i] : "65537";
+        snprintf(line, sizeof line, "trace allreduce -s 64 --ranks=%s", big);
         expect_usage_error(line, "rank count");
         if (!*bad[i])
             continue;
-        /* the model prices up to 65536 ranks, where trace and perf stop
-           at 1024 */
-        snprintf(line, sizeof line, "model allgather -p%s",
-                 strcmp(bad[i], "1025") ? bad[i] : "65537");
+        snprintf(line, sizeof line, "model allgather -p%s", big);
         expect_usage_error(line, "rank count");
-        snprintf(line, sizeof line, "trace allgather -s 64 -p %s", bad[i]);
+        snprintf(line, sizeof line, "trace allgather -s 64 -p %s", big);
         expect_usage_error(line, "rank count");
     }
     expect_usage_error("model allreduce", "missing rank count");
     expect_usage_error("model allreduce -p 65537", "valid: 1 to 65536");
-    expect_usage_error("trace allreduce -s 64 -p 1025", "valid: 1 to 1024");
+    expect_usage_error("perf allreduce -b 64 -e 64 -p 1025", "valid: 1 to 1024");
 }
 
 static void test_bad_sizes(void **state)

@@ -95,6 +95,16 @@ static void check_case(const AlgoInfo *a, const CollCall *c,
                              sched_bufsize(&full, r, (BufId)b));
     for (size_t k = 0; k < full.nsteps; k++)
         same_step(&out, &full, k, what);
+    /* the statistics: a compact schedule's are its written-out steps' */
+    size_t np = (size_t)c->nranks;
+    size_t *v = calloc(4 * np, sizeof *v);
+    assert_non_null(v);
+    SchedTotals tot_f, tot_c;
+    assert_int_equal(sched_totals(&full, &tot_f, v, v + np), CV_OK);
+    assert_int_equal(sched_totals(&comp, &tot_c, v + 2 * np, v + 3 * np), CV_OK);
+    assert_memory_equal(&tot_f, &tot_c, sizeof tot_f);
+    assert_memory_equal(v, v + 2 * np, 2 * np * sizeof *v);
+    free(v);
     for (int i = 0; i < nm; i++) {
         if (machines[i]->nranks != c->nranks)
             continue;
@@ -304,6 +314,34 @@ static void test_refused_where_not_taken(void **state)
     sched_fini(&s);
 }
 
+/* sched_add_rotations against its definition, summed term by term. */
+static void test_add_rotations(void **state)
+{
+    (void)state;
+    unsigned seed = 12345;
+    for (int p = 1; p <= 40; p++)
+        for (int shift = -p - 1; shift <= p + 1; shift++)
+            for (size_t reps = 0; reps <= 3 * (size_t)p + 1; reps += 1 + reps / 4) {
+                size_t in[40], got[40], want[40];
+                for (int q = 0; q < p; q++) {
+                    seed = seed * 1103515245u + 12345u;
+                    in[q] = seed >> 20;
+                    got[q] = want[q] = q; /* it adds */
+                }
+                for (int q = 0; q < p; q++)
+                    for (size_t j = 0; j < reps; j++) {
+                        long long from = ((long long)q - (long long)j * shift) % p;
+                        want[q] += in[from < 0 ? from + p : from];
+                    }
+                assert_int_equal(sched_add_rotations(in, p, reps, shift, got),
+                                 CV_OK);
+                for (int q = 0; q < p; q++)
+                    if (got[q] != want[q])
+                        fail_msg("p %d shift %d reps %zu: rank %d got %zu, "
+                                 "want %zu", p, shift, reps, q, got[q], want[q]);
+            }
+}
+
 /* sched_repeat written out: the j-th copy moves every rank j * shift
  * along, mod p, with negative shifts too. */
 static void test_repeat_written_out(void **state)
@@ -336,6 +374,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repeat_written_out),
+        cmocka_unit_test(test_add_rotations),
         cmocka_unit_test(test_ring_is_one_entry_per_phase),
         cmocka_unit_test(test_ring_16384_by_hand),
         cmocka_unit_test(test_too_many_transfers),

@@ -77,6 +77,24 @@ static void test_tui_defaults(void **state)
     assert_true(sc.bytes_given);
 }
 
+/* A lesson's scene keeps to what its questions execute symbolically, 1024
+ * ranks, where trace prices up to 65536. */
+static void test_lesson_ranks(void **state)
+{
+    (void)state;
+    SceneSpec sc;
+    CliErr e = {{0}};
+    assert_int_equal(scene_opts_parse_line("allreduce -p 1025 -s 64K",
+                                           &scene_limits_lesson, &sc, &e), -1);
+    assert_non_null(strstr(e.msg, "valid: 1 to 1024"));
+    assert_int_equal(scene_opts_parse_line("allreduce -p 1024 -s 64K",
+                                           &scene_limits_lesson, &sc, &e), 0);
+    assert_int_equal(scene_opts_parse_line("allreduce -p 65536 -s 64K",
+                                           &scene_limits_trace, &sc, &e), 0);
+    assert_int_equal(scene_opts_parse_line("allreduce -p 65537 -s 64K",
+                                           &scene_limits_trace, &sc, &e), -1);
+}
+
 /* ------------------------------------------------------------ bad lines */
 
 /* What `collviz CMD LINE` writes on stderr (its status must be 2). */
@@ -117,7 +135,7 @@ static void test_bad_lines_as_trace(void **state)
         "allreduce -a bruck -p 4 -s 64",     /* another collective's */
         "allreduce -s 64",                   /* missing rank count */
         "allreduce -p 0 -s 64",              /* ranks out of range */
-        "allreduce -p 1025 -s 64",
+        "allreduce -p 65537 -s 64",
         "allreduce -p four -s 64",
         "allreduce -p 4",                    /* missing size */
         "allreduce -p 4 -s 64X",             /* not a size */
@@ -189,6 +207,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_lines),
         cmocka_unit_test(test_tui_defaults),
+        cmocka_unit_test(test_lesson_ranks),
         cmocka_unit_test(test_bad_lines_as_trace),
         cmocka_unit_test(test_bad_lines_as_tui),
         cmocka_unit_test(test_too_many_words),

@@ -222,6 +222,122 @@ static void test_trace_overflow(void **state)
     out_free(&o);
 }
 
+/* Above 1024 ranks trace summarises: ring allreduce on 16384 ranks of
+ * n = 3p + 5 floats, by hand. The vector's p blocks are 4 elements (the
+ * first 5) or 3; rank r sends every block but r in the reduce-scatter and
+ * every block but r + 1 in the all-gather, so it sends 2n minus blocks r
+ * and r + 1: least at r = 0 (two long blocks), most first at r = 5 (two
+ * short ones), whose link to the switch is the busiest; it reduces every
+ * block but r - 1, most n - 3 elements. */
+static void test_trace_summary_by_hand(void **state)
+{
+    (void)state;
+    const int p = 16384;
+    const size_t n = 3 * (size_t)p + 5;
+    char line[160], want[200];
+    Out o;
+    snprintf(line, sizeof line, "trace allreduce -a ring -p %d -s %zu", p, 4 * n);
+    run(&o, line);
+    assert_int_equal(o.rc, 0);
+    snprintf(want, sizeof want, "# bytes sent per rank: least %zu (r0), most "
+             "%zu (r5)", (2 * n - 8) * 4, (2 * n - 6) * 4);
+    assert_non_null(find_line(o.out, want));
+    snprintf(want, sizeof want, "# most by one rank: sent %zu, received %zu, "
+             "reduced %zu bytes", (2 * n - 6) * 4, (2 * n - 6) * 4, (n - 3) * 4);
+    assert_non_null(find_line(o.out, want));
+    snprintf(want, sizeof want, "# wire: the busiest link, r5>sw.link (link), "
+             "carried %zu bytes", (2 * n - 6) * 4);
+    assert_non_null(find_line(o.out, want));
+    /* 1 + 2 (p - 1) steps, p transfers each */
+    snprintf(want, sizeof want, "# totals: %d steps, %zu transfers", 2 * p - 1,
+             (size_t)(2 * p - 1) * (size_t)p);
+    assert_non_null(find_line(o.out, want));
+    snprintf(want, sizeof want, "  reduce-scatter: %d steps (2-%d), %zu "
+             "transfers", p - 1, p, (size_t)(p - 1) * (size_t)p);
+    assert_non_null(find_line(o.out, want));
+    assert_non_null(find_line(o.out, "# check: not made"));
+    assert_null(strstr(o.out, "\nstep 1/"));
+    out_free(&o);
+    /* JSON at 2048 ranks (the test's reader is slow on 16384-long arrays):
+       the same formulas, m = 3 2048 + 5 */
+    const int q = 2048;
+    const size_t m = 3 * (size_t)q + 5;
+    snprintf(line, sizeof line, "trace allreduce -a ring -p %d -s %zu --json",
+             q, 4 * m);
+    run(&o, line);
+    assert_int_equal(o.rc, 0);
+    Json j;
+    json_parse(o.out, &j);
+    assert_int_equal(jget(&j, "listed")->type, J_BOOL);
+    assert_int_equal(jget(&j, "listed")->num, 0);
+    assert_int_equal(jget(&j, "checked")->num, 0);
+    assert_int_equal(jarr(&j, "steps")->n, 0);
+    assert_int_equal(jarr(&j, "phases")->n, 3);
+    const Json *to = jget(&j, "totals");
+    assert_true(jnum(to, "max_sent") == (double)(2 * m - 6) * 4);
+    assert_true(jnum(to, "max_reduced") == (double)(m - 3) * 4);
+    const Json *sent = jarr(to, "sent");
+    assert_int_equal(sent->n, (size_t)q);
+    assert_true(sent->kid[0].num == (double)(2 * m - 8) * 4);
+    assert_true(sent->kid[5].num == (double)(2 * m - 6) * 4);
+    assert_true(sent->kid[q - 1].num == (double)(2 * m - 7) * 4);
+    assert_true(jnum(jget(to, "wire"), "bytes") == (double)(2 * m - 6) * 4);
+    assert_int_equal(jget(jget(&j, "check"), "correct")->type, J_NULL);
+    json_free(&j);
+    out_free(&o);
+}
+
+/* --summary leaves the steps out and nothing else: its totals, model
+ * time, wire and check are the listed trace's, for every algorithm. */
+static void test_trace_summary_same(void **state)
+{
+    (void)state;
+    static const char *const keep[] = {"# totals", "# most by one rank",
+                                       "# model time", "# wire", "# closed",
+                                       "# lower bound", "# check"};
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        CollCall c = make_call(a->coll, 8, 5, false);
+        if (coll_check(&c) || !algo_fits(a, &c, NULL, NULL, 0))
+            continue;
+        char line[200];
+        trace_line(line, sizeof line, a, &c, "");
+        Out l, sm;
+        run(&l, line);
+        strcat(line, " --summary");
+        run(&sm, line);
+        assert_int_equal(l.rc, 0);
+        assert_int_equal(sm.rc, 0);
+        for (size_t k = 0; k < sizeof keep / sizeof keep[0]; k++) {
+            const char *x = find_line(l.out, keep[k]);
+            const char *y = find_line(sm.out, keep[k]);
+            if (!x)
+                continue;
+            assert_non_null(y);
+            size_t nx = strcspn(x, "\n"), ny = strcspn(y, "\n");
+            if (nx != ny || memcmp(x, y, nx))
+                fail_msg("%s: '%.*s' listed, '%.*s' summarised", line, (int)nx,
+                         x, (int)ny, y);
+        }
+        assert_null(strstr(sm.out, "\nstep 1/"));
+        assert_non_null(find_line(sm.out, "# phases:"));
+        out_free(&l);
+        out_free(&sm);
+    }
+}
+
+/* What a summary cannot do is refused in one sentence. */
+static void test_trace_summary_refusals(void **state)
+{
+    (void)state;
+    expect_usage_error("trace allreduce -p 8 -s 64 --summary --steps", "give one");
+    expect_usage_error("trace allreduce -p 2048 -s 64K --links", "--steps");
+    expect_usage_error("trace allreduce -p 2048 -s 64K --full", "1024");
+    expect_usage_error("trace allreduce -p 65537 -s 64K", "1 to 65536");
+    expect_usage_error("trace alltoall -p 16384 -s 1M", "transfers");
+    expect_usage_error("trace alltoall -p 16384 -s 1M -a linear", "another algorithm");
+}
+
 /* A trace that cannot be written (a full disk) ends with exit status 1
  * and one sentence, as text and as JSON, however large. */
 static void test_trace_write_fails(void **state)
@@ -254,6 +370,9 @@ int main(void)
         cmocka_unit_test(test_trace_untracked),
         cmocka_unit_test(test_trace_overflow),
         cmocka_unit_test(test_trace_write_fails),
+        cmocka_unit_test(test_trace_summary_by_hand),
+        cmocka_unit_test(test_trace_summary_same),
+        cmocka_unit_test(test_trace_summary_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

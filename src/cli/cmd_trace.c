@@ -25,11 +25,12 @@
 /* The scene options (scene_opts.h) first, then trace's own. */
 enum {
     T_JSON = SCENE_OPT_COUNT, T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK,
-    T_LINKS, T_HELP, T_NOPTS
+    T_LINKS, T_SUMMARY, T_STEPS, T_HELP, T_NOPTS
 };
 
 static const CliOpt trace_opts[T_NOPTS] = {
-    SCENE_OPTS("number of ranks, 1 to 1024",
+    SCENE_OPTS("number of ranks, 1 to 65536 (above 1024: priced, not "
+               "executed symbolically)",
                "size in bytes, K/M/G suffixes are powers of 1024 (nccl-tests "
                "meaning)"),
     [T_JSON] = {0, "json", NULL, "write JSON (docs/trace-json.md) instead of text"},
@@ -39,6 +40,8 @@ static const CliOpt trace_opts[T_NOPTS] = {
     [T_GAMMA] = CLI_OPT_GAMMA,
     [T_LINK] = CLI_OPT_LINK,
     [T_LINKS] = {0, "links", NULL, "the bytes on every link in every step, the busiest, and the wire bandwidth"},
+    [T_SUMMARY] = {0, "summary", NULL, "phases and totals, no step list (the default above 1024 ranks)"},
+    [T_STEPS] = {0, "steps", NULL, "list every step, however many ranks"},
     [T_HELP] = CLI_OPT_HELP,
 };
 
@@ -46,7 +49,8 @@ static const CliCmd trace_cmd = {
     .name = "trace",
     .usage = "trace COLL [-a ALGO] -p RANKS -s SIZE [-d TYPE] [-o OP] [-r ROOT]\n"
              "               [--in-place] [--json] [--full] [--alpha T] [--beta GB/s]\n"
-             "               [--gamma GB/s] [--link full|bus] [-T MACHINE] [--links]",
+             "               [--gamma GB/s] [--link full|bus] [-T MACHINE] [--links]\n"
+             "               [--summary | --steps]",
     .about = "Generate the schedule of ALGO for COLL, check it, execute it symbolically\n"
              "and print each step's transfers, what the written cells hold after the\n"
              "step, and totals: steps, bytes per rank, model time, the lower bound.\n"
@@ -61,7 +65,11 @@ static const CliCmd trace_cmd = {
              "what each rank sends. sendrecv has no in-place form; hypercube runs\n"
              "on a power of two ranks (nccl-tests' sendrecv and hypercube).\n"
              "Steps are priced on the machine of -T (default full: a port per rank),\n"
-             "each message by the busiest links on its route ('collviz topo --help').",
+             "each message by the busiest links on its route ('collviz topo --help').\n"
+             "Up to 1024 ranks the schedule is checked and executed symbolically;\n"
+             "above (to 65536) it is priced only, and a ring's p-1 steps are priced\n"
+             "as one shape rotated, so a summary of 16384 ranks takes a moment;\n"
+             "there the phases and totals replace the step list unless --steps.",
     .opts = trace_opts,
     .nopts = T_NOPTS,
     .max_pos = 1,
@@ -165,6 +173,8 @@ static unsigned long long call_cells(const CollCall *c)
  * beyond them is refused before anything is generated. */
 int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
 {
+    if (c->nranks > COLL_MAX_RANKS) /* priced only: nothing per element */
+        return 0;
     unsigned long long cells = call_cells(c);
     if (cells <= TRACE_MAX_CELLS)
         return 0;
@@ -183,6 +193,13 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     if (scene_opts_parse(a, &scene_limits_trace, &sc, e) ||
         trace_fits(&sc.call, sc.bytes, e))
         return -1;
+    if (cli_has(a, T_SUMMARY) && cli_has(a, T_STEPS))
+        return cli_fail(e, "--summary leaves the steps out and --steps lists "
+                           "them: give one");
+    if (sc.call.nranks > COLL_MAX_RANKS && cli_has(a, T_FULL))
+        return cli_fail(e, "--full shows every rank's cells, which trace "
+                           "follows up to %d ranks, not %d", COLL_MAX_RANKS,
+                        sc.call.nranks);
     t->call = sc.call;
     t->algo = sc.algo;
     if (cli_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
@@ -198,6 +215,11 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     t->links = cli_has(a, T_LINKS);
     t->json = cli_has(a, T_JSON);
     t->full = cli_has(a, T_FULL);
+    t->summary = cli_has(a, T_SUMMARY) ||
+                 (t->call.nranks > TRACE_LIST_RANKS && !cli_has(a, T_STEPS));
+    if (t->summary && t->links)
+        return cli_fail(e, "--links lists every step's links; a summary has "
+                           "no steps: give --steps with it");
     return 0;
 }
 
@@ -239,7 +261,11 @@ static bool trace_validate(Trace *t)
 static int trace_prepare(Trace *t)
 {
     char why[200] = "";
-    CvError err = algo_generate_on(t->algo, &t->call, &t->mach, &t->s, why,
+    /* above COLL_MAX_RANKS nothing checks or executes the schedule, and
+       the compact form keeps a ring's 2(p - 1) steps at 2p transfers */
+    t->checked = t->call.nranks <= COLL_MAX_RANKS;
+    CvError err = algo_generate_as(t->algo, &t->call, &t->mach,
+                                   t->checked ? 0 : ALGO_COMPACT, &t->s, why,
                                    sizeof why);
     if (err == CV_ERR_ALGO && why[0]) {
         fprintf(stderr, "collviz: %s is not made for this machine: %s\n",
@@ -250,16 +276,26 @@ static int trace_prepare(Trace *t)
         no_memory(t, "generate");
         return CLI_EXIT_FAIL;
     }
+    if (err == CV_ERR_LIMIT && !t->checked) {
+        fprintf(stderr, "collviz: the %s schedule for %s on %d ranks has more "
+                "than %zu transfers, more than trace prices above %d ranks; "
+                "give fewer ranks or another algorithm (-a)\n", t->algo->name,
+                coll_name(t->call.kind), t->call.nranks,
+                (size_t)SCHED_COMPACT_MAX_XFERS, COLL_MAX_RANKS);
+        return CLI_EXIT_USAGE;
+    }
     if (err) {
         fprintf(stderr, "collviz: the %s generator failed for %s on %d ranks: %s\n",
                 t->algo->name, coll_name(t->call.kind), t->call.nranks,
                 cv_strerror(err));
         return CLI_EXIT_FAIL;
     }
-    if (!trace_validate(t))
+    t->nsteps = sched_nsteps(&t->s);
+    if (t->checked && !trace_validate(t))
         return CLI_EXIT_FAIL;
-    t->sim_bytes = sim_need(&t->s);
-    t->cells = t->sim_bytes <= (double)TRACE_SIM_LIMIT && !sim_too_long(&t->s);
+    t->sim_bytes = t->checked ? sim_need(&t->s) : 0;
+    t->cells = t->checked && t->sim_bytes <= (double)TRACE_SIM_LIMIT &&
+               !sim_too_long(&t->s);
     if (t->cells)
         err = sim_init(&t->sim, &t->s);
     if (err == CV_ERR_NOMEM)
@@ -318,20 +354,101 @@ static int int_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Price step k on the machine, into t->sp and the running sums. */
-static CvError trace_price(Trace *t, size_t k)
+/* Price repetition j of entry k on the machine, into t->sp and the
+ * running sums (`times` the step's price: the repetitions a machine that
+ * rotation maps onto itself prices alike); the links' bytes go to
+ * link_total unless `links` is false (the caller adds them rotated). */
+static CvError trace_price(Trace *t, size_t k, size_t j, double times,
+                           bool links)
 {
-    CvError e = price_step(&t->pr, &t->s, k, false, &t->sp);
+    CvError e = price_step_rep(&t->pr, &t->s, k, j, false, &t->sp);
     if (e)
         return e;
-    t->seconds += t->sp.time;
-    t->terms.a += t->sp.terms.a, t->terms.b += t->sp.terms.b;
-    t->terms.g += t->sp.terms.g, t->terms.steps += t->sp.terms.steps;
-    for (int i = 0; i < t->pr.ntouched; i++)
+    t->seconds += times * t->sp.time;
+    t->terms.a += times * t->sp.terms.a, t->terms.b += times * t->sp.terms.b;
+    t->terms.g += times * t->sp.terms.g;
+    t->terms.steps += times * t->sp.terms.steps;
+    for (int i = 0; i < t->pr.ntouched && links; i++)
         t->link_total[t->pr.touched[i]] += t->pr.bytes[t->pr.touched[i]];
     if (t->links) /* the renderings list them by number */
         qsort(t->pr.touched, (size_t)t->pr.ntouched, sizeof *t->pr.touched,
               int_cmp);
+    return CV_OK;
+}
+
+/* The link loads of the entry just priced (j = 0), as they add up over
+ * its `reps` repetitions on a machine whose links move with their rank
+ * (machine_shift_invariant: links 2 r and 2 r + 1 are rank r's; any
+ * others, a bus's medium, stay). */
+static CvError add_link_rotations(Trace *t, size_t reps, int shift)
+{
+    int p = t->mach.nranks;
+    size_t np = (size_t)p;
+    size_t *v = calloc(4 * np, sizeof *v);
+    if (!v)
+        return CV_ERR_NOMEM;
+    for (int i = 0; i < t->pr.ntouched; i++) {
+        int l = t->pr.touched[i];
+        double b = t->pr.bytes[l];
+        if (l < 2 * p)
+            v[(size_t)(l % 2) * np + (size_t)(l / 2)] = (size_t)(b + 0.5);
+        else
+            t->link_total[l] += (double)reps * b;
+    }
+    CvError e = sched_add_rotations(v, p, reps, shift, v + 2 * np);
+    if (!e)
+        e = sched_add_rotations(v + np, p, reps, shift, v + 3 * np);
+    for (size_t q = 0; q < np && !e; q++) {
+        t->link_total[2 * q] += (double)v[2 * np + q];
+        t->link_total[2 * q + 1] += (double)v[3 * np + q];
+    }
+    free(v);
+    return e;
+}
+
+/* Add step `no` (of t->sp's price) to the phases. */
+static CvError phase_add(Trace *t, const char *phase, size_t no, size_t steps,
+                         size_t xfers)
+{
+    TracePhase *ph = t->nphases ? &t->phases[t->nphases - 1] : NULL;
+    if (!ph || strcmp(ph->phase, phase) != 0) {
+        if (t->nphases == t->cap_phases) {
+            size_t cap = t->cap_phases ? 2 * t->cap_phases : 16;
+            TracePhase *n = realloc(t->phases, cap * sizeof *n);
+            if (!n)
+                return CV_ERR_NOMEM;
+            t->phases = n, t->cap_phases = cap;
+        }
+        ph = &t->phases[t->nphases++];
+        *ph = (TracePhase){.phase = phase, .first = no};
+    }
+    ph->steps += steps;
+    ph->transfers += steps * xfers;
+    ph->time += (double)steps * t->sp.time;
+    if (t->sp.time > ph->worst)
+        ph->worst = t->sp.time;
+    return CV_OK;
+}
+
+/* Point t->cur at repetition j of entry k's transfers. */
+static CvError trace_current(Trace *t, size_t k, size_t j)
+{
+    const Step *st = &t->s.steps[k];
+    t->cur_phase = st->phase ? st->phase : "-";
+    t->ncur = st->n;
+    t->cur_first = st->first;
+    t->cur = t->s.xfers + st->first;
+    if (j == 0)
+        return CV_OK;
+    if (st->n > t->rot_cap) {
+        Transfer *r = realloc(t->rot, st->n * sizeof *r);
+        if (!r)
+            return CV_ERR_NOMEM;
+        t->rot = r, t->rot_cap = st->n;
+    }
+    for (size_t i = 0; i < st->n; i++)
+        sched_rep_xfer(&t->s, k, j, i, &t->rot[i]);
+    t->cur = t->rot;
     return CV_OK;
 }
 
@@ -376,12 +493,30 @@ static int trace_run(Trace *t, const TraceWriter *w)
         return CLI_EXIT_FAIL;
     }
     w->begin(t);
+    /* a summary prices a repeated entry once where rotation maps the
+       machine onto itself, and adds its links' loads rotated */
+    bool same = machine_shift_invariant(&t->mach) &&
+                machine_links_move(&t->mach);
+    size_t no = 0;
     for (size_t k = 0; k < t->s.nsteps && !e; k++) {
-        if (t->cells)
-            sim_step(&t->sim);
-        e = trace_price(t, k);
-        if (!e)
-            w->step(t, k);
+        const Step *st = &t->s.steps[k];
+        size_t reps = t->s.compact ? st->reps : 1;
+        bool once = t->summary && same && reps > 1;
+        for (size_t j = 0; j < (once ? 1 : reps) && !e; j++) {
+            if (t->cells)
+                sim_step(&t->sim);
+            e = trace_price(t, k, j, once ? (double)reps : 1, !once);
+            if (!e && once)
+                e = add_link_rotations(t, reps, st->shift);
+            if (!e)
+                e = phase_add(t, st->phase ? st->phase : "-", no,
+                              once ? reps : 1, st->n);
+            if (!e && !t->summary)
+                e = trace_current(t, k, j);
+            if (!e && !t->summary)
+                w->step(t, no);
+            no += once ? reps : 1;
+        }
     }
     Totals to = {0};
     if (!e)
@@ -391,6 +526,8 @@ static int trace_run(Trace *t, const TraceWriter *w)
     int rc = e ? CLI_EXIT_FAIL : trace_verdict(t, &to);
     free(to.sent);
     free(t->link_total);
+    free(t->rot);
+    free(t->phases);
     pricer_fini(&t->pr);
     sink_fini(&sink);
     if (sink.err || ferror(stdout)) {

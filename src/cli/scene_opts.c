@@ -7,6 +7,12 @@
 const SceneLimits scene_limits_trace = {
     .cmd = "trace",
     .who = "trace",
+    .max_ranks = SCHED_MAX_RANKS,
+};
+
+const SceneLimits scene_limits_lesson = {
+    .cmd = "trace",
+    .who = "a lesson",
     .max_ranks = COLL_MAX_RANKS,
 };
 
@@ -65,6 +71,7 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
         .root = a->val[SCENE_OPT_ROOT],
         .in_place = cli_has(a, SCENE_OPT_INPLACE),
         .def_ranks = lim->def_ranks,
+        .max_ranks = lim->max_ranks,
     };
     *out = (SceneSpec){.bytes = 0};
     if (cli_resolve_call(&ca, &out->call, &out->algo, e))

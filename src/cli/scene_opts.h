@@ -58,8 +58,12 @@ typedef struct {
                                      needed */
 } SceneLimits;
 
-/* trace's limits: every value given, up to COLL_MAX_RANKS ranks. */
+/* trace's limits: every value given, up to SCHED_MAX_RANKS ranks (above
+ * COLL_MAX_RANKS priced only). */
 extern const SceneLimits scene_limits_trace;
+/* A lesson's scenes: trace's words, up to COLL_MAX_RANKS ranks (what the
+ * lessons' questions execute symbolically). */
+extern const SceneLimits scene_limits_lesson;
 /* The TUI's: allreduce, 8 ranks, 64M by default; 1 to 64 ranks. */
 extern const SceneLimits scene_limits_tui;
 

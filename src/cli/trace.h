@@ -28,6 +28,19 @@
  * lesson's scene is checked by the same rule. */
 int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e);
 
+/* Consecutive steps of one phase, for the summary. */
+typedef struct {
+    const char *phase;  /* their label */
+    size_t first;       /* the first step (0-based) */
+    size_t steps;       /* how many */
+    size_t transfers;   /* transfers in all */
+    double time;        /* their model time, s */
+    double worst;       /* the slowest step's, s */
+} TracePhase;
+
+/* Above this many ranks trace summarises by default (--steps lists). */
+#define TRACE_LIST_RANKS COLL_MAX_RANKS
+
 /* Everything one trace needs. */
 typedef struct {
     CollCall call;           /* the call traced */
@@ -47,7 +60,23 @@ typedef struct {
     bool full;               /* every rank's cells after every step */
     bool cells;              /* the symbolic state is tracked */
     double sim_bytes;        /* bytes the symbolic state needs */
-    Schedule s;              /* the generated schedule */
+    bool summary;            /* phases and totals, no step list */
+    bool checked;            /* the schedule was validated (at most
+                                COLL_MAX_RANKS ranks; above, it is
+                                generated compact and priced only) */
+    size_t nsteps;           /* steps the schedule stands for */
+    const char *cur_phase;   /* the step being written: its phase, */
+    const Transfer *cur;     /* its transfers */
+    size_t ncur;             /* (how many) */
+    size_t cur_first;        /* and its first's index, when the schedule
+                                is written out */
+    Transfer *rot;           /* a repeated entry's transfers rotated */
+    size_t rot_cap;          /* transfers they hold */
+    TracePhase *phases;      /* the steps by phase */
+    size_t nphases;          /* how many */
+    size_t cap_phases;       /* allocated */
+    Schedule s;              /* the generated schedule (compact above
+                                COLL_MAX_RANKS ranks) */
     SchedCheck chk;          /* what the validator found */
     Sim sim;                 /* the symbolic state (when cells) */
     Sink *out;               /* where the trace goes (stdout) */
@@ -86,7 +115,9 @@ typedef struct {
 typedef struct {
     void (*begin)(Trace *t);           /* the call, buffers, model, initial
                                           cells */
-    void (*step)(Trace *t, size_t k);  /* step k, after it was executed */
+    void (*step)(Trace *t, size_t k);  /* step k, after it was executed:
+                                          t->cur holds its transfers (not
+                                          called with summary) */
     CvError (*end)(Trace *t, const Totals *to); /* final cells, totals,
                                           check; a write error of the
                                           rendering's own (the sink's are

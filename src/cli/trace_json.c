@@ -5,6 +5,7 @@
 #include <stdint.h>
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli/trace.h"
 
@@ -215,11 +216,11 @@ static void tj_begin(Trace *t)
 }
 
 /* What each transfer's destination cells hold after the step. */
-static void tj_written(Trace *t, const Step *st)
+static void tj_written(Trace *t)
 {
     json_array(&t->js, "written");
-    for (size_t i = 0; i < st->n; i++) {
-        const Transfer *x = &t->s.xfers[st->first + i];
+    for (size_t i = 0; i < t->ncur; i++) {
+        const Transfer *x = &t->cur[i];
         json_break(&t->js);
         json_array(&t->js, NULL);
         tj_runs(t, x->dst, (BufId)x->dst_buf, x->dst_off, x->dst_off + x->count,
@@ -247,22 +248,21 @@ static void tj_transfer(JsonWriter *w, const Transfer *x)
 
 static void tj_step(Trace *t, size_t k)
 {
-    const Step *st = &t->s.steps[k];
     JsonWriter *w = &t->js;
     json_break(w);
     json_object(w, NULL);
     json_uint(w, "step", k);
-    json_str(w, "phase", st->phase ? st->phase : "");
+    json_str(w, "phase", strcmp(t->cur_phase, "-") ? t->cur_phase : "");
     json_double(w, "time", t->sp.time, TJ_DIGITS);
     if (t->links)
         tj_links(w, t);
     json_array(w, "transfers");
-    for (size_t i = 0; i < st->n; i++)
-        tj_transfer(w, &t->s.xfers[st->first + i]);
+    for (size_t i = 0; i < t->ncur; i++)
+        tj_transfer(w, &t->cur[i]);
     json_close(w);
     if (t->cells)
-        tj_written(t, st);
-    if (t->full && k + 1 < t->s.nsteps)
+        tj_written(t);
+    if (t->full && k + 1 < t->nsteps)
         tj_state(t, "state");
     json_close(w);
 }
@@ -319,11 +319,35 @@ static void tj_totals(Trace *t, const Totals *to)
     json_close(w);
 }
 
+/* The summary's phases (consecutive steps of one label). */
+static void tj_phases(Trace *t)
+{
+    JsonWriter *w = &t->js;
+    json_break(w);
+    json_array(w, "phases");
+    for (size_t i = 0; i < t->nphases; i++) {
+        const TracePhase *ph = &t->phases[i];
+        json_break(w);
+        json_object(w, NULL);
+        json_str(w, "phase", strcmp(ph->phase, "-") ? ph->phase : "");
+        json_uint(w, "first", ph->first);
+        json_uint(w, "steps", ph->steps);
+        json_uint(w, "transfers", ph->transfers);
+        json_double(w, "time", ph->time, TJ_DIGITS);
+        json_double(w, "slowest", ph->worst, TJ_DIGITS);
+        json_close(w);
+    }
+    json_close(w);
+}
+
 /* Closes the steps, then the final cells, totals and check. */
 static CvError tj_end(Trace *t, const Totals *to)
 {
     JsonWriter *w = &t->js;
     json_close(w);
+    json_bool(w, "listed", !t->summary);
+    json_bool(w, "checked", t->checked);
+    tj_phases(t);
     if (t->cells)
         tj_state(t, "final");
     tj_totals(t, to);

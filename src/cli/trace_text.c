@@ -83,7 +83,15 @@ static void text_begin(Trace *t)
     } else {
         sink_printf(t->out, "\n# model: %s\n", model);
     }
-    if (!t->cells)
+    if (t->summary)
+        sink_printf(t->out, "# summary: phases and totals, the steps not "
+                    "listed (--steps lists them)\n");
+    if (!t->checked)
+        sink_printf(t->out, "# cells: not tracked above %d ranks; the "
+                    "schedule is priced step by step (a repeated shape once "
+                    "where the machine looks the same from every rank)\n",
+                    COLL_MAX_RANKS);
+    else if (!t->cells)
         sink_printf(t->out, "# cells: not tracked: the symbolic state would need %.3g GiB "
                     "(the limit is %.3g GiB); transfers and totals only\n",
                     t->sim_bytes / (1 << 30), (double)TRACE_SIM_LIMIT / (1 << 30));
@@ -195,14 +203,13 @@ static void text_links(Trace *t)
 
 static void text_step(Trace *t, size_t k)
 {
-    const Step *st = &t->s.steps[k];
     char tm[32];
     double sec = t->sp.time;
-    sink_printf(t->out, "step %zu/%zu %s: %zu transfer%s, %s\n", k + 1, t->s.nsteps,
-                st->phase ? st->phase : "-", st->n, st->n == 1 ? "" : "s",
-                time_text(sec, tm, sizeof tm));
-    for (size_t i = 0; i < st->n; i++) {
-        const Transfer *x = &t->s.xfers[st->first + i];
+    size_t n = t->ncur;
+    sink_printf(t->out, "step %zu/%zu %s: %zu transfer%s, %s\n", k + 1, t->nsteps,
+                t->cur_phase, n, n == 1 ? "" : "s", time_text(sec, tm, sizeof tm));
+    for (size_t i = 0; i < n; i++) {
+        const Transfer *x = &t->cur[i];
         sink_str(t->out, "  ");
         text_range(t->out, x->src, (BufId)x->src_buf, x->src_off, x->count);
         sink_str(t->out, " -> ");
@@ -217,12 +224,41 @@ static void text_step(Trace *t, size_t k)
         text_links(t);
     if (t->cells && t->sim.err && t->sim.err_step == k)
         sink_printf(t->out, "# error in step %zu, transfer %zu: %s\n", k + 1,
-                    t->sim.err_xfer - st->first + 1, cv_strerror(t->sim.err));
-    if (t->full && k + 1 < t->s.nsteps) {
+                    t->sim.err_xfer - t->cur_first + 1, cv_strerror(t->sim.err));
+    if (t->full && k + 1 < t->nsteps) {
         char label[48];
         snprintf(label, sizeof label, "state after step %zu", k + 1);
         text_state(t, label);
     }
+}
+
+/* The summary's phases: consecutive steps of one label. */
+static void text_phases(Trace *t)
+{
+    char tm[32], worst[32];
+    sink_printf(t->out, "# phases: steps (first-last), transfers, model time, "
+                "slowest step\n");
+    for (size_t i = 0; i < t->nphases; i++) {
+        const TracePhase *ph = &t->phases[i];
+        sink_printf(t->out, "  %s: %zu step%s (%zu-%zu), %zu transfers, %s, "
+                    "slowest %s\n", ph->phase, ph->steps,
+                    ph->steps == 1 ? "" : "s", ph->first + 1,
+                    ph->first + ph->steps, ph->transfers,
+                    time_text(ph->time, tm, sizeof tm),
+                    time_text(ph->worst, worst, sizeof worst));
+    }
+}
+
+/* Per-rank bytes as their least and most, with a rank of each. */
+static void text_spread(Sink *f, const char *what, const size_t *v, int p)
+{
+    int lo = 0, hi = 0;
+    for (int r = 1; r < p; r++) {
+        lo = v[r] < v[lo] ? r : lo;
+        hi = v[r] > v[hi] ? r : hi;
+    }
+    sink_printf(f, "# bytes %s per rank: least %zu (r%d), most %zu (r%d)\n",
+                what, v[lo], lo, v[hi], hi);
 }
 
 /* A count of steps or bytes: whole numbers exactly (3145728, never
@@ -248,7 +284,11 @@ static void text_terms(Sink *f, const char *what, const CostTerms *c,
 static void text_check(Trace *t, const Totals *to)
 {
     const char *kind = coll_name(t->call.kind);
-    if (!t->cells)
+    if (!t->checked)
+        sink_printf(t->out, "# check: not made: trace checks schedules and "
+                    "executes them symbolically up to %d ranks; this one is "
+                    "priced only\n", COLL_MAX_RANKS);
+    else if (!t->cells)
         sink_printf(t->out, "# check: the final state was not computed (cells not tracked)\n");
     else if (to->sim_err)
         sink_printf(t->out, "# check: FAILED: %s\n", cv_strerror(to->sim_err));
@@ -289,12 +329,22 @@ static CvError text_end(Trace *t, const Totals *to)
     char tm[32];
     if (t->cells)
         text_state(t, "state at the end");
-    sink_printf(t->out, "# totals: %zu steps, %zu transfers, %zu bytes between ranks, "
-                "%zu transfers read cells their step overwrites (staged)\n",
-                to->st.steps, to->st.xfers, to->st.total_bytes, t->chk.overlaps);
-    sink_printf(t->out, "# rank  bytes sent  bytes received\n");
-    for (int r = 0; r < t->call.nranks; r++)
-        sink_printf(t->out, "r%d %zu %zu\n", r, to->sent[r], to->recvd[r]);
+    if (t->summary)
+        text_phases(t);
+    sink_printf(t->out, "# totals: %zu steps, %zu transfers, %zu bytes between ranks",
+                to->st.steps, to->st.xfers, to->st.total_bytes);
+    if (t->checked)
+        sink_printf(t->out, ", %zu transfers read cells their step overwrites "
+                    "(staged)", t->chk.overlaps);
+    sink_c(t->out, '\n');
+    if (t->summary) {
+        text_spread(t->out, "sent", to->sent, t->call.nranks);
+        text_spread(t->out, "received", to->recvd, t->call.nranks);
+    } else {
+        sink_printf(t->out, "# rank  bytes sent  bytes received\n");
+        for (int r = 0; r < t->call.nranks; r++)
+            sink_printf(t->out, "r%d %zu %zu\n", r, to->sent[r], to->recvd[r]);
+    }
     sink_printf(t->out, "# most by one rank: sent %zu, received %zu, reduced %zu bytes\n",
                 to->st.max_sent, to->st.max_recvd, to->st.max_reduced);
     ModelParams uni;

@@ -462,6 +462,12 @@ bool machine_shift_invariant(const Machine *m)
            m->dim[0].kind != DIM_MESH;
 }
 
+bool machine_links_move(const Machine *m)
+{
+    return m->ndims == 1 && m->dim[0].size == m->nranks &&
+           m->dim[0].kind != DIM_FULL;
+}
+
 bool machine_link_reduces(const Machine *m, int i) { return switch_link(m, i, 1); }
 
 /* ------------------------------------------------------------ in words */

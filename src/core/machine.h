@@ -192,6 +192,10 @@ int machine_max_hops(const Machine *m);
  * mesh (full, bus, switch, ring). A step's price is then the same after
  * any such rotation of its ranks. */
 bool machine_shift_invariant(const Machine *m);
+/* Whether links 2 r and 2 r + 1 are rank r's, and any beyond 2 p (a
+ * bus's medium) nobody's: then rotating the ranks moves their links
+ * along (a bus, a switch, a ring; not a fully connected dimension). */
+bool machine_links_move(const Machine *m);
 
 /* Whether link i goes into a multicasting switch (a copy multicast there
  * enters once). */

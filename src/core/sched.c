@@ -518,26 +518,82 @@ CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out)
     return count_msgs(s, st, out);
 }
 
+/* gcd of a, b >= 0. */
+static size_t gcd(size_t a, size_t b)
+{
+    while (b) {
+        size_t r = a % b;
+        a = b, b = r;
+    }
+    return a;
+}
+
+CvError sched_add_rotations(const size_t *in, int p, size_t reps, int shift,
+                            size_t *out)
+{
+    size_t n = (size_t)p, sh = (size_t)(((long long)shift % p + p) % p);
+    if (sh == 0 || reps == 0) {
+        for (size_t q = 0; q < n; q++)
+            out[q] += reps * in[q];
+        return CV_OK;
+    }
+    /* the ranks fall into g cycles of L = p / g, each the orbit q, q + sh,
+       q + 2 sh, ...: rank c_i of a cycle gets reps / L times the cycle's
+       sum and the last reps % L values before and at it (a window) */
+    size_t g = gcd(sh, n), len = n / g, full = reps / len, w = reps % len;
+    size_t *pre = malloc((2 * len + 1) * sizeof *pre);
+    if (!pre)
+        return CV_ERR_NOMEM;
+    for (size_t c = 0; c < g; c++) {
+        pre[0] = 0;
+        for (size_t i = 0; i < 2 * len; i++)
+            pre[i + 1] = pre[i] + in[(c + (i % len) * sh) % n];
+        size_t cyc = pre[len];
+        for (size_t i = 0; i < len; i++) {
+            size_t at = i + len; /* window (at - w, at] in the doubled cycle */
+            out[(c + i * sh) % n] += full * cyc + pre[at + 1] - pre[at + 1 - w];
+        }
+    }
+    free(pre);
+    return CV_OK;
+}
+
 CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
                      size_t *recvd)
 {
     int p = s->call.nranks;
-    size_t ts = dtype_size(s->call.dtype);
+    size_t ts = dtype_size(s->call.dtype), np = (size_t)p;
     memset(t, 0, sizeof *t);
-    size_t *snt = calloc((size_t)p * 3, sizeof *snt);
+    /* totals, and one repeated entry's own (rotated into the totals) */
+    size_t *snt = calloc(np * 6, sizeof *snt);
     if (!snt)
         return CV_ERR_NOMEM;
-    size_t *rcv = snt + p, *red = snt + 2 * p;
-    for (size_t x = 0; x < s->nxfers; x++) {
-        const Transfer *tr = &s->xfers[x];
-        size_t bytes = tr->count * ts;
-        if (tr->op == XFER_REDUCE)
-            red[tr->dst] += bytes;
-        if (tr->src == tr->dst)
-            continue;
-        snt[tr->src] += bytes;
-        rcv[tr->dst] += bytes;
-        t->total_bytes += bytes;
+    size_t *rcv = snt + np, *red = snt + 2 * np;
+    CvError e = CV_OK;
+    for (size_t k = 0; k < s->nsteps && !e; k++) {
+        const Step *st = &s->steps[k];
+        size_t reps = s->compact ? st->reps : 1;
+        size_t *bs = reps > 1 ? snt + 3 * np : snt;
+        size_t *br = bs + np, *bd = bs + 2 * np;
+        if (reps > 1)
+            memset(bs, 0, 3 * np * sizeof *bs);
+        for (size_t i = 0; i < st->n; i++) {
+            const Transfer *tr = &s->xfers[st->first + i];
+            size_t bytes = tr->count * ts;
+            if (tr->op == XFER_REDUCE)
+                bd[tr->dst] += bytes;
+            if (tr->src == tr->dst)
+                continue;
+            bs[tr->src] += bytes;
+            br[tr->dst] += bytes;
+            t->total_bytes += reps * bytes;
+        }
+        if (reps > 1)
+            for (int a = 0; a < 3 && !e; a++)
+                e = sched_add_rotations(bs + (size_t)a * np, p, reps, st->shift,
+                                        snt + (size_t)a * np);
+        t->steps += reps;
+        t->xfers += reps * st->n;
     }
     for (int r = 0; r < p; r++) {
         if (snt[r] > t->max_sent) t->max_sent = snt[r];
@@ -546,10 +602,8 @@ CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
         if (sent) sent[r] = snt[r];
         if (recvd) recvd[r] = rcv[r];
     }
-    t->steps = s->nsteps;
-    t->xfers = s->nxfers;
     free(snt);
-    return CV_OK;
+    return e;
 }
 
 /* ---------------------------------------------------------------- names */

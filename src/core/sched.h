@@ -225,9 +225,16 @@ typedef struct {
     size_t max_reduced;  /* largest bytes reduced by one rank in total */
 } SchedTotals;
 
-/* Per-rank totals go to sent/recvd (arrays of nranks, may be NULL). */
+/* Per-rank totals go to sent/recvd (arrays of nranks, may be NULL). A
+ * compact schedule's are its steps' written out. */
 CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
                      size_t *recvd);
+
+/* out[q] += in[q - j shift] summed over j = 0 .. reps - 1 (ranks mod p):
+ * what a repeated entry's per-rank amounts add up to over its
+ * repetitions, in O(p). CV_ERR_NOMEM or CV_OK. */
+CvError sched_add_rotations(const size_t *in, int p, size_t reps, int shift,
+                            size_t *out);
 
 const char *xfer_op_name(XferOp op);
 const char *buf_name(BufId b);

@@ -21,7 +21,7 @@ static int trace_scene(const char *line, SceneSpec *out, char *why,
                        size_t whylen)
 {
     CliErr e;
-    if (scene_opts_parse_line(line, &scene_limits_trace, out, &e) ||
+    if (scene_opts_parse_line(line, &scene_limits_lesson, out, &e) ||
         trace_fits(&out->call, out->bytes, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return -1;

@@ -607,7 +607,7 @@ static int parse(Q *q, char **w, int n, const SceneSpec *scene,
         if (i + 1 == n)
             return fail(q, "'on' needs a scene after it, as in 'on allreduce "
                         "-a ring -p 4 -s 64'");
-        if (scene_opts_parse_line(scene_text, &scene_limits_trace, &q->scene,
+        if (scene_opts_parse_line(scene_text, &scene_limits_lesson, &q->scene,
                                   &e) ||
             trace_fits(&q->scene.call, q->scene.bytes, &e))
             return fail(q, "the scene after 'on': %s", e.msg);

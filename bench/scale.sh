@@ -1,0 +1,63 @@
+#!/bin/sh
+# scale.sh - the model and trace at cluster scale (issue 37): wall time and
+# peak memory of
+#   collviz model COLL -p P                      (every collective)
+#   collviz trace allreduce -a ring -p P -s 1M   (the summary)
+# at P = 1024, 4096, 16384 and 65536, each the fastest of ROUNDS runs, and
+# as ratios in the same run: each time over the same command's at 1024
+# ranks beside the ranks' ratio (linear growth: 4, 16, 64). Targets: at
+# 16384 ranks `model allreduce` and the trace summary under 1 s and 1 GiB.
+#
+# usage: sh bench/scale.sh [COLLVIZ]   (default build/collviz)
+# environment: SCALE_ROUNDS (3), SCALE_RANKS ("1024 4096 16384 65536").
+# Writes bench/results/DATE-scale-HOST.txt and prints it.
+set -eu
+bin=${1:-build/collviz}
+rounds=${SCALE_ROUNDS:-3}
+ranks=${SCALE_RANKS:-"1024 4096 16384 65536"}
+[ -x "$bin" ] || { echo "scale.sh: $bin is not an executable; run make first" >&2; exit 2; }
+command -v /usr/bin/time >/dev/null 2>&1 || [ -x /usr/bin/time ] ||
+    { echo "scale.sh: needs GNU time (/usr/bin/time, Debian's 'time')" >&2; exit 2; }
+host=$(hostname -s 2>/dev/null || echo host)
+out=bench/results/$(date +%Y-%m-%d)-scale-$host.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# best WALL_S MAX_KB of ROUNDS runs of "$@" (stdout discarded)
+best() {
+    b_s=""; b_kb=0
+    i=0
+    while [ "$i" -lt "$rounds" ]; do
+        /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err" || {
+            echo "scale.sh: '$*' failed: $(tail -1 "$tmp/err")" >&2; exit 1; }
+        read -r s kb < "$tmp/t"
+        if [ -z "$b_s" ] || awk "BEGIN{exit !($s < $b_s)}"; then b_s=$s; fi
+        [ "$kb" -gt "$b_kb" ] && b_kb=$kb
+        i=$((i + 1))
+    done
+    echo "$b_s $b_kb"
+}
+
+{
+    echo "# bench/scale.sh on $host, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $rounds rounds (fastest kept, memory the most)"
+    echo "# $("$bin" --version 2>/dev/null | head -1)"
+    echo "# command                                   ranks   wall_s   max_MiB   wall/wall@1024   ranks/1024"
+    for cmd in "model allreduce" "model broadcast" "model reduce" "model scatter" \
+               "model gather" "model allgather" "model reducescatter" \
+               "model alltoall" "trace allreduce -a ring -s 1M"; do
+        base=""
+        for p in $ranks; do
+            set -- $cmd
+            r=$(best "$bin" "$@" -p "$p")
+            s=${r% *}; kb=${r#* }
+            [ -z "$base" ] && base=$s
+            printf "%-42s %6d %8.2f %9.1f %16s %12s\n" "$cmd" "$p" "$s" \
+                "$(awk "BEGIN{print $kb/1024}")" \
+                "$(awk "BEGIN{ if ($base > 0) printf \"%.1f\", $s/$base; else print \"-\" }")" \
+                "$(awk "BEGIN{printf \"%g\", $p/1024}")"
+        done
+    done
+} | tee "$tmp/report"
+mkdir -p bench/results
+cp "$tmp/report" "$out.tmp" && mv "$out.tmp" "$out"
+echo "# written to $out"
