@@ -235,23 +235,57 @@ static void test_ring_16384_by_hand(void **state)
 }
 
 /* A compact schedule holds at most SCHED_COMPACT_MAX_XFERS transfers:
- * the one-step allgather of 4096 ranks has p (p - 1), more than that. */
+ * Bruck's all-to-all on 2048 ranks moves its blocks one at a time, about
+ * 2 p p transfers, more than that; at 1024 it fits. */
 static void test_too_many_transfers(void **state)
 {
     (void)state;
-    const AlgoInfo *a = algo_find(COLL_ALLGATHER, "linear");
-    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 4096, .count = 1,
+    const AlgoInfo *a = algo_find(COLL_ALLTOALL, "bruck");
+    CollCall c = {.kind = COLL_ALLTOALL, .nranks = 2048, .count = 1,
                   .dtype = DT_FLOAT, .op = OP_SUM};
-    assert_true((size_t)4096 * 4095 > SCHED_COMPACT_MAX_XFERS);
     Schedule s;
     assert_int_equal(algo_generate_as(a, &c, NULL, ALGO_COMPACT, &s, NULL, 0),
                      CV_ERR_LIMIT);
     sched_fini(&s);
-    c.nranks = 2048; /* p p transfers (each rank's own block too): 4194304,
-                        the most */
+    c.nranks = 1024;
     assert_int_equal(algo_generate_as(a, &c, NULL, ALGO_COMPACT, &s, NULL, 0),
                      CV_OK);
-    assert_int_equal(s.nxfers, SCHED_COMPACT_MAX_XFERS);
+    assert_true(s.nxfers > (size_t)1024 * 1024);
+    sched_fini(&s);
+}
+
+/* The one-step allgather on 16384 ranks, spread: rank 0's p transfers
+ * listed, and by hand on the full machine every rank's port carries p - 1
+ * messages of a block each way: (p - 1) alpha + (p - 1) 4 count beta. */
+static void test_spread_by_hand(void **state)
+{
+    (void)state;
+    int p = 16384;
+    size_t count = 3;
+    const AlgoInfo *a = algo_find(COLL_ALLGATHER, "linear");
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = p, .count = count,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    Machine m;
+    double alpha = 1e-6, beta = 1e-10;
+    assert_int_equal(machine_full(&m, p, alpha, beta, 1e-10), CV_OK);
+    Schedule s;
+    assert_int_equal(algo_generate_as(a, &c, &m, ALGO_COMPACT, &s, NULL, 0),
+                     CV_OK);
+    assert_int_equal(s.nsteps, 1);
+    assert_true(s.steps[0].spread);
+    assert_int_equal(s.nxfers, (size_t)p); /* its own block a local copy */
+    assert_int_equal(sched_entry_n(&s, 0), (size_t)p * (size_t)p);
+    CostTerms t;
+    double sec;
+    assert_int_equal(model_machine_cost(&s, &m, false, &t, &sec), CV_OK);
+    assert_true(t.a == p - 1.0);
+    assert_true(t.b == (p - 1.0) * 4 * count);
+    double want = (p - 1.0) * (alpha + 4 * count * beta);
+    assert_true(fabs(sec - want) <= 1e-9 * want);
+    SchedTotals to;
+    assert_int_equal(sched_totals(&s, &to, NULL, NULL), CV_OK);
+    assert_int_equal(to.max_sent, (size_t)(p - 1) * 4 * count);
+    assert_int_equal(to.xfers, (size_t)p * (size_t)p);
     sched_fini(&s);
 }
 
@@ -378,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_ring_is_one_entry_per_phase),
         cmocka_unit_test(test_ring_16384_by_hand),
         cmocka_unit_test(test_too_many_transfers),
+        cmocka_unit_test(test_spread_by_hand),
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_refused_where_not_taken),
         cmocka_unit_test(test_written_out_and_priced_alike),

@@ -334,8 +334,39 @@ static void test_trace_summary_refusals(void **state)
     expect_usage_error("trace allreduce -p 2048 -s 64K --links", "--steps");
     expect_usage_error("trace allreduce -p 2048 -s 64K --full", "1024");
     expect_usage_error("trace allreduce -p 65537 -s 64K", "1 to 65536");
-    expect_usage_error("trace alltoall -p 16384 -s 1M", "transfers");
-    expect_usage_error("trace alltoall -p 16384 -s 1M -a linear", "another algorithm");
+    expect_usage_error("trace alltoall -p 16384 -s 1M -a bruck", "transfers");
+    expect_usage_error("trace alltoall -p 16384 -s 1M -a bruck", "another algorithm");
+    /* the one-step allgather is p - 1 transfers compact, p p written out:
+       too many to list at 4096 ranks, a summary at once */
+    Out o;
+    run(&o, "trace allgather -a linear -p 4096 -s 64K --steps");
+    assert_int_equal(o.rc, 1);
+    assert_int_equal(count_lines(o.err), 1);
+    assert_non_null(strstr(o.err, "give --summary"));
+    out_free(&o);
+    run(&o, "trace allgather -a linear -p 4096 -s 64K");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(find_line(o.out, "# totals: 1 steps, 16777216 transfers, "
+                              "268369920 bytes between ranks"));
+    out_free(&o);
+}
+
+/* Pairwise all-to-all on 16384 ranks by hand: p - 1 exchange steps after
+ * the free copy-in, each rank sending one block of 16 floats a step. */
+static void test_trace_pairwise_by_hand(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace alltoall -a pairwise -p 16384 -s 1M");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(find_line(o.out, "  exchange: 16383 steps (2-16384), "
+                              "268419072 transfers"));
+    assert_non_null(find_line(o.out, "# most by one rank: sent 1048512, "
+                              "received 1048512, reduced 0 bytes"));
+    assert_non_null(find_line(o.out, "# model time (schedule, a = alpha, b = "
+                              "beta bytes, g = gamma bytes): 16383 a + "
+                              "1048512 b + 0 g"));
+    out_free(&o);
 }
 
 /* A trace that cannot be written (a full disk) ends with exit status 1
@@ -373,6 +404,7 @@ int main(void)
         cmocka_unit_test(test_trace_summary_by_hand),
         cmocka_unit_test(test_trace_summary_same),
         cmocka_unit_test(test_trace_summary_refusals),
+        cmocka_unit_test(test_trace_pairwise_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

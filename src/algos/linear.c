@@ -29,6 +29,29 @@ static void move(Schedule *s, int src, Loc a, int dst, Loc b, size_t n)
     sched_copy(s, src, a.buf, a.off, dst, b.buf, b.off, n);
 }
 
+/* Flags of a transfer of a compact spread step (sched_spread): which of
+ * its offsets move one block per rank, as rank r's block r does. */
+static uint8_t rot_flags(bool src_moves, bool dst_moves)
+{
+    return (uint8_t)((src_moves ? XF_ROT_SRC : 0) | (dst_moves ? XF_ROT_DST : 0));
+}
+
+/* Whether rank r's input (or output) sits at r count in its buffer, one
+ * block further per rank (an in-place allgather's input), rather than at
+ * the same place on every rank. */
+static bool loc_moves(const CollCall *c, int input)
+{
+    return c->nranks > 1 &&
+           loc_of(c, 1, input).off == loc_of(c, 0, input).off + c->count;
+}
+
+/* A compact schedule spreads a step in which every rank does what rank 0
+ * does (Step.spread): only rank 0's transfers are listed. */
+static bool spread_ok(const Schedule *s)
+{
+    return s->compact && s->call.nranks > 1;
+}
+
 /* Cost terms shared by the whole family: `a` messages and `b` and `g`
  * blocks of count elements on the critical path, over `steps` steps;
  * nothing moves when p == 1 or count == 0. */
@@ -221,10 +244,15 @@ static void copy_own_block(Schedule *s, int blockwise)
     if (c->in_place)
         return;
     sched_step(s, "copy-in");
-    for (int r = 0; r < c->nranks; r++) {
+    bool one = spread_ok(s);
+    sched_flags(s, one ? rot_flags(true, blockwise) : 0);
+    for (int r = 0; r < (one ? 1 : c->nranks); r++) {
         size_t own = (size_t)r * c->count;
         sched_copy(s, r, BUF_SEND, own, r, BUF_RECV, blockwise ? own : 0, c->count);
     }
+    sched_flags(s, 0);
+    if (one)
+        sched_spread(s, c->count);
 }
 
 /* In step k rank r reduces block r of rank r - k's input into its result:
@@ -236,15 +264,21 @@ static CvError gen_reducescatter_pairwise(const AlgoArgs *args, Schedule *s)
     if (e)
         return e;
     int p = c->nranks;
+    bool one = spread_ok(s);
     copy_own_block(s, 0);
     for (int k = 1; k < p && !s->err; k++) {
         sched_step(s, "exchange");
-        for (int r = 0; r < p; r++) {
+        /* compact: rank 0's reduce, every rank's the same moved along */
+        sched_flags(s, one ? rot_flags(true, loc_moves(c, 0)) : 0);
+        for (int r = 0; r < (one ? 1 : p); r++) {
             int src = (r - k + p) % p;
             Loc in = loc_of(c, src, 1), out = loc_of(c, r, 0);
             sched_reduce(s, src, in.buf, in.off + (size_t)r * c->count, r,
                          out.buf, out.off, c->count);
         }
+        sched_flags(s, 0);
+        if (one)
+            sched_spread(s, c->count);
     }
     return sched_end(s);
 }
@@ -292,10 +326,15 @@ static void alltoall_save(Schedule *s)
         return;
     sched_tmp_all(s, (size_t)(p - 1 - h) * c->count);
     sched_step(s, "save");
-    for (int r = 0; r < p; r++)
+    bool one = spread_ok(s);
+    sched_flags(s, one ? rot_flags(true, false) : 0);
+    for (int r = 0; r < (one ? 1 : p); r++)
         for (int k = h + 1; k < p; k++)
             sched_copy(s, r, BUF_RECV, (size_t)((r + k) % p) * c->count, r,
                        BUF_TMP, (size_t)(k - h - 1) * c->count, c->count);
+    sched_flags(s, 0);
+    if (one)
+        sched_spread(s, c->count);
 }
 
 /* In step k rank r sends block r + k to rank r + k and receives block r
@@ -307,15 +346,23 @@ static CvError gen_alltoall_pairwise(const AlgoArgs *args, Schedule *s)
     if (e)
         return e;
     int p = c->nranks;
+    bool one = spread_ok(s);
     copy_own_block(s, 1);
     alltoall_save(s);
     for (int k = 1; k < p && !s->err; k++) {
         sched_step(s, "exchange");
-        for (int r = 0; r < p; r++) {
+        /* compact: rank 0's send; the block it sends moves along with the
+           rank unless it was saved to tmp (the same place on every rank) */
+        sched_flags(s, one ? rot_flags(alltoall_src(c, 0, k).buf != BUF_TMP,
+                                       true) : 0);
+        for (int r = 0; r < (one ? 1 : p); r++) {
             Loc a = alltoall_src(c, r, k);
             sched_copy(s, r, a.buf, a.off, (r + k) % p, BUF_RECV,
                        (size_t)r * c->count, c->count);
         }
+        sched_flags(s, 0);
+        if (one)
+            sched_spread(s, c->count);
     }
     return sched_end(s);
 }
@@ -344,13 +391,19 @@ static CvError one_step_all(const AlgoArgs *args, Schedule *s,
     if (e)
         return e;
     sched_step(s, phase);
-    for (int r = 0; r < c->nranks && !s->err; r++)
+    /* compact: what rank 0 takes; every rank takes the same moved along */
+    bool one = spread_ok(s);
+    sched_flags(s, one ? rot_flags(blockwise || loc_moves(c, 1), true) : 0);
+    for (int r = 0; r < (one ? 1 : c->nranks) && !s->err; r++)
         for (int q = 0; q < c->nranks; q++) {
             Loc from = loc_of(c, q, 1), to = loc_of(c, r, 0);
             from.off += blockwise ? (size_t)r * c->count : 0;
             to.off += (size_t)q * c->count;
             move(s, q, from, r, to, c->count);
         }
+    sched_flags(s, 0);
+    if (one)
+        sched_spread(s, c->count);
     return sched_end(s);
 }
 

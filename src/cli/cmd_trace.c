@@ -354,42 +354,30 @@ static int int_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Price repetition j of entry k on the machine, into t->sp and the
- * running sums (`times` the step's price: the repetitions a machine that
- * rotation maps onto itself prices alike); the links' bytes go to
- * link_total unless `links` is false (the caller adds them rotated). */
-static CvError trace_price(Trace *t, size_t k, size_t j, double times,
-                           bool links)
+/* The links' loads of the step just priced, `times` over: as pr keeps
+ * them, the same on every rank's links where the step was priced by its
+ * orbits, or rotated over its `reps` repetitions (the entry priced once). */
+static CvError add_links(Trace *t, double times, size_t reps, int shift)
 {
-    CvError e = price_step_rep(&t->pr, &t->s, k, j, false, &t->sp);
-    if (e)
-        return e;
-    t->seconds += times * t->sp.time;
-    t->terms.a += times * t->sp.terms.a, t->terms.b += times * t->sp.terms.b;
-    t->terms.g += times * t->sp.terms.g;
-    t->terms.steps += times * t->sp.terms.steps;
-    for (int i = 0; i < t->pr.ntouched && links; i++)
-        t->link_total[t->pr.touched[i]] += t->pr.bytes[t->pr.touched[i]];
-    if (t->links) /* the renderings list them by number */
-        qsort(t->pr.touched, (size_t)t->pr.ntouched, sizeof *t->pr.touched,
-              int_cmp);
-    return CV_OK;
-}
-
-/* The link loads of the entry just priced (j = 0), as they add up over
- * its `reps` repetitions on a machine whose links move with their rank
- * (machine_shift_invariant: links 2 r and 2 r + 1 are rank r's; any
- * others, a bus's medium, stay). */
-static CvError add_link_rotations(Trace *t, size_t reps, int shift)
-{
+    const Pricer *pr = &t->pr;
     int p = t->mach.nranks;
+    if (pr->orbits)
+        for (int q = 0; q < p; q++)
+            for (int d = 0; d < 2; d++)
+                t->link_total[2 * q + d] += times * pr->orbit_bytes[d];
+    if (pr->orbits || times == 1) {
+        for (int i = 0; i < pr->ntouched; i++)
+            t->link_total[pr->touched[i]] += times * pr->bytes[pr->touched[i]];
+        return CV_OK;
+    }
+    /* links 2 r and 2 r + 1 move with rank r, any others stay */
     size_t np = (size_t)p;
     size_t *v = calloc(4 * np, sizeof *v);
     if (!v)
         return CV_ERR_NOMEM;
-    for (int i = 0; i < t->pr.ntouched; i++) {
-        int l = t->pr.touched[i];
-        double b = t->pr.bytes[l];
+    for (int i = 0; i < pr->ntouched; i++) {
+        int l = pr->touched[i];
+        double b = pr->bytes[l];
         if (l < 2 * p)
             v[(size_t)(l % 2) * np + (size_t)(l / 2)] = (size_t)(b + 0.5);
         else
@@ -403,6 +391,26 @@ static CvError add_link_rotations(Trace *t, size_t reps, int shift)
         t->link_total[2 * q + 1] += (double)v[3 * np + q];
     }
     free(v);
+    return e;
+}
+
+/* Price repetition j of entry k on the machine, into t->sp and the
+ * running sums, `times` over (the repetitions that a machine rotation
+ * maps onto itself prices alike), the links' loads with them. */
+static CvError trace_price(Trace *t, size_t k, size_t j, double times)
+{
+    CvError e = price_step_rep(&t->pr, &t->s, k, j, false, &t->sp);
+    if (e)
+        return e;
+    t->seconds += times * t->sp.time;
+    t->terms.a += times * t->sp.terms.a, t->terms.b += times * t->sp.terms.b;
+    t->terms.g += times * t->sp.terms.g;
+    t->terms.steps += times * t->sp.terms.steps;
+    const Step *st = &t->s.steps[k];
+    e = add_links(t, times, (size_t)times, st->shift);
+    if (!e && t->links) /* the renderings list them by number */
+        qsort(t->pr.touched, (size_t)t->pr.ntouched, sizeof *t->pr.touched,
+              int_cmp);
     return e;
 }
 
@@ -435,21 +443,9 @@ static CvError trace_current(Trace *t, size_t k, size_t j)
 {
     const Step *st = &t->s.steps[k];
     t->cur_phase = st->phase ? st->phase : "-";
-    t->ncur = st->n;
     t->cur_first = st->first;
-    t->cur = t->s.xfers + st->first;
-    if (j == 0)
-        return CV_OK;
-    if (st->n > t->rot_cap) {
-        Transfer *r = realloc(t->rot, st->n * sizeof *r);
-        if (!r)
-            return CV_ERR_NOMEM;
-        t->rot = r, t->rot_cap = st->n;
-    }
-    for (size_t i = 0; i < st->n; i++)
-        sched_rep_xfer(&t->s, k, j, i, &t->rot[i]);
-    t->cur = t->rot;
-    return CV_OK;
+    return sched_entry_fill(&t->s, k, j, &t->rot, &t->rot_cap, &t->cur,
+                            &t->ncur);
 }
 
 double trace_time_of(const Trace *t, const CostTerms *c)
@@ -485,6 +481,7 @@ static int trace_run(Trace *t, const TraceWriter *w)
     }
     t->out = &sink;
     CvError e = pricer_init(&t->pr, &t->mach);
+    t->pr.expand = t->links; /* every link's load of every step */
     t->link_total = e ? NULL : calloc((size_t)t->mach.nlinks, sizeof *t->link_total);
     if (!t->link_total) {
         pricer_fini(&t->pr);
@@ -505,12 +502,10 @@ static int trace_run(Trace *t, const TraceWriter *w)
         for (size_t j = 0; j < (once ? 1 : reps) && !e; j++) {
             if (t->cells)
                 sim_step(&t->sim);
-            e = trace_price(t, k, j, once ? (double)reps : 1, !once);
-            if (!e && once)
-                e = add_link_rotations(t, reps, st->shift);
+            e = trace_price(t, k, j, once ? (double)reps : 1);
             if (!e)
                 e = phase_add(t, st->phase ? st->phase : "-", no,
-                              once ? reps : 1, st->n);
+                              once ? reps : 1, sched_entry_n(&t->s, k));
             if (!e && !t->summary)
                 e = trace_current(t, k, j);
             if (!e && !t->summary)
@@ -533,6 +528,11 @@ static int trace_run(Trace *t, const TraceWriter *w)
     if (sink.err || ferror(stdout)) {
         errno = sink.errnum; /* main says why the output failed */
         rc = CLI_EXIT_FAIL;
+    } else if (e == CV_ERR_LIMIT) {
+        fprintf(stderr, "collviz: a step of the %s schedule on %d ranks has "
+                "more than %zu transfers, more than trace lists; give "
+                "--summary\n", t->algo->name, t->call.nranks,
+                (size_t)SCHED_COMPACT_MAX_XFERS);
     } else if (e) {
         fprintf(stderr, "collviz: the trace could not be finished: %s\n",
                 cv_strerror(e));

@@ -331,28 +331,135 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
     return CV_OK;
 }
 
+/* A delta's group of a spread step: its transfers between ranks all go
+ * from some rank r to r + delta, one message orbit. */
+typedef struct {
+    int delta;    /* dst - src mod p */
+    double bytes; /* the orbit's bytes per message */
+} Orbit;
+
+static int orbit_cmp(const void *a, const void *b)
+{
+    const Orbit *x = a, *y = b;
+    return (x->delta > y->delta) - (x->delta < y->delta);
+}
+
+/* Whether a spread step can be priced by its orbits on pr's machine: one
+ * that rotation maps onto itself, links moving with their rank, no switch
+ * that merges copies (those compare offsets across ranks). */
+static bool orbit_pricing(const Pricer *pr)
+{
+    return !pr->expand && machine_shift_invariant(pr->m) &&
+           machine_links_move(pr->m) && !has_reducing_switch(pr->m);
+}
+
+/* A spread entry priced by its orbits: every rank does what the entry
+ * lists, so rank r's links 2 r + d carry what the entry's messages put on
+ * links of direction d (each (orbit, hop) pair lands on every rank's link
+ * once), a link of nobody's (a bus's medium) p times that, and every rank
+ * reduces and copies what the entry lists. Loads of the rank links stay in
+ * pr->orbit_bytes[d], pr->orbit_msgs[d]; the others in bytes[]/msgs[]. */
+static CvError price_orbits(Pricer *pr, const Schedule *s, const Step *st,
+                            bool terms_only, StepPrice *out)
+{
+    const Machine *m = pr->m;
+    int p = m->nranks;
+    double ts = (double)dtype_size(s->call.dtype), red = 0, copied = 0;
+    if (scratch_fit(pr, st->n))
+        return CV_ERR_NOMEM;
+    clear_loads(pr);
+    Orbit *o = pr->scratch;
+    size_t n = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *t = &s->xfers[st->first + i];
+        double b = (double)t->count * ts;
+        if (t->op == XFER_REDUCE)
+            red += b;
+        if (t->src == t->dst) {
+            copied += t->op == XFER_COPY ? b : 0;
+            continue;
+        }
+        o[n++] = (Orbit){((t->dst - t->src) % p + p) % p, b};
+    }
+    qsort(o, n, sizeof *o, orbit_cmp);
+    size_t g = 0; /* merge equal deltas: one message */
+    for (size_t i = 0; i < n; i++)
+        if (g && o[g - 1].delta == o[i].delta)
+            o[g - 1].bytes += o[i].bytes;
+        else
+            o[g++] = o[i];
+    pr->orbit_bytes[0] = pr->orbit_bytes[1] = 0;
+    pr->orbit_msgs[0] = pr->orbit_msgs[1] = 0;
+    pr->orbits = true;
+    for (size_t i = 0; i < g; i++) {
+        int hops = machine_route(m, 0, o[i].delta, pr->route, pr->maxhops + 1);
+        for (int h = 0; h < hops; h++) {
+            int l = pr->route[h];
+            if (l < 2 * p) {
+                pr->orbit_bytes[l % 2] += o[i].bytes;
+                pr->orbit_msgs[l % 2]++;
+                continue;
+            }
+            if (pr->bytes[l] == 0 && pr->msgs[l] == 0)
+                pr->touched[pr->ntouched++] = l;
+            pr->bytes[l] += (double)p * o[i].bytes;
+            pr->msgs[l] += p;
+        }
+    }
+    double worst = -1;
+    for (size_t i = 0; i < g; i++) {
+        int hops = machine_route(m, 0, o[i].delta, pr->route, pr->maxhops + 1);
+        double ta = 0, tb = 0, lat = 0;
+        CostTerms c = {0};
+        for (int h = 0; h < hops; h++) {
+            int l = pr->route[h];
+            const LinkClass *k = &m->cls[machine_link_class(m, l)];
+            double lm = l < 2 * p ? pr->orbit_msgs[l % 2] : pr->msgs[l];
+            double lb = l < 2 * p ? pr->orbit_bytes[l % 2] : pr->bytes[l];
+            lat += k->lat;
+            if (k->alpha > 0 && (terms_only ? lm > c.a : lm * k->alpha > ta))
+                c.a = lm, ta = lm * k->alpha;
+            if (k->beta > 0 && (terms_only ? lb > c.b : lb * k->beta > tb)) {
+                c.b = lb, tb = lb * k->beta;
+                if (tb > out->busiest_time)
+                    out->busiest = l, out->busiest_time = tb;
+            }
+        }
+        if (terms_only) {
+            out->terms.a = dmax(out->terms.a, c.a);
+            out->terms.b = dmax(out->terms.b, c.b);
+        } else if (ta + tb + lat > worst) {
+            worst = ta + tb + lat;
+            out->terms.a = c.a, out->terms.b = c.b;
+            out->crit_src = 0, out->crit_dst = o[i].delta;
+            out->t_alpha = ta, out->t_beta = tb, out->t_lat = lat;
+        }
+    }
+    out->time = worst > 0 ? worst : 0;
+    out->terms.g = red;
+    out->copied = copied;
+    out->terms.steps = g > 0;
+    if (!terms_only)
+        out->time += out->terms.g * m->gamma;
+    return CV_OK;
+}
+
 CvError price_step_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
                        bool terms_only, StepPrice *out)
 {
     int p = s->call.nranks;
     *out = (StepPrice){.busiest = -1, .crit_src = -1, .crit_dst = -1};
+    pr->orbits = false;
     if (k >= s->nsteps || p != pr->m->nranks ||
         j >= (s->compact ? s->steps[k].reps : 1))
         return CV_ERR_ARG;
     const Step *st = &s->steps[k];
-    const Transfer *xs = s->xfers + st->first;
-    if (j > 0) { /* the entry's transfers rotated */
-        if (st->n > pr->rot_cap) {
-            Transfer *t = realloc(pr->rot, st->n * sizeof *t);
-            if (!t)
-                return CV_ERR_NOMEM;
-            pr->rot = t, pr->rot_cap = st->n;
-        }
-        for (size_t i = 0; i < st->n; i++)
-            sched_rep_xfer(s, k, j, i, &pr->rot[i]);
-        xs = pr->rot;
-    }
-    return price_xfers(pr, s, xs, st->n, terms_only, out);
+    if (st->spread && orbit_pricing(pr))
+        return price_orbits(pr, s, st, terms_only, out);
+    const Transfer *xs;
+    size_t n;
+    CvError e = sched_entry_fill(s, k, j, &pr->rot, &pr->rot_cap, &xs, &n);
+    return e ? e : price_xfers(pr, s, xs, n, terms_only, out);
 }
 
 CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,

@@ -94,6 +94,13 @@ typedef struct {
     int nrtouched;      /* how many */
     Transfer *rot;      /* a repeated step's transfers rotated */
     size_t rot_cap;     /* transfers they hold */
+    bool expand;        /* price spread steps written out, every link's
+                           load kept (else by orbits where the machine
+                           allows: the rank links' loads are then
+                           orbit_bytes/msgs, the same at every rank) */
+    bool orbits;        /* the last step was priced by its orbits */
+    double orbit_bytes[2]; /* bytes on links 2 r + d of every rank r */
+    int orbit_msgs[2];     /* messages on them */
     void *scratch;      /* pairs and merge keys of a step */
     size_t scratch_cap; /* transfers they hold */
     int *route;         /* [max hops] one route */

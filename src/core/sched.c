@@ -152,14 +152,91 @@ void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
     sched_xfer(s, XFER_REDUCE, src, sbuf, soff, dst, dbuf, doff, count);
 }
 
-void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t i,
+/* off moved i blocks of blk along, mod p blocks. */
+static size_t rot_off(size_t off, size_t i, size_t blk, int p)
+{
+    if (blk == 0)
+        return off;
+    return ((off / blk + i) % (size_t)p) * blk + off % blk;
+}
+
+void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t x,
                     Transfer *out)
 {
     const Step *st = &s->steps[k];
     int p = s->call.nranks;
-    *out = s->xfers[st->first + i];
+    size_t i = st->spread ? x / st->n : 0;
+    *out = s->xfers[st->first + (st->spread ? x % st->n : x)];
+    if (st->spread) {
+        if (out->flags & XF_ROT_SRC)
+            out->src_off = rot_off(out->src_off, i, st->blk, p);
+        if (out->flags & XF_ROT_DST)
+            out->dst_off = rot_off(out->dst_off, i, st->blk, p);
+        out->src = sched_rot(out->src, i, 1, p);
+        out->dst = sched_rot(out->dst, i, 1, p);
+    }
+    out->flags &= (uint8_t)~(XF_ROT_SRC | XF_ROT_DST);
     out->src = sched_rot(out->src, j, st->shift, p);
     out->dst = sched_rot(out->dst, j, st->shift, p);
+}
+
+size_t sched_entry_n(const Schedule *s, size_t k)
+{
+    const Step *st = &s->steps[k];
+    return st->spread ? st->n * (size_t)s->call.nranks : st->n;
+}
+
+CvError sched_entry_fill(const Schedule *s, size_t k, size_t j,
+                         Transfer **buf, size_t *cap, const Transfer **xs,
+                         size_t *n)
+{
+    const Step *st = &s->steps[k];
+    *n = sched_entry_n(s, k);
+    *xs = s->xfers + st->first;
+    if (j == 0 && !st->spread)
+        return CV_OK;
+    if (*n > SCHED_COMPACT_MAX_XFERS)
+        return CV_ERR_LIMIT;
+    if (*n > *cap) {
+        Transfer *b = realloc(*buf, *n * sizeof *b);
+        if (!b)
+            return CV_ERR_NOMEM;
+        *buf = b, *cap = *n;
+    }
+    for (size_t x = 0; x < *n; x++)
+        sched_rep_xfer(s, k, j, x, &(*buf)[x]);
+    *xs = *buf;
+    return CV_OK;
+}
+
+void sched_spread(Schedule *s, size_t blk)
+{
+    if (s->err || !s->nsteps || s->steps[s->nsteps - 1].n == 0)
+        return;
+    size_t k = s->nsteps - 1, n = s->steps[k].n;
+    int p = s->call.nranks;
+    s->steps[k].blk = blk;
+    if (s->compact) {
+        s->steps[k].spread = p > 1;
+        return;
+    }
+    for (size_t i = 1; i < (size_t)p && !s->err; i++)
+        for (size_t b = 0; b < n && !s->err; b++) {
+            Transfer t = s->xfers[s->steps[k].first + b];
+            if (t.flags & XF_ROT_SRC)
+                t.src_off = rot_off(t.src_off, i, blk, p);
+            if (t.flags & XF_ROT_DST)
+                t.dst_off = rot_off(t.dst_off, i, blk, p);
+            uint8_t f = s->flags;
+            s->flags = t.flags & (uint8_t)~(XF_ROT_SRC | XF_ROT_DST);
+            sched_xfer(s, (XferOp)t.op, sched_rot(t.src, i, 1, p),
+                       (BufId)t.src_buf, t.src_off, sched_rot(t.dst, i, 1, p),
+                       (BufId)t.dst_buf, t.dst_off, t.count);
+            s->flags = f;
+        }
+    for (size_t b = 0; b < n; b++) /* copy 0 keeps its offsets */
+        s->xfers[s->steps[k].first + b].flags &=
+            (uint8_t)~(XF_ROT_SRC | XF_ROT_DST);
 }
 
 void sched_repeat(Schedule *s, size_t reps, int shift)
@@ -190,7 +267,10 @@ void sched_repeat(Schedule *s, size_t reps, int shift)
 
 bool sched_written_out(const Schedule *s)
 {
-    return sched_nsteps(s) == s->nsteps;
+    for (size_t k = 0; s->compact && k < s->nsteps; k++)
+        if (s->steps[k].reps > 1 || s->steps[k].spread)
+            return false;
+    return true;
 }
 
 size_t sched_nsteps(const Schedule *s)
@@ -216,7 +296,8 @@ CvError sched_expand(const Schedule *in, Schedule *out)
         size_t reps = in->compact ? st->reps : 1;
         for (size_t j = 0; j < reps && !out->err; j++) {
             sched_step(out, st->phase);
-            for (size_t i = 0; i < st->n && !out->err; i++) {
+            size_t n = sched_entry_n(in, k);
+            for (size_t i = 0; i < n && !out->err; i++) {
                 Transfer t;
                 sched_rep_xfer(in, k, j, i, &t);
                 out->flags = t.flags;
@@ -573,6 +654,22 @@ CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         const Step *st = &s->steps[k];
         size_t reps = s->compact ? st->reps : 1;
+        if (st->spread) { /* every rank does what the entry lists */
+            size_t out = 0, red1 = 0;
+            for (size_t i = 0; i < st->n; i++) {
+                const Transfer *tr = &s->xfers[st->first + i];
+                size_t bytes = tr->count * ts;
+                red1 += tr->op == XFER_REDUCE ? bytes : 0;
+                out += tr->src != tr->dst ? bytes : 0;
+            }
+            for (size_t r = 0; r < np; r++)
+                snt[r] += reps * out, rcv[r] += reps * out,
+                    red[r] += reps * red1;
+            t->total_bytes += reps * np * out;
+            t->steps += reps;
+            t->xfers += reps * np * st->n;
+            continue;
+        }
         size_t *bs = reps > 1 ? snt + 3 * np : snt;
         size_t *br = bs + np, *bd = bs + 2 * np;
         if (reps > 1)

@@ -23,6 +23,12 @@ enum {
      * the switch once: model.h), or a reduce at a rank that the switch
      * does instead (free on a machine with one). Executors ignore it. */
     XF_SWITCH = 1,
+    /* In a spread step (Step.spread) of a compact schedule: the source's
+     * (destination's) offset moves one block of Step.blk elements per rank
+     * the transfer moves, mod p blocks (rank r's block r of a buffer of p
+     * blocks). Written out, a schedule has none. */
+    XF_ROT_SRC = 2,
+    XF_ROT_DST = 4,
 };
 
 /* One transfer of `count` consecutive elements. */
@@ -46,7 +52,14 @@ typedef struct {
  * j * shift places along (mod p), offsets, buffers and counts kept (a
  * ring's p - 1 steps are one). Only those who ask for the compact form
  * see it (the model, trace's statistics); everything else gets each step
- * written out, and sched_expand writes a compact schedule out. */
+ * written out, and sched_expand writes a compact schedule out.
+ *
+ * An entry may also be spread: each of its transfers stands for p within
+ * the step, its copies with every rank moved i = 0 .. p - 1 places along
+ * and each offset flagged XF_ROT_SRC or XF_ROT_DST moved i blocks of blk
+ * elements along, mod p blocks (every rank doing what rank 0 does, as in
+ * a one-step all-to-all: p (p - 1) transfers written out, p - 1 here);
+ * written out, copy i's transfers come after copy i - 1's. */
 typedef struct {
     size_t first;      /* index of the step's first transfer */
     size_t n;          /* number of transfers */
@@ -54,6 +67,8 @@ typedef struct {
     size_t reps;       /* steps the entry stands for: 1, or more in a
                           compact schedule */
     int32_t shift;     /* ranks moved between two of them */
+    bool spread;       /* each transfer stands for p (compact only) */
+    size_t blk;        /* elements of a block its XF_ROT_* offsets move */
 } Step;
 
 typedef struct {
@@ -116,6 +131,16 @@ void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
  * step; any other gets the steps written out, each after the open one. */
 void sched_repeat(Schedule *s, size_t reps, int shift);
 
+/* The open step's transfers stand for themselves done by every rank: their
+ * copies with every rank moved i = 1 .. p - 1 places along, offsets
+ * flagged XF_ROT_SRC / XF_ROT_DST moved i blocks of blk elements (Step).
+ * A compact schedule records that in the step; any other gets the copies
+ * written out into it (without the flags). */
+void sched_spread(Schedule *s, size_t blk);
+
+/* Transfers step entry k stands for in one step: n, or n p when spread. */
+size_t sched_entry_n(const Schedule *s, size_t k);
+
 /* Steps a schedule stands for: nsteps, or the sum of its entries' reps
  * when compact. */
 size_t sched_nsteps(const Schedule *s);
@@ -127,12 +152,21 @@ static inline int sched_rot(int r, size_t j, int shift, int p)
     return (int)(v < 0 ? v + p : v);
 }
 
-/* Repetition j of step entry k's transfer i into *out. */
-void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t i,
+/* Transfer x (0 <= x < sched_entry_n) of repetition j of step entry k
+ * into *out, written out (no XF_ROT_* flags). */
+void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t x,
                     Transfer *out);
 
-/* Whether every entry is one step (no repetition recorded): what the
- * validator, the Sim and the executors take. */
+/* Repetition j of entry k's transfers, written out: *xs points at the
+ * schedule's own when that is what they are, else at *buf (grown, *cap
+ * transfers); *n of them. CV_ERR_LIMIT beyond SCHED_COMPACT_MAX_XFERS,
+ * CV_ERR_NOMEM. */
+CvError sched_entry_fill(const Schedule *s, size_t k, size_t j,
+                         Transfer **buf, size_t *cap, const Transfer **xs,
+                         size_t *n);
+
+/* Whether every entry is one step of its own transfers (nothing repeated
+ * or spread): what the validator, the Sim and the executors take. */
 bool sched_written_out(const Schedule *s);
 
 /* Write a (compact) schedule out: *out gets every step of in as its own
