@@ -334,8 +334,11 @@ static void test_trace_summary_refusals(void **state)
     expect_usage_error("trace allreduce -p 2048 -s 64K --links", "--steps");
     expect_usage_error("trace allreduce -p 2048 -s 64K --full", "1024");
     expect_usage_error("trace allreduce -p 65537 -s 64K", "1 to 65536");
-    expect_usage_error("trace alltoall -p 16384 -s 1M -a bruck", "transfers");
-    expect_usage_error("trace alltoall -p 16384 -s 1M -a bruck", "another algorithm");
+    /* the chain's pipeline moves each segment over each link in a step
+       of its own: (p - 1)^2 transfers */
+    expect_usage_error("trace broadcast -a chain -p 16384 -s 64M", "transfers");
+    expect_usage_error("trace broadcast -a chain -p 16384 -s 64M",
+                       "another algorithm");
     /* the one-step allgather is p - 1 transfers compact, p p written out:
        too many to list at 4096 ranks, a summary at once */
     Out o;

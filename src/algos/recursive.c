@@ -638,18 +638,28 @@ static CvError gen_a2a_bruck(const AlgoArgs *args, Schedule *s)
         coll_layout(c, r, &l);
         rotate(s, r, l.in_buf, l.in_off, BUF_TMP, 0, m, p - r);
     }
+    /* compact: every rank does what rank 0 does in the exchanges (the
+       same slots) and in the last rotation (from the block r - i, which
+       moves along with the rank): rank 0's transfers, spread */
+    int ranks = s->compact && p > 1 ? 1 : p;
     for (int d = 1; d < p && !s->err; d *= 2) {
         sched_step(s, "exchange");
-        for (int r = 0; r < p; r++)
+        for (int r = 0; r < ranks; r++)
             for (int j = d; j < p; j += 2 * d)
                 sched_copy(s, r, BUF_TMP, (size_t)j * m, (r + d) % p, BUF_TMP,
                            (size_t)j * m, (size_t)(j + d < p ? d : p - j) * m);
+        if (ranks == 1)
+            sched_spread(s, m);
     }
     sched_step(s, "rotate");
-    for (int r = 0; r < p && !s->err; r++)
+    sched_flags(s, ranks == 1 ? XF_ROT_SRC : 0);
+    for (int r = 0; r < ranks && !s->err; r++)
         for (int i = 0; i < p; i++)
             sched_copy(s, r, BUF_TMP, (size_t)((r - i + p) % p) * m, r,
                        BUF_RECV, (size_t)i * m, m);
+    sched_flags(s, 0);
+    if (ranks == 1)
+        sched_spread(s, m);
     return sched_end(s);
 }
 

@@ -265,6 +265,67 @@ static CvError load_pairs(Pricer *pr, const Transfer *xs, Pair *pairs,
     return CV_OK;
 }
 
+/* On one switch (the full machine: a message goes up its source's port,
+ * 2 src, and down its destination's, 2 dst + 1, one class of links) the
+ * loads and prices of load_pairs and price_pairs, without routing. */
+static bool one_switch(const Machine *m)
+{
+    return m->kind != MACHINE_BUS && m->ndims == 1 &&
+           m->dim[0].kind == DIM_SWITCH && !m->dim[0].shared &&
+           !m->dim[0].reduce && !m->cyclic;
+}
+
+static void touch(Pricer *pr, int l)
+{
+    if (pr->bytes[l] == 0 && pr->msgs[l] == 0)
+        pr->touched[pr->ntouched++] = l;
+}
+
+static void switch_pairs(Pricer *pr, const Transfer *xs, const Pair *pairs,
+                         size_t n, double ts, bool terms_only, StepPrice *out)
+{
+    const LinkClass *k = &pr->m->cls[pr->m->dim[0].cls];
+    for (size_t i = 0; i < n;) { /* loads: one message per pair */
+        int up = 2 * pairs[i].src, down = 2 * pairs[i].dst + 1;
+        double b = 0;
+        size_t j = i;
+        for (; j < n && pairs[j].src == pairs[i].src &&
+               pairs[j].dst == pairs[i].dst; j++)
+            b += (double)xs[pairs[j].x].count * ts;
+        touch(pr, up);
+        touch(pr, down);
+        pr->bytes[up] += b, pr->bytes[down] += b;
+        pr->msgs[up]++, pr->msgs[down]++;
+        i = j;
+    }
+    double worst = -1, worst_busy = -1;
+    for (size_t i = 0; i < n; i++) {
+        if (i && pairs[i].src == pairs[i - 1].src &&
+            pairs[i].dst == pairs[i - 1].dst)
+            continue;
+        int up = 2 * pairs[i].src, down = 2 * pairs[i].dst + 1;
+        double ma = pr->msgs[up], md = pr->msgs[down];
+        double ba = pr->bytes[up], bd = pr->bytes[down];
+        double a = k->alpha > 0 ? (md > ma ? md : ma) : 0;
+        double b = k->beta > 0 ? (bd > ba ? bd : ba) : 0;
+        int busiest = k->beta > 0 && b > 0 ? (bd > ba ? down : up) : -1;
+        double ta = a * k->alpha, tb = b * k->beta;
+        double t = ta + tb + 2 * k->lat;
+        if (terms_only) {
+            out->terms.a = dmax(out->terms.a, a);
+            out->terms.b = dmax(out->terms.b, b);
+        } else if (t > worst) {
+            worst = t;
+            out->terms.a = a, out->terms.b = b;
+            out->crit_src = pairs[i].src, out->crit_dst = pairs[i].dst;
+            out->t_alpha = ta, out->t_beta = tb, out->t_lat = 2 * k->lat;
+        }
+        if (busiest >= 0 && tb > worst_busy)
+            worst_busy = tb, out->busiest = busiest, out->busiest_time = tb;
+    }
+    out->time = worst > 0 ? worst : 0;
+}
+
 /* The slowest message of the step (each term's max when terms_only). */
 static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
                         bool terms_only, StepPrice *out)
@@ -317,9 +378,12 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
         for (size_t i = 0; i < slots; i++)
             tab[i].link = -1;
     }
-    if (load_pairs(pr, xs, pairs, n, ts, tab, slots))
+    if (one_switch(m))
+        switch_pairs(pr, xs, pairs, n, ts, terms_only, out);
+    else if (load_pairs(pr, xs, pairs, n, ts, tab, slots))
         return CV_ERR_NOMEM;
-    price_pairs(pr, pairs, n, terms_only, out);
+    else
+        price_pairs(pr, pairs, n, terms_only, out);
     for (int i = 0; i < pr->nrtouched; i++) {
         int r = pr->rtouched[i];
         out->terms.g = dmax(out->terms.g, pr->reduced[r]);
