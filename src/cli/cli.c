@@ -184,6 +184,43 @@ int cli_parse_args(const CliCmd *cmd, int argc, char **argv, CliArgs *out,
     return 0;
 }
 
+/* Help lines wrap at this column. */
+#define HELP_COLS 79
+/* The option column's widest (a longer option gets a line of its own). */
+#define HELP_HEAD_MAX 28
+
+/* Option o as "-p, --ranks RANKS". */
+static void help_head(const CliOpt *o, char *head, size_t n)
+{
+    snprintf(head, n, "%c%c%s%s%s%s%s", o->short_name ? '-' : ' ',
+             o->short_name ? o->short_name : ' ',
+             o->short_name && o->long_name ? ", " : "  ",
+             o->long_name ? "--" : "", o->long_name ? o->long_name : "",
+             o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/* text from column `col`, wrapped at HELP_COLS, continuation lines
+ * indented to col (a word longer than a line stays whole). */
+static void help_wrapped(CliText *t, const char *text, int col)
+{
+    int at = col;
+    while (*text) {
+        while (*text == ' ')
+            text++;
+        size_t w = strcspn(text, " ");
+        if (!w)
+            break;
+        if (at > col && at + 1 + (int)w > HELP_COLS) {
+            cli_text_add(t, "\n%*s", col, "");
+            at = col;
+        }
+        cli_text_add(t, "%s%.*s", at > col ? " " : "", (int)w, text);
+        at += (at > col ? 1 : 0) + (int)w;
+        text += w;
+    }
+    cli_text_add(t, "\n");
+}
+
 size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n)
 {
     CliText t = {buf, n, 0};
@@ -192,15 +229,22 @@ size_t cli_help_text(const CliCmd *cmd, char *buf, size_t n)
     cli_text_add(&t, "usage: collviz %s\n\n%s\n", cmd->usage, cmd->about);
     if (cmd->nopts)
         cli_text_add(&t, "\noptions:\n");
+    int width = 0;
+    for (size_t i = 0; i < cmd->nopts; i++) {
+        char head[64];
+        help_head(&cmd->opts[i], head, sizeof head);
+        int w = (int)strlen(head);
+        width = w > width && w <= HELP_HEAD_MAX ? w : width;
+    }
     for (size_t i = 0; i < cmd->nopts; i++) {
         const CliOpt *o = &cmd->opts[i];
         char head[64];
-        snprintf(head, sizeof head, "%c%c%s%s%s%s%s", o->short_name ? '-' : ' ',
-                 o->short_name ? o->short_name : ' ',
-                 o->short_name && o->long_name ? ", " : "  ",
-                 o->long_name ? "--" : "", o->long_name ? o->long_name : "",
-                 o->arg ? " " : "", o->arg ? o->arg : "");
-        cli_text_add(&t, "  %-26s %s\n", head, o->help);
+        help_head(o, head, sizeof head);
+        if ((int)strlen(head) > width)
+            cli_text_add(&t, "  %s\n%*s", head, width + 3, "");
+        else
+            cli_text_add(&t, "  %-*s ", width, head);
+        help_wrapped(&t, o->help, width + 3);
     }
     return t.len;
 }
