@@ -105,7 +105,7 @@ static bool backend_usable(size_t i, const Scene *sc, MenuBackends *av,
     if (ok && ex)
         ops->close(ex);
     if (!ok && !why[0])
-        snprintf(why, len, "the %s backend cannot start here",
+        snprintf(why, len, _("the %s backend cannot start here"),
                  exec_name_at(i));
     if (av && i < MENU_BACKENDS) {
         av->asked[i] = true;
@@ -187,7 +187,8 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
                 *more = '\0';
             add_item(m, (long long)i,
                      sc->backend && !strcmp(sc->backend->name, exec_name_at(i)),
-                     ok ? "%s" : "%-8s (%.110s)", exec_name_at(i), why);
+                     ok ? "%s" : "%-8s (%.110s)", exec_name_at(i),
+                     words_backend_why(why));
             m->greyed[m->n - 1] = !ok;
         }
         break;

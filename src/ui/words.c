@@ -193,6 +193,28 @@ const char *words_error(CvError e)
     return _(error_words[e]);
 }
 
+/* The backends' reasons for not running, as the backend menu shows them
+ * (cut at the first ';' or " ("): the sentences of fixed words. */
+static const char *const backend_why[] = {
+    N_("the cuda backend needs the NVIDIA driver's library libcuda.so.1, "
+       "which this machine does not have"),
+    N_("the libcuda.so.1 found here is the CUDA toolkit's stub, not a driver"),
+    N_("the NVIDIA driver found no CUDA device on this machine"),
+    N_("this collviz was built without its CUDA kernels"),
+    N_("this collviz was built without the cuda backend"),
+    N_("this collviz was built without MPI"),
+    N_("-B mpi runs one process per rank, started by mpirun: mpirun -np N "
+       "collviz-mpi COMMAND ... -B mpi -p N"),
+};
+
+const char *words_backend_why(const char *why)
+{
+    for (size_t i = 0; i < sizeof backend_why / sizeof *backend_why; i++)
+        if (!strcmp(why, backend_why[i]))
+            return _(backend_why[i]);
+    return why;
+}
+
 const char *words_machine(MachineKind k)
 {
     if (k >= MACHINE_KIND_COUNT || !machine_words[k])

@@ -26,6 +26,9 @@ const char *words_phase(const char *phase);
 const char *words_machine(MachineKind k);
 /* An error's fragment (cv_strerror's), in the language in use. */
 const char *words_error(CvError e);
+/* A backend's reason for not running, cut as the backend menu shows it,
+ * in the user's language where its words are fixed; else as is. */
+const char *words_backend_why(const char *why);
 /* Whether s is one of the core's words listed in words.c (for tests). */
 bool words_listed(const char *s);
 
