@@ -42,10 +42,12 @@ CvError pricer_init(Pricer *pr, const Machine *m)
     pr->reduced = calloc((size_t)m->nranks, sizeof *pr->reduced);
     pr->copied = calloc((size_t)m->nranks, sizeof *pr->copied);
     pr->rtouched = malloc((size_t)m->nranks * sizeof *pr->rtouched);
+    pr->cnt = malloc(((size_t)m->nranks + 1) * sizeof *pr->cnt);
     pr->route = malloc((size_t)(pr->maxhops + 1) * sizeof *pr->route);
     pr->hop_used = malloc((size_t)(pr->maxhops + 1));
     if (!pr->bytes || !pr->msgs || !pr->touched || !pr->reduced ||
-        !pr->copied || !pr->rtouched || !pr->route || !pr->hop_used) {
+        !pr->copied || !pr->rtouched || !pr->cnt || !pr->route ||
+        !pr->hop_used) {
         pricer_fini(pr);
         return CV_ERR_NOMEM;
     }
@@ -60,6 +62,7 @@ void pricer_fini(Pricer *pr)
     free(pr->reduced);
     free(pr->copied);
     free(pr->rtouched);
+    free(pr->cnt);
     free(pr->rot);
     free(pr->scratch);
     free(pr->route);
@@ -193,6 +196,45 @@ static void price_message(const Pricer *pr, const int *route, int hops,
 /* Group the step's transfers between ranks by pair into pairs[0 .. *n);
  * local work goes to the ranks' reduced and copied bytes (a reduce that a
  * reducing switch does, XF_SWITCH, costs no rank where there is one). */
+/* Sort a step's pairs by (src, dst, x) (pair_cmp's order). Many of them
+ * (a quarter of the ranks or more): counted by source into the scratch
+ * behind them (free until the claims), each source's run then by
+ * destination; few: qsort. The pairs come in x order. */
+static void sort_pairs(Pricer *pr, Pair *pairs, size_t n)
+{
+    int p = pr->m->nranks;
+    if (n < (size_t)p / 4 + 16 || !pr->cnt) {
+        qsort(pairs, n, sizeof *pairs, pair_cmp);
+        return;
+    }
+    Pair *tmp = pairs + pr->scratch_cap; /* the claims' room: 4 cap */
+    memset(pr->cnt, 0, ((size_t)p + 1) * sizeof *pr->cnt);
+    for (size_t i = 0; i < n; i++)
+        pr->cnt[pairs[i].src + 1]++;
+    for (int r = 0; r < p; r++)
+        pr->cnt[r + 1] += pr->cnt[r];
+    for (size_t i = 0; i < n; i++)
+        tmp[pr->cnt[pairs[i].src]++] = pairs[i];
+    memcpy(pairs, tmp, n * sizeof *pairs);
+    for (size_t i = 0; i < n;) {
+        size_t j = i + 1;
+        while (j < n && pairs[j].src == pairs[i].src)
+            j++;
+        if (j - i > 16) {
+            qsort(pairs + i, j - i, sizeof *pairs, pair_cmp);
+        } else {
+            for (size_t a = i + 1; a < j; a++) { /* stable: x stays in order */
+                Pair v = pairs[a];
+                size_t b = a;
+                for (; b > i && pairs[b - 1].dst > v.dst; b--)
+                    pairs[b] = pairs[b - 1];
+                pairs[b] = v;
+            }
+        }
+        i = j;
+    }
+}
+
 static void step_pairs(Pricer *pr, const Transfer *xs, size_t nx,
                        double ts, bool sw, Pair *pairs, size_t *n)
 {
@@ -210,7 +252,7 @@ static void step_pairs(Pricer *pr, const Transfer *xs, size_t nx,
     }
     for (size_t i = 1; i < *n; i++)
         if (pair_cmp(&pairs[i - 1], &pairs[i]) > 0) {
-            qsort(pairs, *n, sizeof *pairs, pair_cmp);
+            sort_pairs(pr, pairs, *n);
             break;
         }
 }

@@ -92,6 +92,7 @@ typedef struct {
     double *copied;     /* [nranks] bytes each rank copied locally */
     int *rtouched;      /* ranks with reduced or copied bytes in it */
     int nrtouched;      /* how many */
+    int *cnt;           /* [nranks + 1] a sort's counts */
     Transfer *rot;      /* a repeated step's transfers rotated */
     size_t rot_cap;     /* transfers they hold */
     bool expand;        /* price spread steps written out, every link's
