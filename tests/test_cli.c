@@ -432,10 +432,10 @@ static void check_model(CollKind k, int p, const char *range)
 {
     const AlgoInfo *algos[64];
     size_t n = 0;
-    for (size_t i = 0, m = algo_count(); i < m; i++)
-        if (algo_at(i)->coll == k && !algo_at(i)->fits) /* those on full */
-            algos[n++] = algo_at(i);
     CollCall c = make_call(k, p, 0, false);
+    for (size_t i = 0, m = algo_count(); i < m; i++)
+        if (algo_at(i)->coll == k && algo_fits(algo_at(i), &c, NULL, NULL, 0))
+            algos[n++] = algo_at(i); /* those made for full */
     Out o;
     runf(&o, "model %s -p %d -r %d %s", coll_name(k), p, c.root, range);
     if (o.rc || o.err[0])

@@ -223,16 +223,15 @@ static int *places(const Machine *m, int p, int L)
     return at;
 }
 
-/* L and G of machine m (NULL or flat: the most nearly square two levels
- * of p, the larger inside the node). */
+/* L and G of machine m: its two levels, or on one switch (NULL: full)
+ * every rank a node of its own (L = 1: the double binary tree alone,
+ * pipelined in chunks, as NCCL runs it across nodes). */
 static void levels(const Machine *m, int p, int *L, int *G)
 {
-    int size[2];
     if (m && m->ndims == 2)
-        size[0] = m->dim[0].size, size[1] = m->dim[1].size;
+        *L = m->dim[0].size, *G = m->dim[1].size;
     else
-        machine_square(p, 2, size);
-    *L = size[0], *G = size[1];
+        *L = 1, *G = p;
 }
 
 /* ---------------------------------------------------------- generate */
@@ -368,16 +367,18 @@ static void cost_tree(const CollCall *c, CostTerms *out)
 
 /* Machines of nodes: two levels, each joined by a switch that neither
  * sums nor multicasts (a node's, with a port per rank; the network's: one
- * NIC per GPU or one shared, which only the head uses). */
+ * NIC per GPU or one shared, which only the head uses); or one such
+ * switch (full), every rank a node of its own. */
 static bool fits_tree(const AlgoArgs *args, char *why, size_t whylen)
 {
     const Machine *m = args->machine;
-    bool ok = m->ndims == 2 && m->kind != MACHINE_BUS && !m->dim[0].shared;
-    for (int d = 0; ok && d < 2; d++)
+    bool ok = (m->ndims == 2 || m->ndims == 1) && m->kind != MACHINE_BUS &&
+              !m->dim[0].shared;
+    for (int d = 0; ok && d < m->ndims; d++)
         ok = m->dim[d].kind == DIM_SWITCH && !m->dim[d].reduce;
     if (!ok)
-        snprintf(why, whylen, "nccl_tree is made for machines of nodes: give "
-                 "one with -T, such as nodes:GxL");
+        snprintf(why, whylen, "nccl_tree is made for machines of nodes or "
+                 "one switch: give one with -T, such as nodes:GxL, or full");
     return ok;
 }
 
@@ -395,7 +396,8 @@ static const AlgoInfo ar_nccl_tree = {
                "node of L >= 3, C >= 3: (2L+2C-4)(a + V/C b) + (L+C-2) V/C g; "
                "two nodes of L >= 3, C >= 5: (2L+2C-3)a + 2(L+C-2) V/C b + "
                "(2L+3C-4) V/2C g",
-    .constraints = "nodes GxL (-T)",
+    .constraints = "nodes GxL (-T), or one switch (full, the default: every "
+                   "rank a node, the double binary tree pipelined)",
     .shape = SHAPE_TREE,
     .generate = gen_nccl_tree,
     .fits = fits_tree,
