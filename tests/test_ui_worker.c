@@ -223,7 +223,8 @@ static void test_sweep_compare(void **state)
     assert_int_equal(sizes[5], 16 << 10);
     size_t na = 0;
     for (size_t i = 0; i < algo_count(); i++) /* those made for full */
-        na += algo_at(i)->coll == COLL_ALLREDUCE && !algo_at(i)->fits;
+        na += algo_at(i)->coll == COLL_ALLREDUCE &&
+              algo_fits(algo_at(i), &app.scene->call, NULL, NULL, 0);
     act(&app, ACT_COMPARE);
     assert_true(app.bg.compare);
     assert_true(app.view.show[VIEW_CHART]);

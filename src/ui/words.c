@@ -101,7 +101,8 @@ static const char *const core_words[] = {
     N_("any p, any count; in place, every block is read and overwritten in "
        "the same step"),
     N_("any p, any count; tmp of p blocks"),
-    N_("nodes GxL (-T)"),
+    N_("nodes GxL (-T), or one switch (full, the default: every rank a "
+       "node, the double binary tree pipelined)"),
     N_("nodes GxL or another machine of levels (-T)"),
     N_("nodes GxL or another machine of two levels (-T)"),
     N_("p a power of two, any count"),
