@@ -270,6 +270,34 @@ static void test_too_many_transfers(void **state)
     sched_fini(&s);
 }
 
+/* Pricing a compact ring on a machine that rotation does not map onto
+ * itself prices each of its 2(p - 1) steps of p transfers: on a torus of
+ * 16384 ranks 2 16383 16384 of them, more than MODEL_MAX_PRICE_WORK, so it
+ * is refused at once; on the full machine one entry per phase is priced. */
+static void test_price_work(void **state)
+{
+    (void)state;
+    int p = 16384, dims[2] = {128, 128};
+    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p, .count = 4 * (size_t)p,
+                  .dtype = DT_FLOAT, .op = OP_SUM, .in_place = true};
+    Machine torus, full;
+    assert_int_equal(machine_grid(&torus, MACHINE_TORUS, 2, dims, false, 1e-6,
+                                  1e-10, 1e-10), CV_OK);
+    assert_int_equal(machine_full(&full, p, 1e-6, 1e-10, 1e-10), CV_OK);
+    Schedule s;
+    assert_int_equal(algo_generate_as(a, &c, &torus, ALGO_COMPACT, &s, NULL, 0),
+                     CV_OK);
+    assert_true(model_price_work(&s, &torus) == 2.0 * (p - 1) * p);
+    assert_true(model_price_work(&s, &full) == 2.0 * p);
+    CostTerms t;
+    double sec;
+    assert_int_equal(model_machine_cost(&s, &torus, false, &t, &sec),
+                     CV_ERR_LIMIT);
+    assert_int_equal(model_machine_cost(&s, &full, false, &t, &sec), CV_OK);
+    sched_fini(&s);
+}
+
 /* The one-step allgather on 16384 ranks, spread: rank 0's p transfers
  * listed, and by hand on the full machine every rank's port carries p - 1
  * messages of a block each way: (p - 1) alpha + (p - 1) 4 count beta. */
@@ -429,6 +457,7 @@ int main(void)
         cmocka_unit_test(test_ring_16384_by_hand),
         cmocka_unit_test(test_too_many_transfers),
         cmocka_unit_test(test_spread_by_hand),
+        cmocka_unit_test(test_price_work),
         cmocka_unit_test(test_reuse),
         cmocka_unit_test(test_refused_where_not_taken),
         cmocka_unit_test(test_written_out_and_priced_alike),

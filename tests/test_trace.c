@@ -339,6 +339,8 @@ static void test_trace_summary_refusals(void **state)
     expect_usage_error("trace broadcast -a chain -p 16384 -s 64M", "transfers");
     expect_usage_error("trace broadcast -a chain -p 16384 -s 64M",
                        "another algorithm");
+    expect_usage_error("trace allreduce -p 16384 -s 1M -T torus:128x128",
+                       "one by one");
     /* the one-step allgather is p - 1 transfers compact, p p written out:
        too many to list at 4096 ranks, a summary at once */
     Out o;

@@ -265,6 +265,12 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
         return e;
     int p = c->nranks, root = c->root;
     size_t n = c->count, segs = chain_segments(c);
+    /* each segment crosses each of the p - 1 links in a step of its own:
+       a compact schedule that cannot hold them says so before building */
+    if (s->compact && segs * (size_t)(p - 1) > SCHED_COMPACT_MAX_XFERS) {
+        sched_fini(s);
+        return CV_ERR_LIMIT;
+    }
     CollLayout l;
     coll_layout(c, root, &l);
     if (p == 1 && !c->in_place) {

@@ -3,9 +3,12 @@
  * under the alpha-beta-gamma model (or, with -B, under a backend's saved
  * calibration: calib.h); the best per size and the exact sizes where the
  * best algorithm changes. */
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "algos/algo.h"
 #include "measure/calib.h"
@@ -62,6 +65,9 @@ static const CliCmd model_cmd = {
     .max_pos = 1,
 };
 
+/* Threads evaluating one size's algorithms at most. */
+#define MODEL_MAX_WORKERS 4
+
 /* One model run: the call (count set per size), its algorithms, params. */
 typedef struct {
     CollCall call;               /* the call; count changes per size */
@@ -79,12 +85,20 @@ typedef struct {
     size_t *steps;               /* [nalgos] and steps of its schedules */
     double *fp;                  /* [nalgos] and their working sets */
     struct ModelPin *pin;        /* the first count evaluated, kept */
-    Schedule *sched;             /* one schedule whose arrays every
-                                    generation reuses */
-    Pricer *pr;                  /* pricing scratch on mach (no -B) */
+    int nworkers;                /* threads that evaluate the algorithms
+                                    of one size (1 with -B) */
+    Schedule *sched;             /* [nworkers] one schedule a worker's
+                                    generations reuse the arrays of */
+    Pricer *pr;                  /* [nworkers] pricing scratch on mach
+                                    (no -B) */
+    CvError *errs;               /* [nalgos] each algorithm's failure */
+    atomic_size_t next;          /* the next algorithm a worker takes */
+    size_t count;                /* the count they evaluate */
     size_t *too_big;             /* [nalgos] smallest count whose schedule
                                     held too many transfers (SIZE_MAX:
                                     none yet) */
+    bool *slow;                  /* [nalgos] and it was too many to price
+                                    one by one on this machine */
     CvError err;                 /* first generator or model failure */
     const AlgoInfo *err_algo;    /* the algorithm that failed */
 } Model;
@@ -164,18 +178,27 @@ static CvError model_algos(Model *m)
     m->steps = malloc(n * sizeof *m->steps);
     m->fp = malloc(n * sizeof *m->fp);
     m->too_big = malloc(n * sizeof *m->too_big);
+    m->slow = calloc(n, sizeof *m->slow);
     m->pin = calloc(1, sizeof *m->pin);
-    m->sched = calloc(1, sizeof *m->sched);
-    m->pr = calloc(1, sizeof *m->pr);
-    if (!m->algos || !m->t || !m->steps || !m->fp || !m->too_big || !m->pin ||
-        !m->sched || !m->pr)
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    m->nworkers = m->cal ? 1 /* a calibration's predictors: one thread */
+                         : cpus < 1 ? 1
+                         : cpus > MODEL_MAX_WORKERS ? MODEL_MAX_WORKERS
+                                                    : (int)cpus;
+    m->sched = calloc((size_t)m->nworkers, sizeof *m->sched);
+    m->pr = calloc((size_t)m->nworkers, sizeof *m->pr);
+    m->errs = calloc(n, sizeof *m->errs);
+    if (!m->algos || !m->t || !m->steps || !m->fp || !m->too_big || !m->slow ||
+        !m->pin || !m->sched || !m->pr || !m->errs)
         return CV_ERR_NOMEM;
     m->pin->t = malloc(n * sizeof *m->t);
     m->pin->steps = malloc(n * sizeof *m->steps);
     m->pin->fp = malloc(n * sizeof *m->fp);
-    if (!m->pin->t || !m->pin->steps || !m->pin->fp ||
-        (!m->cal && pricer_init(m->pr, &m->mach)))
+    if (!m->pin->t || !m->pin->steps || !m->pin->fp)
         return CV_ERR_NOMEM;
+    for (int w = 0; w < m->nworkers && !m->cal; w++)
+        if (pricer_init(&m->pr[w], &m->mach))
+            return CV_ERR_NOMEM;
     for (size_t i = 0; i < n; i++)
         m->too_big[i] = SIZE_MAX;
     n = algo_count();
@@ -200,11 +223,11 @@ static ModelParams model_params(const Model *m, double footprint)
  * `count`, its steps and working set (*fp); records the first failure.
  * A schedule too large to price (CV_ERR_LIMIT) is n/a, as is one not made
  * for -T's machine. */
-static bool algo_terms(Model *m, size_t i, size_t count, CostTerms *c,
+static bool algo_terms(Model *m, int w, size_t i, size_t count, CostTerms *c,
                        size_t *steps, double *sec, double *fp)
 {
     const AlgoInfo *a = m->algos[i];
-    Schedule *s = m->sched;
+    Schedule *s = &m->sched[w];
     CollCall call = m->call;
     call.count = count;
     *fp = 0, *steps = 0;
@@ -216,7 +239,7 @@ static bool algo_terms(Model *m, size_t i, size_t count, CostTerms *c,
                                  ALGO_REUSE | (m->cal ? 0 : ALGO_COMPACT), s,
                                  NULL, 0);
     if (e == CV_ERR_LIMIT) {
-        m->too_big[i] = count;
+        m->too_big[i] = count, m->slow[i] = false;
         return false;
     }
     /* the working set picks a calibration's parameters; without one
@@ -231,15 +254,44 @@ static bool algo_terms(Model *m, size_t i, size_t count, CostTerms *c,
         if (!e && sec)
             e = calib_predict(m->cal, s, m->cal->machine, sec);
     } else if (!e) {
-        e = pricer_cost(m->pr, s, false, c, &t);
+        e = pricer_cost(&m->pr[w], s, false, c, &t);
+        if (e == CV_ERR_LIMIT) { /* its repetitions one by one: too slow */
+            if (count < m->too_big[i])
+                m->too_big[i] = count, m->slow[i] = true;
+            return false;
+        }
         if (!e && sec)
             *sec = t;
     }
     if (!e)
         *steps = sched_nsteps(s);
-    if (e && e != CV_ERR_ALGO && !m->err) /* not made for -T's machine: n/a */
-        m->err = e, m->err_algo = a;
+    m->errs[i] = e == CV_ERR_ALGO ? CV_OK : e; /* not made for -T's: n/a */
     return !e;
+}
+
+/* One worker of model_eval. */
+typedef struct {
+    Model *m;
+    int w;    /* its schedule and pricer */
+} Worker;
+
+/* The algorithms not taken yet, one at a time, at m->count, from the
+ * table's last (the registry lists the larger schedules later: taken
+ * first, they leave the small ones to fill the end). */
+static void *eval_worker(void *arg)
+{
+    const Worker *wk = arg;
+    Model *m = wk->m;
+    for (;;) {
+        size_t k = atomic_fetch_add(&m->next, 1);
+        if (k >= m->nalgos)
+            return NULL;
+        size_t i = m->nalgos - 1 - k;
+        CostTerms c;
+        if (!algo_terms(m, wk->w, i, m->count, &c, &m->steps[i], &m->t[i],
+                        &m->fp[i]))
+            m->t[i] = -1;
+    }
 }
 
 /* Times, steps and working sets of every algorithm at `count` into m->t,
@@ -259,11 +311,26 @@ static int model_eval(Model *m, size_t count)
     }
     int best = -1;
     m->footprint = 0;
+    /* the algorithms are independent: each worker takes the next one
+       with its own schedule and pricer; this thread is worker 0 */
+    m->count = count;
+    atomic_store(&m->next, 0);
+    Worker wk[MODEL_MAX_WORKERS];
+    pthread_t th[MODEL_MAX_WORKERS];
+    bool started[MODEL_MAX_WORKERS] = {false};
+    for (int w = 0; w < m->nworkers; w++) {
+        wk[w] = (Worker){m, w};
+        if (w > 0)
+            started[w] = pthread_create(&th[w], NULL, eval_worker, &wk[w]) == 0;
+    }
+    eval_worker(&wk[0]);
+    for (int w = 1; w < m->nworkers; w++)
+        if (started[w])
+            pthread_join(th[w], NULL);
     for (size_t i = 0; i < n; i++) {
-        CostTerms c;
-        if (!algo_terms(m, i, count, &c, &m->steps[i], &m->t[i], &m->fp[i]))
-            m->t[i] = -1;
-        else if (m->footprint == 0 || m->fp[i] < m->footprint)
+        if (m->errs[i] && !m->err) /* the first in the table's order */
+            m->err = m->errs[i], m->err_algo = m->algos[i];
+        if (m->t[i] >= 0 && (m->footprint == 0 || m->fp[i] < m->footprint))
             m->footprint = m->fp[i];
         if (m->t[i] >= 0 && (best < 0 || m->t[i] < m->t[best]))
             best = (int)i;
@@ -467,10 +534,19 @@ static int model_table(Model *m)
         if (m->too_big[i] != SIZE_MAX) {
             CollCall c = m->call;
             c.count = m->too_big[i];
-            printf("# %s: n/a from %zu bytes (count %zu): its schedule has "
-                   "more than %zu transfers at %d ranks, more than collviz "
-                   "prices\n", m->algos[i]->name, coll_size_bytes(&c),
-                   c.count, (size_t)SCHED_COMPACT_MAX_XFERS, c.nranks);
+            if (m->slow[i])
+                printf("# %s: n/a from %zu bytes (count %zu): this machine "
+                       "does not look the same from every rank, so its "
+                       "repeated steps are priced one by one, more than "
+                       "%.0f transfers at %d ranks, more than collviz "
+                       "prices\n", m->algos[i]->name, coll_size_bytes(&c),
+                       c.count, MODEL_MAX_PRICE_WORK, c.nranks);
+            else
+                printf("# %s: n/a from %zu bytes (count %zu): its schedule "
+                       "has more than %zu transfers at %d ranks, more than "
+                       "collviz prices\n", m->algos[i]->name,
+                       coll_size_bytes(&c), c.count,
+                       (size_t)SCHED_COMPACT_MAX_XFERS, c.nranks);
         }
     free(counts);
     free(best);
@@ -504,10 +580,12 @@ int cmd_model(int argc, char **argv)
         rc = CLI_EXIT_FAIL;
     if (m.pin)
         free(m.pin->t), free(m.pin->steps), free(m.pin->fp);
-    if (m.sched)
-        sched_fini(m.sched);
-    if (m.pr && m.pr->m)
-        pricer_fini(m.pr);
+    for (int w = 0; w < m.nworkers; w++) {
+        if (m.sched)
+            sched_fini(&m.sched[w]);
+        if (m.pr && m.pr[w].m)
+            pricer_fini(&m.pr[w]);
+    }
     free(m.pin);
     free(m.sched);
     free(m.pr);
@@ -516,5 +594,7 @@ int cmd_model(int argc, char **argv)
     free(m.steps);
     free(m.fp);
     free(m.too_big);
+    free(m.slow);
+    free(m.errs);
     return rc;
 }

@@ -591,6 +591,20 @@ bool model_machine_uniform(const Machine *m, ModelParams *mp)
     return true;
 }
 
+double model_price_work(const Schedule *s, const Machine *m)
+{
+    bool same = machine_shift_invariant(m);
+    double work = 0;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        const Step *st = &s->steps[k];
+        size_t reps = s->compact ? st->reps : 1;
+        double n = st->spread && same && machine_links_move(m)
+                       ? (double)st->n : (double)sched_entry_n(s, k);
+        work += (same ? 1 : (double)reps) * n;
+    }
+    return work;
+}
+
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
                     CostTerms *out, double *seconds)
 {
@@ -599,6 +613,8 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
     *out = (CostTerms){0};
     if (seconds)
         *seconds = 0;
+    if (s->compact && model_price_work(s, m) > MODEL_MAX_PRICE_WORK)
+        return CV_ERR_LIMIT;
     bool same = machine_shift_invariant(m);
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         size_t reps = s->compact ? s->steps[k].reps : 1;
