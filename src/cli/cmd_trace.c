@@ -371,13 +371,19 @@ static CvError add_links(Trace *t, double times, size_t reps, int shift)
 {
     const Pricer *pr = &t->pr;
     int p = t->mach.nranks;
-    if (pr->orbits)
+    if (pr->orbits) { /* every rank's links alike; others as touched */
         for (int q = 0; q < p; q++)
             for (int d = 0; d < 2; d++)
                 t->link_total[2 * q + d] += times * pr->orbit_bytes[d];
-    if (pr->orbits || times == 1) {
         for (int i = 0; i < pr->ntouched; i++)
-            t->link_total[pr->touched[i]] += times * pr->bytes[pr->touched[i]];
+            if (pr->touched[i] >= 2 * p)
+                t->link_total[pr->touched[i]] +=
+                    times * pr->bytes[pr->touched[i]];
+        return CV_OK;
+    }
+    if (times == 1) {
+        for (int i = 0; i < pr->ntouched; i++)
+            t->link_total[pr->touched[i]] += pr->bytes[pr->touched[i]];
         return CV_OK;
     }
     /* links 2 r and 2 r + 1 move with rank r, any others stay */

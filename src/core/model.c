@@ -506,42 +506,28 @@ static CvError price_orbits(Pricer *pr, const Schedule *s, const Step *st,
                 pr->orbit_msgs[l % 2]++;
                 continue;
             }
-            if (pr->bytes[l] == 0 && pr->msgs[l] == 0)
-                pr->touched[pr->ntouched++] = l;
+            touch(pr, l);
             pr->bytes[l] += (double)p * o[i].bytes;
             pr->msgs[l] += p;
         }
     }
-    double worst = -1;
+    /* the rank links the orbits' routes from rank 0 cross hold their
+       direction's load (every rank's alike); then each orbit is one
+       message, priced as any step's */
+    Pair *pairs = (Pair *)pr->scratch + pr->scratch_cap; /* claims' room */
     for (size_t i = 0; i < g; i++) {
         int hops = machine_route(m, 0, o[i].delta, pr->route, pr->maxhops + 1);
-        double ta = 0, tb = 0, lat = 0;
-        CostTerms c = {0};
         for (int h = 0; h < hops; h++) {
             int l = pr->route[h];
-            const LinkClass *k = &m->cls[machine_link_class(m, l)];
-            double lm = l < 2 * p ? pr->orbit_msgs[l % 2] : pr->msgs[l];
-            double lb = l < 2 * p ? pr->orbit_bytes[l % 2] : pr->bytes[l];
-            lat += k->lat;
-            if (k->alpha > 0 && (terms_only ? lm > c.a : lm * k->alpha > ta))
-                c.a = lm, ta = lm * k->alpha;
-            if (k->beta > 0 && (terms_only ? lb > c.b : lb * k->beta > tb)) {
-                c.b = lb, tb = lb * k->beta;
-                if (tb > out->busiest_time)
-                    out->busiest = l, out->busiest_time = tb;
+            if (l < 2 * p) {
+                touch(pr, l);
+                pr->bytes[l] = pr->orbit_bytes[l % 2];
+                pr->msgs[l] = pr->orbit_msgs[l % 2];
             }
         }
-        if (terms_only) {
-            out->terms.a = dmax(out->terms.a, c.a);
-            out->terms.b = dmax(out->terms.b, c.b);
-        } else if (ta + tb + lat > worst) {
-            worst = ta + tb + lat;
-            out->terms.a = c.a, out->terms.b = c.b;
-            out->crit_src = 0, out->crit_dst = o[i].delta;
-            out->t_alpha = ta, out->t_beta = tb, out->t_lat = lat;
-        }
+        pairs[i] = (Pair){0, o[i].delta, i, SIZE_MAX, hops};
     }
-    out->time = worst > 0 ? worst : 0;
+    price_pairs(pr, pairs, g, terms_only, out);
     out->terms.g = red;
     out->copied = copied;
     out->terms.steps = g > 0;

@@ -98,7 +98,9 @@ typedef struct {
     bool expand;        /* price spread steps written out, every link's
                            load kept (else by orbits where the machine
                            allows: the rank links' loads are then
-                           orbit_bytes/msgs, the same at every rank) */
+                           orbit_bytes/msgs, the same at every rank, and
+                           touched holds the links of the routes from
+                           rank 0 with them) */
     bool orbits;        /* the last step was priced by its orbits */
     double orbit_bytes[2]; /* bytes on links 2 r + d of every rank r */
     int orbit_msgs[2];     /* messages on them */

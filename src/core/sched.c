@@ -160,22 +160,36 @@ static size_t rot_off(size_t off, size_t i, size_t blk, int p)
     return ((off / blk + i) % (size_t)p) * blk + off % blk;
 }
 
+/* t as rank i does it in a spread step (Step.spread): its ranks moved i
+ * along, its XF_ROT_* offsets i blocks of blk; the flags cleared. */
+static void spread_copy(Transfer *t, size_t i, size_t blk, int p)
+{
+    if (i > 0 && (t->flags & XF_ROT_SRC))
+        t->src_off = rot_off(t->src_off, i, blk, p);
+    if (i > 0 && (t->flags & XF_ROT_DST))
+        t->dst_off = rot_off(t->dst_off, i, blk, p);
+    t->src = sched_rot(t->src, i, 1, p);
+    t->dst = sched_rot(t->dst, i, 1, p);
+    t->flags &= (uint8_t)~(XF_ROT_SRC | XF_ROT_DST);
+}
+
+/* Append transfer t, flags and all, to the open step. */
+static void append_xfer(Schedule *s, const Transfer *t)
+{
+    uint8_t f = s->flags;
+    s->flags = t->flags;
+    sched_xfer(s, (XferOp)t->op, t->src, (BufId)t->src_buf, t->src_off,
+               t->dst, (BufId)t->dst_buf, t->dst_off, t->count);
+    s->flags = f;
+}
+
 void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t x,
                     Transfer *out)
 {
     const Step *st = &s->steps[k];
     int p = s->call.nranks;
-    size_t i = st->spread ? x / st->n : 0;
     *out = s->xfers[st->first + (st->spread ? x % st->n : x)];
-    if (st->spread) {
-        if (out->flags & XF_ROT_SRC)
-            out->src_off = rot_off(out->src_off, i, st->blk, p);
-        if (out->flags & XF_ROT_DST)
-            out->dst_off = rot_off(out->dst_off, i, st->blk, p);
-        out->src = sched_rot(out->src, i, 1, p);
-        out->dst = sched_rot(out->dst, i, 1, p);
-    }
-    out->flags &= (uint8_t)~(XF_ROT_SRC | XF_ROT_DST);
+    spread_copy(out, st->spread ? x / st->n : 0, st->blk, p);
     out->src = sched_rot(out->src, j, st->shift, p);
     out->dst = sched_rot(out->dst, j, st->shift, p);
 }
@@ -222,17 +236,9 @@ void sched_spread(Schedule *s, size_t blk)
     }
     for (size_t i = 1; i < (size_t)p && !s->err; i++)
         for (size_t b = 0; b < n && !s->err; b++) {
-            Transfer t = s->xfers[s->steps[k].first + b];
-            if (t.flags & XF_ROT_SRC)
-                t.src_off = rot_off(t.src_off, i, blk, p);
-            if (t.flags & XF_ROT_DST)
-                t.dst_off = rot_off(t.dst_off, i, blk, p);
-            uint8_t f = s->flags;
-            s->flags = t.flags & (uint8_t)~(XF_ROT_SRC | XF_ROT_DST);
-            sched_xfer(s, (XferOp)t.op, sched_rot(t.src, i, 1, p),
-                       (BufId)t.src_buf, t.src_off, sched_rot(t.dst, i, 1, p),
-                       (BufId)t.dst_buf, t.dst_off, t.count);
-            s->flags = f;
+            Transfer t = s->xfers[s->steps[k].first + b]; /* may move */
+            spread_copy(&t, i, blk, p);
+            append_xfer(s, &t);
         }
     for (size_t b = 0; b < n; b++) /* copy 0 keeps its offsets */
         s->xfers[s->steps[k].first + b].flags &=
@@ -254,13 +260,9 @@ void sched_repeat(Schedule *s, size_t reps, int shift)
         sched_step(s, base.phase);
         for (size_t i = 0; i < base.n && !s->err; i++) {
             Transfer t = s->xfers[base.first + i]; /* sched_xfer may move it */
-            uint8_t f = s->flags;
-            s->flags = t.flags;
-            sched_xfer(s, (XferOp)t.op, sched_rot(t.src, j, shift, p),
-                       (BufId)t.src_buf, t.src_off,
-                       sched_rot(t.dst, j, shift, p), (BufId)t.dst_buf,
-                       t.dst_off, t.count);
-            s->flags = f;
+            t.src = sched_rot(t.src, j, shift, p);
+            t.dst = sched_rot(t.dst, j, shift, p);
+            append_xfer(s, &t);
         }
     }
 }
@@ -300,14 +302,10 @@ CvError sched_expand(const Schedule *in, Schedule *out)
             for (size_t i = 0; i < n && !out->err; i++) {
                 Transfer t;
                 sched_rep_xfer(in, k, j, i, &t);
-                out->flags = t.flags;
-                sched_xfer(out, (XferOp)t.op, t.src, (BufId)t.src_buf,
-                           t.src_off, t.dst, (BufId)t.dst_buf, t.dst_off,
-                           t.count);
+                append_xfer(out, &t);
             }
         }
     }
-    out->flags = 0;
     e = sched_end(out);
     if (e)
         sched_fini(out);
