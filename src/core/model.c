@@ -378,10 +378,12 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
             pairs[i].dst == pairs[i - 1].dst)
             continue;
         int hops = pairs[i].hops, busiest;
-        const int *route = pr->routes + pairs[i].roff;
+        const int *route = pr->route;
         if (pairs[i].roff == SIZE_MAX) /* not kept: route it again */
             machine_route(pr->m, pairs[i].src, pairs[i].dst, pr->route,
-                          pr->maxhops + 1), route = pr->route;
+                          pr->maxhops + 1);
+        else
+            route = pr->routes + pairs[i].roff;
         CostTerms c;
         double part[3], bt;
         price_message(pr, route, hops, terms_only, &c, part, &busiest, &bt);
