@@ -1,6 +1,7 @@
 /* test_copy.c - the streaming copy against memcpy: every head alignment of
  * source and destination, lengths around its block and threshold edges,
- * and bytes outside the destination range left alone. */
+ * and bytes outside the destination range left alone; the streamed fused
+ * reduce against its definition, likewise, every datatype and op. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/coll.h"
 #include "threads/copy.h"
 
 #define GUARD 64
@@ -64,6 +66,53 @@ static void test_large(void **state)
     check_one(5, 9, ((size_t)3 << 20) + 33);
 }
 
+/* reduce_from_stream(dst, init, src) of n elements of type t, dst `at`
+ * bytes past a 16-byte boundary, against dst = init, then dst = dst op src
+ * with the portable two-operand kernel; the guard bytes kept. Bytes below
+ * 0x40 make finite values of every floating type. */
+static void check_reduce(DataType t, RedOp op, size_t n, size_t at)
+{
+    size_t es = dtype_size(t), bytes = n * es;
+    if (bytes > ((size_t)1 << 30) || at > 16)
+        return; /* not a case of this file (and gcc then knows it is small) */
+    size_t room = bytes + 2 * GUARD + 16;
+    unsigned char *a = malloc(room), *b = malloc(room), *got = malloc(room),
+                  *want = malloc(room);
+    assert_true(a && b && got && want);
+    for (size_t i = 0; i < room; i++) {
+        a[i] = (unsigned char)(((i * 131u + 7u) >> 1) & 0x3F);
+        b[i] = (unsigned char)(((i * 37u + 3u) >> 2) & 0x3F);
+    }
+    memset(got, 0xA5, room);
+    memset(want, 0xA5, room);
+    /* malloc's 16-byte alignment: GUARD + at is `at` past a boundary */
+    memcpy(want + GUARD + at, a, bytes);
+    if (n)
+        reduce_fn_portable(t, op)(want + GUARD + at, b, n);
+    reduce_from_stream(reduce_fn(t, op), reduce3_fn(t, op), got + GUARD + at,
+                       a, b, n, es);
+    if (memcmp(got, want, room))
+        fail_msg("type %d op %d, %zu elements %zu bytes past a 16-byte "
+                 "boundary: differs", (int)t, (int)op, n, at);
+    free(a), free(b), free(got), free(want);
+}
+
+/* Every datatype and op, destinations 0 to 16 bytes past a 16-byte
+ * boundary (whole elements), lengths around its 2 KiB parts. */
+static void test_reduce_stream(void **state)
+{
+    (void)state;
+    for (int t = 0; t < DT_COUNT; t++)
+        for (int op = 0; op < OP_COUNT; op++) {
+            size_t es = dtype_size((DataType)t), per = 2048 / es;
+            size_t lens[] = {0, 1, per - 1, per, per + 1, 2 * per + 3,
+                             5 * per + 7, 100000 + 3};
+            for (size_t l = 0; l < sizeof lens / sizeof *lens; l++)
+                for (size_t at = 0; at <= 16; at += es)
+                    check_reduce((DataType)t, (RedOp)op, lens[l], at);
+        }
+}
+
 static void test_cache_bytes(void **state)
 {
     (void)state;
@@ -77,6 +126,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_alignments_and_lengths),
         cmocka_unit_test(test_large),
+        cmocka_unit_test(test_reduce_stream),
         cmocka_unit_test(test_cache_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

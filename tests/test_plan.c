@@ -1,6 +1,6 @@
 /* test_plan.c - how the threads backend runs a schedule (threads/plan.h):
- * which idle sources push part of a transfer, which copy-ins it fuses into
- * the reduce that follows, and where data flows one way. */
+ * which idle sources push part of a transfer and where data flows one
+ * way (its copy-in fusion: test_fuse). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -135,47 +135,10 @@ static void test_one_way(void **state)
     }
 }
 
-/* plan_fuse_all fuses exactly the pairs sched_fuse_partner names: every
- * algorithm of the registry, out of place (where copy-ins are) and in
- * place, at a few rank counts. */
-static void test_fuse_all(void **state)
-{
-    (void)state;
-    size_t fused = 0;
-    for (size_t i = 0; i < algo_count(); i++)
-        for (int p = 1; p <= 9 && !algo_at(i)->fits; p += 2) /* fits: on
-                                               their machines, test_algos_torus */
-            for (int ip = 0; ip < 2; ip++) {
-                CollCall c = call(algo_at(i)->coll, p, 5, ip);
-                if (!call_defined(c.kind, p, ip))
-                    continue; /* no such call (call_fixture.h) */
-                Schedule s;
-                assert_int_equal(algo_generate(algo_at(i), &c, &s), CV_OK);
-                const Transfer **init = calloc(s.nxfers + 1, sizeof *init);
-                uint8_t *skip = calloc(s.nxfers + 1, 1);
-                assert_true(init && skip);
-                plan_fuse_all(&s, init, skip);
-                for (size_t k = 0; k < s.nsteps; k++)
-                    for (size_t x = s.steps[k].first;
-                         x < s.steps[k].first + s.steps[k].n; x++) {
-                        const Transfer *y = sched_fuse_partner(&s, k, &s.xfers[x]);
-                        assert_int_equal(skip[x], y != NULL);
-                        if (y)
-                            assert_ptr_equal(init[y - s.xfers], &s.xfers[x]);
-                        fused += y != NULL;
-                    }
-                free(init);
-                free(skip);
-                sched_fini(&s);
-            }
-    assert_true(fused > 0); /* the registry has copy-ins to fuse */
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_push),
-        cmocka_unit_test(test_fuse_all),
         cmocka_unit_test(test_one_way),
     };
     return cmocka_run_group_tests_name("plan", tests, NULL, NULL);

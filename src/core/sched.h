@@ -249,6 +249,27 @@ CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out);
 const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
                                    const Transfer *x);
 
+/* Copy-in fusion over the whole schedule (fuse.c), for an executor that
+ * can also read a rank's input where the schedule reads a copy of it. A
+ * copy-in is a local copy from BUF_SEND into another buffer; written-out
+ * schedules whose send buffers no transfer writes. Arrays of s->nxfers
+ * that the caller zeroed:
+ * - own[y] = x: the destination range of reduce y holds, before y's step,
+ *   what copy-in x wrote there, untouched since; y may compute
+ *   dst = (x's source at the same place) op src, the same operands in the
+ *   same order, so the same results bit for bit;
+ * - via[t] = x: the source range of t likewise holds x's copy untouched;
+ *   t may read x's source at the same place instead;
+ * - skip[x] = 1: with every own and via taken, nothing reads what copy-in
+ *   x writes before it is overwritten, and all of it is overwritten, or
+ *   left in the tmp buffer, whose end state is no one's: x need not run (an out-of-place ring allreduce then reads its input
+ *   where it lies and copies none of it). Skip only with own and via.
+ * Out of place, the next-step pairs of sched_fuse_partner are among the
+ * own pairs. CV_ERR_NOMEM (the arrays then hold part of the answer, each
+ * entry right, and no skip), or CV_OK. */
+CvError sched_fuse_map(const Schedule *s, const Transfer **own,
+                       const Transfer **via, uint8_t *skip);
+
 /* Totals over the whole schedule. */
 typedef struct {
     size_t steps;        /* steps */

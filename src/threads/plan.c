@@ -28,6 +28,7 @@ void plan_free(Plan *pl)
     free(pl->xstaged);
     free(pl->xchan);
     free(pl->xinit);
+    free(pl->xvia);
     free(pl->xskip);
     free(pl->xpush);
     free(pl->pushes);
@@ -352,9 +353,10 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     pl->xchan = malloc((s->nxfers + 1) * sizeof *pl->xchan);
     pl->sends = malloc((s->nxfers + 1) * sizeof *pl->sends);
     pl->xinit = calloc(s->nxfers + 1, sizeof *pl->xinit);
+    pl->xvia = calloc(s->nxfers + 1, sizeof *pl->xvia);
     pl->xskip = calloc(s->nxfers + 1, 1);
     if (!pl->xf || !pl->xstaged || !pl->xchan || !pl->sends || !pl->xinit ||
-        !pl->xskip)
+        !pl->xvia || !pl->xskip)
         return -1;
     plan_place(pl, s, stg, chan, 0);
     size_t at = 0, et = 0;
@@ -438,10 +440,9 @@ int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg, size_t eager,
     int bad = !chan || plan_group_xfers(pl, s, stg, chan) ||
               plan_pushes(pl, s, stg, chan, push, cores) ||
               writemap_build(&m, s, L);
-    if (!bad) {
-        plan_fuse_all(s, pl->xinit, pl->xskip);
+    bad = bad || sched_fuse_map(s, pl->xinit, pl->xvia, pl->xskip) != CV_OK;
+    if (!bad)
         plan_waits(&done, &staging, &m, s, stg, chan);
-    }
     bad = bad || done.oom || staging.oom ||
           plan_store_waits(pl, &done, 0) || plan_store_waits(pl, &staging, 1);
     writemap_free(&m);
@@ -454,18 +455,6 @@ int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg, size_t eager,
 }
 
 /* ------------------------------------------- the schedule, as run here */
-
-void plan_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip)
-{
-    for (size_t k = 0; k + 1 < s->nsteps; k++)
-        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
-            const Transfer *y = sched_fuse_partner(s, k, &s->xfers[i]);
-            if (y) {
-                skip[i] = 1;
-                init[y - s->xfers] = &s->xfers[i];
-            }
-        }
-}
 
 /* Pushes of step k (plan_push_all); load[r] = elements rank r performs
  * and recv[r] = it receives, both zero on entry and on return. */

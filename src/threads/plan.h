@@ -85,11 +85,14 @@ typedef struct {
     uint8_t *xstaged;       /* parallel to xf: stage the source first */
     int32_t *xchan;         /* parallel to xf: its channel, -1: pulled */
     const Transfer **xinit; /* [transfer]: in timed runs, a reduce whose
-                               destination a local copy of the previous
-                               step filled starts from that copy's source
-                               instead (NULL: no such; plan_fuse_all) */
-    uint8_t *xskip;         /* [transfer]: a copy the next step's reduce
-                               takes over in timed runs */
+                               destination still holds a copy-in's copy
+                               starts from that copy's source instead
+                               (NULL: no such) */
+    const Transfer **xvia;  /* [transfer]: in timed runs, a transfer whose
+                               source still holds a copy-in's copy reads
+                               that copy's source instead */
+    uint8_t *xskip;         /* [transfer]: a copy-in no one needs in timed
+                               runs */
     size_t *xpush;          /* [transfer]: elements at its end that its
                                source performs (plan_push_all) */
     const Transfer **pushes; /* pushed transfers by (source, phase) */
@@ -115,11 +118,10 @@ void plan_free(Plan *pl);
 
 /* ------------------------------------------- the schedule, as run here */
 
-/* Copy-in fusion (sched_fuse_partner): in timed runs the backend fuses
- * every pair it can. Every fused pair of s, indexed like s->xfers (arrays
- * of s->nxfers the caller zeroed): init[y] = &x for each reduce y that
- * takes over copy x, skip[x] = 1 for that copy. */
-void plan_fuse_all(const Schedule *s, const Transfer **init, uint8_t *skip);
+/* Copy-in fusion: in timed runs the backend reads an input where it lies
+ * wherever the schedule reads a copy of it that nothing has touched since
+ * (xinit, xvia), and skips the copies then left unread (xskip), as
+ * sched_fuse_map finds them. */
 
 /* Pushes. Ranks that pull (the destination performs a transfer) leave a rank that receives nothing in a step idle, and with
  * it a core, while its destination copies alone: a gather's root, a

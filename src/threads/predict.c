@@ -118,9 +118,10 @@ static double curve_weight(const CacheCurve *cv, double d)
 typedef struct {
     const Schedule *s;     /* the schedule */
     const uint8_t *staged; /* the validator's flags: source staged first */
-    const Transfer **init; /* [transfer]: a fused reduce's copy (executors
-                              fuse copy-ins in timed runs: sched.h) */
-    uint8_t *skip;         /* [transfer]: a copy a fused reduce replaces */
+    const Transfer **init; /* [transfer]: a fused reduce's copy-in (timed
+                              runs: sched_fuse_map) */
+    const Transfer **via;  /* [transfer]: the copy-in whose source it reads */
+    uint8_t *skip;         /* [transfer]: a copy-in no one needs */
     size_t *push;          /* [transfer]: elements at its end its source
                               performs (plan_push_all) */
     const CacheCurve *cv;  /* the costs of bytes the toucher touched last */
@@ -157,16 +158,17 @@ static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
     return most;
 }
 
-/* The fused pairs of s (sched_fuse_partner) and its pushes
- * (plan_push_all) on `cores` cores, as the executors run them. */
+/* The copy-in fusion of s (sched_fuse_map) and its pushes (plan_push_all)
+ * on `cores` cores, as the executors run them. */
 static CvError memmap_fuse(MemMap *mm, const Schedule *s, int cores)
 {
     mm->init = calloc(s->nxfers + 1, sizeof *mm->init);
+    mm->via = calloc(s->nxfers + 1, sizeof *mm->via);
     mm->skip = calloc(s->nxfers + 1, 1);
     mm->push = calloc(s->nxfers + 1, sizeof *mm->push);
-    if (!mm->init || !mm->skip || !mm->push)
+    if (!mm->init || !mm->via || !mm->skip || !mm->push ||
+        sched_fuse_map(s, mm->init, mm->via, mm->skip))
         return CV_ERR_NOMEM;
-    plan_fuse_all(s, mm->init, mm->skip);
     return plan_push_all(s, cores, PLAN_PUSH_BYTES, mm->push);
 }
 
@@ -214,6 +216,7 @@ static void memmap_fini(MemMap *mm)
     free(mm->last);
     free(mm->owner);
     free(mm->init);
+    free(mm->via);
     free(mm->skip);
     free(mm->push);
     free(mm->at);
@@ -282,18 +285,31 @@ static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
     memmap_touch(mm, who, dr, ds, dof, n, how);
 }
 
-/* Elements [from, from + n) of transfer x, not staged, moved by rank
- * `who` (its destination, or its source for a pushed tail). */
-static void memmap_part(MemMap *mm, const Transfer *x, const Transfer *in,
-                        int who, size_t from, size_t n, Touch how)
+/* Where transfer i reads: *buf and the offset of its first element (its
+ * source, or the input a copy-in copied there: via). */
+static size_t memmap_src(const MemMap *mm, size_t i, int *buf)
 {
+    const Transfer *x = &mm->s->xfers[i], *v = mm->via[i];
+    *buf = v ? v->src_buf : x->src_buf;
+    return v ? v->src_off + (x->src_off - v->dst_off) : x->src_off;
+}
+
+/* Elements [from, from + n) of transfer i, not staged, moved by rank
+ * `who` (its destination, or its source for a pushed tail). */
+static void memmap_part(MemMap *mm, size_t i, int who, size_t from, size_t n,
+                        Touch how)
+{
+    const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
     if (!n)
         return;
     if (in) /* the fused reduce also reads the copy's source */
-        memmap_touch(mm, who, x->dst, in->src_buf, in->src_off + from, n,
+        memmap_touch(mm, who, x->dst, in->src_buf,
+                     in->src_off + (x->dst_off - in->dst_off) + from, n,
                      TOUCH_READ);
-    memmap_copy(mm, who, x->src, x->src_buf, x->src_off + from, x->dst,
-                x->dst_buf, x->dst_off + from, n, how);
+    int sb;
+    size_t so = memmap_src(mm, i, &sb);
+    memmap_copy(mm, who, x->src, sb, so + from, x->dst, x->dst_buf,
+                x->dst_off + from, n, how);
 }
 
 /* Transfer i of a step, pass 0 (staging: the destination copies a source
@@ -310,19 +326,23 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
     if (!mm->staged[i]) {
         size_t pushed = mm->push[i];
         if (pass) {
-            memmap_part(mm, x, in, d, 0, x->count - pushed, how);
-            memmap_part(mm, x, in, x->src, x->count - pushed, pushed, how);
+            memmap_part(mm, i, d, 0, x->count - pushed, how);
+            memmap_part(mm, i, x->src, x->count - pushed, pushed, how);
         }
         return;
     }
     if (in && pass) /* the fused reduce also reads the copy's source */
-        memmap_touch(mm, d, d, in->src_buf, in->src_off, in->count, TOUCH_READ);
+        memmap_touch(mm, d, d, in->src_buf,
+                     in->src_off + (x->dst_off - in->dst_off), x->count,
+                     TOUCH_READ);
+    int sb;
+    size_t so = memmap_src(mm, i, &sb);
     if (pass)
         memmap_copy(mm, d, d, MEM_STAGE, mm->at[d], d, x->dst_buf, x->dst_off,
                     x->count, how);
     else /* memcpy (exec_threads.c) */
-        memmap_copy(mm, d, x->src, x->src_buf, x->src_off, d, MEM_STAGE,
-                    mm->at[d], x->count, TOUCH_WRITE);
+        memmap_copy(mm, d, x->src, sb, so, d, MEM_STAGE, mm->at[d], x->count,
+                    TOUCH_WRITE);
     mm->at[d] += x->count;
 }
 

@@ -19,7 +19,19 @@ static const RankPhase *phase_of(const Rank *me, size_t k)
  * this rank's own buffers, which hold the state before the step (its
  * writes of the step come later), so no other rank is waited for, except
  * when a ring is full. */
-static void phase_sends(Rank *me, const RankPhase *ph)
+/* Where transfer t reads its first element: its source's buffer, or in a
+ * timed run (fused) the input a copy-in copied there (plan.xvia). */
+static const unsigned char *src_of(const ThreadsExec *x, const Transfer *t,
+                                   bool fused)
+{
+    const Transfer *v = fused ? x->plan.xvia[t - x->base.sched->xfers] : NULL;
+    const Rank *r = &x->ranks[t->src];
+    if (v)
+        return r->buf[v->src_buf] + (v->src_off + (t->src_off - v->dst_off)) * es_of(x);
+    return r->buf[t->src_buf] + t->src_off * es_of(x);
+}
+
+static void phase_sends(Rank *me, const RankPhase *ph, bool fused)
 {
     ThreadsExec *x = me->ex;
     size_t es = es_of(x);
@@ -33,8 +45,8 @@ static void phase_sends(Rank *me, const RankPhase *ph)
             c->seen_consumed = atomic_load_explicit(&c->consumed.value,
                                                     memory_order_acquire);
         }
-        memcpy(c->ring + (size_t)(n % c->depth) * c->slot,
-               me->buf[t->src_buf] + t->src_off * es, t->count * es);
+        memcpy(c->ring + (size_t)(n % c->depth) * c->slot, src_of(x, t, fused),
+               t->count * es);
         flag_publish(&c->produced, n + 1);
     }
 }
@@ -62,7 +74,7 @@ static void phase_waits(Rank *me, const RankPhase *ph, uint32_t e)
 
 /* Copy the sources this phase overwrites into the stage, tell the ranks
  * whose writes wait for it, and wait for the copies of our own readers. */
-static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
+static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
 {
     ThreadsExec *x = me->ex;
     size_t es = es_of(x), at = 0;
@@ -70,8 +82,7 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
         const Transfer *t = x->plan.xf[ph->x0 + i];
         if (!x->plan.xstaged[ph->x0 + i])
             continue;
-        memcpy(me->stage + at, x->ranks[t->src].buf[t->src_buf] +
-                                   t->src_off * es, t->count * es);
+        memcpy(me->stage + at, src_of(x, t, fused), t->count * es);
         at += t->count * es;
     }
     if (ph->nstage)
@@ -81,11 +92,12 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e)
         flag_wait(&x->ranks[sw[i]].staged, e + 1, &me->wait);
 }
 
-/* Copy-in fusion (plan_fuse_all): in a timed run, a reduce whose
- * destination the previous step filled by a local copy from the send
- * buffer computes dst = init op src and the copy is skipped: one pass
- * over memory instead of two, the same operands in the same order, so the
- * results are the same bit for bit. Steps run one at a time (the TUI)
+/* Copy-in fusion (sched_fuse_map): in a timed run, a reduce whose
+ * destination still holds what a local copy from the send buffer put
+ * there computes dst = init op src, a transfer whose source does reads
+ * the send buffer (src_of), and a copy then left unread is skipped: one
+ * pass over memory instead of two, the same operands in the same order,
+ * so the results are the same bit for bit. Steps run one at a time (the TUI)
  * never fuse: after each of them the buffers hold what the schedule says.
  * The reduce: reduce_from (core/reduce.h). */
 
@@ -107,11 +119,15 @@ static void xfer_part(ThreadsExec *x, const Transfer *t,
         copy_stream(dst, src, n * es);
     else if (t->op == XFER_COPY)
         memcpy(dst, src, n * es);
-    else if (init)
-        reduce_from(x->red, x->red3, dst,
-                    db[init->src_buf] + (init->src_off + from) * es, src, n,
-                    es);
-    else
+    else if (init) {
+        const unsigned char *a =
+            db[init->src_buf] +
+            (init->src_off + (t->dst_off - init->dst_off) + from) * es;
+        if (t->count * es >= x->stream_bytes) /* as large copies */
+            reduce_from_stream(x->red, x->red3, dst, a, src, n, es);
+        else
+            reduce_from(x->red, x->red3, dst, a, src, n, es);
+    } else
         x->red(dst, src, n);
 }
 
@@ -135,7 +151,7 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
             src = me->stage + at;
             at += t->count * es;
         } else {
-            src = x->ranks[t->src].buf[t->src_buf] + t->src_off * es;
+            src = src_of(x, t, fused);
         }
         xfer_part(x, t, src, 0, t->count - x->plan.xpush[ti], fused);
         if (ch >= 0) /* the slot may be reused */
@@ -151,13 +167,11 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
 static void phase_pushes(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
 {
     ThreadsExec *x = me->ex;
-    size_t es = es_of(x);
     for (size_t i = 0; i < ph->np; i++) {
         const Transfer *t = x->plan.pushes[ph->p0 + i];
         size_t n = x->plan.xpush[t - x->base.sched->xfers];
         flag_wait(&x->ranks[t->dst].entered, e + 1, &me->wait);
-        xfer_part(x, t, me->buf[t->src_buf] + t->src_off * es, t->count - n,
-                  n, fused);
+        xfer_part(x, t, src_of(x, t, fused), t->count - n, n, fused);
     }
 }
 
@@ -185,10 +199,10 @@ static void phase_finish(Rank *me)
 static void rank_phase(Rank *me, size_t k, uint32_t e, bool fused)
 {
     const RankPhase *ph = phase_of(me, k);
-    phase_sends(me, ph);
+    phase_sends(me, ph, fused);
     phase_waits(me, ph, e);
     if (k < me->ex->plan.nsteps) {
-        phase_stage(me, ph, e);
+        phase_stage(me, ph, e, fused);
         if (ph->nq)
             flag_publish(&me->entered, e + 1);
         phase_pushes(me, ph, e, fused);
