@@ -248,6 +248,43 @@ static void test_ring_16384_by_hand(void **state)
     sched_fini(&s);
 }
 
+/* The chain broadcast on 16384 ranks of 1500 elements, by hand: 1500
+ * segments of one element (fewer segments than links: one each), entering
+ * at the root one a step and moving one link a step, so the last leaves
+ * the root in step S - 1 and reaches the last rank p - 2 steps later:
+ * S + p - 2 steps; on the full machine each costs alpha + 4 beta (every
+ * rank sends at most one segment and receives at most one). Steps S to
+ * p - 2 are one shape rotated: the compact schedule holds at most
+ * S^2 + 2S transfers, not S (p - 1). In place and not (the root's copies
+ * are local and free). */
+static void test_chain_16384_by_hand(void **state)
+{
+    (void)state;
+    int p = 16384;
+    size_t n = 1500;
+    const AlgoInfo *a = algo_find(COLL_BROADCAST, "chain");
+    Machine m;
+    double alpha = 2e-6, beta = 1e-10;
+    assert_int_equal(machine_full(&m, p, alpha, beta, 3e-10), CV_OK);
+    for (int ip = 0; ip < 2; ip++) {
+        CollCall c = {.kind = COLL_BROADCAST, .nranks = p, .count = n,
+                      .dtype = DT_FLOAT, .op = OP_SUM, .root = 5, .in_place = ip};
+        Schedule s;
+        assert_int_equal(algo_generate_as(a, &c, &m, ALGO_COMPACT, &s, NULL, 0),
+                         CV_OK);
+        assert_true(s.nxfers <= n * n + 2 * n);
+        CostTerms t;
+        double sec, steps = (double)n + p - 2;
+        assert_int_equal(model_machine_cost(&s, &m, false, &t, &sec), CV_OK);
+        assert_true(t.steps == steps);
+        assert_true(t.a == steps);
+        assert_true(t.b == steps * 4);
+        double want = steps * (alpha + 4 * beta);
+        assert_true(fabs(sec - want) <= 1e-9 * want);
+        sched_fini(&s);
+    }
+}
+
 /* A compact schedule holds at most SCHED_COMPACT_MAX_XFERS transfers:
  * the chain broadcast's pipeline of p - 1 segments on 4096 ranks moves
  * each segment over each link in a step of its own, (p - 1)^2 transfers,
@@ -455,6 +492,7 @@ int main(void)
         cmocka_unit_test(test_add_rotations),
         cmocka_unit_test(test_ring_is_one_entry_per_phase),
         cmocka_unit_test(test_ring_16384_by_hand),
+        cmocka_unit_test(test_chain_16384_by_hand),
         cmocka_unit_test(test_too_many_transfers),
         cmocka_unit_test(test_spread_by_hand),
         cmocka_unit_test(test_price_work),

@@ -256,7 +256,11 @@ static size_t seg_len(size_t n, size_t k, size_t i)
 /* In step t the i-th link of the chain (root + i -> root + i + 1) carries
  * segment t - i: segments enter at the root one per step and move one
  * rank further each step. The root sends from its input and copies each
- * segment to its recv as it sends it, so no step waits for that copy. */
+ * segment to its recv as it sends it, so no step waits for that copy.
+ * With fewer segments than links (S <= p - 2), steps S to p - 2 carry
+ * all S segments at once, each one link further than the step before:
+ * one shape rotated (sched_repeat), so that a compact schedule holds
+ * about S^2 + 2S transfers instead of S (p - 1). */
 static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
@@ -265,9 +269,12 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
         return e;
     int p = c->nranks, root = c->root;
     size_t n = c->count, segs = chain_segments(c);
-    /* each segment crosses each of the p - 1 links in a step of its own:
-       a compact schedule that cannot hold them says so before building */
-    if (s->compact && segs * (size_t)(p - 1) > SCHED_COMPACT_MAX_XFERS) {
+    /* each segment crosses each of the p - 1 links in a step of its own
+       (but for the rotated ones): a compact schedule that cannot hold
+       them says so before building */
+    bool window = segs + 2 <= (size_t)p;
+    size_t held = window ? segs * segs + 2 * segs : segs * (size_t)(p - 1);
+    if (s->compact && held > SCHED_COMPACT_MAX_XFERS) {
         sched_fini(s);
         return CV_ERR_LIMIT;
     }
@@ -289,6 +296,10 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
             size_t at = seg_off(n, segs, g);
             sched_copy(s, rrank(i, root, p), i ? BUF_RECV : l.in_buf, at,
                        rrank(i + 1, root, p), BUF_RECV, at, seg_len(n, segs, g));
+        }
+        if (window && t == segs) { /* steps S .. p - 2: this one rotated */
+            sched_repeat(s, (size_t)p - 1 - segs, 1);
+            t = (size_t)p - 2;
         }
     }
     return sched_end(s);

@@ -738,9 +738,16 @@ size_t sched_bytes(const Schedule *s)
 double sched_traffic(const Schedule *s)
 {
     double es = (double)dtype_size(s->call.dtype), t = 0;
+    const Transfer **own = calloc(s->nxfers + 1, sizeof *own),
+                   **via = calloc(s->nxfers + 1, sizeof *via);
+    uint8_t *skip = calloc(s->nxfers + 1, 1);
+    if (own && via && skip && sched_fuse_map(s, own, via, skip))
+        memset(skip, 0, s->nxfers + 1); /* none known: every one counted */
     for (size_t i = 0; i < s->nxfers; i++)
-        t += (double)s->xfers[i].count * es *
-             (s->xfers[i].op == XFER_REDUCE ? 3 : 2);
+        if (!skip || !skip[i])
+            t += (double)s->xfers[i].count * es *
+                 (s->xfers[i].op == XFER_REDUCE ? 3 : 2);
+    free(own), free(via), free(skip);
     return t;
 }
 

@@ -193,9 +193,10 @@ size_t sched_bytes(const Schedule *s);
 
 /* Bytes s's transfers read and write in memory, all steps and ranks: a
  * copy reads its elements once and writes them once, a reduce reads both
- * operands and writes one (dst = dst op src). As the schedule is written:
- * an executor that fuses a copy-in into the reduce after it (three
- * operands, sched_fuse_partner) moves fewer. */
+ * operands and writes one (dst = dst op src, or from the input: the same
+ * bytes); copy-ins that sched_fuse_map finds no one needs are left out,
+ * as the threads backend's timed runs leave them (out of memory for
+ * that: every transfer counted). */
 double sched_traffic(const Schedule *s);
 
 /* ----------------------------------------------------------- validation */
