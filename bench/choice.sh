@@ -27,7 +27,8 @@
 # usage: sh bench/choice.sh [COLLVIZ]   (default build/collviz)
 # environment: CHOICE_P (ranks, default 2), CHOICE_ROUNDS (3),
 #   CHOICE_MAX (64M), CHOICE_FACTOR (4), CHOICE_ITERS (20),
-#   CHOICE_MIN_TIME (0.05 s per size and place)
+#   CHOICE_MIN_TIME (0.05 s per size and place), CHOICE_TAG (a word the
+#   file names end with: a second run of the day beside the first)
 set -u
 bin=${1:-build/collviz}
 [ -x "$bin" ] || { echo "choice.sh: no $bin; run make first" >&2; exit 2; }
@@ -46,8 +47,9 @@ copyrate=$(dirname "$bin")/bench/copyrate
     { echo "choice.sh: no $copyrate (make $copyrate)" >&2; exit 2; }
 host=$(hostname -s)
 day=$(date -u +%Y-%m-%d)
-out="$here/results/$day-choice-$host-p$p.txt"
-raw="$here/results/raw/$day-choice-$host-p$p"
+tag=${CHOICE_TAG:+-$CHOICE_TAG}
+out="$here/results/$day-choice-$host-p$p$tag.txt"
+raw="$here/results/raw/$day-choice-$host-p$p$tag"
 mkdir -p "$raw"
 rm -f "$raw"/*.csv "$raw"/*.json "$raw"/copyrate.txt
 XDG_CACHE_HOME=$(mktemp -d) || exit 1

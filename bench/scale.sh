@@ -9,8 +9,9 @@
 # 16384 ranks `model allreduce` and the trace summary under 1 s and 1 GiB.
 #
 # usage: sh bench/scale.sh [COLLVIZ]   (default build/collviz)
-# environment: SCALE_ROUNDS (3), SCALE_RANKS ("1024 4096 16384 65536").
-# Writes bench/results/DATE-scale-HOST.txt and prints it.
+# environment: SCALE_ROUNDS (3), SCALE_RANKS ("1024 4096 16384 65536"),
+#   SCALE_TAG (a word the file name ends with: a second run of the day).
+# Writes bench/results/DATE-scale-HOST[-TAG].txt and prints it.
 set -eu
 bin=${1:-build/collviz}
 rounds=${SCALE_ROUNDS:-3}
@@ -19,7 +20,7 @@ ranks=${SCALE_RANKS:-"1024 4096 16384 65536"}
 command -v /usr/bin/time >/dev/null 2>&1 || [ -x /usr/bin/time ] ||
     { echo "scale.sh: needs GNU time (/usr/bin/time, Debian's 'time')" >&2; exit 2; }
 host=$(hostname -s 2>/dev/null || echo host)
-out=bench/results/$(date +%Y-%m-%d)-scale-$host.txt
+out=bench/results/$(date +%Y-%m-%d)-scale-$host${SCALE_TAG:+-$SCALE_TAG}.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 

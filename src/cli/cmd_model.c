@@ -16,6 +16,7 @@
 #include "cli/cmd.h"
 #include "cli/machine_spec.h"
 #include "exec/exec.h"
+#include "exec/mono.h"
 #include "core/model.h"
 
 enum {
@@ -101,6 +102,9 @@ typedef struct {
                                     one by one on this machine */
     CvError err;                 /* first generator or model failure */
     const AlgoInfo *err_algo;    /* the algorithm that failed */
+    bool tty;                    /* stderr is a terminal: progress there */
+    bool shown;                  /* a progress line is on it now */
+    double start;                /* when the table began (mono_now_s) */
 } Model;
 
 /* The results of the first count evaluated (the header's largest, which
@@ -471,6 +475,27 @@ static void cross_print(const Model *m, const Cross *x)
            algo_label(m, x->to), coll_size_bytes(&hi), x->hi);
 }
 
+/* ------------------------------------------------------------- progress */
+
+/* Once the table has taken a second (16384 ranks on a torus take many),
+ * one line on a terminal's stderr says how far it is, rewritten in place
+ * and cleared before the next row is printed. */
+static void progress_say(Model *m, const char *what, size_t done, size_t total)
+{
+    if (!m->tty || mono_now_s() - m->start < 1.0)
+        return;
+    fprintf(stderr, "\rmodel %s, %d ranks: %s %zu of %zu\033[K",
+            coll_name(m->call.kind), m->call.nranks, what, done, total);
+    m->shown = true;
+}
+
+static void progress_clear(Model *m)
+{
+    if (m->shown)
+        fputs("\r\033[K", stderr);
+    m->shown = false;
+}
+
 /* ---------------------------------------------------------------- sweep */
 
 /* At the largest size (m->t holds its times): how much faster the best
@@ -503,10 +528,14 @@ static int model_table(Model *m)
     size_t n = sweep_counts(&m->sweep, &m->call, counts);
     if (n && counts[0] == 0 && m->sweep.min > 0) /* an empty rounding */
         memmove(counts, counts + 1, --n * sizeof *counts);
+    m->start = mono_now_s();
     model_header(m, n ? counts[n - 1] : 0);
     for (size_t i = 0; i < n; i++) {
+        progress_say(m, "size", i + 1, n);
         best[i] = model_eval(m, counts[i]);
+        progress_clear(m);
         model_row(m, counts[i], best[i]);
+        fflush(stdout);
     }
     /* every change of the best between two rows, also where it changes
        more than once between them: narrowed one after another from the
@@ -517,7 +546,9 @@ static int model_table(Model *m)
         int from = best[i - 1];
         for (int k = 0; from != best[i] && k < 64; k++) {
             Cross x = {lo, counts[i], from, best[i]};
+            progress_say(m, "crossovers after size", i, n);
             cross_narrow(m, &x);
+            progress_clear(m);
             cross_print(m, &x);
             ncross++;
             lo = x.hi, from = x.to;
@@ -555,7 +586,7 @@ static int model_table(Model *m)
 
 int cmd_model(int argc, char **argv)
 {
-    Model m = {0};
+    Model m = {.tty = isatty(STDERR_FILENO)};
     Calib cal;
     CliArgs a;
     CliErr e;
