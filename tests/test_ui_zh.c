@@ -319,6 +319,35 @@ static void test_core_words(void **state)
     assert_string_equal(words_machine(MACHINE_FULL),
                         "\xe7\x82\xb9\xe5\xaf\xb9\xe7\x82\xb9"); /* 点对点 */
     assert_string_equal(_("full"), "\xe5\xae\x8c\xe6\x95\xb4"); /* 完整 */
+    /* a what-if machine's kind and shape (the counters'): in English as
+       machine_describe's short form, in Chinese with its kind and notes
+       in Chinese */
+    Machine m;
+    char en[120], zh[120], core[120];
+    assert_int_equal(machine_grid(&m, MACHINE_TORUS, 2, (int[]){4, 2}, false,
+                                  1e-6, 1e-10, 1e-10), CV_OK);
+    ui_lang_use(UI_LANG_EN);
+    words_machine_shape(&m, true, en, sizeof en);
+    machine_describe(&m, true, core, sizeof core);
+    assert_string_equal(en, core);
+    assert_string_equal(en, "torus 4x2");
+    ui_lang_use(UI_LANG_ZH);
+    words_machine_shape(&m, true, zh, sizeof zh);
+    assert_string_equal(zh, "\xe7\x8e\xaf\xe9\x9d\xa2 4x2"); /* 环面 */
+    assert_int_equal(machine_nodes(&m, 2, 4, true, 1e-10), CV_OK);
+    ui_lang_use(UI_LANG_EN);
+    words_machine_shape(&m, true, en, sizeof en);
+    machine_describe(&m, true, core, sizeof core);
+    assert_string_equal(en, core);
+    assert_string_equal(en, "nodes 2x4, a NIC per node");
+    words_machine_shape(&m, false, en, sizeof en);
+    assert_string_equal(en, "nodes 2x4");
+    ui_lang_use(UI_LANG_ZH);
+    words_machine_shape(&m, true, zh, sizeof zh);
+    /* 多节点 2x4，每节点一块网卡 */
+    assert_string_equal(zh, "\xe5\xa4\x9a\xe8\x8a\x82\xe7\x82\xb9 2x4"
+                            "\xef\xbc\x8c\xe6\xaf\x8f\xe8\x8a\x82\xe7\x82\xb9"
+                            "\xe4\xb8\x80\xe5\x9d\x97\xe7\xbd\x91\xe5\x8d\xa1");
     ui_lang_use(UI_LANG_EN);
 }
 

@@ -472,14 +472,24 @@ bool machine_link_reduces(const Machine *m, int i) { return switch_link(m, i, 1)
 
 /* ------------------------------------------------------------ in words */
 
-static size_t shape_text(const Machine *m, char *buf, size_t len)
+size_t machine_dims_text(const Machine *m, char *buf, size_t len)
 {
-    size_t n = (size_t)snprintf(buf, len, "%s ", machine_kind_name(m->kind));
+    size_t n = 0;
+    if (len)
+        buf[0] = '\0';
     for (int i = 0; i < m->ndims && n < len; i++) {
         int sz = m->kind == MACHINE_NODES ? m->dim[m->ndims - 1 - i].size
                                           : m->dim[i].size;
         n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "x" : "", sz);
     }
+    return n < len ? n : len ? len - 1 : 0;
+}
+
+static size_t shape_text(const Machine *m, char *buf, size_t len)
+{
+    size_t n = (size_t)snprintf(buf, len, "%s ", machine_kind_name(m->kind));
+    if (n < len)
+        n += machine_dims_text(m, buf + n, len - n);
     if (m->kind == MACHINE_NODES && m->dim[1].shared && n < len)
         n += (size_t)snprintf(buf + n, len - n, ", a NIC per node");
     if (m->cyclic && n < len)

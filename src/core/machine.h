@@ -206,8 +206,13 @@ bool machine_link_multicasts(const Machine *m, int i);
 bool machine_link_reduces(const Machine *m, int i);
 
 /* The machine in words, e.g. "torus 4x4 (x: alpha 1 us, 10 GB/s; ...)";
- * short: only the kind and shape ("torus 4x4"). */
+ * short: only the kind and shape ("torus 4x4", "nodes 2x4, a NIC per
+ * node"). */
 void machine_describe(const Machine *m, bool shape_only, char *buf,
                       size_t len);
+
+/* Its dimensions' sizes as the shape says them ("4x4"; nodes: the number
+ * of nodes first); the bytes written, at most len - 1. */
+size_t machine_dims_text(const Machine *m, char *buf, size_t len);
 
 #endif

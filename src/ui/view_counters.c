@@ -184,8 +184,8 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("model"));
     if (m->what_if) {
         char f[3][FORM_LEN]; /* "nodes 2x4, a NIC per GPU", "nodes 2x4" */
-        machine_describe(&m->mach, true, f[0], sizeof f[0]);
-        snprintf(f[1], sizeof f[1], "%.*s", (int)strcspn(f[0], ","), f[0]);
+        words_machine_shape(&m->mach, true, f[0], sizeof f[0]);
+        words_machine_shape(&m->mach, false, f[1], sizeof f[1]);
         snprintf(f[2], sizeof f[2], "%s", words_machine(m->mach.kind));
         put_fit(g, r, r.x + LABEL_W, y, ROLE_WARN, f, 3);
         keys_names(ACT_MENU_MACHINE, "/", keys, sizeof keys);
@@ -423,7 +423,7 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
     Role trole = ROLE_WARN;
     if (sc->model.what_if) {
         char shape[64];
-        machine_describe(&sc->model.mach, true, shape, sizeof shape);
+        words_machine_shape(&sc->model.mach, true, shape, sizeof shape);
         snprintf(tail, sizeof tail, _("  (on %s, a what-if)"), shape);
     } else {
         trole = sc->model.calibrated ? ROLE_DIM : ROLE_WARN;

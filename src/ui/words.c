@@ -1,6 +1,7 @@
 /* words.c - see words.h. */
 #include "ui/words.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "ui/i18n.h"
@@ -214,6 +215,22 @@ const char *words_backend_why(const char *why)
         if (!strcmp(why, backend_why[i]))
             return _(backend_why[i]);
     return why;
+}
+
+void words_machine_shape(const Machine *m, bool notes, char *buf,
+                         size_t len)
+{
+    char dims[48];
+    machine_dims_text(m, dims, sizeof dims);
+    bool multicast = false;
+    for (int i = 0; i < m->ndims; i++)
+        multicast = multicast || m->dim[i].reduce;
+    notes = notes && len;
+    snprintf(buf, len, "%s %s%s%s%s", words_machine(m->kind), dims,
+             notes && m->kind == MACHINE_NODES && m->dim[1].shared
+                 ? _(", a NIC per node") : "",
+             notes && m->cyclic ? _(", ranks dealt cyclically") : "",
+             notes && multicast ? _(", multicasting") : "");
 }
 
 const char *words_machine(MachineKind k)

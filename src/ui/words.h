@@ -24,6 +24,12 @@ const char *words_needs(const AlgoInfo *a);
 const char *words_phase(const char *phase);
 /* A machine kind's name ("full", "bus"), as the counters show it. */
 const char *words_machine(MachineKind k);
+/* A machine's kind and shape in the language in use, as
+ * machine_describe's short form says them in English ("torus 4x2",
+ * "nodes 2x4, a NIC per node"); without notes, only the kind and its
+ * dimensions. */
+void words_machine_shape(const Machine *m, bool notes, char *buf,
+                         size_t len);
 /* An error's fragment (cv_strerror's), in the language in use. */
 const char *words_error(CvError e);
 /* A backend's reason for not running, cut as the backend menu shows it,
