@@ -386,6 +386,30 @@ static void test_by_hand(void **state)
     map_free(&f);
     sched_fini(&s);
 
+    /* Two copy-ins side by side on one buffer (as a chain's root copies
+     * each segment it sends): a read of the second's range is via the
+     * second; a copy over both, then a read of the first's: no via; a read
+     * across both before that write: no via, both needed. */
+    hand_start(&s);
+    sched_step(&s, "b");
+    sched_copy(&s, 1, BUF_SEND, 0, 1, BUF_RECV, 0, 4);
+    sched_copy(&s, 1, BUF_SEND, 4, 1, BUF_RECV, 4, 4);
+    sched_step(&s, "c");
+    sched_copy(&s, 1, BUF_RECV, 5, 0, BUF_RECV, 0, 2);
+    sched_copy(&s, 1, BUF_RECV, 2, 0, BUF_RECV, 2, 4);
+    sched_step(&s, "d");
+    sched_copy(&s, 0, BUF_RECV, 0, 1, BUF_RECV, 0, 8);
+    sched_step(&s, "e");
+    sched_copy(&s, 1, BUF_RECV, 1, 0, BUF_RECV, 6, 2);
+    assert_int_equal(sched_end(&s), CV_OK);
+    f = map_of(&s);
+    assert_ptr_equal(f.via[3], &s.xfers[2]);
+    assert_null(f.via[4]);
+    assert_null(f.via[6]);
+    assert_true(!f.skip[1] && !f.skip[2]);
+    map_free(&f);
+    sched_fini(&s);
+
     /* Nothing when some transfer writes a send buffer (it is then no
      * longer the input). */
     hand_start(&s);

@@ -21,19 +21,26 @@ typedef struct {
 } Span;
 
 typedef struct {
-    size_t key;   /* rank * BUF_COUNT + buffer of the destination */
-    size_t xi;    /* the copy's transfer index */
-    size_t step;  /* its step */
-    bool need;    /* some of it is read as written, or is output */
-    Span *left;   /* untouched intervals, sorted */
+    size_t key;    /* rank * BUF_COUNT + buffer of the destination */
+    size_t lo, hi; /* its destination range */
+    size_t xi;     /* the copy's transfer index */
+    size_t step;   /* its step */
+    size_t ord;    /* its place among the copy-ins in step order */
+    bool disjoint; /* no two copy-ins on its key overlap */
+    bool need;     /* some of it is read as written, or is output */
+    Span *left;    /* untouched intervals, sorted */
     size_t n, cap;
 } CopyIn;
 
+/* By key, then by range (a key's copy-ins one after another where they
+ * are disjoint: a chain's root copies each segment it sends). */
 static int cmp_copyin(const void *a, const void *b)
 {
     const CopyIn *x = a, *y = b;
     if (x->key != y->key)
         return x->key < y->key ? -1 : 1;
+    if (x->lo != y->lo)
+        return x->lo < y->lo ? -1 : 1;
     return x->xi < y->xi ? -1 : x->xi > y->xi;
 }
 
@@ -94,22 +101,39 @@ static int take(CopyIn *c, size_t lo, size_t hi)
     return 0;
 }
 
-/* The copy-ins on (rank, buffer) key: cin[*from .. *to). */
-static void on_key(const CopyIn *cin, size_t ncin, size_t key, size_t *from,
-                   size_t *to)
+/* The copy-ins on (rank, buffer) key that may overlap [lo, hi):
+ * cin[*from .. *to); where the key's are disjoint, from the first whose
+ * range ends beyond lo (the caller stops at the first starting at hi). */
+static void on_key(const CopyIn *cin, size_t ncin, size_t key, size_t lo,
+                   size_t *from, size_t *to)
 {
-    size_t a = 0, b = ncin;
-    while (a < b) {
+    size_t a = 0, b = ncin, e = ncin;
+    while (a < b) { /* the first of the key */
         size_t m = a + (b - a) / 2;
         if (cin[m].key < key)
             a = m + 1;
         else
             b = m;
     }
+    for (b = a; b < e;) { /* the first after it */
+        size_t m = b + (e - b) / 2;
+        if (cin[m].key <= key)
+            b = m + 1;
+        else
+            e = m;
+    }
+    *to = e;
+    if (a < e && cin[a].disjoint) { /* ranges sorted, ends too */
+        b = e;
+        while (a < b) {
+            size_t m = a + (b - a) / 2;
+            if (cin[m].hi <= lo)
+                a = m + 1;
+            else
+                b = m;
+        }
+    }
     *from = a;
-    while (a < ncin && cin[a].key == key)
-        a++;
-    *to = a;
 }
 
 /* Judge transfer t of step k reading [lo, lo + n) of (rank, buf): via, or
@@ -120,8 +144,8 @@ static void judge(const Schedule *s, CopyIn *cin, size_t ncin, size_t k,
                   bool reduce, const Transfer **own, const Transfer **via)
 {
     size_t a, b;
-    on_key(cin, ncin, (size_t)rank * BUF_COUNT + buf, &a, &b);
-    for (size_t i = a; i < b; i++) {
+    on_key(cin, ncin, (size_t)rank * BUF_COUNT + buf, lo, &a, &b);
+    for (size_t i = a; i < b && !(cin[i].disjoint && cin[i].lo >= lo + n); i++) {
         CopyIn *c = &cin[i];
         if (c->step >= k || !touches(c, lo, lo + n))
             continue;
@@ -138,8 +162,8 @@ static int written(CopyIn *cin, size_t ncin, size_t k, int32_t rank,
                    uint8_t buf, size_t lo, size_t n)
 {
     size_t a, b;
-    on_key(cin, ncin, (size_t)rank * BUF_COUNT + buf, &a, &b);
-    for (size_t i = a; i < b; i++)
+    on_key(cin, ncin, (size_t)rank * BUF_COUNT + buf, lo, &a, &b);
+    for (size_t i = a; i < b && !(cin[i].disjoint && cin[i].lo >= lo + n); i++)
         if (cin[i].step < k && take(&cin[i], lo, lo + n))
             return -1;
     return 0;
@@ -163,17 +187,35 @@ CvError sched_fuse_map(const Schedule *s, const Transfer **own,
     if (!ncin || s->compact)
         return CV_OK;
     CopyIn *cin = calloc(ncin, sizeof *cin);
-    if (!cin)
+    size_t *by_step = malloc(ncin * sizeof *by_step);
+    if (!cin || !by_step) {
+        free(cin), free(by_step);
         return CV_ERR_NOMEM;
+    }
     size_t at = 0;
     for (size_t k = 0; k < s->nsteps; k++)
-        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++)
-            if (is_copyin(&s->xfers[i]))
-                cin[at++] = (CopyIn){
-                    .key = (size_t)s->xfers[i].dst * BUF_COUNT + s->xfers[i].dst_buf,
-                    .xi = i, .step = k};
+        for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
+            const Transfer *x = &s->xfers[i];
+            if (is_copyin(x)) {
+                cin[at] = (CopyIn){
+                    .key = (size_t)x->dst * BUF_COUNT + x->dst_buf,
+                    .lo = x->dst_off, .hi = x->dst_off + x->count,
+                    .xi = i, .step = k, .ord = at, .disjoint = true};
+                at++;
+            }
+        }
     qsort(cin, ncin, sizeof *cin, cmp_copyin);
+    for (size_t c = 0; c < ncin; c++)
+        by_step[cin[c].ord] = c;
+    for (size_t c = 0, e; c < ncin; c = e) { /* each key's: disjoint? */
+        bool disjoint = true;
+        for (e = c + 1; e < ncin && cin[e].key == cin[c].key; e++)
+            disjoint = disjoint && cin[e - 1].hi <= cin[e].lo;
+        for (size_t i = c; i < e; i++)
+            cin[i].disjoint = disjoint;
+    }
     int bad = 0;
+    at = 0; /* by_step[at]: the next copy-in to start */
     for (size_t k = 0; k < s->nsteps && !bad; k++) {
         size_t first = s->steps[k].first, end = first + s->steps[k].n;
         for (size_t i = first; i < end; i++) {
@@ -188,16 +230,15 @@ CvError sched_fuse_map(const Schedule *s, const Transfer **own,
             const Transfer *t = &s->xfers[i];
             bad = written(cin, ncin, k, t->dst, t->dst_buf, t->dst_off, t->count);
         }
-        for (size_t c = 0; c < ncin && !bad; c++)
-            if (cin[c].step == k) { /* the step's copies start */
-                const Transfer *x = &s->xfers[cin[c].xi];
-                cin[c].left = malloc(sizeof *cin[c].left);
-                bad = !cin[c].left;
-                if (!bad) {
-                    cin[c].left[0] = (Span){x->dst_off, x->dst_off + x->count};
-                    cin[c].n = cin[c].cap = 1;
-                }
+        for (; at < ncin && !bad && cin[by_step[at]].step == k; at++) {
+            CopyIn *c = &cin[by_step[at]]; /* the step's copies start */
+            c->left = malloc(sizeof *c->left);
+            bad = !c->left;
+            if (!bad) {
+                c->left[0] = (Span){c->lo, c->hi};
+                c->n = c->cap = 1;
             }
+        }
     }
     for (size_t c = 0; c < ncin; c++) {
         bool left = cin[c].n && cin[c].key % BUF_COUNT != BUF_TMP;
@@ -206,5 +247,6 @@ CvError sched_fuse_map(const Schedule *s, const Transfer **own,
         free(cin[c].left);
     }
     free(cin);
+    free(by_step);
     return bad ? CV_ERR_NOMEM : CV_OK;
 }

@@ -84,6 +84,7 @@ typedef struct {
     const Transfer **xf;    /* transfers grouped by (destination, phase) */
     uint8_t *xstaged;       /* parallel to xf: stage the source first */
     int32_t *xchan;         /* parallel to xf: its channel, -1: pulled */
+    /* Copy-in fusion (sched_fuse_map), in timed runs only: */
     const Transfer **xinit; /* [transfer]: in timed runs, a reduce whose
                                destination still holds a copy-in's copy
                                starts from that copy's source instead
@@ -117,11 +118,6 @@ int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg, size_t eager,
 void plan_free(Plan *pl);
 
 /* ------------------------------------------- the schedule, as run here */
-
-/* Copy-in fusion: in timed runs the backend reads an input where it lies
- * wherever the schedule reads a copy of it that nothing has touched since
- * (xinit, xvia), and skips the copies then left unread (xskip), as
- * sched_fuse_map finds them. */
 
 /* Pushes. Ranks that pull (the destination performs a transfer) leave a rank that receives nothing in a step idle, and with
  * it a core, while its destination copies alone: a gather's root, a

@@ -318,9 +318,12 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
 {
     const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
     int d = x->dst;
-    Touch how = x->op != XFER_COPY                     ? TOUCH_RESULT
-                : x->count * mm->ts >= mm->stream_min ? TOUCH_STREAM
-                                                      : TOUCH_WRITE;
+    /* a fused reduce writes a destination it did not read: streamed where
+       a copy would be (reduce_from_stream), else an ordinary write */
+    bool streams = x->count * mm->ts >= mm->stream_min;
+    Touch how = x->op != XFER_COPY && !in ? TOUCH_RESULT
+                : streams                 ? TOUCH_STREAM
+                                          : TOUCH_WRITE;
     if (mm->skip[i])
         return;
     if (!mm->staged[i]) {

@@ -15,10 +15,6 @@ static const RankPhase *phase_of(const Rank *me, size_t k)
     return &pl->rp[(size_t)me->id * pl->nphases + k];
 }
 
-/* Put this phase's eager transfers into their channels. They read only
- * this rank's own buffers, which hold the state before the step (its
- * writes of the step come later), so no other rank is waited for, except
- * when a ring is full. */
 /* Where transfer t reads its first element: its source's buffer, or in a
  * timed run (fused) the input a copy-in copied there (plan.xvia). */
 static const unsigned char *src_of(const ThreadsExec *x, const Transfer *t,
@@ -31,6 +27,10 @@ static const unsigned char *src_of(const ThreadsExec *x, const Transfer *t,
     return r->buf[t->src_buf] + t->src_off * es_of(x);
 }
 
+/* Put this phase's eager transfers into their channels. They read only
+ * this rank's own buffers, which hold the state before the step (its
+ * writes of the step come later), so no other rank is waited for, except
+ * when a ring is full. */
 static void phase_sends(Rank *me, const RankPhase *ph, bool fused)
 {
     ThreadsExec *x = me->ex;
