@@ -64,12 +64,14 @@ typedef struct MpiRank {
     MPI_Request *req;     /* [per xf] requests of one step */
     ReduceFn red;         /* the kernel of (dtype, op) */
     Reduce3Fn red3;       /* its three-operand twin, or NULL */
-    uint8_t *skip;        /* [per xf] timed runs skip this local copy: the
-                             next step's reduce into its range is fused
-                             with it */
-    const unsigned char **init; /* [per xf] in timed runs, a fused reduce's
-                             first operand (its copy's source) instead of
-                             its destination's values, or NULL */
+    /* Copy-in fusion (sched_fuse_map over this rank's transfers), in
+     * timed runs only: */
+    uint8_t *skip;        /* [per xf] a local copy-in no one needs */
+    const unsigned char **init; /* [per xf] a fused reduce's first operand
+                             (the input its destination's copy holds)
+                             instead of its destination's values, or NULL */
+    const unsigned char **via; /* [per xf] where a send reads the input
+                             its source's copy holds, or NULL */
     struct MpiRank *next; /* the process's other executors */
 } MpiRank;
 

@@ -17,12 +17,13 @@
  * communicator and tag. No barrier between steps: a rank waits only for
  * the messages it takes part in.
  *
- * Copy-in fusion (sched_fuse_partner), in timed runs only: a reduce whose
- * destination the previous step filled by a local copy from the send
- * buffer computes dst = send op operand and the copy is skipped, one pass
- * over memory instead of two, the same operands in the same order (the
- * same results bit for bit). Steps run one at a time (the TUI) never
- * fuse: after each of them the buffers hold what the schedule says. */
+ * Copy-in fusion (sched_fuse_map), in timed runs only: a reduce whose
+ * destination still holds what a local copy from the send buffer put
+ * there computes dst = send op operand, a send of such a copy sends the
+ * input, and copies then left unread are skipped: the same operands in
+ * the same order (the same results bit for bit). Steps run one at a time
+ * (the TUI) never fuse: after each of them the buffers hold what the
+ * schedule says. */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,9 +79,10 @@ void mpi_rank_unload(MpiRank *m)
         free(m->base[b]), m->base[b] = m->buf[b] = NULL;
     free(m->xf), free(m->staged), free(m->at), free(m->stage), free(m->tmp);
     free(m->src), free(m->rtmp), free(m->req), free(m->skip), free(m->init);
+    free(m->via);
     m->xf = NULL, m->staged = NULL, m->at = NULL, m->stage = NULL;
     m->tmp = NULL, m->src = NULL, m->rtmp = NULL, m->req = NULL;
-    m->skip = NULL, m->init = NULL;
+    m->skip = NULL, m->init = NULL, m->via = NULL;
     m->loaded = false;
 }
 
@@ -196,36 +198,39 @@ static CvError alloc_bufs(MpiRank *m, const Wire *w, size_t stage_b,
     return m->stage && m->tmp ? CV_OK : CV_ERR_NOMEM;
 }
 
-/* The fused pairs among this rank's transfers. A pair's copy and reduce
- * both write this rank's buffer, and every transfer that touches the
- * range is this rank's, so its own transfers decide as the whole
- * schedule would. */
+/* The copy-in fusion of this rank's transfers. A copy-in, the reduces
+ * into its range and the sends from it all touch this rank's buffers, and
+ * every transfer that touches them is this rank's, so its own transfers
+ * decide as the whole schedule would. */
 static CvError plan_fusion(MpiRank *m)
 {
     size_t n = m->at[m->nsteps];
     Step *steps = malloc((m->nsteps + 1) * sizeof *steps);
+    const Transfer **own = calloc(n + 1, sizeof *own),
+                   **via = calloc(n + 1, sizeof *via);
     m->skip = calloc(n + 1, 1);
     m->init = calloc(n + 1, sizeof *m->init);
-    if (!steps || !m->skip || !m->init) {
-        free(steps);
-        return CV_ERR_NOMEM;
-    }
-    for (size_t k = 0; k < m->nsteps; k++)
-        steps[k] = (Step){.first = m->at[k], .n = m->at[k + 1] - m->at[k]};
+    m->via = calloc(n + 1, sizeof *m->via);
+    CvError e = steps && own && via && m->skip && m->init && m->via
+                    ? CV_OK : CV_ERR_NOMEM;
+    for (size_t k = 0; !e && k < m->nsteps; k++)
+        steps[k] = (Step){.first = m->at[k], .n = m->at[k + 1] - m->at[k],
+                          .reps = 1};
     Schedule v = {.call = m->call, .xfers = m->xf, .nxfers = n,
                   .steps = steps, .nsteps = m->nsteps};
-    for (size_t i = 0, k = 0; i < n; i++) {
-        const Transfer *x = &m->xf[i];
-        while (m->at[k + 1] <= i)
-            k++;
-        const Transfer *y = sched_fuse_partner(&v, k, x);
-        if (y) {
-            m->skip[i] = 1;
-            m->init[y - m->xf] = m->buf[x->src_buf] + x->src_off * m->es;
-        }
+    if (!e)
+        e = sched_fuse_map(&v, own, via, m->skip);
+    for (size_t i = 0; !e && i < n; i++) {
+        const Transfer *t = &m->xf[i], *x = own[i], *y = via[i];
+        if (x) /* the input at the place of t's destination */
+            m->init[i] = m->buf[x->src_buf] +
+                         (x->src_off + (t->dst_off - x->dst_off)) * m->es;
+        if (y && t->src == m->me) /* and of its source */
+            m->via[i] = m->buf[y->src_buf] +
+                        (y->src_off + (t->src_off - y->dst_off)) * m->es;
     }
-    free(steps);
-    return CV_OK;
+    free(steps), free(own), free(via);
+    return e;
 }
 
 CvError mpi_rank_load(MpiRank *m, const MpiCmd *c, const Schedule *s,
@@ -279,18 +284,21 @@ static unsigned char *dst_of(MpiRank *m, const Transfer *t)
 }
 
 /* Stage the overwritten sources and post the receives (but those in
- * pieces) and sends of the transfers [b, e); returns the requests posted,
- * the receives' first (*nrecv of them), or -1 after a failed call (its
- * code in *rc). */
-static int post(MpiRank *m, size_t b, size_t e, int *nrecv, int *rc)
+ * pieces) and sends of the transfers [b, e), fused: in a timed run (a
+ * source that still holds a copy of the input read where the input
+ * lies); returns the requests posted, the receives' first (*nrecv of
+ * them), or -1 after a failed call (its code in *rc). */
+static int post(MpiRank *m, size_t b, size_t e, bool fused, int *nrecv,
+                int *rc)
 {
     unsigned char *st = m->stage, *tp = m->tmp;
     size_t es = m->es;
     int nq = 0;
     for (size_t i = b; i < e; i++) {
         const Transfer *t = &m->xf[i];
-        m->src[i] = t->src == m->me ? m->buf[t->src_buf] + t->src_off * es
-                                    : NULL;
+        m->src[i] = t->src != m->me    ? NULL
+                    : fused && m->via[i] ? m->via[i]
+                                         : m->buf[t->src_buf] + t->src_off * es;
         if (m->staged[i]) {
             memcpy(st, m->src[i], t->count * es);
             m->src[i] = st;
@@ -392,7 +400,7 @@ static CvError step(MpiRank *m, size_t k, bool fused)
 {
     size_t b = m->at[k], e = m->at[k + 1];
     int rc = MPI_SUCCESS, nrecv = 0;
-    int nq = post(m, b, e, &nrecv, &rc);
+    int nq = post(m, b, e, fused, &nrecv, &rc);
     /* the receives, then the reduces (those in pieces take theirs while
      * the peers' sends are under way), then the sends: a rank that waited
      * for its sends first could wait for a peer waiting for its own */
