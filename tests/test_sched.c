@@ -263,66 +263,6 @@ static void test_names(void **state)
 
 /* A reduce to rank 0 of n elements (out of place): the copy-in step,
  * then `variant` decides step 2 around rank 1's reduce into recv[0, n). */
-enum { FUSE_PLAIN, FUSE_READER, FUSE_WRITER, FUSE_PARTIAL, FUSE_TMP,
-       FUSE_COPY, FUSE_LATE, FUSE_VARIANTS };
-
-static void fuse_case(Schedule *s, int variant, size_t n)
-{
-    CollCall c = call(COLL_REDUCE, 3, n, false);
-    assert_int_equal(sched_init(s, &c, "hand-fuse"), CV_OK);
-    sched_tmp(s, 0, n);
-    sched_step(s, "copy-in");
-    if (variant == FUSE_TMP) /* from tmp: not read only, never fused */
-        sched_copy(s, 0, BUF_TMP, 0, 0, BUF_RECV, 0, n);
-    else
-        sched_copy(s, 0, BUF_SEND, 0, 0, BUF_RECV, 0, n);
-    sched_copy(s, 0, BUF_SEND, 0, 0, BUF_TMP, 0, n); /* another, unrelated */
-    if (variant == FUSE_LATE) { /* a step between copy and reduce */
-        sched_step(s, "elsewhere");
-        sched_copy(s, 1, BUF_SEND, 0, 0, BUF_TMP, 0, n);
-    }
-    sched_step(s, "reduce");
-    if (variant == FUSE_PARTIAL)
-        sched_reduce(s, 1, BUF_SEND, 0, 0, BUF_RECV, 0, n - 1);
-    else
-        sched_xfer(s, variant == FUSE_COPY ? XFER_COPY : XFER_REDUCE, 1,
-                   BUF_SEND, 0, 0, BUF_RECV, 0, n);
-    if (variant == FUSE_READER) /* rank 2 reads the copy in the same step */
-        sched_copy(s, 0, BUF_RECV, n - 1, 2, BUF_RECV, 0, 1);
-    if (variant == FUSE_WRITER)
-        sched_reduce(s, 2, BUF_SEND, 0, 0, BUF_RECV, n - 1, 1);
-    if (variant == FUSE_PARTIAL)
-        sched_reduce(s, 2, BUF_SEND, n - 1, 0, BUF_RECV, n - 1, 1);
-    sched_step(s, "reduce");
-    sched_reduce(s, 2, BUF_SEND, 0, 0, BUF_RECV, 0, n);
-    assert_int_equal(s->err, CV_OK);
-}
-
-static void test_fuse_partner(void **state)
-{
-    (void)state;
-    for (int v = 0; v < FUSE_VARIANTS; v++) {
-        Schedule s;
-        fuse_case(&s, v, 5);
-        const Transfer *x = &s.xfers[0], *other = &s.xfers[1];
-        const Transfer *y = sched_fuse_partner(&s, 0, x);
-        if (v == FUSE_PLAIN) {
-            assert_non_null(y);
-            assert_int_equal(y->src, 1);
-            assert_int_equal(y->op, XFER_REDUCE);
-            assert_ptr_equal(y, &s.xfers[s.steps[1].first]);
-        } else if (y) {
-            fail_msg("variant %d: the copy-in was fused", v);
-        }
-        /* copy to tmp: nobody reduces into it in step 2 */
-        assert_null(sched_fuse_partner(&s, 0, other));
-        /* the last step has no next step; a remote transfer never fuses */
-        assert_null(sched_fuse_partner(&s, s.nsteps - 1, x));
-        assert_null(sched_fuse_partner(&s, 1, &s.xfers[s.steps[1].first]));
-        sched_fini(&s);
-    }
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -335,7 +275,6 @@ int main(void)
         cmocka_unit_test(test_stats),
         cmocka_unit_test(test_messages),
         cmocka_unit_test(test_names),
-        cmocka_unit_test(test_fuse_partner),
     };
     return cmocka_run_group_tests_name("sched", tests, NULL, NULL);
 }

@@ -206,7 +206,7 @@ static void walk_tmp(Schedule *s, const Walk *w, bool up)
 
 /* Whole vectors going up (reduce): size tmp, and (local step) copy every
  * rank's input to its holder, where its children's partials are folded in
- * (executors may fuse the copy with the first fold: sched_fuse_partner). */
+ * (executors may fuse the copy with the first fold: sched_fuse_map). */
 static void walk_prepare(Schedule *s, const Walk *w)
 {
     int p = s->call.nranks;

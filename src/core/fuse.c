@@ -250,3 +250,20 @@ CvError sched_fuse_map(const Schedule *s, const Transfer **own,
     free(by_step);
     return bad ? CV_ERR_NOMEM : CV_OK;
 }
+
+void sched_fuse_free(SchedFuse *f)
+{
+    free(f->own), free(f->via), free(f->skip);
+    *f = (SchedFuse){0};
+}
+
+CvError sched_fuse_build(SchedFuse *f, const Schedule *s)
+{
+    f->own = calloc(s->nxfers + 1, sizeof *f->own);
+    f->via = calloc(s->nxfers + 1, sizeof *f->via);
+    f->skip = calloc(s->nxfers + 1, 1);
+    if (f->own && f->via && f->skip && !sched_fuse_map(s, f->own, f->via, f->skip))
+        return CV_OK;
+    sched_fuse_free(f);
+    return CV_ERR_NOMEM;
+}

@@ -738,45 +738,12 @@ size_t sched_bytes(const Schedule *s)
 double sched_traffic(const Schedule *s)
 {
     double es = (double)dtype_size(s->call.dtype), t = 0;
-    const Transfer **own = calloc(s->nxfers + 1, sizeof *own),
-                   **via = calloc(s->nxfers + 1, sizeof *via);
-    uint8_t *skip = calloc(s->nxfers + 1, 1);
-    if (own && via && skip && sched_fuse_map(s, own, via, skip))
-        memset(skip, 0, s->nxfers + 1); /* none known: every one counted */
+    SchedFuse f; /* out of memory: none known, every one counted */
+    bool fused = sched_fuse_build(&f, s) == CV_OK;
     for (size_t i = 0; i < s->nxfers; i++)
-        if (!skip || !skip[i])
+        if (!fused || !f.skip[i])
             t += (double)s->xfers[i].count * es *
                  (s->xfers[i].op == XFER_REDUCE ? 3 : 2);
-    free(own), free(via), free(skip);
+    sched_fuse_free(&f);
     return t;
-}
-
-/* ------------------------------------------------------ copy-in fusion */
-
-static int ranges_overlap(size_t a, size_t an, size_t b, size_t bn)
-{
-    return a < b + bn && b < a + an;
-}
-
-const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
-                                   const Transfer *x)
-{
-    if (k + 1 >= s->nsteps || x->src != x->dst || x->op != XFER_COPY ||
-        x->src_buf != BUF_SEND)
-        return NULL;
-    const Step *st = &s->steps[k + 1];
-    const Transfer *y = NULL;
-    for (size_t i = st->first; i < st->first + st->n; i++) {
-        const Transfer *t = &s->xfers[i];
-        int reads = t->src == x->dst && t->src_buf == x->dst_buf &&
-                    ranges_overlap(t->src_off, t->count, x->dst_off, x->count);
-        int writes = t->dst == x->dst && t->dst_buf == x->dst_buf &&
-                     ranges_overlap(t->dst_off, t->count, x->dst_off, x->count);
-        if (writes && !reads && !y && t->op == XFER_REDUCE &&
-            t->dst_off == x->dst_off && t->count == x->count)
-            y = t;
-        else if (reads || writes)
-            return NULL;
-    }
-    return y;
 }

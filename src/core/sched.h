@@ -236,21 +236,16 @@ typedef struct {
 CvError sched_step_stats(const Schedule *s, size_t k, RankStepStats *out);
 
 /* Copy-in fusion. Many schedules start with a local step that copies a
- * rank's input from its send buffer into the buffer the next step reduces
- * into (out-of-place reduce and allreduce). A reduce updates its
- * destination in place, so the copy is what the step semantics need, but
- * an executor that runs the schedule as a whole may instead have the
- * reduce combine the input with its source and skip the copy (one pass
- * over memory instead of two; the same operands in the same order, so the
- * same results bit for bit). The reduce of step k + 1 that can take over
- * transfer x of step k, or NULL: x is a local copy from BUF_SEND (read
- * only, so it reads the same a step later); the reduce writes exactly x's
- * destination range; no other transfer of step k + 1 reads or writes any
- * of that range. */
-const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
-                                   const Transfer *x);
-
-/* Copy-in fusion over the whole schedule (fuse.c), for an executor that
+ * rank's input from its send buffer into the buffer later steps reduce
+ * into or send from (out-of-place reduce and allreduce). A reduce updates
+ * its destination in place, so the copy is what the step semantics need,
+ * but an executor that runs the schedule as a whole may instead have the
+ * reduce combine the input with its source, read the input where the
+ * copy would be read, and skip the copy (one pass over memory instead of
+ * two; the same operands in the same order, so the same results bit for
+ * bit).
+ *
+ * Copy-in fusion over the whole schedule (fuse.c), for an executor that
  * can also read a rank's input where the schedule reads a copy of it. A
  * copy-in is a local copy from BUF_SEND into another buffer; written-out
  * schedules whose send buffers no transfer writes. Arrays of s->nxfers
@@ -263,13 +258,31 @@ const Transfer *sched_fuse_partner(const Schedule *s, size_t k,
  *   t may read x's source at the same place instead;
  * - skip[x] = 1: with every own and via taken, nothing reads what copy-in
  *   x writes before it is overwritten, and all of it is overwritten, or
- *   left in the tmp buffer, whose end state is no one's: x need not run (an out-of-place ring allreduce then reads its input
- *   where it lies and copies none of it). Skip only with own and via.
- * Out of place, the next-step pairs of sched_fuse_partner are among the
- * own pairs. CV_ERR_NOMEM (the arrays then hold part of the answer, each
+ *   left in the tmp buffer, whose end state is no one's: x need not run
+ *   (an out-of-place ring allreduce then reads its input where it lies
+ *   and copies none of it). Skip only with own and via.
+ * CV_ERR_NOMEM (the arrays then hold part of the answer, each
  * entry right, and no skip), or CV_OK. */
 CvError sched_fuse_map(const Schedule *s, const Transfer **own,
                        const Transfer **via, uint8_t *skip);
+
+/* sched_fuse_map's arrays, allocated together ([s->nxfers + 1] each). */
+typedef struct {
+    const Transfer **own, **via;
+    uint8_t *skip;
+} SchedFuse;
+
+/* Allocate f's arrays for s and fill them with sched_fuse_map; on
+ * CV_ERR_NOMEM f holds nothing (all NULL). sched_fuse_free frees them. */
+CvError sched_fuse_build(SchedFuse *f, const Schedule *s);
+void sched_fuse_free(SchedFuse *f);
+
+/* Element off of copy-in x's destination range: the element of its
+ * source that x copied there (where own and via read instead). */
+static inline size_t sched_fuse_at(const Transfer *x, size_t off)
+{
+    return x->src_off + (off - x->dst_off);
+}
 
 /* Totals over the whole schedule. */
 typedef struct {

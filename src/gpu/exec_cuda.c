@@ -229,13 +229,22 @@ static CvError alloc_buffers(GpuExec *x, const Schedule *s)
     return CV_OK;
 }
 
-/* The plans of both modes, their stages, and their chunks on the devices. */
-static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *stg)
+/* The plans of both modes: stepping, and timed runs with fusion fu. */
+static CvError plans(GpuExec *x, const Schedule *s, const unsigned char *stg,
+                     const SchedFuse *fu)
 {
-    size_t stage[GPU_MAX_DEVICES] = {0}, host = 0;
     CvError e = CV_OK;
     for (int m = 0; !e && m < GPU_MODES; m++)
-        e = gpu_plan_build(x, &x->plan[m], s, stg, m);
+        e = gpu_plan_build(x, &x->plan[m], s, stg, m == GPU_RUN ? fu : NULL);
+    return e;
+}
+
+/* The plans of both modes, their stages, and their chunks on the devices. */
+static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *stg,
+                           const SchedFuse *fu)
+{
+    size_t stage[GPU_MAX_DEVICES] = {0}, host = 0;
+    CvError e = plans(x, s, stg, fu);
     for (int m = 0; !e && m < GPU_MODES; m++) {
         for (int d = 0; d < x->ndev; d++)
             if (x->plan[m].stage_need[d] > stage[d])
@@ -268,11 +277,10 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
     if (e)
         return e;
     /* Again, now that the staging areas have their addresses. */
-    for (int m = 0; m < GPU_MODES; m++) {
+    for (int m = 0; m < GPU_MODES; m++)
         gpu_plan_free(&x->plan[m], x->ndev);
-        if ((e = gpu_plan_build(x, &x->plan[m], s, stg, m)))
-            return gpu_fail(x, e, "out of memory planning the schedule");
-    }
+    if ((e = plans(x, s, stg, fu)))
+        return gpu_fail(x, e, "out of memory planning the schedule");
     for (int m = 0; m < GPU_MODES; m++)
         for (int d = 0; d < x->ndev; d++) {
             size_t n = x->plan[m].nchunks[d];
@@ -286,6 +294,16 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
                 return e;
         }
     return CV_OK;
+}
+
+static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *stg)
+{
+    SchedFuse fu;
+    if (sched_fuse_build(&fu, s))
+        return gpu_fail(x, CV_ERR_NOMEM, "out of memory planning the schedule");
+    CvError e = place_plans(x, s, stg, &fu);
+    sched_fuse_free(&fu);
+    return e;
 }
 
 /* A synchronous cuMemcpyHtoD from pageable memory runs on the legacy

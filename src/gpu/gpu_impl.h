@@ -156,10 +156,11 @@ CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
                    char *why, size_t whylen);
 void gpu_native_close(GpuExec *x);
 
-/* gpu_plan.c: build plan p for schedule s (buffers allocated) in mode m
- * (GPU_RUN fuses copy-ins); staged[] from sched_validate. */
+/* gpu_plan.c: build plan p for schedule s (buffers allocated); staged[]
+ * from sched_validate; fuse: the copy-in fusion of a timed run's plan
+ * (GPU_RUN), NULL for stepping (GPU_STEP). */
 CvError gpu_plan_build(GpuExec *x, GpuPlan *p, const Schedule *s,
-                       const unsigned char *staged, int mode);
+                       const unsigned char *staged, const SchedFuse *fuse);
 void gpu_plan_free(GpuPlan *p, int ndev);
 
 #endif

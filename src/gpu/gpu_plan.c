@@ -7,9 +7,12 @@
  * device copies it into its staging area before the main phase. A source
  * the same step overwrites (the validator's staged flag) is copied into
  * the destination's staging area in the stage phase. In timed runs
- * (GPU_RUN) a copy-in from the send buffer that the next step's reduce
- * can take over (sched_fuse_partner) is skipped and the reduce reads the
- * input itself (KOP_REDUCE3).
+ * (GPU_RUN) copy-ins are fused over the whole schedule (sched_fuse_map):
+ * a reduce into an untouched copy of the input combines the input with
+ * its source (KOP_REDUCE3), a transfer reading such a copy reads the
+ * input (never overwritten, so never staged), and a copy-in no one then
+ * needs is left out: an out-of-place ring allreduce copies none of its
+ * input.
  *
  * Each phase's work on a device is then dealt to its blocks by bytes
  * (balance): the kernel gives block b the chunks b, b + grid, ..., so the
@@ -123,22 +126,6 @@ static CUdeviceptr addr(const GpuExec *x, int r, int b, size_t off, size_t es)
     return x->buf[(size_t)r * BUF_COUNT + (size_t)b] + off * es;
 }
 
-/* Whether transfer t of step k is a copy-in a reduce of step k + 1 takes
- * over (GPU_RUN), and the transfer of step k - 1 that t takes over. */
-static const Transfer *fused_from(const Schedule *s, size_t k,
-                                  const Transfer *t)
-{
-    if (k == 0 || t->op != XFER_REDUCE)
-        return NULL;
-    const Step *prev = &s->steps[k - 1];
-    for (size_t i = 0; i < prev->n; i++) {
-        const Transfer *c = &s->xfers[prev->first + i];
-        if (sched_fuse_partner(s, k - 1, c) == t)
-            return c;
-    }
-    return NULL;
-}
-
 /* ------------------------------------------------- balancing blocks */
 
 static size_t kbytes(const KChunk *c, size_t es)
@@ -241,7 +228,8 @@ static CvError balance(GpuPlan *p, int d, size_t first, size_t es,
  * (pass 1), device after device; soff: where the next staged range goes
  * in each device's staging area; hoff: in pinned host memory. */
 static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
-                         const unsigned char *staged, int mode, size_t k)
+                         const unsigned char *staged, const SchedFuse *fu,
+                         size_t k)
 {
     const Step *st = &s->steps[k];
     GpuStepPlan *sp = &p->steps[k];
@@ -250,7 +238,8 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
     /* the main phase's bytes per device, for the size of its pieces */
     for (size_t i = 0; i < st->n; i++) {
         const Transfer *t = &s->xfers[st->first + i];
-        bytes[x->rank_dev[t->dst]] += t->count * es;
+        if (!fu || !fu->skip[st->first + i])
+            bytes[x->rank_dev[t->dst]] += t->count * es;
     }
     size_t hc0 = p->nhc;
     sp->hc_first = hc0;
@@ -263,15 +252,14 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                 size_t xi = st->first + i;
                 const Transfer *t = &s->xfers[xi];
                 int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
-                if (dd != d)
-                    continue;
-                if (mode == GPU_RUN && t->op == XFER_COPY && k + 1 < s->nsteps &&
-                    sched_fuse_partner(s, k, t))
-                    continue; /* the next step's reduce does it */
+                if (dd != d || (fu && fu->skip[xi]))
+                    continue; /* a copy-in the timed run leaves out */
+                const Transfer *v = fu ? fu->via[xi] : NULL, *in = fu ? fu->own[xi] : NULL;
                 size_t n = t->count * es;
-                CUdeviceptr src = addr(x, t->src, t->src_buf, t->src_off, es);
+                CUdeviceptr src = v ? addr(x, t->src, v->src_buf, sched_fuse_at(v, t->src_off), es)
+                                    : addr(x, t->src, t->src_buf, t->src_off, es);
                 bool far = sd != dd && !x->peer[dd][sd];
-                if (far || staged[xi]) {
+                if (far || (staged[xi] && !v)) { /* the input is never written */
                     CUdeviceptr at = x->dev[d].stage + soff[d];
                     soff[d] += (n + 255) & ~(size_t)255;
                     if (pass == 0 && far) {
@@ -294,10 +282,9 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                 KChunk c = {.dst = addr(x, t->dst, t->dst_buf, t->dst_off, es),
                             .b = src, .n = t->op == XFER_COPY ? n : t->count,
                             .kind = t->op == XFER_COPY ? KOP_COPY : KOP_REDUCE};
-                const Transfer *in = mode == GPU_RUN ? fused_from(s, k, t) : NULL;
                 if (in) {
                     c.kind = KOP_REDUCE3;
-                    c.a = addr(x, in->src, in->src_buf, in->src_off, es);
+                    c.a = addr(x, t->dst, in->src_buf, sched_fuse_at(in, t->dst_off), es);
                 }
                 if (!push_cut(p, d, c, es, piece))
                     return CV_ERR_NOMEM;
@@ -353,11 +340,11 @@ static CvError plan_finish(GpuExec *x, GpuPlan *p, const Schedule *s)
 }
 
 CvError gpu_plan_build(GpuExec *x, GpuPlan *p, const Schedule *s,
-                       const unsigned char *staged, int mode)
+                       const unsigned char *staged, const SchedFuse *fuse)
 {
     CvError e = plan_alloc(p, x->ndev, s->nsteps);
     for (size_t k = 0; !e && k < s->nsteps; k++)
-        e = plan_step(x, p, s, staged, mode, k);
+        e = plan_step(x, p, s, staged, fuse, k);
     if (!e)
         e = plan_finish(x, p, s);
     if (e)

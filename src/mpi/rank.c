@@ -206,30 +206,28 @@ static CvError plan_fusion(MpiRank *m)
 {
     size_t n = m->at[m->nsteps];
     Step *steps = malloc((m->nsteps + 1) * sizeof *steps);
-    const Transfer **own = calloc(n + 1, sizeof *own),
-                   **via = calloc(n + 1, sizeof *via);
-    m->skip = calloc(n + 1, 1);
+    SchedFuse f = {0};
     m->init = calloc(n + 1, sizeof *m->init);
     m->via = calloc(n + 1, sizeof *m->via);
-    CvError e = steps && own && via && m->skip && m->init && m->via
-                    ? CV_OK : CV_ERR_NOMEM;
+    CvError e = steps && m->init && m->via ? CV_OK : CV_ERR_NOMEM;
     for (size_t k = 0; !e && k < m->nsteps; k++)
         steps[k] = (Step){.first = m->at[k], .n = m->at[k + 1] - m->at[k],
                           .reps = 1};
     Schedule v = {.call = m->call, .xfers = m->xf, .nxfers = n,
                   .steps = steps, .nsteps = m->nsteps};
     if (!e)
-        e = sched_fuse_map(&v, own, via, m->skip);
+        e = sched_fuse_build(&f, &v);
     for (size_t i = 0; !e && i < n; i++) {
-        const Transfer *t = &m->xf[i], *x = own[i], *y = via[i];
+        const Transfer *t = &m->xf[i], *x = f.own[i], *y = f.via[i];
         if (x) /* the input at the place of t's destination */
-            m->init[i] = m->buf[x->src_buf] +
-                         (x->src_off + (t->dst_off - x->dst_off)) * m->es;
+            m->init[i] = m->buf[x->src_buf] + sched_fuse_at(x, t->dst_off) * m->es;
         if (y && t->src == m->me) /* and of its source */
-            m->via[i] = m->buf[y->src_buf] +
-                        (y->src_off + (t->src_off - y->dst_off)) * m->es;
+            m->via[i] = m->buf[y->src_buf] + sched_fuse_at(y, t->src_off) * m->es;
     }
-    free(steps), free(own), free(via);
+    if (!e) /* kept: the skips */
+        m->skip = f.skip, f.skip = NULL;
+    sched_fuse_free(&f);
+    free(steps);
     return e;
 }
 

@@ -27,9 +27,7 @@ void plan_free(Plan *pl)
     free(pl->xf);
     free(pl->xstaged);
     free(pl->xchan);
-    free(pl->xinit);
-    free(pl->xvia);
-    free(pl->xskip);
+    sched_fuse_free(&pl->fuse);
     free(pl->xpush);
     free(pl->pushes);
     free(pl->pushers);
@@ -352,11 +350,7 @@ static int plan_group_xfers(Plan *pl, const Schedule *s, const uint8_t *stg,
     pl->xstaged = malloc(s->nxfers + 1);
     pl->xchan = malloc((s->nxfers + 1) * sizeof *pl->xchan);
     pl->sends = malloc((s->nxfers + 1) * sizeof *pl->sends);
-    pl->xinit = calloc(s->nxfers + 1, sizeof *pl->xinit);
-    pl->xvia = calloc(s->nxfers + 1, sizeof *pl->xvia);
-    pl->xskip = calloc(s->nxfers + 1, 1);
-    if (!pl->xf || !pl->xstaged || !pl->xchan || !pl->sends || !pl->xinit ||
-        !pl->xvia || !pl->xskip)
+    if (!pl->xf || !pl->xstaged || !pl->xchan || !pl->sends)
         return -1;
     plan_place(pl, s, stg, chan, 0);
     size_t at = 0, et = 0;
@@ -440,7 +434,7 @@ int plan_build(Plan *pl, const Schedule *s, const uint8_t *stg, size_t eager,
     int bad = !chan || plan_group_xfers(pl, s, stg, chan) ||
               plan_pushes(pl, s, stg, chan, push, cores) ||
               writemap_build(&m, s, L);
-    bad = bad || sched_fuse_map(s, pl->xinit, pl->xvia, pl->xskip) != CV_OK;
+    bad = bad || sched_fuse_build(&pl->fuse, s) != CV_OK;
     if (!bad)
         plan_waits(&done, &staging, &m, s, stg, chan);
     bad = bad || done.oom || staging.oom ||

@@ -84,16 +84,12 @@ typedef struct {
     const Transfer **xf;    /* transfers grouped by (destination, phase) */
     uint8_t *xstaged;       /* parallel to xf: stage the source first */
     int32_t *xchan;         /* parallel to xf: its channel, -1: pulled */
-    /* Copy-in fusion (sched_fuse_map), in timed runs only: */
-    const Transfer **xinit; /* [transfer]: in timed runs, a reduce whose
-                               destination still holds a copy-in's copy
-                               starts from that copy's source instead
-                               (NULL: no such) */
-    const Transfer **xvia;  /* [transfer]: in timed runs, a transfer whose
-                               source still holds a copy-in's copy reads
-                               that copy's source instead */
-    uint8_t *xskip;         /* [transfer]: a copy-in no one needs in timed
-                               runs */
+    SchedFuse fuse;         /* copy-in fusion, in timed runs only: a
+                               reduce whose destination still holds a
+                               copy-in's copy starts from that copy's
+                               source (own), a transfer whose source does
+                               reads it there (via), a copy-in no one
+                               needs is skipped (skip) */
     size_t *xpush;          /* [transfer]: elements at its end that its
                                source performs (plan_push_all) */
     const Transfer **pushes; /* pushed transfers by (source, phase) */

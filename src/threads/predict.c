@@ -118,10 +118,7 @@ static double curve_weight(const CacheCurve *cv, double d)
 typedef struct {
     const Schedule *s;     /* the schedule */
     const uint8_t *staged; /* the validator's flags: source staged first */
-    const Transfer **init; /* [transfer]: a fused reduce's copy-in (timed
-                              runs: sched_fuse_map) */
-    const Transfer **via;  /* [transfer]: the copy-in whose source it reads */
-    uint8_t *skip;         /* [transfer]: a copy-in no one needs */
+    SchedFuse fuse;        /* the timed runs' copy-in fusion */
     size_t *push;          /* [transfer]: elements at its end its source
                               performs (plan_push_all) */
     const CacheCurve *cv;  /* the costs of bytes the toucher touched last */
@@ -162,12 +159,8 @@ static size_t stage_elems(const Schedule *s, const uint8_t *staged, int r)
  * on `cores` cores, as the executors run them. */
 static CvError memmap_fuse(MemMap *mm, const Schedule *s, int cores)
 {
-    mm->init = calloc(s->nxfers + 1, sizeof *mm->init);
-    mm->via = calloc(s->nxfers + 1, sizeof *mm->via);
-    mm->skip = calloc(s->nxfers + 1, 1);
     mm->push = calloc(s->nxfers + 1, sizeof *mm->push);
-    if (!mm->init || !mm->via || !mm->skip || !mm->push ||
-        sched_fuse_map(s, mm->init, mm->via, mm->skip))
+    if (!mm->push || sched_fuse_build(&mm->fuse, s))
         return CV_ERR_NOMEM;
     return plan_push_all(s, cores, PLAN_PUSH_BYTES, mm->push);
 }
@@ -215,9 +208,7 @@ static void memmap_fini(MemMap *mm)
     free(mm->base);
     free(mm->last);
     free(mm->owner);
-    free(mm->init);
-    free(mm->via);
-    free(mm->skip);
+    sched_fuse_free(&mm->fuse);
     free(mm->push);
     free(mm->at);
     free(mm->core);
@@ -289,9 +280,9 @@ static void memmap_copy(MemMap *mm, int who, int sr, int ss, size_t so,
  * source, or the input a copy-in copied there: via). */
 static size_t memmap_src(const MemMap *mm, size_t i, int *buf)
 {
-    const Transfer *x = &mm->s->xfers[i], *v = mm->via[i];
+    const Transfer *x = &mm->s->xfers[i], *v = mm->fuse.via[i];
     *buf = v ? v->src_buf : x->src_buf;
-    return v ? v->src_off + (x->src_off - v->dst_off) : x->src_off;
+    return v ? sched_fuse_at(v, x->src_off) : x->src_off;
 }
 
 /* Elements [from, from + n) of transfer i, not staged, moved by rank
@@ -299,13 +290,12 @@ static size_t memmap_src(const MemMap *mm, size_t i, int *buf)
 static void memmap_part(MemMap *mm, size_t i, int who, size_t from, size_t n,
                         Touch how)
 {
-    const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
+    const Transfer *x = &mm->s->xfers[i], *in = mm->fuse.own[i];
     if (!n)
         return;
     if (in) /* the fused reduce also reads the copy's source */
         memmap_touch(mm, who, x->dst, in->src_buf,
-                     in->src_off + (x->dst_off - in->dst_off) + from, n,
-                     TOUCH_READ);
+                     sched_fuse_at(in, x->dst_off) + from, n, TOUCH_READ);
     int sb;
     size_t so = memmap_src(mm, i, &sb);
     memmap_copy(mm, who, x->src, sb, so + from, x->dst, x->dst_buf,
@@ -316,7 +306,7 @@ static void memmap_part(MemMap *mm, size_t i, int who, size_t from, size_t n,
  * the step overwrites into its stage) or pass 1 (the transfer itself). */
 static void memmap_xfer(MemMap *mm, size_t i, int pass)
 {
-    const Transfer *x = &mm->s->xfers[i], *in = mm->init[i];
+    const Transfer *x = &mm->s->xfers[i], *in = mm->fuse.own[i];
     int d = x->dst;
     /* a fused reduce writes a destination it did not read: streamed where
        a copy would be (reduce_from_stream), else an ordinary write */
@@ -324,7 +314,7 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
     Touch how = x->op != XFER_COPY && !in ? TOUCH_RESULT
                 : streams                 ? TOUCH_STREAM
                                           : TOUCH_WRITE;
-    if (mm->skip[i])
+    if (mm->fuse.skip[i])
         return;
     if (!mm->staged[i]) {
         size_t pushed = mm->push[i];

@@ -16,14 +16,14 @@ static const RankPhase *phase_of(const Rank *me, size_t k)
 }
 
 /* Where transfer t reads its first element: its source's buffer, or in a
- * timed run (fused) the input a copy-in copied there (plan.xvia). */
+ * timed run (fused) the input a copy-in copied there (plan.fuse.via). */
 static const unsigned char *src_of(const ThreadsExec *x, const Transfer *t,
                                    bool fused)
 {
-    const Transfer *v = fused ? x->plan.xvia[t - x->base.sched->xfers] : NULL;
+    const Transfer *v = fused ? x->plan.fuse.via[t - x->base.sched->xfers] : NULL;
     const Rank *r = &x->ranks[t->src];
     if (v)
-        return r->buf[v->src_buf] + (v->src_off + (t->src_off - v->dst_off)) * es_of(x);
+        return r->buf[v->src_buf] + sched_fuse_at(v, t->src_off) * es_of(x);
     return r->buf[t->src_buf] + t->src_off * es_of(x);
 }
 
@@ -111,7 +111,7 @@ static void xfer_part(ThreadsExec *x, const Transfer *t,
 {
     const Schedule *s = x->base.sched;
     size_t es = es_of(x);
-    const Transfer *init = fused ? x->plan.xinit[t - s->xfers] : NULL;
+    const Transfer *init = fused ? x->plan.fuse.own[t - s->xfers] : NULL;
     unsigned char *const *db = x->ranks[t->dst].buf;
     unsigned char *dst = db[t->dst_buf] + (t->dst_off + from) * es;
     src += from * es;
@@ -121,8 +121,7 @@ static void xfer_part(ThreadsExec *x, const Transfer *t,
         memcpy(dst, src, n * es);
     else if (init) {
         const unsigned char *a =
-            db[init->src_buf] +
-            (init->src_off + (t->dst_off - init->dst_off) + from) * es;
+            db[init->src_buf] + (sched_fuse_at(init, t->dst_off) + from) * es;
         if (t->count * es >= x->stream_bytes) /* as large copies */
             reduce_from_stream(x->red, x->red3, dst, a, src, n, es);
         else
@@ -143,7 +142,7 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
         size_t ti = (size_t)(t - s->xfers);
         int32_t ch = x->plan.xchan[ph->x0 + i];
         const unsigned char *src;
-        if (fused && x->plan.xskip[ti])
+        if (fused && x->plan.fuse.skip[ti])
             continue; /* a local copy, never eager or staged */
         if (ch >= 0) {
             src = chan_take(me, &x->chans[ch]);

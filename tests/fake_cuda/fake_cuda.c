@@ -223,6 +223,19 @@ double fake_cuda_balance(unsigned *grid)
     *grid = least_grid;
     return worst_balance;
 }
+/* Bytes the kernels run since the last call have read and written (a
+ * copy reads and writes its bytes, a reduce reads two operands and
+ * writes one); the call clears the count. */
+static unsigned long long traffic = 0;
+unsigned long long fake_cuda_traffic(void);
+unsigned long long fake_cuda_traffic(void)
+{
+    pthread_mutex_lock(&lock);
+    unsigned long long t = traffic;
+    traffic = 0;
+    pthread_mutex_unlock(&lock);
+    return t;
+}
 /* Nodes queued and not yet run, on every stream. */
 long fake_cuda_pending(void);
 long fake_cuda_pending(void)
@@ -452,6 +465,9 @@ static CUresult run_launch(const Node *n, int dev)
     if (cfg.strict && racy(plan, n->nchunks, n->dtype))
         return ERR_LAUNCH_FAILED;
     note_balance(plan, n->nchunks, n->dtype, n->grid);
+    for (unsigned i = 0; i < n->nchunks; i++)
+        traffic += chunk_bytes(&plan[i], n->dtype) *
+                   (plan[i].kind == KOP_COPY || plan[i].kind == KOP_AVG ? 2 : 3);
     /* A chunk's threads share its elements without overlap (kern.h), so
      * a host runs each chunk as thread 0 of 1: the same result, in one
      * sequential pass over its memory. */
