@@ -1,11 +1,14 @@
 /* gpu_run.c - the cuda backend's timed runs: the warmup, then the timed
  * iterations back to back between two CUDA events on the first device's
- * stream; where step times are asked for, the last few of the `iters`
- * (up to 16) run one by one with an event after every step, and give the
- * steps' times: the iteration's time is then the back-to-back ones'
- * alone (all of them stamped when iters is 16 or fewer: their mean). So
- * the buffers see exactly warmup + iters iterations. On one device an iteration is captured
- * once as a CUDA graph (and once more with the step events, recorded as
+ * stream, which give the iteration's time. Where step times are asked
+ * for, the last iterations of the warmup but its first (up to 16) run one
+ * by one with an event after every step, and give the steps' times: a
+ * stamped pass starts on an idle GPU, so it is not one of the timed
+ * iterations (review finding 17), and the buffers see exactly warmup +
+ * iters iterations. Without a warmup the last of the timed iterations
+ * (up to 16) are stamped and the others give the time; where all are
+ * stamped, their mean does. On one device an iteration is captured once
+ * as a CUDA graph (and once more with the step events, recorded as
  * external event nodes) and each iteration is one graph launch; with
  * several devices the steps are issued one by one (a graph would have to
  * span the devices' streams). Copy-ins are fused (GPU_RUN's plan).
@@ -163,8 +166,8 @@ static CvError iterations(GpuExec *x, int n)
     return e;
 }
 
-/* After the timed loop, `passes` iterations one by one with the step
- * events: each step's mean time into step_s, the passes' time to *ms. */
+/* `passes` iterations one by one with the step events: each step's mean
+ * time into step_s; where ms is not NULL, the passes' time added to it. */
 static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
 {
     size_t n = x->base.sched->nsteps;
@@ -180,7 +183,8 @@ static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
         for (size_t k = 0; !e && k < n; k++)
             step_s[k] += elapsed_ms(x, x->ev_step[k], x->ev_step[k + 1], &e) *
                          1e-3 / passes;
-        *ms += elapsed_ms(x, x->ev_step[0], x->ev_step[n + 1], &e);
+        if (ms)
+            *ms += elapsed_ms(x, x->ev_step[0], x->ev_step[n + 1], &e);
     }
     return e;
 }
@@ -210,32 +214,32 @@ CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t)
         return gpu_fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
     memset(x->mirror_ok, 0, (size_t)ex->nranks * BUF_COUNT * sizeof *x->mirror_ok);
     const Schedule *s = ex->sched;
-    int passes = t->step_s && s->nsteps ? (iters < STEP_PASSES ? iters : STEP_PASSES) : 0;
+    /* the stamped passes: the warmup's last (its first stays plain, on a
+     * cold GPU), or without a warmup the timed iterations' last */
+    int from = warmup > 1 ? warmup - 1 : warmup ? 1 : iters;
+    int passes = t->step_s && s->nsteps ? (from < STEP_PASSES ? from : STEP_PASSES) : 0;
+    int wpass = warmup ? passes : 0, ipass = passes - wpass;
+    double ms = 0;
     CvError e = prepare(x, passes > 0);
     if (!e)
-        e = iterations(x, warmup);
+        e = iterations(x, warmup - wpass);
+    if (!e && wpass)
+        e = stamped(x, wpass, t->step_s, NULL);
     if (!e)
         e = gpu_sync_all(x);
-    if (!e)
-        e = record(x, x->ev_start);
-    if (!e)
-        e = iterations(x, iters - passes);
-    if (!e)
-        e = record(x, x->ev_end);
-    if (!e)
-        e = gpu_wait_event(x, x->ev_end, "to run the schedule", NULL);
-    if (!e)
-        e = gpu_sync_all(x);
-    double ms = elapsed_ms(x, x->ev_start, x->ev_end, &e), pass_ms = 0;
-    if (!e && passes)
-        e = stamped(x, passes, t->step_s, &pass_ms);
+    if (!e && iters > ipass) {
+        if (!(e = record(x, x->ev_start)) && !(e = iterations(x, iters - ipass)) &&
+            !(e = record(x, x->ev_end)) &&
+            !(e = gpu_wait_event(x, x->ev_end, "to run the schedule", NULL)))
+            e = gpu_sync_all(x);
+        ms = elapsed_ms(x, x->ev_start, x->ev_end, &e);
+    }
+    if (!e && ipass)
+        e = stamped(x, ipass, t->step_s, iters > ipass ? NULL : &ms);
     if (e == CV_ERR_CANCELLED)
         gpu_sync_all(x); /* at most GPU_IN_FLIGHT iterations to finish */
     if (e)
         return e;
-    /* back-to-back iterations alone where there were any: a stamped pass
-     * starts on an idle GPU and is timed differently */
-    t->iter_s = iters > passes ? ms * 1e-3 / (iters - passes)
-                               : pass_ms * 1e-3 / passes;
+    t->iter_s = ms * 1e-3 / (iters > ipass ? iters - ipass : ipass);
     return CV_OK;
 }
