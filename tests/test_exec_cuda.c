@@ -1123,8 +1123,8 @@ static void test_clang_ptx_vectors(void **state)
              "-nocudalib --cuda-gpu-arch=sm_70 -Wno-unknown-cuda-version -O3 "
              "-S -o '%s' '%s' 2>/dev/null", ptx, GPU_KERNELS_CU);
     assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "grep -q 'ld.v4.u32' '%s' && grep -q 'st.v4.u32' '%s'",
-             ptx, ptx);
+    snprintf(cmd, sizeof cmd, "grep -q 'ld.global.nc.v4.u32' '%s' && "
+             "grep -q 'st.v4.u32' '%s'", ptx, ptx);
     int vec = system(cmd);
     snprintf(cmd, sizeof cmd, "! command -v ptxas >/dev/null 2>&1 || "
              "ptxas -arch=sm_90 -o /dev/null '%s'", ptx);
@@ -1132,6 +1132,50 @@ static void test_clang_ptx_vectors(void **state)
     unlink(ptx);
     assert_int_equal(vec, 0);
     assert_int_equal(as, 0);
+}
+
+/* The device's fast paths (review finding 11), in the PTX that nvcc makes
+ * for an H100 (sm_90) and in the build's own (compute_75, every GPU from
+ * 7.5): sources read 16 bytes at a time through the read-only path
+ * (ld.global.nc.v2.u64), half converted by the hardware both ways, and
+ * bfloat16 rounded by it where the target has the instruction (8.0 up:
+ * sm_90 has it, compute_75 must not). */
+static void test_ptx_fast_paths(void **state)
+{
+    (void)state;
+    cuda();
+    if (system("command -v nvcc >/dev/null 2>&1") != 0) {
+        print_message("skipped: nvcc is not installed here (it comes with "
+                      "the CUDA toolkit)\n");
+        skip();
+    }
+    char ptx[] = "/tmp/collviz-nvcc-ptx-XXXXXX", cmd[1400];
+    int fd = mkstemp(ptx);
+    assert_true(fd >= 0);
+    close(fd);
+    snprintf(cmd, sizeof cmd, "nvcc -O3 -ptx -arch=sm_90 -o '%s' '%s'", ptx,
+             GPU_KERNELS_CU);
+    int built = system(cmd);
+    static const char *const want[] = {"ld.global.nc.v2.u64", "cvt.f32.f16",
+                                       "cvt.rn.f16.f32", "cvt.rn.bf16.f32"};
+    int found[4];
+    for (int i = 0; i < 4; i++) {
+        snprintf(cmd, sizeof cmd, "grep -q '%s' '%s'", want[i], ptx);
+        found[i] = built == 0 && system(cmd) == 0;
+    }
+    unlink(ptx);
+    assert_int_equal(built, 0);
+    for (int i = 0; i < 4; i++)
+        if (!found[i])
+            fail_msg("sm_90: no %s in the kernel", want[i]);
+    struct stat st;
+    if (stat(GPU_PTX_FILE, &st) || st.st_size == 0)
+        return; /* a build without kernels */
+    snprintf(cmd, sizeof cmd, "grep -q '^.target sm_75' '%s' || exit 0; "
+             "grep -q 'ld.global.nc.v2.u64' '%s' && grep -q 'cvt.rn.f16.f32' '%s' "
+             "&& ! grep -q 'bf16' '%s'", GPU_PTX_FILE, GPU_PTX_FILE,
+             GPU_PTX_FILE, GPU_PTX_FILE);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -1161,6 +1205,7 @@ int main(void)
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),
+        cmocka_unit_test(test_ptx_fast_paths),
         cmocka_unit_test(test_kernel_copy_ends),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -9,8 +9,9 @@
  * ...). kern_chunk is that share: a host runs a whole chunk as thread 0
  * of 1. Reductions are those of src/core/reduce.c written for both sides
  * (integers wrap in their unsigned type, half and bfloat16 go through
- * float rounded to nearest even by hand, avg divides as reduce_finish
- * does), so results match the threads backend bit for bit.
+ * float rounded to nearest even, by hand on the host and by the
+ * hardware's cvt on the device, avg divides as reduce_finish does), so
+ * results match the threads backend bit for bit.
  *
  * Plain C that is also CUDA C++: no includes, no library calls, no
  * casts C++ refuses. */
@@ -97,7 +98,7 @@ KDEV unsigned int k_f2u(float f)
 }
 
 /* half -> float, exact (as reduce.c's h2f). */
-KDEV float k_h2f(unsigned short h)
+KDEV float k_h2f_soft(unsigned short h)
 {
     unsigned int em = (unsigned int)(h & 0x7fffu) << 13;
     unsigned int exp = em & (0x7c00u << 13);
@@ -110,7 +111,7 @@ KDEV float k_h2f(unsigned short h)
 }
 
 /* float -> half, round to nearest even; overflow gives infinity. */
-KDEV unsigned short k_f2h(float f)
+KDEV unsigned short k_f2h_soft(float f)
 {
     unsigned int u = k_f2u(f), sign = u & 0x80000000u, o;
     u ^= sign;
@@ -127,13 +128,52 @@ KDEV unsigned short k_f2h(float f)
 KDEV float k_b2f(unsigned short b) { return k_u2f((unsigned int)b << 16); }
 
 /* float -> bfloat16, round to nearest even; NaNs stay quiet NaNs. */
-KDEV unsigned short k_f2b(float f)
+KDEV unsigned short k_f2b_soft(float f)
 {
     unsigned int u = k_f2u(f);
     if ((u & 0x7fffffffu) > 0x7f800000u)
         return (unsigned short)((u >> 16) | 0x40u);
     return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
 }
+
+/* On the device the conversions are the hardware's (cvt: one instruction
+ * where the code above takes some 30, review finding 11), which rounds
+ * to nearest even and keeps subnormals as that code does; only a NaN's
+ * bits are the hardware's own, so a NaN goes the code's way (sign and
+ * payload kept, quieted), and the results stay the host's bit for bit.
+ * bfloat16's cvt needs compute capability 8.0. */
+#if defined(__CUDA_ARCH__)
+KDEV float k_h2f(unsigned short h)
+{
+    float f;
+    asm("cvt.f32.f16 %0, %1;" : "=f"(f) : "h"(h));
+    if ((h & 0x7fffu) > 0x7c00u)
+        f = k_u2f((unsigned int)(h & 0x8000u) << 16 | 0x7f800000u |
+                  (unsigned int)(h & 0x3ffu) << 13);
+    return f;
+}
+
+KDEV unsigned short k_f2h(float f)
+{
+    unsigned short h;
+    asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(f));
+    return f == f ? h : (unsigned short)(0x7e00u | (k_f2u(f) >> 16 & 0x8000u));
+}
+#else
+KDEV float k_h2f(unsigned short h) { return k_h2f_soft(h); }
+KDEV unsigned short k_f2h(float f) { return k_f2h_soft(f); }
+#endif
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+KDEV unsigned short k_f2b(float f)
+{
+    unsigned short b;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(b) : "f"(f));
+    return f == f ? b : (unsigned short)(k_f2u(f) >> 16 | 0x40u);
+}
+#else
+KDEV unsigned short k_f2b(float f) { return k_f2b_soft(f); }
+#endif
 
 /* ------------------------------------------------------ the chunk code */
 
@@ -172,8 +212,8 @@ KDEV unsigned short k_f2b(float f)
             union { KU128 v; T e[16 / sizeof(T)]; } va[K_DEPTH], vb[K_DEPTH]; \
             K_UNROLL                                                          \
             for (int g = 0; g < K_DEPTH; g++) {                               \
-                va[g].v = vx[u + g * nt];                                     \
-                vb[g].v = vs[u + g * nt];                                     \
+                va[g].v = three ? k_ldg(&vx[u + g * nt]) : vx[u + g * nt];    \
+                vb[g].v = k_ldg(&vs[u + g * nt]);                             \
             }                                                                 \
             K_UNROLL                                                          \
             for (int g = 0; g < K_DEPTH; g++) {                               \
@@ -187,8 +227,8 @@ KDEV unsigned short k_f2b(float f)
         }                                                                     \
         for (; u < units; u += nt) {                                          \
             union { KU128 v; T e[16 / sizeof(T)]; } va, vb;                   \
-            va.v = vx[u];                                                     \
-            vb.v = vs[u];                                                     \
+            va.v = three ? k_ldg(&vx[u]) : vx[u];                             \
+            vb.v = k_ldg(&vs[u]);                                             \
             K_UNROLL                                                          \
             for (unsigned long long l = 0; l < lanes; l++) {                  \
                 T a = va.e[l], b = vb.e[l];                                   \
@@ -239,7 +279,7 @@ KDEV unsigned short k_f2b(float f)
  * that many loads are in flight (the stores may alias the loads as far
  * as the compiler knows, so it would not reorder them by itself; a plan
  * never has a launch read what it writes). */
-#define K_COPY(U)                                                             \
+#define K_COPY(U, LD)                                                         \
     do {                                                                      \
         U *d = (U *)c->dst;                                                   \
         const U *s = (const U *)c->b;                                         \
@@ -248,14 +288,15 @@ KDEV unsigned short k_f2b(float f)
             U v[K_COPY_DEPTH];                                                \
             K_UNROLL                                                          \
             for (int g = 0; g < K_COPY_DEPTH; g++)                            \
-                v[g] = s[i + g * nt];                                         \
+                v[g] = LD(&s[i + g * nt]);                                    \
             K_UNROLL                                                          \
             for (int g = 0; g < K_COPY_DEPTH; g++)                            \
                 d[i + g * nt] = v[g];                                         \
         }                                                                     \
         for (; i < m; i += nt)                                                \
-            d[i] = s[i];                                                      \
+            d[i] = LD(&s[i]);                                                 \
     } while (0)
+#define K_PLAIN(p) (*(p))
 
 /* 16 bytes copied as one unit. clang's CUDA compiles this struct's copy
  * as two 8-byte loads and stores, one after the other (half the bytes
@@ -269,19 +310,40 @@ typedef struct {
 } __attribute__((aligned(16))) KU128;
 #endif
 
+/* 16 bytes of a source: on the device through the read-only data path
+ * (ld.global.nc, review finding 11), which a launch may take for what
+ * none of its chunks writes (a plan never has a launch write what it
+ * reads: the fake driver's race check); on the host a plain load. */
+KDEV KU128 k_ldg(const KU128 *p)
+{
+#if defined(__CUDA_ARCH__) && defined(__NVCC__)
+    KU128 v;
+    asm("ld.global.nc.v2.u64 {%0, %1}, [%2];" : "=l"(v.lo), "=l"(v.hi) : "l"(p));
+    return v;
+#elif defined(__CUDA_ARCH__)
+    unsigned int a, b, c, d;
+    asm("ld.global.nc.v4.u32 {%0, %1, %2, %3}, [%4];"
+        : "=r"(a), "=r"(b), "=r"(c), "=r"(d) : "l"(p));
+    KU128 v = {a, b, c, d};
+    return v;
+#else
+    return *p;
+#endif
+}
+
 /* A copy in the widest unit that dst, src and n all allow. */
 KDEV void kern_copy_units(const KChunk *c, unsigned long long tid,
                           unsigned long long nt)
 {
     unsigned long long al = c->dst | c->b | c->n;
     if (!(al & 15))
-        K_COPY(KU128);
+        K_COPY(KU128, k_ldg);
     else if (!(al & 7))
-        K_COPY(unsigned long long);
+        K_COPY(unsigned long long, K_PLAIN);
     else if (!(al & 3))
-        K_COPY(unsigned int);
+        K_COPY(unsigned int, K_PLAIN);
     else
-        K_COPY(unsigned char);
+        K_COPY(unsigned char, K_PLAIN);
 }
 
 /* A copy whose ends are not aligned (int8 or half blocks at offsets p
