@@ -1007,6 +1007,58 @@ static void test_fused_traffic(void **state)
     }
 }
 
+/* Between two devices with peer access a plain copy is pushed (its
+ * source's device writes it) and a reduce pulled (its destination's
+ * device reads the source; review finding 16). By hand, stepped, 1000
+ * floats a rank on 2 ranks, a device each: ring allgather copies a
+ * rank's block to itself, then to the other device (4000 bytes each
+ * way: 8000 bytes written remotely, none read); ring allreduce reduces
+ * 500 floats a rank from the other device (4000 bytes read remotely)
+ * and copies 500 back to it (4000 written). Through pinned host memory
+ * (peer=0) no kernel touches another device's memory. The output is
+ * right every time. */
+static void test_push_copies(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
+    void *f = h ? dlsym(h, "fake_cuda_remote") : NULL;
+    void (*remote)(unsigned long long *, unsigned long long *);
+    assert_non_null(f);
+    memcpy(&remote, &f, sizeof f);
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    static const struct { CollKind k; size_t count; unsigned long long rd, wr; } cs[] = {
+        {COLL_ALLGATHER, 1000, 0, 8000},
+        {COLL_ALLREDUCE, 1000, 4000, 4000},
+    };
+    for (int peer = 1; peer >= 0; peer--)
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            CollCall c = {.kind = cs[i].k, .nranks = 2, .count = cs[i].count,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            VerifyReport vr;
+            unsigned long long rd, wr;
+            assert_int_equal(algo_generate(algo_find(cs[i].k, "ring"), &c, &s), CV_OK);
+            Executor *ex = open_cuda(2, peer ? NULL : "peer=0");
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            assert_int_equal(ex->ops->reset(ex), CV_OK);
+            remote(&rd, &wr);
+            for (size_t k = 0; k < s.nsteps; k++)
+                assert_int_equal(ex->ops->step(ex, k), CV_OK);
+            assert_int_equal(ex->ops->finish(ex), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, coll_name(cs[i].k), "stepped");
+            remote(&rd, &wr);
+            if (rd != (peer ? cs[i].rd : 0) || wr != (peer ? cs[i].wr : 0))
+                fail_msg("%s, peer=%d: %llu bytes read remotely, %llu written",
+                         coll_name(cs[i].k), peer, rd, wr);
+            close_cuda(ex);
+            sched_fini(&s);
+        }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+    dlclose(h);
+}
+
 typedef struct {
     Executor *ex;
     CvError e;
@@ -1203,6 +1255,7 @@ int main(void)
         cmocka_unit_test(test_reload_keeps_memory),
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_fused_traffic),
+        cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),
         cmocka_unit_test(test_ptx_fast_paths),

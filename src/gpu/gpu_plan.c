@@ -1,7 +1,10 @@
 /* gpu_plan.c - a schedule's plan on the devices (gpu_impl.h: GpuPlan).
  *
  * Each transfer is performed by its destination's device, which reads the
- * source in place: on its own memory, or a peer's over peer access. Where
+ * source in place: on its own memory, or a peer's over peer access; but a
+ * plain copy between devices with peer access is pushed: its source's
+ * device writes it into the destination (stores to a peer stream out,
+ * where a load from one waits a round trip: review finding 16). Where
  * the devices have no peer access, the source's device copies the range
  * to pinned host memory in the step's stage phase and the destination's
  * device copies it into its staging area before the main phase. A source
@@ -126,6 +129,20 @@ static CUdeviceptr addr(const GpuExec *x, int r, int b, size_t off, size_t es)
     return x->buf[(size_t)r * BUF_COUNT + (size_t)b] + off * es;
 }
 
+/* The device that performs transfer t (its index xi): the destination's,
+ * or the source's for a push; *stage: its source goes through the
+ * destination's staging area first. */
+static int performer(const GpuExec *x, const Schedule *s, const unsigned char *staged,
+                     const SchedFuse *fu, size_t xi, bool *stage)
+{
+    const Transfer *t = &s->xfers[xi];
+    int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
+    bool far = sd != dd && !x->peer[dd][sd];
+    *stage = far || (staged[xi] && !(fu && fu->via[xi])); /* the input is never written */
+    bool push = t->op == XFER_COPY && sd != dd && !*stage && x->peer[sd][dd];
+    return push ? sd : dd;
+}
+
 /* ------------------------------------------------- balancing blocks */
 
 static size_t kbytes(const KChunk *c, size_t es)
@@ -237,9 +254,10 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
     size_t soff[GPU_MAX_DEVICES] = {0}, bytes[GPU_MAX_DEVICES] = {0};
     /* the main phase's bytes per device, for the size of its pieces */
     for (size_t i = 0; i < st->n; i++) {
-        const Transfer *t = &s->xfers[st->first + i];
+        bool stage;
+        int d = performer(x, s, staged, fu, st->first + i, &stage);
         if (!fu || !fu->skip[st->first + i])
-            bytes[x->rank_dev[t->dst]] += t->count * es;
+            bytes[d] += s->xfers[st->first + i].count * es;
     }
     size_t hc0 = p->nhc;
     sp->hc_first = hc0;
@@ -252,14 +270,15 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                 size_t xi = st->first + i;
                 const Transfer *t = &s->xfers[xi];
                 int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
-                if (dd != d || (fu && fu->skip[xi]))
-                    continue; /* a copy-in the timed run leaves out */
+                bool stage;
+                if (performer(x, s, staged, fu, xi, &stage) != d || (fu && fu->skip[xi]))
+                    continue; /* another's, or a copy-in the timed run leaves out */
                 const Transfer *v = fu ? fu->via[xi] : NULL, *in = fu ? fu->own[xi] : NULL;
                 size_t n = t->count * es;
                 CUdeviceptr src = v ? addr(x, t->src, v->src_buf, sched_fuse_at(v, t->src_off), es)
                                     : addr(x, t->src, t->src_buf, t->src_off, es);
                 bool far = sd != dd && !x->peer[dd][sd];
-                if (far || (staged[xi] && !v)) { /* the input is never written */
+                if (stage) {
                     CUdeviceptr at = x->dev[d].stage + soff[d];
                     soff[d] += (n + 255) & ~(size_t)255;
                     if (pass == 0 && far) {

@@ -236,6 +236,17 @@ unsigned long long fake_cuda_traffic(void)
     pthread_mutex_unlock(&lock);
     return t;
 }
+/* Bytes the kernels run since the last call read from and wrote to
+ * another device's memory (over peer access); the call clears them. */
+static unsigned long long remote_reads = 0, remote_writes = 0;
+void fake_cuda_remote(unsigned long long *reads, unsigned long long *writes);
+void fake_cuda_remote(unsigned long long *reads, unsigned long long *writes)
+{
+    pthread_mutex_lock(&lock);
+    *reads = remote_reads, *writes = remote_writes;
+    remote_reads = remote_writes = 0;
+    pthread_mutex_unlock(&lock);
+}
 /* Nodes queued and not yet run, on every stream. */
 long fake_cuda_pending(void);
 long fake_cuda_pending(void)
@@ -465,9 +476,19 @@ static CUresult run_launch(const Node *n, int dev)
     if (cfg.strict && racy(plan, n->nchunks, n->dtype))
         return ERR_LAUNCH_FAILED;
     note_balance(plan, n->nchunks, n->dtype, n->grid);
-    for (unsigned i = 0; i < n->nchunks; i++)
-        traffic += chunk_bytes(&plan[i], n->dtype) *
-                   (plan[i].kind == KOP_COPY || plan[i].kind == KOP_AVG ? 2 : 3);
+    for (unsigned i = 0; i < n->nchunks; i++) {
+        const KChunk *c = &plan[i];
+        size_t bytes = chunk_bytes(c, n->dtype);
+        if (!bytes)
+            continue;
+        traffic += bytes * (c->kind == KOP_COPY || c->kind == KOP_AVG ? 2 : 3);
+        Alloc *w = find((uintptr_t)c->dst, bytes);
+        Alloc *r = c->kind != KOP_AVG ? find((uintptr_t)c->b, bytes) : NULL;
+        Alloc *r3 = c->kind == KOP_REDUCE3 ? find((uintptr_t)c->a, bytes) : NULL;
+        remote_writes += w->dev >= 0 && w->dev != dev ? bytes : 0;
+        remote_reads += r && r->dev >= 0 && r->dev != dev ? bytes : 0;
+        remote_reads += r3 && r3->dev >= 0 && r3->dev != dev ? bytes : 0;
+    }
     /* A chunk's threads share its elements without overlap (kern.h), so
      * a host runs each chunk as thread 0 of 1: the same result, in one
      * sequential pass over its memory. */
