@@ -83,6 +83,7 @@ static int setup(void **state)
     unsetenv("FAKE_CUDA_FAULT");
     unsetenv("FAKE_CUDA_CC");
     unsetenv("FAKE_CUDA_SMS");
+    unsetenv("FAKE_CUDA_JOIN");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
     void *f = h ? dlsym(h, "fake_cuda_live") : NULL;
@@ -1059,6 +1060,54 @@ static void test_push_copies(void **state)
     dlclose(h);
 }
 
+/* With several devices an iteration is one graph across them (review
+ * finding 15): after the first timed run has captured it, 20 more
+ * iterations (and their 16 stamped passes, their own graph) make no
+ * cuLaunchKernel call, and the output is right. Steps run one at a time
+ * make one call per device and step. Where the driver cannot capture
+ * across devices (FAKE_CUDA_JOIN=0: 905), the runs issue the steps one
+ * by one instead, as right. */
+static void test_graph_across_devices(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
+    void *f = h ? dlsym(h, "fake_cuda_launch_calls") : NULL;
+    long (*calls)(void);
+    assert_non_null(f);
+    memcpy(&calls, &f, sizeof f);
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    for (int peer = 1; peer >= -1; peer--) {
+        if (peer < 0)
+            setenv("FAKE_CUDA_JOIN", "0", 1);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 4000,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        VerifyReport vr;
+        double steps[64];
+        ExecTiming t = {.step_s = steps};
+        assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+        Executor *ex = open_cuda(4, peer ? NULL : "peer=0");
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        assert_int_equal(ex->ops->run(ex, 2, 3, &t), CV_OK);
+        assert_int_equal(ex->ops->reset(ex), CV_OK);
+        calls();
+        assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
+        expect_right(verify_output(ex, true, &vr), &vr, "ring", "graph");
+        assert_int_equal(ex->ops->run(ex, 16, 20, &t), CV_OK);
+        /* refused: 36 iterations of 6 steps on 2 devices, one launch each */
+        assert_int_equal(calls(), peer < 0 ? (1 + 16 + 20) * 6 * 2 : 0);
+        assert_int_equal(ex->ops->step(ex, 0), CV_OK);
+        assert_int_equal(calls(), 2);
+        close_cuda(ex);
+        sched_fini(&s);
+    }
+    unsetenv("FAKE_CUDA_JOIN");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+    dlclose(h);
+}
+
 typedef struct {
     Executor *ex;
     CvError e;
@@ -1256,6 +1305,7 @@ int main(void)
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
+        cmocka_unit_test(test_graph_across_devices),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),
         cmocka_unit_test(test_ptx_fast_paths),

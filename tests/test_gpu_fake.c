@@ -33,7 +33,7 @@ enum {
     E_NOT_FOUND = 500, E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700,
     E_PEER_ALREADY = 704, E_TOO_MANY_PEERS = 711, E_LAUNCH_FAILED = 719,
     E_CAPTURE_UNSUPPORTED = 900, E_CAPTURE_INVALIDATED = 901,
-    E_CAPTURED_EVENT = 907,
+    E_CAPTURE_UNMATCHED = 903, E_CAPTURE_UNJOINED = 904, E_CAPTURED_EVENT = 907,
 };
 
 static CudaApi A;
@@ -397,6 +397,65 @@ static void test_sticky_fault(void **state)
     stop();
 }
 
+/* A capture across devices (cross-stream capture): device 1's stream
+ * joins the capture begun on device 0's by waiting for an event recorded
+ * there, and its launch becomes a node of the graph that runs on device
+ * 1. The capture ends only on the stream that began it (903 on the
+ * joined one) and only where that stream has waited for the joined
+ * stream's last work (904 and no graph otherwise). Once it has ended, a
+ * wait for an event recorded inside it is 907. */
+static void test_cross_device_capture(void **state)
+{
+    (void)state;
+    start(2, 1);
+    Kern k[2];
+    int *a[2], *b[2];
+    CUstream s[2];
+    CUevent ev[2];
+    for (int d = 0; d < 2; d++) {
+        assert_int_equal(A.cuCtxSetCurrent(ctx[d]), 0);
+        s[d] = stream();
+        copy_kernel(&k[d], 1, &a[d], &b[d]);
+        assert_int_equal(A.cuEventCreate(&ev[d], CU_EVENT_DISABLE_TIMING), 0);
+        for (int i = 0; i < 16; i++)
+            a[d][i] = 0, b[d][i] = 100 * d + i;
+    }
+    CUgraph g;
+    for (int join = 0; join < 2; join++) {
+        assert_int_equal(A.cuCtxSetCurrent(ctx[0]), 0);
+        assert_int_equal(A.cuStreamBeginCapture(s[0], CU_STREAM_CAPTURE_MODE_THREAD_LOCAL), 0);
+        assert_int_equal(A.cuEventRecord(ev[0], s[0]), 0);
+        assert_int_equal(kern_launch(&k[0], 1, 32, s[0]), 0);
+        assert_int_equal(A.cuCtxSetCurrent(ctx[1]), 0);
+        assert_int_equal(A.cuStreamWaitEvent(s[1], ev[0], 0), 0); /* the fork */
+        assert_int_equal(kern_launch(&k[1], 1, 32, s[1]), 0);
+        if (join) {
+            assert_int_equal(A.cuEventRecord(ev[1], s[1]), 0);
+            assert_int_equal(A.cuStreamWaitEvent(s[0], ev[1], 0), 0);
+        } else {
+            assert_int_equal(A.cuStreamEndCapture(s[1], &g), E_CAPTURE_UNMATCHED);
+        }
+        assert_int_equal(A.cuCtxSetCurrent(ctx[0]), 0);
+        assert_int_equal(A.cuStreamEndCapture(s[0], &g), join ? 0 : E_CAPTURE_UNJOINED);
+        if (!join)
+            assert_null(g);
+    }
+    assert_int_equal(A.cuCtxSetCurrent(ctx[1]), 0);
+    assert_int_equal(A.cuStreamWaitEvent(s[1], ev[0], 0), E_CAPTURED_EVENT);
+    assert_int_equal(A.cuCtxSetCurrent(ctx[0]), 0);
+    CUgraphExec ge;
+    assert_int_equal(A.cuGraphInstantiateWithFlags(&ge, g, 0), 0);
+    assert_int_equal(A.cuGraphLaunch(ge, s[0]), 0);
+    assert_int_equal(a[0][3] + a[1][3], 0); /* nothing ran at the launch */
+    assert_int_equal(A.cuStreamSynchronize(s[0]), 0);
+    for (int d = 0; d < 2; d++)
+        for (int i = 0; i < 16; i++)
+            assert_int_equal(a[d][i], i < 8 ? 100 * d + i : 0);
+    A.cuGraphExecDestroy(ge);
+    A.cuGraphDestroy(g);
+    stop();
+}
+
 /* Chunks of one launch run at once: two that write one range are a race,
  * 719 (CUDA_ERROR_LAUNCH_FAILED) at the sync; disjoint ones run. */
 static void test_race(void **state)
@@ -533,6 +592,7 @@ int main(void)
         cmocka_unit_test(test_peers),
         cmocka_unit_test(test_sticky_fault),
         cmocka_unit_test(test_race),
+        cmocka_unit_test(test_cross_device_capture),
         cmocka_unit_test(test_launch_limits),
         cmocka_unit_test(test_proc_versions),
         cmocka_unit_test(test_module_checks),

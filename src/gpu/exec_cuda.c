@@ -108,7 +108,7 @@ static void unload(GpuExec *x)
         a->cuGraphExecDestroy(x->graph);
     if (x->graph_stamp)
         a->cuGraphExecDestroy(x->graph_stamp);
-    x->graph = NULL, x->graph_stamp = NULL;
+    x->graph = NULL, x->graph_stamp = NULL, x->no_graph = false;
     free_events(x);
     for (size_t i = 0; x->mirror && i < nbufs(x); i++) {
         free(x->mirror[i]);

@@ -183,7 +183,7 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     if (!r)
         r = a->cuStreamCreate(&g->stream, CU_STREAM_NON_BLOCKING);
     if (!r)
-        r = a->cuEventCreate(&g->phase, CU_EVENT_DEFAULT);
+        r = a->cuEventCreate(&g->phase, CU_EVENT_DISABLE_TIMING); /* ordering only */
     if (r) {
         snprintf(why, whylen, "could not start CUDA device %d: %s (CUDA error "
                  "%d)", ord, cuda_errstr(a, r), r);

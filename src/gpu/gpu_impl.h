@@ -103,6 +103,8 @@ typedef struct {
     size_t nev_step;
     CUgraphExec graph;         /* one timed iteration, captured */
     CUgraphExec graph_stamp;   /* the same with step events */
+    bool no_graph;             /* the driver refused a graph across the
+                                  devices: steps issued one by one */
     bool capturing;            /* a graph is being captured: events are
                                   recorded as external nodes */
     bool dead;                 /* the GPU hit a sticky fault: no more

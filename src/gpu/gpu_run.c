@@ -7,11 +7,14 @@
  * iterations (review finding 17), and the buffers see exactly warmup +
  * iters iterations. Without a warmup the last of the timed iterations
  * (up to 16) are stamped and the others give the time; where all are
- * stamped, their mean does. On one device an iteration is captured once
- * as a CUDA graph (and once more with the step events, recorded as
- * external event nodes) and each iteration is one graph launch; with
- * several devices the steps are issued one by one (a graph would have to
- * span the devices' streams). Copy-ins are fused (GPU_RUN's plan).
+ * stamped, their mean does. An iteration is captured once as a CUDA
+ * graph (and once more with the step events, recorded as external event
+ * nodes) and each iteration is one graph launch. With several devices
+ * the graph spans them (review finding 15): the other devices' streams
+ * join the capture by waiting for an event of the first device's, each
+ * phase's cross-device waits become the graph's edges, and the last
+ * phase's waits join them back; where the driver refuses that, the steps
+ * are issued one by one. Copy-ins are fused (GPU_RUN's plan).
  *
  * At most GPU_IN_FLIGHT iterations are issued ahead of the GPU, and every
  * wait polls, so a cancel stops a run within a poll's sleep. */
@@ -96,8 +99,26 @@ static CvError issue_iteration(GpuExec *x, bool stamp)
     return e;
 }
 
-/* An iteration captured as a graph on the one device's stream, and
- * uploaded, so that its first launch does not pay for that. */
+/* The other devices' streams join the capture begun on the first's: each
+ * waits for an event recorded there (the iteration's last phase ends with
+ * the first device waiting for every other one's work: the join). */
+static CvError fork_devices(GpuExec *x)
+{
+    CvError e = CV_OK;
+    if (x->ndev < 2)
+        return CV_OK;
+    if (!(e = gpu_use(x, 0)))
+        e = gpu_check(x, x->api.cuEventRecord(x->dev[0].phase, x->dev[0].stream),
+                      "to record an event");
+    for (int d = 1; !e && d < x->ndev; d++)
+        if (!(e = gpu_use(x, d)))
+            e = gpu_check(x, x->api.cuStreamWaitEvent(x->dev[d].stream, x->dev[0].phase, 0),
+                          "to capture a graph across devices");
+    return e;
+}
+
+/* An iteration captured as a graph begun on the first device's stream,
+ * and uploaded, so that its first launch does not pay for that. */
 static CvError capture(GpuExec *x, bool stamp, CUgraphExec *out)
 {
     CudaApi *a = &x->api;
@@ -110,9 +131,13 @@ static CvError capture(GpuExec *x, bool stamp, CUgraphExec *out)
     if (e)
         return e;
     x->capturing = true;
-    CvError ei = issue_iteration(x, stamp);
+    CvError ei = fork_devices(x);
+    if (!ei)
+        ei = issue_iteration(x, stamp);
     x->capturing = false;
-    CvError ec = gpu_check(x, a->cuStreamEndCapture(st, &g), "to capture a graph");
+    CvError ec = gpu_use(x, 0);
+    if (!ec)
+        ec = gpu_check(x, a->cuStreamEndCapture(st, &g), "to capture a graph");
     e = ei ? ei : ec;
     if (!e)
         e = gpu_check(x, a->cuGraphInstantiateWithFlags(out, g, 0),
@@ -189,15 +214,32 @@ static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
     return e;
 }
 
+/* Graph g captured unless it is there or was refused; a refusal of a
+ * graph across devices leaves the steps issued one by one (a fault or a
+ * cancel is an error still). */
+static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
+{
+    if (*g || x->no_graph)
+        return CV_OK;
+    CvError e = capture(x, stamp, g);
+    if (e && x->ndev > 1 && !x->dead && e != CV_ERR_CANCELLED &&
+        e != CV_ERR_NOMEM) {
+        x->no_graph = true;
+        x->err[0] = 0;
+        return CV_OK;
+    }
+    return e;
+}
+
 static CvError prepare(GpuExec *x, bool stamps)
 {
     const Schedule *s = x->base.sched;
     bool work = s->nsteps || x->finish;
     CvError e = step_events(x, s->nsteps + 2);
-    if (!e && x->ndev == 1 && work && !x->graph)
-        e = capture(x, false, &x->graph);
-    if (!e && x->ndev == 1 && work && stamps && !x->graph_stamp)
-        e = capture(x, true, &x->graph_stamp);
+    if (!e && work)
+        e = graph(x, false, &x->graph);
+    if (!e && work && stamps)
+        e = graph(x, true, &x->graph_stamp);
     return e;
 }
 

@@ -17,7 +17,12 @@
  *   the legacy stream's next synchronisation (it is snapshotted first);
  * - events belong to the context current at creation, a record inside a
  *   stream capture without CU_EVENT_RECORD_EXTERNAL adds no node and
- *   marks the event captured (907 on timing or waiting for it);
+ *   marks the event captured (907 on timing it, or on waiting for it once
+ *   its capture has ended); a stream that waits for such an event while
+ *   its capture is under way joins the capture (its work goes into the
+ *   same graph, nodes of its own device), and the capture ends only where
+ *   the stream that began it has waited for every joined stream's last
+ *   work (904 otherwise);
  * - launch limits, poisoned fresh allocations, memory accounting, a
  *   per-pair peer matrix with a peer limit, sticky errors per context
  *   until cuDevicePrimaryCtxReset, delivered at the next sync;
@@ -35,7 +40,9 @@
  * kernel to run faults: 700); FAKE_CUDA_STRICT=0 runs everything at
  * submit as the first fake did (default 1: every rule above);
  * FAKE_CUDA_SEED (default 1; 0: the lowest-numbered ready stream runs
- * first); FAKE_CUDA_OLD (versions before 12.0 not found). */
+ * first); FAKE_CUDA_OLD (versions before 12.0 not found);
+ * FAKE_CUDA_JOIN=0 (a stream of another device may not join a capture:
+ * 905, as a driver that cannot capture across devices would refuse). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -62,6 +69,10 @@
 #define ERR_NOT_SUPPORTED 801
 #define ERR_CAPTURE_UNSUPPORTED 900
 #define ERR_CAPTURE_INVALIDATED 901
+#define ERR_CAPTURE_MERGE 902
+#define ERR_CAPTURE_UNMATCHED 903
+#define ERR_CAPTURE_UNJOINED 904
+#define ERR_CAPTURE_ISOLATION 905
 #define ERR_CAPTURED_EVENT 907
 #define ERR_UNKNOWN 999
 #define EV_DISABLE_TIMING 0x2
@@ -85,6 +96,9 @@ struct CUevent_st {
     unsigned flags;
     int recorded;           /* recorded at least once since creation */
     int captured;           /* last recorded inside a capture, no node */
+    unsigned long long cap_id; /* ... that capture's number */
+    struct CUstream_st *cap_s; /* ... the stream it was recorded on */
+    size_t cap_n;              /* ... after that stream's first cap_n nodes */
     struct CUstream_st *s;  /* where it was last recorded */
     unsigned long long seq; /* complete when s has run this many nodes */
     unsigned long long gen; /* records so far: only the last one counts */
@@ -108,9 +122,20 @@ typedef struct {
     unsigned long long gen;    /* N_RECORD: the record it is */
     struct CUstream_st *ws;    /* N_WAIT: the stream waited for */
     unsigned long long wseq;   /* ... until it has run this many */
+    int gdev;                  /* in a graph: its device + 1 */
 } Node;
 
-struct CUgraph_st { Obj o; Node *nodes; size_t n, cap; int invalid; };
+#define MAXJOIN 64
+struct CUgraph_st {
+    Obj o;
+    Node *nodes;
+    size_t n, cap;
+    int invalid;
+    unsigned long long id;           /* while captured: the capture's number */
+    struct CUstream_st *origin;      /* the stream that began the capture */
+    struct CUstream_st *join[MAXJOIN]; /* the streams that joined it */
+    int njoin;
+};
 struct CUgraphExec_st { Obj o; Node *nodes; size_t n; };
 struct CUstream_st {
     Obj o;
@@ -120,6 +145,8 @@ struct CUstream_st {
     size_t head, n, cap;
     unsigned long long issued, done;
     struct CUgraph_st *capture;
+    size_t cap_n;              /* nodes it has added to its capture */
+    size_t cap_joined;         /* ... of which the origin has waited for */
 };
 
 typedef struct Alloc {
@@ -150,6 +177,16 @@ static __thread int cur = -1;
 #define MAXCAP 8
 static __thread struct CUgraph_st *captures[MAXCAP]; /* this thread's */
 static __thread int capturing;                       /* ... under way */
+static unsigned long long capture_ids;               /* captures begun */
+
+/* The capture under way on this thread with number id, or NULL. */
+static struct CUgraph_st *capture_of(unsigned long long id)
+{
+    for (int i = 0; id && i < capturing; i++)
+        if (captures[i]->id == id)
+            return captures[i];
+    return NULL;
+}
 
 /* The switches, read at cuInit. */
 static struct {
@@ -157,7 +194,8 @@ static struct {
     unsigned long long seed;
     long fault;
     unsigned long long proc_flags; /* the last cuGetProcAddress's flags */
-} cfg = {1, 1, 0, 0};
+    int join;                      /* other devices' streams may join */
+} cfg = {1, 1, 0, 0, 1};
 
 static long env_long(const char *k, long def)
 {
@@ -235,6 +273,18 @@ unsigned long long fake_cuda_traffic(void)
     traffic = 0;
     pthread_mutex_unlock(&lock);
     return t;
+}
+/* cuLaunchKernel calls since the last call (a graph's launches are not
+ * such calls); the call clears the count. */
+static long launch_calls = 0;
+long fake_cuda_launch_calls(void);
+long fake_cuda_launch_calls(void)
+{
+    pthread_mutex_lock(&lock);
+    long n = launch_calls;
+    launch_calls = 0;
+    pthread_mutex_unlock(&lock);
+    return n;
 }
 /* Bytes the kernels run since the last call read from and wrote to
  * another device's memory (over peer access); the call clears them. */
@@ -504,6 +554,7 @@ static CUresult run_launch(const Node *n, int dev)
 static CUresult run_node(Node *n, int dev)
 {
     CUresult r = 0;
+    dev = n->gdev ? n->gdev - 1 : dev; /* a graph's node runs on its own */
     switch (n->kind) {
     case N_LAUNCH: return run_launch(n, dev);
     case N_HTOD:
@@ -564,10 +615,11 @@ static void run_one(struct CUstream_st *s)
     s->done++;
     if (s->head == s->n)
         s->head = s->n = 0;
+    int dev = n.gdev ? n.gdev - 1 : s->o.dev; /* a graph's node: its own */
     CUresult r = run_node(&n, s->o.dev);
-    if (r && !sticky[s->o.dev]) {
-        sticky[s->o.dev] = r;
-        drop_context(s->o.dev);
+    if (r && !sticky[dev]) {
+        sticky[dev] = r;
+        drop_context(dev);
     }
 }
 
@@ -764,6 +816,8 @@ static CUresult submit(struct CUstream_st *s, Node n)
     if (s->capture) {
         if (n.kind == N_WAIT)
             return 0; /* dependencies inside one capture: in order anyway */
+        n.gdev = s->o.dev + 1;
+        s->cap_n++;
         return graph_add(s->capture, n);
     }
     return enqueue(s, n);
@@ -799,6 +853,7 @@ static CUresult f_cuInit(unsigned int flags)
     cfg.strict = env_long("FAKE_CUDA_STRICT", 1) != 0;
     cfg.seed = (unsigned long long)env_long("FAKE_CUDA_SEED", 1);
     cfg.fault = env_long("FAKE_CUDA_FAULT", 0);
+    cfg.join = env_long("FAKE_CUDA_JOIN", 1) != 0;
     launches = 0;
     rng = cfg.seed * 0x9E3779B97F4A7C15ull | 1;
     for (int i = 0; i < MAXDEV; i++) {
@@ -1286,8 +1341,23 @@ static CUresult stream_wait(CUstream hs, CUevent e, unsigned int flags)
         return ERR_INVALID_HANDLE;
     if (flags)
         return ERR_INVALID_VALUE;
-    if (e->captured && !s->capture)
-        return ERR_CAPTURED_EVENT;
+    struct CUgraph_st *g = e->captured ? capture_of(e->cap_id) : NULL;
+    if (e->captured && !g && !s->capture)
+        return ERR_CAPTURED_EVENT; /* its capture has ended */
+    if (g && s->capture && s->capture != g)
+        return ERR_CAPTURE_MERGE;
+    if (g && !s->capture) { /* a fork: s joins the capture */
+        if (s->legacy || g->njoin == MAXJOIN)
+            return ERR_CAPTURE_UNSUPPORTED;
+        if (!cfg.join && s->o.dev != g->origin->o.dev) {
+            g->invalid = 1;
+            return ERR_CAPTURE_ISOLATION;
+        }
+        s->capture = g, s->cap_n = s->cap_joined = 0;
+        g->join[g->njoin++] = s;
+    }
+    if (g && s == g->origin && e->cap_s != s && e->cap_n > e->cap_s->cap_joined)
+        e->cap_s->cap_joined = e->cap_n; /* a join */
     return submit(s, (Node){.kind = N_WAIT, .ev = e});
 }
 
@@ -1344,6 +1414,7 @@ static CUresult event_record(CUevent e, CUstream hs, unsigned int flags)
     if (s->capture && cfg.strict && !(flags & EV_RECORD_EXTERNAL)) {
         e->captured = 1;
         e->recorded = 1;
+        e->cap_id = s->capture->id, e->cap_s = s, e->cap_n = s->cap_n;
         return 0;
     }
     return submit(s, (Node){.kind = N_RECORD, .ev = e});
@@ -1399,6 +1470,7 @@ static CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                        CUstream hs, void **p)
 {
     struct CUstream_st *s = stream_of(hs);
+    launch_calls++;
     if (!f || !p)
         return ERR_INVALID_VALUE;
     /* the device's limits: 1024 threads a block, 2^31 - 1 blocks in x,
@@ -1443,6 +1515,9 @@ static CUresult begin_capture(CUstream hs, int mode)
         return ERR_INVALID_VALUE;
     if (!(s->capture = obj_new(sizeof *s->capture, O_GRAPH, s->o.dev)))
         return CUDA_ERROR_OUT_OF_MEMORY;
+    s->capture->id = ++capture_ids;
+    s->capture->origin = s;
+    s->cap_n = s->cap_joined = 0;
     captures[capturing++] = s->capture;
     return 0;
 }
@@ -1458,14 +1533,22 @@ static CUresult end_capture(CUstream hs, CUgraph *g)
     if (!s || !s->capture)
         return ERR_INVALID_VALUE;
     struct CUgraph_st *c = s->capture;
+    if (c->origin != s)
+        return ERR_CAPTURE_UNMATCHED;
     s->capture = NULL;
+    int unjoined = 0;
+    for (int i = 0; i < c->njoin; i++) { /* every fork ends with the capture */
+        unjoined |= c->join[i]->cap_n > c->join[i]->cap_joined;
+        c->join[i]->capture = NULL;
+    }
     for (int i = 0; i < capturing; i++)
         if (captures[i] == c)
             captures[i] = captures[--capturing];
+    c->id = 0;
     *g = NULL;
-    if (c->invalid) {
+    if (c->invalid || unjoined) {
         graph_destroy(c);
-        return ERR_CAPTURE_INVALIDATED;
+        return unjoined ? ERR_CAPTURE_UNJOINED : ERR_CAPTURE_INVALIDATED;
     }
     *g = c;
     return 0;
