@@ -31,6 +31,7 @@
 #include "exec/verify.h"
 #include "gpu/cuda_api.h"
 #include "gpu/kern.h"
+#include "measure/calib.h"
 #include "measure/perf.h"
 
 #include "call_fixture.h"
@@ -84,6 +85,7 @@ static int setup(void **state)
     unsetenv("FAKE_CUDA_CC");
     unsetenv("FAKE_CUDA_SMS");
     unsetenv("FAKE_CUDA_JOIN");
+    unsetenv("FAKE_CUDA_L2");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
     void *f = h ? dlsym(h, "fake_cuda_live") : NULL;
@@ -1108,6 +1110,35 @@ static void test_graph_across_devices(void **state)
     dlclose(h);
 }
 
+/* A quick calibration on a GPU measures up to the first of its working
+ * sets (1, 8, 32 and 256 MB) that is at least 4 times the device's L2
+ * cache: 4 MiB of L2 (the fake's default), 4 x 4194304 = 16.8 MB, so 32
+ * MB; 1.5 MB of L2, 6 MB, so 8 MB; with -e the size given. */
+static void test_quick_calibration_sizes(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static const struct { const char *l2; double max; int points; double last; } cs[] = {
+        {NULL, 0, 3, 32e6}, {"1500000", 0, 2, 8e6}, {"1500000", 1e6, 1, 1e6},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        if (cs[i].l2)
+            setenv("FAKE_CUDA_L2", cs[i].l2, 1);
+        Executor *ex = open_cuda(2, NULL);
+        CalibOptions o = {.quick = 1, .max_bytes = cs[i].max};
+        Calib c;
+        char why[300] = "";
+        CvError e = calib_measure(ex, &o, &c, NULL, NULL, why, sizeof why);
+        if (e && e != CV_ERR_BACKEND) /* a refusal still measured the sizes */
+            fail_msg("calibrate: %s: %s", cv_strerror(e), why);
+        assert_int_equal(c.npoints, cs[i].points);
+        assert_true(c.pt[c.npoints - 1].footprint == cs[i].last);
+        close_cuda(ex);
+        unsetenv("FAKE_CUDA_L2");
+    }
+}
+
 typedef struct {
     Executor *ex;
     CvError e;
@@ -1306,6 +1337,7 @@ int main(void)
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_graph_across_devices),
+        cmocka_unit_test(test_quick_calibration_sizes),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),
         cmocka_unit_test(test_ptx_fast_paths),

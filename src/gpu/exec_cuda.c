@@ -633,6 +633,9 @@ static void cuda_host(Executor *ex, ExecHost *out)
         snprintf(name, sizeof name, "CUDA device");
     name[sizeof name - 1] = '\0';
     out->cores = x->ndev;
+    for (int d = 0; d < x->ndev; d++)
+        if (x->dev[d].l2 > 0 && (!out->cache_bytes || (size_t)x->dev[d].l2 < out->cache_bytes))
+            out->cache_bytes = (size_t)x->dev[d].l2;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d", name, x->ndev);
     gpu_placement(x, out->placement, sizeof out->placement);
     gpu_nodes(x, out);

@@ -167,6 +167,8 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     if (!r)
         r = a->cuDeviceGetAttribute(&g->sms, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
                                     g->dev);
+    if (!r && a->cuDeviceGetAttribute(&g->l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, g->dev))
+        g->l2 = 0; /* not said: unknown */
     int cc[2] = {0, 0};
     if (!r)
         r = a->cuDeviceGetAttribute(&cc[0], CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,

@@ -25,6 +25,7 @@ typedef struct {
     CUmodule mod;
     CUfunction fn;      /* the step kernel */
     int sms;            /* multiprocessors */
+    int l2;             /* bytes of L2 cache (0: not said) */
     int blocks_per_sm;  /* blocks of the step kernel a multiprocessor holds
                            at once (the driver's occupancy), at least 1 */
     CUevent phase;      /* recorded at the end of each phase, for the

@@ -554,8 +554,11 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
     c->lat_iter = fmax(one - 2 * slope, 0);
 }
 
-/* Footprints measured: a ladder from inside the caches to well beyond. */
-static int footprints(const CalibOptions *o, double *out)
+/* Footprints measured: a ladder from inside the caches to well beyond.
+ * A quick one ends at 256 MB, or where the backend knows its largest
+ * cache (`cache` bytes: a GPU's L2), at the first rung at least 4 times
+ * that (a GPU with 4 MB of L2: 32 MB; an H100's 50 MB: 256 MB). */
+static int footprints(const CalibOptions *o, size_t cache, double *out)
 {
     static const double full[] = {256e3, 1e6, 4e6, 8e6, 16e6, 32e6, 64e6,
                                   128e6, 256e6, 1e9};
@@ -563,6 +566,11 @@ static int footprints(const CalibOptions *o, double *out)
     const double *f = o->quick ? quick : full;
     int n = o->quick ? 4 : 10, m = 0;
     double max = o->max_bytes > 0 ? o->max_bytes : 1e300;
+    for (int i = 0; o->quick && !(o->max_bytes > 0) && cache && i < n; i++)
+        if (f[i] >= 4.0 * (double)cache) {
+            max = f[i];
+            break;
+        }
     for (int i = 0; i < n && m < CALIB_MAX_POINTS; i++)
         if (f[i] <= max || i == 0)
             out[m++] = f[i];
@@ -725,8 +733,8 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
 {
     double fp[CALIB_MAX_POINTS];
     size_t cnt[CALIB_MAX_POINTS];
-    int n = footprints(o, fp), p = ex->nranks;
     ExecHost host = exec_host(ex);
+    int n = footprints(o, host.cache_bytes, fp), p = ex->nranks;
     Peers pe = peers_of(&host, p);
     int per_round = 5 + (p > 2) + (BENCH_KIND_COUNT - !pe.net) * n +
                     (pe.net ? 1 + (pe.host != pe.net) + 1 : 0);

@@ -35,7 +35,8 @@
  * peer access), =1 (every pair, the default) or pairs "0-1,2-3" (each
  * both ways); FAKE_CUDA_MAX_PEERS (peers a device may enable, default 8;
  * past it 711); FAKE_CUDA_MEM (bytes per device, default 4 GiB);
- * FAKE_CUDA_SMS (multiprocessors, default 4); FAKE_CUDA_CC (compute
+ * FAKE_CUDA_SMS (multiprocessors, default 4); FAKE_CUDA_L2 (bytes of L2
+ * cache, default 4 MiB, as a GPU of 4 multiprocessors); FAKE_CUDA_CC (compute
  * capability as major*10+minor, default 90); FAKE_CUDA_FAULT=k (the k-th
  * kernel to run faults: 700); FAKE_CUDA_STRICT=0 runs everything at
  * submit as the first fake did (default 1: every rule above);
@@ -928,7 +929,9 @@ static CUresult f_cuDeviceGetAttribute(int *v, int attr, CUdevice d)
         return ERR_INVALID_VALUE;
     *v = attr == CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT ? (int)env_long("FAKE_CUDA_SMS", 4)
        : attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR ? (int)(cc / 10)
-       : attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? (int)(cc % 10) : 0;
+       : attr == CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR ? (int)(cc % 10)
+       : attr == CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE ? (int)env_long("FAKE_CUDA_L2", 4 << 20)
+       : 0;
     return 0;
 }
 
