@@ -1064,7 +1064,7 @@ static void test_push_copies(void **state)
 
 /* With several devices an iteration is one graph across them (review
  * finding 15): after the first timed run has captured it, 20 more
- * iterations (and their 16 stamped passes, their own graph) make no
+ * iterations (15 of their warmup stamped, in a graph of its own) make no
  * cuLaunchKernel call, and the output is right. Steps run one at a time
  * make one call per device and step. Where the driver cannot capture
  * across devices (FAKE_CUDA_JOIN=0: 905), the runs issue the steps one
@@ -1098,7 +1098,7 @@ static void test_graph_across_devices(void **state)
         assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
         expect_right(verify_output(ex, true, &vr), &vr, "ring", "graph");
         assert_int_equal(ex->ops->run(ex, 16, 20, &t), CV_OK);
-        /* refused: 36 iterations of 6 steps on 2 devices, one launch each */
+        /* refused: 37 iterations of 6 steps on 2 devices, one launch each */
         assert_int_equal(calls(), peer < 0 ? (1 + 16 + 20) * 6 * 2 : 0);
         assert_int_equal(ex->ops->step(ex, 0), CV_OK);
         assert_int_equal(calls(), 2);
@@ -1111,20 +1111,23 @@ static void test_graph_across_devices(void **state)
 }
 
 /* A quick calibration on a GPU measures up to the first of its working
- * sets (1, 8, 32 and 256 MB) that is at least 4 times the device's L2
- * cache: 4 MiB of L2 (the fake's default), 4 x 4194304 = 16.8 MB, so 32
- * MB; 1.5 MB of L2, 6 MB, so 8 MB; with -e the size given. */
+ * sets (1, 8, 32 and 256 MB) that is at least 4 times the devices' L2
+ * caches together: 4 MiB of L2 (the fake's default), 4 x 4194304 = 16.8
+ * MB, so 32 MB; 1.5 MB of L2, 6 MB, so 8 MB; two devices of 1.5 MB, 12
+ * MB, so 32 MB; with -e the size given. */
 static void test_quick_calibration_sizes(void **state)
 {
     (void)state;
     cuda();
     need_fake();
-    static const struct { const char *l2; double max; int points; double last; } cs[] = {
-        {NULL, 0, 3, 32e6}, {"1500000", 0, 2, 8e6}, {"1500000", 1e6, 1, 1e6},
+    static const struct { const char *l2, *devs; double max; int points; double last; } cs[] = {
+        {NULL, "1", 0, 3, 32e6}, {"1500000", "1", 0, 2, 8e6},
+        {"1500000", "2", 0, 3, 32e6}, {"1500000", "1", 1e6, 1, 1e6},
     };
     for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
         if (cs[i].l2)
             setenv("FAKE_CUDA_L2", cs[i].l2, 1);
+        setenv("FAKE_CUDA_DEVICES", cs[i].devs, 1);
         Executor *ex = open_cuda(2, NULL);
         CalibOptions o = {.quick = 1, .max_bytes = cs[i].max};
         Calib c;
@@ -1137,6 +1140,7 @@ static void test_quick_calibration_sizes(void **state)
         close_cuda(ex);
         unsetenv("FAKE_CUDA_L2");
     }
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
 typedef struct {

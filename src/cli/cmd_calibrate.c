@@ -297,7 +297,7 @@ static const CliOpt opts[] = {
     CLI_OPT_RANKS,
     {0, "quick", NULL, "the short calibration perf runs when none is saved"},
     {0, "show", NULL, "show the saved calibration instead of measuring"},
-    {'e', "maxbytes", "SIZE", "largest working set measured, every rank's buffers together (default 1 GB, quick 256 MB or on a GPU 4 times its L2 cache, 1 GB = 1e9 B; the smallest, 256 kB or 1 MB, is always measured): less over a slow network"},
+    {'e', "maxbytes", "SIZE", "largest working set measured, every rank's buffers together (default 1 GB, quick 256 MB or on GPUs 4 times their L2 caches, 1 GB = 1e9 B; the smallest, 256 kB or 1 MB, is always measured): less over a slow network"},
     CLI_OPT_HELP,
 };
 enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_MAX, O_HELP };

@@ -195,8 +195,8 @@ size_t sched_bytes(const Schedule *s);
  * copy reads its elements once and writes them once, a reduce reads both
  * operands and writes one (dst = dst op src, or from the input: the same
  * bytes); copy-ins that sched_fuse_map finds no one needs are left out,
- * as the threads backend's timed runs leave them (out of memory for
- * that: every transfer counted). */
+ * as every backend's timed runs leave them (out of memory for that:
+ * every transfer counted). */
 double sched_traffic(const Schedule *s);
 
 /* ----------------------------------------------------------- validation */

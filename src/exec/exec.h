@@ -59,9 +59,10 @@ typedef struct {
     int cyclic;   /* ... dealt round the hosts (rank r on host r mod
                      nodes: mpirun's --map-by node), else in blocks (rank
                      r on host r / per_node) */
-    size_t cache_bytes; /* the largest cache the ranks' data passes
-                           through, where the backend knows it (cuda: the
-                           smallest L2 of its devices); 0: unknown */
+    size_t cache_bytes; /* the cache the ranks' data passes through, all
+                           of it, where the backend knows it (cuda: the
+                           smallest L2 of its devices times the devices);
+                           0: unknown */
     char level[2][16]; /* with nodes: the names of the links within a
                           host and between hosts (mpi: "host", "net"; cuda,
                           whose hosts are its devices: "device", and "peer"

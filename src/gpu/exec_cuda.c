@@ -6,9 +6,9 @@
  * plan (gpu_plan.c), after a stage phase where the step overwrites
  * sources or reads a device without peer access; with several devices,
  * each phase ends in an event every other device's stream waits for. A
- * timed run on one device is captured once as a CUDA graph and launched
- * per iteration; CUDA events time the loop and, in passes of their own,
- * each step. read copies a rank's buffer to a host mirror once after a
+ * timed run is captured once as a CUDA graph (across the devices where
+ * there are several) and launched per iteration; CUDA events time the
+ * loop and, in passes of their own, each step (gpu_run.c). read copies a rank's buffer to a host mirror once after a
  * change and serves reads from it. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -447,7 +447,7 @@ CvError gpu_cross_wait(GpuExec *x)
                           "to record an event");
     for (int d = 0; !e && d < x->ndev; d++)
         for (int o = 0; !e && o < x->ndev; o++)
-            if (o != d)
+            if (o != d && !(e = gpu_use(x, d)))
                 e = gpu_check(x, x->api.cuStreamWaitEvent(x->dev[d].stream,
                                                           x->dev[o].phase, 0),
                               "to wait for another device");
@@ -633,9 +633,11 @@ static void cuda_host(Executor *ex, ExecHost *out)
         snprintf(name, sizeof name, "CUDA device");
     name[sizeof name - 1] = '\0';
     out->cores = x->ndev;
+    /* the ranks' buffers spread over the devices: as many L2 caches */
     for (int d = 0; d < x->ndev; d++)
         if (x->dev[d].l2 > 0 && (!out->cache_bytes || (size_t)x->dev[d].l2 < out->cache_bytes))
             out->cache_bytes = (size_t)x->dev[d].l2;
+    out->cache_bytes *= (size_t)x->ndev;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d", name, x->ndev);
     gpu_placement(x, out->placement, sizeof out->placement);
     gpu_nodes(x, out);

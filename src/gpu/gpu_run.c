@@ -5,9 +5,10 @@
  * by one with an event after every step, and give the steps' times: a
  * stamped pass starts on an idle GPU, so it is not one of the timed
  * iterations (review finding 17), and the buffers see exactly warmup +
- * iters iterations. Without a warmup the last of the timed iterations
- * (up to 16) are stamped and the others give the time; where all are
- * stamped, their mean does. An iteration is captured once as a CUDA
+ * iters iterations. With a warmup of 1 or none the last of the timed
+ * iterations (up to 16) are stamped and the others give the time; where
+ * all are stamped, their mean does (the measuring engine's parts after
+ * the first have none: measure.c). An iteration is captured once as a CUDA
  * graph (and once more with the step events, recorded as external event
  * nodes) and each iteration is one graph launch. With several devices
  * the graph spans them (review finding 15): the other devices' streams
@@ -142,8 +143,10 @@ static CvError capture(GpuExec *x, bool stamp, CUgraphExec *out)
     if (!e)
         e = gpu_check(x, a->cuGraphInstantiateWithFlags(out, g, 0),
                       "to instantiate a graph");
-    if (!e)
-        e = gpu_check(x, a->cuGraphUpload(*out, st), "to upload a graph");
+    if (!e && (e = gpu_check(x, a->cuGraphUpload(*out, st), "to upload a graph"))) {
+        a->cuGraphExecDestroy(*out);
+        *out = NULL;
+    }
     if (g)
         a->cuGraphDestroy(g);
     return e;
@@ -215,8 +218,9 @@ static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
 }
 
 /* Graph g captured unless it is there or was refused; a refusal of a
- * graph across devices leaves the steps issued one by one (a fault or a
- * cancel is an error still). */
+ * graph across devices leaves the steps issued one by one, with neither
+ * graph (a device's own stream does not wait for a graph launched on the
+ * first device's), and a fault or a cancel is an error still. */
 static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
 {
     if (*g || x->no_graph)
@@ -224,6 +228,11 @@ static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
     CvError e = capture(x, stamp, g);
     if (e && x->ndev > 1 && !x->dead && e != CV_ERR_CANCELLED &&
         e != CV_ERR_NOMEM) {
+        CUgraphExec *both[] = {&x->graph, &x->graph_stamp};
+        for (int i = 0; i < 2; i++)
+            if (*both[i])
+                x->api.cuGraphExecDestroy(*both[i]);
+        x->graph = x->graph_stamp = NULL;
         x->no_graph = true;
         x->err[0] = 0;
         return CV_OK;
@@ -258,9 +267,9 @@ CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     const Schedule *s = ex->sched;
     /* the stamped passes: the warmup's last (its first stays plain, on a
      * cold GPU), or without a warmup the timed iterations' last */
-    int from = warmup > 1 ? warmup - 1 : warmup ? 1 : iters;
+    int from = warmup > 1 ? warmup - 1 : iters;
     int passes = t->step_s && s->nsteps ? (from < STEP_PASSES ? from : STEP_PASSES) : 0;
-    int wpass = warmup ? passes : 0, ipass = passes - wpass;
+    int wpass = warmup > 1 ? passes : 0, ipass = passes - wpass;
     double ms = 0;
     CvError e = prepare(x, passes > 0);
     if (!e)

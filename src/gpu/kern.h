@@ -139,9 +139,12 @@ KDEV unsigned short k_f2b_soft(float f)
 /* On the device the conversions are the hardware's (cvt: one instruction
  * where the code above takes some 30, review finding 11), which rounds
  * to nearest even and keeps subnormals as that code does; only a NaN's
- * bits are the hardware's own, so a NaN goes the code's way (sign and
- * payload kept, quieted), and the results stay the host's bit for bit.
- * bfloat16's cvt needs compute capability 8.0. */
+ * bits are the hardware's own, so a NaN converted goes the code's way
+ * (half to float keeps sign and payload; float to half is 0x7e00 with
+ * the sign; float to bfloat16 keeps the top bits, quieted). The float
+ * arithmetic between may still make a NaN of another sign than the
+ * host's; collviz's inputs never make one (data.h). bfloat16's cvt needs
+ * compute capability 8.0. */
 #if defined(__CUDA_ARCH__)
 KDEV float k_h2f(unsigned short h)
 {

@@ -555,9 +555,10 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
 }
 
 /* Footprints measured: a ladder from inside the caches to well beyond.
- * A quick one ends at 256 MB, or where the backend knows its largest
- * cache (`cache` bytes: a GPU's L2), at the first rung at least 4 times
- * that (a GPU with 4 MB of L2: 32 MB; an H100's 50 MB: 256 MB). */
+ * A quick one ends at 256 MB, or where the backend knows the cache the
+ * ranks' data passes through (`cache` bytes: the GPUs' L2), at the first
+ * rung at least 4 times that (a GPU with 4 MB of L2: 32 MB; an H100's 50
+ * MB: 256 MB). */
 static int footprints(const CalibOptions *o, size_t cache, double *out)
 {
     static const double full[] = {256e3, 1e6, 4e6, 8e6, 16e6, 32e6, 64e6,
