@@ -111,20 +111,28 @@ static void close_cuda(Executor *ex)
         fail_msg("the driver holds %ld objects after close", fake_live());
 }
 
+/* The fake driver's entry point `name` (one of its fake_cuda_* counters)
+ * into the function pointer at fp, of size bytes; the library stays
+ * loaded (setup opened it). */
+static void fake_fn(const char *name, void *fp, size_t size)
+{
+    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
+    void *f = h ? dlsym(h, name) : NULL;
+    if (!f)
+        fail_msg("the tests' driver has no %s", name);
+    memcpy(fp, &f, size);
+    dlclose(h);
+}
+
 /* The bytes the fake driver's kernels read and wrote since the last call
  * (fake_cuda_traffic); 0 on a real GPU, where nothing counts them. */
 static unsigned long long traffic(void)
 {
+    unsigned long long (*fn)(void);
     if (real_gpu())
         return 0;
-    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
-    void *f = h ? dlsym(h, "fake_cuda_traffic") : NULL;
-    unsigned long long (*fn)(void);
-    assert_non_null(f);
-    memcpy(&fn, &f, sizeof f);
-    unsigned long long t = fn();
-    dlclose(h);
-    return t;
+    fake_fn("fake_cuda_traffic", &fn, sizeof fn);
+    return fn();
 }
 
 static const char *describe(const AlgoInfo *a, const CollCall *c)
@@ -885,11 +893,8 @@ static void test_reload_keeps_memory(void **state)
     (void)state;
     cuda();
     need_fake();
-    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
     long (*frees)(void);
-    void *f = h ? dlsym(h, "fake_cuda_frees") : NULL;
-    assert_non_null(f);
-    memcpy(&frees, &f, sizeof f);
+    fake_fn("fake_cuda_frees", &frees, sizeof frees);
     setenv("FAKE_CUDA_DEVICES", "2", 1);
     setenv("FAKE_CUDA_PEER", "0", 1); /* pinned host memory too */
     const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
@@ -912,7 +917,6 @@ static void test_reload_keeps_memory(void **state)
     close_cuda(ex);
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     unsetenv("FAKE_CUDA_PEER");
-    dlclose(h);
 }
 
 /* The bytes of a step are dealt to a device's blocks evenly: on a fake
@@ -928,13 +932,10 @@ static void test_block_balance(void **state)
     (void)state;
     cuda();
     need_fake();
-    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
     void (*reset)(void);
     double (*balance)(unsigned *);
-    void *f = h ? dlsym(h, "fake_cuda_balance_reset") : NULL, *g = h ? dlsym(h, "fake_cuda_balance") : NULL;
-    assert_true(f && g);
-    memcpy(&reset, &f, sizeof f);
-    memcpy(&balance, &g, sizeof g);
+    fake_fn("fake_cuda_balance_reset", &reset, sizeof reset);
+    fake_fn("fake_cuda_balance", &balance, sizeof balance);
     setenv("FAKE_CUDA_SMS", "132", 1);
     static const struct { CollKind k; const char *algo; size_t bytes; } cs[] = {
         {COLL_ALLREDUCE, "ring", 1200000},
@@ -967,7 +968,6 @@ static void test_block_balance(void **state)
         close_cuda(ex);
     }
     unsetenv("FAKE_CUDA_SMS");
-    dlclose(h);
 }
 
 /* A timed run fuses copy-ins over the whole schedule (sched_fuse_map).
@@ -1025,11 +1025,8 @@ static void test_push_copies(void **state)
     (void)state;
     cuda();
     need_fake();
-    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
-    void *f = h ? dlsym(h, "fake_cuda_remote") : NULL;
     void (*remote)(unsigned long long *, unsigned long long *);
-    assert_non_null(f);
-    memcpy(&remote, &f, sizeof f);
+    fake_fn("fake_cuda_remote", &remote, sizeof remote);
     setenv("FAKE_CUDA_DEVICES", "2", 1);
     static const struct { CollKind k; size_t count; unsigned long long rd, wr; } cs[] = {
         {COLL_ALLGATHER, 1000, 0, 8000},
@@ -1059,7 +1056,6 @@ static void test_push_copies(void **state)
             sched_fini(&s);
         }
     setenv("FAKE_CUDA_DEVICES", "1", 1);
-    dlclose(h);
 }
 
 /* With several devices an iteration is one graph across them (review
@@ -1074,11 +1070,8 @@ static void test_graph_across_devices(void **state)
     (void)state;
     cuda();
     need_fake();
-    void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
-    void *f = h ? dlsym(h, "fake_cuda_launch_calls") : NULL;
     long (*calls)(void);
-    assert_non_null(f);
-    memcpy(&calls, &f, sizeof f);
+    fake_fn("fake_cuda_launch_calls", &calls, sizeof calls);
     setenv("FAKE_CUDA_DEVICES", "2", 1);
     for (int peer = 1; peer >= -1; peer--) {
         if (peer < 0)
@@ -1107,7 +1100,6 @@ static void test_graph_across_devices(void **state)
     }
     unsetenv("FAKE_CUDA_JOIN");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
-    dlclose(h);
 }
 
 /* A quick calibration on a GPU measures up to the first of its working
