@@ -4,12 +4,15 @@
 # usage: sh scripts/run-tests.sh PROGRAM...
 # Every program runs even when one fails. Each gets one line (its tests as
 # cmocka counts them); a failing program's whole output follows its line,
-# and V=1 shows every program's output. The last line is the total,
+# and V=1 shows every program's output. At the end the failures' reasons
+# are said again (cmocka's error lines, up to 8 a program, where a log's
+# tail is all one sees), then the last line is the total,
 # "N passed, N failed, N skipped", and the exit status is 1 when a test
 # failed or a program ended without cmocka's summary (a crash).
 set -u
 out=$(mktemp) || exit 1
-trap 'rm -f "$out"' EXIT INT TERM
+why=$(mktemp) || exit 1
+trap 'rm -f "$out" "$why"' EXIT INT TERM
 pass=0 fail=0 skip=0 bad=
 for t in "$@"; do
     name=${t##*/}
@@ -35,7 +38,12 @@ for t in "$@"; do
         sed 's/^/    /' "$out"
         [ "$f" -eq 0 ] || bad="$bad $name"
     fi
+    if [ "$f" -ne 0 ]; then
+        grep -E '^(ERROR: |\[  ERROR   \] --- )' "$out" | head -n 8 |
+            sed "s/^/$name: /" >> "$why"
+        [ -n "$ran" ] || echo "$name: ended without cmocka's summary (exit $rc)" >> "$why"
+    fi
 done
-[ -z "$bad" ] || echo "failed:$bad"
+[ -z "$bad" ] || { echo "failed:$bad"; cat "$why"; }
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]
