@@ -31,6 +31,7 @@ typedef struct {
     int ncalls;             /* run calls made */
     int warmup[MAX_CALLS];  /* each call's warmup */
     int iters[MAX_CALLS];   /* each call's iterations */
+    bool steps[MAX_CALLS];  /* whether the call was asked for step times */
     int nsteps_run;         /* steps executed (step calls) */
     int nreads;             /* read calls (the check's comparison) */
     int stop_after;         /* progress cancels at this call (0: never) */
@@ -56,12 +57,13 @@ static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     if (x->ncalls < MAX_CALLS) {
         x->warmup[x->ncalls] = warmup;
         x->iters[x->ncalls] = iters;
+        x->steps[x->ncalls] = t->step_s != NULL;
     }
     t->iter_s = x->seq ? x->seq[x->ncalls % x->nseq] : x->iter_s;
     x->ncalls++;
     sleep_for(warmup * x->warm_sleep_s + iters * x->sleep_s);
-    for (size_t k = 0; t->step_s && k < ex->sched->nsteps; k++)
-        t->step_s[k] = x->step_s0 * (double)(k + 1);
+    for (size_t k = 0; t->step_s && k < ex->sched->nsteps; k++) /* call c: c + 1 times */
+        t->step_s[k] = x->step_s0 * (double)(k + 1) * (double)x->ncalls;
     return CV_OK;
 }
 
@@ -167,28 +169,38 @@ static void test_min_time_sizes_the_loop(void **state)
 
 /* Chunks: the iterations are split, progress is told between parts with
  * a growing fraction, the warmup goes with the first part only, and the
- * per-step means come back. */
+ * step times are the first part's (rec_run reports part c's step k as
+ * 1e-6 (k + 1) (c + 1), so a mean over the parts would differ), after a
+ * warmup of at least 2 where they are asked for; without step times the
+ * warmup is the one asked for. */
 static void test_chunks_and_steps(void **state)
 {
-    for (int chunks = 2; chunks <= 12; chunks += 5) {
+    static const struct { int warmup, chunks; bool steps; int want_warmup; } cases[] = {
+        {1, 2, true, 2}, {1, 7, true, 2}, {1, 12, true, 2}, {0, 7, true, 2},
+        {5, 7, true, 5}, {1, 7, false, 1}, {0, 7, false, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         RecExec x;
         Schedule s;
         rec_init(&x, &s, 5e-6);
         double step[64] = {0};
-        MeasureOptions o = {.warmup = 1, .iters = 100, .chunks = chunks,
-                            .progress = rec_progress, .ctx = &x};
-        MeasureResult r = {.step_s = step};
+        int chunks = cases[i].chunks;
+        MeasureOptions o = {.warmup = cases[i].warmup, .iters = 100,
+                            .chunks = chunks, .progress = rec_progress,
+                            .ctx = &x};
+        MeasureResult r = {.step_s = cases[i].steps ? step : NULL};
         assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
         int total = 0;
         for (int c = 0; c < x.ncalls; c++) {
             total += x.iters[c];
-            assert_int_equal(x.warmup[c], c == 0 ? 1 : 0);
+            assert_int_equal(x.warmup[c], c == 0 ? cases[i].want_warmup : 0);
+            assert_int_equal(x.steps[c], cases[i].steps && c == 0);
         }
         assert_int_equal(total, 100);
         assert_int_equal(x.ncalls, chunks);
         assert_int_equal(x.progress_calls, chunks - 1);
         assert_int_equal(r.iters, 100);
-        for (size_t k = 0; k < s.nsteps; k++)
+        for (size_t k = 0; cases[i].steps && k < s.nsteps; k++)
             assert_true(fabs(step[k] - 1e-6 * (double)(k + 1)) < 1e-15);
         sched_fini(&s);
     }

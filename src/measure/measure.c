@@ -97,8 +97,8 @@ CvError measure_iters(Executor *ex, const MeasureOptions *o, int *iters,
 }
 
 /* Time n iterations in `chunks` parts of near equal size (fewer when n is
- * smaller), summing per-iteration and per-step time (weighted by each
- * part's iterations) into r. */
+ * smaller): the mean per iteration (each part weighted by its
+ * iterations) and the first part's step times into r. */
 CvError measure_timed(Executor *ex, const Schedule *s,
                       const MeasureOptions *o, int warmup, int n,
                       MeasureResult *r)
@@ -119,9 +119,16 @@ CvError measure_timed(Executor *ex, const Schedule *s,
         e = run_loop(ex, o, warmup - 1, 1, &t);
         warmup = 0;
     }
+    /* Step times come from the first part alone, after a warmup of at
+     * least MEASURE_STEP_WARMUP: a backend that times steps on passes of
+     * their own (the cuda backend's stamped passes) takes them from the
+     * warmup, never from the timed iterations of a later part. */
+    bool steps = step && !o->native;
+    if (steps && !o->host_time && warmup < MEASURE_STEP_WARMUP)
+        warmup = MEASURE_STEP_WARMUP;
     for (long i = 0; !e && i < parts; i++) {
         int k = (int)((long long)n * (i + 1) / parts) - done;
-        ExecTiming t = {.step_s = o->native ? NULL : r->step_s};
+        ExecTiming t = {.step_s = steps && i == 0 ? r->step_s : NULL};
         double t0 = o->host_time ? mono_now_s() : 0;
         if ((e = run_loop(ex, o, i ? 0 : warmup, (int)(k * agg), &t)))
             break;
@@ -129,8 +136,8 @@ CvError measure_timed(Executor *ex, const Schedule *s,
             host += mono_now_s() - t0;
         each[np++] = t.iter_s; /* per collective: the backend's mean */
         sum += t.iter_s * k;
-        for (size_t j = 0; step && t.step_s && j < s->nsteps; j++)
-            step[j] += t.step_s[j] * k;
+        for (size_t j = 0; t.step_s && j < s->nsteps; j++)
+            step[j] = t.step_s[j];
         done += k;
         if (o->progress && done < n && o->progress(o->ctx, (double)done / n))
             e = CV_ERR_CANCELLED;
@@ -139,7 +146,7 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     r->iter_s = done ? sum / done : 0;
     r->host_s = done ? host / ((double)done * (double)agg) : 0;
     for (size_t j = 0; step && done && j < s->nsteps; j++)
-        r->step_s[j] = step[j] / done;
+        r->step_s[j] = step[j];
     if (o->each && done)
         measure_stats(each, done, r);
     r->parts = np;

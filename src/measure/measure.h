@@ -15,7 +15,10 @@
  *  3. Time: the executor's own timed loop (ExecOps.run, or with `native`
  *     the library's own collective, ExecOps.native), in `chunks`
  *     parts when a caller wants progress and a way to cancel between them
- *     (the TUI); the mean per iteration, and per step where asked.
+ *     (the TUI); the mean per iteration, and per step where asked: step
+     times come from the first part, which then runs after a warmup of
+     at least MEASURE_STEP_WARMUP iterations (a backend may take them
+     from the warmup: the cuda backend's stamped passes).
  * Nothing is printed; no globals. */
 #ifndef COLLVIZ_MEASURE_H
 #define COLLVIZ_MEASURE_H
@@ -24,6 +27,8 @@
 
 #define MEASURE_MAX_ITERS 1000000 /* timed iterations of one measurement */
 #define MEASURE_MAX_CHUNKS 100    /* parts a timed loop is split into */
+#define MEASURE_STEP_WARMUP 2     /* the least warmup where step times are
+                                     asked (one cold, one to time steps) */
 
 /* Told between chunks with the fraction of the timed loop done, and with
  * 0 before each step of a checked run and before its comparison (so that
