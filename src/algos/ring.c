@@ -289,13 +289,12 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
         if (t < segs && !c->in_place) /* the root keeps what it sends */
             sched_copy(s, root, BUF_SEND, seg_off(n, segs, t), root, BUF_RECV,
                        seg_off(n, segs, t), seg_len(n, segs, t));
-        for (int i = 0; i < p - 1 && (size_t)i <= t; i++) {
-            size_t g = t - (size_t)i;
-            if (g >= segs)
-                continue;
+        /* link i carries segment t - i, where there is one */
+        for (size_t i = t >= segs ? t - segs + 1 : 0; i < (size_t)p - 1 && i <= t; i++) {
+            size_t g = t - i;
             size_t at = seg_off(n, segs, g);
-            sched_copy(s, rrank(i, root, p), i ? BUF_RECV : l.in_buf, at,
-                       rrank(i + 1, root, p), BUF_RECV, at, seg_len(n, segs, g));
+            sched_copy(s, rrank((int)i, root, p), i ? BUF_RECV : l.in_buf, at,
+                       rrank((int)i + 1, root, p), BUF_RECV, at, seg_len(n, segs, g));
         }
         if (window && t == segs) { /* steps S .. p - 2: this one rotated */
             sched_repeat(s, (size_t)p - 1 - segs, 1);
