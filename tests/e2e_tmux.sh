@@ -283,12 +283,14 @@ echo "e2e: ok: not a terminal"
 export XDG_STATE_HOME="$work/state"
 start "learn 1 --lang en" "$utf8"
 wait_for "Lesson 1: The eight collectives" "learn 1 starts"
+# one Space at a time, each after the screen has settled (a Space sent
+# before the prompt is drawn would be typed into the answer)
 n=0
+settle "$work/screen" ""
 until grep -q "Your answer:" "$work/screen"; do
     [ $n -lt 30 ] || fail "no checkpoint after 30 presses of Space"
     tm send-keys -t e2e Space
-    sleep 0.1
-    tm capture-pane -p -t e2e > "$work/screen"
+    settle "$work/screen" ""
     n=$((n + 1))
 done
 wait_for "how many bytes does" "the first checkpoint asks"

@@ -23,11 +23,12 @@
 #define MAX_CALLS 256
 
 /* An executor that does no work: each timed iteration "takes" iter_s, and
- * step k of it step_s0 * (k + 1); every run call is recorded. */
+ * step k of it, in run call c (from 0), step_s0 * (k + 1) * (c + 1);
+ * every run call is recorded. */
 typedef struct {
     Executor base;          /* ops, schedule, ranks */
     double iter_s;          /* seconds each iteration reports */
-    double step_s0;         /* step k reports step_s0 * (k + 1) */
+    double step_s0;         /* step k of call c: step_s0 (k + 1) (c + 1) */
     int ncalls;             /* run calls made */
     int warmup[MAX_CALLS];  /* each call's warmup */
     int iters[MAX_CALLS];   /* each call's iterations */
@@ -86,6 +87,11 @@ static CvError rec_read(Executor *ex, int r, BufId b, size_t off, size_t n,
 static const ExecOps rec_ops = {.name = "rec", .reset = rec_reset,
                                 .step = rec_step, .finish = rec_finish,
                                 .run = rec_run, .read = rec_read};
+/* The same, timing steps on warmup passes of their own (as cuda's). */
+static const ExecOps rec_stamp_ops = {.name = "rec", .reset = rec_reset,
+                                      .step = rec_step, .finish = rec_finish,
+                                      .run = rec_run, .read = rec_read,
+                                      .step_warmup = 2};
 
 static int rec_progress(void *ctx, double done)
 {
@@ -169,20 +175,28 @@ static void test_min_time_sizes_the_loop(void **state)
 
 /* Chunks: the iterations are split, progress is told between parts with
  * a growing fraction, the warmup goes with the first part only, and the
- * step times are the first part's (rec_run reports part c's step k as
- * 1e-6 (k + 1) (c + 1), so a mean over the parts would differ), after a
- * warmup of at least 2 where they are asked for; without step times the
- * warmup is the one asked for. */
+ * step times are the first part's alone (rec_run reports call c's step k
+ * as 1e-6 (k + 1) (c + 1), so a mean over the parts would differ), after a
+ * warmup of at least the executor's step_warmup where they are asked for;
+ * without step times, or with a step_warmup of 0, the warmup is the one
+ * asked for. */
 static void test_chunks_and_steps(void **state)
 {
-    static const struct { int warmup, chunks; bool steps; int want_warmup; } cases[] = {
-        {1, 2, true, 2}, {1, 7, true, 2}, {1, 12, true, 2}, {0, 7, true, 2},
-        {5, 7, true, 5}, {1, 7, false, 1}, {0, 7, false, 0},
+    static const struct {
+        int warmup, chunks;
+        bool steps, stamps; /* step times asked; rec_stamp_ops */
+        int want_warmup;
+    } cases[] = {
+        {1, 2, true, true, 2},  {1, 7, true, true, 2},   {1, 12, true, true, 2},
+        {0, 7, true, true, 2},  {5, 7, true, true, 5},   {1, 7, false, true, 1},
+        {0, 7, false, true, 0}, {1, 7, true, false, 1},  {0, 12, true, false, 0},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         RecExec x;
         Schedule s;
         rec_init(&x, &s, 5e-6);
+        if (cases[i].stamps)
+            x.base.ops = &rec_stamp_ops;
         double step[64] = {0};
         int chunks = cases[i].chunks;
         MeasureOptions o = {.warmup = cases[i].warmup, .iters = 100,
@@ -204,6 +218,28 @@ static void test_chunks_and_steps(void **state)
             assert_true(fabs(step[k] - 1e-6 * (double)(k + 1)) < 1e-15);
         sched_fini(&s);
     }
+    /* with the host's clock the warmup is a call of its own, outside the
+       time (2 - 1 untimed and one iteration): the step times are its */
+    RecExec x;
+    Schedule s;
+    rec_init(&x, &s, 5e-6);
+    x.base.ops = &rec_stamp_ops;
+    double step[64] = {0};
+    MeasureOptions o = {.warmup = 1, .iters = 10, .chunks = 5, .host_time = 1};
+    MeasureResult r = {.step_s = step};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 6);
+    assert_int_equal(x.warmup[0], 1);
+    assert_int_equal(x.iters[0], 1);
+    assert_true(x.steps[0]);
+    for (int c = 1; c < 6; c++) {
+        assert_int_equal(x.warmup[c], 0);
+        assert_int_equal(x.iters[c], 2);
+        assert_false(x.steps[c]);
+    }
+    for (size_t k = 0; k < s.nsteps; k++)
+        assert_true(fabs(step[k] - 1e-6 * (double)(k + 1)) < 1e-15);
+    sched_fini(&s);
 }
 
 /* The parts' spread: each part's mean per iteration, the fastest and the

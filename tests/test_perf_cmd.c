@@ -515,7 +515,8 @@ static void test_calibrate_and_first_perf(void **state)
     write_old(dir, 2);
     const char *perf[] = {"perf", "alltoall", "-p", "2", "-b", "64", "-e", "64",
                           "-n", "2", NULL};
-    r = run(perf, 120);
+    r = run(perf, 300); /* a quick calibration: 14 s here, 10 times that
+                           under ThreadSanitizer on a busy machine */
     assert_int_equal(r.status, 0);
     if (!strstr(r.err, "calib-threads-p2.txt was saved by an older collviz; "
                        "calibrating quickly (run 'collviz calibrate -B threads "
@@ -532,7 +533,9 @@ static void test_calibrate_and_first_perf(void **state)
     assert_non_null(strstr(r.out, "quick"));
     assert_non_null(strstr(r.out, "# machine that fits: "));
     ran_free(&r);
-    const char *quick[] = {"calibrate", "-p", "2", "--quick", NULL};
+    /* up to 8 MB working sets (1 and 8 MB: two points), a fraction of a
+       second (the whole quick one just ran in perf) */
+    const char *quick[] = {"calibrate", "-p", "2", "--quick", "-e", "8M", NULL};
     r = run(quick, 120);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "# alpha (one step of one-element messages): "));

@@ -290,7 +290,8 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
             sched_copy(s, root, BUF_SEND, seg_off(n, segs, t), root, BUF_RECV,
                        seg_off(n, segs, t), seg_len(n, segs, t));
         /* link i carries segment t - i, where there is one */
-        for (size_t i = t >= segs ? t - segs + 1 : 0; i < (size_t)p - 1 && i <= t; i++) {
+        size_t i = t >= segs ? t - segs + 1 : 0;
+        for (; i < (size_t)p - 1 && i <= t; i++) {
             size_t g = t - i;
             size_t at = seg_off(n, segs, g);
             sched_copy(s, rrank((int)i, root, p), i ? BUF_RECV : l.in_buf, at,

@@ -103,6 +103,12 @@ typedef struct ExecOps {
     /* Run the whole schedule (steps and finish) `warmup` times untimed,
      * then `iters` times timed. Buffers end in an unspecified state. */
     CvError (*run)(Executor *ex, int warmup, int iters, ExecTiming *t);
+    /* The least warmup with which run times the steps (ExecTiming.step_s)
+     * on warmup passes of their own, outside the timed iterations; with
+     * less it takes some timed iterations for them (the cuda backend, 2:
+     * its stamped passes). 0: the steps are timed within the timed
+     * iterations at no cost (threads, mpi). */
+    int step_warmup;
     /* Optional (NULL: none; the threads backend has no library of its
      * own). The library's own collective for the loaded schedule's call
      * (ex->sched->call: kind, ranks, count, datatype, op, root, in place

@@ -723,6 +723,7 @@ const ExecOps exec_cuda_ops = {
     .step = cuda_step,
     .finish = cuda_finish,
     .run = gpu_run,
+    .step_warmup = 2, /* one cold iteration, then the stamped passes */
     .native = gpu_native, /* NCCL's collective, where it can run */
     .native_name = "nccl",
     .read = cuda_read,

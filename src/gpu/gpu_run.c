@@ -8,7 +8,7 @@
  * iters iterations. With a warmup of 1 or none the last of the timed
  * iterations (up to 16) are stamped and the others give the time; where
  * all are stamped, their mean does (the measuring engine asks for step
- * times with a warmup of 2 at least: measure.c). An iteration is captured once as a CUDA
+ * times with a warmup of ExecOps.step_warmup, 2, at least). An iteration is captured once as a CUDA
  * graph (and once more with the step events, recorded as external event
  * nodes) and each iteration is one graph launch. With several devices
  * the graph spans them (review finding 15): the other devices' streams

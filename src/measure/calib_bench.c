@@ -239,7 +239,8 @@ static CvError time_sched(Bench *b, const Schedule *s, double *sec,
 {
     /* the measuring engine's loop: sized once to last target_s (at
      * least 2 iterations, at most CALIB_MAX_ITERS), each run after one
-     * untimed iteration */
+     * untimed iteration (with step times, the backend's step_warmup at
+     * least: measure.h) */
     MeasureOptions o = {.warmup = 1, .iters = 2, .min_time_s = b->target_s,
                         .max_iters = CALIB_MAX_ITERS};
     double *steps = NULL;

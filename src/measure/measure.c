@@ -98,7 +98,7 @@ CvError measure_iters(Executor *ex, const MeasureOptions *o, int *iters,
 
 /* Time n iterations in `chunks` parts of near equal size (fewer when n is
  * smaller): the mean per iteration (each part weighted by its
- * iterations) and the first part's step times into r. */
+ * iterations) into r, and the step times of one call (rule 3). */
 CvError measure_timed(Executor *ex, const Schedule *s,
                       const MeasureOptions *o, int warmup, int n,
                       MeasureResult *r)
@@ -111,24 +111,23 @@ CvError measure_timed(Executor *ex, const Schedule *s,
         return CV_ERR_LIMIT;
     int done = 0, np = 0; /* iterations and parts timed */
     double sum = 0, host = 0;
-    double *step = r->step_s ? calloc(s->nsteps + 1, sizeof *step) : NULL;
     double *each = calloc((size_t)parts + 1, sizeof *each);
-    CvError e = (r->step_s && !step) || !each ? CV_ERR_NOMEM : CV_OK;
-    if (!e && o->host_time && warmup > 0) { /* the warmup outside the time */
-        ExecTiming t = {0};
-        e = run_loop(ex, o, warmup - 1, 1, &t);
-        warmup = 0;
-    }
-    /* Step times come from the first part alone, after a warmup of at
-     * least MEASURE_STEP_WARMUP: a backend that times steps on passes of
+    CvError e = !each ? CV_ERR_NOMEM : CV_OK;
+    /* Step times (rule 3) from one call, after a warmup of at least the
+     * executor's step_warmup: a backend that times steps on passes of
      * their own (the cuda backend's stamped passes) takes them from the
-     * warmup, never from the timed iterations of a later part. */
-    bool steps = step && !o->native;
-    if (steps && !o->host_time && warmup < MEASURE_STEP_WARMUP)
-        warmup = MEASURE_STEP_WARMUP;
+     * warmup, never from timed iterations. */
+    double *steps = r->step_s && !o->native ? r->step_s : NULL;
+    if (steps && warmup < ex->ops->step_warmup)
+        warmup = ex->ops->step_warmup;
+    if (!e && o->host_time && warmup > 0) { /* the warmup outside the time */
+        ExecTiming t = {.step_s = steps};
+        e = run_loop(ex, o, warmup - 1, 1, &t);
+        warmup = 0, steps = NULL;
+    }
     for (long i = 0; !e && i < parts; i++) {
         int k = (int)((long long)n * (i + 1) / parts) - done;
-        ExecTiming t = {.step_s = steps && i == 0 ? r->step_s : NULL};
+        ExecTiming t = {.step_s = i ? NULL : steps};
         double t0 = o->host_time ? mono_now_s() : 0;
         if ((e = run_loop(ex, o, i ? 0 : warmup, (int)(k * agg), &t)))
             break;
@@ -136,8 +135,6 @@ CvError measure_timed(Executor *ex, const Schedule *s,
             host += mono_now_s() - t0;
         each[np++] = t.iter_s; /* per collective: the backend's mean */
         sum += t.iter_s * k;
-        for (size_t j = 0; t.step_s && j < s->nsteps; j++)
-            step[j] = t.step_s[j];
         done += k;
         if (o->progress && done < n && o->progress(o->ctx, (double)done / n))
             e = CV_ERR_CANCELLED;
@@ -145,15 +142,12 @@ CvError measure_timed(Executor *ex, const Schedule *s,
     r->iters = done;
     r->iter_s = done ? sum / done : 0;
     r->host_s = done ? host / ((double)done * (double)agg) : 0;
-    for (size_t j = 0; step && done && j < s->nsteps; j++)
-        r->step_s[j] = step[j];
     if (o->each && done)
         measure_stats(each, done, r);
     r->parts = np;
     r->part_median_s = probe_median(each, (size_t)np); /* sorts each */
     r->part_min_s = np ? each[0] : 0;
     free(each);
-    free(step);
     return e;
 }
 

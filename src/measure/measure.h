@@ -16,9 +16,11 @@
  *     the library's own collective, ExecOps.native), in `chunks`
  *     parts when a caller wants progress and a way to cancel between them
  *     (the TUI); the mean per iteration, and per step where asked: step
-     times come from the first part, which then runs after a warmup of
-     at least MEASURE_STEP_WARMUP iterations (a backend may take them
-     from the warmup: the cuda backend's stamped passes).
+ *     times come from the first part (with host_time, from the call
+ *     that runs the warmup), which then runs after a warmup of at least
+ *     the executor's ExecOps.step_warmup, so that a backend that times
+ *     steps on passes of their own (the cuda backend) takes them from the
+ *     warmup, never from the timed iterations.
  * Nothing is printed; no globals. */
 #ifndef COLLVIZ_MEASURE_H
 #define COLLVIZ_MEASURE_H
@@ -27,8 +29,6 @@
 
 #define MEASURE_MAX_ITERS 1000000 /* timed iterations of one measurement */
 #define MEASURE_MAX_CHUNKS 100    /* parts a timed loop is split into */
-#define MEASURE_STEP_WARMUP 2     /* the least warmup where step times are
-                                     asked (one cold, one to time steps) */
 
 /* Told between chunks with the fraction of the timed loop done, and with
  * 0 before each step of a checked run and before its comparison (so that
@@ -41,7 +41,9 @@ typedef int (*MeasureProgress)(void *ctx, double done);
 /* How to measure. */
 typedef struct {
     int checks;        /* checked runs before timing (0: none) */
-    int warmup;        /* untimed iterations before timing, >= 0 */
+    int warmup;        /* untimed iterations before timing, >= 0 (where
+                          step times are asked, at least the executor's
+                          ExecOps.step_warmup: rule 3) */
     int iters;         /* timed iterations at least, >= 1 */
     double min_time_s; /* > 0: more iterations, so that the timed loop
                           lasts at least this long; 0: exactly iters */
@@ -84,7 +86,7 @@ typedef struct {
     long long wrong; /* wrong output elements of the checked runs; -1:
                         not checked */
     double *step_s;  /* [nsteps] or NULL, the caller's: mean seconds of
-                        each step over the timed iterations */
+                        each step (rule 3: the first part's) */
     /* with MeasureOptions.each: the timed iterations' spread */
     double min_s, max_s; /* the fastest and the slowest */
     double p99_s;        /* the 99th percentile (nearest rank) */
