@@ -102,13 +102,9 @@ static void free_events(GpuExec *x)
  * next load reuses where it is large enough. */
 static void unload(GpuExec *x)
 {
-    CudaApi *a = &x->api;
     x->base.sched = NULL;
-    if (x->graph)
-        a->cuGraphExecDestroy(x->graph);
-    if (x->graph_stamp)
-        a->cuGraphExecDestroy(x->graph_stamp);
-    x->graph = NULL, x->graph_stamp = NULL, x->no_graph = false;
+    gpu_drop_graphs(x);
+    x->no_graph = false;
     free_events(x);
     for (size_t i = 0; x->mirror && i < nbufs(x); i++) {
         free(x->mirror[i]);

@@ -152,6 +152,8 @@ CvError gpu_cross_wait(GpuExec *x);
 
 /* gpu_run.c: the timed run (ExecOps.run). */
 CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t);
+/* The timed runs' graphs (plain and stamped) destroyed, if any. */
+void gpu_drop_graphs(GpuExec *x);
 
 /* nccl.c: NCCL's collective on the loaded buffers (ExecOps.native), and
  * its state freed. */

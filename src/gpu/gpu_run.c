@@ -217,6 +217,15 @@ static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
     return e;
 }
 
+void gpu_drop_graphs(GpuExec *x)
+{
+    if (x->graph)
+        x->api.cuGraphExecDestroy(x->graph);
+    if (x->graph_stamp)
+        x->api.cuGraphExecDestroy(x->graph_stamp);
+    x->graph = x->graph_stamp = NULL;
+}
+
 /* Graph g captured unless it is there or was refused; a refusal of a
  * graph across devices leaves the steps issued one by one, with neither
  * graph (a device's own stream does not wait for a graph launched on the
@@ -228,11 +237,7 @@ static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
     CvError e = capture(x, stamp, g);
     if (e && x->ndev > 1 && !x->dead && e != CV_ERR_CANCELLED &&
         e != CV_ERR_NOMEM) {
-        CUgraphExec *both[] = {&x->graph, &x->graph_stamp};
-        for (int i = 0; i < 2; i++)
-            if (*both[i])
-                x->api.cuGraphExecDestroy(*both[i]);
-        x->graph = x->graph_stamp = NULL;
+        gpu_drop_graphs(x);
         x->no_graph = true;
         x->err[0] = 0;
         return CV_OK;
