@@ -17,6 +17,7 @@ if ! command -v tmux >/dev/null 2>&1; then
 fi
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/scripts/tmux-fresh.sh"
 work=$(mktemp -d)
 sock="collviz-play-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
@@ -37,11 +38,10 @@ for name in "$@"; do
              /^@answer/ && want { sub(/^@answer[ \t]*/, ""); print; want = 0 }' \
             "$file" > "$work/answers"
         total=$(wc -l < "$work/answers")
-        tm kill-session -t play >/dev/null 2>&1
-        sleep 0.2
         rm -rf "$work/state"
-        tm new-session -d -s play -x 100 -y 30 \
-            "env XDG_STATE_HOME=$work/state $utf8 '$bin' learn $num --lang $lang; sleep 60"
+        tmux_fresh play \
+            "env XDG_STATE_HOME=$work/state $utf8 '$bin' learn $num --lang $lang; sleep 60" ||
+            { echo "play: FAIL: $lang/$name: no tmux session"; exit 1; }
         asked=0 presses=0 status=
         while :; do
             sleep 0.05

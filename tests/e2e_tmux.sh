@@ -17,6 +17,7 @@ if ! command -v tmux >/dev/null 2>&1; then
     exit 77
 fi
 case $bin in /*) ;; *) bin=$(pwd)/$bin ;; esac
+. "$(dirname "$0")/../scripts/tmux-fresh.sh"
 work=$(mktemp -d)
 sock="collviz-e2e-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
@@ -25,10 +26,13 @@ trap cleanup EXIT INT TERM
 export XDG_CACHE_HOME="$work/cache"
 
 # The screen first, the reason last (where a log's tail is all one sees).
+# The reason also quotes the screen's first two lines, or says it was empty.
 fail() {
     echo "---- screen ----"
     cat "$work/screen" 2>/dev/null
-    echo "e2e: FAIL: $1"
+    seen=$(grep -v '^[[:space:]]*$' "$work/screen" 2>/dev/null | head -n 2 |
+           sed 's/[[:space:]][[:space:]]*/ /g' | tr '\n' '/')
+    echo "e2e: FAIL: $1 (the screen: ${seen:-empty})"
     exit 1
 }
 
@@ -70,8 +74,12 @@ wait_for() {
 
 # Start collviz in a new session; after it exits the shell prints its
 # status and the terminal settings, and stays for capture.
+# a new session e2e running $1 (the old server waited out)
+new_session() {
+    tmux_fresh e2e "$1" 2> "$work/fresh.err" || fail "$(cat "$work/fresh.err")"
+}
+
 start() {
-    tm kill-session -t e2e >/dev/null 2>&1
     cat > "$work/run.sh" <<EOF
 trap : INT
 ${2:-} sh -c 'echo \$\$ > "$work/pid"; exec "$bin" $1'
@@ -80,7 +88,7 @@ stty -a | tr ';' '\n' | tr ' ' '\n' | grep -E '^-?(icanon|echo)\$' | tr '\n' ' '
 echo "<stty"
 sleep 60
 EOF
-    tm new-session -d -s e2e -x 100 -y 30 "sh $work/run.sh"
+    new_session "sh $work/run.sh"
 }
 
 # After collviz exits: its status and a sane terminal (the normal screen,
@@ -399,8 +407,7 @@ echo "e2e: ok: SIGQUIT during a lesson's command"
 # H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
 # player as the session leader (no shell to pass the signal on): the
 # player and its command are both gone within 3 seconds.
-tm kill-session -t e2e >/dev/null 2>&1
-tm new-session -d -s e2e -x 100 -y 30 \
+new_session \
     "echo \$\$ > '$work/pid'; COLLVIZ_LESSONS='$work/L' exec '$bin' learn 1 --lang en"
 wait_for "Press x" "the slow lesson opens"
 tm send-keys -t e2e Space
