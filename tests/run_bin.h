@@ -22,16 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "sanitizer.h"
+
 /* Sanitizers reserve terabytes of address space: a run under an address
  * space limit cannot start with them. */
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#if defined(UNDER_ASAN) || defined(UNDER_TSAN)
 #define RUN_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
-#define RUN_SANITIZED 1
-#endif
-#endif
-#ifndef RUN_SANITIZED
+#else
 #define RUN_SANITIZED 0
 #endif
 

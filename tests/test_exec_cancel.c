@@ -19,13 +19,7 @@
 #include "exec/exec.h"
 #include "exec/verify.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
+#include "sanitizer.h"
 
 static Executor *open_threads(int p)
 {

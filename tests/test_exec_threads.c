@@ -23,20 +23,7 @@
 #include "call_fixture.h"
 #include "threads/exec_threads.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
+#include "sanitizer.h"
 
 static const int rank_counts[] = {1, 2, 3, 4, 5, 7, 8, 16};
 #define NRANKCOUNTS (sizeof rank_counts / sizeof *rank_counts)

@@ -28,13 +28,7 @@
 
 #include "test_ui_fakes.h"
 
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
+#include "sanitizer.h"
 
 /* Seconds a cancelled job may take to end (a timed loop's chunk of the
  * jobs below lasts 6 s). */

@@ -16,9 +16,9 @@ typedef struct {
     Executor *ex;         /* where the buffers are read */
     const CollCall *c;    /* the call of the loaded schedule */
     size_t es;            /* bytes per element */
-    unsigned char *got;   /* VCHUNK elements read from the executor */
-    unsigned char *want;  /* VCHUNK expected elements */
-    unsigned char *scratch; /* VCHUNK elements for data_fill_expect */
+    unsigned char *got;   /* a chunk's elements read from the executor */
+    unsigned char *want;  /* a chunk's expected elements */
+    unsigned char *scratch; /* a chunk's elements for data_fill_expect */
     uint64_t *set;        /* a rank set, `words` words */
     size_t words;         /* uint64 words per rank set */
     VerifyReport *rep;    /* the counts and the first wrong element */
@@ -29,7 +29,10 @@ typedef struct {
     size_t want_n;
 } Verifier;
 
-static CvError verifier_init(Verifier *v, Executor *ex, VerifyReport *rep)
+/* The scratch holds chunks of `most` elements, VCHUNK at most: a small
+ * call allocates what it reads, not a chunk's worth of megabytes. */
+static CvError verifier_init(Verifier *v, Executor *ex, VerifyReport *rep,
+                             size_t most)
 {
     memset(v, 0, sizeof *v);
     *rep = (VerifyReport){.bad_rank = -1};
@@ -38,12 +41,13 @@ static CvError verifier_init(Verifier *v, Executor *ex, VerifyReport *rep)
     v->ex = ex, v->c = &ex->sched->call, v->rep = rep;
     v->es = dtype_size(v->c->dtype);
     v->words = ((size_t)v->c->nranks + 63) / 64;
-    v->got = malloc(3 * VCHUNK * v->es);
+    size_t chunk = most < VCHUNK ? (most ? most : 1) : VCHUNK;
+    v->got = malloc(3 * chunk * v->es);
     v->set = malloc(v->words * sizeof *v->set);
     if (!v->got || !v->set)
         return CV_ERR_NOMEM;
-    v->want = v->got + VCHUNK * v->es;
-    v->scratch = v->want + VCHUNK * v->es;
+    v->want = v->got + chunk * v->es;
+    v->scratch = v->want + chunk * v->es;
     return CV_OK;
 }
 
@@ -124,8 +128,14 @@ static void state_chunk(Verifier *v, const Sim *sim, const CollLayout *l,
 CvError verify_state(Executor *ex, const Sim *sim, bool finished,
                      VerifyReport *rep)
 {
+    size_t most = 0;
+    for (int r = 0; ex && ex->sched && r < ex->nranks; r++)
+        for (int b = 0; b < BUF_COUNT; b++) {
+            size_t n = sched_bufsize(ex->sched, r, (BufId)b);
+            most = n > most ? n : most;
+        }
     Verifier v;
-    CvError e = verifier_init(&v, ex, rep);
+    CvError e = verifier_init(&v, ex, rep, most);
     if (!e && (!sim || sim->sched->call.nranks != ex->nranks))
         e = CV_ERR_ARG;
     for (int r = 0; !e && r < ex->nranks; r++) {
@@ -188,14 +198,14 @@ static void output_chunk(Verifier *v, const CollLayout *l, int r, size_t j0,
  * expecting the same values (allreduce, broadcast) compute them once. */
 CvError verify_output(Executor *ex, bool finished, VerifyReport *rep)
 {
-    Verifier v;
-    CvError e = verifier_init(&v, ex, rep);
     size_t most = 0;
-    for (int r = 0; !e && r < ex->nranks; r++) {
+    for (int r = 0; ex && ex->sched && r < ex->nranks; r++) {
         CollLayout l;
-        coll_layout(v.c, r, &l);
+        coll_layout(&ex->sched->call, r, &l);
         most = l.out_count > most ? l.out_count : most;
     }
+    Verifier v;
+    CvError e = verifier_init(&v, ex, rep, most);
     for (size_t j = 0; !e && j < most; j += VCHUNK) {
         for (int r = 0; !e && r < ex->nranks; r++) {
             CollLayout l;
