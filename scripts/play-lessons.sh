@@ -38,9 +38,10 @@ for name in "$@"; do
              /^@answer/ && want { sub(/^@answer[ \t]*/, ""); print; want = 0 }' \
             "$file" > "$work/answers"
         total=$(wc -l < "$work/answers")
-        rm -rf "$work/state"
+        # a place for progress of each play's own: the last player may
+        # still be saving its own as this one starts
         tmux_fresh play \
-            "env XDG_STATE_HOME=$work/state $utf8 '$bin' learn $num --lang $lang; sleep 60" ||
+            "env XDG_STATE_HOME=$work/state-$num-$lang $utf8 '$bin' learn $num --lang $lang; sleep 60" ||
             { echo "play: FAIL: $lang/$name: no tmux session"; exit 1; }
         asked=0 presses=0 status=
         while :; do
