@@ -21,7 +21,11 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 work=$(mktemp -d)
 sock="collviz-play-$$"
 tm() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() { tm kill-server >/dev/null 2>&1; rm -rf "$work"; }
+# (the last player may still be saving its progress as the server goes)
+cleanup() {
+    tm kill-server >/dev/null 2>&1
+    rm -rf "$work" 2>/dev/null || { sleep 1; rm -rf "$work"; }
+}
 trap cleanup EXIT INT TERM
 utf8=
 locale -a 2>/dev/null | grep -qi '^c\.utf-\?8$' && utf8="LC_ALL=C.UTF-8"

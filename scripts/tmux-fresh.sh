@@ -9,7 +9,7 @@
 # again, up to 5 times. Returns 1 with tmux's words on standard error where
 # no session started.
 tmux_fresh() {
-    tf_pid=$(tm display-message -p -t "$1" '#{pid}' 2>/dev/null)
+    tf_pid=$(tm list-sessions -F '#{pid}' 2>/dev/null | head -n 1)
     tm kill-server >/dev/null 2>&1
     tf_n=0
     # (until it is gone or a zombie, which a container's init may be slow to reap)
@@ -24,7 +24,8 @@ tmux_fresh() {
           tm has-session -t "$1" 2>/dev/null; do
         tf_n=$((tf_n + 1))
         if [ $tf_n -ge 5 ]; then
-            echo "tmux started no session: $(head -n 1 "$work/tmux.err")" >&2
+            tf_why=$(head -n 1 "$work/tmux.err" 2>/dev/null)
+            echo "tmux started no session $1${tf_why:+: $tf_why}" >&2
             return 1
         fi
         sleep 0.2

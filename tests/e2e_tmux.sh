@@ -31,7 +31,7 @@ fail() {
     echo "---- screen ----"
     cat "$work/screen" 2>/dev/null
     seen=$(grep -v '^[[:space:]]*$' "$work/screen" 2>/dev/null | head -n 2 |
-           sed 's/[[:space:]][[:space:]]*/ /g' | tr '\n' '/')
+           sed 's/[[:space:]][[:space:]]*/ /g' | tr '\n' '/' | sed 's|/$||')
     echo "e2e: FAIL: $1 (the screen: ${seen:-empty})"
     exit 1
 }
@@ -72,13 +72,15 @@ wait_for() {
     fail "'$1' never appeared ($2)"
 }
 
-# Start collviz in a new session; after it exits the shell prints its
-# status and the terminal settings, and stays for capture.
-# a new session e2e running $1 (the old server waited out)
+# A new session e2e running $1 (the old server waited out); where none
+# starts, the reason is tmux's, not the last screen.
 new_session() {
-    tmux_fresh e2e "$1" 2> "$work/fresh.err" || fail "$(cat "$work/fresh.err")"
+    tmux_fresh e2e "$1" 2> "$work/fresh.err" ||
+        { rm -f "$work/screen"; fail "$(cat "$work/fresh.err")"; }
 }
 
+# Start collviz in a new session; after it exits the shell prints its
+# status and the terminal settings, and stays for capture.
 start() {
     cat > "$work/run.sh" <<EOF
 trap : INT

@@ -921,8 +921,8 @@ static void test_reload_keeps_memory(void **state)
 }
 
 /* The bytes of a step are dealt to a device's blocks evenly: on a fake
- * device of 132 multiprocessors (an H100's), for every p from 1 to 64,
- * every launch of 1 MiB or more gives its busiest block at most 10% more
+ * device of 132 multiprocessors (an H100's), for every p from 1 to 64
+ * (under ASan a sample of them), every launch of 1 MiB or more gives its busiest block at most 10% more
  * than the mean of its blocks, and has a block for every multiprocessor
  * at least (review findings 9 and 10: 64 KiB chunks one per block left
  * most blocks idle and some with twice the work). Ring allreduce and
@@ -945,7 +945,7 @@ static void test_block_balance(void **state)
     };
     for (int p = 1; p <= 64; p++) {
 #ifdef UNDER_ASAN
-        /* the same code paths at a sixth of the cost (the fake's kernels
+        /* the same code paths at a fifth of the cost (the fake's kernels
          * run on the host, instrumented): up to 8, then around 16's
          * multiples; the plain build takes every p */
         if (p > 8 && (p + 1) % 16 > 2)
