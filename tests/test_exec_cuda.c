@@ -922,12 +922,13 @@ static void test_reload_keeps_memory(void **state)
 
 /* The bytes of a step are dealt to a device's blocks evenly: on a fake
  * device of 132 multiprocessors (an H100's), for every p from 1 to 64
- * (under ASan a sample of them), every launch of 1 MiB or more gives its busiest block at most 10% more
- * than the mean of its blocks, and has a block for every multiprocessor
- * at least (review findings 9 and 10: 64 KiB chunks one per block left
- * most blocks idle and some with twice the work). Ring allreduce and
- * allgather (steps the size of the vector) and pairwise alltoall (many
- * transfers a step), stepped and run (fused copy-ins). */
+ * (under ASan a sample of them), every launch of 1 MiB or more gives its
+ * busiest block at most 10% more than the mean of its blocks, and has a
+ * block for every multiprocessor at least (review findings 9 and 10:
+ * 64 KiB chunks one per block left most blocks idle and some with twice
+ * the work). Ring allreduce and allgather (steps the size of the vector)
+ * and pairwise alltoall (many transfers a step), stepped and run (fused
+ * copy-ins). */
 static void test_block_balance(void **state)
 {
     (void)state;

@@ -533,8 +533,7 @@ typedef enum { SWEEP_STEPS, SWEEP_RUNS } SweepKind;
  * op, so there about a seventh of the pairs per case, rotating through
  * all of them over the sweep; the same for the step-by-step checks under
  * ThreadSanitizer, and for every case under AddressSanitizer: both are
- * slow (the whole sweep took 7 minutes under ASan), and the plain build's
- * run (make test) takes every pair. */
+ * slow, and the plain build's run (make test) takes every pair. */
 static bool pair_wanted(SweepKind kind, int eager, int dt, int op,
                         size_t cases)
 {
