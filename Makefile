@@ -126,7 +126,7 @@ LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi install uninstall \
-        clean help deps fuzz fuzz-run pot test-gpu
+        clean help deps fuzz fuzz-run pot test-gpu test-nightly
 all: $(BIN) $(MPI_BIN)
 tests: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(TEST_BINS)
 
@@ -134,7 +134,9 @@ help:
 	@echo 'make            build $(BIN)'
 	@echo 'make run        install missing packages, build and start collviz'
 	@echo 'make test       install missing packages, build and run every test'
-	@echo '                (TESTS="test_x ..." for some; V=1 shows their output)'
+	@echo '                (TESTS="test_x ..." for some; V=1 shows their output;'
+	@echo '                TEST_JOBS=N programs at a time)'
+	@echo 'make test-nightly  make test with the full sweeps (mpi across two hosts)'
 	@echo 'make deps       install the system packages collviz builds with'
 	@echo 'make check      build and run the tests (no package check)'
 	@echo 'make layers     check that includes run one way between the layers'
@@ -311,6 +313,11 @@ test:
 	$(Q)sh scripts/deps.sh test
 	$(Q)$(MAKE) --no-print-directory check
 
+# The tests with the sweeps every change runs in part taken whole (the
+# mpi backend's full sweep across two hosts).
+test-nightly:
+	$(Q)COLLVIZ_NIGHTLY=1 $(MAKE) --no-print-directory test
+
 layers:
 	$(Q)sh scripts/layers.sh
 
@@ -323,10 +330,20 @@ test-gpu: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
 	$(Q)sh bench/gpu.sh $(BIN)
 
 # Every test program runs even when one fails; the last line sums up the
-# tests as cmocka counts them: N passed, N failed, N skipped.
-RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),$(TEST_BINS))
+# tests as cmocka counts them: N passed, N failed, N skipped. They run
+# TEST_JOBS at a time (default: the CPUs plus one), the slowest first;
+# TESTS_ALONE, MPI jobs of more ranks than cores, after them one at a
+# time (beside other work they take many times as long).
+TESTS_FIRST := test_exec_threads test_exec_cuda test_algos test_ui_e2e \
+               test_hostile_files test_perf_cmd test_ui_pricing
+TESTS_ALONE := test_exec_mpi test_mpi_hosts
+TEST_JOBS   ?=
+RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),\
+               $(foreach t,$(TESTS_FIRST),$(filter $(BUILD)/tests/$t,$(TEST_BINS))) \
+               $(filter-out $(TESTS_FIRST:%=$(BUILD)/tests/%),$(TEST_BINS)))
 check: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(RUN_TESTS) layers
-	$(Q)COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh $(RUN_TESTS)
+	$(Q)COLLVIZ=$(BIN) V=$(V) TEST_JOBS=$(TEST_JOBS) TESTS_ALONE="$(TESTS_ALONE)" \
+	    sh scripts/run-tests.sh $(RUN_TESTS)
 
 # The parsers of files users write or keep (TUI scripts, calibrations),
 # each fuzzed for FUZZ_SECONDS with libFuzzer under ASan and UBSan (clang;

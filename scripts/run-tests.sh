@@ -1,25 +1,29 @@
 #!/bin/sh
-# run-tests.sh - run cmocka test programs and sum up their tests.
+# run-tests.sh - run cmocka test programs, several at a time, and sum up
+# their tests.
 #
 # usage: sh scripts/run-tests.sh PROGRAM...
-# Every program runs even when one fails. Each gets one line (its tests as
-# cmocka counts them, and its time where it took 10 s or more); a failing
-# program's whole output follows its line, and V=1 shows every program's
-# output. At the end the failures' reasons
-# are said again (cmocka's error and failed-test lines, a sanitizer's
-# report line, up to 8 a program, where a log's tail is all one sees),
-# then the last line is the total,
-# "N passed, N failed, N skipped", and the exit status is 1 when a test
-# failed or a program ended without cmocka's summary (a crash).
+# The programs run TEST_JOBS at a time (default: the CPUs plus one; many
+# wait on processes, sockets or a terminal), the first named first. Those
+# named in TESTS_ALONE (program names: MPI jobs of more ranks than cores,
+# whose ranks spin or yield while they wait, and take many times as long
+# beside other work) run last, one at a time with nothing beside them.
+# Every program runs even when one fails. Each
+# gets one line as it ends (its tests as cmocka counts them, and its time
+# where it took 10 s or more). At the end come the failed programs' whole
+# output (every program's with V=1), their reasons (cmocka's error and
+# failed-test lines, a sanitizer's report line, up to 8 a program, where a
+# log's tail is all one sees), then the total, "N passed, N failed, N
+# skipped"; the exit status is 1 when a test failed or a program ended
+# without cmocka's summary (a crash).
 set -u
-out=$(mktemp) || exit 1
-why=$(mktemp) || exit 1
-trap 'rm -f "$out" "$why"' EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
-pass=0 fail=0 skip=0 bad=
-for t in "$@"; do
+
+# One program, run by the pool below: its output, its line, and its
+# figures ("passed failed skipped") and reasons in files of the folder.
+if [ "${1:-}" = --one ]; then
+    dir=$2 t=$3
     name=${t##*/}
+    out="$dir/$name.out"
     t0=$(date +%s)
     "$t" >"$out" 2>&1
     rc=$?
@@ -34,26 +38,58 @@ for t in "$@"; do
     if [ -z "$ran" ] || { [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; }; then
         f=$((f + 1))
     fi
-    pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+    if [ "$f" -ne 0 ]; then
+        # cmocka's messages and failing tests, a sanitizer's report
+        { grep -E '^(ERROR: |\[  (ERROR|FAILED) +\] [^0-9]|\[   LINE   \] )|==[0-9]+==ERROR: |runtime error: |^WARNING: ThreadSanitizer' "$out" |
+              awk '!seen[$0]++' | head -n 8 | while IFS= read -r l; do printf '%s: %s\n' "$name" "$l"; done
+          [ -n "$ran" ] || echo "$name: ended without cmocka's summary (exit $rc)"
+          [ -z "$ran" ] || [ "$rc" -eq 0 ] || [ -n "$said" ] ||
+              echo "$name: exit $rc after its summary, no test failed"
+        } > "$dir/$name.why"
+    fi
     line=$(printf '%-22s %4d passed' "$name" "$p")
     [ "$f" -eq 0 ] || line="$line, $f failed"
     [ "$s" -eq 0 ] || line="$line, $s skipped"
     [ "$rc" -eq 0 ] || line="$line (exit $rc)"
     [ "$secs" -lt 10 ] || line="$line [$secs s]"
-    echo "$line"
+    echo "$p $f $s" > "$dir/$name.sum"
+    echo "$line" # one short write: lines of programs ending together stay whole
+    exit 0
+fi
+
+dir=$(mktemp -d) || exit 1
+trap 'rm -rf "$dir"' EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+self=$0
+jobs=${TEST_JOBS:-$(($(nproc 2>/dev/null || echo 1) + 1))}
+pool= alone=
+for t in "$@"; do
+    case " ${TESTS_ALONE:-} " in
+    *" ${t##*/} "*) alone="$alone $t" ;;
+    *) pool="$pool $t" ;;
+    esac
+done
+[ -z "$pool" ] ||
+    printf '%s\n' $pool | xargs -P "$jobs" -I '{}' sh "$self" --one "$dir" '{}'
+for t in $alone; do
+    sh "$self" --one "$dir" "$t"
+done
+
+pass=0 fail=0 skip=0 bad=
+for t in "$@"; do
+    name=${t##*/}
+    read -r p f s < "$dir/$name.sum" 2>/dev/null || { p=0 f=1 s=0; }
+    pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
     if [ "$f" -ne 0 ] || [ "${V:-0}" = 1 ]; then
-        sed 's/^/    /' "$out"
+        echo "---- $name"
+        sed 's/^/    /' "$dir/$name.out" 2>/dev/null
         [ "$f" -eq 0 ] || bad="$bad $name"
     fi
-    if [ "$f" -ne 0 ]; then
-        # cmocka's messages and failing tests, a sanitizer's report
-        grep -E '^(ERROR: |\[  (ERROR|FAILED) +\] [^0-9]|\[   LINE   \] )|==[0-9]+==ERROR: |runtime error: |^WARNING: ThreadSanitizer' "$out" |
-            awk '!seen[$0]++' | head -n 8 | while IFS= read -r l; do printf '%s: %s\n' "$name" "$l"; done >> "$why"
-        [ -n "$ran" ] || echo "$name: ended without cmocka's summary (exit $rc)" >> "$why"
-        [ -z "$ran" ] || [ "$rc" -eq 0 ] || [ -n "$said" ] ||
-            echo "$name: exit $rc after its summary, no test failed" >> "$why"
-    fi
 done
-[ -z "$bad" ] || { echo "failed:$bad"; cat "$why"; }
+if [ -n "$bad" ]; then
+    echo "failed:$bad"
+    for name in $bad; do cat "$dir/$name.why" 2>/dev/null; done
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

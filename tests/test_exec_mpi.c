@@ -23,9 +23,11 @@
 #include "exec/exec.h"
 #include "measure/calib.h"
 
-#define MPIRUN "mpirun --mca btl self,vader,tcp -np "
+/* (--bind-to none: a rank bound to a core that other work also takes
+ * waits there while the other core idles: 20 times as long) */
+#define MPIRUN "mpirun --bind-to none --mca btl self,vader,tcp -np "
 /* without mpirun's own reports */
-#define MPIRUNQ "mpirun -q --mca btl self,vader,tcp -np "
+#define MPIRUNQ "mpirun -q --bind-to none --mca btl self,vader,tcp -np "
 
 /* What one shell command gave. */
 typedef struct {
@@ -66,8 +68,12 @@ static int have(const char *name)
     return !stat(path, &st);
 }
 
-/* Run `cmd` in sh with root allowed and oversubscription, as CI does, and
- * $B the build's folder. */
+/* Run `cmd` in sh with root allowed and oversubscription, as CI does, $B
+ * the build's folder and $CV_OUT the file its output goes to. The jobs
+ * have more processes than this machine has cores: a process that waits
+ * for a message yields its core (mpi_yield_when_idle) instead of spinning
+ * through the time slice the sender needs (a sweep at 4 ranks on 2 cores
+ * took 36 times as long). */
 static void sh(Run *r, const char *cmd)
 {
     char line[4096];
@@ -75,12 +81,13 @@ static void sh(Run *r, const char *cmd)
     /* Under ASan, Open MPI's own allocations held until exit (through
      * plugins the leak checker cannot name) are not ours: no leak check
      * in the job's processes; every other check stays. */
-    snprintf(line, sizeof line, "B='%s'; export B OMPI_ALLOW_RUN_AS_ROOT=1 "
+    snprintf(line, sizeof line, "B='%s'; CV_OUT=/tmp/collviz-mpi-test-%d.out; "
+             "export B CV_OUT OMPI_ALLOW_RUN_AS_ROOT=1 "
              "OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 "
-             "OMPI_MCA_rmaps_base_oversubscribe=1 "
+             "OMPI_MCA_rmaps_base_oversubscribe=1 OMPI_MCA_mpi_yield_when_idle=1 "
              "ASAN_OPTIONS=\"${ASAN_OPTIONS:-}:detect_leaks=0\"; { %s\n} "
-             ">/tmp/collviz-mpi-test-%d.out 2>/tmp/collviz-mpi-test-%d.err </dev/null",
-             build_dir(), cmd, (int)getpid(), (int)getpid());
+             ">\"$CV_OUT\" 2>/tmp/collviz-mpi-test-%d.err </dev/null",
+             build_dir(), (int)getpid(), cmd, (int)getpid());
     clock_gettime(CLOCK_MONOTONIC, &t0);
     int st = system(line);
     clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -285,7 +292,8 @@ static void test_calibrate(void **state)
     gethostname(host, sizeof host - 1);
     snprintf(fp, sizeof fp, "%s x2 (%d CPUs)", host,
              (int)sysconf(_SC_NPROCESSORS_ONLN));
-    sh(&r, MPIRUN "2 $B/collviz-mpi calibrate -B mpi -p 2 --quick");
+    /* (working sets of 1 and 8 MB: two points, as many as a fit needs) */
+    sh(&r, MPIRUN "2 $B/collviz-mpi calibrate -B mpi -p 2 --quick -e 8M");
     if (r.rc || !strstr(r.out, "alpha") || !strstr(r.out, fp))
         fail_run(&r, "calibrate -B mpi did not measure the job");
     sh(&r, "ls \"$XDG_CACHE_HOME\"/collviz/ | grep -c mpi");
@@ -402,19 +410,25 @@ static void one_sentence(const Run *r, const char *want, const char *what)
         fail_run(r, what);
 }
 
-/* A long run of rank 0 (1 MiB for 60 s: it outlasts the 4 s before the
- * fault however quick the machine), and the same command line in the
+/* A long run of rank 0 (1 MiB for 60 s: it outlasts the start before the
+ * fault however slow the machine), and the same command line in the
  * other process. */
 #define LONG_RUN "$B/collviz-mpi perf allreduce -a ring -p 2 -b 1M -e 1M " \
                  "--min-time 60 -B mpi"
+/* Wait (in a process of the job) until rank 0 measures: its table's head,
+ * whose rank lines come once every process has started MPI, is in the
+ * job's output (sh: $CV_OUT), polled for up to 60 s. Exit 4: it never
+ * came. */
+#define MEASURING "n=0; until grep -q \"^#  Rank  1 \" \"$CV_OUT\"; do " \
+                  "[ $n -lt 600 ] || exit 4; n=$((n+1)); sleep 0.1; done; "
 /* A process of the job (a shell that starts the keeper) whose working
- * child, once MPI has had 4 s to start, is sent SIG. The keeper runs in a
+ * child, once rank 0 measures, is sent SIG. The keeper runs in a
  * session of its own, which mpirun's signals to the shell's group
  * (SIGCONT first) do not reach, so that a stopped child stays stopped;
  * the shell kills the keeper when mpirun ends the job, and the child dies
  * with it. Exit 3: there was no child to send it to. */
 #define HIT(SIG, CMD) "sh -c 'setsid " CMD " & k=$!; trap \"kill -KILL $k\" TERM; " \
-                      "sleep 4; pkill -" SIG " -P $k || exit 3; wait $k'"
+                      MEASURING "pkill -" SIG " -P $k || exit 3; wait $k'"
 /* mpirun, ended after 2 minutes whatever happens */
 #define JOB "timeout -s KILL 120 " MPIRUNQ
 
@@ -463,7 +477,7 @@ static void test_rank_dies(void **state)
      * child: mpirun reports the keeper's 137, rank 0 says its sentence,
      * and nothing of the job is left running */
     sh(&r, JOB "1 " LONG_RUN ":timeout=5 : -np 1 sh -c 'setsid " LONG_RUN
-           " -w 7 & k=$!; sleep 4; pgrep -P $k >/dev/null || exit 3; "
+           " -w 7 & k=$!; " MEASURING "pgrep -P $k >/dev/null || exit 3; "
            "kill -KILL $k; wait $k 2>/dev/null'; rc=$?; sleep 1; "
            "! pgrep -ax collviz-mpi | grep -q -- '-B mpi -w 7' || exit 9; "
            "exit $rc");

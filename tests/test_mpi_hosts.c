@@ -2,7 +2,8 @@
  * machine (tests/mpi/two_hosts.sh: two network namespaces joined by a
  * veth pair, Open MPI started in one with a launch agent that runs the
  * other host's ranks in the other, TCP only between them): the quick
- * correctness sweep and perf with MPI's own row across them. Skipped,
+ * correctness sweep (and the full one under COLLVIZ_NIGHTLY=1, make
+ * test-nightly) and perf with MPI's own row across them. Skipped,
  * with the script's reason, where namespaces cannot be made (not root, no
  * ip command) or collviz-mpi was not built. */
 #include <setjmp.h>

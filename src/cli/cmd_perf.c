@@ -984,6 +984,7 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
             print_table_head(r->pa, algos[i], r->cal, &host, r->where);
+        fflush(stdout); /* the head before its first row, however slow */
         CvError e = CV_OK;
         for (size_t k = 0; k < nv && !e; k++) {
             PerfConfig cfg = r->pa->cfg;
