@@ -96,7 +96,11 @@ static void test_bench(void **state)
         assert_true(app.bg.step_s[k] >= 0);
         sum += app.bg.step_s[k];
     }
-    assert_true(sum > 0 && sum < 3 * app.bg.total_s.v);
+    /* in seconds, as the whole is (a unit slip is a factor of 1e3 or
+       1e6); how close the two are is the machine's business: the steps
+       are timed in the first part of the run, the whole over all of it,
+       and a busy machine can make either several times the other */
+    assert_true(sum > 0 && sum < 100 * app.bg.total_s.v);
     assert_non_null(strstr(app.status.msg, "verified"));
     assert_false(app.status.error);
     /* the verdict in words: measured against the model's whole, within
