@@ -327,7 +327,9 @@ static void test_table_all(void **state)
     double t1, t2;
     assert_int_equal(sscanf(row, " %*s %63s %lf %63s %lf %7s %lf %lf%%",
                             name, &t1, model, &t2, same, &rw, &share), 7);
-    assert_true(rw > 0);
+    /* (1200 bytes on a busy machine can read "0.00" GB/s: the rate is
+       the machine's, the share's relation to it is the code's) */
+    assert_true(rw >= 0);
     assert_true(fabs(share - 100 * rw / 25.0) <= 0.5 + 0.01 * share);
     ran_free(&r);
     drop_cache(dir);
