@@ -7,7 +7,8 @@
 # wait on processes, sockets or a terminal), the first named first. Those
 # named in TESTS_ALONE (program names: MPI jobs of more ranks than cores,
 # whose ranks spin or yield while they wait, and take many times as long
-# beside other work) run last, one at a time with nothing beside them.
+# beside other work; programs that compare times of real runs) run last,
+# one at a time with nothing beside them.
 # Every program runs even when one fails. Each
 # gets one line as it ends (its tests as cmocka counts them, and its time
 # where it took 10 s or more). At the end come the failed programs' whole
