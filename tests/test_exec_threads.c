@@ -738,8 +738,11 @@ static void test_step_times(void **state)
     sched_fini(&s);
 }
 
-int main(void)
+/* An optional argument runs only the tests matching it (e.g. "registry*"). */
+int main(int argc, char **argv)
 {
+    if (argc > 1)
+        cmocka_set_test_filter(argv[1]);
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_find_backends),
         cmocka_unit_test(test_find_spec),

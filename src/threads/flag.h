@@ -38,12 +38,26 @@ typedef struct {
  * adapts: it doubles (up to max_ns) when it ends in success and halves
  * (down to max_ns / 4) when it runs out, because it only helps while the
  * thread that will publish is running on another core, which other load
- * on the machine, or more ranks than cores, make rare. */
+ * on the machine, or more ranks than cores, make rare.
+ *
+ * Another program's busy threads on the same cores turn both into waste:
+ * a sched_yield hands the core to such a thread for its whole time slice
+ * (milliseconds), and a spin burns the share of the core the scheduler
+ * would give the rank's work. So a yield that takes longer than
+ * WAIT_SLOW_YIELD_NS makes the next WAIT_SHY_WAITS waits sleep at once
+ * (measured on the 2-core VM beside two busy loops, p = 4, allreduce of
+ * 8 B: 4.4 ms a call yielding, below 1 ms sleeping). */
 typedef struct {
     long spin_ns; /* current spin budget, nanoseconds */
     long max_ns;  /* the longest spin */
     int yields;   /* sched_yield calls before sleeping */
+    int shy;      /* waits left that sleep at once (another program runs) */
 } Waiter;
+
+/* A sched_yield this long gave the core to a thread for a time slice. */
+#define WAIT_SLOW_YIELD_NS 200000L
+/* How many waits then sleep at once before spinning and yielding again. */
+#define WAIT_SHY_WAITS 256
 
 static inline int reached(uint32_t v, uint32_t target)
 {
@@ -110,13 +124,19 @@ static int flag_spin(Flag *f, uint32_t target, Waiter *w)
     return 0;
 }
 
-/* Yield the core w->yields times; 1 when ready meanwhile. */
-static int flag_yield(Flag *f, uint32_t target, const Waiter *w)
+/* Yield the core w->yields times; 1 when ready meanwhile. A slow yield
+ * (another program's thread ran) ends the yielding and makes w shy. */
+static int flag_yield(Flag *f, uint32_t target, Waiter *w)
 {
     for (int y = 0; y < w->yields; y++) {
+        long t0 = mono_now_ns();
         sched_yield();
         if (flag_ready(f, target))
             return 1;
+        if (mono_now_ns() - t0 > WAIT_SLOW_YIELD_NS) {
+            w->shy = WAIT_SHY_WAITS;
+            return 0;
+        }
     }
     return 0;
 }
@@ -126,8 +146,11 @@ static int flag_yield(Flag *f, uint32_t target, const Waiter *w)
  * or the sleeper sees the new value; the futex rechecks it atomically. */
 static void flag_wait(Flag *f, uint32_t target, Waiter *w)
 {
-    if (flag_ready(f, target) || flag_spin(f, target, w) ||
-        flag_yield(f, target, w))
+    if (flag_ready(f, target))
+        return;
+    if (w->shy > 0)
+        w->shy--;
+    else if (flag_spin(f, target, w) || flag_yield(f, target, w))
         return;
     for (;;) {
         atomic_fetch_add(&f->sleepers, 1);
