@@ -94,7 +94,7 @@ endif
 # src/mpi/ is in neither: it is compiled with mpicc and linked into
 # collviz-mpi alone, so that collviz never links libmpi.
 MAIN_SRC  := src/main.c
-CORE_DIRS := core algos exec threads measure store cli lesson \
+CORE_DIRS := core algos exec threads measure store cli scene cmd lesson \
              $(if $(filter 1,$(CUDA)),gpu)
 CORE_SRCS := $(wildcard $(CORE_DIRS:%=src/%/*.c))
 UI_SRCS   := $(wildcard src/ui/*.c)

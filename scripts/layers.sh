@@ -22,10 +22,12 @@ allowed() { # $1 = folder -> the folders it may include
     exec | store) echo "core" ;;
     threads | gpu | mpi) echo "exec core" ;; # backends
     measure) echo "exec store algos core" ;;
-    cli) echo "measure exec store algos core" ;;
-    lesson) echo "cli measure exec store algos core" ;;
-    ui) echo "lesson cli measure exec store algos core" ;;
-    main) echo "ui lesson cli measure exec store algos core" ;;
+    cli) echo "algos core" ;; # option tables and the words of values
+    scene) echo "cli measure exec store algos core" ;;
+    cmd) echo "scene cli measure exec store algos core" ;;
+    lesson) echo "scene cli measure exec store algos core" ;;
+    ui) echo "lesson cmd scene cli measure exec store algos core" ;;
+    main) echo "ui lesson cmd scene cli measure exec store algos core" ;;
     *) echo "?" ;;
     esac
 }

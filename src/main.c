@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd.h"
+#include "cmd/cmd.h"
 #include "core/coll.h"
 #include "core/sanitize.h"
 

@@ -1,4 +1,4 @@
-/* test_json.c - the JSON writer (src/cli/json.h) and the sink under it:
+/* test_json.c - the JSON writer (src/store/json.h) and the sink under it:
  * escaping of every control character, the quote and the backslash, bytes
  * from 0x7f up passed through (UTF-8), random strings that decode back to
  * themselves, nesting and commas in both layouts, numbers at their limits,
@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/json.h"
-#include "cli/sink.h"
+#include "store/json.h"
+#include "store/sink.h"
 
 /* Sink buffer sizes every document is written with: one byte (every
  * write takes the slow path), a few, and the usual. */

@@ -67,9 +67,12 @@ static void clean_tree(const char *dir)
     put(dir, "src/exec/e.c", "#include \"core/a.h\"\n");
     put(dir, "src/threads/t.c", "#include \"exec/e.h\"\n#include \"threads/t.h\"\n");
     put(dir, "src/measure/m.c", "#include \"exec/e.h\"\n#include \"store/s.h\"\n");
-    put(dir, "src/cli/c.c", "#include \"measure/m.h\"\n");
-    put(dir, "src/ui/u.c", "#include <curses.h>\n#include \"cli/c.h\"\n");
-    put(dir, "src/main.c", "#include \"ui/u.h\"\n#include \"cli/c.h\"\n");
+    put(dir, "src/cli/o.c", "#include \"algos/a.h\"\n");
+    put(dir, "src/scene/s.c", "#include \"cli/o.h\"\n#include \"measure/m.h\"\n");
+    put(dir, "src/cmd/c.c", "#include \"scene/s.h\"\n#include \"measure/m.h\"\n");
+    put(dir, "src/lesson/l.c", "#include \"scene/s.h\"\n#include \"cli/o.h\"\n");
+    put(dir, "src/ui/u.c", "#include <curses.h>\n#include \"cmd/c.h\"\n");
+    put(dir, "src/main.c", "#include \"ui/u.h\"\n#include \"cmd/c.h\"\n");
 }
 
 static void test_clean_tree_passes(void **state)
@@ -93,6 +96,11 @@ static void test_planted_includes_fail(void **state)
         {"src/core/ui.c", "#include \"ui/app.h\"\n", "src/core/ui.c:1:"},
         {"src/measure/up.c", "#include \"cli/cli.h\"\n", "src/measure/up.c:1:"},
         {"src/cli/up.c", "#include \"ui/app.h\"\n", "src/cli/up.c:1:"},
+        /* the option tables know no scene, the scene no command, and a
+         * lesson no command */
+        {"src/cli/up.c", "#include \"scene/s.h\"\n", "src/cli/up.c:1:"},
+        {"src/scene/up.c", "#include \"cmd/c.h\"\n", "src/scene/up.c:1:"},
+        {"src/lesson/up.c", "#include \"cmd/cmd.h\"\n", "src/lesson/up.c:1:"},
         {"src/store/side.c", "#include \"exec/e.h\"\n", "src/store/side.c:1:"},
         {"src/measure/be.c", "#include \"threads/t.h\"\n",
          "only src/threads/ includes the threads backend's headers"},

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "algos/algo.h"
-#include "cli/machine_spec.h"
+#include "scene/spec.h"
 #include "core/machine.h"
 #include "core/machine_file.h"
 #include "core/model.h"
@@ -444,7 +444,7 @@ static void expect_spec(const char *spec, int p, int rc, const char *words)
     CliErr e = {""};
     Machine m;
     assert_int_equal(cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
-    int got = cli_parse_machine(spec, p, &cm, &m, &e);
+    int got = spec_parse(spec, p, &cm, &m, &e);
     if (got != rc)
         fail_msg("%s: %d, '%s'", spec, got, e.msg);
     if (words && !strstr(e.msg, words))
@@ -480,7 +480,7 @@ static void test_spec(void **state)
     CliErr e;
     Machine m;
     cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
-    assert_int_equal(cli_parse_machine("torus:4x2,y.bw=2.5,lat=100ns", 8, &cm,
+    assert_int_equal(spec_parse("torus:4x2,y.bw=2.5,lat=100ns", 8, &cm,
                                        &m, &e), 0);
     assert_true(fabs(m.cls[1].beta - 1 / 2.5e9) < 1e-22);
     assert_true(fabs(m.cls[0].beta - 1 / 10e9) < 1e-22);
@@ -489,9 +489,9 @@ static void test_spec(void **state)
     /* alpha= for every class, even where --alpha 0 set none; a bus's
        medium takes no alpha, its ports no beta */
     assert_int_equal(cli_parse_model("0", NULL, NULL, NULL, &cm, &e), 0);
-    assert_int_equal(cli_parse_machine("torus:4x4,alpha=2us", 16, &cm, &m, &e), 0);
+    assert_int_equal(spec_parse("torus:4x4,alpha=2us", 16, &cm, &m, &e), 0);
     assert_true(fabs(m.cls[0].alpha - 2e-6) < 1e-18 && fabs(m.cls[1].alpha - 2e-6) < 1e-18);
-    assert_int_equal(cli_parse_machine("bus:4,alpha=3us,bw=20", 4, &cm, &m, &e), 0);
+    assert_int_equal(spec_parse("bus:4,alpha=3us,bw=20", 4, &cm, &m, &e), 0);
     assert_true(fabs(m.cls[0].alpha - 3e-6) < 1e-18 && m.cls[0].beta == 0);
     assert_true(m.cls[1].alpha == 0 && fabs(m.cls[1].beta - 1 / 20e9) < 1e-22);
 }

@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "lesson/query.h"
 
 /* Evaluate q over scene line `scene`; fails the test on an error. */

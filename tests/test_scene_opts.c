@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "cli_fixture.h"
 
 /* ------------------------------------------------------------ good lines */

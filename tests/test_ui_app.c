@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "ui/app.h"
 #include "ui/keys.h"
 #include "ui/scene.h"

@@ -8,10 +8,10 @@
  * whose own correctness test_machine.c checks by hand. */
 #include "cli_fixture.h"
 
-#include "cli/machine_spec.h"
-#include "cli/scene_opts.h"
+#include "scene/spec.h"
+#include "scene/scene_opts.h"
 #include "lesson/query.h"
-#include "ui/predictor.h"
+#include "scene/predictor.h"
 
 /* The model total of `trace ... --json` in seconds. */
 static double trace_time(const char *args)
@@ -182,7 +182,7 @@ static void test_perf_model_column(void **state)
     CliModel cm;
     CliErr e;
     assert_int_equal(cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
-    assert_int_equal(cli_parse_machine("torus:2x2,y.bw=2.5", 4, &cm, &m, &e), 0);
+    assert_int_equal(spec_parse("torus:2x2,y.bw=2.5", 4, &cm, &m, &e), 0);
     int seen = 0;
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);

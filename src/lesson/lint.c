@@ -7,8 +7,8 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
-#include "cli/machine_spec.h"
-#include "cli/trace.h"
+#include "scene/spec.h"
+#include "scene/trace.h"
 #include "core/sanitize.h"
 #include "lesson/library.h"
 #include "lesson/lint.h"
@@ -74,7 +74,7 @@ long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen)
        torus, hier and nvls algorithms exist only there */
     if (sc->topo[0] &&
         (cli_parse_model(NULL, NULL, NULL, NULL, &cm, &ce) ||
-         cli_parse_machine(sc->topo, sc->call.nranks, &cm, &m, &ce))) {
+         spec_parse(sc->topo, sc->call.nranks, &cm, &m, &ce))) {
         snprintf(why, whylen, "%s", ce.msg);
         return -1;
     }

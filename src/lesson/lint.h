@@ -6,7 +6,7 @@
 #ifndef COLLVIZ_LESSON_LINT_H
 #define COLLVIZ_LESSON_LINT_H
 #include <stddef.h>
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "lesson/lesson.h"
 
 /* The scene of item i's @scene (l->items[i] must be LI_SCENE): 0 and

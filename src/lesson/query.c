@@ -14,8 +14,8 @@
 #include "algos/algo.h"
 #include "algos/common.h"
 #include "cli/cli.h"
-#include "cli/trace.h"
-#include "cli/machine_spec.h"
+#include "scene/trace.h"
+#include "scene/spec.h"
 #include "core/model.h"
 #include "core/sim.h"
 #include "core/sweep.h"
@@ -146,7 +146,7 @@ static CvError query_generate(Q *q, const AlgoInfo *a, const CollCall *c,
     if (q->over)
         return CV_ERR_ARG;
     if (q->scene.topo[0] &&
-        cli_parse_machine(q->scene.topo, c->nranks, &q->model, &m, &e))
+        spec_parse(q->scene.topo, c->nranks, &q->model, &m, &e))
         return CV_ERR_ARG;
     CvError r = algo_generate_on(a, c, q->scene.topo[0] ? &m : NULL, s, NULL,
                                  0);
@@ -394,9 +394,9 @@ static CvError query_price(const Q *q, const Schedule *s, CostTerms *t,
 {
     Machine m;
     CliErr e;
-    if (q->scene.topo[0] ? cli_parse_machine(q->scene.topo, s->call.nranks,
+    if (q->scene.topo[0] ? spec_parse(q->scene.topo, s->call.nranks,
                                              &q->model, &m, &e)
-                         : cli_flat_machine(&q->model, s->call.nranks, &m, &e))
+                         : spec_flat(&q->model, s->call.nranks, &m, &e))
         return CV_ERR_ARG;
     if (k == SIZE_MAX)
         return model_machine_cost(s, &m, false, t, sec);

@@ -14,7 +14,7 @@
 #define COLLVIZ_LESSON_QUERY_H
 #include <stdbool.h>
 #include <stddef.h>
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "core/coll.h"
 
 /* What a query yields. */

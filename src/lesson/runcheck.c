@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/machine_spec.h"
+#include "scene/spec.h"
 #include "core/coll.h"
 #include "core/sanitize.h"
 #include "lesson/runcheck.h"
@@ -118,7 +118,7 @@ static const RunOpt *find_opt(const RunOpt *o, char s, const char *l,
  * file (a lesson may not make collviz read one). */
 static int machine_file(const char *v, char *why, size_t whylen)
 {
-    if (!cli_machine_is_file(v))
+    if (!spec_is_file(v))
         return 0;
     snprintf(why, whylen, "'%.*s' is a machine file: a lesson's command may "
              "name only built-in machines (see 'collviz topo --help')",

@@ -26,7 +26,7 @@
 #include "ui/action.h"
 #include "ui/menu.h"
 #include "ui/text.h"
-#include "ui/value.h"
+#include "scene/value.h"
 #include "ui/worker.h"
 
 /* ------------------------------------------------------------ panels */

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/json.h"
+#include "store/json.h"
 #include "ui/theme.h"
 
 /* ------------------------------------------------------------ styles */

@@ -20,7 +20,7 @@
 
 #include <stdio.h>
 
-#include "cli/sink.h"
+#include "store/sink.h"
 #include "core/error.h"
 #include "ui/grid.h"
 

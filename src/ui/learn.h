@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "lesson/lesson.h"
 #include "lesson/library.h"
 #include "lesson/progress.h"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd.h"
+#include "cmd/cmd.h"
 #include "core/sanitize.h"
 #include "lesson/lint.h"
 #include "ui/learn.h"

@@ -136,7 +136,7 @@ bool menu_machine(int i, int p, char *out, size_t len)
 {
     if (i < 0 || (size_t)i >= sizeof machines / sizeof *machines)
         return false;
-    cli_machine_for(machines[i].spec, p, out, len);
+    spec_for(machines[i].spec, p, out, len);
     return true;
 }
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "cli/machine_spec.h"
+#include "scene/spec.h"
 #include "ui/i18n.h"
 #include "ui/words.h"
 
@@ -176,10 +176,10 @@ static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
     cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
     if (!set->topo[0]) {
         sc->topo[0] = '\0';
-        return cli_flat_machine(&cm, p, &sc->mach, &e) ? CV_ERR_ARG : CV_OK;
+        return spec_flat(&cm, p, &sc->mach, &e) ? CV_ERR_ARG : CV_OK;
     }
-    cli_machine_for(set->topo, p, spec, sizeof spec);
-    if (cli_parse_machine(spec, p, &cm, &sc->mach, &e)) {
+    spec_for(set->topo, p, spec, sizeof spec);
+    if (spec_parse(spec, p, &cm, &sc->mach, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return CV_ERR_ARG;
     }

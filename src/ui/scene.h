@@ -25,11 +25,11 @@
 #include "core/coll.h"
 #include "core/sched.h"
 #include "core/sim.h"
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "exec/exec.h"
 #include "ui/check.h"
-#include "ui/predictor.h"
-#include "ui/value.h"
+#include "scene/predictor.h"
+#include "scene/value.h"
 
 /* Most ranks the picture shows (one row each); more belong to `trace`. */
 #define SCENE_MAX_RANKS 64

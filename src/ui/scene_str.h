@@ -14,7 +14,7 @@
 #include <stddef.h>
 
 #include "cli/cli.h"
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 #include "ui/scene.h"
 
 /* The options of a scene string after the scene options (scene_opts.h);

@@ -8,8 +8,8 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd.h"
-#include "cli/scene_opts.h"
+#include "cmd/cmd.h"
+#include "scene/scene_opts.h"
 #include "ui/app.h"
 #include "ui/keys.h"
 #include "ui/scene.h"

@@ -15,7 +15,7 @@
 #include "algos/algo.h"
 #include "core/coll.h"
 #include "exec/exec.h"
-#include "ui/predictor.h"
+#include "scene/predictor.h"
 
 typedef struct Worker Worker;
 

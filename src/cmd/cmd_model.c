@@ -13,8 +13,8 @@
 #include "algos/algo.h"
 #include "measure/calib.h"
 #include "cli/cli.h"
-#include "cli/cmd.h"
-#include "cli/machine_spec.h"
+#include "cmd/cmd.h"
+#include "scene/spec.h"
 #include "exec/exec.h"
 #include "exec/mono.h"
 #include "core/model.h"
@@ -40,7 +40,7 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_BETA] = CLI_OPT_BETA,
     [M_GAMMA] = CLI_OPT_GAMMA,
     [M_LINK] = CLI_OPT_LINK,
-    [M_TOPO] = CLI_OPT_TOPO,
+    [M_TOPO] = SPEC_OPT_TOPO,
     [M_HELP] = CLI_OPT_HELP,
 };
 
@@ -147,9 +147,9 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
     if (cli_has(a, M_TOPO) && cli_has(a, M_LINK))
         return cli_fail(e, "-T names the machine: give it or --link, not both");
     m->topo_given = cli_has(a, M_TOPO);
-    if (m->topo_given ? cli_parse_machine(a->val[M_TOPO], m->call.nranks,
+    if (m->topo_given ? spec_parse(a->val[M_TOPO], m->call.nranks,
                                           &m->model, &m->mach, e)
-                      : cli_flat_machine(&m->model, m->call.nranks, &m->mach, e))
+                      : spec_flat(&m->model, m->call.nranks, &m->mach, e))
         return -1;
     if (m->sweep.min > 0 && coll_count_floor(&m->call, m->sweep.max) == 0) {
         CollCall one = m->call;

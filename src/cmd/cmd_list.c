@@ -5,7 +5,7 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
-#include "cli/cmd.h"
+#include "cmd/cmd.h"
 #include "core/num.h"
 
 enum { LIST_VERBOSE, LIST_HELP, LIST_NOPTS };

@@ -1,5 +1,5 @@
-/* machine_spec.c - `-T`: a machine from a shorthand or a file. */
-#include "cli/machine_spec.h"
+/* spec.c - `-T`: a machine from a shorthand or a file. */
+#include "scene/spec.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +20,7 @@ static bool is_file_spec(const char *s)
            (n > 5 && !strcmp(s + n - 5, ".yaml"));
 }
 
-bool cli_machine_is_file(const char *spec) { return is_file_spec(spec); }
+bool spec_is_file(const char *spec) { return is_file_spec(spec); }
 
 static int read_machine_file(const char *path, const CliModel *cm,
                              Machine *out, CliErr *e)
@@ -298,7 +298,7 @@ static int parse_shorthand(const char *spec, int p, const CliModel *cm,
     return 0;
 }
 
-int cli_parse_machine(const char *spec, int p, const CliModel *cm,
+int spec_parse(const char *spec, int p, const CliModel *cm,
                       Machine *out, CliErr *e)
 {
     if (!spec || !*spec)
@@ -314,7 +314,7 @@ int cli_parse_machine(const char *spec, int p, const CliModel *cm,
     return 0;
 }
 
-/* cli_machine_for into out[0 .. len), which may be too small. */
+/* spec_for into out[0 .. len), which may be too small. */
 static void machine_for(const char *spec, int p, char *out, size_t len)
 {
     char kind[16];
@@ -352,7 +352,7 @@ static void machine_for(const char *spec, int p, char *out, size_t len)
     }
 }
 
-void cli_machine_for(const char *spec, int p, char *out, size_t len)
+void spec_for(const char *spec, int p, char *out, size_t len)
 {
     char wide[2 * SPEC_MAX + 64];
     machine_for(spec, p, wide, sizeof wide);
@@ -360,7 +360,7 @@ void cli_machine_for(const char *spec, int p, char *out, size_t len)
     snprintf(out, len, "%s", strlen(wide) < len ? wide : spec);
 }
 
-int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e)
+int spec_flat(const CliModel *cm, int p, Machine *out, CliErr *e)
 {
     CvError err = model_flat_machine(out, cm->link, p, &cm->m);
     return err ? cli_fail(e, "the machine could not be built: %s",

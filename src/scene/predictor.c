@@ -1,5 +1,5 @@
 /* predictor.c - the one model the TUI shows (see predictor.h). */
-#include "ui/predictor.h"
+#include "scene/predictor.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
-#include "cli/json.h"
-#include "cli/sink.h"
+#include "store/json.h"
+#include "store/sink.h"
 #include "core/model.h"
 #include "core/sched.h"
 #include "core/sim.h"

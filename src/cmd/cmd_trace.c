@@ -11,10 +11,10 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
-#include "cli/cmd.h"
-#include "cli/machine_spec.h"
-#include "cli/scene_opts.h"
-#include "cli/trace.h"
+#include "cmd/cmd.h"
+#include "scene/spec.h"
+#include "scene/scene_opts.h"
+#include "scene/trace.h"
 #include "core/model.h"
 #include "core/sim.h"
 
@@ -208,9 +208,9 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     if (sc.topo[0] && cli_has(a, T_LINK))
         return cli_fail(e, "-T names the machine: give it or --link, not both");
     t->topo_given = sc.topo[0] != '\0';
-    if (t->topo_given ? cli_parse_machine(sc.topo, t->call.nranks,
+    if (t->topo_given ? spec_parse(sc.topo, t->call.nranks,
                                           &t->model, &t->mach, e)
-                      : cli_flat_machine(&t->model, t->call.nranks, &t->mach, e))
+                      : spec_flat(&t->model, t->call.nranks, &t->mach, e))
         return -1;
     t->links = cli_has(a, T_LINKS);
     t->json = cli_has(a, T_JSON);

@@ -9,7 +9,7 @@
 
 #include "measure/calib.h"
 #include "cli/cli.h"
-#include "cli/cmd.h"
+#include "cmd/cmd.h"
 #include "exec/probe.h"
 #include "store/store.h"
 

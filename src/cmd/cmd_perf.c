@@ -14,9 +14,9 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "cli/cmd.h"
-#include "cli/machine_spec.h"
-#include "cli/json.h"
+#include "cmd/cmd.h"
+#include "scene/spec.h"
+#include "store/json.h"
 #include "store/store.h"
 #include "measure/perf.h"
 #include "exec/mono.h"
@@ -165,7 +165,7 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     if (cli_has(a, O_TOPO)) {
         CliModel cm;
         if (cli_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
-            cli_parse_machine(a->val[O_TOPO], pa->cfg.call.nranks, &cm,
+            spec_parse(a->val[O_TOPO], pa->cfg.call.nranks, &cm,
                               &pa->mach, e))
             return -1;
         pa->cfg.what_if = &pa->mach;

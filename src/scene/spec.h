@@ -1,4 +1,4 @@
-/* machine_spec.h - `-T`/`--topo`: the machine a command prices on, as a
+/* spec.h - `-T`/`--topo`: the machine a command prices on, as a
  * shorthand or a machine file (core/machine_file.h), with the one
  * sentence a user sees when it is wrong.
  *
@@ -23,31 +23,31 @@
  * CLASS names a class of links ("x", "y", "nvlink", "net", ...; without
  * it, every class). Unless given, links take the command's --alpha and
  * --beta (nodes: public figures of their class) and ranks its --gamma. */
-#ifndef COLLVIZ_CLI_MACHINE_SPEC_H
-#define COLLVIZ_CLI_MACHINE_SPEC_H
+#ifndef COLLVIZ_SCENE_SPEC_H
+#define COLLVIZ_SCENE_SPEC_H
 
 #include "cli/cli.h"
 #include "core/machine.h"
 
 /* The help line of -T, for every command's table. */
-#define CLI_OPT_TOPO {'T', "topo", "MACHINE", "price on MACHINE: full (default), bus, switch[,reduce], ring, torus:AxB[xC], mesh:AxB, nodes:GxL[,nic=shared], or a machine file (see 'collviz topo --help')"}
+#define SPEC_OPT_TOPO {'T', "topo", "MACHINE", "price on MACHINE: full (default), bus, switch[,reduce], ring, torus:AxB[xC], mesh:AxB, nodes:GxL[,nic=shared], or a machine file (see 'collviz topo --help')"}
 
 /* Parse spec into *out for p ranks (p <= 0: the shape's own count; a
  * shape without one then needs p). cm gives the default parameters. A
  * machine of another rank count than p is refused with both numbers. */
-int cli_parse_machine(const char *spec, int p, const CliModel *cm,
+int spec_parse(const char *spec, int p, const CliModel *cm,
                       Machine *out, CliErr *e);
 
 /* spec made to hold p ranks into out: a shape that multiplies to another
  * count is replaced by the kind's squarest of p (torus, mesh: as many
  * dimensions; nodes: nodes of 8, 4 or 2 GPUs; full, bus, switch, ring:
  * none, -p's), its options kept; a file or a fitting spec is copied. */
-void cli_machine_for(const char *spec, int p, char *out, size_t len);
+void spec_for(const char *spec, int p, char *out, size_t len);
 
 /* Whether spec names a machine file (a path) rather than a shorthand. */
-bool cli_machine_is_file(const char *spec);
+bool spec_is_file(const char *spec);
 
 /* The machine of --link without -T: full or bus under cm. */
-int cli_flat_machine(const CliModel *cm, int p, Machine *out, CliErr *e);
+int spec_flat(const CliModel *cm, int p, Machine *out, CliErr *e);
 
 #endif

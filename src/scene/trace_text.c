@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "cli/trace.h"
+#include "scene/trace.h"
 
 /* Cell runs shown per transfer (JSON shows all). */
 #define TRACE_RUNS_PER_LINE 16

@@ -1,5 +1,5 @@
 /* scene_opts.c - the one parser of the options that choose a scene. */
-#include "cli/scene_opts.h"
+#include "scene/scene_opts.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +53,7 @@ static int scene_opts_topo(const char *topo, SceneSpec *out, CliErr *e)
         return cli_fail(e, "-T's value is longer than %zu bytes",
                         sizeof out->topo - 1);
     if (cli_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
-        cli_parse_machine(topo, out->call.nranks, &cm, &m, e))
+        spec_parse(topo, out->call.nranks, &cm, &m, e))
         return -1;
     strcpy(out->topo, topo);
     return 0;
@@ -126,7 +126,7 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
         rc = cli_fail(e, "the scene has more than %d words", LINE_MAX_WORDS - 1);
     else if (cli_parse_args(&cmd, argc, argv, &a, e))
         rc = -1;
-    else if (a.val[SCENE_OPT_TOPO] && cli_machine_is_file(a.val[SCENE_OPT_TOPO]))
+    else if (a.val[SCENE_OPT_TOPO] && spec_is_file(a.val[SCENE_OPT_TOPO]))
         rc = cli_fail(e, "a scene names its machine by -T's shorthand (torus:4x4, "
                       "nodes:2x4, ...), not by a file");
     else

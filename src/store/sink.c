@@ -3,7 +3,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
-#include "cli/sink.h"
+#include "store/sink.h"
 
 CvError sink_init(Sink *s, FILE *f, size_t cap)
 {

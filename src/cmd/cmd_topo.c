@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "cli/cli.h"
-#include "cli/cmd.h"
-#include "cli/machine_spec.h"
+#include "cmd/cmd.h"
+#include "scene/spec.h"
 #include "core/machine_file.h"
 
 enum {
@@ -19,7 +19,7 @@ enum {
 #define TOPO_MAX_ROUTES 4096
 
 static const CliOpt topo_opts[TP_NOPTS] = {
-    [TP_TOPO] = CLI_OPT_TOPO,
+    [TP_TOPO] = SPEC_OPT_TOPO,
     [TP_RANKS] = {'p', "ranks", "RANKS", "ranks of full, bus, switch or ring without a shape"},
     [TP_ALPHA] = CLI_OPT_ALPHA,
     [TP_BETA] = CLI_OPT_BETA,
@@ -211,7 +211,7 @@ int cmd_topo(int argc, char **argv)
          cli_parse_int("-p", a.val[TP_RANKS], 1, MACHINE_MAX_RANKS, &p, &e)) ||
         cli_parse_model(a.val[TP_ALPHA], a.val[TP_BETA], a.val[TP_GAMMA], NULL,
                         &cm, &e) ||
-        cli_parse_machine(spec, (int)p, &cm, &m, &e))
+        spec_parse(spec, (int)p, &cm, &m, &e))
         return cli_error(&e);
     rc = topo_run(&m, &a, &e);
     if (fflush(stdout) || ferror(stdout))

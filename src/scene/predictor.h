@@ -9,8 +9,8 @@
  * With a machine the user named (-T, the machine menu) every time is that
  * machine's, a what-if, calibrated or not. A Scene holds one and hands a
  * copy to each background job. Pure: no I/O, no globals. */
-#ifndef COLLVIZ_UI_PREDICTOR_H
-#define COLLVIZ_UI_PREDICTOR_H
+#ifndef COLLVIZ_SCENE_PREDICTOR_H
+#define COLLVIZ_SCENE_PREDICTOR_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -18,7 +18,7 @@
 #include "core/model.h"
 #include "core/sched.h"
 #include "measure/calib.h"
-#include "ui/value.h"
+#include "scene/value.h"
 
 /* Which model, and its parameters. */
 typedef struct {

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/json.h"
+#include "store/json.h"
 
 void json_init(JsonWriter *w, Sink *out, JsonStyle style)
 {

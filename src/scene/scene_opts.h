@@ -4,14 +4,14 @@
  * refuses the same input with the same sentence. Where the commands
  * differ (the TUI shows at most 64 ranks and has defaults where trace
  * wants the value given), the caller passes SceneLimits. */
-#ifndef COLLVIZ_CLI_SCENE_OPTS_H
-#define COLLVIZ_CLI_SCENE_OPTS_H
+#ifndef COLLVIZ_SCENE_SCENE_OPTS_H
+#define COLLVIZ_SCENE_SCENE_OPTS_H
 
 #include <stdbool.h>
 
 #include "algos/algo.h"
 #include "cli/cli.h"
-#include "cli/machine_spec.h"
+#include "scene/spec.h"
 #include "core/coll.h"
 
 /* The scene options' places at the start of a command's option table. A
@@ -39,7 +39,7 @@ enum {
     [SCENE_OPT_OP] = CLI_OPT_OP,                                              \
     [SCENE_OPT_ROOT] = CLI_OPT_ROOT,                                          \
     [SCENE_OPT_INPLACE] = CLI_OPT_INPLACE,                                    \
-    [SCENE_OPT_TOPO] = CLI_OPT_TOPO
+    [SCENE_OPT_TOPO] = SPEC_OPT_TOPO
 
 /* Bytes of a machine's name in -T's syntax. */
 #define SCENE_TOPO_LEN 96

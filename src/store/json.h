@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 
-#include "cli/sink.h"
+#include "store/sink.h"
 #include "core/error.h"
 
 /* Containers one document may nest. */

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/trace.h"
+#include "scene/trace.h"
 
 /* Model times and parameters: as many digits as a double needs, nearly. */
 #define TJ_DIGITS 15
