@@ -17,6 +17,8 @@
 #include <unistd.h>
 #include "algos/algo.h"
 #include "cli/cli.h"
+#include "scene/scene_opts.h"
+#include "scene/spec.h"
 #include "core/model.h"
 #include "core/sched.h"
 

@@ -337,7 +337,7 @@ static void test_list(void **state)
 /* The time (us) of algorithm a at count under the default parameters. */
 static double model_us(const AlgoInfo *a, CollCall c, size_t count)
 {
-    ModelParams m = {CLI_DEFAULT_ALPHA, 1 / CLI_DEFAULT_BW, 1 / CLI_DEFAULT_GAMMA_BW};
+    ModelParams m = {SPEC_DEFAULT_ALPHA, 1 / SPEC_DEFAULT_BW, 1 / SPEC_DEFAULT_GAMMA_BW};
     Schedule s;
     CostTerms t;
     c.count = count;
@@ -408,7 +408,7 @@ static void check_crossover(const char *l, const AlgoInfo **algos, size_t n,
 static size_t check_model_closed(const char *out, const AlgoInfo **algos,
                                  size_t n, CollCall c)
 {
-    ModelParams m = {CLI_DEFAULT_ALPHA, 1 / CLI_DEFAULT_BW, 1 / CLI_DEFAULT_GAMMA_BW};
+    ModelParams m = {SPEC_DEFAULT_ALPHA, 1 / SPEC_DEFAULT_BW, 1 / SPEC_DEFAULT_GAMMA_BW};
     const char *l = find_line(out, "# at the largest count, ");
     assert_non_null(l);
     c.count = strtoull(l + 24, NULL, 10);

@@ -440,10 +440,10 @@ static void test_file_errors(void **state)
 
 static void expect_spec(const char *spec, int p, int rc, const char *words)
 {
-    CliModel cm;
+    SpecModel cm;
     CliErr e = {""};
     Machine m;
-    assert_int_equal(cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
     int got = spec_parse(spec, p, &cm, &m, &e);
     if (got != rc)
         fail_msg("%s: %d, '%s'", spec, got, e.msg);
@@ -476,10 +476,10 @@ static void test_spec(void **state)
     expect_spec("torus:4x4,x.bw=1,x.bw=2", 16, -1, "gives x.bw twice");
     expect_spec("nodes:2x4,nic=shared,nic=rail", 8, -1, "gives nic twice");
     /* parameters land where they are named */
-    CliModel cm;
+    SpecModel cm;
     CliErr e;
     Machine m;
-    cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
+    spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
     assert_int_equal(spec_parse("torus:4x2,y.bw=2.5,lat=100ns", 8, &cm,
                                        &m, &e), 0);
     assert_true(fabs(m.cls[1].beta - 1 / 2.5e9) < 1e-22);
@@ -488,7 +488,7 @@ static void test_spec(void **state)
     assert_true(fabs(m.cls[1].lat - 100e-9) < 1e-18);
     /* alpha= for every class, even where --alpha 0 set none; a bus's
        medium takes no alpha, its ports no beta */
-    assert_int_equal(cli_parse_model("0", NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(spec_parse_model("0", NULL, NULL, NULL, &cm, &e), 0);
     assert_int_equal(spec_parse("torus:4x4,alpha=2us", 16, &cm, &m, &e), 0);
     assert_true(fabs(m.cls[0].alpha - 2e-6) < 1e-18 && fabs(m.cls[1].alpha - 2e-6) < 1e-18);
     assert_int_equal(spec_parse("bus:4,alpha=3us,bw=20", 4, &cm, &m, &e), 0);

@@ -86,8 +86,8 @@ static void check_scene(const AlgoInfo *a, int p, unsigned long long bytes)
     Schedule s;
     assert_int_equal(algo_generate(a, &sc.call, &s), CV_OK);
     Machine m;
-    ModelParams mp = {CLI_DEFAULT_ALPHA, 1 / CLI_DEFAULT_BW,
-                      1 / CLI_DEFAULT_GAMMA_BW};
+    ModelParams mp = {SPEC_DEFAULT_ALPHA, 1 / SPEC_DEFAULT_BW,
+                      1 / SPEC_DEFAULT_GAMMA_BW};
     assert_int_equal(machine_full(&m, p, mp.alpha, mp.beta, mp.gamma), CV_OK);
     CostTerms t;
     double want;
@@ -179,9 +179,9 @@ static void test_perf_model_column(void **state)
     remove(path);
     assert_non_null(strstr(json, "\"machine\": \"torus 2x2"));
     Machine m;
-    CliModel cm;
+    SpecModel cm;
     CliErr e;
-    assert_int_equal(cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
     assert_int_equal(spec_parse("torus:2x2,y.bw=2.5", 4, &cm, &m, &e), 0);
     int seen = 0;
     for (size_t i = 0; i < algo_count(); i++) {

@@ -574,78 +574,12 @@ int cli_parse_bw(const char *what, const char *s, double *out, CliErr *e)
                     what, s);
 }
 
-int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
-                    const char *link, CliModel *out, CliErr *e)
+int cli_parse_link(const char *s, MachineKind *out, CliErr *e)
 {
-    CliModel cm = {
-        .m = {CLI_DEFAULT_ALPHA, 1.0 / CLI_DEFAULT_BW, 1.0 / CLI_DEFAULT_GAMMA_BW},
-        .link = MACHINE_FULL,
-        .given = {alpha != NULL, beta != NULL, gamma != NULL},
-    };
-    if ((alpha && cli_parse_time("--alpha", alpha, &cm.m.alpha, e)) ||
-        (beta && cli_parse_bw("--beta", beta, &cm.m.beta, e)) ||
-        (gamma && cli_parse_bw("--gamma", gamma, &cm.m.gamma, e)))
-        return -1;
     int l = MACHINE_FULL;
-    if (link && parse_name(&flat_names, link, &l, e))
+    if (parse_name(&flat_names, s, &l, e))
         return -1;
-    cm.link = (MachineKind)l;
-    *out = cm;
-    return 0;
-}
-
-size_t cli_model_text(const CliModel *cm, char *buf, size_t n)
-{
-    CliText t = {buf, n, 0};
-    if (n)
-        buf[0] = '\0';
-    cli_text_add(&t, "machine %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
-             machine_kind_name(cm->link), cm->m.alpha * 1e6,
-             cm->given[0] ? "--alpha" : "default", 1e-9 / cm->m.beta,
-             cm->given[1] ? "--beta" : "default", 1e-9 / cm->m.gamma,
-             cm->given[2] ? "--gamma" : "default");
-    return t.len;
-}
-
-/* ---------------------------------------------------------- the call */
-
-int cli_check_call(const CollCall *c, CliErr *e)
-{
-    CvError why = coll_check(c);
-    int below, above;
-    coll_pow2_around(c->nranks, &below, &above);
-    if (why == CV_ERR_IN_PLACE)
-        return cli_fail(e, "%s has no in-place form: it sends from one buffer "
-                        "and receives into another, as nccl-tests' does; "
-                        "drop --in-place", coll_name(c->kind));
-    if (why)
-        return cli_fail(e, "%s runs on a power of two ranks only, and %d is "
-                        "not one; give -p %d or -p %d", coll_name(c->kind),
-                        c->nranks, below, above);
-    return 0;
-}
-
-int cli_resolve_call(const CliCallArgs *in, CollCall *call,
-                     const AlgoInfo **algo, CliErr *e)
-{
-    CollCall c = {0};
-    if (cli_parse_coll(in->coll, &c.kind, e) ||
-        cli_parse_algo(c.kind, in->algo, in->allow_all, algo, e))
-        return -1;
-    int most = in->max_ranks > 0 ? in->max_ranks : COLL_MAX_RANKS;
-    if (!in->ranks && in->def_ranks <= 0)
-        return cli_fail(e, "missing rank count; give -p RANKS (1 to %d)",
-                        most);
-    c.nranks = in->def_ranks;
-    if ((in->ranks && cli_parse_ranks_upto(in->ranks, most, &c.nranks, e)) ||
-        cli_parse_dtype(in->dtype, &c.dtype, e) ||
-        cli_parse_op(in->op, &c.op, e) ||
-        cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))
-        return -1;
-    c.in_place = in->in_place;
-    if (cli_check_call(&c, e))
-        return -1;
-    *call = c;
+    *out = (MachineKind)l;
     return 0;
 }
 

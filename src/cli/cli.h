@@ -160,18 +160,6 @@ int cli_parse_sweep(const char *min, const char *max, const char *factor,
 
 /* --------------------------------------------------------------- model */
 
-/* Model parameters and where each came from. */
-typedef struct {
-    ModelParams m;       /* alpha (s), beta (s/B), gamma (s/B) */
-    MachineKind link;    /* the flat machine: MACHINE_FULL or MACHINE_BUS */
-    bool given[3];       /* alpha, beta, gamma set on the command line */
-} CliModel;
-
-/* The documented defaults: alpha 1 us, beta 10 GB/s, gamma 20 GB/s. */
-#define CLI_DEFAULT_ALPHA 1e-6
-#define CLI_DEFAULT_BW 10e9
-#define CLI_DEFAULT_GAMMA_BW 20e9
-
 /* The range of model parameters an option may give, so that every time
  * the model computes from them is finite: alpha in seconds, bandwidths in
  * GB/s. */
@@ -179,9 +167,8 @@ typedef struct {
 #define CLI_MIN_BW 1e-6
 #define CLI_MAX_BW 1e6
 
-/* Parse --alpha, --beta, --gamma, --link (each may be NULL). */
-int cli_parse_model(const char *alpha, const char *beta, const char *gamma,
-                    const char *link, CliModel *out, CliErr *e);
+/* --link's value: a flat machine, full (or p2p) or bus (or shared). */
+int cli_parse_link(const char *s, MachineKind *out, CliErr *e);
 /* Option `what`'s value s as a time: microseconds, or a number with a
  * unit (s, ms, us, ns), at most CLI_MAX_ALPHA. */
 int cli_parse_time(const char *what, const char *s, double *out, CliErr *e);
@@ -191,35 +178,7 @@ int cli_parse_bw(const char *what, const char *s, double *out, CliErr *e);
 /* Option `what`'s value s: plain seconds (no unit) from 0 to max. */
 int cli_parse_seconds(const char *what, const char *s, double max,
                       double *out, CliErr *e);
-/* One line describing the parameters and their sources, e.g.
- * "machine full, alpha 1 us (default), beta 10 GB/s (--beta), ...". */
-size_t cli_model_text(const CliModel *cm, char *buf, size_t n);
-
-/* ---------------------------------------------------------- the call */
-
-/* The strings of a collective call as a command line gives them. */
-typedef struct {
-    const char *coll;  /* collective name (required) */
-    const char *algo;  /* algorithm, NULL for the default */
-    const char *ranks; /* rank count (NULL: def_ranks) */
-    const char *dtype; /* datatype, NULL for float */
-    const char *op;    /* op, NULL for sum */
-    const char *root;  /* root, NULL for 0 */
-    bool in_place;     /* --in-place given */
-    bool allow_all;    /* "all" is a valid algorithm */
-    int def_ranks;     /* ranks when none is given (0: required) */
-    int max_ranks;     /* most ranks (0: COLL_MAX_RANKS, what runs) */
-} CliCallArgs;
-
-/* Whether the collective defines call c (coll_check), or the sentence:
- * sendrecv in place, hypercube on a rank count not a power of two. */
-int cli_check_call(const CollCall *c, CliErr *e);
-
-/* Check the strings in a fixed order (collective, algorithm, ranks,
- * datatype, op, root), then the call as a whole (cli_check_call), and
- * fill *call (count 0) and *algo (NULL for all). */
-int cli_resolve_call(const CliCallArgs *in, CollCall *call,
-                     const AlgoInfo **algo, CliErr *e);
+/* --------------------------------------------------------------- texts */
 
 /* A duration with a unit that suits it ("850 ns", "1.25 ms"), 4 digits. */
 size_t cli_time_text(double seconds, char *buf, size_t n);

@@ -14,6 +14,7 @@
 #include "measure/calib.h"
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "scene/scene_opts.h"
 #include "scene/spec.h"
 #include "exec/exec.h"
 #include "exec/mono.h"
@@ -74,7 +75,7 @@ typedef struct {
     CollCall call;               /* the call; count changes per size */
     const AlgoInfo **algos;      /* the collective's algorithms */
     size_t nalgos;               /* how many */
-    CliModel model;              /* parameters (without a calibration) */
+    SpecModel model;              /* parameters (without a calibration) */
     Machine mach;                /* the machine (without a calibration):
                                     -T's, else the flat one of --link */
     bool topo_given;             /* -T named it */
@@ -123,17 +124,17 @@ typedef struct ModelPin {
 
 static int model_options(Model *m, const CliArgs *a, CliErr *e)
 {
-    CliCallArgs ca = {
+    SceneCallArgs ca = {
         .coll = a->npos ? a->pos[0] : NULL, .ranks = a->val[M_RANKS],
         .dtype = a->val[M_DTYPE], .root = a->val[M_ROOT],
         .max_ranks = SCHED_MAX_RANKS,
     };
     const AlgoInfo *dflt;
-    if (cli_resolve_call(&ca, &m->call, &dflt, e) ||
+    if (scene_opts_resolve_call(&ca, &m->call, &dflt, e) ||
         cli_parse_sweep(a->val[M_MIN], a->val[M_MAX], a->val[M_FACTOR],
                         a->val[M_STEP], m->call.dtype, MODEL_DEF_MIN,
                         MODEL_DEF_MAX, &m->sweep, e) ||
-        cli_parse_model(a->val[M_ALPHA], a->val[M_BETA], a->val[M_GAMMA],
+        spec_parse_model(a->val[M_ALPHA], a->val[M_BETA], a->val[M_GAMMA],
                         a->val[M_LINK], &m->model, e))
         return -1;
     if (cli_has(a, M_BACKEND) &&
@@ -382,7 +383,7 @@ static void model_header(Model *m, size_t last_count)
     else if (m->topo_given)
         machine_describe(&m->mach, false, model, sizeof model);
     else
-        cli_model_text(&m->model, model, sizeof model);
+        spec_model_text(&m->model, model, sizeof model);
     printf("# collviz model %s: %d rank%s, %s", coll_name(c->kind), c->nranks,
            c->nranks == 1 ? "" : "s", dtype_name(c->dtype));
     if (coll_is_rooted(c->kind))

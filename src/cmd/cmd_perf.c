@@ -15,6 +15,7 @@
 
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "scene/scene_opts.h"
 #include "scene/spec.h"
 #include "store/json.h"
 #include "store/store.h"
@@ -138,7 +139,7 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     bool ad = a->val[O_DTYPE] && !strcmp(a->val[O_DTYPE], "all");
     bool ao = a->val[O_OP] && !strcmp(a->val[O_OP], "all");
     bool ar = a->val[O_ROOT] && !strcmp(a->val[O_ROOT], "all");
-    CliCallArgs ca = {.coll = a->npos ? a->pos[0] : NULL,
+    SceneCallArgs ca = {.coll = a->npos ? a->pos[0] : NULL,
                       .algo = a->val[O_ALGO], .ranks = a->val[O_RANKS],
                       .dtype = ad ? NULL : a->val[O_DTYPE],
                       .op = ao ? NULL : a->val[O_OP],
@@ -155,7 +156,7 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     pa->native = ops && ops->native ? ops->native_name : NULL;
     if (pa->native && ca.algo && !strcmp(ca.algo, pa->native))
         pa->native_only = 1, ca.algo = "all";
-    if (cli_resolve_call(&ca, &pa->cfg.call, &pa->algo, e) ||
+    if (scene_opts_resolve_call(&ca, &pa->cfg.call, &pa->algo, e) ||
         cli_parse_sweep(a->val[O_MIN], a->val[O_MAX], a->val[O_FACTOR],
                         a->val[O_STEP], pa->cfg.call.dtype, 8, 64ull << 20,
                         &pa->cfg.sweep, e))
@@ -163,8 +164,8 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     if (pa->json_path && !*pa->json_path)
         return cli_fail(e, "--json needs a file name");
     if (cli_has(a, O_TOPO)) {
-        CliModel cm;
-        if (cli_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
+        SpecModel cm;
+        if (spec_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
             spec_parse(a->val[O_TOPO], pa->cfg.call.nranks, &cm,
                               &pa->mach, e))
             return -1;

@@ -196,7 +196,7 @@ int cmd_topo(int argc, char **argv)
 {
     CliArgs a;
     CliErr e;
-    CliModel cm;
+    SpecModel cm;
     Machine m;
     long p = 0;
     int rc = cli_start(&topo_cmd, TP_HELP, argc, argv, &a);
@@ -209,7 +209,7 @@ int cmd_topo(int argc, char **argv)
                                                                : "full";
     if ((cli_has(&a, TP_RANKS) &&
          cli_parse_int("-p", a.val[TP_RANKS], 1, MACHINE_MAX_RANKS, &p, &e)) ||
-        cli_parse_model(a.val[TP_ALPHA], a.val[TP_BETA], a.val[TP_GAMMA], NULL,
+        spec_parse_model(a.val[TP_ALPHA], a.val[TP_BETA], a.val[TP_GAMMA], NULL,
                         &cm, &e) ||
         spec_parse(spec, (int)p, &cm, &m, &e))
         return cli_error(&e);

@@ -202,7 +202,7 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
                         sc.call.nranks);
     t->call = sc.call;
     t->algo = sc.algo;
-    if (cli_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
+    if (spec_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
                         a->val[T_LINK], &t->model, e))
         return -1;
     if (sc.topo[0] && cli_has(a, T_LINK))

@@ -68,12 +68,12 @@ long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen)
 {
     Schedule s;
     Machine m;
-    CliModel cm;
+    SpecModel cm;
     CliErr ce;
     /* on the scene's machine (-T), as trace and the player build it: the
        torus, hier and nvls algorithms exist only there */
     if (sc->topo[0] &&
-        (cli_parse_model(NULL, NULL, NULL, NULL, &cm, &ce) ||
+        (spec_parse_model(NULL, NULL, NULL, NULL, &cm, &ce) ||
          spec_parse(sc->topo, sc->call.nranks, &cm, &m, &ce))) {
         snprintf(why, whylen, "%s", ce.msg);
         return -1;

@@ -32,7 +32,7 @@ typedef struct {
     int nargs;                 /* how many */
     const char *param[4];      /* alpha, beta, gamma, link (or NULL) */
     SceneSpec scene;           /* the scene it is asked over */
-    CliModel model;            /* the model's parameters */
+    SpecModel model;            /* the model's parameters */
     Schedule s;                /* the scene's schedule */
     bool have_s;               /* s is built */
     char *why;                 /* the sentence on failure */
@@ -595,7 +595,7 @@ static int parse(Q *q, char **w, int n, const SceneSpec *scene,
         }
     }
     CliErr e;
-    if (cli_parse_model(q->param[0], q->param[1], q->param[2], q->param[3],
+    if (spec_parse_model(q->param[0], q->param[1], q->param[2], q->param[3],
                         &q->model, &e))
         return fail(q, "%s", e.msg);
     if (i < n) {

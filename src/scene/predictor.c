@@ -4,14 +4,14 @@
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli/cli.h"
+#include "scene/spec.h"
 
 void predictor_defaults(Predictor *p)
 {
     *p = (Predictor){.machine = MACHINE_FULL,
-                     .params = {.alpha = CLI_DEFAULT_ALPHA,
-                                .beta = 1 / CLI_DEFAULT_BW,
-                                .gamma = 1 / CLI_DEFAULT_GAMMA_BW}};
+                     .params = {.alpha = SPEC_DEFAULT_ALPHA,
+                                .beta = 1 / SPEC_DEFAULT_BW,
+                                .gamma = 1 / SPEC_DEFAULT_GAMMA_BW}};
 }
 
 void predictor_calibrated(Predictor *p, const Calib *c)

@@ -47,12 +47,12 @@ static int parse_bytes(const char *size, const SceneLimits *lim,
 /* -T: the machine must parse and hold the call's ranks. */
 static int scene_opts_topo(const char *topo, SceneSpec *out, CliErr *e)
 {
-    CliModel cm;
+    SpecModel cm;
     Machine m;
     if (strlen(topo) >= sizeof out->topo)
         return cli_fail(e, "-T's value is longer than %zu bytes",
                         sizeof out->topo - 1);
-    if (cli_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
+    if (spec_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
         spec_parse(topo, out->call.nranks, &cm, &m, e))
         return -1;
     strcpy(out->topo, topo);
@@ -62,7 +62,7 @@ static int scene_opts_topo(const char *topo, SceneSpec *out, CliErr *e)
 int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
                      SceneSpec *out, CliErr *e)
 {
-    CliCallArgs ca = {
+    SceneCallArgs ca = {
         .coll = a->npos ? a->pos[0] : lim->def_coll,
         .algo = a->val[SCENE_OPT_ALGO],
         .ranks = a->val[SCENE_OPT_RANKS],
@@ -74,7 +74,7 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
         .max_ranks = lim->max_ranks,
     };
     *out = (SceneSpec){.bytes = 0};
-    if (cli_resolve_call(&ca, &out->call, &out->algo, e))
+    if (scene_opts_resolve_call(&ca, &out->call, &out->algo, e))
         return -1;
     if (out->call.nranks > lim->max_ranks)
         return cli_fail(e, "%s shows 1 to %d ranks, not %d; 'collviz trace' "
@@ -133,4 +133,46 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
         rc = scene_opts_parse(&a, lim, out, e);
     free(copy);
     return rc;
+}
+
+/* ---------------------------------------------------------- the call */
+
+int scene_opts_check_call(const CollCall *c, CliErr *e)
+{
+    CvError why = coll_check(c);
+    int below, above;
+    coll_pow2_around(c->nranks, &below, &above);
+    if (why == CV_ERR_IN_PLACE)
+        return cli_fail(e, "%s has no in-place form: it sends from one buffer "
+                        "and receives into another, as nccl-tests' does; "
+                        "drop --in-place", coll_name(c->kind));
+    if (why)
+        return cli_fail(e, "%s runs on a power of two ranks only, and %d is "
+                        "not one; give -p %d or -p %d", coll_name(c->kind),
+                        c->nranks, below, above);
+    return 0;
+}
+
+int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,
+                     const AlgoInfo **algo, CliErr *e)
+{
+    CollCall c = {0};
+    if (cli_parse_coll(in->coll, &c.kind, e) ||
+        cli_parse_algo(c.kind, in->algo, in->allow_all, algo, e))
+        return -1;
+    int most = in->max_ranks > 0 ? in->max_ranks : COLL_MAX_RANKS;
+    if (!in->ranks && in->def_ranks <= 0)
+        return cli_fail(e, "missing rank count; give -p RANKS (1 to %d)",
+                        most);
+    c.nranks = in->def_ranks;
+    if ((in->ranks && cli_parse_ranks_upto(in->ranks, most, &c.nranks, e)) ||
+        cli_parse_dtype(in->dtype, &c.dtype, e) ||
+        cli_parse_op(in->op, &c.op, e) ||
+        cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))
+        return -1;
+    c.in_place = in->in_place;
+    if (scene_opts_check_call(&c, e))
+        return -1;
+    *call = c;
+    return 0;
 }

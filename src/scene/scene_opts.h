@@ -94,4 +94,30 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
 int scene_opts_parse_line(const char *line, const SceneLimits *lim,
                           SceneSpec *out, CliErr *e);
 
+/* ---------------------------------------------------------- the call */
+
+/* The strings of a collective call as a command line gives them. */
+typedef struct {
+    const char *coll;  /* collective name (required) */
+    const char *algo;  /* algorithm, NULL for the default */
+    const char *ranks; /* rank count (NULL: def_ranks) */
+    const char *dtype; /* datatype, NULL for float */
+    const char *op;    /* op, NULL for sum */
+    const char *root;  /* root, NULL for 0 */
+    bool in_place;     /* --in-place given */
+    bool allow_all;    /* "all" is a valid algorithm */
+    int def_ranks;     /* ranks when none is given (0: required) */
+    int max_ranks;     /* most ranks (0: COLL_MAX_RANKS, what runs) */
+} SceneCallArgs;
+
+/* Whether the collective defines call c (coll_check), or the sentence:
+ * sendrecv in place, hypercube on a rank count not a power of two. */
+int scene_opts_check_call(const CollCall *c, CliErr *e);
+
+/* Check the strings in a fixed order (collective, algorithm, ranks,
+ * datatype, op, root), then the call as a whole (scene_opts_check_call), and
+ * fill *call (count 0) and *algo (NULL for all). */
+int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,
+                     const AlgoInfo **algo, CliErr *e);
+
 #endif

@@ -22,7 +22,7 @@ static bool is_file_spec(const char *s)
 
 bool spec_is_file(const char *spec) { return is_file_spec(spec); }
 
-static int read_machine_file(const char *path, const CliModel *cm,
+static int read_machine_file(const char *path, const SpecModel *cm,
                              Machine *out, CliErr *e)
 {
     FILE *f;
@@ -103,7 +103,7 @@ static int kind_of(const char *s, MachineKind *k)
 
 /* The shape part: dimensions by kind. */
 static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
-                      bool shared, const CliModel *cm, Machine *out,
+                      bool shared, const SpecModel *cm, Machine *out,
                       CliErr *e)
 {
     int sizes[MACHINE_MAX_DIMS], n = 0;
@@ -245,7 +245,7 @@ static int shape_option(const char *opt, bool *reduce, bool *shared,
     return 0;
 }
 
-static int parse_shorthand(const char *spec, int p, const CliModel *cm,
+static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
                            Machine *out, CliErr *e)
 {
     char buf[SPEC_MAX + 1], *opts[16];
@@ -298,7 +298,7 @@ static int parse_shorthand(const char *spec, int p, const CliModel *cm,
     return 0;
 }
 
-int spec_parse(const char *spec, int p, const CliModel *cm,
+int spec_parse(const char *spec, int p, const SpecModel *cm,
                       Machine *out, CliErr *e)
 {
     if (!spec || !*spec)
@@ -360,10 +360,43 @@ void spec_for(const char *spec, int p, char *out, size_t len)
     snprintf(out, len, "%s", strlen(wide) < len ? wide : spec);
 }
 
-int spec_flat(const CliModel *cm, int p, Machine *out, CliErr *e)
+int spec_flat(const SpecModel *cm, int p, Machine *out, CliErr *e)
 {
     CvError err = model_flat_machine(out, cm->link, p, &cm->m);
     return err ? cli_fail(e, "the machine could not be built: %s",
                           cv_strerror(err))
                : 0;
+}
+
+/* ------------------------------------------------------- the flat model */
+
+int spec_parse_model(const char *alpha, const char *beta, const char *gamma,
+                    const char *link, SpecModel *out, CliErr *e)
+{
+    SpecModel cm = {
+        .m = {SPEC_DEFAULT_ALPHA, 1.0 / SPEC_DEFAULT_BW, 1.0 / SPEC_DEFAULT_GAMMA_BW},
+        .link = MACHINE_FULL,
+        .given = {alpha != NULL, beta != NULL, gamma != NULL},
+    };
+    if ((alpha && cli_parse_time("--alpha", alpha, &cm.m.alpha, e)) ||
+        (beta && cli_parse_bw("--beta", beta, &cm.m.beta, e)) ||
+        (gamma && cli_parse_bw("--gamma", gamma, &cm.m.gamma, e)))
+        return -1;
+    if (link && cli_parse_link(link, &cm.link, e))
+        return -1;
+    *out = cm;
+    return 0;
+}
+
+size_t spec_model_text(const SpecModel *cm, char *buf, size_t n)
+{
+    CliText t = {buf, n, 0};
+    if (n)
+        buf[0] = '\0';
+    cli_text_add(&t, "machine %s, alpha %g us (%s), beta %g GB/s (%s), gamma %g GB/s (%s)",
+             machine_kind_name(cm->link), cm->m.alpha * 1e6,
+             cm->given[0] ? "--alpha" : "default", 1e-9 / cm->m.beta,
+             cm->given[1] ? "--beta" : "default", 1e-9 / cm->m.gamma,
+             cm->given[2] ? "--gamma" : "default");
+    return t.len;
 }

@@ -28,6 +28,26 @@
 
 #include "cli/cli.h"
 #include "core/machine.h"
+#include "core/model.h"
+
+/* Model parameters and where each came from. */
+typedef struct {
+    ModelParams m;       /* alpha (s), beta (s/B), gamma (s/B) */
+    MachineKind link;    /* the flat machine: MACHINE_FULL or MACHINE_BUS */
+    bool given[3];       /* alpha, beta, gamma set on the command line */
+} SpecModel;
+
+/* The documented defaults: alpha 1 us, beta 10 GB/s, gamma 20 GB/s. */
+#define SPEC_DEFAULT_ALPHA 1e-6
+#define SPEC_DEFAULT_BW 10e9
+#define SPEC_DEFAULT_GAMMA_BW 20e9
+
+/* Parse --alpha, --beta, --gamma, --link (each may be NULL). */
+int spec_parse_model(const char *alpha, const char *beta, const char *gamma,
+                    const char *link, SpecModel *out, CliErr *e);
+/* One line describing the parameters and their sources, e.g.
+ * "machine full, alpha 1 us (default), beta 10 GB/s (--beta), ...". */
+size_t spec_model_text(const SpecModel *cm, char *buf, size_t n);
 
 /* The help line of -T, for every command's table. */
 #define SPEC_OPT_TOPO {'T', "topo", "MACHINE", "price on MACHINE: full (default), bus, switch[,reduce], ring, torus:AxB[xC], mesh:AxB, nodes:GxL[,nic=shared], or a machine file (see 'collviz topo --help')"}
@@ -35,7 +55,7 @@
 /* Parse spec into *out for p ranks (p <= 0: the shape's own count; a
  * shape without one then needs p). cm gives the default parameters. A
  * machine of another rank count than p is refused with both numbers. */
-int spec_parse(const char *spec, int p, const CliModel *cm,
+int spec_parse(const char *spec, int p, const SpecModel *cm,
                       Machine *out, CliErr *e);
 
 /* spec made to hold p ranks into out: a shape that multiplies to another
@@ -48,6 +68,6 @@ void spec_for(const char *spec, int p, char *out, size_t len);
 bool spec_is_file(const char *spec);
 
 /* The machine of --link without -T: full or bus under cm. */
-int spec_flat(const CliModel *cm, int p, Machine *out, CliErr *e);
+int spec_flat(const SpecModel *cm, int p, Machine *out, CliErr *e);
 
 #endif

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "algos/algo.h"
-#include "cli/cli.h"
+#include "scene/spec.h"
 #include "store/json.h"
 #include "store/sink.h"
 #include "core/model.h"
@@ -45,7 +45,7 @@ typedef struct {
 typedef struct {
     CollCall call;           /* the call traced */
     const AlgoInfo *algo;    /* its algorithm */
-    CliModel model;          /* model parameters */
+    SpecModel model;          /* model parameters */
     Machine mach;            /* the machine it is priced on (-T, else the
                                 flat one of --link) */
     bool topo_given;         /* -T named it */

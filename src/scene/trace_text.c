@@ -61,7 +61,7 @@ static void text_begin(Trace *t)
 {
     const CollCall *c = &t->call;
     char model[256];
-    cli_model_text(&t->model, model, sizeof model);
+    spec_model_text(&t->model, model, sizeof model);
     sink_printf(t->out, "# collviz trace %s, algorithm %s, %d rank%s, size %zu bytes = "
                 "count %zu %s", coll_name(c->kind), t->algo->name, c->nranks,
                 c->nranks == 1 ? "" : "s", coll_size_bytes(c), c->count,

@@ -170,10 +170,10 @@ static void model(Scene *sc)
 static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
                               char *why, size_t whylen)
 {
-    CliModel cm;
+    SpecModel cm;
     CliErr e;
     char spec[SCENE_TOPO_LEN];
-    cli_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
+    spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
     if (!set->topo[0]) {
         sc->topo[0] = '\0';
         return spec_flat(&cm, p, &sc->mach, &e) ? CV_ERR_ARG : CV_OK;
