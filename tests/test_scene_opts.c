@@ -173,18 +173,48 @@ static void test_bad_lines_as_tui(void **state)
         check_same_sentence(bad[i], &scene_limits_tui);
 }
 
-/* -T: the shorthand is the scene's machine; a lesson's line names no
- * file (the command line may). */
+/* -T: the shorthand is the scene's machine, parsed once with the scene
+ * and again only for another rank count; a lesson's line names no file
+ * (the command line may). */
 static void test_machine(void **state)
 {
     SceneSpec sc;
     CliErr e = {{0}};
+    unsigned long before = spec_parse_count();
     assert_int_equal(scene_opts_parse_line("allreduce -p 8 -s 1K -T torus:4x2",
                                            &scene_limits_trace, &sc, &e), 0);
-    assert_string_equal(sc.topo, "torus:4x2");
+    assert_int_equal(spec_parse_count(), before + 1);
+    assert_string_equal(sc.machine.given, "torus:4x2");
+    assert_string_equal(sc.machine.spec, "torus:4x2");
+    assert_int_equal(sc.machine.mach.kind, MACHINE_TORUS);
+    assert_int_equal(sc.machine.mach.nranks, 8);
+    assert_int_equal(sc.machine.mach.ndims, 2);
+    assert_int_equal(sc.machine.mach.dim[0].size, 4);
+    assert_int_equal(sc.machine.mach.dim[1].size, 2);
+    /* the same ranks under the same parameters: nothing parsed */
+    SpecModel cm;
+    assert_int_equal(spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(spec_machine_build(&sc.machine, 8, true, &cm, &e), 0);
+    assert_int_equal(spec_parse_count(), before + 1);
+    /* 16 ranks: the squarest torus of two dimensions, 4x4, parsed once */
+    assert_int_equal(spec_machine_build(&sc.machine, 16, true, &cm, &e), 0);
+    assert_int_equal(spec_parse_count(), before + 2);
+    assert_string_equal(sc.machine.given, "torus:4x2");
+    assert_string_equal(sc.machine.spec, "torus:4x4");
+    assert_int_equal(sc.machine.mach.nranks, 16);
+    /* without reshaping, a shape of 8 ranks does not hold 16 */
+    SpecMachine fixed;
+    assert_int_equal(spec_machine_name(&fixed, "torus:4x2", &e), 0);
+    assert_int_equal(spec_machine_build(&fixed, 16, false, &cm, &e), -1);
+    assert_non_null(strstr(e.msg, "has 8 ranks but the call has 16"));
+    /* other parameters: built again */
+    cm.m.alpha *= 2;
+    assert_int_equal(spec_machine_build(&sc.machine, 16, true, &cm, &e), 0);
+    assert_int_equal(spec_parse_count(), before + 4);
     assert_int_equal(scene_opts_parse_line("allreduce -p 8 -s 1K",
                                            &scene_limits_trace, &sc, &e), 0);
-    assert_string_equal(sc.topo, "");
+    assert_string_equal(sc.machine.given, "");
+    assert_int_equal(sc.machine.mach.nranks, 0); /* the flat one: not built */
     assert_int_equal(scene_opts_parse_line("allreduce -p 8 -s 1K -T ./m.yml",
                                            &scene_limits_trace, &sc, &e), -1);
     assert_non_null(strstr(e.msg, "not by a file"));

@@ -177,7 +177,7 @@ static void open_sized(App *app, const AppOptions *o, int w, int h,
     char why[200];
     if (app_init(app, o, why, sizeof why) != CV_OK)
         fail_msg("%s %s p=%d on %s: %s", coll_name(o->kind), o->algo,
-                 o->nranks, o->topo ? o->topo : "full", why);
+                 o->nranks, o->machine ? o->machine->given : "full", why);
     app->view.term_w = w, app->view.term_h = h;
     app->view.ascii = ascii;
 }
@@ -285,7 +285,12 @@ static void test_counters_whole(void **state)
                     for (int timed = 0; timed < 3; timed++) {
                         AppOptions o = app_options(sc[i].kind, sc[i].algo,
                                                    sc[i].p, true);
-                        o.topo = sc[i].topo;
+                        SpecMachine sm;
+                        CliErr ce;
+                        if (sc[i].topo) {
+                            assert_int_equal(spec_machine_name(&sm, sc[i].topo, &ce), 0);
+                            o.machine = &sm;
+                        }
                         o.present = present;
                         App app;
                         int w = sizes[z][0], h = sizes[z][1];

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "golden_fixture.h"
+#include "scene/scene_opts.h"
 #include "ui/i18n.h"
 #include "ui/scene.h"
 #include "ui/screen.h"
@@ -35,7 +36,12 @@ static void open_coll(App *app, CollKind k, const char *algo, int p,
 {
     AppOptions o = app_options(k, algo, p, true);
     char why[200];
-    o.topo = topo;
+    SpecMachine sm;
+    CliErr ce;
+    if (topo) {
+        assert_int_equal(spec_machine_name(&sm, topo, &ce), 0);
+        o.machine = &sm;
+    }
     assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
 }
 
@@ -126,7 +132,7 @@ static void test_loads_by_hand(void **state)
     char *t = frame(&app, 100, 30, "Right\nRight\nRight\nRight\n");
     free(t);
     const Scene *sc = app.scene;
-    const Machine *m = &sc->mach;
+    const Machine *m = &sc->machine.mach;
     double blk = 64.0 * 1024 * 1024 / 8;
     int l[4];
     assert_int_equal(machine_route(m, 3, 4, l, 4), 2);
@@ -161,14 +167,44 @@ static void test_menu_and_ranks(void **state)
     /* pick torus:4x4, then 8 ranks: it becomes torus:4x2 and says so */
     t = frame(&app, 100, 30, "Down\nDown\nDown\nDown\nDown\nEnter\n");
     free(t);
-    assert_string_equal(app.scene->topo, "torus:4x4");
+    assert_string_equal(app.scene->machine.spec, "torus:4x4");
     assert_true(app.scene->model.what_if);
     SceneSetup set;
     scene_setup(app.scene, &set);
     set.call.nranks = 8;
     assert_true(app_remake(&app, &set, false));
-    assert_string_equal(app.scene->topo, "torus:4x2");
+    assert_string_equal(app.scene->machine.spec, "torus:4x2");
     assert_non_null(strstr(app.status.msg, "torus:4x4 does not hold 8 ranks"));
+    app_fini(&app);
+}
+
+/* -T is parsed once per scene: the TUI's first scene takes the machine
+ * its options built; a scene remade for the same ranks parses nothing,
+ * one for other ranks parses its reshaped spec once. */
+static void test_parsed_once(void **state)
+{
+    (void)state;
+    SceneSpec sc;
+    CliErr e;
+    unsigned long n = spec_parse_count();
+    assert_int_equal(scene_opts_parse_line("allreduce -a ring -p 8 -s 1K -T torus:4x2",
+                                           &scene_limits_tui, &sc, &e), 0);
+    assert_int_equal(spec_parse_count(), n + 1);
+    AppOptions o = app_options(sc.call.kind, sc.algo->name, 8, true);
+    o.machine = &sc.machine;
+    App app;
+    char why[200];
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    assert_int_equal(spec_parse_count(), n + 1);
+    assert_string_equal(app.scene->machine.spec, "torus:4x2");
+    SceneSetup set;
+    scene_setup(app.scene, &set);
+    assert_true(app_remake(&app, &set, false));
+    assert_int_equal(spec_parse_count(), n + 1);
+    set.call.nranks = 16;
+    assert_true(app_remake(&app, &set, false));
+    assert_int_equal(spec_parse_count(), n + 2);
+    assert_string_equal(app.scene->machine.spec, "torus:4x4");
     app_fini(&app);
 }
 
@@ -178,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_loads_by_hand),
         cmocka_unit_test(test_menu_and_ranks),
+        cmocka_unit_test(test_parsed_once),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

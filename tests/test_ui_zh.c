@@ -230,7 +230,12 @@ static bool phases_of(const AlgoInfo *a, const char *topo, int p,
                       const char **out, size_t *n, size_t cap)
 {
     AppOptions o = app_options(a->coll, a->name, p, true);
-    o.topo = topo;
+    SpecMachine sm;
+    CliErr ce;
+    if (topo) {
+        assert_int_equal(spec_machine_name(&sm, topo, &ce), 0);
+        o.machine = &sm;
+    }
     App app;
     char why[200];
     if (app_init(&app, &o, why, sizeof why) != CV_OK) {

@@ -190,7 +190,15 @@ int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
 static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
 {
     SceneSpec sc;
-    if (scene_opts_parse(a, &scene_limits_trace, &sc, e) ||
+    /* The model first, so that -T's machine is built once, under it; a
+     * wrong --alpha, --beta, --gamma or --link is said after the scene's
+     * sentences, as before. */
+    CliErr model_err;
+    bool model_ok = !spec_parse_model(a->val[T_ALPHA], a->val[T_BETA],
+                                      a->val[T_GAMMA], a->val[T_LINK],
+                                      &t->model, &model_err);
+    if (scene_opts_parse_on(a, &scene_limits_trace,
+                            model_ok ? &t->model : NULL, &sc, e) ||
         trace_fits(&sc.call, sc.bytes, e))
         return -1;
     if (cli_has(a, T_SUMMARY) && cli_has(a, T_STEPS))
@@ -202,16 +210,16 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
                         sc.call.nranks);
     t->call = sc.call;
     t->algo = sc.algo;
-    if (spec_parse_model(a->val[T_ALPHA], a->val[T_BETA], a->val[T_GAMMA],
-                        a->val[T_LINK], &t->model, e))
+    if (!model_ok) {
+        *e = model_err;
         return -1;
-    if (sc.topo[0] && cli_has(a, T_LINK))
+    }
+    if (sc.machine.given[0] && cli_has(a, T_LINK))
         return cli_fail(e, "-T names the machine: give it or --link, not both");
-    t->topo_given = sc.topo[0] != '\0';
-    if (t->topo_given ? spec_parse(sc.topo, t->call.nranks,
-                                          &t->model, &t->mach, e)
-                      : spec_flat(&t->model, t->call.nranks, &t->mach, e))
+    t->topo_given = sc.machine.given[0] != '\0';
+    if (spec_machine_build(&sc.machine, t->call.nranks, false, &t->model, e))
         return -1;
+    t->mach = sc.machine.mach;
     t->links = cli_has(a, T_LINKS);
     t->json = cli_has(a, T_JSON);
     t->full = cli_has(a, T_FULL);

@@ -67,19 +67,11 @@ int lint_picture_fits(const SceneSpec *sc, char *why, size_t whylen)
 long lint_scene_steps(const SceneSpec *sc, char *why, size_t whylen)
 {
     Schedule s;
-    Machine m;
-    SpecModel cm;
-    CliErr ce;
-    /* on the scene's machine (-T), as trace and the player build it: the
-       torus, hier and nvls algorithms exist only there */
-    if (sc->topo[0] &&
-        (spec_parse_model(NULL, NULL, NULL, NULL, &cm, &ce) ||
-         spec_parse(sc->topo, sc->call.nranks, &cm, &m, &ce))) {
-        snprintf(why, whylen, "%s", ce.msg);
-        return -1;
-    }
-    CvError e = algo_generate_on(sc->algo, &sc->call, sc->topo[0] ? &m : NULL,
-                                 &s, NULL, 0);
+    /* on the scene's machine (-T, built when its options were read), as
+       trace and the player build it: the torus, hier and nvls algorithms
+       exist only there */
+    const Machine *m = sc->machine.given[0] ? &sc->machine.mach : NULL;
+    CvError e = algo_generate_on(sc->algo, &sc->call, m, &s, NULL, 0);
     if (e) {
         snprintf(why, whylen, "the %s schedule cannot be built: %s",
                  sc->algo->name, cv_strerror(e));

@@ -138,18 +138,26 @@ static bool spend(Q *q, unsigned long long n)
     return !q->over;
 }
 
+/* The scene's machine for p ranks under the query's model: -T's (parsed
+ * again only when p or the model changes), else the flat machine of the
+ * model's link. */
+static const Machine *query_machine(Q *q, int p)
+{
+    CliErr e;
+    return spec_machine_build(&q->scene.machine, p, false, &q->model, &e)
+               ? NULL
+               : &q->scene.machine.mach;
+}
+
 static CvError query_generate(Q *q, const AlgoInfo *a, const CollCall *c,
                               Schedule *s)
 {
-    Machine m;
-    CliErr e;
     if (q->over)
         return CV_ERR_ARG;
-    if (q->scene.topo[0] &&
-        spec_parse(q->scene.topo, c->nranks, &q->model, &m, &e))
+    const Machine *m = NULL; /* the flat machine's schedules are plain */
+    if (q->scene.machine.given[0] && !(m = query_machine(q, c->nranks)))
         return CV_ERR_ARG;
-    CvError r = algo_generate_on(a, c, q->scene.topo[0] ? &m : NULL, s, NULL,
-                                 0);
+    CvError r = algo_generate_on(a, c, m, s, NULL, 0);
     if (!r && !spend(q, s->nxfers)) {
         sched_fini(s);
         return CV_ERR_ARG;
@@ -389,15 +397,13 @@ static int q_done(Q *q, QueryValue *v)
 /* Seconds of schedule s (or of its step k when k < SIZE_MAX) on the
  * scene's machine: -T's, else the flat machine of the model's link, as
  * trace and model price it. */
-static CvError query_price(const Q *q, const Schedule *s, CostTerms *t,
+static CvError query_price(Q *q, const Schedule *s, CostTerms *t,
                            double *sec, size_t k)
 {
-    Machine m;
-    CliErr e;
-    if (q->scene.topo[0] ? spec_parse(q->scene.topo, s->call.nranks,
-                                             &q->model, &m, &e)
-                         : spec_flat(&q->model, s->call.nranks, &m, &e))
+    const Machine *mp = query_machine(q, s->call.nranks);
+    if (!mp)
         return CV_ERR_ARG;
+    Machine m = *mp;
     if (k == SIZE_MAX)
         return model_machine_cost(s, &m, false, t, sec);
     Pricer pr;

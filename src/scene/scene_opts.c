@@ -45,22 +45,27 @@ static int parse_bytes(const char *size, const SceneLimits *lim,
 }
 
 /* -T: the machine must parse and hold the call's ranks. */
-static int scene_opts_topo(const char *topo, SceneSpec *out, CliErr *e)
+static int scene_opts_topo(const char *topo, const SpecModel *cm,
+                           SceneSpec *out, CliErr *e)
 {
-    SpecModel cm;
-    Machine m;
-    if (strlen(topo) >= sizeof out->topo)
-        return cli_fail(e, "-T's value is longer than %zu bytes",
-                        sizeof out->topo - 1);
-    if (spec_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
-        spec_parse(topo, out->call.nranks, &cm, &m, e))
+    SpecModel def;
+    if (!cm && spec_parse_model(NULL, NULL, NULL, NULL, &def, e))
         return -1;
-    strcpy(out->topo, topo);
-    return 0;
+    return spec_machine_name(&out->machine, topo, e) ||
+                   spec_machine_build(&out->machine, out->call.nranks, false,
+                                      cm ? cm : &def, e)
+               ? -1
+               : 0;
 }
 
 int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
                      SceneSpec *out, CliErr *e)
+{
+    return scene_opts_parse_on(a, lim, NULL, out, e);
+}
+
+int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
+                        const SpecModel *cm, SceneSpec *out, CliErr *e)
 {
     SceneCallArgs ca = {
         .coll = a->npos ? a->pos[0] : lim->def_coll,
@@ -82,8 +87,9 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
                         out->call.nranks);
     if (parse_bytes(a->val[SCENE_OPT_SIZE], lim, out, e))
         return -1;
-    return cli_has(a, SCENE_OPT_TOPO) ? scene_opts_topo(a->val[SCENE_OPT_TOPO],
-                                                       out, e) : 0;
+    return cli_has(a, SCENE_OPT_TOPO)
+               ? scene_opts_topo(a->val[SCENE_OPT_TOPO], cm, out, e)
+               : 0;
 }
 
 /* ------------------------------------------------------------ one line */

@@ -41,9 +41,6 @@ enum {
     [SCENE_OPT_INPLACE] = CLI_OPT_INPLACE,                                    \
     [SCENE_OPT_TOPO] = SPEC_OPT_TOPO
 
-/* Bytes of a machine's name in -T's syntax. */
-#define SCENE_TOPO_LEN 96
-
 /* What a command allows and assumes. */
 typedef struct {
     const char *cmd;         /* the command whose words these are, named in
@@ -75,8 +72,9 @@ typedef struct {
     bool bytes_given;         /* -s was given: bytes is a whole number of
                                  blocks; else bytes is def_bytes and count
                                  the whole blocks it holds */
-    char topo[SCENE_TOPO_LEN];/* -T's machine ("": full, the default),
-                                 checked to hold the call's ranks */
+    SpecMachine machine;      /* -T's machine (given "": the flat one),
+                                 built for the call's ranks under the
+                                 default parameters */
 } SceneSpec;
 
 /* Check the scene options of a: its first positional (the collective)
@@ -85,6 +83,10 @@ typedef struct {
  * size. Returns 0 and *out, or -1 and the sentence in *e. */
 int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
                      SceneSpec *out, CliErr *e);
+/* The same, -T's machine built under cm (NULL: the default parameters),
+ * for a command whose --alpha, --beta, --gamma set them. */
+int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
+                        const SpecModel *cm, SceneSpec *out, CliErr *e);
 
 /* The same options from one line, split at blanks, as a lesson's scene
  * gives them: "allreduce -a ring -p 8 -s 64". Any sentence is the one

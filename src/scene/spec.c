@@ -1,6 +1,7 @@
 /* spec.c - `-T`: a machine from a shorthand or a file. */
 #include "scene/spec.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -298,9 +299,15 @@ static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
     return 0;
 }
 
+/* spec_parse's calls in this process (spec_parse_count). */
+static _Atomic unsigned long parses;
+
+unsigned long spec_parse_count(void) { return parses; }
+
 int spec_parse(const char *spec, int p, const SpecModel *cm,
                       Machine *out, CliErr *e)
 {
+    parses++;
     if (!spec || !*spec)
         return cli_fail(e, "-T needs a machine: full, bus, switch, ring, "
                         "torus:AxB, mesh:AxB, nodes:GxL or a file");
@@ -356,8 +363,15 @@ void spec_for(const char *spec, int p, char *out, size_t len)
 {
     char wide[2 * SPEC_MAX + 64];
     machine_for(spec, p, wide, sizeof wide);
-    /* a shape made to fit that does not fit the caller's room: as given */
-    snprintf(out, len, "%s", strlen(wide) < len ? wide : spec);
+    /* a shape made to fit that does not fit the caller's room: as given
+       (cut to the room, as snprintf would) */
+    const char *from = strlen(wide) < len ? wide : spec;
+    size_t n = strlen(from);
+    if (!len)
+        return;
+    n = n < len ? n : len - 1;
+    memcpy(out, from, n);
+    out[n] = '\0';
 }
 
 int spec_flat(const SpecModel *cm, int p, Machine *out, CliErr *e)
@@ -366,6 +380,45 @@ int spec_flat(const SpecModel *cm, int p, Machine *out, CliErr *e)
     return err ? cli_fail(e, "the machine could not be built: %s",
                           cv_strerror(err))
                : 0;
+}
+
+/* ------------------------------------------------------ a scene's machine */
+
+int spec_machine_name(SpecMachine *sm, const char *given, CliErr *e)
+{
+    if (!given)
+        given = "";
+    if (strlen(given) >= sizeof sm->given)
+        return cli_fail(e, "-T's value is longer than %zu bytes",
+                        sizeof sm->given - 1);
+    *sm = (SpecMachine){.mach.nranks = 0};
+    strcpy(sm->given, given);
+    return 0;
+}
+
+static bool same_model(const SpecModel *a, const SpecModel *b)
+{
+    return a->m.alpha == b->m.alpha && a->m.beta == b->m.beta &&
+           a->m.gamma == b->m.gamma && a->link == b->link;
+}
+
+int spec_machine_build(SpecMachine *sm, int p, bool reshape,
+                       const SpecModel *cm, CliErr *e)
+{
+    if (sm->mach.nranks == p && same_model(&sm->model, cm))
+        return 0;
+    Machine m;
+    char spec[SPEC_LEN];
+    if (reshape)
+        spec_for(sm->given, p, spec, sizeof spec);
+    else
+        snprintf(spec, sizeof spec, "%s", sm->given);
+    if (spec[0] ? spec_parse(spec, p, cm, &m, e) : spec_flat(cm, p, &m, e))
+        return -1;
+    strcpy(sm->spec, spec);
+    sm->model = *cm;
+    sm->mach = m;
+    return 0;
 }
 
 /* ------------------------------------------------------- the flat model */

@@ -70,4 +70,35 @@ bool spec_is_file(const char *spec);
 /* The machine of --link without -T: full or bus under cm. */
 int spec_flat(const SpecModel *cm, int p, Machine *out, CliErr *e);
 
+/* How many times this process has parsed a -T spec (spec_parse): a scene
+ * parses its machine once, and again only when its ranks change. */
+unsigned long spec_parse_count(void);
+
+/* ------------------------------------------------------ a scene's machine */
+
+/* Bytes of a machine's name in -T's syntax. */
+#define SPEC_LEN 96
+
+/* The machine of a scene: -T's spec as given, the spec that holds the
+ * scene's ranks, and the machine it gives, parsed once for those ranks
+ * and again only when they (or the parameters) change. */
+typedef struct {
+    char given[SPEC_LEN]; /* -T's value ("": none, the flat machine) */
+    char spec[SPEC_LEN];  /* given, or its shape made to hold mach.nranks
+                             (spec_for) when `reshape` allowed it */
+    SpecModel model;      /* the parameters mach was built under */
+    Machine mach;         /* the machine; mach.nranks 0: not built yet */
+} SpecMachine;
+
+/* sm names `given` ("" or NULL: the flat machine), not built yet. Returns
+ * -1 with the sentence when given is longer than SPEC_LEN - 1 bytes. */
+int spec_machine_name(SpecMachine *sm, const char *given, CliErr *e);
+
+/* Build sm's machine for p ranks under cm, unless it holds p ranks built
+ * under cm already (then nothing is parsed). With reshape, a shape of
+ * another rank count is made to hold p (spec_for); without, it is refused
+ * as spec_parse refuses it. */
+int spec_machine_build(SpecMachine *sm, int p, bool reshape,
+                       const SpecModel *cm, CliErr *e);
+
 #endif

@@ -76,7 +76,8 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     char bwhy[160] = "";
     *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
                                                                  : 1};
-    snprintf(set->topo, sizeof set->topo, "%s", o->topo ? o->topo : "");
+    if (o->machine)
+        set->machine = *o->machine;
     if (!(set->backend = exec_find_spec(bname, &set->backend_params, bwhy,
                                         sizeof bwhy))) {
         snprintf(why, whylen, "The %s backend cannot be used: %s.", bname,

@@ -23,6 +23,7 @@
 #include "algos/algo.h"
 #include "core/coll.h"
 #include "core/error.h"
+#include "scene/spec.h"
 #include "ui/action.h"
 #include "ui/menu.h"
 #include "ui/text.h"
@@ -193,7 +194,8 @@ typedef struct {
                                 for "threads" */
     int cells;               /* picture cells per block, 0 for default */
     bool present;            /* start in presenter mode */
-    const char *topo;        /* -T: the machine (NULL: full) */
+    const SpecMachine *machine; /* -T: the machine, built or only named
+                                   (NULL: full) */
     bool no_worker;          /* no background thread (scripted tests) */
 } AppOptions;
 

@@ -213,7 +213,10 @@ static void pick(App *app, int i)
     } else if (k == MENU_MACHINE) {
         SceneSetup set;
         scene_setup(app->scene, &set);
-        menu_machine((int)v, set.call.nranks, set.topo, sizeof set.topo);
+        char spec[SPEC_LEN];
+        CliErr e;
+        menu_machine((int)v, set.call.nranks, spec, sizeof spec);
+        spec_machine_name(&set.machine, spec, &e); /* the menu's fit */
         app_remake(app, &set, true); /* the same schedule, priced anew */
     } else if (k != MENU_NONE) {
         SceneSetup set;

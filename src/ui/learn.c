@@ -155,7 +155,7 @@ static bool picture_spec(Learn *l, const SceneSpec *spec)
     if (!l->have_app) {
         AppOptions o = app_options(spec->call.kind, spec->algo->name,
                                    spec->call.nranks, true);
-        o.topo = spec->topo[0] ? spec->topo : NULL;
+        o.machine = spec->machine.given[0] ? &spec->machine : NULL;
         if (app_init(&l->app, &o, why, sizeof why)) {
             app_fini(&l->app);
             snprintf(c->pic_note, sizeof c->pic_note, "%s", why);
@@ -169,7 +169,7 @@ static bool picture_spec(Learn *l, const SceneSpec *spec)
     set.algo = spec->algo;
     /* the scene's machine (-T), "" for the flat one: the torus, hier and
        nvls algorithms are built only on theirs */
-    snprintf(set.topo, sizeof set.topo, "%s", spec->topo);
+    set.machine = spec->machine;
     /* the picture's state is bounded (lint.h): a scene too large to follow
        element by element is drawn from a smaller count */
     set.count = lint_picture_count(spec);

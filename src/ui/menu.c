@@ -142,9 +142,9 @@ bool menu_machine(int i, int p, char *out, size_t len)
 
 static void fill_machines(const Scene *sc, Menu *m)
 {
-    char spec[SCENE_TOPO_LEN];
+    char spec[SPEC_LEN];
     for (int i = 0; menu_machine(i, sc->call.nranks, spec, sizeof spec); i++)
-        add_item(m, i, !strcmp(spec, sc->topo), "%-22s %s",
+        add_item(m, i, !strcmp(spec, sc->machine.spec), "%-22s %s",
                  spec[0] ? spec : "full", _(machines[i].what));
 }
 
@@ -158,7 +158,7 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
                 char t[sizeof m->label[0]]; /* the name and its summary
                                                (cut where the box ends), or
                                                what machine it needs */
-                bool fits = algo_fits(algo_at(i), c, &sc->mach, NULL, 0);
+                bool fits = algo_fits(algo_at(i), c, &sc->machine.mach, NULL, 0);
                 if (fits)
                     snprintf(t, sizeof t, "%-16s %s", algo_at(i)->name,
                              words_summary(algo_at(i)));

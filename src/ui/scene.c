@@ -98,10 +98,10 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
                                                 set->cells);
     bc.count = coll_count_floor(call, set->bytes);
     char fit[160] = "";
-    CvError e = algo_generate_on(set->algo, &pc, &sc->mach, &sc->sched, fit,
+    CvError e = algo_generate_on(set->algo, &pc, &sc->machine.mach, &sc->sched, fit,
                                  sizeof fit);
     if (!e)
-        e = algo_generate_on(set->algo, &bc, &sc->mach, &sc->big_sched,
+        e = algo_generate_on(set->algo, &bc, &sc->machine.mach, &sc->big_sched,
                              NULL, 0);
     if (e == CV_ERR_ALGO && fit[0])
         snprintf(why, whylen, _("%s is not made for this machine: %s."),
@@ -161,33 +161,31 @@ static void model(Scene *sc)
         predictor_calibrated(&sc->model, &c);
     else
         predictor_defaults(&sc->model);
-    predictor_machine(&sc->model, sc->topo[0] ? &sc->mach : NULL);
+    predictor_machine(&sc->model,
+                      sc->machine.spec[0] ? &sc->machine.mach : NULL);
     sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
 }
 
-/* The machine of set->topo for p ranks (a shape made to hold them, said
- * in why); "" is full. */
+/* The machine of set->machine for p ranks (a shape made to hold them,
+ * said in why; given "": full), parsed only when the setup's is not built
+ * for p ranks already. */
 static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
                               char *why, size_t whylen)
 {
     SpecModel cm;
     CliErr e;
-    char spec[SCENE_TOPO_LEN];
     spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
-    if (!set->topo[0]) {
-        sc->topo[0] = '\0';
-        return spec_flat(&cm, p, &sc->mach, &e) ? CV_ERR_ARG : CV_OK;
-    }
-    spec_for(set->topo, p, spec, sizeof spec);
-    if (spec_parse(spec, p, &cm, &sc->mach, &e)) {
+    sc->machine = set->machine;
+    if (spec_machine_build(&sc->machine, p, true, &cm, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return CV_ERR_ARG;
     }
-    if (strcmp(spec, set->topo))
+    if (!sc->machine.given[0])
+        return CV_OK;
+    if (strcmp(sc->machine.spec, sc->machine.given))
         snprintf(why, whylen, _("The machine %s does not hold %d ranks: %s "
-                 "instead."), set->topo, p, spec);
-    snprintf(sc->topo, sizeof sc->topo, "%s", spec);
-    int n = sc->mach.nlinks;
+                 "instead."), sc->machine.given, p, sc->machine.spec);
+    int n = sc->machine.mach.nlinks;
     sc->link_bytes = calloc((size_t)n + 1, sizeof *sc->link_bytes);
     sc->link_msgs = calloc((size_t)n + 1, sizeof *sc->link_msgs);
     return sc->link_bytes && sc->link_msgs ? CV_OK : CV_ERR_NOMEM;
@@ -199,7 +197,7 @@ static void price_links(Scene *sc, const Schedule *s, size_t k)
 {
     Pricer pr;
     StepPrice sp;
-    if (!sc->link_bytes || pricer_init(&pr, &sc->mach))
+    if (!sc->link_bytes || pricer_init(&pr, &sc->machine.mach))
         return;
     sc->link_picture = s == &sc->sched;
     if (!price_step(&pr, s, k, false, &sp)) {
@@ -326,7 +324,8 @@ void scene_setup(const Scene *sc, SceneSetup *out)
                         .bytes = sc->bytes, .cells = sc->cells,
                         .count = sc->count, .backend = sc->backend,
                         .backend_params = sc->backend_params};
-    snprintf(out->topo, sizeof out->topo, "%s", sc->topo);
+    out->machine = sc->machine; /* built: the same ranks parse nothing */
+    strcpy(out->machine.given, sc->machine.spec);
 }
 
 CvError scene_set_backend(Scene *sc, const ExecOps *ops, char *why,
@@ -425,8 +424,8 @@ static void count_bytes(Scene *sc)
     sc->link_busiest = -1;
     sc->link_busy_share = 0;
     if (sc->link_bytes) {
-        memset(sc->link_bytes, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_bytes);
-        memset(sc->link_msgs, 0, (size_t)sc->mach.nlinks * sizeof *sc->link_msgs);
+        memset(sc->link_bytes, 0, (size_t)sc->machine.mach.nlinks * sizeof *sc->link_bytes);
+        memset(sc->link_msgs, 0, (size_t)sc->machine.mach.nlinks * sizeof *sc->link_msgs);
     }
     if (!scene_shown(sc, &k))
         return;

@@ -49,10 +49,11 @@ typedef struct SceneSetup {
                                symbolically */
     const char *backend_params; /* its options (-B NAME:PARAMS, borrowed
                                    from the command line), or NULL */
-    char topo[SCENE_TOPO_LEN];  /* the machine the model prices on (-T's
-                                   syntax; "": full, the default, not a
-                                   what-if); a shape that does not hold
-                                   the ranks is made to */
+    SpecMachine machine;    /* the machine the model prices on (-T's
+                               spec; given "": full, the default, not a
+                               what-if); a shape that does not hold the
+                               ranks is made to. Built already for the
+                               call's ranks, it is not parsed again */
 } SceneSetup;
 
 typedef struct Scene {
@@ -95,8 +96,8 @@ typedef struct Scene {
     Value pred_step_s;        /* model time of the shown step of big_sched */
     Value pred_total_s;       /* model time of the whole big_sched */
     /* ---- the machine (a what-if when the user named one) */
-    char topo[SCENE_TOPO_LEN];/* its name as -T gives it ("": full) */
-    Machine mach;             /* it, for the call's ranks */
+    SpecMachine machine;      /* it, for the call's ranks: .spec its name
+                                 as -T gives it ("": full), .mach it */
     double *link_bytes;       /* [mach.nlinks] bytes on each link in the
                                  shown step of big_sched (NULL: full) */
     int *link_msgs;           /* [mach.nlinks] messages on each */

@@ -21,7 +21,8 @@ void scene_str_of(const Scene *sc, bool present, SceneStr *out)
     out->spec.call.count = 0;
     out->spec.algo = sc->algo;
     out->spec.bytes = sc->bytes;
-    snprintf(out->spec.topo, sizeof out->spec.topo, "%s", sc->topo);
+    out->spec.machine = sc->machine;
+    strcpy(out->spec.machine.given, sc->machine.spec);
 }
 
 /* A size as -s reads it: the largest of G, M, K that divides it. */
@@ -56,8 +57,8 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
         cli_text_add(&o, " -r %d", c->root);
     if (c->in_place)
         cli_text_add(&o, " --in-place");
-    if (s->spec.topo[0])
-        cli_text_add(&o, " -T %s", s->spec.topo);
+    if (s->spec.machine.given[0])
+        cli_text_add(&o, " -T %s", s->spec.machine.given);
     if (s->cells != 1)
         cli_text_add(&o, " --cells %d", s->cells);
     if (s->present)

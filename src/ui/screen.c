@@ -65,7 +65,7 @@ void screen_layout(const App *app, Layout *out)
         .presenter_extra = sc->call.nranks - 2, /* 2 rows a rank, no
                                                    details */
     };
-    if (sc->topo[0]) { /* a what-if machine: drawn in the right column,
+    if (sc->machine.spec[0]) { /* a what-if machine: drawn in the right column,
                           or beside the picture in presenter mode */
         int room = app->view.present ? in.w - 44
                                      : layout_right_width(in.w) - 2;

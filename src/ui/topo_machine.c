@@ -33,7 +33,7 @@ static double busy(const Scene *sc, int l)
 {
     if (l < 0 || !sc->link_bytes)
         return 0;
-    const LinkClass *k = &sc->mach.cls[machine_link_class(&sc->mach, l)];
+    const LinkClass *k = &sc->machine.mach.cls[machine_link_class(&sc->machine.mach, l)];
     return sc->link_bytes[l] * k->beta + sc->link_msgs[l] * k->alpha;
 }
 
@@ -41,7 +41,7 @@ static double busy(const Scene *sc, int l)
 static double busiest_busy(const Scene *sc)
 {
     double top = 0;
-    for (int l = 0; l < sc->mach.nlinks && sc->link_bytes; l++)
+    for (int l = 0; l < sc->machine.mach.nlinks && sc->link_bytes; l++)
         top = busy(sc, l) > top ? busy(sc, l) : top;
     return top;
 }
@@ -127,7 +127,7 @@ static void grid_size(const Machine *m, int room, int *rows, int *cols)
 static int draw_line(TopoCtx *c, Rect area)
 {
     const Scene *sc = c->sc;
-    const Machine *m = &sc->mach;
+    const Machine *m = &sc->machine.mach;
     int p = m->nranks, lw = label_w(m), per = line_per_row(m, area.w);
     bool wrap = m->dim[0].kind == DIM_RING && p > 2;
     for (int q = 0; q < p; q++) {
@@ -151,7 +151,7 @@ static int draw_line(TopoCtx *c, Rect area)
 static void draw_slice(TopoCtx *c, int x0, int y0, int z)
 {
     const Scene *sc = c->sc;
-    const Machine *m = &sc->mach;
+    const Machine *m = &sc->machine.mach;
     int X = m->dim[0].size, Y = m->ndims > 1 ? m->dim[1].size : 1;
     int lw = label_w(m), pitch = lw + 2;
     bool wrapx = m->dim[0].kind == DIM_RING && X > 2;
@@ -183,7 +183,7 @@ static void draw_slice(TopoCtx *c, int x0, int y0, int z)
  * of the row's X links. */
 static void draw_zlinks(TopoCtx *c, int x0, int y0, int z)
 {
-    const Machine *m = &c->sc->mach;
+    const Machine *m = &c->sc->machine.mach;
     int X = m->dim[0].size, Y = m->dim[1].size, Z = m->dim[2].size;
     int pitch = label_w(m) + 2, last = z + 1 == Z;
     if (Z < 2 || (last && !(m->dim[2].kind == DIM_RING && Z > 2)))
@@ -204,7 +204,7 @@ static void draw_zlinks(TopoCtx *c, int x0, int y0, int z)
 
 static int draw_grid(TopoCtx *c, Rect area)
 {
-    const Machine *m = &c->sc->mach;
+    const Machine *m = &c->sc->machine.mach;
     int rows, cols;
     grid_size(m, area.w, &rows, &cols);
     if (rows > area.h || cols > area.w)
@@ -234,7 +234,7 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
                     const char *name)
 {
     const Scene *sc = c->sc;
-    const Machine *m = &sc->mach;
+    const Machine *m = &sc->machine.mach;
     int lw = label_w(m), pitch = lw + 1, top = 0;
     for (int i = 0; i < n; i++) {
         int r = machine_rank_at(m, first + i), up, down;
@@ -261,7 +261,7 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
  * NICs (one per GPU, or one per node) into the network. */
 static int draw_nodes(TopoCtx *c, Rect area)
 {
-    const Machine *m = &c->sc->mach;
+    const Machine *m = &c->sc->machine.mach;
     int L = m->dim[0].size, G = m->dim[1].size, lw = label_w(m);
     int w = 4 + L * (lw + 1) + 3, h = 4 * G + 1;
     if (h > area.h || w > area.w)
@@ -289,7 +289,7 @@ static int draw_nodes(TopoCtx *c, Rect area)
 
 static int draw_switch(TopoCtx *c, Rect area)
 {
-    const Machine *m = &c->sc->mach;
+    const Machine *m = &c->sc->machine.mach;
     int lw = label_w(m), per = num_max(1, (area.w - 8) / (lw + 1));
     int p = m->nranks, rows = (p + per - 1) / per;
     if (rows * 3 > area.h)
@@ -319,7 +319,7 @@ static bool is_switch(const Machine *m)
 
 void topo_machine_size(const Scene *sc, int room, int *rows, int *cols)
 {
-    const Machine *m = &sc->mach;
+    const Machine *m = &sc->machine.mach;
     int lw = label_w(m), per = num_max(1, (room - 8) / (lw + 1));
     *rows = *cols = 0;
     if (is_grid(m))
@@ -335,7 +335,7 @@ void topo_machine_size(const Scene *sc, int room, int *rows, int *cols)
 
 int topo_machine(TopoCtx *c, Rect area)
 {
-    const Machine *m = &c->sc->mach;
+    const Machine *m = &c->sc->machine.mach;
     c->link_top = busiest_busy(c->sc);
     if (is_grid(m))
         return draw_grid(c, area);
@@ -360,12 +360,12 @@ void topo_machine_footer(TopoCtx *c, int y)
     }
     int l = sc->link_busiest;
     char name[64], bytes[24], line[160];
-    machine_link_name(&sc->mach, l, name, sizeof name);
+    machine_link_name(&sc->machine.mach, l, name, sizeof name);
     view_fmt_bytes(bytes, sizeof bytes, sc->link_bytes[l]);
     snprintf(line, sizeof line,
              sc->link_picture ? _("busiest %s %s %s in the picture, %.0f%%")
                               : _("busiest %s %s %s, %.0f%%"),
-             name, sc->mach.cls[machine_link_class(&sc->mach, l)].name, bytes,
+             name, sc->machine.mach.cls[machine_link_class(&sc->machine.mach, l)].name, bytes,
              sc->link_busy_share * 100);
     if (grid_text_width(line) > r.w - 2) /* the numbers before the words */
         snprintf(line, sizeof line, "%s %s %.0f%%", name, bytes,

@@ -86,7 +86,7 @@ static const CliCmd tui_cmd = {
 /* What the command line asked for. */
 typedef struct {
     AppOptions app;     /* the first scene */
-    char topo[SCENE_TOPO_LEN]; /* -T's machine, which app.topo names */
+    SpecMachine machine; /* -T's machine, which app.machine names */
     const char *script; /* --script FILE, or NULL */
     int frames;         /* --frames */
     int w;              /* screen columns (scripted) */
@@ -147,8 +147,8 @@ static void take_scene(const SceneStr *ss, TuiArgs *t)
     t->app.cells = ss->cells;
     t->app.present = ss->present;
     t->step = ss->step;
-    snprintf(t->topo, sizeof t->topo, "%s", sc->topo);
-    t->app.topo = t->topo[0] ? t->topo : NULL;
+    t->machine = sc->machine;
+    t->app.machine = t->machine.given[0] ? &t->machine : NULL;
 }
 
 /* --scene holds the whole scene: none of its options may come beside it. */

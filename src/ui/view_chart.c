@@ -175,7 +175,7 @@ static void gather(const App *app, const Grid *g, Data *d)
     d->ly0 = INFINITY, d->ly1 = -INFINITY;
     for (size_t i = 0; i < algo_count() && d->nseries < MAX_SERIES; i++)
         if (algo_at(i)->coll == sc->call.kind &&
-            algo_fits(algo_at(i), &sc->call, &sc->mach, NULL, 0)) {
+            algo_fits(algo_at(i), &sc->call, &sc->machine.mach, NULL, 0)) {
             int n = d->nseries++;
             d->series[n] = (Series){algo_at(i), (uint32_t)glyphs[n],
                                     (uint32_t)model_glyphs[n],

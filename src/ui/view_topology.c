@@ -154,9 +154,9 @@ static void topo_render(TopoCtx *c)
     Rect r = c->r;
     if (r.w < 3 || r.h < 1)
         return;
-    if (c->sc->topo[0] && render_machine(c))
+    if (c->sc->machine.spec[0] && render_machine(c))
         return;
-    if (c->sc->topo[0]) { /* the algorithm's shape, and why not the machine */
+    if (c->sc->machine.spec[0]) { /* the algorithm's shape, and why not the machine */
         TopoCtx shape = *c;
         shape.r.h -= 1;
         topo_render_shape(&shape);
