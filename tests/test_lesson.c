@@ -82,7 +82,9 @@ static void test_malformed(void **state)
         int line;
         const char *word;
     } cases[] = {
-        {"T\n@bogus x\n", 2, "unknown directive '@bogus'"},
+        {"T\n@bogus x\n", 2, "unknown directive '@bogus'; directives: @scene, "
+         "@step, @run, @output, @check, @query, @answer, @hint, @within, "
+         "@choice, @goal"},
         {"T\n@scenery x\n", 2, "unknown directive"},
         {"T\n@\n", 2, "unknown directive"},
         {"T\n@step\n", 2, "@step needs"},
@@ -254,11 +256,52 @@ static void test_find(void **state)
     assert_int_equal(library_find(e, 3, "1x"), -1);
 }
 
+/* lessons/README.md's directive table is the parser's (between its two
+ * markers), and every directive the table names parses: a known one is
+ * never "unknown". */
+static void test_directive_table(void **state)
+{
+    (void)state;
+    FILE *f = fopen("lessons/README.md", "r");
+    assert_non_null(f);
+    static char readme[1 << 16];
+    size_t n = fread(readme, 1, sizeof readme - 1, f);
+    fclose(f);
+    readme[n] = '\0';
+    const char *from = "(src/lesson/lesson.c); test_lesson compares the two -->\n";
+    const char *a = strstr(readme, from), *b = strstr(readme,
+                                                      "<!-- end of the directive table -->");
+    assert_non_null(a);
+    assert_non_null(b);
+    a += strlen(from);
+    char table[4096];
+    size_t len = lesson_directive_table(table, sizeof table);
+    assert_true(len < sizeof table);
+    if ((size_t)(b - a) != len || memcmp(a, table, len))
+        fail_msg("lessons/README.md's directive table is not the parser's; "
+                 "it should read:\n%s", table);
+    assert_int_equal(lesson_directive_count(), 11);
+    for (size_t i = 0; i < lesson_directive_count(); i++) {
+        const LessonDirective *d = lesson_directive_at(i);
+        char text[200];
+        snprintf(text, sizeof text, "T\n@%s\n", d->name);
+        Lesson l;
+        LessonDiags diags;
+        parse(text, &l, &diags);
+        for (size_t k = 0; k < diags.n; k++)
+            assert_null(strstr(diags.d[k].msg, "unknown directive"));
+        lesson_fini(&l);
+        lesson_diags_fini(&diags);
+    }
+    assert_null(lesson_directive_at(lesson_directive_count()));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_items),
         cmocka_unit_test(test_malformed),
+        cmocka_unit_test(test_directive_table),
         cmocka_unit_test(test_cjk_and_crlf),
         cmocka_unit_test(test_too_large),
         cmocka_unit_test(test_fifo),

@@ -154,10 +154,6 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
 
 /* ----------------------------------------------------------- directives */
 
-static const char *const directive_names =
-    "@scene, @step, @run, @output, @check, @query, @answer, @hint, @within, "
-    "@choice, @goal";
-
 /* An @output line whose block did not follow at once: said at line. */
 static void output_unmet(Parser *p)
 {
@@ -228,132 +224,154 @@ static int is_word(const char *s, size_t n, const char *w)
            (n == wl || s[wl] == ' ' || s[wl] == '\t');
 }
 
-/* A line that belongs to the open checkpoint: @query, @answer, @hint,
- * @within, @choice, @goal. */
-static void check_line(Parser *p, int line, const char *name, const char *a,
+/* The lines of the open checkpoint (@query, @answer, @hint, @within,
+ * @choice, @goal): `directive` has checked that a checkpoint is open and
+ * that the line has a value; `it` is the checkpoint. */
+
+/* @answer VALUE: one more accepted answer. */
+static void check_answer(Parser *p, LessonItem *it, int line, const char *a,
+                         size_t an)
+{
+    /* room doubles when the count reaches a power of two, so that many
+       answers load in linear time */
+    size_t n = it->nanswers, cap = n ? 2 * n : 1;
+    bool grow = !(n & (n - 1));
+    char **na = grow ? realloc(it->answers, cap * sizeof *na) : it->answers;
+    if (na)
+        it->answers = na;
+    int *nl = na && grow ? realloc(it->answer_lines, cap * sizeof *nl)
+                         : na ? it->answer_lines : NULL;
+    if (nl)
+        it->answer_lines = nl;
+    char *v = nl ? dup_n(p, a, an) : NULL;
+    if (!v) {
+        p->nomem = 1;
+        return;
+    }
+    it->answers[it->nanswers] = v;
+    it->answer_lines[it->nanswers++] = line;
+}
+
+/* @goal QUERY OP NUMBER: one of at most 4. */
+static void check_goal(Parser *p, LessonItem *it, int line, const char *a,
                        size_t an)
 {
-    if (p->open_check < 0) {
-        problem(p, line, "%s belongs right below a @check (or its other "
-                "lines)", name);
+    size_t n = it->ngoals;
+    if (n == 4) {
+        problem(p, line, "a checkpoint has at most 4 goals%s", "");
         return;
     }
-    LessonItem *it = &p->l->items[p->open_check];
-    if (!an) {
-        problem(p, line, "%s needs a value after it", name);
+    char **g = realloc(it->goals, (n + 1) * sizeof *g);
+    if (g)
+        it->goals = g;
+    int *gl = g ? realloc(it->goal_lines, (n + 1) * sizeof *gl) : NULL;
+    if (!gl) {
+        p->nomem = 1;
         return;
     }
-    if (!strcmp(name, "@answer")) {
-        /* room doubles when the count reaches a power of two, so that
-           many answers load in linear time */
-        size_t n = it->nanswers, cap = n ? 2 * n : 1;
-        bool grow = !(n & (n - 1));
-        char **na = grow ? realloc(it->answers, cap * sizeof *na)
-                         : it->answers;
-        if (na)
-            it->answers = na;
-        int *nl = na && grow ? realloc(it->answer_lines, cap * sizeof *nl)
-                             : na ? it->answer_lines : NULL;
-        if (nl)
-            it->answer_lines = nl;
-        char *v = nl ? dup_n(p, a, an) : NULL;
-        if (!v) {
-            p->nomem = 1;
-            return;
-        }
-        it->answers[it->nanswers] = v;
-        it->answer_lines[it->nanswers++] = line;
+    it->goal_lines = gl;
+    if (!(it->goals[n] = dup_n(p, a, an)))
+        return;
+    it->goal_lines[n] = line;
+    it->ngoals = n + 1;
+}
+
+/* "TEXT | WHY": the length of TEXT (blanks before the bar cut) in *tn and
+ * WHY (NULL when there is none) with its length in *wn. */
+static const char *choice_split(const char *a, size_t an, size_t *tn,
+                                size_t *wn)
+{
+    const char *bar = NULL;
+    for (size_t i = 0; i < an && !bar; i++)
+        if (a[i] == '|' && (i == 0 || a[i - 1] == ' ') &&
+            (i + 1 == an || a[i + 1] == ' '))
+            bar = a + i;
+    *tn = bar ? (size_t)(bar - a) : an;
+    while (*tn && a[*tn - 1] == ' ')
+        (*tn)--;
+    const char *why = bar ? bar + 1 : NULL;
+    *wn = why ? an - (size_t)(why - a) : 0;
+    while (why && *wn && *why == ' ')
+        why++, (*wn)--;
+    return why;
+}
+
+/* @choice TEXT [| WHY]: one of at most LESSON_MAX_CHOICES, and what to
+ * say when it is taken wrongly. */
+static void check_choice(Parser *p, LessonItem *it, int line, const char *a,
+                         size_t an)
+{
+    if (it->nchoices == LESSON_MAX_CHOICES) {
+        problem(p, line, "a checkpoint offers at most 9 choices, a to i%s", "");
         return;
     }
-    if (!strcmp(name, "@goal")) {
-        size_t n = it->ngoals;
-        if (n == 4) {
-            problem(p, line, "a checkpoint has at most 4 goals%s", "");
-            return;
-        }
-        char **g = realloc(it->goals, (n + 1) * sizeof *g);
-        if (g)
-            it->goals = g;
-        int *gl = g ? realloc(it->goal_lines, (n + 1) * sizeof *gl) : NULL;
-        if (!gl) {
-            p->nomem = 1;
-            return;
-        }
-        it->goal_lines = gl;
-        if (!(it->goals[n] = dup_n(p, a, an)))
-            return;
-        it->goal_lines[n] = line;
-        it->ngoals = n + 1;
+    size_t n = it->nchoices;
+    char **c = realloc(it->choices, (n + 1) * sizeof *c);
+    if (c)
+        it->choices = c;
+    char **w = c ? realloc(it->choice_why, (n + 1) * sizeof *w) : NULL;
+    if (w)
+        it->choice_why = w;
+    int *cl = w ? realloc(it->choice_lines, (n + 1) * sizeof *cl) : NULL;
+    if (!cl) {
+        p->nomem = 1;
         return;
     }
-    if (!strcmp(name, "@choice")) {
-        if (it->nchoices == LESSON_MAX_CHOICES) {
-            problem(p, line, "a checkpoint offers at most 9 choices, a to "
-                    "i%s", "");
-            return;
-        }
-        size_t n = it->nchoices;
-        char **c = realloc(it->choices, (n + 1) * sizeof *c);
-        if (c)
-            it->choices = c;
-        char **w = c ? realloc(it->choice_why, (n + 1) * sizeof *w) : NULL;
-        if (w)
-            it->choice_why = w;
-        int *cl = w ? realloc(it->choice_lines, (n + 1) * sizeof *cl) : NULL;
-        if (!cl) {
-            p->nomem = 1;
-            return;
-        }
-        it->choice_lines = cl;
-        /* "TEXT | WHY": the choice, and what to say when it is taken
-           wrongly */
-        const char *bar = NULL;
-        for (size_t i = 0; i < an && !bar; i++)
-            if (a[i] == '|' && (i == 0 || a[i - 1] == ' ') &&
-                (i + 1 == an || a[i + 1] == ' '))
-                bar = a + i;
-        size_t tn = bar ? (size_t)(bar - a) : an;
-        while (tn && a[tn - 1] == ' ')
-            tn--;
-        const char *why = bar ? bar + 1 : NULL;
-        size_t wn = why ? an - (size_t)(why - a) : 0;
-        while (why && wn && *why == ' ')
-            why++, wn--;
-        if (!tn) {
-            problem(p, line, "@choice needs its text before ' | '%s", "");
-            return;
-        }
-        it->choices[n] = dup_n(p, a, tn);
-        it->choice_why[n] = why && wn ? dup_n(p, why, wn) : NULL;
-        it->choice_lines[n] = line;
-        it->nchoices = n + 1;
+    it->choice_lines = cl;
+    size_t tn, wn;
+    const char *why = choice_split(a, an, &tn, &wn);
+    if (!tn) {
+        problem(p, line, "@choice needs its text before ' | '%s", "");
         return;
     }
-    if (!strcmp(name, "@within")) {
-        char buf[32], *end;
-        snprintf(buf, sizeof buf, "%.*s", (int)(an < 31 ? an : 31), a);
-        double v = strtod(buf, &end);
-        if (it->within_line) {
-            problem(p, line, "a checkpoint has one @within; this is its "
-                    "second%s", "");
-        } else if (an > 31 || end == buf || *end != '%' || end[1] ||
-                   !(v > 0 && v <= 100)) {
-            problem(p, line, "@within takes a tolerance in percent, more "
-                    "than 0 and at most 100, as in '@within 10%%'%s", "");
-        } else {
-            it->within = v / 100, it->within_line = line;
-        }
-        return;
+    it->choices[n] = dup_n(p, a, tn);
+    it->choice_why[n] = why && wn ? dup_n(p, why, wn) : NULL;
+    it->choice_lines[n] = line;
+    it->nchoices = n + 1;
+}
+
+/* @within N%: the checkpoint's one tolerance. */
+static void check_within(Parser *p, LessonItem *it, int line, const char *a,
+                         size_t an)
+{
+    char buf[32], *end;
+    snprintf(buf, sizeof buf, "%.*s", (int)(an < 31 ? an : 31), a);
+    double v = strtod(buf, &end);
+    if (it->within_line) {
+        problem(p, line, "a checkpoint has one @within; this is its "
+                "second%s", "");
+    } else if (an > 31 || end == buf || *end != '%' || end[1] ||
+               !(v > 0 && v <= 100)) {
+        problem(p, line, "@within takes a tolerance in percent, more than 0 "
+                "and at most 100, as in '@within 10%%'%s", "");
+    } else {
+        it->within = v / 100, it->within_line = line;
     }
-    char **slot = !strcmp(name, "@query") ? &it->query : &it->hint;
+}
+
+/* A checkpoint's one TEXT of a kind (@query, @hint) into *slot. */
+static bool check_once(Parser *p, char **slot, const char *name, int line,
+                       const char *a, size_t an)
+{
     if (*slot) {
         problem(p, line, "a checkpoint has one %s; this is its second", name);
-        return;
+        return false;
     }
     *slot = dup_n(p, a, an);
-    if (slot == &it->query)
+    return true;
+}
+
+static void check_query(Parser *p, LessonItem *it, int line, const char *a,
+                        size_t an)
+{
+    if (check_once(p, &it->query, "@query", line, a, an))
         it->query_line = line;
-    else
+}
+
+static void check_hint(Parser *p, LessonItem *it, int line, const char *a,
+                       size_t an)
+{
+    if (check_once(p, &it->hint, "@hint", line, a, an))
         it->hint_line = line;
 }
 
@@ -379,6 +397,140 @@ static void step_line(Parser *p, int line, const char *a, size_t an)
         it->step = v;
 }
 
+static void scene_line(Parser *p, int line, const char *a, size_t an)
+{
+    if (!an)
+        problem(p, line, "@scene needs a collective and trace's options, as "
+                "in '@scene allreduce -a ring -p 4 -s 64'%s", "");
+    else if (add_item(p, LI_SCENE, line, a, an))
+        p->scene = (int)p->l->nitems - 1;
+}
+
+static void run_line(Parser *p, int line, const char *a, size_t an)
+{
+    (void)a;
+    if (an)
+        problem(p, line, "@run takes nothing on its line: its commands are "
+                "the indented lines below it%s", "");
+    else if (add_item(p, LI_RUN, line, "", 0))
+        p->in_run = p->last_run = (int)p->l->nitems - 1;
+}
+
+static void check_open(Parser *p, int line, const char *a, size_t an)
+{
+    LessonItem *it = an ? add_item(p, LI_CHECK, line, a, an) : NULL;
+    if (!an)
+        problem(p, line, "@check needs its question on the same line%s", "");
+    if (it) {
+        it->check = (int)p->l->nchecks++;
+        p->open_check = (int)p->l->nitems - 1;
+    }
+}
+
+/* The directives: each row is its name, its syntax and one line of help
+ * (LessonDirective: lessons/README.md's table, which test_lesson compares
+ * with lesson_directive_table), and its parser: `line` for a directive of
+ * its own, `check` for a line of the open checkpoint. The order is the
+ * order of the unknown-directive sentence and of the table. */
+typedef struct {
+    LessonDirective d;
+    void (*line)(Parser *p, int line, const char *a, size_t an);
+    void (*check)(Parser *p, LessonItem *it, int line, const char *a,
+                  size_t an);
+} DirectiveRow;
+
+static const DirectiveRow directives[] = {
+    {{"scene", "@scene COLL -a ALGO -p RANKS -s SIZE [-r ROOT]",
+      "Set up a collective with `collviz trace`'s options, until the next "
+      "`@scene`."}, scene_line, NULL},
+    {{"step", "@step K",
+      "Show the scene's state after K steps (0: the initial state)."},
+     step_line, NULL},
+    {{"run", "@run",
+      "Commands to try: the indented lines right below it, one a line."},
+     run_line, NULL},
+    {{"output", "@output [K]",
+      "Quote, in the indented lines right below it, what the K-th command "
+      "of the `@run` above prints."}, output_line, NULL},
+    {{"check", "@check QUESTION",
+      "A checkpoint: the learner answers before going on."},
+     check_open, NULL},
+    {{"query", "@query QUERY",
+      "Below `@check`: what collviz computes to check the answer."},
+     NULL, check_query},
+    {{"answer", "@answer VALUE",
+      "Below `@check`: the answer for readers of the text; several give "
+      "alternatives."}, NULL, check_answer},
+    {{"hint", "@hint TEXT",
+      "Below `@check`, optional: shown after a wrong answer."},
+     NULL, check_hint},
+    {{"within", "@within N%",
+      "Below `@check`: a number within N percent of the value is right."},
+     NULL, check_within},
+    {{"choice", "@choice TEXT",
+      "Below `@check`: one of two to nine choices (after a bar, what to say "
+      "when it is taken wrongly)."}, NULL, check_choice},
+    {{"goal", "@goal QUERY OP NUMBER",
+      "Below `@check`, in place of `@query`: a goal the learner's scene "
+      "must reach (at most four)."}, NULL, check_goal},
+};
+
+#define NDIRECTIVES (sizeof directives / sizeof *directives)
+
+size_t lesson_directive_count(void) { return NDIRECTIVES; }
+
+const LessonDirective *lesson_directive_at(size_t i)
+{
+    return i < NDIRECTIVES ? &directives[i].d : NULL;
+}
+
+size_t lesson_directive_table(char *buf, size_t n)
+{
+    size_t len = 0;
+    if (n)
+        buf[0] = '\0';
+    for (size_t i = 0; i <= NDIRECTIVES; i++) {
+        const char *syn = i ? directives[i - 1].d.syntax : NULL;
+        int k = i ? snprintf(buf + (len < n ? len : n), len < n ? n - len : 0,
+                             "| `%s` | %s |\n", syn, directives[i - 1].d.help)
+                  : snprintf(buf, n, "| directive | what it does |\n"
+                             "| --- | --- |\n");
+        len += k > 0 ? (size_t)k : 0;
+    }
+    return len;
+}
+
+/* The unknown directive's sentence, listing the known ones. */
+static void directive_unknown(Parser *p, int line, const char *w, size_t wn)
+{
+    size_t k = 0;
+    while (k < wn && w[k] != ' ' && w[k] != '\t')
+        k++;
+    char names[160] = "";
+    size_t len = 0;
+    for (size_t i = 0; i < NDIRECTIVES && len < sizeof names; i++)
+        len += (size_t)snprintf(names + len, sizeof names - len, "%s@%s",
+                                i ? ", " : "", directives[i].d.name);
+    p->bad = 1;
+    lesson_diag(p->d, line, "unknown directive '@%.*s'; directives: %s",
+                (int)(k < 30 ? k : 30), w, names);
+}
+
+/* A checkpoint's line: there must be an open checkpoint and a value. */
+static void directive_check(Parser *p, const DirectiveRow *row, int line,
+                            const char *a, size_t an)
+{
+    char name[16];
+    snprintf(name, sizeof name, "@%s", row->d.name);
+    if (p->open_check < 0)
+        problem(p, line, "%s belongs right below a @check (or its other "
+                "lines)", name);
+    else if (!an)
+        problem(p, line, "%s needs a value after it", name);
+    else
+        row->check(p, &p->l->items[p->open_check], line, a, an);
+}
+
 static void directive(Parser *p, int line, const char *s, size_t n)
 {
     size_t an;
@@ -388,51 +540,20 @@ static void directive(Parser *p, int line, const char *s, size_t n)
     p->open_text = -1;
     p->in_run = -1;
     output_unmet(p);
-    if (is_word(w, wn, "query") || is_word(w, wn, "answer") ||
-        is_word(w, wn, "hint") || is_word(w, wn, "within") ||
-        is_word(w, wn, "choice") || is_word(w, wn, "goal")) {
-        char name[8];
-        snprintf(name, sizeof name, "@%s", w[0] == 'q' ? "query"
-                 : w[0] == 'a' ? "answer" : w[0] == 'h' ? "hint"
-                 : w[0] == 'w' ? "within" : w[0] == 'c' ? "choice" : "goal");
-        check_line(p, line, name, a, an);
+    for (size_t i = 0; i < NDIRECTIVES; i++) {
+        const DirectiveRow *row = &directives[i];
+        if (!is_word(w, wn, row->d.name))
+            continue;
+        if (row->check) {
+            directive_check(p, row, line, a, an);
+            return;
+        }
+        p->open_check = -1;
+        row->line(p, line, a, an);
         return;
     }
     p->open_check = -1;
-    if (is_word(w, wn, "scene")) {
-        if (!an)
-            problem(p, line, "@scene needs a collective and trace's options, "
-                    "as in '@scene allreduce -a ring -p 4 -s 64'%s", "");
-        else if (add_item(p, LI_SCENE, line, a, an))
-            p->scene = (int)p->l->nitems - 1;
-    } else if (is_word(w, wn, "step")) {
-        step_line(p, line, a, an);
-    } else if (is_word(w, wn, "run")) {
-        if (an)
-            problem(p, line, "@run takes nothing on its line: its commands "
-                    "are the indented lines below it%s", "");
-        else if (add_item(p, LI_RUN, line, "", 0))
-            p->in_run = p->last_run = (int)p->l->nitems - 1;
-    } else if (is_word(w, wn, "output")) {
-        output_line(p, line, a, an);
-    } else if (is_word(w, wn, "check")) {
-        LessonItem *it = an ? add_item(p, LI_CHECK, line, a, an) : NULL;
-        if (!an)
-            problem(p, line, "@check needs its question on the same line%s", "");
-        if (it) {
-            it->check = (int)p->l->nchecks++;
-            p->open_check = (int)p->l->nitems - 1;
-        }
-    } else {
-        size_t k = 0;
-        while (k < wn && w[k] != ' ' && w[k] != '\t')
-            k++;
-        char name[40];
-        snprintf(name, sizeof name, "%.*s", (int)(k < 30 ? k : 30), w);
-        p->bad = 1;
-        lesson_diag(p->d, line, "unknown directive '@%s'; directives: %s",
-                    name, directive_names);
-    }
+    directive_unknown(p, line, w, wn);
 }
 
 /* ---------------------------------------------------------------- lines */

@@ -93,6 +93,20 @@ CvError lesson_diag(LessonDiags *d, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void lesson_diags_fini(LessonDiags *d);
 
+/* A directive, as lessons/README.md's table shows it. */
+typedef struct {
+    const char *name;   /* "scene", written @scene */
+    const char *syntax; /* "@scene COLL -a ALGO ..." */
+    const char *help;   /* one line of what it does */
+} LessonDirective;
+
+/* The directives, in the order of the unknown-directive sentence. */
+size_t lesson_directive_count(void);
+const LessonDirective *lesson_directive_at(size_t i); /* NULL past the end */
+/* The Markdown table of the directives (a head and a row each, as in
+ * lessons/README.md) into buf; like snprintf, returns the whole length. */
+size_t lesson_directive_table(char *buf, size_t n);
+
 /* The name of a directive kind as written: "@scene" (LI_PARA and
  * LI_BLOCK: "text"). */
 const char *lesson_kind_name(LessonKind k);
