@@ -146,6 +146,25 @@ static void load_executor(Scene *sc, char *why, size_t whylen)
 
 /* ------------------------------------------------------------ the model */
 
+const PredSplit *scene_split(const Scene *sc, size_t k)
+{
+    if (k == PREDICTOR_WHOLE)
+        return sc->split_whole_ok ? &sc->split_whole : NULL;
+    size_t shown;
+    return sc->pred_step_s.valid && scene_shown(sc, &shown) && shown == k
+               ? &sc->split_step
+               : NULL;
+}
+
+/* The whole schedule's predictions, for the views to read. */
+static void predict_whole(Scene *sc)
+{
+    sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
+    sc->split_whole_ok = !predictor_split(&sc->model, &sc->big_sched,
+                                          PREDICTOR_WHOLE, &sc->split_whole);
+    sc->params = predictor_params(&sc->model, &sc->big_sched);
+}
+
 /* The model (the backend's calibration of this machine for these ranks
  * when one is saved, else the defaults: predictor.h) and the whole
  * prediction. */
@@ -163,7 +182,7 @@ static void model(Scene *sc)
         predictor_defaults(&sc->model);
     predictor_machine(&sc->model,
                       sc->machine.spec[0] ? &sc->machine.mach : NULL);
-    sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
+    predict_whole(sc);
 }
 
 /* The machine of set->machine for p ranks (a shape made to hold them,
@@ -217,7 +236,7 @@ static void count_bytes(Scene *sc);
 void scene_use_calib(Scene *sc, const Calib *c)
 {
     predictor_calibrated(&sc->model, c);
-    sc->pred_total_s = predictor_total(&sc->model, &sc->big_sched);
+    predict_whole(sc);
     count_bytes(sc);
 }
 
@@ -435,7 +454,8 @@ static void count_bytes(Scene *sc)
     }
     max_bytes(sc, k);
     price_links(sc, &sc->big_sched, k);
-    sc->pred_step_s = predictor_step(&sc->model, &sc->big_sched, k);
+    bool ok = !predictor_split(&sc->model, &sc->big_sched, k, &sc->split_step);
+    sc->pred_step_s = (Value){ok ? sc->split_step.time : 0, ok};
 }
 
 /* Execute steps until sc->step == k on the sim and the executor. The

@@ -95,6 +95,12 @@ typedef struct Scene {
                                  the plain model with the defaults */
     Value pred_step_s;        /* model time of the shown step of big_sched */
     Value pred_total_s;       /* model time of the whole big_sched */
+    /* The predictor's answers the views draw, computed when the scene,
+     * its calibration or its shown step changes, never while drawing. */
+    PredSplit split_step;     /* the shown step's terms (pred_step_s.valid) */
+    PredSplit split_whole;    /* every step's (split_whole_ok) */
+    bool split_whole_ok;      /* split_whole could be priced */
+    ModelParams params;       /* alpha, beta, gamma for big_sched */
     /* ---- the machine (a what-if when the user named one) */
     SpecMachine machine;      /* it, for the call's ranks: .spec its name
                                  as -T gives it ("": full), .mach it */
@@ -134,6 +140,11 @@ void scene_use_calib(Scene *sc, const Calib *c);
 
 /* The setup *sc was made from. */
 void scene_setup(const Scene *sc, SceneSetup *out);
+
+/* The predictor's split of the shown step k (the one scene_shown gives)
+ * or of the whole (PREDICTOR_WHOLE), as computed when the scene or its
+ * step changed; NULL where it has none (N/A). */
+const PredSplit *scene_split(const Scene *sc, size_t k);
 
 /* Go to step k (clamped to 0 .. nsteps): forward by executing, backward by
  * reset and replay, symbolically and on the backend; then read back,

@@ -226,7 +226,7 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
 static void draw_params(const App *app, Grid *g, Rect r, int y)
 {
     const Scene *sc = app->scene;
-    ModelParams m = predictor_params(&sc->model, &sc->big_sched);
+    ModelParams m = sc->params;
     char a[24];
     if (sc->model.what_if) {
         const Machine *mc = &sc->model.mach;
@@ -274,16 +274,13 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
                        const char *label, size_t k)
 {
     const Scene *sc = app->scene;
-    PredSplit sp;
+    const PredSplit *spp = scene_split(sc, k);
     grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, label);
-    if (!sc->big_ok && k != PREDICTOR_WHOLE) {
+    if (!spp) {
         grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, "N/A");
         return;
     }
-    if (predictor_split(&sc->model, &sc->big_sched, k, &sp)) {
-        grid_text(g, r, r.x + LABEL_W, y, -1, ROLE_DIM, 0, "N/A");
-        return;
-    }
+    PredSplit sp = *spp;
     char b[16], c[16];
     double bytes = sp.t.b;
     fmt_coef(b, sizeof b, bytes);
@@ -366,10 +363,9 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
        model column), the split the plain model's steps: say so when they
        differ */
     const Scene *sc = app->scene;
-    PredSplit sp;
     if (sc->model.calibrated && !sc->model.what_if && sc->pred_total_s.valid &&
-        !predictor_split(&sc->model, &sc->big_sched, PREDICTOR_WHOLE, &sp) &&
-        fabs(sp.time / sc->pred_total_s.v - 1) > 0.01) {
+        sc->split_whole_ok &&
+        fabs(sc->split_whole.time / sc->pred_total_s.v - 1) > 0.01) {
         draw_split(app, g, r, y + 2, _(" steps"), PREDICTOR_WHOLE);
         grid_fill(g, (Rect){r.x, y + 3, r.w, 1}, ' ', ROLE_NORMAL, 0);
         grid_text(g, r, r.x + 1, y + 3, -1, ROLE_DIM, 0,
@@ -400,7 +396,7 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
 {
     const Scene *sc = app->scene;
     size_t k;
-    PredSplit sp;
+    const PredSplit *sp;
     char m[24], p[24], b[16], c[16], head[48], meas[96];
     char split[2][FORM_LEN] = {"", ""}, tail[FORM_LEN];
     bool shown = scene_shown(sc, &k);
@@ -411,13 +407,12 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
     snprintf(head, sizeof head, "%s ", shown ? _("step") : _("whole"));
     snprintf(meas, sizeof meas, _("measured %s  model %s"), m, p);
     if (sc->big_ok && !sc->model.what_if &&
-        !predictor_split(&sc->model, &sc->big_sched,
-                         shown ? k : PREDICTOR_WHOLE, &sp)) {
-        fmt_coef(b, sizeof b, sp.t.b);
-        fmt_coef(c, sizeof c, sp.t.g);
+        (sp = scene_split(sc, shown ? k : PREDICTOR_WHOLE))) {
+        fmt_coef(b, sizeof b, sp->t.b);
+        fmt_coef(c, sizeof c, sp->t.g);
         snprintf(split[0], sizeof split[0], " = %.0f a + %s b + %s g",
-                 sp.t.a, b, c);
-        snprintf(split[1], sizeof split[1], " = %.0fa+%sb+%sg", sp.t.a, b,
+                 sp->t.a, b, c);
+        snprintf(split[1], sizeof split[1], " = %.0fa+%sb+%sg", sp->t.a, b,
                  c);
     }
     Role trole = ROLE_WARN;
