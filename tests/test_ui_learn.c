@@ -11,7 +11,6 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +21,7 @@
 #include "golden_fixture.h"
 #include "lesson/lint.h"
 #include "ui/learn.h"
+#include "ui/term.h"
 #include "ui/scene.h"
 
 
@@ -181,14 +181,14 @@ static void test_resume(void **state)
     int max = learn_scroll_max(l);
     assert_true(max > 0);
     for (int i = 0; i < max + 5; i++)
-        learn_key(l, KEY_UP);
+        learn_key(l, TERM_KEY_UP);
     assert_int_equal(l->cur.scroll, max);
     for (int i = 0; i < max + 5; i++)
-        learn_key(l, KEY_DOWN);
+        learn_key(l, TERM_KEY_DOWN);
     assert_int_equal(l->cur.scroll, 0);
     assert_false(l->ask.open);
     /* back one paragraph: the answered checkpoint is not asked again */
-    learn_key(l, KEY_PPAGE);
+    learn_key(l, TERM_KEY_PPAGE);
     assert_int_equal(l->cur.les.items[l->cur.pos - 1].kind, LI_CHECK);
     learn_key(l, ' ');
     assert_false(l->ask.open);
@@ -252,10 +252,10 @@ static void test_utf8_answer(void **state)
     to_check(l);
     type(l, "两百");
     assert_string_equal(l->ask.text, "两百");
-    learn_key(l, KEY_BACKSPACE);
+    learn_key(l, TERM_KEY_BACKSPACE);
     assert_string_equal(l->ask.text, "两");
-    learn_key(l, KEY_BACKSPACE);
-    learn_key(l, KEY_BACKSPACE);
+    learn_key(l, TERM_KEY_BACKSPACE);
+    learn_key(l, TERM_KEY_BACKSPACE);
     assert_int_equal(l->ask.len, 0);
     type(l, "224\n");
     assert_non_null(strstr(l->msg, "正确"));
@@ -419,7 +419,7 @@ static void test_run(void **state)
     assert_string_equal(l->pager_title, "$ collviz list");
     assert_non_null(strstr(l->pager, "halving-doubling"));
     assert_non_null(strstr(l->pager, "[exit status 0 after "));
-    learn_key(l, KEY_DOWN);
+    learn_key(l, TERM_KEY_DOWN);
     assert_int_equal(l->pager_top, 1);
     learn_key(l, 'q');
     assert_int_equal(l->screen, LS_LESSON);
@@ -546,7 +546,7 @@ static void test_run_async(void **state)
     if (!strstr(l->pager, "started perf allreduce -p 2"))
         fail_msg("no output streamed in 30 s:\n%s", l->pager);
     assert_true(learn_running(l)); /* it waits */
-    learn_key(l, KEY_UP); /* keys are taken while it runs */
+    learn_key(l, TERM_KEY_UP); /* keys are taken while it runs */
     learn_key(l, 'q');
     assert_false(learn_running(l));
     assert_int_equal(l->screen, LS_PAGER); /* the output stays */
@@ -585,7 +585,7 @@ static void test_run_async(void **state)
     lines++; /* the closing line has no newline after it */
     assert_true(lines > 30 - 3); /* more than one page at 100x30 */
     for (int i = 0; i < 1000; i++)
-        learn_key(l, KEY_NPAGE);
+        learn_key(l, TERM_KEY_NPAGE);
     assert_int_equal(l->pager_top, lines - (30 - 3));
     Grid g;
     grid_init(&g, 100, 30, false);
@@ -600,12 +600,12 @@ static void test_run_async(void **state)
     assert_non_null(row);
     assert_memory_equal(row + strspn(row, " "), "[exit status 0 after ", 21);
     free(screen);
-    learn_key(l, KEY_HOME);
+    learn_key(l, TERM_KEY_HOME);
     assert_int_equal(l->pager_top, 0);
-    learn_key(l, KEY_END);
+    learn_key(l, TERM_KEY_END);
     assert_int_equal(l->pager_top, lines - (30 - 3));
     /* / finds a line and n the next one; a miss is said */
-    learn_key(l, KEY_HOME);
+    learn_key(l, TERM_KEY_HOME);
     type(l, "/bruck\n");
     int at = l->pager_top;
     const char *line = l->pager;
@@ -618,7 +618,7 @@ static void test_run_async(void **state)
     type(l, "/no such text\n");
     assert_non_null(strstr(l->msg, "Not found: no such text"));
     /* sideways: no further than the widest line needs */
-    learn_key(l, KEY_RIGHT);
+    learn_key(l, TERM_KEY_RIGHT);
     assert_int_equal(l->pager_left, learn_pager_wide(l) < LEARN_HSHIFT_STEP
                      ? learn_pager_wide(l) : LEARN_HSHIFT_STEP);
     grid_fini(&g);
@@ -714,7 +714,7 @@ static void test_large_scenes(void **state)
         free(t);
         learn_key(l, ' '), learn_key(l, ' '); /* @step 2 */
         assert_int_equal(l->app.scene->step, 2);
-        learn_key(l, KEY_RIGHT);
+        learn_key(l, TERM_KEY_RIGHT);
         assert_int_equal(l->app.scene->step, 3);
         stop(l);
     }
@@ -1138,14 +1138,14 @@ static void test_goals_sandbox(void **state)
     free(t);
     /* halving-doubling: 2 log2 8 = 6 steps with messages, not yet */
     while (l->ask.len)
-        learn_key(l, KEY_BACKSPACE);
+        learn_key(l, TERM_KEY_BACKSPACE);
     type(l, "allreduce -a halving-doubling -p 8 -s 64\n");
     if (!strstr(l->msg, "Not yet: msgsteps is 6 there; the goal is <= 4."))
         fail_msg("%s", l->msg);
     assert_true(l->cur.sandbox);
     assert_string_equal(l->app.scene->algo->name, "halving-doubling");
     while (l->ask.len)
-        learn_key(l, KEY_BACKSPACE);
+        learn_key(l, TERM_KEY_BACKSPACE);
     type(l, "allreduce -a butterfly -p 8 -s 64\n");
     if (!strstr(l->msg, "Goal reached: msgsteps = 3."))
         fail_msg("%s", l->msg);
@@ -1156,19 +1156,19 @@ static void test_goals_sandbox(void **state)
     learn_key(l, 'e');
     assert_true(l->ask.open && l->ask.scene_box && l->ask.item == -1);
     while (l->ask.len)
-        learn_key(l, KEY_BACKSPACE);
+        learn_key(l, TERM_KEY_BACKSPACE);
     type(l, "allreduce -a butterfly -p 4 -s 64\n");
     assert_false(l->ask.open);
     assert_int_equal(l->app.scene->sched.call.nranks, 4);
     assert_non_null(strstr(l->msg, "Home returns"));
-    learn_key(l, KEY_HOME);
+    learn_key(l, TERM_KEY_HOME);
     assert_false(l->cur.sandbox);
     assert_int_equal(l->app.scene->sched.call.nranks, 8);
     assert_string_equal(l->app.scene->algo->name, "ring");
     /* a scene the player cannot draw is said, the box stays */
     learn_key(l, 'e');
     while (l->ask.len)
-        learn_key(l, KEY_BACKSPACE);
+        learn_key(l, TERM_KEY_BACKSPACE);
     type(l, "allreduce -a ring -p 999\n");
     assert_non_null(strstr(l->msg, "That scene cannot be shown"));
     assert_true(l->ask.open);

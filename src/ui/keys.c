@@ -1,7 +1,7 @@
 /* keys.c - the one table of key bindings. */
 #include "ui/keys.h"
+#include "ui/term.h"
 
-#include <curses.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -12,15 +12,15 @@
 /* key code, name (help and scripts), action. Several keys may share an
  * action; help lists them together in the order given here. */
 #define KEY_TABLE(X)                                                          \
-    X(KEY_RIGHT, "Right", ACT_NEXT)                                           \
-    X(KEY_NPAGE, "PgDn", ACT_NEXT)                                            \
+    X(TERM_KEY_RIGHT, "Right", ACT_NEXT)                                           \
+    X(TERM_KEY_NPAGE, "PgDn", ACT_NEXT)                                            \
     X('n', "n", ACT_NEXT)                                                     \
-    X(KEY_LEFT, "Left", ACT_PREV)                                             \
-    X(KEY_PPAGE, "PgUp", ACT_PREV)                                            \
+    X(TERM_KEY_LEFT, "Left", ACT_PREV)                                             \
+    X(TERM_KEY_PPAGE, "PgUp", ACT_PREV)                                            \
     X('b', "b", ACT_PREV)                                                     \
-    X(KEY_HOME, "Home", ACT_FIRST)                                            \
+    X(TERM_KEY_HOME, "Home", ACT_FIRST)                                            \
     X('g', "g", ACT_FIRST)                                                    \
-    X(KEY_END, "End", ACT_LAST)                                               \
+    X(TERM_KEY_END, "End", ACT_LAST)                                               \
     X('G', "G", ACT_LAST)                                                     \
     X(' ', "Space", ACT_PLAY)                                                 \
     X('+', "+", ACT_FASTER)                                                   \
@@ -50,20 +50,20 @@
     X('F', "F", ACT_CHART_FULL)                                               \
     X('Z', "Z", ACT_TOPO_FULL)                                                \
     X('P', "P", ACT_PRESENT)                                                  \
-    X(KEY_UP, "Up", ACT_SCROLL_UP)                                            \
+    X(TERM_KEY_UP, "Up", ACT_SCROLL_UP)                                            \
     X('k', "k", ACT_SCROLL_UP)                                                \
-    X(KEY_DOWN, "Down", ACT_SCROLL_DOWN)                                      \
+    X(TERM_KEY_DOWN, "Down", ACT_SCROLL_DOWN)                                      \
     X('j', "j", ACT_SCROLL_DOWN)                                              \
     X('<', "<", ACT_SCROLL_LEFT)                                              \
     X('>', ">", ACT_SCROLL_RIGHT)                                             \
     X('\n', "Enter", ACT_ENTER)                                               \
     X('\r', "Return", ACT_ENTER)                                              \
-    X(KEY_ENTER, "KpEnter", ACT_ENTER)                                        \
+    X(TERM_KEY_ENTER, "KpEnter", ACT_ENTER)                                        \
     X('A', "A", ACT_ASCII)                                                    \
     X('T', "T", ACT_THEME)                                                    \
     X('?', "?", ACT_HELP)                                                     \
     X('h', "h", ACT_HELP)                                                     \
-    X(KEY_F(1), "F1", ACT_HELP)                                               \
+    X(TERM_KEY_F1, "F1", ACT_HELP)                                               \
     X(CTRL_KEY('l'), "^L", ACT_REDRAW)                                        \
     X('w', "w", ACT_EXPORT_SVG)                                               \
     X('W', "W", ACT_EXPORT_CAST)                                              \
@@ -96,15 +96,15 @@ Action keys_action(int key)
 
 /* Keys with a name but no action: they mean something in a mode only. */
 static const struct {
-    int key;          /* curses key code */
+    int key;          /* key code (term.h) */
     const char *name; /* its name in scripts */
 } unbound[] = {
-    {KEY_BACKSPACE, "Backspace"},
+    {TERM_KEY_BACKSPACE, "Backspace"},
 };
 
 bool keys_is_erase(int key)
 {
-    return key == KEY_BACKSPACE || key == 127 || key == CTRL_KEY('h');
+    return key == TERM_KEY_BACKSPACE || key == 127 || key == CTRL_KEY('h');
 }
 
 int keys_parse(const char *name)

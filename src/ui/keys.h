@@ -11,7 +11,7 @@
 
 /* One binding. */
 typedef struct {
-    int key;          /* curses key code or character */
+    int key;          /* key code (TERM_KEY_*, term.h) or character */
     const char *name; /* its name in help and scripts: "Right", "q" */
     Action act;       /* what it asks for */
 } KeyBinding;

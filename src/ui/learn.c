@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <curses.h>
 
 #include "lesson/lint.h"
 #include "ui/keys.h"
+#include "ui/term.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
 #include "ui/words.h"
@@ -655,7 +655,7 @@ void learn_set_lang(Learn *l, UiLang lang)
 
 static bool is_enter(int k)
 {
-    return k == '\n' || k == '\r' || k == KEY_ENTER;
+    return k == '\n' || k == '\r' || k == TERM_KEY_ENTER;
 }
 
 static void prompt_key(Learn *l, int key)
@@ -776,22 +776,22 @@ static void lesson_key(Learn *l, int key)
     }
     size_t nsteps = l->cur.picture ? l->app.scene->sched.nsteps : 0;
     size_t step = l->cur.picture ? l->app.scene->step : 0;
-    if (key == ' ' || is_enter(key) || key == KEY_NPAGE || key == 'n')
+    if (key == ' ' || is_enter(key) || key == TERM_KEY_NPAGE || key == 'n')
         advance(l);
-    else if (key == KEY_PPAGE || key == 'p')
+    else if (key == TERM_KEY_PPAGE || key == 'p')
         back(l);
-    else if ((key == KEY_UP || key == 'k') &&
+    else if ((key == TERM_KEY_UP || key == 'k') &&
              l->cur.scroll < learn_scroll_max(l))
         l->cur.scroll++;
-    else if ((key == KEY_DOWN || key == 'j') && l->cur.scroll > 0)
+    else if ((key == TERM_KEY_DOWN || key == 'j') && l->cur.scroll > 0)
         l->cur.scroll--;
-    else if (key == KEY_RIGHT && step < nsteps)
+    else if (key == TERM_KEY_RIGHT && step < nsteps)
         picture_seek(l, (long)step + 1);
-    else if (key == KEY_LEFT && step > 0)
+    else if (key == TERM_KEY_LEFT && step > 0)
         picture_seek(l, (long)step - 1);
-    else if (key == KEY_HOME && l->cur.sandbox) /* back to the lesson's */
+    else if (key == TERM_KEY_HOME && l->cur.sandbox) /* back to the lesson's */
         replay(l), l->msg[0] = '\0';
-    else if (key == KEY_HOME)
+    else if (key == TERM_KEY_HOME)
         picture_seek(l, l->cur.step);
     else if (key == 'e' && l->cur.scene >= 0)
         sandbox_open(l);
@@ -817,11 +817,11 @@ static void lesson_key(Learn *l, int key)
 static void list_key(Learn *l, int key)
 {
     char why[600];
-    if (key == KEY_UP && l->sel > 0)
+    if (key == TERM_KEY_UP && l->sel > 0)
         l->sel--;
-    else if (key == KEY_DOWN && l->sel + 1 < (int)l->nlist)
+    else if (key == TERM_KEY_DOWN && l->sel + 1 < (int)l->nlist)
         l->sel++;
-    else if ((key == ' ' || is_enter(key) || key == KEY_RIGHT) &&
+    else if ((key == ' ' || is_enter(key) || key == TERM_KEY_RIGHT) &&
              learn_open(l, l->sel, why, sizeof why))
         say(l, ROLE_ERROR, "%s", why);
     else if (key == 27) /* Esc cancels, as in the TUI: it never quits, so
@@ -901,22 +901,22 @@ static void pager_key(Learn *l, int key)
     }
     int page = l->h - 3 > 1 ? l->h - 3 : 1, most = learn_pager_max(l);
     int top = l->pager_top, wide = learn_pager_wide(l);
-    if (key == KEY_UP || key == 'k')
+    if (key == TERM_KEY_UP || key == 'k')
         top--;
-    else if (key == KEY_DOWN || key == 'j')
+    else if (key == TERM_KEY_DOWN || key == 'j')
         top++;
-    else if (key == KEY_NPAGE || key == ' ')
+    else if (key == TERM_KEY_NPAGE || key == ' ')
         top += page;
-    else if (key == KEY_PPAGE)
+    else if (key == TERM_KEY_PPAGE)
         top -= page;
-    else if (key == KEY_HOME || key == 'g')
+    else if (key == TERM_KEY_HOME || key == 'g')
         top = 0, l->pager_left = 0;
-    else if (key == KEY_END || key == 'G')
+    else if (key == TERM_KEY_END || key == 'G')
         top = most;
-    else if (key == KEY_RIGHT || key == '>' || key == '.')
+    else if (key == TERM_KEY_RIGHT || key == '>' || key == '.')
         l->pager_left = l->pager_left + LEARN_HSHIFT_STEP < wide
                         ? l->pager_left + LEARN_HSHIFT_STEP : wide;
-    else if (key == KEY_LEFT || key == '<' || key == ',')
+    else if (key == TERM_KEY_LEFT || key == '<' || key == ',')
         l->pager_left = l->pager_left > LEARN_HSHIFT_STEP
                         ? l->pager_left - LEARN_HSHIFT_STEP : 0;
     else if (key == 27 || is_enter(key) || key == 'q') {

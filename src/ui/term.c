@@ -301,6 +301,26 @@ static TermEvent mouse_event(void)
 
 int term_stop_signal(void) { return stop_signal; }
 
+/* A curses key code as the interface names it (term.h); other codes,
+ * characters among them, as they are. */
+static int key_of(int k)
+{
+    static const struct {
+        int curses, term;
+    } keys[] = {
+        {KEY_UP, TERM_KEY_UP},         {KEY_DOWN, TERM_KEY_DOWN},
+        {KEY_LEFT, TERM_KEY_LEFT},     {KEY_RIGHT, TERM_KEY_RIGHT},
+        {KEY_HOME, TERM_KEY_HOME},     {KEY_END, TERM_KEY_END},
+        {KEY_PPAGE, TERM_KEY_PPAGE},   {KEY_NPAGE, TERM_KEY_NPAGE},
+        {KEY_ENTER, TERM_KEY_ENTER},   {KEY_BACKSPACE, TERM_KEY_BACKSPACE},
+        {KEY_F(1), TERM_KEY_F1},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++)
+        if (keys[i].curses == k)
+            return keys[i].term;
+    return k;
+}
+
 TermEvent term_read(int timeout_ms)
 {
     if (stop_signal)
@@ -318,5 +338,5 @@ TermEvent term_read(int timeout_ms)
         term_size(&ev.x, &ev.y);
         return ev;
     }
-    return (TermEvent){.kind = TERM_KEY, .key = k};
+    return (TermEvent){.kind = TERM_KEY, .key = key_of(k)};
 }

@@ -13,6 +13,24 @@
 #include "core/error.h"
 #include "ui/grid.h"
 
+/* The keys term_read reports by code beside the characters (whose codes
+ * are their bytes): values past Unicode's, so that no character is one.
+ * The rest of the interface names keys by these and never includes
+ * curses. */
+enum {
+    TERM_KEY_UP = 0x110000,
+    TERM_KEY_DOWN,
+    TERM_KEY_LEFT,
+    TERM_KEY_RIGHT,
+    TERM_KEY_HOME,
+    TERM_KEY_END,
+    TERM_KEY_PPAGE,     /* Page Up */
+    TERM_KEY_NPAGE,     /* Page Down */
+    TERM_KEY_ENTER,     /* the keypad's Enter */
+    TERM_KEY_BACKSPACE,
+    TERM_KEY_F1,
+};
+
 /* What term_read returns. */
 typedef enum {
     TERM_NONE,   /* the timeout passed */
