@@ -101,7 +101,7 @@ static void say_refused(const Calib *cal)
 static int measure(Executor *ex, int quick, double max_bytes, Calib *cal,
                    char *why, size_t whylen)
 {
-    char err[4400] = "";
+    char err[CV_WHY_LEN] = "";
     CalibOptions o = {.quick = quick, .max_bytes = max_bytes};
     int tty = isatty(STDERR_FILENO);
     CvError e = calib_measure(ex, &o, cal, tty ? calib_progress : NULL,
@@ -131,7 +131,7 @@ static int save(const Calib *cal)
                 "COLLVIZ_NO_SAVE is set (a lesson's commands save nothing)\n");
         return CLI_EXIT_OK;
     }
-    char path[4096], why[4400] = "";
+    char path[4096], why[CV_WHY_LEN] = "";
     cache_path(cal->backend, cal->host, cal->nranks, path, sizeof path);
     if (calib_save(cal, why, sizeof why) == CV_OK)
         return CLI_EXIT_OK;
@@ -143,7 +143,7 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
 {
     const char *name = ex->ops->name;
     ExecHost host = exec_host(ex);
-    char path[4096], why[4400] = "";
+    char path[4096], why[CV_WHY_LEN] = "";
     cache_path(name, host.fingerprint, ex->nranks, path, sizeof path);
     if (calib_load(name, host.fingerprint, ex->nranks, cal, why,
                    sizeof why) == CV_OK)
@@ -320,7 +320,7 @@ static const CliCmd cmd = {
 int cmd_calib_saved(const char *spec, int nranks, Calib *cal, char *why,
                     size_t whylen)
 {
-    char path[4096], found[4400] = "";
+    char path[4096], found[CV_WHY_LEN] = "";
     ExecHost host;
     const ExecOps *ops = exec_find_spec(spec, NULL, why, whylen);
     if (!ops || exec_host_of(spec, nranks, &host, why, whylen))
@@ -345,7 +345,7 @@ int cmd_calib_saved(const char *spec, int nranks, Calib *cal, char *why,
 static int show_saved(const char *spec, int nranks)
 {
     Calib c;
-    char why[4400];
+    char why[CV_WHY_LEN];
     int rc = cmd_calib_saved(spec, nranks, &c, why, sizeof why);
     if (rc != CLI_EXIT_OK) {
         fprintf(stderr, "collviz: %s\n", why);

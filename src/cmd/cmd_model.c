@@ -167,7 +167,7 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
  * call's rank count. */
 static int model_calib(Model *m, const char *spec, Calib *cal, CliErr *e)
 {
-    char why[4400] = "";
+    char why[CV_WHY_LEN] = "";
     if (cmd_calib_saved(spec, m->call.nranks, cal, why, sizeof why))
         return cli_fail(e, "%s", why);
     m->cal = cal;

@@ -836,7 +836,7 @@ typedef struct {
 static int json_open(JsonOut *j, const char *path)
 {
     struct stat st;
-    char why[4400], *real = NULL;
+    char why[CV_WHY_LEN], *real = NULL;
     int err = 0;
     *j = (JsonOut){.path = path};
     /* a plain file, or none yet: written beside it (a link's target's) */
@@ -862,7 +862,7 @@ static int json_close_out(JsonOut *j, const Run *r, const PerfRow *rows,
                           int rc, const char *failure)
 {
     FILE *f = j->direct ? j->direct : j->tmp.f;
-    char why[4400] = "";
+    char why[CV_WHY_LEN] = "";
     int errnum = 0;
     if (rc == CLI_EXIT_USAGE) {
         if (j->direct)
@@ -1053,7 +1053,7 @@ static int perf_main(const PerfArgs *in, JsonOut *json)
     Machine hosts;
     const AlgoInfo *algos[64];
     size_t nalgo = 0, nsizes = 0;
-    char failure[4400] = "";
+    char failure[CV_WHY_LEN] = "";
     Calib cal;
     Run r = {.pa = pa, .tty = isatty(STDERR_FILENO)};
     PerfRow *rows = NULL;

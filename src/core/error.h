@@ -3,6 +3,11 @@
 #ifndef COLLVIZ_ERROR_H
 #define COLLVIZ_ERROR_H
 
+/* Bytes of a sentence that may quote a whole path (PATH_MAX, 4096) with
+ * its words, or of a path made of a folder's path and a name: the one
+ * size of such buffers. */
+#define CV_WHY_LEN 4400
+
 #define CV_ERRORS(X)                                                          \
     X(CV_OK, "no error")                                                      \
     X(CV_ERR_NOMEM, "out of memory")                                          \

@@ -476,7 +476,7 @@ int lint_main(int nfiles, const char *const *files)
                 continue;
             }
             for (size_t i = 0; i < ne; i++) {
-                char path[4400];
+                char path[CV_WHY_LEN];
                 snprintf(path, sizeof path, "%s/%s/%s.txt", dir, langs[k],
                          e[i].name);
                 bad += lint_one(path, &n) != 0;

@@ -308,7 +308,7 @@ CvError progress_save(Progress *p, char *why, size_t whylen)
                                       "progress.");
         return CV_ERR_IO;
     }
-    char real[4096], w[4400] = "", aside[1200] = "";
+    char real[4096], w[CV_WHY_LEN] = "", aside[1200] = "";
     int lock;
     store_resolve(p->path, real, sizeof real); /* a link: its target */
     CvError e = store_lock(real, &lock, w, sizeof w);

@@ -373,7 +373,7 @@ void store_clean_stale(const char *path)
     for (struct dirent *de; (de = readdir(d));) {
         if (!stale(de->d_name))
             continue;
-        char full[4400];
+        char full[CV_WHY_LEN];
         snprintf(full, sizeof full, "%s/%s", dir, de->d_name);
         remove(full);
     }

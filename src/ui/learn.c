@@ -36,7 +36,7 @@ static void say(Learn *l, Role r, const char *fmt, ...)
 static int read_lesson(const Learn *l, int i, UiLang lang, Lesson *out,
                        char *why, size_t whylen)
 {
-    char path[4400], *buf;
+    char path[CV_WHY_LEN], *buf;
     size_t len;
     LessonDiags d = {0};
     snprintf(path, sizeof path, "%s/%s/%s.txt", l->dir, ui_lang_code(lang),

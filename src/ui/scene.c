@@ -171,7 +171,7 @@ static void predict_whole(Scene *sc)
 static void model(Scene *sc)
 {
     Calib c;
-    char why[4400];
+    char why[CV_WHY_LEN];
     const char *name = sc->backend ? sc->backend->name : "threads";
     /* a calibration is this machine's: the executor says which machine */
     ExecHost host = sc->ex ? exec_host(sc->ex) : (ExecHost){.cores = 0};

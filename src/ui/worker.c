@@ -494,7 +494,7 @@ static int on_calib_progress(void *ctx, int done, int total)
  * timed run when the job asks for one. */
 static void run_calib(Worker *w, const WorkerJob *j)
 {
-    char why[4400] = "";
+    char why[CV_WHY_LEN] = "";
     Calib *c = calloc(1, sizeof *c);
     CvError e = c ? need_executor(w, j, why, 200) : CV_ERR_NOMEM;
     Span sp = {w, 0, j->then_bench ? 0.5 : 1};
