@@ -90,6 +90,23 @@ static void test_layouts(void **state)
 }
 
 /* A few layouts spelt out, as MPI and NCCL define them. */
+/* Every rank's send and receive elements together, by hand: out of
+ * place, allgather of 3 a block on 4 ranks sends 3 and receives 12 on
+ * each (4 x 15); allreduce of 3 sends and receives 3 (4 x 6); scatter's
+ * root sends 12 and every rank receives 3 (12 + 4 x 3). */
+static void test_cells(void **state)
+{
+    (void)state;
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 4, .count = 3};
+    assert_int_equal(coll_cells(&c), 60);
+    c.kind = COLL_ALLREDUCE;
+    assert_int_equal(coll_cells(&c), 24);
+    c.kind = COLL_SCATTER, c.root = 1;
+    assert_int_equal(coll_cells(&c), 24);
+    c.nranks = 1, c.kind = COLL_ALLREDUCE;
+    assert_int_equal(coll_cells(&c), 6);
+}
+
 static void test_layout_examples(void **state)
 {
     (void)state;
@@ -216,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_layouts),
         cmocka_unit_test(test_layout_examples),
+        cmocka_unit_test(test_cells),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_sendrecv_hypercube),
     };

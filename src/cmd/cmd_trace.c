@@ -154,38 +154,6 @@ static bool sim_too_long(const Schedule *s)
     return false;
 }
 
-/* Elements of every rank's send and receive buffers of call c together
- * (coll_layout: known before a schedule is generated). */
-static unsigned long long call_cells(const CollCall *c)
-{
-    unsigned long long n = 0;
-    for (int r = 0; r < c->nranks; r++) {
-        CollLayout l;
-        coll_layout(c, r, &l);
-        n += (unsigned long long)l.send_count + l.recv_count;
-    }
-    return n;
-}
-
-/* Whether trace can follow call c within its bounds (TRACE_MAX_CELLS):
- * what it keeps grows with the buffers (a bit per output element to
- * validate the schedule, the symbolic state where it fits), so a call
- * beyond them is refused before anything is generated. */
-int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
-{
-    if (c->nranks > COLL_MAX_RANKS) /* priced only: nothing per element */
-        return 0;
-    unsigned long long cells = call_cells(c);
-    if (cells <= TRACE_MAX_CELLS)
-        return 0;
-    return cli_fail(e, "trace cannot follow %s at %llu bytes on %d ranks: its "
-                    "buffers hold %llu elements, and trace keeps state for at "
-                    "most %llu (about %llu MiB to validate the schedule); give "
-                    "a smaller size or fewer ranks", coll_name(c->kind), bytes,
-                    c->nranks, cells, TRACE_MAX_CELLS,
-                    (TRACE_MAX_CELLS / 8) >> 20);
-}
-
 /* Check the whole command line; fills t->call, algo, model. */
 static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
 {

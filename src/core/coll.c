@@ -204,6 +204,17 @@ void coll_layout(const CollCall *c, int r, CollLayout *l)
         layout_out_of_place(c, r, l);
 }
 
+unsigned long long coll_cells(const CollCall *c)
+{
+    unsigned long long n = 0;
+    for (int r = 0; r < c->nranks; r++) {
+        CollLayout l;
+        coll_layout(c, r, &l);
+        n += (unsigned long long)l.send_count + l.recv_count;
+    }
+    return n;
+}
+
 void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e)
 {
     size_t n = c->count ? c->count : 1;

@@ -134,6 +134,10 @@ bool coll_is_reducing(CollKind k);
 /* Fill *l for rank r of call c. */
 void coll_layout(const CollCall *c, int r, CollLayout *l);
 
+/* Elements of every rank's send and receive buffers of call c together
+ * (coll_layout's counts, summed: known before a schedule exists). */
+unsigned long long coll_cells(const CollCall *c);
+
 /* What output element j of rank r must hold (j < out_count). */
 void coll_expect(const CollCall *c, int r, size_t j, CollExpect *e);
 

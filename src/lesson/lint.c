@@ -35,21 +35,10 @@ int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
     return trace_scene(l->items[i].text, out, why, whylen);
 }
 
-unsigned long long lint_call_cells(const CollCall *c)
-{
-    unsigned long long n = 0;
-    for (int r = 0; r < c->nranks; r++) {
-        CollLayout lay;
-        coll_layout(c, r, &lay);
-        n += (unsigned long long)lay.send_count + lay.recv_count;
-    }
-    return n;
-}
-
 size_t lint_picture_count(const SceneSpec *sc)
 {
     CollCall c = sc->call;
-    while (c.count > 1 && lint_call_cells(&c) > LINT_PICTURE_MAX_CELLS)
+    while (c.count > 1 && coll_cells(&c) > LINT_PICTURE_MAX_CELLS)
         c.count /= 2;
     return c.count;
 }

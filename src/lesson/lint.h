@@ -21,9 +21,6 @@ int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
 #define LINT_PICTURE_MAX_CELLS 65536ull
 #define LINT_PICTURE_MAX_RANKS 64
 
-/* Elements of every rank's send and receive buffers of c together. */
-unsigned long long lint_call_cells(const CollCall *c);
-
 /* The count the picture of scene sc follows: sc's own count where its
  * buffers hold at most LINT_PICTURE_MAX_CELLS elements, else the largest
  * count halved from it that fits (the cells are then groups of the

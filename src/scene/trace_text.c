@@ -7,6 +7,25 @@
 
 #include "scene/trace.h"
 
+/* Whether trace can follow call c within its bounds (TRACE_MAX_CELLS):
+ * what it keeps grows with the buffers (a bit per output element to
+ * validate the schedule, the symbolic state where it fits), so a call
+ * beyond them is refused before anything is generated. */
+int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e)
+{
+    if (c->nranks > COLL_MAX_RANKS) /* priced only: nothing per element */
+        return 0;
+    unsigned long long cells = coll_cells(c);
+    if (cells <= TRACE_MAX_CELLS)
+        return 0;
+    return cli_fail(e, "trace cannot follow %s at %llu bytes on %d ranks: its "
+                    "buffers hold %llu elements, and trace keeps state for at "
+                    "most %llu (about %llu MiB to validate the schedule); give "
+                    "a smaller size or fewer ranks", coll_name(c->kind), bytes,
+                    c->nranks, cells, TRACE_MAX_CELLS,
+                    (TRACE_MAX_CELLS / 8) >> 20);
+}
+
 /* Cell runs shown per transfer (JSON shows all). */
 #define TRACE_RUNS_PER_LINE 16
 
