@@ -152,6 +152,30 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
     p->glen = old + 1 + n;
 }
 
+/* ------------------------------------------------------- a @run's lines */
+
+int lesson_run_count(const LessonItem *it)
+{
+    int n = *it->text != '\0';
+    for (const char *c = it->text; *c; c++)
+        n += *c == '\n';
+    return n;
+}
+
+const char *lesson_run_command(const LessonItem *it, int k, size_t *len)
+{
+    const char *s = it->text;
+    for (int i = 1; *s; i++) {
+        size_t n = strcspn(s, "\n");
+        if (i == k) {
+            *len = n;
+            return s;
+        }
+        s += n + (s[n] == '\n');
+    }
+    return NULL;
+}
+
 /* ----------------------------------------------------------- directives */
 
 /* An @output line whose block did not follow at once: said at line. */
@@ -186,10 +210,7 @@ static void output_line(Parser *p, int line, const char *a, size_t an)
                 "it prints, and there is no @run above it%s", "");
         return;
     }
-    const char *cmds = p->l->items[p->last_run].text;
-    long n = *cmds != '\0';
-    for (const char *c = cmds; *c; c++)
-        n += *c == '\n';
+    long n = lesson_run_count(&p->l->items[p->last_run]);
     if (k < 1 || k > n) {
         char why[160];
         snprintf(why, sizeof why, "%ld command%s, at line %d", n,

@@ -93,6 +93,12 @@ CvError lesson_diag(LessonDiags *d, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 void lesson_diags_fini(LessonDiags *d);
 
+/* The commands of a @run item (its text, one command a line): how many,
+ * and command k (from 1) as a pointer into the text and its length in
+ * *len, or NULL where the item has fewer. */
+int lesson_run_count(const LessonItem *it);
+const char *lesson_run_command(const LessonItem *it, int k, size_t *len);
+
 /* A directive, as lessons/README.md's table shows it. */
 typedef struct {
     const char *name;   /* "scene", written @scene */

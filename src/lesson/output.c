@@ -224,17 +224,14 @@ char *output_run(const char *self, const RunCmd *c, int *status, char *why,
 }
 
 /* Command k (from 1) of the @run item's commands, into line. */
-static bool command(const char *cmds, int k, char *line, size_t n)
+static bool command(const LessonItem *run, int k, char *line, size_t n)
 {
-    for (int i = 1; *cmds; i++) {
-        size_t len = strcspn(cmds, "\n");
-        if (i == k) {
-            snprintf(line, n, "%.*s", (int)len, cmds);
-            return len < n;
-        }
-        cmds += len + (cmds[len] == '\n');
-    }
-    return false;
+    size_t len;
+    const char *c = lesson_run_command(run, k, &len);
+    if (!c)
+        return false;
+    snprintf(line, n, "%.*s", (int)len, c);
+    return len < n;
 }
 
 void output_lint(const Lesson *l, const char *self, LessonDiags *d)
@@ -246,7 +243,7 @@ void output_lint(const Lesson *l, const char *self, LessonDiags *d)
         char line[RUNCHECK_MAX_BYTES + 2], why[600];
         RunCmd c;
         int st = 0, bad;
-        if (!command(l->items[it->quotes_run].text, it->quotes, line,
+        if (!command(&l->items[it->quotes_run], it->quotes, line,
                      sizeof line) ||
             runcheck(line, &c, why, sizeof why))
             continue; /* the @run's own check says why */

@@ -700,16 +700,13 @@ static void run_nth(Learn *l, int n)
         say(l, ROLE_DIM, "%s", _("No commands to run here yet."));
         return;
     }
-    const char *s = l->cur.les.items[r].text;
-    for (int k = 1; k < n && s; k++)
-        if ((s = strchr(s, '\n')) != NULL)
-            s++;
+    size_t len;
+    const char *s = lesson_run_command(&l->cur.les.items[r], n, &len);
     if (!s) {
         say(l, ROLE_DIM, "%s", _("That @run block has fewer commands."));
         return;
     }
     /* the line whole, never cut: learn_run refuses one too long */
-    size_t len = strcspn(s, "\n");
     char *cmd = malloc(len + 1);
     if (!cmd) {
         say(l, ROLE_ERROR, "%s", words_error(CV_ERR_NOMEM));
@@ -725,12 +722,8 @@ static void run_nth(Learn *l, int n)
 /* The commands of the last @run shown (0: none). */
 static int run_count(const Learn *l)
 {
-    int r = last_run(l), n = 1;
-    if (r < 0)
-        return 0;
-    for (const char *s = l->cur.les.items[r].text; (s = strchr(s, '\n')); s++)
-        n++;
-    return n;
+    int r = last_run(l);
+    return r < 0 ? 0 : lesson_run_count(&l->cur.les.items[r]);
 }
 
 /* x: run the last @run's command, or, where it has several, ask which
