@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "algos/algo.h"
+#include "core/grow.h"
 #include "core/sched.h"
 
 static CollCall call(CollKind k, int p, size_t n, bool in_place)
@@ -263,10 +264,37 @@ static void test_names(void **state)
 
 /* A reduce to rank 0 of n elements (out of place): the copy-in step,
  * then `variant` decides step 2 around rank 1's reduce into recv[0, n). */
+/* grow_array by hand: from nothing with a first room of 4, a 1st item
+ * takes 4, a 5th 8, a 17th 32; what fits keeps the block; a room whose
+ * bytes overflow is refused with the array and its room as they were. */
+static void test_grow(void **state)
+{
+    (void)state;
+    size_t cap = 0;
+    int *v = grow_array(NULL, &cap, 1, sizeof *v, 4);
+    assert_non_null(v);
+    assert_int_equal(cap, 4);
+    v[3] = 7;
+    assert_ptr_equal(grow_array(v, &cap, 4, sizeof *v, 4), v);
+    assert_int_equal(cap, 4);
+    v = grow_array(v, &cap, 5, sizeof *v, 4);
+    assert_non_null(v);
+    assert_int_equal(cap, 8);
+    assert_int_equal(v[3], 7);
+    v = grow_array(v, &cap, 17, sizeof *v, 4);
+    assert_non_null(v);
+    assert_int_equal(cap, 32);
+    assert_null(grow_array(v, &cap, SIZE_MAX / 2, sizeof *v, 4));
+    assert_int_equal(cap, 32);
+    assert_int_equal(v[3], 7);
+    free(v);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_traffic),
+        cmocka_unit_test(test_grow),
         cmocka_unit_test(test_builder),
         cmocka_unit_test(test_builder_errors),
         cmocka_unit_test(test_tmp),

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "algos/algo.h"
 #include "cli/cli.h"
 #include "cmd/cmd.h"
@@ -412,13 +413,11 @@ static CvError phase_add(Trace *t, const char *phase, size_t no, size_t steps,
 {
     TracePhase *ph = t->nphases ? &t->phases[t->nphases - 1] : NULL;
     if (!ph || strcmp(ph->phase, phase) != 0) {
-        if (t->nphases == t->cap_phases) {
-            size_t cap = t->cap_phases ? 2 * t->cap_phases : 16;
-            TracePhase *n = realloc(t->phases, cap * sizeof *n);
-            if (!n)
-                return CV_ERR_NOMEM;
-            t->phases = n, t->cap_phases = cap;
-        }
+        TracePhase *n = grow_array(t->phases, &t->cap_phases,
+                                   t->nphases + 1, sizeof *n, 16);
+        if (!n)
+            return CV_ERR_NOMEM;
+        t->phases = n;
         ph = &t->phases[t->nphases++];
         *ph = (TracePhase){.phase = phase, .first = no};
     }

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 typedef struct {
     size_t lo, hi; /* elements [lo, hi) */
 } Span;
@@ -87,14 +89,10 @@ static int take(CopyIn *c, size_t lo, size_t hi)
     if (c->left[j - 1].hi > hi)
         keep[nk++] = (Span){hi, c->left[j - 1].hi};
     size_t n = c->n - (j - i) + nk;
-    if (n > c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 4;
-        Span *v = realloc(c->left, cap * sizeof *v);
-        if (!v)
-            return -1;
-        c->left = v;
-        c->cap = cap;
-    }
+    Span *v = grow_array(c->left, &c->cap, n, sizeof *v, 4);
+    if (!v)
+        return -1;
+    c->left = v;
     memmove(c->left + i + nk, c->left + j, (c->n - j) * sizeof *c->left);
     memcpy(c->left + i, keep, nk * sizeof *keep);
     c->n = n;

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/grow.h"
+
 /* ------------------------------------------------------------- building */
 
 /* Size the send and recv buffers of every rank, tmp 0. */
@@ -77,22 +79,6 @@ void sched_tmp_all(Schedule *s, size_t n)
         sched_tmp(s, r, n);
 }
 
-/* Grow an array to hold at least `need` items of `size` bytes. */
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(*p, n * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = n;
-    return 0;
-}
-
 void sched_step(Schedule *s, const char *phase)
 {
     if (s->err)
@@ -101,10 +87,13 @@ void sched_step(Schedule *s, const char *phase)
         s->steps[s->nsteps - 1].phase = phase;
         return;
     }
-    if (grow((void **)&s->steps, &s->cap_steps, s->nsteps + 1, sizeof *s->steps)) {
+    Step *st = grow_array(s->steps, &s->cap_steps, s->nsteps + 1,
+                          sizeof *st, 64);
+    if (!st) {
         s->err = CV_ERR_NOMEM;
         return;
     }
+    s->steps = st;
     s->steps[s->nsteps++] =
         (Step){.first = s->nxfers, .n = 0, .phase = phase, .reps = 1};
 }
@@ -128,9 +117,14 @@ void sched_xfer(Schedule *s, XferOp op, int src, BufId sbuf, size_t soff,
         s->err = CV_ERR_LIMIT;
         return;
     }
-    if (grow((void **)&s->xfers, &s->cap_xfers, s->nxfers + 1, sizeof *s->xfers)) {
-        s->err = CV_ERR_NOMEM;
-        return;
+    if (s->nxfers == s->cap_xfers) { /* (the call only when it grows) */
+        Transfer *x = grow_array(s->xfers, &s->cap_xfers, s->nxfers + 1,
+                                 sizeof *x, 64);
+        if (!x) {
+            s->err = CV_ERR_NOMEM;
+            return;
+        }
+        s->xfers = x;
     }
     s->xfers[s->nxfers++] = (Transfer){
         .src = src, .dst = dst, .src_buf = (uint8_t)sbuf,

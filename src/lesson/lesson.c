@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/sanitize.h"
 #include "lesson/lesson.h"
 
@@ -16,13 +17,10 @@ CvError lesson_diag(LessonDiags *d, int line, const char *fmt, ...)
 {
     if (!d)
         return CV_ERR_ARG;
-    if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 8;
-        LessonDiag *nd = realloc(d->d, cap * sizeof *nd);
-        if (!nd)
-            return CV_ERR_ARG;
-        d->d = nd, d->cap = cap;
-    }
+    LessonDiag *nd = grow_array(d->d, &d->cap, d->n + 1, sizeof *nd, 8);
+    if (!nd)
+        return CV_ERR_ARG;
+    d->d = nd;
     LessonDiag *x = &d->d[d->n++];
     x->line = line;
     va_list ap;
@@ -107,15 +105,13 @@ static LessonItem *add_item(Parser *p, LessonKind k, int line, const char *text,
                             size_t n)
 {
     Lesson *l = p->l;
-    if (l->nitems == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 32;
-        LessonItem *ni = realloc(l->items, cap * sizeof *ni);
-        if (!ni) {
-            p->nomem = 1;
-            return NULL;
-        }
-        l->items = ni, l->cap = cap;
+    LessonItem *ni = grow_array(l->items, &l->cap, l->nitems + 1,
+                                sizeof *ni, 32);
+    if (!ni) {
+        p->nomem = 1;
+        return NULL;
     }
+    l->items = ni;
     char *t = dup_n(p, text, n);
     if (!t)
         return NULL;

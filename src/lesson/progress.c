@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/grow.h"
 #include "lesson/progress.h"
 #include "store/store.h"
 
@@ -92,13 +93,10 @@ static int parse_line(char *line, ProgressEntry *e)
  * loading n entries costs O(n)); 0, or -1 without memory. */
 static int grow(Progress *p)
 {
-    if (p->n < p->cap)
-        return 0;
-    size_t cap = p->cap ? 2 * p->cap : 16;
-    ProgressEntry *ne = realloc(p->e, cap * sizeof *ne);
+    ProgressEntry *ne = grow_array(p->e, &p->cap, p->n + 1, sizeof *ne, 16);
     if (!ne)
         return -1;
-    p->e = ne, p->cap = cap;
+    p->e = ne;
     return 0;
 }
 

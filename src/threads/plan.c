@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 /* A wait attached to (owner, phase) while the plan is built. */
 typedef struct {
     int32_t owner;  /* rank that waits */
@@ -43,15 +45,12 @@ void plan_free(Plan *pl)
 static void wl_push(WaitList *wl, int owner, size_t phase, int rank,
                     size_t lag)
 {
-    if (wl->n == wl->cap) {
-        size_t cap = wl->cap ? 2 * wl->cap : 256;
-        WaitRec *v = realloc(wl->v, cap * sizeof *v);
-        if (!v) {
-            wl->oom = 1;
-            return;
-        }
-        wl->v = v, wl->cap = cap;
+    WaitRec *v = grow_array(wl->v, &wl->cap, wl->n + 1, sizeof *v, 256);
+    if (!v) {
+        wl->oom = 1;
+        return;
     }
+    wl->v = v;
     wl->v[wl->n++] = (WaitRec){owner, (uint32_t)phase, rank, (uint32_t)lag};
 }
 

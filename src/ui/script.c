@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/sched.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
@@ -57,14 +58,10 @@ static CvError push(Script *s, const ScriptItem *it)
 {
     if (s->n >= SCRIPT_MAX_FRAMES)
         return CV_ERR_LIMIT;
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        ScriptItem *n = realloc(s->items, cap * sizeof *n);
-        if (!n)
-            return CV_ERR_NOMEM;
-        s->items = n;
-        s->cap = cap;
-    }
+    ScriptItem *n = grow_array(s->items, &s->cap, s->n + 1, sizeof *n, 64);
+    if (!n)
+        return CV_ERR_NOMEM;
+    s->items = n;
     s->items[s->n++] = *it;
     return CV_OK;
 }
