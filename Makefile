@@ -358,15 +358,18 @@ fuzz:
 	$(Q)$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang \
 	    SAN=address,undefined CFLAGS="-O1 -g -fsanitize=fuzzer-no-link" fuzz-run
 
-fuzz-run: $(FUZZ_BINS)
-	$(Q)for f in $(FUZZ_BINS); do n=$${f##*/fuzz_}; \
-	    mkdir -p $(BUILD)/fuzz/corpus-$$n; \
+# One target per fuzzer, so that make -j fuzzes several at a time (each
+# for FUZZ_SECONDS, on a core of its own).
+FUZZ_RUNS = $(FUZZ_SRCS:tests/fuzz/fuzz_%.c=fuzz-run-%)
+fuzz-run: $(FUZZ_RUNS)
+fuzz-run-%: $(BUILD)/fuzz/fuzz_%
+	$(Q)n=$*; mkdir -p $(BUILD)/fuzz/corpus-$$n; \
 	    echo "== fuzz $$n ($(FUZZ_SECONDS) s)"; \
-	    $$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
+	    $< -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=1024 \
 	        -timeout=10 -print_final_stats=0 $(BUILD)/fuzz/corpus-$$n \
 	        tests/fuzz/seeds/$$n 2>$(BUILD)/fuzz/$$n.log || \
 	        { tail -n 40 $(BUILD)/fuzz/$$n.log; exit 1; }; \
-	    tail -n 1 $(BUILD)/fuzz/$$n.log; done
+	    echo "$$n: $$(tail -n 1 $(BUILD)/fuzz/$$n.log)"
 
 # $^ less the headers -MMD lists once the target was built (a header given
 # to the compiler is a second output: "cannot specify -o").
