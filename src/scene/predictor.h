@@ -5,7 +5,7 @@
  * predictor (calib_predict: the backend's own, ExecOps.predict, else the
  * plain model at the schedule's footprint), as perf's model column; else
  * the plain model (model.h) with the documented default parameters
- * (cli.h's CLI_DEFAULT_*) on the machine full.
+ * (spec.h's SPEC_DEFAULT_*) on the machine full.
  * With a machine the user named (-T, the machine menu) every time is that
  * machine's, a what-if, calibrated or not. A Scene holds one and hands a
  * copy to each background job. Pure: no I/O, no globals. */

@@ -1,6 +1,7 @@
-/* trace.h - what the parts of `collviz trace` share, private to src/cli:
- * cmd_trace.c (options, the schedule and its symbolic state, totals, the
- * driver), trace_text.c and trace_json.c (the two renderings). */
+/* trace.h - a scene's trace, what `collviz trace` and the lessons'
+ * checks share: cmd/cmd_trace.c (options, the schedule and its symbolic
+ * state, totals, the driver), trace_text.c and trace_json.c (the two
+ * renderings, and trace_fits, the bound every caller checks first). */
 #ifndef COLLVIZ_TRACE_H
 #define COLLVIZ_TRACE_H
 
