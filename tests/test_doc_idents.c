@@ -22,28 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A fresh tree under /tmp; its path in dir. */
-static void tree_new(char *dir, size_t len)
-{
-    snprintf(dir, len, "/tmp/collviz-docids-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-}
-
-/* Write `text` to dir/rel, creating its folders. */
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
-        *s = '\0';
-        assert_true(mkdir(path, 0700) == 0 || errno == EEXIST);
-        *s = '/';
-    }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
+#include "tree_fixture.h"
 
 /* Run the check on the documents `docs` (names without blanks, separated
  * by one) of tree dir: its exit status, and its output in out. */
@@ -52,19 +31,7 @@ static int check(const char *dir, const char *docs, char *out, size_t len)
     char cmd[700];
     snprintf(cmd, sizeof cmd, "sh scripts/doc-idents.sh '%s' %s 2>&1", dir,
              docs);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void tree_free(const char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    return tree_run(cmd, out, len);
 }
 
 /* A small tree: a source file, a header, a script and a folder README
@@ -85,7 +52,7 @@ static void small_tree(const char *dir)
 static void test_existing_names_pass(void **state)
 {
     char dir[64], out[4096];
-    tree_new(dir, sizeof dir);
+    tree_new(dir, sizeof dir, "docids");
     small_tree(dir);
     put(dir, "docs/MAP.md",
         "# A map\n"
@@ -120,7 +87,7 @@ static void test_missing_names_fail(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[64], out[4096];
-        tree_new(dir, sizeof dir);
+        tree_new(dir, sizeof dir, "docids");
         small_tree(dir);
         put(dir, "docs/MAP.md", cases[i].doc);
         int rc = check(dir, "docs/MAP.md", out, sizeof out);
@@ -136,7 +103,7 @@ static void test_missing_names_fail(void **state)
 static void test_other_spans_skipped(void **state)
 {
     char dir[64], out[4096];
-    tree_new(dir, sizeof dir);
+    tree_new(dir, sizeof dir, "docids");
     small_tree(dir);
     put(dir, "docs/MAP.md",
         "Run `make test` or `sh scripts/gone.sh`, with `-T` and\n"
@@ -155,7 +122,7 @@ static void test_other_spans_skipped(void **state)
 static void test_missing_document(void **state)
 {
     char dir[64], out[4096];
-    tree_new(dir, sizeof dir);
+    tree_new(dir, sizeof dir, "docids");
     small_tree(dir);
     assert_int_equal(check(dir, "docs/NONE.md", out, sizeof out), 2);
     assert_non_null(strstr(out, "docs/NONE.md"));
@@ -166,7 +133,7 @@ static void test_missing_document(void **state)
 static void test_several_documents(void **state)
 {
     char dir[64], out[4096];
-    tree_new(dir, sizeof dir);
+    tree_new(dir, sizeof dir, "docids");
     small_tree(dir);
     put(dir, "docs/A.md", "`sched_init`\n`gone_a`\n");
     put(dir, "src/core/B.md", "`sched.h` and\n\n`gone_b`\n");

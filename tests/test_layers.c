@@ -20,48 +20,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* A fresh tree under /tmp; its path in dir. */
-static void tree_new(char *dir, size_t len)
-{
-    snprintf(dir, len, "/tmp/collviz-layers-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-}
-
-/* Write `text` to dir/rel, creating its folders (mkdir -p, without a
- * shell: a tree is a dozen files). */
-static void put(const char *dir, const char *rel, const char *text)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/%s", dir, rel);
-    for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
-        *s = '\0';
-        assert_true(mkdir(path, 0700) == 0 || errno == EEXIST);
-        *s = '/';
-    }
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-}
+#include "tree_fixture.h"
 
 /* Run the check on dir: its exit status, and its output in out. */
 static int check(const char *dir, char *out, size_t len)
 {
     char cmd[600];
     snprintf(cmd, sizeof cmd, "sh scripts/layers.sh '%s' 2>&1", dir);
-    FILE *p = popen(cmd, "r");
-    assert_non_null(p);
-    size_t n = fread(out, 1, len - 1, p);
-    out[n] = '\0';
-    int st = pclose(p);
-    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-}
-
-static void tree_free(const char *dir)
-{
-    char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    assert_int_equal(system(cmd), 0);
+    return tree_run(cmd, out, len);
 }
 
 /* A small tree that keeps every rule. */
@@ -84,7 +50,7 @@ static void clean_tree(const char *dir)
 static void test_clean_tree_passes(void **state)
 {
     char dir[64], out[4096];
-    tree_new(dir, sizeof dir);
+    tree_new(dir, sizeof dir, "layers");
     clean_tree(dir);
     assert_int_equal(check(dir, out, sizeof out), 0);
     assert_string_equal(out, "");
@@ -120,7 +86,7 @@ static void test_planted_includes_fail(void **state)
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char dir[64], out[4096];
-        tree_new(dir, sizeof dir);
+        tree_new(dir, sizeof dir, "layers");
         clean_tree(dir);
         put(dir, cases[i].file, cases[i].text);
         int rc = check(dir, out, sizeof out);
