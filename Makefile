@@ -275,7 +275,15 @@ $(BUILD)/collviz-mpi: $(BUILD)/src/main-mpi.o $(MPI_OBJS) $(UI_LIB) $(LIB)
 $(BUILD)/tests/mpi_sweep: $(BUILD)/tests/mpi/sweep.o \
         $(filter-out %/mpi_main.o,$(MPI_OBJS)) $(LIB)
 	$(call say,LINK,$@)
-	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(REQ_LDLIBS)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+	    $(filter %.a,$^) $(REQ_LDLIBS)
+
+# The backends' conformance suite (tests/conformance.c), in each
+# backend's tests (linked with their objects, before the libraries).
+CONFORMANCE := $(BUILD)/tests/conformance.o
+$(CONFORMANCE): $(CONFIG)
+$(BUILD)/tests/test_exec_threads $(BUILD)/tests/test_exec_cuda \
+$(BUILD)/tests/mpi_sweep: $(CONFORMANCE)
 
 # Tests of the terminal interface link both libraries and curses; every
 # other test links the core library alone.
@@ -285,7 +293,8 @@ $(BUILD)/tests/test_ui_%: $(BUILD)/tests/test_ui_%.o $(UI_LIB) $(LIB)
 
 $(BUILD)/tests/%: $(BUILD)/tests/%.o $(LIB)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(REQ_LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) \
+	    $(CMOCKA_LIBS) $(REQ_LDLIBS)
 
 $(BUILD)/bench/tui_bench $(BUILD)/bench/class_bench: $(BUILD)/bench/%: $(BUILD)/bench/%.o $(UI_LIB) $(LIB)
 	$(call say,LINK,$@)

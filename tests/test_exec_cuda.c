@@ -35,6 +35,7 @@
 #include "measure/perf.h"
 
 #include "call_fixture.h"
+#include "conformance.h"
 #include "sanitizer.h"
 
 static const int rank_counts[] = {1, 2, 3, 5, 8};
@@ -134,16 +135,6 @@ static unsigned long long traffic(void)
         return 0;
     fake_fn("fake_cuda_traffic", &fn, sizeof fn);
     return fn();
-}
-
-static const char *describe(const AlgoInfo *a, const CollCall *c)
-{
-    static char buf[200];
-    snprintf(buf, sizeof buf, "%s/%s p=%d count=%zu %s %s root=%d %s",
-             coll_name(a->coll), a->name, c->nranks, c->count,
-             dtype_name(c->dtype), redop_name(c->op), c->root,
-             c->in_place ? "in-place" : "out-of-place");
-    return buf;
 }
 
 static void expect_right(CvError e, const VerifyReport *rep, const char *what,
@@ -296,91 +287,38 @@ static void test_options(void **state)
 
 /* ------------------------------------------------------------ sweeps */
 
-/* Reset, every step checked against the sim, the finish; the output. */
-static void check_steps(Executor *ex, const AlgoInfo *a, const Schedule *s)
+/* The cuda backend's checks of a schedule in the conformance suite:
+ * stepped against the sim, timed runs (fused copy-ins; a graph on one
+ * device) with step times, repeated where the output is an input again. */
+#define CUDA_CHECKS (CONF_STEPS | CONF_RUNS | CONF_REPEAT | CONF_STEP_TIMES)
+
+/* Schedule s (loaded or not) through the conformance suite's checks. */
+static void conform(Executor *ex, const Schedule *s, unsigned checks)
 {
-    Sim sim;
-    VerifyReport vr;
-    assert_int_equal(sim_init(&sim, s), CV_OK);
-    assert_int_equal(ex->ops->reset(ex), CV_OK);
-    expect_right(verify_state(ex, &sim, false, &vr), &vr, describe(a, &s->call),
-                 "after reset");
-    for (size_t k = 0; k < s->nsteps; k++) {
-        CvError e = ex->ops->step(ex, k);
-        if (e)
-            fail_msg("%s: step %zu: %s", describe(a, &s->call), k,
-                     ex->ops->last_error(ex));
-        assert_int_equal(sim_step(&sim), CV_OK);
-        e = verify_state(ex, &sim, false, &vr);
-        if (e)
-            fail_msg("%s, after step %zu: %zu of %zu wrong, first rank %d %s[%zu]",
-                     describe(a, &s->call), k, vr.wrong, vr.checked,
-                     vr.bad_rank, buf_name(vr.bad_buf), vr.bad_elem);
-    }
-    assert_int_equal(ex->ops->finish(ex), CV_OK);
-    expect_right(verify_state(ex, &sim, true, &vr), &vr, describe(a, &s->call),
-                 "after finish");
-    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
-                 "output after finish");
-    sim_fini(&sim);
+    ConfTally t = {0};
+    conf_check(ex, s, checks, NULL, &t);
+    if (t.first[0])
+        fail_msg("%s", t.first);
 }
 
-/* Whether a run from the output state gives the same output again. */
-static bool repeatable(const CollCall *c)
+/* Every datatype x op pair (pl->arg set), or one in 7, rotating over the
+ * cases. */
+static unsigned take_some(const ConfPlan *pl, const CollCall *c, int n,
+                          long cases)
 {
-    return !c->in_place ||
-           (!coll_is_reducing(c->kind) && c->kind != COLL_ALLTOALL);
+    (void)n;
+    bool every = pl->arg != NULL;
+    size_t pair = (size_t)(c->dtype * OP_COUNT + c->op);
+    return every || pair % 7 == (size_t)cases % 7 ? CUDA_CHECKS : 0;
 }
 
-/* Timed runs (fused copy-ins; a graph on one device), with step times. */
-static void check_runs(Executor *ex, const AlgoInfo *a, const Schedule *s)
+/* A sweep on ex through the conformance suite, into t (failing at the
+ * first trouble). */
+static void sweep_on(Executor *ex, const ConfPlan *pl, ConfTally *t)
 {
-    VerifyReport vr;
-    double steps[256];
-    ExecTiming t = {.step_s = s->nsteps <= 256 ? steps : NULL};
-    assert_int_equal(ex->ops->reset(ex), CV_OK);
-    CvError e = ex->ops->run(ex, 0, 1, &t);
-    if (e)
-        fail_msg("%s: run: %s", describe(a, &s->call), ex->ops->last_error(ex));
-    assert_true(t.iter_s >= 0);
-    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call), "run");
-    if (!repeatable(&s->call))
-        return;
-    assert_int_equal(ex->ops->run(ex, 2, 3, &t), CV_OK);
-    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
-                 "repeated runs");
-}
-
-/* every: all datatype x op pairs; else one in 7, rotating over cases. */
-static void sweep_case_on(Executor *ex, const AlgoInfo *a, CollCall c,
-                          const Machine *m, bool every, size_t *cases)
-{
-    if (!call_defined(c.kind, c.nranks, c.in_place))
-        return; /* sendrecv in place, hypercube on 3 ranks: no such call */
-    for (int dt = 0; dt < DT_COUNT; dt++)
-        for (int op = 0; op < OP_COUNT; op++) {
-            if (!coll_is_reducing(a->coll) && op)
-                continue;
-            if (!every && (size_t)(dt * OP_COUNT + op) % 7 != *cases % 7)
-                continue;
-            c.dtype = dt, c.op = op;
-            Schedule s;
-            CvError e = algo_generate_on(a, &c, m, &s, NULL, 0);
-            if (e)
-                fail_msg("%s: generate: %s", describe(a, &c), cv_strerror(e));
-            if ((e = ex->ops->load(ex, &s)))
-                fail_msg("%s: load: %s", describe(a, &c), ex->ops->last_error(ex));
-            check_steps(ex, a, &s);
-            check_runs(ex, a, &s);
-            sched_fini(&s);
-            (*cases)++;
-        }
-}
-
-static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c, bool every,
-                       size_t *cases)
-{
-    sweep_case_on(ex, a, c, NULL, every, cases);
+    conf_sweep(ex, pl, t);
+    if (t->first[0])
+        fail_msg("%s", t->first);
 }
 
 /* The algorithms made for machines of several dimensions (torus.c) on
@@ -400,22 +338,16 @@ static void test_sweep_machines(void **state)
     assert_int_equal(machine_grid(&ms[3], MACHINE_MESH, 2, t32, false, 1, 1, 1), CV_OK);
     assert_int_equal(machine_nodes(&ms[4], 2, 2, false, 1), CV_OK);
     assert_int_equal(machine_nodes(&ms[5], 2, 4, true, 1), CV_OK);
-    size_t cases = 0;
+    ConfTally t = {0};
     for (int mi = 0; mi < 6; mi++) {
-        int p = ms[mi].nranks;
-        Executor *ex = open_cuda(p, NULL);
-        for (size_t i = 0; i < algo_count(); i++)
-            for (int ip = 0; ip < 2; ip++) {
-                const AlgoInfo *a = algo_at(i);
-                CollCall c = {.kind = a->coll, .nranks = p,
-                              .count = (size_t)p + 1, .in_place = ip};
-                if (!a->fits || !algo_fits(a, &c, &ms[mi], NULL, 0))
-                    continue;
-                sweep_case_on(ex, a, c, &ms[mi], true, &cases);
-            }
+        ConfPlan pl = {.machines = &ms[mi], .nmachines = 1, .ncounts = 1,
+                       .count = conf_count_odd, .checks = CUDA_CHECKS,
+                       .stop_first = true};
+        Executor *ex = open_cuda(ms[mi].nranks, NULL);
+        sweep_on(ex, &pl, &t);
         close_cuda(ex);
     }
-    assert_true(cases > 500);
+    assert_true(t.cases > 500);
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
@@ -425,33 +357,33 @@ static void test_sweep_machines(void **state)
 static void sweep(int devices, int peer, bool every)
 {
     char nd[16];
-    size_t cases = 0;
     snprintf(nd, sizeof nd, "%d", devices);
     setenv("FAKE_CUDA_DEVICES", nd, 1);
     setenv("FAKE_CUDA_PEER", peer ? "1" : "0", 1);
+    ConfPlan pl = {.full = true, .ncounts = 2, .count = conf_count_odd,
+                   .take = take_some, .stop_first = true,
+                   .arg = every ? &pl : NULL};
+    ConfTally t = {0};
     for (size_t pi = 0; pi < NRANKCOUNTS; pi++) {
         int p = rank_counts[pi];
         Executor *ex = open_cuda(p, NULL);
         if (!real_gpu())
             assert_int_equal(exec_host(ex).cores, devices < p ? devices : p);
-        for (size_t i = 0; i < algo_count(); i++) {
-            const AlgoInfo *a = algo_at(i);
-            if (a->fits)
-                continue; /* made for some machines: test_algos_torus */
-            size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
-            for (int ip = 0; ip < 2; ip++)
-                for (int ci = 0; ci < 2; ci++) {
-                    CollCall c = {.kind = a->coll, .nranks = p,
-                                  .count = counts[ci], .in_place = ip,
-                                  .root = coll_is_rooted(a->coll) ? p / 2 : 0};
-                    sweep_case(ex, a, c, every, &cases);
-                }
-        }
+        sweep_on(ex, &pl, &t);
         close_cuda(ex);
     }
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     unsetenv("FAKE_CUDA_PEER");
-    assert_true(cases > 0);
+    assert_true(t.cases > 0);
+}
+
+/* Sendrecv and hypercube only. */
+static unsigned take_p2p(const ConfPlan *pl, const CollCall *c, int n,
+                         long cases)
+{
+    (void)pl, (void)n, (void)cases;
+    return c->kind == COLL_SENDRECV || c->kind == COLL_HYPERCUBE ? CUDA_CHECKS
+                                                                 : 0;
 }
 
 /* nccl-tests' sendrecv and hypercube: counts 0, 1, 7 and 97, every
@@ -465,23 +397,18 @@ static void test_sendrecv_hypercube(void **state)
     setenv("FAKE_CUDA_DEVICES", "2", 1);
     setenv("FAKE_CUDA_PEER", "1", 1);
     static const int ps[] = {1, 2, 3, 4, 8};
-    static const size_t counts[] = {0, 1, 7, 97};
-    size_t cases = 0;
+    ConfPlan pl = {.full = true, .ncounts = 4, .count = conf_count_small,
+                   .take = take_p2p, .stop_first = true};
+    ConfTally t = {0};
     for (size_t pi = 0; pi < sizeof ps / sizeof *ps; pi++) {
         Executor *ex = open_cuda(ps[pi], NULL);
-        for (int k = COLL_SENDRECV; k <= COLL_HYPERCUBE; k++)
-            for (int ip = 0; ip < 2; ip++)
-                for (size_t ci = 0; ci < 4; ci++) {
-                    CollCall c = {.kind = k, .nranks = ps[pi],
-                                  .count = counts[ci], .in_place = ip};
-                    sweep_case(ex, algo_default(k), c, true, &cases);
-                }
+        sweep_on(ex, &pl, &t);
         close_cuda(ex);
     }
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     unsetenv("FAKE_CUDA_PEER");
     /* by hand: sendrecv at 5 rank counts, hypercube at 4 x 2 places */
-    assert_int_equal(cases, (5 + 4 * 2) * 4 * DT_COUNT);
+    assert_int_equal(t.cases, (5 + 4 * 2) * 4 * DT_COUNT);
 }
 
 /* Every rank on one device: every datatype and op. */
@@ -515,10 +442,7 @@ static void load_and_check(Executor *ex, const AlgoInfo *a, const CollCall *c)
 {
     Schedule s;
     assert_int_equal(algo_generate(a, c, &s), CV_OK);
-    if (ex->ops->load(ex, &s))
-        fail_msg("%s: %s", describe(a, c), ex->ops->last_error(ex));
-    check_steps(ex, a, &s);
-    check_runs(ex, a, &s);
+    conform(ex, &s, CUDA_CHECKS);
     sched_fini(&s);
 }
 
@@ -811,7 +735,7 @@ static void test_fits_once(void **state)
     setenv("FAKE_CUDA_MEM", "10485760", 1); /* 10 MiB */
     Schedule s; /* 2 ranks x (send + recv) x 200000 doubles = 6.4 MB */
     Executor *ex = load_ring(2, 200000, DT_DOUBLE, &s);
-    check_steps(ex, algo_find(COLL_ALLREDUCE, "ring"), &s);
+    conform(ex, &s, CONF_STEPS);
     close_cuda(ex);
     sched_fini(&s);
     unsetenv("FAKE_CUDA_MEM");
@@ -836,9 +760,7 @@ static void test_peer_refused(void **state)
                             "3 ranks on 3 devices (0, 1, 2), one each; between "
                             "devices over peer access where the driver allows, "
                             "else through pinned host memory");
-        const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
-        check_steps(ex, a, &s);
-        check_runs(ex, a, &s);
+        conform(ex, &s, CUDA_CHECKS);
         close_cuda(ex);
         sched_fini(&s);
         unsetenv("FAKE_CUDA_MAX_PEERS");
@@ -880,7 +802,7 @@ static void test_fault(void **state)
     unsetenv("FAKE_CUDA_FAULT");
     ex = open_cuda(2, NULL);
     assert_int_equal(ex->ops->load(ex, &s), CV_OK);
-    check_steps(ex, algo_find(COLL_ALLREDUCE, "ring"), &s);
+    conform(ex, &s, CONF_STEPS);
     close_cuda(ex);
     sched_fini(&s);
 }
@@ -912,7 +834,7 @@ static void test_reload_keeps_memory(void **state)
             assert_int_equal(frees() - before, 0);
         if (i == 4) /* larger: the buffers grow */
             assert_true(frees() - before > 0);
-        check_steps(ex, a, &s);
+        conform(ex, &s, CONF_STEPS);
         sched_fini(&s);
     }
     close_cuda(ex);

@@ -21,6 +21,7 @@
 #include "exec/verify.h"
 
 #include "call_fixture.h"
+#include "conformance.h"
 #include "threads/exec_threads.h"
 
 #include "sanitizer.h"
@@ -58,16 +59,6 @@ static const ExecOptions *params(int eager, long push, int spin_us)
         snprintf(text + n, sizeof text - (size_t)n, ",spin_us=%d", spin_us);
     o = (ExecOptions){.params = text};
     return &o;
-}
-
-static const char *describe(const AlgoInfo *a, const CollCall *c)
-{
-    static char buf[200];
-    snprintf(buf, sizeof buf, "%s/%s p=%d count=%zu %s %s root=%d %s",
-             coll_name(a->coll), a->name, c->nranks, c->count,
-             dtype_name(c->dtype), redop_name(c->op), c->root,
-             c->in_place ? "in-place" : "out-of-place");
-    return buf;
 }
 
 static void expect_right(CvError e, const VerifyReport *rep, const char *what,
@@ -468,59 +459,6 @@ static void test_staging_within_rank(void **state)
 
 /* ------------------------------------------------------ registry sweep */
 
-/* Reset, then every step with a check against the sim after each, then
- * the finish (checked too). */
-static void check_steps(Executor *ex, const AlgoInfo *a, const Schedule *s)
-{
-    Sim sim;
-    VerifyReport vr;
-    assert_int_equal(sim_init(&sim, s), CV_OK);
-    assert_int_equal(ex->ops->reset(ex), CV_OK);
-    expect_right(verify_state(ex, &sim, false, &vr), &vr, describe(a, &s->call),
-                 "after reset");
-    for (size_t k = 0; k < s->nsteps; k++) {
-        assert_int_equal(ex->ops->step(ex, k), CV_OK);
-        assert_int_equal(sim_step(&sim), CV_OK);
-        CvError e = verify_state(ex, &sim, false, &vr);
-        if (e)
-            fail_msg("%s, after step %zu: %zu of %zu wrong, first rank %d %s[%zu]",
-                     describe(a, &s->call), k, vr.wrong, vr.checked,
-                     vr.bad_rank, buf_name(vr.bad_buf), vr.bad_elem);
-    }
-    assert_int_equal(ex->ops->finish(ex), CV_OK);
-    expect_right(verify_state(ex, &sim, true, &vr), &vr, describe(a, &s->call),
-                 "after finish");
-    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
-                 "output after finish");
-    sim_fini(&sim);
-}
-
-/* Whether running the schedule again from its own output state gives the
- * same output: out of place always; in place only where the input stays
- * where it was (not reductions, which consume it, nor alltoall, which
- * transposes it). */
-static bool repeatable(const CollCall *c)
-{
-    return !c->in_place ||
-           (!coll_is_reducing(c->kind) && c->kind != COLL_ALLTOALL);
-}
-
-/* Timed runs: the point-to-point synchronisation alone orders the ranks
- * (one iteration after a reset; several back to back when repeatable). */
-static void check_runs(Executor *ex, const AlgoInfo *a, const Schedule *s)
-{
-    VerifyReport vr;
-    ExecTiming t = {0};
-    assert_int_equal(ex->ops->reset(ex), CV_OK);
-    assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
-    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call), "run");
-    if (!repeatable(&s->call))
-        return;
-    assert_int_equal(ex->ops->run(ex, 2, 3, &t), CV_OK);
-    expect_right(verify_output(ex, true, &vr), &vr, describe(a, &s->call),
-                 "repeated runs");
-}
-
 typedef enum { SWEEP_STEPS, SWEEP_RUNS } SweepKind;
 
 /* Transfers up to this many bytes eager: all those of the sweep. */
@@ -551,72 +489,6 @@ static bool pair_wanted(SweepKind kind, int eager, int dt, int op,
     return every || pair % prime == cases % prime;
 }
 
-static void sweep_case(Executor *ex, const AlgoInfo *a, CollCall c,
-                       SweepKind kind, int eager, size_t *cases)
-{
-    if (!call_defined(c.kind, c.nranks, c.in_place))
-        return; /* sendrecv in place, hypercube on 3 ranks: no such call */
-    for (int dt = 0; dt < DT_COUNT; dt++)
-        for (int op = 0; op < OP_COUNT; op++) {
-            if ((!coll_is_reducing(a->coll) && op) ||
-                !pair_wanted(kind, eager, dt, op, *cases))
-                continue;
-            c.dtype = dt, c.op = op;
-            Schedule s;
-            CvError e = algo_generate(a, &c, &s);
-            if (e)
-                fail_msg("%s: generate: %s", describe(a, &c), cv_strerror(e));
-            e = ex->ops->load(ex, &s);
-            if (e)
-                fail_msg("%s: load: %s", describe(a, &c), ex->ops->last_error(ex));
-            if (kind == SWEEP_STEPS)
-                check_steps(ex, a, &s);
-            else
-                check_runs(ex, a, &s);
-            sched_fini(&s);
-            (*cases)++;
-        }
-}
-
-/* Every algorithm x p x in-place x counts (p + 1, which p > 1 does not
- * divide, and 2p - 1) x every datatype and op; eager: the threshold for
- * copying transfers through channels (EAGER: all of these small transfers
- * go through channels; -1: every transfer is read in place by its
- * destination, with the write-after-read waits and staging that needs;
- * MIXED: both kinds in one schedule). The default is EAGER with more
- * ranks than cores, -1 otherwise. push: the push_bytes option (1: every
- * pulled transfer whose source is idle in its step pushes a part, as
- * large ones do by default; -1: none). */
-static void sweep(SweepKind kind, int eager, long push)
-{
-    size_t cases = 0;
-#ifdef UNDER_TSAN
-    /* Slow there; the timed runs of these thresholds check the same
-     * synchronisation more closely. */
-    if (kind == SWEEP_STEPS && eager != EAGER)
-        skip();
-#endif
-    for (size_t pi = 0; pi < NRANKCOUNTS; pi++) {
-        int p = rank_counts[pi];
-        Executor *ex = open_threads(p, params(eager, push, -1));
-        for (size_t i = 0; i < algo_count(); i++) {
-            const AlgoInfo *a = algo_at(i);
-            if (a->fits)
-                continue; /* made for some machines: test_algos_torus */
-            size_t counts[] = {(size_t)p + 1, 2 * (size_t)p - 1};
-            for (int ip = 0; ip < 2; ip++)
-                for (int ci = 0; ci < 2; ci++) {
-                    CollCall c = {.kind = a->coll, .nranks = p,
-                                  .count = counts[ci], .in_place = ip,
-                                  .root = coll_is_rooted(a->coll) ? p / 2 : 0};
-                    sweep_case(ex, a, c, kind, eager, &cases);
-                }
-        }
-        ex->ops->close(ex);
-    }
-    assert_true(cases > 0);
-}
-
 /* One sweep: what is checked, the eager threshold and the pushes. */
 typedef struct {
     SweepKind kind; /* step by step against the sim, or timed runs */
@@ -631,10 +503,64 @@ static const SweepConfig sweep_runs_eager = {SWEEP_RUNS, EAGER, 1};
 static const SweepConfig sweep_runs_pulled = {SWEEP_RUNS, -1, 1};
 static const SweepConfig sweep_runs_mixed = {SWEEP_RUNS, MIXED, -1};
 
+/* The checks of the conformance suite a sweep of cfg takes for call c
+ * after `cases` (pair_wanted's choice of datatypes and ops). */
+static unsigned checks_of(const SweepConfig *cfg, const CollCall *c,
+                          long cases)
+{
+    if (!pair_wanted(cfg->kind, cfg->eager, c->dtype, c->op, (size_t)cases))
+        return 0;
+    return cfg->kind == SWEEP_STEPS ? CONF_STEPS : CONF_RUNS | CONF_REPEAT;
+}
+
+static unsigned take(const ConfPlan *pl, const CollCall *c, int n, long cases)
+{
+    (void)n;
+    return checks_of(pl->arg, c, cases);
+}
+
+/* Every algorithm x p x in-place x counts (p + 1, which p > 1 does not
+ * divide, and 2p - 1) x every datatype and op, through the conformance
+ * suite; eager: the threshold for copying transfers through channels
+ * (EAGER: all of these small transfers go through channels; -1: every
+ * transfer is read in place by its destination, with the write-after-read
+ * waits and staging that needs; MIXED: both kinds in one schedule). The
+ * default is EAGER with more ranks than cores, -1 otherwise. push: the
+ * push_bytes option (1: every pulled transfer whose source is idle in its
+ * step pushes a part, as large ones do by default; -1: none). */
 static void test_registry(void **state)
 {
     const SweepConfig *cfg = *state;
-    sweep(cfg->kind, cfg->eager, cfg->push);
+#ifdef UNDER_TSAN
+    /* Slow there; the timed runs of these thresholds check the same
+     * synchronisation more closely. */
+    if (cfg->kind == SWEEP_STEPS && cfg->eager != EAGER)
+        skip();
+#endif
+    ConfPlan pl = {.full = true, .ncounts = 2, .count = conf_count_odd,
+                   .take = take, .stop_first = true, .arg = cfg};
+    ConfTally t = {0};
+    for (size_t pi = 0; pi < NRANKCOUNTS && !t.first[0]; pi++) {
+        Executor *ex = open_threads(rank_counts[pi],
+                                    params(cfg->eager, cfg->push, -1));
+        conf_sweep(ex, &pl, &t);
+        ex->ops->close(ex);
+    }
+    if (t.first[0])
+        fail_msg("%s", t.first);
+    assert_true(t.cases > 0);
+}
+
+/* Sendrecv and hypercube, step by step and timed. */
+static unsigned take_p2p(const ConfPlan *pl, const CollCall *c, int n,
+                         long cases)
+{
+    static const SweepConfig steps = {SWEEP_STEPS, EAGER, 1},
+                             timed = {SWEEP_RUNS, EAGER, 1};
+    (void)pl, (void)n;
+    if (c->kind != COLL_SENDRECV && c->kind != COLL_HYPERCUBE)
+        return 0;
+    return checks_of(&steps, c, cases) | checks_of(&timed, c, cases);
 }
 
 /* nccl-tests' sendrecv and hypercube: counts 0, 1, 7 and 97, every
@@ -644,34 +570,89 @@ static void test_sendrecv_hypercube(void **state)
 {
     (void)state;
     static const int ps[] = {1, 2, 3, 4, 7, 8, 16, 64};
-    static const size_t counts[] = {0, 1, 7, 97};
-    size_t cases = 0;
+    ConfPlan pl = {.full = true, .ncounts = 4, .count = conf_count_small,
+                   .take = take_p2p, .stop_first = true};
+    ConfTally t = {0};
     for (size_t pi = 0; pi < sizeof ps / sizeof *ps; pi++)
         for (int eager = -1; eager <= EAGER; eager += EAGER + 1) {
             Executor *ex = open_threads(ps[pi], params(eager, 1, -1));
-            for (int k = COLL_SENDRECV; k <= COLL_HYPERCUBE; k++)
-                for (int ip = 0; ip < 2; ip++)
-                    for (size_t ci = 0; ci < 4; ci++) {
-                        CollCall c = {.kind = k, .nranks = ps[pi],
-                                      .count = counts[ci], .in_place = ip};
-                        const AlgoInfo *a = algo_default(k);
-                        sweep_case(ex, a, c, SWEEP_STEPS, EAGER, &cases);
-                        sweep_case(ex, a, c, SWEEP_RUNS, EAGER, &cases);
-                    }
+            conf_sweep(ex, &pl, &t);
             ex->ops->close(ex);
         }
+    if (t.first[0])
+        fail_msg("%s", t.first);
     /* by hand: sendrecv at 8 ranks x 2 thresholds, hypercube at 6 of
-     * them x 2 places, 4 counts, 10 datatypes, steps and runs (under
-     * ThreadSanitizer the stepped ones take a seventh of the datatypes,
-     * under AddressSanitizer all of them do) */
-    size_t runs = (8 * 2 + 6 * 2 * 2) * 4 * DT_COUNT;
-#if defined(UNDER_ASAN) /* a seventh of them, steps and runs */
-    assert_true(cases > runs / 8 && cases < runs);
-#elif defined(UNDER_TSAN)
-    assert_true(cases > runs && cases < 2 * runs);
+     * them x 2 places, 4 counts, 10 datatypes (under AddressSanitizer a
+     * seventh of them; under ThreadSanitizer every one is timed and a
+     * seventh stepped too) */
+    long calls = (8 * 2 + 6 * 2 * 2) * 4 * DT_COUNT;
+#if defined(UNDER_ASAN)
+    assert_true(t.cases > calls / 8 && t.cases < calls);
 #else
-    assert_int_equal(cases, 2 * runs);
+    assert_int_equal(t.cases, calls);
 #endif
+}
+
+/* The suite itself: a backend that skips its last step, times runs that
+ * do nothing, or fails a step is caught, with the call and the check
+ * named (threads' table with those operations swapped in). */
+static const ExecOps *honest;
+static CvError lazy_step(Executor *ex, size_t k)
+{
+    return k + 1 == ex->sched->nsteps ? CV_OK : honest->step(ex, k);
+}
+static CvError lazy_run(Executor *ex, int warmup, int iters, ExecTiming *t)
+{
+    (void)ex, (void)warmup, (void)iters;
+    t->iter_s = 1e-6;
+    return CV_OK;
+}
+static CvError broken_step(Executor *ex, size_t k)
+{
+    return k ? CV_ERR_BACKEND : honest->step(ex, k);
+}
+
+static void test_conformance_catches(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned checks;
+        bool broken;        /* broken_step, else lazy_step and lazy_run */
+        long wrong, failed; /* wrong: at least this many */
+        const char *says;
+    } cases[] = {
+        {CONF_STEPS, false, 1, 0, NULL}, /* after the last step */
+        {CONF_STEPPED, false, 1, 0, "the output after the finish"},
+        {CONF_RUNS, false, 1, 0, "the output after a run"},
+        {CONF_STEPS, true, 0, 1, "step 1: backend failure"},
+    };
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 4, .count = 9,
+                  .dtype = DT_INT32, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s),
+                     CV_OK);
+    char last[32];
+    snprintf(last, sizeof last, "after step %zu:", s.nsteps - 1);
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Executor *ex = open_threads(4, NULL);
+        ExecOps liar = *ex->ops;
+        honest = ex->ops;
+        liar.step = cases[i].broken ? broken_step : lazy_step;
+        liar.run = lazy_run;
+        ex->ops = &liar;
+        ConfTally t = {0};
+        conf_check(ex, &s, cases[i].checks, NULL, &t);
+        ex->ops = honest;
+        ex->ops->close(ex);
+        assert_int_equal(t.cases, 1);
+        assert_true(t.wrong >= cases[i].wrong);
+        assert_true(cases[i].wrong || !t.wrong);
+        assert_int_equal(t.failed, cases[i].failed);
+        if (!strstr(t.first, "allreduce/ring p=4 count=9 int32 sum") ||
+            !strstr(t.first, cases[i].says ? cases[i].says : last))
+            fail_msg("case %zu says: %s", i, t.first);
+    }
+    sched_fini(&s);
 }
 
 /* ------------------------------------------------------------- timings */
@@ -767,6 +748,7 @@ int main(int argc, char **argv)
         {"registry timed runs, mixed", test_registry, NULL, NULL,
          (void *)&sweep_runs_mixed},
         cmocka_unit_test(test_sendrecv_hypercube),
+        cmocka_unit_test(test_conformance_catches),
         cmocka_unit_test(test_oversubscribed_runs),
         cmocka_unit_test(test_step_times),
     };

@@ -2,8 +2,9 @@
  * under mpirun (one launch per rank count): every collective x algorithm
  * x datatype x op, out of place and in place, at counts the rank count
  * does not divide (the calls each collective defines: no in-place
- * sendrecv, hypercube on a power of two ranks), checked three ways on the
- * real processes' buffers: stepped (against the symbolic state after
+ * sendrecv, hypercube on a power of two ranks), checked by the backends'
+ * conformance suite (../conformance.h) three ways on the real processes'
+ * buffers: stepped (against the symbolic state after
  * every step, for one datatype and op, as the TUI checks; and against
  * the collective's definition at the end), one timed iteration
  * (ExecOps.run), and MPI's own collective (ExecOps.native).
@@ -23,96 +24,11 @@
 #include <string.h>
 
 #include "algos/algo.h"
-#include "core/sim.h"
 #include "exec/exec.h"
-#include "exec/verify.h"
 #include "mpi/launch.h"
 
-#include "../call_fixture.h"
+#include "../conformance.h"
 #include "../sanitizer.h"
-
-/* What the sweep found. */
-typedef struct {
-    long cases;   /* schedules run */
-    long skipped; /* (algorithm, call) pairs the algorithm does not take */
-    long wrong;   /* wrong elements over every check */
-    long failed;  /* executor errors */
-} Tally;
-
-/* Step through s, comparing with the Sim after every step when sim_each. */
-static long stepped(Executor *ex, const Schedule *s, bool sim_each)
-{
-    Sim sim;
-    VerifyReport rep;
-    long wrong = 0;
-    if (sim_each && sim_init(&sim, s))
-        return 1;
-    for (size_t k = 0; k < s->nsteps; k++) {
-        if (ex->ops->step(ex, k))
-            return -1;
-        if (sim_each && !sim_step(&sim) &&
-            verify_state(ex, &sim, false, &rep) == CV_ERR_WRONG)
-            wrong += (long)rep.wrong;
-    }
-    if (sim_each)
-        sim_fini(&sim);
-    if (ex->ops->finish(ex))
-        return -1;
-    CvError e = verify_output(ex, true, &rep);
-    return e == CV_ERR_WRONG ? wrong + (long)rep.wrong : e ? -1 : wrong;
-}
-
-/* After a reset: one timed iteration (native: MPI's own), then the check. */
-static long timed(Executor *ex, bool native)
-{
-    ExecTiming t = {0};
-    VerifyReport rep;
-    char why[200];
-    CvError e = ex->ops->reset(ex);
-    if (!e)
-        e = native ? ex->ops->native(ex, 0, 1, &t, why, sizeof why)
-                   : ex->ops->run(ex, 0, 1, &t);
-    if (!e)
-        e = verify_output(ex, true, &rep);
-    return e == CV_ERR_WRONG ? (long)rep.wrong : e ? -1 : 0;
-}
-
-static void add(Tally *t, long r, const Schedule *s, const char *what)
-{
-    if (r == 0)
-        return;
-    if (r < 0)
-        t->failed++;
-    else
-        t->wrong += r;
-    if (t->wrong + t->failed < 10 || getenv("SWEEP_ALL"))
-        fprintf(stderr, "mpi_sweep: %s %s %s %s count %zu %s: %s\n",
-                coll_name(s->call.kind), s->algo, dtype_name(s->call.dtype),
-                redop_name(s->call.op), s->call.count,
-                s->call.in_place ? "in place" : "out of place",
-                r < 0 ? "failed" : what);
-}
-
-static void one(Executor *ex, const AlgoInfo *a, const CollCall *c,
-                const Machine *m, Tally *t)
-{
-    Schedule s;
-    if (algo_generate_on(a, c, m, &s, NULL, 0)) {
-        t->skipped++;
-        return;
-    }
-    t->cases++;
-    bool sim_each = c->dtype == DT_INT32 && c->op == OP_SUM && c->count < 1000;
-    if (ex->ops->load(ex, &s)) {
-        add(t, -1, &s, "load");
-        fprintf(stderr, "mpi_sweep: %s\n", ex->ops->last_error(ex));
-    } else {
-        add(t, stepped(ex, &s, sim_each), &s, "wrong when stepped");
-        add(t, timed(ex, false), &s, "wrong after a timed run");
-        add(t, timed(ex, true), &s, "wrong after MPI's own collective");
-    }
-    sched_fini(&s);
-}
 
 /* Whether the quick sweep takes datatype d, op o and count n. */
 static bool in_quick(int d, int o, size_t n)
@@ -153,11 +69,47 @@ static size_t sweep_count(bool big, int d, size_t n)
     return (bytes + 4099) / dtype_size((DataType)d) | 1;
 }
 
+/* The sweep's arguments: quick or big (neither: the whole sweep). */
+typedef struct {
+    bool quick, big;
+} Mode;
+
+static size_t count_of(const ConfPlan *pl, const CollCall *c, int n)
+{
+    const Mode *m = pl->arg;
+    return sweep_count(m->big, c->dtype, (size_t)n);
+}
+
+/* The checks of call c at its n-th count: stepped (against the sim after
+ * every step for int32 sums of fewer than 1000 elements, as the TUI
+ * checks; else the output only), one timed run and MPI's own collective;
+ * 0 where the mode leaves c out. */
+static unsigned take(const ConfPlan *pl, const CollCall *c, int n, long cases)
+{
+    const Mode *m = pl->arg;
+    (void)cases;
+    if ((m->quick && !in_quick(c->dtype, c->op, c->count)) ||
+        (m->big && (!coll_is_reducing(c->kind) ||
+                    !in_big(c->dtype, c->op, (size_t)n, c->in_place))))
+        return 0;
+    bool sim_each = c->dtype == DT_INT32 && c->op == OP_SUM && c->count < 1000;
+    return (sim_each ? CONF_STEPS : CONF_STEPPED) | CONF_RUNS | CONF_NATIVE;
+}
+
+/* The first 10 troubles (all with SWEEP_ALL set), one line each. */
+static void report(const ConfPlan *pl, const char *line)
+{
+    static int said;
+    (void)pl;
+    if (said++ < 10 || getenv("SWEEP_ALL"))
+        fprintf(stderr, "mpi_sweep: %s\n", line);
+}
+
 static int sweep(int argc, char **argv)
 {
     int p = argc > 1 ? atoi(argv[1]) : 0;
-    bool quick = argc > 2 && !strcmp(argv[2], "quick");
-    bool big = argc > 2 && !strcmp(argv[2], "big");
+    Mode mode = {.quick = argc > 2 && !strcmp(argv[2], "quick"),
+                 .big = argc > 2 && !strcmp(argv[2], "big")};
     char why[300] = "";
     const ExecOps *ops = exec_find("mpi", why, sizeof why);
     Executor *ex = NULL;
@@ -165,7 +117,6 @@ static int sweep(int argc, char **argv)
         fprintf(stderr, "mpi_sweep: %s\n", why);
         return 2;
     }
-    Tally t = {0};
     /* the machines of p ranks the algorithms made for some are run on:
        the most nearly square torus, mesh and nodes (from 4 ranks) */
     Machine ms[3];
@@ -179,36 +130,15 @@ static int sweep(int argc, char **argv)
         nm++;
     if (sq[1] > 1 && !machine_nodes(&ms[nm], sq[1], sq[0], false, 1))
         nm++;
-    for (size_t i = 0; i < algo_count(); i++)
-        for (int mi = -1; mi < nm; mi++) {
-            const AlgoInfo *a = algo_at(i);
-            const Machine *m = mi < 0 ? NULL : &ms[mi];
-            CollCall any = {.kind = a->coll, .nranks = p};
-            if (!!a->fits != (m != NULL) || !algo_fits(a, &any, m, NULL, 0))
-                continue; /* each on full, or on the machines it is made for */
-            int nops = coll_is_reducing(a->coll) ? OP_COUNT : 1;
-            if (big && !coll_is_reducing(a->coll))
-                continue;
-            for (int d = 0; d < DT_COUNT; d++)
-                for (int o = 0; o < nops; o++)
-                    for (size_t n = 0; n < 2; n++)
-                        for (int ip = 0; ip < 2; ip++) {
-                            size_t count = sweep_count(big, d, n);
-                            if ((quick && !in_quick(d, o, count)) ||
-                                (big && !in_big(d, o, n, ip)))
-                                continue;
-                            CollCall c = {.kind = a->coll, .nranks = p,
-                                          .count = count, .dtype = (DataType)d,
-                                          .op = (RedOp)o, .root = p - 1,
-                                          .in_place = ip};
-                            if (call_defined(c.kind, p, ip))
-                                one(ex, a, &c, m, &t);
-                        }
-        }
+    ConfPlan pl = {.full = true, .machines = ms, .nmachines = nm,
+                   .ncounts = 2, .root_last = true, .count = count_of,
+                   .take = take, .report = report, .arg = &mode};
+    ConfTally t = {0};
+    conf_sweep(ex, &pl, &t);
     ex->ops->close(ex);
     printf("mpi sweep p=%d: %ld cases, %ld skipped, %ld wrong, %ld failed\n",
-           p, t.cases, t.skipped, t.wrong, t.failed);
-    return t.wrong || t.failed || !t.cases;
+           p, t.cases, t.refused, t.wrong, t.failed);
+    return t.wrong || t.failed || t.refused || !t.cases;
 }
 
 int main(int argc, char **argv)
