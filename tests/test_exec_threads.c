@@ -195,7 +195,10 @@ static void test_options(void **state)
         {"spin_us", "the threads backend's options are key=value, separated "
                     "by commas; 'spin_us' is not one"},
         {"push_bytes=123456789012345678901234567890123",
-         "'push_bytes=123456789012345678901234567890123' is not one"},
+         "not '123456789012345678901234567890123'"},
+        {"push_bytes_push_bytes_push_bytes_push_bytes_push_bytes_push_bytes=1",
+         "'push_bytes_push_bytes_push_bytes_push_bytes_push_bytes_push_byt' "
+         "is not one"},
     };
     CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1000,
                   .dtype = DT_INT32, .op = OP_SUM};

@@ -14,6 +14,9 @@
 #ifndef COLLVIZ_EXEC_H
 #define COLLVIZ_EXEC_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
+
 #include "core/calib.h"
 #include "core/sched.h"
 #include "exec/probe.h"
@@ -179,12 +182,76 @@ typedef struct ExecOps {
     void (*close)(Executor *ex);
 } ExecOps;
 
-/* The part every backend's executor starts with. */
+/* The longest sentence an executor keeps about its last error. */
+#define EXEC_ERR_LEN 320
+
+/* The part every backend's executor starts with (its first member), and
+ * what the base's functions below keep alike for all of them: the error
+ * sentence, the cancel, a backend that can run nothing more. */
 struct Executor {
     const ExecOps *ops;    /* the backend's table */
     const Schedule *sched; /* the loaded schedule, or NULL */
     int nranks;            /* ranks the backend was opened for */
+    bool dead;             /* nothing can run any more (a GPU's sticky
+                              fault): every call fails at once, err says
+                              why */
+    atomic_int cancel;     /* a cancel was asked (ExecOps.cancel) and not
+                              reported yet */
+    char err[EXEC_ERR_LEN]; /* the last error's sentence, "" when none */
 };
+
+/* The base of a backend's executor for nranks ranks of ops. */
+void exec_base_init(Executor *ex, const ExecOps *ops, int nranks);
+/* The last error's sentence into ex->err (printf's format); returns e. */
+CvError exec_fail(Executor *ex, CvError e, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* A cancel asked and not reported yet: reported now (CV_ERR_CANCELLED and
+ * "WHAT was cancelled"), which clears it; else CV_OK. */
+CvError exec_cancelled(Executor *ex, const char *what);
+/* Whether a cancel was asked and not reported yet (from any thread). */
+static inline bool exec_cancel_asked(Executor *ex)
+{
+    return atomic_load_explicit(&ex->cancel, memory_order_relaxed);
+}
+/* The guard at the start of an operation on the loaded schedule (`what`:
+ * "the reset"): CV_ERR_BACKEND where ex is dead (its sentence kept),
+ * CV_ERR_ARG where nothing is loaded, then a cancel (exec_cancelled);
+ * else CV_OK. */
+CvError exec_guard(Executor *ex, const char *what);
+/* exec_guard for step k (`what`: "the step"), which must exist. */
+CvError exec_guard_step(Executor *ex, size_t k, const char *what);
+/* exec_guard for a timed run of `warmup` and `iters` iterations into t
+ * (what: "the timed run"): at least one timed iteration, and a t. */
+CvError exec_guard_run(Executor *ex, int warmup, int iters,
+                       const ExecTiming *t, const char *what);
+/* exec_guard for a read of elements [off, off + n) of rank r's buffer b,
+ * which must be inside it. */
+CvError exec_guard_read(Executor *ex, int r, BufId b, size_t off, size_t n);
+/* ExecOps.cancel and ExecOps.last_error of every backend. */
+void exec_base_cancel(Executor *ex);
+const char *exec_base_last_error(const Executor *ex);
+
+/* One option of a backend (ExecOptions.params, "-B NAME:key=value"):
+ * a whole number from min to max into a long of the backend's options,
+ * or what its own parse takes. */
+typedef struct {
+    const char *key;  /* as users type it */
+    const char *unit; /* what the number counts ("microseconds") */
+    long min, max;    /* its values */
+    size_t off;       /* offsetof its long in the backend's options */
+    /* Instead of a number (NULL: one): val into the options at opts;
+     * false and a sentence in why when it is not one of its values. */
+    bool (*parse)(void *opts, const char *val, char *why, size_t whylen);
+} ExecParam;
+
+/* Backend `name`'s options (ExecOptions.params, NULL or "": none) by its
+ * table of n options into opts. CV_ERR_ARG and one sentence for an option
+ * without '=' or too long, a key the table has not (naming those it
+ * has), a number that is not a whole number from min to max, or a value
+ * an option's parse refuses. */
+CvError exec_params_parse(const char *name, const ExecParam *tab, size_t n,
+                          const char *params, void *opts, char *why,
+                          size_t whylen);
 
 /* Backends known to this build, by name; NULL (and a sentence in why)
  * when the name is unknown or the backend is not built in. */

@@ -59,10 +59,9 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
         snprintf(why, whylen, "out of memory starting %d ranks", nranks);
         return CV_ERR_NOMEM;
     }
-    x->base = (Executor){.ops = &exec_cuda_ops, .nranks = nranks};
+    exec_base_init(&x->base, &exec_cuda_ops, nranks);
     x->rank_dev = rd;
     x->unalign = opt ? opt->unalign : 0;
-    atomic_init(&x->cancel, 0);
     CvError e = gpu_open_devices(x, opt ? opt->params : NULL, why, whylen);
     if (!e)
         e = gpu_use(x, 0);
@@ -77,7 +76,7 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
                       "to create an event");
     if (e) {
         if (!why[0])
-            snprintf(why, whylen, "%s", x->err);
+            snprintf(why, whylen, "%s", x->base.err);
         gpu_close(&x->base);
         return e;
     }
@@ -179,7 +178,7 @@ static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
             size_t n = sched_bufsize(s, r, (BufId)b), es = dtype_size(s->call.dtype);
             size_t *at = &need[x->rank_dev[r]], i = (size_t)r * BUF_COUNT + (size_t)b;
             if (n > (SIZE_MAX - *at) / es)
-                return gpu_fail(x, CV_ERR_NOMEM, "the buffers would be larger "
+                return exec_fail(&x->base, CV_ERR_NOMEM, "the buffers would be larger "
                                 "than a device can address, let alone hold");
             *at += growth((n + x->unalign) * es,
                           x->buf_bytes ? x->buf_bytes[i] : 0);
@@ -192,7 +191,7 @@ static CvError check_fits(GpuExec *x, const Schedule *s, bool buffers,
         if (e)
             return e;
         if (want > fr)
-            return gpu_fail(x, CV_ERR_NOMEM, "the buffers need %.3g GiB on "
+            return exec_fail(&x->base, CV_ERR_NOMEM, "the buffers need %.3g GiB on "
                             "CUDA device %d but it has %.3g GiB of memory free "
                             "(of %.3g GiB)", want / 1073741824.0,
                             x->dev[d].ordinal, fr / 1073741824.0,
@@ -212,7 +211,7 @@ static CvError alloc_buffers(GpuExec *x, const Schedule *s)
         x->mirror_ok = calloc(nbufs(x), sizeof *x->mirror_ok);
     }
     if (!x->buf || !x->buf_base || !x->buf_bytes || !x->mirror || !x->mirror_ok)
-        return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory loading the schedule");
     for (size_t i = 0; i < nbufs(x); i++) {
         size_t n = sched_bufsize(s, (int)(i / BUF_COUNT), (BufId)(i % BUF_COUNT));
         CvError e = ensure(x, x->rank_dev[i / BUF_COUNT], &x->buf_base[i],
@@ -248,7 +247,7 @@ static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *s
         host = x->plan[m].host_need > host ? x->plan[m].host_need : host;
     }
     if (e)
-        return gpu_fail(x, e, "out of memory planning the schedule");
+        return exec_fail(&x->base, e, "out of memory planning the schedule");
     size_t extra[GPU_MAX_DEVICES];
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];
@@ -276,7 +275,7 @@ static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *s
     for (int m = 0; m < GPU_MODES; m++)
         gpu_plan_free(&x->plan[m], x->ndev);
     if ((e = plans(x, s, stg, fu)))
-        return gpu_fail(x, e, "out of memory planning the schedule");
+        return exec_fail(&x->base, e, "out of memory planning the schedule");
     for (int m = 0; m < GPU_MODES; m++)
         for (int d = 0; d < x->ndev; d++) {
             size_t n = x->plan[m].nchunks[d];
@@ -296,7 +295,7 @@ static CvError build_plans(GpuExec *x, const Schedule *s, const unsigned char *s
 {
     SchedFuse fu;
     if (sched_fuse_build(&fu, s))
-        return gpu_fail(x, CV_ERR_NOMEM, "out of memory planning the schedule");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory planning the schedule");
     CvError e = place_plans(x, s, stg, &fu);
     sched_fuse_free(&fu);
     return e;
@@ -323,27 +322,27 @@ static CvError cuda_reset(Executor *ex);
 static CvError cuda_load(Executor *ex, const Schedule *s)
 {
     GpuExec *x = gx(ex);
-    if (x->dead)
-        return gpu_alive(x);
-    x->err[0] = 0;
+    if (x->base.dead)
+        return CV_ERR_BACKEND; /* the fault's sentence kept */
+    x->base.err[0] = 0;
     unload(x);
     if (!s || s->call.nranks != ex->nranks)
-        return gpu_fail(x, CV_ERR_ARG, "the schedule has %d ranks but the "
+        return exec_fail(&x->base, CV_ERR_ARG, "the schedule has %d ranks but the "
                         "executor was opened for %d", s ? s->call.nranks : 0,
                         ex->nranks);
-    if (atomic_exchange(&x->cancel, 0))
-        return gpu_fail(x, CV_ERR_CANCELLED, "the load was cancelled");
+    if (atomic_exchange(&x->base.cancel, 0))
+        return exec_fail(&x->base, CV_ERR_CANCELLED, "the load was cancelled");
     CvError e = check_fits(x, s, true, NULL);
     if (e)
         return e;
     SchedCheck chk;
     unsigned char *stg = malloc(s->nxfers + 1);
     if (!stg)
-        return gpu_fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory loading the schedule");
     e = sched_validate(s, &chk, stg);
     if (e) {
         free(stg);
-        return gpu_fail(x, e, "the schedule is not valid: %s (step %zu, "
+        return exec_fail(&x->base, e, "the schedule is not valid: %s (step %zu, "
                         "transfer %zu)", cv_strerror(e), chk.step, chk.xfer);
     }
     x->finish = s->call.op == OP_AVG && coll_is_reducing(s->call.kind);
@@ -356,24 +355,27 @@ static CvError cuda_load(Executor *ex, const Schedule *s)
         e = cuda_reset(ex);
     }
     if (e) {
-        char keep[sizeof x->err];
-        memcpy(keep, x->err, sizeof keep);
+        char keep[sizeof x->base.err];
+        memcpy(keep, x->base.err, sizeof keep);
         unload(x);
-        memcpy(x->err, keep, sizeof keep);
+        memcpy(x->base.err, keep, sizeof keep);
     }
     return e;
 }
 
+/* The host's copies of the buffers are out of date. */
+static void mirrors_stale(GpuExec *x)
+{
+    memset(x->mirror_ok, 0, nbufs(x) * sizeof *x->mirror_ok);
+}
+
+/* The base's guard (exec_guard) before a change of the buffers. */
 static CvError need_sched(GpuExec *x, const char *what)
 {
-    if (x->dead)
-        return gpu_alive(x);
-    if (!x->base.sched)
-        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
-    if (atomic_exchange(&x->cancel, 0))
-        return gpu_fail(x, CV_ERR_CANCELLED, "%s was cancelled", what);
-    memset(x->mirror_ok, 0, nbufs(x) * sizeof *x->mirror_ok);
-    return CV_OK;
+    CvError e = exec_guard(&x->base, what);
+    if (!e)
+        mirrors_stale(x);
+    return e;
 }
 
 /* Inputs filled, every other element poisoned, copied to the devices. */
@@ -392,7 +394,7 @@ static CvError cuda_reset(Executor *ex)
     }
     unsigned char *h = malloc(most * es + 1);
     if (!h)
-        return gpu_fail(x, CV_ERR_NOMEM, "out of memory filling the inputs");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory filling the inputs");
     for (int r = 0; !e && r < ex->nranks; r++) {
         CollLayout l;
         coll_layout(&s->call, r, &l);
@@ -506,12 +508,10 @@ CvError gpu_sync_all(GpuExec *x)
 static CvError cuda_step(Executor *ex, size_t k)
 {
     GpuExec *x = gx(ex);
-    CvError e = need_sched(x, "the step");
+    CvError e = exec_guard_step(ex, k, "the step");
     if (e)
         return e;
-    if (k >= ex->sched->nsteps)
-        return gpu_fail(x, CV_ERR_ARG, "step %zu does not exist (the schedule "
-                        "has %zu steps)", k, ex->sched->nsteps);
+    mirrors_stale(x);
     e = gpu_issue(x, GPU_STEP, k);
     return e ? e : gpu_sync_all(x);
 }
@@ -532,26 +532,17 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
                          void *dst)
 {
     GpuExec *x = gx(ex);
-    if (x->dead)
-        return gpu_alive(x);
-    if (!ex->sched)
-        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
-    if (atomic_exchange(&x->cancel, 0))
-        return gpu_fail(x, CV_ERR_CANCELLED, "the read was cancelled");
-    if (r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
-        return gpu_fail(x, CV_ERR_ARG, "no buffer %d of rank %d", (int)b, r);
+    CvError e = exec_guard_read(ex, r, b, off, n);
+    if (e)
+        return e;
     size_t have = sched_bufsize(ex->sched, r, b);
-    if (off > have || n > have - off)
-        return gpu_fail(x, CV_ERR_BOUNDS, "elements %zu..%zu are outside rank "
-                        "%d's %s buffer of %zu", off, off + n, r, buf_name(b),
-                        have);
     size_t es = dtype_size(ex->sched->call.dtype), i = (size_t)r * BUF_COUNT + b;
     if (!n)
         return CV_OK;
     if (!x->mirror_ok[i]) { /* the whole buffer, once after a change */
         if (!x->mirror[i] && !(x->mirror[i] = malloc(have * es)))
-            return gpu_fail(x, CV_ERR_NOMEM, "out of memory reading a buffer");
-        CvError e = gpu_use(x, x->rank_dev[r]);
+            return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory reading a buffer");
+        e = gpu_use(x, x->rank_dev[r]);
         if (!e)
             e = gpu_check(x, x->api.cuMemcpyDtoH(x->mirror[i], x->buf[i], have * es),
                           "to copy a buffer to the host");
@@ -653,12 +644,6 @@ static void cuda_rank_where(Executor *ex, int r, ExecRankWhere *out)
     snprintf(out->unit, sizeof out->unit, "device %d %s", d->ordinal, name);
 }
 
-static void cuda_cancel(Executor *ex) { atomic_store(&gx(ex)->cancel, 1); }
-
-static const char *cuda_last_error(const Executor *ex)
-{
-    return ((const GpuExec *)ex)->err;
-}
 
 /* After a sticky fault: every driver handle forgotten (the primary
  * contexts' reset at close frees them), host memory freed. */
@@ -686,7 +671,7 @@ static void gpu_close(Executor *ex)
     if (!ex)
         return;
     GpuExec *x = gx(ex);
-    if (x->api.lib && x->dead) /* the context reset frees the driver's side */
+    if (x->api.lib && x->base.dead) /* the context reset frees the driver's side */
         forget(x);
     if (x->api.lib) {
         gpu_native_close(x);
@@ -727,7 +712,7 @@ const ExecOps exec_cuda_ops = {
     /* .predict: none, the plain calibrated model */
     .host = cuda_host,
     .rank_where = cuda_rank_where,
-    .cancel = cuda_cancel,
-    .last_error = cuda_last_error,
+    .cancel = exec_base_cancel,
+    .last_error = exec_base_last_error,
     .close = gpu_close,
 };

@@ -1,21 +1,11 @@
 /* gpu_dev.c - the cuda backend's devices: its options, the devices it
  * opens (a primary context, a stream and the step kernel each), peer
  * access between them, and what reports its errors. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "gpu/gpu_impl.h"
-
-CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->err, sizeof x->err, fmt, ap);
-    va_end(ap);
-    return e;
-}
 
 /* The errors cuda.h documents as leaving the context in an inconsistent
  * state: every later call in the process returns them until the primary
@@ -39,25 +29,20 @@ static bool sticky(CUresult r)
     }
 }
 
-CvError gpu_alive(GpuExec *x)
-{
-    return x->dead ? CV_ERR_BACKEND : CV_OK; /* x->err keeps the sentence */
-}
-
 CvError gpu_check(GpuExec *x, CUresult r, const char *what)
 {
     if (r == CUDA_SUCCESS)
         return CV_OK;
-    if (sticky(r) || x->dead) {
-        if (!x->dead)
-            gpu_fail(x, CV_ERR_BACKEND, "the GPU hit a fault (%s, CUDA error "
+    if (sticky(r) || x->base.dead) {
+        if (!x->base.dead)
+            exec_fail(&x->base, CV_ERR_BACKEND, "the GPU hit a fault (%s, CUDA error "
                      "%d) while trying %s; the device cannot run anything "
                      "more in this process: restart collviz",
                      cuda_errstr(&x->api, r), r, what);
-        x->dead = true;
+        x->base.dead = true;
         return CV_ERR_BACKEND;
     }
-    return gpu_fail(x, r == CUDA_ERROR_OUT_OF_MEMORY ? CV_ERR_NOMEM : CV_ERR_IO,
+    return exec_fail(&x->base, r == CUDA_ERROR_OUT_OF_MEMORY ? CV_ERR_NOMEM : CV_ERR_IO,
                     "the GPU failed %s: %s (CUDA error %d)", what,
                     cuda_errstr(&x->api, r), r);
 }
@@ -105,48 +90,43 @@ static int parse_devices(const char *v, int *ords)
     return n ? n : -1;
 }
 
-static CvError parse_options(GpuExec *x, const char *params, int *ords,
-                             int *nords, char *why, size_t whylen)
+/* The backend's options (-B cuda:key=value). */
+typedef struct {
+    int ords[GPU_MAX_DEVICES]; /* devices=: the devices, in rank order */
+    int nords;                 /* ... how many (0: every one) */
+    bool peer_off;             /* peer=0 */
+} GpuOptions;
+
+static bool set_devices(void *opts, const char *val, char *why, size_t whylen)
 {
-    char key[32], val[128];
-    int r;
-    *nords = 0;
-    while ((r = exec_param_next(&params, key, sizeof key, val, sizeof val))) {
-        if (r < 0) {
-            snprintf(why, whylen, "the cuda backend's options are key=value, "
-                     "separated by commas; '%s' is not one", key);
-            return CV_ERR_ARG;
-        }
-        if (!strcmp(key, "devices")) {
-            if ((*nords = parse_devices(val, ords)) == -2) {
-                snprintf(why, whylen, "the cuda backend's option devices "
-                         "takes device numbers from 0 to %d, not '%s'",
-                         GPU_MAX_DEVICES - 1, val);
-                return CV_ERR_ARG;
-            }
-            if (*nords < 0) {
-                snprintf(why, whylen, "the cuda backend's option devices takes "
-                         "device numbers joined by '+' (ranges as 0-3), each "
-                         "once, such as devices=0+1, not '%s'", val);
-                return CV_ERR_ARG;
-            }
-        } else if (!strcmp(key, "peer")) {
-            if (strcmp(val, "0") && strcmp(val, "1")) {
-                snprintf(why, whylen, "the cuda backend's option peer takes 1 "
-                         "(read other devices directly where the driver "
-                         "allows) or 0 (always through host memory), not "
-                         "'%s'", val);
-                return CV_ERR_ARG;
-            }
-            x->peer_off = val[0] == '0';
-        } else {
-            snprintf(why, whylen, "the cuda backend has no option '%s'; its "
-                     "options are devices, peer", key);
-            return CV_ERR_ARG;
-        }
-    }
-    return CV_OK;
+    GpuOptions *o = opts;
+    o->nords = parse_devices(val, o->ords);
+    if (o->nords == -2)
+        snprintf(why, whylen, "the cuda backend's option devices takes device "
+                 "numbers from 0 to %d, not '%s'", GPU_MAX_DEVICES - 1, val);
+    else if (o->nords < 0)
+        snprintf(why, whylen, "the cuda backend's option devices takes device "
+                 "numbers joined by '+' (ranges as 0-3), each once, such as "
+                 "devices=0+1, not '%s'", val);
+    return o->nords >= 0;
 }
+
+static bool set_peer(void *opts, const char *val, char *why, size_t whylen)
+{
+    if (strcmp(val, "0") && strcmp(val, "1")) {
+        snprintf(why, whylen, "the cuda backend's option peer takes 1 (read "
+                 "other devices directly where the driver allows) or 0 "
+                 "(always through host memory), not '%s'", val);
+        return false;
+    }
+    ((GpuOptions *)opts)->peer_off = val[0] == '0';
+    return true;
+}
+
+static const ExecParam gpu_params[] = {
+    {"devices", NULL, 0, 0, 0, set_devices},
+    {"peer", NULL, 0, 0, 0, set_peer},
+};
 
 /* ------------------------------------------------------------ devices */
 
@@ -237,10 +217,14 @@ static void enable_peers(GpuExec *x)
 CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
                          size_t whylen)
 {
-    int ords[GPU_MAX_DEVICES], nords;
-    CvError e = parse_options(x, params, ords, &nords, why, whylen);
+    GpuOptions o = {.nords = 0};
+    CvError e = exec_params_parse("cuda", gpu_params, 2, params, &o, why,
+                                  whylen);
     if (e)
         return e;
+    x->peer_off = o.peer_off;
+    int *ords = o.ords;
+    int nords = o.nords;
     size_t len;
     gpu_image(&len);
     CudaWhy w = len ? cuda_open(&x->api, why, whylen) : CUDA_NO_KERNELS;
@@ -280,7 +264,7 @@ void gpu_close_devices(GpuExec *x)
     CudaApi *a = &x->api;
     if (!a->lib)
         return;
-    if (x->dead) { /* everything the contexts held goes with their reset */
+    if (x->base.dead) { /* everything the contexts held goes with their reset */
         for (int d = 0; d < x->ndev; d++)
             if (x->dev[d].ctx) {
                 a->cuDevicePrimaryCtxReset(x->dev[d].dev);

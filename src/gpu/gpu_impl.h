@@ -108,11 +108,7 @@ typedef struct {
                                   devices: steps issued one by one */
     bool capturing;            /* a graph is being captured: events are
                                   recorded as external nodes */
-    bool dead;                 /* the GPU hit a sticky fault: no more
-                                  driver calls but the context reset */
-    atomic_int cancel;
     void *nccl;                /* nccl.c's state, or NULL */
-    char err[320];
 } GpuExec;
 
 static inline GpuExec *gx(Executor *ex) { return (GpuExec *)ex; }
@@ -121,15 +117,10 @@ static inline GpuExec *gx(Executor *ex) { return (GpuExec *)ex; }
 CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
                          size_t whylen);
 void gpu_close_devices(GpuExec *x);
-/* Record an error sentence in x->err; returns e. */
-CvError gpu_fail(GpuExec *x, CvError e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-/* CV_OK, or gpu_fail with what was being done and the driver's error. */
+/* CV_OK, or exec_fail with what was being done and the driver's error. */
 CvError gpu_check(GpuExec *x, CUresult r, const char *what);
 /* Make device d's context current. */
 CvError gpu_use(GpuExec *x, int d);
-/* CV_ERR_BACKEND with the fault's sentence where the executor is dead. */
-CvError gpu_alive(GpuExec *x);
 /* Copy n bytes from host memory at src to dptr on device d, in order
  * with d's stream, and wait for it (src may be reused at once). */
 CvError gpu_upload(GpuExec *x, int d, CUdeviceptr dptr, const void *src,

@@ -41,8 +41,8 @@ CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what,
         CvError e;
         if (r != CUDA_ERROR_NOT_READY)
             return gpu_check(x, r, what);
-        if (atomic_exchange(&x->cancel, 0))
-            return gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
+        if (atomic_exchange(&x->base.cancel, 0))
+            return exec_fail(&x->base, CV_ERR_CANCELLED, "the timed run was cancelled");
         if (poll && (e = poll(x)))
             return e;
         if (i >= SPIN_POLLS)
@@ -61,7 +61,7 @@ static CvError step_events(GpuExec *x, size_t n)
     free(x->ev_step);
     x->nev_step = 0;
     if (!(x->ev_step = calloc(n, sizeof *x->ev_step)))
-        return gpu_fail(x, CV_ERR_NOMEM, "out of memory for events");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory for events");
     CvError e = gpu_use(x, 0);
     for (; !e && x->nev_step < n; x->nev_step++)
         e = gpu_check(x, x->api.cuEventCreate(&x->ev_step[x->nev_step], CU_EVENT_DEFAULT),
@@ -178,8 +178,8 @@ static CvError bounded_iteration(GpuExec *x, int i)
     CUevent ev = x->ev_iter[i % GPU_IN_FLIGHT];
     CvError e = i >= GPU_IN_FLIGHT ? gpu_wait_event(x, ev, "to run the schedule", NULL)
                                    : CV_OK;
-    if (!e && atomic_exchange(&x->cancel, 0))
-        e = gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
+    if (!e && atomic_exchange(&x->base.cancel, 0))
+        e = exec_fail(&x->base, CV_ERR_CANCELLED, "the timed run was cancelled");
     if (!e)
         e = iteration(x, false);
     return e ? e : record(x, ev);
@@ -203,8 +203,8 @@ static CvError stamped(GpuExec *x, int passes, double *step_s, double *ms)
     for (size_t k = 0; k < n; k++)
         step_s[k] = 0;
     for (int i = 0; !e && i < passes; i++) {
-        if (atomic_exchange(&x->cancel, 0))
-            return gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
+        if (atomic_exchange(&x->base.cancel, 0))
+            return exec_fail(&x->base, CV_ERR_CANCELLED, "the timed run was cancelled");
         e = iteration(x, true);
         if (!e)
             e = gpu_wait_event(x, x->ev_step[n + 1], "to run the schedule", NULL);
@@ -235,11 +235,11 @@ static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
     if (*g || x->no_graph)
         return CV_OK;
     CvError e = capture(x, stamp, g);
-    if (e && x->ndev > 1 && !x->dead && e != CV_ERR_CANCELLED &&
+    if (e && x->ndev > 1 && !x->base.dead && e != CV_ERR_CANCELLED &&
         e != CV_ERR_NOMEM) {
         gpu_drop_graphs(x);
         x->no_graph = true;
-        x->err[0] = 0;
+        x->base.err[0] = 0;
         return CV_OK;
     }
     return e;
@@ -260,14 +260,9 @@ static CvError prepare(GpuExec *x, bool stamps)
 CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t)
 {
     GpuExec *x = gx(ex);
-    if (x->dead)
-        return gpu_alive(x);
-    if (!ex->sched)
-        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
-    if (atomic_exchange(&x->cancel, 0))
-        return gpu_fail(x, CV_ERR_CANCELLED, "the timed run was cancelled");
-    if (warmup < 0 || iters < 1 || !t)
-        return gpu_fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
+    CvError e0 = exec_guard_run(ex, warmup, iters, t, "the timed run");
+    if (e0)
+        return e0;
     memset(x->mirror_ok, 0, (size_t)ex->nranks * BUF_COUNT * sizeof *x->mirror_ok);
     const Schedule *s = ex->sched;
     /* the stamped passes: the warmup's last (its first stays plain, on a

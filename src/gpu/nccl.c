@@ -286,7 +286,7 @@ static CvError nccl_poll(GpuExec *x)
     for (int r = 0; n->ncclCommGetAsyncError && r < n->ncomms; r++) {
         NcclResult ae = 0;
         if (n->comms[r] && !n->ncclCommGetAsyncError(n->comms[r], &ae) && ae)
-            return gpu_fail(x, CV_ERR_IO, "NCCL failed: %s", n->ncclGetErrorString
+            return exec_fail(&x->base, CV_ERR_IO, "NCCL failed: %s", n->ncclGetErrorString
                             ? n->ncclGetErrorString(ae) : "an asynchronous error");
     }
     return CV_OK;
@@ -323,12 +323,9 @@ CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
                    char *why, size_t whylen)
 {
     GpuExec *x = gx(ex);
-    if (x->dead)
-        return gpu_alive(x);
-    if (!ex->sched)
-        return gpu_fail(x, CV_ERR_ARG, "no schedule is loaded");
-    if (warmup < 0 || iters < 1 || !t)
-        return gpu_fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
+    CvError e0 = exec_guard_run(ex, warmup, iters, t, "NCCL's collective");
+    if (e0)
+        return e0;
     if (ex->sched->call.in_place && ex->sched->call.kind == COLL_ALLTOALL) {
         snprintf(why, whylen, "NCCL has no in-place alltoall");
         return CV_ERR_UNAVAILABLE;
@@ -355,9 +352,9 @@ CvError gpu_native(Executor *ex, int warmup, int iters, ExecTiming *t,
     if (r) {
         snprintf(why, whylen, "NCCL failed: %s", x->nccl && ((Nccl *)x->nccl)->ncclGetErrorString
                  ? ((Nccl *)x->nccl)->ncclGetErrorString(r) : "an error");
-        e = gpu_fail(x, CV_ERR_IO, "%s", why);
+        e = exec_fail(&x->base, CV_ERR_IO, "%s", why);
     }
-    if (e && !x->dead)
+    if (e && !x->base.dead)
         nccl_abort(x); /* a failed call leaves a partial group: start again */
     if (e)
         return e;

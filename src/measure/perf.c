@@ -13,7 +13,8 @@
 
 /* ------------------------------------------------------------ measuring */
 
-static CvError exec_fail(Executor *ex, CvError e, char *why, size_t whylen)
+/* The executor's sentence about error e into why; returns e. */
+static CvError said_by(Executor *ex, CvError e, char *why, size_t whylen)
 {
     if (why && whylen)
         snprintf(why, whylen, "%s", ex->ops->last_error(ex));
@@ -96,7 +97,7 @@ static CvError measure_side(Executor *ex, const PerfConfig *cfg,
     if (e && nwhy[0] && why && whylen)
         snprintf(why, whylen, "%s", nwhy);
     else if (e && e != CV_ERR_NOMEM)
-        exec_fail(ex, e, why, whylen);
+        said_by(ex, e, why, whylen);
     sched_fini(&s);
     return e;
 }
@@ -145,7 +146,7 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
     if (e && nwhy[0])
         snprintf(why, whylen, "%s", nwhy);
     else if (e)
-        exec_fail(ex, e, why, whylen);
+        said_by(ex, e, why, whylen);
     sched_fini(&s);
     return e;
 }

@@ -28,13 +28,11 @@
 
 /* An executor on rank 0. */
 typedef struct {
-    Executor base;      /* first: the interface's part */
+    Executor base;      /* first: the interface's part (error, cancel) */
     MpiRank *mine;      /* rank 0's own state (world.c's list) */
     int id;             /* the executor's id on every process */
     long timeout_s;     /* the watchdog's patience (option timeout) */
     size_t unalign;     /* ExecOptions.unalign, sent with every load */
-    atomic_int cancel;  /* a cancel is waiting (ExecOps.cancel) */
-    char err[320];      /* the last error's sentence */
 } MpiExec;
 
 static MpiExec *mx(Executor *ex) { return (MpiExec *)ex; }
@@ -93,17 +91,6 @@ void mpi_watch_poke(void)
 
 /* ------------------------------------------------------------ commands */
 
-static CvError fail(MpiExec *x, CvError e, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static CvError fail(MpiExec *x, CvError e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->err, sizeof x->err, fmt, ap);
-    va_end(ap);
-    return e;
-}
-
 /* The sentence for error e of command `what` from some process. */
 static CvError said(MpiExec *x, CvError e, const char *what)
 {
@@ -111,13 +98,13 @@ static CvError said(MpiExec *x, CvError e, const char *what)
     case CV_OK:
         return e;
     case CV_ERR_NOMEM:
-        return fail(x, e, "a process of the mpi backend ran out of memory "
+        return exec_fail(&x->base, e, "a process of the mpi backend ran out of memory "
                     "during %s", what);
     case CV_ERR_BOUNDS:
-        return fail(x, e, "the mpi backend sends at most 2 GiB in one "
+        return exec_fail(&x->base, e, "the mpi backend sends at most 2 GiB in one "
                     "message; a transfer of this schedule is larger");
     case CV_ERR_BACKEND:
-        return fail(x, e, "an MPI call failed during %s: a process of the "
+        return exec_fail(&x->base, e, "an MPI call failed during %s: a process of the "
                     "job died or its network failed", what);
     case CV_ERR_ARG:
     case CV_ERR_RANKS:
@@ -138,7 +125,7 @@ static CvError said(MpiExec *x, CvError e, const char *what)
     case CV_ERR_COUNT:
         break;
     }
-    return fail(x, e, "%s failed on a process of the mpi backend: %s",
+    return exec_fail(&x->base, e, "%s failed on a process of the mpi backend: %s",
                 what, cv_strerror(e));
 }
 
@@ -146,12 +133,12 @@ static CvError said(MpiExec *x, CvError e, const char *what)
  * and the watchdog; the first error of any process. */
 static CvError command(MpiExec *x, MpiCmd c, MpiDoArgs *arg, const char *what)
 {
-    if (atomic_exchange(&x->cancel, 0))
-        return fail(x, CV_ERR_CANCELLED, "%s was cancelled", what);
+    CvError e = exec_cancelled(&x->base, what);
+    if (e)
+        return e;
     pthread_mutex_lock(&turn);
-    CvError e = CV_OK;
     if (mpi_world.broken) {
-        e = fail(x, CV_ERR_BACKEND, "the mpi job failed earlier and cannot "
+        e = exec_fail(&x->base, CV_ERR_BACKEND, "the mpi job failed earlier and cannot "
                  "run %s", what);
     } else {
         atomic_store(&watch.what, what);
@@ -171,41 +158,25 @@ static CvError command(MpiExec *x, MpiCmd c, MpiDoArgs *arg, const char *what)
 
 /* ------------------------------------------------------------ options */
 
-static CvError parse_options(const char *params, long *timeout, char *why,
-                             size_t whylen)
-{
-    char key[64], val[32];
-    int r;
-    *timeout = DEFAULT_TIMEOUT_S;
-    while ((r = exec_param_next(&params, key, sizeof key, val, sizeof val))) {
-        char *end;
-        errno = 0;
-        long v = r > 0 && val[0] >= '0' && val[0] <= '9'
-                     ? strtol(val, &end, 10) : -1;
-        if (r < 0 || strcmp(key, "timeout")) {
-            snprintf(why, whylen, "the mpi backend has one option, "
-                     "timeout=SECONDS; '%s' is not it", key);
-            return CV_ERR_ARG;
-        }
-        if (v < 1 || errno || *end || v > MAX_TIMEOUT_S) {
-            snprintf(why, whylen, "the mpi backend's option timeout takes a "
-                     "whole number of seconds from 1 to %ld, not '%s'",
-                     MAX_TIMEOUT_S, val);
-            return CV_ERR_ARG;
-        }
-        *timeout = v;
-    }
-    return CV_OK;
-}
+/* The backend's options (-B mpi:key=value). */
+typedef struct {
+    long timeout; /* the watchdog's patience, seconds */
+} MpiOptions;
+
+static const ExecParam mpi_params[] = {
+    {"timeout", "seconds", 1, MAX_TIMEOUT_S, offsetof(MpiOptions, timeout),
+     NULL},
+};
 
 /* ---------------------------------------------------------- operations */
 
 static CvError mpi_open(Executor **out, int nranks, const ExecOptions *opt,
                         char *why, size_t whylen)
 {
-    long timeout;
+    MpiOptions o = {.timeout = DEFAULT_TIMEOUT_S};
     *out = NULL;
-    CvError e = parse_options(opt ? opt->params : NULL, &timeout, why, whylen);
+    CvError e = exec_params_parse("mpi", mpi_params, 1, opt ? opt->params : NULL,
+                                  &o, why, whylen);
     if (e)
         return e;
     if (nranks != mpi_world.size) {
@@ -221,8 +192,8 @@ static CvError mpi_open(Executor **out, int nranks, const ExecOptions *opt,
         return CV_ERR_NOMEM;
     }
     pthread_once(&watch.once, watch_start);
-    x->base = (Executor){.ops = &exec_mpi_ops, .nranks = nranks};
-    x->timeout_s = timeout;
+    exec_base_init(&x->base, &exec_mpi_ops, nranks);
+    x->timeout_s = o.timeout;
     x->unalign = opt ? opt->unalign : 0;
     pthread_mutex_lock(&turn);
     x->id = next_id++;
@@ -230,7 +201,7 @@ static CvError mpi_open(Executor **out, int nranks, const ExecOptions *opt,
     MpiDoArgs arg = {0};
     e = command(x, (MpiCmd){.kind = MCMD_OPEN}, &arg, "opening the backend");
     if (e) {
-        snprintf(why, whylen, "%s", x->err);
+        snprintf(why, whylen, "%s", x->base.err);
         free(x);
         return e;
     }
@@ -245,12 +216,12 @@ static CvError check_sched(MpiExec *x, const Schedule *s, uint8_t *staged)
     SchedCheck chk;
     char why[160];
     if (exec_check_fits(s, 0, why, sizeof why))
-        return fail(x, CV_ERR_NOMEM, "%s", why);
+        return exec_fail(&x->base, CV_ERR_NOMEM, "%s", why);
     CvError e = sched_validate(s, &chk, staged);
     if (e == CV_ERR_NOMEM)
-        return fail(x, e, "out of memory checking the schedule");
+        return exec_fail(&x->base, e, "out of memory checking the schedule");
     if (e)
-        return fail(x, e, "the schedule is not valid: %s (step %zu, "
+        return exec_fail(&x->base, e, "the schedule is not valid: %s (step %zu, "
                     "transfer %zu)", cv_strerror(e), chk.step, chk.xfer);
     return CV_OK;
 }
@@ -259,14 +230,14 @@ static CvError mpi_load(Executor *ex, const Schedule *s)
 {
     MpiExec *x = mx(ex);
     ex->sched = NULL;
-    x->err[0] = '\0';
+    ex->err[0] = '\0';
     if (!s || s->call.nranks != ex->nranks)
-        return fail(x, CV_ERR_ARG, "the schedule has %d ranks but the "
+        return exec_fail(&x->base, CV_ERR_ARG, "the schedule has %d ranks but the "
                     "executor was opened for %d", s ? s->call.nranks : 0,
                     ex->nranks);
     uint8_t *staged = malloc(s->nxfers + 1);
     if (!staged)
-        return fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory loading the schedule");
     CvError e = check_sched(x, s, staged);
     const CollCall *c = &s->call;
     MpiCmd cmd = {.kind = MCMD_LOAD,
@@ -284,16 +255,10 @@ static CvError mpi_load(Executor *ex, const Schedule *s)
     return e;
 }
 
-static CvError need_sched(MpiExec *x)
-{
-    return x->base.sched ? CV_OK
-                         : fail(x, CV_ERR_ARG, "no schedule is loaded");
-}
-
 static CvError mpi_reset(Executor *ex)
 {
     MpiDoArgs arg = {0};
-    CvError e = need_sched(mx(ex));
+    CvError e = exec_guard(ex, "the reset");
     return e ? e : command(mx(ex), (MpiCmd){.kind = MCMD_RESET}, &arg,
                            "the reset");
 }
@@ -302,12 +267,9 @@ static CvError mpi_step(Executor *ex, size_t k)
 {
     MpiExec *x = mx(ex);
     MpiDoArgs arg = {0};
-    CvError e = need_sched(x);
+    CvError e = exec_guard_step(ex, k, "a step");
     if (e)
         return e;
-    if (k >= ex->sched->nsteps)
-        return fail(x, CV_ERR_ARG, "step %zu does not exist (the schedule "
-                    "has %zu steps)", k, ex->sched->nsteps);
     return command(x, (MpiCmd){.kind = MCMD_STEP, .a = {(int64_t)k}}, &arg,
                    "a step");
 }
@@ -315,7 +277,7 @@ static CvError mpi_step(Executor *ex, size_t k)
 static CvError mpi_finish(Executor *ex)
 {
     MpiDoArgs arg = {0};
-    CvError e = need_sched(mx(ex));
+    CvError e = exec_guard(ex, "the finish");
     return e ? e : command(mx(ex), (MpiCmd){.kind = MCMD_FINISH}, &arg,
                            "the finish");
 }
@@ -324,16 +286,14 @@ static CvError mpi_finish(Executor *ex)
 static CvError timed(MpiExec *x, MpiCmdKind kind, int warmup, int iters,
                      ExecTiming *t, const char *what)
 {
-    CvError e = need_sched(x);
+    CvError e = exec_guard_run(&x->base, warmup, iters, t, what);
     if (e)
         return e;
-    if (warmup < 0 || iters < 1 || !t)
-        return fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
     bool steps = kind == MCMD_RUN && t->step_s;
     size_t n = steps ? 1 + x->base.sched->nsteps : 1;
     double *times = calloc(n, sizeof *times);
     if (!times)
-        return fail(x, CV_ERR_NOMEM, "out of memory for the timings");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory for the timings");
     MpiDoArgs arg = {.times = times, .ntimes = n};
     e = command(x, (MpiCmd){.kind = (int32_t)kind, .a = {warmup, iters, steps}},
                 &arg, what);
@@ -358,11 +318,11 @@ static CvError mpi_native(Executor *ex, int warmup, int iters, ExecTiming *t,
     if (ex->sched) {
         mpi_native_why(&ex->sched->call, why, whylen);
         if (why[0])
-            return fail(x, CV_ERR_UNAVAILABLE, "%s", why);
+            return exec_fail(&x->base, CV_ERR_UNAVAILABLE, "%s", why);
     }
     CvError e = timed(x, MCMD_NATIVE, warmup, iters, t, "MPI's own collective");
     if (e && why && whylen)
-        snprintf(why, whylen, "%s", x->err);
+        snprintf(why, whylen, "%s", x->base.err);
     return e;
 }
 
@@ -370,15 +330,9 @@ static CvError mpi_read(Executor *ex, int r, BufId b, size_t off, size_t n,
                         void *dst)
 {
     MpiExec *x = mx(ex);
-    CvError e = need_sched(x);
+    CvError e = exec_guard_read(ex, r, b, off, n);
     if (e)
         return e;
-    if (r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
-        return fail(x, CV_ERR_ARG, "no buffer %d of rank %d", (int)b, r);
-    size_t have = sched_bufsize(ex->sched, r, b);
-    if (off > have || n > have - off)
-        return fail(x, CV_ERR_BOUNDS, "elements %zu..%zu are outside rank "
-                    "%d's %s buffer of %zu", off, off + n, r, buf_name(b), have);
     MpiDoArgs arg = {.dst = dst};
     if (!n)
         return CV_OK;
@@ -410,23 +364,13 @@ static void mpi_host(Executor *ex, ExecHost *out)
     out->cyclic = mpi_world.cyclic;
 }
 
-static void mpi_cancel(Executor *ex)
-{
-    atomic_store(&mx(ex)->cancel, 1);
-}
-
-static const char *mpi_last_error(const Executor *ex)
-{
-    return ((const MpiExec *)ex)->err;
-}
-
 static void mpi_close(Executor *ex)
 {
     if (!ex)
         return;
     MpiExec *x = mx(ex);
     MpiDoArgs arg = {0};
-    atomic_store(&x->cancel, 0);
+    atomic_store(&x->base.cancel, 0);
     command(x, (MpiCmd){.kind = MCMD_CLOSE}, &arg, "closing the backend");
     free(x);
 }
@@ -447,7 +391,7 @@ const ExecOps exec_mpi_ops = {
     /* .predict: none, the plain model at the schedule's footprint */
     .host = mpi_host,
     .rank_where = mpi_rank_where,
-    .cancel = mpi_cancel,
-    .last_error = mpi_last_error,
+    .cancel = exec_base_cancel,
+    .last_error = exec_base_last_error,
     .close = mpi_close,
 };

@@ -37,70 +37,24 @@ typedef struct {
                          PLAN_PUSH_BYTES); 0: never */
 } ThreadsOptions;
 
-/* Each option: its name, its largest value, its field, and its unit. */
-static const struct {
-    const char *key;  /* as users type it */
-    long max;         /* values are whole numbers from 0 to max */
-    size_t off;       /* offsetof its field in ThreadsOptions */
-    const char *unit; /* what the number counts */
-} threads_opts[] = {
-    {"spin_us", 1000000, offsetof(ThreadsOptions, spin_us), "microseconds"},
-    {"eager_bytes", (long)EAGER_BUDGET, offsetof(ThreadsOptions, eager_bytes),
-     "bytes"},
-    {"push_bytes", 1L << 30, offsetof(ThreadsOptions, push_bytes), "bytes"},
+/* Its options: whole numbers from 0, into ThreadsOptions. */
+static const ExecParam threads_params[] = {
+    {"spin_us", "microseconds", 0, 1000000, offsetof(ThreadsOptions, spin_us),
+     NULL},
+    {"eager_bytes", "bytes", 0, (long)EAGER_BUDGET,
+     offsetof(ThreadsOptions, eager_bytes), NULL},
+    {"push_bytes", "bytes", 0, 1L << 30, offsetof(ThreadsOptions, push_bytes),
+     NULL},
 };
-#define NOPTS (sizeof threads_opts / sizeof threads_opts[0])
-
-/* A whole number from 0 to max in s; -1 when it is not one. */
-static long parse_count(const char *s, long max)
-{
-    char *end;
-    errno = 0;
-    long v = *s >= '0' && *s <= '9' ? strtol(s, &end, 10) : -1;
-    return v < 0 || errno || *end || v > max ? -1 : v;
-}
-
-/* Set option `key` of o to `val`; CV_ERR_ARG and a sentence when there is
- * no such option or val is not one of its values. */
-static CvError set_option(ThreadsOptions *o, const char *key, const char *val,
-                          char *why, size_t whylen)
-{
-    for (size_t i = 0; i < NOPTS; i++) {
-        if (strcmp(key, threads_opts[i].key))
-            continue;
-        long v = parse_count(val, threads_opts[i].max);
-        if (v < 0) {
-            snprintf(why, whylen, "the threads backend's option %s takes a "
-                     "whole number of %s from 0 to %ld, not '%s'", key,
-                     threads_opts[i].unit, threads_opts[i].max, val);
-            return CV_ERR_ARG;
-        }
-        *(long *)((char *)o + threads_opts[i].off) = v;
-        return CV_OK;
-    }
-    snprintf(why, whylen, "the threads backend has no option '%s'; its "
-             "options are spin_us, eager_bytes, push_bytes", key);
-    return CV_ERR_ARG;
-}
 
 /* Parse the backend's options (ExecOptions.params) into o. */
 static CvError parse_options(const char *params, ThreadsOptions *o, char *why,
                              size_t whylen)
 {
-    char key[64], val[32];
-    int r;
     *o = (ThreadsOptions){.spin_us = -1, .eager_bytes = -1, .push_bytes = -1};
-    while ((r = exec_param_next(&params, key, sizeof key, val, sizeof val))) {
-        CvError e = CV_ERR_ARG;
-        if (r < 0)
-            snprintf(why, whylen, "the threads backend's options are "
-                     "key=value, separated by commas; '%s' is not one", key);
-        else
-            e = set_option(o, key, val, why, whylen);
-        if (e)
-            return e;
-    }
-    return CV_OK;
+    return exec_params_parse("threads", threads_params,
+                             sizeof threads_params / sizeof *threads_params,
+                             params, o, why, whylen);
 }
 
 /* ========================================================== commands */
@@ -117,15 +71,6 @@ static CvError command(ThreadsExec *x, Cmd c)
         if (x->ranks[r].err)
             return x->ranks[r].err;
     return CV_OK;
-}
-
-static CvError fail(ThreadsExec *x, CvError e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(x->err, sizeof x->err, fmt, ap);
-    va_end(ap);
-    return e;
 }
 
 /* Spin only while every rank can have a core: with more ranks than cores
@@ -194,7 +139,7 @@ static CvError threads_open(Executor **out, int nranks,
     }
     memset(x, 0, sizeof *x);
     memset(ranks, 0, (size_t)nranks * sizeof *ranks);
-    x->base = (Executor){.ops = &exec_threads_ops, .nranks = nranks};
+    exec_base_init(&x->base, &exec_threads_ops, nranks);
     x->ranks = ranks;
     x->cpus = exec_cpus();
     set_policies(x, &o);
@@ -240,7 +185,7 @@ static CvError check_fits(ThreadsExec *x, const Schedule *s, const Plan *pl)
 {
     char why[160];
     CvError e = exec_check_fits(s, stage_bytes(s, pl), why, sizeof why);
-    return e ? fail(x, e, "%s", why) : CV_OK;
+    return e ? exec_fail(&x->base, e, "%s", why) : CV_OK;
 }
 
 static void chans_free(ThreadsExec *x)
@@ -261,7 +206,7 @@ static CvError chans_alloc(ThreadsExec *x, const Plan *pl)
     x->rings = n ? malloc(bytes) : NULL;
     if (n && (!x->chans || !x->rings)) {
         chans_free(x);
-        return fail(x, CV_ERR_NOMEM, "out of memory for the eager channels");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory for the eager channels");
     }
     if (n)
         memset(x->chans, 0, n * sizeof *x->chans);
@@ -294,15 +239,15 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     SchedCheck chk;
     uint8_t *stg = malloc(s->nxfers + 1);
     if (!stg)
-        return fail(x, CV_ERR_NOMEM, "out of memory loading the schedule");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory loading the schedule");
     e = sched_validate(s, &chk, stg);
     if (e == CV_ERR_NOMEM) { /* the validator's own memory, not the input */
         free(stg);
-        return fail(x, e, "out of memory validating the schedule");
+        return exec_fail(&x->base, e, "out of memory validating the schedule");
     }
     if (e) {
         free(stg);
-        return fail(x, e, "the schedule is not valid: %s (step %zu, transfer "
+        return exec_fail(&x->base, e, "the schedule is not valid: %s (step %zu, transfer "
                     "%zu)", cv_strerror(e), chk.step, chk.xfer);
     }
     Plan pl;
@@ -311,7 +256,7 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
                          x->cpus);
     free(stg);
     if (bad)
-        return fail(x, CV_ERR_NOMEM, "out of memory planning the schedule");
+        return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory planning the schedule");
     if ((e = check_fits(x, s, &pl)) || (e = chans_alloc(x, &pl))) {
         plan_free(&pl);
         return e;
@@ -324,31 +269,25 @@ static CvError prepare(ThreadsExec *x, const Schedule *s)
     return CV_OK;
 }
 
-/* Report a cancel (ExecOps.cancel), which clears it: CV_ERR_CANCELLED and
- * a sentence that says what was cut short. */
+/* Report the cancel (ExecOps.cancel) that stopped a command, which
+ * clears it: CV_ERR_CANCELLED and a sentence that says what was cut
+ * short. */
 static CvError cancelled(ThreadsExec *x, const char *what)
 {
-    atomic_store_explicit(&x->cancel.asked, 0, memory_order_relaxed);
-    return fail(x, CV_ERR_CANCELLED, "%s was cancelled", what);
-}
-
-/* At the start of a call: CV_ERR_CANCELLED (reported) when a cancel is
- * waiting. */
-static CvError not_cancelled(ThreadsExec *x, const char *what)
-{
-    return cancel_asked(x) ? cancelled(x, what) : CV_OK;
+    atomic_store_explicit(&x->base.cancel, 0, memory_order_relaxed);
+    return exec_fail(&x->base, CV_ERR_CANCELLED, "%s was cancelled", what);
 }
 
 static CvError threads_load(Executor *ex, const Schedule *s)
 {
     ThreadsExec *x = tx(ex);
-    x->err[0] = 0;
+    ex->err[0] = 0;
     ex->sched = NULL; /* a failed load leaves nothing loaded */
     if (!s || s->call.nranks != ex->nranks)
-        return fail(x, CV_ERR_ARG, "the schedule has %d ranks but the "
+        return exec_fail(&x->base, CV_ERR_ARG, "the schedule has %d ranks but the "
                     "executor was opened for %d", s ? s->call.nranks : 0,
                     ex->nranks);
-    CvError e = not_cancelled(x, "the load");
+    CvError e = exec_cancelled(ex, "the load");
     if (!e)
         e = prepare(x, s);
     if (e)
@@ -360,23 +299,15 @@ static CvError threads_load(Executor *ex, const Schedule *s)
     if (e == CV_ERR_CANCELLED)
         return cancelled(x, "the load");
     if (e)
-        return fail(x, e, "could not allocate the ranks' buffers: %s",
+        return exec_fail(&x->base, e, "could not allocate the ranks' buffers: %s",
                     cv_strerror(e));
     return CV_OK;
-}
-
-static CvError need_sched(ThreadsExec *x)
-{
-    return x->base.sched ? CV_OK
-                         : fail(x, CV_ERR_ARG, "no schedule is loaded");
 }
 
 static CvError threads_reset(Executor *ex)
 {
     ThreadsExec *x = tx(ex);
-    CvError e = need_sched(x);
-    if (!e)
-        e = not_cancelled(x, "the reset");
+    CvError e = exec_guard(ex, "the reset");
     if (e)
         return e;
     e = command(x, (Cmd){.kind = CMD_RESET});
@@ -394,23 +325,14 @@ static CvError run_phase(ThreadsExec *x, size_t k)
 static CvError threads_step(Executor *ex, size_t k)
 {
     ThreadsExec *x = tx(ex);
-    CvError e = need_sched(x);
-    if (!e)
-        e = not_cancelled(x, "the step");
-    if (e)
-        return e;
-    if (k >= x->plan.nsteps)
-        return fail(x, CV_ERR_ARG, "step %zu does not exist (the schedule "
-                    "has %zu steps)", k, x->plan.nsteps);
-    return run_phase(x, k);
+    CvError e = exec_guard_step(ex, k, "the step");
+    return e ? e : run_phase(x, k);
 }
 
 static CvError threads_finish(Executor *ex)
 {
     ThreadsExec *x = tx(ex);
-    CvError e = need_sched(x);
-    if (!e)
-        e = not_cancelled(x, "the finish");
+    CvError e = exec_guard(ex, "the finish");
     if (e || !x->plan.finish)
         return e;
     return run_phase(x, x->plan.nsteps);
@@ -468,13 +390,9 @@ static void run_times(ThreadsExec *x, int iters, size_t stamped,
 static CvError threads_run(Executor *ex, int warmup, int iters, ExecTiming *t)
 {
     ThreadsExec *x = tx(ex);
-    CvError e = need_sched(x);
-    if (!e)
-        e = not_cancelled(x, "the timed run");
+    CvError e = exec_guard_run(ex, warmup, iters, t, "the timed run");
     if (e)
         return e;
-    if (warmup < 0 || iters < 1 || !t)
-        return fail(x, CV_ERR_ARG, "a run needs at least one timed iteration");
     size_t n = x->plan.nphases;
     bool stamp = t->step_s || x->check_steps;
     size_t si = stamp ? (MAX_STAMPS / n < (size_t)iters ? MAX_STAMPS / n : (size_t)iters) : 0;
@@ -486,7 +404,7 @@ static CvError threads_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     uint64_t ran = run_phases(x, all);
     x->epoch += (uint32_t)ran;
     if (e)
-        return fail(x, e, "the timed run failed: %s", cv_strerror(e));
+        return exec_fail(&x->base, e, "the timed run failed: %s", cv_strerror(e));
     if (ran < all)
         return cancelled(x, "the timed run");
     run_times(x, iters, si, t);
@@ -497,33 +415,13 @@ static CvError threads_read(Executor *ex, int r, BufId b, size_t off,
                             size_t n, void *dst)
 {
     ThreadsExec *x = tx(ex);
-    CvError e = need_sched(x);
-    if (!e)
-        e = not_cancelled(x, "the read");
+    CvError e = exec_guard_read(ex, r, b, off, n);
     if (e)
         return e;
-    if (r < 0 || r >= ex->nranks || (unsigned)b >= BUF_COUNT)
-        return fail(x, CV_ERR_ARG, "no buffer %d of rank %d", (int)b, r);
-    size_t have = sched_bufsize(ex->sched, r, b);
-    if (off > have || n > have - off)
-        return fail(x, CV_ERR_BOUNDS, "elements %zu..%zu are outside rank "
-                    "%d's %s buffer of %zu", off, off + n, r, buf_name(b), have);
     size_t es = es_of(x);
     if (n)
         memcpy(dst, x->ranks[r].buf[b] + off * es, n * es);
     return CV_OK;
-}
-
-/* Called from another thread: the ranks and the caller's next command
- * look at the flag (threads_impl.h: Cancel). */
-static void threads_cancel(Executor *ex)
-{
-    atomic_store_explicit(&tx(ex)->cancel.asked, 1, memory_order_relaxed);
-}
-
-static const char *threads_last_error(const Executor *ex)
-{
-    return ((const ThreadsExec *)ex)->err;
 }
 
 static void threads_close(Executor *ex)
@@ -634,7 +532,7 @@ const ExecOps exec_threads_ops = {
     .predict = threads_predict,
     .host = threads_host,
     .rank_where = threads_rank_where,
-    .cancel = threads_cancel,
-    .last_error = threads_last_error,
+    .cancel = exec_base_cancel,
+    .last_error = exec_base_last_error,
     .close = threads_close,
 };

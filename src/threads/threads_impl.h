@@ -55,14 +55,13 @@ typedef struct ThreadsExec ThreadsExec;
 #define STOP_SHIFT 48
 #define STOP_AT_MASK ((UINT64_C(1) << STOP_SHIFT) - 1)
 
-/* Cancelling (ExecOps.cancel), on a cache line of its own: the ranks read
- * `asked` before every phase of a run, and nothing writes it until a
- * cancel comes. */
+/* Where a cancelled run stops, on a cache line of its own (the cancel
+ * itself is the base's, Executor.cancel: the ranks read it before every
+ * phase of a run, and nothing writes it until a cancel comes). */
 typedef struct {
-    alignas(CACHE_LINE) _Atomic int asked; /* a cancel was asked and not
-                                              reported yet */
-    _Atomic uint64_t stop; /* CMD_RUN: where the ranks stop (STOP_SHIFT);
-                              0 at the start of every run */
+    alignas(CACHE_LINE) _Atomic uint64_t stop; /* CMD_RUN: where the ranks
+                                                  stop (STOP_SHIFT); 0 at
+                                                  the start of every run */
 } Cancel;
 
 /* A one-way channel for eager transfers from one rank to another. Each
@@ -105,10 +104,10 @@ typedef struct {
 } Rank;
 
 struct ThreadsExec {
-    Executor base;         /* ops, schedule, ranks */
+    Executor base;         /* ops, schedule, ranks, error, cancel */
     Rank *ranks;           /* [nranks], cache-line aligned */
     int started;           /* worker threads running */
-    Cancel cancel;         /* asked to stop, and where a run stops */
+    Cancel cancel;         /* where a cancelled run stops */
     Flag cmd;              /* commands published so far */
     Flag acks;             /* commands completed, summed over workers */
     Flag gate;             /* CMD_RUN: timed iterations may begin */
@@ -133,7 +132,6 @@ struct ThreadsExec {
     Plan plan;             /* of the loaded schedule */
     Channel *chans;        /* [plan.nchans] */
     unsigned char *rings;  /* the channels' slots, one allocation */
-    char err[256];         /* last error sentence, "" when none */
 };
 
 static size_t es_of(const ThreadsExec *x)
@@ -144,7 +142,7 @@ static size_t es_of(const ThreadsExec *x)
 /* Whether a cancel was asked (ExecOps.cancel) and not reported yet. */
 static inline bool cancel_asked(ThreadsExec *x)
 {
-    return atomic_load_explicit(&x->cancel.asked, memory_order_relaxed);
+    return exec_cancel_asked(&x->base);
 }
 
 /* A worker thread's body: rank `arg` (a Rank *) carries out the commands
