@@ -151,16 +151,16 @@ static void test_bad_sizes(void **state)
 static void test_undefined_calls(void **state)
 {
     (void)state;
-    const char *in_place = "sendrecv has no in-place form: it sends from one "
-                           "buffer and receives into another";
+    const char *in_place = "sendrecv runs out of place only: it sends one "
+                           "buffer into another";
     expect_usage_error("trace sendrecv -p 4 -s 64 --in-place", in_place);
     expect_usage_error("trace sendrecv -p 1 -s 0 --in-place", in_place);
     expect_usage_error("tui sendrecv -p 4 --in-place --script /dev/null", in_place);
     static const struct { int p; const char *want; } cube[] = {
-        {3, "hypercube runs on a power of two ranks only, and 3 is not one; "
-            "give -p 2 or -p 4"},
-        {6, "and 6 is not one; give -p 4 or -p 8"},
-        {1000, "and 1000 is not one; give -p 512 or -p 1024"},
+        {3, "hypercube needs a power of two ranks; 3 is not one: choose 2 "
+            "or 4"},
+        {6, "6 is not one: choose 4 or 8"},
+        {1000, "1000 is not one: choose 512 or 1024"},
     };
     for (size_t i = 0; i < 3; i++) {
         char line[160];

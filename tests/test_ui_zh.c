@@ -19,6 +19,7 @@
 #include "algos/algo.h"
 #include "exec/exec.h"
 #include "golden_fixture.h"
+#include "scene/scene_opts.h"
 #include "ui/action.h"
 #include "ui/i18n.h"
 #include "ui/menu.h"
@@ -249,6 +250,30 @@ static bool phases_of(const AlgoInfo *a, const char *topo, int p,
     return ok;
 }
 
+/* The scene layer's sentences refusing a call its collective does not
+ * define (the in-place key and the menus show them): English as the
+ * scene layer says them, and their Chinese. */
+static void test_scene_sentences(void **state)
+{
+    static const CollCall undefined[] = {
+        {.kind = COLL_SENDRECV, .nranks = 4, .in_place = true},
+        {.kind = COLL_HYPERCUBE, .nranks = 6},
+    };
+    for (size_t i = 0; i < sizeof undefined / sizeof *undefined; i++) {
+        char en[200], said[200];
+        assert_int_not_equal(scene_opts_call_why(&undefined[i], NULL, en,
+                                                 sizeof en), CV_OK);
+        ui_lang_use(UI_LANG_EN);
+        scene_opts_call_why(&undefined[i], words_sentence, said, sizeof said);
+        assert_string_equal(said, en);
+        ui_lang_use(UI_LANG_ZH);
+        scene_opts_call_why(&undefined[i], words_sentence, said, sizeof said);
+        if (!strcmp(said, en))
+            fail_msg("'%s' has no Chinese (src/ui/words.c, po/zh_CN.po)", en);
+    }
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* Every algorithm's summary and needs, every phase name of its schedules
  * (on each machine of the machine menu it fits, at 8, 13 and 16 ranks)
  * and every machine kind is one of the core's listed words, Chinese in
@@ -436,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_menus),
         cmocka_unit_test(test_message),
         cmocka_unit_test(test_core_words),
+        cmocka_unit_test(test_scene_sentences),
         cmocka_unit_test(test_ring_screen),
         cmocka_unit_test(test_goldens),
     };

@@ -199,7 +199,9 @@ static void print_derived(const Calib *c)
                    "possible time)\n", calib_value_key((CalibValue)v));
 }
 
-static void print_calib(const Calib *c)
+/* The header: the backend, the machine, the latencies, and the hosts
+ * where there are several. */
+static void print_calib_head(const Calib *c)
 {
     char when[64];
     cli_date_text(c->when, when, sizeof when);
@@ -211,13 +213,18 @@ static void print_calib(const Calib *c)
     printf("# step latency (messages of %d KiB, each step after another "
            "rank's): %.3f us; iteration: %.3f us\n", CALIB_LAT_BYTES / 1024,
            c->lat_step * 1e6, c->lat_iter * 1e6);
-    int net = c->nodes > 1;
-    if (net)
+    if (c->nodes > 1)
         printf("# hosts: %d of %d ranks each, ranks %s; one message alone "
                "within a host: %.3f us, between hosts: %.3f us\n", c->nodes,
                c->per_node, c->cyclic ? "dealt round them" : "in blocks",
                (c->alpha_host > 0 ? c->alpha_host : c->alpha) * 1e6,
                c->alpha_net * 1e6);
+}
+
+/* The table of bandwidths by working set (net: a column for the
+ * network between hosts). */
+static void print_calib_table(const Calib *c, int net)
+{
     printf("# %12s  %12s  %12s  %12s  %12s  %12s%s\n", "footprint", "shared bw",
            "cross bw", "p2p bw", "reduce", "pair reduce",
            net ? "        net bw" : "");
@@ -235,7 +242,12 @@ static void print_calib(const Calib *c)
             print_bw(p->beta_net, derived(c, i, CALIB_VAL_NET));
         putchar('\n');
     }
-    print_derived(c);
+}
+
+/* The machine the measurements fit, how well, and as the model prices
+ * it. */
+static void print_calib_fit(const Calib *c, int net)
+{
     MachineKind fits[3];
     int nfits = calib_fits(c, fits);
     printf("# machine that fits: %s (worst error on a tree broadcast and a "
@@ -257,6 +269,12 @@ static void print_calib(const Calib *c)
         printf("# the machine it measured, as the model prices it at its "
                "largest working set: %s\n", d);
     }
+}
+
+/* What the probes found of the host: how writes by another core read,
+ * timings retaken, bandwidths drowned in latency, an unsteady speed. */
+static void print_calib_host(const Calib *c)
+{
     if (c->state_probes > 0)
         printf("# host: over its %d probes, reading what another core had "
                "just written took %.2f times\n#   as long as data written "
@@ -288,6 +306,16 @@ static void print_calib(const Calib *c)
                "changes that speed on its own (a virtual machine's host "
                "moving its CPUs), and the model fits only while it holds\n",
                c->unsteady);
+}
+
+static void print_calib(const Calib *c)
+{
+    int net = c->nodes > 1;
+    print_calib_head(c);
+    print_calib_table(c, net);
+    print_derived(c);
+    print_calib_fit(c, net);
+    print_calib_host(c);
 }
 
 /* -------------------------------------------------------------- command */

@@ -222,9 +222,10 @@ static void print_rank_lines(const ExecRankWhere *w, int n)
                shown, n - 1);
 }
 
-static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
-                             const Calib *cal, const ExecHost *host,
-                             const ExecRankWhere *where)
+/* The run's title, who ran it and what its buffers take. */
+static void print_head_who(const PerfArgs *pa, const AlgoInfo *a,
+                           const ExecHost *host,
+                           const ExecRankWhere *where)
 {
     const PerfConfig *c = &pa->cfg;
     printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
@@ -249,6 +250,13 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
         printf("# %s: the library's own %s on the same buffers, timed and "
                "checked the same way;\n#   it has no schedule, so no model "
                "time\n", row_name(pa, a), coll_name(c->call.kind));
+}
+
+/* How the sizes are run: nccl-tests' sweep line, then each setting
+ * that changes what a row means. */
+static void print_head_run(const PerfArgs *pa)
+{
+    const PerfConfig *c = &pa->cfg;
     printf("# minBytes %llu maxBytes %llu step: %llu(%s) warmup iters: %d "
            "iters: %d agg iters: %d validation: %d\n", c->sweep.min,
            c->sweep.max, c->sweep.factor ? c->sweep.factor : c->sweep.step,
@@ -267,6 +275,12 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
     if (c->min_time_s > 0)
         printf("# min time: %g s per size and place (more iterations where "
                "%d take less)\n", c->min_time_s, c->iters);
+}
+
+/* What the model column is: the machine and calibration it prices
+ * with, and what is wrong with that calibration. */
+static void print_head_model(const PerfConfig *c, const Calib *cal)
+{
     char when[32], mach[256];
     cli_date_text(cal->when, when, sizeof when);
     if (c->what_if) {
@@ -293,6 +307,12 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
                "(the whole step per byte); 'collviz calibrate -B %s\n#   -p %d "
                "-e SIZE' with a larger SIZE measures them\n#\n", cal->drowned,
                cal->backend, cal->nranks);
+}
+
+/* The column heads, nccl-tests' with the model's beside them. */
+static void print_head_columns(const PerfArgs *pa)
+{
+    const PerfConfig *c = &pa->cfg;
     printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
            "         in-place                 model\n", "", "", "", "", "");
     const char *tl = c->cputime ? "cputime" : "time";
@@ -304,6 +324,17 @@ static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
            "  %7s  %6s%s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
            "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "",
            pa->stamps ? "  YYYY-MM-DD hh:mm:ss" : "");
+}
+
+/* The header above an algorithm's rows. */
+static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
+                             const Calib *cal, const ExecHost *host,
+                             const ExecRankWhere *where)
+{
+    print_head_who(pa, a, host, where);
+    print_head_run(pa);
+    print_head_model(&pa->cfg, cal);
+    print_head_columns(pa);
 }
 
 static void print_side(const PerfConfig *c, const PerfSide *s)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 int model_log2_ceil(int p)
 {
     int k = 0;
@@ -261,12 +263,12 @@ static void step_pairs(Pricer *pr, const Transfer *xs, size_t nx,
 static CvError routes_fit(Pricer *pr, size_t n)
 {
     if (pr->nroutes + n <= pr->routes_cap)
-        return CV_OK;
-    size_t cap = (pr->nroutes + n) * 2;
-    int *r = realloc(pr->routes, cap * sizeof *r);
+        return CV_OK; /* room enough (routes may still be NULL) */
+    int *r = grow_array(pr->routes, &pr->routes_cap, pr->nroutes + n,
+                        sizeof *r, 64);
     if (!r)
         return CV_ERR_NOMEM;
-    pr->routes = r, pr->routes_cap = cap;
+    pr->routes = r;
     return CV_OK;
 }
 

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "gpu/gpu_impl.h"
 
 #define MIN_CHUNK_BYTES (64u << 10)
@@ -53,14 +54,11 @@ void gpu_plan_free(GpuPlan *p, int ndev)
 
 static bool push_chunk(GpuPlan *p, int d, KChunk c)
 {
-    if (p->nchunks[d] == p->cap[d]) {
-        size_t n = p->cap[d] ? 2 * p->cap[d] : 64;
-        KChunk *m = realloc(p->chunks[d], n * sizeof *m);
-        if (!m)
-            return false;
-        p->chunks[d] = m;
-        p->cap[d] = n;
-    }
+    KChunk *m = grow_array(p->chunks[d], &p->cap[d], p->nchunks[d] + 1,
+                           sizeof *m, 64);
+    if (!m)
+        return false;
+    p->chunks[d] = m;
     p->chunks[d][p->nchunks[d]++] = c;
     return true;
 }
@@ -86,14 +84,10 @@ static bool push_cut(GpuPlan *p, int d, KChunk c, size_t es, size_t piece)
 
 static bool push_hc(GpuPlan *p, GpuHostCopy h)
 {
-    if (p->nhc == p->cap_hc) {
-        size_t n = p->cap_hc ? 2 * p->cap_hc : 16;
-        GpuHostCopy *m = realloc(p->hc, n * sizeof *m);
-        if (!m)
-            return false;
-        p->hc = m;
-        p->cap_hc = n;
-    }
+    GpuHostCopy *m = grow_array(p->hc, &p->cap_hc, p->nhc + 1, sizeof *m, 16);
+    if (!m)
+        return false;
+    p->hc = m;
     p->hc[p->nhc++] = h;
     return true;
 }
@@ -241,93 +235,156 @@ static CvError balance(GpuPlan *p, int d, size_t first, size_t es,
     return e;
 }
 
+/* One step being planned: what its transfers are read against, and
+ * where the next staged ranges go. */
+typedef struct {
+    GpuExec *x;                 /* the devices */
+    GpuPlan *p;                 /* the plan the step's chunks go into */
+    const Schedule *s;          /* the schedule */
+    const unsigned char *staged; /* the validator's staged flags */
+    const SchedFuse *fu;        /* the timed run's fusion, or NULL */
+    size_t es;                  /* bytes of an element */
+    size_t soff[GPU_MAX_DEVICES]; /* the next staged range in each
+                                     device's staging area */
+    size_t hoff;                /* the next in pinned host memory */
+} StepPlanning;
+
+/* The main phase's bytes of step st per device, into bytes (zeroed), for
+ * the size of its pieces. */
+static void main_bytes(const StepPlanning *w, const Step *st, size_t *bytes)
+{
+    const Schedule *s = w->s;
+    for (size_t i = 0; i < st->n; i++) {
+        bool stage;
+        int d = performer(w->x, s, w->staged, w->fu, st->first + i, &stage);
+        if (!w->fu || !w->fu->skip[st->first + i])
+            bytes[d] += s->xfers[st->first + i].count * w->es;
+    }
+}
+
+/* Transfer t's source through device d's staging area: its range there
+ * and, in the stage pass (pass 0), the copy into it (through pinned host
+ * memory where the devices have no peer access); *src becomes the
+ * range. */
+static CvError plan_stage(StepPlanning *w, int d, const Transfer *t,
+                          int pass, size_t piece, CUdeviceptr *src)
+{
+    GpuExec *x = w->x;
+    int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
+    size_t n = t->count * w->es;
+    bool far = sd != dd && !x->peer[dd][sd];
+    CUdeviceptr at = x->dev[d].stage + w->soff[d];
+    w->soff[d] += (n + 255) & ~(size_t)255;
+    if (pass == 0 && far) {
+        if (!push_hc(w->p, (GpuHostCopy){.dev = sd, .to_device = 0,
+                                         .dptr = *src, .host_off = w->hoff,
+                                         .bytes = n}) ||
+            !push_hc(w->p, (GpuHostCopy){.dev = dd, .to_device = 1,
+                                         .dptr = at, .host_off = w->hoff,
+                                         .bytes = n}))
+            return CV_ERR_NOMEM;
+        w->hoff += (n + 255) & ~(size_t)255;
+    } else if (pass == 0 &&
+               !push_cut(w->p, d, (KChunk){.dst = at, .b = *src, .n = n,
+                                           .kind = KOP_COPY}, w->es, piece))
+        return CV_ERR_NOMEM;
+    *src = at;
+    return CV_OK;
+}
+
+/* Transfer xi's chunks on device d in pass pass (0: staging it, 1: the
+ * transfer itself); none where another device performs it. */
+static CvError plan_xfer(StepPlanning *w, int d, size_t xi, int pass,
+                         size_t piece)
+{
+    GpuExec *x = w->x;
+    const SchedFuse *fu = w->fu;
+    const Transfer *t = &w->s->xfers[xi];
+    size_t es = w->es;
+    bool stage;
+    if (performer(x, w->s, w->staged, fu, xi, &stage) != d || (fu && fu->skip[xi]))
+        return CV_OK; /* another's, or a copy-in the timed run leaves out */
+    const Transfer *v = fu ? fu->via[xi] : NULL, *in = fu ? fu->own[xi] : NULL;
+    size_t n = t->count * es;
+    CUdeviceptr src = v ? addr(x, t->src, v->src_buf, sched_fuse_at(v, t->src_off), es)
+                        : addr(x, t->src, t->src_buf, t->src_off, es);
+    if (stage) {
+        CvError e = plan_stage(w, d, t, pass, piece, &src);
+        if (e)
+            return e;
+    }
+    if (pass == 0)
+        return CV_OK;
+    KChunk c = {.dst = addr(x, t->dst, t->dst_buf, t->dst_off, es),
+                .b = src, .n = t->op == XFER_COPY ? n : t->count,
+                .kind = t->op == XFER_COPY ? KOP_COPY : KOP_REDUCE};
+    if (in) {
+        c.kind = KOP_REDUCE3;
+        c.a = addr(x, t->dst, in->src_buf, sched_fuse_at(in, t->dst_off), es);
+    }
+    return push_cut(w->p, d, c, es, piece) ? CV_OK : CV_ERR_NOMEM;
+}
+
+/* Step k's chunks on device d in pass pass (0: the stage phase, 1: the
+ * main one; bytes: the main phase's on d), dealt to its blocks, and where
+ * they are in the step's plan. */
+static CvError plan_phase(StepPlanning *w, size_t k, int pass, int d,
+                          size_t bytes)
+{
+    GpuExec *x = w->x;
+    GpuPlan *p = w->p;
+    const Step *st = &w->s->steps[k];
+    GpuStepPlan *sp = &p->steps[k];
+    size_t first = p->nchunks[d];
+    size_t piece = bytes / (4 * (size_t)(x->dev[d].sms > 0 ? x->dev[d].sms : 1));
+    piece = piece < MIN_CHUNK_BYTES ? MIN_CHUNK_BYTES : (piece + 15) & ~(size_t)15;
+    for (size_t i = 0; i < st->n; i++) {
+        CvError e = plan_xfer(w, d, st->first + i, pass, piece);
+        if (e)
+            return e;
+    }
+    CvError e = balance(p, d, first, w->es, &x->dev[d],
+                        pass == 0 ? &sp->stage_grid[d] : &sp->main_grid[d]);
+    if (e)
+        return e;
+    if (pass == 0) {
+        sp->stage_first[d] = first;
+        sp->stage_n[d] = p->nchunks[d] - first;
+        sp->staged |= sp->stage_n[d] > 0;
+        if (w->soff[d] > p->stage_need[d])
+            p->stage_need[d] = w->soff[d];
+        w->soff[d] = 0; /* the main pass walks the same ranges again */
+    } else {
+        sp->main_first[d] = first;
+        sp->main_n[d] = p->nchunks[d] - first;
+    }
+    return CV_OK;
+}
+
 /* Step k's chunks: the stage phase's (pass 0), then the main phase's
- * (pass 1), device after device; soff: where the next staged range goes
- * in each device's staging area; hoff: in pinned host memory. */
+ * (pass 1), device after device; the staging areas and pinned host
+ * memory they need. */
 static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                          const unsigned char *staged, const SchedFuse *fu,
                          size_t k)
 {
-    const Step *st = &s->steps[k];
+    StepPlanning w = {.x = x, .p = p, .s = s, .staged = staged, .fu = fu,
+                      .es = dtype_size(s->call.dtype)};
     GpuStepPlan *sp = &p->steps[k];
-    size_t es = dtype_size(s->call.dtype), hoff = 0;
-    size_t soff[GPU_MAX_DEVICES] = {0}, bytes[GPU_MAX_DEVICES] = {0};
-    /* the main phase's bytes per device, for the size of its pieces */
-    for (size_t i = 0; i < st->n; i++) {
-        bool stage;
-        int d = performer(x, s, staged, fu, st->first + i, &stage);
-        if (!fu || !fu->skip[st->first + i])
-            bytes[d] += s->xfers[st->first + i].count * es;
-    }
+    size_t bytes[GPU_MAX_DEVICES] = {0};
+    main_bytes(&w, &s->steps[k], bytes);
     size_t hc0 = p->nhc;
     sp->hc_first = hc0;
     for (int pass = 0; pass < 2; pass++)
         for (int d = 0; d < x->ndev; d++) {
-            size_t first = p->nchunks[d];
-            size_t piece = bytes[d] / (4 * (size_t)(x->dev[d].sms > 0 ? x->dev[d].sms : 1));
-            piece = piece < MIN_CHUNK_BYTES ? MIN_CHUNK_BYTES : (piece + 15) & ~(size_t)15;
-            for (size_t i = 0; i < st->n; i++) {
-                size_t xi = st->first + i;
-                const Transfer *t = &s->xfers[xi];
-                int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
-                bool stage;
-                if (performer(x, s, staged, fu, xi, &stage) != d || (fu && fu->skip[xi]))
-                    continue; /* another's, or a copy-in the timed run leaves out */
-                const Transfer *v = fu ? fu->via[xi] : NULL, *in = fu ? fu->own[xi] : NULL;
-                size_t n = t->count * es;
-                CUdeviceptr src = v ? addr(x, t->src, v->src_buf, sched_fuse_at(v, t->src_off), es)
-                                    : addr(x, t->src, t->src_buf, t->src_off, es);
-                bool far = sd != dd && !x->peer[dd][sd];
-                if (stage) {
-                    CUdeviceptr at = x->dev[d].stage + soff[d];
-                    soff[d] += (n + 255) & ~(size_t)255;
-                    if (pass == 0 && far) {
-                        if (!push_hc(p, (GpuHostCopy){.dev = sd, .to_device = 0,
-                                                      .dptr = src, .host_off = hoff,
-                                                      .bytes = n}) ||
-                            !push_hc(p, (GpuHostCopy){.dev = dd, .to_device = 1,
-                                                      .dptr = at, .host_off = hoff,
-                                                      .bytes = n}))
-                            return CV_ERR_NOMEM;
-                        hoff += (n + 255) & ~(size_t)255;
-                    } else if (pass == 0 &&
-                               !push_cut(p, d, (KChunk){.dst = at, .b = src, .n = n,
-                                                        .kind = KOP_COPY}, es, piece))
-                        return CV_ERR_NOMEM;
-                    src = at;
-                }
-                if (pass == 0)
-                    continue;
-                KChunk c = {.dst = addr(x, t->dst, t->dst_buf, t->dst_off, es),
-                            .b = src, .n = t->op == XFER_COPY ? n : t->count,
-                            .kind = t->op == XFER_COPY ? KOP_COPY : KOP_REDUCE};
-                if (in) {
-                    c.kind = KOP_REDUCE3;
-                    c.a = addr(x, t->dst, in->src_buf, sched_fuse_at(in, t->dst_off), es);
-                }
-                if (!push_cut(p, d, c, es, piece))
-                    return CV_ERR_NOMEM;
-            }
-            CvError e = balance(p, d, first, es, &x->dev[d],
-                                pass == 0 ? &sp->stage_grid[d] : &sp->main_grid[d]);
+            CvError e = plan_phase(&w, k, pass, d, bytes[d]);
             if (e)
                 return e;
-            if (pass == 0) {
-                sp->stage_first[d] = first;
-                sp->stage_n[d] = p->nchunks[d] - first;
-                sp->staged |= sp->stage_n[d] > 0;
-                if (soff[d] > p->stage_need[d])
-                    p->stage_need[d] = soff[d];
-                soff[d] = 0; /* the main pass walks the same ranges again */
-            } else {
-                sp->main_first[d] = first;
-                sp->main_n[d] = p->nchunks[d] - first;
-            }
         }
     sp->hc_n = p->nhc - hc0;
     sp->staged |= sp->hc_n > 0;
-    if (hoff > p->host_need)
-        p->host_need = hoff;
+    if (w.hoff > p->host_need)
+        p->host_need = w.hoff;
     return CV_OK;
 }
 

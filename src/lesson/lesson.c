@@ -132,16 +132,12 @@ static void append_line(Parser *p, int i, const char *s, size_t n)
         p->gcap = p->glen + 1;
     }
     size_t old = p->glen;
-    if (old + n + 2 > p->gcap) {
-        size_t cap = 2 * p->gcap > old + n + 2 ? 2 * p->gcap : old + n + 2;
-        char *t = realloc(it->text, cap);
-        if (!t) {
-            p->nomem = 1;
-            return;
-        }
-        it->text = t, p->gcap = cap;
+    char *t = grow_array(it->text, &p->gcap, old + n + 2, 1, 0);
+    if (!t) {
+        p->nomem = 1;
+        return;
     }
-    char *t = it->text;
+    it->text = t;
     t[old] = '\n';
     memcpy(t + old + 1, s, n);
     t[old + 1 + n] = '\0';

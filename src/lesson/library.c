@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/grow.h"
 #include "lesson/lesson.h"
 #include "lesson/library.h"
 
@@ -87,16 +88,13 @@ CvError library_list(const char *dir, const char *lang, LessonEntry **out,
         if (l < 5 || l - 4 >= sizeof (*out)->name || de->d_name[0] == '.' ||
             strcmp(de->d_name + l - 4, ".txt"))
             continue;
-        if (*n == cap) {
-            LessonEntry *ne = realloc(*out, (cap = cap ? 2 * cap : 16) *
-                                                sizeof *ne);
-            if (!ne) {
-                closedir(d);
-                snprintf(why, whylen, "%s", cv_strerror(CV_ERR_NOMEM));
-                return CV_ERR_NOMEM;
-            }
-            *out = ne;
+        LessonEntry *ne = grow_array(*out, &cap, *n + 1, sizeof *ne, 16);
+        if (!ne) {
+            closedir(d);
+            snprintf(why, whylen, "%s", cv_strerror(CV_ERR_NOMEM));
+            return CV_ERR_NOMEM;
         }
+        *out = ne;
         LessonEntry *e = &(*out)[(*n)++];
         snprintf(e->name, sizeof e->name, "%.*s", (int)(l - 4), de->d_name);
         e->number = e->name[0] >= '0' && e->name[0] <= '9' ? atoi(e->name) : -1;

@@ -1,6 +1,7 @@
 /* scene_opts.c - the one parser of the options that choose a scene. */
 #include "scene/scene_opts.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,20 +144,36 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
 
 /* ---------------------------------------------------------- the call */
 
-int scene_opts_check_call(const CollCall *c, CliErr *e)
+__attribute__((format_arg(1)))
+static const char *as_written(const char *fmt)
 {
-    CvError why = coll_check(c);
+    return fmt;
+}
+
+/* The two sentences are the TUI's too: src/ui/words.c lists them for its
+ * catalogue, and test_ui_zh holds the list to these. */
+CvError scene_opts_call_why(const CollCall *c, SceneTranslate tr, char *why,
+                            size_t whylen)
+{
+    CvError e = coll_check(c);
     int below, above;
     coll_pow2_around(c->nranks, &below, &above);
-    if (why == CV_ERR_IN_PLACE)
-        return cli_fail(e, "%s has no in-place form: it sends from one buffer "
-                        "and receives into another, as nccl-tests' does; "
-                        "drop --in-place", coll_name(c->kind));
-    if (why)
-        return cli_fail(e, "%s runs on a power of two ranks only, and %d is "
-                        "not one; give -p %d or -p %d", coll_name(c->kind),
-                        c->nranks, below, above);
-    return 0;
+    if (!tr)
+        tr = as_written;
+    if (e == CV_ERR_IN_PLACE)
+        snprintf(why, whylen, tr("%s runs out of place only: it sends one "
+                                 "buffer into another"),
+                 coll_name(c->kind));
+    else if (e)
+        snprintf(why, whylen, tr("%s needs a power of two ranks; %d is not "
+                                 "one: choose %d or %d"),
+                 coll_name(c->kind), c->nranks, below, above);
+    return e;
+}
+
+int scene_opts_check_call(const CollCall *c, CliErr *e)
+{
+    return scene_opts_call_why(c, NULL, e->msg, sizeof e->msg) ? -1 : 0;
 }
 
 int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,

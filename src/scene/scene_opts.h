@@ -112,8 +112,19 @@ typedef struct {
     int max_ranks;     /* most ranks (0: COLL_MAX_RANKS, what runs) */
 } SceneCallArgs;
 
-/* Whether the collective defines call c (coll_check), or the sentence:
- * sendrecv in place, hypercube on a rank count not a power of two. */
+/* A sentence's printf format in the language its reader speaks (the
+ * TUI's catalogue, src/ui/words.c); NULL: as written, English. */
+typedef const char *(*SceneTranslate)(const char *fmt)
+    __attribute__((format_arg(1)));
+
+/* Whether the collective defines call c (coll_check): CV_OK, or the code
+ * and the one sentence that refuses the call in why (its format through
+ * tr; not ended with a full stop): sendrecv in place, hypercube on a rank
+ * count not a power of two, naming the two nearest. Every command's
+ * options (scene_opts_check_call) and the TUI's keys and menus say it. */
+CvError scene_opts_call_why(const CollCall *c, SceneTranslate tr, char *why,
+                            size_t whylen);
+/* The same sentence, in English, in *e: 0 or -1. */
 int scene_opts_check_call(const CollCall *c, CliErr *e);
 
 /* Check the strings in a fixed order (collective, algorithm, ranks,

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "scene/scene_opts.h"
 #include "scene/spec.h"
 #include "ui/i18n.h"
 #include "ui/words.h"
@@ -65,22 +66,27 @@ static CvError alloc_state(Scene *sc)
     return e;
 }
 
-/* Whether the collective defines the call (coll_check), or the sentence
- * that refuses it: the scene then stays as it was (the in-place key, the
- * collective and rank menus come here through scene_remake). */
+/* s ended as a sentence: a full stop unless it has one ('.', or the
+ * Chinese one a translation ends with). */
+static void end_sentence(char *s, size_t len)
+{
+    static const char zh_stop[] = "\xe3\x80\x82"; /* U+3002 */
+    size_t n = strlen(s), k = sizeof zh_stop - 1;
+    if ((n && s[n - 1] == '.') || (n >= k && !strcmp(s + n - k, zh_stop)))
+        return;
+    if (n + 1 < len)
+        s[n] = '.', s[n + 1] = '\0';
+}
+
+/* Whether the collective defines the call (coll_check), or the scene
+ * layer's sentence that refuses it, in the language in use: the scene
+ * then stays as it was (the in-place key, the collective and rank menus
+ * come here through scene_remake). */
 static CvError check_call(const CollCall *c, char *why, size_t whylen)
 {
-    CvError e = coll_check(c);
-    int below, above;
-    coll_pow2_around(c->nranks, &below, &above);
-    if (e == CV_ERR_IN_PLACE)
-        snprintf(why, whylen, _("%s runs out of place only: it sends one "
-                                "buffer into another."),
-                 coll_name(c->kind));
-    else if (e)
-        snprintf(why, whylen, _("%s needs a power of two ranks; %d is not "
-                                "one: choose %d or %d."),
-                 coll_name(c->kind), c->nranks, below, above);
+    CvError e = scene_opts_call_why(c, words_sentence, why, whylen);
+    if (e)
+        end_sentence(why, whylen);
     return e;
 }
 

@@ -9,6 +9,7 @@
 
 #include "cli/cli.h"
 #include "cmd/cmd.h"
+#include "core/grow.h"
 #include "scene/scene_opts.h"
 #include "ui/app.h"
 #include "ui/keys.h"
@@ -270,7 +271,7 @@ static char *read_all(const char *path)
         n += fread(buf + n, 1, cap - n - 1, f);
         if (n < cap - 1)
             break;
-        char *b = realloc(buf, cap *= 2);
+        char *b = grow_array(buf, &cap, cap + 1, 1, 0);
         if (!b)
             free(buf);
         buf = b;

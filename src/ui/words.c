@@ -195,6 +195,22 @@ const char *words_error(CvError e)
     return _(error_words[e]);
 }
 
+/* The scene layer's sentences, as printf formats: scene_opts_call_why's
+ * (test_ui_zh checks each against what it says and that it has its
+ * Chinese). */
+static const char *const sentences[] = {
+    N_("%s runs out of place only: it sends one buffer into another"),
+    N_("%s needs a power of two ranks; %d is not one: choose %d or %d"),
+};
+
+const char *words_sentence(const char *fmt)
+{
+    for (size_t i = 0; i < sizeof sentences / sizeof *sentences; i++)
+        if (!strcmp(fmt, sentences[i]))
+            return _(sentences[i]);
+    return fmt;
+}
+
 /* The backends' reasons for not running, as the backend menu shows them
  * (cut at the first ';' or " ("): the sentences of fixed words. */
 static const char *const backend_why[] = {

@@ -32,6 +32,9 @@ void words_machine_shape(const Machine *m, bool notes, char *buf,
                          size_t len);
 /* An error's fragment (cv_strerror's), in the language in use. */
 const char *words_error(CvError e);
+/* A sentence's printf format from the scene layer (scene_opts_call_why's
+ * SceneTranslate), in the language in use; one not listed as it is. */
+const char *words_sentence(const char *fmt) __attribute__((format_arg(1)));
 /* A backend's reason for not running, cut as the backend menu shows it,
  * in the user's language where its words are fixed; else as is. */
 const char *words_backend_why(const char *why);
