@@ -1,7 +1,8 @@
-/* learn.c - the lesson player's state and keys (learn.h): opening
- * lessons where their progress says, moving through the text, acting on
- * @scene and @step, asking checkpoints against their computed answers,
- * switching language in place, saving progress. */
+/* learn.c - the lesson player's state (learn.h): opening lessons where
+ * their progress says, moving through the text, acting on @scene and
+ * @step, asking checkpoints against their computed answers, switching
+ * language in place, saving progress. Its keys call these
+ * (learn_keys.c). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,8 +10,6 @@
 #include <strings.h>
 
 #include "lesson/lint.h"
-#include "ui/keys.h"
-#include "ui/term.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
 #include "ui/words.h"
@@ -20,8 +19,7 @@ _Static_assert(LINT_PICTURE_MAX_RANKS == SCENE_MAX_RANKS,
 
 /* ------------------------------------------------------------- status */
 
-__attribute__((format(printf, 3, 4)))
-static void say(Learn *l, Role r, const char *fmt, ...)
+void learn_say(Learn *l, Role r, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -109,7 +107,7 @@ CvError learn_init(Learn *l, const char *dir, UiLang lang,
     if (!l->prog_ok)
         snprintf(l->prog_why, sizeof l->prog_why, "%s", pwhy);
     if (pwhy[0])
-        say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", pwhy);
+        learn_say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", pwhy);
     return CV_OK;
 }
 
@@ -131,7 +129,7 @@ void learn_fini(Learn *l)
 
 /* ------------------------------------------------------------ picture */
 
-static void picture_seek(Learn *l, long k)
+void learn_seek(Learn *l, long k)
 {
     char why[200] = "";
     if (l->cur.picture)
@@ -204,7 +202,7 @@ static void picture_scene(Learn *l, int i)
 }
 
 /* Act on the directives of items [0, pos): the last scene, its step. */
-static void replay(Learn *l)
+void learn_replay(Learn *l)
 {
     LearnLesson *c = &l->cur;
     int scene = -1;
@@ -224,7 +222,7 @@ static void replay(Learn *l)
             c->pic_scale[0] = '\0';
     }
     c->step = step;
-    picture_seek(l, step);
+    learn_seek(l, step);
 }
 
 /* ---------------------------------------------------------- progress */
@@ -248,9 +246,9 @@ void learn_save(Learn *l)
     if (progress_save(&l->prog, why, sizeof why)) {
         l->prog_ok = false; /* said now and at exit; the lesson plays on */
         snprintf(l->prog_why, sizeof l->prog_why, "%s", why);
-        say(l, ROLE_ERROR, "%s", why);
+        learn_say(l, ROLE_ERROR, "%s", why);
     } else if (why[0]) { /* saved, after setting an unreadable file aside */
-        say(l, ROLE_WARN, "%s", why);
+        learn_say(l, ROLE_WARN, "%s", why);
     }
 }
 
@@ -294,10 +292,9 @@ static void ask_open(Learn *l, int item)
             snprintf(a->text, sizeof a->text, "%s", now);
             a->len = strlen(a->text);
         }
-        say(l, ROLE_STATUS, "%s", _("Change the scene in the box (algorithm, "
-                                    "ranks, size, machine) and press Enter: "
-                                    "the picture shows it and collviz checks "
-                                    "the goal."));
+        learn_say(l, ROLE_STATUS, "%s", _("Change the scene in the box "
+                  "(algorithm, ranks, size, machine) and press Enter: the "
+                  "picture shows it and collviz checks the goal."));
         return;
     }
     /* the query is evaluated once per checkpoint, however often the
@@ -312,11 +309,11 @@ static void ask_open(Learn *l, int item)
         a->tried = true;
     }
     if (!a->valued)
-        say(l, ROLE_ERROR, _("This checkpoint cannot be checked: %s. Press "
-                             "Esc, then s to skip it."), a->why);
+        learn_say(l, ROLE_ERROR, _("This checkpoint cannot be checked: %s. "
+                  "Press Esc, then s to skip it."), a->why);
     else
-        say(l, ROLE_STATUS, "%s", _("Type your answer and press Enter; Esc "
-                                    "leaves the prompt."));
+        learn_say(l, ROLE_STATUS, "%s", _("Type your answer and press Enter; "
+                  "Esc leaves the prompt."));
 }
 
 /* The checkpoint shown last, when it is still open: its item, or -1. */
@@ -328,9 +325,7 @@ static int open_check(Learn *l)
     return result_of(l, (int)p - 1) == CP_OPEN ? (int)p - 1 : -1;
 }
 
-static void advance(Learn *l);
-
-static void reveal(Learn *l)
+void learn_reveal(Learn *l)
 {
     int i = open_check(l);
     if (i < 0)
@@ -343,9 +338,10 @@ static void reveal(Learn *l)
     l->ask.open = false;
     const LessonItem *gi = &l->cur.les.items[i];
     if (gi->ngoals) { /* a scene that reaches the goal, and why */
-        say(l, ROLE_WARN, gi->hint ? _("One scene that reaches it: %s. Why: %s")
-                                   : _("One scene that reaches it: %s.%s"),
-            gi->nanswers ? gi->answers[0] : "", gi->hint ? gi->hint : "");
+        learn_say(l, ROLE_WARN,
+                  gi->hint ? _("One scene that reaches it: %s. Why: %s")
+                           : _("One scene that reaches it: %s.%s"),
+                  gi->nanswers ? gi->answers[0] : "", gi->hint ? gi->hint : "");
         learn_save(l);
         return;
     }
@@ -353,15 +349,15 @@ static void reveal(Learn *l)
        which is the lesson's authoring syntax (P11) */
     const char *hint = l->cur.les.items[i].hint;
     if (hint && *hint)
-        say(l, ROLE_WARN, _("The answer is %s. Why: %s"), l->ask.value.text,
-            hint);
+        learn_say(l, ROLE_WARN, _("The answer is %s. Why: %s"),
+                  l->ask.value.text, hint);
     else
-        say(l, ROLE_WARN, _("The answer is %s, as collviz computes it for %s."),
-            l->ask.value.text, l->ask.value.scene);
+        learn_say(l, ROLE_WARN, _("The answer is %s, as collviz computes it "
+                  "for %s."), l->ask.value.text, l->ask.value.scene);
     learn_save(l);
 }
 
-static void skip(Learn *l)
+void learn_skip(Learn *l)
 {
     int i = open_check(l);
     if (i < 0)
@@ -369,9 +365,9 @@ static void skip(Learn *l)
     set_result(l, i, CP_SKIPPED);
     l->ask.open = false;
     learn_save(l);
-    advance(l);
-    say(l, ROLE_DIM, "%s", _("Skipped: the checkpoint is recorded as skipped, "
-                             "not done."));
+    learn_next(l);
+    learn_say(l, ROLE_DIM, "%s", _("Skipped: the checkpoint is recorded as "
+              "skipped, not done."));
 }
 
 /* The choice (from 0) a typed answer picks: its letter alone (a, b, ...,
@@ -410,33 +406,33 @@ static void submit_scene(Learn *l)
     char why[512];
     SceneSpec spec;
     if (lint_scene_line(a->text, &spec, why, sizeof why)) {
-        say(l, ROLE_WARN, _("That scene cannot be shown: %s"), why);
+        learn_say(l, ROLE_WARN, _("That scene cannot be shown: %s"), why);
         return;
     }
     if (!picture_spec(l, &spec)) {
-        say(l, ROLE_WARN, "%s", c->pic_note);
+        learn_say(l, ROLE_WARN, "%s", c->pic_note);
         return;
     }
     c->sandbox = true;
     snprintf(c->sandbox_line, sizeof c->sandbox_line, "%s", a->text);
-    picture_seek(l, 0);
+    learn_seek(l, 0);
     if (a->item < 0) { /* the sandbox alone */
         a->open = a->scene_box = false;
-        say(l, ROLE_STATUS, "%s", _("The picture shows your scene; Home "
-                                    "returns to the lesson's."));
+        learn_say(l, ROLE_STATUS, "%s", _("The picture shows your scene; Home "
+                                          "returns to the lesson's."));
         return;
     }
     const LessonItem *it = &c->les.items[a->item];
     QueryGoal g;
     for (size_t k = 0; k < it->ngoals; k++) {
         if (query_goal(it->goals[k], &spec, a->text, &g, why, sizeof why)) {
-            say(l, ROLE_WARN, _("The goal cannot be checked on that scene: "
-                                "%s"), why);
+            learn_say(l, ROLE_WARN, _("The goal cannot be checked on that "
+                      "scene: %s"), why);
             return;
         }
         if (!g.met) {
-            say(l, ROLE_WARN, _("Not yet: %s is %s there; the goal is %s "
-                                "%g."), g.query, g.text, g.op, g.target);
+            learn_say(l, ROLE_WARN, _("Not yet: %s is %s there; the goal is %s "
+                                      "%g."), g.query, g.text, g.op, g.target);
             return;
         }
     }
@@ -445,11 +441,11 @@ static void submit_scene(Learn *l)
     set_result(l, a->item, CP_RIGHT);
     a->open = a->scene_box = false;
     learn_save(l);
-    say(l, ROLE_OK, _("Goal reached: %s. Space goes on with the lesson's "
-                      "scene."), reached);
+    learn_say(l, ROLE_OK, _("Goal reached: %s. Space goes on with the lesson's "
+                            "scene."), reached);
 }
 
-static void submit(Learn *l)
+void learn_submit(Learn *l)
 {
     LearnAsk *a = &l->ask;
     int i = a->item;
@@ -464,9 +460,9 @@ static void submit(Learn *l)
         bool sk = typed_alone(a, 's');
         a->len = 0, a->text[0] = '\0';
         if (sk)
-            skip(l);
+            learn_skip(l);
         else
-            reveal(l);
+            learn_reveal(l);
         return;
     }
     if (a->scene_box) {
@@ -493,33 +489,35 @@ static void submit(Learn *l)
         set_result(l, i, CP_RIGHT);
         a->open = false;
         learn_save(l);
-        advance(l);
-        say(l, ROLE_OK, _("Right: %s."), right);
+        learn_next(l);
+        learn_say(l, ROLE_OK, _("Right: %s."), right);
         return;
     }
     int given = query_coarse(&a->value, a->text);
     if (given >= 0) { /* right as far as it goes: not a wrong try */
-        say(l, ROLE_WARN, given == 1 ? _("Right to %d decimal; give %d.")
-                                     : _("Right to %d decimals; give %d."),
-            given, a->value.decimals);
+        learn_say(l, ROLE_WARN,
+                  given == 1 ? _("Right to %d decimal; give %d.")
+                             : _("Right to %d decimals; give %d."),
+                  given, a->value.decimals);
         a->len = 0;
         a->text[0] = '\0';
         return;
     }
     if (++a->tries >= LEARN_TRIES) {
-        reveal(l);
+        learn_reveal(l);
         return;
     }
     const char *hint = it->hint;
     if (pick >= 0 && it->choice_why[pick]) /* that choice's own reason */
-        say(l, ROLE_WARN, _("Not right (try %d of %d): %s"), a->tries,
-            LEARN_TRIES, it->choice_why[pick]);
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d): %s"), a->tries,
+                  LEARN_TRIES, it->choice_why[pick]);
     else if (hint)
-        say(l, ROLE_WARN, _("Not right (try %d of %d). Hint: %s"), a->tries,
-            LEARN_TRIES, hint);
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d). Hint: %s"),
+                  a->tries, LEARN_TRIES, hint);
     else
-        say(l, ROLE_WARN, _("Not right (try %d of %d). Try again, or press Esc "
-                            "and r to see the answer."), a->tries, LEARN_TRIES);
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d). Try again, or "
+                  "press Esc and r to see the answer."), a->tries,
+                  LEARN_TRIES);
     a->len = 0;
     a->text[0] = '\0';
 }
@@ -531,7 +529,7 @@ static bool is_stop(LessonKind k)
     return k == LI_PARA || k == LI_BLOCK || k == LI_RUN || k == LI_CHECK;
 }
 
-static void advance(Learn *l)
+void learn_next(Learn *l)
 {
     LearnLesson *c = &l->cur;
     int open = open_check(l);
@@ -545,19 +543,19 @@ static void advance(Learn *l)
         bool last = c->index + 1 >= (int)l->nlist;
         if (c->end_said && !last) {
             if (learn_open(l, c->index + 1, why, sizeof why))
-                say(l, ROLE_ERROR, "%s", why);
+                learn_say(l, ROLE_ERROR, "%s", why);
             return;
         }
         c->end_said = true;
         learn_save(l);
         if (last)
-            say(l, ROLE_OK, "%s", _("The end of the lesson, and of the "
-                                    "course. Press o for the list of "
-                                    "lessons, q to quit."));
+            learn_say(l, ROLE_OK, "%s", _("The end of the lesson, and of the "
+                                          "course. Press o for the list of "
+                                          "lessons, q to quit."));
         else
-            say(l, ROLE_OK, "%s", _("The end of the lesson. Press Space for "
-                                    "the next one, o for the list of "
-                                    "lessons, q to quit."));
+            learn_say(l, ROLE_OK, "%s", _("The end of the lesson. Press "
+                      "Space for the next one, o for the list of lessons, q "
+                      "to quit."));
         return;
     }
     l->msg[0] = '\0';
@@ -567,13 +565,13 @@ static void advance(Learn *l)
             break;
     }
     c->scroll = 0;
-    replay(l);
+    learn_replay(l);
     if ((open = open_check(l)) >= 0)
         ask_open(l, open);
     learn_save(l);
 }
 
-static void back(Learn *l)
+void learn_back(Learn *l)
 {
     LearnLesson *c = &l->cur;
     while (c->pos > 0) {
@@ -584,7 +582,7 @@ static void back(Learn *l)
     l->ask.open = false;
     l->msg[0] = '\0';
     c->scroll = 0;
-    replay(l);
+    learn_replay(l);
 }
 
 int learn_open(Learn *l, int i, char *why, size_t whylen)
@@ -605,17 +603,17 @@ int learn_open(Learn *l, int i, char *why, size_t whylen)
     l->sel = i;
     l->screen = LS_LESSON;
     l->msg[0] = '\0';
-    replay(l);
+    learn_replay(l);
     if (!l->cur.pos)
-        advance(l);
+        learn_next(l);
     else if (open_check(l) >= 0)
         ask_open(l, open_check(l));
     if (l->cur.review)
-        say(l, ROLE_STATUS, _("Review: you have done this lesson (%zu of %zu "
-                              "right); reading it again keeps that record."),
-            sc.right, sc.checks);
+        learn_say(l, ROLE_STATUS, _("Review: you have done this lesson (%zu "
+                  "of %zu right); reading it again keeps that record."),
+                  sc.right, sc.checks);
     if (l->prog_note[0]) { /* opening wiped the status line */
-        say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", l->prog_note);
+        learn_say(l, l->prog_ok ? ROLE_WARN : ROLE_ERROR, "%s", l->prog_note);
         l->prog_note[0] = '\0';
     }
     return 0;
@@ -629,7 +627,7 @@ void learn_set_lang(Learn *l, UiLang lang)
     Lesson les;
     if (l->cur.index >= 0 &&
         read_lesson(l, l->cur.index, lang, &les, why, sizeof why)) {
-        say(l, ROLE_ERROR, "%s", why);
+        learn_say(l, ROLE_ERROR, "%s", why);
         return;
     }
     ui_lang_use(lang);
@@ -643,305 +641,10 @@ void learn_set_lang(Learn *l, UiLang lang)
     l->cur.les = les;
     l->cur.pos = progress_index(&les, dirs, texts);
     l->cur.scene = -1; /* the items moved: find the scene again */
-    replay(l);
+    learn_replay(l);
     if (l->ask.item >= 0)
         l->ask.item = open_check(l);
     if (l->ask.item < 0)
         l->ask.open = false;
     l->msg[0] = '\0';
-}
-
-/* ---------------------------------------------------------------- keys */
-
-static bool is_enter(int k)
-{
-    return k == '\n' || k == '\r' || k == TERM_KEY_ENTER;
-}
-
-static void prompt_key(Learn *l, int key)
-{
-    LearnAsk *a = &l->ask;
-    if (is_enter(key)) {
-        submit(l);
-    } else if (key == 27) {
-        a->open = false;
-        say(l, ROLE_STATUS, "%s", _("Space or Enter answers, s skips, r shows "
-                                    "the answer."));
-    } else if (key == 21) { /* ^U: clear the box, as a shell's line */
-        a->len = 0;
-        a->text[0] = '\0';
-    } else if (keys_is_erase(key)) {
-        while (a->len && ((unsigned char)a->text[a->len - 1] & 0xC0) == 0x80)
-            a->len--;
-        if (a->len)
-            a->len--;
-        a->text[a->len] = '\0';
-    } else if (key >= 0x20 && key <= 0xFF && key != 0x7F &&
-               a->len + 1 < sizeof a->text) {
-        a->text[a->len++] = (char)key;
-        a->text[a->len] = '\0';
-    }
-}
-
-/* The commands of the last @run shown: its item, or -1. */
-static int last_run(const Learn *l)
-{
-    for (size_t i = l->cur.pos; i-- > 0;)
-        if (l->cur.les.items[i].kind == LI_RUN)
-            return (int)i;
-    return -1;
-}
-
-/* Run command n (from 1) of the last @run shown. */
-static void run_nth(Learn *l, int n)
-{
-    int r = last_run(l);
-    if (r < 0) {
-        say(l, ROLE_DIM, "%s", _("No commands to run here yet."));
-        return;
-    }
-    size_t len;
-    const char *s = lesson_run_command(&l->cur.les.items[r], n, &len);
-    if (!s) {
-        say(l, ROLE_DIM, "%s", _("That @run block has fewer commands."));
-        return;
-    }
-    /* the line whole, never cut: learn_run refuses one too long */
-    char *cmd = malloc(len + 1);
-    if (!cmd) {
-        say(l, ROLE_ERROR, "%s", words_error(CV_ERR_NOMEM));
-        return;
-    }
-    memcpy(cmd, s, len);
-    cmd[len] = '\0';
-    learn_run(l, cmd); /* starts it, or says why not */
-    l->msg[0] = '\0';
-    free(cmd);
-}
-
-/* The commands of the last @run shown (0: none). */
-static int run_count(const Learn *l)
-{
-    int r = last_run(l);
-    return r < 0 ? 0 : lesson_run_count(&l->cur.les.items[r]);
-}
-
-/* x: run the last @run's command, or, where it has several, ask which
- * (P10: a digit runs one only after x, so an answer typed one paragraph
- * too early runs nothing). */
-static void run_key(Learn *l)
-{
-    int n = run_count(l);
-    if (n <= 1) {
-        run_nth(l, 1);
-        return;
-    }
-    l->run_pick = true;
-    say(l, ROLE_STATUS, _("Which command? Press its number, 1 to %d; Esc "
-                          "cancels."), n < 9 ? n : 9);
-}
-
-/* e: a box for a scene of the learner's own, filled with the one the
- * picture shows; Enter shows it, Home comes back to the lesson's. */
-static void sandbox_open(Learn *l)
-{
-    LearnAsk *a = &l->ask;
-    const char *now = l->cur.sandbox ? l->cur.sandbox_line
-                      : l->cur.les.items[l->cur.scene].text;
-    *a = (LearnAsk){.item = -1, .open = true, .scene_box = true,
-                    .valued = true};
-    snprintf(a->text, sizeof a->text, "%s", now);
-    a->len = strlen(a->text);
-    say(l, ROLE_STATUS, "%s", _("Change the scene (algorithm, ranks, size, "
-                                "machine) and press Enter to see it; Esc "
-                                "leaves it as it is."));
-}
-
-static void lesson_key(Learn *l, int key)
-{
-    if (l->run_pick) { /* x was pressed: a digit picks, anything else not */
-        l->run_pick = false;
-        l->msg[0] = '\0';
-        if (key >= '1' && key <= '9')
-            run_nth(l, key - '0');
-        if ((key >= '1' && key <= '9') || key == 27 || key == 'x')
-            return;
-    }
-    size_t nsteps = l->cur.picture ? l->app.scene->sched.nsteps : 0;
-    size_t step = l->cur.picture ? l->app.scene->step : 0;
-    if (key == ' ' || is_enter(key) || key == TERM_KEY_NPAGE || key == 'n')
-        advance(l);
-    else if (key == TERM_KEY_PPAGE || key == 'p')
-        back(l);
-    else if ((key == TERM_KEY_UP || key == 'k') &&
-             l->cur.scroll < learn_scroll_max(l))
-        l->cur.scroll++;
-    else if ((key == TERM_KEY_DOWN || key == 'j') && l->cur.scroll > 0)
-        l->cur.scroll--;
-    else if (key == TERM_KEY_RIGHT && step < nsteps)
-        picture_seek(l, (long)step + 1);
-    else if (key == TERM_KEY_LEFT && step > 0)
-        picture_seek(l, (long)step - 1);
-    else if (key == TERM_KEY_HOME && l->cur.sandbox) /* back to the lesson's */
-        replay(l), l->msg[0] = '\0';
-    else if (key == TERM_KEY_HOME)
-        picture_seek(l, l->cur.step);
-    else if (key == 'e' && l->cur.scene >= 0)
-        sandbox_open(l);
-    else if (key == '>' || key == '.') {
-        int most = learn_hshift_max(l);
-        l->cur.hshift = l->cur.hshift + LEARN_HSHIFT_STEP < most
-                        ? l->cur.hshift + LEARN_HSHIFT_STEP : most;
-    } else if ((key == '<' || key == ',') && l->cur.hshift > 0)
-        l->cur.hshift = l->cur.hshift > LEARN_HSHIFT_STEP
-                        ? l->cur.hshift - LEARN_HSHIFT_STEP : 0;
-    else if (key == 's')
-        skip(l);
-    else if (key == 'r')
-        reveal(l);
-    else if (key == 'x')
-        run_key(l);
-    else if (key >= '1' && key <= '9')
-        say(l, ROLE_DIM, "%s", _("Press x first, then the command's number."));
-    else if (key == 'o' || key == 27)
-        learn_save(l), l->screen = LS_LIST, l->msg[0] = '\0';
-}
-
-static void list_key(Learn *l, int key)
-{
-    char why[600];
-    if (key == TERM_KEY_UP && l->sel > 0)
-        l->sel--;
-    else if (key == TERM_KEY_DOWN && l->sel + 1 < (int)l->nlist)
-        l->sel++;
-    else if ((key == ' ' || is_enter(key) || key == TERM_KEY_RIGHT) &&
-             learn_open(l, l->sel, why, sizeof why))
-        say(l, ROLE_ERROR, "%s", why);
-    else if (key == 27) /* Esc cancels, as in the TUI: it never quits, so
-                           Esc Esc from a lesson stays in the player */
-        say(l, ROLE_DIM, "%s", _("q quits the player; Enter opens a lesson."));
-}
-
-/* The first line after line `from` of the pager holding what is to be
- * found (ASCII letters in either case), or -1. */
-static int pager_search(const Learn *l, int from)
-{
-    const char *s = l->pager ? l->pager : "", *pat = l->pager_find;
-    size_t m = strlen(pat);
-    for (int line = 0; *s && m; line++) {
-        size_t n = strcspn(s, "\n");
-        for (size_t i = 0; line > from && i + m <= n; i++)
-            if (!strncasecmp(s + i, pat, m))
-                return line;
-        s += n + (s[n] == '\n');
-    }
-    return -1;
-}
-
-/* Go to the next line holding what is to be found, or say there is none. */
-static void pager_next(Learn *l)
-{
-    int at = pager_search(l, l->pager_top);
-    if (at < 0)
-        at = pager_search(l, -1); /* from the top again */
-    if (at < 0) {
-        say(l, ROLE_WARN, _("Not found: %s"), l->pager_find);
-        return;
-    }
-    int most = learn_pager_max(l);
-    l->pager_top = at < most ? at : most;
-    l->msg[0] = '\0';
-}
-
-/* The keys while / takes what to find: Enter finds, Esc leaves. */
-static void find_key(Learn *l, int key)
-{
-    size_t n = strlen(l->pager_find);
-    if (is_enter(key)) {
-        l->pager_finding = false;
-        l->job.follow = false;
-        pager_next(l);
-    } else if (key == 27) {
-        l->pager_finding = false;
-    } else if (keys_is_erase(key)) {
-        if (n)
-            l->pager_find[n - 1] = '\0';
-    } else if (key >= 0x20 && key < 0x7F && n + 1 < sizeof l->pager_find) {
-        l->pager_find[n] = (char)key;
-        l->pager_find[n + 1] = '\0';
-    }
-}
-
-/* The pager: lines and pages up and down, never past the end; sideways
- * by LEARN_HSHIFT_STEP columns; Home and End; / finds and n finds again;
- * q, Esc or Enter stop a command that runs (its output stays), and then
- * go back. */
-static void pager_key(Learn *l, int key)
-{
-    if (l->pager_finding) {
-        find_key(l, key);
-        return;
-    }
-    if (key == '/') {
-        l->pager_finding = true;
-        l->pager_find[0] = '\0';
-        return;
-    }
-    if (key == 'n' && l->pager_find[0]) {
-        l->job.follow = false;
-        pager_next(l);
-        return;
-    }
-    int page = l->h - 3 > 1 ? l->h - 3 : 1, most = learn_pager_max(l);
-    int top = l->pager_top, wide = learn_pager_wide(l);
-    if (key == TERM_KEY_UP || key == 'k')
-        top--;
-    else if (key == TERM_KEY_DOWN || key == 'j')
-        top++;
-    else if (key == TERM_KEY_NPAGE || key == ' ')
-        top += page;
-    else if (key == TERM_KEY_PPAGE)
-        top -= page;
-    else if (key == TERM_KEY_HOME || key == 'g')
-        top = 0, l->pager_left = 0;
-    else if (key == TERM_KEY_END || key == 'G')
-        top = most;
-    else if (key == TERM_KEY_RIGHT || key == '>' || key == '.')
-        l->pager_left = l->pager_left + LEARN_HSHIFT_STEP < wide
-                        ? l->pager_left + LEARN_HSHIFT_STEP : wide;
-    else if (key == TERM_KEY_LEFT || key == '<' || key == ',')
-        l->pager_left = l->pager_left > LEARN_HSHIFT_STEP
-                        ? l->pager_left - LEARN_HSHIFT_STEP : 0;
-    else if (key == 27 || is_enter(key) || key == 'q') {
-        if (learn_running(l))
-            learn_run_stop(l);
-        else
-            l->screen = LS_LESSON;
-        return;
-    }
-    l->pager_top = top < 0 ? 0 : top > most ? most : top;
-    /* the end followed again once it is in view, left when scrolled up */
-    l->job.follow = learn_running(l) && l->pager_top == most;
-}
-
-void learn_key(Learn *l, int key)
-{
-    if (l->screen == LS_PAGER) {
-        pager_key(l, key);
-        return;
-    }
-    if (l->screen == LS_LESSON && l->ask.open) {
-        prompt_key(l, key);
-        return;
-    }
-    if (key == 'q') {
-        learn_save(l);
-        l->quit = true;
-    } else if (key == 'l') {
-        learn_set_lang(l, l->lang == UI_LANG_EN ? UI_LANG_ZH : UI_LANG_EN);
-    } else if (l->screen == LS_LIST) {
-        list_key(l, key);
-    } else {
-        lesson_key(l, key);
-    }
 }

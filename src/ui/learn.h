@@ -146,12 +146,77 @@ void learn_fini(Learn *l);
 /* Open lesson i of the list where its progress says (0 on success; -1
  * and the sentence in why when its file cannot be read or parsed). */
 int learn_open(Learn *l, int i, char *why, size_t whylen);
-/* One key (curses code or byte). */
+/* What the keys do now (learn_keys.c): a screen, or a state of one.
+ * learn_mode says which; each row of the key table acts in some. */
+typedef enum {
+    LM_LIST,      /* the list of lessons */
+    LM_LESSON,    /* a lesson */
+    LM_PICK,      /* a lesson, after x at a @run of several commands:
+                     a digit picks one (run_pick) */
+    LM_PROMPT,    /* a lesson, its answer or scene box open (ask.open) */
+    LM_PAGER,     /* the pager, its command ended */
+    LM_PAGER_RUN, /* the pager while its command runs */
+    LM_FIND,      /* the pager, / typing what to find (pager_finding) */
+    LM_COUNT
+} LearnMode;
+
+/* A mode as a bit of LearnKey's modes. */
+#define LM_BIT(m) (1u << (m))
+/* LearnKey's flags: the hint is left out of a footer too wide for its
+ * screen (the others stay; q quit is never one of these). */
+#define LK_WIDE 1u
+/* The most keys one row binds, with the 0 that ends them. */
+#define LEARN_ROW_KEYS 18
+
+/* One row of the key table: keys, where they act, what they do, and the
+ * hint the footers of those modes show for them. */
+typedef struct {
+    int keys[LEARN_ROW_KEYS]; /* key codes (TERM_KEY_*, term.h) or
+                                 bytes, ended by 0 */
+    unsigned modes;           /* LM_BIT of each mode they act in */
+    unsigned flags;           /* LK_WIDE or 0 */
+    const char *label;        /* the hint, English, marked N_() and shown
+                                 through _(): "x run"; NULL: none */
+    void (*act)(Learn *l, int key); /* what they do; key: which of them */
+} LearnKey;
+
+/* The mode the next key is taken in. */
+LearnMode learn_mode(const Learn *l);
+/* One key (a TERM_KEY_* code or a byte), done as its row in the current
+ * mode says (or as the mode takes keys no row binds: typed into a box,
+ * ignored). */
 void learn_key(Learn *l, int key);
+/* The rows of the key table, in its order. */
+size_t learn_keys_count(void);
+const LearnKey *learn_keys_at(size_t i);
+/* The row that binds key in mode m, or NULL. */
+const LearnKey *learn_keys_find(LearnMode m, int key);
+/* The footer of mode m: the hints of the rows acting in it, in table
+ * order, in the language shown, into out; where they are wider than
+ * width columns, the LK_WIDE ones left out. Returns out. */
+const char *learn_footer(LearnMode m, int width, char *out, size_t len);
 /* Switch the language in place, at the same position. */
 void learn_set_lang(Learn *l, UiLang lang);
 /* Save the open lesson's position (also done after every checkpoint). */
 void learn_save(Learn *l);
+/* The status sentence, in role r's colour. */
+__attribute__((format(printf, 3, 4)))
+void learn_say(Learn *l, Role r, const char *fmt, ...);
+/* The lesson's next stop (Space): the open checkpoint's prompt again
+ * while it is open; at the end, said once, then the next lesson. */
+void learn_next(Learn *l);
+/* Back to the stop before (PgUp). */
+void learn_back(Learn *l);
+/* The picture at step k (when there is a picture). */
+void learn_seek(Learn *l, long k);
+/* The picture the text asks for at the position: its last scene and
+ * step (after the learner's own scene, the lesson's again). */
+void learn_replay(Learn *l);
+/* The open checkpoint skipped, or its answer shown (s, r). */
+void learn_skip(Learn *l);
+void learn_reveal(Learn *l);
+/* The box's Enter: the answer checked, or the scene shown. */
+void learn_submit(Learn *l);
 /* A lesson's record, from its progress. */
 typedef struct {
     bool started, done;    /* opened; read to its end */

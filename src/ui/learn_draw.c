@@ -379,7 +379,8 @@ static void draw_list(const Learn *l, Grid *g)
         status_of(l, i, st, sizeof st);
         grid_text(g, r, g->w - sw - 1, y, sw, sel ? role : ROLE_DIM, 0, st);
     }
-    footer(l, g, _("Up/Down choose   Enter open   l language   q quit"));
+    char keys[512];
+    footer(l, g, learn_footer(LM_LIST, g->w - 2, keys, sizeof keys));
 }
 
 /* -------------------------------------------------------------- lesson */
@@ -546,6 +547,7 @@ static void draw_lesson(const Learn *l, Grid *g)
     int tw = text_width(g->w) + 2;
     draw_text(l, g, (Rect){1, 1, tw - 2, body});
     draw_picture(l, g, (Rect){tw, 1, g->w - tw, body});
+    char keys[512];
     if (l->ask.open) {
         Rect r = grid_rect(g);
         char p[300];
@@ -555,18 +557,12 @@ static void draw_lesson(const Learn *l, Grid *g)
         int y = g->h - 2 - nmsg;
         int x = 1 + grid_text(g, r, 1, y, g->w - 3, ROLE_VALUE, GRID_BOLD, p);
         grid_put(g, r, x, y, ' ', ROLE_VALUE, GRID_REVERSE);
-        footer(l, g, _("Enter check   s or r, Enter: skip or answer   Esc leave"));
+        footer(l, g, learn_footer(LM_PROMPT, g->w - 2, keys, sizeof keys));
         return;
     }
     /* the keys, fewer of them where the screen is narrow: q quit always
        shown (P13) */
-    const char *keys = _("Space next  PgUp back  Left/Right step  x run  "
-                         "e scene  s skip  r answer  l language  o lessons  "
-                         "q quit");
-    if (grid_text_width(keys) > g->w - 2)
-        keys = _("Space next  PgUp back  x run  s skip  r answer  o lessons  "
-                 "q quit");
-    footer(l, g, keys);
+    footer(l, g, learn_footer(LM_LESSON, g->w - 2, keys, sizeof keys));
 }
 
 /* --------------------------------------------------------------- pager */
@@ -633,13 +629,14 @@ static void draw_pager(const Learn *l, Grid *g)
         block_line(g, r, y, &ln, l->pager_left);
         s += k + (s[k] == '\n');
     }
-    char find[120];
-    snprintf(find, sizeof find, "%s %s_", _("Find:"), l->pager_find);
-    footer(l, g, l->pager_finding ? find : learn_running(l)
-           ? _("Up/Down PgUp/PgDn Home/End scroll  / find  q or Esc stop the "
-               "command")
-           : _("Up/Down PgUp/PgDn Home/End Left/Right scroll  / find  q or Esc "
-               "back"));
+    /* what / is finding as it is typed, else the keys */
+    char keys[512];
+    LearnMode m = learn_mode(l);
+    if (m == LM_FIND)
+        snprintf(keys, sizeof keys, "%s %s_", _("Find:"), l->pager_find);
+    else
+        learn_footer(m, g->w - 2, keys, sizeof keys);
+    footer(l, g, keys);
 }
 
 void learn_draw(const Learn *l, Grid *g)
