@@ -341,14 +341,15 @@ test-gpu: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
 # Every test program runs even when one fails; the last line sums up the
 # tests as cmocka counts them: N passed, N failed, N skipped. They run
 # TEST_JOBS at a time (default: the CPUs plus one), the slowest first;
-# TESTS_ALONE after them one at a time: MPI jobs of more ranks than
-# cores (beside other work they take many times as long), and the
-# programs that time real runs and compare the times.
-TESTS_FIRST := test_exec_threads test_exec_cuda test_algos test_ui_e2e \
-               test_hostile_files test_ui_pricing
-TESTS_ALONE := test_exec_mpi test_mpi_hosts test_perf_cmd test_perf \
-               test_ui_worker test_probe test_calib test_calib_file \
-               test_measure
+# TESTS_ALONE after them one at a time: the threads backend's and MPI's
+# jobs of more ranks than cores (beside other work they take many times
+# as long: 35 s alone, 164 s in the pool; under ASan 105 s and 584 s),
+# and the programs that time real runs and compare the times.
+TESTS_FIRST := test_exec_cuda test_algos test_ui_e2e test_hostile_files \
+               test_ui_pricing
+TESTS_ALONE := test_exec_threads test_exec_mpi test_mpi_hosts test_perf_cmd \
+               test_perf test_ui_worker test_probe test_calib \
+               test_calib_file test_measure
 TEST_JOBS   ?=
 RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),\
                $(foreach t,$(TESTS_FIRST),$(filter $(BUILD)/tests/$t,$(TEST_BINS))) \
