@@ -137,8 +137,9 @@ check_exit 0 "start, step, algorithm, resize, size, quit"
 # 1b. quit during a timed run that would last half a minute (2 GiB of
 #     buffers: loading, a checked run of 126 steps, timed iterations): the
 #     background work stops and the process is gone within 2 seconds
-#     (E2E_QUIT_LIMIT_S: test_ui_e2e's, longer under a sanitizer)
-start "allreduce -p 64 -s 16M"
+#     (E2E_QUIT_SIZE and E2E_QUIT_LIMIT_S: test_ui_e2e's, smaller and
+#     longer under a sanitizer)
+start "allreduce -p 64 -s ${E2E_QUIT_SIZE:-16M}"
 wait_for "step 0 of" "start for m then q"
 tm send-keys -t e2e m
 # no calibration in the fresh cache: a quick one runs first, as perf does

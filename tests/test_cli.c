@@ -152,7 +152,7 @@ static void test_undefined_calls(void **state)
 {
     (void)state;
     const char *in_place = "sendrecv runs out of place only: it sends one "
-                           "buffer into another";
+                           "buffer into another; drop --in-place";
     expect_usage_error("trace sendrecv -p 4 -s 64 --in-place", in_place);
     expect_usage_error("trace sendrecv -p 1 -s 0 --in-place", in_place);
     expect_usage_error("tui sendrecv -p 4 --in-place --script /dev/null", in_place);

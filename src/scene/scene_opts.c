@@ -173,7 +173,11 @@ CvError scene_opts_call_why(const CollCall *c, SceneTranslate tr, char *why,
 
 int scene_opts_check_call(const CollCall *c, CliErr *e)
 {
-    return scene_opts_call_why(c, NULL, e->msg, sizeof e->msg) ? -1 : 0;
+    CvError why = scene_opts_call_why(c, NULL, e->msg, sizeof e->msg);
+    size_t n = strlen(e->msg);
+    if (why == CV_ERR_IN_PLACE) /* what to change on a command line */
+        snprintf(e->msg + n, sizeof e->msg - n, "; drop --in-place");
+    return why ? -1 : 0;
 }
 
 int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,

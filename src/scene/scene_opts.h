@@ -124,7 +124,8 @@ typedef const char *(*SceneTranslate)(const char *fmt)
  * options (scene_opts_check_call) and the TUI's keys and menus say it. */
 CvError scene_opts_call_why(const CollCall *c, SceneTranslate tr, char *why,
                             size_t whylen);
-/* The same sentence, in English, in *e: 0 or -1. */
+/* The same sentence, in English, in *e (for an in-place call with what
+ * to drop from the command line): 0 or -1. */
 int scene_opts_check_call(const CollCall *c, CliErr *e);
 
 /* Check the strings in a fixed order (collective, algorithm, ranks,

@@ -56,16 +56,16 @@ static bool in_big(int d, int o, size_t n, int ip)
            (d == DT_INT32 && (o == OP_SUM || o == OP_MAX));
 }
 
-/* The sweep's counts: 1 and 7, or for big, blocks of about 5 MiB and
- * 2 MiB (algorithms that cut a block into p parts send some parts in
- * pieces and some whole), odd so that no operand is a whole number of
- * pieces. */
+/* The sweep's counts: 1 and 7, or for big (at 3 ranks), blocks of about
+ * 3.25 MiB, whose thirds still travel in pieces (1 MiB and more), and
+ * 1.5 MiB, whose thirds go whole while the block goes in pieces; odd, so
+ * that no operand is a whole number of pieces. */
 static size_t sweep_count(bool big, int d, size_t n)
 {
     static const size_t counts[] = {1, 7};
     if (!big)
         return counts[n];
-    size_t bytes = n ? (size_t)2 << 20 : (size_t)5 << 20;
+    size_t bytes = n ? (size_t)3 << 19 : (size_t)13 << 18;
     return (bytes + 4099) / dtype_size((DataType)d) | 1;
 }
 
