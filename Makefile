@@ -285,6 +285,12 @@ $(CONFORMANCE): $(CONFIG)
 $(BUILD)/tests/test_exec_threads $(BUILD)/tests/test_exec_cuda \
 $(BUILD)/tests/mpi_sweep: $(CONFORMANCE)
 
+# A recorded perf run against the model (tests/recorded.c), in its test
+# and its bench program.
+RECORDED := $(BUILD)/tests/recorded.o
+$(RECORDED): $(CONFIG)
+$(BUILD)/tests/test_recorded $(BUILD)/bench/recorded: $(RECORDED)
+
 # Tests of the terminal interface link both libraries and curses; every
 # other test links the core library alone.
 $(BUILD)/tests/test_ui_%: $(BUILD)/tests/test_ui_%.o $(UI_LIB) $(LIB)
@@ -302,7 +308,8 @@ $(BUILD)/bench/tui_bench $(BUILD)/bench/class_bench: $(BUILD)/bench/%: $(BUILD)/
 
 $(BUILD)/bench/%: $(BUILD)/bench/%.o $(LIB)
 	$(call say,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(REQ_LDLIBS)
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) $(filter %.a,$^) \
+	    $(REQ_LDLIBS)
 
 # Benchmarks print ratios and figures; they are not tests.
 bench: $(BIN) $(BENCH_BINS)

@@ -7,8 +7,13 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "algos/algo.h"
 #include "core/model.h"
+#include "golden_fixture.h"
+#include "run_bin.h"
 
 /* Linear broadcast from rank 0 in one step, then a local copy step. */
 static void star(Schedule *s, int p, size_t n)
@@ -113,6 +118,221 @@ static void test_names(void **state)
     }
 }
 
+/* ------------------------------------------------ a memory machine */
+
+#define MEM_STEP 1e-6
+#define MEM_CALL 3e-6
+#define MEM_BETA 1e-9
+
+static Machine mem_machine(int p, bool shared, MemFuse fuse)
+{
+    MemLevel ml = {.step = MEM_STEP, .call = MEM_CALL, .beta_mem = MEM_BETA,
+                   .shared_reads = shared, .fuse = fuse};
+    Machine m;
+    assert_int_equal(machine_memory(&m, MACHINE_GPU, p, &ml, 0), CV_OK);
+    return m;
+}
+
+static bool near(double a, double b) { return fabs(a - b) <= 1e-15 + 1e-12 * fabs(b); }
+
+/* star's three steps by hand, 10 floats: the root's range goes to p - 1
+ * ranks (read once with shared reads: 10 + 10 (p - 1) elements, else
+ * 20 (p - 1)); p local copies (20 p); one reduce (reads two, writes one:
+ * 30). Each step one start, the first also the call's. */
+static void test_memory_star(void **state)
+{
+    (void)state;
+    for (int p = 2; p <= 33; p++) {
+        Schedule s;
+        star(&s, p, 10);
+        for (int shared = 0; shared < 2; shared++) {
+            Machine m = mem_machine(p, shared, MEM_FUSE_WHOLE);
+            double elems0 = shared ? 10.0 * p : 20.0 * (p - 1);
+            double want = MEM_CALL + 3 * MEM_STEP +
+                          4 * (elems0 + 20.0 * p + 30) * MEM_BETA, got;
+            CostTerms t;
+            assert_int_equal(model_machine_cost(&s, &m, false, &t, &got), CV_OK);
+            assert_true(near(got, want));
+            assert_true(t.a == 3 && t.b == 4 * (elems0 + 20.0 * p + 30));
+            assert_true(t.g == 40 && t.steps == 1);
+            Pricer pr;
+            StepPrice sp;
+            assert_int_equal(pricer_init(&pr, &m), CV_OK);
+            assert_int_equal(price_step(&pr, &s, 2, false, &sp), CV_OK);
+            assert_true(near(sp.time, MEM_STEP + 120 * MEM_BETA));
+            assert_int_equal(sp.busiest, 2 * p); /* the medium */
+            pricer_fini(&pr);
+        }
+        sched_fini(&s);
+    }
+}
+
+/* Two ranks swap their scratch in one step: both sources are
+ * overwritten, so both are staged: reads 8, writes 8, the stage's copies
+ * 16 elements, and two starts. Then the allgather's outputs: reads 8,
+ * writes 8, one start. */
+static void test_memory_staged(void **state)
+{
+    (void)state;
+    Schedule s;
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 2, .count = 4,
+                  .dtype = DT_FLOAT, .in_place = true};
+    assert_int_equal(sched_init(&s, &c, "swap"), CV_OK);
+    sched_tmp_all(&s, 4);
+    sched_step(&s, "swap");
+    sched_copy(&s, 0, BUF_TMP, 0, 1, BUF_TMP, 0, 4);
+    sched_copy(&s, 1, BUF_TMP, 0, 0, BUF_TMP, 0, 4);
+    sched_step(&s, "gather");
+    sched_copy(&s, 0, BUF_RECV, 0, 1, BUF_RECV, 0, 4);
+    sched_copy(&s, 1, BUF_RECV, 4, 0, BUF_RECV, 4, 4);
+    assert_int_equal(sched_end(&s), CV_OK);
+    SchedCheck chk;
+    uint8_t staged[4] = {0};
+    assert_int_equal(sched_validate(&s, &chk, staged), CV_OK);
+    assert_true(staged[0] && staged[1] && !staged[2] && !staged[3]);
+    Machine m = mem_machine(2, true, MEM_FUSE_WHOLE);
+    double got;
+    CostTerms t;
+    assert_int_equal(model_machine_cost(&s, &m, false, &t, &got), CV_OK);
+    assert_true(near(got, MEM_CALL + 3 * MEM_STEP + 192 * MEM_BETA));
+    sched_fini(&s);
+}
+
+/* An out-of-place reduce of 2 ranks as written: the root's copy-in, then
+ * rank 1's range reduced into it. Fused (whole, next step) the copy is
+ * left out: one start and 3 n elements; as written two starts and 2 n +
+ * 3 n. */
+static void test_memory_fusion(void **state)
+{
+    (void)state;
+    size_t n = 1000;
+    Schedule s;
+    CollCall c = {.kind = COLL_REDUCE, .nranks = 2, .count = n,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    assert_int_equal(sched_init(&s, &c, "copy-in"), CV_OK);
+    sched_step(&s, "copy-in");
+    sched_copy(&s, 0, BUF_SEND, 0, 0, BUF_RECV, 0, n);
+    sched_step(&s, "reduce");
+    sched_reduce(&s, 1, BUF_SEND, 0, 0, BUF_RECV, 0, n);
+    assert_int_equal(sched_end(&s), CV_OK);
+    const MemFuse how[] = {MEM_FUSE_WHOLE, MEM_FUSE_NEXT, MEM_FUSE_NONE};
+    const double want[] = {
+        MEM_CALL + MEM_STEP + 4 * 3.0 * n * MEM_BETA,
+        MEM_CALL + MEM_STEP + 4 * 3.0 * n * MEM_BETA,
+        MEM_CALL + 2 * MEM_STEP + 4 * 5.0 * n * MEM_BETA};
+    for (int i = 0; i < 3; i++) {
+        Machine m = mem_machine(2, true, how[i]);
+        double got;
+        CostTerms t;
+        assert_int_equal(model_machine_cost(&s, &m, false, &t, &got), CV_OK);
+        assert_true(near(got, want[i]));
+    }
+    sched_fini(&s);
+}
+
+/* The rate by working set: the cache's at half the cache and below, the
+ * memory's at twice it and above, halfway (in log size) at the cache. */
+static void test_memory_rate(void **state)
+{
+    (void)state;
+    MemLevel ml = {.beta_mem = 4e-12, .beta_cache = 1e-12, .cache = 50e6};
+    assert_true(machine_mem_beta(&ml, 1e3) == 1e-12);
+    assert_true(machine_mem_beta(&ml, 25e6) == 1e-12);
+    assert_true(near(machine_mem_beta(&ml, 50e6), 2.5e-12));
+    assert_true(machine_mem_beta(&ml, 100e6) == 4e-12);
+    assert_true(machine_mem_beta(&ml, 1e12) == 4e-12);
+    ml.cache = 0; /* no cache: memory's everywhere */
+    assert_true(machine_mem_beta(&ml, 1e3) == 4e-12);
+    Machine m;
+    MemLevel bad = {.beta_mem = 0};
+    assert_int_equal(machine_memory(&m, MACHINE_GPU, 4, &bad, 0), CV_ERR_ARG);
+    bad = (MemLevel){.beta_mem = 1e-9, .step = -1};
+    assert_int_equal(machine_memory(&m, MACHINE_HOST, 4, &bad, 0), CV_ERR_ARG);
+    bad.step = 0;
+    assert_int_equal(machine_memory(&m, MACHINE_BUS, 4, &bad, 0), CV_ERR_ARG);
+    assert_int_equal(machine_memory(&m, MACHINE_HOST, 4, &bad, 0), CV_OK);
+    assert_true(machine_is_memory(&m) && machine_has_medium(&m));
+}
+
+/* A compact schedule costs what its written-out form does, the call once:
+ * ring allreduce in place (no copy-ins), p = 2 to 16. */
+static void test_memory_compact(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_ALLREDUCE, "ring");
+    assert_non_null(a);
+    for (int p = 2; p <= 16; p++) {
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p, .count = 3 * p + 1,
+                      .dtype = DT_FLOAT, .op = OP_SUM, .in_place = true};
+        Machine m = mem_machine(p, true, MEM_FUSE_WHOLE);
+        Schedule w, k;
+        assert_int_equal(algo_generate_as(a, &c, &m, 0, &w, NULL, 0), CV_OK);
+        assert_int_equal(algo_generate_as(a, &c, &m, ALGO_COMPACT, &k, NULL, 0),
+                         CV_OK);
+        double tw, tk;
+        CostTerms t;
+        assert_int_equal(model_machine_cost(&w, &m, false, &t, &tw), CV_OK);
+        assert_int_equal(model_machine_cost(&k, &m, false, &t, &tk), CV_OK);
+        assert_true(near(tw, tk));
+        /* 2 (p - 1) steps, each one start */
+        assert_true(tw > MEM_CALL + 2 * (p - 1) * MEM_STEP);
+        sched_fini(&w);
+        sched_fini(&k);
+    }
+}
+
+/* ------------------------------------------- the textbook, unchanged */
+
+/* collviz model without -B and -T (and on the network machines) prints
+ * what it printed before the memory machines came: tests/golden/
+ * model_textbook.txt is the output of the build before them. */
+static void test_textbook_unchanged(void **state)
+{
+    (void)state;
+    static const char *const colls[] = {
+        "broadcast", "reduce", "scatter", "gather", "allgather",
+        "reducescatter", "allreduce", "alltoall", "sendrecv", "hypercube"};
+    static const char *const topos[] = {"bus", "torus:4x4", "nodes:2x8",
+                                        "switch,reduce"};
+    size_t cap = 1 << 20, len = 0;
+    char *all = calloc(cap, 1);
+    assert_non_null(all);
+#define ADD(r)                                                              \
+    do {                                                                    \
+        len += (size_t)snprintf(all + len, cap - len, "%s%s", (r).out,      \
+                                (r).err);                                   \
+        assert_true(len < cap);                                             \
+        ran_free(&(r));                                                     \
+    } while (0)
+    for (size_t i = 0; i < sizeof colls / sizeof *colls; i++)
+        for (int p = 6; p <= 16; p += 10) {
+            char ps[8];
+            snprintf(ps, sizeof ps, "%d", p);
+            const char *args[] = {"model", colls[i], "-p", ps,
+                                  "-f", "4", NULL};
+            Ran r = run_args(args);
+            ADD(r);
+        }
+    for (size_t i = 0; i < sizeof topos / sizeof *topos; i++) {
+        const char *args[] = {"model", "allreduce", "-p", "16",
+                              "-f", "16", "-T", topos[i], NULL};
+        Ran r = run_args(args);
+        ADD(r);
+    }
+    const char *args[] = {"model", "allgather", "-p", "13",
+                          "-f", "16", "--link", "bus", NULL};
+    Ran r = run_args(args);
+    ADD(r);
+#undef ADD
+    char *want = golden_read(GOLDEN_DIR "model_textbook.txt");
+    assert_non_null(want);
+    if (strcmp(all, want))
+        golden_difference("model_textbook", all, want);
+    assert_string_equal(all, want);
+    free(want);
+    free(all);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -120,6 +340,12 @@ int main(void)
         cmocka_unit_test(test_shared_ring),
         cmocka_unit_test(test_lower_bounds),
         cmocka_unit_test(test_names),
+        cmocka_unit_test(test_memory_star),
+        cmocka_unit_test(test_memory_staged),
+        cmocka_unit_test(test_memory_fusion),
+        cmocka_unit_test(test_memory_rate),
+        cmocka_unit_test(test_memory_compact),
+        cmocka_unit_test(test_textbook_unchanged),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);
 }

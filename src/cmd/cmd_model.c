@@ -239,9 +239,13 @@ static bool algo_terms(Model *m, int w, size_t i, size_t count, CostTerms *c,
     if (count >= m->too_big[i])
         return false;
     /* compact where the algorithm repeats a shape; a calibration's
-       predictors take each step written out (at most COLL_MAX_RANKS) */
+       predictors take each step written out (at most COLL_MAX_RANKS), as
+       does a memory machine, which prices the copy-ins the backends fuse
+       over a written-out schedule */
+    bool whole = m->cal || (machine_is_memory(&m->mach) &&
+                            call.nranks <= COLL_MAX_RANKS);
     CvError e = algo_generate_as(a, &call, m->cal ? NULL : &m->mach,
-                                 ALGO_REUSE | (m->cal ? 0 : ALGO_COMPACT), s,
+                                 ALGO_REUSE | (whole ? 0 : ALGO_COMPACT), s,
                                  NULL, 0);
     if (e == CV_ERR_LIMIT) {
         m->too_big[i] = count, m->slow[i] = false;

@@ -2,6 +2,7 @@
  * dimension-order routes. */
 #include "core/machine.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,8 +119,8 @@ CvError machine_finish(Machine *m)
             return CV_ERR_RANKS;
     }
     m->nranks = (int)p;
-    long long n = m->kind == MACHINE_BUS ? 2 * p + 1 : 0;
-    for (int i = 0; i < m->ndims && m->kind != MACHINE_BUS; i++)
+    long long n = machine_has_medium(m) ? 2 * p + 1 : 0;
+    for (int i = 0; i < m->ndims && !machine_has_medium(m); i++)
         n += dim_links(m, i);
     if (n > MACHINE_MAX_LINKS)
         return CV_ERR_LIMIT;
@@ -137,7 +138,8 @@ CvError machine_grid(Machine *m, MachineKind kind, int ndims,
         return CV_ERR_ARG;
     DimKind dk = kind == MACHINE_MESH ? DIM_MESH
                  : kind == MACHINE_SWITCH || kind == MACHINE_FULL ||
-                         kind == MACHINE_BUS
+                         kind == MACHINE_BUS || kind == MACHINE_GPU ||
+                         kind == MACHINE_HOST
                      ? DIM_SWITCH
                      : DIM_RING;
     m->ncls = ndims;
@@ -164,6 +166,56 @@ CvError machine_bus(Machine *m, int p, double alpha, double beta,
     set_class(&m->cls[1], "bus", 0, beta);
     m->ncls = 2;
     return e;
+}
+
+bool machine_has_medium(const Machine *m)
+{
+    return m->kind == MACHINE_BUS || machine_is_memory(m);
+}
+
+bool machine_is_memory(const Machine *m)
+{
+    return m->kind == MACHINE_GPU || m->kind == MACHINE_HOST;
+}
+
+MemLevel machine_mem_default(MachineKind kind)
+{
+    if (kind == MACHINE_GPU)
+        return (MemLevel){.step = 1.5e-6, .call = 2.3e-6,
+                          .beta_mem = 1 / 2.5e12, .beta_cache = 1 / 6e12,
+                          .cache = 50e6, .shared_reads = true};
+    return (MemLevel){.step = 2e-6, .beta_mem = 1 / 20e9,
+                      .beta_cache = 1 / 100e9, .cache = 32.0 * (1 << 20),
+                      .shared_reads = true};
+}
+
+CvError machine_memory(Machine *m, MachineKind kind, int p,
+                       const MemLevel *ml, double gamma)
+{
+    if ((kind != MACHINE_GPU && kind != MACHINE_HOST) ||
+        !(ml->beta_mem > 0) || !(ml->step >= 0) || !(ml->call >= 0) ||
+        !(ml->beta_cache >= 0) || !(ml->cache >= 0) || !(gamma >= 0)) {
+        *m = (Machine){.kind = kind};
+        return CV_ERR_ARG;
+    }
+    CvError e = machine_grid(m, kind, 1, &p, false, 0, 0, gamma);
+    set_class(&m->cls[0], "port", 0, 0);
+    set_class(&m->cls[1], "memory", 0, ml->beta_mem);
+    m->ncls = 2;
+    m->mem = *ml;
+    return e;
+}
+
+double machine_mem_beta(const MemLevel *ml, double footprint)
+{
+    if (!(ml->cache > 0) || !(ml->beta_cache > 0) || !(footprint > 0))
+        return ml->beta_mem;
+    double x = log2(footprint / ml->cache);
+    if (x <= -1)
+        return ml->beta_cache;
+    if (x >= 1)
+        return ml->beta_mem;
+    return ml->beta_cache + (x + 1) / 2 * (ml->beta_mem - ml->beta_cache);
 }
 
 CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
@@ -288,7 +340,7 @@ static MachineLink link_in_dim(const Machine *m, int i, int k)
 
 MachineLink machine_link(const Machine *m, int i)
 {
-    if (m->kind == MACHINE_BUS)
+    if (machine_has_medium(m))
         return link_bus(m, i);
     int d = 0;
     while (d + 1 < m->ndims && i >= dim_base(m, d + 1))
@@ -301,7 +353,7 @@ MachineLink machine_link(const Machine *m, int i)
 
 int machine_link_class(const Machine *m, int i)
 {
-    if (m->kind == MACHINE_BUS)
+    if (machine_has_medium(m))
         return i == 2 * m->nranks;
     if (m->ndims == 1)
         return m->dim[0].cls;
@@ -321,7 +373,7 @@ void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
         return;
     }
     int sw = -1 - e;
-    if (m->kind == MACHINE_BUS) {
+    if (machine_has_medium(m)) {
         snprintf(buf, len, "medium");
         return;
     }
@@ -407,12 +459,12 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap)
     if (src == dst)
         return 0;
     if (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH && !m->dim[0].shared &&
-        m->kind != MACHINE_BUS) { /* one switch (full): up, then down */
+        !machine_has_medium(m)) { /* one switch (full): up, then down */
         int n = put(links, cap, 0, 2 * machine_place(m, src));
         return put(links, cap, n, 2 * machine_place(m, dst) + 1);
     }
     src = machine_place(m, src), dst = machine_place(m, dst);
-    if (m->kind == MACHINE_BUS) {
+    if (machine_has_medium(m)) {
         int n = put(links, cap, 0, 2 * src);
         n = put(links, cap, n, 2 * m->nranks);
         return put(links, cap, n, 2 * dst + 1);
@@ -433,7 +485,7 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap)
 
 int machine_max_hops(const Machine *m)
 {
-    if (m->kind == MACHINE_BUS)
+    if (machine_has_medium(m))
         return 3;
     int n = 0;
     for (int i = 0; i < m->ndims; i++) {
@@ -447,7 +499,7 @@ int machine_max_hops(const Machine *m)
 
 static bool switch_link(const Machine *m, int i, int out)
 {
-    if (m->kind == MACHINE_BUS || i < 0 || i >= m->nlinks)
+    if (machine_has_medium(m) || i < 0 || i >= m->nlinks)
         return false;
     MachineLink l = machine_link(m, i);
     return m->dim[l.dim].kind == DIM_SWITCH && m->dim[l.dim].reduce &&
@@ -502,12 +554,40 @@ static size_t shape_text(const Machine *m, char *buf, size_t len)
     return n < len ? n : len;
 }
 
+/* " (one memory: a step 1.5 us, 2.5 TB/s of traffic, ...)" */
+static void describe_memory(const Machine *m, char *buf, size_t len)
+{
+    const MemLevel *ml = &m->mem;
+    size_t n = (size_t)snprintf(buf, len, " (one memory: a step %g us",
+                                ml->step * 1e6);
+    if (ml->call > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", a call %g us more",
+                              ml->call * 1e6);
+    if (n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", %g GB/s of traffic",
+                              1 / ml->beta_mem / 1e9);
+    if (ml->cache > 0 && ml->beta_cache > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", %g MB of cache at %g GB/s",
+                              ml->cache / 1e6, 1 / ml->beta_cache / 1e9);
+    if (!ml->shared_reads && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", every read apart");
+    if (m->gamma > 0 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", ranks reduce at %g GB/s",
+                              1 / m->gamma / 1e9);
+    if (n < len)
+        snprintf(buf + n, len - n, ")");
+}
+
 void machine_describe(const Machine *m, bool shape_only, char *buf,
                       size_t len)
 {
     if (!len)
         return;
     size_t n = shape_text(m, buf, len);
+    if (machine_is_memory(m) && !shape_only && n < len) {
+        describe_memory(m, buf + n, len - n);
+        return;
+    }
     for (int c = 0; c < m->ncls && !shape_only && n < len; c++) {
         const LinkClass *k = &m->cls[c];
         n += (size_t)snprintf(buf + n, len - n, "%s%s:", c ? "; " : " (",

@@ -13,7 +13,13 @@
  * up and a down link per member; a switch may multicast, as an NVSwitch
  * with NVLS does, and a shared one has one port per coordinate,
  * as a node's NIC that all its GPUs share). `bus` is the one exception: a
- * single medium that every byte crosses, the memory system of a CPU.
+ * single medium that every byte crosses.
+ *
+ * `gpu` and `host` are memory machines: the ranks share one memory system
+ * (the slices of one GPU, the cores of one host), drawn as a bus, priced
+ * by its MemLevel (model.h): one start per step (a launch, a barrier), the
+ * step's memory traffic at a rate that depends on whether the call's
+ * working set fits the cache.
  *
  * Links are numbered, not stored: machine_link says what link i joins, so
  * a machine of 16384 ranks is a few hundred bytes. No I/O, no globals. */
@@ -42,6 +48,8 @@
     X(MACHINE_MESH, "mesh")      /* lines without wrap-around */            \
     X(MACHINE_NODES, "nodes")    /* nodes of GPUs: a switch inside each,    \
                                     NICs to a network */                    \
+    X(MACHINE_GPU, "gpu")        /* ranks as slices of one GPU's memory */  \
+    X(MACHINE_HOST, "host")      /* ranks as cores sharing a host's memory */\
     X(MACHINE_DIMS, "dims")      /* dimensions as a file describes them */
 
 typedef enum {
@@ -84,11 +92,40 @@ typedef struct {
                       (a NIC shared by a node's GPUs) */
 } MachineDim;
 
+/* Which copy-ins (a rank's input copied from its send buffer) an
+ * executor leaves out of its timed runs. */
+typedef enum {
+    MEM_FUSE_WHOLE, /* those sched_fuse_map finds no one needs, over the
+                       whole schedule: every backend since 2026-11-26 */
+    MEM_FUSE_NEXT,  /* only one whose whole range one reduce of the next
+                       step takes over (it reads the input instead; no
+                       other transfer of that step touches the range): the
+                       cuda backend before then, as in the H100 run of
+                       bench/results/raw/2026-11-26-gpu-h100 */
+    MEM_FUSE_NONE   /* none: the schedule as written */
+} MemFuse;
+
+/* A memory level: what ranks sharing one memory system pay (model.h). */
+typedef struct {
+    double step;       /* s per step: one launch (gpu) or barrier (host),
+                          whatever the step's transfers */
+    double call;       /* s per call beyond its steps (a graph's launch and
+                          its events), paid with the first step */
+    double beta_mem;   /* s per byte of memory traffic, the call's working
+                          set at least twice the cache */
+    double beta_cache; /* s per byte of traffic, the working set at most
+                          half the cache (between: a blend in log size) */
+    double cache;      /* bytes of the cache the ranks share (0: none) */
+    bool shared_reads; /* a source range several transfers of one step
+                          read is read once (served from the cache) */
+    MemFuse fuse;      /* which copy-ins the executor leaves out */
+} MemLevel;
+
 /* A machine. Its links: for each dimension in order, DIM_RING and DIM_MESH
  * have 2 per rank (up, down the line; a mesh's at an end unused),
  * DIM_FULL d_i per rank (to each coordinate), DIM_SWITCH 2 per port (into
- * the switch, out of it); `bus` has an up and a down port per rank and
- * the medium last. */
+ * the switch, out of it); `bus` (and a memory machine) has an up and a
+ * down port per rank and the medium last. */
 typedef struct {
     MachineKind kind;              /* what built it (names it) */
     int nranks;                    /* ranks: the product of the sizes */
@@ -104,6 +141,7 @@ typedef struct {
                                       first (machine_place), as mpirun's
                                       --map-by node does; else rank r is
                                       at place r */
+    MemLevel mem;                  /* gpu, host: the memory level */
 } Machine;
 
 /* What link i of a machine joins. Endpoints: ranks are 0..nranks-1; a
@@ -137,6 +175,31 @@ CvError machine_grid(Machine *m, MachineKind kind, int ndims,
  * The classes get the defaults of machine_class_default. */
 CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
                       double gamma);
+
+/* A memory machine of p ranks (kind MACHINE_GPU or MACHINE_HOST) under
+ * level *ml; ranks reduce at gamma beyond their traffic (0: the traffic
+ * is the whole cost). CV_ERR_ARG for another kind or a level without a
+ * positive memory rate, or with a negative value. */
+CvError machine_memory(Machine *m, MachineKind kind, int p,
+                       const MemLevel *ml, double gamma);
+
+/* The default level of a memory machine's kind: gpu an H100 SXM's (a
+ * step's launch inside a graph 1.5 us, HBM3 2.5 TB/s of traffic, its
+ * 50 MB L2 at 6 TB/s), host a workstation's (a barrier 2 us, 20 GB/s of
+ * traffic, a 32 MiB last-level cache at 100 GB/s). */
+MemLevel machine_mem_default(MachineKind kind);
+
+/* Whether m is a memory machine (gpu, host). */
+bool machine_is_memory(const Machine *m);
+
+/* Whether m's ranks meet on one medium (bus, gpu, host): a port per rank
+ * up and down, the medium the last link. */
+bool machine_has_medium(const Machine *m);
+
+/* A memory machine's seconds per byte of traffic for a call whose
+ * buffers take `footprint` bytes: beta_cache at most half the cache,
+ * beta_mem from twice it, linear in log(footprint) between. */
+double machine_mem_beta(const MemLevel *ml, double footprint);
 
 /* Set m->nranks and m->nlinks from the dimensions m holds (a machine
  * built by hand, as a file's): CV_ERR_RANKS when they multiply to more

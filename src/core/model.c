@@ -1,6 +1,7 @@
 /* model.c - alpha-beta-gamma costs of schedules, and lower bounds. */
 #include "core/model.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,6 +71,7 @@ void pricer_fini(Pricer *pr)
     free(pr->route);
     free(pr->hop_used);
     free(pr->routes);
+    free(pr->memx);
     *pr = (Pricer){0};
 }
 
@@ -164,7 +166,7 @@ static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
 
 static bool has_reducing_switch(const Machine *m)
 {
-    for (int i = 0; i < m->ndims && m->kind != MACHINE_BUS; i++)
+    for (int i = 0; i < m->ndims && !machine_has_medium(m); i++)
         if (m->dim[i].reduce)
             return true;
     return false;
@@ -314,7 +316,7 @@ static CvError load_pairs(Pricer *pr, const Transfer *xs, Pair *pairs,
  * loads and prices of load_pairs and price_pairs, without routing. */
 static bool one_switch(const Machine *m)
 {
-    return m->kind != MACHINE_BUS && m->ndims == 1 &&
+    return !machine_has_medium(m) && m->ndims == 1 &&
            m->dim[0].kind == DIM_SWITCH && !m->dim[0].shared &&
            !m->dim[0].reduce && !m->cyclic;
 }
@@ -441,6 +443,202 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
     return CV_OK;
 }
 
+/* ----------------------------------------------------- a memory machine */
+
+/* A range of one rank's buffer that a step reads. */
+typedef struct {
+    int rank, buf;
+    size_t lo, hi; /* elements [lo, hi) */
+} Span;
+
+static int span_cmp(const void *a, const void *b)
+{
+    const Span *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->buf != y->buf)
+        return x->buf < y->buf ? -1 : 1;
+    return (x->lo > y->lo) - (x->lo < y->lo);
+}
+
+/* Elements the spans cover: each element once (sorted and merged). */
+static double spans_union(Span *sp, size_t n)
+{
+    qsort(sp, n, sizeof *sp, span_cmp);
+    double total = 0;
+    size_t lo = 0, hi = 0;
+    for (size_t i = 0; i < n; i++) {
+        bool same = i && sp[i].rank == sp[i - 1].rank &&
+                    sp[i].buf == sp[i - 1].buf;
+        if (same && sp[i].lo <= hi) {
+            hi = sp[i].hi > hi ? sp[i].hi : hi;
+            continue;
+        }
+        total += (double)(hi - lo);
+        lo = sp[i].lo, hi = sp[i].hi;
+    }
+    return total + (double)(hi - lo);
+}
+
+/* Whether ranges [a, a + n) and [b, b + m) of one rank's buffer meet. */
+static bool meets(const Transfer *t, bool dst, int rank, int buf, size_t off,
+                  size_t n)
+{
+    int r = dst ? t->dst : t->src, bf = dst ? t->dst_buf : t->src_buf;
+    size_t o = dst ? t->dst_off : t->src_off;
+    return r == rank && bf == buf && o < off + n && off < o + t->count;
+}
+
+/* MEM_FUSE_NEXT: a local copy from the send buffer in step k is left out
+ * where a reduce of step k + 1 writes exactly its destination range and
+ * no other transfer of that step reads or writes any of it. */
+static void memx_next(Pricer *pr, const Schedule *s)
+{
+    for (size_t k = 0; k + 1 < s->nsteps; k++) {
+        const Step *st = &s->steps[k], *nx = &s->steps[k + 1];
+        for (size_t i = st->first; i < st->first + st->n; i++) {
+            const Transfer *x = &s->xfers[i];
+            if (x->src != x->dst || x->src_buf != BUF_SEND ||
+                x->op != XFER_COPY)
+                continue;
+            int owners = 0, others = 0;
+            for (size_t j = nx->first; j < nx->first + nx->n; j++) {
+                const Transfer *y = &s->xfers[j];
+                bool same = y->op == XFER_REDUCE && y->dst == x->dst &&
+                            y->dst_buf == x->dst_buf &&
+                            y->dst_off == x->dst_off && y->count == x->count;
+                if (same)
+                    owners++;
+                else if (meets(y, true, x->dst, x->dst_buf, x->dst_off,
+                               x->count) ||
+                         meets(y, false, x->dst, x->dst_buf, x->dst_off,
+                               x->count))
+                    others++;
+            }
+            if (owners == 1 && others == 0)
+                pr->memx[i] = MEMX_SKIP;
+        }
+    }
+}
+
+/* pr->memx for s: what the backends do with a written-out schedule as a
+ * whole (a compact one: nothing known, every transfer as it stands). */
+static CvError memx_build(Pricer *pr, const Schedule *s)
+{
+    if (pr->memx_of == s && pr->memx_n == s->nxfers)
+        return CV_OK;
+    pr->memx_of = NULL;
+    if (s->nxfers + 1 > pr->memx_cap) {
+        unsigned char *f = realloc(pr->memx, s->nxfers + 1);
+        if (!f)
+            return CV_ERR_NOMEM;
+        pr->memx = f, pr->memx_cap = s->nxfers + 1;
+    }
+    memset(pr->memx, 0, s->nxfers + 1);
+    if (!s->compact) {
+        SchedFuse fu;
+        SchedCheck chk;
+        MemFuse how = pr->m->mem.fuse;
+        if (how == MEM_FUSE_NEXT)
+            memx_next(pr, s);
+        if (how == MEM_FUSE_WHOLE && sched_fuse_build(&fu, s) == CV_OK) {
+            for (size_t i = 0; i < s->nxfers; i++)
+                pr->memx[i] = fu.skip[i] ? MEMX_SKIP : 0;
+            sched_fuse_free(&fu);
+        }
+        uint8_t *staged = calloc(s->nxfers + 1, 1);
+        if (staged && sched_validate(s, &chk, staged) == CV_OK)
+            for (size_t i = 0; i < s->nxfers; i++)
+                pr->memx[i] |= staged[i] ? MEMX_STAGED : 0;
+        free(staged);
+    }
+    pr->memx_of = s, pr->memx_n = s->nxfers;
+    return CV_OK;
+}
+
+/* A step on a memory machine (machine.h's MemLevel): one start whatever
+ * its transfers, then its memory traffic over the medium. A copy reads
+ * its source and writes its destination; a reduce reads both operands and
+ * writes one; with shared reads each element a step reads is read once.
+ * The traffic's rate follows the call's working set (the bytes of its
+ * buffers: timed runs repeat the call, so whether they stay in the cache
+ * is the whole call's question). The first step pays the call's start.
+ * As the backends run a whole schedule, a copy-in that the fusion leaves
+ * out costs nothing, and a transfer whose source the step overwrites is
+ * staged first: a copy more (its bytes read and written) and a second
+ * start for the step.
+ * Terms: a = the starts, b = the traffic's bytes, g = the most bytes a
+ * rank reduces (gamma: what a rank's reducing costs beyond its traffic). */
+static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
+                            size_t nx, bool first, bool terms_only,
+                            StepPrice *out)
+{
+    const Machine *m = pr->m;
+    const MemLevel *ml = &m->mem;
+    double ts = (double)dtype_size(s->call.dtype), writes = 0, reads = 0;
+    double biggest = -1;
+    if (scratch_fit(pr, nx))
+        return CV_ERR_NOMEM;
+    clear_loads(pr);
+    Span *sp = pr->scratch; /* room: 2 spans a transfer */
+    size_t n = 0, live = 0;
+    bool between = false, staged = false;
+    bool mine = xs >= s->xfers && xs < s->xfers + s->nxfers;
+    if (mine && memx_build(pr, s))
+        return CV_ERR_NOMEM;
+    for (size_t i = 0; i < nx; i++) {
+        const Transfer *t = &xs[i];
+        unsigned f = mine ? pr->memx[t - s->xfers] : 0;
+        double b = (double)t->count * ts;
+        if (f & MEMX_SKIP)
+            continue;
+        live++;
+        if (f & MEMX_STAGED) /* read into the stage, written there */
+            staged = true, writes += 2.0 * (double)t->count;
+        writes += (double)t->count;
+        sp[n++] = (Span){t->src, t->src_buf, t->src_off, t->src_off + t->count};
+        if (t->op == XFER_REDUCE) {
+            sp[n++] = (Span){t->dst, t->dst_buf, t->dst_off,
+                             t->dst_off + t->count};
+            rank_work(pr, pr->reduced, t->dst, b);
+        } else if (t->src == t->dst) {
+            rank_work(pr, pr->copied, t->dst, b);
+        }
+        between |= t->src != t->dst;
+        if (b > biggest)
+            biggest = b, out->crit_src = t->src, out->crit_dst = t->dst;
+    }
+    if (ml->shared_reads)
+        reads = spans_union(sp, n);
+    else
+        for (size_t i = 0; i < n; i++)
+            reads += (double)(sp[i].hi - sp[i].lo);
+    for (int i = 0; i < pr->nrtouched; i++) {
+        int r = pr->rtouched[i];
+        out->terms.g = dmax(out->terms.g, pr->reduced[r]);
+        out->copied = dmax(out->copied, pr->copied[r]);
+    }
+    double traffic = (reads + writes) * ts;
+    int medium = 2 * m->nranks;
+    out->terms.a = live ? 1 + staged : 0;
+    out->terms.b = traffic;
+    out->terms.steps = between;
+    if (live) {
+        touch(pr, medium);
+        pr->bytes[medium] = traffic;
+        pr->msgs[medium] = (int)(live < INT_MAX ? live : INT_MAX);
+    }
+    if (terms_only)
+        return CV_OK;
+    double beta = machine_mem_beta(ml, (double)sched_bytes(s));
+    out->t_alpha = out->terms.a * ml->step + (first ? ml->call : 0);
+    out->t_beta = traffic * beta;
+    out->busiest = live ? medium : -1;
+    out->busiest_time = out->t_beta;
+    out->time = out->t_alpha + out->t_beta + out->terms.g * m->gamma;
+    return CV_OK;
+}
+
 /* A delta's group of a spread step: its transfers between ranks all go
  * from some rank r to r + delta, one message orbit. */
 typedef struct {
@@ -550,11 +748,14 @@ CvError price_step_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
         j >= (s->compact ? s->steps[k].reps : 1))
         return CV_ERR_ARG;
     const Step *st = &s->steps[k];
-    if (st->spread && orbit_pricing(pr))
+    bool mem = machine_is_memory(pr->m);
+    if (st->spread && !mem && orbit_pricing(pr))
         return price_orbits(pr, s, st, terms_only, out);
     const Transfer *xs;
     size_t n;
     CvError e = sched_entry_fill(s, k, j, &pr->rot, &pr->rot_cap, &xs, &n);
+    if (!e && mem)
+        return price_memory(pr, s, xs, n, k == 0 && j == 0, terms_only, out);
     return e ? e : price_xfers(pr, s, xs, n, terms_only, out);
 }
 
@@ -567,6 +768,8 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
 bool model_machine_uniform(const Machine *m, ModelParams *mp)
 {
     const LinkClass *c = m->cls;
+    if (machine_is_memory(m))
+        return false;
     for (int i = 0; i < m->ncls; i++)
         if (c[i].lat > 0)
             return false;
@@ -606,6 +809,7 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
     if (s->compact && model_price_work(s, m) > MODEL_MAX_PRICE_WORK)
         return CV_ERR_LIMIT;
     bool same = machine_shift_invariant(m);
+    pr->memx_of = NULL; /* s may be a new schedule where the last was */
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         size_t reps = s->compact ? s->steps[k].reps : 1;
         /* a repeated entry on a machine that rotation maps onto itself:
@@ -619,6 +823,8 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
             out->steps += times * sp.terms.steps;
             if (seconds)
                 *seconds += times * sp.time;
+            if (seconds && k == 0 && times > 1 && machine_is_memory(m))
+                *seconds -= (times - 1) * m->mem.call; /* the call once */
         }
     }
     ModelParams mp = {0};

@@ -112,7 +112,18 @@ typedef struct {
     int *routes;        /* the step's routes, one per pair of ranks */
     size_t nroutes;     /* links used in it */
     size_t routes_cap;  /* links allocated */
+    /* a memory machine's view of the schedule it last priced (written
+       out): per transfer, MEMX_SKIP where the copy-in fusion leaves it
+       out, MEMX_STAGED where a write of its step overwrites its source */
+    unsigned char *memx;
+    size_t memx_cap;
+    const Schedule *memx_of; /* the schedule they describe ... */
+    size_t memx_n;           /* ... and its transfers then (a stale view
+                                is rebuilt: pricer_cost always does) */
 } Pricer;
+
+#define MEMX_SKIP 1   /* a copy-in no one needs (sched_fuse_map) */
+#define MEMX_STAGED 2 /* its source is staged first (sched_validate) */
 
 CvError pricer_init(Pricer *pr, const Machine *m);
 void pricer_fini(Pricer *pr);

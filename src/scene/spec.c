@@ -141,6 +141,19 @@ static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
     case MACHINE_FULL: err = machine_full(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
     case MACHINE_BUS: err = machine_bus(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
     case MACHINE_NODES: err = machine_nodes(out, sizes[0], sizes[1], shared, mp->gamma); break;
+    case MACHINE_GPU:
+    case MACHINE_HOST: {
+        /* --alpha is a step's start, --beta the traffic's rate, --gamma
+           what reducing costs beyond its traffic (none unless given) */
+        MemLevel ml = machine_mem_default(k);
+        if (cm->given[0])
+            ml.step = mp->alpha;
+        if (cm->given[1])
+            ml.beta_mem = mp->beta;
+        err = machine_memory(out, k, sizes[0], &ml,
+                             cm->given[2] ? mp->gamma : 0);
+        break;
+    }
     case MACHINE_SWITCH:
     case MACHINE_RING:
     case MACHINE_TORUS:
@@ -155,6 +168,54 @@ static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
         return cli_fail(e, "the machine %s could not be built: %s", kn,
                         cv_strerror(err));
     return 0;
+}
+
+/* One "key=value" of a memory machine's level (key[0 .. klen)). */
+static int set_mem_param(Machine *out, const char *key, size_t klen,
+                         const char *val, CliErr *e)
+{
+    static const char *const keys[] = {"step", "call", "bw", "cache",
+                                       "cachebw", "gamma", "reads"};
+    MemLevel *ml = &out->mem;
+    char what[16];
+    int which = -1;
+    for (int i = 0; i < (int)(sizeof keys / sizeof *keys); i++)
+        if (strlen(keys[i]) == klen && !strncmp(key, keys[i], klen))
+            which = i;
+    if (which < 0)
+        return cli_fail(e, "'%.*s' is not an option of a memory machine: "
+                        "step=, call=, bw=, cache=, cachebw=, gamma=, "
+                        "reads=shared|apart", (int)klen, key);
+    snprintf(what, sizeof what, "%s", keys[which]);
+    double v;
+    unsigned long long sz;
+    switch (which) {
+    case 0: case 1:
+        if (cli_parse_time(what, val, &v, e))
+            return -1;
+        *(which ? &ml->call : &ml->step) = v;
+        return 0;
+    case 2: case 4: case 5:
+        if (cli_parse_bw(what, val, &v, e))
+            return -1;
+        *(which == 2 ? &ml->beta_mem : which == 4 ? &ml->beta_cache
+                                                  : &out->gamma) = v;
+        if (which == 2)
+            out->cls[1].beta = v;
+        return 0;
+    case 3:
+        if (cli_parse_size(what, val, &sz, e))
+            return -1;
+        ml->cache = (double)sz;
+        return 0;
+    default:
+        if (strcmp(val, "shared") && strcmp(val, "apart"))
+            return cli_fail(e, "reads= takes shared (a range several "
+                            "transfers of a step read is read once) or "
+                            "apart, not '%s'", val);
+        ml->shared_reads = !strcmp(val, "shared");
+        return 0;
+    }
 }
 
 /* One "[CLASS.]key=value" option applied to out. */
@@ -173,6 +234,8 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
     const char *key = dot ? dot + 1 : opt, *val = eq + 1;
     size_t klen = (size_t)(eq - key);
     double v;
+    if (machine_is_memory(out))
+        return set_mem_param(out, dot ? opt : key, klen, val, e);
     if (klen == 5 && !strncmp(key, "gamma", 5) && !dot) {
         if (cli_parse_bw("gamma", val, &v, e))
             return -1;
@@ -266,7 +329,8 @@ static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
     MachineKind k;
     if (kind_of(buf, &k))
         return cli_fail(e, "'%s' is not a machine: full, bus, switch, ring, "
-                        "torus, mesh, nodes, or a machine file's path", buf);
+                        "torus, mesh, nodes, gpu, host, or a machine file's "
+                        "path", buf);
     bool reduce = false, shared = false, cyclic = false;
     const char *intra = NULL;
     int first_param = nopts;

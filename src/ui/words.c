@@ -130,6 +130,8 @@ static const char *const machine_words[MACHINE_KIND_COUNT] = {
     [MACHINE_TORUS] = NC_("machine", "torus"),
     [MACHINE_MESH] = NC_("machine", "mesh"),
     [MACHINE_NODES] = NC_("machine", "nodes"),
+    [MACHINE_GPU] = NC_("machine", "gpu"),
+    [MACHINE_HOST] = NC_("machine", "host"),
     [MACHINE_DIMS] = NC_("machine", "dims"),
 };
 
