@@ -99,7 +99,10 @@ static Calib sample(const char *backend, int p, int npoints, unsigned seed)
                .state_clean = seed % 4 ? 4.4e-5 + 1e-7 * seed : 0,
                .state_probes = seed % 4 ? (int)(100 + seed) : 0,
                .machine = seed % 2 ? MACHINE_FULL : MACHINE_BUS,
-               .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)}};
+               .fit_err = {0.5 + seed * 0.01, 0.03 * (seed % 5)},
+               .medium = seed % 3 == 2 ? MACHINE_HOST : MACHINE_FULL,
+               .cache = seed % 3 == 2 ? 1e6 : 0};
+    c.fit_err[MACHINE_HOST] = seed % 3 == 2 ? 0.07 * seed : 0;
     snprintf(c.backend, sizeof c.backend, "%s", backend);
     snprintf(c.host, sizeof c.host, "%s", HOST);
     for (int i = 0; i < npoints; i++)
@@ -142,6 +145,9 @@ static void assert_same(const Calib *a, const Calib *b)
     assert_int_equal(a->state_probes, b->state_probes);
     for (int l = 0; l <= MACHINE_BUS; l++)
         assert_close(a->fit_err[l], b->fit_err[l]);
+    assert_int_equal(a->medium == MACHINE_HOST, b->medium == MACHINE_HOST);
+    assert_close(a->cache, b->cache);
+    assert_close(a->fit_err[MACHINE_HOST], b->fit_err[MACHINE_HOST]);
     for (int i = 0; i < a->npoints; i++) {
         assert_close(a->pt[i].footprint, b->pt[i].footprint);
         assert_close(a->pt[i].beta_shared, b->pt[i].beta_shared);
@@ -337,7 +343,7 @@ static void test_older_file(void **state)
     static const struct { const char *text, *says; } formats[] = {
         {"version 3\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
          "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by an older collviz"},
-        {"version 7\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
+        {"version 8\nbackend threads\nhost " HOST "\nnranks 4\nalpha 2e-6\n"
          "point 1e6 1e-10 2e-10 0 0 3e-10\n", "was saved by a newer collviz"},
     };
     for (size_t i = 0; i < 2; i++) {
@@ -871,6 +877,55 @@ static void test_machine_nodes(void **state)
     assert_int_equal(calib_machine_of(&c, MACHINE_NODES, 1e7, &m), CV_ERR_ARG);
 }
 
+/* A memory level by hand: alpha 1 us, cache 1 MB; the copies' step times
+ * are beta_shared times half the footprint: 250 kB takes 0.125 us (all
+ * start: left out), 1 MB 2 us (1 us above the start over 1 MB: 1e-12
+ * s/B), 4 MB 20 us (19 us over 4 MB: 4.75e-12), 8 MB 48 us (47 us over
+ * 8 MB: 5.875e-12). Memory: the median of the two at 4 times the cache
+ * and beyond, 5.3125e-12. One rank (2 ranks: the pair copies a quarter
+ * of the footprint, its traffic half): at 4 MB 2e-11 x 1 MB = 20 us,
+ * 19 us over 2 MB, 9.5e-12. */
+static void test_mem_level(void **state)
+{
+    (void)state;
+    Calib c = {.nranks = 2, .alpha = 1e-6, .lat_iter = 2e-6, .cache = 1e6,
+               .medium = MACHINE_GPU, .npoints = 4};
+    const double fp[] = {2.5e5, 1e6, 4e6, 8e6}, sh[] = {1e-12, 4e-12, 1e-11,
+                                                        1.2e-11};
+    for (int i = 0; i < 4; i++)
+        c.pt[i] = (CalibPoint){.footprint = fp[i], .beta_shared = sh[i],
+                               .beta_p2p = 2e-11, .gamma_shared = 1e-11};
+    MemLevel ml;
+    double g;
+    assert_int_equal(calib_mem_level(&c, 4e6, &ml, &g), 0);
+    assert_close(ml.step, 1e-6);
+    assert_close(ml.call, 2e-6);
+    assert_int_equal(ml.npts, 3);
+    assert_close(ml.fp[0], 1e6);
+    assert_close(ml.beta[0], 1e-12);
+    assert_close(ml.beta[1], 4.75e-12);
+    assert_close(ml.beta[2], 5.875e-12);
+    assert_close(ml.beta_mem, 5.3125e-12);
+    assert_true(ml.beta_core == 0); /* a GPU's launch uses all of it */
+    assert_close(g, 1e-11 - 4.75e-12); /* reducing beyond its traffic */
+    MachineKind fits[CALIB_MAX_FITS];
+    assert_int_equal(calib_fits(&c, fits), 3);
+    assert_int_equal(fits[2], MACHINE_GPU);
+    Machine m;
+    assert_int_equal(calib_machine_of(&c, MACHINE_GPU, 4e6, &m), CV_OK);
+    assert_int_equal(m.kind, MACHINE_GPU);
+    assert_int_equal(m.nranks, 2);
+    c.medium = MACHINE_HOST;
+    assert_int_equal(calib_mem_level(&c, 4e6, &ml, &g), 0);
+    assert_close(ml.core[1], 9.5e-12);
+    assert_int_equal(calib_machine_of(&c, MACHINE_GPU, 4e6, &m), CV_ERR_ARG);
+    c.cache = 3e6; /* 12 MB and beyond: nothing measured there */
+    assert_int_equal(calib_mem_level(&c, 4e6, &ml, &g), -1);
+    assert_int_equal(calib_fits(&c, fits), 2);
+    c.cache = 1e6, c.medium = MACHINE_FULL; /* no memory machine */
+    assert_int_equal(calib_mem_level(&c, 4e6, &ml, &g), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -891,6 +946,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_rule_files, cache_setup, cache_teardown),
         cmocka_unit_test(test_smooth),
         cmocka_unit_test(test_params_interpolate),
+        cmocka_unit_test(test_mem_level),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -167,6 +167,15 @@ static void test_ranges(void **state)
         {"probe 1e9 0 1 1\n", "probe 1 1 2 1\n", "probe 2 is out of range (0 to 1 s)"},
         {"state 1 1 8192\n", "state 1 1 8193\n", "state 8193 is out of range"},
         {"state 1 1 0\n", "state 1e300 1 0\n", "state 1e300 is out of range"},
+        {"memory gpu 5e7 0.2\n", "memory gpu 0 0.2\n",
+         "line 5: the cache of 'memory', '0', is not a size of bytes above 0"},
+        {"memory host 1e6 0\n", "memory host -3e7 0\n", "'-3e7', is not a size"},
+        {"memory host 1e6 0\n", "memory host big 0\n", "'big', is not a size"},
+        {"memory host 1e6 0\n", "memory host 1e6 -1\n", "fit error of 'memory'"},
+        {"memory gpu 1e6 1\n", "memory tpu 1e6 1\n", "takes gpu or host, not 'tpu'"},
+        {"memory gpu 1e6 1\n", "memory gpu 1e6\n", "'memory' takes 3 values, not 2"},
+        {"memory gpu 1e6 1\nlink gpu\n", "link host\n",
+         "its machine is host, but it has no memory line of it"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], why[1024];

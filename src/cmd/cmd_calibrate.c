@@ -248,7 +248,7 @@ static void print_calib_table(const Calib *c, int net)
  * it. */
 static void print_calib_fit(const Calib *c, int net)
 {
-    MachineKind fits[3];
+    MachineKind fits[CALIB_MAX_FITS];
     int nfits = calib_fits(c, fits);
     printf("# machine that fits: %s (worst error on a tree broadcast and a "
            "ring allreduce:", machine_kind_name(c->machine));
@@ -256,6 +256,15 @@ static void print_calib_fit(const Calib *c, int net)
         printf("%s %s %.1f%%", i ? "," : "", machine_kind_name(fits[i]),
                100 * c->fit_err[fits[i]]);
     printf(")%s\n", net ? "; several hosts: nodes" : "");
+    MemLevel ml;
+    double g;
+    bool mem = c->medium == MACHINE_GPU || c->medium == MACHINE_HOST;
+    if (mem && calib_mem_level(c, 0, &ml, &g))
+        printf("# no %s machine: its memory's rate needs a working set of at "
+               "least 4 times the cache\n#   (%.0f MB), and none was "
+               "measured%s\n", machine_kind_name(c->medium),
+               4 * c->cache / 1e6,
+               c->quick ? " (a full calibration measures one)" : "");
     if (calib_poor_fit(c))
         printf("# poor fit: the model of this machine missed a measured run "
                "by %.0f%% (more than %.0f%%),\n#   so its predictions here are "
@@ -325,7 +334,7 @@ static const CliOpt opts[] = {
     CLI_OPT_RANKS,
     {0, "quick", NULL, "the short calibration perf runs when none is saved"},
     {0, "show", NULL, "show the saved calibration instead of measuring"},
-    {'e', "maxbytes", "SIZE", "largest working set measured, every rank's buffers together (default 1 GB, quick 256 MB or on GPUs 4 times their L2 caches, 1 GB = 1e9 B; the smallest, 256 kB or 1 MB, is always measured): less over a slow network"},
+    {'e', "maxbytes", "SIZE", "largest working set measured, every rank's buffers together (default 1 GB or 4 times the last-level cache, quick 256 MB or on GPUs 4 times their L2 caches, 1 GB = 1e9 B; the smallest, 256 kB or 1 MB, is always measured): less over a slow network"},
     CLI_OPT_HELP,
 };
 enum { O_BACKEND, O_RANKS, O_QUICK, O_SHOW, O_MAX, O_HELP };

@@ -27,7 +27,7 @@ static void json_fits(JsonWriter *w, const char *key, const Calib *c,
                       const double v[MACHINE_KIND_COUNT], double scale,
                       int decimals)
 {
-    MachineKind fits[3];
+    MachineKind fits[CALIB_MAX_FITS];
     int n = calib_fits(c, fits);
     json_object(w, key);
     for (int i = 0; i < n; i++)

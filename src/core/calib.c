@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 void calib_smooth(Calib *c)
 {
@@ -81,14 +82,99 @@ static double interp(const Calib *c, double f, size_t off)
 #undef FIELD
 }
 
+static bool is_memory_kind(MachineKind k)
+{
+    return k == MACHINE_GPU || k == MACHINE_HOST;
+}
+
 int calib_fits(const Calib *c, MachineKind *out)
 {
     int n = 0;
+    MemLevel ml;
+    double g;
     out[n++] = MACHINE_FULL;
     out[n++] = MACHINE_BUS;
+    if (calib_mem_level(c, 0, &ml, &g) == 0)
+        out[n++] = c->medium;
     if (c->nodes > 1)
         out[n++] = MACHINE_NODES;
     return n;
+}
+
+/* The traffic's rate of point i in s per byte: its footprint (a copy of
+ * every rank's half moves, read and written, all of it) over the shared
+ * benchmark's step time less a start. Not the cross benchmark's: on the
+ * virtual machines measured it times their spells of slow cross-core
+ * reads as much as the caches (bench/results). 0 where the time is no
+ * more than the start (drowned in latency). */
+static double point_traffic_beta(const Calib *c, int i)
+{
+    const CalibPoint *pt = &c->pt[i];
+    double beta = pt->beta_shared;
+    double t = beta * pt->footprint / 2 - c->alpha;
+    return t > 0 && pt->footprint > 0 ? t / pt->footprint : 0;
+}
+
+static int dcmp(const void *a, const void *b);
+
+/* The same for one rank alone (the point-to-point benchmark: rank 0
+ * copies its share, a footprint's 1 / (2 p), to rank 1). */
+static double point_core_beta(const Calib *c, int i)
+{
+    const CalibPoint *pt = &c->pt[i];
+    double moved = pt->footprint / (2.0 * c->nranks);
+    double t = pt->beta_p2p * moved - c->alpha;
+    return t > 0 && moved > 0 ? t / (2 * moved) : 0;
+}
+
+/* The median of v[0 .. n) (n > 0), sorted in place. */
+static double median(double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, dcmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+static int dcmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+int calib_mem_level(const Calib *c, double footprint, MemLevel *out,
+                    double *gamma)
+{
+    double far[CALIB_MAX_POINTS], far_core[CALIB_MAX_POINTS];
+    int nfar = 0, ncore = 0;
+    bool cores = c->medium == MACHINE_HOST; /* a GPU's launch uses it all */
+    if (!is_memory_kind(c->medium) || !(c->cache > 0) || !(c->alpha > 0))
+        return -1;
+    *out = (MemLevel){.step = c->alpha, .call = c->lat_iter,
+                      .cache = c->cache, .shared_reads = true,
+                      .fuse = MEM_FUSE_WHOLE};
+    for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++) {
+        double b = point_traffic_beta(c, i);
+        double k = cores ? point_core_beta(c, i) : 0;
+        if (!(b > 0) || (cores && !(k > 0)))
+            continue;
+        /* (a file keeps 9 digits of a footprint made to be 4 times) */
+        if (c->pt[i].footprint >= 4 * c->cache * (1 - 1e-8)) {
+            far[nfar++] = b;
+            far_core[ncore++] = k;
+        }
+        if (out->npts < MEM_MAX_PTS) {
+            out->fp[out->npts] = c->pt[i].footprint;
+            out->core[out->npts] = k;
+            out->beta[out->npts++] = b;
+        }
+    }
+    if (nfar == 0)
+        return -1;
+    out->beta_mem = median(far, nfar);
+    out->beta_core = cores ? median(far_core, ncore) : 0;
+    double red = interp(c, footprint, offsetof(CalibPoint, gamma_shared));
+    double traffic = machine_mem_beta(out, footprint);
+    *gamma = red > traffic ? red - traffic : 0;
+    return 0;
 }
 
 ModelParams calib_params(const Calib *c, MachineKind k, double footprint)
@@ -143,6 +229,13 @@ static CvError machine_at(const Calib *c, MachineKind k, double footprint,
 {
     if (k == MACHINE_NODES)
         return p == c->nranks ? nodes_machine(c, footprint, out) : CV_ERR_ARG;
+    if (is_memory_kind(k)) {
+        MemLevel ml;
+        double g;
+        if (k != c->medium || calib_mem_level(c, footprint, &ml, &g))
+            return CV_ERR_ARG;
+        return machine_memory(out, k, p, &ml, g);
+    }
     ModelParams m = calib_params(c, k, footprint);
     return model_flat_machine(out, k, p, &m);
 }

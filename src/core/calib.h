@@ -151,8 +151,16 @@ typedef struct {
                                      lower bound (not saved) */
     MachineKind machine;          /* the machine it measured: MACHINE_NODES
                                      where its ranks ran on several hosts,
-                                     else whichever of MACHINE_BUS and
-                                     MACHINE_FULL fitted better */
+                                     else whichever of calib_fits' fitted
+                                     best */
+    MachineKind medium;           /* the memory machine its ranks share
+                                     (MACHINE_GPU: slices of one device;
+                                     MACHINE_HOST: a host's cores), whose
+                                     level calib_mem_level gives; any
+                                     other kind: none (files without it) */
+    double cache;                 /* bytes of the cache the ranks' data
+                                     passes through (ExecHost.cache_bytes;
+                                     0: unknown) */
     double fit_err[MACHINE_KIND_COUNT]; /* worst |measured / model - 1| of
                                      each machine fitted (calib_fits) */
     int nodes, per_node;          /* the hosts its ranks ran on, where
@@ -191,9 +199,30 @@ double calib_spread(const double *v, int n);
  * they take turns at the cores. */
 int calib_crowded(const Calib *c);
 
-/* The machines c is fitted to, into out[0 ..) (at most 3): `full` and
- * `bus`, and `nodes` where its ranks ran on several hosts. */
+/* The machines c is fitted to, into out[0 .. CALIB_MAX_FITS): `full`
+ * and `bus`, its memory machine (Calib.medium) where calib_mem_level
+ * gives one, and `nodes` where its ranks ran on several hosts. */
+#define CALIB_MAX_FITS 4
 int calib_fits(const Calib *c, MachineKind *out);
+
+/* The level of c's memory machine (machine.h's MemLevel), or -1 where c
+ * has none or did not measure beyond its cache:
+ *  - step: alpha (a step of one-element messages); call: the iteration's
+ *    latency (lat_iter);
+ *  - the curve: at each point the traffic's rate (a shared copy moves
+ *    half the footprint, read and written: the footprint's bytes, over
+ *    its step's time less a start), leaving out points whose time is all
+ *    start; on a host also one rank's (the point-to-point copy's), whose
+ *    work a core does alone;
+ *  - beta_mem (and beta_core), beyond the curve: the median of those
+ *    rates at footprints of at least 4 times the cache, never a point
+ *    inside it (-1 when no point lies that far out);
+ *  - shared reads; the copy-ins fused over the whole schedule.
+ * gamma: what reducing costs beyond the reduce's extra operand read at
+ * the traffic's rate (the shared reduce rate at `footprint` less that;
+ * not below 0). */
+int calib_mem_level(const Calib *c, double footprint, MemLevel *out,
+                    double *gamma);
 
 /* The parameters of the ranks' own links on machine k (MACHINE_BUS: the
  * shared ones, else the point-to-point ones) at a working set of

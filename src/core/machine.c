@@ -206,8 +206,34 @@ CvError machine_memory(Machine *m, MachineKind kind, int p,
     return e;
 }
 
+/* Curve y (ml->beta or ml->core) of ml at f (ml->npts > 0); `last`
+ * beyond it. */
+static double curve_at(const MemLevel *ml, const double *y, double last,
+                       double f)
+{
+    int n = ml->npts < MEM_MAX_PTS ? ml->npts : MEM_MAX_PTS;
+    if (!(f > ml->fp[0]))
+        return y[0];
+    for (int i = 1; i < n; i++)
+        if (f <= ml->fp[i]) {
+            double w = log(f / ml->fp[i - 1]) / log(ml->fp[i] / ml->fp[i - 1]);
+            return y[i - 1] + w * (y[i] - y[i - 1]);
+        }
+    return last;
+}
+
+double machine_mem_core_beta(const MemLevel *ml, double footprint)
+{
+    if (!(ml->beta_core > 0))
+        return 0;
+    return ml->npts > 0 ? curve_at(ml, ml->core, ml->beta_core, footprint)
+                        : ml->beta_core;
+}
+
 double machine_mem_beta(const MemLevel *ml, double footprint)
 {
+    if (ml->npts > 0)
+        return curve_at(ml, ml->beta, ml->beta_mem, footprint);
     if (!(ml->cache > 0) || !(ml->beta_cache > 0) || !(footprint > 0))
         return ml->beta_mem;
     double x = log2(footprint / ml->cache);

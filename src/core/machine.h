@@ -92,6 +92,8 @@ typedef struct {
                       (a NIC shared by a node's GPUs) */
 } MachineDim;
 
+#define MEM_MAX_PTS 12 /* points of a memory level's measured curve */
+
 /* Which copy-ins (a rank's input copied from its send buffer) an
  * executor leaves out of its timed runs. */
 typedef enum {
@@ -119,6 +121,17 @@ typedef struct {
     bool shared_reads; /* a source range several transfers of one step
                           read is read once (served from the cache) */
     MemFuse fuse;      /* which copy-ins the executor leaves out */
+    double beta_core;  /* s per byte of traffic one rank's work moves
+                          alone, the working set beyond the cache (0: one
+                          rank can use the whole medium, as a kernel on a
+                          GPU does) */
+    int npts;          /* a measured curve instead of the two rates
+                          (0: none): beta[i] s per byte of traffic at a
+                          working set of fp[i] bytes, core[i] one rank's,
+                          fp increasing; read linearly in log(footprint),
+                          the first below it, beta_mem and beta_core
+                          beyond the last */
+    double fp[MEM_MAX_PTS], beta[MEM_MAX_PTS], core[MEM_MAX_PTS];
 } MemLevel;
 
 /* A machine. Its links: for each dimension in order, DIM_RING and DIM_MESH
@@ -197,9 +210,13 @@ bool machine_is_memory(const Machine *m);
 bool machine_has_medium(const Machine *m);
 
 /* A memory machine's seconds per byte of traffic for a call whose
- * buffers take `footprint` bytes: beta_cache at most half the cache,
- * beta_mem from twice it, linear in log(footprint) between. */
+ * buffers take `footprint` bytes: its curve where it has one, else
+ * beta_cache at most half the cache, beta_mem from twice it, linear in
+ * log(footprint) between. */
 double machine_mem_beta(const MemLevel *ml, double footprint);
+
+/* The same for one rank's work alone (0: no limit of its own). */
+double machine_mem_core_beta(const MemLevel *ml, double footprint);
 
 /* Set m->nranks and m->nlinks from the dimensions m holds (a machine
  * built by hand, as a file's): CV_ERR_RANKS when they multiply to more

@@ -44,12 +44,13 @@ CvError pricer_init(Pricer *pr, const Machine *m)
     pr->touched = malloc((size_t)m->nlinks * sizeof *pr->touched);
     pr->reduced = calloc((size_t)m->nranks, sizeof *pr->reduced);
     pr->copied = calloc((size_t)m->nranks, sizeof *pr->copied);
+    pr->moved = calloc((size_t)m->nranks, sizeof *pr->moved);
     pr->rtouched = malloc((size_t)m->nranks * sizeof *pr->rtouched);
     pr->cnt = malloc(((size_t)m->nranks + 1) * sizeof *pr->cnt);
     pr->route = malloc((size_t)(pr->maxhops + 1) * sizeof *pr->route);
     pr->hop_used = malloc((size_t)(pr->maxhops + 1));
     if (!pr->bytes || !pr->msgs || !pr->touched || !pr->reduced ||
-        !pr->copied || !pr->rtouched || !pr->cnt || !pr->route ||
+        !pr->copied || !pr->moved || !pr->rtouched || !pr->cnt || !pr->route ||
         !pr->hop_used) {
         pricer_fini(pr);
         return CV_ERR_NOMEM;
@@ -64,6 +65,7 @@ void pricer_fini(Pricer *pr)
     free(pr->touched);
     free(pr->reduced);
     free(pr->copied);
+    free(pr->moved);
     free(pr->rtouched);
     free(pr->cnt);
     free(pr->rot);
@@ -106,14 +108,15 @@ static void clear_loads(Pricer *pr)
     }
     pr->ntouched = 0;
     for (int i = 0; i < pr->nrtouched; i++)
-        pr->reduced[pr->rtouched[i]] = pr->copied[pr->rtouched[i]] = 0;
+        pr->reduced[pr->rtouched[i]] = pr->copied[pr->rtouched[i]] =
+            pr->moved[pr->rtouched[i]] = 0;
     pr->nrtouched = 0;
 }
 
 /* Add local work to rank r's reduced or copied bytes. */
 static void rank_work(Pricer *pr, double *at, int r, double bytes)
 {
-    if (pr->reduced[r] == 0 && pr->copied[r] == 0)
+    if (pr->reduced[r] == 0 && pr->copied[r] == 0 && pr->moved[r] == 0)
         pr->rtouched[pr->nrtouched++] = r;
     at[r] += bytes;
 }
@@ -567,6 +570,10 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
  * out costs nothing, and a transfer whose source the step overwrites is
  * staged first: a copy more (its bytes read and written) and a second
  * start for the step.
+ * Where a rank's work has a rate of its own (a core moves less than the
+ * host's memory can: MemLevel's core rate), the traffic of the rank that
+ * does the most (a transfer's destination does it) at that rate bounds
+ * the step from below too.
  * Terms: a = the starts, b = the traffic's bytes, g = the most bytes a
  * rank reduces (gamma: what a rank's reducing costs beyond its traffic). */
 static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
@@ -593,8 +600,12 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
         if (f & MEMX_SKIP)
             continue;
         live++;
+        double own = 2.0 * (double)t->count; /* read and written */
         if (f & MEMX_STAGED) /* read into the stage, written there */
-            staged = true, writes += 2.0 * (double)t->count;
+            staged = true, writes += 2.0 * (double)t->count, own *= 2;
+        if (t->op == XFER_REDUCE)
+            own += (double)t->count;
+        rank_work(pr, pr->moved, t->dst, own * ts);
         writes += (double)t->count;
         sp[n++] = (Span){t->src, t->src_buf, t->src_off, t->src_off + t->count};
         if (t->op == XFER_REDUCE) {
@@ -613,10 +624,12 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
     else
         for (size_t i = 0; i < n; i++)
             reads += (double)(sp[i].hi - sp[i].lo);
+    double busiest = 0;
     for (int i = 0; i < pr->nrtouched; i++) {
         int r = pr->rtouched[i];
         out->terms.g = dmax(out->terms.g, pr->reduced[r]);
         out->copied = dmax(out->copied, pr->copied[r]);
+        busiest = dmax(busiest, pr->moved[r]);
     }
     double traffic = (reads + writes) * ts;
     int medium = 2 * m->nranks;
@@ -630,9 +643,11 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
     }
     if (terms_only)
         return CV_OK;
-    double beta = machine_mem_beta(ml, (double)sched_bytes(s));
+    double fp = (double)sched_bytes(s);
     out->t_alpha = out->terms.a * ml->step + (first ? ml->call : 0);
-    out->t_beta = traffic * beta;
+    /* the medium's rate, or one rank's where one does the most alone */
+    out->t_beta = dmax(traffic * machine_mem_beta(ml, fp),
+                       busiest * machine_mem_core_beta(ml, fp));
     out->busiest = live ? medium : -1;
     out->busiest_time = out->t_beta;
     out->time = out->t_alpha + out->t_beta + out->terms.g * m->gamma;

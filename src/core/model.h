@@ -90,6 +90,8 @@ typedef struct {
     int ntouched;       /* how many */
     double *reduced;    /* [nranks] bytes each rank reduced */
     double *copied;     /* [nranks] bytes each rank copied locally */
+    double *moved;      /* [nranks] bytes of traffic each rank's work
+                           moved (a memory machine) */
     int *rtouched;      /* ranks with reduced or copied bytes in it */
     int nrtouched;      /* how many */
     int *cnt;           /* [nranks + 1] a sort's counts */

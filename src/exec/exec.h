@@ -64,8 +64,12 @@ typedef struct {
                      r on host r / per_node) */
     size_t cache_bytes; /* the cache the ranks' data passes through, all
                            of it, where the backend knows it (cuda: the
-                           smallest L2 of its devices times the devices);
-                           0: unknown */
+                           smallest L2 of its devices times the devices;
+                           threads: the last-level cache); 0: unknown */
+    MachineKind memory; /* the memory machine the ranks share where they
+                           share one memory system (MACHINE_GPU: every
+                           rank on one device; MACHINE_HOST: threads of
+                           one process); MACHINE_FULL (0): they do not */
     char level[2][16]; /* with nodes: the names of the links within a
                           host and between hosts (mpi: "host", "net"; cuda,
                           whose hosts are its devices: "device", and "peer"

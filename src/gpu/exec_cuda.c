@@ -625,6 +625,7 @@ static void cuda_host(Executor *ex, ExecHost *out)
         if (x->dev[d].l2 > 0 && (!out->cache_bytes || (size_t)x->dev[d].l2 < out->cache_bytes))
             out->cache_bytes = (size_t)x->dev[d].l2;
     out->cache_bytes *= (size_t)x->ndev;
+    out->memory = x->ndev == 1 ? MACHINE_GPU : MACHINE_FULL;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d", name, x->ndev);
     gpu_placement(x, out->placement, sizeof out->placement);
     gpu_nodes(x, out);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "algos/algo.h"
@@ -555,11 +556,22 @@ static void derive(const Timings *tm, size_t nlat, const size_t *cnt,
     c->lat_iter = fmax(one - 2 * slope, 0);
 }
 
+#define FAR_MAX 8e9 /* bytes: the largest footprint a full calibration
+                       adds to reach 4 times the cache */
+
+/* Bytes of memory this host has (0: unknown). */
+static double host_memory(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? (double)pages * (double)size : 0;
+}
+
 /* Footprints measured: a ladder from inside the caches to well beyond.
  * A quick one ends at 256 MB, or where the backend knows the cache the
  * ranks' data passes through (`cache` bytes: the GPUs' L2), at the first
  * rung at least 4 times that (a GPU with 4 MB of L2: 32 MB; an H100's 50
- * MB: 256 MB). */
+ * MB: 256 MB). A full one adds 4 times the cache where its ladder ends
+ * below that. */
 static int footprints(const CalibOptions *o, size_t cache, double *out)
 {
     static const double full[] = {256e3, 1e6, 4e6, 8e6, 16e6, 32e6, 64e6,
@@ -576,6 +588,13 @@ static int footprints(const CalibOptions *o, size_t cache, double *out)
     for (int i = 0; i < n && m < CALIB_MAX_POINTS; i++)
         if (f[i] <= max || i == 0)
             out[m++] = f[i];
+    /* a full one reaches 4 times the cache, where memory's rate is (a
+       host whose last-level cache is large), within a quarter of the
+       host's memory and FAR_MAX */
+    double far = 4.0 * (double)cache;
+    if (!o->quick && cache && far > out[m - 1] && far <= max &&
+        far <= FAR_MAX && far <= host_memory() / 4 && m < CALIB_MAX_POINTS)
+        out[m++] = far;
     return m;
 }
 
@@ -585,7 +604,7 @@ static int footprints(const CalibOptions *o, size_t cache, double *out)
 static CvError fit_one(Bench *b, Calib *c, const Schedule *s)
 {
     double meas = 0;
-    MachineKind fits[3];
+    MachineKind fits[CALIB_MAX_FITS];
     int nfits = calib_fits(c, fits);
     CvError e = time_sched(b, s, &meas, NULL);
     for (int i = 0; !e && i < nfits; i++) {
@@ -632,9 +651,14 @@ static CvError fit_link(Bench *b, Calib *c, double bytes)
         if (e)
             return e;
     }
-    c->machine = c->fit_err[MACHINE_BUS] <= c->fit_err[MACHINE_FULL]
-                     ? MACHINE_BUS
-                     : MACHINE_FULL;
+    /* the least worst error; ties to the first (full, bus, memory) */
+    MachineKind fits[CALIB_MAX_FITS];
+    int nfits = calib_fits(c, fits);
+    c->machine = MACHINE_BUS;
+    for (int i = 0; i < nfits; i++)
+        if (fits[i] != MACHINE_NODES &&
+            c->fit_err[fits[i]] < c->fit_err[c->machine])
+            c->machine = fits[i];
     if (c->nodes > 1)
         c->machine = MACHINE_NODES;
     return CV_OK;
@@ -747,7 +771,8 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
     *out = (Calib){.nranks = p, .when = (long long)time(NULL),
                    .quick = o->quick, .machine = MACHINE_BUS,
-                   .cores = host.cores};
+                   .cores = host.cores, .medium = host.memory,
+                   .cache = (double)host.cache_bytes};
     if (pe.net) {
         out->nodes = host.nodes;
         out->per_node = host.per_node;

@@ -25,12 +25,14 @@
 #include "core/sanitize.h"
 #include "store/store.h"
 
-#define CALIB_VERSION 6      /* format of the saved file: 4 records the
+#define CALIB_VERSION 7      /* format of the saved file: 4 records the
                                 machine (the host), 5 names the machine
                                 fitted (link full|bus|nodes, was
                                 p2p|shared) and the hosts, 6 marks the
                                 values a plausibility rule replaced
-                                ("derived" lines) */
+                                ("derived" lines), 7 the memory the
+                                ranks share ("memory" line), which
+                                link may name */
 #define CALIB_OLDEST 3       /* the oldest format read (calib_read) */
 #define CALIB_KEYED 4        /* the oldest format loaded as this machine's
                                 (calib_load): 3 did not record it */
@@ -157,7 +159,7 @@ typedef struct {
 } Reader;
 
 enum { SEEN_BACKEND = NKEYS, SEEN_HOST, SEEN_LINK, SEEN_VERSION,
-       SEEN_LEVELS };
+       SEEN_LEVELS, SEEN_MEMORY };
 
 /* Refuse the file: "line N: ..." in r->why; returns -1. */
 static int refuse(Reader *r, const char *fmt, ...)
@@ -284,7 +286,8 @@ static int read_word(Reader *r, char **tok, int n)
             const char *word;
             MachineKind k;
         } fits[] = {{"full", MACHINE_FULL}, {"bus", MACHINE_BUS},
-                    {"nodes", MACHINE_NODES}, {"p2p", MACHINE_FULL},
+                    {"nodes", MACHINE_NODES}, {"gpu", MACHINE_GPU},
+                    {"host", MACHINE_HOST}, {"p2p", MACHINE_FULL},
                     {"shared", MACHINE_BUS}};
         for (size_t i = 0; i < sizeof fits / sizeof fits[0]; i++)
             if (!strcmp(tok[1], fits[i].word)) {
@@ -292,7 +295,7 @@ static int read_word(Reader *r, char **tok, int n)
                 return 0;
             }
         return refuse(r, "'%s' is not a machine a calibration fits (full, "
-                      "bus or nodes)", tok[1]);
+                      "bus, gpu, host or nodes)", tok[1]);
     }
     errno = 0;
     v = number_token(tok[1], 1) ? strtol(tok[1], &end, 10) : -1;
@@ -328,6 +331,31 @@ static int read_derived(Reader *r, char **tok, int n)
         return 0;
     }
     return refuse(r, "'derived' names no value a rule replaces");
+}
+
+/* "memory KIND CACHE ERR": the memory machine the ranks share (gpu or
+ * host), the bytes of its cache (more than 0) and that machine's fit
+ * error. -1 when refused. */
+static int read_memory(Reader *r, char **tok, int n)
+{
+    if (n != 4)
+        return refuse(r, "'memory' takes 3 values, not %d", n - 1);
+    MachineKind k = !strcmp(tok[1], "gpu")    ? MACHINE_GPU
+                    : !strcmp(tok[1], "host") ? MACHINE_HOST
+                                              : MACHINE_FULL;
+    if (k == MACHINE_FULL)
+        return refuse(r, "'memory' takes gpu or host, not '%.40s'", tok[1]);
+    char *end;
+    double cache = number_token(tok[2], 0) ? strtod(tok[2], &end) : -1;
+    if (!(cache > 0 && cache <= CALIB_MAX_FOOTPRINT) || *end)
+        return refuse(r, "the cache of 'memory', '%.40s', is not a size "
+                      "of bytes above 0", tok[2]);
+    double err = number_token(tok[3], 0) ? strtod(tok[3], &end) : -1;
+    if (!(err >= 0 && err <= CALIB_MAX_RATIO) || *end)
+        return refuse(r, "the fit error of 'memory', '%.40s', is not a "
+                      "ratio from 0 to %g", tok[3], CALIB_MAX_RATIO);
+    r->c->medium = k, r->c->cache = cache, r->c->fit_err[k] = err;
+    return 0;
 }
 
 /* Split line at blanks into tok[]; returns how many, or -1 when more than
@@ -372,6 +400,8 @@ static int read_line(Reader *r, char *line)
         }
         return 0;
     }
+    if (!strcmp(tok[0], "memory"))
+        return once(r, SEEN_MEMORY, "memory") ? -1 : read_memory(r, tok, n);
     if (!strcmp(tok[0], "derived"))
         return read_derived(r, tok, n);
     static const char *const words[] = {"backend", "link", "version"};
@@ -428,6 +458,10 @@ static int read_end(Reader *r)
         snprintf(r->why, r->whylen, "it has no nranks line");
     else if (!c->npoints)
         snprintf(r->why, r->whylen, "it has no point line");
+    else if ((c->machine == MACHINE_GPU || c->machine == MACHINE_HOST) &&
+             c->machine != c->medium)
+        snprintf(r->why, r->whylen, "its machine is %s, but it has no "
+                 "memory line of it", machine_kind_name(c->machine));
     else if (c->machine == MACHINE_NODES && !(r->seen & (1u << KEY_NODES)))
         snprintf(r->why, r->whylen, "its machine is nodes, but it has no "
                  "nodes line");
@@ -499,6 +533,9 @@ static int write_calib(FILE *f, void *ctx)
                 calib_level_ok(c->level[0]) ? c->level[0] : "host",
                 calib_level_ok(c->level[1]) ? c->level[1] : "net");
     fputc('\n', f);
+    if (c->medium == MACHINE_GPU || c->medium == MACHINE_HOST)
+        fprintf(f, "memory %s %.9g %.6g\n", machine_kind_name(c->medium),
+                c->cache, c->fit_err[c->medium]);
     fprintf(f, "unsteady %.6g\nprobe %.6g %.6g %.6g %.6g\n", c->unsteady,
             c->probe[0], c->probe[1], c->probe_clean[0], c->probe_clean[1]);
     fprintf(f, "state %.6g %.6g %d\n", c->state_ratio, c->state_clean,

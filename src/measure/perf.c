@@ -49,7 +49,7 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->cv = r.cv;
     CostTerms t;
     double what_if = 0;
-    MachineKind fits[3];
+    MachineKind fits[CALIB_MAX_FITS];
     int nfits = cal ? calib_fits(cal, fits) : 0;
     if (!native && cfg->what_if) { /* one machine: the same in every slot */
         e = model_machine_cost(s, cfg->what_if, false, &t, &what_if);

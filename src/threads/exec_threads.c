@@ -478,6 +478,8 @@ static void threads_host(Executor *ex, ExecHost *out)
     char model[96];
     cpu_model(model, sizeof model);
     out->cores = tx(ex)->cpus;
+    out->cache_bytes = copy_cache_bytes();
+    out->memory = MACHINE_HOST;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
              model[0] ? model : "unknown CPU", out->cores);
 }
