@@ -496,6 +496,72 @@ static void test_spec(void **state)
     assert_true(m.cls[1].alpha == 0 && fabs(m.cls[1].beta - 1 / 20e9) < 1e-22);
 }
 
+/* The memory machines by -T and by file: the defaults, each option
+ * where it lands, a file written and read back, and what is refused with
+ * its line. */
+static void test_memory_spec(void **state)
+{
+    (void)state;
+    SpecModel cm;
+    CliErr e;
+    Machine m, back;
+    spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e);
+    assert_int_equal(spec_parse("gpu", 4, &cm, &m, &e), 0);
+    assert_int_equal(m.kind, MACHINE_GPU);
+    assert_int_equal(m.nranks, 4);
+    assert_true(fabs(m.mem.step - 1.5e-6) < 1e-18);
+    assert_true(fabs(m.mem.beta_mem - 1 / 2.5e12) < 1e-25);
+    assert_true(m.mem.cache == 50e6 && m.mem.shared_reads);
+    assert_int_equal(spec_parse("host:8,step=3us,call=1us,bw=40,cache=16M,"
+                                "cachebw=200,reads=apart", 8, &cm, &m, &e), 0);
+    assert_int_equal(m.kind, MACHINE_HOST);
+    assert_true(fabs(m.mem.step - 3e-6) < 1e-18);
+    assert_true(fabs(m.mem.call - 1e-6) < 1e-18);
+    assert_true(fabs(m.mem.beta_mem - 1 / 40e9) < 1e-22);
+    assert_true(fabs(m.mem.beta_cache - 1 / 200e9) < 1e-22);
+    assert_true(m.mem.cache == 16.0 * (1 << 20) && !m.mem.shared_reads);
+    expect_spec("gpu,alpha=1us", 4, -1, "not an option of a memory machine");
+    expect_spec("gpu,reads=twice", 4, -1, "reads= takes shared");
+    expect_spec("gpu,bw=-1", 4, -1, "bw '-1'");
+    expect_spec("gpu:4x2", 8, -1, "takes one number");
+    /* a file: written and read back */
+    size_t need;
+    char buf[1024];
+    assert_int_equal(spec_parse("gpu,cache=40M,cachebw=5000,call=1us", 4,
+                                &cm, &m, &e), 0);
+    assert_int_equal(machine_file_write(&m, buf, sizeof buf, &need), CV_OK);
+    assert_true(need < sizeof buf);
+    MachineFileErr fe;
+    assert_int_equal(machine_file_parse(buf, need, GAMMA, &back, &fe), CV_OK);
+    assert_int_equal(back.kind, MACHINE_GPU);
+    assert_int_equal(back.nranks, 4);
+    assert_true(fabs(back.mem.beta_mem / m.mem.beta_mem - 1) < 1e-12);
+    assert_true(fabs(back.mem.beta_cache / m.mem.beta_cache - 1) < 1e-12);
+    assert_true(fabs(back.mem.step / m.mem.step - 1) < 1e-12);
+    assert_true(fabs(back.mem.call / m.mem.call - 1) < 1e-12);
+    assert_true(back.mem.cache == m.mem.cache);
+#define MEM_FILE "collviz_memory: gpu\nnpus_count: [4]\n"
+    expect_file_error(MEM_FILE "bandwidth: [0]\n", 3, "bandwidth must be from");
+    expect_file_error(MEM_FILE "bandwidth: [-2]\n", 3, "is not a number");
+    expect_file_error(MEM_FILE "bandwidth: [fast]\n", 3, "is not a number");
+    expect_file_error(MEM_FILE "bandwidth: [2500]\ncollviz_cache: 0\n"
+                      "collviz_cache_bandwidth: 6000\n", 4,
+                      "collviz_cache must be a size of bytes above 0");
+    expect_file_error(MEM_FILE "bandwidth: [2500]\ncollviz_cache: -1\n", 4,
+                      "is not a number");
+    expect_file_error(MEM_FILE "bandwidth: [2500]\ncollviz_cache: big\n", 4,
+                      "is not a number");
+    expect_file_error(MEM_FILE "bandwidth: [2500]\ncollviz_cache: 1e6\n", 4,
+                      "go together");
+    expect_file_error(MEM_FILE "bandwidth: [2500]\ntopology: [Ring]\n", 4,
+                      "a memory machine has no topology");
+    expect_file_error("collviz_memory: tpu\n", 1, "gpu or host");
+    expect_file_error("topology: [Ring]\nnpus_count: [4]\nbandwidth: [1]\n"
+                      "latency: [0]\ncollviz_step: 2\n", 5,
+                      "goes with collviz_memory");
+#undef MEM_FILE
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -510,6 +576,7 @@ int main(void)
         cmocka_unit_test(test_file_roundtrip),
         cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_spec),
+        cmocka_unit_test(test_memory_spec),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -372,7 +372,7 @@ static void cost_tree(const CollCall *c, CostTerms *out)
 static bool fits_tree(const AlgoArgs *args, char *why, size_t whylen)
 {
     const Machine *m = args->machine;
-    bool ok = (m->ndims == 2 || m->ndims == 1) && m->kind != MACHINE_BUS &&
+    bool ok = (m->ndims == 2 || m->ndims == 1) && !machine_has_medium(m) &&
               !m->dim[0].shared;
     for (int d = 0; ok && d < m->ndims; d++)
         ok = m->dim[d].kind == DIM_SWITCH && !m->dim[d].reduce;

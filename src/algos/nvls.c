@@ -102,7 +102,7 @@ static bool fits_nvls(const AlgoArgs *args, char *why, size_t whylen)
 {
     const Machine *m = args->machine;
     if (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH && m->dim[0].reduce &&
-        m->kind != MACHINE_BUS)
+        !machine_has_medium(m))
         return true;
     snprintf(why, whylen, "nvls is made for a switch that reduces and "
              "multicasts: give -T switch,reduce");

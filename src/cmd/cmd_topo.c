@@ -97,7 +97,23 @@ static void print_machine(const Machine *m)
     machine_describe(m, false, d, sizeof d);
     printf("# machine: %s\n# %d rank%s, %d links\n", d, m->nranks,
            m->nranks == 1 ? "" : "s", m->nlinks);
-    if (m->kind == MACHINE_BUS) {
+    if (machine_is_memory(m)) {
+        const MemLevel *ml = &m->mem;
+        printf("# the ranks share one memory (%s): a step costs one start "
+               "(%g us) whatever its transfers,\n# the first also the call's "
+               "(%g us), then its memory traffic (a copy reads and writes,\n"
+               "# a reduce reads two and writes one%s) at %g GB/s, or %g GB/s "
+               "where the call's\n# buffers fit half of the %g MB cache "
+               "(blended up to twice it)\n",
+               m->kind == MACHINE_GPU ? "a GPU's slices" : "a host's cores",
+               ml->step * 1e6, ml->call * 1e6,
+               ml->shared_reads ? "; a range several transfers read, once"
+                                : "",
+               1 / ml->beta_mem / 1e9,
+               ml->beta_cache > 0 ? 1 / ml->beta_cache / 1e9
+                                  : 1 / ml->beta_mem / 1e9,
+               ml->cache / 1e6);
+    } else if (m->kind == MACHINE_BUS) {
         printf("# every rank has a port up and down (class port: alpha per "
                "message) to one medium (class bus: every byte of a step)\n");
     } else {

@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_COUNT };
+enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_MEMORY,
+       K_STEP, K_CALL, K_CACHE, K_CACHE_BW, K_COUNT };
 
 static const char *const key_names[K_COUNT] = {
     "topology", "npus_count", "bandwidth", "latency", "collviz_alpha",
-    "collviz_gamma", "collviz_place",
+    "collviz_gamma", "collviz_place", "collviz_memory", "collviz_step",
+    "collviz_call", "collviz_cache", "collviz_cache_bandwidth",
 };
 
 /* What the file said, before it becomes a machine. */
@@ -63,6 +65,11 @@ static CvError parse_item(Parsed *p, int k, char *item, int line,
             return fail(e, line, "collviz_place is block or cyclic, not "
                         "'%.30s'", item);
         p->num[k][i] = !strcmp(item, "cyclic");
+    } else if (k == K_MEMORY) {
+        if (strcmp(item, "gpu") && strcmp(item, "host"))
+            return fail(e, line, "collviz_memory is gpu or host, not "
+                        "'%.30s'", item);
+        p->num[k][i] = !strcmp(item, "gpu") ? MACHINE_GPU : MACHINE_HOST;
     } else if (k == K_TOPO) {
         if (strlen(item) >= sizeof p->topo[i])
             return fail(e, line, "'%.30s' is not a topology", item);
@@ -102,7 +109,9 @@ static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
     if (k == K_COUNT)
         return fail(e, line, "unknown key '%.40s' (collviz reads topology, "
                     "npus_count, bandwidth, latency, collviz_alpha, "
-                    "collviz_gamma, collviz_place)", key);
+                    "collviz_gamma, collviz_place; for a memory machine "
+                    "collviz_memory, collviz_step, collviz_call, "
+                    "collviz_cache, collviz_cache_bandwidth)", key);
     if (p->n[k] || p->line[k])
         return fail(e, line, "%s is given twice", key_names[k]);
     p->line[k] = line;
@@ -140,11 +149,71 @@ static bool dim_kind(const char *name, DimKind *k, bool *reduce)
     return false;
 }
 
+/* A memory machine (collviz_memory): npus_count and bandwidth (its
+ * traffic's rate) of one value, its own keys, none of a network's. */
+static CvError build_memory(const Parsed *p, double gamma, Machine *m,
+                            MachineFileErr *e)
+{
+    static const int net[] = {K_TOPO, K_LAT, K_ALPHA, K_PLACE};
+    for (size_t i = 0; i < sizeof net / sizeof *net; i++)
+        if (p->line[net[i]])
+            return fail(e, p->line[net[i]], "a memory machine has no %s",
+                        key_names[net[i]]);
+    for (int k = K_NPUS; k <= K_BW; k++)
+        if (!p->n[k])
+            return fail(e, 0, "the file has no %s line", key_names[k]);
+    for (int k = K_NPUS; k < K_COUNT; k++)
+        if (p->n[k] > 1)
+            return fail(e, p->line[k], "%s takes one value", key_names[k]);
+    double np = p->num[K_NPUS][0], bw = p->num[K_BW][0];
+    if (np < 1 || np > MACHINE_MAX_RANKS || np != (int)np)
+        return fail(e, p->line[K_NPUS], "npus_count must be a whole number "
+                    "from 1 to %d", MACHINE_MAX_RANKS);
+    if (!(bw >= 1e-6 && bw <= 1e6))
+        return fail(e, p->line[K_BW], "bandwidth must be from 1e-06 to "
+                    "1e+06 GB/s of memory traffic");
+    if (p->n[K_CACHE] && !(p->num[K_CACHE][0] >= 1))
+        return fail(e, p->line[K_CACHE], "collviz_cache must be a size of "
+                    "bytes above 0");
+    if (p->n[K_CACHE] != p->n[K_CACHE_BW])
+        return fail(e, p->line[p->n[K_CACHE] ? K_CACHE : K_CACHE_BW],
+                    "collviz_cache and collviz_cache_bandwidth go together");
+    double cbw = p->num[K_CACHE_BW][0];
+    if (p->n[K_CACHE_BW] && !(cbw >= 1e-6 && cbw <= 1e6))
+        return fail(e, p->line[K_CACHE_BW], "collviz_cache_bandwidth must be "
+                    "from 1e-06 to 1e+06 GB/s");
+    if (p->num[K_STEP][0] > 1e6 || p->num[K_CALL][0] > 1e6)
+        return fail(e, p->line[p->num[K_STEP][0] > 1e6 ? K_STEP : K_CALL],
+                    "a step or a call takes at most 1 s (1e6 us)");
+    if (p->n[K_GAMMA] && !(p->num[K_GAMMA][0] >= 1e-6 &&
+                           p->num[K_GAMMA][0] <= 1e6))
+        return fail(e, p->line[K_GAMMA], "collviz_gamma must be from 1e-06 "
+                    "to 1e+06 GB/s");
+    MachineKind kind = (MachineKind)p->num[K_MEMORY][0];
+    MemLevel ml = machine_mem_default(kind);
+    ml.beta_mem = 1 / (bw * 1e9);
+    ml.step = p->n[K_STEP] ? p->num[K_STEP][0] * 1e-6 : ml.step;
+    ml.call = p->n[K_CALL] ? p->num[K_CALL][0] * 1e-6 : ml.call;
+    ml.cache = p->n[K_CACHE] ? p->num[K_CACHE][0] : ml.cache;
+    ml.beta_cache = p->n[K_CACHE_BW] ? 1 / (cbw * 1e9) : ml.beta_cache;
+    CvError err = machine_memory(m, kind, (int)np, &ml,
+                                 p->n[K_GAMMA] ? 1 / (p->num[K_GAMMA][0] * 1e9)
+                                               : 0);
+    (void)gamma; /* a memory machine's reducing is its traffic */
+    return err ? fail(e, 0, "the memory machine could not be built") : CV_OK;
+}
+
 /* The machine the keys describe. */
 static CvError build(const Parsed *p, double gamma, Machine *m,
                      MachineFileErr *e)
 {
     static const char *const axis[MACHINE_MAX_DIMS] = {"x", "y", "z", "w"};
+    if (p->n[K_MEMORY])
+        return build_memory(p, gamma, m, e);
+    for (int k = K_STEP; k < K_COUNT; k++)
+        if (p->line[k])
+            return fail(e, p->line[k], "%s goes with collviz_memory",
+                        key_names[k]);
     int nd = p->n[K_TOPO];
     if (!nd)
         return fail(e, 0, "the file has no topology line");
@@ -248,6 +317,31 @@ static const char *dim_text(const MachineDim *d)
                                               : dim_kind_name(d->kind);
 }
 
+/* A memory machine's keys (a measured curve is not written: its two
+ * rates, the cache's where there is one, stand for it). */
+static CvError write_memory(const Machine *m, char *buf, size_t len,
+                            size_t *need)
+{
+    const MemLevel *ml = &m->mem;
+    char desc[160];
+    machine_describe(m, true, desc, sizeof desc);
+    size_t n = put(buf, len, 0, "# %s, written by collviz topo\n", desc);
+    n = put(buf, len, n, "collviz_memory: %s\nnpus_count: [ %d ]\n"
+            "bandwidth: [ %.17g ]  # GB/s of memory traffic\n"
+            "collviz_step: %.17g  # us\ncollviz_call: %.17g  # us\n",
+            machine_kind_name(m->kind), m->nranks, 1 / ml->beta_mem / 1e9,
+            ml->step * 1e6, ml->call * 1e6);
+    if (ml->cache > 0 && ml->beta_cache > 0)
+        n = put(buf, len, n, "collviz_cache: %.17g  # bytes\n"
+                "collviz_cache_bandwidth: %.17g  # GB/s\n", ml->cache,
+                1 / ml->beta_cache / 1e9);
+    if (m->gamma > 0)
+        n = put(buf, len, n, "collviz_gamma: %.17g  # GB/s\n",
+                1 / m->gamma / 1e9);
+    *need = n;
+    return CV_OK;
+}
+
 CvError machine_file_write(const Machine *m, char *buf, size_t len,
                            size_t *need)
 {
@@ -255,6 +349,8 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
     *need = 0;
     if (m->kind == MACHINE_BUS)
         return CV_ERR_ARG;
+    if (machine_is_memory(m))
+        return write_memory(m, buf, len, need);
     for (int i = 0; i < m->ndims; i++)
         if (m->dim[i].shared)
             return CV_ERR_ARG;

@@ -14,7 +14,13 @@
  * (us per message on a link, per dimension; default 0),
  * `collviz_gamma` (GB/s a rank reduces; default the caller's) and
  * `collviz_place` (block, the default: rank r at place r; or cyclic:
- * ranks dealt round the last dimension first). Lists are
+ * ranks dealt round the last dimension first). A memory machine
+ * (machine.h) is `collviz_memory: gpu` or `host` with `npus_count` and
+ * `bandwidth` (GB/s of memory traffic) of one value, `collviz_step` and
+ * `collviz_call` (us), `collviz_cache` (bytes, above 0) with
+ * `collviz_cache_bandwidth` (GB/s), and `collviz_gamma`; no topology,
+ * latency, alpha or place; a key left out takes the kind's default
+ * (machine_mem_default). Lists are
  * flow lists on one line; `#` starts a comment. Pure: text in, text out. */
 #ifndef COLLVIZ_CORE_MACHINE_FILE_H
 #define COLLVIZ_CORE_MACHINE_FILE_H

@@ -85,7 +85,7 @@ static void ports(const Machine *m, int r, int i, int *up, int *down)
 
 static bool is_grid(const Machine *m)
 {
-    if (m->kind == MACHINE_BUS || m->ndims > 3)
+    if (machine_has_medium(m) || m->ndims > 3)
         return false;
     for (int i = 0; i < m->ndims; i++)
         if (m->dim[i].kind != DIM_RING && m->dim[i].kind != DIM_MESH)
@@ -241,7 +241,7 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
         char t[16];
         snprintf(t, sizeof t, "%*d", lw, r);
         topo_draw_node(c, x0 + i * pitch, y0, r, t);
-        if (m->kind == MACHINE_BUS)
+        if (machine_has_medium(m))
             up = 2 * r, down = 2 * r + 1;
         else
             ports(m, r, dim, &up, &down);
@@ -250,7 +250,7 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
         put_level(c, x0 + i * pitch + lw - 1, y0 + 1, lv, true);
     }
     int w = n * pitch - 1;
-    int lv = m->kind == MACHINE_BUS ? level2(c, 2 * m->nranks, -1) : top;
+    int lv = machine_has_medium(m) ? level2(c, 2 * m->nranks, -1) : top;
     for (int x = 0; x < w; x++)
         put_level(c, x0 + x, y0 + 2, lv, false);
     grid_printf(c->g, c->r, x0 + w + 1, y0 + 2, -1, ROLE_DIM, 0, "%s", name);
@@ -294,7 +294,7 @@ static int draw_switch(TopoCtx *c, Rect area)
     int p = m->nranks, rows = (p + per - 1) / per;
     if (rows * 3 > area.h)
         return -1;
-    const char *name = m->kind == MACHINE_BUS ? _("medium")
+    const char *name = machine_has_medium(m) ? _("medium")
                        : m->dim[0].reduce ? _("switch, multicasts")
                                           : _("switch");
     for (int i = 0; i < rows; i++)
@@ -313,7 +313,7 @@ static bool is_nodes(const Machine *m)
 
 static bool is_switch(const Machine *m)
 {
-    return m->kind == MACHINE_BUS ||
+    return machine_has_medium(m) ||
            (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH);
 }
 
