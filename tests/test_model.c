@@ -13,6 +13,7 @@
 #include "algos/algo.h"
 #include "core/model.h"
 #include "golden_fixture.h"
+#include "scene/spec.h"
 #include "run_bin.h"
 
 /* Linear broadcast from rank 0 in one step, then a local copy step. */
@@ -281,11 +282,91 @@ static void test_memory_compact(void **state)
     }
 }
 
+/* ------------------------------------------------ a machine's bound */
+
+static void spec_machine(const char *spec, int p, Machine *m)
+{
+    SpecModel cm;
+    CliErr e;
+    assert_int_equal(spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
+    if (spec_parse(spec, p, &cm, m, &e))
+        fail_msg("%s: %s", spec, e.msg);
+}
+
+/* By hand: allgather on torus:4x4 (alpha 1 us, 10 GB/s a link): 4 links
+ * a rank, ceil(log5 16) = 2 steps, 15 blocks of 8 B over 4 links: 2 us +
+ * 30 B x 0.1 ns. On gpu:4, broadcast of 2 floats out of place: 8 output
+ * elements to write (32 B) at the cache's 6000 GB/s, after the call's
+ * 2.3 us and a step's 1.5 us; in place the root's output holds its
+ * input: 6 elements. On a switch that sums: none. */
+static void test_bound_by_hand(void **state)
+{
+    (void)state;
+    Machine m;
+    double t;
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 16, .count = 2,
+                  .dtype = DT_FLOAT};
+    spec_machine("torus:4x4", 16, &m);
+    assert_true(model_machine_bound(&c, &m, &t));
+    assert_true(near(t, 2e-6 + 30 * 1e-10));
+    c = (CollCall){.kind = COLL_BROADCAST, .nranks = 4, .count = 2,
+                   .dtype = DT_FLOAT};
+    spec_machine("gpu", 4, &m);
+    assert_true(model_machine_bound(&c, &m, &t));
+    assert_true(near(t, 3.8e-6 + 32 / 6e12));
+    c.in_place = true;
+    assert_true(model_machine_bound(&c, &m, &t));
+    assert_true(near(t, 3.8e-6 + 24 / 6e12));
+    spec_machine("switch,reduce", 4, &m);
+    assert_false(model_machine_bound(&c, &m, &t));
+}
+
+/* And no schedule beats it: every algorithm that fits, every collective,
+ * on the network and memory machines, counts the ranks do not divide. */
+static void test_bound_holds(void **state)
+{
+    (void)state;
+    static const char *const specs[] = {
+        "torus:4x4", "mesh:4x4", "ring", "switch", "nodes:2x8",
+        "nodes:2x8,nic=shared", "full,lat=1us", "gpu", "host",
+        "host,cache=1K,cachebw=1000", "gpu,reads=apart"};
+    static const size_t counts[] = {1, 7, 1000, 100003};
+    for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
+        Machine m;
+        spec_machine(specs[i], 16, &m);
+        for (size_t a = 0; a < algo_count(); a++) {
+            const AlgoInfo *al = algo_at(a);
+            for (size_t k = 0; k < sizeof counts / sizeof *counts; k++)
+                for (int ip = 0; ip < 2; ip++) {
+                    CollCall c = {.kind = al->coll, .nranks = 16,
+                                  .count = counts[k], .dtype = DT_FLOAT,
+                                  .op = OP_SUM, .in_place = ip};
+                    Schedule s;
+                    double t, b;
+                    CostTerms terms;
+                    if (coll_check(&c) != CV_OK ||
+                        algo_generate_as(al, &c, &m, 0, &s, NULL, 0))
+                        continue;
+                    assert_int_equal(model_machine_cost(&s, &m, false,
+                                                        &terms, &t), CV_OK);
+                    assert_true(model_machine_bound(&c, &m, &b));
+                    if (t < b * (1 - 1e-9))
+                        fail_msg("%s on %s, count %zu%s: %g us beats the "
+                                 "bound %g us", al->name, specs[i], counts[k],
+                                 ip ? " in place" : "", t * 1e6, b * 1e6);
+                    sched_fini(&s);
+                }
+        }
+    }
+}
+
 /* ------------------------------------------- the textbook, unchanged */
 
-/* collviz model without -B and -T (and on the network machines) prints
- * what it printed before the memory machines came: tests/golden/
- * model_textbook.txt is the output of the build before them. */
+/* collviz model without -B and -T, and on -T bus, prints what it printed
+ * before the memory machines came (tests/golden/model_textbook.txt was
+ * that build's output, f8e5e4c); on a torus, nodes and a switch that
+ * sums every number but the bound column is that build's too (the bound
+ * is since the machine's own, model_machine_bound). */
 static void test_textbook_unchanged(void **state)
 {
     (void)state;
@@ -345,6 +426,8 @@ int main(void)
         cmocka_unit_test(test_memory_fusion),
         cmocka_unit_test(test_memory_rate),
         cmocka_unit_test(test_memory_compact),
+        cmocka_unit_test(test_bound_by_hand),
+        cmocka_unit_test(test_bound_holds),
         cmocka_unit_test(test_textbook_unchanged),
     };
     return cmocka_run_group_tests_name("model", tests, NULL, NULL);

@@ -214,6 +214,28 @@ static CvError model_algos(Model *m)
     return CV_OK;
 }
 
+/* What the bound column holds, in words. */
+static const char *bound_words(const Model *m, bool flat)
+{
+    const Machine *mc = &m->mach;
+    MachineKind k = m->cal ? m->cal->machine : mc->kind;
+    if (m->cal ? k == MACHINE_FULL || k == MACHINE_BUS : flat)
+        return "Chan et al.";
+    if (k == MACHINE_GPU || k == MACHINE_HOST)
+        return "this memory machine's: the call's start, a step's, and the "
+               "output's writes at the fastest rate its buffers allow";
+    if (k == MACHINE_NODES && m->cal)
+        return "this machine's: its ranks' links at their fastest";
+    Machine probe = *mc;
+    double s;
+    CollCall c = m->call;
+    if (!model_machine_bound(&c, &probe, &s))
+        return "none: no honest one on a switch that sums or a bus of "
+               "unequal parts, '-'";
+    return "this machine's: a rank's links reach L + 1 times as many ranks a "
+           "step and carry its bytes L at a time, at the least alpha and beta";
+}
+
 /* ---------------------------------------------------------------- costs */
 
 /* The alpha-beta-gamma parameters for a working set of `footprint` bytes:
@@ -401,8 +423,7 @@ static void model_header(Model *m, size_t last_count)
     printf("# sizes in bytes (nccl-tests meaning, whole blocks of %zu bytes), count "
            "in elements per block, times in us from each generated schedule;\n"
            "# '*' marks the best (ties go to the first listed), bound is the lower "
-           "bound (Chan et al.%s)\n", coll_size_bytes(&one),
-           flat ? "" : ", on full with --alpha --beta --gamma: not this machine's");
+           "bound (%s)\n", coll_size_bytes(&one), bound_words(m, flat));
     printf("# at the largest count, %zu: algorithm, steps, closed-form time (us%s), "
            "closed form\n", last_count, m->topo_given &&
            m->mach.kind != MACHINE_FULL && m->mach.kind != MACHINE_BUS
@@ -426,6 +447,30 @@ static void model_header(Model *m, size_t last_count)
     printf(" %12s  %s\n", "bound", "best");
 }
 
+/* The bound of call c (seconds; false: none): without -T and -B,
+ * Chan et al.'s at the command line's parameters; else the machine's own
+ * (model_machine_bound: a calibration's at the row's working set). */
+static bool row_bound(const Model *m, const CollCall *c, double *seconds)
+{
+    CostTerms lb;
+    Machine cm;
+    if (m->cal) {
+        if (m->cal->machine == MACHINE_FULL || m->cal->machine == MACHINE_BUS) {
+            ModelParams mp = model_params(m, m->footprint);
+            model_lower_bound(c, &lb);
+            *seconds = cost_time(&lb, &mp);
+            return true;
+        }
+        return calib_machine(m->cal, m->footprint, &cm) == CV_OK &&
+               model_machine_bound(c, &cm, seconds);
+    }
+    if (m->topo_given)
+        return model_machine_bound(c, &m->mach, seconds);
+    model_lower_bound(c, &lb);
+    *seconds = cost_time(&lb, &m->model.m);
+    return true;
+}
+
 /* One row of the table: the times of m->t at `count` (model_eval's, whose
  * working set the bound's parameters take), best marked. */
 static void model_row(const Model *m, size_t count, int best)
@@ -444,8 +489,11 @@ static void model_row(const Model *m, size_t count, int best)
                      (int)i == best ? "*" : "");
         printf(" %*s", col_width(m->algos[i]), cell);
     }
-    ModelParams mp = model_params(m, m->footprint);
-    printf(" %12.3f  %s\n", cost_time(&lb, &mp) * 1e6, algo_label(m, best));
+    double bound;
+    if (row_bound(m, &c, &bound))
+        printf(" %12.3f  %s\n", bound * 1e6, algo_label(m, best));
+    else
+        printf(" %12s  %s\n", "-", algo_label(m, best));
 }
 
 /* ------------------------------------------------------------ crossovers */

@@ -184,6 +184,22 @@ double model_step_time(const Schedule *s, size_t k, MachineKind f,
  * least bytes any algorithm must move and reduce per rank. */
 void model_lower_bound(const CollCall *c, CostTerms *out);
 
+/* The least time any schedule of c can take on machine m (seconds), or
+ * false where there is no honest bound (a switch that sums, a bus of
+ * unequal parameters):
+ *  - full and bus of one alpha, beta and gamma: model_lower_bound's;
+ *  - a memory machine: where some output element must be written, a
+ *    call's and a step's start and the writes at the fastest rate a
+ *    schedule's buffers can see (every output element not already
+ *    holding its value, in place);
+ *  - a network: a rank's L links (one a switch, two a ring's line, d - 1
+ *    a fully connected one's) reach L + 1 times as many ranks a step, at
+ *    the least alpha, and carry its bytes L at a time at the least beta:
+ *    ceil(log_(L+1) p) alpha + b beta / L + g gamma with Chan et al.'s
+ *    b and g. */
+bool model_machine_bound(const CollCall *c, const Machine *m,
+                         double *seconds);
+
 /* ceil(log2(p)) for p >= 1. */
 int model_log2_ceil(int p);
 
