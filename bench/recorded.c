@@ -1,6 +1,6 @@
 /* recorded.c - a recorded GPU run against the model, without a GPU.
  *
- * usage: recorded [-v] [-c CACHE_BYTES] DIR
+ * usage: recorded [-v] [-c CACHE_BYTES] [-f whole|next|none] DIR
  *
  * Reads DIR/run1-gpu-sh-p1.txt and DIR/run2-gpu-sh-p4-p2.txt (the H100
  * run of bench/results/raw/2026-11-26-gpu-h100, or another run with the
@@ -11,7 +11,8 @@
  * (collective, p, size) groups where the model's cheapest algorithm is
  * the fastest measured; -v: a line per row and per group. The run's
  * executor fused a copy-in only into a reduce of the next step
- * (MEM_FUSE_NEXT), so the machine is priced that way. Exit status 2 when
+ * (MEM_FUSE_NEXT), so the machine is priced that way (-f: another way,
+ * as today's backends, whole, or none). Exit status 2 when
  * the files cannot be read or lack a parameter. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,16 +26,23 @@ int main(int argc, char **argv)
 {
     int verbose = 0, i = 1;
     double cache = H100_L2;
+    MemFuse fuse = MEM_FUSE_NEXT;
     for (; i < argc && argv[i][0] == '-'; i++) {
         if (!strcmp(argv[i], "-v"))
             verbose = 1;
         else if (!strcmp(argv[i], "-c") && i + 1 < argc)
             cache = strtod(argv[++i], NULL);
+        else if (!strcmp(argv[i], "-f") && i + 1 < argc) {
+            const char *f = argv[++i];
+            fuse = !strcmp(f, "whole") ? MEM_FUSE_WHOLE
+                   : !strcmp(f, "none") ? MEM_FUSE_NONE : MEM_FUSE_NEXT;
+        }
         else
             break;
     }
     if (i + 1 != argc || !(cache > 0)) {
-        fprintf(stderr, "usage: recorded [-v] [-c CACHE_BYTES] DIR\n");
+        fprintf(stderr, "usage: recorded [-v] [-c CACHE_BYTES] "
+                        "[-f whole|next|none] DIR\n");
         return 2;
     }
     char p1[4096], p42[4096];
@@ -52,6 +60,7 @@ int main(int argc, char **argv)
         rec_free(&run);
         return 2;
     }
+    ml.fuse = fuse;
     printf("# level from the one-rank copies: step %.3f us, call %.3f us, "
            "memory %.0f GB/s of traffic, cache %.0f MB at %.0f GB/s\n",
            ml.step * 1e6, ml.call * 1e6, 1 / ml.beta_mem / 1e9, cache / 1e6,

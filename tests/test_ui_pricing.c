@@ -3,8 +3,8 @@
  * model` (the algorithm's column), a lesson's `time` query and the TUI's
  * predictor (its whole and the sum of its steps) give the same time, over
  * every collective and algorithm, rank counts 2 to 16 and sizes the rank
- * count does not divide; trace and model also on a torus and on nodes
- * (-T). Each value is compared with the core's price of the schedule,
+ * count does not divide; trace and model also on a torus, on nodes and
+ * on the memory machines (-T). Each value is compared with the core's price of the schedule,
  * whose own correctness test_machine.c checks by hand. */
 #include "cli_fixture.h"
 #include "sanitizer.h"
@@ -155,7 +155,8 @@ static void test_trace_and_model_on_machines(void **state)
                                         "mesh:2x8,lat=200ns",
                                         "switch,reduce", "bus,port.bw=1",
                                         "ring,lat=10us",
-                                        "nodes:2x8,place=cyclic,nic=shared"};
+                                        "nodes:2x8,place=cyclic,nic=shared",
+                                        "gpu", "host,cache=4K,cachebw=200"};
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);
         if (a->fits)
@@ -175,14 +176,15 @@ static void test_trace_and_model_on_machines(void **state)
 }
 
 /* perf's model column with -T: each algorithm's out-of-place model_us in
- * `perf --json` against the core's price of its schedule there. */
-static void test_perf_model_column(void **state)
+ * `perf --json` against the core's price of its schedule there (perf
+ * runs written-out schedules, whose copy-ins a memory machine prices as
+ * the backends fuse them). */
+static void perf_column(const char *topo, const char *named)
 {
-    (void)state;
     const char *path = "/tmp/collviz-test-pricing.json";
     Out o;
-    runf(&o, "perf allreduce -a all -p 4 -b 4K -e 4K -n 2 -w 1 -T torus:2x2,y.bw=2.5 "
-         "--json %s", path);
+    runf(&o, "perf allreduce -a all -p 4 -b 4K -e 4K -n 2 -w 1 -T %s "
+         "--json %s", topo, path);
     if (o.rc)
         fail_msg("perf: rc %d %s", o.rc, o.err);
     out_free(&o);
@@ -190,12 +192,12 @@ static void test_perf_model_column(void **state)
     assert_non_null(f);
     char *json = slurp(f); /* closes f */
     remove(path);
-    assert_non_null(strstr(json, "\"machine\": \"torus 2x2"));
+    assert_non_null(strstr(json, named));
     Machine m;
     SpecModel cm;
     CliErr e;
     assert_int_equal(spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
-    assert_int_equal(spec_parse("torus:2x2,y.bw=2.5", 4, &cm, &m, &e), 0);
+    assert_int_equal(spec_parse(topo, 4, &cm, &m, &e), 0);
     int seen = 0;
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);
@@ -223,6 +225,13 @@ static void test_perf_model_column(void **state)
     }
     assert_true(seen >= 5);
     free(json);
+}
+
+static void test_perf_model_column(void **state)
+{
+    (void)state;
+    perf_column("torus:2x2,y.bw=2.5", "\"machine\": \"torus 2x2");
+    perf_column("gpu", "\"machine\": \"gpu 4");
 }
 
 int main(void)
