@@ -122,5 +122,15 @@ int cmd_list(int argc, char **argv)
         if (!shown)
             printf("# %s: no algorithm registered\n", coll_name((CollKind)k));
     }
+    if (cli_has(&args, LIST_VERBOSE))
+        printf("# the formulas price a network: a per message at a port, b "
+               "per byte a link carries,\n#   local copies free. On a memory "
+               "machine (-T gpu, -T host: ranks sharing one GPU's\n#   or one "
+               "host's memory) a step costs one start (a launch, a barrier) "
+               "whatever its\n#   messages, then its memory traffic: a copy "
+               "reads and writes its bytes, a reduce\n#   reads two and "
+               "writes one, a range several transfers read is read once; so "
+               "the\n#   one-step algorithms (linear, direct, pairwise) win "
+               "there ('collviz model -T gpu')\n");
     return CLI_EXIT_OK;
 }

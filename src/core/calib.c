@@ -101,30 +101,31 @@ int calib_fits(const Calib *c, MachineKind *out)
     return n;
 }
 
-/* The traffic's rate of point i in s per byte: its footprint (a copy of
- * every rank's half moves, read and written, all of it) over the shared
- * benchmark's step time less a start. Not the cross benchmark's: on the
- * virtual machines measured it times their spells of slow cross-core
- * reads as much as the caches (bench/results). 0 where the time is no
- * more than the start (drowned in latency). */
+/* The traffic's rate of point i in s per byte: the shared benchmark's
+ * copy (beta_shared: its step's time beyond the start, over the bytes
+ * the ranks copy) reads and writes each byte, so twice its bytes are
+ * traffic. Not the cross benchmark's: on the virtual machines measured it
+ * times their spells of slow cross-core reads as much as the caches
+ * (bench/results). 0 where the point holds no rate of its own: a copy
+ * whose bytes drowned in the start takes the next larger point's rate
+ * (calibrate's fill), the same to the last bit. */
 static double point_traffic_beta(const Calib *c, int i)
 {
     const CalibPoint *pt = &c->pt[i];
-    double beta = pt->beta_shared;
-    double t = beta * pt->footprint / 2 - c->alpha;
-    return t > 0 && pt->footprint > 0 ? t / pt->footprint : 0;
+    if (i + 1 < c->npoints && pt->beta_shared == pt[1].beta_shared)
+        return 0;
+    return pt->beta_shared > 0 ? pt->beta_shared / 2 : 0;
 }
 
 static int dcmp(const void *a, const void *b);
 
-/* The same for one rank alone (the point-to-point benchmark: rank 0
- * copies its share, a footprint's 1 / (2 p), to rank 1). */
+/* The same for one rank alone: the point-to-point copy's. */
 static double point_core_beta(const Calib *c, int i)
 {
     const CalibPoint *pt = &c->pt[i];
-    double moved = pt->footprint / (2.0 * c->nranks);
-    double t = pt->beta_p2p * moved - c->alpha;
-    return t > 0 && moved > 0 ? t / (2 * moved) : 0;
+    if (i + 1 < c->npoints && pt->beta_p2p == pt[1].beta_p2p)
+        return 0;
+    return pt->beta_p2p > 0 ? pt->beta_p2p / 2 : 0;
 }
 
 /* The median of v[0 .. n) (n > 0), sorted in place. */
@@ -148,7 +149,8 @@ int calib_mem_level(const Calib *c, double footprint, MemLevel *out,
     bool cores = c->medium == MACHINE_HOST; /* a GPU's launch uses it all */
     if (!is_memory_kind(c->medium) || !(c->cache > 0) || !(c->alpha > 0))
         return -1;
-    *out = (MemLevel){.step = c->alpha, .call = c->lat_iter,
+    *out = (MemLevel){.step = c->lat_step > 0 ? c->lat_step : c->alpha,
+                      .call = c->lat_iter,
                       .cache = c->cache, .shared_reads = true,
                       .fuse = MEM_FUSE_WHOLE};
     for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++) {

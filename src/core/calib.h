@@ -207,13 +207,15 @@ int calib_fits(const Calib *c, MachineKind *out);
 
 /* The level of c's memory machine (machine.h's MemLevel), or -1 where c
  * has none or did not measure beyond its cache:
- *  - step: alpha (a step of one-element messages); call: the iteration's
- *    latency (lat_iter);
- *  - the curve: at each point the traffic's rate (a shared copy moves
- *    half the footprint, read and written: the footprint's bytes, over
- *    its step's time less a start), leaving out points whose time is all
- *    start; on a host also one rank's (the point-to-point copy's), whose
- *    work a core does alone;
+ *  - step: the step latency (lat_step: the slope of a chain's time over
+ *    its steps, less its messages' bytes; alpha where not measured);
+ *    call: the rest of the chain's time (lat_iter);
+ *  - the curve: at each point the traffic's rate (the shared copy's
+ *    beta_shared, its step's time beyond the start per byte copied: a
+ *    copy reads and writes, so half that per byte of traffic), leaving
+ *    out points whose copy drowned in the start (calibrate gave them the
+ *    next point's rate); on a host also one rank's (the point-to-point
+ *    copy's), whose work a core does alone;
  *  - beta_mem (and beta_core), beyond the curve: the median of those
  *    rates at footprints of at least 4 times the cache, never a point
  *    inside it (-1 when no point lies that far out);
