@@ -15,7 +15,11 @@
 #     once, the faster of memcpy and streaming stores; target 80% or more),
 #     and of sendrecv's (every rank copies its block into its neighbour's
 #     buffer: the same bytes across cores); and their out-of-place time
-#     over their in-place time (target: within 10%).
+#     over their in-place time (target: within 10%);
+#  4. each machine the calibration fitted (full, bus, its memory machine):
+#     the rows of 64 KiB to MAX within 25% of its model (target 80%) and
+#     its choice within 1.25x of the fastest (target 90%): the memory-
+#     machine issue's targets on this host.
 #
 # One calibration first (collviz calibrate, into a cache of this run's own),
 # then ROUNDS rounds, each running every collective's perf -a all once, one
@@ -188,10 +192,63 @@ EOF_COPY
             printf "  %-10s %-18s out of place %.3f us, in place %.3f us (out/in %.2f; target within 1.10);\n", c, a, t, ti, (ti > 0) ? t / ti : 0
             printf "             %d B read and written: %.2f GB/s, %.0f%% of the copy rate (target 80%%), %.0f%% of the sendrecv rate\n", rw, rate, (copy > 0) ? 100 * rate / copy : 0, (xcopy > 0) ? 100 * rate / xcopy : 0 }'
     done
+    # 4. the model's time, each machine the calibration fitted (full, bus,
+    # the memory machine): rows from 64 KiB to MAX out of place within
+    # 25% of it (each row's fastest round; the models from round 1's
+    # JSON, one calibration for all rounds), and its choice within 1.25x
+    echo
+    echo "## 4. each fitted machine: rows of 64 KiB to $max within 25% of its model (target 80%),"
+    echo "##    and its choice within 1.25x of the fastest (target 90%), out of place"
+    for f in "$raw"/*-r1.json; do
+        c=$(basename "$f" -r1.json)
+        case $c in limit_*) continue ;; esac
+        grep -o '"algorithm": "[^"]*", "size": [0-9]*,[^}]*}[^}]*"model_us": {[^}]*}' "$f" |
+            sed 's/"algorithm": "\([^"]*\)", "size": \([0-9]*\),.*"model_us": {\([^}]*\)}/\1 \2 \3/' |
+            tr -d '",:' | awk -v c="$c" '{ printf "M %s %s %s", c, $1, $2; for (i = 3; i < NF; i += 2) printf " %s %s", $i, $(i + 1); print "" }'
+    done > "$raw/models.txt"
+    for f in "$raw"/*.csv; do
+        c=$(basename "$f" .csv); c=${c%-r*}
+        sed "1d; s/^/$c,/" "$f"
+    done | awk -F, '$3 ~ /^[0-9]+$/ { k = $1 " " $2 " " $3; if (!(k in T) || $8 < T[k]) T[k] = $8 }
+        END { for (k in T) print "T", k, T[k] }' > "$raw/times.txt"
+    cat "$raw/times.txt" "$raw/models.txt" | awk '
+    $1 == "T" { T[$2, $3, $4] = $5; next }
+    $1 == "M" && $4 + 0 >= 65536 {
+        for (i = 5; i < NF; i += 2) {
+            m = $i; v = $(i + 1); k = $2 SUBSEP $3 SUBSEP $4
+            if (!(m in seen)) { seen[m] = 1; ms[++nm] = m }
+            MOD[m, k] = v; KEYS[k] = 1; G[$2 SUBSEP $4] = G[$2 SUBSEP $4] " " $3
+        }
+    }
+    END {
+        for (j = 1; j <= nm; j++) {
+            m = ms[j]; rows = 0; inb = 0
+            for (k in KEYS) if ((m, k) in MOD && (k in T) && MOD[m, k] > 0) {
+                rows++; r = T[k] / MOD[m, k]; if (r >= 0.75 && r <= 1.25) inb++
+            }
+            cases = 0; ok = 0
+            for (g in G) {
+                split(g, gs, SUBSEP); n = split(G[g], al, " "); best = ""; ch = ""
+                for (a = 1; a <= n; a++) {
+                    k = gs[1] SUBSEP al[a] SUBSEP gs[2]
+                    if (!(k in T) || !((m, k) in MOD)) continue
+                    if (best == "" || T[k] < T[gs[1], best, gs[2]]) best = al[a]
+                    if (ch == "" || MOD[m, k] < MOD[m, gs[1], ch, gs[2]]) ch = al[a]
+                }
+                if (best == "" || ch == "") continue
+                cases++; if (T[gs[1], ch, gs[2]] <= 1.25 * T[gs[1], best, gs[2]]) ok++
+            }
+            printf "  %-6s within 25%%: %d of %d rows (%.0f%%); choice within 1.25x: %d of %d (%.0f%%)\n",
+                   m, inb, rows, rows ? 100 * inb / rows : 0, ok, cases, cases ? 100 * ok / cases : 0
+        }
+    }'
+    echo "# the machine the calibration chose: $(grep -m1 'machine that fits' "$raw/calibrate.txt" | sed 's/^# machine that fits: //')"
+    echo "# the host's state: $(grep -m1 '^# host: over' "$raw/calibrate.txt" | sed 's/^# //') $(grep -A1 -m1 '^# host: over' "$raw/calibrate.txt" | tail -n 1 | sed 's/^#//')"
 } > "$out"
 # keep what the report read: the CSV, the copy-limit rows' JSON, the
 # calibration, the copies and any error output
 find "$raw" -name '*.err' -size 0 -exec rm -f {} +
 find "$raw" -name '*.json' ! -name 'limit_*' -exec rm -f {} +
+rm -f "$raw/times.txt"
 cat "$out"
 echo "choice.sh: wrote $out" >&2

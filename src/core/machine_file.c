@@ -149,6 +149,21 @@ static bool dim_kind(const char *name, DimKind *k, bool *reduce)
     return false;
 }
 
+/* Value i of npus_count (a whole number of ranks) and of bandwidth (GB/s
+ * `per` what); CV_ERR_ARG with the sentence of the one out of range. */
+static CvError size_and_bw(const Parsed *p, int i, const char *per,
+                           MachineFileErr *e)
+{
+    double np = p->num[K_NPUS][i], bw = p->num[K_BW][i];
+    if (np < 1 || np > MACHINE_MAX_RANKS || np != (int)np)
+        return fail(e, p->line[K_NPUS], "npus_count must hold whole numbers "
+                    "from 1 to %d", MACHINE_MAX_RANKS);
+    if (!(bw >= 1e-6 && bw <= 1e6))
+        return fail(e, p->line[K_BW], "bandwidth must be from 1e-06 to "
+                    "1e+06 GB/s %s", per);
+    return CV_OK;
+}
+
 /* A memory machine (collviz_memory): npus_count and bandwidth (its
  * traffic's rate) of one value, its own keys, none of a network's. */
 static CvError build_memory(const Parsed *p, double gamma, Machine *m,
@@ -166,12 +181,8 @@ static CvError build_memory(const Parsed *p, double gamma, Machine *m,
         if (p->n[k] > 1)
             return fail(e, p->line[k], "%s takes one value", key_names[k]);
     double np = p->num[K_NPUS][0], bw = p->num[K_BW][0];
-    if (np < 1 || np > MACHINE_MAX_RANKS || np != (int)np)
-        return fail(e, p->line[K_NPUS], "npus_count must be a whole number "
-                    "from 1 to %d", MACHINE_MAX_RANKS);
-    if (!(bw >= 1e-6 && bw <= 1e6))
-        return fail(e, p->line[K_BW], "bandwidth must be from 1e-06 to "
-                    "1e+06 GB/s of memory traffic");
+    if (size_and_bw(p, 0, "of memory traffic", e))
+        return CV_ERR_ARG;
     if (p->n[K_CACHE] && !(p->num[K_CACHE][0] >= 1))
         return fail(e, p->line[K_CACHE], "collviz_cache must be a size of "
                     "bytes above 0");
@@ -241,12 +252,8 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
                         "knows (Ring, FullyConnected, Switch; Mesh, "
                         "ReducingSwitch)", p->topo[i]);
         double np = p->num[K_NPUS][i], bw = p->num[K_BW][i];
-        if (np < 1 || np > MACHINE_MAX_RANKS || np != (int)np)
-            return fail(e, p->line[K_NPUS], "npus_count must hold whole "
-                        "numbers from 1 to %d", MACHINE_MAX_RANKS);
-        if (!(bw >= 1e-6 && bw <= 1e6))
-            return fail(e, p->line[K_BW], "bandwidth must be from 1e-06 to "
-                        "1e+06 GB/s per link per direction");
+        if (size_and_bw(p, i, "per link per direction", e))
+            return CV_ERR_ARG;
         if (p->num[K_LAT][i] > 1e9 || p->num[K_ALPHA][i] > 1e6)
             return fail(e, p->line[p->num[K_LAT][i] > 1e9 ? K_LAT : K_ALPHA],
                         "a latency is at most 1 s (1e9 ns), an alpha 1 s "

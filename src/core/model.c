@@ -577,37 +577,41 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
  * the step from below too.
  * Terms: a = the starts, b = the traffic's bytes, g = the most bytes a
  * rank reduces (gamma: what a rank's reducing costs beyond its traffic). */
-static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
-                            size_t nx, bool first, bool terms_only,
-                            StepPrice *out)
+/* What a memory step's live transfers do (memory_walk). */
+typedef struct {
+    double reads, writes; /* elements read (each once with shared reads)
+                             and written, the stages' copies included */
+    size_t live;          /* transfers not fused away */
+    bool staged;          /* a source staged first: a second start */
+    bool between;         /* a transfer between two ranks */
+} MemWalk;
+
+/* Walk the transfers xs[0 .. nx) of a step of s: the ranks' reduced,
+ * copied and moved bytes into pr, the slowest transfer's ranks into
+ * out, the traffic into *w. */
+static CvError memory_walk(Pricer *pr, const Schedule *s, const Transfer *xs,
+                           size_t nx, StepPrice *out, MemWalk *w)
 {
-    const Machine *m = pr->m;
-    const MemLevel *ml = &m->mem;
-    double ts = (double)dtype_size(s->call.dtype), writes = 0, reads = 0;
-    double biggest = -1;
-    if (scratch_fit(pr, nx))
-        return CV_ERR_NOMEM;
-    clear_loads(pr);
+    double ts = (double)dtype_size(s->call.dtype), biggest = -1;
     Span *sp = pr->scratch; /* room: 2 spans a transfer */
-    size_t n = 0, live = 0;
-    bool between = false, staged = false;
+    size_t n = 0;
     bool mine = xs >= s->xfers && xs < s->xfers + s->nxfers;
+    *w = (MemWalk){0};
     if (mine && memx_build(pr, s))
         return CV_ERR_NOMEM;
     for (size_t i = 0; i < nx; i++) {
         const Transfer *t = &xs[i];
         unsigned f = mine ? pr->memx[t - s->xfers] : 0;
-        double b = (double)t->count * ts;
+        double b = (double)t->count * ts, c = (double)t->count;
         if (f & MEMX_SKIP)
             continue;
-        live++;
-        double own = 2.0 * (double)t->count; /* read and written */
+        w->live++;
+        double own = 2 * c; /* read and written */
         if (f & MEMX_STAGED) /* read into the stage, written there */
-            staged = true, writes += 2.0 * (double)t->count, own *= 2;
-        if (t->op == XFER_REDUCE)
-            own += (double)t->count;
-        rank_work(pr, pr->moved, t->dst, own * ts);
-        writes += (double)t->count;
+            w->staged = true, w->writes += 2 * c, own *= 2;
+        rank_work(pr, pr->moved, t->dst,
+                  (own + (t->op == XFER_REDUCE ? c : 0)) * ts);
+        w->writes += c;
         sp[n++] = (Span){t->src, t->src_buf, t->src_off, t->src_off + t->count};
         if (t->op == XFER_REDUCE) {
             sp[n++] = (Span){t->dst, t->dst_buf, t->dst_off,
@@ -616,15 +620,31 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
         } else if (t->src == t->dst) {
             rank_work(pr, pr->copied, t->dst, b);
         }
-        between |= t->src != t->dst;
+        w->between |= t->src != t->dst;
         if (b > biggest)
             biggest = b, out->crit_src = t->src, out->crit_dst = t->dst;
     }
-    if (ml->shared_reads)
-        reads = spans_union(sp, n);
+    if (pr->m->mem.shared_reads)
+        w->reads = spans_union(sp, n);
     else
         for (size_t i = 0; i < n; i++)
-            reads += (double)(sp[i].hi - sp[i].lo);
+            w->reads += (double)(sp[i].hi - sp[i].lo);
+    return CV_OK;
+}
+
+static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
+                            size_t nx, bool first, bool terms_only,
+                            StepPrice *out)
+{
+    const Machine *m = pr->m;
+    const MemLevel *ml = &m->mem;
+    MemWalk w;
+    if (scratch_fit(pr, nx))
+        return CV_ERR_NOMEM;
+    clear_loads(pr);
+    CvError e = memory_walk(pr, s, xs, nx, out, &w);
+    if (e)
+        return e;
     double busiest = 0;
     for (int i = 0; i < pr->nrtouched; i++) {
         int r = pr->rtouched[i];
@@ -632,15 +652,15 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
         out->copied = dmax(out->copied, pr->copied[r]);
         busiest = dmax(busiest, pr->moved[r]);
     }
-    double traffic = (reads + writes) * ts;
+    double traffic = (w.reads + w.writes) * (double)dtype_size(s->call.dtype);
     int medium = 2 * m->nranks;
-    out->terms.a = live ? 1 + staged : 0;
+    out->terms.a = w.live ? 1 + w.staged : 0;
     out->terms.b = traffic;
-    out->terms.steps = between;
-    if (live) {
+    out->terms.steps = w.between;
+    if (w.live) {
         touch(pr, medium);
         pr->bytes[medium] = traffic;
-        pr->msgs[medium] = (int)(live < INT_MAX ? live : INT_MAX);
+        pr->msgs[medium] = (int)(w.live < INT_MAX ? w.live : INT_MAX);
     }
     if (terms_only)
         return CV_OK;
@@ -649,7 +669,7 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
     /* the medium's rate, or one rank's where one does the most alone */
     out->t_beta = dmax(traffic * machine_mem_beta(ml, fp),
                        busiest * machine_mem_core_beta(ml, fp));
-    out->busiest = live ? medium : -1;
+    out->busiest = w.live ? medium : -1;
     out->busiest_time = out->t_beta;
     out->time = out->t_alpha + out->t_beta + out->terms.g * m->gamma;
     return CV_OK;

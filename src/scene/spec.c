@@ -102,6 +102,20 @@ static int kind_of(const char *s, MachineKind *k)
     return -1;
 }
 
+/* A memory machine of p ranks: its kind's level, where --alpha is a
+ * step's start, --beta the traffic's rate and --gamma what reducing costs
+ * beyond its traffic (none unless given). */
+static CvError memory_kind(MachineKind k, int p, const SpecModel *cm,
+                           Machine *out)
+{
+    MemLevel ml = machine_mem_default(k);
+    if (cm->given[0])
+        ml.step = cm->m.alpha;
+    if (cm->given[1])
+        ml.beta_mem = cm->m.beta;
+    return machine_memory(out, k, p, &ml, cm->given[2] ? cm->m.gamma : 0);
+}
+
 /* The shape part: dimensions by kind. */
 static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
                       bool shared, const SpecModel *cm, Machine *out,
@@ -142,18 +156,7 @@ static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
     case MACHINE_BUS: err = machine_bus(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
     case MACHINE_NODES: err = machine_nodes(out, sizes[0], sizes[1], shared, mp->gamma); break;
     case MACHINE_GPU:
-    case MACHINE_HOST: {
-        /* --alpha is a step's start, --beta the traffic's rate, --gamma
-           what reducing costs beyond its traffic (none unless given) */
-        MemLevel ml = machine_mem_default(k);
-        if (cm->given[0])
-            ml.step = mp->alpha;
-        if (cm->given[1])
-            ml.beta_mem = mp->beta;
-        err = machine_memory(out, k, sizes[0], &ml,
-                             cm->given[2] ? mp->gamma : 0);
-        break;
-    }
+    case MACHINE_HOST: err = memory_kind(k, sizes[0], cm, out); break;
     case MACHINE_SWITCH:
     case MACHINE_RING:
     case MACHINE_TORUS:
