@@ -202,7 +202,7 @@ EOF_COPY
     for f in "$raw"/*-r1.json; do
         c=$(basename "$f" -r1.json)
         case $c in limit_*) continue ;; esac
-        grep -o '"algorithm": "[^"]*", "size": [0-9]*,[^}]*}[^}]*"model_us": {[^}]*}' "$f" |
+        grep -o '"algorithm": "[^"]*", "size": [0-9]*,[^}]*"model_us": {[^}]*}' "$f" |
             sed 's/"algorithm": "\([^"]*\)", "size": \([0-9]*\),.*"model_us": {\([^}]*\)}/\1 \2 \3/' |
             tr -d '",:' | awk -v c="$c" '{ printf "M %s %s %s", c, $1, $2; for (i = 3; i < NF; i += 2) printf " %s %s", $i, $(i + 1); print "" }'
     done > "$raw/models.txt"
