@@ -243,7 +243,7 @@ EOF_COPY
         }
     }'
     echo "# the machine the calibration chose: $(grep -m1 'machine that fits' "$raw/calibrate.txt" | sed 's/^# machine that fits: //')"
-    echo "# the host's state: $(grep -m1 '^# host: over' "$raw/calibrate.txt" | sed 's/^# //') $(grep -A1 -m1 '^# host: over' "$raw/calibrate.txt" | tail -n 1 | sed 's/^#//')"
+    echo "# the host's state: $(grep -A1 -m1 '^# host: over' "$raw/calibrate.txt" | sed 's/^#[[:space:]]*//' | tr '\n' ' ')"
 } > "$out"
 # keep what the report read: the CSV, the copy-limit rows' JSON, the
 # calibration, the copies and any error output

@@ -882,7 +882,8 @@ static void test_machine_nodes(void **state)
  * 1, 4 and 8 MB: a copy reads and writes, so the traffic's are half,
  * 0.5, 2, 5 and 6 ps; memory the median of those at 4 times the cache
  * and beyond, 5.5 ps. One rank (host): the pair's 16, 18, 20 and 22 ps,
- * half of each in traffic (4 MB: 10 ps; beyond the curve 10.5).
+ * half of each in traffic (4 MB: 10 ps; beyond the curve 10.5); a
+ * fresh read's (the cross copy's, set at twice the shared) 10 and 11.
  * A point given its larger neighbour's rate (drowned in the start) is
  * left out of the curve. */
 static void test_mem_level(void **state)
@@ -895,6 +896,7 @@ static void test_mem_level(void **state)
     for (int i = 0; i < 4; i++)
         c.pt[i] = (CalibPoint){.footprint = fp[i], .beta_shared = sh[i],
                                .beta_p2p = 1.6e-11 + 0.2e-11 * i,
+                               .beta_cross = 2 * sh[i],
                                .gamma_shared = 1e-11};
     MemLevel ml;
     double g;
@@ -928,6 +930,8 @@ static void test_mem_level(void **state)
     assert_int_equal(calib_mem_level(&c, 4e6, &ml, &g), 0);
     assert_close(ml.core[1], 1e-11);
     assert_close(ml.beta_core, 1.05e-11);
+    assert_close(ml.fresh[1], 1e-11); /* the cross copy's, twice shared */
+    assert_close(ml.beta_fresh, 1.1e-11);
     assert_int_equal(calib_machine_of(&c, MACHINE_GPU, 4e6, &m), CV_ERR_ARG);
     c.cache = 3e6; /* 12 MB and beyond: nothing measured there */
     assert_int_equal(calib_mem_level(&c, 4e6, &ml, &g), -1);

@@ -140,6 +140,35 @@ static void expect_refused(const char *text, size_t n, const char *const *says)
 
 /* Each field at the edge of its range loads; one step beyond is refused,
  * naming the line and the value. */
+/* A calibration saved before the memory machines (format 6, as the
+ * threads backend wrote it on this machine) still loads as it was: its
+ * machine bus, no memory machine, fitted to full and bus only. */
+static void test_format6_loads(void **state)
+{
+    (void)state;
+    const char *text =
+        "version 6\nbackend threads\nhost " HOST "\nnranks 2\ncores 2\n"
+        "when 1795876766\nquick 1\nalpha 2.88471875e-07\n"
+        "msg 2.88471875e-07\nlat 4.39800434e-07 4.80152195e-07\nlink bus\n"
+        "fit 0.876478 0.307792\nunsteady 1.17426\n"
+        "probe 4.28373 4.03061 4.1384e-05 4.3723e-05\n"
+        "state 4.02115 4.41015e-05 6\n"
+        "point 1000000 4.81794076e-12 9.56950829e-12 2.73502402e-12 "
+        "4.73849551e-12 2.57562656e-11\n"
+        "point 256000000 2.8e-11 5.8e-11 3.5e-12 7.2e-12 3.5e-11\n";
+    Calib c;
+    char why[512];
+    assert_int_equal(parse(text, &c, why, sizeof why), CV_OK);
+    assert_int_equal(c.machine, MACHINE_BUS);
+    assert_true(c.medium != MACHINE_GPU && c.medium != MACHINE_HOST);
+    assert_true(c.cache == 0);
+    MachineKind fits[CALIB_MAX_FITS];
+    assert_int_equal(calib_fits(&c, fits), 2);
+    Machine m;
+    assert_int_equal(calib_machine(&c, 1e6, &m), CV_OK);
+    assert_int_equal(m.kind, MACHINE_BUS);
+}
+
 static void test_ranges(void **state)
 {
     (void)state;
@@ -513,6 +542,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_ranges, cache_setup, cache_teardown),
+        cmocka_unit_test_setup_teardown(test_format6_loads, cache_setup,
+                                        cache_teardown),
         cmocka_unit_test_setup_teardown(test_never_misread, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_not_a_file, cache_setup,

@@ -231,6 +231,38 @@ static void test_memory_fusion(void **state)
     sched_fini(&s);
 }
 
+/* Fresh reads by hand, a host of 2 ranks (1 ns a byte of traffic, 3 ns
+ * for a fresh read, no call): rank 0's input goes to rank 1 (in place:
+ * it lies in rank 0's output, written by no step yet: 8 elements of
+ * traffic at 1 ns), then rank 1 sends it back into rank 0's scratch,
+ * reading what step 0 wrote into its own output (8 at 3 ns). */
+static void test_memory_fresh(void **state)
+{
+    (void)state;
+    Schedule s;
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 2, .count = 4,
+                  .dtype = DT_FLOAT, .in_place = true};
+    assert_int_equal(sched_init(&s, &c, "there and back"), CV_OK);
+    sched_tmp_all(&s, 4);
+    sched_step(&s, "there");
+    sched_copy(&s, 0, BUF_RECV, 0, 1, BUF_RECV, 0, 4);
+    sched_copy(&s, 1, BUF_RECV, 4, 0, BUF_RECV, 4, 4);
+    sched_step(&s, "back");
+    sched_copy(&s, 1, BUF_RECV, 0, 0, BUF_TMP, 0, 4);
+    assert_int_equal(sched_end(&s), CV_OK);
+    MemLevel ml = {.step = 1e-6, .beta_mem = 1e-9, .beta_fresh = 3e-9,
+                   .shared_reads = true};
+    Machine m;
+    assert_int_equal(machine_memory(&m, MACHINE_HOST, 2, &ml, 0), CV_OK);
+    double got;
+    CostTerms t;
+    assert_int_equal(model_machine_cost(&s, &m, false, &t, &got), CV_OK);
+    /* step 0: 16 elements of traffic (64 B) at 1 ns; step 1: 8 (32 B)
+       fresh at 3 ns */
+    assert_true(near(got, 2e-6 + 64e-9 + 32 * 3e-9));
+    sched_fini(&s);
+}
+
 /* The rate by working set: the cache's at half the cache and below, the
  * memory's at twice it and above, halfway (in log size) at the cache. */
 static void test_memory_rate(void **state)
@@ -424,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_memory_star),
         cmocka_unit_test(test_memory_staged),
         cmocka_unit_test(test_memory_fusion),
+        cmocka_unit_test(test_memory_fresh),
         cmocka_unit_test(test_memory_rate),
         cmocka_unit_test(test_memory_compact),
         cmocka_unit_test(test_bound_by_hand),

@@ -147,7 +147,40 @@ static void test_every_view_on_full(void **state)
         }
 }
 
-/* trace and model on machines given with -T. */
+/* The TUI's predictor (its whole and the sum of its steps) and a
+ * lesson's time query on the memory machine of scene line `line` give
+ * trace's time t. */
+static void views_on_memory(const char *line, double t)
+{
+    SceneSpec sc;
+    CliErr e;
+    if (scene_opts_parse_line(line, &scene_limits_trace, &sc, &e))
+        fail_msg("%s: %s", line, e.msg);
+    Schedule s;
+    assert_int_equal(algo_generate_on(sc.algo, &sc.call, &sc.machine.mach, &s,
+                                      NULL, 0), CV_OK);
+    Predictor pr;
+    predictor_defaults(&pr);
+    predictor_machine(&pr, &sc.machine.mach);
+    Value whole = predictor_total(&pr, &s);
+    assert_true(whole.valid);
+    near(whole.v, t, 1e-15, "the TUI's whole", line);
+    double steps = 0;
+    for (size_t k = 0; k < s.nsteps; k++) {
+        Value st = predictor_step(&pr, &s, k);
+        assert_true(st.valid);
+        steps += st.v;
+    }
+    near(steps, t, 1e-12 * t, "the sum of the TUI's steps", line);
+    QueryValue v;
+    char why[256];
+    assert_int_equal(query_eval("time", &sc, line, &v, why, sizeof why), 0);
+    near(v.num * 1e-6, t, 0.005e-6, "the time query", line);
+    sched_fini(&s);
+}
+
+/* trace and model on machines given with -T; on the memory machines
+ * also the TUI and a lesson's query. */
 static void test_trace_and_model_on_machines(void **state)
 {
     (void)state;
@@ -171,6 +204,8 @@ static void test_trace_and_model_on_machines(void **state)
             double t = trace_time(args);
             near(model_time(coll_name(a->coll), a->name, 16, bytes, topos[k]),
                  t, 0.0005e-6, "model -T", args);
+            if (!strncmp(topos[k], "gpu", 3) || !strncmp(topos[k], "host", 4))
+                views_on_memory(args, t);
         }
     }
 }

@@ -128,6 +128,16 @@ static double point_core_beta(const Calib *c, int i)
     return pt->beta_p2p > 0 ? pt->beta_p2p / 2 : 0;
 }
 
+/* The same for the cross benchmark's copy: every rank copies what another
+ * rank wrote the step before. */
+static double point_fresh_beta(const Calib *c, int i)
+{
+    const CalibPoint *pt = &c->pt[i];
+    if (i + 1 < c->npoints && pt->beta_cross == pt[1].beta_cross)
+        return 0;
+    return pt->beta_cross > 0 ? pt->beta_cross / 2 : 0;
+}
+
 /* The median of v[0 .. n) (n > 0), sorted in place. */
 static double median(double *v, int n)
 {
@@ -145,7 +155,8 @@ int calib_mem_level(const Calib *c, double footprint, MemLevel *out,
                     double *gamma)
 {
     double far[CALIB_MAX_POINTS], far_core[CALIB_MAX_POINTS];
-    int nfar = 0, ncore = 0;
+    double far_fresh[CALIB_MAX_POINTS];
+    int nfar = 0, ncore = 0, nfresh = 0;
     bool cores = c->medium == MACHINE_HOST; /* a GPU's launch uses it all */
     if (!is_memory_kind(c->medium) || !(c->cache > 0) || !(c->alpha > 0))
         return -1;
@@ -156,16 +167,19 @@ int calib_mem_level(const Calib *c, double footprint, MemLevel *out,
     for (int i = 0; i < c->npoints && i < CALIB_MAX_POINTS; i++) {
         double b = point_traffic_beta(c, i);
         double k = cores ? point_core_beta(c, i) : 0;
-        if (!(b > 0) || (cores && !(k > 0)))
+        double x = cores ? point_fresh_beta(c, i) : 0;
+        if (!(b > 0) || (cores && (!(k > 0) || !(x > 0))))
             continue;
         /* (a file keeps 9 digits of a footprint made to be 4 times) */
         if (c->pt[i].footprint >= 4 * c->cache * (1 - 1e-8)) {
             far[nfar++] = b;
             far_core[ncore++] = k;
+            far_fresh[nfresh++] = x;
         }
         if (out->npts < MEM_MAX_PTS) {
             out->fp[out->npts] = c->pt[i].footprint;
             out->core[out->npts] = k;
+            out->fresh[out->npts] = x;
             out->beta[out->npts++] = b;
         }
     }
@@ -173,6 +187,7 @@ int calib_mem_level(const Calib *c, double footprint, MemLevel *out,
         return -1;
     out->beta_mem = median(far, nfar);
     out->beta_core = cores ? median(far_core, ncore) : 0;
+    out->beta_fresh = cores ? median(far_fresh, nfresh) : 0;
     double red = interp(c, footprint, offsetof(CalibPoint, gamma_shared));
     double traffic = machine_mem_beta(out, footprint);
     *gamma = red > traffic ? red - traffic : 0;

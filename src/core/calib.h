@@ -215,8 +215,9 @@ int calib_fits(const Calib *c, MachineKind *out);
  *    copy reads and writes, so half that per byte of traffic), leaving
  *    out points whose copy drowned in the start (calibrate gave them the
  *    next point's rate); on a host also one rank's (the point-to-point
- *    copy's), whose work a core does alone;
- *  - beta_mem (and beta_core), beyond the curve: the median of those
+ *    copy's), whose work a core does alone, and a fresh read's (the
+ *    cross copy's: reading what another rank has just written);
+ *  - beta_mem (beta_core, beta_fresh), beyond the curve: the median of those
  *    rates at footprints of at least 4 times the cache, never a point
  *    inside it (-1 when no point lies that far out);
  *  - shared reads; the copy-ins fused over the whole schedule.

@@ -230,6 +230,14 @@ double machine_mem_core_beta(const MemLevel *ml, double footprint)
                         : ml->beta_core;
 }
 
+double machine_mem_fresh_beta(const MemLevel *ml, double footprint)
+{
+    if (!(ml->beta_fresh > 0))
+        return machine_mem_beta(ml, footprint);
+    return ml->npts > 0 ? curve_at(ml, ml->fresh, ml->beta_fresh, footprint)
+                        : ml->beta_fresh;
+}
+
 double machine_mem_beta(const MemLevel *ml, double footprint)
 {
     if (ml->npts > 0)

@@ -125,13 +125,19 @@ typedef struct {
                           alone, the working set beyond the cache (0: one
                           rank can use the whole medium, as a kernel on a
                           GPU does) */
+    double beta_fresh; /* s per byte of traffic of a transfer that reads
+                          what another rank wrote in the call (its lines
+                          in that core's cache), beyond the cache (0: as
+                          any other) */
     int npts;          /* a measured curve instead of the two rates
                           (0: none): beta[i] s per byte of traffic at a
                           working set of fp[i] bytes, core[i] one rank's,
+                          fresh[i] a fresh read's,
                           fp increasing; read linearly in log(footprint),
                           the first below it, beta_mem and beta_core
                           beyond the last */
     double fp[MEM_MAX_PTS], beta[MEM_MAX_PTS], core[MEM_MAX_PTS];
+    double fresh[MEM_MAX_PTS]; /* beta_fresh's curve */
 } MemLevel;
 
 /* A machine. Its links: for each dimension in order, DIM_RING and DIM_MESH
@@ -217,6 +223,10 @@ double machine_mem_beta(const MemLevel *ml, double footprint);
 
 /* The same for one rank's work alone (0: no limit of its own). */
 double machine_mem_core_beta(const MemLevel *ml, double footprint);
+
+/* The same for a transfer reading what another rank wrote in the call
+ * (machine_mem_beta's where the level has no rate of its own for it). */
+double machine_mem_fresh_beta(const MemLevel *ml, double footprint);
 
 /* Set m->nranks and m->nlinks from the dimensions m holds (a machine
  * built by hand, as a file's): CV_ERR_RANKS when they multiply to more

@@ -525,6 +525,33 @@ static void memx_next(Pricer *pr, const Schedule *s)
     }
 }
 
+/* MEMX_FRESH: a transfer of step k reading another rank's buffer that a
+ * step before k wrote (the writer's core holds its lines: its
+ * destination does a transfer's work). Out of memory: none marked. */
+static void memx_fresh(Pricer *pr, const Schedule *s)
+{
+    size_t n = (size_t)s->call.nranks * BUF_COUNT;
+    size_t *first = malloc(n * sizeof *first);
+    if (!first)
+        return;
+    for (size_t i = 0; i < n; i++)
+        first[i] = SIZE_MAX;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        const Step *st = &s->steps[k];
+        for (size_t i = st->first; i < st->first + st->n; i++) {
+            const Transfer *t = &s->xfers[i];
+            size_t w = (size_t)t->src * BUF_COUNT + t->src_buf;
+            if (t->src != t->dst && first[w] < k)
+                pr->memx[i] |= MEMX_FRESH;
+        }
+        for (size_t i = st->first; i < st->first + st->n; i++) {
+            size_t w = (size_t)s->xfers[i].dst * BUF_COUNT + s->xfers[i].dst_buf;
+            first[w] = first[w] < k ? first[w] : k;
+        }
+    }
+    free(first);
+}
+
 /* pr->memx for s: what the backends do with a written-out schedule as a
  * whole (a compact one: nothing known, every transfer as it stands). */
 static CvError memx_build(Pricer *pr, const Schedule *s)
@@ -555,6 +582,7 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
             for (size_t i = 0; i < s->nxfers; i++)
                 pr->memx[i] |= staged[i] ? MEMX_STAGED : 0;
         free(staged);
+        memx_fresh(pr, s);
     }
     pr->memx_of = s, pr->memx_n = s->nxfers;
     return CV_OK;
@@ -571,6 +599,9 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
  * out costs nothing, and a transfer whose source the step overwrites is
  * staged first: a copy more (its bytes read and written) and a second
  * start for the step.
+ * A transfer reading from another rank a buffer an earlier step of the
+ * call wrote moves at the fresh rate where the level has one: a host's
+ * core fetches those lines from the writer's cache.
  * Where a rank's work has a rate of its own (a core moves less than the
  * host's memory can: MemLevel's core rate), the traffic of the rank that
  * does the most (a transfer's destination does it) at that rate bounds
@@ -581,6 +612,9 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
 typedef struct {
     double reads, writes; /* elements read (each once with shared reads)
                              and written, the stages' copies included */
+    double fresh;         /* of those, the traffic of transfers reading
+                             what another rank wrote in the call
+                             (MEMX_FRESH) */
     size_t live;          /* transfers not fused away */
     bool staged;          /* a source staged first: a second start */
     bool between;         /* a transfer between two ranks */
@@ -609,8 +643,10 @@ static CvError memory_walk(Pricer *pr, const Schedule *s, const Transfer *xs,
         double own = 2 * c; /* read and written */
         if (f & MEMX_STAGED) /* read into the stage, written there */
             w->staged = true, w->writes += 2 * c, own *= 2;
-        rank_work(pr, pr->moved, t->dst,
-                  (own + (t->op == XFER_REDUCE ? c : 0)) * ts);
+        own += t->op == XFER_REDUCE ? c : 0;
+        rank_work(pr, pr->moved, t->dst, own * ts);
+        if (f & MEMX_FRESH)
+            w->fresh += own;
         w->writes += c;
         sp[n++] = (Span){t->src, t->src_buf, t->src_off, t->src_off + t->count};
         if (t->op == XFER_REDUCE) {
@@ -667,7 +703,10 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
     double fp = (double)sched_bytes(s);
     out->t_alpha = out->terms.a * ml->step + (first ? ml->call : 0);
     /* the medium's rate, or one rank's where one does the most alone */
-    out->t_beta = dmax(traffic * machine_mem_beta(ml, fp),
+    double es = (double)dtype_size(s->call.dtype);
+    double fresh = dmax(0, w.fresh * es < traffic ? w.fresh * es : traffic);
+    out->t_beta = dmax((traffic - fresh) * machine_mem_beta(ml, fp) +
+                           fresh * machine_mem_fresh_beta(ml, fp),
                        busiest * machine_mem_core_beta(ml, fp));
     out->busiest = w.live ? medium : -1;
     out->busiest_time = out->t_beta;

@@ -116,7 +116,8 @@ typedef struct {
     size_t routes_cap;  /* links allocated */
     /* a memory machine's view of the schedule it last priced (written
        out): per transfer, MEMX_SKIP where the copy-in fusion leaves it
-       out, MEMX_STAGED where a write of its step overwrites its source */
+       out, MEMX_STAGED where a write of its step overwrites its source,
+       MEMX_FRESH where it reads what another rank wrote */
     unsigned char *memx;
     size_t memx_cap;
     const Schedule *memx_of; /* the schedule they describe ... */
@@ -126,6 +127,8 @@ typedef struct {
 
 #define MEMX_SKIP 1   /* a copy-in no one needs (sched_fuse_map) */
 #define MEMX_STAGED 2 /* its source is staged first (sched_validate) */
+#define MEMX_FRESH 4  /* it reads, from another rank, a buffer of that
+                         rank's that an earlier step of the call wrote */
 
 CvError pricer_init(Pricer *pr, const Machine *m);
 void pricer_fini(Pricer *pr);
