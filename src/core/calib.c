@@ -104,9 +104,8 @@ int calib_fits(const Calib *c, MachineKind *out)
 /* The traffic's rate of point i in s per byte: the shared benchmark's
  * copy (beta_shared: its step's time beyond the start, over the bytes
  * the ranks copy) reads and writes each byte, so twice its bytes are
- * traffic. Not the cross benchmark's: on the virtual machines measured it
- * times their spells of slow cross-core reads as much as the caches
- * (bench/results). 0 where the point holds no rate of its own: a copy
+ * traffic (the cross benchmark's is a fresh read's: point_fresh_beta).
+ * 0 where the point holds no rate of its own: a copy
  * whose bytes drowned in the start takes the next larger point's rate
  * (calibrate's fill), the same to the last bit. */
 static double point_traffic_beta(const Calib *c, int i)
