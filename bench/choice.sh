@@ -96,7 +96,7 @@ done
     echo "#   then $bin perf allreduce|allgather|sendrecv -a all -p $p -b $max -e $max and"
     echo "#   $copyrate -p $p -s $maxb -r 5 (the copy rate);"
     echo "#   each row's fastest round; rerun: CHOICE_P=$p CHOICE_ROUNDS=$rounds sh bench/choice.sh"
-    echo "# the calibration: $(grep -m1 -i 'saved\|calibrat' "$raw/calibrate.txt")"
+    echo "# the calibration: $(grep -m1 '^# calibration of backend' "$raw/calibrate.txt" | sed 's/^# //')"
     echo "# took $(( $(date +%s) - t0 )) s; raw CSV and JSON in results/raw/$(basename "$raw")/"
     echo
     for f in "$raw"/*.csv; do

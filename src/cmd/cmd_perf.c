@@ -548,8 +548,13 @@ static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
                                 ? &r->cal->pt[r->cal->npoints - 1] : NULL;
     double copy_rw = big && big->beta_shared > 0
                          ? 2 / big->beta_shared / 1e9 : 0;
+    char mach[96]; /* -T's machine where given, else the calibration's */
+    if (r->pa->cfg.what_if)
+        machine_describe(r->pa->cfg.what_if, true, mach, sizeof mach);
+    else
+        snprintf(mach, sizeof mach, "%s", machine_kind_name(l));
     printf("# Summary, out of place: the fastest measured algorithm and the "
-           "model's choice (machine %s)%s%s\n", machine_kind_name(l),
+           "model's choice (machine %s)%s%s\n", mach,
            lib ? "; the library's own: " : "", lib ? lib->name : "");
     if (copy_rw > 0)
         printf("# rw: the bytes the fastest's schedule reads and writes a "
