@@ -74,6 +74,28 @@ static void near(double got, double want, double tol, const char *what,
                  got, want);
 }
 
+/* A lesson's time query on scene sc (its line `line`) and the TUI's
+ * predictor pr (its whole and the sum of its steps) on schedule s give
+ * `want` seconds. */
+static void query_and_tui(SceneSpec *sc, const char *line, Predictor *pr,
+                          const Schedule *s, double want)
+{
+    QueryValue v;
+    char why[256];
+    assert_int_equal(query_eval("time", sc, line, &v, why, sizeof why), 0);
+    near(v.num * 1e-6, want, 0.005e-6, "the time query", line);
+    Value whole = predictor_total(pr, s);
+    assert_true(whole.valid);
+    near(whole.v, want, 1e-15, "the TUI's whole", line);
+    double steps = 0;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        Value st = predictor_step(pr, s, k);
+        assert_true(st.valid);
+        steps += st.v;
+    }
+    near(steps, want, 1e-12 * want, "the sum of the TUI's steps", line);
+}
+
 /* One scene: every view against the core's price on `full`. */
 static void check_scene(const AlgoInfo *a, int p, unsigned long long bytes)
 {
@@ -97,22 +119,9 @@ static void check_scene(const AlgoInfo *a, int p, unsigned long long bytes)
     near(trace_time(line), want, 1e-15, "trace", line);
     near(model_time(coll_name(a->coll), a->name, p, bytes, NULL), want,
          0.0005e-6, "model", line);
-    QueryValue v;
-    char why[256];
-    assert_int_equal(query_eval("time", &sc, line, &v, why, sizeof why), 0);
-    near(v.num * 1e-6, want, 0.005e-6, "the time query", line);
     Predictor pr;
     predictor_defaults(&pr);
-    Value whole = predictor_total(&pr, &s);
-    assert_true(whole.valid);
-    near(whole.v, want, 1e-15, "the TUI's whole", line);
-    double steps = 0;
-    for (size_t k = 0; k < s.nsteps; k++) {
-        Value st = predictor_step(&pr, &s, k);
-        assert_true(st.valid);
-        steps += st.v;
-    }
-    near(steps, want, 1e-12 * want, "the sum of the TUI's steps", line);
+    query_and_tui(&sc, line, &pr, &s, want);
     sched_fini(&s);
 }
 
@@ -162,20 +171,7 @@ static void views_on_memory(const char *line, double t)
     Predictor pr;
     predictor_defaults(&pr);
     predictor_machine(&pr, &sc.machine.mach);
-    Value whole = predictor_total(&pr, &s);
-    assert_true(whole.valid);
-    near(whole.v, t, 1e-15, "the TUI's whole", line);
-    double steps = 0;
-    for (size_t k = 0; k < s.nsteps; k++) {
-        Value st = predictor_step(&pr, &s, k);
-        assert_true(st.valid);
-        steps += st.v;
-    }
-    near(steps, t, 1e-12 * t, "the sum of the TUI's steps", line);
-    QueryValue v;
-    char why[256];
-    assert_int_equal(query_eval("time", &sc, line, &v, why, sizeof why), 0);
-    near(v.num * 1e-6, t, 0.005e-6, "the time query", line);
+    query_and_tui(&sc, line, &pr, &s, t);
     sched_fini(&s);
 }
 

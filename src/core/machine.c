@@ -173,6 +173,14 @@ bool machine_has_medium(const Machine *m)
     return m->kind == MACHINE_BUS || machine_is_memory(m);
 }
 
+bool machine_has_reducing_switch(const Machine *m)
+{
+    for (int i = 0; i < m->ndims && !machine_has_medium(m); i++)
+        if (m->dim[i].reduce)
+            return true;
+    return false;
+}
+
 bool machine_is_memory(const Machine *m)
 {
     return m->kind == MACHINE_GPU || m->kind == MACHINE_HOST;

@@ -208,6 +208,9 @@ CvError machine_memory(Machine *m, MachineKind kind, int p,
  * traffic, a 32 MiB last-level cache at 100 GB/s). */
 MemLevel machine_mem_default(MachineKind kind);
 
+/* Whether a dimension of m is a switch that sums (NVLS's). */
+bool machine_has_reducing_switch(const Machine *m);
+
 /* Whether m is a memory machine (gpu, host). */
 bool machine_is_memory(const Machine *m);
 

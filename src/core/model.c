@@ -168,14 +168,6 @@ static void load_xfer(Pricer *pr, const Transfer *t, double bytes,
     }
 }
 
-static bool has_reducing_switch(const Machine *m)
-{
-    for (int i = 0; i < m->ndims && !machine_has_medium(m); i++)
-        if (m->dim[i].reduce)
-            return true;
-    return false;
-}
-
 /* The terms and time of the message along route[0 .. hops). */
 static void price_message(const Pricer *pr, const int *route, int hops,
                           bool terms_only,
@@ -423,7 +415,7 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
     Pair *pairs = pr->scratch;
     Claim *tab = NULL;
     size_t n, slots = 4 * pr->scratch_cap;
-    bool sw = has_reducing_switch(m);
+    bool sw = machine_has_reducing_switch(m);
     step_pairs(pr, xs, nx, ts, sw, pairs, &n);
     if (sw) {
         tab = (Claim *)(pairs + pr->scratch_cap);
@@ -733,7 +725,7 @@ static int orbit_cmp(const void *a, const void *b)
 static bool orbit_pricing(const Pricer *pr)
 {
     return !pr->expand && machine_shift_invariant(pr->m) &&
-           machine_links_move(pr->m) && !has_reducing_switch(pr->m);
+           machine_links_move(pr->m) && !machine_has_reducing_switch(pr->m);
 }
 
 /* A spread entry priced by its orbits: every rank does what the entry
@@ -920,198 +912,4 @@ CvError model_machine_cost(const Schedule *s, const Machine *m,
         e = pricer_cost(&pr, s, terms_only, out, seconds);
     pricer_fini(&pr);
     return e;
-}
-
-/* ---------------------------------------------------- the flat machines */
-
-bool model_flat_kind(MachineKind k)
-{
-    return k == MACHINE_FULL || k == MACHINE_BUS;
-}
-
-CvError model_flat_machine(Machine *mc, MachineKind k, int p,
-                           const ModelParams *m)
-{
-    ModelParams one = {1, 1, 1};
-    if (!m)
-        m = &one;
-    if (!model_flat_kind(k))
-        return CV_ERR_ARG;
-    return k == MACHINE_BUS ? machine_bus(mc, p, m->alpha, m->beta, m->gamma)
-                            : machine_full(mc, p, m->alpha, m->beta, m->gamma);
-}
-
-CvError model_schedule_cost(const Schedule *s, MachineKind k,
-                            const ModelParams *m, CostTerms *out)
-{
-    Machine mc;
-    CvError e = model_flat_machine(&mc, k, s->call.nranks, m);
-    if (e) {
-        *out = (CostTerms){0};
-        return e;
-    }
-    return model_machine_cost(s, &mc, m == NULL, out, NULL);
-}
-
-CvError model_step_cost(const Schedule *s, size_t k, MachineKind f,
-                        const ModelParams *m, CostTerms *out, double *copy)
-{
-    Machine mc;
-    Pricer pr;
-    StepPrice sp = {0};
-    CvError e = model_flat_machine(&mc, f, s->call.nranks, m);
-    if (!e)
-        e = pricer_init(&pr, &mc);
-    if (!e) {
-        e = price_step(&pr, s, k, m == NULL, &sp);
-        pricer_fini(&pr);
-    }
-    *out = sp.terms;
-    *copy = sp.terms.steps ? 0 : sp.copied;
-    return e;
-}
-
-double model_step_time(const Schedule *s, size_t k, MachineKind f,
-                       const ModelParams *m)
-{
-    CostTerms c;
-    double copy;
-    if (model_step_cost(s, k, f, m, &c, &copy))
-        return -1;
-    return cost_time(&c, m);
-}
-
-void model_lower_bound(const CollCall *c, CostTerms *out)
-{
-    double p = c->nranks, ts = (double)dtype_size(c->dtype);
-    double blk = (double)c->count * ts;  /* one block */
-    double frac = (p - 1) / p;
-    *out = (CostTerms){0};
-    if (c->nranks <= 1 || c->count == 0)
-        return;
-    out->a = model_log2_ceil(c->nranks);
-    out->steps = out->a;
-    switch (c->kind) {
-    case COLL_BROADCAST: out->b = blk; break;
-    case COLL_REDUCE: out->b = blk; out->g = frac * blk; break;
-    case COLL_SCATTER:
-    case COLL_GATHER:
-    case COLL_ALLGATHER: out->b = frac * p * blk; break;
-    case COLL_REDUCESCATTER:
-        out->b = frac * p * blk;
-        out->g = frac * p * blk;
-        break;
-    case COLL_ALLREDUCE:
-        out->b = 2 * frac * blk;
-        out->g = frac * blk;
-        break;
-    case COLL_ALLTOALL: out->b = frac * p * blk; break;
-    case COLL_HYPERCUBE: out->b = frac * p * blk; break; /* an allgather */
-    case COLL_SENDRECV:
-        /* From the definition, not from Chan et al.: each rank needs one
-         * block that only its left neighbour holds, so one message of blk
-         * bytes is needed and enough (one alpha, one step). */
-        out->a = 1;
-        out->steps = 1;
-        out->b = blk;
-        break;
-    case COLL_COUNT: break;
-    }
-}
-
-/* ------------------------------------------------ a machine's bound */
-
-/* Output elements of c that some transfer must write: every output
- * element but those that hold their value from the start (in place, a
- * rank's own input already where its output wants it). */
-static double writes_needed(const CollCall *c)
-{
-    double w = 0;
-    for (int r = 0; r < c->nranks; r++) {
-        CollLayout l;
-        coll_layout(c, r, &l);
-        for (size_t j = 0; j < l.out_count;) {
-            CollExpect e;
-            coll_expect(c, r, j, &e);
-            size_t run = e.run == SIZE_MAX || e.run > l.out_count - j
-                             ? l.out_count - j : e.run;
-            bool there = c->in_place && !e.all_ranks && e.rank == r &&
-                         l.in_buf == l.out_buf &&
-                         l.out_off + j == l.in_off + e.pos;
-            w += there ? 0 : (double)run;
-            j += run ? run : 1;
-        }
-    }
-    return w;
-}
-
-/* The least seconds per byte of traffic a schedule of c can see on ml:
- * its buffers take at least the call's own, and the rate at any
- * footprint from there on is no faster than the fastest of the curve
- * beyond it (the two rates: the one at f, which only slows beyond). */
-static double mem_beta_floor(const MemLevel *ml, double f)
-{
-    double lo = machine_mem_beta(ml, f);
-    lo = lo < ml->beta_mem ? lo : ml->beta_mem;
-    for (int i = 0; i < ml->npts && i < MEM_MAX_PTS; i++)
-        if (ml->fp[i] >= f && ml->beta[i] < lo)
-            lo = ml->beta[i];
-    return lo;
-}
-
-/* Links into one rank: a ring's or mesh line's 2 (1 for 2 members), a
- * fully connected line's d - 1, a switch's 1. */
-static int rank_links(const Machine *m)
-{
-    int l = 0;
-    for (int i = 0; i < m->ndims; i++) {
-        const MachineDim *d = &m->dim[i];
-        if (d->size < 2)
-            continue;
-        switch (d->kind) {
-        case DIM_RING:
-        case DIM_MESH: l += d->size == 2 ? 1 : 2; break;
-        case DIM_FULL: l += d->size - 1; break;
-        case DIM_SWITCH: l += 1; break;
-        case DIM_KIND_COUNT: break;
-        }
-    }
-    return l > 0 ? l : 1;
-}
-
-bool model_machine_bound(const CollCall *c, const Machine *m, double *seconds)
-{
-    CostTerms lb;
-    ModelParams mp;
-    *seconds = 0;
-    if (machine_is_memory(m)) {
-        double es = (double)dtype_size(c->dtype), w = writes_needed(c);
-        double f = (double)coll_cells(c) * es;
-        if (w > 0)
-            *seconds = m->mem.call + m->mem.step +
-                       w * es * mem_beta_floor(&m->mem, f);
-        return true;
-    }
-    model_lower_bound(c, &lb);
-    if ((m->kind == MACHINE_FULL || m->kind == MACHINE_BUS) &&
-        model_machine_uniform(m, &mp)) {
-        *seconds = cost_time(&lb, &mp);
-        return true;
-    }
-    if (has_reducing_switch(m) || m->kind == MACHINE_BUS)
-        return false; /* a switch's sums: no honest bound here */
-    /* a rank's L links: information reaches at most L + 1 times as many
-       ranks a step, and its bytes spread over L links at best */
-    double alpha = INFINITY, beta = INFINITY;
-    for (int i = 0; i < m->ncls; i++) {
-        alpha = m->cls[i].alpha < alpha ? m->cls[i].alpha : alpha;
-        beta = m->cls[i].beta < beta ? m->cls[i].beta : beta;
-    }
-    int L = rank_links(m), steps = 0;
-    for (long long reach = 1; reach < c->nranks; reach *= L + 1)
-        steps++;
-    /* (Chan's count where it is fewer: a sendrecv's one step) */
-    *seconds = (lb.a < steps ? lb.a : steps) * alpha + lb.b / L * beta +
-               lb.g * m->gamma;
-    return true;
 }
