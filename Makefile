@@ -241,15 +241,26 @@ $(FAKE_CUDA): tests/fake_cuda/fake_cuda.c src/gpu/kern.h src/gpu/cuda_api.h
 	$(call say,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libcuda.so.1 -o $@ $< \
-	    $(REQ_LDLIBS)
+	    $(REQ_LDLIBS) -Wl,--push-state,--no-as-needed -l:libdl.so.2 -l:librt.so.1 -Wl,--pop-state
+
+# Libraries planted in the current folder under the names of two the fake
+# driver needs (libdl.so.2, librt.so.1): loaded, they leave a mark
+# (test_hostile_cli: a driver's dependencies never come from there).
+PLANTED := $(BUILD)/tests/planted/libdl.so.2 $(BUILD)/tests/planted/librt.so.1
+$(PLANTED): tests/fake_cuda/planted.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) -fPIC -shared -Wl,-soname,$(@F) -o $@ $<
 
 # Tests find the fake driver and the PTX by these paths.
 $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' \
     -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"' \
-    -DGPU_KERNELS_CU='"$(abspath src/gpu/kernels.cu)"'
+    -DGPU_KERNELS_CU='"$(abspath src/gpu/kernels.cu)"' \
+    -DPLANTED_DIR='"$(abspath $(BUILD)/tests/planted)"'
 GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
                        $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
 $(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))
+$(BUILD)/tests/test_hostile_cli $(BUILD)/tests/test_ui_learn: | $(FAKE_CUDA) $(PLANTED)
 
 # Every object and generated file is rebuilt when the configuration changes.
 $(CORE_OBJS) $(UI_OBJS) $(MPI_OBJS) $(BUILD)/src/main.o $(BUILD)/src/main-mpi.o \

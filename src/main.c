@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -12,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "core/coll.h"
 #include "core/sanitize.h"
+#include "exec/exec.h"
 
 /* One subcommand. */
 typedef struct {
@@ -118,6 +120,34 @@ static void hold_std_fds(void)
         }
 }
 
+/* An empty or relative element of LD_LIBRARY_PATH names the current
+ * folder for every library the loader opens, the driver's and NCCL's own
+ * dependencies included (exec_libpath_unsafe), and the loader reads the
+ * variable only when a program starts: such elements are dropped and the
+ * program started again before it loads anything. Where it cannot start
+ * again the variable is put back, and the backends then open no library
+ * (gpu_lib_open says why). collviz-mpi does not start again (its
+ * processes are mpirun's): its backends refuse the same way. */
+#ifndef COLLVIZ_MAIN
+static void drop_unsafe_library_path(char **argv)
+{
+    const char *llp = getenv("LD_LIBRARY_PATH");
+    if (!llp || !exec_libpath_unsafe(llp))
+        return;
+    size_t n = strlen(llp) + 1;
+    char *old = strdup(llp), *clean = malloc(n);
+    if (old && clean) {
+        exec_libpath_clean(llp, clean, n);
+        if (!(clean[0] ? setenv("LD_LIBRARY_PATH", clean, 1)
+                       : unsetenv("LD_LIBRARY_PATH")))
+            execv("/proc/self/exe", argv);
+        setenv("LD_LIBRARY_PATH", old, 1);
+    }
+    free(old);
+    free(clean);
+}
+#endif
+
 /* Whether e is what a failed write of standard output sets. */
 static int write_error(int e)
 {
@@ -173,11 +203,15 @@ static int run(int argc, char **argv)
  * COLLVIZ_MAIN=collviz_main and calls it on the job's rank 0. */
 #ifndef COLLVIZ_MAIN
 #define COLLVIZ_MAIN main
+#define COLLVIZ_STARTS_AGAIN 1 /* drop_unsafe_library_path */
 #endif
 int COLLVIZ_MAIN(int argc, char **argv);
 
 int COLLVIZ_MAIN(int argc, char **argv)
 {
+#ifdef COLLVIZ_STARTS_AGAIN
+    drop_unsafe_library_path(argv);
+#endif
     hold_std_fds();
     return finish_output(run(argc, argv));
 }

@@ -10,6 +10,7 @@
  *
  * The binary is $COLLVIZ (default build/collviz). */
 #include "run_bin.h"
+#include "planted_fixture.h"
 
 #include <limits.h>
 #include <sys/stat.h>
@@ -364,10 +365,63 @@ static void test_libcuda_from_cwd(void **state)
 #endif
 }
 
+/* X1: a driver's own dependencies never come from the current folder.
+ * The fake driver needs libdl.so.2 and librt.so.1; planted copies lie in
+ * the current folder (planted_fixture.h), and LD_LIBRARY_PATH names the
+ * driver's folder with an empty or relative element beside it, or the
+ * driver is named by COLLVIZ_LIBCUDA. collviz starts again without those
+ * elements: the fake driver then runs perf with the system's libraries,
+ * and no planted one is loaded. */
+static void test_driver_deps_from_cwd(void **state)
+{
+#ifdef COLLVIZ_WITH_CUDA
+    Planted pl;
+    char bin[PATH_MAX], path[PATH_MAX + 8];
+    assert_non_null(realpath(run_binary(), bin));
+    if (!planted_setup(&pl))
+        skip(); /* make build/tests/fake_cuda/libcuda.so.1 and the planted */
+    setenv("COLLVIZ", bin, 1);
+    unsetenv("COLLVIZ_LIBCUDA");
+    const char *const perf[] = {"perf", "allreduce", "-B", "cuda", "-p", "1",
+                                "-b", "8", "-e", "8", "-n", "1", "-w", "0",
+                                "-c", "0", NULL};
+    char drv[PATH_MAX];
+    snprintf(drv, sizeof drv, "%s", FAKE_CUDA_LIB);
+    *strrchr(drv, '/') = '\0';
+    const char *forms[] = {"%s:", ":%s", "%s::/nonexistent", ".:%s",
+                           "%s:lib"};
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        snprintf(path, sizeof path, forms[i], drv);
+        setenv("LD_LIBRARY_PATH", path, 1);
+        Ran r = run_args(perf);
+        if (planted_loaded(&pl) || r.status != 0 || !strstr(r.out, "Fake CUDA"))
+            fail_msg("LD_LIBRARY_PATH=%s: status %d, planted library %s:\n"
+                     "%s%s", path, r.status,
+                     planted_loaded(&pl) ? "loaded" : "not loaded", r.out,
+                     r.err);
+        ran_free(&r);
+    }
+    /* named by its absolute path, beside an empty element */
+    setenv("LD_LIBRARY_PATH", "/nonexistent:", 1);
+    setenv("COLLVIZ_LIBCUDA", FAKE_CUDA_LIB, 1);
+    Ran r = run_args(perf);
+    if (planted_loaded(&pl) || r.status != 0)
+        fail_msg("COLLVIZ_LIBCUDA: status %d, planted library %s: %s",
+                 r.status, planted_loaded(&pl) ? "loaded" : "not loaded",
+                 r.err);
+    ran_free(&r);
+    unsetenv("COLLVIZ_LIBCUDA");
+    planted_teardown(&pl);
+#else
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_libcuda_from_cwd),
+        cmocka_unit_test(test_driver_deps_from_cwd),
         cmocka_unit_test_setup_teardown(test_repeated_options, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_numbers, cache_setup, cache_teardown),

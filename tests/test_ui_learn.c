@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "golden_fixture.h"
+#include "planted_fixture.h"
 #include "lesson/lint.h"
 #include "ui/learn.h"
 #include "ui/term.h"
@@ -400,6 +401,39 @@ static void test_state_unwritable(void **state)
     assert_non_null(strstr(l->msg, "Right"));
     stop(l);
     unsetenv("XDG_STATE_HOME");
+}
+
+/* X1 through a lesson: a @run of `-B cuda`, played from a folder that
+ * holds planted copies of the driver's own libraries with an empty element
+ * in LD_LIBRARY_PATH (planted_fixture.h), runs the fake driver with the
+ * system's libraries and loads no planted one. */
+static void test_run_driver_deps(void **state)
+{
+#ifdef COLLVIZ_WITH_CUDA
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    char bin[PATH_MAX];
+    assert_non_null(realpath(getenv("COLLVIZ") ? getenv("COLLVIZ")
+                                               : "build/collviz", bin));
+    l->self = bin;
+    Planted pl;
+    if (!planted_setup(&pl)) {
+        stop(l);
+        skip(); /* the fake driver and the planted libraries are built */
+    }
+    unsetenv("COLLVIZ_LIBCUDA");
+    learn_run(l, "collviz perf allreduce -p 1 -b 8 -e 8 -n 1 -w 0 -c 0 "
+                 "-B cuda");
+    learn_run_wait(l);
+    bool loaded = planted_loaded(&pl);
+    planted_teardown(&pl);
+    if (loaded || !strstr(l->pager, "Fake CUDA") ||
+        !strstr(l->pager, "[exit status 0 after "))
+        fail_msg("planted library %s:\n%s", loaded ? "loaded" : "not loaded",
+                 l->pager);
+    stop(l);
+#else
+    skip();
+#endif
 }
 
 /* @run's commands: one that prints runs as collviz and its output and
@@ -1250,6 +1284,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_state_unwritable, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_driver_deps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_run_async, setup, teardown),
         cmocka_unit_test_setup_teardown(test_too_small, setup, teardown),
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),

@@ -249,6 +249,32 @@ void exec_host_name(char *buf, size_t len)
     buf[len - 1] = '\0';
 }
 
+bool exec_libpath_unsafe(const char *llp)
+{
+    for (const char *p = llp; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL)
+        if (*p != '/')
+            return true;
+    return false;
+}
+
+void exec_libpath_clean(const char *llp, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *p = llp; p && n;) {
+        const char *colon = strchr(p, ':');
+        size_t len = colon ? (size_t)(colon - p) : strlen(p);
+        if (len && *p == '/' && k + (k > 0) + len < n) {
+            if (k)
+                out[k++] = ':';
+            memcpy(out + k, p, len);
+            k += len;
+        }
+        p = colon ? colon + 1 : NULL;
+    }
+    if (n)
+        out[k] = '\0';
+}
+
 bool exec_rank_where(Executor *ex, int r, ExecRankWhere *out)
 {
     *out = (ExecRankWhere){.pid = 0};

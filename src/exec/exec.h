@@ -297,6 +297,14 @@ int exec_cpu_id(int k);
 /* This host's name into buf (cut to len - 1 bytes; "unknown host" where
  * the system does not say). */
 void exec_host_name(char *buf, size_t len);
+/* The loader reads LD_LIBRARY_PATH once, when the program starts, and an
+ * empty or relative element of it (the common '/usr/local/cuda/lib64:'
+ * with the variable empty before) names the current folder for every
+ * library loaded later: a driver opened by its absolute path still takes
+ * its own dependencies from there. Whether llp has such an element; and
+ * llp without them into out (n bytes, at least strlen(llp) + 1). */
+bool exec_libpath_unsafe(const char *llp);
+void exec_libpath_clean(const char *llp, char *out, size_t n);
 /* The machine the backend of spec (-B NAME[:PARAMS]) runs on, without an
  * executor at hand (model -B, calibrate --show): one is opened for nranks
  * ranks with spec's options (which checks them) and closed again. As

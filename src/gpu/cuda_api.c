@@ -94,10 +94,13 @@ CudaWhy cuda_open(CudaApi *api, char *why, size_t whylen)
 {
     memset(api, 0, sizeof *api);
     char e[600];
-    api->lib = gpu_lib_open("libcuda.so.1", "COLLVIZ_LIBCUDA", NULL, 0, e,
-                            sizeof e);
-    if (!api->lib) {
-        cuda_why(CUDA_NO_LIBRARY, e, why, whylen);
+    GpuLib got = gpu_lib_open("libcuda.so.1", "COLLVIZ_LIBCUDA", &api->lib,
+                              e, sizeof e);
+    if (got != GPU_LIB_OK) {
+        if (got == GPU_LIB_MISSING)
+            cuda_why(CUDA_NO_LIBRARY, e, why, whylen);
+        else
+            snprintf(why, whylen, "%s", e);
         return CUDA_NO_LIBRARY;
     }
     void *p2 = dlsym(api->lib, "cuGetProcAddress_v2");

@@ -103,11 +103,14 @@ static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
     }
     x->nccl = n;
     char d[600];
-    n->lib = gpu_lib_open("libnccl.so.2", "COLLVIZ_LIBNCCL", NULL, 0, d,
-                          sizeof d);
-    if (!n->lib) {
-        snprintf(why, whylen, "NCCL is not installed here (libnccl.so.2: %s)",
-                 d);
+    GpuLib got = gpu_lib_open("libnccl.so.2", "COLLVIZ_LIBNCCL", &n->lib, d,
+                              sizeof d);
+    if (got != GPU_LIB_OK) {
+        if (got == GPU_LIB_MISSING)
+            snprintf(why, whylen, "NCCL is not installed here (libnccl.so.2: "
+                     "%s)", d);
+        else
+            snprintf(why, whylen, "%s", d);
         gpu_native_close(x);
         return CV_ERR_UNAVAILABLE;
     }
