@@ -48,10 +48,10 @@ grep() { if [ -n "$gl" ]; then LC_ALL=$gl command grep "$@"; else command grep "
 # apart agree, up to 5 seconds: a screen still being drawn is not read.
 settle() {
     s_n=0
-    tm capture-pane $2 -p -t e2e > "$1.a"
+    tm capture-pane $2 -p -t "${tgt:-e2e}" > "$1.a"
     while [ $s_n -lt 25 ]; do
         sleep 0.2
-        tm capture-pane $2 -p -t e2e > "$1"
+        tm capture-pane $2 -p -t "${tgt:-e2e}" > "$1"
         cmp -s "$1" "$1.a" && return 0
         cp "$1" "$1.a"
         s_n=$((s_n + 1))
@@ -60,11 +60,12 @@ settle() {
 }
 
 # Wait until the pane shows text (grep -E pattern), up to 15 seconds (or
-# $3 tenths of a second).
+# $3 tenths of a second). (settle and wait_for read session $tgt, e2e
+# when it is empty.)
 wait_for() {
     i=0
     while [ $i -lt "${3:-150}" ]; do
-        tm capture-pane -p -t e2e > "$work/screen" 2>/dev/null
+        tm capture-pane -p -t "${tgt:-e2e}" > "$work/screen" 2>/dev/null
         grep -Eq -- "$1" "$work/screen" && return 0
         sleep 0.1
         i=$((i + 1))
@@ -408,6 +409,60 @@ while [ $i -lt 30 ] && kill -0 "$cmdpid" 2>/dev/null; do
 done
 kill -0 "$cmdpid" 2>/dev/null && { kill -9 "$cmdpid"; fail "the lesson's command outlived SIGQUIT"; }
 echo "e2e: ok: SIGQUIT during a lesson's command"
+
+# X2: two players on the same lesson (a second session: a tab left open),
+# each answering its own checkpoints, keep every answer whatever order
+# they quit in: B answers the first, then A (whose Space brings B's answer
+# in) the second and third, while B still holds only its own.
+mkdir -p "$work/L2/en" "$work/L2/zh"
+for lang in en zh; do
+    { printf 'Lesson 1: Two players\n\n@scene allreduce -a ring -p 4 -s 64\n'
+      for k in 1 2 3; do
+          printf '\nParagraph %s.\n\n@check Question %s: how many steps in all?\n@query steps\n@answer 7\n' $k $k
+      done; } > "$work/L2/$lang/01-alpha.txt"
+done
+# In session $1: Space up to the next checkpoint, type $2 and Enter, and
+# wait for $3.
+answer_next() {
+    tgt=$1 n=0
+    settle "$work/screen" ""
+    until grep -q "Your answer:" "$work/screen"; do
+        [ $n -lt 30 ] || fail "$1: no checkpoint after 30 presses of Space"
+        tm send-keys -t "$1" Space
+        settle "$work/screen" ""
+        n=$((n + 1))
+    done
+    tm send-keys -t "$1" "$2" Enter
+    wait_for "$3" "$1: $2 at a checkpoint"
+    tgt=
+}
+player() {
+    echo "$utf8 XDG_STATE_HOME='$work/state2' COLLVIZ_LESSONS='$work/L2' '$bin' learn 1 --lang en; echo exit=\$?; sleep 60"
+}
+for first in a b; do
+    rm -rf "$work/state2"
+    new_session "$(player)"
+    tm new-session -d -s e2eb -x 100 -y 30 "$(player)" ||
+        fail "no second session for the second player"
+    tgt=e2e wait_for "Paragraph 1" "player A opens the lesson"
+    tgt=e2eb wait_for "Paragraph 1" "player B opens the same lesson"
+    answer_next e2eb 7 "Right: 7"
+    answer_next e2e 7 "Right: 7"
+    tgt=e2e wait_for "Paragraph 2" "A's first checkpoint is the second"
+    answer_next e2e 7 "Right: 7"
+    tgt=e2e wait_for "Paragraph 3" "A answers the third"
+    second=e2eb
+    [ $first = a ] || second=e2e
+    [ $first = a ] && quit=e2e || quit=e2eb
+    tm send-keys -t $quit q
+    tgt=$quit wait_for "exit=0" "the first player quits"
+    tm send-keys -t $second q
+    tgt=$second wait_for "exit=0" "the second player quits"
+    tgt=
+    grep -q "^01-alpha [0-9]* [0-9]* +++$" "$work/state2/collviz/lessons" ||
+        fail "two players on one lesson, $first quitting first: $(cat "$work/state2/collviz/lessons")"
+done
+echo "e2e: ok: two players on the same lesson"
 
 # H5: the terminal closes (SIGHUP) while a lesson's command runs, with the
 # player as the session leader (no shell to pass the signal on): the

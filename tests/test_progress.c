@@ -158,6 +158,7 @@ static int count_tmp(void);
 static void test_killed_writer(void **state)
 {
     for (int round = 0; round < 20; round++) {
+        unlink(path); /* a record another player left would be merged */
         pid_t pid = fork();
         assert_true(pid >= 0);
         if (pid == 0) {
@@ -169,8 +170,8 @@ static void test_killed_writer(void **state)
                 ProgressEntry *e = progress_get(&p, "01-broadcast", true);
                 if (!e || progress_set_checks(e, 2))
                     _exit(1);
-                e->dirs = i % 2 ? 7 : 3;
-                memcpy(e->results, i % 2 ? "+s" : "..", 2);
+                e->dirs = i % 2 ? 7 : 3; /* (no answer goes back to '.') */
+                memcpy(e->results, i % 2 ? "+s" : "r+", 2);
                 progress_save(&p, why, sizeof why);
             }
         }
@@ -185,7 +186,7 @@ static void test_killed_writer(void **state)
         ProgressEntry *e = progress_get(&p, "01-broadcast", false);
         if (e) /* the first save may not have happened yet */
             assert_true((e->dirs == 7 && !strcmp(e->results, "+s")) ||
-                        (e->dirs == 3 && !strcmp(e->results, "..")));
+                        (e->dirs == 3 && !strcmp(e->results, "r+")));
         progress_fini(&p);
     }
     /* the killed writers' temporary files go at the next save (D7) */
@@ -282,6 +283,77 @@ static void test_merge_and_reset(void **state)
     assert_int_equal(a.n, 2);
     assert_null(progress_get(&a, "01-a", false));
     progress_fini(&a);
+}
+
+/* The record of lesson 01-a in the file at path: "DIRS TEXTS RESULTS". */
+static void record_of(char *out, size_t n)
+{
+    Progress p;
+    char why[600];
+    assert_int_equal(progress_load(&p, path, why, sizeof why), CV_OK);
+    ProgressEntry *e = progress_get(&p, "01-a", false);
+    assert_non_null(e);
+    snprintf(out, n, "%ld %ld %s", e->dirs, e->texts, e->results);
+    progress_fini(&p);
+}
+
+/* X2: two players on the same lesson, each answering its own checkpoints,
+ * keep every answer whatever order they save in; an answer never goes
+ * back to not answered; the position is the one who moved, the furthest
+ * where both did. */
+static void test_same_lesson(void **state)
+{
+    char why[600], got[64];
+    for (int order = 0; order < 2; order++) {
+        put("collviz lesson progress 1\n01-a 3 1 s...\n");
+        Progress a, b;
+        assert_int_equal(progress_load(&a, path, why, sizeof why), CV_OK);
+        assert_int_equal(progress_load(&b, path, why, sizeof why), CV_OK);
+        ProgressEntry *ea = progress_get(&a, "01-a", true);
+        ProgressEntry *eb = progress_get(&b, "01-a", true);
+        ea->results[1] = CP_RIGHT, ea->results[2] = CP_REVEALED;
+        ea->dirs = 7, ea->texts = 0; /* a went on */
+        eb->results[0] = CP_RIGHT, eb->results[3] = CP_SKIPPED;
+        eb->dirs = 5, eb->texts = 2; /* b too, less far */
+        Progress *first = order ? &b : &a, *second = order ? &a : &b;
+        assert_int_equal(progress_save(first, why, sizeof why), CV_OK);
+        assert_int_equal(progress_save(second, why, sizeof why), CV_OK);
+        record_of(got, sizeof got);
+        assert_string_equal(got, "7 0 ++rs");
+        /* the second holds the merge; the first, saving again without a
+           change, takes it too */
+        ProgressEntry *e = progress_get(second, "01-a", false);
+        assert_string_equal(e->results, "++rs");
+        assert_int_equal(progress_save(first, why, sizeof why), CV_OK);
+        assert_string_equal(progress_get(first, "01-a", false)->results,
+                            "++rs");
+        record_of(got, sizeof got);
+        assert_string_equal(got, "7 0 ++rs");
+        progress_fini(&a);
+        progress_fini(&b);
+    }
+    /* a player that only read keeps the other's changes, and one that
+       went back alone is where it went */
+    put("collviz lesson progress 1\n01-a 6 0 +s..\n");
+    Progress a, b;
+    assert_int_equal(progress_load(&a, path, why, sizeof why), CV_OK);
+    assert_int_equal(progress_load(&b, path, why, sizeof why), CV_OK);
+    ProgressEntry *ea = progress_get(&a, "01-a", true);
+    ea->results[1] = CP_RIGHT, ea->results[2] = CP_SKIPPED;
+    assert_int_equal(progress_save(&a, why, sizeof why), CV_OK);
+    ProgressEntry *eb = progress_get(&b, "01-a", true);
+    eb->dirs = 2, eb->texts = 1;
+    eb->results[2] = CP_RIGHT, eb->results[3] = CP_REVEALED;
+    assert_int_equal(progress_save(&b, why, sizeof why), CV_OK);
+    /* both changed checkpoint 2 (a skipped it, b answered it right): the
+       answer wins whoever saves last */
+    record_of(got, sizeof got);
+    assert_string_equal(got, "2 1 +++r");
+    assert_int_equal(progress_save(&a, why, sizeof why), CV_OK);
+    record_of(got, sizeof got);
+    assert_string_equal(got, "2 1 +++r");
+    progress_fini(&a);
+    progress_fini(&b);
 }
 
 /* D4: any file name saves and reads back, and is one word in the file;
@@ -418,6 +490,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_players, setup, teardown),
         cmocka_unit_test_setup_teardown(test_merge_and_reset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_same_lesson, setup, teardown),
         cmocka_unit_test_setup_teardown(test_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_aside_numbered, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symlink, setup, teardown),

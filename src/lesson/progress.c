@@ -1,4 +1,5 @@
 /* progress.c - lesson progress in the state directory (progress.h). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,8 @@
 #define PROGRESS_MAGIC "collviz lesson progress 1"
 #define PROGRESS_FILE "lessons"
 #define NAME_MAX_LEN (sizeof ((ProgressEntry *)0)->name - 1)
+
+static void rebase(Progress *p);
 
 /* The bytes a name keeps as they are in the file; any other is %XX. */
 static int plain(unsigned char c)
@@ -146,7 +149,7 @@ int progress_read(Progress *p, FILE *f)
     size_t cap = 0;
     int bad = getline(&line, &cap, f) < 0 || strcmp(line, PROGRESS_MAGIC "\n");
     while (!bad && getline(&line, &cap, f) >= 0) {
-        ProgressEntry e = {0};
+        ProgressEntry e = {.base_dirs = -1, .base_texts = -1};
         bad = !strchr(line, '\n') || parse_line(line, &e) || grow(p);
         if (bad) {
             free(e.results);
@@ -213,8 +216,10 @@ CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
     else if (store_path(STORE_STATE, PROGRESS_FILE, p->path, sizeof p->path,
                         why, whylen))
         return p->path[0] = '\0', CV_ERR_IO;
-    if (read_into(p, p->path, why, whylen) == CV_OK)
+    if (read_into(p, p->path, why, whylen) == CV_OK) {
+        rebase(p);
         return CV_OK;
+    }
     p->path[0] = '\0'; /* without a place to set it, saves go nowhere */
     return CV_ERR_IO;
 }
@@ -222,8 +227,53 @@ CvError progress_load(Progress *p, const char *path, char *why, size_t whylen)
 static void free_entries(ProgressEntry *e, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        free(e[i].results);
+        free(e[i].results), free(e[i].base);
     free(e);
+}
+
+/* Every entry's base becomes what it holds now: the file as read or
+ * saved. Without memory for one, its base stays none (its results then
+ * count as changed: they win at the next save, as before merges were
+ * per checkpoint). */
+static void rebase(Progress *p)
+{
+    for (size_t i = 0; i < p->n; i++) {
+        ProgressEntry *e = &p->e[i];
+        free(e->base);
+        e->base = strdup(e->results);
+        e->base_dirs = e->base ? e->dirs : -1;
+        e->base_texts = e->base ? e->texts : -1;
+    }
+}
+
+/* Whether position (d1, t1) comes before (d2, t2). */
+static bool before(long d1, long t1, long d2, long t2)
+{
+    return d1 < d2 || (d1 == d2 && t1 < t2);
+}
+
+/* How much a result says the learner did: where two players changed one
+ * checkpoint, the one that did more wins (right over shown over skipped). */
+static int rank(char r)
+{
+    return r == CP_RIGHT ? 3 : r == CP_REVEALED ? 2 : r == CP_SKIPPED ? 1 : 0;
+}
+
+/* m, this process's record of a lesson, merged with d, the file's
+ * (progress_save says how). */
+static void merge_entry(ProgressEntry *m, const ProgressEntry *d)
+{
+    size_t nb = m->base ? strlen(m->base) : 0, nd = strlen(d->results);
+    for (size_t k = 0; m->results[k] && k < nd; k++) {
+        char b = k < nb ? m->base[k] : CP_OPEN, r = m->results[k],
+             o = d->results[k];
+        if (o != b && o != CP_OPEN && (r == b || rank(o) > rank(r)))
+            m->results[k] = o;
+    }
+    bool moved = m->dirs != m->base_dirs || m->texts != m->base_texts;
+    bool d_moved = d->dirs != m->base_dirs || d->texts != m->base_texts;
+    if (d_moved && (!moved || before(m->dirs, m->texts, d->dirs, d->texts)))
+        m->dirs = d->dirs, m->texts = d->texts;
 }
 
 void progress_fini(Progress *p)
@@ -246,10 +296,9 @@ static int is_gone(const Progress *p, const char *name)
     return 0;
 }
 
-/* p becomes the file's entries (disk, emptied) with p's own in place of
- * theirs and those p reset dropped: per lesson, the last player to change
- * it wins, and no lesson another player saved is lost. -1 without
- * memory (p unchanged). */
+/* p becomes the file's entries (disk, emptied) with p's own merged into
+ * theirs (merge_entry) and those p reset dropped: no lesson and no answer
+ * another player saved is lost. -1 without memory (p unchanged). */
 static int merge(Progress *p, Progress *disk)
 {
     ProgressEntry **mine = sorted(p);
@@ -258,15 +307,18 @@ static int merge(Progress *p, Progress *disk)
     size_t keep = 0;
     for (size_t i = 0; i < disk->n; i++) {
         ProgressEntry *d = &disk->e[i], *m = find_sorted(mine, p->n, d->name);
-        if ((m && m->mine) || is_gone(p, d->name))
-            free(d->results);
+        bool gone = is_gone(p, d->name);
+        if (m && m->mine && !gone)
+            merge_entry(m, d);
+        if ((m && m->mine) || gone)
+            free(d->results), free(d->base);
         else
             disk->e[keep++] = *d;
     }
     disk->n = keep;
     for (size_t i = 0; i < p->n; i++) {
         if (!p->e[i].mine) {
-            free(p->e[i].results);
+            free(p->e[i].results), free(p->e[i].base);
             continue;
         }
         if (grow(disk)) { /* cannot happen past the first: room was kept */
@@ -320,6 +372,8 @@ CvError progress_save(Progress *p, char *why, size_t whylen)
     }
     if (!e)
         e = store_write(real, write_all, p, w, sizeof w);
+    if (!e)
+        rebase(p);
     store_unlock(lock);
     progress_fini(&disk);
     if (e) {
@@ -346,7 +400,8 @@ ProgressEntry *progress_get(Progress *p, const char *name, bool create)
         return NULL;
     }
     ProgressEntry *e = &p->e[p->n++];
-    *e = (ProgressEntry){.results = results, .mine = true};
+    *e = (ProgressEntry){.results = results, .mine = true, .base_dirs = -1,
+                         .base_texts = -1};
     snprintf(e->name, sizeof e->name, "%s", name);
     return e;
 }
@@ -377,7 +432,7 @@ void progress_reset(Progress *p, const char *name)
     if (!e)
         return;
     size_t i = (size_t)(e - p->e);
-    free(e->results);
+    free(e->results), free(e->base);
     memmove(&p->e[i], &p->e[i + 1], (p->n - i - 1) * sizeof *p->e);
     p->n--;
 }

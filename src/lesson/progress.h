@@ -36,6 +36,11 @@ typedef struct {
     long texts;      /* text items since the last directive */
     char *results;   /* one CheckResult a checkpoint, as many as the
                         lesson has (malloc'd, NUL-terminated, never NULL) */
+    char *base;      /* results as the file had them when this process
+                        last read or saved it (malloc'd), or NULL: what
+                        it has changed since is what its save writes */
+    long base_dirs;  /* the position then (-1: none) */
+    long base_texts;
 } ProgressEntry;
 
 typedef struct {
@@ -56,13 +61,17 @@ typedef struct {
 CvError progress_load(Progress *p, const char *path, char *why, size_t whylen);
 void progress_fini(Progress *p);
 /* Save p: under the file's lock (store_lock) read the file again, keep
- * every lesson another player saved, put p's own (those progress_get
- * created or changed, those progress_reset forgot) in place of theirs, and
+ * every lesson another player saved, merge p's own (those progress_get
+ * created or changed) into theirs, drop those progress_reset forgot, and
  * write it atomically through a symbolic link to its target, removing the
- * temporary files of killed writers. p then holds the merged entries
- * (they may have moved: get them again). CV_ERR_IO and one sentence on
- * failure; on success why is empty, or says that a file found unreadable
- * was set aside. */
+ * temporary files of killed writers. The merge is per checkpoint: a
+ * result only p changed since it loaded is p's, one only another player
+ * changed is theirs, one both changed is the one that did more (right,
+ * shown, skipped), and none goes back to CP_OPEN; the position is p's where only p moved, the
+ * file's where only another player did, the furthest where both did. p
+ * then holds the merged entries (they may have moved: get them again).
+ * CV_ERR_IO and one sentence on failure; on success why is empty, or says
+ * that a file found unreadable was set aside. */
 CvError progress_save(Progress *p, char *why, size_t whylen);
 /* The entry of lesson name, created (at the end) when create, which also
  * marks it as this process's to save. Any file name (blanks, accents,

@@ -566,9 +566,10 @@ void learn_next(Learn *l)
     }
     c->scroll = 0;
     learn_replay(l);
+    learn_save(l); /* first: what another player answered comes in, and a
+                      checkpoint answered there is not asked here */
     if ((open = open_check(l)) >= 0)
         ask_open(l, open);
-    learn_save(l);
 }
 
 void learn_back(Learn *l)
