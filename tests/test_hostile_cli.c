@@ -417,11 +417,42 @@ static void test_driver_deps_from_cwd(void **state)
 #endif
 }
 
+/* X4: no export follows a symbolic link at its name: --export-svg,
+ * --export-cast and perf's --json at a dangling link are one sentence and
+ * create nothing where it points. */
+static void test_export_links(void **state)
+{
+    char dir[] = "/tmp/collviz-test-links-XXXXXX", link[128], target[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(link, sizeof link, "%s/out", dir);
+    snprintf(target, sizeof target, "%s/planted", dir);
+    assert_int_equal(symlink(target, link), 0);
+    const char *const svg[] = {"--scene", "allreduce -p 4", "--export-svg",
+                               link, NULL};
+    const char *const cast[] = {"--scene", "allreduce -p 4", "--export-cast",
+                                link, NULL};
+    const char *const json[] = {"perf", "allreduce", "-p", "1", "-b", "8",
+                                "-e", "8", "-n", "1", "-w", "0", "--json",
+                                link, NULL};
+    const char *const *runs[] = {svg, cast, json};
+    for (size_t i = 0; i < 3; i++) {
+        Ran r = run_args(runs[i]);
+        if (r.status == 0 || !strstr(r.err, "is a symbolic link") ||
+            !access(target, F_OK))
+            fail_msg("%s: status %d: %s", runs[i][2], r.status, r.err);
+        ran_free(&r);
+    }
+    unlink(link);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_libcuda_from_cwd),
         cmocka_unit_test(test_driver_deps_from_cwd),
+        cmocka_unit_test_setup_teardown(test_export_links, cache_setup,
+                                        cache_teardown),
         cmocka_unit_test_setup_teardown(test_repeated_options, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_numbers, cache_setup, cache_teardown),

@@ -248,6 +248,35 @@ static void test_bad_paths(void **state)
     assert_int_equal(share_svg(&app, &g, dir, THEME_DEEP, why, sizeof why),
                      CV_ERR_IO);
     assert_non_null(strstr(why, "directory"));
+    /* X4: no export is written through a symbolic link, dangling or to a
+       file (the file keeps its bytes), SVG or cast */
+    char target[300], link[300];
+    snprintf(target, sizeof target, "%s/target.svg", dir);
+    snprintf(link, sizeof link, "%s/link.svg", dir);
+    assert_int_equal(symlink(target, link), 0);
+    for (int k = 0; k < 4; k++) {
+        CvError e = k % 2 ? share_cast(&app, &g, link, 0, 1, 0.5,
+                                       THEME_DEEP, why, sizeof why)
+                          : share_svg(&app, &g, link, THEME_DEEP, why,
+                                      sizeof why);
+        assert_int_equal(e, CV_ERR_IO);
+        assert_non_null(strstr(why, "is a symbolic link"));
+        if (k < 2)
+            assert_int_not_equal(access(target, F_OK), 0); /* dangling */
+        else {
+            char *mine = slurp(target);
+            assert_string_equal(mine, "mine\n");
+            free(mine);
+        }
+        if (k == 1) {
+            FILE *f = fopen(target, "w");
+            assert_non_null(f);
+            fputs("mine\n", f);
+            fclose(f);
+        }
+    }
+    unlink(link);
+    unlink(target);
     grid_fini(&g);
     app_fini(&app);
 }
@@ -288,11 +317,19 @@ static void test_key_w(void **state)
     assert_non_null(strstr(svg, "width=\"1000\" height=\"600\""));
     assert_null(strstr(svg, "Enter writes")); /* not the prompt's screen */
     free(svg);
-    /* taken: the next name */
+    /* taken: the next name; a dangling link takes its name too (X4: the
+       name offered is free by lstat, and Enter creates nothing where the
+       link points) */
+    assert_int_equal(symlink("planted-target.svg",
+                             "collviz-allreduce-ring-p8-step3-2.svg"), 0);
     t = run_script(&app, "w");
-    snprintf(want, sizeof want, "collviz-allreduce-ring-p8-step3-2.svg");
+    snprintf(want, sizeof want, "collviz-allreduce-ring-p8-step3-3.svg");
     assert_non_null(strstr(t, want));
     free(t);
+    t = run_script(&app, "Enter");
+    assert_non_null(strstr(t, "collviz-allreduce-ring-p8-step3-3.svg."));
+    free(t);
+    assert_int_not_equal(access("planted-target.svg", F_OK), 0);
     t = run_script(&app, "Esc u");
     assert_non_null(strstr(t, "Scene: allreduce -a ring -p 8 --step 3"));
     free(t);

@@ -7,9 +7,11 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "core/sanitize.h"
 #include "cmd/perf_cmd.h"
 #include "store/json.h"
 #include "store/sink.h"
+#include "store/store.h"
 
 /* Two values times scale, `decimals` decimals each, as member key. */
 static void json_pair(JsonWriter *w, const char *key, const double v[2],
@@ -229,7 +231,14 @@ int perf_json_open(JsonOut *j, const char *path)
     char why[CV_WHY_LEN], *real = NULL;
     int err = 0;
     *j = (JsonOut){.path = path};
-    /* a plain file, or none yet: written beside it (a link's target's) */
+    if (store_export_check(path, why, sizeof why)) {
+        char safe[CV_WHY_LEN];
+        sanitize(safe, sizeof safe, why, 0); /* controls as escapes */
+        fprintf(stderr, "collviz: cannot write the --json file: %s\n", safe);
+        return CLI_EXIT_USAGE;
+    }
+    /* a plain file, or none yet: written beside it (/dev/stdout's
+       target's, when that is a file) */
     int plain = stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
     if (plain && !lstat(path, &st) && S_ISLNK(st.st_mode))
         plain = (real = realpath(path, NULL)) != NULL;

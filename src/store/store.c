@@ -245,6 +245,17 @@ CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
     return store_commit(&t, why, whylen);
 }
 
+CvError store_export_check(const char *path, char *why, size_t whylen)
+{
+    struct stat st;
+    if (lstat(path, &st) || !S_ISLNK(st.st_mode) ||
+        !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+        return CV_OK;
+    snprintf(why, whylen, "%s is a symbolic link, and an export is never "
+             "written through one: remove it or name another file", path);
+    return CV_ERR_IO;
+}
+
 CvError store_open(const char *path, FILE **out, int *missing, char *why,
                    size_t whylen)
 {

@@ -82,6 +82,13 @@ typedef int (*StoreWriteFn)(FILE *f, void *ctx);
 CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
                     size_t whylen);
 
+/* Whether an export (an SVG, a cast, a --json file) may be written at
+ * path: CV_OK, or CV_ERR_IO and one sentence when path is a symbolic
+ * link. Exports never follow one (a link planted at a name, dangling or
+ * not, would make them write where it points), except the system's own
+ * in /dev/ and /proc/ (/dev/stdout, /dev/fd/N). */
+CvError store_export_check(const char *path, char *why, size_t whylen);
+
 /* Open path for reading when it is a regular file. CV_ERR_IO with
  * *missing = 1 when there is no such file (not an error for a cache);
  * CV_ERR_IO and a sentence for anything else (a directory, a FIFO, no

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The words one scene string may have. */
@@ -124,7 +125,8 @@ void scene_str_file_name(const Scene *sc, const char *ext, char *out,
     snprintf(base, sizeof base, "collviz-%s-%s-p%d-step%zu",
              coll_name(sc->call.kind), sc->algo->name, sc->call.nranks,
              sc->step);
+    struct stat st; /* taken: anything at the name, a link too (lstat) */
     snprintf(out, len, "%s.%s", base, ext);
-    for (int i = 2; i < 1000 && access(out, F_OK) == 0; i++)
+    for (int i = 2; i < 1000 && lstat(out, &st) == 0; i++)
         snprintf(out, len, "%s-%d.%s", base, i, ext);
 }

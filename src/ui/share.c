@@ -19,7 +19,8 @@ static CvError write_file(const char *path, StoreWriteFn fn, void *ctx,
                           char *why, size_t whylen)
 {
     if (strcmp(path, "-"))
-        return store_write(path, fn, ctx, why, whylen);
+        return store_export_check(path, why, whylen)
+                   ? CV_ERR_IO : store_write(path, fn, ctx, why, whylen);
     if (!fn(stdout, ctx) && !fflush(stdout) && !ferror(stdout))
         return CV_OK;
     snprintf(why, whylen, "cannot write the standard output: %s",
