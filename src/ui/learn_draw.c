@@ -385,15 +385,41 @@ static void draw_list(const Learn *l, Grid *g)
 
 /* -------------------------------------------------------------- lesson */
 
+/* Whether the checkpoint being asked counts steps (its query is steps or
+ * msgsteps, not answered yet): the picture's title then keeps the total
+ * to itself, or it would stand beside the question as its answer. */
+static bool steps_asked(const Learn *l)
+{
+    const LearnLesson *c = &l->cur;
+    if (!c->pos || c->les.items[c->pos - 1].kind != LI_CHECK)
+        return false;
+    const LessonItem *it = &c->les.items[c->pos - 1];
+    ProgressEntry *e = c->index >= 0
+        ? progress_get((Progress *)&l->prog, l->list[c->index].name, false)
+        : NULL;
+    if (!it->query || (e && it->check >= 0 &&
+                       (size_t)it->check < strlen(e->results) &&
+                       e->results[it->check] != CP_OPEN))
+        return false;
+    size_t n = strcspn(it->query, " \t");
+    return (n == 5 && !strncmp(it->query, "steps", 5)) ||
+           (n == 8 && !strncmp(it->query, "msgsteps", 8));
+}
+
 static void draw_picture(const Learn *l, Grid *g, Rect r)
 {
     const LearnLesson *c = &l->cur;
-    char title[300];
-    if (c->picture)
-        snprintf(title, sizeof title, " %s %zu/%zu: %s ", _("step"),
-                 l->app.scene->step, l->app.scene->sched.nsteps,
-                 c->les.items[c->scene].text);
-    else
+    char title[300], total[24] = "?";
+    if (c->picture) {
+        /* the scene shown: the learner's in the sandbox (X11) */
+        const char *shown = c->sandbox ? c->sandbox_line
+                                       : c->les.items[c->scene].text;
+        if (!steps_asked(l))
+            snprintf(total, sizeof total, "%zu", l->app.scene->sched.nsteps);
+        snprintf(title, sizeof title, " %s %zu/%s%s: %s ", _("step"),
+                 l->app.scene->step, total, c->sandbox ? _(" (yours)") : "",
+                 shown);
+    } else
         snprintf(title, sizeof title, " %s ", _("picture"));
     Rect in = grid_box(g, r, ROLE_BORDER, title, ROLE_TITLE);
     if (c->picture && c->pic_scale[0]) {
