@@ -446,11 +446,40 @@ static void test_export_links(void **state)
     rmdir(dir);
 }
 
+/* X5, X7: sentences that lead somewhere: --scene's bad option points at
+ * tui's help (not at itself), an empty -T option is named as one, a link
+ * class on a memory machine is named whole; both exports at once are
+ * refused with status 2 and nothing on stdout. */
+static void test_messages(void **state)
+{
+    static const struct {
+        const char *args[8];
+        const char *want;
+    } cases[] = {
+        {{"--scene", "--help"}, "see 'collviz tui --help'"},
+        {{"--scene", "allreduce --export-svg F"}, "see 'collviz tui --help'"},
+        {{"topo", "nodes:2x8,,,"}, "-T has an empty option in 'nodes:2x8,,,'"},
+        {{"topo", "gpu:4,memory.bw=5"},
+         "a memory machine has no link classes: 'memory.bw' names one"},
+        {{"--scene", "allreduce -p 8", "--export-svg", "-", "--export-cast",
+          "-"}, "--export-svg and --export-cast do not go together"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        Ran r = run_args(cases[i].args);
+        if (r.status != 2 || !strstr(r.err, cases[i].want) || r.out[0] ||
+            strstr(r.err, "--scene --help"))
+            fail_msg("%s %s: status %d, out %zu bytes: %s", cases[i].args[0],
+                     cases[i].args[1], r.status, strlen(r.out), r.err);
+        ran_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_libcuda_from_cwd),
         cmocka_unit_test(test_driver_deps_from_cwd),
+        cmocka_unit_test(test_messages),
         cmocka_unit_test_setup_teardown(test_export_links, cache_setup,
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_repeated_options, cache_setup,

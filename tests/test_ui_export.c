@@ -411,6 +411,25 @@ static void test_scene_str(void **state)
         }
     }
     assert_true(n > 80);
+    /* X8: a machine file whose path has a blank: quoted, it reopens */
+    char file[300], text[600];
+    snprintf(file, sizeof file, "%s/my machine.yml", dir);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("topology: [ Ring ]\nnpus_count: [ 8 ]\nbandwidth: [ 50 ]\n"
+          "latency: [ 500 ]\n", f);
+    fclose(f);
+    snprintf(text, sizeof text, "allreduce -a ring -p 8 -T \"%s\"", file);
+    SceneStr q;
+    CliErr ce = {{0}};
+    if (scene_str_parse(text, &q, &ce))
+        fail_msg("'%s' is refused: %s", text, ce.msg);
+    round_trip(&q);
+    scene_str_format(&q, text, sizeof text);
+    assert_non_null(strstr(text, "-T \""));
+    assert_int_equal(scene_str_parse("allreduce -T \"x y", &q, &ce), -1);
+    assert_non_null(strstr(ce.msg, "double quote that is not closed"));
+    unlink(file);
 }
 
 /* The string of an App's scene after a few steps reopens it: the same

@@ -1215,6 +1215,29 @@ static void test_goals_sandbox(void **state)
     stop(l);
 }
 
+/* X6: a lesson whose title is refused (a bidirectional control) is listed
+ * by its file name, and a control in that name is drawn as an escape,
+ * never as itself. */
+static void test_list_name_controls(void **state)
+{
+    const char *dir = one_lesson("allreduce -p 4", "Intro.");
+    char path[300];
+    for (int lang = 0; lang < 2; lang++) {
+        snprintf(path, sizeof path, "%s/%s/02-\xe2\x80\xae" "evil.txt", dir,
+                 lang ? "zh" : "en");
+        FILE *f = fopen(path, "w");
+        assert_non_null(f);
+        fputs("T\xe2\x80\xae" "3\n\nText.\n", f);
+        fclose(f);
+    }
+    Learn *l = start_in(dir, 100, 30);
+    char *t = screen(l);
+    if (strstr(t, "\xe2\x80\xae") || !strstr(t, "02-\\u202Eevil"))
+        fail_msg("%s", t);
+    free(t);
+    stop(l);
+}
+
 /* X3: while a checkpoint asks how many steps, the picture's title does
  * not give the total away ("step 0/?"); answered, it shows it again. */
 static void test_steps_hidden(void **state)
@@ -1329,6 +1352,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_goals_sandbox, setup, teardown),
         cmocka_unit_test_setup_teardown(test_steps_hidden, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_name_controls, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_choices_play, setup, teardown),
         cmocka_unit_test_setup_teardown(test_trace_lines_wrap, setup,
                                         teardown),

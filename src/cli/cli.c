@@ -102,12 +102,18 @@ static int find_short(const CliCmd *c, char ch)
     return -1;
 }
 
+/* The command whose --help a sentence about cmd's arguments points at. */
+static const char *help_of(const CliCmd *cmd)
+{
+    return cmd->help_of ? cmd->help_of : cmd->name;
+}
+
 static int add_positional(const CliCmd *cmd, const char *a, CliArgs *out,
                           CliErr *e)
 {
     if (out->npos >= cmd->max_pos || out->npos >= CLI_MAX_POS)
         return cli_fail(e, "unexpected argument '%s' for %s; see 'collviz %s --help'",
-                        a, cmd->name, cmd->name);
+                        a, cmd->name, help_of(cmd));
     out->pos[out->npos++] = a;
     return 0;
 }
@@ -145,7 +151,7 @@ static int parse_option(const CliCmd *cmd, int argc, char **argv, int *i,
     }
     if (o < 0)
         return cli_fail(e, "unknown option '%.*s' for %s; see 'collviz %s --help'",
-                        (int)shown, a, cmd->name, cmd->name);
+                        (int)shown, a, cmd->name, help_of(cmd));
     const CliOpt *opt = &cmd->opts[o];
     if (!opt->arg && val)
         return cli_fail(e, "option '%.*s' takes no value", (int)shown, a);

@@ -82,6 +82,8 @@ typedef struct {
     const CliOpt *opts;   /* the option table */
     size_t nopts;         /* entries in opts */
     int max_pos;          /* positionals accepted */
+    const char *help_of;  /* the command whose --help a bad option points
+                             at (NULL: name; --scene's is tui's) */
 } CliCmd;
 
 /* Parse argv[1..argc) (argv[0] is the command's name). Options may come

@@ -237,8 +237,11 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
     const char *key = dot ? dot + 1 : opt, *val = eq + 1;
     size_t klen = (size_t)(eq - key);
     double v;
+    if (machine_is_memory(out) && dot)
+        return cli_fail(e, "a memory machine has no link classes: '%.*s' "
+                        "names one", (int)(eq - opt), opt);
     if (machine_is_memory(out))
-        return set_mem_param(out, dot ? opt : key, klen, val, e);
+        return set_mem_param(out, key, klen, val, e);
     if (klen == 5 && !strncmp(key, "gamma", 5) && !dot) {
         if (cli_parse_bw("gamma", val, &v, e))
             return -1;
@@ -337,12 +340,16 @@ static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
     bool reduce = false, shared = false, cyclic = false;
     const char *intra = NULL;
     int first_param = nopts;
-    for (int i = 0; i < nopts; i++)
+    for (int i = 0; i < nopts; i++) {
+        if (!opts[i][0])
+            return cli_fail(e, "-T has an empty option in '%s' (two commas, "
+                            "or one at the end)", spec);
         for (int j = 0; j < i; j++) {
             size_t ki = strcspn(opts[i], "="), kj = strcspn(opts[j], "=");
             if (ki == kj && !strncmp(opts[i], opts[j], ki))
                 return cli_fail(e, "-T gives %.*s twice", (int)ki, opts[i]);
         }
+    }
     for (int i = 0; i < nopts; i++) {
         int r = shape_option(opts[i], &reduce, &shared, &intra, &cyclic, e);
         if (r < 0)

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/sanitize.h"
 #include "lesson/lint.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
@@ -63,7 +64,8 @@ static void load_titles(Learn *l)
         char why[600];
         if (read_lesson(l, (int)i, l->lang, &les, why, sizeof why) &&
             read_lesson(l, (int)i, UI_LANG_EN, &les, why, sizeof why)) {
-            snprintf(l->titles[i], sizeof l->titles[i], "%s", l->list[i].name);
+            /* the file's name, its controls as escapes (X6: U+202E) */
+            sanitize(l->titles[i], sizeof l->titles[i], l->list[i].name, 0);
             continue;
         }
         snprintf(l->titles[i], sizeof l->titles[i], "%s", les.title);

@@ -58,8 +58,9 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
         cli_text_add(&o, " -r %d", c->root);
     if (c->in_place)
         cli_text_add(&o, " --in-place");
-    if (s->spec.machine.given[0])
-        cli_text_add(&o, " -T %s", s->spec.machine.given);
+    const char *m = s->spec.machine.given;
+    if (m[0]) /* a file's path with a blank in double quotes (X8) */
+        cli_text_add(&o, m[strcspn(m, " \t")] ? " -T \"%s\"" : " -T %s", m);
     if (s->cells != 1)
         cli_text_add(&o, " --cells %d", s->cells);
     if (s->present)
@@ -89,19 +90,47 @@ int scene_str_from_args(const CliArgs *a, SceneStr *out, CliErr *e)
     return 0;
 }
 
+/* The scene's next word (strtok_r's way: s the text at the first call,
+ * NULL after; *save where to go on): words are split at blanks, and a
+ * word in double quotes keeps its blanks (a machine file's path, X8).
+ * A quote that is not closed returns *save itself. */
+static char *next_word(char *s, char **save)
+{
+    char *p = s ? s : *save;
+    if (!p)
+        return NULL;
+    p += strspn(p, " \t\r\n");
+    if (!*p)
+        return *save = NULL;
+    if (*p == '"') {
+        char *end = strchr(p + 1, '"');
+        if (!end)
+            return *save = p;
+        *end = '\0';
+        *save = end + 1;
+        return p + 1;
+    }
+    size_t n = strcspn(p, " \t\r\n");
+    *save = p[n] ? p + n + 1 : p + n;
+    p[n] = '\0';
+    return p;
+}
+
 int scene_str_parse(const char *text, SceneStr *out, CliErr *e)
 {
     const CliCmd cmd = {.name = "--scene", .opts = sstr_opts,
-                        .nopts = SSTR_OPT_COUNT, .max_pos = 1};
+                        .nopts = SSTR_OPT_COUNT, .max_pos = 1,
+                        .help_of = "tui"};
     char *copy = strdup(text ? text : ""), *argv[SSTR_MAX_WORDS + 1];
     char *save = NULL;
     int argc = 0, rc = 0;
     if (!copy)
         return cli_fail(e, "there is not enough memory to read the scene");
     argv[argc++] = (char *)"--scene";
-    for (char *w = strtok_r(copy, " \t\r\n", &save); w && !rc;
-         w = strtok_r(NULL, " \t\r\n", &save)) {
-        if (argc > SSTR_MAX_WORDS)
+    for (char *w = next_word(copy, &save); w && !rc; w = next_word(NULL, &save)) {
+        if (w == save) /* (next_word's mark of an unclosed quote) */
+            rc = cli_fail(e, "the scene has a double quote that is not closed");
+        else if (argc > SSTR_MAX_WORDS)
             rc = cli_fail(e, "the scene has more than %d words",
                           SSTR_MAX_WORDS);
         else

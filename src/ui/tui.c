@@ -204,6 +204,9 @@ static int export_options(const CliArgs *a, TuiArgs *t, CliErr *e)
     if (t->script && (t->svg || t->cast))
         return cli_fail(e, "--script and the exports do not go together; a "
                         "script's 'dump' prints its screens");
+    if (t->svg && t->cast)
+        return cli_fail(e, "--export-svg and --export-cast do not go "
+                        "together; give one, and run again for the other");
     if (a->val[O_LAST_STEP] &&
         cli_parse_int("--last-step", a->val[O_LAST_STEP], 0, 1000000,
                       &t->last_step, e))
