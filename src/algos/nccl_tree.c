@@ -116,28 +116,47 @@ static void plan_tree(TreePlan *tp, int t, const int *at, int *ready,
                       int *order)
 {
     int p = tp->p, L = tp->L, maxd = 0, root = 0;
+    /* (linear in p: a node of 65536 ranks is one chain of that depth) */
+    for (int i = 0; i < p; i++) /* each rank's place in its node, for now */
+        order[at[i]] = i % L;
     for (int r = 0; r < p; r++) {
-        int g = tp->node[r], l = 0;
-        while (at[g * L + l] != r)
-            l++;
+        int g = tp->node[r], l = order[r];
         int pn = dbt_parent(t, g, tp->G); /* tree.c */
         tp->par[t][r] = l > 0 ? at[g * L + l - 1] : pn < 0 ? -1 : at[pn * L];
         tp->up[t][r] = -1;
+        tp->depth[t][r] = -1;
     }
     for (int r = 0; r < p; r++) {
-        int d = 0;
-        for (int q = tp->par[t][r]; q >= 0; q = tp->par[t][q])
-            d++;
-        tp->depth[t][r] = d;
+        /* up to the first rank whose depth is known (or the root), then
+           down again: each rank's depth is found once */
+        int q = r, n = 0;
+        while (q >= 0 && tp->depth[t][q] < 0)
+            ready[n++] = q, q = tp->par[t][q];
+        int d = q < 0 ? -1 : tp->depth[t][q];
+        while (n > 0)
+            tp->depth[t][ready[--n]] = ++d;
+        d = tp->depth[t][r];
         maxd = d > maxd ? d : maxd;
         root = d == 0 ? r : root;
     }
     plan_kids(tp, t);
-    int n = 0;
-    for (int d = maxd; d >= 0; d--)
+    /* the ranks by decreasing depth, rank order within one (counted) */
+    int *start = calloc((size_t)maxd + 2, sizeof *start);
+    if (start) {
         for (int r = 0; r < p; r++)
-            if (tp->depth[t][r] == d)
-                order[n++] = r;
+            start[maxd - tp->depth[t][r] + 1]++;
+        for (int d = 0; d <= maxd; d++)
+            start[d + 1] += start[d];
+        for (int r = 0; r < p; r++)
+            order[start[maxd - tp->depth[t][r]]++] = r;
+        free(start);
+    } else { /* without memory for the counts: the slow way */
+        int n = 0;
+        for (int d = maxd; d >= 0; d--)
+            for (int r = 0; r < p; r++)
+                if (tp->depth[t][r] == d)
+                    order[n++] = r;
+    }
     for (int i = 0; i < p; i++)
         plan_slots(tp, t, order[i], ready);
     tp->z[t] = ready[root];

@@ -619,12 +619,16 @@ static int model_table(Model *m)
             CollCall c = m->call;
             c.count = m->too_big[i];
             if (m->slow[i])
-                printf("# %s: n/a from %zu bytes (count %zu): this machine "
-                       "does not look the same from every rank, so its "
-                       "repeated steps are priced one by one, more than "
-                       "%.0f transfers at %d ranks, more than collviz "
-                       "prices\n", m->algos[i]->name, coll_size_bytes(&c),
-                       c.count, MODEL_MAX_PRICE_WORK, c.nranks);
+                printf("# %s: n/a from %zu bytes (count %zu): pricing it on "
+                       "%d ranks on this machine comes to more than %.3g "
+                       "transfer hops (its transfers%s, each with the links "
+                       "it crosses), more than collviz prices; give fewer "
+                       "ranks or a smaller machine\n", m->algos[i]->name,
+                       coll_size_bytes(&c), c.count, c.nranks,
+                       MODEL_MAX_PRICE_WORK,
+                       machine_shift_invariant(&m->mach) ? ""
+                       : ", repeated steps one by one: the machine does not "
+                         "look the same from every rank");
             else
                 printf("# %s: n/a from %zu bytes (count %zu): its schedule "
                        "has more than %zu transfers at %d ranks, more than "

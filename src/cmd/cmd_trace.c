@@ -270,12 +270,14 @@ static int trace_prepare(Trace *t)
     t->nsteps = sched_nsteps(&t->s);
     double work = model_price_work(&t->s, &t->mach);
     if (!t->checked && work > MODEL_MAX_PRICE_WORK) {
-        fprintf(stderr, "collviz: this machine does not look the same from "
-                "every rank, so the %s schedule's repeated steps are priced "
-                "one by one: %.3g transfers on %d ranks, more than trace "
-                "prices (%.3g); give fewer ranks or a machine of one "
-                "dimension (full, bus, switch, ring)\n", t->algo->name, work,
-                t->call.nranks, MODEL_MAX_PRICE_WORK);
+        fprintf(stderr, "collviz: pricing the %s schedule on %d ranks on "
+                "this machine comes to %.3g transfer hops (its transfers%s, "
+                "each with the links it crosses), more than trace prices "
+                "(%.3g); give fewer ranks or a smaller machine\n",
+                t->algo->name, t->call.nranks, work,
+                machine_shift_invariant(&t->mach) ? ""
+                : ", repeated steps one by one: the machine does not look "
+                  "the same from every rank", MODEL_MAX_PRICE_WORK);
         return CLI_EXIT_USAGE;
     }
     if (t->checked && !trace_validate(t))

@@ -560,7 +560,6 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
     memset(pr->memx, 0, s->nxfers + 1);
     if (!s->compact) {
         SchedFuse fu;
-        SchedCheck chk;
         MemFuse how = pr->m->mem.fuse;
         if (how == MEM_FUSE_NEXT)
             memx_next(pr, s);
@@ -570,7 +569,7 @@ static CvError memx_build(Pricer *pr, const Schedule *s)
             sched_fuse_free(&fu);
         }
         uint8_t *staged = calloc(s->nxfers + 1, 1);
-        if (staged && sched_validate(s, &chk, staged) == CV_OK)
+        if (staged && sched_staged(s, staged) == CV_OK)
             for (size_t i = 0; i < s->nxfers; i++)
                 pr->memx[i] |= staged[i] ? MEMX_STAGED : 0;
         free(staged);
@@ -851,6 +850,27 @@ bool model_machine_uniform(const Machine *m, ModelParams *mp)
     return true;
 }
 
+/* The mean of the links a transfer of s crosses on m, from at most 256
+ * transfers spread over its entries (routing them all is the pricing's
+ * own cost). */
+static double mean_hops(const Schedule *s, const Machine *m)
+{
+    enum { SAMPLES = 256 };
+    size_t stride = s->nsteps / SAMPLES + 1, n = 0;
+    size_t each = s->nsteps < SAMPLES ? SAMPLES / (s->nsteps + 1) + 1 : 1;
+    double hops = 0;
+    for (size_t k = 0; k < s->nsteps; k += stride) {
+        size_t en = sched_entry_n(s, k);
+        for (size_t i = 0; i < each && i < en; i++) {
+            Transfer t; /* spread over the entry's transfers */
+            sched_rep_xfer(s, k, 0, (i * en / each + k) % en, &t);
+            hops += machine_route(m, t.src, t.dst, NULL, 0);
+            n++;
+        }
+    }
+    return n ? hops / (double)n : 0;
+}
+
 double model_price_work(const Schedule *s, const Machine *m)
 {
     bool same = machine_shift_invariant(m);
@@ -862,7 +882,7 @@ double model_price_work(const Schedule *s, const Machine *m)
                        ? (double)st->n : (double)sched_entry_n(s, k);
         work += (same ? 1 : (double)reps) * n;
     }
-    return work;
+    return work * (1 + mean_hops(s, m));
 }
 
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,

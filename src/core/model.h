@@ -151,12 +151,15 @@ CvError price_step_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
 CvError model_machine_cost(const Schedule *s, const Machine *m,
                            bool terms_only, CostTerms *out, double *seconds);
 
-/* Transfers pricing s on m looks at: a repeated entry's once on a machine
- * that rotation maps onto itself (a spread one by its orbits there), each
- * repetition written out elsewhere. */
+/* The work pricing s on m takes: the transfers it looks at (a repeated
+ * entry's once on a machine that rotation maps onto itself, a spread one
+ * by its orbits there, each repetition written out elsewhere), each with
+ * the links its route crosses (the mean of a sample: routing is the cost),
+ * so 1 + hops each. */
 double model_price_work(const Schedule *s, const Machine *m);
-/* The most of them pricer_cost takes (a ring on a torus of 16384 ranks
- * would be 5e8: minutes); beyond, it fails with CV_ERR_LIMIT. */
+/* The most of it pricer_cost takes (a ring on a torus of 16384 ranks
+ * would be 1e9: minutes; an all-to-all on torus:64x64 3e8); beyond, it
+ * fails with CV_ERR_LIMIT. */
 #define MODEL_MAX_PRICE_WORK ((double)(1 << 26))
 
 /* The same on pr's machine, with pr's scratch (for many schedules). */

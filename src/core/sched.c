@@ -477,21 +477,11 @@ static CvError no_check(const Schedule *s, SchedCheck *chk)
     return chk->err = CV_ERR_NOMEM;
 }
 
-CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
+/* sched_validate's step by step part: bounds, writes of send buffers and
+ * overlaps, the staged flags into staged (s->nxfers of them). */
+static CvError validate_steps(const Schedule *s, SchedCheck *chk,
+                              uint8_t *staged)
 {
-    memset(chk, 0, sizeof *chk);
-    if (s->err == CV_ERR_NOMEM)
-        return no_check(s, chk);
-    if (!sched_written_out(s)) /* sched_expand it first */
-        return chk->err = CV_ERR_ARG;
-    if (s->err) { /* the builder's: no one step's */
-        chk->step = s->nsteps, chk->xfer = s->nxfers;
-        return chk->err = s->err;
-    }
-    uint8_t *own = staged ? NULL : malloc(s->nxfers + 1);
-    if (!staged && !own)
-        return no_check(s, chk);
-    staged = staged ? staged : own;
     memset(staged, 0, s->nxfers);
     size_t maxn = 0;
     for (size_t k = 0; k < s->nsteps; k++)
@@ -501,7 +491,7 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
     Span *sp = malloc((4 * maxn + 1) * sizeof *sp), *sorted = sp + 2 * maxn;
     size_t *cnt = malloc((nkeys + 1) * sizeof *cnt);
     if (!sp || !cnt) {
-        free(own), free(sp), free(cnt);
+        free(sp), free(cnt);
         return no_check(s, chk);
     }
     for (size_t k = 0; k < s->nsteps && !chk->err; k++) {
@@ -529,6 +519,33 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
     }
     free(sp);
     free(cnt);
+    return chk->err;
+}
+
+/* Whether s can be checked at all: written out, and no builder's error
+ * (CV_OK, or chk's error). */
+static CvError checkable(const Schedule *s, SchedCheck *chk)
+{
+    memset(chk, 0, sizeof *chk);
+    if (s->err == CV_ERR_NOMEM)
+        return no_check(s, chk);
+    if (!sched_written_out(s)) /* sched_expand it first */
+        return chk->err = CV_ERR_ARG;
+    if (s->err) { /* the builder's: no one step's */
+        chk->step = s->nsteps, chk->xfer = s->nxfers;
+        return chk->err = s->err;
+    }
+    return CV_OK;
+}
+
+CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
+{
+    if (checkable(s, chk))
+        return chk->err;
+    uint8_t *own = staged ? NULL : malloc(s->nxfers + 1);
+    if (!staged && !own)
+        return no_check(s, chk);
+    validate_steps(s, chk, staged ? staged : own);
     free(own);
     if (!chk->err) {
         chk->missing = count_missing(s);
@@ -538,6 +555,14 @@ CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged)
             chk->err = CV_ERR_MISSING;
     }
     return chk->err;
+}
+
+CvError sched_staged(const Schedule *s, uint8_t *staged)
+{
+    SchedCheck chk;
+    if (checkable(s, &chk))
+        return chk.err;
+    return validate_steps(s, &chk, staged);
 }
 
 /* ----------------------------------------------------------- statistics */

@@ -219,6 +219,10 @@ typedef struct {
  * past its end (nsteps, nxfers), and a caller must not call the schedule
  * invalid. */
 CvError sched_validate(const Schedule *s, SchedCheck *chk, uint8_t *staged);
+/* sched_validate's staged flags alone (the output's coverage, which costs
+ * a bit per element of every rank, is not looked at): CV_OK, or the first
+ * problem's kind (CV_ERR_NOMEM: not known). */
+CvError sched_staged(const Schedule *s, uint8_t *staged);
 
 /* ----------------------------------------------------------- statistics */
 
