@@ -18,6 +18,8 @@
 
 #include "core/sanitize.h"
 #include "cli_fixture.h"
+#include "lesson/output.h"
+#include "exec/mono.h"
 
 static char root[64];
 
@@ -602,6 +604,36 @@ static void test_output(void **state)
                  "this @output differs from", "languages");
 }
 
+/* X10: the quoted commands of one learn --check share a budget: the
+ * block where it runs out says so once, and no later block is run (here
+ * half a second, and commands that would take far longer). */
+static void test_output_budget(void **state)
+{
+    const char *text =
+        "Lesson 1: Slow\n\nRun:\n\n@run\n"
+        "    collviz model allreduce -p 65536 -T nodes:1x65536,nic=shared -b 1M -e 1M\n"
+        "\n@output\n    x\n\nAgain:\n\n@run\n"
+        "    collviz model allreduce -p 65536 -T nodes:1x65536,nic=shared -b 2M -e 2M\n"
+        "\n@output\n    y\n";
+    Lesson l;
+    LessonDiags d = {0};
+    assert_int_equal(lesson_parse(text, strlen(text), &l, &d), CV_OK);
+    const char *self = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
+    double left = 0.5, t0 = mono_now_s();
+    output_lint(&l, self, &left, &d);
+    double took = mono_now_s() - t0;
+    if (d.n != 1 || d.d[0].line != 8 || !strstr(d.d[0].msg, "budget") ||
+        left >= 0 || took > 20)
+        fail_msg("%zu problems in %.1f s, the first: %d: %s", d.n, took,
+                 d.n ? d.d[0].line : 0, d.n ? d.d[0].msg : "");
+    /* spent before: nothing runs, nothing more is said */
+    lesson_diags_fini(&d);
+    output_lint(&l, self, &left, &d);
+    assert_int_equal(d.n, 0);
+    lesson_diags_fini(&d);
+    lesson_fini(&l);
+}
+
 /* Goal checkpoints: '@goal QUERY OP NUMBER' lines, evaluated on the
  * scene in effect, must not hold there already; each @answer is a scene
  * that reaches them. The goal here: every rank ends with the sum in at
@@ -675,6 +707,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_choices, setup, teardown),
         cmocka_unit_test_setup_teardown(test_goals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_output_budget, setup, teardown),
         cmocka_unit_test_setup_teardown(test_machine_scenes, setup,
                                         teardown),
     };

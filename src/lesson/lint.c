@@ -371,8 +371,10 @@ static void say(const char *path, int line, const char *msg)
 }
 
 /* Parse file path into *l, printing its problems; returns their number
- * (-1: the file could not be read). */
-static int lint_file(const char *path, Lesson *l, int deep, int print)
+ * (-1: the file could not be read). deep (NULL: the parse alone): the
+ * lint and the quoted commands too, *deep the seconds left of their
+ * budget (output_lint). */
+static int lint_file(const char *path, Lesson *l, double *deep, int print)
 {
     char *buf, why[512];
     size_t len;
@@ -390,7 +392,7 @@ static int lint_file(const char *path, Lesson *l, int deep, int print)
     if (deep) {
         lint_lesson(l, &d);
         /* the quoted output against this very program's */
-        output_lint(l, "/proc/self/exe", &d);
+        output_lint(l, "/proc/self/exe", deep, &d);
     }
     for (size_t k = 0; print && k < d.n; k++)
         say(path, d.d[k].line, d.d[k].msg);
@@ -416,17 +418,17 @@ static int sibling(const char *path, const char *lang, char *out, size_t n)
 static const char *const langs[] = {"en", "zh"};
 
 /* Check one file and compare it with its other language's file. */
-static int lint_one(const char *path, int *nfiles)
+static int lint_one(const char *path, int *nfiles, double *left)
 {
     Lesson l, o;
-    int bad = lint_file(path, &l, 1, 1);
+    int bad = lint_file(path, &l, left, 1);
     (*nfiles)++;
     for (size_t k = 0; k < sizeof langs / sizeof *langs && bad >= 0; k++) {
         char other[4200];
         struct stat st; /* not opened here: a FIFO would wait for a writer */
         if (sibling(path, langs[k], other, sizeof other) || stat(other, &st))
             continue;
-        if (lint_file(other, &o, 0, 0) == 0) {
+        if (lint_file(other, &o, NULL, 0) == 0) {
             LessonDiags d = {0};
             lint_pair(&o, other, &l, &d);
             for (size_t i = 0; i < d.n; i++)
@@ -443,8 +445,9 @@ static int lint_one(const char *path, int *nfiles)
 int lint_main(int nfiles, const char *const *files)
 {
     int bad = 0, n = 0;
+    double left = OUTPUT_BUDGET_S; /* of the quoted commands, in all */
     for (int i = 0; i < nfiles; i++)
-        bad += lint_one(files[i], &n) != 0;
+        bad += lint_one(files[i], &n, &left) != 0;
     if (!nfiles) {
         char dir[4096], why[4096];
         if (library_dir(dir, sizeof dir, why, sizeof why)) {
@@ -468,7 +471,7 @@ int lint_main(int nfiles, const char *const *files)
                 char path[CV_WHY_LEN];
                 snprintf(path, sizeof path, "%s/%s/%s.txt", dir, langs[k],
                          e[i].name);
-                bad += lint_one(path, &n) != 0;
+                bad += lint_one(path, &n, &left) != 0;
             }
             free(e);
         }

@@ -165,8 +165,8 @@ pid_t output_spawn(const char *self, char *const *argv, bool own_group,
     return pid;
 }
 
-char *output_run(const char *self, const RunCmd *c, int *status, char *why,
-                 size_t whylen)
+char *output_run(const char *self, const RunCmd *c, double limit_s,
+                 int *status, char *why, size_t whylen)
 {
     int fd;
     char *buf = malloc(OUTPUT_MAX_BYTES + 2); /* one byte past the limit
@@ -180,7 +180,7 @@ char *output_run(const char *self, const RunCmd *c, int *status, char *why,
     }
     size_t len = 0;
     const char *stop = NULL;
-    double end = mono_now_s() + OUTPUT_LIMIT_S;
+    double end = mono_now_s() + limit_s;
     for (;;) {
         double left = end - mono_now_s();
         if (left <= 0) {
@@ -209,8 +209,8 @@ char *output_run(const char *self, const RunCmd *c, int *status, char *why,
     }
     buf[len] = '\0';
     if (stop) {
-        snprintf(why, whylen, "the command %s (%d s, %u MiB)", stop,
-                 OUTPUT_LIMIT_S, OUTPUT_MAX_BYTES >> 20);
+        snprintf(why, whylen, "the command %s (%.0f s, %u MiB)", stop,
+                 limit_s, OUTPUT_MAX_BYTES >> 20);
         free(buf);
         return NULL;
     }
@@ -234,7 +234,15 @@ static bool command(const LessonItem *run, int k, char *line, size_t n)
     return len < n;
 }
 
-void output_lint(const Lesson *l, const char *self, LessonDiags *d)
+static void budget_spent(LessonDiags *d, int line)
+{
+    lesson_diag(d, line, "the quoted commands ran for %d s in all, learn "
+                "--check's budget: this block and those after it are not "
+                "checked", OUTPUT_BUDGET_S);
+}
+
+void output_lint(const Lesson *l, const char *self, double *left,
+                 LessonDiags *d)
 {
     for (size_t i = 0; i < l->nitems; i++) {
         const LessonItem *it = &l->items[i];
@@ -251,7 +259,23 @@ void output_lint(const Lesson *l, const char *self, LessonDiags *d)
             lesson_diag(d, it->quotes_line, "%s", why);
             continue;
         }
-        char *out = output_run(self, &c, &st, why, sizeof why);
+        if (*left <= 0) { /* spent: said once, at the first block not run */
+            if (*left == 0)
+                budget_spent(d, it->quotes_line);
+            *left = -1;
+            continue;
+        }
+        double t0 = mono_now_s();
+        double limit = *left < OUTPUT_LIMIT_S ? *left : OUTPUT_LIMIT_S;
+        char *out = output_run(self, &c, limit, &st, why, sizeof why);
+        *left -= mono_now_s() - t0;
+        if (!out && limit < OUTPUT_LIMIT_S) { /* cut short by the budget */
+            budget_spent(d, it->quotes_line);
+            *left = -1;
+            continue;
+        }
+        if (*left < 0)
+            *left = 0;
         if (!out) {
             lesson_diag(d, it->quotes_line, "%s", why);
             continue;

@@ -14,9 +14,12 @@
 #include "lesson/lesson.h"
 #include "lesson/runcheck.h"
 
-/* The longest a quoted command may run, and the most it may print. */
+/* The longest a quoted command may run, and the most it may print; the
+ * longest all the quoted commands of one `learn --check` may run in all
+ * (the course's take a few seconds). */
 #define OUTPUT_LIMIT_S 30
 #define OUTPUT_MAX_BYTES (4u << 20)
+#define OUTPUT_BUDGET_S 120
 
 /* Whether c's output may be quoted: 0, or -1 and one sentence in why. */
 int output_quotable(const RunCmd *c, char *why, size_t whylen);
@@ -49,12 +52,17 @@ pid_t output_spawn(const char *self, char *const *argv, bool own_group,
 /* Run c with the program at self (its argv[0] stands for it) and return
  * what it printed on stdout and stderr, NUL-ended (malloc'd), with its
  * exit status in *status; NULL and one sentence in why when it could not
- * be run, ran past OUTPUT_LIMIT_S or printed more than OUTPUT_MAX_BYTES. */
-char *output_run(const char *self, const RunCmd *c, int *status, char *why,
-                 size_t whylen);
+ * be run, ran past limit_s seconds or printed more than
+ * OUTPUT_MAX_BYTES. */
+char *output_run(const char *self, const RunCmd *c, double limit_s,
+                 int *status, char *why, size_t whylen);
 
 /* Check every quoting block of l (lesson.h's quotes): its command may be
  * quoted, runs with self, exits 0 and prints every quoted line. Problems
- * to d, at the @output line. */
-void output_lint(const Lesson *l, const char *self, LessonDiags *d);
+ * to d, at the @output line. *left: the seconds left of the budget of
+ * all the quoted commands (OUTPUT_BUDGET_S at first), less what these
+ * ran; once it is spent, the block where it ran out says so and no more
+ * are run (*left is then negative: the next lessons say nothing). */
+void output_lint(const Lesson *l, const char *self, double *left,
+                 LessonDiags *d);
 #endif
