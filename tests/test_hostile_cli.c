@@ -257,7 +257,8 @@ static void test_trace_bounded(void **state)
  * counts each transfer's route (an all-to-all on torus:64x64, a broadcast
  * on ring:65536: n/a with the sentence), and a memory machine's pricing no
  * longer checks the output element by element at every size (an
- * all-to-all on gpu:256 at 64 MiB). A limit of 60 s says "it hung"; each
+ * all-to-all on gpu:256 at 64 MiB) nor walks every rank's buffers at
+ * every step (an allreduce on host:8192). A limit of 60 s says "it hung"; each
  * takes under a second here. */
 static void test_model_bounded(void **state)
 {
@@ -272,6 +273,9 @@ static void test_model_bounded(void **state)
           "-e", "1G", NULL}, "transfer hops"},
         {{"model", "alltoall", "-p", "256", "-T", "gpu:256", "-b", "64M",
           "-e", "64M", NULL}, "pairwise"},
+        /* the buffers' bytes once a schedule, not once a step (18 s) */
+        {{"model", "allreduce", "-p", "8192", "-T", "host:8192", "-b", "8",
+          "-e", "1M", NULL}, "tree"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         Ran r = run_opts(&(RunOpts){.limit_s = 60}, cases[i].args);

@@ -691,7 +691,11 @@ static CvError price_memory(Pricer *pr, const Schedule *s, const Transfer *xs,
     }
     if (terms_only)
         return CV_OK;
-    double fp = (double)sched_bytes(s);
+    if (pr->fp_of != s || pr->fp_n != s->nxfers ||
+        pr->fp_count != s->call.count)
+        pr->fp = (double)sched_bytes(s), pr->fp_of = s,
+        pr->fp_n = s->nxfers, pr->fp_count = s->call.count;
+    double fp = pr->fp;
     out->t_alpha = out->terms.a * ml->step + (first ? ml->call : 0);
     /* the medium's rate, or one rank's where one does the most alone */
     double es = (double)dtype_size(s->call.dtype);
@@ -896,7 +900,8 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
     if (s->compact && model_price_work(s, m) > MODEL_MAX_PRICE_WORK)
         return CV_ERR_LIMIT;
     bool same = machine_shift_invariant(m);
-    pr->memx_of = NULL; /* s may be a new schedule where the last was */
+    pr->memx_of = pr->fp_of = NULL; /* s may be a new schedule where
+                                        the last was */
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         size_t reps = s->compact ? s->steps[k].reps : 1;
         /* a repeated entry on a machine that rotation maps onto itself:

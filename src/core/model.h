@@ -123,6 +123,12 @@ typedef struct {
     const Schedule *memx_of; /* the schedule they describe ... */
     size_t memx_n;           /* ... and its transfers then (a stale view
                                 is rebuilt: pricer_cost always does) */
+    /* the bytes of the buffers of the schedule a memory machine priced
+       last (sched_bytes walks every rank's: once a schedule, not once a
+       step), kept as memx is */
+    double fp;
+    const Schedule *fp_of;
+    size_t fp_n, fp_count;
 } Pricer;
 
 #define MEMX_SKIP 1   /* a copy-in no one needs (sched_fuse_map) */
