@@ -540,6 +540,16 @@ static void test_memory_spec(void **state)
     assert_true(fabs(back.mem.step / m.mem.step - 1) < 1e-12);
     assert_true(fabs(back.mem.call / m.mem.call - 1) < 1e-12);
     assert_true(back.mem.cache == m.mem.cache);
+    assert_true(back.mem.shared_reads);
+    /* reads=apart and the largest cache -T takes come back too (they were
+       dropped, or refused by the reader) */
+    assert_int_equal(spec_parse("host,reads=apart,cache=1024G,cachebw=50", 4,
+                                &cm, &m, &e), 0);
+    assert_int_equal(machine_file_write(&m, buf, sizeof buf, &need), CV_OK);
+    assert_int_equal(machine_file_parse(buf, need, GAMMA, &back, &fe), CV_OK);
+    assert_false(back.mem.shared_reads);
+    assert_true(back.mem.cache == 1099511627776.0);
+    expect_spec("gpu,place=cyclic", 4, -1, "place= goes with a network");
 #define MEM_FILE "collviz_memory: gpu\nnpus_count: [4]\n"
     expect_file_error(MEM_FILE "bandwidth: [0]\n", 3, "bandwidth must be from");
     expect_file_error(MEM_FILE "bandwidth: [-2]\n", 3, "is not a number");
@@ -556,6 +566,8 @@ static void test_memory_spec(void **state)
     expect_file_error(MEM_FILE "bandwidth: [2500]\ntopology: [Ring]\n", 4,
                       "a memory machine has no topology");
     expect_file_error("collviz_memory: tpu\n", 1, "gpu or host");
+    expect_file_error(MEM_FILE "bandwidth: [2500]\ncollviz_reads: twice\n",
+                      4, "collviz_reads is shared or apart");
     expect_file_error("topology: [Ring]\nnpus_count: [4]\nbandwidth: [1]\n"
                       "latency: [0]\ncollviz_step: 2\n", 5,
                       "goes with collviz_memory");

@@ -10,12 +10,13 @@
 #include <string.h>
 
 enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_MEMORY,
-       K_STEP, K_CALL, K_CACHE, K_CACHE_BW, K_COUNT };
+       K_STEP, K_CALL, K_CACHE, K_CACHE_BW, K_READS, K_COUNT };
 
 static const char *const key_names[K_COUNT] = {
     "topology", "npus_count", "bandwidth", "latency", "collviz_alpha",
     "collviz_gamma", "collviz_place", "collviz_memory", "collviz_step",
     "collviz_call", "collviz_cache", "collviz_cache_bandwidth",
+    "collviz_reads",
 };
 
 /* What the file said, before it becomes a machine. */
@@ -70,6 +71,11 @@ static CvError parse_item(Parsed *p, int k, char *item, int line,
             return fail(e, line, "collviz_memory is gpu or host, not "
                         "'%.30s'", item);
         p->num[k][i] = !strcmp(item, "gpu") ? MACHINE_GPU : MACHINE_HOST;
+    } else if (k == K_READS) {
+        if (strcmp(item, "shared") && strcmp(item, "apart"))
+            return fail(e, line, "collviz_reads is shared or apart, not "
+                        "'%.30s'", item);
+        p->num[k][i] = !strcmp(item, "shared");
     } else if (k == K_TOPO) {
         if (strlen(item) >= sizeof p->topo[i])
             return fail(e, line, "'%.30s' is not a topology", item);
@@ -80,9 +86,11 @@ static CvError parse_item(Parsed *p, int k, char *item, int line,
         double v = strtod(item, &end);
         if (errno == ERANGE && v < 1 && v > -1) /* below the normal range: */
             errno = 0;                          /* a range check says why */
-        if (*end || errno || !(v >= 0) || v > 1e12)
+        /* (a cache as large as -T's cache= takes: 1024G) */
+        double most = k == K_CACHE ? 1099511627776.0 : 1e12;
+        if (*end || errno || !(v >= 0) || v > most)
             return fail(e, line, "%s's value '%.30s' is not a number from 0 "
-                        "to 1e12", key_names[k], item);
+                        "to %.13g", key_names[k], item, most);
         p->num[k][i] = v;
     }
     p->n[k]++;
@@ -111,7 +119,8 @@ static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
                     "npus_count, bandwidth, latency, collviz_alpha, "
                     "collviz_gamma, collviz_place; for a memory machine "
                     "collviz_memory, collviz_step, collviz_call, "
-                    "collviz_cache, collviz_cache_bandwidth)", key);
+                    "collviz_cache, collviz_cache_bandwidth, collviz_reads)",
+                    key);
     if (p->n[k] || p->line[k])
         return fail(e, line, "%s is given twice", key_names[k]);
     p->line[k] = line;
@@ -207,6 +216,8 @@ static CvError build_memory(const Parsed *p, double gamma, Machine *m,
     ml.call = p->n[K_CALL] ? p->num[K_CALL][0] * 1e-6 : ml.call;
     ml.cache = p->n[K_CACHE] ? p->num[K_CACHE][0] : ml.cache;
     ml.beta_cache = p->n[K_CACHE_BW] ? 1 / (cbw * 1e9) : ml.beta_cache;
+    ml.shared_reads = p->n[K_READS] ? p->num[K_READS][0] != 0
+                                    : ml.shared_reads;
     CvError err = machine_memory(m, kind, (int)np, &ml,
                                  p->n[K_GAMMA] ? 1 / (p->num[K_GAMMA][0] * 1e9)
                                                : 0);
@@ -345,6 +356,8 @@ static CvError write_memory(const Machine *m, char *buf, size_t len,
     if (m->gamma > 0)
         n = put(buf, len, n, "collviz_gamma: %.17g  # GB/s\n",
                 1 / m->gamma / 1e9);
+    n = put(buf, len, n, "collviz_reads: %s\n",
+            ml->shared_reads ? "shared" : "apart");
     *need = n;
     return CV_OK;
 }

@@ -366,6 +366,9 @@ static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
         return -1;
     if (intra)
         machine_class_default(intra, &out->cls[0]);
+    if (cyclic && machine_is_memory(out))
+        return cli_fail(e, "place= goes with a network: a memory machine's "
+                        "ranks share one memory");
     out->cyclic = cyclic;
     for (int i = first_param; i < nopts; i++)
         if (set_param(out, opts[i], e))
