@@ -203,8 +203,13 @@ static void test_ranges(void **state)
         {"memory host 1e6 0\n", "memory host 1e6 -1\n", "fit error of 'memory'"},
         {"memory gpu 1e6 1\n", "memory tpu 1e6 1\n", "takes gpu or host, not 'tpu'"},
         {"memory gpu 1e6 1\n", "memory gpu 1e6\n", "'memory' takes 3 values, not 2"},
-        {"memory gpu 1e6 1\nlink gpu\n", "link host\n",
+        {"memory gpu 2e5 1\nlink gpu\nalpha 1e-6\n", "link host\n",
          "its machine is host, but it has no memory line of it"},
+        /* the one point (1e6 bytes) must lie past 4 times the cache (F2:
+           such a file priced nothing, every cell n/a) */
+        {"memory gpu 2e5 1\nlink gpu\nalpha 1e-6\n",
+         "memory gpu 1e6 1\nlink gpu\nalpha 1e-6\n",
+         "its points cannot make one: none measures past 4 times"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         char text[512], why[1024];

@@ -441,6 +441,16 @@ static int next_line(Reader *r, FILE *f, char *line, long *total)
     return ch != EOF || len > 0 ? 1 : 0;
 }
 
+/* Whether a calibration that names a memory machine can make its level
+ * (calib_mem_level: a point past 4 times the cache gives the memory's
+ * rate); a file that cannot is refused, not used to price nothing. */
+static bool memory_level_ok(const Calib *c)
+{
+    MemLevel ml;
+    double g;
+    return calib_mem_level(c, 0, &ml, &g) == 0;
+}
+
 /* What must be there once the lines are read; -1 when refused. */
 static int read_end(Reader *r)
 {
@@ -462,6 +472,11 @@ static int read_end(Reader *r)
              c->machine != c->medium)
         snprintf(r->why, r->whylen, "its machine is %s, but it has no "
                  "memory line of it", machine_kind_name(c->machine));
+    else if ((c->machine == MACHINE_GPU || c->machine == MACHINE_HOST) &&
+             !memory_level_ok(c))
+        snprintf(r->why, r->whylen, "its machine is %s, but its points "
+                 "cannot make one: none measures past 4 times its memory "
+                 "line's cache", machine_kind_name(c->machine));
     else if (c->machine == MACHINE_NODES && !(r->seen & (1u << KEY_NODES)))
         snprintf(r->why, r->whylen, "its machine is nodes, but it has no "
                  "nodes line");
