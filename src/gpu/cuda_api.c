@@ -100,7 +100,8 @@ CudaWhy cuda_open(CudaApi *api, char *why, size_t whylen)
         if (got == GPU_LIB_MISSING)
             cuda_why(CUDA_NO_LIBRARY, e, why, whylen);
         else
-            snprintf(why, whylen, "%s", e);
+            snprintf(why, whylen, "the cuda backend cannot open the NVIDIA "
+                     "driver's library: %s", e);
         return CUDA_NO_LIBRARY;
     }
     void *p2 = dlsym(api->lib, "cuGetProcAddress_v2");

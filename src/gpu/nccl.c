@@ -110,7 +110,7 @@ static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
             snprintf(why, whylen, "NCCL is not installed here (libnccl.so.2: "
                      "%s)", d);
         else
-            snprintf(why, whylen, "%s", d);
+            snprintf(why, whylen, "NCCL's library cannot be opened: %s", d);
         gpu_native_close(x);
         return CV_ERR_UNAVAILABLE;
     }
