@@ -165,9 +165,12 @@ static void test_why_not(void **state)
     (void)state;
     cuda();
     need_fake();
+    /* a driver named that does not load is said as that file (D7), not
+       as a machine without a driver */
     setenv("COLLVIZ_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
-    expect_unavailable("needs the NVIDIA driver's library libcuda.so.1, which "
-                       "this machine does not have");
+    expect_unavailable("the cuda backend cannot open the NVIDIA driver's "
+                       "library: COLLVIZ_LIBCUDA names /nonexistent/libcuda."
+                       "so.1, which does not load");
     setenv("COLLVIZ_LIBCUDA", FAKE_CUDA_LIB, 1);
     setenv("FAKE_CUDA", "stub", 1);
     expect_unavailable("the CUDA toolkit's stub, not a driver "
@@ -654,7 +657,7 @@ static void test_native_missing(void **state)
         assert_int_equal(ex->ops->native(ex, 0, 1, &t, why, sizeof why),
                          CV_ERR_UNAVAILABLE);
         assert_non_null(strstr(why, devs == 1 ? "Duplicate GPU detected"
-                                              : "NCCL is not installed here"));
+                                              : "NCCL's library cannot be opened"));
         /* perf's native row says the same */
         PerfConfig cfg = {.call = c, .iters = 1, .check = 1};
         PerfRow row;
@@ -663,7 +666,7 @@ static void test_native_missing(void **state)
                                       sizeof why),
                          CV_ERR_UNAVAILABLE);
         assert_non_null(strstr(why, devs == 1 ? "Duplicate GPU detected"
-                                              : "NCCL is not installed here"));
+                                              : "NCCL's library cannot be opened"));
         close_cuda(ex);
         sched_fini(&s);
     }

@@ -147,7 +147,7 @@ static void test_out_of_range(void **state)
         {"when", "when 99999999999999999\n", "when 99999999999999999 is out of range", false},
         {"when", "when -99999999999999999\n", "when -99999999999999999 is out", false},
         {"when", "when 9223372036854775807\n", "when 9223372036854775807 is out", true},
-        {"alpha", "alpha 1e308\n", "alpha 1e308 is out of range (0 to 1 s)", false},
+        {"alpha", "alpha 1e308\n", "alpha 1e308 is out of range (0, or 1e-12 to 1 s)", false},
         {"nranks", "nranks two\n", "line 5: nranks 'two' is not a whole number", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -177,6 +177,30 @@ static void test_trace_caps(void **state)
     out_free(&ot);
 }
 
+/* trace --json on a memory machine carries its level: the values -T
+ * gave, in seconds and bytes (7 us, 9 us, 1 KiB of cache; reads apart). */
+static void test_trace_json_memory(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -p 4 -s 1K -T gpu,step=7us,call=9us,cache=1K,"
+            "cachebw=3,reads=apart --json");
+    assert_int_equal(o.rc, 0);
+    Json j;
+    json_parse(o.out, &j);
+    const Json *m = jget(&j, "machine");
+    assert_string_equal(jstr(m, "kind"), "gpu");
+    const Json *ml = jget(m, "memory");
+    assert_true(fabs(jnum(ml, "step") - 7e-6) < 1e-15);
+    assert_true(fabs(jnum(ml, "call") - 9e-6) < 1e-15);
+    assert_true(jnum(ml, "cache") == 1024);
+    assert_true(fabs(jnum(ml, "cache_beta") - 1 / 3e9) < 1e-18);
+    const Json *sr = jget(ml, "shared_reads");
+    assert_true(sr->type == J_BOOL && sr->num == 0);
+    json_free(&j);
+    out_free(&o);
+}
+
 /* Too big to track symbolically: transfers and totals, said so. */
 static void test_trace_untracked(void **state)
 {
@@ -403,6 +427,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_trace_sweep),
         cmocka_unit_test(test_trace_caps),
+        cmocka_unit_test(test_trace_json_memory),
         cmocka_unit_test(test_trace_untracked),
         cmocka_unit_test(test_trace_overflow),
         cmocka_unit_test(test_trace_write_fails),

@@ -191,6 +191,7 @@ const char *calib_value_key(CalibValue v);
  * refused, never used. */
 #define CALIB_MAX_WHEN 253402300799LL /* s: 9999-12-31 23:59:59 UTC */
 #define CALIB_MAX_CORES (1 << 20)     /* cores */
+#define CALIB_MIN_SECONDS 1e-12       /* s: the least of them but 0 */
 #define CALIB_MAX_SECONDS 1.0         /* s: alpha, the latencies, a probe's
                                          clean time (as --alpha's most) */
 #define CALIB_MAX_RATIO 1e9           /* fit errors, probe ratios,

@@ -109,7 +109,10 @@ typedef struct {
     Val v[7];        /* each value */
 } Key;
 
-#define SEC(off) {'d', 0, CALIB_MAX_SECONDS, 0, offsetof(Calib, off), "s"}
+/* (0: not measured; else at least CALIB_MIN_SECONDS: a denormal alpha
+   priced every step at nothing) */
+#define SEC(off) \
+    {'d', CALIB_MIN_SECONDS, CALIB_MAX_SECONDS, 1, offsetof(Calib, off), "s"}
 #define RATIO(off) {'d', 0, CALIB_MAX_RATIO, 0, offsetof(Calib, off), ""}
 #define SPB(lo, zero, off) \
     {'d', lo, CALIB_MAX_SPB, zero, offsetof(CalibPoint, off), "s/B"}
@@ -347,7 +350,7 @@ static int read_memory(Reader *r, char **tok, int n)
         return refuse(r, "'memory' takes gpu or host, not '%.40s'", tok[1]);
     char *end;
     double cache = number_token(tok[2], 0) ? strtod(tok[2], &end) : -1;
-    if (!(cache > 0 && cache <= CALIB_MAX_FOOTPRINT) || *end)
+    if (!(cache >= 1 && cache <= CALIB_MAX_FOOTPRINT) || *end)
         return refuse(r, "the cache of 'memory', '%.40s', is not a size "
                       "of bytes above 0", tok[2]);
     double err = number_token(tok[3], 0) ? strtod(tok[3], &end) : -1;
@@ -668,9 +671,9 @@ static CvError read_file(const char *path, Calib *out, int *version,
     e = calib_parse(f, out, version, reason, sizeof reason);
     fclose(f);
     if (e)
-        snprintf(why, whylen, "the calibration in %s %s: %s", path,
-                 *version > CALIB_VERSION ? "was saved by a newer collviz"
-                                          : "could not be read", reason);
+        snprintf(why, whylen, "the calibration in %s%s %s", path,
+                 *version > CALIB_VERSION ? ":" : " could not be read:",
+                 reason); /* (a newer's reason says so) */
     return e ? CV_ERR_ARG : CV_OK;
 }
 

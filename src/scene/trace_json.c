@@ -110,6 +110,17 @@ static void tj_machine(JsonWriter *w, const Trace *t)
         json_close(w);
     }
     json_close(w);
+    if (machine_is_memory(m)) { /* its level: what prices a step there */
+        const MemLevel *ml = &m->mem;
+        json_object(w, "memory");
+        json_double(w, "step", ml->step, TJ_DIGITS);
+        json_double(w, "call", ml->call, TJ_DIGITS);
+        json_double(w, "beta", ml->beta_mem, TJ_DIGITS);
+        json_double(w, "cache", ml->cache, TJ_DIGITS);
+        json_double(w, "cache_beta", ml->beta_cache, TJ_DIGITS);
+        json_bool(w, "shared_reads", ml->shared_reads);
+        json_close(w);
+    }
     json_close(w);
 }
 
