@@ -258,7 +258,8 @@ static void test_trace_bounded(void **state)
  * on ring:65536: n/a with the sentence), and a memory machine's pricing no
  * longer checks the output element by element at every size (an
  * all-to-all on gpu:256 at 64 MiB) nor walks every rank's buffers at
- * every step (an allreduce on host:8192). A limit of 60 s says "it hung"; each
+ * every step (an allreduce on host:8192); the generators do not walk
+ * every rank at every step of a node of 65536. A limit of 60 s says "it hung"; each
  * takes under a second here. */
 static void test_model_bounded(void **state)
 {
@@ -276,6 +277,13 @@ static void test_model_bounded(void **state)
         /* the buffers' bytes once a schedule, not once a step (18 s) */
         {{"model", "allreduce", "-p", "8192", "-T", "host:8192", "-b", "8",
           "-e", "1M", NULL}, "tree"},
+        /* a node of 65536 ranks: the ring's empty blocks and the tree's
+           idle ranks are not walked at every step (past 120 s) */
+        {{"model", "allreduce", "-p", "65536", "-T", "nodes:1x65536,nic=shared",
+          "-b", "64K", "-e", "64K", NULL}, "nccl_tree"},
+        {{"trace", "allreduce", "-a", "nccl_tree", "-p", "65536", "-T",
+          "nodes:1x65536,nic=shared", "-s", "64K", "--summary", NULL},
+         "nccl_tree"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         Ran r = run_opts(&(RunOpts){.limit_s = 60}, cases[i].args);

@@ -52,6 +52,10 @@ typedef struct {
     int *depth[2];           /* [p] links between it and the root */
     int z[2];                /* the step the root sends chunk 0 down */
     int nsteps;              /* steps of the schedule */
+    int *byup[2];            /* [p] the ranks by up (then rank) ... */
+    int *bydepth[2];         /* [p] ... and by depth: a step's senders are
+                                a run of each (plan_step) */
+    int *act;                /* [2 p] room for one step's senders */
 } TreePlan;
 
 static void plan_fini(TreePlan *tp)
@@ -62,7 +66,30 @@ static void plan_fini(TreePlan *tp)
         free(tp->kids[t]);
         free(tp->up[t]);
         free(tp->depth[t]);
+        free(tp->byup[t]);
+        free(tp->bydepth[t]);
     }
+    free(tp->act);
+}
+
+/* The ranks 0 .. p - 1 in order of key (-1 or more), rank order within
+ * one, into out; false without memory. */
+static bool sort_by(const int *key, int p, int *out)
+{
+    int most = -1;
+    for (int r = 0; r < p; r++)
+        most = key[r] > most ? key[r] : most;
+    int *at = calloc((size_t)most + 3, sizeof *at);
+    if (!at)
+        return false;
+    for (int r = 0; r < p; r++)
+        at[key[r] + 2]++;
+    for (int v = 0; v <= most + 1; v++)
+        at[v + 1] += at[v];
+    for (int r = 0; r < p; r++)
+        out[at[key[r] + 1]++] = r;
+    free(at);
+    return true;
 }
 
 /* Chunks of call c: about TREE_CHUNK_BYTES each, at most TREE_MAX_CHUNKS,
@@ -189,6 +216,15 @@ static CvError plan_make(TreePlan *tp, const CollCall *c, int L, int G,
         tp->node[at[i]] = i / L;
     for (int t = 0; t < 2 && ok; t++)
         plan_tree(tp, t, at, ready, order);
+    tp->act = ok ? malloc(2 * (size_t)p * sizeof *tp->act) : NULL;
+    ok = ok && tp->act;
+    for (int t = 0; t < 2 && ok; t++) {
+        tp->byup[t] = malloc((size_t)p * sizeof *tp->byup[t]);
+        tp->bydepth[t] = malloc((size_t)p * sizeof *tp->bydepth[t]);
+        ok = tp->byup[t] && tp->bydepth[t] &&
+             sort_by(tp->up[t], p, tp->byup[t]) &&
+             sort_by(tp->depth[t], p, tp->bydepth[t]);
+    }
     if (p < 2 || c->count == 0)
         tp->nsteps = 0;
     free(ready);
@@ -205,10 +241,46 @@ static CvError plan_make(TreePlan *tp, const CollCall *c, int L, int G,
 typedef void (*TreeVisit)(void *ctx, int src, int dst, size_t off, size_t n,
                           bool reduce, bool across);
 
+/* Append to act (n so far) the ranks of by (sorted by key) whose key is
+ * from lo to hi; the new n. */
+static int run_of(const int *by, const int *key, int p, long lo, long hi,
+                  int *act, int n)
+{
+    int a = 0, b = p;
+    while (a < b) { /* the first whose key is lo or more */
+        int m = a + (b - a) / 2;
+        if (key[by[m]] < lo)
+            a = m + 1;
+        else
+            b = m;
+    }
+    for (; a < p && key[by[a]] <= hi; a++)
+        act[n++] = by[a];
+    return n;
+}
+
+static int int_cmp(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+
+/* Step k: each rank that sends in it (a run of byup and one of bydepth,
+ * in rank order, each once), as a walk over every rank would visit them:
+ * linear in the step's transfers, not in the ranks (a node of 65536 ranks
+ * has as many steps). */
 static void plan_step(const TreePlan *tp, int k, TreeVisit visit, void *ctx)
 {
-    for (int t = 0; t < 2; t++)
-        for (int r = 0; r < tp->p; r++) {
+    long C = (long)tp->C;
+    for (int t = 0; t < 2; t++) {
+        int n = run_of(tp->byup[t], tp->up[t], tp->p, k - C + 1, k, tp->act, 0);
+        n = run_of(tp->bydepth[t], tp->depth[t], tp->p, k - tp->z[t] - C + 1,
+                   k - tp->z[t], tp->act, n);
+        qsort(tp->act, (size_t)n, sizeof *tp->act, int_cmp);
+        for (int i = 0; i < n; i++) {
+            int r = tp->act[i];
+            if (i && r == tp->act[i - 1])
+                continue;
             int q = tp->par[t][r];
             long c = (long)k - tp->up[t][r];
             if (q >= 0 && c >= 0 && c < (long)tp->C)
@@ -217,8 +289,8 @@ static void plan_step(const TreePlan *tp, int k, TreeVisit visit, void *ctx)
                       blk_len(tp->len[t], (int)tp->C, (int)c), true,
                       tp->node[r] != tp->node[q]);
             c = (long)k - tp->z[t] - tp->depth[t][r];
-            for (int i = 0; c >= 0 && c < (long)tp->C && i < TREE_ARITY; i++) {
-                int d = tp->kids[t][r * TREE_ARITY + i];
+            for (int j = 0; c >= 0 && c < (long)tp->C && j < TREE_ARITY; j++) {
+                int d = tp->kids[t][r * TREE_ARITY + j];
                 if (d >= 0)
                     visit(ctx, r, d,
                           tp->off[t] + blk_off(tp->len[t], (int)tp->C, (int)c),
@@ -226,6 +298,7 @@ static void plan_step(const TreePlan *tp, int k, TreeVisit visit, void *ctx)
                           tp->node[r] != tp->node[d]);
             }
         }
+    }
 }
 
 /* at[g L + l]: the rank at place l of node g; on a machine of nodes its

@@ -19,17 +19,37 @@ static bool ring_compact(const Schedule *s, const RankGroups *gr)
            gr->first == 0 && gr->size == s->call.nranks;
 }
 
+/* The members i whose block (i - shift) mod p holds elements, in
+ * increasing order, as ranges [a[0], a[1]) and [a[2], a[3]): every one,
+ * or where a group has fewer elements n than members (blocks [0, n) of
+ * one, the rest empty) the run of n from shift, wrapping. The others'
+ * transfers are empty, and walking them cost p a step: p^2 at 65536
+ * ranks for a handful of elements. */
+static void live_members(size_t n, int p, int shift, int a[4])
+{
+    int s0 = ((shift % p) + p) % p, e = s0 + (int)n;
+    if (n >= (size_t)p)
+        a[0] = 0, a[1] = p, a[2] = a[3] = p;
+    else if (e <= p)
+        a[0] = s0, a[1] = e, a[2] = a[3] = p;
+    else
+        a[0] = 0, a[1] = e - p, a[2] = s0, a[3] = p;
+}
+
 void emit_ring_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
                            const char *phase)
 {
     int p = gr->size;
     int steps = p > 1 && ring_compact(s, gr) ? 1 : p - 1;
     /* In step k member i forwards block i - k, the one it got last step. */
-    for (int k = 0; k < steps; k++) {
+    for (int k = 0; k < steps && !s->err; k++) { /* (past a limit: stop) */
         sched_step(s, phase);
         for (int g = 0; g < gr->ngroups; g++) {
             size_t n = group_len(gr, g), off = group_off(gr, g);
-            for (int i = 0; i < p; i++) {
+            int a[4];
+            live_members(n, p, k, a);
+            for (int h = 0; h < 4; h += 2)
+            for (int i = a[h]; i < a[h + 1]; i++) {
                 int b = (i - k + p) % p;
                 size_t at = off + blk_off(n, p, b);
                 sched_copy(s, group_rank(gr, g, i), buf, at,
@@ -50,11 +70,14 @@ void emit_ring_reducescatter_g(Schedule *s, const RankGroups *gr, BufId buf,
     /* In step k member i passes its partial sum of block i - k - 1 on; the
      * right neighbour adds its own share, so after p - 1 steps block i
      * lands complete at member i. */
-    for (int k = 0; k < steps; k++) {
+    for (int k = 0; k < steps && !s->err; k++) { /* (past a limit: stop) */
         sched_step(s, phase);
         for (int g = 0; g < gr->ngroups; g++) {
             size_t n = group_len(gr, g), off = group_off(gr, g);
-            for (int i = 0; i < p; i++) {
+            int a[4];
+            live_members(n, p, k + 1, a);
+            for (int h = 0; h < 4; h += 2)
+            for (int i = a[h]; i < a[h + 1]; i++) {
                 int b = ((i - k - 1) % p + p) % p;
                 size_t at = off + blk_off(n, p, b);
                 sched_reduce(s, group_rank(gr, g, i), buf, at,
