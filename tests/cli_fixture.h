@@ -113,14 +113,21 @@ static inline size_t count_lines(const char *s)
 
 /* Bad input: exit 2, nothing on stdout, one "collviz: " line on stderr
  * that contains `want` (when not NULL). */
+/* The same, the run kept in *o for more checks (out_free it). */
+static inline void expect_usage_error_in(const char *line, const char *want,
+                                         Out *o)
+{
+    run(o, line);
+    if (o->rc != 2 || o->out[0] || count_lines(o->err) != 1 ||
+        strncmp(o->err, "collviz: ", 9) || (want && !strstr(o->err, want)))
+        fail_msg("'%s': rc %d, stdout %zu bytes, stderr '%s' (want '%s')", line,
+                 o->rc, strlen(o->out), o->err, want ? want : "");
+}
+
 static inline void expect_usage_error(const char *line, const char *want)
 {
     Out o;
-    run(&o, line);
-    if (o.rc != 2 || o.out[0] || count_lines(o.err) != 1 ||
-        strncmp(o.err, "collviz: ", 9) || (want && !strstr(o.err, want)))
-        fail_msg("'%s': rc %d, stdout %zu bytes, stderr '%s' (want '%s')", line,
-                 o.rc, strlen(o.out), o.err, want ? want : "");
+    expect_usage_error_in(line, want, &o);
     out_free(&o);
 }
 
