@@ -131,15 +131,20 @@ static void hold_std_fds(void)
 #ifndef COLLVIZ_MAIN
 static void drop_unsafe_library_path(char **argv)
 {
+    extern char **environ;
     const char *llp = getenv("LD_LIBRARY_PATH");
-    if (!llp || !exec_libpath_unsafe(llp))
+    int given = 0; /* (twice in the environment: the loader reads one,
+                      getenv another) */
+    for (char **e = environ; *e; e++)
+        given += !strncmp(*e, "LD_LIBRARY_PATH=", 16);
+    if (!llp || (given < 2 && !exec_libpath_unsafe(llp)))
         return;
     size_t n = strlen(llp) + 1;
     char *old = strdup(llp), *clean = malloc(n);
     if (old && clean) {
         exec_libpath_clean(llp, clean, n);
-        if (!(clean[0] ? setenv("LD_LIBRARY_PATH", clean, 1)
-                       : unsetenv("LD_LIBRARY_PATH")))
+        unsetenv("LD_LIBRARY_PATH"); /* every copy */
+        if (!clean[0] || !setenv("LD_LIBRARY_PATH", clean, 1))
             execv("/proc/self/exe", argv);
         setenv("LD_LIBRARY_PATH", old, 1);
     }

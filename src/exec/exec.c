@@ -249,27 +249,48 @@ void exec_host_name(char *buf, size_t len)
     buf[len - 1] = '\0';
 }
 
+/* Whether element [p, p + len) of a library path is a folder by its own
+ * name: absolute, and not under /proc or /dev (/proc/self/cwd is the
+ * current folder by another name). */
+static bool libpath_element_ok(const char *p, size_t len)
+{
+    return len && *p == '/' && !(len >= 5 && !strncmp(p, "/proc", 5) &&
+                                 (len == 5 || p[5] == '/')) &&
+           !(len >= 4 && !strncmp(p, "/dev", 4) && (len == 4 || p[4] == '/'));
+}
+
+/* The loader splits the path at ':' and at ';'. */
+static size_t libpath_element(const char *p)
+{
+    return strcspn(p, ":;");
+}
+
 bool exec_libpath_unsafe(const char *llp)
 {
-    for (const char *p = llp; p; p = strchr(p, ':') ? strchr(p, ':') + 1 : NULL)
-        if (*p != '/')
+    for (const char *p = llp;; p++) {
+        size_t len = libpath_element(p);
+        if (!libpath_element_ok(p, len))
             return true;
-    return false;
+        p += len;
+        if (!*p)
+            return false;
+    }
 }
 
 void exec_libpath_clean(const char *llp, char *out, size_t n)
 {
     size_t k = 0;
-    for (const char *p = llp; p && n;) {
-        const char *colon = strchr(p, ':');
-        size_t len = colon ? (size_t)(colon - p) : strlen(p);
-        if (len && *p == '/' && k + (k > 0) + len < n) {
+    for (const char *p = llp; n;) {
+        size_t len = libpath_element(p);
+        if (libpath_element_ok(p, len) && k + (k > 0) + len < n) {
             if (k)
                 out[k++] = ':';
             memcpy(out + k, p, len);
             k += len;
         }
-        p = colon ? colon + 1 : NULL;
+        if (!p[len])
+            break;
+        p += len + 1;
     }
     if (n)
         out[k] = '\0';

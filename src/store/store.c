@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -245,11 +246,23 @@ CvError store_write(const char *path, StoreWriteFn fn, void *ctx, char *why,
     return store_commit(&t, why, whylen);
 }
 
+/* Whether path is one of the system's links to an open file:
+ * /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N (by name: a
+ * '/dev/..' or '/proc/self/cwd' is anything). */
+static bool system_link(const char *path)
+{
+    if (!strcmp(path, "/dev/stdout") || !strcmp(path, "/dev/stderr"))
+        return true;
+    const char *n = !strncmp(path, "/dev/fd/", 8)        ? path + 8
+                    : !strncmp(path, "/proc/self/fd/", 14) ? path + 14
+                                                            : NULL;
+    return n && *n && strspn(n, "0123456789") == strlen(n);
+}
+
 CvError store_export_check(const char *path, char *why, size_t whylen)
 {
     struct stat st;
-    if (lstat(path, &st) || !S_ISLNK(st.st_mode) ||
-        !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6))
+    if (lstat(path, &st) || !S_ISLNK(st.st_mode) || system_link(path))
         return CV_OK;
     snprintf(why, whylen, "%s is a symbolic link, and an export is never "
              "written through one: remove it or name another file", path);
