@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -42,7 +43,21 @@ typedef struct {
     int nseq;
     double sleep_s;         /* each iteration really takes this long */
     double warm_sleep_s;    /* and each warmup iteration this long */
+    double start_s;         /* the fake clock: each call's start, which the
+                               call's own times leave out */
+    const double *each;     /* with rec_each_ops: iteration i of a call
+                               reports each[i % neach] (iter_s their mean) */
+    int neach;
 } RecExec;
+
+/* The fake host clock (MeasureOptions.clock): a call moves it by its
+ * start, its warmup's and its iterations' times. */
+static double fake_now;
+
+static double fake_clock(void)
+{
+    return fake_now;
+}
 
 static void sleep_for(double s)
 {
@@ -61,6 +76,15 @@ static CvError rec_run(Executor *ex, int warmup, int iters, ExecTiming *t)
         x->steps[x->ncalls] = t->step_s != NULL;
     }
     t->iter_s = x->seq ? x->seq[x->ncalls % x->nseq] : x->iter_s;
+    if (x->each) { /* times_each: each iteration's, their mean */
+        double sum = 0;
+        for (int i = 0; i < iters; i++)
+            sum += x->each[i % x->neach];
+        for (int i = 0; t->each_s && i < iters; i++)
+            t->each_s[i] = x->each[i % x->neach];
+        t->iter_s = sum / iters;
+    }
+    fake_now += x->start_s + warmup * x->warm_sleep_s + iters * t->iter_s;
     x->ncalls++;
     sleep_for(warmup * x->warm_sleep_s + iters * x->sleep_s);
     for (size_t k = 0; t->step_s && k < ex->sched->nsteps; k++) /* call c: c + 1 times */
@@ -87,6 +111,11 @@ static CvError rec_read(Executor *ex, int r, BufId b, size_t off, size_t n,
 static const ExecOps rec_ops = {.name = "rec", .reset = rec_reset,
                                 .step = rec_step, .finish = rec_finish,
                                 .run = rec_run, .read = rec_read};
+/* The same, timing each iteration inside its loop (as threads). */
+static const ExecOps rec_each_ops = {.name = "rec", .reset = rec_reset,
+                                     .step = rec_step, .finish = rec_finish,
+                                     .run = rec_run, .read = rec_read,
+                                     .times_each = 1};
 /* The same, timing steps on warmup passes of their own (as cuda's). */
 static const ExecOps rec_stamp_ops = {.name = "rec", .reset = rec_reset,
                                       .step = rec_step, .finish = rec_finish,
@@ -347,28 +376,52 @@ static void test_checks_on_threads(void **state)
     }
 }
 
-/* Per-iteration timing (MeasureOptions.each): one executor call per timed
- * iteration, the warmup with the first; and the statistics by their
+/* Per-iteration timing (MeasureOptions.each), on the fake clock: a call
+ * starts in 50 us that its own time leaves out. Where the backend times
+ * each iteration in its loop, one call as without -I, the row's mean
+ * the same, the iterations' own from it; elsewhere one call per
+ * iteration, each on the host's clock (its start included, so never
+ * below what the loop measures); and the statistics by their
  * definitions: min, max, the nearest-rank 99th percentile and the
  * population standard deviation over the mean. */
 static void test_each_iteration(void **state)
 {
+    static const double each[] = {5e-6, 1e-6, 3e-6, 2e-6, 4e-6};
     RecExec x;
     Schedule s;
-    rec_init(&x, &s, 3e-6);
-    MeasureOptions o = {.warmup = 2, .iters = 7, .each = 1};
+    rec_init(&x, &s, 0);
+    x.base.ops = &rec_each_ops, x.each = each, x.neach = 5, x.start_s = 50e-6;
+    MeasureOptions o = {.warmup = 2, .iters = 5, .each = 1,
+                        .clock = fake_clock};
     MeasureResult r = {0};
     assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
-    assert_int_equal(x.ncalls, 7);
+    assert_int_equal(x.ncalls, 1); /* the loop of -I is the loop without */
     assert_int_equal(x.warmup[0], 2);
-    for (int i = 0; i < 7; i++) {
-        assert_int_equal(x.iters[i], 1);
-        if (i)
-            assert_int_equal(x.warmup[i], 0);
-    }
+    assert_int_equal(x.iters[0], 5);
     assert_true(fabs(r.iter_s - 3e-6) < 1e-15);
-    assert_true(fabs(r.min_s - 3e-6) < 1e-15 && fabs(r.max_s - 3e-6) < 1e-15);
-    assert_true(r.cv < 1e-9);
+    assert_true(fabs(r.min_s - 1e-6) < 1e-15 && fabs(r.max_s - 5e-6) < 1e-15);
+    assert_true(fabs(r.p99_s - 5e-6) < 1e-15);
+    assert_true(fabs(r.cv - sqrt(2.0) / 3) < 1e-9); /* sd sqrt(2) us / 3 us */
+    assert_true(fabs(r.p50_s - 3e-6) < 1e-15 && fabs(r.p95_s - 5e-6) < 1e-15);
+    assert_true(fabs(r.sd_s - sqrt(2.0) * 1e-6) < 1e-15);
+    for (int i = 0; i < 5; i++) /* in their order */
+        assert_true(fabs(r.times[i] - each[i]) < 1e-15);
+    free(r.times);
+    sched_fini(&s);
+    /* a backend that cannot: the warmup apart, then 7 calls of one, each
+       3 us + its 50 us start on the host's clock */
+    rec_init(&x, &s, 3e-6);
+    x.start_s = 50e-6;
+    o = (MeasureOptions){.warmup = 2, .iters = 7, .each = 1,
+                         .clock = fake_clock};
+    assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+    assert_int_equal(x.ncalls, 8);
+    assert_int_equal(x.warmup[0] + x.iters[0], 2);
+    for (int i = 1; i < 8; i++)
+        assert_true(x.iters[i] == 1 && x.warmup[i] == 0);
+    assert_true(fabs(r.iter_s - 53e-6) < 1e-12);
+    assert_true(fabs(r.min_s - 53e-6) < 1e-12 && r.cv < 1e-9);
+    free(r.times);
     sched_fini(&s);
     /* 5, 1, 3, 2, 4: mean 3, variance (4+1+0+1+4)/5 = 2, cv sqrt(2)/3 */
     double v[5] = {5, 1, 3, 2, 4};
@@ -382,6 +435,49 @@ static void test_each_iteration(void **state)
         w[i] = 200 - i;
     measure_stats(w, 200, &st);
     assert_true(st.min_s == 1 && st.max_s == 200 && st.p99_s == 198);
+    /* the median the upper middle (101st), the 95th the 190th */
+    assert_true(st.p50_s == 101 && st.p95_s == 190);
+}
+
+/* nccl-tests' -z on the fake clock: a call starts in 40 us, which the
+ * backend's own 4 us per collective leave out. -z 0: one call, the
+ * backend's 4 us, and the host's clock per collective 4 + 40/12 us (the
+ * start spread over the call); -z 1 and -z 2: every collective its own
+ * call timed on the host's clock, 44 us, never below -z 0's or the
+ * host's; -z 3: every iteration (-m 3) its own call, the backend's 4 us,
+ * the starts left out as nccl-tests leaves its barrier out. */
+static void test_blocking_modes(void **state)
+{
+    static const struct {
+        int z;
+        int calls, per_call; /* timed calls, collectives each */
+        double time_us, host_us;
+    } cases[] = {
+        {0, 1, 12, 4, 4 + 40.0 / 12},
+        {1, 12, 1, 44, 44},
+        {2, 12, 1, 44, 44},
+        {3, 4, 3, 4, 4 + 40.0 / 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        RecExec x;
+        Schedule s;
+        rec_init(&x, &s, 4e-6);
+        x.start_s = 40e-6;
+        MeasureOptions o = {.warmup = 2, .iters = 4, .agg = 3,
+                            .blocking = cases[c].z, .host_time = 1,
+                            .clock = fake_clock};
+        MeasureResult r = {0};
+        assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
+        assert_int_equal(x.ncalls, cases[c].calls + 1); /* + the warmup */
+        assert_int_equal(x.warmup[0] + x.iters[0], 2);
+        for (int k = 1; k <= cases[c].calls; k++)
+            assert_true(x.warmup[k] == 0 && x.iters[k] == cases[c].per_call);
+        assert_int_equal(r.iters, 4);
+        assert_true(fabs(r.iter_s - cases[c].time_us * 1e-6) < 1e-12);
+        assert_true(fabs(r.host_s - cases[c].host_us * 1e-6) < 1e-12);
+        assert_true(r.iter_s <= r.host_s + 1e-15);
+        sched_fini(&s);
+    }
 }
 
 /* nccl-tests' -m (agg_iters): an iteration is agg collectives in one
@@ -404,9 +500,9 @@ static void test_agg_blocking_host_time(void **state)
     assert_int_equal(r.iters, 5);
     assert_true(fabs(r.iter_s - 4e-6) < 1e-15); /* per collective */
     sched_fini(&s);
-    /* -m 3 -z 1 -n 4: four calls of 3, the warmup in the first only */
+    /* -m 3 -z 3 -n 4: four calls of 3, the warmup in the first only */
     rec_init(&x, &s, 4e-6);
-    o = (MeasureOptions){.warmup = 2, .iters = 4, .agg = 3, .blocking = 1};
+    o = (MeasureOptions){.warmup = 2, .iters = 4, .agg = 3, .blocking = 3};
     assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
     assert_int_equal(x.ncalls, 4);
     for (int c = 0; c < 4; c++) {
@@ -420,12 +516,13 @@ static void test_agg_blocking_host_time(void **state)
     static const double seq[] = {1e-6, 3e-6, 2e-6};
     rec_init(&x, &s, 0);
     x.seq = seq, x.nseq = 3;
-    o = (MeasureOptions){.iters = 3, .agg = 2, .each = 1};
+    o = (MeasureOptions){.iters = 3, .agg = 2, .each = 1, .clock = fake_clock};
     assert_int_equal(measure_loaded(&x.base, &s, &o, &r), CV_OK);
     assert_int_equal(x.ncalls, 3);
     assert_int_equal(x.iters[0], 2);
     assert_true(fabs(r.min_s - 1e-6) < 1e-15 && fabs(r.max_s - 3e-6) < 1e-15);
     assert_true(fabs(r.iter_s - 2e-6) < 1e-15);
+    free(r.times);
     sched_fini(&s);
     /* -C: a backend that says 1 s per collective but takes 2 ms, and
        200 ms per warmup iteration: the host's time is about 2 ms per
@@ -455,6 +552,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_each_iteration),
+        cmocka_unit_test(test_blocking_modes),
         cmocka_unit_test(test_agg_blocking_host_time),
         cmocka_unit_test(test_parts_spread),
         cmocka_unit_test(test_exact_iters),

@@ -79,6 +79,8 @@ static bool long_is(const char *ln, const char *name, size_t len)
 static const char *const long_alias[][2] = {
     {"warmup-iters", "warmup"},
     {"datatype", "dtype"},
+    {"iter-stats", "per-iter-timing"}, /* collviz's names before */
+    {"memory-report", "memory"},
 };
 
 static int find_long(const CliCmd *c, const char *name, size_t len)

@@ -24,7 +24,7 @@
 /* ------------------------------------------------------------- options */
 
 static const CliOpt opts[] = {
-    {'a', "algo", "ALGO|all|LIB", "algorithm; all: the collective's every algorithm, and the backend's library's own collective where it has one (nccl, mpi); LIB: that alone (default: the collective's default)"},
+    {'a', "algo", "ALGO|all|LIB", "algorithm; all: the collective's every algorithm, and the backend's library's own collective where it has one (nccl, mpi); LIB: that alone (default: the collective's default); 3, nccl-tests' -a 3: the default algorithm, each time the slowest rank's, as collviz always times (0, 1 and 2 are refused)"},
     CLI_OPT_RANKS,
     {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes; mpi, in collviz-mpi under mpirun: timeout)"},
     {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
@@ -37,38 +37,41 @@ static const CliOpt opts[] = {
     {'c', "check", "CHECK", "checked runs per size, 0 for none (default 1)"},
     {'d', "dtype", "TYPE|all", "datatype (default float); all: every type in turn, in one table"},
     {'o', "op", "OP|all", "reduction op: sum, prod, min, max, avg (default sum); all: every op in turn"},
-    {'r', "root", "ROOT|all", "root rank of broadcast, reduce, scatter, gather (default 0); all: every rank in turn"},
+    {'r', "root", "ROOT|all|-1", "root rank of broadcast, reduce, scatter, gather (default 0); all or -1: every rank in turn"},
     {'N', "run-cycles", "CYCLES", "run the whole sweep CYCLES times, each printed (default 1; 0: until interrupted), as nccl-tests' -N"},
-    {'I', "iter-stats", NULL, "time every iteration on its own and print, under each row, their min, max, 99th percentile and coefficient of variation (also in the JSON)"},
-    {'M', "memory-report", NULL, "say in each table's header how much memory the buffers of all ranks take at the largest size"},
+    {'I', "per-iter-timing", "0|1", "1: time every iteration, and add nccl-tests' four columns to each place: their min, max, 99th percentile and coefficient of variation (%); inside the timed loop where the backend can (threads), else one call per iteration on the host's clock (default 0)"},
+    {'M', "memory", "0|1", "1: say in the footer how much memory the buffers of all ranks take at the largest size (default 0)"},
     {'m', "agg-iters", "COUNT", "collectives per timed iteration, run back to back in one call (default 1); times are per collective, as nccl-tests' -m"},
-    {'z', "blocking", "0|1", "1: every iteration its own call, waited for before the next (nccl-tests' -z); 0: the iterations back to back (default)"},
+    {'z', "blocking", "0|1|2|3", "as nccl-tests' -z: 0, the iterations back to back in one call (default); 1 or 2, every collective its own call, timed on the host's clock around it, its start and wait included; 3, every iteration (-m collectives) its own call, timed by the backend without its start"},
     {'C', "report-cputime", "0|1", "1: the time columns are the host's clock around the timed calls, per collective (cputime); algbw and busbw stay the backend's time (nccl-tests' -C)"},
     {'u', "unalign", "ELEMENTS", "every rank's buffers start ELEMENTS elements past their aligned start, to time the unaligned paths (default 0; nccl-tests' -u)"},
     {'S', "report-timestamps", "0|1", "1: each row ends with the time it was measured, YYYY-MM-DD hh:mm:ss local time (nccl-tests' -S)"},
     {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
-    {0, "json", "FILE", "also write the results to FILE as JSON"},
+    {0, "json", "FILE", "also write the results to FILE as collviz's JSON (docs/perf-json.md)"},
+    {'J', "output-file", "FILE", "also write the results to FILE as nccl-tests' JSON (its -J: config, devices, results, out_of_bounds, average_bus_bandwidth)"},
     {0, "csv", NULL, "print CSV instead of the table"},
     {'T', "topo", "MACHINE", "the model column on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
        O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_CYCLES,
-       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_UNALIGN, O_STAMPS, O_MIN_BW, O_JSON, O_CSV, O_TOPO, O_HELP };
+       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_UNALIGN, O_STAMPS, O_MIN_BW, O_JSON, O_NCCL_JSON, O_CSV, O_TOPO, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
     .usage = "perf COLL [-a ALGO|all|LIB] [-p RANKS] [-B NAME[:OPTS]] [-b MIN] [-e MAX]\n"
              "       [-f FACTOR | -i STEP] [-n ITERS] [-w WARMUP] [--min-time SECONDS]\n"
-             "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all] [-N CYCLES]\n"
-             "       [-I] [-M] [-m COUNT] [-z 0|1] [-C 0|1] [-u ELEMENTS] [-S 0|1]\n"
-             "       [--min-bw GBPS]"
-             " [--json FILE] [--csv] [-T MACHINE]",
+             "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all|-1] [-N CYCLES]\n"
+             "       [-I 0|1] [-M 0|1] [-m COUNT] [-z 0|1|2|3] [-C 0|1] [-u ELEMENTS]\n"
+             "       [-S 0|1] [--min-bw GBPS] [--json FILE] [-J FILE] [--csv]\n"
+             "       [-T MACHINE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
-             "iteration, algbw, busbw and the\nwrong elements; beside them the "
-             "time the calibrated model predicts and the\nratio measured/model "
-             "(out of place). Ranks default to the CPUs collviz may run on.\nSizes "
+             "iteration, algbw, busbw and the\nwrong elements, in nccl-tests' "
+             "table (its 13 fields a row, its header and\nfooter lines); under "
+             "each row a '#  model' line: the time the calibrated\nmodel "
+             "predicts and the ratio measured/model (out of place). Ranks "
+             "default to\nthe CPUs collviz may run on (-p is the rank count).\nSizes "
              "run while the machine was not as calibrated (a probe between sizes:\n"
              "its cross-core reads or its speed) are flagged: '# Host moved' in "
              "the footer,\nhost_moved in the CSV and JSON (collviz(1)).\nSizes are "
@@ -79,7 +82,9 @@ static const CliCmd cmd = {
              "has them (-i is its step, not\nOSU's iterations); their long "
              "names are nccl-tests' too, with '_' or '-'.\ncollviz's timed "
              "calls return when the collective is done, so -C's cputime\n"
-             "includes the wait that nccl-tests' leaves out without -z 1.",
+             "includes the wait that nccl-tests' leaves out without -z 1.\n"
+             "Where a letter means something else (-a, -p, -T, -t, -g), collviz's "
+             "meaning holds\nand nccl-tests' values are refused with a sentence.",
     .opts = opts,
     .nopts = sizeof opts / sizeof opts[0],
     .max_pos = 1,
@@ -110,15 +115,101 @@ static int parse_counts(const CliArgs *a, PerfConfig *c, CliErr *e)
             parse_int("-c", a->val[O_CHECK], 0, 1000, &c->check, e));
 }
 
+/* -a 0..3, nccl-tests' averaging over ranks, where collviz's -a names an
+ * algorithm: 3 (the slowest rank's time, as collviz times every row) is
+ * the default algorithm; 0, 1 and 2 are a sentence. */
+static int parse_average(const char **algo, CliErr *e)
+{
+    const char *s = *algo;
+    if (!(s[0] >= '0' && s[0] <= '9' && !s[1]))
+        return 0;
+    if (s[0] == '3') {
+        *algo = NULL;
+        return 0;
+    }
+    return cli_fail(e, "-a %s is nccl-tests' average over ranks (0: rank "
+                    "0's, 1: the mean, 2: the fastest); collviz times the "
+                    "slowest rank, nccl-tests' -a 3, and its -a names an "
+                    "algorithm ('collviz list' shows them)", s);
+}
+
+/* -T MACHINE: the model's what-if machine, which the algorithm must fit. */
+static int parse_what_if(const CliArgs *a, PerfArgs *pa, CliErr *e)
+{
+    SpecModel cm;
+    if (spec_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
+        spec_parse(a->val[O_TOPO], pa->cfg.call.nranks, &cm, &pa->mach, e))
+        return -1;
+    pa->cfg.what_if = &pa->mach;
+    char fit[256];
+    if (pa->algo && !algo_fits(pa->algo, &pa->cfg.call, &pa->mach, fit,
+                               sizeof fit))
+        return cli_fail(e, "%s", fit);
+    return 0;
+}
+
+/* nccl-tests' switches of how rows are timed and shown: -m -z -I -M -C
+ * -S -u -N. */
+static int parse_modes(const CliArgs *a, PerfArgs *pa, CliErr *e)
+{
+    int z = 0, cpu = 0, st = 0, it = 0, mem = 0;
+    pa->cfg.agg = 1, pa->cycles = 1;
+    if ((a->val[O_AGG] &&
+         parse_int("-m", a->val[O_AGG], 1, PERF_MAX_AGG, &pa->cfg.agg, e)) ||
+        (a->val[O_BLOCKING] && parse_int("-z", a->val[O_BLOCKING], 0, 3, &z, e)) ||
+        (a->val[O_STATS] && parse_int("-I", a->val[O_STATS], 0, 1, &it, e)) ||
+        (a->val[O_MEMORY] && parse_int("-M", a->val[O_MEMORY], 0, 1, &mem, e)) ||
+        (a->val[O_CPUTIME] && parse_int("-C", a->val[O_CPUTIME], 0, 1, &cpu, e)) ||
+        (a->val[O_STAMPS] && parse_int("-S", a->val[O_STAMPS], 0, 1, &st, e)) ||
+        (a->val[O_UNALIGN] &&
+         parse_int("-u", a->val[O_UNALIGN], 0, PERF_MAX_UNALIGN, &pa->unalign, e)) ||
+        (a->val[O_CYCLES] &&
+         parse_int("-N", a->val[O_CYCLES], 0, 1000000, &pa->cycles, e)))
+        return -1;
+    pa->cfg.blocking = z, pa->cfg.cputime = cpu, pa->stamps = st;
+    pa->cfg.iter_stats = it, pa->mem_report = mem;
+    pa->cfg.keep_times = it && pa->nccl_json; /* -J's times_us */
+    pa->each_in_loop = pa->each_in_loop && it && !z;
+    const char *j = pa->json_path ? "--json" : "-J";
+    if (pa->cycles != 1 && (pa->json_path || pa->nccl_json))
+        return cli_fail(e, "%s holds one run's rows; give -N 1 (the "
+                        "default) with it, or leave %s out", j, j);
+    return 0;
+}
+
+/* The bandwidth a table must reach: --min-bw, else nccl-tests'
+ * NCCL_TESTS_MIN_BW; -1 where neither is given. */
+static int parse_min_bw(const CliArgs *a, PerfArgs *pa, CliErr *e)
+{
+    const char *bw = a->val[O_MIN_BW] ? a->val[O_MIN_BW]
+                                      : getenv("NCCL_TESTS_MIN_BW");
+    pa->min_bw = -1;
+    if (!bw || !*bw)
+        return 0;
+    char *end;
+    errno = 0;
+    double v = strtod(bw, &end);
+    if (*end || errno || !isfinite(v) || v < 0)
+        return cli_fail(e, "%s takes a bandwidth in GB/s, a number of 0 or "
+                        "more, not '%s'", a->val[O_MIN_BW] ? "--min-bw"
+                        : "NCCL_TESTS_MIN_BW", bw);
+    pa->min_bw = v;
+    return 0;
+}
+
 static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
 {
-    /* -d all, -o all, -r all: every type, op or root in turn, as
+    /* -d all, -o all, -r all (-r -1): every type, op or root in turn, as
        nccl-tests runs them (the call is parsed with the defaults) */
     bool ad = a->val[O_DTYPE] && !strcmp(a->val[O_DTYPE], "all");
     bool ao = a->val[O_OP] && !strcmp(a->val[O_OP], "all");
-    bool ar = a->val[O_ROOT] && !strcmp(a->val[O_ROOT], "all");
+    bool ar = a->val[O_ROOT] && (!strcmp(a->val[O_ROOT], "all") ||
+                                 !strcmp(a->val[O_ROOT], "-1"));
+    const char *algo = a->val[O_ALGO];
+    if (algo && parse_average(&algo, e))
+        return -1;
     SceneCallArgs ca = {.coll = a->npos ? a->pos[0] : NULL,
-                      .algo = a->val[O_ALGO], .ranks = a->val[O_RANKS],
+                      .algo = algo, .ranks = a->val[O_RANKS],
                       .dtype = ad ? NULL : a->val[O_DTYPE],
                       .op = ao ? NULL : a->val[O_OP],
                       .root = ar ? NULL : a->val[O_ROOT], .allow_all = true,
@@ -126,12 +217,14 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND]
                                                    : cmd_default_backend(),
                      .json_path = a->val[O_JSON], .csv = cli_has(a, O_CSV),
+                     .nccl_json = a->val[O_NCCL_JSON],
                      .all_dtypes = ad, .all_ops = ao, .all_roots = ar};
     /* the backend's library's own row (an unknown backend is said when it
      * is opened) */
     char why[256];
     const ExecOps *ops = exec_find_spec(pa->backend, NULL, why, sizeof why);
     pa->native = ops && ops->native ? ops->native_name : NULL;
+    pa->each_in_loop = ops && ops->times_each;
     if (pa->native && ca.algo && !strcmp(ca.algo, pa->native))
         pa->native_only = 1, ca.algo = "all";
     if (scene_opts_resolve_call(&ca, &pa->cfg.call, &pa->algo, e) ||
@@ -139,367 +232,13 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                         a->val[O_STEP], pa->cfg.call.dtype, 8, 64ull << 20,
                         &pa->cfg.sweep, e))
         return -1;
-    if (pa->json_path && !*pa->json_path)
-        return cli_fail(e, "--json needs a file name");
-    if (cli_has(a, O_TOPO)) {
-        SpecModel cm;
-        if (spec_parse_model(NULL, NULL, NULL, NULL, &cm, e) ||
-            spec_parse(a->val[O_TOPO], pa->cfg.call.nranks, &cm,
-                              &pa->mach, e))
-            return -1;
-        pa->cfg.what_if = &pa->mach;
-        char fit[256];
-        if (pa->algo && !algo_fits(pa->algo, &pa->cfg.call, &pa->mach, fit,
-                                   sizeof fit))
-            return cli_fail(e, "%s", fit);
-    }
-    pa->cycles = 1;
-    pa->mem_report = cli_has(a, O_MEMORY);
-    pa->cfg.iter_stats = cli_has(a, O_STATS);
-    int z = 0, cpu = 0, st = 0;
-    pa->cfg.agg = 1;
-    if ((a->val[O_AGG] &&
-         parse_int("-m", a->val[O_AGG], 1, PERF_MAX_AGG, &pa->cfg.agg, e)) ||
-        (a->val[O_BLOCKING] && parse_int("-z", a->val[O_BLOCKING], 0, 1, &z, e)) ||
-        (a->val[O_CPUTIME] && parse_int("-C", a->val[O_CPUTIME], 0, 1, &cpu, e)) ||
-        (a->val[O_STAMPS] && parse_int("-S", a->val[O_STAMPS], 0, 1, &st, e)) ||
-        (a->val[O_UNALIGN] &&
-         parse_int("-u", a->val[O_UNALIGN], 0, PERF_MAX_UNALIGN, &pa->unalign, e)))
+    if ((pa->json_path && !*pa->json_path) || (pa->nccl_json && !*pa->nccl_json))
+        return cli_fail(e, "%s needs a file name", pa->json_path &&
+                        !*pa->json_path ? "--json" : "-J");
+    if ((cli_has(a, O_TOPO) && parse_what_if(a, pa, e)) ||
+        parse_modes(a, pa, e) || parse_min_bw(a, pa, e))
         return -1;
-    pa->cfg.blocking = z, pa->cfg.cputime = cpu, pa->stamps = st;
-    if (a->val[O_CYCLES] &&
-        parse_int("-N", a->val[O_CYCLES], 0, 1000000, &pa->cycles, e))
-        return -1;
-    if (pa->cycles != 1 && pa->json_path)
-        return cli_fail(e, "--json holds one run's rows; give -N 1 (the "
-                        "default) with it, or leave --json out%s", "");
-    /* the bandwidth a table must reach: the flag, else nccl-tests'
-       variable */
-    const char *bw = a->val[O_MIN_BW] ? a->val[O_MIN_BW]
-                                      : getenv("NCCL_TESTS_MIN_BW");
-    pa->min_bw = -1;
-    if (bw && *bw) {
-        char *end;
-        errno = 0;
-        double v = strtod(bw, &end);
-        if (*end || errno || !isfinite(v) || v < 0)
-            return cli_fail(e, "%s takes a bandwidth in GB/s, a number of 0 "
-                            "or more, not '%s'", a->val[O_MIN_BW] ? "--min-bw"
-                            : "NCCL_TESTS_MIN_BW", bw);
-        pa->min_bw = v;
-    }
     return parse_counts(a, &pa->cfg, e);
-}
-
-/* ------------------------------------------------------------- the table */
-
-/* nccl-tests' time column: fewer decimals for longer times. */
-static void fmt_time(char *buf, size_t n, double us)
-{
-    snprintf(buf, n, us >= 10000 ? "%7.0f" : us >= 100 ? "%7.1f" : "%7.2f", us);
-}
-
-/* The name of algorithm a's rows: its own, or for NULL the library's. */
-static const char *row_name(const PerfArgs *pa, const AlgoInfo *a)
-{
-    return a ? a->name : pa->native ? pa->native : "native";
-}
-
-/* Rank lines shown in full up to this many ranks; beyond, the first
- * RANK_LINES_SHOWN and a count (the JSON's devices list holds them all). */
-#define RANK_LINES_ALL 64
-#define RANK_LINES_SHOWN 16
-
-/* nccl-tests' rank lines: each rank's process, host and unit. */
-static void print_rank_lines(const ExecRankWhere *w, int n)
-{
-    int shown = n <= RANK_LINES_ALL ? n : RANK_LINES_SHOWN;
-    for (int r = 0; w && r < shown; r++)
-        printf("#  Rank %2d Pid %6ld on %10s %s\n", r, w[r].pid, w[r].host,
-               w[r].unit);
-    if (w && shown < n)
-        printf("#  ... ranks %d to %d likewise (--json lists every one)\n",
-               shown, n - 1);
-}
-
-/* The run's title, who ran it and what its buffers take. */
-static void print_head_who(const PerfArgs *pa, const AlgoInfo *a,
-                           const ExecHost *host,
-                           const ExecRankWhere *where)
-{
-    const PerfConfig *c = &pa->cfg;
-    printf("# collviz perf: %s, algorithm %s, backend %s, %d ranks\n",
-           coll_name(c->call.kind), row_name(pa, a), pa->backend,
-           c->call.nranks);
-    /* who ran it, as nccl-tests' rank lines say: this process, its host
-       and what the backend reports of the machine */
-    char name[256];
-    exec_host_name(name, sizeof name);
-    printf("# host %s, pid %ld: %s\n", name, (long)getpid(),
-           host->fingerprint[0] ? host->fingerprint : "(the backend says "
-           "nothing of it)");
-    if (host->placement[0])
-        printf("# placement: %s\n", host->placement);
-    print_rank_lines(where, c->call.nranks);
-    unsigned long long mem;
-    if (pa->mem_report && perf_bytes_needed(c, a, &mem) == CV_OK)
-        printf("# memory: %llu bytes (%.1f MiB) for the buffers of all %d "
-               "ranks at the largest size, out of place\n", mem,
-               mem / 1048576.0, c->call.nranks);
-    if (!a)
-        printf("# %s: the library's own %s on the same buffers, timed and "
-               "checked the same way;\n#   it has no schedule, so no model "
-               "time\n", row_name(pa, a), coll_name(c->call.kind));
-}
-
-/* How the sizes are run: nccl-tests' sweep line, then each setting
- * that changes what a row means. */
-static void print_head_run(const PerfArgs *pa)
-{
-    const PerfConfig *c = &pa->cfg;
-    printf("# minBytes %llu maxBytes %llu step: %llu(%s) warmup iters: %d "
-           "iters: %d agg iters: %d validation: %d\n", c->sweep.min,
-           c->sweep.max, c->sweep.factor ? c->sweep.factor : c->sweep.step,
-           c->sweep.factor ? "factor" : "bytes", c->warmup, c->iters,
-           c->agg, c->check);
-    if (pa->unalign)
-        printf("# unalign: every rank's buffers start %d element%s past their "
-               "aligned start (-u)\n", pa->unalign, pa->unalign == 1 ? "" : "s");
-    if (c->blocking)
-        printf("# blocking: every iteration its own call, waited for before "
-               "the next (-z 1)\n");
-    if (c->cputime)
-        printf("# cputime: the host's clock around the timed calls, per "
-               "collective (-C 1); algbw and busbw\n#   from the backend's "
-               "own time\n");
-    if (c->min_time_s > 0)
-        printf("# min time: %g s per size and place (more iterations where "
-               "%d take less)\n", c->min_time_s, c->iters);
-}
-
-/* What the model column is: the machine and calibration it prices
- * with, and what is wrong with that calibration. */
-static void print_head_model(const PerfConfig *c, const Calib *cal)
-{
-    char when[32], mach[256];
-    cli_date_text(cal->when, when, sizeof when);
-    if (c->what_if) {
-        machine_describe(c->what_if, false, mach, sizeof mach);
-        printf("# model: on the machine given with -T, a what-if: %s;\n#   "
-               "the time of the out-of-place schedule there; ratio = measured "
-               "/ model\n#\n", mach);
-    } else {
-        printf("# model: this machine (%s), calibrated on %s: the time the "
-               "calibration of %s at %d ranks\n#   (%s) predicts for the "
-               "out-of-place schedule; ratio = measured / model\n#\n",
-               machine_kind_name(cal->machine), when, cal->backend,
-               cal->nranks, cal->quick ? "quick" : "full");
-    }
-    if (cal->unsteady > CALIB_UNSTEADY)
-        printf("# unsteady calibration: reading what another rank had just "
-               "written took %.1f times as long\n#   in one of its rounds as "
-               "in another, so the model fits only while the machine is as\n"
-               "#   it then was; 'collviz calibrate -B %s -p %d' again when it "
-               "holds still\n#\n", cal->unsteady, cal->backend, cal->nranks);
-    if (cal->drowned > 0)
-        printf("# calibration: %d bandwidths of its largest working set "
-               "drowned in the latency and are\n#   bounds the machine beats "
-               "(the whole step per byte); 'collviz calibrate -B %s\n#   -p %d "
-               "-e SIZE' with a larger SIZE measures them\n#\n", cal->drowned,
-               cal->backend, cal->nranks);
-}
-
-/* The column heads, nccl-tests' with the model's beside them. */
-static void print_head_columns(const PerfArgs *pa)
-{
-    const PerfConfig *c = &pa->cfg;
-    printf("# %10s  %12s  %8s  %6s  %6s           out-of-place              "
-           "         in-place                 model\n", "", "", "", "", "");
-    const char *tl = c->cputime ? "cputime" : "time";
-    printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s %6s  %7s  %6s  %6s %6s"
-           "  %7s  %6s%s\n", "size", "count", "type", "redop", "root", tl,
-           "algbw", "busbw", "#wrong", tl, "algbw", "busbw", "#wrong",
-           "time", "ratio", pa->stamps ? "  timestamp" : "");
-    printf("# %10s  %12s  %8s  %6s  %6s  %7s  %6s  %6s  %5s  %7s  %6s  %6s  %5s"
-           "  %7s  %6s%s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)",
-           "(GB/s)", "", "(us)", "(GB/s)", "(GB/s)", "", "(us)", "",
-           pa->stamps ? "  YYYY-MM-DD hh:mm:ss" : "");
-}
-
-/* The header above an algorithm's rows. */
-static void print_table_head(const PerfArgs *pa, const AlgoInfo *a,
-                             const Calib *cal, const ExecHost *host,
-                             const ExecRankWhere *where)
-{
-    print_head_who(pa, a, host, where);
-    print_head_run(pa);
-    print_head_model(&pa->cfg, cal);
-    print_head_columns(pa);
-}
-
-static void print_side(const PerfConfig *c, const PerfSide *s)
-{
-    char t[32];
-    if (s->skipped) {
-        printf("  %7s  %6s  %6s  %5s", "N/A", "N/A", "N/A", "N/A");
-        return;
-    }
-    fmt_time(t, sizeof t, (c->cputime ? s->host_s : s->time_s) * 1e6);
-    printf("  %7s  %6.2f  %6.2f", t, s->algbw, s->busbw);
-    if (s->wrong < 0)
-        printf("    N/A");
-    else
-        printf("  %5lld", s->wrong);
-}
-
-static void print_row(const PerfConfig *c, const PerfRow *r, MachineKind l,
-                      bool stamps)
-{
-    char t[32], when[32] = "";
-    if (stamps)
-        perf_fmt_stamp(when, sizeof when, r->when);
-    const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
-    printf("%12llu  %12zu  %8s  %6s  %6d", r->bytes, r->count,
-           dtype_name(r->dtype), perf_redop_column(c->call.kind, r->op),
-           perf_root_column(c->call.kind, r->root));
-    print_side(c, o);
-    print_side(c, &r->side[PERF_IN_PLACE]);
-    fmt_time(t, sizeof t, o->model_s[l] * 1e6);
-    if (o->model_s[l] > 0)
-        printf("  %7s  %6.2f", t, perf_ratio(o, l));
-    else
-        printf("  %7s  %6s", "-", "-");
-    printf("%s%s\n", stamps ? "  " : "", when);
-    /* -I: each place's iterations, on a comment line of their own */
-    for (int pl = 0; c->iter_stats && pl < PERF_PLACE_COUNT; pl++) {
-        const PerfSide *d = &r->side[pl];
-        if (!d->skipped)
-            printf("#   %s iterations (us): min %.2f  max %.2f  p99 %.2f  "
-                   "cv %.3f\n", pl ? "in-place" : "out-of-place",
-                   d->min_s * 1e6, d->max_s * 1e6, d->p99_s * 1e6, d->cv);
-    }
-}
-
-static void print_csv_head(void)
-{
-    printf("algorithm,size,count,type,redop,root,time_us,algbw,busbw,wrong,"
-           "time_us_ip,algbw_ip,busbw_ip,wrong_ip,model_us,ratio,iters,"
-           "iters_ip,probe_before,probe_after,host_moved,clean_before_us,"
-           "clean_after_us,cputime_us,cputime_us_ip,timestamp\n");
-}
-
-static void print_csv_row(const PerfConfig *c, const Calib *cal,
-                          const PerfRow *r, bool stamps)
-{
-    MachineKind l = cal->machine;
-    printf("%s,%llu,%zu,%s,%s,%d", r->name, r->bytes, r->count,
-           dtype_name(r->dtype), perf_redop_column(c->call.kind, r->op),
-           perf_root_column(c->call.kind, r->root));
-    for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
-        const PerfSide *s = &r->side[pl];
-        if (s->skipped)
-            printf(",,,,");
-        else
-            printf(",%.3f,%.4f,%.4f,%lld", s->time_s * 1e6, s->algbw,
-                   s->busbw, s->wrong);
-    }
-    const PerfSide *o = &r->side[PERF_OUT_OF_PLACE];
-    printf(",%.3f,%.4f,%d,%d,%.3f,%.3f,%d,%.2f,%.2f", o->model_s[l] * 1e6,
-           perf_ratio(o, l), o->iters, r->side[PERF_IN_PLACE].iters,
-           r->probe[0], r->probe[1], perf_host_moved(cal, r),
-           r->probe_clean[0] * 1e6, r->probe_clean[1] * 1e6);
-    /* -C's cputime per place, -S's timestamp (empty without them) */
-    for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
-        if (c->cputime && !r->side[pl].skipped)
-            printf(",%.3f", r->side[pl].host_s * 1e6);
-        else
-            printf(",");
-    char when[32] = "";
-    if (stamps)
-        perf_fmt_stamp(when, sizeof when, r->when);
-    printf(",%s\n", when);
-}
-
-/* The smallest and the largest measured (> 0) of the rows' values
- * v[2] (at offset off in PerfRow) over the rows flagged with `bit`;
- * returns how many rows that is. */
-static size_t moved_range(const Calib *cal, const PerfRow *rows, size_t n,
-                          int bit, size_t off, double *lo, double *hi)
-{
-    size_t moved = 0;
-    *lo = *hi = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!(perf_host_moved(cal, &rows[i]) & bit))
-            continue;
-        const double *v = (const double *)((const char *)&rows[i] + off);
-        for (int k = 0; k < 2; k++) {
-            *lo = v[k] > 0 && (*lo <= 0 || v[k] < *lo) ? v[k] : *lo;
-            *hi = v[k] > *hi ? v[k] : *hi;
-        }
-        moved++;
-    }
-    return moved;
-}
-
-/* When the machine moved away from the calibration's state around some
- * rows (its cross-core reads or its speed), which ones and how far: the
- * model column does not describe them. */
-static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
-{
-    size_t moved = 0;
-    for (size_t i = 0; i < n; i++)
-        moved += perf_host_moved(cal, &rows[i]) != 0;
-    if (!moved)
-        return;
-    printf("# Host moved           : %zu of %zu sizes:", moved, n);
-    for (size_t i = 0, shown = 0; i < n && shown < 8; i++)
-        if (perf_host_moved(cal, &rows[i]))
-            printf(" %llu", rows[i].bytes), shown++;
-    printf("%s\n", moved > 8 ? " ..." : "");
-    double lo, hi;
-    size_t k = moved_range(cal, rows, n, PERF_HOST_CROSS,
-                           offsetof(PerfRow, probe), &lo, &hi);
-    int state = cal->state_probes > 0;
-    char during[64];
-    if (k) {
-        snprintf(during, sizeof during, state ? "%.2f" : "%.2f and %.2f",
-                 state ? cal->state_ratio : cal->probe[0], cal->probe[1]);
-        printf("#   (%zu: reading what another core had just written took %.2f "
-               "to %.2f times\n#   as long as data written once around them, "
-               "%s during the calibration)\n", k, lo, hi, during);
-    }
-    k = moved_range(cal, rows, n, PERF_HOST_SPEED,
-                    offsetof(PerfRow, probe_clean), &lo, &hi);
-    if (k) {
-        snprintf(during, sizeof during, state ? "%.1f" : "%.1f and %.1f",
-                 (state ? cal->state_clean : cal->probe_clean[0]) * 1e6,
-                 cal->probe_clean[1] * 1e6);
-        printf("#   (%zu: the probe's copy of data written once took %.1f to "
-               "%.1f us around them,\n#   %s during the calibration: the "
-               "machine ran at another speed)\n", k, lo * 1e6, hi * 1e6,
-               during);
-    }
-    printf("#   (the model describes the machine as calibrated, not these "
-           "sizes)\n");
-}
-
-/* The footer: wrong elements, and the average busbw, with nccl-tests'
- * verdict where a least one is asked (--min-bw or NCCL_TESTS_MIN_BW):
- * FAILED below 90% of it, as nccl-tests judges it. */
-static void print_table_foot(Run *r, const PerfRow *rows, size_t n)
-{
-    long long w = perf_wrong_total(rows, n);
-    double avg = perf_avg_busbw(rows, n), min = r->pa->min_bw;
-    printf("# Out of bounds values : %lld %s\n", w, w ? "FAILED" : "OK");
-    if (min >= 0) {
-        bool low = perf_bw_low(avg, min);
-        r->bw_failed |= low;
-        printf("# Avg bus bandwidth    : %g %s\n", avg, low ? "FAILED" : "OK");
-    } else {
-        printf("# Avg bus bandwidth    : %g\n", avg);
-    }
-    print_host_moved(r->cal, rows, n);
-    printf("#\n");
 }
 
 /* ------------------------------------------------------------- progress */
@@ -519,9 +258,9 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
     Run *r = ctx;
     clear_progress(r);
     if (r->pa->csv)
-        print_csv_row(&r->pa->cfg, r->cal, row, r->pa->stamps);
+        perf_print_csv_row(&r->pa->cfg, r->cal, row, r->pa->stamps);
     else
-        print_row(&r->pa->cfg, row, r->cal->machine, r->pa->stamps);
+        perf_print_row(r->pa, row, r->cal->machine);
     fflush(stdout);
     r->done++;
     if (r->tty && r->done < r->total && mono_now_s() - r->start > 1.0) {
@@ -531,60 +270,6 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
         r->shown = 1;
     }
     return 0;
-}
-
-/* ------------------------------------------------------------- summary */
-
-/* lib: the library's rows after the algorithms' (NULL: none), shown
- * beside the fastest algorithm's. */
-static void print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
-                          size_t nsizes, const PerfRow *lib)
-{
-    MachineKind l = r->cal->machine;
-    size_t agree = 0;
-    /* the copy rate: the calibration's at its largest working set, as
-       bytes read and written a second (a copy reads and writes each) */
-    const CalibPoint *big = r->cal->npoints > 0
-                                ? &r->cal->pt[r->cal->npoints - 1] : NULL;
-    double copy_rw = big && big->beta_shared > 0
-                         ? 2 / big->beta_shared / 1e9 : 0;
-    char mach[96]; /* -T's machine where given, else the calibration's */
-    if (r->pa->cfg.what_if)
-        machine_describe(r->pa->cfg.what_if, true, mach, sizeof mach);
-    else
-        snprintf(mach, sizeof mach, "%s", machine_kind_name(l));
-    printf("# Summary, out of place: the fastest measured algorithm and the "
-           "model's choice (machine %s)%s%s\n", mach,
-           lib ? "; the library's own: " : "", lib ? lib->name : "");
-    if (copy_rw > 0)
-        printf("# rw: the bytes the fastest's schedule reads and writes a "
-               "second, and their share of the calibration's copy, %.1f GB/s "
-               "read and written at %.0f B\n", copy_rw, big->footprint);
-    printf("# %10s  %-16s %9s  %-16s %9s  %s%s%s\n", "size(B)", "fastest",
-           "time(us)", "model's choice", "time(us)", "same",
-           lib ? "  lib(us)  fastest/lib" : "",
-           copy_rw > 0 ? "  rw(GB/s)  of copy" : "");
-    for (size_t s = 0; s < nsizes; s++) {
-        size_t m, p;
-        perf_best(rows + s, nalgo, nsizes, l, &m, &p);
-        const PerfRow *rm = &rows[m * nsizes + s], *rp = &rows[p * nsizes + s];
-        agree += m == p;
-        printf("  %10llu  %-16s %9.2f  %-16s %9.2f  %-4s", rm->bytes,
-               rm->name, rm->side[0].time_s * 1e6, rp->name,
-               rp->side[0].time_s * 1e6, m == p ? "yes" : "no");
-        if (lib && lib[s].side[0].time_s > 0)
-            printf("  %7.2f  %11.2f", lib[s].side[0].time_s * 1e6,
-                   rm->side[0].time_s / lib[s].side[0].time_s);
-        else if (lib && copy_rw > 0)
-            printf("  %7s  %11s", "-", "-");
-        const PerfSide *f = &rm->side[0];
-        if (copy_rw > 0 && f->traffic > 0 && f->time_s > 0)
-            printf("  %8.2f  %6.0f%%", f->traffic / f->time_s / 1e9,
-                   100 * f->traffic / f->time_s / 1e9 / copy_rw);
-        printf("\n");
-    }
-    printf("# the model chose the fastest algorithm at %zu of %zu sizes\n",
-           agree, nsizes);
 }
 
 /* ---------------------------------------------------------------- run */
@@ -673,11 +358,11 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
     char why[256] = "";
     ExecHost host = exec_host(ex);
     if (r->pa->csv)
-        print_csv_head();
+        perf_print_csv_head();
     size_t done = 0;
     for (size_t i = 0; i < nalgo; i++) {
         if (!r->pa->csv)
-            print_table_head(r->pa, algos[i], r->cal, &host, r->where);
+            perf_print_table_head(r, algos[i], &host);
         fflush(stdout); /* the head before its first row, however slow */
         CvError e = CV_OK;
         for (size_t k = 0; k < nv && !e; k++) {
@@ -695,21 +380,22 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
             /* -a all: the library cannot run this call here (fewer
              * devices than ranks, a type it lacks); the schedules' rows
              * stand without it */
-            printf("# no %s row: %s\n#\n", row_name(r->pa, NULL),
+            printf("# no %s row: %s\n#\n", perf_row_name(r->pa, NULL),
                    why[0] ? why : cv_strerror(e));
             break;
         }
         if (e) {
             fflush(stdout);
             snprintf(failure, len, "perf %s %s failed: %s",
-                     coll_name(r->pa->cfg.call.kind), row_name(r->pa, algos[i]),
+                     coll_name(r->pa->cfg.call.kind),
+                     perf_row_name(r->pa, algos[i]),
                      why[0] ? why : cv_strerror(e));
             fprintf(stderr, "collviz: %s\n", failure);
             /* -a LIB where the library cannot run the call: bad input */
             return e == CV_ERR_UNAVAILABLE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         }
         if (!r->pa->csv)
-            print_table_foot(r, rows + i * stride, stride);
+            perf_print_table_foot(r, rows + i * stride, stride);
         done++;
     }
     /* the library's rows, when measured, are the last: shown beside the
@@ -719,7 +405,7 @@ static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
                              ? rows + (done - 1) * stride : NULL;
     size_t nsched = done - (lib != NULL);
     if (!r->pa->csv && nv == 1 && (nsched > 1 || lib))
-        print_summary(r, rows, nsched, stride, lib);
+        perf_print_summary(r, rows, nsched, stride, lib);
     return CLI_EXIT_OK;
 }
 
@@ -739,79 +425,118 @@ static bool hosts_machine(Executor *ex, const PerfArgs *pa, Machine *out)
     return true;
 }
 
-static int perf_main(const PerfArgs *in, JsonOut *json)
-{
-    PerfArgs local = *in;
-    const PerfArgs *pa = &local;
-    Machine hosts;
-    const AlgoInfo *algos[64];
-    size_t nalgo = 0, nsizes = 0;
-    char failure[CV_WHY_LEN] = "";
+/* What perf_main sets up before it measures. */
+typedef struct {
+    Executor *ex;
+    Machine hosts;                /* the backend's hosts (hosts_machine) */
+    const AlgoInfo *algos[64];    /* the algorithms to run */
+    size_t nalgo, nsizes;         /* how many; an algorithm's rows */
+    Variant *v;                   /* the types, ops and roots in turn */
+    size_t nv;
+    PerfRow *rows;                /* [(nalgo + 1) * nsizes + 1] */
     Calib cal;
-    Run r = {.pa = pa, .tty = isatty(STDERR_FILENO)};
-    PerfRow *rows = NULL;
-    Executor *ex = cmd_exec_open_unaligned(pa->backend, pa->cfg.call.nranks,
-                                           (size_t)pa->unalign);
-    int rc = ex ? CLI_EXIT_OK : CLI_EXIT_USAGE;
-    if (ex && hosts_machine(ex, pa, &hosts))
-        local.cfg.shape = &hosts;
+} Setup;
+
+/* Whether every algorithm's buffers fit (one sentence where not). */
+static bool all_fit(const PerfArgs *pa, const Setup *s)
+{
+    char why[256];
+    for (size_t i = 0; i < s->nalgo; i++)
+        if (perf_check_fits(&pa->cfg, s->algos[i], why, sizeof why)) {
+            fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
+                    coll_name(pa->cfg.call.kind),
+                    perf_row_name(pa, s->algos[i]), why);
+            return false;
+        }
+    return true;
+}
+
+/* Open the backend, choose the algorithms and the variants, check that
+ * they fit, and get the calibration: CLI_EXIT_OK, or the exit status
+ * after one sentence (in failure too where the run failed). */
+static int perf_setup(PerfArgs *pa, Setup *s, Run *r, char *failure,
+                      size_t len)
+{
+    s->ex = cmd_exec_open_unaligned(pa->backend, pa->cfg.call.nranks,
+                                    (size_t)pa->unalign);
+    if (!s->ex)
+        return CLI_EXIT_USAGE;
+    if (hosts_machine(s->ex, pa, &s->hosts))
+        pa->cfg.shape = &s->hosts;
     char why[256];
     const Machine *m = pa->cfg.what_if ? pa->cfg.what_if : pa->cfg.shape;
-    if (ex && pa->algo && !algo_fits(pa->algo, &pa->cfg.call, m, why, sizeof why)) {
+    if (pa->algo && !algo_fits(pa->algo, &pa->cfg.call, m, why, sizeof why)) {
         fprintf(stderr, "collviz: %s\n", why);
-        rc = CLI_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK)
-        nalgo = algos_to_run(pa, algos, 64);
-    Variant *v = NULL;
-    size_t nv = variants(pa, &v, &nsizes);
-    if (!nv && rc == CLI_EXIT_OK) {
-        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
-        rc = CLI_EXIT_FAIL;
-    }
-    size_t nrows = (nalgo + 1) * nsizes; /* + the library's own */
-    r.total = nalgo * nsizes;
-    for (size_t i = 0; i < nalgo && rc == CLI_EXIT_OK; i++) {
-        if (perf_check_fits(&pa->cfg, algos[i], why, sizeof why) == CV_OK)
-            continue;
-        fprintf(stderr, "collviz: perf %s %s cannot run: %s\n",
-                coll_name(pa->cfg.call.kind), row_name(pa, algos[i]), why);
-        rc = CLI_EXIT_USAGE;
-    }
-    if (ex && ex->ops->native)
-        r.total = nrows;
-    if (rc == CLI_EXIT_OK && !(rows = calloc(nrows + 1, sizeof *rows))) {
-        snprintf(failure, sizeof failure, "%s", cv_strerror(CV_ERR_NOMEM));
+    s->nalgo = algos_to_run(pa, s->algos, 64);
+    if (!all_fit(pa, s))
+        return CLI_EXIT_USAGE;
+    s->nv = variants(pa, &s->v, &s->nsizes);
+    size_t nrows = (s->nalgo + 1) * s->nsizes; /* + the library's own */
+    if (!s->nv || !(s->rows = calloc(nrows + 1, sizeof *s->rows))) {
+        snprintf(failure, len, "%s", cv_strerror(CV_ERR_NOMEM));
         fprintf(stderr, "collviz: %s\n", failure);
-        rc = CLI_EXIT_FAIL;
+        return CLI_EXIT_FAIL;
     }
-    if (rc == CLI_EXIT_OK &&
-        (rc = cmd_calib_for(ex, &cal, failure, sizeof failure)) == CLI_EXIT_OK)
-        r.cal = &cal;
-    r.start = mono_now_s();
-    /* -N: the whole sweep again, each cycle printed; a wrong element or
-       a short bandwidth in any cycle fails the run */
+    r->total = s->ex->ops->native ? nrows : s->nalgo * s->nsizes;
+    r->where = ranks_where(s->ex, pa->cfg.call.nranks);
+    r->on_gpu = !strcmp(s->ex->ops->name, "cuda");
+    r->algos = s->algos, r->nalgo = s->nalgo, r->stride = s->nsizes;
+    int rc = cmd_calib_for(s->ex, &s->cal, failure, len);
+    r->cal = rc == CLI_EXIT_OK ? &s->cal : NULL;
+    return rc;
+}
+
+/* Measure and print every cycle (-N: the whole sweep again, each
+ * printed), between nccl-tests' run head and its closing line; a wrong
+ * element or a short bandwidth in any cycle fails the run. */
+static int perf_cycles(Setup *s, Run *r, char *failure, size_t len)
+{
+    const PerfArgs *pa = r->pa;
+    int rc = CLI_EXIT_OK;
     bool wrong = false;
-    if (ex)
-        r.where = ranks_where(ex, pa->cfg.call.nranks);
+    r->start = mono_now_s();
+    r->started = (long long)time(NULL);
+    if (!pa->csv)
+        perf_print_run_head(r);
     for (int cycle = 0; rc == CLI_EXIT_OK &&
                         (!pa->cycles || cycle < pa->cycles); cycle++) {
         if (pa->cycles != 1 && !pa->csv)
             printf("# cycle %d%s\n#\n", cycle + 1, pa->cycles ? "" :
                    " (until interrupted)");
-        r.done = 0;
-        rc = run_all(ex, &r, algos, nalgo, v, nv, nsizes, rows, failure,
-                     sizeof failure);
-        wrong |= perf_wrong_total(rows, r.done) != 0;
+        r->done = 0;
+        perf_rows_free(s->rows, (s->nalgo + 1) * s->nsizes);
+        rc = run_all(s->ex, r, s->algos, s->nalgo, s->v, s->nv, s->nsizes,
+                     s->rows, failure, len);
+        wrong |= perf_wrong_total(s->rows, r->done) != 0;
     }
-    free(v);
-    if (ex)
-        ex->ops->close(ex);
-    if (rc == CLI_EXIT_OK && (wrong || r.bw_failed))
-        rc = CLI_EXIT_FAIL;
+    if (rc == CLI_EXIT_OK && !pa->csv)
+        perf_print_run_foot(r, s->algos, s->nalgo);
+    return rc == CLI_EXIT_OK && (wrong || r->bw_failed) ? CLI_EXIT_FAIL : rc;
+}
+
+/* Set up, measure, report; the results into the JSON files too (NULL:
+ * not asked for). */
+static int perf_main(const PerfArgs *in, JsonOut *json, JsonOut *nccl)
+{
+    PerfArgs local = *in;
+    Setup s = {.ex = NULL};
+    char failure[CV_WHY_LEN] = "";
+    Run r = {.pa = &local, .tty = isatty(STDERR_FILENO)};
+    int rc = perf_setup(&local, &s, &r, failure, sizeof failure);
+    if (rc == CLI_EXIT_OK)
+        rc = perf_cycles(&s, &r, failure, sizeof failure);
+    free(s.v);
+    if (s.ex)
+        s.ex->ops->close(s.ex);
+    const char *f = failure[0] ? failure : NULL;
     if (json)
-        rc = perf_json_close(json, &r, rows, rc, failure[0] ? failure : NULL);
-    free(rows);
+        rc = perf_json_close(json, &r, s.rows, rc, f);
+    if (nccl)
+        rc = perf_json_close(nccl, &r, s.rows, rc, f);
+    perf_rows_free(s.rows, (s.nalgo + 1) * s.nsizes);
+    free(s.rows);
     free(r.where);
     return rc;
 }
@@ -821,13 +546,22 @@ int cmd_perf(int argc, char **argv)
     CliArgs a;
     CliErr err;
     PerfArgs pa;
-    JsonOut json;
+    JsonOut json, nccl;
     int rc = cli_start(&cmd, O_HELP, argc, argv, &a);
     if (rc >= 0)
         return rc;
     if (parse_perf(&a, &pa, &err))
         return cli_error(&err);
-    if (pa.json_path && (rc = perf_json_open(&json, pa.json_path)) >= 0)
+    pa.argc = argc, pa.argv = argv;
+    if (pa.json_path &&
+        (rc = perf_json_open(&json, pa.json_path, "--json", false)) >= 0)
         return rc;
-    return perf_main(&pa, pa.json_path ? &json : NULL);
+    if (pa.nccl_json &&
+        (rc = perf_json_open(&nccl, pa.nccl_json, "-J", true)) >= 0) {
+        if (pa.json_path)
+            perf_json_close(&json, NULL, NULL, CLI_EXIT_USAGE, NULL);
+        return rc;
+    }
+    return perf_main(&pa, pa.json_path ? &json : NULL,
+                     pa.nccl_json ? &nccl : NULL);
 }

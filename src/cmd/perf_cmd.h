@@ -11,6 +11,7 @@
 
 #include "core/machine.h"
 #include "measure/perf.h"
+#include "store/json.h"
 #include "store/store.h"
 
 /* Everything one run of the command needs. */
@@ -28,10 +29,15 @@ typedef struct {
     double min_bw;          /* --min-bw or NCCL_TESTS_MIN_BW, GB/s; -1:
                                none */
     int cycles;             /* -N: sweeps to run (0: until interrupted) */
-    bool mem_report;        /* -M: the buffers' memory in the header */
+    bool mem_report;        /* -M 1: the buffers' memory in the footer */
+    bool each_in_loop;      /* -I 1 where the backend times each iteration
+                               in its loop (ExecOps.times_each) */
+    const char *nccl_json;  /* -J FILE: nccl-tests' JSON, or NULL */
     bool stamps;            /* -S 1: each row's time at its end */
     int unalign;            /* -u: elements past the buffers' start */
     Machine mach;           /* -T's machine (cfg.what_if points here) */
+    int argc;               /* the command's words, for -J's args */
+    char **argv;
 } PerfArgs;
 
 /* State of one run of the command, shared with the row callback. */
@@ -41,12 +47,58 @@ typedef struct {
     int tty;              /* stderr is a terminal: show progress there */
     int shown;            /* a progress line is on stderr now */
     double start;         /* when measuring began, s */
+    long long started;    /* the same, seconds since the epoch */
     size_t done;          /* rows done over all algorithms */
     size_t total;         /* rows over all algorithms */
     bool bw_failed;       /* an average busbw fell below --min-bw */
     ExecRankWhere *where; /* [nranks] where each rank runs, or NULL where
                              the backend does not say */
+    bool on_gpu;          /* the ranks' buffers are a GPU's (cuda) */
+    const AlgoInfo *const *algos; /* the algorithms run, in their order, */
+    size_t nalgo;         /* ... and how many (NULL: the library's own) */
+    size_t stride;        /* rows of one algorithm */
 } Run;
+
+/* The nccl-tests whose output and JSON perf follows. */
+#define PERF_NCCL_TESTS_VERSION "2.19.6"
+
+/* nccl-tests' getFloatStr: v in width characters with 2, 1 or 0
+ * decimals, the first that fits, else in exponent form; buf holds n. */
+void perf_float_str(double v, int width, char *buf, size_t n);
+
+/* nccl-tests' program for collective k ("all_reduce_perf"). */
+const char *perf_program_name(CollKind k);
+
+/* Ranks per process, nccl-tests' nGpus (the threads and cuda backends
+ * run every rank in one process, mpi one in each). */
+int perf_ranks_per_process(const Run *r);
+
+/* -J's document (perf_json_nccl.c): rows[0 .. n), the failure's
+ * sentence (NULL: none), in nccl-tests' schema. */
+void perf_json_nccl(JsonWriter *w, const Run *r, const PerfRow *rows,
+                    size_t n, const char *failure);
+
+/* The name of algorithm a's rows: its own, or for NULL the library's. */
+const char *perf_row_name(const PerfArgs *pa, const AlgoInfo *a);
+
+/* The table (perf_table.c): the run's head once (nccl-tests' version,
+ * starting, settings and rank lines), each algorithm's head, its rows
+ * (each with the model's line under it), its foot (wrong elements and
+ * the average busbw; bw_failed set where it is short of --min-bw), the
+ * summary of -a all, and the run's foot (the concluded line, -M 1's
+ * memory); and the CSV's head and rows. */
+void perf_print_run_head(const Run *r);
+void perf_print_table_head(const Run *r, const AlgoInfo *a,
+                           const ExecHost *host);
+void perf_print_row(const PerfArgs *pa, const PerfRow *row, MachineKind l);
+void perf_print_table_foot(Run *r, const PerfRow *rows, size_t n);
+void perf_print_summary(const Run *r, const PerfRow *rows, size_t nalgo,
+                        size_t nsizes, const PerfRow *lib);
+void perf_print_run_foot(const Run *r, const AlgoInfo *const *algos,
+                         size_t nalgo);
+void perf_print_csv_head(void);
+void perf_print_csv_row(const PerfConfig *c, const Calib *cal,
+                        const PerfRow *r, bool stamps);
 
 /* The root column: the root of a rooted collective, else -1. */
 static inline int perf_root_column(CollKind k, int root)
@@ -77,12 +129,15 @@ static inline void perf_fmt_stamp(char *buf, size_t n, long long when)
  * one that is a link to a plain file is written beside its target. */
 typedef struct {
     const char *path; /* FILE as given */
+    const char *opt;  /* the option that named it: "--json" or "-J" */
+    bool nccl;        /* -J: nccl-tests' schema; else collviz's own */
     StoreTmp tmp;     /* the file written, when it is renamed into place */
     FILE *direct;     /* FILE itself, when it is not */
 } JsonOut;
 
-/* Open FILE for the results: -1, or the exit status after one sentence. */
-int perf_json_open(JsonOut *j, const char *path);
+/* Open FILE for the results (opt: the option that names it; nccl:
+ * nccl-tests' schema): -1, or the exit status after one sentence. */
+int perf_json_open(JsonOut *j, const char *path, const char *opt, bool nccl);
 
 /* The run is over: a run that found bad input (rc 2) leaves FILE as it
  * was; any other writes what was measured (rows[0 .. r->done)), with the

@@ -188,11 +188,22 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_close(w);
 }
 
-/* The whole --json file: rows[0 .. n) measured (every row of the run, or
- * those before it failed), and the failure's sentence (NULL: none); CV_OK
- * or why it could not be written (*errnum: the write's errno). */
+/* Finish the document w writes on out: CV_OK or why it could not be
+ * written (*errnum: the write's errno). */
+static CvError json_end(JsonWriter *w, Sink *out, int *errnum)
+{
+    CvError e = json_finish(w);
+    sink_fini(out);
+    *errnum = out->errnum;
+    return e ? e : out->err ? CV_ERR_IO : CV_OK;
+}
+
+/* The whole file: rows[0 .. n) measured (every row of the run, or those
+ * before it failed), and the failure's sentence (NULL: none), in
+ * collviz's schema or (nccl) nccl-tests'; CV_OK or why it could not be
+ * written (*errnum: the write's errno). */
 static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
-                          const char *failure, int *errnum)
+                          const char *failure, bool nccl, int *errnum)
 {
     Sink out;
     JsonWriter w;
@@ -200,6 +211,10 @@ static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
     if (e)
         return e;
     json_init(&w, &out, JSON_SPACED);
+    if (nccl) {
+        perf_json_nccl(&w, r, rows, n, failure);
+        return json_end(&w, &out, errnum);
+    }
     json_object(&w, NULL);
     json_head(&w, r);
     json_break(&w);
@@ -212,29 +227,34 @@ static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
     json_int(&w, "out_of_bounds", perf_wrong_total(rows, n));
     json_break(&w);
     json_fixed(&w, "avg_busbw", perf_avg_busbw(rows, n), 6);
+    json_break(&w);
+    json_object(&w, "avg_busbw_by_algorithm"); /* -a all: each table's */
+    for (size_t i = 0; r->stride && i * r->stride < n; i++) {
+        size_t m = n - i * r->stride < r->stride ? n - i * r->stride : r->stride;
+        json_fixed(&w, rows[i * r->stride].name,
+                   perf_avg_busbw(rows + i * r->stride, m), 6);
+    }
+    json_close(&w);
     if (failure) {
         json_break(&w);
         json_str(&w, "error", failure);
     }
     json_break(&w);
     json_close(&w);
-    e = json_finish(&w);
-    sink_fini(&out);
-    *errnum = out.errnum;
-    return e ? e : out.err ? CV_ERR_IO : CV_OK;
+    return json_end(&w, &out, errnum);
 }
 
 
-int perf_json_open(JsonOut *j, const char *path)
+int perf_json_open(JsonOut *j, const char *path, const char *opt, bool nccl)
 {
     struct stat st;
     char why[CV_WHY_LEN], *real = NULL;
     int err = 0;
-    *j = (JsonOut){.path = path};
+    *j = (JsonOut){.path = path, .opt = opt, .nccl = nccl};
     if (store_export_check(path, why, sizeof why)) {
         char safe[CV_WHY_LEN];
         sanitize(safe, sizeof safe, why, 0); /* controls as escapes */
-        fprintf(stderr, "collviz: cannot write the --json file: %s\n", safe);
+        fprintf(stderr, "collviz: cannot write the %s file: %s\n", opt, safe);
         return CLI_EXIT_USAGE;
     }
     /* a plain file, or none yet: written beside it (/dev/stdout's
@@ -249,7 +269,7 @@ int perf_json_open(JsonOut *j, const char *path)
     free(real);
     if (!err)
         return -1;
-    fprintf(stderr, "collviz: cannot write the --json file %s: %s\n", path,
+    fprintf(stderr, "collviz: cannot write the %s file %s: %s\n", opt, path,
             strerror(err));
     return CLI_EXIT_USAGE;
 }
@@ -273,7 +293,7 @@ int perf_json_close(JsonOut *j, const Run *r, const PerfRow *rows, int rc,
         store_abandon(&j->tmp);
         return CLI_EXIT_FAIL;
     }
-    CvError e = write_json(f, r, rows, r->done, failure, &errnum);
+    CvError e = write_json(f, r, rows, r->done, failure, j->nccl, &errnum);
     if (e)
         snprintf(why, sizeof why, "%s", errnum ? strerror(errnum)
                                                : cv_strerror(e));
@@ -285,7 +305,7 @@ int perf_json_close(JsonOut *j, const Run *r, const PerfRow *rows, int rc,
         snprintf(why, sizeof why, "%s", strerror(errno)); /* its cause */
     if (!e)
         return rc;
-    fprintf(stderr, "collviz: could not write the --json file %s: %s\n",
-            j->path, why);
+    fprintf(stderr, "collviz: could not write the %s file %s: %s\n",
+            j->opt, j->path, why);
     return CLI_EXIT_FAIL;
 }

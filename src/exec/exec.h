@@ -40,6 +40,12 @@ typedef struct {
     double iter_s;    /* mean seconds per iteration (slowest rank) */
     double *step_s;   /* [nsteps] or NULL: mean seconds of each step, from
                          the slowest rank's end of step k-1 to its end of k */
+    double *each_s;   /* [iters] or NULL: where the backend times each
+                         iteration inside the loop (ExecOps.times_each),
+                         each timed iteration's seconds, from the slowest
+                         rank's end of the one before (the first: from the
+                         loop's start) to the slowest rank's end of it; so
+                         they sum to iters * iter_s */
 } ExecTiming;
 
 /* Facts about the machine a backend runs on. */
@@ -116,6 +122,10 @@ typedef struct ExecOps {
      * its stamped passes). 0: the steps are timed within the timed
      * iterations at no cost (threads, mpi). */
     int step_warmup;
+    /* Nonzero: run fills ExecTiming.each_s where it is given (threads),
+     * so that each iteration's time comes from the loop that gives the
+     * mean; 0: a caller that wants them times one call per iteration. */
+    int times_each;
     /* Optional (NULL: none; the threads backend has no library of its
      * own). The library's own collective for the loaded schedule's call
      * (ex->sched->call: kind, ranks, count, datatype, op, root, in place

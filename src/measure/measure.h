@@ -29,6 +29,10 @@
 
 #define MEASURE_MAX_ITERS 1000000 /* timed iterations of one measurement */
 #define MEASURE_MAX_CHUNKS 100    /* parts a timed loop is split into */
+#define MEASURE_MAX_EACH 65536    /* collectives of one call whose times
+                                     the backend keeps one by one (each) */
+#define MEASURE_MAX_PARTS 65536   /* calls whose means make the parts'
+                                     spread (the first ones) */
 
 /* Told between chunks with the fraction of the timed loop done, and with
  * 0 before each step of a checked run and before its comparison (so that
@@ -60,23 +64,35 @@ typedef struct {
     char *why;         /* native's sentence when it cannot run here (may
                           be NULL) */
     size_t whylen;
-    int each;          /* nonzero: time every iteration on its own (one
-                          executor call each), for MeasureResult's
-                          statistics; the mean stays their mean */
+    int each;          /* nonzero: keep every iteration's time, for
+                          MeasureResult's statistics; the mean stays their
+                          mean. Inside the one loop where the backend
+                          times them there (ExecOps.times_each), so that
+                          the row measures what it does without; else
+                          one executor call per iteration, each timed on
+                          the host's clock around it (its start and wait
+                          included, as blocking 1) */
     int agg;           /* collectives per timed iteration (nccl-tests'
                           -m, agg_iters; 0 or 1: one): an iteration runs
                           agg of them in one executor call, and every time
                           reported (the mean, each iteration's for the
                           statistics) is per collective, the iteration's
                           divided by agg */
-    int blocking;      /* nonzero: every iteration its own executor call,
-                          which returns when every rank is done
-                          (nccl-tests' -z: wait and synchronise after each);
-                          else the iterations run back to back in one call
-                          (or `chunks` calls) */
+    int blocking;      /* nccl-tests' -z: 0, the iterations back to back
+                          in one call (or `chunks` calls); 1 or 2, every
+                          collective its own executor call, which returns
+                          when every rank is done, timed on the host's
+                          clock around it: the call's start and the wait
+                          are part of the time, as nccl-tests' -z 1 times
+                          its synchronisation; 3, every iteration (agg
+                          collectives) its own call, timed by the
+                          backend, its start left out (nccl-tests' -z 3
+                          leaves its barrier out) */
     int host_time;     /* nonzero: also time the timed calls on the host's
                           clock (MeasureResult.host_s); the warmup then
                           runs in a call of its own, outside that time */
+    double (*clock)(void); /* the host's clock, seconds (NULL: the
+                          monotonic clock, mono_now_s; a test's own) */
 } MeasureOptions;
 
 /* What was measured. */
@@ -89,8 +105,13 @@ typedef struct {
                         each step (rule 3: the first part's) */
     /* with MeasureOptions.each: the timed iterations' spread */
     double min_s, max_s; /* the fastest and the slowest */
-    double p99_s;        /* the 99th percentile (nearest rank) */
-    double cv;           /* standard deviation / mean */
+    double p50_s, p95_s, p99_s; /* the median (the upper middle one) and
+                            the 95th and 99th percentiles (nearest rank) */
+    double sd_s;         /* the population standard deviation */
+    double cv;           /* sd_s / mean */
+    double *times;       /* each iteration's seconds in their order, n =
+                            iters (malloc'd: the caller frees it; NULL
+                            without each) */
     /* the timed parts (MeasureOptions.chunks; with each, every iteration):
      * each part's mean per iteration, the fastest and the median */
     double part_min_s, part_median_s;
@@ -103,8 +124,9 @@ typedef struct {
 } MeasureResult;
 
 /* The statistics of n iteration times v (sorted in place): min, max, the
- * nearest-rank 99th percentile and the coefficient of variation (the
- * population standard deviation over the mean). */
+ * median (v[n / 2] sorted), the nearest-rank 95th and 99th percentiles,
+ * the population standard deviation and the coefficient of variation
+ * (that over the mean), as nccl-tests' -I computes them. */
 void measure_stats(double *v, int n, MeasureResult *r);
 
 /* Check, size and time the schedule s loaded in ex (ExecOps.load) by the

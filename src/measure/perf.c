@@ -35,8 +35,10 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
                         .host_time = cfg->cputime};
     MeasureResult r = {0};
     CvError e = measure_loaded(ex, s, &o, &r);
-    if (e)
+    if (e) {
+        free(r.times);
         return e;
+    }
     double bytes = (double)coll_size_bytes(&s->call);
     out->time_s = r.iter_s;
     out->traffic = native ? 0 : sched_traffic(s);
@@ -46,7 +48,11 @@ static CvError measure_side_loaded(Executor *ex, const PerfConfig *cfg,
     out->busbw = out->algbw * coll_busbw_factor(s->call.kind, s->call.nranks);
     out->wrong = r.wrong;
     out->min_s = r.min_s, out->max_s = r.max_s, out->p99_s = r.p99_s;
+    out->p50_s = r.p50_s, out->p95_s = r.p95_s, out->sd_s = r.sd_s;
     out->cv = r.cv;
+    out->times = cfg->keep_times ? r.times : NULL;
+    if (!cfg->keep_times)
+        free(r.times);
     CostTerms t;
     double what_if = 0;
     MachineKind fits[CALIB_MAX_FITS];
@@ -246,6 +252,15 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
 }
 
 /* ------------------------------------------------------------ summaries */
+
+void perf_rows_free(PerfRow *rows, size_t n)
+{
+    for (size_t i = 0; rows && i < n; i++)
+        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
+            free(rows[i].side[pl].times);
+            rows[i].side[pl].times = NULL;
+        }
+}
 
 long long perf_wrong_total(const PerfRow *rows, size_t n)
 {

@@ -32,11 +32,13 @@ typedef struct {
                           not one scheduling hiccup; 0: exactly iters */
     int warmup;    /* untimed iterations before them, >= 0 */
     int check;     /* checked runs per measurement (0: no check) */
-    bool iter_stats; /* time every iteration on its own and keep their
-                        spread (PerfSide.min_s ...) */
+    bool iter_stats; /* keep every iteration's time and their spread
+                        (PerfSide.min_s ...; MeasureOptions.each) */
+    bool keep_times; /* with iter_stats: and the times themselves
+                        (PerfSide.times, perf_rows_free) */
     int agg;       /* collectives per timed iteration (nccl-tests' -m;
                       0 or 1: one; MeasureOptions.agg) */
-    bool blocking; /* every iteration its own call, waited for (-z) */
+    int blocking;  /* nccl-tests' -z, 0 to 3 (MeasureOptions.blocking) */
     bool cputime;  /* also time the calls on the host's clock
                       (PerfSide.host_s; -C) */
     const Machine *what_if; /* price the model column on this machine
@@ -72,6 +74,11 @@ typedef struct {
                                    timed iterations' fastest, slowest,
                                    99th percentile and coefficient of
                                    variation (measure_stats) */
+    double p50_s, p95_s, sd_s;  /* and their median, 95th percentile and
+                                   standard deviation */
+    double *times;              /* with PerfConfig.keep_times: each
+                                   iteration's seconds in their order,
+                                   `iters` of them (perf_rows_free) */
     double model_s[MACHINE_KIND_COUNT]; /* the calibrated model's time on
                                    each machine it was fitted to
                                    (calib_fits), s; 0 when no cost is
@@ -147,6 +154,10 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    void *ctx, char *why, size_t whylen);
 
 /* ------------------------------------------------------------ summaries */
+
+/* Free the iteration times n rows keep (PerfConfig.keep_times) and set
+ * them NULL; rows calloc'd or measured. */
+void perf_rows_free(PerfRow *rows, size_t n);
 
 /* Wrong elements over n rows (both places); unchecked sides count 0. */
 long long perf_wrong_total(const PerfRow *rows, size_t n);

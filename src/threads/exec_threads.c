@@ -372,8 +372,23 @@ static uint64_t run_phases(ThreadsExec *x, uint64_t n)
     return agreed && (st & STOP_AT_MASK) < n ? st & STOP_AT_MASK : n;
 }
 
-/* The timed iterations' mean (and, with t->step_s, each step's) from the
- * ranks' clocks. */
+/* Each timed iteration's time (ExecTiming.each_s): from the slowest
+ * rank's end of the one before (the first: the earliest start) to the
+ * slowest rank's end of it. */
+static void each_times(ThreadsExec *x, int iters, long t0, double *each_s)
+{
+    long prev = t0;
+    for (int i = 0; i < iters; i++) {
+        long end = prev;
+        for (int r = 0; r < x->base.nranks; r++)
+            end = x->ranks[r].ends[i] > end ? x->ranks[r].ends[i] : end;
+        each_s[i] = (double)(end - prev) * 1e-9;
+        prev = end;
+    }
+}
+
+/* The timed iterations' mean (and, with t->step_s, each step's; with
+ * t->each_s, each iteration's) from the ranks' clocks. */
 static void run_times(ThreadsExec *x, int iters, size_t stamped,
                       ExecTiming *t)
 {
@@ -385,6 +400,13 @@ static void run_times(ThreadsExec *x, int iters, size_t stamped,
     t->iter_s = (double)(t1 - t0) * 1e-9 / iters;
     if (t->step_s && stamped)
         step_times(x, stamped, t->step_s);
+    if (t->each_s) { /* the mean is theirs, to the nanosecond */
+        each_times(x, iters, t0, t->each_s);
+        double sum = 0;
+        for (int i = 0; i < iters; i++)
+            sum += t->each_s[i];
+        t->iter_s = sum / iters;
+    }
 }
 
 static CvError threads_run(Executor *ex, int warmup, int iters, ExecTiming *t)
@@ -400,7 +422,9 @@ static CvError threads_run(Executor *ex, int warmup, int iters, ExecTiming *t)
     x->nruns++;
     atomic_store_explicit(&x->cancel.stop, 0, memory_order_relaxed);
     e = command(x, (Cmd){.kind = CMD_RUN, .epoch = x->epoch, .warmup = warmup,
-                         .iters = iters, .stamp_iters = si, .run = x->nruns});
+                         .iters = iters, .stamp_iters = si,
+                         .each_iters = t->each_s ? (size_t)iters : 0,
+                         .run = x->nruns});
     uint64_t ran = run_phases(x, all);
     x->epoch += (uint32_t)ran;
     if (e)
@@ -528,6 +552,7 @@ const ExecOps exec_threads_ops = {
     .step = threads_step,
     .finish = threads_finish,
     .run = threads_run,
+    .times_each = 1,
     /* .native: none, this backend has no library beside its schedules */
     .read = threads_read,
     .probe = threads_probe,

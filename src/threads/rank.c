@@ -302,8 +302,9 @@ static void rank_free(Rank *me)
     }
     free(me->stage);
     free(me->stamps);
-    me->stage = NULL, me->stamps = NULL;
-    me->stage_cap = me->stamps_cap = 0;
+    free(me->ends);
+    me->stage = NULL, me->stamps = NULL, me->ends = NULL;
+    me->stage_cap = me->stamps_cap = me->ends_cap = 0;
 }
 
 /* Whether this rank stops before phase g of a run (counted from its
@@ -347,15 +348,15 @@ static void rank_gate(Rank *me, uint32_t run)
     }
 }
 
-/* Room for n stamps; 0 on success. */
-static int stamps_room(Rank *me, size_t n)
+/* Room for n stamps in *v (*cap of them now); 0 on success. */
+static int stamps_room(long **v, size_t *cap, size_t n)
 {
-    if (n <= me->stamps_cap)
+    if (n <= *cap)
         return 0;
-    free(me->stamps);
-    me->stamps = malloc(n * sizeof *me->stamps);
-    me->stamps_cap = me->stamps ? n : 0;
-    return me->stamps ? 0 : -1;
+    free(*v);
+    *v = malloc(n * sizeof **v);
+    *cap = *v ? n : 0;
+    return *v ? 0 : -1;
 }
 
 /* The warmup, the gate, the timed iterations, their ends stamped; a
@@ -367,7 +368,8 @@ static void rank_run(Rank *me, const Cmd *c)
     uint32_t e = c->epoch;
     bool agreed = false;
     me->err = CV_OK;
-    if (stamps_room(me, c->stamp_iters * n))
+    if (stamps_room(&me->stamps, &me->stamps_cap, c->stamp_iters * n) ||
+        stamps_room(&me->ends, &me->ends_cap, c->each_iters))
         me->err = CV_ERR_NOMEM; /* still run: the others depend on us */
     for (uint64_t g = 0; i < last && !run_stops(me, g, &agreed); g++) {
         if (i == warm && k == 0) {
@@ -377,6 +379,8 @@ static void rank_run(Rank *me, const Cmd *c)
         rank_phase(me, k, e++, true);
         if (i >= warm && i - warm < c->stamp_iters && !me->err)
             me->stamps[(i - warm) * n + k] = mono_now_ns();
+        if (k + 1 == n && i >= warm && i - warm < c->each_iters && !me->err)
+            me->ends[i - warm] = mono_now_ns();
         if (++k == n)
             k = 0, i++;
     }

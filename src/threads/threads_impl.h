@@ -44,6 +44,8 @@ typedef struct {
     int warmup;     /* CMD_RUN: untimed iterations */
     int iters;      /* CMD_RUN: timed iterations */
     size_t stamp_iters; /* CMD_RUN: iterations whose steps are stamped */
+    size_t each_iters;  /* CMD_RUN: iterations whose ends are stamped
+                           (ExecTiming.each_s) */
     uint32_t run;   /* CMD_RUN: its number, the gate's value */
 } Cmd;
 
@@ -93,6 +95,9 @@ typedef struct {
     size_t stage_cap;      /* bytes allocated for stage */
     long *stamps;          /* [iteration * nphases + phase]: end times, ns */
     size_t stamps_cap;     /* longs allocated for stamps */
+    long *ends;            /* [iteration]: each timed iteration's end, ns
+                              (CMD_RUN's each_iters) */
+    size_t ends_cap;       /* longs allocated for ends */
     long t0;               /* CMD_RUN: start of the timed iterations, ns */
     long t1;               /* CMD_RUN: end of the timed iterations, ns */
     CvError err;           /* the last command's error */
