@@ -280,7 +280,7 @@ static void test_reduces_in_pieces(void **state)
 /* calibrate -B mpi measures between the job's processes and saves the
  * calibration under the job's fingerprint (its host, ranks and CPUs) and
  * rank count; --show finds it in the same job shape and not in another;
- * perf's model column then uses it without calibrating first. */
+ * perf's model line then uses it without calibrating first. */
 static void test_calibrate(void **state)
 {
     static Run r;

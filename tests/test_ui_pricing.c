@@ -210,7 +210,7 @@ static void test_trace_and_model_on_machines(void **state)
     }
 }
 
-/* perf's model column with -T: each algorithm's out-of-place model_us in
+/* perf's model line with -T: each algorithm's out-of-place model_us in
  * `perf --json` against the core's price of its schedule there (perf
  * runs written-out schedules, whose copy-ins a memory machine prices as
  * the backends fuse them). */

@@ -159,7 +159,7 @@ static void test_backend_failures(void **state)
 }
 
 /* With a calibration of this machine saved, the whole prediction is the
- * calibrated predictor's (as perf's model column), and a step's the plain
+ * calibrated predictor's (as perf's model line), and a step's the plain
  * model's at the calibration's parameters for the schedule's footprint;
  * without one both are the plain model's with the defaults. */
 static void test_calibrated_model(void **state)

@@ -58,7 +58,7 @@ static const CliCmd model_cmd = {
              "Times are in microseconds. Without --alpha, --beta, --gamma the\n"
              "defaults are 1 us, 10 GB/s and 20 GB/s; the header says which are used.\n"
              "With -B the times are the calibrated model of that backend on this\n"
-             "machine (what perf's model column shows), and the closed forms and\n"
+             "machine (what perf's model line shows), and the closed forms and\n"
              "the bound use the alpha, beta and gamma it gives at each working set.\n"
              "With -T the algorithms are ranked on that machine, a what-if: each\n"
              "message priced by the busiest links on its route ('collviz topo').",

@@ -50,7 +50,7 @@ static const CliOpt opts[] = {
     {0, "json", "FILE", "also write the results to FILE as collviz's JSON (docs/perf-json.md)"},
     {'J', "output-file", "FILE", "also write the results to FILE as nccl-tests' JSON (its -J: config, devices, results, out_of_bounds, average_bus_bandwidth)"},
     {0, "csv", NULL, "print CSV instead of the table"},
-    {'T', "topo", "MACHINE", "the model column on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
+    {'T', "topo", "MACHINE", "the model lines on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,

@@ -136,7 +136,7 @@ static void json_head(JsonWriter *w, const Run *r)
     json_break(w);
     json_double(w, "min_time_s", c->min_time_s, 6);
     json_break(w);
-    if (c->what_if) { /* -T: the model column's machine, a what-if */
+    if (c->what_if) { /* -T: the model lines' machine, a what-if */
         char d[512];
         machine_describe(c->what_if, false, d, sizeof d);
         json_str(w, "machine", d);

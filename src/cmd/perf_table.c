@@ -407,7 +407,7 @@ static size_t moved_range(const Calib *cal, const PerfRow *rows, size_t n,
 
 /* When the machine moved away from the calibration's state around some
  * rows (its cross-core reads or its speed), which ones and how far: the
- * model column does not describe them. */
+ * model line does not describe them. */
 static void print_host_moved(const Calib *cal, const PerfRow *rows, size_t n)
 {
     size_t moved = 0;

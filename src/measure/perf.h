@@ -41,7 +41,7 @@ typedef struct {
     int blocking;  /* nccl-tests' -z, 0 to 3 (MeasureOptions.blocking) */
     bool cputime;  /* also time the calls on the host's clock
                       (PerfSide.host_s; -C) */
-    const Machine *what_if; /* price the model column on this machine
+    const Machine *what_if; /* price the model lines on this machine
                                (-T) instead of by the calibration; NULL:
                                the calibration */
     const Machine *shape;   /* without what_if, the machine the schedules

@@ -3,7 +3,7 @@
  * chosen size and through every point of a sweep) comes from here, by one
  * rule: with a calibration of this machine loaded, the calibrated
  * predictor (calib_predict: the backend's own, ExecOps.predict, else the
- * plain model at the schedule's footprint), as perf's model column; else
+ * plain model at the schedule's footprint), as perf's model line; else
  * the plain model (model.h) with the documented default parameters
  * (spec.h's SPEC_DEFAULT_*) on the machine full.
  * With a machine the user named (-T, the machine menu) every time is that
