@@ -189,22 +189,24 @@ static void test_perf_native_row(void **state)
     long pid[3] = {0};
     for (int k = 0; k < 3; k++) {
         char want[64], host[256] = "", on[300];
-        snprintf(want, sizeof want, "#  Rank %2d Pid ", k);
+        snprintf(want, sizeof want, "#  Rank %2d Group  0 Pid ", k);
         const char *l = strstr(r.out, want);
-        gethostname(host, sizeof host - 1);
-        snprintf(on, sizeof on, " on %10s one of ", host);
+        gethostname(host, sizeof host - 1); /* one rank a process: its 0th */
+        snprintf(on, sizeof on, " on %10s device  0 [cpu] one of ", host);
         if (!l || !(pid[k] = strtol(l + strlen(want), NULL, 10)) ||
             !strstr(l, on) || strstr(l, on) > strchr(l, '\n'))
             fail_run(&r, "perf -B mpi: no rank line of its process on this host");
     }
     if (pid[0] == pid[1] || pid[1] == pid[2] || pid[0] == pid[2])
         fail_run(&r, "perf -B mpi: two ranks' lines name one process");
+    if (!strstr(r.out, "# nThread 1 nGpus 1 minBytes 8 ")) /* a rank each */
+        fail_run(&r, "perf -B mpi: nccl-tests' nGpus is not 1 rank a process");
     /* -u 1: every rank's buffers one element past their start, results
        right for a type of one byte and one of eight */
     sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -a all -B mpi -p 3 -u 1 "
            "-b 8 -e 4K -f 512 -n 2 -w 0 -d int8");
     if (r.rc || !strstr(r.out, "# Out of bounds values : 0 OK") ||
-        !strstr(r.out, "# unalign: every rank's buffers start 1 element past"))
+        !strstr(r.out, " graph: 0 unalign: 1\n"))
         fail_run(&r, "perf -B mpi -u 1 (int8) was not right");
     sh(&r, MPIRUN "3 $B/collviz-mpi perf reduce -a all -B mpi -p 3 -u 1 "
            "-b 24 -e 24K -f 1024 -n 2 -w 0 -d double");

@@ -313,6 +313,7 @@ static void test_summaries(void **state)
         for (int s = 0; s < 2; s++) {
             PerfRow *r = &rows[a * 2 + s];
             r->algo = &algos[a];
+            r->name = algos[a].name; /* measured */
             for (int pl = 0; pl < PERF_PLACE_COUNT; pl++) {
                 r->side[pl] = (PerfSide){.time_s = meas[a][s], .busbw = a + s + pl,
                                          .wrong = a == 1 && pl ? 2 : (s ? -1 : 0)};
@@ -332,6 +333,10 @@ static void test_summaries(void **state)
     assert_int_equal(perf_wrong_total(rows, 6), 4);
     /* busbw sums to 2 * (0+1+1+2+2+3) + 6 * 1 = 24 over 12 sides. */
     assert_rel(perf_avg_busbw(rows, 6), 2.0, 1e-12);
+    rows[5].name = NULL; /* a row not measured (-a all's failed run) counts
+                            not: 24 - (3 + 4) over 10 sides */
+    assert_rel(perf_avg_busbw(rows, 6), 1.7, 1e-12);
+    rows[5].name = algos[2].name;
     assert_rel(perf_ratio(&rows[0].side[0], MACHINE_BUS), 3.0 / 5.0, 1e-12);
     PerfSide none = {.time_s = 1};
     assert_true(perf_ratio(&none, MACHINE_BUS) == 0);
@@ -451,9 +456,68 @@ static void test_bw_verdict(void **state)
     assert_true(perf_bw_low(NAN, 10.0)); /* no bandwidth measured */
 }
 
+/* The threads backend recording the algorithm of each schedule loaded. */
+static ExecOps order_ops;
+static CvError (*real_load)(Executor *, const Schedule *);
+static const char *loaded[64];
+static int nloaded;
+
+static CvError order_load(Executor *ex, const Schedule *s)
+{
+    if (nloaded < 64)
+        loaded[nloaded++] = s->algo;
+    return real_load(ex, s);
+}
+
+/* -a all interleaved (perf_sweep_all): at the k-th size the algorithms in
+ * turn from the k-th on (3 algorithms, 3 sizes: ring direct hd, direct hd
+ * ring, hd ring direct), each place loaded in turn, each row where its
+ * algorithm's rows are (rows + i * stride) and right. */
+static void test_interleaved(void **state)
+{
+    (void)state;
+    Executor *ex = open_threads(2);
+    order_ops = *ex->ops;
+    real_load = ex->ops->load;
+    order_ops.load = order_load;
+    ex->ops = &order_ops;
+    Calib cal = test_calib(2);
+    PerfConfig cfg = {.call = {.kind = COLL_ALLREDUCE, .nranks = 2,
+                               .dtype = DT_FLOAT},
+                      .sweep = {.min = 8, .max = 32, .factor = 2},
+                      .iters = 1, .warmup = 0, .check = 1};
+    const char *names[3] = {"ring", "direct", "halving-doubling"};
+    const AlgoInfo *algos[3];
+    for (int i = 0; i < 3; i++)
+        assert_non_null(algos[i] = algo_find(COLL_ALLREDUCE, names[i]));
+    PerfRow rows[9] = {{0}};
+    bool gone[3] = {false};
+    nloaded = 0;
+    assert_int_equal(perf_sweep_all(ex, &cfg, &cal, algos, 3, rows, 3, gone,
+                                    NULL, NULL, NULL, 0), CV_OK);
+    static const int want[3][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}};
+    assert_int_equal(nloaded, 18); /* 9 rows, two places each */
+    for (int k = 0; k < 3; k++)
+        for (int j = 0; j < 3; j++)
+            for (int pl = 0; pl < 2; pl++)
+                assert_string_equal(loaded[(k * 3 + j) * 2 + pl],
+                                    names[want[k][j]]);
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) {
+            const PerfRow *r = &rows[i * 3 + k];
+            assert_string_equal(r->name, names[i]);
+            assert_int_equal(r->bytes, 8u << k);
+            assert_int_equal(r->side[0].wrong, 0);
+            assert_int_equal(r->side[1].wrong, 0);
+        }
+    assert_false(gone[0] || gone[1] || gone[2]);
+    ex->ops->close(ex);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_interleaved),
         cmocka_unit_test(test_every_algorithm),
         cmocka_unit_test(test_types_and_ops),
         cmocka_unit_test(test_wrong_is_caught),

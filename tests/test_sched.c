@@ -290,10 +290,58 @@ static void test_grow(void **state)
     free(v);
 }
 
+/* sched_same by hand: two schedules built with the same transfers in
+ * another order are one; ring and halving-doubling allreduce at 2 ranks
+ * both swap halves and reduce, then swap the reduced halves (one
+ * schedule), and at 4 ranks take 6 and 4 steps (two); a count, a buffer
+ * size or one offset apart is two. */
+static void test_same(void **state)
+{
+    (void)state;
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 2, .count = 4,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule a, b;
+    bool same;
+    for (int order = 0; order < 2; order++) {
+        Schedule *s = order ? &b : &a;
+        assert_int_equal(sched_init(s, &c, "by hand"), CV_OK);
+        sched_step(s, "swap");
+        for (int k = 0; k < 2; k++) {
+            int src = order ? 1 - k : k;
+            sched_copy(s, src, BUF_SEND, 0, 1 - src, BUF_RECV,
+                       (size_t)src * 4, 4);
+        }
+        assert_int_equal(sched_end(s), CV_OK);
+    }
+    assert_int_equal(sched_same(&a, &b, &same), CV_OK);
+    assert_true(same);
+    b.xfers[0].dst_off = 1; /* one offset apart */
+    assert_int_equal(sched_same(&a, &b, &same), CV_OK);
+    assert_false(same);
+    sched_fini(&a), sched_fini(&b);
+    const AlgoInfo *ring = algo_find(COLL_ALLREDUCE, "ring");
+    const AlgoInfo *hd = algo_find(COLL_ALLREDUCE, "halving-doubling");
+    for (int p = 2; p <= 4; p += 2) {
+        c = (CollCall){.kind = COLL_ALLREDUCE, .nranks = p, .count = 64,
+                       .dtype = DT_FLOAT, .op = OP_SUM};
+        assert_int_equal(algo_generate(ring, &c, &a), CV_OK);
+        assert_int_equal(algo_generate(hd, &c, &b), CV_OK);
+        assert_int_equal(sched_same(&a, &b, &same), CV_OK);
+        assert_true(same == (p == 2));
+        sched_fini(&b);
+        c.count = 65; /* the same algorithm at another count */
+        assert_int_equal(algo_generate(ring, &c, &b), CV_OK);
+        assert_int_equal(sched_same(&a, &b, &same), CV_OK);
+        assert_false(same);
+        sched_fini(&a), sched_fini(&b);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_traffic),
+        cmocka_unit_test(test_same),
         cmocka_unit_test(test_grow),
         cmocka_unit_test(test_builder),
         cmocka_unit_test(test_builder_errors),

@@ -257,9 +257,9 @@ static int on_row(void *ctx, const PerfRow *row, size_t done, size_t total)
 {
     Run *r = ctx;
     clear_progress(r);
-    if (r->pa->csv)
+    if (!r->held && r->pa->csv)
         perf_print_csv_row(&r->pa->cfg, r->cal, row, r->pa->stamps);
-    else
+    else if (!r->held)
         perf_print_row(r->pa, row, r->cal->machine);
     fflush(stdout);
     r->done++;
@@ -347,66 +347,176 @@ static ExecRankWhere *ranks_where(Executor *ex, int p)
     return w;
 }
 
-/* Measure every algorithm's sweep, each variant in turn, into rows (an
- * algorithm's stride rows after the one before; the library's own
- * collective last, where algos has it); 0 or an exit status (the
- * failure's sentence on stderr and in failure). */
-static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
-                   const Variant *v, size_t nv, size_t stride, PerfRow *rows,
-                   char *failure, size_t len)
+/* The failure of algorithm a's rows (all: of -a all's): its sentence on
+ * stderr and in failure; the exit status (-a LIB where the library
+ * cannot run the call is bad input). */
+static int failed(Run *r, const char *name, CvError e, const char *why,
+                  char *failure, size_t len)
+{
+    fflush(stdout);
+    snprintf(failure, len, "perf %s %s failed: %s",
+             coll_name(r->pa->cfg.call.kind), name,
+             why[0] ? why : cv_strerror(e));
+    fprintf(stderr, "collviz: %s\n", failure);
+    return e == CV_ERR_UNAVAILABLE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+}
+
+/* The run's configuration for one variant. */
+static PerfConfig variant_cfg(const PerfArgs *pa, const Variant *v)
+{
+    PerfConfig cfg = pa->cfg;
+    cfg.call.dtype = v->dtype;
+    cfg.call.op = v->op;
+    cfg.call.root = v->root;
+    return cfg;
+}
+
+/* One algorithm: its head, then its rows as they are measured (each
+ * variant in turn), then its foot. */
+static int run_one(Executor *ex, Run *r, const AlgoInfo *a, const Variant *v,
+                   size_t nv, size_t stride, PerfRow *rows, char *failure,
+                   size_t len)
 {
     char why[256] = "";
     ExecHost host = exec_host(ex);
     if (r->pa->csv)
         perf_print_csv_head();
-    size_t done = 0;
+    else
+        perf_print_table_head(r, a, &host);
+    fflush(stdout); /* the head before its first row, however slow */
+    CvError e = CV_OK;
+    for (size_t k = 0; k < nv && !e; k++) {
+        PerfConfig cfg = variant_cfg(r->pa, &v[k]);
+        e = perf_sweep(ex, &cfg, r->cal, a, rows + v[k].off, on_row, r, why,
+                       sizeof why);
+    }
+    clear_progress(r);
+    if (e)
+        return failed(r, perf_row_name(r->pa, a), e, why, failure, len);
+    if (!r->pa->csv)
+        perf_print_table_foot(r, rows, stride);
+    return CLI_EXIT_OK;
+}
+
+/* Whether algorithms a and b are one schedule at both sizes b[2]. */
+static bool one_schedule(const PerfConfig *cfg, const AlgoInfo *a,
+                         const AlgoInfo *b, const unsigned long long *bytes)
+{
+    bool same = a && b;
+    for (int k = 0; k < 2 && same; k++)
+        if (perf_same_schedule(cfg, a, b, bytes[k], &same) != CV_OK)
+            same = false;
+    return same;
+}
+
+/* Algorithms that are one schedule at the first variant's smallest and
+ * largest sizes, out of place, in groups: their rows measure it twice. */
+static void print_same(const Run *r, const AlgoInfo *const *algos,
+                       size_t nalgo, const Variant *v)
+{
+    PerfConfig cfg = variant_cfg(r->pa, v);
+    size_t n = perf_sweep_len(&cfg);
+    size_t *c = n ? malloc(n * sizeof *c) : NULL;
+    bool grouped[64] = {false};
+    if (!c)
+        return;
+    sweep_counts(&cfg.sweep, &cfg.call, c);
+    CollCall lo = cfg.call, hi = cfg.call;
+    lo.count = c[0], hi.count = c[n - 1];
+    unsigned long long b[2] = {coll_size_bytes(&lo), coll_size_bytes(&hi)};
     for (size_t i = 0; i < nalgo; i++) {
-        if (!r->pa->csv)
-            perf_print_table_head(r, algos[i], &host);
-        fflush(stdout); /* the head before its first row, however slow */
-        CvError e = CV_OK;
-        for (size_t k = 0; k < nv && !e; k++) {
-            PerfConfig cfg = r->pa->cfg;
-            cfg.call.dtype = v[k].dtype;
-            cfg.call.op = v[k].op;
-            cfg.call.root = v[k].root;
-            e = perf_sweep(ex, &cfg, r->cal, algos[i],
-                           rows + i * stride + v[k].off, on_row, r, why,
-                           sizeof why);
-        }
-        clear_progress(r);
-        if (e == CV_ERR_UNAVAILABLE && !algos[i] && nalgo > 1 &&
-            r->done == i * stride) {
-            /* -a all: the library cannot run this call here (fewer
-             * devices than ranks, a type it lacks); the schedules' rows
-             * stand without it */
-            printf("# no %s row: %s\n#\n", perf_row_name(r->pa, NULL),
-                   why[0] ? why : cv_strerror(e));
-            break;
-        }
-        if (e) {
-            fflush(stdout);
-            snprintf(failure, len, "perf %s %s failed: %s",
-                     coll_name(r->pa->cfg.call.kind),
-                     perf_row_name(r->pa, algos[i]),
-                     why[0] ? why : cv_strerror(e));
-            fprintf(stderr, "collviz: %s\n", failure);
-            /* -a LIB where the library cannot run the call: bad input */
-            return e == CV_ERR_UNAVAILABLE ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-        }
-        if (!r->pa->csv)
-            perf_print_table_foot(r, rows + i * stride, stride);
-        done++;
+        int k = 0;
+        for (size_t j = i + 1; j < nalgo && !grouped[i]; j++)
+            if (!grouped[j] && one_schedule(&cfg, algos[i], algos[j], b)) {
+                if (!k++)
+                    printf("# one schedule here (at both ends of the sweep, "
+                           "out of place): %s", algos[i]->name);
+                printf(", %s", algos[j]->name);
+                grouped[j] = true;
+            }
+        if (k)
+            printf("\n#   their rows measure it %d times; the gaps between "
+                   "them are the machine's\n", k + 1);
+    }
+    free(c);
+}
+
+/* The tables of an interleaved run: each algorithm's (or the CSV's
+ * rows), the library's row said where it could not run, the summary. */
+static void print_tables(Run *r, const AlgoInfo *const *algos, size_t nalgo,
+                         const bool *gone, const char *why, const Variant *v,
+                         size_t nv, size_t stride, const PerfRow *rows,
+                         const ExecHost *host)
+{
+    const PerfArgs *pa = r->pa;
+    if (pa->csv)
+        perf_print_csv_head();
+    else
+        print_same(r, algos, nalgo, v);
+    for (size_t i = 0; i < nalgo; i++) {
+        const PerfRow *ri = rows + i * stride;
+        if (gone[i] && !pa->csv) /* the library cannot run it here */
+            printf("# no %s row: %s\n#\n", perf_row_name(pa, NULL), why);
+        if (gone[i])
+            continue;
+        if (!pa->csv)
+            perf_print_table_head(r, algos[i], host);
+        for (size_t k = 0; k < stride; k++)
+            if (pa->csv)
+                perf_print_csv_row(&pa->cfg, r->cal, &ri[k], pa->stamps);
+            else
+                perf_print_row(pa, &ri[k], r->cal->machine);
+        if (!pa->csv)
+            perf_print_table_foot(r, ri, stride);
     }
     /* the library's rows, when measured, are the last: shown beside the
      * algorithms' fastest, not among them; a summary compares one
      * variant's rows, so several have none */
-    const PerfRow *lib = done > 1 && !rows[(done - 1) * stride].algo
-                             ? rows + (done - 1) * stride : NULL;
-    size_t nsched = done - (lib != NULL);
-    if (!r->pa->csv && nv == 1 && (nsched > 1 || lib))
-        perf_print_summary(r, rows, nsched, stride, lib);
+    bool lib = !algos[nalgo - 1] && !gone[nalgo - 1];
+    size_t nsched = nalgo - !algos[nalgo - 1];
+    if (!pa->csv && nv == 1)
+        perf_print_summary(r, rows, nsched, stride,
+                           lib ? rows + (nalgo - 1) * stride : NULL);
+}
+
+/* Several algorithms (-a all): measured interleaved, size by size, each
+ * variant in turn (perf_sweep_all), then each one's table. */
+static int run_interleaved(Executor *ex, Run *r, const AlgoInfo **algos,
+                           size_t nalgo, const Variant *v, size_t nv,
+                           size_t stride, PerfRow *rows, char *failure,
+                           size_t len)
+{
+    char why[256] = "";
+    bool gone[64] = {false};
+    ExecHost host = exec_host(ex);
+    CvError e = CV_OK;
+    r->held = true; /* on_row: progress only, the tables come after */
+    for (size_t k = 0; k < nv && !e; k++) {
+        PerfConfig cfg = variant_cfg(r->pa, &v[k]);
+        e = perf_sweep_all(ex, &cfg, r->cal, algos, nalgo, rows + v[k].off,
+                           stride, gone, on_row, r, why, sizeof why);
+    }
+    clear_progress(r);
+    r->held = false;
+    r->done = nalgo * stride; /* the rows not measured have no name */
+    if (e)
+        return failed(r, "-a all", e, why, failure, len);
+    print_tables(r, algos, nalgo, gone, why[0] ? why : "it cannot run here",
+                 v, nv, stride, rows, &host);
     return CLI_EXIT_OK;
+}
+
+/* Measure and print every algorithm's rows (the library's own last, where
+ * algos has it): 0 or an exit status (the failure's sentence on stderr
+ * and in failure). */
+static int run_all(Executor *ex, Run *r, const AlgoInfo **algos, size_t nalgo,
+                   const Variant *v, size_t nv, size_t stride, PerfRow *rows,
+                   char *failure, size_t len)
+{
+    if (nalgo > 1)
+        return run_interleaved(ex, r, algos, nalgo, v, nv, stride, rows,
+                               failure, len);
+    return run_one(ex, r, algos[0], v, nv, stride, rows, failure, len);
 }
 
 /* Open the backend, get the calibration, measure, report; the results
@@ -507,6 +617,7 @@ static int perf_cycles(Setup *s, Run *r, char *failure, size_t len)
                    " (until interrupted)");
         r->done = 0;
         perf_rows_free(s->rows, (s->nalgo + 1) * s->nsizes);
+        memset(s->rows, 0, (s->nalgo + 1) * s->nsizes * sizeof *s->rows);
         rc = run_all(s->ex, r, s->algos, s->nalgo, s->v, s->nv, s->nsizes,
                      s->rows, failure, len);
         wrong |= perf_wrong_total(s->rows, r->done) != 0;

@@ -54,6 +54,8 @@ typedef struct {
     ExecRankWhere *where; /* [nranks] where each rank runs, or NULL where
                              the backend does not say */
     bool on_gpu;          /* the ranks' buffers are a GPU's (cuda) */
+    bool held;            /* rows are printed after they are all measured
+                             (-a all's interleaved run), not as they come */
     const AlgoInfo *const *algos; /* the algorithms run, in their order, */
     size_t nalgo;         /* ... and how many (NULL: the library's own) */
     size_t stride;        /* rows of one algorithm */

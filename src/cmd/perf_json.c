@@ -220,7 +220,8 @@ static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
     json_break(&w);
     json_array(&w, "results");
     for (size_t i = 0; i < n; i++)
-        json_row(&w, r, &rows[i]);
+        if (rows[i].name) /* measured (-a all's failed run leaves gaps) */
+            json_row(&w, r, &rows[i]);
     json_break(&w);
     json_close(&w);
     json_break(&w);
@@ -231,8 +232,9 @@ static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
     json_object(&w, "avg_busbw_by_algorithm"); /* -a all: each table's */
     for (size_t i = 0; r->stride && i * r->stride < n; i++) {
         size_t m = n - i * r->stride < r->stride ? n - i * r->stride : r->stride;
-        json_fixed(&w, rows[i * r->stride].name,
-                   perf_avg_busbw(rows + i * r->stride, m), 6);
+        if (rows[i * r->stride].name)
+            json_fixed(&w, rows[i * r->stride].name,
+                       perf_avg_busbw(rows + i * r->stride, m), 6);
     }
     json_close(&w);
     if (failure) {

@@ -176,8 +176,9 @@ static void json_summary(JsonWriter *w, const Run *r, const PerfRow *rows,
     json_object(w, "average_bus_bandwidth_by_algorithm");
     for (size_t i = 0; r->stride && i * r->stride < n; i++) {
         size_t m = n - i * r->stride < r->stride ? n - i * r->stride : r->stride;
-        json_fixed(w, rows[i * r->stride].name,
-                   perf_avg_busbw(rows + i * r->stride, m), 6);
+        if (rows[i * r->stride].name)
+            json_fixed(w, rows[i * r->stride].name,
+                       perf_avg_busbw(rows + i * r->stride, m), 6);
     }
     json_close(w);
 }
@@ -202,7 +203,8 @@ void perf_json_nccl(JsonWriter *w, const Run *r, const PerfRow *rows,
     json_break(w);
     json_array(w, "results");
     for (size_t i = 0; i < n; i++)
-        json_result(w, r, &rows[i]);
+        if (rows[i].name) /* measured (-a all's failed run leaves gaps) */
+            json_result(w, r, &rows[i]);
     json_break(w);
     json_close(w);
     json_break(w);

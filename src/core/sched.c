@@ -269,6 +269,65 @@ bool sched_written_out(const Schedule *s)
     return true;
 }
 
+static int cmp_xfer(const void *pa, const void *pb)
+{
+    const Transfer *a = pa, *b = pb;
+    long long d[] = {a->src - b->src, a->dst - b->dst,
+                     a->src_buf - b->src_buf, a->dst_buf - b->dst_buf,
+                     a->op - b->op, a->flags - b->flags};
+    for (size_t k = 0; k < sizeof d / sizeof d[0]; k++)
+        if (d[k])
+            return d[k] < 0 ? -1 : 1;
+    const size_t u[][2] = {{a->src_off, b->src_off}, {a->dst_off, b->dst_off},
+                           {a->count, b->count}};
+    for (size_t k = 0; k < 3; k++)
+        if (u[k][0] != u[k][1])
+            return u[k][0] < u[k][1] ? -1 : 1;
+    return 0;
+}
+
+/* Whether the calls, buffers and step sizes of a and b agree. */
+static bool same_shape(const Schedule *a, const Schedule *b)
+{
+    const CollCall *x = &a->call, *y = &b->call;
+    if (x->kind != y->kind || x->nranks != y->nranks || x->count != y->count ||
+        x->dtype != y->dtype || x->op != y->op || x->root != y->root ||
+        x->in_place != y->in_place || a->nsteps != b->nsteps ||
+        !sched_written_out(a) || !sched_written_out(b))
+        return false;
+    size_t nb = (size_t)x->nranks * BUF_COUNT;
+    if (memcmp(a->bufsize, b->bufsize, nb * sizeof *a->bufsize))
+        return false;
+    for (size_t k = 0; k < a->nsteps; k++)
+        if (a->steps[k].n != b->steps[k].n)
+            return false;
+    return true;
+}
+
+CvError sched_same(const Schedule *a, const Schedule *b, bool *same)
+{
+    *same = same_shape(a, b);
+    size_t most = 0;
+    for (size_t k = 0; *same && k < a->nsteps; k++)
+        most = a->steps[k].n > most ? a->steps[k].n : most;
+    Transfer *x = *same && most ? malloc(2 * most * sizeof *x) : NULL;
+    if (*same && most && !x) {
+        *same = false;
+        return CV_ERR_NOMEM;
+    }
+    for (size_t k = 0; *same && k < a->nsteps; k++) {
+        size_t n = a->steps[k].n;
+        memcpy(x, a->xfers + a->steps[k].first, n * sizeof *x);
+        memcpy(x + n, b->xfers + b->steps[k].first, n * sizeof *x);
+        qsort(x, n, sizeof *x, cmp_xfer);
+        qsort(x + n, n, sizeof *x, cmp_xfer);
+        for (size_t i = 0; i < n && *same; i++)
+            *same = !cmp_xfer(&x[i], &x[n + i]);
+    }
+    free(x);
+    return CV_OK;
+}
+
 size_t sched_nsteps(const Schedule *s)
 {
     if (!s->compact)

@@ -169,6 +169,12 @@ CvError sched_entry_fill(const Schedule *s, size_t k, size_t j,
  * or spread): what the validator, the Sim and the executors take. */
 bool sched_written_out(const Schedule *s);
 
+/* Whether written-out schedules a and b are one schedule: the same call,
+ * buffers and steps, each step the same transfers in any order (two
+ * algorithms that coincide at some rank count, ring and halving-doubling
+ * at 2). *same false where it cannot tell (CV_ERR_NOMEM). */
+CvError sched_same(const Schedule *a, const Schedule *b, bool *same);
+
 /* Write a (compact) schedule out: *out gets every step of in as its own
  * entry, in order, each repetition's transfers in its entry's order.
  * Returns CV_OK, CV_ERR_NOMEM or CV_ERR_LIMIT (more than SIZE_MAX). */

@@ -217,38 +217,102 @@ static unsigned long long bytes_of(const PerfConfig *cfg, size_t count)
     return coll_size_bytes(&call);
 }
 
-CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
-                   const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
-                   void *ctx, char *why, size_t whylen)
+CvError perf_same_schedule(const PerfConfig *cfg, const AlgoInfo *a,
+                           const AlgoInfo *b, unsigned long long bytes,
+                           bool *same)
 {
-    size_t n = perf_sweep_len(cfg);
+    CollCall call = cfg->call;
+    call.count = coll_count_floor(&call, bytes);
+    call.in_place = false;
+    Schedule x, y;
+    *same = false;
+    CvError e = generate(cfg, a, &call, &x);
+    if (e)
+        return e;
+    if (!(e = generate(cfg, b, &call, &y))) {
+        e = sched_same(&x, &y, same);
+        sched_fini(&y);
+    }
+    sched_fini(&x);
+    return e;
+}
+
+/* Row i of the sweep of algorithm a into *row, with the probes around it
+ * (*before: the one before, then the one after). */
+static CvError probed_row(Executor *ex, const PerfConfig *cfg,
+                          const Calib *cal, const AlgoInfo *a,
+                          unsigned long long bytes, PerfRow *row,
+                          ProbeResult *before, char *why, size_t whylen)
+{
+    CvError e = perf_measure(ex, cfg, cal, a, bytes, row, why, whylen);
+    if (e)
+        return e;
+    ProbeResult after = exec_probe(ex);
+    row->probe[0] = before->ratio, row->probe[1] = after.ratio;
+    row->probe_clean[0] = before->clean_s;
+    row->probe_clean[1] = after.clean_s;
+    *before = after;
+    return CV_OK;
+}
+
+/* Warm every algorithm up at the largest and the smallest size; a library
+ * row that cannot run here is dropped (gone[i], its sentence in why). */
+static CvError warm_all(Executor *ex, const PerfConfig *cfg,
+                        const AlgoInfo *const *algos, size_t nalgo,
+                        const size_t *counts, size_t n, bool *gone,
+                        char *why, size_t whylen)
+{
+    CvError e = CV_OK;
+    for (size_t i = 0; i < nalgo && !e && n && cfg->warmup; i++) {
+        e = warm_up(ex, cfg, algos[i], bytes_of(cfg, counts[n - 1]), why,
+                    whylen);
+        if (!e)
+            e = warm_up(ex, cfg, algos[i], bytes_of(cfg, counts[0]), why,
+                        whylen);
+        if (e == CV_ERR_UNAVAILABLE && !algos[i])
+            gone[i] = true, e = CV_OK;
+    }
+    return e;
+}
+
+CvError perf_sweep_all(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                       const AlgoInfo *const *algos, size_t nalgo,
+                       PerfRow *rows, size_t stride, bool *gone,
+                       PerfProgress progress, void *ctx, char *why,
+                       size_t whylen)
+{
+    size_t n = perf_sweep_len(cfg), done = 0;
     size_t *counts = malloc((n + 1) * sizeof *counts);
     if (!counts)
         return CV_ERR_NOMEM;
     sweep_counts(&cfg->sweep, &cfg->call, counts);
-    /* As nccl-tests: warm up at the largest size and at the smallest
-     * before the first timed row. */
-    CvError e = CV_OK;
-    if (n && cfg->warmup)
-        e = warm_up(ex, cfg, a, bytes_of(cfg, counts[n - 1]), why, whylen);
-    if (!e && n && cfg->warmup)
-        e = warm_up(ex, cfg, a, bytes_of(cfg, counts[0]), why, whylen);
-    ProbeResult before = e ? (ProbeResult){0} : exec_probe(ex), after;
-    for (size_t i = 0; i < n && !e; i++) {
-        e = perf_measure(ex, cfg, cal, a, bytes_of(cfg, counts[i]), &rows[i],
-                         why, whylen);
-        if (e)
-            break;
-        after = exec_probe(ex);
-        rows[i].probe[0] = before.ratio, rows[i].probe[1] = after.ratio;
-        rows[i].probe_clean[0] = before.clean_s;
-        rows[i].probe_clean[1] = after.clean_s;
-        before = after;
-        if (progress && progress(ctx, &rows[i], i + 1, n))
-            e = CV_ERR_CANCELLED;
-    }
+    CvError e = warm_all(ex, cfg, algos, nalgo, counts, n, gone, why, whylen);
+    ProbeResult before = e ? (ProbeResult){0} : exec_probe(ex);
+    for (size_t k = 0; k < n && !e; k++)
+        for (size_t j = 0; j < nalgo && !e; j++) {
+            size_t i = (k + j) % nalgo; /* size k starts with algorithm k */
+            if (gone[i])
+                continue;
+            PerfRow *row = &rows[i * stride + k];
+            e = probed_row(ex, cfg, cal, algos[i], bytes_of(cfg, counts[k]),
+                           row, &before, why, whylen);
+            if (e == CV_ERR_UNAVAILABLE && !algos[i])
+                gone[i] = true, e = CV_OK;
+            else if (!e && progress && progress(ctx, row, ++done, n * nalgo))
+                e = CV_ERR_CANCELLED;
+        }
     free(counts);
     return e;
+}
+
+CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                   const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
+                   void *ctx, char *why, size_t whylen)
+{
+    bool gone = false;
+    CvError e = perf_sweep_all(ex, cfg, cal, &a, 1, rows, 0, &gone, progress,
+                               ctx, why, whylen);
+    return e ? e : gone ? CV_ERR_UNAVAILABLE : CV_OK;
 }
 
 /* ------------------------------------------------------------ summaries */
@@ -276,7 +340,7 @@ double perf_avg_busbw(const PerfRow *rows, size_t n)
     double sum = 0;
     size_t sides = 0;
     for (size_t i = 0; i < n; i++)
-        for (int pl = 0; pl < PERF_PLACE_COUNT; pl++)
+        for (int pl = 0; pl < PERF_PLACE_COUNT && rows[i].name; pl++)
             if (!rows[i].side[pl].skipped) {
                 sum += rows[i].side[pl].busbw;
                 sides++;

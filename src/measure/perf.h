@@ -153,6 +153,27 @@ CvError perf_sweep(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                    const AlgoInfo *a, PerfRow *rows, PerfProgress progress,
                    void *ctx, char *why, size_t whylen);
 
+/* perf_sweep for nalgo algorithms at once, interleaved: at the sweep's
+ * k-th size each algorithm in turn, from algorithm k mod nalgo on, so
+ * that none always runs first or after the same one (in -a all, two
+ * identical schedules measured 1.5-2.6x apart by their place in the
+ * order). Algorithm i's rows go to rows[i * stride ...]; each is warmed
+ * up first (the largest size, then the smallest). A library row (algos[i]
+ * NULL) that cannot run the call here is left out: gone[i] set (nalgo of
+ * them, false on entry), its sentence in why. progress is told after
+ * each row (done of every algorithm's rows). */
+CvError perf_sweep_all(Executor *ex, const PerfConfig *cfg, const Calib *cal,
+                       const AlgoInfo *const *algos, size_t nalgo,
+                       PerfRow *rows, size_t stride, bool *gone,
+                       PerfProgress progress, void *ctx, char *why,
+                       size_t whylen);
+
+/* Whether algorithms a and b make one schedule for cfg's call at `bytes`
+ * out of place (sched_same): their rows then measure it twice. */
+CvError perf_same_schedule(const PerfConfig *cfg, const AlgoInfo *a,
+                           const AlgoInfo *b, unsigned long long bytes,
+                           bool *same);
+
 /* ------------------------------------------------------------ summaries */
 
 /* Free the iteration times n rows keep (PerfConfig.keep_times) and set
@@ -162,7 +183,8 @@ void perf_rows_free(PerfRow *rows, size_t n);
 /* Wrong elements over n rows (both places); unchecked sides count 0. */
 long long perf_wrong_total(const PerfRow *rows, size_t n);
 
-/* Mean busbw over every measured side of n rows, as nccl-tests' footer. */
+/* Mean busbw over every measured side of n rows, as nccl-tests' footer
+ * (a row without a name was not measured). */
 double perf_avg_busbw(const PerfRow *rows, size_t n);
 
 /* Whether an average busbw falls short of min (GB/s; < 0: none asked) as
