@@ -47,7 +47,7 @@ static const CliOpt opts[] = {
     {'u', "unalign", "ELEMENTS", "every rank's buffers start ELEMENTS elements past their aligned start, to time the unaligned paths (default 0; nccl-tests' -u)"},
     {'S', "report-timestamps", "0|1", "1: each row ends with the time it was measured, YYYY-MM-DD hh:mm:ss local time (nccl-tests' -S)"},
     {0, "min-bw", "GBPS", "fail (exit 1, FAILED in the footer) where a table's average busbw is below 90% of GBPS, as nccl-tests does with NCCL_TESTS_MIN_BW, which is read where this is not given"},
-    {0, "json", "FILE", "also write the results to FILE as collviz's JSON (docs/perf-json.md)"},
+    {0, "json", "FILE", "also write the results to FILE as collviz's JSON (collviz(1))"},
     {'J', "output-file", "FILE", "also write the results to FILE as nccl-tests' JSON (its -J: config, devices, results, out_of_bounds, average_bus_bandwidth)"},
     {0, "csv", NULL, "print CSV instead of the table"},
     {'T', "topo", "MACHINE", "the model lines on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
