@@ -120,7 +120,7 @@ across 2 "$B/collviz-mpi" perf allreduce -a all -B mpi -p 2 -b 8 -e 64K \
 cat "$dir/perf.txt" "$dir/perf.err"
 grep -q "^# mpi: the library.s own allreduce" "$dir/perf.txt" && ! grep -q FAILED "$dir/perf.txt" || exit 1
 # nccl-tests' rank lines: the two ranks on the two hosts
-[ "$(grep '^#  Rank  [01] Pid ' "$dir/perf.txt" | sed -n 's/.* on *\(cv-host-[ab]\) .*/\1/p' | sort -u | wc -l)" = 2 ] ||
+[ "$(grep '^#  Rank  [01] Group  0 Pid ' "$dir/perf.txt" | sed -n 's/.* on *\(cv-host-[ab]\) .*/\1/p' | sort -u | wc -l)" = 2 ] ||
     { echo "two_hosts.sh: the rank lines do not name both hosts"; exit 1; }
 echo "== calibrate across them (quick, working sets up to 4 MiB), 4 ranks dealt round the hosts"
 across 4 "$B/collviz-mpi" calibrate -B mpi -p 4 --quick -e 4M >"$dir/cal.txt" 2>&1 ||
