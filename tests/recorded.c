@@ -11,6 +11,7 @@
 
 #define HEAD "# collviz perf: "
 #define ALPHA "# alpha (one step of one-element messages): "
+#define MODEL "#  model " /* under a row: "#  model   12.34 us  ratio 1.02" */
 
 static int add_row(RecRun *run, const RecRow *r)
 {
@@ -40,7 +41,9 @@ static int parse_head(const char *s, RecRow *cur)
 }
 
 /* A table row: size count type redop root time algbw busbw #wrong (in
- * place: the same four) model ratio. */
+ * place: the same four), then (before nccl-tests' 13 fields became the
+ * row) model ratio; the model of a 13-field row is the "#  model" line
+ * under it (rec_read). */
 static int parse_row(const char *line, RecRow *r)
 {
     char buf[512], *tok[16], *save = NULL;
@@ -49,7 +52,7 @@ static int parse_row(const char *line, RecRow *r)
     for (char *t = strtok_r(buf, " \t\n", &save); t && n < 16;
          t = strtok_r(NULL, " \t\n", &save))
         tok[n++] = t;
-    if (n != 15)
+    if (n != 15 && n != 13)
         return -1;
     char *end;
     r->size = strtoull(tok[0], &end, 10);
@@ -58,7 +61,7 @@ static int parse_row(const char *line, RecRow *r)
     r->time_us = strtod(tok[5], &end);
     if (*end || !(r->time_us > 0))
         return -1;
-    r->model_us = strcmp(tok[13], "-") ? strtod(tok[13], NULL) : 0;
+    r->model_us = n == 15 && strcmp(tok[13], "-") ? strtod(tok[13], NULL) : 0;
     return 0;
 }
 
@@ -70,8 +73,13 @@ int rec_read(const char *path, RecRun *run)
     char line[512];
     RecRow cur = {.p = 0};
     int rc = 0;
+    bool row = false; /* the line before was a row */
     while (!rc && fgets(line, sizeof line, f)) {
-        if (!strncmp(line, HEAD, strlen(HEAD))) {
+        bool was = row;
+        row = false;
+        if (was && !strncmp(line, MODEL, strlen(MODEL))) {
+            run->rows[run->n - 1].model_us = strtod(line + strlen(MODEL), NULL);
+        } else if (!strncmp(line, HEAD, strlen(HEAD))) {
             if (parse_head(line + strlen(HEAD), &cur))
                 cur.p = 0;
         } else if (!strncmp(line, ALPHA, strlen(ALPHA))) {
@@ -79,7 +87,7 @@ int rec_read(const char *path, RecRun *run)
         } else if (line[0] == ' ' && cur.p > 0) {
             RecRow r = cur;
             if (!parse_row(line, &r))
-                rc = add_row(run, &r);
+                rc = add_row(run, &r), row = !rc;
         } else if (line[0] == '=') {
             cur.p = 0; /* a new command: its table's head comes first */
         }

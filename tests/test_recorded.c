@@ -14,6 +14,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "recorded.h"
 
@@ -91,12 +92,51 @@ static void test_gpu_model(void **state)
     assert_true(sc.chosen >= 45);
 }
 
+/* A table of today's layout (nccl-tests' 13 fields, the model on the
+ * "#  model" line under each row; a library's row has none) reads as the
+ * recorded one did: each row's size, time and model. */
+static void test_read_nccl_layout(void **state)
+{
+    (void)state;
+    char path[] = "/tmp/collviz-test-recorded-XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    assert_non_null(f);
+    fputs("# collviz perf: allreduce, algorithm ring, backend cuda, 2 ranks\n"
+          "#       size         count      type   redop    root     time\n"
+          "     1048576        262144     float     sum      -1    12.50"
+          "   83.89   83.89       0    12.00   87.38   87.38       0\n"
+          "#  model   10.00 us  ratio 1.25\n"
+          "     4194304       1048576     float     sum      -1    40.25"
+          "  104.21  104.21       0    40.00  104.86  104.86       0\n"
+          "#  model   41.00 us  ratio 0.98\n"
+          "# collviz perf: allreduce, algorithm nccl, backend cuda, 2 ranks\n"
+          "     1048576        262144     float     sum      -1    11.00"
+          "   95.33   95.33       0    11.00   95.33   95.33       0\n", f);
+    fclose(f);
+    RecRun r = {0};
+    assert_int_equal(rec_read(path, &r), 0);
+    unlink(path);
+    assert_int_equal(r.n, 3);
+    const double size[] = {1048576, 4194304, 1048576};
+    const double time_us[] = {12.5, 40.25, 11}, model[] = {10, 41, 0};
+    for (size_t i = 0; i < 3; i++) {
+        assert_true(r.rows[i].size == size[i] && r.rows[i].p == 2);
+        assert_true(fabs(r.rows[i].time_us - time_us[i]) < 1e-9);
+        assert_true(fabs(r.rows[i].model_us - model[i]) < 1e-9);
+    }
+    assert_string_equal(r.rows[2].algo, "nccl");
+    rec_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_recorded_model),
         cmocka_unit_test(test_fit),
         cmocka_unit_test(test_gpu_model),
+        cmocka_unit_test(test_read_nccl_layout),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
