@@ -218,6 +218,19 @@ static void test_perf_native_row(void **state)
     if (r.rc || !strstr(r.out, "\nmpi,6,") || strstr(r.out, "\nlinear,") ||
         r.err[0])
         fail_run(&r, "perf --csv -a mpi -B mpi is not MPI's row alone");
+    /* -I 1: each iteration timed inside the loop that times the row (the
+       slowest rank's end of each), the row's time their mean: between
+       their min and max (printed to 0.01) */
+    sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -B mpi -p 3 -b 4K -e 4K "
+           "-n 6 -w 1 -I 1");
+    const char *row = strstr(r.out, "\n        4096  ");
+    double v[8];
+    if (r.rc || !strstr(r.out, "# Per-Iteration Report: each iteration inside "
+                        "the timed loop") || !row ||
+        sscanf(row, "%*s %*s %*s %*s %*s %lf %lf %lf %lf %lf %lf %lf %lf",
+               &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) != 8 ||
+        !(v[4] <= v[0] + 0.01 && v[0] <= v[5] + 0.01 && v[4] <= v[6]))
+        fail_run(&r, "perf -B mpi -I 1: not each iteration of the row's loop");
     /* under mpirun without -B, the job's ranks are the backend (not
        threads of rank 0 on its one core) */
     sh(&r, MPIRUN "3 $B/collviz-mpi perf allreduce -p 3 -b 64 -e 64 -n 2 "

@@ -39,7 +39,7 @@ static const CliOpt opts[] = {
     {'o', "op", "OP|all", "reduction op: sum, prod, min, max, avg (default sum); all: every op in turn"},
     {'r', "root", "ROOT|all|-1", "root rank of broadcast, reduce, scatter, gather (default 0); all or -1: every rank in turn"},
     {'N', "run-cycles", "CYCLES", "run the whole sweep CYCLES times, each printed (default 1; 0: until interrupted), as nccl-tests' -N"},
-    {'I', "per-iter-timing", "0|1", "1: time every iteration, and add nccl-tests' four columns to each place: their min, max, 99th percentile and coefficient of variation (%); inside the timed loop where the backend can (threads), else one call per iteration on the host's clock (default 0)"},
+    {'I', "per-iter-timing", "0|1", "1: time every iteration, and add nccl-tests' four columns to each place: their min, max, 99th percentile and coefficient of variation (%); inside the timed loop where the backend can (threads, mpi), else one call per iteration on the host's clock (default 0)"},
     {'M', "memory", "0|1", "1: say in the footer how much memory the buffers of all ranks take at the largest size (default 0)"},
     {'m', "agg-iters", "COUNT", "collectives per timed iteration, run back to back in one call (default 1); times are per collective, as nccl-tests' -m"},
     {'z', "blocking", "0|1|2|3", "as nccl-tests' -z: 0, the iterations back to back in one call (default); 1 or 2, every collective its own call, timed on the host's clock around it, its start and wait included; 3, every iteration (-m collectives) its own call, timed by the backend without its start"},

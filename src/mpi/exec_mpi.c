@@ -282,7 +282,10 @@ static CvError mpi_finish(Executor *ex)
                            "the finish");
 }
 
-/* A timed command (run or native): t->iter_s, and t->step_s for a run. */
+/* A timed command (run or native): t->iter_s, and for a run t->step_s
+ * and t->each_s (from the slowest rank's end of each iteration, every
+ * rank's clock from the loop's start after its barrier: they sum to
+ * iters times iter_s). */
 static CvError timed(MpiExec *x, MpiCmdKind kind, int warmup, int iters,
                      ExecTiming *t, const char *what)
 {
@@ -290,17 +293,23 @@ static CvError timed(MpiExec *x, MpiCmdKind kind, int warmup, int iters,
     if (e)
         return e;
     bool steps = kind == MCMD_RUN && t->step_s;
-    size_t n = steps ? 1 + x->base.sched->nsteps : 1;
+    bool each = kind == MCMD_RUN && t->each_s;
+    size_t ns = steps ? x->base.sched->nsteps : 0;
+    size_t n = 1 + ns + (each ? (size_t)iters : 0);
     double *times = calloc(n, sizeof *times);
     if (!times)
         return exec_fail(&x->base, CV_ERR_NOMEM, "out of memory for the timings");
     MpiDoArgs arg = {.times = times, .ntimes = n};
-    e = command(x, (MpiCmd){.kind = (int32_t)kind, .a = {warmup, iters, steps}},
-                &arg, what);
+    e = command(x, (MpiCmd){.kind = (int32_t)kind,
+                            .a = {warmup, iters, steps, each}}, &arg, what);
     if (!e) {
         t->iter_s = times[0];
-        for (size_t k = 0; steps && k + 1 < n; k++)
+        for (size_t k = 0; k < ns; k++)
             t->step_s[k] = times[1 + k];
+        for (int i = 0; each && i < iters; i++)
+            t->each_s[i] = times[1 + ns + i] - (i ? times[ns + i] : 0);
+        if (each && iters > 0) /* the mean is theirs */
+            t->iter_s = times[ns + (size_t)iters] / iters;
     }
     free(times);
     return e;
@@ -384,6 +393,7 @@ const ExecOps exec_mpi_ops = {
     .step = mpi_step,
     .finish = mpi_finish,
     .run = mpi_run,
+    .times_each = 1,
     .native = mpi_native, /* MPI's own collectives */
     .native_name = "mpi",
     .read = mpi_read,

@@ -26,7 +26,8 @@ typedef enum {
     MCMD_RESET,  /* inputs filled, the rest poisoned */
     MCMD_STEP,   /* a[0]: the step */
     MCMD_FINISH, /* avg's division */
-    MCMD_RUN,    /* a[0] warmup, a[1] iterations, a[2] per-step times */
+    MCMD_RUN,    /* a[0] warmup, a[1] iterations, a[2] per-step times,
+                    a[3] each iteration's end */
     MCMD_NATIVE, /* a[0] warmup, a[1] iterations: MPI's own collective */
     MCMD_READ,   /* a[0] rank, a[1] buffer, a[2] offset, a[3] elements */
     MCMD_CLOSE,  /* the executor's state freed */
@@ -122,7 +123,8 @@ typedef struct {
     const Schedule *sched;  /* MCMD_LOAD: the schedule */
     const uint8_t *staged;  /* MCMD_LOAD: sched_validate's flags */
     double *times;          /* MCMD_RUN, MCMD_NATIVE: the slowest rank's
-                               mean per iteration, then per step */
+                               mean per iteration, then per step, then
+                               each iteration's end (mpi_rank_run) */
     size_t ntimes;          /* places in times */
     void *dst;              /* MCMD_READ: where the elements go */
     MpiRank *made;          /* MCMD_OPEN: rank 0's new state */
@@ -142,9 +144,11 @@ CvError mpi_rank_reset(MpiRank *m);
 CvError mpi_rank_step(MpiRank *m, size_t k);
 CvError mpi_rank_finish(MpiRank *m);
 /* Timed loop; times[0] the mean per iteration, times[1 + k] step k's
- * mean where per_step (times has 1 + nsteps places). */
+ * mean where per_step, and after them with each iteration i's end, from
+ * the loop's start (times has 1 + nsteps (per_step) + iters (each)
+ * places). */
 CvError mpi_rank_run(MpiRank *m, int warmup, int iters, bool per_step,
-                     double *times);
+                     bool each, double *times);
 void mpi_rank_unload(MpiRank *m);
 /* The MPI error's words, for sentences. */
 void mpi_error_text(int code, char *out, size_t len);

@@ -449,10 +449,11 @@ static CvError iteration(MpiRank *m, double *step_s)
 }
 
 CvError mpi_rank_run(MpiRank *m, int warmup, int iters, bool per_step,
-                     double *times)
+                     bool each, double *times)
 {
     CvError e = CV_OK;
     double *step_s = per_step ? times + 1 : NULL;
+    double *ends = each ? times + 1 + (per_step ? m->nsteps : 0) : NULL;
     for (int i = 0; i < warmup && !e; i++)
         e = iteration(m, NULL);
     if (!e && MPI_Barrier(mpi_world.dat) != MPI_SUCCESS)
@@ -460,8 +461,11 @@ CvError mpi_rank_run(MpiRank *m, int warmup, int iters, bool per_step,
     for (size_t k = 0; step_s && k < m->nsteps; k++)
         step_s[k] = 0;
     double t0 = MPI_Wtime();
-    for (int i = 0; i < iters && !e; i++)
+    for (int i = 0; i < iters && !e; i++) {
         e = iteration(m, step_s);
+        if (ends)
+            ends[i] = MPI_Wtime() - t0;
+    }
     times[0] = (MPI_Wtime() - t0) / iters;
     for (size_t k = 0; step_s && k < m->nsteps; k++)
         step_s[k] /= iters;

@@ -162,12 +162,15 @@ static CvError do_read(MpiRank *m, const MpiCmd *c, void *dst)
 /* MCMD_RUN and MCMD_NATIVE: time, then the slowest rank's times to rank 0. */
 static CvError do_timed(MpiRank *m, const MpiCmd *c, MpiDoArgs *arg)
 {
-    size_t n = c->kind == MCMD_RUN && c->a[2] ? 1 + m->nsteps : 1;
+    bool run = c->kind == MCMD_RUN;
+    size_t n = 1 + (run && c->a[2] ? m->nsteps : 0) +
+               (run && c->a[3] ? (size_t)c->a[1] : 0);
     double *t = calloc(n, sizeof *t), *worst = arg->times;
     if (!t)
         MPI_Abort(MPI_COMM_WORLD, 1); /* the others would wait for us */
     CvError e = c->kind == MCMD_RUN
-                    ? mpi_rank_run(m, (int)c->a[0], (int)c->a[1], c->a[2], t)
+                    ? mpi_rank_run(m, (int)c->a[0], (int)c->a[1], c->a[2],
+                                   c->a[3], t)
                     : mpi_rank_native(m, (int)c->a[0], (int)c->a[1], t);
     if (m->me == 0 && arg->ntimes < n)
         e = CV_ERR_ARG;
