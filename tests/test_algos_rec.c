@@ -462,43 +462,9 @@ static void test_registry_entries(void **state)
     assert_null(algo_find(COLL_BROADCAST, "butterfly"));
 }
 
-/* p not a power of two, by hand from MPICH's reduce_scatter_gather (Thakur,
- * Rabenseifner and Gropp 2005): n = 384 bytes (96 int32), p' the largest
- * power of two <= p, F = log2 p'. One fold-in step of the whole vector
- * (a + nb + ng), F halving steps (the halves of p' equal pieces: (p'-1)/p'
- * n, each reduced) and F gather steps ((p'-1)/p' n): p = 6 (p' = 4) is
- * 5a + 2.5nb + 1.75ng = 5a + 960b + 672g; p = 13 (p' = 8) is 7a + 2.75nb
- * + 1.875ng = 7a + 1056b + 720g; whatever the root, the schedule's cost
- * the same. */
-static void test_reduce_rsg_odd(void **state)
-{
-    (void)state;
-    static const struct { int p; double a, b, g; } want[] = {
-        {6, 5, 960, 672}, {13, 7, 1056, 720}};
-    const AlgoInfo *rsg = algo_find(COLL_REDUCE, "rabenseifner");
-    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
-        for (int root = 0; root < want[i].p; root += want[i].p / 2) {
-            CollCall c = mkcall(COLL_REDUCE, want[i].p, 96, root, false);
-            Schedule s;
-            CostTerms t, closed;
-            assert_int_equal(algo_generate(rsg, &c, &s), CV_OK);
-            assert_int_equal(model_schedule_cost(&s, MACHINE_FULL, NULL, &t),
-                             CV_OK);
-            rsg->cost(&c, &closed);
-            assert_true(t.a == want[i].a && t.b == want[i].b &&
-                        t.g == want[i].g);
-            assert_true(closed.a == t.a && closed.b == t.b && closed.g == t.g);
-            assert_int_equal(run_sched(&s, true), 0);
-            sched_fini(&s);
-        }
-    assert_non_null(strstr(algo_formula(rsg, 6), "p'"));
-    assert_ptr_equal(algo_formula(rsg, 8), rsg->formula);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_reduce_rsg_odd),
         cmocka_unit_test(test_registry_entries),
         cmocka_unit_test(test_hypercube),
         cmocka_unit_test(test_halving_emitter),

@@ -396,8 +396,7 @@ static void test_bound_holds(void **state)
 
 /* collviz model without -B and -T, and on -T bus, prints what it printed
  * before the memory machines came (tests/golden/model_textbook.txt was
- * that build's output, f8e5e4c, but for reduce at p = 6 by rabenseifner,
- * MPICH's non-power-of-two algorithm since); on a torus, nodes and a switch that
+ * that build's output, f8e5e4c); on a torus, nodes and a switch that
  * sums every number but the bound column is that build's too (the bound
  * is since the machine's own, model_machine_bound). */
 static void test_textbook_unchanged(void **state)

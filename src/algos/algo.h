@@ -48,9 +48,6 @@ typedef struct AlgoInfo {
     const char *aliases;     /* other names, space separated, or "" */
     const char *summary;     /* one line for lists and the UI */
     const char *formula;     /* closed form in words, e.g. "2(p-1)a + ..." */
-    const char *formula_odd; /* where p is not a power of two, the closed
-                                form the schedules follow then (NULL:
-                                formula holds for every p; algo_formula) */
     const char *constraints; /* what it needs, e.g. "any p, any count" */
     AlgoShape shape;         /* how the TUI draws its links */
     /* Build the schedule for args->call into *out (sched_init is done by
@@ -78,10 +75,6 @@ const AlgoInfo *algo_find(CollKind k, const char *name);
 const AlgoInfo *algo_find_any(const char *name);
 /* The default algorithm of collective k. */
 const AlgoInfo *algo_default(CollKind k);
-
-/* The closed form a's schedules follow at p ranks: formula_odd where p is
- * not a power of two and a has one, else formula. */
-const char *algo_formula(const AlgoInfo *a, int p);
 
 /* Check the call (ranks, root) and generate for the machine full. */
 CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out);

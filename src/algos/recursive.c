@@ -13,8 +13,6 @@
  * Bruck alltoall. Every closed form is computed from the same block
  * partition the generator uses, so it is exact for any p and count. */
 #include "algos/algo.h"
-#include <stdlib.h>
-
 #include "algos/common.h"
 
 /* ------------------------------------------------------------ the cube */
@@ -445,42 +443,9 @@ static const AlgoInfo rs_halving = {
 
 /* ------------------------------------------------------------- reduce */
 
-/* A binomial gather of the cube's pp pieces to virtual rank pp - 1: at
- * distance m the relative rank w = v + 1 (mod pp), an odd multiple of m,
- * sends the pieces of its subtree, virtual ranks [w - 1, w + m - 1), to
- * w - m. */
-static void cube_gather(Schedule *s, const Cube *c, const char *phase)
-{
-    for (int m = 1; m < c->pp; m *= 2) {
-        sched_step(s, phase);
-        for (int w = m; w < c->pp; w += 2 * m) {
-            int to = w - m ? w - m - 1 : c->pp - 1;
-            cube_move(s, c, XFER_COPY, cube_real(c, w - 1), cube_real(c, to),
-                      cube_bound(c, w - 1), cube_bound(c, w + m - 1));
-        }
-    }
-}
-
-/* The cube of a reduce at p not a power of two, MPICH's numbering
- * (reduce_scatter_gather): ranks counted from the one after the root
- * (member i is rank root + 1 + i), so that the root is the last, never
- * one of the 2(p - p') that fold in, and p' equal pieces. */
-static Cube reduce_cube(const CollCall *c, RankGroups *gr, int *member)
-{
-    int p = c->nranks;
-    for (int i = 0; i < p; i++)
-        member[i] = (c->root + 1 + i) % p;
-    *gr = groups_world(p, c->count, 0);
-    gr->member = member;
-    return cube_groups(gr, false, BUF_TMP);
-}
-
 /* Rabenseifner's reduce: recursive halving leaves block r at rank r, a
  * binomial gather brings the blocks to the root. Every rank works in tmp,
- * so the inputs of ranks other than the root stay as they were. Where p
- * is not a power of two, as MPICH: the extra ranks fold their whole
- * vector in, the p' ranks left halve p' equal pieces and gather them to
- * the root (reduce_cube). */
+ * so the inputs of ranks other than the root stay as they were. */
 static CvError gen_reduce_rsg(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
@@ -489,20 +454,8 @@ static CvError gen_reduce_rsg(const AlgoArgs *args, Schedule *s)
         return e;
     sched_tmp_all(s, c->count);
     copy_input(s, BUF_TMP, 0);
-    if (pow2_floor(c->nranks) == c->nranks) {
-        emit_halving_reducescatter(s, c->count, BUF_TMP, 0, "reduce-scatter");
-        emit_binomial_gather(s, c->root, c->count, BUF_TMP, 0, "gather");
-    } else {
-        RankGroups gr;
-        int *member = malloc((size_t)c->nranks * sizeof *member);
-        if (!member)
-            return CV_ERR_NOMEM;
-        Cube cb = reduce_cube(c, &gr, member);
-        cube_fold(s, &cb, XFER_REDUCE, false, FOLD_ALL, "fold-in");
-        cube_halving(s, &cb, "reduce-scatter");
-        cube_gather(s, &cb, "gather");
-        free(member);
-    }
+    emit_halving_reducescatter(s, c->count, BUF_TMP, 0, "reduce-scatter");
+    emit_binomial_gather(s, c->root, c->count, BUF_TMP, 0, "gather");
     copy_output(s, BUF_TMP, 0);
     return sched_end(s);
 }
@@ -535,33 +488,11 @@ static void cost_gather(const CollCall *c, size_t n, CostTerms *t)
     }
 }
 
-/* MPICH's gather of the pp pieces (cube_gather): at distance m the
- * largest subtree's pieces. */
-static void cost_cube_gather(CostTerms *t, const Cube *c, size_t ts)
-{
-    for (int m = 1; m < c->pp; m *= 2) {
-        size_t most = 0;
-        for (int w = m; w < c->pp; w += 2 * m) {
-            size_t e = cube_bound(c, w + m - 1) - cube_bound(c, w - 1);
-            most = e > most ? e : most;
-        }
-        cost_step(t, most * ts, 0);
-    }
-}
-
 static void cost_reduce_rsg(const CollCall *c, CostTerms *out)
 {
     *out = (CostTerms){0};
-    if (pow2_floor(c->nranks) == c->nranks) {
-        cost_halving(c, c->count, out);
-        cost_gather(c, c->count, out);
-        return;
-    }
-    Cube cb = cube_make(c->nranks, c->count, false, BUF_TMP, 0);
-    size_t ts = dtype_size(c->dtype);
-    cost_fold(out, &cb, FOLD_ALL, true, ts);
-    cost_cube(out, &cb, true, ts);
-    cost_cube_gather(out, &cb, ts);
+    cost_halving(c, c->count, out);
+    cost_gather(c, c->count, out);
 }
 
 static const AlgoInfo reduce_rsg = {
@@ -569,11 +500,8 @@ static const AlgoInfo reduce_rsg = {
     .name = "rabenseifner",
     .aliases = "reduce-scatter-gather rsg",
     .summary = "recursive-halving reduce-scatter, binomial gather to the "
-               "root; p not a power of two as MPICH: 2(p-p') ranks fold in, "
-               "p' equal pieces",
+               "root",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
-    .formula_odd = "(2log2(p')+1)a + (1 + 2(p'-1)/p') nb + (1 + (p'-1)/p') "
-                   "ng, p' the largest power of two <= p",
     .constraints = FOLD_CONSTRAINTS ", any root",
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_reduce_rsg,

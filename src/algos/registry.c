@@ -151,9 +151,3 @@ CvError algo_generate(const AlgoInfo *a, const CollCall *call, Schedule *out)
 {
     return algo_generate_on(a, call, NULL, out, NULL, 0);
 }
-
-const char *algo_formula(const AlgoInfo *a, int p)
-{
-    return a->formula_odd && p > 0 && (p & (p - 1)) ? a->formula_odd
-                                                    : a->formula;
-}

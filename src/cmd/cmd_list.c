@@ -23,8 +23,7 @@ static const CliCmd list_cmd = {
              "where a is alpha (latency per message), b is beta (time per byte),\n"
              "g is gamma (time per byte reduced) and n is the size in bytes\n"
              "(nccl-tests meaning). An indented line under a row continues it:\n"
-             "what the algorithm needs, the closed form where p is not a power\n"
-             "of two when it differs (and, with -v, what it does; for those\n"
+             "what the algorithm needs (and, with -v, what it does; for those\n"
              "made for a machine, the paper or library it comes from). Lines\n"
              "starting with '#' are headers.",
     .opts = list_opts,
@@ -84,8 +83,7 @@ static void print_header(int only)
     printf("\n# formula: a = alpha (per message), b = beta (per byte), g = gamma "
            "(per byte reduced),\n#   n = the size in bytes (nccl-tests meaning), "
            "p = ranks\n# an indented line under a row continues it: what the "
-           "algorithm needs, and its closed\n#   form where p is not a power "
-           "of two when that differs\n");
+           "algorithm needs\n");
 }
 
 static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
@@ -95,8 +93,6 @@ static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
            dflt ? "yes" : "no", w->aliases, *a->aliases ? a->aliases : "-",
            a->formula);
     printf("    needs: %s\n", a->constraints);
-    if (a->formula_odd)
-        printf("    p not a power of two: %s\n", a->formula_odd);
     if (verbose)
         printf("    about: %s; drawn as %s\n", a->summary,
                a->shape < SHAPE_COUNT ? shape_names[a->shape] : "?");
