@@ -8,8 +8,8 @@
  * taking part as virtual rank i; in its reduce the odd one folds into the
  * even one, which goes on (so that a root 0 holds a piece). Rank r >= 2 rem
  * is virtual rank r - rem. Recursive doubling (all-gather) needs no fold:
- * MPICH's passes what a cut subtree sent on to the ranks whose partner
- * did not exist.
+ * in MPICH's, the ranks that got a subtree p cuts short pass its blocks on
+ * to those whose partner did not exist.
  *
  * On top of the shared emitters: recursive-doubling and Bruck allgather,
  * recursive-halving reducescatter, butterfly and halving-doubling
@@ -521,9 +521,9 @@ static const AlgoInfo rs_halving = {
 
 /* ------------------------------------------------------------- reduce */
 
-/* The piece of virtual ranks [lo, hi) counted from vroot, the range
- * wrapping around at pp: from, to and op as cube_move, at most two moves
- * (as tree.c's binomial gather cuts blocks). */
+/* The pieces of virtual ranks [lo, hi) counted from vroot (the range
+ * wrapping around at pp) move from rank `from` to rank `to`: at most two
+ * transfers, cut as tree.c's binomial gather cuts blocks. */
 static void pieces_move(Schedule *s, const Cube *c, int vroot, int from,
                         int to, int lo, int hi)
 {
@@ -606,8 +606,10 @@ static size_t pieces_elems(const Cube *c, int vroot, int lo, int hi)
 static void cost_gather(CostTerms *t, const Cube *c, int root, size_t ts)
 {
     int vroot = cube_virt(c, root);
-    if (vroot < 0)
-        cost_step(t, cube_bound(c, 1) * ts, 0), vroot = 0;
+    if (vroot < 0) { /* piece 0 to the root first */
+        cost_step(t, cube_bound(c, 1) * ts, 0);
+        vroot = 0;
+    }
     for (int m = 1; m < c->pp; m *= 2) {
         size_t most = 0;
         for (int w = m; w < c->pp; w += 2 * m) {
