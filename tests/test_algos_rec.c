@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,7 +133,9 @@ static void test_halving_emitter(void **state)
 
 /* emit_doubling_allgather alone on an in-place allgather call whose count
  * is 1: blocks of the vector are then the call's blocks, and the final
- * state must be the allgather's definition. */
+ * state must be the allgather's definition. MPICH's passing on gives
+ * every rank each other block once: p - 1 elements received, and a power
+ * of two takes log2 p steps, another p at least ceil(log2 p). */
 static void test_doubling_emitter(void **state)
 {
     (void)state;
@@ -143,8 +146,16 @@ static void test_doubling_emitter(void **state)
         emit_doubling_allgather(&s, (size_t)p, BUF_RECV, 0, "ag");
         assert_int_equal(sched_end(&s), CV_OK);
         assert_int_equal(run_sched(&s, true), 0);
-        int pp = pow2_floor(p);
-        assert_int_equal(s.nsteps, (size_t)log2_floor(p) + (pp < p ? 2 : 0));
+        if (pow2_floor(p) == p)
+            assert_int_equal(s.nsteps, (size_t)log2_floor(p));
+        else
+            assert_true(s.nsteps >= (size_t)model_log2_ceil(p));
+        for (int r = 0; r < p; r++) {
+            size_t got = 0;
+            for (size_t i = 0; i < s.nxfers; i++)
+                got += s.xfers[i].dst == r ? s.xfers[i].count : 0;
+            assert_int_equal(got, (size_t)p - 1);
+        }
         sched_fini(&s);
     }
 }
@@ -443,6 +454,119 @@ static void test_hypercube(void **state)
             }
 }
 
+/* ------------------------------------------------ MPICH's forms by hand */
+
+/* a's schedule for c on full with alpha 10 us, beta 1 ns per byte (1 GB/s)
+ * and gamma 0.5 ns per byte (2 GB/s): its final state checked, the model's
+ * time in us and its terms in *t. */
+static double full_us(const AlgoInfo *a, const CollCall *c, CostTerms *t)
+{
+    Machine m;
+    Schedule s;
+    double sec;
+    assert_int_equal(machine_full(&m, c->nranks, 10e-6, 1e-9, 0.5e-9), CV_OK);
+    assert_int_equal(algo_generate_on(a, c, &m, &s, NULL, 0), CV_OK);
+    run_sched(&s, true);
+    assert_int_equal(model_machine_cost(&s, &m, false, t, &sec), CV_OK);
+    sched_fini(&s);
+    return sec * 1e6;
+}
+
+/* The terms and time (us) a schedule must have, by hand. */
+static void want_full(const AlgoInfo *a, const CollCall *c, double ta,
+                      double tb, double tg, double us)
+{
+    CostTerms t;
+    double got = full_us(a, c, &t);
+    if (t.a != ta || fabs(t.b - tb) > 1e-6 || fabs(t.g - tg) > 1e-6 ||
+        fabs(got - us) > 1e-6)
+        fail_msg("%s/%s p=%d root=%d: %g a + %g b + %g g = %.6f us, by hand "
+                 "%g a + %g b + %g g = %.6f us", coll_name(c->kind), a->name,
+                 c->nranks, c->root, t.a, t.b, t.g, got, ta, tb, tg, us);
+}
+
+/* Rabenseifner's reduce as MPICH's reduce_intra_reduce_scatter_gather
+ * (Thakur, Rabenseifner and Gropp 2005) on n = 1572864 bytes, a = 10 us,
+ * nb = 1572.864 us, ng = 786.432 us. p' the largest power of two <= p,
+ * F = log2 p': (2F+1)a + (2(p'-1)/p' + 1)nb + (1 + (p'-1)/p')ng.
+ * p = 6 (p' = 4): 5a + 2.5nb + 1.75ng = 50 + 3932.16 + 1376.256.
+ * p = 13 (p' = 8): 7a + 2.75nb + 1.875ng = 70 + 4325.376 + 1474.56.
+ * p = 6, root 1 (odd, folded out): rank 0 hands it piece 0 first,
+ * + a + nb/4: 6a + 2.75nb + 1.75ng = 60 + 4325.376 + 1376.256.
+ * p = 8, as before: 6a + 1.75nb + 0.875ng = 60 + 2752.512 + 688.128. */
+static void test_reduce_by_hand(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_REDUCE, "rabenseifner");
+    const double n = 1572864;
+    CollCall c = mkcall(COLL_REDUCE, 6, 393216, 0, false);
+    want_full(a, &c, 5, 2.5 * n, 1.75 * n, 5358.416);
+    c.nranks = 13;
+    want_full(a, &c, 7, 2.75 * n, 1.875 * n, 5869.936);
+    c.nranks = 6, c.root = 1;
+    want_full(a, &c, 6, 2.75 * n, 1.75 * n, 5761.632);
+    c.nranks = 8, c.root = 0;
+    want_full(a, &c, 6, 1.75 * n, 0.875 * n, 3500.64);
+}
+
+/* MPICH's recursive doubling all-gather (allgather_intra_recursive_
+ * doubling.c), n the whole gathered vector, blocks of n/p.
+ * p = 6: swaps of 1, 2, 4 blocks at distances 1, 2, 4; at distance 4
+ * ranks 2 and 3 have no partner, so 0 and 1 pass the 2 blocks of 4 and 5
+ * on to them: 4 steps, 9 blocks = 4a + 1.5nb; count 65536 (n = 1572864
+ * bytes): 40 + 2359.296 us. Every rank still receives 5 blocks.
+ * p = 13: swaps of 1, 2, 4, 8 blocks; at distance 4 only rank 8 of 8..11
+ * has a partner (12): 8 -> 10, then 8 -> 9 and 10 -> 11 pass block 12
+ * on; at distance 8 ranks 0..4 have partners 8..12: 1 -> 5, 2 -> 6,
+ * 3 -> 7 pass the 5 blocks 8..12 on. 7 steps, 1 + 2 + 4 + 1 + 1 + 8 + 5 =
+ * 22 blocks = 7a + 22/13 nb; count 30247 (n = 1572844 bytes, blocks of
+ * 120988): 70 + 2661.736 us.
+ * p = 8, as before: 3a + 7/8 nb; count 49152: 30 + 1376.256 us. */
+static void test_allgather_by_hand(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_ALLGATHER, "recursive-doubling");
+    CollCall c = mkcall(COLL_ALLGATHER, 6, 65536, 0, false);
+    want_full(a, &c, 4, 1.5 * 1572864, 0, 2399.296);
+    c = mkcall(COLL_ALLGATHER, 13, 30247, 0, true);
+    want_full(a, &c, 7, 22.0 * 120988, 0, 2731.736);
+    c = mkcall(COLL_ALLGATHER, 8, 49152, 0, false);
+    want_full(a, &c, 3, 7.0 / 8 * 1572864, 0, 1406.256);
+}
+
+/* Bruck's all-to-all at p = 6 sends, at distances 1, 2, 4, the blocks
+ * whose index has that bit set: {1, 3, 5}, {2, 3}, {4, 5}, 7 blocks of
+ * n/6: 3a + 7/6 nb = 30 + 1835.008 us (n = 1572864 bytes); its printed
+ * form for p not a power of two says so, the power-of-two one does not
+ * apply (3a + log2(6) n/2 b would give 2062.9 us). */
+static void test_a2a_bruck_by_hand(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_ALLTOALL, "bruck");
+    CollCall c = mkcall(COLL_ALLTOALL, 6, 65536, 0, false);
+    want_full(a, &c, 3, 7.0 / 6 * 1572864, 0, 1865.008);
+    assert_ptr_equal(algo_formula(a, 6), a->formula_other);
+    assert_ptr_equal(algo_formula(a, 8), a->formula);
+    assert_non_null(strstr(a->formula_other, "set bits of 0, 1, .., p-1"));
+}
+
+/* Each entry whose schedule changes shape off a power of two has its
+ * form for those p, and algo_formula gives it there and only there. */
+static void test_formula_other(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < NENTRIES; i++) {
+        const AlgoInfo *a = entry_algo(i);
+        bool any_p = !strcmp(a->name, "bruck") && a->coll == COLL_ALLGATHER;
+        assert_true(any_p == (a->formula_other == NULL));
+        for (int p = 1; p <= 64; p++) {
+            bool pow2 = pow2_floor(p) == p;
+            assert_ptr_equal(algo_formula(a, p),
+                             pow2 || any_p ? a->formula : a->formula_other);
+        }
+    }
+}
+
 /* Every entry is registered once, findable by its aliases, drawn as a
  * hypercube, and refuses nothing the registry accepts. */
 static void test_registry_entries(void **state)
@@ -475,6 +599,10 @@ int main(void)
         cmocka_unit_test(test_textbook_forms),
         cmocka_unit_test(test_exact_costs),
         cmocka_unit_test(test_large_p),
+        cmocka_unit_test(test_reduce_by_hand),
+        cmocka_unit_test(test_allgather_by_hand),
+        cmocka_unit_test(test_a2a_bruck_by_hand),
+        cmocka_unit_test(test_formula_other),
     };
     return cmocka_run_group_tests_name("algos_rec", tests, NULL, NULL);
 }

@@ -318,6 +318,14 @@ static void test_list(void **state)
         assert_true(strstr(l, a->formula) && strstr(l, a->formula) < eol);
         assert_int_equal(strncmp(eol + 1, "    needs: ", 11), 0);
         assert_int_equal(strncmp(eol + 12, a->constraints, strlen(a->constraints)), 0);
+        /* the form for p not a power of two, where it differs, below */
+        const char *next = strchr(eol + 1, '\n') + 1;
+        if (a->formula_other)
+            assert_true(!strncmp(next, "    ", 4) &&
+                        !strncmp(next + 4, a->formula_other,
+                                 strlen(a->formula_other)));
+        else
+            assert_true(strncmp(next, "    p not", 9));
     }
     out_free(&o);
     for (int k = 0; k < COLL_COUNT; k++) {

@@ -398,6 +398,32 @@ static void test_trace_pairwise_by_hand(void **state)
     out_free(&o);
 }
 
+/* The closed form's line and the formula under it are for the trace's p:
+ * Rabenseifner's reduce of 384 bytes at p = 6 is MPICH's 5a + 2.5nb +
+ * 1.75ng (960 b, 672 g) under the form for p not a power of two, at p = 8
+ * 6a + 1.75nb + 0.875ng (672 b, 336 g) under the power-of-two one. */
+static void test_trace_formula_for_p(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_REDUCE, "rabenseifner");
+    char want[1024];
+    Out o;
+    run(&o, "trace reduce -a rabenseifner -p 6 -s 384 --summary");
+    assert_int_equal(o.rc, 0);
+    const char *l = find_line(o.out, "# closed form: 5 a + 960 b + 672 g");
+    assert_non_null(l);
+    snprintf(want, sizeof want, "#   %s\n", a->formula_other);
+    assert_int_equal(strncmp(strchr(l, '\n') + 1, want, strlen(want)), 0);
+    out_free(&o);
+    run(&o, "trace reduce -a rabenseifner -p 8 -s 384 --summary");
+    assert_int_equal(o.rc, 0);
+    l = find_line(o.out, "# closed form: 6 a + 672 b + 336 g");
+    assert_non_null(l);
+    snprintf(want, sizeof want, "#   %s\n", a->formula);
+    assert_int_equal(strncmp(strchr(l, '\n') + 1, want, strlen(want)), 0);
+    out_free(&o);
+}
+
 /* A trace that cannot be written (a full disk) ends with exit status 1
  * and one sentence, as text and as JSON, however large. */
 static void test_trace_write_fails(void **state)
@@ -435,6 +461,7 @@ int main(void)
         cmocka_unit_test(test_trace_summary_same),
         cmocka_unit_test(test_trace_summary_refusals),
         cmocka_unit_test(test_trace_pairwise_by_hand),
+        cmocka_unit_test(test_trace_formula_for_p),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

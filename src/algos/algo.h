@@ -47,7 +47,11 @@ typedef struct AlgoInfo {
     const char *name;        /* canonical name, e.g. "ring" */
     const char *aliases;     /* other names, space separated, or "" */
     const char *summary;     /* one line for lists and the UI */
-    const char *formula;     /* closed form in words, e.g. "2(p-1)a + ..." */
+    const char *formula;     /* closed form in words, e.g. "2(p-1)a + ...";
+                                for p a power of two where
+                                formula_other is set */
+    const char *formula_other; /* the closed form for p not a power of
+                                  two where it differs, or NULL */
     const char *constraints; /* what it needs, e.g. "any p, any count" */
     AlgoShape shape;         /* how the TUI draws its links */
     /* Build the schedule for args->call into *out (sched_init is done by
@@ -68,6 +72,10 @@ typedef struct AlgoInfo {
 /* Number of registered algorithms, and the i-th (grouped by collective). */
 size_t algo_count(void);
 const AlgoInfo *algo_at(size_t i);
+
+/* The closed form in words that a's cost follows on p ranks: formula,
+ * or formula_other where p is not a power of two and a has one. */
+const char *algo_formula(const AlgoInfo *a, int p);
 
 /* Find an algorithm of collective k by name or alias (case-insensitive). */
 const AlgoInfo *algo_find(CollKind k, const char *name);

@@ -160,8 +160,9 @@ int dbt_parent(int t, int r, int p);
  * ranks of a non-power-of-two p folded in first). */
 void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
                                 size_t off, const char *phase);
-/* recursive.c: as emit_ring_allgather, by recursive doubling (extra ranks
- * served last). */
+/* recursive.c: as emit_ring_allgather, by MPICH's recursive doubling (off
+ * a power of two, ranks whose partner does not exist get its blocks passed
+ * on by those that got them). */
 void emit_doubling_allgather(Schedule *s, size_t n, BufId buf, size_t off,
                              const char *phase);
 /* The same two by every group of gr at once in the same steps. */

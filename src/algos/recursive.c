@@ -1,11 +1,15 @@
 /* recursive.c - the recursive family: partners at distance 2^k.
  *
- * Recursive halving (reduce-scatter) and doubling (all-gather) run on a
- * power-of-two group of p' ranks, the largest power of two <= p. With
- * rem = p - p' extra ranks, ranks 2i and 2i + 1 (i < rem) pair up as MPICH
- * does: the even one folds its data into the odd one before the hypercube
- * phase and gets its result back after it; the odd one takes part as
- * virtual rank i, and rank r >= 2 rem as virtual rank r - rem.
+ * Recursive halving (reduce-scatter) runs on a power-of-two group of p'
+ * ranks, the largest power of two <= p. With rem = p - p' extra ranks,
+ * ranks 2i and 2i + 1 (i < rem) pair up as MPICH does: in its allreduce
+ * and reduce-scatter the even one folds its data into the odd one before
+ * the hypercube phase and gets its result back after it, the odd one
+ * taking part as virtual rank i; in its reduce the odd one folds into the
+ * even one, which goes on (so that a root 0 holds a piece). Rank r >= 2 rem
+ * is virtual rank r - rem. Recursive doubling (all-gather) needs no fold:
+ * in MPICH's, the ranks that got a subtree p cuts short pass its blocks on
+ * to those whose partner did not exist.
  *
  * On top of the shared emitters: recursive-doubling and Bruck allgather,
  * recursive-halving reducescatter, butterfly and halving-doubling
@@ -14,6 +18,7 @@
  * partition the generator uses, so it is exact for any p and count. */
 #include "algos/algo.h"
 #include "algos/common.h"
+#include "core/num.h"
 
 /* ------------------------------------------------------------ the cube */
 
@@ -27,6 +32,8 @@ typedef struct {
     size_t n;     /* elements of the vector */
     bool by_rank; /* ranges are the real ranks' blocks of p (the odd rank
                      of a pair owns both blocks); else pp equal blocks */
+    bool keep_even; /* the even rank of a pair stays in the cube (MPICH's
+                       reduce); else the odd one (its allreduce) */
     BufId buf;    /* buffer holding the vector on every rank */
     size_t off;   /* offset of the vector in buf */
     const RankGroups *gr; /* the groups that run it at once (NULL: all
@@ -71,7 +78,15 @@ static int cube_rank(const Cube *c, int i)
 /* The real rank playing virtual rank v. */
 static int cube_real(const Cube *c, int v)
 {
-    return v < c->rem ? 2 * v + 1 : v + c->rem;
+    return v < c->rem ? 2 * v + !c->keep_even : v + c->rem;
+}
+
+/* The virtual rank real rank r plays, or -1 for a rank folded out. */
+static int cube_virt(const Cube *c, int r)
+{
+    if (r >= 2 * c->rem)
+        return r - c->rem;
+    return r % 2 == !c->keep_even ? r / 2 : -1;
 }
 
 /* First element of virtual rank v's range; cube_bound(pp) == n. */
@@ -95,12 +110,11 @@ static void cube_move(Schedule *s, const Cube *c, XferOp op, int src, int dst,
 typedef enum {
     FOLD_ALL,  /* the whole vector */
     FOLD_OWN,  /* the even rank's block */
-    FOLD_REST, /* everything but the even rank's block */
     FOLD_COUNT
 } FoldPart;
 
-/* One step between the pairs (2i, 2i + 1), i < rem: into the odd rank
- * (fold-in) or back to the even rank (fold-out). */
+/* One step between the pairs (2i, 2i + 1), i < rem: into the rank that
+ * stays (fold-in) or back to the one folded out (fold-out). */
 static void cube_fold(Schedule *s, const Cube *cs, XferOp op, bool out,
                       FoldPart part, const char *phase)
 {
@@ -111,17 +125,14 @@ static void cube_fold(Schedule *s, const Cube *cs, XferOp op, bool out,
         Cube cg = cube_group(cs, g);
         const Cube *c = &cg;
         for (int even = 0; even < 2 * c->rem; even += 2) {
-            int src = out ? even + 1 : even, dst = out ? even : even + 1;
+            int stay = even + !c->keep_even, gone = even + c->keep_even;
+            int src = out ? stay : gone, dst = out ? gone : stay;
             size_t lo = blk_off(c->n, c->p, even);
             size_t hi = lo + blk_len(c->n, c->p, even);
-            if (part == FOLD_OWN) {
+            if (part == FOLD_OWN)
                 cube_move(s, c, op, src, dst, lo, hi);
-            } else if (part == FOLD_ALL) {
+            else
                 cube_move(s, c, op, src, dst, 0, c->n);
-            } else {
-                cube_move(s, c, op, src, dst, 0, lo);
-                cube_move(s, c, op, src, dst, hi, c->n);
-            }
         }
     }
 }
@@ -176,13 +187,65 @@ void emit_halving_reducescatter_g(Schedule *s, const RankGroups *gr,
     cube_fold(s, &c, XFER_COPY, true, FOLD_OWN, "fold-out");
 }
 
+/* The blocks [lo, hi) of the p blocks of every group's vector move from
+ * member src to member dst. */
+static void blocks_move(Schedule *s, const Cube *cs, int src, int dst, int lo,
+                        int hi)
+{
+    for (int g = 0; g < cube_ngroups(cs); g++) {
+        Cube c = cube_group(cs, g);
+        cube_move(s, &c, XFER_COPY, src, dst, blk_off(c.n, c.p, lo),
+                  blk_off(c.n, c.p, hi));
+    }
+}
+
+/* The subtree of m ranks from t (a multiple of 2m) whose partner subtree
+ * from t + m is cut by p: its first c ranks had partners, c the blocks
+ * they got; 0 where no subtree is so cut. */
+static int cut_subtree(int p, int m, int *t)
+{
+    *t = (p - 1) & ~(2 * m - 1);
+    int c = p - *t - m;
+    return c > 0 && c < m ? c : 0;
+}
+
+/* After distance m, the c ranks of the cut subtree [t, t + m) that had a
+ * partner hand the c blocks from t + m on to the others, as MPICH does:
+ * at d = m/2, m/4, ..., 1, in every window of 2d ranks, member o < d
+ * sends to o + d where o has them (o < c) and o + d has not (o + d >= c).
+ * Each window then holds them at its first min(c, 2d) members, so the
+ * steps stop once 2d <= c. */
+static void doubling_pass_on(Schedule *s, const Cube *c, int m,
+                             const char *phase)
+{
+    int t, n = cut_subtree(c->p, m, &t);
+    for (int d = m / 2; n && 2 * d > n; d /= 2) {
+        sched_step(s, phase);
+        for (int w = t; w < t + m; w += 2 * d)
+            for (int o = 0; o < d && o < n; o++)
+                if (o + d >= n)
+                    blocks_move(s, c, w + o, w + o + d, t + m, c->p);
+    }
+}
+
+/* MPICH's recursive doubling for any p (allgather_intra_recursive_
+ * doubling.c): at distance m = 1, 2, 4, ... rank r sends the blocks of its
+ * subtree (the m ranks from r & ~(m - 1) that exist) to r ^ m where that
+ * rank exists; then a cut subtree's blocks are passed on. Every rank gets
+ * every other block once; p a power of two needs no passing on. */
 void emit_doubling_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
                                const char *phase)
 {
     Cube c = cube_groups(gr, true, buf);
-    cube_fold(s, &c, XFER_COPY, false, FOLD_OWN, "fold-in");
-    cube_doubling(s, &c, phase);
-    cube_fold(s, &c, XFER_COPY, true, FOLD_REST, "fold-out");
+    for (int m = 1; m < c.p; m *= 2) {
+        sched_step(s, phase);
+        for (int r = 0; r < c.p; r++) {
+            int first = r & ~(m - 1);
+            if ((r ^ m) < c.p)
+                blocks_move(s, &c, r, r ^ m, first, num_min(first + m, c.p));
+        }
+        doubling_pass_on(s, &c, m, "pass-on");
+    }
 }
 
 void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
@@ -214,16 +277,13 @@ static void cost_step(CostTerms *t, size_t b, size_t g)
 }
 
 /* Elements the busiest pair moves in a fold step. Blocks never grow with
- * the index, so the first pair moves the most of its own block and the
- * last pair the most of the rest. */
+ * the index, so the first pair moves the most of its own block. */
 static size_t fold_elems(const Cube *c, FoldPart part)
 {
     if (!c->rem)
         return 0;
     if (part == FOLD_OWN)
         return blk_len(c->n, c->p, 0);
-    if (part == FOLD_REST)
-        return c->n - blk_len(c->n, c->p, 2 * (c->rem - 1));
     return c->n;
 }
 
@@ -315,14 +375,19 @@ static CvError gen_ag_doubling(const AlgoArgs *args, Schedule *s)
     return sched_end(s);
 }
 
+/* At distance m the busiest pair is ranks 0 and m (the first blocks, the
+ * largest); each step of passing on moves the c blocks from t + m. */
 static void cost_ag_doubling(const CollCall *c, CostTerms *out)
 {
-    Cube cb = cube_make(c->nranks, vec_elems(c), true, BUF_RECV, 0);
-    size_t ts = dtype_size(c->dtype);
+    int p = c->nranks;
+    size_t n = vec_elems(c), ts = dtype_size(c->dtype);
     *out = (CostTerms){0};
-    cost_fold(out, &cb, FOLD_OWN, false, ts);
-    cost_cube(out, &cb, false, ts);
-    cost_fold(out, &cb, FOLD_REST, false, ts);
+    for (int m = 1; m < p; m *= 2) {
+        cost_step(out, blk_off(n, p, m) * ts, 0);
+        int t, cut = cut_subtree(p, m, &t);
+        for (int d = m / 2; cut && 2 * d > cut; d /= 2)
+            cost_step(out, (n - blk_off(n, p, t + m)) * ts, 0);
+    }
 }
 
 static const AlgoInfo ag_doubling = {
@@ -331,7 +396,15 @@ static const AlgoInfo ag_doubling = {
     .aliases = "rd doubling",
     .summary = "partners at distance 1, 2, 4, ... swap all they have",
     .formula = "log2(p)a + (p-1)/p nb",
-    .constraints = FOLD_CONSTRAINTS,
+    .formula_other = "p not a power of two (MPICH's): ceil(log2 p)a + "
+                     "(2p'-1)/p nb for the swaps at distance m = 1, 2, .., "
+                     "p' (p' the largest power of two <= p), plus a + c n/p "
+                     "b for each step passing on, where the partner subtree "
+                     "of the m ranks from t (the last multiple of 2m below "
+                     "p) has c = p-t-m ranks, 0 < c < m: one step for each "
+                     "2d = m, m/2, .. above c",
+    .constraints = "any p (not a power of two: the ranks that got a cut "
+                   "subtree pass it on, more steps), any count",
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_ag_doubling,
     .cost = cost_ag_doubling,
@@ -435,6 +508,11 @@ static const AlgoInfo rs_halving = {
     .aliases = "rh halving",
     .summary = "partners at distance p/2, p/4, ... swap and reduce halves",
     .formula = "log2(p)a + (p-1)/p nb + (p-1)/p ng",
+    .formula_other = "p not a power of two: (log2(p')+2)a + "
+                     "(1 + (H+1)/p) nb + (1 + H/p) ng, p' the largest power "
+                     "of two <= p, H = the sum over m = 1, 2, .., p'/2 of "
+                     "m + min(m, p-p') (fold-in, halving by block owner, "
+                     "fold-out)",
     .constraints = FOLD_CONSTRAINTS,
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_rs_halving,
@@ -443,56 +521,113 @@ static const AlgoInfo rs_halving = {
 
 /* ------------------------------------------------------------- reduce */
 
-/* Rabenseifner's reduce: recursive halving leaves block r at rank r, a
- * binomial gather brings the blocks to the root. Every rank works in tmp,
- * so the inputs of ranks other than the root stay as they were. */
+/* The pieces of virtual ranks [lo, hi) counted from vroot (the range
+ * wrapping around at pp) move from rank `from` to rank `to`: at most two
+ * transfers, cut as tree.c's binomial gather cuts blocks. */
+static void pieces_move(Schedule *s, const Cube *c, int vroot, int from,
+                        int to, int lo, int hi)
+{
+    while (lo < hi) {
+        int u = rrank(lo, vroot, c->pp), k = num_min(hi - lo, c->pp - u);
+        cube_move(s, c, XFER_COPY, from, to, cube_bound(c, u),
+                  cube_bound(c, u + k));
+        lo += k;
+    }
+}
+
+/* MPICH's gather after the halving: virtual rank v holds piece v; a
+ * binomial tree among the pp ranks of the cube brings the pieces to the
+ * root, at distance 1, 2, 4, ... (counted from the root's virtual rank).
+ * A root folded out first gets piece 0 from rank 0 (virtual rank 0), then
+ * plays virtual rank 0. */
+static void cube_gather(Schedule *s, const Cube *c, int root)
+{
+    int vroot = cube_virt(c, root), as0 = cube_real(c, 0);
+    if (vroot < 0) {
+        sched_step(s, "to-root");
+        cube_move(s, c, XFER_COPY, as0, root, 0, cube_bound(c, 1));
+        vroot = 0, as0 = root;
+    }
+    for (int m = 1; m < c->pp; m *= 2) {
+        sched_step(s, "gather");
+        for (int w = m; w < c->pp; w += 2 * m) {
+            int from = rrank(w, vroot, c->pp), to = rrank(w - m, vroot, c->pp);
+            pieces_move(s, c, vroot, from ? cube_real(c, from) : as0,
+                        to ? cube_real(c, to) : as0, w, num_min(w + m, c->pp));
+        }
+    }
+}
+
+/* The cube of MPICH's reduce: pp equal pieces, the even rank of a pair
+ * staying (so that a root 0 takes part). */
+static Cube reduce_cube(const CollCall *c)
+{
+    Cube cb = cube_make(c->nranks, c->count, false, BUF_TMP, 0);
+    cb.keep_even = true;
+    return cb;
+}
+
+/* Rabenseifner's reduce as MPICH's reduce_intra_reduce_scatter_gather:
+ * the odd rank of each extra pair folds its whole vector into the even
+ * one, recursive halving over pp equal pieces leaves piece v at virtual
+ * rank v, a binomial gather among the pp ranks brings them to the root.
+ * Every rank works in tmp, so the inputs of ranks other than the root
+ * stay as they were. (MPICH halves at distance 1 first and gathers from
+ * distance pp/2; the other order here moves the same bytes.) */
 static CvError gen_reduce_rsg(const AlgoArgs *args, Schedule *s)
 {
     const CollCall *c = args->call;
     CvError e = algo_begin(args, s, "rabenseifner");
     if (e)
         return e;
+    Cube cb = reduce_cube(c);
     sched_tmp_all(s, c->count);
     copy_input(s, BUF_TMP, 0);
-    emit_halving_reducescatter(s, c->count, BUF_TMP, 0, "reduce-scatter");
-    emit_binomial_gather(s, c->root, c->count, BUF_TMP, 0, "gather");
+    cube_fold(s, &cb, XFER_REDUCE, false, FOLD_ALL, "fold-in");
+    cube_halving(s, &cb, "reduce-scatter");
+    cube_gather(s, &cb, c->root);
     copy_output(s, BUF_TMP, 0);
     return sched_end(s);
 }
 
-/* Elements of the blocks of root-relative ranks [lo, hi) of n elements;
- * the range wraps around at rank p - 1. */
-static size_t vrange_elems(size_t n, int p, int root, int lo, int hi)
+/* Elements of the pieces of virtual ranks [lo, hi) counted from vroot. */
+static size_t pieces_elems(const Cube *c, int vroot, int lo, int hi)
 {
     size_t e = 0;
     while (lo < hi) {
-        int r = rrank(lo, root, p), k = hi - lo < p - r ? hi - lo : p - r;
-        e += blk_off(n, p, r + k) - blk_off(n, p, r);
+        int u = rrank(lo, vroot, c->pp), k = num_min(hi - lo, c->pp - u);
+        e += cube_bound(c, u + k) - cube_bound(c, u);
         lo += k;
     }
     return e;
 }
 
-/* A binomial gather of n elements: at distance m vrank v (an odd multiple
- * of m) sends its subtree's blocks [v, v + m) to v - m. */
-static void cost_gather(const CollCall *c, size_t n, CostTerms *t)
+/* cube_gather's steps: at distance m the busiest sender's pieces. */
+static void cost_gather(CostTerms *t, const Cube *c, int root, size_t ts)
 {
-    int p = c->nranks;
-    for (int m = 1; m < p; m *= 2) {
+    int vroot = cube_virt(c, root);
+    if (vroot < 0) { /* piece 0 to the root first */
+        cost_step(t, cube_bound(c, 1) * ts, 0);
+        vroot = 0;
+    }
+    for (int m = 1; m < c->pp; m *= 2) {
         size_t most = 0;
-        for (int v = m; v < p; v += 2 * m) {
-            size_t e = vrange_elems(n, p, c->root, v, v + m < p ? v + m : p);
+        for (int w = m; w < c->pp; w += 2 * m) {
+            size_t e = pieces_elems(c, vroot, w, num_min(w + m, c->pp));
             most = e > most ? e : most;
         }
-        cost_step(t, most * dtype_size(c->dtype), 0);
+        cost_step(t, most * ts, 0);
     }
 }
 
 static void cost_reduce_rsg(const CollCall *c, CostTerms *out)
 {
+    Cube cb = reduce_cube(c);
+    size_t ts = dtype_size(c->dtype);
     *out = (CostTerms){0};
-    cost_halving(c, c->count, out);
-    cost_gather(c, c->count, out);
+    cost_fold(out, &cb, FOLD_ALL, true, ts);
+    cost_cube(out, &cb, true, ts);
+    cost_gather(out, &cb, c->root, ts);
 }
 
 static const AlgoInfo reduce_rsg = {
@@ -502,7 +637,13 @@ static const AlgoInfo reduce_rsg = {
     .summary = "recursive-halving reduce-scatter, binomial gather to the "
                "root",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
-    .constraints = FOLD_CONSTRAINTS ", any root",
+    .formula_other = "p not a power of two: (2F+1)a + "
+                     "(2(p'-1)/p' + 1) nb + (1 + (p'-1)/p') ng, p' the "
+                     "largest power of two <= p, F = log2 p'; a root folded "
+                     "out (odd, < 2(p-p')) adds a + n/p' b",
+    .constraints = "any p (the first 2(p-p') ranks fold in pairs: 1 more "
+                   "step, 2 with the root folded out; p' the largest power "
+                   "of two <= p), any count, any root",
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_reduce_rsg,
     .cost = cost_reduce_rsg,
@@ -574,6 +715,8 @@ static const AlgoInfo ar_butterfly = {
     .aliases = "recursive-doubling rd",
     .summary = "partners at distance 1, 2, 4, ... swap and reduce it all",
     .formula = "log2(p)a + log2(p) nb + log2(p) ng",
+    .formula_other = "p not a power of two: (F+2)a + (F+2) nb + "
+                     "(F+1) ng, F = log2 p', p' the largest power of two <= p",
     .constraints = FOLD_CONSTRAINTS,
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_ar_butterfly,
@@ -611,6 +754,9 @@ static const AlgoInfo ar_hd = {
     .summary = "recursive-halving reduce-scatter, recursive-doubling "
                "all-gather",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
+    .formula_other = "p not a power of two: (2F+2)a + "
+                     "(2(p'-1)/p' + 2) nb + (1 + (p'-1)/p') ng, F = log2 p', "
+                     "p' the largest power of two <= p",
     .constraints = FOLD_CONSTRAINTS,
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_ar_hd,
@@ -683,6 +829,9 @@ static const AlgoInfo a2a_bruck = {
     .summary = "rotate, ceil(log2 p) steps of the blocks with bit k set, "
                "rotate back",
     .formula = "ceil(log2 p)a + log2(p) n/2 b",
+    .formula_other = "p not a power of two: ceil(log2 p)a + B n/p b, "
+                     "B the set bits of 0, 1, .., p-1 (the blocks step k "
+                     "sends: those whose index has bit k set)",
     .constraints = "any p, any count; tmp of p blocks",
     .shape = SHAPE_HYPERCUBE,
     .generate = gen_a2a_bruck,

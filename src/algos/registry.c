@@ -66,6 +66,12 @@ static int matches(const AlgoInfo *a, const char *name)
     return 0;
 }
 
+const char *algo_formula(const AlgoInfo *a, int p)
+{
+    bool pow2 = p > 0 && (p & (p - 1)) == 0;
+    return !pow2 && a->formula_other ? a->formula_other : a->formula;
+}
+
 const AlgoInfo *algo_find(CollKind k, const char *name)
 {
     for (size_t f = 0; name && f < NFAMILIES; f++)

@@ -23,9 +23,10 @@ static const CliCmd list_cmd = {
              "where a is alpha (latency per message), b is beta (time per byte),\n"
              "g is gamma (time per byte reduced) and n is the size in bytes\n"
              "(nccl-tests meaning). An indented line under a row continues it:\n"
-             "what the algorithm needs (and, with -v, what it does; for those\n"
-             "made for a machine, the paper or library it comes from). Lines\n"
-             "starting with '#' are headers.",
+             "what the algorithm needs; the cost when p is not a power of two,\n"
+             "where it differs (the row's is then the power-of-two one); with\n"
+             "-v, what it does (for those made for a machine, the paper or\n"
+             "library it comes from). Lines starting with '#' are headers.",
     .opts = list_opts,
     .nopts = LIST_NOPTS,
     .max_pos = 1,
@@ -83,7 +84,8 @@ static void print_header(int only)
     printf("\n# formula: a = alpha (per message), b = beta (per byte), g = gamma "
            "(per byte reduced),\n#   n = the size in bytes (nccl-tests meaning), "
            "p = ranks\n# an indented line under a row continues it: what the "
-           "algorithm needs\n");
+           "algorithm needs, its cost when p is not a power of two where "
+           "that differs\n");
 }
 
 static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
@@ -93,6 +95,8 @@ static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
            dflt ? "yes" : "no", w->aliases, *a->aliases ? a->aliases : "-",
            a->formula);
     printf("    needs: %s\n", a->constraints);
+    if (a->formula_other)
+        printf("    %s\n", a->formula_other);
     if (verbose)
         printf("    about: %s; drawn as %s\n", a->summary,
                a->shape < SHAPE_COUNT ? shape_names[a->shape] : "?");

@@ -438,7 +438,7 @@ static void model_header(Model *m, size_t last_count)
             ModelParams mp = model_params(m, m->fp[i]);
             printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name,
                    m->steps[i], cost_time(&closed, &mp) * 1e6,
-                   m->algos[i]->formula);
+                   algo_formula(m->algos[i], c->nranks));
         }
     }
     printf("# %12s %12s", "size", "count");

@@ -377,7 +377,7 @@ static CvError text_end(Trace *t, const Totals *to)
     bool flat = t->mach.kind == MACHINE_FULL || t->mach.kind == MACHINE_BUS;
     text_terms(t->out, flat ? "closed form" : "closed form (on full, --alpha --beta)",
                &to->closed, trace_time_of(t, &to->closed));
-    sink_printf(t->out, "#   %s\n", t->algo->formula);
+    sink_printf(t->out, "#   %s\n", algo_formula(t->algo, t->call.nranks));
     text_terms(t->out, flat ? "lower bound" : "lower bound (on full)", &to->bound,
                trace_time_of(t, &to->bound));
     text_check(t, to);

@@ -89,8 +89,11 @@ static const char *const core_words[] = {
     N_("a torus, mesh or ring (-T)"),
     N_("any p (2(p-p') extra ranks fold in and out: 2 more steps, p' the "
        "largest power of two <= p), any count"),
-    N_("any p (2(p-p') extra ranks fold in and out: 2 more steps, p' the "
-       "largest power of two <= p), any count, any root"),
+    N_("any p (not a power of two: the ranks that got a cut subtree pass "
+       "it on, more steps), any count"),
+    N_("any p (the first 2(p-p') ranks fold in pairs: 1 more step, 2 with "
+       "the root folded out; p' the largest power of two <= p), any count, "
+       "any root"),
     N_("any p, any count"),
     N_("any p, any count (blocks of ceil(count/p) set the pace)"),
     N_("any p, any count (closed form exact when p divides count)"),
@@ -111,7 +114,8 @@ static const char *const core_words[] = {
     N_("copy-in"), N_("copy-out"), N_("copy"), N_("save"),
     N_("reduce-scatter"), N_("all-gather"), N_("broadcast"), N_("reduce"),
     N_("scatter"), N_("gather"), N_("gather-all"), N_("exchange"),
-    N_("fold-in"), N_("fold-out"), N_("pipeline"), N_("rotate"),
+    N_("fold-in"), N_("fold-out"), N_("pass-on"), N_("to-root"),
+    N_("pipeline"), N_("rotate"),
     N_("rotate back"), N_("shift"), N_("reduce up"), N_("broadcast down"),
     N_("reduce up, broadcast down"), N_("load-reduce"), N_("multicast"),
     N_("reduce-scatter x"), N_("reduce-scatter y"), N_("reduce-scatter z"),
