@@ -125,7 +125,7 @@ MPI_TOOLS := $(if $(filter 1,$(MPI)),$(BUILD)/tests/mpi_sweep)
 LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
-.PHONY: all run test tests check layers bench bench-mpi install uninstall \
+.PHONY: all run test tests check layers bench bench-mpi bench-osu install uninstall \
         clean help deps fuzz fuzz-run pot test-gpu test-nightly
 all: $(BIN) $(MPI_BIN)
 tests: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(TEST_BINS)
@@ -330,6 +330,17 @@ bench: $(BIN) $(BENCH_BINS)
 # BENCH_ARGS are run.sh's options, e.g. BENCH_ARGS="-q".
 bench-mpi:
 	$(Q)sh bench/run.sh $(BENCH_ARGS)
+
+# MPI's own collective timed as OSU times it (bench/mpi/osu_ref.c, built
+# with mpicc), the reference of collviz-mpi's `mpi` row; bench-osu runs
+# bench/mpi_osu.sh (BENCH_ARGS are its options, e.g. BENCH_ARGS="-r 3").
+$(BUILD)/bench/osu_ref: bench/mpi/osu_ref.c
+	$(call say,MPICC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -o $@ $<
+
+bench-osu: $(BUILD)/bench/osu_ref $(MPI_BIN)
+	$(Q)sh bench/mpi_osu.sh -B $(BUILD) $(BENCH_ARGS)
 
 # run and test see to the system packages once, first, then build.
 run: deps

@@ -89,6 +89,14 @@ void mpi_watch_poke(void)
                               memory_order_relaxed);
 }
 
+void mpi_watch_allow(double per_call_s, int calls)
+{
+    long t = atomic_load(&watch.timeout_s);
+    double more = calls * (per_call_s > 0 ? per_call_s : (double)t);
+    if (atomic_load_explicit(&watch.deadline, memory_order_relaxed))
+        atomic_store(&watch.deadline, now_ns() + (long long)((t + more) * 1e9));
+}
+
 /* ------------------------------------------------------------ commands */
 
 /* The sentence for error e of command `what` from some process. */

@@ -72,6 +72,9 @@ typedef struct MpiRank {
                              instead of its destination's values, or NULL */
     const unsigned char **via; /* [per xf] where a send reads the input
                              its source's copy holds, or NULL */
+    double call_s;        /* the slowest known call of MPI's own
+                             collective for this load (native.c: the
+                             watchdog's pace), 0: none yet */
     struct MpiRank *next; /* the process's other executors */
 } MpiRank;
 
@@ -156,6 +159,10 @@ void mpi_native_why(const CollCall *c, char *why, size_t len);
 
 /* exec_mpi.c: rank 0 tells its watchdog that the job moves on. */
 void mpi_watch_poke(void);
+/* exec_mpi.c: rank 0's watchdog waits `calls` times per_call_s (or, where
+ * that is 0, the timeout per call) more than the timeout from now: a loop
+ * that does not poke it. No-op on the other processes. */
+void mpi_watch_allow(double per_call_s, int calls);
 
 /* Under mpirun, before MPI starts: fork; the parent keeps the child
  * (keeper.c) and never returns, the child returns and does the work. */
