@@ -121,7 +121,8 @@ BIN       := $(BUILD)/collviz
 MPI_SRCS  := $(if $(filter 1,$(MPI)),$(wildcard src/mpi/*.c))
 MPI_OBJS  := $(MPI_SRCS:%.c=$(BUILD)/%.o)
 MPI_BIN   := $(if $(filter 1,$(MPI)),$(BUILD)/collviz-mpi)
-MPI_TOOLS := $(if $(filter 1,$(MPI)),$(BUILD)/tests/mpi_sweep)
+MPI_TOOLS := $(if $(filter 1,$(MPI)),$(BUILD)/tests/mpi_sweep \
+               $(BUILD)/tests/mpi_loop_trace)
 LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
@@ -265,6 +266,7 @@ $(BUILD)/tests/test_hostile_cli $(BUILD)/tests/test_ui_learn: | $(FAKE_CUDA) $(P
 # Every object and generated file is rebuilt when the configuration changes.
 $(CORE_OBJS) $(UI_OBJS) $(MPI_OBJS) $(BUILD)/src/main.o $(BUILD)/src/main-mpi.o \
 $(TEST_BINS:%=%.o) $(BENCH_BINS:%=%.o) $(BUILD)/tests/mpi/sweep.o \
+$(BUILD)/tests/mpi/loop_trace.o \
 $(FAKE_CUDA) $(GPU_PTX): $(CONFIG)
 
 $(LIB): $(CORE_OBJS)
@@ -287,6 +289,17 @@ $(BUILD)/tests/mpi_sweep: $(BUILD)/tests/mpi/sweep.o \
         $(filter-out %/mpi_main.o,$(MPI_OBJS)) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+	    $(filter %.a,$^) $(REQ_LDLIBS)
+
+# The native row's timed loop, by the calls it makes: MPI's through the
+# profiling interface (the program defines them), the backend's own
+# through the linker's --wrap.
+LOOP_WRAPS := mpi_watch_poke mpi_watch_allow mpi_rank_finish mpi_rank_native
+$(BUILD)/tests/mpi_loop_trace: $(BUILD)/tests/mpi/loop_trace.o \
+        $(filter-out %/mpi_main.o,$(MPI_OBJS)) $(LIB)
+	$(call say,LINK,$@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) \
+	    $(LOOP_WRAPS:%=-Wl,--wrap=%) -o $@ $(filter %.o,$^) \
 	    $(filter %.a,$^) $(REQ_LDLIBS)
 
 # The backends' conformance suite (tests/conformance.c), in each
