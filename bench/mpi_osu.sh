@@ -46,8 +46,7 @@ for b in "$ref" "$cv"; do
 done
 tmp=$(mktemp -d /tmp/collviz-osu.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT INT TERM
-# collviz's own calibrations stay out of the user's cache (-T full: no
-# calibration is needed for the row)
+# collviz's own calibrations stay out of the user's cache
 export XDG_CACHE_HOME="$tmp/cache"
 
 # bytes N: N (K, M, G: powers of 1024) in bytes.
@@ -79,7 +78,7 @@ ref_us() {
 }
 row_us() {
     $launcher -np "$2" "$cv" perf "$1" -B mpi -a mpi -p "$2" -b "$3" -e "$3" \
-        -n "$4" -w "$5" -T full --csv 2>"$tmp/err" |
+        -n "$4" -w "$5" --csv 2>"$tmp/err" |
         awk -F, '$1 == "mpi" && $10 == 0 { print $7 }'
 }
 # one ROUND COLL P BYTES: one pair, as "COLL P BYTES ROUND REF ROW".
@@ -128,6 +127,12 @@ report() {
     echo "# launcher: $launcher; float, sum, out of place, root 0"
     echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
     : > "$tmp/pairs.txt"
+    # perf prices every row with a calibration: one quick one per rank
+    # count first, so that no timed job calibrates
+    for p in $ranks; do
+        $launcher -np "$p" "$cv" calibrate -B mpi -p "$p" --quick > /dev/null 2>&1 ||
+            echo "# (the quick calibration at $p ranks failed; perf calibrates itself)"
+    done
     r=1
     while [ $r -le "$rounds" ]; do
         echo "mpi_osu.sh: round $r of $rounds ($(cut -d' ' -f1 /proc/loadavg))" >&2

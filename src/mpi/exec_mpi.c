@@ -4,11 +4,14 @@
  *
  * Rank 0 may hold several executors (the TUI's scene and its worker, in
  * two threads): one lock makes their operations take turns, and MPI runs
- * with MPI_THREAD_SERIALIZED. A process that hangs (or a host or network
+ * with MPI_THREAD_SERIALIZED there (perf and calibrate, one thread:
+ * MPI_THREAD_SINGLE, world.c). A process that hangs (or a host or network
  * that stops) would leave rank 0 waiting in MPI forever: the watchdog, a
  * thread that calls no MPI, ends the run with one sentence and status 1
  * when an operation makes no progress (no step, no call ends) for the
- * backend's timeout. A process that dies makes mpirun end the job; rank
+ * backend's timeout; a timed loop of MPI's own collective, which must
+ * hold nothing but its calls, is allowed its length beforehand instead
+ * (mpi_watch_allow). A process that dies makes mpirun end the job; rank
  * 0 then says so (world.c). */
 #include <errno.h>
 #include <pthread.h>
