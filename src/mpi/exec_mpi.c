@@ -96,6 +96,7 @@ void mpi_watch_allow(double per_call_s, int calls)
 {
     long t = atomic_load(&watch.timeout_s);
     double more = calls * (per_call_s > 0 ? per_call_s : (double)t);
+    more = more < 1e9 ? more : 1e9; /* 30 years: the clock's ns stay in range */
     if (atomic_load_explicit(&watch.deadline, memory_order_relaxed))
         atomic_store(&watch.deadline, now_ns() + (long long)((t + more) * 1e9));
 }
