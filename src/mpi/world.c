@@ -99,22 +99,15 @@ static int host_facts(void)
                            mpi_world.ctl);
     if (rc == MPI_SUCCESS)
         describe(all, mpi_world.size);
-    if (rc == MPI_SUCCESS && mpi_world.rank == 0 &&
-        (mpi_world.local_pids = calloc((size_t)mpi_world.size, sizeof(int))))
-        for (int r = 1; r < mpi_world.size; r++)
-            if (!strcmp(all[r].name, all[0].name) && all[r].pid > 0)
-                mpi_world.local_pids[mpi_world.nlocal++] = all[r].pid;
+    for (int r = 1; rc == MPI_SUCCESS && mpi_watch && r < mpi_world.size; r++)
+        if (!strcmp(all[r].name, all[0].name) && all[r].pid > 0 &&
+            mpi_watch->nlocal < MPI_WATCH_PIDS)
+            mpi_watch->local_pids[mpi_watch->nlocal++] = all[r].pid;
     if (rc == MPI_SUCCESS && mpi_world.rank == 0)
         mpi_world.hosts = all; /* kept for the rank lines (exec_mpi.c) */
     else
         free(all);
     return rc;
-}
-
-void mpi_kill_local(void)
-{
-    for (int i = 0; i < mpi_world.nlocal; i++)
-        kill((pid_t)mpi_world.local_pids[i], SIGKILL);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -288,8 +281,8 @@ int mpi_launch(int argc, char **argv, int (*body)(int argc, char **argv),
     if (!under_mpirun())
         return body(argc, argv);
     mpi_keeper();
-    /* SINGLE where one thread uses the backend: rank 0's watchdog is a
-       thread too, but one that never calls MPI (exec_mpi.c) */
+    /* SINGLE where one thread uses the backend (rank 0's watchdog is its
+       keeper, another process: keeper.c) */
     int level = one_thread ? MPI_THREAD_SINGLE : MPI_THREAD_SERIALIZED;
     int prov = start(&argc, &argv, level);
     if (prov < 0) {
