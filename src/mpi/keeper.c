@@ -116,19 +116,40 @@ static _Noreturn void hung(pid_t pid, const Tty *tty)
     _exit(1);
 }
 
-/* Wait for the child into *st; rank 0's keeper (watch) looks at the
- * watchdog's deadline every 50 ms meanwhile. */
+static long long now_ns(void)
+{
+    return (long long)(mono_now_s() * 1e9);
+}
+
+/* Wait for the child's end into *st. Rank 0's keeper (watch) looks at
+ * the watchdog's deadline every 50 ms meanwhile, except while the child
+ * is stopped (job control: the TUI suspended), whose time it adds to the
+ * deadline when the child goes on, as a thread of the stopped process
+ * would not have counted it. */
 static pid_t wait_child(pid_t pid, int *st, bool watch, const Tty *tty)
 {
+    int flags = watch ? WNOHANG | WUNTRACED | WCONTINUED : 0;
+    long long stopped = 0; /* when the child stopped; 0: it runs */
     for (;;) {
-        pid_t got = waitpid(pid, st, watch ? WNOHANG : 0);
-        if (got > 0 || (got < 0 && errno != EINTR))
+        pid_t got = waitpid(pid, st, flags);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got > 0 && WIFSTOPPED(*st)) {
+            stopped = now_ns();
+            continue;
+        }
+        if (got > 0 && WIFCONTINUED(*st)) {
+            if (stopped && atomic_load(&mpi_watch->deadline))
+                atomic_fetch_add(&mpi_watch->deadline, now_ns() - stopped);
+            stopped = 0;
+            continue;
+        }
+        if (got != 0)
             return got;
-        long long d = watch ? atomic_load(&mpi_watch->deadline) : 0;
-        if (d && (long long)(mono_now_s() * 1e9) >= d)
+        long long d = atomic_load(&mpi_watch->deadline);
+        if (d && !stopped && now_ns() >= d)
             hung(pid, tty);
-        if (got == 0)
-            nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
+        nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
     }
 }
 
