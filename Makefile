@@ -121,11 +121,12 @@ BIN       := $(BUILD)/collviz
 MPI_SRCS  := $(if $(filter 1,$(MPI)),$(wildcard src/mpi/*.c))
 MPI_OBJS  := $(MPI_SRCS:%.c=$(BUILD)/%.o)
 MPI_BIN   := $(if $(filter 1,$(MPI)),$(BUILD)/collviz-mpi)
-MPI_TOOLS := $(if $(filter 1,$(MPI)),$(BUILD)/tests/mpi_sweep)
+MPI_TOOLS := $(if $(filter 1,$(MPI)),$(BUILD)/tests/mpi_sweep \
+               $(BUILD)/tests/mpi_loop_trace)
 LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
-.PHONY: all run test tests check layers bench bench-mpi install uninstall \
+.PHONY: all run test tests check layers bench bench-mpi bench-osu install uninstall \
         clean help deps fuzz fuzz-run pot test-gpu test-nightly
 all: $(BIN) $(MPI_BIN)
 tests: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(TEST_BINS)
@@ -265,6 +266,7 @@ $(BUILD)/tests/test_hostile_cli $(BUILD)/tests/test_ui_learn: | $(FAKE_CUDA) $(P
 # Every object and generated file is rebuilt when the configuration changes.
 $(CORE_OBJS) $(UI_OBJS) $(MPI_OBJS) $(BUILD)/src/main.o $(BUILD)/src/main-mpi.o \
 $(TEST_BINS:%=%.o) $(BENCH_BINS:%=%.o) $(BUILD)/tests/mpi/sweep.o \
+$(BUILD)/tests/mpi/loop_trace.o \
 $(FAKE_CUDA) $(GPU_PTX): $(CONFIG)
 
 $(LIB): $(CORE_OBJS)
@@ -287,6 +289,17 @@ $(BUILD)/tests/mpi_sweep: $(BUILD)/tests/mpi/sweep.o \
         $(filter-out %/mpi_main.o,$(MPI_OBJS)) $(LIB)
 	$(call say,LINK,$@)
 	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^) \
+	    $(filter %.a,$^) $(REQ_LDLIBS)
+
+# The native row's timed loop, by the calls it makes: MPI's through the
+# profiling interface (the program defines them), the backend's own
+# through the linker's --wrap.
+LOOP_WRAPS := mpi_watch_poke mpi_watch_allow mpi_rank_finish mpi_rank_native
+$(BUILD)/tests/mpi_loop_trace: $(BUILD)/tests/mpi/loop_trace.o \
+        $(filter-out %/mpi_main.o,$(MPI_OBJS)) $(LIB)
+	$(call say,LINK,$@)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(CFLAGS) $(LDFLAGS) \
+	    $(LOOP_WRAPS:%=-Wl,--wrap=%) -o $@ $(filter %.o,$^) \
 	    $(filter %.a,$^) $(REQ_LDLIBS)
 
 # The backends' conformance suite (tests/conformance.c), in each
@@ -330,6 +343,17 @@ bench: $(BIN) $(BENCH_BINS)
 # BENCH_ARGS are run.sh's options, e.g. BENCH_ARGS="-q".
 bench-mpi:
 	$(Q)sh bench/run.sh $(BENCH_ARGS)
+
+# MPI's own collective timed as OSU times it (bench/mpi/osu_ref.c, built
+# with mpicc), the reference of collviz-mpi's `mpi` row; bench-osu runs
+# bench/mpi_osu.sh (BENCH_ARGS are its options, e.g. BENCH_ARGS="-r 3").
+$(BUILD)/bench/osu_ref: bench/mpi/osu_ref.c
+	$(call say,MPICC,$<)
+	$(Q)mkdir -p $(@D)
+	$(Q)OMPI_CC=$(CC) $(MPICC) $(ALL_CFLAGS) -o $@ $<
+
+bench-osu: $(BUILD)/bench/osu_ref $(MPI_BIN)
+	$(Q)sh bench/mpi_osu.sh -B $(BUILD) $(BENCH_ARGS)
 
 # run and test see to the system packages once, first, then build.
 run: deps

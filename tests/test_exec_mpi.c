@@ -3,9 +3,10 @@
  * datatype x op, in and out of place, stepped, timed and MPI's own), perf
  * with MPI's own row, the TUI's scripted stepping on rank 0, and the
  * sentences and statuses of launching it wrong and of a process that
- * dies or hangs. Skipped, with the reason, where collviz-mpi was not
- * built or mpirun is missing. One mpirun per test: each costs about a
- * second on a small machine. */
+ * dies or hangs; and that the native row times MPI's collective alone.
+ * Skipped, with the reason, where collviz-mpi was not built or mpirun is
+ * missing. One mpirun per test: each costs about a second on a small
+ * machine. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -241,6 +242,28 @@ static void test_perf_native_row(void **state)
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
+}
+
+/* The native row's timed loop is MPI's collective back to back and
+ * nothing else (tests/mpi/loop_trace.c, by the calls every process
+ * makes, not by their times): every kind, in and out of place, at 2 and
+ * 3 ranks (a root other than 0). */
+static void test_native_loop_is_the_collective(void **state)
+{
+    static Run r;
+    (void)state;
+    need_mpi();
+    if (!have("tests/mpi_loop_trace"))
+        skip_because("tests/mpi_loop_trace was not built");
+    for (int p = 2; p <= 3; p++) {
+        char cmd[128];
+        snprintf(cmd, sizeof cmd, MPIRUN "%d $B/tests/mpi_loop_trace", p);
+        sh(&r, cmd);
+        if (r.rc || !strstr(r.out, "windows checked") ||
+            strstr(r.out, ": 0 windows") || strstr(r.err, "loop_trace:"))
+            fail_run(&r, "the native row's timed loop holds more than MPI's "
+                     "collective");
+    }
 }
 
 /* Field k (1-based) of the CSV line at `line`, or NULL. */
@@ -520,6 +543,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sweep_p3),
         cmocka_unit_test(test_sweep_p4),
         cmocka_unit_test(test_perf_native_row),
+        cmocka_unit_test(test_native_loop_is_the_collective),
         cmocka_unit_test(test_reduces_in_pieces),
         cmocka_unit_test(test_calibrate),
         cmocka_unit_test(test_tui_script),

@@ -4,11 +4,15 @@
  *
  * Rank 0 may hold several executors (the TUI's scene and its worker, in
  * two threads): one lock makes their operations take turns, and MPI runs
- * with MPI_THREAD_SERIALIZED. A process that hangs (or a host or network
- * that stops) would leave rank 0 waiting in MPI forever: the watchdog, a
- * thread that calls no MPI, ends the run with one sentence and status 1
- * when an operation makes no progress (no step, no call ends) for the
- * backend's timeout. A process that dies makes mpirun end the job; rank
+ * with MPI_THREAD_SERIALIZED there (perf and calibrate, one thread:
+ * MPI_THREAD_SINGLE, world.c). A process that hangs (or a host or network
+ * that stops) would leave rank 0 waiting in MPI forever: the watchdog,
+ * rank 0's keeper (keeper.c: a process, so that no thread runs beside
+ * rank 0's MPI calls), ends the run with one sentence and status 1 when
+ * an operation makes no progress (no step, no call ends) for the
+ * backend's timeout; a timed loop of MPI's own collective, which must
+ * hold nothing but its calls, is allowed its length beforehand instead
+ * (mpi_watch_allow). A process that dies makes mpirun end the job; rank
  * 0 then says so (world.c). */
 #include <errno.h>
 #include <pthread.h>
@@ -17,8 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "exec/mono.h"
 #include "mpi/mpi_impl.h"
@@ -43,50 +45,48 @@ static int next_id;
 
 /* ------------------------------------------------------------ watchdog */
 
-static struct {
-    pthread_once_t once;     /* the thread starts with the first open */
-    atomic_llong deadline;   /* ns on mono's clock; 0: nothing running */
-    atomic_long timeout_s;   /* the running operation's patience */
-    const char *_Atomic what; /* what is running, for the sentence */
-} watch = {.once = PTHREAD_ONCE_INIT};
+/* The watchdog itself is rank 0's keeper (keeper.c), which reads
+ * mpi_watch; here it is armed, pushed and disarmed. */
 
 static long long now_ns(void)
 {
     return (long long)(mono_now_s() * 1e9);
 }
 
-static void *watch_main(void *arg)
+/* Arm it for an operation: `what`, with timeout_s of patience. */
+static void watch_arm(const char *what, long timeout_s)
 {
-    (void)arg;
-    for (;;) {
-        nanosleep(&(struct timespec){.tv_nsec = 50000000}, NULL);
-        long long d = atomic_load(&watch.deadline);
-        if (!d || now_ns() < d)
-            continue;
-        fprintf(stderr, "collviz: %s on the mpi backend made no progress "
-                "for %ld s: a process of the job hung, or its host or "
-                "network stopped; the run stopped\n", atomic_load(&watch.what),
-                atomic_load(&watch.timeout_s));
-        fflush(stderr);
-        mpi_kill_local(); /* collviz's one line, and no line of Open MPI's */
-        _exit(1);
-    }
-    return NULL;
+    if (!mpi_watch)
+        return;
+    snprintf(mpi_watch->what, sizeof mpi_watch->what, "%s", what);
+    atomic_store(&mpi_watch->timeout_s, timeout_s);
+    atomic_store(&mpi_watch->deadline, now_ns() + timeout_s * 1000000000LL);
 }
 
-static void watch_start(void)
+static void watch_disarm(void)
 {
-    pthread_t t;
-    if (!pthread_create(&t, NULL, watch_main, NULL))
-        pthread_detach(t);
+    if (mpi_watch)
+        atomic_store(&mpi_watch->deadline, 0);
 }
 
 void mpi_watch_poke(void)
 {
-    if (atomic_load_explicit(&watch.deadline, memory_order_relaxed))
-        atomic_store_explicit(&watch.deadline,
-                              now_ns() + atomic_load(&watch.timeout_s) * 1000000000LL,
+    if (mpi_watch &&
+        atomic_load_explicit(&mpi_watch->deadline, memory_order_relaxed))
+        atomic_store_explicit(&mpi_watch->deadline,
+                              now_ns() + atomic_load(&mpi_watch->timeout_s) *
+                                             1000000000LL,
                               memory_order_relaxed);
+}
+
+void mpi_watch_allow(double per_call_s, int calls)
+{
+    if (!mpi_watch || !atomic_load(&mpi_watch->deadline))
+        return;
+    long t = atomic_load(&mpi_watch->timeout_s);
+    double more = calls * (per_call_s > 0 ? per_call_s : (double)t);
+    more = more < 1e9 ? more : 1e9; /* 30 years: the clock's ns stay in range */
+    atomic_store(&mpi_watch->deadline, now_ns() + (long long)((t + more) * 1e9));
 }
 
 /* ------------------------------------------------------------ commands */
@@ -141,15 +141,13 @@ static CvError command(MpiExec *x, MpiCmd c, MpiDoArgs *arg, const char *what)
         e = exec_fail(&x->base, CV_ERR_BACKEND, "the mpi job failed earlier and cannot "
                  "run %s", what);
     } else {
-        atomic_store(&watch.what, what);
-        atomic_store(&watch.timeout_s, x->timeout_s);
-        atomic_store(&watch.deadline, now_ns() + x->timeout_s * 1000000000LL);
+        watch_arm(what, x->timeout_s);
         c.id = x->id;
         if (MPI_Bcast(&c, sizeof c, MPI_BYTE, 0, mpi_world.ctl) != MPI_SUCCESS)
             mpi_world.broken = true, e = CV_ERR_BACKEND;
         else
             e = mpi_do(&c, arg);
-        atomic_store(&watch.deadline, 0);
+        watch_disarm();
         e = said(x, e, what);
     }
     pthread_mutex_unlock(&turn);
@@ -191,7 +189,6 @@ static CvError mpi_open(Executor **out, int nranks, const ExecOptions *opt,
         snprintf(why, whylen, "out of memory opening the mpi backend");
         return CV_ERR_NOMEM;
     }
-    pthread_once(&watch.once, watch_start);
     exec_base_init(&x->base, &exec_mpi_ops, nranks);
     x->timeout_s = o.timeout;
     x->unalign = opt ? opt->unalign : 0;

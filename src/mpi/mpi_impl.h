@@ -13,6 +13,7 @@
 #define COLLVIZ_MPI_IMPL_H
 
 #include <mpi.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -73,6 +74,9 @@ typedef struct MpiRank {
                              instead of its destination's values, or NULL */
     const unsigned char **via; /* [per xf] where a send reads the input
                              its source's copy holds, or NULL */
+    double call_s;        /* the slowest known call of MPI's own
+                             collective for this load (native.c: the
+                             watchdog's pace), 0: none yet */
     struct MpiRank *next; /* the process's other executors */
 } MpiRank;
 
@@ -101,19 +105,32 @@ typedef struct {
     MpiRank *execs;       /* the open executors' states */
     MpiHostOf *hosts;     /* rank 0: every rank's host and process, by
                              rank (NULL elsewhere) */
-    int *local_pids;      /* rank 0: the processes of the other ranks on
-                             its host (their working processes, not their
-                             keepers), nlocal of them */
-    int nlocal;
 } MpiWorld;
 
-/* world.c: end the other ranks on rank 0's host at once (SIGKILL), before
- * rank 0 gives up on a hung job: a rank that mpirun later continues would
- * otherwise read the memory of a rank 0 that is gone and Open MPI would
- * print its own line beside collviz's one. Async-signal-safe. */
-void mpi_kill_local(void);
-
 extern MpiWorld mpi_world;
+
+#define MPI_WATCH_PIDS 256
+
+/* Rank 0's watchdog, in memory rank 0 shares with its keeper (keeper.c),
+ * which watches: no thread of rank 0 runs beside its MPI calls (one
+ * sleeping thread made a 64 MiB MPI_Bcast at 4 ranks on 2 cores take
+ * 27 ms instead of 16). exec_mpi.c arms and pushes it. */
+typedef struct {
+    atomic_llong deadline; /* ns on CLOCK_MONOTONIC; 0: nothing running */
+    atomic_long timeout_s; /* the running operation's patience */
+    char what[96];         /* what is running, for the sentence */
+    atomic_int nlocal;     /* the other ranks' working processes on rank
+                              0's host (world.c), which the keeper ends
+                              at once with a hung job: a rank that mpirun
+                              later continues would read the memory of a
+                              rank 0 that is gone, and Open MPI would
+                              print its own line beside collviz's one */
+    int local_pids[MPI_WATCH_PIDS];
+} MpiWatch;
+
+/* keeper.c: rank 0's watchdog state; NULL on the other processes and
+ * where rank 0 has no keeper (its fork failed): no watchdog then. */
+extern MpiWatch *mpi_watch;
 
 /* exec_mpi.c: the backend's operations on rank 0. */
 extern const ExecOps exec_mpi_ops;
@@ -158,8 +175,13 @@ CvError mpi_rank_native(MpiRank *m, int warmup, int iters, double *times);
 /* Why MPI's own collective cannot run call c ("" when it can). */
 void mpi_native_why(const CollCall *c, char *why, size_t len);
 
-/* exec_mpi.c: rank 0 tells its watchdog that the job moves on. */
+/* exec_mpi.c: rank 0 tells its watchdog that the job moves on (no-op
+ * without one). */
 void mpi_watch_poke(void);
+/* exec_mpi.c: rank 0's watchdog waits `calls` times per_call_s (or, where
+ * that is 0, the timeout per call) more than the timeout from now: a loop
+ * that does not poke it. No-op without a watchdog. */
+void mpi_watch_allow(double per_call_s, int calls);
 
 /* Under mpirun, before MPI starts: fork; the parent keeps the child
  * (keeper.c) and never returns, the child returns and does the work. */

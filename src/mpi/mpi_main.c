@@ -56,7 +56,16 @@ static int body(int argc, char **argv)
     return rc;
 }
 
+/* Whether the command uses the backend from one thread only: perf and
+ * calibrate measure in the thread that runs them (the TUI and the
+ * commands that may open it do not). */
+static bool one_thread(int argc, char **argv)
+{
+    return argc > 1 &&
+           (!strcmp(argv[1], "perf") || !strcmp(argv[1], "calibrate"));
+}
+
 int main(int argc, char **argv)
 {
-    return mpi_launch(argc, argv, body);
+    return mpi_launch(argc, argv, body, one_thread(argc, argv));
 }

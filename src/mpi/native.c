@@ -1,27 +1,40 @@
 /* native.c - MPI's own collectives (MPI_Bcast ... MPI_Alltoall) on the
- * loaded schedule's buffers, timed as the schedules are: the mpi
- * backend's `native` row.
+ * loaded schedule's buffers, timed as the OSU micro-benchmarks time them:
+ * the mpi backend's `native` row.
  *
  * Each rank passes the places coll_layout gives its input and output, so
  * that after one call the outputs hold the collective's result where the
- * schedules leave it. Where MPI's meaning differs, the difference is
- * part of the timed call, with one exception: an out-of-place broadcast's
- * root copies its input to its output once before the timed calls
- * (MPI_Bcast has one buffer and leaves the root's untouched), so that
- * the row times MPI_Bcast alone, as OSU does; MPI has no avg,
- * so avg is MPI_SUM followed by the division (as the schedules' finish);
- * in place, MPI_Reduce_scatter_block leaves a rank's result at the start
- * of its buffer, and it is moved to the rank's own block. half and
- * bfloat16, which MPI does not know, and sums of 8-bit integers reduce
- * with user-defined operations made from collviz's own kernels.
- * sendrecv is MPI_Sendrecv (to the right, from the left); hypercube,
- * which MPI has no call for, is MPI_Allgather: the same operation and
- * layout, by whichever algorithm the MPI library picks. */
+ * schedules leave it. The timed loop is MPI's collective and nothing
+ * else: warmup calls, one barrier, then the calls back to back between
+ * two reads of MPI_Wtime (a rank's time is the loop's over its calls; the
+ * row is the slowest rank's, world.c). Where MPI's meaning differs, the
+ * difference is made up outside the loop: an out-of-place broadcast's
+ * root copies its input to its output once before (MPI_Bcast has one
+ * buffer and leaves the root's untouched); MPI has no avg, so avg is
+ * MPI_SUM, divided once after the loop (as the schedules' finish); in
+ * place, MPI_Reduce_scatter_block leaves a rank's result at the start of
+ * its buffer, and it is moved to the rank's own block after the loop. So
+ * one call leaves the collective's result; repeated calls in place leave
+ * what they leave, as the schedules' do. half and bfloat16, which MPI
+ * does not know, and sums of 8-bit integers reduce with user-defined
+ * operations made from collviz's own kernels. sendrecv is MPI_Sendrecv
+ * (to the right, from the left); hypercube, which MPI has no call for, is
+ * MPI_Allgather: the same operation and layout, by whichever algorithm
+ * the MPI library picks.
+ *
+ * Nothing in the loop tells rank 0's watchdog (exec_mpi.c) that the job
+ * moves on: before the loop it is given the loop's length at the pace of
+ * the slowest warmup call (or of the last loop's), NATIVE_PATIENCE times
+ * over, on top of the backend's timeout. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "mpi/mpi_impl.h"
+
+/* How many times the slowest warmup call each call of the timed loop may
+ * take before rank 0's watchdog counts the loop as hung. */
+#define NATIVE_PATIENCE 8.0
 
 /* MPI operations from reduce.c's kernels (inout = inout op in): over
  * half and bfloat16, which MPI does not know, and the sums of 8-bit
@@ -109,7 +122,7 @@ void mpi_native_why(const CollCall *c, char *why, size_t len)
 
 /* Pointers to rank r's input and output, as coll_layout places them. */
 typedef struct {
-    void *in, *out; /* input and output */
+    unsigned char *in, *out; /* input and output */
     bool same;      /* the input is the output (MPI_IN_PLACE) */
     size_t out_off; /* the output's offset in its buffer */
 } Places;
@@ -125,14 +138,16 @@ static Places places(const MpiRank *m)
     return p;
 }
 
-/* One call of MPI's collective for m's call. */
-static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
+/* One call of MPI's collective for m's call: the only thing the timed
+ * loop does (tests/mpi/loop_trace.c checks it). */
+static int one_call(const MpiRank *m, const Places *pl, MPI_Datatype t,
+                    MPI_Op op)
 {
     const CollCall *c = &m->call;
     MPI_Comm w = mpi_world.dat;
     int n = (int)c->count, root = c->root, me = m->me;
     void *in = c->in_place && (me == root || !coll_is_rooted(c->kind))
-                   ? MPI_IN_PLACE : pl->in;
+                   ? MPI_IN_PLACE : (void *)pl->in;
     switch (c->kind) {
     case COLL_BROADCAST: /* the root's output filled before (below) */
         return MPI_Bcast(pl->out, n, t, root, w);
@@ -147,15 +162,10 @@ static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
     case COLL_ALLGATHER:
     case COLL_HYPERCUBE: /* the same operation: MPI has no hypercube */
         return MPI_Allgather(in, n, t, pl->out, n, t, w);
-    case COLL_REDUCESCATTER: {
-        if (in != MPI_IN_PLACE)
-            return MPI_Reduce_scatter_block(in, pl->out, n, t, op, w);
-        unsigned char *base = (unsigned char *)pl->out - pl->out_off * m->es;
-        int rc = MPI_Reduce_scatter_block(MPI_IN_PLACE, base, n, t, op, w);
-        if (pl->out_off)
-            memmove(pl->out, base, c->count * m->es);
-        return rc;
-    }
+    case COLL_REDUCESCATTER: /* in place: the result at the buffer's start */
+        return MPI_Reduce_scatter_block(
+            in, in == MPI_IN_PLACE ? pl->out - pl->out_off * m->es : pl->out,
+            n, t, op, w);
     case COLL_ALLREDUCE:
         return MPI_Allreduce(in, pl->out, n, t, op, w);
     case COLL_ALLTOALL:
@@ -171,6 +181,45 @@ static int one_call(MpiRank *m, const Places *pl, MPI_Datatype t, MPI_Op op)
     return MPI_ERR_OTHER;
 }
 
+/* After the calls, what MPI's meaning leaves to do: an in-place
+ * reduce-scatter's result moved from the buffer's start to the rank's
+ * block, avg's division. */
+static CvError settle(MpiRank *m, const Places *pl)
+{
+    const CollCall *c = &m->call;
+    if (c->kind == COLL_REDUCESCATTER && c->in_place && pl->out_off)
+        memmove(pl->out, pl->out - pl->out_off * m->es, c->count * m->es);
+    return mpi_rank_finish(m);
+}
+
+/* The warmup calls, each timed: the slowest into *slowest (unchanged
+ * where there is none). */
+static int warm(const MpiRank *m, const Places *pl, MPI_Datatype t,
+                MPI_Op op, int warmup, double *slowest)
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++) {
+        double t0 = MPI_Wtime();
+        rc = one_call(m, pl, t, op);
+        double d = MPI_Wtime() - t0;
+        *slowest = i == 0 || d > *slowest ? d : *slowest;
+    }
+    return rc;
+}
+
+/* The timed loop: iters calls back to back after one barrier; this rank's
+ * mean per call into *mean. */
+static int timed_calls(const MpiRank *m, const Places *pl, MPI_Datatype t,
+                       MPI_Op op, int iters, double *mean)
+{
+    int rc = MPI_Barrier(mpi_world.dat);
+    double t0 = MPI_Wtime();
+    for (int i = 0; i < iters && rc == MPI_SUCCESS; i++)
+        rc = one_call(m, pl, t, op);
+    *mean = (MPI_Wtime() - t0) / iters;
+    return rc;
+}
+
 CvError mpi_rank_native(MpiRank *m, int warmup, int iters, double *times)
 {
     char why[160];
@@ -183,26 +232,22 @@ CvError mpi_rank_native(MpiRank *m, int warmup, int iters, double *times)
     bool made;
     int rc = mpi_op(m->call.dtype, m->call.op, &op, &made);
     /* out of place, a broadcast's root copies its input to its output once,
-       untimed: MPI_Bcast has one buffer and leaves the root's as it is, so
-       the timed calls are MPI_Bcast's alone, as OSU times it */
+       untimed: MPI_Bcast has one buffer and leaves the root's as it is */
     if (m->call.kind == COLL_BROADCAST && m->me == m->call.root && !pl.same)
         memcpy(pl.out, pl.in, m->call.count * m->es);
-    for (int i = 0; i < warmup && rc == MPI_SUCCESS; i++)
-        if ((rc = one_call(m, &pl, t, op)) == MPI_SUCCESS)
-            mpi_rank_finish(m);
     if (rc == MPI_SUCCESS)
-        rc = MPI_Barrier(mpi_world.dat);
-    double t0 = MPI_Wtime();
-    for (int i = 0; i < iters && rc == MPI_SUCCESS; i++) {
-        if ((rc = one_call(m, &pl, t, op)) == MPI_SUCCESS)
-            mpi_rank_finish(m);
-        if (m->me == 0)
-            mpi_watch_poke();
-    }
-    times[0] = (MPI_Wtime() - t0) / iters;
+        rc = warm(m, &pl, t, op, warmup, &m->call_s);
+    /* the watchdog's patience: the loop at the pace of its slowest known
+       call (0: none known yet, the timeout per call) */
+    mpi_watch_allow(NATIVE_PATIENCE * m->call_s, iters);
+    times[0] = 0;
+    if (rc == MPI_SUCCESS)
+        rc = timed_calls(m, &pl, t, op, iters, &times[0]);
+    mpi_watch_poke();
     if (made)
         MPI_Op_free(&op);
     if (rc != MPI_SUCCESS)
         mpi_world.broken = true;
-    return rc == MPI_SUCCESS ? CV_OK : CV_ERR_BACKEND;
+    m->call_s = times[0] > m->call_s ? times[0] : m->call_s;
+    return rc == MPI_SUCCESS ? settle(m, &pl) : CV_ERR_BACKEND;
 }

@@ -84,6 +84,7 @@ void mpi_rank_unload(MpiRank *m)
     m->tmp = NULL, m->src = NULL, m->rtmp = NULL, m->req = NULL;
     m->skip = NULL, m->init = NULL, m->via = NULL;
     m->loaded = false;
+    m->call_s = 0;
 }
 
 /* The schedule's arrays as every process receives them from rank 0. */
@@ -182,13 +183,22 @@ static CvError take_mine(MpiRank *m, const Wire *w, size_t nx,
     return m->req ? CV_OK : CV_ERR_NOMEM;
 }
 
+/* n bytes (and one more) at the start of a page, as the OSU benchmarks
+ * and nccl-tests' device allocations place buffers (nccl-tests' -u adds
+ * its offset on top); NULL when out of memory. */
+static unsigned char *page_alloc(size_t n)
+{
+    void *p = NULL;
+    return posix_memalign(&p, 4096, n + 1) ? NULL : p;
+}
+
 /* Allocate this rank's buffers, stage and scratch. */
 static CvError alloc_bufs(MpiRank *m, const Wire *w, size_t stage_b,
                           size_t tmp_b, size_t unalign)
 {
     for (int b = 0; b < BUF_COUNT; b++) {
         m->bufsize[b] = w->bufsize[(size_t)m->me * BUF_COUNT + b];
-        m->base[b] = malloc((m->bufsize[b] + unalign) * m->es + 1);
+        m->base[b] = page_alloc((m->bufsize[b] + unalign) * m->es);
         if (!m->base[b])
             return CV_ERR_NOMEM;
         m->buf[b] = m->base[b] + unalign * m->es;

@@ -99,22 +99,15 @@ static int host_facts(void)
                            mpi_world.ctl);
     if (rc == MPI_SUCCESS)
         describe(all, mpi_world.size);
-    if (rc == MPI_SUCCESS && mpi_world.rank == 0 &&
-        (mpi_world.local_pids = calloc((size_t)mpi_world.size, sizeof(int))))
-        for (int r = 1; r < mpi_world.size; r++)
-            if (!strcmp(all[r].name, all[0].name) && all[r].pid > 0)
-                mpi_world.local_pids[mpi_world.nlocal++] = all[r].pid;
+    for (int r = 1; rc == MPI_SUCCESS && mpi_watch && r < mpi_world.size; r++)
+        if (!strcmp(all[r].name, all[0].name) && all[r].pid > 0 &&
+            mpi_watch->nlocal < MPI_WATCH_PIDS)
+            mpi_watch->local_pids[mpi_watch->nlocal++] = all[r].pid;
     if (rc == MPI_SUCCESS && mpi_world.rank == 0)
         mpi_world.hosts = all; /* kept for the rank lines (exec_mpi.c) */
     else
         free(all);
     return rc;
-}
-
-void mpi_kill_local(void)
-{
-    for (int i = 0; i < mpi_world.nlocal; i++)
-        kill((pid_t)mpi_world.local_pids[i], SIGKILL);
 }
 
 /* ------------------------------------------------------------ commands */
@@ -266,13 +259,13 @@ static void serve(void)
     }
 }
 
-static int start(int *argc, char ***argv)
+static int start(int *argc, char ***argv, int level)
 {
     int prov = 0;
     /* A crash ends with the keeper's one sentence, not Open MPI's
      * backtrace of the signal (unless the user asks for it). */
     setenv("OMPI_MCA_opal_signal", "", 0);
-    if (MPI_Init_thread(argc, argv, MPI_THREAD_SERIALIZED, &prov) != MPI_SUCCESS)
+    if (MPI_Init_thread(argc, argv, level, &prov) != MPI_SUCCESS)
         return -1;
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &mpi_world.rank);
@@ -285,12 +278,16 @@ static int start(int *argc, char ***argv)
     return host_facts() == MPI_SUCCESS ? prov : -1;
 }
 
-int mpi_launch(int argc, char **argv, int (*body)(int argc, char **argv))
+int mpi_launch(int argc, char **argv, int (*body)(int argc, char **argv),
+               bool one_thread)
 {
     if (!under_mpirun())
         return body(argc, argv);
     mpi_keeper();
-    int prov = start(&argc, &argv);
+    /* SINGLE where one thread uses the backend (rank 0's watchdog is its
+       keeper, another process: keeper.c) */
+    int level = one_thread ? MPI_THREAD_SINGLE : MPI_THREAD_SERIALIZED;
+    int prov = start(&argc, &argv, level);
     if (prov < 0) {
         fprintf(stderr, "collviz: MPI could not start this process of the "
                 "job (MPI_Init_thread failed)\n");
@@ -303,7 +300,7 @@ int mpi_launch(int argc, char **argv, int (*body)(int argc, char **argv))
         MPI_Finalize();
         return 0;
     }
-    if (prov >= MPI_THREAD_SERIALIZED)
+    if (prov >= level)
         exec_provide(&exec_mpi_ops);
     signal(SIGTERM, on_term);
     int rc = body(argc, argv);

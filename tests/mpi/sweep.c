@@ -143,5 +143,5 @@ static int sweep(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-    return mpi_launch(argc, argv, sweep);
+    return mpi_launch(argc, argv, sweep, true);
 }
