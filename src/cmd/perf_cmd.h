@@ -75,6 +75,16 @@ const char *perf_program_name(CollKind k);
  * run every rank in one process, mpi one in each). */
 int perf_ranks_per_process(const Run *r);
 
+/* nccl-tests' device number and kind of a rank's unit ("cpu 3", "device 0
+ * NAME"): the CPU or the device, else `rank`, its place in its process;
+ * *kind "cpu" or "gpu". */
+int perf_unit_number(const ExecRankWhere *w, int rank, const char **kind);
+
+/* Each algorithm's average busbw (its stride rows of rows[0 .. n); rows
+ * not measured have no name) as members of object `key`. */
+void perf_json_algo_avgs(JsonWriter *w, const char *key, const Run *r,
+                         const PerfRow *rows, size_t n);
+
 /* -J's document (perf_json_nccl.c): rows[0 .. n), the failure's
  * sentence (NULL: none), in nccl-tests' schema. */
 void perf_json_nccl(JsonWriter *w, const Run *r, const PerfRow *rows,

@@ -188,6 +188,19 @@ static void json_row(JsonWriter *w, const Run *r, const PerfRow *row)
     json_close(w);
 }
 
+void perf_json_algo_avgs(JsonWriter *w, const char *key, const Run *r,
+                         const PerfRow *rows, size_t n)
+{
+    json_object(w, key);
+    for (size_t i = 0; r->stride && i * r->stride < n; i++) {
+        size_t m = n - i * r->stride < r->stride ? n - i * r->stride : r->stride;
+        if (rows[i * r->stride].name)
+            json_fixed(w, rows[i * r->stride].name,
+                       perf_avg_busbw(rows + i * r->stride, m), 6);
+    }
+    json_close(w);
+}
+
 /* Finish the document w writes on out: CV_OK or why it could not be
  * written (*errnum: the write's errno). */
 static CvError json_end(JsonWriter *w, Sink *out, int *errnum)
@@ -229,14 +242,7 @@ static CvError write_json(FILE *f, const Run *r, const PerfRow *rows, size_t n,
     json_break(&w);
     json_fixed(&w, "avg_busbw", perf_avg_busbw(rows, n), 6);
     json_break(&w);
-    json_object(&w, "avg_busbw_by_algorithm"); /* -a all: each table's */
-    for (size_t i = 0; r->stride && i * r->stride < n; i++) {
-        size_t m = n - i * r->stride < r->stride ? n - i * r->stride : r->stride;
-        if (rows[i * r->stride].name)
-            json_fixed(&w, rows[i * r->stride].name,
-                       perf_avg_busbw(rows + i * r->stride, m), 6);
-    }
-    json_close(&w);
+    perf_json_algo_avgs(&w, "avg_busbw_by_algorithm", r, rows, n);
     if (failure) {
         json_break(&w);
         json_str(&w, "error", failure);

@@ -60,17 +60,16 @@ static void json_config(JsonWriter *w, const Run *r, int ngpus)
     json_close(w);
 }
 
-/* nccl-tests' devices list: one object per rank. */
+/* nccl-tests' devices list: one object per rank, numbered as the rank
+ * lines are (perf_unit_number). */
 static void json_devices(JsonWriter *w, const Run *r)
 {
+    int per = perf_ranks_per_process(r);
     json_array(w, "devices");
     for (int k = 0; r->where && k < r->pa->cfg.call.nranks; k++) {
         const ExecRankWhere *d = &r->where[k];
-        int dev = 0;
-        const char *kind = "cpu";
-        if (sscanf(d->unit, "cpu %d", &dev) != 1 &&
-            sscanf(d->unit, "device %d", &dev) == 1)
-            kind = "gpu";
+        const char *kind;
+        int dev = perf_unit_number(d, k % per, &kind);
         json_break(w);
         json_object(w, NULL);
         json_int(w, "rank", k);
@@ -173,14 +172,7 @@ static void json_summary(JsonWriter *w, const Run *r, const PerfRow *rows,
         json_bool(w, "okay", !perf_bw_low(avg, min));
     json_close(w);
     json_break(w);
-    json_object(w, "average_bus_bandwidth_by_algorithm");
-    for (size_t i = 0; r->stride && i * r->stride < n; i++) {
-        size_t m = n - i * r->stride < r->stride ? n - i * r->stride : r->stride;
-        if (rows[i * r->stride].name)
-            json_fixed(w, rows[i * r->stride].name,
-                       perf_avg_busbw(rows + i * r->stride, m), 6);
-    }
-    json_close(w);
+    perf_json_algo_avgs(w, "average_bus_bandwidth_by_algorithm", r, rows, n);
 }
 
 void perf_json_nccl(JsonWriter *w, const Run *r, const PerfRow *rows,

@@ -59,9 +59,7 @@ int perf_ranks_per_process(const Run *r)
     return procs > 0 && p % procs == 0 ? p / procs : p;
 }
 
-/* nccl-tests' device number and kind of a rank's unit ("cpu 3", "device 0
- * NAME"): the CPU or the device, else the rank's place in its process. */
-static int unit_number(const ExecRankWhere *w, int rank, const char **kind)
+int perf_unit_number(const ExecRankWhere *w, int rank, const char **kind)
 {
     int v;
     *kind = "cpu";
@@ -89,7 +87,7 @@ static void print_rank_lines(const Run *r)
     for (int k = 0; r->where && k < shown; k++) {
         const ExecRankWhere *w = &r->where[k];
         const char *kind;
-        int dev = unit_number(w, k % per, &kind);
+        int dev = perf_unit_number(w, k % per, &kind);
         printf("#  Rank %2d Group %2d Pid %6ld on %10s device %2d [%s] %s\n",
                k, 0, w->pid, w->host, dev, kind,
                w->unit[0] ? w->unit : "anywhere");
