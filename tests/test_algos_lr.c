@@ -329,6 +329,79 @@ static void test_chain_shape(void **state)
     }
 }
 
+/* --segment B: segments of B / es whole elements, so S = ceil(count /
+ * (B / es)) whatever p, one at least; S + p - 2 steps, the output right
+ * and the closed form the schedule's, over p 2..64 and counts p does not
+ * divide. */
+static void test_chain_segment(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_BROADCAST, "chain");
+    static const size_t counts[] = {1, 7, 100, 1001};
+    static const size_t segs_b[] = {4, 12, 400, 4096}; /* int32: 1, 3, 100, 1024 */
+    for (int p = 2; p <= 64; p += p < 8 ? 1 : 7)
+        for (size_t i = 0; i < 4; i++)
+            for (size_t j = 0; j < 4; j++) {
+                CollCall c = make_call(COLL_BROADCAST, p, counts[i], p / 2, 0);
+                c.segment = segs_b[j];
+                size_t el = segs_b[j] / 4, want = (counts[i] + el - 1) / el;
+                Schedule s;
+                assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+                if (chain_segs_sent(&s) != want ||
+                    comm_steps(&s) != want + (size_t)p - 2)
+                    fail_msg("%s, --segment %zu: %zu segments in %zu steps, "
+                             "want %zu in %zu", describe(a, &c), segs_b[j],
+                             chain_segs_sent(&s), comm_steps(&s), want,
+                             want + (size_t)p - 2);
+                check_sched(&s, describe(a, &c));
+                sched_fini(&s);
+                check_cost(a, &c);
+            }
+}
+
+/* The segments that minimise (S + p - 2)(a + n b / S), worked by hand.
+ * p = 16, 1 KiB, alpha 10 us, beta 1 ns/B: S* = sqrt(14 * 1024 * 1e-9 /
+ * 1e-5) = 1.197; S = 1 prices 15 (10 + 1.024) = 165.36 us, S = 2 16 (10 +
+ * 0.512) = 168.19. p = 8, 1 MiB of int32 (262144), alpha 1 us, beta 0.1
+ * ns/B: S* = sqrt(6 * 1048576 * 1e-4) = 25.08; S = 25 takes segments of
+ * ceil(262144 / 25) = 10486 elements (41944 bytes): 262144 = 25 * 10485 +
+ * 19, 31 steps, (31 * 10485 + 19 + 6) * 4 = 1300240 bytes, 161.024 us;
+ * S = 26: (32 * 10082 + 12 + 6) * 4 = 1290568 bytes, 32 + 129.0568 =
+ * 161.0568 us. */
+static void test_chain_best_segment(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_BROADCAST, "chain");
+    SegmentChoice sc;
+    CostTerms t;
+    CollCall c = make_call(COLL_BROADCAST, 16, 256, 0, 0);
+    ModelParams slow = {10e-6, 1e-9, 0};
+    assert_true(a->segments(&c, &slow, &sc));
+    assert_int_equal(sc.now, 15); /* the default rule: p - 1 */
+    assert_int_equal(sc.best, 1);
+    assert_int_equal(sc.best_bytes, 1024);
+    c.segment = sc.best_bytes;
+    a->cost(&c, &t);
+    assert_true(fabs(cost_time(&t, &slow) - 165.36e-6) < 1e-12);
+    c = make_call(COLL_BROADCAST, 8, 262144, 0, 0);
+    ModelParams fast = {1e-6, 1e-10, 0};
+    assert_true(a->segments(&c, &fast, &sc));
+    assert_int_equal(sc.now, 16); /* 1 MiB in 64 KiB */
+    assert_int_equal(sc.best, 25);
+    assert_int_equal(sc.best_bytes, 41944);
+    c.segment = sc.best_bytes;
+    a->cost(&c, &t);
+    assert_true(fabs(cost_time(&t, &fast) - 161.024e-6) < 1e-12);
+    assert_true(fabs(t.b - 1300240) < 1e-6 && t.a == 31);
+    c.segment = 10083 * 4; /* S = 26 */
+    a->cost(&c, &t);
+    assert_true(fabs(cost_time(&t, &fast) - 161.0568e-6) < 1e-12);
+    /* one rank cuts nothing; the algorithms without segments say none */
+    c.nranks = 1;
+    assert_false(a->segments(&c, &fast, &sc));
+    assert_null(algo_find(COLL_BROADCAST, "binomial")->segments);
+}
+
 /* Scatter-allgather: ceil(log2 p) scatter steps (the root sends in each),
  * then p - 1 ring steps to the right neighbour. */
 static void test_scag_shape(void **state)
@@ -555,6 +628,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_linear_shape),
         cmocka_unit_test(test_pairwise_shape),
         cmocka_unit_test(test_chain_shape),
+        cmocka_unit_test(test_chain_segment),
+        cmocka_unit_test(test_chain_best_segment),
         cmocka_unit_test(test_scag_shape),
         cmocka_unit_test(test_trivial),
         cmocka_unit_test(test_emitters_anywhere),

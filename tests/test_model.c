@@ -401,7 +401,7 @@ static void test_bound_holds(void **state)
  * is since the machine's own, model_machine_bound). Since then,
  * Rabenseifner's reduce and the recursive-doubling all-gather off a power
  * of two are MPICH's (their rows at 6 and 13 ranks), and each algorithm
- * prints its closed form for the row's p. */
+ * prints its closed form for the row's p, and the chain its segments. */
 static void test_textbook_unchanged(void **state)
 {
     (void)state;

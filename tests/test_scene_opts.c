@@ -55,6 +55,10 @@ static void test_good_lines(void **state)
                   &scene_limits_trace);
     assert_int_equal(sc.call.count, 3); /* 60 bytes = 5 blocks of 3 int32 */
     assert_int_equal(sc.call.op, OP_MAX);
+
+    sc = parse_ok("broadcast -a chain -p 4 -s 64 --segment 8",
+                  &scene_limits_trace);
+    assert_int_equal(sc.call.segment, 8);
 }
 
 /* The TUI's defaults: allreduce on 8 ranks at 64M; a default size that is
@@ -154,6 +158,10 @@ static void test_bad_lines_as_trace(void **state)
         "allreduce -p 4 -s 64 -T torus:4x4", /* a machine of 16 */
         "allreduce -p 4 -s 64 -T cube",      /* no such machine */
         "allreduce -p 4 -s 64 -T ring,x.bw=1", /* no class x */
+        "allreduce -p 4 -s 64 --segment 8",  /* ring cuts no segments */
+        "broadcast -a binomial -p 4 -s 64 --segment 8",
+        "broadcast -a chain -p 4 -s 64 --segment 2", /* not a float */
+        "broadcast -a chain -p 4 -s 64 --segment 1Q",
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         check_same_sentence(bad[i], &scene_limits_trace);

@@ -370,6 +370,7 @@ static void round_trip(const SceneStr *in)
         assert_int_equal(a->op, b->op);
     assert_int_equal(a->root, b->root);
     assert_int_equal(a->in_place, b->in_place);
+    assert_int_equal(a->segment, b->segment);
     assert_true(in->spec.bytes == out.spec.bytes);
     assert_string_equal(in->spec.machine.given, out.spec.machine.given);
     assert_int_equal(in->step, out.step);
@@ -400,7 +401,8 @@ static void test_scene_str(void **state)
                                      .op = j == 3 ? OP_MAX : OP_SUM,
                                      .root = coll_is_rooted(al->coll) ? p - 1
                                                                       : 0,
-                                     .in_place = in_place};
+                                     .in_place = in_place,
+                                     .segment = al->segments ? 4096u << j : 0};
             s.spec.algo = al;
             /* whole blocks: p * 8 bytes a block divides every size here */
             s.spec.bytes = j == 0 ? 64ull << 20 : (unsigned long long)p * 8 << (10 * j);

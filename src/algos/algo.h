@@ -29,6 +29,14 @@ typedef enum {
 
 struct AlgoInfo;
 
+/* The segments of an algorithm that cuts the vector into pieces. */
+typedef struct {
+    size_t now;        /* the segments it takes for the call */
+    size_t now_bytes;  /* the segment size that rule aims at */
+    size_t best;       /* the count whose closed form prices least */
+    size_t best_bytes; /* the --segment that gives it */
+} SegmentChoice;
+
 /* What a generator is asked: the call, the machine it is for, and the
  * entry generating (for what a table row carries). */
 typedef struct {
@@ -67,6 +75,12 @@ typedef struct AlgoInfo {
      * latency), for an algorithm whose schedule follows the machine's
      * shape; NULL: cost's on every machine it fits. */
     void (*cost_on)(const AlgoArgs *args, CostTerms *out);
+    /* For an algorithm whose segments --segment sets (CollCall.segment):
+     * its segments for call and the choice that minimises its closed form
+     * at mp; false when it cuts nothing (one rank, no elements). NULL:
+     * the algorithm takes no segment size. */
+    bool (*segments)(const CollCall *call, const ModelParams *mp,
+                     SegmentChoice *out);
 } AlgoInfo;
 
 /* Number of registered algorithms, and the i-th (grouped by collective). */
@@ -76,6 +90,12 @@ const AlgoInfo *algo_at(size_t i);
 /* The closed form in words that a's cost follows on p ranks: formula,
  * or formula_other where p is not a power of two and a has one. */
 const char *algo_formula(const AlgoInfo *a, int p);
+
+/* For an algorithm that takes --segment (AlgoInfo.segments), one line in
+ * words into buf: the segments it takes for call and the --segment that
+ * minimises its closed form at mp. false (buf empty) for the others. */
+bool algo_segment_text(const AlgoInfo *a, const CollCall *call,
+                       const ModelParams *mp, char *buf, size_t len);
 
 /* Find an algorithm of collective k by name or alias (case-insensitive). */
 const AlgoInfo *algo_find(CollKind k, const char *name);

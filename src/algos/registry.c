@@ -72,6 +72,25 @@ const char *algo_formula(const AlgoInfo *a, int p)
     return !pow2 && a->formula_other ? a->formula_other : a->formula;
 }
 
+bool algo_segment_text(const AlgoInfo *a, const CollCall *call,
+                       const ModelParams *mp, char *buf, size_t len)
+{
+    SegmentChoice sc;
+    if (len)
+        buf[0] = '\0';
+    if (!a->segments || !a->segments(call, mp, &sc))
+        return false;
+    char now[64];
+    if (call->segment)
+        snprintf(now, sizeof now, "--segment %zu", call->segment);
+    else
+        snprintf(now, sizeof now, "the rule above");
+    snprintf(buf, len, "S = %zu segments (%s); S = %zu minimises the "
+             "closed form at these alpha and beta: --segment %zu", sc.now,
+             now, sc.best, sc.best_bytes);
+    return true;
+}
+
 const AlgoInfo *algo_find(CollKind k, const char *name)
 {
     for (size_t f = 0; name && f < NFAMILIES; f++)

@@ -7,6 +7,8 @@
 #include "algos/algo.h"
 #include "algos/common.h"
 
+#include <math.h>
+
 /* ------------------------------------------------------------ emitters */
 
 /* Whether the groups are all ranks in order (rank i is member i): a ring
@@ -254,11 +256,23 @@ static const AlgoInfo allreduce_ring = {
 /* Target bytes per chain segment for large vectors. */
 #define CHAIN_SEG_BYTES ((size_t)64 * 1024)
 
-/* Segments of the chain broadcast: p - 1 fill the pipe once (every link
- * busy in step p - 2); large vectors use segments of about
- * CHAIN_SEG_BYTES; never more segments than elements. */
+/* Segments of count elements cut into pieces of about seg_bytes: at
+ * least one, never more than count. */
+static size_t segments_of(const CollCall *c, size_t seg_bytes)
+{
+    size_t el = seg_bytes / dtype_size(c->dtype);
+    size_t segs = ceil_div(c->count, el ? el : 1);
+    return segs ? segs : (c->count ? 1 : 0);
+}
+
+/* Segments of the chain broadcast: c->segment's (--segment) where given;
+ * else p - 1 fill the pipe once (every link busy in step p - 2) and large
+ * vectors use segments of about CHAIN_SEG_BYTES; never more segments than
+ * elements. */
 static size_t chain_segments(const CollCall *c)
 {
+    if (c->segment)
+        return segments_of(c, c->segment);
     size_t bytes = c->count * dtype_size(c->dtype);
     size_t segs = ceil_div(bytes, CHAIN_SEG_BYTES);
     if (segs < (size_t)c->nranks - 1)
@@ -330,10 +344,9 @@ static CvError gen_broadcast_chain(const AlgoArgs *args, Schedule *s)
 
 /* S + p - 2 steps, each as long as its longest segment in flight: the
  * n % S long segments are in flight in the first n % S + p - 2 steps. */
-static void cost_broadcast_chain(const CollCall *c, CostTerms *out)
+static void chain_cost(const CollCall *c, size_t segs, CostTerms *out)
 {
     int p = c->nranks;
-    size_t segs = chain_segments(c);
     *out = (CostTerms){0};
     if (p < 2 || segs == 0)
         return;
@@ -345,18 +358,53 @@ static void cost_broadcast_chain(const CollCall *c, CostTerms *out)
     out->b = (steps * (double)(c->count / segs) + longer) * elem_bytes(c);
 }
 
+static void cost_broadcast_chain(const CollCall *c, CostTerms *out)
+{
+    chain_cost(c, chain_segments(c), out);
+}
+
+/* The closed form's minimum over S is near S* = sqrt((p - 2) n b / a);
+ * of the segment sizes around it (whole elements), the one whose count
+ * prices least at mp. */
+static bool chain_segment_choice(const CollCall *c, const ModelParams *mp,
+                                 SegmentChoice *out)
+{
+    size_t es = dtype_size(c->dtype);
+    double n = (double)c->count * (double)es;
+    double star = mp->alpha > 0 ? sqrt((c->nranks - 2) * n * mp->beta /
+                                       mp->alpha)
+                                : (double)c->count;
+    *out = (SegmentChoice){.now = chain_segments(c),
+                           .now_bytes = c->segment ? c->segment
+                                                   : CHAIN_SEG_BYTES};
+    double best_t = INFINITY;
+    for (int k = 0; k < 2 && c->count; k++) {
+        double cand = k ? ceil(star) : floor(star);
+        size_t want = cand < 1 ? 1 : cand > (double)c->count
+                                         ? c->count : (size_t)cand;
+        size_t seg = ceil_div(c->count, want) * es, segs = segments_of(c, seg);
+        CostTerms t;
+        chain_cost(c, segs, &t);
+        double time = cost_time(&t, mp);
+        if (time < best_t)
+            best_t = time, out->best = segs, out->best_bytes = seg;
+    }
+    return c->nranks > 1 && c->count > 0;
+}
+
 static const AlgoInfo broadcast_chain = {
     .coll = COLL_BROADCAST,
     .name = "chain",
     .aliases = "pipeline pipelined-chain",
     .summary = "the vector cut into S segments flows down the chain root, "
                "root+1, ... one rank per step",
-    .formula = "(S+p-2)a + (S+p-2)/S nb, S = max(p-1, n/64KiB) segments, "
-               "at most count",
+    .formula = "(S+p-2)a + (S+p-2)/S nb, S = max(p-1, n/64KiB) segments "
+               "(n/SIZE with --segment SIZE), at most count",
     .constraints = "any p, any count",
     .shape = SHAPE_CHAIN,
     .generate = gen_broadcast_chain,
     .cost = cost_broadcast_chain,
+    .segments = chain_segment_choice,
 };
 
 /* The root scatters the vector's p blocks down a binomial tree from its

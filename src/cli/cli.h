@@ -54,6 +54,7 @@ typedef struct {
 #define CLI_OPT_SIZE {'s', "size", "SIZE", "size in bytes, K/M/G suffixes are powers of 1024 (nccl-tests meaning)"}
 #define CLI_OPT_DTYPE {'d', "dtype", "TYPE", "datatype (default float)"}
 #define CLI_OPT_OP {'o', "op", "OP", "reduction op: sum, prod, min, max, avg (default sum)"}
+#define CLI_OPT_SEGMENT {0, "segment", "SIZE", "the chain broadcast's segment in bytes (default: 64K, at least p-1 segments); 'collviz model broadcast' says which size prices least"}
 #define CLI_OPT_ROOT {'r', "root", "ROOT", "root rank of broadcast, reduce, scatter, gather (default 0)"}
 #define CLI_OPT_INPLACE {0, "in-place", NULL, "one buffer holds input and output"}
 #define CLI_OPT_ALPHA {0, "alpha", "T", "latency per message, in us unless a unit (s, ms, us, ns) follows (default 1us)"}

@@ -22,7 +22,7 @@
 
 enum {
     M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_BACKEND,
-    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_HELP, M_NOPTS
+    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_SEGMENT, M_HELP, M_NOPTS
 };
 
 #define MODEL_DEF_MIN 8ull
@@ -42,6 +42,7 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_GAMMA] = CLI_OPT_GAMMA,
     [M_LINK] = CLI_OPT_LINK,
     [M_TOPO] = SPEC_OPT_TOPO,
+    [M_SEGMENT] = CLI_OPT_SEGMENT,
     [M_HELP] = CLI_OPT_HELP,
 };
 
@@ -49,7 +50,8 @@ static const CliCmd model_cmd = {
     .name = "model",
     .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
              "               [-f FACTOR | -i STEP] [-B NAME[:OPTS] | [--alpha T]\n"
-             "               [--beta GB/s] [--gamma GB/s] [--link full|bus | -T MACHINE]]",
+             "               [--beta GB/s] [--gamma GB/s] [--link full|bus | -T MACHINE]]\n"
+             "               [--segment SIZE]",
     .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
              "from the schedule each one generates (alpha-beta-gamma model), mark\n"
              "the best per size with '*', and list the crossovers: the exact sizes\n"
@@ -127,6 +129,7 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
     SceneCallArgs ca = {
         .coll = a->npos ? a->pos[0] : NULL, .ranks = a->val[M_RANKS],
         .dtype = a->val[M_DTYPE], .root = a->val[M_ROOT],
+        .segment = a->val[M_SEGMENT], .algo = "all", .allow_all = true,
         .max_ranks = SCHED_MAX_RANKS,
     };
     const AlgoInfo *dflt;
@@ -439,6 +442,9 @@ static void model_header(Model *m, size_t last_count)
             printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name,
                    m->steps[i], cost_time(&closed, &mp) * 1e6,
                    algo_formula(m->algos[i], c->nranks));
+            char seg[200];
+            if (algo_segment_text(m->algos[i], &big, &mp, seg, sizeof seg))
+                printf("#   %-20s %s\n", "", seg);
         }
     }
     printf("# %12s %12s", "size", "count");

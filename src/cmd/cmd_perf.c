@@ -51,11 +51,12 @@ static const CliOpt opts[] = {
     {'J', "output-file", "FILE", "also write the results to FILE as nccl-tests' JSON (its -J: config, devices, results, out_of_bounds, average_bus_bandwidth)"},
     {0, "csv", NULL, "print CSV instead of the table"},
     {'T', "topo", "MACHINE", "the model lines on MACHINE, a what-if, instead of this machine's calibration (see 'collviz topo --help')"},
+    CLI_OPT_SEGMENT,
     CLI_OPT_HELP,
 };
 enum { O_ALGO, O_RANKS, O_BACKEND, O_MIN, O_MAX, O_FACTOR, O_STEP, O_ITERS,
        O_WARMUP, O_MIN_TIME, O_CHECK, O_DTYPE, O_OP, O_ROOT, O_CYCLES,
-       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_UNALIGN, O_STAMPS, O_MIN_BW, O_JSON, O_NCCL_JSON, O_CSV, O_TOPO, O_HELP };
+       O_STATS, O_MEMORY, O_AGG, O_BLOCKING, O_CPUTIME, O_UNALIGN, O_STAMPS, O_MIN_BW, O_JSON, O_NCCL_JSON, O_CSV, O_TOPO, O_SEGMENT, O_HELP };
 
 static const CliCmd cmd = {
     .name = "perf",
@@ -64,7 +65,7 @@ static const CliCmd cmd = {
              "       [-c CHECK] [-d TYPE|all] [-o OP|all] [-r ROOT|all|-1] [-N CYCLES]\n"
              "       [-I 0|1] [-M 0|1] [-m COUNT] [-z 0|1|2|3] [-C 0|1] [-u ELEMENTS]\n"
              "       [-S 0|1] [--min-bw GBPS] [--json FILE] [-J FILE] [--csv]\n"
-             "       [-T MACHINE]",
+             "       [-T MACHINE] [--segment SIZE]",
     .about = "Measure a collective's schedules on a backend the way nccl-tests "
              "does: for every\nsize, out of place and in place, the time per "
              "iteration, algbw, busbw and the\nwrong elements, in nccl-tests' "
@@ -213,6 +214,7 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
                       .dtype = ad ? NULL : a->val[O_DTYPE],
                       .op = ao ? NULL : a->val[O_OP],
                       .root = ar ? NULL : a->val[O_ROOT], .allow_all = true,
+                      .segment = a->val[O_SEGMENT],
                       .def_ranks = cmd_default_ranks()};
     *pa = (PerfArgs){.backend = a->val[O_BACKEND] ? a->val[O_BACKEND]
                                                    : cmd_default_backend(),

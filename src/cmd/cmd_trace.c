@@ -51,7 +51,7 @@ static const CliCmd trace_cmd = {
     .usage = "trace COLL [-a ALGO] -p RANKS -s SIZE [-d TYPE] [-o OP] [-r ROOT]\n"
              "               [--in-place] [--json] [--full] [--alpha T] [--beta GB/s]\n"
              "               [--gamma GB/s] [--link full|bus] [-T MACHINE] [--links]\n"
-             "               [--summary | --steps]",
+             "               [--summary | --steps] [--segment SIZE]",
     .about = "Generate the schedule of ALGO for COLL, check it, execute it symbolically\n"
              "and print each step's transfers, what the written cells hold after the\n"
              "step, and totals: steps, bytes per rank, model time, the lower bound.\n"

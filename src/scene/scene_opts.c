@@ -76,6 +76,7 @@ int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
         .op = a->val[SCENE_OPT_OP],
         .root = a->val[SCENE_OPT_ROOT],
         .in_place = cli_has(a, SCENE_OPT_INPLACE),
+        .segment = a->val[SCENE_OPT_SEGMENT],
         .def_ranks = lim->def_ranks,
         .max_ranks = lim->max_ranks,
     };
@@ -180,6 +181,31 @@ int scene_opts_check_call(const CollCall *c, CliErr *e)
     return why ? -1 : 0;
 }
 
+/* --segment: a size of at least one element, for an algorithm that cuts
+ * the vector into segments (every algorithm of the collective: one of
+ * them must). */
+static int parse_segment(const char *s, const AlgoInfo *algo, CollCall *c,
+                         CliErr *e)
+{
+    unsigned long long b;
+    bool takes = algo && algo->segments;
+    for (size_t i = 0, n = algo_count(); !algo && i < n; i++)
+        takes = takes || (algo_at(i)->coll == c->kind && algo_at(i)->segments);
+    if (!takes)
+        return cli_fail(e, "--segment sets the chain broadcast's segments "
+                        "(broadcast -a chain); %s%s%s cuts none",
+                        coll_name(c->kind), algo ? " -a " : "",
+                        algo ? algo->name : "");
+    if (cli_parse_size("segment", s, &b, e))
+        return -1;
+    if (b < dtype_size(c->dtype))
+        return cli_fail(e, "a segment of %llu bytes holds no whole %s "
+                        "element; give at least %zu", b, dtype_name(c->dtype),
+                        dtype_size(c->dtype));
+    c->segment = (size_t)b;
+    return 0;
+}
+
 int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,
                      const AlgoInfo **algo, CliErr *e)
 {
@@ -198,7 +224,8 @@ int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,
         cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))
         return -1;
     c.in_place = in->in_place;
-    if (scene_opts_check_call(&c, e))
+    if ((in->segment && parse_segment(in->segment, *algo, &c, e)) ||
+        scene_opts_check_call(&c, e))
         return -1;
     *call = c;
     return 0;

@@ -25,6 +25,7 @@ enum {
     SCENE_OPT_ROOT,    /* -r ROOT */
     SCENE_OPT_INPLACE, /* --in-place */
     SCENE_OPT_TOPO,    /* -T MACHINE */
+    SCENE_OPT_SEGMENT, /* --segment SIZE */
     SCENE_OPT_COUNT
 };
 
@@ -39,7 +40,8 @@ enum {
     [SCENE_OPT_OP] = CLI_OPT_OP,                                              \
     [SCENE_OPT_ROOT] = CLI_OPT_ROOT,                                          \
     [SCENE_OPT_INPLACE] = CLI_OPT_INPLACE,                                    \
-    [SCENE_OPT_TOPO] = SPEC_OPT_TOPO
+    [SCENE_OPT_TOPO] = SPEC_OPT_TOPO,                                         \
+    [SCENE_OPT_SEGMENT] = CLI_OPT_SEGMENT
 
 /* What a command allows and assumes. */
 typedef struct {
@@ -107,6 +109,7 @@ typedef struct {
     const char *op;    /* op, NULL for sum */
     const char *root;  /* root, NULL for 0 */
     bool in_place;     /* --in-place given */
+    const char *segment; /* --segment SIZE, NULL: the algorithm's rule */
     bool allow_all;    /* "all" is a valid algorithm */
     int def_ranks;     /* ranks when none is given (0: required) */
     int max_ranks;     /* most ranks (0: COLL_MAX_RANKS, what runs) */
@@ -129,7 +132,7 @@ CvError scene_opts_call_why(const CollCall *c, SceneTranslate tr, char *why,
 int scene_opts_check_call(const CollCall *c, CliErr *e);
 
 /* Check the strings in a fixed order (collective, algorithm, ranks,
- * datatype, op, root), then the call as a whole (scene_opts_check_call), and
+ * datatype, op, root, segment), then the call as a whole (scene_opts_check_call), and
  * fill *call (count 0) and *algo (NULL for all). */
 int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,
                      const AlgoInfo **algo, CliErr *e);

@@ -378,6 +378,9 @@ static CvError text_end(Trace *t, const Totals *to)
     text_terms(t->out, flat ? "closed form" : "closed form (on full, --alpha --beta)",
                &to->closed, trace_time_of(t, &to->closed));
     sink_printf(t->out, "#   %s\n", algo_formula(t->algo, t->call.nranks));
+    char seg[200];
+    if (algo_segment_text(t->algo, &t->call, &t->model.m, seg, sizeof seg))
+        sink_printf(t->out, "#   %s\n", seg);
     text_terms(t->out, flat ? "lower bound" : "lower bound (on full)", &to->bound,
                trace_time_of(t, &to->bound));
     text_check(t, to);

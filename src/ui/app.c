@@ -92,7 +92,8 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     }
     set->call = (CollCall){.kind = o->kind, .nranks = o->nranks,
                            .dtype = o->dtype, .op = o->op, .root = o->root,
-                           .in_place = o->in_place};
+                           .in_place = o->in_place,
+                           .segment = o->segment};
     return CV_OK;
 }
 

@@ -190,6 +190,7 @@ typedef struct {
     RedOp op;                /* reduction op */
     int root;                /* root rank */
     bool in_place;           /* in place */
+    size_t segment;          /* --segment (CollCall.segment), 0: none */
     const char *backend;     /* backend (-B NAME or NAME:PARAMS), or NULL
                                 for "threads" */
     int cells;               /* picture cells per block, 0 for default */

@@ -26,18 +26,19 @@ void scene_str_of(const Scene *sc, bool present, SceneStr *out)
     strcpy(out->spec.machine.given, sc->machine.spec);
 }
 
-/* A size as -s reads it: the largest of G, M, K that divides it. */
-static void put_size(CliText *o, unsigned long long b)
+/* A size as option opt reads it: the largest of G, M, K that divides
+ * it. */
+static void put_size(CliText *o, const char *opt, unsigned long long b)
 {
     static const char suffix[] = "GMK";
     for (int i = 0; i < 3; i++) {
         int shift = 30 - 10 * i;
         if (b && b % (1ull << shift) == 0) {
-            cli_text_add(o, " -s %llu%c", b >> shift, suffix[i]);
+            cli_text_add(o, " %s %llu%c", opt, b >> shift, suffix[i]);
             return;
         }
     }
-    cli_text_add(o, " -s %llu", b);
+    cli_text_add(o, " %s %llu", opt, b);
 }
 
 size_t scene_str_format(const SceneStr *s, char *out, size_t len)
@@ -49,7 +50,7 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
     cli_text_add(&o, "%s -a %s -p %d", coll_name(c->kind), s->spec.algo->name,
         c->nranks);
     if (s->spec.bytes != scene_limits_tui.def_bytes)
-        put_size(&o, s->spec.bytes);
+        put_size(&o, "-s", s->spec.bytes);
     if (c->dtype != DT_FLOAT)
         cli_text_add(&o, " -d %s", dtype_name(c->dtype));
     if (coll_is_reducing(c->kind) && c->op != OP_SUM)
@@ -58,6 +59,8 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
         cli_text_add(&o, " -r %d", c->root);
     if (c->in_place)
         cli_text_add(&o, " --in-place");
+    if (c->segment && s->spec.algo->segments) /* what --segment takes */
+        put_size(&o, "--segment", c->segment);
     const char *m = s->spec.machine.given;
     if (m[0]) /* a file's path with a blank in double quotes (X8) */
         cli_text_add(&o, m[strcspn(m, " \t")] ? " -T \"%s\"" : " -T %s", m);

@@ -145,6 +145,7 @@ static void take_scene(const SceneStr *ss, TuiArgs *t)
     t->app.op = sc->call.op;
     t->app.root = sc->call.root;
     t->app.in_place = sc->call.in_place;
+    t->app.segment = sc->call.segment;
     t->app.cells = ss->cells;
     t->app.present = ss->present;
     t->step = ss->step;
