@@ -283,11 +283,11 @@ static const char *csv_field(const char *line, int k)
  * (stepped) and the big sweep (stepped and timed). */
 static void test_reduces_in_pieces(void **state)
 {
+    /* (perf's path end to end, checked and timed once; the sweep below
+       takes the types and ops) */
     static const char *const runs[] = {
         "reduce -d int32 -b 4000008 -e 4000008",
-        "allreduce -d half -b 3000002 -e 3000002",
         "reducescatter -d double -b 7200000 -e 7200000",
-        "reduce -o max -d int64 -b 6291456 -e 6291456",
     };
     static Run r;
     char dir[64], cmd[256];
@@ -296,7 +296,7 @@ static void test_reduces_in_pieces(void **state)
     made_up_calib(dir, sizeof dir, 3);
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         snprintf(cmd, sizeof cmd, MPIRUN "3 $B/collviz-mpi perf %s -a all "
-                 "-B mpi -p 3 -n 2 -w 1 --csv", runs[i]);
+                 "-B mpi -p 3 -n 1 -w 0 --csv", runs[i]);
         sh(&r, cmd);
         /* every row's #wrong out of and in place: fields 10 and 14 */
         int rows = 0, bad = 0;
