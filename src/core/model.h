@@ -114,21 +114,19 @@ typedef struct {
     int *routes;        /* the step's routes, one per pair of ranks */
     size_t nroutes;     /* links used in it */
     size_t routes_cap;  /* links allocated */
-    /* a memory machine's view of the schedule it last priced (written
-       out): per transfer, MEMX_SKIP where the copy-in fusion leaves it
-       out, MEMX_STAGED where a write of its step overwrites its source,
-       MEMX_FRESH where it reads what another rank wrote */
+    /* a memory machine's view of the schedule it last priced: per
+       transfer (written out), MEMX_SKIP where the copy-in fusion leaves
+       it out, MEMX_STAGED where a write of its step overwrites its
+       source, MEMX_FRESH where it reads what another rank wrote; and the
+       bytes of its buffers (sched_bytes walks every rank's: once a
+       schedule, not once a step) */
     unsigned char *memx;
     size_t memx_cap;
-    const Schedule *memx_of; /* the schedule they describe ... */
-    size_t memx_n;           /* ... and its transfers then (a stale view
-                                is rebuilt: pricer_cost always does) */
-    /* the bytes of the buffers of the schedule a memory machine priced
-       last (sched_bytes walks every rank's: once a schedule, not once a
-       step), kept as memx is */
     double fp;
-    const Schedule *fp_of;
-    size_t fp_n, fp_count;
+    const Schedule *view_of;  /* the schedule they describe ... */
+    size_t view_n, view_count; /* ... its transfers and count then (a
+                                  stale view is rebuilt: pricer_cost
+                                  always does) */
 } Pricer;
 
 #define MEMX_SKIP 1   /* a copy-in no one needs (sched_fuse_map) */
