@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "core/grow.h"
-#include "core/model_int.h"
+#include "core/num.h"
 
 int model_log2_ceil(int p)
 {
@@ -355,8 +355,8 @@ static void switch_pairs(Pricer *pr, const Transfer *xs, const Pair *pairs,
         double ta = a * k->alpha, tb = b * k->beta;
         double t = ta + tb + 2 * k->lat;
         if (terms_only) {
-            out->terms.a = dmax(out->terms.a, a);
-            out->terms.b = dmax(out->terms.b, b);
+            out->terms.a = num_dmax(out->terms.a, a);
+            out->terms.b = num_dmax(out->terms.b, b);
         } else if (t > worst) {
             worst = t;
             out->terms.a = a, out->terms.b = b;
@@ -390,8 +390,8 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
         price_message(pr, route, hops, terms_only, &c, part, &busiest, &bt);
         double t = part[0] + part[1] + part[2];
         if (terms_only) {
-            out->terms.a = dmax(out->terms.a, c.a);
-            out->terms.b = dmax(out->terms.b, c.b);
+            out->terms.a = num_dmax(out->terms.a, c.a);
+            out->terms.b = num_dmax(out->terms.b, c.b);
         } else if (t > worst) {
             worst = t;
             out->terms.a = c.a, out->terms.b = c.b;
@@ -431,8 +431,8 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
         price_pairs(pr, pairs, n, terms_only, out);
     for (int i = 0; i < pr->nrtouched; i++) {
         int r = pr->rtouched[i];
-        out->terms.g = dmax(out->terms.g, pr->reduced[r]);
-        out->copied = dmax(out->copied, pr->copied[r]);
+        out->terms.g = num_dmax(out->terms.g, pr->reduced[r]);
+        out->copied = num_dmax(out->copied, pr->copied[r]);
     }
     out->terms.steps = n > 0;
     if (!terms_only)

@@ -137,6 +137,21 @@ typedef struct {
 CvError pricer_init(Pricer *pr, const Machine *m);
 void pricer_fini(Pricer *pr);
 
+/* The parts of the pricing that model.c (the links) and model_mem.c (a
+ * memory machine's steps) share; no one else calls them. Room for n
+ * pairs and 2n claims in pr->scratch (2 spans a transfer); forget the
+ * last step's loads; add local work to rank r's reduced, copied or moved
+ * bytes (at); note link l as loaded before its first bytes; price the
+ * transfers xs[0 .. nx) of a step of s on a memory machine (first: the
+ * call's first step, which pays its start). */
+CvError pricer_scratch_fit(Pricer *pr, size_t n);
+void pricer_clear_loads(Pricer *pr);
+void pricer_rank_work(Pricer *pr, double *at, int r, double bytes);
+void pricer_touch(Pricer *pr, int l);
+CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
+                           size_t nx, bool first, bool terms_only,
+                           StepPrice *out);
+
 /* Price step k of s on pr's machine (whose rank count must be s's);
  * `terms_only`: the terms are each term's maximum over messages (what
  * closed forms describe) and time is left 0. */

@@ -1,7 +1,6 @@
 /* model_mem.c - a memory machine's steps (machine.h's MemLevel): the
  * ranks share one memory system, and a step costs its start and its
- * memory traffic over the medium (model.h's pricing of a step, through
- * model_int.h). */
+ * memory traffic over the medium (model.h's pricing of a step). */
 #include "core/model.h"
 
 #include <limits.h>
@@ -9,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/model_int.h"
+#include "core/num.h"
 
 
 /* A range of one rank's buffer that a step reads. */
@@ -248,9 +247,9 @@ CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
     double busiest = 0;
     for (int i = 0; i < pr->nrtouched; i++) {
         int r = pr->rtouched[i];
-        out->terms.g = dmax(out->terms.g, pr->reduced[r]);
-        out->copied = dmax(out->copied, pr->copied[r]);
-        busiest = dmax(busiest, pr->moved[r]);
+        out->terms.g = num_dmax(out->terms.g, pr->reduced[r]);
+        out->copied = num_dmax(out->copied, pr->copied[r]);
+        busiest = num_dmax(busiest, pr->moved[r]);
     }
     double traffic = (w.reads + w.writes) * (double)dtype_size(s->call.dtype);
     int medium = 2 * m->nranks;
@@ -268,8 +267,8 @@ CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
     out->t_alpha = out->terms.a * ml->step + (first ? ml->call : 0);
     /* the medium's rate, or one rank's where one does the most alone */
     double es = (double)dtype_size(s->call.dtype);
-    double fresh = dmax(0, w.fresh * es < traffic ? w.fresh * es : traffic);
-    out->t_beta = dmax((traffic - fresh) * machine_mem_beta(ml, fp) +
+    double fresh = num_dmax(0, w.fresh * es < traffic ? w.fresh * es : traffic);
+    out->t_beta = num_dmax((traffic - fresh) * machine_mem_beta(ml, fp) +
                            fresh * machine_mem_fresh_beta(ml, fp),
                        busiest * machine_mem_core_beta(ml, fp));
     out->busiest = w.live ? medium : -1;
