@@ -293,7 +293,7 @@ static void test_match_forms(void **state)
             fail_msg("'%s' not taken for 1835008", right[i]);
     static const char *const wrong[] = {"1,83,5008", "18,35,008", "1835,008",
         "1.75", "1.7M", "1792", "1.75x", "0x1C0000", "1.835e6", ",835,008",
-        "1.75 MiB" /* no blank inside */};
+        "1.75 MiBs", "1 835 008"};
     for (size_t i = 0; i < sizeof wrong / sizeof *wrong; i++)
         if (query_match(&b, wrong[i]))
             fail_msg("'%s' taken for 1835008", wrong[i]);
@@ -357,6 +357,95 @@ static void test_match(void **state)
     assert_false(query_match(&e, "0"));
 }
 
+/* The verdicts (query_judge), each from a hand-written expectation: the
+ * two misconceptions the busbw questions catch (1 for allgather's 7/8 =
+ * 0.875 at p = 8, 2 for allreduce's 7/4 = 1.75) are wrong, as rounded
+ * factors; a time rounded is right as far as it goes; units that fit the
+ * question are taken and converted (ring allreduce at p = 8, 1 MiB: the
+ * busiest rank sends 2 * 7/8 MiB = 1835008 bytes; its step 9 takes 1 us +
+ * 131072 B / 10 GB/s = 14.1072 us), one that does not is said without a
+ * try; full-width forms are their ASCII; lists as ranges and with an
+ * ellipsis. */
+static void test_judge_forms(void **state)
+{
+    (void)state;
+    int given = -1;
+    QueryValue ag = eval("busbw", "allgather -a ring -p 8 -s 64");
+    assert_int_equal(query_judge(&ag, "1", 0, &given), QJ_ROUNDED);
+    assert_int_equal(given, 0);
+    assert_int_equal(query_judge(&ag, "0.9", 0, NULL), QJ_ROUNDED);
+    assert_int_equal(query_judge(&ag, "0.5", 0, NULL), QJ_WRONG);
+    static const char *const ag_right[] = {".875", "87.5%", "87.5 %", "7/8",
+        "0.875", "\xef\xbc\x90\xef\xbc\x8e\xef\xbc\x98\xef\xbc\x97\xef\xbc\x95",
+        "\xef\xbc\x98\xef\xbc\x97.5\xef\xbc\x85"}; /* ０.８７５, ８７.5％ */
+    for (size_t i = 0; i < sizeof ag_right / sizeof *ag_right; i++)
+        if (query_judge(&ag, ag_right[i], 0, NULL) != QJ_RIGHT)
+            fail_msg("'%s' not taken for 0.875", ag_right[i]);
+    assert_int_equal(query_judge(&ag, "0.875 us", 0, NULL), QJ_OTHER_UNIT);
+    QueryValue ar = eval("busbw", "allreduce -a ring -p 8 -s 64");
+    assert_int_equal(query_judge(&ar, "2", 0, NULL), QJ_ROUNDED);
+    assert_int_equal(query_judge(&ar, "175%", 0, NULL), QJ_RIGHT);
+    assert_false(query_match(&ar, "2"));
+    assert_int_equal(query_coarse(&ar, "2"), -1); /* not "right to 0" */
+
+    QueryValue st = eval("steps", "allreduce -a ring -p 8 -s 1M");
+    assert_true(st.num == 15); /* the copy in, then 2 (p - 1) */
+    static const char *const st_right[] = {"15", "15 steps", "15steps",
+        "15 step", "15\xe6\xad\xa5", "15 \xe6\xad\xa5", /* 15步, 15 步 */
+        "\xef\xbc\x91\xef\xbc\x95"}; /* １５ */
+    for (size_t i = 0; i < sizeof st_right / sizeof *st_right; i++)
+        if (query_judge(&st, st_right[i], 0, NULL) != QJ_RIGHT)
+            fail_msg("'%s' not taken for 15 steps", st_right[i]);
+    assert_int_equal(query_judge(&st, "15 us", 0, NULL), QJ_OTHER_UNIT);
+    assert_int_equal(query_judge(&st, "15 B", 0, NULL), QJ_OTHER_UNIT);
+    assert_int_equal(query_judge(&st, "14 steps", 0, NULL), QJ_WRONG);
+
+    QueryValue b = eval("sent max", "allreduce -a ring -p 8 -s 1M");
+    static const char *const b_right[] = {"1835008 B", "1835008B",
+        "1835008 bytes", "1835008 \xe5\xad\x97\xe8\x8a\x82", /* 字节 */
+        "1.75 MiB", "1.75MiB", "1.75 MB", "1792 KiB", "1792KB",
+        "\xef\xbc\x91\xef\xbc\x8c\xef\xbc\x98\xef\xbc\x93\xef\xbc\x95"
+        "\xef\xbc\x8c\xef\xbc\x90\xef\xbc\x90\xef\xbc\x98"}; /* １，８３５，００８ */
+    for (size_t i = 0; i < sizeof b_right / sizeof *b_right; i++)
+        if (query_judge(&b, b_right[i], 0, NULL) != QJ_RIGHT)
+            fail_msg("'%s' not taken for 1835008 bytes", b_right[i]);
+    assert_int_equal(query_judge(&b, "1835008 us", 0, NULL), QJ_OTHER_UNIT);
+    assert_int_equal(query_judge(&b, "1.7 MiB", 0, NULL), QJ_WRONG);
+
+    QueryValue t = eval("steptime 9", "allreduce -a ring -p 8 -s 1M");
+    static const char *const t_right[] = {"14.11 us", "14.11us",
+        "14.11 \xc2\xb5s", "14.11 \xce\xbcs", "14.11 \xe5\xbe\xae\xe7\xa7\x92",
+        "0.01411 ms", "0.01411\xe6\xaf\xab\xe7\xa7\x92", "14107 ns",
+        "14.107"};
+    for (size_t i = 0; i < sizeof t_right / sizeof *t_right; i++)
+        if (query_judge(&t, t_right[i], 0, NULL) != QJ_RIGHT)
+            fail_msg("'%s' not taken for 14.1072 us", t_right[i]);
+    assert_int_equal(query_judge(&t, "14 us", 0, &given), QJ_COARSE);
+    assert_int_equal(given, 0);
+    assert_int_equal(query_judge(&t, "0.014 ms", 0, &given), QJ_COARSE);
+    assert_int_equal(given, 0); /* 3 decimals in ms: none in us */
+    assert_int_equal(query_judge(&t, "14.11 B", 0, NULL), QJ_OTHER_UNIT);
+    assert_int_equal(query_judge(&t, "14.11 steps", 0, NULL), QJ_OTHER_UNIT);
+    assert_int_equal(query_judge(&t, "14.11%", 0, NULL), QJ_OTHER_UNIT);
+    assert_int_equal(query_judge(&t, "15 us", 0, NULL), QJ_WRONG);
+    assert_int_equal(query_judge(&t, "15 us", 0.1, NULL), QJ_RIGHT); /* 6% */
+
+    QueryValue l = eval("holds 2 15 7", "allreduce -a ring -p 4 -s 64");
+    static const char *const l_right[] = {"r0-r3", "0~3", "0..3", "r0..r3",
+        "0, 1, ..., 3", "0,...,3", "0\xef\xbc\x8c" "1\xef\xbc\x8c\xe2\x80\xa6"
+        "\xef\xbc\x8c" "3", /* 0，1，…，3 */
+        "0\xe3\x80\x81" "1\xe3\x80\x81" "2\xe3\x80\x81" "3", /* 0、1、2、3 */
+        "0\xef\xbd\x9e" "3"}; /* 0～3 */
+    for (size_t i = 0; i < sizeof l_right / sizeof *l_right; i++)
+        if (query_judge(&l, l_right[i], 0, NULL) != QJ_RIGHT)
+            fail_msg("'%s' not taken for ranks 0 to 3", l_right[i]);
+    static const char *const l_wrong[] = {"0, 1, ..., 2", "0...", "...3",
+        "0, ..., ..., 3", "3, ..., 0", "0..4", "0...3x"};
+    for (size_t i = 0; i < sizeof l_wrong / sizeof *l_wrong; i++)
+        if (query_judge(&l, l_wrong[i], 0, NULL) == QJ_RIGHT)
+            fail_msg("'%s' taken for ranks 0 to 3", l_wrong[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -370,6 +459,7 @@ int main(void)
         cmocka_unit_test(test_work_bound),
         cmocka_unit_test(test_match),
         cmocka_unit_test(test_match_forms),
+        cmocka_unit_test(test_judge_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

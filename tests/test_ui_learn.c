@@ -1081,6 +1081,33 @@ static void test_checker_forms(void **state)
     if (!strstr(l->msg, "Right: 1835008 (yours is within 1%)."))
         fail_msg("%s", l->msg);
     stop(l);
+    /* L1, L2: allgather's busbw factor at 8 ranks, 7/8: "1" is the
+       misconception, a try with the reason; a time for it is understood
+       and costs none; 87.5% and full-width digits are taken */
+    dir = one_lesson("allgather -a ring -p 8 -s 64",
+        "Intro.\n\n@check busbw/algbw?\n@query busbw on allgather -a ring "
+        "-p 8 -s 64\n@answer 0.875\n\n@check Steps?\n@query msgsteps on "
+        "allgather -a ring -p 8 -s 64\n@answer 7");
+    remove(prog);
+    l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 5 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    type(l, "1\n");
+    if (!strstr(l->msg, "Not right (try 1 of 3): a factor is not rounded"))
+        fail_msg("1 for 0.875: '%s'", l->msg);
+    assert_int_equal(l->ask.tries, 1);
+    type(l, "0.875 us\n");
+    if (!strstr(l->msg, "This asks a factor"))
+        fail_msg("0.875 us: '%s'", l->msg);
+    assert_int_equal(l->ask.tries, 1);
+    type(l, "87.5%\n");
+    if (!strstr(l->msg, "Right: 0.88."))
+        fail_msg("87.5%%: '%s'", l->msg);
+    type(l, "\xef\xbc\x97 \xe6\xad\xa5\n"); /* ７ 步 */
+    if (!strstr(l->msg, "Right: 7."))
+        fail_msg("7 steps in full width: '%s'", l->msg);
+    stop(l);
 }
 
 /* P6: a trace line in a block wraps before its -> and => so that its

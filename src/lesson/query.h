@@ -73,6 +73,31 @@ typedef struct {
 int query_eval(const char *q, const SceneSpec *scene, const char *scene_line,
                QueryValue *out, char *why, size_t whylen);
 
+/* How a learner's answer stands against a computed value. */
+typedef enum {
+    QJ_RIGHT,      /* right */
+    QJ_WRONG,      /* wrong: a try */
+    QJ_COARSE,     /* a time right to fewer decimals than asked: not a
+                      try, ask for more */
+    QJ_ROUNDED,    /* a factor rounded to fewer decimals than asked (1
+                      for 0.875): a different factor, wrong, a try */
+    QJ_OTHER_UNIT  /* a number in a unit the question does not ask (us
+                      for a count of steps): understood, not a try */
+} QueryVerdict;
+
+/* The verdict on answer for v (within: query_match_within's, 0 for
+ * none); *given (NULL: not wanted): the decimals a coarse or rounded
+ * number gave. Numbers as query_match reads them, and with a unit that
+ * fits the question after them, a blank between or not: bytes (B, byte,
+ * bytes, 字节, and KB, MB, GB, KiB, MiB, GiB as powers of 1024), times in
+ * us (us, µs, 微秒; ms, 毫秒; ns, 纳秒; s, 秒: converted), steps (step,
+ * steps, 步), a factor in percent (87.5%); ".875" for 0.875. Full-width
+ * digits and punctuation are their ASCII (NFKC), the ideographic comma a
+ * comma. Lists also as "r0-r15", "0~15", "0..15" and "0, 1, ..., 15"
+ * (ellipsis "..." or "…": on in the steps of the two before it). */
+QueryVerdict query_judge(const QueryValue *v, const char *answer,
+                         double within, int *given);
+
 /* Whether the learner's answer matches v: numbers as numbers, written
  * plainly, grouped by threes ("1,835,008"), as sizes ("1.75M", "1792K",
  * "64KiB") or as simple fractions ("7/8"); an answer that is not exact

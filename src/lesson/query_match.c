@@ -1,8 +1,9 @@
 /* query_match.c - comparing a learner's answer with a checkpoint's
  * computed value (query.h): numbers as numbers in the forms a learner
- * writes them (plain, grouped, sizes, fractions) held to the decimals
- * the value asks, algorithm names by the tool's names and aliases, and
- * lists as sets. Evaluating the query is query.c's. */
+ * writes them (plain, grouped, sizes, fractions, percent, a unit that
+ * fits the question, full-width) held to the decimals the value asks,
+ * algorithm names by the tool's names and aliases, and lists as sets.
+ * Evaluating the query is query.c's. */
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
@@ -13,17 +14,64 @@
 #include "algos/algo.h"
 #include "lesson/query.h"
 
-/* s without surrounding blanks, lower case, into buf. */
+/* The forms a keyboard in another script types for ASCII: full-width
+ * forms (U+FF01 to U+FF5E) and the ideographic space as their ASCII
+ * (what NFKC makes of them), the ideographic comma as ',', an ellipsis
+ * as "...", and the micro sign and mu as 'u' (us); n bytes of s at most.
+ * The length of the UTF-8 sequence taken into *out (a NUL-ended ASCII
+ * text), or 0 when s does not start with one of them. */
+static size_t ascii_form(const unsigned char *s, char out[4])
+{
+    unsigned cp = 0;
+    size_t len = 0;
+    if (s[0] == 0xC2 && s[1] == 0xB5)
+        cp = 0xB5, len = 2;
+    else if (s[0] == 0xCE && s[1] == 0xBC)
+        cp = 0x3BC, len = 2;
+    else if ((s[0] & 0xF0) == 0xE0 && (s[1] & 0xC0) == 0x80 &&
+             (s[2] & 0xC0) == 0x80)
+        cp = ((s[0] & 0x0Fu) << 12) | ((s[1] & 0x3Fu) << 6) | (s[2] & 0x3Fu),
+        len = 3;
+    out[0] = out[1] = out[2] = out[3] = '\0';
+    if (cp >= 0xFF01 && cp <= 0xFF5E)
+        out[0] = (char)(cp - 0xFEE0);
+    else if (cp == 0x3000)
+        out[0] = ' ';
+    else if (cp == 0x3001)
+        out[0] = ',';
+    else if (cp == 0x2026 || cp == 0x22EF)
+        memcpy(out, "...", 3);
+    else if (cp == 0xB5 || cp == 0x3BC)
+        out[0] = 'u';
+    else
+        return 0;
+    return len;
+}
+
+/* s in the forms the matching reads: without surrounding blanks, lower
+ * case, full-width and other keyboards' forms as ASCII (ascii_form), into
+ * buf. */
 static void norm(const char *s, char *buf, size_t n)
 {
     while (*s == ' ' || *s == '\t')
         s++;
     size_t len = 0;
-    for (; *s && len + 1 < n; s++)
-        buf[len++] = (char)tolower((unsigned char)*s);
+    while (*s && len + 4 < n) {
+        char a[4];
+        size_t k = ascii_form((const unsigned char *)s, a);
+        if (k) {
+            for (size_t i = 0; a[i]; i++)
+                buf[len++] = (char)tolower((unsigned char)a[i]);
+            s += k;
+        } else {
+            buf[len++] = (char)tolower((unsigned char)*s++);
+        }
+    }
     while (len && (buf[len - 1] == ' ' || buf[len - 1] == '\t'))
         len--;
     buf[len] = '\0';
+    size_t lead = strspn(buf, " "); /* an ideographic space first */
+    memmove(buf, buf + lead, len - lead + 1);
 }
 
 /* A plain decimal at a (digits, one '.', a leading '-'; "1,835,008"
@@ -36,7 +84,9 @@ static bool plain_number(const char *a, double *x, int *dec)
     if (*s == '-')
         buf[n++] = *s++;
     size_t lead = strspn(s, "0123456789");
-    if (!lead)
+    if (!lead && s[0] == '.' && isdigit((unsigned char)s[1]))
+        buf[n++] = '0'; /* ".875" */
+    else if (!lead)
         return false;
     bool grouped = s[lead] == ',' && lead <= 3;
     for (size_t i = 0; i < lead && n + 1 < sizeof buf; i++)
@@ -67,12 +117,39 @@ static bool plain_number(const char *a, double *x, int *dec)
     return !*end && isfinite(*x);
 }
 
-/* The learner's number at a (lower case, blanks trimmed): a plain
- * decimal, a size with the suffix -s takes (k, m, g, and kib, mib, gib:
- * powers of 1024, as "1.75m" = 1835008), or a simple fraction ("7/8").
- * *exact is set where the form gives its value exactly (a size or a
- * fraction), so that no decimals are asked of it; false when it is none
- * of them. */
+/* A number with a size's suffix as -s takes it (k, m, g, kb, mb, gb,
+ * kib, mib, gib: powers of 1024, as "1.75m" = 1835008), a blank before
+ * it or not: true and *x; false when a is none. */
+static bool size_number(const char *a, double *x, int *dec)
+{
+    static const struct {
+        const char *suf;
+        double mul;
+    } sizes[] = {{"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0},
+                 {"kb", 1024.0}, {"mb", 1048576.0}, {"gb", 1073741824.0},
+                 {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0}};
+    size_t n = strlen(a);
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        size_t k = strlen(sizes[i].suf);
+        char num[64];
+        if (n <= k || n - k >= sizeof num || strcmp(a + n - k, sizes[i].suf))
+            continue;
+        snprintf(num, sizeof num, "%.*s", (int)(n - k), a);
+        size_t e = strlen(num);
+        while (e && num[e - 1] == ' ')
+            num[--e] = '\0';
+        if (!plain_number(num, x, dec))
+            return false;
+        *x *= sizes[i].mul;
+        return isfinite(*x);
+    }
+    return false;
+}
+
+/* The learner's number at a (normalised, no unit): a plain decimal, a
+ * size (size_number) or a simple fraction ("7/8"). *exact is set where
+ * the form gives its value exactly (a size or a fraction), so that no
+ * decimals are asked of it; false when it is none of them. */
 static bool answer_number(const char *a, double *x, int *dec, bool *exact)
 {
     *exact = false;
@@ -92,115 +169,219 @@ static bool answer_number(const char *a, double *x, int *dec, bool *exact)
         *x /= d, *exact = true;
         return isfinite(*x);
     }
-    static const struct {
-        const char *suf;
-        double mul;
-    } sizes[] = {{"kib", 1024.0}, {"mib", 1048576.0}, {"gib", 1073741824.0},
-                 {"k", 1024.0}, {"m", 1048576.0}, {"g", 1073741824.0}};
-    size_t n = strlen(a);
-    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
-        size_t k = strlen(sizes[i].suf);
-        char num[64];
-        if (n <= k || n - k >= sizeof num || strcmp(a + n - k, sizes[i].suf))
-            continue;
-        snprintf(num, sizeof num, "%.*s", (int)(n - k), a);
-        if (!plain_number(num, x, dec))
-            return false;
-        *x *= sizes[i].mul, *exact = true;
-        return isfinite(*x);
-    }
-    return false;
+    return (*exact = size_number(a, x, dec));
 }
 
-/* How the learner's number a matches v: 1 right; 0 wrong; -1 right as
- * far as it goes but with fewer decimals than v asks (*given: how many
- * it gave). */
-static int match_number(const QueryValue *v, const char *a, int *given)
+/* What a unit at the end of an answer measures. */
+typedef enum { U_NONE, U_BYTES, U_TIME, U_STEPS, U_PERCENT } Unit;
+
+/* The unit an answer to v may carry: bytes for the byte counts and sizes,
+ * microseconds for the times, steps for the step counts, percent for a
+ * factor. */
+static Unit unit_of(const QueryValue *v)
 {
-    double x;
+    switch (v->kind) {
+    case Q_SENT: case Q_RECVD: case Q_CROSSOVER: return U_BYTES;
+    case Q_TIME: case Q_STEPTIME: return U_TIME;
+    case Q_STEPS: case Q_MSGSTEPS: return U_STEPS;
+    case Q_BUSBW: return U_PERCENT;
+    case Q_SENDERS: case Q_RECEIVERS: case Q_HOLDS: case Q_DONE:
+    case Q_BLOCKS: case Q_BEST: case Q_COUNT: return U_NONE;
+    }
+    return U_NONE;
+}
+
+/* Take a unit off the end of a (normalised; a blank before it or not):
+ * what it measures, and *mul, what a number in it is in the value's own
+ * unit (bytes, us, steps, a fraction); U_NONE when a ends in none. The
+ * byte sizes (MiB, ...) stay on a: size_number reads them. */
+static Unit take_unit(char *a, double *mul)
+{
+    static const struct {
+        const char *name;
+        Unit unit;
+        double mul;
+    } units[] = {
+        {"\xe5\xad\x97\xe8\x8a\x82", U_BYTES, 1},        /* 字节 */
+        {"bytes", U_BYTES, 1}, {"byte", U_BYTES, 1},
+        {"\xe5\xbe\xae\xe7\xa7\x92", U_TIME, 1},          /* 微秒 */
+        {"\xe6\xaf\xab\xe7\xa7\x92", U_TIME, 1e3},        /* 毫秒 */
+        {"\xe7\xba\xb3\xe7\xa7\x92", U_TIME, 1e-3},       /* 纳秒 */
+        {"\xe7\xa7\x92", U_TIME, 1e6},                    /* 秒 */
+        {"\xe6\xad\xa5", U_STEPS, 1},                     /* 步 */
+        {"steps", U_STEPS, 1}, {"step", U_STEPS, 1},
+        {"us", U_TIME, 1}, {"ms", U_TIME, 1e3}, {"ns", U_TIME, 1e-3},
+        {"s", U_TIME, 1e6}, {"%", U_PERCENT, 0.01},
+        {"kib", U_BYTES, 0}, {"mib", U_BYTES, 0}, {"gib", U_BYTES, 0},
+        {"kb", U_BYTES, 0}, {"mb", U_BYTES, 0}, {"gb", U_BYTES, 0},
+        {"b", U_BYTES, 1},
+    };
+    size_t n = strlen(a);
+    for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
+        size_t k = strlen(units[i].name);
+        if (n <= k || strcmp(a + n - k, units[i].name) ||
+            !(isdigit((unsigned char)a[n - k - 1]) || a[n - k - 1] == ' ' ||
+              a[n - k - 1] == '.'))
+            continue;
+        *mul = units[i].mul;
+        if (units[i].mul > 0) { /* off, with the blanks before it */
+            a[n - k] = '\0';
+            for (n -= k; n && a[n - 1] == ' ';)
+                a[--n] = '\0';
+        }
+        return units[i].unit;
+    }
+    *mul = 1;
+    return U_NONE;
+}
+
+/* The decimals a number given in a unit mul times the value's has in the
+ * value's unit (0.01411 ms: 5 decimals in ms, 2 in us). */
+static int decimals_in(int dec, double mul)
+{
+    int shift = (int)lround(log10(mul));
+    return dec - shift > 0 ? dec - shift : 0;
+}
+
+/* How the learner's answer a (normalised) stands against v's number. */
+static QueryVerdict judge_number(const QueryValue *v, char *a, double within,
+                                 int *given)
+{
+    double mul, x;
     int dec;
     bool exact;
+    Unit u = take_unit(a, &mul), want = unit_of(v);
+    if (u != U_NONE && u != want)
+        return QJ_OTHER_UNIT;
     if (!answer_number(a, &x, &dec, &exact))
-        return 0;
+        return QJ_WRONG;
+    if (mul > 0 && mul != 1)
+        x *= mul, dec = decimals_in(dec, mul);
     double scale = fabs(v->num) > 1 ? fabs(v->num) : 1;
-    if (fabs(x - v->num) <= 1e-9 * scale)
-        return 1;
+    if (fabs(x - v->num) <= 1e-9 * scale ||
+        (within > 0 && fabs(x - v->num) <= within * fabs(v->num) + 1e-12))
+        return QJ_RIGHT;
     if (exact) /* a size or a fraction: to the decimals v asks */
-        return v->decimals > 0 &&
-               fabs(x - v->num) <= 0.5 * pow(10, -v->decimals) + 1e-12 * scale;
+        return v->decimals > 0 && fabs(x - v->num) <=
+                                      0.5 * pow(10, -v->decimals) + 1e-12 * scale
+                   ? QJ_RIGHT : QJ_WRONG;
     bool close = fabs(x - v->num) <= 0.5 * pow(10, -dec) + 1e-12 * scale;
     if (close && v->decimals > 0 && dec >= v->decimals)
-        return 1;
+        return QJ_RIGHT;
+    if (!close || v->decimals <= dec)
+        return QJ_WRONG;
     *given = dec;
-    return close && v->decimals > dec ? -1 : 0;
+    /* fewer decimals than asked: a time rounded is right as far as it
+       goes; a factor rounded is a different factor (0.875 is not 1) */
+    return want == U_TIME ? QJ_COARSE : QJ_ROUNDED;
 }
 
-/* The learner's list into in[0 .. nlist); false when it is no list. */
+/* A list's number at *s: an optional 'r', digits; moves *s past it. */
+static bool list_number(const char **s, long *v)
+{
+    const char *p = *s + (**s == 'r');
+    char *end;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    *v = strtol(p, &end, 10);
+    *s = end;
+    return true;
+}
+
+/* A range's mark at s ("-", "~", ".." but not "..."): its length, or 0. */
+static size_t range_mark(const char *s)
+{
+    if (*s == '-' || *s == '~')
+        return 1;
+    return s[0] == '.' && s[1] == '.' && s[2] != '.' ? 2 : 0;
+}
+
+/* The learner's list into in[0 .. nlist); false when it is no list.
+ * Ranks or blocks are numbers (r0 or 0), ranges (0-3, r0-r3, 0~3, 0..3)
+ * and "a, b, ..., c": from b on in steps of b - a (1 after a single
+ * number) up to c. */
 static bool parse_list(const char *a, int nlist, unsigned char *in)
 {
     memset(in, 0, (size_t)nlist);
     if (!strcmp(a, "none") || !strcmp(a, "-") || !strcmp(a, "{}"))
         return true;
     const char *s = a;
+    long last = -1, before = -1;
+    bool fill = false;
     while (*s) {
         while (*s == ' ' || *s == ',' || *s == '{' || *s == '}')
             s++;
         if (!*s)
             break;
-        if (*s == 'r')
-            s++;
-        char *end;
-        if (!isdigit((unsigned char)*s))
+        if (!strncmp(s, "...", 3)) {
+            if (last < 0 || fill)
+                return false;
+            fill = true, s += 3;
+            continue;
+        }
+        long lo, hi;
+        if (!list_number(&s, &lo))
             return false;
-        long lo = strtol(s, &end, 10), hi = lo;
-        s = end;
-        if (*s == '-' && isdigit((unsigned char)s[1]))
-            hi = strtol(s + 1, &end, 10), s = end;
+        hi = lo;
+        size_t m = range_mark(s);
+        if (m && (s += m, !list_number(&s, &hi)))
+            return false;
         if (lo < 0 || hi < lo || hi >= nlist)
             return false;
+        if (fill) {
+            long step = before >= 0 && last > before ? last - before : 1;
+            if (lo <= last)
+                return false;
+            for (long i = last + step; i < lo; i += step)
+                in[i] = 1;
+            fill = false;
+        }
         for (long i = lo; i <= hi; i++)
             in[i] = 1;
-        if (*s && *s != ' ' && *s != ',' && *s != '}')
+        before = lo == hi ? last : -1, last = hi;
+        if (*s && *s != ' ' && *s != ',' && *s != '}' && *s != '.')
             return false;
     }
-    return true;
+    return !fill;
+}
+
+QueryVerdict query_judge(const QueryValue *v, const char *answer,
+                         double within, int *given)
+{
+    char a[256];
+    int g = 0;
+    norm(answer, a, sizeof a);
+    if (given)
+        *given = 0;
+    if (v->type == QV_NUMBER) {
+        QueryVerdict r = judge_number(v, a, within, &g);
+        if (given)
+            *given = g;
+        return r;
+    }
+    if (v->type == QV_NAME) {
+        const AlgoInfo *x = algo_find(v->coll, a);
+        return x && !strcmp(x->name, v->name) ? QJ_RIGHT : QJ_WRONG;
+    }
+    unsigned char in[QUERY_MAX_LIST];
+    return v->type == QV_LIST && parse_list(a, v->nlist, in) &&
+                   !memcmp(in, v->in, (size_t)v->nlist)
+               ? QJ_RIGHT : QJ_WRONG;
 }
 
 int query_coarse(const QueryValue *v, const char *answer)
 {
-    char a[256];
-    int given = 0;
-    norm(answer, a, sizeof a);
-    return v->type == QV_NUMBER && match_number(v, a, &given) < 0 ? given
-                                                                 : -1;
+    int given;
+    return query_judge(v, answer, 0, &given) == QJ_COARSE ? given : -1;
 }
 
 bool query_match_within(const QueryValue *v, const char *answer,
                         double within)
 {
-    char a[256];
-    double x;
-    int dec;
-    bool exact;
-    norm(answer, a, sizeof a);
-    if (v->type != QV_NUMBER || !(within > 0))
-        return query_match(v, answer);
-    return answer_number(a, &x, &dec, &exact) &&
-           fabs(x - v->num) <= within * fabs(v->num) + 1e-12;
+    return query_judge(v, answer, within > 0 ? within : 0, NULL) == QJ_RIGHT;
 }
 
 bool query_match(const QueryValue *v, const char *answer)
 {
-    char a[256];
-    int given;
-    norm(answer, a, sizeof a);
-    if (v->type == QV_NUMBER)
-        return match_number(v, a, &given) > 0;
-    if (v->type == QV_NAME) {
-        const AlgoInfo *x = algo_find(v->coll, a);
-        return x && !strcmp(x->name, v->name);
-    }
-    unsigned char in[QUERY_MAX_LIST];
-    return v->type == QV_LIST && parse_list(a, v->nlist, in) &&
-           !memcmp(in, v->in, (size_t)v->nlist);
+    return query_judge(v, answer, 0, NULL) == QJ_RIGHT;
 }

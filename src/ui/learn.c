@@ -447,6 +447,84 @@ static void submit_scene(Learn *l)
                             "scene."), reached);
 }
 
+/* What a checkpoint of kind k asks, for an answer in another unit. */
+static const char *unit_asked(QueryKind k)
+{
+    switch (k) {
+    case Q_SENT: case Q_RECVD: case Q_CROSSOVER:
+        return _("This asks a number of bytes (B, KiB, MiB), not that unit; "
+                 "no try is counted.");
+    case Q_TIME: case Q_STEPTIME:
+        return _("This asks a time (us, ms), not that unit; no try is "
+                 "counted.");
+    case Q_STEPS: case Q_MSGSTEPS:
+        return _("This asks a number of steps, not that unit; no try is "
+                 "counted.");
+    case Q_BUSBW:
+        return _("This asks a factor (a number, a fraction or a percent), "
+                 "not that unit; no try is counted.");
+    case Q_SENDERS: case Q_RECEIVERS: case Q_HOLDS: case Q_DONE:
+    case Q_BLOCKS: case Q_BEST: case Q_COUNT:
+        break;
+    }
+    return _("This asks no unit; no try is counted.");
+}
+
+/* The learner's answer ans (choice pick, or -1) to checkpoint it. */
+static void judge(Learn *l, const LessonItem *it, const char *ans, int pick)
+{
+    LearnAsk *a = &l->ask;
+    int given = 0;
+    QueryVerdict v = query_judge(&a->value, ans, it->within, &given);
+    if (v == QJ_RIGHT) {
+        /* this checkpoint's value: advancing may open the next one,
+           whose value must not be shown (P1); a prediction within its
+           tolerance is right, and the value is said */
+        char right[sizeof a->value.text + 120];
+        if (it->within > 0 && !query_match(&a->value, ans))
+            snprintf(right, sizeof right, _("%s (yours is within %g%%)"),
+                     a->value.text, it->within * 100);
+        else
+            snprintf(right, sizeof right, "%s", a->value.text);
+        set_result(l, a->item, CP_RIGHT);
+        a->open = false;
+        learn_save(l);
+        learn_next(l);
+        learn_say(l, ROLE_OK, _("Right: %s."), right);
+        return;
+    }
+    if (v == QJ_COARSE) { /* right as far as it goes: not a wrong try */
+        learn_say(l, ROLE_WARN,
+                  given == 1 ? _("Right to %d decimal; give %d.")
+                             : _("Right to %d decimals; give %d."),
+                  given, a->value.decimals);
+        return;
+    }
+    if (v == QJ_OTHER_UNIT) { /* understood, not what is asked: no try */
+        learn_say(l, ROLE_WARN, "%s", unit_asked(a->value.kind));
+        return;
+    }
+    if (++a->tries >= LEARN_TRIES) {
+        learn_reveal(l);
+        return;
+    }
+    if (v == QJ_ROUNDED) /* the misconception a near factor is */
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d): a factor is not "
+                  "rounded; give it to %d decimals or as a fraction (7/8): "
+                  "a rounded one is another factor."), a->tries, LEARN_TRIES,
+                  a->value.decimals);
+    else if (pick >= 0 && it->choice_why[pick]) /* that choice's reason */
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d): %s"), a->tries,
+                  LEARN_TRIES, it->choice_why[pick]);
+    else if (it->hint)
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d). Hint: %s"),
+                  a->tries, LEARN_TRIES, it->hint);
+    else
+        learn_say(l, ROLE_WARN, _("Not right (try %d of %d). Try again, or "
+                  "press Esc and r to see the answer."), a->tries,
+                  LEARN_TRIES);
+}
+
 void learn_submit(Learn *l)
 {
     LearnAsk *a = &l->ask;
@@ -476,50 +554,7 @@ void learn_submit(Learn *l)
     /* a checkpoint with choices takes a choice's letter for its text */
     const LessonItem *it = &l->cur.les.items[i];
     int pick = choice_of(it, a->text);
-    const char *ans = pick >= 0 ? it->choices[pick] : a->text;
-    double within = it->within;
-    if (query_match_within(&a->value, ans, within)) {
-        /* this checkpoint's value: advancing may open the next one,
-           whose value must not be shown (P1); a prediction within its
-           tolerance is right, and the value is said */
-        char right[sizeof a->value.text + 120];
-        if (within > 0 && !query_match(&a->value, ans))
-            snprintf(right, sizeof right, _("%s (yours is within %g%%)"),
-                     a->value.text, within * 100);
-        else
-            snprintf(right, sizeof right, "%s", a->value.text);
-        set_result(l, i, CP_RIGHT);
-        a->open = false;
-        learn_save(l);
-        learn_next(l);
-        learn_say(l, ROLE_OK, _("Right: %s."), right);
-        return;
-    }
-    int given = query_coarse(&a->value, a->text);
-    if (given >= 0) { /* right as far as it goes: not a wrong try */
-        learn_say(l, ROLE_WARN,
-                  given == 1 ? _("Right to %d decimal; give %d.")
-                             : _("Right to %d decimals; give %d."),
-                  given, a->value.decimals);
-        a->len = 0;
-        a->text[0] = '\0';
-        return;
-    }
-    if (++a->tries >= LEARN_TRIES) {
-        learn_reveal(l);
-        return;
-    }
-    const char *hint = it->hint;
-    if (pick >= 0 && it->choice_why[pick]) /* that choice's own reason */
-        learn_say(l, ROLE_WARN, _("Not right (try %d of %d): %s"), a->tries,
-                  LEARN_TRIES, it->choice_why[pick]);
-    else if (hint)
-        learn_say(l, ROLE_WARN, _("Not right (try %d of %d). Hint: %s"),
-                  a->tries, LEARN_TRIES, hint);
-    else
-        learn_say(l, ROLE_WARN, _("Not right (try %d of %d). Try again, or "
-                  "press Esc and r to see the answer."), a->tries,
-                  LEARN_TRIES);
+    judge(l, it, pick >= 0 ? it->choices[pick] : a->text, pick);
     a->len = 0;
     a->text[0] = '\0';
 }
