@@ -604,6 +604,46 @@ static void test_output(void **state)
                  "this @output differs from", "languages");
 }
 
+/* L4: a prediction or a choice whose answer the @run above it prints
+ * (since the checkpoint before) is refused; the same @run after it, or
+ * before an open question that asks what it shows, is not. Step 9 of the
+ * ring allreduce on 8 ranks with 1 MiB, by hand: 1 us + 131072 B at 10
+ * GB/s = 14.1072 us, printed as 14.11 by the trace. L3: a "best" whose
+ * next is within 1% is a tie: on switch:8 (450 GB/s, gamma 1000) at 256
+ * MiB ring pays 2(p-1) = 14 latencies and halving-doubling 2 log2 p = 6,
+ * 8 us more on 1284.797 us, 0.62%; at 16 MiB the same 8 us are 9.3%. */
+static void test_run_leak_and_tie(void **state)
+{
+    (void)state;
+    static const char head[] = "Lesson 1: Leak\n\n@scene allreduce -a ring "
+                               "-p 8 -s 1M\n\nText.\n\n";
+    static const char run[] = "@run\n    collviz trace allreduce -a ring -p 8 "
+                              "-s 1M\n\n";
+    static const char predict[] = "@check Predict: step 9, in us?\n@query "
+                                  "steptime 9\n@within 5%\n@answer 14.11\n\n";
+    static const char open_q[] = "@check Step 9, in us?\n@query steptime 9\n"
+                                 "@answer 14.11\n\n";
+    char text[2048];
+    snprintf(text, sizeof text, "%s%s%s", head, run, predict);
+    lint_expect("01-leak.txt", text, NULL, ":10: the @run at line 7 prints "
+                "this checkpoint's answer '14.11'", "a prediction after its run");
+    snprintf(text, sizeof text, "%s%s%s", head, predict, run);
+    lint_expect("01-leak.txt", text, NULL, NULL, "a prediction before its run");
+    snprintf(text, sizeof text, "%s%s%s", head, run, open_q);
+    lint_expect("01-leak.txt", text, NULL, NULL, "an open question after it");
+    /* a checkpoint between: the run belongs to the one before */
+    snprintf(text, sizeof text, "%s%s%s%s", head, run, open_q, predict);
+    lint_expect("01-leak.txt", text, NULL, NULL, "a checkpoint between");
+    static const char tie[] = "Lesson 1: Tie\n\nText.\n\n@check Best?\n"
+        "@query best %s on allreduce -a ring -p 8 -s 64 -T "
+        "switch:8,bw=450,gamma=1000\n@answer halving-doubling\n";
+    snprintf(text, sizeof text, tie, "256M");
+    lint_expect("01-tie.txt", text, NULL, "a tie: ring takes only 0.62% "
+                "longer than halving-doubling", "a tie at 256 MiB");
+    snprintf(text, sizeof text, tie, "16M");
+    lint_expect("01-tie.txt", text, NULL, NULL, "no tie at 16 MiB");
+}
+
 /* X10: the quoted commands of one learn --check share a budget: the
  * block where it runs out says so once, and no later block is run (here
  * half a second, and commands that would take far longer). */
@@ -708,6 +748,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_goals, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output, setup, teardown),
         cmocka_unit_test_setup_teardown(test_output_budget, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_run_leak_and_tie, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_machine_scenes, setup,
                                         teardown),
     };

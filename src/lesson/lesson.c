@@ -2,6 +2,7 @@
  * text lines gather into paragraphs and indented blocks, a line that
  * starts with '@' is a directive, and the lines a checkpoint owns (@query,
  * @answer, @hint) attach to the @check right above them. */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -754,4 +755,22 @@ void lesson_fini(Lesson *l)
     free(l->items);
     free(l->title);
     *l = (Lesson){0};
+}
+
+/* Whether text holds word w as a whole: neither letters, digits, '.' nor
+ * ',' right before or after it (so "48" is not in "480", "0.48" or
+ * "1,048"). */
+bool lesson_holds_word(const char *text, const char *w)
+{
+    size_t n = strlen(w);
+    for (const char *p = text; n && (p = strstr(p, w)); p++) {
+        unsigned char b = p > text ? (unsigned char)p[-1] : ' ';
+        unsigned char a = (unsigned char)p[n];
+        bool left = !(isalnum(b) || b == '.' || b == ',' || b == '_');
+        bool right = !(isalnum(a) || a == '_' ||
+                       ((a == '.' || a == ',') && isdigit((unsigned char)p[n + 1])));
+        if (left && right)
+            return true;
+    }
+    return false;
 }

@@ -6,6 +6,7 @@
  * is the format's reference. */
 #ifndef COLLVIZ_LESSON_H
 #define COLLVIZ_LESSON_H
+#include <stdbool.h>
 #include <stddef.h>
 #include "core/error.h"
 
@@ -98,6 +99,11 @@ void lesson_diags_fini(LessonDiags *d);
  * *len, or NULL where the item has fewer. */
 int lesson_run_count(const LessonItem *it);
 const char *lesson_run_command(const LessonItem *it, int k, size_t *len);
+
+/* Whether text holds word w as a whole: neither letters, digits, '.' nor
+ * ',' right before or after it (so "48" is not in "480", "0.48" or
+ * "1,048"). */
+bool lesson_holds_word(const char *text, const char *w);
 
 /* A directive, as lessons/README.md's table shows it. */
 typedef struct {

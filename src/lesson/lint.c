@@ -92,6 +92,10 @@ static void lint_check(const LessonItem *it, const SceneSpec *sc,
         lesson_diag(d, it->choice_lines[0], "%zu of the %zu choices match "
                     "what the query computes (%.*s); exactly one must",
                     right, it->nchoices, utf8_prefix(v.text, 80), v.text);
+    if (v.kind == Q_BEST && v.second[0] && v.margin < 0.01)
+        lesson_diag(d, it->query_line, "a tie: %s takes only %.2f%% longer "
+                    "than %s, the best; ask where one is clearly best",
+                    v.second, v.margin * 100, v.name);
     if (it->within > 0 && v.type != QV_NUMBER)
         lesson_diag(d, it->within_line, "@within is for numbers; '%.*s' "
                     "computes %s", utf8_prefix(it->query, 60), it->query,
@@ -127,24 +131,6 @@ static void lint_run(const LessonItem *it, LessonDiags *d)
     }
 }
 
-/* Whether text holds word w as a whole: neither letters, digits, '.' nor
- * ',' right before or after it (so "48" is not in "480", "0.48" or
- * "1,048"). */
-static bool holds_word(const char *text, const char *w)
-{
-    size_t n = strlen(w);
-    for (const char *p = text; n && (p = strstr(p, w)); p++) {
-        unsigned char b = p > text ? (unsigned char)p[-1] : ' ';
-        unsigned char a = (unsigned char)p[n];
-        bool left = !(isalnum(b) || b == '.' || b == ',' || b == '_');
-        bool right = !(isalnum(a) || a == '_' ||
-                       ((a == '.' || a == ',') && isdigit((unsigned char)p[n + 1])));
-        if (left && right)
-            return true;
-    }
-    return false;
-}
-
 /* A checkpoint's answer must not stand in the text the learner reads just
  * before it: the paragraphs and blocks since the checkpoint or scene
  * before, and its own question. Answers of two characters or more (a
@@ -157,14 +143,14 @@ static void lint_leak(const Lesson *l, size_t i, LessonDiags *d)
         const char *a = it->answers[k];
         if (strlen(a) < 2 || isalpha((unsigned char)a[0]))
             continue;
-        const char *where = holds_word(it->text, a) ? "its own question"
+        const char *where = lesson_holds_word(it->text, a) ? "its own question"
                                                     : NULL;
         for (size_t j = i; !where && j-- > 0;) {
             const LessonItem *t = &l->items[j];
             if (t->kind == LI_CHECK || t->kind == LI_SCENE)
                 break;
             if ((t->kind == LI_PARA || t->kind == LI_BLOCK) &&
-                holds_word(t->text, a))
+                lesson_holds_word(t->text, a))
                 where = "the text just before it";
         }
         if (where)
@@ -393,6 +379,7 @@ static int lint_file(const char *path, Lesson *l, double *deep, int print)
         lint_lesson(l, &d);
         /* the quoted output against this very program's */
         output_lint(l, "/proc/self/exe", deep, &d);
+        output_leaks(l, "/proc/self/exe", deep, &d);
     }
     for (size_t k = 0; print && k < d.n; k++)
         say(path, d.d[k].line, d.d[k].msg);

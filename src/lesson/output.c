@@ -1,7 +1,9 @@
 /* output.c - quoted command output checked against the command
  * (output.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -241,6 +243,54 @@ static void budget_spent(LessonDiags *d, int line)
                 "checked", OUTPUT_BUDGET_S);
 }
 
+/* Run command k of @run item run, one whose output may be quoted, with
+ * self under the budget *left (output_lint's): what it printed (malloc'd,
+ * status 0) or NULL, with the reason said at `line` where there is one to
+ * say (quoted: a command that may not be quoted is one; for the leak
+ * check it is only left out). The command line into cmd. */
+static char *run_budgeted(const LessonItem *run, int k, const char *self,
+                          double *left, bool quoted, int line,
+                          LessonDiags *d, char *cmd, size_t cmdlen)
+{
+    char why[600];
+    RunCmd c;
+    int st = 0;
+    if (!command(run, k, cmd, cmdlen) || runcheck(cmd, &c, why, sizeof why))
+        return NULL; /* the @run's own check says why */
+    if (output_quotable(&c, why, sizeof why)) {
+        if (quoted)
+            lesson_diag(d, line, "%s", why);
+        return NULL;
+    }
+    if (*left <= 0) { /* spent: said once, at the first not run */
+        if (*left == 0)
+            budget_spent(d, line);
+        *left = -1;
+        return NULL;
+    }
+    double t0 = mono_now_s();
+    double limit = *left < OUTPUT_LIMIT_S ? *left : OUTPUT_LIMIT_S;
+    char *out = output_run(self, &c, limit, &st, why, sizeof why);
+    *left -= mono_now_s() - t0;
+    if (!out && limit < OUTPUT_LIMIT_S) { /* cut short by the budget */
+        budget_spent(d, line);
+        *left = -1;
+        return NULL;
+    }
+    if (*left < 0)
+        *left = 0;
+    if (!out || st) {
+        if (!out)
+            lesson_diag(d, line, "%s", why);
+        else
+            lesson_diag(d, line, "the %s command exits with status %d",
+                        quoted ? "quoted" : "@run's", st);
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
 void output_lint(const Lesson *l, const char *self, double *left,
                  LessonDiags *d)
 {
@@ -249,43 +299,96 @@ void output_lint(const Lesson *l, const char *self, double *left,
         if (it->kind != LI_BLOCK || !it->quotes || it->quotes_run < 0)
             continue;
         char line[RUNCHECK_MAX_BYTES + 2], why[600];
-        RunCmd c;
-        int st = 0, bad;
-        if (!command(&l->items[it->quotes_run], it->quotes, line,
-                     sizeof line) ||
-            runcheck(line, &c, why, sizeof why))
-            continue; /* the @run's own check says why */
-        if (output_quotable(&c, why, sizeof why)) {
-            lesson_diag(d, it->quotes_line, "%s", why);
-            continue;
-        }
-        if (*left <= 0) { /* spent: said once, at the first block not run */
-            if (*left == 0)
-                budget_spent(d, it->quotes_line);
-            *left = -1;
-            continue;
-        }
-        double t0 = mono_now_s();
-        double limit = *left < OUTPUT_LIMIT_S ? *left : OUTPUT_LIMIT_S;
-        char *out = output_run(self, &c, limit, &st, why, sizeof why);
-        *left -= mono_now_s() - t0;
-        if (!out && limit < OUTPUT_LIMIT_S) { /* cut short by the budget */
-            budget_spent(d, it->quotes_line);
-            *left = -1;
-            continue;
-        }
-        if (*left < 0)
-            *left = 0;
-        if (!out) {
-            lesson_diag(d, it->quotes_line, "%s", why);
-            continue;
-        }
-        if (st)
-            lesson_diag(d, it->quotes_line, "the quoted command exits with "
-                        "status %d", st);
-        else if (output_match(it->text, out, &bad, why, sizeof why))
+        int bad;
+        char *out = run_budgeted(&l->items[it->quotes_run], it->quotes, self,
+                                 left, true, it->quotes_line, d, line,
+                                 sizeof line);
+        if (out && output_match(it->text, out, &bad, why, sizeof why))
             lesson_diag(d, it->line + bad - 1, "%s (%s, at line %d)", why,
                         line, l->items[it->quotes_run].line);
         free(out);
+    }
+}
+
+/* The decimals of a plain number's text ("1273.77": 2), or -1 when s is
+ * none (digits with at most one '.'). */
+static int plain_decimals(const char *s)
+{
+    size_t d = strspn(s, "0123456789");
+    if (!d)
+        return -1;
+    if (!s[d])
+        return 0;
+    if (s[d] != '.' || !s[d + 1] || strspn(s + d + 1, "0123456789") !=
+                                        strlen(s + d + 1))
+        return -1;
+    return (int)strlen(s + d + 1);
+}
+
+/* Whether out holds number a (its text, dec decimals) as a number that
+ * rounds to it: "1273.765" holds 1273.77; a digit or '.' on either side
+ * makes another number. */
+static bool number_in(const char *out, const char *a, int dec)
+{
+    double want = strtod(a, NULL), unit = pow(10, dec);
+    for (const char *p = out; *p; p++) {
+        if (!isdigit((unsigned char)*p) ||
+            (p > out && (isdigit((unsigned char)p[-1]) || p[-1] == '.')))
+            continue;
+        char *end;
+        double x = strtod(p, &end);
+        const char *dot = memchr(p, '.', (size_t)(end - p));
+        int xd = dot ? (int)(end - dot - 1) : 0;
+        if (xd >= dec && fabs(round(x * unit) - want * unit) < 0.5)
+            return true;
+        p = end - 1;
+    }
+    return false;
+}
+
+/* Whether an answer of checkpoint it stands in out; the first that does,
+ * or NULL. A number of four characters or more (a shorter one stands by
+ * chance in many outputs) as a number that rounds to it, other answers
+ * but names as lint's leak check takes them. */
+static const char *answer_in(const LessonItem *it, const char *out)
+{
+    for (size_t k = 0; k < it->nanswers; k++) {
+        const char *a = it->answers[k];
+        int dec = plain_decimals(a);
+        if (strlen(a) < 4 || isalpha((unsigned char)a[0]))
+            continue;
+        if (dec >= 0 ? number_in(out, a, dec) : lesson_holds_word(out, a))
+            return a;
+    }
+    return NULL;
+}
+
+void output_leaks(const Lesson *l, const char *self, double *left,
+                  LessonDiags *d)
+{
+    size_t since = 0; /* the first item after the checkpoint before */
+    for (size_t i = 0; i < l->nitems; i++) {
+        const LessonItem *it = &l->items[i];
+        if (it->kind != LI_CHECK)
+            continue;
+        bool think = it->within > 0 || it->nchoices > 0;
+        for (size_t j = since; think && it->nanswers && j < i; j++) {
+            const LessonItem *run = &l->items[j];
+            for (int k = 1; run->kind == LI_RUN &&
+                            k <= lesson_run_count(run); k++) {
+                char cmd[RUNCHECK_MAX_BYTES + 2];
+                char *out = run_budgeted(run, k, self, left, false, run->line,
+                                         d, cmd, sizeof cmd);
+                const char *a = out ? answer_in(it, out) : NULL;
+                if (a)
+                    lesson_diag(d, it->line, "the @run at line %d prints "
+                                "this checkpoint's answer '%.*s' (%s): the "
+                                "learner reads it before giving it; ask "
+                                "first, then run", run->line,
+                                utf8_prefix(a, 60), a, cmd);
+                free(out);
+            }
+        }
+        since = i + 1;
     }
 }

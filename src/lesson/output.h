@@ -65,4 +65,13 @@ char *output_run(const char *self, const RunCmd *c, double limit_s,
  * are run (*left is then negative: the next lessons say nothing). */
 void output_lint(const Lesson *l, const char *self, double *left,
                  LessonDiags *d);
+
+/* No prediction or choice is answered above it: the commands of the @run
+ * items between a checkpoint with @within or @choice and the checkpoint
+ * before it (those whose output may be quoted) are run as output_lint
+ * runs them, under the same budget, and one whose answer a command
+ * prints (lint's rule for an answer in the text) is a problem at its
+ * line. (An open question may ask what the trace above it shows.) */
+void output_leaks(const Lesson *l, const char *self, double *left,
+                  LessonDiags *d);
 #endif

@@ -431,20 +431,33 @@ static double model_time(Q *q, const AlgoInfo *a, size_t count)
     return e ? -1 : sec;
 }
 
-/* The best algorithm at count (ties to the first listed), or NULL. */
-static const AlgoInfo *model_best(Q *q, size_t count)
+/* The best algorithm at count (ties to the first listed), or NULL; the
+ * one after it into *second (NULL: not wanted; *second NULL when there
+ * is none), and how much longer it takes, a fraction of the best's time,
+ * into *margin. */
+static const AlgoInfo *model_best2(Q *q, size_t count,
+                                   const AlgoInfo **second, double *margin)
 {
-    const AlgoInfo *best = NULL;
-    double bt = 0;
+    const AlgoInfo *best = NULL, *next = NULL;
+    double bt = 0, nt = 0;
     for (size_t i = 0; i < algo_count(); i++) {
         const AlgoInfo *a = algo_at(i);
         if (a->coll != q->scene.call.kind)
             continue;
         double t = model_time(q, a, count);
         if (t >= 0 && (!best || t < bt))
-            best = a, bt = t;
+            next = best, nt = bt, best = a, bt = t;
+        else if (t >= 0 && (!next || t < nt))
+            next = a, nt = t;
     }
+    if (second)
+        *second = next, *margin = next && bt > 0 ? nt / bt - 1 : -1;
     return best;
+}
+
+static const AlgoInfo *model_best(Q *q, size_t count)
+{
+    return model_best2(q, count, NULL, NULL);
 }
 
 static int q_time(Q *q, QueryValue *v)
@@ -483,10 +496,15 @@ static int q_best(Q *q, QueryValue *v)
     size_t count;
     if (want_args(q, 1, 1) || arg_size(q, 0, &count))
         return -1;
-    const AlgoInfo *a = model_best(q, count);
+    const AlgoInfo *second;
+    double margin;
+    const AlgoInfo *a = model_best2(q, count, &second, &margin);
     if (!a)
         return fail(q, "no algorithm could be costed at that size");
     set_name(v, a);
+    v->margin = margin;
+    if (second)
+        snprintf(v->second, sizeof v->second, "%s", second->name);
     return 0;
 }
 

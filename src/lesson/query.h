@@ -65,6 +65,9 @@ typedef struct {
     int nlist;           /* QV_LIST: elements of the universe (p) */
     char text[512];      /* the answer as the player shows it */
     char scene[160];     /* the scene it was computed over */
+    char second[64];     /* Q_BEST: the next best algorithm ("": none) */
+    double margin;       /* Q_BEST: how much longer it takes, a fraction
+                            of the best's time (-1: there is none) */
 } QueryValue;
 
 /* Evaluate query q over scene (the lesson's current one; NULL when the
