@@ -332,7 +332,10 @@ static void test_esc_stays(void **state)
 {
     Learn *l = start(UI_LANG_EN, prog, 100, 30);
     open_lesson(l, BROADCAST);
-    learn_key(l, 27);
+    learn_key(l, 27); /* a second Esc after a prompt's keeps the lesson */
+    assert_int_equal(l->screen, LS_LESSON);
+    assert_non_null(strstr(l->msg, "o opens the lessons"));
+    learn_key(l, 'o');
     assert_int_equal(l->screen, LS_LIST);
     learn_key(l, 27);
     assert_false(l->quit);
@@ -340,6 +343,22 @@ static void test_esc_stays(void **state)
     assert_non_null(strstr(l->msg, "q quits the player"));
     learn_key(l, 'q');
     assert_true(l->quit);
+    stop(l);
+}
+
+/* L9: PgUp on a lesson's first page keeps it (no empty "0/N"). */
+static void test_back_from_first_page(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, BROADCAST);
+    size_t first = l->cur.pos;
+    assert_true(first > 0);
+    learn_key(l, TERM_KEY_PPAGE);
+    assert_int_equal(l->cur.pos, first);
+    assert_non_null(strstr(l->msg, "first page"));
+    learn_key(l, ' ');
+    learn_key(l, TERM_KEY_PPAGE);
+    assert_int_equal(l->cur.pos, first);
     stop(l);
 }
 
@@ -1145,6 +1164,32 @@ static void test_trace_lines_wrap(void **state)
     stop(l);
 }
 
+/* P6: an @run's command wider than the pane wraps at its blanks, its
+ * number on the first line only, so that its last options stay in view
+ * and nothing is cut; at 80x24 and 100x30. */
+static void test_commands_wrap(void **state)
+{
+    (void)state;
+    const char *dir = one_lesson("allreduce -a ring -p 4 -s 64",
+        "Intro.\n\n@run\n    collviz model allreduce -p 16 -T torus:4x4 -b "
+        "64M -e 64M --beta 25\n    collviz model allreduce -p 16 -T "
+        "torus:4x4 -b 64M -e 64M --beta 12\n");
+    static const int sizes[][2] = {{80, 24}, {100, 30}};
+    for (size_t z = 0; z < 2; z++) {
+        remove(prog);
+        Learn *l = start_in(dir, sizes[z][0], sizes[z][1]);
+        open_lesson(l, 0);
+        learn_key(l, ' ');
+        char *t = screen(l);
+        if (!strstr(t, "1 collviz model") || !strstr(t, "2 collviz model") ||
+            !strstr(t, "--beta 25") || !strstr(t, "--beta 12") ||
+            strstr(t, "A block is cut") || learn_hshift_max(l) != 0)
+            fail_msg("%dx%d: a command is cut:\n%s", l->w, l->h, t);
+        free(t);
+        stop(l);
+    }
+}
+
 /* Multiple choice in the player: the choices drawn a line each under the
  * question; a wrong choice's own reason said; a letter or the choice's
  * text answers. */
@@ -1393,6 +1438,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_machine_scene, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commands_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_back_from_first_page, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -612,11 +612,17 @@ void learn_next(Learn *l)
 void learn_back(Learn *l)
 {
     LearnLesson *c = &l->cur;
-    while (c->pos > 0) {
-        c->pos--;
-        if (!c->pos || is_stop(c->les.items[c->pos - 1].kind))
+    size_t pos = c->pos;
+    while (pos > 0) {
+        pos--;
+        if (!pos || is_stop(c->les.items[pos - 1].kind))
             break;
     }
+    if (pos == 0) { /* the first page stays (L9): no empty "0/N" */
+        learn_say(l, ROLE_DIM, "%s", _("This is the lesson's first page."));
+        return;
+    }
+    c->pos = pos;
     l->ask.open = false;
     l->msg[0] = '\0';
     c->scroll = 0;

@@ -123,26 +123,32 @@ static void wrap(Lines *ls, const char *text, int width, Role r,
 
 /* Where line s (n bytes) can break to fit width columns: the last " -> "
  * or " => " (a trace line's transfer and its result) whose text before
- * it fits; 0 where none does. */
-static size_t arrow_break(const char *s, size_t n, int width)
+ * it fits, or for a command (words) the last blank before an option (the
+ * last blank where none is); 0 where none does. */
+static size_t line_break(const char *s, size_t n, int width, bool words)
 {
-    size_t at = 0;
+    size_t at = 0, opt = 0;
     int cols = 0;
     for (size_t i = 0; i < n && cols <= width;) {
-        if (i > 0 && n - i > 4 && s[i] == ' ' && s[i + 2] == '>' &&
-            s[i + 3] == ' ' && (s[i + 1] == '-' || s[i + 1] == '='))
+        if (words ? i > 0 && s[i] == ' '
+                  : i > 0 && n - i > 4 && s[i] == ' ' && s[i + 2] == '>' &&
+                        s[i + 3] == ' ' && (s[i + 1] == '-' || s[i + 1] == '='))
             at = i;
+        if (words && i > 0 && s[i] == ' ' && s[i + 1] == '-')
+            opt = i; /* before an option: it stays with its value */
         int k;
         cols += grid_cp_width(cp_at(s + i, &k));
         i += (size_t)k;
     }
-    return at;
+    return opt ? opt : at;
 }
 
-/* Each line of a block as it is. A line of a text block (not a command)
- * wider than width is wrapped before its " -> " and " => " where it can
- * be, the rest indented under it (P6: a trace line's result stays in
- * view); what still does not fit scrolls sideways (the drawing). */
+/* Each line of a block as it is. A line wider than width is wrapped (P6):
+ * a trace line before its " -> " and " => " where it can be, a command
+ * (number: the commands of an @run, numbered) at its blanks, the rest
+ * indented under it, so that a trace line's result and a command's last
+ * options stay in view; what still does not fit scrolls sideways (the
+ * drawing). */
 static void block(Lines *ls, const char *t, Role r, int indent, int number,
                   int width)
 {
@@ -152,26 +158,29 @@ static void block(Lines *ls, const char *t, Role r, int indent, int number,
         char buf[2048];
         const char *line = s;
         size_t len = n;
-        int pad = indent;
+        int pad = indent, num = number ? k++ : 0;
+        int lead = number ? snprintf(NULL, 0, "%d ", num) : 0;
         for (;;) {
             char piece[2048];
             snprintf(piece, sizeof piece, "%.*s", (int)len, line);
             size_t take = len, cut;
-            if (!number && pad + grid_text_width(piece) > width &&
-                (cut = arrow_break(line, len, width - pad)) > 0)
+            if (pad + lead + grid_text_width(piece) > width &&
+                (cut = line_break(line, len, width - pad - lead,
+                                  number)) > 0)
                 take = cut;
-            if (number)
-                snprintf(buf, sizeof buf, "%*s%d %.*s", pad, "", k++,
+            if (num)
+                snprintf(buf, sizeof buf, "%*s%d %.*s", pad, "", num,
                          (int)take, line);
             else
-                snprintf(buf, sizeof buf, "%*s%.*s", pad, "", (int)take, line);
+                snprintf(buf, sizeof buf, "%*s%.*s", pad + lead, "",
+                         (int)take, line);
             add(ls, buf, strlen(buf), r, 0);
             if (ls->n)
                 ls->l[ls->n - 1].block = true;
             if (take == len)
                 break;
-            line += take + 1, len -= take + 1; /* from the arrow on */
-            pad = indent + 4;
+            line += take + 1, len -= take + 1; /* from the break on */
+            pad = indent + 4, num = 0;
         }
         s += n + (s[n] == '\n');
     }

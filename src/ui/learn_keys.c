@@ -131,6 +131,15 @@ static void sandbox_key(Learn *l, int key)
 }
 
 /* o and Esc: the list of lessons. */
+/* Esc in a lesson leaves nothing (an answer's prompt is left by its own
+ * Esc, and a second one must not drop the lesson): it says where the
+ * keys are. */
+static void lesson_esc(Learn *l, int key)
+{
+    learn_say(l, ROLE_DIM, "%s", _("o opens the lessons, q quits; Esc "
+                                   "leaves an answer's prompt."));
+}
+
 static void lessons_key(Learn *l, int key)
 {
     learn_save(l);
@@ -412,7 +421,8 @@ static void find_type(Learn *l, int key)
     X(KEYS(ESC_KEY, 'x'), IN(PICK), 0, NULL, pick_cancel)                     \
     X(KEYS('l'), IN(LIST) | IN(LESSON) | IN(PICK), LK_WIDE,                   \
       N_("l language"), lang_key)                                             \
-    X(KEYS('o', ESC_KEY), IN(LESSON), 0, N_("o lessons"), lessons_key)       \
+    X(KEYS('o'), IN(LESSON), 0, N_("o lessons"), lessons_key)                \
+    X(KEYS(ESC_KEY), IN(LESSON), 0, NULL, lesson_esc)                         \
     X(KEYS('q'), IN(LIST) | IN(LESSON) | IN(PICK), 0, N_("q quit"),           \
       quit_key)                                                               \
     X(KEYS(ENTER_KEYS), IN(PROMPT), 0, N_("Enter check"), prompt_enter)       \
