@@ -1247,14 +1247,15 @@ static void test_goals_sandbox(void **state)
     while (l->ask.len)
         learn_key(l, TERM_KEY_BACKSPACE);
     type(l, "allreduce -a halving-doubling -p 8 -s 64\n");
-    if (!strstr(l->msg, "Not yet: msgsteps is 6 there; the goal is <= 4."))
+    if (!strstr(l->msg, "Not yet: the steps that move messages is 6 there; "
+                        "the goal is <= 4."))
         fail_msg("%s", l->msg);
     assert_true(l->cur.sandbox);
     assert_string_equal(l->app.scene->algo->name, "halving-doubling");
     while (l->ask.len)
         learn_key(l, TERM_KEY_BACKSPACE);
     type(l, "allreduce -a butterfly -p 8 -s 64\n");
-    if (!strstr(l->msg, "Goal reached: msgsteps = 3."))
+    if (!strstr(l->msg, "Goal reached: the steps that move messages = 3."))
         fail_msg("%s", l->msg);
     char line[200];
     progress_line("01-one", line, sizeof line);

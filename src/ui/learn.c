@@ -399,6 +399,35 @@ static bool typed_alone(const LearnAsk *a, char c)
     return (t[0] == c || t[0] == c - 'a' + 'A') && !t[1 + strspn(t + 1, " ")];
 }
 
+/* A goal's query in words (L8: "sent max" is the bytes the busiest rank
+ * sends), into buf; a query without words of its own as it is. */
+static void goal_words(const char *query, char *buf, size_t n)
+{
+    char w[3][32] = {"", "", ""};
+    int got = sscanf(query, "%31s %31s %31s", w[0], w[1], w[2]);
+    bool most = got >= 2 && !strcmp(w[1], "max");
+    bool sent = !strcmp(w[0], "sent"), recvd = !strcmp(w[0], "recvd");
+    if (got == 1 && !strcmp(w[0], "time"))
+        snprintf(buf, n, "%s", _("the model time (us)"));
+    else if (got == 2 && !strcmp(w[0], "steptime"))
+        snprintf(buf, n, _("step %s's model time (us)"), w[1]);
+    else if (got == 1 && !strcmp(w[0], "steps"))
+        snprintf(buf, n, "%s", _("the steps"));
+    else if (got == 1 && !strcmp(w[0], "msgsteps"))
+        snprintf(buf, n, "%s", _("the steps that move messages"));
+    else if (got == 1 && !strcmp(w[0], "busbw"))
+        snprintf(buf, n, "%s", _("busbw over algbw"));
+    else if (got == 2 && most && (sent || recvd))
+        snprintf(buf, n, "%s", sent ? _("the bytes the busiest rank sends")
+                                    : _("the bytes the busiest rank "
+                                        "receives"));
+    else if (got == 2 && (sent || recvd))
+        snprintf(buf, n, sent ? _("the bytes rank %s sends")
+                              : _("the bytes rank %s receives"), w[1]);
+    else
+        snprintf(buf, n, "%s", query);
+}
+
 /* The scene box's Enter: the typed scene in the picture (the sandbox),
  * and at a goal checkpoint its goals checked on it. */
 static void submit_scene(Learn *l)
@@ -433,13 +462,16 @@ static void submit_scene(Learn *l)
             return;
         }
         if (!g.met) {
+            char words[200];
+            goal_words(g.query, words, sizeof words);
             learn_say(l, ROLE_WARN, _("Not yet: %s is %s there; the goal is %s "
-                                      "%g."), g.query, g.text, g.op, g.target);
+                                      "%g."), words, g.text, g.op, g.target);
             return;
         }
     }
-    char reached[sizeof g.query + sizeof g.text + 32];
-    snprintf(reached, sizeof reached, "%s = %s", g.query, g.text);
+    char reached[sizeof g.query + sizeof g.text + 32], words[200];
+    goal_words(g.query, words, sizeof words);
+    snprintf(reached, sizeof reached, "%s = %s", words, g.text);
     set_result(l, a->item, CP_RIGHT);
     a->open = a->scene_box = false;
     learn_save(l);
