@@ -274,6 +274,60 @@ static void test_scene_sentences(void **state)
     ui_lang_use(UI_LANG_EN);
 }
 
+/* L8: the core's reasons (an algorithm that does not fit the machine,
+ * a shape -T cannot read), made by the core itself, are Chinese in
+ * Chinese and as the core wrote them in English. */
+static void test_reasons(void **state)
+{
+    (void)state;
+    static const struct { const char *algo, *topo; int p; } misfit[] = {
+        {"torus_bidir", "mesh:4x4", 16}, {"torus", "full", 16},
+        {"hier", "full", 16}, {"hier_master", "bus", 16},
+        {"nvls", "full", 8}, {"nccl_tree", "torus:4x4", 16},
+    };
+    for (size_t i = 0; i < sizeof misfit / sizeof *misfit; i++) {
+        SceneSpec sc;
+        CliErr e = {{0}};
+        char line[128], en[300], said[300];
+        snprintf(line, sizeof line, "allreduce -a %s -p %d -s 64 -T %s",
+                 misfit[i].algo, misfit[i].p, misfit[i].topo);
+        assert_int_equal(scene_opts_parse_line(line, &scene_limits_lesson,
+                                               &sc, &e), 0);
+        assert_false(algo_fits(sc.algo, &sc.call, &sc.machine.mach, en,
+                               sizeof en));
+        ui_lang_use(UI_LANG_EN);
+        words_reason(en, said, sizeof said);
+        assert_string_equal(said, en);
+        ui_lang_use(UI_LANG_ZH);
+        words_reason(en, said, sizeof said);
+        if (!strcmp(said, en) || !strstr(said, misfit[i].algo))
+            fail_msg("'%s' has no Chinese: '%s'", en, said);
+    }
+    SceneSpec sc;
+    CliErr e = {{0}};
+    /* a machine of other ranks than the call's */
+    assert_int_equal(scene_opts_parse_line("allreduce -a ring -p 16 -s 64 -T "
+                                           "torus:4x4", &scene_limits_lesson,
+                                           &sc, &e), 0);
+    CollCall eight = sc.call;
+    eight.nranks = 8;
+    char en[300], zh[300];
+    assert_false(algo_fits(sc.algo, &eight, &sc.machine.mach, en, sizeof en));
+    ui_lang_use(UI_LANG_ZH);
+    words_reason(en, zh, sizeof zh);
+    if (!strcmp(zh, en) || !strstr(zh, "16") || !strstr(zh, "8"))
+        fail_msg("'%s' has no Chinese: '%s'", en, zh);
+    ui_lang_use(UI_LANG_EN);
+    assert_int_equal(scene_opts_parse_line("allreduce -p 16 -s 64 -T torus:4x4r",
+                                           &scene_limits_lesson, &sc, &e), -1);
+    char said[300];
+    ui_lang_use(UI_LANG_ZH);
+    words_reason(e.msg, said, sizeof said);
+    if (!strstr(said, "'4x4r' \xe4\xb8\x8d\xe6\x98\xaf")) /* 不是 */
+        fail_msg("'%s' has no Chinese: '%s'", e.msg, said);
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* Every algorithm's summary and needs, every phase name of its schedules
  * (on each machine of the machine menu it fits, at 8, 13 and 16 ranks)
  * and every machine kind is one of the core's listed words, Chinese in
@@ -462,6 +516,7 @@ int main(void)
         cmocka_unit_test(test_message),
         cmocka_unit_test(test_core_words),
         cmocka_unit_test(test_scene_sentences),
+        cmocka_unit_test(test_reasons),
         cmocka_unit_test(test_ring_screen),
         cmocka_unit_test(test_goldens),
     };

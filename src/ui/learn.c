@@ -437,7 +437,9 @@ static void submit_scene(Learn *l)
     char why[512];
     SceneSpec spec;
     if (lint_scene_line(a->text, &spec, why, sizeof why)) {
-        learn_say(l, ROLE_WARN, _("That scene cannot be shown: %s"), why);
+        char said[sizeof why];
+        words_reason(why, said, sizeof said);
+        learn_say(l, ROLE_WARN, _("That scene cannot be shown: %s"), said);
         return;
     }
     if (!picture_spec(l, &spec)) {

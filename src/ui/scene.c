@@ -109,9 +109,11 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
     if (!e)
         e = algo_generate_on(set->algo, &bc, &sc->machine.mach, &sc->big_sched,
                              NULL, 0);
+    char said[sizeof fit];
+    words_reason(fit, said, sizeof said);
     if (e == CV_ERR_ALGO && fit[0])
         snprintf(why, whylen, _("%s is not made for this machine: %s."),
-                 set->algo->name, fit);
+                 set->algo->name, said);
     else if (e)
         snprintf(why, whylen, "%s %s on %d ranks cannot be built: %s.",
                  set->algo->name, coll_name(call->kind), call->nranks,

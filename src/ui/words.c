@@ -1,8 +1,11 @@
 /* words.c - see words.h. */
 #include "ui/words.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "cli/cli.h"
 
 #include "ui/i18n.h"
 
@@ -215,6 +218,80 @@ const char *words_sentence(const char *fmt)
         if (!strcmp(fmt, sentences[i]))
             return _(sentences[i]);
     return fmt;
+}
+
+/* The core's reasons, as the scene layer and the algorithms write them
+ * (an algorithm's `fits`, -T's parse): printf formats of %s and %d only,
+ * their words in the order the Chinese keeps (test_ui_zh makes each and
+ * checks its Chinese). */
+static const char *const reasons[] = {
+    N_("nccl_tree is made for machines of nodes or one switch: give one "
+       "with -T, such as nodes:GxL, or full"),
+    N_("nvls is made for a switch that reduces and multicasts: give -T "
+       "switch,reduce"),
+    N_("the machine has %d ranks, the call %d"),
+    N_("%s is made for tori, meshes and rings: give one with -T "
+       "(torus:AxB, mesh:AxB); on nodes, hier"),
+    N_("torus_bidir needs wrap-around links: on a mesh its two directions "
+       "would share every link (torus is made for meshes)"),
+    N_("%s is made for machines of levels: give one with -T, such as "
+       "nodes:GxL"),
+    N_("hier_master is made for machines of two levels: give one with -T, "
+       "such as nodes:GxL"),
+    N_("'%s' is not a shape: give 1 to %d sizes from 1 to %d joined by x, "
+       "e.g. 4x4"),
+};
+
+#define REASON_MAX_ARGS 4
+#define REASON_ARG_LEN 128
+
+/* Whether s is format f made with words of its own for %s (one or more
+ * characters) and %d (digits), those into arg[*n ...]. */
+static bool fmt_match(const char *f, const char *s,
+                      char arg[][REASON_ARG_LEN], int *n)
+{
+    for (; *f; f++, s++) {
+        if (f[0] == '%' && (f[1] == 's' || f[1] == 'd')) {
+            bool digits = f[1] == 'd';
+            for (size_t len = 1; s[len - 1] && len < REASON_ARG_LEN &&
+                                 *n < REASON_MAX_ARGS; len++) {
+                if (digits && !isdigit((unsigned char)s[len - 1]))
+                    break;
+                memcpy(arg[*n], s, len);
+                arg[*n][len] = '\0';
+                (*n)++;
+                if (fmt_match(f + 2, s + len, arg, n))
+                    return true;
+                (*n)--;
+            }
+            return false;
+        }
+        if (*f != *s)
+            return false;
+    }
+    return *s == '\0';
+}
+
+void words_reason(const char *why, char *out, size_t len)
+{
+    char arg[REASON_MAX_ARGS][REASON_ARG_LEN];
+    for (size_t i = 0; i < sizeof reasons / sizeof *reasons; i++) {
+        int n = 0;
+        if (!fmt_match(reasons[i], why, arg, &n))
+            continue;
+        CliText o = {.buf = out, .n = len};
+        if (len)
+            out[0] = '\0';
+        int k = 0;
+        for (const char *f = _(reasons[i]); *f; f++) {
+            if (f[0] == '%' && (f[1] == 's' || f[1] == 'd') && k < n)
+                cli_text_add(&o, "%s", arg[k++]), f++;
+            else
+                cli_text_add(&o, "%c", *f);
+        }
+        return;
+    }
+    snprintf(out, len, "%s", why);
 }
 
 /* The backends' reasons for not running, as the backend menu shows them

@@ -38,6 +38,10 @@ const char *words_sentence(const char *fmt) __attribute__((format_arg(1)));
 /* A backend's reason for not running, cut as the backend menu shows it,
  * in the user's language where its words are fixed; else as is. */
 const char *words_backend_why(const char *why);
+/* A reason the core gave (an algorithm's `fits`, -T's parse), in the
+ * language in use where words.c lists its format, into out; else as it
+ * is. */
+void words_reason(const char *why, char *out, size_t len);
 /* Whether s is one of the core's words listed in words.c (for tests). */
 bool words_listed(const char *s);
 
