@@ -659,18 +659,20 @@ static void test_output_budget(void **state)
     LessonDiags d = {0};
     assert_int_equal(lesson_parse(text, strlen(text), &l, &d), CV_OK);
     const char *self = getenv("COLLVIZ") ? getenv("COLLVIZ") : "build/collviz";
-    double left = 0.5, t0 = mono_now_s();
-    output_lint(&l, self, &left, &d);
+    OutputRuns runs = {.left = 0.5};
+    double t0 = mono_now_s();
+    output_lint(&l, self, &runs, &d);
     double took = mono_now_s() - t0;
     if (d.n != 1 || d.d[0].line != 8 || !strstr(d.d[0].msg, "budget") ||
-        left >= 0 || took > 20)
+        runs.left >= 0 || took > 20)
         fail_msg("%zu problems in %.1f s, the first: %d: %s", d.n, took,
                  d.n ? d.d[0].line : 0, d.n ? d.d[0].msg : "");
     /* spent before: nothing runs, nothing more is said */
     lesson_diags_fini(&d);
-    output_lint(&l, self, &left, &d);
+    output_lint(&l, self, &runs, &d);
     assert_int_equal(d.n, 0);
     lesson_diags_fini(&d);
+    output_runs_fini(&runs);
     lesson_fini(&l);
 }
 

@@ -358,9 +358,10 @@ static void say(const char *path, int line, const char *msg)
 
 /* Parse file path into *l, printing its problems; returns their number
  * (-1: the file could not be read). deep (NULL: the parse alone): the
- * lint and the quoted commands too, *deep the seconds left of their
- * budget (output_lint). */
-static int lint_file(const char *path, Lesson *l, double *deep, int print)
+ * lint and the commands too, deep their budget and what they printed
+ * (output_lint). */
+static int lint_file(const char *path, Lesson *l, OutputRuns *deep,
+                     int print)
 {
     char *buf, why[512];
     size_t len;
@@ -405,10 +406,10 @@ static int sibling(const char *path, const char *lang, char *out, size_t n)
 static const char *const langs[] = {"en", "zh"};
 
 /* Check one file and compare it with its other language's file. */
-static int lint_one(const char *path, int *nfiles, double *left)
+static int lint_one(const char *path, int *nfiles, OutputRuns *runs)
 {
     Lesson l, o;
-    int bad = lint_file(path, &l, left, 1);
+    int bad = lint_file(path, &l, runs, 1);
     (*nfiles)++;
     for (size_t k = 0; k < sizeof langs / sizeof *langs && bad >= 0; k++) {
         char other[4200];
@@ -432,9 +433,9 @@ static int lint_one(const char *path, int *nfiles, double *left)
 int lint_main(int nfiles, const char *const *files)
 {
     int bad = 0, n = 0;
-    double left = OUTPUT_BUDGET_S; /* of the quoted commands, in all */
+    OutputRuns runs = {.left = OUTPUT_BUDGET_S}; /* the commands, in all */
     for (int i = 0; i < nfiles; i++)
-        bad += lint_one(files[i], &n, &left) != 0;
+        bad += lint_one(files[i], &n, &runs) != 0;
     if (!nfiles) {
         char dir[4096], why[4096];
         if (library_dir(dir, sizeof dir, why, sizeof why)) {
@@ -458,11 +459,12 @@ int lint_main(int nfiles, const char *const *files)
                 char path[CV_WHY_LEN];
                 snprintf(path, sizeof path, "%s/%s/%s.txt", dir, langs[k],
                          e[i].name);
-                bad += lint_one(path, &n, &left) != 0;
+                bad += lint_one(path, &n, &runs) != 0;
             }
             free(e);
         }
     }
+    output_runs_fini(&runs);
     if (bad) {
         /* the problems (stdout) before the summary (stderr): in one log
            (> log 2>&1) a buffered stdout would splice them */

@@ -243,14 +243,30 @@ static void budget_spent(LessonDiags *d, int line)
                 "checked", OUTPUT_BUDGET_S);
 }
 
+void output_runs_fini(OutputRuns *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        free(r->cmd[i]), free(r->out[i]);
+    r->n = 0;
+}
+
+/* What command line cmd printed, kept in r, or NULL. */
+static const char *kept(const OutputRuns *r, const char *cmd)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (!strcmp(r->cmd[i], cmd))
+            return r->out[i];
+    return NULL;
+}
+
 /* Run command k of @run item run, one whose output may be quoted, with
- * self under the budget *left (output_lint's): what it printed (malloc'd,
- * status 0) or NULL, with the reason said at `line` where there is one to
+ * self under r's budget (output_lint's): what it printed (status 0; r
+ * owns it) or NULL, with the reason said at `line` where there is one to
  * say (quoted: a command that may not be quoted is one; for the leak
  * check it is only left out). The command line into cmd. */
-static char *run_budgeted(const LessonItem *run, int k, const char *self,
-                          double *left, bool quoted, int line,
-                          LessonDiags *d, char *cmd, size_t cmdlen)
+static const char *run_budgeted(const LessonItem *run, int k, const char *self,
+                                OutputRuns *r, bool quoted, int line,
+                                LessonDiags *d, char *cmd, size_t cmdlen)
 {
     char why[600];
     RunCmd c;
@@ -262,23 +278,26 @@ static char *run_budgeted(const LessonItem *run, int k, const char *self,
             lesson_diag(d, line, "%s", why);
         return NULL;
     }
-    if (*left <= 0) { /* spent: said once, at the first not run */
-        if (*left == 0)
+    const char *before = kept(r, cmd);
+    if (before)
+        return before;
+    if (r->left <= 0) { /* spent: said once, at the first not run */
+        if (r->left == 0)
             budget_spent(d, line);
-        *left = -1;
+        r->left = -1;
         return NULL;
     }
     double t0 = mono_now_s();
-    double limit = *left < OUTPUT_LIMIT_S ? *left : OUTPUT_LIMIT_S;
+    double limit = r->left < OUTPUT_LIMIT_S ? r->left : OUTPUT_LIMIT_S;
     char *out = output_run(self, &c, limit, &st, why, sizeof why);
-    *left -= mono_now_s() - t0;
+    r->left -= mono_now_s() - t0;
     if (!out && limit < OUTPUT_LIMIT_S) { /* cut short by the budget */
         budget_spent(d, line);
-        *left = -1;
+        r->left = -1;
         return NULL;
     }
-    if (*left < 0)
-        *left = 0;
+    if (r->left < 0)
+        r->left = 0;
     if (!out || st) {
         if (!out)
             lesson_diag(d, line, "%s", why);
@@ -288,10 +307,17 @@ static char *run_budgeted(const LessonItem *run, int k, const char *self,
         free(out);
         return NULL;
     }
-    return out;
+    char *keep = r->n < OUTPUT_KEPT ? strdup(cmd) : NULL;
+    if (!keep) { /* not kept: said as it is, then let go */
+        lesson_diag(d, line, "%s", cv_strerror(CV_ERR_NOMEM));
+        free(out);
+        return NULL;
+    }
+    r->cmd[r->n] = keep, r->out[r->n] = out;
+    return r->out[r->n++];
 }
 
-void output_lint(const Lesson *l, const char *self, double *left,
+void output_lint(const Lesson *l, const char *self, OutputRuns *r,
                  LessonDiags *d)
 {
     for (size_t i = 0; i < l->nitems; i++) {
@@ -300,13 +326,12 @@ void output_lint(const Lesson *l, const char *self, double *left,
             continue;
         char line[RUNCHECK_MAX_BYTES + 2], why[600];
         int bad;
-        char *out = run_budgeted(&l->items[it->quotes_run], it->quotes, self,
-                                 left, true, it->quotes_line, d, line,
-                                 sizeof line);
+        const char *out = run_budgeted(&l->items[it->quotes_run], it->quotes,
+                                       self, r, true, it->quotes_line, d,
+                                       line, sizeof line);
         if (out && output_match(it->text, out, &bad, why, sizeof why))
             lesson_diag(d, it->line + bad - 1, "%s (%s, at line %d)", why,
                         line, l->items[it->quotes_run].line);
-        free(out);
     }
 }
 
@@ -363,7 +388,7 @@ static const char *answer_in(const LessonItem *it, const char *out)
     return NULL;
 }
 
-void output_leaks(const Lesson *l, const char *self, double *left,
+void output_leaks(const Lesson *l, const char *self, OutputRuns *r,
                   LessonDiags *d)
 {
     size_t since = 0; /* the first item after the checkpoint before */
@@ -377,8 +402,8 @@ void output_leaks(const Lesson *l, const char *self, double *left,
             for (int k = 1; run->kind == LI_RUN &&
                             k <= lesson_run_count(run); k++) {
                 char cmd[RUNCHECK_MAX_BYTES + 2];
-                char *out = run_budgeted(run, k, self, left, false, run->line,
-                                         d, cmd, sizeof cmd);
+                const char *out = run_budgeted(run, k, self, r, false,
+                                               run->line, d, cmd, sizeof cmd);
                 const char *a = out ? answer_in(it, out) : NULL;
                 if (a)
                     lesson_diag(d, it->line, "the @run at line %d prints "
@@ -386,7 +411,6 @@ void output_leaks(const Lesson *l, const char *self, double *left,
                                 "learner reads it before giving it; ask "
                                 "first, then run", run->line,
                                 utf8_prefix(a, 60), a, cmd);
-                free(out);
             }
         }
         since = i + 1;

@@ -57,13 +57,29 @@ pid_t output_spawn(const char *self, char *const *argv, bool own_group,
 char *output_run(const char *self, const RunCmd *c, double limit_s,
                  int *status, char *why, size_t whylen);
 
+/* The commands one `learn --check` runs: the seconds left of their
+ * budget, and what each command line printed, kept for the next lesson
+ * that runs it (the languages of a lesson run the same). */
+#define OUTPUT_KEPT 256
+typedef struct {
+    double left;              /* seconds left (OUTPUT_BUDGET_S at first);
+                                 once spent, negative */
+    size_t n;                 /* outputs kept */
+    char *cmd[OUTPUT_KEPT];   /* their command lines */
+    char *out[OUTPUT_KEPT];   /* and what they printed (status 0) */
+} OutputRuns;
+
+/* Free what r keeps (its budget stays). */
+void output_runs_fini(OutputRuns *r);
+
 /* Check every quoting block of l (lesson.h's quotes): its command may be
  * quoted, runs with self, exits 0 and prints every quoted line. Problems
- * to d, at the @output line. *left: the seconds left of the budget of
- * all the quoted commands (OUTPUT_BUDGET_S at first), less what these
- * ran; once it is spent, the block where it ran out says so and no more
- * are run (*left is then negative: the next lessons say nothing). */
-void output_lint(const Lesson *l, const char *self, double *left,
+ * to d, at the @output line. r->left: the seconds left of the budget of
+ * all the quoted commands, less what these ran; once it is spent, the
+ * block where it ran out says so and no more are run (r->left is then
+ * negative: the next lessons say nothing). A command line run before in
+ * r is not run again. */
+void output_lint(const Lesson *l, const char *self, OutputRuns *r,
                  LessonDiags *d);
 
 /* No prediction or choice is answered above it: the commands of the @run
@@ -72,6 +88,6 @@ void output_lint(const Lesson *l, const char *self, double *left,
  * runs them, under the same budget, and one whose answer a command
  * prints (lint's rule for an answer in the text) is a problem at its
  * line. (An open question may ask what the trace above it shows.) */
-void output_leaks(const Lesson *l, const char *self, double *left,
+void output_leaks(const Lesson *l, const char *self, OutputRuns *r,
                   LessonDiags *d);
 #endif
