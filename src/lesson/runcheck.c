@@ -34,6 +34,7 @@ typedef struct {
 #define O_BACKEND {'B', "backend", true, false}
 #define O_MODEL {0, "alpha", true, false}, {0, "beta", true, false}, \
                 {0, "gamma", true, false}
+#define O_SEGMENT {0, "segment", true, false}
 #define O_SWEEP {'b', "minbytes", true, false}, {'e', "maxbytes", true, false}, \
                 {'f', "stepfactor", true, false}, {'i', "stepbytes", true, false}
 
@@ -44,15 +45,17 @@ static const RunOpt list_opts[] = {{'v', "verbose", false, false}, O_HELP, {0}};
 static const RunOpt trace_opts[] = {
     O_ALGO, O_RANKS, {'s', "size", true, false}, O_DTYPE, O_OP, O_ROOT,
     {0, "in-place", false, false}, O_TOPO, {0, "full", false, false}, O_MODEL,
-    {0, "link", true, false}, {0, "links", false, false}, O_HELP, {0}};
+    {0, "link", true, false}, {0, "links", false, false},
+    {0, "summary", false, false}, {0, "steps", false, false}, O_SEGMENT,
+    O_HELP, {0}};
 static const RunOpt model_opts[] = {
     O_RANKS, O_DTYPE, O_ROOT, O_SWEEP, O_BACKEND, O_MODEL,
-    {0, "link", true, false}, O_TOPO, O_HELP, {0}};
+    {0, "link", true, false}, O_TOPO, O_SEGMENT, O_HELP, {0}};
 static const RunOpt perf_opts[] = {
     O_ALGO, O_RANKS, O_BACKEND, O_SWEEP, {'n', "iters", true, false},
     {'w', "warmup", true, false}, {0, "min-time", true, false},
     {'c', "check", true, false}, O_DTYPE, O_OP, O_ROOT,
-    {0, "csv", false, false}, O_TOPO, O_HELP, {0}};
+    {0, "csv", false, false}, O_TOPO, O_SEGMENT, O_HELP, {0}};
 static const RunOpt calibrate_opts[] = {
     O_BACKEND, O_RANKS, {0, "quick", false, false}, {0, "show", false, false},
     O_HELP, {0}};
