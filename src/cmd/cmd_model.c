@@ -575,30 +575,13 @@ static void against_default(const Model *m, size_t count, int best)
            m->t[best] * 1e6, m->t[di] / m->t[best], d->name, m->t[di] * 1e6);
 }
 
-static int model_table(Model *m)
+/* Every change of the best between two rows of the sweep (counts[0 ..
+ * n), best[] each row's), also where it changes more than once between
+ * them: narrowed one after another from the row before until the row's
+ * own best is reached. */
+static void model_crossovers(Model *m, const size_t *counts, const int *best,
+                             size_t n)
 {
-    size_t *counts = malloc((CLI_MAX_SWEEP + 1) * sizeof *counts);
-    int *best = malloc((CLI_MAX_SWEEP + 1) * sizeof *best);
-    if (!counts || !best) {
-        free(counts);
-        free(best);
-        return CLI_EXIT_FAIL;
-    }
-    size_t n = sweep_counts(&m->sweep, &m->call, counts);
-    if (n && counts[0] == 0 && m->sweep.min > 0) /* an empty rounding */
-        memmove(counts, counts + 1, --n * sizeof *counts);
-    m->start = mono_now_s();
-    model_header(m, n ? counts[n - 1] : 0);
-    for (size_t i = 0; i < n; i++) {
-        progress_say(m, "size", i + 1, n);
-        best[i] = model_eval(m, counts[i]);
-        progress_clear(m);
-        model_row(m, counts[i], best[i]);
-        fflush(stdout);
-    }
-    /* every change of the best between two rows, also where it changes
-       more than once between them: narrowed one after another from the
-       row before until the row's own best is reached */
     size_t ncross = 0;
     for (size_t i = 1; i < n; i++) {
         size_t lo = counts[i - 1];
@@ -616,10 +599,11 @@ static int model_table(Model *m)
     if (!ncross && n)
         printf("# crossovers: none in this sweep (%s is best at every size)\n",
                algo_label(m, best[0]));
-    /* the largest size's times again: the bisections above left others
-       in m->t */
-    if (n)
-        against_default(m, counts[n - 1], model_eval(m, counts[n - 1]));
+}
+
+/* A line for each algorithm that could not be priced from some size. */
+static void model_too_big(const Model *m)
+{
     for (size_t i = 0; i < m->nalgos; i++)
         if (m->too_big[i] != SIZE_MAX) {
             CollCall c = m->call;
@@ -642,6 +626,35 @@ static int model_table(Model *m)
                        coll_size_bytes(&c), c.count,
                        (size_t)SCHED_COMPACT_MAX_XFERS, c.nranks);
         }
+}
+
+static int model_table(Model *m)
+{
+    size_t *counts = malloc((CLI_MAX_SWEEP + 1) * sizeof *counts);
+    int *best = malloc((CLI_MAX_SWEEP + 1) * sizeof *best);
+    if (!counts || !best) {
+        free(counts);
+        free(best);
+        return CLI_EXIT_FAIL;
+    }
+    size_t n = sweep_counts(&m->sweep, &m->call, counts);
+    if (n && counts[0] == 0 && m->sweep.min > 0) /* an empty rounding */
+        memmove(counts, counts + 1, --n * sizeof *counts);
+    m->start = mono_now_s();
+    model_header(m, n ? counts[n - 1] : 0);
+    for (size_t i = 0; i < n; i++) {
+        progress_say(m, "size", i + 1, n);
+        best[i] = model_eval(m, counts[i]);
+        progress_clear(m);
+        model_row(m, counts[i], best[i]);
+        fflush(stdout);
+    }
+    model_crossovers(m, counts, best, n);
+    /* the largest size's times again: the bisections above left others
+       in m->t */
+    if (n)
+        against_default(m, counts[n - 1], model_eval(m, counts[n - 1]));
+    model_too_big(m);
     free(counts);
     free(best);
     return CLI_EXIT_OK;

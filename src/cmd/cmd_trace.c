@@ -235,7 +235,9 @@ static bool trace_validate(Trace *t)
 
 /* Generate and validate the schedule and set up the symbolic state.
  * Returns the exit status on failure (after one sentence on stderr). */
-static int trace_prepare(Trace *t)
+/* The schedule, generated for the machine: 0, or the exit status with
+ * its sentence said. */
+static int trace_generate(Trace *t)
 {
     char why[200] = "";
     /* above COLL_MAX_RANKS nothing checks or executes the schedule, and
@@ -267,6 +269,15 @@ static int trace_prepare(Trace *t)
                 cv_strerror(err));
         return CLI_EXIT_FAIL;
     }
+    return CLI_EXIT_OK;
+}
+
+static int trace_prepare(Trace *t)
+{
+    int rc = trace_generate(t);
+    if (rc)
+        return rc;
+    CvError err = CV_OK;
     t->nsteps = sched_nsteps(&t->s);
     double work = model_price_work(&t->s, &t->mach);
     if (!t->checked && work > MODEL_MAX_PRICE_WORK) {
@@ -465,29 +476,16 @@ static int trace_verdict(const Trace *t, const Totals *to)
     return CLI_EXIT_FAIL;
 }
 
-static int trace_run(Trace *t, const TraceWriter *w)
+/* Every step of t's schedule: executed, priced, added to its phase and,
+ * without --summary, written by w. A summary prices a repeated entry
+ * once where rotation maps the machine onto itself, and adds its links'
+ * loads rotated. */
+static CvError trace_steps(Trace *t, const TraceWriter *w)
 {
-    Sink sink;
-    if (sink_init(&sink, stdout, 1 << 16)) {
-        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
-        return CLI_EXIT_FAIL;
-    }
-    t->out = &sink;
-    CvError e = pricer_init(&t->pr, &t->mach);
-    t->pr.expand = t->links; /* every link's load of every step */
-    t->link_total = e ? NULL : calloc((size_t)t->mach.nlinks, sizeof *t->link_total);
-    if (!t->link_total) {
-        pricer_fini(&t->pr);
-        sink_fini(&sink);
-        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
-        return CLI_EXIT_FAIL;
-    }
-    w->begin(t);
-    /* a summary prices a repeated entry once where rotation maps the
-       machine onto itself, and adds its links' loads rotated */
     bool same = machine_shift_invariant(&t->mach) &&
                 machine_links_move(&t->mach);
     size_t no = 0;
+    CvError e = CV_OK;
     for (size_t k = 0; k < t->s.nsteps && !e; k++) {
         const Step *st = &t->s.steps[k];
         size_t reps = t->s.compact ? st->reps : 1;
@@ -506,6 +504,28 @@ static int trace_run(Trace *t, const TraceWriter *w)
             no += once ? reps : 1;
         }
     }
+    return e;
+}
+
+static int trace_run(Trace *t, const TraceWriter *w)
+{
+    Sink sink;
+    if (sink_init(&sink, stdout, 1 << 16)) {
+        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
+        return CLI_EXIT_FAIL;
+    }
+    t->out = &sink;
+    CvError e = pricer_init(&t->pr, &t->mach);
+    t->pr.expand = t->links; /* every link's load of every step */
+    t->link_total = e ? NULL : calloc((size_t)t->mach.nlinks, sizeof *t->link_total);
+    if (!t->link_total) {
+        pricer_fini(&t->pr);
+        sink_fini(&sink);
+        fprintf(stderr, "collviz: %s\n", cv_strerror(CV_ERR_NOMEM));
+        return CLI_EXIT_FAIL;
+    }
+    w->begin(t);
+    e = trace_steps(t, w);
     Totals to = {0};
     if (!e)
         e = totals_compute(t, &to);
