@@ -449,10 +449,34 @@ static void test_textbook_unchanged(void **state)
     free(all);
 }
 
+/* A flat machine of -T prices the closed form at its own parameters
+ * (issue 49): ring allreduce on full,alpha=5us,bw=50,gamma=100, 8 ranks,
+ * 1 MiB, by hand: 14 x 5 us + 1835008 B / 50 GB/s + 917504 B / 100 GB/s
+ * = 70 + 36.70016 + 9.17504 = 115.8752 us, the schedule's time too. */
+static void test_closed_form_on_flat(void **state)
+{
+    (void)state;
+    const char *model[] = {"model", "allreduce", "-p", "8", "-b", "1M", "-e",
+                           "1M", "-T", "full,alpha=5us,bw=50,gamma=100", NULL};
+    Ran r = run_args(model);
+    if (r.status || !strstr(r.out, "  ring                     15        "
+                                   "115.875  2(p-1)a"))
+        fail_msg("model: %s%s", r.out, r.err);
+    ran_free(&r);
+    const char *trace[] = {"trace", "allreduce", "-a", "ring", "-p", "8", "-s",
+                           "1M", "-T", "full,alpha=5us,bw=50,gamma=100", NULL};
+    r = run_args(trace);
+    if (r.status || !strstr(r.out, "# closed form: 14 a + 1835008 b + "
+                                   "917504 g = 115.9 us"))
+        fail_msg("trace: %s%s", r.out, r.err);
+    ran_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_p2p_and_shared),
+        cmocka_unit_test(test_closed_form_on_flat),
         cmocka_unit_test(test_shared_ring),
         cmocka_unit_test(test_lower_bounds),
         cmocka_unit_test(test_names),

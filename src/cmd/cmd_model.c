@@ -249,6 +249,17 @@ static ModelParams model_params(const Model *m, double footprint)
                   : m->model.m;
 }
 
+/* The parameters a closed form is priced at: a flat machine's own where
+ * -T gives one (full,alpha=5us: 5 us), else model_params'. */
+static ModelParams closed_params(const Model *m, double footprint)
+{
+    ModelParams uni;
+    if (m->topo_given && model_flat_kind(m->mach.kind) &&
+        model_machine_uniform(&m->mach, &uni))
+        return uni;
+    return model_params(m, footprint);
+}
+
 /* Cost terms and predicted seconds (*sec, may be NULL) of algorithm i at
  * `count`, its steps and working set (*fp); records the first failure.
  * A schedule too large to price (CV_ERR_LIMIT) is n/a, as is one not made
@@ -438,7 +449,7 @@ static void model_header(Model *m, size_t last_count)
         big.count = last_count;
         m->algos[i]->cost(&big, &closed);
         if (m->t[i] >= 0) {
-            ModelParams mp = model_params(m, m->fp[i]);
+            ModelParams mp = closed_params(m, m->fp[i]);
             printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name,
                    m->steps[i], cost_time(&closed, &mp) * 1e6,
                    algo_formula(m->algos[i], c->nranks));

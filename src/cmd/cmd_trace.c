@@ -454,6 +454,9 @@ static CvError trace_current(Trace *t, size_t k, size_t j)
 
 double trace_time_of(const Trace *t, const CostTerms *c)
 {
+    ModelParams uni; /* a flat machine of -T: its own alpha, beta, gamma */
+    if (model_flat_kind(t->mach.kind) && model_machine_uniform(&t->mach, &uni))
+        return cost_time(c, &uni);
     return cost_time(c, &t->model.m);
 }
 

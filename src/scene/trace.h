@@ -135,7 +135,8 @@ bool trace_set_range(const uint64_t *set, size_t words, size_t from, int *lo,
                      int *hi);
 /* Link l as "r0->r1 (x)". */
 void trace_link_name(const Trace *t, int l, char *buf, size_t len);
-/* The time of cost terms c under the trace's model parameters. */
+/* The time of cost terms c under the trace's model parameters (a flat
+ * machine's own where -T gives one: full,alpha=5us prices at 5 us). */
 double trace_time_of(const Trace *t, const CostTerms *c);
 
 #endif
