@@ -472,11 +472,32 @@ static void test_closed_form_on_flat(void **state)
     ran_free(&r);
 }
 
+/* topo counts the links a machine has (issue 49): mesh:4x4, by hand,
+ * 4 rows of 3 neighbour pairs, both ways, in each dimension: 2 x 4 x 3 x
+ * 2 = 48, where the torus's wrap-around makes 64; the mesh's 16 numbered
+ * ends are said apart. */
+static void test_topo_links(void **state)
+{
+    (void)state;
+    const char *mesh[] = {"topo", "mesh:4x4", NULL};
+    Ran r = run_args(mesh);
+    if (r.status || !strstr(r.out, "\n# 16 ranks, 48 links (and 16 numbered "
+                                   "that join nothing"))
+        fail_msg("mesh: %s%s", r.out, r.err);
+    ran_free(&r);
+    const char *torus[] = {"topo", "torus:4x4", NULL};
+    r = run_args(torus);
+    if (r.status || !strstr(r.out, "\n# 16 ranks, 64 links\n"))
+        fail_msg("torus: %s%s", r.out, r.err);
+    ran_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_p2p_and_shared),
         cmocka_unit_test(test_closed_form_on_flat),
+        cmocka_unit_test(test_topo_links),
         cmocka_unit_test(test_shared_ring),
         cmocka_unit_test(test_lower_bounds),
         cmocka_unit_test(test_names),

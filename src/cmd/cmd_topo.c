@@ -105,8 +105,15 @@ static void print_machine(const Machine *m)
 {
     char d[512];
     machine_describe(m, false, d, sizeof d);
-    printf("# machine: %s\n# %d rank%s, %d links\n", d, m->nranks,
-           m->nranks == 1 ? "" : "s", m->nlinks);
+    int used = 0;
+    for (int l = 0; l < m->nlinks; l++)
+        used += machine_link(m, l).used;
+    printf("# machine: %s\n# %d rank%s, %d link%s", d, m->nranks,
+           m->nranks == 1 ? "" : "s", used, used == 1 ? "" : "s");
+    if (used < m->nlinks) /* a mesh's ends: numbered, joining nothing */
+        printf(" (and %d numbered that join nothing: --links marks them "
+               "unused)", m->nlinks - used);
+    printf("\n");
     if (machine_is_memory(m)) {
         const MemLevel *ml = &m->mem;
         printf("# the ranks share one memory (%s): a step costs one start "
