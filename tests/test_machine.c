@@ -400,6 +400,46 @@ static void test_file_roundtrip(void **state)
     assert_true(back.gamma == m.gamma);
 }
 
+/* Every machine of nodes, the shared NIC's too, is written as a machine
+ * file and read back to a machine that prices alike (issue 49): the ring
+ * allreduce of 1 MiB and the all-to-all of 64 KiB on nodes:2x4 and
+ * nodes:2x4,nic=shared cost the same on the machine read back, and the
+ * shared NIC's file names its dimension SharedSwitch. */
+static void test_file_roundtrip_nodes(void **state)
+{
+    (void)state;
+    for (int shared = 0; shared < 2; shared++) {
+        Machine m, back;
+        MachineFileErr e;
+        assert_int_equal(machine_nodes(&m, 2, 4, shared, GAMMA), CV_OK);
+        char buf[1024];
+        size_t need;
+        assert_int_equal(machine_file_write(&m, buf, sizeof buf, &need), CV_OK);
+        assert_true(need < sizeof buf);
+        assert_true(!shared || strstr(buf, "topology: [ Switch, SharedSwitch ]"));
+        assert_int_equal(machine_file_parse(buf, need, 0, &back, &e), CV_OK);
+        assert_int_equal(back.dim[1].shared, shared);
+        static const CollKind kinds[] = {COLL_ALLREDUCE, COLL_ALLTOALL};
+        static const char *const algos[] = {"ring", "pairwise"};
+        for (int k = 0; k < 2; k++) {
+            CollCall c = {.kind = kinds[k], .nranks = 8, .dtype = DT_FLOAT,
+                          .op = OP_SUM, .count = k ? 2048 : 262144};
+            Schedule sch;
+            assert_int_equal(algo_generate(algo_find(kinds[k], algos[k]), &c,
+                                           &sch), CV_OK);
+            CostTerms t1, t2;
+            double s1, s2;
+            assert_int_equal(model_machine_cost(&sch, &m, false, &t1, &s1), CV_OK);
+            assert_int_equal(model_machine_cost(&sch, &back, false, &t2, &s2),
+                             CV_OK);
+            if (fabs(s1 - s2) > 1e-12 * s1)
+                fail_msg("nic %s, %s: %g s built, %g s read back",
+                         shared ? "shared" : "per GPU", algos[k], s1, s2);
+            sched_fini(&sch);
+        }
+    }
+}
+
 static void expect_file_error(const char *text, int line, const char *words)
 {
     Machine m;
@@ -586,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_price_multicast_switch),
         cmocka_unit_test(test_price_flat_terms_sweep),
         cmocka_unit_test(test_file_roundtrip),
+        cmocka_unit_test(test_file_roundtrip_nodes),
         cmocka_unit_test(test_file_errors),
         cmocka_unit_test(test_spec),
         cmocka_unit_test(test_memory_spec),

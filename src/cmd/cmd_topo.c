@@ -62,7 +62,8 @@ static const CliCmd topo_cmd = {
              "Defaults: --alpha, --beta, --gamma (1 us, 10 GB/s, 20 GB/s); nodes'\n"
              "classes: nvlink 450 GB/s, pcie 64 GB/s, net 50 GB/s per direction.\n"
              "A machine file is ASTRA-sim's network description (topology: Ring,\n"
-             "FullyConnected, Switch, and collviz's Mesh and ReducingSwitch;\n"
+             "FullyConnected, Switch, and collviz's Mesh, ReducingSwitch and\n"
+             "SharedSwitch (a NIC per node, shared by its GPUs);\n"
              "npus_count; bandwidth in GB/s; latency in ns per hop; collviz_alpha\n"
              "in us, collviz_gamma in GB/s, collviz_place: block or cyclic; a\n"
              "memory machine: collviz_memory: gpu or host, npus_count, bandwidth,\n"
@@ -170,8 +171,8 @@ static int write_file(const Machine *m)
     size_t need;
     if (machine_file_write(m, NULL, 0, &need)) {
         fprintf(stderr, "collviz: %s has no machine file: ASTRA-sim's format "
-                "describes a link per port, not a medium or a NIC shared by "
-                "a node\n", m->kind == MACHINE_BUS ? "a bus" : "this machine");
+                "describes a link per port, not a medium\n",
+                m->kind == MACHINE_BUS ? "a bus" : "this machine");
         return CLI_EXIT_USAGE;
     }
     char *buf = malloc(need + 1);

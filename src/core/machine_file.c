@@ -145,14 +145,19 @@ static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
     return CV_OK;
 }
 
-static bool dim_kind(const char *name, DimKind *k, bool *reduce)
+/* A topology name's dimension: ASTRA-sim's, and collviz's Mesh,
+ * ReducingSwitch (NVLS's) and SharedSwitch (one port per coordinate,
+ * shared by every rank at it: a NIC shared by a node's GPUs). */
+static bool dim_kind(const char *name, MachineDim *d)
 {
     static const char *const names[] = {"Ring", "Mesh", "FullyConnected",
-                                        "Switch", "ReducingSwitch"};
-    for (int i = 0; i < 5; i++)
+                                        "Switch", "ReducingSwitch",
+                                        "SharedSwitch"};
+    for (int i = 0; i < 6; i++)
         if (!strcmp(name, names[i])) {
-            *k = i == 4 ? DIM_SWITCH : (DimKind)i;
-            *reduce = i == 4;
+            d->kind = i >= 4 ? DIM_SWITCH : (DimKind)i;
+            d->reduce = i == 4;
+            d->shared = i == 5;
             return true;
         }
     return false;
@@ -258,10 +263,10 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
                     "to 1e+06 GB/s");
     for (int i = 0; i < nd; i++) {
         MachineDim *d = &m->dim[i];
-        if (!dim_kind(p->topo[i], &d->kind, &d->reduce))
+        if (!dim_kind(p->topo[i], d))
             return fail(e, p->line[K_TOPO], "'%s' is not a topology collviz "
                         "knows (Ring, FullyConnected, Switch; Mesh, "
-                        "ReducingSwitch)", p->topo[i]);
+                        "ReducingSwitch, SharedSwitch)", p->topo[i]);
         double np = p->num[K_NPUS][i], bw = p->num[K_BW][i];
         if (size_and_bw(p, i, "per link per direction", e))
             return CV_ERR_ARG;
@@ -331,7 +336,9 @@ static size_t put(char *buf, size_t len, size_t n, const char *fmt, ...)
 
 static const char *dim_text(const MachineDim *d)
 {
-    return d->kind == DIM_SWITCH && d->reduce ? "ReducingSwitch"
+    if (d->kind == DIM_SWITCH && d->reduce)
+        return "ReducingSwitch";
+    return d->kind == DIM_SWITCH && d->shared ? "SharedSwitch"
                                               : dim_kind_name(d->kind);
 }
 
@@ -371,9 +378,6 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
         return CV_ERR_ARG;
     if (machine_is_memory(m))
         return write_memory(m, buf, len, need);
-    for (int i = 0; i < m->ndims; i++)
-        if (m->dim[i].shared)
-            return CV_ERR_ARG;
     machine_describe(m, true, desc, sizeof desc);
     size_t n = put(buf, len, 0, "# %s, written by collviz topo\n", desc);
     const char *sep = "";

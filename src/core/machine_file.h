@@ -2,10 +2,11 @@
  * description that collviz reads and writes:
  *
  *     topology: [ Ring, Switch ]   # per dimension: Ring, FullyConnected,
- *                                  # Switch; collviz adds Mesh (no wrap)
- *                                  # and ReducingSwitch (NVLS's: it
- *                                  # multicasts; its reduction is not
- *                                  # modelled)
+ *                                  # Switch; collviz adds Mesh (no wrap),
+ *                                  # ReducingSwitch (NVLS's: it sums and
+ *                                  # multicasts) and SharedSwitch (a
+ *                                  # port per coordinate, shared by the
+ *                                  # ranks at it: a NIC per node)
  *     npus_count: [ 4, 2 ]         # members of a line of each dimension
  *     bandwidth: [ 50.0, 25.0 ]    # GB/s per link per direction
  *     latency: [ 500.0, 2000.0 ]   # ns per hop
@@ -42,8 +43,8 @@ CvError machine_file_parse(const char *text, size_t len, double gamma,
                            Machine *m, MachineFileErr *err);
 
 /* Write m in that format into buf (as snprintf: returns the length the
- * whole text needs). A bus and a NIC shared by a node's GPUs have no
- * such description: CV_ERR_ARG. */
+ * whole text needs). A bus has no such description (one medium, not a
+ * link per port): CV_ERR_ARG. */
 CvError machine_file_write(const Machine *m, char *buf, size_t len,
                            size_t *need);
 
