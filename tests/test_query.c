@@ -404,8 +404,8 @@ static void test_judge_forms(void **state)
     static const char *const b_right[] = {"1835008 B", "1835008B",
         "1835008 bytes", "1835008 \xe5\xad\x97\xe8\x8a\x82", /* 字节 */
         "1.75 MiB", "1.75MiB", "1.75 MB", "1792 KiB", "1792KB",
-        "\xef\xbc\x91\xef\xbc\x8c\xef\xbc\x98\xef\xbc\x93\xef\xbc\x95"
-        "\xef\xbc\x8c\xef\xbc\x90\xef\xbc\x90\xef\xbc\x98"}; /* １，８３５，００８ */
+        ("\xef\xbc\x91\xef\xbc\x8c\xef\xbc\x98\xef\xbc\x93\xef\xbc\x95"
+         "\xef\xbc\x8c\xef\xbc\x90\xef\xbc\x90\xef\xbc\x98")}; /* １，８３５，００８ */
     for (size_t i = 0; i < sizeof b_right / sizeof *b_right; i++)
         if (query_judge(&b, b_right[i], 0, NULL) != QJ_RIGHT)
             fail_msg("'%s' not taken for 1835008 bytes", b_right[i]);
@@ -432,10 +432,10 @@ static void test_judge_forms(void **state)
 
     QueryValue l = eval("holds 2 15 7", "allreduce -a ring -p 4 -s 64");
     static const char *const l_right[] = {"r0-r3", "0~3", "0..3", "r0..r3",
-        "0, 1, ..., 3", "0,...,3", "0\xef\xbc\x8c" "1\xef\xbc\x8c\xe2\x80\xa6"
-        "\xef\xbc\x8c" "3", /* 0，1，…，3 */
-        "0\xe3\x80\x81" "1\xe3\x80\x81" "2\xe3\x80\x81" "3", /* 0、1、2、3 */
-        "0\xef\xbd\x9e" "3"}; /* 0～3 */
+        "0, 1, ..., 3", "0,...,3",
+        ("0\xef\xbc\x8c" "1\xef\xbc\x8c\xe2\x80\xa6" "\xef\xbc\x8c" "3"),
+        ("0\xe3\x80\x81" "1\xe3\x80\x81" "2\xe3\x80\x81" "3"),
+        ("0\xef\xbd\x9e" "3")}; /* 0，1，…，3; 0、1、2、3; 0～3 */
     for (size_t i = 0; i < sizeof l_right / sizeof *l_right; i++)
         if (query_judge(&l, l_right[i], 0, NULL) != QJ_RIGHT)
             fail_msg("'%s' not taken for ranks 0 to 3", l_right[i]);
