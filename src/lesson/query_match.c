@@ -17,9 +17,10 @@
 /* The forms a keyboard in another script types for ASCII: full-width
  * forms (U+FF01 to U+FF5E) and the ideographic space as their ASCII
  * (what NFKC makes of them), the ideographic comma as ',', an ellipsis
- * as "...", and the micro sign and mu as 'u' (us); n bytes of s at most.
- * The length of the UTF-8 sequence taken into *out (a NUL-ended ASCII
- * text), or 0 when s does not start with one of them. */
+ * as "...", and the micro sign and mu as 'u' (us). The length of the
+ * UTF-8 sequence at s (NUL-ended: no byte past its end is read) taken
+ * into out (a NUL-ended ASCII text), or 0 when s does not start with
+ * one of them. */
 static size_t ascii_form(const unsigned char *s, char out[4])
 {
     unsigned cp = 0;
