@@ -318,6 +318,30 @@ static void test_reasons(void **state)
     if (!strcmp(zh, en) || !strstr(zh, "16") || !strstr(zh, "8"))
         fail_msg("'%s' has no Chinese: '%s'", en, zh);
     ui_lang_use(UI_LANG_EN);
+    /* a scene's options, as a lesson's sandbox meets them */
+    static const struct { const char *line, *arg; } bad[] = {
+        {"allreduc -p 4 -s 64", "'allreduc'"},
+        {"allreduce -a rng -p 4 -s 64", "'rng'"},
+        {"allreduce -a bruck -p 4 -s 64", "'bruck'"},
+        {"allreduce -p 4 -s 64 -T cube", "'cube'"},
+        {"allreduce -s 64", "1024"},
+        {"allreduce -p 0 -s 64", " 0 "},
+        {"allreduce -p 4 -s 64X", "'64X'"},
+        {"allreduce -p 4 -s 6 -d int32", "int32"},
+        {"allreduce -p 4", "-s SIZE"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CliErr be = {{0}};
+        char zhs[600];
+        assert_int_equal(scene_opts_parse_line(bad[i].line, &scene_limits_lesson,
+                                               &sc, &be), -1);
+        ui_lang_use(UI_LANG_ZH);
+        words_reason(be.msg, zhs, sizeof zhs);
+        ui_lang_use(UI_LANG_EN);
+        if (!strcmp(zhs, be.msg) || !strstr(zhs, bad[i].arg))
+            fail_msg("'%s': '%s' has no Chinese: '%s'", bad[i].line, be.msg,
+                     zhs);
+    }
     assert_int_equal(scene_opts_parse_line("allreduce -p 16 -s 64 -T torus:4x4r",
                                            &scene_limits_lesson, &sc, &e), -1);
     char said[300];

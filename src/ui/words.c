@@ -240,27 +240,53 @@ static const char *const reasons[] = {
        "such as nodes:GxL"),
     N_("'%s' is not a shape: give 1 to %d sizes from 1 to %d joined by x, "
        "e.g. 4x4"),
+    /* a scene's options (src/cli, src/scene), as a lesson's sandbox and
+       goal checkpoints meet them */
+    N_("unknown %s '%s'; valid: %s"),
+    N_("unknown algorithm '%s' for %s; valid: %s%s"),
+    N_("algorithm '%s' is for %s, not %s; valid for %s: %s%s"),
+    N_("'%s' is not a machine: full, bus, switch, ring, torus, mesh, nodes, "
+       "gpu, host, or a machine file's path"),
+    N_("missing size; give -s SIZE in bytes, e.g. -s 1K"),
+    N_("missing rank count; give -p RANKS (1 to %d)"),
+    N_("rank count %ld is out of range; valid: 1 to %d"),
+    N_("%s '%s' is not a size; give bytes with an optional K, M or G suffix "
+       "(powers of 1024), e.g. 64K"),
+    N_("size %llu bytes is not a multiple of the datatype %s (%zu bytes)"),
 };
 
-#define REASON_MAX_ARGS 4
+#define REASON_MAX_ARGS 6
 #define REASON_ARG_LEN 128
 
-/* Whether s is format f made with words of its own for %s (one or more
- * characters) and %d (digits), those into arg[*n ...]. */
+/* The length of the conversion at f (%s, %d, %ld, %llu, %zu, ...), 0
+ * where f holds none; *digits: a number's. */
+static size_t conversion(const char *f, bool *digits)
+{
+    if (f[0] != '%')
+        return 0;
+    size_t k = 1 + strspn(f + 1, "lz");
+    *digits = f[k] == 'd' || f[k] == 'u';
+    return f[k] == 's' || *digits ? k + 1 : 0;
+}
+
+/* Whether s is format f made with words of its own for its conversions
+ * (a %s any characters, a number digits), those into arg[*n ...]. */
 static bool fmt_match(const char *f, const char *s,
                       char arg[][REASON_ARG_LEN], int *n)
 {
     for (; *f; f++, s++) {
-        if (f[0] == '%' && (f[1] == 's' || f[1] == 'd')) {
-            bool digits = f[1] == 'd';
-            for (size_t len = 1; s[len - 1] && len < REASON_ARG_LEN &&
-                                 *n < REASON_MAX_ARGS; len++) {
-                if (digits && !isdigit((unsigned char)s[len - 1]))
+        bool digits;
+        size_t c = conversion(f, &digits);
+        if (c) {
+            for (size_t len = digits; len < REASON_ARG_LEN &&
+                                      *n < REASON_MAX_ARGS; len++) {
+                if (len && (!s[len - 1] ||
+                            (digits && !isdigit((unsigned char)s[len - 1]))))
                     break;
                 memcpy(arg[*n], s, len);
                 arg[*n][len] = '\0';
                 (*n)++;
-                if (fmt_match(f + 2, s + len, arg, n))
+                if (fmt_match(f + c, s + len, arg, n))
                     return true;
                 (*n)--;
             }
@@ -284,8 +310,10 @@ void words_reason(const char *why, char *out, size_t len)
             out[0] = '\0';
         int k = 0;
         for (const char *f = _(reasons[i]); *f; f++) {
-            if (f[0] == '%' && (f[1] == 's' || f[1] == 'd') && k < n)
-                cli_text_add(&o, "%s", arg[k++]), f++;
+            bool digits;
+            size_t c = conversion(f, &digits);
+            if (c && k < n)
+                cli_text_add(&o, "%s", arg[k++]), f += c - 1;
             else
                 cli_text_add(&o, "%c", *f);
         }
