@@ -371,17 +371,19 @@ static bool chain_segment_choice(const CollCall *c, const ModelParams *mp,
 {
     size_t es = dtype_size(c->dtype);
     double n = (double)c->count * (double)es;
-    double star = mp->alpha > 0 ? sqrt((c->nranks - 2) * n * mp->beta /
-                                       mp->alpha)
-                                : (double)c->count;
+    /* (on 1 or 2 ranks the pipe has nothing to fill: one segment) */
+    double star = c->nranks <= 2 ? 1
+                  : mp->alpha > 0 ? sqrt((c->nranks - 2) * n * mp->beta /
+                                         mp->alpha)
+                                  : (double)c->count;
     *out = (SegmentChoice){.now = chain_segments(c),
                            .now_bytes = c->segment ? c->segment
                                                    : CHAIN_SEG_BYTES};
     double best_t = INFINITY;
     for (int k = 0; k < 2 && c->count; k++) {
         double cand = k ? ceil(star) : floor(star);
-        size_t want = cand < 1 ? 1 : cand > (double)c->count
-                                         ? c->count : (size_t)cand;
+        size_t want = !(cand >= 1) ? 1 : cand > (double)c->count
+                                             ? c->count : (size_t)cand;
         size_t seg = ceil_div(c->count, want) * es, segs = segments_of(c, seg);
         CostTerms t;
         chain_cost(c, segs, &t);
