@@ -76,6 +76,13 @@ typedef struct {
 int query_eval(const char *q, const SceneSpec *scene, const char *scene_line,
                QueryValue *out, char *why, size_t whylen);
 
+/* What a unit after a number measures, and what an answer to a query of
+ * kind k may carry: bytes for the byte counts and sizes, microseconds
+ * for the times, steps for the step counts, percent for a factor, none
+ * for names and lists. */
+typedef enum { QU_NONE, QU_BYTES, QU_TIME, QU_STEPS, QU_PERCENT } QueryUnit;
+QueryUnit query_unit(QueryKind k);
+
 /* How a learner's answer stands against a computed value. */
 typedef enum {
     QJ_RIGHT,      /* right */

@@ -173,49 +173,43 @@ static bool answer_number(const char *a, double *x, int *dec, bool *exact)
     return (*exact = size_number(a, x, dec));
 }
 
-/* What a unit at the end of an answer measures. */
-typedef enum { U_NONE, U_BYTES, U_TIME, U_STEPS, U_PERCENT } Unit;
-
-/* The unit an answer to v may carry: bytes for the byte counts and sizes,
- * microseconds for the times, steps for the step counts, percent for a
- * factor. */
-static Unit unit_of(const QueryValue *v)
+QueryUnit query_unit(QueryKind k)
 {
-    switch (v->kind) {
-    case Q_SENT: case Q_RECVD: case Q_CROSSOVER: return U_BYTES;
-    case Q_TIME: case Q_STEPTIME: return U_TIME;
-    case Q_STEPS: case Q_MSGSTEPS: return U_STEPS;
-    case Q_BUSBW: return U_PERCENT;
+    switch (k) {
+    case Q_SENT: case Q_RECVD: case Q_CROSSOVER: return QU_BYTES;
+    case Q_TIME: case Q_STEPTIME: return QU_TIME;
+    case Q_STEPS: case Q_MSGSTEPS: return QU_STEPS;
+    case Q_BUSBW: return QU_PERCENT;
     case Q_SENDERS: case Q_RECEIVERS: case Q_HOLDS: case Q_DONE:
-    case Q_BLOCKS: case Q_BEST: case Q_COUNT: return U_NONE;
+    case Q_BLOCKS: case Q_BEST: case Q_COUNT: return QU_NONE;
     }
-    return U_NONE;
+    return QU_NONE;
 }
 
 /* Take a unit off the end of a (normalised; a blank before it or not):
  * what it measures, and *mul, what a number in it is in the value's own
- * unit (bytes, us, steps, a fraction); U_NONE when a ends in none. The
+ * unit (bytes, us, steps, a fraction); QU_NONE when a ends in none. The
  * byte sizes (MiB, ...) stay on a: size_number reads them. */
-static Unit take_unit(char *a, double *mul)
+static QueryUnit take_unit(char *a, double *mul)
 {
     static const struct {
         const char *name;
-        Unit unit;
+        QueryUnit unit;
         double mul;
     } units[] = {
-        {"\xe5\xad\x97\xe8\x8a\x82", U_BYTES, 1},        /* 字节 */
-        {"bytes", U_BYTES, 1}, {"byte", U_BYTES, 1},
-        {"\xe5\xbe\xae\xe7\xa7\x92", U_TIME, 1},          /* 微秒 */
-        {"\xe6\xaf\xab\xe7\xa7\x92", U_TIME, 1e3},        /* 毫秒 */
-        {"\xe7\xba\xb3\xe7\xa7\x92", U_TIME, 1e-3},       /* 纳秒 */
-        {"\xe7\xa7\x92", U_TIME, 1e6},                    /* 秒 */
-        {"\xe6\xad\xa5", U_STEPS, 1},                     /* 步 */
-        {"steps", U_STEPS, 1}, {"step", U_STEPS, 1},
-        {"us", U_TIME, 1}, {"ms", U_TIME, 1e3}, {"ns", U_TIME, 1e-3},
-        {"s", U_TIME, 1e6}, {"%", U_PERCENT, 0.01},
-        {"kib", U_BYTES, 0}, {"mib", U_BYTES, 0}, {"gib", U_BYTES, 0},
-        {"kb", U_BYTES, 0}, {"mb", U_BYTES, 0}, {"gb", U_BYTES, 0},
-        {"b", U_BYTES, 1},
+        {"\xe5\xad\x97\xe8\x8a\x82", QU_BYTES, 1},        /* 字节 */
+        {"bytes", QU_BYTES, 1}, {"byte", QU_BYTES, 1},
+        {"\xe5\xbe\xae\xe7\xa7\x92", QU_TIME, 1},          /* 微秒 */
+        {"\xe6\xaf\xab\xe7\xa7\x92", QU_TIME, 1e3},        /* 毫秒 */
+        {"\xe7\xba\xb3\xe7\xa7\x92", QU_TIME, 1e-3},       /* 纳秒 */
+        {"\xe7\xa7\x92", QU_TIME, 1e6},                    /* 秒 */
+        {"\xe6\xad\xa5", QU_STEPS, 1},                     /* 步 */
+        {"steps", QU_STEPS, 1}, {"step", QU_STEPS, 1},
+        {"us", QU_TIME, 1}, {"ms", QU_TIME, 1e3}, {"ns", QU_TIME, 1e-3},
+        {"s", QU_TIME, 1e6}, {"%", QU_PERCENT, 0.01},
+        {"kib", QU_BYTES, 0}, {"mib", QU_BYTES, 0}, {"gib", QU_BYTES, 0},
+        {"kb", QU_BYTES, 0}, {"mb", QU_BYTES, 0}, {"gb", QU_BYTES, 0},
+        {"b", QU_BYTES, 1},
     };
     size_t n = strlen(a);
     for (size_t i = 0; i < sizeof units / sizeof *units; i++) {
@@ -233,7 +227,7 @@ static Unit take_unit(char *a, double *mul)
         return units[i].unit;
     }
     *mul = 1;
-    return U_NONE;
+    return QU_NONE;
 }
 
 /* The decimals a number given in a unit mul times the value's has in the
@@ -251,8 +245,8 @@ static QueryVerdict judge_number(const QueryValue *v, char *a, double within,
     double mul, x;
     int dec;
     bool exact;
-    Unit u = take_unit(a, &mul), want = unit_of(v);
-    if (u != U_NONE && u != want)
+    QueryUnit u = take_unit(a, &mul), want = query_unit(v->kind);
+    if (u != QU_NONE && u != want)
         return QJ_OTHER_UNIT;
     if (!answer_number(a, &x, &dec, &exact))
         return QJ_WRONG;
@@ -274,7 +268,7 @@ static QueryVerdict judge_number(const QueryValue *v, char *a, double within,
     *given = dec;
     /* fewer decimals than asked: a time rounded is right as far as it
        goes; a factor rounded is a different factor (0.875 is not 1) */
-    return want == U_TIME ? QJ_COARSE : QJ_ROUNDED;
+    return want == QU_TIME ? QJ_COARSE : QJ_ROUNDED;
 }
 
 /* A list's number at *s: an optional 'r', digits; moves *s past it. */

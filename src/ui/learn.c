@@ -484,21 +484,20 @@ static void submit_scene(Learn *l)
 /* What a checkpoint of kind k asks, for an answer in another unit. */
 static const char *unit_asked(QueryKind k)
 {
-    switch (k) {
-    case Q_SENT: case Q_RECVD: case Q_CROSSOVER:
+    switch (query_unit(k)) {
+    case QU_BYTES:
         return _("This asks a number of bytes (B, KiB, MiB), not that unit; "
                  "no try is counted.");
-    case Q_TIME: case Q_STEPTIME:
+    case QU_TIME:
         return _("This asks a time (us, ms), not that unit; no try is "
                  "counted.");
-    case Q_STEPS: case Q_MSGSTEPS:
+    case QU_STEPS:
         return _("This asks a number of steps, not that unit; no try is "
                  "counted.");
-    case Q_BUSBW:
+    case QU_PERCENT:
         return _("This asks a factor (a number, a fraction or a percent), "
                  "not that unit; no try is counted.");
-    case Q_SENDERS: case Q_RECEIVERS: case Q_HOLDS: case Q_DONE:
-    case Q_BLOCKS: case Q_BEST: case Q_COUNT:
+    case QU_NONE:
         break;
     }
     return _("This asks no unit; no try is counted.");
