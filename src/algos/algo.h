@@ -14,6 +14,7 @@
 #include "core/machine.h"
 #include "core/model.h"
 #include "core/sched.h"
+#include "core/sched_text.h"
 
 /* The shape the TUI draws an algorithm's pattern of links in (on the
  * default machine; "topology" is the machine's, machine.h). */
@@ -129,6 +130,20 @@ CvError algo_generate_as(const AlgoInfo *a, const CollCall *call,
 /* Whether algorithm a is made for machine m (NULL: full), as above. */
 bool algo_fits(const AlgoInfo *a, const CollCall *call, const Machine *m,
                char *why, size_t whylen);
+
+/* An algorithm read from a schedule file (src/algos/file.c): an AlgoInfo
+ * whose generator builds the file's schedule for a call it fits
+ * (sched_text_fits); no closed form (cost NULL). */
+typedef struct AlgoFile AlgoFile;
+/* The file at path, its text (len bytes) read and checked element by
+ * element: CV_OK and *out, or the error and one sentence in why starting
+ * with the path ("PATH:12: ..." where a line is at fault). */
+CvError algo_file_new(const char *path, const char *text, size_t len,
+                      AlgoFile **out, char *why, size_t whylen);
+void algo_file_free(AlgoFile *f);
+const AlgoInfo *algo_file_info(const AlgoFile *f);
+/* The schedule text behind a, or NULL for a built-in algorithm. */
+const SchedText *algo_file_text(const AlgoInfo *a);
 
 /* Each family file exports a NULL-terminated table of its entries. */
 extern const AlgoInfo *const algos_linear[];

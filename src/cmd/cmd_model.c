@@ -22,7 +22,8 @@
 
 enum {
     M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_BACKEND,
-    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_SEGMENT, M_HELP, M_NOPTS
+    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_SEGMENT, M_ALGO, M_HELP,
+    M_NOPTS
 };
 
 #define MODEL_DEF_MIN 8ull
@@ -43,12 +44,13 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_LINK] = CLI_OPT_LINK,
     [M_TOPO] = SPEC_OPT_TOPO,
     [M_SEGMENT] = CLI_OPT_SEGMENT,
+    [M_ALGO] = {'a', "algo", "FILE", "a schedule file (docs/schedule-format.md) priced beside the built-in algorithms"},
     [M_HELP] = CLI_OPT_HELP,
 };
 
 static const CliCmd model_cmd = {
     .name = "model",
-    .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX]\n"
+    .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX] [-a FILE]\n"
              "               [-f FACTOR | -i STEP] [-B NAME[:OPTS] | [--alpha T]\n"
              "               [--beta GB/s] [--gamma GB/s] [--link full|bus | -T MACHINE]]\n"
              "               [--segment SIZE]",
@@ -77,6 +79,7 @@ typedef struct {
     CollCall call;               /* the call; count changes per size */
     const AlgoInfo **algos;      /* the collective's algorithms */
     size_t nalgos;               /* how many */
+    const AlgoInfo *file;        /* -a's schedule file, or NULL */
     SpecModel model;              /* parameters (without a calibration) */
     Machine mach;                /* the machine (without a calibration):
                                     -T's, else the flat one of --link */
@@ -133,6 +136,12 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
         .max_ranks = SCHED_MAX_RANKS,
     };
     const AlgoInfo *dflt;
+    if (cli_has(a, M_ALGO) && !sched_file_named(a->val[M_ALGO]))
+        return cli_fail(e, "model prices every algorithm of the collective; "
+                        "-a names a schedule file to price beside them "
+                        "(a path with '/' or '.'), not '%s'", a->val[M_ALGO]);
+    if (cli_has(a, M_ALGO))
+        ca.algo = a->val[M_ALGO];
     if (scene_opts_resolve_call(&ca, &m->call, &dflt, e) ||
         cli_parse_sweep(a->val[M_MIN], a->val[M_MAX], a->val[M_FACTOR],
                         a->val[M_STEP], m->call.dtype, MODEL_DEF_MIN,
@@ -155,6 +164,7 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
                                           &m->model, &m->mach, e)
                       : spec_flat(&m->model, m->call.nranks, &m->mach, e))
         return -1;
+    m->file = algo_file_text(dflt) ? dflt : NULL;
     if (m->sweep.min > 0 && coll_count_floor(&m->call, m->sweep.max) == 0) {
         CollCall one = m->call;
         one.count = 1;
@@ -214,6 +224,8 @@ static CvError model_algos(Model *m)
         if (algo_at(i)->coll == m->call.kind &&
             algo_fits(algo_at(i), &m->call, m->cal ? NULL : &m->mach, NULL, 0))
             m->algos[m->nalgos++] = algo_at(i);
+    if (m->file) /* the schedule file, last */
+        m->algos[m->nalgos++] = m->file;
     return CV_OK;
 }
 
@@ -447,6 +459,11 @@ static void model_header(Model *m, size_t last_count)
         CostTerms closed;
         CollCall big = *c;
         big.count = last_count;
+        if (!m->algos[i]->cost) { /* a schedule file */
+            printf("#   %-20s %6zu %14s  %s\n", m->algos[i]->name,
+                   m->steps[i], "-", algo_formula(m->algos[i], c->nranks));
+            continue;
+        }
         m->algos[i]->cost(&big, &closed);
         if (m->t[i] >= 0) {
             ModelParams mp = closed_params(m, m->fp[i]);

@@ -26,7 +26,7 @@
 /* The scene options (scene_opts.h) first, then trace's own. */
 enum {
     T_JSON = SCENE_OPT_COUNT, T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK,
-    T_LINKS, T_SUMMARY, T_STEPS, T_HELP, T_NOPTS
+    T_LINKS, T_SUMMARY, T_STEPS, T_EXPORT, T_HELP, T_NOPTS
 };
 
 static const CliOpt trace_opts[T_NOPTS] = {
@@ -43,6 +43,7 @@ static const CliOpt trace_opts[T_NOPTS] = {
     [T_LINKS] = {0, "links", NULL, "the bytes on every link in every step, the busiest, and the wire bandwidth"},
     [T_SUMMARY] = {0, "summary", NULL, "phases and totals, no step list (the default above 1024 ranks)"},
     [T_STEPS] = {0, "steps", NULL, "list every step, however many ranks"},
+    [T_EXPORT] = {0, "export", "FORMAT", "write the schedule itself instead: text (collviz's schedule format, docs/schedule-format.md)"},
     [T_HELP] = CLI_OPT_HELP,
 };
 
@@ -51,7 +52,7 @@ static const CliCmd trace_cmd = {
     .usage = "trace COLL [-a ALGO] -p RANKS -s SIZE [-d TYPE] [-o OP] [-r ROOT]\n"
              "               [--in-place] [--json] [--full] [--alpha T] [--beta GB/s]\n"
              "               [--gamma GB/s] [--link full|bus] [-T MACHINE] [--links]\n"
-             "               [--summary | --steps] [--segment SIZE]",
+             "               [--summary | --steps] [--segment SIZE] [--export text]",
     .about = "Generate the schedule of ALGO for COLL, check it, execute it symbolically\n"
              "and print each step's transfers, what the written cells hold after the\n"
              "step, and totals: steps, bytes per rank, model time, the lower bound.\n"
@@ -70,7 +71,10 @@ static const CliCmd trace_cmd = {
              "Up to 1024 ranks the schedule is checked and executed symbolically;\n"
              "above (to 65536) it is priced only, and a ring's p-1 steps are priced\n"
              "as one shape rotated, so a summary of 16384 ranks takes a moment;\n"
-             "there the phases and totals replace the step list unless --steps.",
+             "there the phases and totals replace the step list unless --steps.\n"
+             "ALGO may be a schedule file (a name with '/' or '.'), which trace checks\n"
+             "element by element and runs like a built-in; --export text writes any\n"
+             "schedule in that format, to read back with -a.",
     .opts = trace_opts,
     .nopts = T_NOPTS,
     .max_pos = 1,
@@ -173,6 +177,10 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     if (cli_has(a, T_SUMMARY) && cli_has(a, T_STEPS))
         return cli_fail(e, "--summary leaves the steps out and --steps lists "
                            "them: give one");
+    if (cli_has(a, T_EXPORT) && strcmp(a->val[T_EXPORT], "text"))
+        return cli_fail(e, "--export writes the schedule as 'text' (collviz's "
+                        "schedule format), not '%s'", a->val[T_EXPORT]);
+    t->export = cli_has(a, T_EXPORT);
     if (sc.call.nranks > COLL_MAX_RANKS && cli_has(a, T_FULL))
         return cli_fail(e, "--full shows every rank's cells, which trace "
                            "follows up to %d ranks, not %d", COLL_MAX_RANKS,
@@ -331,7 +339,8 @@ static CvError totals_compute(const Trace *t, Totals *to)
         if (b > busy)
             busy = b, to->wire_bytes = t->link_total[l], to->wire_link = l;
     }
-    t->algo->cost(&t->call, &to->closed);
+    if (t->algo->cost) /* a schedule file has no closed form */
+        t->algo->cost(&t->call, &to->closed);
     model_lower_bound(&t->call, &to->bound);
     if (t->cells) {
         to->sim_err = t->sim.err;
@@ -557,6 +566,28 @@ static int trace_run(Trace *t, const TraceWriter *w)
     return rc;
 }
 
+/* --export text: the schedule in collviz's schedule format on stdout. */
+static int trace_export(const Trace *t)
+{
+    char *text;
+    size_t len;
+    CvError e = sched_text_write(&t->s, &text, &len);
+    if (e == CV_ERR_LIMIT) {
+        fprintf(stderr, "collviz: the %s schedule on %d ranks is larger than "
+                "a schedule file may be (%u steps, %u transfers)\n",
+                t->algo->name, t->call.nranks, SCHED_TEXT_MAX_STEPS,
+                SCHED_TEXT_MAX_XFERS);
+        return CLI_EXIT_USAGE;
+    }
+    if (e) {
+        fprintf(stderr, "collviz: %s\n", cv_strerror(e));
+        return CLI_EXIT_FAIL;
+    }
+    size_t n = fwrite(text, 1, len, stdout);
+    free(text);
+    return n == len && !fflush(stdout) ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
 int cmd_trace(int argc, char **argv)
 {
     Trace t = {0};
@@ -567,9 +598,10 @@ int cmd_trace(int argc, char **argv)
         return rc;
     if (trace_options(&t, &a, &e))
         return cli_error(&e);
-    rc = trace_prepare(&t);
+    rc = t.export ? trace_generate(&t) : trace_prepare(&t);
     if (rc == CLI_EXIT_OK)
-        rc = trace_run(&t, t.json ? &trace_json : &trace_text);
+        rc = t.export ? trace_export(&t)
+                      : trace_run(&t, t.json ? &trace_json : &trace_text);
     if (t.cells)
         sim_fini(&t.sim);
     sched_fini(&t.s);

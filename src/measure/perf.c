@@ -108,6 +108,24 @@ static CvError measure_side(Executor *ex, const PerfConfig *cfg,
     return e;
 }
 
+/* Whether a runs call: the collective defines it, and a schedule file
+ * serves it (its one place, a count its parts divide). */
+static bool runs(const AlgoInfo *a, const CollCall *call)
+{
+    const SchedText *t = algo_file_text(a);
+    char why[CV_WHY_LEN];
+    return !coll_check(call) &&
+           (!t || !sched_text_fits(t, call, why, sizeof why));
+}
+
+/* The place a's untimed and largest runs take: a schedule file's own,
+ * else out of place. */
+static bool first_place(const AlgoInfo *a)
+{
+    const SchedText *t = algo_file_text(a);
+    return t && t->unit.call.in_place;
+}
+
 CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
                      const AlgoInfo *a, unsigned long long bytes,
                      PerfRow *row, char *why, size_t whylen)
@@ -123,7 +141,7 @@ CvError perf_measure(Executor *ex, const PerfConfig *cfg, const Calib *cal,
     CvError e = CV_OK;
     for (int pl = 0; pl < PERF_PLACE_COUNT && !e; pl++) {
         call.in_place = pl == PERF_IN_PLACE;
-        if (coll_check(&call))
+        if (!runs(a, &call))
             row->side[pl] = (PerfSide){.wrong = -1, .skipped = true};
         else
             e = measure_side(ex, cfg, cal, a, &call, &row->side[pl], why,
@@ -139,6 +157,7 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
 {
     CollCall call = cfg->call;
     call.count = coll_count_floor(&call, bytes);
+    call.in_place = first_place(a);
     Schedule s;
     char nwhy[256] = "";
     MeasureOptions o = {.native = !a, .why = nwhy, .whylen = sizeof nwhy};
@@ -172,7 +191,7 @@ static CvError largest(const PerfConfig *cfg, const AlgoInfo *a, Schedule *s)
 {
     CollCall call = cfg->call;
     call.count = coll_count_floor(&call, sweep_last(&cfg->sweep));
-    call.in_place = false;
+    call.in_place = first_place(a);
     return generate(cfg, a, &call, s);
 }
 
@@ -223,7 +242,7 @@ CvError perf_same_schedule(const PerfConfig *cfg, const AlgoInfo *a,
 {
     CollCall call = cfg->call;
     call.count = coll_count_floor(&call, bytes);
-    call.in_place = false;
+    call.in_place = first_place(a);
     Schedule x, y;
     *same = false;
     CvError e = generate(cfg, a, &call, &x);

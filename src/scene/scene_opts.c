@@ -26,12 +26,30 @@ const SceneLimits scene_limits_tui = {
     .def_bytes = 64ull << 20,
 };
 
+/* A schedule file's size where -s is absent: its count of elements, or
+ * the default size's whole blocks rounded down to a whole number of its
+ * parts (at least one element a part). */
+static int file_bytes(const SchedText *file, const SceneLimits *lim,
+                      SceneSpec *out)
+{
+    CollCall *c = &out->call;
+    size_t k = file->parts;
+    c->count = file->unit.call.count;
+    if (k && lim->def_bytes && coll_count_floor(c, lim->def_bytes) > k)
+        c->count = coll_count_floor(c, lim->def_bytes) / k * k;
+    out->bytes = coll_size_bytes(c);
+    return 0;
+}
+
 /* The size: -s checked against the call, or the default's whole blocks. */
 static int parse_bytes(const char *size, const SceneLimits *lim,
                        SceneSpec *out, CliErr *e)
 {
     CollCall *c = &out->call;
     out->bytes_given = size != NULL;
+    const SchedText *file = algo_file_text(out->algo);
+    if (!size && file)
+        return file_bytes(file, lim, out);
     if (!size && !lim->def_bytes)
         return cli_fail(e, "missing size; give -s SIZE in bytes, e.g. -s 1K");
     if (!size) {
@@ -69,7 +87,9 @@ int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
                         const SpecModel *cm, SceneSpec *out, CliErr *e)
 {
     SceneCallArgs ca = {
-        .coll = a->npos ? a->pos[0] : lim->def_coll,
+        .coll = a->npos ? a->pos[0]
+                : sched_file_named(a->val[SCENE_OPT_ALGO]) ? NULL
+                : lim->def_coll,
         .algo = a->val[SCENE_OPT_ALGO],
         .ranks = a->val[SCENE_OPT_RANKS],
         .dtype = a->val[SCENE_OPT_DTYPE],
@@ -89,6 +109,10 @@ int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
                         out->call.nranks);
     if (parse_bytes(a->val[SCENE_OPT_SIZE], lim, out, e))
         return -1;
+    const SchedText *file = algo_file_text(out->algo);
+    char why[CV_WHY_LEN];
+    if (file && sched_text_fits(file, &out->call, why, sizeof why))
+        return cli_fail(e, "%s: %s", out->algo->name, why);
     return cli_has(a, SCENE_OPT_TOPO)
                ? scene_opts_topo(a->val[SCENE_OPT_TOPO], cm, out, e)
                : 0;
@@ -134,6 +158,9 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
         rc = cli_fail(e, "the scene has more than %d words", LINE_MAX_WORDS - 1);
     else if (cli_parse_args(&cmd, argc, argv, &a, e))
         rc = -1;
+    else if (sched_file_named(a.val[SCENE_OPT_ALGO]))
+        rc = cli_fail(e, "a scene names a built-in algorithm (ring, tree, "
+                      "...), not a schedule file");
     else if (a.val[SCENE_OPT_TOPO] && spec_is_file(a.val[SCENE_OPT_TOPO]))
         rc = cli_fail(e, "a scene names its machine by -T's shorthand (torus:4x4, "
                       "nodes:2x4, ...), not by a file");
@@ -206,24 +233,67 @@ static int parse_segment(const char *s, const AlgoInfo *algo, CollCall *c,
     return 0;
 }
 
+/* -a FILE: the file's algorithm, and its collective where none is
+ * named (in->coll NULL). */
+static int file_algo(const SceneCallArgs *in, CollCall *c,
+                     const AlgoInfo **algo, CliErr *e)
+{
+    if (sched_file_load(in->algo, algo, e))
+        return -1;
+    const CollCall *u = &algo_file_text(*algo)->unit.call;
+    if (in->coll && cli_parse_coll(in->coll, &c->kind, e))
+        return -1;
+    if (in->coll && c->kind != u->kind)
+        return cli_fail(e, "%s is a schedule of %s, not %s", in->algo,
+                        coll_name(u->kind), coll_name(c->kind));
+    c->kind = u->kind;
+    return 0;
+}
+
+/* Ranks, root and in place: a file's where the options name none; the
+ * options must agree with it. */
+static int file_call(const SceneCallArgs *in, CollCall *c,
+                     const AlgoInfo *algo, CliErr *e)
+{
+    const CollCall *u = &algo_file_text(algo)->unit.call;
+    if (c->nranks != u->nranks)
+        return cli_fail(e, "%s is a schedule for %d ranks, not %d", in->algo,
+                        u->nranks, c->nranks);
+    if (coll_is_rooted(c->kind) && !in->root)
+        c->root = u->root;
+    if (coll_is_rooted(c->kind) && c->root != u->root)
+        return cli_fail(e, "%s is a schedule for root %d, not %d", in->algo,
+                        u->root, c->root);
+    if (in->in_place && !u->in_place)
+        return cli_fail(e, "%s is a schedule out of place; drop --in-place",
+                        in->algo);
+    c->in_place = u->in_place;
+    return 0;
+}
+
 int scene_opts_resolve_call(const SceneCallArgs *in, CollCall *call,
                      const AlgoInfo **algo, CliErr *e)
 {
     CollCall c = {0};
-    if (cli_parse_coll(in->coll, &c.kind, e) ||
-        cli_parse_algo(c.kind, in->algo, in->allow_all, algo, e))
+    bool file = sched_file_named(in->algo);
+    if (file ? file_algo(in, &c, algo, e)
+             : cli_parse_coll(in->coll, &c.kind, e) ||
+                   cli_parse_algo(c.kind, in->algo, in->allow_all, algo, e))
         return -1;
     int most = in->max_ranks > 0 ? in->max_ranks : COLL_MAX_RANKS;
-    if (!in->ranks && in->def_ranks <= 0)
+    if (!in->ranks && in->def_ranks <= 0 && !file)
         return cli_fail(e, "missing rank count; give -p RANKS (1 to %d)",
                         most);
-    c.nranks = in->def_ranks;
+    c.nranks = file ? algo_file_text(*algo)->unit.call.nranks
+                    : in->def_ranks;
     if ((in->ranks && cli_parse_ranks_upto(in->ranks, most, &c.nranks, e)) ||
         cli_parse_dtype(in->dtype, &c.dtype, e) ||
         cli_parse_op(in->op, &c.op, e) ||
         cli_parse_root(in->root, c.kind, c.nranks, &c.root, e))
         return -1;
     c.in_place = in->in_place;
+    if (file && file_call(in, &c, *algo, e))
+        return -1;
     if ((in->segment && parse_segment(in->segment, *algo, &c, e)) ||
         scene_opts_check_call(&c, e))
         return -1;

@@ -11,6 +11,7 @@
 
 #include "algos/algo.h"
 #include "cli/cli.h"
+#include "scene/sched_file.h"
 #include "scene/spec.h"
 #include "core/coll.h"
 
@@ -102,7 +103,8 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
 
 /* The strings of a collective call as a command line gives them. */
 typedef struct {
-    const char *coll;  /* collective name (required) */
+    const char *coll;  /* collective name (required; NULL with a
+                          schedule file: the file's) */
     const char *algo;  /* algorithm, NULL for the default */
     const char *ranks; /* rank count (NULL: def_ranks) */
     const char *dtype; /* datatype, NULL for float */

@@ -58,6 +58,7 @@ typedef struct {
     double seconds;          /* the steps' times so far */
     CostTerms terms;         /* the steps' terms so far */
     bool json;               /* JSON instead of text */
+    bool export;             /* --export text: the schedule itself */
     bool full;               /* every rank's cells after every step */
     bool cells;              /* the symbolic state is tracked */
     double sim_bytes;        /* bytes the symbolic state needs */

@@ -325,7 +325,11 @@ static void tj_totals(Trace *t, const Totals *to)
                     coll_busbw_factor(t->call.kind, t->call.nranks), TJ_DIGITS);
         json_close(w);
     }
-    tj_terms(w, "closed_form", &to->closed, trace_time_of(t, &to->closed));
+    if (t->algo->cost)
+        tj_terms(w, "closed_form", &to->closed,
+                 trace_time_of(t, &to->closed));
+    else /* a schedule file has none */
+        json_null(w, "closed_form");
     tj_terms(w, "lower_bound", &to->bound, trace_time_of(t, &to->bound));
     json_close(w);
 }

@@ -375,9 +375,12 @@ static CvError text_end(Trace *t, const Totals *to)
                     "%s\n", time_text(to->seconds, tm, sizeof tm));
     text_wire(t, to);
     bool flat = t->mach.kind == MACHINE_FULL || t->mach.kind == MACHINE_BUS;
-    text_terms(t->out, flat ? "closed form" : "closed form (on full, --alpha --beta)",
-               &to->closed, trace_time_of(t, &to->closed));
-    sink_printf(t->out, "#   %s\n", algo_formula(t->algo, t->call.nranks));
+    if (t->algo->cost)
+        text_terms(t->out, flat ? "closed form"
+                                : "closed form (on full, --alpha --beta)",
+                   &to->closed, trace_time_of(t, &to->closed));
+    sink_printf(t->out, "#   %s%s\n", t->algo->cost ? "" : "closed form: ",
+                algo_formula(t->algo, t->call.nranks));
     char seg[200];
     if (algo_segment_text(t->algo, &t->call, &t->model.m, seg, sizeof seg))
         sink_printf(t->out, "#   %s\n", seg);

@@ -84,7 +84,15 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
                  bwhy);
         return CV_ERR_UNAVAILABLE;
     }
-    set->algo = o->algo ? algo_find(o->kind, o->algo) : algo_default(o->kind);
+    CliErr fe;
+    if (sched_file_named(o->algo) && sched_file_load(o->algo, &set->algo,
+                                                     &fe)) {
+        snprintf(why, whylen, "%s.", fe.msg);
+        return CV_ERR_ALGO;
+    }
+    if (!sched_file_named(o->algo))
+        set->algo = o->algo ? algo_find(o->kind, o->algo)
+                            : algo_default(o->kind);
     if (!set->algo) {
         snprintf(why, whylen, "%s has no algorithm called '%s'.",
                  coll_name(o->kind), o->algo);

@@ -148,6 +148,16 @@ static bool text_apply(App *app, const Request *r)
 
 /* ------------------------------------------------------------ menus */
 
+/* The algorithm of the algorithm menu's value v: a built-in's index, or
+ * algo_count() + a schedule file's place among those read. */
+static const AlgoInfo *menu_algo(long long v)
+{
+    const AlgoInfo *f[SCENE_MAX_FILES];
+    size_t n = sched_file_loaded(f, SCENE_MAX_FILES), b = algo_count();
+    return (size_t)v < b ? algo_at((size_t)v)
+           : (size_t)v - b < n ? f[(size_t)v - b] : algo_default(COLL_ALLREDUCE);
+}
+
 /* Set what value v of menu k chooses; true when the step shown stays
  * (the schedule keeps its shape). */
 static bool pick_setup(SceneSetup *set, MenuKind k, long long v)
@@ -160,7 +170,7 @@ static bool pick_setup(SceneSetup *set, MenuKind k, long long v)
         c->root = 0;
         set->algo = algo_default(c->kind);
         return false;
-    case MENU_ALGO: set->algo = algo_at((size_t)v); return false;
+    case MENU_ALGO: set->algo = menu_algo(v); return false;
     case MENU_RANKS:
         c->nranks = (int)v;
         c->root = c->root < c->nranks ? c->root : 0;

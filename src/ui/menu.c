@@ -150,6 +150,23 @@ static void fill_machines(const Scene *sc, Menu *m)
                  spec[0] ? spec : "full", _(machines[i].what));
 }
 
+/* The schedule files read (-a FILE) of the scene's collective, after the
+ * built-in algorithms: value algo_count() + their place among those
+ * read. */
+static void fill_files(const Scene *sc, Menu *m)
+{
+    const AlgoInfo *f[SCENE_MAX_FILES];
+    size_t n = sched_file_loaded(f, SCENE_MAX_FILES);
+    for (size_t i = 0; i < n; i++)
+        if (f[i]->coll == sc->call.kind) {
+            bool fits = algo_fits(f[i], &sc->call, &sc->machine.mach, NULL, 0);
+            add_item(m, (long long)(algo_count() + i), f[i] == sc->algo,
+                     "%-16s %s %s", f[i]->name, fits ? "" : _("needs"),
+                     fits ? words_summary(f[i]) : words_needs(f[i]));
+            m->greyed[m->n - 1] = !fits;
+        }
+}
+
 static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
 {
     const CollCall *c = &sc->call;
@@ -170,6 +187,7 @@ static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)
                 add_item(m, (long long)i, algo_at(i) == sc->algo, "%s", t);
                 m->greyed[m->n - 1] = !fits;
             }
+        fill_files(sc, m);
         break;
     case MENU_RANKS:
         for (size_t i = 0; i < sizeof rank_choices / sizeof rank_choices[0]; i++)
