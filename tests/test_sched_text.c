@@ -170,7 +170,7 @@ static void test_hand_written_ring(void **state)
     c.nranks = 4;
     c.kind = COLL_ALLREDUCE;
     assert_int_equal(sched_text_fits(&t, &c, why, sizeof why), CV_ERR_ALGO);
-    assert_string_equal(why, "the schedule is a allgather, not a allreduce");
+    assert_string_equal(why, "the schedule is for allgather, not allreduce");
     sched_text_fini(&t);
 }
 
@@ -327,6 +327,15 @@ static void test_bad_files(void **state)
          "collviz checks unit by unit; use fewer parts"},
         {"collective allgather\nranks 4\nparts 1\nstep\n"
          "r0.send[0] -> r1.recv[0]\x00\n", "5: a NUL byte: this is not text"},
+        /* five transfers of 16 million units: 80 million > 2^26 */
+        {"collective allgather\nranks 1\ncount 16000000\nstep\n"
+         "r0.send[0:16000000] -> r0.recv[0:16000000]\n"
+         "r0.send[0:16000000] -> r0.recv[0:16000000]\n"
+         "r0.send[0:16000000] -> r0.recv[0:16000000]\n"
+         "r0.send[0:16000000] -> r0.recv[0:16000000]\n"
+         "r0.send[0:16000000] -> r0.recv[0:16000000]\n",
+         "9: the transfers move more than 67108864 units in all, more than "
+         "collviz checks unit by unit; use fewer parts"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         SchedText t;

@@ -47,8 +47,8 @@ static void describe(AlgoFile *f)
                       c->root);
     snprintf(f->needs + n, sizeof f->needs - (size_t)n, ", %s",
              c->in_place ? "in place" : "out of place");
-    snprintf(f->summary, sizeof f->summary, "a %s schedule of %zu steps "
-             "from a file", coll_name(c->kind), f->text.unit.nsteps);
+    snprintf(f->summary, sizeof f->summary, "from a file: %s in %zu steps",
+             coll_name(c->kind), f->text.unit.nsteps);
 }
 
 CvError algo_file_new(const char *path, const char *text, size_t len,

@@ -11,6 +11,8 @@
 /* Units of every rank's buffers a file may give: the symbolic check keeps
  * 4 bytes and a rank set per unit of recv and tmp. */
 #define TEXT_MAX_CELLS ((size_t)1 << 26)
+/* Units the transfers of a file may move in all (what its check costs). */
+#define TEXT_MAX_MOVED ((size_t)1 << 26)
 
 /* One side of a transfer: rR.BUF[a:b]. */
 typedef struct {
@@ -31,6 +33,7 @@ typedef struct {
     Transfer *x;           /* transfers */
     uint32_t *xline;       /* their lines */
     size_t nx, capx, capl;
+    size_t moved;          /* units the transfers move */
     size_t *first;         /* [step]: its first transfer */
     uint32_t *sline;       /* [step]: its line */
     char (*phase)[SCHED_TEXT_PHASE_LEN];
@@ -349,6 +352,10 @@ static CvError add_xfer(Parse *ps, const Transfer *t)
     if (ps->nx == SCHED_TEXT_MAX_XFERS)
         return fail(ps, CV_ERR_LIMIT, "more than %u transfers",
                     SCHED_TEXT_MAX_XFERS);
+    if ((ps->moved += t->count) > TEXT_MAX_MOVED)
+        return fail(ps, CV_ERR_LIMIT, "the transfers move more than %zu "
+                    "units in all, more than collviz checks unit by unit; "
+                    "use fewer parts", TEXT_MAX_MOVED);
     Transfer *x = grow_array(ps->x, &ps->capx, ps->nx + 1, sizeof *x, 256);
     if (x)
         ps->x = x;

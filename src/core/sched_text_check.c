@@ -226,7 +226,7 @@ CvError sched_text_fits(const SchedText *t, const CollCall *call, char *why,
 {
     const CollCall *u = &t->unit.call;
     if (call->kind != u->kind)
-        return say(CV_ERR_ALGO, why, whylen, "the schedule is a %s, not a "
+        return say(CV_ERR_ALGO, why, whylen, "the schedule is for %s, not "
                    "%s", coll_name(u->kind), coll_name(call->kind));
     if (call->nranks != u->nranks)
         return say(CV_ERR_ALGO, why, whylen, "the schedule is for %d ranks, "

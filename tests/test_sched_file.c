@@ -1,0 +1,135 @@
+/* test_sched_file.c - -a FILE from the command line, as a user meets it:
+ * a built-in exported with --export text runs again from the file in
+ * trace, model and perf with the same results; bad files, wrong
+ * schedules and calls the file does not serve get one sentence and exit
+ * status 2; a lesson's scene names no file. */
+#include "run_bin.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+
+#include "scene/scene_opts.h"
+
+/* A file in a fresh folder, holding text; its path in path. */
+static void write_file(char *path, size_t len, const char *name,
+                       const char *text)
+{
+    char dir[] = "/tmp/cvz-sched-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, len, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+}
+
+/* The ring allreduce exported, read back: the same trace at another
+ * size, and model and perf take it. */
+static void test_export_and_run(void **state)
+{
+    (void)state;
+    const char *exp[] = {"trace", "allreduce", "-a", "ring", "-p", "4", "-s",
+                         "64", "--export", "text", NULL};
+    Ran r = run_args(exp);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "collective allreduce\nranks 4\nparts 4\n"));
+    char path[256];
+    write_file(path, sizeof path, "ring.cvs", r.out);
+    ran_free(&r);
+    /* At 1 KiB (256 floats: parts of 64) the file's trace is the ring's,
+     * line for line, but for the algorithm's name and the closed form. */
+    const char *mine[] = {"trace", "-a", path, "-s", "1K", NULL};
+    const char *ring[] = {"trace", "allreduce", "-a", "ring", "-p", "4",
+                          "-s", "1K", NULL};
+    Ran a = run_args(mine), b = run_args(ring);
+    assert_int_equal(a.status, 0);
+    assert_int_equal(b.status, 0);
+    const char *sa = strstr(a.out, "step 1/7"), *sb = strstr(b.out, "step 1/7");
+    assert_non_null(sa);
+    assert_non_null(sb);
+    size_t n = (size_t)(strstr(sa, "# totals") - sa);
+    assert_int_equal(strncmp(sa, sb, n), 0);
+    assert_non_null(strstr(a.out, "# check: every rank's output matches"));
+    ran_free(&a), ran_free(&b);
+    const char *model[] = {"model", "-a", path, "-b", "64", "-e", "1K", NULL};
+    r = run_args(model);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "none (a schedule from a file)"));
+    ran_free(&r);
+    const char *perf[] = {"perf", "-a", path, "-b", "64", "-e", "256", "-n",
+                          "1", "-w", "0", NULL};
+    r = run_args(perf);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# Out of bounds values : 0 OK"));
+    ran_free(&r);
+}
+
+/* Every way a file is refused on the command line: one sentence, 2. */
+static void test_refused(void **state)
+{
+    (void)state;
+    char bad[256], wrong[256], ok[256];
+    write_file(bad, sizeof bad, "bad.cvs",
+               "collective allgather\nranks 2\nparts 1\nstep\n"
+               "r0.send[0] -> r1.recv[0] redcue\n");
+    write_file(wrong, sizeof wrong, "wrong.cvs",
+               "collective allgather\nranks 2\nparts 1\nstep\n"
+               "r0.send[0] -> r0.recv[0]\nr1.send[0] -> r1.recv[1]\n");
+    write_file(ok, sizeof ok, "ok.cvs",
+               "collective allgather\nranks 2\nparts 2\nstep\n"
+               "r0.send[0:2] -> r0.recv[0:2]\nr0.send[0:2] -> r1.recv[0:2]\n"
+               "r1.send[0:2] -> r1.recv[2:4]\nr1.send[0:2] -> r0.recv[2:4]\n");
+    char said[512];
+    struct {
+        const char *args[8];
+        const char *says;
+    } cases[] = {
+        {{"trace", "-a", bad, NULL}, "bad.cvs:5: 'redcue' after a transfer"},
+        {{"trace", "-a", wrong, NULL}, "wrong.cvs: not allgather: after the "
+         "last step r0.recv[1] holds nothing, and it should hold rank 1's "
+         "unit 0 (no transfer writes it)"},
+        {{"trace", "-a", ok, "-p", "4", NULL}, "ok.cvs is a schedule for 2 "
+         "ranks, not 4"},
+        {{"trace", "allreduce", "-a", ok, NULL}, "ok.cvs is a schedule of "
+         "allgather, not allreduce"},
+        {{"trace", "-a", ok, "--in-place", NULL}, "ok.cvs is a schedule out "
+         "of place; drop --in-place"},
+        {{"trace", "-a", ok, "-s", "24", NULL}, "ok.cvs: the schedule cuts a "
+         "block into 2 parts, and 3 elements are not a whole number of them"},
+        {{"trace", "-a", "/nonexistent/x.cvs", NULL}, "the schedule file "
+         "/nonexistent/x.cvs does not exist"},
+        {{"trace", "-a", "/tmp/", NULL}, "the schedule file /tmp/:"},
+        {{"model", "-a", "ring", "-p", "4", NULL}, "-a names a schedule file"},
+        {{"trace", "allgather", "-a", ok, "--export", "xml", NULL},
+         "--export writes the schedule as 'text'"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        Ran r = run_args(cases[i].args);
+        snprintf(said, sizeof said, "case %zu", i);
+        run_expect_sentence(&r, said, 2, cases[i].says);
+        ran_free(&r);
+    }
+}
+
+/* A lesson's scene line names built-in algorithms only: it reads no file
+ * a lesson names. */
+static void test_scene_line_names_no_file(void **state)
+{
+    (void)state;
+    SceneSpec sc;
+    CliErr e;
+    assert_int_equal(scene_opts_parse_line("allreduce -a ../x.cvs -p 4 -s 64",
+                                           &scene_limits_lesson, &sc, &e), -1);
+    assert_string_equal(e.msg, "a scene names a built-in algorithm (ring, "
+                        "tree, ...), not a schedule file");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_export_and_run),
+        cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_scene_line_names_no_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
