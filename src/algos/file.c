@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "algos/algo.h"
+#include "core/msccl.h"
 
 struct AlgoFile {
     AlgoInfo info;    /* first: AlgoArgs.self points here */
@@ -64,7 +65,9 @@ CvError algo_file_new(const char *path, const char *text, size_t len,
         return CV_ERR_NOMEM;
     }
     f->path = name;
-    CvError e = sched_text_parse(text, len, name, &f->text, buf, sizeof buf);
+    CvError e = msccl_is_xml(text, len)
+        ? msccl_parse(text, len, name, &f->text, buf, sizeof buf)
+        : sched_text_parse(text, len, name, &f->text, buf, sizeof buf);
     if (!e)
         e = sched_text_check(&f->text, NULL, buf, sizeof buf);
     if (e) {
