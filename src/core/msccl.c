@@ -205,6 +205,8 @@ typedef struct {
     long recvd;            /* round its receive finished in (or LONG_MAX) */
     long stage;            /* chunk a staged receive reduces into (-1) */
     long prep;             /* round its source was copied there in */
+    long hint;             /* cvstep: the round it waits for (0: none) */
+    bool sw;               /* cvswitch: a reducing switch's work */
 } Op;
 
 typedef struct {
@@ -230,6 +232,7 @@ typedef struct {
     long nchunks;          /* nchunksperloop */
     long parts;            /* chunks per block */
     bool inplace;
+    int root;              /* root: collviz's attribute (MSCCL has none) */
     Gpu *gpus;
     size_t nops;
     char *why;
@@ -282,7 +285,7 @@ static CvError algo_tag(Algo *a, const Tag *t)
     const char *c = attr(t, "coll");
     int kind = c ? coll_of(c) : -1;
     CvError e;
-    if (kind < 0 || kind == COLL_SENDRECV || kind == COLL_HYPERCUBE)
+    if (kind < 0)
         return xfail(a->why, a->whylen, t->line, "<algo coll=\"%s\"> is no "
                      "collective collviz knows", c ? c : "");
     if ((e = num_attr(a, t, "ngpus", 1, COLL_MAX_RANKS, -1, &n)) ||
@@ -295,8 +298,12 @@ static CvError algo_tag(Algo *a, const Tag *t)
         return xfail(a->why, a->whylen, t->line, "nchunksperloop=\"%ld\" "
                      "does not cut the %zu blocks of %s's largest buffer "
                      "into whole chunks", k, blocks, c);
+    long root;
+    if ((e = num_attr(a, t, "root", 0, n - 1, 0, &root)))
+        return e;
     *a = (Algo){(CollKind)kind, (int)n, k, k / (long)blocks, ip != 0,
-                calloc((size_t)n, sizeof *a->gpus), 0, a->why, a->whylen};
+                (int)root, calloc((size_t)n, sizeof *a->gpus), 0, a->why,
+                a->whylen};
     return a->gpus ? CV_OK : xfail(a->why, a->whylen, 0, "out of memory");
 }
 
@@ -376,7 +383,12 @@ static CvError step_fields(Algo *a, const Tag *t, Op *op)
     op->done = op->recvd = LONG_MAX;
     op->stage = -1;
     op->prep = LONG_MAX;
-    return CV_OK;
+    long sw;
+    if ((e = num_attr(a, t, "cvswitch", 0, 1, 0, &sw)))
+        return e;
+    op->sw = sw;
+    return num_attr(a, t, "cvstep", 0, 4L * SCHED_TEXT_MAX_STEPS, 0,
+                    &op->hint);
 }
 
 static CvError step_tag(Algo *a, const Tag *t, Tb *tb)
@@ -483,7 +495,8 @@ static bool writes_dst(OpKind k)
 static long buf_chunks(const Algo *a, int g, int b)
 {
     CollCall c = {.kind = a->kind, .nranks = a->ngpus,
-                  .count = (size_t)a->parts, .in_place = a->inplace};
+                  .count = (size_t)a->parts, .in_place = a->inplace,
+                  .root = a->root};
     CollLayout l;
     coll_layout(&c, g, &l);
     return b == BUF_SEND ? (long)l.send_count
@@ -644,37 +657,24 @@ static void move(const Algo *a, Run *rn, long round, int src, int sb, long so,
         w[doff + i] = w[doff + i] > round ? w[doff + i] : (int32_t)round;
 }
 
+/* The transfer just made is a reducing switch's work where op says so. */
+static void mark_switch(Run *rn, const Op *op)
+{
+    if (op->sw && rn->n)
+        rn->m[rn->n - 1].x.flags = XF_SWITCH;
+}
+
 /* Whether op may act in round k: the step it waits for finished before. */
 static bool ready(const Algo *a, int g, const Op *op, long k)
 {
-    return op->depid < 0 ||
-           a->gpus[g].tbs[op->depid].ops[op->deps].done < k;
+    return k >= op->hint &&
+           (op->depid < 0 ||
+            a->gpus[g].tbs[op->depid].ops[op->deps].done < k);
 }
 
 static Op *current(Tb *tb)
 {
     return tb->pc < tb->nops ? &tb->ops[tb->pc] : NULL;
-}
-
-/* Nops whose wait is over finish before round k. */
-static bool nops(Algo *a, long k, size_t *left)
-{
-    bool any = false, more = true;
-    while (more) {
-        more = false;
-        for (int g = 0; g < a->ngpus; g++)
-            for (size_t i = 0; i < a->gpus[g].ntbs; i++) {
-                Tb *tb = &a->gpus[g].tbs[i];
-                Op *op;
-                while ((op = current(tb)) && op->kind == OP_NOP &&
-                       ready(a, g, op, k)) {
-                    op->done = k - 1;
-                    tb->pc++, (*left)--;
-                    more = any = true;
-                }
-            }
-    }
-    return any;
 }
 
 /* Whether a receive reduces somewhere other than where its source lies
@@ -686,7 +686,57 @@ static bool staged(const Op *r)
             (r->sbuf != r->dbuf || r->soff != r->doff));
 }
 
-/* Round k's sends, local steps and staging copies, for tb of gpu g. */
+/* Post the send of op (tb of gpu g) to its connection in round k. */
+static void post(Algo *a, Run *rn, int g, const Tb *tb, const Op *op, long k)
+{
+    int p = tb->send, u = peer_tb(a, p, g, tb->chan, false);
+    Fifo *f = &rn->fifo[p][u];
+    Post *q = grow_array(f->q, &f->cap, f->n + 1, sizeof *q, 16);
+    if (!q) {
+        rn->nomem = true;
+        return;
+    }
+    f->q = q;
+    q[f->n++] = (Post){k, g, op->kind == OP_S ? op->sbuf
+                             : op->kind == OP_RRS ? BUF_TMP : op->dbuf,
+                       op->kind == OP_S ? op->soff
+                       : op->kind == OP_RRS ? op->stage : op->doff,
+                       op->cnt, op->line};
+}
+
+/* Whether op finishes at once in round k: a nop whose wait is over, or a
+ * send whose data is there (it reads the state before round k, posts it
+ * to its connection and lets its threadblock go on). */
+static bool instant(const Algo *a, int g, const Op *op, long k)
+{
+    return ready(a, g, op, k) &&
+           (op->kind == OP_NOP ||
+            (sends(op->kind) && (!receives(op->kind) || op->recvd < k)));
+}
+
+/* The steps that finish at once in round k, before it. */
+static bool instants(Algo *a, Run *rn, long k, size_t *left)
+{
+    bool any = false, more = true;
+    while (more) {
+        more = false;
+        for (int g = 0; g < a->ngpus; g++)
+            for (size_t i = 0; i < a->gpus[g].ntbs; i++) {
+                Tb *tb = &a->gpus[g].tbs[i];
+                Op *op;
+                while ((op = current(tb)) && instant(a, g, op, k)) {
+                    if (op->kind != OP_NOP)
+                        post(a, rn, g, tb, op, k);
+                    op->done = k - 1;
+                    tb->pc++, (*left)--;
+                    more = any = true;
+                }
+            }
+    }
+    return any;
+}
+
+/* Round k's local steps and staging copies, for tb of gpu g. */
 static bool act(Algo *a, Run *rn, int g, size_t t, long k)
 {
     Tb *tb = &a->gpus[g].tbs[t];
@@ -696,6 +746,7 @@ static bool act(Algo *a, Run *rn, int g, size_t t, long k)
     if (op->kind == OP_CPY || op->kind == OP_RE) {
         move(a, rn, k, g, op->sbuf, op->soff, g, op->dbuf, op->doff, op->cnt,
              op->kind == OP_RE ? XFER_REDUCE : XFER_COPY, op->line);
+        mark_switch(rn, op);
         op->done = k;
         return true;
     }
@@ -708,23 +759,7 @@ static bool act(Algo *a, Run *rn, int g, size_t t, long k)
              XFER_COPY, op->line);
         return true;
     }
-    if (!sends(op->kind) || (receives(op->kind) && op->recvd >= k))
-        return false;
-    int p = tb->send, u = peer_tb(a, p, g, tb->chan, false);
-    Fifo *f = &rn->fifo[p][u];
-    Post *q = grow_array(f->q, &f->cap, f->n + 1, sizeof *q, 16);
-    if (!q) {
-        rn->nomem = true;
-        return false;
-    }
-    f->q = q;
-    q[f->n++] = (Post){k, g, op->kind == OP_S ? op->sbuf
-                             : op->kind == OP_RRS ? BUF_TMP : op->dbuf,
-                       op->kind == OP_S ? op->soff
-                       : op->kind == OP_RRS ? op->stage : op->doff,
-                       op->cnt, op->line};
-    op->done = k;
-    return true;
+    return false;
 }
 
 /* Whether post p's data was overwritten after it was posted, before k. */
@@ -765,6 +800,7 @@ static CvError receive(Algo *a, Run *rn, int g, size_t t, long k,
     move(a, rn, k, p.gpu, p.buf, p.off, g, r->kind == OP_RRS ? BUF_TMP
          : r->dbuf, r->kind == OP_RRS ? r->stage : r->doff, r->cnt,
          red ? XFER_REDUCE : XFER_COPY, r->line);
+    mark_switch(rn, r);
     r->recvd = k;
     if (!sends(r->kind))
         r->done = k;
@@ -797,7 +833,8 @@ static CvError stuck(Algo *a)
             Op *op = current(tb);
             if (!op)
                 continue;
-            const char *why = op->depid >= 0 && !ready(a, g, op, LONG_MAX)
+            const char *why = op->depid >= 0 &&
+                              !ready(a, g, op, LONG_MAX - 1)
                 ? "the step it waits for (depid, deps) never finishes: a "
                   "cycle of dependencies"
                 : "its peer never sends to it: a deadlock, or a receive "
@@ -827,7 +864,7 @@ static CvError rounds(Algo *a, Run *rn)
 {
     size_t left = a->nops;
     for (long k = 0; left; k++) {
-        bool acted = nops(a, k, &left);
+        bool acted = instants(a, rn, k, &left);
         if (k > 4 * (long)SCHED_TEXT_MAX_STEPS)
             return xfail(a->why, a->whylen, 0, "more than %u steps",
                          SCHED_TEXT_MAX_STEPS);
@@ -901,13 +938,13 @@ static int by_round(const void *pa, const void *pb)
 /* The moves, round by round, as collviz's schedule text. */
 static char *as_text(const Algo *a, const Run *mv, size_t *len)
 {
-    size_t cap = 256 + mv->n * 64 + (size_t)a->ngpus * 32, n = 0;
+    size_t cap = 512 + mv->n * 104 + (size_t)a->ngpus * 40, n = 0;
     char *t = malloc(cap);
     if (!t)
         return NULL;
     n += (size_t)snprintf(t + n, cap - n, "collective %s\nranks %d\nparts "
-                          "%ld\n%s", coll_name(a->kind), a->ngpus, a->parts,
-                          a->inplace ? "in-place\n" : "");
+                          "%ld\nroot %d\n%s", coll_name(a->kind), a->ngpus,
+                          a->parts, a->root, a->inplace ? "in-place\n" : "");
     for (int g = 0; g < a->ngpus; g++)
         n += (size_t)snprintf(t + n, cap - n, "tmp r%d %ld\n", g,
                               a->gpus[g].stage);
@@ -916,12 +953,13 @@ static char *as_text(const Algo *a, const Run *mv, size_t *len)
         if (!i || mv->m[i].round != mv->m[i - 1].round)
             n += (size_t)snprintf(t + n, cap - n, "step\n");
         n += (size_t)snprintf(t + n, cap - n, "r%d.%s[%zu:%zu] -> "
-                              "r%d.%s[%zu:%zu]%s\n", x->src,
+                              "r%d.%s[%zu:%zu]%s%s\n", x->src,
                               buf_name((BufId)x->src_buf), x->src_off,
                               x->src_off + x->count, x->dst,
                               buf_name((BufId)x->dst_buf), x->dst_off,
                               x->dst_off + x->count,
-                              x->op == XFER_REDUCE ? " reduce" : "");
+                              x->op == XFER_REDUCE ? " reduce" : "",
+                              x->flags & XF_SWITCH ? " switch" : "");
     }
     *len = n;
     return t;
