@@ -144,6 +144,9 @@ void algo_file_free(AlgoFile *f);
 const AlgoInfo *algo_file_info(const AlgoFile *f);
 /* The schedule text behind a, or NULL for a built-in algorithm. */
 const SchedText *algo_file_text(const AlgoInfo *a);
+/* The count a serves nearest `want` from below: want for a built-in; a
+ * file's count, or the largest multiple of its parts (at least one). */
+size_t algo_file_count(const AlgoInfo *a, size_t want);
 
 /* Each family file exports a NULL-terminated table of its entries. */
 extern const AlgoInfo *const algos_linear[];

@@ -108,3 +108,13 @@ const SchedText *algo_file_text(const AlgoInfo *a)
     return a && a->generate == file_generate
                ? &((const AlgoFile *)a)->text : NULL;
 }
+
+size_t algo_file_count(const AlgoInfo *a, size_t want)
+{
+    const SchedText *t = algo_file_text(a);
+    if (!t)
+        return want;
+    if (!t->parts)
+        return t->unit.call.count;
+    return want > t->parts ? want / t->parts * t->parts : t->parts;
+}

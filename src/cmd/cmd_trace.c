@@ -17,6 +17,7 @@
 #include "scene/scene_opts.h"
 #include "scene/trace.h"
 #include "core/model.h"
+#include "core/msccl.h"
 #include "core/sim.h"
 
 /* Full state after every step when p and the cells are at most these. */
@@ -43,7 +44,7 @@ static const CliOpt trace_opts[T_NOPTS] = {
     [T_LINKS] = {0, "links", NULL, "the bytes on every link in every step, the busiest, and the wire bandwidth"},
     [T_SUMMARY] = {0, "summary", NULL, "phases and totals, no step list (the default above 1024 ranks)"},
     [T_STEPS] = {0, "steps", NULL, "list every step, however many ranks"},
-    [T_EXPORT] = {0, "export", "FORMAT", "write the schedule itself instead: text (collviz's schedule format, docs/schedule-format.md)"},
+    [T_EXPORT] = {0, "export", "FORMAT", "write the schedule itself instead: text (collviz's schedule format, docs/schedule-format.md) or msccl (MSCCL's algorithm XML)"},
     [T_HELP] = CLI_OPT_HELP,
 };
 
@@ -52,7 +53,7 @@ static const CliCmd trace_cmd = {
     .usage = "trace COLL [-a ALGO] -p RANKS -s SIZE [-d TYPE] [-o OP] [-r ROOT]\n"
              "               [--in-place] [--json] [--full] [--alpha T] [--beta GB/s]\n"
              "               [--gamma GB/s] [--link full|bus] [-T MACHINE] [--links]\n"
-             "               [--summary | --steps] [--segment SIZE] [--export text]",
+             "               [--summary | --steps] [--segment SIZE] [--export text|msccl]",
     .about = "Generate the schedule of ALGO for COLL, check it, execute it symbolically\n"
              "and print each step's transfers, what the written cells hold after the\n"
              "step, and totals: steps, bytes per rank, model time, the lower bound.\n"
@@ -73,8 +74,8 @@ static const CliCmd trace_cmd = {
              "as one shape rotated, so a summary of 16384 ranks takes a moment;\n"
              "there the phases and totals replace the step list unless --steps.\n"
              "ALGO may be a schedule file (a name with '/' or '.'), which trace checks\n"
-             "element by element and runs like a built-in; --export text writes any\n"
-             "schedule in that format, to read back with -a.",
+             "element by element and runs like a built-in, or MSCCL's algorithm XML;\n"
+             "--export writes any schedule in either, to read back with -a.",
     .opts = trace_opts,
     .nopts = T_NOPTS,
     .max_pos = 1,
@@ -177,10 +178,13 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
     if (cli_has(a, T_SUMMARY) && cli_has(a, T_STEPS))
         return cli_fail(e, "--summary leaves the steps out and --steps lists "
                            "them: give one");
-    if (cli_has(a, T_EXPORT) && strcmp(a->val[T_EXPORT], "text"))
+    const char *ex = a->val[T_EXPORT];
+    if (ex && strcmp(ex, "text") && strcmp(ex, "msccl"))
         return cli_fail(e, "--export writes the schedule as 'text' (collviz's "
-                        "schedule format), not '%s'", a->val[T_EXPORT]);
-    t->export = cli_has(a, T_EXPORT);
+                        "schedule format) or 'msccl' (MSCCL's algorithm XML), "
+                        "not '%s'", ex);
+    t->export = !ex ? TRACE_EXPORT_NONE : !strcmp(ex, "text")
+                ? TRACE_EXPORT_TEXT : TRACE_EXPORT_MSCCL;
     if (sc.call.nranks > COLL_MAX_RANKS && cli_has(a, T_FULL))
         return cli_fail(e, "--full shows every rank's cells, which trace "
                            "follows up to %d ranks, not %d", COLL_MAX_RANKS,
@@ -566,17 +570,20 @@ static int trace_run(Trace *t, const TraceWriter *w)
     return rc;
 }
 
-/* --export text: the schedule in collviz's schedule format on stdout. */
+/* --export: the schedule in collviz's schedule format or as MSCCL XML on
+ * stdout. */
 static int trace_export(const Trace *t)
 {
     char *text;
     size_t len;
-    CvError e = sched_text_write(&t->s, &text, &len);
+    CvError e = t->export == TRACE_EXPORT_TEXT
+                    ? sched_text_write(&t->s, &text, &len)
+                    : msccl_write(&t->s, &text, &len);
     if (e == CV_ERR_LIMIT) {
         fprintf(stderr, "collviz: the %s schedule on %d ranks is larger than "
-                "a schedule file may be (%u steps, %u transfers)\n",
-                t->algo->name, t->call.nranks, SCHED_TEXT_MAX_STEPS,
-                SCHED_TEXT_MAX_XFERS);
+                "a schedule file may be (%d ranks, %u steps, %u transfers)\n",
+                t->algo->name, t->call.nranks, COLL_MAX_RANKS,
+                SCHED_TEXT_MAX_STEPS, SCHED_TEXT_MAX_XFERS);
         return CLI_EXIT_USAGE;
     }
     if (e) {

@@ -33,10 +33,9 @@ static int file_bytes(const SchedText *file, const SceneLimits *lim,
                       SceneSpec *out)
 {
     CollCall *c = &out->call;
-    size_t k = file->parts;
-    c->count = file->unit.call.count;
-    if (k && lim->def_bytes && coll_count_floor(c, lim->def_bytes) > k)
-        c->count = coll_count_floor(c, lim->def_bytes) / k * k;
+    c->count = algo_file_count(out->algo, lim->def_bytes
+                                   ? coll_count_floor(c, lim->def_bytes)
+                                   : file->unit.call.count);
     out->bytes = coll_size_bytes(c);
     return 0;
 }

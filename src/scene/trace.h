@@ -30,6 +30,9 @@
 int trace_fits(const CollCall *c, unsigned long long bytes, CliErr *e);
 
 /* Consecutive steps of one phase, for the summary. */
+/* What --export writes. */
+enum { TRACE_EXPORT_NONE, TRACE_EXPORT_TEXT, TRACE_EXPORT_MSCCL };
+
 typedef struct {
     const char *phase;  /* their label */
     size_t first;       /* the first step (0-based) */
@@ -58,7 +61,8 @@ typedef struct {
     double seconds;          /* the steps' times so far */
     CostTerms terms;         /* the steps' terms so far */
     bool json;               /* JSON instead of text */
-    bool export;             /* --export text: the schedule itself */
+    int export;              /* --export: the schedule itself
+                                (TRACE_EXPORT_*) */
     bool full;               /* every rank's cells after every step */
     bool cells;              /* the symbolic state is tracked */
     double sim_bytes;        /* bytes the symbolic state needs */

@@ -103,6 +103,13 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
                           : scene_picture_count(call->kind, call->nranks,
                                                 set->cells);
     bc.count = coll_count_floor(call, set->bytes);
+    if (algo_file_text(set->algo)) { /* the counts its parts divide */
+        const SchedText *ft = algo_file_text(set->algo);
+        pc.count = set->count ? set->count
+                   : algo_file_count(set->algo, (ft->parts ? ft->parts : 1) *
+                                                    (size_t)set->cells);
+        bc.count = algo_file_count(set->algo, bc.count);
+    }
     char fit[160] = "";
     CvError e = algo_generate_on(set->algo, &pc, &sc->machine.mach, &sc->sched, fit,
                                  sizeof fit);

@@ -294,11 +294,13 @@ static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
     size_t end = gm->first_step + (size_t)gm->cols;
     for (size_t a = gm->first_step; a < end;) {
         size_t b = a + 1;
-        while (b < end && strcmp(s->steps[b].phase, s->steps[a].phase) == 0)
+        const char *pa = s->steps[a].phase ? s->steps[a].phase : "";
+        while (b < end && !strcmp(s->steps[b].phase ? s->steps[b].phase : "",
+                                  pa)) /* a file's steps may have none */
             b++;
         int x = step_x(gm, r, a), w = (int)(b - a) * gm->cell_w - 1;
         char label[64];
-        phase_label(s->steps[a].phase, w, label, sizeof label);
+        phase_label(pa, w, label, sizeof label);
         if (w >= 2)
             grid_text(g, r, x, y, w, ROLE_TITLE, 0, label);
         a = b;

@@ -168,7 +168,7 @@ const char *words_needs(const AlgoInfo *a)
 
 const char *words_phase(const char *phase)
 {
-    return word(phase);
+    return phase ? word(phase) : ""; /* a schedule file's step: no label */
 }
 
 /* cv_strerror's fragments, as core/error.h spells them (test_ui_zh
