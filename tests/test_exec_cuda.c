@@ -989,6 +989,59 @@ static void test_push_copies(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* Peer access one way only (FAKE_CUDA_PEER "0>1": device 0 may reach
+ * device 1's memory, not the other way; then "1>0"): a plain copy from
+ * the device that may write the other's memory is pushed, not sent
+ * through pinned host memory (review finding G4); a transfer the other
+ * way is pulled, and a reduce whose destination cannot read its source
+ * goes through host memory. By hand, stepped, 1000 floats a rank on 2
+ * ranks, a device each: ring allgather pushes one 4000-byte block and
+ * pulls the other (4000 bytes read remotely, 4000 written); ring
+ * allreduce pulls one 500-float reduce (2000 read), sends the other
+ * through host memory, then pushes one 500-float copy (2000 written) and
+ * pulls the other (2000 read). The output is right, stepped and timed. */
+static void test_one_way_peers(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    void (*remote)(unsigned long long *, unsigned long long *);
+    fake_fn("fake_cuda_remote", &remote, sizeof remote);
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    static const struct { CollKind k; unsigned long long rd, wr; } cs[] = {
+        {COLL_ALLGATHER, 4000, 4000},
+        {COLL_ALLREDUCE, 4000, 2000},
+    };
+    for (int way = 0; way < 2; way++)
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            setenv("FAKE_CUDA_PEER", way ? "1>0" : "0>1", 1);
+            CollCall c = {.kind = cs[i].k, .nranks = 2, .count = 1000,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            VerifyReport vr;
+            unsigned long long rd, wr;
+            assert_int_equal(algo_generate(algo_find(cs[i].k, "ring"), &c, &s), CV_OK);
+            Executor *ex = open_cuda(2, NULL);
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            assert_int_equal(ex->ops->reset(ex), CV_OK);
+            remote(&rd, &wr);
+            for (size_t k = 0; k < s.nsteps; k++)
+                assert_int_equal(ex->ops->step(ex, k), CV_OK);
+            assert_int_equal(ex->ops->finish(ex), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, coll_name(cs[i].k), "stepped");
+            remote(&rd, &wr);
+            if (rd != cs[i].rd || wr != cs[i].wr)
+                fail_msg("%s, peer %s: %llu bytes read remotely, %llu written; "
+                         "want %llu and %llu", coll_name(cs[i].k),
+                         way ? "1>0" : "0>1", rd, wr, cs[i].rd, cs[i].wr);
+            conform(ex, &s, CUDA_CHECKS);
+            close_cuda(ex);
+            sched_fini(&s);
+        }
+    unsetenv("FAKE_CUDA_PEER");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* With several devices an iteration is one graph across them (review
  * finding 15): after the first timed run has captured it, 20 more
  * iterations (15 of their warmup stamped, in a graph of its own) make no
@@ -1269,6 +1322,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
+        cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_graph_across_devices),
         cmocka_unit_test(test_quick_calibration_sizes),
         cmocka_unit_test(test_ptx_assembles),

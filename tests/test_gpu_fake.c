@@ -29,9 +29,10 @@
 /* cuda.h's numbers */
 enum {
     E_INVALID_VALUE = 1, E_OUT_OF_MEMORY = 2, E_NO_BINARY_FOR_GPU = 209,
-    E_INVALID_CONTEXT = 201, E_UNSUPPORTED_PTX = 222, E_INVALID_HANDLE = 400,
-    E_NOT_FOUND = 500, E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700,
-    E_PEER_ALREADY = 704, E_TOO_MANY_PEERS = 711, E_LAUNCH_FAILED = 719,
+    E_INVALID_CONTEXT = 201, E_PEER_UNSUPPORTED = 217, E_UNSUPPORTED_PTX = 222,
+    E_INVALID_HANDLE = 400, E_NOT_FOUND = 500, E_NOT_READY = 600,
+    E_ILLEGAL_ADDRESS = 700, E_PEER_ALREADY = 704, E_TOO_MANY_PEERS = 711,
+    E_LAUNCH_FAILED = 719,
     E_CAPTURE_UNSUPPORTED = 900, E_CAPTURE_INVALIDATED = 901,
     E_CAPTURE_UNMATCHED = 903, E_CAPTURE_UNJOINED = 904, E_CAPTURED_EVENT = 907,
 };
@@ -318,7 +319,9 @@ static void test_memory(void **state)
 /* ------------------------------------------------------------ peers */
 
 /* A peer matrix: 0 and 1 may peer, 2 with nobody; enabling twice is 704;
- * past FAKE_CUDA_MAX_PEERS a device gets 711 (CUDA_ERROR_TOO_MANY_PEERS). */
+ * past FAKE_CUDA_MAX_PEERS a device gets 711 (CUDA_ERROR_TOO_MANY_PEERS).
+ * One way only ("2>0": device 2 may reach device 0's memory): the other
+ * direction is 217 (CUDA_ERROR_PEER_ACCESS_UNSUPPORTED). */
 static void test_peers(void **state)
 {
     (void)state;
@@ -338,6 +341,17 @@ static void test_peers(void **state)
     start(3, 0);
     assert_int_equal(A.cuCtxEnablePeerAccess(ctx[1], 0), 0);
     assert_int_equal(A.cuCtxEnablePeerAccess(ctx[2], 0), E_TOO_MANY_PEERS);
+    stop();
+    unsetenv("FAKE_CUDA_MAX_PEERS");
+    setenv("FAKE_CUDA_PEER", "0-1,2>0", 1);
+    start(3, 0);
+    assert_int_equal(A.cuDeviceCanAccessPeer(&can, 2, 0), 0);
+    assert_int_equal(can, 1);
+    assert_int_equal(A.cuDeviceCanAccessPeer(&can, 0, 2), 0);
+    assert_int_equal(can, 0);
+    assert_int_equal(A.cuCtxEnablePeerAccess(ctx[2], 0), E_PEER_UNSUPPORTED);
+    assert_int_equal(A.cuCtxSetCurrent(ctx[2]), 0);
+    assert_int_equal(A.cuCtxEnablePeerAccess(ctx[0], 0), 0);
     stop();
 }
 

@@ -125,15 +125,19 @@ static CUdeviceptr addr(const GpuExec *x, int r, int b, size_t off, size_t es)
 
 /* The device that performs transfer t (its index xi): the destination's,
  * or the source's for a push; *stage: its source goes through the
- * destination's staging area first. */
+ * destination's staging area first. Peer access may be one way only: a
+ * plain copy that needs no staging is pushed where the source's device
+ * may write the destination's memory, even if the destination's device
+ * may not read the source's (review finding G4). */
 static int performer(const GpuExec *x, const Schedule *s, const unsigned char *staged,
                      const SchedFuse *fu, size_t xi, bool *stage)
 {
     const Transfer *t = &s->xfers[xi];
     int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
-    bool far = sd != dd && !x->peer[dd][sd];
-    *stage = far || (staged[xi] && !(fu && fu->via[xi])); /* the input is never written */
-    bool push = t->op == XFER_COPY && sd != dd && !*stage && x->peer[sd][dd];
+    bool overwritten = staged[xi] && !(fu && fu->via[xi]); /* the input is never written */
+    bool push = t->op == XFER_COPY && sd != dd && !overwritten && x->peer[sd][dd];
+    bool far = sd != dd && !push && !x->peer[dd][sd];
+    *stage = far || overwritten;
     return push ? sd : dd;
 }
 
