@@ -7,7 +7,8 @@
  * fused copy-ins); ranks on several devices with and without peer
  * access; the sentences for no driver, the stub driver, no device and a
  * build without kernels; options; memory that does not fit; NCCL's
- * missing row; the PTX assembled by ptxas where it exists. Skipped in a
+ * missing row and its close (finalizes in one group, on the tests' NCCL);
+ * the PTX assembled by ptxas where it exists. Skipped in a
  * build without the backend (CUDA=0). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -673,6 +674,67 @@ static void test_native_missing(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* The tests' NCCL's counter `name` (fake_nccl_*), read now. */
+static long fake_nccl(const char *name)
+{
+    void *h = dlopen(FAKE_NCCL_LIB, RTLD_NOW);
+    void *f = h ? dlsym(h, name) : NULL;
+    if (!f)
+        fail_msg("the tests' NCCL has no %s", name);
+    long (*fn)(void);
+    memcpy(&fn, &f, sizeof f);
+    long v = fn();
+    dlclose(h);
+    return v;
+}
+
+/* NCCL's row on 1, 2 and 3 devices, a rank each, on the tests' NCCL
+ * (tests/fake_cuda/fake_nccl.c), which refuses what would wait for ever
+ * on NCCL driven from one thread: a call of a communicator of several
+ * ranks outside a group, or a group its ranks do not all take part in.
+ * The collectives run, and closing the executor finalizes each of the p
+ * communicators and destroys them without a call that would wait for
+ * ever: the finalizes are one group (review finding G1; one at a time
+ * the first would wait for the others). Allreduce is NCCL's collective,
+ * alltoall and sendrecv grouped sends and receives. */
+static void test_native_close(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    setenv("COLLVIZ_LIBNCCL", FAKE_NCCL_LIB, 1);
+    static const CollKind kinds[] = {COLL_ALLREDUCE, COLL_ALLTOALL, COLL_SENDRECV};
+    for (int p = 1; p <= 3; p++)
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            char nd[4];
+            snprintf(nd, sizeof nd, "%d", p);
+            setenv("FAKE_CUDA_DEVICES", nd, 1);
+            CollCall c = {.kind = kinds[i], .nranks = p, .count = 64,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            const AlgoInfo *a = algo_default(kinds[i]);
+            assert_non_null(a);
+            assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+            Executor *ex = open_cuda(p, NULL);
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            long stuck = fake_nccl("fake_nccl_stuck");
+            long fin = fake_nccl("fake_nccl_finalized");
+            char why[300] = "";
+            ExecTiming t = {0};
+            if (ex->ops->native(ex, 1, 2, &t, why, sizeof why))
+                fail_msg("%s on %d: NCCL's row: %s", coll_name(kinds[i]), p, why);
+            close_cuda(ex);
+            sched_fini(&s);
+            if (fake_nccl("fake_nccl_stuck") != stuck)
+                fail_msg("%s on %d ranks: %ld NCCL calls would wait for ever",
+                         coll_name(kinds[i]), p, fake_nccl("fake_nccl_stuck") - stuck);
+            assert_int_equal(fake_nccl("fake_nccl_finalized") - fin, p);
+            assert_int_equal(fake_nccl("fake_nccl_live"), 0);
+        }
+    setenv("COLLVIZ_LIBNCCL", "/nonexistent/libnccl.so.2", 1);
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* ------------------------------------------- the review's findings */
 
 static Executor *load_ring(int p, size_t count, DataType t, Schedule *s)
@@ -1306,6 +1368,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_calls),
         cmocka_unit_test(test_too_big),
         cmocka_unit_test(test_native_missing),
+        cmocka_unit_test(test_native_close),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_unalign),
         cmocka_unit_test(test_sweep_one_device),
