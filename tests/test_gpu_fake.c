@@ -650,7 +650,8 @@ static int nccl_group(void *lib, void **c, int on, int fin)
 static void test_nccl_groups(void **state)
 {
     (void)state;
-    void *lib = dlopen(FAKE_NCCL_LIB, RTLD_NOW);
+    /* kept loaded, as nccl.c keeps NCCL: its communicators stay reachable */
+    void *lib = dlopen(FAKE_NCCL_LIB, RTLD_NOW | RTLD_NODELETE);
     assert_non_null(lib);
     NCCL_FN(InitAllFn, ncclCommInitAll)
     NCCL_FN(CommFn, ncclCommDestroy)
