@@ -1148,6 +1148,65 @@ static void test_graph_across_devices(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* One datatype x op pair in 7, rotating over the cases: timed runs
+ * only, repeated. */
+static unsigned take_runs(const ConfPlan *pl, const CollCall *c, int n,
+                          long cases)
+{
+    return take_some(pl, c, n, cases) ? CONF_RUNS | CONF_REPEAT : 0;
+}
+
+/* Before each phase a device waits only for the devices whose earlier
+ * work touched memory the phase touches (one of the two writing it),
+ * not for every other device (review finding G3). Where the driver
+ * cannot capture across devices (FAKE_CUDA_JOIN=0) the steps are issued
+ * one by one and the tests' driver runs the devices' streams in an
+ * order its seed draws, following only the waits: every algorithm's
+ * timed runs on 3 devices, with peer access and through pinned host
+ * memory, are right. In a ring allreduce on 8 devices, a device's work
+ * meets only its two neighbours' (each rank reads from and writes to
+ * them, by the ring's definition), so a captured iteration has at most 2
+ * waits a device a step, besides the capture's fork and join (7 each);
+ * waiting for every other device would be 56 a step. */
+static void test_phase_waits(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    long (*cross)(void);
+    fake_fn("fake_cuda_cross_waits", &cross, sizeof cross);
+    setenv("FAKE_CUDA_JOIN", "0", 1);
+    for (int peer = 1; peer >= 0; peer--) {
+        setenv("FAKE_CUDA_DEVICES", "3", 1);
+        setenv("FAKE_CUDA_PEER", peer ? "1" : "0", 1);
+        ConfPlan pl = {.full = true, .ncounts = 1, .count = conf_count_odd,
+                       .take = take_runs, .stop_first = true};
+        ConfTally t = {0};
+        for (int p = 2; p <= 5; p++) {
+            Executor *ex = open_cuda(p, NULL);
+            sweep_on(ex, &pl, &t);
+            close_cuda(ex);
+        }
+        assert_true(t.cases > 0);
+    }
+    unsetenv("FAKE_CUDA_JOIN");
+    unsetenv("FAKE_CUDA_PEER");
+    setenv("FAKE_CUDA_DEVICES", "8", 1);
+    Schedule s;
+    Executor *ex = load_ring(8, 8000, DT_FLOAT, &s);
+    ExecTiming tm = {0};
+    cross();
+    assert_int_equal(ex->ops->run(ex, 0, 1, &tm), CV_OK);
+    long waits = cross(), most = 2 * 8 * (long)s.nsteps + 2 * 7;
+    if (waits > most)
+        fail_msg("a ring allreduce's iteration on 8 devices: %ld waits "
+                 "between devices, want at most %ld", waits, most);
+    conform(ex, &s, CONF_RUNS);
+    close_cuda(ex);
+    sched_fini(&s);
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* A quick calibration on a GPU measures up to the first of its working
  * sets (1, 8, 32 and 256 MB) that is at least 4 times the devices' L2
  * caches together: 0.2 MB of L2, 0.8 MB, so 1 MB alone; 0.25 MB, 1 MB
@@ -1387,6 +1446,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_graph_across_devices),
+        cmocka_unit_test(test_phase_waits),
         cmocka_unit_test(test_quick_calibration_sizes),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),

@@ -290,6 +290,19 @@ long fake_cuda_launch_calls(void)
     pthread_mutex_unlock(&lock);
     return n;
 }
+/* cuStreamWaitEvent calls since the last call for a recorded event of
+ * another device (in a capture: the graph's edges between devices); the
+ * call clears the count. */
+static long cross_waits = 0;
+long fake_cuda_cross_waits(void);
+long fake_cuda_cross_waits(void)
+{
+    pthread_mutex_lock(&lock);
+    long n = cross_waits;
+    cross_waits = 0;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
 /* Bytes the kernels run since the last call read from and wrote to
  * another device's memory (over peer access); the call clears them. */
 static unsigned long long remote_reads = 0, remote_writes = 0;
@@ -1364,6 +1377,7 @@ static CUresult stream_wait(CUstream hs, CUevent e, unsigned int flags)
     }
     if (g && s == g->origin && e->cap_s != s && e->cap_n > e->cap_s->cap_joined)
         e->cap_s->cap_joined = e->cap_n; /* a join */
+    cross_waits += e->recorded && e->o.dev != s->o.dev; /* e's device's stream recorded it */
     return submit(s, (Node){.kind = N_WAIT, .ev = e});
 }
 
