@@ -244,6 +244,15 @@ $(FAKE_CUDA): tests/fake_cuda/fake_cuda.c src/gpu/kern.h src/gpu/cuda_api.h
 	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libcuda.so.1 -o $@ $< \
 	    $(REQ_LDLIBS) -Wl,--push-state,--no-as-needed -l:libdl.so.2 -l:librt.so.1 -Wl,--pop-state
 
+# The tests' NCCL (tests/fake_cuda/fake_nccl.c): checks how NCCL is
+# called (groups, finalize), moves no data.
+FAKE_NCCL := $(BUILD)/tests/fake_cuda/libnccl.so.2
+$(FAKE_NCCL): tests/fake_cuda/fake_nccl.c
+	$(call say,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(ALL_CFLAGS) -fPIC -shared -Wl,-soname,libnccl.so.2 -o $@ $< \
+	    $(REQ_LDLIBS)
+
 # Libraries planted in the current folder under the names of two the fake
 # driver needs (libdl.so.2, librt.so.1): loaded, they leave a mark
 # (test_hostile_cli: a driver's dependencies never come from there).
@@ -255,19 +264,20 @@ $(PLANTED): tests/fake_cuda/planted.c
 
 # Tests find the fake driver and the PTX by these paths.
 $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' \
+    -DFAKE_NCCL_LIB='"$(abspath $(FAKE_NCCL))"' \
     -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"' \
     -DGPU_KERNELS_CU='"$(abspath src/gpu/kernels.cu)"' \
     -DPLANTED_DIR='"$(abspath $(BUILD)/tests/planted)"'
 GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
                        $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))
-$(GPU_TESTS): | $(FAKE_CUDA) $(if $(filter 1,$(CUDA)),$(GPU_PTX))
+$(GPU_TESTS): | $(FAKE_CUDA) $(FAKE_NCCL) $(if $(filter 1,$(CUDA)),$(GPU_PTX))
 $(BUILD)/tests/test_hostile_cli $(BUILD)/tests/test_ui_learn: | $(FAKE_CUDA) $(PLANTED)
 
 # Every object and generated file is rebuilt when the configuration changes.
 $(CORE_OBJS) $(UI_OBJS) $(MPI_OBJS) $(BUILD)/src/main.o $(BUILD)/src/main-mpi.o \
 $(TEST_BINS:%=%.o) $(BENCH_BINS:%=%.o) $(BUILD)/tests/mpi/sweep.o \
 $(BUILD)/tests/mpi/loop_trace.o \
-$(FAKE_CUDA) $(GPU_PTX): $(CONFIG)
+$(FAKE_CUDA) $(FAKE_NCCL) $(GPU_PTX): $(CONFIG)
 
 $(LIB): $(CORE_OBJS)
 	$(call say,AR,$@)

@@ -7,7 +7,8 @@
  * fused copy-ins); ranks on several devices with and without peer
  * access; the sentences for no driver, the stub driver, no device and a
  * build without kernels; options; memory that does not fit; NCCL's
- * missing row; the PTX assembled by ptxas where it exists. Skipped in a
+ * missing row and its close (finalizes in one group, on the tests' NCCL);
+ * the PTX assembled by ptxas where it exists. Skipped in a
  * build without the backend (CUDA=0). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -673,6 +674,67 @@ static void test_native_missing(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* The tests' NCCL's counter `name` (fake_nccl_*), read now. */
+static long fake_nccl(const char *name)
+{
+    void *h = dlopen(FAKE_NCCL_LIB, RTLD_NOW);
+    void *f = h ? dlsym(h, name) : NULL;
+    if (!f)
+        fail_msg("the tests' NCCL has no %s", name);
+    long (*fn)(void);
+    memcpy(&fn, &f, sizeof f);
+    long v = fn();
+    dlclose(h);
+    return v;
+}
+
+/* NCCL's row on 1, 2 and 3 devices, a rank each, on the tests' NCCL
+ * (tests/fake_cuda/fake_nccl.c), which refuses what would wait for ever
+ * on NCCL driven from one thread: a call of a communicator of several
+ * ranks outside a group, or a group its ranks do not all take part in.
+ * The collectives run, and closing the executor finalizes each of the p
+ * communicators and destroys them without a call that would wait for
+ * ever: the finalizes are one group (review finding G1; one at a time
+ * the first would wait for the others). Allreduce is NCCL's collective,
+ * alltoall and sendrecv grouped sends and receives. */
+static void test_native_close(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    setenv("COLLVIZ_LIBNCCL", FAKE_NCCL_LIB, 1);
+    static const CollKind kinds[] = {COLL_ALLREDUCE, COLL_ALLTOALL, COLL_SENDRECV};
+    for (int p = 1; p <= 3; p++)
+        for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++) {
+            char nd[4];
+            snprintf(nd, sizeof nd, "%d", p);
+            setenv("FAKE_CUDA_DEVICES", nd, 1);
+            CollCall c = {.kind = kinds[i], .nranks = p, .count = 64,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            const AlgoInfo *a = algo_default(kinds[i]);
+            assert_non_null(a);
+            assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+            Executor *ex = open_cuda(p, NULL);
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            long stuck = fake_nccl("fake_nccl_stuck");
+            long fin = fake_nccl("fake_nccl_finalized");
+            char why[300] = "";
+            ExecTiming t = {0};
+            if (ex->ops->native(ex, 1, 2, &t, why, sizeof why))
+                fail_msg("%s on %d: NCCL's row: %s", coll_name(kinds[i]), p, why);
+            close_cuda(ex);
+            sched_fini(&s);
+            if (fake_nccl("fake_nccl_stuck") != stuck)
+                fail_msg("%s on %d ranks: %ld NCCL calls would wait for ever",
+                         coll_name(kinds[i]), p, fake_nccl("fake_nccl_stuck") - stuck);
+            assert_int_equal(fake_nccl("fake_nccl_finalized") - fin, p);
+            assert_int_equal(fake_nccl("fake_nccl_live"), 0);
+        }
+    setenv("COLLVIZ_LIBNCCL", "/nonexistent/libnccl.so.2", 1);
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* ------------------------------------------- the review's findings */
 
 static Executor *load_ring(int p, size_t count, DataType t, Schedule *s)
@@ -989,6 +1051,59 @@ static void test_push_copies(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* Peer access one way only (FAKE_CUDA_PEER "0>1": device 0 may reach
+ * device 1's memory, not the other way; then "1>0"): a plain copy from
+ * the device that may write the other's memory is pushed, not sent
+ * through pinned host memory (review finding G4); a transfer the other
+ * way is pulled, and a reduce whose destination cannot read its source
+ * goes through host memory. By hand, stepped, 1000 floats a rank on 2
+ * ranks, a device each: ring allgather pushes one 4000-byte block and
+ * pulls the other (4000 bytes read remotely, 4000 written); ring
+ * allreduce pulls one 500-float reduce (2000 read), sends the other
+ * through host memory, then pushes one 500-float copy (2000 written) and
+ * pulls the other (2000 read). The output is right, stepped and timed. */
+static void test_one_way_peers(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    void (*remote)(unsigned long long *, unsigned long long *);
+    fake_fn("fake_cuda_remote", &remote, sizeof remote);
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    static const struct { CollKind k; unsigned long long rd, wr; } cs[] = {
+        {COLL_ALLGATHER, 4000, 4000},
+        {COLL_ALLREDUCE, 4000, 2000},
+    };
+    for (int way = 0; way < 2; way++)
+        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+            setenv("FAKE_CUDA_PEER", way ? "1>0" : "0>1", 1);
+            CollCall c = {.kind = cs[i].k, .nranks = 2, .count = 1000,
+                          .dtype = DT_FLOAT, .op = OP_SUM};
+            Schedule s;
+            VerifyReport vr;
+            unsigned long long rd, wr;
+            assert_int_equal(algo_generate(algo_find(cs[i].k, "ring"), &c, &s), CV_OK);
+            Executor *ex = open_cuda(2, NULL);
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            assert_int_equal(ex->ops->reset(ex), CV_OK);
+            remote(&rd, &wr);
+            for (size_t k = 0; k < s.nsteps; k++)
+                assert_int_equal(ex->ops->step(ex, k), CV_OK);
+            assert_int_equal(ex->ops->finish(ex), CV_OK);
+            expect_right(verify_output(ex, true, &vr), &vr, coll_name(cs[i].k), "stepped");
+            remote(&rd, &wr);
+            if (rd != cs[i].rd || wr != cs[i].wr)
+                fail_msg("%s, peer %s: %llu bytes read remotely, %llu written; "
+                         "want %llu and %llu", coll_name(cs[i].k),
+                         way ? "1>0" : "0>1", rd, wr, cs[i].rd, cs[i].wr);
+            conform(ex, &s, CUDA_CHECKS);
+            close_cuda(ex);
+            sched_fini(&s);
+        }
+    unsetenv("FAKE_CUDA_PEER");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* With several devices an iteration is one graph across them (review
  * finding 15): after the first timed run has captured it, 20 more
  * iterations (15 of their warmup stamped, in a graph of its own) make no
@@ -1030,6 +1145,65 @@ static void test_graph_across_devices(void **state)
         sched_fini(&s);
     }
     unsetenv("FAKE_CUDA_JOIN");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
+/* One datatype x op pair in 7, rotating over the cases: timed runs
+ * only, repeated. */
+static unsigned take_runs(const ConfPlan *pl, const CollCall *c, int n,
+                          long cases)
+{
+    return take_some(pl, c, n, cases) ? CONF_RUNS | CONF_REPEAT : 0;
+}
+
+/* Before each phase a device waits only for the devices whose earlier
+ * work touched memory the phase touches (one of the two writing it),
+ * not for every other device (review finding G3). Where the driver
+ * cannot capture across devices (FAKE_CUDA_JOIN=0) the steps are issued
+ * one by one and the tests' driver runs the devices' streams in an
+ * order its seed draws, following only the waits: every algorithm's
+ * timed runs on 3 devices, with peer access and through pinned host
+ * memory, are right. In a ring allreduce on 8 devices, a device's work
+ * meets only its two neighbours' (each rank reads from and writes to
+ * them, by the ring's definition), so a captured iteration has at most 2
+ * waits a device a step, besides the capture's fork and join (7 each);
+ * waiting for every other device would be 56 a step. */
+static void test_phase_waits(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    long (*cross)(void);
+    fake_fn("fake_cuda_cross_waits", &cross, sizeof cross);
+    setenv("FAKE_CUDA_JOIN", "0", 1);
+    for (int peer = 1; peer >= 0; peer--) {
+        setenv("FAKE_CUDA_DEVICES", "3", 1);
+        setenv("FAKE_CUDA_PEER", peer ? "1" : "0", 1);
+        ConfPlan pl = {.full = true, .ncounts = 1, .count = conf_count_odd,
+                       .take = take_runs, .stop_first = true};
+        ConfTally t = {0};
+        for (int p = 2; p <= 5; p++) {
+            Executor *ex = open_cuda(p, NULL);
+            sweep_on(ex, &pl, &t);
+            close_cuda(ex);
+        }
+        assert_true(t.cases > 0);
+    }
+    unsetenv("FAKE_CUDA_JOIN");
+    unsetenv("FAKE_CUDA_PEER");
+    setenv("FAKE_CUDA_DEVICES", "8", 1);
+    Schedule s;
+    Executor *ex = load_ring(8, 8000, DT_FLOAT, &s);
+    ExecTiming tm = {0};
+    cross();
+    assert_int_equal(ex->ops->run(ex, 0, 1, &tm), CV_OK);
+    long waits = cross(), most = 2 * 8 * (long)s.nsteps + 2 * 7;
+    if (waits > most)
+        fail_msg("a ring allreduce's iteration on 8 devices: %ld waits "
+                 "between devices, want at most %ld", waits, most);
+    conform(ex, &s, CONF_RUNS);
+    close_cuda(ex);
+    sched_fini(&s);
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
@@ -1253,6 +1427,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_calls),
         cmocka_unit_test(test_too_big),
         cmocka_unit_test(test_native_missing),
+        cmocka_unit_test(test_native_close),
         cmocka_unit_test(test_large),
         cmocka_unit_test(test_unalign),
         cmocka_unit_test(test_sweep_one_device),
@@ -1269,7 +1444,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
+        cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_graph_across_devices),
+        cmocka_unit_test(test_phase_waits),
         cmocka_unit_test(test_quick_calibration_sizes),
         cmocka_unit_test(test_ptx_assembles),
         cmocka_unit_test(test_clang_ptx_vectors),

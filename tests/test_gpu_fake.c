@@ -9,8 +9,9 @@
  * not-ready events (600), memory (2, 1, poison), peers (704, 711),
  * sticky faults until a context reset (700), races in a launch (719),
  * launch limits, versioned entry points, the module loader (222, 209),
- * and a seed that changes which ready stream runs first. Skipped in a
- * build without the backend (CUDA=0). */
+ * and a seed that changes which ready stream runs first; and the tests'
+ * NCCL (fake_nccl.c) refuses what would wait for ever on NCCL driven
+ * from one thread (5). Skipped in a build without the backend (CUDA=0). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,9 +30,10 @@
 /* cuda.h's numbers */
 enum {
     E_INVALID_VALUE = 1, E_OUT_OF_MEMORY = 2, E_NO_BINARY_FOR_GPU = 209,
-    E_INVALID_CONTEXT = 201, E_UNSUPPORTED_PTX = 222, E_INVALID_HANDLE = 400,
-    E_NOT_FOUND = 500, E_NOT_READY = 600, E_ILLEGAL_ADDRESS = 700,
-    E_PEER_ALREADY = 704, E_TOO_MANY_PEERS = 711, E_LAUNCH_FAILED = 719,
+    E_INVALID_CONTEXT = 201, E_PEER_UNSUPPORTED = 217, E_UNSUPPORTED_PTX = 222,
+    E_INVALID_HANDLE = 400, E_NOT_FOUND = 500, E_NOT_READY = 600,
+    E_ILLEGAL_ADDRESS = 700, E_PEER_ALREADY = 704, E_TOO_MANY_PEERS = 711,
+    E_LAUNCH_FAILED = 719,
     E_CAPTURE_UNSUPPORTED = 900, E_CAPTURE_INVALIDATED = 901,
     E_CAPTURE_UNMATCHED = 903, E_CAPTURE_UNJOINED = 904, E_CAPTURED_EVENT = 907,
 };
@@ -318,7 +320,9 @@ static void test_memory(void **state)
 /* ------------------------------------------------------------ peers */
 
 /* A peer matrix: 0 and 1 may peer, 2 with nobody; enabling twice is 704;
- * past FAKE_CUDA_MAX_PEERS a device gets 711 (CUDA_ERROR_TOO_MANY_PEERS). */
+ * past FAKE_CUDA_MAX_PEERS a device gets 711 (CUDA_ERROR_TOO_MANY_PEERS).
+ * One way only ("2>0": device 2 may reach device 0's memory): the other
+ * direction is 217 (CUDA_ERROR_PEER_ACCESS_UNSUPPORTED). */
 static void test_peers(void **state)
 {
     (void)state;
@@ -338,6 +342,17 @@ static void test_peers(void **state)
     start(3, 0);
     assert_int_equal(A.cuCtxEnablePeerAccess(ctx[1], 0), 0);
     assert_int_equal(A.cuCtxEnablePeerAccess(ctx[2], 0), E_TOO_MANY_PEERS);
+    stop();
+    unsetenv("FAKE_CUDA_MAX_PEERS");
+    setenv("FAKE_CUDA_PEER", "0-1,2>0", 1);
+    start(3, 0);
+    assert_int_equal(A.cuDeviceCanAccessPeer(&can, 2, 0), 0);
+    assert_int_equal(can, 1);
+    assert_int_equal(A.cuDeviceCanAccessPeer(&can, 0, 2), 0);
+    assert_int_equal(can, 0);
+    assert_int_equal(A.cuCtxEnablePeerAccess(ctx[2], 0), E_PEER_UNSUPPORTED);
+    assert_int_equal(A.cuCtxSetCurrent(ctx[2]), 0);
+    assert_int_equal(A.cuCtxEnablePeerAccess(ctx[0], 0), 0);
     stop();
 }
 
@@ -578,6 +593,104 @@ static void test_stays_loaded(void **state)
     assert_non_null(fake);
 }
 
+/* ------------------------------------------------------ the tests' NCCL */
+
+/* NCCL's numbers (nccl.h's ncclResult_t). */
+enum { N_OK = 0, N_INVALID_ARGUMENT = 4, N_INVALID_USAGE = 5 };
+
+typedef int (*CommFn)(void *c);
+typedef int (*GroupFn)(void);
+typedef int (*InitAllFn)(void **c, int n, const int *devs);
+typedef int (*AllReduceFn)(const void *s, void *r, size_t n, int t, int op,
+                           void *c, void *st);
+typedef int (*SendFn)(const void *s, size_t n, int t, int peer, void *c, void *st);
+typedef long (*CountFn)(void);
+
+/* The tests' NCCL's entry point or counter `name`. */
+static void *nccl_sym(void *lib, const char *name)
+{
+    void *f = dlsym(lib, name);
+    if (!f)
+        fail_msg("the tests' NCCL has no %s", name);
+    return f;
+}
+
+/* A local `name` of type T: the tests' NCCL's entry point of that name. */
+#define NCCL_FN(T, name)                                                      \
+    T name;                                                                   \
+    {                                                                         \
+        void *f_ = nccl_sym(lib, #name);                                      \
+        memcpy(&name, &f_, sizeof f_);                                        \
+    }
+
+/* One group of an allreduce on ranks [0, on) of c (2 ranks), then of
+ * ncclCommFinalize on ranks [0, fin): what its ncclGroupEnd returns. */
+static int nccl_group(void *lib, void **c, int on, int fin)
+{
+    NCCL_FN(GroupFn, ncclGroupStart)
+    NCCL_FN(GroupFn, ncclGroupEnd)
+    NCCL_FN(AllReduceFn, ncclAllReduce)
+    NCCL_FN(CommFn, ncclCommFinalize)
+    assert_int_equal(ncclGroupStart(), N_OK);
+    for (int r = 0; r < on; r++)
+        assert_int_equal(ncclAllReduce(NULL, NULL, 1, 7, 0, c[r], NULL), N_OK);
+    for (int r = 0; r < fin; r++)
+        assert_int_equal(ncclCommFinalize(c[r]), N_OK);
+    return ncclGroupEnd();
+}
+
+/* One thread drives both ranks of a communicator set, so NCCL's calls
+ * meet only inside one group (NCCL's "Group Calls": "every NCCL call may
+ * have to block, waiting for other threads/ranks to arrive"): outside a
+ * group a collective, a send or a finalize of a set of two ranks is 5
+ * (ncclInvalidUsage) where NCCL would wait for ever, and so is a group
+ * that leaves a rank out (a collective, a send without its receive, a
+ * finalize); each is counted in fake_nccl_stuck. A set of one rank needs
+ * no group. Two ranks on one device are 5; a destroyed communicator 4. */
+static void test_nccl_groups(void **state)
+{
+    (void)state;
+    /* kept loaded, as nccl.c keeps NCCL: its communicators stay reachable */
+    void *lib = dlopen(FAKE_NCCL_LIB, RTLD_NOW | RTLD_NODELETE);
+    assert_non_null(lib);
+    NCCL_FN(InitAllFn, ncclCommInitAll)
+    NCCL_FN(CommFn, ncclCommDestroy)
+    NCCL_FN(CommFn, ncclCommFinalize)
+    NCCL_FN(GroupFn, ncclGroupStart)
+    NCCL_FN(GroupFn, ncclGroupEnd)
+    NCCL_FN(AllReduceFn, ncclAllReduce)
+    NCCL_FN(SendFn, ncclSend)
+    NCCL_FN(CountFn, fake_nccl_stuck)
+    NCCL_FN(CountFn, fake_nccl_live)
+    void *c[2], *one;
+    long stuck = fake_nccl_stuck(), live = fake_nccl_live();
+    assert_int_equal(ncclCommInitAll(c, 2, (const int[]){0, 0}), N_INVALID_USAGE);
+    assert_int_equal(ncclCommInitAll(c, 2, (const int[]){0, 1}), N_OK);
+    assert_int_equal(ncclAllReduce(NULL, NULL, 1, 7, 0, c[0], NULL), N_INVALID_USAGE);
+    assert_int_equal(ncclCommFinalize(c[0]), N_INVALID_USAGE);
+    assert_int_equal(nccl_group(lib, c, 1, 0), N_INVALID_USAGE);
+    assert_int_equal(ncclGroupStart(), N_OK);
+    assert_int_equal(ncclSend(NULL, 1, 7, 1, c[0], NULL), N_OK);
+    assert_int_equal(ncclGroupEnd(), N_INVALID_USAGE);
+    assert_int_equal(nccl_group(lib, c, 2, 1), N_INVALID_USAGE);
+    assert_int_equal(fake_nccl_stuck() - stuck, 5);
+    assert_int_equal(ncclGroupEnd(), N_INVALID_USAGE); /* no group open */
+    assert_int_equal(nccl_group(lib, c, 2, 0), N_OK);
+    assert_int_equal(nccl_group(lib, c, 2, 2), N_OK);
+    assert_int_equal(ncclAllReduce(NULL, NULL, 1, 7, 0, c[0], NULL),
+                     N_INVALID_USAGE); /* finalized */
+    assert_int_equal(ncclCommInitAll(&one, 1, (const int[]){0}), N_OK);
+    assert_int_equal(ncclAllReduce(NULL, NULL, 1, 7, 0, one, NULL), N_OK);
+    assert_int_equal(ncclCommFinalize(one), N_OK);
+    assert_int_equal(fake_nccl_stuck() - stuck, 5);
+    for (int r = 0; r < 2; r++)
+        assert_int_equal(ncclCommDestroy(c[r]), N_OK);
+    assert_int_equal(ncclCommDestroy(one), N_OK);
+    assert_int_equal(ncclCommDestroy(c[0]), N_INVALID_ARGUMENT);
+    assert_int_equal(fake_nccl_live(), live);
+    dlclose(lib);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -596,6 +709,7 @@ int main(void)
         cmocka_unit_test(test_launch_limits),
         cmocka_unit_test(test_proc_versions),
         cmocka_unit_test(test_module_checks),
+        cmocka_unit_test(test_nccl_groups),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -5,7 +5,9 @@
  * A step is one launch of the step kernel per device over the step's
  * plan (gpu_plan.c), after a stage phase where the step overwrites
  * sources or reads a device without peer access; with several devices,
- * each phase ends in an event every other device's stream waits for. A
+ * each device's part of a phase ends in an event, and before a phase a
+ * device waits only for the devices whose earlier work touched memory
+ * its part touches, one of the two writing it. A
  * timed run is captured once as a CUDA graph (across the devices where
  * there are several) and launched per iteration; CUDA events time the
  * loop and, in passes of their own, each step (gpu_run.c). read copies a rank's buffer to a host mirror once after a
@@ -433,8 +435,9 @@ static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n,
                      "to launch the step kernel");
 }
 
-/* Every device waits until every other one has finished its phase. */
-CvError gpu_cross_wait(GpuExec *x)
+/* Every device records its phase event; the first `waiters` devices
+ * then wait for every other one's. */
+static CvError wait_others(GpuExec *x, int waiters)
 {
     CvError e = CV_OK;
     if (x->ndev < 2)
@@ -443,12 +446,74 @@ CvError gpu_cross_wait(GpuExec *x)
         if (!(e = gpu_use(x, d)))
             e = gpu_check(x, x->api.cuEventRecord(x->dev[d].phase, x->dev[d].stream),
                           "to record an event");
-    for (int d = 0; !e && d < x->ndev; d++)
+    for (int d = 0; !e && d < waiters; d++) {
         for (int o = 0; !e && o < x->ndev; o++)
             if (o != d && !(e = gpu_use(x, d)))
                 e = gpu_check(x, x->api.cuStreamWaitEvent(x->dev[d].stream,
                                                           x->dev[o].phase, 0),
                               "to wait for another device");
+        if (!e)
+            memset(x->since[d], 0, (size_t)x->ndev * sizeof x->since[d][0]);
+    }
+    return e;
+}
+
+void gpu_deps_clear(GpuExec *x)
+{
+    for (int d = 0; d < x->ndev; d++)
+        memset(x->since[d], 0, (size_t)x->ndev * sizeof x->since[d][0]);
+}
+
+CvError gpu_cross_wait(GpuExec *x) { return wait_others(x, x->ndev); }
+
+CvError gpu_join(GpuExec *x) { return wait_others(x, 1); }
+
+/* Whether work that touched a and work that touches b must not overlap:
+ * one writes memory the other reads or writes. */
+static bool conflict(const GpuTouch *a, const GpuTouch *b)
+{
+    return (a->wr & (b->rd | b->wr)) || (a->rd & b->wr) ||
+           (a->host_wr && (b->host_rd || b->host_wr)) || (a->host_rd && b->host_wr);
+}
+
+/* Before a phase (next: what each device's part touches): each device
+ * waits for the other devices whose work since its last wait for them
+ * conflicts with its part (review finding G3: not for every device). */
+static CvError phase_waits(GpuExec *x, const GpuTouch *next)
+{
+    CvError e = CV_OK;
+    for (int d = 0; !e && d < x->ndev; d++)
+        for (int o = 0; !e && o < x->ndev; o++) {
+            if (o == d || !conflict(&x->since[d][o], &next[d]))
+                continue;
+            if (!(e = gpu_use(x, d)))
+                e = gpu_check(x, x->api.cuStreamWaitEvent(x->dev[d].stream,
+                                                          x->dev[o].phase, 0),
+                              "to wait for another device");
+            x->since[d][o] = (GpuTouch){0};
+        }
+    return e;
+}
+
+/* After a phase (done: what each device's part touched): each device
+ * that had a part records its phase event, which then stands after all
+ * its work, and the other devices have that part to wait for. */
+static CvError phase_done(GpuExec *x, const GpuTouch *done)
+{
+    CvError e = CV_OK;
+    for (int d = 0; !e && x->ndev > 1 && d < x->ndev; d++) {
+        const GpuTouch *t = &done[d];
+        if (!t->rd && !t->wr && !t->host_rd && !t->host_wr)
+            continue;
+        if (!(e = gpu_use(x, d)))
+            e = gpu_check(x, x->api.cuEventRecord(x->dev[d].phase, x->dev[d].stream),
+                          "to record an event");
+        for (int w = 0; w < x->ndev; w++) {
+            GpuTouch *s = &x->since[w][d];
+            s->rd |= t->rd, s->wr |= t->wr;
+            s->host_rd |= t->host_rd, s->host_wr |= t->host_wr;
+        }
+    }
     return e;
 }
 
@@ -471,13 +536,17 @@ static CvError host_copies(GpuExec *x, const GpuStepPlan *sp, const GpuPlan *p,
     return e;
 }
 
-/* Issue step k (nsteps: the finish) of plan m on every device. */
+/* Issue step k (nsteps: the finish) of plan m on every device: its stage
+ * phase (stage kernels, copies to host memory) where it has one, then
+ * its main phase (copies from host memory, main kernels), each after the
+ * waits it needs. */
 CvError gpu_issue(GpuExec *x, int m, size_t k)
 {
     const GpuPlan *p = &x->plan[m];
     const GpuStepPlan *sp = &p->steps[k];
     CvError e = CV_OK;
     if (sp->staged) {
+        e = phase_waits(x, sp->stage_touch);
         for (int d = 0; !e && d < x->ndev; d++)
             if (!(e = gpu_use(x, d)))
                 e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d],
@@ -485,14 +554,16 @@ CvError gpu_issue(GpuExec *x, int m, size_t k)
         if (!e)
             e = host_copies(x, sp, p, 0);
         if (!e)
-            e = gpu_cross_wait(x);
-        if (!e)
-            e = host_copies(x, sp, p, 1);
+            e = phase_done(x, sp->stage_touch);
     }
+    if (!e)
+        e = phase_waits(x, sp->main_touch);
+    if (!e)
+        e = host_copies(x, sp, p, 1);
     for (int d = 0; !e && d < x->ndev; d++)
         if (!(e = gpu_use(x, d)))
             e = launch(x, m, d, sp->main_first[d], sp->main_n[d], sp->main_grid[d]);
-    return e ? e : gpu_cross_wait(x);
+    return e ? e : phase_done(x, sp->main_touch);
 }
 
 CvError gpu_sync_all(GpuExec *x)
@@ -502,6 +573,8 @@ CvError gpu_sync_all(GpuExec *x)
         if (!(e = gpu_use(x, d)))
             e = gpu_check(x, x->api.cuStreamSynchronize(x->dev[d].stream),
                           "to run a step");
+    if (!e)
+        gpu_deps_clear(x);
     return e;
 }
 

@@ -7,6 +7,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "exec/exec.h"
 #include "gpu/cuda_api.h"
@@ -47,13 +48,24 @@ typedef struct {
     size_t bytes;
 } GpuHostCopy;
 
+/* Whose memory work touches: a bit per device (its index in dev[]),
+ * and the pinned host memory. */
+typedef struct {
+    uint64_t rd, wr;       /* devices whose memory it reads, writes */
+    bool host_rd, host_wr; /* it reads, writes pinned host memory */
+} GpuTouch;
+
 /* Where a step's work lies in a plan: per device, chunks [first, first +
  * n) of its stage phase and of its main phase, and the blocks each is
- * launched with (block b runs chunks b, b + grid, ...); its host copies. */
+ * launched with (block b runs chunks b, b + grid, ...); its host copies;
+ * whose memory each device's part of each phase touches (its chunks and
+ * host copies: the device-to-host ones are the stage phase's, the
+ * host-to-device ones the main phase's). */
 typedef struct {
     size_t *stage_first, *stage_n; /* [ndev] */
     size_t *main_first, *main_n;   /* [ndev] */
     unsigned *stage_grid, *main_grid; /* [ndev] */
+    GpuTouch *stage_touch, *main_touch; /* [ndev] */
     size_t hc_first, hc_n;         /* host copies */
     bool staged;                   /* a stage phase is needed */
 } GpuStepPlan;
@@ -109,6 +121,10 @@ typedef struct {
     bool capturing;            /* a graph is being captured: events are
                                   recorded as external nodes */
     void *nccl;                /* nccl.c's state, or NULL */
+    GpuTouch since[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][o]: what device
+                                  o's work issued since d's stream last
+                                  waited for o's touches (a phase of d
+                                  that conflicts with it waits for o) */
 } GpuExec;
 
 static inline GpuExec *gx(Executor *ex) { return (GpuExec *)ex; }
@@ -135,11 +151,20 @@ CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what,
 const unsigned char *gpu_image(size_t *len);
 
 /* exec_cuda.c: issue step k (nsteps: the finish) of plan m on every
- * device, without waiting; wait for every device's stream. */
+ * device, without waiting (before each phase a device waits only for
+ * the devices whose earlier work touched memory the phase touches, one
+ * of the two writing it); wait for every device's stream. */
 CvError gpu_issue(GpuExec *x, int m, size_t k);
 CvError gpu_sync_all(GpuExec *x);
 /* Every device's stream waits for what the others have issued. */
 CvError gpu_cross_wait(GpuExec *x);
+/* Device 0's stream waits for what the others have issued (the end of a
+ * captured iteration: the other devices' streams joined back). */
+CvError gpu_join(GpuExec *x);
+/* Every device's issued work forgotten by the waits before phases: every
+ * device's stream is known to be ordered after every other one's work
+ * (all synchronised, or a capture just begun). */
+void gpu_deps_clear(GpuExec *x);
 
 /* gpu_run.c: the timed run (ExecOps.run). */
 CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t);

@@ -46,6 +46,8 @@ void gpu_plan_free(GpuPlan *p, int ndev)
         free(p->steps[k].main_n);
         free(p->steps[k].stage_grid);
         free(p->steps[k].main_grid);
+        free(p->steps[k].stage_touch);
+        free(p->steps[k].main_touch);
     }
     free(p->chunks), free(p->nchunks), free(p->cap), free(p->steps);
     free(p->hc), free(p->stage_need);
@@ -111,8 +113,10 @@ static CvError plan_alloc(GpuPlan *p, int ndev, size_t nsteps)
         st->main_n = calloc((size_t)ndev, sizeof(size_t));
         st->stage_grid = calloc((size_t)ndev, sizeof(unsigned));
         st->main_grid = calloc((size_t)ndev, sizeof(unsigned));
+        st->stage_touch = calloc((size_t)ndev, sizeof(GpuTouch));
+        st->main_touch = calloc((size_t)ndev, sizeof(GpuTouch));
         if (!st->stage_first || !st->stage_n || !st->main_first || !st->main_n ||
-            !st->stage_grid || !st->main_grid)
+            !st->stage_grid || !st->main_grid || !st->stage_touch || !st->main_touch)
             return CV_ERR_NOMEM;
     }
     return CV_OK;
@@ -125,15 +129,19 @@ static CUdeviceptr addr(const GpuExec *x, int r, int b, size_t off, size_t es)
 
 /* The device that performs transfer t (its index xi): the destination's,
  * or the source's for a push; *stage: its source goes through the
- * destination's staging area first. */
+ * destination's staging area first. Peer access may be one way only: a
+ * plain copy that needs no staging is pushed where the source's device
+ * may write the destination's memory, even if the destination's device
+ * may not read the source's (review finding G4). */
 static int performer(const GpuExec *x, const Schedule *s, const unsigned char *staged,
                      const SchedFuse *fu, size_t xi, bool *stage)
 {
     const Transfer *t = &s->xfers[xi];
     int dd = x->rank_dev[t->dst], sd = x->rank_dev[t->src];
-    bool far = sd != dd && !x->peer[dd][sd];
-    *stage = far || (staged[xi] && !(fu && fu->via[xi])); /* the input is never written */
-    bool push = t->op == XFER_COPY && sd != dd && !*stage && x->peer[sd][dd];
+    bool overwritten = staged[xi] && !(fu && fu->via[xi]); /* the input is never written */
+    bool push = t->op == XFER_COPY && sd != dd && !overwritten && x->peer[sd][dd];
+    bool far = sd != dd && !push && !x->peer[dd][sd];
+    *stage = far || overwritten;
     return push ? sd : dd;
 }
 
@@ -247,7 +255,30 @@ typedef struct {
     size_t soff[GPU_MAX_DEVICES]; /* the next staged range in each
                                      device's staging area */
     size_t hoff;                /* the next in pinned host memory */
+    size_t k;                   /* the step */
 } StepPlanning;
+
+#define HOST_MEM (-1) /* pinned host memory, in touch() */
+
+/* Bit d of a set of devices. */
+static uint64_t dev_bit(int d) { return (uint64_t)1 << d; }
+
+/* Device d's part of the step's phase (pass 0: the stage phase, 1: the
+ * main one) reads the memory of device rd and writes that of device wr
+ * (HOST_MEM: pinned host memory). */
+static void touch(StepPlanning *w, int pass, int d, int rd, int wr)
+{
+    GpuStepPlan *sp = &w->p->steps[w->k];
+    GpuTouch *t = pass ? &sp->main_touch[d] : &sp->stage_touch[d];
+    if (rd == HOST_MEM)
+        t->host_rd = true;
+    else
+        t->rd |= dev_bit(rd);
+    if (wr == HOST_MEM)
+        t->host_wr = true;
+    else
+        t->wr |= dev_bit(wr);
+}
 
 /* The main phase's bytes of step st per device, into bytes (zeroed), for
  * the size of its pieces. */
@@ -276,6 +307,8 @@ static CvError plan_stage(StepPlanning *w, int d, const Transfer *t,
     CUdeviceptr at = x->dev[d].stage + w->soff[d];
     w->soff[d] += (n + 255) & ~(size_t)255;
     if (pass == 0 && far) {
+        touch(w, 0, sd, sd, HOST_MEM); /* device to host: the stage phase */
+        touch(w, 1, dd, HOST_MEM, dd); /* host to device: the main phase */
         if (!push_hc(w->p, (GpuHostCopy){.dev = sd, .to_device = 0,
                                          .dptr = *src, .host_off = w->hoff,
                                          .bytes = n}) ||
@@ -284,10 +317,12 @@ static CvError plan_stage(StepPlanning *w, int d, const Transfer *t,
                                          .bytes = n}))
             return CV_ERR_NOMEM;
         w->hoff += (n + 255) & ~(size_t)255;
-    } else if (pass == 0 &&
-               !push_cut(w->p, d, (KChunk){.dst = at, .b = *src, .n = n,
-                                           .kind = KOP_COPY}, w->es, piece))
-        return CV_ERR_NOMEM;
+    } else if (pass == 0) {
+        touch(w, 0, d, sd, d);
+        if (!push_cut(w->p, d, (KChunk){.dst = at, .b = *src, .n = n,
+                                        .kind = KOP_COPY}, w->es, piece))
+            return CV_ERR_NOMEM;
+    }
     *src = at;
     return CV_OK;
 }
@@ -315,6 +350,10 @@ static CvError plan_xfer(StepPlanning *w, int d, size_t xi, int pass,
     }
     if (pass == 0)
         return CV_OK;
+    int dd = x->rank_dev[t->dst];
+    touch(w, 1, d, stage ? d : x->rank_dev[t->src], dd);
+    if (t->op != XFER_COPY)
+        touch(w, 1, d, dd, dd); /* a reduce reads its destination (or its input) */
     KChunk c = {.dst = addr(x, t->dst, t->dst_buf, t->dst_off, es),
                 .b = src, .n = t->op == XFER_COPY ? n : t->count,
                 .kind = t->op == XFER_COPY ? KOP_COPY : KOP_REDUCE};
@@ -369,7 +408,7 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                          size_t k)
 {
     StepPlanning w = {.x = x, .p = p, .s = s, .staged = staged, .fu = fu,
-                      .es = dtype_size(s->call.dtype)};
+                      .es = dtype_size(s->call.dtype), .k = k};
     GpuStepPlan *sp = &p->steps[k];
     size_t bytes[GPU_MAX_DEVICES] = {0};
     main_bytes(&w, &s->steps[k], bytes);
@@ -403,6 +442,8 @@ static CvError plan_finish(GpuExec *x, GpuPlan *p, const Schedule *s)
                     continue;
                 KChunk c = {.dst = addr(x, r, l.out_buf, l.out_off, es),
                             .b = 0, .n = l.out_count, .kind = KOP_AVG};
+                sp->main_touch[d].rd |= dev_bit(d);
+                sp->main_touch[d].wr |= dev_bit(d);
                 if (!push_cut(p, d, c, es, 1u << 20))
                     return CV_ERR_NOMEM;
             }

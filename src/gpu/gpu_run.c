@@ -13,9 +13,10 @@
  * nodes) and each iteration is one graph launch. With several devices
  * the graph spans them (review finding 15): the other devices' streams
  * join the capture by waiting for an event of the first device's, each
- * phase's cross-device waits become the graph's edges, and the last
- * phase's waits join them back; where the driver refuses that, the steps
- * are issued one by one. Copy-ins are fused (GPU_RUN's plan).
+ * phase's cross-device waits become the graph's edges, and the first
+ * device waits for every other at the iteration's end (the join); where
+ * the driver refuses that, the steps are issued one by one. Copy-ins are
+ * fused (GPU_RUN's plan).
  *
  * At most GPU_IN_FLIGHT iterations are issued ahead of the GPU, and every
  * wait polls, so a cancel stops a run within a poll's sleep. */
@@ -83,7 +84,19 @@ static CvError record(GpuExec *x, CUevent ev)
                      "to record an event");
 }
 
-/* One iteration issued step by step; stamp: with the step events. */
+/* After step k of a stamped iteration, every device has waited for
+ * every other one, so that device 0's step event stands after the whole
+ * step. */
+static CvError stamp_step(GpuExec *x, size_t k)
+{
+    CvError e = gpu_cross_wait(x);
+    return e ? e : record(x, x->ev_step[k]);
+}
+
+/* One iteration issued step by step; stamp: with the step events. It
+ * ends with device 0 waiting for every other device (the join of a
+ * capture; the events recorded on device 0 after it cover the whole
+ * iteration). */
 static CvError issue_iteration(GpuExec *x, bool stamp)
 {
     size_t n = x->base.sched->nsteps;
@@ -91,21 +104,23 @@ static CvError issue_iteration(GpuExec *x, bool stamp)
     for (size_t k = 0; !e && k < n; k++) {
         e = gpu_issue(x, GPU_RUN, k);
         if (!e && stamp)
-            e = record(x, x->ev_step[k + 1]);
+            e = stamp_step(x, k + 1);
     }
     if (!e && x->finish)
         e = gpu_issue(x, GPU_RUN, n);
     if (!e && stamp)
-        e = record(x, x->ev_step[n + 1]);
-    return e;
+        e = stamp_step(x, n + 1);
+    return e ? e : gpu_join(x);
 }
 
 /* The other devices' streams join the capture begun on the first's: each
- * waits for an event recorded there (the iteration's last phase ends with
- * the first device waiting for every other one's work: the join). */
+ * waits for an event recorded there (the iteration ends with the first
+ * device waiting for every other one's work: the join). Inside the graph
+ * nothing comes before that event. */
 static CvError fork_devices(GpuExec *x)
 {
     CvError e = CV_OK;
+    gpu_deps_clear(x);
     if (x->ndev < 2)
         return CV_OK;
     if (!(e = gpu_use(x, 0)))
@@ -136,6 +151,7 @@ static CvError capture(GpuExec *x, bool stamp, CUgraphExec *out)
     if (!ei)
         ei = issue_iteration(x, stamp);
     x->capturing = false;
+    gpu_deps_clear(x); /* events recorded in a capture are not waited on outside */
     CvError ec = gpu_use(x, 0);
     if (!ec)
         ec = gpu_check(x, a->cuStreamEndCapture(st, &g), "to capture a graph");

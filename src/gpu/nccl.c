@@ -65,14 +65,23 @@ typedef struct {
 static const int nccl_type[DT_COUNT] = {0, 1, 2, 3, 4, 5, 6, 9, 7, 8};
 static const int nccl_op[OP_COUNT] = {0, 1, 3, 2, 4};
 
+/* The communicators finalized (their work flushed before they are
+ * freed), then destroyed. The finalizes are one group, as in NCCL's
+ * single-process example: a finalize may wait for the other ranks of its
+ * communicator, so one at a time from one thread could wait for ever
+ * (review finding G1). A destroy is local: one at a time. */
 void gpu_native_close(GpuExec *x)
 {
     Nccl *n = x->nccl;
     if (!n)
         return;
-    for (int r = 0; n->ncclCommFinalize && r < n->ncomms; r++)
-        if (n->comms[r]) /* flush its work before it is freed */
-            n->ncclCommFinalize(n->comms[r]);
+    if (n->ncclCommFinalize && n->ncomms > 0) {
+        n->ncclGroupStart();
+        for (int r = 0; r < n->ncomms; r++)
+            if (n->comms[r])
+                n->ncclCommFinalize(n->comms[r]);
+        n->ncclGroupEnd();
+    }
     for (int r = 0; r < n->ncomms; r++)
         if (n->comms[r])
             n->ncclCommDestroy(n->comms[r]);

@@ -33,7 +33,8 @@
  * Environment: FAKE_CUDA=stub (cuInit fails as the toolkit's stub does,
  * 34) or nodev (100); FAKE_CUDA_DEVICES (default 1); FAKE_CUDA_PEER=0 (no
  * peer access), =1 (every pair, the default) or pairs "0-1,2-3" (each
- * both ways); FAKE_CUDA_MAX_PEERS (peers a device may enable, default 8;
+ * both ways) and "0>1" (device 0 may reach device 1's memory, not the
+ * other way); FAKE_CUDA_MAX_PEERS (peers a device may enable, default 8;
  * past it 711); FAKE_CUDA_MEM (bytes per device, default 4 GiB);
  * FAKE_CUDA_SMS (multiprocessors, default 4); FAKE_CUDA_L2 (bytes of L2
  * cache, default 4 MiB, as a GPU of 4 multiprocessors); FAKE_CUDA_CC (compute
@@ -226,10 +227,12 @@ static int peer_allowed(int d, int p)
         return 1;
     if (!strcmp(v, "0"))
         return 0;
-    while (*v) {
+    while (*v) { /* "a-b": both ways; "a>b": a reaches b's memory only */
         char *e;
-        long a = strtol(v, &e, 10), b = *e == '-' ? strtol(e + 1, &e, 10) : -1;
-        if ((a == d && b == p) || (a == p && b == d))
+        long a = strtol(v, &e, 10);
+        char how = *e;
+        long b = how == '-' || how == '>' ? strtol(e + 1, &e, 10) : -1;
+        if ((a == d && b == p) || (how == '-' && a == p && b == d))
             return 1;
         v = *e ? e + 1 : e;
     }
@@ -284,6 +287,19 @@ long fake_cuda_launch_calls(void)
     pthread_mutex_lock(&lock);
     long n = launch_calls;
     launch_calls = 0;
+    pthread_mutex_unlock(&lock);
+    return n;
+}
+/* cuStreamWaitEvent calls since the last call for a recorded event of
+ * another device (in a capture: the graph's edges between devices); the
+ * call clears the count. */
+static long cross_waits = 0;
+long fake_cuda_cross_waits(void);
+long fake_cuda_cross_waits(void)
+{
+    pthread_mutex_lock(&lock);
+    long n = cross_waits;
+    cross_waits = 0;
     pthread_mutex_unlock(&lock);
     return n;
 }
@@ -1361,6 +1377,7 @@ static CUresult stream_wait(CUstream hs, CUevent e, unsigned int flags)
     }
     if (g && s == g->origin && e->cap_s != s && e->cap_n > e->cap_s->cap_joined)
         e->cap_s->cap_joined = e->cap_n; /* a join */
+    cross_waits += e->recorded && e->o.dev != s->o.dev; /* e's device's stream recorded it */
     return submit(s, (Node){.kind = N_WAIT, .ev = e});
 }
 
