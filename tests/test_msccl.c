@@ -234,6 +234,9 @@ static void test_bad_files(void **state)
          "\"0\" s_chunks=\"1\">\n<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0"
          "\">\n<step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" cnt=\"1\"",
          "3: <step> is not closed with '>'"},
+        {ALGO2("allreduce", "<gpu id=\"0\"/>\n<gpu id=\"1\"/>\n")
+         "<algo ngpus=\"2\" nchunksperloop=\"2\" coll=\"allreduce\"/>\n",
+         "5: a second <algo>: a file holds one algorithm"},
         {"<algo ngpus=\"2\" nchunksperloop=\"2\" coll=\"allreduce\" name=\"a"
          "\0\">", "1: attribute name of <algo> has no closing quote within "
          "63 bytes"},

@@ -1,5 +1,6 @@
 /* msccl.c - reading MSCCL's algorithm XML (msccl.h): the elements, their
  * checks, and the threadblocks run round by round into collviz steps. */
+#include "core/msccl.h"
 #include "core/msccl_impl.h"
 
 #include <limits.h>
@@ -375,6 +376,9 @@ static CvError read_elements(Algo *a, Xml *x)
             depth--;
             continue;
         }
+        if (!depth && a->gpus)
+            return msccl_fail(a->why, a->whylen, t.line, "a second <algo>: "
+                              "a file holds one algorithm");
         Gpu *gpu = g >= 0 ? &a->gpus[g] : NULL;
         CvError e = depth == 0 ? algo_tag(a, &t)
                     : depth == 1 ? gpu_tag(a, &t, &g)

@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "core/msccl.h"
+#include "core/sched_text.h"
 
 /* ---------------------------------------------------------- the model */
 

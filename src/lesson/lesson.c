@@ -290,6 +290,18 @@ static void check_goal(Parser *p, LessonItem *it, int line, const char *a,
     it->ngoals = n + 1;
 }
 
+/* Whether NAME (an bytes) may name a file of the lessons' files/ folder:
+ * letters, digits, '-', '_' and '.', not first. */
+bool lesson_file_name_ok(const char *a, size_t an)
+{
+    if (!an || an > 64 || a[0] == '.')
+        return false;
+    for (size_t i = 0; i < an; i++)
+        if (!isalnum((unsigned char)a[i]) && !strchr("-_.", a[i]))
+            return false;
+    return true;
+}
+
 /* "TEXT | WHY": the length of TEXT (blanks before the bar cut) in *tn and
  * WHY (NULL when there is none) with its length in *wn. */
 static const char *choice_split(const char *a, size_t an, size_t *tn,
@@ -387,6 +399,20 @@ static void check_hint(Parser *p, LessonItem *it, int line, const char *a,
 {
     if (check_once(p, &it->hint, "@hint", line, a, an))
         it->hint_line = line;
+}
+
+/* @start NAME: the file a learner's schedule starts from. */
+static void check_start(Parser *p, LessonItem *it, int line, const char *a,
+                        size_t an)
+{
+    if (!lesson_file_name_ok(a, an)) {
+        problem(p, line, "@start names a file of the lessons' files/ "
+                "folder: letters, digits, '-', '_' and '.' (not first)%s",
+                "");
+        return;
+    }
+    if (check_once(p, &it->start, "@start", line, a, an))
+        it->start_line = line;
 }
 
 static void step_line(Parser *p, int line, const char *a, size_t an)
@@ -487,6 +513,10 @@ static const DirectiveRow directives[] = {
     {{"goal", "@goal QUERY OP NUMBER",
       "Below `@check`, in place of `@query`: a goal the learner's scene "
       "must reach (at most four)."}, NULL, check_goal},
+    {{"start", "@start FILE",
+      "Below a goal `@check`: the learner writes a schedule, starting from "
+      "a copy of lessons/files/FILE, and the goals are checked on it."},
+     NULL, check_start},
 };
 
 #define NDIRECTIVES (sizeof directives / sizeof *directives)
@@ -698,6 +728,9 @@ static void finish(Parser *p)
             problem(p, it->line, "the checkpoint has both @query and @goal: "
                     "a goal checkpoint is answered by a scene, a question by "
                     "its query%s", "");
+        if (it->kind == LI_CHECK && it->start && !it->ngoals)
+            problem(p, it->start_line, "@start belongs to a goal checkpoint: "
+                    "its @goal lines are checked on the learner's file%s", "");
         if (it->kind == LI_RUN && !it->text[0])
             problem(p, it->line, "@run has no indented command below it%s", "");
     }
@@ -751,6 +784,7 @@ void lesson_fini(Lesson *l)
             free(it->goals[k]);
         free(it->goals);
         free(it->goal_lines);
+        free(it->start);
     }
     free(l->items);
     free(l->title);

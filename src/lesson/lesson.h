@@ -50,6 +50,11 @@ typedef struct {
                          makes (its @answer: a scene that reaches it) */
     int *goal_lines;  /* their lines */
     size_t ngoals;    /* how many (0: a question) */
+    char *start;      /* LI_CHECK with goals: @start's file, a name in the
+                         lessons' files/ folder that the learner's copy
+                         starts from and the goals are checked on, or
+                         NULL */
+    int start_line;   /* its line */
     double within;    /* LI_CHECK: @within's tolerance, a fraction of the
                          value (0.1 for "@within 10%"), for a prediction;
                          0: none */
@@ -99,6 +104,10 @@ void lesson_diags_fini(LessonDiags *d);
  * *len, or NULL where the item has fewer. */
 int lesson_run_count(const LessonItem *it);
 const char *lesson_run_command(const LessonItem *it, int k, size_t *len);
+
+/* Whether NAME (an bytes) may name a file of the lessons' files/ folder:
+ * letters, digits, '-', '_' and '.', not first. */
+bool lesson_file_name_ok(const char *a, size_t an);
 
 /* Whether text holds word w as a whole: neither letters, digits, '.' nor
  * ',' right before or after it (so "48" is not in "480", "0.48" or

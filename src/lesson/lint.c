@@ -16,12 +16,13 @@
 #include "lesson/query.h"
 #include "lesson/runcheck.h"
 
-/* A scene line trace accepts: 0 and *out, or -1 and its sentence. */
-static int trace_scene(const char *line, SceneSpec *out, char *why,
-                       size_t whylen)
+/* A scene line trace accepts under lim: 0 and *out, or -1 and its
+ * sentence. */
+static int trace_scene(const char *line, const SceneLimits *lim,
+                       SceneSpec *out, char *why, size_t whylen)
 {
     CliErr e;
-    if (scene_opts_parse_line(line, &scene_limits_lesson, out, &e) ||
+    if (scene_opts_parse_line(line, lim, out, &e) ||
         trace_fits(&out->call, out->bytes, &e)) {
         snprintf(why, whylen, "%s", e.msg);
         return -1;
@@ -32,7 +33,8 @@ static int trace_scene(const char *line, SceneSpec *out, char *why,
 int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen)
 {
-    return trace_scene(l->items[i].text, out, why, whylen);
+    return trace_scene(l->items[i].text, &scene_limits_lesson, out, why,
+                       whylen);
 }
 
 size_t lint_picture_count(const SceneSpec *sc)
@@ -163,8 +165,70 @@ static void lint_leak(const Lesson *l, size_t i, LessonDiags *d)
 int lint_scene_line(const char *line, SceneSpec *out, char *why,
                     size_t whylen)
 {
-    return trace_scene(line, out, why, whylen) ? -1
+    return trace_scene(line, &scene_limits_learner, out, why, whylen) ? -1
            : lint_picture_fits(out, why, whylen);
+}
+
+int lint_files_path(const char *name, char *out, size_t len, char *why,
+                    size_t whylen)
+{
+    char dir[CV_WHY_LEN];
+    if (!lesson_file_name_ok(name, strlen(name))) {
+        snprintf(why, whylen, "'%s' is no file of the lessons' files/ "
+                 "folder: letters, digits, '-', '_' and '.' (not first)",
+                 name);
+        return -1;
+    }
+    if (library_dir(dir, sizeof dir, why, whylen))
+        return -1;
+    if ((size_t)snprintf(out, len, "%s/files/%s", dir, name) >= len) {
+        snprintf(why, whylen, "the lessons' folder's path is too long");
+        return -1;
+    }
+    return 0;
+}
+
+int lint_lesson_line(const char *line, SceneSpec *out, char *why,
+                     size_t whylen)
+{
+    char buf[2 * CV_WHY_LEN], path[CV_WHY_LEN];
+    const char *a = strstr(line, "-a files/");
+    if (!a || (a > line && a[-1] != ' '))
+        return trace_scene(line, &scene_limits_lesson, out, why, whylen) ? -1
+               : lint_picture_fits(out, why, whylen);
+    const char *name = a + 9, *end = name + strcspn(name, " \t");
+    char nm[72];
+    snprintf(nm, sizeof nm, "%.*s", (int)(end - name < 71 ? end - name : 71),
+             name);
+    if (lint_files_path(nm, path, sizeof path, why, whylen))
+        return -1;
+    snprintf(buf, sizeof buf, "%.*s-a %s%s", (int)(a - line), line, path,
+             end);
+    return lint_scene_line(buf, out, why, whylen);
+}
+
+/* A goal checkpoint's @start: the file reads and is its collective, and
+ * the goals do not hold on it yet. */
+static void lint_start(const LessonItem *it, const SceneSpec *sc,
+                       LessonDiags *d)
+{
+    char why[512], line[600];
+    SceneSpec st;
+    QueryGoal g;
+    bool all = true;
+    snprintf(line, sizeof line, "-a files/%s -s %llu", it->start, sc->bytes);
+    if (lint_lesson_line(line, &st, why, sizeof why)) {
+        lesson_diag(d, it->start_line, "the learner's starting file cannot "
+                    "be shown: %s", why);
+        return;
+    }
+    for (size_t k = 0; k < it->ngoals; k++)
+        if (!query_goal(it->goals[k], &st, line, &g, why, sizeof why))
+            all &= g.met;
+    if (all)
+        lesson_diag(d, it->start_line, "the goals already hold on the "
+                    "starting file: there is nothing for the learner to "
+                    "write%s", "");
 }
 
 /* A goal checkpoint: its goals evaluate on the scene in effect and do
@@ -196,9 +260,11 @@ static void lint_goals(const LessonItem *it, const SceneSpec *sc,
     if (!it->nanswers)
         lesson_diag(d, it->line, "a goal checkpoint gives a scene that "
                     "reaches its goals with @answer%s", "");
+    if (it->start)
+        lint_start(it, sc, d);
     for (size_t a = 0; a < it->nanswers; a++) {
         SceneSpec ex;
-        if (lint_scene_line(it->answers[a], &ex, why, sizeof why)) {
+        if (lint_lesson_line(it->answers[a], &ex, why, sizeof why)) {
             lesson_diag(d, it->answer_lines[a], "@answer of a goal is a "
                         "scene the player can draw: %s", why);
             continue;

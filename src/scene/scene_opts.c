@@ -17,6 +17,13 @@ const SceneLimits scene_limits_lesson = {
     .max_ranks = COLL_MAX_RANKS,
 };
 
+const SceneLimits scene_limits_learner = {
+    .cmd = "trace",
+    .who = "a lesson",
+    .max_ranks = COLL_MAX_RANKS,
+    .files = true,
+};
+
 const SceneLimits scene_limits_tui = {
     .cmd = "tui",
     .who = "the TUI",
@@ -157,7 +164,7 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
         rc = cli_fail(e, "the scene has more than %d words", LINE_MAX_WORDS - 1);
     else if (cli_parse_args(&cmd, argc, argv, &a, e))
         rc = -1;
-    else if (sched_file_named(a.val[SCENE_OPT_ALGO]))
+    else if (!lim->files && sched_file_named(a.val[SCENE_OPT_ALGO]))
         rc = cli_fail(e, "a scene names a built-in algorithm (ring, tree, "
                       "...), not a schedule file");
     else if (a.val[SCENE_OPT_TOPO] && spec_is_file(a.val[SCENE_OPT_TOPO]))

@@ -56,6 +56,8 @@ typedef struct {
     int def_ranks;           /* ranks when -p is absent; 0: -p is needed */
     unsigned long long def_bytes; /* size when -s is absent; 0: -s is
                                      needed */
+    bool files;              /* a scene line's -a may name a schedule file
+                                (the learner's; never a lesson's own) */
 } SceneLimits;
 
 /* trace's limits: every value given, up to SCHED_MAX_RANKS ranks (above
@@ -64,6 +66,9 @@ extern const SceneLimits scene_limits_trace;
 /* A lesson's scenes: trace's words, up to COLL_MAX_RANKS ranks (what the
  * lessons' questions execute symbolically). */
 extern const SceneLimits scene_limits_lesson;
+/* A scene the learner types in the lesson player: a lesson's limits,
+ * and -a may name a schedule file. */
+extern const SceneLimits scene_limits_learner;
 /* The TUI's: allreduce, 8 ranks, 64M by default; 1 to 64 ranks. */
 extern const SceneLimits scene_limits_tui;
 
