@@ -482,7 +482,8 @@ static const AlgoInfo ar_nccl_tree = {
                "the nodes' heads, each tree on half the vector, reduce up "
                "and broadcast down pipelined in chunks (NCCL "
                "NCCL_ALGO_TREE; Sanders et al. 2009)",
-    .schedule = "inside each node a chain: local rank l's parent is local "
+    .schedule = "a local step copies the input to the output (out of place). "
+                "Inside each node a chain: local rank l's parent is local "
                 "rank l-1, local rank 0 the node's head; the heads form "
                 "double-binary-tree's two trees over the node indices (on "
                 "full every rank is a node). Tree 0 carries the first "

@@ -689,7 +689,8 @@ static const AlgoInfo ar_hier_master = {
     .summary = "reduce to one GPU per node (binomial), ring all-reduce "
                "across the nodes among those, broadcast back (binomial): "
                "Horovod's hierarchical all-reduce before horovod#411 (2018)",
-    .schedule = "in each node a binomial reduce to local rank 0 (at distance "
+    .schedule = "a local step copies the input to the output (out of place); "
+                "in each node a binomial reduce to local rank 0 (at distance "
                 "m = 1, 2, 4, .. local rank l, an odd multiple of m, sends "
                 "its partial result to l-m, which adds it); then the ranks "
                 "of local index 0, node g as member g, do a ring all-reduce "
