@@ -259,6 +259,7 @@ static void test_registry(void **state)
         const AlgoInfo *a = algo_at(i);
         assert_non_null(a->name);
         assert_non_null(a->summary);
+        assert_true(a->schedule && *a->schedule);
         assert_non_null(a->formula);
         assert_non_null(a->constraints);
         assert_non_null(a->aliases);

@@ -339,6 +339,57 @@ static void test_list(void **state)
     }
 }
 
+/* The schedule `list -v` prints under the row at l: the words after
+ * "    schedule:" and on the lines of six spaces below, joined by one space,
+ * into buf; each of those lines at most 79 columns. */
+static void listed_schedule(const char *l, char *buf, size_t len)
+{
+    const char *eol = strchr(l, '\n');
+    while (eol && strncmp(eol + 1, "    schedule: ", 14)) {
+        l = eol + 1;
+        eol = *l == ' ' ? strchr(l, '\n') : NULL;
+    }
+    assert_non_null(eol);
+    l = eol + 1 + 14;
+    buf[0] = '\0';
+    for (size_t at = 0;; l += 6) {
+        eol = strchr(l, '\n');
+        assert_non_null(eol);
+        assert_true(eol - l + (at ? 6 : 14) <= 79);
+        at += (size_t)snprintf(buf + at, len - at, "%s%.*s", at ? " " : "",
+                               (int)(eol - l), l);
+        assert_true(at < len);
+        l = eol + 1;
+        if (strncmp(l, "      ", 6) || l[6] == ' ')
+            break;
+    }
+}
+
+/* With -v every algorithm's row goes on with its schedule, wrapped to 79
+ * columns, word for word the registry's; without -v there is none. */
+static void test_list_schedules(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "list -v");
+    assert_int_equal(o.rc, 0);
+    for (size_t i = 0, n = algo_count(); i < n; i++) {
+        const AlgoInfo *a = algo_at(i);
+        char head[96], got[2048];
+        snprintf(head, sizeof head, "%-13s  %s ", coll_name(a->coll), a->name);
+        const char *l = find_line(o.out, head);
+        assert_non_null(l);
+        listed_schedule(l, got, sizeof got);
+        if (strcmp(got, a->schedule))
+            fail_msg("%s %s: list -v says\n%s\nthe registry\n%s",
+                     coll_name(a->coll), a->name, got, a->schedule);
+    }
+    out_free(&o);
+    run(&o, "list");
+    assert_null(strstr(o.out, "schedule:"));
+    out_free(&o);
+}
+
 /* ---------------------------------------------------------------- model */
 
 /* The time (us) of algorithm a at count under the default parameters. */
@@ -578,6 +629,7 @@ int main(void)
         cmocka_unit_test(test_tui_backend_options),
         cmocka_unit_test(test_dispatch),
         cmocka_unit_test(test_list),
+        cmocka_unit_test(test_list_schedules),
         cmocka_unit_test(test_model),
         cmocka_unit_test(test_model_summary),
     };

@@ -56,6 +56,11 @@ typedef struct AlgoInfo {
     const char *name;        /* canonical name, e.g. "ring" */
     const char *aliases;     /* other names, space separated, or "" */
     const char *summary;     /* one line for lists and the UI */
+    const char *schedule;    /* the exact schedule in words: who sends
+                                what to whom in each step, the partners'
+                                order and direction, how ranks beyond a
+                                power of two fold in (list -v, the man
+                                page's Schedules) */
     const char *formula;     /* closed form in words, e.g. "2(p-1)a + ...";
                                 for p a power of two where
                                 formula_other is set */

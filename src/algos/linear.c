@@ -120,6 +120,9 @@ static const AlgoInfo broadcast_linear = {
     .aliases = "flat",
     .summary = "the root sends the whole vector to every other rank in one "
                "step",
+    .schedule = "one step: the root sends its whole input to every other "
+                "rank at once; out of place it copies it to its own output "
+                "in the same step",
     .formula = "(p-1)a + (p-1)nb",
     .constraints = "any p, any count",
     .shape = SHAPE_STAR,
@@ -132,6 +135,8 @@ static const AlgoInfo scatter_linear = {
     .name = "linear",
     .aliases = "flat",
     .summary = "the root sends every rank its block in one step",
+    .schedule = "one step: the root sends block r of its input to each rank "
+                "r at once (its own block a local copy in the same step)",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
     .shape = SHAPE_STAR,
@@ -144,6 +149,9 @@ static const AlgoInfo gather_linear = {
     .name = "linear",
     .aliases = "flat",
     .summary = "every rank sends its block to the root in one step",
+    .schedule = "one step: every rank r sends its input to the root at once, "
+                "into block r of the root's output (the root's own a local "
+                "copy in the same step)",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
     .shape = SHAPE_STAR,
@@ -193,6 +201,10 @@ static const AlgoInfo reduce_linear = {
     .aliases = "flat",
     .summary = "the root receives and reduces the other ranks' vectors, one "
                "per step",
+    .schedule = "a local step copies the root's input to its output; then in "
+                "step k = 1, .., p-1 rank root+k (mod p) sends its whole "
+                "input to the root, which adds it in: one rank a step, in "
+                "rank order from the root",
     .formula = "(p-1)a + (p-1)nb + (p-1)ng",
     .constraints = "any p, any count",
     .shape = SHAPE_STAR,
@@ -227,6 +239,10 @@ static const AlgoInfo allreduce_direct = {
     .aliases = "parameter-server ps",
     .summary = "rank 0 reduces the vectors one per step, then sends the sum "
                "to everybody at once",
+    .schedule = "rank 0 (whatever the root) copies its input to its output "
+                "in a local step; in step k = 1, .., p-1 rank k sends its "
+                "whole input to rank 0, which adds it in; in a last step "
+                "rank 0 sends the sum to ranks 1, .., p-1 at once",
     .formula = "2(p-1)a + 2(p-1)nb + (p-1)ng",
     .constraints = "any p, any count",
     .shape = SHAPE_STAR,
@@ -296,6 +312,11 @@ static const AlgoInfo reducescatter_pairwise = {
     .aliases = "pairwise-exchange",
     .summary = "in step k rank r sends block r+k to rank r+k, which adds it "
                "to its result",
+    .schedule = "out of place a local step copies block r of rank r's input "
+                "to its output; then in step k = 1, .., p-1 rank r sends "
+                "block r+k of its input to rank r+k, which adds it into its "
+                "result, and takes block r from rank r-k (ranks and blocks "
+                "mod p): partners k apart, for every p, never r xor k",
     .formula = "(p-1)a + (p-1)/p nb + (p-1)/p ng",
     .constraints = "any p, any count",
     .shape = SHAPE_FULL,
@@ -373,6 +394,14 @@ static const AlgoInfo alltoall_pairwise = {
     .aliases = "pairwise-exchange",
     .summary = "in step k rank r sends block r+k to rank r+k and receives "
                "from rank r-k",
+    .schedule = "out of place a local step copies block r of rank r's input "
+                "to block r of its output; then in step k = 1, .., p-1 rank "
+                "r sends block r+k of its input to rank r+k, into block r "
+                "there, and takes block r of rank r-k's input into its block "
+                "r-k (ranks and blocks mod p): partners k apart, for every "
+                "p, never r xor k. In place a local step first saves to tmp "
+                "the blocks r+k, k > p/2, that step p-k overwrites before "
+                "step k sends them",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count; in place keeps up to p/2 blocks in tmp",
     .shape = SHAPE_FULL,
@@ -429,6 +458,10 @@ static const AlgoInfo alltoall_linear = {
     .aliases = "flat direct",
     .summary = "one step: every rank takes its block from every other rank "
                "at once",
+    .schedule = "one step: every rank r takes block r of every rank q's "
+                "input into block q of its output, all at once, q = 0 first "
+                "on every rank (in place each block is read and overwritten "
+                "in that step)",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count; in place, every block is read and "
                    "overwritten in the same step",
@@ -453,6 +486,9 @@ static const AlgoInfo allgather_linear = {
     .aliases = "flat direct",
     .summary = "one step: every rank takes every block from its owner at "
                "once",
+    .schedule = "one step: every rank takes each rank q's input into block q "
+                "of its output, all at once, q = 0 first on every rank (its "
+                "own a local copy)",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
     .shape = SHAPE_FULL,

@@ -142,6 +142,14 @@ static const AlgoInfo ar_nvls = {
     .summary = "the switch sums each rank's slices and multicasts the sums "
                "(NVLink SHARP: NCCL's NVLS), chunks pipelined; the ranks do "
                "the switch's sums where there is none",
+    .schedule = "the vector is cut into nc chunks (slices of about 64 KiB, 1 "
+                "to 32 chunks), each chunk into p slices, rank j owning "
+                "slice j; L = ceil(log2 p). In step t = 0, .., nc+L: every "
+                "rank i sends slice j of chunk t to slot i of rank j, for "
+                "every j (through the switch, which sums them where it "
+                "reduces); rank j adds chunk t-v's slots pairwise for v = 1, "
+                ".., L (slot i+2^(v-1) into slot i); rank j sends its summed "
+                "slice of chunk t-L-1 to every rank",
     .formula = "(nc+L+1)(p-1)a + (nc + (L+1)(p-2)) V/(p nc) b for nc >= L+1 "
                "chunks, L = ceil(log2 p): about V per link and direction, "
                "against the ring's 2(p-1)/p V",

@@ -395,6 +395,18 @@ static const AlgoInfo ag_doubling = {
     .name = "recursive-doubling",
     .aliases = "rd doubling",
     .summary = "partners at distance 1, 2, 4, ... swap all they have",
+    .schedule = "out of place a local step copies rank r's input to block r "
+                "of its output. At distance m = 1, 2, 4, .. (the smallest "
+                "first) rank r sends the blocks it holds, those of ranks r & "
+                "~(m-1) .., up to m of them and < p, to rank r xor m where "
+                "that rank is < p, and receives as many. For p not a power "
+                "of two (MPICH's; no rank folds) a rank whose partner is >= "
+                "p takes nothing at that distance; after distance m, where "
+                "the m ranks from t = (p-1) & ~(2m-1) have a partner group "
+                "cut to c = p-t-m ranks (0 < c < m), their first c pass the "
+                "blocks t+m .., p-1 on: at d = m/2, m/4, .. while 2d > c, in "
+                "every window of 2d ranks from t, member o < min(d, c) sends "
+                "them to member o+d where o+d >= c",
     .formula = "log2(p)a + (p-1)/p nb",
     .formula_other = "p not a power of two (MPICH's): ceil(log2 p)a + "
                      "(2p'-1)/p nb for the swaps at distance m = 1, 2, .., "
@@ -416,6 +428,11 @@ static const AlgoInfo hc_doubling = {
     .aliases = "recursive-doubling rd",
     .summary = "partners at distance 1, 2, 4, ... swap all they have "
                "(nccl-tests' hypercube)",
+    .schedule = "allgather recursive-doubling on p a power of two: out of "
+                "place a local step copies rank r's input to block r of its "
+                "output; at distance m = 1, 2, .., p/2 (the smallest first) "
+                "rank r swaps the m blocks it holds, r & ~(m-1) .., with "
+                "rank r xor m",
     .formula = "log2(p)a + (p-1)/p nb",
     .constraints = "p a power of two, any count",
     .shape = SHAPE_HYPERCUBE,
@@ -462,6 +479,12 @@ static const AlgoInfo ag_bruck = {
     .name = "bruck",
     .aliases = "",
     .summary = "ceil(log2 p) steps for any p, then a local rotation",
+    .schedule = "a local step copies rank r's input to slot 0 of tmp (p "
+                "slots); at distance d = 1, 2, 4, .. < p rank r sends its "
+                "first min(d, p-d) slots to rank r-d, into slots d .., and "
+                "receives those of rank r+d (ranks mod p); slot j of rank r "
+                "then holds block r+j, and a local rotation puts it at block "
+                "r+j (mod p) of the output",
     .formula = "ceil(log2 p)a + (p-1)/p nb",
     .constraints = "any p, any count; tmp of p blocks",
     .shape = SHAPE_HYPERCUBE,
@@ -507,6 +530,17 @@ static const AlgoInfo rs_halving = {
     .name = "recursive-halving",
     .aliases = "rh halving",
     .summary = "partners at distance p/2, p/4, ... swap and reduce halves",
+    .schedule = "the p blocks are summed in the buffer in place, out of "
+                "place in a copy of the input in tmp (a local step). p' is "
+                "the largest power of two <= p and e = p-p'; for i < e rank "
+                "2i first adds its whole vector into rank 2i+1 (fold-in), "
+                "which plays virtual rank i and owns blocks 2i and 2i+1; "
+                "rank r >= 2e plays r-e and owns block r. Recursive halving: "
+                "at distance m = p'/2, .., 2, 1 (the largest first) virtual "
+                "rank v sends v xor m the half of its window of 2m virtual "
+                "ranks' blocks that v xor m's half owns and adds the half it "
+                "receives; then rank 2i+1 sends block 2i back to rank 2i "
+                "(fold-out) and each rank copies its block to its output",
     .formula = "log2(p)a + (p-1)/p nb + (p-1)/p ng",
     .formula_other = "p not a power of two: (log2(p')+2)a + "
                      "(1 + (H+1)/p) nb + (1 + H/p) ng, p' the largest power "
@@ -636,6 +670,21 @@ static const AlgoInfo reduce_rsg = {
     .aliases = "reduce-scatter-gather rsg",
     .summary = "recursive-halving reduce-scatter, binomial gather to the "
                "root",
+    .schedule = "every rank works on a copy of its input in tmp. p' is the "
+                "largest power of two <= p and e = p-p'; for i < e rank 2i+1 "
+                "first adds its whole vector into rank 2i (fold-in), which "
+                "plays virtual rank i; rank r >= 2e plays r-e. The vector is "
+                "cut into p' equal pieces. Reduce-scatter by recursive "
+                "halving: at distance m = p'/2, .., 2, 1 (the largest first, "
+                "where MPICH's starts at 1) virtual rank v sends v xor m the "
+                "half of its window of 2m pieces that holds piece v xor m "
+                "and adds the half it receives; v ends with piece v reduced. "
+                "Gather: a root folded out (odd, < 2e) first takes piece 0 "
+                "from rank 0 and then plays virtual rank 0; with u the "
+                "root's virtual rank, at distance m = 1, 2, 4, .. virtual "
+                "rank u+w (w an odd multiple of m, mod p') sends the pieces "
+                "u+w .., u+w+m-1 to u+w-m; the root copies the result to its "
+                "output",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
     .formula_other = "p not a power of two: (2F+1)a + "
                      "(2(p'-1)/p' + 1) nb + (1 + (p'-1)/p') ng, p' the "
@@ -714,6 +763,14 @@ static const AlgoInfo ar_butterfly = {
     .name = "butterfly",
     .aliases = "recursive-doubling rd",
     .summary = "partners at distance 1, 2, 4, ... swap and reduce it all",
+    .schedule = "a local step copies each input to its output (out of "
+                "place). p' is the largest power of two <= p and e = p-p'; "
+                "for i < e rank 2i first adds its whole vector into rank "
+                "2i+1 (fold-in), which plays virtual rank i; rank r >= 2e "
+                "plays r-e. At distance m = 1, 2, .., p'/2 (partner v xor 1 "
+                "first) virtual ranks v and v xor m send each other their "
+                "whole vector and each adds the other's; then rank 2i+1 "
+                "sends the result to rank 2i (fold-out)",
     .formula = "log2(p)a + log2(p) nb + log2(p) ng",
     .formula_other = "p not a power of two: (F+2)a + (F+2) nb + "
                      "(F+1) ng, F = log2 p', p' the largest power of two <= p",
@@ -753,6 +810,19 @@ static const AlgoInfo ar_hd = {
     .aliases = "rabenseifner hd",
     .summary = "recursive-halving reduce-scatter, recursive-doubling "
                "all-gather",
+    .schedule = "a local step copies each input to its output (out of "
+                "place). p' is the largest power of two <= p and e = p-p'; "
+                "for i < e rank 2i first adds its whole vector into rank "
+                "2i+1 (fold-in), which plays virtual rank i; rank r >= 2e "
+                "plays r-e. The vector is cut into p' equal blocks. "
+                "Reduce-scatter by recursive halving: at distance m = p'/2, "
+                ".., 2, 1 (partner v xor p'/2 first) virtual rank v sends v "
+                "xor m the half of its window of 2m blocks that holds block "
+                "v xor m and adds the half it receives; v ends with block v "
+                "reduced. All-gather by recursive doubling: at distance m = "
+                "1, 2, .., p'/2 (partner v xor 1 first) v sends v xor m the "
+                "m blocks it holds, v & ~(m-1) onwards. Then rank 2i+1 sends "
+                "the whole result to rank 2i (fold-out)",
     .formula = "2log2(p)a + 2(p-1)/p nb + (p-1)/p ng",
     .formula_other = "p not a power of two: (2F+2)a + "
                      "(2(p'-1)/p' + 2) nb + (1 + (p'-1)/p') ng, F = log2 p', "
@@ -828,6 +898,12 @@ static const AlgoInfo a2a_bruck = {
     .aliases = "",
     .summary = "rotate, ceil(log2 p) steps of the blocks with bit k set, "
                "rotate back",
+    .schedule = "a local rotation puts block r+j of rank r's input at slot j "
+                "of tmp (p slots); at distance d = 1, 2, 4, .. < p rank r "
+                "sends every slot j with j & d != 0 to rank r+d, into the "
+                "same slot, and receives those of rank r-d (ranks and blocks "
+                "mod p); slot j of rank r then holds what rank r-j had for "
+                "it, and a local rotation puts it at block r-j of the output",
     .formula = "ceil(log2 p)a + log2(p) n/2 b",
     .formula_other = "p not a power of two: ceil(log2 p)a + B n/p b, "
                      "B the set bits of 0, 1, .., p-1 (the blocks step k "

@@ -169,6 +169,11 @@ static const AlgoInfo allgather_ring = {
     .aliases = "",
     .summary = "each rank passes the block it got last to its right "
                "neighbour, p-1 steps",
+    .schedule = "out of place a local step copies rank r's input to block r "
+                "of its output; then in step k = 0, .., p-2 rank r sends "
+                "block r-k, the one it received last, to rank r+1 and "
+                "receives block r-k-1 from rank r-1 (ranks and blocks mod "
+                "p): one direction, neighbours only",
     .formula = "(p-1)a + (p-1)/p nb",
     .constraints = "any p, any count",
     .shape = SHAPE_RING,
@@ -212,6 +217,12 @@ static const AlgoInfo reducescatter_ring = {
     .aliases = "",
     .summary = "partial sums of each block travel once around the ring, "
                "p-1 steps",
+    .schedule = "the p blocks are summed in the buffer in place, out of "
+                "place in a copy of the input in tmp (a local step); in step "
+                "k = 0, .., p-2 rank r sends its partial sum of block r-k-1 "
+                "to rank r+1, which adds its own share (ranks and blocks mod "
+                "p); after step p-2 rank r holds block r whole, which out of "
+                "place a local step copies to its output",
     .formula = "(p-1)a + (p-1)/p nb + (p-1)/p ng",
     .constraints = "any p, any count",
     .shape = SHAPE_RING,
@@ -244,6 +255,14 @@ static const AlgoInfo allreduce_ring = {
     .aliases = "",
     .summary = "ring reduce-scatter of the vector's p blocks, then ring "
                "all-gather of the reduced blocks",
+    .schedule = "out of place a local step copies the input to the output; "
+                "the vector is cut into p blocks (the first count mod p one "
+                "element longer). Reduce-scatter: in step k = 0, .., p-2 "
+                "rank r sends its partial sum of block r-k-1 to rank r+1, "
+                "which adds its own; rank r then holds block r whole. "
+                "All-gather: in step k = 0, .., p-2 rank r sends block r-k "
+                "to rank r+1 (ranks and blocks mod p). Every message goes "
+                "from r to r+1",
     .formula = "2(p-1)a + 2(p-1)/p nb + (p-1)/p ng",
     .constraints = "any p, any count (blocks of ceil(count/p) set the pace)",
     .shape = SHAPE_RING,
@@ -400,6 +419,12 @@ static const AlgoInfo broadcast_chain = {
     .aliases = "pipeline pipelined-chain",
     .summary = "the vector cut into S segments flows down the chain root, "
                "root+1, ... one rank per step",
+    .schedule = "the chain is root, root+1, .., root+p-1 (mod p) and the "
+                "vector is cut into S segments (the first count mod S one "
+                "element longer); in step t = 0, .., S+p-3 the i-th rank of "
+                "the chain sends segment t-i to the next, for each i = 0, "
+                ".., p-2 with 0 <= t-i < S; the root sends from its input "
+                "and, out of place, copies segment t to its output in step t",
     .formula = "(S+p-2)a + (S+p-2)/S nb, S = max(p-1, n/64KiB) segments "
                "(n/SIZE with --segment SIZE), at most count",
     .constraints = "any p, any count",
@@ -443,6 +468,15 @@ static const AlgoInfo broadcast_scag = {
     .aliases = "vandegeijn scag",
     .summary = "binomial scatter of the vector's p blocks from the root, "
                "then ring all-gather",
+    .schedule = "the vector is cut into p blocks, block b rank b's (the "
+                "first count mod p one element longer). Binomial scatter, "
+                "vrank v = r-root (mod p): at distance m = 2^(ceil(log2 "
+                "p)-1), .., 2, 1 each vrank v that is a multiple of 2m sends "
+                "vrank v+m (if < p) the blocks of vranks v+m .., v+2m-1 "
+                "(those < p) in one message; out of place the root copies "
+                "its input to its output in the first step. Then allgather "
+                "ring's steps: in step k = 0, .., p-2 rank r sends block r-k "
+                "to rank r+1 (mod p)",
     .formula = "(ceil(log2 p)+p-1)a + 2(p-1)/p nb",
     .constraints = "any p, any count (closed form exact when p divides count)",
     .shape = SHAPE_RING,
@@ -486,6 +520,8 @@ static const AlgoInfo sendrecv_shift = {
     .aliases = "ring",
     .summary = "every rank sends its block to its right neighbour and "
                "receives its left one's, one step (nccl-tests' sendrecv)",
+    .schedule = "one step: rank r sends its input to rank r+1 and receives "
+                "rank r-1's (mod p); on one rank a local copy",
     .formula = "a + nb",
     .constraints = "any p, any count, out of place only",
     .shape = SHAPE_RING,

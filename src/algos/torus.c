@@ -590,6 +590,17 @@ static const AlgoInfo ar_torus = {
     .summary = "ring reduce-scatter along each dimension in turn on what is "
                "still live, then all-gather back (Mikami et al. 2018; "
                "ASTRA-sim localBWAware); folded rings on a mesh",
+    .schedule = "a line of dimension d is the k ranks that differ only in "
+                "coordinate d; its ring runs through coordinates 0, 1, .., "
+                "k-1 and back to 0 (on a mesh line of k > 2 folded: 0, 2, 4, "
+                ".., 5, 3, 1), member i its i-th rank. A local step copies "
+                "the input to the output (out of place). Reduce-scatter "
+                "along dimension 0 (x), then 1, ..: on every line at once, "
+                "in step s = 0, .., k-2 member i sends its partial sum of "
+                "piece i-s-1 (mod k) of what it still holds to member i+1, "
+                "which adds its own; member i keeps piece i. Then "
+                "all-gathers from the last dimension back to x: in step s "
+                "member i sends piece i-s to member i+1",
     .formula = "sum over dims k: 2(k-1)a + 2(k-1)/k n_k b + (k-1)/k n_k g, "
                "n_k the vector left by the dims before",
     .constraints = "a torus, mesh or ring (-T)",
@@ -607,6 +618,12 @@ static const AlgoInfo ar_torus_naive = {
     .summary = "a whole ring all-reduce along each dimension in turn: the "
                "contrast to torus, the whole vector in every dimension "
                "(ASTRA-sim's baseline)",
+    .schedule = "allreduce torus's lines and rings; for each dimension in "
+                "turn, x first, every line does a ring all-reduce of the "
+                "whole vector cut into k pieces: in step s = 0, .., k-2 "
+                "member i sends its partial sum of piece i-s-1 (mod k) to "
+                "member i+1, which adds its own, then in step s = 0, .., k-2 "
+                "member i sends piece i-s to member i+1",
     .formula = "sum over dims k: 2(k-1)a + 2(k-1)/k nb + (k-1)/k ng",
     .constraints = "a torus, mesh or ring (-T)",
     .shape = SHAPE_RING,
@@ -623,6 +640,12 @@ static const AlgoInfo ar_torus_bidir = {
     .summary = "torus with the vector's two halves round every ring in "
                "opposite directions at once: both ways of each link busy "
                "(the bidirectional rings of TPU pods: Ying et al. 2018)",
+    .schedule = "allreduce torus's steps on two parts at once: the first "
+                "count-f elements go round every line's ring from member i "
+                "to i+1 (coordinate c to c+1), the last f = floor(count/2p) "
+                "p the other way (coordinate c to c-1), each part cut into "
+                "pieces of its own; reduce-scatters along x, y, .., then "
+                "all-gathers from the last dimension back to x",
     .formula = "torus's steps, two messages of half blocks each; on a torus "
                "of rings over 2, one per direction: half torus's nb",
     .constraints = "a torus or ring (-T)",
@@ -640,6 +663,15 @@ static const AlgoInfo ar_hier = {
     .summary = "reduce-scatter in each node, all-reduce across nodes of each "
                "GPU's share, all-gather in the node (BlueConnect, Cho et al. "
                "2019)",
+    .schedule = "allreduce torus's schedule on the machine's levels, the "
+                "node first: in each node a ring reduce-scatter of the "
+                "vector in L pieces (in step s = 0, .., L-2 local rank i "
+                "sends piece i-s-1, mod L, to local rank i+1, which adds its "
+                "own); then across the nodes, on the G ranks of each local "
+                "index (node g its member g), a ring reduce-scatter and a "
+                "ring all-gather of the piece kept; then a ring all-gather "
+                "in each node (local rank i sends piece i-s to i+1); a "
+                "further level nests the same way",
     .formula = "L-1 and G-1 ring steps twice: 2(L-1)a + 2(L-1)/L nb + "
                "2(G-1)a + 2(G-1)/(GL) nb (+ gamma on the reduce-scatters)",
     .constraints = "nodes GxL or another machine of levels (-T)",
@@ -657,6 +689,17 @@ static const AlgoInfo ar_hier_master = {
     .summary = "reduce to one GPU per node (binomial), ring all-reduce "
                "across the nodes among those, broadcast back (binomial): "
                "Horovod's hierarchical all-reduce before horovod#411 (2018)",
+    .schedule = "a local step copies the input to the output (out of place); "
+                "in each node a binomial reduce to local rank 0 (at distance "
+                "m = 1, 2, 4, .. local rank l, an odd multiple of m, sends "
+                "its partial result to l-m, which adds it); then the ranks "
+                "of local index 0, node g as member g, do a ring all-reduce "
+                "of the vector in G pieces (in step s = 0, .., G-2 member g "
+                "sends its partial sum of piece g-s-1, mod G, to g+1, which "
+                "adds its own; then in step s piece g-s); then in each node "
+                "a binomial broadcast from local rank 0 (at distance m = "
+                "2^(ceil(log2 L)-1), .., 1 local rank l, a multiple of 2m, "
+                "sends the sum to l+m)",
     .formula = "2 ceil(log2 L)(a + nb) + ceil(log2 L) ng + 2(G-1)a + "
                "2(G-1)/G nb + (G-1)/G ng",
     .constraints = "nodes GxL or another machine of two levels (-T)",
@@ -675,6 +718,16 @@ static const AlgoInfo rs_torus = {
                "blocks still live (the first half of the torus all-reduce: "
                "Mikami et al. 2018; ASTRA-sim localBWAware); folded rings "
                "on a mesh",
+    .schedule = "a local step copies the input's p blocks to tmp, block b at "
+                "the position whose digits are rank b's members in the rings "
+                "of dimensions 0, 1, .. (dimension 0 the most significant), "
+                "so that every line's pieces lie together; then along "
+                "dimension 0 (x), 1, .. in turn, on every line at once, a "
+                "ring reduce-scatter of what is still live: in step s = 0, "
+                ".., k-2 member i sends its partial sum of piece i-s-1 (mod "
+                "k) to member i+1, which adds its own, member i keeping "
+                "piece i (rings as allreduce torus's); a local step copies "
+                "each rank's block out",
     .formula = "sum over dims k: (k-1)a + (k-1)/k n_k (b + g), n_k = n "
                "over the product of the dims before",
     .constraints = "a torus, mesh or ring (-T)",
@@ -692,6 +745,14 @@ static const AlgoInfo ag_torus = {
     .summary = "ring all-gather along each dimension in reverse, the blocks "
                "growing (the second half of the torus all-reduce: Mikami et "
                "al. 2018; ASTRA-sim localBWAware); folded rings on a mesh",
+    .schedule = "a local step puts rank r's block in tmp at the position "
+                "whose digits are r's members in the rings of dimensions 0, "
+                "1, .. (dimension 0 the most significant); then from the "
+                "last dimension back to x, on every line at once, a ring "
+                "all-gather: in step s = 0, .., k-2 member i sends piece i-s "
+                "(mod k) to member i+1, the pieces growing from one block "
+                "(rings as allreduce torus's); a local step copies the p "
+                "blocks out",
     .formula = "sum over dims k: (k-1)a + (k-1)/k n_k b, n_k = n over the "
                "product of the dims before",
     .constraints = "a torus, mesh or ring (-T)",

@@ -565,6 +565,11 @@ static const AlgoInfo bcast_binomial = {
     .aliases = "tree binomial-tree",
     .summary = "binomial tree: whoever holds the vector sends it on; the "
                "holders double each step",
+    .schedule = "vrank v = r-root (mod p); at distance m = 2^(ceil(log2 "
+                "p)-1), .., 2, 1 (the largest first) each vrank v that is a "
+                "multiple of 2m sends the whole vector to vrank v+m where "
+                "v+m < p; the root sends from its input and, out of place, "
+                "copies it to its output in the first step",
     .formula = "ceil(log2 p)(a + nb)",
     .constraints = "any p, any count, any root",
     .shape = SHAPE_TREE,
@@ -578,6 +583,13 @@ static const AlgoInfo reduce_binomial = {
     .aliases = "tree binomial-tree",
     .summary = "binomial tree: each step the ranks still holding a partial "
                "result pair up; one sends it, the other folds it in",
+    .schedule = "vrank v = r-root (mod p); a local step copies the root's "
+                "input to its output and each inner rank's to tmp, where "
+                "their partial results grow; at distance m = 1, 2, 4, .. "
+                "(the smallest first) each vrank v that is an odd multiple "
+                "of m sends its whole partial result to vrank v-m, which "
+                "adds it to its own: the root takes vrank 1's first and "
+                "vrank 2^(ceil(log2 p)-1)'s last",
     .formula = "ceil(log2 p)(a + nb + ng)",
     .constraints = "any p, any count, any root; commutative op",
     .shape = SHAPE_TREE,
@@ -591,6 +603,12 @@ static const AlgoInfo scatter_binomial = {
     .aliases = "tree",
     .summary = "binomial tree: each rank receives its subtree's blocks and "
                "passes on the half that belongs to the next subtree",
+    .schedule = "broadcast binomial's tree, vrank v = r-root (mod p): at "
+                "distance m = 2^(ceil(log2 p)-1), .., 2, 1 each vrank v that "
+                "is a multiple of 2m sends vrank v+m (if < p) the blocks of "
+                "vranks v+m .., v+2m-1 (those < p) in one message, vrank u's "
+                "block being block u+root (mod p); an inner rank keeps the "
+                "blocks it passes on in tmp, its own goes to its output",
     .formula = "ceil(log2 p)a + (p-1)/p nb (n = p blocks)",
     .constraints = "any p, any count, any root",
     .shape = SHAPE_TREE,
@@ -604,6 +622,11 @@ static const AlgoInfo gather_binomial = {
     .aliases = "tree",
     .summary = "binomial tree: each rank collects its subtree's blocks and "
                "sends them up in one message",
+    .schedule = "reduce binomial's tree, vrank v = r-root (mod p): at "
+                "distance m = 1, 2, 4, .. each vrank v that is an odd "
+                "multiple of m sends vrank v-m the blocks of vranks v .., "
+                "v+m-1 (those < p) in one message; inner ranks collect them "
+                "in tmp, the root in its output",
     .formula = "ceil(log2 p)a + (p-1)/p nb (n = p blocks)",
     .constraints = "any p, any count, any root",
     .shape = SHAPE_TREE,
@@ -616,6 +639,13 @@ static const AlgoInfo allreduce_tree = {
     .name = "tree",
     .aliases = "binomial reduce-bcast",
     .summary = "binomial reduce to rank 0, then binomial broadcast from it",
+    .schedule = "a local step copies each input to its output (out of "
+                "place); binomial reduce to rank 0: at distance m = 1, 2, 4, "
+                ".. each rank v that is an odd multiple of m sends its whole "
+                "partial result to rank v-m, which adds it; then binomial "
+                "broadcast from rank 0: at distance m = 2^(ceil(log2 p)-1), "
+                ".., 2, 1 each rank v that is a multiple of 2m sends the sum "
+                "to rank v+m (if < p)",
     .formula = "2ceil(log2 p)(a + nb) + ceil(log2 p)ng",
     .constraints = "any p, any count; commutative op",
     .shape = SHAPE_TREE,
@@ -630,6 +660,20 @@ static const AlgoInfo allreduce_dbt = {
     .summary = "NCCL's double binary tree: two binary trees (the second "
                "mirrored, or shifted for odd p), each rank a leaf in one; "
                "each tree reduces then broadcasts half of the vector",
+    .schedule = "tree 0 (NCCL's ncclGetBtree): rank 0 is the root, its one "
+                "child 2^(ceil(log2 p)-1); rank r > 0 whose lowest set bit "
+                "is b hangs below (r xor b) | 2b, or below r xor b where "
+                "that is >= p; odd ranks are leaves. Tree 1 is tree 0 "
+                "mirrored (rank r in the place of p-1-r) for even p, shifted "
+                "by one (rank r in the place of r-1, mod p) for odd p. Tree "
+                "0 carries the first ceil(count/2) elements, tree 1 the "
+                "rest. Reduce: in level h = 0, 1, .. the ranks of height h "
+                "in either tree send their half's partial result to their "
+                "parent, which adds it (a parent with two children in one "
+                "level takes the lower rank's straight in, the other's into "
+                "tmp, added in a local step after). Broadcast: in level d = "
+                "1, 2, .. the ranks at depth d take their half from their "
+                "parent",
     .formula = "(2L+u+d)(a + n/2 b) + (L+u)n/2 g, L = ceil(log2 p), u and "
                "d levels up and down where a rank takes two children (both "
                "L-1 for p = 2^L: (4L-2)a + (2L-1)nb + (2L-1)/2 ng)",

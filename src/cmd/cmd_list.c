@@ -11,7 +11,7 @@
 enum { LIST_VERBOSE, LIST_HELP, LIST_NOPTS };
 
 static const CliOpt list_opts[LIST_NOPTS] = {
-    [LIST_VERBOSE] = {'v', "verbose", NULL, "also print what each algorithm does and how it is drawn"},
+    [LIST_VERBOSE] = {'v', "verbose", NULL, "also print what each algorithm does, how it is drawn and its exact schedule"},
     [LIST_HELP] = CLI_OPT_HELP,
 };
 
@@ -26,7 +26,10 @@ static const CliCmd list_cmd = {
              "what the algorithm needs; the cost when p is not a power of two,\n"
              "where it differs (the row's is then the power-of-two one); with\n"
              "-v, what it does (for those made for a machine, the paper or\n"
-             "library it comes from). Lines starting with '#' are headers.",
+             "library it comes from) and its exact schedule: who sends what\n"
+             "to whom in each step, in which order of partners, and how\n"
+             "ranks beyond a power of two fold in (the same words as the man\n"
+             "page's Schedules). Lines starting with '#' are headers.",
     .opts = list_opts,
     .nopts = LIST_NOPTS,
     .max_pos = 1,
@@ -88,6 +91,37 @@ static void print_header(int only)
            "that differs\n");
 }
 
+/* The width `list -v` wraps a schedule to, and the indent of the lines
+ * after its first: still lines that continue the row above. */
+enum { WRAP_WIDTH = 79, WRAP_INDENT = 6 };
+
+/* The length of the word at p, an equation "x = y" counting as one. */
+static int word_len(const char *p)
+{
+    size_t len = strcspn(p, " ");
+    while (!strncmp(p + len, " = ", 3))
+        len += 3 + strcspn(p + len + 3, " ");
+    return (int)len;
+}
+
+/* "    schedule: " and a's schedule, wrapped at spaces to WRAP_WIDTH (not
+ * inside "k = 0"). */
+static void print_schedule(const AlgoInfo *a)
+{
+    int col = printf("    schedule:");
+    for (const char *p = a->schedule; p && *p;) {
+        int len = word_len(p);
+        if (col > WRAP_INDENT && col + 1 + len > WRAP_WIDTH)
+            col = printf("\n%*s", WRAP_INDENT, "") - 1;
+        else
+            col += printf(" ");
+        col += printf("%.*s", len, p);
+        p += len;
+        p += strspn(p, " ");
+    }
+    printf("\n");
+}
+
 static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
 {
     bool dflt = algo_default(a->coll) == a;
@@ -97,9 +131,11 @@ static void print_algo(const AlgoInfo *a, const Widths *w, bool verbose)
     printf("    needs: %s\n", a->constraints);
     if (a->formula_other)
         printf("    %s\n", a->formula_other);
-    if (verbose)
+    if (verbose) {
         printf("    about: %s; drawn as %s\n", a->summary,
                a->shape < SHAPE_COUNT ? shape_names[a->shape] : "?");
+        print_schedule(a);
+    }
 }
 
 int cmd_list(int argc, char **argv)
