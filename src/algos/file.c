@@ -83,6 +83,8 @@ CvError algo_file_new(const char *path, const char *text, size_t len,
         .aliases = "",
         .summary = f->summary,
         .formula = "none (a schedule from a file)",
+        .schedule = "the file's own steps ('collviz trace -a FILE' lists "
+                    "them)",
         .constraints = f->needs,
         .shape = SHAPE_FULL,
         .generate = file_generate,
