@@ -1288,6 +1288,102 @@ static void test_goals_sandbox(void **state)
     stop(l);
 }
 
+/* Write it yourself (@start): the box holds the learner's copy of the
+ * lesson's file, made in the state folder and never written over; a
+ * built-in algorithm is not the answer; Ctrl-E runs $VISUAL on the copy
+ * (here a script that writes recursive doubling into it), after which
+ * Enter checks the file and reaches the goal. */
+static void test_write_it_yourself(void **state)
+{
+    const char *dir = one_lesson("allgather -a ring -p 4 -s 64",
+        "Intro.\n\n@scene allgather -a ring -p 4 -s 64\n\n@check Write it "
+        "in 2 steps with messages.\n@start ag.cvs\n@goal msgsteps <= 2\n"
+        "@answer -a files/rd.cvs -s 64");
+    char path[512], state_dir[300], copy[600];
+    snprintf(path, sizeof path, "%s/files", dir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/files/ag.cvs", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("collective allgather\nranks 4\nparts 1\nstep\n"
+          "r0.send[0] -> r0.recv[0]\nr1.send[0] -> r1.recv[1]\n"
+          "r2.send[0] -> r2.recv[2]\nr3.send[0] -> r3.recv[3]\n"
+          "step\nr0.recv[0] -> r1.recv[0]\nr1.recv[1] -> r2.recv[1]\n"
+          "r2.recv[2] -> r3.recv[2]\nr3.recv[3] -> r0.recv[3]\n"
+          "step\nr0.recv[3] -> r1.recv[3]\nr1.recv[0] -> r2.recv[0]\n"
+          "r2.recv[1] -> r3.recv[1]\nr3.recv[2] -> r0.recv[2]\n"
+          "step\nr0.recv[2] -> r1.recv[2]\nr1.recv[3] -> r2.recv[3]\n"
+          "r2.recv[0] -> r3.recv[0]\nr3.recv[1] -> r0.recv[1]\n", f);
+    fclose(f);
+    snprintf(state_dir, sizeof state_dir, "%s/state", root);
+    setenv("XDG_STATE_HOME", state_dir, 1);
+    snprintf(copy, sizeof copy, "%s/collviz/exercise-ag.cvs", state_dir);
+    remove(prog);
+    Learn *l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 6 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    assert_true(l->ask.open && l->ask.scene_box);
+    assert_string_equal(l->ask.file, copy);
+    char want[700];
+    snprintf(want, sizeof want, "-a %s -s 64", copy);
+    assert_string_equal(l->ask.text, want);
+    assert_non_null(strstr(l->msg, "a copy of the lesson's, made now"));
+    /* the ring as given: 3 steps with messages, not yet */
+    learn_key(l, '\n');
+    if (!strstr(l->msg, "Not yet: the steps that move messages is 3 there"))
+        fail_msg("%s", l->msg);
+    /* a built-in is not the learner's schedule */
+    while (l->ask.len)
+        learn_key(l, TERM_KEY_BACKSPACE);
+    type(l, "allgather -a recursive-doubling -p 4 -s 64\n");
+    assert_non_null(strstr(l->msg, "This checkpoint checks a schedule you "
+                           "write"));
+    /* the editor: a script in place of vi writes recursive doubling */
+    char script[600];
+    snprintf(script, sizeof script, "%s/ed.sh", root);
+    f = fopen(script, "w");
+    assert_non_null(f);
+    fputs("#!/bin/sh\ncat > \"$1\" <<'E'\ncollective allgather\nranks 4\n"
+          "parts 1\nstep\nr0.send[0] -> r0.recv[0]\nr1.send[0] -> r1.recv[1]\n"
+          "r2.send[0] -> r2.recv[2]\nr3.send[0] -> r3.recv[3]\nstep\n"
+          "r0.recv[0] -> r1.recv[0]\nr1.recv[1] -> r0.recv[1]\n"
+          "r2.recv[2] -> r3.recv[2]\nr3.recv[3] -> r2.recv[3]\nstep\n"
+          "r0.recv[0:2] -> r2.recv[0:2]\nr1.recv[0:2] -> r3.recv[0:2]\n"
+          "r2.recv[2:4] -> r0.recv[2:4]\nr3.recv[2:4] -> r1.recv[2:4]\nE\n",
+          f);
+    fclose(f);
+    chmod(script, 0700);
+    setenv("VISUAL", script, 1);
+    learn_key(l, 5); /* Ctrl-E */
+    unsetenv("VISUAL");
+    assert_non_null(strstr(l->msg, "Press Enter to check your file."));
+    while (l->ask.len)
+        learn_key(l, TERM_KEY_BACKSPACE);
+    type(l, want);
+    learn_key(l, '\n');
+    if (!strstr(l->msg, "Goal reached: the steps that move messages = 2."))
+        fail_msg("%s", l->msg);
+    stop(l);
+    /* again, from the start: the learner's file stays as they left it */
+    remove(prog);
+    l = start_in(dir, 100, 30);
+    open_lesson(l, 0);
+    for (int i = 0; i < 6 && !l->ask.open; i++)
+        learn_key(l, ' ');
+    assert_non_null(strstr(l->msg, "yours, as you left it"));
+    size_t n;
+    f = fopen(copy, "r");
+    assert_non_null(f);
+    char body[2048];
+    n = fread(body, 1, sizeof body - 1, f);
+    body[n] = 0;
+    fclose(f);
+    assert_non_null(strstr(body, "r0.recv[0:2] -> r2.recv[0:2]"));
+    stop(l);
+    unsetenv("XDG_STATE_HOME");
+}
+
 /* X6: a lesson whose title is refused (a bidirectional control) is listed
  * by its file name, and a control in that name is drawn as an escape,
  * never as itself. */
@@ -1424,6 +1520,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_large_scenes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_wide_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_goals_sandbox, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_write_it_yourself, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_steps_hidden, setup, teardown),
         cmocka_unit_test_setup_teardown(test_list_name_controls, setup,
                                         teardown),

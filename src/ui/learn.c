@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "core/sanitize.h"
+#include "lesson/exercise.h"
 #include "lesson/lint.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
@@ -271,6 +272,37 @@ static void set_result(Learn *l, int i, CheckResult r)
         e->results[k] = (char)r;
 }
 
+
+/* A @start checkpoint's box: the learner's copy of the lesson's file
+ * (made the first time, never written over) in a scene of the lesson's
+ * size, and how to edit it. */
+static void start_exercise(Learn *l, const LessonItem *it)
+{
+    LearnAsk *a = &l->ask;
+    char why[CV_WHY_LEN];
+    bool made;
+    a->open = a->scene_box = a->valued = true;
+    if (lesson_exercise(l->dir, it->start, a->file, sizeof a->file, &made,
+                        why, sizeof why)) {
+        a->file[0] = '\0';
+        learn_say(l, ROLE_WARN, _("Your copy of %s cannot be made: %s."),
+                  it->start, why);
+        return;
+    }
+    unsigned long long bytes = l->cur.scene >= 0 ? l->cur.spec.bytes : 0;
+    int room = (int)sizeof a->text - 32; /* "-a ", " -s " and a size */
+    if ((int)strlen(a->file) > room)
+        learn_say(l, ROLE_WARN, _("The path of your copy, %s, is longer than "
+                  "the box holds: give the scene with a shorter path to the "
+                  "file (a copy of it)."), a->file);
+    snprintf(a->text, sizeof a->text, "-a %.*s -s %llu", room, a->file,
+             bytes ? bytes : 1024ull);
+    a->len = strlen(a->text);
+    learn_say(l, ROLE_STATUS, _("Write your schedule in %s (%s; Ctrl-E opens "
+              "your editor), then press Enter: collviz checks it and the "
+              "goal."), a->file, made ? _("a copy of the lesson's, made now")
+                                      : _("yours, as you left it"));
+}
 /* ---------------------------------------------------------- checkpoints */
 
 static void ask_open(Learn *l, int item)
@@ -285,6 +317,10 @@ static void ask_open(Learn *l, int item)
         a->item = item;
     }
     a->open = true;
+    if (it->start && !a->len) { /* write it yourself: the learner's copy */
+        start_exercise(l, it);
+        return;
+    }
     if (it->ngoals) { /* a goal: the box holds the scene to change */
         a->scene_box = a->valued = true;
         if (!a->len) {
@@ -457,6 +493,12 @@ static void submit_scene(Learn *l)
     }
     const LessonItem *it = &c->les.items[a->item];
     QueryGoal g;
+    if (it->start && !algo_file_text(spec.algo)) {
+        learn_say(l, ROLE_WARN, _("This checkpoint checks a schedule you "
+                  "write: give your file with -a, as in -a %s."),
+                  a->file[0] ? a->file : it->start);
+        return;
+    }
     for (size_t k = 0; k < it->ngoals; k++) {
         if (query_goal(it->goals[k], &spec, a->text, &g, why, sizeof why)) {
             learn_say(l, ROLE_WARN, _("The goal cannot be checked on that "

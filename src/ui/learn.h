@@ -48,7 +48,7 @@ typedef struct {
     long step;          /* the step the text asked for */
     bool sandbox;       /* the picture shows the learner's scene
                            (sandbox_line), not the lesson's */
-    char sandbox_line[128]; /* that scene, as typed */
+    char sandbox_line[512]; /* that scene, as typed */
     bool review;        /* a done lesson read again from its start: its
                            record and position stay as they are */
     bool end_said;      /* the end was said: Space opens the next lesson */
@@ -58,7 +58,8 @@ typedef struct {
 typedef struct {
     bool open;          /* the prompt takes keys */
     int item;           /* the LI_CHECK item, or -1 */
-    char text[128];     /* what was typed (UTF-8) */
+    char text[512];     /* what was typed (UTF-8): a scene may name a
+                           schedule file by its path */
     size_t len;         /* its bytes */
     int tries;          /* wrong answers so far */
     QueryValue value;   /* the computed answer */
@@ -67,6 +68,7 @@ typedef struct {
     bool scene_box;     /* the prompt takes a scene: a goal checkpoint's,
                            or the sandbox's (item -1) */
     char why[512];      /* why it could not be, or "" */
+    char file[4096];    /* a @start checkpoint: the learner's copy, or "" */
 } LearnAsk;
 
 /* A lesson's command's limits: the player stops it past these. */

@@ -418,7 +418,7 @@ static bool steps_asked(const Learn *l)
 static void draw_picture(const Learn *l, Grid *g, Rect r)
 {
     const LearnLesson *c = &l->cur;
-    char title[300], total[24] = "?";
+    char title[700], total[24] = "?";
     if (c->picture) {
         /* the scene shown: the learner's in the sandbox (X11) */
         const char *shown = c->sandbox ? c->sandbox_line
@@ -585,7 +585,7 @@ static void draw_lesson(const Learn *l, Grid *g)
     char keys[512];
     if (l->ask.open) {
         Rect r = grid_rect(g);
-        char p[300];
+        char p[700];
         snprintf(p, sizeof p, "%s %s", l->ask.scene_box ? _("Your scene:")
                                                       : _("Your answer:"),
                  l->ask.text);

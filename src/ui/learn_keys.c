@@ -16,6 +16,7 @@
 
 #define ESC_KEY 27
 #define CTRL_U 21 /* clears the box, as a shell's line */
+#define CTRL_E 5  /* edits a @start checkpoint's file */
 
 static void dispatch(Learn *l, LearnMode m, int key);
 
@@ -245,6 +246,21 @@ static void prompt_clear(Learn *l, int key)
     l->ask.text[0] = '\0';
 }
 
+/* Ctrl-E: the learner's editor on their copy of a @start file. */
+static void prompt_edit(Learn *l, int key)
+{
+    char why[200];
+    if (!l->ask.file[0]) {
+        learn_say(l, ROLE_STATUS, "%s", _("Ctrl-E edits the schedule file of "
+                  "a checkpoint that asks you to write one."));
+        return;
+    }
+    if (term_edit(l->ask.file, why, sizeof why))
+        learn_say(l, ROLE_WARN, _("Your file was not edited: %s."), why);
+    else
+        learn_say(l, ROLE_STATUS, "%s", _("Press Enter to check your file."));
+}
+
 /* A key typed into the box: erase the character before the cursor (a
  * UTF-8 sequence whole), or add the byte. */
 static void prompt_type(Learn *l, int key)
@@ -430,6 +446,7 @@ static void find_type(Learn *l, int key)
       prompt_type)                                                            \
     X(KEYS(ESC_KEY), IN(PROMPT), 0, N_("Esc leave"), prompt_leave)            \
     X(KEYS(CTRL_U), IN(PROMPT), 0, NULL, prompt_clear)                        \
+    X(KEYS(CTRL_E), IN(PROMPT), 0, NULL, prompt_edit)                         \
     X(KEYS(PAGER_UPDOWN), IN(PAGER_RUN), 0,                                   \
       N_("Up/Down PgUp/PgDn Home/End scroll"), pager_scroll)                  \
     X(KEYS(PAGER_UPDOWN, PAGER_SIDEWAYS), IN(PAGER), 0,                       \

@@ -16,6 +16,8 @@
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
+#include <stdio.h>
+#include <sys/wait.h>
 #include <stdlib.h>
 #include <string.h>
 #include <termios.h>
@@ -339,4 +341,45 @@ TermEvent term_read(int timeout_ms)
         return ev;
     }
     return (TermEvent){.kind = TERM_KEY, .key = key_of(k)};
+}
+
+int term_edit(const char *path, char *why, size_t whylen)
+{
+    struct sigaction ign = {.sa_handler = SIG_IGN}, old_int, old_quit;
+    bool was = active;
+    if (was) { /* the editor gets the terminal as it was before us */
+        def_prog_mode();
+        endwin();
+    }
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGINT, &ign, &old_int); /* the editor's ^C is its own */
+    sigaction(SIGQUIT, &ign, &old_quit);
+    pid_t pid = fork();
+    if (pid == 0) {
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
+        /* as git runs an editor: $VISUAL, $EDITOR or vi, words split */
+        execl("/bin/sh", "sh", "-c", "exec ${VISUAL:-${EDITOR:-vi}} \"$1\"",
+              "sh", path, (char *)NULL);
+        _exit(127);
+    }
+    int st = 0;
+    while (pid > 0 && waitpid(pid, &st, 0) < 0)
+        ;
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGQUIT, &old_quit, NULL);
+    if (was) {
+        reset_prog_mode();
+        clearok(curscr, TRUE);
+        refresh();
+    }
+    if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
+        snprintf(why, whylen, pid < 0 ? "the editor could not be started"
+                 : WIFEXITED(st) && WEXITSTATUS(st) == 127
+                 ? "no editor was found: set VISUAL or EDITOR"
+                 : "the editor ended with status %d", WIFEXITED(st)
+                 ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+        return -1;
+    }
+    return 0;
 }

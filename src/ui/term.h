@@ -70,6 +70,10 @@ int term_stop_signal(void);
  * user's behalf in a group of its own: a fatal signal that ends the
  * program (QUIT, ABRT, SEGV, ...) ends it too (SIGKILL). */
 void term_child_group(int pgid);
+/* Run the user's editor ($VISUAL, $EDITOR, else vi; through sh, as git
+ * does) on path with the terminal given back to it meanwhile; 0 when it
+ * ends well, else -1 and one sentence. */
+int term_edit(const char *path, char *why, size_t whylen);
 
 /* Themes: "colour" (8 colours), "deep" (256 colours), "mono"; a terminal
  * without colours or NO_COLOR set only gets "mono". */
