@@ -105,6 +105,44 @@ static void test_priced_by_hand(void **state)
     }
 }
 
+/* Every example priced on full and on a torus of its ranks (2x2, 2x4):
+ * a time on each, at least its steps with messages times alpha. */
+static void test_examples_priced(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof examples / sizeof examples[0]; i++) {
+        SchedText t;
+        read_example(examples[i], &t);
+        CollCall c = t.unit.call;
+        c.count = t.parts * 1024;
+        Schedule s;
+        assert_int_equal(sched_text_build(&t, &c, false, &s), CV_OK);
+        int dims[2] = {2, c.nranks / 2};
+        Machine full, torus;
+        assert_int_equal(machine_full(&full, c.nranks, 1e-6, 1e-10, 1e-10),
+                         CV_OK);
+        assert_int_equal(machine_grid(&torus, MACHINE_TORUS, 2, dims, false,
+                                      1e-6, 1e-10, 1e-10), CV_OK);
+        double f = 0, tt = 0;
+        CostTerms ct;
+        assert_int_equal(model_machine_cost(&s, &full, false, &ct, &f), CV_OK);
+        assert_int_equal(model_machine_cost(&s, &torus, false, &ct, &tt),
+                         CV_OK);
+        size_t msg = 0;
+        for (size_t k = 0; k < s.nsteps; k++)
+            for (size_t x = 0; x < s.steps[k].n; x++)
+                if (s.xfers[s.steps[k].first + x].src !=
+                    s.xfers[s.steps[k].first + x].dst) {
+                    msg++;
+                    break;
+                }
+        assert_true(isfinite(f) && isfinite(tt));
+        assert_true(f >= msg * 1e-6 && tt >= msg * 1e-6 && msg > 0);
+        sched_fini(&s);
+        sched_text_fini(&t);
+    }
+}
+
 /* Run on threads (perf, the real backend): nothing wrong; drawn as an
  * SVG. */
 static void test_examples_run_and_drawn(void **state)
@@ -260,6 +298,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_examples_accepted),
         cmocka_unit_test(test_priced_by_hand),
+        cmocka_unit_test(test_examples_priced),
         cmocka_unit_test(test_examples_run_and_drawn),
         cmocka_unit_test(test_copy_for_reduce_refused),
         cmocka_unit_test(test_bad_files),

@@ -111,6 +111,73 @@ static void test_refused(void **state)
     }
 }
 
+/* The example of docs/schedule-format.md, as a reader copies it: trace
+ * checks it, model prices it, perf runs it with nothing wrong and the TUI
+ * draws it. */
+static void test_docs_example(void **state)
+{
+    (void)state;
+    FILE *f = fopen("docs/schedule-format.md", "r");
+    assert_non_null(f);
+    char doc[16384], path[256];
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = 0;
+    char *a = strstr(doc, "```\n"), *b = a ? strstr(a + 4, "```\n") : NULL;
+    assert_non_null(b);
+    *b = 0;
+    write_file(path, sizeof path, "ring.cvs", a + 4);
+    const char *trace[] = {"trace", "-a", path, NULL};
+    Ran r = run_args(trace);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# check: every rank's output matches "
+                           "the definition of allgather"));
+    ran_free(&r);
+    const char *model[] = {"model", "-a", path, "-b", "16", "-e", "1K", NULL};
+    r = run_args(model);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "ring.cvs"));
+    ran_free(&r);
+    const char *perf[] = {"perf", "-a", path, "-b", "64", "-e", "256", "-n",
+                          "1", "-w", "0", NULL};
+    r = run_args(perf);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "# Out of bounds values : 0 OK"));
+    ran_free(&r);
+    char svg[300];
+    snprintf(svg, sizeof svg, "%s.svg", path);
+    const char *tui[] = {"-a", path, "--export-svg", svg, NULL};
+    r = run_args(tui);
+    assert_int_equal(r.status, 0);
+    struct stat st;
+    assert_int_equal(stat(svg, &st), 0);
+    assert_true(st.st_size > 1000);
+    ran_free(&r);
+}
+
+/* An MSCCL file that deadlocks, from the command line: one sentence with
+ * its line, exit 2. */
+static void test_msccl_refused(void **state)
+{
+    (void)state;
+    char path[256];
+    write_file(path, sizeof path, "dead.xml",
+               "<algo name=\"d\" nchunksperloop=\"2\" ngpus=\"2\" "
+               "coll=\"allreduce\" inplace=\"1\">\n<gpu id=\"0\">\n"
+               "<tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"
+               "<step s=\"0\" type=\"r\" dstbuf=\"o\" dstoff=\"0\" "
+               "cnt=\"1\"/>\n</tb>\n</gpu>\n<gpu id=\"1\">\n"
+               "<tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n"
+               "<step s=\"0\" type=\"r\" dstbuf=\"o\" dstoff=\"0\" "
+               "cnt=\"1\"/>\n</tb>\n</gpu>\n</algo>\n");
+    const char *args[] = {"trace", "-a", path, NULL};
+    Ran r = run_args(args);
+    run_expect_sentence(&r, "a deadlock", 2, "dead.xml:4: gpu 0's "
+                        "threadblock 0 never gets past this r step: its "
+                        "peer never sends to it");
+    ran_free(&r);
+}
+
 /* A lesson's scene line names built-in algorithms only: it reads no file
  * a lesson names. */
 static void test_scene_line_names_no_file(void **state)
@@ -129,6 +196,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_export_and_run),
         cmocka_unit_test(test_refused),
+        cmocka_unit_test(test_docs_example),
+        cmocka_unit_test(test_msccl_refused),
         cmocka_unit_test(test_scene_line_names_no_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -105,11 +105,17 @@ static void body(Out *o, const Schedule *s, size_t g)
     }
 }
 
-CvError sched_text_write(const Schedule *in, char **text, size_t *len)
+/* What writes a written-out schedule into o: the text or the XML. */
+typedef CvError (*WriteFn)(const Schedule *s, Out *o);
+
+/* Schedule in, written out first when compact, written by fn into *out
+ * (malloc'd, NUL-terminated, *len bytes). */
+static CvError write_with(const Schedule *in, WriteFn fn, char **out,
+                          size_t *len)
 {
     Schedule ex = {0};
     const Schedule *s = in;
-    *text = NULL;
+    *out = NULL;
     *len = 0;
     if (!sched_written_out(in)) {
         CvError e = sched_expand(in, &ex);
@@ -119,26 +125,35 @@ CvError sched_text_write(const Schedule *in, char **text, size_t *len)
         }
         s = &ex;
     }
-    CvError e = CV_OK;
-    size_t g = unit_of(s);
-    if (s->nxfers > SCHED_TEXT_MAX_XFERS || s->nsteps > SCHED_TEXT_MAX_STEPS ||
-        (s->call.count / g) > SCHED_TEXT_MAX_UNITS)
-        e = CV_ERR_LIMIT;
     Out o = {0};
-    if (!e) {
-        header(&o, s, g);
-        body(&o, s, g);
-        e = o.nomem ? CV_ERR_NOMEM : CV_OK;
-    }
+    CvError e = fn(s, &o);
+    if (!e && o.nomem)
+        e = CV_ERR_NOMEM;
     if (s == &ex)
         sched_fini(&ex);
     if (e || !o.s) {
         free(o.s);
         return e ? e : CV_ERR_NOMEM;
     }
-    *text = o.s;
+    *out = o.s;
     *len = o.n;
     return CV_OK;
+}
+
+static CvError text_build(const Schedule *s, Out *o)
+{
+    size_t g = unit_of(s);
+    if (s->nxfers > SCHED_TEXT_MAX_XFERS || s->nsteps > SCHED_TEXT_MAX_STEPS ||
+        (s->call.count / g) > SCHED_TEXT_MAX_UNITS)
+        return CV_ERR_LIMIT;
+    header(o, s, g);
+    body(o, s, g);
+    return CV_OK;
+}
+
+CvError sched_text_write(const Schedule *in, char **text, size_t *len)
+{
+    return write_with(in, text_build, text, len);
 }
 
 /* ----------------------------------------------------------- MSCCL XML */
@@ -431,29 +446,9 @@ static CvError msccl_build(const Schedule *s, Out *o)
 
 CvError msccl_write(const Schedule *in, char **xml, size_t *len)
 {
-    Schedule ex = {0};
-    const Schedule *s = in;
     *xml = NULL;
     *len = 0;
     if (in->call.nranks > COLL_MAX_RANKS)
         return CV_ERR_LIMIT;
-    if (!sched_written_out(in)) {
-        CvError e = sched_expand(in, &ex);
-        if (e) {
-            sched_fini(&ex);
-            return e;
-        }
-        s = &ex;
-    }
-    Out o = {0};
-    CvError e = msccl_build(s, &o);
-    if (s == &ex)
-        sched_fini(&ex);
-    if (e || !o.s) {
-        free(o.s);
-        return e ? e : CV_ERR_NOMEM;
-    }
-    *xml = o.s;
-    *len = o.n;
-    return CV_OK;
+    return write_with(in, msccl_build, xml, len);
 }

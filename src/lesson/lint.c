@@ -30,11 +30,13 @@ static int trace_scene(const char *line, const SceneLimits *lim,
     return 0;
 }
 
+static int lesson_trace_scene(const char *line, SceneSpec *out, char *why,
+                              size_t whylen);
+
 int lint_scene(const Lesson *l, size_t i, SceneSpec *out, char *why,
                size_t whylen)
 {
-    return trace_scene(l->items[i].text, &scene_limits_lesson, out, why,
-                       whylen);
+    return lesson_trace_scene(l->items[i].text, out, why, whylen);
 }
 
 size_t lint_picture_count(const SceneSpec *sc)
@@ -188,23 +190,30 @@ int lint_files_path(const char *name, char *out, size_t len, char *why,
     return 0;
 }
 
-int lint_lesson_line(const char *line, SceneSpec *out, char *why,
-                     size_t whylen)
+/* A lesson's scene line as trace reads it: `-a files/NAME` resolved to
+ * the lessons' files/ folder (the one file a lesson may name). */
+static int lesson_trace_scene(const char *line, SceneSpec *out, char *why,
+                              size_t whylen)
 {
-    char buf[2 * CV_WHY_LEN], path[CV_WHY_LEN];
+    char buf[2 * CV_WHY_LEN], path[CV_WHY_LEN], nm[72];
     const char *a = strstr(line, "-a files/");
     if (!a || (a > line && a[-1] != ' '))
-        return trace_scene(line, &scene_limits_lesson, out, why, whylen) ? -1
-               : lint_picture_fits(out, why, whylen);
+        return trace_scene(line, &scene_limits_lesson, out, why, whylen);
     const char *name = a + 9, *end = name + strcspn(name, " \t");
-    char nm[72];
     snprintf(nm, sizeof nm, "%.*s", (int)(end - name < 71 ? end - name : 71),
              name);
     if (lint_files_path(nm, path, sizeof path, why, whylen))
         return -1;
     snprintf(buf, sizeof buf, "%.*s-a %s%s", (int)(a - line), line, path,
              end);
-    return lint_scene_line(buf, out, why, whylen);
+    return trace_scene(buf, &scene_limits_learner, out, why, whylen);
+}
+
+int lint_lesson_line(const char *line, SceneSpec *out, char *why,
+                     size_t whylen)
+{
+    return lesson_trace_scene(line, out, why, whylen) ? -1
+           : lint_picture_fits(out, why, whylen);
 }
 
 /* A goal checkpoint's @start: the file reads and is its collective, and
