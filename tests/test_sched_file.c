@@ -178,6 +178,43 @@ static void test_msccl_refused(void **state)
     ran_free(&r);
 }
 
+/* A schedule that is not its collective: trace refuses it, the TUI opens
+ * it where it first goes wrong (the ring allreduce of tests/msccl with
+ * gpu 0's rrcs made rcs: step 5 of 8) and says why. */
+static void test_tui_opens_where_wrong(void **state)
+{
+    (void)state;
+    FILE *f = fopen("tests/msccl/allreduce_ring_1ch.xml", "r");
+    assert_non_null(f);
+    char xml[8192], path[256], svg[300];
+    size_t n = fread(xml, 1, sizeof xml - 1, f);
+    fclose(f);
+    xml[n] = 0;
+    char *r = strstr(xml, "type=\"rrcs\"");
+    assert_non_null(r);
+    memmove(r + 7, r + 8, strlen(r + 8) + 1);
+    write_file(path, sizeof path, "wrong.xml", xml);
+    const char *trace[] = {"trace", "-a", path, NULL};
+    Ran t = run_args(trace);
+    run_expect_sentence(&t, "trace of a wrong schedule", 2, "wrong.xml: not "
+                        "allreduce: after the last step r0.recv[1]");
+    ran_free(&t);
+    snprintf(svg, sizeof svg, "%s.svg", path);
+    const char *tui[] = {"-a", path, "--export-svg", svg, NULL};
+    t = run_args(tui);
+    assert_int_equal(t.status, 0);
+    ran_free(&t);
+    f = fopen(svg, "r");
+    assert_non_null(f);
+    static char pic[1 << 20];
+    n = fread(pic, 1, sizeof pic - 1, f);
+    fclose(f);
+    pic[n] = 0;
+    assert_non_null(strstr(pic, "step 5 of 8"));
+    assert_non_null(strstr(pic, "not allreduce: after the last step "
+                           "r0.recv[1]"));
+}
+
 /* A lesson's scene line names built-in algorithms only: it reads no file
  * a lesson names. */
 static void test_scene_line_names_no_file(void **state)
@@ -198,6 +235,7 @@ int main(void)
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_docs_example),
         cmocka_unit_test(test_msccl_refused),
+        cmocka_unit_test(test_tui_opens_where_wrong),
         cmocka_unit_test(test_scene_line_names_no_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

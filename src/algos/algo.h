@@ -140,11 +140,17 @@ bool algo_fits(const AlgoInfo *a, const CollCall *call, const Machine *m,
  * whose generator builds the file's schedule for a call it fits
  * (sched_text_fits); no closed form (cost NULL). */
 typedef struct AlgoFile AlgoFile;
-/* The file at path, its text (len bytes) read and checked element by
- * element: CV_OK and *out, or the error and one sentence in why starting
- * with the path ("PATH:12: ..." where a line is at fault). */
+/* The file at path, its text (len bytes, collviz's format or MSCCL's
+ * XML) read and checked element by element: CV_OK and *out, or the error
+ * and one sentence in why starting with the path ("PATH:12: ..." where a
+ * line is at fault). */
 CvError algo_file_new(const char *path, const char *text, size_t len,
-                      AlgoFile **out, char *why, size_t whylen);
+                      bool keep_wrong, AlgoFile **out, char *why,
+                      size_t whylen);
+/* With keep_wrong, a schedule that runs but is not its collective is
+ * kept (for the TUI to show where it goes wrong): true, the step after
+ * which the state is wrong and the sentence. False for any other. */
+bool algo_file_wrong(const AlgoInfo *a, size_t *step, const char **why);
 void algo_file_free(AlgoFile *f);
 const AlgoInfo *algo_file_info(const AlgoFile *f);
 /* The schedule text behind a, or NULL for a built-in algorithm. */

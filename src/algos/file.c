@@ -13,6 +13,9 @@ struct AlgoFile {
     char *path;       /* info.name: the path as given */
     char summary[96]; /* info.summary */
     char needs[128];  /* info.constraints */
+    bool wrong;       /* kept though it is not its collective */
+    size_t bad_step;  /* then: the step after which it goes wrong */
+    char bad_why[2 * CV_WHY_LEN]; /* and the sentence that says how */
 };
 
 static CvError file_generate(const AlgoArgs *args, Schedule *out)
@@ -53,7 +56,8 @@ static void describe(AlgoFile *f)
 }
 
 CvError algo_file_new(const char *path, const char *text, size_t len,
-                      AlgoFile **out, char *why, size_t whylen)
+                      bool keep_wrong, AlgoFile **out, char *why,
+                      size_t whylen)
 {
     char buf[CV_WHY_LEN];
     AlgoFile *f = calloc(1, sizeof *f);
@@ -69,7 +73,12 @@ CvError algo_file_new(const char *path, const char *text, size_t len,
         ? msccl_parse(text, len, name, &f->text, buf, sizeof buf)
         : sched_text_parse(text, len, name, &f->text, buf, sizeof buf);
     if (!e)
-        e = sched_text_check(&f->text, NULL, buf, sizeof buf);
+        e = sched_text_check(&f->text, &f->bad_step, buf, sizeof buf);
+    if (e == CV_ERR_WRONG && keep_wrong) { /* shown, with the reason */
+        f->wrong = true;
+        snprintf(f->bad_why, sizeof f->bad_why, "%s: %s", path, buf);
+        e = CV_OK;
+    }
     if (e) {
         snprintf(why, whylen, "%s:%s%s", path, buf[0] >= '0' &&
                  buf[0] <= '9' ? "" : " ", buf);
@@ -119,4 +128,14 @@ size_t algo_file_count(const AlgoInfo *a, size_t want)
     if (!t->parts)
         return t->unit.call.count;
     return want > t->parts ? want / t->parts * t->parts : t->parts;
+}
+
+bool algo_file_wrong(const AlgoInfo *a, size_t *step, const char **why)
+{
+    const AlgoFile *f = algo_file_text(a) ? (const AlgoFile *)a : NULL;
+    if (!f || !f->wrong)
+        return false;
+    *step = f->bad_step;
+    *why = f->bad_why;
+    return true;
 }

@@ -31,6 +31,7 @@ const SceneLimits scene_limits_tui = {
     .def_coll = "allreduce",
     .def_ranks = 8,
     .def_bytes = 64ull << 20,
+    .keep_wrong = true,
 };
 
 /* A schedule file's size where -s is absent: its count of elements, or
@@ -105,6 +106,7 @@ int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
         .segment = a->val[SCENE_OPT_SEGMENT],
         .def_ranks = lim->def_ranks,
         .max_ranks = lim->max_ranks,
+        .keep_wrong = lim->keep_wrong,
     };
     *out = (SceneSpec){.bytes = 0};
     if (scene_opts_resolve_call(&ca, &out->call, &out->algo, e))
@@ -244,7 +246,7 @@ static int parse_segment(const char *s, const AlgoInfo *algo, CollCall *c,
 static int file_algo(const SceneCallArgs *in, CollCall *c,
                      const AlgoInfo **algo, CliErr *e)
 {
-    if (sched_file_load(in->algo, algo, e))
+    if (sched_file_load(in->algo, in->keep_wrong, algo, e))
         return -1;
     const CollCall *u = &algo_file_text(*algo)->unit.call;
     if (in->coll && cli_parse_coll(in->coll, &c->kind, e))

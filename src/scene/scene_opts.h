@@ -58,6 +58,9 @@ typedef struct {
                                      needed */
     bool files;              /* a scene line's -a may name a schedule file
                                 (the learner's; never a lesson's own) */
+    bool keep_wrong;         /* a schedule file that is not its collective
+                                is shown where it goes wrong (the TUI),
+                                not refused */
 } SceneLimits;
 
 /* trace's limits: every value given, up to SCHED_MAX_RANKS ranks (above
@@ -120,6 +123,7 @@ typedef struct {
     bool allow_all;    /* "all" is a valid algorithm */
     int def_ranks;     /* ranks when none is given (0: required) */
     int max_ranks;     /* most ranks (0: COLL_MAX_RANKS, what runs) */
+    bool keep_wrong;   /* SceneLimits.keep_wrong */
 } SceneCallArgs;
 
 /* A sentence's printf format in the language its reader speaks (the

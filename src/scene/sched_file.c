@@ -59,7 +59,8 @@ static int read_text(const char *path, char **text, size_t *len, CliErr *e)
     return 0;
 }
 
-int sched_file_load(const char *path, const AlgoInfo **out, CliErr *e)
+int sched_file_load(const char *path, bool keep_wrong, const AlgoInfo **out,
+                    CliErr *e)
 {
     char *text;
     size_t len;
@@ -71,6 +72,10 @@ int sched_file_load(const char *path, const AlgoInfo **out, CliErr *e)
             !strcmp(algo_file_info(loaded[i].algo)->name, path)) {
             free(text);
             *out = algo_file_info(loaded[i].algo);
+            size_t k;
+            const char *why;
+            if (!keep_wrong && algo_file_wrong(*out, &k, &why))
+                return cli_fail(e, "%s", why);
             return 0;
         }
     if (nloaded == SCENE_MAX_FILES) {
@@ -79,7 +84,8 @@ int sched_file_load(const char *path, const AlgoInfo **out, CliErr *e)
                         "time; %s is one more", SCENE_MAX_FILES, path);
     }
     AlgoFile *a;
-    CvError err = algo_file_new(path, text, len, &a, e->msg, sizeof e->msg);
+    CvError err = algo_file_new(path, text, len, keep_wrong, &a, e->msg,
+                                sizeof e->msg);
     free(text);
     if (err)
         return -1;

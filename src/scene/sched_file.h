@@ -20,8 +20,11 @@ bool sched_file_named(const char *name);
 /* The algorithm of the schedule file at path: read (at most
  * SCHED_TEXT_MAX_BYTES), parsed and checked element by element. The same
  * path with the same contents gives the algorithm read before; changed
- * contents are read again. 0 and *out, or -1 and one sentence in *e. */
-int sched_file_load(const char *path, const AlgoInfo **out, CliErr *e);
+ * contents are read again. A schedule that is not its collective is
+ * refused, or with keep_wrong kept (algo_file_wrong). 0 and *out, or -1
+ * and one sentence in *e. */
+int sched_file_load(const char *path, bool keep_wrong, const AlgoInfo **out,
+                    CliErr *e);
 
 /* The algorithms read so far, oldest first, into out (at most `most`);
  * returns how many. */

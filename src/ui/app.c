@@ -85,8 +85,8 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
         return CV_ERR_UNAVAILABLE;
     }
     CliErr fe;
-    if (sched_file_named(o->algo) && sched_file_load(o->algo, &set->algo,
-                                                     &fe)) {
+    if (sched_file_named(o->algo) &&
+        sched_file_load(o->algo, true, &set->algo, &fe)) {
         snprintf(why, whylen, "%s.", fe.msg);
         return CV_ERR_ALGO;
     }

@@ -385,7 +385,15 @@ static int first_step(App *app, const TuiArgs *t)
                 t->last_step, t->step);
         return CLI_EXIT_USAGE;
     }
-    if (t->step && scene_seek(app->scene, (size_t)t->step, why, sizeof why)) {
+    size_t bad;
+    const char *wrong;
+    int step = t->step;
+    if (algo_file_wrong(app->scene->algo, &bad, &wrong)) {
+        if (!step && bad < n) /* where it first goes wrong */
+            step = (int)bad + 1;
+        app_message(app, true, "%s", wrong);
+    }
+    if (step && scene_seek(app->scene, (size_t)step, why, sizeof why)) {
         say(why);
         return CLI_EXIT_FAIL;
     }
