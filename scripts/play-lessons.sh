@@ -67,7 +67,7 @@ play() { # NAME LANG
             ans=$(sed -n "${asked}p" "$work/answers")
             [ -n "$ans" ] || { status="a checkpoint the file does not have"; break; }
             tm send-keys -t play C-u # a goal's box holds the scene
-            tm send-keys -t play -l "$ans"
+            tm send-keys -t play -l -- "$ans"
             tm send-keys -t play Enter
             n=0
             until grep -q "Right: \|正确：\|Goal reached\|达到目标" "$work/screen"; do

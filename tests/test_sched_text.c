@@ -316,6 +316,11 @@ static void test_bad_files(void **state)
         {"collective allgather\nranks 4\n", "the header needs 'collective', "
          "'ranks' and 'parts' (or 'count')"},
         {"collective allgahter\n", "1: 'allgahter' is not a collective"},
+        /* one rank: no rank 1 (a bound of 0 once let any digit through) */
+        {"collective reduce\nranks 1\nroot 1\n",
+         "3: root '1' is not a rank from 0 to 0"},
+        {"collective reduce\nranks 1\ntmp r1 1\n",
+         "3: 'r1' is not a rank r0 to r0"},
         {"ranks 0\n", "1: ranks '0' is not a whole number from 1 to 1024"},
         {"ranks 99999999999999999999\n", "1: ranks '99999999999999999999' "
          "is not a whole number from 1 to 1024"},

@@ -171,7 +171,7 @@ static void test_resume(void **state)
     assert_int_equal(l->cur.les.items[pos - 1].kind, LI_PARA);
     char line[200];
     progress_line("02-broadcast", line, sizeof line);
-    assert_string_equal(line + strcspn(line, "+."), "+....."); /* of 6 */
+    assert_string_equal(line + strcspn(line, "+."), "+......"); /* of 7 */
     learn_key(l, 'q');
     assert_true(l->quit);
     stop(l);

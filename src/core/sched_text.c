@@ -69,9 +69,10 @@ static bool read_num(const char **s, size_t most, size_t *out)
     if (*c < '0' || *c > '9')
         return false;
     for (; *c >= '0' && *c <= '9'; c++) {
-        if (v > (most - (size_t)(*c - '0')) / 10)
+        size_t d = (size_t)(*c - '0');
+        if (d > most || v > (most - d) / 10)
             return false;
-        v = v * 10 + (size_t)(*c - '0');
+        v = v * 10 + d;
     }
     *s = c;
     *out = v;

@@ -171,23 +171,29 @@ int lint_scene_line(const char *line, SceneSpec *out, char *why,
            : lint_picture_fits(out, why, whylen);
 }
 
-int lint_files_path(const char *name, char *out, size_t len, char *why,
-                    size_t whylen)
+int lint_resolve_files(const char *dir, const char *line, char *out,
+                       size_t n, char *why, size_t whylen)
 {
-    char dir[CV_WHY_LEN];
-    if (!lesson_file_name_ok(name, strlen(name))) {
+    const char *a = strstr(line, "-a files/");
+    if (!a || (a > line && a[-1] != ' ')) {
+        snprintf(out, n, "%s", line);
+        return 0;
+    }
+    const char *name = a + 9, *end = name + strcspn(name, " \t");
+    char nm[72];
+    snprintf(nm, sizeof nm, "%.*s", (int)(end - name < 71 ? end - name : 71),
+             name);
+    if (!lesson_file_name_ok(nm, strlen(nm))) {
         snprintf(why, whylen, "'%s' is no file of the lessons' files/ "
-                 "folder: letters, digits, '-', '_' and '.' (not first)",
-                 name);
+                 "folder: letters, digits, '-', '_' and '.' (not first)", nm);
         return -1;
     }
-    if (library_dir(dir, sizeof dir, why, whylen))
-        return -1;
-    if ((size_t)snprintf(out, len, "%s/files/%s", dir, name) >= len) {
+    if ((size_t)snprintf(out, n, "%.*s-a %s/files/%s%s", (int)(a - line),
+                         line, dir, nm, end) >= n) {
         snprintf(why, whylen, "the lessons' folder's path is too long");
         return -1;
     }
-    return 0;
+    return 1;
 }
 
 /* A lesson's scene line as trace reads it: `-a files/NAME` resolved to
@@ -195,18 +201,15 @@ int lint_files_path(const char *name, char *out, size_t len, char *why,
 static int lesson_trace_scene(const char *line, SceneSpec *out, char *why,
                               size_t whylen)
 {
-    char buf[2 * CV_WHY_LEN], path[CV_WHY_LEN], nm[72];
-    const char *a = strstr(line, "-a files/");
-    if (!a || (a > line && a[-1] != ' '))
+    char buf[2 * CV_WHY_LEN], dir[CV_WHY_LEN];
+    if (!strstr(line, "-a files/"))
         return trace_scene(line, &scene_limits_lesson, out, why, whylen);
-    const char *name = a + 9, *end = name + strcspn(name, " \t");
-    snprintf(nm, sizeof nm, "%.*s", (int)(end - name < 71 ? end - name : 71),
-             name);
-    if (lint_files_path(nm, path, sizeof path, why, whylen))
+    if (library_dir(dir, sizeof dir, why, whylen))
         return -1;
-    snprintf(buf, sizeof buf, "%.*s-a %s%s", (int)(a - line), line, path,
-             end);
-    return trace_scene(buf, &scene_limits_learner, out, why, whylen);
+    int r = lint_resolve_files(dir, line, buf, sizeof buf, why, whylen);
+    return r < 0 ? -1
+           : trace_scene(buf, r ? &scene_limits_learner : &scene_limits_lesson,
+                         out, why, whylen);
 }
 
 int lint_lesson_line(const char *line, SceneSpec *out, char *why,

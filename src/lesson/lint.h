@@ -30,11 +30,11 @@ size_t lint_picture_count(const SceneSpec *sc);
 /* A scene line as a learner types it (a goal's answer): trace's options
  * that trace accepts and the player can draw, -a naming a schedule file
  * or a built-in algorithm; 0 and *out, or -1 and the sentence. */
-/* The path of NAME in the lessons' files/ folder (lint_scene_line's
- * schedule files that a lesson names): 0, or -1 and a sentence when NAME
- * is no such name or the folder is not found. */
-int lint_files_path(const char *name, char *out, size_t len, char *why,
-                    size_t whylen);
+/* line with its `-a files/NAME` (if any) as `-a DIR/files/NAME` into
+ * out: 1 when it had one, 0 when not (out: line), -1 and a sentence when
+ * NAME is no plain name or the path does not fit. */
+int lint_resolve_files(const char *dir, const char *line, char *out,
+                       size_t n, char *why, size_t whylen);
 /* A scene line a lesson gives (a goal's @answer): as lint_scene_line,
  * but the one schedule file it may name is `-a files/NAME`, in the
  * lessons' files/ folder. */

@@ -470,9 +470,12 @@ static void submit_scene(Learn *l)
 {
     LearnAsk *a = &l->ask;
     LearnLesson *c = &l->cur;
-    char why[512];
+    char why[512], line[2 * CV_WHY_LEN];
     SceneSpec spec;
-    if (lint_scene_line(a->text, &spec, why, sizeof why)) {
+    /* -a files/NAME: the lesson's own file (its answer, shown by r) */
+    if (lint_resolve_files(l->dir, a->text, line, sizeof line, why,
+                           sizeof why) < 0 ||
+        lint_scene_line(line, &spec, why, sizeof why)) {
         char said[sizeof why];
         words_reason(why, said, sizeof said);
         learn_say(l, ROLE_WARN, _("That scene cannot be shown: %s"), said);
@@ -500,7 +503,7 @@ static void submit_scene(Learn *l)
         return;
     }
     for (size_t k = 0; k < it->ngoals; k++) {
-        if (query_goal(it->goals[k], &spec, a->text, &g, why, sizeof why)) {
+        if (query_goal(it->goals[k], &spec, line, &g, why, sizeof why)) {
             learn_say(l, ROLE_WARN, _("The goal cannot be checked on that "
                       "scene: %s"), why);
             return;
