@@ -374,7 +374,8 @@ static char *as_text(const Algo *a, const Run *mv, size_t *len)
 static CvError into_text(Algo *a, Run *mv, const char *name,
                          SchedText *out)
 {
-    qsort(mv->m, mv->n, sizeof *mv->m, by_round);
+    if (mv->n) /* none: an algorithm of no steps */
+        qsort(mv->m, mv->n, sizeof *mv->m, by_round);
     size_t len;
     char *text = as_text(a, mv, &len), why[CV_WHY_LEN];
     if (!text)
