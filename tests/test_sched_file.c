@@ -23,6 +23,16 @@ static void write_file(char *path, size_t len, const char *name,
     assert_int_equal(fclose(f), 0);
 }
 
+/* Run collviz with args: exit status 0 and `says` in what it prints. */
+static void expect_run(const char *const *args, const char *says)
+{
+    Ran r = run_args(args);
+    if (r.status || !strstr(r.out, says))
+        fail_msg("collviz %s %s: status %d, want '%s' in\n%s%s", args[0],
+                 args[1], r.status, says, r.out, r.err);
+    ran_free(&r);
+}
+
 /* The ring allreduce exported, read back: the same trace at another
  * size, and model and perf take it. */
 static void test_export_and_run(void **state)
@@ -52,16 +62,10 @@ static void test_export_and_run(void **state)
     assert_non_null(strstr(a.out, "# check: every rank's output matches"));
     ran_free(&a), ran_free(&b);
     const char *model[] = {"model", "-a", path, "-b", "64", "-e", "1K", NULL};
-    r = run_args(model);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "none (a schedule from a file)"));
-    ran_free(&r);
+    expect_run(model, "none (a schedule from a file)");
     const char *perf[] = {"perf", "-a", path, "-b", "64", "-e", "256", "-n",
                           "1", "-w", "0", NULL};
-    r = run_args(perf);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "# Out of bounds values : 0 OK"));
-    ran_free(&r);
+    expect_run(perf, "# Out of bounds values : 0 OK");
 }
 
 /* Every way a file is refused on the command line: one sentence, 2. */
@@ -128,26 +132,17 @@ static void test_docs_example(void **state)
     *b = 0;
     write_file(path, sizeof path, "ring.cvs", a + 4);
     const char *trace[] = {"trace", "-a", path, NULL};
-    Ran r = run_args(trace);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "# check: every rank's output matches "
-                           "the definition of allgather"));
-    ran_free(&r);
+    expect_run(trace, "# check: every rank's output matches the definition "
+               "of allgather");
     const char *model[] = {"model", "-a", path, "-b", "16", "-e", "1K", NULL};
-    r = run_args(model);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "ring.cvs"));
-    ran_free(&r);
+    expect_run(model, "ring.cvs");
     const char *perf[] = {"perf", "-a", path, "-b", "64", "-e", "256", "-n",
                           "1", "-w", "0", NULL};
-    r = run_args(perf);
-    assert_int_equal(r.status, 0);
-    assert_non_null(strstr(r.out, "# Out of bounds values : 0 OK"));
-    ran_free(&r);
+    expect_run(perf, "# Out of bounds values : 0 OK");
     char svg[300];
     snprintf(svg, sizeof svg, "%s.svg", path);
     const char *tui[] = {"-a", path, "--export-svg", svg, NULL};
-    r = run_args(tui);
+    Ran r = run_args(tui);
     assert_int_equal(r.status, 0);
     struct stat st;
     assert_int_equal(stat(svg, &st), 0);

@@ -407,6 +407,31 @@ static const char *algo_label(const Model *m, int i)
     return i >= 0 ? m->algos[i]->name : "n/a";
 }
 
+
+/* The header's line of algorithm i at count n: its steps, its closed
+ * form's time and the form (a schedule file: none), and a segmented
+ * algorithm's choice. */
+static void closed_line(Model *m, size_t i, size_t n)
+{
+    const AlgoInfo *a = m->algos[i];
+    CostTerms closed;
+    CollCall big = m->call;
+    big.count = n;
+    if (!a->cost) { /* a schedule file */
+        printf("#   %-20s %6zu %14s  %s\n", a->name, m->steps[i], "-",
+               algo_formula(a, big.nranks));
+        return;
+    }
+    a->cost(&big, &closed);
+    if (m->t[i] < 0)
+        return;
+    ModelParams mp = closed_params(m, m->fp[i]);
+    printf("#   %-20s %6zu %14.3f  %s\n", a->name, m->steps[i],
+           cost_time(&closed, &mp) * 1e6, algo_formula(a, big.nranks));
+    char seg[200];
+    if (algo_segment_text(a, &big, &mp, seg, sizeof seg))
+        printf("#   %-20s %s\n", "", seg);
+}
 /* ----------------------------------------------------------------- table */
 
 static int col_width(const AlgoInfo *a)
@@ -455,26 +480,8 @@ static void model_header(Model *m, size_t last_count)
            m->mach.kind != MACHINE_FULL && m->mach.kind != MACHINE_BUS
                ? ", on full with --alpha --beta --gamma" : "");
     model_eval(m, last_count);
-    for (size_t i = 0; i < m->nalgos; i++) {
-        CostTerms closed;
-        CollCall big = *c;
-        big.count = last_count;
-        if (!m->algos[i]->cost) { /* a schedule file */
-            printf("#   %-20s %6zu %14s  %s\n", m->algos[i]->name,
-                   m->steps[i], "-", algo_formula(m->algos[i], c->nranks));
-            continue;
-        }
-        m->algos[i]->cost(&big, &closed);
-        if (m->t[i] >= 0) {
-            ModelParams mp = closed_params(m, m->fp[i]);
-            printf("#   %-20s %6zu %14.3f  %s\n", m->algos[i]->name,
-                   m->steps[i], cost_time(&closed, &mp) * 1e6,
-                   algo_formula(m->algos[i], c->nranks));
-            char seg[200];
-            if (algo_segment_text(m->algos[i], &big, &mp, seg, sizeof seg))
-                printf("#   %-20s %s\n", "", seg);
-        }
-    }
+    for (size_t i = 0; i < m->nalgos; i++)
+        closed_line(m, i, last_count);
     printf("# %12s %12s", "size", "count");
     for (size_t i = 0; i < m->nalgos; i++)
         printf(" %*s", col_width(m->algos[i]), m->algos[i]->name);
