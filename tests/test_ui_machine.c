@@ -17,11 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "golden_fixture.h"
 #include "scene/scene_opts.h"
 #include "ui/i18n.h"
 #include "ui/scene.h"
+#include "ui/scene_str.h"
 #include "ui/screen.h"
 #include "ui/script.h"
 
@@ -208,10 +210,44 @@ static void test_parsed_once(void **state)
     app_fini(&app);
 }
 
+/* w's and W's file names say the machine (its spec, ':' and ',' as '-')
+ * and, for a schedule file, the file's name without folder or
+ * extension. */
+static void test_file_names(void **state)
+{
+    (void)state;
+    App app;
+    char name[300], path[] = "/tmp/cvz-names-XXXXXX", file[400];
+    open_algo(&app, "torus", 16, "torus:4x4");
+    scene_str_file_name(app.scene, "svg", name, sizeof name);
+    assert_string_equal(name, "collviz-allreduce-torus-torus-4x4-p16-step0.svg");
+    app_fini(&app);
+    open_algo(&app, "nvls", 4, "switch,reduce");
+    scene_str_file_name(app.scene, "cast", name, sizeof name);
+    assert_string_equal(name, "collviz-allreduce-nvls-switch-reduce-p4-step0"
+                        ".cast");
+    app_fini(&app);
+    assert_non_null(mkdtemp(path));
+    snprintf(file, sizeof file, "%s/my ring.cvs", path);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("collective allgather\nranks 2\nparts 1\nstep\n"
+          "r0.send[0] -> r0.recv[0]\nr0.send[0] -> r1.recv[0]\n"
+          "r1.send[0] -> r1.recv[1]\nr1.send[0] -> r0.recv[1]\n", f);
+    fclose(f);
+    open_coll(&app, COLL_ALLGATHER, file, 2, NULL);
+    scene_str_file_name(app.scene, "svg", name, sizeof name);
+    assert_string_equal(name, "collviz-allgather-my-ring-p2-step0.svg");
+    app_fini(&app);
+    remove(file);
+    rmdir(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
+        cmocka_unit_test(test_file_names),
         cmocka_unit_test(test_loads_by_hand),
         cmocka_unit_test(test_menu_and_ranks),
         cmocka_unit_test(test_parsed_once),

@@ -150,12 +150,37 @@ int scene_str_parse(const char *text, SceneStr *out, CliErr *e)
     return rc;
 }
 
+/* s as a piece of a file name into out: a path's last part (without its
+ * extension), every character but letters, digits, '.', '_' and '-' as
+ * '-' ("torus:4x4" -> "torus-4x4"). */
+static void name_part(const char *s, bool path, char *out, size_t len)
+{
+    const char *b = path && strrchr(s, '/') ? strrchr(s, '/') + 1 : s;
+    size_t n = 0, end = strlen(b);
+    const char *dot = path ? strrchr(b, '.') : NULL;
+    if (dot && dot > b)
+        end = (size_t)(dot - b);
+    for (size_t i = 0; i < end && n + 1 < len; i++) {
+        char c = b[i];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                  (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-';
+        out[n++] = ok ? c : '-';
+    }
+    out[n] = '\0';
+}
+
 void scene_str_file_name(const Scene *sc, const char *ext, char *out,
                          size_t len)
 {
-    char base[160];
-    snprintf(base, sizeof base, "collviz-%s-%s-p%d-step%zu",
-             coll_name(sc->call.kind), sc->algo->name, sc->call.nranks,
+    char base[200], algo[64], mach[48] = "";
+    name_part(sc->algo->name, algo_file_text(sc->algo) != NULL, algo,
+              sizeof algo);
+    if (sc->machine.spec[0]) { /* the machine it is drawn on */
+        mach[0] = '-';
+        name_part(sc->machine.spec, false, mach + 1, sizeof mach - 1);
+    }
+    snprintf(base, sizeof base, "collviz-%s-%s%s-p%d-step%zu",
+             coll_name(sc->call.kind), algo, mach, sc->call.nranks,
              sc->step);
     struct stat st; /* taken: anything at the name, a link too (lstat) */
     snprintf(out, len, "%s.%s", base, ext);
