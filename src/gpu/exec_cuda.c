@@ -149,7 +149,9 @@ static void free_memory(GpuExec *x)
 static size_t growth(size_t n, size_t have) { return n > have ? n - have : 0; }
 
 /* *p (holding *have bytes on device d) made to hold at least n: only a
- * larger need frees and allocates. */
+ * larger need frees and allocates (after a probe's copies hung, the old
+ * memory is left to the contexts' reset at close: cuMemFree would wait
+ * for them). */
 static CvError ensure(GpuExec *x, int d, CUdeviceptr *p, size_t *have, size_t n,
                       const char *what)
 {
@@ -158,7 +160,7 @@ static CvError ensure(GpuExec *x, int d, CUdeviceptr *p, size_t *have, size_t n,
     CvError e = gpu_use(x, d);
     if (e)
         return e;
-    if (*p)
+    if (*p && !x->probe_hung)
         x->api.cuMemFree(*p);
     *p = 0, *have = 0;
     if ((e = gpu_check(x, x->api.cuMemAlloc(p, n), what)))
@@ -264,7 +266,7 @@ static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *s
         e = ensure(x, d, &x->dev[d].stage, &x->dev[d].stage_bytes, stage[d],
                    "to allocate a staging area");
     if (!e && host > x->host_bytes) {
-        if (x->host)
+        if (x->host && !x->probe_hung)
             x->api.cuMemFreeHost(x->host);
         x->host = NULL, x->host_bytes = 0;
         if (!(e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
@@ -629,6 +631,22 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
 
 /* ------------------------------------------------------ the machine */
 
+/* "; peer copies hung, pinned instead: 0>1, 1>0": the pairs whose probe's
+ * copies never finished, which go through pinned host memory (d>s:
+ * device d reaching device s's memory, by their numbers), or nothing. */
+static void hung_pairs(const GpuExec *x, char *out, size_t len)
+{
+    size_t at = 0;
+    int n = 0;
+    for (int d = 0; d < x->ndev; d++)
+        for (int s = 0; s < x->ndev && at < len; s++)
+            if (x->peer_hung[d][s] &&
+                (n = snprintf(out + at, len - at, "%s%d>%d",
+                              at ? ", " : "; peer copies hung, pinned instead: ",
+                              x->dev[d].ordinal, x->dev[s].ordinal)) > 0)
+                at += (size_t)n;
+}
+
 /* "4 ranks on 2 devices (0, 1), 2 each; peer access": the devices, the
  * ranks on each, and how data crosses between them. */
 static void gpu_placement(const GpuExec *x, char *out, size_t len)
@@ -648,15 +666,17 @@ static void gpu_placement(const GpuExec *x, char *out, size_t len)
             }
     if ((size_t)at >= len)
         return;
-    snprintf(out + at, len - (size_t)at, ")%s%s",
-             x->ndev == p ? ", one each"
-             : x->ndev == 1 ? ", all on one"
-             : ", in blocks of consecutive ranks",
-             x->ndev == 1 ? ""
-             : all_peer ? "; between devices over peer access"
-             : no_peer ? "; between devices through pinned host memory"
-             : "; between devices over peer access where the driver allows, "
-               "else through pinned host memory");
+    n = snprintf(out + at, len - (size_t)at, ")%s%s",
+                 x->ndev == p ? ", one each"
+                 : x->ndev == 1 ? ", all on one"
+                 : ", in blocks of consecutive ranks",
+                 x->ndev == 1 ? ""
+                 : all_peer ? "; between devices over peer access"
+                 : no_peer ? "; between devices through pinned host memory"
+                 : "; between devices over peer access where the driver allows, "
+                   "else through pinned host memory");
+    if (n > 0 && (size_t)(at += n) < len)
+        hung_pairs(x, out + at, len - (size_t)at);
 }
 
 /* The devices as the hosts of a machine of nodes (ExecHost.nodes): where
@@ -745,7 +765,8 @@ static void gpu_close(Executor *ex)
     if (!ex)
         return;
     GpuExec *x = gx(ex);
-    if (x->api.lib && x->base.dead) /* the context reset frees the driver's side */
+    if (x->api.lib && (x->base.dead || x->probe_hung)) /* the context reset
+                                                          frees the driver's side */
         forget(x);
     if (x->api.lib) {
         gpu_native_close(x);

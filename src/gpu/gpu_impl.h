@@ -93,6 +93,13 @@ typedef struct {
     int avail;                 /* devices the driver has */
     bool peer_off;             /* option peer=0 */
     bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
+    bool peer_hung[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: peer access
+                                  enabled, but d's probe copies with s did
+                                  not finish (gpu_probe.c): through pinned
+                                  host memory instead */
+    bool probe_hung;           /* some probe's copies never finished: they
+                                  keep what they use, and close resets the
+                                  contexts instead of freeing */
     int *rank_dev;             /* [nranks] index into dev */
     CUdeviceptr *buf;          /* [rank * BUF_COUNT + b]: buf_base +
                                   unalign elements */
@@ -165,6 +172,11 @@ CvError gpu_join(GpuExec *x);
  * device's stream is known to be ordered after every other one's work
  * (all synchronised, or a capture just begun). */
 void gpu_deps_clear(GpuExec *x);
+
+/* gpu_probe.c: every pair with peer access enabled tried with a small
+ * copy each way that must finish within a second; a pair whose copies do
+ * not loses peer access (peer_hung). An error: its sentence in why. */
+CvError gpu_probe_peers(GpuExec *x, char *why, size_t whylen);
 
 /* gpu_run.c: the timed run (ExecOps.run). */
 CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t);
