@@ -1458,6 +1458,49 @@ static void test_broken_peers(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* perf's output (stdout) with the binary COLLVIZ names, on the tests'
+ * driver and NCCL, under the environment env ("NAME=VALUE ..."), into
+ * out; a skip where COLLVIZ is not set. */
+static void perf_output(const char *env, const char *args, char *out, size_t len)
+{
+    const char *bin = getenv("COLLVIZ");
+    if (!bin) {
+        print_message("skipped: COLLVIZ (the binary) is not set\n");
+        skip();
+    }
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "env COLLVIZ_LIBCUDA=%s COLLVIZ_LIBNCCL=%s %s %s perf %s "
+             "2>/dev/null", FAKE_CUDA_LIB, FAKE_NCCL_LIB, env, bin, args);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, len - 1, f);
+    out[n] = 0;
+    pclose(f);
+}
+
+/* NCCL's row issues its calls from the host each iteration, where a
+ * schedule's row launches one CUDA graph: its table's header says "not
+ * graphed" (finding G2 of the 2026-11-28 review); a schedule's table
+ * does not. */
+static void test_native_not_graphed(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static char out[1 << 16];
+    static const char say[] = "# nccl: not graphed: its calls are issued from the "
+                              "host each iteration, a schedule's row launches one "
+                              "CUDA graph; small sizes time the host's issue too\n";
+    perf_output("FAKE_CUDA_DEVICES=1", "allreduce -B cuda -p 1 -a nccl -b 8 -e 8 "
+                "-n 1 -w 0", out, sizeof out);
+    if (!strstr(out, say))
+        fail_msg("NCCL's table does not say it is not graphed:\n%s", out);
+    perf_output("FAKE_CUDA_DEVICES=1", "allreduce -B cuda -p 1 -a ring -b 8 -e 8 "
+                "-n 1 -w 0", out, sizeof out);
+    if (!strstr(out, "# collviz perf: allreduce") || strstr(out, "not graphed"))
+        fail_msg("a schedule's table:\n%s", out);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -1489,6 +1532,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_broken_peers),
+        cmocka_unit_test(test_native_not_graphed),
         cmocka_unit_test(test_graph_across_devices),
         cmocka_unit_test(test_phase_waits),
         cmocka_unit_test(test_quick_calibration_sizes),

@@ -802,6 +802,10 @@ const ExecOps exec_cuda_ops = {
     .step_warmup = 2, /* one cold iteration, then the stamped passes */
     .native = gpu_native, /* NCCL's collective, where it can run */
     .native_name = "nccl",
+    /* its header says NCCL's row is not a graph launch (review G2) */
+    .native_note = "not graphed: its calls are issued from the host each "
+                   "iteration, a schedule's row launches one CUDA graph; small "
+                   "sizes time the host's issue too",
     .read = cuda_read,
     /* .probe: none, the cross-core probe is the threads backend's */
     /* .predict: none, the plain calibrated model */
