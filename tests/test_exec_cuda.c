@@ -1501,6 +1501,47 @@ static void test_native_not_graphed(void **state)
         fail_msg("a schedule's table:\n%s", out);
 }
 
+/* A driver that refuses a graph across devices (FAKE_CUDA_JOIN=0, 905
+ * when another device's stream joins a capture) gets the steps issued
+ * from the host one by one, and the placement line says so from the
+ * open, so perf's header does too (finding G13 of the 2026-11-28 review:
+ * the fallback was silent); the results are right. A driver that
+ * captures across devices gets no such words. */
+static void test_not_graphed(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static const char base[] = "2 ranks on 2 devices (0, 1), one each; between "
+                               "devices over peer access";
+    static const char says[] = "; not graphed: the driver refused a graph "
+                               "across the devices, steps issued from the host";
+    static char out[1 << 16];
+    char want[200];
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    for (int join = 0; join < 2; join++) {
+        setenv("FAKE_CUDA_JOIN", join ? "1" : "0", 1);
+        snprintf(want, sizeof want, "%s%s", base, join ? "" : says);
+        Executor *ex = open_cuda(2, NULL);
+        assert_string_equal(exec_host(ex).placement, want);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1001,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+        conform(ex, &s, CUDA_CHECKS);
+        assert_string_equal(exec_host(ex).placement, want);
+        close_cuda(ex);
+        sched_fini(&s);
+    }
+    perf_output("FAKE_CUDA_DEVICES=2 FAKE_CUDA_JOIN=0", "allreduce -B cuda -p 2 "
+                "-a ring -b 8 -e 8 -n 1 -w 0", out, sizeof out);
+    snprintf(want, sizeof want, "# placement: %s%s\n", base, says);
+    if (!strstr(out, want))
+        fail_msg("perf's header does not say the steps are not graphed:\n%s", out);
+    unsetenv("FAKE_CUDA_JOIN");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -1533,6 +1574,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_broken_peers),
         cmocka_unit_test(test_native_not_graphed),
+        cmocka_unit_test(test_not_graphed),
         cmocka_unit_test(test_graph_across_devices),
         cmocka_unit_test(test_phase_waits),
         cmocka_unit_test(test_quick_calibration_sizes),

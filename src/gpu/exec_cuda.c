@@ -76,6 +76,8 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
     for (int i = 0; !e && i < GPU_IN_FLIGHT; i++)
         e = gpu_check(x, x->api.cuEventCreate(&x->ev_iter[i], CU_EVENT_DISABLE_TIMING),
                       "to create an event");
+    if (!e)
+        e = gpu_probe_graph(x);
     if (e) {
         if (!why[0])
             snprintf(why, whylen, "%s", x->base.err);
@@ -105,7 +107,6 @@ static void unload(GpuExec *x)
 {
     x->base.sched = NULL;
     gpu_drop_graphs(x);
-    x->no_graph = false;
     free_events(x);
     for (size_t i = 0; x->mirror && i < nbufs(x); i++) {
         free(x->mirror[i]);
@@ -666,17 +667,21 @@ static void gpu_placement(const GpuExec *x, char *out, size_t len)
             }
     if ((size_t)at >= len)
         return;
-    n = snprintf(out + at, len - (size_t)at, ")%s%s",
-                 x->ndev == p ? ", one each"
-                 : x->ndev == 1 ? ", all on one"
-                 : ", in blocks of consecutive ranks",
-                 x->ndev == 1 ? ""
-                 : all_peer ? "; between devices over peer access"
-                 : no_peer ? "; between devices through pinned host memory"
-                 : "; between devices over peer access where the driver allows, "
-                   "else through pinned host memory");
-    if (n > 0 && (size_t)(at += n) < len)
-        hung_pairs(x, out + at, len - (size_t)at);
+    snprintf(out + at, len - (size_t)at, ")%s%s",
+             x->ndev == p ? ", one each"
+             : x->ndev == 1 ? ", all on one"
+             : ", in blocks of consecutive ranks",
+             x->ndev == 1 ? ""
+             : all_peer ? "; between devices over peer access"
+             : no_peer ? "; between devices through pinned host memory"
+             : "; between devices over peer access where the driver allows, "
+               "else through pinned host memory");
+    size_t used = strlen(out); /* each snprintf above ends it in out */
+    hung_pairs(x, out + used, len - used);
+    used = strlen(out);
+    if (x->no_graph)
+        snprintf(out + used, len - used, "; not graphed: the driver refused a "
+                 "graph across the devices, steps issued from the host");
 }
 
 /* The devices as the hosts of a machine of nodes (ExecHost.nodes): where

@@ -124,7 +124,10 @@ typedef struct {
     CUgraphExec graph;         /* one timed iteration, captured */
     CUgraphExec graph_stamp;   /* the same with step events */
     bool no_graph;             /* the driver refused a graph across the
-                                  devices: steps issued one by one */
+                                  devices (at open, gpu_probe_graph, or in
+                                  a timed run): steps issued one by one
+                                  from the host from then on, which the
+                                  placement line says */
     bool capturing;            /* a graph is being captured: events are
                                   recorded as external nodes */
     void *nccl;                /* nccl.c's state, or NULL */
@@ -180,6 +183,10 @@ CvError gpu_probe_peers(GpuExec *x, char *why, size_t whylen);
 
 /* gpu_run.c: the timed run (ExecOps.run). */
 CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t);
+/* At open, with several devices: whether the driver captures a graph
+ * across them (the other devices' fork and join, instantiated); where it
+ * refuses, no_graph (review finding G13: the fallback was silent). */
+CvError gpu_probe_graph(GpuExec *x);
 /* The timed runs' graphs (plain and stamped) destroyed, if any. */
 void gpu_drop_graphs(GpuExec *x);
 
