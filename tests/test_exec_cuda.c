@@ -88,6 +88,7 @@ static int setup(void **state)
     unsetenv("FAKE_CUDA_CC");
     unsetenv("FAKE_CUDA_SMS");
     unsetenv("FAKE_CUDA_JOIN");
+    unsetenv("FAKE_CUDA_BROKEN");
     unsetenv("FAKE_CUDA_L2");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
     void *h = dlopen(FAKE_CUDA_LIB, RTLD_NOW);
@@ -1415,6 +1416,132 @@ static void test_ptx_fast_paths(void **state)
 }
 
 /* An optional argument runs only the tests matching it (e.g. "*sweep*"). */
+/* Peer access reported and enabled, but copies over it never finish
+ * (FAKE_CUDA_BROKEN: pairs 0-1, then 2>0 one way only, of 3 devices):
+ * the open tries each pair with a copy that must finish within a second,
+ * and a pair whose copies do not goes through pinned host memory, which
+ * the placement line names (finding G6 of the 2026-11-28 review: the
+ * first synchronisation after such a copy waited for ever, 999 on the
+ * tests' driver). The ring allreduce is right stepped and timed, the
+ * open takes a second a broken pair and the whole well under a minute,
+ * and close leaves nothing behind. */
+static void test_broken_peers(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static const struct { const char *pairs, *says; int hung; } cs[] = {
+        {"0-1", "0>1, 1>0", 2},
+        {"2>0", "2>0", 1},
+    };
+    setenv("FAKE_CUDA_DEVICES", "3", 1);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        char want[200];
+        snprintf(want, sizeof want, "3 ranks on 3 devices (0, 1, 2), one each; "
+                 "between devices over peer access where the driver allows, else "
+                 "through pinned host memory; peer copies hung, pinned instead: %s",
+                 cs[i].says);
+        setenv("FAKE_CUDA_BROKEN", cs[i].pairs, 1);
+        double t0 = seconds();
+        Schedule s;
+        Executor *ex = load_ring(3, 1001, DT_INT32, &s);
+        double open_s = seconds() - t0;
+        conform(ex, &s, CUDA_CHECKS);
+        assert_string_equal(exec_host(ex).placement, want);
+        close_cuda(ex);
+        sched_fini(&s);
+        if (open_s < cs[i].hung * 1.0 || seconds() - t0 > 30)
+            fail_msg("broken pairs %s: open took %.2f s, all %.2f s", cs[i].pairs,
+                     open_s, seconds() - t0);
+    }
+    unsetenv("FAKE_CUDA_BROKEN");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
+/* perf's output (stdout) with the binary COLLVIZ names, on the tests'
+ * driver and NCCL, under the environment env ("NAME=VALUE ..."), into
+ * out; a skip where COLLVIZ is not set. */
+static void perf_output(const char *env, const char *args, char *out, size_t len)
+{
+    const char *bin = getenv("COLLVIZ");
+    if (!bin) {
+        print_message("skipped: COLLVIZ (the binary) is not set\n");
+        skip();
+    }
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "env COLLVIZ_LIBCUDA=%s COLLVIZ_LIBNCCL=%s %s %s perf %s "
+             "2>/dev/null", FAKE_CUDA_LIB, FAKE_NCCL_LIB, env, bin, args);
+    FILE *f = popen(cmd, "r");
+    assert_non_null(f);
+    size_t n = fread(out, 1, len - 1, f);
+    out[n] = 0;
+    pclose(f);
+}
+
+/* NCCL's row issues its calls from the host each iteration, where a
+ * schedule's row launches one CUDA graph: its table's header says "not
+ * graphed" (finding G2 of the 2026-11-28 review); a schedule's table
+ * does not. */
+static void test_native_not_graphed(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static char out[1 << 16];
+    static const char say[] = "# nccl: not graphed: its calls are issued from the "
+                              "host each iteration, a schedule's row launches one "
+                              "CUDA graph; small sizes time the host's issue too\n";
+    perf_output("FAKE_CUDA_DEVICES=1", "allreduce -B cuda -p 1 -a nccl -b 8 -e 8 "
+                "-n 1 -w 0", out, sizeof out);
+    if (!strstr(out, say))
+        fail_msg("NCCL's table does not say it is not graphed:\n%s", out);
+    perf_output("FAKE_CUDA_DEVICES=1", "allreduce -B cuda -p 1 -a ring -b 8 -e 8 "
+                "-n 1 -w 0", out, sizeof out);
+    if (!strstr(out, "# collviz perf: allreduce") || strstr(out, "not graphed"))
+        fail_msg("a schedule's table:\n%s", out);
+}
+
+/* A driver that refuses a graph across devices (FAKE_CUDA_JOIN=0, 905
+ * when another device's stream joins a capture) gets the steps issued
+ * from the host one by one, and the placement line says so from the
+ * open, so perf's header does too (finding G13 of the 2026-11-28 review:
+ * the fallback was silent); the results are right. A driver that
+ * captures across devices gets no such words. */
+static void test_not_graphed(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static const char base[] = "2 ranks on 2 devices (0, 1), one each; between "
+                               "devices over peer access";
+    static const char says[] = "; not graphed: the driver refused a graph "
+                               "across the devices, steps issued from the host";
+    static char out[1 << 16];
+    char want[200];
+    setenv("FAKE_CUDA_DEVICES", "2", 1);
+    for (int join = 0; join < 2; join++) {
+        setenv("FAKE_CUDA_JOIN", join ? "1" : "0", 1);
+        snprintf(want, sizeof want, "%s%s", base, join ? "" : says);
+        Executor *ex = open_cuda(2, NULL);
+        assert_string_equal(exec_host(ex).placement, want);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1001,
+                      .dtype = DT_FLOAT, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
+        conform(ex, &s, CUDA_CHECKS);
+        assert_string_equal(exec_host(ex).placement, want);
+        close_cuda(ex);
+        sched_fini(&s);
+    }
+    perf_output("FAKE_CUDA_DEVICES=2 FAKE_CUDA_JOIN=0", "allreduce -B cuda -p 2 "
+                "-a ring -b 8 -e 8 -n 1 -w 0", out, sizeof out);
+    snprintf(want, sizeof want, "# placement: %s%s\n", base, says);
+    if (!strstr(out, want))
+        fail_msg("perf's header does not say the steps are not graphed:\n%s", out);
+    unsetenv("FAKE_CUDA_JOIN");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1)
@@ -1445,6 +1572,9 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_one_way_peers),
+        cmocka_unit_test(test_broken_peers),
+        cmocka_unit_test(test_native_not_graphed),
+        cmocka_unit_test(test_not_graphed),
         cmocka_unit_test(test_graph_across_devices),
         cmocka_unit_test(test_phase_waits),
         cmocka_unit_test(test_quick_calibration_sizes),

@@ -31,7 +31,7 @@
 enum {
     E_INVALID_VALUE = 1, E_OUT_OF_MEMORY = 2, E_NO_BINARY_FOR_GPU = 209,
     E_INVALID_CONTEXT = 201, E_PEER_UNSUPPORTED = 217, E_UNSUPPORTED_PTX = 222,
-    E_INVALID_HANDLE = 400, E_NOT_FOUND = 500, E_NOT_READY = 600,
+    E_INVALID_HANDLE = 400, E_NOT_FOUND = 500, E_NOT_READY = 600, E_UNKNOWN = 999,
     E_ILLEGAL_ADDRESS = 700, E_PEER_ALREADY = 704, E_TOO_MANY_PEERS = 711,
     E_LAUNCH_FAILED = 719,
     E_CAPTURE_UNSUPPORTED = 900, E_CAPTURE_INVALIDATED = 901,
@@ -51,6 +51,7 @@ static void unset_all(void)
     static const char *const vars[] = {
         "FAKE_CUDA", "FAKE_CUDA_PEER", "FAKE_CUDA_MAX_PEERS", "FAKE_CUDA_MEM",
         "FAKE_CUDA_FAULT", "FAKE_CUDA_CC", "FAKE_CUDA_OLD", "FAKE_CUDA_SMS",
+        "FAKE_CUDA_BROKEN",
     };
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
         unsetenv(vars[i]);
@@ -412,6 +413,48 @@ static void test_sticky_fault(void **state)
     stop();
 }
 
+/* Peer access reported and enabled, but broken (FAKE_CUDA_BROKEN "1>0":
+ * device 1's copies over it never complete, as on platforms whose PCIe
+ * redirects peer traffic): a launch on device 1 that reads device 0's
+ * memory stays not ready (600) however long it is queried, and a
+ * synchronisation that needs it is 999 and a message instead of a hang;
+ * the same copy within device 1, or device 0 reaching device 1's memory,
+ * completes; a context reset drops the launch. */
+static void test_broken_peer(void **state)
+{
+    (void)state;
+    setenv("FAKE_CUDA_BROKEN", "1>0", 1);
+    start(2, 1);
+    int *far = dev_ints(16); /* device 0's */
+    assert_int_equal(A.cuCtxEnablePeerAccess(ctx[1], 0), 0);
+    assert_int_equal(A.cuCtxSetCurrent(ctx[1]), 0);
+    assert_int_equal(A.cuCtxEnablePeerAccess(ctx[0], 0), 0);
+    CUstream s = stream();
+    CUevent ev;
+    assert_int_equal(A.cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING), 0);
+    Kern k;
+    int *a, *b;
+    copy_kernel(&k, 1, &a, &b);
+    assert_int_equal(kern_launch(&k, 1, 32, s), 0);
+    assert_int_equal(A.cuStreamSynchronize(s), 0); /* within device 1 */
+    k.plan[0].b = dp(far);
+    assert_int_equal(kern_launch(&k, 1, 32, s), 0);
+    assert_int_equal(A.cuEventRecord(ev, s), 0);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(A.cuEventQuery(ev), E_NOT_READY);
+    assert_int_equal(A.cuStreamQuery(s), E_NOT_READY);
+    assert_int_equal(A.cuStreamSynchronize(s), E_UNKNOWN);
+    assert_int_equal(A.cuCtxSetCurrent(ctx[0]), 0); /* 0 reaching 1: fine */
+    CUstream s0 = stream();
+    Kern k0;
+    int *near1 = a, *a0, *b0; /* device 1's, and device 0's own */
+    copy_kernel(&k0, 1, &a0, &b0);
+    k0.plan[0].dst = dp(near1);
+    assert_int_equal(kern_launch(&k0, 1, 32, s0), 0);
+    assert_int_equal(A.cuStreamSynchronize(s0), 0);
+    stop();
+}
+
 /* A capture across devices (cross-stream capture): device 1's stream
  * joins the capture begun on device 0's by waiting for an event recorded
  * there, and its launch becomes a node of the graph that runs on device
@@ -703,6 +746,7 @@ int main(void)
         cmocka_unit_test(test_event_contexts),
         cmocka_unit_test(test_memory),
         cmocka_unit_test(test_peers),
+        cmocka_unit_test(test_broken_peer),
         cmocka_unit_test(test_sticky_fault),
         cmocka_unit_test(test_race),
         cmocka_unit_test(test_cross_device_capture),

@@ -226,6 +226,7 @@ static int parse_perf(const CliArgs *a, PerfArgs *pa, CliErr *e)
     char why[256];
     const ExecOps *ops = exec_find_spec(pa->backend, NULL, why, sizeof why);
     pa->native = ops && ops->native ? ops->native_name : NULL;
+    pa->native_note = pa->native ? ops->native_note : NULL;
     pa->each_in_loop = ops && ops->times_each;
     if (pa->native && ca.algo && !strcmp(ca.algo, pa->native))
         pa->native_only = 1, ca.algo = "all";

@@ -20,6 +20,8 @@ typedef struct {
     const AlgoInfo *algo;   /* the algorithm, or NULL for all */
     int native_only;        /* -a LIB: the library's own collective alone */
     const char *native;     /* the backend's library's row name, or NULL */
+    const char *native_note; /* how that row's calls are issued, for its
+                                header (ExecOps.native_note), or NULL */
     const char *backend;    /* backend name */
     const char *json_path;  /* --json FILE, or NULL */
     int csv;                /* --csv given */

@@ -201,6 +201,8 @@ static void print_head_who(const Run *r, const AlgoInfo *a,
         printf("# %s: the library's own %s on the same buffers, timed and "
                "checked the same way;\n#   it has no schedule, so no model "
                "time\n", perf_row_name(pa, a), coll_name(c->call.kind));
+    if (!a && pa->native_note)
+        printf("# %s: %s\n", perf_row_name(pa, a), pa->native_note);
     if (c->cputime)
         printf("# cputime: the host's clock around the timed calls, per "
                "collective (-C 1); algbw and busbw\n#   from the backend's "

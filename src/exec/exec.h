@@ -145,6 +145,11 @@ typedef struct ExecOps {
     /* The name of native's row in perf's table and of its -a ("nccl",
      * "mpi"); NULL when native is. */
     const char *native_name;
+    /* How native's calls are issued where it differs from run's, one line
+     * for its row's header (cuda: NCCL's calls from the host each
+     * iteration, where run launches one CUDA graph); NULL: nothing to
+     * say. */
+    const char *native_note;
     /* Copy elements [off, off + n) of rank r's buffer b into dst. */
     CvError (*read)(Executor *ex, int r, BufId b, size_t off, size_t n,
                     void *dst);

@@ -76,6 +76,8 @@ static CvError cuda_open_ex(Executor **out, int nranks, const ExecOptions *opt,
     for (int i = 0; !e && i < GPU_IN_FLIGHT; i++)
         e = gpu_check(x, x->api.cuEventCreate(&x->ev_iter[i], CU_EVENT_DISABLE_TIMING),
                       "to create an event");
+    if (!e)
+        e = gpu_probe_graph(x);
     if (e) {
         if (!why[0])
             snprintf(why, whylen, "%s", x->base.err);
@@ -105,7 +107,6 @@ static void unload(GpuExec *x)
 {
     x->base.sched = NULL;
     gpu_drop_graphs(x);
-    x->no_graph = false;
     free_events(x);
     for (size_t i = 0; x->mirror && i < nbufs(x); i++) {
         free(x->mirror[i]);
@@ -149,7 +150,9 @@ static void free_memory(GpuExec *x)
 static size_t growth(size_t n, size_t have) { return n > have ? n - have : 0; }
 
 /* *p (holding *have bytes on device d) made to hold at least n: only a
- * larger need frees and allocates. */
+ * larger need frees and allocates (after a probe's copies hung, the old
+ * memory is left to the contexts' reset at close: cuMemFree would wait
+ * for them). */
 static CvError ensure(GpuExec *x, int d, CUdeviceptr *p, size_t *have, size_t n,
                       const char *what)
 {
@@ -158,7 +161,7 @@ static CvError ensure(GpuExec *x, int d, CUdeviceptr *p, size_t *have, size_t n,
     CvError e = gpu_use(x, d);
     if (e)
         return e;
-    if (*p)
+    if (*p && !x->probe_hung)
         x->api.cuMemFree(*p);
     *p = 0, *have = 0;
     if ((e = gpu_check(x, x->api.cuMemAlloc(p, n), what)))
@@ -264,7 +267,7 @@ static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *s
         e = ensure(x, d, &x->dev[d].stage, &x->dev[d].stage_bytes, stage[d],
                    "to allocate a staging area");
     if (!e && host > x->host_bytes) {
-        if (x->host)
+        if (x->host && !x->probe_hung)
             x->api.cuMemFreeHost(x->host);
         x->host = NULL, x->host_bytes = 0;
         if (!(e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
@@ -629,6 +632,22 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
 
 /* ------------------------------------------------------ the machine */
 
+/* "; peer copies hung, pinned instead: 0>1, 1>0": the pairs whose probe's
+ * copies never finished, which go through pinned host memory (d>s:
+ * device d reaching device s's memory, by their numbers), or nothing. */
+static void hung_pairs(const GpuExec *x, char *out, size_t len)
+{
+    size_t at = 0;
+    int n = 0;
+    for (int d = 0; d < x->ndev; d++)
+        for (int s = 0; s < x->ndev && at < len; s++)
+            if (x->peer_hung[d][s] &&
+                (n = snprintf(out + at, len - at, "%s%d>%d",
+                              at ? ", " : "; peer copies hung, pinned instead: ",
+                              x->dev[d].ordinal, x->dev[s].ordinal)) > 0)
+                at += (size_t)n;
+}
+
 /* "4 ranks on 2 devices (0, 1), 2 each; peer access": the devices, the
  * ranks on each, and how data crosses between them. */
 static void gpu_placement(const GpuExec *x, char *out, size_t len)
@@ -657,6 +676,12 @@ static void gpu_placement(const GpuExec *x, char *out, size_t len)
              : no_peer ? "; between devices through pinned host memory"
              : "; between devices over peer access where the driver allows, "
                "else through pinned host memory");
+    size_t used = strlen(out); /* each snprintf above ends it in out */
+    hung_pairs(x, out + used, len - used);
+    used = strlen(out);
+    if (x->no_graph)
+        snprintf(out + used, len - used, "; not graphed: the driver refused a "
+                 "graph across the devices, steps issued from the host");
 }
 
 /* The devices as the hosts of a machine of nodes (ExecHost.nodes): where
@@ -745,7 +770,8 @@ static void gpu_close(Executor *ex)
     if (!ex)
         return;
     GpuExec *x = gx(ex);
-    if (x->api.lib && x->base.dead) /* the context reset frees the driver's side */
+    if (x->api.lib && (x->base.dead || x->probe_hung)) /* the context reset
+                                                          frees the driver's side */
         forget(x);
     if (x->api.lib) {
         gpu_native_close(x);
@@ -781,6 +807,10 @@ const ExecOps exec_cuda_ops = {
     .step_warmup = 2, /* one cold iteration, then the stamped passes */
     .native = gpu_native, /* NCCL's collective, where it can run */
     .native_name = "nccl",
+    /* its header says NCCL's row is not a graph launch (review G2) */
+    .native_note = "not graphed: its calls are issued from the host each "
+                   "iteration, a schedule's row launches one CUDA graph; small "
+                   "sizes time the host's issue too",
     .read = cuda_read,
     /* .probe: none, the cross-core probe is the threads backend's */
     /* .predict: none, the plain calibrated model */

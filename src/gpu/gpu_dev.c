@@ -256,7 +256,7 @@ CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
     for (int r = 0; r < p; r++)
         x->rank_dev[r] = (int)((long long)r * x->ndev / p);
     enable_peers(x);
-    return CV_OK;
+    return gpu_probe_peers(x, why, whylen);
 }
 
 void gpu_close_devices(GpuExec *x)
@@ -264,7 +264,8 @@ void gpu_close_devices(GpuExec *x)
     CudaApi *a = &x->api;
     if (!a->lib)
         return;
-    if (x->base.dead) { /* everything the contexts held goes with their reset */
+    if (x->base.dead || x->probe_hung) { /* everything the contexts held
+                                          goes with their reset */
         for (int d = 0; d < x->ndev; d++)
             if (x->dev[d].ctx) {
                 a->cuDevicePrimaryCtxReset(x->dev[d].dev);

@@ -93,6 +93,13 @@ typedef struct {
     int avail;                 /* devices the driver has */
     bool peer_off;             /* option peer=0 */
     bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
+    bool peer_hung[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: peer access
+                                  enabled, but d's probe copies with s did
+                                  not finish (gpu_probe.c): through pinned
+                                  host memory instead */
+    bool probe_hung;           /* some probe's copies never finished: they
+                                  keep what they use, and close resets the
+                                  contexts instead of freeing */
     int *rank_dev;             /* [nranks] index into dev */
     CUdeviceptr *buf;          /* [rank * BUF_COUNT + b]: buf_base +
                                   unalign elements */
@@ -117,7 +124,10 @@ typedef struct {
     CUgraphExec graph;         /* one timed iteration, captured */
     CUgraphExec graph_stamp;   /* the same with step events */
     bool no_graph;             /* the driver refused a graph across the
-                                  devices: steps issued one by one */
+                                  devices (at open, gpu_probe_graph, or in
+                                  a timed run): steps issued one by one
+                                  from the host from then on, which the
+                                  placement line says */
     bool capturing;            /* a graph is being captured: events are
                                   recorded as external nodes */
     void *nccl;                /* nccl.c's state, or NULL */
@@ -166,8 +176,17 @@ CvError gpu_join(GpuExec *x);
  * (all synchronised, or a capture just begun). */
 void gpu_deps_clear(GpuExec *x);
 
+/* gpu_probe.c: every pair with peer access enabled tried with a small
+ * copy each way that must finish within a second; a pair whose copies do
+ * not loses peer access (peer_hung). An error: its sentence in why. */
+CvError gpu_probe_peers(GpuExec *x, char *why, size_t whylen);
+
 /* gpu_run.c: the timed run (ExecOps.run). */
 CvError gpu_run(Executor *ex, int warmup, int iters, ExecTiming *t);
+/* At open, with several devices: whether the driver captures a graph
+ * across them (the other devices' fork and join, instantiated); where it
+ * refuses, no_graph (review finding G13: the fallback was silent). */
+CvError gpu_probe_graph(GpuExec *x);
 /* The timed runs' graphs (plain and stamped) destroyed, if any. */
 void gpu_drop_graphs(GpuExec *x);
 

@@ -15,7 +15,8 @@
  * join the capture by waiting for an event of the first device's, each
  * phase's cross-device waits become the graph's edges, and the first
  * device waits for every other at the iteration's end (the join); where
- * the driver refuses that, the steps are issued one by one. Copy-ins are
+ * the driver refuses that (tried at open: gpu_probe_graph), the steps are
+ * issued one by one, and the placement line says so. Copy-ins are
  * fused (GPU_RUN's plan).
  *
  * At most GPU_IN_FLIGHT iterations are issued ahead of the GPU, and every
@@ -134,8 +135,9 @@ static CvError fork_devices(GpuExec *x)
 }
 
 /* An iteration captured as a graph begun on the first device's stream,
- * and uploaded, so that its first launch does not pay for that. */
-static CvError capture(GpuExec *x, bool stamp, CUgraphExec *out)
+ * and uploaded, so that its first launch does not pay for that
+ * (iterate false: only the other devices' fork and join, no steps). */
+static CvError capture(GpuExec *x, bool stamp, bool iterate, CUgraphExec *out)
 {
     CudaApi *a = &x->api;
     CUstream st = x->dev[0].stream;
@@ -149,7 +151,7 @@ static CvError capture(GpuExec *x, bool stamp, CUgraphExec *out)
     x->capturing = true;
     CvError ei = fork_devices(x);
     if (!ei)
-        ei = issue_iteration(x, stamp);
+        ei = iterate ? issue_iteration(x, stamp) : gpu_join(x);
     x->capturing = false;
     gpu_deps_clear(x); /* events recorded in a capture are not waited on outside */
     CvError ec = gpu_use(x, 0);
@@ -242,15 +244,13 @@ void gpu_drop_graphs(GpuExec *x)
     x->graph = x->graph_stamp = NULL;
 }
 
-/* Graph g captured unless it is there or was refused; a refusal of a
- * graph across devices leaves the steps issued one by one, with neither
- * graph (a device's own stream does not wait for a graph launched on the
- * first device's), and a fault or a cancel is an error still. */
-static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
+/* e, a capture's outcome, where the driver refused a graph across
+ * devices: no error, and the steps issued one by one from then on
+ * (no_graph), with neither graph (a device's own stream does not wait
+ * for a graph launched on the first device's); a fault, a cancel or no
+ * memory is an error still. */
+static CvError refused(GpuExec *x, CvError e)
 {
-    if (*g || x->no_graph)
-        return CV_OK;
-    CvError e = capture(x, stamp, g);
     if (e && x->ndev > 1 && !x->base.dead && e != CV_ERR_CANCELLED &&
         e != CV_ERR_NOMEM) {
         gpu_drop_graphs(x);
@@ -259,6 +259,25 @@ static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
         return CV_OK;
     }
     return e;
+}
+
+/* Graph g captured unless it is there or graphs were refused. */
+static CvError graph(GpuExec *x, bool stamp, CUgraphExec *g)
+{
+    if (*g || x->no_graph)
+        return CV_OK;
+    return refused(x, capture(x, stamp, true, g));
+}
+
+CvError gpu_probe_graph(GpuExec *x)
+{
+    CUgraphExec ge = NULL;
+    if (x->ndev < 2)
+        return CV_OK;
+    CvError e = capture(x, false, false, &ge);
+    if (ge)
+        x->api.cuGraphExecDestroy(ge);
+    return refused(x, e);
 }
 
 static CvError prepare(GpuExec *x, bool stamps)

@@ -44,7 +44,11 @@
  * FAKE_CUDA_SEED (default 1; 0: the lowest-numbered ready stream runs
  * first); FAKE_CUDA_OLD (versions before 12.0 not found);
  * FAKE_CUDA_JOIN=0 (a stream of another device may not join a capture:
- * 905, as a driver that cannot capture across devices would refuse). */
+ * 905, as a driver that cannot capture across devices would refuse);
+ * FAKE_CUDA_BROKEN, pairs as FAKE_CUDA_PEER's (peer access reported and
+ * enabled, but a launch that touches the other device's memory over it
+ * never completes: queries say 600, a synchronisation 999 and a
+ * message). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -197,7 +201,8 @@ static struct {
     long fault;
     unsigned long long proc_flags; /* the last cuGetProcAddress's flags */
     int join;                      /* other devices' streams may join */
-} cfg = {1, 1, 0, 0, 1};
+    char broken[256];              /* FAKE_CUDA_BROKEN's pairs, "" none */
+} cfg = {1, 1, 0, 0, 1, ""};
 
 static long env_long(const char *k, long def)
 {
@@ -218,16 +223,11 @@ static size_t mem_limit(void)
 }
 
 /* Whether the peer matrix lets d read p's memory (FAKE_CUDA_PEER). */
-static int peer_allowed(int d, int p)
+/* Whether a list of pairs ("0-1,2>3") names device d reaching device
+ * p's memory: "a-b" both ways, "a>b" a reaching b's only. */
+static int pair_listed(const char *v, int d, int p)
 {
-    const char *v = getenv("FAKE_CUDA_PEER");
-    if (d == p)
-        return 0;
-    if (!v || !*v || !strcmp(v, "1"))
-        return 1;
-    if (!strcmp(v, "0"))
-        return 0;
-    while (*v) { /* "a-b": both ways; "a>b": a reaches b's memory only */
+    while (*v) {
         char *e;
         long a = strtol(v, &e, 10);
         char how = *e;
@@ -237,6 +237,18 @@ static int peer_allowed(int d, int p)
         v = *e ? e + 1 : e;
     }
     return 0;
+}
+
+static int peer_allowed(int d, int p)
+{
+    const char *v = getenv("FAKE_CUDA_PEER");
+    if (d == p)
+        return 0;
+    if (!v || !*v || !strcmp(v, "1"))
+        return 1;
+    if (!strcmp(v, "0"))
+        return 0;
+    return pair_listed(v, d, p);
 }
 
 /* ------------------------------------------------- for the tests */
@@ -599,9 +611,38 @@ static CUresult run_node(Node *n, int dev)
     return ERR_INVALID_VALUE;
 }
 
-static int head_ready(const struct CUstream_st *s)
+/* Whether launch n on device dev touches the memory of a device it
+ * reaches over a pair FAKE_CUDA_BROKEN names: such a launch never
+ * completes (peer access reported, and its copies hang). */
+static int hangs(const Node *n, int dev)
+{
+    if (n->kind != N_LAUNCH || !cfg.broken[0] ||
+        !find((uintptr_t)n->plan, n->nchunks * sizeof(KChunk)))
+        return 0;
+    const KChunk *plan = (const KChunk *)(uintptr_t)n->plan;
+    for (unsigned i = 0; i < n->nchunks; i++) {
+        const unsigned long long at[3] = {plan[i].dst, plan[i].a, plan[i].b};
+        for (int k = 0; k < 3; k++) {
+            Alloc *a = at[k] ? find((uintptr_t)at[k], 1) : NULL;
+            if (a && a->dev >= 0 && a->dev != dev && pair_listed(cfg.broken, dev, a->dev))
+                return 1;
+        }
+    }
+    return 0;
+}
+
+/* Whether s's next node is a launch that never completes. */
+static int head_hung(const struct CUstream_st *s)
 {
     if (s->head == s->n)
+        return 0;
+    const Node *n = &s->q[s->head];
+    return hangs(n, n->gdev ? n->gdev - 1 : s->o.dev);
+}
+
+static int head_ready(const struct CUstream_st *s)
+{
+    if (s->head == s->n || head_hung(s))
         return 0;
     const Node *n = &s->q[s->head];
     return n->kind != N_WAIT || n->ws->done >= n->wseq;
@@ -662,6 +703,26 @@ static int all_streams(struct CUstream_st **set, int n, int with_legacy)
     return n;
 }
 
+/* Nothing can run and the work asked for is not done: the context's
+ * fault, or a query's "not ready" behind a launch that never completes,
+ * or a synchronisation that would wait for ever (999 and a message). */
+static CUresult stuck(struct CUstream_st **target, int ntarget, int hung, long budget)
+{
+    for (int i = 0; i < ntarget; i++)
+        if (sticky[target[i]->o.dev])
+            return sticky[target[i]->o.dev];
+    if (hung && budget > 0)
+        return ERR_NOT_READY;
+    if (hung)
+        fprintf(stderr, "fake_cuda: a synchronisation waits for a launch over a "
+                "broken peer pair (FAKE_CUDA_BROKEN), which never completes: on "
+                "a GPU it would hang\n");
+    else
+        fprintf(stderr, "fake_cuda: a synchronisation waits for work that "
+                "can never run (a wait on an event no stream will reach)\n");
+    return ERR_UNKNOWN;
+}
+
 /* Run queued work until done(): only what it needs (the target streams
  * and, through their waits, the streams they wait for), or on a coin
  * drawn from the seed any ready stream too (a GPU runs what it likes).
@@ -679,22 +740,20 @@ static CUresult drain(struct CUstream_st **target, int ntarget,
             add_stream(set, &n, target[i]);
         if (wide) /* not the legacy streams: their copies wait for a sync */
             n = all_streams(set, n, 0);
-        for (int i = 0; i < n; i++) /* what the needed ones wait for */
-            if (set[i]->head < set[i]->n && !head_ready(set[i]) && n < MAXSET)
+        int hung = 0;
+        for (int i = 0; i < n; i++) { /* what the needed ones wait for */
+            hung |= head_hung(set[i]);
+            if (set[i]->head < set[i]->n && set[i]->q[set[i]->head].kind == N_WAIT &&
+                !head_ready(set[i]) && n < MAXSET)
                 add_stream(set, &n, set[i]->q[set[i]->head].ws);
+        }
         struct CUstream_st *ready[MAXSET];
         int nr = 0;
         for (int i = 0; i < n; i++)
             if (head_ready(set[i]))
                 ready[nr++] = set[i];
-        if (!nr) {
-            for (int i = 0; i < ntarget; i++)
-                if (sticky[target[i]->o.dev])
-                    return sticky[target[i]->o.dev];
-            fprintf(stderr, "fake_cuda: a synchronisation waits for work that "
-                    "can never run (a wait on an event no stream will reach)\n");
-            return ERR_UNKNOWN;
-        }
+        if (!nr)
+            return stuck(target, ntarget, hung, budget);
         run_one(ready[cfg.seed ? next_rand() % (unsigned)nr : 0]);
         if (budget > 0 && --budget == 0 && !finished(arg))
             return ERR_NOT_READY;
@@ -714,24 +773,37 @@ static int streams_empty(void *arg)
     return 1;
 }
 
+/* Every stream at its end or behind a launch that never completes. */
+static int streams_settled(void *arg)
+{
+    struct CUstream_st **s = arg;
+    for (; *s; s++)
+        if ((*s)->head < (*s)->n && !head_hung(*s))
+            return 0;
+    return 1;
+}
+
 /* Every stream given (NULL-terminated) run to its end. */
 static CUresult drain_streams(struct CUstream_st **s, int n, long budget)
 {
     return drain(s, n, streams_empty, s, budget);
 }
 
-/* Everything, everywhere (frees, destroys). */
+/* Everything, everywhere (frees, destroys), but what waits behind a
+ * launch that never completes (the fake does not make these calls wait
+ * for it). */
 static void drain_all(void)
 {
     struct CUstream_st *set[MAXSET + 1];
     int n = all_streams(set, 0, 1);
     set[n] = NULL;
-    drain_streams(set, n, 0);
+    drain(set, n, streams_settled, set, 0);
 }
 
 /* Context d's NULL stream and its other streams (blocking_only: those
- * created without CU_STREAM_NON_BLOCKING) run to their ends. */
-static CUresult ctx_drain(int d, int blocking_only)
+ * created without CU_STREAM_NON_BLOCKING) run to their ends (settle:
+ * or to a launch that never completes). */
+static CUresult ctx_drain_until(int d, int blocking_only, int settle)
 {
     struct CUstream_st *set[MAXSET + 1];
     int n = 0;
@@ -741,7 +813,12 @@ static CUresult ctx_drain(int d, int blocking_only)
             !(blocking_only && ((struct CUstream_st *)o)->flags & CU_STREAM_NON_BLOCKING))
             add_stream(set, &n, (struct CUstream_st *)o);
     set[n] = NULL;
-    return drain_streams(set, n, 0);
+    return drain(set, n, settle ? streams_settled : streams_empty, set, 0);
+}
+
+static CUresult ctx_drain(int d, int blocking_only)
+{
+    return ctx_drain_until(d, blocking_only, 0);
 }
 
 /* A legacy-stream synchronisation: non-blocking streams are not touched. */
@@ -871,6 +948,8 @@ static CUresult f_cuInit(unsigned int flags)
     cfg.seed = (unsigned long long)env_long("FAKE_CUDA_SEED", 1);
     cfg.fault = env_long("FAKE_CUDA_FAULT", 0);
     cfg.join = env_long("FAKE_CUDA_JOIN", 1) != 0;
+    const char *br = getenv("FAKE_CUDA_BROKEN");
+    snprintf(cfg.broken, sizeof cfg.broken, "%s", br ? br : "");
     launches = 0;
     rng = cfg.seed * 0x9E3779B97F4A7C15ull | 1;
     for (int i = 0; i < MAXDEV; i++) {
@@ -975,7 +1054,7 @@ static CUresult f_cuDevicePrimaryCtxRetain(CUcontext *c, CUdevice d)
 static void ctx_clear(int d)
 {
     if (!sticky[d])
-        ctx_sync(d);
+        ctx_drain_until(d, 0, 1); /* a launch that never completes is dropped */
     drop_context(d);
     for (int i = 0; i < MAXDEV; i++)
         peer[d][i] = peer[i][d] = 0;
