@@ -199,6 +199,43 @@ static void test_copy_for_reduce_refused(void **state)
     free(xml);
 }
 
+/* Files the runtime reads that a first reading got wrong: an in-place
+ * allgather reading its input as i (gpu g's block of o: i[0] is o[g]),
+ * and a step whose cvstep is beyond any other (nothing happens until
+ * then: no deadlock). */
+static void test_in_place_input_and_late_step(void **state)
+{
+    (void)state;
+    static const char *const ok[] = {
+        "<algo name=\"agip\" nchunksperloop=\"2\" ngpus=\"2\" "
+        "coll=\"allgather\" inplace=\"1\">\n"
+        "<gpu id=\"0\"><tb id=\"0\" send=\"1\" recv=\"1\" chan=\"0\">\n"
+        "<step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" cnt=\"1\"/>\n"
+        "<step s=\"1\" type=\"r\" dstbuf=\"o\" dstoff=\"1\" cnt=\"1\"/>\n"
+        "</tb></gpu>\n"
+        "<gpu id=\"1\"><tb id=\"0\" send=\"0\" recv=\"0\" chan=\"0\">\n"
+        "<step s=\"0\" type=\"s\" srcbuf=\"i\" srcoff=\"0\" cnt=\"1\"/>\n"
+        "<step s=\"1\" type=\"r\" dstbuf=\"o\" dstoff=\"0\" cnt=\"1\"/>\n"
+        "</tb></gpu>\n</algo>\n",
+        "<algo name=\"h\" nchunksperloop=\"1\" ngpus=\"1\" "
+        "coll=\"allreduce\" inplace=\"1\">\n<gpu id=\"0\" s_chunks=\"1\">\n"
+        "<tb id=\"0\" send=\"-1\" recv=\"-1\" chan=\"0\">\n"
+        "<step s=\"0\" type=\"cpy\" srcbuf=\"o\" srcoff=\"0\" "
+        "dstbuf=\"s\" dstoff=\"0\" cnt=\"1\" cvstep=\"3\"/>\n"
+        "</tb></gpu>\n</algo>\n",
+    };
+    for (size_t i = 0; i < 2; i++) {
+        SchedText t;
+        char why[512];
+        if (msccl_parse(ok[i], strlen(ok[i]), "t", &t, why, sizeof why) ||
+            sched_text_check(&t, NULL, why, sizeof why))
+            fail_msg("case %zu: %s", i, why);
+        if (i == 1) /* the copy in round 3, the only step */
+            assert_int_equal(t.unit.nsteps, 1);
+        sched_text_fini(&t);
+    }
+}
+
 /* Two gpus; body is their <gpu> elements. */
 #define ALGO2(coll, body)                                                    \
     "<algo name=\"t\" nchunksperloop=\"2\" ngpus=\"2\" coll=\"" coll         \
@@ -301,6 +338,7 @@ int main(void)
         cmocka_unit_test(test_examples_priced),
         cmocka_unit_test(test_examples_run_and_drawn),
         cmocka_unit_test(test_copy_for_reduce_refused),
+        cmocka_unit_test(test_in_place_input_and_late_step),
         cmocka_unit_test(test_bad_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -278,17 +278,22 @@ static void test_bad_reductions(void **state)
         const char *body, *why;
     } cases[] = {
         {"step\nr0.recv[0:1] -> r1.tmp[0:1] reduce\n",
-         "6: step 1 reduces r0.recv[0:1] into r1.tmp[0:1], which holds "
+         "6: step 1 reduces r0.recv[0] into r1.tmp[0], which holds "
          "nothing yet; copy into it first"},
         {"step\nr0.recv[0:1] -> r1.recv[0:1] reduce\n"
          "step\nr0.recv[0:1] -> r1.recv[0:1] reduce\n",
-         "8: step 2 reduces r0.recv[0:1] (rank 0's unit 0) into "
-         "r1.recv[0:1], which already holds the reduction of every rank's "
+         "8: step 2 reduces r0.recv[0] (rank 0's unit 0) into "
+         "r1.recv[0], which already holds the reduction of every rank's "
          "unit 0: an input would count twice"},
         {"step\nr0.recv[1:2] -> r1.recv[0:1] reduce\n",
-         "6: step 1 reduces r0.recv[1:2] (rank 0's unit 1) into "
-         "r1.recv[0:1] (rank 1's unit 0): different elements of the "
+         "6: step 1 reduces r0.recv[1] (rank 0's unit 1) into "
+         "r1.recv[0] (rank 1's unit 0): different elements of the "
          "inputs"},
+        /* the second unit of a range is the one refused, and named */
+        {"step\nr1.recv[0:1] -> r1.tmp[0:1]\nstep\n"
+         "r0.recv[0:2] -> r1.tmp[0:2] reduce\n",
+         "8: step 2 reduces r0.recv[1] into r1.tmp[1], which holds nothing "
+         "yet; copy into it first"},
         {"step\nr0.recv[0:1] -> r1.recv[0:1]\nr1.recv[0:1] -> r1.recv[0:1]\n",
          "7: step 1 writes r1.recv[0:1], which line 6 writes in the same "
          "step; one step writes an element once"},

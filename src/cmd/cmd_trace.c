@@ -581,9 +581,12 @@ static int trace_export(const Trace *t)
                     : msccl_write(&t->s, &text, &len);
     if (e == CV_ERR_LIMIT) {
         fprintf(stderr, "collviz: the %s schedule on %d ranks is larger than "
-                "a schedule file may be (%d ranks, %u steps, %u transfers)\n",
-                t->algo->name, t->call.nranks, COLL_MAX_RANKS,
-                SCHED_TEXT_MAX_STEPS, SCHED_TEXT_MAX_XFERS);
+                "a schedule file may be (%d ranks, %u steps, %u transfers, "
+                "%u units a buffer%s)\n", t->algo->name, t->call.nranks,
+                COLL_MAX_RANKS, SCHED_TEXT_MAX_STEPS, SCHED_TEXT_MAX_XFERS,
+                SCHED_TEXT_MAX_UNITS, t->export == TRACE_EXPORT_MSCCL
+                ? "; in MSCCL's, 1024 threadblocks a GPU and 256 channels"
+                : "");
         return CLI_EXIT_USAGE;
     }
     if (e) {

@@ -278,7 +278,7 @@ static CvError tb_tag(Algo *a, const Tag *t, Gpu *gpu)
     if ((e = num_attr(a, t, "id", 0, MSCCL_MAX_TBS - 1, -1, &id)) ||
         (e = num_attr(a, t, "send", -1, a->ngpus - 1, -1, &send)) ||
         (e = num_attr(a, t, "recv", -1, a->ngpus - 1, -1, &recv)) ||
-        (e = num_attr(a, t, "chan", 0, 255, 0, &chan)))
+        (e = num_attr(a, t, "chan", 0, MSCCL_MAX_CHAN, 0, &chan)))
         return e;
     if ((size_t)id != gpu->ntbs)
         return msccl_fail(a->why, a->whylen, t->line, "<tb id=\"%ld\"> is "
@@ -317,6 +317,8 @@ static CvError step_fields(Algo *a, const Tag *t, Op *op)
     op->kind = (MsOpKind)k;
     op->sbuf = buf_of(a, attr(t, "srcbuf"));
     op->dbuf = buf_of(a, attr(t, "dstbuf"));
+    op->sl = attr(t, "srcbuf") ? attr(t, "srcbuf")[0] : 0;
+    op->dl = attr(t, "dstbuf") ? attr(t, "dstbuf")[0] : 0;
     if ((e = num_attr(a, t, "srcoff", -1, SCHED_TEXT_MAX_UNITS, -1,
                       &op->soff)) ||
         (e = num_attr(a, t, "dstoff", -1, SCHED_TEXT_MAX_UNITS, -1,
@@ -540,9 +542,28 @@ static CvError tb_ok(Algo *a, int g, Tb *tb)
     return CV_OK;
 }
 
+/* In place, NCCL's buffers overlap: an allgather's input (i) is gpu g's
+ * block of its output, a reducescatter's output (o) gpu g's block of its
+ * input; collviz's recv is the whole, so the smaller one's offsets move
+ * g blocks along. */
+static void in_place_offsets(Algo *a, int g, Tb *tb)
+{
+    char moved = a->kind == COLL_ALLGATHER ? 'i'
+                 : a->kind == COLL_REDUCESCATTER ? 'o' : 0;
+    for (size_t i = 0; a->inplace && moved && i < tb->nops; i++) {
+        Op *op = &tb->ops[i];
+        if (op->sl == moved && op->soff >= 0)
+            op->soff += (long)g * a->parts;
+        if (op->dl == moved && op->doff >= 0)
+            op->doff += (long)g * a->parts;
+    }
+}
+
 static CvError algo_ok(Algo *a)
 {
     for (int g = 0; g < a->ngpus; g++) {
+        for (size_t i = 0; i < a->gpus[g].ntbs; i++)
+            in_place_offsets(a, g, &a->gpus[g].tbs[i]);
         if (!a->gpus[g].seen)
             return msccl_fail(a->why, a->whylen, 0, "the algorithm has no "
                          "<gpu id=\"%d\">, and ngpus is %d", g, a->ngpus);

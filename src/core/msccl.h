@@ -21,6 +21,7 @@
 
 #define MSCCL_MAX_TBS 1024      /* threadblocks of one GPU */
 #define MSCCL_MAX_OPS (1u << 20) /* steps of the whole file */
+#define MSCCL_MAX_CHAN 255      /* the highest channel */
 
 /* Read MSCCL XML (len bytes) into *out, the schedule named `name` (kept:
  * it must outlive *out); out->line gives each transfer the line of the
@@ -34,12 +35,13 @@ CvError msccl_parse(const char *xml, size_t len, const char *name,
 bool msccl_is_xml(const char *text, size_t len);
 
 /* Write schedule s as MSCCL XML into *xml (malloc'd, NUL-terminated, *len
- * bytes): per GPU a threadblock for each peer it talks to (sending and
- * receiving, on channel 0) and one for its local work, its steps in the
- * schedule's order, each waiting for the work of the GPU's last busy step
- * before its own that another threadblock did. CV_ERR_NOMEM, CV_ERR_LIMIT
- * or CV_ERR_ARG (a schedule MSCCL cannot express: one whose call runs on
- * more than 1024 ranks, with a reducing switch's work). */
+ * bytes): per GPU a threadblock for each peer and channel it talks on
+ * (the n-th transfer between two ranks in a step on channel n) and for
+ * its local work, its steps in the schedule's order, each waiting for the
+ * work of the GPU's last busy step; collviz's step as cvstep, a reducing
+ * switch's work as cvswitch. CV_ERR_NOMEM, or CV_ERR_LIMIT: more than
+ * 1024 ranks, MSCCL_MAX_TBS threadblocks on a GPU or MSCCL_MAX_CHAN + 1
+ * channels. */
 CvError msccl_write(const Schedule *s, char **xml, size_t *len);
 
 #endif

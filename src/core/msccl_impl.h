@@ -31,6 +31,7 @@ typedef struct {
     long prep;             /* round its source was copied there in */
     long hint;             /* cvstep: the round it waits for (0: none) */
     bool sw;               /* cvswitch: a reducing switch's work */
+    char sl, dl;           /* srcbuf's and dstbuf's letters: i, o, s */
 } Op;
 
 typedef struct {

@@ -2,6 +2,7 @@
  * its runtime runs it: its threadblocks round by round, each transfer in
  * the first collviz step it can happen in (msccl.h). */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,7 +42,14 @@ typedef struct {
     bool nomem;
     Fifo **fifo;     /* [gpu][tb] */
     int32_t **last;  /* [gpu * BUF_COUNT + buf][chunk] */
+    int (*live)[2];  /* the threadblocks with steps left: gpu, tb */
+    size_t nlive;
+    size_t work;     /* threadblocks looked at so far (MSCCL_MAX_WORK) */
 } Run;
+
+/* Threadblocks a file's reading may look at in all: what bounds the time
+ * a hostile file takes (a second or two). */
+#define MSCCL_MAX_WORK ((size_t)1 << 27)
 
 static void move(const Algo *a, Run *rn, long round, int src, int sb, long so,
                  int dst, int db, long doff, long cnt, XferOp op,
@@ -123,20 +131,20 @@ static bool instant(const Algo *a, int g, const Op *op, long k)
 static bool instants(Algo *a, Run *rn, long k, size_t *left)
 {
     bool any = false, more = true;
-    while (more) {
+    while (more && rn->work <= MSCCL_MAX_WORK) {
         more = false;
-        for (int g = 0; g < a->ngpus; g++)
-            for (size_t i = 0; i < a->gpus[g].ntbs; i++) {
-                Tb *tb = &a->gpus[g].tbs[i];
-                Op *op;
-                while ((op = current(tb)) && instant(a, g, op, k)) {
-                    if (op->kind != MS_NOP)
-                        post(a, rn, g, tb, op, k);
-                    op->done = k - 1;
-                    tb->pc++, (*left)--;
-                    more = any = true;
-                }
+        for (size_t j = 0; j < rn->nlive; j++, rn->work++) {
+            int g = rn->live[j][0];
+            Tb *tb = &a->gpus[g].tbs[rn->live[j][1]];
+            Op *op;
+            while ((op = current(tb)) && instant(a, g, op, k)) {
+                if (op->kind != MS_NOP)
+                    post(a, rn, g, tb, op, k);
+                op->done = k - 1;
+                tb->pc++, (*left)--;
+                more = any = true;
             }
+        }
     }
     return any;
 }
@@ -213,20 +221,37 @@ static CvError receive(Algo *a, Run *rn, int g, size_t t, long k,
     return CV_OK;
 }
 
-/* Every threadblock past the step it finished in round k. */
-static bool finish(Algo *a, long k, size_t *left)
+/* Every threadblock past the step it finished in round k; those with
+ * none left leave the live list. */
+static bool finish(Algo *a, Run *rn, long k, size_t *left)
 {
     bool any = false;
-    for (int g = 0; g < a->ngpus; g++)
-        for (size_t i = 0; i < a->gpus[g].ntbs; i++) {
-            Tb *tb = &a->gpus[g].tbs[i];
-            Op *op = current(tb);
-            if (op && op->done <= k) {
-                tb->pc++, (*left)--;
-                any = true;
-            }
+    size_t n = 0;
+    for (size_t j = 0; j < rn->nlive; j++, rn->work++) {
+        Tb *tb = &a->gpus[rn->live[j][0]].tbs[rn->live[j][1]];
+        Op *op = current(tb);
+        if (op && op->done <= k) {
+            tb->pc++, (*left)--;
+            any = true;
         }
+        if (current(tb))
+            memcpy(rn->live[n++], rn->live[j], sizeof rn->live[j]);
+    }
+    rn->nlive = n;
     return any;
+}
+
+/* The first round after k that a live threadblock's step waits for with
+ * its cvstep alone (LONG_MAX: none). */
+static long next_hint(Algo *a, Run *rn, long k)
+{
+    long next = LONG_MAX;
+    for (size_t j = 0; j < rn->nlive; j++) {
+        Op *op = current(&a->gpus[rn->live[j][0]].tbs[rn->live[j][1]]);
+        if (op && op->hint > k && op->hint < next)
+            next = op->hint;
+    }
+    return next;
 }
 
 /* No threadblock moves: one sentence about the first that waits. */
@@ -272,20 +297,28 @@ static CvError rounds(Algo *a, Run *rn)
         bool acted = instants(a, rn, k, &left);
         if (k > 4 * (long)SCHED_TEXT_MAX_STEPS)
             return msccl_fail(a->why, a->whylen, 0, "more than %u steps",
-                         SCHED_TEXT_MAX_STEPS);
-        for (int g = 0; g < a->ngpus; g++)
-            for (size_t i = 0; i < a->gpus[g].ntbs; i++)
-                acted = act(a, rn, g, i, k) || acted;
-        for (int g = 0; g < a->ngpus; g++)
-            for (size_t i = 0; i < a->gpus[g].ntbs; i++) {
-                CvError e = receive(a, rn, g, i, k, &acted);
-                if (e)
-                    return e;
-            }
+                              SCHED_TEXT_MAX_STEPS);
+        for (size_t j = 0; j < rn->nlive; j++, rn->work++)
+            acted = act(a, rn, rn->live[j][0], (size_t)rn->live[j][1], k) ||
+                    acted;
+        for (size_t j = 0; j < rn->nlive; j++, rn->work++) {
+            CvError e = receive(a, rn, rn->live[j][0],
+                                (size_t)rn->live[j][1], k, &acted);
+            if (e)
+                return e;
+        }
         if (rn->nomem)
             return msccl_fail(a->why, a->whylen, 0, "out of memory");
-        acted = finish(a, k, &left) || acted;
-        if (!acted && left)
+        if (rn->work > MSCCL_MAX_WORK)
+            return msccl_fail(a->why, a->whylen, 0, "following its "
+                              "threadblocks would take more than %zu looks "
+                              "at them, more than collviz spends on one "
+                              "file", (size_t)MSCCL_MAX_WORK);
+        acted = finish(a, rn, k, &left) || acted;
+        long hint = acted || !left ? LONG_MAX : next_hint(a, rn, k);
+        if (hint != LONG_MAX) /* rounds where nothing can happen */
+            k = hint - 1;
+        else if (!acted && left)
             return stuck(a);
     }
     return unreceived(a, rn);
@@ -315,7 +348,18 @@ static CvError run_rounds(Algo *a, Run *rn)
                 rn->last[g * BUF_COUNT + b][i] = -1;
         }
     }
-    return ok ? rounds(a, rn) : msccl_fail(a->why, a->whylen, 0, "out of memory");
+    size_t ntbs = 0;
+    for (int g = 0; g < a->ngpus; g++)
+        ntbs += a->gpus[g].ntbs;
+    rn->live = ok ? malloc((ntbs + 1) * sizeof *rn->live) : NULL;
+    for (int g = 0; rn->live && g < a->ngpus; g++)
+        for (size_t i = 0; i < a->gpus[g].ntbs; i++)
+            if (a->gpus[g].tbs[i].nops) {
+                rn->live[rn->nlive][0] = g;
+                rn->live[rn->nlive++][1] = (int)i;
+            }
+    return rn->live ? rounds(a, rn)
+                    : msccl_fail(a->why, a->whylen, 0, "out of memory");
 }
 
 static void run_free(const Algo *a, Run *rn)
@@ -327,7 +371,7 @@ static void run_free(const Algo *a, Run *rn)
     }
     for (int i = 0; rn->last && i < a->ngpus * BUF_COUNT; i++)
         free(rn->last[i]);
-    free(rn->fifo), free(rn->last), free(rn->m);
+    free(rn->fifo), free(rn->last), free(rn->m), free(rn->live);
 }
 
 /* ------------------------------------------------------ into the text */
@@ -340,31 +384,50 @@ static int by_round(const void *pa, const void *pb)
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* The moves, round by round, as collviz's schedule text. */
+/* Text at the end of t (cap bytes, *n used); false when it does not
+ * fit. */
+static bool addf(char *t, size_t cap, size_t *n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static bool addf(char *t, size_t cap, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = *n < cap ? vsnprintf(t + *n, cap - *n, fmt, ap) : -1;
+    va_end(ap);
+    if (k < 0 || (size_t)k >= cap - *n)
+        return false;
+    *n += (size_t)k;
+    return true;
+}
+
+/* The moves, round by round, as collviz's schedule text (NULL: no
+ * memory). A line is at most 128 bytes (two ends of 4-digit ranks and
+ * 20-digit offsets, reduce, switch). */
 static char *as_text(const Algo *a, const Run *mv, size_t *len)
 {
-    size_t cap = 512 + mv->n * 104 + (size_t)a->ngpus * 40, n = 0;
+    size_t cap = 512 + mv->n * 136 + (size_t)a->ngpus * 48, n = 0;
     char *t = malloc(cap);
-    if (!t)
-        return NULL;
-    n += (size_t)snprintf(t + n, cap - n, "collective %s\nranks %d\nparts "
-                          "%ld\nroot %d\n%s", coll_name(a->kind), a->ngpus,
-                          a->parts, a->root, a->inplace ? "in-place\n" : "");
-    for (int g = 0; g < a->ngpus; g++)
-        n += (size_t)snprintf(t + n, cap - n, "tmp r%d %ld\n", g,
-                              a->gpus[g].stage);
-    for (size_t i = 0; i < mv->n; i++) {
+    bool ok = t && addf(t, cap, &n, "collective %s\nranks %d\nparts %ld\n"
+                        "root %d\n%s", coll_name(a->kind), a->ngpus,
+                        a->parts, a->root, a->inplace ? "in-place\n" : "");
+    for (int g = 0; ok && g < a->ngpus; g++)
+        ok = addf(t, cap, &n, "tmp r%d %ld\n", g, a->gpus[g].stage);
+    for (size_t i = 0; ok && i < mv->n; i++) {
         const Transfer *x = &mv->m[i].x;
         if (!i || mv->m[i].round != mv->m[i - 1].round)
-            n += (size_t)snprintf(t + n, cap - n, "step\n");
-        n += (size_t)snprintf(t + n, cap - n, "r%d.%s[%zu:%zu] -> "
-                              "r%d.%s[%zu:%zu]%s%s\n", x->src,
-                              buf_name((BufId)x->src_buf), x->src_off,
-                              x->src_off + x->count, x->dst,
-                              buf_name((BufId)x->dst_buf), x->dst_off,
-                              x->dst_off + x->count,
-                              x->op == XFER_REDUCE ? " reduce" : "",
-                              x->flags & XF_SWITCH ? " switch" : "");
+            ok = addf(t, cap, &n, "step\n");
+        ok = ok && addf(t, cap, &n, "r%d.%s[%zu:%zu] -> r%d.%s[%zu:%zu]%s%s\n",
+                        x->src, buf_name((BufId)x->src_buf), x->src_off,
+                        x->src_off + x->count, x->dst,
+                        buf_name((BufId)x->dst_buf), x->dst_off,
+                        x->dst_off + x->count,
+                        x->op == XFER_REDUCE ? " reduce" : "",
+                        x->flags & XF_SWITCH ? " switch" : "");
+    }
+    if (!ok) {
+        free(t);
+        return NULL;
     }
     *len = n;
     return t;

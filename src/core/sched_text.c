@@ -28,6 +28,7 @@ typedef struct {
     bool in_place;         /* `in-place` */
     size_t units;          /* parts K or count C (0: not yet) */
     bool parts;            /* `parts` (else `count`) */
+    bool units_given;      /* `parts` or `count` was read */
     size_t *tmp;           /* [rank]: tmp units given (SIZE_MAX: none) */
     bool body;             /* a `step` was read */
     Transfer *x;           /* transfers */
@@ -139,13 +140,15 @@ static CvError key_ranks(Parse *ps, const char *v)
 static CvError key_units(Parse *ps, const char *key, const char *v)
 {
     size_t n;
-    if (ps->units)
+    bool parts = !strcmp(key, "parts");
+    if (ps->units_given)
         return fail(ps, CV_ERR_ARG, "'parts' or 'count' is given twice");
-    if (!word_num(v, SCHED_TEXT_MAX_UNITS, &n) || n < 1)
+    if (!word_num(v, SCHED_TEXT_MAX_UNITS, &n) || n < (size_t)parts)
         return fail(ps, CV_ERR_LIMIT, "%s '%s' is not a whole number from "
-                    "1 to %u", key, v, SCHED_TEXT_MAX_UNITS);
-    ps->units = n;
-    ps->parts = !strcmp(key, "parts");
+                    "%d to %u", key, v, parts, SCHED_TEXT_MAX_UNITS);
+    ps->units = n; /* count 0: the empty call's schedule, of no steps */
+    ps->parts = parts;
+    ps->units_given = true;
     return CV_OK;
 }
 
@@ -165,7 +168,7 @@ static CvError key_root(Parse *ps, const char *v)
 static CvError key_tmp(Parse *ps, const char *v, const char *rest)
 {
     size_t r = 0, n, all = 1;
-    char w[32];
+    char w[1024];
     if (!ps->ranks)
         return fail(ps, CV_ERR_ARG, "give 'ranks' before 'tmp'");
     if (v[0] == 'r') {
@@ -186,7 +189,7 @@ static CvError key_tmp(Parse *ps, const char *v, const char *rest)
 /* A header line: key and its value. */
 static CvError header_line(Parse *ps, const char *key, const char *rest)
 {
-    char v[64];
+    char v[1024]; /* a line's length: no word is cut */
     bool has = next_word(&rest, v, sizeof v);
     if (ps->body)
         return need_body_order(ps, key);
@@ -225,7 +228,7 @@ static CvError close_step(Parse *ps)
 /* `step` and its label. */
 static CvError step_line(Parse *ps, const char *rest)
 {
-    if (ps->kind < 0 || !ps->ranks || !ps->units)
+    if (ps->kind < 0 || !ps->ranks || !ps->units_given)
         return fail(ps, CV_ERR_ARG, "the header needs 'collective', "
                     "'ranks' and 'parts' (or 'count') before the first "
                     "'step'");
@@ -333,7 +336,7 @@ static CvError end_in_bounds(Parse *ps, const End *e)
 /* The words after a transfer: reduce, copy, switch. */
 static CvError xfer_words(Parse *ps, const char *rest, Transfer *t)
 {
-    char w[32];
+    char w[1024];
     while (next_word(&rest, w, sizeof w)) {
         if (!strcmp(w, "reduce"))
             t->op = XFER_REDUCE;
@@ -404,7 +407,7 @@ static CvError xfer_line(Parse *ps, const char *s, const char *arrow)
 /* One line, its comment cut and its blanks trimmed (s is writable). */
 static CvError one_line(Parse *ps, char *s)
 {
-    char key[32];
+    char key[1024];
     const char *rest = s;
     s[strcspn(s, "#")] = 0;
     size_t n = strlen(s);
@@ -537,7 +540,7 @@ static CvError parse_lines(Parse *ps, const char *text, size_t len)
             return e;
     }
     CvError e = ps->body ? close_step(ps) : CV_OK;
-    if (!e && (ps->kind < 0 || !ps->ranks || !ps->units))
+    if (!e && (ps->kind < 0 || !ps->ranks || !ps->units_given))
         return ps->line = 0, fail(ps, CV_ERR_ARG, "the header needs "
                                   "'collective', 'ranks' and 'parts' (or "
                                   "'count')");

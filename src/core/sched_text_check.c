@@ -162,19 +162,43 @@ static CvError wrong_output(const SchedText *t, const Sim *sim, size_t *bad,
                who, unit_word(t), e.pos, when);
 }
 
-/* The Sim's error at transfer x of step k, in words: the state before
- * the step is what the transfer met. */
+/* The first unit of transfer tr that the Sim refused (err), its state
+ * that of before the step. */
+static size_t bad_unit(const Sim *sim, const Transfer *tr, CvError err)
+{
+    for (size_t i = 0; i < tr->count; i++) {
+        size_t si = tr->src_off + i, di = tr->dst_off + i;
+        int32_t sp = sim_pos(sim, tr->src, (BufId)tr->src_buf, si);
+        int32_t dp = sim_pos(sim, tr->dst, (BufId)tr->dst_buf, di);
+        const uint64_t *ss = sim_set(sim, tr->src, (BufId)tr->src_buf, si);
+        const uint64_t *ds = sim_set(sim, tr->dst, (BufId)tr->dst_buf, di);
+        bool both = false;
+        for (size_t w = 0; w < sim->words; w++)
+            both = both || (ss[w] & ds[w]);
+        if ((err == CV_ERR_UNINIT && dp == SIM_EMPTY) ||
+            (err == CV_ERR_MIXED && sp != dp) || (err == CV_ERR_TWICE && both))
+            return i;
+    }
+    return 0;
+}
+
+/* The Sim's error at transfer x of step k, in words, at the unit it
+ * refused: the state before the step is what the transfer met. */
 static CvError bad_reduce(const SchedText *t, Sim *sim, CvError err,
                           size_t k, size_t x, char *why, size_t len)
 {
-    const Transfer *tr = &t->unit.xfers[x];
+    Transfer tr = t->unit.xfers[x];
     char src[64], dst[64], was[320], from[320];
-    end_text(tr, false, src, sizeof src);
-    end_text(tr, true, dst, sizeof dst);
     sim_seek(sim, k);
-    held_text(t, sim, tr->dst, (BufId)tr->dst_buf, tr->dst_off, was,
+    size_t i = bad_unit(sim, &tr, err);
+    tr.src_off += i, tr.dst_off += i, tr.count = 1;
+    snprintf(src, sizeof src, "r%d.%s[%zu]", tr.src,
+             buf_name((BufId)tr.src_buf), tr.src_off);
+    snprintf(dst, sizeof dst, "r%d.%s[%zu]", tr.dst,
+             buf_name((BufId)tr.dst_buf), tr.dst_off);
+    held_text(t, sim, tr.dst, (BufId)tr.dst_buf, tr.dst_off, was,
               sizeof was);
-    held_text(t, sim, tr->src, (BufId)tr->src_buf, tr->src_off, from,
+    held_text(t, sim, tr.src, (BufId)tr.src_buf, tr.src_off, from,
               sizeof from);
     if (err == CV_ERR_UNINIT)
         return say(err, why, len, "%u: step %zu reduces %s into %s, which "

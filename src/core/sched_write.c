@@ -70,7 +70,7 @@ static void header(Out *o, const Schedule *s, size_t g)
     put(o, "collective %s\nranks %d\n", coll_name(c->kind), c->nranks);
     if (c->count)
         put(o, "parts %zu\n", c->count / g);
-    else
+    else /* the empty call: no steps */
         put(o, "count 0\n");
     if (coll_is_rooted(c->kind))
         put(o, "root %d\n", c->root);
@@ -146,6 +146,9 @@ static CvError text_build(const Schedule *s, Out *o)
     if (s->nxfers > SCHED_TEXT_MAX_XFERS || s->nsteps > SCHED_TEXT_MAX_STEPS ||
         (s->call.count / g) > SCHED_TEXT_MAX_UNITS)
         return CV_ERR_LIMIT;
+    for (int r = 0; r < s->call.nranks; r++)
+        if (sched_bufsize(s, r, BUF_TMP) / g > SCHED_TEXT_MAX_UNITS)
+            return CV_ERR_LIMIT;
     header(o, s, g);
     body(o, s, g);
     return CV_OK;
@@ -192,13 +195,18 @@ typedef struct {
     int p;
     WGpu *g;
     bool nomem;
+    bool limit;  /* more threadblocks or channels than MSCCL reads */
 } W;
 
 static int new_tb(W *w, int g, int send, int recv, int chan)
 {
     WGpu *gp = &w->g[g];
+    if (gp->n >= MSCCL_MAX_TBS) {
+        w->limit = true;
+        return -1;
+    }
     WTb *t = grow_array(gp->tbs, &gp->cap, gp->n + 1, sizeof *t, 8);
-    if (!t || gp->n >= 1024) {
+    if (!t) {
         w->nomem = true;
         return -1;
     }
@@ -211,6 +219,10 @@ static int new_tb(W *w, int g, int send, int recv, int chan)
 static int tb_for(W *w, int g, int q, int chan)
 {
     WGpu *gp = &w->g[g];
+    if (chan > MSCCL_MAX_CHAN) {
+        w->limit = true;
+        return -1;
+    }
     if (chan >= gp->nchan[q]) {
         int *c = realloc(gp->chan_tb[q], (size_t)(chan + 1) * sizeof *c);
         if (!c) {
@@ -252,8 +264,8 @@ static void join(W *w, int g)
     if (gp->ngroup == 1) {
         gp->bar[0] = gp->group[0][0], gp->bar[1] = gp->group[0][1];
     } else if (gp->ngroup > 1) {
-        if (gp->bar_tb < 0)
-            gp->bar_tb = new_tb(w, g, -1, -1, 0);
+        if (gp->bar_tb < 0 && (gp->bar_tb = new_tb(w, g, -1, -1, 0)) < 0)
+            return;
         for (size_t i = 0; i < gp->ngroup && !w->nomem; i++)
             add_op(w, g, gp->bar_tb, "nop", NULL, gp->gstep, gp->group[i][0],
                    gp->group[i][1]);
@@ -323,8 +335,13 @@ static void one_step(W *w, size_t k, const Transfer **xs, int *chan)
     }
 }
 
-static char buf_letter(int b)
+/* The letter of buffer b in MSCCL's XML: in place, recv is the larger of
+ * NCCL's two overlapping buffers, o but for reducescatter (its input, i;
+ * msccl.c moves the smaller one's offsets). */
+static char buf_letter(const CollCall *c, int b)
 {
+    if (b == BUF_RECV && c->in_place && c->kind == COLL_REDUCESCATTER)
+        return 'i';
     return b == BUF_SEND ? 'i' : b == BUF_RECV ? 'o' : 's';
 }
 
@@ -340,12 +357,12 @@ static void put_op(Out *o, const W *w, int g, size_t i, const WOp *op,
     long doff = nop ? -1 : (long)(x->dst_off / unit);
     put(o, "      <step s=\"%zu\" type=\"%s\" srcbuf=\"%c\" srcoff=\"%ld\" "
         "dstbuf=\"%c\" dstoff=\"%ld\" cnt=\"%zu\" depid=\"%d\" deps=\"%d\" "
-        "hasdep=\"%d\" cvstep=\"%zu\"%s/>\n", i, op->type, buf_letter(sb),
-        so, nop ? 'o' : buf_letter(x->dst_buf), doff,
+        "hasdep=\"%d\" cvstep=\"%zu\"%s/>\n", i, op->type, buf_letter(&w->s->call, sb),
+        so, nop ? 'o' : buf_letter(&w->s->call, x->dst_buf), doff,
         nop ? 0 : x->count / unit, op->depid, op->deps, op->hasdep,
         op->step, x && !send && (x->flags & XF_SWITCH) ? " cvswitch=\"1\""
                                                        : "");
-    (void)w, (void)g;
+    (void)g;
 }
 
 /* Attribute text: the characters XML reserves escaped. */
@@ -410,8 +427,8 @@ static void w_free(W *w)
 
 static CvError w_init(W *w, const Schedule *s)
 {
-    *w = (W){s, s->call.nranks, calloc((size_t)s->call.nranks, sizeof *w->g),
-             false};
+    *w = (W){.s = s, .p = s->call.nranks,
+             .g = calloc((size_t)s->call.nranks, sizeof *w->g)};
     for (int g = 0; w->g && g < w->p; g++) {
         WGpu *gp = &w->g[g];
         gp->chan_tb = calloc((size_t)w->p, sizeof *gp->chan_tb);
@@ -433,11 +450,12 @@ static CvError msccl_build(const Schedule *s, Out *o)
     const Transfer **xs = malloc(most * sizeof *xs);
     int *chan = malloc(most * sizeof *chan);
     CvError e = xs && chan ? w_init(&w, s) : CV_ERR_NOMEM;
-    for (size_t k = 0; !e && k < s->nsteps && !w.nomem; k++)
+    for (size_t k = 0; !e && k < s->nsteps && !w.nomem && !w.limit; k++)
         one_step(&w, k, xs, chan);
-    if (!e && !w.nomem)
+    if (!e && !w.nomem && !w.limit)
         put_xml(o, &w, unit_of(s));
-    e = e ? e : w.nomem || o->nomem ? CV_ERR_NOMEM : CV_OK;
+    e = e ? e : w.limit ? CV_ERR_LIMIT
+        : w.nomem || o->nomem ? CV_ERR_NOMEM : CV_OK;
     if (xs && chan)
         w_free(&w);
     free(xs), free(chan);

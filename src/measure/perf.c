@@ -190,7 +190,8 @@ static unsigned long long sweep_last(const Sweep *sw)
 static CvError largest(const PerfConfig *cfg, const AlgoInfo *a, Schedule *s)
 {
     CollCall call = cfg->call;
-    call.count = coll_count_floor(&call, sweep_last(&cfg->sweep));
+    call.count = algo_file_count(a, coll_count_floor(&call,
+                                                     sweep_last(&cfg->sweep)));
     call.in_place = first_place(a);
     return generate(cfg, a, &call, s);
 }

@@ -11,7 +11,8 @@
 #include "algos/algo.h"
 #include "cli/cli.h"
 
-#define SCENE_MAX_FILES 32 /* schedule files one process reads */
+#define SCENE_MAX_FILES 256 /* schedule files (and versions of one, as a
+                              learner edits it) one process reads */
 
 /* Whether -a's value names a file rather than a built-in algorithm: it
  * holds a '/' or a '.' (no built-in name does). */

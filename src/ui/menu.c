@@ -157,14 +157,18 @@ static void fill_files(const Scene *sc, Menu *m)
 {
     const AlgoInfo *f[SCENE_MAX_FILES];
     size_t n = sched_file_loaded(f, SCENE_MAX_FILES);
-    for (size_t i = 0; i < n; i++)
-        if (f[i]->coll == sc->call.kind) {
+    for (size_t i = 0; i < n; i++) {
+        bool newer = false; /* an edited file: its last version only */
+        for (size_t j = i + 1; j < n && !newer; j++)
+            newer = !strcmp(f[j]->name, f[i]->name);
+        if (!newer && f[i]->coll == sc->call.kind) {
             bool fits = algo_fits(f[i], &sc->call, &sc->machine.mach, NULL, 0);
             add_item(m, (long long)(algo_count() + i), f[i] == sc->algo,
                      "%-16s %s %s", f[i]->name, fits ? "" : _("needs"),
                      fits ? words_summary(f[i]) : words_needs(f[i]));
             m->greyed[m->n - 1] = !fits;
         }
+    }
 }
 
 static void fill_items(const Scene *sc, Menu *m, MenuBackends *av)

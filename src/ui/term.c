@@ -13,6 +13,7 @@
 #include "ui/theme.h"
 
 #include <curses.h>
+#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
@@ -364,7 +365,8 @@ int term_edit(const char *path, char *why, size_t whylen)
         _exit(127);
     }
     int st = 0;
-    while (pid > 0 && waitpid(pid, &st, 0) < 0)
+    pid_t got = pid;
+    while (pid > 0 && (got = waitpid(pid, &st, 0)) < 0 && errno == EINTR)
         ;
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGQUIT, &old_quit, NULL);
@@ -373,6 +375,8 @@ int term_edit(const char *path, char *why, size_t whylen)
         clearok(curscr, TRUE);
         refresh();
     }
+    if (got < 0) /* SIGCHLD ignored: the status is gone, not the edit */
+        st = 0;
     if (pid < 0 || !WIFEXITED(st) || WEXITSTATUS(st)) {
         snprintf(why, whylen, pid < 0 ? "the editor could not be started"
                  : WIFEXITED(st) && WEXITSTATUS(st) == 127
