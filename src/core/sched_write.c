@@ -53,6 +53,8 @@ static size_t gcd(size_t a, size_t b)
 static size_t unit_of(const Schedule *s)
 {
     size_t g = s->call.count;
+    if (!g) /* count 0: written in elements ("count 0"), whatever tmp is */
+        return 1;
     for (int r = 0; r < s->call.nranks; r++)
         g = gcd(g, sched_bufsize(s, r, BUF_TMP));
     for (size_t i = 0; i < s->nxfers && g != 1; i++) {
