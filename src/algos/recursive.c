@@ -18,291 +18,8 @@
  * partition the generator uses, so it is exact for any p and count. */
 #include "algos/algo.h"
 #include "algos/common.h"
+#include "algos/cube.h"
 #include "core/num.h"
-
-/* ------------------------------------------------------------ the cube */
-
-/* A vector of n elements every rank keeps at (buf, off), and the
- * power-of-two group that works on it. Virtual rank v owns the element
- * range [cube_bound(v), cube_bound(v + 1)). */
-typedef struct {
-    int p;        /* ranks (of each group) */
-    int pp;       /* ranks in the hypercube phase: largest power of 2 <= p */
-    int rem;      /* p - pp: ranks 2i (i < rem) fold into rank 2i + 1 */
-    size_t n;     /* elements of the vector */
-    bool by_rank; /* ranges are the real ranks' blocks of p (the odd rank
-                     of a pair owns both blocks); else pp equal blocks */
-    bool keep_even; /* the even rank of a pair stays in the cube (MPICH's
-                       reduce); else the odd one (its allreduce) */
-    BufId buf;    /* buffer holding the vector on every rank */
-    size_t off;   /* offset of the vector in buf */
-    const RankGroups *gr; /* the groups that run it at once (NULL: all
-                             ranks, one group) */
-    int g;        /* the group n, off and ranks are of */
-} Cube;
-
-static Cube cube_make(int p, size_t n, bool by_rank, BufId buf, size_t off)
-{
-    int pp = pow2_floor(p);
-    return (Cube){.p = p, .pp = pp, .rem = p - pp, .n = n,
-                  .by_rank = by_rank, .buf = buf, .off = off};
-}
-
-/* The cube of every group of gr (cube_group picks one). */
-static Cube cube_groups(const RankGroups *gr, bool by_rank, BufId buf)
-{
-    Cube c = cube_make(gr->size, group_len(gr, 0), by_rank, buf,
-                       group_off(gr, 0));
-    c.gr = gr;
-    return c;
-}
-
-/* Groups the cube runs on at once. */
-static int cube_ngroups(const Cube *c) { return c->gr ? c->gr->ngroups : 1; }
-
-/* c as group g's cube: its vector and ranks. */
-static Cube cube_group(const Cube *c, int g)
-{
-    Cube x = *c;
-    if (c->gr)
-        x.g = g, x.n = group_len(c->gr, g), x.off = group_off(c->gr, g);
-    return x;
-}
-
-/* The rank of the group's member i. */
-static int cube_rank(const Cube *c, int i)
-{
-    return c->gr ? group_rank(c->gr, c->g, i) : i;
-}
-
-/* The real rank playing virtual rank v. */
-static int cube_real(const Cube *c, int v)
-{
-    return v < c->rem ? 2 * v + !c->keep_even : v + c->rem;
-}
-
-/* The virtual rank real rank r plays, or -1 for a rank folded out. */
-static int cube_virt(const Cube *c, int r)
-{
-    if (r >= 2 * c->rem)
-        return r - c->rem;
-    return r % 2 == !c->keep_even ? r / 2 : -1;
-}
-
-/* First element of virtual rank v's range; cube_bound(pp) == n. */
-static size_t cube_bound(const Cube *c, int v)
-{
-    if (!c->by_rank)
-        return blk_off(c->n, c->pp, v);
-    return blk_off(c->n, c->p, v < c->rem ? 2 * v : v + c->rem);
-}
-
-/* Elements [lo, hi) of the vector move from rank src to the same place at
- * rank dst. */
-static void cube_move(Schedule *s, const Cube *c, XferOp op, int src, int dst,
-                      size_t lo, size_t hi)
-{
-    sched_xfer(s, op, cube_rank(c, src), c->buf, c->off + lo, cube_rank(c, dst),
-               c->buf, c->off + lo, hi - lo);
-}
-
-/* What a fold step moves between the ranks of a pair. */
-typedef enum {
-    FOLD_ALL,  /* the whole vector */
-    FOLD_OWN,  /* the even rank's block */
-    FOLD_COUNT
-} FoldPart;
-
-/* One step between the pairs (2i, 2i + 1), i < rem: into the rank that
- * stays (fold-in) or back to the one folded out (fold-out). */
-static void cube_fold(Schedule *s, const Cube *cs, XferOp op, bool out,
-                      FoldPart part, const char *phase)
-{
-    if (!cs->rem)
-        return;
-    sched_step(s, phase);
-    for (int g = 0; g < cube_ngroups(cs); g++) {
-        Cube cg = cube_group(cs, g);
-        const Cube *c = &cg;
-        for (int even = 0; even < 2 * c->rem; even += 2) {
-            int stay = even + !c->keep_even, gone = even + c->keep_even;
-            int src = out ? stay : gone, dst = out ? gone : stay;
-            size_t lo = blk_off(c->n, c->p, even);
-            size_t hi = lo + blk_len(c->n, c->p, even);
-            if (part == FOLD_OWN)
-                cube_move(s, c, op, src, dst, lo, hi);
-            else
-                cube_move(s, c, op, src, dst, 0, c->n);
-        }
-    }
-}
-
-/* Recursive halving: at distance mask, v keeps the half of its window of
- * 2 mask virtual ranks that holds its own range and adds the other half
- * into its partner's copy. Afterwards v holds its range, fully reduced. */
-static void cube_halving(Schedule *s, const Cube *cs, const char *phase)
-{
-    for (int mask = cs->pp / 2; mask >= 1; mask /= 2) {
-        sched_step(s, phase);
-        for (int g = 0; g < cube_ngroups(cs); g++) {
-            Cube cg = cube_group(cs, g);
-            const Cube *c = &cg;
-            for (int v = 0; v < c->pp; v++) {
-                int give = (v & ~(2 * mask - 1)) + (v & mask ? 0 : mask);
-                cube_move(s, c, XFER_REDUCE, cube_real(c, v),
-                          cube_real(c, v ^ mask), cube_bound(c, give),
-                          cube_bound(c, give + mask));
-            }
-        }
-    }
-}
-
-/* Recursive doubling: at distance mask, v sends the ranges of its window
- * of mask virtual ranks to its partner, doubling what both hold. */
-static void cube_doubling(Schedule *s, const Cube *cs, const char *phase)
-{
-    for (int mask = 1; mask < cs->pp; mask *= 2) {
-        sched_step(s, phase);
-        for (int g = 0; g < cube_ngroups(cs); g++) {
-            Cube cg = cube_group(cs, g);
-            const Cube *c = &cg;
-            for (int v = 0; v < c->pp; v++) {
-                int first = v & ~(mask - 1);
-                cube_move(s, c, XFER_COPY, cube_real(c, v),
-                          cube_real(c, v ^ mask), cube_bound(c, first),
-                          cube_bound(c, first + mask));
-            }
-        }
-    }
-}
-
-/* ------------------------------------------------------------ emitters */
-
-void emit_halving_reducescatter_g(Schedule *s, const RankGroups *gr,
-                                  BufId buf, const char *phase)
-{
-    Cube c = cube_groups(gr, true, buf);
-    cube_fold(s, &c, XFER_REDUCE, false, FOLD_ALL, "fold-in");
-    cube_halving(s, &c, phase);
-    cube_fold(s, &c, XFER_COPY, true, FOLD_OWN, "fold-out");
-}
-
-/* The blocks [lo, hi) of the p blocks of every group's vector move from
- * member src to member dst. */
-static void blocks_move(Schedule *s, const Cube *cs, int src, int dst, int lo,
-                        int hi)
-{
-    for (int g = 0; g < cube_ngroups(cs); g++) {
-        Cube c = cube_group(cs, g);
-        cube_move(s, &c, XFER_COPY, src, dst, blk_off(c.n, c.p, lo),
-                  blk_off(c.n, c.p, hi));
-    }
-}
-
-/* The subtree of m ranks from t (a multiple of 2m) whose partner subtree
- * from t + m is cut by p: its first c ranks had partners, c the blocks
- * they got; 0 where no subtree is so cut. */
-static int cut_subtree(int p, int m, int *t)
-{
-    *t = (p - 1) & ~(2 * m - 1);
-    int c = p - *t - m;
-    return c > 0 && c < m ? c : 0;
-}
-
-/* After distance m, the c ranks of the cut subtree [t, t + m) that had a
- * partner hand the c blocks from t + m on to the others, as MPICH does:
- * at d = m/2, m/4, ..., 1, in every window of 2d ranks, member o < d
- * sends to o + d where o has them (o < c) and o + d has not (o + d >= c).
- * Each window then holds them at its first min(c, 2d) members, so the
- * steps stop once 2d <= c. */
-static void doubling_pass_on(Schedule *s, const Cube *c, int m,
-                             const char *phase)
-{
-    int t, n = cut_subtree(c->p, m, &t);
-    for (int d = m / 2; n && 2 * d > n; d /= 2) {
-        sched_step(s, phase);
-        for (int w = t; w < t + m; w += 2 * d)
-            for (int o = 0; o < d && o < n; o++)
-                if (o + d >= n)
-                    blocks_move(s, c, w + o, w + o + d, t + m, c->p);
-    }
-}
-
-/* MPICH's recursive doubling for any p (allgather_intra_recursive_
- * doubling.c): at distance m = 1, 2, 4, ... rank r sends the blocks of its
- * subtree (the m ranks from r & ~(m - 1) that exist) to r ^ m where that
- * rank exists; then a cut subtree's blocks are passed on. Every rank gets
- * every other block once; p a power of two needs no passing on. */
-void emit_doubling_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
-                               const char *phase)
-{
-    Cube c = cube_groups(gr, true, buf);
-    for (int m = 1; m < c.p; m *= 2) {
-        sched_step(s, phase);
-        for (int r = 0; r < c.p; r++) {
-            int first = r & ~(m - 1);
-            if ((r ^ m) < c.p)
-                blocks_move(s, &c, r, r ^ m, first, num_min(first + m, c.p));
-        }
-        doubling_pass_on(s, &c, m, "pass-on");
-    }
-}
-
-void emit_halving_reducescatter(Schedule *s, size_t n, BufId buf,
-                                size_t off, const char *phase)
-{
-    RankGroups w = groups_world(s->call.nranks, n, off);
-    emit_halving_reducescatter_g(s, &w, buf, phase);
-}
-
-void emit_doubling_allgather(Schedule *s, size_t n, BufId buf, size_t off,
-                             const char *phase)
-{
-    RankGroups w = groups_world(s->call.nranks, n, off);
-    emit_doubling_allgather_g(s, &w, buf, phase);
-}
-
-/* ------------------------------------------------------------- costs */
-
-/* Add one step whose busiest rank moves b bytes and reduces g bytes; a
- * step that moves nothing is no step. */
-static void cost_step(CostTerms *t, size_t b, size_t g)
-{
-    if (!b)
-        return;
-    t->a += 1;
-    t->b += (double)b;
-    t->g += (double)g;
-    t->steps += 1;
-}
-
-/* Elements the busiest pair moves in a fold step. Blocks never grow with
- * the index, so the first pair moves the most of its own block. */
-static size_t fold_elems(const Cube *c, FoldPart part)
-{
-    if (!c->rem)
-        return 0;
-    if (part == FOLD_OWN)
-        return blk_len(c->n, c->p, 0);
-    return c->n;
-}
-
-static void cost_fold(CostTerms *t, const Cube *c, FoldPart part, bool reduce,
-                      size_t ts)
-{
-    size_t b = fold_elems(c, part) * ts;
-    cost_step(t, b, reduce ? b : 0);
-}
-
-/* Halving or doubling: at distance mask every rank exchanges one window of
- * mask virtual ranks; the first window is the largest. */
-static void cost_cube(CostTerms *t, const Cube *c, bool reduce, size_t ts)
-{
-    for (int mask = 1; mask < c->pp; mask *= 2) {
-        size_t b = cube_bound(c, mask) * ts;
-        cost_step(t, b, reduce ? b : 0);
-    }
-}
 
 /* ---------------------------------------------------- local helpers */
 
@@ -383,10 +100,10 @@ static void cost_ag_doubling(const CollCall *c, CostTerms *out)
     size_t n = vec_elems(c), ts = dtype_size(c->dtype);
     *out = (CostTerms){0};
     for (int m = 1; m < p; m *= 2) {
-        cost_step(out, blk_off(n, p, m) * ts, 0);
-        int t, cut = cut_subtree(p, m, &t);
+        cube_cost_step(out, blk_off(n, p, m) * ts, 0);
+        int t, cut = cube_cut_subtree(p, m, &t);
         for (int d = m / 2; cut && 2 * d > cut; d /= 2)
-            cost_step(out, (n - blk_off(n, p, t + m)) * ts, 0);
+            cube_cost_step(out, (n - blk_off(n, p, t + m)) * ts, 0);
     }
 }
 
@@ -471,7 +188,7 @@ static void cost_ag_bruck(const CollCall *c, CostTerms *out)
     size_t blk = c->count * dtype_size(c->dtype);
     *out = (CostTerms){0};
     for (int d = 1; d < p; d *= 2)
-        cost_step(out, (size_t)(d < p - d ? d : p - d) * blk, 0);
+        cube_cost_step(out, (size_t)(d < p - d ? d : p - d) * blk, 0);
 }
 
 static const AlgoInfo ag_bruck = {
@@ -514,9 +231,9 @@ static void cost_halving(const CollCall *c, size_t n, CostTerms *out)
 {
     Cube cb = cube_make(c->nranks, n, true, BUF_RECV, 0);
     size_t ts = dtype_size(c->dtype);
-    cost_fold(out, &cb, FOLD_ALL, true, ts);
-    cost_cube(out, &cb, true, ts);
-    cost_fold(out, &cb, FOLD_OWN, false, ts);
+    cube_cost_fold(out, &cb, FOLD_ALL, true, ts);
+    cube_cost(out, &cb, true, ts);
+    cube_cost_fold(out, &cb, FOLD_OWN, false, ts);
 }
 
 static void cost_rs_halving(const CollCall *c, CostTerms *out)
@@ -641,7 +358,7 @@ static void cost_gather(CostTerms *t, const Cube *c, int root, size_t ts)
 {
     int vroot = cube_virt(c, root);
     if (vroot < 0) { /* piece 0 to the root first */
-        cost_step(t, cube_bound(c, 1) * ts, 0);
+        cube_cost_step(t, cube_bound(c, 1) * ts, 0);
         vroot = 0;
     }
     for (int m = 1; m < c->pp; m *= 2) {
@@ -650,7 +367,7 @@ static void cost_gather(CostTerms *t, const Cube *c, int root, size_t ts)
             size_t e = pieces_elems(c, vroot, w, num_min(w + m, c->pp));
             most = e > most ? e : most;
         }
-        cost_step(t, most * ts, 0);
+        cube_cost_step(t, most * ts, 0);
     }
 }
 
@@ -659,8 +376,8 @@ static void cost_reduce_rsg(const CollCall *c, CostTerms *out)
     Cube cb = reduce_cube(c);
     size_t ts = dtype_size(c->dtype);
     *out = (CostTerms){0};
-    cost_fold(out, &cb, FOLD_ALL, true, ts);
-    cost_cube(out, &cb, true, ts);
+    cube_cost_fold(out, &cb, FOLD_ALL, true, ts);
+    cube_cost(out, &cb, true, ts);
     cost_gather(out, &cb, c->root, ts);
 }
 
@@ -725,9 +442,9 @@ static void cost_ar_cube(const CollCall *c, CostTerms *out,
     Cube cb = cube_make(c->nranks, c->count, false, BUF_RECV, 0);
     size_t ts = dtype_size(c->dtype);
     *out = (CostTerms){0};
-    cost_fold(out, &cb, FOLD_ALL, true, ts);
+    cube_cost_fold(out, &cb, FOLD_ALL, true, ts);
     middle(out, &cb, ts);
-    cost_fold(out, &cb, FOLD_ALL, false, ts);
+    cube_cost_fold(out, &cb, FOLD_ALL, false, ts);
 }
 
 /* Butterfly: at distance 1, 2, 4, ... partners add their whole vectors
@@ -745,7 +462,7 @@ static void butterfly(Schedule *s, const Cube *c)
 static void cost_butterfly(CostTerms *t, const Cube *c, size_t ts)
 {
     for (int mask = 1; mask < c->pp; mask *= 2)
-        cost_step(t, c->n * ts, c->n * ts);
+        cube_cost_step(t, c->n * ts, c->n * ts);
 }
 
 static CvError gen_ar_butterfly(const AlgoArgs *args, Schedule *s)
@@ -790,8 +507,8 @@ static void halving_doubling(Schedule *s, const Cube *c)
 
 static void cost_halving_doubling(CostTerms *t, const Cube *c, size_t ts)
 {
-    cost_cube(t, c, true, ts);
-    cost_cube(t, c, false, ts);
+    cube_cost(t, c, true, ts);
+    cube_cost(t, c, false, ts);
 }
 
 static CvError gen_ar_hd(const AlgoArgs *args, Schedule *s)
@@ -888,7 +605,7 @@ static void cost_a2a_bruck(const CollCall *c, CostTerms *out)
         size_t nb = 0; /* block indices below p with this bit set */
         for (int j = d; j < p; j += 2 * d)
             nb += (size_t)(j + d < p ? d : p - j);
-        cost_step(out, nb * blk, 0);
+        cube_cost_step(out, nb * blk, 0);
     }
 }
 
