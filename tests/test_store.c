@@ -356,6 +356,50 @@ static void test_killed_writer(void **state)
     assert_int_equal(count_prefix(root, "out.json.tmp."), 0);
 }
 
+/* store_read: the whole file up to its limit, one byte more refused;
+ * a file that is not there, and a folder, said as store_open says them;
+ * a file far larger than its first read's room read whole. */
+static void test_read(void **state)
+{
+    (void)state;
+    char path[128], why[300], *t;
+    size_t n;
+    int missing = 0;
+    snprintf(path, sizeof path, "%s/f", root);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("0123456789", f);
+    fclose(f);
+    assert_int_equal(store_read(path, 10, &t, &n, &missing, why, sizeof why),
+                     CV_OK);
+    assert_int_equal(n, 10);
+    assert_string_equal(t, "0123456789");
+    free(t);
+    assert_int_equal(store_read(path, 9, &t, &n, &missing, why, sizeof why),
+                     CV_ERR_LIMIT);
+    assert_null(t);
+    snprintf(path, sizeof path, "%s/none", root);
+    assert_int_equal(store_read(path, 9, &t, &n, &missing, why, sizeof why),
+                     CV_ERR_IO);
+    assert_int_equal(missing, 1);
+    assert_int_equal(store_read(root, 9, &t, &n, &missing, why, sizeof why),
+                     CV_ERR_IO);
+    assert_int_equal(missing, 0);
+    assert_non_null(strstr(why, "not a regular file"));
+    snprintf(path, sizeof path, "%s/big", root);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 100000; i++)
+        fputc('a' + i % 26, f);
+    fclose(f);
+    assert_int_equal(store_read(path, 1 << 20, &t, &n, &missing, why,
+                                sizeof why), CV_OK);
+    assert_int_equal(n, 100000);
+    assert_int_equal(t[99999], 'a' + 99999 % 26);
+    assert_int_equal(t[100000], '\0');
+    free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -367,6 +411,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_set_aside, setup, teardown),
         cmocka_unit_test_setup_teardown(test_clean_stale, setup, teardown),
         cmocka_unit_test_setup_teardown(test_killed_writer, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_begin_names_folder, setup,
                                         teardown),
     };

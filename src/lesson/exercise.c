@@ -26,23 +26,14 @@ static int write_copy(FILE *f, void *ctx)
 static int read_start(const char *src, char **text, size_t *len, char *why,
                       size_t whylen)
 {
-    FILE *f;
     int missing = 0;
-    if (store_open(src, &f, &missing, why, whylen)) {
-        if (missing)
-            snprintf(why, whylen, "the lesson's file %s does not exist", src);
-        return -1;
-    }
-    *text = malloc(SCHED_TEXT_MAX_BYTES + 1);
-    *len = *text ? fread(*text, 1, SCHED_TEXT_MAX_BYTES + 1, f) : 0;
-    int bad = !*text || ferror(f) || *len > SCHED_TEXT_MAX_BYTES;
-    fclose(f);
-    if (bad) {
-        free(*text);
+    CvError e = store_read(src, SCHED_TEXT_MAX_BYTES, text, len, &missing,
+                           why, whylen);
+    if (e && missing)
+        snprintf(why, whylen, "the lesson's file %s does not exist", src);
+    else if (e == CV_ERR_LIMIT)
         snprintf(why, whylen, "the lesson's file %s could not be read", src);
-        return -1;
-    }
-    return 0;
+    return e ? -1 : 0;
 }
 
 int lesson_exercise(const char *dir, const char *name, char *path, size_t len,

@@ -36,27 +36,16 @@ static uint64_t fnv1a(const char *s, size_t n)
 /* The text of path into *text (malloc'd), *len bytes. */
 static int read_text(const char *path, char **text, size_t *len, CliErr *e)
 {
-    FILE *f;
     int missing = 0;
     char why[CV_WHY_LEN];
-    if (store_open(path, &f, &missing, why, sizeof why))
-        return missing ? cli_fail(e, "the schedule file %s does not exist",
-                                  path)
-                       : cli_fail(e, "the schedule file %s: %s", path, why);
-    char *t = malloc(SCHED_TEXT_MAX_BYTES + 1);
-    size_t n = t ? fread(t, 1, SCHED_TEXT_MAX_BYTES + 1, f) : 0;
-    int bad = !t || ferror(f);
-    fclose(f);
-    if (bad || n > SCHED_TEXT_MAX_BYTES) {
-        free(t);
-        return bad ? cli_fail(e, "the schedule file %s could not be read",
-                              path)
-                   : cli_fail(e, "the schedule file %s is larger than %u MiB",
-                              path, SCHED_TEXT_MAX_BYTES >> 20);
-    }
-    *text = t;
-    *len = n;
-    return 0;
+    CvError err = store_read(path, SCHED_TEXT_MAX_BYTES, text, len, &missing,
+                             why, sizeof why);
+    if (err == CV_ERR_LIMIT)
+        return cli_fail(e, "the schedule file %s is larger than %u MiB",
+                        path, SCHED_TEXT_MAX_BYTES >> 20);
+    if (err && missing)
+        return cli_fail(e, "the schedule file %s does not exist", path);
+    return err ? cli_fail(e, "the schedule file %s: %s", path, why) : 0;
 }
 
 int sched_file_load(const char *path, bool keep_wrong, const AlgoInfo **out,

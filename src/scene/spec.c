@@ -26,25 +26,17 @@ bool spec_is_file(const char *spec) { return is_file_spec(spec); }
 static int read_machine_file(const char *path, const SpecModel *cm,
                              Machine *out, CliErr *e)
 {
-    FILE *f;
     int missing = 0;
-    char why[300];
-    if (store_open(path, &f, &missing, why, sizeof why))
-        return missing ? cli_fail(e, "the machine file %s does not exist", path)
-                       : cli_fail(e, "the machine file %s: %s", path, why);
-    char *text = malloc(FILE_MAX + 1);
-    size_t n = text ? fread(text, 1, FILE_MAX + 1, f) : 0;
-    int bad = !text || ferror(f);
-    fclose(f);
-    if (bad) {
-        free(text);
-        return cli_fail(e, "the machine file %s could not be read", path);
-    }
-    if (n > FILE_MAX) {
-        free(text);
+    char why[CV_WHY_LEN], *text;
+    size_t n;
+    CvError re = store_read(path, FILE_MAX, &text, &n, &missing, why,
+                            sizeof why);
+    if (re == CV_ERR_LIMIT)
         return cli_fail(e, "the machine file %s is larger than %d KiB", path,
                         FILE_MAX >> 10);
-    }
+    if (re)
+        return missing ? cli_fail(e, "the machine file %s does not exist", path)
+                       : cli_fail(e, "the machine file %s: %s", path, why);
     MachineFileErr fe;
     CvError err = machine_file_parse(text, n, cm->m.gamma, out, &fe);
     free(text);

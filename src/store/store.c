@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
@@ -295,6 +296,50 @@ CvError store_open(const char *path, FILE **out, int *missing, char *why,
         close(fd);
         return CV_ERR_IO;
     }
+    return CV_OK;
+}
+
+CvError store_read(const char *path, size_t most, char **text, size_t *len,
+                   int *missing, char *why, size_t whylen)
+{
+    FILE *f;
+    struct stat st;
+    *text = NULL;
+    *len = 0;
+    CvError e = store_open(path, &f, missing, why, whylen);
+    if (e)
+        return e;
+    /* room for what fstat says (a file may grow: one byte more tells) */
+    size_t cap = !fstat(fileno(f), &st) && (size_t)st.st_size < most
+                     ? (size_t)st.st_size + 2 : most + 2;
+    char *t = malloc(cap);
+    size_t n = 0, k = 1;
+    while (t && k && n < most + 1) {
+        if (n + 1 >= cap) {
+            size_t c = cap * 2 < most + 2 ? cap * 2 : most + 2;
+            char *u = realloc(t, c);
+            if (!u) {
+                free(t);
+                t = NULL;
+                break;
+            }
+            t = u, cap = c;
+        }
+        k = fread(t + n, 1, cap - 1 - n, f);
+        n += k;
+    }
+    e = !t || ferror(f) ? CV_ERR_IO : n > most ? CV_ERR_LIMIT : CV_OK;
+    fclose(f);
+    if (e) {
+        free(t);
+        if (e == CV_ERR_IO)
+            snprintf(why, whylen, "cannot read %s: %s", path,
+                     t ? "a read failed" : cv_strerror(CV_ERR_NOMEM));
+        return e;
+    }
+    t[n] = '\0';
+    *text = t;
+    *len = n;
     return CV_OK;
 }
 

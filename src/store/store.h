@@ -96,6 +96,14 @@ CvError store_export_check(const char *path, char *why, size_t whylen);
 CvError store_open(const char *path, FILE **out, int *missing, char *why,
                    size_t whylen);
 
+/* The whole of the regular file at path, at most `most` bytes, into a
+ * malloc'd, NUL-terminated *text (*len bytes, not counting the NUL).
+ * store_open's errors (CV_ERR_IO, *missing, its sentence); CV_ERR_LIMIT
+ * when it holds more than most bytes (why untouched); CV_ERR_IO and a
+ * sentence when a read fails or memory runs out. */
+CvError store_read(const char *path, size_t most, char **text, size_t *len,
+                   int *missing, char *why, size_t whylen);
+
 /* Rename a file that could not be read to path.bad, or path.bad.1,
  * path.bad.2 ... when that is taken (an older file set aside is kept), so
  * that the next write starts clean; the new name in aside (may be NULL).
