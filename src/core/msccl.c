@@ -92,21 +92,24 @@ static CvError read_attr(Xml *x, Tag *t)
         return msccl_fail(x->why, x->whylen, x->line, "<%s> has more than %d "
                      "attributes", t->name, XML_ATTRS);
     if (!read_name(x, t->key[t->n]))
-        return msccl_fail(x->why, x->whylen, x->line, "<%s> holds something that "
-                     "is not an attribute", t->name);
+        return msccl_fail(x->why, x->whylen, x->line,
+                          "<%s> holds something that "
+                          "is not an attribute", t->name);
     blanks(x);
     char q = x->p + 1 < x->end && *x->p == '=' ? x->p[1] : 0;
     if (q != '"' && q != '\'')
-        return msccl_fail(x->why, x->whylen, x->line, "attribute %s of <%s> has "
-                     "no quoted value", t->key[t->n], t->name);
+        return msccl_fail(x->why, x->whylen, x->line,
+                          "attribute %s of <%s> has "
+                          "no quoted value", t->key[t->n], t->name);
     skip(x, 2);
     size_t n = 0;
     while (x->p + n < x->end && x->p[n] != q && x->p[n] != '<' && x->p[n])
         n++;
     if (x->p + n >= x->end || x->p[n] != q || n >= XML_WORD)
-        return msccl_fail(x->why, x->whylen, x->line, "attribute %s of <%s> has "
-                     "no closing quote within %d bytes", t->key[t->n],
-                     t->name, XML_WORD - 1);
+        return msccl_fail(x->why, x->whylen, x->line,
+                          "attribute %s of <%s> has "
+                          "no closing quote within %d bytes", t->key[t->n],
+                          t->name, XML_WORD - 1);
     memcpy(t->val[t->n], x->p, n);
     t->val[t->n++][n] = 0;
     skip(x, n + 1);
@@ -149,8 +152,9 @@ static int next_tag(Xml *x, Tag *t)
     for (;;) {
         while (x->p < x->end && *x->p != '<') {
             if (!*x->p)
-                return msccl_fail(x->why, x->whylen, x->line, "a NUL byte: this "
-                             "is not text"), -1;
+                return msccl_fail(x->why, x->whylen, x->line,
+                                  "a NUL byte: this "
+                                  "is not text"), -1;
             skip(x, 1);
         }
         if (x->p >= x->end)
@@ -162,8 +166,9 @@ static int next_tag(Xml *x, Tag *t)
                             : x->p < x->end && *x->p == '!' ? ">" : NULL;
         unsigned at = x->line;
         if (close && !skip_past(x, close))
-            return msccl_fail(x->why, x->whylen, at, "a declaration or comment "
-                         "that is never closed"), -1;
+            return msccl_fail(x->why, x->whylen, at,
+                              "a declaration or comment "
+                              "that is never closed"), -1;
         if (!close)
             return read_tag(x, t) ? -1 : 1;
     }
@@ -177,12 +182,9 @@ const char *const msccl_op_names[MS_KIND_COUNT] = {
 CvError msccl_fail(char *why, size_t len, unsigned line, const char *fmt,
                      ...)
 {
-    int n = line ? snprintf(why, len, "%u: ", line) : 0;
-    if (n < 0 || (size_t)n >= len)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why + n, len - (size_t)n, fmt, ap);
+    sched_text_vsay(CV_ERR_ARG, why, len, line, fmt, ap);
     va_end(ap);
     return CV_ERR_ARG;
 }
@@ -211,9 +213,9 @@ static CvError num_attr(Algo *a, const Tag *t, const char *key, long lo,
     char *end;
     long n = strtol(v, &end, 10);
     if (!*v || *end || n < lo || n > hi)
-        return msccl_fail(a->why, a->whylen, t->line, "%s=\"%s\" of <%s> is not "
-                     "a whole number from %ld to %ld", key, v, t->name, lo,
-                     hi);
+        return msccl_fail(a->why, a->whylen, t->line,
+                          "%s=\"%s\" of <%s> is not a whole number from "
+                          "%ld to %ld", key, v, t->name, lo, hi);
     *out = n;
     return CV_OK;
 }
@@ -233,8 +235,9 @@ static CvError algo_tag(Algo *a, const Tag *t)
     int kind = c ? coll_of(c) : -1;
     CvError e;
     if (kind < 0)
-        return msccl_fail(a->why, a->whylen, t->line, "<algo coll=\"%s\"> is no "
-                     "collective collviz knows", c ? c : "");
+        return msccl_fail(a->why, a->whylen, t->line,
+                          "<algo coll=\"%s\"> is no "
+                          "collective collviz knows", c ? c : "");
     if ((e = num_attr(a, t, "ngpus", 1, COLL_MAX_RANKS, -1, &n)) ||
         (e = num_attr(a, t, "nchunksperloop", 1, SCHED_TEXT_MAX_UNITS, -1,
                       &k)) ||
@@ -309,9 +312,9 @@ static CvError step_fields(Algo *a, const Tag *t, Op *op)
     while (k < MS_KIND_COUNT && (!ty || strcmp(ty, msccl_op_names[k])))
         k++;
     if (k == MS_KIND_COUNT)
-        return msccl_fail(a->why, a->whylen, t->line, "type=\"%s\" is not a step "
-                     "MSCCL runs: s, r, rcs, rrs, rrc, rrcs, cpy, re, nop",
-                     ty ? ty : "");
+        return msccl_fail(a->why, a->whylen, t->line,
+                          "type=\"%s\" is not a step MSCCL runs: s, r, "
+                          "rcs, rrs, rrc, rrcs, cpy, re, nop", ty ? ty : "");
     long depid, deps;
     CvError e;
     op->kind = (MsOpKind)k;
@@ -347,9 +350,10 @@ static CvError step_tag(Algo *a, const Tag *t, Tb *tb)
     if (e)
         return e;
     if ((size_t)s != tb->nops)
-        return msccl_fail(a->why, a->whylen, t->line, "<step s=\"%ld\"> is step "
-                     "%zu of its threadblock; steps count from 0", s,
-                     tb->nops);
+        return msccl_fail(a->why, a->whylen, t->line,
+                          "<step s=\"%ld\"> is step "
+                          "%zu of its threadblock; steps count from 0", s,
+                          tb->nops);
     if (++a->nops > MSCCL_MAX_OPS)
         return msccl_fail(a->why, a->whylen, t->line, "more than %u steps",
                      MSCCL_MAX_OPS);
@@ -369,11 +373,13 @@ static CvError read_elements(Algo *a, Xml *x)
         static const char *const names[] = {"algo", "gpu", "tb", "step"};
         int want = t.close ? depth - 1 : depth;
         if (want < 0 || want > 3 || strcmp(t.name, names[want]))
-            return msccl_fail(a->why, a->whylen, t.line, "<%s%s> where %s", t.close
-                         ? "/" : "", t.name, want >= 0 && want <= 3 && !t.close
-                         ? (want ? "a child of the element above goes"
-                                 : "<algo> must begin")
-                         : "the element open there must close");
+            return msccl_fail(a->why, a->whylen, t.line, "<%s%s> where %s",
+                              t.close ? "/" : "", t.name,
+                              want >= 0 && want <= 3 && !t.close
+                                  ? (want ? "a child of the element above "
+                                            "goes"
+                                          : "<algo> must begin")
+                                  : "the element open there must close");
         if (t.close) {
             depth--;
             continue;
@@ -393,11 +399,13 @@ static CvError read_elements(Algo *a, Xml *x)
     if (r < 0)
         return CV_ERR_ARG;
     if (!a->gpus)
-        return msccl_fail(a->why, a->whylen, 0, "no <algo> element: this is no "
-                     "MSCCL algorithm");
+        return msccl_fail(a->why, a->whylen, 0,
+                          "no <algo> element: this is no "
+                          "MSCCL algorithm");
     if (depth)
-        return msccl_fail(a->why, a->whylen, x->line, "the file ends inside an "
-                     "open element");
+        return msccl_fail(a->why, a->whylen, x->line,
+                          "the file ends inside an "
+                          "open element");
     return CV_OK;
 }
 
@@ -462,18 +470,22 @@ static CvError side_ok(Algo *a, int g, const Op *op, bool dst)
     long off = dst ? op->doff : op->soff, have;
     const char *w = dst ? "dst" : "src";
     if (b < 0)
-        return msccl_fail(a->why, a->whylen, op->line, "%sbuf is not i, o or s",
-                     w);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "%sbuf is not i, o or s",
+                          w);
     have = msccl_buf_chunks(a, g, b);
     if (off < 0 || off + op->cnt > have)
-        return msccl_fail(a->why, a->whylen, op->line, "%soff=\"%ld\" cnt=\"%ld\" "
-                     "reaches past gpu %d's %s buffer of %ld chunks", w, off,
-                     op->cnt, g, b == BUF_TMP ? "scratch" : b == BUF_SEND
-                     ? "input" : a->inplace ? "input and output" : "output",
-                     have);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "%soff=\"%ld\" cnt=\"%ld\" reaches past gpu %d's "
+                          "%s buffer of %ld chunks", w, off, op->cnt, g,
+                          b == BUF_TMP ? "scratch"
+                          : b == BUF_SEND ? "input"
+                          : a->inplace ? "input and output" : "output",
+                          have);
     if (dst && b == BUF_SEND)
-        return msccl_fail(a->why, a->whylen, op->line, "the step writes gpu %d's "
-                     "input, which an out-of-place call only reads", g);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "the step writes gpu %d's "
+                          "input, which an out-of-place call only reads", g);
     return CV_OK;
 }
 
@@ -481,19 +493,23 @@ static CvError op_ok(Algo *a, int g, const Tb *tb, const Op *op)
 {
     const Gpu *gpu = &a->gpus[g];
     if (msccl_sends(op->kind) && tb->send < 0)
-        return msccl_fail(a->why, a->whylen, op->line, "a %s step in a threadblock "
-                     "with no send peer", msccl_op_names[op->kind]);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "a %s step in a threadblock "
+                          "with no send peer", msccl_op_names[op->kind]);
     if (msccl_receives(op->kind) && tb->recv < 0)
-        return msccl_fail(a->why, a->whylen, op->line, "a %s step in a threadblock "
-                     "with no receive peer", msccl_op_names[op->kind]);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "a %s step in a threadblock "
+                          "with no receive peer", msccl_op_names[op->kind]);
     if (op->kind != MS_NOP && op->cnt < 1)
-        return msccl_fail(a->why, a->whylen, op->line, "a %s step of no chunks",
-                     msccl_op_names[op->kind]);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "a %s step of no chunks",
+                          msccl_op_names[op->kind]);
     if ((op->depid < 0) != (op->deps < 0) ||
         (op->depid >= 0 && ((size_t)op->depid >= gpu->ntbs ||
                             (size_t)op->deps >= gpu->tbs[op->depid].nops)))
-        return msccl_fail(a->why, a->whylen, op->line, "depid=\"%d\" deps=\"%d\" "
-                     "names no step of gpu %d", op->depid, op->deps, g);
+        return msccl_fail(a->why, a->whylen, op->line,
+                          "depid=\"%d\" deps=\"%d\" "
+                          "names no step of gpu %d", op->depid, op->deps, g);
     CvError e = CV_OK;
     if (reads_src(op->kind))
         e = side_ok(a, g, op, false);

@@ -66,7 +66,8 @@ static void move(const Algo *a, Run *rn, long round, int src, int sb, long so,
                        (size_t)so, (size_t)doff, (size_t)cnt}, line};
     rn->n++;
     int32_t *w = rn->last[dst * BUF_COUNT + db];
-    for (long i = 0; w && i < cnt && doff + i < msccl_buf_chunks(a, dst, db); i++)
+    long have = msccl_buf_chunks(a, dst, db); /* staging beyond: fresh */
+    for (long i = 0; w && i < cnt && doff + i < have; i++)
         w[doff + i] = w[doff + i] > round ? w[doff + i] : (int32_t)round;
 }
 
@@ -124,7 +125,8 @@ static bool instant(const Algo *a, int g, const Op *op, long k)
 {
     return ready(a, g, op, k) &&
            (op->kind == MS_NOP ||
-            (msccl_sends(op->kind) && (!msccl_receives(op->kind) || op->recvd < k)));
+            (msccl_sends(op->kind) &&
+             (!msccl_receives(op->kind) || op->recvd < k)));
 }
 
 /* The steps that finish at once in round k, before it. */
@@ -269,9 +271,10 @@ static CvError stuck(Algo *a)
                   "cycle of dependencies"
                 : "its peer never sends to it: a deadlock, or a receive "
                   "with no send";
-            return msccl_fail(a->why, a->whylen, op->line, "gpu %d's threadblock "
-                         "%zu never gets past this %s step: %s", g, i,
-                         msccl_op_names[op->kind], why);
+            return msccl_fail(a->why, a->whylen, op->line,
+                              "gpu %d's threadblock "
+                              "%zu never gets past this %s step: %s", g, i,
+                              msccl_op_names[op->kind], why);
         }
     return CV_ERR_ARG;
 }
@@ -340,8 +343,9 @@ static CvError run_rounds(Algo *a, Run *rn)
             size_t un = n > 0 ? (size_t)n : 0;
             chunks += un;
             if (chunks > (size_t)1 << 24)
-                return msccl_fail(a->why, a->whylen, 0, "the buffers hold more "
-                             "than %d chunks in all", 1 << 24);
+                return msccl_fail(a->why, a->whylen, 0,
+                                  "the buffers hold more "
+                                  "than %d chunks in all", 1 << 24);
             rn->last[g * BUF_COUNT + b] = malloc((un + 1) * sizeof(int32_t));
             ok = rn->last[g * BUF_COUNT + b] != NULL;
             for (long i = 0; ok && i < n; i++)
@@ -447,7 +451,8 @@ static CvError into_text(Algo *a, Run *mv, const char *name,
     free(text);
     if (e) { /* a limit of the format: the text's line means nothing */
         const char *w = why + strspn(why, "0123456789");
-        return msccl_fail(a->why, a->whylen, 0, "%s", *w == ':' ? w + 2 : w), e;
+        return msccl_fail(a->why, a->whylen, 0,
+                          "%s", *w == ':' ? w + 2 : w), e;
     }
     for (size_t i = 0; i < mv->n; i++)
         out->line[i] = mv->m[i].line;

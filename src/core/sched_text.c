@@ -47,15 +47,32 @@ typedef struct {
 static CvError fail(Parse *ps, CvError e, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+CvError sched_text_vsay(CvError e, char *why, size_t whylen, unsigned line,
+                        const char *fmt, va_list ap)
+{
+    int n = line ? snprintf(why, whylen, "%u: ", line) : 0;
+    if (n < 0 || (size_t)n >= whylen)
+        n = 0;
+    vsnprintf(why + n, whylen - (size_t)n, fmt, ap);
+    return e;
+}
+
+CvError sched_text_say(CvError e, char *why, size_t whylen, unsigned line,
+                       const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sched_text_vsay(e, why, whylen, line, fmt, ap);
+    va_end(ap);
+    return e;
+}
+
 /* One sentence into ps->why, after the line's number. */
 static CvError fail(Parse *ps, CvError e, const char *fmt, ...)
 {
-    int n = ps->line ? snprintf(ps->why, ps->whylen, "%u: ", ps->line) : 0;
-    if (n < 0 || (size_t)n >= ps->whylen)
-        n = 0;
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(ps->why + n, ps->whylen - (size_t)n, fmt, ap);
+    sched_text_vsay(e, ps->why, ps->whylen, ps->line, fmt, ap);
     va_end(ap);
     return e;
 }

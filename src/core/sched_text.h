@@ -13,6 +13,7 @@
 #ifndef COLLVIZ_CORE_SCHED_TEXT_H
 #define COLLVIZ_CORE_SCHED_TEXT_H
 
+#include <stdarg.h>
 #include <stdint.h>
 
 #include "core/sched.h"
@@ -23,6 +24,15 @@
 #define SCHED_TEXT_MAX_UNITS (1u << 24)  /* parts K or count C, and a
                                             buffer's units */
 #define SCHED_TEXT_PHASE_LEN 48          /* bytes of a step's label */
+
+/* One sentence into why (whylen bytes), after "LINE: " where line is not
+ * 0; returns e. The one way the readers and the checker say a problem. */
+CvError sched_text_say(CvError e, char *why, size_t whylen, unsigned line,
+                       const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+CvError sched_text_vsay(CvError e, char *why, size_t whylen, unsigned line,
+                        const char *fmt, va_list ap)
+    __attribute__((format(printf, 5, 0)));
 
 /* A schedule read from text. */
 typedef struct {

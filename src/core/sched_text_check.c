@@ -17,7 +17,7 @@ static CvError say(CvError e, char *why, size_t len, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
+    sched_text_vsay(e, why, len, 0, fmt, ap);
     va_end(ap);
     return e;
 }
