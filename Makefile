@@ -230,10 +230,16 @@ else
 	$(Q)cp $< $@
 endif
 
+# Which compiler made the kernels, for the placement line (a clang-built
+# PTX reduces one element at a time and is compiled again by the driver).
+GPU_BY := $(if $(filter 0,$(CUDA_KERNELS)),none,$(if $(NVCC),nvcc $(shell \
+    $(NVCC) --version 2>/dev/null | sed -n 's/.*release \([0-9.]*\).*/\1/p'),clang \
+    $(shell $(CUDA_CLANG) -dumpversion 2>/dev/null)))
 $(BUILD)/src/gpu/image.o: src/gpu/image.c $(GPU_IMG)
 	$(call say,CC,$<)
 	$(Q)mkdir -p $(@D)
-	$(Q)$(CC) $(ALL_CFLAGS) -DGPU_IMAGE_PATH='"$(GPU_IMG)"' -c -o $@ $<
+	$(Q)$(CC) $(ALL_CFLAGS) -DGPU_IMAGE_PATH='"$(GPU_IMG)"' \
+	    -DGPU_IMAGE_BY='"$(strip $(GPU_BY))"' -c -o $@ $<
 
 # The tests' CUDA driver (tests/fake_cuda/): device memory is host memory,
 # a launch runs kern.h's code on the host.
@@ -267,6 +273,7 @@ $(BUILD)/tests/%.o: REQ_CPPFLAGS += -DFAKE_CUDA_LIB='"$(abspath $(FAKE_CUDA))"' 
     -DFAKE_NCCL_LIB='"$(abspath $(FAKE_NCCL))"' \
     -DGPU_PTX_FILE='"$(abspath $(GPU_PTX))"' \
     -DGPU_KERNELS_CU='"$(abspath src/gpu/kernels.cu)"' \
+    -DGPU_BY_MAKE='"$(firstword $(GPU_BY))"' \
     -DPLANTED_DIR='"$(abspath $(BUILD)/tests/planted)"'
 GPU_TESTS := $(filter $(BUILD)/tests/test_gpu% $(BUILD)/tests/test_exec_cuda% \
                        $(BUILD)/tests/test_ui_cuda%,$(TEST_BINS))

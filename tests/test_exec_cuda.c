@@ -85,6 +85,7 @@ static int setup(void **state)
     unsetenv("FAKE_CUDA_MEM");
     unsetenv("FAKE_CUDA_MAX_PEERS");
     unsetenv("FAKE_CUDA_FAULT");
+    unsetenv("FAKE_CUDA_FAULT_CODE");
     unsetenv("FAKE_CUDA_CC");
     unsetenv("FAKE_CUDA_SMS");
     unsetenv("FAKE_CUDA_JOIN");
@@ -113,6 +114,38 @@ static void close_cuda(Executor *ex)
     ex->ops->close(ex);
     if (fake_live && fake_live() != 0)
         fail_msg("the driver holds %ld objects after close", fake_live());
+}
+
+/* The placement line up to what it says of the kernels' compiler, which
+ * test_kernels_by checks. */
+static const char *where(Executor *ex)
+{
+    static char at[sizeof exec_host(ex).placement];
+    snprintf(at, sizeof at, "%s", exec_host(ex).placement);
+    char *by = strstr(at, "; kernels by ");
+    if (by)
+        *by = 0;
+    return at;
+}
+
+/* The placement line ends by naming the compiler that made the kernels,
+ * the one the Makefile found (finding G12: clang's PTX reduces one
+ * element at a time, and the line says so). */
+static void test_kernels_by(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    Executor *ex = open_cuda(1, NULL);
+    const char *pl = exec_host(ex).placement;
+    const char *by = strstr(pl, "; kernels by ");
+    char want[64];
+    snprintf(want, sizeof want, "; kernels by %s ", GPU_BY_MAKE);
+    if (!by || strncmp(by, want, strlen(want)))
+        fail_msg("'%s' does not say '%s'", pl, want);
+    if (!strcmp(GPU_BY_MAKE, "clang") && !strstr(by, "one element at a time"))
+        fail_msg("'%s' does not say clang's kernels are slower", pl);
+    close_cuda(ex);
 }
 
 /* The fake driver's entry point `name` (one of its fake_cuda_* counters)
@@ -264,7 +297,7 @@ static void test_options(void **state)
         bool one = !strcmp(good[i], "devices=1");
         assert_int_equal(h.cores, one ? 1 : 2);
         assert_non_null(strstr(h.fingerprint, "Fake CUDA Device"));
-        assert_string_equal(h.placement,
+        assert_string_equal(where(ex),
                             one ? "2 ranks on 1 device (1), all on one"
                             : strstr(good[i], "peer=0")
                                 ? "2 ranks on 2 devices (0, 1), one each; between "
@@ -820,7 +853,7 @@ static void test_peer_refused(void **state)
         setenv(i ? "FAKE_CUDA_PEER" : "FAKE_CUDA_MAX_PEERS", i ? "0-1" : "1", 1);
         Schedule s;
         Executor *ex = load_ring(3, 1001, DT_INT32, &s);
-        assert_string_equal(exec_host(ex).placement,
+        assert_string_equal(where(ex),
                             "3 ranks on 3 devices (0, 1, 2), one each; between "
                             "devices over peer access where the driver allows, "
                             "else through pinned host memory");
@@ -868,6 +901,115 @@ static void test_fault(void **state)
     assert_int_equal(ex->ops->load(ex, &s), CV_OK);
     conform(ex, &s, CONF_STEPS);
     close_cuda(ex);
+    sched_fini(&s);
+}
+
+/* Faults the driver documents beyond the illegal address (finding G10
+ * of the 2026-11-28 review): a device-side assert (710) and the unknown
+ * error an Xid comes back as (999) leave the context unusable as 700
+ * does, so the step says the restart sentence, every later call fails at
+ * once, and after close a new executor works. */
+static void test_fault_codes(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static const char *codes[] = {"710", "999"};
+    for (size_t i = 0; i < 2; i++) {
+        setenv("FAKE_CUDA_FAULT", "1", 1);
+        setenv("FAKE_CUDA_FAULT_CODE", codes[i], 1);
+        Schedule s;
+        Executor *ex = load_ring(2, 100, DT_FLOAT, &s);
+        const ExecOps *o = ex->ops;
+        CvError e = CV_OK;
+        for (size_t k = 0; !e && k < s.nsteps; k++)
+            e = o->step(ex, k);
+        char says[64];
+        snprintf(says, sizeof says, "CUDA error %s)", codes[i]);
+        assert_int_equal(e, CV_ERR_BACKEND);
+        if (!strstr(o->last_error(ex), says) ||
+            !strstr(o->last_error(ex), "restart collviz"))
+            fail_msg("%s: '%s'", codes[i], o->last_error(ex));
+        assert_int_equal(o->reset(ex), CV_ERR_BACKEND);
+        close_cuda(ex);
+        unsetenv("FAKE_CUDA_FAULT");
+        unsetenv("FAKE_CUDA_FAULT_CODE");
+        ex = open_cuda(2, NULL);
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        conform(ex, &s, CONF_STEPS);
+        close_cuda(ex);
+        sched_fini(&s);
+    }
+}
+
+/* A fault that only a new process clears (810, the MPS server ended the
+ * client; 721): the run says the restart sentence, and so does the next
+ * open, instead of the driver's error for each call. In a child process,
+ * as the fault stays for the rest of the process. */
+static void test_fault_process(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setenv("FAKE_CUDA_FAULT", "1", 1);
+        setenv("FAKE_CUDA_FAULT_CODE", "810", 1);
+        Schedule s;
+        Executor *ex = load_ring(2, 100, DT_FLOAT, &s);
+        CvError e = CV_OK;
+        for (size_t k = 0; !e && k < s.nsteps; k++)
+            e = ex->ops->step(ex, k);
+        int bad = e != CV_ERR_BACKEND ||
+                  !strstr(ex->ops->last_error(ex), "restart collviz");
+        ex->ops->close(ex);
+        char why[300] = "";
+        Executor *again = NULL;
+        e = cuda()->open(&again, 2, &(ExecOptions){0}, why, sizeof why);
+        if (!e || !strstr(why, "restart collviz") || !strstr(why, "810"))
+            bad |= 2;
+        if (bad)
+            fprintf(stderr, "fault 810: %d, then '%s'\n", bad, why);
+        _exit(bad);
+    }
+    int st = 0;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 0);
+}
+
+/* Two executors share a device's primary context, as the TUI's and its
+ * worker's do. When one faults and closes, its reset takes the other's
+ * memory and streams with it: the other's next call says the restart
+ * sentence, not "the GPU failed ... invalid resource handle" (finding
+ * G11). */
+static void test_fault_shared_context(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    Schedule s;
+    Executor *a = load_ring(2, 100, DT_FLOAT, &s);
+    setenv("FAKE_CUDA_FAULT", "1", 1); /* read at b's cuInit: the next
+                                           kernel anyone runs faults */
+    Executor *b = open_cuda(2, NULL);
+    unsetenv("FAKE_CUDA_FAULT");
+    assert_int_equal(b->ops->load(b, &s), CV_OK);
+    CvError e = CV_OK;
+    for (size_t k = 0; !e && k < s.nsteps; k++)
+        e = a->ops->step(a, k);
+    assert_int_equal(e, CV_ERR_BACKEND);
+    a->ops->close(a);
+    e = CV_OK;
+    for (size_t k = 0; !e && k < s.nsteps; k++)
+        e = b->ops->step(b, k);
+    assert_int_equal(e, CV_ERR_BACKEND);
+    if (!strstr(b->ops->last_error(b), "another of this process's runs") ||
+        !strstr(b->ops->last_error(b), "restart collviz"))
+        fail_msg("'%s'", b->ops->last_error(b));
+    close_cuda(b);
     sched_fini(&s);
 }
 
@@ -1447,7 +1589,7 @@ static void test_broken_peers(void **state)
         Executor *ex = load_ring(3, 1001, DT_INT32, &s);
         double open_s = seconds() - t0;
         conform(ex, &s, CUDA_CHECKS);
-        assert_string_equal(exec_host(ex).placement, want);
+        assert_string_equal(where(ex), want);
         close_cuda(ex);
         sched_fini(&s);
         if (open_s < cs[i].hung * 1.0 || seconds() - t0 > 30)
@@ -1523,19 +1665,19 @@ static void test_not_graphed(void **state)
         setenv("FAKE_CUDA_JOIN", join ? "1" : "0", 1);
         snprintf(want, sizeof want, "%s%s", base, join ? "" : says);
         Executor *ex = open_cuda(2, NULL);
-        assert_string_equal(exec_host(ex).placement, want);
+        assert_string_equal(where(ex), want);
         CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 2, .count = 1001,
                       .dtype = DT_FLOAT, .op = OP_SUM};
         Schedule s;
         assert_int_equal(algo_generate(algo_find(COLL_ALLREDUCE, "ring"), &c, &s), CV_OK);
         conform(ex, &s, CUDA_CHECKS);
-        assert_string_equal(exec_host(ex).placement, want);
+        assert_string_equal(where(ex), want);
         close_cuda(ex);
         sched_fini(&s);
     }
     perf_output("FAKE_CUDA_DEVICES=2 FAKE_CUDA_JOIN=0", "allreduce -B cuda -p 2 "
                 "-a ring -b 8 -e 8 -n 1 -w 0", out, sizeof out);
-    snprintf(want, sizeof want, "# placement: %s%s\n", base, says);
+    snprintf(want, sizeof want, "# placement: %s%s; kernels by ", base, says);
     if (!strstr(out, want))
         fail_msg("perf's header does not say the steps are not graphed:\n%s", out);
     unsetenv("FAKE_CUDA_JOIN");
@@ -1566,6 +1708,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fits_once),
         cmocka_unit_test(test_peer_refused),
         cmocka_unit_test(test_fault),
+        cmocka_unit_test(test_fault_codes),
+        cmocka_unit_test(test_kernels_by),
+        cmocka_unit_test(test_fault_process),
+        cmocka_unit_test(test_fault_shared_context),
         cmocka_unit_test(test_cancel_run),
         cmocka_unit_test(test_reload_keeps_memory),
         cmocka_unit_test(test_block_balance),

@@ -57,7 +57,7 @@ typedef struct {
                                          may use, "... x2"); "": unknown */
     int cores; /* units that run ranks at once (threads: the CPUs it may
                   use, exec_cpus); 0: unknown */
-    char placement[200]; /* where the ranks run and how they reach each
+    char placement[400]; /* where the ranks run and how they reach each
                             other, one line for headers (cuda: "4 ranks
                             on 2 devices (0, 1), 2 each; peer access");
                             "": nothing to say beyond the fingerprint */

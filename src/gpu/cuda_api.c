@@ -5,6 +5,7 @@
 #include "gpu/libpath.h"
 
 #include <dlfcn.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,6 +62,57 @@ const char *cuda_errstr(const CudaApi *api, CUresult e)
     return "an error the driver does not name";
 }
 
+CudaFault cuda_fault(CUresult e)
+{
+    switch (e) {
+    case 226: /* CUDA_ERROR_CONTAINED */
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case 710: /* CUDA_ERROR_ASSERT: a device-side assert */
+    case 911: /* CUDA_ERROR_EXTERNAL_DEVICE */
+    case 999: /* CUDA_ERROR_UNKNOWN: what an Xid often comes back as */
+        return CUDA_FAULT_CONTEXT;
+    case 721: /* CUDA_ERROR_TENSOR_MEMORY_LEAK */
+    case 806: /* CUDA_ERROR_MPS_RPC_FAILURE */
+    case 810: /* CUDA_ERROR_MPS_CLIENT_TERMINATED */
+        return CUDA_FAULT_PROCESS;
+    default:
+        return CUDA_FAULT_NONE;
+    }
+}
+
+static atomic_uint resets[CUDA_MAX_ORDINALS];
+static atomic_int fatal;
+
+void cuda_note_reset(int ord)
+{
+    if (ord >= 0 && ord < CUDA_MAX_ORDINALS)
+        atomic_fetch_add(&resets[ord], 1);
+}
+
+unsigned cuda_resets(int ord)
+{
+    return ord >= 0 && ord < CUDA_MAX_ORDINALS ? atomic_load(&resets[ord])
+                                               : 0;
+}
+
+void cuda_note_fatal(CUresult e)
+{
+    int none = CUDA_SUCCESS;
+    atomic_compare_exchange_strong(&fatal, &none, (int)e);
+}
+
+CUresult cuda_fatal(void)
+{
+    return (CUresult)atomic_load(&fatal);
+}
+
 void cuda_close(CudaApi *api)
 {
     if (api->lib)
@@ -90,9 +142,34 @@ static const char *resolve(CudaApi *api, GetProc2 gp2, GetProc1 gp1)
     return NULL;
 }
 
+/* What to look at when cuInit fails with a system error. */
+static const char *init_hint(CUresult r)
+{
+    switch ((int)r) {
+    case 802: /* CUDA_ERROR_SYSTEM_NOT_READY */
+        return "; on an NVSwitch machine the fabric manager (nvidia-"
+               "fabricmanager) must be running";
+    case 803: /* CUDA_ERROR_SYSTEM_DRIVER_MISMATCH */
+        return "; the driver's kernel module and libcuda.so.1 are of "
+               "different versions: reboot, or reinstall the driver";
+    case 805: /* CUDA_ERROR_MPS_CONNECTION_FAILED */
+    case 807: /* CUDA_ERROR_MPS_SERVER_NOT_READY */
+        return "; the MPS daemon this process was pointed at cannot serve "
+               "it (CUDA_MPS_PIPE_DIRECTORY, nvidia-cuda-mps-control)";
+    default:
+        return "";
+    }
+}
+
 CudaWhy cuda_open(CudaApi *api, char *why, size_t whylen)
 {
     memset(api, 0, sizeof *api);
+    if (cuda_fatal()) {
+        snprintf(why, whylen, "the GPU hit a fault earlier in this process "
+                 "that only a restart clears (CUDA error %d): restart "
+                 "collviz", cuda_fatal());
+        return CUDA_INIT_FAILED;
+    }
     char e[600];
     GpuLib got = gpu_lib_open("libcuda.so.1", "COLLVIZ_LIBCUDA", &api->lib,
                               e, sizeof e);
@@ -128,8 +205,8 @@ CudaWhy cuda_open(CudaApi *api, char *why, size_t whylen)
             w = CUDA_NO_DEVICE;
         else if (r != CUDA_SUCCESS) {
             w = CUDA_INIT_FAILED;
-            snprintf(detail, sizeof detail, "cuInit: %s (%d)",
-                     cuda_errstr(api, r), r);
+            snprintf(detail, sizeof detail, "cuInit: %s (%d)%s",
+                     cuda_errstr(api, r), r, init_hint(r));
         } else if (api->cuDriverGetVersion(&api->version) != CUDA_SUCCESS)
             api->version = 0;
     }

@@ -142,4 +142,27 @@ void cuda_why(CudaWhy w, const char *detail, char *why, size_t whylen);
 /* "CUDA_ERROR_OUT_OF_MEMORY (2)"-like text of e, from the driver. */
 const char *cuda_errstr(const CudaApi *api, CUresult e);
 
+/* What an error does to the process's CUDA state. A context fault leaves
+ * the context unusable until its primary context is reset (every call in
+ * it returns the error); a process fault (cuda.h: "the process must be
+ * terminated and relaunched") leaves the driver unusable in this process
+ * whatever is reset. */
+typedef enum {
+    CUDA_FAULT_NONE,
+    CUDA_FAULT_CONTEXT,
+    CUDA_FAULT_PROCESS,
+} CudaFault;
+CudaFault cuda_fault(CUresult e);
+
+/* Process-wide facts every executor shares, as they share the devices'
+ * primary contexts: a reset of device ordinal ord's primary context
+ * (cuda_note_reset; cuda_resets counts them, so an executor that opened
+ * before one knows its memory and streams went with it), and the first
+ * process fault (cuda_note_fatal; cuda_fatal: it, or CUDA_SUCCESS). */
+#define CUDA_MAX_ORDINALS 64
+void cuda_note_reset(int ord);
+unsigned cuda_resets(int ord);
+void cuda_note_fatal(CUresult e);
+CUresult cuda_fatal(void);
+
 #endif

@@ -682,6 +682,12 @@ static void gpu_placement(const GpuExec *x, char *out, size_t len)
     if (x->no_graph)
         snprintf(out + used, len - used, "; not graphed: the driver refused a "
                  "graph across the devices, steps issued from the host");
+    used = strlen(out);
+    const char *by = gpu_image_by();
+    snprintf(out + used, len - used, "; kernels by %s%s", by,
+             strncmp(by, "clang", 5) ? ""
+             : " (PTX for sm_70 that the driver compiles again, reducing "
+               "one element at a time: slower than nvcc's)");
 }
 
 /* The devices as the hosts of a machine of nodes (ExecHost.nodes): where

@@ -7,44 +7,44 @@
 
 #include "gpu/gpu_impl.h"
 
-/* The errors cuda.h documents as leaving the context in an inconsistent
- * state: every later call in the process returns them until the primary
- * context is reset. */
-static bool sticky(CUresult r)
+/* Whether a primary context this executor uses was reset since it
+ * opened it (by another executor in this process, after a fault): its
+ * memory, streams and module went with the reset. */
+static bool reset_under(const GpuExec *x)
 {
-    switch (r) {
-    case 226: /* CUDA_ERROR_CONTAINED */
-    case CUDA_ERROR_ILLEGAL_ADDRESS:
-    case CUDA_ERROR_LAUNCH_TIMEOUT:
-    case CUDA_ERROR_HARDWARE_STACK_ERROR:
-    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
-    case CUDA_ERROR_MISALIGNED_ADDRESS:
-    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
-    case CUDA_ERROR_INVALID_PC:
-    case CUDA_ERROR_LAUNCH_FAILED:
-    case 911: /* CUDA_ERROR_EXTERNAL_DEVICE */
-        return true;
-    default:
-        return false;
-    }
+    for (int d = 0; d < x->ndev; d++)
+        if (x->dev[d].ctx &&
+            cuda_resets(x->dev[d].ordinal) != x->dev[d].resets)
+            return true;
+    return false;
 }
 
 CvError gpu_check(GpuExec *x, CUresult r, const char *what)
 {
     if (r == CUDA_SUCCESS)
         return CV_OK;
-    if (sticky(r) || x->base.dead) {
-        if (!x->base.dead)
-            exec_fail(&x->base, CV_ERR_BACKEND, "the GPU hit a fault (%s, CUDA error "
-                     "%d) while trying %s; the device cannot run anything "
-                     "more in this process: restart collviz",
-                     cuda_errstr(&x->api, r), r, what);
-        x->base.dead = true;
-        return CV_ERR_BACKEND;
-    }
-    return exec_fail(&x->base, r == CUDA_ERROR_OUT_OF_MEMORY ? CV_ERR_NOMEM : CV_ERR_IO,
-                    "the GPU failed %s: %s (CUDA error %d)", what,
-                    cuda_errstr(&x->api, r), r);
+    if (x->base.dead)
+        return CV_ERR_BACKEND; /* the first fault's sentence kept */
+    CudaFault f = cuda_fault(r);
+    if (f == CUDA_FAULT_PROCESS)
+        cuda_note_fatal(r);
+    if (f != CUDA_FAULT_NONE)
+        exec_fail(&x->base, CV_ERR_BACKEND, "the GPU hit a fault (%s, CUDA "
+                  "error %d) while trying %s; the device cannot run "
+                  "anything more in this process: restart collviz",
+                  cuda_errstr(&x->api, r), r, what);
+    else if (reset_under(x))
+        exec_fail(&x->base, CV_ERR_BACKEND, "the GPU hit a fault in another "
+                  "of this process's runs, and its reset took this run's "
+                  "memory (CUDA error %d while trying %s): restart collviz",
+                  r, what);
+    else
+        return exec_fail(&x->base, r == CUDA_ERROR_OUT_OF_MEMORY ? CV_ERR_NOMEM
+                                                                 : CV_ERR_IO,
+                         "the GPU failed %s: %s (CUDA error %d)", what,
+                         cuda_errstr(&x->api, r), r);
+    x->base.dead = true;
+    return CV_ERR_BACKEND;
 }
 
 CvError gpu_use(GpuExec *x, int d)
@@ -142,6 +142,7 @@ static CvError open_device(GpuExec *x, int d, int ord, char *why,
     CUresult r = a->cuDeviceGet(&g->dev, ord);
     if (!r)
         r = a->cuDevicePrimaryCtxRetain(&g->ctx, g->dev);
+    g->resets = cuda_resets(ord);
     if (!r)
         r = a->cuCtxSetCurrent(g->ctx);
     if (!r)
@@ -270,6 +271,7 @@ void gpu_close_devices(GpuExec *x)
             if (x->dev[d].ctx) {
                 a->cuDevicePrimaryCtxReset(x->dev[d].dev);
                 a->cuDevicePrimaryCtxRelease(x->dev[d].dev);
+                cuda_note_reset(x->dev[d].ordinal);
             }
         cuda_close(a);
         return;

@@ -13,7 +13,7 @@
 #include "gpu/cuda_api.h"
 #include "gpu/kern.h"
 
-#define GPU_MAX_DEVICES 64
+#define GPU_MAX_DEVICES CUDA_MAX_ORDINALS
 #define GPU_THREADS 256 /* threads per block of the step kernel */
 #define GPU_IN_FLIGHT 3 /* timed iterations issued ahead of the GPU, at most */
 
@@ -22,6 +22,7 @@ typedef struct {
     int ordinal;        /* the driver's number for it */
     CUdevice dev;
     CUcontext ctx;      /* its primary context */
+    unsigned resets;    /* cuda_resets of its ordinal when retained */
     CUstream stream;    /* where everything for it is issued */
     CUmodule mod;
     CUfunction fn;      /* the step kernel */
@@ -159,6 +160,8 @@ CvError gpu_wait_event(GpuExec *x, CUevent ev, const char *what,
                        CvError (*poll)(GpuExec *x));
 /* The embedded kernels: the image and its size (0: built without). */
 const unsigned char *gpu_image(size_t *len);
+/* The compiler that made the kernels: "nvcc 13.0", "clang 14.0.6". */
+const char *gpu_image_by(void);
 
 /* exec_cuda.c: issue step k (nsteps: the finish) of plan m on every
  * device, without waiting (before each phase a device waits only for

@@ -2,7 +2,8 @@
  * (PTX for compute_75 and SASS for sm_90) where nvcc built it, else PTX
  * from clang; empty in a build without kernels (CUDA_KERNELS=0). The
  * Makefile names the file (GPU_IMAGE_PATH); a 0 byte follows it, so PTX
- * is a C string as cuModuleLoadData wants. */
+ * is a C string as cuModuleLoadData wants; GPU_IMAGE_BY names the
+ * compiler that made it ("nvcc 13.0", "clang 14.0.6"). */
 #include "gpu/gpu_impl.h"
 
 #define GPU_STR2(x) #x
@@ -21,6 +22,11 @@ __asm__(".section .rodata\n"
         ".previous\n");
 
 extern const unsigned char collviz_gpu_image[], collviz_gpu_image_end[];
+
+const char *gpu_image_by(void)
+{
+    return GPU_IMAGE_BY;
+}
 
 const unsigned char *gpu_image(size_t *len)
 {

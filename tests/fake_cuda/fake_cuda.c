@@ -39,7 +39,8 @@
  * FAKE_CUDA_SMS (multiprocessors, default 4); FAKE_CUDA_L2 (bytes of L2
  * cache, default 4 MiB, as a GPU of 4 multiprocessors); FAKE_CUDA_CC (compute
  * capability as major*10+minor, default 90); FAKE_CUDA_FAULT=k (the k-th
- * kernel to run faults: 700); FAKE_CUDA_STRICT=0 runs everything at
+ * kernel to run faults: 700, or FAKE_CUDA_FAULT_CODE's error; 721, 806
+ * and 810 break every context for good, cuInit too); FAKE_CUDA_STRICT=0 runs everything at
  * submit as the first fake did (default 1: every rule above);
  * FAKE_CUDA_SEED (default 1; 0: the lowest-numbered ready stream runs
  * first); FAKE_CUDA_OLD (versions before 12.0 not found);
@@ -199,10 +200,20 @@ static struct {
     int strict;
     unsigned long long seed;
     long fault;
+    CUresult fault_code;           /* FAKE_CUDA_FAULT_CODE, default 700 */
     unsigned long long proc_flags; /* the last cuGetProcAddress's flags */
     int join;                      /* other devices' streams may join */
     char broken[256];              /* FAKE_CUDA_BROKEN's pairs, "" none */
-} cfg = {1, 1, 0, 0, 1, ""};
+} cfg = {1, 1, 0, 700, 0, 1, ""};
+
+/* A fault cuda.h says only a new process clears (721, 806, 810): every
+ * call in every context returns it from then on, resets included. */
+static CUresult fatal;
+
+static int process_fault(CUresult r)
+{
+    return r == 721 || r == 806 || r == 810;
+}
 
 static long env_long(const char *k, long def)
 {
@@ -551,7 +562,7 @@ static CUresult run_launch(const Node *n, int dev)
             return ERR_ILLEGAL_ADDRESS;
     }
     if (cfg.fault && ++launches == cfg.fault)
-        return ERR_ILLEGAL_ADDRESS;
+        return cfg.fault_code;
     if (cfg.strict && racy(plan, n->nchunks, n->dtype))
         return ERR_LAUNCH_FAILED;
     note_balance(plan, n->nchunks, n->dtype, n->grid);
@@ -677,6 +688,9 @@ static void run_one(struct CUstream_st *s)
     CUresult r = run_node(&n, s->o.dev);
     if (r && !sticky[dev]) {
         sticky[dev] = r;
+        if (process_fault(r) && !fatal)
+            for (int d = 0; d < MAXDEV; d++)
+                sticky[d] = fatal = r;
         drop_context(dev);
     }
 }
@@ -944,9 +958,14 @@ static CUresult f_cuInit(unsigned int flags)
     if (m && !strcmp(m, "nodev"))
         return CUDA_ERROR_NO_DEVICE;
     pthread_mutex_lock(&lock);
+    if (fatal) {
+        pthread_mutex_unlock(&lock);
+        return fatal;
+    }
     cfg.strict = env_long("FAKE_CUDA_STRICT", 1) != 0;
     cfg.seed = (unsigned long long)env_long("FAKE_CUDA_SEED", 1);
     cfg.fault = env_long("FAKE_CUDA_FAULT", 0);
+    cfg.fault_code = (CUresult)env_long("FAKE_CUDA_FAULT_CODE", 700);
     cfg.join = env_long("FAKE_CUDA_JOIN", 1) != 0;
     const char *br = getenv("FAKE_CUDA_BROKEN");
     snprintf(cfg.broken, sizeof cfg.broken, "%s", br ? br : "");
@@ -984,6 +1003,8 @@ static CUresult f_cuGetErrorString(CUresult e, const char **s)
         {ERR_CAPTURE_INVALIDATED, "operation failed due to a previous error during capture"},
         {ERR_CAPTURED_EVENT, "operation not permitted on an event last recorded in a capturing stream"},
         {ERR_UNKNOWN, "unknown error"},
+        {710, "device-side assert triggered"},
+        {810, "MPS client terminated"},
     };
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
         if (names[i].e == e) {
@@ -1058,7 +1079,7 @@ static void ctx_clear(int d)
     drop_context(d);
     for (int i = 0; i < MAXDEV; i++)
         peer[d][i] = peer[i][d] = 0;
-    sticky[d] = 0;
+    sticky[d] = fatal;
 }
 
 /* The last release destroys the primary context: its peer access and
