@@ -1050,28 +1050,62 @@ static void test_reload_keeps_memory(void **state)
 
 /* The bytes of a step are dealt to a device's blocks evenly: on a fake
  * device of 132 multiprocessors (an H100's), for p from 1 to 64 (1 to
- * 8, around 16's multiples, 13, 23, 37 and 61), every launch of 1 MiB or more gives its
- * busiest block at most 10% more than the mean of its blocks, and has a
- * block for every multiprocessor at least (review findings 9 and 10:
- * 64 KiB chunks one per block left most blocks idle and some with twice
- * the work). Ring allreduce and allgather (steps the size of the vector)
- * and pairwise alltoall (many transfers a step), stepped and run (fused
- * copy-ins). */
-static void test_block_balance(void **state)
+ * 8, around 16's multiples, 13, 23, 37 and 61), every launch of 1 MiB or
+ * more gives its busiest block at most 10% more than the mean of its
+ * blocks, and has a block for every multiprocessor at least (review
+ * findings 9 and 10: 64 KiB chunks one per block left most blocks idle
+ * and some with twice the work). Ring allreduce and allgather (steps the
+ * size of the vector) and pairwise alltoall (many transfers a step),
+ * stepped and run (fused copy-ins). With layout=stride (finding G7) the
+ * same holds at p = 1 to 8, 13 and 61, and no chunk is over 32 KiB: the
+ * blocks take pieces in turn, where layout=runs gives each block one
+ * stretch of 1.2 MB / 132 blocks, about 9 KB, at p = 1, and pieces of
+ * 9 KB at least as one block's run. */
+static void block_balance(const char *params, int p, size_t largest)
 {
-    (void)state;
-    cuda();
-    need_fake();
     void (*reset)(void);
     double (*balance)(unsigned *);
+    size_t (*piece)(void);
     fake_fn("fake_cuda_balance_reset", &reset, sizeof reset);
     fake_fn("fake_cuda_balance", &balance, sizeof balance);
-    setenv("FAKE_CUDA_SMS", "132", 1);
+    fake_fn("fake_cuda_largest_piece", &piece, sizeof piece);
     static const struct { CollKind k; const char *algo; size_t bytes; } cs[] = {
         {COLL_ALLREDUCE, "ring", 1200000},
         {COLL_ALLGATHER, "ring", 1200000},
         {COLL_ALLTOALL, "pairwise", 1200000},
     };
+    Executor *ex = open_cuda(p, params);
+    for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
+        const AlgoInfo *a = algo_find(cs[i].k, cs[i].algo);
+        size_t per = cs[i].k == COLL_ALLREDUCE ? 1 : (size_t)p;
+        CollCall c = {.kind = cs[i].k, .nranks = p, .dtype = DT_FLOAT,
+                      .op = OP_SUM, .count = cs[i].bytes / 4 / per};
+        Schedule s;
+        assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        reset();
+        for (size_t k = 0; k < s.nsteps; k++)
+            assert_int_equal(ex->ops->step(ex, k), CV_OK);
+        ExecTiming t = {0};
+        assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
+        unsigned grid;
+        double worst = balance(&grid);
+        if (worst > 1.10 || (worst > 0 && grid < 132) || piece() > largest)
+            fail_msg("%s %s/%s p=%d: the busiest block carries %.2f times "
+                     "the mean, on %u blocks, its largest chunk %zu bytes",
+                     params, coll_name(cs[i].k), cs[i].algo, p, worst, grid,
+                     piece());
+        sched_fini(&s);
+    }
+    close_cuda(ex);
+}
+
+static void test_block_balance(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    setenv("FAKE_CUDA_SMS", "132", 1);
     for (int p = 1; p <= 64; p++) {
         /* the same code paths at a third of the cost (the fake's kernels
          * run on the host): up to 8, around 16's multiples and four
@@ -1079,31 +1113,42 @@ static void test_block_balance(void **state)
         if (p > 8 && (p + 1) % 16 > 2 && p != 13 && p != 23 && p != 37 &&
             p != 61)
             continue;
-        Executor *ex = open_cuda(p, NULL);
-        for (size_t i = 0; i < sizeof cs / sizeof cs[0]; i++) {
-            const AlgoInfo *a = algo_find(cs[i].k, cs[i].algo);
-            size_t per = cs[i].k == COLL_ALLREDUCE ? 1 : (size_t)p;
-            CollCall c = {.kind = cs[i].k, .nranks = p, .dtype = DT_FLOAT,
-                          .op = OP_SUM, .count = cs[i].bytes / 4 / per};
-            Schedule s;
-            assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
-            reset();
-            for (size_t k = 0; k < s.nsteps; k++)
-                assert_int_equal(ex->ops->step(ex, k), CV_OK);
-            ExecTiming t = {0};
-            assert_int_equal(ex->ops->run(ex, 0, 1, &t), CV_OK);
-            unsigned grid;
-            double worst = balance(&grid);
-            if (worst > 1.10 || (worst > 0 && grid < 132))
-                fail_msg("%s/%s p=%d: the busiest block carries %.2f times the "
-                         "mean, on %u blocks", coll_name(cs[i].k), cs[i].algo,
-                         p, worst, grid);
-            sched_fini(&s);
-        }
-        close_cuda(ex);
+        block_balance("layout=runs", p, SIZE_MAX);
+        if (p <= 8 || p == 13 || p == 61)
+            block_balance("layout=stride", p, 32 << 10);
     }
     unsetenv("FAKE_CUDA_SMS");
+}
+
+/* layout=stride deals pieces in turn: at 64 MiB on 4 multiprocessors (32
+ * blocks at the fake's occupancy) a copy's pieces are 32 KiB at most,
+ * where layout=runs gives each block one run of 2 MiB; the result is the
+ * same. */
+static void test_stride_layout(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    size_t (*piece)(void);
+    void (*reset)(void);
+    fake_fn("fake_cuda_largest_piece", &piece, sizeof piece);
+    fake_fn("fake_cuda_balance_reset", &reset, sizeof reset);
+    for (int stride = 0; stride < 2; stride++) {
+        CollCall c = {.kind = COLL_BROADCAST, .nranks = 1,
+                      .count = 64u << 20, .dtype = DT_INT8, .op = OP_SUM};
+        Schedule s;
+        assert_int_equal(algo_generate(algo_find(COLL_BROADCAST, "linear"),
+                                       &c, &s), CV_OK);
+        Executor *ex = open_cuda(1, stride ? "layout=stride" : NULL);
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        reset();
+        conform(ex, &s, CONF_STEPS);
+        if (stride ? piece() > (32u << 10) : piece() < (2u << 20))
+            fail_msg("layout %s: largest chunk %zu bytes",
+                     stride ? "stride" : "runs", piece());
+        close_cuda(ex);
+        sched_fini(&s);
+    }
 }
 
 /* A timed run fuses copy-ins over the whole schedule (sched_fuse_map).
@@ -1715,6 +1760,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_cancel_run),
         cmocka_unit_test(test_reload_keeps_memory),
         cmocka_unit_test(test_block_balance),
+        cmocka_unit_test(test_stride_layout),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_one_way_peers),

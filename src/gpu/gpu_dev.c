@@ -95,6 +95,7 @@ typedef struct {
     int ords[GPU_MAX_DEVICES]; /* devices=: the devices, in rank order */
     int nords;                 /* ... how many (0: every one) */
     bool peer_off;             /* peer=0 */
+    bool stride;               /* layout=stride */
 } GpuOptions;
 
 static bool set_devices(void *opts, const char *val, char *why, size_t whylen)
@@ -123,9 +124,23 @@ static bool set_peer(void *opts, const char *val, char *why, size_t whylen)
     return true;
 }
 
+static bool set_layout(void *opts, const char *val, char *why,
+                       size_t whylen)
+{
+    if (strcmp(val, "runs") && strcmp(val, "stride")) {
+        snprintf(why, whylen, "the cuda backend's option layout takes runs "
+                 "(each block one stretch of a phase's bytes) or stride "
+                 "(pieces dealt to the blocks in turn), not '%s'", val);
+        return false;
+    }
+    ((GpuOptions *)opts)->stride = val[0] == 's';
+    return true;
+}
+
 static const ExecParam gpu_params[] = {
     {"devices", NULL, 0, 0, 0, set_devices},
     {"peer", NULL, 0, 0, 0, set_peer},
+    {"layout", NULL, 0, 0, 0, set_layout},
 };
 
 /* ------------------------------------------------------------ devices */
@@ -219,11 +234,12 @@ CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
                          size_t whylen)
 {
     GpuOptions o = {.nords = 0};
-    CvError e = exec_params_parse("cuda", gpu_params, 2, params, &o, why,
+    CvError e = exec_params_parse("cuda", gpu_params, 3, params, &o, why,
                                   whylen);
     if (e)
         return e;
     x->peer_off = o.peer_off;
+    x->stride = o.stride;
     int *ords = o.ords;
     int nords = o.nords;
     size_t len;

@@ -93,6 +93,9 @@ typedef struct {
     int ndev;                  /* devices used */
     int avail;                 /* devices the driver has */
     bool peer_off;             /* option peer=0 */
+    bool stride;               /* option layout=stride: a phase's bytes
+                                  dealt to the blocks in pieces of about
+                                  GPU_STRIDE_PIECE, in turn (gpu_plan.c) */
     bool peer[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: d reads s */
     bool peer_hung[GPU_MAX_DEVICES][GPU_MAX_DEVICES]; /* [d][s]: peer access
                                   enabled, but d's probe copies with s did

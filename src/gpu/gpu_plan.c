@@ -34,6 +34,7 @@
 
 #define MIN_CHUNK_BYTES (64u << 10)
 #define MIN_BLOCK_BYTES 2048u /* a block's least share of a phase */
+#define GPU_STRIDE_PIECE (32u << 10) /* layout=stride's pieces, at most */
 
 void gpu_plan_free(GpuPlan *p, int ndev)
 {
@@ -202,9 +203,12 @@ static size_t cut_runs(const KChunk *in, size_t n, size_t es, size_t t,
  * the grid to launch them with. Where a few runs would hold many more
  * pieces than the others (a huge transfer beside many tiny ones) the
  * empty chunks would outnumber the work: the chunks then stay as they
- * are, dealt in turn. */
+ * are, dealt in turn. With stride, the phase is cut into g * rounds
+ * equal pieces of about GPU_STRIDE_PIECE bytes, piece i to block i mod g,
+ * so that the blocks sweep the phase together (review finding G7: one
+ * stretch per block opens as many streams in memory as blocks). */
 static CvError balance(GpuPlan *p, int d, size_t first, size_t es,
-                       const GpuDev *dev, unsigned *grid)
+                       const GpuDev *dev, bool stride, unsigned *grid)
 {
     size_t n = p->nchunks[d] - first, t = 0;
     size_t most = (size_t)(dev->blocks_per_sm > 0 ? dev->blocks_per_sm : 1) *
@@ -216,15 +220,19 @@ static CvError balance(GpuPlan *p, int d, size_t first, size_t es,
     *grid = (unsigned)(n < most ? (n ? n : 1) : most);
     if (n < 2 || g < 2)
         return CV_OK;
-    Piece *pc = malloc((n + g) * sizeof *pc);
+    size_t cuts = stride ? g * ((t + g * GPU_STRIDE_PIECE - 1) /
+                                (g * GPU_STRIDE_PIECE)) : g;
+    Piece *pc = malloc((n + cuts) * sizeof *pc);
     size_t *count = calloc(g, sizeof *count), rounds = 0;
     if (!pc || !count) {
         free(pc), free(count);
         return CV_ERR_NOMEM;
     }
-    size_t np = cut_runs(p->chunks[d] + first, n, es, t, g, pc);
-    for (size_t i = 0; i < np; i++)
+    size_t np = cut_runs(p->chunks[d] + first, n, es, t, cuts, pc);
+    for (size_t i = 0; i < np; i++) {
+        pc[i].run %= g;
         rounds = ++count[pc[i].run] > rounds ? count[pc[i].run] : rounds;
+    }
     CvError e = CV_OK;
     if (rounds * g <= 2 * (np + g)) {
         KChunk empty = pc[0].c;
@@ -382,7 +390,7 @@ static CvError plan_phase(StepPlanning *w, size_t k, int pass, int d,
         if (e)
             return e;
     }
-    CvError e = balance(p, d, first, w->es, &x->dev[d],
+    CvError e = balance(p, d, first, w->es, &x->dev[d], x->stride,
                         pass == 0 ? &sp->stage_grid[d] : &sp->main_grid[d]);
     if (e)
         return e;
@@ -448,7 +456,7 @@ static CvError plan_finish(GpuExec *x, GpuPlan *p, const Schedule *s)
                     return CV_ERR_NOMEM;
             }
         CvError e = balance(p, d, sp->main_first[d], es, &x->dev[d],
-                            &sp->main_grid[d]);
+                            x->stride, &sp->main_grid[d]);
         if (e)
             return e;
         sp->main_n[d] = p->nchunks[d] - sp->main_first[d];

@@ -280,8 +280,16 @@ long fake_cuda_frees(void) { return frees; }
  * worst, and the fewest blocks such a launch had. */
 static double worst_balance = 0;
 static unsigned least_grid = 0;
+static size_t largest_piece = 0; /* the most bytes of one chunk */
 void fake_cuda_balance_reset(void);
-void fake_cuda_balance_reset(void) { worst_balance = 0, least_grid = 0; }
+void fake_cuda_balance_reset(void)
+{
+    worst_balance = 0, least_grid = 0, largest_piece = 0;
+}
+
+/* The largest chunk of the launches fake_cuda_balance counts, in bytes. */
+size_t fake_cuda_largest_piece(void);
+size_t fake_cuda_largest_piece(void) { return largest_piece; }
 double fake_cuda_balance(unsigned *grid);
 double fake_cuda_balance(unsigned *grid)
 {
@@ -462,16 +470,20 @@ static size_t chunk_bytes(const KChunk *c, unsigned dtype)
 /* The balance of a launch's blocks, kept for fake_cuda_balance. */
 static void note_balance(const KChunk *plan, unsigned n, unsigned dtype, unsigned grid)
 {
-    size_t t = 0, most = 0;
+    size_t t = 0, most = 0, piece = 0;
     for (unsigned b = 0; b < grid; b++) {
         size_t sum = 0;
-        for (unsigned c = b; c < n; c += grid)
-            sum += chunk_bytes(&plan[c], dtype);
+        for (unsigned c = b; c < n; c += grid) {
+            size_t k = chunk_bytes(&plan[c], dtype);
+            sum += k;
+            piece = k > piece ? k : piece;
+        }
         t += sum;
         most = sum > most ? sum : most;
     }
     if (t < (1u << 20))
         return;
+    largest_piece = piece > largest_piece ? piece : largest_piece;
     double r = (double)most / ((double)t / grid);
     worst_balance = r > worst_balance ? r : worst_balance;
     least_grid = !least_grid || grid < least_grid ? grid : least_grid;
