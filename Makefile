@@ -127,7 +127,8 @@ LIB       := $(BUILD)/libcollviz.a
 UI_LIB    := $(BUILD)/libcollviz-ui.a
 
 .PHONY: all run test tests check layers bench bench-mpi bench-osu install uninstall \
-        clean help deps fuzz fuzz-run pot test-gpu test-nightly
+        clean help deps fuzz fuzz-run pot test-gpu test-nightly \
+        gpu-carry gpu-session-fake
 all: $(BIN) $(MPI_BIN)
 tests: $(BIN) $(MPI_BIN) $(MPI_TOOLS) $(TEST_BINS)
 
@@ -146,6 +147,8 @@ help:
 	@echo 'make bench      build the programs of bench/ and run its benchmarks'
 	@echo 'make bench-mpi  collviz perf -B mpi beside MPI'"'"'s own collectives (bench/run.sh; BENCH_ARGS=...)'
 	@echo 'make test-gpu   the cuda tests on this machine'"'"'s GPU(s), then bench/gpu.sh'
+	@echo 'make gpu-carry  .gpu/: what bench/gpu-session.sh needs on a lent GPU machine'
+	@echo 'make gpu-session-fake  that script here, on the tests'"'"' driver'
 	@echo 'make install    install to $$(DESTDIR)$$(PREFIX) (PREFIX=$(PREFIX))'
 	@echo 'make clean      remove $(BUILD)/'
 	@echo 'options: CC= CFLAGS= WERROR=1 SAN=address,undefined|thread V=1 BUILD=dir'
@@ -396,6 +399,29 @@ test-gpu: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
 	$(Q)COLLVIZ_TEST_REAL_GPU=1 COLLVIZ=$(BIN) V=$(V) sh scripts/run-tests.sh \
 	    $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
 	$(Q)sh bench/gpu.sh $(BIN)
+
+# What a lent GPU machine runs (bench/gpu-session.sh): .gpu/ holds the
+# binary, the cuda test programs and the runtime libraries that machine
+# lacks (ncurses, cmocka), under the device tool's 64 MiB; the build
+# folder is larger and stays here. gpu-session-fake runs the same script
+# here on the tests' driver and NCCL, at small sizes.
+GPU_CARRY := .gpu
+gpu-carry: $(BIN) $(BUILD)/tests/test_exec_cuda $(BUILD)/tests/test_ui_cuda
+	$(Q)rm -rf $(GPU_CARRY) && mkdir -p $(GPU_CARRY)/bin $(GPU_CARRY)/lib
+	$(Q)cp $^ $(GPU_CARRY)/bin/
+	$(Q)for f in $^; do ldd $$f; done | awk '/ncurses|tinfo|cmocka/ && $$3 ~ /^\// {print $$3}' | \
+	    sort -u | while read -r l; do cp -L "$$l" $(GPU_CARRY)/lib/; done
+	$(Q)kib=$$(du -sk $(GPU_CARRY) | cut -f1); echo "$(GPU_CARRY): $$kib KiB"; \
+	    [ $$kib -lt 65536 ] || { echo "$(GPU_CARRY) is over the 64 MiB a device run carries" >&2; exit 1; }
+
+gpu-session-fake: gpu-carry $(FAKE_CUDA) $(FAKE_NCCL)
+	$(Q)rm -rf $(BUILD)/gpu-session && mkdir -p $(BUILD)/gpu-session
+	$(Q)OUT=$(abspath $(BUILD)/gpu-session) \
+	    COLLVIZ_LIBCUDA=$(abspath $(FAKE_CUDA)) COLLVIZ_LIBNCCL=$(abspath $(FAKE_NCCL)) \
+	    GPU_SESSION_BIG=1M GPU_SESSION_MID=256K GPU_SESSION_LO=64K \
+	    GPU_SESSION_ITERS=2 GPU_SESSION_CALIB=--quick \
+	    bash bench/gpu-session.sh
+	$(Q)sh bench/gpu-report.sh $(BUILD)/gpu-session
 
 # Every test program runs even when one fails; the last line sums up the
 # tests as cmocka counts them: N passed, N failed, N skipped. They run
