@@ -17,7 +17,7 @@ part() { [ -f "$dir/$1" ] || { echo "(missing: $1)"; return 1; }; }
 rows() {
     awk '
     /^# round / { tag = $3 ":" $5 }
-    /^== / { lay = "runs"; for (i = 1; i <= NF; i++) if ($i ~ /^cuda:layout=/) { lay = $i; sub("cuda:layout=", "", lay) } }
+    /^== / { lay = "-"; for (i = 1; i <= NF; i++) if ($i ~ /^cuda:/) { lay = $i; sub("cuda:", "", lay) } }
     /^# collviz perf:/ { coll = $4; sub(",", "", coll); algo = $6; sub(",", "", algo)
                          for (i = NF; i > 1; i--) if ($i ~ /^ranks?,?$/ && $(i - 1) ~ /^[0-9]+$/) p = $(i - 1) }
     /^ +[0-9]+ +[0-9]+ / && NF >= 13 {
@@ -46,33 +46,37 @@ echo "## tests on the real driver"
 part tests.txt && grep -E 'passed|failed' "$dir/tests.txt" | tail -n 3
 
 echo
-echo "## kernel layouts (A/B, 2 rounds interleaved; us, out of place / in place)"
+echo "## the kernels' A/B (2 rounds interleaved; us, out of place / in place)"
 if part ab.txt; then
     rows "$dir/ab.txt" | awk '
     $4 == "nccl" { nccl = $9; next }
     $1 != "-" {
-        split($1, rl, ":"); k = $3 " " $4 " p=" $5 " " $6
+        split($1, rl, ":"); split($2, kv, "="); k = $3 " " $4 " p=" $5 " " $6 " " kv[1]
         if (!(k in seen)) { seen[k] = 1; keys[++nk] = k }
-        t[k, $2, rl[1]] = $9 " / " $10
-        o[k, $2] += $9; c[k, $2]++
+        if (!((k, kv[2]) in arm)) { arm[k, kv[2]] = 1; arms[k] = arms[k] " " kv[2] }
+        t[k, kv[2]] = t[k, kv[2]] (t[k, kv[2]] == "" ? "" : ", ") $9 " / " $10
+        o[k, kv[2]] += $9; c[k, kv[2]]++
         wrong += $11 + $12
     }
     END {
-        printf "%-34s %-22s %-22s %s\n", "row", "runs (round 1, 2)", "stride (round 1, 2)", "stride/runs"
         for (i = 1; i <= nk; i++) {
-            k = keys[i]
-            r = c[k, "runs"] ? o[k, "runs"] / c[k, "runs"] : 0
-            s = c[k, "stride"] ? o[k, "stride"] / c[k, "stride"] : 0
-            printf "%-34s %-22s %-22s %s\n", k, t[k, "runs", 1] ", " t[k, "runs", 2],
-                t[k, "stride", 1] ", " t[k, "stride", 2], (r > 0 && s > 0) ? sprintf("%.3f", s / r) : "n/a"
-            mean[k] = r < s || s == 0 ? r : s
+            k = keys[i]; split(substr(arms[k], 2), an, " ")
+            printf "%s\n", k
+            for (j = 1; an[j] != ""; j++) {
+                m = o[k, an[j]] / c[k, an[j]]
+                printf "    %-8s %-40s mean %.1f", an[j], t[k, an[j]], m
+                if (j > 1) printf "  (%.3fx %s)", m / first, an[1]
+                else first = m
+                printf "\n"
+                if (j == 1 || m < best[k]) best[k] = m
+            }
         }
-        for (i = 1; i <= nk; i++) if (keys[i] ~ /^broadcast linear p=1/) copy = mean[keys[i]]
+        for (i = 1; i <= nk; i++) if (keys[i] ~ /^broadcast linear p=1/) copy = best[keys[i]]
         if (nccl > 0 && copy > 0)
             printf "# target: the copy within 5%% of NCCL'\''s: collviz %.1f us, NCCL %.1f us: %.3fx\n", copy, nccl, copy / nccl
-        f = ""; for (i = 1; i <= nk; i++) if (keys[i] ~ /direct p=4 float/) f = mean[keys[i]]
+        f = 0; for (i = 1; i <= nk; i++) if (keys[i] ~ /direct p=4 float/) f = best[keys[i]]
         for (i = 1; i <= nk; i++) if (f > 0 && keys[i] ~ /direct p=4 (half|bfloat16)/)
-            printf "# target: %s within 1.2x of float'\''s bytes a second (the same bytes): %.3fx\n", keys[i], mean[keys[i]] / f
+            printf "# target: %s within 1.2x of float'\''s bytes a second (the same bytes): %.3fx\n", keys[i], best[keys[i]] / f
         printf "# wrong elements in these rows: %d (unchecked rows count 0)\n", wrong
     }'
     rows "$dir/ab.txt" | awk '$4 == "ring" { o += $9; i += $10 }

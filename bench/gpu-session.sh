@@ -13,10 +13,11 @@
 # Parts, each into its own file of $OUT (the device tool brings back 8):
 #   env.txt     the device, driver, NCCL, the binary's placement line
 #   tests.txt   the cuda tests on the real driver (COLLVIZ_TEST_REAL_GPU)
-#   ab.txt      kernel layouts A/B, interleaved in rounds: -B cuda:layout=
-#               runs and stride, on the 256 MiB copy, allreduce of float,
-#               half, bfloat16 and int8, and ring allreduce (its out-of-
-#               place and in-place columns)
+#   ab.txt      the kernels' A/B at 256 MiB, interleaved in rounds:
+#               -B cuda:layout=runs|stride on the copy and float's
+#               allreduce, -B cuda:kernels=lanes|packed on half, bfloat16
+#               and int8; ring allreduce's out-of-place and in-place
+#               columns; NCCL's copy
 #   nccl.txt    NCCL beside collviz at p = 1, every collective NCCL has
 #   rows.txt    the memory model out of sample: `model -T gpu` priced
 #               first, then perf at p = 8 and p = 64
@@ -74,22 +75,31 @@ run 30 env.txt "$cv" perf broadcast -B cuda -p 1 -a all -b 8 -e 8 -n 1 -w 0
 run 90 tests.txt env COLLVIZ_TEST_REAL_GPU=1 COLLVIZ="$cv" \
     sh scripts/run-tests.sh "$bin/test_exec_cuda" "$bin/test_ui_cuda"
 
-# 2. the layouts, interleaved: two rounds of runs then stride, so a drift
-# of the machine shows as a difference between rounds
-big_row() { # LAYOUT COLL ALGO P TYPE ITERS
-    run 15 ab.txt "$cv" perf "$2" -B "cuda:layout=$1" -a "$3" -p "$4" -d "$5" \
+# 2. the kernels' variants, interleaved: two rounds of each arm, so a
+# drift of the machine shows as a difference between rounds. Layouts
+# (runs, stride) on the copy and float's allreduce; kernels (lanes,
+# packed) on half, bfloat16 and int8; ring allreduce's out-of-place and
+# in-place columns once a round.
+big_row() { # OPTS COLL ALGO P TYPE ITERS
+    run 15 ab.txt "$cv" perf "$2" -B "cuda:$1" -a "$3" -p "$4" -d "$5" \
         -b "$big" -e "$big" -c 0 -n "$6" -w 3
 }
 for round in 1 2; do
     for lay in runs stride; do
-        echo "# round $round layout $lay" >>"$out/ab.txt"
-        big_row "$lay" broadcast linear 1 int8 $((n * 2))
-        for t in float half bfloat16 int8; do
-            big_row "$lay" allreduce direct 4 "$t" "$n"
-        done
-        big_row "$lay" allreduce ring 4 float "$n"
+        echo "# round $round arm layout=$lay" >>"$out/ab.txt"
+        big_row "layout=$lay" broadcast linear 1 int8 $((n * 2))
+        big_row "layout=$lay" allreduce direct 4 float "$n"
     done
+    for k in lanes packed; do
+        echo "# round $round arm kernels=$k" >>"$out/ab.txt"
+        for t in half bfloat16 int8; do
+            big_row "kernels=$k" allreduce direct 4 "$t" "$n"
+        done
+    done
+    echo "# round $round arm layout=runs" >>"$out/ab.txt"
+    big_row layout=runs allreduce ring 4 float "$n"
 done
+echo "# round 0 arm nccl" >>"$out/ab.txt"
 run 15 ab.txt "$cv" perf broadcast -B cuda -a nccl -p 1 -d int8 \
     -b "$big" -e "$big" -c 0 -n $((n * 2)) -w 3
 
@@ -110,9 +120,12 @@ run 10 rows.txt "$cv" model allreduce -p "$p64" -T gpu -b 8 -e "$mid" -f 64
 run 40 rows.txt "$cv" perf allreduce -B cuda -p "$p64" -a all -b 8 -e "$mid" \
     -f 64 -n 10
 
-# 5. every datatype and op; unaligned int8 (heads and tails of vectors)
-run 25 dtypes.txt "$cv" perf allreduce -B cuda -p 4 -a direct -d all -o all \
-    -b "$lo" -e "$lo"
+# 5. every datatype and op, with each kernels arm; unaligned int8 (heads
+# and tails of vectors)
+for k in lanes packed; do
+    run 20 dtypes.txt "$cv" perf allreduce -B "cuda:kernels=$k" -p 4 -a direct \
+        -d all -o all -b "$lo" -e "$lo"
+done
 run 20 dtypes.txt "$cv" perf allreduce -B cuda -p 3 -a all -d int8 -u 1 \
     -b "$lo" -e "$mid" -f 16
 

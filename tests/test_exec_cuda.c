@@ -28,6 +28,7 @@
 
 #include "algos/algo.h"
 #include "core/data.h"
+#include "core/reduce.h"
 #include "exec/exec.h"
 #include "exec/verify.h"
 #include "gpu/cuda_api.h"
@@ -1528,6 +1529,98 @@ static void test_kernel_copy_ends(void **state)
                 }
 }
 
+/* The packed kernels (KF_PACKED: int8 and uint8 sums eight bytes to a
+ * word, half and bfloat16 sums and products two to a word) as the host
+ * runs them, against reduce.c's reduction of the same operands, element
+ * by element: every offset 0..15 of the destination (the sources at the
+ * same alignment and one off it), lengths 0..70, two and three operands,
+ * by 1, 7 and 256 threads. Bit patterns from a seeded generator, NaNs
+ * of half and bfloat16 left out (their payloads are the hardware's). */
+static void test_kernel_packed(void **state)
+{
+    (void)state;
+    static const struct { unsigned kt; DataType dt; unsigned op; } cs[] = {
+        {KT_INT8, DT_INT8, KR_SUM}, {KT_UINT8, DT_UINT8, KR_SUM},
+        {KT_UINT8, DT_UINT8, KR_AVG}, {KT_HALF, DT_HALF, KR_SUM},
+        {KT_HALF, DT_HALF, KR_PROD}, {KT_BFLOAT16, DT_BFLOAT16, KR_SUM},
+        {KT_BFLOAT16, DT_BFLOAT16, KR_PROD}};
+    static const unsigned nts[] = {1, 7, 256};
+    static _Alignas(16) unsigned char a[192], b[192], d[192], want[192];
+    unsigned long long rng = 12345;
+    for (size_t ci = 0; ci < sizeof cs / sizeof *cs; ci++) {
+        size_t es = dtype_size(cs[ci].dt);
+        RedOp rop = cs[ci].op == KR_PROD ? OP_PROD : OP_SUM;
+        for (size_t i = 0; i < sizeof a; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            a[i] = (unsigned char)(rng >> 33), b[i] = (unsigned char)(rng >> 45);
+            if (es == 2 && i % 2) { /* a 16-bit lane's top: no NaN */
+                a[i] &= 0xbf, b[i] &= 0xbf;
+            }
+        }
+        for (unsigned off = 0; off < 16; off += (unsigned)es)
+            for (unsigned skew = 0; skew < 2; skew++)
+                for (unsigned n = 0; n <= 70; n++)
+                    for (int three = 0; three < 2; three++)
+                        for (size_t t = 0; t < 3; t++) {
+                            unsigned char *x = a + off, *y = b + off + skew * es;
+                            if (!three)
+                                memcpy(want, a, sizeof want), memcpy(d, a, sizeof d);
+                            else
+                                memset(d, 0xee, sizeof d), memset(want, 0xee, sizeof want),
+                                memcpy(want + off, x, n * es);
+                            assert_int_equal(reduce_apply(cs[ci].dt, rop, want + off,
+                                                          y, n), CV_OK);
+                            KChunk c = {.dst = (unsigned long long)(uintptr_t)(d + off),
+                                        .a = three ? (unsigned long long)(uintptr_t)x : 0,
+                                        .b = (unsigned long long)(uintptr_t)y, .n = n,
+                                        .kind = three ? KOP_REDUCE3 : KOP_REDUCE};
+                            for (unsigned tid = 0; tid < nts[t]; tid++)
+                                kern_chunk(&c, cs[ci].kt, cs[ci].op | KF_PACKED, 1,
+                                           tid, nts[t]);
+                            if (memcmp(d, want, sizeof d))
+                                fail_msg("type %u op %u: +%u (skew %u), %u elements, "
+                                         "%s operands, %u threads", cs[ci].kt,
+                                         cs[ci].op, off, skew, n, three ? "three" : "two",
+                                         nts[t]);
+                        }
+    }
+}
+
+/* Every algorithm on 3 ranks (1001 elements a block) with
+ * -B cuda:kernels=packed: int8, uint8, half and bfloat16, every op, right
+ * stepped and timed. */
+static unsigned take_small_types(const ConfPlan *pl, const CollCall *c,
+                                 int n, long cases)
+{
+    (void)pl, (void)n, (void)cases;
+    return c->dtype == DT_INT8 || c->dtype == DT_UINT8 ||
+                   c->dtype == DT_HALF || c->dtype == DT_BFLOAT16
+               ? CUDA_CHECKS
+               : 0;
+}
+
+/* 1001 elements: blocks of several 16-byte units, which 3 does not
+ * divide. */
+static size_t count_1001(const ConfPlan *pl, const CollCall *c, int n)
+{
+    (void)pl, (void)c, (void)n;
+    return 1001;
+}
+
+static void test_sweep_packed(void **state)
+{
+    (void)state;
+    cuda();
+    ConfPlan pl = {.full = true, .ncounts = 1, .count = count_1001,
+                   .take = take_small_types, .checks = CUDA_CHECKS,
+                   .stop_first = true};
+    ConfTally t = {0};
+    Executor *ex = open_cuda(3, "kernels=packed");
+    sweep_on(ex, &pl, &t);
+    close_cuda(ex);
+    assert_true(t.cases > 100);
+}
+
 /* clang's CUDA build of the kernels copies 16-byte units with one
  * 16-byte load and store (ld.v4.u32 / st.v4.u32), not two 8-byte ones in
  * turn (review finding 14), and its PTX assembles where ptxas exists. */
@@ -1761,6 +1854,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_reload_keeps_memory),
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_stride_layout),
+        cmocka_unit_test(test_kernel_packed),
+        cmocka_unit_test(test_sweep_packed),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_one_way_peers),

@@ -431,7 +431,8 @@ static CvError launch(GpuExec *x, int m, int d, size_t first, size_t n,
     const CollCall *c = &x->base.sched->call;
     CUdeviceptr plan = g->plan[m] + first * sizeof(KChunk);
     unsigned int nc = (unsigned int)n, dt = (unsigned int)c->dtype,
-                 op = (unsigned int)c->op, p = (unsigned int)c->nranks;
+                 op = (unsigned int)c->op | (x->packed ? KF_PACKED : 0u),
+                 p = (unsigned int)c->nranks;
     void *args[] = {&plan, &nc, &dt, &op, &p};
     return gpu_check(x, x->api.cuLaunchKernel(g->fn, grid, 1, 1, GPU_THREADS, 1, 1,
                                               0, g->stream, args, NULL),

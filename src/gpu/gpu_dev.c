@@ -96,6 +96,7 @@ typedef struct {
     int nords;                 /* ... how many (0: every one) */
     bool peer_off;             /* peer=0 */
     bool stride;               /* layout=stride */
+    bool packed;               /* kernels=packed */
 } GpuOptions;
 
 static bool set_devices(void *opts, const char *val, char *why, size_t whylen)
@@ -137,10 +138,25 @@ static bool set_layout(void *opts, const char *val, char *why,
     return true;
 }
 
+static bool set_kernels(void *opts, const char *val, char *why,
+                        size_t whylen)
+{
+    if (strcmp(val, "lanes") && strcmp(val, "packed")) {
+        snprintf(why, whylen, "the cuda backend's option kernels takes lanes "
+                 "(every element on its own) or packed (two halves or "
+                 "bfloat16s in one instruction, eight int8s in one add), "
+                 "not '%s'", val);
+        return false;
+    }
+    ((GpuOptions *)opts)->packed = val[0] == 'p';
+    return true;
+}
+
 static const ExecParam gpu_params[] = {
     {"devices", NULL, 0, 0, 0, set_devices},
     {"peer", NULL, 0, 0, 0, set_peer},
     {"layout", NULL, 0, 0, 0, set_layout},
+    {"kernels", NULL, 0, 0, 0, set_kernels},
 };
 
 /* ------------------------------------------------------------ devices */
@@ -234,12 +250,14 @@ CvError gpu_open_devices(GpuExec *x, const char *params, char *why,
                          size_t whylen)
 {
     GpuOptions o = {.nords = 0};
-    CvError e = exec_params_parse("cuda", gpu_params, 3, params, &o, why,
-                                  whylen);
+    CvError e = exec_params_parse("cuda", gpu_params,
+                                  sizeof gpu_params / sizeof *gpu_params,
+                                  params, &o, why, whylen);
     if (e)
         return e;
     x->peer_off = o.peer_off;
     x->stride = o.stride;
+    x->packed = o.packed;
     int *ords = o.ords;
     int nords = o.nords;
     size_t len;

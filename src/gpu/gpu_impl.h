@@ -93,6 +93,7 @@ typedef struct {
     int ndev;                  /* devices used */
     int avail;                 /* devices the driver has */
     bool peer_off;             /* option peer=0 */
+    bool packed;               /* option kernels=packed: KF_PACKED (kern.h) */
     bool stride;               /* option layout=stride: a phase's bytes
                                   dealt to the blocks in pieces of about
                                   GPU_STRIDE_PIECE, in turn (gpu_plan.c) */

@@ -73,8 +73,16 @@ typedef struct {
 } KChunk;
 
 /* The step kernel's name and parameters: (const KChunk *plan, unsigned
- * nchunks, unsigned dtype, unsigned op, unsigned nranks). */
+ * nchunks, unsigned dtype, unsigned op, unsigned nranks). op's bits
+ * above KR_BITS are flags: KF_PACKED sums and multiplies two halves or
+ * bfloat16s at once (add.rn.f16x2 and the like: a correctly rounded
+ * result, as float then rounded to nearest is, since float has more than
+ * twice their bits plus two) and adds int8 and uint8 eight at a time in
+ * 64-bit words (carries kept in their byte); the same results either
+ * way, the A/B's other arm (-B cuda:kernels=packed). */
 #define KERN_NAME "collviz_step"
+#define KR_BITS 8u
+#define KF_PACKED (1u << KR_BITS)
 
 /* ------------------------------------------------ float bit patterns */
 
@@ -185,19 +193,22 @@ KDEV unsigned short k_f2b(float f) { return k_f2b_soft(f); }
  * their alignment modulo 16, the elements before dst is 16-aligned and
  * after the last whole 16 bytes go one by one and the body 16 bytes of
  * every operand at a time (one wide load each in flight, not one element:
- * review finding 11); the same element-wise EXPR, so the same results. */
+ * review finding 11); the same element-wise EXPR, so the same results.
+ * K_LOOPW computes the body in lanes of W with WEXPR (two halves, eight
+ * bytes), which must give what EXPR gives each element. */
 #define K_ONE(T, EXPR, i)                                                     \
     do {                                                                      \
         T a = x[i], b = s[i];                                                 \
         d[i] = (EXPR);                                                        \
     } while (0)
-#define K_LOOP(T, EXPR)                                                       \
+#define K_LOOPW(T, EXPR, W, WEXPR)                                                       \
     do {                                                                      \
         T *d = (T *)c->dst;                                                   \
         const T *s = (const T *)c->b;                                         \
         const T *x = three ? (const T *)c->a : d;                             \
         unsigned long long n = c->n, i = tid, head = 0, units = 0;            \
         const unsigned long long lanes = 16 / sizeof(T);                      \
+        const unsigned long long wl = 16 / sizeof(W);                         \
         unsigned long long rel = (c->dst ^ c->b) |                            \
                                  (c->dst ^ (unsigned long long)x);            \
         if (K_WIDE && !(rel & 15)) {                                          \
@@ -212,7 +223,7 @@ KDEV unsigned short k_f2b(float f) { return k_f2b_soft(f); }
         KU128 *vdst = (KU128 *)(d + head);                                    \
         unsigned long long u = tid;                                           \
         for (; u + (K_DEPTH - 1) * nt < units; u += K_DEPTH * nt) {           \
-            union { KU128 v; T e[16 / sizeof(T)]; } va[K_DEPTH], vb[K_DEPTH]; \
+            union { KU128 v; W e[16 / sizeof(W)]; } va[K_DEPTH], vb[K_DEPTH]; \
             K_UNROLL                                                          \
             for (int g = 0; g < K_DEPTH; g++) {                               \
                 va[g].v = three ? k_ldg(&vx[u + g * nt]) : vx[u + g * nt];    \
@@ -221,27 +232,75 @@ KDEV unsigned short k_f2b(float f) { return k_f2b_soft(f); }
             K_UNROLL                                                          \
             for (int g = 0; g < K_DEPTH; g++) {                               \
                 K_UNROLL                                                      \
-                for (unsigned long long l = 0; l < lanes; l++) {              \
-                    T a = va[g].e[l], b = vb[g].e[l];                         \
-                    va[g].e[l] = (EXPR);                                      \
+                for (unsigned long long l = 0; l < wl; l++) {                 \
+                    W a = va[g].e[l], b = vb[g].e[l];                         \
+                    va[g].e[l] = (WEXPR);                                     \
                 }                                                             \
                 vdst[u + g * nt] = va[g].v;                                   \
             }                                                                 \
         }                                                                     \
         for (; u < units; u += nt) {                                          \
-            union { KU128 v; T e[16 / sizeof(T)]; } va, vb;                   \
+            union { KU128 v; W e[16 / sizeof(W)]; } va, vb;                   \
             va.v = three ? k_ldg(&vx[u]) : vx[u];                             \
             vb.v = k_ldg(&vs[u]);                                             \
             K_UNROLL                                                          \
-            for (unsigned long long l = 0; l < lanes; l++) {                  \
-                T a = va.e[l], b = vb.e[l];                                   \
-                va.e[l] = (EXPR);                                             \
+            for (unsigned long long l = 0; l < wl; l++) {                     \
+                W a = va.e[l], b = vb.e[l];                                   \
+                va.e[l] = (WEXPR);                                            \
             }                                                                 \
             vdst[u] = va.v;                                                   \
         }                                                                     \
         for (i = head + units * lanes + tid; i < n; i += nt)                  \
             K_ONE(T, EXPR, i);                                                \
     } while (0)
+
+#define K_LOOP(T, EXPR) K_LOOPW(T, EXPR, T, EXPR)
+
+/* ---------------------------------------------------- packed lanes */
+
+/* Eight bytes added at once, each wrapping in its byte: the low seven
+ * bits add without reaching the next byte, the top bit is their carry
+ * xor both top bits. */
+KDEV unsigned long long k_add8x8(unsigned long long a, unsigned long long b)
+{
+    const unsigned long long lo = 0x7f7f7f7f7f7f7f7full;
+    return ((a & lo) + (b & lo)) ^ ((a ^ b) & ~lo);
+}
+
+/* Two halves (or bfloat16s) in a 32-bit word, each as OUT(IN(x) OP
+ * IN(y)): the host's way, and the device's where it has no packed
+ * instruction. */
+#define K_PAIR(IN, OUT, OP, a, b)                                             \
+    ((unsigned int)OUT(IN((unsigned short)(a)) OP IN((unsigned short)(b))) |  \
+     (unsigned int)OUT(IN((unsigned short)((a) >> 16))                        \
+                       OP IN((unsigned short)((b) >> 16))) << 16)
+
+#define K_PAIR_FN(NAME, IN, OUT, OP)                                          \
+    KDEV unsigned int NAME(unsigned int a, unsigned int b)                    \
+    {                                                                         \
+        return K_PAIR(IN, OUT, OP, a, b);                                     \
+    }
+#define K_PAIR_PTX(NAME, INSN)                                                \
+    KDEV unsigned int NAME(unsigned int a, unsigned int b)                    \
+    {                                                                         \
+        unsigned int r;                                                       \
+        asm(INSN " %0, %1, %2;" : "=r"(r) : "r"(a), "r"(b));                  \
+        return r;                                                             \
+    }
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 530
+K_PAIR_PTX(k_hadd2, "add.rn.f16x2")
+K_PAIR_PTX(k_hmul2, "mul.rn.f16x2")
+#else
+K_PAIR_FN(k_hadd2, k_h2f, k_f2h, +)
+K_PAIR_FN(k_hmul2, k_h2f, k_f2h, *)
+#endif
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+K_PAIR_PTX(k_badd2, "add.rn.bf16x2")
+K_PAIR_PTX(k_bmul2, "mul.rn.bf16x2")
+#else
+K_PAIR_FN(k_badd2, k_b2f, k_f2b, +)
+K_PAIR_FN(k_bmul2, k_b2f, k_f2b, *)
+#endif
 
 #define K_INT(T, U)                                                           \
     switch (op) {                                                             \
@@ -259,13 +318,33 @@ KDEV unsigned short k_f2b(float f) { return k_f2b_soft(f); }
     default: K_LOOP(T, a + b); break;                                         \
     }
 
-#define K_SHORT(IN, OUT)                                                      \
+#define K_SHORT(IN, OUT, ADD2, MUL2)                                          \
     switch (op) {                                                             \
-    case KR_PROD: K_LOOP(unsigned short, OUT(IN(a) * IN(b))); break;          \
+    case KR_PROD:                                                             \
+        if (packed)                                                           \
+            K_LOOPW(unsigned short, OUT(IN(a) * IN(b)), unsigned int,         \
+                    MUL2(a, b));                                              \
+        else                                                                  \
+            K_LOOP(unsigned short, OUT(IN(a) * IN(b)));                       \
+        break;                                                                \
     case KR_MIN: K_LOOP(unsigned short, IN(a) < IN(b) ? a : b); break;        \
     case KR_MAX: K_LOOP(unsigned short, IN(a) > IN(b) ? a : b); break;        \
-    default: K_LOOP(unsigned short, OUT(IN(a) + IN(b))); break;               \
+    default:                                                                  \
+        if (packed)                                                           \
+            K_LOOPW(unsigned short, OUT(IN(a) + IN(b)), unsigned int,         \
+                    ADD2(a, b));                                              \
+        else                                                                  \
+            K_LOOP(unsigned short, OUT(IN(a) + IN(b)));                       \
+        break;                                                                \
     }
+
+/* int8 and uint8: sums eight at a time where packed. */
+#define K_BYTE(T)                                                             \
+    if (packed && (op == KR_SUM || op == KR_AVG))                             \
+        K_LOOPW(T, (T)(unsigned char)((unsigned char)a + (unsigned char)b),   \
+                unsigned long long, k_add8x8(a, b));                          \
+    else                                                                      \
+        K_INT(T, unsigned char)
 
 /* dst[i] = EXPR(a = dst[i]) over this thread's share (avg's division). */
 #define K_SCALE(T, EXPR)                                                      \
@@ -394,12 +473,13 @@ KDEV void kern_avg(const KChunk *c, unsigned int t, unsigned int p,
 }
 
 /* This thread's share (tid of nt threads) of chunk c for datatype t, op
- * op over p ranks. */
-KDEV void kern_chunk(const KChunk *c, unsigned int t, unsigned int op,
+ * (with its flags: KF_PACKED) over p ranks. */
+KDEV void kern_chunk(const KChunk *c, unsigned int t, unsigned int opf,
                      unsigned int p, unsigned long long tid,
                      unsigned long long nt)
 {
-    int three = c->kind == KOP_REDUCE3;
+    int three = c->kind == KOP_REDUCE3, packed = (opf & KF_PACKED) != 0;
+    unsigned int op = opf & (KF_PACKED - 1u);
     if (c->kind == KOP_COPY) {
         kern_copy(c, tid, nt);
         return;
@@ -409,14 +489,14 @@ KDEV void kern_chunk(const KChunk *c, unsigned int t, unsigned int op,
         return;
     }
     switch (t) {
-    case KT_INT8: K_INT(signed char, unsigned char) break;
-    case KT_UINT8: K_INT(unsigned char, unsigned char) break;
+    case KT_INT8: K_BYTE(signed char) break;
+    case KT_UINT8: K_BYTE(unsigned char) break;
     case KT_INT32: K_INT(int, unsigned int) break;
     case KT_UINT32: K_INT(unsigned int, unsigned int) break;
     case KT_INT64: K_INT(long long, unsigned long long) break;
     case KT_UINT64: K_INT(unsigned long long, unsigned long long) break;
-    case KT_HALF: K_SHORT(k_h2f, k_f2h) break;
-    case KT_BFLOAT16: K_SHORT(k_b2f, k_f2b) break;
+    case KT_HALF: K_SHORT(k_h2f, k_f2h, k_hadd2, k_hmul2) break;
+    case KT_BFLOAT16: K_SHORT(k_b2f, k_f2b, k_badd2, k_bmul2) break;
     case KT_FLOAT: K_FLOAT(float) break;
     default: K_FLOAT(double) break;
     }

@@ -560,7 +560,8 @@ static int racy(const KChunk *plan, unsigned n, unsigned dtype)
  * an order drawn from the seed), the threads of a block share each chunk. */
 static CUresult run_launch(const Node *n, int dev)
 {
-    if (n->fn->dev != dev || n->dtype >= KT_COUNT || n->op >= KR_COUNT || !n->nranks)
+    if (n->fn->dev != dev || n->dtype >= KT_COUNT ||
+        (n->op & ~KF_PACKED) >= KR_COUNT || !n->nranks)
         return ERR_INVALID_VALUE;
     if (!reachable(dev, (uintptr_t)n->plan, n->nchunks * sizeof(KChunk)))
         return ERR_ILLEGAL_ADDRESS;
