@@ -138,7 +138,7 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
                             : _("step %zu (%s): %zu transfers"),
                     k + 1, words_phase(st->phase), st->n);
     char say[400];
-    step_sentence(&sc->sched, k, say, sizeof say);
+    step_sentence(&sc->sched, &sc->machine.mach, k, say, sizeof say);
     int used = head + draw_words(g, r, r.y + head, say, 2) - 1;
     int rows = r.h - 1 - used;
     if (st->n > (size_t)rows && rows > 0) {
