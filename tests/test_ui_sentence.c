@@ -434,6 +434,9 @@ static void check_partner(const MachStep *ms, int d, const Transfer *t)
     int k = m->dim[d].size, a = machine_coord(m, t->src, d);
     int b = machine_coord(m, t->dst, d), order[64] = {0};
     const char *as = strstr(out, "(as ");
+    if (strstr(out, "neighbour"))
+        MCLAIM(ms, m->dim[d].kind == DIM_RING || m->dim[d].kind == DIM_MESH,
+               "neighbours on a line's links");
     if (strstr(out, "neighbours at "))
         MCLAIM(ms, b == (a + 1) % k || a == (b + 1) % k, "a neighbour");
     else if (strstr(out, "one neighbour at "))
@@ -690,7 +693,8 @@ static void machine_steps(const AlgoInfo *al, const char *spec, int p,
                               k + 1, en);
             check_sentence(al, &s, k, en);
             MCLAIM(&ms, !strstr(en, "transfers between") &&
-                            !strstr(en, "transfer between"), "no counts alone");
+                            !strstr(en, "transfer between"),
+                   "no counts alone");
             bool mach = true;
             if (strstr(en, " a ring "))
                 check_rings(&ms);

@@ -18,14 +18,26 @@ static void frac_k(int k, bool exact, char *out, size_t len)
     snprintf(out, len, exact ? "1/%d" : "\xe2\x89\x88" "1/%d", k);
 }
 
-/* Share of a whole of parts from lo to hi elements: "1/k" when every
- * part is exactly 1/k of it, else the nearest "≈1/k". */
-static void share(size_t lo, size_t hi, size_t whole, char *out,
-                  size_t len)
+/* Parts of a whole: n of them, `sum` elements in all, from lo to hi
+ * each. */
+typedef struct {
+    size_t n, sum, lo, hi;
+} Parts;
+
+static void parts_add(Parts *pt, size_t count)
 {
-    size_t k = hi ? (whole + hi / 2) / hi : 1;
+    pt->lo = !pt->n || count < pt->lo ? count : pt->lo;
+    pt->hi = count > pt->hi ? count : pt->hi;
+    pt->n++, pt->sum += count;
+}
+
+/* The parts' share of the whole: "1/k" when every part is exactly 1/k of
+ * it, else "≈1/k" for the parts' mean. */
+static void share(const Parts *pt, size_t whole, char *out, size_t len)
+{
+    size_t k = pt->sum ? (whole * pt->n + pt->sum / 2) / pt->sum : 1;
     k = k ? k : 1;
-    frac_k((int)k, lo == hi && k * hi == whole, out, len);
+    frac_k((int)k, pt->lo == pt->hi && k * pt->hi == whole, out, len);
 }
 
 /* Sentence `next` after those in out. */
@@ -177,7 +189,7 @@ static const char *coord_name(const Machine *m, int d)
 
 /* Who runs the rings: the lines of the dimension as this machine names
  * them; a reduce-scatter's sentence, then an all-gather's. Each takes the
- * name of the dimension's links. */
+ * name of the dimension's links (the machine's one ring needs none). */
 typedef enum { WHO_ROW, WHO_COL, WHO_LINE, WHO_NODE, WHO_ACROSS,
                WHO_RING, WHO_COUNT } LineWho;
 
@@ -199,10 +211,10 @@ static const char *const who_say[WHO_COUNT][2] = {
                        "reduce-scatter across the nodes, over %s."),
                     N_("The ranks of each local index run a ring "
                        "all-gather across the nodes, over %s.")},
-    [WHO_RING] = {N_("The ranks run a ring reduce-scatter on the ring's "
-                     "%s links."),
-                  N_("The ranks run a ring all-gather on the ring's %s "
-                     "links.")},
+    [WHO_RING] = {N_("The ranks run a ring reduce-scatter round the "
+                     "machine's ring."),
+                  N_("The ranks run a ring all-gather round the machine's "
+                     "ring.")},
 };
 
 /* Where each rank sends: the neighbour one way, both neighbours (one
@@ -279,9 +291,11 @@ static void rings_say(const Machine *m, const Rings *rg, bool red,
                                    "their %s links."), who, dim);
     }
     frac_k(rg->k, rg->exact, f, sizeof f);
+    DimKind dk = m->dim[rg->d].kind;
+    bool line = dk == DIM_RING || dk == DIM_MESH; /* neighbours on links */
     LineTo to = rg->delta == 2 ? (rg->k == 2 ? TO_BOTH2 : TO_BOTH)
-                : rg->delta ? TO_NEIGH
-                : m->dim[rg->d].kind == DIM_MESH ? TO_FOLD : TO_NEXT;
+                : rg->delta && line ? TO_NEIGH
+                : dk == DIM_MESH && rg->k > 2 ? TO_FOLD : TO_NEXT;
     snprintf(a, sizeof a, "%s%s", cn, rg->delta == -1 ? "-1" : "+1");
     snprintf(b, sizeof b, "%s-1", cn);
     if (to == TO_NEXT || to == TO_FOLD)
@@ -370,7 +384,7 @@ static int tree_way(const Machine *m, const Transfer *t)
 typedef struct {
     unsigned char *from; /* [p] its senders */
     int nfrom;           /* how many */
-    size_t n, lo, hi;    /* transfers, the least and most elements */
+    Parts sz;            /* its transfers' sizes */
 } TreePart;
 
 static void tree_say_all(const Schedule *s, const TreePart *tp, int p,
@@ -379,13 +393,13 @@ static void tree_say_all(const Schedule *s, const TreePart *tp, int p,
     char who[96], f[16], one[400];
     out[0] = '\0';
     for (int w = 0; w < TR_COUNT; w++) {
-        if (!tp[w].n)
+        if (!tp[w].sz.n)
             continue;
         sentence_ranks(tp[w].from, p, who, sizeof who);
-        share(tp[w].lo, tp[w].hi, s->call.count, f, sizeof f);
+        share(&tp[w].sz, s->call.count, f, sizeof f);
         snprintf(one, sizeof one,
                  _(tree_say[w][tp[w].nfrom > 1]
-                           [tp[w].n > (size_t)tp[w].nfrom]), who, f);
+                           [tp[w].sz.n > (size_t)tp[w].nfrom]), who, f);
         join(out, len, one);
     }
 }
@@ -402,7 +416,7 @@ bool sentence_tree(const Schedule *s, size_t k, const Machine *m,
     unsigned char *from = calloc(TR_COUNT * (size_t)p, 1);
     bool ok = from != NULL;
     for (int w = 0; w < TR_COUNT && ok; w++)
-        tp[w].from = from + (size_t)w * p, tp[w].lo = (size_t)-1;
+        tp[w].from = from + (size_t)w * p;
     for (size_t i = st->first; ok && i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
         int w = tree_way(m, t);
@@ -410,9 +424,8 @@ bool sentence_tree(const Schedule *s, size_t k, const Machine *m,
         if (!ok)
             break;
         tp[w].nfrom += !tp[w].from[t->src];
-        tp[w].from[t->src] = 1, tp[w].n++;
-        tp[w].lo = t->count < tp[w].lo ? t->count : tp[w].lo;
-        tp[w].hi = t->count > tp[w].hi ? t->count : tp[w].hi;
+        tp[w].from[t->src] = 1;
+        parts_add(&tp[w].sz, t->count);
     }
     if (ok)
         tree_say_all(s, tp, p, out, len);
@@ -428,8 +441,8 @@ typedef enum { SW_LOAD, SW_SUM, SW_CAST, SW_COUNT } SwPart;
 
 /* What one part moves. */
 typedef struct {
-    size_t n, lo, hi;     /* transfers, their least and most elements */
     unsigned char *from;  /* [p] the ranks that send */
+    Parts sz;             /* its transfers' sizes */
     int *fan;             /* [p] transfers each rank sends (load, cast) or
                              receives (load: its slice's loads) */
     int nfrom;            /* ranks that send */
@@ -468,8 +481,8 @@ static void switch_say(const Schedule *s, const Machine *m,
     bool sw = m && machine_has_reducing_switch(m);
     char f[16], one[400];
     out[0] = '\0';
-    if (sl[SW_LOAD].n) {
-        share(sl[SW_LOAD].lo, sl[SW_LOAD].hi, s->call.count, f, sizeof f);
+    if (sl[SW_LOAD].sz.n) {
+        share(&sl[SW_LOAD].sz, s->call.count, f, sizeof f);
         int owners = fewest(sl[SW_LOAD].from, sl[SW_LOAD].fan, p);
         int loads = sl[SW_LOAD].nfrom; /* each slice: one from each */
         snprintf(one, sizeof one, sw
@@ -482,13 +495,13 @@ static void switch_say(const Schedule *s, const Machine *m,
                      "adds the %d slices up later."), owners, f, loads);
         join(out, len, one);
     }
-    if (sl[SW_SUM].n)
+    if (sl[SW_SUM].sz.n)
         join(out, len, sw ? _("The switch sums the loads of earlier chunks "
                               "(drawn at each slice's owner, on no link).")
                           : _("Each slice's owner adds up the loads of "
                               "earlier chunks on its own."));
-    if (sl[SW_CAST].n) {
-        share(sl[SW_CAST].lo, sl[SW_CAST].hi, s->call.count, f, sizeof f);
+    if (sl[SW_CAST].sz.n) {
+        share(&sl[SW_CAST].sz, s->call.count, f, sizeof f);
         snprintf(one, sizeof one, sw
                  ? _("Multicast: every rank stores its summed slice of a "
                      "chunk (%s of the vector) once into the switch, which "
@@ -520,9 +533,8 @@ static bool one_range(const Schedule *s, const Step *st)
 static void sw_count(SwLoad *l, const Transfer *t)
 {
     l->nfrom += !l->from[t->src];
-    l->from[t->src] = 1, l->fan[t->src]++, l->n++;
-    l->lo = t->count < l->lo ? t->count : l->lo;
-    l->hi = t->count > l->hi ? t->count : l->hi;
+    l->from[t->src] = 1, l->fan[t->src]++;
+    parts_add(&l->sz, t->count);
 }
 
 bool sentence_switch(const Schedule *s, size_t k, const Machine *m,
@@ -538,8 +550,7 @@ bool sentence_switch(const Schedule *s, size_t k, const Machine *m,
     int *fan = calloc(SW_COUNT * (size_t)p, sizeof *fan);
     bool ok = from && fan;
     for (int w = 0; w < SW_COUNT && ok; w++)
-        sl[w].from = from + (size_t)w * p, sl[w].fan = fan + (size_t)w * p,
-        sl[w].lo = (size_t)-1;
+        sl[w].from = from + (size_t)w * p, sl[w].fan = fan + (size_t)w * p;
     for (size_t i = st->first; ok && i < st->first + st->n; i++) {
         int w = sw_part(&s->xfers[i]);
         if (!(ok = w >= 0))
@@ -548,8 +559,8 @@ bool sentence_switch(const Schedule *s, size_t k, const Machine *m,
     }
     /* every rank loads and multicasts (one range to several), where
        the step does */
-    ok = ok && (!sl[SW_LOAD].n || sl[SW_LOAD].nfrom == p) &&
-         (!sl[SW_CAST].n || (sl[SW_CAST].nfrom == p &&
+    ok = ok && (!sl[SW_LOAD].sz.n || sl[SW_LOAD].nfrom == p) &&
+         (!sl[SW_CAST].sz.n || (sl[SW_CAST].nfrom == p &&
                              fewest(sl[SW_CAST].from, sl[SW_CAST].fan, p) > 1
                              && one_range(s, st)));
     if (ok)
