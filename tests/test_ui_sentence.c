@@ -439,11 +439,11 @@ static void check_partner(const MachStep *ms, int d, const Transfer *t)
                "neighbours on a line's links");
     if (strstr(out, "neighbours at "))
         MCLAIM(ms, b == (a + 1) % k || a == (b + 1) % k, "a neighbour");
-    else if (strstr(out, "one neighbour at "))
+    else if (strstr(out, "one neighbour, at "))
         MCLAIM(ms, k == 2 && b != a, "the one neighbour of a line of two");
-    else if (strstr(out, "+1, which"))
+    else if (strstr(out, "+1."))
         MCLAIM(ms, b == (a + 1) % k, "the neighbour at c+1");
-    else if (strstr(out, "-1, which"))
+    else if (strstr(out, "-1."))
         MCLAIM(ms, a == (b + 1) % k, "the neighbour at c-1");
     else if (as) {
         MCLAIM(ms, k < 64 && ring_given(ms, d, as + 4, order),

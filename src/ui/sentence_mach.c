@@ -226,29 +226,25 @@ typedef enum { TO_NEIGH, TO_BOTH, TO_BOTH2, TO_NEXT, TO_FOLD,
 
 static const char *const to_say[TO_COUNT][2] = {
     [TO_NEIGH] = {N_("Each rank sends %s of what is still live to its "
-                     "neighbour at %s, which adds it to its own."),
+                     "neighbour at %s."),
                   N_("Each rank passes %s of what its line gathers to its "
-                     "neighbour at %s, which keeps it.")},
+                     "neighbour at %s.")},
     [TO_BOTH] = {N_("Each rank sends %s of each half still live to its "
-                    "neighbours at %s and %s, one half each way, and each "
-                    "adds what it gets to its own."),
+                    "neighbours at %s and %s, one half each way."),
                  N_("Each rank passes %s of each half its line gathers to "
-                    "its neighbours at %s and %s, one half each way, and "
-                    "each keeps what it gets.")},
+                    "its neighbours at %s and %s, one half each way.")},
     [TO_BOTH2] = {N_("Each rank sends %s of each half still live to its "
-                     "one neighbour at %s, which adds them to its own."),
+                     "one neighbour, at %s."),
                   N_("Each rank passes %s of each half its line gathers to "
-                     "its one neighbour at %s, which keeps them.")},
+                     "its one neighbour, at %s.")},
     [TO_NEXT] = {N_("Each rank sends %s of what is still live to the next "
-                    "rank of its ring (as %s), which adds it to its own."),
+                    "rank of its ring (as %s)."),
                  N_("Each rank passes %s of what its line gathers to the "
-                    "next rank of its ring (as %s), which keeps it.")},
+                    "next rank of its ring (as %s).")},
     [TO_FOLD] = {N_("Each rank sends %s of what is still live to the next "
-                    "rank of its folded ring (as %s), which adds it to its "
-                    "own."),
+                    "rank of its folded ring (as %s)."),
                  N_("Each rank passes %s of what its line gathers to the "
-                    "next rank of its folded ring (as %s), which keeps "
-                    "it.")},
+                    "next rank of its folded ring (as %s).")},
 };
 
 static LineWho who_of(const Machine *m, int d)
