@@ -9,26 +9,6 @@
 #include "ui/i18n.h"
 #include "ui/sentence_mach.h"
 
-void sentence_ranks(const unsigned char *flags, int p, char *out, size_t len)
-{
-    size_t at = 0;
-    out[0] = '\0';
-    for (int q = 0; q < p && at + 1 < len; q++) {
-        if (!flags[q])
-            continue;
-        int last = q;
-        while (last + 1 < p && flags[last + 1])
-            last++;
-        int n = last == q ? snprintf(out + at, len - at, "%s%d",
-                                     at ? "," : "", q)
-                          : snprintf(out + at, len - at, "%s%d%s%d",
-                                     at ? "," : "", q,
-                                     last == q + 1 ? "," : "-", last);
-        at = n > 0 && (size_t)n < len - at ? at + (size_t)n : len - 1;
-        q = last;
-    }
-}
-
 /* How step k - 1 wrote rank r's buffer b at [off, off + n). */
 static SrcKind written_before(const Schedule *s, size_t k, int r, int b,
                               size_t off, size_t n)

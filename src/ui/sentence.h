@@ -13,6 +13,7 @@
 
 #include "core/machine.h"
 #include "core/sched.h"
+#include "ui/sentence_mach.h" /* sentence_ranks */
 
 /* The sentence of step k of s, translated, into out. On machine m (NULL:
  * none) a step made for it says so in its terms: the rings along one of
@@ -20,9 +21,5 @@
  * load-reduce and multicast. */
 void step_sentence(const Schedule *s, const Machine *m, size_t k, char *out,
                    size_t len);
-
-/* A set of ranks (flags[p]) as "0-3,6". */
-void sentence_ranks(const unsigned char *flags, int p, char *out,
-                    size_t len);
 
 #endif

@@ -9,9 +9,29 @@
 #include <string.h>
 
 #include "ui/i18n.h"
-#include "ui/sentence.h"
 
 /* ---------------------------------------------------------- helpers */
+
+void sentence_ranks(const unsigned char *flags, int p, char *out, size_t len)
+{
+    size_t at = 0;
+    out[0] = '\0';
+    for (int q = 0; q < p && at + 1 < len; q++) {
+        if (!flags[q])
+            continue;
+        int last = q;
+        while (last + 1 < p && flags[last + 1])
+            last++;
+        int n = last == q ? snprintf(out + at, len - at, "%s%d",
+                                     at ? "," : "", q)
+                          : snprintf(out + at, len - at, "%s%d%s%d",
+                                     at ? "," : "", q,
+                                     last == q + 1 ? "," : "-", last);
+        at = n > 0 && (size_t)n < len - at ? at + (size_t)n : len - 1;
+        q = last;
+    }
+}
+
 
 static void frac_k(int k, bool exact, char *out, size_t len)
 {

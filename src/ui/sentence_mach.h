@@ -1,9 +1,10 @@
-/* sentence_mach.h - inside sentence.c: what a step's transfers have in
- * common (StepShape), and the sentences of steps made for a machine
- * (sentence_mach.c): rings along one dimension of a torus, a mesh or a
- * machine of nodes; NCCL's chains and trees on nodes; NVLS's switch. Each
- * reads the step's transfers and the machine's coordinates, never the
- * step's label, and returns false where its shape does not hold. */
+/* sentence_mach.h - below sentence.c: what a step's transfers have in
+ * common (StepShape), rank sets in words, and the sentences of steps made
+ * for a machine (sentence_mach.c): rings along one dimension of a torus,
+ * a mesh or a machine of nodes; NCCL's chains and trees on nodes; NVLS's
+ * switch. Each reads the step's transfers and the machine's coordinates,
+ * never the step's label, and returns false where its shape does not
+ * hold. */
 #ifndef COLLVIZ_UI_SENTENCE_MACH_H
 #define COLLVIZ_UI_SENTENCE_MACH_H
 
@@ -45,6 +46,10 @@ typedef struct {
     bool overlap;     /* some rank both sends and receives */
     unsigned char *src, *dst, *any; /* [p] flags */
 } StepShape;
+
+/* A set of ranks (flags[p]) as "0-3,6". */
+void sentence_ranks(const unsigned char *flags, int p, char *out,
+                    size_t len);
 
 /* Rings along one dimension d of m: every remote transfer joins two
  * ranks that differ only in their coordinate d, each line of d that takes
