@@ -461,6 +461,35 @@ static void check_partner(const MachStep *ms, int d, const Transfer *t)
         MCLAIM(ms, false, "a partner it names");
 }
 
+/* Whether the first sentence of out names the word w ("x", "nvlink"). */
+static bool opener_names(const char *out, const char *w)
+{
+    const char *end = strstr(out, ". "), *q = out;
+    size_t n = strlen(w);
+    while ((q = strstr(q, w)) && (!end || q < end)) {
+        if (q > out && q[-1] == ' ' && (q[n] == ' ' || q[n] == '.'))
+            return true;
+        q += n;
+    }
+    return false;
+}
+
+/* The links of the dimension the rings run on, by their class's name
+ * (the machine's one ring has one class), and no other dimension's; two
+ * ways: every sender sends one each way. */
+static void check_links(const MachStep *ms, int d, const unsigned char *up)
+{
+    const Machine *m = ms->m;
+    for (int j = 0; m->ndims > 1 && j < m->ndims; j++)
+        if (m->dim[j].cls != m->dim[d].cls)
+            MCLAIM(ms, opener_names(ms->out,
+                                    m->cls[m->dim[j].cls].name) == (j == d),
+                   "the links of the dimension it names");
+    for (int r = 0; strstr(ms->out, "one half each way") && r < m->nranks;
+         r++)
+        MCLAIM(ms, up[r] == 1, "one half each way");
+}
+
 /* A ring sentence: the lines of the dimension it names run a ring on
  * their links, reducing or keeping; every sender sends to the partner it
  * names the share it gives of its line's live vector. */
@@ -473,15 +502,18 @@ static void check_rings(const MachStep *ms)
     int k = m->dim[d].size, w = strstr(ms->out, "each half") ? 2 : 1;
     bool rs = strstr(ms->out, "reduce-scatter") != NULL, exact;
     size_t tot[64] = {0};
-    unsigned char sent[64] = {0}, named[64];
+    unsigned char sent[64] = {0}, named[64], up[64] = {0};
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &ms->s->xfers[i];
         MCLAIM(ms, differ(m, t->src, t->dst) == d, "rings along it");
+        up[t->src] += machine_coord(m, t->dst, d) ==
+                      (machine_coord(m, t->src, d) + 1) % k;
         MCLAIM(ms, (t->op == XFER_REDUCE) == rs,
                "a reduce-scatter adds, an all-gather keeps");
         tot[line_id(m, t->src, d)] += t->count, sent[t->src]++;
         check_partner(ms, d, t);
     }
+    check_links(ms, d, up);
     if (!strncmp(ms->out, "Ranks ", 6)) {
         parse_ranks(ms->out + 6, p, named);
         for (int r = 0; r < p; r++)
@@ -589,6 +621,21 @@ static int fan_out(const MachStep *ms, int r, bool sw)
     return n;
 }
 
+/* The distinct ranks whose copies marked as the switch's reach rank r. */
+static int fan_in(const MachStep *ms, int r)
+{
+    const Step *st = &ms->s->steps[ms->k];
+    unsigned char from[64] = {0};
+    int n = 0;
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &ms->s->xfers[i];
+        if (t->dst == r && t->op == XFER_COPY && (t->flags & XF_SWITCH) &&
+            !from[t->src])
+            from[t->src] = 1, n++;
+    }
+    return n;
+}
+
 /* NVLS on a reducing switch: the loads of a chunk (copies marked as the
  * switch's) from every rank to each owner, the switch's sums (local
  * reduces marked so), the multicast (every rank one range to all). */
@@ -612,6 +659,9 @@ static void check_switch(const MachStep *ms)
         for (int r = 0; r < p; r++)
             MCLAIM(ms, fan_out(ms, r, true) == n, "every rank loads a "
                                                   "slice for n owners");
+    if (load && sscanf(strstr(one, "sums the "), "sums the %d", &n))
+        for (int r = 0; r < p; r++)
+            MCLAIM(ms, fan_in(ms, r) == n, "n loads into each owner");
     MCLAIM(ms, sum == (strstr(ms->out, "The switch sums the loads") !=
                        NULL), "the switch's sums");
     sentence_with(ms->out, "Multicast:", one, sizeof one);
