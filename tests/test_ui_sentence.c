@@ -679,22 +679,25 @@ static void check_switch(const MachStep *ms)
     }
 }
 
-/* The numbers of a sentence, as "4 1 4 0 2 3 1 0". */
+/* The numbers of a sentence with what is joined to them ("1/4",
+ * "x+1", "0", "2"), one blank between. */
 static void numbers(const char *s, char *out, size_t len)
 {
     size_t n = 0;
-    for (; *s && n + 2 < len; s++)
-        if (*s >= '0' && *s <= '9')
-            out[n++] = *s;
-        else if (n && out[n - 1] != ' ')
-            out[n++] = ' ';
-    while (n && out[n - 1] == ' ')
-        n--;
+    while (*s && n + 2 < len) {
+        size_t w = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789+-/");
+        if (w && strcspn(s, "0123456789") < w) {
+            n += (size_t)snprintf(out + n, len - n, "%s%.*s", n ? " " : "",
+                                  (int)w, s);
+            n = n < len ? n : len - 1;
+        }
+        s += w ? w : 1;
+    }
     out[n] = '\0';
 }
 
 /* The Chinese sentence: translated (no English words, some CJK), with
- * the English one's numbers in the same order. */
+ * the English one's numbers, coordinates and shares in the same order. */
 static void check_zh(const MachStep *ms, const char *zh)
 {
     char a[400], b[400];
