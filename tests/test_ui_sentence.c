@@ -358,7 +358,9 @@ static int named_dim(const Machine *m, const char *out)
     if (strstr(out, "across the nodes"))
         return 1;
     if (!strncmp(out, "The ranks run a ring", 20))
-        return 0;
+        return m->ndims == 1 && (m->dim[0].kind == DIM_MESH) ==
+                                (strstr(out, "line of links") != NULL)
+               ? 0 : -1;
     if ((cls = strstr(out, "Each line along ")))
         cls += 16;
     else if ((cls = strstr(out, "on their ")))
@@ -767,9 +769,9 @@ static void machine_steps(const AlgoInfo *al, const char *spec, int p,
     ui_lang_use(UI_LANG_EN);
 }
 
-/* The machines of p ranks: tori and meshes of every shape in two
- * dimensions and of three (each at least 2), the ring, nodes GxL, the
- * reducing switch. */
+/* The machines of p ranks: tori and meshes of every shape in one, two
+ * and three dimensions (each at least 2 in three), the ring, nodes GxL,
+ * the reducing switch. */
 static int machines_of(int p, char (*spec)[32], int cap)
 {
     int n = 0;
@@ -786,8 +788,10 @@ static int machines_of(int p, char (*spec)[32], int cap)
                 snprintf(spec[n++], 32, "%s:%dx%dx%d", kinds[i], a, b,
                          p / a / b);
     }
-    if (n + 2 <= cap) {
+    if (n + 4 <= cap) {
         snprintf(spec[n++], 32, "ring:%d", p);
+        snprintf(spec[n++], 32, "torus:%d", p);
+        snprintf(spec[n++], 32, "mesh:%d", p);
         snprintf(spec[n++], 32, "switch:%d,reduce", p);
     }
     return n;

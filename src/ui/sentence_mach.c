@@ -32,7 +32,7 @@ void sentence_ranks(const unsigned char *flags, int p, char *out, size_t len)
     }
 }
 
-
+/* A share: "1/k", or "≈1/k" where it is not exact. */
 static void frac_k(int k, bool exact, char *out, size_t len)
 {
     snprintf(out, len, exact ? "1/%d" : "\xe2\x89\x88" "1/%d", k);
@@ -124,7 +124,7 @@ static bool rings_lines(const Schedule *s, const Step *st, const Machine *m,
     rg->first = -1;
     for (int r = 0; r < p; r++) {
         int key = line_key(m, r, rg->d);
-        if (cnt[r] != cnt[p + r] || (cnt[r] && !rg->w && cnt[r] > 2))
+        if (cnt[r] != cnt[p + r] || cnt[r] > 2)
             return false;
         if (!cnt[r] ? cnt[2 * p + key] != 0
                     : cnt[2 * p + key] != cnt[r] * rg->k)
@@ -209,9 +209,9 @@ static const char *coord_name(const Machine *m, int d)
 
 /* Who runs the rings: the lines of the dimension as this machine names
  * them; a reduce-scatter's sentence, then an all-gather's. Each takes the
- * name of the dimension's links (the machine's one ring needs none). */
+ * name of the dimension's links (a machine of one line needs none). */
 typedef enum { WHO_ROW, WHO_COL, WHO_LINE, WHO_NODE, WHO_ACROSS,
-               WHO_RING, WHO_COUNT } LineWho;
+               WHO_RING, WHO_MESH, WHO_COUNT } LineWho;
 
 static const char *const who_say[WHO_COUNT][2] = {
     [WHO_ROW] = {N_("Each row runs a ring reduce-scatter on its %s "
@@ -235,6 +235,10 @@ static const char *const who_say[WHO_COUNT][2] = {
                      "machine's ring."),
                   N_("The ranks run a ring all-gather round the machine's "
                      "ring.")},
+    [WHO_MESH] = {N_("The ranks run a ring reduce-scatter on the machine's "
+                     "line of links."),
+                  N_("The ranks run a ring all-gather on the machine's "
+                     "line of links.")},
 };
 
 /* Where each rank sends: the neighbour one way, both neighbours (one
@@ -270,7 +274,7 @@ static const char *const to_say[TO_COUNT][2] = {
 static LineWho who_of(const Machine *m, int d)
 {
     if (m->ndims == 1)
-        return WHO_RING;
+        return m->dim[0].kind == DIM_MESH ? WHO_MESH : WHO_RING;
     if (m->kind == MACHINE_NODES)
         return d == 0 ? WHO_NODE : WHO_ACROSS;
     return m->ndims == 2 ? (d == 0 ? WHO_ROW : WHO_COL) : WHO_LINE;
