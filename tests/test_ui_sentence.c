@@ -42,6 +42,12 @@ static void test_sentences(void **state)
             }
             sched_fini(&s);
         }
+}
+
+/* The sentences the issues name read as they say. */
+static void test_sentences_named(void **state)
+{
+    char out[400];
     Schedule s;
     CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 8, .dtype = DT_FLOAT,
                   .op = OP_SUM, .count = 64};
@@ -131,129 +137,175 @@ static void parse_ranks(const char *s, int p, unsigned char *in)
     }
 }
 
-/* Every claim a step's sentence makes, checked against its transfers:
- * who takes part ("Every rank", "Rank"/"Ranks" and the lists), where the
- * data goes (neighbours, r xor d), how much (whole vectors, halves, 1/k),
- * what the receiver does (adds, keeps), what the source holds (reduced or
- * received in the last step), local steps, and the counts with their
- * grammar ("1 transfer"). */
-static void check_sentence(const AlgoInfo *al, const Schedule *s, size_t k,
-                           const char *out)
-{
-    const Step *st = &s->steps[k];
-    int p = s->call.nranks;
-    unsigned char any[64] = {0}, src[64] = {0}, dst[64] = {0};
-    size_t nlocal = 0, nred = 0, ncopy = 0;
-    for (size_t i = st->first; i < st->first + st->n; i++) {
-        const Transfer *t = &s->xfers[i];
-        any[t->src] = any[t->dst] = 1;
-        if (t->src == t->dst) {
-            nlocal++;
-            continue;
-        }
-        src[t->src] = dst[t->dst] = 1;
-        nred += t->op == XFER_REDUCE, ncopy += t->op != XFER_REDUCE;
-    }
-    int nany = 0;
-    for (int r = 0; r < p; r++)
-        nany += any[r];
-#define CLAIM(cond, what)                                                     \
+/* A step's sentence and what it is checked against (m: the machine, or
+ * NULL). */
+typedef struct {
+    const AlgoInfo *al;
+    const Schedule *s;
+    const Machine *m;
+    size_t k;
+    const char *out;
+} Said;
+
+#define SAYS(ms, cond, what)                                                \
     do {                                                                      \
         if (!(cond))                                                          \
-            fail_msg("%s p=%d count=%zu step %zu: '%s' claims %s", al->name, \
-                     p, s->call.count, k + 1, out, what);                    \
+            fail_msg("%s p=%d count=%zu step %zu: '%s' claims %s",           \
+                     (ms)->al->name, (ms)->s->call.nranks,                    \
+                     (ms)->s->call.count, (ms)->k + 1, (ms)->out, what);      \
     } while (0)
+
+/* What a step's transfers do, for the general claims. */
+typedef struct {
+    const Step *st;
+    int p;
+    unsigned char any[64], src[64], dst[64]; /* taking part, sending,
+                                                receiving (remote) */
+    size_t nlocal, nred, ncopy;              /* local, remote reduces and
+                                                copies */
+    int nany;                                /* ranks taking part */
+} Facts;
+
+static void facts_of(const Schedule *s, size_t k, Facts *f)
+{
+    memset(f, 0, sizeof *f);
+    f->st = &s->steps[k], f->p = s->call.nranks;
+    for (size_t i = f->st->first; i < f->st->first + f->st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        f->any[t->src] = f->any[t->dst] = 1;
+        if (t->src == t->dst) {
+            f->nlocal++;
+            continue;
+        }
+        f->src[t->src] = f->dst[t->dst] = 1;
+        f->nred += t->op == XFER_REDUCE, f->ncopy += t->op != XFER_REDUCE;
+    }
+    for (int r = 0; r < f->p; r++)
+        f->nany += f->any[r];
+}
+
+/* Who takes part, whether anything crosses, what receivers do. Several
+ * sentences (a machine's step) say what each part does:
+ * test_sentences_machines checks them one by one. */
+static void check_whole(const Said *ms, const Facts *f)
+{
+    const char *out = ms->out;
     if (!strncmp(out, "Every rank", 10))
-        CLAIM(nany == p, "every rank takes part");
+        SAYS(ms, f->nany == f->p, "every rank takes part");
     if (strstr(out, "nothing crosses between ranks"))
-        CLAIM(nlocal == st->n, "no transfer between ranks");
+        SAYS(ms, f->nlocal == f->st->n, "no transfer between ranks");
     else
-        CLAIM(nlocal < st->n, "a transfer between ranks");
-    /* several sentences (a machine's step) say what each part does:
-       test_sentences_machines checks them one by one */
-    bool several = strstr(out, ". ") != NULL;
+        SAYS(ms, f->nlocal < f->st->n, "a transfer between ranks");
+    if (strstr(out, ". "))
+        return;
     bool adds = strstr(out, "adds") || strstr(out, "add it") ||
                 strstr(out, "fold their data"),
          keeps = strstr(out, "keep") != NULL;
-    if (several)
-        adds = keeps = false;
-    if (adds && !strstr(out, "are kept") && nlocal < st->n)
-        CLAIM(ncopy == 0, "every remote transfer reduces");
+    if (adds && !strstr(out, "are kept") && f->nlocal < f->st->n)
+        SAYS(ms, f->ncopy == 0, "every remote transfer reduces");
     if (keeps && !strstr(out, " add into "))
-        CLAIM(nred == 0, "no remote transfer reduces");
-    for (size_t i = st->first; i < st->first + st->n; i++) {
-        const Transfer *t = &s->xfers[i];
-        if (t->src == t->dst)
-            continue;
-        size_t whole = sched_bufsize(s, t->dst, (BufId)t->dst_buf);
-        if (strstr(out, "right neighbour"))
-            CLAIM(t->dst == (t->src + 1) % p, "sends to the right");
-        if (strstr(out, "left neighbour"))
-            CLAIM(t->dst == (t->src + p - 1) % p, "sends to the left");
-        const char *x = strstr(out, "(r xor ");
-        if (x)
-            CLAIM((t->src ^ t->dst) == atoi(x + 7), "partners r xor d");
-        if (strstr(out, "whole vectors"))
-            CLAIM(t->count == whole, "the whole vector");
-        if (strstr(out, "swap halves"))
-            CLAIM(2 * t->count == whole, "halves");
-        const char *f = strstr(out, "swap 1/");
-        if (f)
-            CLAIM((size_t)atoi(f + 7) * t->count == whole, "1/k of it");
-        char w = wrote(s, k, t->src, t->src_buf, t->src_off, t->count);
-        if (strstr(out, "reduced in the last step") ||
-            strstr(out, "finished reducing"))
-            CLAIM(w == 'r', "its source was reduced in the last step");
-        if (strstr(out, "received in the last step"))
-            CLAIM(w == 'c', "its source was received in the last step");
-    }
+        SAYS(ms, f->nred == 0, "no remote transfer reduces");
+}
+
+/* Where each remote transfer goes, how much of the vector it carries,
+ * what its source holds. */
+static void check_each(const Said *ms, const Transfer *t)
+{
+    const char *out = ms->out;
+    const Schedule *s = ms->s;
+    int p = s->call.nranks;
+    size_t whole = sched_bufsize(s, t->dst, (BufId)t->dst_buf);
+    if (strstr(out, "right neighbour"))
+        SAYS(ms, t->dst == (t->src + 1) % p, "sends to the right");
+    if (strstr(out, "left neighbour"))
+        SAYS(ms, t->dst == (t->src + p - 1) % p, "sends to the left");
+    const char *x = strstr(out, "(r xor ");
+    if (x)
+        SAYS(ms, (t->src ^ t->dst) == atoi(x + 7), "partners r xor d");
+    if (strstr(out, "whole vectors"))
+        SAYS(ms, t->count == whole, "the whole vector");
+    if (strstr(out, "swap halves"))
+        SAYS(ms, 2 * t->count == whole, "halves");
+    const char *f = strstr(out, "swap 1/");
+    if (f)
+        SAYS(ms, (size_t)atoi(f + 7) * t->count == whole, "1/k of it");
+    char w = wrote(s, ms->k, t->src, t->src_buf, t->src_off, t->count);
+    if (strstr(out, "reduced in the last step") ||
+        strstr(out, "finished reducing"))
+        SAYS(ms, w == 'r', "its source was reduced in the last step");
+    if (strstr(out, "received in the last step"))
+        SAYS(ms, w == 'c', "its source was received in the last step");
+}
+
+/* Local copies: the input into place, the result out of scratch. */
+static void check_local(const Said *ms, const Facts *f)
+{
+    const char *out = ms->out;
+    const Transfer *x = &ms->s->xfers[f->st->first];
     if (strstr(out, "copies its input into place") ||
         strstr(out, "copy their input into place"))
-        for (size_t i = st->first; i < st->first + st->n; i++)
-            CLAIM(s->xfers[i].src_buf == BUF_SEND &&
-                  s->xfers[i].dst_buf == BUF_RECV, "send into receive");
-    if (strstr(out, "out of its scratch") || strstr(out, "out of their scratch"))
-        for (size_t i = st->first; i < st->first + st->n; i++)
-            CLAIM(s->xfers[i].src_buf == BUF_TMP &&
-                  s->xfers[i].dst_buf == BUF_RECV, "tmp into receive");
-    /* "sends one block" / "sends N blocks": each sender's remote
-       transfers carry that many of the collective's blocks (call.count
-       elements, where it has them; one transfer a block elsewhere) */
-    const char *sb = strstr(out, " sends ");
-    int nb = 0;
-    if (sb && (!strncmp(sb + 7, "one block", 9) ||
-               (sscanf(sb + 7, "%d blocks", &nb) == 1 && nb > 1))) {
-        nb = nb ? nb : 1;
-        bool blocks = coll_size_blocks(s->call.kind, p) == (size_t)p;
-        for (int q = 0; q < p; q++) {
-            size_t elems = 0, xfers = 0;
-            for (size_t i = st->first; i < st->first + st->n; i++) {
-                const Transfer *t = &s->xfers[i];
-                if (t->src == q && t->dst != q)
-                    elems += t->count, xfers++;
-            }
-            if (!xfers)
-                continue;
-            CLAIM(blocks ? elems == (size_t)nb * s->call.count
-                         : xfers == (size_t)nb, "the blocks each rank sends");
+        for (size_t i = 0; i < f->st->n; i++)
+            SAYS(ms, x[i].src_buf == BUF_SEND && x[i].dst_buf == BUF_RECV,
+                 "send into receive");
+    if (strstr(out, "out of its scratch") ||
+        strstr(out, "out of their scratch"))
+        for (size_t i = 0; i < f->st->n; i++)
+            SAYS(ms, x[i].src_buf == BUF_TMP && x[i].dst_buf == BUF_RECV,
+                 "tmp into receive");
+}
+
+/* "sends one block" / "sends N blocks": each sender's remote transfers
+ * carry that many of the collective's blocks (call.count elements, where
+ * it has them; one transfer a block elsewhere). */
+static void check_blocks(const Said *ms, const Facts *f)
+{
+    const Schedule *s = ms->s;
+    const char *sb = strstr(ms->out, " sends ");
+    int nb = 0, p = f->p;
+    if (!sb || (strncmp(sb + 7, "one block", 9) &&
+                (sscanf(sb + 7, "%d blocks", &nb) != 1 || nb < 2)))
+        return;
+    nb = nb ? nb : 1;
+    bool blocks = coll_size_blocks(s->call.kind, p) == (size_t)p;
+    for (int q = 0; q < p; q++) {
+        size_t elems = 0, xfers = 0;
+        for (size_t i = f->st->first; i < f->st->first + f->st->n; i++) {
+            const Transfer *t = &s->xfers[i];
+            if (t->src == q && t->dst != q)
+                elems += t->count, xfers++;
         }
+        if (xfers)
+            SAYS(ms, blocks ? elems == (size_t)nb * s->call.count
+                            : xfers == (size_t)nb,
+                 "the blocks each rank sends");
     }
-    /* counts and their grammar */
+}
+
+/* The counts and their grammar ("1 transfer"). */
+static void check_counts(const Said *ms, const Facts *f)
+{
+    const char *out = ms->out;
     size_t n;
     int r;
-    if (sscanf(out, "%zu transfer", &n) == 1) {
-        CLAIM(n == st->n, "the step's transfer count");
-        CLAIM((n == 1) == !strncmp(strchr(out, ' ') + 1, "transfer ", 9),
-              "'transfer' for one, 'transfers' for more");
-        const char *b = strstr(out, " between ");
-        CLAIM(b && sscanf(b, " between %d ranks", &r) == 1 && r == nany,
-              "the ranks taking part");
-    }
-    /* "Rank X" names one rank, "Ranks X" several, and the lists are the
-       senders' and the receivers' */
+    if (sscanf(out, "%zu transfer", &n) != 1)
+        return;
+    SAYS(ms, n == f->st->n, "the step's transfer count");
+    SAYS(ms, (n == 1) == !strncmp(strchr(out, ' ') + 1, "transfer ", 9),
+         "'transfer' for one, 'transfers' for more");
+    const char *b = strstr(out, " between ");
+    SAYS(ms, b && sscanf(b, " between %d ranks", &r) == 1 && r == f->nany,
+         "the ranks taking part");
+}
+
+/* "Rank X" names one rank, "Ranks X" several, and the lists are the
+ * senders' and the receivers' (one sentence; a machine's several are
+ * checked one by one). */
+static void check_who(const Said *ms, const Facts *f)
+{
     const char *who[2] = {NULL, NULL};
-    int nwho = 0;
-    for (const char *q = out; !several && (q = strstr(q, "ank")) && nwho < 2;
+    int nwho = 0, p = f->p;
+    for (const char *q = ms->out; !strstr(ms->out, ". ") &&
+                                  (q = strstr(q, "ank")) && nwho < 2;
          q += 3) {
         const char *num = q + 4 + (q[3] == 's');
         if ((q[3] == ' ' || (q[3] == 's' && q[4] == ' ')) && *num >= '0' &&
@@ -268,12 +320,33 @@ static void check_sentence(const AlgoInfo *al, const Schedule *s, size_t k,
         int c = 0;
         for (int q = 0; q < p; q++)
             c += in[q];
-        CLAIM(plural ? c > 1 : c == 1, "'Rank' for one, 'Ranks' for more");
-        const unsigned char *want = nlocal == st->n ? any
-                                    : w == 0 ? src : dst;
-        CLAIM(!memcmp(in, want, (size_t)p), "the ranks it names");
+        SAYS(ms, plural ? c > 1 : c == 1, "'Rank' for one, 'Ranks' for more");
+        const unsigned char *want = f->nlocal == f->st->n ? f->any
+                                    : w == 0 ? f->src : f->dst;
+        SAYS(ms, !memcmp(in, want, (size_t)p), "the ranks it names");
     }
-#undef CLAIM
+}
+
+/* Every claim a step's sentence makes, checked against its transfers:
+ * who takes part ("Every rank", "Rank"/"Ranks" and the lists), where the
+ * data goes (neighbours, r xor d), how much (whole vectors, halves, 1/k),
+ * what the receiver does (adds, keeps), what the source holds (reduced or
+ * received in the last step), local steps, and the counts with their
+ * grammar ("1 transfer"). */
+static void check_sentence(const AlgoInfo *al, const Schedule *s, size_t k,
+                           const char *out)
+{
+    Said ms = {al, s, NULL, k, out};
+    Facts f;
+    facts_of(s, k, &f);
+    check_whole(&ms, &f);
+    for (size_t i = f.st->first; i < f.st->first + f.st->n; i++)
+        if (s->xfers[i].src != s->xfers[i].dst)
+            check_each(&ms, &s->xfers[i]);
+    check_local(&ms, &f);
+    check_blocks(&ms, &f);
+    check_counts(&ms, &f);
+    check_who(&ms, &f);
 }
 
 /* Every sentence of every algorithm of every collective at p = 2 to 16,
@@ -318,23 +391,6 @@ static void test_rank_sets(void **state)
 
 /* ------------------------------------------- sentences on machines */
 
-/* What a machine step's sentence is checked against. */
-typedef struct {
-    const AlgoInfo *al;
-    const Schedule *s;
-    const Machine *m;
-    size_t k;
-    const char *out;
-} MachStep;
-
-#define MCLAIM(ms, cond, what)                                                \
-    do {                                                                      \
-        if (!(cond))                                                          \
-            fail_msg("%s p=%d count=%zu step %zu: '%s' claims %s",           \
-                     (ms)->al->name, (ms)->s->call.nranks,                    \
-                     (ms)->s->call.count, (ms)->k + 1, (ms)->out, what);      \
-    } while (0)
-
 /* The dimension in which ranks a and b differ, -1 none, -2 several. */
 static int differ(const Machine *m, int a, int b)
 {
@@ -376,7 +432,7 @@ static int named_dim(const Machine *m, const char *out)
 /* The live vector of dimension d by the algorithm's definition: what the
  * dimensions before it left (torus, hier: 1/k of it each), or the whole
  * (torus_naive, hier_master's ring across); as the whole's divisor. */
-static size_t live_div(const MachStep *ms, int d)
+static size_t live_div(const Said *ms, int d)
 {
     size_t div = 1;
     if (!strcmp(ms->al->name, "torus_naive") ||
@@ -389,7 +445,7 @@ static size_t live_div(const MachStep *ms, int d)
 
 /* The coordinates of dimension d round the ring "a→b→..." the sentence
  * gives (ranks of one line), into order[k]; false if it is not one. */
-static bool ring_given(const MachStep *ms, int d, const char *as, int *order)
+static bool ring_given(const Said *ms, int d, const char *as, int *order)
 {
     int k = ms->m->dim[d].size, n = 0;
     const char *q = as;
@@ -429,7 +485,7 @@ static int share_given(const char *out, const char *what, bool *exact)
 }
 
 /* Where every transfer of a ring sentence goes, as it says. */
-static void check_partner(const MachStep *ms, int d, const Transfer *t)
+static void check_partner(const Said *ms, int d, const Transfer *t)
 {
     const Machine *m = ms->m;
     const char *out = ms->out;
@@ -437,30 +493,30 @@ static void check_partner(const MachStep *ms, int d, const Transfer *t)
     int b = machine_coord(m, t->dst, d), order[64] = {0};
     const char *as = strstr(out, "(as ");
     if (strstr(out, "neighbour"))
-        MCLAIM(ms, m->dim[d].kind == DIM_RING || m->dim[d].kind == DIM_MESH,
+        SAYS(ms, m->dim[d].kind == DIM_RING || m->dim[d].kind == DIM_MESH,
                "neighbours on a line's links");
     if (strstr(out, "neighbours at "))
-        MCLAIM(ms, b == (a + 1) % k || a == (b + 1) % k, "a neighbour");
+        SAYS(ms, b == (a + 1) % k || a == (b + 1) % k, "a neighbour");
     else if (strstr(out, "one neighbour, at "))
-        MCLAIM(ms, k == 2 && b != a, "the one neighbour of a line of two");
+        SAYS(ms, k == 2 && b != a, "the one neighbour of a line of two");
     else if (strstr(out, "+1."))
-        MCLAIM(ms, b == (a + 1) % k, "the neighbour at c+1");
+        SAYS(ms, b == (a + 1) % k, "the neighbour at c+1");
     else if (strstr(out, "-1."))
-        MCLAIM(ms, a == (b + 1) % k, "the neighbour at c-1");
+        SAYS(ms, a == (b + 1) % k, "the neighbour at c-1");
     else if (as) {
-        MCLAIM(ms, k < 64 && ring_given(ms, d, as + 4, order),
+        SAYS(ms, k < 64 && ring_given(ms, d, as + 4, order),
                "a ring through every rank of a line");
         int i = 0;
         while (i < k && order[i] != a)
             i++;
-        MCLAIM(ms, order[i + 1] == b, "the next rank of that ring");
+        SAYS(ms, order[i + 1] == b, "the next rank of that ring");
         for (int j = 0; strstr(out, "folded") && j < k; j++)
-            MCLAIM(ms, m->dim[d].kind == DIM_MESH &&
+            SAYS(ms, m->dim[d].kind == DIM_MESH &&
                        order[j] == (j < (k + 1) / 2 ? 2 * j
                                                     : 2 * (k - j) - 1),
                    "the mesh's folded ring 0, 2, 4, .., 5, 3, 1");
     } else
-        MCLAIM(ms, false, "a partner it names");
+        SAYS(ms, false, "a partner it names");
 }
 
 /* Whether the first sentence of out names the word w ("x", "nvlink"). */
@@ -479,38 +535,38 @@ static bool opener_names(const char *out, const char *w)
 /* The links of the dimension the rings run on, by their class's name
  * (the machine's one ring has one class), and no other dimension's; two
  * ways: every sender sends one each way. */
-static void check_links(const MachStep *ms, int d, const unsigned char *up)
+static void check_links(const Said *ms, int d, const unsigned char *up)
 {
     const Machine *m = ms->m;
     for (int j = 0; m->ndims > 1 && j < m->ndims; j++)
         if (m->dim[j].cls != m->dim[d].cls)
-            MCLAIM(ms, opener_names(ms->out,
+            SAYS(ms, opener_names(ms->out,
                                     m->cls[m->dim[j].cls].name) == (j == d),
                    "the links of the dimension it names");
     for (int r = 0; strstr(ms->out, "one half each way") && r < m->nranks;
          r++)
-        MCLAIM(ms, up[r] == 1, "one half each way");
+        SAYS(ms, up[r] == 1, "one half each way");
 }
 
 /* A ring sentence: the lines of the dimension it names run a ring on
  * their links, reducing or keeping; every sender sends to the partner it
  * names the share it gives of its line's live vector. */
-static void check_rings(const MachStep *ms)
+static void check_rings(const Said *ms)
 {
     const Step *st = &ms->s->steps[ms->k];
     const Machine *m = ms->m;
     int p = m->nranks, d = named_dim(m, ms->out);
-    MCLAIM(ms, d >= 0, "a dimension of the machine");
+    SAYS(ms, d >= 0, "a dimension of the machine");
     int k = m->dim[d].size, w = strstr(ms->out, "each half") ? 2 : 1;
     bool rs = strstr(ms->out, "reduce-scatter") != NULL, exact;
     size_t tot[64] = {0};
     unsigned char sent[64] = {0}, named[64], up[64] = {0};
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &ms->s->xfers[i];
-        MCLAIM(ms, differ(m, t->src, t->dst) == d, "rings along it");
+        SAYS(ms, differ(m, t->src, t->dst) == d, "rings along it");
         up[t->src] += machine_coord(m, t->dst, d) ==
                       (machine_coord(m, t->src, d) + 1) % k;
-        MCLAIM(ms, (t->op == XFER_REDUCE) == rs,
+        SAYS(ms, (t->op == XFER_REDUCE) == rs,
                "a reduce-scatter adds, an all-gather keeps");
         tot[line_id(m, t->src, d)] += t->count, sent[t->src]++;
         check_partner(ms, d, t);
@@ -519,13 +575,13 @@ static void check_rings(const MachStep *ms)
     if (!strncmp(ms->out, "Ranks ", 6)) {
         parse_ranks(ms->out + 6, p, named);
         for (int r = 0; r < p; r++)
-            MCLAIM(ms, !named[r] == !sent[r], "the ranks it names");
+            SAYS(ms, !named[r] == !sent[r], "the ranks it names");
     }
     for (int r = 0; r < p; r++)
-        MCLAIM(ms, sent[r] == (!strncmp(ms->out, "Ranks ", 6) && !named[r]
+        SAYS(ms, sent[r] == (!strncmp(ms->out, "Ranks ", 6) && !named[r]
                                ? 0 : w), "every rank: one (two) each");
     int kk = share_given(ms->out, rs ? "sends " : "passes ", &exact);
-    MCLAIM(ms, kk == k, "1/k, k the line's ranks");
+    SAYS(ms, kk == k, "1/k, k the line's ranks");
     bool all = true;
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &ms->s->xfers[i];
@@ -534,11 +590,11 @@ static void check_rings(const MachStep *ms)
         size_t whole = sched_bufsize(ms->s, t->dst, (BufId)t->dst_buf);
         size_t div = live_div(ms, d);
         if (exact && whole % div == 0)
-            MCLAIM(ms, line == whole / div, "what is still live: the "
+            SAYS(ms, line == whole / div, "what is still live: the "
                                             "vector the dimensions before "
                                             "left");
     }
-    MCLAIM(ms, all == exact, "exactly 1/k, or about");
+    SAYS(ms, all == exact, "exactly 1/k, or about");
 }
 
 /* NCCL's tree on nodes, by its definition: up a chain (reduce into local
@@ -569,7 +625,7 @@ static void sentence_with(const char *out, const char *words, char *one,
 
 /* Each way of the tree the step moves chunks has its sentence, which
  * names its senders, how many chunks each sends and their share. */
-static void check_tree(const MachStep *ms)
+static void check_tree(const Said *ms)
 {
     static const char *const words[4] = {"up the chain", "up the trees",
                                          "down the chain", "down the trees"};
@@ -582,26 +638,26 @@ static void check_tree(const MachStep *ms)
         char one[400];
         for (size_t i = st->first; i < st->first + st->n; i++) {
             const Transfer *t = &ms->s->xfers[i];
-            MCLAIM(ms, tree_way(ms->m, t) >= 0, "chains and heads' trees");
+            SAYS(ms, tree_way(ms->m, t) >= 0, "chains and heads' trees");
             if (tree_way(ms->m, t) != w)
                 continue;
             any = true, from[t->src] = 1, cnt[t->src]++;
             most = cnt[t->src] > most ? cnt[t->src] : most;
         }
         sentence_with(ms->out, words[w], one, sizeof one);
-        MCLAIM(ms, any == (one[0] != 0), words[w]);
+        SAYS(ms, any == (one[0] != 0), words[w]);
         if (!any)
             continue;
         const char *r = strstr(one, "rank");
         parse_ranks(r + 5 + (r[4] == 's'), p, named);
-        MCLAIM(ms, !memcmp(named, from, (size_t)p), "its senders");
-        MCLAIM(ms, (most > 1) == (strstr(one, "chunks (") != NULL),
+        SAYS(ms, !memcmp(named, from, (size_t)p), "its senders");
+        SAYS(ms, (most > 1) == (strstr(one, "chunks (") != NULL),
                "a chunk or chunks a sender");
         int k = share_given(one, "(", &exact);
         for (size_t i = st->first; i < st->first + st->n; i++) {
             const Transfer *t = &ms->s->xfers[i];
             if (tree_way(ms->m, t) == w && exact)
-                MCLAIM(ms, t->count * (size_t)k == ms->s->call.count,
+                SAYS(ms, t->count * (size_t)k == ms->s->call.count,
                        "the chunk's share of the vector");
         }
     }
@@ -609,7 +665,7 @@ static void check_tree(const MachStep *ms)
 
 /* The distinct destinations of rank r's transfers of a kind (switch:
  * marked XF_SWITCH, copies) in the step. */
-static int fan_out(const MachStep *ms, int r, bool sw)
+static int fan_out(const Said *ms, int r, bool sw)
 {
     const Step *st = &ms->s->steps[ms->k];
     unsigned char to[64] = {0};
@@ -624,7 +680,7 @@ static int fan_out(const MachStep *ms, int r, bool sw)
 }
 
 /* The distinct ranks whose copies marked as the switch's reach rank r. */
-static int fan_in(const MachStep *ms, int r)
+static int fan_in(const Said *ms, int r)
 {
     const Step *st = &ms->s->steps[ms->k];
     unsigned char from[64] = {0};
@@ -641,12 +697,12 @@ static int fan_in(const MachStep *ms, int r)
 /* NVLS on a reducing switch: the loads of a chunk (copies marked as the
  * switch's) from every rank to each owner, the switch's sums (local
  * reduces marked so), the multicast (every rank one range to all). */
-static void check_switch(const MachStep *ms)
+static void check_switch(const Said *ms)
 {
     const Step *st = &ms->s->steps[ms->k];
     int p = ms->m->nranks, n;
     bool load = false, sum = false, cast = false, exact;
-    MCLAIM(ms, machine_has_reducing_switch(ms->m), "a switch that sums");
+    SAYS(ms, machine_has_reducing_switch(ms->m), "a switch that sums");
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &ms->s->xfers[i];
         bool sw = (t->flags & XF_SWITCH) != 0;
@@ -656,26 +712,26 @@ static void check_switch(const MachStep *ms)
     }
     char one[400];
     sentence_with(ms->out, "Load-reduce:", one, sizeof one);
-    MCLAIM(ms, load == (one[0] != 0), "the loads");
+    SAYS(ms, load == (one[0] != 0), "the loads");
     if (load && sscanf(strstr(one, "each of the "), "each of the %d", &n))
         for (int r = 0; r < p; r++)
-            MCLAIM(ms, fan_out(ms, r, true) == n, "every rank loads a "
+            SAYS(ms, fan_out(ms, r, true) == n, "every rank loads a "
                                                   "slice for n owners");
     if (load && sscanf(strstr(one, "sums the "), "sums the %d", &n))
         for (int r = 0; r < p; r++)
-            MCLAIM(ms, fan_in(ms, r) == n, "n loads into each owner");
-    MCLAIM(ms, sum == (strstr(ms->out, "The switch sums the loads") !=
+            SAYS(ms, fan_in(ms, r) == n, "n loads into each owner");
+    SAYS(ms, sum == (strstr(ms->out, "The switch sums the loads") !=
                        NULL), "the switch's sums");
     sentence_with(ms->out, "Multicast:", one, sizeof one);
-    MCLAIM(ms, cast == (one[0] != 0), "the multicast");
+    SAYS(ms, cast == (one[0] != 0), "the multicast");
     if (cast && sscanf(strstr(one, "to all "), "to all %d", &n)) {
         int k = share_given(one, "(", &exact);
         for (int r = 0; r < p; r++)
-            MCLAIM(ms, fan_out(ms, r, false) == n, "every rank to all");
+            SAYS(ms, fan_out(ms, r, false) == n, "every rank to all");
         for (size_t i = st->first; i < st->first + st->n; i++) {
             const Transfer *t = &ms->s->xfers[i];
             if (!(t->flags & XF_SWITCH) && exact)
-                MCLAIM(ms, t->count * (size_t)k == ms->s->call.count,
+                SAYS(ms, t->count * (size_t)k == ms->s->call.count,
                        "the slice's share of the vector");
         }
     }
@@ -700,7 +756,7 @@ static void numbers(const char *s, char *out, size_t len)
 
 /* The Chinese sentence: translated (no English words, some CJK), with
  * the English one's numbers, coordinates and shares in the same order. */
-static void check_zh(const MachStep *ms, const char *zh)
+static void check_zh(const Said *ms, const char *zh)
 {
     char a[400], b[400];
     bool cjk = false;
@@ -740,14 +796,14 @@ static void machine_steps(const AlgoInfo *al, const char *spec, int p,
         if (algo_generate_on(al, &c, &m, &s, NULL, 0))
             continue;
         for (size_t k = 0; k < s.nsteps; k++) {
-            MachStep ms = {al, &s, &m, k, en};
+            Said ms = {al, &s, &m, k, en};
             ui_lang_use(UI_LANG_EN);
             step_sentence(&s, &m, k, en, sizeof en);
             if (getenv("COLLVIZ_SAY"))
                 print_message("%s %s p=%d #%zu: %s\n", al->name, spec, p,
                               k + 1, en);
             check_sentence(al, &s, k, en);
-            MCLAIM(&ms, !strstr(en, "transfers between") &&
+            SAYS(&ms, !strstr(en, "transfers between") &&
                             !strstr(en, "transfer between"),
                    "no counts alone");
             bool mach = true;
@@ -797,6 +853,53 @@ static int machines_of(int p, char (*spec)[32], int cap)
     return n;
 }
 
+/* Step k of allreduce algo on 16 ranks (64 elements) of machine spec. */
+static void say_on(const char *algo, const char *spec, size_t k, char *out,
+                   size_t len)
+{
+    SpecModel cm;
+    CliErr e = {""};
+    Machine m;
+    Schedule s;
+    CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 16, .dtype = DT_FLOAT,
+                  .op = OP_SUM, .count = 64};
+    assert_int_equal(spec_parse_model(NULL, NULL, NULL, NULL, &cm, &e), 0);
+    assert_int_equal(spec_parse(spec, 16, &cm, &m, &e), 0);
+    assert_int_equal(algo_generate_on(algo_find(COLL_ALLREDUCE, algo), &c,
+                                      &m, &s, NULL, 0), CV_OK);
+    step_sentence(&s, &m, k, out, len);
+    sched_fini(&s);
+}
+
+/* The machine steps of the teacher's T6, by hand: the torus's rows then
+ * columns (1/4 of a vector of 64, then of the 16 left live), the mesh's
+ * folded ring 0, 2, 3, 1, hier's exchange across two nodes (1/16), and
+ * NVLS's load-reduce of 16 slices. */
+static void test_sentences_machine_named(void **state)
+{
+    char out[400];
+    say_on("torus", "torus:4x4", 1, out, sizeof out);
+    assert_string_equal(out, "Each row runs a ring reduce-scatter on its x "
+                             "links. Each rank sends 1/4 of what is still "
+                             "live to its neighbour at x+1.");
+    say_on("torus", "torus:4x4", 4, out, sizeof out);
+    assert_string_equal(out, "Each column runs a ring reduce-scatter on its "
+                             "y links. Each rank sends 1/4 of what is still "
+                             "live to its neighbour at y+1.");
+    say_on("torus", "mesh:4x4", 1, out, sizeof out);
+    assert_non_null(strstr(out, "next rank of its folded ring (as "
+                                "0\xe2\x86\x92" "2\xe2\x86\x92" "3"
+                                "\xe2\x86\x92" "1\xe2\x86\x92" "0)"));
+    say_on("hier", "nodes:2x8", 8, out, sizeof out);
+    assert_string_equal(out, "Ranks 8 apart (r xor 8) swap 1/16 of the "
+                             "vector each, and each adds what it receives "
+                             "to its own.");
+    say_on("nvls", "switch:16,reduce", 0, out, sizeof out);
+    assert_non_null(strstr(out, "Load-reduce: every rank loads its slice of "
+                                "a chunk for each of the 16 ranks (1/16 of "
+                                "the vector each) into the switch"));
+}
+
 /* Every algorithm made for a machine, on every machine of p = 2 to 16
  * ranks it is made for: its sentences say what the transfers do, in the
  * machine's terms, and each of them says some steps so. */
@@ -824,6 +927,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sentences),
+        cmocka_unit_test(test_sentences_named),
+        cmocka_unit_test(test_sentences_machine_named),
         cmocka_unit_test(test_sentences_true),
         cmocka_unit_test(test_sentences_machines),
         cmocka_unit_test(test_rank_sets),
