@@ -819,6 +819,11 @@ static void machine_steps(const AlgoInfo *al, const char *spec, int p,
             ui_lang_use(UI_LANG_ZH);
             step_sentence(&s, &m, k, zh, sizeof zh);
             check_zh(&ms, zh);
+            /* without the machine: the general sentences, still true */
+            step_sentence(&s, NULL, k, zh, sizeof zh);
+            ui_lang_use(UI_LANG_EN);
+            step_sentence(&s, NULL, k, en, sizeof en);
+            check_sentence(al, &s, k, en);
         }
         sched_fini(&s);
     }

@@ -511,8 +511,9 @@ static void switch_say(const Schedule *s, const Machine *m,
                      "switch, which sums the %d loads of each slice and "
                      "sends one sum down to its owner.")
                  : _("Every rank sends its slice of a chunk for each of the "
-                     "%d ranks (%s of the vector each) to that rank, which "
-                     "adds the %d slices up later."), owners, f, loads);
+                     "%d ranks (%s of the vector each) to that rank, to be "
+                     "summed there with the other %d."), owners, f,
+                 sw ? loads : loads - 1);
         join(out, len, one);
     }
     if (sl[SW_SUM].sz.n)
