@@ -56,7 +56,11 @@ static CvError gen_nvls(const AlgoArgs *args, Schedule *s)
     coll_layout(c, 0, &l0);
     BufId in = l0.in_buf, out = l0.out_buf;
     for (size_t t = 0; t < nc + (size_t)L + 1; t++) {
-        sched_step(s, t < nc ? "load-reduce" : "multicast");
+        /* the switch's sums belong to the load-reduce; a step is the
+           multicast's once it sends sums down (from t = L + 1) and loads
+           no chunk */
+        sched_step(s, t < nc || t < (size_t)L + 1 ? "load-reduce"
+                                                  : "multicast");
         /* A: chunk t's slices into their owners' slots */
         sched_flags(s, XF_SWITCH);
         for (int j = 0; t < nc && j < p; j++)

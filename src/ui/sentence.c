@@ -7,58 +7,7 @@
 #include <string.h>
 
 #include "ui/i18n.h"
-
-void sentence_ranks(const unsigned char *flags, int p, char *out, size_t len)
-{
-    size_t at = 0;
-    out[0] = '\0';
-    for (int q = 0; q < p && at + 1 < len; q++) {
-        if (!flags[q])
-            continue;
-        int last = q;
-        while (last + 1 < p && flags[last + 1])
-            last++;
-        int n = last == q ? snprintf(out + at, len - at, "%s%d",
-                                     at ? "," : "", q)
-                          : snprintf(out + at, len - at, "%s%d%s%d",
-                                     at ? "," : "", q,
-                                     last == q + 1 ? "," : "-", last);
-        at = n > 0 && (size_t)n < len - at ? at + (size_t)n : len - 1;
-        q = last;
-    }
-}
-
-/* How a transfer's source got what it sends, in the step before. */
-typedef enum {
-    SRC_NONE,     /* not written in the step before (the input, or older) */
-    SRC_REDUCED,  /* a reduce wrote it: it holds a sum just made */
-    SRC_RECEIVED, /* another rank's copy wrote it: just received */
-    SRC_COPIED,   /* the rank's own copy wrote it (a copy-in) */
-    SRC_MIXED,    /* not the same for every transfer */
-} SrcKind;
-
-/* What step k's transfers have in common. */
-typedef struct {
-    int p;            /* ranks */
-    size_t n;         /* transfers */
-    size_t nlocal;    /* of them, on one rank */
-    size_t nred, ncopy; /* remote ones that reduce, that copy */
-    size_t lred, lcopy; /* local ones that reduce, that copy */
-    bool local_in;    /* every local copy: send buffer into receive */
-    bool local_out;   /* every local copy: tmp into receive */
-    int shift;        /* (dst - src) mod p of every remote transfer, or -1 */
-    int xor_mask;     /* src ^ dst of every remote transfer, or -1 */
-    int part;         /* every remote transfer carries 1/part of the
-                         receiving buffer (1: all of it), or 0 */
-    int blocks;       /* where the collective has blocks of call.count
-                         elements (alltoall, allgather, ...): how many every
-                         remote transfer carries (1 elsewhere), or -1 */
-    SrcKind src_kind; /* how the remote transfers' sources got their data */
-    int nsrc, ndst;   /* ranks that send, that receive (remote) */
-    int nany;         /* ranks that take part at all */
-    bool overlap;     /* some rank both sends and receives */
-    unsigned char *src, *dst, *any; /* [p] flags */
-} Shape;
+#include "ui/sentence_mach.h"
 
 /* How step k - 1 wrote rank r's buffer b at [off, off + n). */
 static SrcKind written_before(const Schedule *s, size_t k, int r, int b,
@@ -80,7 +29,7 @@ static SrcKind written_before(const Schedule *s, size_t k, int r, int b,
     return w;
 }
 
-static void shape_of(const Schedule *s, size_t k, Shape *sh)
+static void shape_of(const Schedule *s, size_t k, StepShape *sh)
 {
     const Step *st = &s->steps[k];
     int p = s->call.nranks;
@@ -93,6 +42,7 @@ static void shape_of(const Schedule *s, size_t k, Shape *sh)
     for (size_t i = st->first; i < st->first + st->n; i++) {
         const Transfer *t = &s->xfers[i];
         sh->any[t->src] = sh->any[t->dst] = 1;
+        sh->sw |= (t->flags & XF_SWITCH) != 0;
         if (t->src == t->dst) {
             sh->nlocal++;
             if (t->op == XFER_REDUCE) {
@@ -132,18 +82,14 @@ static void shape_of(const Schedule *s, size_t k, Shape *sh)
 }
 
 /* A step that stays on every rank. */
-static void local_sentence(const Schedule *s, size_t k, const Shape *sh,
+static void local_sentence(const Machine *m, const StepShape *sh,
                            char *out, size_t len)
 {
     char who[96];
     bool all = sh->nany == sh->p, one = sh->nany == 1;
     sentence_ranks(sh->any, sh->p, who, sizeof who);
-    bool sw = false; /* NVLS: the switch's sums, done by the ranks */
-    for (size_t i = 0; i < s->steps[k].n; i++)
-        sw |= (s->xfers[s->steps[k].first + i].flags & XF_SWITCH) != 0;
-    if (sh->lred && sw)
-        snprintf(out, len, "%s", _("Ranks add parts they hold on their own; "
-                                   "nothing crosses between ranks."));
+    if (sh->lred && sh->sw) /* NVLS: the switch's sums */
+        snprintf(out, len, "%s", sentence_switch_sums(m));
     else if (sh->lred && !sh->lcopy)
         snprintf(out, len, all ? _("Every rank adds what it received into "
                                    "its own data; nothing crosses between "
@@ -187,7 +133,7 @@ static void local_sentence(const Schedule *s, size_t k, const Shape *sh,
 }
 
 /* A neighbour step: every rank sends to the rank `shift` on, one block. */
-static bool ring_sentence(const Shape *sh, char *out, size_t len)
+static bool ring_sentence(const StepShape *sh, char *out, size_t len)
 {
     if (sh->nsrc != sh->p || sh->nlocal || (sh->nred && sh->ncopy) ||
         (sh->shift != 1 && sh->shift != sh->p - 1) || sh->p < 3)
@@ -249,10 +195,11 @@ static bool ring_sentence(const Shape *sh, char *out, size_t len)
 
 /* Pairs r and r xor d exchange: the whole vector (butterfly), or a part of
  * it (halving-doubling), reducing or keeping. */
-static bool pair_sentence(const Shape *sh, char *out, size_t len)
+static bool pair_sentence(const StepShape *sh, char *out, size_t len)
 {
     if (sh->xor_mask <= 0 || !sh->overlap || sh->nlocal ||
-        (sh->nred && sh->ncopy) || sh->nsrc != sh->ndst)
+        (sh->nred && sh->ncopy) || sh->nsrc != sh->ndst ||
+        sh->nred + sh->ncopy != (size_t)sh->nsrc)
         return false;
     int d = sh->xor_mask;
     if (sh->nred && sh->part == 1)
@@ -277,7 +224,7 @@ static bool pair_sentence(const Shape *sh, char *out, size_t len)
 }
 
 /* One group sends to another, disjoint one. */
-static bool group_sentence(const Shape *sh, char *out, size_t len)
+static bool group_sentence(const StepShape *sh, char *out, size_t len)
 {
     char a[96], b[96];
     if ((sh->overlap && sh->nsrc > 1 && sh->ndst > 1) || sh->nlocal ||
@@ -305,10 +252,11 @@ static bool group_sentence(const Shape *sh, char *out, size_t len)
     return true;
 }
 
-void step_sentence(const Schedule *s, size_t k, char *out, size_t len)
+void step_sentence(const Schedule *s, const Machine *m, size_t k, char *out,
+                   size_t len)
 {
     int p = s->call.nranks;
-    Shape sh = {0};
+    StepShape sh = {0};
     out[0] = '\0';
     if (k >= s->nsteps || p <= 0)
         return;
@@ -318,8 +266,11 @@ void step_sentence(const Schedule *s, size_t k, char *out, size_t len)
     sh.dst = sh.src + p, sh.any = sh.src + 2 * (size_t)p;
     shape_of(s, k, &sh);
     if (sh.nlocal == sh.n)
-        local_sentence(s, k, &sh, out, len);
-    else if (!ring_sentence(&sh, out, len) && !pair_sentence(&sh, out, len) &&
+        local_sentence(m, &sh, out, len);
+    else if (!sentence_switch(s, k, m, &sh, out, len) &&
+             !ring_sentence(&sh, out, len) && !pair_sentence(&sh, out, len) &&
+             !sentence_lines(s, k, m, &sh, out, len) &&
+             !sentence_tree(s, k, m, &sh, out, len) &&
              !group_sentence(&sh, out, len)) {
         /* the counts, in words that fit one transfer and many */
         char what[200];

@@ -76,17 +76,19 @@ static void draw_xfer(const App *app, Grid *g, Rect r, int y, size_t k,
 }
 
 /* Text over at most `max` rows of r from row y, broken as
- * grid_wrap_line says (the last row takes the rest, cut at the edge);
- * the rows used. */
+ * grid_wrap_line says (what the last row cannot hold ends in "…"); the
+ * rows used. */
 static int draw_words(Grid *g, Rect r, int y, const char *s, int max)
 {
     char line[400];
     int rows = 0;
     while (*s && rows < max) {
-        const char *end = s + strlen(s), *next = end;
-        if (rows + 1 < max)
-            next = grid_wrap_line(s, r.w, &end);
-        snprintf(line, sizeof line, "%.*s", (int)(end - s), s);
+        const char *end, *next = grid_wrap_line(s, r.w, &end);
+        bool cut = rows + 1 == max && *next && r.w > 1;
+        if (cut)
+            grid_wrap_line(s, r.w - 1, &end);
+        snprintf(line, sizeof line, "%.*s%s", (int)(end - s), s,
+                 cut ? "\xe2\x80\xa6" : "");
         grid_text(g, r, r.x, y + rows, r.w, ROLE_VALUE, 0, line);
         s = next;
         rows++;
@@ -138,8 +140,11 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
                             : _("step %zu (%s): %zu transfers"),
                     k + 1, words_phase(st->phase), st->n);
     char say[400];
-    step_sentence(&sc->sched, k, say, sizeof say);
-    int used = head + draw_words(g, r, r.y + head, say, 2) - 1;
+    step_sentence(&sc->sched, &sc->machine.mach, k, say, sizeof say);
+    /* the sentence first, over up to 4 rows; the transfers below it in
+       the rows it leaves */
+    int most = r.h - head < 2 ? 2 : r.h - head > 4 ? 4 : r.h - head;
+    int used = head + draw_words(g, r, r.y + head, say, most) - 1;
     int rows = r.h - 1 - used;
     if (st->n > (size_t)rows && rows > 0) {
         draw_compact(app, g, (Rect){r.x, r.y + 1 + used, r.w, rows}, st);
