@@ -157,31 +157,63 @@ static int label_need(const App *app, int base)
     return need;
 }
 
+/* Whether buffer b holds nothing yet on any rank (the Sim's state). */
+static bool buf_empty(const App *app, BufId b)
+{
+    const Scene *sc = app->scene;
+    for (int r = 0; r < sc->call.nranks; r++)
+        for (size_t e = 0; e < scene_buf_cells(sc, r, b); e++)
+            if (sim_nranks_in(&sc->sim, r, b, e))
+                return false;
+    return true;
+}
+
+/* Which shown buffers go first when not all fit, in drop: the send
+ * buffer (inputs only, never written); but before the first step, when
+ * it is all there is to see and the others are still empty, those
+ * others, so that the first picture shows what every rank starts with. */
+static void first_to_go(const App *app, const bool *show, bool *drop)
+{
+    bool start = app->scene->step == 0 && show[BUF_SEND];
+    for (int b = 0; b < BUF_COUNT; b++)
+        if (b != BUF_SEND && show[b] && !buf_empty(app, (BufId)b))
+            start = false;
+    for (int b = 0; b < BUF_COUNT; b++)
+        drop[b] = show[b] && (b == BUF_SEND) != start;
+}
+
 /* The first of these that fits, each with the widest cells it allows:
  * every buffer with cells wide enough for every label and a column
- * between them; the same without the send buffer (inputs only, never
- * written, and the first to go); both again with cells that show ranks
- * and counts but may shorten "r.b"; without send, cells down to one
- * column and a blank, a cell whose text does not fit showing its shade;
- * one column per cell (a shade per level, which the legend explains),
- * with and without send (scrolling if need be). Never cells side by side
- * without the column between: "0.00.1" reads as one number. */
+ * between them; the same without the buffers that go first (first_to_go:
+ * the send buffer, or at step 0 the empty others); both again with cells
+ * that show ranks and counts but may shorten "r.b"; without those, cells
+ * down to one column and a blank, a cell whose text does not fit showing
+ * its shade; one column per cell (a shade per level, which the legend
+ * explains), with and without them (scrolling if need be). Never cells
+ * side by side without the column between: "0.00.1" reads as one
+ * number. */
 static void choose_mode(const App *app, Geom *g, size_t avail, int base,
                         int need, int cap)
 {
     enum { NEED, BASE, ONE }; /* the narrowest a mode's cells may be */
-    static const struct { bool wide, nosend; int min; } modes[] = {
+    static const struct { bool wide, less; int min; } modes[] = {
         {true, false, NEED}, {true, true, NEED},  {true, false, BASE},
         {true, true, BASE},  {true, true, ONE},   {false, false, ONE},
         {false, true, ONE},
     };
-    bool other = g->show[BUF_RECV] || g->show[BUF_TMP];
-    bool send = g->show[BUF_SEND];
+    bool all[BUF_COUNT], drop[BUF_COUNT], kept = false, less = false;
+    first_to_go(app, g->show, drop);
+    for (int b = 0; b < BUF_COUNT; b++) {
+        all[b] = g->show[b];
+        kept |= all[b] && !drop[b];
+        less |= drop[b];
+    }
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         bool last = m + 1 == sizeof modes / sizeof modes[0];
-        if (modes[m].nosend && (!other || !send))
+        if (modes[m].less && (!kept || !less))
             continue;
-        g->show[BUF_SEND] = send && !modes[m].nosend;
+        for (int b = 0; b < BUF_COUNT; b++)
+            g->show[b] = all[b] && !(modes[m].less && drop[b]);
         g->wide = modes[m].wide;
         if (!g->wide) {
             if (last || row_width(app, g->show, 1, 1) <= avail)
@@ -400,6 +432,27 @@ static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
     }
 }
 
+/* The buffers left out: "send hidden", or before the first step the
+ * empty ones left out for the send buffer ("recv empty"). */
+static void hidden_note(const App *app, const Geom *gm, char *out,
+                        size_t len)
+{
+    char names[32] = "";
+    out[0] = '\0';
+    for (int b = 0; b < BUF_COUNT; b++) {
+        size_t n = strlen(names);
+        if (gm->show[b] || !scene_buf_shown(app->scene, (BufId)b))
+            continue;
+        if (b == BUF_SEND)
+            snprintf(out, len, "%s", _("send hidden"));
+        else
+            snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "",
+                     _(buf_name((BufId)b)));
+    }
+    if (names[0])
+        snprintf(out, len, _("%s empty"), names);
+}
+
 /* The line above the ranks: buffer names and what is scrolled away. */
 static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
 {
@@ -422,8 +475,7 @@ static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
     if (gm->cells_shown < gm->cells_total)
         snprintf(part[1], sizeof part[1], _("cells %zu-%zu/%zu"), gm->first_cell,
                  gm->first_cell + gm->cells_shown - 1, gm->cells_total);
-    if (!gm->show[BUF_SEND] && scene_buf_shown(sc, BUF_SEND))
-        snprintf(part[2], sizeof part[2], "%s", _("send hidden"));
+    hidden_note(app, gm, part[2], sizeof part[2]);
     for (int i = 0; i < 3; i++) {
         size_t n = strlen(info);
         if (part[i][0] && (int)(n + strlen(part[i]) + 2) <= room)
