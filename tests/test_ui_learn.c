@@ -1439,6 +1439,49 @@ static void test_steps_hidden(void **state)
     stop(l);
 }
 
+/* Whether the line at row holds the label "r" or "r.b" (rank r's input,
+ * its block b). */
+static bool own_label(const char *row, int r)
+{
+    char own[16];
+    int n = snprintf(own, sizeof own, " %d", r);
+    const char *end = strchr(row, '\n');
+    for (const char *q = row; (q = strstr(q, own)) && (!end || q < end);
+         q++)
+        if (q[n] == ' ' || q[n] == '.')
+            return true;
+    return false;
+}
+
+/* T5: a lesson's picture before its first step shows what the ranks
+ * start with, as the TUI does: lesson 6's fold on 13 ranks and lesson
+ * 15's torus on 16 (rank 5's row holds its own input), never "send
+ * hidden". */
+static void test_first_picture(void **state)
+{
+    static const struct { int lesson, p; } ls[] = {{5, 13}, {TORUS, 16}};
+    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) {
+        remove(prog);
+        Learn *l = start(UI_LANG_EN, prog, 100, 30);
+        open_lesson(l, ls[i].lesson);
+        for (int k = 0; k < 100 && !(l->cur.picture &&
+             l->app.scene->call.nranks == ls[i].p); k++) {
+            if (l->ask.open) /* a checkpoint before: Esc, then skip it */
+                learn_key(l, 27), learn_key(l, 's');
+            learn_key(l, ' ');
+        }
+        assert_int_equal(l->app.scene->call.nranks, ls[i].p);
+        assert_int_equal(l->app.scene->step, 0);
+        char *t = screen(l);
+        const char *row = strstr(t, "\u2502r5 ");
+        if (strstr(t, "send hidden") || !row || !own_label(row + 4, 5))
+            fail_msg("lesson %d: the first picture hides the inputs:\n%s",
+                     ls[i].lesson + 1, t);
+        free(t);
+        stop(l);
+    }
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -1537,6 +1580,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_machine_scene, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_first_picture, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_back_from_first_page, setup,
                                         teardown),
