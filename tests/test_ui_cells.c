@@ -11,7 +11,10 @@
  * ranks, 2 <= n < p), "all", or the empty cell; labels are separated by
  * a blank, and a row's cells number the buffer's elements. Cells that run
  * together ("0.00.1"), a cut label ("0.1…", "0.1" for block 10) or a set
- * written with the ',' that reads like the block's '.' all fail. */
+ * written with the ',' that reads like the block's '.' all fail.
+ * Before the first step the picture shows the send buffer (every
+ * algorithm, every machine), and the legend explains first the forms the
+ * cells on screen show, in presenter mode too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -541,6 +544,107 @@ static void test_first_slide(void **state)
     app_fini(&app);
 }
 
+/* The forms of the cells' labels, each with its note in the legend. */
+enum { F_RANK, F_BLOCK, F_SET, F_COUNT, F_ALL, F_FORMS };
+static const char *const form_note[F_FORMS] = {
+    "3=rank 3's input", "3.1=r3's block 1", "0-2+5=those ranks combined",
+    "#7=7 ranks combined", "all=every rank",
+};
+
+/* The form of label tok (-1: the empty cell, a shade). */
+static int form_of(const char *tok)
+{
+    if (!strcmp(tok, "all"))
+        return F_ALL;
+    if (tok[0] == '#')
+        return F_COUNT;
+    if (!isdigit((unsigned char)tok[0]))
+        return -1;
+    if (strpbrk(tok, "-+"))
+        return F_SET;
+    return strchr(tok, '.') ? F_BLOCK : F_RANK;
+}
+
+static void forms_row(char *line, int rank, char *labels, void *ctx)
+{
+    bool *on = ctx;
+    (void)line, (void)rank;
+    for (char *tok = strtok(labels, " "); tok; tok = strtok(NULL, " "))
+        if (form_of(tok) >= 0)
+            on[form_of(tok)] = true;
+}
+
+/* The legend of screen text explains what its cells show first: no note
+ * of a form no cell shows while a note of a form on screen is left out.
+ * Returns whether the note of form f is drawn. */
+static bool legend_first(const char *text, const char *what, int f)
+{
+    bool on[F_FORMS] = {false}, absent_drawn = false, present_missing = false;
+    buffer_rows(text, forms_row, NULL, on);
+    for (int k = 0; k < F_FORMS; k++) {
+        bool drawn = strstr(text, form_note[k]) != NULL;
+        absent_drawn |= !on[k] && drawn;
+        present_missing |= on[k] && !drawn;
+    }
+    if (absent_drawn && present_missing)
+        fail_msg("%s: the legend explains what is not on screen before what "
+                 "is:\n%s", what, text);
+    return strstr(text, form_note[f]) != NULL;
+}
+
+/* T2: at every step of the teacher's scenes, in normal and presenter mode
+ * (which has a line of legend too), the legend's notes of what the cells
+ * show come first; the ring on 8 at step 7 shows "#7" cells, and its
+ * legend says what they are, in English and Chinese. */
+static void test_legend_first(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int present = 0; present < 2; present++) {
+            AppOptions o = app_options(cases[i].kind, cases[i].algo,
+                                       cases[i].p, true);
+            o.present = present;
+            App app;
+            open_sized(&app, &o, 100, 30, false);
+            size_t steps = app.scene->sched.nsteps;
+            app_fini(&app);
+            for (size_t k = 0; k <= steps; k++) {
+                open_sized(&app, &o, 100, 30, false);
+                char keys[32], what[160];
+                snprintf(keys, sizeof keys, "seek %zu", k);
+                Grid g;
+                play(&app, keys, &g);
+                char *text = grid_dump(&g, false);
+                snprintf(what, sizeof what, "%s %s p=%d step %zu%s",
+                         coll_name(cases[i].kind), cases[i].algo, cases[i].p,
+                         k, present ? " presenter" : "");
+                bool count = legend_first(text, what, F_COUNT);
+                if (cases[i].p == 8 && k == 7 && !count)
+                    fail_msg("%s: no note of #7:\n%s", what, text);
+                free(text);
+                grid_fini(&g);
+                app_fini(&app);
+            }
+        }
+    ui_lang_use(UI_LANG_ZH);
+    for (int present = 0; present < 2; present++) {
+        AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
+        o.present = present;
+        App app;
+        open_sized(&app, &o, 100, 30, false);
+        Grid g;
+        play(&app, "seek 7", &g);
+        char *text = grid_dump(&g, false);
+        if (!strstr(text, "#7=7 \u4e2a\u8fdb\u7a0b\u5408\u5e76"))
+            fail_msg("zh%s: no note of #7:\n%s", present ? " presenter" : "",
+                     text);
+        free(text);
+        grid_fini(&g);
+        app_fini(&app);
+    }
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* The checker itself, on labels written by hand. */
 static void test_checker(void **state)
 {
@@ -568,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_counters_whole),
         cmocka_unit_test(test_trees_whole),
         cmocka_unit_test(test_first_slide),
+        cmocka_unit_test(test_legend_first),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
