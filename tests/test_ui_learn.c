@@ -360,7 +360,8 @@ static void test_list_numbers(void **state)
         l->back = true;
         char *t = screen(l);
         const char *hint = lang ? "q/Esc \u8fd4\u56de\u53ef\u89c6\u5316"
-                                  "\u754c\u9762" : "q/Esc back to the visualizer";
+                                  "\u754c\u9762"
+                                : "q/Esc back to the visualizer";
         if (!strstr(t, hint) || strstr(t, lang ? "q \u9000\u51fa" : "q quit"))
             fail_msg("the list's footer does not say '%s':\n%s", hint, t);
         free(t);
