@@ -361,7 +361,7 @@ static void run_bench(Worker *w, const WorkerJob *j)
                        .probe_clean = {before.clean_s, after.clean_s}};
         int moved = j->model.calibrated
                         ? perf_host_moved(&j->model.calib, &row) : 0;
-        char verdict[240] = "";
+        char verdict[288] = ""; /* every clause, within a result's msg */
         bench_verdict(&j->model, &s, &m, moved, verdict, sizeof verdict);
         post_bench(w, &s, &m, moved); /* takes m.step_s */
         finish_job(w, m.wrong != 0, _("Timed run, results %s: %s."),
