@@ -11,7 +11,10 @@
  * ranks, 2 <= n < p), "all", or the empty cell; labels are separated by
  * a blank, and a row's cells number the buffer's elements. Cells that run
  * together ("0.00.1"), a cut label ("0.1…", "0.1" for block 10) or a set
- * written with the ',' that reads like the block's '.' all fail. */
+ * written with the ',' that reads like the block's '.' all fail.
+ * Before the first step the picture shows the send buffer (every
+ * algorithm, every machine), and the legend explains first the forms the
+ * cells on screen show, in presenter mode too. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -109,64 +112,104 @@ static bool valid(const char *tok, const Case *c)
     return true;
 }
 
-/* Check every rank row of the buffers box of screen text: "│rN" and its
- * labels up to the box's end. Returns the rows seen. */
-static int check_screen(const char *text, const Case *c, bool shade,
-                        const char *what)
+/* The labels of a rank row of the buffers box ("│rN" and its labels up
+ * to the box's end, the bars between buffers blanked) in place in line,
+ * and the rank in *rank; NULL when line is no rank's row. */
+static char *rank_labels(char *line, int *rank)
+{
+    const char *bar = !strncmp(line, "\u2502r", 4) ? line + 3
+                      : !strncmp(line, "|r", 2)    ? line + 1 : NULL;
+    if (!bar || !isdigit((unsigned char)bar[1]))
+        return NULL;
+    /* the labels run from after the rank to the box's right edge: the
+       first of two bars in a row (the box beside begins), else the
+       line's last bar; a bar between them separates buffers */
+    char *p = (char *)bar + 1;
+    *rank = atoi(p);
+    while (isdigit((unsigned char)*p))
+        p++;
+    if (*p != ' ')
+        return NULL; /* not a rank's row ("r0+>r1" of the transfers) */
+    char *edge = strstr(p, "\u2502\u2502");
+    if (!edge)
+        edge = strstr(p, "||");
+    for (char *q = p; !edge && *q; q++)
+        if (!strncmp(q, "\u2502", 3) || *q == '|')
+            edge = q;
+    if (edge)
+        *edge = '\0';
+    for (char *q = p; *q; q++) {
+        if (!strncmp(q, "\u2502", 3))
+            memset(q, ' ', 3);
+        else if (*q == '|')
+            *q = ' ';
+    }
+    return p;
+}
+
+/* Call row(line, rank, labels, ctx) for every rank row of the buffers box
+ * of screen text, and head(line, ctx) for its heading; returns the rows
+ * seen. */
+static int buffer_rows(const char *text,
+                       void (*row)(char *, int, char *, void *),
+                       void (*head)(const char *, void *), void *ctx)
 {
     int rows = 0;
-    bool in = false; /* inside the buffers box, which is at the left */
+    bool in = false, first = false; /* inside the box, which is at the
+                                       left; at its first line */
     for (const char *l = text; l && *l;) {
         const char *nl = strchr(l, '\n');
         size_t len = nl ? (size_t)(nl - l) : strlen(l);
-        char line[1024];
+        char line[1024], *labels;
         snprintf(line, sizeof line, "%.*s", (int)len, l);
         l = nl ? nl + 1 : NULL;
         if (!strncmp(line, "\u250C Buffers", 10) ||
             !strncmp(line, "+ Buffers", 9)) {
-            in = true;
+            in = first = true;
             continue;
         }
         if (!strncmp(line, "\u2514", 3) || line[0] == '+')
             in = false;
-        if (!in)
+        if (in && first && head)
+            head(line, ctx);
+        first = false;
+        int rank;
+        if (!in || !(labels = rank_labels(line, &rank)))
             continue;
-        const char *bar = !strncmp(line, "\u2502r", 4) ? line + 3
-                          : !strncmp(line, "|r", 2)    ? line + 1 : NULL;
-        if (!bar || !isdigit((unsigned char)bar[1]))
-            continue;
-        /* the labels run from after the rank to the box's right edge:
-           the first of two bars in a row (the box beside begins), else
-           the line's last bar; a bar between them separates buffers */
-        char *p = (char *)bar + 1;
-        while (isdigit((unsigned char)*p))
-            p++;
-        if (*p != ' ')
-            continue; /* not a rank's row ("r0+>r1" of the transfers) */
-        char *edge = strstr(p, "\u2502\u2502");
-        if (!edge)
-            edge = strstr(p, "||");
-        for (char *q = p; !edge && *q; q++)
-            if (!strncmp(q, "\u2502", 3) || *q == '|')
-                edge = q;
-        if (edge)
-            *edge = '\0';
-        for (char *q = p; *q; q++) {
-            if (!strncmp(q, "\u2502", 3))
-                memset(q, ' ', 3);
-            else if (*q == '|')
-                *q = ' ';
-        }
         rows++;
-        for (char *tok = strtok(p, " "); tok; tok = strtok(NULL, " ")) {
-            if (shade && shades(tok))
-                continue;
-            if (!valid(tok, c))
-                fail_msg("%s: the label '%s' is not whole or runs into its "
-                         "neighbour, in:\n%s", what, tok, line);
-        }
+        char whole[1024];
+        snprintf(whole, sizeof whole, "%s", line);
+        row(whole, rank, labels, ctx);
     }
     return rows;
+}
+
+typedef struct {
+    const Case *c;
+    bool shade;
+    const char *what;
+} Checked;
+
+static void check_row(char *line, int rank, char *labels, void *ctx)
+{
+    const Checked *k = ctx;
+    (void)rank;
+    for (char *tok = strtok(labels, " "); tok; tok = strtok(NULL, " ")) {
+        if (k->shade && shades(tok))
+            continue;
+        if (!valid(tok, k->c))
+            fail_msg("%s: the label '%s' is not whole or runs into its "
+                     "neighbour, in:\n%s", k->what, tok, line);
+    }
+}
+
+/* Check every rank row of the buffers box of screen text. Returns the
+ * rows seen. */
+static int check_screen(const char *text, const Case *c, bool shade,
+                        const char *what)
+{
+    Checked k = {c, shade, what};
+    return buffer_rows(text, check_row, NULL, &k);
 }
 
 /* An App made from o for a w x h terminal (failing the test with the
@@ -399,6 +442,209 @@ static void test_trees_whole(void **state)
         }
 }
 
+/* What the first picture of a scene shows, read off its screen. */
+typedef struct {
+    const Scene *sc;
+    const char *what;
+    char head[1024]; /* the buffers box's heading */
+    int own;         /* rank rows showing that rank's own input */
+    int inputs;      /* rank rows of ranks that have an input */
+} FirstSlide;
+
+static void first_head(const char *line, void *ctx)
+{
+    snprintf(((FirstSlide *)ctx)->head, sizeof ((FirstSlide *)ctx)->head,
+             "%s", line);
+}
+
+/* Whether a rank row's labels show rank r's own input: a label "r" or
+ * "r.b" (its block b), or a one-column cell's shade of one input. */
+static void first_row(char *line, int r, char *labels, void *ctx)
+{
+    FirstSlide *f = ctx;
+    CollLayout l;
+    (void)line;
+    coll_layout(&f->sc->call, r, &l);
+    if (!l.in_count)
+        return;
+    f->inputs++;
+    char own[16], block[16];
+    snprintf(own, sizeof own, "%d", r);
+    snprintf(block, sizeof block, "%d.", r);
+    for (char *tok = strtok(labels, " "); tok; tok = strtok(NULL, " "))
+        if (!strcmp(tok, own) || !strncmp(tok, block, strlen(block)) ||
+            strstr(tok, "\u2591") || strstr(tok, ":")) {
+            f->own++;
+            return;
+        }
+}
+
+/* One scene's first picture at w x h: the send buffer, never "send
+ * hidden", each rank's row with its own input; one step later the send
+ * buffer may go again (it does for the ring on 8 at 100x30). */
+static void first_slide(const AlgoInfo *a, int p, const SpecMachine *m,
+                        int w, int h)
+{
+    AppOptions o = app_options(a->coll, a->name, p, true);
+    o.machine = m;
+    App app;
+    char why[200];
+    if (app_init(&app, &o, why, sizeof why) != CV_OK)
+        return; /* not made for this machine or rank count */
+    app.view.term_w = w, app.view.term_h = h;
+    Grid g;
+    play(&app, "", &g);
+    char *text = grid_dump(&g, false);
+    FirstSlide f = {.sc = app.scene};
+    buffer_rows(text, first_row, first_head, &f);
+    if (!strstr(f.head, "send") || strstr(f.head, "send hidden") ||
+        f.own < f.inputs || !f.inputs)
+        fail_msg("%s %s p=%d on %s at %dx%d: the first picture hides the "
+                 "send buffer (%d of %d ranks show their input):\n%s",
+                 coll_name(a->coll), a->name, p, m ? m->given : "full", w, h,
+                 f.own, f.inputs, text);
+    free(text);
+    grid_fini(&g);
+    app_fini(&app);
+}
+
+/* T5: before the first step the picture shows what each rank starts with
+ * (the send buffer, its cells from the Sim), not the empty receive
+ * buffer: every algorithm out of place on 8, 13 and 16 ranks, the
+ * machine algorithms on their machines, at 100x30 and 80x24. */
+static void test_first_slide(void **state)
+{
+    (void)state;
+    static const char *const machines[] = {NULL, "torus:4x4", "mesh:4x4",
+                                           "nodes:2x8", "switch:16,reduce"};
+    static const int ps[] = {8, 13, 16};
+    for (size_t i = 0; i < algo_count(); i++)
+        for (size_t k = 0; k < sizeof machines / sizeof *machines; k++)
+            for (size_t j = 0; j < sizeof ps / sizeof *ps; j++) {
+                SpecMachine sm;
+                CliErr ce;
+                if (machines[k] && (ps[j] != 16 ||
+                    spec_machine_name(&sm, machines[k], &ce)))
+                    continue;
+                first_slide(algo_at(i), ps[j], machines[k] ? &sm : NULL,
+                            100, 30);
+                first_slide(algo_at(i), ps[j], machines[k] ? &sm : NULL,
+                            80, 24);
+            }
+    /* one step on, the ring's recv is back and send hidden again */
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
+    App app;
+    open_sized(&app, &o, 100, 30, false);
+    Grid g;
+    play(&app, "Right", &g);
+    char *text = grid_dump(&g, false);
+    assert_non_null(strstr(text, "send hidden"));
+    free(text);
+    grid_fini(&g);
+    app_fini(&app);
+}
+
+/* The forms of the cells' labels, each with its note in the legend. */
+enum { F_RANK, F_BLOCK, F_SET, F_COUNT, F_ALL, F_FORMS };
+static const char *const form_note[F_FORMS] = {
+    "3=rank 3's input", "3.1=r3's block 1", "0-2+5=those ranks combined",
+    "#7=7 ranks combined", "all=every rank",
+};
+
+/* The form of label tok (-1: the empty cell, a shade). */
+static int form_of(const char *tok)
+{
+    if (!strcmp(tok, "all"))
+        return F_ALL;
+    if (tok[0] == '#')
+        return F_COUNT;
+    if (!isdigit((unsigned char)tok[0]))
+        return -1;
+    if (strpbrk(tok, "-+"))
+        return F_SET;
+    return strchr(tok, '.') ? F_BLOCK : F_RANK;
+}
+
+static void forms_row(char *line, int rank, char *labels, void *ctx)
+{
+    bool *on = ctx;
+    (void)line, (void)rank;
+    for (char *tok = strtok(labels, " "); tok; tok = strtok(NULL, " "))
+        if (form_of(tok) >= 0)
+            on[form_of(tok)] = true;
+}
+
+/* The legend of screen text explains what its cells show first: no note
+ * of a form no cell shows while a note of a form on screen is left out.
+ * Returns whether the note of form f is drawn. */
+static bool legend_first(const char *text, const char *what, int f)
+{
+    bool on[F_FORMS] = {false}, absent_drawn = false, present_missing = false;
+    buffer_rows(text, forms_row, NULL, on);
+    for (int k = 0; k < F_FORMS; k++) {
+        bool drawn = strstr(text, form_note[k]) != NULL;
+        absent_drawn |= !on[k] && drawn;
+        present_missing |= on[k] && !drawn;
+    }
+    if (absent_drawn && present_missing)
+        fail_msg("%s: the legend explains what is not on screen before what "
+                 "is:\n%s", what, text);
+    return strstr(text, form_note[f]) != NULL;
+}
+
+/* T2: at every step of the teacher's scenes, in normal and presenter mode
+ * (which has a line of legend too), the legend's notes of what the cells
+ * show come first; the ring on 8 at step 7 shows "#7" cells, and its
+ * legend says what they are, in English and Chinese. */
+static void test_legend_first(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (int present = 0; present < 2; present++) {
+            AppOptions o = app_options(cases[i].kind, cases[i].algo,
+                                       cases[i].p, true);
+            o.present = present;
+            App app;
+            open_sized(&app, &o, 100, 30, false);
+            size_t steps = app.scene->sched.nsteps;
+            app_fini(&app);
+            for (size_t k = 0; k <= steps; k++) {
+                open_sized(&app, &o, 100, 30, false);
+                char keys[32], what[160];
+                snprintf(keys, sizeof keys, "seek %zu", k);
+                Grid g;
+                play(&app, keys, &g);
+                char *text = grid_dump(&g, false);
+                snprintf(what, sizeof what, "%s %s p=%d step %zu%s",
+                         coll_name(cases[i].kind), cases[i].algo, cases[i].p,
+                         k, present ? " presenter" : "");
+                bool count = legend_first(text, what, F_COUNT);
+                if (cases[i].p == 8 && k == 7 && !count)
+                    fail_msg("%s: no note of #7:\n%s", what, text);
+                free(text);
+                grid_fini(&g);
+                app_fini(&app);
+            }
+        }
+    ui_lang_use(UI_LANG_ZH);
+    for (int present = 0; present < 2; present++) {
+        AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
+        o.present = present;
+        App app;
+        open_sized(&app, &o, 100, 30, false);
+        Grid g;
+        play(&app, "seek 7", &g);
+        char *text = grid_dump(&g, false);
+        if (!strstr(text, "#7=7 \u4e2a\u8fdb\u7a0b\u5408\u5e76"))
+            fail_msg("zh%s: no note of #7:\n%s", present ? " presenter" : "",
+                     text);
+        free(text);
+        grid_fini(&g);
+        app_fini(&app);
+    }
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* The checker itself, on labels written by hand. */
 static void test_checker(void **state)
 {
@@ -425,6 +671,8 @@ int main(void)
         cmocka_unit_test(test_labels_whole),
         cmocka_unit_test(test_counters_whole),
         cmocka_unit_test(test_trees_whole),
+        cmocka_unit_test(test_first_slide),
+        cmocka_unit_test(test_legend_first),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

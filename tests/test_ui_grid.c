@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -210,6 +211,54 @@ static void test_box(void **state)
 }
 
 /* Every glyph has an ASCII form that is printable ASCII. */
+/* A cut never falls inside a number (T12): the teacher's picture title
+ * cut at every width shows a prefix of it and an ellipsis, and no digit,
+ * or '.' or ',' between digits, of the title on both sides of the cut;
+ * at the width that cut "-p 13" to "-p 1", it ends at "-p". A word that
+ * is all one number keeps what is before it. */
+static void test_cut_numbers(void **state)
+{
+    static const char *const texts[] = {
+        " step 2/9: allreduce -a halving-doubling -p 13 ",
+        "quick, bus, unsteady x2.35", "size 1,835,008 bytes", "abc123456",
+    };
+    for (size_t t = 0; t < sizeof texts / sizeof *texts; t++) {
+        const char *s = texts[t];
+        int len = (int)strlen(s);
+        for (int w = 1; w < len; w++) {
+            Grid g;
+            assert_int_equal(grid_init(&g, 60, 1, false), CV_OK);
+            grid_text_cut(&g, (Rect){0, 0, 60, 1}, 0, 0, w, ROLE_NORMAL, 0,
+                          s);
+            char *got = row_text(&g, 0);
+            char *dots = strstr(got, "\u2026");
+            assert_non_null(dots);
+            size_t k = (size_t)(dots - got);
+            if (strncmp(got, s, k))
+                fail_msg("'%s' is not a prefix of '%s'", got, s);
+            char a = k ? s[k - 1] : ' ', b = s[k];
+            bool na = a >= '0' && a <= '9', nb = b >= '0' && b <= '9';
+            bool sa = (a == '.' || a == ',') && k > 1 && s[k - 2] >= '0' &&
+                      s[k - 2] <= '9';
+            bool sb = (b == '.' || b == ',') && s[k + 1] >= '0' &&
+                      s[k + 1] <= '9';
+            if ((na || sa) && (nb || sb))
+                fail_msg("'%s' cuts a number of '%s' at %d columns", got, s,
+                         w);
+            free(got);
+            grid_fini(&g);
+        }
+    }
+    Grid g;
+    assert_int_equal(grid_init(&g, 60, 1, false), CV_OK);
+    grid_text_cut(&g, (Rect){0, 0, 60, 1}, 0, 0, 46, ROLE_NORMAL, 0,
+                  texts[0]);
+    char *got = row_text(&g, 0);
+    assert_non_null(strstr(got, "halving-doubling -p\u2026"));
+    free(got);
+    grid_fini(&g);
+}
+
 static void test_glyphs(void **state)
 {
     Grid u, a;
@@ -386,6 +435,7 @@ int main(void)
         cmocka_unit_test(test_utf8),       cmocka_unit_test(test_wide),
         cmocka_unit_test(test_widths),
         cmocka_unit_test(test_box),        cmocka_unit_test(test_glyphs),
+        cmocka_unit_test(test_cut_numbers),
         cmocka_unit_test(test_role_codes), cmocka_unit_test(test_dump_layers),
         cmocka_unit_test(test_rects),      cmocka_unit_test(test_wrap),
         cmocka_unit_test(test_wrap_cjk),

@@ -346,6 +346,70 @@ static void test_esc_stays(void **state)
     stop(l);
 }
 
+/* T12: the list opened from the visualizer (L) says what q and Esc do
+ * there, go back to it, and both do; a number typed chooses the lesson of
+ * that number (two digits in a row: 15, 20), and Enter opens it; alone,
+ * the player's list keeps "q quit" and its Esc, and takes numbers too. */
+static void test_list_numbers(void **state)
+{
+    static const struct { const char *keys; int number; } typed[] = {
+        {"6\n", 6}, {"15\n", 15}, {"20\n", 20}, {"62\n", 2}, {"1\n", 1},
+    };
+    for (int lang = 0; lang < 2; lang++) {
+        Learn *l = start((UiLang)lang, prog, 100, 30);
+        l->back = true;
+        char *t = screen(l);
+        const char *hint = lang ? "q/Esc \u8fd4\u56de\u53ef\u89c6\u5316"
+                                  "\u754c\u9762"
+                                : "q/Esc back to the visualizer";
+        if (!strstr(t, hint) || strstr(t, lang ? "q \u9000\u51fa" : "q quit"))
+            fail_msg("the list's footer does not say '%s':\n%s", hint, t);
+        free(t);
+        for (size_t i = 0; i < sizeof typed / sizeof *typed; i++) {
+            type(l, typed[i].keys);
+            assert_int_equal(l->screen, LS_LESSON);
+            assert_int_equal(l->list[l->cur.index].number, typed[i].number);
+            learn_key(l, 'o');
+        }
+        learn_key(l, 27);
+        assert_true(l->quit);
+        l->quit = false;
+        learn_key(l, 'q');
+        assert_true(l->quit);
+        l->quit = false;
+        l->back = false; /* alone: Esc stays, a number still chooses */
+        t = screen(l);
+        assert_non_null(strstr(t, lang ? "q \u9000\u51fa" : "q quit"));
+        free(t);
+        learn_key(l, 27);
+        assert_false(l->quit);
+        type(l, "8\n");
+        assert_int_equal(l->list[l->cur.index].number, 8);
+        stop(l);
+    }
+}
+
+/* T12: a picture's title is cut before a number's word, never inside the
+ * number: lesson 6's halving-doubling on 13 ranks at 100x30 never reads
+ * "-p 1" as one rank. */
+static void test_title_numbers(void **state)
+{
+    Learn *l = start(UI_LANG_EN, prog, 100, 30);
+    open_lesson(l, 5);
+    for (int k = 0; k < 100 && !(l->cur.picture &&
+         l->app.scene->call.nranks == 13); k++) {
+        if (l->ask.open)
+            learn_key(l, 27), learn_key(l, 's');
+        learn_key(l, ' ');
+    }
+    assert_int_equal(l->app.scene->call.nranks, 13);
+    char *t = screen(l);
+    if (strstr(t, "-p 1\u2026") || !strstr(t, "halving-doubling -p"))
+        fail_msg("the title cuts the rank count:\n%s", t);
+    free(t);
+    stop(l);
+}
+
 /* L9: PgUp on a lesson's first page keeps it (no empty "0/N"). */
 static void test_back_from_first_page(void **state)
 {
@@ -1439,6 +1503,49 @@ static void test_steps_hidden(void **state)
     stop(l);
 }
 
+/* Whether the line at row holds the label "r" or "r.b" (rank r's input,
+ * its block b). */
+static bool own_label(const char *row, int r)
+{
+    char own[16];
+    int n = snprintf(own, sizeof own, " %d", r);
+    const char *end = strchr(row, '\n');
+    for (const char *q = row; (q = strstr(q, own)) && (!end || q < end);
+         q++)
+        if (q[n] == ' ' || q[n] == '.')
+            return true;
+    return false;
+}
+
+/* T5: a lesson's picture before its first step shows what the ranks
+ * start with, as the TUI does: lesson 6's fold on 13 ranks and lesson
+ * 15's torus on 16 (rank 5's row holds its own input), never "send
+ * hidden". */
+static void test_first_picture(void **state)
+{
+    static const struct { int lesson, p; } ls[] = {{5, 13}, {TORUS, 16}};
+    for (size_t i = 0; i < sizeof ls / sizeof *ls; i++) {
+        remove(prog);
+        Learn *l = start(UI_LANG_EN, prog, 100, 30);
+        open_lesson(l, ls[i].lesson);
+        for (int k = 0; k < 100 && !(l->cur.picture &&
+             l->app.scene->call.nranks == ls[i].p); k++) {
+            if (l->ask.open) /* a checkpoint before: Esc, then skip it */
+                learn_key(l, 27), learn_key(l, 's');
+            learn_key(l, ' ');
+        }
+        assert_int_equal(l->app.scene->call.nranks, ls[i].p);
+        assert_int_equal(l->app.scene->step, 0);
+        char *t = screen(l);
+        const char *row = strstr(t, "\u2502r5 ");
+        if (strstr(t, "send hidden") || !row || !own_label(row + 4, 5))
+            fail_msg("lesson %d: the first picture hides the inputs:\n%s",
+                     ls[i].lesson + 1, t);
+        free(t);
+        stop(l);
+    }
+}
+
 /* A block wider than the pane: the pane says it is cut and how to see
  * the rest, > scrolls it sideways until its end shows, < brings it back;
  * at every screen size, with CJK characters (two columns) in it. */
@@ -1537,6 +1644,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_emoji_tabs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_checks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_machine_scene, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_first_picture, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_list_numbers, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_title_numbers, setup, teardown),
         cmocka_unit_test_setup_teardown(test_commands_wrap, setup, teardown),
         cmocka_unit_test_setup_teardown(test_back_from_first_page, setup,
                                         teardown),

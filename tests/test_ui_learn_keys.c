@@ -156,6 +156,13 @@ static void test_modes(void **state)
     l.screen = LS_LIST;
     l.run_pick = l.ask.open = true; /* a lesson's, not the list's */
     assert_int_equal(learn_mode(&l), LM_LIST);
+    l.back = true; /* opened from the visualizer: its own q and Esc */
+    assert_int_equal(learn_mode(&l), LM_LIST_BACK);
+    assert_ptr_not_equal(learn_keys_find(LM_LIST_BACK, 'q'),
+                         learn_keys_find(LM_LIST, 'q'));
+    assert_ptr_equal(learn_keys_find(LM_LIST_BACK, 27),
+                     learn_keys_find(LM_LIST_BACK, 'q'));
+    l.back = false;
     l.screen = LS_LESSON;
     assert_int_equal(learn_mode(&l), LM_PROMPT);
     l.ask.open = false;

@@ -24,6 +24,7 @@
 #include "ui/scene.h"
 #include "ui/screen.h"
 #include "ui/grid.h"
+#include "ui/i18n.h"
 #include "ui/worker.h"
 
 #include "test_ui_fakes.h"
@@ -197,6 +198,54 @@ static void test_bench_band(void **state)
     }
 }
 
+/* A timed run priced by a calibration that was unsteady (T7): after a
+ * quick one the sentence names the key of the full one (K, as the help
+ * binds it), after a full one it says only how much the machine changed
+ * speed; the counters at 100x30 show "unsteady x2.3" in English as in
+ * Chinese. */
+static void test_unsteady_calibration(void **state)
+{
+    static const char *const want[2][2] = {
+        {" (the machine changed speed x2.3 while calibrating)",
+         " (the quick calibration was unsteady, x2.3: K calibrates fully)"},
+        {"\uff08\u6821\u51c6\u65f6\u673a\u5668\u901f\u5ea6\u53d8"
+         "\u5316\u8fbe x2.3\uff09",
+         "\uff08\u5feb\u901f\u6821\u51c6\u4e0d\u7a33\uff0cx2.3\uff1a"
+         "\u6309 K \u505a\u5b8c\u6574\u6821\u51c6\uff09"}};
+    static const char *const label[2] = {"unsteady x2.3",
+                                         "\u4e0d\u7a33 x2.3"};
+    for (int lang = 0; lang < 2; lang++)
+        for (int quick = 0; quick < 2; quick++) {
+            ui_lang_use(lang ? UI_LANG_ZH : UI_LANG_EN);
+            App app;
+            open_app(&app, COLL_ALLREDUCE, 3, 48 << 10);
+            Calib c = {.nranks = 3, .alpha = 2e-6, .npoints = 1,
+                       .machine = MACHINE_BUS, .quick = quick,
+                       .unsteady = 2.3, .when = (long long)time(NULL)};
+            c.fit_err[MACHINE_BUS] = 0.4;
+            snprintf(c.backend, sizeof c.backend, "%s",
+                     app.scene->backend->name);
+            c.pt[0] = (CalibPoint){1e6, 2e-11, 1e-10, 1e-11, 4e-11, 0, 0};
+            scene_use_calib(app.scene, &c);
+            act(&app, ACT_BENCH);
+            settle(&app);
+            app.view.term_w = 100, app.view.term_h = 30;
+            Grid g;
+            assert_int_equal(grid_init(&g, 100, 30, false), CV_OK);
+            screen_draw(&app, &g);
+            char *d = grid_dump(&g, false);
+            if (!strstr(app.status.msg, want[lang][quick]) ||
+                !strstr(d, label[lang]))
+                fail_msg("%s %s: no '%s' in '%s', or no '%s' in\n%s",
+                         lang ? "zh" : "en", quick ? "quick" : "full",
+                         want[lang][quick], app.status.msg, label[lang], d);
+            free(d);
+            grid_fini(&g);
+            app_fini(&app);
+        }
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* A timed run on a machine that gets one element wrong says so. */
 static void test_bench_wrong(void **state)
 {
@@ -311,6 +360,31 @@ static void fini_all(WorkerResult *r, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         worker_result_fini(&r[i]);
+}
+
+/* One timed run is never judged alone (T10): a run whose budget one
+ * iteration outlasts (a budget of 0: no sizing) still times several
+ * parts, reports their median "of N runs" (N > 1, the plural), and sets
+ * it against the model. */
+static void test_bench_samples(void **state)
+{
+    Worker *w = worker_new();
+    WorkerJob j = job_of(WORKER_BENCH, COLL_ALLREDUCE, 3, 3 << 10);
+    j.budget_s = 0;
+    worker_submit(w, &j);
+    worker_wait(w);
+    WorkerResult r[8];
+    size_t n = take_all(w, r, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal(r[0].kind, WORKER_TIMED);
+    if (r[0].runs < 2)
+        fail_msg("the verdict rests on %d run: %s", r[0].runs, r[1].msg);
+    char want[64];
+    snprintf(want, sizeof want, " of %d runs; the model says ", r[0].runs);
+    if (!strstr(r[1].msg, want) || strstr(r[1].msg, "of 1 run"))
+        fail_msg("'%s' not in '%s'", want, r[1].msg);
+    fini_all(r, n);
+    worker_free(w);
 }
 
 /* A timed run posts its measurement, then its end; nothing else is left. */
@@ -561,6 +635,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bench),
         cmocka_unit_test(test_bench_band),
+        cmocka_unit_test(test_bench_samples),
+        cmocka_unit_test(test_unsteady_calibration),
         cmocka_unit_test(test_bench_wrong),
         cmocka_unit_test(test_sweep_compare),
         cmocka_unit_test(test_cancel),

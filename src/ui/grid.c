@@ -325,6 +325,44 @@ int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
     return used;
 }
 
+static bool is_digit(uint32_t c) { return c >= '0' && c <= '9'; }
+
+/* Whether a cut between prev (the last character kept) and at (the text
+ * left out) falls inside a number: "-p 1|3", "x2.|3", "2|.5". */
+static bool splits_number(uint32_t prev, const char *at)
+{
+    bool sep = at[0] == '.' || at[0] == ',';
+    return (is_digit((unsigned char)at[0]) &&
+            (is_digit(prev) || prev == '.' || prev == ',')) ||
+           (sep && is_digit((unsigned char)at[1]) && is_digit(prev));
+}
+
+/* The columns of s kept when it is cut to at most w columns: as many as
+ * fit, but never part of a number (a cut "-p 1" reads as one rank where
+ * the text says 13): then back to the blank before the number's word,
+ * or, in a word without one, to where the number starts. */
+static int cut_width(const char *s, int w)
+{
+    int used = 0, word = -1, run = 0; /* columns to the blank before the
+                                         last word, to the last number */
+    uint32_t prev = ' ';
+    while (*s) {
+        const char *q = s;
+        uint32_t c = utf8_next(&q);
+        int cw = cp_width(c);
+        if (used + cw > w)
+            break;
+        if (c == ' ' && prev != ' ')
+            word = used;
+        if (is_digit(c) && !is_digit(prev) && prev != '.' && prev != ',')
+            run = used;
+        used += cw, prev = c, s = q;
+    }
+    if (!*s || !splits_number(prev, s))
+        return used;
+    return word >= 0 ? word : run;
+}
+
 int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                   unsigned attr, const char *s)
 {
@@ -332,7 +370,7 @@ int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
         return grid_text(g, clip, x, y, maxw, role, attr, s);
     if (maxw < 1)
         return 0;
-    int n = grid_text(g, clip, x, y, maxw - 1, role, attr, s);
+    int n = grid_text(g, clip, x, y, cut_width(s, maxw - 1), role, attr, s);
     grid_putg(g, clip, x + n, y, GL_ELLIPSIS, role);
     return n + 1;
 }

@@ -175,7 +175,9 @@ void grid_putg(Grid *g, Rect clip, int x, int y, Glyph gl, Role role);
 int grid_text(Grid *g, Rect clip, int x, int y, int maxw, Role role,
               unsigned attr, const char *s);
 /* grid_text, but where s is wider than maxw its end is cut and an
- * ellipsis (GL_ELLIPSIS) says so: a cut never reads as the whole. */
+ * ellipsis (GL_ELLIPSIS) says so: a cut never reads as the whole, and
+ * never falls inside a number ("-p 13" is cut before its word, never to
+ * "-p 1"). */
 int grid_text_cut(Grid *g, Rect clip, int x, int y, int maxw, Role role,
                   unsigned attr, const char *s);
 /* The first line of s in at most w columns: *end is where its text ends,

@@ -134,6 +134,11 @@ typedef struct {
                            (NULL: this program, /proc/self/exe) */
     bool run_pick;      /* x was pressed at a @run of several commands:
                            the next digit picks one */
+    bool back;          /* opened from the visualizer (its key L):
+                           quitting goes back to it, and the list's q and
+                           Esc say so */
+    int typed;          /* the lesson number typed so far in the list
+                           (digits in a row), 0: none */
 } Learn;
 
 /* Open the lessons in dir in language lang, with progress from
@@ -152,6 +157,8 @@ int learn_open(Learn *l, int i, char *why, size_t whylen);
  * learn_mode says which; each row of the key table acts in some. */
 typedef enum {
     LM_LIST,      /* the list of lessons */
+    LM_LIST_BACK, /* the list, opened from the visualizer (back): q and
+                     Esc go back to it */
     LM_LESSON,    /* a lesson */
     LM_PICK,      /* a lesson, after x at a @run of several commands:
                      a digit picks one (run_pick) */
@@ -227,6 +234,9 @@ typedef struct {
 } LearnScore;
 /* The record of lesson i of the list (learn_draw.c). */
 void learn_score(const Learn *l, size_t i, LearnScore *sc);
+/* The lesson player opened from the visualizer's key L (learn_cmd.c):
+ * the list, whose q and Esc go back to it. An exit status. */
+int learn_from_visualizer(void);
 /* Draw the current screen (learn_draw.c). */
 void learn_draw(const Learn *l, Grid *g);
 /* How far the lesson's text can scroll up at the screen's size. */

@@ -210,7 +210,8 @@ static int parse(int argc, char **argv, LearnArgs *la, CliArgs *a, int *rc)
     return 0;
 }
 
-int cmd_learn(int argc, char **argv)
+/* The command; back: opened from the visualizer (Learn.back). */
+static int learn_main(int argc, char **argv, bool back)
 {
     CliArgs a;
     LearnArgs la = {0};
@@ -252,6 +253,7 @@ int cmd_learn(int argc, char **argv)
         rc = CLI_EXIT_OK;
     if (rc == CLI_EXIT_OK) {
         l->sel = i;
+        l->back = back;
         if (la.reset && !all)
             learn_save(l);
         int sig = loop(l);
@@ -265,4 +267,13 @@ int cmd_learn(int argc, char **argv)
     learn_fini(l);
     free(l);
     return rc;
+}
+
+int cmd_learn(int argc, char **argv) { return learn_main(argc, argv, false); }
+
+int learn_from_visualizer(void)
+{
+    static char name[] = "learn";
+    char *args[] = {name, NULL};
+    return learn_main(1, args, true);
 }

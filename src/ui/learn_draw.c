@@ -389,7 +389,7 @@ static void draw_list(const Learn *l, Grid *g)
         grid_text(g, r, g->w - sw - 1, y, sw, sel ? role : ROLE_DIM, 0, st);
     }
     char keys[512];
-    footer(l, g, learn_footer(LM_LIST, g->w - 2, keys, sizeof keys));
+    footer(l, g, learn_footer(learn_mode(l), g->w - 2, keys, sizeof keys));
 }
 
 /* -------------------------------------------------------------- lesson */

@@ -37,6 +37,27 @@ static void list_open(Learn *l, int key)
         learn_say(l, ROLE_ERROR, "%s", why);
 }
 
+/* A digit: the lesson of that number, or of the two digits typed in a
+ * row where there is one ("1" then "5": lesson 15; "6" then "2": lesson
+ * 2); Enter opens it. */
+static void list_digit(Learn *l, int key)
+{
+    int d = key - '0', two = l->typed * 10 + d, at = -1;
+    for (size_t i = 0; i < l->nlist; i++)
+        if (l->list[i].number == two && l->typed)
+            at = (int)i;
+    for (size_t i = 0; at < 0 && i < l->nlist; i++)
+        if (l->list[i].number == d)
+            at = (int)i;
+    l->typed = at >= 0 ? l->list[at].number : 0;
+    if (at < 0) {
+        learn_say(l, ROLE_WARN, _("There is no lesson %d."), d);
+        return;
+    }
+    l->sel = at;
+    learn_say(l, ROLE_DIM, _("Lesson %d: Enter opens it."), l->typed);
+}
+
 /* Esc cancels, as in the TUI: it never quits, so Esc Esc from a lesson
  * stays in the player. */
 static void list_esc(Learn *l, int key)
@@ -406,6 +427,9 @@ static void find_type(Learn *l, int key)
     TERM_KEY_NPAGE, ' ', TERM_KEY_HOME, 'g', TERM_KEY_END, 'G'
 #define PAGER_SIDEWAYS TERM_KEY_RIGHT, '>', '.', TERM_KEY_LEFT, '<', ','
 
+#define LIST_BOTH (IN(LIST) | IN(LIST_BACK))
+#define NUMBER_KEYS '0', DIGIT_KEYS
+
 /* keys, the modes they act in, flags, the hint (N_(): xgettext takes it,
  * learn_footer translates it), what they do. No key is in two rows of
  * one mode; a footer shows its mode's hints in this order. A hint names
@@ -414,9 +438,10 @@ static void find_type(Learn *l, int key)
  * act while its command runs too, without a hint: that footer is full
  * with "stop the command". */
 #define LEARN_KEYS(X)                                                         \
-    X(KEYS(TERM_KEY_UP, TERM_KEY_DOWN), IN(LIST), 0,                          \
+    X(KEYS(TERM_KEY_UP, TERM_KEY_DOWN), LIST_BOTH, 0,                         \
       N_("Up/Down choose"), list_move)                                        \
-    X(KEYS(' ', ENTER_KEYS, TERM_KEY_RIGHT), IN(LIST), 0,                     \
+    X(KEYS(NUMBER_KEYS), LIST_BOTH, 0, NULL, list_digit)                      \
+    X(KEYS(' ', ENTER_KEYS, TERM_KEY_RIGHT), LIST_BOTH, 0,                    \
       N_("Enter open"), list_open)                                            \
     X(KEYS(ESC_KEY), IN(LIST), 0, NULL, list_esc)                             \
     X(KEYS(' ', ENTER_KEYS, TERM_KEY_NPAGE, 'n'), IN(LESSON), 0,              \
@@ -435,12 +460,14 @@ static void find_type(Learn *l, int key)
     X(KEYS(DIGIT_KEYS), IN(LESSON), 0, NULL, digit_key)                       \
     X(KEYS(DIGIT_KEYS), IN(PICK), 0, NULL, pick_run)                          \
     X(KEYS(ESC_KEY, 'x'), IN(PICK), 0, NULL, pick_cancel)                     \
-    X(KEYS('l'), IN(LIST) | IN(LESSON) | IN(PICK), LK_WIDE,                   \
+    X(KEYS('l'), LIST_BOTH | IN(LESSON) | IN(PICK), LK_WIDE,                  \
       N_("l language"), lang_key)                                             \
     X(KEYS('o'), IN(LESSON), 0, N_("o lessons"), lessons_key)                \
     X(KEYS(ESC_KEY), IN(LESSON), 0, NULL, lesson_esc)                         \
     X(KEYS('q'), IN(LIST) | IN(LESSON) | IN(PICK), 0, N_("q quit"),           \
       quit_key)                                                               \
+    X(KEYS('q', ESC_KEY), IN(LIST_BACK), 0,                                   \
+      N_("q/Esc back to the visualizer"), quit_key)                           \
     X(KEYS(ENTER_KEYS), IN(PROMPT), 0, N_("Enter check"), prompt_enter)       \
     X(KEYS('s', 'r'), IN(PROMPT), 0, N_("s or r, Enter: skip or answer"),     \
       prompt_type)                                                            \
@@ -476,6 +503,7 @@ static const struct {
     void (*other)(Learn *l, int key); /* any other key */
 } modes[LM_COUNT] = {
     [LM_LIST] = {"   ", NULL},
+    [LM_LIST_BACK] = {"   ", NULL},
     [LM_LESSON] = {"  ", NULL},
     [LM_PICK] = {"  ", pick_other},
     [LM_PROMPT] = {"   ", prompt_type},
@@ -509,7 +537,7 @@ LearnMode learn_mode(const Learn *l)
         return l->pager_finding ? LM_FIND
                : learn_running(l) ? LM_PAGER_RUN : LM_PAGER;
     if (l->screen == LS_LIST)
-        return LM_LIST;
+        return l->back ? LM_LIST_BACK : LM_LIST;
     return l->ask.open ? LM_PROMPT : l->run_pick ? LM_PICK : LM_LESSON;
 }
 
@@ -522,7 +550,12 @@ static void dispatch(Learn *l, LearnMode m, int key)
         modes[m].other(l, key);
 }
 
-void learn_key(Learn *l, int key) { dispatch(l, learn_mode(l), key); }
+void learn_key(Learn *l, int key)
+{
+    if (key < '0' || key > '9')
+        l->typed = 0; /* a lesson's number is digits in a row */
+    dispatch(l, learn_mode(l), key);
+}
 
 /* The hints of mode m's rows, the LK_WIDE ones only when wide. */
 static void hints(LearnMode m, bool wide, char *out, size_t len)

@@ -62,7 +62,8 @@ void screen_layout(const App *app, Layout *out)
         .present = app->view.present,
         .chart_full = app->view.chart_full,
         .topo_full = app->view.topo_full,
-        .presenter_extra = sc->call.nranks - 2, /* 2 rows a rank, no
+        .presenter_extra = sc->call.nranks - 1, /* 2 rows a rank and a
+                                                   line of legend, no
                                                    details */
     };
     if (sc->machine.spec[0]) { /* a what-if machine: drawn in the right column,

@@ -13,6 +13,7 @@
 #include "scene/scene_opts.h"
 #include "ui/app.h"
 #include "ui/keys.h"
+#include "ui/learn.h"
 #include "ui/scene.h"
 #include "ui/scene_str.h"
 #include "ui/screen.h"
@@ -516,10 +517,8 @@ int cmd_tui(int argc, char **argv)
        measurements (the worker went on meanwhile) */
     while (app.status.lessons && !t.script && !t.svg && !t.cast &&
            rc == CLI_EXIT_OK) {
-        static char name[] = "learn";
-        char *args[] = {name, NULL};
         app.status.lessons = app.status.quit = false;
-        if (cmd_learn(1, args) != CLI_EXIT_OK)
+        if (learn_from_visualizer() != CLI_EXIT_OK)
             app_message(&app, true, "%s", _("The lessons could not open: "
                                             "'collviz learn' says why."));
         rc = run_terminal(&app, &t, true);

@@ -44,7 +44,24 @@ typedef struct {
     int row_h;               /* screen rows per rank (2: presenter mode
                                 where they fit) */
     bool details;            /* two detail lines fit under the ranks */
+    bool legend;             /* presenter mode's one line of legend,
+                                under the ranks (over the last rank's
+                                second row where there is no line to
+                                spare), where it hides no rank */
 } Geom;
+
+/* What a cell shows: the forms of its text, each with a note in the
+ * legend; FORM_SHADE where no text fits. */
+typedef enum {
+    FORM_RANK,  /* "3": one rank's input */
+    FORM_BLOCK, /* "3.1": a block of one rank's input */
+    FORM_SET,   /* "0-2+5": those ranks' inputs combined */
+    FORM_COUNT, /* "#7": seven ranks' inputs combined */
+    FORM_ALL,   /* "all": every rank's */
+    FORM_EMPTY, /* a dot: nothing yet */
+    FORM_SHADE, /* no text fits: the cell's shade */
+    FORM_KINDS
+} CellForm;
 
 static int digits(int v)
 {
@@ -157,31 +174,63 @@ static int label_need(const App *app, int base)
     return need;
 }
 
+/* Whether buffer b holds nothing yet on any rank (the Sim's state). */
+static bool buf_empty(const App *app, BufId b)
+{
+    const Scene *sc = app->scene;
+    for (int r = 0; r < sc->call.nranks; r++)
+        for (size_t e = 0; e < scene_buf_cells(sc, r, b); e++)
+            if (sim_nranks_in(&sc->sim, r, b, e))
+                return false;
+    return true;
+}
+
+/* Which shown buffers go first when not all fit, in drop: the send
+ * buffer (inputs only, never written); but before the first step, when
+ * it is all there is to see and the others are still empty, those
+ * others, so that the first picture shows what every rank starts with. */
+static void first_to_go(const App *app, const bool *show, bool *drop)
+{
+    bool start = app->scene->step == 0 && show[BUF_SEND];
+    for (int b = 0; b < BUF_COUNT; b++)
+        if (b != BUF_SEND && show[b] && !buf_empty(app, (BufId)b))
+            start = false;
+    for (int b = 0; b < BUF_COUNT; b++)
+        drop[b] = show[b] && (b == BUF_SEND) != start;
+}
+
 /* The first of these that fits, each with the widest cells it allows:
  * every buffer with cells wide enough for every label and a column
- * between them; the same without the send buffer (inputs only, never
- * written, and the first to go); both again with cells that show ranks
- * and counts but may shorten "r.b"; without send, cells down to one
- * column and a blank, a cell whose text does not fit showing its shade;
- * one column per cell (a shade per level, which the legend explains),
- * with and without send (scrolling if need be). Never cells side by side
- * without the column between: "0.00.1" reads as one number. */
+ * between them; the same without the buffers that go first (first_to_go:
+ * the send buffer, or at step 0 the empty others); both again with cells
+ * that show ranks and counts but may shorten "r.b"; without those, cells
+ * down to one column and a blank, a cell whose text does not fit showing
+ * its shade; one column per cell (a shade per level, which the legend
+ * explains), with and without them (scrolling if need be). Never cells
+ * side by side without the column between: "0.00.1" reads as one
+ * number. */
 static void choose_mode(const App *app, Geom *g, size_t avail, int base,
                         int need, int cap)
 {
     enum { NEED, BASE, ONE }; /* the narrowest a mode's cells may be */
-    static const struct { bool wide, nosend; int min; } modes[] = {
+    static const struct { bool wide, less; int min; } modes[] = {
         {true, false, NEED}, {true, true, NEED},  {true, false, BASE},
         {true, true, BASE},  {true, true, ONE},   {false, false, ONE},
         {false, true, ONE},
     };
-    bool other = g->show[BUF_RECV] || g->show[BUF_TMP];
-    bool send = g->show[BUF_SEND];
+    bool all[BUF_COUNT], drop[BUF_COUNT], kept = false, less = false;
+    first_to_go(app, g->show, drop);
+    for (int b = 0; b < BUF_COUNT; b++) {
+        all[b] = g->show[b];
+        kept |= all[b] && !drop[b];
+        less |= drop[b];
+    }
     for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
         bool last = m + 1 == sizeof modes / sizeof modes[0];
-        if (modes[m].nosend && (!other || !send))
+        if (modes[m].less && (!kept || !less))
             continue;
-        g->show[BUF_SEND] = send && !modes[m].nosend;
+        for (int b = 0; b < BUF_COUNT; b++)
+            g->show[b] = all[b] && !(modes[m].less && drop[b]);
         g->wide = modes[m].wide;
         if (!g->wide) {
             if (last || row_width(app, g->show, 1, 1) <= avail)
@@ -228,8 +277,22 @@ static void geometry(const App *app, Rect r, Geom *g)
     map_columns(app, g, avail);
     g->details = r.h >= 6 && !app->view.present;
     g->row_h = app->view.present && r.h - 1 >= 2 * p ? 2 : 1;
-    g->rows = num_clamp((r.h - 1 - (g->details ? 2 : 0)) / g->row_h, 0, p);
+    /* presenter mode's legend, where it hides no rank that would show
+       without it (over the last rank's second row, which may give way) */
+    int need = g->row_h == 2 ? 2 * p - 1 : p;
+    g->legend = app->view.present && r.h >= 4 &&
+                (r.h - 2 >= need || r.h - 1 < p);
+    /* the last rank's second row may give way to the legend */
+    int lines = r.h - 1 - (g->details ? 2 : g->legend ? 1 : 0);
+    g->rows = num_clamp((lines + g->row_h - 1) / g->row_h, 0, p);
     g->first_rank = num_clamp(app->view.scroll_rank, 0, p - g->rows);
+}
+
+/* The line of presenter mode's legend: under the ranks, at most the
+ * panel's last. */
+static int legend_y(const Geom *g, Rect r)
+{
+    return num_min(r.y + 1 + g->rows * g->row_h, r.y + r.h - 1);
 }
 
 /* ------------------------------------------------------------ a cell */
@@ -305,23 +368,23 @@ static void rank_set(const App *app, int r, BufId b, size_t e, char *out,
     }
 }
 
-/* What a wide cell says, right-aligned in cell_w columns: a dot when
- * empty; one rank's input as its rank, and as "rank.block" where the
- * origin's input has several blocks (not broadcast's or reduce's one
- * vector) and the cell is wide enough (so an
- * alltoall's transpose shows); several ranks as their set ("0-3+6") where
- * it fits, "all" for every rank, else their number as "#n" (as perf's
- * "#wrong" counts: never "+n", which reads as "and rank n"). False when
- * not even that fits: the cell then shows its shade. */
-static bool cell_text(const App *app, const Geom *gm, bool ascii, int r,
-                      BufId b, size_t e, int n, char *t, size_t len)
+/* What a wide cell says, right-aligned in cell_w columns, and in which
+ * form: a dot when empty; one rank's input as its rank, and as
+ * "rank.block" where the origin's input has several blocks (not
+ * broadcast's or reduce's one vector) and the cell is wide enough (so an
+ * alltoall's transpose shows); several ranks as their set ("0-3+6")
+ * where it fits, "all" for every rank, else their number as "#n" (as
+ * perf's "#wrong" counts: never "+n", which reads as "and rank n").
+ * FORM_SHADE when not even that fits: the cell then shows its shade. */
+static CellForm cell_text(const App *app, const Geom *gm, bool ascii, int r,
+                          BufId b, size_t e, int n, char *t, size_t len)
 {
     const Scene *sc = app->scene;
     char s[64];
     int w = gm->cell_w < 16 ? gm->cell_w : 16;
     if (n == 0) {
         snprintf(t, len, "%*s", w, ascii ? "." : "\u00B7");
-        return true;
+        return FORM_EMPTY;
     }
     if (n == 1) {
         int q = only_rank(app, r, b, e);
@@ -331,24 +394,28 @@ static bool cell_text(const App *app, const Geom *gm, bool ascii, int r,
         size_t blk = (size_t)sc->cells;
         if (!one_vector(sc->call.kind) && pos >= 0 && blk &&
             l.in_count > blk &&
-            snprintf(s, sizeof s, "%d.%zu", q, (size_t)pos / blk) <= w)
+            snprintf(s, sizeof s, "%d.%zu", q, (size_t)pos / blk) <= w) {
             snprintf(t, len, "%*s", w, s);
-        else
-            snprintf(t, len, "%*d", w, q);
-        return digits(q) <= w;
+            return FORM_BLOCK;
+        }
+        snprintf(t, len, "%*d", w, q);
+        return digits(q) <= w ? FORM_RANK : FORM_SHADE;
     }
     s[0] = '\0';
     if (n < sc->call.nranks)
         rank_set(app, r, b, e, s, sizeof s, (size_t)w);
-    if (s[0] && (int)strlen(s) <= w)
+    if (s[0] && (int)strlen(s) <= w) {
         snprintf(t, len, "%*s", w, s);
-    else if (n == sc->call.nranks && w >= 3)
+        return FORM_SET;
+    }
+    if (n == sc->call.nranks && w >= 3) {
         snprintf(t, len, "%*s", w, "all");
-    else if (digits(n) < w)
-        snprintf(t, len, "%*s%d", w - digits(n), "#", n);
-    else
-        return false;
-    return true;
+        return FORM_ALL;
+    }
+    if (digits(n) >= w)
+        return FORM_SHADE;
+    snprintf(t, len, "%*s%d", w - digits(n), "#", n);
+    return FORM_COUNT;
 }
 
 /* Draw cell e of rank r's buffer b at (x, y). */
@@ -359,8 +426,8 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
     unsigned attr;
     Role role = cell_role(app, r, b, e, n, &attr);
     char t[32];
-    bool text = gm->wide &&
-                cell_text(app, gm, g->ascii, r, b, e, n, t, sizeof t);
+    bool text = gm->wide && cell_text(app, gm, g->ascii, r, b, e, n, t,
+                                      sizeof t) != FORM_SHADE;
     if (gm->wide)
         grid_fill(g, rect_clip((Rect){x, y, gm->cell_w, 1}, clip), ' ', role,
                   attr);
@@ -380,6 +447,17 @@ static void draw_cell(const App *app, const Geom *gm, Grid *g, Rect clip,
 
 /* ------------------------------------------------------------ rows */
 
+/* Whether column c begins a cell of rank's row (one the rank has). */
+static bool cell_starts(const App *app, const Geom *gm, int c, int rank)
+{
+    const Col *col = &gm->cols[c];
+    bool start = c == 0 || col->kind != gm->cols[c - 1].kind ||
+                 col->elem != gm->cols[c - 1].elem ||
+                 col->buf != gm->cols[c - 1].buf;
+    return col->kind == COL_CELL && start &&
+           col->elem < scene_buf_cells(app->scene, rank, (BufId)col->buf);
+}
+
 static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
                      int rank)
 {
@@ -388,16 +466,62 @@ static void draw_row(const App *app, const Geom *gm, Grid *g, Rect r, int y,
     int x0 = r.x + gm->label_w;
     for (int c = 0; c < gm->ncols; c++) {
         const Col *col = &gm->cols[c];
-        bool start = c == 0 || col->kind != gm->cols[c - 1].kind ||
-                     col->elem != gm->cols[c - 1].elem ||
-                     col->buf != gm->cols[c - 1].buf;
         if (col->kind == COL_SEP)
             grid_putg(g, r, x0 + c, y, GL_VLINE, ROLE_BORDER);
-        else if (col->kind == COL_CELL && start &&
-                 col->elem < scene_buf_cells(app->scene, rank, (BufId)col->buf))
+        else if (cell_starts(app, gm, c, rank))
             draw_cell(app, gm, g, r, x0 + c, y, rank, (BufId)col->buf,
                       col->elem);
     }
+}
+
+/* What the drawn cells show: which forms of text, and whether the shown
+ * step wrote one of them (emphasised). */
+typedef struct {
+    bool form[FORM_KINDS];
+    bool written;
+} Shown;
+
+static void cells_shown(const App *app, const Geom *gm, bool ascii,
+                        Shown *out)
+{
+    const Scene *sc = app->scene;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < gm->rows; i++) {
+        int rank = gm->first_rank + i;
+        for (int c = 0; c < gm->ncols; c++) {
+            if (!cell_starts(app, gm, c, rank))
+                continue;
+            BufId b = (BufId)gm->cols[c].buf;
+            size_t e = gm->cols[c].elem, k = elem_index(app, rank, b, e);
+            char t[32];
+            int n = sim_nranks_in(&sc->sim, rank, b, e);
+            out->form[gm->wide ? cell_text(app, gm, ascii, rank, b, e, n, t,
+                                           sizeof t)
+                               : FORM_SHADE] = true;
+            out->written |= sc->written[b] && sc->written[b][k];
+        }
+    }
+}
+
+/* The buffers left out: "send hidden", or before the first step the
+ * empty ones left out for the send buffer ("recv empty"). */
+static void hidden_note(const App *app, const Geom *gm, char *out,
+                        size_t len)
+{
+    char names[32] = "";
+    out[0] = '\0';
+    for (int b = 0; b < BUF_COUNT; b++) {
+        size_t n = strlen(names);
+        if (gm->show[b] || !scene_buf_shown(app->scene, (BufId)b))
+            continue;
+        if (b == BUF_SEND)
+            snprintf(out, len, "%s", _("send hidden"));
+        else
+            snprintf(names + n, sizeof names - n, "%s%s", n ? ", " : "",
+                     _(buf_name((BufId)b)));
+    }
+    if (names[0])
+        snprintf(out, len, _("%s empty"), names);
 }
 
 /* The line above the ranks: buffer names and what is scrolled away. */
@@ -422,8 +546,7 @@ static void draw_heading(const App *app, const Geom *gm, Grid *g, Rect r)
     if (gm->cells_shown < gm->cells_total)
         snprintf(part[1], sizeof part[1], _("cells %zu-%zu/%zu"), gm->first_cell,
                  gm->first_cell + gm->cells_shown - 1, gm->cells_total);
-    if (!gm->show[BUF_SEND] && scene_buf_shown(sc, BUF_SEND))
-        snprintf(part[2], sizeof part[2], "%s", _("send hidden"));
+    hidden_note(app, gm, part[2], sizeof part[2]);
     for (int i = 0; i < 3; i++) {
         size_t n = strlen(info);
         if (part[i][0] && (int)(n + strlen(part[i]) + 2) <= room)
@@ -516,8 +639,8 @@ static void draw_history(const App *app, Grid *g, Rect r, int y)
         grid_text(g, r, x, y, -1, ROLE_DIM, 0, _(" not written yet (input)"));
 }
 
-/* Without a selection: what the cells mean. */
-static void draw_legend(const App *app, Grid *g, Rect r, int y)
+/* What the levels' glyphs and colours mean, as far as they fit. */
+static void draw_levels(Grid *g, Rect r, int y)
 {
     /* a glyph per level as well as a colour: monochrome tells them
      * apart (the one-column cells use the same glyphs) */
@@ -540,22 +663,55 @@ static void draw_legend(const App *app, Grid *g, Rect r, int y)
         grid_printf(g, r, x + 1, y, -1, ROLE_DIM, 0, " %s ", t);
         x += w;
     }
-    /* what the cell texts mean, each item whole or not at all (the
-       least needed last) */
-    static const char *const notes[] = {
-        N_("3=rank 3's input"), N_("3.1=its block 1"),
-        N_("0-2+5=those ranks combined"), N_("#7=7 ranks combined"),
-        N_("all=every rank"), N_("_=just written"),
+}
+
+/* What the cell texts mean, each note whole or not at all: first those
+ * of what the drawn cells show ("#7=7 ranks combined" where a "#n" is
+ * drawn), then the others in this order as far as they fit. */
+static void draw_notes(const App *app, const Geom *gm, Grid *g, Rect r,
+                       int y)
+{
+    static const struct { int form; const char *text; } notes[] = {
+        {FORM_RANK, N_("3=rank 3's input")},
+        {FORM_BLOCK, N_("3.1=r3's block 1")},
+        {FORM_SET, N_("0-2+5=those ranks combined")},
+        {FORM_COUNT, N_("#7=7 ranks combined")},
+        {FORM_ALL, N_("all=every rank")},
+        {-1, N_("_=just written")}, /* the emphasis, not a form */
     };
-    x = r.x;
-    for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
-        const char *t = _(notes[i]);
-        int w = grid_text_width(t) + (x > r.x);
-        if (x + w > r.x + r.w)
-            continue;
-        grid_text(g, r, x + (x > r.x), y + 1, -1, ROLE_DIM, 0, t);
-        x += w;
+    Shown sh;
+    cells_shown(app, gm, g->ascii, &sh);
+    int x = r.x;
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < sizeof notes / sizeof *notes; i++) {
+            bool on = notes[i].form < 0 ? sh.written
+                                        : sh.form[notes[i].form];
+            const char *t = _(notes[i].text);
+            int w = grid_text_width(t) + (x > r.x);
+            if (on != (pass == 0) || x + w > r.x + r.w)
+                continue;
+            grid_text(g, r, x + (x > r.x), y, -1, ROLE_DIM, 0, t);
+            x += w;
+        }
+}
+
+/* Without a selection: what the cells mean, on two lines; presenter
+ * mode's one line: the notes where the cells show text, else the
+ * levels. */
+static void draw_legend(const App *app, const Geom *gm, Grid *g, Rect r,
+                        int y)
+{
+    if (gm->legend) {
+        grid_fill(g, rect_clip((Rect){r.x, y, r.w, 1}, r), ' ', ROLE_NORMAL,
+                  0);
+        if (gm->wide)
+            draw_notes(app, gm, g, r, y);
+        else
+            draw_levels(g, r, y);
+        return;
     }
+    draw_levels(g, r, y);
+    draw_notes(app, gm, g, r, y + 1);
 }
 
 static void buffers_draw(const App *app, Grid *g, Rect r)
@@ -576,6 +732,10 @@ static void buffers_draw(const App *app, Grid *g, Rect r)
                 grid_put(g, r, x, y + 1, c.ch, (Role)c.role, c.attr);
         }
     }
+    if (gm.legend) {
+        draw_legend(app, &gm, g, r, legend_y(&gm, r));
+        return;
+    }
     if (!gm.details)
         return;
     int y = r.y + r.h - 2;
@@ -583,7 +743,7 @@ static void buffers_draw(const App *app, Grid *g, Rect r)
         draw_selected(app, g, r, y);
         draw_history(app, g, r, y + 1);
     } else {
-        draw_legend(app, g, r, y);
+        draw_legend(app, &gm, g, r, y);
     }
 }
 
@@ -592,7 +752,8 @@ static bool buffers_click(const App *app, Rect r, int x, int y, Request *req)
     Geom gm;
     geometry(app, r, &gm);
     int row = (y - r.y - 1) / gm.row_h;
-    if (y - r.y - 1 < 0 || row >= gm.rows)
+    if (y - r.y - 1 < 0 || row >= gm.rows ||
+        (gm.legend && y == legend_y(&gm, r)))
         return false;
     int rank = gm.first_rank + row, c = x - r.x - gm.label_w;
     if (c < 0) {

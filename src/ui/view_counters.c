@@ -214,9 +214,9 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     const char *k = words_machine(m->machine);
     char f[3][FORM_LEN];
     int n = u > 0 ? 3 : 1;
-    if (u > 0) {
+    if (u > 0) { /* the unsteadiness before the machine's kind */
         snprintf(f[0], sizeof f[0], _("%s, %s, unsteady x%.1f"), q, k, u);
-        snprintf(f[1], sizeof f[1], _("%s, %s, moved x%.1f"), q, k, u);
+        snprintf(f[1], sizeof f[1], _("%s, unsteady x%.1f"), q, u);
     }
     snprintf(f[n - 1], sizeof f[n - 1], "%s, %s", q, k);
     put_fit(g, r, r.x + LABEL_W, y + 1, u > 2 ? ROLE_WARN : ROLE_DIM, f, n);

@@ -18,6 +18,7 @@
 #include "measure/measure.h"
 #include "measure/perf.h"
 #include "ui/i18n.h"
+#include "ui/keys.h"
 #include "ui/words.h"
 
 /* Results the ring holds: a whole job's, and a few of a cancelled job's
@@ -190,7 +191,7 @@ static CvError measure(Worker *w, const Schedule *s, double budget,
                        MeasureResult *m, double p0, double p1)
 {
     Span sp = {w, p0, p1};
-    MeasureOptions o = {.checks = 1, .warmup = 1, .iters = 1,
+    MeasureOptions o = {.checks = 1, .warmup = 1, .iters = WORKER_BENCH_RUNS,
                         .min_time_s = budget, .chunks = 10,
                         .progress = on_progress, .ctx = &sp};
     CvError e = cancelled(w) ? CV_ERR_CANCELLED : w->ops->load(w->ex, s);
@@ -269,18 +270,49 @@ static const char *job_name(WorkerKind k)
            : k == WORKER_CALIB ? N_("calibration") : N_("sweep");
 }
 
+/* Why a run may be off the model, after the verdict: the machine moved
+ * between the calibration and the run (moved: PERF_HOST_* bits, for a
+ * run outside the band), or changed speed while calibrating; after a
+ * quick calibration that did, the key of the full one. */
+static void verdict_why(const Predictor *model, bool outside, int moved,
+                        char *out, size_t len)
+{
+    int n = 0;
+    if (outside && moved)
+        n = snprintf(out, len, "%s", _(": the machine moved during the run"));
+    if (n < 0 || (size_t)n >= len || !model->calibrated ||
+        !(model->calib.unsteady > 2))
+        return;
+    out += n, len -= (size_t)n;
+    char key[16];
+    keys_names(ACT_CALIBRATE, "/", key, sizeof key);
+    if (model->calib.quick)
+        snprintf(out, len, _(" (the quick calibration was unsteady, x%.1f: "
+                             "%s calibrates fully)"),
+                 model->calib.unsteady, key);
+    else
+        snprintf(out, len,
+                 _(" (the machine changed speed x%.1f while calibrating)"),
+                 model->calib.unsteady);
+}
+
 /* The timed run in words: the median over its timed parts and the
  * fastest, then against the model: "; the model says 10.100 ms ±12%:
  * within its band" (or "x1.40 slower than the model", "x1.30 faster");
  * where the model has no band (no calibration, a what-if machine)
  * "within 10%" or the percentage; and why a run outside the band may be
- * so: the machine moved between the calibration and the run (moved:
- * PERF_HOST_* bits), or changed speed while calibrating. */
+ * so (verdict_why). One run alone is never judged: its time, and that it
+ * is too few. */
 static void bench_verdict(const Predictor *model, const Schedule *s,
                           const MeasureResult *m, int moved, char *out,
                           size_t len)
 {
     double med = m->part_median_s > 0 ? m->part_median_s : m->iter_s;
+    if (m->parts < 2) {
+        snprintf(out, len, _("%.3f ms of 1 run, too few to judge the model"),
+                 med * 1e3);
+        return;
+    }
     int n = snprintf(out, len, _("median %.3f ms, fastest %.3f ms of %d "
                                  "runs"), med * 1e3, m->part_min_s * 1e3,
                      m->parts);
@@ -307,15 +339,8 @@ static void bench_verdict(const Predictor *model, const Schedule *s,
         snprintf(bandtxt, sizeof bandtxt, " ±%.0f%%", band * 100);
     n = snprintf(out, len, _("; the model says %.3f ms%s: %s"), mv.v * 1e3,
                  bandtxt, how);
-    if (n < 0 || (size_t)n >= len)
-        return;
-    out += n, len -= (size_t)n;
-    if (outside && moved)
-        snprintf(out, len, "%s", _(": the machine moved during the run"));
-    else if (model->calibrated && model->calib.unsteady > 2)
-        snprintf(out, len,
-                 _(" (the machine changed speed x%.1f while calibrating)"),
-                 model->calib.unsteady);
+    if (n >= 0 && (size_t)n < len)
+        verdict_why(model, outside, moved, out + n, len - (size_t)n);
 }
 
 static void run_bench(Worker *w, const WorkerJob *j)
@@ -336,7 +361,7 @@ static void run_bench(Worker *w, const WorkerJob *j)
                        .probe_clean = {before.clean_s, after.clean_s}};
         int moved = j->model.calibrated
                         ? perf_host_moved(&j->model.calib, &row) : 0;
-        char verdict[240] = "";
+        char verdict[288] = ""; /* every clause, within a result's msg */
         bench_verdict(&j->model, &s, &m, moved, verdict, sizeof verdict);
         post_bench(w, &s, &m, moved); /* takes m.step_s */
         finish_job(w, m.wrong != 0, _("Timed run, results %s: %s."),

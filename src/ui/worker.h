@@ -31,6 +31,9 @@ typedef enum {
 
 /* Most points one sweep makes (sizes x algorithms). */
 #define WORKER_SWEEP_MAX 512
+/* Timed parts a timed run takes at least, however long one iteration
+ * is: its median is never one run's time. */
+#define WORKER_BENCH_RUNS 3
 
 /* A job for the worker. */
 typedef struct {
