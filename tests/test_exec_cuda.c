@@ -1192,6 +1192,41 @@ static void test_fused_traffic(void **state)
     }
 }
 
+/* Without peer access a transfer between devices is the driver's peer
+ * copy (cuMemcpyPeerAsync, which stages through host memory in pieces,
+ * its two crossings overlapping), not a copy to pinned host memory and
+ * another from it one after the other with a pinned buffer as large as
+ * the step (review finding G5): alltoall on 4 fake devices without peer
+ * access, 3000 floats a block, stepped and timed, right every time, with
+ * peer copies and not one cuMemAllocHost. */
+static void test_no_peer_copies(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    long (*peers)(void), (*hosts)(void);
+    fake_fn("fake_cuda_peer_copies", &peers, sizeof peers);
+    fake_fn("fake_cuda_host_allocs", &hosts, sizeof hosts);
+    setenv("FAKE_CUDA_DEVICES", "4", 1);
+    setenv("FAKE_CUDA_PEER", "0", 1);
+    long p0 = peers(), h0 = hosts();
+    CollCall c = {.kind = COLL_ALLTOALL, .nranks = 4, .count = 3000,
+                  .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule s;
+    assert_int_equal(algo_generate(algo_find(COLL_ALLTOALL, "pairwise"), &c,
+                                   &s), CV_OK);
+    Executor *ex = open_cuda(4, NULL);
+    assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+    conform(ex, &s, CUDA_CHECKS);
+    close_cuda(ex);
+    sched_fini(&s);
+    if (peers() == p0 || hosts() != h0)
+        fail_msg("%ld peer copies, %ld pinned allocations", peers() - p0,
+                 hosts() - h0);
+    unsetenv("FAKE_CUDA_PEER");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
 /* Between two devices with peer access a plain copy is pushed (its
  * source's device writes it) and a reduce pulled (its destination's
  * device reads the source; review finding 16). By hand, stepped, 1000
@@ -1858,6 +1893,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_sweep_packed),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
+        cmocka_unit_test(test_no_peer_copies),
         cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_broken_peers),
         cmocka_unit_test(test_native_not_graphed),

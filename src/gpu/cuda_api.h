@@ -71,6 +71,7 @@ enum {
     X(cuDevicePrimaryCtxReset, (CUdevice d))                                  \
     X(cuCtxSetCurrent, (CUcontext c))                                         \
     X(cuCtxEnablePeerAccess, (CUcontext peer, unsigned int flags))            \
+    X(cuCtxDisablePeerAccess, (CUcontext peer))                               \
     X(cuModuleLoadData, (CUmodule *m, const void *image))                     \
     X(cuModuleGetFunction, (CUfunction *f, CUmodule m, const char *name))     \
     X(cuModuleUnload, (CUmodule m))                                           \
@@ -86,6 +87,8 @@ enum {
     X(cuMemcpyHtoDAsync,                                                      \
       (CUdeviceptr dst, const void *src, size_t bytes, CUstream s))           \
     X(cuMemcpyDtoHAsync, (void *dst, CUdeviceptr src, size_t bytes, CUstream s)) \
+    X(cuMemcpyPeerAsync, (CUdeviceptr dst, CUcontext dctx, CUdeviceptr src,   \
+                          CUcontext sctx, size_t bytes, CUstream s))          \
     X(cuStreamCreate, (CUstream *s, unsigned int flags))                      \
     X(cuStreamDestroy, (CUstream s))                                          \
     X(cuStreamSynchronize, (CUstream s))                                      \

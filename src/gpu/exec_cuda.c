@@ -141,9 +141,6 @@ static void free_memory(GpuExec *x)
         g->plan[0] = g->plan[1] = g->stage = 0;
         g->plan_bytes[0] = g->plan_bytes[1] = g->stage_bytes = 0;
     }
-    if (x->host)
-        a->cuMemFreeHost(x->host);
-    x->host = NULL, x->host_bytes = 0;
 }
 
 /* What holding n bytes where `have` are held adds to a device's use. */
@@ -243,14 +240,12 @@ static CvError plans(GpuExec *x, const Schedule *s, const unsigned char *stg,
 static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *stg,
                            const SchedFuse *fu)
 {
-    size_t stage[GPU_MAX_DEVICES] = {0}, host = 0;
+    size_t stage[GPU_MAX_DEVICES] = {0};
     CvError e = plans(x, s, stg, fu);
-    for (int m = 0; !e && m < GPU_MODES; m++) {
+    for (int m = 0; !e && m < GPU_MODES; m++)
         for (int d = 0; d < x->ndev; d++)
             if (x->plan[m].stage_need[d] > stage[d])
                 stage[d] = x->plan[m].stage_need[d];
-        host = x->plan[m].host_need > host ? x->plan[m].host_need : host;
-    }
     if (e)
         return exec_fail(&x->base, e, "out of memory planning the schedule");
     size_t extra[GPU_MAX_DEVICES];
@@ -266,14 +261,6 @@ static CvError place_plans(GpuExec *x, const Schedule *s, const unsigned char *s
     for (int d = 0; !e && d < x->ndev; d++)
         e = ensure(x, d, &x->dev[d].stage, &x->dev[d].stage_bytes, stage[d],
                    "to allocate a staging area");
-    if (!e && host > x->host_bytes) {
-        if (x->host && !x->probe_hung)
-            x->api.cuMemFreeHost(x->host);
-        x->host = NULL, x->host_bytes = 0;
-        if (!(e = gpu_check(x, x->api.cuMemAllocHost(&x->host, host),
-                            "to allocate pinned host memory")))
-            x->host_bytes = host;
-    }
     if (e)
         return e;
     /* Again, now that the staging areas have their addresses. */
@@ -476,8 +463,7 @@ CvError gpu_join(GpuExec *x) { return wait_others(x, 1); }
  * one writes memory the other reads or writes. */
 static bool conflict(const GpuTouch *a, const GpuTouch *b)
 {
-    return (a->wr & (b->rd | b->wr)) || (a->rd & b->wr) ||
-           (a->host_wr && (b->host_rd || b->host_wr)) || (a->host_rd && b->host_wr);
+    return (a->wr & (b->rd | b->wr)) || (a->rd & b->wr);
 }
 
 /* Before a phase (next: what each device's part touches): each device
@@ -507,7 +493,7 @@ static CvError phase_done(GpuExec *x, const GpuTouch *done)
     CvError e = CV_OK;
     for (int d = 0; !e && x->ndev > 1 && d < x->ndev; d++) {
         const GpuTouch *t = &done[d];
-        if (!t->rd && !t->wr && !t->host_rd && !t->host_wr)
+        if (!t->rd && !t->wr)
             continue;
         if (!(e = gpu_use(x, d)))
             e = gpu_check(x, x->api.cuEventRecord(x->dev[d].phase, x->dev[d].stream),
@@ -515,35 +501,32 @@ static CvError phase_done(GpuExec *x, const GpuTouch *done)
         for (int w = 0; w < x->ndev; w++) {
             GpuTouch *s = &x->since[w][d];
             s->rd |= t->rd, s->wr |= t->wr;
-            s->host_rd |= t->host_rd, s->host_wr |= t->host_wr;
         }
     }
     return e;
 }
 
-static CvError host_copies(GpuExec *x, const GpuStepPlan *sp, const GpuPlan *p,
-                           int to_device)
+/* The stage phase's copies between devices without peer access, each on
+ * its destination's stream. */
+static CvError peer_copies(GpuExec *x, const GpuStepPlan *sp,
+                           const GpuPlan *p)
 {
     CvError e = CV_OK;
-    for (size_t i = 0; !e && i < sp->hc_n; i++) {
-        const GpuHostCopy *h = &p->hc[sp->hc_first + i];
-        if (h->to_device != to_device)
-            continue;
-        CUstream st = x->dev[h->dev].stream;
-        char *hp = (char *)x->host + h->host_off;
+    for (size_t i = 0; !e && i < sp->pc_n; i++) {
+        const GpuPeerCopy *h = &p->pc[sp->pc_first + i];
+        const GpuDev *d = &x->dev[h->dev], *s = &x->dev[h->src_dev];
         if (!(e = gpu_use(x, h->dev)))
-            e = gpu_check(x, to_device
-                                 ? x->api.cuMemcpyHtoDAsync(h->dptr, hp, h->bytes, st)
-                                 : x->api.cuMemcpyDtoHAsync(hp, h->dptr, h->bytes, st),
-                          "to copy through host memory");
+            e = gpu_check(x, x->api.cuMemcpyPeerAsync(h->dst, d->ctx, h->src,
+                                                      s->ctx, h->bytes,
+                                                      d->stream),
+                          "to copy between devices");
     }
     return e;
 }
 
 /* Issue step k (nsteps: the finish) of plan m on every device: its stage
- * phase (stage kernels, copies to host memory) where it has one, then
- * its main phase (copies from host memory, main kernels), each after the
- * waits it needs. */
+ * phase (stage kernels, peer copies) where it has one, then its main
+ * phase (main kernels), each after the waits it needs. */
 CvError gpu_issue(GpuExec *x, int m, size_t k)
 {
     const GpuPlan *p = &x->plan[m];
@@ -556,14 +539,12 @@ CvError gpu_issue(GpuExec *x, int m, size_t k)
                 e = launch(x, m, d, sp->stage_first[d], sp->stage_n[d],
                            sp->stage_grid[d]);
         if (!e)
-            e = host_copies(x, sp, p, 0);
+            e = peer_copies(x, sp, p);
         if (!e)
             e = phase_done(x, sp->stage_touch);
     }
     if (!e)
         e = phase_waits(x, sp->main_touch);
-    if (!e)
-        e = host_copies(x, sp, p, 1);
     for (int d = 0; !e && d < x->ndev; d++)
         if (!(e = gpu_use(x, d)))
             e = launch(x, m, d, sp->main_first[d], sp->main_n[d], sp->main_grid[d]);
@@ -764,7 +745,6 @@ static void forget(GpuExec *x)
         memset(x->buf, 0, nbufs(x) * sizeof *x->buf);
     if (x->buf_base)
         memset(x->buf_base, 0, nbufs(x) * sizeof *x->buf_base);
-    x->host = NULL;
     for (int d = 0; d < x->ndev; d++) {
         GpuDev *g = &x->dev[d];
         g->plan[0] = g->plan[1] = g->stage = 0;

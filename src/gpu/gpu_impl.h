@@ -38,36 +38,35 @@ typedef struct {
     size_t stage_bytes;   /* its size (kept across loads) */
 } GpuDev;
 
-/* A copy through pinned host memory, between devices without peer
- * access: device to host in the stage phase, host to device before the
- * main phase. */
+/* A copy between devices without peer access, into the destination's
+ * staging area in the stage phase: the driver's peer copy
+ * (cuMemcpyPeerAsync), which goes through host memory in pieces, its
+ * copies to and from the host overlapping (review finding G5: by hand,
+ * one after the other, each byte took two PCIe crossings' time, and a
+ * pinned buffer the size of the step). */
 typedef struct {
-    int dev;          /* the device whose stream issues it */
-    int to_device;    /* 0: device to host; 1: host to device */
-    CUdeviceptr dptr; /* the device side */
-    size_t host_off;  /* offset in the pinned buffer */
+    int dev, src_dev;      /* the destination's device (its stream), the
+                              source's */
+    CUdeviceptr dst, src;
     size_t bytes;
-} GpuHostCopy;
+} GpuPeerCopy;
 
-/* Whose memory work touches: a bit per device (its index in dev[]),
- * and the pinned host memory. */
+/* Whose memory work touches: a bit per device (its index in dev[]). */
 typedef struct {
-    uint64_t rd, wr;       /* devices whose memory it reads, writes */
-    bool host_rd, host_wr; /* it reads, writes pinned host memory */
+    uint64_t rd, wr; /* devices whose memory it reads, writes */
 } GpuTouch;
 
 /* Where a step's work lies in a plan: per device, chunks [first, first +
  * n) of its stage phase and of its main phase, and the blocks each is
- * launched with (block b runs chunks b, b + grid, ...); its host copies;
- * whose memory each device's part of each phase touches (its chunks and
- * host copies: the device-to-host ones are the stage phase's, the
- * host-to-device ones the main phase's). */
+ * launched with (block b runs chunks b, b + grid, ...); its peer copies
+ * (the stage phase's); whose memory each device's part of each phase
+ * touches (its chunks and peer copies). */
 typedef struct {
     size_t *stage_first, *stage_n; /* [ndev] */
     size_t *main_first, *main_n;   /* [ndev] */
     unsigned *stage_grid, *main_grid; /* [ndev] */
     GpuTouch *stage_touch, *main_touch; /* [ndev] */
-    size_t hc_first, hc_n;         /* host copies */
+    size_t pc_first, pc_n;         /* peer copies (the stage phase's) */
     bool staged;                   /* a stage phase is needed */
 } GpuStepPlan;
 
@@ -80,10 +79,9 @@ typedef struct {
     size_t *cap;          /* [ndev] */
     GpuStepPlan *steps;   /* [nsteps + 1] */
     size_t nsteps;
-    GpuHostCopy *hc;
-    size_t nhc, cap_hc;
+    GpuPeerCopy *pc;
+    size_t npc, cap_pc;
     size_t *stage_need;   /* [ndev] bytes of staging area */
-    size_t host_need;     /* bytes of pinned host memory */
 } GpuPlan;
 
 typedef struct {
@@ -114,8 +112,6 @@ typedef struct {
                                   memory is kept across loads and only
                                   grown, since cuMemFree synchronises the
                                   device (every executor's work on it) */
-    void *host;                /* pinned staging memory */
-    size_t host_bytes;
     GpuPlan plan[GPU_MODES];
     bool finish;               /* the schedule has an avg finish */
     unsigned char **mirror;    /* [rank * BUF_COUNT + b] host copies for

@@ -5,9 +5,9 @@
  * plain copy between devices with peer access is pushed: its source's
  * device writes it into the destination (stores to a peer stream out,
  * where a load from one waits a round trip: review finding 16). Where
- * the devices have no peer access, the source's device copies the range
- * to pinned host memory in the step's stage phase and the destination's
- * device copies it into its staging area before the main phase. A source
+ * the devices have no peer access, the driver's peer copy takes the
+ * range into the destination's staging area in the step's stage phase,
+ * through host memory (GpuPeerCopy). A source
  * the same step overwrites (the validator's staged flag) is copied into
  * the destination's staging area in the stage phase. In timed runs
  * (GPU_RUN) copy-ins are fused over the whole schedule (sched_fuse_map):
@@ -51,7 +51,7 @@ void gpu_plan_free(GpuPlan *p, int ndev)
         free(p->steps[k].main_touch);
     }
     free(p->chunks), free(p->nchunks), free(p->cap), free(p->steps);
-    free(p->hc), free(p->stage_need);
+    free(p->pc), free(p->stage_need);
     memset(p, 0, sizeof *p);
 }
 
@@ -85,13 +85,13 @@ static bool push_cut(GpuPlan *p, int d, KChunk c, size_t es, size_t piece)
     return push_chunk(p, d, c);
 }
 
-static bool push_hc(GpuPlan *p, GpuHostCopy h)
+static bool push_pc(GpuPlan *p, GpuPeerCopy h)
 {
-    GpuHostCopy *m = grow_array(p->hc, &p->cap_hc, p->nhc + 1, sizeof *m, 16);
+    GpuPeerCopy *m = grow_array(p->pc, &p->cap_pc, p->npc + 1, sizeof *m, 16);
     if (!m)
         return false;
-    p->hc = m;
-    p->hc[p->nhc++] = h;
+    p->pc = m;
+    p->pc[p->npc++] = h;
     return true;
 }
 
@@ -262,30 +262,20 @@ typedef struct {
     size_t es;                  /* bytes of an element */
     size_t soff[GPU_MAX_DEVICES]; /* the next staged range in each
                                      device's staging area */
-    size_t hoff;                /* the next in pinned host memory */
     size_t k;                   /* the step */
 } StepPlanning;
-
-#define HOST_MEM (-1) /* pinned host memory, in touch() */
 
 /* Bit d of a set of devices. */
 static uint64_t dev_bit(int d) { return (uint64_t)1 << d; }
 
 /* Device d's part of the step's phase (pass 0: the stage phase, 1: the
- * main one) reads the memory of device rd and writes that of device wr
- * (HOST_MEM: pinned host memory). */
+ * main one) reads the memory of device rd and writes that of device wr. */
 static void touch(StepPlanning *w, int pass, int d, int rd, int wr)
 {
     GpuStepPlan *sp = &w->p->steps[w->k];
     GpuTouch *t = pass ? &sp->main_touch[d] : &sp->stage_touch[d];
-    if (rd == HOST_MEM)
-        t->host_rd = true;
-    else
-        t->rd |= dev_bit(rd);
-    if (wr == HOST_MEM)
-        t->host_wr = true;
-    else
-        t->wr |= dev_bit(wr);
+    t->rd |= dev_bit(rd);
+    t->wr |= dev_bit(wr);
 }
 
 /* The main phase's bytes of step st per device, into bytes (zeroed), for
@@ -302,9 +292,8 @@ static void main_bytes(const StepPlanning *w, const Step *st, size_t *bytes)
 }
 
 /* Transfer t's source through device d's staging area: its range there
- * and, in the stage pass (pass 0), the copy into it (through pinned host
- * memory where the devices have no peer access); *src becomes the
- * range. */
+ * and, in the stage pass (pass 0), the copy into it (the driver's peer
+ * copy where the devices have no peer access); *src becomes the range. */
 static CvError plan_stage(StepPlanning *w, int d, const Transfer *t,
                           int pass, size_t piece, CUdeviceptr *src)
 {
@@ -315,16 +304,10 @@ static CvError plan_stage(StepPlanning *w, int d, const Transfer *t,
     CUdeviceptr at = x->dev[d].stage + w->soff[d];
     w->soff[d] += (n + 255) & ~(size_t)255;
     if (pass == 0 && far) {
-        touch(w, 0, sd, sd, HOST_MEM); /* device to host: the stage phase */
-        touch(w, 1, dd, HOST_MEM, dd); /* host to device: the main phase */
-        if (!push_hc(w->p, (GpuHostCopy){.dev = sd, .to_device = 0,
-                                         .dptr = *src, .host_off = w->hoff,
-                                         .bytes = n}) ||
-            !push_hc(w->p, (GpuHostCopy){.dev = dd, .to_device = 1,
-                                         .dptr = at, .host_off = w->hoff,
-                                         .bytes = n}))
+        touch(w, 0, dd, sd, dd);
+        if (!push_pc(w->p, (GpuPeerCopy){.dev = dd, .src_dev = sd,
+                                         .dst = at, .src = *src, .bytes = n}))
             return CV_ERR_NOMEM;
-        w->hoff += (n + 255) & ~(size_t)255;
     } else if (pass == 0) {
         touch(w, 0, d, sd, d);
         if (!push_cut(w->p, d, (KChunk){.dst = at, .b = *src, .n = n,
@@ -409,8 +392,7 @@ static CvError plan_phase(StepPlanning *w, size_t k, int pass, int d,
 }
 
 /* Step k's chunks: the stage phase's (pass 0), then the main phase's
- * (pass 1), device after device; the staging areas and pinned host
- * memory they need. */
+ * (pass 1), device after device; the staging areas they need. */
 static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
                          const unsigned char *staged, const SchedFuse *fu,
                          size_t k)
@@ -420,18 +402,15 @@ static CvError plan_step(GpuExec *x, GpuPlan *p, const Schedule *s,
     GpuStepPlan *sp = &p->steps[k];
     size_t bytes[GPU_MAX_DEVICES] = {0};
     main_bytes(&w, &s->steps[k], bytes);
-    size_t hc0 = p->nhc;
-    sp->hc_first = hc0;
+    sp->pc_first = p->npc;
     for (int pass = 0; pass < 2; pass++)
         for (int d = 0; d < x->ndev; d++) {
             CvError e = plan_phase(&w, k, pass, d, bytes[d]);
             if (e)
                 return e;
         }
-    sp->hc_n = p->nhc - hc0;
-    sp->staged |= sp->hc_n > 0;
-    if (w.hoff > p->host_need)
-        p->host_need = w.hoff;
+    sp->pc_n = p->npc - sp->pc_first;
+    sp->staged |= sp->pc_n > 0;
     return CV_OK;
 }
 

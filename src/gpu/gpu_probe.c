@@ -3,8 +3,9 @@
  * redirection, virtual machines) report peer access and enable it, and
  * then a copy over it never finishes. At open, each device copies a few
  * bytes from and to each peer's memory on a stream of its own and waits
- * at most PROBE_S for them; a pair whose copies do not finish goes
- * through pinned host memory, and the placement line names it. Such a
+ * at most PROBE_S for them; a pair whose copies do not finish loses its
+ * peer access and goes through host memory (the driver's peer copy),
+ * and the placement line names it. Such a
  * copy cannot be stopped: its stream, event and memory are left to it,
  * and close resets the devices' contexts instead of freeing. */
 #include <stdio.h>
@@ -97,10 +98,11 @@ static CvError probe_all(GpuExec *x, const CUdeviceptr *mem)
                 continue;
             if (!(e = gpu_use(x, d)))
                 e = probe_pair(x, mem, d, s, &late);
-            if (late) {
+            if (late) { /* and the driver's peer copies must not use it */
                 x->peer[d][s] = false;
                 x->peer_hung[d][s] = true;
                 x->probe_hung = true;
+                x->api.cuCtxDisablePeerAccess(x->dev[s].ctx);
             }
         }
     return e;

@@ -114,7 +114,7 @@ struct CUevent_st {
 };
 
 /* An operation on a stream (or in a graph). */
-enum { N_LAUNCH, N_HTOD, N_DTOH, N_RECORD, N_WAIT };
+enum { N_LAUNCH, N_HTOD, N_DTOH, N_RECORD, N_WAIT, N_PEER };
 typedef struct {
     int kind;
     CUfunction fn;
@@ -122,6 +122,7 @@ typedef struct {
     CUdeviceptr plan;
     unsigned nchunks, dtype, op, nranks;
     CUdeviceptr dptr;
+    CUdeviceptr sptr;          /* N_PEER: the source */
     void *hptr;
     void *own;                 /* a snapshot the node frees (lazy HtoD) */
     size_t bytes;
@@ -278,6 +279,13 @@ long fake_cuda_frees(void) { return frees; }
  * fake_cuda_balance_reset: the most bytes a block carried over the mean
  * of the launch's blocks (block b runs chunks b, b + grid, ...), the
  * worst, and the fewest blocks such a launch had. */
+static long peer_copies; /* N_PEER nodes run */
+static long host_allocs; /* cuMemAllocHost calls */
+long fake_cuda_peer_copies(void);
+long fake_cuda_peer_copies(void) { return peer_copies; }
+long fake_cuda_host_allocs(void);
+long fake_cuda_host_allocs(void) { return host_allocs; }
+
 static double worst_balance = 0;
 static unsigned least_grid = 0;
 static size_t largest_piece = 0; /* the most bytes of one chunk */
@@ -623,6 +631,13 @@ static CUresult run_node(Node *n, int dev)
             return ERR_ILLEGAL_ADDRESS;
         memcpy(n->hptr, (void *)(uintptr_t)n->dptr, n->bytes);
         return 0;
+    case N_PEER:
+        if (!find((uintptr_t)n->dptr, n->bytes) ||
+            !find((uintptr_t)n->sptr, n->bytes))
+            return ERR_ILLEGAL_ADDRESS;
+        memcpy((void *)(uintptr_t)n->dptr, (void *)(uintptr_t)n->sptr, n->bytes);
+        peer_copies++;
+        return 0;
     case N_RECORD:
         if (n->gen == n->ev->gen) {
             n->ev->t = now();
@@ -640,6 +655,12 @@ static CUresult run_node(Node *n, int dev)
  * completes (peer access reported, and its copies hang). */
 static int hangs(const Node *n, int dev)
 {
+    if (n->kind == N_PEER && cfg.broken[0]) { /* over the pair's peer
+                                                  access, if enabled */
+        Alloc *a = find((uintptr_t)n->sptr, 1);
+        return a && a->dev >= 0 && a->dev != dev && peer[dev][a->dev] &&
+               pair_listed(cfg.broken, dev, a->dev);
+    }
     if (n->kind != N_LAUNCH || !cfg.broken[0] ||
         !find((uintptr_t)n->plan, n->nchunks * sizeof(KChunk)))
         return 0;
@@ -1172,6 +1193,21 @@ static CUresult f_cuCtxEnablePeerAccess(CUcontext p, unsigned int flags)
     LOCKED(enable_peer(p));
 }
 
+static CUresult disable_peer(CUcontext p)
+{
+    if (cur < 0)
+        return ERR_INVALID_CONTEXT;
+    if (!p || !peer[cur][p->dev])
+        return 705; /* CUDA_ERROR_PEER_ACCESS_NOT_ENABLED */
+    peer[cur][p->dev] = 0;
+    return 0;
+}
+
+static CUresult f_cuCtxDisablePeerAccess(CUcontext p)
+{
+    LOCKED(disable_peer(p));
+}
+
 static CUresult f_cuCtxSynchronize(void)
 {
     LOCKED(cur < 0 ? ERR_INVALID_CONTEXT : ctx_sync(cur));
@@ -1343,6 +1379,7 @@ static CUresult mem_alloc_host(void **p, size_t n)
 {
     if (cur < 0)
         return ERR_INVALID_CONTEXT;
+    host_allocs++;
     return alloc(p, n, -1);
 }
 
@@ -1409,6 +1446,30 @@ static CUresult f_cuMemcpyHtoDAsync(CUdeviceptr d, const void *h, size_t n, CUst
 static CUresult f_cuMemcpyDtoHAsync(void *h, CUdeviceptr d, size_t n, CUstream s)
 {
     LOCKED(async_copy(s, (Node){.kind = N_DTOH, .dptr = d, .hptr = h, .bytes = n}));
+}
+
+/* A copy between two contexts' device memory, on a stream: through peer
+ * access where the destination's context has it to the source's, else
+ * staged through host memory by the driver; either way each pointer must
+ * be its context's. */
+static CUresult peer_copy(CUdeviceptr d, CUcontext dc, CUdeviceptr sp,
+                          CUcontext sc, size_t n, CUstream hs)
+{
+    struct CUstream_st *s = stream_of(hs);
+    if (!s)
+        return ERR_INVALID_HANDLE;
+    Alloc *a = find((uintptr_t)d, n), *b = find((uintptr_t)sp, n);
+    if (!dc || !sc || !a || !b || a->dev != dc->dev || b->dev != sc->dev)
+        return ERR_INVALID_VALUE;
+    return submit(s, (Node){.kind = N_PEER, .dptr = d, .sptr = sp,
+                            .bytes = n});
+}
+
+static CUresult f_cuMemcpyPeerAsync(CUdeviceptr d, CUcontext dc,
+                                    CUdeviceptr sp, CUcontext sc, size_t n,
+                                    CUstream s)
+{
+    LOCKED(peer_copy(d, dc, sp, sc, n, s));
 }
 
 /* -------------------------------------------------------- streams */
@@ -1809,6 +1870,8 @@ static const struct {
     {"cuMemcpyDtoH", 2000, 3020, 0},
     {"cuMemcpyHtoDAsync", 2000, 3020, 0},
     {"cuMemcpyDtoHAsync", 2000, 3020, 0},
+    {"cuMemcpyPeerAsync", 4000, 4000, 0},
+    {"cuCtxDisablePeerAccess", 4000, 4000, 0},
     {"cuStreamDestroy", 2000, 4000, 0},
     {"cuStreamWaitEvent", 3020, 3020, 0},
     {"cuEventDestroy", 2000, 4000, 0},
