@@ -854,14 +854,73 @@ static void test_peer_refused(void **state)
         setenv(i ? "FAKE_CUDA_PEER" : "FAKE_CUDA_MAX_PEERS", i ? "0-1" : "1", 1);
         Schedule s;
         Executor *ex = load_ring(3, 1001, DT_INT32, &s);
-        assert_string_equal(where(ex),
-                            "3 ranks on 3 devices (0, 1, 2), one each; between "
-                            "devices over peer access where the driver allows, "
-                            "else through pinned host memory");
+        /* by hand: with one peer each, 0 takes 1, 1 takes 0, 2 takes 0;
+         * with the matrix, 2 reaches neither and neither reaches it */
+        char want[300];
+        snprintf(want, sizeof want, "3 ranks on 3 devices (0, 1, 2), one "
+                 "each; between devices over peer access where the driver "
+                 "allows, else through pinned host memory; no peer access: "
+                 "%s", i ? "0-2, 1-2" : "0>2, 1-2");
+        assert_string_equal(where(ex), want);
         conform(ex, &s, CUDA_CHECKS);
         close_cuda(ex);
         sched_fini(&s);
         unsetenv("FAKE_CUDA_MAX_PEERS");
+    }
+    unsetenv("FAKE_CUDA_PEER");
+    setenv("FAKE_CUDA_DEVICES", "1", 1);
+}
+
+/* 2, 4 and 8 fake devices with peer access, without, one way round a
+ * ring, and with a broken pair: ring allreduce and pairwise alltoall
+ * right stepped and timed, and the placement line names each pair's
+ * path (the lists worked out by hand: d>s where d may not reach s's
+ * memory but s may reach d's, d-s where neither may). */
+static void test_device_matrix(void **state)
+{
+    (void)state;
+    cuda();
+    need_fake();
+    static const char mixed[] = "between devices over peer access where "
+                                "the driver allows, else through pinned "
+                                "host memory";
+    static const struct {
+        const char *devices, *peer, *broken, *says;
+    } cs[] = {
+        {"2", "1", NULL, "between devices over peer access"},
+        {"4", "0", NULL, "between devices through pinned host memory"},
+        {"4", "0>1,1>2,2>3,3>0", NULL,
+         "; no peer access: 0-2, 0>3, 1>0, 1-3, 2>1, 3>2"},
+        {"8", "1", "0-1", "; peer copies hung, pinned instead: 0>1, 1>0"},
+    };
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        setenv("FAKE_CUDA_DEVICES", cs[i].devices, 1);
+        setenv("FAKE_CUDA_PEER", cs[i].peer, 1);
+        if (cs[i].broken)
+            setenv("FAKE_CUDA_BROKEN", cs[i].broken, 1);
+        int p = atoi(cs[i].devices);
+        char want[400];
+        snprintf(want, sizeof want, "%d ranks on %d devices (%s), one each; "
+                 "%s%s", p, p, p == 2 ? "0, 1" : p == 4 ? "0, 1, 2, 3"
+                                              : "0, 1, 2, 3, 4, 5, 6, 7",
+                 cs[i].says[0] == ';' ? mixed : "",
+                 cs[i].says);
+        Executor *ex = open_cuda(p, NULL);
+        assert_string_equal(where(ex), want);
+        static const struct { CollKind k; const char *a; } runs[] = {
+            {COLL_ALLREDUCE, "ring"}, {COLL_ALLTOALL, "pairwise"}};
+        for (size_t r = 0; r < 2; r++) {
+            CollCall c = {.kind = runs[r].k, .nranks = p, .count = 1001,
+                          .dtype = DT_INT32, .op = OP_SUM};
+            Schedule s;
+            assert_int_equal(algo_generate(algo_find(runs[r].k, runs[r].a),
+                                           &c, &s), CV_OK);
+            assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+            conform(ex, &s, CUDA_CHECKS);
+            sched_fini(&s);
+        }
+        close_cuda(ex);
+        unsetenv("FAKE_CUDA_BROKEN");
     }
     unsetenv("FAKE_CUDA_PEER");
     setenv("FAKE_CUDA_DEVICES", "1", 1);
@@ -1894,6 +1953,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
         cmocka_unit_test(test_no_peer_copies),
+        cmocka_unit_test(test_device_matrix),
         cmocka_unit_test(test_one_way_peers),
         cmocka_unit_test(test_broken_peers),
         cmocka_unit_test(test_native_not_graphed),

@@ -614,20 +614,37 @@ static CvError cuda_read(Executor *ex, int r, BufId b, size_t off, size_t n,
 
 /* ------------------------------------------------------ the machine */
 
-/* "; peer copies hung, pinned instead: 0>1, 1>0": the pairs whose probe's
- * copies never finished, which go through pinned host memory (d>s:
- * device d reaching device s's memory, by their numbers), or nothing. */
-static void hung_pairs(const GpuExec *x, char *out, size_t len)
+/* Whether device d reaches s's memory through host memory: its probe's
+ * copies hung (hung), or the driver gave it no peer access (refused). */
+static bool hung(const GpuExec *x, int d, int s)
+{
+    return x->peer_hung[d][s];
+}
+
+static bool refused(const GpuExec *x, int d, int s)
+{
+    return d != s && !x->peer[d][s] && !x->peer_hung[d][s];
+}
+
+/* "; HEAD: 0>1, 2-3": the pairs pick takes (d>s: device d reaching
+ * device s's memory, by their numbers; with both, d-s where the other
+ * way is taken too), or nothing. */
+static void pair_list(const GpuExec *x,
+                      bool (*pick)(const GpuExec *, int, int), bool both,
+                      const char *head, char *out, size_t len)
 {
     size_t at = 0;
     int n = 0;
     for (int d = 0; d < x->ndev; d++)
-        for (int s = 0; s < x->ndev && at < len; s++)
-            if (x->peer_hung[d][s] &&
-                (n = snprintf(out + at, len - at, "%s%d>%d",
-                              at ? ", " : "; peer copies hung, pinned instead: ",
-                              x->dev[d].ordinal, x->dev[s].ordinal)) > 0)
-                at += (size_t)n;
+        for (int s = 0; s < x->ndev && at < len; s++) {
+            bool two = both && pick(x, s, d);
+            if (!pick(x, d, s) || (two && s < d))
+                continue;
+            n = snprintf(out + at, len - at, "%s%d%c%d", at ? ", " : head,
+                         x->dev[d].ordinal, two ? '-' : '>',
+                         x->dev[s].ordinal);
+            at += n > 0 ? (size_t)n : 0;
+        }
 }
 
 /* "4 ranks on 2 devices (0, 1), 2 each; peer access": the devices, the
@@ -659,7 +676,12 @@ static void gpu_placement(const GpuExec *x, char *out, size_t len)
              : "; between devices over peer access where the driver allows, "
                "else through pinned host memory");
     size_t used = strlen(out); /* each snprintf above ends it in out */
-    hung_pairs(x, out + used, len - used);
+    if (!all_peer && !no_peer) /* which pairs, of a mixed machine */
+        pair_list(x, refused, true, "; no peer access: ", out + used,
+                  len - used);
+    used = strlen(out);
+    pair_list(x, hung, false, "; peer copies hung, pinned instead: ",
+              out + used, len - used);
     used = strlen(out);
     if (x->no_graph)
         snprintf(out + used, len - used, "; not graphed: the driver refused a "
