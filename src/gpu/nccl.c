@@ -92,6 +92,33 @@ void gpu_native_close(GpuExec *x)
     x->nccl = NULL;
 }
 
+/* n's entry points from its library: every one NCCL_FUNCS names (false
+ * and why where one is missing), and the optional ones it has. */
+static bool nccl_resolve(Nccl *n, char *why, size_t whylen)
+{
+    void *f;
+#define X(name, args)                                                         \
+    if (!(f = dlsym(n->lib, #name))) {                                        \
+        snprintf(why, whylen, "the NCCL here is too old: it has no " #name);  \
+        return false;                                                         \
+    }                                                                         \
+    memcpy(&n->name, &f, sizeof f);
+    NCCL_FUNCS(X)
+#undef X
+#define OPTIONAL(name)                                                        \
+    if ((f = dlsym(n->lib, #name)))                                           \
+        memcpy(&n->name, &f, sizeof f);
+    OPTIONAL(ncclGetErrorString)
+    OPTIONAL(ncclScatter)
+    OPTIONAL(ncclGather)
+    OPTIONAL(ncclAlltoAll)
+    OPTIONAL(ncclCommFinalize)
+    OPTIONAL(ncclCommAbort)
+    OPTIONAL(ncclCommGetAsyncError)
+#undef OPTIONAL
+    return true;
+}
+
 /* NCCL opened with a communicator per rank, or why not. */
 static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
 {
@@ -123,27 +150,10 @@ static CvError nccl_start(GpuExec *x, char *why, size_t whylen)
         gpu_native_close(x);
         return CV_ERR_UNAVAILABLE;
     }
-    void *f;
-#define X(name, args)                                                         \
-    if (!(f = dlsym(n->lib, #name))) {                                        \
-        snprintf(why, whylen, "the NCCL here is too old: it has no " #name);  \
-        gpu_native_close(x);                                                  \
-        return CV_ERR_UNAVAILABLE;                                            \
-    }                                                                         \
-    memcpy(&n->name, &f, sizeof f);
-    NCCL_FUNCS(X)
-#undef X
-#define OPTIONAL(name)                                                        \
-    if ((f = dlsym(n->lib, #name)))                                           \
-        memcpy(&n->name, &f, sizeof f);
-    OPTIONAL(ncclGetErrorString)
-    OPTIONAL(ncclScatter)
-    OPTIONAL(ncclGather)
-    OPTIONAL(ncclAlltoAll)
-    OPTIONAL(ncclCommFinalize)
-    OPTIONAL(ncclCommAbort)
-    OPTIONAL(ncclCommGetAsyncError)
-#undef OPTIONAL
+    if (!nccl_resolve(n, why, whylen)) {
+        gpu_native_close(x);
+        return CV_ERR_UNAVAILABLE;
+    }
     int devs[COLL_MAX_RANKS];
     for (int r = 0; r < p; r++)
         devs[r] = x->dev[x->rank_dev[r]].ordinal;
@@ -210,6 +220,46 @@ static NcclResult all_pairs(Nccl *n, void *in, void *out, size_t bytes,
     return e;
 }
 
+/* Rank r's part of a scatter: NCCL's own where the library has it, else
+ * the root's sends and each rank's receive (none from the root to
+ * itself where its block already lies in place). */
+static NcclResult scatter_part(const Nccl *n, const CollCall *c, int r,
+                               void *in, void *out, NcclComm cm, CUstream st)
+{
+    int t = nccl_type[c->dtype];
+    size_t cnt = c->count, es = dtype_size(c->dtype);
+    if (n->ncclScatter)
+        return n->ncclScatter(in, out, cnt, t, c->root, cm, st);
+    NcclResult e = 0;
+    for (int q = 0; !e && r == c->root && q < c->nranks; q++) {
+        char *src = (char *)in + (size_t)q * cnt * es;
+        if (q != r || src != (char *)out)
+            e = n->ncclSend(src, cnt, t, q, cm, st);
+    }
+    if (!e && (r != c->root || (char *)in + (size_t)r * cnt * es != (char *)out))
+        e = n->ncclRecv(out, cnt, t, c->root, cm, st);
+    return e;
+}
+
+/* Rank r's part of a gather, the same way round. */
+static NcclResult gather_part(const Nccl *n, const CollCall *c, int r,
+                              void *in, void *out, NcclComm cm, CUstream st)
+{
+    int t = nccl_type[c->dtype];
+    size_t cnt = c->count, es = dtype_size(c->dtype);
+    if (n->ncclGather)
+        return n->ncclGather(in, out, cnt, t, c->root, cm, st);
+    NcclResult e = 0;
+    if (r != c->root || (char *)out + (size_t)r * cnt * es != (char *)in)
+        e = n->ncclSend(in, cnt, t, c->root, cm, st);
+    for (int q = 0; !e && r == c->root && q < c->nranks; q++) {
+        char *dst = (char *)out + (size_t)q * cnt * es;
+        if (q != r || dst != (char *)in)
+            e = n->ncclRecv(dst, cnt, t, q, cm, st);
+    }
+    return e;
+}
+
 /* Every rank's part of one call, in one group. */
 static NcclResult call_group(GpuExec *x)
 {
@@ -232,30 +282,10 @@ static NcclResult call_group(GpuExec *x)
         case COLL_REDUCESCATTER: e = n->ncclReduceScatter(in, out, cnt, t, op, cm, st); break;
         case COLL_ALLREDUCE: e = n->ncclAllReduce(in, out, cnt, t, op, cm, st); break;
         case COLL_SCATTER:
-            if (n->ncclScatter) {
-                e = n->ncclScatter(in, out, cnt, t, c->root, cm, st);
-                break;
-            }
-            for (int q = 0; !e && r == c->root && q < p; q++) {
-                char *src = (char *)in + (size_t)q * cnt * es;
-                if (q != r || src != (char *)out)
-                    e = n->ncclSend(src, cnt, t, q, cm, st);
-            }
-            if (!e && (r != c->root || (char *)in + (size_t)r * cnt * es != (char *)out))
-                e = n->ncclRecv(out, cnt, t, c->root, cm, st);
+            e = scatter_part(n, c, r, in, out, cm, st);
             break;
         case COLL_GATHER:
-            if (n->ncclGather) {
-                e = n->ncclGather(in, out, cnt, t, c->root, cm, st);
-                break;
-            }
-            if (r != c->root || (char *)out + (size_t)r * cnt * es != (char *)in)
-                e = n->ncclSend(in, cnt, t, c->root, cm, st);
-            for (int q = 0; !e && r == c->root && q < p; q++) {
-                char *dst = (char *)out + (size_t)q * cnt * es;
-                if (q != r || dst != (char *)in)
-                    e = n->ncclRecv(dst, cnt, t, q, cm, st);
-            }
+            e = gather_part(n, c, r, in, out, cm, st);
             break;
         case COLL_SENDRECV: /* nccl-tests' sendrecv: a shift to the right */
             e = n->ncclSend(in, cnt, t, (r + 1) % p, cm, st);
