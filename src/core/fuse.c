@@ -173,23 +173,12 @@ static int is_copyin(const Transfer *t)
            t->src_buf == BUF_SEND && t->dst_buf != BUF_SEND;
 }
 
-CvError sched_fuse_map(const Schedule *s, const Transfer **own,
-                       const Transfer **via, uint8_t *skip)
+/* The schedule's ncin copy-ins into cin, sorted by key and range, each
+ * key's marked disjoint or not; by_step[i]: where the i-th in step order
+ * went. */
+static void collect(const Schedule *s, CopyIn *cin, size_t ncin,
+                    size_t *by_step)
 {
-    size_t ncin = 0;
-    for (size_t i = 0; i < s->nxfers; i++) {
-        if (s->xfers[i].dst_buf == BUF_SEND)
-            return CV_OK; /* a send buffer written: not an input's copy */
-        ncin += (size_t)is_copyin(&s->xfers[i]);
-    }
-    if (!ncin || s->compact)
-        return CV_OK;
-    CopyIn *cin = calloc(ncin, sizeof *cin);
-    size_t *by_step = malloc(ncin * sizeof *by_step);
-    if (!cin || !by_step) {
-        free(cin), free(by_step);
-        return CV_ERR_NOMEM;
-    }
     size_t at = 0;
     for (size_t k = 0; k < s->nsteps; k++)
         for (size_t i = s->steps[k].first; i < s->steps[k].first + s->steps[k].n; i++) {
@@ -212,8 +201,28 @@ CvError sched_fuse_map(const Schedule *s, const Transfer **own,
         for (size_t i = c; i < e; i++)
             cin[i].disjoint = disjoint;
     }
+}
+
+CvError sched_fuse_map(const Schedule *s, const Transfer **own,
+                       const Transfer **via, uint8_t *skip)
+{
+    size_t ncin = 0;
+    for (size_t i = 0; i < s->nxfers; i++) {
+        if (s->xfers[i].dst_buf == BUF_SEND)
+            return CV_OK; /* a send buffer written: not an input's copy */
+        ncin += (size_t)is_copyin(&s->xfers[i]);
+    }
+    if (!ncin || s->compact)
+        return CV_OK;
+    CopyIn *cin = calloc(ncin, sizeof *cin);
+    size_t *by_step = malloc(ncin * sizeof *by_step);
+    if (!cin || !by_step) {
+        free(cin), free(by_step);
+        return CV_ERR_NOMEM;
+    }
+    collect(s, cin, ncin, by_step);
     int bad = 0;
-    at = 0; /* by_step[at]: the next copy-in to start */
+    size_t at = 0; /* by_step[at]: the next copy-in to start */
     for (size_t k = 0; k < s->nsteps && !bad; k++) {
         size_t first = s->steps[k].first, end = first + s->steps[k].n;
         for (size_t i = first; i < end; i++) {
