@@ -1680,6 +1680,48 @@ static void test_kernel_packed(void **state)
     }
 }
 
+/* avg's finish (KOP_AVG: each element divided by the rank count) in 16
+ * bytes at a time with the ends one by one, against reduce.c's
+ * reduce_finish: every datatype, every element offset of the first 16
+ * bytes, lengths 0..70, by 1, 7 and 256 threads, with the bytes around
+ * untouched. */
+static void test_kernel_avg(void **state)
+{
+    (void)state;
+    static _Alignas(16) unsigned char d[1200], want[1200];
+    static const unsigned nts[] = {1, 7, 256};
+    unsigned long long rng = 777;
+    for (int t = 0; t < DT_COUNT; t++) {
+        size_t es = dtype_size((DataType)t);
+        for (size_t i = 0; i < sizeof d; i++) {
+            rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+            want[i] = (unsigned char)(rng >> 40);
+            if (es == 2 && i % 2)
+                want[i] &= 0xbf; /* no NaN in a half or bfloat16 */
+            if ((es == 4 || es == 8) && i % es == es - 1 &&
+                (t == DT_FLOAT || t == DT_DOUBLE))
+                want[i] &= 0xbf; /* nor in a float or double */
+        }
+        for (size_t off = 0; off < 16; off += es)
+            for (size_t n = 0; n <= 70; n++)
+                for (size_t k = 0; k < 3; k++) {
+                    unsigned char ref[1200];
+                    memcpy(d, want, sizeof d);
+                    memcpy(ref, want, sizeof ref);
+                    assert_int_equal(reduce_finish((DataType)t, OP_AVG,
+                                                   ref + off, n, 3), CV_OK);
+                    KChunk c = {.dst = (unsigned long long)(uintptr_t)(d + off),
+                                .b = (unsigned long long)(uintptr_t)(d + off),
+                                .n = n, .kind = KOP_AVG};
+                    for (unsigned tid = 0; tid < nts[k]; tid++)
+                        kern_chunk(&c, (unsigned)t, KR_AVG, 3, tid, nts[k]);
+                    if (memcmp(d, ref, sizeof d))
+                        fail_msg("type %d: +%zu, %zu elements, %u threads", t,
+                                 off, n, nts[k]);
+                }
+    }
+}
+
 /* Every algorithm on 3 ranks (1001 elements a block) with
  * -B cuda:kernels=packed: int8, uint8, half and bfloat16, every op, right
  * stepped and timed. */
@@ -1949,6 +1991,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_block_balance),
         cmocka_unit_test(test_stride_layout),
         cmocka_unit_test(test_kernel_packed),
+        cmocka_unit_test(test_kernel_avg),
         cmocka_unit_test(test_sweep_packed),
         cmocka_unit_test(test_fused_traffic),
         cmocka_unit_test(test_push_copies),
