@@ -321,6 +321,13 @@ static void test_bad_files(void **state)
         {"collective allgather\nranks 4\n", "the header needs 'collective', "
          "'ranks' and 'parts' (or 'count')"},
         {"collective allgahter\n", "1: 'allgahter' is not a collective"},
+        /* a header line given twice: which one holds would be a guess */
+        {"collective allgather\ncollective allreduce\n",
+         "2: the collective is given twice"},
+        {"collective reduce\nranks 4\nroot 1\nroot 2\n",
+         "4: the root is given twice"},
+        {"collective allgather\nin-place\nin-place\n",
+         "3: 'in-place' is given twice"},
         /* one rank: no rank 1 (a bound of 0 once let any digit through) */
         {"collective reduce\nranks 1\nroot 1\n",
          "3: root '1' is not a rank from 0 to 0"},

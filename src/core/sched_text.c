@@ -25,6 +25,7 @@ typedef struct {
 typedef struct {
     int kind, ranks;       /* collective (-1: not yet), ranks (0: not yet) */
     int root;              /* root */
+    bool root_given;       /* `root` was read */
     bool in_place;         /* `in-place` */
     size_t units;          /* parts K or count C (0: not yet) */
     bool parts;            /* `parts` (else `count`) */
@@ -131,6 +132,8 @@ static CvError need_body_order(Parse *ps, const char *key)
 static CvError key_collective(Parse *ps, const char *v)
 {
     int k = coll_parse(v);
+    if (ps->kind >= 0)
+        return fail(ps, CV_ERR_ARG, "the collective is given twice");
     if (k < 0)
         return fail(ps, CV_ERR_ARG, "'%s' is not a collective", v);
     ps->kind = k;
@@ -172,12 +175,15 @@ static CvError key_units(Parse *ps, const char *key, const char *v)
 static CvError key_root(Parse *ps, const char *v)
 {
     size_t n;
+    if (ps->root_given)
+        return fail(ps, CV_ERR_ARG, "the root is given twice");
     if (!ps->ranks)
         return fail(ps, CV_ERR_ARG, "give 'ranks' before 'root'");
     if (!word_num(v, (size_t)ps->ranks - 1, &n))
         return fail(ps, CV_ERR_ARG, "root '%s' is not a rank from 0 to %d",
                     v, ps->ranks - 1);
     ps->root = (int)n;
+    ps->root_given = true;
     return CV_OK;
 }
 
@@ -211,6 +217,8 @@ static CvError header_line(Parse *ps, const char *key, const char *rest)
     if (ps->body)
         return need_body_order(ps, key);
     if (!strcmp(key, "in-place")) {
+        if (ps->in_place)
+            return fail(ps, CV_ERR_ARG, "'in-place' is given twice");
         ps->in_place = true;
         return has ? fail(ps, CV_ERR_ARG, "'in-place' takes no value")
                    : CV_OK;
