@@ -296,12 +296,40 @@ static void test_directive_table(void **state)
     assert_null(lesson_directive_at(lesson_directive_count()));
 }
 
+/* A scene line's lessons' file, in each spelling of the algorithm
+ * option (-a, --algo, --algo=, -aNAME), becomes a path in the lessons'
+ * folder; other values of the option and other options' files/ stay;
+ * a name outside the folder's alphabet is refused. */
+static void test_resolve_files(void **state)
+{
+    (void)state;
+    static const struct { const char *in, *out; int r; } cs[] = {
+        {"-a files/rd.cvs -s 64", "-a /L/files/rd.cvs -s 64", 1},
+        {"allreduce --algo files/rd.cvs -p 4", "allreduce --algo "
+         "/L/files/rd.cvs -p 4", 1},
+        {"--algo=files/rd.cvs", "--algo=/L/files/rd.cvs", 1},
+        {"-afiles/rd.cvs", "-a/L/files/rd.cvs", 1},
+        {"-a ring -T files/m.txt", "-a ring -T files/m.txt", 0},
+        {"allreduce -a ring", "allreduce -a ring", 0},
+    };
+    char out[256], why[200];
+    for (size_t i = 0; i < sizeof cs / sizeof *cs; i++) {
+        int r = lint_resolve_files("/L", cs[i].in, out, sizeof out, why,
+                                   sizeof why);
+        if (r != cs[i].r || strcmp(out, cs[i].out))
+            fail_msg("'%s': %d '%s'", cs[i].in, r, out);
+    }
+    assert_int_equal(lint_resolve_files("/L", "--algo files/../x", out,
+                                        sizeof out, why, sizeof why), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_items),
         cmocka_unit_test(test_malformed),
         cmocka_unit_test(test_directive_table),
+        cmocka_unit_test(test_resolve_files),
         cmocka_unit_test(test_cjk_and_crlf),
         cmocka_unit_test(test_too_large),
         cmocka_unit_test(test_fifo),

@@ -171,15 +171,38 @@ int lint_scene_line(const char *line, SceneSpec *out, char *why,
            : lint_picture_fits(out, why, whylen);
 }
 
+/* Where the value of line's algorithm option starts when it names a
+ * lessons' file (`-a files/NAME`, `--algo files/NAME`, `--algo=files/NAME`,
+ * `-afiles/NAME`), else NULL. */
+static const char *files_value(const char *line)
+{
+    static const char *const opts[] = {"-a ", "--algo ", "--algo=", "-a"};
+    for (const char *w = line; *w;) {
+        w += strspn(w, " \t");
+        for (size_t i = 0; *w && i < sizeof opts / sizeof *opts; i++) {
+            size_t n = strlen(opts[i]);
+            const char *v = w + n;
+            if (strncmp(w, opts[i], n))
+                continue;
+            v += strspn(v, " \t");
+            if (!strncmp(v, "files/", 6))
+                return v;
+            break;
+        }
+        w += strcspn(w, " \t");
+    }
+    return NULL;
+}
+
 int lint_resolve_files(const char *dir, const char *line, char *out,
                        size_t n, char *why, size_t whylen)
 {
-    const char *a = strstr(line, "-a files/");
-    if (!a || (a > line && a[-1] != ' ')) {
+    const char *v = files_value(line);
+    if (!v) {
         snprintf(out, n, "%s", line);
         return 0;
     }
-    const char *name = a + 9, *end = name + strcspn(name, " \t");
+    const char *name = v + 6, *end = name + strcspn(name, " \t");
     char nm[72];
     snprintf(nm, sizeof nm, "%.*s", (int)(end - name < 71 ? end - name : 71),
              name);
@@ -188,8 +211,8 @@ int lint_resolve_files(const char *dir, const char *line, char *out,
                  "folder: letters, digits, '-', '_' and '.' (not first)", nm);
         return -1;
     }
-    if ((size_t)snprintf(out, n, "%.*s-a %s/files/%s%s", (int)(a - line),
-                         line, dir, nm, end) >= n) {
+    if ((size_t)snprintf(out, n, "%.*s%s/files/%s%s", (int)(v - line), line,
+                         dir, nm, end) >= n) {
         snprintf(why, whylen, "the lessons' folder's path is too long");
         return -1;
     }
@@ -202,7 +225,7 @@ static int lesson_trace_scene(const char *line, SceneSpec *out, char *why,
                               size_t whylen)
 {
     char buf[2 * CV_WHY_LEN], dir[CV_WHY_LEN];
-    if (!strstr(line, "-a files/"))
+    if (!files_value(line))
         return trace_scene(line, &scene_limits_lesson, out, why, whylen);
     if (library_dir(dir, sizeof dir, why, whylen))
         return -1;
