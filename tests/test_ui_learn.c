@@ -369,6 +369,17 @@ static void test_list_numbers(void **state)
             type(l, typed[i].keys);
             assert_int_equal(l->screen, LS_LESSON);
             assert_int_equal(l->list[l->cur.index].number, typed[i].number);
+            if (i == 0) { /* a lesson's footer says where q goes too */
+                t = screen(l);
+                const char *q = lang ? "q \u8fd4\u56de\u53ef\u89c6\u5316"
+                                       "\u754c\u9762"
+                                     : "q back to the visualizer";
+                if (!strstr(t, q) ||
+                    strstr(t, lang ? "q \u9000\u51fa" : "q quit"))
+                    fail_msg("the lesson's footer does not say '%s':\n%s",
+                             q, t);
+                free(t);
+            }
             learn_key(l, 'o');
         }
         learn_key(l, 27);

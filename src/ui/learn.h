@@ -160,6 +160,8 @@ typedef enum {
     LM_LIST_BACK, /* the list, opened from the visualizer (back): q and
                      Esc go back to it */
     LM_LESSON,    /* a lesson */
+    LM_LESSON_BACK, /* a lesson, the player opened from the visualizer:
+                       q goes back to it */
     LM_PICK,      /* a lesson, after x at a @run of several commands:
                      a digit picks one (run_pick) */
     LM_PROMPT,    /* a lesson, its answer or scene box open (ask.open) */

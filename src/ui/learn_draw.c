@@ -597,7 +597,8 @@ static void draw_lesson(const Learn *l, Grid *g)
     }
     /* the keys, fewer of them where the screen is narrow: q quit always
        shown (P13) */
-    footer(l, g, learn_footer(LM_LESSON, g->w - 2, keys, sizeof keys));
+    footer(l, g, learn_footer(l->back ? LM_LESSON_BACK : LM_LESSON, g->w - 2,
+                              keys, sizeof keys));
 }
 
 /* --------------------------------------------------------------- pager */

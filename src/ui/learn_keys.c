@@ -247,7 +247,7 @@ static void pick_run(Learn *l, int key)
 static void pick_other(Learn *l, int key)
 {
     pick_cancel(l, key);
-    dispatch(l, LM_LESSON, key);
+    dispatch(l, l->back ? LM_LESSON_BACK : LM_LESSON, key);
 }
 
 /* ------------------------------------------------------ the answer box */
@@ -428,6 +428,7 @@ static void find_type(Learn *l, int key)
 #define PAGER_SIDEWAYS TERM_KEY_RIGHT, '>', '.', TERM_KEY_LEFT, '<', ','
 
 #define LIST_BOTH (IN(LIST) | IN(LIST_BACK))
+#define LESSONS (IN(LESSON) | IN(LESSON_BACK))
 #define NUMBER_KEYS '0', DIGIT_KEYS
 
 /* keys, the modes they act in, flags, the hint (N_(): xgettext takes it,
@@ -444,30 +445,32 @@ static void find_type(Learn *l, int key)
     X(KEYS(' ', ENTER_KEYS, TERM_KEY_RIGHT), LIST_BOTH, 0,                    \
       N_("Enter open"), list_open)                                            \
     X(KEYS(ESC_KEY), IN(LIST), 0, NULL, list_esc)                             \
-    X(KEYS(' ', ENTER_KEYS, TERM_KEY_NPAGE, 'n'), IN(LESSON), 0,              \
+    X(KEYS(' ', ENTER_KEYS, TERM_KEY_NPAGE, 'n'), LESSONS, 0,                 \
       N_("Space next"), next_key)                                             \
-    X(KEYS(TERM_KEY_PPAGE, 'p'), IN(LESSON), 0, N_("PgUp back"), back_key)    \
-    X(KEYS(TERM_KEY_UP, 'k', TERM_KEY_DOWN, 'j'), IN(LESSON), 0, NULL,        \
+    X(KEYS(TERM_KEY_PPAGE, 'p'), LESSONS, 0, N_("PgUp back"), back_key)       \
+    X(KEYS(TERM_KEY_UP, 'k', TERM_KEY_DOWN, 'j'), LESSONS, 0, NULL,           \
       text_scroll)                                                            \
-    X(KEYS(TERM_KEY_LEFT, TERM_KEY_RIGHT), IN(LESSON), LK_WIDE,               \
+    X(KEYS(TERM_KEY_LEFT, TERM_KEY_RIGHT), LESSONS, LK_WIDE,                  \
       N_("Left/Right step"), step_key)                                        \
-    X(KEYS(TERM_KEY_HOME), IN(LESSON), 0, NULL, home_key)                     \
-    X(KEYS('x'), IN(LESSON), 0, N_("x run"), run_key)                         \
-    X(KEYS('e'), IN(LESSON), LK_WIDE, N_("e scene"), sandbox_key)             \
-    X(KEYS('>', '.', '<', ','), IN(LESSON), 0, NULL, text_shift)              \
-    X(KEYS('s'), IN(LESSON), 0, N_("s skip"), skip_key)                       \
-    X(KEYS('r'), IN(LESSON), 0, N_("r answer"), reveal_key)                   \
-    X(KEYS(DIGIT_KEYS), IN(LESSON), 0, NULL, digit_key)                       \
+    X(KEYS(TERM_KEY_HOME), LESSONS, 0, NULL, home_key)                        \
+    X(KEYS('x'), LESSONS, 0, N_("x run"), run_key)                            \
+    X(KEYS('e'), LESSONS, LK_WIDE, N_("e scene"), sandbox_key)                \
+    X(KEYS('>', '.', '<', ','), LESSONS, 0, NULL, text_shift)                 \
+    X(KEYS('s'), LESSONS, 0, N_("s skip"), skip_key)                          \
+    X(KEYS('r'), LESSONS, 0, N_("r answer"), reveal_key)                      \
+    X(KEYS(DIGIT_KEYS), LESSONS, 0, NULL, digit_key)                          \
     X(KEYS(DIGIT_KEYS), IN(PICK), 0, NULL, pick_run)                          \
     X(KEYS(ESC_KEY, 'x'), IN(PICK), 0, NULL, pick_cancel)                     \
-    X(KEYS('l'), LIST_BOTH | IN(LESSON) | IN(PICK), LK_WIDE,                  \
+    X(KEYS('l'), LIST_BOTH | LESSONS | IN(PICK), LK_WIDE,                     \
       N_("l language"), lang_key)                                             \
-    X(KEYS('o'), IN(LESSON), 0, N_("o lessons"), lessons_key)                \
-    X(KEYS(ESC_KEY), IN(LESSON), 0, NULL, lesson_esc)                         \
+    X(KEYS('o'), LESSONS, 0, N_("o lessons"), lessons_key)                    \
+    X(KEYS(ESC_KEY), LESSONS, 0, NULL, lesson_esc)                            \
     X(KEYS('q'), IN(LIST) | IN(LESSON) | IN(PICK), 0, N_("q quit"),           \
       quit_key)                                                               \
     X(KEYS('q', ESC_KEY), IN(LIST_BACK), 0,                                   \
       N_("q/Esc back to the visualizer"), quit_key)                           \
+    X(KEYS('q'), IN(LESSON_BACK), 0, N_("q back to the visualizer"),          \
+      quit_key)                                                               \
     X(KEYS(ENTER_KEYS), IN(PROMPT), 0, N_("Enter check"), prompt_enter)       \
     X(KEYS('s', 'r'), IN(PROMPT), 0, N_("s or r, Enter: skip or answer"),     \
       prompt_type)                                                            \
@@ -505,6 +508,7 @@ static const struct {
     [LM_LIST] = {"   ", NULL},
     [LM_LIST_BACK] = {"   ", NULL},
     [LM_LESSON] = {"  ", NULL},
+    [LM_LESSON_BACK] = {"  ", NULL},
     [LM_PICK] = {"  ", pick_other},
     [LM_PROMPT] = {"   ", prompt_type},
     [LM_PAGER] = {"  ", pager_other},
@@ -538,7 +542,10 @@ LearnMode learn_mode(const Learn *l)
                : learn_running(l) ? LM_PAGER_RUN : LM_PAGER;
     if (l->screen == LS_LIST)
         return l->back ? LM_LIST_BACK : LM_LIST;
-    return l->ask.open ? LM_PROMPT : l->run_pick ? LM_PICK : LM_LESSON;
+    return l->ask.open    ? LM_PROMPT
+           : l->run_pick  ? LM_PICK
+           : l->back      ? LM_LESSON_BACK
+                          : LM_LESSON;
 }
 
 static void dispatch(Learn *l, LearnMode m, int key)
