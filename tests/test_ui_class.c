@@ -278,6 +278,65 @@ static void test_teacher(void **state)
         }
 }
 
+/* T3 (teacher-2026-11-28): the full-screen chart after a sweep of
+ * every algorithm of the teacher's ring allreduce on 8 ranks shows
+ * three, the ring and the two fastest at the most sizes, and says the
+ * crossovers in words. Times by hand, a + b x bytes from 8 B to 32 MiB:
+ * direct 2 us + 1 ns/B (fastest to 2 KiB), tree 5 us + 0.4 ns/B
+ * (fastest at 8 and 32 KiB: 8.3 us against direct's 10.2 us at 8 KiB,
+ * 23%), ring 20 us + 0.12 ns/B (fastest from 128 KiB: 35.7 us against
+ * tree's 57.4 us), the others 30 us + 0.5 ns/B; the model 1.1 times. */
+static void chart3(UiLang l, const char *want)
+{
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
+    App app;
+    char why[200], name[64];
+    ui_lang_use(l);
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    app.view.term_w = 100, app.view.term_h = 30;
+    app.bg.compare = true;
+    app.bg.nsweep = 0;
+    for (int i = 0; i < 12; i++)
+        for (size_t k = 0; k < algo_count(); k++) {
+            const AlgoInfo *a = algo_at(k);
+            if (a->coll != COLL_ALLREDUCE || a->fits)
+                continue;
+            bool d = !strcmp(a->name, "direct"), t = !strcmp(a->name, "tree");
+            bool r = !strcmp(a->name, "ring");
+            double bytes = 8.0 * (1 << (2 * i));
+            double s = d ? 2e-6 + bytes * 1e-9 : t ? 5e-6 + bytes * 4e-10
+                       : r ? 2e-5 + bytes * 1.2e-10 : 3e-5 + bytes * 5e-10;
+            app.bg.sweep[app.bg.nsweep++] = (SweepPoint){
+                .algo = a, .bytes = (uint64_t)bytes, .time_s = s,
+                .model_s = 1.1 * s, .ok = true, .algbw = bytes / s / 1e9,
+                .busbw = bytes / s / 1e9 * 1.75,
+                .model_busbw = bytes / s / 1e9 * 1.75 / 1.1};
+        }
+    app.view.chart_full = true;
+    Grid g;
+    grid_init(&g, 100, 30, false);
+    screen_draw(&app, &g);
+    char *got = dump(&g);
+    if (!strstr(got, want))
+        fail_msg("no '%s' in\n%s", want, got);
+    assert_null(strstr(got, "halving-doubling"));
+    assert_null(strstr(got, "butterfly"));
+    snprintf(name, sizeof name, "chart3_100x30_%s",
+             l == UI_LANG_ZH ? "zh" : "en");
+    golden_check(name, got);
+    free(got);
+    grid_fini(&g);
+    app_fini(&app);
+    ui_lang_use(UI_LANG_EN);
+}
+
+static void test_chart3(void **state)
+{
+    chart3(UI_LANG_EN, "tree beats direct from 8 KiB; ring beats tree from "
+                       "128 KiB");
+    chart3(UI_LANG_ZH, "ring 从 128 KiB 起快于 tree");
+}
+
 /* The backend menu offers every backend; those not built and those that
  * cannot start here stay, greyed, with the reason beside them; the ones
  * that run here are not greyed. */
@@ -316,6 +375,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_teacher),
+        cmocka_unit_test(test_chart3),
         cmocka_unit_test(test_backend_menu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -567,6 +567,12 @@ static void do_chart_view(App *app, const Request *r)
     app->view.show[VIEW_CHART] = true;
 }
 
+static void do_chart_pick(App *app, const Request *r)
+{
+    app->view.chart_pick = (app->view.chart_pick + 1) % 1000;
+    app->view.show[VIEW_CHART] = true;
+}
+
 static void do_chart_full(App *app, const Request *r)
 {
     app->view.chart_full = !app->view.chart_full;
@@ -650,6 +656,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_ASCII] = do_ascii,         [ACT_THEME] = do_theme,
     [ACT_CHART_VIEW] = do_chart_view, [ACT_PRESENT] = do_present,
     [ACT_CHART_FULL] = do_chart_full, [ACT_TOPO_FULL] = do_topo_full,
+    [ACT_CHART_PICK] = do_chart_pick,
     [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
     [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
     [ACT_EXPORT_SVG] = do_export,   [ACT_SCENE_STR] = do_scene_str,
