@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "measure/perf.h"
 #include "golden_fixture.h"
+#include "sweep_fixture.h"
 #include "ui/i18n.h"
 #include "ui/menu.h"
 #include "ui/scene.h"
@@ -279,13 +280,10 @@ static void test_teacher(void **state)
 }
 
 /* T3 (teacher-2026-11-28): the full-screen chart after a sweep of
- * every algorithm of the teacher's ring allreduce on 8 ranks shows
- * three, the ring and the two fastest at the most sizes, and says the
- * crossovers in words. Times by hand, a + b x bytes from 8 B to 32 MiB:
- * direct 2 us + 1 ns/B (fastest to 2 KiB), tree 5 us + 0.4 ns/B
- * (fastest at 8 and 32 KiB: 8.3 us against direct's 10.2 us at 8 KiB,
- * 23%), ring 20 us + 0.12 ns/B (fastest from 128 KiB: 35.7 us against
- * tree's 57.4 us), the others 30 us + 0.5 ns/B; the model 1.1 times. */
+ * every algorithm of the teacher's ring allreduce on 8 ranks
+ * (sweep_fixture.h: times by hand) shows three, the ring and the two
+ * fastest at the most sizes (direct, tree), and says the crossovers in
+ * words. */
 static void chart3(UiLang l, const char *want)
 {
     AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
@@ -294,24 +292,7 @@ static void chart3(UiLang l, const char *want)
     ui_lang_use(l);
     assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
     app.view.term_w = 100, app.view.term_h = 30;
-    app.bg.compare = true;
-    app.bg.nsweep = 0;
-    for (int i = 0; i < 12; i++)
-        for (size_t k = 0; k < algo_count(); k++) {
-            const AlgoInfo *a = algo_at(k);
-            if (a->coll != COLL_ALLREDUCE || a->fits)
-                continue;
-            bool d = !strcmp(a->name, "direct"), t = !strcmp(a->name, "tree");
-            bool r = !strcmp(a->name, "ring");
-            double bytes = 8.0 * (1 << (2 * i));
-            double s = d ? 2e-6 + bytes * 1e-9 : t ? 5e-6 + bytes * 4e-10
-                       : r ? 2e-5 + bytes * 1.2e-10 : 3e-5 + bytes * 5e-10;
-            app.bg.sweep[app.bg.nsweep++] = (SweepPoint){
-                .algo = a, .bytes = (uint64_t)bytes, .time_s = s,
-                .model_s = 1.1 * s, .ok = true, .algbw = bytes / s / 1e9,
-                .busbw = bytes / s / 1e9 * 1.75,
-                .model_busbw = bytes / s / 1e9 * 1.75 / 1.1};
-        }
+    sweep3_fill(&app);
     app.view.chart_full = true;
     Grid g;
     grid_init(&g, 100, 30, false);

@@ -20,6 +20,9 @@
 
 #include "call_fixture.h"
 #include "run_bin.h"
+#include "sweep_fixture.h"
+#include "ui/chart_svg.h"
+#include "ui/i18n.h"
 #include "ui/export.h"
 #include "ui/scene.h"
 #include "ui/scene_str.h"
@@ -352,6 +355,81 @@ static void test_key_w(void **state)
     assert_int_equal(chdir(cwd), 0);
 }
 
+/* The x coordinates of polyline `cls` of algorithm `algo` in svg, in
+ * the order written; how many (-1: no such line). */
+static int line_xs(const char *svg, const char *cls, const char *algo,
+                   double *x, int cap)
+{
+    char head[160];
+    snprintf(head, sizeof head, "<polyline class=\"%s\" data-algo=\"%s\" "
+             "points=\"", cls, algo);
+    const char *at = strstr(svg, head);
+    if (!at)
+        return -1;
+    at += strlen(head);
+    int n = 0, used;
+    double y;
+    while (n < cap && sscanf(at, "%lf,%lf%n", &x[n], &y, &used) == 2)
+        n++, at += used;
+    return n;
+}
+
+/* In the full-screen chart, w writes the chart as lines: one measured
+ * polyline and one dashed model line per shown algorithm (the ring and
+ * the two fastest, sweep_fixture.h), its points in order of size, a
+ * marker per measured point, the size axis from 8 B to 64 MiB (the
+ * scene's size), the times, the crossovers in words; in Chinese too. */
+static void test_chart_svg(void **state)
+{
+    App app;
+    char cwd[512];
+    double x[64];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
+    sweep3_fill(&app);
+    app.view.chart_full = true;
+    free(run_script(&app, "w"));
+    char *t = run_script(&app, "Enter");
+    assert_non_null(strstr(t, "Wrote the chart as an SVG of lines to "
+                              "collviz-allreduce-ring-p8-step0.svg."));
+    free(t);
+    char *svg = slurp("collviz-allreduce-ring-p8-step0.svg");
+    assert_int_equal(count(svg, "<polyline class=\"measured\""), 3);
+    assert_int_equal(count(svg, "<polyline class=\"model\""), 3);
+    assert_int_equal(count(svg, "class=\"point\""), 3 * SWEEP3_SIZES);
+    static const char *const shown[] = {"direct", "ring", "tree"};
+    for (int i = 0; i < 3; i++)
+        for (int m = 0; m < 2; m++) {
+            int n = line_xs(svg, m ? "model" : "measured", shown[i], x, 64);
+            assert_int_equal(n, SWEEP3_SIZES);
+            for (int k = 1; k < n; k++)
+                assert_true(x[k] > x[k - 1]);
+        }
+    assert_int_equal(line_xs(svg, "measured", "butterfly", x, 64), -1);
+    assert_non_null(strstr(svg, ">8 B</text>"));
+    assert_non_null(strstr(svg, ">64 MiB</text>"));
+    assert_non_null(strstr(svg, ">10 us</text>"));
+    assert_non_null(strstr(svg, ">message size</text>"));
+    assert_non_null(strstr(svg, ">tree beats direct from 8 KiB; ring beats "
+                                "tree from 128 KiB</text>"));
+    assert_int_equal(count(svg, "class=\"crossover\""), 2);
+    free(svg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ui_lang_use(UI_LANG_ZH);
+    assert_int_equal(chart_svg(m, &app, THEME_DEEP), CV_OK);
+    ui_lang_use(UI_LANG_EN);
+    fclose(m);
+    assert_non_null(strstr(buf, "tree 从 8 KiB 起快于 direct; ring 从 "
+                                "128 KiB 起快于 tree"));
+    assert_non_null(strstr(buf, ">消息大小</text>"));
+    free(buf);
+    app_fini(&app);
+    assert_int_equal(chdir(cwd), 0);
+}
+
 /* One scene string: written, read back, the same scene. */
 static void round_trip(const SceneStr *in)
 {
@@ -534,6 +612,7 @@ int main(void)
         cmocka_unit_test(test_cast),
         cmocka_unit_test(test_bad_paths),
         cmocka_unit_test(test_key_w),
+        cmocka_unit_test(test_chart_svg),
         cmocka_unit_test(test_scene_str),
         cmocka_unit_test(test_scene_str_of_app),
         cmocka_unit_test(test_command_line),

@@ -604,10 +604,13 @@ static void do_export(App *app, const Request *r)
     char name[TEXT_MAX + 1];
     bool cast = r->act == ACT_EXPORT_CAST;
     scene_str_file_name(app->scene, cast ? "cast" : "svg", name, sizeof name);
-    text_open(&app->mode.text, cast ? _("Write the steps from here as an "
-                                        "asciicast to (Enter writes): ")
-                                    : _("Write the screen as SVG to (Enter "
-                                        "writes, Esc cancels): "), name);
+    text_open(&app->mode.text,
+              cast ? _("Write the steps from here as an asciicast to "
+                       "(Enter writes): ")
+              : app->view.chart_full ? _("Write the chart as SVG lines to "
+                                         "(Enter writes, Esc cancels): ")
+              : _("Write the screen as SVG to (Enter writes, Esc "
+                  "cancels): "), name);
     app->mode.text_for = cast ? TEXT_FOR_CAST : TEXT_FOR_SVG;
     app_mode_set(app, MODE_TEXT);
 }

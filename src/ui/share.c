@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "store/store.h"
+#include "ui/chart_svg.h"
 #include "ui/export.h"
 #include "ui/i18n.h"
 #include "ui/scene.h"
@@ -66,6 +67,27 @@ static CvError svg_of_grid(const Grid *g, const char *path, int theme,
     if (!folder_exists(path, why, whylen))
         return CV_ERR_IO;
     return write_file(path, write_svg, &j, why, whylen);
+}
+
+/* What a write of the chart needs. */
+typedef struct {
+    const App *app; /* the sweep and what is shown */
+    int theme;      /* its theme */
+} ChartJob;
+
+static int write_chart(FILE *f, void *ctx)
+{
+    const ChartJob *j = ctx;
+    return chart_svg(f, j->app, j->theme) != CV_OK;
+}
+
+CvError share_chart_svg(const App *app, const char *path, int theme,
+                        char *why, size_t whylen)
+{
+    ChartJob j = {.app = app, .theme = theme};
+    if (!folder_exists(path, why, whylen))
+        return CV_ERR_IO;
+    return write_file(path, write_chart, &j, why, whylen);
 }
 
 /* Draw the App's screen into g at its terminal size. */
@@ -165,8 +187,10 @@ bool share_pending(App *app, const Grid *g, int theme)
         return false;
     snprintf(path, sizeof path, "%s", app->status.export_to);
     app->status.export_to[0] = '\0';
+    bool chart = !app->status.export_cast && app->view.chart_full;
     CvError e = app->status.export_cast
                 ? cast_from_here(app, g, path, theme, why, sizeof why)
+                : chart ? share_chart_svg(app, path, theme, why, sizeof why)
                 : svg_of_grid(g, path, theme, why, sizeof why);
     if (e)
         app_message(app, true, "%c%s.", why[0] >= 'a' && why[0] <= 'z'
@@ -175,6 +199,9 @@ bool share_pending(App *app, const Grid *g, int theme)
         app_message(app, false, _("Wrote steps %zu to %zu (%dx%d) as an "
                                   "asciicast to %s."), from, n, g->w, g->h,
                     path);
+    else if (chart)
+        app_message(app, false, _("Wrote the chart as an SVG of lines to "
+                                  "%s."), path);
     else
         app_message(app, false, _("Wrote the screen (%dx%d) as SVG to %s."),
                     g->w, g->h, path);

@@ -20,6 +20,12 @@
 CvError share_svg(App *app, Grid *g, const char *path, int theme, char *why,
                   size_t whylen);
 
+/* Write the App's chart as lines, not characters (chart_svg.h), under
+ * theme to path ("-": standard output): the key w in the full-screen
+ * chart. */
+CvError share_chart_svg(const App *app, const char *path, int theme,
+                        char *why, size_t whylen);
+
 /* Write the screens of steps `from` to `to` (steps executed, clamped to
  * the schedule), one every `delay` seconds, as an asciicast to path. The
  * App is left at step `to`. */
@@ -32,7 +38,8 @@ CvError share_cast(App *app, Grid *g, const char *path, size_t from,
                    size_t whylen);
 
 /* After a frame was drawn into g: write the export the user asked for
- * (the App's status.export_to: g as SVG, or with status.export_cast the
+ * (the App's status.export_to: g as SVG, the chart's lines when the
+ * chart is over the whole screen, or with status.export_cast the
  * steps from the one shown to the last as a cast, the scene then back at
  * its step) and say on the status line what was written or why not.
  * True when there was one (draw again). */
