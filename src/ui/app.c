@@ -609,6 +609,9 @@ static void do_export(App *app, const Request *r)
                        "(Enter writes): ")
               : app->view.chart_full ? _("Write the chart as SVG lines to "
                                          "(Enter writes, Esc cancels): ")
+              : app->view.topo_full ? _("Write the topology of the steps "
+                                        "from here as SVG frames to (Enter "
+                                        "writes, Esc cancels): ")
               : _("Write the screen as SVG to (Enter writes, Esc "
                   "cancels): "), name);
     app->mode.text_for = cast ? TEXT_FOR_CAST : TEXT_FOR_SVG;

@@ -57,11 +57,7 @@ static void text(const Pic *p, double x, double y, const char *anchor,
     sink_printf(p->s, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" "
                 "font-size=\"%d\" fill=\"#%06x\">", x, y, anchor, size,
                 (unsigned)colour(p, r));
-    for (; *t; t++)
-        if (*t == '<' || *t == '>' || *t == '&')
-            sink_str(p->s, *t == '<' ? "&lt;" : *t == '>' ? "&gt;" : "&amp;");
-        else
-            sink_mem(p->s, t, 1);
+    export_xml_text(p->s, t);
     sink_str(p->s, "</text>\n");
 }
 
@@ -193,6 +189,16 @@ static void legend(const Pic *p)
                 "stroke-dasharray=\"10 7\"/>\n", x, y - 7, x + 40, y - 7,
                 (unsigned)colour(p, ROLE_AXIS));
     text(p, x + 50, y, "start", SMALL, ROLE_AXIS, _("model"));
+    double lb, v = chart_scene_value(p->app, d, &lb);
+    if (chart_usable(v)) { /* the scene's own prediction */
+        char size[24];
+        view_fmt_bytes(size, sizeof size, exp2(lb));
+        sink_printf(p->s, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"8\" "
+                    "fill=\"none\" stroke=\"#%06x\" stroke-width=\"2\"/>\n",
+                    x + 130, y - 7, (unsigned)colour(p, ROLE_MODEL));
+        snprintf(t, sizeof t, _("the model at %s"), size);
+        text(p, x + 145, y, "start", SMALL, ROLE_AXIS, t);
+    }
     snprintf(t, sizeof t, _("%d of %d algorithms measured"), d->nshown,
              d->measured);
     text(p, PIC_W - 20, y, "end", SMALL, ROLE_DIM, t);
