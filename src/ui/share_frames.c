@@ -30,27 +30,17 @@ typedef struct {
     char why[200]; /* a step that failed */
 } FramesJob;
 
-/* A frame's cells: the machine's drawing (topo_machine_size), its two
- * lines of footer and the frame; the algorithm's shape without one. */
-static void frame_size(const App *app, int *w, int *h)
-{
-    int rows = 0, cols = 0;
-    if (app->scene->machine.spec[0])
-        topo_machine_size(app->scene, 76, &rows, &cols);
-    *w = cols ? num_max(cols + 2, 44) : 60;
-    *h = rows ? rows + 4 : 18;
-}
-
 /* The title of the frame of step k, with the model's time of the step
- * (the scene's size, on its machine): "step 3 of 13: reduce-scatter x,
- * 1.68 ms". */
-static void frame_title(const Scene *sc, size_t k, char *out, size_t len)
+ * when `timed` (the scene's size, on its machine; the scene shows step
+ * k): "step 3 of 13: reduce-scatter x, 1.68 ms". */
+static void frame_title(const Scene *sc, size_t k, bool timed, char *out,
+                        size_t len)
 {
     char t[32];
     if (k == 0)
         snprintf(out, len, _("step 0 of %zu: initial state"),
                  sc->sched.nsteps);
-    else if (!sc->pred_step_s.valid)
+    else if (!timed || !sc->pred_step_s.valid)
         snprintf(out, len, _("step %zu of %zu: %s"), k, sc->sched.nsteps,
                  words_phase(sc->sched.steps[k - 1].phase));
     else {
@@ -58,6 +48,28 @@ static void frame_title(const Scene *sc, size_t k, char *out, size_t len)
         snprintf(out, len, _("step %zu of %zu: %s, %s"), k,
                  sc->sched.nsteps, words_phase(sc->sched.steps[k - 1].phase),
                  t);
+    }
+}
+
+/* Columns a frame's title takes besides its words: the frame's corners
+ * and blanks, ", " and a time ("420.4 us"). */
+#define TITLE_MORE 16
+
+/* A frame's cells: the machine's drawing (topo_machine_size), its two
+ * lines of footer and the frame, or the algorithm's shape without one;
+ * wide enough for the longest title of steps from..to. */
+static void frame_size(const App *app, size_t from, size_t to, int *w,
+                       int *h)
+{
+    int rows = 0, cols = 0;
+    char title[160];
+    if (app->scene->machine.spec[0])
+        topo_machine_size(app->scene, 76, &rows, &cols);
+    *w = cols ? num_max(cols + 2, 44) : 60;
+    *h = rows ? rows + 4 : 18;
+    for (size_t k = from; k <= to; k++) {
+        frame_title(app->scene, k, false, title, sizeof title);
+        *w = num_max(*w, grid_text_width(title) + TITLE_MORE);
     }
 }
 
@@ -83,7 +95,7 @@ static void frame(Sink *s, FramesJob *j, size_t k, int x, int y)
 {
     char title[160];
     const Scene *sc = j->app->scene;
-    frame_title(sc, k, title, sizeof title);
+    frame_title(sc, k, true, title, sizeof title);
     grid_clear(&j->g);
     Rect in = grid_box(&j->g, grid_rect(&j->g), ROLE_BORDER, title,
                        ROLE_TITLE);
@@ -129,7 +141,7 @@ CvError share_frames(App *app, const char *path, size_t from, size_t to,
                    .to = to < n ? to : n, .theme = theme};
     int w, h;
     j.to = j.to < j.from ? j.from : j.to;
-    frame_size(app, &w, &h);
+    frame_size(app, j.from, j.to, &w, &h);
     if (grid_init(&j.g, w, h, app->view.ascii)) {
         snprintf(why, whylen, "there is not enough memory for the frames");
         return CV_ERR_NOMEM;
