@@ -5,7 +5,9 @@
  * themes' contrast, the terminal bytes of a screen, the asciicast of a
  * scene (its header, and one screen per step), the command line's
  * exports and their refusals (one sentence, status 1 or 2), the key w that writes the
- * screen, and the scene string read back for every collective and
+ * screen, the chart as lines (w in F), the topology's frames of a range of
+ * steps with their link loads (--export-frames, w in Z), and the scene
+ * string read back for every collective and
  * algorithm at several rank counts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -376,7 +378,8 @@ static int line_xs(const char *svg, const char *cls, const char *algo,
 
 /* In the full-screen chart, w writes the chart as lines: one measured
  * polyline and one dashed model line per shown algorithm (the ring and
- * the two fastest, sweep_fixture.h), its points in order of size, a
+ * the two fastest, sweep_fixture.h, posted largest first), its points
+ * in order of size, a
  * marker per measured point, the size axis from 8 B to 64 MiB (the
  * scene's size), the times, the crossovers in words; in Chinese too. */
 static void test_chart_svg(void **state)
@@ -388,6 +391,12 @@ static void test_chart_svg(void **state)
     assert_int_equal(chdir(dir), 0);
     open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
     sweep3_fill(&app);
+    for (size_t i = 0, n = app.bg.nsweep; i < n / 2; i++) { /* the largest
+                                                  first: lines sort them */
+        SweepPoint t = app.bg.sweep[i];
+        app.bg.sweep[i] = app.bg.sweep[n - 1 - i];
+        app.bg.sweep[n - 1 - i] = t;
+    }
     app.view.chart_full = true;
     free(run_script(&app, "w"));
     char *t = run_script(&app, "Enter");
