@@ -1,10 +1,10 @@
 /* view_chart.c - the trade-off between algorithms: measured time against
  * message size on log-log axes (or bus bandwidth against a log size axis,
- * ACT_CHART_VIEW), every algorithm of the collective that the sweep
- * measured in its own glyph and colour (the glyph alone tells them apart
- * in monochrome), the model's curve for each (predictor.h: one model), and
- * the sizes where the fastest algorithm changes (crossovers) marked on
- * the size axis. The sweep's points stay when the algorithm or the view
+ * ACT_CHART_VIEW), the algorithms chart.h shows (the scene's and the two
+ * fastest, or those V chose) each in its own glyph and colour (the glyph
+ * alone tells them apart in monochrome), the model's curve for each
+ * (predictor.h: one model), and the sizes where the fastest of them
+ * changes (crossovers) marked on the size axis and said in words. The sweep's points stay when the algorithm or the view
  * changes (app.c keeps them while the call is the same). Nothing is
  * plotted that was not measured or predicted: with no measurement the
  * chart says N/A and how to start a sweep. */
