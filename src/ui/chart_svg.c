@@ -139,6 +139,19 @@ static void marker(const Pic *p, int k, double x, double y, uint32_t rgb,
     sink_printf(p->s, " fill=\"#%06x\"/>\n", (unsigned)rgb);
 }
 
+/* Series s's name beside its last point (x, y), moved right of the
+ * scene's prediction where that circle would cover it. */
+static void end_label(const Pic *p, const ChartSeries *s, double x,
+                      double y)
+{
+    double lb, v = chart_scene_value(p->app, p->d, &lb);
+    double px = px_x(p->d, lb), py = chart_usable(v) ? px_y(p->d, v) : -99;
+    if (fabs(py - y) < 16 && px >= x && px - x < 12 + 13 *
+        (double)strlen(s->algo->name))
+        x = px;
+    text(p, x + 12, y + 7, "start", SMALL, s->role, s->algo->name);
+}
+
 /* Series s (the k-th shown): the model dashed, the measured line, its
  * markers and its name at its last point. */
 static void series(const Pic *p, const ChartSeries *s, int k)
@@ -161,8 +174,7 @@ static void series(const Pic *p, const ChartSeries *s, int k)
         for (int i = 0; i < n && !model; i++)
             marker(p, k, px_x(p->d, lb[i]), px_y(p->d, v[i]), rgb, true);
         if (!model)
-            text(p, px_x(p->d, lb[n - 1]) + 12, px_y(p->d, v[n - 1]) + 7,
-                 "start", SMALL, s->role, s->algo->name);
+            end_label(p, s, px_x(p->d, lb[n - 1]), px_y(p->d, v[n - 1]));
     }
 }
 
