@@ -461,8 +461,8 @@ static void test_driver_deps_from_cwd(void **state)
 }
 
 /* X4: no export follows a symbolic link at its name: --export-svg,
- * --export-cast and perf's --json at a dangling link are one sentence and
- * create nothing where it points. */
+ * --export-cast, --export-frames and perf's --json at a dangling link are
+ * one sentence and create nothing where it points. */
 static void test_export_links(void **state)
 {
     char dir[] = "/tmp/collviz-test-links-XXXXXX", link[128], target[128];
@@ -481,8 +481,10 @@ static void test_export_links(void **state)
     snprintf(viaproc, sizeof viaproc, "/proc/..%s", link);
     const char *const svg2[] = {"--scene", "allreduce -p 4", "--export-svg",
                                 viaproc, NULL};
-    const char *const *runs[] = {svg, cast, json, svg2};
-    for (size_t i = 0; i < 4; i++) {
+    const char *const frames[] = {"--scene", "allreduce -p 4",
+                                  "--export-frames", link, NULL};
+    const char *const *runs[] = {svg, cast, json, svg2, frames};
+    for (size_t i = 0; i < sizeof runs / sizeof *runs; i++) {
         Ran r = run_args(runs[i]);
         if (r.status == 0 || !strstr(r.err, "is a symbolic link") ||
             !access(target, F_OK))
@@ -509,7 +511,10 @@ static void test_messages(void **state)
         {{"topo", "gpu:4,memory.bw=5"},
          "a memory machine has no link classes: 'memory.bw' names one"},
         {{"--scene", "allreduce -p 8", "--export-svg", "-", "--export-cast",
-          "-"}, "--export-svg and --export-cast do not go together"},
+          "-"}, "--export-svg, --export-cast and --export-frames do not go "
+         "together"},
+        {{"--scene", "allreduce -p 8", "--export-frames", "-",
+          "--export-svg", "-"}, "do not go together"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         Ran r = run_args(cases[i].args);

@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "measure/perf.h"
 #include "golden_fixture.h"
+#include "sweep_fixture.h"
 #include "ui/i18n.h"
 #include "ui/menu.h"
 #include "ui/scene.h"
@@ -278,6 +279,45 @@ static void test_teacher(void **state)
         }
 }
 
+/* T3 (teacher-2026-11-28): the full-screen chart after a sweep of
+ * every algorithm of the teacher's ring allreduce on 8 ranks
+ * (sweep_fixture.h: times by hand) shows three, the ring and the two
+ * fastest at the most sizes (direct, tree), and says the crossovers in
+ * words. */
+static void chart3(UiLang l, const char *want)
+{
+    AppOptions o = app_options(COLL_ALLREDUCE, "ring", 8, true);
+    App app;
+    char why[200], name[64];
+    ui_lang_use(l);
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    app.view.term_w = 100, app.view.term_h = 30;
+    sweep3_fill(&app);
+    app.view.chart_full = true;
+    Grid g;
+    grid_init(&g, 100, 30, false);
+    screen_draw(&app, &g);
+    char *got = dump(&g);
+    if (!strstr(got, want))
+        fail_msg("no '%s' in\n%s", want, got);
+    assert_null(strstr(got, "halving-doubling"));
+    assert_null(strstr(got, "butterfly"));
+    snprintf(name, sizeof name, "chart3_100x30_%s",
+             l == UI_LANG_ZH ? "zh" : "en");
+    golden_check(name, got);
+    free(got);
+    grid_fini(&g);
+    app_fini(&app);
+    ui_lang_use(UI_LANG_EN);
+}
+
+static void test_chart3(void **state)
+{
+    chart3(UI_LANG_EN, "tree beats direct from 8 KiB; ring beats tree from "
+                       "128 KiB");
+    chart3(UI_LANG_ZH, "ring 从 128 KiB 起快于 tree");
+}
+
 /* The backend menu offers every backend; those not built and those that
  * cannot start here stay, greyed, with the reason beside them; the ones
  * that run here are not greyed. */
@@ -316,6 +356,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
         cmocka_unit_test(test_teacher),
+        cmocka_unit_test(test_chart3),
         cmocka_unit_test(test_backend_menu),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -5,7 +5,9 @@
  * themes' contrast, the terminal bytes of a screen, the asciicast of a
  * scene (its header, and one screen per step), the command line's
  * exports and their refusals (one sentence, status 1 or 2), the key w that writes the
- * screen, and the scene string read back for every collective and
+ * screen, the chart as lines (w in F), the topology's frames of a range of
+ * steps with their link loads (--export-frames, w in Z), and the scene
+ * string read back for every collective and
  * algorithm at several rank counts. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,9 @@
 
 #include "call_fixture.h"
 #include "run_bin.h"
+#include "sweep_fixture.h"
+#include "ui/chart_svg.h"
+#include "ui/i18n.h"
 #include "ui/export.h"
 #include "ui/scene.h"
 #include "ui/scene_str.h"
@@ -352,6 +357,177 @@ static void test_key_w(void **state)
     assert_int_equal(chdir(cwd), 0);
 }
 
+/* The x coordinates of polyline `cls` of algorithm `algo` in svg, in
+ * the order written; how many (-1: no such line). */
+static int line_xs(const char *svg, const char *cls, const char *algo,
+                   double *x, int cap)
+{
+    char head[160];
+    snprintf(head, sizeof head, "<polyline class=\"%s\" data-algo=\"%s\" "
+             "points=\"", cls, algo);
+    const char *at = strstr(svg, head);
+    if (!at)
+        return -1;
+    at += strlen(head);
+    int n = 0, used;
+    double y;
+    while (n < cap && sscanf(at, "%lf,%lf%n", &x[n], &y, &used) == 2)
+        n++, at += used;
+    return n;
+}
+
+/* In the full-screen chart, w writes the chart as lines: one measured
+ * polyline and one dashed model line per shown algorithm (the ring and
+ * the two fastest, sweep_fixture.h, posted largest first), its points
+ * in order of size, a
+ * marker per measured point, the size axis from 8 B to 64 MiB (the
+ * scene's size), the times, the crossovers in words; in Chinese too. */
+static void test_chart_svg(void **state)
+{
+    App app;
+    char cwd[512];
+    double x[64];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
+    sweep3_fill(&app);
+    for (size_t i = 0, n = app.bg.nsweep; i < n / 2; i++) { /* the largest
+                                                  first: lines sort them */
+        SweepPoint t = app.bg.sweep[i];
+        app.bg.sweep[i] = app.bg.sweep[n - 1 - i];
+        app.bg.sweep[n - 1 - i] = t;
+    }
+    app.view.chart_full = true;
+    free(run_script(&app, "w"));
+    char *t = run_script(&app, "Enter");
+    assert_non_null(strstr(t, "Wrote the chart as an SVG of lines to "
+                              "collviz-allreduce-ring-p8-step0.svg."));
+    free(t);
+    char *svg = slurp("collviz-allreduce-ring-p8-step0.svg");
+    assert_int_equal(count(svg, "<polyline class=\"measured\""), 3);
+    assert_int_equal(count(svg, "<polyline class=\"model\""), 3);
+    assert_int_equal(count(svg, "class=\"point\""), 3 * SWEEP3_SIZES);
+    static const char *const shown[] = {"direct", "ring", "tree"};
+    for (int i = 0; i < 3; i++)
+        for (int m = 0; m < 2; m++) {
+            int n = line_xs(svg, m ? "model" : "measured", shown[i], x, 64);
+            assert_int_equal(n, SWEEP3_SIZES);
+            for (int k = 1; k < n; k++)
+                assert_true(x[k] > x[k - 1]);
+        }
+    assert_int_equal(line_xs(svg, "measured", "butterfly", x, 64), -1);
+    assert_non_null(strstr(svg, ">8 B</text>"));
+    assert_non_null(strstr(svg, ">64 MiB</text>"));
+    assert_non_null(strstr(svg, ">10 us</text>"));
+    assert_non_null(strstr(svg, ">message size</text>"));
+    assert_non_null(strstr(svg, ">tree beats direct from 8 KiB; ring beats "
+                                "tree from 128 KiB</text>"));
+    assert_int_equal(count(svg, "class=\"crossover\""), 2);
+    free(svg);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    ui_lang_use(UI_LANG_ZH);
+    assert_int_equal(chart_svg(m, &app, THEME_DEEP), CV_OK);
+    ui_lang_use(UI_LANG_EN);
+    fclose(m);
+    assert_non_null(strstr(buf, "tree 从 8 KiB 起快于 direct; ring 从 "
+                                "128 KiB 起快于 tree"));
+    assert_non_null(strstr(buf, ">消息大小</text>"));
+    free(buf);
+    app_fini(&app);
+    assert_int_equal(chdir(cwd), 0);
+}
+
+/* The text between `open` and the next '<' after frame `step`'s start
+ * in svg (malloc'd), or NULL. */
+static char *frame_part(const char *svg, int step, const char *open)
+{
+    char head[64];
+    snprintf(head, sizeof head, "<g class=\"frame\" data-step=\"%d\">", step);
+    const char *at = strstr(svg, head);
+    if (!at || !(at = strstr(at, open)))
+        return NULL;
+    at += strlen(open);
+    return strndup(at, strcspn(at, "<"));
+}
+
+/* --export-frames: ring allreduce of 64 B (16 floats) on 4 ranks of a
+ * 2x2 torus, steps 1 to 3: one frame each, titled with its step. By
+ * hand: step 1 is the copy-in (no link); in steps 2 and 3 each rank r
+ * sends one block of 16 B to r+1. With x = r % 2, y = r / 2 and routes in
+ * dimension order (x, then y): 0>1 and 2>3 are one x hop; 1>2 goes
+ * 1>0 (x) then 0>2 (y); 3>0 goes 3>2 (x) then 2>0 (y). So six links
+ * carry 16 B each: r0>r1, r1>r0, r2>r3, r3>r2, r0>r2, r2>r0. */
+static void test_frames_cli(void **state)
+{
+    char path[300];
+    snprintf(path, sizeof path, "%s/frames.svg", dir);
+    const char *args[] = {"allreduce", "-a", "ring", "-p", "4", "-T",
+                          "torus:2x2", "-s", "64", "--step", "1",
+                          "--last-step", "3", "--export-frames", path, NULL};
+    Ran r = run_args(args);
+    if (r.status)
+        fail_msg("status %d: %s", r.status, r.err);
+    ran_free(&r);
+    char *svg = slurp(path);
+    assert_int_equal(count(svg, "<g class=\"frame\""), 3);
+    static const char *const loads[] = {
+        "", "r0&gt;r1 16 B, r1&gt;r0 16 B, r2&gt;r3 16 B, r3&gt;r2 16 B, "
+        "r0&gt;r2 16 B, r2&gt;r0 16 B"};
+    for (int k = 1; k <= 3; k++) {
+        char *title = frame_part(svg, k, "<title>");
+        char *desc = frame_part(svg, k, "<desc class=\"loads\">");
+        char want[64];
+        snprintf(want, sizeof want, "step %d of 7: %s", k,
+                 k == 1 ? "copy-in" : "reduce-scatter");
+        assert_non_null(title);
+        assert_non_null(desc);
+        if (strncmp(title, want, strlen(want)))
+            fail_msg("frame %d: '%s', not '%s'", k, title, want);
+        assert_string_equal(desc, loads[k > 1]);
+        free(title);
+        free(desc);
+    }
+    assert_null(frame_part(svg, 4, "<title>"));
+    free(svg);
+    const char *both[] = {"allreduce", "--export-frames", path,
+                          "--export-svg", path, NULL};
+    r = run_args(both);
+    assert_int_equal(r.status, 2);
+    ran_free(&r);
+}
+
+/* In the full-screen topology, w writes the frames of the steps from the
+ * shown one, at most SHARE_FRAMES_MAX, and the scene stays at its step. */
+static void test_frames_key(void **state)
+{
+    App app;
+    char cwd[512];
+    assert_non_null(getcwd(cwd, sizeof cwd));
+    assert_int_equal(chdir(dir), 0);
+    open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
+    free(run_script(&app, "Right Right Z w"));
+    char *t = run_script(&app, "Enter");
+    if (!strstr(t, "Wrote the topology of steps 2 to 7 as SVG frames to "
+                   "collviz-allreduce-ring-p8-step2.svg."))
+        fail_msg("%s", t);
+    free(t);
+    assert_int_equal(app.scene->step, 2);
+    char *svg = slurp("collviz-allreduce-ring-p8-step2.svg");
+    assert_int_equal(count(svg, "<g class=\"frame\""), SHARE_FRAMES_MAX);
+    for (int k = 2; k <= 7; k++) {
+        char *title = frame_part(svg, k, "<title>"), want[32];
+        snprintf(want, sizeof want, "step %d of 15: ", k);
+        assert_non_null(title);
+        assert_int_equal(strncmp(title, want, strlen(want)), 0);
+        free(title);
+    }
+    free(svg);
+    app_fini(&app);
+    assert_int_equal(chdir(cwd), 0);
+}
+
 /* One scene string: written, read back, the same scene. */
 static void round_trip(const SceneStr *in)
 {
@@ -534,6 +710,9 @@ int main(void)
         cmocka_unit_test(test_cast),
         cmocka_unit_test(test_bad_paths),
         cmocka_unit_test(test_key_w),
+        cmocka_unit_test(test_chart_svg),
+        cmocka_unit_test(test_frames_cli),
+        cmocka_unit_test(test_frames_key),
         cmocka_unit_test(test_scene_str),
         cmocka_unit_test(test_scene_str_of_app),
         cmocka_unit_test(test_command_line),

@@ -40,6 +40,8 @@ struct WorkerResult; /* worker.h */
     X(ACT_TOGGLE_CHART, "chart", N_("show / hide the bandwidth chart"))       \
     X(ACT_TOGGLE_XFERS, "transfers", N_("show / hide the transfer list"))     \
     X(ACT_CHART_VIEW, "chartview", N_("chart: time or busbw against size"))   \
+    X(ACT_CHART_PICK, "chartpick",                                            \
+      N_("chart: other algorithms (the scene's and two, or all)"))            \
     X(ACT_CHART_FULL, "chartfull", N_("the chart over the whole screen, and back")) \
     X(ACT_TOPO_FULL, "topofull", N_("the topology over the whole screen, and back")) \
     X(ACT_PRESENT, "present", N_("presenter: big cells, the step in words"))   \

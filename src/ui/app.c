@@ -567,6 +567,12 @@ static void do_chart_view(App *app, const Request *r)
     app->view.show[VIEW_CHART] = true;
 }
 
+static void do_chart_pick(App *app, const Request *r)
+{
+    app->view.chart_pick = (app->view.chart_pick + 1) % 1000;
+    app->view.show[VIEW_CHART] = true;
+}
+
 static void do_chart_full(App *app, const Request *r)
 {
     app->view.chart_full = !app->view.chart_full;
@@ -598,10 +604,16 @@ static void do_export(App *app, const Request *r)
     char name[TEXT_MAX + 1];
     bool cast = r->act == ACT_EXPORT_CAST;
     scene_str_file_name(app->scene, cast ? "cast" : "svg", name, sizeof name);
-    text_open(&app->mode.text, cast ? _("Write the steps from here as an "
-                                        "asciicast to (Enter writes): ")
-                                    : _("Write the screen as SVG to (Enter "
-                                        "writes, Esc cancels): "), name);
+    text_open(&app->mode.text,
+              cast ? _("Write the steps from here as an asciicast to "
+                       "(Enter writes): ")
+              : app->view.chart_full ? _("Write the chart as SVG lines to "
+                                         "(Enter writes, Esc cancels): ")
+              : app->view.topo_full ? _("Write the topology of the steps "
+                                        "from here as SVG frames to (Enter "
+                                        "writes, Esc cancels): ")
+              : _("Write the screen as SVG to (Enter writes, Esc "
+                  "cancels): "), name);
     app->mode.text_for = cast ? TEXT_FOR_CAST : TEXT_FOR_SVG;
     app_mode_set(app, MODE_TEXT);
 }
@@ -650,6 +662,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_ASCII] = do_ascii,         [ACT_THEME] = do_theme,
     [ACT_CHART_VIEW] = do_chart_view, [ACT_PRESENT] = do_present,
     [ACT_CHART_FULL] = do_chart_full, [ACT_TOPO_FULL] = do_topo_full,
+    [ACT_CHART_PICK] = do_chart_pick,
     [ACT_HELP] = do_help,           [ACT_REDRAW] = do_redraw,
     [ACT_QUIT] = do_quit,           [ACT_LESSONS] = do_lessons,
     [ACT_EXPORT_SVG] = do_export,   [ACT_SCENE_STR] = do_scene_str,

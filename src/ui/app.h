@@ -96,6 +96,9 @@ typedef struct {
     int theme;                /* colour theme index (term.c) */
     bool chart_busbw;         /* the chart plots busbw (else time) */
     bool chart_full;          /* the chart over the whole body */
+    int chart_pick;           /* which algorithms the chart shows: the
+                                 scene's and the best two, then pages of
+                                 the others, then all (chart.h) */
     bool topo_full;           /* the topology over the whole body (not
                                  with chart_full) */
     int root;                 /* the root last chosen for a rooted

@@ -228,28 +228,59 @@ static void svg_texts(Sink *s, const Grid *g, int y, int theme)
     }
 }
 
-CvError export_svg(FILE *f, const Grid *g, int theme)
+void export_xml_text(Sink *s, const char *t)
 {
-    Sink s;
-    int w = g->w * EXPORT_CELL_W, h = g->h * EXPORT_CELL_H;
-    if (sink_init(&s, f, 1 << 16))
-        return CV_ERR_NOMEM;
-    sink_printf(&s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+    for (; *t; t++)
+        if (*t == '<' || *t == '>' || *t == '&')
+            sink_str(s, *t == '<' ? "&lt;" : *t == '>' ? "&gt;" : "&amp;");
+        else
+            sink_mem(s, t, 1);
+}
+
+/* The cells of g: backgrounds, then lines and blocks, then texts. */
+static void svg_cells(Sink *s, const Grid *g, int theme)
+{
+    for (int y = 0; y < g->h; y++)
+        svg_backgrounds(s, g, y, theme);
+    for (int y = 0; y < g->h; y++)
+        svg_graphics(s, g, y, theme);
+    for (int y = 0; y < g->h; y++)
+        svg_texts(s, g, y, theme);
+}
+
+void export_svg_at(Sink *s, const Grid *g, int theme, int x, int y)
+{
+    sink_printf(s, "<g transform=\"translate(%d %d)\">\n<rect width=\"%d\" "
+                "height=\"%d\"", x, y, g->w * EXPORT_CELL_W,
+                g->h * EXPORT_CELL_H);
+    svg_colour(s, "fill", EXPORT_DEFAULT_BG);
+    sink_str(s, "/>\n");
+    svg_cells(s, g, theme);
+    sink_str(s, "</g>\n");
+}
+
+void export_svg_begin(Sink *s, int w, int h)
+{
+    sink_printf(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
                 "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
                 "height=\"%d\" viewBox=\"0 0 %d %d\" font-size=\"16\" "
                 "font-family=\"'DejaVu Sans Mono', Menlo, Consolas, "
                 "'Noto Sans Mono CJK SC', 'Noto Sans CJK SC', monospace\" "
                 "xml:space=\"preserve\" style=\"white-space: pre\">\n",
                 w, h, w, h);
-    sink_printf(&s, "<rect width=\"%d\" height=\"%d\"", w, h);
-    svg_colour(&s, "fill", EXPORT_DEFAULT_BG);
-    sink_str(&s, "/>\n");
-    for (int y = 0; y < g->h; y++)
-        svg_backgrounds(&s, g, y, theme);
-    for (int y = 0; y < g->h; y++)
-        svg_graphics(&s, g, y, theme);
-    for (int y = 0; y < g->h; y++)
-        svg_texts(&s, g, y, theme);
+    sink_printf(s, "<rect width=\"%d\" height=\"%d\"", w, h);
+    svg_colour(s, "fill", EXPORT_DEFAULT_BG);
+    sink_str(s, "/>\n");
+}
+
+CvError export_svg(FILE *f, const Grid *g, int theme)
+{
+    Sink s;
+    int w = g->w * EXPORT_CELL_W, h = g->h * EXPORT_CELL_H;
+    if (sink_init(&s, f, 1 << 16))
+        return CV_ERR_NOMEM;
+    export_svg_begin(&s, w, h);
+    svg_cells(&s, g, theme);
     sink_str(&s, "</svg>\n");
     sink_fini(&s);
     return s.err ? CV_ERR_IO : CV_OK;

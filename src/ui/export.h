@@ -39,6 +39,16 @@ const char *export_role_name(Role r);
  * write failed. */
 CvError export_svg(FILE *f, const Grid *g, int theme);
 
+/* Text t as XML character data: < > & escaped. */
+void export_xml_text(Sink *s, const char *t);
+
+/* The start of an SVG document of w x h pixels (its page filled); the
+ * caller ends it with "</svg>". */
+void export_svg_begin(Sink *s, int w, int h);
+/* g's cells as a group at pixel (x, y) of a document export_svg_begin
+ * started, over a background of g's size. */
+void export_svg_at(Sink *s, const Grid *g, int theme, int x, int y);
+
 /* The bytes that draw g on a terminal of its size: home and clear, then
  * every row with SGR sequences for its colours and attributes, the
  * attributes reset at the end. malloc'd; NULL when out of memory. */

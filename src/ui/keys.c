@@ -47,6 +47,7 @@
     X('3', "3", ACT_TOGGLE_CHART)                                             \
     X('4', "4", ACT_TOGGLE_XFERS)                                             \
     X('v', "v", ACT_CHART_VIEW)                                               \
+    X('V', "V", ACT_CHART_PICK)                                               \
     X('F', "F", ACT_CHART_FULL)                                               \
     X('Z', "Z", ACT_TOPO_FULL)                                                \
     X('P', "P", ACT_PRESENT)                                                  \

@@ -29,7 +29,7 @@
  * step, cells and presenter mode) first, then the TUI's own. */
 enum {
     O_BACKEND = SSTR_OPT_COUNT, O_SCENE, O_ASCII, O_THEME, O_EXPORT_SVG,
-    O_EXPORT_CAST, O_LAST_STEP, O_DELAY, O_SCRIPT, O_FRAMES,
+    O_EXPORT_CAST, O_EXPORT_FRAMES, O_LAST_STEP, O_DELAY, O_SCRIPT, O_FRAMES,
     O_SCREEN, O_DUMP, O_ROLES, O_HELP, O_COUNT
 };
 
@@ -52,8 +52,13 @@ static const CliOpt opts[O_COUNT] = {
     [O_EXPORT_CAST] = {0, "export-cast", "FILE", "write the screens of --step "
                        "to --last-step as an asciicast v2 file (asciinema "
                        "play FILE) and exit"},
-    [O_LAST_STEP] = {0, "last-step", "K", "with --export-cast: the last step "
-                     "recorded (default: the scene's last)"},
+    [O_EXPORT_FRAMES] = {0, "export-frames", "FILE", "write the topology "
+                         "of steps --step (at least 1) to --last-step as "
+                         "one SVG, a frame per step with its link loads, "
+                         "and exit"},
+    [O_LAST_STEP] = {0, "last-step", "K", "with --export-cast or "
+                     "--export-frames: the last step recorded (default: "
+                     "the scene's last)"},
     [O_DELAY] = {0, "delay", "SECONDS", "with --export-cast: seconds between "
                  "steps (default 1.5)"},
     [O_SCRIPT] = {0, "script", "FILE", "run without a terminal: keys and "
@@ -77,9 +82,9 @@ static const CliCmd tui_cmd = {
              "help shows them (Right, PgDn, a, Enter, Esc, Space, ...),\n"
              "click X Y, wheel up|down, resize WxH, tick [N], wait, dump, "
              "act NAME,\nseek K, select RANK BUF ELEM; '#' starts a comment.\n\n"
-             "Pictures: --export-svg and --export-cast write the screens "
-             "without a\nterminal; the key u shows the scene string that "
-             "--scene reopens.",
+             "Pictures: --export-svg, --export-cast and --export-frames "
+             "write the screens\nwithout a terminal; the key u shows the "
+             "scene string that --scene reopens.",
     .opts = opts,
     .nopts = O_COUNT,
     .max_pos = 1,
@@ -100,6 +105,7 @@ typedef struct {
     int theme;          /* --theme (ThemeId), or -1: the terminal's */
     const char *svg;    /* --export-svg FILE, or NULL */
     const char *cast;   /* --export-cast FILE, or NULL */
+    const char *frames_svg; /* --export-frames FILE, or NULL */
     long last_step;     /* --last-step, or -1: the scene's last */
     double delay;       /* --delay: seconds between a cast's screens */
 } TuiArgs;
@@ -200,15 +206,16 @@ static int export_options(const CliArgs *a, TuiArgs *t, CliErr *e)
     if (a->val[O_THEME] && (t->theme = theme_parse(a->val[O_THEME])) < 0)
         return cli_fail(e, "--theme must be colour, deep or mono, not '%s'",
                         a->val[O_THEME]);
-    if (needs(a, O_LAST_STEP, O_EXPORT_CAST, e) ||
+    if ((!t->frames_svg && needs(a, O_LAST_STEP, O_EXPORT_CAST, e)) ||
         needs(a, O_DELAY, O_EXPORT_CAST, e))
         return -1;
-    if (t->script && (t->svg || t->cast))
+    if (t->script && (t->svg || t->cast || t->frames_svg))
         return cli_fail(e, "--script and the exports do not go together; a "
                         "script's 'dump' prints its screens");
-    if (t->svg && t->cast)
-        return cli_fail(e, "--export-svg and --export-cast do not go "
-                        "together; give one, and run again for the other");
+    if (!!t->svg + !!t->cast + !!t->frames_svg > 1)
+        return cli_fail(e, "--export-svg, --export-cast and --export-frames "
+                        "do not go together; give one, and run again for "
+                        "another");
     if (a->val[O_LAST_STEP] &&
         cli_parse_int("--last-step", a->val[O_LAST_STEP], 0, 1000000,
                       &t->last_step, e))
@@ -245,6 +252,7 @@ static int parse_tui_args(int argc, char **argv, TuiArgs *t, CliErr *e)
     t->ascii = cli_has(&a, O_ASCII);
     t->svg = a.val[O_EXPORT_SVG];
     t->cast = a.val[O_EXPORT_CAST];
+    t->frames_svg = a.val[O_EXPORT_FRAMES];
     if (scene_options(a, t, e) || export_options(&a, t, e))
         return -1;
     return tui_options(&a, t, e);
@@ -335,7 +343,8 @@ static int export_theme(const TuiArgs *t)
     return t->theme >= 0 ? t->theme : nc && *nc ? THEME_MONO : THEME_DEEP;
 }
 
-/* --export-svg and --export-cast: the screens at --screen's size, written
+/* --export-svg, --export-cast and --export-frames: the screens at
+ * --screen's size (the frames at their own), written
  * without a terminal. */
 static int run_export(App *app, const TuiArgs *t)
 {
@@ -350,13 +359,16 @@ static int run_export(App *app, const TuiArgs *t)
         return CLI_EXIT_FAIL;
     }
     CvError e = CV_OK;
+    size_t last = t->last_step < 0 ? app->scene->sched.nsteps
+                                   : (size_t)t->last_step;
+    if (t->frames_svg)
+        e = share_frames(app, t->frames_svg, t->step ? (size_t)t->step : 1,
+                         last, export_theme(t), why, sizeof why);
     if (t->svg)
         e = share_svg(app, &g, t->svg, export_theme(t), why, sizeof why);
     if (!e && t->cast)
-        e = share_cast(app, &g, t->cast, (size_t)t->step,
-                       t->last_step < 0 ? app->scene->sched.nsteps
-                                        : (size_t)t->last_step,
-                       t->delay, export_theme(t), why, sizeof why);
+        e = share_cast(app, &g, t->cast, (size_t)t->step, last, t->delay,
+                       export_theme(t), why, sizeof why);
     grid_fini(&g);
     if (e)
         say(why);
@@ -492,7 +504,7 @@ int cmd_tui(int argc, char **argv)
                 t.app.backend, why);
         return CLI_EXIT_USAGE;
     }
-    bool headless = t.script || t.svg || t.cast;
+    bool headless = t.script || t.svg || t.cast || t.frames_svg;
     if (!headless && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))) {
         fprintf(stderr, "collviz: the TUI needs a terminal on stdin and "
                 "stdout; 'collviz trace %s' prints the same steps as text.\n",
@@ -500,7 +512,8 @@ int cmd_tui(int argc, char **argv)
         return CLI_EXIT_USAGE;
     }
     App app;
-    t.app.no_worker = t.svg || t.cast; /* nothing runs in the background */
+    /* nothing runs in the background */
+    t.app.no_worker = t.svg || t.cast || t.frames_svg;
     if (app_init(&app, &t.app, why, sizeof why)) {
         app_fini(&app);
         say(why);
@@ -510,12 +523,13 @@ int cmd_tui(int argc, char **argv)
         app_fini(&app);
         return rc;
     }
-    rc = t.svg || t.cast ? run_export(&app, &t)
+    rc = t.svg || t.cast || t.frames_svg ? run_export(&app, &t)
          : t.script ? run_script(&app, &t) : run_terminal(&app, &t, false);
     /* L: the list of lessons, as `collviz learn` opens it; quitting the
        lessons comes back to this scene with its step, sweep and
        measurements (the worker went on meanwhile) */
     while (app.status.lessons && !t.script && !t.svg && !t.cast &&
+           !t.frames_svg &&
            rc == CLI_EXIT_OK) {
         app.status.lessons = app.status.quit = false;
         if (learn_from_visualizer() != CLI_EXIT_OK)

@@ -1,10 +1,10 @@
 /* view_chart.c - the trade-off between algorithms: measured time against
  * message size on log-log axes (or bus bandwidth against a log size axis,
- * ACT_CHART_VIEW), every algorithm of the collective that the sweep
- * measured in its own glyph and colour (the glyph alone tells them apart
- * in monochrome), the model's curve for each (predictor.h: one model), and
- * the sizes where the fastest algorithm changes (crossovers) marked on
- * the size axis. The sweep's points stay when the algorithm or the view
+ * ACT_CHART_VIEW), the algorithms chart.h shows (the scene's and the two
+ * fastest, or those V chose) each in its own glyph and colour (the glyph
+ * alone tells them apart in monochrome), the model's curve for each
+ * (predictor.h: one model), and the sizes where the fastest of them
+ * changes (crossovers) marked on the size axis and said in words. The sweep's points stay when the algorithm or the view
  * changes (app.c keeps them while the call is the same). Nothing is
  * plotted that was not measured or predicted: with no measurement the
  * chart says N/A and how to start a sweep. */
@@ -12,201 +12,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/chart.h"
 #include "ui/i18n.h"
 #include "ui/keys.h"
 #include "ui/view.h"
 
-/* ------------------------------------------------------------ data */
-
-/* Most series (algorithms of one collective) and crossovers kept. */
-#define MAX_SERIES 12
-#define MAX_CROSS 8
-
-/* Each algorithm's mark, by its place among its collective's algorithms
- * (so an algorithm keeps its mark whatever is shown), and its model
- * curve's glyph (each its own, so that the curves tell apart in
- * monochrome too). */
-static const char glyphs[] = "ox+*#@%&=~^$";
-static const char model_glyphs[] = ".-:',;\"`_|/\\";
-
-/* A crossover is unsure where the new fastest leads by less than this on
- * either side: within the noise of a shared machine. */
-#define UNSURE_LEAD 0.10
-/* ... and its colour. */
-static const Role series_roles[] = {ROLE_SERIES1, ROLE_SERIES2, ROLE_SERIES3,
-                                    ROLE_SERIES4, ROLE_SERIES5, ROLE_SERIES6};
-
-/* One algorithm's series. */
-typedef struct {
-    const AlgoInfo *algo; /* the algorithm */
-    uint32_t glyph;       /* its mark */
-    uint32_t mglyph;      /* its model curve's glyph */
-    Role role;            /* its colour */
-    int npts;             /* measured points */
-    int nmodel;           /* model points */
-} Series;
-
-/* A size where the fastest algorithm changes. */
-typedef struct {
-    double lb;            /* log2 of the size (between two measured) */
-    const AlgoInfo *from; /* fastest below */
-    const AlgoInfo *to;   /* fastest above */
-    bool unsure;          /* measured, and a lead under UNSURE_LEAD on
-                             either side */
-} Cross;
-
-/* What the chart shows, gathered from the App. */
-typedef struct {
-    bool busbw;                /* busbw view (else time) */
-    Series series[MAX_SERIES]; /* every algorithm of the collective */
-    int nseries;               /* series used */
-    int failed;                /* points whose run failed or was wrong */
-    Cross cross[MAX_CROSS];    /* crossovers, by size */
-    int ncross;                /* crossovers found */
-    bool cross_model;          /* crossovers are the model's (nothing
-                                  measured yet) */
-    double lx0, lx1;           /* log2 sizes at the plot's edges */
-    double ly0, ly1;           /* log10 values at the bottom and top */
-} Data;
-
-/* The value a point plots: measured, or the model's. */
-static double point_value(const Data *d, const SweepPoint *p, bool model)
-{
-    if (model)
-        return d->busbw ? p->model_busbw : p->model_s;
-    return d->busbw ? p->busbw : p->time_s;
-}
-
-static bool usable(double v) { return v > 0 && isfinite(v); }
-
-/* Whether a sweep point holds a measurement to plot. */
-static bool measured(const Data *d, const SweepPoint *p)
-{
-    return p->ok && p->bytes > 0 && usable(point_value(d, p, false));
-}
-
-/* The series of algorithm a (NULL when a is not the collective's). */
-static Series *series_of(Data *d, const AlgoInfo *a)
-{
-    for (int i = 0; i < d->nseries; i++)
-        if (d->series[i].algo == a)
-            return &d->series[i];
-    return NULL;
-}
-
-/* Widen the axes to take value v at log2 size lb. */
-static void extend(Data *d, double lb, double v)
-{
-    d->lx0 = fmin(d->lx0, lb);
-    d->lx1 = fmax(d->lx1, lb);
-    d->ly0 = fmin(d->ly0, log10(v));
-    d->ly1 = fmax(d->ly1, log10(v));
-}
-
-/* Algorithm a's time at size b, measured or the model's (NaN: none). */
-static double time_at(const App *app, const AlgoInfo *a, uint64_t b,
-                      bool model)
-{
-    for (size_t k = 0; k < app->bg.nsweep; k++) {
-        const SweepPoint *p = &app->bg.sweep[k];
-        double t = model ? p->model_s : p->time_s;
-        if (p->algo == a && p->bytes == b && (model || p->ok) && usable(t))
-            return t;
-    }
-    return NAN;
-}
-
-/* The fastest algorithm at each size, measured (or the model's when
- * nothing is measured), and where it changes; a measured change is
- * unsure where either algorithm leads the other by less than
- * UNSURE_LEAD at the sizes around it. */
-static void find_crossovers(const App *app, Data *d, bool model)
-{
-    const AlgoInfo *prev = NULL;
-    double prev_lb = 0;
-    uint64_t sizes[64];
-    size_t ns = 0;
-    for (size_t k = 0; k < app->bg.nsweep; k++) { /* distinct, sorted */
-        uint64_t b = app->bg.sweep[k].bytes;
-        size_t at = 0;
-        while (at < ns && sizes[at] < b)
-            at++;
-        if ((at < ns && sizes[at] == b) || ns == 64)
-            continue;
-        memmove(sizes + at + 1, sizes + at, (ns++ - at) * sizeof *sizes);
-        sizes[at] = b;
-    }
-    uint64_t prev_size = 0;
-    for (size_t i = 0; i < ns; i++) {
-        const AlgoInfo *best = NULL;
-        double bt = INFINITY;
-        for (size_t k = 0; k < app->bg.nsweep; k++) {
-            const SweepPoint *p = &app->bg.sweep[k];
-            double t = model ? p->model_s : p->time_s;
-            if (p->bytes == sizes[i] && (model || p->ok) && usable(t) &&
-                t < bt && series_of(d, p->algo))
-                bt = t, best = p->algo;
-        }
-        if (!best)
-            continue;
-        double lb = log2((double)sizes[i]);
-        if (prev && best != prev && d->ncross < MAX_CROSS) {
-            /* how far the new fastest leads above, and the old below */
-            double above = time_at(app, prev, sizes[i], model) / bt - 1;
-            double below = time_at(app, best, prev_size, model) /
-                               time_at(app, prev, prev_size, model) - 1;
-            bool unsure = !model && !(fmin(above, below) >= UNSURE_LEAD);
-            d->cross[d->ncross++] = (Cross){(lb + prev_lb) / 2, prev, best,
-                                            unsure};
-        }
-        prev = best, prev_lb = lb, prev_size = sizes[i];
-    }
-    d->cross_model = model && d->ncross > 0;
-}
-
-static void gather(const App *app, const Grid *g, Data *d)
-{
-    const Scene *sc = app->scene;
-    memset(d, 0, sizeof *d);
-    d->busbw = app->view.chart_busbw;
-    d->lx0 = log2((double)APP_SWEEP_MIN);
-    d->lx1 = log2((double)(sc->bytes > 4 * APP_SWEEP_MIN ? sc->bytes
-                                                          : 4 * APP_SWEEP_MIN));
-    d->ly0 = INFINITY, d->ly1 = -INFINITY;
-    for (size_t i = 0; i < algo_count() && d->nseries < MAX_SERIES; i++)
-        if (algo_at(i)->coll == sc->call.kind &&
-            algo_fits(algo_at(i), &sc->call, &sc->machine.mach, NULL, 0)) {
-            int n = d->nseries++;
-            d->series[n] = (Series){algo_at(i), (uint32_t)glyphs[n],
-                                    (uint32_t)model_glyphs[n],
-                                    series_roles[n % 6], 0, 0};
-        }
-    for (size_t i = 0; i < app->bg.nsweep; i++) {
-        const SweepPoint *p = &app->bg.sweep[i];
-        Series *s = series_of(d, p->algo);
-        if (!s || !p->bytes)
-            continue;
-        d->failed += !p->ok;
-        if (measured(d, p))
-            s->npts++, extend(d, log2((double)p->bytes), point_value(d, p, 0));
-        if (usable(point_value(d, p, true)))
-            s->nmodel++, extend(d, log2((double)p->bytes),
-                                point_value(d, p, true));
-    }
-    double b = (double)coll_size_bytes(&sc->big);
-    if (sc->pred_total_s.valid && usable(sc->pred_total_s.v) && b > 0)
-        extend(d, log2(b), d->busbw ? b / sc->pred_total_s.v / 1e9 *
-                                          coll_busbw_factor(sc->call.kind,
-                                                            sc->call.nranks)
-                                    : sc->pred_total_s.v);
-    find_crossovers(app, d, false);
-    if (!d->ncross)
-        find_crossovers(app, d, true);
-    d->ly0 = floor(d->ly0), d->ly1 = ceil(d->ly1);
-    if (d->ly1 - d->ly0 < 1)
-        d->ly1 = d->ly0 + 1;
-    (void)g;
-}
+typedef ChartData Data;
+typedef ChartSeries Series;
 
 /* ------------------------------------------------------------ axes */
 
@@ -315,27 +127,6 @@ static void draw_xaxis(Grid *g, Rect r, const Frame *f, const Data *d)
 
 /* ------------------------------------------------------------ plotting */
 
-/* Series s's values (measured or the model's) by size, sorted. */
-static int series_points(const App *app, const Data *d, const Series *s,
-                         bool model, double *lb, double *v, int cap)
-{
-    int n = 0;
-    for (size_t i = 0; i < app->bg.nsweep && n < cap; i++) {
-        const SweepPoint *p = &app->bg.sweep[i];
-        double x = point_value(d, p, model);
-        if (p->algo != s->algo || !p->bytes || !usable(x) ||
-            (!model && !p->ok))
-            continue;
-        int k = n++;
-        while (k > 0 && lb[k - 1] > log2((double)p->bytes)) {
-            lb[k] = lb[k - 1], v[k] = v[k - 1];
-            k--;
-        }
-        lb[k] = log2((double)p->bytes), v[k] = x;
-    }
-    return n;
-}
-
 /* Each series' model curve, in its own glyph and colour, interpolated on
  * the log-log axes between its points. */
 static void draw_models(const App *app, Grid *g, const Frame *f,
@@ -343,7 +134,9 @@ static void draw_models(const App *app, Grid *g, const Frame *f,
 {
     double lb[64], v[64];
     for (int s = 0; s < d->nseries; s++) {
-        int n = series_points(app, d, &d->series[s], true, lb, v, 64);
+        if (!d->series[s].shown)
+            continue;
+        int n = chart_points(app, d, &d->series[s], true, lb, v, 64);
         for (int i = 0; i + 1 < n; i++) {
             int x0 = col_of(f, d, lb[i]), x1 = col_of(f, d, lb[i + 1]);
             for (int x = x0; x <= x1; x++) {
@@ -361,14 +154,10 @@ static void draw_models(const App *app, Grid *g, const Frame *f,
 static void draw_scene_model(const App *app, Grid *g, const Frame *f,
                              const Data *d)
 {
-    const Scene *sc = app->scene;
-    double b = (double)coll_size_bytes(&sc->big);
-    if (!sc->pred_total_s.valid || !usable(sc->pred_total_s.v) || !(b > 0))
+    double lb, v = chart_scene_value(app, d, &lb);
+    if (!chart_usable(v))
         return;
-    double v = d->busbw ? b / sc->pred_total_s.v / 1e9 *
-                              coll_busbw_factor(sc->call.kind, sc->call.nranks)
-                        : sc->pred_total_s.v;
-    grid_put(g, f->plot, col_of(f, d, log2(b)), row_of(f, d, v),
+    grid_put(g, f->plot, col_of(f, d, lb), row_of(f, d, v),
              grid_glyph(g, GL_DOT), ROLE_MODEL, GRID_BOLD);
 }
 
@@ -378,7 +167,10 @@ static void draw_scene_model(const App *app, Grid *g, const Frame *f,
 static int dodge(const Frame *f, const Data *d, const Series *s)
 {
     double per = (f->plot.w - 1) / (d->lx1 - d->lx0) * 2; /* factor 4 */
-    return per >= 3 ? (int)(s - d->series) % 3 - 1 : 0;
+    int k = 0; /* s's place among the shown */
+    for (const Series *o = d->series; o < s; o++)
+        k += o->shown;
+    return per >= 3 ? k % 3 - 1 : 0;
 }
 
 /* The measured points, the current algorithm's last (on top). */
@@ -388,22 +180,24 @@ static void draw_points(const App *app, Grid *g, const Frame *f,
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < app->bg.nsweep; i++) {
             const SweepPoint *p = &app->bg.sweep[i];
-            const Series *s = series_of((Data *)d, p->algo);
-            if (!s || !measured(d, p) || (p->algo == app->scene->algo) != pass)
+            const Series *s = chart_series_of(d, p->algo);
+            if (!s || !s->shown || !chart_measured(d, p) ||
+                (p->algo == app->scene->algo) != pass)
                 continue;
             grid_put(g, f->plot,
                      col_of(f, d, log2((double)p->bytes)) + dodge(f, d, s),
-                     row_of(f, d, point_value(d, p, false)), s->glyph,
+                     row_of(f, d, chart_value(d, p, false)), s->glyph,
                      s->role, GRID_BOLD);
         }
 }
 
 /* ------------------------------------------------------------ texts */
 
-/* Whether series s goes in the legend: measured, or the current one. */
+/* Whether series s goes in the legend: shown. */
 static bool in_legend(const App *app, const Series *s)
 {
-    return s->npts > 0 || s->algo == app->scene->algo;
+    (void)app;
+    return s->shown;
 }
 
 /* Rows the legend needs at width w (at most max). */
@@ -418,10 +212,31 @@ static int legend_rows(const App *app, const Data *d, int w, int max)
             rows++, x = 0;
         x += n;
     }
+    char pick[160];
+    chart_pick_text(d, pick, sizeof pick);
+    if (pick[0] && x + 2 + grid_text_width(pick) > w && rows < max)
+        rows++;
     return rows;
 }
 
-/* The unit, every series' glyph and name, the model's dots, the sweep. */
+/* Which algorithms are shown and the key that changes it, after the
+ * legend's names at (x, y), else on the next of its rows. */
+static void draw_pick(Grid *g, Rect r, int x, int y, int rows,
+                      const Data *d)
+{
+    char pick[160];
+    chart_pick_text(d, pick, sizeof pick);
+    if (!pick[0])
+        return;
+    int w = grid_text_width(pick);
+    if (x + 2 + w > r.x + r.w && y + 1 < r.y + rows)
+        x = r.x - 2, y++;
+    if (x + 2 + w <= r.x + r.w)
+        grid_text(g, r, x + 2, y, -1, ROLE_KEY, 0, pick);
+}
+
+/* The unit, every shown series' glyph and name, the model's dots, the
+ * sweep, which are shown. */
 static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
                         int rows)
 {
@@ -454,18 +269,17 @@ static void draw_legend(const App *app, Grid *g, Rect r, const Data *d,
         x += grid_printf(g, r, x, y, -1, ROLE_ERROR, 0, _(" %d failed"),
                          d->failed);
     if (app->bg.kind == WORKER_SWEEP)
-        grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _(" sweep %zu/%zu"),
-                    app->bg.nsweep, app->bg.planned);
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _(" sweep %zu/%zu"),
+                         app->bg.nsweep, app->bg.planned);
+    draw_pick(g, r, x, y, rows, d);
 }
 
-/* Crossover i in words: " ~16K ring>halving-doubling", '?' after an
- * unsure one. */
+/* Crossover i in words after a blank (the first) or "; ": " ring beats
+ * tree from 256 KiB", '?' after an unsure one. */
 static void cross_text(const Data *d, int i, char *out, size_t len)
 {
-    char s[16];
-    size_label(s, sizeof s, d->cross[i].lb);
-    snprintf(out, len, " ~%s %s>%s%s", s, d->cross[i].from->name,
-             d->cross[i].to->name, d->cross[i].unsure ? "?" : "");
+    int n = snprintf(out, len, "%s", i ? "; " : " ");
+    chart_cross_text(d, i, out + n, len - (size_t)n);
 }
 
 static bool any_unsure(const Data *d)
@@ -545,7 +359,7 @@ static void draw_line(const App *app, Grid *g, Rect r, const Data *d)
     const SweepPoint *best = NULL;
     for (size_t i = 0; i < app->bg.nsweep; i++) {
         const SweepPoint *p = &app->bg.sweep[i];
-        if (measured(d, p) && p->algo == app->scene->algo &&
+        if (chart_measured(d, p) && p->algo == app->scene->algo &&
             (!best || p->bytes > best->bytes))
             best = p;
     }
@@ -577,12 +391,12 @@ static bool server_wins(const App *app, const Data *d)
     const SweepPoint *best = NULL;
     for (size_t i = 0; i < app->bg.nsweep; i++) {
         const SweepPoint *p = &app->bg.sweep[i];
-        if (measured(d, p) && p->bytes > top)
+        if (chart_measured(d, p) && p->bytes > top)
             top = p->bytes;
     }
     for (size_t i = 0; i < app->bg.nsweep; i++) {
         const SweepPoint *p = &app->bg.sweep[i];
-        if (measured(d, p) && p->bytes == top &&
+        if (chart_measured(d, p) && p->bytes == top &&
             (!best || p->time_s < best->time_s))
             best = p;
     }
@@ -604,7 +418,7 @@ static void chart_draw(const App *app, Grid *g, Rect r)
     Frame f;
     if (r.w < 1 || r.h < 1)
         return;
-    gather(app, g, &d);
+    chart_gather(app, &d);
     if (r.h < 5 || r.w < 20 || !isfinite(d.ly0)) {
         draw_line(app, g, r, &d);
         return;
