@@ -68,6 +68,45 @@ static void test_export_and_run(void **state)
     expect_run(perf, "# Out of bounds values : 0 OK");
 }
 
+/* The N/A fields of the row of out that starts with `row`; -1: none. */
+static int nas(const char *out, const char *row)
+{
+    const char *at = strstr(out, row);
+    if (!at)
+        return -1;
+    const char *end = strchr(at + 1, '\n');
+    int n = 0;
+    for (const char *p = at; (p = strstr(p, "N/A")) && (!end || p < end);
+         p += 3)
+        n++;
+    return n;
+}
+
+/* A file of one count (4 floats a block on 2 ranks: an allgather of 32
+ * bytes) in a sweep of 8 to 64 bytes: perf measures the one size it
+ * serves, the others and the in-place column read N/A, and the header
+ * says why; it was refused at the start ("not 0"). */
+static void test_perf_one_count(void **state)
+{
+    (void)state;
+    char path[256];
+    write_file(path, sizeof path, "ag4.cvs",
+               "collective allgather\nranks 2\ncount 4\nstep\n"
+               "r0.send[0:4] -> r0.recv[0:4]\nr1.send[0:4] -> r1.recv[4:8]\n"
+               "step\nr0.send[0:4] -> r1.recv[0:4]\n"
+               "r1.send[0:4] -> r0.recv[4:8]\n");
+    const char *perf[] = {"perf", "-a", path, "-p", "2", "-b", "8", "-e",
+                          "64", "-n", "1", "-w", "0", NULL};
+    Ran r = run_args(perf);
+    if (r.status || !strstr(r.out, "a schedule file for 2 ranks, 4 elements "
+                            "a block, out of place; the sizes and place it "
+                            "does not serve read N/A") ||
+        nas(r.out, "\n          32             4     float") != 4 ||
+        nas(r.out, "\n          16             2     float") != 8)
+        fail_msg("status %d:\n%s%s", r.status, r.out, r.err);
+    ran_free(&r);
+}
+
 /* Every way a file is refused on the command line: one sentence, 2. */
 static void test_refused(void **state)
 {
@@ -227,6 +266,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_export_and_run),
+        cmocka_unit_test(test_perf_one_count),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_docs_example),
         cmocka_unit_test(test_msccl_refused),

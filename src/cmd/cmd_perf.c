@@ -578,7 +578,11 @@ static int perf_setup(PerfArgs *pa, Setup *s, Run *r, char *failure,
         pa->cfg.shape = &s->hosts;
     char why[256];
     const Machine *m = pa->cfg.what_if ? pa->cfg.what_if : pa->cfg.shape;
-    if (pa->algo && !algo_fits(pa->algo, &pa->cfg.call, m, why, sizeof why)) {
+    CollCall call = pa->cfg.call; /* at a count the algorithm serves (a
+                                     file's may serve one): the sizes are
+                                     the sweep's, each row says its own */
+    call.count = algo_file_count(pa->algo, call.count);
+    if (pa->algo && !algo_fits(pa->algo, &call, m, why, sizeof why)) {
         fprintf(stderr, "collviz: %s\n", why);
         return CLI_EXIT_USAGE;
     }

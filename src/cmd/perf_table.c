@@ -203,6 +203,10 @@ static void print_head_who(const Run *r, const AlgoInfo *a,
                "time\n", perf_row_name(pa, a), coll_name(c->call.kind));
     if (!a && pa->native_note)
         printf("# %s: %s\n", perf_row_name(pa, a), pa->native_note);
+    if (algo_file_text(a))
+        printf("# %s: a schedule file for %s; the sizes and place it does "
+               "not serve read N/A\n", perf_row_name(pa, a),
+               a->constraints);
     if (c->cputime)
         printf("# cputime: the host's clock around the timed calls, per "
                "collective (-C 1); algbw and busbw\n#   from the backend's "

@@ -156,7 +156,7 @@ static CvError warm_up(Executor *ex, const PerfConfig *cfg, const AlgoInfo *a,
                        unsigned long long bytes, char *why, size_t whylen)
 {
     CollCall call = cfg->call;
-    call.count = coll_count_floor(&call, bytes);
+    call.count = algo_file_count(a, coll_count_floor(&call, bytes));
     call.in_place = first_place(a);
     Schedule s;
     char nwhy[256] = "";
