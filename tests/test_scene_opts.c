@@ -99,6 +99,38 @@ static void test_lesson_ranks(void **state)
                                            &scene_limits_trace, &sc, &e), -1);
 }
 
+/* Quotes keep a word's blanks (a path with a blank: the learner's copy
+ * of a lesson's file under a state folder such as "my state"): '...' as
+ * it is, "..." and a backslash outside quotes keep the next character;
+ * a quote not closed is one sentence. */
+static void test_quoted_words(void **state)
+{
+    (void)state;
+    SceneSpec sc = parse_ok("'allreduce' -a \"halving-doubling\" -p 4 "
+                            "-s '6'4", &scene_limits_trace);
+    assert_int_equal(sc.call.kind, COLL_ALLREDUCE);
+    assert_string_equal(sc.algo->name, "halving-doubling");
+    assert_int_equal(sc.bytes, 64);
+    sc = parse_ok("allreduce -a ri\\ng -p 4 -s 6\"4\"",
+                  &scene_limits_trace);
+    assert_string_equal(sc.algo->name, "ring");
+    assert_int_equal(sc.bytes, 64);
+    static const char *const bad[] = {
+        "allreduce -a 'ring -p 4", "allreduce -a \"ring\\\" -p 4",
+        "allreduce -a ring -p 4 -s '64"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        CliErr e = {{0}};
+        assert_int_equal(scene_opts_parse_line(bad[i], &scene_limits_trace,
+                                               &sc, &e), -1);
+        if (!strstr(e.msg, "a quote in the scene is not closed"))
+            fail_msg("'%s': %s", bad[i], e.msg);
+    }
+    CliErr e = {{0}};
+    assert_int_equal(scene_opts_parse_line("allreduce -a 'my ring' -p 4",
+                                           &scene_limits_trace, &sc, &e), -1);
+    assert_non_null(strstr(e.msg, "my ring")); /* one word, blank kept */
+}
+
 /* ------------------------------------------------------------ bad lines */
 
 /* What `collviz CMD LINE` writes on stderr (its status must be 2). */
@@ -244,6 +276,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_lines),
+        cmocka_unit_test(test_quoted_words),
         cmocka_unit_test(test_tui_defaults),
         cmocka_unit_test(test_lesson_ranks),
         cmocka_unit_test(test_bad_lines_as_trace),

@@ -1364,7 +1364,8 @@ static void test_goals_sandbox(void **state)
 }
 
 /* Write it yourself (@start): the box holds the learner's copy of the
- * lesson's file, made in the state folder and never written over; a
+ * lesson's file, made in the state folder (here one whose path has a
+ * blank: the box quotes it) and never written over; a
  * built-in algorithm is not the answer; Ctrl-E runs $VISUAL on the copy
  * (here a script that writes recursive doubling into it), after which
  * Enter checks the file and reaches the goal. */
@@ -1390,7 +1391,8 @@ static void test_write_it_yourself(void **state)
           "step\nr0.recv[2] -> r1.recv[2]\nr1.recv[3] -> r2.recv[3]\n"
           "r2.recv[0] -> r3.recv[0]\nr3.recv[1] -> r0.recv[1]\n", f);
     fclose(f);
-    snprintf(state_dir, sizeof state_dir, "%s/state", root);
+    /* a state folder with a blank in its path: the box quotes it */
+    snprintf(state_dir, sizeof state_dir, "%s/my state", root);
     setenv("XDG_STATE_HOME", state_dir, 1);
     snprintf(copy, sizeof copy, "%s/collviz/exercise-ag.cvs", state_dir);
     remove(prog);
@@ -1401,7 +1403,7 @@ static void test_write_it_yourself(void **state)
     assert_true(l->ask.open && l->ask.scene_box);
     assert_string_equal(l->ask.file, copy);
     char want[700];
-    snprintf(want, sizeof want, "-a %s -s 64", copy);
+    snprintf(want, sizeof want, "-a '%s' -s 64", copy);
     assert_string_equal(l->ask.text, want);
     assert_non_null(strstr(l->msg, "a copy of the lesson's, made now"));
     /* the ring as given: 3 steps with messages, not yet */

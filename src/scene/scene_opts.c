@@ -137,18 +137,49 @@ static const CliOpt line_opts[SCENE_OPT_COUNT] = {
 
 /* Split `copy` at blanks into argv[1..]; argv[0] is the command's name.
  * Returns argc, or -1 when there are too many words. */
+/* The next word of *at into w (in place: w <= *at): blanks end it
+ * outside quotes; '...' keeps what it holds as it is, "..." too but
+ * for \" and \\, and outside quotes \ keeps the next character (a
+ * path with a blank: -a "my dir/ring.cvs"). 1: a word; 0: none left;
+ * -1: a quote not closed. */
+static int next_word(char **at, char **w)
+{
+    char *r = *at + strspn(*at, " \t\r\n"), *o = r;
+    char q = 0;
+    if (!*r)
+        return 0;
+    *w = o;
+    for (; *r && (q || !strchr(" \t\r\n", *r)); r++) {
+        if (!q && (*r == '\'' || *r == '"'))
+            q = *r;
+        else if (q && *r == q)
+            q = 0;
+        else if (*r == '\\' && r[1] && q != '\'' &&
+                 (!q || r[1] == '"' || r[1] == '\\'))
+            *o++ = *++r;
+        else
+            *o++ = *r;
+    }
+    if (q)
+        return -1;
+    *at = *r ? r + 1 : r;
+    *o = '\0';
+    return 1;
+}
+
+/* copy's words after cmd into argv: argc; -1 too many, -2 a quote not
+ * closed. */
 static int split_words(char *copy, const char *cmd, char **argv)
 {
-    int argc = 0;
-    char *save = NULL;
+    int argc = 0, r;
+    char *at = copy, *w;
     argv[argc++] = (char *)cmd;
-    for (char *w = strtok_r(copy, " \t\r\n", &save); w;
-         w = strtok_r(NULL, " \t\r\n", &save)) {
+    while ((r = next_word(&at, &w)) > 0) {
         if (argc == LINE_MAX_WORDS)
             return -1;
         argv[argc++] = w;
     }
-    return argc;
+    return r < 0 ? -2 : argc;
 }
 
 int scene_opts_parse_line(const char *line, const SceneLimits *lim,
@@ -162,7 +193,9 @@ int scene_opts_parse_line(const char *line, const SceneLimits *lim,
                         "scene");
     CliArgs a;
     int argc = split_words(copy, lim->cmd, argv), rc;
-    if (argc < 0)
+    if (argc == -2)
+        rc = cli_fail(e, "%s", "a quote in the scene is not closed");
+    else if (argc < 0)
         rc = cli_fail(e, "the scene has more than %d words", LINE_MAX_WORDS - 1);
     else if (cli_parse_args(&cmd, argc, argv, &a, e))
         rc = -1;

@@ -295,8 +295,10 @@ static void start_exercise(Learn *l, const LessonItem *it)
         learn_say(l, ROLE_WARN, _("The path of your copy, %s, is longer than "
                   "the box holds: give the scene with a shorter path to the "
                   "file (a copy of it)."), a->file);
-    snprintf(a->text, sizeof a->text, "-a %.*s -s %llu", room, a->file,
-             bytes ? bytes : 1024ull);
+    const char *q = !strpbrk(a->file, " \t\"'\\") ? ""
+                    : strchr(a->file, '\'') ? "\"" : "'";
+    snprintf(a->text, sizeof a->text, "-a %s%.*s%s -s %llu", q, room, a->file,
+             q, bytes ? bytes : 1024ull); /* a path with a blank quoted */
     a->len = strlen(a->text);
     learn_say(l, ROLE_STATUS, _("Write your schedule in %s (%s; Ctrl-E opens "
               "your editor), then press Enter: collviz checks it and the "
