@@ -129,6 +129,20 @@ static void test_quoted_words(void **state)
     assert_int_equal(scene_opts_parse_line("allreduce -a 'my ring' -p 4",
                                            &scene_limits_trace, &sc, &e), -1);
     assert_non_null(strstr(e.msg, "my ring")); /* one word, blank kept */
+    /* scene_opts_quote's quote keeps any word one word, as written */
+    static const char *const words[] = {"my ring", "it's", "a\\b \"c\"",
+                                        "tab\there"};
+    assert_string_equal(scene_opts_quote("ring"), "");
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++) {
+        const char *q = scene_opts_quote(words[i]);
+        char line[200];
+        snprintf(line, sizeof line, "allreduce -a %s%s%s -p 4", q, words[i], q);
+        e = (CliErr){{0}};
+        assert_int_equal(scene_opts_parse_line(line, &scene_limits_trace,
+                                               &sc, &e), -1);
+        if (!strstr(e.msg, words[i]))
+            fail_msg("%s: %s", line, e.msg);
+    }
 }
 
 /* ------------------------------------------------------------ bad lines */

@@ -167,6 +167,13 @@ static int next_word(char **at, char **w)
     return 1;
 }
 
+const char *scene_opts_quote(const char *word)
+{
+    return !strpbrk(word, " \t\r\n\"'\\") ? ""
+           : strchr(word, '\'')                 ? "\""
+                                                : "'";
+}
+
 /* copy's words after cmd into argv: argc; -1 too many, -2 a quote not
  * closed. */
 static int split_words(char *copy, const char *cmd, char **argv)

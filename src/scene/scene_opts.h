@@ -99,11 +99,17 @@ int scene_opts_parse(const CliArgs *a, const SceneLimits *lim,
 int scene_opts_parse_on(const CliArgs *a, const SceneLimits *lim,
                         const SpecModel *cm, SceneSpec *out, CliErr *e);
 
-/* The same options from one line, split at blanks, as a lesson's scene
- * gives them: "allreduce -a ring -p 8 -s 64". Any sentence is the one
+/* The same options from one line, split at blanks (quotes keep a word's:
+ * '...' as written, "..." and a backslash the next character), as a
+ * lesson's scene gives them: "allreduce -a ring -p 8 -s 64". Any
+ * sentence is the one
  * `collviz CMD` (lim->cmd) gives for the same words, except that options
  * of CMD that do not choose the scene are unknown here, and that -T takes
  * only the shorthand: a lesson reads no file it names. */
+/* The quote word needs around it to stay one word of a scene line: "",
+ * or "'" where it has a blank, a quote or a backslash ("\"" where it has
+ * a "'" too). */
+const char *scene_opts_quote(const char *word);
 int scene_opts_parse_line(const char *line, const SceneLimits *lim,
                           SceneSpec *out, CliErr *e);
 

@@ -295,8 +295,7 @@ static void start_exercise(Learn *l, const LessonItem *it)
         learn_say(l, ROLE_WARN, _("The path of your copy, %s, is longer than "
                   "the box holds: give the scene with a shorter path to the "
                   "file (a copy of it)."), a->file);
-    const char *q = !strpbrk(a->file, " \t\"'\\") ? ""
-                    : strchr(a->file, '\'') ? "\"" : "'";
+    const char *q = scene_opts_quote(a->file);
     snprintf(a->text, sizeof a->text, "-a %s%.*s%s -s %llu", q, room, a->file,
              q, bytes ? bytes : 1024ull); /* a path with a blank quoted */
     a->len = strlen(a->text);

@@ -47,8 +47,9 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
     CliText o = {.buf = out, .n = len};
     if (len)
         out[0] = '\0';
-    cli_text_add(&o, "%s -a %s -p %d", coll_name(c->kind), s->spec.algo->name,
-        c->nranks);
+    const char *q = scene_opts_quote(s->spec.algo->name);
+    cli_text_add(&o, "%s -a %s%s%s -p %d", coll_name(c->kind), q,
+                 s->spec.algo->name, q, c->nranks);
     if (s->spec.bytes != scene_limits_tui.def_bytes)
         put_size(&o, "-s", s->spec.bytes);
     if (c->dtype != DT_FLOAT)
