@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "algos/algo.h"
 #include "golden_fixture.h"
 #include "scene/scene_opts.h"
 #include "ui/i18n.h"
@@ -243,6 +244,65 @@ static void test_file_names(void **state)
     rmdir(path);
 }
 
+/* The picture is drawn at a small count; the counters and the model
+ * price the chosen size, whose schedule may have other steps (chunks
+ * pipelined: NVLS, NCCL's tree, a chain). For every algorithm, on the
+ * first of full, torus:2x4, mesh:2x4, nodes:2x4 and switch,reduce that
+ * it runs on, at 8 ranks and every size the size menu offers (1 KiB to 1
+ * GiB by 4): the steps drawn are the steps priced, or the stepping line
+ * says at what size the picture is drawn and in how many steps the
+ * chosen size is priced (T1 of the 2026-11-28 teacher review). */
+static void test_steps_drawn_priced(void **state)
+{
+    (void)state;
+    static const char *const machines[] = {NULL, "torus:2x4", "mesh:2x4",
+                                           "nodes:2x4", "switch,reduce"};
+    int differ = 0;
+    for (size_t i = 0; i < algo_count(); i++) {
+        const AlgoInfo *a = algo_at(i);
+        App app;
+        char why[200];
+        size_t mi = 0;
+        for (uint64_t b = 1024; b <= (1ull << 30); b *= 4) {
+            AppOptions o = app_options(a->coll, a->name, 8, true);
+            SpecMachine sm;
+            CliErr ce;
+            o.bytes = b;
+            for (; mi < sizeof machines / sizeof *machines; mi++) {
+                o.machine = NULL;
+                if (machines[mi]) {
+                    assert_int_equal(spec_machine_name(&sm, machines[mi],
+                                                       &ce), 0);
+                    o.machine = &sm;
+                }
+                if (app_init(&app, &o, why, sizeof why) == CV_OK)
+                    break;
+                app_fini(&app);
+            }
+            if (mi == sizeof machines / sizeof *machines)
+                fail_msg("%s %s: on none of the machines", coll_name(a->coll),
+                         a->name);
+            const Scene *sc = app.scene;
+            if (sc->big_sched.nsteps != sc->sched.nsteps) {
+                char *t = frame(&app, 100, 30, "");
+                char want[120];
+                snprintf(want, sizeof want, "is priced in %zu steps",
+                         sc->big_sched.nsteps);
+                if (!strstr(t, "picture at ") || !strstr(t, want))
+                    fail_msg("%s %s at %llu B: %zu steps drawn, %zu priced, "
+                             "and the screen does not say so:\n%s",
+                             coll_name(a->coll), a->name,
+                             (unsigned long long)b, sc->sched.nsteps,
+                             sc->big_sched.nsteps, t);
+                free(t);
+                differ++;
+            }
+            app_fini(&app);
+        }
+    }
+    assert_true(differ > 0); /* nvls and the chains at least */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -251,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_loads_by_hand),
         cmocka_unit_test(test_menu_and_ranks),
         cmocka_unit_test(test_parsed_once),
+        cmocka_unit_test(test_steps_drawn_priced),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -97,6 +97,14 @@ static void draw_step(const App *app, Grid *g, Rect r)
     }
     if (sc->step == n && n > 0)
         x += grid_text(g, r, x, y, -1, ROLE_OK, 0, _("  (done)"));
+    if (!sc->big_ok) { /* the picture's steps are not the priced ones */
+        char pic[32], big[32];
+        view_fmt_bytes(pic, sizeof pic, (double)coll_size_bytes(&sc->call));
+        view_fmt_bytes(big, sizeof big, (double)sc->bytes);
+        x += grid_printf(g, r, x, y, -1, ROLE_WARN, 0,
+                         _("  picture at %s; %s is priced in %zu steps"),
+                         pic, big, sc->big_sched.nsteps);
+    }
     if (app->play.on)
         x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, _("  %s playing, %d ms/step"),
                          app->view.ascii ? ">" : "\u25B6", app->play.ms);
