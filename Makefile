@@ -421,7 +421,11 @@ gpu-session-fake: gpu-carry $(FAKE_CUDA) $(FAKE_NCCL)
 	    GPU_SESSION_BIG=1M GPU_SESSION_MID=256K GPU_SESSION_LO=64K \
 	    GPU_SESSION_ITERS=2 GPU_SESSION_CALIB=--quick \
 	    bash bench/gpu-session.sh
-	$(Q)sh bench/gpu-report.sh $(BUILD)/gpu-session
+	$(Q)sh bench/gpu-report.sh $(BUILD)/gpu-session | tee $(BUILD)/gpu-session/report
+	$(Q)grep -q ' 0 failed' $(BUILD)/gpu-session/tests.txt && \
+	    grep -q "^# wrong elements: 0 in collviz's rows" $(BUILD)/gpu-session/report && \
+	    ! grep -q 'rc=124' $(BUILD)/gpu-session/*.txt || \
+	    { echo "gpu-session-fake: a test failed, a collviz row was wrong or a part ran out of time" >&2; exit 1; }
 
 # Every test program runs even when one fails; the last line sums up the
 # tests as cmocka counts them: N passed, N failed, N skipped. They run
