@@ -195,6 +195,7 @@ static void ctx_init(TopoCtx *c, const App *app, Grid *g, Rect r)
     c->g = g;
     c->r = r;
     c->nhits = 0;
+    c->big = app->view.topo_full;
     c->root = coll_is_rooted(sc->call.kind) ? sc->call.root : 0;
     topo_links_init(sc, &c->lk);
 }
