@@ -729,8 +729,13 @@ static bool draw_spelled(const App *app, const Geom *gm, Grid *g, Rect r,
                same_ranks(app, tr->dst, b, e, end + 1))
             end++;
         rank_set(app, tr->dst, b, e, set, sizeof set, sizeof set - 1);
-        grid_printf(g, r, r.x, y, -1, ROLE_NORMAL, 0,
-                    _("r%d holds {%s} at %zu..%zu"), tr->dst, set, e, end);
+        if (end > e)
+            grid_printf(g, r, r.x, y, -1, ROLE_NORMAL, 0,
+                        _("r%d holds {%s} at %zu..%zu"), tr->dst, set, e,
+                        end);
+        else
+            grid_printf(g, r, r.x, y, -1, ROLE_NORMAL, 0,
+                        _("r%d holds {%s} at %zu"), tr->dst, set, e);
         return true;
     }
     return false;
