@@ -451,6 +451,7 @@ static int big_grid(TopoCtx *c, Rect area)
         big_col(c, area, &b, x);
     for (int y = 0; y < m->dim[1].size; y++)
         big_row(c, area, &b, y);
+    c->wraps = b.wx || b.wy;
     return area.h;
 }
 
@@ -602,6 +603,7 @@ int topo_machine(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->machine.mach;
     c->link_top = busiest_busy(c->sc);
+    c->wraps = false;
     int big = -1;
     if (c->big && is_grid(m))
         big = big_grid(c, area);
@@ -609,6 +611,7 @@ int topo_machine(TopoCtx *c, Rect area)
         big = big_nodes(c, area);
     else if (c->big && is_switch(m))
         big = big_switch(c, area, switch_name(m));
+    c->big_drawn = big >= 0;
     if (big >= 0)
         return big;
     if (is_grid(m))

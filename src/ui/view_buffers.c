@@ -706,7 +706,7 @@ static bool same_ranks(const App *app, int r, BufId b, size_t e, size_t f)
 }
 
 /* The row the shown step writes first where a cell it wrote says only
- * how many ranks it holds ("#2"): "r1 holds {0+1} at 8..11", the cells
+ * how many ranks it holds ("#2"): "→ r1 holds {0+1} at 8..11", the cells
  * from the transfer's first that hold the same ranks. False (nothing
  * drawn) when every written cell names its ranks. */
 static bool draw_spelled(const App *app, const Geom *gm, Grid *g, Rect r,
@@ -729,12 +729,14 @@ static bool draw_spelled(const App *app, const Geom *gm, Grid *g, Rect r,
                same_ranks(app, tr->dst, b, e, end + 1))
             end++;
         rank_set(app, tr->dst, b, e, set, sizeof set, sizeof set - 1);
+        /* an arrow first: not read as one more rank row */
+        grid_putg(g, r, r.x, y, GL_ARROW_R, ROLE_DIM);
         if (end > e)
-            grid_printf(g, r, r.x, y, -1, ROLE_NORMAL, 0,
+            grid_printf(g, r, r.x + 2, y, -1, ROLE_NORMAL, 0,
                         _("r%d holds {%s} at %zu..%zu"), tr->dst, set, e,
                         end);
         else
-            grid_printf(g, r, r.x, y, -1, ROLE_NORMAL, 0,
+            grid_printf(g, r, r.x + 2, y, -1, ROLE_NORMAL, 0,
                         _("r%d holds {%s} at %zu"), tr->dst, set, e);
         return true;
     }
@@ -743,8 +745,8 @@ static bool draw_spelled(const App *app, const Geom *gm, Grid *g, Rect r,
 
 /* Without a selection: what the cells mean, on two lines (the first
  * spelling out a row the step wrote where its cells only count their
- * ranks); presenter mode's one line: the notes where the cells show text, else the
- * levels. */
+ * ranks); presenter mode's one line: the notes where the cells show
+ * text, else the levels. */
 static void draw_legend(const App *app, const Geom *gm, Grid *g, Rect r,
                         int y)
 {
