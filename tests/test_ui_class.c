@@ -22,6 +22,7 @@
 #include "exec/exec.h"
 #include "measure/perf.h"
 #include "golden_fixture.h"
+#include "golden_mono.h"
 #include "sweep_fixture.h"
 #include "ui/i18n.h"
 #include "ui/menu.h"
@@ -63,25 +64,6 @@ static int setup(void **state)
     return 0;
 }
 
-/* The grid's text and roles, then each cell's monochrome look. */
-static char *dump(const Grid *g)
-{
-    char *t = grid_dump(g, true);
-    size_t n = strlen(t), cap = n + (size_t)(g->w + 1) * (size_t)g->h + 16;
-    char *out = realloc(t, cap);
-    assert_non_null(out);
-    n += (size_t)snprintf(out + n, cap - n, "-- mono\n");
-    for (int y = 0; y < g->h; y++) {
-        for (int x = 0; x < g->w; x++) {
-            const Cell *c = grid_cat(g, x, y);
-            out[n++] = term_mono_mark((Role)c->role, c->attr);
-        }
-        out[n++] = '\n';
-    }
-    out[n] = '\0';
-    return out;
-}
-
 /* The scene of o in language l at w x h after the keys of the script
  * `keys`, compared with golden `name` (text, roles, monochrome). */
 static void scripted_golden(const char *name, const AppOptions *o,
@@ -98,7 +80,7 @@ static void scripted_golden(const char *name, const AppOptions *o,
     grid_init(&g, w, h, false);
     ScriptRun run = {0};
     script_run(&app, &s, &run, &g);
-    char *got = dump(&g);
+    char *got = golden_dump_mono(&g);
     golden_check(name, got);
     free(got);
     grid_fini(&g);
@@ -251,7 +233,7 @@ static void teacher_measured(bool chart, int w, int h, UiLang l)
     Grid g;
     grid_init(&g, w, h, false);
     screen_draw(&app, &g);
-    char *got = dump(&g);
+    char *got = golden_dump_mono(&g);
     snprintf(name, sizeof name, "teacher_%s_%dx%d_%s",
              chart ? "p5_chart_full" : "p4_theory_check", w, h,
              l == UI_LANG_ZH ? "zh" : "en");

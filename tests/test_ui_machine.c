@@ -1,4 +1,6 @@
-/* test_ui_machine.c - the machine a what-if prices on, as the TUI draws it:
+/* test_ui_machine.c - the machine a what-if prices on, as the TUI draws it
+ * (zoomed with Z too: goldens, its span, wrap marks, a lane per direction
+ * against loads worked out by hand; and T4's spelled-out row):
  * goldens of a 4x4 torus, of 2 nodes of 4 GPUs and of a 2x2x3 torus (its
  * z links between the slices, the last one's wrap-around) under ring, of
  * the torus all-reduce on 4x4, hier on nodes 2x4 with a NIC per node,
@@ -21,12 +23,14 @@
 
 #include "algos/algo.h"
 #include "golden_fixture.h"
+#include "golden_mono.h"
 #include "scene/scene_opts.h"
 #include "ui/i18n.h"
 #include "ui/scene.h"
 #include "ui/scene_str.h"
 #include "ui/screen.h"
 #include "ui/script.h"
+#include "ui/view.h"
 
 static int setup(void **state)
 {
@@ -303,10 +307,321 @@ static void test_steps_drawn_priced(void **state)
     assert_true(differ > 0); /* nvls and the chains at least */
 }
 
+/* Zoomed (Z): torus all-reduce on torus:4x4 and hier on nodes:2x8 after
+ * two steps, at 100x30 and 80x24, English and Chinese, each with its
+ * colour roles and monochrome look (NO_COLOR). */
+static void test_zoom_goldens(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *topo, *algo;
+    } scenes[] = {
+        {"torus4x4", "torus:4x4", "torus"},
+        {"hier2x8", "nodes:2x8", "hier"},
+    };
+    static const int sizes[2][2] = {{100, 30}, {80, 24}};
+    for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
+        for (int s = 0; s < 2; s++)
+            for (int zh = 0; zh < 2; zh++) {
+                ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
+                App app;
+                open_algo(&app, scenes[i].algo, 16, scenes[i].topo);
+                char why[200];
+                Script sc;
+                app.view.term_w = sizes[s][0];
+                app.view.term_h = sizes[s][1];
+                assert_int_equal(script_parse("Right\nRight\nZ\n", &sc, why,
+                                              sizeof why), CV_OK);
+                Grid g;
+                grid_init(&g, sizes[s][0], sizes[s][1], false);
+                ScriptRun run = {0};
+                script_run(&app, &sc, &run, &g);
+                char *got = golden_dump_mono(&g), name[96];
+                snprintf(name, sizeof name, "machine_zoom_%s_%dx%d_%s",
+                         scenes[i].name, sizes[s][0], sizes[s][1],
+                         zh ? "zh" : "en");
+                golden_check(name, got);
+                free(got);
+                grid_fini(&g);
+                script_fini(&sc);
+                app_fini(&app);
+            }
+    ui_lang_use(UI_LANG_EN);
+}
+
+/* Where each rank's label is on the screen, found as a click does: the
+ * first column whose click selects it (-1: not drawn). */
+static void rank_spots(const App *app, Rect r, int *x, int *y, int p)
+{
+    for (int q = 0; q < p; q++)
+        x[q] = y[q] = -1;
+    for (int j = r.y; j < r.y + r.h; j++)
+        for (int i = r.x; i < r.x + r.w; i++) {
+            Request req;
+            if (screen_click(app, i, j, &req) &&
+                req.act == ACT_SELECT_RANK && req.a >= 0 && req.a < p &&
+                x[req.a] < 0)
+                x[req.a] = i, y[req.a] = j;
+        }
+}
+
+/* The topology panel's inside. */
+static Rect topo_inside(const App *app)
+{
+    Layout lo;
+    screen_layout(app, &lo);
+    Rect r = lo.r[VIEW_TOPOLOGY];
+    return (Rect){r.x + 1, r.y + 1, r.w - 2, r.h - 2};
+}
+
+/* Rows from the top of r down to the last drawn (not blank) one above
+ * the panel's 2-row footer. */
+static int drawn_rows(App *app, Rect r, const int *size)
+{
+    Grid g;
+    grid_init(&g, size[0], size[1], false);
+    screen_draw(app, &g);
+    int last = 0;
+    for (int j = r.y; j < r.y + r.h - 2; j++)
+        for (int i = r.x; i < r.x + r.w; i++)
+            if (grid_cat(&g, i, j)->ch != ' ' && grid_cat(&g, i, j)->ch)
+                last = j - r.y + 1;
+    grid_fini(&g);
+    return last;
+}
+
+/* In Z the machine spans the panel: some rank beyond 3/4 of its width
+ * and below half its height (nodes' GPUs face the network in the
+ * middle), the drawing down to beyond 3/4 of it (both sizes, torus and
+ * nodes); unzoomed, the torus keeps
+ * its small form (nodes within 16 columns). */
+static void test_zoom_spans(void **state)
+{
+    (void)state;
+    static const char *const topo[2] = {"torus:4x4", "nodes:2x8"};
+    static const char *const algo[2] = {"torus", "hier"};
+    static const int sizes[2][2] = {{100, 30}, {80, 24}};
+    for (int t = 0; t < 2; t++)
+        for (int s = 0; s < 2; s++) {
+            App app;
+            open_algo(&app, algo[t], 16, topo[t]);
+            free(frame(&app, sizes[s][0], sizes[s][1], "Right\nZ\n"));
+            Rect r = topo_inside(&app);
+            int x[16], y[16], far_x = 0, far_y = 0;
+            rank_spots(&app, r, x, y, 16);
+            for (int q = 0; q < 16; q++) {
+                assert_true(x[q] >= 0);
+                far_x = x[q] - r.x > far_x ? x[q] - r.x : far_x;
+                far_y = y[q] - r.y > far_y ? y[q] - r.y : far_y;
+            }
+            assert_true(4 * far_x > 3 * r.w);
+            assert_true(2 * far_y > r.h - 2); /* less its 2-row footer */
+            assert_true(4 * (drawn_rows(&app, r, sizes[s]) - 1) >
+                        3 * (r.h - 2));
+            free(frame(&app, sizes[s][0], sizes[s][1], "Z\n"));
+            r = topo_inside(&app);
+            rank_spots(&app, r, x, y, 16);
+            for (int q = 0; t == 0 && s == 0 && q < 16; q++) {
+                assert_true(x[q] >= 0 && x[q] - r.x < 16);
+            }
+            app_fini(&app);
+        }
+}
+
+/* The text of row y from column x, as UTF-8 (at most n cells). */
+static void row_text(const Grid *g, int x, int y, int n, char *out,
+                     size_t len)
+{
+    size_t k = 0;
+    for (int i = x; i < x + n && i < g->w && k + 5 < len; i++) {
+        uint32_t ch = grid_cat(g, i, y)->ch;
+        if (ch == 0)
+            continue;
+        if (ch < 0x80)
+            out[k++] = (char)ch;
+        else if (ch < 0x800)
+            out[k++] = (char)(0xC0 | ch >> 6),
+            out[k++] = (char)(0x80 | (ch & 0x3F));
+        else
+            out[k++] = (char)(0xE0 | ch >> 12),
+            out[k++] = (char)(0x80 | (ch >> 6 & 0x3F)),
+            out[k++] = (char)(0x80 | (ch & 0x3F));
+    }
+    out[k] = '\0';
+}
+
+/* Every wrap-around link of torus:4x4 is drawn in Z, both ends marked
+ * with the rank at the other end: row y's ranks 4y and 4y+3 ("↺3" left
+ * of rank 0's line, "↺0" right of it), column x's ranks x and 12+x
+ * ("↺12" over rank 0's column, "↺0" under it). */
+static void test_zoom_wraps(void **state)
+{
+    (void)state;
+    for (int s = 0; s < 2; s++) {
+        App app;
+        int w = s ? 80 : 100, h = s ? 24 : 30;
+        open_algo(&app, "torus", 16, "torus:4x4");
+        app.view.term_w = w, app.view.term_h = h;
+        Grid g;
+        grid_init(&g, w, h, false);
+        app_apply(&app, &(Request){.act = ACT_TOPO_FULL});
+        screen_draw(&app, &g);
+        Rect r = topo_inside(&app);
+        int x[16], y[16], marks = 0;
+        rank_spots(&app, r, x, y, 16);
+        char line[512], want[16];
+        for (int i = 0; i < 4; i++) {
+            row_text(&g, r.x, y[4 * i], x[4 * i] - r.x, line, sizeof line);
+            snprintf(want, sizeof want, "\u21BA%d", 4 * i + 3);
+            assert_non_null(strstr(line, want));
+            row_text(&g, x[4 * i + 3] + 2, y[4 * i], r.w, line, sizeof line);
+            snprintf(want, sizeof want, "\u21BA%d", 4 * i);
+            assert_non_null(strstr(line, want));
+            row_text(&g, x[i], r.y, 3, line, sizeof line);
+            snprintf(want, sizeof want, "\u21BA%d", 12 + i);
+            assert_non_null(strstr(line, want));
+            /* the bottom: over the panel's 2-row footer */
+            row_text(&g, x[i], r.y + r.h - 3, 3, line, sizeof line);
+            snprintf(want, sizeof want, "\u21BA%d", i);
+            assert_non_null(strstr(line, want));
+        }
+        for (int j = r.y; j < r.y + r.h - 2; j++) /* not the legend */
+            for (int i = r.x; i < r.x + r.w; i++)
+                marks += grid_cat(&g, i, j)->ch == 0x21BA;
+        assert_int_equal(marks, 2 * (4 + 4));
+        grid_fini(&g);
+        app_fini(&app);
+    }
+}
+
+/* Step 2 of ring all-reduce on torus:4x4 (x across, rank 4y+x; step 1
+ * copies the inputs in place), by hand: every rank sends one block to
+ * rank+1, routed x first: within a row on the x link x -> x+1; 3 -> 4 over the x wrap 3 -> 0, then y 0 -> 4;
+ * likewise 7 -> 4, 4 -> 8; 11 -> 8, 8 -> 12; 15 -> 12, 12 -> 0 (y wrap).
+ * So in each row the links x -> x+1 and the wrap 3 -> 0 carry a block
+ * each (all equal: the busiest), the reverse x -> x-1 nothing; in
+ * column 0 the links down (0 -> 4 -> 8 -> 12 -> 0) carry one, up none;
+ * columns 1-3 nothing. In Z each direction has its lane: r0>r1 on rank
+ * 0's line (full block, arrow right), r1>r0 under it (idle line, arrow
+ * left); down in the rank's column, up beside it. */
+static bool hand_loaded(int a, int b)
+{
+    int ax = a % 4, ay = a / 4, bx = b % 4, by = b / 4;
+    if (ay == by)
+        return bx == (ax + 1) % 4;
+    return ax == 0 && bx == 0 && by == (ay + 1) % 4;
+}
+
+static void test_zoom_directions(void **state)
+{
+    (void)state;
+    App app;
+    open_app(&app, 16, "torus:4x4");
+    free(frame(&app, 100, 30, "Right\nRight\nZ\n"));
+    const Scene *sc = app.scene;
+    const Machine *m = &sc->machine.mach;
+    Grid g;
+    grid_init(&g, 100, 30, false);
+    screen_draw(&app, &g);
+    Rect r = topo_inside(&app);
+    int x[16], y[16], l[4];
+    rank_spots(&app, r, x, y, 16);
+    for (int a = 0; a < 16; a++)
+        for (int b = 0; b < 16; b++) {
+            bool nb = (a / 4 == b / 4) != (a % 4 == b % 4) &&
+                      (abs(a - b) == 1 || abs(a - b) == 3 ||
+                       abs(a - b) == 4 || abs(a - b) == 12);
+            if (!nb)
+                continue;
+            assert_int_equal(machine_route(m, a, b, l, 4), 1);
+            /* the model agrees with the hand count */
+            assert_int_equal(sc->link_bytes[l[0]] > 0, hand_loaded(a, b));
+        }
+    for (int row = 0; row < 4; row++)
+        for (int i = 0; i + 1 < 4; i++) {
+            int a = 4 * row + i, b = a + 1, body = x[b] - 3;
+            const Cell *fw = grid_cat(&g, body, y[a]);
+            const Cell *bk = grid_cat(&g, body, y[a] + 1);
+            assert_int_equal(fw->ch, 0x2588); /* a block each, the most */
+            assert_int_equal(fw->role, ROLE_WARN);
+            assert_int_equal(grid_cat(&g, x[b] - 2, y[a])->ch, 0x2192);
+            assert_int_equal(bk->ch, 0x2500); /* idle */
+            assert_int_equal(bk->role, ROLE_LINK);
+            assert_int_equal(grid_cat(&g, x[a] + 3, y[a] + 1) /* lw 2 */
+                             ->ch, 0x2190);
+        }
+    for (int col = 0; col < 4; col++)
+        for (int j = 0; j + 1 < 4; j++) {
+            int a = col + 4 * j, b = a + 4;
+            uint32_t down = grid_cat(&g, x[a], y[a] + 2)->ch;
+            uint32_t up = grid_cat(&g, x[a] + 1, y[a] + 2)->ch;
+            assert_int_equal(down, col == 0 ? 0x2588u : 0x2502u);
+            assert_int_equal(up, 0x2502u);
+            assert_int_equal(grid_cat(&g, x[a], y[b] - 1)->ch, 0x2193);
+            assert_int_equal(grid_cat(&g, x[a] + 1, y[a] + 1)->ch, 0x2191);
+        }
+    grid_fini(&g);
+    app_fini(&app);
+}
+
+/* T4: at 100x30 torus all-reduce on torus:4x4 after two steps has cells
+ * two columns wide, too narrow for "0+1": they say "#2", and the line
+ * under the picture spells out the row the step's first transfer (r0 to
+ * r1) wrote: the cells of r1 from that transfer's first that hold the
+ * same ranks, and which, read from the Sim. At 130x35 the cells are
+ * three wide: r1's say "0+1" themselves (the Sim: r1 holds {0, 1}
+ * there), and no line spells them out. */
+static void test_cell_sets(void **state)
+{
+    (void)state;
+    App app;
+    open_algo(&app, "torus", 16, "torus:4x4");
+    char *t = frame(&app, 100, 30, "Right\nRight\n");
+    const Scene *sc = app.scene;
+    const Step *st = &sc->sched.steps[1];
+    const Transfer *tr = &sc->sched.xfers[st->first];
+    assert_int_equal(tr->src, 0);
+    assert_int_equal(tr->dst, 1);
+    size_t e = tr->dst_off, end = e;
+    for (int q = 0; q < 16; q++)
+        assert_int_equal(sim_has(&sc->sim, 1, tr->dst_buf, e, q) != 0,
+                         q <= 1);
+    while (end + 1 < tr->dst_off + tr->count &&
+           sim_nranks_in(&sc->sim, 1, tr->dst_buf, end + 1) == 2 &&
+           sim_has(&sc->sim, 1, tr->dst_buf, end + 1, 0) &&
+           sim_has(&sc->sim, 1, tr->dst_buf, end + 1, 1))
+        end++;
+    char want[64];
+    snprintf(want, sizeof want, "r1 holds {0+1} at %zu..%zu", e, end);
+    assert_non_null(strstr(t, want));
+    assert_non_null(strstr(t, "#2"));
+    assert_non_null(strstr(t, "#7=7 ranks combined"));
+    free(t);
+    t = frame(&app, 130, 35, "");
+    const char *row = strstr(t, "\n\u2502r1 ");
+    assert_non_null(row);
+    const char *eol = strchr(row + 1, '\n');
+    char line[600];
+    snprintf(line, sizeof line, "%.*s", (int)(eol - row), row);
+    const char *at = line;
+    int sets = 0;
+    while ((at = strstr(at, " 0+1")) != NULL)
+        sets++, at++;
+    assert_int_equal(sets, (int)(end - e + 1));
+    assert_null(strstr(t, "r1 holds"));
+    free(t);
+    app_fini(&app);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_goldens),
+        cmocka_unit_test(test_zoom_goldens),
+        cmocka_unit_test(test_zoom_spans),
+        cmocka_unit_test(test_zoom_wraps),
+        cmocka_unit_test(test_zoom_directions),
+        cmocka_unit_test(test_cell_sets),
         cmocka_unit_test(test_file_names),
         cmocka_unit_test(test_loads_by_hand),
         cmocka_unit_test(test_menu_and_ranks),

@@ -105,7 +105,8 @@ enum {
     X(GL_CROSSMARK, 0x2717, 'x')                                              \
     X(GL_ELLIPSIS, 0x2026, '~')                                               \
     X(GL_TRI_R, 0x25B6, '>')                                                  \
-    X(GL_TRI_L, 0x25C0, '<')
+    X(GL_TRI_L, 0x25C0, '<')                                                  \
+    X(GL_WRAP, 0x21BA, '&')
 
 typedef enum {
 #define X(id, uni, ascii) id,

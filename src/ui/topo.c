@@ -151,8 +151,10 @@ int topo_draw_node(TopoCtx *c, int x, int y, int q, const char *text)
         text = buf;
     }
     int w = grid_text(c->g, c->r, x, y, -1, role, attr, text);
+    int lead = (int)strspn(text, " "); /* " 3": padded to the label */
     if (q >= 0 && c->nhits < TOPO_MAX_HITS)
-        c->hits[c->nhits++] = (TopoHit){x, y, (int)strspn(text, "0123456789"), q};
+        c->hits[c->nhits++] = (TopoHit){
+            x + lead, y, (int)strspn(text + lead, "0123456789"), q};
     return w;
 }
 

@@ -79,6 +79,10 @@ typedef struct {
     Rect r;             /* the panel (clip) */
     TopoLinks lk;       /* the shown step's links */
     int root;           /* the call's root (0 for unrooted kinds) */
+    bool big;           /* the panel is zoomed (Z): a machine is drawn
+                           to fill it where it can be */
+    bool big_drawn;     /* topo_machine drew it so */
+    bool wraps;         /* and with wrap-around marks */
     double link_top;    /* a drawn machine's busiest link's busy time in
                            the step (topo_machine sets it) */
     TopoHit hits[TOPO_MAX_HITS]; /* ranks drawn */

@@ -1,5 +1,10 @@
 /* topo_machine.c - the machine a what-if prices on (Scene.mach), each link
- * shaded by its load in the shown step: tori and meshes as a grid of
+ * shaded by its load in the shown step. Zoomed (Z), a 2-D torus or mesh,
+ * nodes and a switch fill the panel: nodes spread over it, each direction
+ * of a link a lane of its own with its own shade and arrow head, a
+ * torus's wrap-around links out to the edges, marked "↺3" (the rank at
+ * the other end) at both ends; nodes as boxes of GPUs facing the network.
+ * Otherwise, small: tori and meshes as a grid of
  * ranks (dimension x across, y down, z in slices side by side, the z
  * links of a row between two slices as one cell shaded by the busiest of
  * them; a torus's wrap-around links as stubs at the ends), nodes as rows of GPUs over
@@ -287,6 +292,13 @@ static int draw_nodes(TopoCtx *c, Rect area)
     return h;
 }
 
+/* What a switch's or bus's bar is called. */
+static const char *switch_name(const Machine *m)
+{
+    return machine_has_medium(m) ? _("medium")
+           : m->dim[0].reduce ? _("switch, multicasts") : _("switch");
+}
+
 static int draw_switch(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->machine.mach;
@@ -294,9 +306,7 @@ static int draw_switch(TopoCtx *c, Rect area)
     int p = m->nranks, rows = (p + per - 1) / per;
     if (rows * 3 > area.h)
         return -1;
-    const char *name = machine_has_medium(m) ? _("medium")
-                       : m->dim[0].reduce ? _("switch, multicasts")
-                                          : _("switch");
+    const char *name = switch_name(m);
     for (int i = 0; i < rows; i++)
         draw_row(c, area.x, area.y + 3 * i, i * per, num_min(per, p - i * per),
                  0, name);
@@ -316,6 +326,262 @@ static bool is_switch(const Machine *m)
     return machine_has_medium(m) ||
            (m->ndims == 1 && m->dim[0].kind == DIM_SWITCH);
 }
+
+/* ------------------------------------------------- zoomed (Z): scaled */
+
+/* A lane of link l (straight, from (x0, y0) to (x1, y1)): its cells
+ * shaded by l's own load, an arrow head at the far end, so each direction
+ * of a pair has a lane, a shade and a head of its own. */
+static void lane(TopoCtx *c, TopoPt a, TopoPt b, int l)
+{
+    int lv = level2(c, l, -1);
+    int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
+    Glyph head = dx > 0 ? GL_ARROW_R : dx < 0 ? GL_ARROW_L
+               : dy > 0 ? GL_ARROW_D : GL_ARROW_U;
+    Role role = lv == 0 ? ROLE_LINK : lv == 4 ? ROLE_WARN : ROLE_LINK_ACTIVE;
+    for (TopoPt p = a; p.x != b.x || p.y != b.y; p.x += dx, p.y += dy)
+        put_level(c, p.x, p.y, lv, dx == 0);
+    grid_putg(c->g, c->r, b.x, b.y, head, role);
+}
+
+/* "↺3": a wrap-around link's end, naming the rank at its other end. */
+static void wrap_mark(TopoCtx *c, int x, int y, int rank)
+{
+    grid_putg(c->g, c->r, x, y, GL_WRAP, ROLE_DIM);
+    grid_printf(c->g, c->r, x + 1, y, -1, ROLE_DIM, 0, "%d", rank);
+}
+
+/* Where a zoomed grid puts its nodes: first node, pitch, margins. */
+typedef struct {
+    int x0, y0;   /* the first node's label */
+    int sx, sy;   /* pitch across and down */
+    int lw;       /* label width */
+    bool wx, wy;  /* wrap-around links along x, along y */
+} BigGrid;
+
+/* The zoomed layout of a 2-D grid in area; false when it does not fit. */
+static bool big_grid_at(const Machine *m, Rect area, BigGrid *b)
+{
+    int X = m->dim[0].size, Y = m->dim[1].size, lw = label_w(m);
+    b->lw = lw;
+    b->wx = m->dim[0].kind == DIM_RING && X > 2;
+    b->wy = m->dim[1].kind == DIM_RING && Y > 2;
+    int side = b->wx ? lw + 5 : 0, top = b->wy ? 3 : 0;
+    int bottom = b->wy ? 4 : 2;
+    b->sx = X > 1 ? (area.w - 2 * side - lw) / (X - 1) : 0;
+    b->sy = Y > 1 ? (area.h - top - bottom) / (Y - 1) : 0;
+    b->x0 = area.x + side;
+    b->y0 = area.y + top;
+    return (X < 2 || b->sx >= lw + 5) && (Y < 2 || b->sy >= 3) &&
+           area.h >= top + bottom;
+}
+
+/* Row y's links: x to x+1 on two lanes (x -> x+1 on the node's line,
+ * back under it), and the wrap-around out to both edges. */
+static void big_row(TopoCtx *c, Rect area, const BigGrid *b, int y)
+{
+    const Machine *m = &c->sc->machine.mach;
+    int X = m->dim[0].size, row = b->y0 + y * b->sy, lw = b->lw;
+    for (int x = 0; x < X; x++) {
+        int q = x + X * y, r = machine_rank_at(m, q);
+        int cx = b->x0 + x * b->sx;
+        topo_draw_node(c, cx, row, r, NULL);
+        if (x + 1 < X) {
+            int rn = machine_rank_at(m, q + 1), nx = cx + b->sx;
+            lane(c, (TopoPt){cx + lw + 1, row}, (TopoPt){nx - 2, row},
+                 hop(m, r, rn));
+            lane(c, (TopoPt){nx - 2, row + 1}, (TopoPt){cx + lw + 1, row + 1},
+                 hop(m, rn, r));
+        }
+    }
+    if (!b->wx)
+        return;
+    int first = machine_rank_at(m, X * y);
+    int last = machine_rank_at(m, X * y + X - 1);
+    int xl = b->x0 + (X - 1) * b->sx + lw + 1, xe = area.x + area.w - lw - 1;
+    lane(c, (TopoPt){xl, row}, (TopoPt){xe - 2, row}, hop(m, last, first));
+    lane(c, (TopoPt){xe - 2, row + 1}, (TopoPt){xl, row + 1},
+         hop(m, first, last));
+    wrap_mark(c, xe, row, first);
+    int xf = area.x + lw + 2;
+    lane(c, (TopoPt){xf, row}, (TopoPt){b->x0 - 2, row}, hop(m, last, first));
+    lane(c, (TopoPt){b->x0 - 2, row + 1}, (TopoPt){xf, row + 1},
+         hop(m, first, last));
+    wrap_mark(c, area.x, row, last);
+}
+
+/* Column x's links: y to y+1 on two lanes (down in the node's column, up
+ * beside it), and the wrap-around out to the top and bottom. */
+static void big_col(TopoCtx *c, Rect area, const BigGrid *b, int x)
+{
+    const Machine *m = &c->sc->machine.mach;
+    int X = m->dim[0].size, Y = m->dim[1].size, col = b->x0 + x * b->sx;
+    for (int y = 0; y + 1 < Y; y++) {
+        int r = machine_rank_at(m, x + X * y);
+        int rn = machine_rank_at(m, x + X * (y + 1));
+        int top = b->y0 + y * b->sy + 1, bot = top + b->sy - 2;
+        lane(c, (TopoPt){col, top}, (TopoPt){col, bot}, hop(m, r, rn));
+        lane(c, (TopoPt){col + 1, bot}, (TopoPt){col + 1, top},
+             hop(m, rn, r));
+    }
+    if (!b->wy)
+        return;
+    int first = machine_rank_at(m, x);
+    int last = machine_rank_at(m, x + X * (Y - 1));
+    int yl = b->y0 + (Y - 1) * b->sy + 1, ye = area.y + area.h - 1;
+    lane(c, (TopoPt){col, yl}, (TopoPt){col, ye - 1}, hop(m, last, first));
+    lane(c, (TopoPt){col + 1, ye - 1}, (TopoPt){col + 1, yl},
+         hop(m, first, last));
+    wrap_mark(c, col, ye, first);
+    lane(c, (TopoPt){col, area.y + 1}, (TopoPt){col, b->y0 - 1},
+         hop(m, last, first));
+    lane(c, (TopoPt){col + 1, b->y0 - 1}, (TopoPt){col + 1, area.y + 1},
+         hop(m, first, last));
+    wrap_mark(c, col, area.y, last);
+}
+
+/* A 2-D torus or mesh over the whole area; -1 when it does not fit. */
+static int big_grid(TopoCtx *c, Rect area)
+{
+    const Machine *m = &c->sc->machine.mach;
+    BigGrid b;
+    if (m->ndims != 2 || !big_grid_at(m, area, &b))
+        return -1;
+    for (int x = 0; x < m->dim[0].size; x++)
+        big_col(c, area, &b, x);
+    for (int y = 0; y < m->dim[1].size; y++)
+        big_row(c, area, &b, y);
+    c->wraps = b.wx || b.wy;
+    return area.h;
+}
+
+/* Where a zoomed node machine puts things: boxes of nodes above and
+ * below the network's bar, each box's GPUs facing it. */
+typedef struct {
+    int cols;     /* boxes side by side */
+    int bw;       /* a box's width */
+    int px;       /* GPU pitch in a box */
+    int k;        /* rows of a port's lanes to the node's switch */
+    int n;        /* rows of a NIC's lanes to the network */
+    int f;        /* 1: boxes framed */
+    int net;      /* the network bar's row */
+} BigNodes;
+
+static bool big_nodes_at(const Machine *m, Rect area, BigNodes *b)
+{
+    int L = m->dim[0].size, G = m->dim[1].size, lw = label_w(m);
+    int name = grid_text_width(m->cls[0].name);
+    b->cols = (G + 1) / 2;
+    b->bw = area.w / b->cols;
+    b->px = L > 1 ? (b->bw - 8 - lw - name) / (L - 1) : 0;
+    for (b->f = 1; b->f >= 0; b->f--) {
+        int rest = area.h - (2 * (2 + 2 * b->f) + 1);
+        b->n = rest / 4;
+        b->k = (rest - 2 * b->n) / 2;
+        if (b->n >= 2 && b->k >= 2)
+            break;
+    }
+    b->net = area.y + 2 + 2 * b->f + b->k + b->n;
+    return b->f >= 0 && (L < 2 || b->px >= 3);
+}
+
+/* Node g's box: its GPUs at row `gy`, the switch's bar at `bar`, two
+ * lanes per GPU between them (up to the switch, down from it), and two
+ * per NIC from the GPUs to the network's bar (at row `net`). Returns the
+ * busiest NIC lane's level. */
+static int big_node(TopoCtx *c, const BigNodes *b, int x0, int g, int gy,
+                    int bar)
+{
+    const Machine *m = &c->sc->machine.mach;
+    int L = m->dim[0].size, lw = label_w(m), dir = bar < gy ? -1 : 1;
+    int top = 0, nic = 0;
+    for (int i = 0; i < L; i++) {
+        int r = machine_rank_at(m, g * L + i), x = x0 + i * b->px, up, down;
+        topo_draw_node(c, x, gy, r, NULL);
+        ports(m, r, 0, &up, &down);
+        top = num_max(top, num_max(level2(c, up, -1), level2(c, down, -1)));
+        lane(c, (TopoPt){x, gy + dir}, (TopoPt){x, bar - dir}, up);
+        lane(c, (TopoPt){x + 1, bar - dir}, (TopoPt){x + 1, gy + dir}, down);
+        if (m->dim[1].shared && i > 0)
+            continue;
+        ports(m, r, 1, &up, &down);
+        nic = num_max(nic, num_max(level2(c, up, -1), level2(c, down, -1)));
+        int from = gy - dir * (1 + b->f), to = b->net + dir;
+        lane(c, (TopoPt){x, from}, (TopoPt){x, to}, up);
+        lane(c, (TopoPt){x + 1, to}, (TopoPt){x + 1, from}, down);
+    }
+    int w = (L - 1) * b->px + lw + 1;
+    for (int x = 0; x < w; x++)
+        put_level(c, x0 + x, bar, top, false);
+    grid_printf(c->g, c->r, x0 + w + 1, bar, -1, ROLE_DIM, 0, "%s",
+                m->cls[0].name);
+    return nic;
+}
+
+/* Nodes over the whole area: boxes of GPUs around the network; -1 when
+ * they do not fit. */
+static int big_nodes(TopoCtx *c, Rect area)
+{
+    const Machine *m = &c->sc->machine.mach;
+    BigNodes b;
+    if (!is_nodes(m) || !big_nodes_at(m, area, &b))
+        return -1;
+    int G = m->dim[1].size, nic = 0, hb = 2 + 2 * b.f + b.k;
+    for (int g = 0; g < G; g++) {
+        bool below = g >= b.cols;
+        int bx = area.x + (g % b.cols) * b.bw;
+        int by = below ? b.net + b.n + 1 : b.net - b.n - hb;
+        char title[16];
+        snprintf(title, sizeof title, "n%d", g);
+        if (b.f)
+            grid_box(c->g, (Rect){bx, by, b.bw - 1, hb}, ROLE_BORDER, title,
+                     ROLE_DIM);
+        else
+            grid_text(c->g, c->r, bx, below ? by : by + hb - 1, -1, ROLE_DIM,
+                      0, title);
+        int gy = below ? by + b.f : by + hb - 1 - b.f;
+        int bar = below ? gy + b.k + 1 : gy - b.k - 1;
+        nic = num_max(nic, big_node(c, &b, bx + 3, g, gy, bar));
+    }
+    int w = area.w - 2 - grid_text_width(m->cls[1].name);
+    for (int x = 0; x < w; x++)
+        put_level(c, area.x + x, b.net, nic, false);
+    grid_printf(c->g, c->r, area.x + w + 1, b.net, -1, ROLE_DIM, 0, "%s",
+                m->cls[1].name);
+    return area.h;
+}
+
+/* A switch or bus over the whole width: the ranks spread over it, two
+ * lanes each down to the bar (to it, from it); -1 when they do not fit
+ * on one row. */
+static int big_switch(TopoCtx *c, Rect area, const char *name)
+{
+    const Machine *m = &c->sc->machine.mach;
+    int p = m->nranks, lw = label_w(m), nw = grid_text_width(name);
+    int px = p > 1 ? (area.w - lw - 2 - nw) / (p - 1) : 0;
+    int k = num_min(area.h - 2, 8), top = 0, bar = area.y + k + 1;
+    if ((p > 1 && px < 3) || k < 2)
+        return -1;
+    for (int i = 0; i < p; i++) {
+        int r = machine_rank_at(m, i), x = area.x + i * px, up, down;
+        topo_draw_node(c, x, area.y, r, NULL);
+        if (machine_has_medium(m))
+            up = 2 * r, down = 2 * r + 1;
+        else
+            ports(m, r, 0, &up, &down);
+        top = num_max(top, num_max(level2(c, up, -1), level2(c, down, -1)));
+        lane(c, (TopoPt){x, area.y + 1}, (TopoPt){x, bar - 1}, up);
+        lane(c, (TopoPt){x + 1, bar - 1}, (TopoPt){x + 1, area.y + 1}, down);
+    }
+    int lv = machine_has_medium(m) ? level2(c, 2 * m->nranks, -1) : top;
+    int w = (p - 1) * px + lw + 1;
+    for (int x = 0; x < w; x++)
+        put_level(c, area.x + x, bar, lv, false);
+    grid_printf(c->g, c->r, area.x + w + 1, bar, -1, ROLE_DIM, 0, "%s", name);
+    return k + 2;
+}
+
+/* ---------------------------------------------------------------- size */
 
 void topo_machine_size(const Scene *sc, int room, int *rows, int *cols)
 {
@@ -337,6 +603,17 @@ int topo_machine(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->machine.mach;
     c->link_top = busiest_busy(c->sc);
+    c->wraps = false;
+    int big = -1;
+    if (c->big && is_grid(m))
+        big = big_grid(c, area);
+    else if (c->big && is_nodes(m))
+        big = big_nodes(c, area);
+    else if (c->big && is_switch(m))
+        big = big_switch(c, area, switch_name(m));
+    c->big_drawn = big >= 0;
+    if (big >= 0)
+        return big;
     if (is_grid(m))
         return draw_grid(c, area);
     if (is_nodes(m))

@@ -695,9 +695,58 @@ static void draw_notes(const App *app, const Geom *gm, Grid *g, Rect r,
         }
 }
 
-/* Without a selection: what the cells mean, on two lines; presenter
- * mode's one line: the notes where the cells show text, else the
- * levels. */
+/* Whether cells e and f of rank r's buffer b hold the same ranks. */
+static bool same_ranks(const App *app, int r, BufId b, size_t e, size_t f)
+{
+    const Sim *sim = &app->scene->sim;
+    for (int q = 0; q < app->scene->call.nranks; q++)
+        if (!sim_has(sim, r, b, e, q) != !sim_has(sim, r, b, f, q))
+            return false;
+    return true;
+}
+
+/* The row the shown step writes first where a cell it wrote says only
+ * how many ranks it holds ("#2"): "→ r1 holds {0+1} at 8..11", the cells
+ * from the transfer's first that hold the same ranks. False (nothing
+ * drawn) when every written cell names its ranks. */
+static bool draw_spelled(const App *app, const Geom *gm, Grid *g, Rect r,
+                         int y)
+{
+    const Scene *sc = app->scene;
+    if (!gm->wide || sc->step == 0)
+        return false;
+    const Step *st = &sc->sched.steps[sc->step - 1];
+    for (size_t t = st->first; t < st->first + st->n; t++) {
+        const Transfer *tr = &sc->sched.xfers[t];
+        BufId b = (BufId)tr->dst_buf;
+        size_t e = tr->dst_off, end = e;
+        char txt[32], set[64];
+        int n = sim_nranks_in(&sc->sim, tr->dst, b, e);
+        if (cell_text(app, gm, g->ascii, tr->dst, b, e, n, txt, sizeof txt)
+            != FORM_COUNT)
+            continue;
+        while (end + 1 < tr->dst_off + tr->count &&
+               same_ranks(app, tr->dst, b, e, end + 1))
+            end++;
+        rank_set(app, tr->dst, b, e, set, sizeof set, sizeof set - 1);
+        /* an arrow first: not read as one more rank row */
+        grid_putg(g, r, r.x, y, GL_ARROW_R, ROLE_DIM);
+        if (end > e)
+            grid_printf(g, r, r.x + 2, y, -1, ROLE_NORMAL, 0,
+                        _("r%d holds {%s} at %zu..%zu"), tr->dst, set, e,
+                        end);
+        else
+            grid_printf(g, r, r.x + 2, y, -1, ROLE_NORMAL, 0,
+                        _("r%d holds {%s} at %zu"), tr->dst, set, e);
+        return true;
+    }
+    return false;
+}
+
+/* Without a selection: what the cells mean, on two lines (the first
+ * spelling out a row the step wrote where its cells only count their
+ * ranks); presenter mode's one line: the notes where the cells show
+ * text, else the levels. */
 static void draw_legend(const App *app, const Geom *gm, Grid *g, Rect r,
                         int y)
 {
@@ -710,7 +759,8 @@ static void draw_legend(const App *app, const Geom *gm, Grid *g, Rect r,
             draw_levels(g, r, y);
         return;
     }
-    draw_levels(g, r, y);
+    if (!draw_spelled(app, gm, g, r, y))
+        draw_levels(g, r, y);
     draw_notes(app, gm, g, r, y + 1);
 }
 

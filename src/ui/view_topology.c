@@ -117,6 +117,26 @@ static void draw_shape(TopoCtx *c, Rect area)
     }
 }
 
+/* The zoomed machine's lanes and wrap marks, each note whole where it
+ * fits after the shades at x. */
+static void big_legend(TopoCtx *c, int x, int y)
+{
+    Rect r = c->r;
+    const char *each = _("one lane each way");
+    const char *wrap = _("n: wraps to rank n");
+    int w = 3 + grid_text_width(each);
+    if (x + w > r.x + r.w)
+        return;
+    grid_putg(c->g, r, x, y, GL_ARROW_R, ROLE_DIM);
+    grid_putg(c->g, r, x + 1, y, GL_ARROW_L, ROLE_DIM);
+    grid_text(c->g, r, x + 3, y, -1, ROLE_DIM, 0, each);
+    x += w + 1;
+    if (!c->wraps || x + 1 + grid_text_width(wrap) > r.x + r.w)
+        return;
+    grid_putg(c->g, r, x, y, GL_WRAP, ROLE_DIM);
+    grid_text(c->g, r, x + 1, y, -1, ROLE_DIM, 0, wrap);
+}
+
 /* A what-if machine: its drawing, the busiest link, the legend; the
  * algorithm's shape when it does not fit. */
 static bool render_machine(TopoCtx *c)
@@ -143,6 +163,8 @@ static bool render_machine(TopoCtx *c)
             x += 2 + grid_printf(c->g, r, x + 2, r.y + r.h - 1, -1, ROLE_DIM, 0,
                                  "%s ", _(words[i]));
         }
+        if (c->big_drawn)
+            big_legend(c, x, r.y + r.h - 1);
     }
     return true;
 }
@@ -195,6 +217,8 @@ static void ctx_init(TopoCtx *c, const App *app, Grid *g, Rect r)
     c->g = g;
     c->r = r;
     c->nhits = 0;
+    c->big = app->view.topo_full;
+    c->big_drawn = c->wraps = false;
     c->root = coll_is_rooted(sc->call.kind) ? sc->call.root : 0;
     topo_links_init(sc, &c->lk);
 }
