@@ -279,7 +279,7 @@ static void chart3(UiLang l, const char *want)
     Grid g;
     grid_init(&g, 100, 30, false);
     screen_draw(&app, &g);
-    char *got = dump(&g);
+    char *got = golden_dump_mono(&g);
     if (!strstr(got, want))
         fail_msg("no '%s' in\n%s", want, got);
     assert_null(strstr(got, "halving-doubling"));
