@@ -103,15 +103,6 @@ int model_pricing_parse(const char *name)
     return -1;
 }
 
-PricingMode pricer_flow_start(Pricer *pr, PricingMode mode)
-{
-    pr->flowing = mode == PRICING_DATAFLOW && !machine_is_memory(pr->m);
-    pr->flow_time = 0;
-    for (int r = 0; r < pr->m->nranks; r++)
-        pr->clock[r] = 0, pr->flow_end[r] = -1;
-    return pr->flowing ? PRICING_DATAFLOW : PRICING_LOCKSTEP;
-}
-
 /* A message from src to dst of price t (seconds) in the step: it starts
  * when both ranks' clocks have reached it. */
 static void flow_message(Pricer *pr, int src, int dst, double t)
@@ -710,6 +701,19 @@ double model_price_work(const Schedule *s, const Machine *m)
     return price_work(s, m, machine_shift_invariant(m));
 }
 
+PricingMode pricer_flow_start(Pricer *pr, const Schedule *s,
+                              PricingMode mode)
+{
+    const Machine *m = pr->m;
+    pr->flowing = mode == PRICING_DATAFLOW && !machine_is_memory(m) &&
+                  (!s->compact ||
+                   price_work(s, m, false) <= MODEL_MAX_PRICE_WORK);
+    pr->flow_time = 0;
+    for (int r = 0; r < pr->m->nranks; r++)
+        pr->clock[r] = 0, pr->flow_end[r] = -1;
+    return pr->flowing ? PRICING_DATAFLOW : PRICING_LOCKSTEP;
+}
+
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
                     CostTerms *out, double *seconds)
 {
@@ -719,15 +723,13 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
     if (seconds)
         *seconds = 0;
     pr->priced = PRICING_LOCKSTEP;
+    pr->flowing = false;
     if (s->compact && model_price_work(s, m) > MODEL_MAX_PRICE_WORK)
         return CV_ERR_LIMIT;
     /* data-flow moves every rank's clock: each repetition written out */
-    bool flow = pr->mode == PRICING_DATAFLOW && !terms_only &&
-                (!s->compact ||
-                 price_work(s, m, false) <= MODEL_MAX_PRICE_WORK);
-    bool same = machine_shift_invariant(m) &&
-                pricer_flow_start(pr, flow ? pr->mode : PRICING_LOCKSTEP) ==
-                    PRICING_LOCKSTEP;
+    PricingMode by = pricer_flow_start(pr, s, terms_only ? PRICING_LOCKSTEP
+                                                         : pr->mode);
+    bool same = machine_shift_invariant(m) && by == PRICING_LOCKSTEP;
     pr->view_of = NULL; /* s may be a new schedule where the last was */
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         size_t reps = s->compact ? s->steps[k].reps : 1;
@@ -747,8 +749,7 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
         }
     }
     ModelParams mp = {0};
-    if (pr->flowing)
-        pr->priced = PRICING_DATAFLOW;
+    pr->priced = by;
     if (seconds && pr->flowing)
         *seconds = pr->flow_time;
     else if (seconds && !terms_only && model_machine_uniform(m, &mp))

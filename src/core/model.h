@@ -190,13 +190,16 @@ CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
                            size_t nx, bool first, bool terms_only,
                            StepPrice *out);
 
-/* Start pricing a schedule in `mode`: the data-flow clocks at 0 and
- * pr->flowing set where data-flow can price on pr's machine (not a memory
- * machine's). Returns the mode that prices. While pr->flowing, each
- * price_step(_rep) that prices times (not terms_only) moves the clocks by
- * one step, written out (never by orbits), and pr->flow_time is the time
- * so far; call it with every repetition of every entry in order. */
-PricingMode pricer_flow_start(Pricer *pr, PricingMode mode);
+/* Start pricing s in `mode`: the data-flow clocks at 0 and pr->flowing
+ * set where data-flow can price s on pr's machine (not a memory machine;
+ * a compact schedule only where its repetitions written out come to
+ * MODEL_MAX_PRICE_WORK at most). Returns the mode that prices. While
+ * pr->flowing, each price_step(_rep) of s that prices times (not
+ * terms_only) moves the clocks by one step, written out (never by
+ * orbits), and pr->flow_time is the time so far: price every repetition
+ * of every entry, in order. */
+PricingMode pricer_flow_start(Pricer *pr, const Schedule *s,
+                              PricingMode mode);
 
 /* Price step k of s on pr's machine (whose rank count must be s's);
  * `terms_only`: the terms are each term's maximum over messages (what
