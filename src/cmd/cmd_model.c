@@ -67,8 +67,8 @@ static const CliCmd model_cmd = {
              "the bound use the alpha, beta and gamma it gives at each working set.\n"
              "With -T the algorithms are ranked on that machine, a what-if: each\n"
              "message priced by the busiest links on its route ('collviz topo').\n"
-             "With --pricing dataflow a rank goes on as soon as its own messages\n"
-             "are done instead of waiting for each step's slowest; the header\n"
+             "With --pricing dataflow a rank goes on once its own messages\n"
+             "are done, not waiting for each step's slowest; the header\n"
              "says which mode priced each algorithm.",
     .opts = model_opts,
     .nopts = M_NOPTS,
