@@ -299,6 +299,27 @@ static void test_cli(void **state)
     ran_free(&r);
 }
 
+/* -B's predictors are lock-step: data-flow with it is refused; a ring on
+ * 4096 ranks written out would be 8190 steps of 4096 transfers, more
+ * than MODEL_MAX_PRICE_WORK: lock-step prices it, and says so. */
+static void test_cli_lockstep(void **state)
+{
+    (void)state;
+    const char *calib[] = {"model", "allreduce", "-p", "4", "-B", "threads",
+                           "--pricing", "dataflow", NULL};
+    Ran r = run_args(calib);
+    run_expect_sentence(&r, "model -B --pricing dataflow", 2,
+                        "--pricing dataflow");
+    ran_free(&r);
+    const char *big[] = {"trace", "allreduce", "-a", "ring", "-p", "4096",
+                         "-s", "64M", "--pricing", "dataflow", NULL};
+    r = run_args(big);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "\n# pricing: lockstep (each step waits "
+                                  "for its slowest message; not dataflow"));
+    ran_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -311,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_memory_lockstep),
         cmocka_unit_test(test_names),
         cmocka_unit_test(test_cli),
+        cmocka_unit_test(test_cli_lockstep),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
