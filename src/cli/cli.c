@@ -286,6 +286,12 @@ static const NameSet coll_names = {"collective", coll_parse, coll_name_of, COLL_
 static const NameSet dtype_names = {"datatype", dtype_parse, dtype_name_of, DT_COUNT};
 static const NameSet redop_names = {"reduction op", redop_parse, redop_name_of, OP_COUNT};
 static const NameSet flat_names = {"flat machine", flat_parse, flat_name_of, 2};
+static const char *pricing_name_of(int v)
+{
+    return model_pricing_name((PricingMode)v);
+}
+static const NameSet pricing_names = {"pricing mode", model_pricing_parse,
+                                      pricing_name_of, PRICING_COUNT};
 
 /* Parse s; the sentence for an unknown (or missing) name lists them all. */
 static int parse_name(const NameSet *ns, const char *s, int *out, CliErr *e)
@@ -588,6 +594,15 @@ int cli_parse_link(const char *s, MachineKind *out, CliErr *e)
     if (parse_name(&flat_names, s, &l, e))
         return -1;
     *out = (MachineKind)l;
+    return 0;
+}
+
+int cli_parse_pricing(const char *s, PricingMode *out, CliErr *e)
+{
+    int v = PRICING_LOCKSTEP;
+    if (parse_name(&pricing_names, s, &v, e))
+        return -1;
+    *out = (PricingMode)v;
     return 0;
 }
 

@@ -60,6 +60,7 @@ typedef struct {
 #define CLI_OPT_ALPHA {0, "alpha", "T", "latency per message, in us unless a unit (s, ms, us, ns) follows (default 1us)"}
 #define CLI_OPT_BETA {0, "beta", "GB/s", "bandwidth of a link, 1 GB = 1e9 bytes (default 10)"}
 #define CLI_OPT_GAMMA {0, "gamma", "GB/s", "reduction speed (default 20)"}
+#define CLI_OPT_PRICING {0, "pricing", "lockstep|dataflow", "how the steps add up: lockstep (default: each step waits for its slowest message) or dataflow (a message starts once its two ranks are done with the steps before; see collviz(1))"}
 #define CLI_OPT_LINK {0, "link", "full|bus", "the flat machine: a full-duplex port per rank, or one shared bandwidth (default full; p2p and shared as before -T; -T says more)"}
 #define CLI_OPT_MIN {'b', "minbytes", "MIN", "smallest size of the sweep"}
 #define CLI_OPT_MAX {'e', "maxbytes", "MAX", "largest size of the sweep"}
@@ -172,6 +173,8 @@ int cli_parse_sweep(const char *min, const char *max, const char *factor,
 
 /* --link's value: a flat machine, full (or p2p) or bus (or shared). */
 int cli_parse_link(const char *s, MachineKind *out, CliErr *e);
+/* --pricing's value: lockstep or dataflow (model.h's PricingMode). */
+int cli_parse_pricing(const char *s, PricingMode *out, CliErr *e);
 /* Option `what`'s value s as a time: microseconds, or a number with a
  * unit (s, ms, us, ns), at most CLI_MAX_ALPHA. */
 int cli_parse_time(const char *what, const char *s, double *out, CliErr *e);

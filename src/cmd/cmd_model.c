@@ -22,8 +22,8 @@
 
 enum {
     M_RANKS, M_DTYPE, M_ROOT, M_MIN, M_MAX, M_FACTOR, M_STEP, M_BACKEND,
-    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_SEGMENT, M_ALGO, M_HELP,
-    M_NOPTS
+    M_ALPHA, M_BETA, M_GAMMA, M_LINK, M_TOPO, M_SEGMENT, M_ALGO, M_PRICING,
+    M_HELP, M_NOPTS
 };
 
 #define MODEL_DEF_MIN 8ull
@@ -45,6 +45,7 @@ static const CliOpt model_opts[M_NOPTS] = {
     [M_TOPO] = SPEC_OPT_TOPO,
     [M_SEGMENT] = CLI_OPT_SEGMENT,
     [M_ALGO] = {'a', "algo", "FILE", "a schedule file (docs/schedule-format.md) priced beside the built-in algorithms"},
+    [M_PRICING] = CLI_OPT_PRICING,
     [M_HELP] = CLI_OPT_HELP,
 };
 
@@ -53,7 +54,7 @@ static const CliCmd model_cmd = {
     .usage = "model COLL -p RANKS [-d TYPE] [-r ROOT] [-b MIN] [-e MAX] [-a FILE]\n"
              "               [-f FACTOR | -i STEP] [-B NAME[:OPTS] | [--alpha T]\n"
              "               [--beta GB/s] [--gamma GB/s] [--link full|bus | -T MACHINE]]\n"
-             "               [--segment SIZE]",
+             "               [--segment SIZE] [--pricing lockstep|dataflow]",
     .about = "Predict the time of every algorithm of COLL at each size of the sweep,\n"
              "from the schedule each one generates (alpha-beta-gamma model), mark\n"
              "the best per size with '*', and list the crossovers: the exact sizes\n"
@@ -65,7 +66,10 @@ static const CliCmd model_cmd = {
              "machine (what perf's model line shows), and the closed forms and\n"
              "the bound use the alpha, beta and gamma it gives at each working set.\n"
              "With -T the algorithms are ranked on that machine, a what-if: each\n"
-             "message priced by the busiest links on its route ('collviz topo').",
+             "message priced by the busiest links on its route ('collviz topo').\n"
+             "With --pricing dataflow a rank goes on once its own messages\n"
+             "are done, not waiting for each step's slowest; the header\n"
+             "says which mode priced each algorithm.",
     .opts = model_opts,
     .nopts = M_NOPTS,
     .max_pos = 1,
@@ -84,6 +88,10 @@ typedef struct {
     Machine mach;                /* the machine (without a calibration):
                                     -T's, else the flat one of --link */
     bool topo_given;             /* -T named it */
+    PricingMode pricing;         /* --pricing: how the steps add up */
+    bool pricing_given;          /* --pricing named it (the header says) */
+    bool *lockstep;              /* [nalgos] priced lock-step at the last
+                                    count though data-flow was asked */
     const Calib *cal;            /* -B: the saved calibration, or NULL */
     double footprint;            /* smallest working set of the schedules
                                     of the last model_eval (bytes) */
@@ -159,6 +167,15 @@ static int model_options(Model *m, const CliArgs *a, CliErr *e)
                            "the machine it names: give one");
     if (cli_has(a, M_TOPO) && cli_has(a, M_LINK))
         return cli_fail(e, "-T names the machine: give it or --link, not both");
+    m->pricing_given = cli_has(a, M_PRICING);
+    if (m->pricing_given &&
+        cli_parse_pricing(a->val[M_PRICING], &m->pricing, e))
+        return -1;
+    if (cli_has(a, M_BACKEND) && m->pricing == PRICING_DATAFLOW)
+        return cli_fail(e, "-B predicts each step with the calibration, "
+                           "lock-step; --pricing dataflow prices on "
+                           "--alpha, --beta, --gamma or -T's machine: give "
+                           "one");
     m->topo_given = cli_has(a, M_TOPO);
     if (m->topo_given ? spec_parse(a->val[M_TOPO], m->call.nranks,
                                           &m->model, &m->mach, e)
@@ -197,6 +214,7 @@ static CvError model_algos(Model *m)
     m->fp = malloc(n * sizeof *m->fp);
     m->too_big = malloc(n * sizeof *m->too_big);
     m->slow = calloc(n, sizeof *m->slow);
+    m->lockstep = calloc(n, sizeof *m->lockstep);
     m->pin = calloc(1, sizeof *m->pin);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     m->nworkers = m->cal ? 1 /* a calibration's predictors: one thread */
@@ -207,16 +225,18 @@ static CvError model_algos(Model *m)
     m->pr = calloc((size_t)m->nworkers, sizeof *m->pr);
     m->errs = calloc(n, sizeof *m->errs);
     if (!m->algos || !m->t || !m->steps || !m->fp || !m->too_big || !m->slow ||
-        !m->pin || !m->sched || !m->pr || !m->errs)
+        !m->lockstep || !m->pin || !m->sched || !m->pr || !m->errs)
         return CV_ERR_NOMEM;
     m->pin->t = malloc(n * sizeof *m->t);
     m->pin->steps = malloc(n * sizeof *m->steps);
     m->pin->fp = malloc(n * sizeof *m->fp);
     if (!m->pin->t || !m->pin->steps || !m->pin->fp)
         return CV_ERR_NOMEM;
-    for (int w = 0; w < m->nworkers && !m->cal; w++)
+    for (int w = 0; w < m->nworkers && !m->cal; w++) {
         if (pricer_init(&m->pr[w], &m->mach))
             return CV_ERR_NOMEM;
+        m->pr[w].mode = m->pricing;
+    }
     for (size_t i = 0; i < n; i++)
         m->too_big[i] = SIZE_MAX;
     n = algo_count();
@@ -312,6 +332,7 @@ static bool algo_terms(Model *m, int w, size_t i, size_t count, CostTerms *c,
             e = calib_predict(m->cal, s, m->cal->machine, sec);
     } else if (!e) {
         e = pricer_cost(&m->pr[w], s, false, c, &t);
+        m->lockstep[i] = m->pr[w].priced != m->pricing;
         if (e == CV_ERR_LIMIT) { /* its repetitions one by one: too slow */
             if (count < m->too_big[i])
                 m->too_big[i] = count, m->slow[i] = true;
@@ -434,6 +455,29 @@ static void closed_line(Model *m, size_t i, size_t n)
 }
 /* ----------------------------------------------------------------- table */
 
+/* With --pricing, the header's line of how the steps added up at the
+ * largest count (m->lockstep: model_eval's there), naming the algorithms
+ * data-flow could not price. */
+static void pricing_line(const Model *m)
+{
+    if (!m->pricing_given)
+        return;
+    printf("# pricing: %s", model_pricing_name(m->pricing));
+    if (m->pricing == PRICING_LOCKSTEP)
+        printf(" (each step waits for its slowest message)\n");
+    else
+        printf(" (a message starts once its two ranks are done with the "
+               "steps before; the time is the latest rank's)\n");
+    int n = 0;
+    for (size_t i = 0; i < m->nalgos; i++)
+        if (m->lockstep[i] && m->t[i] >= 0)
+            printf("%s%s", n++ ? ", " : "# pricing: lockstep for ",
+                   m->algos[i]->name);
+    if (n)
+        printf(" (a memory machine's steps, or a schedule too large to "
+               "write out)\n");
+}
+
 static int col_width(const AlgoInfo *a)
 {
     int n = (int)strlen(a->name) + 1;
@@ -480,6 +524,7 @@ static void model_header(Model *m, size_t last_count)
            m->mach.kind != MACHINE_FULL && m->mach.kind != MACHINE_BUS
                ? ", on full with --alpha --beta --gamma" : "");
     model_eval(m, last_count);
+    pricing_line(m);
     for (size_t i = 0; i < m->nalgos; i++)
         closed_line(m, i, last_count);
     printf("# %12s %12s", "size", "count");
@@ -737,6 +782,7 @@ int cmd_model(int argc, char **argv)
     free(m.fp);
     free(m.too_big);
     free(m.slow);
+    free(m.lockstep);
     free(m.errs);
     return rc;
 }

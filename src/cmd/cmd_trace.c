@@ -27,7 +27,7 @@
 /* The scene options (scene_opts.h) first, then trace's own. */
 enum {
     T_JSON = SCENE_OPT_COUNT, T_FULL, T_ALPHA, T_BETA, T_GAMMA, T_LINK,
-    T_LINKS, T_SUMMARY, T_STEPS, T_EXPORT, T_HELP, T_NOPTS
+    T_LINKS, T_SUMMARY, T_STEPS, T_EXPORT, T_PRICING, T_HELP, T_NOPTS
 };
 
 static const CliOpt trace_opts[T_NOPTS] = {
@@ -45,6 +45,7 @@ static const CliOpt trace_opts[T_NOPTS] = {
     [T_SUMMARY] = {0, "summary", NULL, "phases and totals, no step list (the default above 1024 ranks)"},
     [T_STEPS] = {0, "steps", NULL, "list every step, however many ranks"},
     [T_EXPORT] = {0, "export", "FORMAT", "write the schedule itself instead: text (collviz's schedule format, docs/schedule-format.md) or msccl (MSCCL's algorithm XML)"},
+    [T_PRICING] = CLI_OPT_PRICING,
     [T_HELP] = CLI_OPT_HELP,
 };
 
@@ -53,7 +54,8 @@ static const CliCmd trace_cmd = {
     .usage = "trace COLL [-a ALGO] -p RANKS -s SIZE [-d TYPE] [-o OP] [-r ROOT]\n"
              "               [--in-place] [--json] [--full] [--alpha T] [--beta GB/s]\n"
              "               [--gamma GB/s] [--link full|bus] [-T MACHINE] [--links]\n"
-             "               [--summary | --steps] [--segment SIZE] [--export text|msccl]",
+             "               [--summary | --steps] [--segment SIZE] [--export text|msccl]\n"
+             "               [--pricing lockstep|dataflow]",
     .about = "Generate the schedule of ALGO for COLL, check it, execute it symbolically\n"
              "and print each step's transfers, what the written cells hold after the\n"
              "step, and totals: steps, bytes per rank, model time, the lower bound.\n"
@@ -68,7 +70,9 @@ static const CliCmd trace_cmd = {
              "what each rank sends. sendrecv has no in-place form; hypercube runs\n"
              "on a power of two ranks (nccl-tests' sendrecv and hypercube).\n"
              "Steps are priced on the machine of -T (default full: a port per rank),\n"
-             "each message by the busiest links on its route ('collviz topo --help').\n"
+             "each message by the busiest links on its route ('collviz topo --help');\n"
+             "with --pricing dataflow each rank goes on once its own messages are\n"
+             "done (the total is then the latest rank's, each repetition priced).\n"
              "Up to 1024 ranks the schedule is checked and executed symbolically;\n"
              "above (to 65536) it is priced only, and a ring's p-1 steps are priced\n"
              "as one shape rotated, so a summary of 16384 ranks takes a moment;\n"
@@ -202,6 +206,10 @@ static int trace_options(Trace *t, const CliArgs *a, CliErr *e)
         return -1;
     t->mach = sc.machine.mach;
     t->links = cli_has(a, T_LINKS);
+    t->pricing_given = cli_has(a, T_PRICING);
+    if (t->pricing_given &&
+        cli_parse_pricing(a->val[T_PRICING], &t->pricing, e))
+        return -1;
     t->json = cli_has(a, T_JSON);
     t->full = cli_has(a, T_FULL);
     t->summary = cli_has(a, T_SUMMARY) ||
@@ -334,7 +342,7 @@ static CvError totals_compute(const Trace *t, Totals *to)
     to->recvd = to->sent + p;
     CvError e = sched_totals(&t->s, &to->st, to->sent, to->recvd);
     to->cost = t->terms;
-    to->seconds = t->seconds;
+    to->seconds = t->pr.flowing ? t->pr.flow_time : t->seconds;
     to->wire_link = -1;
     double busy = 0;
     for (int l = 0; l < t->mach.nlinks; l++) {
@@ -505,7 +513,7 @@ static CvError trace_steps(Trace *t, const TraceWriter *w)
     for (size_t k = 0; k < t->s.nsteps && !e; k++) {
         const Step *st = &t->s.steps[k];
         size_t reps = t->s.compact ? st->reps : 1;
-        bool once = t->summary && same && reps > 1;
+        bool once = t->summary && same && reps > 1 && !t->pr.flowing;
         for (size_t j = 0; j < (once ? 1 : reps) && !e; j++) {
             if (t->cells)
                 sim_step(&t->sim);
@@ -533,6 +541,8 @@ static int trace_run(Trace *t, const TraceWriter *w)
     t->out = &sink;
     CvError e = pricer_init(&t->pr, &t->mach);
     t->pr.expand = t->links; /* every link's load of every step */
+    t->priced = e ? PRICING_LOCKSTEP
+                  : pricer_flow_start(&t->pr, &t->s, t->pricing);
     t->link_total = e ? NULL : calloc((size_t)t->mach.nlinks, sizeof *t->link_total);
     if (!t->link_total) {
         pricer_fini(&t->pr);

@@ -51,9 +51,11 @@ CvError pricer_init(Pricer *pr, const Machine *m)
     pr->cnt = malloc(((size_t)m->nranks + 1) * sizeof *pr->cnt);
     pr->route = malloc((size_t)(pr->maxhops + 1) * sizeof *pr->route);
     pr->hop_used = malloc((size_t)(pr->maxhops + 1));
+    pr->clock = malloc((size_t)m->nranks * sizeof *pr->clock);
+    pr->flow_end = malloc((size_t)m->nranks * sizeof *pr->flow_end);
     if (!pr->bytes || !pr->msgs || !pr->touched || !pr->reduced ||
         !pr->copied || !pr->moved || !pr->rtouched || !pr->cnt || !pr->route ||
-        !pr->hop_used) {
+        !pr->hop_used || !pr->clock || !pr->flow_end) {
         pricer_fini(pr);
         return CV_ERR_NOMEM;
     }
@@ -76,7 +78,58 @@ void pricer_fini(Pricer *pr)
     free(pr->hop_used);
     free(pr->routes);
     free(pr->memx);
+    free(pr->clock);
+    free(pr->flow_end);
     *pr = (Pricer){0};
+}
+
+/* ------------------------------------------------------------ data-flow */
+
+const char *model_pricing_name(PricingMode mode)
+{
+    switch (mode) {
+    case PRICING_LOCKSTEP: return "lockstep";
+    case PRICING_DATAFLOW: return "dataflow";
+    case PRICING_COUNT: break;
+    }
+    return "?";
+}
+
+int model_pricing_parse(const char *name)
+{
+    for (int i = 0; i < PRICING_COUNT; i++)
+        if (!strcmp(name, model_pricing_name((PricingMode)i)))
+            return i;
+    return -1;
+}
+
+/* A message from src to dst of price t (seconds) in the step: it starts
+ * when both ranks' clocks have reached it. */
+static void flow_message(Pricer *pr, int src, int dst, double t)
+{
+    double end = num_dmax(pr->clock[src], pr->clock[dst]) + t;
+    pr->flow_end[src] = num_dmax(pr->flow_end[src], end);
+    pr->flow_end[dst] = num_dmax(pr->flow_end[dst], end);
+}
+
+/* The step's end on every rank that took part: the ranks of its
+ * messages (pairs[0 .. n)) and those with local work (pr->rtouched), each
+ * then reducing its bytes. */
+static void flow_settle(Pricer *pr, const Pair *pairs, size_t n)
+{
+    for (int i = 0; i < pr->nrtouched; i++) { /* local work only */
+        int r = pr->rtouched[i];
+        pr->flow_end[r] = num_dmax(pr->flow_end[r], pr->clock[r]);
+    }
+    for (size_t i = 0; i < 2 * n + (size_t)pr->nrtouched; i++) {
+        int r = i >= 2 * n ? pr->rtouched[i - 2 * n]
+                : i % 2 ? pairs[i / 2].dst : pairs[i / 2].src;
+        if (pr->flow_end[r] < 0)
+            continue; /* settled */
+        pr->clock[r] = pr->flow_end[r] + pr->reduced[r] * pr->m->gamma;
+        pr->flow_end[r] = -1;
+        pr->flow_time = num_dmax(pr->flow_time, pr->clock[r]);
+    }
 }
 
 static int pair_cmp(const void *a, const void *b)
@@ -354,6 +407,8 @@ static void switch_pairs(Pricer *pr, const Transfer *xs, const Pair *pairs,
         int busiest = k->beta > 0 && b > 0 ? (bd > ba ? down : up) : -1;
         double ta = a * k->alpha, tb = b * k->beta;
         double t = ta + tb + 2 * k->lat;
+        if (pr->flowing && !terms_only)
+            flow_message(pr, pairs[i].src, pairs[i].dst, t);
         if (terms_only) {
             out->terms.a = num_dmax(out->terms.a, a);
             out->terms.b = num_dmax(out->terms.b, b);
@@ -389,6 +444,8 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
         double part[3], bt;
         price_message(pr, route, hops, terms_only, &c, part, &busiest, &bt);
         double t = part[0] + part[1] + part[2];
+        if (pr->flowing && !terms_only)
+            flow_message(pr, pairs[i].src, pairs[i].dst, t);
         if (terms_only) {
             out->terms.a = num_dmax(out->terms.a, c.a);
             out->terms.b = num_dmax(out->terms.b, c.b);
@@ -437,6 +494,8 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
     out->terms.steps = n > 0;
     if (!terms_only)
         out->time += out->terms.g * m->gamma;
+    if (pr->flowing && !terms_only)
+        flow_settle(pr, pairs, n);
     return CV_OK;
 }
 
@@ -455,10 +514,11 @@ static int orbit_cmp(const void *a, const void *b)
 
 /* Whether a spread step can be priced by its orbits on pr's machine: one
  * that rotation maps onto itself, links moving with their rank, no switch
- * that merges copies (those compare offsets across ranks). */
+ * that merges copies (those compare offsets across ranks); not while the
+ * data-flow clocks move (each rank's messages move its own). */
 static bool orbit_pricing(const Pricer *pr)
 {
-    return !pr->expand && machine_shift_invariant(pr->m) &&
+    return !pr->expand && !pr->flowing && machine_shift_invariant(pr->m) &&
            machine_links_move(pr->m) && !machine_has_reducing_switch(pr->m);
 }
 
@@ -621,9 +681,10 @@ static double mean_hops(const Schedule *s, const Machine *m)
     return n ? hops / (double)n : 0;
 }
 
-double model_price_work(const Schedule *s, const Machine *m)
+/* model_price_work's, a repeated entry priced once where `same` (else
+ * each repetition written out). */
+static double price_work(const Schedule *s, const Machine *m, bool same)
 {
-    bool same = machine_shift_invariant(m);
     double work = 0;
     for (size_t k = 0; k < s->nsteps; k++) {
         const Step *st = &s->steps[k];
@@ -635,6 +696,24 @@ double model_price_work(const Schedule *s, const Machine *m)
     return work * (1 + mean_hops(s, m));
 }
 
+double model_price_work(const Schedule *s, const Machine *m)
+{
+    return price_work(s, m, machine_shift_invariant(m));
+}
+
+PricingMode pricer_flow_start(Pricer *pr, const Schedule *s,
+                              PricingMode mode)
+{
+    const Machine *m = pr->m;
+    pr->flowing = mode == PRICING_DATAFLOW && !machine_is_memory(m) &&
+                  (!s->compact ||
+                   price_work(s, m, false) <= MODEL_MAX_PRICE_WORK);
+    pr->flow_time = 0;
+    for (int r = 0; r < pr->m->nranks; r++)
+        pr->clock[r] = 0, pr->flow_end[r] = -1;
+    return pr->flowing ? PRICING_DATAFLOW : PRICING_LOCKSTEP;
+}
+
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
                     CostTerms *out, double *seconds)
 {
@@ -643,9 +722,14 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
     *out = (CostTerms){0};
     if (seconds)
         *seconds = 0;
+    pr->priced = PRICING_LOCKSTEP;
+    pr->flowing = false;
     if (s->compact && model_price_work(s, m) > MODEL_MAX_PRICE_WORK)
         return CV_ERR_LIMIT;
-    bool same = machine_shift_invariant(m);
+    /* data-flow moves every rank's clock: each repetition written out */
+    PricingMode by = pricer_flow_start(pr, s, terms_only ? PRICING_LOCKSTEP
+                                                         : pr->mode);
+    bool same = machine_shift_invariant(m) && by == PRICING_LOCKSTEP;
     pr->view_of = NULL; /* s may be a new schedule where the last was */
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         size_t reps = s->compact ? s->steps[k].reps : 1;
@@ -665,8 +749,12 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
         }
     }
     ModelParams mp = {0};
-    if (seconds && !terms_only && model_machine_uniform(m, &mp))
+    pr->priced = by;
+    if (seconds && pr->flowing)
+        *seconds = pr->flow_time;
+    else if (seconds && !terms_only && model_machine_uniform(m, &mp))
         *seconds = cost_time(out, &mp);
+    pr->flowing = false;
     return e;
 }
 

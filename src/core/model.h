@@ -21,6 +21,23 @@
  *      max(msgs_out, msgs_in) alpha + max(sent, recvd) beta + reduced gamma;
  *  - bus (one shared medium, MACHINE_BUS):
  *      max msgs alpha + (bytes moved by all ranks) beta + max reduced gamma.
+ *
+ * The steps add up in one of two modes (PricingMode):
+ *  - lock-step (the default): every rank waits for the step's slowest
+ *    message; the schedule's time is the sum of its steps' times;
+ *  - data-flow (as MPI and NCCL run): each message keeps its lock-step
+ *    price (the same link loads per step), and each rank r has a clock
+ *    c[r], 0 at the start. A message of step k from s to d starts at
+ *    max(c[s], c[d]) (the source has its data, the destination is free)
+ *    and ends at its start plus its price; after step k,
+ *      c'[r] = max(c[r], the latest end of r's messages in step k)
+ *              + gamma times the bytes r reduces in step k,
+ *    so a rank that takes no part keeps its clock. The schedule's time is
+ *    the largest clock at the end. It never exceeds lock-step's (each
+ *    clock stays within the steps' summed times) and equals it where every
+ *    rank sends and receives alike in every step. A memory machine's steps
+ *    have no messages: they stay lock-step, as does a compact schedule too
+ *    large to write out (pricer_cost says which mode priced).
  * No I/O, no globals. */
 #ifndef COLLVIZ_MODEL_H
 #define COLLVIZ_MODEL_H
@@ -34,6 +51,18 @@ typedef struct {
     double beta;  /* per byte transfer time, s/B */
     double gamma; /* per byte reduction time, s/B */
 } ModelParams;
+
+/* How a schedule's steps add up (above). */
+typedef enum {
+    PRICING_LOCKSTEP, /* the steps' times summed */
+    PRICING_DATAFLOW, /* a clock per rank; the latest at the end */
+    PRICING_COUNT
+} PricingMode;
+
+/* The mode's name ("lockstep", "dataflow"), and the mode of a name (-1:
+ * none). */
+const char *model_pricing_name(PricingMode mode);
+int model_pricing_parse(const char *name);
 
 /* A cost as coefficients: time = a alpha + b beta + g gamma. */
 typedef struct {
@@ -127,6 +156,15 @@ typedef struct {
     size_t view_n, view_count; /* ... its transfers and count then (a
                                   stale view is rebuilt: pricer_cost
                                   always does) */
+    PricingMode mode;   /* how pricer_cost adds the steps up (0:
+                           lock-step) */
+    PricingMode priced; /* how the last pricer_cost did */
+    bool flowing;       /* price_step moves the data-flow clocks
+                           (pricer_flow_start) */
+    double *clock;      /* [nranks] each rank's data-flow clock, s */
+    double *flow_end;   /* [nranks] the latest end of its messages in the
+                           step being priced (-1: none yet) */
+    double flow_time;   /* the largest clock: the time so far, s */
 } Pricer;
 
 #define MEMX_SKIP 1   /* a copy-in no one needs (sched_fuse_map) */
@@ -151,6 +189,17 @@ void pricer_touch(Pricer *pr, int l);
 CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
                            size_t nx, bool first, bool terms_only,
                            StepPrice *out);
+
+/* Start pricing s in `mode`: the data-flow clocks at 0 and pr->flowing
+ * set where data-flow can price s on pr's machine (not a memory machine;
+ * a compact schedule only where its repetitions written out come to
+ * MODEL_MAX_PRICE_WORK at most). Returns the mode that prices. While
+ * pr->flowing, each price_step(_rep) of s that prices times (not
+ * terms_only) moves the clocks by one step, written out (never by
+ * orbits), and pr->flow_time is the time so far: price every repetition
+ * of every entry, in order. */
+PricingMode pricer_flow_start(Pricer *pr, const Schedule *s,
+                              PricingMode mode);
 
 /* Price step k of s on pr's machine (whose rank count must be s's);
  * `terms_only`: the terms are each term's maximum over messages (what
@@ -181,7 +230,11 @@ double model_price_work(const Schedule *s, const Machine *m);
  * fails with CV_ERR_LIMIT. */
 #define MODEL_MAX_PRICE_WORK ((double)(1 << 26))
 
-/* The same on pr's machine, with pr's scratch (for many schedules). */
+/* The same on pr's machine, with pr's scratch (for many schedules), in
+ * pr->mode: data-flow's seconds where it can price (not terms_only, not a
+ * memory machine, a compact schedule written out within
+ * MODEL_MAX_PRICE_WORK), else lock-step's; pr->priced says which. The
+ * terms are lock-step's either way. */
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
                     CostTerms *out, double *seconds);
 

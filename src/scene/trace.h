@@ -54,11 +54,15 @@ typedef struct {
                                 flat one of --link) */
     bool topo_given;         /* -T named it */
     bool links;              /* --links: every link's bytes per step */
+    PricingMode pricing;     /* --pricing: how the steps add up */
+    bool pricing_given;      /* --pricing named it (the header says) */
+    PricingMode priced;      /* the mode that prices (pricer_flow_start:
+                                data-flow moves pr's clocks) */
     Pricer pr;               /* prices each step on mach */
     StepPrice sp;            /* the step just priced; pr keeps its loads
                                 (with --links, touched by link number) */
     double *link_total;      /* [mach.nlinks] bytes each link carried */
-    double seconds;          /* the steps' times so far */
+    double seconds;          /* the steps' times so far (lock-step) */
     CostTerms terms;         /* the steps' terms so far */
     bool json;               /* JSON instead of text */
     int export;              /* --export: the schedule itself
@@ -105,7 +109,8 @@ typedef struct {
     size_t *sent;       /* [rank] bytes sent */
     size_t *recvd;      /* [rank] bytes received */
     CostTerms cost;     /* model cost of the schedule on the machine */
-    double seconds;     /* its time, the sum of the steps' */
+    double seconds;     /* its time: the sum of the steps' (lock-step) or
+                           the latest rank's clock (data-flow) */
     int wire_link;      /* the link that carried most bytes in all (-1) */
     double wire_bytes;  /* those bytes */
     CostTerms closed;   /* the algorithm's closed form */

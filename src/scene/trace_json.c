@@ -173,6 +173,8 @@ static void tj_model_buffers(JsonWriter *w, const Trace *t)
     json_double(w, "alpha", t->model.m.alpha, TJ_DIGITS);
     json_double(w, "beta", t->model.m.beta, TJ_DIGITS);
     json_double(w, "gamma", t->model.m.gamma, TJ_DIGITS);
+    if (t->pricing_given)
+        json_str(w, "pricing", model_pricing_name(t->priced));
     json_close(w);
     tj_machine(w, t);
     json_break(w);

@@ -102,6 +102,15 @@ static void text_begin(Trace *t)
     } else {
         sink_printf(t->out, "\n# model: %s\n", model);
     }
+    if (t->pricing_given && t->priced == PRICING_DATAFLOW)
+        sink_printf(t->out, "# pricing: dataflow (a message starts once its "
+                    "two ranks are done with the steps before; the total is "
+                    "the latest rank's)\n");
+    else if (t->pricing_given)
+        sink_printf(t->out, "# pricing: lockstep (each step waits for its "
+                    "slowest message%s)\n", t->pricing == t->priced ? ""
+                    : "; not dataflow: a memory machine's steps, or a "
+                      "schedule too large to write out");
     if (t->summary)
         sink_printf(t->out, "# summary: phases and totals, the steps not "
                     "listed (--steps lists them)\n");
@@ -345,7 +354,7 @@ static void text_wire(Trace *t, const Totals *to)
 
 static CvError text_end(Trace *t, const Totals *to)
 {
-    char tm[32];
+    char tm[32], lk[32];
     if (t->cells)
         text_state(t, "state at the end");
     if (t->summary)
@@ -367,7 +376,12 @@ static CvError text_end(Trace *t, const Totals *to)
     sink_printf(t->out, "# most by one rank: sent %zu, received %zu, reduced %zu bytes\n",
                 to->st.max_sent, to->st.max_recvd, to->st.max_reduced);
     ModelParams uni;
-    if (model_machine_uniform(&t->mach, &uni))
+    if (t->priced == PRICING_DATAFLOW)
+        sink_printf(t->out, "# model time (schedule, dataflow: the latest "
+                    "rank's clock): %s; lockstep %s\n",
+                    time_text(to->seconds, tm, sizeof tm),
+                    time_text(t->seconds, lk, sizeof lk));
+    else if (model_machine_uniform(&t->mach, &uni))
         text_terms(t->out, "model time (schedule, a = alpha, b = beta bytes, "
                    "g = gamma bytes)", &to->cost, to->seconds);
     else
