@@ -5,7 +5,9 @@
 # long timed run (the process must be gone within 2 seconds); then Ctrl-C,
 # SIGTERM and a fatal signal; the lesson player (a checkpoint answered
 # wrong then right, resumed after quitting, Ctrl-C); the teacher's script
-# of issue 22. After each run the terminal must be sane again (stty:
+# of issue 22 and the machine half of the lecture (a torus and two nodes
+# drawn big, NVLS, the chart, the frames). After each run the terminal
+# must be sane again (stty:
 # icanon and echo back on).
 #
 # usage: sh tests/e2e_tmux.sh PATH/TO/collviz
@@ -223,6 +225,7 @@ tm send-keys -t e2e Right
 wait_for "Every rank|Ranks .* apart|Ranks? [0-9]" "teacher: the step's sentence"
 tm send-keys -t e2e F
 wait_for "^┌ Chart|^\+ Chart" "teacher: the chart over the whole screen"
+wait_for "3 of [0-9]+: the best; V: others" "teacher: the chart shows three algorithms"
 grep -q "Buffers" "$work/screen" && fail "teacher: the full-screen chart left the buffers"
 tm send-keys -t e2e F
 wait_for "Buffers" "teacher: back from the full-screen chart"
@@ -246,6 +249,49 @@ check_exit 0 "the teacher's script"
     { cat "$work/out"; fail "the scene string's steps as a cast"; }
 [ "$(wc -l < "$work/lecture.cast")" -eq 4 ] || fail "a cast of steps 2-4 is not 3 screens"
 echo "e2e: ok: the scene string reopens the scene, its steps as a cast"
+# 6b. the machine half of the lecture: torus all-reduce on a 4x4 torus
+#    forward, drawn big (Z: its wrap links marked, the x step's busiest
+#    link), back a step and forward again, its steps as SVG frames (w in
+#    Z); hier on nodes:2x8 drawn big (the nodes' nvlink and the network);
+#    NVLS on a reducing switch, whose picture is drawn at a small size
+#    and priced at 64 MiB in other steps, which the stepping line says
+start "allreduce -a torus -p 16 -T torus:4x4 -s 1M" "$utf8"
+wait_for "step 0 of 13" "machine: torus 4x4"
+tm send-keys -t e2e Right Right
+wait_for "step 2 of 13 +reduce-scatter x" "machine: the x reduce-scatter"
+tm send-keys -t e2e Z
+wait_for "↺12" "machine: Z draws the torus big, its wraps marked"
+wait_for "busiest r0>r1" "machine: the x step's busiest link"
+tm send-keys -t e2e Left
+wait_for "step 1 of 13" "machine: back a step in Z"
+tm send-keys -t e2e Right
+wait_for "step 2 of 13" "machine: forward again in Z"
+tm send-keys -t e2e w
+wait_for "SVG frames to" "machine: w in Z asks where the frames go"
+for i in $(seq 80); do tm send-keys -t e2e BSpace; done
+tm send-keys -t e2e "$work/frames.svg" Enter
+wait_for "Wrote the topology of steps 2 to" "machine: the frames written"
+grep -q "step 2 of 13: reduce-scatter x" "$work/frames.svg" ||
+    fail "machine: the frames' SVG has no frame of step 2"
+tm send-keys -t e2e Z
+wait_for "Buffers" "machine: Z again: back to the panels"
+tm send-keys -t e2e q
+check_exit 0 "the torus drawn big, stepped, its frames"
+start "allreduce -a hier -p 16 -T nodes:2x8 -s 1M" "$utf8"
+wait_for "step 0 of" "machine: hier on nodes 2x8"
+tm send-keys -t e2e Right Right Z
+wait_for "nvlink" "machine: Z draws the nodes' nvlink"
+wait_for " net" "machine: ... and the network between them"
+tm send-keys -t e2e q
+check_exit 0 "hier on two nodes of 8 drawn big"
+start "allreduce -a nvls -p 8 -T switch,reduce -s 64M" "$utf8"
+wait_for "step 0 of 5" "machine: NVLS on a reducing switch"
+tm send-keys -t e2e Right
+wait_for "step 1 of 5 +load-reduce" "machine: NVLS's load-reduce"
+wait_for "picture at 32 B; 64 MiB is priced in 36 steps" \
+    "machine: NVLS says its picture is not the priced size's steps"
+tm send-keys -t e2e q
+check_exit 0 "NVLS on a reducing switch"
 # the themes (the teacher's P11): T three times goes through every theme
 # and back; one of them draws no colour at all (mono: no fixed foreground
 # or background, so nothing can be black on black), and back at the first
