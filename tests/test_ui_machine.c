@@ -248,6 +248,54 @@ static void test_file_names(void **state)
     rmdir(path);
 }
 
+/* The lecture's machine half as slides, at 100x30, English and Chinese,
+ * each with its colour roles and its monochrome look (NO_COLOR): NVLS on
+ * a reducing switch of 8 step by step (the load-reduce, the switch's
+ * sums, the multicast, over its 5 steps), NCCL's tree on nodes:2x8 where
+ * the chains and the trees run at once, and the ring on 8 ranks at step
+ * 0, the first slide (every rank's send buffer shown). */
+static void test_lecture_goldens(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name, *topo, *algo;
+        int p, steps;
+    } scenes[] = {
+        {"nvls8_step", "switch,reduce", "nvls", 8, 5},
+        {"nccl_tree2x8_step", "nodes:2x8", "nccl_tree", 16, 6},
+        {"ring8_step", NULL, "ring", 8, 0},
+    };
+    for (size_t i = 0; i < sizeof scenes / sizeof *scenes; i++)
+        for (int k = scenes[i].steps == 6 ? 6 : scenes[i].steps ? 1 : 0;
+             k <= scenes[i].steps; k++)
+            for (int zh = 0; zh < 2; zh++) {
+                ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
+                App app;
+                open_algo(&app, scenes[i].algo, scenes[i].p, scenes[i].topo);
+                char keys[64] = "";
+                for (int j = 0; j < k; j++)
+                    strcat(keys, "Right\n");
+                app.view.term_w = 100, app.view.term_h = 30;
+                char why[200];
+                Script sc;
+                assert_int_equal(script_parse(keys, &sc, why, sizeof why),
+                                 CV_OK);
+                Grid g;
+                grid_init(&g, 100, 30, false);
+                ScriptRun run = {0};
+                script_run(&app, &sc, &run, &g);
+                char *got = golden_dump_mono(&g), name[96];
+                snprintf(name, sizeof name, "machine_%s%d_100x30_%s",
+                         scenes[i].name, k, zh ? "zh" : "en");
+                golden_check(name, got);
+                free(got);
+                grid_fini(&g);
+                script_fini(&sc);
+                app_fini(&app);
+            }
+    ui_lang_use(UI_LANG_EN);
+}
+
 /* The picture is drawn at a small count; the counters and the model
  * price the chosen size, whose schedule may have other steps (chunks
  * pipelined: NVLS, NCCL's tree, a chain). For every algorithm, on the
@@ -627,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_menu_and_ranks),
         cmocka_unit_test(test_parsed_once),
         cmocka_unit_test(test_steps_drawn_priced),
+        cmocka_unit_test(test_lecture_goldens),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }
