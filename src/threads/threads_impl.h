@@ -19,6 +19,7 @@
 
 #include "core/reduce.h"
 #include "exec/exec.h"
+#include "threads/exec_threads.h"
 #include "threads/flag.h"
 #include "threads/plan.h"
 
@@ -101,6 +102,8 @@ typedef struct {
     long t0;               /* CMD_RUN: start of the timed iterations, ns */
     long t1;               /* CMD_RUN: end of the timed iterations, ns */
     CvError err;           /* the last command's error */
+    double slow_extra;     /* slow=R:F on this rank: F - 1, else 0 */
+    ThreadsSlow slowed;    /* its busy waits since open (slow_end) */
     Waiter wait;           /* how it waits for other ranks */
     Waiter idle;           /* how it waits for a command */
     int id;                /* rank number */
