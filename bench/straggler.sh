@@ -17,7 +17,8 @@
 # time per call (--csv's time_us); the calibration perf's model line
 # needs is taken once at the start, in a cache of its own. Prints the
 # table; record it with
-#   sh bench/straggler.sh build/collviz | tee bench/results/DATE-straggler-HOST.txt
+#   sh bench/straggler.sh build/collviz |
+#       tee bench/results/DATE-straggler-HOST.txt
 #
 # usage: sh bench/straggler.sh [COLLVIZ]   (default build/collviz)
 # environment: STRAGGLER_ROUNDS (3), STRAGGLER_SIZES (64K 256K 1M 4M 16M),
@@ -29,7 +30,11 @@ rounds=${STRAGGLER_ROUNDS:-3}
 sizes=${STRAGGLER_SIZES:-64K 256K 1M 4M 16M}
 iters=${STRAGGLER_ITERS:-10}
 warm=${STRAGGLER_WARMUP:-2}
-case "$rounds$iters$warm" in *[!0-9]*|'') echo "straggler.sh: STRAGGLER_ROUNDS, STRAGGLER_ITERS and STRAGGLER_WARMUP are whole numbers" >&2; exit 2;; esac
+case "$rounds$iters$warm" in *[!0-9]*|'')
+    echo "straggler.sh: STRAGGLER_ROUNDS, STRAGGLER_ITERS and" \
+        "STRAGGLER_WARMUP are whole numbers" >&2
+    exit 2;;
+esac
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT INT TERM
 export XDG_CACHE_HOME="$tmp/cache"
@@ -49,15 +54,20 @@ measure() {
 }
 
 echo "# collviz bench/straggler.sh: a rank slowed 4x (-B threads:slow=R:4)"
-echo "# command: sh bench/straggler.sh $bin (rounds $rounds, -n $iters -w $warm, p = $p)"
-echo "# machine: $(uname -n), $(nproc) cpus, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo), $(date -u '+%F %H:%M UTC')"
+echo "# command: sh bench/straggler.sh $bin (rounds $rounds," \
+    "-n $iters -w $warm, p = $p)"
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+echo "# machine: $(uname -n), $(nproc) cpus, $cpu," \
+    "$(date -u '+%F %H:%M UTC')"
 "$bin" calibrate --quick -p $p >/dev/null 2>&1
 cases="ring ring_slow bcast bcast_slow"
 r=0
 while [ "$r" -lt "$rounds" ]; do
     set -- $cases
     k=0
-    while [ $k -lt $((r % 4)) ]; do c=$1; shift; set -- "$@" "$c"; k=$((k + 1)); done
+    while [ $k -lt $((r % 4)) ]; do
+        c=$1; shift; set -- "$@" "$c"; k=$((k + 1))
+    done
     order="$*"
     for size in $sizes; do
         for c in $order; do
@@ -75,7 +85,8 @@ awk -v sizes="$sizes" '
     $3 == "fail" { failed[$1, $2] = 1 }
     END {
         n = split(sizes, sz, " ")
-        printf "#\n# times: each case'\''s fastest round, us per call (out of place)\n"
+        printf "#\n# times: each case'\''s fastest round, us per call"
+        printf " (out of place)\n"
         printf "# %8s %10s %10s %6s %6s %10s %10s %6s %6s\n", "size",
                "ring", "ring 2x4", "ratio", ">=3x", "bcast", "bcast 3x4",
                "ratio", "<=2x"
