@@ -562,7 +562,9 @@ bool threads_slowed(Executor *ex, int r, ThreadsSlow *out)
 {
     if (r < 0 || r >= ex->nranks)
         return false;
-    *out = tx(ex)->ranks[r].slowed;
+    const Rank *k = &tx(ex)->ranks[r];
+    *out = (ThreadsSlow){.waits = k->slow_waits, .took_ns = k->slow_took_ns,
+                         .wait_ns = k->slow_wait_ns};
     return true;
 }
 

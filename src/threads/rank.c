@@ -24,17 +24,17 @@ static long slow_start(const Rank *me)
 
 /* The end of the copy or reduce begun at t0 (slow_start): on the
  * straggler, a busy wait of F - 1 times what it took, so that it takes F
- * times as long; a cancel (ExecOps.cancel) ends the wait. Counted in
- * slowed for threads_slowed. */
+ * times as long; a cancel (ExecOps.cancel) ends the wait. Counted for
+ * threads_slowed. */
 static void slow_end(Rank *me, long t0)
 {
     if (me->slow_extra <= 0)
         return;
     long now = mono_now_ns(), took = now - t0;
     long wait = (long)(me->slow_extra * (double)took);
-    me->slowed.waits++;
-    me->slowed.took_ns += took;
-    me->slowed.wait_ns += wait;
+    me->slow_waits++;
+    me->slow_took_ns += took;
+    me->slow_wait_ns += wait;
     for (long end = now + wait; now < end && !cancel_asked(me->ex);
          now = mono_now_ns())
         cpu_relax();

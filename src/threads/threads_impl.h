@@ -19,7 +19,6 @@
 
 #include "core/reduce.h"
 #include "exec/exec.h"
-#include "threads/exec_threads.h"
 #include "threads/flag.h"
 #include "threads/plan.h"
 
@@ -103,7 +102,10 @@ typedef struct {
     long t1;               /* CMD_RUN: end of the timed iterations, ns */
     CvError err;           /* the last command's error */
     double slow_extra;     /* slow=R:F on this rank: F - 1, else 0 */
-    ThreadsSlow slowed;    /* its busy waits since open (slow_end) */
+    long slow_waits;       /* its busy waits since open (slow_end) */
+    long slow_took_ns;     /* what the copies and reduces before them
+                              took, summed */
+    long slow_wait_ns;     /* the waits asked for, summed */
     Waiter wait;           /* how it waits for other ranks */
     Waiter idle;           /* how it waits for a command */
     int id;                /* rank number */
