@@ -327,7 +327,7 @@ $(BUILD)/tests/mpi_loop_trace: $(BUILD)/tests/mpi/loop_trace.o \
 CONFORMANCE := $(BUILD)/tests/conformance.o
 $(CONFORMANCE): $(CONFIG)
 $(BUILD)/tests/test_exec_threads $(BUILD)/tests/test_exec_cuda \
-$(BUILD)/tests/mpi_sweep: $(CONFORMANCE)
+$(BUILD)/tests/test_threads_slow $(BUILD)/tests/mpi_sweep: $(CONFORMANCE)
 
 # A recorded perf run against the model (tests/recorded.c), in its test
 # and its bench program.
@@ -438,7 +438,7 @@ TESTS_FIRST := test_exec_cuda test_algos test_ui_e2e test_hostile_files \
                test_ui_pricing
 TESTS_ALONE := test_exec_threads test_exec_mpi test_mpi_hosts test_perf_cmd \
                test_perf test_ui_worker test_probe test_calib \
-               test_calib_file test_measure
+               test_calib_file test_measure test_threads_slow
 TEST_JOBS   ?=
 RUN_TESTS := $(if $(TESTS),$(addprefix $(BUILD)/tests/,$(TESTS)),\
                $(foreach t,$(TESTS_FIRST),$(filter $(BUILD)/tests/$t,$(TEST_BINS))) \

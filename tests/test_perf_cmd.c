@@ -205,6 +205,15 @@ static void test_bad_input(void **state)
          "there is no backend called 'nosuch'"},
         {{"calibrate", "-p", "2", "-B", "threads:spin_us"}, "'spin_us' is not one"},
         {{"calibrate", "-p", "2", "-B", "threads:push_bytes=-1"}, "not '-1'"},
+        /* the straggler (slow=R:F): a rank that exists, a factor >= 1 */
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:slow=2:4"},
+         "option slow names rank 2, but the ranks are 0 to 1"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:slow=1:0.5"},
+         "takes a factor from 1 (no slowdown) to 1000 after the rank"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:slow=1:nan"},
+         "not '1:nan'"},
+        {{"perf", "allreduce", "-p", "2", "-B", "threads:slow=4"},
+         "option slow takes RANK:FACTOR, such as slow=3:4"},
         /* U10: refused like threads:= rather than run without a word */
         {{"perf", "allreduce", "-p", "2", "-B", "threads:"},
          "-B threads: has no options after ':'"},
@@ -768,8 +777,9 @@ static void test_host_moved_shown(void **state)
 }
 
 /* -B NAME:OPTS hands the options to the backend: perf runs with the
- * threads backend's own (no spinning, nothing eager, nothing pushed) and
- * says them in its header; the results are right. */
+ * threads backend's own (no spinning, nothing eager, nothing pushed; then
+ * a straggler, which its placement line names) and says them in its
+ * header; the results are right. */
 static void test_backend_options(void **state)
 {
     (void)state;
@@ -782,6 +792,17 @@ static void test_backend_options(void **state)
     Ran r = run(args, 60);
     if (r.status != 0 ||
         !strstr(r.out, "backend threads:spin_us=0,eager_bytes=0,push_bytes=0, 2 ranks") ||
+        !strstr(r.out, "# Out of bounds values : 0 OK") ||
+        strstr(r.out, "slowed"))
+        fail_msg("status %d, stdout '%s', stderr '%s'", r.status, r.out, r.err);
+    ran_free(&r);
+    /* a straggler: said in the head, the results still right */
+    args[5] = "threads:slow=1:2.5";
+    r = run(args, 60);
+    if (r.status != 0 ||
+        !strstr(r.out, "\n# placement: rank 1 slowed 2.5x (threads:slow=1:2.5: "
+                "each copy or reduce it performs is followed by a busy wait "
+                "of 1.5 times its time)\n") ||
         !strstr(r.out, "# Out of bounds values : 0 OK"))
         fail_msg("status %d, stdout '%s', stderr '%s'", r.status, r.out, r.err);
     ran_free(&r);

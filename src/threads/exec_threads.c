@@ -35,7 +35,39 @@ typedef struct {
     long push_bytes;  /* an idle source pushes the tail of its pulled
                          transfers of this many bytes and more (default
                          PLAN_PUSH_BYTES); 0: never */
+    long slow_rank;   /* slow=R:F: the straggler R; -1: none */
+    double slow_factor; /* slow=R:F: its copies and reduces take F times
+                           as long (rank.c's slow_end); 1: no slowdown */
 } ThreadsOptions;
+
+/* The slowest a straggler may be (slow=R:F's F). */
+#define SLOW_MAX 1000.0
+
+/* slow=R:F into the options: R a whole number (checked against the rank
+ * count at open), F a number from 1 to SLOW_MAX. */
+static bool set_slow(void *opts, const char *val, char *why, size_t whylen)
+{
+    ThreadsOptions *o = opts;
+    char *end = NULL;
+    errno = 0;
+    long r = isdigit((unsigned char)val[0]) ? strtol(val, &end, 10) : -1;
+    if (r < 0 || errno || *end != ':' || !end[1] ||
+        isspace((unsigned char)end[1])) {
+        snprintf(why, whylen, "the threads backend's option slow takes "
+                 "RANK:FACTOR, such as slow=3:4 (rank 3's transfers take 4 "
+                 "times as long), not '%s'", val);
+        return false;
+    }
+    double f = strtod(end + 1, &end);
+    if (*end || !(f >= 1 && f <= SLOW_MAX)) { /* NaN fails too */
+        snprintf(why, whylen, "the threads backend's option slow takes a "
+                 "factor from 1 (no slowdown) to %g after the rank, not '%s'",
+                 SLOW_MAX, val);
+        return false;
+    }
+    o->slow_rank = r, o->slow_factor = f;
+    return true;
+}
 
 /* Its options: whole numbers from 0, into ThreadsOptions. */
 static const ExecParam threads_params[] = {
@@ -45,13 +77,15 @@ static const ExecParam threads_params[] = {
      offsetof(ThreadsOptions, eager_bytes), NULL},
     {"push_bytes", "bytes", 0, 1L << 30, offsetof(ThreadsOptions, push_bytes),
      NULL},
+    {"slow", NULL, 0, 0, 0, set_slow},
 };
 
 /* Parse the backend's options (ExecOptions.params) into o. */
 static CvError parse_options(const char *params, ThreadsOptions *o, char *why,
                              size_t whylen)
 {
-    *o = (ThreadsOptions){.spin_us = -1, .eager_bytes = -1, .push_bytes = -1};
+    *o = (ThreadsOptions){.spin_us = -1, .eager_bytes = -1, .push_bytes = -1,
+                          .slow_rank = -1, .slow_factor = 1};
     return exec_params_parse("threads", threads_params,
                              sizeof threads_params / sizeof *threads_params,
                              params, o, why, whylen);
@@ -130,6 +164,11 @@ static CvError threads_open(Executor **out, int nranks,
                  "thread each); %d were asked for", COLL_MAX_RANKS, nranks);
         return CV_ERR_RANKS;
     }
+    if (o.slow_rank >= nranks) {
+        snprintf(why, whylen, "the threads backend's option slow names rank "
+                 "%ld, but the ranks are 0 to %d", o.slow_rank, nranks - 1);
+        return CV_ERR_ARG;
+    }
     ThreadsExec *x = aligned_alloc(CACHE_LINE, sizeof *x);
     Rank *ranks = aligned_alloc(CACHE_LINE, (size_t)nranks * sizeof *ranks);
     if (!x || !ranks) {
@@ -141,6 +180,8 @@ static CvError threads_open(Executor **out, int nranks,
     memset(ranks, 0, (size_t)nranks * sizeof *ranks);
     exec_base_init(&x->base, &exec_threads_ops, nranks);
     x->ranks = ranks;
+    if (o.slow_rank >= 0)
+        ranks[o.slow_rank].slow_extra = o.slow_factor - 1;
     x->cpus = exec_cpus();
     set_policies(x, &o);
     x->check_steps = opt ? opt->check_steps : 0;
@@ -506,6 +547,25 @@ static void threads_host(Executor *ex, ExecHost *out)
     out->memory = MACHINE_HOST;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
              model[0] ? model : "unknown CPU", out->cores);
+    for (int r = 0; r < ex->nranks; r++) /* slow=R:F: said in every head */
+        if (tx(ex)->ranks[r].slow_extra > 0)
+            snprintf(out->placement, sizeof out->placement, "rank %d slowed "
+                     "%gx (threads:slow=%d:%g: each copy or reduce it "
+                     "performs is followed by a busy wait of %g times its "
+                     "time)", r,
+                     tx(ex)->ranks[r].slow_extra + 1, r,
+                     tx(ex)->ranks[r].slow_extra + 1,
+                     tx(ex)->ranks[r].slow_extra);
+}
+
+bool threads_slowed(Executor *ex, int r, ThreadsSlow *out)
+{
+    if (r < 0 || r >= ex->nranks)
+        return false;
+    const Rank *k = &tx(ex)->ranks[r];
+    *out = (ThreadsSlow){.waits = k->slow_waits, .took_ns = k->slow_took_ns,
+                         .wait_ns = k->slow_wait_ns};
+    return true;
 }
 
 const void *threads_buffer(Executor *ex, int r, BufId b, const void **base)

@@ -39,7 +39,13 @@
  *  - eager_bytes: transfers up to this many bytes are eager (default
  *    above; 0: none);
  *  - push_bytes: pulled transfers of this many bytes and more may be
- *    pushed in part (default 524288; 0: none).
+ *    pushed in part (default 524288; 0: none);
+ *  - slow=R:F, a straggler: rank R (0 to p - 1) follows every copy and
+ *    reduce it performs (its transfers, the tails it pushes, its eager
+ *    sends and staging copies, an average's division) with a busy wait of
+ *    F - 1 times what that took by the monotonic clock, so its work takes
+ *    F times as long (F a number from 1 to 1000; 1: no slowdown). A
+ *    cancel ends the wait. The host's placement line says so.
  * Another key, or a value out of range, fails open with CV_ERR_ARG.
  *
  * Rank limit: 1 .. COLL_MAX_RANKS (1024) threads. Buffers larger than the
@@ -58,5 +64,18 @@ extern const ExecOps exec_threads_ops;
  * allocation does (*base): ExecOptions.unalign elements apart. NULL when
  * nothing is loaded or r or b is out of range. */
 const void *threads_buffer(Executor *ex, int r, BufId b, const void **base);
+
+/* What slow=R:F made rank r do since the executor was opened. */
+typedef struct {
+    long waits;   /* copies and reduces followed by a busy wait */
+    long took_ns; /* what they took, summed, nanoseconds */
+    long wait_ns; /* the waits asked for, summed: F - 1 times took_ns,
+                     each rounded down (a cancel may cut one short) */
+} ThreadsSlow;
+
+/* Rank r's busy waits (zero for every rank but the slowed one); false
+ * when r is out of range. For tests: which rank waited, never how fast
+ * the host is. Read between commands. */
+bool threads_slowed(Executor *ex, int r, ThreadsSlow *out);
 
 #endif

@@ -15,6 +15,31 @@ static const RankPhase *phase_of(const Rank *me, size_t k)
     return &pl->rp[(size_t)me->id * pl->nphases + k];
 }
 
+/* slow=R:F (exec_threads.h): the start of a copy or reduce this rank
+ * performs, by the monotonic clock where it is the straggler, else 0. */
+static long slow_start(const Rank *me)
+{
+    return me->slow_extra > 0 ? mono_now_ns() : 0;
+}
+
+/* The end of the copy or reduce begun at t0 (slow_start): on the
+ * straggler, a busy wait of F - 1 times what it took, so that it takes F
+ * times as long; a cancel (ExecOps.cancel) ends the wait. Counted for
+ * threads_slowed. */
+static void slow_end(Rank *me, long t0)
+{
+    if (me->slow_extra <= 0)
+        return;
+    long now = mono_now_ns(), took = now - t0;
+    long wait = (long)(me->slow_extra * (double)took);
+    me->slow_waits++;
+    me->slow_took_ns += took;
+    me->slow_wait_ns += wait;
+    for (long end = now + wait; now < end && !cancel_asked(me->ex);
+         now = mono_now_ns())
+        cpu_relax();
+}
+
 /* Where transfer t reads its first element: its source's buffer, or in a
  * timed run (fused) the input a copy-in copied there (plan.fuse.via). */
 static const unsigned char *src_of(const ThreadsExec *x, const Transfer *t,
@@ -45,8 +70,10 @@ static void phase_sends(Rank *me, const RankPhase *ph, bool fused)
             c->seen_consumed = atomic_load_explicit(&c->consumed.value,
                                                     memory_order_acquire);
         }
+        long t0 = slow_start(me);
         memcpy(c->ring + (size_t)(n % c->depth) * c->slot, src_of(x, t, fused),
                t->count * es);
+        slow_end(me, t0);
         flag_publish(&c->produced, n + 1);
     }
 }
@@ -82,7 +109,9 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
         const Transfer *t = x->plan.xf[ph->x0 + i];
         if (!x->plan.xstaged[ph->x0 + i])
             continue;
+        long t0 = slow_start(me);
         memcpy(me->stage + at, src_of(x, t, fused), t->count * es);
+        slow_end(me, t0);
         at += t->count * es;
     }
     if (ph->nstage)
@@ -152,7 +181,9 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
         } else {
             src = src_of(x, t, fused);
         }
+        long t0 = slow_start(me);
         xfer_part(x, t, src, 0, t->count - x->plan.xpush[ti], fused);
+        slow_end(me, t0);
         if (ch >= 0) /* the slot may be reused */
             flag_publish(&x->chans[ch].consumed,
                          atomic_load_explicit(&x->chans[ch].consumed.value,
@@ -170,7 +201,9 @@ static void phase_pushes(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
         const Transfer *t = x->plan.pushes[ph->p0 + i];
         size_t n = x->plan.xpush[t - x->base.sched->xfers];
         flag_wait(&x->ranks[t->dst].entered, e + 1, &me->wait);
+        long t0 = slow_start(me);
         xfer_part(x, t, src_of(x, t, fused), t->count - n, n, fused);
+        slow_end(me, t0);
     }
 }
 
@@ -189,8 +222,10 @@ static void phase_finish(Rank *me)
     const CollCall *c = &me->ex->base.sched->call;
     CollLayout l;
     coll_layout(c, me->id, &l);
+    long t0 = slow_start(me);
     reduce_finish(c->dtype, c->op, me->buf[l.out_buf] + l.out_off * dtype_size(c->dtype),
                   l.out_count, c->nranks);
+    slow_end(me, t0);
 }
 
 /* Execute phase k as the epoch-th phase since open; fused: in a timed

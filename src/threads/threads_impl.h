@@ -101,6 +101,11 @@ typedef struct {
     long t0;               /* CMD_RUN: start of the timed iterations, ns */
     long t1;               /* CMD_RUN: end of the timed iterations, ns */
     CvError err;           /* the last command's error */
+    double slow_extra;     /* slow=R:F on this rank: F - 1, else 0 */
+    long slow_waits;       /* its busy waits since open (slow_end) */
+    long slow_took_ns;     /* what the copies and reduces before them
+                              took, summed */
+    long slow_wait_ns;     /* the waits asked for, summed */
     Waiter wait;           /* how it waits for other ranks */
     Waiter idle;           /* how it waits for a command */
     int id;                /* rank number */
