@@ -809,6 +809,42 @@ static void test_backend_options(void **state)
     drop_cache(dir);
 }
 
+/* A slowed backend is not the machine: perf with no calibration saved
+ * calibrates quickly for its own run and saves nothing (a later run
+ * without the straggler would have taken it for the machine's), and
+ * calibrate refuses it with one sentence, status 2. */
+static void test_slowed_not_saved(void **state)
+{
+    (void)state;
+    char dir[64], path[128];
+    fresh_cache(dir, sizeof dir, 0);
+    const char *args[] = {"perf", "allreduce", "-p", "2", "-B",
+                          "threads:slow=1:2", "-b", "1K", "-e", "1K", "-n",
+                          "2", "-w", "1", NULL};
+    Ran r = run(args, 60);
+    snprintf(path, sizeof path, "%s/collviz", dir);
+    DIR *d = opendir(path);
+    int files = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        files += e->d_name[0] != '.';
+    if (d)
+        closedir(d);
+    if (r.status != 0 || files ||
+        !strstr(r.err, "this calibration prices this run only and is not "
+                "saved"))
+        fail_msg("status %d, %d files saved, stderr '%s'", r.status, files,
+                 r.err);
+    ran_free(&r);
+    const char *cal[] = {"calibrate", "-B", "threads:slow=1:2", "-p", "2",
+                         "--quick", NULL};
+    r = run(cal, 60);
+    if (r.status != 2 || !strstr(r.err, "calibrate measures the machine, "
+                                 "and -B threads:slow=1:2 runs it otherwise"))
+        fail_msg("status %d, stderr '%s'", r.status, r.err);
+    ran_free(&r);
+    drop_cache(dir);
+}
+
 /* nccl-tests' -d all, -o all and -r all: every type, every op of a
  * reducing collective and every root of a rooted one, in one table, each
  * combination's rows with its own type, redop and root columns and no
@@ -1308,6 +1344,7 @@ int main(void)
         cmocka_unit_test(test_nccl_parsers),
         cmocka_unit_test(test_table_sendrecv_hypercube),
         cmocka_unit_test(test_backend_options),
+        cmocka_unit_test(test_slowed_not_saved),
         cmocka_unit_test(test_calibrate_and_first_perf),
         cmocka_unit_test(test_model_calibrated),
         cmocka_unit_test(test_show_unsteady),

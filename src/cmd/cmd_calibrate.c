@@ -156,7 +156,11 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
                     "-B %s -p %d' for a thorough one)\n",
             why, name, ex->nranks);
     int rc = measure(ex, 1, 0, cal, err, errlen);
-    if (rc == CLI_EXIT_OK)
+    if (rc == CLI_EXIT_OK && host.altered)
+        fprintf(stderr, "collviz: the backend runs unlike the machine (%s): "
+                "this calibration prices this run only and is not saved\n",
+                host.placement);
+    else if (rc == CLI_EXIT_OK)
         save(cal); /* perf goes on with it: the sentence says it is lost */
     return rc;
 }
@@ -414,6 +418,13 @@ int cmd_calibrate(int argc, char **argv)
     Executor *ex = cmd_exec_open(backend, p);
     if (!ex)
         return CLI_EXIT_USAGE;
+    if (exec_host(ex).altered) {
+        fprintf(stderr, "collviz: calibrate measures the machine, and -B %s "
+                "runs it otherwise (%s): leave that option out\n", backend,
+                exec_host(ex).placement);
+        ex->ops->close(ex);
+        return CLI_EXIT_USAGE;
+    }
     Calib c;
     rc = measure(ex, cli_has(&a, O_QUICK), (double)max, &c, NULL, 0);
     ex->ops->close(ex);

@@ -81,6 +81,9 @@ typedef struct {
                           whose hosts are its devices: "device", and "peer"
                           or "pinned": peer access or through pinned host
                           memory); "": those */
+    bool altered;      /* the backend was told to run unlike the machine
+                          (threads: slow=R:F), so what it measures is no
+                          calibration of the machine: never saved */
 } ExecHost;
 
 /* Where one rank runs, as nccl-tests' rank lines say it. */

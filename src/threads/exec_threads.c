@@ -548,7 +548,7 @@ static void threads_host(Executor *ex, ExecHost *out)
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
              model[0] ? model : "unknown CPU", out->cores);
     for (int r = 0; r < ex->nranks; r++) /* slow=R:F: said in every head */
-        if (tx(ex)->ranks[r].slow_extra > 0)
+        if (tx(ex)->ranks[r].slow_extra > 0 && (out->altered = true))
             snprintf(out->placement, sizeof out->placement, "rank %d slowed "
                      "%gx (threads:slow=%d:%g: each copy or reduce it "
                      "performs is followed by a busy wait of %g times its "
