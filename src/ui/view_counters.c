@@ -173,10 +173,41 @@ static void fmt_num(char *out, size_t len, double v)
     snprintf(out, len, v >= 99.5 ? "%.0f" : v >= 9.95 ? "%.1f" : "%.2f", v);
 }
 
+/* In data-flow (the key D), the model line's second row: the mode that
+ * priced the whole, or lock-step's and why data-flow could not. In
+ * lock-step, the default, the row stays as it was. */
+static void draw_pricing(const App *app, Grid *g, Rect r, int y)
+{
+    const Scene *sc = app->scene;
+    static const char *const why[PRED_LOCK_COUNT][3] = {
+        [PRED_FLOWS] = {N_("data-flow; %s: lock-step"),
+                        N_("data-flow, %s toggles"), N_("data-flow")},
+        [PRED_LOCK_CALIB] = {N_("lock-step: calibrated"),
+                             N_("lock-step"), N_("lock-step")},
+        [PRED_LOCK_MEMORY] = {N_("lock-step: memory machine"),
+                              N_("lock-step: memory"), N_("lock-step")},
+        [PRED_LOCK_LARGE] = {N_("lock-step: too large"), N_("lock-step"),
+                             N_("lock-step")},
+    };
+    if (sc->model.pricing != PRICING_DATAFLOW)
+        return;
+    PredLock w = sc->split_whole_ok
+                     ? predictor_lock_why(&sc->model, &sc->split_whole)
+                     : PRED_LOCK_LARGE;
+    char keys[16], f[3][FORM_LEN];
+    keys_names(ACT_PRICING, "/", keys, sizeof keys);
+    for (int i = 0; i < 3; i++) /* a form without %s ignores the key */
+        snprintf(f[i], sizeof f[i], _(why[w][i]), keys);
+    grid_fill(g, (Rect){r.x + LABEL_W, y, r.w - LABEL_W, 1}, ' ',
+              ROLE_NORMAL, 0);
+    put_fit(g, r, r.x + LABEL_W, y, w == PRED_FLOWS ? ROLE_VALUE : ROLE_WARN,
+            f, 3);
+}
+
 /* Where the model's parameters come from: this machine's calibration
  * (when, how long, how steady) or the defaults, and the key that
  * calibrates. */
-static void draw_source(const App *app, Grid *g, Rect r, int y)
+static void draw_origin(const App *app, Grid *g, Rect r, int y)
 {
     const Predictor *m = &app->scene->model;
     char keys[16];
@@ -220,6 +251,14 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     }
     snprintf(f[n - 1], sizeof f[n - 1], "%s, %s", q, k);
     put_fit(g, r, r.x + LABEL_W, y + 1, u > 2 ? ROLE_WARN : ROLE_DIM, f, n);
+}
+
+/* The model's source, and in data-flow its mode instead of the second
+ * row. */
+static void draw_source(const App *app, Grid *g, Rect r, int y)
+{
+    draw_origin(app, g, r, y);
+    draw_pricing(app, g, r, y + 1);
 }
 
 /* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */
@@ -370,6 +409,17 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
         grid_fill(g, (Rect){r.x, y + 3, r.w, 1}, ' ', ROLE_NORMAL, 0);
         grid_text(g, r, r.x + 1, y + 3, -1, ROLE_DIM, 0,
                   _("whole: the backend's model"));
+        return;
+    }
+    if (sc->split_whole_ok && sc->split_whole.priced == PRICING_DATAFLOW) {
+        /* the terms are the steps' lock-step prices, the whole above the
+           latest data-flow clock: say so, with the steps' sum */
+        char t[24];
+        draw_split(app, g, r, y + 2, _(" steps"), PREDICTOR_WHOLE);
+        grid_fill(g, (Rect){r.x, y + 3, r.w, 1}, ' ', ROLE_NORMAL, 0);
+        view_fmt_time(t, sizeof t, sc->split_whole.lockstep);
+        grid_printf(g, r, r.x + 1, y + 3, -1, ROLE_DIM, 0,
+                    _("lock-step, summed: %s"), t);
         return;
     }
     draw_split(app, g, r, y + 2, _(" whole"), PREDICTOR_WHOLE);
