@@ -173,14 +173,14 @@ const PredSplit *scene_split(const Scene *sc, size_t k)
                : NULL;
 }
 
-bool scene_ahead(const Scene *sc, int r, size_t k)
+double scene_ahead(const Scene *sc, int r, size_t k)
 {
     size_t p = (size_t)sc->call.nranks;
-    if (!sc->flow_at || k == 0 || k > sc->big_sched.nsteps)
-        return false;
+    if (!sc->flow_at || k == 0 || k >= sc->big_sched.nsteps)
+        return 0;
     double lock = sc->flow_lock[k - 1];
-    /* below by more than rounding */
-    return sc->flow_at[(k - 1) * p + (size_t)r] < lock - 1e-9 * lock;
+    double lead = lock - sc->flow_at[(k - 1) * p + (size_t)r];
+    return lead > 1e-9 * lock ? lead : 0; /* more than rounding */
 }
 
 /* The data-flow clocks of big_sched for the timeline (flow_at), where

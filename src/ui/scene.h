@@ -146,10 +146,11 @@ CvError scene_remake(Scene **sc, const SceneSetup *set, char *why,
  * predictor.h, the whole and the shown step's predictions). */
 void scene_use_calib(Scene *sc, const Calib *c);
 
-/* Whether rank r starts step k ahead of lock-step (its data-flow clock
- * after step k - 1 below that step's lock-step end); false where the
- * scene has no clocks (flow_at). */
-bool scene_ahead(const Scene *sc, int r, size_t k);
+/* How far ahead of lock-step rank r starts step k, s: that step's
+ * lock-step start less the rank's data-flow clock after step k - 1; 0
+ * where it is not ahead (within rounding) or the scene has no clocks
+ * (flow_at). */
+double scene_ahead(const Scene *sc, int r, size_t k);
 
 /* The setup *sc was made from. */
 void scene_setup(const Scene *sc, SceneSetup *out);
