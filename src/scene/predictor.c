@@ -101,6 +101,13 @@ static CvError pred_machine(const Predictor *p, const Schedule *s,
                                               mp);
 }
 
+/* The mode p prices the whole in: a calibration of this machine predicts
+ * it lock-step (predictor_total's calib_predict). */
+static PricingMode pred_mode(const Predictor *p)
+{
+    return p->calibrated && !p->what_if ? PRICING_LOCKSTEP : p->pricing;
+}
+
 CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
                         PredSplit *out)
 {
@@ -113,10 +120,7 @@ CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
     Machine mc; /* the calibration's at s's footprint, or full's */
     const Machine *m;
     CvError e = pred_machine(p, s, &out->m, &mc, &m);
-    /* a calibration predicts the whole lock-step (predictor_total) */
-    PricingMode mode = p->calibrated && !p->what_if ? PRICING_LOCKSTEP
-                                                    : p->pricing;
-    return e ? e : add_steps(m, s, k0, k1, mode, out);
+    return e ? e : add_steps(m, s, k0, k1, pred_mode(p), out);
 }
 
 CvError predictor_clocks(const Predictor *p, const Schedule *s, double *at,
@@ -129,9 +133,7 @@ CvError predictor_clocks(const Predictor *p, const Schedule *s, double *at,
     *priced = PRICING_LOCKSTEP;
     CvError e = pred_machine(p, s, &mp, &mc, &m);
     if (!e && !(e = pricer_init(&pr, m))) {
-        PricingMode mode = p->calibrated && !p->what_if ? PRICING_LOCKSTEP
-                                                        : p->pricing;
-        e = pricer_flow_clocks(&pr, s, mode, at, lock, priced);
+        e = pricer_flow_clocks(&pr, s, pred_mode(p), at, lock, priced);
         pricer_fini(&pr);
     }
     return e;
