@@ -114,7 +114,12 @@ static void test_toggle_by_hand(void **state)
     has(flow, "Data-flow: a rank goes on");
     golden_check("flow_rd11_100x30_en", flow);
 
-    char *back = frame(&app, 100, 30, "D\nRight\nLeft\ndump\n");
+    /* presenter mode's one line: the whole without a sum of terms */
+    char *one = frame(&app, 100, 30, "P\nHome\ndump\n");
+    has(one, "whole measured N/A  model 6.01 us  (defaults, data-flow)");
+    free(one);
+    char *back = frame(&app, 100, 30, "P\nRight\nRight\nRight\nD\n"
+                                      "Right\nLeft\ndump\n");
     assert_int_equal(app.scene->model.pricing, PRICING_LOCKSTEP);
     NEAR(app.scene->pred_total_s.v, LOCK_S);
     assert_string_equal(back, lock);

@@ -438,6 +438,33 @@ static const struct {
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
+/* The one line's tail: the machine or where the parameters come from,
+ * and in data-flow (key D) the mode that priced. Returns its role. */
+static Role one_line_tail(const Scene *sc, char *tail, size_t len)
+{
+    bool asked = sc->model.pricing == PRICING_DATAFLOW;
+    bool flows = asked && sc->split_whole_ok &&
+                 sc->split_whole.priced == PRICING_DATAFLOW;
+    const char *mode = flows ? _("data-flow") : _("lock-step");
+    if (sc->model.what_if) {
+        char shape[64];
+        words_machine_shape(&sc->model.mach, true, shape, sizeof shape);
+        if (asked)
+            snprintf(tail, len, flows ? _("  (on %s, a what-if, data-flow)")
+                                      : _("  (on %s, a what-if, lock-step)"),
+                     shape);
+        else
+            snprintf(tail, len, _("  (on %s, a what-if)"), shape);
+        return ROLE_WARN;
+    }
+    const char *src = sc->model.calibrated ? _("calibrated") : _("defaults");
+    if (asked)
+        snprintf(tail, len, "  (%s, %s)", src, mode);
+    else
+        snprintf(tail, len, "  (%s)", src);
+    return sc->model.calibrated ? ROLE_DIM : ROLE_WARN;
+}
+
 /* Presenter mode's one line: the step's measured and model time, its
  * split into terms, and where the parameters come from; where the line
  * does not fit, the split gets compact and then the source and the split
@@ -456,8 +483,10 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
                    view_fmt_time);
     snprintf(head, sizeof head, "%s ", shown ? _("step") : _("whole"));
     snprintf(meas, sizeof meas, _("measured %s  model %s"), m, p);
+    /* a data-flow whole is no sum of terms: its split is left out */
     if (sc->big_ok && !sc->model.what_if &&
-        (sp = scene_split(sc, shown ? k : PREDICTOR_WHOLE))) {
+        (sp = scene_split(sc, shown ? k : PREDICTOR_WHOLE)) &&
+        (shown || sp->priced == PRICING_LOCKSTEP)) {
         fmt_coef(b, sizeof b, sp->t.b);
         fmt_coef(c, sizeof c, sp->t.g);
         snprintf(split[0], sizeof split[0], " = %.0f a + %s b + %s g",
@@ -465,16 +494,7 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
         snprintf(split[1], sizeof split[1], " = %.0fa+%sb+%sg", sp->t.a, b,
                  c);
     }
-    Role trole = ROLE_WARN;
-    if (sc->model.what_if) {
-        char shape[64];
-        words_machine_shape(&sc->model.mach, true, shape, sizeof shape);
-        snprintf(tail, sizeof tail, _("  (on %s, a what-if)"), shape);
-    } else {
-        trole = sc->model.calibrated ? ROLE_DIM : ROLE_WARN;
-        snprintf(tail, sizeof tail, "  (%s)",
-                 sc->model.calibrated ? _("calibrated") : _("defaults"));
-    }
+    Role trole = one_line_tail(sc, tail, sizeof tail);
     int base = grid_text_width(head) + grid_text_width(meas), room = r.w;
     int s0 = grid_text_width(split[0]), s1 = grid_text_width(split[1]),
         t = grid_text_width(tail);
