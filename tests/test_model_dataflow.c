@@ -320,6 +320,57 @@ static void test_cli_lockstep(void **state)
     ran_free(&r);
 }
 
+/* The clocks of the recursive-doubling allgather above after each step
+ * (pricer_flow_clocks), as worked out there: after 2 r0..r9 at 1.004 and
+ * r10 at 0; after 3 all but r9 at 2.012; the pass-on (4) takes r8, r9 to
+ * 3.016 while the others keep 2.012 (they start step 5 ahead of
+ * lock-step's 3.016); after 5 r0..r7 at 3.028; at the end the latest
+ * clock is 6.084 and lock-step's sum 7.088. In lock-step mode every clock
+ * is the lock-step time. */
+static void test_clocks_by_hand(void **state)
+{
+    (void)state;
+    const AlgoInfo *a = algo_find(COLL_ALLGATHER, "recursive-doubling");
+    CollCall c = {.kind = COLL_ALLGATHER, .nranks = 11, .count = 1,
+                  .dtype = DT_FLOAT};
+    Schedule s = {0};
+    Machine m;
+    Pricer pr;
+    PricingMode by;
+    double at[8 * 11], lock[8], most = 0;
+    assert_non_null(a);
+    assert_int_equal(algo_generate(a, &c, &s), CV_OK);
+    assert_int_equal(s.nsteps, 8);
+    assert_int_equal(model_flat_machine(&m, MACHINE_FULL, 11, &US_GB), CV_OK);
+    assert_int_equal(pricer_init(&pr, &m), CV_OK);
+    assert_int_equal(pricer_flow_clocks(&pr, &s, PRICING_DATAFLOW, at, lock,
+                                        &by), CV_OK);
+    assert_int_equal(by, PRICING_DATAFLOW);
+    NEAR(lock[0], 0);
+    NEAR(lock[3], 3.016e-6);
+    NEAR(lock[7], 7.088e-6);
+    NEAR(at[1 * 11 + 0], 1.004e-6);
+    NEAR(at[1 * 11 + 10], 0);
+    NEAR(at[2 * 11 + 9], 1.004e-6);
+    NEAR(at[2 * 11 + 10], 2.012e-6);
+    for (int r = 0; r < 8; r++) {
+        NEAR(at[3 * 11 + r], 2.012e-6);
+        NEAR(at[4 * 11 + r], 3.028e-6);
+    }
+    NEAR(at[3 * 11 + 8], 3.016e-6);
+    NEAR(at[3 * 11 + 9], 3.016e-6);
+    for (int r = 0; r < 11; r++)
+        most = fmax(most, at[7 * 11 + r]);
+    NEAR(most, 6.084e-6);
+    assert_int_equal(pricer_flow_clocks(&pr, &s, PRICING_LOCKSTEP, at, lock,
+                                        &by), CV_OK);
+    assert_int_equal(by, PRICING_LOCKSTEP);
+    for (int r = 0; r < 11; r++)
+        NEAR(at[3 * 11 + r], 3.016e-6);
+    pricer_fini(&pr);
+    sched_fini(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -328,6 +379,7 @@ int main(void)
         cmocka_unit_test(test_ring_equal),
         cmocka_unit_test(test_binomial_equal),
         cmocka_unit_test(test_recursive_doubling_less),
+        cmocka_unit_test(test_clocks_by_hand),
         cmocka_unit_test(test_never_more),
         cmocka_unit_test(test_memory_lockstep),
         cmocka_unit_test(test_names),

@@ -714,6 +714,29 @@ PricingMode pricer_flow_start(Pricer *pr, const Schedule *s,
     return pr->flowing ? PRICING_DATAFLOW : PRICING_LOCKSTEP;
 }
 
+CvError pricer_flow_clocks(Pricer *pr, const Schedule *s, PricingMode mode,
+                           double *at, double *lock, PricingMode *priced)
+{
+    int p = pr->m->nranks;
+    CvError e = s->compact || s->call.nranks != p ? CV_ERR_ARG : CV_OK;
+    *priced = PRICING_LOCKSTEP;
+    if (e)
+        return e;
+    *priced = pricer_flow_start(pr, s, mode);
+    pr->view_of = NULL; /* s may be a new schedule where the last was */
+    double sum = 0;
+    for (size_t k = 0; k < s->nsteps && !e; k++) {
+        StepPrice sp;
+        e = price_step(pr, s, k, false, &sp);
+        sum += sp.time;
+        lock[k] = sum;
+        for (int r = 0; r < p; r++)
+            at[k * (size_t)p + (size_t)r] = pr->flowing ? pr->clock[r] : sum;
+    }
+    pr->flowing = false;
+    return e;
+}
+
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
                     CostTerms *out, double *seconds)
 {

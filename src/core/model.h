@@ -201,6 +201,17 @@ CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
 PricingMode pricer_flow_start(Pricer *pr, const Schedule *s,
                               PricingMode mode);
 
+/* The data-flow clocks of s (written out, s's ranks pr's machine's) after
+ * each step, in `mode`: at[k * nranks + r] is rank r's clock once step k
+ * is done, lock[k] the lock-step time at the end of step k (steps 0 .. k
+ * summed), for k < s->nsteps. *priced says which mode priced
+ * (pricer_flow_start); where lock-step, every clock is lock[k]. A rank
+ * whose clock after step k - 1 is below lock[k - 1] starts step k ahead
+ * of lock-step. CV_ERR_ARG for a compact schedule or another rank
+ * count. */
+CvError pricer_flow_clocks(Pricer *pr, const Schedule *s, PricingMode mode,
+                           double *at, double *lock, PricingMode *priced);
+
 /* Price step k of s on pr's machine (whose rank count must be s's);
  * `terms_only`: the terms are each term's maximum over messages (what
  * closed forms describe) and time is left 0. */

@@ -18,8 +18,9 @@ void predictor_calibrated(Predictor *p, const Calib *c)
 {
     bool w = p->what_if;
     Machine m = p->mach;
+    PricingMode pm = p->pricing;
     *p = (Predictor){.calibrated = true, .calib = *c, .machine = c->machine,
-                     .what_if = w, .mach = m};
+                     .what_if = w, .mach = m, .pricing = pm};
 }
 
 double predictor_band(const Predictor *p)
@@ -44,10 +45,11 @@ ModelParams predictor_params(const Predictor *p, const Schedule *s)
                : p->params;
 }
 
-/* Steps k0 .. k1 (exclusive) on machine m, one pricer for them all;
- * busy (nlinks) sums each link's busy time to name the busiest. */
+/* Steps k0 .. k1 (exclusive) on machine m, one pricer for them all, the
+ * whole (every step) in `mode`; busy (nlinks) sums each link's busy time
+ * to name the busiest. */
 static CvError add_steps(const Machine *m, const Schedule *s, size_t k0,
-                         size_t k1, PredSplit *out)
+                         size_t k1, PricingMode mode, PredSplit *out)
 {
     Pricer pr;
     double *busy = calloc((size_t)m->nlinks + 1, sizeof *busy), top = 0;
@@ -56,6 +58,9 @@ static CvError add_steps(const Machine *m, const Schedule *s, size_t k0,
         free(busy);
         return e;
     }
+    /* the clocks move with each step priced: every step, written out */
+    bool whole = k0 == 0 && k1 == s->nsteps && !s->compact;
+    pricer_flow_start(&pr, s, whole ? mode : PRICING_LOCKSTEP);
     for (size_t k = k0; k < k1 && !e; k++) {
         StepPrice sp;
         e = price_step(&pr, s, k, false, &sp);
@@ -70,6 +75,9 @@ static CvError add_steps(const Machine *m, const Schedule *s, size_t k0,
             busy[l] += pr.bytes[l] * m->cls[machine_link_class(m, l)].beta;
         }
     }
+    out->lockstep = out->time;
+    if (pr.flowing)
+        out->time = pr.flow_time, out->priced = PRICING_DATAFLOW;
     for (int l = 0; l < m->nlinks; l++)
         if (busy[l] > top)
             top = busy[l], out->busiest = l;
@@ -78,24 +86,67 @@ static CvError add_steps(const Machine *m, const Schedule *s, size_t k0,
     return e;
 }
 
+/* The machine p prices s on: the what-if's, else the calibration's at
+ * s's footprint or full's under *mp (*m filled; *out points at it). */
+static CvError pred_machine(const Predictor *p, const Schedule *s,
+                            const ModelParams *mp, Machine *m,
+                            const Machine **out)
+{
+    *out = p->what_if ? &p->mach : m;
+    if (p->what_if)
+        return p->mach.nranks == s->call.nranks ? CV_OK : CV_ERR_ARG;
+    return p->calibrated ? calib_machine_of(&p->calib, p->machine,
+                                            calib_footprint(s), m)
+                         : model_flat_machine(m, p->machine, s->call.nranks,
+                                              mp);
+}
+
+/* The mode p prices the whole in: a calibration of this machine predicts
+ * it lock-step (predictor_total's calib_predict). */
+static PricingMode pred_mode(const Predictor *p)
+{
+    return p->calibrated && !p->what_if ? PRICING_LOCKSTEP : p->pricing;
+}
+
 CvError predictor_split(const Predictor *p, const Schedule *s, size_t k,
                         PredSplit *out)
 {
-    *out = (PredSplit){.m = predictor_params(p, s), .busiest = -1};
+    *out = (PredSplit){.m = predictor_params(p, s), .busiest = -1,
+                       .priced = PRICING_LOCKSTEP};
     if (k != PREDICTOR_WHOLE && k >= s->nsteps)
         return CV_ERR_ARG;
     size_t k0 = k == PREDICTOR_WHOLE ? 0 : k;
     size_t k1 = k == PREDICTOR_WHOLE ? s->nsteps : k + 1;
-    if (p->what_if)
-        return p->mach.nranks == s->call.nranks
-                   ? add_steps(&p->mach, s, k0, k1, out) : CV_ERR_ARG;
     Machine mc; /* the calibration's at s's footprint, or full's */
-    CvError e = p->calibrated
-                    ? calib_machine_of(&p->calib, p->machine,
-                                       calib_footprint(s), &mc)
-                    : model_flat_machine(&mc, p->machine, s->call.nranks,
-                                         &out->m);
-    return e ? e : add_steps(&mc, s, k0, k1, out);
+    const Machine *m;
+    CvError e = pred_machine(p, s, &out->m, &mc, &m);
+    return e ? e : add_steps(m, s, k0, k1, pred_mode(p), out);
+}
+
+CvError predictor_clocks(const Predictor *p, const Schedule *s, double *at,
+                         double *lock, PricingMode *priced)
+{
+    ModelParams mp = predictor_params(p, s);
+    Machine mc;
+    const Machine *m;
+    Pricer pr;
+    *priced = PRICING_LOCKSTEP;
+    CvError e = pred_machine(p, s, &mp, &mc, &m);
+    if (!e && !(e = pricer_init(&pr, m))) {
+        e = pricer_flow_clocks(&pr, s, pred_mode(p), at, lock, priced);
+        pricer_fini(&pr);
+    }
+    return e;
+}
+
+PredLock predictor_lock_why(const Predictor *p, const PredSplit *whole)
+{
+    if (p->pricing == PRICING_LOCKSTEP || whole->priced == p->pricing)
+        return PRED_FLOWS;
+    if (p->calibrated && !p->what_if)
+        return PRED_LOCK_CALIB;
+    return p->what_if && machine_is_memory(&p->mach) ? PRED_LOCK_MEMORY
+                                                      : PRED_LOCK_LARGE;
 }
 
 Value predictor_total(const Predictor *p, const Schedule *s)

@@ -31,6 +31,9 @@ typedef struct {
                            at each schedule's footprint) */
     bool what_if;       /* price on mach, a machine the user named */
     Machine mach;       /* with what_if */
+    PricingMode pricing; /* how the whole's steps add up (model.h; 0:
+                            lock-step): predictor_total and the whole's
+                            split; a step is priced alone either way */
 } Predictor;
 
 /* A predicted time split into the terms of the formula, so that the one
@@ -46,6 +49,11 @@ typedef struct {
                        gamma part, s */
     int busiest;  /* a what-if machine's link whose bytes took longest
                      (over the steps: in all), or -1 */
+    double lockstep; /* the steps' times summed, s: time in lock-step;
+                        with the terms and parts, lock-step's either way */
+    PricingMode priced; /* the mode that priced time (the whole in
+                           data-flow where the core can: pricer_flow_start;
+                           else lock-step) */
 } PredSplit;
 
 /* The plain model with the default parameters. */
@@ -62,7 +70,9 @@ void predictor_machine(Predictor *p, const Machine *m);
 double predictor_band(const Predictor *p);
 
 /* Predicted seconds of the whole schedule s (not valid when the model
- * cannot price it). */
+ * cannot price it), in p->pricing where it can price so: with a
+ * calibration of this machine (not a what-if) calib_predict's, which is
+ * lock-step. */
 Value predictor_total(const Predictor *p, const Schedule *s);
 
 /* Predicted seconds of step k of s. calib_predict prices a whole schedule
@@ -72,6 +82,24 @@ Value predictor_total(const Predictor *p, const Schedule *s);
  * the plain model's, and the steps add up to the whole; local-only steps
  * as PredSplit says. */
 Value predictor_step(const Predictor *p, const Schedule *s, size_t k);
+
+/* Why data-flow gives way to lock-step for the whole of s under p (in
+ * data-flow mode), or PRED_FLOWS where it does not. */
+typedef enum {
+    PRED_FLOWS,      /* data-flow prices (or lock-step was asked) */
+    PRED_LOCK_CALIB, /* the calibration predicts the steps lock-step */
+    PRED_LOCK_MEMORY, /* a memory machine: its steps have no messages */
+    PRED_LOCK_LARGE, /* a schedule too large to write out */
+    PRED_LOCK_COUNT
+} PredLock;
+PredLock predictor_lock_why(const Predictor *p, const PredSplit *whole);
+
+/* The data-flow clocks of s after each step under p in p->pricing, as
+ * pricer_flow_clocks gives them (at: [nsteps * nranks], lock: [nsteps]),
+ * on the machine predictor_split prices on; *priced says which mode
+ * priced. */
+CvError predictor_clocks(const Predictor *p, const Schedule *s, double *at,
+                         double *lock, PricingMode *priced);
 
 /* alpha, beta and gamma the predictor prices s with. */
 ModelParams predictor_params(const Predictor *p, const Schedule *s);

@@ -34,6 +34,8 @@ struct WorkerResult; /* worker.h */
     X(ACT_SWEEP, "sweep", N_("start / stop the bandwidth sweep"))             \
     X(ACT_COMPARE, "compare", N_("sweep all algorithms of the collective"))   \
     X(ACT_CALIBRATE, "calibrate", N_("calibrate this backend and rank count")) \
+    X(ACT_PRICING, "pricing",                                                 \
+      N_("the model: lock-step / data-flow (ranks run ahead)"))               \
     X(ACT_CANCEL, "cancel", N_("cancel background work, close menus"))        \
     X(ACT_TOGGLE_TOPO, "topology", N_("show / hide the topology"))            \
     X(ACT_TOGGLE_TIMELINE, "timeline", N_("show / hide the step timeline"))   \

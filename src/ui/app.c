@@ -335,6 +335,24 @@ static void do_inplace(App *app, const Request *r)
     app_remake(app, &set, false);
 }
 
+/* Lock-step and data-flow in turn: the same scene and step priced the
+ * other way (a remake: every time shown, the chart's too, is the new
+ * mode's). */
+static void do_pricing(App *app, const Request *r)
+{
+    (void)r;
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    set.pricing = set.pricing == PRICING_DATAFLOW ? PRICING_LOCKSTEP
+                                                  : PRICING_DATAFLOW;
+    if (app_remake(app, &set, true) && !app->status.msg[0])
+        app_message(app, false, "%s", set.pricing == PRICING_DATAFLOW
+                    ? _("Data-flow: a rank goes on once its own messages "
+                        "are done; the whole is the latest rank's.")
+                    : _("Lock-step: every step waits for its slowest "
+                        "message; the whole is the steps' sum."));
+}
+
 static void do_cells(App *app, const Request *r)
 {
     SceneSetup set;
@@ -654,7 +672,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_CELLS_MORE] = do_cells,    [ACT_CELLS_LESS] = do_cells,
     [ACT_BENCH] = do_bench,         [ACT_SWEEP] = do_sweep,
     [ACT_COMPARE] = do_sweep,       [ACT_CANCEL] = do_cancel,
-    [ACT_CALIBRATE] = do_calibrate,
+    [ACT_CALIBRATE] = do_calibrate, [ACT_PRICING] = do_pricing,
     [ACT_TOGGLE_TOPO] = do_toggle,  [ACT_TOGGLE_TIMELINE] = do_toggle,
     [ACT_TOGGLE_CHART] = do_toggle, [ACT_TOGGLE_XFERS] = do_toggle,
     [ACT_SCROLL_UP] = do_scroll,    [ACT_SCROLL_DOWN] = do_scroll,

@@ -41,6 +41,7 @@
     X('S', "S", ACT_SWEEP)                                                    \
     X('C', "C", ACT_COMPARE)                                                  \
     X('K', "K", ACT_CALIBRATE)                                                \
+    X('D', "D", ACT_PRICING)                                                  \
     X(ESC_KEY, "Esc", ACT_CANCEL)                                             \
     X('1', "1", ACT_TOGGLE_TOPO)                                              \
     X('2', "2", ACT_TOGGLE_TIMELINE)                                          \

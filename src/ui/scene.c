@@ -40,6 +40,8 @@ static void free_parts(Scene *sc)
     free(sc->stats);
     free(sc->link_bytes);
     free(sc->link_msgs);
+    free(sc->flow_at);
+    free(sc->flow_lock);
 }
 
 void scene_free(Scene *sc)
@@ -171,6 +173,40 @@ const PredSplit *scene_split(const Scene *sc, size_t k)
                : NULL;
 }
 
+double scene_ahead(const Scene *sc, int r, size_t k)
+{
+    size_t p = (size_t)sc->call.nranks;
+    if (!sc->flow_at || k == 0 || k >= sc->big_sched.nsteps)
+        return 0;
+    double lock = sc->flow_lock[k - 1];
+    double lead = lock - sc->flow_at[(k - 1) * p + (size_t)r];
+    return lead > 1e-9 * lock ? lead : 0; /* more than rounding */
+}
+
+/* The data-flow clocks of big_sched for the timeline (flow_at), where
+ * data-flow prices it and its steps are the picture's. */
+static void flow_clocks(Scene *sc)
+{
+    const Schedule *s = &sc->big_sched;
+    PricingMode by = PRICING_LOCKSTEP;
+    free(sc->flow_at);
+    free(sc->flow_lock);
+    sc->flow_at = sc->flow_lock = NULL;
+    if (sc->model.pricing != PRICING_DATAFLOW || !sc->big_ok ||
+        !s->nsteps)
+        return;
+    sc->flow_at = calloc(s->nsteps * (size_t)sc->call.nranks,
+                         sizeof *sc->flow_at);
+    sc->flow_lock = calloc(s->nsteps, sizeof *sc->flow_lock);
+    if (!sc->flow_at || !sc->flow_lock ||
+        predictor_clocks(&sc->model, s, sc->flow_at, sc->flow_lock, &by) ||
+        by != PRICING_DATAFLOW) {
+        free(sc->flow_at);
+        free(sc->flow_lock);
+        sc->flow_at = sc->flow_lock = NULL;
+    }
+}
+
 /* The whole schedule's predictions, for the views to read. */
 static void predict_whole(Scene *sc)
 {
@@ -178,6 +214,7 @@ static void predict_whole(Scene *sc)
     sc->split_whole_ok = !predictor_split(&sc->model, &sc->big_sched,
                                           PREDICTOR_WHOLE, &sc->split_whole);
     sc->params = predictor_params(&sc->model, &sc->big_sched);
+    flow_clocks(sc);
 }
 
 /* The model (the backend's calibration of this machine for these ranks
@@ -190,11 +227,13 @@ static void model(Scene *sc)
     const char *name = sc->backend ? sc->backend->name : "threads";
     /* a calibration is this machine's: the executor says which machine */
     ExecHost host = sc->ex ? exec_host(sc->ex) : (ExecHost){.cores = 0};
+    PricingMode pricing = sc->model.pricing; /* the scene's, kept */
     if (sc->ex && calib_load(name, host.fingerprint, sc->call.nranks, &c, why,
                              sizeof why) == CV_OK)
         predictor_calibrated(&sc->model, &c);
     else
         predictor_defaults(&sc->model);
+    sc->model.pricing = pricing;
     predictor_machine(&sc->model,
                       sc->machine.spec[0] ? &sc->machine.mach : NULL);
     predict_whole(sc);
@@ -302,6 +341,7 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
         old->ex = NULL; /* ours now */
     sc->big_ok = sc->big_sched.nsteps == sc->sched.nsteps;
     sched_totals(&sc->big_sched, &sc->totals, NULL, NULL);
+    sc->model.pricing = set->pricing;
     load_executor(sc, why, whylen);
     model(sc);
     e = seek(sc, 0, why, whylen);
@@ -357,7 +397,8 @@ void scene_setup(const Scene *sc, SceneSetup *out)
     *out = (SceneSetup){.call = sc->call, .algo = sc->algo,
                         .bytes = sc->bytes, .cells = sc->cells,
                         .count = sc->count, .backend = sc->backend,
-                        .backend_params = sc->backend_params};
+                        .backend_params = sc->backend_params,
+                        .pricing = sc->model.pricing};
     out->machine = sc->machine; /* built: the same ranks parse nothing */
     strcpy(out->machine.given, sc->machine.spec);
 }

@@ -54,6 +54,8 @@ typedef struct SceneSetup {
                                what-if); a shape that does not hold the
                                ranks is made to. Built already for the
                                call's ranks, it is not parsed again */
+    PricingMode pricing;    /* how the model adds the steps up (model.h;
+                               0: lock-step, what the lessons rely on) */
 } SceneSetup;
 
 typedef struct Scene {
@@ -101,6 +103,12 @@ typedef struct Scene {
     PredSplit split_whole;    /* every step's (split_whole_ok) */
     bool split_whole_ok;      /* split_whole could be priced */
     ModelParams params;       /* alpha, beta, gamma for big_sched */
+    /* In data-flow (model.pricing) where it prices big_sched with the
+     * picture's steps: each rank's clock after each step and the
+     * lock-step time at each step's end (predictor_clocks), so the
+     * timeline shows the ranks that run ahead; NULL otherwise. */
+    double *flow_at;          /* [nsteps * nranks] the clocks, s */
+    double *flow_lock;        /* [nsteps] lock-step's, s */
     /* ---- the machine (a what-if when the user named one) */
     SpecMachine machine;      /* it, for the call's ranks: .spec its name
                                  as -T gives it ("": full), .mach it */
@@ -137,6 +145,12 @@ CvError scene_remake(Scene **sc, const SceneSetup *set, char *why,
 /* Price everything with calibration c from now on (the predictor of
  * predictor.h, the whole and the shown step's predictions). */
 void scene_use_calib(Scene *sc, const Calib *c);
+
+/* How far ahead of lock-step rank r starts step k, s: that step's
+ * lock-step start less the rank's data-flow clock after step k - 1; 0
+ * where it is not ahead (within rounding) or the scene has no clocks
+ * (flow_at). */
+double scene_ahead(const Scene *sc, int r, size_t k);
 
 /* The setup *sc was made from. */
 void scene_setup(const Scene *sc, SceneSetup *out);

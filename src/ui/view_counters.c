@@ -173,10 +173,41 @@ static void fmt_num(char *out, size_t len, double v)
     snprintf(out, len, v >= 99.5 ? "%.0f" : v >= 9.95 ? "%.1f" : "%.2f", v);
 }
 
+/* In data-flow (the key D), the model line's second row: the mode that
+ * priced the whole, or lock-step's and why data-flow could not. In
+ * lock-step, the default, the row stays as it was. */
+static void draw_pricing(const App *app, Grid *g, Rect r, int y)
+{
+    const Scene *sc = app->scene;
+    static const char *const why[PRED_LOCK_COUNT][3] = {
+        [PRED_FLOWS] = {N_("data-flow; %s: lock-step"),
+                        N_("data-flow, %s toggles"), N_("data-flow")},
+        [PRED_LOCK_CALIB] = {N_("lock-step: calibrated"),
+                             N_("lock-step"), N_("lock-step")},
+        [PRED_LOCK_MEMORY] = {N_("lock-step: memory machine"),
+                              N_("lock-step: memory"), N_("lock-step")},
+        [PRED_LOCK_LARGE] = {N_("lock-step: too large"), N_("lock-step"),
+                             N_("lock-step")},
+    };
+    if (sc->model.pricing != PRICING_DATAFLOW)
+        return;
+    PredLock w = sc->split_whole_ok
+                     ? predictor_lock_why(&sc->model, &sc->split_whole)
+                     : PRED_LOCK_LARGE;
+    char keys[16], f[3][FORM_LEN];
+    keys_names(ACT_PRICING, "/", keys, sizeof keys);
+    for (int i = 0; i < 3; i++) /* a form without %s ignores the key */
+        snprintf(f[i], sizeof f[i], _(why[w][i]), keys);
+    grid_fill(g, (Rect){r.x + LABEL_W, y, r.w - LABEL_W, 1}, ' ',
+              ROLE_NORMAL, 0);
+    put_fit(g, r, r.x + LABEL_W, y, w == PRED_FLOWS ? ROLE_VALUE : ROLE_WARN,
+            f, 3);
+}
+
 /* Where the model's parameters come from: this machine's calibration
  * (when, how long, how steady) or the defaults, and the key that
  * calibrates. */
-static void draw_source(const App *app, Grid *g, Rect r, int y)
+static void draw_origin(const App *app, Grid *g, Rect r, int y)
 {
     const Predictor *m = &app->scene->model;
     char keys[16];
@@ -220,6 +251,14 @@ static void draw_source(const App *app, Grid *g, Rect r, int y)
     }
     snprintf(f[n - 1], sizeof f[n - 1], "%s, %s", q, k);
     put_fit(g, r, r.x + LABEL_W, y + 1, u > 2 ? ROLE_WARN : ROLE_DIM, f, n);
+}
+
+/* The model's source, and in data-flow its mode instead of the second
+ * row. */
+static void draw_source(const App *app, Grid *g, Rect r, int y)
+{
+    draw_origin(app, g, r, y);
+    draw_pricing(app, g, r, y + 1);
 }
 
 /* alpha, beta (as a bandwidth) and gamma (as a bandwidth) in use. */
@@ -372,6 +411,17 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
                   _("whole: the backend's model"));
         return;
     }
+    if (sc->split_whole_ok && sc->split_whole.priced == PRICING_DATAFLOW) {
+        /* the terms are the steps' lock-step prices, the whole above the
+           latest data-flow clock: say so, with the steps' sum */
+        char t[24];
+        draw_split(app, g, r, y + 2, _(" steps"), PREDICTOR_WHOLE);
+        grid_fill(g, (Rect){r.x, y + 3, r.w, 1}, ' ', ROLE_NORMAL, 0);
+        view_fmt_time(t, sizeof t, sc->split_whole.lockstep);
+        grid_printf(g, r, r.x + 1, y + 3, -1, ROLE_DIM, 0,
+                    _("lock-step, summed: %s"), t);
+        return;
+    }
     draw_split(app, g, r, y + 2, _(" whole"), PREDICTOR_WHOLE);
 }
 
@@ -387,6 +437,33 @@ static const struct {
     {draw_check, 1, 8},      {draw_background, 1, 7},
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
+
+/* The one line's tail: the machine or where the parameters come from,
+ * and in data-flow (key D) the mode that priced. Returns its role. */
+static Role one_line_tail(const Scene *sc, char *tail, size_t len)
+{
+    bool asked = sc->model.pricing == PRICING_DATAFLOW;
+    bool flows = asked && sc->split_whole_ok &&
+                 sc->split_whole.priced == PRICING_DATAFLOW;
+    const char *mode = flows ? _("data-flow") : _("lock-step");
+    if (sc->model.what_if) {
+        char shape[64];
+        words_machine_shape(&sc->model.mach, true, shape, sizeof shape);
+        if (asked)
+            snprintf(tail, len, flows ? _("  (on %s, a what-if, data-flow)")
+                                      : _("  (on %s, a what-if, lock-step)"),
+                     shape);
+        else
+            snprintf(tail, len, _("  (on %s, a what-if)"), shape);
+        return ROLE_WARN;
+    }
+    const char *src = sc->model.calibrated ? _("calibrated") : _("defaults");
+    if (asked)
+        snprintf(tail, len, "  (%s, %s)", src, mode);
+    else
+        snprintf(tail, len, "  (%s)", src);
+    return sc->model.calibrated ? ROLE_DIM : ROLE_WARN;
+}
 
 /* Presenter mode's one line: the step's measured and model time, its
  * split into terms, and where the parameters come from; where the line
@@ -406,8 +483,10 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
                    view_fmt_time);
     snprintf(head, sizeof head, "%s ", shown ? _("step") : _("whole"));
     snprintf(meas, sizeof meas, _("measured %s  model %s"), m, p);
+    /* a data-flow whole is no sum of terms: its split is left out */
     if (sc->big_ok && !sc->model.what_if &&
-        (sp = scene_split(sc, shown ? k : PREDICTOR_WHOLE))) {
+        (sp = scene_split(sc, shown ? k : PREDICTOR_WHOLE)) &&
+        (shown || sp->priced == PRICING_LOCKSTEP)) {
         fmt_coef(b, sizeof b, sp->t.b);
         fmt_coef(c, sizeof c, sp->t.g);
         snprintf(split[0], sizeof split[0], " = %.0f a + %s b + %s g",
@@ -415,16 +494,7 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
         snprintf(split[1], sizeof split[1], " = %.0fa+%sb+%sg", sp->t.a, b,
                  c);
     }
-    Role trole = ROLE_WARN;
-    if (sc->model.what_if) {
-        char shape[64];
-        words_machine_shape(&sc->model.mach, true, shape, sizeof shape);
-        snprintf(tail, sizeof tail, _("  (on %s, a what-if)"), shape);
-    } else {
-        trole = sc->model.calibrated ? ROLE_DIM : ROLE_WARN;
-        snprintf(tail, sizeof tail, "  (%s)",
-                 sc->model.calibrated ? _("calibrated") : _("defaults"));
-    }
+    Role trole = one_line_tail(sc, tail, sizeof tail);
     int base = grid_text_width(head) + grid_text_width(meas), room = r.w;
     int s0 = grid_text_width(split[0]), s1 = grid_text_width(split[1]),
         t = grid_text_width(tail);

@@ -4,13 +4,17 @@
  * local work or nothing) and, where the columns are wide enough, with whom.
  * The shown step's column is highlighted; steps scroll to keep it in view,
  * ranks scroll with the picture (App.scroll_rank). A click on a column
- * seeks to that step, a click on a rank label selects the rank. */
+ * seeks to that step, a click on a rank label selects the rank. In
+ * data-flow (key D) a rank whose clock is ahead of lock-step when a step
+ * starts (the core's clocks: scene_ahead) has that cell underlined. */
 #include <stdio.h>
 #include <string.h>
 
 #include "ui/view.h"
 #include "ui/words.h"
 #include "core/num.h"
+
+#define FORM_TEXT 96 /* the longest text of the foot */
 
 /* ------------------------------------------------------------ marks */
 
@@ -190,25 +194,29 @@ static uint32_t mark_char(const Grid *g, Mark m)
     return g->ascii ? (uint32_t)marks[m].ascii : marks[m].uni;
 }
 
-/* One cell: the mark, then the peer when there is room. Returns the
- * mark. */
+/* Bit of `seen` (draw_rows) for a cell of a rank ahead of lock-step. */
+#define SEEN_AHEAD (1u << MK_COUNT)
+
+/* One cell: the mark, then the peer when there is room; `ahead`: the
+ * rank starts the step ahead of lock-step (scene_ahead), underlined in
+ * its own role. Returns the mark. */
 static Mark draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
-                      const Act *a, bool cur)
+                      const Act *a, bool cur, bool ahead)
 {
     Mark m = act_mark(a);
-    unsigned attr = cur ? GRID_REVERSE : 0;
+    unsigned attr = (cur ? GRID_REVERSE : 0) | (ahead ? GRID_UNDER : 0);
+    Role role = ahead ? ROLE_OK : marks[m].role;
     int w = gm->cell_w > 1 ? gm->cell_w - 1 : 1;
     if (cur)
-        grid_fill(g, rect_clip((Rect){x, y, w, 1}, r), ' ', marks[m].role,
-                  attr);
-    grid_put(g, r, x, y, mark_char(g, m), marks[m].role, attr);
+        grid_fill(g, rect_clip((Rect){x, y, w, 1}, r), ' ', role, attr);
+    grid_put(g, r, x, y, mark_char(g, m), role, attr);
     int peer = act_peer(a);
     if (!gm->peers || m == MK_IDLE || m == MK_LOCAL || peer == PEER_NONE)
         return m;
     if (peer == PEER_MANY)
-        grid_text(g, r, x + 1, y, w - 1, marks[m].role, attr, "*");
+        grid_text(g, r, x + 1, y, w - 1, role, attr, "*");
     else
-        grid_printf(g, r, x + 1, y, w - 1, marks[m].role, attr, "%d", peer);
+        grid_printf(g, r, x + 1, y, w - 1, role, attr, "%d", peer);
     return m;
 }
 
@@ -232,10 +240,14 @@ static unsigned draw_rows(const App *app, const Geom *gm, Grid *g, Rect r)
         for (int c = 0; c < gm->cols; c++) {
             size_t s = gm->first_step + (size_t)c;
             step_acts(&app->scene->sched, s, gm->first_rank + i0, n, act);
-            for (int i = 0; i < n; i++)
+            for (int i = 0; i < n; i++) {
+                int rank = gm->first_rank + i0 + i;
+                bool ahead = scene_ahead(app->scene, rank, s) > 0;
                 seen |= 1u << draw_cell(gm, g, r, step_x(gm, r, s),
                                         gm->top + i0 + i, &act[i],
-                                        is_shown(app, s));
+                                        is_shown(app, s), ahead);
+                seen |= ahead ? SEEN_AHEAD : 0;
+            }
         }
     }
     return seen;
@@ -307,6 +319,31 @@ static void draw_phases(const App *app, const Geom *gm, Grid *g, Rect r,
     }
 }
 
+/* The ranks ahead of lock-step at the shown step in words, else the
+ * underline's meaning, where it fits at x on row y. Returns the next x. */
+static int draw_ahead(const App *app, Grid *g, Rect r, int x, int y)
+{
+    const Scene *sc = app->scene;
+    size_t k;
+    int n = 0;
+    double most = 0;
+    for (int q = 0; scene_shown(sc, &k) && q < sc->call.nranks; q++) {
+        double a = scene_ahead(sc, q, k);
+        n += a > 0;
+        most = a > most ? a : most;
+    }
+    char t[24], text[FORM_TEXT];
+    view_fmt_time(t, sizeof t, most);
+    if (n)
+        snprintf(text, sizeof text, _("step %zu: %d of %d ranks start up "
+                 "to %s early"), k + 1, n, sc->call.nranks, t);
+    else
+        snprintf(text, sizeof text, "%s", _("ahead of lock-step"));
+    if (x + 1 + grid_text_width(text) > r.x + r.w)
+        return x;
+    return x + 1 + grid_text(g, r, x, y, -1, ROLE_OK, GRID_UNDER, text);
+}
+
 /* Bottom line: what scrolled away, then the legend of the marks drawn
  * (`seen`) where it fits. */
 static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
@@ -322,6 +359,8 @@ static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
         x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _("steps %zu-%zu/%zu "),
                          gm->first_step + 1,
                          gm->first_step + (size_t)gm->cols, n);
+    if (seen & SEEN_AHEAD)
+        x = draw_ahead(app, g, r, x, y);
     for (int m = 0; m < MK_COUNT; m++) {
         const char *w = _(marks[m].word);
         if (!(seen & 1u << m))
