@@ -213,6 +213,17 @@ static int set_mem_param(Machine *out, const char *key, size_t klen,
     }
 }
 
+/* The sentence for a link class out does not have, naming those it has. */
+static int no_class(const Machine *out, const char *cls, CliErr *e)
+{
+    char names[128] = "";
+    for (int i = 0; i < out->ncls; i++)
+        snprintf(names + strlen(names), sizeof names - strlen(names), "%s%s",
+                 i ? ", " : "", out->cls[i].name);
+    return cli_fail(e, "the machine has no link class '%s' (it has %s)", cls,
+                    names);
+}
+
 /* One "[CLASS.]key=value" option applied to out. */
 static int set_param(Machine *out, const char *opt, CliErr *e)
 {
@@ -248,14 +259,8 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
                         "place=, alpha=, bw=, lat=, gamma=, each as "
                         "[CLASS.]KEY=VALUE", opt);
     int c = dot ? machine_class_find(out, cls) : -1;
-    if (dot && c < 0) {
-        char names[128] = "";
-        for (int i = 0; i < out->ncls; i++)
-            snprintf(names + strlen(names), sizeof names - strlen(names),
-                     "%s%s", i ? ", " : "", out->cls[i].name);
-        return cli_fail(e, "the machine has no link class '%s' (it has %s)",
-                        cls, names);
-    }
+    if (dot && c < 0)
+        return no_class(out, cls, e);
     char what[48];
     snprintf(what, sizeof what, "%s%s%.*s", cls, dot ? "." : "", (int)klen, key);
     if ((which != 1 && cli_parse_time(what, val, &v, e)) ||
