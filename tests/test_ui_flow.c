@@ -201,6 +201,27 @@ static void test_lessons_lockstep(void **state)
     learn_fini(&l);
 }
 
+/* A step's split into its terms' times never shows a negative part:
+ * step 5 of this scene, lock-step and data-flow, read "-0.00" for its
+ * gamma, the rounding left when the other parts are taken from the
+ * whole (it reduces nothing). */
+static void test_split_not_negative(void **state)
+{
+    (void)state;
+    App app;
+    open_rd(&app, NULL);
+    for (int flow = 0; flow < 2; flow++) {
+        char *t = frame(&app, 100, 30, flow ? "D\nHome\nRight\nRight\n"
+                        "Right\nRight\nRight\ndump\n"
+                        : "Right\nRight\nRight\nRight\nRight\ndump\n");
+        has(t, "step 5 of 8");
+        if (strstr(t, "-0.0") || strstr(t, "+ -"))
+            fail_msg("a negative part:\n%s", t);
+        free(t);
+    }
+    app_fini(&app);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -208,6 +229,7 @@ int main(void)
         cmocka_unit_test(test_ahead_by_hand),
         cmocka_unit_test(test_memory_says_lockstep),
         cmocka_unit_test(test_lessons_lockstep),
+        cmocka_unit_test(test_split_not_negative),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

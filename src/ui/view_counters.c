@@ -333,8 +333,9 @@ static void draw_split(const App *app, Grid *g, Rect r, int y,
         snprintf(f[2], sizeof f[2], "%.0fa+%sb+%sg", sp.t.a, b, c);
         put_fit(g, r, r.x + LABEL_W, y, ROLE_VALUE, f, 3);
     }
-    double ta = sp.part[0], tb = sp.part[1], tg = sp.part[2],
-           top = fmax(ta, fmax(tb, tg));
+    /* (a part taken from the whole minus the others can round below 0) */
+    double ta = fmax(sp.part[0], 0), tb = fmax(sp.part[1], 0),
+           tg = fmax(sp.part[2], 0), top = fmax(ta, fmax(tb, tg));
     double scale = top >= 1 ? 1 : top >= 1e-3 ? 1e3 : top >= 1e-6 ? 1e6 : 1e9;
     const char *unit = top >= 1 ? "s" : top >= 1e-3 ? "ms"
                        : top >= 1e-6 ? "us" : "ns";
