@@ -113,43 +113,45 @@ static bool set_devices(void *opts, const char *val, char *why, size_t whylen)
     return o->nords >= 0;
 }
 
-static bool set_peer(void *opts, const char *val, char *why, size_t whylen)
+/* Option key of two values: *second is whether val is the second; any
+ * other value is one sentence naming both with what each does. */
+static bool two_way(const char *key, const char *val, const char *first,
+                    const char *first_does, const char *second_,
+                    const char *second_does, bool *second, char *why,
+                    size_t whylen)
 {
-    if (strcmp(val, "0") && strcmp(val, "1")) {
-        snprintf(why, whylen, "the cuda backend's option peer takes 1 (read "
-                 "other devices directly where the driver allows) or 0 "
-                 "(always through host memory), not '%s'", val);
+    if (strcmp(val, first) && strcmp(val, second_)) {
+        snprintf(why, whylen, "the cuda backend's option %s takes %s (%s) "
+                 "or %s (%s), not '%s'", key, first, first_does, second_,
+                 second_does, val);
         return false;
     }
-    ((GpuOptions *)opts)->peer_off = val[0] == '0';
+    *second = !strcmp(val, second_);
     return true;
+}
+
+static bool set_peer(void *opts, const char *val, char *why, size_t whylen)
+{
+    return two_way("peer", val, "1", "read other devices directly where "
+                   "the driver allows", "0", "always through host memory",
+                   &((GpuOptions *)opts)->peer_off, why, whylen);
 }
 
 static bool set_layout(void *opts, const char *val, char *why,
                        size_t whylen)
 {
-    if (strcmp(val, "runs") && strcmp(val, "stride")) {
-        snprintf(why, whylen, "the cuda backend's option layout takes runs "
-                 "(each block one stretch of a phase's bytes) or stride "
-                 "(pieces dealt to the blocks in turn), not '%s'", val);
-        return false;
-    }
-    ((GpuOptions *)opts)->stride = val[0] == 's';
-    return true;
+    return two_way("layout", val, "runs", "each block one stretch of a "
+                   "phase's bytes", "stride", "pieces dealt to the blocks in "
+                   "turn", &((GpuOptions *)opts)->stride, why, whylen);
 }
 
 static bool set_kernels(void *opts, const char *val, char *why,
                         size_t whylen)
 {
-    if (strcmp(val, "lanes") && strcmp(val, "packed")) {
-        snprintf(why, whylen, "the cuda backend's option kernels takes lanes "
-                 "(every element on its own) or packed (two halves or "
-                 "bfloat16s in one instruction, eight int8s in one add), "
-                 "not '%s'", val);
-        return false;
-    }
-    ((GpuOptions *)opts)->packed = val[0] == 'p';
-    return true;
+    return two_way("kernels", val, "lanes", "every element on its own",
+                   "packed", "two halves or bfloat16s in one instruction, "
+                   "eight int8s in one add", &((GpuOptions *)opts)->packed,
+                   why, whylen);
 }
 
 static const ExecParam gpu_params[] = {
