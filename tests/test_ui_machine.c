@@ -62,7 +62,9 @@ static void open_app(App *app, int p, const char *topo)
     open_algo(app, "ring", p, topo);
 }
 
-static char *frame(App *app, int w, int h, const char *script)
+/* The screen at w x h after script's keys: its text and roles, and with
+ * mono its monochrome look too (golden_mono.h). */
+static char *frame_as(App *app, int w, int h, const char *script, bool mono)
 {
     char why[200];
     Script s;
@@ -73,10 +75,15 @@ static char *frame(App *app, int w, int h, const char *script)
     grid_init(&g, w, h, false);
     ScriptRun run = {0};
     script_run(app, &s, &run, &g);
-    char *text = grid_dump(&g, true);
+    char *text = mono ? golden_dump_mono(&g) : grid_dump(&g, true);
     grid_fini(&g);
     script_fini(&s);
     return text;
+}
+
+static char *frame(App *app, int w, int h, const char *script)
+{
+    return frame_as(app, w, h, script, false);
 }
 
 static void test_goldens(void **state)
@@ -275,22 +282,11 @@ static void test_lecture_goldens(void **state)
                 char keys[64] = "";
                 for (int j = 0; j < k; j++)
                     strcat(keys, "Right\n");
-                app.view.term_w = 100, app.view.term_h = 30;
-                char why[200];
-                Script sc;
-                assert_int_equal(script_parse(keys, &sc, why, sizeof why),
-                                 CV_OK);
-                Grid g;
-                grid_init(&g, 100, 30, false);
-                ScriptRun run = {0};
-                script_run(&app, &sc, &run, &g);
-                char *got = golden_dump_mono(&g), name[96];
+                char *got = frame_as(&app, 100, 30, keys, true), name[96];
                 snprintf(name, sizeof name, "machine_%s%d_100x30_%s",
                          scenes[i].name, k, zh ? "zh" : "en");
                 golden_check(name, got);
                 free(got);
-                grid_fini(&g);
-                script_fini(&sc);
                 app_fini(&app);
             }
     ui_lang_use(UI_LANG_EN);
@@ -374,24 +370,13 @@ static void test_zoom_goldens(void **state)
                 ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
                 App app;
                 open_algo(&app, scenes[i].algo, 16, scenes[i].topo);
-                char why[200];
-                Script sc;
-                app.view.term_w = sizes[s][0];
-                app.view.term_h = sizes[s][1];
-                assert_int_equal(script_parse("Right\nRight\nZ\n", &sc, why,
-                                              sizeof why), CV_OK);
-                Grid g;
-                grid_init(&g, sizes[s][0], sizes[s][1], false);
-                ScriptRun run = {0};
-                script_run(&app, &sc, &run, &g);
-                char *got = golden_dump_mono(&g), name[96];
+                char *got = frame_as(&app, sizes[s][0], sizes[s][1],
+                                     "Right\nRight\nZ\n", true), name[96];
                 snprintf(name, sizeof name, "machine_zoom_%s_%dx%d_%s",
                          scenes[i].name, sizes[s][0], sizes[s][1],
                          zh ? "zh" : "en");
                 golden_check(name, got);
                 free(got);
-                grid_fini(&g);
-                script_fini(&sc);
                 app_fini(&app);
             }
     ui_lang_use(UI_LANG_EN);
