@@ -926,6 +926,27 @@ static void test_device_matrix(void **state)
     setenv("FAKE_CUDA_DEVICES", "1", 1);
 }
 
+/* Step s on ex until a step fails: its error, or CV_OK. */
+static CvError step_all(Executor *ex, const Schedule *s)
+{
+    CvError e = CV_OK;
+    for (size_t k = 0; !e && k < s->nsteps; k++)
+        e = ex->ops->step(ex, k);
+    return e;
+}
+
+/* After a fault is gone (its switches unset), a new executor loads s and
+ * runs it right. */
+static void fresh_executor_works(const Schedule *s)
+{
+    unsetenv("FAKE_CUDA_FAULT");
+    unsetenv("FAKE_CUDA_FAULT_CODE");
+    Executor *ex = open_cuda(2, NULL);
+    assert_int_equal(ex->ops->load(ex, s), CV_OK);
+    conform(ex, s, CONF_STEPS);
+    close_cuda(ex);
+}
+
 /* A kernel that faults (700, sticky in its context): the step that
  * meets it says in one sentence that the GPU hit a fault and collviz must
  * be restarted; every later call says the same at once; close leaves
@@ -939,10 +960,7 @@ static void test_fault(void **state)
     Schedule s;
     Executor *ex = load_ring(2, 100, DT_FLOAT, &s);
     const ExecOps *o = ex->ops;
-    CvError e = CV_OK;
-    for (size_t k = 0; !e && k < s.nsteps; k++)
-        e = o->step(ex, k);
-    assert_int_equal(e, CV_ERR_BACKEND);
+    assert_int_equal(step_all(ex, &s), CV_ERR_BACKEND);
     const char *says = "the GPU hit a fault (an illegal memory access was "
                        "encountered, CUDA error 700)";
     if (!strstr(o->last_error(ex), says) || !strstr(o->last_error(ex), "restart collviz"))
@@ -956,11 +974,7 @@ static void test_fault(void **state)
     assert_int_equal(o->load(ex, &s), CV_ERR_BACKEND);
     assert_non_null(strstr(o->last_error(ex), says));
     close_cuda(ex);
-    unsetenv("FAKE_CUDA_FAULT");
-    ex = open_cuda(2, NULL);
-    assert_int_equal(ex->ops->load(ex, &s), CV_OK);
-    conform(ex, &s, CONF_STEPS);
-    close_cuda(ex);
+    fresh_executor_works(&s);
     sched_fini(&s);
 }
 
@@ -981,23 +995,15 @@ static void test_fault_codes(void **state)
         Schedule s;
         Executor *ex = load_ring(2, 100, DT_FLOAT, &s);
         const ExecOps *o = ex->ops;
-        CvError e = CV_OK;
-        for (size_t k = 0; !e && k < s.nsteps; k++)
-            e = o->step(ex, k);
         char says[64];
         snprintf(says, sizeof says, "CUDA error %s)", codes[i]);
-        assert_int_equal(e, CV_ERR_BACKEND);
+        assert_int_equal(step_all(ex, &s), CV_ERR_BACKEND);
         if (!strstr(o->last_error(ex), says) ||
             !strstr(o->last_error(ex), "restart collviz"))
             fail_msg("%s: '%s'", codes[i], o->last_error(ex));
         assert_int_equal(o->reset(ex), CV_ERR_BACKEND);
         close_cuda(ex);
-        unsetenv("FAKE_CUDA_FAULT");
-        unsetenv("FAKE_CUDA_FAULT_CODE");
-        ex = open_cuda(2, NULL);
-        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
-        conform(ex, &s, CONF_STEPS);
-        close_cuda(ex);
+        fresh_executor_works(&s);
         sched_fini(&s);
     }
 }
@@ -1019,9 +1025,7 @@ static void test_fault_process(void **state)
         setenv("FAKE_CUDA_FAULT_CODE", "810", 1);
         Schedule s;
         Executor *ex = load_ring(2, 100, DT_FLOAT, &s);
-        CvError e = CV_OK;
-        for (size_t k = 0; !e && k < s.nsteps; k++)
-            e = ex->ops->step(ex, k);
+        CvError e = step_all(ex, &s);
         int bad = e != CV_ERR_BACKEND ||
                   !strstr(ex->ops->last_error(ex), "restart collviz");
         ex->ops->close(ex);
@@ -1057,15 +1061,9 @@ static void test_fault_shared_context(void **state)
     Executor *b = open_cuda(2, NULL);
     unsetenv("FAKE_CUDA_FAULT");
     assert_int_equal(b->ops->load(b, &s), CV_OK);
-    CvError e = CV_OK;
-    for (size_t k = 0; !e && k < s.nsteps; k++)
-        e = a->ops->step(a, k);
-    assert_int_equal(e, CV_ERR_BACKEND);
+    assert_int_equal(step_all(a, &s), CV_ERR_BACKEND);
     a->ops->close(a);
-    e = CV_OK;
-    for (size_t k = 0; !e && k < s.nsteps; k++)
-        e = b->ops->step(b, k);
-    assert_int_equal(e, CV_ERR_BACKEND);
+    assert_int_equal(step_all(b, &s), CV_ERR_BACKEND);
     if (!strstr(b->ops->last_error(b), "another of this process's runs") ||
         !strstr(b->ops->last_error(b), "restart collviz"))
         fail_msg("'%s'", b->ops->last_error(b));
