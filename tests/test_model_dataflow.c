@@ -49,6 +49,16 @@ static void both(const Schedule *s, double *lock, double *flow)
 
 #define NEAR(x, want) assert_true(fabs((x) - (want)) < 1e-15)
 
+/* s priced lock-step at `lock` and data-flow at `flow` seconds; s freed. */
+static void expect_both(Schedule *s, double lock, double flow)
+{
+    double l, f;
+    both(s, &l, &f);
+    NEAR(l, lock);
+    NEAR(f, flow);
+    sched_fini(s);
+}
+
 /* Two steps on 4 ranks of floats in tmp: step 1 a big copy r0 -> r1 of
  * `big` elements and a small one r2 -> r3 of `small`; step 2 r2 -> r3's
  * `small` again, a reduce where `reduce`. */
@@ -83,17 +93,10 @@ static void test_hand_two_pairs(void **state)
 {
     (void)state;
     Schedule s;
-    double lock, flow;
     two_pairs(&s, 1000, 250, false);
-    both(&s, &lock, &flow);
-    NEAR(lock, 7e-6);
-    NEAR(flow, 5e-6);
-    sched_fini(&s);
+    expect_both(&s, 7e-6, 5e-6);
     two_pairs(&s, 1000, 500, true);
-    both(&s, &lock, &flow);
-    NEAR(lock, 10e-6);
-    NEAR(flow, 8e-6);
-    sched_fini(&s);
+    expect_both(&s, 10e-6, 8e-6);
 }
 
 /* The terms stay lock-step's in either mode (pricer_cost). */
@@ -135,14 +138,10 @@ static void test_ring_equal(void **state)
     assert_int_equal(model_flat_machine(&m, MACHINE_FULL, 4, &US_GB), CV_OK);
     for (int compact = 0; compact < 2; compact++) {
         Schedule s = {0};
-        double lock, flow;
         assert_int_equal(algo_generate_as(a, &c, &m, compact ? ALGO_COMPACT
                                                              : 0,
                                           &s, NULL, 0), CV_OK);
-        both(&s, &lock, &flow);
-        NEAR(lock, 15e-6);
-        NEAR(flow, 15e-6);
-        sched_fini(&s);
+        expect_both(&s, 15e-6, 15e-6);
     }
 }
 
@@ -158,13 +157,9 @@ static void test_binomial_equal(void **state)
     CollCall c = {.kind = COLL_BROADCAST, .nranks = 4, .count = 250,
                   .dtype = DT_FLOAT};
     Schedule s = {0};
-    double lock, flow;
     assert_non_null(a);
     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-    both(&s, &lock, &flow);
-    NEAR(lock, 4e-6);
-    NEAR(flow, 4e-6);
-    sched_fini(&s);
+    expect_both(&s, 4e-6, 4e-6);
 }
 
 /* MPICH's recursive-doubling allgather on 11 ranks, one float a rank
@@ -191,13 +186,9 @@ static void test_recursive_doubling_less(void **state)
     CollCall c = {.kind = COLL_ALLGATHER, .nranks = 11, .count = 1,
                   .dtype = DT_FLOAT};
     Schedule s = {0};
-    double lock, flow;
     assert_non_null(a);
     assert_int_equal(algo_generate(a, &c, &s), CV_OK);
-    both(&s, &lock, &flow);
-    NEAR(lock, 7.088e-6);
-    NEAR(flow, 6.084e-6);
-    sched_fini(&s);
+    expect_both(&s, 7.088e-6, 6.084e-6);
 }
 
 /* Every clock stays within the steps' summed times (model.h): data-flow
