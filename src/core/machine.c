@@ -2,8 +2,10 @@
  * dimension-order routes. */
 #include "core/machine.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const kind_names[MACHINE_KIND_COUNT] = {
@@ -272,6 +274,22 @@ CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
     return e ? e : machine_finish(m);
 }
 
+CvError machine_fattree(Machine *m, int leaves, int per_leaf, double over,
+                        double alpha, double beta, double gamma)
+{
+    int sizes[2] = {per_leaf, leaves};
+    CvError e = machine_grid(m, MACHINE_SWITCH, 2, sizes, false, alpha, beta,
+                             gamma);
+    double k = per_leaf / over;
+    m->kind = MACHINE_FATTREE;
+    m->dim[1].shared = true;
+    set_class(&m->cls[0], "host", alpha, beta);
+    set_class(&m->cls[1], "up", alpha / k, beta / k);
+    if (!(over >= 1) || isinf(over))
+        return CV_ERR_ARG;
+    return e ? e : machine_finish(m);
+}
+
 /* ------------------------------------------------------------- geometry */
 
 /* Ranks and places. A machine's links and routes are numbered by place:
@@ -393,7 +411,8 @@ MachineLink machine_link(const Machine *m, int i)
     return l;
 }
 
-int machine_link_class(const Machine *m, int i)
+/* The class of link i as its dimension has it. */
+static int dim_class(const Machine *m, int i)
 {
     if (machine_has_medium(m))
         return i == 2 * m->nranks;
@@ -406,6 +425,83 @@ int machine_link_class(const Machine *m, int i)
             return m->dim[d].cls;
     }
     return m->dim[m->ndims - 1].cls;
+}
+
+int machine_link_class(const Machine *m, int i)
+{
+    for (int f = 0; f < m->nfix; f++)
+        if (m->fix[f].link == i && !m->fix[f].down)
+            return m->fix[f].cls;
+    return dim_class(m, i);
+}
+
+bool machine_link_down(const Machine *m, int i)
+{
+    for (int f = 0; f < m->nfix && m->ndown; f++)
+        if (m->fix[f].link == i && m->fix[f].down)
+            return true;
+    return false;
+}
+
+double machine_rank_slow(const Machine *m, int r)
+{
+    for (int f = 0; f < m->nfix; f++)
+        if (m->fix[f].link < 0 && m->fix[f].rank == r)
+            return m->fix[f].slow;
+    return 1;
+}
+
+/* Links of dimension i that may join a to b: the few leaving a place's
+ * rank, or a switch dimension's all. */
+static int dim_candidates(const Machine *m, int i, int a, int b, int *out)
+{
+    const MachineDim *d = &m->dim[i];
+    int base = dim_base(m, i), n = 0;
+    int qa = a >= 0 ? machine_place(m, a) : -1;
+    switch (d->kind) {
+    case DIM_RING:
+    case DIM_MESH:
+        if (qa >= 0)
+            out[n++] = base + 2 * qa, out[n++] = base + 2 * qa + 1;
+        return n;
+    case DIM_FULL:
+        if (qa >= 0 && b >= 0)
+            out[n++] = base + qa * d->size + machine_coord(m, b, i);
+        return n;
+    case DIM_SWITCH:
+        return -1; /* every link of the dimension */
+    case DIM_KIND_COUNT: break;
+    }
+    return n;
+}
+
+int machine_links_between(const Machine *m, int a, int b, int *out, int cap)
+{
+    int n = 0;
+    for (int i = 0; i < m->ndims && !machine_has_medium(m); i++) {
+        int c[2], k = dim_candidates(m, i, a, b, c);
+        long long lo = dim_base(m, i), hi = lo + dim_links(m, i);
+        for (long long j = 0; j < (k < 0 ? hi - lo : k); j++) {
+            int l = k < 0 ? (int)(lo + j) : c[j];
+            MachineLink ml = machine_link(m, l);
+            if (ml.used && ml.from == a && ml.to == b && n < cap)
+                out[n++] = l;
+        }
+    }
+    return n;
+}
+
+/* A fat tree's switch k of dimension i: "leaf3", the core "core", a
+ * leaf's port on it "leaf3.up". */
+static bool fattree_name(int i, int k, char *buf, size_t len)
+{
+    if (i == 0)
+        snprintf(buf, len, "leaf%d", k);
+    else if (k == 0)
+        snprintf(buf, len, "core");
+    else
+        snprintf(buf, len, "leaf%d.up", k - 1);
+    return true;
 }
 
 void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
@@ -427,6 +523,8 @@ void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
         if (sw < b || sw >= b + n)
             continue;
         const char *cn = m->cls[d->cls].name;
+        if (m->kind == MACHINE_FATTREE && fattree_name(i, sw - b, buf, len))
+            return;
         if (d->shared && sw > b)
             snprintf(buf, len, "nic%d", sw - b - 1);
         else if (d->shared || n == 1)
@@ -436,6 +534,22 @@ void machine_endpoint_name(const Machine *m, int e, char *buf, size_t len)
         return;
     }
     snprintf(buf, len, "?");
+}
+
+int machine_endpoint_parse(const Machine *m, const char *name)
+{
+    char *end, buf[32];
+    if (name[0] == 'r' && name[1] >= '0' && name[1] <= '9') {
+        long r = strtol(name + 1, &end, 10);
+        return !*end && r < m->nranks ? (int)r : INT_MIN;
+    }
+    int nsw = machine_has_medium(m) ? 1 : switch_base(m, m->ndims);
+    for (int sw = 0; sw < nsw; sw++) {
+        machine_endpoint_name(m, -1 - sw, buf, sizeof buf);
+        if (!strcmp(buf, name))
+            return -1 - sw;
+    }
+    return INT_MIN;
 }
 
 void machine_link_name(const Machine *m, int l, char *buf, size_t len)
@@ -459,6 +573,39 @@ static int put(int *links, int cap, int n, int link)
     return n + 1;
 }
 
+/* Whether `hops` hops from place q along dimension i's ring in direction
+ * dir cross a down link (base: the dimension's first link). */
+static bool ring_blocked(const Machine *m, int base, int q, int i, int dir,
+                         int hops)
+{
+    const MachineDim *d = &m->dim[i];
+    int c = coord(m, q, i);
+    for (int h = 0; h < hops; h++) {
+        if (machine_link_down(m, base + 2 * q + (dir > 0 ? 0 : 1)))
+            return true;
+        c = (c + dir + d->size) % d->size;
+        q = with_coord(m, q, i, c);
+    }
+    return false;
+}
+
+/* The member a message from place q to coordinate t of a fully connected
+ * dimension i goes through when the direct link is down: the next
+ * coordinate after q's both of whose links are up (q's own when none:
+ * machine_fix_check refuses such a machine). */
+static int full_detour(const Machine *m, int i, int q, int t)
+{
+    const MachineDim *d = &m->dim[i];
+    int base = dim_base(m, i), c = coord(m, q, i);
+    for (int j = 1; j < d->size; j++) {
+        int k = (c + j) % d->size, via = with_coord(m, q, i, k);
+        if (k != t && !machine_link_down(m, base + q * d->size + k) &&
+            !machine_link_down(m, base + via * d->size + t))
+            return k;
+    }
+    return c;
+}
+
 /* Hops from rank *cur to coordinate t in dimension i, appended from n. */
 static int route_dim(const Machine *m, int i, int *cur, int t, int *links,
                      int cap, int n)
@@ -474,6 +621,9 @@ static int route_dim(const Machine *m, int i, int *cur, int t, int *links,
             hops = dir > 0 ? delta : d->size - delta;
         else
             dir = t > c ? 1 : -1, hops = t > c ? t - c : c - t;
+        if (d->kind == DIM_RING && m->ndown &&
+            ring_blocked(m, base, *cur, i, dir, hops))
+            dir = -dir, hops = d->size - hops;
         for (int h = 0; h < hops; h++) {
             n = put(links, cap, n, base + 2 * *cur + (dir > 0 ? 0 : 1));
             c = (c + dir + d->size) % d->size;
@@ -481,6 +631,11 @@ static int route_dim(const Machine *m, int i, int *cur, int t, int *links,
         }
         return n;
     case DIM_FULL:
+        if (m->ndown && machine_link_down(m, base + *cur * d->size + t)) {
+            int k = full_detour(m, i, *cur, t);
+            n = put(links, cap, n, base + *cur * d->size + k);
+            *cur = with_coord(m, *cur, i, k);
+        }
         n = put(links, cap, n, base + *cur * d->size + t);
         *cur = with_coord(m, *cur, i, t);
         return n;
@@ -494,6 +649,20 @@ static int route_dim(const Machine *m, int i, int *cur, int t, int *links,
     case DIM_KIND_COUNT: break;
     }
     return n;
+}
+
+/* A fat tree's route between places src and dst: the rank's link up to
+ * its leaf, the leaves' trunks where the leaves differ, the link down. */
+static int route_fattree(const Machine *m, int src, int dst, int *links,
+                         int cap)
+{
+    int n = put(links, cap, 0, 2 * src), b = dim_base(m, 1);
+    int cs = coord(m, src, 1), cd = coord(m, dst, 1);
+    if (cs != cd) {
+        n = put(links, cap, n, b + 2 * cs);
+        n = put(links, cap, n, b + 2 * cd + 1);
+    }
+    return put(links, cap, n, 2 * dst + 1);
 }
 
 int machine_route(const Machine *m, int src, int dst, int *links, int cap)
@@ -511,6 +680,8 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap)
         n = put(links, cap, n, 2 * m->nranks);
         return put(links, cap, n, 2 * dst + 1);
     }
+    if (m->kind == MACHINE_FATTREE) /* up to the leaf, across, down */
+        return route_fattree(m, src, dst, links, cap);
     /* a shared dimension's ports join every rank at a coordinate: a
        message that crosses it goes there alone */
     for (int i = 0; i < m->ndims; i++)
@@ -532,9 +703,9 @@ int machine_max_hops(const Machine *m)
     int n = 0;
     for (int i = 0; i < m->ndims; i++) {
         const MachineDim *d = &m->dim[i];
-        n += d->kind == DIM_RING ? d->size / 2
+        n += d->kind == DIM_RING ? (m->ndown ? d->size - 1 : d->size / 2)
              : d->kind == DIM_MESH ? d->size - 1
-             : d->kind == DIM_FULL ? 1 : 2;
+             : d->kind == DIM_FULL ? (m->ndown ? 2 : 1) : 2;
     }
     return n;
 }
@@ -552,13 +723,13 @@ bool machine_link_multicasts(const Machine *m, int i) { return switch_link(m, i,
 
 bool machine_shift_invariant(const Machine *m)
 {
-    return m->ndims == 1 && m->dim[0].size == m->nranks &&
+    return m->nfix == 0 && m->ndims == 1 && m->dim[0].size == m->nranks &&
            m->dim[0].kind != DIM_MESH;
 }
 
 bool machine_links_move(const Machine *m)
 {
-    return m->ndims == 1 && m->dim[0].size == m->nranks &&
+    return m->nfix == 0 && m->ndims == 1 && m->dim[0].size == m->nranks &&
            m->dim[0].kind != DIM_FULL;
 }
 
@@ -572,11 +743,29 @@ size_t machine_dims_text(const Machine *m, char *buf, size_t len)
     if (len)
         buf[0] = '\0';
     for (int i = 0; i < m->ndims && n < len; i++) {
-        int sz = m->kind == MACHINE_NODES ? m->dim[m->ndims - 1 - i].size
+        int sz = m->kind == MACHINE_NODES || m->kind == MACHINE_FATTREE
+                     ? m->dim[m->ndims - 1 - i].size
                                           : m->dim[i].size;
         n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? "x" : "", sz);
     }
     return n < len ? n : len ? len - 1 : 0;
+}
+
+/* ", link r5>r6 down", ", link r5>r6 4x slower", ", rank 3 4x slower" */
+static size_t fix_words(const Machine *m, const MachineFix *x, char *buf,
+                        size_t len)
+{
+    char name[48];
+    int n;
+    if (x->link >= 0)
+        machine_link_name(m, x->link, name, sizeof name);
+    if (x->link < 0)
+        n = snprintf(buf, len, ", rank %d %gx slower", x->rank, x->slow);
+    else if (x->down)
+        n = snprintf(buf, len, ", link %s down", name);
+    else
+        n = snprintf(buf, len, ", link %s %gx slower", name, x->slow);
+    return n > 0 ? (size_t)n : 0;
 }
 
 static size_t shape_text(const Machine *m, char *buf, size_t len)
@@ -586,6 +775,11 @@ static size_t shape_text(const Machine *m, char *buf, size_t len)
         n += machine_dims_text(m, buf + n, len - n);
     if (m->kind == MACHINE_NODES && m->dim[1].shared && n < len)
         n += (size_t)snprintf(buf + n, len - n, ", a NIC per node");
+    double over = m->kind == MACHINE_FATTREE && m->cls[0].beta > 0
+                      ? m->dim[0].size * m->cls[1].beta / m->cls[0].beta : 1;
+    if (over != 1 && n < len)
+        n += (size_t)snprintf(buf + n, len - n, ", %.3g:1 oversubscribed",
+                              over);
     if (m->cyclic && n < len)
         n += (size_t)snprintf(buf + n, len - n, ", ranks dealt cyclically");
     for (int i = 0; i < m->ndims && n < len; i++)
@@ -593,6 +787,8 @@ static size_t shape_text(const Machine *m, char *buf, size_t len)
             n += (size_t)snprintf(buf + n, len - n, ", multicasting");
             break;
         }
+    for (int f = 0; f < m->nfix && n < len; f++)
+        n += fix_words(m, &m->fix[f], buf + n, len - n);
     return n < len ? n : len;
 }
 

@@ -36,6 +36,10 @@
 #define MACHINE_NAME_LEN 16     /* bytes of a link class's name */
 #define MACHINE_MAX_LINKS (1 << 28) /* links at most (a fully connected
                                        dimension has p * d of them) */
+#define MACHINE_MAX_FIXES 16    /* links and ranks unlike their class */
+#define MACHINE_FIX_LINE 256    /* members of a line with a down link at
+                                   most (machine_fix_check tries every
+                                   pair of the line) */
 
 /* The kinds built in; each names its shape and default link classes. */
 #define MACHINE_KINDS(X)                                                      \
@@ -48,6 +52,8 @@
     X(MACHINE_MESH, "mesh")      /* lines without wrap-around */            \
     X(MACHINE_NODES, "nodes")    /* nodes of GPUs: a switch inside each,    \
                                     NICs to a network */                    \
+    X(MACHINE_FATTREE, "fattree") /* leaves of ranks, each leaf's uplinks \
+                                    a trunk into a non-blocking core */    \
     X(MACHINE_GPU, "gpu")        /* ranks as slices of one GPU's memory */  \
     X(MACHINE_HOST, "host")      /* ranks as cores sharing a host's memory */\
     X(MACHINE_DIMS, "dims")      /* dimensions as a file describes them */
@@ -77,6 +83,21 @@ typedef struct {
     double beta;                 /* s per byte the link carries */
     double lat;                  /* s per hop: wire and switch latency */
 } LinkClass;
+
+/* A link or a rank unlike the rest of its machine (machine_fix_link,
+ * machine_fix_rank): slower by a factor, or a link that is down. A slow
+ * link prices its messages and bytes `slow` times its class's; a slow
+ * rank every message it sends or receives and every byte it reduces
+ * (a straggler: a slow GPU, a noisy neighbour). A down link carries
+ * nothing: a ring's route goes the other way round, a fully connected
+ * dimension's through the next member both of whose links are up. */
+typedef struct {
+    int link;     /* the link, or -1: rank `rank`'s */
+    int rank;     /* the rank (link -1) */
+    double slow;  /* times as long as its class (1: as fast) */
+    bool down;    /* a down link */
+    int cls;      /* a slow link's own class in Machine.cls */
+} MachineFix;
 
 /* One dimension. */
 typedef struct {
@@ -151,7 +172,9 @@ typedef struct {
     int ndims;                     /* dimensions used */
     MachineDim dim[MACHINE_MAX_DIMS]; /* by order of routing */
     int ncls;                      /* link classes used */
-    LinkClass cls[MACHINE_MAX_DIMS + 1]; /* their parameters */
+    LinkClass cls[MACHINE_MAX_DIMS + 1 + MACHINE_MAX_FIXES]; /* their
+                                      parameters; beyond ncls, the slow
+                                      links' (MachineFix.cls) */
     double gamma;                  /* s per byte a rank reduces */
     int nlinks;                    /* links in all */
     int stride[MACHINE_MAX_DIMS];  /* places between neighbours of each
@@ -161,6 +184,9 @@ typedef struct {
                                       --map-by node does; else rank r is
                                       at place r */
     MemLevel mem;                  /* gpu, host: the memory level */
+    int nfix;                      /* links and ranks unlike the rest */
+    MachineFix fix[MACHINE_MAX_FIXES]; /* them, in the order given */
+    int ndown;                     /* of them links that are down */
 } Machine;
 
 /* What link i of a machine joins. Endpoints: ranks are 0..nranks-1; a
@@ -194,6 +220,18 @@ CvError machine_grid(Machine *m, MachineKind kind, int ndims,
  * The classes get the defaults of machine_class_default. */
 CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
                       double gamma);
+
+/* A two-level fat tree: `leaves` leaf switches of `per_leaf` ranks, a
+ * link each way between a rank and its leaf (class "host": alpha, beta),
+ * and each leaf's k = per_leaf / over uplinks into a non-blocking core
+ * (over: the oversubscription, at least 1) priced as one trunk (class
+ * "up": alpha / k, beta / k; its messages and bytes spread evenly over
+ * the k links, one flow alone not held to one link's rate). Dimension 0
+ * is the leaves' switches, dimension 1 shared: a port per leaf (its
+ * trunk) on the core. A message between leaves goes up its rank's link,
+ * its leaf's trunk, down the other's trunk and its rank's link. */
+CvError machine_fattree(Machine *m, int leaves, int per_leaf, double over,
+                        double alpha, double beta, double gamma);
 
 /* A memory machine of p ranks (kind MACHINE_GPU or MACHINE_HOST) under
  * level *ml; ranks reduce at gamma beyond their traffic (0: the traffic
@@ -263,6 +301,54 @@ int machine_coord(const Machine *m, int r, int i);
 /* What link i joins. */
 MachineLink machine_link(const Machine *m, int i);
 
+/* The endpoint a name gives ("r5", "sw", "sw.x3", "nic2": as
+ * machine_endpoint_name writes them), or INT_MIN for a name that is none
+ * of m's. */
+int machine_endpoint_parse(const Machine *m, const char *name);
+
+/* The links from endpoint a to endpoint b into out[0 .. cap); how many
+ * (a ring of two members has two each way). */
+int machine_links_between(const Machine *m, int a, int b, int *out,
+                          int cap);
+
+/* Make every link from endpoint `from` to endpoint `to` slow (times
+ * `slow`, at least 1) or down; again for a link already fixed replaces
+ * it. CV_ERR_ARG: no link joins them, a memory machine or a bus, a
+ * slowdown below 1 or not a number; CV_ERR_LIMIT: more than
+ * MACHINE_MAX_FIXES fixes. Call machine_fix_check after the last. */
+CvError machine_fix_link(Machine *m, int from, int to, double slow,
+                         bool down);
+
+/* Make rank r slow (times `slow`, at least 1). Errors as
+ * machine_fix_link's (a rank that is not m's: CV_ERR_ARG). */
+CvError machine_fix_rank(Machine *m, int r, double slow);
+
+/* Whether every rank still reaches every other with the links that are
+ * down: CV_OK, or CV_ERR_ARG and a pair (*a to *b) that no route joins,
+ * or CV_ERR_LIMIT and *a the down link in a line of more than
+ * MACHINE_FIX_LINE members. */
+CvError machine_fix_check(const Machine *m, int *a, int *b);
+
+/* One fix as text, -T's option and the machine file's item alike:
+ * "link=A>B:slow=F", "link=A>B:down" ("A-B": both ways) or
+ * "rank=R:slow=F", applied to m (machine_fix_check still to come).
+ * CV_OK, or the error and one sentence in why. */
+CvError machine_fix_parse(Machine *m, const char *opt, char *why,
+                          size_t len);
+
+/* Fix f of m as machine_fix_parse reads it; the bytes it needs. */
+size_t machine_fix_text(const Machine *m, int f, char *buf, size_t len);
+
+/* machine_fix_check's answer with its sentence in why. */
+CvError machine_fix_why(const Machine *m, char *why, size_t len);
+
+/* How many times as long rank r's messages and reductions take (1: not
+ * slowed). */
+double machine_rank_slow(const Machine *m, int r);
+
+/* Whether link i is down. */
+bool machine_link_down(const Machine *m, int i);
+
 /* The class of link i (what machine_link(m, i).cls says, quickly). */
 int machine_link_class(const Machine *m, int i);
 
@@ -282,7 +368,7 @@ int machine_route(const Machine *m, int src, int dst, int *links, int cap);
 int machine_max_hops(const Machine *m);
 /* Whether moving every rank the same number of places along (mod p) maps
  * m onto itself, links, classes and routes: one dimension that is not a
- * mesh (full, bus, switch, ring). A step's price is then the same after
+ * mesh (full, bus, switch, ring), no link or rank fixed. A step's price is then the same after
  * any such rotation of its ranks. */
 bool machine_shift_invariant(const Machine *m);
 /* Whether links 2 r and 2 r + 1 are rank r's, and any beyond 2 p (a

@@ -9,14 +9,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_MEMORY,
-       K_STEP, K_CALL, K_CACHE, K_CACHE_BW, K_READS, K_COUNT };
+enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_NAMES,
+       K_KIND, K_FIX, K_MEMORY, K_STEP, K_CALL, K_CACHE, K_CACHE_BW, K_READS,
+       K_COUNT };
 
 static const char *const key_names[K_COUNT] = {
     "topology", "npus_count", "bandwidth", "latency", "collviz_alpha",
-    "collviz_gamma", "collviz_place", "collviz_memory", "collviz_step",
-    "collviz_call", "collviz_cache", "collviz_cache_bandwidth",
-    "collviz_reads",
+    "collviz_gamma", "collviz_place", "collviz_names", "collviz_kind",
+    "collviz_fix", "collviz_memory", "collviz_step", "collviz_call",
+    "collviz_cache", "collviz_cache_bandwidth", "collviz_reads",
 };
 
 /* What the file said, before it becomes a machine. */
@@ -24,7 +25,9 @@ typedef struct {
     int n[K_COUNT];                     /* values per key (0: absent) */
     int line[K_COUNT];                  /* where each key was */
     char topo[MACHINE_MAX_DIMS][24];    /* topology names */
+    char names[MACHINE_MAX_DIMS][MACHINE_NAME_LEN]; /* class names */
     double num[K_COUNT][MACHINE_MAX_DIMS]; /* numbers of the other keys */
+    char fix[MACHINE_MAX_FIXES][64];    /* collviz_fix's items */
 } Parsed;
 
 static CvError fail(MachineFileErr *e, int line, const char *fmt, ...)
@@ -50,11 +53,27 @@ static char *trim(char *s)
     return s;
 }
 
+/* One item of collviz_fix, kept for after the machine is built. */
+static CvError parse_fix_item(Parsed *p, const char *item, int line,
+                              MachineFileErr *e)
+{
+    if (p->n[K_FIX] == MACHINE_MAX_FIXES)
+        return fail(e, line, "collviz_fix has more than %d items",
+                    MACHINE_MAX_FIXES);
+    if (!*item || strlen(item) >= sizeof p->fix[0])
+        return fail(e, line, "collviz_fix's item '%.40s' is empty or too "
+                    "long", item);
+    strcpy(p->fix[p->n[K_FIX]++], item);
+    return CV_OK;
+}
+
 /* One list item (or the scalar) of key k. */
 static CvError parse_item(Parsed *p, int k, char *item, int line,
                           MachineFileErr *e)
 {
     int i = p->n[k];
+    if (k == K_FIX)
+        return parse_fix_item(p, item, line, e);
     if (i >= MACHINE_MAX_DIMS)
         return fail(e, line, "%s has more than %d values (collviz takes %d "
                     "dimensions at most)", key_names[k], MACHINE_MAX_DIMS,
@@ -76,10 +95,23 @@ static CvError parse_item(Parsed *p, int k, char *item, int line,
             return fail(e, line, "collviz_reads is shared or apart, not "
                         "'%.30s'", item);
         p->num[k][i] = !strcmp(item, "shared");
-    } else if (k == K_TOPO) {
-        if (strlen(item) >= sizeof p->topo[i])
-            return fail(e, line, "'%.30s' is not a topology", item);
-        strcpy(p->topo[i], item);
+    } else if (k == K_TOPO || k == K_NAMES) {
+        if (strlen(item) >= (k == K_TOPO ? sizeof p->topo[i]
+                                          : sizeof p->names[i]))
+            return fail(e, line, "'%.30s' is not a %s", item,
+                        k == K_TOPO ? "topology" : "class name");
+        strcpy(k == K_TOPO ? p->topo[i] : p->names[i], item);
+    } else if (k == K_KIND) {
+        int kind = 0;
+        while (kind < MACHINE_KIND_COUNT &&
+               strcmp(item, machine_kind_name((MachineKind)kind)))
+            kind++;
+        if (kind == MACHINE_KIND_COUNT || kind == MACHINE_GPU ||
+            kind == MACHINE_HOST)
+            return fail(e, line, "collviz_kind is a network's kind (full, "
+                        "bus, switch, ring, torus, mesh, nodes, fattree, "
+                        "dims), not '%.30s'", item);
+        p->num[k][i] = kind;
     } else {
         char *end;
         errno = 0;
@@ -117,7 +149,8 @@ static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
     if (k == K_COUNT)
         return fail(e, line, "unknown key '%.40s' (collviz reads topology, "
                     "npus_count, bandwidth, latency, collviz_alpha, "
-                    "collviz_gamma, collviz_place; for a memory machine "
+                    "collviz_gamma, collviz_place, collviz_names, "
+                    "collviz_kind, collviz_fix; for a memory machine "
                     "collviz_memory, collviz_step, collviz_call, "
                     "collviz_cache, collviz_cache_bandwidth, collviz_reads)",
                     key);
@@ -183,7 +216,8 @@ static CvError size_and_bw(const Parsed *p, int i, const char *per,
 static CvError build_memory(const Parsed *p, double gamma, Machine *m,
                             MachineFileErr *e)
 {
-    static const int net[] = {K_TOPO, K_LAT, K_ALPHA, K_PLACE};
+    static const int net[] = {K_TOPO, K_LAT, K_ALPHA, K_PLACE, K_NAMES,
+                              K_KIND, K_FIX};
     for (size_t i = 0; i < sizeof net / sizeof *net; i++)
         if (p->line[net[i]])
             return fail(e, p->line[net[i]], "a memory machine has no %s",
@@ -230,11 +264,91 @@ static CvError build_memory(const Parsed *p, double gamma, Machine *m,
     return err ? fail(e, 0, "the memory machine could not be built") : CV_OK;
 }
 
+/* Dimension i of the file into m: its kind, size and class. */
+static CvError build_dim(const Parsed *p, int i, Machine *m,
+                         MachineFileErr *e)
+{
+    static const char *const axis[MACHINE_MAX_DIMS] = {"x", "y", "z", "w"};
+    MachineDim *d = &m->dim[i];
+    if (!dim_kind(p->topo[i], d))
+        return fail(e, p->line[K_TOPO], "'%s' is not a topology collviz "
+                    "knows (Ring, FullyConnected, Switch; Mesh, "
+                    "ReducingSwitch, SharedSwitch)", p->topo[i]);
+    double np = p->num[K_NPUS][i], bw = p->num[K_BW][i];
+    if (size_and_bw(p, i, "per link per direction", e))
+        return CV_ERR_ARG;
+    if (p->num[K_LAT][i] > 1e9 || p->num[K_ALPHA][i] > 1e6)
+        return fail(e, p->line[p->num[K_LAT][i] > 1e9 ? K_LAT : K_ALPHA],
+                    "a latency is at most 1 s (1e9 ns), an alpha 1 s "
+                    "(1e6 us)");
+    d->size = (int)np, d->cls = i;
+    LinkClass *c = &m->cls[i];
+    snprintf(c->name, sizeof c->name, "%s", p->n[K_NAMES] ? p->names[i]
+                                           : m->ndims == 1 ? "link" : axis[i]);
+    c->beta = 1 / (bw * 1e9);
+    c->lat = p->num[K_LAT][i] * 1e-9;
+    c->alpha = p->num[K_ALPHA][i] * 1e-6;
+    return CV_OK;
+}
+
+/* Whether the dimensions of m are those its kind k builds. */
+static bool kind_fits(const Machine *m, MachineKind k)
+{
+    const MachineDim *d = m->dim;
+    bool sw = d[0].kind == DIM_SWITCH && !d[0].shared;
+    switch (k) {
+    case MACHINE_FULL:
+    case MACHINE_BUS: return m->ndims == 1 && sw && !d[0].reduce;
+    case MACHINE_SWITCH: return m->ndims == 1 && sw;
+    case MACHINE_RING: return m->ndims == 1 && d[0].kind == DIM_RING;
+    case MACHINE_TORUS:
+    case MACHINE_MESH:
+        for (int i = 0; i < m->ndims; i++)
+            if (d[i].kind != (k == MACHINE_MESH ? DIM_MESH : DIM_RING))
+                return false;
+        return true;
+    case MACHINE_NODES:
+        return m->ndims == 2 && sw && !d[0].reduce &&
+               d[1].kind == DIM_SWITCH && !d[1].reduce;
+    case MACHINE_FATTREE:
+        return m->ndims == 2 && sw && !d[0].reduce &&
+               d[1].kind == DIM_SWITCH && d[1].shared && !d[1].reduce;
+    case MACHINE_DIMS: return true;
+    case MACHINE_GPU:
+    case MACHINE_HOST:
+    case MACHINE_KIND_COUNT: break;
+    }
+    return false;
+}
+
+/* collviz_kind (a bus: its port's alpha, its medium's rate) and
+ * collviz_fix on the machine built. */
+static CvError finish_kind(const Parsed *p, Machine *m, MachineFileErr *e)
+{
+    MachineKind k = p->n[K_KIND] ? (MachineKind)p->num[K_KIND][0]
+                                 : MACHINE_DIMS;
+    char why[240];
+    if (!kind_fits(m, k))
+        return fail(e, p->line[K_KIND], "collviz_kind %s does not go with "
+                    "the topology the file gives", machine_kind_name(k));
+    m->kind = k;
+    if (k == MACHINE_BUS) {
+        LinkClass c = m->cls[0];
+        machine_bus(m, m->nranks, c.alpha, c.beta, m->gamma);
+        m->cls[0].lat = m->cls[1].lat = c.lat;
+    }
+    for (int f = 0; f < p->n[K_FIX]; f++)
+        if (machine_fix_parse(m, p->fix[f], why, sizeof why))
+            return fail(e, p->line[K_FIX], "%s", why);
+    if (machine_fix_why(m, why, sizeof why))
+        return fail(e, p->line[K_FIX], "%s", why);
+    return CV_OK;
+}
+
 /* The machine the keys describe. */
 static CvError build(const Parsed *p, double gamma, Machine *m,
                      MachineFileErr *e)
 {
-    static const char *const axis[MACHINE_MAX_DIMS] = {"x", "y", "z", "w"};
     if (p->n[K_MEMORY])
         return build_memory(p, gamma, m, e);
     for (int k = K_STEP; k < K_COUNT; k++)
@@ -244,15 +358,15 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
     int nd = p->n[K_TOPO];
     if (!nd)
         return fail(e, 0, "the file has no topology line");
-    for (int k = K_NPUS; k <= K_ALPHA; k++) {
-        if (k != K_ALPHA && !p->n[k])
+    for (int k = K_NPUS; k <= K_NAMES; k++) {
+        if (k <= K_LAT && !p->n[k])
             return fail(e, 0, "the file has no %s line", key_names[k]);
-        if (p->n[k] && p->n[k] != nd)
+        if (k != K_GAMMA && k != K_PLACE && p->n[k] && p->n[k] != nd)
             return fail(e, p->line[k], "%s has %d value%s but topology has %d",
                         key_names[k], p->n[k], p->n[k] == 1 ? "" : "s", nd);
     }
-    for (int k = K_GAMMA; k <= K_PLACE; k++)
-        if (p->n[k] > 1)
+    for (int k = K_GAMMA; k <= K_KIND; k++)
+        if (k != K_NAMES && p->n[k] > 1)
             return fail(e, p->line[k], "%s takes one value", key_names[k]);
     *m = (Machine){.kind = MACHINE_DIMS, .ndims = nd, .ncls = nd,
                    .gamma = p->n[K_GAMMA] ? 1 / (p->num[K_GAMMA][0] * 1e9)
@@ -261,26 +375,9 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
                            p->num[K_GAMMA][0] <= 1e6))
         return fail(e, p->line[K_GAMMA], "collviz_gamma must be from 1e-06 "
                     "to 1e+06 GB/s");
-    for (int i = 0; i < nd; i++) {
-        MachineDim *d = &m->dim[i];
-        if (!dim_kind(p->topo[i], d))
-            return fail(e, p->line[K_TOPO], "'%s' is not a topology collviz "
-                        "knows (Ring, FullyConnected, Switch; Mesh, "
-                        "ReducingSwitch, SharedSwitch)", p->topo[i]);
-        double np = p->num[K_NPUS][i], bw = p->num[K_BW][i];
-        if (size_and_bw(p, i, "per link per direction", e))
+    for (int i = 0; i < nd; i++)
+        if (build_dim(p, i, m, e))
             return CV_ERR_ARG;
-        if (p->num[K_LAT][i] > 1e9 || p->num[K_ALPHA][i] > 1e6)
-            return fail(e, p->line[p->num[K_LAT][i] > 1e9 ? K_LAT : K_ALPHA],
-                        "a latency is at most 1 s (1e9 ns), an alpha 1 s "
-                        "(1e6 us)");
-        d->size = (int)np, d->cls = i;
-        LinkClass *c = &m->cls[i];
-        snprintf(c->name, sizeof c->name, "%s", nd == 1 ? "link" : axis[i]);
-        c->beta = 1 / (bw * 1e9);
-        c->lat = p->num[K_LAT][i] * 1e-9;
-        c->alpha = p->num[K_ALPHA][i] * 1e-6;
-    }
     m->cyclic = p->n[K_PLACE] && p->num[K_PLACE][0] > 0;
     CvError err = machine_finish(m);
     if (err == CV_ERR_LIMIT)
@@ -290,7 +387,7 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
     if (err)
         return fail(e, p->line[K_NPUS], "npus_count multiplies to more than "
                     "%d ranks", MACHINE_MAX_RANKS);
-    return CV_OK;
+    return finish_kind(p, m, e);
 }
 
 CvError machine_file_parse(const char *text, size_t len, double gamma,
@@ -369,13 +466,25 @@ static CvError write_memory(const Machine *m, char *buf, size_t len,
     return CV_OK;
 }
 
+/* collviz_kind and collviz_fix from n on; the length then. */
+static size_t write_kind(const Machine *m, char *buf, size_t len, size_t n)
+{
+    char fix[96];
+    if (m->kind != MACHINE_DIMS)
+        n = put(buf, len, n, "collviz_kind: %s\n", machine_kind_name(m->kind));
+    for (int f = 0; f < m->nfix; f++) {
+        machine_fix_text(m, f, fix, sizeof fix);
+        n = put(buf, len, n, "%s%s%s", f ? ", " : "collviz_fix: [ ", fix,
+                f + 1 == m->nfix ? " ]\n" : "");
+    }
+    return n;
+}
+
 CvError machine_file_write(const Machine *m, char *buf, size_t len,
                            size_t *need)
 {
     char desc[160];
     *need = 0;
-    if (m->kind == MACHINE_BUS)
-        return CV_ERR_ARG;
     if (machine_is_memory(m))
         return write_memory(m, buf, len, need);
     machine_describe(m, true, desc, sizeof desc);
@@ -391,8 +500,9 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
     n = put(buf, len, n, " ]\nbandwidth: [ ");
     sep = "";
     for (int i = 0; i < m->ndims; i++, sep = ", ")
-        n = put(buf, len, n, "%s%.17g", sep,
-                1 / m->cls[m->dim[i].cls].beta / 1e9);
+        n = put(buf, len, n, "%s%.17g", sep, /* a bus's: its medium's */
+                1 / m->cls[m->kind == MACHINE_BUS ? 1 : m->dim[i].cls].beta
+                    / 1e9);
     n = put(buf, len, n, " ]  # GB/s\nlatency: [ ");
     sep = "";
     for (int i = 0; i < m->ndims; i++, sep = ", ")
@@ -402,12 +512,16 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
     for (int i = 0; i < m->ndims; i++, sep = ", ")
         n = put(buf, len, n, "%s%.17g", sep,
                 m->cls[m->dim[i].cls].alpha * 1e6);
-    n = put(buf, len, n, " ]  # us\n");
+    n = put(buf, len, n, " ]  # us\ncollviz_names: [ ");
+    sep = "";
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%s", sep, m->cls[m->dim[i].cls].name);
+    n = put(buf, len, n, " ]\n");
     if (m->gamma > 0)
         n = put(buf, len, n, "collviz_gamma: %.17g  # GB/s\n",
                 1 / m->gamma / 1e9);
     if (m->cyclic)
         n = put(buf, len, n, "collviz_place: cyclic\n");
-    *need = n;
+    *need = write_kind(m, buf, len, n);
     return CV_OK;
 }

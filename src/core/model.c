@@ -126,7 +126,8 @@ static void flow_settle(Pricer *pr, const Pair *pairs, size_t n)
                 : i % 2 ? pairs[i / 2].dst : pairs[i / 2].src;
         if (pr->flow_end[r] < 0)
             continue; /* settled */
-        pr->clock[r] = pr->flow_end[r] + pr->reduced[r] * pr->m->gamma;
+        pr->clock[r] = pr->flow_end[r] + pr->reduced[r] * pr->m->gamma *
+                                             machine_rank_slow(pr->m, r);
         pr->flow_end[r] = -1;
         pr->flow_time = num_dmax(pr->flow_time, pr->clock[r]);
     }
@@ -366,7 +367,7 @@ static CvError load_pairs(Pricer *pr, const Transfer *xs, Pair *pairs,
  * loads and prices of load_pairs and price_pairs, without routing. */
 static bool one_switch(const Machine *m)
 {
-    return !machine_has_medium(m) && m->ndims == 1 &&
+    return !machine_has_medium(m) && m->ndims == 1 && !m->nfix &&
            m->dim[0].kind == DIM_SWITCH && !m->dim[0].shared &&
            !m->dim[0].reduce && !m->cyclic;
 }
@@ -443,6 +444,11 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
         CostTerms c;
         double part[3], bt;
         price_message(pr, route, hops, terms_only, &c, part, &busiest, &bt);
+        if (pr->m->nfix) { /* a slow rank's messages */
+            double f = num_dmax(machine_rank_slow(pr->m, pairs[i].src),
+                                machine_rank_slow(pr->m, pairs[i].dst));
+            part[0] *= f, part[1] *= f, bt *= f;
+        }
         double t = part[0] + part[1] + part[2];
         if (pr->flowing && !terms_only)
             flow_message(pr, pairs[i].src, pairs[i].dst, t);
@@ -486,14 +492,17 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
         return CV_ERR_NOMEM;
     else
         price_pairs(pr, pairs, n, terms_only, out);
+    double gt = 0; /* the slowest rank's reducing, in bytes at gamma */
     for (int i = 0; i < pr->nrtouched; i++) {
         int r = pr->rtouched[i];
         out->terms.g = num_dmax(out->terms.g, pr->reduced[r]);
         out->copied = num_dmax(out->copied, pr->copied[r]);
+        gt = num_dmax(gt, pr->reduced[r] *
+                              (m->nfix ? machine_rank_slow(m, r) : 1));
     }
     out->terms.steps = n > 0;
     if (!terms_only)
-        out->time += out->terms.g * m->gamma;
+        out->time += gt * m->gamma;
     if (pr->flowing && !terms_only)
         flow_settle(pr, pairs, n);
     return CV_OK;
@@ -644,7 +653,7 @@ CvError price_step(Pricer *pr, const Schedule *s, size_t k, bool terms_only,
 bool model_machine_uniform(const Machine *m, ModelParams *mp)
 {
     const LinkClass *c = m->cls;
-    if (machine_is_memory(m))
+    if (machine_is_memory(m) || m->nfix)
         return false;
     for (int i = 0; i < m->ncls; i++)
         if (c[i].lat > 0)

@@ -10,13 +10,25 @@
 #include "store/store.h"
 
 #define SPEC_MAX 256          /* bytes of a shorthand */
+#define SPEC_MAX_OPTS 32      /* options of a shorthand */
 #define FILE_MAX (64 << 10)   /* bytes of a machine file */
 
 /* ------------------------------------------------------------- a file */
 
+static int kind_of(const char *s, MachineKind *k);
+
+/* A path: a '/' or a YAML ending, unless it starts with a machine's kind
+ * (-T torus:4x4,bw=5GB/s). */
 static bool is_file_spec(const char *s)
 {
-    size_t n = strlen(s);
+    char kind[16];
+    size_t n = strlen(s), k = strcspn(s, ":,");
+    MachineKind mk;
+    if (k < sizeof kind) {
+        memcpy(kind, s, k), kind[k] = 0;
+        if (!kind_of(kind, &mk))
+            return false;
+    }
     return strchr(s, '/') || (n > 4 && !strcmp(s + n - 4, ".yml")) ||
            (n > 5 && !strcmp(s + n - 5, ".yaml"));
 }
@@ -108,33 +120,54 @@ static CvError memory_kind(MachineKind k, int p, const SpecModel *cm,
     return machine_memory(out, k, p, &ml, cm->given[2] ? cm->m.gamma : 0);
 }
 
-/* The shape part: dimensions by kind. */
-static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
-                      bool shared, const SpecModel *cm, Machine *out,
-                      CliErr *e)
+/* The options of -T that shape the machine, before its parameters. */
+typedef struct {
+    bool reduce;       /* reduce: NVLS's switch */
+    bool shared;       /* nic=shared: a NIC per node */
+    bool cyclic;       /* place=cyclic */
+    const char *intra; /* intra=nvlink|pcie, or NULL */
+    double over;       /* over=R: a fat tree's oversubscription (0: none
+                          given) */
+} ShapeOpts;
+
+/* The sizes of kind k's shape (none: p ranks) into sizes, checked with
+ * the options that go with k: how many, or -1 with the sentence in e. */
+static int shape_sizes(MachineKind k, const char *shape, int p,
+                       const ShapeOpts *so, int *sizes, CliErr *e)
 {
-    int sizes[MACHINE_MAX_DIMS], n = 0;
-    const ModelParams *mp = &cm->m;
+    int n = 1;
     const char *kn = machine_kind_name(k);
+    bool grid = k == MACHINE_TORUS || k == MACHINE_MESH;
+    bool two = k == MACHINE_NODES || k == MACHINE_FATTREE;
     if (shape && (n = parse_shape(shape, sizes)) <= 0)
         return cli_fail(e, "'%s' is not a shape: give 1 to %d sizes from 1 to "
                         "%d joined by x, e.g. 4x4", shape, MACHINE_MAX_DIMS,
                         MACHINE_MAX_RANKS);
-    bool grid = k == MACHINE_TORUS || k == MACHINE_MESH;
-    if (!shape && (grid || k == MACHINE_NODES))
+    if (!shape && (grid || two))
         return cli_fail(e, "%s needs its shape, e.g. %s:%s", kn, kn,
-                        k == MACHINE_NODES ? "2x4 (2 nodes of 4 GPUs)" : "4x4");
+                        k == MACHINE_NODES ? "2x4 (2 nodes of 4 GPUs)"
+                        : two ? "4x8 (4 leaves of 8 ranks)" : "4x4");
     if (!shape && p <= 0)
         return cli_fail(e, "%s needs its rank count: give -p or %s:8", kn, kn);
     if (!shape)
-        sizes[0] = p, n = 1;
-    if (k == MACHINE_NODES && n != 2)
-        return cli_fail(e, "nodes takes GxL: G nodes of L GPUs, e.g. nodes:2x4");
-    if (!grid && k != MACHINE_NODES && n != 1)
+        sizes[0] = p;
+    if (two && n != 2)
+        return cli_fail(e, k == MACHINE_NODES
+                               ? "nodes takes GxL: G nodes of L GPUs, e.g. "
+                                 "nodes:2x4"
+                               : "fattree takes GxL: G leaves of L ranks, "
+                                 "e.g. fattree:4x8");
+    if (so->over > 0 && k != MACHINE_FATTREE)
+        return cli_fail(e, "over= goes with fattree");
+    if (k == MACHINE_FATTREE && so->over > sizes[1])
+        return cli_fail(e, "over=%g leaves a leaf of %d ranks less than one "
+                        "uplink: give at most %d", so->over, sizes[1],
+                        sizes[1]);
+    if (!grid && !two && n != 1)
         return cli_fail(e, "%s takes one number, its ranks, e.g. %s:8", kn, kn);
-    if (reduce && k != MACHINE_SWITCH)
+    if (so->reduce && k != MACHINE_SWITCH)
         return cli_fail(e, "only a switch reduces: reduce goes with switch");
-    if (shared && k != MACHINE_NODES)
+    if (so->shared && k != MACHINE_NODES)
         return cli_fail(e, "nic= goes with nodes");
     long long prod = 1;
     for (int i = 0; i < n; i++)
@@ -142,18 +175,39 @@ static int build_kind(MachineKind k, const char *shape, int p, bool reduce,
     if (prod > MACHINE_MAX_RANKS)
         return cli_fail(e, "the machine has %lld ranks, more than the %d "
                         "collviz can describe", prod, MACHINE_MAX_RANKS);
+    return n;
+}
+
+/* The shape part: dimensions by kind. */
+static int build_kind(MachineKind k, const char *shape, int p,
+                      const ShapeOpts *so, const SpecModel *cm, Machine *out,
+                      CliErr *e)
+{
+    int sizes[MACHINE_MAX_DIMS], n = shape_sizes(k, shape, p, so, sizes, e);
+    const ModelParams *mp = &cm->m;
+    const char *kn = machine_kind_name(k);
+    if (n < 0)
+        return -1;
     CvError err;
     switch (k) {
     case MACHINE_FULL: err = machine_full(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
     case MACHINE_BUS: err = machine_bus(out, sizes[0], mp->alpha, mp->beta, mp->gamma); break;
-    case MACHINE_NODES: err = machine_nodes(out, sizes[0], sizes[1], shared, mp->gamma); break;
+    case MACHINE_NODES:
+        err = machine_nodes(out, sizes[0], sizes[1], so->shared, mp->gamma);
+        break;
+    case MACHINE_FATTREE:
+        err = machine_fattree(out, sizes[0], sizes[1],
+                              so->over > 0 ? so->over : 1, mp->alpha,
+                              mp->beta, mp->gamma);
+        break;
     case MACHINE_GPU:
     case MACHINE_HOST: err = memory_kind(k, sizes[0], cm, out); break;
     case MACHINE_SWITCH:
     case MACHINE_RING:
     case MACHINE_TORUS:
     case MACHINE_MESH:
-        err = machine_grid(out, k, n, sizes, reduce, mp->alpha, mp->beta, mp->gamma);
+        err = machine_grid(out, k, n, sizes, so->reduce, mp->alpha, mp->beta,
+                           mp->gamma);
         break;
     case MACHINE_DIMS:
     case MACHINE_KIND_COUNT:
@@ -266,6 +320,9 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
     if ((which != 1 && cli_parse_time(what, val, &v, e)) ||
         (which == 1 && cli_parse_bw(what, val, &v, e)))
         return -1;
+    /* a fat tree's without a class: its links', its trunks k of them */
+    double trunk = out->kind == MACHINE_FATTREE && c < 0 && which < 2
+                       ? out->cls[0].beta / out->cls[1].beta : 1;
     for (int i = 0; i < out->ncls; i++) {
         LinkClass *k = &out->cls[i];
         /* without a class: every class, but a bus's medium takes no alpha
@@ -274,56 +331,126 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
         if (c >= 0 && i != c)
             continue;
         if (which == 0 && !(bus && i == 1))
-            k->alpha = v;
+            k->alpha = i ? v / trunk : v;
         else if (which == 1 && !(bus && i == 0))
-            k->beta = v;
+            k->beta = i ? v / trunk : v;
         else if (which == 2)
             k->lat = v;
     }
     return 0;
 }
 
-/* The options before the parameters: reduce, nic=, intra=, place=. */
-static int shape_option(const char *opt, bool *reduce, bool *shared,
-                        const char **intra, bool *cyclic, CliErr *e)
+/* over=R: a number from 1 (no oversubscription). */
+static int set_over(const char *v, ShapeOpts *so, CliErr *e)
+{
+    char *end;
+    so->over = strtod(v, &end);
+    if (end == v || *end || !(so->over >= 1) || so->over > MACHINE_MAX_RANKS)
+        return cli_fail(e, "over= takes the oversubscription, a number from "
+                        "1 (none) up, not '%s'", v);
+    return 0;
+}
+
+/* The options before the parameters: reduce, nic=, intra=, place=,
+ * over=; 1 for another (a parameter), -1 with the sentence in e. */
+static int shape_option(const char *opt, ShapeOpts *so, CliErr *e)
 {
     if (!strcmp(opt, "reduce"))
-        *reduce = true;
+        so->reduce = true;
     else if (!strcmp(opt, "place=cyclic") || !strcmp(opt, "place=block"))
-        *cyclic = !strcmp(opt, "place=cyclic");
+        so->cyclic = !strcmp(opt, "place=cyclic");
     else if (!strncmp(opt, "place=", 6))
         return cli_fail(e, "place= takes block (rank r at place r) or cyclic "
                         "(ranks dealt round the last dimension), not '%s'",
                         opt + 6);
     else if (!strcmp(opt, "nic=shared") || !strcmp(opt, "nic=rail"))
-        *shared = !strcmp(opt, "nic=shared");
+        so->shared = !strcmp(opt, "nic=shared");
     else if (!strncmp(opt, "nic=", 4))
         return cli_fail(e, "nic= takes rail (a NIC per GPU) or shared (one "
                         "per node), not '%s'", opt + 4);
     else if (!strcmp(opt, "intra=nvlink") || !strcmp(opt, "intra=pcie"))
-        *intra = opt + 6;
+        so->intra = opt + 6;
     else if (!strncmp(opt, "intra=", 6))
         return cli_fail(e, "intra= takes nvlink or pcie, not '%s'", opt + 6);
+    else if (!strncmp(opt, "over=", 5))
+        return set_over(opt + 5, so, e);
     else if (!strchr(opt, '='))
         return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
-                        "place=, alpha=, bw=, lat=, gamma=", opt);
+                        "place=, over=, alpha=, bw=, lat=, gamma=, link=, "
+                        "rank=", opt);
     else
         return 1;
     return 0;
 }
 
+/* Whether an option of -T fixes a link or a rank (it may repeat). */
+static bool is_fix(const char *opt)
+{
+    return !strncmp(opt, "link=", 5) || !strncmp(opt, "rank=", 5);
+}
+
+/* Whether every rank of m reaches every other past its down links: 0, or
+ * -1 and the sentence in e. */
+static int spec_fix_check(const Machine *m, CliErr *e)
+{
+    char why[240];
+    return machine_fix_why(m, why, sizeof why) ? cli_fail(e, "-T: %s", why)
+                                               : 0;
+}
+
+/* The fixes among opts[0 .. n), after every other option. */
+static int apply_fixes(Machine *out, char **opts, int n, CliErr *e)
+{
+    char why[200];
+    for (int i = 0; i < n; i++)
+        if (is_fix(opts[i]) &&
+            machine_fix_parse(out, opts[i], why, sizeof why))
+            return cli_fail(e, "-T: %s", why);
+    return spec_fix_check(out, e);
+}
+
+/* The options opts[0 .. n) of spec into *so: the index of the first
+ * parameter (n: none), or -1 with the sentence in e (an empty one, one
+ * given twice, a shape option after a parameter). */
+static int shape_options(const char *spec, char **opts, int n, ShapeOpts *so,
+                         CliErr *e)
+{
+    int first_param = n;
+    for (int i = 0; i < n; i++) {
+        if (!opts[i][0])
+            return cli_fail(e, "-T has an empty option in '%s' (two commas, "
+                            "or one at the end)", spec);
+        for (int j = 0; j < i && !is_fix(opts[i]); j++) {
+            size_t ki = strcspn(opts[i], "="), kj = strcspn(opts[j], "=");
+            if (ki == kj && !strncmp(opts[i], opts[j], ki))
+                return cli_fail(e, "-T gives %.*s twice", (int)ki, opts[i]);
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        int r = shape_option(opts[i], so, e);
+        if (r < 0)
+            return -1;
+        if (r == 0 && i > first_param)
+            return cli_fail(e, "'%s' must come before the link parameters",
+                            opts[i]);
+        if (r == 1 && first_param == n)
+            first_param = i;
+    }
+    return first_param;
+}
+
 static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
                            Machine *out, CliErr *e)
 {
-    char buf[SPEC_MAX + 1], *opts[16];
+    char buf[SPEC_MAX + 1], *opts[SPEC_MAX_OPTS];
     int nopts = 0;
     if (strlen(spec) > SPEC_MAX)
         return cli_fail(e, "-T's value is longer than %d bytes", SPEC_MAX);
     strcpy(buf, spec);
     for (char *c = strchr(buf, ','); c; c = strchr(c, ',')) {
         *c++ = 0;
-        if (nopts == 16)
-            return cli_fail(e, "-T takes 16 options at most");
+        if (nopts == SPEC_MAX_OPTS)
+            return cli_fail(e, "-T takes %d options at most", SPEC_MAX_OPTS);
         opts[nopts++] = c;
     }
     char *shape = strchr(buf, ':');
@@ -332,45 +459,26 @@ static int parse_shorthand(const char *spec, int p, const SpecModel *cm,
     MachineKind k;
     if (kind_of(buf, &k))
         return cli_fail(e, "'%s' is not a machine: full, bus, switch, ring, "
-                        "torus, mesh, nodes, gpu, host, or a machine file's "
-                        "path", buf);
-    bool reduce = false, shared = false, cyclic = false;
-    const char *intra = NULL;
-    int first_param = nopts;
-    for (int i = 0; i < nopts; i++) {
-        if (!opts[i][0])
-            return cli_fail(e, "-T has an empty option in '%s' (two commas, "
-                            "or one at the end)", spec);
-        for (int j = 0; j < i; j++) {
-            size_t ki = strcspn(opts[i], "="), kj = strcspn(opts[j], "=");
-            if (ki == kj && !strncmp(opts[i], opts[j], ki))
-                return cli_fail(e, "-T gives %.*s twice", (int)ki, opts[i]);
-        }
-    }
-    for (int i = 0; i < nopts; i++) {
-        int r = shape_option(opts[i], &reduce, &shared, &intra, &cyclic, e);
-        if (r < 0)
-            return -1;
-        if (r == 0 && i > first_param)
-            return cli_fail(e, "'%s' must come before the link parameters",
-                            opts[i]);
-        if (r == 1 && first_param == nopts)
-            first_param = i;
-    }
-    if (intra && k != MACHINE_NODES)
-        return cli_fail(e, "intra= goes with nodes");
-    if (build_kind(k, shape, p, reduce, shared, cm, out, e))
+                        "torus, mesh, nodes, fattree, gpu, host, or a "
+                        "machine file's path", buf);
+    ShapeOpts so = {0};
+    int first_param = shape_options(spec, opts, nopts, &so, e);
+    if (first_param < 0)
         return -1;
-    if (intra)
-        machine_class_default(intra, &out->cls[0]);
-    if (cyclic && machine_is_memory(out))
+    if (so.intra && k != MACHINE_NODES)
+        return cli_fail(e, "intra= goes with nodes");
+    if (build_kind(k, shape, p, &so, cm, out, e))
+        return -1;
+    if (so.intra)
+        machine_class_default(so.intra, &out->cls[0]);
+    if (so.cyclic && machine_is_memory(out))
         return cli_fail(e, "place= goes with a network: a memory machine's "
                         "ranks share one memory");
-    out->cyclic = cyclic;
+    out->cyclic = so.cyclic;
     for (int i = first_param; i < nopts; i++)
-        if (set_param(out, opts[i], e))
+        if (!is_fix(opts[i]) && set_param(out, opts[i], e))
             return -1;
-    return 0;
+    return apply_fixes(out, opts + first_param, nopts - first_param, e);
 }
 
 /* spec_parse's calls in this process (spec_parse_count). */

@@ -50,7 +50,7 @@ int spec_parse_model(const char *alpha, const char *beta, const char *gamma,
 size_t spec_model_text(const SpecModel *cm, char *buf, size_t n);
 
 /* The help line of -T, for every command's table. */
-#define SPEC_OPT_TOPO {'T', "topo", "MACHINE", "price on MACHINE: full (default), bus, switch[,reduce], ring, torus:AxB[xC], mesh:AxB, nodes:GxL[,nic=shared], gpu, host, or a machine file (see 'collviz topo --help')"}
+#define SPEC_OPT_TOPO {'T', "topo", "MACHINE", "price on MACHINE: full (default), bus, switch[,reduce], ring, torus:AxB[xC], mesh:AxB, nodes:GxL[,nic=shared], fattree:GxL[,over=R], gpu, host, or a machine file; link=A>B:slow=F|down and rank=R:slow=F fix a link or rank (see 'collviz topo --help')"}
 
 /* Parse spec into *out for p ranks (p <= 0: the shape's own count; a
  * shape without one then needs p). cm gives the default parameters. A

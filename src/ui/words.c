@@ -137,6 +137,7 @@ static const char *const machine_words[MACHINE_KIND_COUNT] = {
     [MACHINE_TORUS] = NC_("machine", "torus"),
     [MACHINE_MESH] = NC_("machine", "mesh"),
     [MACHINE_NODES] = NC_("machine", "nodes"),
+    [MACHINE_FATTREE] = NC_("machine", "fattree"),
     [MACHINE_GPU] = NC_("machine", "gpu"),
     [MACHINE_HOST] = NC_("machine", "host"),
     [MACHINE_DIMS] = NC_("machine", "dims"),
@@ -246,7 +247,7 @@ static const char *const reasons[] = {
     N_("unknown algorithm '%s' for %s; valid: %s%s"),
     N_("algorithm '%s' is for %s, not %s; valid for %s: %s%s"),
     N_("'%s' is not a machine: full, bus, switch, ring, torus, mesh, nodes, "
-       "gpu, host, or a machine file's path"),
+       "fattree, gpu, host, or a machine file's path"),
     N_("missing size; give -s SIZE in bytes, e.g. -s 1K"),
     N_("missing rank count; give -p RANKS (1 to %d)"),
     N_("rank count %ld is out of range; valid: 1 to %d"),
