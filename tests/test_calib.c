@@ -826,6 +826,54 @@ static void test_machine(void **state)
     assert_string_equal(machine_kind_name(MACHINE_BUS), "bus");
 }
 
+/* Seconds calib_predict gives schedule algo of kind at count floats on
+ * machine k of c. */
+static double predicted(const Calib *c, CollKind kind, const char *algo,
+                        size_t count, MachineKind k)
+{
+    CollCall call = {.kind = kind, .nranks = 8, .count = count,
+                     .dtype = DT_FLOAT, .op = OP_SUM};
+    Schedule s;
+    double sec;
+    assert_int_equal(algo_generate(algo_find(kind, algo), &call, &s), CV_OK);
+    assert_int_equal(calib_predict(c, &s, k, &sec), CV_OK);
+    sched_fini(&s);
+    return sec;
+}
+
+/* A straggler the run has (calib_straggler) is priced as the machine's
+ * slow rank. One point, so full's parameters are alpha 1 us, beta 1e-10
+ * s/B, gamma 5e-11 s/B at any size; by hand: a binomial broadcast of
+ * 1 MiB from r0 on 8 ranks, 3 steps of 1 + 104.8576 us, waits for a
+ * slow r5 in its last step alone (4 times), for r4 in all three; a ring
+ * allreduce of 1 MiB with r3 slow, every one of its 14 steps of 1 +
+ * 13.1072 us and 7 reduces of 6.5536 us 4 times. The bus's shared
+ * memory: the straggler's work 4 times, so no faster than without. */
+static void test_straggler(void **state)
+{
+    (void)state;
+    Calib c = {.alpha = 1e-6, .npoints = 1, .nranks = 8, .cores = 8,
+               .machine = MACHINE_FULL};
+    c.pt[0] = (CalibPoint){1e6, 2e-10, 1e-10, 2e-11, 5e-11, 0, 0};
+    double step = 1 + 104.8576, mib = 262144;
+    assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
+                 3 * step * 1e-6);
+    calib_straggler(&c, 5, 4);
+    assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
+                 6 * step * 1e-6);
+    calib_straggler(&c, 4, 4);
+    assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
+                 12 * step * 1e-6);
+    calib_straggler(&c, 3, 4);
+    assert_close(predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_FULL),
+                 (14 * 4 * 14.1072 + 7 * 4 * 6.5536) * 1e-6);
+    double slow = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
+    calib_straggler(&c, 3, 1); /* none */
+    double plain = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
+    if (!(slow > 1.5 * plain))
+        fail_msg("a straggler 4x: %g s, none %g s", slow, plain);
+}
+
 /* Ranks on several hosts: the calibration's machine is nodes, its hosts'
  * ranks on the point-to-point pair's links ("host"), the hosts on the
  * network pair's ("net"), ranks placed as they ran; a message between two
@@ -944,6 +992,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_machine),
+        cmocka_unit_test(test_straggler),
         cmocka_unit_test(test_machine_nodes),
         cmocka_unit_test_setup_teardown(test_path_xdg, cache_setup, cache_teardown),
         cmocka_unit_test_setup_teardown(test_path_home, cache_setup, cache_teardown),

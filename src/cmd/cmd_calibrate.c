@@ -146,8 +146,10 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
     char path[4096], why[CV_WHY_LEN] = "";
     cache_path(name, host.fingerprint, ex->nranks, path, sizeof path);
     if (calib_load(name, host.fingerprint, ex->nranks, cal, why,
-                   sizeof why) == CV_OK)
+                   sizeof why) == CV_OK) {
+        calib_straggler(cal, host.slow_rank, host.slow); /* this run's */
         return CLI_EXIT_OK;
+    }
     if (!why[0])
         snprintf(why, sizeof why, "no calibration of %s at %d rank%s on "
                  "this machine yet", name, ex->nranks, ex->nranks == 1 ? ""

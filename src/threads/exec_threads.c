@@ -548,7 +548,9 @@ static void threads_host(Executor *ex, ExecHost *out)
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
              model[0] ? model : "unknown CPU", out->cores);
     for (int r = 0; r < ex->nranks; r++) /* slow=R:F: said in every head */
-        if (tx(ex)->ranks[r].slow_extra > 0 && (out->altered = true))
+        if (tx(ex)->ranks[r].slow_extra > 0 && (out->altered = true)) {
+            out->slow_rank = r;
+            out->slow = tx(ex)->ranks[r].slow_extra + 1;
             snprintf(out->placement, sizeof out->placement, "rank %d slowed "
                      "%gx (threads:slow=%d:%g: each copy or reduce it "
                      "performs is followed by a busy wait of %g times its "
@@ -556,6 +558,7 @@ static void threads_host(Executor *ex, ExecHost *out)
                      tx(ex)->ranks[r].slow_extra + 1, r,
                      tx(ex)->ranks[r].slow_extra + 1,
                      tx(ex)->ranks[r].slow_extra);
+        }
 }
 
 bool threads_slowed(Executor *ex, int r, ThreadsSlow *out)

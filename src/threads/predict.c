@@ -140,6 +140,9 @@ typedef struct {
     double *core;          /* [rank]: cache seconds of this step's bytes */
     double mem;            /* memory seconds of this step's bytes */
     double *memr;          /* [rank]: ... of its bytes, at one core's rate */
+    int slow_rank;         /* a straggler (Calib.slow_rank) ... */
+    double slow;           /* ... whose work takes this many times as long
+                              (0 or 1: none) */
 } MemMap;
 
 /* Elements of rank r's stage: the most any step stages into it. */
@@ -359,7 +362,11 @@ static double memory_step_bytes(MemMap *mm, size_t k)
         sum += mm->core[r], most = fmax(most, mm->core[r]);
         mem = fmax(mem, mm->memr[r]);
     }
-    return fmax(sum, most * mm->cv->cores) + mem;
+    double t = fmax(sum, most * mm->cv->cores) + mem;
+    int r = mm->slow_rank; /* the step waits for its straggler's work */
+    if (mm->slow > 1 && r < p)
+        t = fmax(t, mm->slow * (mm->core[r] + mm->memr[r]));
+    return t;
 }
 
 /* Latency of step k: alpha, and the message latency for every message
@@ -402,12 +409,17 @@ static double memory_step_time(MemMap *mm, const Calib *c,
 {
     const Schedule *s = mm->s;
     const Step *step = &s->steps[k];
-    double red = 0;
+    double red = 0, slow_red = 0; /* bytes reduced; the straggler's */
     if (sched_step_stats(s, k, st))
         return 0;
     for (size_t i = step->first; i < step->first + step->n; i++)
-        if (s->xfers[i].op == XFER_REDUCE)
-            red += (double)(s->xfers[i].count * mm->ts);
+        if (s->xfers[i].op == XFER_REDUCE) {
+            double b = (double)(s->xfers[i].count * mm->ts);
+            red += b;
+            slow_red += s->xfers[i].dst == mm->slow_rank ? b : 0;
+        }
+    if (mm->slow > 1)
+        red += (mm->slow - 1) * slow_red;
     return step_latency(mm, c, m->alpha, k, st, pulled) +
            memory_step_bytes(mm, k) + red * m->gamma;
 }
@@ -429,6 +441,7 @@ static CvError predict_shared(const Calib *c, const Schedule *s,
         e = sched_validate(s, &(SchedCheck){0}, staged);
     if (!e)
         e = memmap_init(&mm, s, staged, &cv, &cx, c->cores);
+    mm.slow_rank = c->slow_rank, mm.slow = c->slow;
     for (int run = 0; run < 2 && !e; run++) {
         int pulled = 0;
         *seconds = 0;

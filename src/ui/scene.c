@@ -229,8 +229,10 @@ static void model(Scene *sc)
     ExecHost host = sc->ex ? exec_host(sc->ex) : (ExecHost){.cores = 0};
     PricingMode pricing = sc->model.pricing; /* the scene's, kept */
     if (sc->ex && calib_load(name, host.fingerprint, sc->call.nranks, &c, why,
-                             sizeof why) == CV_OK)
+                             sizeof why) == CV_OK) {
+        calib_straggler(&c, host.slow_rank, host.slow); /* this run's */
         predictor_calibrated(&sc->model, &c);
+    }
     else
         predictor_defaults(&sc->model);
     sc->model.pricing = pricing;

@@ -536,7 +536,13 @@ static void run_calib(Worker *w, const WorkerJob *j)
         return;
     }
     WorkerResult r = {.kind = WORKER_CALIBRATED, .calib = c};
-    bool saved = calib_save(c, why, sizeof why) == CV_OK;
+    /* a backend told to run unlike the machine (a straggler) measured
+       this run, not the machine: never saved */
+    bool altered = exec_host(w->ex).altered;
+    if (altered)
+        snprintf(why, sizeof why, "%s", _("the backend runs unlike the "
+                                          "machine (a slowed rank)"));
+    bool saved = !altered && calib_save(c, why, sizeof why) == CV_OK;
     snprintf(r.msg, sizeof r.msg, saved ? _("Calibrated (%s) and saved.")
              : _("Calibrated (%s); not saved: %.120s"),
              j->quick ? _("quick") : _("full"), why);
