@@ -109,6 +109,9 @@ static void test_goldens(void **state)
         /* the reduce-scatter along y, on blocks x left live */
         {"torus_rs4x2", "torus:4x2", COLL_REDUCESCATTER, "torus", 8,
          "Right\nRight\nRight\nRight\nRight\n"},
+        /* a slow link, the busiest; a cable down both ways, crossed */
+        {"ring_fix4x2", "torus:4x2,link=r1>r2:slow=4,link=r5-r6:down",
+         COLL_ALLREDUCE, "ring", 8, "Right\nRight\n"},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)

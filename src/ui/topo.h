@@ -16,6 +16,10 @@
 
 /* ------------------------------------------------------------ links */
 
+/* A machine's link cell beyond the load levels 0..4: a link that is
+ * down (topo_machine.c). */
+#define TOPO_DOWN 5
+
 /* The links of the shown step, from the picture's schedule. */
 typedef struct {
     int p;                  /* ranks */

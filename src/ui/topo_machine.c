@@ -13,7 +13,8 @@
  * A link's shade is its bytes' time (bytes times its beta) over the
  * busiest link's: thin line idle, light, medium, dark shade, and a full
  * block for the busiest, so the load reads without colour too; both
- * directions of a pair share one cell (the larger load). */
+ * directions of a pair share one cell (the larger load); a link that is
+ * down (machine_fix_link) a cross mark, whatever the other carries. */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,13 +22,13 @@
 #include "ui/topo.h"
 #include "ui/view.h"
 
-/* A link cell: the glyph and role of a load level 0..4. */
+/* A link cell: the glyph and role of a load level 0..4, or TOPO_DOWN. */
 static void put_level(TopoCtx *c, int x, int y, int level, bool vertical)
 {
-    static const Glyph shade[5] = {GL_HLINE, GL_SHADE1, GL_SHADE2,
-                                     GL_SHADE3, GL_BLOCK};
+    static const Glyph shade[TOPO_DOWN + 1] = {
+        GL_HLINE, GL_SHADE1, GL_SHADE2, GL_SHADE3, GL_BLOCK, GL_CROSSMARK};
     Glyph gl = level == 0 && vertical ? GL_VLINE : shade[level];
-    Role role = level == 0 ? ROLE_LINK : level == 4 ? ROLE_WARN
+    Role role = level == 0 ? ROLE_LINK : level >= 4 ? ROLE_WARN
                                                     : ROLE_LINK_ACTIVE;
     grid_putg(c->g, c->r, x, y, gl, role);
 }
@@ -51,10 +52,15 @@ static double busiest_busy(const Scene *sc)
     return top;
 }
 
-/* The level of the larger load of links a and b (-1: none). */
+/* The level of the larger load of links a and b (-1: none); TOPO_DOWN
+ * where one of them is down. */
 static int level2(const TopoCtx *c, int a, int b)
 {
     const Scene *sc = c->sc;
+    const Machine *m = &sc->machine.mach;
+    if ((a >= 0 && machine_link_down(m, a)) ||
+        (b >= 0 && machine_link_down(m, b)))
+        return TOPO_DOWN;
     double top = c->link_top, ba = busy(sc, a), bb = busy(sc, b);
     double v = ba > bb ? ba : bb;
     if (!(v > 0) || !(top > 0))
@@ -64,11 +70,11 @@ static int level2(const TopoCtx *c, int a, int b)
     return v <= top / 3 ? 1 : v <= 2 * top / 3 ? 2 : 3;
 }
 
-/* The one link from a to b (neighbours), or -1. */
+/* The one link from a to b (neighbours; down or not), or -1. */
 static int hop(const Machine *m, int a, int b)
 {
     int l[4];
-    return machine_route(m, a, b, l, 4) == 1 ? l[0] : -1;
+    return machine_links_between(m, a, b, l, 4) >= 1 ? l[0] : -1;
 }
 
 /* Rank r's port links into and out of dimension i's switch. */
@@ -338,7 +344,7 @@ static void lane(TopoCtx *c, TopoPt a, TopoPt b, int l)
     int dx = (b.x > a.x) - (b.x < a.x), dy = (b.y > a.y) - (b.y < a.y);
     Glyph head = dx > 0 ? GL_ARROW_R : dx < 0 ? GL_ARROW_L
                : dy > 0 ? GL_ARROW_D : GL_ARROW_U;
-    Role role = lv == 0 ? ROLE_LINK : lv == 4 ? ROLE_WARN : ROLE_LINK_ACTIVE;
+    Role role = lv == 0 ? ROLE_LINK : lv >= 4 ? ROLE_WARN : ROLE_LINK_ACTIVE;
     for (TopoPt p = a; p.x != b.x || p.y != b.y; p.x += dx, p.y += dy)
         put_level(c, p.x, p.y, lv, dx == 0);
     grid_putg(c->g, c->r, b.x, b.y, head, role);

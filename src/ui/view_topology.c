@@ -163,6 +163,12 @@ static bool render_machine(TopoCtx *c)
             x += 2 + grid_printf(c->g, r, x + 2, r.y + r.h - 1, -1, ROLE_DIM, 0,
                                  "%s ", _(words[i]));
         }
+        if (c->sc->machine.mach.ndown && /* where the word fits */
+            x + 2 + grid_text_width(_("down")) <= r.x + r.w) {
+            grid_putg(c->g, r, x, r.y + r.h - 1, GL_CROSSMARK, ROLE_WARN);
+            x += 2 + grid_printf(c->g, r, x + 2, r.y + r.h - 1, -1, ROLE_DIM,
+                                 0, "%s ", _("down"));
+        }
         if (c->big_drawn)
             big_legend(c, x, r.y + r.h - 1);
     }
