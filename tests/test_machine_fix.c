@@ -160,6 +160,17 @@ static void test_fattree(void **state)
     assert_int_equal(route_ranks(&m, 1, 2, ends), 2);
     assert_int_equal(route_ranks(&m, 1, 6, ends), 4);
     assert_int_equal(ends[3], 6);
+    /* the machine menu's shape for p ranks: leaves of 8, 4, 2 or all */
+    static const struct { int p; const char *want; } shapes[] = {
+        {16, "fattree:2x8,over=2"}, {8, "fattree:2x4,over=2"},
+        {6, "fattree:3x2,over=2"}, {13, "fattree:1x13,over=2"},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        char got[SPEC_LEN];
+        spec_for("fattree:1x1,over=2", shapes[i].p, got, sizeof got);
+        assert_string_equal(got, shapes[i].want);
+        machine_of(got, shapes[i].p);
+    }
 }
 
 static void expect_refused(const char *spec, int p, const char *words)

@@ -532,10 +532,12 @@ static void machine_for(const char *spec, int p, char *out, size_t len)
             w += (size_t)snprintf(out + w, len - w, "%s%d", i ? "x" : "", sizes[i]);
         if (w < len)
             snprintf(out + w, len - w, "%s", opts);
-    } else if (mk == MACHINE_NODES) {
+    } else if (mk == MACHINE_NODES || mk == MACHINE_FATTREE) {
+        /* nodes of 8, 4, 2 or 1; a fat tree's leaves of 8, 4, 2 or all
+           (a leaf of one has no uplink to oversubscribe) */
         int l = p % 8 == 0 && p > 8 ? 8 : p % 4 == 0 && p > 4 ? 4
-                : p % 2 == 0 ? 2 : 1;
-        snprintf(out, len, "nodes:%dx%d%s", p / l, l, opts);
+                : p % 2 == 0 ? 2 : mk == MACHINE_NODES ? 1 : p;
+        snprintf(out, len, "%s:%dx%d%s", kind, p / l, l, opts);
     } else {
         snprintf(out, len, "%s%s", kind, opts);
     }

@@ -130,6 +130,7 @@ static const struct {
     {"mesh:1x1", N_("x and y lines, no wrap-around")},
     {"nodes:1x1", N_("GPUs on NVLink, a NIC each")},
     {"nodes:1x1,nic=shared", N_("GPUs on NVLink, a NIC per node")},
+    {"fattree:1x1,over=2", N_("leaves of ranks, half as many uplinks")},
     {"gpu", N_("slices of one GPU: a launch a step, memory traffic")},
     {"host", N_("cores of one host: a barrier a step, memory traffic")},
 };
