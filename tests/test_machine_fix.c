@@ -173,6 +173,32 @@ static void test_fattree(void **state)
     }
 }
 
+/* Parallel links: ring:8 with links=2 (each 1 us, 10 GB/s) is a ring
+ * of trunks of 0.5 us and 20 GB/s: the ring allreduce of 1 MiB takes 14
+ * steps of 0.5 + 6.5536 us and 7 reduces of 6.5536 us (at 20 GB/s). A
+ * fat tree's core of 15 GB/s (backbone=15) carries both leaves' trunks'
+ * bytes: pairwise all-to-all of 8 KiB blocks on fattree:2x4,over=2, step
+ * of c messages each way: max(1, c 0.5) us + max(b/10, c b/20, 2 c b/15)
+ * GB/s, the core's the largest: c 1.0922667 us. */
+static void test_lanes_backbone(void **state)
+{
+    (void)state;
+    Machine m = machine_of(RING8 ",links=2", 8);
+    near(price(&m, COLL_ALLREDUCE, "ring", MIB),
+         14 * (0.5 + 6.5536) + 7 * 6.5536);
+    m = machine_of("ring:8,links=2,alpha=1us,bw=10,gamma=20", 8); /* any order */
+    near(price(&m, COLL_ALLREDUCE, "ring", MIB),
+         14 * (0.5 + 6.5536) + 7 * 6.5536);
+    m = machine_of("fattree:2x4,over=2,backbone=15,alpha=1us,bw=10", 8);
+    double core = 2 * 8192 / 15e3; /* us per message each way */
+    near(price(&m, COLL_ALLTOALL, "pairwise", 2048),
+         2 * (1 + core) + 2 * (1 + 2 * core) + 2 * (1.5 + 3 * core) +
+             (2 + 4 * core));
+    int ends[32];
+    assert_int_equal(route_ranks(&m, 1, 6, ends), 5); /* up, trunk, core,
+                                                         trunk, down */
+}
+
 static void expect_refused(const char *spec, int p, const char *words)
 {
     SpecModel cm;
@@ -208,6 +234,9 @@ static void test_refused(void **state)
     expect_refused("fattree:2x4,over=0.5", 8, "a number from 1");
     expect_refused("torus:4x2,over=2", 8, "over= goes with fattree");
     expect_refused("fattree:8", 8, "fattree takes GxL");
+    expect_refused("torus:4x2,backbone=5", 8, "backbone= goes with fattree");
+    expect_refused("ring:8,links=0", 8, "a whole number from 1 to 1024");
+    expect_refused("ring:8,links=2.5", 8, "a whole number from 1 to 1024");
     expect_refused("fattree:2x4,link=leaf0.up>core:down", 8, "no route");
     expect_refused("ring:300,link=r1>r2:down", 300, "lines of up to 256");
     char many[400] = "ring:40";
@@ -230,6 +259,7 @@ static void test_roundtrip(void **state)
         "ring:8,link=r5>r6:down,rank=2:slow=3,link=r1-r2:slow=2",
         "full:8,rank=0:slow=1.5", "fattree:2x4,over=2",
         "fattree:4x2,link=r1>leaf0:slow=3,link=leaf1.up>core:slow=2",
+        "fattree:2x4,over=2,backbone=15,lat=1us", "torus:4x2,x.links=2,bw=5",
     };
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         Machine m = machine_of(specs[i], 8), back;
@@ -261,6 +291,7 @@ int main(void)
         cmocka_unit_test(test_down_ring),
         cmocka_unit_test(test_down_full),
         cmocka_unit_test(test_fattree),
+        cmocka_unit_test(test_lanes_backbone),
         cmocka_unit_test(test_refused),
         cmocka_unit_test(test_roundtrip),
     };

@@ -49,7 +49,9 @@ static const CliCmd topo_cmd = {
              "                   ',nic=shared': one NIC per node; ',intra=pcie'\n"
              "  fattree:GxL      G leaves of L ranks (class host), each leaf's L/R\n"
              "                   uplinks one trunk into a non-blocking core (class\n"
-             "                   up: R times fewer links); ',over=R', default 1\n"
+             "                   up: R times fewer links); ',over=R', default 1;\n"
+             "                   ',backbone=GB/s': a core of that rate that\n"
+             "                   every message between leaves crosses\n"
              "  ,place=cyclic    ranks dealt round the last dimension first (mpirun\n"
              "                   --map-by node); default block: rank r at place r\n"
              "  gpu[:P], host[:P] memory machines: ranks sharing one GPU's or one\n"
@@ -61,7 +63,9 @@ static const CliCmd topo_cmd = {
              "                   buffers fit half of cache=SIZE\n"
              "OPTIONs set link parameters, of every class or of one (CLASS.KEY=V):\n"
              "alpha=TIME per message, bw=GB/s per link per direction, lat=TIME per\n"
-             "hop, and gamma=GB/s, the reduce speed, e.g. torus:4x4,y.bw=25;\n"
+             "hop, links=K parallel links (alpha and bw a link's; a step's\n"
+             "messages and bytes spread evenly over them), and gamma=GB/s,\n"
+             "the reduce speed, e.g. torus:4x4,y.bw=25,x.links=2;\n"
              "link=A>B:slow=F (A-B: both ways) makes the links from A to B F\n"
              "times slower, link=A>B:down takes them away (a ring's route goes\n"
              "the other way round, a fully connected line's through another\n"
@@ -152,11 +156,13 @@ static void print_machine(const Machine *m)
                    m->dim[i].shared ? ",shared" : "", m->dim[i].size,
                    m->cls[m->dim[i].cls].name);
     }
-    printf("# class alpha_us bw_GBps lat_ns\n");
+    printf("# class alpha_us bw_GBps lat_ns links (alpha and bw: all its "
+           "parallel links together)\n");
     for (int c = 0; c < m->ncls; c++)
-        printf("%s %g %g %g\n", m->cls[c].name, m->cls[c].alpha * 1e6,
+        printf("%s %g %g %g %g\n", m->cls[c].name, m->cls[c].alpha * 1e6,
                m->cls[c].beta > 0 ? 1 / m->cls[c].beta / 1e9 : 0,
-               m->cls[c].lat * 1e9);
+               m->cls[c].lat * 1e9,
+               m->cls[c].lanes > 1 ? m->cls[c].lanes : 1);
 }
 
 static int parse_pair(const char *s, int p, int *a, int *b, CliErr *e)

@@ -31,9 +31,9 @@ const char *dim_kind_name(DimKind k)
 
 /* Public figures per direction; alphas of the order NCCL's tuning uses. */
 static const LinkClass class_defaults[] = {
-    {"nvlink", 1e-6, 1 / 450e9, 0},
-    {"pcie", 2e-6, 1 / 64e9, 0},
-    {"net", 5e-6, 1 / 50e9, 0},
+    {"nvlink", 1e-6, 1 / 450e9, 0, 1},
+    {"pcie", 2e-6, 1 / 64e9, 0, 1},
+    {"net", 5e-6, 1 / 50e9, 0, 1},
 };
 
 bool machine_class_default(const char *name, LinkClass *out)
@@ -121,7 +121,7 @@ CvError machine_finish(Machine *m)
             return CV_ERR_RANKS;
     }
     m->nranks = (int)p;
-    long long n = machine_has_medium(m) ? 2 * p + 1 : 0;
+    long long n = machine_has_medium(m) ? 2 * p + 1 : m->backbone > 0;
     for (int i = 0; i < m->ndims && !machine_has_medium(m); i++)
         n += dim_links(m, i);
     if (n > MACHINE_MAX_LINKS)
@@ -285,9 +285,19 @@ CvError machine_fattree(Machine *m, int leaves, int per_leaf, double over,
     m->dim[1].shared = true;
     set_class(&m->cls[0], "host", alpha, beta);
     set_class(&m->cls[1], "up", alpha / k, beta / k);
+    m->cls[1].lanes = k;
     if (!(over >= 1) || isinf(over))
         return CV_ERR_ARG;
     return e ? e : machine_finish(m);
+}
+
+CvError machine_backbone(Machine *m, double beta)
+{
+    if (m->kind != MACHINE_FATTREE || !(beta > 0) || m->backbone)
+        return CV_ERR_ARG;
+    m->backbone = m->ncls++;
+    set_class(&m->cls[m->backbone], "core", 0, beta);
+    return machine_finish(m);
 }
 
 /* ------------------------------------------------------------- geometry */
@@ -402,6 +412,9 @@ MachineLink machine_link(const Machine *m, int i)
 {
     if (machine_has_medium(m))
         return link_bus(m, i);
+    if (m->backbone && i == m->nlinks - 1) /* the core, itself */
+        return (MachineLink){-1 - switch_base(m, 1), -1 - switch_base(m, 1),
+                             m->backbone, -1, true};
     int d = 0;
     while (d + 1 < m->ndims && i >= dim_base(m, d + 1))
         d++;
@@ -416,6 +429,8 @@ static int dim_class(const Machine *m, int i)
 {
     if (machine_has_medium(m))
         return i == 2 * m->nranks;
+    if (m->backbone && i == m->nlinks - 1)
+        return m->backbone;
     if (m->ndims == 1)
         return m->dim[0].cls;
     long long b = 0;
@@ -660,6 +675,8 @@ static int route_fattree(const Machine *m, int src, int dst, int *links,
     int cs = coord(m, src, 1), cd = coord(m, dst, 1);
     if (cs != cd) {
         n = put(links, cap, n, b + 2 * cs);
+        if (m->backbone)
+            n = put(links, cap, n, m->nlinks - 1);
         n = put(links, cap, n, b + 2 * cd + 1);
     }
     return put(links, cap, n, 2 * dst + 1);
@@ -700,7 +717,7 @@ int machine_max_hops(const Machine *m)
 {
     if (machine_has_medium(m))
         return 3;
-    int n = 0;
+    int n = m->backbone > 0;
     for (int i = 0; i < m->ndims; i++) {
         const MachineDim *d = &m->dim[i];
         n += d->kind == DIM_RING ? (m->ndown ? d->size - 1 : d->size / 2)
@@ -828,14 +845,17 @@ void machine_describe(const Machine *m, bool shape_only, char *buf,
     }
     for (int c = 0; c < m->ncls && !shape_only && n < len; c++) {
         const LinkClass *k = &m->cls[c];
+        double w = k->lanes > 1 ? k->lanes : 1; /* a lane's */
         n += (size_t)snprintf(buf + n, len - n, "%s%s:", c ? "; " : " (",
                               k->name);
+        if (w > 1 && n < len)
+            n += (size_t)snprintf(buf + n, len - n, " %.3g links of", w);
         if (k->alpha > 0 && n < len)
             n += (size_t)snprintf(buf + n, len - n, " alpha %g us",
-                                  k->alpha * 1e6);
+                                  k->alpha * w * 1e6);
         if (k->beta > 0 && n < len)
             n += (size_t)snprintf(buf + n, len - n, " %g GB/s",
-                                  1 / k->beta / 1e9);
+                                  1 / (k->beta * w) / 1e9);
         if (k->lat > 0 && n < len)
             n += (size_t)snprintf(buf + n, len - n, " %g ns per hop",
                                   k->lat * 1e9);

@@ -76,12 +76,17 @@ typedef enum {
 
 /* The parameters of a class of links. A link busy with M messages and B
  * bytes in a step prices a message through it at M alpha + B beta; a
- * message also pays lat on every link it crosses. */
+ * message also pays lat on every link it crosses. A link of `lanes`
+ * parallel links (a trunk) spreads its messages and bytes evenly over
+ * them: alpha and beta are the trunk's, a lane's divided by lanes (one
+ * message alone is not held to one lane's rate). */
 typedef struct {
     char name[MACHINE_NAME_LEN]; /* "link", "x", "nvlink", "net", ... */
     double alpha;                /* s per message the link carries */
     double beta;                 /* s per byte the link carries */
     double lat;                  /* s per hop: wire and switch latency */
+    double lanes;                /* parallel links it stands for (0 or 1:
+                                    one) */
 } LinkClass;
 
 /* A link or a rank unlike the rest of its machine (machine_fix_link,
@@ -187,6 +192,11 @@ typedef struct {
     int nfix;                      /* links and ranks unlike the rest */
     MachineFix fix[MACHINE_MAX_FIXES]; /* them, in the order given */
     int ndown;                     /* of them links that are down */
+    int backbone;                  /* a fat tree's core of finite rate: the
+                                      class of one more link, the last,
+                                      that every message between leaves
+                                      crosses (0: none, a non-blocking
+                                      core) */
 } Machine;
 
 /* What link i of a machine joins. Endpoints: ranks are 0..nranks-1; a
@@ -232,6 +242,12 @@ CvError machine_nodes(Machine *m, int nodes, int per_node, bool shared_nic,
  * its leaf's trunk, down the other's trunk and its rank's link. */
 CvError machine_fattree(Machine *m, int leaves, int per_leaf, double over,
                         double alpha, double beta, double gamma);
+
+/* Give fat tree m a core of `beta` s per byte (class "core", no alpha):
+ * one more link, the last, that every message between leaves crosses
+ * after its leaf's trunk. CV_ERR_ARG for another machine or a beta not
+ * above 0. */
+CvError machine_backbone(Machine *m, double beta);
 
 /* A memory machine of p ranks (kind MACHINE_GPU or MACHINE_HOST) under
  * level *ml; ranks reduce at gamma beyond their traffic (0: the traffic

@@ -9,15 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_GAMMA, K_PLACE, K_NAMES,
-       K_KIND, K_FIX, K_MEMORY, K_STEP, K_CALL, K_CACHE, K_CACHE_BW, K_READS,
-       K_COUNT };
+enum { K_TOPO, K_NPUS, K_BW, K_LAT, K_ALPHA, K_LINKS, K_GAMMA, K_PLACE,
+       K_NAMES, K_KIND, K_BACKBONE, K_FIX, K_MEMORY, K_STEP, K_CALL, K_CACHE,
+       K_CACHE_BW, K_READS, K_COUNT };
 
 static const char *const key_names[K_COUNT] = {
     "topology", "npus_count", "bandwidth", "latency", "collviz_alpha",
-    "collviz_gamma", "collviz_place", "collviz_names", "collviz_kind",
-    "collviz_fix", "collviz_memory", "collviz_step", "collviz_call",
-    "collviz_cache", "collviz_cache_bandwidth", "collviz_reads",
+    "collviz_links", "collviz_gamma", "collviz_place", "collviz_names",
+    "collviz_kind", "collviz_backbone", "collviz_fix", "collviz_memory",
+    "collviz_step", "collviz_call", "collviz_cache",
+    "collviz_cache_bandwidth", "collviz_reads",
 };
 
 /* What the file said, before it becomes a machine. */
@@ -149,8 +150,9 @@ static CvError parse_line(Parsed *p, char *s, int line, MachineFileErr *e)
     if (k == K_COUNT)
         return fail(e, line, "unknown key '%.40s' (collviz reads topology, "
                     "npus_count, bandwidth, latency, collviz_alpha, "
-                    "collviz_gamma, collviz_place, collviz_names, "
-                    "collviz_kind, collviz_fix; for a memory machine "
+                    "collviz_links, collviz_gamma, collviz_place, "
+                    "collviz_names, collviz_kind, collviz_backbone, "
+                    "collviz_fix; for a memory machine "
                     "collviz_memory, collviz_step, collviz_call, "
                     "collviz_cache, collviz_cache_bandwidth, collviz_reads)",
                     key);
@@ -216,8 +218,8 @@ static CvError size_and_bw(const Parsed *p, int i, const char *per,
 static CvError build_memory(const Parsed *p, double gamma, Machine *m,
                             MachineFileErr *e)
 {
-    static const int net[] = {K_TOPO, K_LAT, K_ALPHA, K_PLACE, K_NAMES,
-                              K_KIND, K_FIX};
+    static const int net[] = {K_TOPO, K_LAT, K_ALPHA, K_LINKS, K_PLACE,
+                              K_NAMES, K_KIND, K_BACKBONE, K_FIX};
     for (size_t i = 0; i < sizeof net / sizeof *net; i++)
         if (p->line[net[i]])
             return fail(e, p->line[net[i]], "a memory machine has no %s",
@@ -281,13 +283,18 @@ static CvError build_dim(const Parsed *p, int i, Machine *m,
         return fail(e, p->line[p->num[K_LAT][i] > 1e9 ? K_LAT : K_ALPHA],
                     "a latency is at most 1 s (1e9 ns), an alpha 1 s "
                     "(1e6 us)");
+    double w = p->n[K_LINKS] ? p->num[K_LINKS][i] : 1; /* lanes */
+    if (!(w >= 1 && w <= 1024))
+        return fail(e, p->line[K_LINKS], "collviz_links must be from 1 to "
+                    "1024 parallel links");
     d->size = (int)np, d->cls = i;
     LinkClass *c = &m->cls[i];
     snprintf(c->name, sizeof c->name, "%s", p->n[K_NAMES] ? p->names[i]
                                            : m->ndims == 1 ? "link" : axis[i]);
-    c->beta = 1 / (bw * 1e9);
+    c->beta = 1 / (bw * 1e9) / w; /* a lane's, over the lanes */
     c->lat = p->num[K_LAT][i] * 1e-9;
-    c->alpha = p->num[K_ALPHA][i] * 1e-6;
+    c->alpha = p->num[K_ALPHA][i] * 1e-6 / w;
+    c->lanes = w;
     return CV_OK;
 }
 
@@ -337,6 +344,11 @@ static CvError finish_kind(const Parsed *p, Machine *m, MachineFileErr *e)
         machine_bus(m, m->nranks, c.alpha, c.beta, m->gamma);
         m->cls[0].lat = m->cls[1].lat = c.lat;
     }
+    double bb = p->num[K_BACKBONE][0];
+    if (p->n[K_BACKBONE] && (k != MACHINE_FATTREE || !(bb >= 1e-6) ||
+                             machine_backbone(m, 1 / (bb * 1e9))))
+        return fail(e, p->line[K_BACKBONE], "collviz_backbone goes with "
+                    "collviz_kind: fattree, from 1e-06 GB/s");
     for (int f = 0; f < p->n[K_FIX]; f++)
         if (machine_fix_parse(m, p->fix[f], why, sizeof why))
             return fail(e, p->line[K_FIX], "%s", why);
@@ -365,7 +377,7 @@ static CvError build(const Parsed *p, double gamma, Machine *m,
             return fail(e, p->line[k], "%s has %d value%s but topology has %d",
                         key_names[k], p->n[k], p->n[k] == 1 ? "" : "s", nd);
     }
-    for (int k = K_GAMMA; k <= K_KIND; k++)
+    for (int k = K_GAMMA; k <= K_BACKBONE; k++)
         if (k != K_NAMES && p->n[k] > 1)
             return fail(e, p->line[k], "%s takes one value", key_names[k]);
     *m = (Machine){.kind = MACHINE_DIMS, .ndims = nd, .ncls = nd,
@@ -466,12 +478,23 @@ static CvError write_memory(const Machine *m, char *buf, size_t len,
     return CV_OK;
 }
 
-/* collviz_kind and collviz_fix from n on; the length then. */
+/* The parallel links of dimension i's class (a bus's: one). */
+static double lanes(const Machine *m, int i)
+{
+    double w = m->cls[m->dim[i].cls].lanes;
+    return m->kind != MACHINE_BUS && w > 1 ? w : 1;
+}
+
+/* collviz_kind, collviz_backbone and collviz_fix from n on; the length
+ * then. */
 static size_t write_kind(const Machine *m, char *buf, size_t len, size_t n)
 {
     char fix[96];
     if (m->kind != MACHINE_DIMS)
         n = put(buf, len, n, "collviz_kind: %s\n", machine_kind_name(m->kind));
+    if (m->backbone)
+        n = put(buf, len, n, "collviz_backbone: %.17g  # GB/s\n",
+                1 / m->cls[m->backbone].beta / 1e9);
     for (int f = 0; f < m->nfix; f++) {
         machine_fix_text(m, f, fix, sizeof fix);
         n = put(buf, len, n, "%s%s%s", f ? ", " : "collviz_fix: [ ", fix,
@@ -499,10 +522,10 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
         n = put(buf, len, n, "%s%d", sep, m->dim[i].size);
     n = put(buf, len, n, " ]\nbandwidth: [ ");
     sep = "";
-    for (int i = 0; i < m->ndims; i++, sep = ", ")
+    for (int i = 0; i < m->ndims; i++, sep = ", ") /* a lane's */
         n = put(buf, len, n, "%s%.17g", sep, /* a bus's: its medium's */
                 1 / m->cls[m->kind == MACHINE_BUS ? 1 : m->dim[i].cls].beta
-                    / 1e9);
+                    / lanes(m, i) / 1e9);
     n = put(buf, len, n, " ]  # GB/s\nlatency: [ ");
     sep = "";
     for (int i = 0; i < m->ndims; i++, sep = ", ")
@@ -511,8 +534,12 @@ CvError machine_file_write(const Machine *m, char *buf, size_t len,
     sep = "";
     for (int i = 0; i < m->ndims; i++, sep = ", ")
         n = put(buf, len, n, "%s%.17g", sep,
-                m->cls[m->dim[i].cls].alpha * 1e6);
-    n = put(buf, len, n, " ]  # us\ncollviz_names: [ ");
+                m->cls[m->dim[i].cls].alpha * lanes(m, i) * 1e6);
+    n = put(buf, len, n, " ]  # us\ncollviz_links: [ ");
+    sep = "";
+    for (int i = 0; i < m->ndims; i++, sep = ", ")
+        n = put(buf, len, n, "%s%.17g", sep, lanes(m, i));
+    n = put(buf, len, n, " ]  # parallel links\ncollviz_names: [ ");
     sep = "";
     for (int i = 0; i < m->ndims; i++, sep = ", ")
         n = put(buf, len, n, "%s%s", sep, m->cls[m->dim[i].cls].name);

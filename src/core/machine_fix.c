@@ -29,7 +29,7 @@ static void fix_class(Machine *m, MachineFix *x)
     if (x->cls < 0)
         x->cls = m->ncls + (int)(x - m->fix);
     LinkClass *k = &m->cls[x->cls];
-    *k = m->cls[m->dim[machine_link(m, x->link).dim].cls];
+    *k = m->cls[machine_link(m, x->link).cls];
     k->alpha *= x->slow, k->beta *= x->slow;
 }
 
@@ -93,6 +93,10 @@ static int line_home(const Machine *m, MachineLink ml)
 static CvError line_cut(const Machine *m, int l, int *a, int *b)
 {
     MachineLink ml = machine_link(m, l);
+    if (ml.dim < 0) { /* a fat tree's core: every pair of leaves cut */
+        *a = 0, *b = machine_rank_at(m, m->stride[1]);
+        return m->dim[1].size > 1 ? CV_ERR_ARG : CV_OK;
+    }
     int i = ml.dim, d = m->dim[i].size, q0 = line_home(m, ml);
     int route[MACHINE_FIX_LINE + 4];
     if (d < 2 || q0 < 0)

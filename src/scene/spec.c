@@ -128,6 +128,8 @@ typedef struct {
     const char *intra; /* intra=nvlink|pcie, or NULL */
     double over;       /* over=R: a fat tree's oversubscription (0: none
                           given) */
+    double backbone;   /* backbone=GB/s: a fat tree's core's s/B (0:
+                          non-blocking) */
 } ShapeOpts;
 
 /* The sizes of kind k's shape (none: p ranks) into sizes, checked with
@@ -157,8 +159,9 @@ static int shape_sizes(MachineKind k, const char *shape, int p,
                                  "nodes:2x4"
                                : "fattree takes GxL: G leaves of L ranks, "
                                  "e.g. fattree:4x8");
-    if (so->over > 0 && k != MACHINE_FATTREE)
-        return cli_fail(e, "over= goes with fattree");
+    if ((so->over > 0 || so->backbone > 0) && k != MACHINE_FATTREE)
+        return cli_fail(e, "%s goes with fattree",
+                        so->over > 0 ? "over=" : "backbone=");
     if (k == MACHINE_FATTREE && so->over > sizes[1])
         return cli_fail(e, "over=%g leaves a leaf of %d ranks less than one "
                         "uplink: give at most %d", so->over, sizes[1],
@@ -199,6 +202,8 @@ static int build_kind(MachineKind k, const char *shape, int p,
         err = machine_fattree(out, sizes[0], sizes[1],
                               so->over > 0 ? so->over : 1, mp->alpha,
                               mp->beta, mp->gamma);
+        if (!err && so->backbone > 0)
+            err = machine_backbone(out, so->backbone);
         break;
     case MACHINE_GPU:
     case MACHINE_HOST: err = memory_kind(k, sizes[0], cm, out); break;
@@ -278,6 +283,43 @@ static int no_class(const Machine *out, const char *cls, CliErr *e)
                     names);
 }
 
+/* links=K: parallel links, a whole number from 1 to 1024. */
+static int parse_links(const char *what, const char *val, double *v,
+                       CliErr *e)
+{
+    char *end;
+    long k = strtol(val, &end, 10);
+    if (end == val || *end || k < 1 || k > 1024)
+        return cli_fail(e, "%s takes the parallel links, a whole number from "
+                        "1 to 1024, not '%s'", what, val);
+    *v = (double)k;
+    return 0;
+}
+
+/* Parameter `which` (alpha, bw, lat, links) = v on class c of out, or
+ * without a class (c < 0) on every one but a bus's medium (no alpha),
+ * its ports (no beta) and a fat tree's core (its own rate). A class of
+ * lanes takes a lane's alpha and bw; links= keeps them. */
+static void set_classes(Machine *out, int c, int which, double v)
+{
+    for (int i = 0; i < out->ncls; i++) {
+        LinkClass *k = &out->cls[i];
+        bool bus = out->kind == MACHINE_BUS && c < 0;
+        double w = k->lanes > 1 ? k->lanes : 1;
+        if ((c >= 0 && i != c) ||
+            (c < 0 && out->backbone && i == out->backbone))
+            continue;
+        if (which == 0 && !(bus && i == 1))
+            k->alpha = v / w;
+        else if (which == 1 && !(bus && i == 0))
+            k->beta = v / w;
+        else if (which == 2)
+            k->lat = v;
+        else if (which == 3)
+            k->alpha *= w / v, k->beta *= w / v, k->lanes = v;
+    }
+}
+
 /* One "[CLASS.]key=value" option applied to out. */
 static int set_param(Machine *out, const char *opt, CliErr *e)
 {
@@ -307,36 +349,24 @@ static int set_param(Machine *out, const char *opt, CliErr *e)
     }
     int which = klen == 5 && !strncmp(key, "alpha", 5) ? 0
                 : klen == 2 && !strncmp(key, "bw", 2)   ? 1
-                : klen == 3 && !strncmp(key, "lat", 3)  ? 2 : -1;
+                : klen == 3 && !strncmp(key, "lat", 3)  ? 2
+                : klen == 5 && !strncmp(key, "links", 5) ? 3 : -1;
     if (which < 0)
         return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
-                        "place=, alpha=, bw=, lat=, gamma=, each as "
-                        "[CLASS.]KEY=VALUE", opt);
+                        "place=, over=, backbone=, alpha=, bw=, lat=, links=, "
+                        "gamma=, each as [CLASS.]KEY=VALUE; link=, rank=",
+                        opt);
     int c = dot ? machine_class_find(out, cls) : -1;
     if (dot && c < 0)
         return no_class(out, cls, e);
     char what[48];
     snprintf(what, sizeof what, "%s%s%.*s", cls, dot ? "." : "", (int)klen, key);
-    if ((which != 1 && cli_parse_time(what, val, &v, e)) ||
-        (which == 1 && cli_parse_bw(what, val, &v, e)))
+    if ((which == 0 || which == 2) && cli_parse_time(what, val, &v, e))
         return -1;
-    /* a fat tree's without a class: its links', its trunks k of them */
-    double trunk = out->kind == MACHINE_FATTREE && c < 0 && which < 2
-                       ? out->cls[0].beta / out->cls[1].beta : 1;
-    for (int i = 0; i < out->ncls; i++) {
-        LinkClass *k = &out->cls[i];
-        /* without a class: every class, but a bus's medium takes no alpha
-           and its ports no beta */
-        bool bus = out->kind == MACHINE_BUS && c < 0;
-        if (c >= 0 && i != c)
-            continue;
-        if (which == 0 && !(bus && i == 1))
-            k->alpha = i ? v / trunk : v;
-        else if (which == 1 && !(bus && i == 0))
-            k->beta = i ? v / trunk : v;
-        else if (which == 2)
-            k->lat = v;
-    }
+    if ((which == 1 && cli_parse_bw(what, val, &v, e)) ||
+        (which == 3 && parse_links(what, val, &v, e)))
+        return -1;
+    set_classes(out, c, which, v);
     return 0;
 }
 
@@ -374,10 +404,12 @@ static int shape_option(const char *opt, ShapeOpts *so, CliErr *e)
         return cli_fail(e, "intra= takes nvlink or pcie, not '%s'", opt + 6);
     else if (!strncmp(opt, "over=", 5))
         return set_over(opt + 5, so, e);
+    else if (!strncmp(opt, "backbone=", 9))
+        return cli_parse_bw("backbone", opt + 9, &so->backbone, e);
     else if (!strchr(opt, '='))
         return cli_fail(e, "'%s' is not an option of -T: reduce, nic=, intra=, "
-                        "place=, over=, alpha=, bw=, lat=, gamma=, link=, "
-                        "rank=", opt);
+                        "place=, over=, backbone=, alpha=, bw=, lat=, "
+                        "links=, gamma=, link=, rank=", opt);
     else
         return 1;
     return 0;
