@@ -21,6 +21,7 @@
 #include "scene/scene_opts.h"
 #include "ui/i18n.h"
 #include "ui/scene.h"
+#include "ui/scene_str.h"
 #include "ui/screen.h"
 #include "ui/script.h"
 #include "ui/view.h"
@@ -249,6 +250,34 @@ static void test_chunk_knob(void **state)
     app_fini(&app);
 }
 
+/* The chunks go into the scene string (key u) and come back from it;
+ * --chunks takes 1 to 16; the knob after 3 chunks (--chunks 3) doubles
+ * to 6, 12, then the algorithm's own rule. */
+static void test_chunks_in_scene_string(void **state)
+{
+    (void)state;
+    App app;
+    open_at(&app, COLL_ALLREDUCE, "nvls", 8, "switch,reduce", 0);
+    free(frame_as(&app, 100, 30, "p\np\np\nRight\n", false));
+    SceneStr s;
+    char text[SCENE_STR_LEN];
+    CliErr e;
+    scene_str_of(app.scene, false, &s);
+    scene_str_format(&s, text, sizeof text);
+    assert_non_null(strstr(text, " --chunks 4"));
+    assert_int_equal(scene_str_parse(text, &s, &e), 0);
+    assert_int_equal(s.chunks, 4);
+    app_fini(&app);
+    assert_int_not_equal(scene_str_parse("allreduce -a nvls --chunks 17", &s,
+                                         &e), 0);
+    assert_non_null(strstr(e.msg, "--chunks"));
+    const AlgoInfo *nvls = algo_find(COLL_ALLREDUCE, "nvls");
+    assert_int_equal(scene_next_chunks(nvls, 3), 6);
+    assert_int_equal(scene_next_chunks(nvls, 12), 0);
+    assert_int_equal(scene_next_chunks(algo_find(COLL_ALLREDUCE, "ring"), 0),
+                     0);
+}
+
 /* The three at 100x30, English and Chinese, colour and NO_COLOR: the
  * counters' bytes per link (ring on full at 4 KiB, the topology hidden
  * so the counters have rows for them), NVLS's loads into the switch
@@ -301,6 +330,7 @@ int main(void)
         cmocka_unit_test(test_link_bytes_by_hand),
         cmocka_unit_test(test_switch_words),
         cmocka_unit_test(test_chunk_knob),
+        cmocka_unit_test(test_chunks_in_scene_string),
         cmocka_unit_test(test_goldens),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -75,7 +75,8 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     const char *bname = o->backend ? o->backend : "threads";
     char bwhy[160] = "";
     *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
-                                                                 : 1};
+                                                                 : 1,
+                        .chunks = o->chunks};
     if (o->machine)
         set->machine = *o->machine;
     if (!(set->backend = exec_find_spec(bname, &set->backend_params, bwhy,

@@ -28,7 +28,7 @@ size_t scene_picture_count(CollKind k, int p, int cells)
 
 int scene_next_chunks(const AlgoInfo *a, int chunks)
 {
-    if (!a || !a->pipelined || chunks >= SCENE_MAX_CHUNKS)
+    if (!a || !a->pipelined || 2 * chunks > SCENE_MAX_CHUNKS)
         return 0;
     return chunks < 1 ? 1 : 2 * chunks;
 }
