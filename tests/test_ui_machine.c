@@ -302,7 +302,9 @@ static void test_lecture_goldens(void **state)
  * it runs on, at 8 ranks and every size the size menu offers (1 KiB to 1
  * GiB by 4): the steps drawn are the steps priced, or the stepping line
  * says at what size the picture is drawn and in how many steps the
- * chosen size is priced (T1 of the 2026-11-28 teacher review). */
+ * chosen size is priced (T1 of the 2026-11-28 teacher review); such an
+ * algorithm is pipelined (AlgoInfo.pipelined), so the key p draws its
+ * chunks. */
 static void test_steps_drawn_priced(void **state)
 {
     (void)state;
@@ -346,6 +348,11 @@ static void test_steps_drawn_priced(void **state)
                              (unsigned long long)b, sc->sched.nsteps,
                              sc->big_sched.nsteps, t);
                 free(t);
+                /* and the chunk knob (key p) can draw its chunks */
+                if (!a->pipelined)
+                    fail_msg("%s %s: its steps follow the size, and it is "
+                             "not marked pipelined", coll_name(a->coll),
+                             a->name);
                 differ++;
             }
             app_fini(&app);

@@ -87,6 +87,11 @@ typedef struct AlgoInfo {
      * the algorithm takes no segment size. */
     bool (*segments)(const CollCall *call, const ModelParams *mp,
                      SegmentChoice *out);
+    /* It cuts the vector into chunks pipelined through its steps, as
+     * many as CollCall.segment (bytes of one chunk of the vector) makes
+     * where set (the TUI's chunk knob draws them; --segment where
+     * `segments` is set too). */
+    bool pipelined;
 } AlgoInfo;
 
 /* Number of registered algorithms, and the i-th (grouped by collective). */

@@ -92,12 +92,15 @@ static bool sort_by(const int *key, int p, int *out)
     return true;
 }
 
-/* Chunks of call c: about TREE_CHUNK_BYTES each, at most TREE_MAX_CHUNKS,
- * never one under an element. */
+/* Chunks of call c: about TREE_CHUNK_BYTES each (where c->segment is set,
+ * as many as chunks of the vector of that many bytes: a chunk of each
+ * half), at most TREE_MAX_CHUNKS, never one under an element. */
 static size_t chunks_of(const CollCall *c, size_t half)
 {
     size_t es = dtype_size(c->dtype);
     size_t k = (half * es + TREE_CHUNK_BYTES - 1) / TREE_CHUNK_BYTES;
+    if (c->segment)
+        k = (c->count * es + c->segment - 1) / c->segment;
     k = k < 1 ? 1 : k > TREE_MAX_CHUNKS ? TREE_MAX_CHUNKS : k;
     return half ? (k < half ? k : half) : 1;
 }
@@ -477,6 +480,7 @@ static bool fits_tree(const AlgoArgs *args, char *why, size_t whylen)
 static const AlgoInfo ar_nccl_tree = {
     .coll = COLL_ALLREDUCE,
     .name = "nccl_tree",
+    .pipelined = true,
     .aliases = "nccltree chain-dbt",
     .summary = "NCCL's tree: a chain in each node, a double binary tree of "
                "the nodes' heads, each tree on half the vector, reduce up "

@@ -30,13 +30,16 @@
 #define NVLS_SLICE_BYTES ((size_t)64 * 1024)
 #define NVLS_MAX_CHUNKS 32
 
-/* Chunks of call c: slices of about NVLS_SLICE_BYTES, at most
- * NVLS_MAX_CHUNKS, never a slice under one element. */
+/* Chunks of call c: slices of about NVLS_SLICE_BYTES (chunks of
+ * c->segment bytes where set), at most NVLS_MAX_CHUNKS, never a slice
+ * under one element. */
 static size_t chunks_of(const CollCall *c)
 {
     size_t p = (size_t)c->nranks, es = dtype_size(c->dtype);
     size_t per = c->count / p; /* elements of a slice of the whole */
     size_t k = (per * es + NVLS_SLICE_BYTES - 1) / NVLS_SLICE_BYTES;
+    if (c->segment)
+        k = (c->count * es + c->segment - 1) / c->segment;
     k = k < 1 ? 1 : k > NVLS_MAX_CHUNKS ? NVLS_MAX_CHUNKS : k;
     return per ? (k < per ? k : per) : 1;
 }
@@ -142,6 +145,7 @@ static void cost_nvls_on(const AlgoArgs *args, CostTerms *out)
 static const AlgoInfo ar_nvls = {
     .coll = COLL_ALLREDUCE,
     .name = "nvls",
+    .pipelined = true,
     .aliases = "sharp multimem",
     .summary = "the switch sums each rank's slices and multicasts the sums "
                "(NVLink SHARP: NCCL's NVLS), chunks pipelined; the ranks do "

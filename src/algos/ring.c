@@ -432,6 +432,7 @@ static const AlgoInfo broadcast_chain = {
     .generate = gen_broadcast_chain,
     .cost = cost_broadcast_chain,
     .segments = chain_segment_choice,
+    .pipelined = true,
 };
 
 /* The root scatters the vector's p blocks down a binomial tree from its

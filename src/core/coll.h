@@ -82,8 +82,10 @@ typedef struct {
     RedOp op;       /* reduction operation (ignored by non-reducing kinds) */
     int root;       /* root rank for rooted kinds, 0 otherwise */
     bool in_place;  /* one buffer (recv) holds both input and output */
-    size_t segment; /* bytes per segment of a pipelined algorithm (the
-                       chain broadcast's --segment); 0: its own rule */
+    size_t segment; /* bytes per segment (chunk) of the vector for a
+                       pipelined algorithm (AlgoInfo.pipelined: the
+                       chain broadcast's --segment; the TUI's chunk
+                       knob); 0: its own rule */
 } CollCall;
 
 /* The per-rank buffers every schedule talks about. */

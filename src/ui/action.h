@@ -30,6 +30,8 @@ struct WorkerResult; /* worker.h */
     X(ACT_INPLACE, "inplace", N_("toggle in-place / out-of-place"))           \
     X(ACT_CELLS_MORE, "cells+", N_("more cells per rank in the picture"))     \
     X(ACT_CELLS_LESS, "cells-", N_("fewer cells per rank in the picture"))    \
+    X(ACT_CHUNKS, "chunks",                                                   \
+      N_("a pipeline's picture in 1, 2, 4, 8, 16 chunks or its own"))       \
     X(ACT_BENCH, "bench", N_("timed run at the chosen size"))                 \
     X(ACT_SWEEP, "sweep", N_("start / stop the bandwidth sweep"))             \
     X(ACT_COMPARE, "compare", N_("sweep all algorithms of the collective"))   \

@@ -75,7 +75,8 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     const char *bname = o->backend ? o->backend : "threads";
     char bwhy[160] = "";
     *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
-                                                                 : 1};
+                                                                 : 1,
+                        .chunks = o->chunks};
     if (o->machine)
         set->machine = *o->machine;
     if (!(set->backend = exec_find_spec(bname, &set->backend_params, bwhy,
@@ -360,6 +361,30 @@ static void do_cells(App *app, const Request *r)
     set.cells += r->act == ACT_CELLS_MORE ? 1 : -1;
     if (set.cells >= 1 && set.cells <= SCENE_MAX_CELLS)
         app_remake(app, &set, true); /* the same step, finer */
+}
+
+/* The picture's chunks of a pipelined algorithm in turn (1, 2, 4, 8, and
+ * back to its own rule), so its steps are the chunks themselves; from
+ * the first step, as the steps are others. */
+static void do_chunks(App *app, const Request *r)
+{
+    (void)r;
+    SceneSetup set;
+    scene_setup(app->scene, &set);
+    if (!set.algo->pipelined || set.count) {
+        app_message(app, false, _("%s cuts the vector into no chunks the "
+                                  "picture can set."), set.algo->name);
+        return;
+    }
+    set.chunks = scene_next_chunks(set.algo, set.chunks);
+    if (!app_remake(app, &set, false) || app->status.msg[0])
+        return;
+    if (set.chunks)
+        app_message(app, false, _("The picture in chunks, %d: each step "
+                                  "moves whole chunks."), set.chunks);
+    else
+        app_message(app, false, _("The picture's chunks by the "
+                                  "algorithm's own rule."));
 }
 
 /* ------------------------------------------------------------ background */
@@ -670,6 +695,7 @@ static const Handler handlers[ACT_COUNT] = {
     [ACT_MENU_BACKEND] = do_menu,   [ACT_INPLACE] = do_inplace,
     [ACT_MENU_MACHINE] = do_menu,
     [ACT_CELLS_MORE] = do_cells,    [ACT_CELLS_LESS] = do_cells,
+    [ACT_CHUNKS] = do_chunks,
     [ACT_BENCH] = do_bench,         [ACT_SWEEP] = do_sweep,
     [ACT_COMPARE] = do_sweep,       [ACT_CANCEL] = do_cancel,
     [ACT_CALIBRATE] = do_calibrate, [ACT_PRICING] = do_pricing,

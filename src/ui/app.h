@@ -197,6 +197,8 @@ typedef struct {
     const char *backend;     /* backend (-B NAME or NAME:PARAMS), or NULL
                                 for "threads" */
     int cells;               /* picture cells per block, 0 for default */
+    int chunks;              /* a pipeline's picture's chunks
+                                (SceneSetup.chunks), 0 for its own rule */
     bool present;            /* start in presenter mode */
     const SpecMachine *machine; /* -T: the machine, built or only named
                                    (NULL: full) */

@@ -37,6 +37,7 @@
     X('i', "i", ACT_INPLACE)                                                  \
     X(']', "]", ACT_CELLS_MORE)                                               \
     X('[', "[", ACT_CELLS_LESS)                                               \
+    X('p', "p", ACT_CHUNKS)                                                   \
     X('m', "m", ACT_BENCH)                                                    \
     X('S', "S", ACT_SWEEP)                                                    \
     X('C', "C", ACT_COMPARE)                                                  \

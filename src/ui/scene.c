@@ -26,6 +26,23 @@ size_t scene_picture_count(CollKind k, int p, int cells)
     return coll_size_blocks(k, p) == 1 ? c * (size_t)p : c;
 }
 
+int scene_next_chunks(const AlgoInfo *a, int chunks)
+{
+    if (!a || !a->pipelined || 2 * chunks > SCENE_MAX_CHUNKS)
+        return 0;
+    return chunks < 1 ? 1 : 2 * chunks;
+}
+
+/* The picture's call pc in `chunks` chunks of its count each (the key p):
+ * CollCall.segment, a chunk's bytes, cuts them. */
+static void picture_chunks(CollCall *pc, const SceneSetup *set)
+{
+    if (set->chunks < 1 || !set->algo->pipelined || set->count)
+        return;
+    pc->segment = pc->count * dtype_size(pc->dtype);
+    pc->count *= (size_t)set->chunks;
+}
+
 /* ------------------------------------------------------------ life */
 
 /* Everything but the executor. */
@@ -40,6 +57,7 @@ static void free_parts(Scene *sc)
     free(sc->stats);
     free(sc->link_bytes);
     free(sc->link_msgs);
+    free(sc->link_order);
     free(sc->flow_at);
     free(sc->flow_lock);
 }
@@ -112,6 +130,7 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
                                                     (size_t)set->cells);
         bc.count = algo_file_count(set->algo, bc.count);
     }
+    picture_chunks(&pc, set);
     char fit[160] = "";
     CvError e = algo_generate_on(set->algo, &pc, &sc->machine.mach, &sc->sched, fit,
                                  sizeof fit);
@@ -263,7 +282,33 @@ static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
     int n = sc->machine.mach.nlinks;
     sc->link_bytes = calloc((size_t)n + 1, sizeof *sc->link_bytes);
     sc->link_msgs = calloc((size_t)n + 1, sizeof *sc->link_msgs);
-    return sc->link_bytes && sc->link_msgs ? CV_OK : CV_ERR_NOMEM;
+    sc->link_order = calloc((size_t)n + 1, sizeof *sc->link_order);
+    return sc->link_bytes && sc->link_msgs && sc->link_order ? CV_OK
+                                                             : CV_ERR_NOMEM;
+}
+
+/* The loaded links (bytes > 0) of the shown step into link_order, most
+ * bytes first, ties in link order (an insertion sort: a step touches few
+ * links). */
+static void order_links(Scene *sc, const Pricer *pr)
+{
+    int n = 0;
+    for (int i = 0; i < pr->ntouched; i++) {
+        int l = pr->touched[i], j = n++;
+        if (!(sc->link_bytes[l] > 0)) {
+            n--;
+            continue;
+        }
+        for (; j > 0; j--) {
+            int o = sc->link_order[j - 1];
+            double bo = sc->link_bytes[o], bl = sc->link_bytes[l];
+            if (bo > bl || (bo == bl && o < l))
+                break;
+            sc->link_order[j] = o;
+        }
+        sc->link_order[j] = l;
+    }
+    sc->link_nloaded = n;
 }
 
 /* The shown step's link loads on a what-if machine (count_bytes has
@@ -281,6 +326,7 @@ static void price_links(Scene *sc, const Schedule *s, size_t k)
             sc->link_bytes[l] = pr.bytes[l];
             sc->link_msgs[l] = pr.msgs[l];
         }
+        order_links(sc, &pr);
         sc->link_busiest = sp.busiest;
         sc->link_busy_share = sp.time > 0 ? sp.busiest_time / sp.time : 0;
     }
@@ -334,6 +380,7 @@ static CvError build(Scene *sc, const SceneSetup *set, Scene *old,
     sc->algo = set->algo;
     sc->cells = set->cells;
     sc->count = set->count;
+    sc->chunks = set->algo->pipelined && !set->count ? set->chunks : 0;
     sc->bytes = set->bytes;
     if ((e = alloc_state(sc))) {
         snprintf(why, whylen, "The scene needs more memory than there is.");
@@ -398,7 +445,8 @@ void scene_setup(const Scene *sc, SceneSetup *out)
 {
     *out = (SceneSetup){.call = sc->call, .algo = sc->algo,
                         .bytes = sc->bytes, .cells = sc->cells,
-                        .count = sc->count, .backend = sc->backend,
+                        .count = sc->count, .chunks = sc->chunks,
+                        .backend = sc->backend,
                         .backend_params = sc->backend_params,
                         .pricing = sc->model.pricing};
     out->machine = sc->machine; /* built: the same ranks parse nothing */
@@ -500,6 +548,7 @@ static void count_bytes(Scene *sc)
     sc->pred_step_s.valid = false;
     sc->link_busiest = -1;
     sc->link_busy_share = 0;
+    sc->link_nloaded = 0;
     if (sc->link_bytes) {
         memset(sc->link_bytes, 0, (size_t)sc->machine.mach.nlinks * sizeof *sc->link_bytes);
         memset(sc->link_msgs, 0, (size_t)sc->machine.mach.nlinks * sizeof *sc->link_msgs);

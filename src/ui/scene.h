@@ -56,6 +56,11 @@ typedef struct SceneSetup {
                                call's ranks, it is not parsed again */
     PricingMode pricing;    /* how the model adds the steps up (model.h;
                                0: lock-step, what the lessons rely on) */
+    int chunks;             /* the picture's chunks for a pipelined
+                               algorithm (AlgoInfo.pipelined; the key p):
+                               its count is that many times the cells'
+                               and each chunk one cell-sized piece; 0:
+                               the algorithm's own rule */
 } SceneSetup;
 
 typedef struct Scene {
@@ -64,6 +69,8 @@ typedef struct Scene {
     const AlgoInfo *algo;     /* its algorithm */
     int cells;                /* cells per block (the count knob) */
     size_t count;             /* SceneSetup.count: an exact count, or 0 */
+    int chunks;               /* SceneSetup.chunks where the algorithm
+                                 takes them, else 0 */
     Schedule sched;           /* schedule of call by algo */
     Sim sim;                  /* symbolic state after `step` steps */
     size_t step;              /* steps executed: 0 .. sched.nsteps */
@@ -115,6 +122,10 @@ typedef struct Scene {
     double *link_bytes;       /* [mach.nlinks] bytes on each link in the
                                  shown step of big_sched (NULL: full) */
     int *link_msgs;           /* [mach.nlinks] messages on each */
+    int *link_order;          /* [mach.nlinks] the links carrying bytes in
+                                 the shown step, most bytes first (then
+                                 link order): the counters' per-link row */
+    int link_nloaded;         /* how many of link_order there are */
     int link_busiest;         /* the link whose bytes took longest, -1 */
     double link_busy_share;   /* its bytes' time over the step's time */
     bool link_picture;        /* the loads are the picture's schedule's
@@ -126,6 +137,12 @@ typedef struct Scene {
  * cells per block: vector kinds get cells * p elements (so every block of
  * an algorithm's partition is whole), per-block kinds get `cells`. */
 size_t scene_picture_count(CollKind k, int p, int cells);
+
+/* The chunk counts the key p steps through (1, 2, 4, 8, 16; 0: its own
+ * rule), and the one after `chunks` for algorithm a (0 for one that is
+ * not pipelined). */
+#define SCENE_MAX_CHUNKS 16
+int scene_next_chunks(const AlgoInfo *a, int chunks);
 
 /* A new scene at step 0 in *out; on failure *out is NULL and *why says
  * why. A backend that opens but cannot load the picture leaves the scene

@@ -17,7 +17,7 @@ static const CliOpt sstr_opts[SSTR_OPT_COUNT] = {
 void scene_str_of(const Scene *sc, bool present, SceneStr *out)
 {
     *out = (SceneStr){.step = (int)sc->step, .cells = sc->cells,
-                      .present = present};
+                      .chunks = sc->chunks, .present = present};
     out->spec.call = sc->call;
     out->spec.call.count = 0;
     out->spec.algo = sc->algo;
@@ -67,6 +67,8 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
         cli_text_add(&o, m[strcspn(m, " \t")] ? " -T \"%s\"" : " -T %s", m);
     if (s->cells != 1)
         cli_text_add(&o, " --cells %d", s->cells);
+    if (s->chunks)
+        cli_text_add(&o, " --chunks %d", s->chunks);
     if (s->present)
         cli_text_add(&o, " --present");
     if (s->step)
@@ -85,6 +87,12 @@ int scene_str_from_args(const CliArgs *a, SceneStr *out, CliErr *e)
                           SCENE_MAX_CELLS, &v, e))
             return -1;
         out->cells = (int)v;
+    }
+    if (a->val[SSTR_OPT_CHUNKS]) {
+        if (cli_parse_int("--chunks", a->val[SSTR_OPT_CHUNKS], 1,
+                          SCENE_MAX_CHUNKS, &v, e))
+            return -1;
+        out->chunks = (int)v;
     }
     if (a->val[SSTR_OPT_STEP]) {
         if (cli_parse_int("--step", a->val[SSTR_OPT_STEP], 0, 1000000, &v, e))

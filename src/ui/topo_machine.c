@@ -8,7 +8,10 @@
  * ranks (dimension x across, y down, z in slices side by side, the z
  * links of a row between two slices as one cell shaded by the busiest of
  * them; a torus's wrap-around links as stubs at the ends), nodes as rows of GPUs over
- * their switch and NICs, a switch or bus as a row of ranks over it.
+ * their switch and NICs, a switch or bus as a row of ranks over it; a
+ * switch that reduces (NVLS) with two cells a port, an arrow down for the
+ * loads into it and one up for the sums or multicast out of it, and its
+ * bar saying what it does in the step.
  *
  * A link's shade is its bytes' time (bytes times its beta) over the
  * busiest link's: thin line idle, light, medium, dark shade, and a full
@@ -238,6 +241,132 @@ static int draw_grid(TopoCtx *c, Rect area)
 
 /* ------------------------------------------------------ nodes, switch */
 
+/* What a switch's or bus's bar is called. */
+static const char *switch_name(const Machine *m)
+{
+    return machine_has_medium(m) ? _("medium")
+           : m->dim[0].reduce ? _("switch, multicasts") : _("switch");
+}
+
+/* A switch that reduces and multicasts (NVLS's): its ports are drawn a
+ * lane each way, its bar says what it does in the step. */
+static bool is_reducing(const Machine *m)
+{
+    return !machine_has_medium(m) && m->ndims == 1 &&
+           m->dim[0].kind == DIM_SWITCH && m->dim[0].reduce;
+}
+
+/* What a reducing switch does in the shown step, from the transfers of
+ * the schedule whose loads are shown: the loads it sums (XF_SWITCH copies
+ * between ranks) and the owners their sums go down to, its sums (XF_SWITCH
+ * reduces, the ranks' stand-in for its work), and the multicast (the
+ * other copies between ranks: each source's range enters once, leaves
+ * to every destination). */
+typedef struct {
+    int loads;     /* copies summed into the switch */
+    int owners;    /* ranks a sum goes down to */
+    int sums;      /* the switch's reduces */
+    int senders;   /* ranks whose sums it multicasts */
+    int receivers; /* ranks the multicast reaches */
+} SwitchWork;
+
+static int bits(uint64_t v)
+{
+    int n = 0;
+    for (; v; v &= v - 1)
+        n++;
+    return n;
+}
+
+/* Whether copy t sends the range of the last copy from its source, last,
+ * to another rank: a multicast (the two then count). */
+static bool same_range(const Transfer *t, const Transfer *last)
+{
+    return last && last->src_buf == t->src_buf &&
+           last->src_off == t->src_off && last->count == t->count &&
+           last->dst != t->dst;
+}
+
+static void switch_work(const Scene *sc, SwitchWork *w)
+{
+    const Schedule *s = sc->link_picture ? &sc->sched : &sc->big_sched;
+    const Transfer *last[64] = {NULL}; /* each source's last copy out */
+    uint64_t own = 0, from = 0, to = 0;
+    size_t k;
+    *w = (SwitchWork){0};
+    if (!scene_shown(sc, &k) || k >= s->nsteps)
+        return;
+    const Step *st = &s->steps[k];
+    for (size_t i = st->first; i < st->first + st->n; i++) {
+        const Transfer *t = &s->xfers[i];
+        uint64_t d = (uint64_t)1 << (t->dst & 63);
+        if ((t->flags & XF_SWITCH) && t->src != t->dst)
+            w->loads++, own |= d;
+        else if (t->flags & XF_SWITCH)
+            w->sums += t->op == XFER_REDUCE;
+        else if (t->src != t->dst && t->op == XFER_COPY) {
+            const Transfer **l = &last[t->src & 63];
+            if (same_range(t, *l))
+                from |= (uint64_t)1 << (t->src & 63),
+                to |= d | (uint64_t)1 << ((*l)->dst & 63);
+            *l = t;
+        }
+    }
+    w->owners = bits(own);
+    w->senders = bits(from);
+    w->receivers = bits(to);
+}
+
+/* The bar's words for a reducing switch in the shown step. */
+static void switch_words(const Scene *sc, char *out, size_t len)
+{
+    SwitchWork w;
+    switch_work(sc, &w);
+    if (w.loads && w.senders)
+        snprintf(out, len, _("%d loads in, %d sums out, multicast"),
+                 w.loads, w.owners);
+    else if (w.loads)
+        snprintf(out, len, _("%d loads in, %d sums out"),
+                 w.loads, w.owners);
+    else if (w.senders)
+        snprintf(out, len, _("%d sums in, multicast to %d ranks"),
+                 w.senders, w.receivers);
+    else if (w.sums)
+        snprintf(out, len, "%s", _("the switch sums the loads"));
+    else
+        snprintf(out, len, "%s", switch_name(&sc->machine.mach));
+}
+
+/* The label after a bar at (x, y), cut with an ellipsis at the panel's
+ * edge; a reducing switch's work in the step stands out. */
+static void bar_label(TopoCtx *c, int x, int y, const char *name)
+{
+    size_t k;
+    bool work = is_reducing(&c->sc->machine.mach) && scene_shown(c->sc, &k);
+    int room = c->r.x + c->r.w - x;
+    if (!work)
+        grid_printf(c->g, c->r, x, y, -1, ROLE_DIM, 0, "%s", name);
+    else if (room > 0)
+        grid_text_cut(c->g, c->r, x, y, room, ROLE_VALUE, 0, name);
+}
+
+/* A reducing switch's port at (x, y): into the switch (the rank's link
+ * up, the loads) an arrow down, out of it (its link down: a sum, the
+ * multicast) an arrow up beside it, each in its load's role; an idle way
+ * a thin line, or nothing. */
+static void put_ports(TopoCtx *c, int x, int y, int up, int down)
+{
+    int lu = level2(c, up, -1), ld = level2(c, down, -1);
+    Role ru = lu == 4 ? ROLE_WARN : ROLE_LINK_ACTIVE;
+    Role rd = ld == 4 ? ROLE_WARN : ROLE_LINK_ACTIVE;
+    if (lu)
+        grid_putg(c->g, c->r, x, y, GL_ARROW_D, ru);
+    else
+        grid_putg(c->g, c->r, x, y, GL_VLINE, ROLE_LINK);
+    if (ld)
+        grid_putg(c->g, c->r, x + 1, y, GL_ARROW_U, rd);
+}
+
 /* The ranks at places first .. first + n in a row over their port glyphs
  * of dimension `dim`, then the switch's bar labelled `name`: for a
  * switch, bus and each node. */
@@ -258,13 +387,16 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
             ports(m, r, dim, &up, &down);
         int lv = level2(c, up, down);
         top = num_max(top, lv);
-        put_level(c, x0 + i * pitch + lw - 1, y0 + 1, lv, true);
+        if (is_reducing(m))
+            put_ports(c, x0 + i * pitch + lw - 1, y0 + 1, up, down);
+        else
+            put_level(c, x0 + i * pitch + lw - 1, y0 + 1, lv, true);
     }
-    int w = n * pitch - 1;
+    int w = n * pitch - !is_reducing(m);
     int lv = machine_has_medium(m) ? level2(c, 2 * m->nranks, -1) : top;
     for (int x = 0; x < w; x++)
         put_level(c, x0 + x, y0 + 2, lv, false);
-    grid_printf(c->g, c->r, x0 + w + 1, y0 + 2, -1, ROLE_DIM, 0, "%s", name);
+    bar_label(c, x0 + w + 1, y0 + 2, name);
     return 3;
 }
 
@@ -298,11 +430,15 @@ static int draw_nodes(TopoCtx *c, Rect area)
     return h;
 }
 
-/* What a switch's or bus's bar is called. */
-static const char *switch_name(const Machine *m)
+/* The bar's label: a reducing switch's work in the shown step, else what
+ * the bar is. */
+static void bar_name(const Scene *sc, char *out, size_t len)
 {
-    return machine_has_medium(m) ? _("medium")
-           : m->dim[0].reduce ? _("switch, multicasts") : _("switch");
+    size_t k;
+    if (is_reducing(&sc->machine.mach) && scene_shown(sc, &k))
+        switch_words(sc, out, len);
+    else
+        snprintf(out, len, "%s", switch_name(&sc->machine.mach));
 }
 
 static int draw_switch(TopoCtx *c, Rect area)
@@ -312,7 +448,8 @@ static int draw_switch(TopoCtx *c, Rect area)
     int p = m->nranks, rows = (p + per - 1) / per;
     if (rows * 3 > area.h)
         return -1;
-    const char *name = switch_name(m);
+    char name[96];
+    bar_name(c->sc, name, sizeof name);
     for (int i = 0; i < rows; i++)
         draw_row(c, area.x, area.y + 3 * i, i * per, num_min(per, p - i * per),
                  0, name);
@@ -583,8 +720,16 @@ static int big_switch(TopoCtx *c, Rect area, const char *name)
     int w = (p - 1) * px + lw + 1;
     for (int x = 0; x < w; x++)
         put_level(c, area.x + x, bar, lv, false);
-    grid_printf(c->g, c->r, area.x + w + 1, bar, -1, ROLE_DIM, 0, "%s", name);
+    bar_label(c, area.x + w + 1, bar, name);
     return k + 2;
+}
+
+/* big_switch with its bar's label. */
+static int big_switch_named(TopoCtx *c, Rect area)
+{
+    char name[96];
+    bar_name(c->sc, name, sizeof name);
+    return big_switch(c, area, name);
 }
 
 /* ---------------------------------------------------------------- size */
@@ -616,7 +761,7 @@ int topo_machine(TopoCtx *c, Rect area)
     else if (c->big && is_nodes(m))
         big = big_nodes(c, area);
     else if (c->big && is_switch(m))
-        big = big_switch(c, area, switch_name(m));
+        big = big_switch_named(c, area);
     c->big_drawn = big >= 0;
     if (big >= 0)
         return big;

@@ -154,6 +154,7 @@ static void take_scene(const SceneStr *ss, TuiArgs *t)
     t->app.in_place = sc->call.in_place;
     t->app.segment = sc->call.segment;
     t->app.cells = ss->cells;
+    t->app.chunks = ss->chunks;
     t->app.present = ss->present;
     t->step = ss->step;
     t->machine = sc->machine;

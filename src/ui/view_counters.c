@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/num.h"
 #include "ui/i18n.h"
 #include "ui/keys.h"
 #include "ui/view.h"
@@ -426,16 +427,119 @@ static void draw_splits(const App *app, Grid *g, Rect r, int y)
     draw_split(app, g, r, y + 2, _(" whole"), PREDICTOR_WHOLE);
 }
 
+/* "r0>r1 1 KiB", or with short "r0>r1 1KiB": link l and its bytes. */
+static void link_entry(const Machine *m, int l, double bytes, bool shrt,
+                       char *out, size_t len)
+{
+    char name[64], b[24], *sp;
+    machine_link_name(m, l, name, sizeof name);
+    view_fmt_bytes(b, sizeof b, bytes);
+    if (shrt && (sp = strchr(b, ' ')))
+        memmove(sp, sp + 1, strlen(sp));
+    snprintf(out, len, "%s %s", name, b);
+}
+
+/* "links    r0>r1 1 KiB  r1>r2 1 KiB": the bytes the model loads on each
+ * link the shown step's transfers cross, most first, as many as fit in
+ * `rows` rows (the first after the label, the others from the panel's
+ * left), then how many more; a pipeline's picture's, dim and said to be
+ * at the picture's size (its steps are not the chosen size's). */
+static void draw_links_rows(const App *app, Grid *g, Rect r, int y, int rows)
+{
+    const Scene *sc = app->scene;
+    const Machine *m = &sc->machine.mach;
+    size_t k;
+    int lw = grid_text(g, r, r.x, y, LABEL_W, ROLE_HEADER, 0, _("links"));
+    int x = r.x + LABEL_W, end = r.x + r.w, i = 0, n = sc->link_nloaded;
+    if (!scene_shown(sc, &k) || n == 0) {
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, scene_shown(sc, &k)
+                  ? _("no link busy") : _("- (none yet)"));
+        return;
+    }
+    Role role = sc->link_picture ? ROLE_DIM : ROLE_VALUE;
+    char first[96];
+    link_entry(m, sc->link_order[0], sc->link_bytes[sc->link_order[0]], true,
+               first, sizeof first);
+    if (grid_text_width(first) + (n > 1 ? 4 : 0) > end - x)
+        x = r.x + lw + 1; /* the first link after the label's word */
+    if (sc->link_picture) { /* a pipeline's: its steps are not the size's */
+        char pic[24], at[48], e[96];
+        view_fmt_bytes(pic, sizeof pic, (double)coll_size_bytes(&sc->call));
+        snprintf(at, sizeof at, _("at %s:"), pic);
+        link_entry(m, sc->link_order[0], sc->link_bytes[sc->link_order[0]],
+                   true, e, sizeof e);
+        /* where it leaves room for the first link (the header says it) */
+        if (grid_text_width(at) + grid_text_width(e) + 5 <= end - x)
+            x += 1 + grid_text(g, r, x, y, -1, ROLE_DIM, 0, at);
+    }
+    for (int row = 0, gap = 0; i < n; i++, gap = 2) {
+        char e[96], more[16];
+        link_entry(m, sc->link_order[i], sc->link_bytes[sc->link_order[i]],
+                   false, e, sizeof e);
+        snprintf(more, sizeof more, "+%d", n - i - 1);
+        /* the last row keeps room for " +N" unless this link is the last */
+        int keep = i + 1 < n ? grid_text_width(more) + 1 : 0;
+        int room = end - x - gap - (row == rows - 1 ? keep : 0);
+        if (grid_text_width(e) > room && row + 1 < rows && gap) {
+            row++, y++, x = r.x + 1, gap = 0; /* the next row, at the left */
+            room = end - x - (row == rows - 1 ? keep : 0);
+        }
+        if (grid_text_width(e) > room) /* "2MiB" for "2 MiB" */
+            link_entry(m, sc->link_order[i],
+                       sc->link_bytes[sc->link_order[i]], true, e, sizeof e);
+        if (grid_text_width(e) > room)
+            break;
+        x += gap + grid_text(g, r, x + gap, y, -1, role, 0, e);
+    }
+    if (i < n)
+        grid_printf(g, r, x + (i > 0), y, -1, ROLE_DIM, 0, "+%d", n - i);
+}
+
 /* The panel's sections in the order drawn; when the panel is short the
- * sections of least priority (a larger number) are left out. */
-static const struct {
-    void (*draw)(const App *app, Grid *g, Rect r, int y);
+ * sections of least priority (a larger number) are left out, and rows
+ * left over go to a section that can grow. */
+typedef struct {
+    void (*draw)(const App *app, Grid *g, Rect r, int y, int rows);
+    bool (*on)(const App *app); /* whether it is drawn; NULL: always */
     int rows;     /* rows it takes */
+    int grow;     /* rows more it takes when they are left over */
     int priority; /* 1: kept first */
-} sections[] = {
-    {draw_bytes, 4, 2},      {draw_times, 4, 1}, {draw_bandwidth, 1, 3},
-    {draw_source, 2, 4},     {draw_params, 1, 5}, {draw_splits, 4, 6},
-    {draw_check, 1, 8},      {draw_background, 1, 7},
+} Section;
+
+/* Sections of a fixed height. */
+#define FIXED(name)                                                        \
+    static void name##_rows(const App *app, Grid *g, Rect r, int y,        \
+                            int rows)                                      \
+    {                                                                      \
+        (void)rows;                                                        \
+        name(app, g, r, y);                                                \
+    }
+FIXED(draw_bytes)
+FIXED(draw_times)
+FIXED(draw_bandwidth)
+FIXED(draw_source)
+FIXED(draw_params)
+FIXED(draw_splits)
+FIXED(draw_check)
+FIXED(draw_background)
+#undef FIXED
+
+/* Per-link loads exist on a machine the user named (a what-if). */
+static bool links_on(const App *app)
+{
+    return app->scene->link_bytes != NULL;
+}
+
+static const Section sections[] = {
+    {draw_bytes_rows, NULL, 4, 0, 2},
+    {draw_times_rows, NULL, 4, 0, 1},
+    {draw_bandwidth_rows, NULL, 1, 0, 3},
+    {draw_source_rows, NULL, 2, 0, 4},
+    {draw_params_rows, NULL, 1, 0, 5},
+    {draw_splits_rows, NULL, 4, 0, 6},
+    {draw_links_rows, links_on, 1, 8, 7},
+    {draw_check_rows, NULL, 1, 0, 7},
+    {draw_background_rows, NULL, 1, 0, 8},
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
@@ -512,23 +616,30 @@ static void draw_one_line(const App *app, Grid *g, Rect r)
 
 static void counters_draw(const App *app, Grid *g, Rect r)
 {
-    bool on[NSECTIONS] = {false};
+    int rows[NSECTIONS] = {0};
     if (r.h == 1) {
         draw_one_line(app, g, r);
         return;
     }
     int left = r.h;
-    for (int pr = 1; pr <= 8; pr++)
+    for (int pr = 1; pr <= 9; pr++)
         for (size_t i = 0; i < NSECTIONS; i++)
-            if (sections[i].priority == pr && sections[i].rows <= left) {
-                on[i] = true;
-                left -= sections[i].rows;
+            if (sections[i].priority == pr && sections[i].rows <= left &&
+                (!sections[i].on || sections[i].on(app))) {
+                rows[i] = sections[i].rows;
+                left -= rows[i];
             }
+    for (size_t i = 0; i < NSECTIONS; i++)
+        if (rows[i] > 0) {
+            int more = num_min(sections[i].grow, left);
+            rows[i] += more;
+            left -= more;
+        }
     int y = r.y;
     for (size_t i = 0; i < NSECTIONS; i++)
-        if (on[i]) {
-            sections[i].draw(app, g, r, y);
-            y += sections[i].rows;
+        if (rows[i] > 0) {
+            sections[i].draw(app, g, r, y, rows[i]);
+            y += rows[i];
         }
 }
 

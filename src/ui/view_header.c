@@ -80,6 +80,32 @@ static void draw_scene(const App *app, Grid *g, Rect r)
     }
 }
 
+/* Whether the steps drawn are the steps priced: where they differ (a
+ * pipeline's chunks follow the size), at what size the picture is drawn;
+ * with the chunk knob (key p), its chunks and whether they are the
+ * priced steps. Returns the columns used. */
+static int draw_drawn_priced(const Scene *sc, Grid *g, Rect r, int x, int y)
+{
+    char pic[32], big[32];
+    view_fmt_bytes(pic, sizeof pic, (double)coll_size_bytes(&sc->call));
+    view_fmt_bytes(big, sizeof big, (double)sc->bytes);
+    if (sc->chunks && sc->big_ok)
+        return grid_printf(g, r, x, y, -1, ROLE_OK, 0,
+                           _("  chunks %d: drawn = priced at %s"),
+                           sc->chunks, big);
+    if (sc->chunks)
+        return grid_printf(g, r, x, y, -1, ROLE_WARN, 0,
+                           _("  chunks %d: drawn != priced, %s is priced "
+                             "in %zu steps"), sc->chunks, big,
+                           sc->big_sched.nsteps);
+    if (sc->big_ok)
+        return 0;
+    /* the picture's steps are not the priced ones */
+    return grid_printf(g, r, x, y, -1, ROLE_WARN, 0,
+                       _("  picture at %s; %s is priced in %zu steps"),
+                       pic, big, sc->big_sched.nsteps);
+}
+
 /* The stepping line: step k of N, its phase, play state, findings. */
 static void draw_step(const App *app, Grid *g, Rect r)
 {
@@ -97,14 +123,7 @@ static void draw_step(const App *app, Grid *g, Rect r)
     }
     if (sc->step == n && n > 0)
         x += grid_text(g, r, x, y, -1, ROLE_OK, 0, _("  (done)"));
-    if (!sc->big_ok) { /* the picture's steps are not the priced ones */
-        char pic[32], big[32];
-        view_fmt_bytes(pic, sizeof pic, (double)coll_size_bytes(&sc->call));
-        view_fmt_bytes(big, sizeof big, (double)sc->bytes);
-        x += grid_printf(g, r, x, y, -1, ROLE_WARN, 0,
-                         _("  picture at %s; %s is priced in %zu steps"),
-                         pic, big, sc->big_sched.nsteps);
-    }
+    x += draw_drawn_priced(sc, g, r, x, y);
     if (app->play.on)
         x += grid_printf(g, r, x, y, -1, ROLE_KEY, 0, _("  %s playing, %d ms/step"),
                          app->view.ascii ? ">" : "\u25B6", app->play.ms);
