@@ -15,8 +15,10 @@
 # every case alike); each (case, size) keeps its fastest round (other
 # programs only ever slow a round down). Times are perf's out-of-place
 # time per call (--csv's time_us); the calibration perf's model line
-# needs is taken once at the start, in a cache of its own. Prints the
-# table; record it with
+# needs is taken once at the start, in a cache of its own; perf prices
+# each slowed case with its straggler (calib_straggler), so the table
+# also gives the model's ratio ("model") beside the measured one. Prints
+# the table; record it with
 #   sh bench/straggler.sh build/collviz |
 #       tee bench/results/DATE-straggler-HOST.txt
 #
@@ -40,7 +42,8 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 export XDG_CACHE_HOME="$tmp/cache"
 p=4
 
-# one measurement: case size -> the out-of-place time in us ("" on failure)
+# one measurement: case size -> the out-of-place time and the model's, in
+# us ("" on failure)
 measure() {
     size=$2
     case $1 in
@@ -50,7 +53,7 @@ measure() {
         bcast_slow) set -- broadcast -a binomial -r 0 -B threads:slow=3:4;;
     esac
     "$bin" perf "$@" -p $p -b "$size" -e "$size" -n "$iters" -w "$warm" \
-        --csv 2>/dev/null | awk -F, 'NR == 2 && $10 == 0 { print $7 }'
+        --csv 2>/dev/null | awk -F, 'NR == 2 && $10 == 0 { print $7, $15 }'
 }
 
 echo "# collviz bench/straggler.sh: a rank slowed 4x (-B threads:slow=R:4)"
@@ -72,7 +75,7 @@ while [ "$r" -lt "$rounds" ]; do
     for size in $sizes; do
         for c in $order; do
             t=$(measure "$c" "$size")
-            echo "$c $size ${t:-fail}" >>"$tmp/times"
+            echo "$c $size ${t:-fail 0}" >>"$tmp/times"
         done
     done
     r=$((r + 1))
@@ -83,13 +86,14 @@ awk -v sizes="$sizes" '
         best[$1, $2] = $3 + 0
     }
     $3 == "fail" { failed[$1, $2] = 1 }
+    $4 > 0 { model[$1, $2] = $4 + 0 }
     END {
         n = split(sizes, sz, " ")
         printf "#\n# times: each case'\''s fastest round, us per call"
         printf " (out of place)\n"
-        printf "# %8s %10s %10s %6s %6s %10s %10s %6s %6s\n", "size",
-               "ring", "ring 2x4", "ratio", ">=3x", "bcast", "bcast 3x4",
-               "ratio", "<=2x"
+        printf "# %8s %10s %10s %6s %6s %6s %10s %10s %6s %6s %6s\n",
+               "size", "ring", "ring 2x4", "ratio", "model", ">=3x", "bcast",
+               "bcast 3x4", "ratio", "model", "<=2x"
         for (i = 1; i <= n; i++) {
             s = sz[i]
             line = sprintf("%10s", s)
@@ -105,11 +109,15 @@ awk -v sizes="$sizes" '
     function pair(s, a, b, target, atleast,    x, y, q, ok) {
         if (!((a, s) in best) || !((b, s) in best)) {
             nfail++
-            return sprintf(" %10s %10s %6s %6s", "fail", "fail", "-", "-")
+            return sprintf(" %10s %10s %6s %6s %6s", "fail", "fail", "-",
+                           "-", "-")
         }
         x = best[a, s]; y = best[b, s]; q = y / x
         ok = atleast ? q >= target : q <= target
         met[atleast] += ok
-        return sprintf(" %10.1f %10.1f %6.2f %6s", x, y, q, ok ? "yes" : "NO")
+        mq = model[a, s] > 0 ? sprintf("%6.2f", model[b, s] / model[a, s]) \
+                             : sprintf("%6s", "-")
+        return sprintf(" %10.1f %10.1f %6.2f %s %6s", x, y, q, mq,
+                       ok ? "yes" : "NO")
     }
 ' "$tmp/times"

@@ -848,7 +848,10 @@ static double predicted(const Calib *c, CollKind kind, const char *algo,
  * slow r5 in its last step alone (4 times), for r4 in all three; a ring
  * allreduce of 1 MiB with r3 slow, every one of its 14 steps of 1 +
  * 13.1072 us and 7 reduces of 6.5536 us 4 times. The bus's shared
- * memory: the straggler's work 4 times, so no faster than without. */
+ * memory: a ring step's bytes, which every rank moves alike, take the
+ * straggler's 4 times (its busy wait is 3 times its share of the step),
+ * so the ring of 1 MiB, its steps' latency the rest, more than 3 times
+ * as long. */
 static void test_straggler(void **state)
 {
     (void)state;
@@ -870,7 +873,7 @@ static void test_straggler(void **state)
     double slow = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
     calib_straggler(&c, 3, 1); /* none */
     double plain = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
-    if (!(slow > 1.5 * plain))
+    if (!(slow > 3 * plain)) /* the ring waits at every step */
         fail_msg("a straggler 4x: %g s, none %g s", slow, plain);
 }
 

@@ -357,15 +357,19 @@ static double memory_step_bytes(MemMap *mm, size_t k)
         for (size_t i = step->first; i < step->first + step->n; i++)
             memmap_xfer(mm, i, pass);
     }
-    double mem = mm->mem;
+    double mem = mm->mem, own = 0; /* the busiest rank's own seconds */
     for (int r = 0; r < p; r++) {
         sum += mm->core[r], most = fmax(most, mm->core[r]);
         mem = fmax(mem, mm->memr[r]);
+        own = fmax(own, mm->core[r] + mm->memr[r]);
     }
     double t = fmax(sum, most * mm->cv->cores) + mem;
-    int r = mm->slow_rank; /* the step waits for its straggler's work */
-    if (mm->slow > 1 && r < p)
-        t = fmax(t, mm->slow * (mm->core[r] + mm->memr[r]));
+    /* a straggler's busy wait is slow - 1 times what its work took in the
+       step, where it shares the machine with the others: the busiest
+       rank's share of the step's time, its own in proportion */
+    int r = mm->slow_rank;
+    if (mm->slow > 1 && r < p && own > 0)
+        t = fmax(t, mm->slow * t * (mm->core[r] + mm->memr[r]) / own);
     return t;
 }
 
