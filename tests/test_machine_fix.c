@@ -260,6 +260,7 @@ static void test_roundtrip(void **state)
         "full:8,rank=0:slow=1.5", "fattree:2x4,over=2",
         "fattree:4x2,link=r1>leaf0:slow=3,link=leaf1.up>core:slow=2",
         "fattree:2x4,over=2,backbone=15,lat=1us", "torus:4x2,x.links=2,bw=5",
+        "gpu:8", "host:8,cache=8M,reads=apart", "nodes:2x4,place=cyclic",
     };
     for (size_t i = 0; i < sizeof specs / sizeof *specs; i++) {
         Machine m = machine_of(specs[i], 8), back;
