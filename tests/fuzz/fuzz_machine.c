@@ -3,7 +3,8 @@
  * whose every value is in range, or refuse it with a sentence and a line
  * within the file, never crash, read out of bounds or leak; a machine it
  * gives must route every pair it is asked for within machine_max_hops,
- * and write back as a file that parses to the same machine.
+ * past its down links, and write back as a file that parses to the same
+ * machine, its fixes too.
  *
  * Built and run by `make fuzz` (libFuzzer, with AddressSanitizer and
  * UndefinedBehaviorSanitizer); seeds in tests/fuzz/seeds/machine/. */
@@ -30,10 +31,15 @@ static void check(const Machine *m)
     if (m->nranks < 1 || m->nranks > MACHINE_MAX_RANKS || m->ndims < 1 ||
         m->ndims > MACHINE_MAX_DIMS || !(m->gamma >= 0))
         abort();
-    for (int c = 0; c < m->ncls; c++)
-        if (!(m->cls[c].beta > 0) || !isfinite(m->cls[c].beta) ||
+    int rated = 0; /* a bus's ports carry no bytes: some class does */
+    for (int c = 0; c < m->ncls; c++) {
+        if (!(m->cls[c].beta >= 0) || !isfinite(m->cls[c].beta) ||
             !(m->cls[c].lat >= 0) || !(m->cls[c].alpha >= 0))
             abort();
+        rated += m->cls[c].beta > 0;
+    }
+    if (!rated || m->nfix < 0 || m->nfix > MACHINE_MAX_FIXES)
+        abort();
     int links[512], cap = machine_max_hops(m) + 1;
     if (cap > 512)
         return;
@@ -44,7 +50,8 @@ static void check(const Machine *m)
         if (n > cap - 1 || (s != d && n == 0))
             abort();
         for (int i = 0; i < n; i++)
-            if (links[i] < 0 || links[i] >= m->nlinks)
+            if (links[i] < 0 || links[i] >= m->nlinks ||
+                machine_link_down(m, links[i]))
                 abort();
     }
 }
@@ -62,7 +69,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char buf[2048];
     size_t need;
     if (machine_file_write(&m, buf, sizeof buf, &need) || need >= sizeof buf ||
-        machine_file_parse(buf, need, 0, &back, &e) || back.nranks != m.nranks)
+        machine_file_parse(buf, need, 0, &back, &e) || back.nranks != m.nranks ||
+        back.nfix != m.nfix || back.ndown != m.ndown || back.kind != m.kind)
         abort();
     for (int i = 0; i < m.ndims; i++)
         if (back.dim[i].kind != m.dim[i].kind ||
