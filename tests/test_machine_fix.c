@@ -221,6 +221,7 @@ static void test_refused(void **state)
     expect_refused("nodes:2x4,link=r1>sw.nvlink0:down", 8, "no route from");
     expect_refused("full:8,link=r9>r1:down", 8, "'r9' is not a rank");
     expect_refused("ring:8,link=r0>r2:slow=2", 8, "no link goes from r0 to r2");
+    expect_refused("torus:1x8,link=r4>r4:slow=2", 8, "from r4 to r4");
     expect_refused("ring:8,rank=3:slow=0", 8, "a number from 1 to");
     expect_refused("ring:8,rank=3:slow=nan", 8, "not 'nan'");
     expect_refused("ring:8,rank=3:slow=inf", 8, "not 'inf'");

@@ -492,8 +492,9 @@ static int dim_candidates(const Machine *m, int i, int a, int b, int *out)
 
 int machine_links_between(const Machine *m, int a, int b, int *out, int cap)
 {
-    int n = 0;
-    for (int i = 0; i < m->ndims && !machine_has_medium(m); i++) {
+    int n = 0; /* (a line of one member's links join a rank to itself:
+                  nothing) */
+    for (int i = 0; i < m->ndims && !machine_has_medium(m) && a != b; i++) {
         int c[2], k = dim_candidates(m, i, a, b, c);
         long long lo = dim_base(m, i), hi = lo + dim_links(m, i);
         for (long long j = 0; j < (k < 0 ? hi - lo : k); j++) {

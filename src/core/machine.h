@@ -323,7 +323,7 @@ MachineLink machine_link(const Machine *m, int i);
 int machine_endpoint_parse(const Machine *m, const char *name);
 
 /* The links from endpoint a to endpoint b into out[0 .. cap); how many
- * (a ring of two members has two each way). */
+ * (a ring of two members has two each way; none from an end to itself). */
 int machine_links_between(const Machine *m, int a, int b, int *out,
                           int cap);
 
