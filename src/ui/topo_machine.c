@@ -674,8 +674,9 @@ static int big_nodes(TopoCtx *c, Rect area)
         bool below = g >= b.cols;
         int bx = area.x + (g % b.cols) * b.bw;
         int by = below ? b.net + b.n + 1 : b.net - b.n - hb;
-        char title[16];
-        snprintf(title, sizeof title, "n%d", g);
+        char title[16]; /* a node, or a fat tree's leaf */
+        snprintf(title, sizeof title, m->kind == MACHINE_FATTREE ? "leaf%d"
+                                                                 : "n%d", g);
         if (b.f)
             grid_box(c->g, (Rect){bx, by, b.bw - 1, hb}, ROLE_BORDER, title,
                      ROLE_DIM);
