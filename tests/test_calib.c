@@ -845,7 +845,8 @@ static double predicted(const Calib *c, CollKind kind, const char *algo,
  * slow rank. One point, so full's parameters are alpha 1 us, beta 1e-10
  * s/B, gamma 5e-11 s/B at any size; by hand: a binomial broadcast of
  * 1 MiB from r0 on 8 ranks, 3 steps of 1 + 104.8576 us, waits for a
- * slow r5 in its last step alone (4 times), for r4 in all three; a ring
+ * slow r5 in its last step alone (4 times), for r4 in all three, for a
+ * slow pair r4 -> r6 in the second alone; a ring
  * allreduce of 1 MiB with r3 slow, every one of its 14 steps of 1 +
  * 13.1072 us and 7 reduces of 6.5536 us 4 times. The bus's shared
  * memory: a ring step's bytes, which every rank moves alike, take the
@@ -861,20 +862,27 @@ static void test_straggler(void **state)
     double step = 1 + 104.8576, mib = 262144;
     assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
                  3 * step * 1e-6);
-    calib_straggler(&c, 5, 4);
+    calib_straggler(&c, &(MachineSlow){.rank = 5, .slow = 4});
     assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
                  6 * step * 1e-6);
-    calib_straggler(&c, 4, 4);
+    calib_straggler(&c, &(MachineSlow){.rank = 4, .slow = 4});
     assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
                  12 * step * 1e-6);
-    calib_straggler(&c, 3, 4);
+    /* the pair 4 -> 6 slowed: the second step alone */
+    calib_straggler(&c, &(MachineSlow){.from = 4, .to = 6, .link = 4});
+    assert_close(predicted(&c, COLL_BROADCAST, "tree", mib, MACHINE_FULL),
+                 6 * step * 1e-6);
+    calib_straggler(&c, &(MachineSlow){.rank = 3, .slow = 4});
     assert_close(predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_FULL),
                  (14 * 4 * 14.1072 + 7 * 4 * 6.5536) * 1e-6);
     double slow = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
-    calib_straggler(&c, 3, 1); /* none */
+    calib_straggler(&c, &(MachineSlow){.from = 2, .to = 3, .link = 4});
+    double pair = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
+    calib_straggler(&c, &(MachineSlow){0}); /* none */
     double plain = predicted(&c, COLL_ALLREDUCE, "ring", mib, MACHINE_BUS);
-    if (!(slow > 3 * plain)) /* the ring waits at every step */
-        fail_msg("a straggler 4x: %g s, none %g s", slow, plain);
+    if (!(slow > 3 * plain) || !(pair > 3 * plain)) /* at every step */
+        fail_msg("a straggler 4x: %g s, a pair %g s, none %g s", slow, pair,
+                 plain);
 }
 
 /* Ranks on several hosts: the calibration's machine is nodes, its hosts'

@@ -89,6 +89,11 @@ static void test_slow_tree(void **state)
     near(price(&m, COLL_BROADCAST, "tree", MIB), 2 * step + 4 * step);
     m = machine_of("full:8,alpha=1us,bw=10,rank=4:slow=4", 8);
     near(price(&m, COLL_BROADCAST, "tree", MIB), 12 * step);
+    /* no link joins r4 and r6 (a switch): their path, the second step */
+    m = machine_of("full:8,alpha=1us,bw=10,link=r4>r6:slow=4", 8);
+    near(price(&m, COLL_BROADCAST, "tree", MIB), 2 * step + 4 * step);
+    m = machine_of("full:8,alpha=1us,bw=10,link=r6>r4:slow=4", 8);
+    near(price(&m, COLL_BROADCAST, "tree", MIB), 3 * step);
 }
 
 /* The ends a route visits after src, in order, into ends[]. */
@@ -220,7 +225,7 @@ static void test_refused(void **state)
     expect_refused("mesh:4x2,link=r0>r1:down", 8, "no route from r0 to r1");
     expect_refused("nodes:2x4,link=r1>sw.nvlink0:down", 8, "no route from");
     expect_refused("full:8,link=r9>r1:down", 8, "'r9' is not a rank");
-    expect_refused("ring:8,link=r0>r2:slow=2", 8, "no link goes from r0 to r2");
+    expect_refused("ring:8,link=r0>r2:down", 8, "no link goes from r0 to r2");
     expect_refused("torus:1x8,link=r4>r4:slow=2", 8, "from r4 to r4");
     expect_refused("ring:8,rank=3:slow=0", 8, "a number from 1 to");
     expect_refused("ring:8,rank=3:slow=nan", 8, "not 'nan'");
@@ -259,6 +264,7 @@ static void test_roundtrip(void **state)
         "torus:4x2,place=cyclic,lat=1us,y.bw=3",
         "ring:8,link=r5>r6:down,rank=2:slow=3,link=r1-r2:slow=2",
         "full:8,rank=0:slow=1.5", "fattree:2x4,over=2",
+        "full:8,link=r2-r5:slow=3",
         "fattree:4x2,link=r1>leaf0:slow=3,link=leaf1.up>core:slow=2",
         "fattree:2x4,over=2,backbone=15,lat=1us", "torus:4x2,x.links=2,bw=5",
         "gpu:8", "host:8,cache=8M,reads=apart", "nodes:2x4,place=cyclic",

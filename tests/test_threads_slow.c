@@ -1,5 +1,6 @@
-/* test_threads_slow.c - the threads backend's straggler, -B threads:slow=R:F
- * (exec_threads.h): results stay right with a slowed rank (the
+/* test_threads_slow.c - the threads backend's straggler, -B threads:slow=R:F,
+ * and slow pair, link=A>B:F (exec_threads.h): results stay right with a
+ * slowed rank (the
  * conformance suite, stepped and timed); each bad value is refused with
  * CV_ERR_ARG and one sentence; the busy waits fall on rank R and only on
  * it, one per copy or reduce it performs, F - 1 times what each took
@@ -118,6 +119,14 @@ static void test_bad_values(void **state)
         {"slow=x:4", "takes RANK:FACTOR"},
         {"slow=", "takes RANK:FACTOR"},
         {"slow=1x:4", "takes RANK:FACTOR"},
+        {"link=1>4:2", "option link names rank 4, but the ranks are 0 to 3"},
+        {"link=1>1:2", "takes A>B:FACTOR"},
+        {"link=1-2:2", "takes A>B:FACTOR"},
+        {"link=1>2:0.5", "a factor from 1 to 1000"},
+        {"link=1>2:nan", "not '1>2:nan'"},
+        {"link=1>2", "takes A>B:FACTOR"},
+        {"link=>2:2", "takes A>B:FACTOR"},
+        {"link=1>2:2x", "takes A>B:FACTOR"},
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         char why[300] = "";
@@ -194,6 +203,47 @@ static void expect_waits(const Schedule *s, const char *extra)
     }
 }
 
+/* Transfers of s from rank a to rank b. */
+static long pair_of(const Schedule *s, int a, int b)
+{
+    long n = 0;
+    for (size_t i = 0; i < s->nxfers; i++)
+        n += s->xfers[i].src == a && s->xfers[i].dst == b;
+    return n;
+}
+
+/* link=A>B:4: B, which performs the transfers from A (nothing eager or
+ * pushed), waits once per such transfer, 3 times what each took; every
+ * other rank never, and B for no other transfer. Ring allreduce at p = 4:
+ * 1 -> 2 carries 3 reduces and 3 copies (by hand); 2 -> 1 none. */
+static void test_slow_pair(void **state)
+{
+    (void)state;
+    Schedule s = make(COLL_ALLREDUCE, "ring", 4, 4096, 0);
+    assert_int_equal(pair_of(&s, 1, 2), 3 + 3);
+    assert_int_equal(pair_of(&s, 2, 1), 0);
+    static const int pairs[][2] = {{1, 2}, {2, 1}, {3, 0}};
+    for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+        int a = pairs[i][0], b = pairs[i][1];
+        char params[96];
+        snprintf(params, sizeof params, "eager_bytes=0,push_bytes=0,"
+                 "link=%d>%d:4", a, b);
+        Executor *ex = open_with(4, params, NULL, NULL, 0);
+        assert_int_equal(ex->ops->load(ex, &s), CV_OK);
+        ThreadsSlow w[4];
+        step_through(ex, &s, w);
+        for (int r = 0; r < 4; r++) {
+            assert_int_equal(w[r].waits, r == b ? pair_of(&s, a, b) : 0);
+            assert_int_equal(w[r].wait_ns, 3 * w[r].took_ns);
+        }
+        ExecHost h = exec_host(ex);
+        assert_true(h.altered && h.slowed.link == 4 && h.slowed.from == a &&
+                    h.slowed.to == b && strstr(h.placement, "slowed 4x"));
+        ex->ops->close(ex);
+    }
+    sched_fini(&s);
+}
+
 static void test_right_rank(void **state)
 {
     (void)state;
@@ -255,6 +305,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_results_right),
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_right_rank),
+        cmocka_unit_test(test_slow_pair),
         cmocka_unit_test(test_cancel_ends_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -147,7 +147,7 @@ int cmd_calib_for(Executor *ex, Calib *cal, char *err, size_t errlen)
     cache_path(name, host.fingerprint, ex->nranks, path, sizeof path);
     if (calib_load(name, host.fingerprint, ex->nranks, cal, why,
                    sizeof why) == CV_OK) {
-        calib_straggler(cal, host.slow_rank, host.slow); /* this run's */
+        calib_straggler(cal, &host.slowed); /* this run's */
         return CLI_EXIT_OK;
     }
     if (!why[0])

@@ -26,7 +26,7 @@
 static const CliOpt opts[] = {
     {'a', "algo", "ALGO|all|LIB", "algorithm; all: the collective's every algorithm, and the backend's library's own collective where it has one (nccl, mpi); LIB: that alone (default: the collective's default); 3, nccl-tests' -a 3: the default algorithm, each time the slowest rank's, as collviz always times (0, 1 and 2 are refused)"},
     CLI_OPT_RANKS,
-    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes, slow=RANK:FACTOR; mpi, in collviz-mpi under mpirun: timeout)"},
+    {'B', "backend", "NAME[:OPTS]", "backend (default threads); OPTS: its options, key=value,... (threads: spin_us, eager_bytes, push_bytes, slow=RANK:FACTOR, link=A>B:FACTOR; mpi, in collviz-mpi under mpirun: timeout)"},
     {'b', "minbytes", "MIN", "smallest size of the sweep (default 8; 0: one row of the empty collective)"},
     {'e', "maxbytes", "MAX", "largest size of the sweep (default 64M)"},
     CLI_OPT_FACTOR,

@@ -267,10 +267,9 @@ CvError calib_machine(const Calib *c, double footprint, Machine *out)
     return calib_machine_of(c, c->machine, footprint, out);
 }
 
-void calib_straggler(Calib *c, int r, double slow)
+void calib_straggler(Calib *c, const MachineSlow *s)
 {
-    c->slow_rank = slow > 1 ? r : 0;
-    c->slow = slow > 1 ? slow : 0;
+    c->slowed = *s;
 }
 
 CvError calib_model_cost(const Calib *c, const Schedule *s, MachineKind k,
@@ -280,8 +279,8 @@ CvError calib_model_cost(const Calib *c, const Schedule *s, MachineKind k,
     CostTerms t;
     *seconds = 0;
     CvError e = machine_at(c, k, calib_footprint(s), s->call.nranks, &mc);
-    if (!e && c->slow > 1 && c->slow_rank < mc.nranks)
-        e = machine_fix_rank(&mc, c->slow_rank, c->slow);
+    if (!e && (c->slowed.slow > 1 || c->slowed.link > 1))
+        e = machine_slow_apply(&mc, &c->slowed);
     if (!e)
         e = model_machine_cost(s, &mc, false, &t, seconds);
     if (e)

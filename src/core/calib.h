@@ -177,9 +177,8 @@ typedef struct {
                                      (nodes) */
     int npoints;                  /* points used in pt[] */
     CalibPoint pt[CALIB_MAX_POINTS]; /* by increasing footprint */
-    int slow_rank;                /* a straggler the run at hand has
+    MachineSlow slowed;           /* what the run at hand runs slower
                                      (calib_straggler; never in a file) */
-    double slow;                  /* its slowdown (0 or 1: none) */
 } Calib;
 
 /* Make each gamma curve of c non-decreasing in footprint, the closest
@@ -252,11 +251,11 @@ CvError calib_machine(const Calib *c, double footprint, Machine *out);
 /* Bytes of every rank's buffers of schedule s together (sched_bytes). */
 double calib_footprint(const Schedule *s);
 
-/* Price the runs at hand with rank r slowed `slow` times (a straggler
- * the backend was told to run: ExecHost.slow_rank, slow): every message
- * it sends or receives and every byte it reduces (machine_fix_rank), on
- * the bus's shared memory its own work. slow <= 1: none. */
-void calib_straggler(Calib *c, int r, double slow);
+/* Price the runs at hand slowed as *s says (what the backend was told to
+ * run: ExecHost.slowed): a straggler's every message and every byte it
+ * reduces, a slow pair's messages (machine_slow_apply); on the bus's
+ * shared memory the work they do. */
+void calib_straggler(Calib *c, const MachineSlow *s);
 
 /* model.h's cost of s on machine k (calib_machine_of at its footprint),
  * in seconds: the prediction for a backend without a predictor of its

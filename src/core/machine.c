@@ -461,9 +461,21 @@ bool machine_link_down(const Machine *m, int i)
 double machine_rank_slow(const Machine *m, int r)
 {
     for (int f = 0; f < m->nfix; f++)
-        if (m->fix[f].link < 0 && m->fix[f].rank == r)
+        if (m->fix[f].link < 0 && m->fix[f].to < 0 && m->fix[f].rank == r)
             return m->fix[f].slow;
     return 1;
+}
+
+double machine_msg_slow(const Machine *m, int a, int b)
+{
+    double s = 1;
+    for (int f = 0; f < m->nfix; f++) {
+        const MachineFix *x = &m->fix[f];
+        if (x->link < 0 && ((x->to < 0 && (x->rank == a || x->rank == b)) ||
+                            (x->rank == a && x->to == b)))
+            s = x->slow > s ? x->slow : s;
+    }
+    return s;
 }
 
 /* Links of dimension i that may join a to b: the few leaving a place's
@@ -777,7 +789,10 @@ static size_t fix_words(const Machine *m, const MachineFix *x, char *buf,
     int n;
     if (x->link >= 0)
         machine_link_name(m, x->link, name, sizeof name);
-    if (x->link < 0)
+    if (x->link < 0 && x->to >= 0)
+        n = snprintf(buf, len, ", messages r%d>r%d %gx slower", x->rank,
+                     x->to, x->slow);
+    else if (x->link < 0)
         n = snprintf(buf, len, ", rank %d %gx slower", x->rank, x->slow);
     else if (x->down)
         n = snprintf(buf, len, ", link %s down", name);

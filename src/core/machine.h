@@ -97,12 +97,25 @@ typedef struct {
  * nothing: a ring's route goes the other way round, a fully connected
  * dimension's through the next member both of whose links are up. */
 typedef struct {
-    int link;     /* the link, or -1: rank `rank`'s */
-    int rank;     /* the rank (link -1) */
+    int link;     /* the link, or -1: rank `rank`'s, or a path's */
+    int rank;     /* the rank (link -1) ... */
+    int to;       /* ... or with to >= 0 the path from rank to `to`: two
+                     ranks no link joins (a switch between them), whose
+                     messages take `slow` times as long */
     double slow;  /* times as long as its class (1: as fast) */
     bool down;    /* a down link */
     int cls;      /* a slow link's own class in Machine.cls */
 } MachineFix;
+
+/* What a backend was told to run slower than its machine (the threads
+ * backend's slow=R:F and link=A>B:F), to be priced alike
+ * (machine_slow_apply). */
+typedef struct {
+    int rank;     /* a straggler ... */
+    double slow;  /* ... that many times slower (<= 1: none) */
+    int from, to; /* transfers from rank `from` to rank `to` ... */
+    double link;  /* ... that many times slower (<= 1: none) */
+} MachineSlow;
 
 /* One dimension. */
 typedef struct {
@@ -329,9 +342,11 @@ int machine_links_between(const Machine *m, int a, int b, int *out,
 
 /* Make every link from endpoint `from` to endpoint `to` slow (times
  * `slow`, at least 1) or down; again for a link already fixed replaces
- * it. CV_ERR_ARG: no link joins them, a memory machine or a bus, a
- * slowdown below 1 or not a number; CV_ERR_LIMIT: more than
- * MACHINE_MAX_FIXES fixes. Call machine_fix_check after the last. */
+ * it. Two ranks no link joins: the path between them slow (every
+ * message from one to the other). CV_ERR_ARG: no link joins them (down)
+ * or they are not two ranks, a memory machine or a bus, a slowdown
+ * below 1 or not a number; CV_ERR_LIMIT: more than MACHINE_MAX_FIXES
+ * fixes. Call machine_fix_check after the last. */
 CvError machine_fix_link(Machine *m, int from, int to, double slow,
                          bool down);
 
@@ -361,6 +376,14 @@ CvError machine_fix_why(const Machine *m, char *why, size_t len);
 /* How many times as long rank r's messages and reductions take (1: not
  * slowed). */
 double machine_rank_slow(const Machine *m, int r);
+
+/* How many times as long a message from rank a to rank b takes: its
+ * ranks' slowdowns and its path's, the largest (1: not slowed). */
+double machine_msg_slow(const Machine *m, int a, int b);
+
+/* Fix m as *s says (a slowdown of at most 1: nothing): its rank slow,
+ * the link or path from `from` to `to` slow. Errors as machine_fix_*. */
+CvError machine_slow_apply(Machine *m, const MachineSlow *s);
 
 /* Whether link i is down. */
 bool machine_link_down(const Machine *m, int i);

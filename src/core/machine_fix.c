@@ -8,19 +8,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The fix of link l (or, l < 0, of rank r), appended when new; NULL when
- * the machine holds MACHINE_MAX_FIXES already. */
-static MachineFix *fix_of(Machine *m, int l, int r)
+/* The fix of link l (or, l < 0, of rank r, or with to >= 0 of the path
+ * from r to `to`), appended when new; NULL when the machine holds
+ * MACHINE_MAX_FIXES already. */
+static MachineFix *fix_of(Machine *m, int l, int r, int to)
 {
     for (int f = 0; f < m->nfix; f++)
-        if (m->fix[f].link == l && (l >= 0 || m->fix[f].rank == r))
+        if (m->fix[f].link == l &&
+            (l >= 0 || (m->fix[f].rank == r && m->fix[f].to == to)))
             return &m->fix[f];
     if (m->nfix == MACHINE_MAX_FIXES)
         return NULL;
     MachineFix *x = &m->fix[m->nfix++];
-    *x = (MachineFix){.link = l, .rank = l < 0 ? r : -1, .slow = 1,
-                      .cls = -1};
+    *x = (MachineFix){.link = l, .rank = l < 0 ? r : -1,
+                      .to = l < 0 ? to : -1, .slow = 1, .cls = -1};
     return x;
+}
+
+/* The path from rank a to rank b slow: every message between them. */
+static CvError fix_path(Machine *m, int a, int b, double slow)
+{
+    if (a < 0 || b < 0 || a == b)
+        return CV_ERR_ARG;
+    MachineFix *x = fix_of(m, -1, a, b);
+    if (!x)
+        return CV_ERR_LIMIT;
+    x->slow = slow;
+    return CV_OK;
 }
 
 /* Give a slow link fix its own class: its dimension's, slowed. */
@@ -44,13 +58,15 @@ CvError machine_fix_link(Machine *m, int from, int to, double slow,
                          bool down)
 {
     int l[4];
-    if (machine_has_medium(m) || !(slow >= 1) || isinf(slow))
+    if (machine_is_memory(m) || !(slow >= 1) || isinf(slow))
         return CV_ERR_ARG;
-    int n = machine_links_between(m, from, to, l, 4);
+    int n = machine_links_between(m, from, to, l, 4); /* a bus: none */
+    if (n == 0 && !down)
+        return fix_path(m, from, to, slow);
     if (n == 0)
         return CV_ERR_ARG;
     for (int i = 0; i < n; i++) {
-        MachineFix *x = fix_of(m, l[i], -1);
+        MachineFix *x = fix_of(m, l[i], -1, -1);
         if (!x)
             return CV_ERR_LIMIT;
         x->slow = down ? 1 : slow, x->down = down;
@@ -65,11 +81,21 @@ CvError machine_fix_rank(Machine *m, int r, double slow)
     if (machine_is_memory(m) || r < 0 || r >= m->nranks || !(slow >= 1) ||
         isinf(slow))
         return CV_ERR_ARG;
-    MachineFix *x = fix_of(m, -1, r);
+    MachineFix *x = fix_of(m, -1, r, -1);
     if (!x)
         return CV_ERR_LIMIT;
     x->slow = slow;
     return CV_OK;
+}
+
+CvError machine_slow_apply(Machine *m, const MachineSlow *s)
+{
+    CvError e = CV_OK;
+    if (s->slow > 1)
+        e = machine_fix_rank(m, s->rank, s->slow);
+    if (!e && s->link > 1)
+        e = machine_fix_link(m, s->from, s->to, s->link, false);
+    return e;
 }
 
 /* Place q0 of link l's line (l's rank end; a shared port's coordinate
@@ -228,10 +254,12 @@ static CvError parse_link(Machine *m, const char *v, char *why, size_t len)
         machine_endpoint_name(m, e[1 - i], b, sizeof b);
         if (err == CV_ERR_ARG)
             snprintf(why, len, "no link goes from %s to %s ('collviz topo "
-                     "--links' names every link)", a, b);
+                     "--links' names every link; two ranks no link joins "
+                     "take slow=, their path's)", a, b);
         if (err == CV_ERR_ARG && machine_has_medium(m))
             snprintf(why, len, "the ranks of a bus or a memory machine "
-                     "share one medium: link= goes with a network");
+                     "share one medium: link= takes two ranks of a bus "
+                     "(their messages), and goes with a network");
         if (err)
             return err;
     }
@@ -262,7 +290,10 @@ size_t machine_fix_text(const Machine *m, int f, char *buf, size_t len)
     const MachineFix *x = &m->fix[f];
     char name[48];
     int n;
-    if (x->link < 0)
+    if (x->link < 0 && x->to >= 0)
+        n = snprintf(buf, len, "link=r%d>r%d:slow=%.17g", x->rank, x->to,
+                     x->slow);
+    else if (x->link < 0)
         n = snprintf(buf, len, "rank=%d:slow=%.17g", x->rank, x->slow);
     else {
         machine_link_name(m, x->link, name, sizeof name);

@@ -444,9 +444,8 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
         CostTerms c;
         double part[3], bt;
         price_message(pr, route, hops, terms_only, &c, part, &busiest, &bt);
-        if (pr->m->nfix) { /* a slow rank's messages */
-            double f = num_dmax(machine_rank_slow(pr->m, pairs[i].src),
-                                machine_rank_slow(pr->m, pairs[i].dst));
+        if (pr->m->nfix) { /* a slow rank's or path's messages */
+            double f = machine_msg_slow(pr->m, pairs[i].src, pairs[i].dst);
             part[0] *= f, part[1] *= f, bt *= f;
         }
         double t = part[0] + part[1] + part[2];

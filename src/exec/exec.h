@@ -84,9 +84,9 @@ typedef struct {
     bool altered;      /* the backend was told to run unlike the machine
                           (threads: slow=R:F), so what it measures is no
                           calibration of the machine: never saved */
-    int slow_rank;     /* with altered: the rank slowed (threads'
-                          slow=R:F), priced as calib_straggler says ... */
-    double slow;       /* ... that many times slower (0: none) */
+    MachineSlow slowed; /* with altered: what runs slower (threads'
+                           slow=R:F, link=A>B:F), priced as
+                           calib_straggler says */
 } ExecHost;
 
 /* Where one rank runs, as nccl-tests' rank lines say it. */

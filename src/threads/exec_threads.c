@@ -38,6 +38,9 @@ typedef struct {
     long slow_rank;   /* slow=R:F: the straggler R; -1: none */
     double slow_factor; /* slow=R:F: its copies and reduces take F times
                            as long (rank.c's slow_end); 1: no slowdown */
+    long link_src, link_dst; /* link=A>B:F: the slow pair; -1: none */
+    double link_factor; /* link=A>B:F: the pair's transfers take F times
+                           as long; 1: no slowdown */
 } ThreadsOptions;
 
 /* The slowest a straggler may be (slow=R:F's F). */
@@ -69,6 +72,29 @@ static bool set_slow(void *opts, const char *val, char *why, size_t whylen)
     return true;
 }
 
+/* link=A>B:F into the options: A and B whole numbers (checked against
+ * the rank count at open), F as slow's. */
+static bool set_link(void *opts, const char *val, char *why, size_t whylen)
+{
+    ThreadsOptions *o = opts;
+    char *end = NULL;
+    long a = isdigit((unsigned char)val[0]) ? strtol(val, &end, 10) : -1, b;
+    b = a >= 0 && *end == '>' && isdigit((unsigned char)end[1])
+            ? strtol(end + 1, &end, 10) : -1;
+    double f = b >= 0 && *end == ':' && end[1] &&
+                       !isspace((unsigned char)end[1])
+                   ? strtod(end + 1, &end) : 0;
+    if (b < 0 || a == b || *end || !(f >= 1 && f <= SLOW_MAX)) {
+        snprintf(why, whylen, "the threads backend's option link takes "
+                 "A>B:FACTOR with two ranks and a factor from 1 to %g, such "
+                 "as link=2>3:4 (transfers from rank 2 to rank 3 take 4 "
+                 "times as long), not '%s'", SLOW_MAX, val);
+        return false;
+    }
+    o->link_src = a, o->link_dst = b, o->link_factor = f;
+    return true;
+}
+
 /* Its options: whole numbers from 0, into ThreadsOptions. */
 static const ExecParam threads_params[] = {
     {"spin_us", "microseconds", 0, 1000000, offsetof(ThreadsOptions, spin_us),
@@ -78,6 +104,7 @@ static const ExecParam threads_params[] = {
     {"push_bytes", "bytes", 0, 1L << 30, offsetof(ThreadsOptions, push_bytes),
      NULL},
     {"slow", NULL, 0, 0, 0, set_slow},
+    {"link", NULL, 0, 0, 0, set_link},
 };
 
 /* Parse the backend's options (ExecOptions.params) into o. */
@@ -85,7 +112,8 @@ static CvError parse_options(const char *params, ThreadsOptions *o, char *why,
                              size_t whylen)
 {
     *o = (ThreadsOptions){.spin_us = -1, .eager_bytes = -1, .push_bytes = -1,
-                          .slow_rank = -1, .slow_factor = 1};
+                          .slow_rank = -1, .slow_factor = 1, .link_src = -1,
+                          .link_dst = -1, .link_factor = 1};
     return exec_params_parse("threads", threads_params,
                              sizeof threads_params / sizeof *threads_params,
                              params, o, why, whylen);
@@ -164,9 +192,12 @@ static CvError threads_open(Executor **out, int nranks,
                  "thread each); %d were asked for", COLL_MAX_RANKS, nranks);
         return CV_ERR_RANKS;
     }
-    if (o.slow_rank >= nranks) {
-        snprintf(why, whylen, "the threads backend's option slow names rank "
-                 "%ld, but the ranks are 0 to %d", o.slow_rank, nranks - 1);
+    long most = o.slow_rank > o.link_src ? o.slow_rank : o.link_src;
+    most = o.link_dst > most ? o.link_dst : most;
+    if (most >= nranks) {
+        snprintf(why, whylen, "the threads backend's option %s names rank "
+                 "%ld, but the ranks are 0 to %d",
+                 o.slow_rank >= nranks ? "slow" : "link", most, nranks - 1);
         return CV_ERR_ARG;
     }
     ThreadsExec *x = aligned_alloc(CACHE_LINE, sizeof *x);
@@ -182,6 +213,8 @@ static CvError threads_open(Executor **out, int nranks,
     x->ranks = ranks;
     if (o.slow_rank >= 0)
         ranks[o.slow_rank].slow_extra = o.slow_factor - 1;
+    x->link_src = (int)o.link_src, x->link_dst = (int)o.link_dst;
+    x->link_extra = o.link_factor - 1;
     x->cpus = exec_cpus();
     set_policies(x, &o);
     x->check_steps = opt ? opt->check_steps : 0;
@@ -538,6 +571,31 @@ static void cpu_model(char *out, size_t len)
 
 /* This machine: the CPU's model and the CPUs the ranks may use (those of
  * the process when it was opened), "Intel(R) Xeon(R) ... x2". */
+/* slow=R:F and link=A>B:F into out (altered, slowed), said in every
+ * head (placement). */
+static void host_slowed(const ThreadsExec *x, int nranks, ExecHost *out)
+{
+    MachineSlow *s = &out->slowed;
+    size_t n = 0, len = sizeof out->placement;
+    for (int r = 0; r < nranks; r++)
+        if (x->ranks[r].slow_extra > 0) {
+            s->rank = r, s->slow = x->ranks[r].slow_extra + 1;
+            n = (size_t)snprintf(out->placement, len, "rank %d slowed %gx "
+                                 "(threads:slow=%d:%g: each copy or reduce "
+                                 "it performs is followed by a busy wait of "
+                                 "%g times its time)", r, s->slow, r,
+                                 s->slow, s->slow - 1);
+        }
+    if (x->link_extra > 0 && n < len) {
+        s->from = x->link_src, s->to = x->link_dst;
+        s->link = x->link_extra + 1;
+        snprintf(out->placement + n, len - n, "%stransfers from rank %d to "
+                 "rank %d slowed %gx (threads:link=%d>%d:%g)", n ? "; " : "",
+                 s->from, s->to, s->link, s->from, s->to, s->link);
+    }
+    out->altered = s->slow > 1 || s->link > 1;
+}
+
 static void threads_host(Executor *ex, ExecHost *out)
 {
     char model[96];
@@ -547,18 +605,7 @@ static void threads_host(Executor *ex, ExecHost *out)
     out->memory = MACHINE_HOST;
     snprintf(out->fingerprint, sizeof out->fingerprint, "%s x%d",
              model[0] ? model : "unknown CPU", out->cores);
-    for (int r = 0; r < ex->nranks; r++) /* slow=R:F: said in every head */
-        if (tx(ex)->ranks[r].slow_extra > 0 && (out->altered = true)) {
-            out->slow_rank = r;
-            out->slow = tx(ex)->ranks[r].slow_extra + 1;
-            snprintf(out->placement, sizeof out->placement, "rank %d slowed "
-                     "%gx (threads:slow=%d:%g: each copy or reduce it "
-                     "performs is followed by a busy wait of %g times its "
-                     "time)", r,
-                     tx(ex)->ranks[r].slow_extra + 1, r,
-                     tx(ex)->ranks[r].slow_extra + 1,
-                     tx(ex)->ranks[r].slow_extra);
-        }
+    host_slowed(tx(ex), ex->nranks, out);
 }
 
 bool threads_slowed(Executor *ex, int r, ThreadsSlow *out)

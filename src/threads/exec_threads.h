@@ -45,7 +45,10 @@
  *    sends and staging copies, an average's division) with a busy wait of
  *    F - 1 times what that took by the monotonic clock, so its work takes
  *    F times as long (F a number from 1 to 1000; 1: no slowdown). A
- *    cancel ends the wait. The host's placement line says so.
+ *    cancel ends the wait. The host's placement line says so;
+ *  - link=A>B:F, a slow pair: every copy or reduce of a transfer from
+ *    rank A to rank B is followed by such a wait, whichever rank
+ *    performs it (A and B two different ranks, F as slow's).
  * Another key, or a value out of range, fails open with CV_ERR_ARG.
  *
  * Rank limit: 1 .. COLL_MAX_RANKS (1024) threads. Buffers larger than the

@@ -140,9 +140,7 @@ typedef struct {
     double *core;          /* [rank]: cache seconds of this step's bytes */
     double mem;            /* memory seconds of this step's bytes */
     double *memr;          /* [rank]: ... of its bytes, at one core's rate */
-    int slow_rank;         /* a straggler (Calib.slow_rank) ... */
-    double slow;           /* ... whose work takes this many times as long
-                              (0 or 1: none) */
+    MachineSlow slowed;    /* a straggler and a slow pair (Calib.slowed) */
 } MemMap;
 
 /* Elements of rank r's stage: the most any step stages into it. */
@@ -342,6 +340,37 @@ static void memmap_xfer(MemMap *mm, size_t i, int pass)
     mm->at[d] += x->count;
 }
 
+/* Step k's bytes' seconds t (the busiest rank's own: own) with what runs
+ * slower: a straggler's busy wait is slow - 1 times what its work took
+ * in the step, where it shares the machine with the others, so it takes
+ * the busiest rank's share of the step's time, its own in proportion; a
+ * slow pair's transfers make their performer's (the destination's) part
+ * for them link times as long, its bytes' share of its work. */
+static double slowed_bytes(const MemMap *mm, size_t k, double t, double own)
+{
+    const MachineSlow *s = &mm->slowed;
+    const Step *st = &mm->s->steps[k];
+    int p = mm->s->call.nranks, r = s->rank, b = s->to;
+    double most = t;
+    if (!(own > 0))
+        return t;
+    if (s->slow > 1 && r >= 0 && r < p)
+        most = fmax(most, s->slow * t * (mm->core[r] + mm->memr[r]) / own);
+    if (s->link > 1 && b >= 0 && b < p) {
+        double in = 0, pair = 0; /* bytes into b; of them from `from` */
+        for (size_t i = st->first; i < st->first + st->n; i++) {
+            const Transfer *x = &mm->s->xfers[i];
+            if (x->dst == b && x->src != b)
+                in += (double)x->count, pair += x->src == s->from
+                                                    ? (double)x->count : 0;
+        }
+        double mine = t * (mm->core[b] + mm->memr[b]) / own;
+        if (in > 0)
+            most = fmax(most, mine * (1 + (s->link - 1) * pair / in));
+    }
+    return most;
+}
+
 /* Seconds of step k's bytes: the cache part spread over the cores but no
  * faster than its busiest rank on one core, plus the memory part. */
 static double memory_step_bytes(MemMap *mm, size_t k)
@@ -364,13 +393,7 @@ static double memory_step_bytes(MemMap *mm, size_t k)
         own = fmax(own, mm->core[r] + mm->memr[r]);
     }
     double t = fmax(sum, most * mm->cv->cores) + mem;
-    /* a straggler's busy wait is slow - 1 times what its work took in the
-       step, where it shares the machine with the others: the busiest
-       rank's share of the step's time, its own in proportion */
-    int r = mm->slow_rank;
-    if (mm->slow > 1 && r < p && own > 0)
-        t = fmax(t, mm->slow * t * (mm->core[r] + mm->memr[r]) / own);
-    return t;
+    return slowed_bytes(mm, k, t, own);
 }
 
 /* Latency of step k: alpha, and the message latency for every message
@@ -414,16 +437,17 @@ static double memory_step_time(MemMap *mm, const Calib *c,
     const Schedule *s = mm->s;
     const Step *step = &s->steps[k];
     double red = 0, slow_red = 0; /* bytes reduced; the straggler's */
+    int slow_rank = mm->slowed.slow > 1 ? mm->slowed.rank : -1;
     if (sched_step_stats(s, k, st))
         return 0;
     for (size_t i = step->first; i < step->first + step->n; i++)
         if (s->xfers[i].op == XFER_REDUCE) {
             double b = (double)(s->xfers[i].count * mm->ts);
             red += b;
-            slow_red += s->xfers[i].dst == mm->slow_rank ? b : 0;
+            slow_red += s->xfers[i].dst == slow_rank ? b : 0;
         }
-    if (mm->slow > 1)
-        red += (mm->slow - 1) * slow_red;
+    if (slow_rank >= 0)
+        red += (mm->slowed.slow - 1) * slow_red;
     return step_latency(mm, c, m->alpha, k, st, pulled) +
            memory_step_bytes(mm, k) + red * m->gamma;
 }
@@ -445,7 +469,7 @@ static CvError predict_shared(const Calib *c, const Schedule *s,
         e = sched_validate(s, &(SchedCheck){0}, staged);
     if (!e)
         e = memmap_init(&mm, s, staged, &cv, &cx, c->cores);
-    mm.slow_rank = c->slow_rank, mm.slow = c->slow;
+    mm.slowed = c->slowed;
     for (int run = 0; run < 2 && !e; run++) {
         int pulled = 0;
         *seconds = 0;

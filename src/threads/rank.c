@@ -15,23 +15,37 @@ static const RankPhase *phase_of(const Rank *me, size_t k)
     return &pl->rp[(size_t)me->id * pl->nphases + k];
 }
 
-/* slow=R:F (exec_threads.h): the start of a copy or reduce this rank
- * performs, by the monotonic clock where it is the straggler, else 0. */
-static long slow_start(const Rank *me)
+/* F - 1 of the copy or reduce this rank performs of transfer t (NULL:
+ * an average's division): slow=R:F's on the straggler, link=A>B:F's on a
+ * transfer from A to B (exec_threads.h), the larger; 0: none. */
+static double slow_extra(const Rank *me, const Transfer *t)
 {
-    return me->slow_extra > 0 ? mono_now_ns() : 0;
+    const ThreadsExec *x = me->ex;
+    double e = me->slow_extra;
+    if (t && x->link_extra > e && t->src == x->link_src &&
+        t->dst == x->link_dst)
+        e = x->link_extra;
+    return e;
 }
 
-/* The end of the copy or reduce begun at t0 (slow_start): on the
- * straggler, a busy wait of F - 1 times what it took, so that it takes F
+/* The start of that copy or reduce, by the monotonic clock where it is
+ * slowed, else 0. */
+static long slow_start(const Rank *me, const Transfer *t)
+{
+    return slow_extra(me, t) > 0 ? mono_now_ns() : 0;
+}
+
+/* The end of the copy or reduce begun at t0 (slow_start): where it is
+ * slowed, a busy wait of F - 1 times what it took, so that it takes F
  * times as long; a cancel (ExecOps.cancel) ends the wait. Counted for
  * threads_slowed. */
-static void slow_end(Rank *me, long t0)
+static void slow_end(Rank *me, const Transfer *t, long t0)
 {
-    if (me->slow_extra <= 0)
+    double extra = slow_extra(me, t);
+    if (extra <= 0)
         return;
     long now = mono_now_ns(), took = now - t0;
-    long wait = (long)(me->slow_extra * (double)took);
+    long wait = (long)(extra * (double)took);
     me->slow_waits++;
     me->slow_took_ns += took;
     me->slow_wait_ns += wait;
@@ -70,10 +84,10 @@ static void phase_sends(Rank *me, const RankPhase *ph, bool fused)
             c->seen_consumed = atomic_load_explicit(&c->consumed.value,
                                                     memory_order_acquire);
         }
-        long t0 = slow_start(me);
+        long t0 = slow_start(me, t);
         memcpy(c->ring + (size_t)(n % c->depth) * c->slot, src_of(x, t, fused),
                t->count * es);
-        slow_end(me, t0);
+        slow_end(me, t, t0);
         flag_publish(&c->produced, n + 1);
     }
 }
@@ -109,9 +123,9 @@ static void phase_stage(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
         const Transfer *t = x->plan.xf[ph->x0 + i];
         if (!x->plan.xstaged[ph->x0 + i])
             continue;
-        long t0 = slow_start(me);
+        long t0 = slow_start(me, t);
         memcpy(me->stage + at, src_of(x, t, fused), t->count * es);
-        slow_end(me, t0);
+        slow_end(me, t, t0);
         at += t->count * es;
     }
     if (ph->nstage)
@@ -181,9 +195,9 @@ static void phase_xfers(Rank *me, const RankPhase *ph, bool fused)
         } else {
             src = src_of(x, t, fused);
         }
-        long t0 = slow_start(me);
+        long t0 = slow_start(me, t);
         xfer_part(x, t, src, 0, t->count - x->plan.xpush[ti], fused);
-        slow_end(me, t0);
+        slow_end(me, t, t0);
         if (ch >= 0) /* the slot may be reused */
             flag_publish(&x->chans[ch].consumed,
                          atomic_load_explicit(&x->chans[ch].consumed.value,
@@ -201,9 +215,9 @@ static void phase_pushes(Rank *me, const RankPhase *ph, uint32_t e, bool fused)
         const Transfer *t = x->plan.pushes[ph->p0 + i];
         size_t n = x->plan.xpush[t - x->base.sched->xfers];
         flag_wait(&x->ranks[t->dst].entered, e + 1, &me->wait);
-        long t0 = slow_start(me);
+        long t0 = slow_start(me, t);
         xfer_part(x, t, src_of(x, t, fused), t->count - n, n, fused);
-        slow_end(me, t0);
+        slow_end(me, t, t0);
     }
 }
 
@@ -222,10 +236,10 @@ static void phase_finish(Rank *me)
     const CollCall *c = &me->ex->base.sched->call;
     CollLayout l;
     coll_layout(c, me->id, &l);
-    long t0 = slow_start(me);
+    long t0 = slow_start(me, NULL);
     reduce_finish(c->dtype, c->op, me->buf[l.out_buf] + l.out_off * dtype_size(c->dtype),
                   l.out_count, c->nranks);
-    slow_end(me, t0);
+    slow_end(me, NULL, t0);
 }
 
 /* Execute phase k as the epoch-th phase since open; fused: in a timed

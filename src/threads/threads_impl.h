@@ -135,6 +135,10 @@ struct ThreadsExec {
                               loaded (0: none) */
     size_t push_bytes;     /* smallest pushed transfer (0: none) */
     int cpus;              /* CPUs it may use (exec_cpus), at open */
+    int link_src, link_dst; /* link=A>B:F: transfers from rank A to rank
+                               B ... (-1: none) */
+    double link_extra;     /* ... are followed by a busy wait of F - 1
+                              times their time, whoever performs them */
     ReduceFn red;          /* the loaded schedule's kernels (reduce.h) */
     Reduce3Fn red3;
     size_t stream_bytes;   /* copies of at least this many bytes stream

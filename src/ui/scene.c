@@ -249,7 +249,7 @@ static void model(Scene *sc)
     PricingMode pricing = sc->model.pricing; /* the scene's, kept */
     if (sc->ex && calib_load(name, host.fingerprint, sc->call.nranks, &c, why,
                              sizeof why) == CV_OK) {
-        calib_straggler(&c, host.slow_rank, host.slow); /* this run's */
+        calib_straggler(&c, &host.slowed); /* this run's */
         predictor_calibrated(&sc->model, &c);
     }
     else
