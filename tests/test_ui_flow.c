@@ -22,6 +22,7 @@
 #include "ui/keys.h"
 #include "ui/learn.h"
 #include "ui/scene.h"
+#include "ui/scene_str.h"
 #include "ui/screen.h"
 #include "ui/script.h"
 
@@ -222,10 +223,44 @@ static void test_split_not_negative(void **state)
     app_fini(&app);
 }
 
+/* The scene string carries the pricing: after D it says --pricing
+ * dataflow, which opens a scene priced so (the whole data-flow's by
+ * hand, FLOW_S); lock-step writes nothing; a bad mode is one sentence. */
+static void test_scene_string(void **state)
+{
+    (void)state;
+    App app;
+    SceneStr s;
+    char text[SCENE_STR_LEN];
+    CliErr e;
+    open_rd(&app, NULL);
+    scene_str_of(app.scene, false, &s);
+    scene_str_format(&s, text, sizeof text);
+    assert_null(strstr(text, "--pricing"));
+    free(frame(&app, 100, 30, "D\n"));
+    scene_str_of(app.scene, false, &s);
+    scene_str_format(&s, text, sizeof text);
+    has(text, " --pricing dataflow");
+    app_fini(&app);
+    assert_int_equal(scene_str_parse(text, &s, &e), 0);
+    assert_int_equal(s.pricing, PRICING_DATAFLOW);
+    AppOptions o = app_options(COLL_ALLGATHER, "recursive-doubling", 11,
+                               true);
+    char why[200];
+    o.bytes = 44, o.pricing = s.pricing;
+    assert_int_equal(app_init(&app, &o, why, sizeof why), CV_OK);
+    NEAR(app.scene->pred_total_s.v, FLOW_S);
+    app_fini(&app);
+    assert_int_not_equal(scene_str_parse("allreduce -a ring -p 4 --pricing "
+                                         "fast", &s, &e), 0);
+    has(e.msg, "fast");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_toggle_by_hand),
+        cmocka_unit_test(test_scene_string),
         cmocka_unit_test(test_ahead_by_hand),
         cmocka_unit_test(test_memory_says_lockstep),
         cmocka_unit_test(test_lessons_lockstep),

@@ -76,7 +76,7 @@ static CvError first_setup(const AppOptions *o, SceneSetup *set, char *why,
     char bwhy[160] = "";
     *set = (SceneSetup){.bytes = o->bytes, .cells = o->cells > 0 ? o->cells
                                                                  : 1,
-                        .chunks = o->chunks};
+                        .chunks = o->chunks, .pricing = o->pricing};
     if (o->machine)
         set->machine = *o->machine;
     if (!(set->backend = exec_find_spec(bname, &set->backend_params, bwhy,

@@ -199,6 +199,7 @@ typedef struct {
     int cells;               /* picture cells per block, 0 for default */
     int chunks;              /* a pipeline's picture's chunks
                                 (SceneSetup.chunks), 0 for its own rule */
+    PricingMode pricing;     /* the model's (SceneSetup.pricing) */
     bool present;            /* start in presenter mode */
     const SpecMachine *machine; /* -T: the machine, built or only named
                                    (NULL: full) */

@@ -17,7 +17,8 @@ static const CliOpt sstr_opts[SSTR_OPT_COUNT] = {
 void scene_str_of(const Scene *sc, bool present, SceneStr *out)
 {
     *out = (SceneStr){.step = (int)sc->step, .cells = sc->cells,
-                      .chunks = sc->chunks, .present = present};
+                      .chunks = sc->chunks, .pricing = sc->model.pricing,
+                      .present = present};
     out->spec.call = sc->call;
     out->spec.call.count = 0;
     out->spec.algo = sc->algo;
@@ -69,6 +70,8 @@ size_t scene_str_format(const SceneStr *s, char *out, size_t len)
         cli_text_add(&o, " --cells %d", s->cells);
     if (s->chunks)
         cli_text_add(&o, " --chunks %d", s->chunks);
+    if (s->pricing != PRICING_LOCKSTEP)
+        cli_text_add(&o, " --pricing %s", model_pricing_name(s->pricing));
     if (s->present)
         cli_text_add(&o, " --present");
     if (s->step)
@@ -94,6 +97,9 @@ int scene_str_from_args(const CliArgs *a, SceneStr *out, CliErr *e)
             return -1;
         out->chunks = (int)v;
     }
+    if (a->val[SSTR_OPT_PRICING] &&
+        cli_parse_pricing(a->val[SSTR_OPT_PRICING], &out->pricing, e))
+        return -1;
     if (a->val[SSTR_OPT_STEP]) {
         if (cli_parse_int("--step", a->val[SSTR_OPT_STEP], 0, 1000000, &v, e))
             return -1;

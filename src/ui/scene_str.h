@@ -3,8 +3,8 @@
  * that the line pasted after `collviz` or given to `collviz --scene`
  * shows the same picture at the same step. It holds the collective, the
  * algorithm, the ranks, the measured size, datatype, op, root, in place,
- * the machine (-T), the step, the picture's cells per block and chunks
- * and presenter mode; values that are the TUI's defaults are left out, the
+ * the machine (-T), the step, the picture's cells per block and chunks,
+ * the model's pricing and presenter mode; values that are the TUI's defaults are left out, the
  * collective, algorithm and ranks always written. The backend is not part
  * of it: a line pasted on another machine shows the same scene there. */
 #ifndef COLLVIZ_UI_SCENE_STR_H
@@ -24,6 +24,7 @@ enum {
     SSTR_OPT_STEP = SCENE_OPT_COUNT, /* --step K */
     SSTR_OPT_CELLS,                  /* --cells N */
     SSTR_OPT_CHUNKS,                 /* --chunks N */
+    SSTR_OPT_PRICING,                /* --pricing MODE */
     SSTR_OPT_PRESENT,                /* --present */
     SSTR_OPT_COUNT
 };
@@ -38,6 +39,10 @@ enum {
     [SSTR_OPT_CHUNKS] = {0, "chunks", "N", "a pipelined algorithm's "        \
                          "picture in N chunks, 1 to 16 (key p; default: "     \
                          "its own rule)"},                                    \
+    [SSTR_OPT_PRICING] = {0, "pricing", "MODE", "how the model adds the "    \
+                          "steps up: lockstep (the default) or dataflow, "    \
+                          "each rank going on once its own messages are "     \
+                          "done (key D)"},                                    \
     [SSTR_OPT_PRESENT] = {0, "present", NULL, "start in presenter mode (P): " \
                           "big cells, the step in words, one counter line"}
 
@@ -51,6 +56,7 @@ typedef struct {
     int cells;      /* picture cells per block, 1 to SCENE_MAX_CELLS */
     int chunks;     /* the picture's chunks (SceneSetup.chunks), 0: the
                        algorithm's own rule */
+    PricingMode pricing; /* the model's (SceneSetup.pricing) */
     bool present;   /* presenter mode */
 } SceneStr;
 

@@ -155,6 +155,7 @@ static void take_scene(const SceneStr *ss, TuiArgs *t)
     t->app.segment = sc->call.segment;
     t->app.cells = ss->cells;
     t->app.chunks = ss->chunks;
+    t->app.pricing = ss->pricing;
     t->app.present = ss->present;
     t->step = ss->step;
     t->machine = sc->machine;
