@@ -256,11 +256,32 @@ static void test_scene_string(void **state)
     has(e.msg, "fast");
 }
 
+/* D keeps a finished timed run: the measured whole (set here as a
+ * worker's result would be) is still shown after D, and after D again. */
+static void test_keeps_measured(void **state)
+{
+    (void)state;
+    App app;
+    open_rd(&app, NULL);
+    app.bg.total_s = (Value){2.5e-6, true};
+    app.bg.runs = 5;
+    char *got = frame(&app, 100, 30, "D\n");
+    assert_int_equal(app.scene->model.pricing, PRICING_DATAFLOW);
+    assert_true(app.bg.total_s.valid);
+    has(got, " whole     2.50 us");
+    free(got);
+    got = frame(&app, 100, 30, "D\n");
+    assert_true(app.bg.total_s.valid && app.bg.total_s.v == 2.5e-6);
+    free(got);
+    app_fini(&app);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_toggle_by_hand),
         cmocka_unit_test(test_scene_string),
+        cmocka_unit_test(test_keeps_measured),
         cmocka_unit_test(test_ahead_by_hand),
         cmocka_unit_test(test_memory_says_lockstep),
         cmocka_unit_test(test_lessons_lockstep),

@@ -338,7 +338,8 @@ static void do_inplace(App *app, const Request *r)
 
 /* Lock-step and data-flow in turn: the same scene and step priced the
  * other way (a remake: every time shown, the chart's too, is the new
- * mode's). */
+ * mode's). A finished timed run stays: what was measured is the same
+ * either way, and the verdict can be read against both. */
 static void do_pricing(App *app, const Request *r)
 {
     (void)r;
@@ -346,7 +347,15 @@ static void do_pricing(App *app, const Request *r)
     scene_setup(app->scene, &set);
     set.pricing = set.pricing == PRICING_DATAFLOW ? PRICING_LOCKSTEP
                                                   : PRICING_DATAFLOW;
-    if (app_remake(app, &set, true) && !app->status.msg[0])
+    AppBg *bg = &app->bg;
+    bool idle = bg->kind == WORKER_IDLE, steps_ok = bg->steps_ok;
+    Value total = bg->total_s;
+    if (!app_remake(app, &set, true))
+        return;
+    if (idle) /* the same schedule: step_s still holds its steps */
+        bg->total_s = total,
+        bg->steps_ok = steps_ok && bg->nsteps == app->scene->big_sched.nsteps;
+    if (!app->status.msg[0])
         app_message(app, false, "%s", set.pricing == PRICING_DATAFLOW
                     ? _("Data-flow: a rank goes on once its own messages "
                         "are done; the whole is the latest rank's.")
