@@ -354,11 +354,17 @@ void words_machine_shape(const Machine *m, bool notes, char *buf,
     for (int i = 0; i < m->ndims; i++)
         multicast = multicast || m->dim[i].reduce;
     notes = notes && len;
-    snprintf(buf, len, "%s %s%s%s%s", words_machine(m->kind), dims,
-             notes && m->kind == MACHINE_NODES && m->dim[1].shared
-                 ? _(", a NIC per node") : "",
-             notes && m->cyclic ? _(", ranks dealt cyclically") : "",
-             notes && multicast ? _(", multicasting") : "");
+    int n = snprintf(buf, len, "%s %s%s%s%s", words_machine(m->kind), dims,
+                     notes && m->kind == MACHINE_NODES && m->dim[1].shared
+                         ? _(", a NIC per node") : "",
+                     notes && m->cyclic ? _(", ranks dealt cyclically") : "",
+                     notes && multicast ? _(", multicasting") : "");
+    if (notes && m->ndown && n >= 0 && (size_t)n < len)
+        n += snprintf(buf + n, len - (size_t)n, _(", %d links down"),
+                      m->ndown);
+    if (notes && m->nfix > m->ndown && n >= 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, _(", %d slowed"),
+                 m->nfix - m->ndown);
 }
 
 const char *words_machine(MachineKind k)
