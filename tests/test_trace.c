@@ -363,8 +363,9 @@ static void test_trace_summary_refusals(void **state)
     expect_usage_error("trace broadcast -a chain -p 16384 -s 64M", "transfers");
     expect_usage_error("trace broadcast -a chain -p 16384 -s 64M",
                        "another algorithm");
-    expect_usage_error("trace allreduce -p 16384 -s 1M -T torus:128x128",
-                       "one by one");
+    /* pairwise's 16383 steps, each its own shift, each written out */
+    expect_usage_error("trace alltoall -a pairwise -p 16384 -s 1M "
+                       "-T torus:128x128", "one by one");
     /* the one-step allgather is p - 1 transfers compact, p p written out:
        too many to list at 4096 ranks, a summary at once */
     Out o;
@@ -377,6 +378,25 @@ static void test_trace_summary_refusals(void **state)
     assert_int_equal(o.rc, 0);
     assert_non_null(find_line(o.out, "# totals: 1 steps, 16777216 transfers, "
                               "268369920 bytes between ranks"));
+    out_free(&o);
+}
+
+/* Ring all-reduce on torus:64x64 of 4096 ranks, 1 MiB (blocks of 64
+ * floats), by hand: its 2 (p - 1) ring steps each one message of 256
+ * bytes a rank, alone on its links (a row's end crosses the x wrap and a
+ * y link), priced by the classes of the routes (written out they came to
+ * more transfer hops than trace prices); the copy-in is free. */
+static void test_trace_ring_on_torus_by_hand(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -p 4096 -s 1M -T torus:64x64 --summary");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(find_line(o.out, "# totals: 8191 steps, 33550336 "
+                              "transfers"));
+    assert_non_null(find_line(o.out, "# model time (schedule, a = alpha, b = "
+                              "beta bytes, g = gamma bytes): 8190 a + "
+                              "2096640 b + 1048320 g"));
     out_free(&o);
 }
 
@@ -461,6 +481,7 @@ int main(void)
         cmocka_unit_test(test_trace_summary_same),
         cmocka_unit_test(test_trace_summary_refusals),
         cmocka_unit_test(test_trace_pairwise_by_hand),
+        cmocka_unit_test(test_trace_ring_on_torus_by_hand),
         cmocka_unit_test(test_trace_formula_for_p),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -55,7 +55,7 @@ static inline int log2_floor(int p)
  * `first` (0: group 0's first member is rank 0); or any groups, listed
  * (member: member i of group g is member[g * size + i]). Group g's vector
  * is len[g] elements at off[g] of the buffer (NULL: n0 at off0 for all). */
-typedef struct {
+typedef struct RankGroups {
     int ngroups;       /* groups */
     int size;          /* members of each: the p of the emitter */
     int stride;        /* ranks between consecutive members */
@@ -65,6 +65,10 @@ typedef struct {
     const size_t *off; /* [ngroups] each vector's offset, or NULL */
     const size_t *len; /* [ngroups] each vector's elements, or NULL */
     size_t off0, n0;   /* the one offset and length without the arrays */
+    const struct RankGroups *cycles; /* groups splitting all ranks, among
+                          whose rings each of these runs (a dimension's
+                          lines, of which these are some): what a compact
+                          ring pass moves along; NULL: these */
 } RankGroups;
 
 static inline int group_rank(const RankGroups *gr, int g, int i)

@@ -8,6 +8,7 @@
 #include "algos/common.h"
 
 #include <math.h>
+#include <stdlib.h>
 
 /* ------------------------------------------------------------ emitters */
 
@@ -38,58 +39,121 @@ static void live_members(size_t n, int p, int shift, int a[4])
         a[0] = 0, a[1] = e - p, a[2] = s0, a[3] = p;
 }
 
+/* The direction of group g's ring in the table of cycles mem/at (k ranks
+ * each): 0 along them, 1 against them (the transfers then flagged
+ * XF_BACK), -1 neither. */
+static int ring_dir(const RankGroups *gr, int g, const int *mem,
+                    const int *at)
+{
+    int k = gr->size, fwd = 1, bwd = 1;
+    for (int i = 0; i < k && (fwd || bwd); i++) {
+        int a = at[group_rank(gr, g, i)], nx = group_rank(gr, g, (i + 1) % k);
+        fwd = fwd && a >= 0 && mem[a - a % k + (a % k + 1) % k] == nx;
+        bwd = bwd && a >= 0 && mem[a - a % k + (a % k + k - 1) % k] == nx;
+    }
+    return fwd ? 0 : bwd ? 1 : -1;
+}
+
+/* Whether the groups of gr move along cycles for a compact schedule: the
+ * rings of gr->cycles' groups (or of gr's), those listed first of any
+ * that share ranks, must split the ranks, and each group of gr run along
+ * one of them either way (back[g] = 1: against it, its transfers flagged
+ * XF_BACK); the table's index (sched_cycles) into *c. Lines of a torus's
+ * dimension are such groups (each part's of torus_bidir, the second's
+ * reversed; hier_master's one line across); their ring step is then the
+ * one before it with every rank moved one place along its line. */
+static bool ring_cycles(Schedule *s, const RankGroups *gr, uint8_t *back,
+                        int *c)
+{
+    const RankGroups *tg = gr->cycles ? gr->cycles : gr;
+    int p = s->call.nranks, k = gr->size, n = 0;
+    int *mem = malloc(2 * (size_t)p * sizeof *mem), *at = mem ? mem + p : NULL;
+    bool ok = mem && tg->size == k;
+    for (int r = 0; ok && r < p; r++)
+        at[r] = -1;
+    for (int g = 0; g < tg->ngroups && ok; g++) {
+        if (at[group_rank(tg, g, 0)] >= 0)
+            continue; /* one listed before, maybe reversed */
+        for (int i = 0; i < k && ok; i++) {
+            int r = group_rank(tg, g, i);
+            ok = at[r] < 0 && n < p;
+            if (ok)
+                at[r] = n, mem[n++] = r;
+        }
+    }
+    ok = ok && n == p;
+    for (int g = 0; g < gr->ngroups && ok; g++) {
+        int d = ring_dir(gr, g, mem, at);
+        back[g] = d > 0;
+        ok = d >= 0;
+    }
+    *c = ok ? sched_cycles(s, mem, k) : -1;
+    free(mem);
+    return *c >= 0;
+}
+
+/* Step k of a ring pass by every group of gr (flags | XF_BACK for the
+ * groups back[] names, where not NULL): all-gather (member i forwards
+ * block i - k, the one it got last step) or reduce-scatter (member i
+ * passes its partial sum of block i - k - 1 on; the right neighbour adds
+ * its own share, so after size - 1 steps block i lands complete at member
+ * i). */
+static void ring_step(Schedule *s, const RankGroups *gr, BufId buf, int k,
+                      bool red, const uint8_t *back)
+{
+    int p = gr->size;
+    uint8_t f = s->flags;
+    for (int g = 0; g < gr->ngroups; g++) {
+        size_t n = group_len(gr, g), off = group_off(gr, g);
+        int a[4];
+        s->flags = (uint8_t)(f | (back && back[g] ? XF_BACK : 0));
+        live_members(n, p, red ? k + 1 : k, a);
+        for (int h = 0; h < 4; h += 2)
+        for (int i = a[h]; i < a[h + 1]; i++) {
+            int b = ((i - k - red) % p + p) % p;
+            size_t at = off + blk_off(n, p, b);
+            sched_xfer(s, red ? XFER_REDUCE : XFER_COPY, group_rank(gr, g, i),
+                       buf, at, group_rank(gr, g, (i + 1) % p), buf, at,
+                       blk_len(n, p, b));
+        }
+    }
+    s->flags = f;
+}
+
+/* A ring pass (size - 1 steps) by every group of gr at once: compact, one
+ * step repeated, where the groups are all ranks in order (rotated) or
+ * split the ranks into cycles (moved along them). */
+static void ring_pass(Schedule *s, const RankGroups *gr, BufId buf,
+                      const char *phase, bool red)
+{
+    int p = gr->size, c = -1;
+    uint8_t *back = NULL;
+    bool rot = p > 1 && ring_compact(s, gr);
+    if (!rot && s->compact && p > 2 && !s->err &&
+        (back = malloc((size_t)gr->ngroups)) && !ring_cycles(s, gr, back, &c))
+        free(back), back = NULL;
+    int steps = rot || back ? 1 : p - 1;
+    for (int k = 0; k < steps && !s->err; k++) { /* (past a limit: stop) */
+        sched_step(s, phase);
+        ring_step(s, gr, buf, k, red, back);
+    }
+    if (rot)
+        sched_repeat(s, (size_t)p - 1, 1);
+    else if (back)
+        sched_repeat_cycles(s, (size_t)p - 1, c);
+    free(back);
+}
+
 void emit_ring_allgather_g(Schedule *s, const RankGroups *gr, BufId buf,
                            const char *phase)
 {
-    int p = gr->size;
-    int steps = p > 1 && ring_compact(s, gr) ? 1 : p - 1;
-    /* In step k member i forwards block i - k, the one it got last step. */
-    for (int k = 0; k < steps && !s->err; k++) { /* (past a limit: stop) */
-        sched_step(s, phase);
-        for (int g = 0; g < gr->ngroups; g++) {
-            size_t n = group_len(gr, g), off = group_off(gr, g);
-            int a[4];
-            live_members(n, p, k, a);
-            for (int h = 0; h < 4; h += 2)
-            for (int i = a[h]; i < a[h + 1]; i++) {
-                int b = (i - k + p) % p;
-                size_t at = off + blk_off(n, p, b);
-                sched_copy(s, group_rank(gr, g, i), buf, at,
-                           group_rank(gr, g, (i + 1) % p), buf, at,
-                           blk_len(n, p, b));
-            }
-        }
-    }
-    if (steps < p - 1)
-        sched_repeat(s, (size_t)p - 1, 1);
+    ring_pass(s, gr, buf, phase, false);
 }
 
 void emit_ring_reducescatter_g(Schedule *s, const RankGroups *gr, BufId buf,
                                const char *phase)
 {
-    int p = gr->size;
-    int steps = p > 1 && ring_compact(s, gr) ? 1 : p - 1;
-    /* In step k member i passes its partial sum of block i - k - 1 on; the
-     * right neighbour adds its own share, so after p - 1 steps block i
-     * lands complete at member i. */
-    for (int k = 0; k < steps && !s->err; k++) { /* (past a limit: stop) */
-        sched_step(s, phase);
-        for (int g = 0; g < gr->ngroups; g++) {
-            size_t n = group_len(gr, g), off = group_off(gr, g);
-            int a[4];
-            live_members(n, p, k + 1, a);
-            for (int h = 0; h < 4; h += 2)
-            for (int i = a[h]; i < a[h + 1]; i++) {
-                int b = ((i - k - 1) % p + p) % p;
-                size_t at = off + blk_off(n, p, b);
-                sched_reduce(s, group_rank(gr, g, i), buf, at,
-                             group_rank(gr, g, (i + 1) % p), buf, at,
-                             blk_len(n, p, b));
-            }
-        }
-    }
-    if (steps < p - 1)
-        sched_repeat(s, (size_t)p - 1, 1);
+    ring_pass(s, gr, buf, phase, true);
 }
 
 void emit_ring_allgather(Schedule *s, size_t n, BufId buf, size_t off,

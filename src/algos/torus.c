@@ -310,6 +310,7 @@ static CvError gen_hier_master(const AlgoArgs *args, Schedule *s)
         lead.ngroups = 1;
         lead.member = across.member + (size_t)line_of(&sh, 0, 1) * sh.size[1];
         lead.off = lead.len = NULL, lead.off0 = 0, lead.n0 = c->count;
+        lead.cycles = &across.gr; /* compact: moved along every line */
         emit_copy_in(s, BUF_RECV, 0, 0);
         emit_binomial_reduce_g(s, &node.gr, 0, BUF_RECV, "reduce in node");
         emit_ring_reducescatter_g(s, &lead, BUF_RECV, "reduce-scatter across");

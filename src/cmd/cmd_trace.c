@@ -292,6 +292,19 @@ static int trace_generate(Trace *t)
     return CLI_EXIT_OK;
 }
 
+/* What pricing t's schedule takes (pricer_price_work; a ring's steps on
+ * a torus by the classes of their routes), or more than the limit
+ * without memory to tell. */
+static double trace_work(const Trace *t)
+{
+    Pricer pr;
+    if (pricer_init(&pr, &t->mach))
+        return 2 * MODEL_MAX_PRICE_WORK;
+    double w = pricer_price_work(&pr, &t->s);
+    pricer_fini(&pr);
+    return w;
+}
+
 static int trace_prepare(Trace *t)
 {
     int rc = trace_generate(t);
@@ -299,7 +312,7 @@ static int trace_prepare(Trace *t)
         return rc;
     CvError err = CV_OK;
     t->nsteps = sched_nsteps(&t->s);
-    double work = model_price_work(&t->s, &t->mach);
+    double work = trace_work(t);
     if (!t->checked && work > MODEL_MAX_PRICE_WORK) {
         fprintf(stderr, "collviz: pricing the %s schedule on %d ranks on "
                 "this machine comes to %.3g transfer hops (its transfers%s, "
@@ -513,7 +526,8 @@ static CvError trace_steps(Trace *t, const TraceWriter *w)
     for (size_t k = 0; k < t->s.nsteps && !e; k++) {
         const Step *st = &t->s.steps[k];
         size_t reps = t->s.compact ? st->reps : 1;
-        bool once = t->summary && same && reps > 1 && !t->pr.flowing;
+        bool once = t->summary && same && reps > 1 && !t->pr.flowing &&
+                    !(t->s.compact && st->cyc); /* not moved along cycles */
         for (size_t j = 0; j < (once ? 1 : reps) && !e; j++) {
             if (t->cells)
                 sim_step(&t->sim);

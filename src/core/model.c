@@ -80,6 +80,7 @@ void pricer_fini(Pricer *pr)
     free(pr->memx);
     free(pr->clock);
     free(pr->flow_end);
+    pricer_lines_free(pr);
     *pr = (Pricer){0};
 }
 
@@ -634,9 +635,13 @@ CvError price_step_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
     bool mem = machine_is_memory(pr->m);
     if (st->spread && !mem && orbit_pricing(pr))
         return price_orbits(pr, s, st, terms_only, out);
+    bool done;
+    CvError e = pricer_lines_rep(pr, s, k, j, terms_only, out, &done);
+    if (e || done)
+        return e;
     const Transfer *xs;
     size_t n;
-    CvError e = sched_entry_fill(s, k, j, &pr->rot, &pr->rot_cap, &xs, &n);
+    e = sched_entry_fill(s, k, j, &pr->rot, &pr->rot_cap, &xs, &n);
     if (!e && mem)
         return pricer_memory_step(pr, s, xs, n, k == 0 && j == 0, terms_only,
                                   out);
@@ -699,9 +704,28 @@ static double price_work(const Schedule *s, const Machine *m, bool same)
         size_t reps = s->compact ? st->reps : 1;
         double n = st->spread && same && machine_links_move(m)
                        ? (double)st->n : (double)sched_entry_n(s, k);
-        work += (same ? 1 : (double)reps) * n;
+        work += (same && !st->cyc ? 1 : (double)reps) * n;
     }
     return work * (1 + mean_hops(s, m));
+}
+
+double pricer_price_work(Pricer *pr, const Schedule *s)
+{
+    const Machine *m = pr->m;
+    bool same = machine_shift_invariant(m);
+    double work = 0, lines = 0, w;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        const Step *st = &s->steps[k];
+        size_t reps = s->compact ? st->reps : 1;
+        if (pricer_lines_work(pr, s, k, &w)) {
+            lines += w;
+            continue;
+        }
+        double n = st->spread && same && machine_links_move(m)
+                       ? (double)st->n : (double)sched_entry_n(s, k);
+        work += (same && !st->cyc ? 1 : (double)reps) * n;
+    }
+    return lines + (work > 0 ? work * (1 + mean_hops(s, m)) : 0);
 }
 
 double model_price_work(const Schedule *s, const Machine *m)
@@ -745,6 +769,33 @@ CvError pricer_flow_clocks(Pricer *pr, const Schedule *s, PricingMode mode,
     return e;
 }
 
+/* Entry k of s added to *out and *seconds (may be NULL): each of its
+ * repetitions priced, or the first `reps` times over where `same` (a
+ * machine that rotation maps onto itself, the entry rotated). */
+static CvError cost_entry(Pricer *pr, const Schedule *s, size_t k, bool same,
+                          bool terms_only, CostTerms *out, double *seconds)
+{
+    const Machine *m = pr->m;
+    CvError e = CV_OK;
+    size_t reps = s->compact ? s->steps[k].reps : 1;
+    /* a repeated entry on a machine that rotation maps onto itself:
+       every repetition costs the first's (not one moved along cycles) */
+    bool once = same && !(s->compact && s->steps[k].cyc);
+    double times = once ? (double)reps : 1;
+    for (size_t j = 0; j < (once ? 1 : reps) && !e; j++) {
+        StepPrice sp;
+        e = price_step_rep(pr, s, k, j, terms_only, &sp);
+        out->a += times * sp.terms.a, out->b += times * sp.terms.b;
+        out->g += times * sp.terms.g;
+        out->steps += times * sp.terms.steps;
+        if (seconds)
+            *seconds += times * sp.time;
+        if (seconds && k == 0 && times > 1 && machine_is_memory(m))
+            *seconds -= (times - 1) * m->mem.call; /* the call once */
+    }
+    return e;
+}
+
 CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
                     CostTerms *out, double *seconds)
 {
@@ -755,31 +806,20 @@ CvError pricer_cost(Pricer *pr, const Schedule *s, bool terms_only,
         *seconds = 0;
     pr->priced = PRICING_LOCKSTEP;
     pr->flowing = false;
-    if (s->compact && model_price_work(s, m) > MODEL_MAX_PRICE_WORK)
+    pricer_lines_forget(pr); /* s may be a new schedule where the last was */
+    if (s->compact && pricer_price_work(pr, s) > MODEL_MAX_PRICE_WORK)
         return CV_ERR_LIMIT;
     /* data-flow moves every rank's clock: each repetition written out */
     PricingMode by = pricer_flow_start(pr, s, terms_only ? PRICING_LOCKSTEP
                                                          : pr->mode);
     bool same = machine_shift_invariant(m) && by == PRICING_LOCKSTEP;
+    bool lean = pr->lean;
     pr->view_of = NULL; /* s may be a new schedule where the last was */
-    for (size_t k = 0; k < s->nsteps && !e; k++) {
-        size_t reps = s->compact ? s->steps[k].reps : 1;
-        /* a repeated entry on a machine that rotation maps onto itself:
-           every repetition costs the first's */
-        double times = same ? (double)reps : 1;
-        for (size_t j = 0; j < (same ? 1 : reps) && !e; j++) {
-            StepPrice sp;
-            e = price_step_rep(pr, s, k, j, terms_only, &sp);
-            out->a += times * sp.terms.a, out->b += times * sp.terms.b;
-            out->g += times * sp.terms.g;
-            out->steps += times * sp.terms.steps;
-            if (seconds)
-                *seconds += times * sp.time;
-            if (seconds && k == 0 && times > 1 && machine_is_memory(m))
-                *seconds -= (times - 1) * m->mem.call; /* the call once */
-        }
-    }
+    pr->lean = true; /* only the prices are read */
+    for (size_t k = 0; k < s->nsteps && !e; k++)
+        e = cost_entry(pr, s, k, same, terms_only, out, seconds);
     ModelParams mp = {0};
+    pr->lean = lean;
     pr->priced = by;
     if (seconds && pr->flowing)
         *seconds = pr->flow_time;

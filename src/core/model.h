@@ -165,7 +165,13 @@ typedef struct {
     double *flow_end;   /* [nranks] the latest end of its messages in the
                            step being priced (-1: none yet) */
     double flow_time;   /* the largest clock: the time so far, s */
+    struct PricerLines *lines; /* model_lines.c's tables and entries */
+    bool lean;          /* a step priced by its structure
+                           (pricer_lines_rep) leaves out the links' loads
+                           and the slowest message's ranks (pricer_cost:
+                           it reads neither) */
 } Pricer;
+typedef struct PricerLines PricerLines;
 
 #define MEMX_SKIP 1   /* a copy-in no one needs (sched_fuse_map) */
 #define MEMX_STAGED 2 /* its source is staged first (sched_validate) */
@@ -189,6 +195,25 @@ void pricer_touch(Pricer *pr, int l);
 CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
                            size_t nx, bool first, bool terms_only,
                            StepPrice *out);
+
+/* model_lines.c: a compact schedule's repeated entry whose transfers
+ * each go from a rank to its next or previous along the entry's cycles
+ * (Step.cyc, or a rotation's), where no two of those messages could share
+ * a link, priced by the classes of its routes: *done and *out, the
+ * general rule's price bit for bit, in a few operations a repetition
+ * (the links' loads too unless pr->lean); else *done false (not such an
+ * entry, or two classes tie on time with other terms). Not while the
+ * data-flow clocks move. CV_ERR_NOMEM. */
+CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
+                         bool terms_only, StepPrice *out, bool *done);
+/* Whether entry k of s is priced so, and then the work all its
+ * repetitions take (model_price_work's units). */
+bool pricer_lines_work(Pricer *pr, const Schedule *s, size_t k,
+                       double *work);
+/* Forget the entries of the schedule priced last (its tables stay);
+ * free everything. */
+void pricer_lines_forget(Pricer *pr);
+void pricer_lines_free(Pricer *pr);
 
 /* Start pricing s in `mode`: the data-flow clocks at 0 and pr->flowing
  * set where data-flow can price s on pr's machine (not a memory machine;
@@ -240,6 +265,10 @@ double model_price_work(const Schedule *s, const Machine *m);
  * would be 1e9: minutes; an all-to-all on torus:64x64 3e8); beyond, it
  * fails with CV_ERR_LIMIT. */
 #define MODEL_MAX_PRICE_WORK ((double)(1 << 26))
+
+/* model_price_work's on pr's machine, an entry that pricer_lines_rep
+ * prices at its work there. */
+double pricer_price_work(Pricer *pr, const Schedule *s);
 
 /* The same on pr's machine, with pr's scratch (for many schedules), in
  * pr->mode: data-flow's seconds where it can price (not terms_only, not a

@@ -39,6 +39,12 @@ CvError sched_reinit(Schedule *s, const CollCall *call, const char *algo)
     s->bufsize = same ? keep.bufsize : NULL;
     if (!same)
         free(keep.bufsize);
+    for (int c = 0; c < SCHED_MAX_CYCLES; c++) { /* arrays kept, unused */
+        s->cyc[c] = (SchedCycles){0, same ? keep.cyc[c].member : NULL,
+                                  same ? keep.cyc[c].at : NULL};
+        if (!same)
+            free(keep.cyc[c].member), free(keep.cyc[c].at);
+    }
     s->call = *call;
     s->algo = algo;
     if (call->nranks < 1 || call->nranks > SCHED_MAX_RANKS)
@@ -55,6 +61,8 @@ CvError sched_reinit(Schedule *s, const CollCall *call, const char *algo)
 
 void sched_fini(Schedule *s)
 {
+    for (int c = 0; c < SCHED_MAX_CYCLES; c++)
+        free(s->cyc[c].member), free(s->cyc[c].at);
     free(s->bufsize);
     free(s->xfers);
     free(s->steps);
@@ -177,6 +185,18 @@ static void append_xfer(Schedule *s, const Transfer *t)
     s->flags = f;
 }
 
+int sched_move(const Schedule *s, const Step *st, int r, size_t j,
+               bool back)
+{
+    int p = s->call.nranks;
+    if (!st->cyc)
+        return sched_rot(r, j, back ? -st->shift : st->shift, p);
+    const SchedCycles *c = &s->cyc[st->cyc - 1];
+    size_t len = (size_t)c->len, a = (size_t)c->at[r], i = a % len;
+    size_t by = j % len;
+    return c->member[a - i + (i + (back ? len - by : by)) % len];
+}
+
 void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t x,
                     Transfer *out)
 {
@@ -184,8 +204,12 @@ void sched_rep_xfer(const Schedule *s, size_t k, size_t j, size_t x,
     int p = s->call.nranks;
     *out = s->xfers[st->first + (st->spread ? x % st->n : x)];
     spread_copy(out, st->spread ? x / st->n : 0, st->blk, p);
-    out->src = sched_rot(out->src, j, st->shift, p);
-    out->dst = sched_rot(out->dst, j, st->shift, p);
+    bool back = out->flags & XF_BACK;
+    out->flags &= (uint8_t)~XF_BACK;
+    if (j == 0)
+        return;
+    out->src = sched_move(s, st, out->src, j, back);
+    out->dst = sched_move(s, st, out->dst, j, back);
 }
 
 size_t sched_entry_n(const Schedule *s, size_t k)
@@ -201,7 +225,7 @@ CvError sched_entry_fill(const Schedule *s, size_t k, size_t j,
     const Step *st = &s->steps[k];
     *n = sched_entry_n(s, k);
     *xs = s->xfers + st->first;
-    if (j == 0 && !st->spread)
+    if (j == 0 && !st->spread && !st->cyc)
         return CV_OK;
     if (*n > SCHED_COMPACT_MAX_XFERS)
         return CV_ERR_LIMIT;
@@ -259,6 +283,75 @@ void sched_repeat(Schedule *s, size_t reps, int shift)
             append_xfer(s, &t);
         }
     }
+}
+
+/* Whether member[0 .. p) lists every rank once; at[r] then says where. */
+static bool cycles_fill(const int *member, int p, int32_t *at)
+{
+    for (int r = 0; r < p; r++)
+        at[r] = -1;
+    for (int i = 0; i < p; i++) {
+        if (member[i] < 0 || member[i] >= p || at[member[i]] >= 0)
+            return false;
+        at[member[i]] = i;
+    }
+    return true;
+}
+
+int sched_cycles(Schedule *s, const int *member, int len)
+{
+    int p = s->call.nranks;
+    size_t np = (size_t)p;
+    if (s->err || len < 1 || p % len)
+        return -1;
+    for (int c = 0; c < s->ncyc; c++)
+        if (s->cyc[c].len == len &&
+            !memcmp(s->cyc[c].member, member, np * sizeof *member))
+            return c;
+    if (s->ncyc == SCHED_MAX_CYCLES)
+        return -1;
+    SchedCycles *c = &s->cyc[s->ncyc];
+    if (!c->member)
+        c->member = malloc(np * sizeof *c->member);
+    if (!c->at)
+        c->at = malloc(np * sizeof *c->at);
+    if (!c->member || !c->at) {
+        s->err = CV_ERR_NOMEM;
+        return -1;
+    }
+    if (!cycles_fill(member, p, c->at))
+        return -1;
+    memcpy(c->member, member, np * sizeof *member);
+    c->len = len;
+    return s->ncyc++;
+}
+
+void sched_repeat_cycles(Schedule *s, size_t reps, int c)
+{
+    if (s->err || !s->nsteps || s->steps[s->nsteps - 1].n == 0 || reps < 2 ||
+        c < 0 || c >= s->ncyc)
+        return;
+    size_t k = s->nsteps - 1;
+    Step base = s->steps[k];
+    base.cyc = c + 1, base.shift = 1;
+    if (s->compact) {
+        s->steps[k].reps = reps, s->steps[k].shift = 1;
+        s->steps[k].cyc = c + 1;
+        return;
+    }
+    for (size_t j = 1; j < reps && !s->err; j++) {
+        sched_step(s, base.phase);
+        for (size_t i = 0; i < base.n && !s->err; i++) {
+            Transfer t = s->xfers[base.first + i]; /* sched_xfer may move it */
+            bool back = t.flags & XF_BACK;
+            t.src = sched_move(s, &base, t.src, j, back);
+            t.dst = sched_move(s, &base, t.dst, j, back);
+            t.flags &= (uint8_t)~XF_BACK;
+            append_xfer(s, &t);
+        }
+    }
+    for (size_t i = 0; i < base.n; i++)
+        s->xfers[base.first + i].flags &= (uint8_t)~XF_BACK;
 }
 
 bool sched_written_out(const Schedule *s)
@@ -715,14 +808,96 @@ CvError sched_add_rotations(const size_t *in, int p, size_t reps, int shift,
     return CV_OK;
 }
 
+CvError sched_add_moves(const Schedule *s, const Step *st, const size_t *in,
+                        size_t reps, bool back, size_t *out)
+{
+    int p = s->call.nranks;
+    if (!st->cyc)
+        return sched_add_rotations(in, p, reps, back ? -st->shift : st->shift,
+                                   out);
+    const SchedCycles *cy = &s->cyc[st->cyc - 1];
+    size_t len = (size_t)cy->len, full = reps / len, w = reps % len;
+    size_t *pre = malloc((2 * len + 1) * sizeof *pre);
+    if (!pre)
+        return CV_ERR_NOMEM;
+    /* position i of a cycle (read backwards when back) gets reps / len
+       times the cycle's sum and the window of the last reps % len values
+       before and at it, as sched_add_rotations */
+    for (size_t b = 0; b < (size_t)p; b += len) {
+        pre[0] = 0;
+        for (size_t i = 0; i < 2 * len; i++) {
+            size_t q = back ? len - 1 - i % len : i % len;
+            pre[i + 1] = pre[i] + in[cy->member[b + q]];
+        }
+        for (size_t i = 0; i < len; i++) {
+            size_t at = i + len, q = back ? len - 1 - i : i;
+            out[cy->member[b + q]] +=
+                full * pre[len] + pre[at + 1] - pre[at + 1 - w];
+        }
+    }
+    free(pre);
+    return CV_OK;
+}
+
+/* A spread entry's totals: every rank does what the entry lists. */
+static void totals_spread(const Schedule *s, const Step *st, size_t reps,
+                          SchedTotals *t, size_t *snt)
+{
+    size_t ts = dtype_size(s->call.dtype), np = (size_t)s->call.nranks;
+    size_t *rcv = snt + np, *red = snt + 2 * np, out = 0, red1 = 0;
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *tr = &s->xfers[st->first + i];
+        size_t bytes = tr->count * ts;
+        red1 += tr->op == XFER_REDUCE ? bytes : 0;
+        out += tr->src != tr->dst ? bytes : 0;
+    }
+    for (size_t r = 0; r < np; r++)
+        snt[r] += reps * out, rcv[r] += reps * out, red[r] += reps * red1;
+    t->total_bytes += reps * np * out;
+    t->steps += reps;
+    t->xfers += reps * np * st->n;
+}
+
+/* An entry's totals: its own per rank into bs (sent, received, reduced;
+ * for transfers flagged XF_BACK into bs + 3 p), moved over its
+ * repetitions into snt. */
+static CvError totals_entry(const Schedule *s, const Step *st, size_t reps,
+                            SchedTotals *t, size_t *snt, size_t *bs)
+{
+    size_t ts = dtype_size(s->call.dtype), np = (size_t)s->call.nranks;
+    CvError e = CV_OK;
+    if (reps > 1)
+        memset(bs, 0, 6 * np * sizeof *bs);
+    for (size_t i = 0; i < st->n; i++) {
+        const Transfer *tr = &s->xfers[st->first + i];
+        size_t bytes = tr->count * ts;
+        size_t *b = reps > 1 && (tr->flags & XF_BACK) ? bs + 3 * np
+                    : reps > 1 ? bs : snt;
+        if (tr->op == XFER_REDUCE)
+            b[2 * np + (size_t)tr->dst] += bytes;
+        if (tr->src == tr->dst)
+            continue;
+        b[tr->src] += bytes;
+        b[np + (size_t)tr->dst] += bytes;
+        t->total_bytes += reps * bytes;
+    }
+    for (int d = 0; d < 2 && reps > 1; d++)
+        for (size_t a = 0; a < 3 && !e; a++)
+            e = sched_add_moves(s, st, bs + (3 * (size_t)d + a) * np, reps,
+                                d == 1, snt + a * np);
+    t->steps += reps;
+    t->xfers += reps * st->n;
+    return e;
+}
+
 CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
                      size_t *recvd)
 {
     int p = s->call.nranks;
-    size_t ts = dtype_size(s->call.dtype), np = (size_t)p;
+    size_t np = (size_t)p;
     memset(t, 0, sizeof *t);
-    /* totals, and one repeated entry's own (rotated into the totals) */
-    size_t *snt = calloc(np * 6, sizeof *snt);
+    /* totals, and one repeated entry's own (moved into the totals) */
+    size_t *snt = calloc(np * 9, sizeof *snt);
     if (!snt)
         return CV_ERR_NOMEM;
     size_t *rcv = snt + np, *red = snt + 2 * np;
@@ -730,43 +905,10 @@ CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
     for (size_t k = 0; k < s->nsteps && !e; k++) {
         const Step *st = &s->steps[k];
         size_t reps = s->compact ? st->reps : 1;
-        if (st->spread) { /* every rank does what the entry lists */
-            size_t out = 0, red1 = 0;
-            for (size_t i = 0; i < st->n; i++) {
-                const Transfer *tr = &s->xfers[st->first + i];
-                size_t bytes = tr->count * ts;
-                red1 += tr->op == XFER_REDUCE ? bytes : 0;
-                out += tr->src != tr->dst ? bytes : 0;
-            }
-            for (size_t r = 0; r < np; r++)
-                snt[r] += reps * out, rcv[r] += reps * out,
-                    red[r] += reps * red1;
-            t->total_bytes += reps * np * out;
-            t->steps += reps;
-            t->xfers += reps * np * st->n;
-            continue;
-        }
-        size_t *bs = reps > 1 ? snt + 3 * np : snt;
-        size_t *br = bs + np, *bd = bs + 2 * np;
-        if (reps > 1)
-            memset(bs, 0, 3 * np * sizeof *bs);
-        for (size_t i = 0; i < st->n; i++) {
-            const Transfer *tr = &s->xfers[st->first + i];
-            size_t bytes = tr->count * ts;
-            if (tr->op == XFER_REDUCE)
-                bd[tr->dst] += bytes;
-            if (tr->src == tr->dst)
-                continue;
-            bs[tr->src] += bytes;
-            br[tr->dst] += bytes;
-            t->total_bytes += reps * bytes;
-        }
-        if (reps > 1)
-            for (int a = 0; a < 3 && !e; a++)
-                e = sched_add_rotations(bs + (size_t)a * np, p, reps, st->shift,
-                                        snt + (size_t)a * np);
-        t->steps += reps;
-        t->xfers += reps * st->n;
+        if (st->spread)
+            totals_spread(s, st, reps, t, snt);
+        else
+            e = totals_entry(s, st, reps, t, snt, snt + 3 * np);
     }
     for (int r = 0; r < p; r++) {
         if (snt[r] > t->max_sent) t->max_sent = snt[r];

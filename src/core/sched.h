@@ -29,7 +29,23 @@ enum {
      * blocks). Written out, a schedule has none. */
     XF_ROT_SRC = 2,
     XF_ROT_DST = 4,
+    /* In a step repeated along cycles (Step.cyc) of a compact schedule:
+     * the transfer's ranks move the other way round their cycles (the
+     * second half of a bidirectional ring). Written out, none has it. */
+    XF_BACK = 8,
 };
+
+/* A permutation of the ranks as cycles of one length (the lines of a
+ * torus's dimension, each in its ring's order): what a step repeated
+ * along cycles (Step.cyc) moves its ranks by. */
+typedef struct {
+    int32_t len;     /* ranks in each cycle */
+    int32_t *member; /* [p] the cycles one after another */
+    int32_t *at;     /* [p] where rank r is in member */
+} SchedCycles;
+
+/* Cycle tables a schedule may hold (a torus's dimensions). */
+#define SCHED_MAX_CYCLES 8
 
 /* One transfer of `count` consecutive elements. */
 typedef struct {
@@ -69,6 +85,10 @@ typedef struct {
     int32_t shift;     /* ranks moved between two of them */
     bool spread;       /* each transfer stands for p (compact only) */
     size_t blk;        /* elements of a block its XF_ROT_* offsets move */
+    int cyc;           /* 0: repetitions move ranks shift along, mod p;
+                          c > 0: each moves every rank one place along
+                          its cycle of Schedule.cyc[c - 1] (shift 1), a
+                          transfer flagged XF_BACK one place back */
 } Step;
 
 typedef struct {
@@ -85,6 +105,8 @@ typedef struct {
     uint8_t flags;      /* Transfer.flags of the transfers added next */
     bool compact;       /* sched_repeat records repeated steps as one entry
                            (Step.reps) instead of writing them out */
+    SchedCycles cyc[SCHED_MAX_CYCLES]; /* the cycles Step.cyc names */
+    int ncyc;           /* tables in use (their arrays are kept) */
 } Schedule;
 
 /* Ranks a schedule may have: the model and trace's statistics price
@@ -130,6 +152,24 @@ void sched_reduce(Schedule *s, int src, BufId sbuf, size_t soff, int dst,
  * places along, mod p (Step). A compact schedule records that in the
  * step; any other gets the steps written out, each after the open one. */
 void sched_repeat(Schedule *s, size_t reps, int shift);
+
+/* The cycles of member[0 .. p) (len ranks each, one after another) as a
+ * table of s (an equal one found is reused): its index, or -1 (the
+ * member list is no permutation of the ranks in cycles of len, or no
+ * room: SCHED_MAX_CYCLES; CV_ERR_NOMEM in s->err). */
+int sched_cycles(Schedule *s, const int *member, int len);
+
+/* The open step stands for `reps` steps (reps >= 1): itself and reps - 1
+ * more, the j-th of them its transfers with every rank moved j places
+ * along its cycle of table c (sched_cycles), back for those flagged
+ * XF_BACK (Step.cyc). A compact schedule records that in the step; any
+ * other gets the steps written out (without the flag). */
+void sched_repeat_cycles(Schedule *s, size_t reps, int c);
+
+/* Rank r as repetition j of step entry st moves it (Step.shift, Step.cyc;
+ * back: a transfer flagged XF_BACK). */
+int sched_move(const Schedule *s, const Step *st, int r, size_t j,
+               bool back);
 
 /* The open step's transfers stand for themselves done by every rank: their
  * copies with every rank moved i = 1 .. p - 1 places along, offsets
@@ -308,6 +348,12 @@ typedef struct {
  * compact schedule's are its steps' written out. */
 CvError sched_totals(const Schedule *s, SchedTotals *t, size_t *sent,
                      size_t *recvd);
+
+/* out[sched_move(s, st, q, j, back)] += in[q] summed over j = 0 ..
+ * reps - 1: the same for an entry repeated along cycles (Step.cyc), in
+ * O(p). CV_ERR_NOMEM or CV_OK. */
+CvError sched_add_moves(const Schedule *s, const Step *st, const size_t *in,
+                        size_t reps, bool back, size_t *out);
 
 /* out[q] += in[q - j shift] summed over j = 0 .. reps - 1 (ranks mod p):
  * what a repeated entry's per-rank amounts add up to over its

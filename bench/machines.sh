@@ -1,0 +1,80 @@
+#!/bin/sh
+# machines.sh - cluster scale on machines (issue 49 item 5): wall and CPU
+# time, peak memory and the algorithms left unpriced ('n/a') of
+#   collviz model allreduce -p 16384 -T MACHINE   (25 sizes, 8 B to 128 MiB,
+#                                                   and the crossovers)
+# on torus:128x128, mesh:128x128 and nodes:2048x8, and of
+#   collviz trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary
+# each the fastest of ROUNDS runs. Targets: every algorithm made for the
+# machine priced (no n/a), the model under 10 s and the trace summary
+# under 1 s on the 2-core development machine. With a second binary
+# (BEFORE, say one built from the previous commit) its figures come
+# first, for the same commands in the same run.
+#
+# usage: sh bench/machines.sh [COLLVIZ [BEFORE]]  (default build/collviz)
+# environment: MACHINES_ROUNDS (3), MACHINES_TAG (a word the file name
+#   ends with). Writes bench/results/DATE-scale-HOST[-TAG].txt, prints it.
+set -eu
+bin=${1:-build/collviz}
+before=${2:-}
+rounds=${MACHINES_ROUNDS:-3}
+for b in "$bin" $before; do
+    [ -x "$b" ] || { echo "machines.sh: $b is not an executable; run make first" >&2; exit 2; }
+done
+[ -x /usr/bin/time ] ||
+    { echo "machines.sh: needs GNU time (/usr/bin/time, Debian's 'time')" >&2; exit 2; }
+host=$(hostname -s 2>/dev/null || echo host)
+out=bench/results/$(date +%Y-%m-%d)-scale-$host${MACHINES_TAG:+-$MACHINES_TAG}.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
+# best WALL_S USER_S MAX_KB NA of ROUNDS runs of "$@" (the fastest wall
+# time with its CPU time; NA: the table's cells and notes saying n/a)
+best() {
+    b_s=""; b_u=0; b_kb=0
+    i=0
+    while [ "$i" -lt "$rounds" ]; do
+        /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > "$tmp/out" 2> "$tmp/err" ||
+            { echo "machines.sh: '$*' failed: $(tail -1 "$tmp/err")" >&2; exit 1; }
+        read -r s u sy kb < "$tmp/t"
+        if [ -z "$b_s" ] || awk "BEGIN{exit !($s < $b_s)}"; then
+            b_s=$s; b_u=$(awk "BEGIN{print $u + $sy}")
+        fi
+        [ "$kb" -gt "$b_kb" ] && b_kb=$kb
+        i=$((i + 1))
+    done
+    echo "$b_s $b_u $b_kb $(grep -o 'n/a' "$tmp/out" | wc -l)"
+}
+
+row() { # LABEL BIN ARGS...
+    label=$1 b=$2
+    shift 2
+    r=$(best "$b" "$@")
+    set -- $r
+    printf "%-8s %-62s %8.2f %8.2f %9.1f %5d\n" "$label" "$cmd" "$1" "$2" \
+        "$(awk "BEGIN{print $3/1024}")" "$4"
+}
+
+{
+    echo "# bench/machines.sh on $host, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $rounds rounds (fastest wall kept with its CPU time, memory the most)"
+    echo "# $("$bin" --version 2>/dev/null | head -1)"
+    echo "# binary   command                                                          wall_s    cpu_s   max_MiB   n/a"
+    for t in torus:128x128 mesh:128x128 nodes:2048x8; do
+        cmd="model allreduce -p 16384 -T $t"
+        [ -n "$before" ] && row before "$before" model allreduce -p 16384 -T "$t"
+        row after "$bin" model allreduce -p 16384 -T "$t"
+    done
+    cmd="trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary"
+    for b in $before "$bin"; do
+        if "$b" trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M \
+                --summary > /dev/null 2>&1; then
+            row "$([ "$b" = "$bin" ] && echo after || echo before)" "$b" \
+                trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary
+        else
+            printf "%-8s %-62s %s\n" before "$cmd" "refused"
+        fi
+    done
+} | tee "$tmp/report"
+mkdir -p bench/results
+cp "$tmp/report" "$out.tmp" && mv "$out.tmp" "$out"
+echo "# written to $out"
