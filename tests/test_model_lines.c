@@ -128,7 +128,31 @@ static void same_steps(const Schedule *full, const Schedule *comp,
     pricer_fini(&pc);
 }
 
-/* The whole schedule's cost in both modes, compact and written out. */
+/* Written-out schedule s's lock-step cost summed step by step by the
+ * general rule (pr->lean off: every link of every message, no
+ * representatives), as pricer_cost adds the steps up. */
+static void cost_by_steps(const Schedule *s, const Machine *m,
+                          CostTerms *t, double *sec)
+{
+    Pricer pr;
+    assert_int_equal(pricer_init(&pr, m), CV_OK);
+    *t = (CostTerms){0};
+    *sec = 0;
+    for (size_t k = 0; k < s->nsteps; k++) {
+        StepPrice sp;
+        assert_int_equal(price_step(&pr, s, k, false, &sp), CV_OK);
+        t->a += sp.terms.a, t->b += sp.terms.b, t->g += sp.terms.g;
+        t->steps += sp.terms.steps;
+        *sec += sp.time;
+    }
+    ModelParams mp;
+    if (model_machine_uniform(m, &mp))
+        *sec = cost_time(t, &mp);
+    pricer_fini(&pr);
+}
+
+/* The whole schedule's cost in both modes, compact and written out, and
+ * in lock-step the general rule's step by step. */
 static void same_cost(const Schedule *full, const Schedule *comp,
                       const Machine *m, const char *w)
 {
@@ -145,6 +169,15 @@ static void same_cost(const Schedule *full, const Schedule *comp,
             tf.steps != tc.steps)
             fail_msg("%s (%s): written out %.17g s, compact %.17g s", w,
                      model_pricing_name((PricingMode)mode), sf, sc);
+        CostTerms tr;
+        double sr;
+        cost_by_steps(full, m, &tr, &sr);
+        if (mode == PRICING_LOCKSTEP &&
+            (sf != sr || tf.a != tr.a || tf.b != tr.b || tf.g != tr.g ||
+             tf.steps != tr.steps))
+            fail_msg("%s: priced %.17g s (%g a, %g b, %g g), step by step "
+                     "%.17g s (%g a, %g b, %g g)", w, sf, tf.a, tf.b, tf.g,
+                     sr, tr.a, tr.b, tr.g);
         pricer_fini(&pf);
         pricer_fini(&pc);
     }
@@ -212,6 +245,46 @@ static void test_structured_is_written_out(void **state)
         if (!lines[i][0] || (i == 5) != (lines[i][1] > 0))
             fail_msg("machine %d: %d entries priced by their structure, %d "
                      "written out", i, lines[i][0], lines[i][1]);
+}
+
+/* The dimensions a step is the same along (model_sym.c): a butterfly on
+ * 8x8 exchanges with rank r ^ 1 first (in x: the same in every row, not
+ * after a move along x), with r ^ 8 in its fourth step (in y: the same
+ * in every column); on a torus and on a mesh (whose x exchange never
+ * moves along y). Not without pr->lean (every link's load wanted). */
+static void test_sym_dims(void **state)
+{
+    (void)state;
+    int g[2] = {8, 8};
+    for (int mesh = 0; mesh < 2; mesh++) {
+        Machine m;
+        assert_int_equal(machine_grid(&m, mesh ? MACHINE_MESH : MACHINE_TORUS,
+                                      2, g, false, 1e-6, 1e-10, 5e-11),
+                         CV_OK);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = 64, .count = 6400,
+                      .dtype = DT_FLOAT, .op = OP_SUM, .in_place = true};
+        Schedule s;
+        assert_int_equal(algo_generate_as(algo_find(COLL_ALLREDUCE,
+                                                    "butterfly"), &c, &m, 0,
+                                          &s, NULL, 0), CV_OK);
+        Pricer pr;
+        assert_int_equal(pricer_init(&pr, &m), CV_OK);
+        const Step *x = &s.steps[0], *y = &s.steps[3];
+        assert_int_equal(s.xfers[x->first].dst ^ s.xfers[x->first].src, 1);
+        assert_int_equal(s.xfers[y->first].dst ^ s.xfers[y->first].src, 8);
+        assert_int_equal(pricer_sym_step(&pr, s.xfers + x->first, x->n),
+                         CV_OK);
+        assert_int_equal(pr.sym, 0); /* not lean */
+        pr.lean = true;
+        assert_int_equal(pricer_sym_step(&pr, s.xfers + x->first, x->n),
+                         CV_OK);
+        assert_int_equal(pr.sym, 2);
+        assert_int_equal(pricer_sym_step(&pr, s.xfers + y->first, y->n),
+                         CV_OK);
+        assert_int_equal(pr.sym, 1);
+        pricer_fini(&pr);
+        sched_fini(&s);
+    }
 }
 
 /* -------------------------------------------------------------- by hand */
@@ -455,6 +528,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cycles_by_hand),
+        cmocka_unit_test(test_sym_dims),
         cmocka_unit_test(test_structured_is_written_out),
         cmocka_unit_test(test_torus_16_by_hand),
         cmocka_unit_test(test_torus_16384_by_hand),

@@ -81,6 +81,7 @@ void pricer_fini(Pricer *pr)
     free(pr->clock);
     free(pr->flow_end);
     pricer_lines_free(pr);
+    pricer_sym_free(pr);
     *pr = (Pricer){0};
 }
 
@@ -341,6 +342,8 @@ static CvError load_pairs(Pricer *pr, const Transfer *xs, Pair *pairs,
         size_t j = i;
         int hops = machine_route(pr->m, pairs[i].src, pairs[i].dst,
                                  pr->route, pr->maxhops + 1);
+        if (pr->sym) /* each link's orbit's */
+            pricer_sym_route(pr, pr->route, hops);
         pairs[i].hops = hops, pairs[i].roff = SIZE_MAX;
         if (pr->nroutes + (size_t)hops <= ROUTES_KEPT) {
             if (routes_fit(pr, (size_t)hops))
@@ -437,10 +440,12 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
             continue;
         int hops = pairs[i].hops, busiest;
         const int *route = pr->route;
-        if (pairs[i].roff == SIZE_MAX) /* not kept: route it again */
+        if (pairs[i].roff == SIZE_MAX) { /* not kept: route it again */
             machine_route(pr->m, pairs[i].src, pairs[i].dst, pr->route,
                           pr->maxhops + 1);
-        else
+            if (pr->sym)
+                pricer_sym_route(pr, pr->route, hops);
+        } else
             route = pr->routes + pairs[i].roff;
         CostTerms c;
         double part[3], bt;
@@ -467,6 +472,17 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
     out->time = worst > 0 ? worst : 0;
 }
 
+/* Keep the pairs of pairs[0 .. n) that leave a representative rank
+ * (pricer_sym_rep), in order; their number. */
+static size_t sym_pairs(const Pricer *pr, Pair *pairs, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        if (pricer_sym_rep(pr, pairs[i].src))
+            pairs[k++] = pairs[i];
+    return k;
+}
+
 /* Price the transfers xs[0 .. nx) of a step of s. */
 static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
                            size_t nx, bool terms_only, StepPrice *out)
@@ -481,6 +497,11 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
     size_t n, slots = 4 * pr->scratch_cap;
     bool sw = machine_has_reducing_switch(m);
     step_pairs(pr, xs, nx, ts, sw, pairs, &n);
+    size_t all = n;
+    if (pricer_sym_step(pr, xs, nx))
+        return CV_ERR_NOMEM;
+    if (pr->sym) /* the messages of the representatives' ranks */
+        n = sym_pairs(pr, pairs, n);
     if (sw) {
         tab = (Claim *)(pairs + pr->scratch_cap);
         for (size_t i = 0; i < slots; i++)
@@ -500,11 +521,12 @@ static CvError price_xfers(Pricer *pr, const Schedule *s, const Transfer *xs,
         gt = num_dmax(gt, pr->reduced[r] *
                               (m->nfix ? machine_rank_slow(m, r) : 1));
     }
-    out->terms.steps = n > 0;
+    out->terms.steps = all > 0;
     if (!terms_only)
         out->time += gt * m->gamma;
     if (pr->flowing && !terms_only)
         flow_settle(pr, pairs, n);
+    pr->sym = 0;
     return CV_OK;
 }
 

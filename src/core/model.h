@@ -166,6 +166,9 @@ typedef struct {
                            step being priced (-1: none yet) */
     double flow_time;   /* the largest clock: the time so far, s */
     struct PricerLines *lines; /* model_lines.c's tables and entries */
+    int sym;            /* the dimensions the step being priced is the
+                           same along (model_sym.c; 0: none) */
+    struct PricerSym *sym_tab; /* model_sym.c's scratch */
     bool lean;          /* a step priced by its structure
                            (pricer_lines_rep) leaves out the links' loads
                            and the slowest message's ranks (pricer_cost:
@@ -214,6 +217,19 @@ bool pricer_lines_work(Pricer *pr, const Schedule *s, size_t k,
  * free everything. */
 void pricer_lines_forget(Pricer *pr);
 void pricer_lines_free(Pricer *pr);
+
+/* model_sym.c: where pr->lean and not data-flow, on a machine whose
+ * dimensions a move of every rank one place along maps onto itself (a
+ * torus, nodes; a mesh for messages that do not move along that
+ * dimension), pr->sym gets the dimensions along which the step's
+ * transfers xs[0 .. nx) are the same: its messages are then priced by
+ * those of the ranks with coordinate 0 in them (pricer_sym_rep), each
+ * link's load kept at the one of its orbit that pricer_sym_route names.
+ * CV_ERR_NOMEM. */
+CvError pricer_sym_step(Pricer *pr, const Transfer *xs, size_t nx);
+bool pricer_sym_rep(const Pricer *pr, int r);
+void pricer_sym_route(const Pricer *pr, int *route, int hops);
+void pricer_sym_free(Pricer *pr);
 
 /* Start pricing s in `mode`: the data-flow clocks at 0 and pr->flowing
  * set where data-flow can price s on pr's machine (not a memory machine;
