@@ -23,7 +23,7 @@
 
 /* ------------------------------------------------------------ machines */
 
-enum { NMACH = 11 };
+enum { NMACH = 12 };
 
 /* Small machines of every kind the algorithms are made for; some with
  * two classes of links and hop latencies (the non-uniform pricing). */
@@ -48,15 +48,24 @@ static void small_machines(Machine *ms)
     /* x and y apart: alphas, betas, latencies of their own */
     assert_int_equal(machine_grid(&ms[8], MACHINE_TORUS, 2, t84, false, 1e-6,
                                   1e-10, 5e-11), CV_OK);
-    ms[8].cls[1] = (LinkClass){"y", 3e-6, 4e-10, 2e-7};
+    ms[8].cls[1] = (LinkClass){.name = "y", .alpha = 3e-6, .beta = 4e-10,
+                               .lat = 2e-7};
     ms[8].cls[0].lat = 1e-7;
     assert_int_equal(machine_grid(&ms[9], MACHINE_MESH, 2, t53, false, 1e-6,
                                   1e-10, 5e-11), CV_OK);
-    ms[9].cls[0] = (LinkClass){"x", 2e-6, 1e-10, 3e-7};
+    ms[9].cls[0] = (LinkClass){.name = "x", .alpha = 2e-6, .beta = 1e-10,
+                               .lat = 3e-7};
     /* dealt round: a ring's neighbours far apart, routes that meet */
     assert_int_equal(machine_grid(&ms[10], MACHINE_TORUS, 2, t44, false, 1e-6,
                                   1e-10, 5e-11), CV_OK);
     ms[10].cyclic = true;
+    /* a slow rank and a slow link: priced written out, every step */
+    assert_int_equal(machine_grid(&ms[11], MACHINE_TORUS, 2, t84, false, 1e-6,
+                                  1e-10, 5e-11), CV_OK);
+    assert_int_equal(machine_fix_rank(&ms[11], 3, 2.5), CV_OK);
+    assert_int_equal(machine_fix_link(&ms[11], 0, 1, 3, false), CV_OK);
+    int a, b;
+    assert_int_equal(machine_fix_check(&ms[11], &a, &b), CV_OK);
 }
 
 /* ------------------------------------------------- the same as written */
@@ -238,11 +247,13 @@ static void test_structured_is_written_out(void **state)
                 }
         }
     }
-    /* the structured pricing priced repeated entries on every machine;
-       on nodes sharing a NIC (5), whose ring messages between nodes meet
-       at the NIC, some are priced written out: both ways were taken */
+    /* the structured pricing priced repeated entries on every machine
+       but the fixed one (11), whose are all priced written out; on nodes
+       sharing a NIC (5), whose ring messages between nodes meet at the
+       NIC, some are priced written out: both ways were taken */
     for (int i = 0; i < NMACH; i++)
-        if (!lines[i][0] || (i == 5) != (lines[i][1] > 0))
+        if (!lines[i][0] != (i == 11) ||
+            (i == 5 || i == 11) != (lines[i][1] > 0))
             fail_msg("machine %d: %d entries priced by their structure, %d "
                      "written out", i, lines[i][0], lines[i][1]);
 }

@@ -516,13 +516,14 @@ static LineEntry *entry_get(Pricer *pr, const Schedule *s, size_t k,
 }
 
 /* Whether entry k of s is one this file prices: compact, repeated, on a
- * machine of links. */
+ * machine of links, no rank slowed (its messages cost more than their
+ * routes say; a slow or down link is in its route's class or route). */
 static bool entry_kind(const Pricer *pr, const Schedule *s, size_t k)
 {
     const Step *st = &s->steps[k];
     return s->compact && st->reps > 1 && !st->spread && st->n > 0 &&
            !machine_is_memory(pr->m) && !machine_has_reducing_switch(pr->m) &&
-           s->call.nranks == pr->m->nranks;
+           !pr->m->nfix && s->call.nranks == pr->m->nranks;
 }
 
 bool pricer_lines_work(Pricer *pr, const Schedule *s, size_t k, double *work)

@@ -42,12 +42,13 @@ void pricer_sym_free(Pricer *pr)
 }
 
 /* Whether m's links and routes allow it: dimensions of rings, meshes,
- * full lines and switches of a port per rank, ranks at their places. */
+ * full lines and switches of a port per rank, ranks at their places, no
+ * link or rank fixed, no fat tree's core. */
 static bool sym_machine(const Machine *m)
 {
     if (m->ndims < 2 || m->cyclic || machine_has_medium(m) ||
-        machine_has_reducing_switch(m))
-        return false;
+        machine_has_reducing_switch(m) || m->nfix || m->backbone)
+        return false; /* (a fixed link or rank is unlike its translates) */
     for (int d = 0; d < m->ndims; d++)
         if (m->dim[d].kind == DIM_SWITCH && m->dim[d].shared)
             return false;
