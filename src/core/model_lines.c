@@ -57,6 +57,7 @@ typedef struct {
     int32_t *links[2];   /* the routes */
     uint8_t *lused;      /* [nlinks] directions using each link (bits) */
     unsigned long tick;  /* last use, for replacing */
+    unsigned long gen;   /* which table the slot holds (entries check) */
 } LineUni;
 
 /* A run of an entry's sources: positions start .. start + n - 1 of the
@@ -80,7 +81,8 @@ typedef struct {
     bool tried, ok;
     size_t first, n, reps; /* the Step's, to know it again */
     int cyc, shift;
-    int uni;            /* its table */
+    int uni;            /* its table's slot ... */
+    unsigned long gen;  /* ... while it holds that table */
     bool two;           /* both directions, some rank reducing from both
                            (not all alike): the reduce term per
                            repetition */
@@ -293,7 +295,7 @@ static int uni_find(Pricer *pr, const int32_t *member, int len)
     for (int32_t x = 0; x < p; x++)
         u->at[member[x]] = x;
     u->len = len, u->p = p, u->ok[0] = u->ok[1] = u->both = -1;
-    u->tick = ++pl->tick;
+    u->tick = ++pl->tick, u->gen = u->tick;
     return old;
 }
 
@@ -339,9 +341,6 @@ static int src_cmp(const void *pa, const void *pb)
     return (a->x > b->x) - (a->x < b->x);
 }
 
-/* The entry's transfers as sources (false: one is local, or goes to no
- * neighbour, or two leave one rank one way); which directions occur into
- * *dirs, the most bytes a rank reduces one way into *red. */
 /* The most bytes a rank reduces in any repetition where that does not
  * depend on the repetition: one direction (each rank receives one
  * message a direction), or both where each reduces one size into every
@@ -357,6 +356,10 @@ static double entry_red(int p, const size_t n[2], const double lo[2],
     return -1;
 }
 
+/* The entry's transfers as sources into v, by direction, size and
+ * position (false: one is local, or goes to no neighbour, or two leave
+ * one rank one way); which directions occur into *dirs, entry_red's
+ * answer into *red. */
 static bool entry_sources(const Schedule *s, const Step *st, const LineUni *u,
                           LineSrc *v, int *dirs, double *red)
 {
@@ -457,6 +460,7 @@ static CvError entry_make(Pricer *pr, const Schedule *s, size_t k,
     if (e->uni < 0)
         return CV_ERR_NOMEM;
     LineUni *u = &pr->lines->uni[e->uni];
+    e->gen = u->gen;
     LineSrc *v = malloc((st->n ? st->n : 1) * sizeof *v);
     int dirs = 0;
     CvError err = v ? CV_OK : CV_ERR_NOMEM;
@@ -476,7 +480,6 @@ static CvError entry_make(Pricer *pr, const Schedule *s, size_t k,
     e->work = (double)st->n * (e->two ? (double)st->reps : 1) +
               (double)st->reps * (double)nrun * (1 + u->ncls[0] + u->ncls[1]) +
               (double)s->call.nranks; /* its routes, once a table */
-    (void)k;
     return err;
 }
 
@@ -508,7 +511,8 @@ static LineEntry *entry_get(Pricer *pr, const Schedule *s, size_t k,
     const Step *st = &s->steps[k];
     if (e->tried && (e->first != st->first || e->n != st->n ||
                      e->reps != st->reps || e->cyc != st->cyc ||
-                     e->shift != st->shift))
+                     e->shift != st->shift ||
+                     (e->ok && pl->uni[e->uni].gen != e->gen)))
         free(e->g), e->g = NULL, e->tried = false;
     if (!e->tried)
         *err = entry_make(pr, s, k, e);
