@@ -66,12 +66,13 @@ row() { # LABEL BIN ARGS...
     done
     cmd="trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary"
     for b in $before "$bin"; do
+        label=$([ "$b" = "$bin" ] && echo after || echo before)
         if "$b" trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M \
                 --summary > /dev/null 2>&1; then
-            row "$([ "$b" = "$bin" ] && echo after || echo before)" "$b" \
-                trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary
+            row "$label" "$b" trace allreduce -a torus -p 16384 \
+                -T torus:128x128 -s 64M --summary
         else
-            printf "%-8s %-62s %s\n" before "$cmd" "refused"
+            printf "%-8s %-62s %s\n" "$label" "$cmd" "refused"
         fi
     done
 } | tee "$tmp/report"
