@@ -400,6 +400,28 @@ static void test_trace_ring_on_torus_by_hand(void **state)
     out_free(&o);
 }
 
+/* The torus all-reduce on torus:128x128 of 16384 ranks, 64 MiB (V =
+ * 67108864 bytes), by hand: a free copy-in and 2 (127 + 127) = 508 ring
+ * steps; the busiest rank sends 2 (p - 1) / p V = 134209536 bytes and
+ * reduces half that, and its x link carries 2 (127 / 128) V = 133169152. */
+static void test_trace_torus_16384_by_hand(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M "
+            "--summary");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(find_line(o.out, "# totals: 509 steps, "));
+    assert_non_null(find_line(o.out, "# most by one rank: sent 134209536, "
+                              "received 134209536, reduced 67104768 bytes"));
+    assert_non_null(find_line(o.out, "# model time (schedule, a = alpha, b = "
+                              "beta bytes, g = gamma bytes): 508 a + "
+                              "134209536 b + 67104768 g"));
+    assert_non_null(find_line(o.out, "# wire: the busiest link, r0>r1 (x), "
+                              "carried 133169152 bytes"));
+    out_free(&o);
+}
+
 /* Pairwise all-to-all on 16384 ranks by hand: p - 1 exchange steps after
  * the free copy-in, each rank sending one block of 16 floats a step. */
 static void test_trace_pairwise_by_hand(void **state)
@@ -482,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_trace_summary_refusals),
         cmocka_unit_test(test_trace_pairwise_by_hand),
         cmocka_unit_test(test_trace_ring_on_torus_by_hand),
+        cmocka_unit_test(test_trace_torus_16384_by_hand),
         cmocka_unit_test(test_trace_formula_for_p),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
