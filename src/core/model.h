@@ -169,10 +169,12 @@ typedef struct {
     int sym;            /* the dimensions the step being priced is the
                            same along (model_sym.c; 0: none) */
     struct PricerSym *sym_tab; /* model_sym.c's scratch */
-    bool lean;          /* a step priced by its structure
-                           (pricer_lines_rep) leaves out the links' loads
-                           and the slowest message's ranks (pricer_cost:
-                           it reads neither) */
+    bool lean;          /* only prices are read (pricer_cost): a step
+                           priced by its structure (pricer_lines_rep)
+                           leaves out the links' loads and the slowest
+                           message's ranks, one alike along dimensions
+                           (pricer_sym_step) keeps loads and the busiest
+                           link at one link of each orbit */
 } Pricer;
 typedef struct PricerLines PricerLines;
 
