@@ -105,13 +105,21 @@ int model_pricing_parse(const char *name)
     return -1;
 }
 
-/* A message from src to dst of price t (seconds) in the step: it starts
- * when both ranks' clocks have reached it. */
-static void flow_message(Pricer *pr, int src, int dst, double t)
+void pricer_flow_message(Pricer *pr, int src, int dst, double t)
 {
     double end = num_dmax(pr->clock[src], pr->clock[dst]) + t;
     pr->flow_end[src] = num_dmax(pr->flow_end[src], end);
     pr->flow_end[dst] = num_dmax(pr->flow_end[dst], end);
+}
+
+void pricer_flow_rank(Pricer *pr, int r)
+{
+    if (pr->flow_end[r] < 0)
+        return; /* settled */
+    pr->clock[r] = pr->flow_end[r] + pr->reduced[r] * pr->m->gamma *
+                                         machine_rank_slow(pr->m, r);
+    pr->flow_end[r] = -1;
+    pr->flow_time = num_dmax(pr->flow_time, pr->clock[r]);
 }
 
 /* The step's end on every rank that took part: the ranks of its
@@ -123,16 +131,9 @@ static void flow_settle(Pricer *pr, const Pair *pairs, size_t n)
         int r = pr->rtouched[i];
         pr->flow_end[r] = num_dmax(pr->flow_end[r], pr->clock[r]);
     }
-    for (size_t i = 0; i < 2 * n + (size_t)pr->nrtouched; i++) {
-        int r = i >= 2 * n ? pr->rtouched[i - 2 * n]
-                : i % 2 ? pairs[i / 2].dst : pairs[i / 2].src;
-        if (pr->flow_end[r] < 0)
-            continue; /* settled */
-        pr->clock[r] = pr->flow_end[r] + pr->reduced[r] * pr->m->gamma *
-                                             machine_rank_slow(pr->m, r);
-        pr->flow_end[r] = -1;
-        pr->flow_time = num_dmax(pr->flow_time, pr->clock[r]);
-    }
+    for (size_t i = 0; i < 2 * n + (size_t)pr->nrtouched; i++)
+        pricer_flow_rank(pr, i >= 2 * n ? pr->rtouched[i - 2 * n]
+                             : i % 2 ? pairs[i / 2].dst : pairs[i / 2].src);
 }
 
 static int pair_cmp(const void *a, const void *b)
@@ -413,7 +414,7 @@ static void switch_pairs(Pricer *pr, const Transfer *xs, const Pair *pairs,
         double ta = a * k->alpha, tb = b * k->beta;
         double t = ta + tb + 2 * k->lat;
         if (pr->flowing && !terms_only)
-            flow_message(pr, pairs[i].src, pairs[i].dst, t);
+            pricer_flow_message(pr, pairs[i].src, pairs[i].dst, t);
         if (terms_only) {
             out->terms.a = num_dmax(out->terms.a, a);
             out->terms.b = num_dmax(out->terms.b, b);
@@ -456,7 +457,7 @@ static void price_pairs(Pricer *pr, const Pair *pairs, size_t n,
         }
         double t = part[0] + part[1] + part[2];
         if (pr->flowing && !terms_only)
-            flow_message(pr, pairs[i].src, pairs[i].dst, t);
+            pricer_flow_message(pr, pairs[i].src, pairs[i].dst, t);
         if (terms_only) {
             out->terms.a = num_dmax(out->terms.a, c.a);
             out->terms.b = num_dmax(out->terms.b, c.b);

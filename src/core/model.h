@@ -194,6 +194,13 @@ void pricer_fini(Pricer *pr);
  * transfers xs[0 .. nx) of a step of s on a memory machine (first: the
  * call's first step, which pays its start). */
 CvError pricer_scratch_fit(Pricer *pr, size_t n);
+/* The data-flow clocks (pr->flowing): a message from src to dst of price
+ * t (seconds) in the step starts when both ranks' clocks have reached
+ * it; once the step's messages are in, each rank that took part
+ * (pricer_flow_rank, again for one settled: nothing) moves its clock to
+ * its messages' latest end plus its reducing. */
+void pricer_flow_message(Pricer *pr, int src, int dst, double t);
+void pricer_flow_rank(Pricer *pr, int r);
 void pricer_clear_loads(Pricer *pr);
 void pricer_rank_work(Pricer *pr, double *at, int r, double bytes);
 void pricer_touch(Pricer *pr, int l);
@@ -206,9 +213,10 @@ CvError pricer_memory_step(Pricer *pr, const Schedule *s, const Transfer *xs,
  * (Step.cyc, or a rotation's), where no two of those messages could share
  * a link, priced by the classes of its routes: *done and *out, the
  * general rule's price bit for bit, in a few operations a repetition
- * (the links' loads too unless pr->lean); else *done false (not such an
- * entry, or two classes tie on time with other terms). Not while the
- * data-flow clocks move. CV_ERR_NOMEM. */
+ * (the links' loads too unless pr->lean; while pr->flowing, every
+ * message on the data-flow clocks at that price); else *done false (not
+ * such an entry, or two classes tie on time with other terms).
+ * CV_ERR_NOMEM. */
 CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
                          bool terms_only, StepPrice *out, bool *done);
 /* Whether entry k of s is priced so, and then the work all its

@@ -718,13 +718,35 @@ static void rep_detail(const Pricer *pr, const LineUni *u,
     out->busiest_time = out->busiest >= 0 ? w->tb : 0;
 }
 
+/* Repetition j's messages on the data-flow clocks, each at its price
+ * alone (what price_pairs gives them), then every rank of them settled
+ * with what it reduces (pr->reduced, rep_loads's). */
+static void rep_flow(Pricer *pr, const Schedule *s, const LineUni *u,
+                     const Step *st, size_t j)
+{
+    double ts = (double)dtype_size(s->call.dtype);
+    for (int pass = 0; pass < 2; pass++)
+        for (size_t i = 0; i < st->n; i++) {
+            const Transfer *t = &s->xfers[st->first + i];
+            int d = (t->flags & XF_BACK) ? 1 : 0;
+            int32_t x = pos_move(u, u->at[t->src], j, d);
+            int src = u->member[x], dst = u->member[nb_pos(u, x, d)];
+            CostTerms c;
+            if (pass == 0)
+                pricer_flow_message(pr, src, dst,
+                                    cls_price(&u->cls[d][u->cl[d][x]],
+                                              (double)t->count * ts, &c));
+            else
+                pricer_flow_rank(pr, src), pricer_flow_rank(pr, dst);
+        }
+}
+
 CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
                          bool terms_only, StepPrice *out, bool *done)
 {
     CvError err = CV_OK;
     *done = false;
-    LineEntry *e = entry_kind(pr, s, k) && !pr->flowing
-                   ? entry_get(pr, s, k, &err) : NULL;
+    LineEntry *e = entry_kind(pr, s, k) ? entry_get(pr, s, k, &err) : NULL;
     if (!e)
         return err;
     const LineUni *u = &pr->lines->uni[e->uni];
@@ -734,7 +756,8 @@ CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
     if (w.tie)
         return CV_OK; /* the general rule says which terms */
     pricer_clear_loads(pr);
-    if (e->two || !pr->lean)
+    bool flow = pr->flowing && !terms_only; /* (as price_pairs) */
+    if (e->two || !pr->lean || flow)
         rep_loads(pr, s, u, &s->steps[k], j, !pr->lean);
     sp.terms.g = e->two ? 0 : e->red;
     for (int i = 0; e->two && i < pr->nrtouched; i++)
@@ -746,6 +769,8 @@ CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
         rep_detail(pr, u, e, j, &w, terms_only, &sp);
     if (!terms_only)
         sp.time += sp.terms.g * pr->m->gamma;
+    if (flow)
+        rep_flow(pr, s, u, &s->steps[k], j);
     *out = sp;
     *done = true;
     return CV_OK;
