@@ -521,13 +521,16 @@ static LineEntry *entry_get(Pricer *pr, const Schedule *s, size_t k,
 
 /* Whether entry k of s is one this file prices: compact, repeated, on a
  * machine of links, no rank slowed (its messages cost more than their
- * routes say; a slow or down link is in its route's class or route). */
+ * routes say; a slow or down link is in its route's class or route), a
+ * few links a rank (a table notes each link's directions: not for a
+ * fully connected line of thousands). */
 static bool entry_kind(const Pricer *pr, const Schedule *s, size_t k)
 {
     const Step *st = &s->steps[k];
     return s->compact && st->reps > 1 && !st->spread && st->n > 0 &&
            !machine_is_memory(pr->m) && !machine_has_reducing_switch(pr->m) &&
-           !pr->m->nfix && s->call.nranks == pr->m->nranks;
+           !pr->m->nfix && s->call.nranks == pr->m->nranks &&
+           (long long)pr->m->nlinks <= 16LL * pr->m->nranks;
 }
 
 bool pricer_lines_work(Pricer *pr, const Schedule *s, size_t k, double *work)
