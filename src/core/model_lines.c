@@ -151,6 +151,12 @@ void pricer_lines_forget(Pricer *pr)
         entries_free(pr->lines);
 }
 
+static bool cls_eq(const LineCls *x, const LineCls *y)
+{
+    return x->a == y->a && x->b == y->b && x->lat == y->lat &&
+           x->b1 == y->b1 && x->ha == y->ha && x->hb == y->hb;
+}
+
 /* The class of a message alone on route[0 .. hops): its index among
  * u's of direction d (added where new), or -1 beyond LINE_MAX_CLS. */
 static int route_class(const Machine *m, LineUni *u, int d, const int *route,
@@ -168,7 +174,7 @@ static int route_class(const Machine *m, LineUni *u, int d, const int *route,
             c.b = k->beta, c.hb = true;
     }
     for (int i = 0; i < u->ncls[d]; i++)
-        if (!memcmp(&u->cls[d][i], &c, sizeof c))
+        if (cls_eq(&u->cls[d][i], &c))
             return i;
     if (u->ncls[d] == LINE_MAX_CLS)
         return -1;
@@ -184,7 +190,8 @@ static int32_t nb_pos(const LineUni *u, int32_t x, int d)
 }
 
 /* Route every position's message of direction d, note its links (false:
- * one is some other's too), class it. */
+ * one is some other's too, or no memory for the routes: priced by the
+ * general rule), class it. */
 static bool uni_route(Pricer *pr, LineUni *u, int d)
 {
     const Machine *m = pr->m;
