@@ -98,21 +98,42 @@ static void same_price(const StepPrice *x, const StepPrice *y,
                  y->terms.b, y->terms.g);
 }
 
+/* The links' loads of a step priced written out (pf) and compact (pc)
+ * are the same; the compact ones added to tot. */
+static void same_loads(const Pricer *pf, const Pricer *pc, const char *w,
+                       size_t no, double *tot)
+{
+    if (pf->ntouched != pc->ntouched)
+        fail_msg("%s: step %zu: %d links loaded written out, %d compact", w,
+                 no, pf->ntouched, pc->ntouched);
+    for (int i = 0; i < pf->ntouched; i++) {
+        int l = pf->touched[i];
+        assert_true(pf->bytes[l] == pc->bytes[l]);
+        assert_true(pf->msgs[l] == pc->msgs[l]);
+        tot[l] += pc->bytes[l];
+    }
+}
+
 /* Every step of compact schedule comp priced as full's (written out),
- * both ways (terms only too), the links' loads alike; lines[0] counts the
- * repeated entries priced by structure, lines[1] those written out. */
+ * both ways (terms only too), the links' loads alike (an entry priced by
+ * its structure: all its repetitions' at once too, pricer_lines_links);
+ * lines[0] counts the repeated entries priced by structure, lines[1]
+ * those written out. */
 static void same_steps(const Schedule *full, const Schedule *comp,
                        const Machine *m, const char *w, int *lines)
 {
     Pricer pf, pc;
     assert_int_equal(pricer_init(&pf, m), CV_OK);
     assert_int_equal(pricer_init(&pc, m), CV_OK);
-    size_t no = 0;
+    size_t no = 0, nl = (size_t)m->nlinks;
+    double *tot = calloc(2 * nl, sizeof *tot); /* an entry's, two ways */
+    assert_non_null(tot);
     for (size_t k = 0; k < comp->nsteps; k++) {
         double work;
         bool st = pricer_lines_work(&pc, comp, k, &work);
         lines[0] += st;
         lines[1] += !st && comp->steps[k].reps > 1 && !comp->steps[k].spread;
+        memset(tot, 0, 2 * nl * sizeof *tot);
         for (size_t j = 0; j < comp->steps[k].reps; j++, no++)
             for (int only = 0; only < 2; only++) {
                 StepPrice x, y;
@@ -120,19 +141,19 @@ static void same_steps(const Schedule *full, const Schedule *comp,
                 assert_int_equal(price_step_rep(&pc, comp, k, j, only, &y),
                                  CV_OK);
                 same_price(&x, &y, w, no);
-                if (pc.orbits) /* a spread step's loads: one rank's */
-                    continue;
-                if (!only && pf.ntouched != pc.ntouched)
-                    fail_msg("%s: step %zu: %d links loaded written out, "
-                             "%d compact", w, no, pf.ntouched, pc.ntouched);
-                for (int i = 0; !only && i < pf.ntouched; i++) {
-                    int l = pf.touched[i];
-                    assert_true(pf.bytes[l] == pc.bytes[l]);
-                    assert_true(pf.msgs[l] == pc.msgs[l]);
-                }
+                if (!pc.orbits && !only)
+                    same_loads(&pf, &pc, w, no, tot);
             }
+        /* the entry's loads at once, as its repetitions' add up */
+        if (st)
+            assert_int_equal(pricer_lines_links(&pc, comp, k, tot + nl),
+                             CV_OK);
+        if (st && memcmp(tot, tot + nl, nl * sizeof *tot))
+            fail_msg("%s: entry %zu: its links' loads at once are not "
+                     "those of its steps", w, k);
     }
     assert_int_equal(no, full->nsteps);
+    free(tot);
     pricer_fini(&pf);
     pricer_fini(&pc);
 }

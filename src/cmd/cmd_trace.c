@@ -436,7 +436,8 @@ static CvError add_links(Trace *t, double times, size_t reps, int shift)
 
 /* Price repetition j of entry k on the machine, into t->sp and the
  * running sums, `times` over (the repetitions that a machine rotation
- * maps onto itself prices alike), the links' loads with them. */
+ * maps onto itself prices alike), the links' loads with them unless the
+ * pricer is lean (the entry's loads then added at once). */
 static CvError trace_price(Trace *t, size_t k, size_t j, double times)
 {
     CvError e = price_step_rep(&t->pr, &t->s, k, j, false, &t->sp);
@@ -447,7 +448,7 @@ static CvError trace_price(Trace *t, size_t k, size_t j, double times)
     t->terms.g += times * t->sp.terms.g;
     t->terms.steps += times * t->sp.terms.steps;
     const Step *st = &t->s.steps[k];
-    e = add_links(t, times, (size_t)times, st->shift);
+    e = t->pr.lean ? CV_OK : add_links(t, times, (size_t)times, st->shift);
     if (!e && t->links) /* the renderings list them by number */
         qsort(t->pr.touched, (size_t)t->pr.ntouched, sizeof *t->pr.touched,
               int_cmp);
@@ -528,6 +529,11 @@ static CvError trace_steps(Trace *t, const TraceWriter *w)
         size_t reps = t->s.compact ? st->reps : 1;
         bool once = t->summary && same && reps > 1 && !t->pr.flowing &&
                     !(t->s.compact && st->cyc); /* not moved along cycles */
+        double work;
+        /* a summary of neighbour steps priced by route classes: each
+           repetition's price, the links' loads of all of them at once */
+        t->pr.lean = t->summary && !once && !t->links && !t->pr.flowing &&
+                     pricer_lines_work(&t->pr, &t->s, k, &work);
         for (size_t j = 0; j < (once ? 1 : reps) && !e; j++) {
             if (t->cells)
                 sim_step(&t->sim);
@@ -541,6 +547,9 @@ static CvError trace_steps(Trace *t, const TraceWriter *w)
                 w->step(t, no);
             no += once ? reps : 1;
         }
+        if (!e && t->pr.lean)
+            e = pricer_lines_links(&t->pr, &t->s, k, t->link_total);
+        t->pr.lean = false;
     }
     return e;
 }

@@ -223,6 +223,12 @@ CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
  * repetitions take (model_price_work's units). */
 bool pricer_lines_work(Pricer *pr, const Schedule *s, size_t k,
                        double *work);
+/* Every link's bytes over all the repetitions of such an entry k (where
+ * pricer_lines_work says so), added to tot[nlinks], as the loads its
+ * repetitions priced one by one add up (CV_ERR_ARG for another entry;
+ * CV_ERR_NOMEM). */
+CvError pricer_lines_links(Pricer *pr, const Schedule *s, size_t k,
+                           double *tot);
 /* Forget the entries of the schedule priced last (its tables stay);
  * free everything. */
 void pricer_lines_forget(Pricer *pr);

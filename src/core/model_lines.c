@@ -785,3 +785,37 @@ CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
     *done = true;
     return CV_OK;
 }
+
+CvError pricer_lines_links(Pricer *pr, const Schedule *s, size_t k,
+                           double *tot)
+{
+    CvError err = CV_OK;
+    LineEntry *e = entry_kind(pr, s, k) ? entry_get(pr, s, k, &err) : NULL;
+    if (!e)
+        return err ? err : CV_ERR_ARG;
+    const LineUni *u = &pr->lines->uni[e->uni];
+    const Step *st = &s->steps[k];
+    size_t np = (size_t)u->p, ts = dtype_size(s->call.dtype);
+    size_t *in = calloc(2 * np, sizeof *in), *out = in ? in + np : NULL;
+    if (!in)
+        return CV_ERR_NOMEM;
+    for (int d = 0; d < 2 && !err; d++) {
+        memset(in, 0, 2 * np * sizeof *in);
+        for (size_t i = 0; i < st->n; i++) { /* bytes a source sends */
+            const Transfer *t = &s->xfers[st->first + i];
+            if (((t->flags & XF_BACK) ? 1 : 0) == d)
+                in[t->src] += t->count * ts;
+        }
+        /* over the repetitions, the bytes each rank sends that way: each
+           on the links of its message that way, alone there */
+        err = sched_add_moves(s, st, in, st->reps, d == 1, out);
+        for (size_t r = 0; r < np && !err; r++) {
+            int32_t x = u->at[r];
+            for (int32_t h = out[r] ? u->roff[d][x] : 0;
+                 out[r] && h < u->roff[d][x + 1]; h++)
+                tot[u->links[d][h]] += (double)out[r];
+        }
+    }
+    free(in);
+    return err;
+}
