@@ -4,8 +4,8 @@
 #   collviz model allreduce -p 16384 -T MACHINE   (25 sizes, 8 B to 128 MiB,
 #                                                   and the crossovers)
 # on torus:128x128, mesh:128x128 and nodes:2048x8, and of
-#   collviz trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary
-# each the fastest of ROUNDS runs. Targets: every algorithm made for the
+#   collviz trace allreduce -a ALGO -p 16384 -T torus:128x128 -s 64M --summary
+# (ALGO torus and ring), each the fastest of ROUNDS runs. Targets: every algorithm made for the
 # machine priced (no n/a), the model under 10 s and the trace summary
 # under 1 s on the 2-core development machine. With a second binary
 # (BEFORE, say one built from the previous commit) its figures come
@@ -64,16 +64,16 @@ row() { # LABEL BIN ARGS...
         [ -n "$before" ] && row before "$before" model allreduce -p 16384 -T "$t"
         row after "$bin" model allreduce -p 16384 -T "$t"
     done
-    cmd="trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M --summary"
-    for b in $before "$bin"; do
-        label=$([ "$b" = "$bin" ] && echo after || echo before)
-        if "$b" trace allreduce -a torus -p 16384 -T torus:128x128 -s 64M \
-                --summary > /dev/null 2>&1; then
-            row "$label" "$b" trace allreduce -a torus -p 16384 \
-                -T torus:128x128 -s 64M --summary
-        else
-            printf "%-8s %-62s %s\n" "$label" "$cmd" "refused"
-        fi
+    for a in torus ring; do
+        cmd="trace allreduce -a $a -p 16384 -T torus:128x128 -s 64M --summary"
+        for b in $before "$bin"; do
+            label=$([ "$b" = "$bin" ] && echo after || echo before)
+            if "$b" $cmd > /dev/null 2>&1; then
+                row "$label" "$b" $cmd
+            else
+                printf "%-8s %-62s %s\n" "$label" "$cmd" "refused"
+            fi
+        done
     done
 } | tee "$tmp/report"
 mkdir -p bench/results
