@@ -125,7 +125,8 @@ static void entries_free(PricerLines *pl)
 {
     for (size_t k = 0; k < pl->cap; k++)
         free(pl->e[k].g);
-    memset(pl->e, 0, pl->cap * sizeof *pl->e);
+    if (pl->cap) /* (none yet: e may be NULL) */
+        memset(pl->e, 0, pl->cap * sizeof *pl->e);
     pl->nruns = 0;
     pl->s = NULL;
 }
