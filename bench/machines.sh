@@ -28,23 +28,7 @@ out=bench/results/$(date +%Y-%m-%d)-scale-$host${MACHINES_TAG:+-$MACHINES_TAG}.t
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# best WALL_S USER_S MAX_KB NA of ROUNDS runs of "$@" (the fastest wall
-# time with its CPU time; NA: the table's cells and notes saying n/a)
-best() {
-    b_s=""; b_u=0; b_kb=0
-    i=0
-    while [ "$i" -lt "$rounds" ]; do
-        /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > "$tmp/out" 2> "$tmp/err" ||
-            { echo "machines.sh: '$*' failed: $(tail -1 "$tmp/err")" >&2; exit 1; }
-        read -r s u sy kb < "$tmp/t"
-        if [ -z "$b_s" ] || awk "BEGIN{exit !($s < $b_s)}"; then
-            b_s=$s; b_u=$(awk "BEGIN{print $u + $sy}")
-        fi
-        [ "$kb" -gt "$b_kb" ] && b_kb=$kb
-        i=$((i + 1))
-    done
-    echo "$b_s $b_u $b_kb $(grep -o 'n/a' "$tmp/out" | wc -l)"
-}
+. "$(dirname "$0")/best.sh" # best CMD...: WALL_S CPU_S MAX_KB NA
 
 row() { # LABEL BIN ARGS...
     label=$1 b=$2

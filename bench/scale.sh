@@ -24,20 +24,7 @@ out=bench/results/$(date +%Y-%m-%d)-scale-$host${SCALE_TAG:+-$SCALE_TAG}.txt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-# best WALL_S MAX_KB of ROUNDS runs of "$@" (stdout discarded)
-best() {
-    b_s=""; b_kb=0
-    i=0
-    while [ "$i" -lt "$rounds" ]; do
-        /usr/bin/time -f "%e %M" -o "$tmp/t" "$@" > /dev/null 2> "$tmp/err" || {
-            echo "scale.sh: '$*' failed: $(tail -1 "$tmp/err")" >&2; exit 1; }
-        read -r s kb < "$tmp/t"
-        if [ -z "$b_s" ] || awk "BEGIN{exit !($s < $b_s)}"; then b_s=$s; fi
-        [ "$kb" -gt "$b_kb" ] && b_kb=$kb
-        i=$((i + 1))
-    done
-    echo "$b_s $b_kb"
-}
+. "$(dirname "$0")/best.sh" # best CMD...: WALL_S CPU_S MAX_KB NA
 
 {
     echo "# bench/scale.sh on $host, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $rounds rounds (fastest kept, memory the most)"
@@ -50,7 +37,7 @@ best() {
         for p in $ranks; do
             set -- $cmd
             r=$(best "$bin" "$@" -p "$p")
-            s=${r% *}; kb=${r#* }
+            s=${r%% *}; kb=$(echo "$r" | cut -d' ' -f3)
             [ -z "$base" ] && base=$s
             printf "%-42s %6d %8.2f %9.1f %16s %12s\n" "$cmd" "$p" "$s" \
                 "$(awk "BEGIN{print $kb/1024}")" \

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "golden_fixture.h"
+#include "golden_mono.h"
 #include "scene/spec.h"
 #include "ui/app.h"
 #include "ui/i18n.h"
@@ -61,19 +62,7 @@ static void open_rd(App *app, const char *topo)
 /* The screen at w x h after script's keys, as text and roles. */
 static char *frame(App *app, int w, int h, const char *script)
 {
-    char why[200];
-    Script s;
-    Grid g;
-    ScriptRun run = {0};
-    app->view.term_w = w;
-    app->view.term_h = h;
-    assert_int_equal(script_parse(script, &s, why, sizeof why), CV_OK);
-    assert_int_equal(grid_init(&g, w, h, false), CV_OK);
-    script_run(app, &s, &run, &g);
-    char *text = grid_dump(&g, true);
-    grid_fini(&g);
-    script_fini(&s);
-    return text;
+    return golden_frame(app, w, h, script, false);
 }
 
 #define NEAR(x, want) assert_true(fabs((x) - (want)) < 1e-15)

@@ -62,28 +62,10 @@ static void open_app(App *app, int p, const char *topo)
     open_algo(app, "ring", p, topo);
 }
 
-/* The screen at w x h after script's keys: its text and roles, and with
- * mono its monochrome look too (golden_mono.h). */
-static char *frame_as(App *app, int w, int h, const char *script, bool mono)
-{
-    char why[200];
-    Script s;
-    app->view.term_w = w;
-    app->view.term_h = h;
-    assert_int_equal(script_parse(script, &s, why, sizeof why), CV_OK);
-    Grid g;
-    grid_init(&g, w, h, false);
-    ScriptRun run = {0};
-    script_run(app, &s, &run, &g);
-    char *text = mono ? golden_dump_mono(&g) : grid_dump(&g, true);
-    grid_fini(&g);
-    script_fini(&s);
-    return text;
-}
 
 static char *frame(App *app, int w, int h, const char *script)
 {
-    return frame_as(app, w, h, script, false);
+    return golden_frame(app, w, h, script, false);
 }
 
 static void test_goldens(void **state)
@@ -285,7 +267,7 @@ static void test_lecture_goldens(void **state)
                 char keys[64] = "";
                 for (int j = 0; j < k; j++)
                     strcat(keys, "Right\n");
-                char *got = frame_as(&app, 100, 30, keys, true), name[96];
+                char *got = golden_frame(&app, 100, 30, keys, true), name[96];
                 snprintf(name, sizeof name, "machine_%s%d_100x30_%s",
                          scenes[i].name, k, zh ? "zh" : "en");
                 golden_check(name, got);
@@ -380,7 +362,7 @@ static void test_zoom_goldens(void **state)
                 ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
                 App app;
                 open_algo(&app, scenes[i].algo, 16, scenes[i].topo);
-                char *got = frame_as(&app, sizes[s][0], sizes[s][1],
+                char *got = golden_frame(&app, sizes[s][0], sizes[s][1],
                                      "Right\nRight\nZ\n", true), name[96];
                 snprintf(name, sizeof name, "machine_zoom_%s_%dx%d_%s",
                          scenes[i].name, sizes[s][0], sizes[s][1],

@@ -49,24 +49,6 @@ static void open_at(App *app, CollKind k, const char *algo, int p,
     assert_int_equal(app_init(app, &o, why, sizeof why), CV_OK);
 }
 
-/* The screen at w x h after script's keys; with mono its monochrome look
- * (golden_mono.h) too. */
-static char *frame_as(App *app, int w, int h, const char *script, bool mono)
-{
-    char why[200];
-    Script s;
-    app->view.term_w = w;
-    app->view.term_h = h;
-    assert_int_equal(script_parse(script, &s, why, sizeof why), CV_OK);
-    Grid g;
-    grid_init(&g, w, h, false);
-    ScriptRun run = {0};
-    script_run(app, &s, &run, &g);
-    char *text = mono ? golden_dump_mono(&g) : grid_dump(&g, true);
-    grid_fini(&g);
-    script_fini(&s);
-    return text;
-}
 
 /* Link l's bytes as a hand count says, by its name. */
 typedef struct {
@@ -120,7 +102,7 @@ static void test_link_bytes_by_hand(void **state)
     };
     App app;
     open_at(&app, COLL_ALLREDUCE, "ring", 4, "full", 4096);
-    char *t = frame_as(&app, 160, 50, "Right\nRight\n", false);
+    char *t = golden_frame(&app, 160, 50, "Right\nRight\n", false);
     expect_loads(app.scene, ring, 8);
     for (int i = 0; i < 8; i++) {
         char want[64];
@@ -131,7 +113,7 @@ static void test_link_bytes_by_hand(void **state)
     free(t);
     app_fini(&app);
     open_at(&app, COLL_BROADCAST, "linear", 4, "full", 4096);
-    t = frame_as(&app, 160, 50, "Right\n", false);
+    t = golden_frame(&app, 160, 50, "Right\n", false);
     expect_loads(app.scene, linear, 4);
     assert_string_equal(linear[0].name, "r0>sw.link");
     const char *first = strstr(t, "links    r0>sw.link 12 KiB  sw.link>r1 4");
@@ -163,13 +145,13 @@ static void test_switch_words(void **state)
     for (size_t i = 0; i < sizeof steps / sizeof *steps; i++) {
         App app;
         open_at(&app, COLL_ALLREDUCE, "nvls", 8, "switch,reduce", 0);
-        char *t = frame_as(&app, 100, 30, steps[i].seek, false);
+        char *t = golden_frame(&app, 100, 30, steps[i].seek, false);
         if (!strstr(t, steps[i].words))
             fail_msg("step %s: not '%s':\n%s", steps[i].seek,
                      steps[i].words, t);
         free(t);
         /* the small picture's port row: r0 .. r7 at columns 0, 2, .. */
-        t = frame_as(&app, 100, 30, "Z\n", false);
+        t = golden_frame(&app, 100, 30, "Z\n", false);
         const char *row = strstr(t, "\u25020 1 2 3 4 5 6 7");
         assert_non_null(row);
         const char *ports = strchr(row, '\n') + 1 + strlen("\u2502");
@@ -193,7 +175,7 @@ static size_t steps_with(App *app, int presses)
     char keys[64] = "";
     for (int i = 0; i < presses; i++)
         strcat(keys, "p\n");
-    free(frame_as(app, 100, 30, keys, false));
+    free(golden_frame(app, 100, 30, keys, false));
     return app->scene->sched.nsteps;
 }
 
@@ -233,17 +215,17 @@ static void test_chunk_knob(void **state)
     for (int i = 1; i < 5; i++)
         assert_int_equal(steps_with(&app, 1), one + (size_t)cycle[i] - 1);
     assert_int_equal(app.scene->sched.nsteps, app.scene->big_sched.nsteps);
-    char *t = frame_as(&app, 100, 30, "", false);
+    char *t = golden_frame(&app, 100, 30, "", false);
     assert_non_null(strstr(t, "chunks 16: drawn = priced at 64 MiB"));
     free(t);
-    t = frame_as(&app, 100, 30, "p\np\n", false); /* own rule, then 1 */
+    t = golden_frame(&app, 100, 30, "p\np\n", false); /* own rule, then 1 */
     assert_non_null(strstr(t, "chunks 1: drawn != priced, 64 MiB is "
                               "priced in 32 steps"));
     free(t);
     app_fini(&app);
     /* an algorithm without chunks: the knob says so, the scene stays */
     open_at(&app, COLL_ALLREDUCE, "ring", 8, "full", 0);
-    t = frame_as(&app, 100, 30, "p\n", false);
+    t = golden_frame(&app, 100, 30, "p\n", false);
     assert_int_equal(app.scene->chunks, 0);
     assert_non_null(strstr(t, "ring cuts the vector into no chunks"));
     free(t);
@@ -258,7 +240,7 @@ static void test_chunks_in_scene_string(void **state)
     (void)state;
     App app;
     open_at(&app, COLL_ALLREDUCE, "nvls", 8, "switch,reduce", 0);
-    free(frame_as(&app, 100, 30, "p\np\np\nRight\n", false));
+    free(golden_frame(&app, 100, 30, "p\np\np\nRight\n", false));
     SceneStr s;
     char text[SCENE_STR_LEN];
     CliErr e;
@@ -312,7 +294,7 @@ static void test_goldens(void **state)
                 App app;
                 open_at(&app, scenes[i].k, scenes[i].algo, scenes[i].p,
                         scenes[i].topo, scenes[i].bytes);
-                char *got = frame_as(&app, 100, 30, scenes[i].keys, mono);
+                char *got = golden_frame(&app, 100, 30, scenes[i].keys, mono);
                 char name[96];
                 snprintf(name, sizeof name, "picture_%s_100x30_%s%s",
                          scenes[i].name, zh ? "zh" : "en",

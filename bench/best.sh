@@ -1,0 +1,23 @@
+# best.sh - sourced by bench scripts (scale.sh, machines.sh): the best of
+# $rounds timed runs of a command, its output kept in $tmp/out.
+#
+# best CMD ARGS... prints WALL_S CPU_S MAX_KB NA: the fastest wall time
+# with its CPU time (user and system), the most memory of any round, and
+# how many times the last round's output says n/a. Needs GNU time
+# (/usr/bin/time) and the caller's $rounds and $tmp; a command that
+# fails ends the script with its last line of stderr.
+best() {
+    b_s=""; b_u=0; b_kb=0
+    i=0
+    while [ "$i" -lt "$rounds" ]; do
+        /usr/bin/time -f "%e %U %S %M" -o "$tmp/t" "$@" > "$tmp/out" 2> "$tmp/err" ||
+            { echo "${0##*/}: '$*' failed: $(tail -1 "$tmp/err")" >&2; exit 1; }
+        read -r s u sy kb < "$tmp/t"
+        if [ -z "$b_s" ] || awk "BEGIN{exit !($s < $b_s)}"; then
+            b_s=$s; b_u=$(awk "BEGIN{print $u + $sy}")
+        fi
+        [ "$kb" -gt "$b_kb" ] && b_kb=$kb
+        i=$((i + 1))
+    done
+    echo "$b_s $b_u $b_kb $(grep -o 'n/a' "$tmp/out" | wc -l)"
+}
