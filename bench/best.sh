@@ -1,11 +1,19 @@
-# best.sh - sourced by bench scripts (scale.sh, machines.sh): the best of
-# $rounds timed runs of a command, its output kept in $tmp/out.
+# best.sh - sourced by bench scripts (scale.sh, machines.sh): GNU time
+# checked for, the host's short name in $host, a temporary folder in $tmp
+# (removed on exit), and the best of $rounds timed runs of a command, its
+# output kept in $tmp/out.
 #
 # best CMD ARGS... prints WALL_S CPU_S MAX_KB NA: the fastest wall time
 # with its CPU time (user and system), the most memory of any round, and
-# how many times the last round's output says n/a. Needs GNU time
-# (/usr/bin/time) and the caller's $rounds and $tmp; a command that
-# fails ends the script with its last line of stderr.
+# how many times the last round's output says n/a. Needs the caller's
+# $rounds; a command that fails ends the script with its last line of
+# stderr.
+[ -x /usr/bin/time ] ||
+    { echo "${0##*/}: needs GNU time (/usr/bin/time, Debian's 'time')" >&2; exit 2; }
+host=$(hostname -s 2>/dev/null || echo host)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT INT TERM
+
 best() {
     b_s=""; b_u=0; b_kb=0
     i=0

@@ -21,14 +21,8 @@ rounds=${MACHINES_ROUNDS:-3}
 for b in "$bin" $before; do
     [ -x "$b" ] || { echo "machines.sh: $b is not an executable; run make first" >&2; exit 2; }
 done
-[ -x /usr/bin/time ] ||
-    { echo "machines.sh: needs GNU time (/usr/bin/time, Debian's 'time')" >&2; exit 2; }
-host=$(hostname -s 2>/dev/null || echo host)
+. "$(dirname "$0")/best.sh" # $host, $tmp; best CMD...: WALL_S CPU_S MAX_KB NA
 out=bench/results/$(date +%Y-%m-%d)-scale-$host${MACHINES_TAG:+-$MACHINES_TAG}.txt
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-. "$(dirname "$0")/best.sh" # best CMD...: WALL_S CPU_S MAX_KB NA
 
 row() { # LABEL BIN ARGS...
     label=$1 b=$2

@@ -17,14 +17,8 @@ bin=${1:-build/collviz}
 rounds=${SCALE_ROUNDS:-3}
 ranks=${SCALE_RANKS:-"1024 4096 16384 65536"}
 [ -x "$bin" ] || { echo "scale.sh: $bin is not an executable; run make first" >&2; exit 2; }
-command -v /usr/bin/time >/dev/null 2>&1 || [ -x /usr/bin/time ] ||
-    { echo "scale.sh: needs GNU time (/usr/bin/time, Debian's 'time')" >&2; exit 2; }
-host=$(hostname -s 2>/dev/null || echo host)
+. "$(dirname "$0")/best.sh" # $host, $tmp; best CMD...: WALL_S CPU_S MAX_KB NA
 out=bench/results/$(date +%Y-%m-%d)-scale-$host${SCALE_TAG:+-$SCALE_TAG}.txt
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
-
-. "$(dirname "$0")/best.sh" # best CMD...: WALL_S CPU_S MAX_KB NA
 
 {
     echo "# bench/scale.sh on $host, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, $rounds rounds (fastest kept, memory the most)"

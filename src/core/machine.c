@@ -368,10 +368,10 @@ static MachineLink link_bus(const Machine *m, int i)
 {
     int p = m->nranks;
     if (i == 2 * p)
-        return (MachineLink){-1, -1, 1, -1, true};
+        return (MachineLink){-1, -1, 1, -1, true, -1};
     int r = machine_rank_at(m, i / 2);
-    return i % 2 ? (MachineLink){-1, r, 0, 0, true}
-                 : (MachineLink){r, -1, 0, 0, true};
+    return i % 2 ? (MachineLink){-1, r, 0, 0, true, -1}
+                 : (MachineLink){r, -1, 0, 0, true, -1};
 }
 
 /* Link k of dimension i (k counted from the dimension's base), its ends
@@ -379,7 +379,7 @@ static MachineLink link_bus(const Machine *m, int i)
 static MachineLink link_in_dim(const Machine *m, int i, int k)
 {
     const MachineDim *d = &m->dim[i];
-    MachineLink l = {.cls = d->cls, .dim = i, .used = true};
+    MachineLink l = {.cls = d->cls, .dim = i, .used = true, .port = -1};
     int r = k / 2, up = k % 2 == 0, c;
     switch (d->kind) {
     case DIM_RING:
@@ -401,6 +401,7 @@ static MachineLink link_in_dim(const Machine *m, int i, int k)
         int port = d->shared ? -1 - (base + 1 + r) : r;
         l.from = up ? port : sw;
         l.to = up ? sw : port;
+        l.port = d->shared ? r : -1;
         return l;
     }
     case DIM_KIND_COUNT: break;
@@ -414,7 +415,7 @@ MachineLink machine_link(const Machine *m, int i)
         return link_bus(m, i);
     if (m->backbone && i == m->nlinks - 1) /* the core, itself */
         return (MachineLink){-1 - switch_base(m, 1), -1 - switch_base(m, 1),
-                             m->backbone, -1, true};
+                             m->backbone, -1, true, -1};
     int d = 0;
     while (d + 1 < m->ndims && i >= dim_base(m, d + 1))
         d++;

@@ -219,6 +219,8 @@ typedef struct {
     int cls;       /* its class */
     int dim;       /* its dimension (-1: the bus's medium) */
     bool used;     /* false: a mesh end's link that joins nothing */
+    int port;      /* a shared switch's link: the coordinate its port
+                      serves (every rank at it); else -1 */
 } MachineLink;
 
 const char *machine_kind_name(MachineKind k);

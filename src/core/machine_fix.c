@@ -102,16 +102,9 @@ CvError machine_slow_apply(Machine *m, const MachineSlow *s)
  * at place c * stride), or -1. */
 static int line_home(const Machine *m, MachineLink ml)
 {
-    char buf[32];
-    int c;
     if (ml.from >= 0 || ml.to >= 0)
         return machine_place(m, ml.from >= 0 ? ml.from : ml.to);
-    machine_endpoint_name(m, ml.from, buf, sizeof buf);
-    if (sscanf(buf, "nic%d", &c) != 1 && sscanf(buf, "leaf%d.up", &c) != 1)
-        machine_endpoint_name(m, ml.to, buf, sizeof buf);
-    if (sscanf(buf, "nic%d", &c) != 1 && sscanf(buf, "leaf%d.up", &c) != 1)
-        return -1;
-    return c * m->stride[ml.dim];
+    return ml.port >= 0 ? ml.port * m->stride[ml.dim] : -1;
 }
 
 /* Whether a route between two members of link l's line crosses a down
