@@ -426,6 +426,36 @@ static void test_views_clip(void **state)
         }
 }
 
+/* A job in the background shows its row (what runs, its progress) in the
+ * counters panel of the 100x30 screen, 17 rows inside, where an idle
+ * one's row is the first left out (the e2e test waits for the row). */
+static void test_background_row_kept(void **state)
+{
+    (void)state;
+    static const WorkerKind kinds[] = {WORKER_BENCH, WORKER_CALIB,
+                                       WORKER_SWEEP};
+    static const char *const words[] = {"timed run", "calibrating", "sweep"};
+    App app;
+    open_app(&app, COLL_ALLREDUCE, "ring", 64, 0, 0);
+    for (int k = -1; k < 3; k++) {
+        app.bg.kind = k < 0 ? WORKER_IDLE : kinds[k];
+        app.bg.progress = 0.5;
+        Grid g;
+        draw_panel(&app, &view_counters, &g, 32, 19);
+        char *d = grid_dump(&g, false);
+        assert_non_null(d);
+        if (k < 0 && strstr(d, "running"))
+            fail_msg("the idle row took a row at 17:\n%s", d);
+        if (k >= 0 && (!strstr(d, "running") || !strstr(d, words[k]) ||
+                       !strstr(d, "50%")))
+            fail_msg("no row for the %s:\n%s", words[k], d);
+        free(d);
+        grid_fini(&g);
+    }
+    app.bg.kind = WORKER_IDLE;
+    app_fini(&app);
+}
+
 /* ------------------------------------------------------------ clicks */
 
 /* The number whose digits cover (x, y) on the grid, or -1. */
@@ -827,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_goldens_ascii_initial),
         cmocka_unit_test(test_topology_draws_every_link),
         cmocka_unit_test(test_views_clip),
+        cmocka_unit_test(test_background_row_kept),
         cmocka_unit_test(test_topology_click),
         cmocka_unit_test(test_timeline_click_scroll),
         cmocka_unit_test(test_chart_scale),

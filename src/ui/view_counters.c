@@ -524,6 +524,18 @@ FIXED(draw_check)
 FIXED(draw_background)
 #undef FIXED
 
+/* A job in the background keeps its row (its progress and that Esc
+ * cancels it) before the others; an idle one's row comes last. */
+static bool bg_busy(const App *app)
+{
+    return app->bg.kind != WORKER_IDLE;
+}
+
+static bool bg_idle(const App *app)
+{
+    return app->bg.kind == WORKER_IDLE;
+}
+
 /* Per-link loads exist on a machine the user named (a what-if). */
 static bool links_on(const App *app)
 {
@@ -539,7 +551,8 @@ static const Section sections[] = {
     {draw_splits_rows, NULL, 4, 0, 6},
     {draw_links_rows, links_on, 1, 8, 7},
     {draw_check_rows, NULL, 1, 0, 7},
-    {draw_background_rows, NULL, 1, 0, 8},
+    {draw_background_rows, bg_busy, 1, 0, 1},
+    {draw_background_rows, bg_idle, 1, 0, 8},
 };
 #define NSECTIONS (sizeof sections / sizeof sections[0])
 
