@@ -6,9 +6,8 @@
 # SIGTERM and a fatal signal; the lesson player (a checkpoint answered
 # wrong then right, resumed after quitting, Ctrl-C); the teacher's script
 # of issue 22 and the machine half of the lecture (a torus and two nodes
-# drawn big, NVLS, the chart, the frames). After each run the terminal
-# must be sane again (stty:
-# icanon and echo back on).
+# drawn big, NVLS in chunks, the chart, the frames). After each run the
+# terminal must be sane again (stty: icanon and echo back on).
 #
 # usage: sh tests/e2e_tmux.sh PATH/TO/collviz
 # exit: 0 passed, 1 failed, 77 skipped (no tmux).
@@ -290,6 +289,9 @@ tm send-keys -t e2e Right
 wait_for "step 1 of 5 +load-reduce" "machine: NVLS's load-reduce"
 wait_for "picture at 32 B; 64 MiB is priced in 36 steps" \
     "machine: NVLS says its picture is not the priced size's steps"
+tm send-keys -t e2e p p
+wait_for "of 6 .*chunks 2: drawn != priced, 64 MiB is priced in 36 steps" \
+    "machine: p draws NVLS in 2 chunks (2 + log2 8 + 1 steps)"
 tm send-keys -t e2e q
 check_exit 0 "NVLS on a reducing switch"
 # the themes (the teacher's P11): T three times goes through every theme

@@ -317,33 +317,46 @@ static void switch_work(const Scene *sc, SwitchWork *w)
     w->receivers = bits(to);
 }
 
-/* The bar's words for a reducing switch in the shown step. */
-static void switch_words(const Scene *sc, char *out, size_t len)
+/* The bar's words for a reducing switch in the shown step, and in `terse`
+ * (where not NULL) a shorter form for a narrow panel. */
+static void switch_words(const Scene *sc, char *out, size_t len, char *terse,
+                         size_t tlen)
 {
     SwitchWork w;
+    char t[48] = "";
     switch_work(sc, &w);
-    if (w.loads && w.senders)
+    if (w.loads && w.senders) {
         snprintf(out, len, _("%d loads in, %d sums out, multicast"),
                  w.loads, w.owners);
-    else if (w.loads)
+        snprintf(t, sizeof t, _("%d in, %d out, multicast"), w.loads,
+                 w.owners);
+    } else if (w.loads) {
         snprintf(out, len, _("%d loads in, %d sums out"),
                  w.loads, w.owners);
-    else if (w.senders)
+        snprintf(t, sizeof t, _("%d in, %d out"), w.loads, w.owners);
+    } else if (w.senders) {
         snprintf(out, len, _("%d sums in, multicast to %d ranks"),
                  w.senders, w.receivers);
-    else if (w.sums)
+        snprintf(t, sizeof t, "%s", _("multicast"));
+    } else if (w.sums)
         snprintf(out, len, "%s", _("the switch sums the loads"));
     else
         snprintf(out, len, "%s", switch_name(&sc->machine.mach));
+    if (terse)
+        snprintf(terse, tlen, "%s", t[0] ? t : out);
 }
 
-/* The label after a bar at (x, y), cut with an ellipsis at the panel's
- * edge; a reducing switch's work in the step stands out. */
-static void bar_label(TopoCtx *c, int x, int y, const char *name)
+/* The label after a bar at (x, y): whole where it fits, else its terse
+ * form (where given), cut with an ellipsis at the panel's edge; a
+ * reducing switch's work in the shown step stands out. */
+static void bar_label(TopoCtx *c, int x, int y, const char *name,
+                      const char *terse)
 {
     size_t k;
     bool work = is_reducing(&c->sc->machine.mach) && scene_shown(c->sc, &k);
     int room = c->r.x + c->r.w - x;
+    if (terse && grid_text_width(name) > room)
+        name = terse;
     if (!work)
         grid_printf(c->g, c->r, x, y, -1, ROLE_DIM, 0, "%s", name);
     else if (room > 0)
@@ -371,7 +384,7 @@ static void put_ports(TopoCtx *c, int x, int y, int up, int down)
  * of dimension `dim`, then the switch's bar labelled `name`: for a
  * switch, bus and each node. */
 static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
-                    const char *name)
+                    const char *name, const char *terse)
 {
     const Scene *sc = c->sc;
     const Machine *m = &sc->machine.mach;
@@ -396,7 +409,7 @@ static int draw_row(TopoCtx *c, int x0, int y0, int first, int n, int dim,
     int lv = machine_has_medium(m) ? level2(c, 2 * m->nranks, -1) : top;
     for (int x = 0; x < w; x++)
         put_level(c, x0 + x, y0 + 2, lv, false);
-    bar_label(c, x0 + w + 1, y0 + 2, name);
+    bar_label(c, x0 + w + 1, y0 + 2, name, terse);
     return 3;
 }
 
@@ -414,7 +427,7 @@ static int draw_nodes(TopoCtx *c, Rect area)
         char name[16];
         grid_printf(c->g, c->r, area.x, y, -1, ROLE_DIM, 0, "n%d", g);
         snprintf(name, sizeof name, "%s", m->cls[0].name);
-        draw_row(c, area.x + 4, y, g * L, L, 0, name);
+        draw_row(c, area.x + 4, y, g * L, L, 0, name, NULL);
         for (int i = 0; i < L; i++) {
             int r = machine_rank_at(m, g * L + i), up, down;
             if (m->dim[1].shared && i > 0)
@@ -430,15 +443,19 @@ static int draw_nodes(TopoCtx *c, Rect area)
     return h;
 }
 
-/* The bar's label: a reducing switch's work in the shown step, else what
- * the bar is. */
-static void bar_name(const Scene *sc, char *out, size_t len)
+/* The bar's label: a reducing switch's work in the shown step (and its
+ * terse form, where not NULL), else what the bar is. */
+static void bar_name(const Scene *sc, char *out, size_t len, char *terse,
+                     size_t tlen)
 {
     size_t k;
     if (is_reducing(&sc->machine.mach) && scene_shown(sc, &k))
-        switch_words(sc, out, len);
-    else
+        switch_words(sc, out, len, terse, tlen);
+    else {
         snprintf(out, len, "%s", switch_name(&sc->machine.mach));
+        if (terse)
+            snprintf(terse, tlen, "%s", out);
+    }
 }
 
 static int draw_switch(TopoCtx *c, Rect area)
@@ -448,11 +465,11 @@ static int draw_switch(TopoCtx *c, Rect area)
     int p = m->nranks, rows = (p + per - 1) / per;
     if (rows * 3 > area.h)
         return -1;
-    char name[96];
-    bar_name(c->sc, name, sizeof name);
+    char name[96], terse[48];
+    bar_name(c->sc, name, sizeof name, terse, sizeof terse);
     for (int i = 0; i < rows; i++)
         draw_row(c, area.x, area.y + 3 * i, i * per, num_min(per, p - i * per),
-                 0, name);
+                 0, name, terse);
     return rows * 3;
 }
 
@@ -721,7 +738,7 @@ static int big_switch(TopoCtx *c, Rect area, const char *name)
     int w = (p - 1) * px + lw + 1;
     for (int x = 0; x < w; x++)
         put_level(c, area.x + x, bar, lv, false);
-    bar_label(c, area.x + w + 1, bar, name);
+    bar_label(c, area.x + w + 1, bar, name, NULL);
     return k + 2;
 }
 
@@ -729,7 +746,7 @@ static int big_switch(TopoCtx *c, Rect area, const char *name)
 static int big_switch_named(TopoCtx *c, Rect area)
 {
     char name[96];
-    bar_name(c->sc, name, sizeof name);
+    bar_name(c->sc, name, sizeof name, NULL, 0);
     return big_switch(c, area, name);
 }
 

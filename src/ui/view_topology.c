@@ -137,6 +137,40 @@ static void big_legend(TopoCtx *c, int x, int y)
     grid_text(c->g, r, x + 1, y, -1, ROLE_DIM, 0, wrap);
 }
 
+/* The shades' legend on row y, and a cross for a down link where the
+ * machine has one: each shade named where that fits, else the three load
+ * shades under one word, so that the cross is explained. Returns the
+ * column after it. */
+static int load_legend(TopoCtx *c, int y)
+{
+    static const Glyph sh[4] = {GL_HLINE, GL_SHADE1, GL_SHADE3, GL_BLOCK};
+    static const Role role[4] = {ROLE_LINK, ROLE_LINK_ACTIVE,
+                                 ROLE_LINK_ACTIVE, ROLE_WARN};
+    static const char *const words[4] = {N_("idle"), N_("light"),
+                                         N_("heavy"), N_("max")};
+    Rect r = c->r;
+    bool down = c->sc->machine.mach.ndown > 0;
+    int full = 0, x = r.x;
+    for (int i = 0; i < 4; i++)
+        full += 3 + grid_text_width(_(words[i]));
+    if (down)
+        full += 2 + grid_text_width(_("down"));
+    bool terse = down && full > r.w;
+    for (int i = 0; i < 4; i++) {
+        grid_putg(c->g, r, x++, y, sh[i], role[i]);
+        if (terse && (i == 1 || i == 2))
+            continue; /* ░▓█ load */
+        const char *w = terse && i == 3 ? _("load") : _(words[i]);
+        x += 1 + grid_printf(c->g, r, x + 1, y, -1, ROLE_DIM, 0, "%s ", w);
+    }
+    if (down && x + 2 + grid_text_width(_("down")) <= r.x + r.w) {
+        grid_putg(c->g, r, x, y, GL_CROSSMARK, ROLE_WARN);
+        x += 2 + grid_printf(c->g, r, x + 2, y, -1, ROLE_DIM, 0, "%s ",
+                             _("down"));
+    }
+    return x;
+}
+
 /* A what-if machine: its drawing, the busiest link, the legend; the
  * algorithm's shape when it does not fit. */
 static bool render_machine(TopoCtx *c)
@@ -153,22 +187,7 @@ static bool render_machine(TopoCtx *c)
     if (foot >= 1)
         topo_machine_footer(c, r.y + r.h - foot);
     if (foot >= 2) {
-        static const Glyph sh[4] = {GL_HLINE, GL_SHADE1, GL_SHADE3, GL_BLOCK};
-        static const char *const words[4] = {N_("idle"), N_("light"),
-                                             N_("heavy"), N_("max")};
-        int x = r.x;
-        for (int i = 0; i < 4; i++) {
-            grid_putg(c->g, r, x, r.y + r.h - 1, sh[i],
-                      i == 0 ? ROLE_LINK : i == 3 ? ROLE_WARN : ROLE_LINK_ACTIVE);
-            x += 2 + grid_printf(c->g, r, x + 2, r.y + r.h - 1, -1, ROLE_DIM, 0,
-                                 "%s ", _(words[i]));
-        }
-        if (c->sc->machine.mach.ndown && /* where the word fits */
-            x + 2 + grid_text_width(_("down")) <= r.x + r.w) {
-            grid_putg(c->g, r, x, r.y + r.h - 1, GL_CROSSMARK, ROLE_WARN);
-            x += 2 + grid_printf(c->g, r, x + 2, r.y + r.h - 1, -1, ROLE_DIM,
-                                 0, "%s ", _("down"));
-        }
+        int x = load_legend(c, r.y + r.h - 1);
         if (c->big_drawn)
             big_legend(c, x, r.y + r.h - 1);
     }

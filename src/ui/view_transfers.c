@@ -141,23 +141,17 @@ static void transfers_draw(const App *app, Grid *g, Rect r)
                     k + 1, words_phase(st->phase), st->n);
     char say[400];
     step_sentence(&sc->sched, &sc->machine.mach, k, say, sizeof say);
-    /* the sentence first, over up to 4 rows; the transfers below it in
-       the rows it leaves */
-    int most = r.h - head < 2 ? 2 : r.h - head > 4 ? 4 : r.h - head;
+    /* the sentence first, over the rows it needs (a sentence cut short
+       says less than a list cut short); the transfers in the rows left */
+    int most = r.h - head < 2 ? 2 : r.h - head;
     int used = head + draw_words(g, r, r.y + head, say, most) - 1;
     int rows = r.h - 1 - used;
     if (st->n > (size_t)rows && rows > 0) {
         draw_compact(app, g, (Rect){r.x, r.y + 1 + used, r.w, rows}, st);
         return;
     }
-    for (size_t i = 0; i < st->n && (int)i < rows; i++) {
-        if ((int)i == rows - 1 && rows > 1 && st->n > (size_t)rows) {
-            grid_printf(g, r, r.x, r.y + 1 + (int)i, -1, ROLE_DIM, 0,
-                        "... and %zu more", st->n - i);
-            break;
-        }
+    for (size_t i = 0; i < st->n && (int)i < rows; i++)
         draw_xfer(app, g, r, r.y + 1 + used + (int)i, k, st->first + i);
-    }
 }
 
 /* A click on a transfer selects the first cell it writes. */
