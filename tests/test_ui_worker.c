@@ -588,7 +588,7 @@ static void test_calibrate_first(void **state)
         assert_int_equal(app.bg.kind, WORKER_CALIB);
         assert_true(app.bg.bench_next == (k == 0));
         if (k == 0)
-            assert_non_null(strstr(app.status.msg, "calibrating quickly"));
+            assert_non_null(strstr(app.status.msg, "a quick one first"));
         act(&app, ACT_CANCEL);
         settle(&app);
         assert_int_equal(app.bg.kind, WORKER_IDLE);

@@ -464,9 +464,10 @@ static void do_bench(App *app, const Request *r)
     }
     start_calib(app, true, true);
     if (app->bg.kind == WORKER_CALIB)
-        app_message(app, false, _("No calibration of %s at %d ranks on this "
-                                  "machine yet: calibrating quickly first "
-                                  "(K for a thorough one)."), sc->backend->name, sc->call.nranks);
+        app_message(app, false, _("No calibration of %s at %d ranks here "
+                                  "yet: a quick one first (K for a "
+                                  "thorough one)."),
+                    sc->backend->name, sc->call.nranks);
 }
 
 static void do_calibrate(App *app, const Request *r)
