@@ -753,6 +753,28 @@ static CvError remeasure(Bench *b, size_t nlat, const size_t *cnt, int n,
     return CV_ERR_BACKEND;
 }
 
+/* What a calibration of ex on host says of itself before it measures:
+ * its ranks, time, backend, host and (net: across nodes) the nodes. */
+static void calib_head(Calib *out, const Executor *ex, const CalibOptions *o,
+                       const ExecHost *host, bool net)
+{
+    *out = (Calib){.nranks = ex->nranks, .when = (long long)time(NULL),
+                   .quick = o->quick, .machine = MACHINE_BUS,
+                   .cores = host->cores, .medium = host->memory,
+                   .cache = (double)host->cache_bytes};
+    if (net) {
+        out->nodes = host->nodes;
+        out->per_node = host->per_node;
+        out->cyclic = host->cyclic;
+        for (int i = 0; i < 2; i++)
+            if (calib_level_ok(host->level[i]))
+                snprintf(out->level[i], sizeof out->level[i], "%s",
+                         host->level[i]);
+    }
+    snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
+    snprintf(out->host, sizeof out->host, "%s", host->fingerprint);
+}
+
 CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                       CalibProgress progress, void *ctx, char *why,
                       size_t whylen)
@@ -769,21 +791,7 @@ CvError calib_measure(Executor *ex, const CalibOptions *o, Calib *out,
                .watch = !o->quick,
                .why = why, .whylen = whylen, .progress = progress,
                .ctx = ctx, .total = CALIB_ROUNDS * per_round + 2};
-    *out = (Calib){.nranks = p, .when = (long long)time(NULL),
-                   .quick = o->quick, .machine = MACHINE_BUS,
-                   .cores = host.cores, .medium = host.memory,
-                   .cache = (double)host.cache_bytes};
-    if (pe.net) {
-        out->nodes = host.nodes;
-        out->per_node = host.per_node;
-        out->cyclic = host.cyclic;
-        for (int i = 0; i < 2; i++)
-            if (calib_level_ok(host.level[i]))
-                snprintf(out->level[i], sizeof out->level[i], "%s",
-                         host.level[i]);
-    }
-    snprintf(out->backend, sizeof out->backend, "%s", ex->ops->name);
-    snprintf(out->host, sizeof out->host, "%s", host.fingerprint);
+    calib_head(out, ex, o, &host, pe.net != 0);
     for (int i = 0; i < n; i++) {
         cnt[i] = (size_t)(fp[i] / (2.0 * p * sizeof(float)));
         cnt[i] = cnt[i] ? cnt[i] : 1;
