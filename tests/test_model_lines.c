@@ -6,7 +6,8 @@
  * and 16384 ranks the torus all-reduce takes 2 sum(d_i - 1) steps, the
  * busiest rank sends 2 (p - 1) / p V bytes and the busiest link carries
  * 2 (d_0 - 1) / d_0 V, and its time is the formula's, as are ring's,
- * hier's and hier_master's at 16384 ranks on the machines they run on. */
+ * hier's and hier_master's at 16384 ranks on the machines they run on,
+ * and hier's on fat trees, whose leaves' messages share its trunk. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -23,7 +24,7 @@
 
 /* ------------------------------------------------------------ machines */
 
-enum { NMACH = 12 };
+enum { NMACH = 14 };
 
 /* Small machines of every kind the algorithms are made for; some with
  * two classes of links and hop latencies (the non-uniform pricing). */
@@ -66,6 +67,14 @@ static void small_machines(Machine *ms)
     assert_int_equal(machine_fix_link(&ms[11], 0, 1, 3, false), CV_OK);
     int a, b;
     assert_int_equal(machine_fix_check(&ms[11], &a, &b), CV_OK);
+    /* fat trees: a leaf's ranks share its trunk (k messages a link), one
+       2:1 with a core of its own rate and hop latencies */
+    assert_int_equal(machine_fattree(&ms[12], 4, 4, 1, 1e-6, 1e-10, 5e-11),
+                     CV_OK);
+    assert_int_equal(machine_fattree(&ms[13], 3, 4, 2, 1e-6, 1e-10, 5e-11),
+                     CV_OK);
+    assert_int_equal(machine_backbone(&ms[13], 3e-10), CV_OK);
+    ms[13].cls[0].lat = 1e-7, ms[13].cls[1].lat = 3e-7;
 }
 
 /* ------------------------------------------------- the same as written */
@@ -270,11 +279,13 @@ static void test_structured_is_written_out(void **state)
     }
     /* the structured pricing priced repeated entries on every machine
        but the fixed one (11), whose are all priced written out; on nodes
-       sharing a NIC (5), whose ring messages between nodes meet at the
-       NIC, some are priced written out: both ways were taken */
+       sharing a NIC (5) and on fat trees (12, 13), whose messages between
+       nodes or leaves meet at the NIC or the trunk, those that not every
+       rank takes part in once a direction are priced written out: both
+       ways were taken */
     for (int i = 0; i < NMACH; i++)
         if (!lines[i][0] != (i == 11) ||
-            (i == 5 || i == 11) != (lines[i][1] > 0))
+            (i == 5 || i == 11 || i >= 12) != (lines[i][1] > 0))
             fail_msg("machine %d: %d entries priced by their structure, %d "
                      "written out", i, lines[i][0], lines[i][1]);
 }
@@ -512,6 +523,51 @@ static void test_hier_16384_by_hand(void **state)
     sched_fini(&s);
 }
 
+/* hier on fat trees of G leaves of L ranks, 2:1, by hand (at 16 and 16384
+ * ranks): a leaf's step crosses a rank's link up and the other's down,
+ * alpha + b beta; a step between leaves crosses the two leaves' trunks
+ * too, each carrying the L messages of its leaf on L/2 lanes of alpha
+ * and beta 2/L of a link's: 2 alpha + 2 b beta. The leaf's L-1
+ * reduce-scatter steps of V/L and the trunks' G-1 of V/L/G (each
+ * reducing its bytes), the all-gathers back. Every repeated entry is
+ * priced by its structure (the trunks' loads k messages at once). */
+static void test_hier_fattree_by_hand(void **state)
+{
+    (void)state;
+    static const int shape[2][2] = {{4, 4}, {128, 128}};
+    for (int i = 0; i < 2; i++) {
+        int G = shape[i][0], L = shape[i][1], p = L * G;
+        double al = 1e-6, be = 1e-10, ga = 5e-11;
+        Machine m;
+        Pricer pr;
+        assert_int_equal(machine_fattree(&m, G, L, 2, al, be, ga), CV_OK);
+        CollCall c = {.kind = COLL_ALLREDUCE, .nranks = p,
+                      .count = (size_t)p * 64, .dtype = DT_FLOAT,
+                      .op = OP_SUM, .in_place = true};
+        Schedule s;
+        CostTerms t;
+        double sec, w;
+        assert_int_equal(algo_generate_as(algo_find(COLL_ALLREDUCE, "hier"),
+                                          &c, &m, ALGO_COMPACT, &s, NULL, 0),
+                         CV_OK);
+        assert_int_equal(model_machine_cost(&s, &m, false, &t, &sec), CV_OK);
+        double V = 4.0 * (double)c.count, b0 = V / L, b1 = b0 / G;
+        double want = (L - 1.0) * (2 * al + 2 * b0 * be + b0 * ga) +
+                      (G - 1.0) * (4 * al + 4 * b1 * be + b1 * ga);
+        assert_true(t.steps == 2.0 * (L - 1 + G - 1));
+        if (!(fabs(sec - want) <= 1e-12 * want))
+            fail_msg("hier on fattree %dx%d: %.17g s, by hand %.17g", G, L,
+                     sec, want);
+        assert_int_equal(pricer_init(&pr, &m), CV_OK);
+        for (size_t k = 0; k < s.nsteps; k++)
+            if (s.steps[k].reps > 1 && !pricer_lines_work(&pr, &s, k, &w))
+                fail_msg("fattree %dx%d: entry %zu not priced by its "
+                         "structure", G, L, k);
+        pricer_fini(&pr);
+        sched_fini(&s);
+    }
+}
+
 /* A step repeated along cycles by hand: ranks 0..5 in two cycles of 3,
  * (0 2 4) and (1 3 5); rank 0 sends 1 element to 2, rank 1 sends 2 to
  * 5 (its previous, the transfer flagged XF_BACK), repeated twice. Written
@@ -566,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_torus_16384_by_hand),
         cmocka_unit_test(test_ring_and_mesh_by_hand),
         cmocka_unit_test(test_hier_16384_by_hand),
+        cmocka_unit_test(test_hier_fattree_by_hand),
         cmocka_unit_test(test_every_algorithm_at_16384),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

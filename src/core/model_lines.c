@@ -14,8 +14,11 @@
  * size meets, found from per-class counts over cycle positions: a few
  * operations a repetition instead of routing p messages. The result is
  * the general rule's, bit for bit; where the slowest messages of two
- * classes tie with other terms, the step is priced written out. No I/O,
- * no globals. */
+ * classes tie with other terms, the step is priced written out. Where
+ * messages share links (a fat tree's trunk, a node's NIC), an entry whose
+ * every rank sends one size each way loads each link with its k messages
+ * that way: a route's class is then its links' (k, alpha, beta, latency),
+ * priced so only where pr->lean. No I/O, no globals. */
 #include "core/model.h"
 
 #include <stdlib.h>
@@ -25,9 +28,17 @@
 
 #define LINE_MAX_CLS 32 /* route classes a table may have */
 #define LINE_UNIS 8     /* tables kept routed */
+#define LINE_HOPS 8     /* links of a route whose links are shared */
+
+/* A link of a route whose links are shared: the table's messages of the
+ * route's direction through it, its class's alpha, beta and latency. */
+typedef struct {
+    double k, alpha, beta, lat;
+} LineHop;
 
 /* What a message alone on its route pays (price_message with one message
- * of b bytes on each link). */
+ * of b bytes on each link); on a table whose links are shared, its links
+ * in order (price_message with k messages of b bytes on each). */
 typedef struct {
     double a;    /* the largest alpha of a link with alpha > 0 (0: none) */
     double b;    /* the largest beta of a link with beta > 0 (0: none) */
@@ -35,6 +46,8 @@ typedef struct {
     double b1;   /* the first beta > 0 on the route (terms only: the
                     busiest link is that one, all carrying one size) */
     bool ha, hb; /* some link has alpha > 0, beta > 0 */
+    int nh;      /* on a table whose links are shared: hop[0 .. nh) */
+    LineHop hop[LINE_HOPS];
 } LineCls;
 
 /* One table's cycles, every rank's message to its next (dir 0) or
@@ -56,6 +69,8 @@ typedef struct {
     int32_t *roff[2];    /* [p + 1] route of x: links[roff[x] .. x + 1) */
     int32_t *links[2];   /* the routes */
     uint8_t *lused;      /* [nlinks] directions using each link (bits) */
+    int32_t *nuse[2];    /* [nlinks] messages of each direction there */
+    bool shared[2];      /* some link carries two of a direction */
     unsigned long tick;  /* last use, for replacing */
     unsigned long gen;   /* which table the slot holds (entries check) */
 } LineUni;
@@ -86,6 +101,8 @@ typedef struct {
     bool two;           /* both directions, some rank reducing from both
                            (not all alike): the reduce term per
                            repetition */
+    bool shared;        /* its messages share links (priced so only where
+                           pr->lean) */
     double red;         /* else the most bytes a rank reduces */
     LineGroup *g;
     size_t ng;
@@ -117,6 +134,7 @@ static void uni_free(LineUni *u)
         free(u->cmask[d]);
         free(u->roff[d]);
         free(u->links[d]);
+        free(u->nuse[d]);
     }
     memset(u, 0, sizeof *u);
 }
@@ -154,18 +172,29 @@ void pricer_lines_forget(Pricer *pr)
 
 static bool cls_eq(const LineCls *x, const LineCls *y)
 {
+    if (x->nh != y->nh)
+        return false;
+    for (int h = 0; h < x->nh; h++)
+        if (x->hop[h].k != y->hop[h].k || x->hop[h].alpha != y->hop[h].alpha ||
+            x->hop[h].beta != y->hop[h].beta || x->hop[h].lat != y->hop[h].lat)
+            return false;
     return x->a == y->a && x->b == y->b && x->lat == y->lat &&
            x->b1 == y->b1 && x->ha == y->ha && x->hb == y->hb;
 }
 
 /* The class of a message alone on route[0 .. hops): its index among
  * u's of direction d (added where new), or -1 beyond LINE_MAX_CLS. */
-static int route_class(const Machine *m, LineUni *u, int d, const int *route,
-                       int hops)
+static int route_class(const Machine *m, LineUni *u, int d,
+                       const int32_t *route, int hops)
 {
     LineCls c = {0};
+    if (u->shared[d] && hops > LINE_HOPS)
+        return -1;
     for (int h = 0; h < hops; h++) {
         const LinkClass *k = &m->cls[machine_link_class(m, route[h])];
+        if (u->shared[d])
+            c.hop[c.nh++] = (LineHop){u->nuse[d][route[h]], k->alpha,
+                                      k->beta, k->lat};
         c.lat += k->lat;
         if (k->alpha > 0 && k->alpha > c.a)
             c.a = k->alpha, c.ha = true;
@@ -190,15 +219,17 @@ static int32_t nb_pos(const LineUni *u, int32_t x, int d)
     return x - i + (d ? (i + u->len - 1) : (i + 1)) % u->len;
 }
 
-/* Route every position's message of direction d, note its links (false:
- * one is some other's too, or no memory for the routes: priced by the
- * general rule), class it. */
+/* Route every position's message of direction d, note its links and
+ * how many of the direction's messages cross each (false: no memory for
+ * the routes, or a class too many), class it. */
 static bool uni_route(Pricer *pr, LineUni *u, int d)
 {
     const Machine *m = pr->m;
     int p = m->nranks;
     size_t cap = 0, n = 0;
     u->roff[d][0] = 0;
+    if (!(u->nuse[d] = calloc((size_t)m->nlinks, sizeof *u->nuse[d])))
+        return false;
     for (int32_t x = 0; x < p; x++) {
         int hops = machine_route(m, u->member[x], u->member[nb_pos(u, x, d)],
                                  pr->route, pr->maxhops + 1);
@@ -208,13 +239,16 @@ static bool uni_route(Pricer *pr, LineUni *u, int d)
             return false;
         u->links[d] = l;
         for (int h = 0; h < hops; h++) {
-            if (u->lused[pr->route[h]] & (1 << d))
-                return false;
-            u->lused[pr->route[h]] |= (uint8_t)(1 << d);
-            l[n++] = pr->route[h];
+            int k = pr->route[h];
+            u->shared[d] |= u->nuse[d][k]++ > 0;
+            u->lused[k] |= (uint8_t)(1 << d);
+            l[n++] = k;
         }
         u->roff[d][x + 1] = (int32_t)n;
-        int c = route_class(m, u, d, pr->route, hops);
+    }
+    for (int32_t x = 0; x < p; x++) { /* (with every link's k known) */
+        int32_t r0 = u->roff[d][x];
+        int c = route_class(m, u, d, u->links[d] + r0, u->roff[d][x + 1] - r0);
         if (c < 0)
             return false;
         u->cl[d][x] = (uint8_t)c;
@@ -254,7 +288,7 @@ static CvError uni_dir(Pricer *pr, LineUni *u, int d)
         return CV_ERR_NOMEM;
     u->ok[d] = 0;
     if (!uni_route(pr, u, d))
-        return CV_OK; /* shared links, or too many classes */
+        return CV_OK; /* no memory for the routes, or too many classes */
     u->pre[d] = malloc((size_t)u->ncls[d] * ((size_t)p + 1) *
                        sizeof *u->pre[d]);
     if (!u->pre[d])
@@ -457,6 +491,26 @@ static CvError entry_groups(PricerLines *pl, const LineUni *u, LineSrc *v,
     return CV_OK;
 }
 
+/* Whether each direction dirs has of entry e is one size sent by every
+ * one of the table's p ranks: on links its messages share, each then
+ * carries k messages of that size. */
+static bool every_rank_once(const PricerLines *pl, const LineEntry *e,
+                            int dirs, int p)
+{
+    size_t n[2] = {0};
+    int groups[2] = {0};
+    for (size_t i = 0; i < e->ng; i++) {
+        const LineGroup *g = &e->g[i];
+        groups[g->dir]++;
+        for (size_t r = 0; r < g->nrun; r++)
+            n[g->dir] += (size_t)pl->runs[g->run0 + r].n;
+    }
+    for (int d = 0; d < 2; d++)
+        if ((dirs & (1 << d)) && (groups[d] != 1 || n[d] != (size_t)p))
+            return false;
+    return true;
+}
+
 /* Analyse entry k of s into e: e->ok where it can be priced so. */
 static CvError entry_make(Pricer *pr, const Schedule *s, size_t k,
                           LineEntry *e)
@@ -481,7 +535,9 @@ static CvError entry_make(Pricer *pr, const Schedule *s, size_t k,
     if (ok && !err)
         err = entry_groups(pr->lines, u, v, st->n, e);
     free(v);
-    e->ok = ok && !err;
+    e->shared = u->shared[0] || u->shared[1];
+    e->ok = ok && !err &&
+            (!e->shared || every_rank_once(pr->lines, e, dirs, u->p));
     size_t nrun = 0;
     for (size_t i = 0; e->ok && i < e->ng; i++)
         nrun += e->g[i].nrun + 1;
@@ -568,10 +624,28 @@ static uint32_t run_classes(const LineUni *u, int d, int32_t base,
     return mask;
 }
 
-/* The price of the message of class c carrying b bytes alone (as
- * price_message computes it) and its terms. */
-static double cls_price(const LineCls *c, double b, CostTerms *t)
+/* The price of a message of class c carrying b bytes (as price_message
+ * computes it: alone, or on a table whose links are shared with each
+ * link's k messages of b bytes) and its terms (terms only: each term's
+ * largest on the route, as price_message takes them then). */
+static double cls_price(const LineCls *c, double b, bool terms_only,
+                        CostTerms *t)
 {
+    if (c->nh) {
+        double ta = 0, tb = 0, lat = 0;
+        *t = (CostTerms){0};
+        for (int h = 0; h < c->nh; h++) {
+            const LineHop *l = &c->hop[h];
+            double kb = l->k * b;
+            lat += l->lat;
+            if (l->alpha > 0 && (terms_only ? l->k > t->a
+                                            : l->k * l->alpha > ta))
+                t->a = l->k, ta = l->k * l->alpha;
+            if (l->beta > 0 && (terms_only ? kb > t->b : kb * l->beta > tb))
+                t->b = kb, tb = kb * l->beta;
+        }
+        return ta + tb + lat;
+    }
     double ta = c->ha ? c->a : 0, tb = c->hb && b * c->b > 0 ? b * c->b : 0;
     t->a = c->ha ? 1 : 0;
     t->b = tb > 0 ? b : 0;
@@ -595,7 +669,7 @@ static void rep_class(const LineUni *u, const LineGroup *g, size_t gi, int c,
 {
     CostTerms t;
     const LineCls *k = &u->cls[g->dir][c];
-    double tt = cls_price(k, g->b, &t);
+    double tt = cls_price(k, g->b, terms_only, &t);
     double tb = t.b * (terms_only ? k->b1 : k->b);
     if (tb > 0 && tb > w->tb)
         w->tb = tb, w->bc = c, w->bg = gi;
@@ -687,9 +761,6 @@ static void rep_loads(Pricer *pr, const Schedule *s, const LineUni *u,
     }
 }
 
-/* The slowest message's ranks and parts, and the busiest link (a message
- * of the slowest class and of the most beta time, not always the first
- * of them in rank order that the general rule names). */
 /* The link where repetition j's busiest message (class c of group g)
  * meets its beta b first. */
 static int busiest_on(const Pricer *pr, const LineUni *u, const LineEntry *e,
@@ -706,6 +777,9 @@ static int busiest_on(const Pricer *pr, const LineUni *u, const LineEntry *e,
     return -1;
 }
 
+/* The slowest message's ranks and parts, and the busiest link (a message
+ * of the slowest class and of the most beta time, not always the first
+ * of them in rank order that the general rule names). */
 static void rep_detail(const Pricer *pr, const LineUni *u,
                        const LineEntry *e, size_t j, const RepWorst *w,
                        bool terms_only, StepPrice *out)
@@ -717,7 +791,7 @@ static void rep_detail(const Pricer *pr, const LineUni *u,
         CostTerms t;
         out->crit_src = x < 0 ? -1 : u->member[x];
         out->crit_dst = x < 0 ? -1 : u->member[nb_pos(u, x, g->dir)];
-        cls_price(k, g->b, &t);
+        cls_price(k, g->b, false, &t);
         out->t_alpha = k->ha ? k->a : 0;
         out->t_beta = t.b * k->b, out->t_lat = k->lat;
     }
@@ -746,7 +820,8 @@ static void rep_flow(Pricer *pr, const Schedule *s, const LineUni *u,
             if (pass == 0)
                 pricer_flow_message(pr, src, dst,
                                     cls_price(&u->cls[d][u->cl[d][x]],
-                                              (double)t->count * ts, &c));
+                                              (double)t->count * ts, false,
+                                              &c));
             else
                 pricer_flow_rank(pr, src), pricer_flow_rank(pr, dst);
         }
@@ -758,8 +833,9 @@ CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
     CvError err = CV_OK;
     *done = false;
     LineEntry *e = entry_kind(pr, s, k) ? entry_get(pr, s, k, &err) : NULL;
-    if (!e)
-        return err;
+    bool flow = pr->flowing && !terms_only; /* (as price_pairs) */
+    if (!e || (e->shared && (!pr->lean || flow)))
+        return err; /* (shared links: the loads, the ranks as written) */
     const LineUni *u = &pr->lines->uni[e->uni];
     StepPrice sp = *out;
     RepWorst w;
@@ -767,7 +843,6 @@ CvError pricer_lines_rep(Pricer *pr, const Schedule *s, size_t k, size_t j,
     if (w.tie)
         return CV_OK; /* the general rule says which terms */
     pricer_clear_loads(pr);
-    bool flow = pr->flowing && !terms_only; /* (as price_pairs) */
     if (e->two || !pr->lean || flow)
         rep_loads(pr, s, u, &s->steps[k], j, !pr->lean);
     sp.terms.g = e->two ? 0 : e->red;
