@@ -286,7 +286,8 @@ static void test_lecture_goldens(void **state)
  * says at what size the picture is drawn and in how many steps the
  * chosen size is priced (T1 of the 2026-11-28 teacher review); such an
  * algorithm is pipelined (AlgoInfo.pipelined), so the key p draws its
- * chunks. */
+ * chunks. Steps drawn as priced move as many transfers (torus_bidir drew
+ * one way round at one element a block: AlgoInfo.parts). */
 static void test_steps_drawn_priced(void **state)
 {
     (void)state;
@@ -336,7 +337,15 @@ static void test_steps_drawn_priced(void **state)
                              "not marked pipelined", coll_name(a->coll),
                              a->name);
                 differ++;
-            }
+            } else /* the same transfers, fewer elements (torus_bidir's
+                      halves: its parts) */
+                for (size_t k = 0; k < sc->sched.nsteps; k++)
+                    if (sc->sched.steps[k].n != sc->big_sched.steps[k].n)
+                        fail_msg("%s %s at %llu B: step %zu draws %zu "
+                                 "transfers, %zu priced", coll_name(a->coll),
+                                 a->name, (unsigned long long)b, k + 1,
+                                 sc->sched.steps[k].n,
+                                 sc->big_sched.steps[k].n);
             app_fini(&app);
         }
     }

@@ -92,6 +92,10 @@ typedef struct AlgoInfo {
      * where set (the TUI's chunk knob draws them; --segment where
      * `segments` is set too). */
     bool pipelined;
+    /* It cuts each block into this many parts that go their own ways
+     * (torus_bidir's two halves, one each way round); a picture whose
+     * blocks were fewer elements would not show them. 0: one. */
+    int parts;
 } AlgoInfo;
 
 /* Number of registered algorithms, and the i-th (grouped by collective). */

@@ -652,6 +652,7 @@ static const AlgoInfo ar_torus_bidir = {
     .constraints = "a torus or ring (-T)",
     .shape = SHAPE_RING,
     .generate = gen_torus_bidir,
+    .parts = 2,
     .fits = fits_rings,
     .cost = cost_bidir,
     .cost_on = cost_bidir_on,

@@ -119,9 +119,10 @@ static CvError make_schedules(Scene *sc, const SceneSetup *set, char *why,
     if (ce)
         return ce;
     CollCall pc = *call, bc = *call;
+    int parts = set->algo->parts > 1 ? set->algo->parts : 1;
     pc.count = set->count ? set->count
                           : scene_picture_count(call->kind, call->nranks,
-                                                set->cells);
+                                                parts * set->cells);
     bc.count = coll_count_floor(call, set->bytes);
     if (algo_file_text(set->algo)) { /* the counts its parts divide */
         const SchedText *ft = algo_file_text(set->algo);
