@@ -567,7 +567,10 @@ static void test_modes(void **state)
     assert_int_equal(app_mode_panel(&app), VIEW_HELP);
     act(&app, ACT_SCROLL_DOWN);
     assert_int_equal(app.mode.help_top, 1);
-    act(&app, ACT_QUIT); /* quitting passes every mode */
+    act(&app, ACT_QUIT); /* q closes help (as any other key does) */
+    assert_false(app.status.quit);
+    assert_int_equal(app.mode.kind, MODE_NONE);
+    act(&app, ACT_QUIT);
     assert_true(app.status.quit);
     app_fini(&app);
 }

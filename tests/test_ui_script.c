@@ -226,6 +226,9 @@ static void test_resize_and_help(void **state)
     play(&r, "n", 0); /* any other key closes help, and does nothing else */
     assert_int_equal(r.app.mode.kind, MODE_NONE);
     assert_int_equal(r.app.scene->step, 1);
+    play(&r, "? q", 0); /* q too: it closes help, collviz goes on */
+    assert_int_equal(r.app.mode.kind, MODE_NONE);
+    assert_false(r.app.status.quit);
     play(&r, "wheel down wheel down wheel up", 0);
     assert_int_equal(r.app.view.scroll_rank, 1);
     stop(&r);

@@ -20,11 +20,10 @@ static Request plain_key(const App *app, int key)
 
 /* ------------------------------------------------------------ help */
 
-/* Up and Down scroll; any other key closes help (quitting still quits). */
+/* Up and Down scroll; any other key closes help, q too (as the title
+ * says, and as a pager's q does; Ctrl-C still ends collviz). */
 static bool help_apply(App *app, const Request *r)
 {
-    if (r->act == ACT_QUIT)
-        return false;
     if (r->act == ACT_SCROLL_UP || r->act == ACT_SCROLL_DOWN) {
         int top = app->mode.help_top + (r->act == ACT_SCROLL_UP ? -1 : 1);
         app->mode.help_top = top < 0 ? 0 : top > ACT_COUNT ? ACT_COUNT : top;
