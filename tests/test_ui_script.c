@@ -284,6 +284,35 @@ static void test_type_a_size(void **state)
     stop(&r);
 }
 
+/* A prompt and its text wider than the line (w at 80 columns: the
+ * screen's file name): the prompt is cut with an ellipsis where it would
+ * leave the name less than a third of the line, and the name's end shows
+ * after an ellipsis, up to the cursor in the last column. */
+static void test_prompt_cut(void **state)
+{
+    Run r;
+    int x, y;
+    start(&r, COLL_ALLREDUCE, 4, 80, 24);
+    play(&r, "w", 0);
+    assert_int_equal(r.app.mode.kind, MODE_TEXT);
+    const char *name = r.app.mode.text.text, *tail;
+    size_t n = strlen(name);
+    assert_true(n > 26); /* a third of 80, and more */
+    tail = name + n - 12;
+    assert_true(find(&r.g, "Write the screen as SVG", &x, &y));
+    assert_true(x == 0 && y == r.g.h - 1);
+    assert_true(find(&r.g, tail, &x, &y));
+    assert_int_equal(x + 12, 79); /* the cursor after it */
+    int ell = 0, at = -1;
+    for (int i = 0; i < r.g.w; i++)
+        if (grid_cat(&r.g, i, y)->ch == 0x2026)
+            ell++, at = i;
+    assert_int_equal(ell, 2); /* the prompt's cut and the name's */
+    assert_int_equal(79 - at - 1, 24); /* 26 columns kept: a blank, the
+                                          ellipsis, the last 24 */
+    stop(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -294,6 +323,7 @@ int main(void)
         cmocka_unit_test(test_clicks),
         cmocka_unit_test(test_resize_and_help),
         cmocka_unit_test(test_type_a_size),
+        cmocka_unit_test(test_prompt_cut),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

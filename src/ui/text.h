@@ -12,7 +12,7 @@
 #define TEXT_MAX 63
 
 typedef struct {
-    char prompt[80];         /* what is asked, shown before the text */
+    char prompt[320];        /* what is asked, shown before the text */
     char text[TEXT_MAX + 1]; /* what was typed, NUL-terminated */
     size_t len;              /* characters in text */
 } TextEntry;
