@@ -357,10 +357,9 @@ static void bar_label(TopoCtx *c, int x, int y, const char *name,
     int room = c->r.x + c->r.w - x;
     if (terse && grid_text_width(name) > room)
         name = terse;
-    if (!work)
-        grid_printf(c->g, c->r, x, y, -1, ROLE_DIM, 0, "%s", name);
-    else if (room > 0)
-        grid_text_cut(c->g, c->r, x, y, room, ROLE_VALUE, 0, name);
+    if (room > 0)
+        grid_text_cut(c->g, c->r, x, y, room, work ? ROLE_VALUE : ROLE_DIM, 0,
+                      name);
 }
 
 /* A reducing switch's port at (x, y): into the switch (the rank's link
@@ -799,23 +798,31 @@ void topo_machine_footer(TopoCtx *c, int y)
     Rect r = c->r;
     int x = r.x;
     if (sc->link_busiest < 0) {
-        grid_text(c->g, r, x, y, -1, ROLE_DIM, 0,
-                  c->lk.shown ? _("no link carries bytes in this step")
-                              : _("links shaded by their load in the step"));
+        const char *say = c->lk.shown ? _("no link carries bytes in this step")
+                                      : _("links shaded by their load in the "
+                                          "step");
+        if (grid_text_width(say) > r.w)
+            say = c->lk.shown ? _("no bytes on any link")
+                              : _("links shaded by load");
+        grid_text_cut(c->g, r, x, y, r.w, ROLE_DIM, 0, say);
         return;
     }
     int l = sc->link_busiest;
-    char name[64], bytes[24], line[160];
-    machine_link_name(&sc->machine.mach, l, name, sizeof name);
+    const Machine *m = &sc->machine.mach;
+    char name[64], bytes[24], share[16] = "", line[160];
+    machine_link_name(m, l, name, sizeof name);
     view_fmt_bytes(bytes, sizeof bytes, sc->link_bytes[l]);
-    snprintf(line, sizeof line,
-             sc->link_picture ? _("busiest %s %s %s in the picture, %.0f%%")
-                              : _("busiest %s %s %s, %.0f%%"),
-             name, sc->machine.mach.cls[machine_link_class(&sc->machine.mach, l)].name, bytes,
-             sc->link_busy_share * 100);
-    if (grid_text_width(line) > r.w - 2) /* the numbers before the words */
-        snprintf(line, sizeof line, "%s %s %.0f%%", name, bytes,
+    /* a picture's steps are not priced: no share of a step's time */
+    if (!sc->link_picture)
+        snprintf(share, sizeof share, _(", %.0f%%"),
                  sc->link_busy_share * 100);
+    snprintf(line, sizeof line,
+             sc->link_picture ? _("busiest %s %s %s in the picture")
+                              : _("busiest %s %s %s%s"),
+             name, m->cls[machine_link_class(m, l)].name, bytes, share);
+    if (grid_text_width(line) > r.w - 2) /* the numbers before the words */
+        snprintf(line, sizeof line, "%s %s %s", name, bytes,
+                 sc->link_picture ? "" : share + strcspn(share, "0123456789"));
     grid_putg(c->g, r, x, y, GL_BLOCK, ROLE_WARN);
-    grid_text(c->g, r, x + 2, y, -1, ROLE_VALUE, 0, line);
+    grid_text_cut(c->g, r, x + 2, y, r.w - 2, ROLE_VALUE, 0, line);
 }
