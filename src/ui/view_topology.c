@@ -210,7 +210,7 @@ static void topo_render(TopoCtx *c)
         c->nhits = shape.nhits;
         memcpy(c->hits, shape.hits, sizeof c->hits);
         grid_text(c->g, r, r.x, r.y + r.h - 1, -1, ROLE_WARN, 0,
-                  _("machine too big here: try P"));
+                  _("machine too big: Z draws it"));
         return;
     }
     topo_render_shape(c);
