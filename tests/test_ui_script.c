@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scene/scene_opts.h"
 #include "ui/keys.h"
 #include "ui/scene.h"
 #include "ui/screen.h"
@@ -313,6 +314,35 @@ static void test_prompt_cut(void **state)
     stop(&r);
 }
 
+/* A panel switched on where the layout has no room for it says so and
+ * names the key that shows it: the chart (3) beside torus:4x4's drawing
+ * at 100x30 (F draws it over the whole screen); at 160x50 it shows, and
+ * nothing is said. */
+static void test_no_room_said(void **state)
+{
+    Run r;
+    int x, y;
+    AppOptions o = app_options(COLL_ALLREDUCE, "torus", 16, true);
+    SpecMachine sm;
+    CliErr ce;
+    char why[200];
+    assert_int_equal(spec_machine_name(&sm, "torus:4x4", &ce), 0);
+    o.machine = &sm;
+    assert_int_equal(app_init(&r.app, &o, why, sizeof why), CV_OK);
+    r.app.view.term_w = 100, r.app.view.term_h = 30;
+    grid_init(&r.g, 100, 30, false);
+    play(&r, "3", 0);
+    assert_true(r.app.view.show[VIEW_CHART]);
+    assert_string_equal(r.app.status.msg, "No room for the chart at 100x30: "
+                                          "F draws it over the whole screen.");
+    play(&r, "3 resize 160x50", 0);
+    r.app.status.msg[0] = '\0';
+    play(&r, "3", 0);
+    assert_true(find(&r.g, "Chart", &x, &y));
+    assert_string_equal(r.app.status.msg, "");
+    stop(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -324,6 +354,7 @@ int main(void)
         cmocka_unit_test(test_resize_and_help),
         cmocka_unit_test(test_type_a_size),
         cmocka_unit_test(test_prompt_cut),
+        cmocka_unit_test(test_no_room_said),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

@@ -559,7 +559,21 @@ static void do_toggle(App *app, const Request *r)
         [ACT_TOGGLE_CHART] = VIEW_CHART,
         [ACT_TOGGLE_XFERS] = VIEW_TRANSFERS,
     };
-    app->view.show[panel[r->act]] = !app->view.show[panel[r->act]];
+    ViewId v = panel[r->act];
+    app->view.show[v] = !app->view.show[v];
+    if (!app->view.show[v] || !app->view.placed || app->view.placed(app, v))
+        return;
+    /* on, but the layout has no room for it: said, with what shows it */
+    int w = app->view.term_w, h = app->view.term_h;
+    if (v == VIEW_CHART)
+        app_message(app, false, _("No room for the chart at %dx%d: F draws "
+                                  "it over the whole screen."), w, h);
+    else if (v == VIEW_TOPOLOGY)
+        app_message(app, false, _("No room for the topology at %dx%d: Z "
+                                  "draws it over the whole screen."), w, h);
+    else
+        app_message(app, false, _("No room for that panel at %dx%d: a "
+                                  "larger terminal shows it."), w, h);
 }
 
 /* Cells of one picture row (every shown buffer). */

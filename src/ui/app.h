@@ -82,6 +82,8 @@ typedef enum {
 typedef struct Scene Scene;           /* scene.h: picture and measurement */
 typedef struct SceneSetup SceneSetup; /* scene.h: what a scene is made of */
 
+struct App;
+
 /* What the user sees: panels, scrolling, the selection, the terminal. */
 typedef struct {
     bool show[VIEW_COUNT];    /* panels switched on (not the modes') */
@@ -106,6 +108,9 @@ typedef struct {
     bool present;             /* presenter mode: big cells, the step's
                                  sentence and transfers, one counter line */
     bool redraw;              /* repaint the whole terminal next frame */
+    /* Whether panel v gets room at the terminal's size (screen_placed,
+     * set by whoever draws the App; NULL: not known) */
+    bool (*placed)(const struct App *app, ViewId v);
 } AppView;
 
 /* Stepping by itself. */

@@ -88,6 +88,15 @@ void screen_layout(const App *app, Layout *out)
     layout_compute(&in, out);
 }
 
+bool screen_placed(const App *app, ViewId v)
+{
+    Layout lay;
+    if (app->view.term_w <= 0 || app->view.term_h <= 0)
+        return true; /* (no terminal: nothing to say) */
+    screen_layout(app, &lay);
+    return lay.too_small || lay.r[v].w > 0;
+}
+
 /* The title of panel v (menus are titled by their kind). */
 static const char *title_of(const App *app, ViewId v)
 {

@@ -12,6 +12,9 @@
 /* The layout of the App's current terminal size and panels. */
 void screen_layout(const App *app, Layout *out);
 
+/* Whether panel v gets a rectangle in that layout (AppView.placed). */
+bool screen_placed(const App *app, ViewId v);
+
 /* Draw the frame into g (resized to app->term_w x term_h by the caller). */
 void screen_draw(const App *app, Grid *g);
 

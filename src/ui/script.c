@@ -244,6 +244,7 @@ int script_run(App *app, const Script *s, const ScriptRun *run, Grid *g)
 {
     int frames = run->frames > 0 ? run->frames : (int)s->n;
     int drawn = 0;
+    app->view.placed = screen_placed; /* (its frames are the screen's) */
     for (int f = 0; f < frames && !app->status.quit; f++) {
         ScriptItem tick = {.kind = SCRIPT_TICK};
         const ScriptItem *it = (size_t)f < s->n ? &s->items[f] : &tick;

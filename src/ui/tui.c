@@ -521,6 +521,7 @@ int cmd_tui(int argc, char **argv)
         say(why);
         return CLI_EXIT_USAGE;
     }
+    app.view.placed = screen_placed;
     if ((rc = first_step(&app, &t)) != CLI_EXIT_OK) {
         app_fini(&app);
         return rc;
