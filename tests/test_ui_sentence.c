@@ -713,11 +713,14 @@ static void check_switch(const Said *ms)
     char one[400];
     sentence_with(ms->out, "Load-reduce:", one, sizeof one);
     SAYS(ms, load == (one[0] != 0), "the loads");
-    if (load && sscanf(strstr(one, "each of the "), "each of the %d", &n))
+    const char *owners = strstr(one, "each of the ");
+    const char *loads = strstr(one, "; the ");
+    SAYS(ms, !load || (owners && loads), "how many owners and loads");
+    if (load && owners && sscanf(owners, "each of the %d", &n))
         for (int r = 0; r < p; r++)
             SAYS(ms, fan_out(ms, r, true) == n, "every rank loads a "
                                                   "slice for n owners");
-    if (load && sscanf(strstr(one, "sums the "), "sums the %d", &n))
+    if (load && loads && sscanf(loads, "; the %d loads", &n))
         for (int r = 0; r < p; r++)
             SAYS(ms, fan_in(ms, r) == n, "n loads into each owner");
     SAYS(ms, sum == (strstr(ms->out, "The switch sums the loads") !=

@@ -508,8 +508,9 @@ static void switch_say(const Schedule *s, const Machine *m,
         snprintf(one, sizeof one, sw
                  ? _("Load-reduce: every rank loads its slice of a chunk for "
                      "each of the %d ranks (%s of the vector each) into the "
-                     "switch, which sums the %d loads of each slice and "
-                     "sends one sum down to its owner.")
+                     "switch; the %d loads of each slice are drawn arriving "
+                     "at its owner, and the switch's one sum of them, sent "
+                     "down to the owner, is drawn in the steps after.")
                  : _("Every rank sends its slice of a chunk for each of the "
                      "%d ranks (%s of the vector each) to that rank, to be "
                      "summed there with the other %d."), owners, f,
