@@ -311,6 +311,28 @@ static void test_trace_summary_by_hand(void **state)
     out_free(&o);
 }
 
+/* On a switch that sums (NVLS's), no lower bound is printed: the bound of
+ * ranks sending and reducing on their own (14.68 ms for 64 MiB on 8
+ * ranks) is above what NVLS takes there (7.592 ms); on a plain switch
+ * the bound is printed as before. */
+static void test_no_bound_on_reducing_switch(void **state)
+{
+    (void)state;
+    Out o;
+    run(&o, "trace allreduce -a nvls -p 8 -T switch,reduce -s 64M --summary");
+    assert_int_equal(o.rc, 0);
+    const char *b = find_line(o.out, "# lower bound");
+    assert_non_null(b);
+    assert_true(!strncmp(b, "# lower bound: none honest on a switch that "
+                            "sums", 48));
+    assert_non_null(strstr(o.out, "= 7.592 ms"));
+    out_free(&o);
+    run(&o, "trace allreduce -a ring -p 8 -T switch -s 64M --summary");
+    assert_int_equal(o.rc, 0);
+    assert_non_null(find_line(o.out, "# lower bound (on full): "));
+    out_free(&o);
+}
+
 /* --summary leaves the steps out and nothing else: its totals, model
  * time, wire and check are the listed trace's, for every algorithm. */
 static void test_trace_summary_same(void **state)
@@ -501,6 +523,7 @@ int main(void)
         cmocka_unit_test(test_trace_write_fails),
         cmocka_unit_test(test_trace_summary_by_hand),
         cmocka_unit_test(test_trace_summary_same),
+        cmocka_unit_test(test_no_bound_on_reducing_switch),
         cmocka_unit_test(test_trace_summary_refusals),
         cmocka_unit_test(test_trace_pairwise_by_hand),
         cmocka_unit_test(test_trace_ring_on_torus_by_hand),

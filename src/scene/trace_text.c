@@ -398,8 +398,14 @@ static CvError text_end(Trace *t, const Totals *to)
     char seg[200];
     if (algo_segment_text(t->algo, &t->call, &t->model.m, seg, sizeof seg))
         sink_printf(t->out, "#   %s\n", seg);
-    text_terms(t->out, flat ? "lower bound" : "lower bound (on full)", &to->bound,
-               trace_time_of(t, &to->bound));
+    if (machine_has_reducing_switch(&t->mach)) /* (as model's column) */
+        sink_printf(t->out, "# lower bound: none honest on a switch that "
+                    "sums: it reduces in the network, which the bound of "
+                    "ranks sending and reducing on their own does not "
+                    "cover\n");
+    else
+        text_terms(t->out, flat ? "lower bound" : "lower bound (on full)",
+                   &to->bound, trace_time_of(t, &to->bound));
     text_check(t, to);
     return CV_OK;
 }
