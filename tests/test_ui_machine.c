@@ -352,17 +352,20 @@ static void test_steps_drawn_priced(void **state)
     assert_true(differ > 0); /* nvls and the chains at least */
 }
 
-/* Zoomed (Z): torus all-reduce on torus:4x4 and hier on nodes:2x8 after
- * two steps, at 100x30 and 80x24, English and Chinese, each with its
- * colour roles and monochrome look (NO_COLOR). */
+/* Zoomed (Z): torus all-reduce on torus:4x4, hier on nodes:2x8 and ring
+ * on a ring of 8 with a slow link (one row across the middle, its wraps
+ * marked) after two steps, at 100x30 and 80x24, English and Chinese, each
+ * with its colour roles and monochrome look (NO_COLOR). */
 static void test_zoom_goldens(void **state)
 {
     (void)state;
     static const struct {
         const char *name, *topo, *algo;
+        int p;
     } scenes[] = {
-        {"torus4x4", "torus:4x4", "torus"},
-        {"hier2x8", "nodes:2x8", "hier"},
+        {"torus4x4", "torus:4x4", "torus", 16},
+        {"hier2x8", "nodes:2x8", "hier", 16},
+        {"ring8_slow", "ring:8,link=r5-r6:slow=4", "ring", 8},
     };
     static const int sizes[2][2] = {{100, 30}, {80, 24}};
     for (size_t i = 0; i < sizeof scenes / sizeof scenes[0]; i++)
@@ -370,7 +373,7 @@ static void test_zoom_goldens(void **state)
             for (int zh = 0; zh < 2; zh++) {
                 ui_lang_use(zh ? UI_LANG_ZH : UI_LANG_EN);
                 App app;
-                open_algo(&app, scenes[i].algo, 16, scenes[i].topo);
+                open_algo(&app, scenes[i].algo, scenes[i].p, scenes[i].topo);
                 char *got = golden_frame(&app, sizes[s][0], sizes[s][1],
                                      "Right\nRight\nZ\n", true), name[96];
                 snprintf(name, sizeof name, "machine_zoom_%s_%dx%d_%s",

@@ -518,19 +518,26 @@ typedef struct {
     bool wx, wy;  /* wrap-around links along x, along y */
 } BigGrid;
 
-/* The zoomed layout of a 2-D grid in area; false when it does not fit. */
+/* Dimension i's size, 1 beyond the machine's (a ring is a row). */
+static int dim_size(const Machine *m, int i)
+{
+    return i < m->ndims ? m->dim[i].size : 1;
+}
+
+/* The zoomed layout of a 1-D or 2-D grid in area (a row alone across its
+ * middle); false when it does not fit. */
 static bool big_grid_at(const Machine *m, Rect area, BigGrid *b)
 {
-    int X = m->dim[0].size, Y = m->dim[1].size, lw = label_w(m);
+    int X = m->dim[0].size, Y = dim_size(m, 1), lw = label_w(m);
     b->lw = lw;
     b->wx = m->dim[0].kind == DIM_RING && X > 2;
-    b->wy = m->dim[1].kind == DIM_RING && Y > 2;
+    b->wy = m->ndims > 1 && m->dim[1].kind == DIM_RING && Y > 2;
     int side = b->wx ? lw + 5 : 0, top = b->wy ? 3 : 0;
     int bottom = b->wy ? 4 : 2;
     b->sx = X > 1 ? (area.w - 2 * side - lw) / (X - 1) : 0;
     b->sy = Y > 1 ? (area.h - top - bottom) / (Y - 1) : 0;
     b->x0 = area.x + side;
-    b->y0 = area.y + top;
+    b->y0 = area.y + (Y > 1 ? top : (area.h - 2) / 2);
     return (X < 2 || b->sx >= lw + 5) && (Y < 2 || b->sy >= 3) &&
            area.h >= top + bottom;
 }
@@ -574,7 +581,7 @@ static void big_row(TopoCtx *c, Rect area, const BigGrid *b, int y)
 static void big_col(TopoCtx *c, Rect area, const BigGrid *b, int x)
 {
     const Machine *m = &c->sc->machine.mach;
-    int X = m->dim[0].size, Y = m->dim[1].size, col = b->x0 + x * b->sx;
+    int X = m->dim[0].size, Y = dim_size(m, 1), col = b->x0 + x * b->sx;
     for (int y = 0; y + 1 < Y; y++) {
         int r = machine_rank_at(m, x + X * y);
         int rn = machine_rank_at(m, x + X * (y + 1));
@@ -599,16 +606,17 @@ static void big_col(TopoCtx *c, Rect area, const BigGrid *b, int x)
     wrap_mark(c, col, area.y, last);
 }
 
-/* A 2-D torus or mesh over the whole area; -1 when it does not fit. */
+/* A ring, or a 2-D torus or mesh, over the whole area; -1 when it does
+ * not fit. */
 static int big_grid(TopoCtx *c, Rect area)
 {
     const Machine *m = &c->sc->machine.mach;
     BigGrid b;
-    if (m->ndims != 2 || !big_grid_at(m, area, &b))
+    if (m->ndims > 2 || !big_grid_at(m, area, &b))
         return -1;
     for (int x = 0; x < m->dim[0].size; x++)
         big_col(c, area, &b, x);
-    for (int y = 0; y < m->dim[1].size; y++)
+    for (int y = 0; y < dim_size(m, 1); y++)
         big_row(c, area, &b, y);
     c->wraps = b.wx || b.wy;
     return area.h;
