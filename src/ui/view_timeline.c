@@ -159,9 +159,10 @@ static void geometry(const App *app, Rect r, Geom *gm)
     gm->label_w = 2 + digits(p - 1);
     pick_width(gm, r.w - gm->label_w, n, p);
     /* Every rank first; the legend and phase rows where room is left, or
-     * when the ranks scroll anyway and the panel is tall enough. */
+     * when the ranks scroll anyway and a rank row is left beside the
+     * legend (the marks explained before a second rank's row). */
     int need = p + 1;
-    gm->foot = r.h >= need + 1 || (r.h >= 5 && r.h < need);
+    gm->foot = r.h >= need + 1 || (r.h >= 3 && r.h < need);
     gm->phases = r.h >= need + gm->foot + 1 ||
                  (r.h < need + gm->foot && r.h >= 10);
     gm->top = r.y + 1 + gm->phases;
@@ -196,12 +197,14 @@ static uint32_t mark_char(const Grid *g, Mark m)
 
 /* Bit of `seen` (draw_rows) for a cell of a rank ahead of lock-step. */
 #define SEEN_AHEAD (1u << MK_COUNT)
+#define SEEN_MANY (1u << (MK_COUNT + 1))
 
 /* One cell: the mark, then the peer when there is room; `ahead`: the
  * rank starts the step ahead of lock-step (scene_ahead), underlined in
- * its own role. Returns the mark. */
-static Mark draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
-                      const Act *a, bool cur, bool ahead)
+ * its own role. Returns what it drew: 1 << its mark, and SEEN_MANY for
+ * the star of several peers. */
+static unsigned draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
+                          const Act *a, bool cur, bool ahead)
 {
     Mark m = act_mark(a);
     unsigned attr = (cur ? GRID_REVERSE : 0) | (ahead ? GRID_UNDER : 0);
@@ -212,12 +215,13 @@ static Mark draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
     grid_put(g, r, x, y, mark_char(g, m), role, attr);
     int peer = act_peer(a);
     if (!gm->peers || m == MK_IDLE || m == MK_LOCAL || peer == PEER_NONE)
-        return m;
-    if (peer == PEER_MANY)
+        return 1u << m;
+    if (peer == PEER_MANY) {
         grid_text(g, r, x + 1, y, w - 1, role, attr, "*");
-    else
-        grid_printf(g, r, x + 1, y, w - 1, role, attr, "%d", peer);
-    return m;
+        return 1u << m | SEEN_MANY;
+    }
+    grid_printf(g, r, x + 1, y, w - 1, role, attr, "%d", peer);
+    return 1u << m;
 }
 
 /* Rank rows gathered at once (more are drawn chunk by chunk). */
@@ -243,9 +247,9 @@ static unsigned draw_rows(const App *app, const Geom *gm, Grid *g, Rect r)
             for (int i = 0; i < n; i++) {
                 int rank = gm->first_rank + i0 + i;
                 bool ahead = scene_ahead(app->scene, rank, s) > 0;
-                seen |= 1u << draw_cell(gm, g, r, step_x(gm, r, s),
-                                        gm->top + i0 + i, &act[i],
-                                        is_shown(app, s), ahead);
+                seen |= draw_cell(gm, g, r, step_x(gm, r, s),
+                                  gm->top + i0 + i, &act[i],
+                                  is_shown(app, s), ahead);
                 seen |= ahead ? SEEN_AHEAD : 0;
             }
         }
@@ -352,7 +356,10 @@ static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
     const Scene *sc = app->scene;
     int y = r.y + r.h - 1, p = sc->call.nranks, x = r.x;
     size_t n = sc->sched.nsteps;
-    if (gm->rows < p)
+    if (gm->rows == 1 && p > 1)
+        x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _("rank %d/%d "),
+                         gm->first_rank, p);
+    else if (gm->rows < p)
         x += grid_printf(g, r, x, y, -1, ROLE_DIM, 0, _("ranks %d-%d/%d "),
                          gm->first_rank, gm->first_rank + gm->rows - 1, p);
     if ((size_t)gm->cols < n && gm->cols > 0)
@@ -370,6 +377,9 @@ static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
         grid_put(g, r, x, y, mark_char(g, (Mark)m), marks[m].role, 0);
         x += 3 + grid_text(g, r, x + 2, y, -1, ROLE_DIM, 0, w);
     }
+    const char *many = _("*=several peers");
+    if ((seen & SEEN_MANY) && x + grid_text_width(many) <= r.x + r.w)
+        grid_text(g, r, x, y, -1, ROLE_DIM, 0, many);
 }
 
 static void timeline_draw(const App *app, Grid *g, Rect r)
