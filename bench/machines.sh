@@ -3,7 +3,8 @@
 # time, peak memory and the algorithms left unpriced ('n/a') of
 #   collviz model allreduce -p 16384 -T MACHINE   (25 sizes, 8 B to 128 MiB,
 #                                                   and the crossovers)
-# on torus:128x128, mesh:128x128 and nodes:2048x8, and of
+# on torus:128x128, mesh:128x128, nodes:2048x8, nodes:2048x8,nic=shared
+# and fattree:128x128,over=2 (whose messages share NICs and trunks), and of
 #   collviz trace allreduce -a ALGO -p 16384 -T torus:128x128 -s 64M --summary
 # (ALGO torus and ring), each the fastest of ROUNDS runs. Targets: every algorithm made for the
 # machine priced (no n/a), the model under 10 s and the trace summary
@@ -37,7 +38,8 @@ row() { # LABEL BIN ARGS...
     echo "# bench/machines.sh on $host, $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $rounds rounds (fastest wall kept with its CPU time, memory the most)"
     echo "# $("$bin" --version 2>/dev/null | head -1)"
     echo "# binary   command                                                          wall_s    cpu_s   max_MiB   n/a"
-    for t in torus:128x128 mesh:128x128 nodes:2048x8; do
+    for t in torus:128x128 mesh:128x128 nodes:2048x8 nodes:2048x8,nic=shared \
+             fattree:128x128,over=2; do
         cmd="model allreduce -p 16384 -T $t"
         [ -n "$before" ] && row before "$before" model allreduce -p 16384 -T "$t"
         row after "$bin" model allreduce -p 16384 -T "$t"
