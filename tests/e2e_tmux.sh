@@ -266,7 +266,7 @@ wait_for "step 1 of 13" "machine: back a step in Z"
 tm send-keys -t e2e Right
 wait_for "step 2 of 13" "machine: forward again in Z"
 tm send-keys -t e2e w
-wait_for "SVG frames to" "machine: w in Z asks where the frames go"
+wait_for "SVG frames of the topology to" "machine: w in Z asks where the frames go"
 for i in $(seq 80); do tm send-keys -t e2e BSpace; done
 tm send-keys -t e2e "$work/frames.svg" Enter
 wait_for "Wrote the topology of steps 2 to" "machine: the frames written"

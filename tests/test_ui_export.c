@@ -475,6 +475,65 @@ static void test_chart_svg(void **state)
     assert_int_equal(chdir(cwd), 0);
 }
 
+/* Crossovers wider than the slide (the lead changing from size to size
+ * among three algorithms) are set on at most two rows at
+ * the small size, each row within the plot's 1160 px at 0.55 of the font
+ * size a column, those left counted ("+N"); every crossover is a line on
+ * the plot. */
+static void test_chart_svg_many_crossovers(void **state)
+{
+    (void)state;
+    App app;
+    open_app(&app, COLL_ALLREDUCE, "ring", 8, false);
+    const AlgoInfo *three[3] = {algo_find(COLL_ALLREDUCE, "ring"),
+                                algo_find(COLL_ALLREDUCE, "tree"),
+                                algo_find(COLL_ALLREDUCE, "direct")};
+    app.bg.compare = true;
+    app.bg.nsweep = 0;
+    for (int i = 0; i < SWEEP3_SIZES; i++)
+        for (int a = 0; a < 3; a++) {
+            double bytes = 8.0 * (1 << (2 * i));
+            double s = (a == i % 3 ? 1e-6 : 2e-6) * (1 + i);
+            app.bg.sweep[app.bg.nsweep++] = (SweepPoint){
+                .algo = three[a], .bytes = (uint64_t)bytes, .time_s = s,
+                .model_s = s, .ok = true, .algbw = bytes / s / 1e9,
+                .busbw = bytes / s / 1e9, .model_busbw = bytes / s / 1e9};
+        }
+    app.bg.planned = app.bg.nsweep;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    assert_int_equal(chart_svg(m, &app, THEME_DEEP), CV_OK);
+    fclose(m);
+    int lines = count(buf, "class=\"crossover\""), rows = 0, said = 0,
+        more = 0;
+    assert_true(lines >= 6);
+    for (const char *at = buf; (at = strstr(at, "<text ")); at++) {
+        const char *end = strstr(at, "</text>"), *gt = strchr(at, '>');
+        int size = 0;
+        sscanf(strstr(at, "font-size=\"") + 11, "%d", &size);
+        char row[700];
+        snprintf(row, sizeof row, "%.*s", (int)(end - gt - 1), gt + 1);
+        if (!strstr(row, " beats "))
+            continue;
+        rows++;
+        assert_int_equal(size, 18);
+        if (grid_text_width(row) * 0.55 * size > 1160)
+            fail_msg("a crossover row of %.0f px: %s",
+                     grid_text_width(row) * 0.55 * size, row);
+        for (const char *q = row; (q = strstr(q, " beats ")); q++)
+            said++;
+        const char *plus = strrchr(row, '+');
+        if (plus && sscanf(plus, "+%d", &more) != 1)
+            more = 0;
+    }
+    assert_int_equal(rows, 2);
+    assert_true(more > 0);
+    assert_int_equal(said + more, lines);
+    free(buf);
+    app_fini(&app);
+}
+
 /* The text between `open` and the next '<' after frame `step`'s start
  * in svg (malloc'd), or NULL. */
 static char *frame_part(const char *svg, int step, const char *open)
@@ -747,6 +806,7 @@ int main(void)
         cmocka_unit_test(test_bad_paths),
         cmocka_unit_test(test_key_w),
         cmocka_unit_test(test_chart_svg),
+        cmocka_unit_test(test_chart_svg_many_crossovers),
         cmocka_unit_test(test_frames_cli),
         cmocka_unit_test(test_frames_key),
         cmocka_unit_test(test_scene_str),

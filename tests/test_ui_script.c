@@ -285,10 +285,11 @@ static void test_type_a_size(void **state)
     stop(&r);
 }
 
-/* A prompt and its text wider than the line (w at 80 columns: the
- * screen's file name): the prompt is cut with an ellipsis where it would
- * leave the name less than a third of the line, and the name's end shows
- * after an ellipsis, up to the cursor in the last column. */
+/* A prompt and its text wider than the line (w at 80 columns, the screen's
+ * file name, then the same with a prompt made longer): the name's end
+ * shows after an ellipsis up to the cursor in the last column, and the
+ * prompt is whole where it leaves the name 20 columns, else cut with an
+ * ellipsis. */
 static void test_prompt_cut(void **state)
 {
     Run r;
@@ -298,9 +299,11 @@ static void test_prompt_cut(void **state)
     assert_int_equal(r.app.mode.kind, MODE_TEXT);
     const char *name = r.app.mode.text.text, *tail;
     size_t n = strlen(name);
-    assert_true(n > 26); /* a third of 80, and more */
+    const char *whole = "Write the screen as SVG to (Enter writes, Esc "
+                        "cancels): ";
+    assert_true(strlen(whole) + n > 79 && n > 20);
     tail = name + n - 12;
-    assert_true(find(&r.g, "Write the screen as SVG", &x, &y));
+    assert_true(find(&r.g, whole, &x, &y));
     assert_true(x == 0 && y == r.g.h - 1);
     assert_true(find(&r.g, tail, &x, &y));
     assert_int_equal(x + 12, 79); /* the cursor after it */
@@ -308,9 +311,21 @@ static void test_prompt_cut(void **state)
     for (int i = 0; i < r.g.w; i++)
         if (grid_cat(&r.g, i, y)->ch == 0x2026)
             ell++, at = i;
-    assert_int_equal(ell, 2); /* the prompt's cut and the name's */
-    assert_int_equal(79 - at - 1, 24); /* 26 columns kept: a blank, the
-                                          ellipsis, the last 24 */
+    assert_int_equal(ell, 1);                       /* the name's */
+    assert_int_equal(at, (int)strlen(whole));       /* after the prompt */
+    /* a prompt of 70 columns: cut in 59 (its ellipsis last), a blank, the
+       name's ellipsis and its last 18 */
+    snprintf(r.app.mode.text.prompt, sizeof r.app.mode.text.prompt,
+             "%s", "Write the topology of every step from this one as SVG "
+             "frames, to here: ");
+    play(&r, "End", 0);
+    ell = 0;
+    for (int i = 0; i < r.g.w; i++)
+        ell += grid_cat(&r.g, i, y)->ch == 0x2026;
+    assert_int_equal(ell, 2);
+    assert_int_equal(grid_cat(&r.g, 60, y)->ch, 0x2026);
+    assert_true(find(&r.g, name + n - 18, &x, &y));
+    assert_int_equal(x, 61);
     stop(&r);
 }
 

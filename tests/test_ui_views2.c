@@ -724,6 +724,36 @@ static void test_chart_crossover(void **state)
     assert_true(count_ch(&g, 'o') >= 4 && count_ch(&g, 'x') >= 4);
     free(d);
     grid_fini(&g);
+    /* three algorithms, two crossovers, a panel too narrow for both on
+       one row: the second row starts with its words, not with "; " */
+    const AlgoInfo *three[3] = {NULL, NULL, NULL};
+    for (size_t k = 0, n = 0; k < algo_count() && n < 3; k++)
+        if (algo_at(k)->coll == app.scene->call.kind)
+            three[n++] = algo_at(k);
+    assert_non_null(three[2]);
+    app.bg.nsweep = 0;
+    for (int i = 0; i < 8; i++)
+        for (int a = 0; a < 3; a++) {
+            SweepPoint *p = &app.bg.sweep[app.bg.nsweep++];
+            double b = 64.0 * (1 << (2 * i));
+            double t = a == 0 ? 1e-6 + b * 1e-8
+                       : a == 1 ? 2e-5 + b * 1e-9 : 4e-4 + b * 1e-11;
+            *p = (SweepPoint){.algo = three[a], .bytes = (uint64_t)b,
+                              .time_s = t, .model_s = t, .ok = true,
+                              .algbw = b / t / 1e9, .busbw = b / t / 1e9,
+                              .model_busbw = b / t / 1e9};
+        }
+    app.view.chart_pick = 2; /* all three */
+    draw_panel(&app, &view_chart, &g, 44, 20);
+    d = grid_dump(&g, false);
+    int beats = 0;
+    for (const char *q = d; (q = strstr(q, " beats ")); q++)
+        beats++;
+    if (beats < 2 || strstr(d, "\xe2\x94\x82; ")) /* "│; " */
+        fail_msg("two crossovers, none after \"; \" at a row's start:\n%s",
+                 d);
+    free(d);
+    grid_fini(&g);
     app_fini(&app);
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "ui/i18n.h"
+#include "ui/keys.h"
 #include "ui/scene.h"
 #include "ui/scene_str.h"
 
@@ -638,6 +639,23 @@ static void do_chart_pick(App *app, const Request *r)
 {
     app->view.chart_pick = (app->view.chart_pick + 1) % 1000;
     app->view.show[VIEW_CHART] = true;
+    const AlgoInfo *one = NULL;
+    for (size_t i = 0; i < app->bg.nsweep; i++)
+        if (!one)
+            one = app->bg.sweep[i].algo;
+        else if (app->bg.sweep[i].algo != one)
+            return; /* two algorithms or more to pick from */
+    char all[32], pick[32];
+    keys_names(ACT_COMPARE, "/", all, sizeof all);
+    keys_names(ACT_CHART_PICK, "/", pick, sizeof pick);
+    if (one)
+        app_message(app, false, _("The chart has %s alone to show: %s "
+                                  "sweeps every algorithm, then %s picks "
+                                  "which it shows."), one->name, all, pick);
+    else
+        app_message(app, false, _("The chart has nothing to show yet: %s "
+                                  "sweeps every algorithm, then %s picks "
+                                  "which it shows."), all, pick);
 }
 
 static void do_chart_full(App *app, const Request *r)
@@ -676,9 +694,8 @@ static void do_export(App *app, const Request *r)
                        "(Enter writes): ")
               : app->view.chart_full ? _("Write the chart as SVG lines to "
                                          "(Enter writes, Esc cancels): ")
-              : app->view.topo_full ? _("Write the topology of the steps "
-                                        "from here as SVG frames to (Enter "
-                                        "writes, Esc cancels): ")
+              : app->view.topo_full ? _("SVG frames of the topology to "
+                                        "(Enter writes, Esc cancels): ")
               : _("Write the screen as SVG to (Enter writes, Esc "
                   "cancels): "), name);
     app->mode.text_for = cast ? TEXT_FOR_CAST : TEXT_FOR_SVG;

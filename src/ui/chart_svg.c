@@ -236,12 +236,54 @@ static void legend(const Pic *p)
     text(p, PIC_W - 20, y, "end", SMALL, ROLE_DIM, t);
 }
 
+/* Pixels text of `cols` terminal columns takes at font size `size` (a
+ * column of Latin text is about 0.55 of the size; a CJK character two). */
+static double text_px(int cols, int size)
+{
+    return cols * 0.55 * size;
+}
+
+/* The crossovers' sentences over the plot: on one row at FONT where they
+ * fit, else packed whole on two rows at SMALL, those left counted. */
+static void cross_rows(const Pic *p)
+{
+    const ChartData *d = p->d;
+    char row[2][600] = {"", ""}, one[160];
+    int cols[2] = {0, 0}, r = 0, left = 0;
+    int size = FONT, rows = 1, total = 0;
+    for (int i = 0; i < d->ncross; i++) {
+        chart_cross_text(d, i, one, sizeof one);
+        total += grid_text_width(one) + (i ? 2 : 0);
+    }
+    if (text_px(total, FONT) > PLOT_W)
+        size = SMALL, rows = 2;
+    for (int i = 0; i < d->ncross; i++) {
+        chart_cross_text(d, i, one, sizeof one);
+        int w = grid_text_width(one) + (cols[r] ? 2 : 0);
+        if (text_px(cols[r] + w + 4, size) > PLOT_W && r + 1 < rows &&
+            cols[r])
+            r++, w -= 2;
+        if (left || text_px(cols[r] + w + 4, size) > PLOT_W) {
+            left++;
+            continue;
+        }
+        snprintf(row[r] + strlen(row[r]), sizeof row[r] - strlen(row[r]),
+                 "%s%s", cols[r] ? "; " : "", one);
+        cols[r] += w;
+    }
+    if (left)
+        snprintf(row[r] + strlen(row[r]), sizeof row[r] - strlen(row[r]),
+                 " +%d", left);
+    for (int k = 0; k < rows && row[k][0]; k++)
+        text(p, PLOT_X, rows == 1 ? 150 : 144 + 24 * k, "start", size,
+             ROLE_VALUE, row[k]);
+}
+
 /* The crossovers: a dashed line on the plot and the sentences over it,
  * with what '?' means under the axis. */
 static void crossovers(const Pic *p)
 {
     const ChartData *d = p->d;
-    char t[600] = "", one[160];
     bool unsure = false;
     for (int i = 0; i < d->ncross; i++) {
         double x = px_x(d, d->cross[i].lb);
@@ -249,13 +291,10 @@ static void crossovers(const Pic *p)
                     "x2=\"%.1f\" y2=\"%d\" stroke=\"#%06x\" "
                     "stroke-dasharray=\"4 6\"/>\n", x, PLOT_Y, x,
                     PLOT_Y + PLOT_H, (unsigned)colour(p, ROLE_WARN));
-        chart_cross_text(d, i, one, sizeof one);
-        snprintf(t + strlen(t), sizeof t - strlen(t), "%s%s", i ? "; " : "",
-                 one);
         unsure |= d->cross[i].unsure;
     }
     if (d->ncross)
-        text(p, PLOT_X, 150, "start", FONT, ROLE_VALUE, t);
+        cross_rows(p);
     if (unsure)
         text(p, PLOT_X, PIC_H - 12, "start", SMALL, ROLE_DIM,
              _("? the lead is under 10% there: within this machine's "

@@ -321,13 +321,14 @@ static void draw_crossings(Grid *g, Rect r, int y, int rows, const Data *d)
     for (int i = 0; i < d->ncross; i++) {
         char t[128];
         cross_text(d, i, t, sizeof t);
+        const char *at = t;
         int w = grid_text_width(t);
-        if (x + w > r.x + r.w - 4 && y < last)
-            x = r.x, y++;
+        if (x + w > r.x + r.w - 4 && y < last) /* a new row: no "; " */
+            x = r.x, y++, at = t + (i ? 2 : 1), w = grid_text_width(at);
         if (x + w > r.x + r.w - (i + 1 < d->ncross ? 4 : 0))
             break;
         x += grid_text(g, r, x, y, -1, d->cross[i].unsure ? ROLE_WARN
-                                                          : ROLE_VALUE, 0, t);
+                                                          : ROLE_VALUE, 0, at);
         shown++;
     }
     if (shown < d->ncross)
@@ -369,11 +370,15 @@ static void draw_line(const App *app, Grid *g, Rect r, const Data *d)
         return;
     }
     size_label(sz, sizeof sz, log2((double)best->bytes));
-    int x = r.x + grid_printf(g, r, r.x, r.y, -1, ROLE_MEASURED, 0,
-                              "busbw %.2f GB/s @ %s", best->busbw, sz);
+    char meas[64], model[32] = "";
+    snprintf(meas, sizeof meas, "busbw %.2f GB/s @ %s", best->busbw, sz);
     if (best->model_busbw > 0 && isfinite(best->model_busbw))
-        grid_printf(g, r, x, r.y, -1, ROLE_MODEL, 0, ", model %.2f",
-                    best->model_busbw);
+        snprintf(model, sizeof model, _(", model %.2f"), best->model_busbw);
+    /* the model's number whole or not at all */
+    if (grid_text_width(meas) + grid_text_width(model) > r.w)
+        model[0] = '\0';
+    int x = r.x + grid_text_cut(g, r, r.x, r.y, r.w, ROLE_MEASURED, 0, meas);
+    grid_text(g, r, x, r.y, -1, ROLE_MODEL, 0, model);
 }
 
 /* Whether the parameter server (allreduce's `direct`) measured fastest

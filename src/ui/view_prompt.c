@@ -1,7 +1,7 @@
 /* view_prompt.c - text entry's one-line prompt, drawn over the status
- * line: what is asked (cut where it would leave the text less than a
- * third of the line), what was typed so far (its end after an ellipsis
- * when it does not fit), and the cursor after it. */
+ * line: what is asked (cut where it would leave the text less than 20
+ * columns), what was typed so far (its end after an ellipsis when it does
+ * not fit), and the cursor after it. */
 #include <string.h>
 
 #include "ui/view.h"
@@ -10,9 +10,9 @@ static void prompt_draw(const App *app, Grid *g, Rect r)
 {
     const TextEntry *t = &app->mode.text;
     grid_fill(g, r, ' ', ROLE_STATUS, 0);
-    /* the text keeps a third of the line where it is that long: a prompt
-       wider than the rest is cut with an ellipsis */
-    int keep = (int)t->len < r.w / 3 ? (int)t->len : r.w / 3;
+    /* the text keeps 20 columns where it is that long: a prompt wider
+       than the rest is cut with an ellipsis */
+    int keep = (int)t->len < 20 ? (int)t->len : 20;
     int pw = r.w - 1 - keep;
     int x = r.x + grid_text_cut(g, r, r.x, r.y, pw, ROLE_KEY, GRID_BOLD,
                                 t->prompt);

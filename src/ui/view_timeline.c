@@ -198,11 +198,12 @@ static uint32_t mark_char(const Grid *g, Mark m)
 /* Bit of `seen` (draw_rows) for a cell of a rank ahead of lock-step. */
 #define SEEN_AHEAD (1u << MK_COUNT)
 #define SEEN_MANY (1u << (MK_COUNT + 1))
+#define SEEN_PEER (1u << (MK_COUNT + 2))
 
 /* One cell: the mark, then the peer when there is room; `ahead`: the
  * rank starts the step ahead of lock-step (scene_ahead), underlined in
- * its own role. Returns what it drew: 1 << its mark, and SEEN_MANY for
- * the star of several peers. */
+ * its own role. Returns what it drew: 1 << its mark, SEEN_PEER for a
+ * peer's number, SEEN_MANY for the star of several peers. */
 static unsigned draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
                           const Act *a, bool cur, bool ahead)
 {
@@ -221,7 +222,7 @@ static unsigned draw_cell(const Geom *gm, Grid *g, Rect r, int x, int y,
         return 1u << m | SEEN_MANY;
     }
     grid_printf(g, r, x + 1, y, w - 1, role, attr, "%d", peer);
-    return 1u << m;
+    return 1u << m | SEEN_PEER;
 }
 
 /* Rank rows gathered at once (more are drawn chunk by chunk). */
@@ -377,7 +378,9 @@ static void draw_foot(const App *app, const Geom *gm, Grid *g, Rect r,
         grid_put(g, r, x, y, mark_char(g, (Mark)m), marks[m].role, 0);
         x += 3 + grid_text(g, r, x + 2, y, -1, ROLE_DIM, 0, w);
     }
-    const char *many = _("*=several peers");
+    const char *peer = _("n=the peer rank"), *many = _("*=several peers");
+    if ((seen & SEEN_PEER) && x + grid_text_width(peer) <= r.x + r.w)
+        x += 1 + grid_text(g, r, x, y, -1, ROLE_DIM, 0, peer);
     if ((seen & SEEN_MANY) && x + grid_text_width(many) <= r.x + r.w)
         grid_text(g, r, x, y, -1, ROLE_DIM, 0, many);
 }
