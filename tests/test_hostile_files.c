@@ -6,7 +6,8 @@
  * --show, model -B and perf at once and set aside; perf's --json file is
  * replaced only when the run ends, with what was measured and the
  * failure, and left as it was on bad input; a calibration that cannot be
- * saved says why and makes calibrate exit 1.
+ * saved says why and makes calibrate exit 1; Chinese asked for without
+ * its catalogue is said, not silently English.
  *
  * The binary is $COLLVIZ (default build/collviz). */
 #include "run_bin.h"
@@ -356,6 +357,56 @@ static void test_save_fails(void **state)
     unlink(sub);
 }
 
+/* ------------------------------------------------------------ catalogue */
+
+/* Chinese asked for where no catalogue was installed (the binary copied
+ * alone to a folder of its own): the screen says so in English, once,
+ * instead of silently speaking English; beside its catalogue (build/) it
+ * speaks Chinese and says nothing of it. */
+static void test_no_catalogue(void **state)
+{
+    (void)state;
+    char dir[64] = "/tmp/collviz-test-nocat-XXXXXX", cmd[600], bin[128];
+    char script[128];
+    assert_non_null(mkdtemp(dir));
+    snprintf(bin, sizeof bin, "%s/collviz", dir);
+    snprintf(script, sizeof script, "%s/s", dir);
+    snprintf(cmd, sizeof cmd, "cp '%s' '%s' && echo dump > '%s'",
+             run_binary(), bin, script);
+    assert_int_equal(system(cmd), 0);
+    const char *old = getenv("COLLVIZ");
+    char *keep = old ? strdup(old) : NULL, *lc = getenv("LC_ALL");
+    char *keep_lc = lc ? strdup(lc) : NULL;
+    const char *const args[] = {"tui", "allreduce", "-p", "4", "--script",
+                                script, "--dump", NULL};
+    setenv("LC_ALL", "zh_CN.UTF-8", 1);
+    for (int alone = 1; alone >= 0; alone--) {
+        if (alone)
+            setenv("COLLVIZ", bin, 1);
+        else if (keep)
+            setenv("COLLVIZ", keep, 1);
+        else
+            unsetenv("COLLVIZ");
+        Ran r = run_args(args);
+        bool says = strstr(r.out, "No Chinese text is installed") != NULL;
+        bool zh = strstr(r.out, "\xe4\xb8\x8b\xe4\xb8\x80\xe6\xad\xa5")
+                  != NULL; /* 下一步 */
+        if (r.status != 0 || says != alone || zh == alone)
+            fail_msg("%s: status %d, said %d, Chinese %d:\n%s",
+                     alone ? "alone" : "beside its catalogue", r.status,
+                     says, zh, r.out);
+        ran_free(&r);
+    }
+    if (keep_lc)
+        setenv("LC_ALL", keep_lc, 1);
+    else
+        unsetenv("LC_ALL");
+    free(keep);
+    free(keep_lc);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* An optional argument runs only the tests matching it. */
 int main(int argc, char **argv)
 {
@@ -371,6 +422,7 @@ int main(int argc, char **argv)
                                         cache_teardown),
         cmocka_unit_test_setup_teardown(test_save_fails, cache_setup,
                                         cache_teardown),
+        cmocka_unit_test(test_no_catalogue),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

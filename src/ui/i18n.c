@@ -161,3 +161,12 @@ const char *ui_lang_dir(void)
 {
     return found_dir;
 }
+
+const char *ui_lang_missing(void)
+{
+    if (ui_lang_get() != UI_LANG_ZH || found_dir[0])
+        return NULL;
+    return "No Chinese text is installed with collviz (no zh_CN/LC_MESSAGES/"
+           DOMAIN ".mo beside it or in " LOCALEDIR "): its screens stay "
+           "in English.";
+}

@@ -48,5 +48,8 @@ const char *ui_lang_list(void);
 /* Where the catalogues were found ("" when none: messages stay
  * English). */
 const char *ui_lang_dir(void);
+/* Where Chinese is in use but no catalogue was found (its messages then
+ * stay English): a sentence in English that says so, else NULL. */
+const char *ui_lang_missing(void);
 
 #endif
