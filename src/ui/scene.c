@@ -289,8 +289,9 @@ static CvError choose_machine(Scene *sc, const SceneSetup *set, int p,
 }
 
 /* The loaded links (bytes > 0) of the shown step into link_order, most
- * bytes first, ties in link order (an insertion sort: a step touches few
- * links). */
+ * bytes first, ties in link order after the busiest link (link_busiest,
+ * the one the topology's footer names; an insertion sort: a step touches
+ * few links). */
 static void order_links(Scene *sc, const Pricer *pr)
 {
     int n = 0;
@@ -303,7 +304,9 @@ static void order_links(Scene *sc, const Pricer *pr)
         for (; j > 0; j--) {
             int o = sc->link_order[j - 1];
             double bo = sc->link_bytes[o], bl = sc->link_bytes[l];
-            if (bo > bl || (bo == bl && o < l))
+            bool before = o == sc->link_busiest ||
+                          (l != sc->link_busiest && o < l);
+            if (bo > bl || (bo == bl && before))
                 break;
             sc->link_order[j] = o;
         }
@@ -327,8 +330,8 @@ static void price_links(Scene *sc, const Schedule *s, size_t k)
             sc->link_bytes[l] = pr.bytes[l];
             sc->link_msgs[l] = pr.msgs[l];
         }
-        order_links(sc, &pr);
         sc->link_busiest = sp.busiest;
+        order_links(sc, &pr);
         sc->link_busy_share = sp.time > 0 ? sp.busiest_time / sp.time : 0;
     }
     pricer_fini(&pr);
