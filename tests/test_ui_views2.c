@@ -686,6 +686,24 @@ static void test_chart_scale(void **state)
     }
 }
 
+/* A sweep of algorithms a[0 .. n) at 64 B to 1 MiB (by 4), measured as
+ * modelled: alpha lat_bw[i][0] and beta lat_bw[i][1] each. */
+static void put_points(App *app, const AlgoInfo *const *a, int n,
+                       const double (*lat_bw)[2])
+{
+    app->bg.nsweep = 0;
+    for (int i = 0; i < 8; i++)
+        for (int k = 0; k < n; k++) {
+            SweepPoint *p = &app->bg.sweep[app->bg.nsweep++];
+            double b = 64.0 * (1 << (2 * i));
+            double t = lat_bw[k][0] + b * lat_bw[k][1];
+            *p = (SweepPoint){.algo = a[k], .bytes = (uint64_t)b,
+                              .time_s = t, .model_s = t, .ok = true,
+                              .algbw = b / t / 1e9, .busbw = b / t / 1e9,
+                              .model_busbw = b / t / 1e9};
+        }
+}
+
 /* Two algorithms whose times cross: the chart marks the crossover on the
  * size axis and names it; each algorithm keeps its own glyph. */
 static void test_chart_crossover(void **state)
@@ -697,19 +715,10 @@ static void test_chart_crossover(void **state)
         if (algo_at(k)->coll == app.scene->call.kind)
             two[two[0] != NULL] = algo_at(k);
     assert_non_null(two[1]);
-    app.bg.nsweep = 0;
-    for (int i = 0; i < 8; i++)
-        for (int a = 0; a < 2; a++) {
-            SweepPoint *p = &app.bg.sweep[app.bg.nsweep++];
-            double b = 64.0 * (1 << (2 * i));
-            /* the first: small latency, low bandwidth; the second: the
-             * opposite, so the second wins from some size on */
-            double t = a == 0 ? 1e-6 + b * 1e-9 : 2e-5 + b * 1e-11;
-            *p = (SweepPoint){.algo = two[a], .bytes = (uint64_t)b,
-                              .time_s = t, .model_s = t, .ok = true,
-                              .algbw = b / t / 1e9, .busbw = b / t / 1e9,
-                              .model_busbw = b / t / 1e9};
-        }
+    /* the first: small latency, low bandwidth; the second: the opposite,
+       so the second wins from some size on */
+    static const double lat_bw2[2][2] = {{1e-6, 1e-9}, {2e-5, 1e-11}};
+    put_points(&app, two, 2, lat_bw2);
     Grid g;
     draw_panel(&app, &view_chart, &g, 80, 20);
     char *d = grid_dump(&g, false), want[64];
@@ -731,18 +740,9 @@ static void test_chart_crossover(void **state)
         if (algo_at(k)->coll == app.scene->call.kind)
             three[n++] = algo_at(k);
     assert_non_null(three[2]);
-    app.bg.nsweep = 0;
-    for (int i = 0; i < 8; i++)
-        for (int a = 0; a < 3; a++) {
-            SweepPoint *p = &app.bg.sweep[app.bg.nsweep++];
-            double b = 64.0 * (1 << (2 * i));
-            double t = a == 0 ? 1e-6 + b * 1e-8
-                       : a == 1 ? 2e-5 + b * 1e-9 : 4e-4 + b * 1e-11;
-            *p = (SweepPoint){.algo = three[a], .bytes = (uint64_t)b,
-                              .time_s = t, .model_s = t, .ok = true,
-                              .algbw = b / t / 1e9, .busbw = b / t / 1e9,
-                              .model_busbw = b / t / 1e9};
-        }
+    static const double lat_bw3[3][2] = {{1e-6, 1e-8}, {2e-5, 1e-9},
+                                         {4e-4, 1e-11}};
+    put_points(&app, three, 3, lat_bw3);
     app.view.chart_pick = 2; /* all three */
     draw_panel(&app, &view_chart, &g, 44, 20);
     d = grid_dump(&g, false);
