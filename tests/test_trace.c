@@ -313,8 +313,9 @@ static void test_trace_summary_by_hand(void **state)
 
 /* On a switch that sums (NVLS's), no lower bound is printed: the bound of
  * ranks sending and reducing on their own (14.68 ms for 64 MiB on 8
- * ranks) is above what NVLS takes there (7.592 ms); on a plain switch
- * the bound is printed as before. */
+ * ranks) is above what NVLS takes there (7.592 ms); and the wire line
+ * says why a rank sent more than its link carried. On a plain switch the
+ * bound is printed as before. */
 static void test_no_bound_on_reducing_switch(void **state)
 {
     (void)state;
@@ -326,6 +327,12 @@ static void test_no_bound_on_reducing_switch(void **state)
     assert_true(!strncmp(b, "# lower bound: none honest on a switch that "
                             "sums", 48));
     assert_non_null(strstr(o.out, "= 7.592 ms"));
+    /* r0 sends 7/8 of 64 MiB as loads and its eighth to 7 receivers,
+       2 x 58720256 B; its link carries the multicast once: 64 MiB */
+    assert_non_null(strstr(o.out, "carried 67108864 bytes"));
+    assert_non_null(strstr(o.out, "#   a rank's bytes sent (117440512 at "
+                                  "most) count a multicast once per "
+                                  "receiver"));
     out_free(&o);
     run(&o, "trace allreduce -a ring -p 8 -T switch -s 64M --summary");
     assert_int_equal(o.rc, 0);
