@@ -757,6 +757,51 @@ static void test_chart_crossover(void **state)
     app_fini(&app);
 }
 
+/* A panel too small for axes says its one line of numbers whole: the
+ * model's number beside the measured one where both fit, else left out,
+ * never cut ("model 7" for 7.12). V with one algorithm swept says that C
+ * sweeps the others; with two it says nothing. */
+static void test_chart_one_line(void **state)
+{
+    (void)state;
+    App app;
+    open_scene(&app, &scenes[0]);
+    const AlgoInfo *one[2] = {app.scene->algo, NULL};
+    for (size_t k = 0; k < algo_count() && !one[1]; k++)
+        if (algo_at(k)->coll == app.scene->call.kind &&
+            algo_at(k) != one[0])
+            one[1] = algo_at(k);
+    static const double lat_bw[2][2] = {{1e-6, 1e-9}, {2e-5, 1e-11}};
+    put_points(&app, one, 1, lat_bw);
+    int models = 0;
+    for (int w = 24; w <= 60; w += 4) {
+        Grid g;
+        draw_panel(&app, &view_chart, &g, w, 3);
+        char *d = grid_dump(&g, false), *m = strstr(d, ", model ");
+        assert_non_null(strstr(d, "busbw "));
+        int n = 0;
+        double v;
+        /* the model's busbw is printed with 2 decimals: "x.yz" at least */
+        if (m && !(sscanf(m, ", model %lf%n", &v, &n) == 1 && n >= 12 &&
+                   m[n - 3] == '.'))
+            fail_msg("a model number cut at %d columns:\n%s", w, d);
+        models += m != NULL;
+        free(d);
+        grid_fini(&g);
+    }
+    assert_true(models > 0); /* where it fits, it is there */
+    Request v = {.act = ACT_CHART_PICK};
+    app_apply(&app, &v);
+    char want[200];
+    snprintf(want, sizeof want, "The chart has %s alone to show: C sweeps "
+             "every algorithm, then V picks which it shows.", one[0]->name);
+    assert_string_equal(app.status.msg, want);
+    put_points(&app, one, 2, lat_bw);
+    app_apply(&app, &v);
+    assert_string_equal(app.status.msg, "");
+    app_fini(&app);
+}
+
 /* Where the parameter server (direct) measured fastest at a sweep's
  * largest size on a machine calibrated as one shared bus, the full-screen
  * chart says why in one line; not where another algorithm won, nor on a
@@ -892,6 +937,7 @@ int main(void)
         cmocka_unit_test(test_timeline_click_scroll),
         cmocka_unit_test(test_chart_scale),
         cmocka_unit_test(test_chart_crossover),
+        cmocka_unit_test(test_chart_one_line),
         cmocka_unit_test(test_chart_full),
         cmocka_unit_test(test_chart_server_note),
     };
