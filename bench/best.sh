@@ -3,6 +3,9 @@
 # (removed on exit), and the best of $rounds timed runs of a command, its
 # output kept in $tmp/out.
 #
+# keep FILE: $tmp/report (what the script printed) written to FILE in
+# bench/results at once (a temporary beside it, renamed), and said.
+#
 # best CMD ARGS... prints WALL_S CPU_S MAX_KB NA: the fastest wall time
 # with its CPU time (user and system), the most memory of any round, and
 # how many times the last round's output says n/a. Needs the caller's
@@ -28,4 +31,10 @@ best() {
         i=$((i + 1))
     done
     echo "$b_s $b_u $b_kb $(grep -o 'n/a' "$tmp/out" | wc -l)"
+}
+
+keep() {
+    mkdir -p bench/results
+    cp "$tmp/report" "$1.tmp" && mv "$1.tmp" "$1"
+    echo "# written to $1"
 }

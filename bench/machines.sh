@@ -56,6 +56,4 @@ row() { # LABEL BIN ARGS...
         done
     done
 } | tee "$tmp/report"
-mkdir -p bench/results
-cp "$tmp/report" "$out.tmp" && mv "$out.tmp" "$out"
-echo "# written to $out"
+keep "$out"

@@ -40,6 +40,4 @@ out=bench/results/$(date +%Y-%m-%d)-scale-$host${SCALE_TAG:+-$SCALE_TAG}.txt
         done
     done
 } | tee "$tmp/report"
-mkdir -p bench/results
-cp "$tmp/report" "$out.tmp" && mv "$out.tmp" "$out"
-echo "# written to $out"
+keep "$out"

@@ -68,7 +68,6 @@ typedef struct {
     uint32_t *cmask[2];  /* [p / len] classes of each whole cycle */
     int32_t *roff[2];    /* [p + 1] route of x: links[roff[x] .. x + 1) */
     int32_t *links[2];   /* the routes */
-    uint8_t *lused;      /* [nlinks] directions using each link (bits) */
     int32_t *nuse[2];    /* [nlinks] messages of each direction there */
     bool shared[2];      /* some link carries two of a direction */
     unsigned long tick;  /* last use, for replacing */
@@ -127,7 +126,6 @@ static void uni_free(LineUni *u)
 {
     free(u->member);
     free(u->at);
-    free(u->lused);
     for (int d = 0; d < 2; d++) {
         free(u->cl[d]);
         free(u->pre[d]);
@@ -241,7 +239,6 @@ static bool uni_route(Pricer *pr, LineUni *u, int d)
         for (int h = 0; h < hops; h++) {
             int k = pr->route[h];
             u->shared[d] |= u->nuse[d][k]++ > 0;
-            u->lused[k] |= (uint8_t)(1 << d);
             l[n++] = k;
         }
         u->roff[d][x + 1] = (int32_t)n;
@@ -282,9 +279,7 @@ static CvError uni_dir(Pricer *pr, LineUni *u, int d)
     u->cl[d] = malloc((size_t)p);
     u->roff[d] = malloc(((size_t)p + 1) * sizeof *u->roff[d]);
     u->cmask[d] = malloc((size_t)(p / u->len) * sizeof *u->cmask[d]);
-    if (!u->lused)
-        u->lused = calloc((size_t)pr->m->nlinks, 1);
-    if (!u->cl[d] || !u->roff[d] || !u->cmask[d] || !u->lused)
+    if (!u->cl[d] || !u->roff[d] || !u->cmask[d])
         return CV_ERR_NOMEM;
     u->ok[d] = 0;
     if (!uni_route(pr, u, d))
@@ -298,13 +293,13 @@ static CvError uni_dir(Pricer *pr, LineUni *u, int d)
     return CV_OK;
 }
 
-/* Whether both directions' links are apart (each set up and alone). */
+/* Whether no link carries messages of both directions (each set up). */
 static bool uni_both(const Pricer *pr, LineUni *u)
 {
     if (u->both < 0) {
         u->both = 1;
         for (int l = 0; l < pr->m->nlinks && u->both; l++)
-            u->both = u->lused[l] != 3;
+            u->both = !u->nuse[0][l] || !u->nuse[1][l];
     }
     return u->both;
 }

@@ -350,13 +350,11 @@ static void text_wire(Trace *t, const Totals *to)
                     "counts the bytes a ring would move, and on this machine "
                     "the busiest link carried fewer (a switch that sums and "
                     "multicasts, or a hierarchy)\n", 1e-9 / k->beta);
-    size_t most = 0;
-    for (int r = 0; to->sent && r < t->call.nranks; r++)
-        most = to->sent[r] > most ? to->sent[r] : most;
-    if (machine_has_reducing_switch(&t->mach) && (double)most > to->wire_bytes)
+    if (machine_has_reducing_switch(&t->mach) &&
+        (double)to->st.max_sent > to->wire_bytes)
         sink_printf(t->out, "#   a rank's bytes sent (%zu at most) count a "
                     "multicast once per receiver; its link into the switch "
-                    "carries it once\n", most);
+                    "carries it once\n", to->st.max_sent);
 }
 
 static CvError text_end(Trace *t, const Totals *to)

@@ -102,8 +102,9 @@ CvError learn_init(Learn *l, const char *dir, UiLang lang,
         return CV_ERR_NOMEM;
     }
     load_titles(l);
-    if (ui_lang_missing())
-        learn_say(l, ROLE_WARN, "%s", ui_lang_missing());
+    const char *nozh = ui_lang_missing();
+    if (nozh)
+        learn_say(l, ROLE_WARN, "%s", nozh);
     if (progress_path && !*progress_path)
         return CV_OK; /* no progress: prog_ok stays false */
     char *pwhy = l->prog_note;

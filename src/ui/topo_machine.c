@@ -828,9 +828,11 @@ void topo_machine_footer(TopoCtx *c, int y)
              sc->link_picture ? _("busiest %s %s %s in the picture")
                               : _("busiest %s %s %s%s"),
              name, m->cls[machine_link_class(m, l)].name, bytes, share);
-    if (grid_text_width(line) > r.w - 2) /* the numbers before the words */
-        snprintf(line, sizeof line, "%s %s %s", name, bytes,
-                 sc->link_picture ? "" : share + strcspn(share, "0123456789"));
+    if (grid_text_width(line) > r.w - 2 && sc->link_picture)
+        snprintf(line, sizeof line, "%s %s ", name, bytes); /* numbers first */
+    else if (grid_text_width(line) > r.w - 2)
+        snprintf(line, sizeof line, "%s %s %.0f%%", name, bytes,
+                 sc->link_busy_share * 100);
     grid_putg(c->g, r, x, y, GL_BLOCK, ROLE_WARN);
     grid_text_cut(c->g, r, x + 2, y, r.w - 2, ROLE_VALUE, 0, line);
 }

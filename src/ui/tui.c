@@ -324,8 +324,9 @@ static int run_script(App *app, const TuiArgs *t)
     app->view.term_w = t->w;
     app->view.term_h = t->h;
     app->view.ascii = t->ascii;
-    if (ui_lang_missing() && !app->status.msg[0]) /* (as on a terminal) */
-        app_message(app, false, "%s", ui_lang_missing());
+    const char *nozh = ui_lang_missing();
+    if (nozh && !app->status.msg[0]) /* (as on a terminal) */
+        app_message(app, false, "%s", nozh);
     ScriptRun run = {.frames = t->frames, .dump = t->dump, .roles = t->roles,
                      .out = stdout};
     grid_init(&g, t->w, t->h, t->ascii);
@@ -474,8 +475,9 @@ static int run_terminal(App *app, const TuiArgs *t, bool again)
     if (!again) {
         app->view.ascii = t->ascii || !utf8;
         app->view.theme = t->theme >= 0 ? t->theme : term_default_theme();
-        if (ui_lang_missing() && !app->status.msg[0])
-            app_message(app, false, "%s", ui_lang_missing());
+        const char *nozh = ui_lang_missing();
+        if (nozh && !app->status.msg[0])
+            app_message(app, false, "%s", nozh);
     }
     app->view.redraw = true;
     grid_init(&g, app->view.term_w, app->view.term_h, app->view.ascii);
